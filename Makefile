@@ -1,0 +1,34 @@
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench docs wheel clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install 'setuptools>=64' wheel 'cython>=3.0,<3.4' 'numpy>=2'
+
+$(STAMP): $(VENV)/bin/python setup.py pyproject.toml $(wildcard _core/*.pyx _core/*.pxd)
+	$(PY) -m pip install --no-build-isolation -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m chainerlite.examples.demo
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+bench: $(STAMP)
+	$(PY) benchmarks/compare.py --quick
+
+docs: $(STAMP)
+	$(PY) -m pip install -e '.[docs]'
+	$(PY) -m sphinx -b html docs docs/_build/html
+
+wheel: $(VENV)/bin/python
+	$(PY) -m pip wheel --no-deps -w dist .
+
+clean:
+	rm -rf build dist $(VENV) _core/*.c _core/*.so *.egg-info

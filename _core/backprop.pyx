@@ -1,0 +1,482 @@
+"""Reverse-mode traversal: ``backward`` and ``grad`` without recursion.
+
+Function nodes are popped from a heap ordered by rank (largest first, ties in
+push order), so every consumer of a variable runs before its creator. Pending
+gradients live on the VariableNodes and are freed as soon as they are
+consumed; leaf gradients are written only once the whole pass succeeded.
+"""
+from cpython.mem cimport PyMem_Free, PyMem_Realloc
+from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
+
+from chainerlite._core cimport node as _node
+from chainerlite._core.config cimport ThreadState, get_state, set_local_backprop
+from chainerlite._core.hooks cimport BWD_POST, BWD_PRE, HookEntry, active_entries
+from chainerlite._core.node cimport (
+    FunctionNode, Variable, VariableNode, check_grad, get_variable, new_variable)
+
+cdef unsigned long long _pass_counter = 0
+
+
+cdef class _Heap:
+    """Max-heap of FunctionNodes keyed by (rank, -push order)."""
+
+    cdef PyObject** items
+    cdef long long* keys
+    cdef Py_ssize_t n, cap
+    cdef long long seq
+
+    def __cinit__(self):
+        self.items = NULL
+        self.keys = NULL
+        self.n = self.cap = 0
+        self.seq = 0
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            Py_DECREF(<object>self.items[i])
+        PyMem_Free(self.items)
+        PyMem_Free(self.keys)
+
+    cdef int push(self, FunctionNode f) except -1:
+        cdef Py_ssize_t i, parent
+        cdef long long key
+        if self.n == self.cap:
+            self.cap = 16 if self.cap == 0 else self.cap * 2
+            items = <PyObject**>PyMem_Realloc(self.items,
+                                              self.cap * sizeof(PyObject*))
+            if items == NULL:
+                raise MemoryError()
+            self.items = items
+            keys = <long long*>PyMem_Realloc(self.keys,
+                                             self.cap * sizeof(long long))
+            if keys == NULL:
+                raise MemoryError()
+            self.keys = keys
+        # rank in the high bits, reversed push order in the low 32 bits
+        key = ((<long long>f._rank) << 32) | (0xFFFFFFFF - (self.seq & 0xFFFFFFFF))
+        self.seq += 1
+        Py_INCREF(f)
+        i = self.n
+        self.n += 1
+        while i > 0:
+            parent = (i - 1) >> 1
+            if self.keys[parent] >= key:
+                break
+            self.items[i] = self.items[parent]
+            self.keys[i] = self.keys[parent]
+            i = parent
+        self.items[i] = <PyObject*>f
+        self.keys[i] = key
+        return 0
+
+    cdef FunctionNode pop(self):
+        cdef PyObject* top = self.items[0]
+        cdef Py_ssize_t i = 0, child
+        self.n -= 1
+        cdef PyObject* last = self.items[self.n]
+        cdef long long key = self.keys[self.n]
+        while True:
+            child = 2 * i + 1
+            if child >= self.n:
+                break
+            if child + 1 < self.n and self.keys[child + 1] > self.keys[child]:
+                child += 1
+            if self.keys[child] <= key:
+                break
+            self.items[i] = self.items[child]
+            self.keys[i] = self.keys[child]
+            i = child
+        if self.n > 0:
+            self.items[i] = last
+            self.keys[i] = key
+        f = <FunctionNode>top
+        Py_DECREF(f)
+        return f
+
+
+cdef object _add(a, b):
+    return a + b
+
+
+cdef int _call_backward_hooks(tuple entries, int bit, FunctionNode f,
+                              tuple gys, bint raw) except -1:
+    cdef HookEntry e
+    cdef VariableNode x
+    in_data = tuple([x._data for x in f._inputs])
+    if raw:
+        out_grad = gys
+    else:
+        out_grad = tuple([None if g is None else (<Variable>g)._data
+                          for g in gys])
+    for e in entries:
+        if e.current_mask() & bit:
+            if bit == BWD_PRE:
+                e.hook.backward_preprocess(f, in_data, out_grad)
+            else:
+                e.hook.backward_postprocess(f, in_data, out_grad)
+    return 0
+
+
+cdef tuple _as_grad_vars(tuple gys):
+    return tuple([None if g is None else new_variable(g, False) for g in gys])
+
+
+cdef tuple _normalize(FunctionNode f, gxs, tuple indexes):
+    if not isinstance(gxs, tuple):
+        if isinstance(gxs, list):
+            gxs = tuple(gxs)
+        else:
+            raise TypeError('%s.backward must return a tuple, got %s'
+                            % (f.label, type(gxs).__name__))
+    cdef Py_ssize_t n = len(gxs)
+    if n == len(indexes):
+        return gxs
+    if n == len(f._inputs):
+        return tuple([gxs[i] for i in indexes])
+    raise ValueError(_node.grad_count_message(f, n, indexes))
+
+
+cdef object _unwrap(FunctionNode f, gx, bint raw):
+    # In raw mode gradients travel as arrays, otherwise as Variables.
+    if gx is None:
+        return None
+    if isinstance(gx, Variable):
+        return (<Variable>gx)._data if raw else gx
+    if not _node.is_array(gx):
+        raise TypeError('%s.backward returned %s; expected Variables'
+                        % (f.label, type(gx).__name__))
+    return gx if raw else new_variable(gx, False)
+
+
+cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
+                         ThreadState state):
+    cdef int prev = state.enable_backprop
+    if raw and f._fast:
+        gxs = f._backward_raw(indexes, gys)
+        if gxs is not None:
+            return gxs
+    gvars = _as_grad_vars(gys) if raw else gys
+    set_local_backprop(state, 0 if raw else 1)
+    try:
+        gxs = f.backward(indexes, gvars)
+    finally:
+        set_local_backprop(state, prev)
+    gxs = _normalize(f, gxs, indexes)
+    return tuple([_unwrap(f, gx, raw) for gx in gxs])
+
+
+cdef tuple _collect_targets(list roots, set stop):
+    """Function nodes lying on a path from ``roots`` to a node in ``stop``."""
+    cdef FunctionNode f
+    cdef VariableNode x
+    # Iterative post-order walk; `useful` marks functions that reach `stop`.
+    useful = set()
+    state = {}
+    stack = []
+    for r in roots:
+        if r is not None and r not in state:
+            state[r] = 0
+            stack.append(r)
+    while stack:
+        f = stack[len(stack) - 1]
+        if state[f] == 0:
+            state[f] = 1
+            for x in f._inputs or ():
+                c = x._creator
+                if c is not None and c not in state and x not in stop:
+                    state[c] = 0
+                    stack.append(c)
+            continue
+        stack.pop()
+        for x in f._inputs or ():
+            if x in stop or (x._creator is not None and x not in stop
+                             and x._creator in useful):
+                useful.add(f)
+                break
+    return tuple(useful)
+
+
+cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
+                    bint enable_double_backprop, loss_scale,
+                    list inputs=None, bint set_grad=True):
+    """Runs one backward pass.
+
+    Args:
+        outputs: Variables to start from.
+        grad_outputs: Their gradients (arrays or Variables; None skips one).
+        retain_grad: Keep gradients of intermediate variables.
+        enable_double_backprop: Build the graph of the backward computation.
+        loss_scale: Recorded on the leaf variables that receive gradients.
+        inputs: For ``grad()``: the VariableNodes to stop at and return.
+        set_grad: Write gradients of leaves (or of ``inputs``) to their
+            variables.
+
+    Returns:
+        The gradients of ``inputs`` (Variables or None) when given, else None.
+    """
+    global _pass_counter
+    cdef ThreadState state = get_state()
+    cdef bint raw = not enable_double_backprop
+    cdef _Heap heap = _Heap()
+    cdef FunctionNode f
+    cdef VariableNode x, y
+    cdef Variable var
+    cdef Py_ssize_t i, j, n_in
+    cdef unsigned long long mark
+    cdef tuple entries
+    cdef int mask
+    _pass_counter += 1
+    mark = _pass_counter
+    touched = []         # nodes that hold a pending gradient
+    leaves = []          # leaf nodes (or grad() inputs) to write at the end
+    retained = []        # (node, grad) pairs kept because of retain_grad
+    cdef set stop = None
+    cdef set allowed = None
+    if inputs is not None:
+        stop = set(inputs)
+        allowed = set(_collect_targets(
+            [(<Variable>o)._node._creator for o in outputs], stop))
+
+    try:
+        for var, g in zip(outputs, grad_outputs):
+            if g is None:
+                continue
+            y = var._node
+            g = _unwrap_seed(g, raw)
+            first = _accumulate(y, g, raw, touched)
+            if stop is not None and y in stop:
+                if first:
+                    leaves.append(y)
+                continue
+            f = y._creator
+            if f is not None and f._bp_mark != mark and (
+                    allowed is None or f in allowed):
+                f._bp_mark = mark
+                heap.push(f)
+
+        while heap.n:
+            f = heap.pop()
+            n_out = f._n_out
+            gys_l = [None] * n_out
+            any_grad = False
+            for j in range(n_out):
+                if f._outs[j] == NULL:
+                    continue
+                y = <VariableNode>f._outs[j]
+                g = y._pgrad
+                if g is None:
+                    continue
+                gys_l[j] = g
+                any_grad = True
+                if retain_grad:
+                    retained.append((y, g))
+                y._pgrad = None
+            if not any_grad or f._inputs is None:
+                continue
+            gys = tuple(gys_l)
+            inputs_t = f._inputs
+            indexes = tuple([i for i in range(len(inputs_t))
+                             if (<VariableNode>inputs_t[i])._requires_grad])
+            if not indexes:
+                continue
+            entries = active_entries(state, f._local_hooks)
+            if entries:
+                _call_backward_hooks(entries, BWD_PRE, f, gys, raw)
+            gxs = _run_backward(f, indexes, gys, raw, state)
+            if entries:
+                _call_backward_hooks(entries, BWD_POST, f, gys, raw)
+            seen_ids = None
+            for j in range(len(indexes)):
+                gx = gxs[j]
+                if gx is None:
+                    continue
+                x = <VariableNode>inputs_t[indexes[j]]
+                check_grad(f, x, gx, raw)
+                if raw and len(indexes) > 1:
+                    # one array handed to several inputs must not be aliased
+                    if seen_ids is None:
+                        seen_ids = set()
+                    if id(gx) in seen_ids:
+                        gx = gx.copy()
+                    seen_ids.add(id(gx))
+                first = _accumulate(x, gx, raw, touched)
+                c = x._creator
+                if stop is not None and x in stop:
+                    if first:
+                        leaves.append(x)
+                elif c is None:
+                    if stop is None and first:
+                        leaves.append(x)
+                elif (<FunctionNode>c)._bp_mark != mark and (
+                        allowed is None or c in allowed):
+                    (<FunctionNode>c)._bp_mark = mark
+                    heap.push(c)
+
+        return _finish(leaves, retained, raw, loss_scale, inputs, set_grad)
+    finally:
+        for x in touched:
+            x._pgrad = None
+
+
+cdef object _unwrap_seed(g, bint raw):
+    if isinstance(g, Variable):
+        return (<Variable>g)._data if raw else g
+    return g if raw else new_variable(g, False)
+
+
+cdef int _accumulate(VariableNode x, gx, bint raw, list touched) except -1:
+    if x._pgrad is None:
+        x._pgrad = gx
+        touched.append(x)
+        return 1
+    x._pgrad = x._pgrad + gx
+    return 0
+
+
+cdef list _finish(list leaves, list retained, bint raw, loss_scale,
+                  list inputs, bint set_grad):
+    cdef VariableNode x
+    cdef Variable var
+    for x, g in retained:
+        if x._variable != NULL:
+            var = <Variable>x._variable
+            var._grad_var = new_variable(g, False) if raw else g
+    if inputs is not None:
+        result = []
+        for x in inputs:
+            g = x._pgrad
+            gv = None if g is None else (new_variable(g, False) if raw else g)
+            result.append(gv)
+            if set_grad and x._variable != NULL and gv is not None:
+                _add_to_grad(<Variable>x._variable, gv, raw)
+        return result
+    for x in leaves:
+        if x._variable == NULL:
+            continue
+        var = <Variable>x._variable
+        g = x._pgrad
+        _add_to_grad(var, new_variable(g, False) if raw else g, raw)
+        if loss_scale is not None:
+            setattr(var, '_loss_scale', loss_scale)
+    return None
+
+
+cdef int _add_to_grad(Variable var, gv, bint raw) except -1:
+    old = var._grad_var
+    if old is None:
+        var._grad_var = gv
+    elif raw:
+        var._grad_var = new_variable((<Variable>old)._data + (<Variable>gv)._data,
+                                     False)
+    else:
+        var._grad_var = old + gv
+    return 0
+
+
+def backward(outputs, grad_outputs=None, **kwargs):
+    """Runs backprop from several variables at once.
+
+    Args:
+        outputs (tuple or list of Variable): Variables to start from.
+        grad_outputs (tuple or list): Their initial gradients (arrays or
+            Variables). If omitted, each output must have one element (its
+            gradient is one) or an existing ``grad``.
+        retain_grad (bool): Keep gradients of intermediate variables.
+        enable_double_backprop (bool): Build a graph of the backward pass.
+        loss_scale (float): Multiplies the initial gradients.
+    """
+    retain_grad = kwargs.pop('retain_grad', False)
+    enable_double_backprop = kwargs.pop('enable_double_backprop', False)
+    loss_scale = kwargs.pop('loss_scale', None)
+    if kwargs:
+        raise TypeError('backward() got unexpected keyword arguments: %s'
+                        % ', '.join(sorted(kwargs)))
+    outputs = list(outputs)
+    for o in outputs:
+        if not isinstance(o, Variable):
+            raise TypeError('backward() outputs must be Variables, got %s'
+                            % type(o).__name__)
+    if grad_outputs is None:
+        grads = [_default_grad(o, loss_scale) for o in outputs]
+    else:
+        grads = list(grad_outputs)
+        if len(grads) != len(outputs):
+            raise ValueError('backward(): %d grad_outputs for %d outputs'
+                             % (len(grads), len(outputs)))
+        if loss_scale is not None:
+            grads = [None if g is None else g * loss_scale for g in grads]
+    backprop(outputs, grads, retain_grad, enable_double_backprop, loss_scale)
+
+
+cdef object _default_grad(Variable o, loss_scale):
+    if o._grad_var is not None:
+        return o._grad_var
+    if o._data is not None and o._data.size == 1:
+        seed = o.xp.ones_like(o._data)
+        if loss_scale is not None:
+            seed *= loss_scale
+        return seed
+    raise ValueError('backward(): the gradient of a non-scalar output must '
+                     'be given (output shape %s)' % (o._data.shape,))
+
+
+def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
+         retain_grad=False, enable_double_backprop=False, loss_scale=None):
+    """Computes the gradients of ``outputs`` with respect to ``inputs``.
+
+    Only the part of the graph between them is traversed; gradients of other
+    leaves are left untouched unless ``set_grad`` is True (then the results
+    are accumulated into the inputs' ``grad``). Backward hooks fire as in
+    :meth:`Variable.backward`.
+
+    Args:
+        outputs (tuple or list of Variable): Targets of differentiation.
+        inputs (tuple or list of Variable): Variables to differentiate by.
+        grad_outputs (tuple or list): Initial gradients of the outputs; ones
+            for single-element outputs when omitted.
+        grad_inputs (tuple or list): Initial gradients of the inputs, added
+            to the results.
+        set_grad (bool): Also store the results in the inputs' ``grad``.
+        retain_grad (bool): Keep gradients of intermediate variables.
+        enable_double_backprop (bool): Build a graph of the backward pass.
+        loss_scale (float): Multiplies the initial gradients.
+
+    Returns:
+        list of Variable: One gradient per input (None when unreachable).
+    """
+    outputs = list(outputs)
+    inputs = list(inputs)
+    for v in outputs + inputs:
+        if not isinstance(v, Variable):
+            raise TypeError('grad() takes Variables, got %s' % type(v).__name__)
+    if grad_outputs is None:
+        grads = []
+        for o in outputs:
+            if (<Variable>o)._data.size != 1:
+                raise ValueError('grad(): grad_outputs must be given for a '
+                                 'non-scalar output (shape %s)' % (o.shape,))
+            grads.append(o.xp.ones_like((<Variable>o)._data))
+    else:
+        grads = list(grad_outputs)
+        if len(grads) != len(outputs):
+            raise ValueError('grad(): %d grad_outputs for %d outputs'
+                             % (len(grads), len(outputs)))
+    if loss_scale is not None:
+        grads = [None if g is None else g * loss_scale for g in grads]
+    nodes = [(<Variable>v)._node for v in inputs]
+    if grad_inputs is not None:
+        grad_inputs = list(grad_inputs)
+        if len(grad_inputs) != len(inputs):
+            raise ValueError('grad(): %d grad_inputs for %d inputs'
+                             % (len(grad_inputs), len(inputs)))
+        # seed the inputs' own gradients: they are summed into the results
+        outputs = outputs + inputs
+        grads = grads + grad_inputs
+    return backprop(outputs, grads, retain_grad, enable_double_backprop,
+                    loss_scale, nodes, set_grad)
+
+
+from chainerlite._core.node import _register  # noqa: E402
+
+_register('backprop', backprop)

@@ -1,0 +1,244 @@
+"""Thread-local configuration (``chainerlite.config``) and the per-thread state.
+
+Each thread owns a :class:`ThreadState` stored in the interpreter's per-thread
+dictionary; the two flags read on every op (``enable_backprop`` and
+``type_check``) are mirrored there as C integers.
+"""
+import sys
+
+from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
+from cpython.pystate cimport PyThreadState_GetDict
+from cpython.ref cimport PyObject
+
+cdef object _STATE_KEY = '__chainerlite_thread_state__'
+cdef int _global_backprop = 1
+cdef int _global_type_check = 1
+
+
+cdef class ThreadState:
+    """Runtime state owned by one thread; created on first use."""
+
+    def __cinit__(self):
+        self.config = {}
+        self.enable_backprop = -1
+        self.type_check = -1
+        self.hooks = None
+        self.hook_entries = ()
+        self.hook_version = 0
+
+
+cdef ThreadState get_state():
+    cdef PyObject* d = PyThreadState_GetDict()
+    cdef PyObject* s = PyDict_GetItem(<object>d, _STATE_KEY)
+    if s != NULL:
+        return <ThreadState>s
+    state = ThreadState()
+    PyDict_SetItem(<object>d, _STATE_KEY, state)
+    return state
+
+
+cdef inline bint backprop_enabled(ThreadState state):
+    if state.enable_backprop >= 0:
+        return state.enable_backprop
+    return _global_backprop
+
+
+cdef inline bint type_check_enabled(ThreadState state):
+    if state.type_check >= 0:
+        return state.type_check
+    return _global_type_check
+
+
+cdef int set_local_backprop(ThreadState state, int value) except -1:
+    # value -1 removes the local override.
+    if value < 0:
+        state.config.pop('enable_backprop', None)
+    else:
+        state.config['enable_backprop'] = bool(value)
+    state.enable_backprop = value
+    return 0
+
+
+cdef int _flag(value) except -2:
+    return 1 if value else 0
+
+
+cdef class GlobalConfig:
+    """Configuration shared by all threads (``chainerlite.global_config``)."""
+
+    cdef dict _values
+
+    def __cinit__(self):
+        self._values = {}
+
+    def __getattr__(self, name):
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(
+                "'GlobalConfig' object has no attribute '%s'" % name) from None
+
+    def __setattr__(self, name, value):
+        global _global_backprop, _global_type_check
+        if name == 'enable_backprop':
+            _global_backprop = _flag(value)
+        elif name == 'type_check':
+            _global_type_check = _flag(value)
+        self._values[name] = value
+
+    def __delattr__(self, name):
+        if name in ('enable_backprop', 'type_check'):
+            raise AttributeError(
+                'global_config.%s cannot be deleted' % name)
+        try:
+            del self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __dir__(self):
+        return sorted(self._values)
+
+    def show(self, file=sys.stdout):
+        """Prints every configuration entry, one per line, sorted by name."""
+        _show(self._values, file)
+
+
+cdef class LocalConfig:
+    """Thread-local view of a :class:`GlobalConfig` (``chainerlite.config``).
+
+    Reading an entry returns this thread's override if it has one, otherwise
+    the global value; writing sets an override for the current thread only.
+    """
+
+    cdef readonly GlobalConfig _global
+
+    def __init__(self, GlobalConfig global_config):
+        self._global = global_config
+
+    @property
+    def _local(self):
+        return _LocalView(get_state().config)
+
+    def __getattr__(self, name):
+        cdef dict local = get_state().config
+        if name in local:
+            return local[name]
+        return getattr(self._global, name)
+
+    def __setattr__(self, name, value):
+        cdef ThreadState state = get_state()
+        if name == 'enable_backprop':
+            state.enable_backprop = _flag(value)
+        elif name == 'type_check':
+            state.type_check = _flag(value)
+        state.config[name] = value
+
+    def __delattr__(self, name):
+        cdef ThreadState state = get_state()
+        if name not in state.config:
+            raise AttributeError(name)
+        del state.config[name]
+        if name == 'enable_backprop':
+            state.enable_backprop = -1
+        elif name == 'type_check':
+            state.type_check = -1
+
+    def __dir__(self):
+        return sorted(set(get_state().config) | set(dir(self._global)))
+
+    def show(self, file=sys.stdout):
+        """Prints the effective configuration of this thread, sorted by name."""
+        values = dict(self._global._values)
+        values.update(get_state().config)
+        _show(values, file)
+
+
+class _LocalView(object):
+    """Attribute view of a thread's overrides (``hasattr(config._local, n)``)."""
+
+    def __init__(self, values):
+        object.__setattr__(self, '_values', values)
+
+    def __getattr__(self, name):
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _show(values, file):
+    width = max([len(k) for k in values] or [0])
+    for key in sorted(values):
+        file.write('%s %s\n' % (key.ljust(width), values[key]))
+
+
+cdef class _ConfigContext:
+    """Context manager behind :func:`using_config`."""
+
+    cdef object _config, _name, _value, _old
+    cdef bint _had_old
+
+    def __init__(self, config, name, value):
+        self._config = config
+        self._name = name
+        self._value = value
+
+    def __enter__(self):
+        config = self._config
+        if isinstance(config, LocalConfig):
+            local = get_state().config
+            self._had_old = self._name in local
+            if self._had_old:
+                self._old = local[self._name]
+        else:
+            self._had_old = hasattr(config, self._name)
+            if self._had_old:
+                self._old = getattr(config, self._name)
+        setattr(config, self._name, self._value)
+        return None
+
+    def __exit__(self, *exc):
+        if self._had_old:
+            setattr(self._config, self._name, self._old)
+            self._old = None
+        else:
+            delattr(self._config, self._name)
+        return False
+
+
+global_config = GlobalConfig()
+config = LocalConfig(global_config)
+
+
+def using_config(name, value, config=config):
+    """Returns a context manager that sets ``config.<name> = value`` inside it.
+
+    The previous state (a value, or no thread-local value at all) is restored
+    on exit, also when the body raises. Nesting is allowed.
+
+    Args:
+        name (str): Name of the configuration entry.
+        value: Value set while the context is active.
+        config: The configuration object to modify; defaults to the
+            thread-local ``chainerlite.config``.
+    """
+    return _ConfigContext(config, name, value)
+
+
+def no_backprop_mode():
+    """Context manager that disables graph construction in this thread.
+
+    Functions applied inside it produce Variables without a creator, so no
+    memory is spent on backprop bookkeeping. Equivalent to
+    ``using_config('enable_backprop', False)``.
+    """
+    return _ConfigContext(config, 'enable_backprop', False)
+
+
+def force_backprop_mode():
+    """Context manager that enables graph construction in this thread.
+
+    It overrides an enclosing :func:`no_backprop_mode`. Equivalent to
+    ``using_config('enable_backprop', True)``.
+    """
+    return _ConfigContext(config, 'enable_backprop', True)

@@ -1,0 +1,23 @@
+from chainerlite._core.config cimport ThreadState
+
+cdef enum:
+    FWD_PRE = 1
+    FWD_POST = 2
+    BWD_PRE = 4
+    BWD_POST = 8
+
+
+cdef class HookEntry:
+    # One registered hook and which callbacks it overrides. The mask is
+    # recomputed when the hook's instance dict or its class changes.
+    cdef readonly object hook
+    cdef int mask
+    cdef Py_ssize_t dict_size
+    cdef unsigned int type_tag
+    cdef object type_
+
+    cdef int current_mask(self) except -1
+
+
+cdef tuple active_entries(ThreadState state, object local_hooks)
+cdef int any_mask(tuple entries) except -1

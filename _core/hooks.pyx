@@ -1,0 +1,155 @@
+"""Function hook registry (thread-local) and dispatch tables.
+
+The hot path asks :func:`active_entries` once per op; when no hook is
+registered it returns an empty tuple after one length check. Each entry
+caches which of the four callbacks its hook overrides, so a hook that
+overrides nothing is never called.
+"""
+from cpython.dict cimport PyDict_Size
+from cpython.object cimport PyObject_GenericGetDict
+from cpython.ref cimport PyObject
+
+from chainerlite._core.config cimport ThreadState, get_state
+
+cdef extern from "Python.h":
+    ctypedef struct _TypeWithTag "PyTypeObject":
+        unsigned int tp_version_tag
+
+cdef tuple _CALLBACKS = ('forward_preprocess', 'forward_postprocess',
+                         'backward_preprocess', 'backward_postprocess')
+cdef object _base_hook_class = None
+
+
+def _set_base_hook_class(cls):
+    """Registers the FunctionHook base class whose callbacks do nothing."""
+    global _base_hook_class
+    _base_hook_class = cls
+
+
+cdef class HookRegistry(dict):
+    """Ordered ``name -> hook`` mapping that versions its own mutations."""
+
+    cdef readonly unsigned long version
+
+    def __setitem__(self, key, value):
+        dict.__setitem__(self, key, value)
+        self.version += 1
+
+    def __delitem__(self, key):
+        dict.__delitem__(self, key)
+        self.version += 1
+
+    def pop(self, *args):
+        self.version += 1
+        return dict.pop(self, *args)
+
+    def popitem(self):
+        self.version += 1
+        return dict.popitem(self)
+
+    def clear(self):
+        self.version += 1
+        dict.clear(self)
+
+    def update(self, *args, **kwargs):
+        self.version += 1
+        dict.update(self, *args, **kwargs)
+
+    def setdefault(self, key, default=None):
+        self.version += 1
+        return dict.setdefault(self, key, default)
+
+
+cdef inline Py_ssize_t _dict_size(obj) except -2:
+    try:
+        d = PyObject_GenericGetDict(obj, NULL)
+    except AttributeError:
+        return -1
+    return PyDict_Size(d)
+
+
+cdef int _compute_mask(hook) except -1:
+    cdef int mask = 0, bit = 1
+    try:
+        inst = PyObject_GenericGetDict(hook, NULL)
+    except AttributeError:
+        inst = {}
+    cls = type(hook)
+    for name in _CALLBACKS:
+        if name in inst:
+            mask |= bit
+        elif _base_hook_class is None or (
+                getattr(cls, name, None)
+                is not getattr(_base_hook_class, name)):
+            mask |= bit
+        bit <<= 1
+    return mask
+
+
+cdef class HookEntry:
+
+    def __cinit__(self, hook):
+        self.hook = hook
+        self.type_ = None
+        self.mask = -1
+
+    cdef int current_mask(self) except -1:
+        hook = self.hook
+        cls = type(hook)
+        cdef unsigned int tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
+        cdef Py_ssize_t size = _dict_size(hook)
+        if (self.mask >= 0 and tag != 0 and tag == self.type_tag
+                and cls is self.type_ and size == self.dict_size):
+            return self.mask
+        self.mask = _compute_mask(hook)
+        # The lookups above assign the class a fresh version tag if needed.
+        self.type_tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
+        self.type_ = cls
+        self.dict_size = size
+        return self.mask
+
+
+cdef HookRegistry _registry(ThreadState state):
+    if state.hooks is None:
+        state.hooks = HookRegistry()
+    return <HookRegistry>state.hooks
+
+
+cdef tuple _global_entries(ThreadState state):
+    cdef HookRegistry reg = <HookRegistry>state.hooks
+    if reg.version != state.hook_version or len(state.hook_entries) != len(reg):
+        state.hook_entries = tuple([HookEntry(h) for h in reg.values()])
+        state.hook_version = reg.version
+    return state.hook_entries
+
+
+cdef tuple active_entries(ThreadState state, object local_hooks):
+    """Entries of the hooks that apply to a node: global first, then local."""
+    cdef bint has_global = state.hooks is not None and len(state.hooks) > 0
+    if local_hooks is None or not local_hooks:
+        if has_global:
+            return _global_entries(state)
+        return ()
+    if not has_global:
+        return tuple([HookEntry(h) for h in local_hooks.values()])
+    merged = dict(state.hooks)
+    merged.update(local_hooks)
+    return tuple([HookEntry(h) for h in merged.values()])
+
+
+cdef int any_mask(tuple entries) except -1:
+    cdef int mask = 0
+    cdef HookEntry e
+    for e in entries:
+        mask |= e.current_mask()
+    return mask
+
+
+def get_function_hooks():
+    """Returns the ordered mapping of global function hooks of this thread.
+
+    Hooks registered with ``with hook:`` are stored here under ``hook.name``.
+    The mapping is thread-local: hooks registered in one thread never fire in
+    another.
+    """
+    return _registry(get_state())

@@ -1,0 +1,68 @@
+from cpython.ref cimport PyObject
+
+from chainerlite._core.config cimport ThreadState
+
+
+cdef class VariableNode:
+    cdef object _data            # retained array (None unless retained)
+    cdef object _name
+    cdef object _dtype
+    cdef tuple _shape
+    cdef FunctionNode _creator
+    cdef int _rank
+    cdef bint _requires_grad
+    cdef PyObject* _variable     # borrowed; cleared when the Variable dies
+    cdef object _pgrad           # pending gradient while a backprop runs
+    cdef object old_style_creator
+    cdef object __weakref__
+
+    cdef _set_creator(self, FunctionNode creator)
+    cdef _set_data_info(self, data)
+
+
+cdef class Variable:
+    cdef object _data
+    cdef VariableNode _node
+    cdef object _grad_var
+    cdef bint _requires_grad
+    cdef dict __dict__
+    cdef object __weakref__
+
+
+cdef class FunctionNode:
+    cdef tuple _inputs
+    cdef PyObject* _out1         # inline storage when there is one output
+    cdef PyObject** _outs        # borrowed pointers; NULL entries are dead
+    cdef Py_ssize_t _n_out
+    cdef int _rank
+    cdef tuple _input_indexes_to_retain
+    cdef tuple _output_indexes_to_retain
+    cdef tuple _retained_output_data
+    cdef object _local_hooks
+    cdef unsigned long long _bp_mark
+    cdef bint _fast               # built-in node whose class is not subclassed
+    cdef public bint lazy_grad_sum
+    cdef dict __dict__
+    cdef object __weakref__
+
+    cdef _link_outputs(self, tuple nodes)
+    cdef tuple _backward_raw(self, tuple indexes, tuple grad_outputs)
+
+
+cdef Variable new_variable(data, bint requires_grad)
+cdef Variable as_variable_fast(x)
+cdef Variable get_variable(VariableNode node)
+cdef tuple apply_node(FunctionNode node, tuple inputs)
+cdef Variable apply_fast(FunctionNode node, Variable x0, Variable x1, object y)
+cdef bint needs_slow_path(ThreadState state, FunctionNode node)
+cdef object force_array(object y)
+cdef bint is_array(object x)
+cdef str grad_count_message(FunctionNode func, Py_ssize_t n, indexes)
+cdef object helper(str name)
+cdef int check_grad(FunctionNode func, VariableNode x, object gx, bint raw) except -1
+
+ctypedef object (*binop_t)(object, object)
+ctypedef object (*unop_t)(object)
+cdef void set_operators(binop_t add, binop_t sub, binop_t rsub, binop_t mul,
+                        binop_t div, binop_t rdiv, binop_t pow_, binop_t rpow,
+                        unop_t neg, unop_t abs_)

@@ -1,0 +1,1195 @@
+"""Graph objects: VariableNode, Variable and FunctionNode, plus ``apply``.
+
+A FunctionNode holds its inputs (VariableNodes) strongly and its outputs as
+borrowed pointers; each output VariableNode clears its pointer when it dies,
+which gives weak-reference semantics without a weakref object per output.
+A VariableNode points back to its Variable the same way.
+"""
+cimport cython
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.object cimport PyObject_GenericGetDict
+from cpython.ref cimport Py_INCREF, PyObject
+
+import weakref
+
+import numpy
+
+from chainerlite._core.config cimport (
+    ThreadState, backprop_enabled, get_state, set_local_backprop,
+    type_check_enabled)
+from chainerlite._core.hooks cimport (
+    BWD_POST, BWD_PRE, FWD_POST, FWD_PRE, HookEntry, active_entries)
+
+cdef object _ndarray = numpy.ndarray
+cdef object _generic = numpy.generic
+cdef object _asarray = numpy.asarray
+cdef object _cupy_ndarray = None     # set by backends.cuda when CuPy loads
+cdef object _Parameter_init = None
+cdef object _backprop_fn = None      # set by chainerlite._core.backprop
+cdef object _function_hook_class = None
+cdef dict _lazy = {}                 # lazily imported Python helpers
+
+
+def _register(name, value):
+    """Wires objects defined in Python modules into the core."""
+    global _cupy_ndarray, _backprop_fn, _function_hook_class
+    if name == 'cupy_ndarray':
+        _cupy_ndarray = value
+    elif name == 'backprop':
+        _backprop_fn = value
+    elif name == 'function_hook':
+        _function_hook_class = value
+    else:
+        _lazy[name] = value
+
+
+cdef object helper(str name):
+    # Python-level helpers (functions such as reshape) that the core calls
+    # off the hot path; resolved on first use to avoid import cycles.
+    fn = _lazy.get(name)
+    if fn is None:
+        module, _, attr = name.rpartition('.')
+        fn = getattr(__import__(module, fromlist=[attr]), attr)
+        _lazy[name] = fn
+    return fn
+
+
+cdef bint is_array(object x):
+    t = type(x)
+    return t is _ndarray or (_cupy_ndarray is not None and t is _cupy_ndarray) \
+        or isinstance(x, _ndarray) or (
+            _cupy_ndarray is not None and isinstance(x, _cupy_ndarray))
+
+
+cdef object force_array(object y):
+    if type(y) is _ndarray:
+        return y
+    if isinstance(y, _generic):
+        return _asarray(y)
+    return y
+
+
+cdef str _type_name(x):
+    t = type(x)
+    return '%s.%s' % (t.__module__, t.__name__)
+
+
+# ---------------------------------------------------------------- VariableNode
+
+@cython.no_gc_clear
+cdef class VariableNode:
+    """Node of the computational graph that stands for one Variable.
+
+    It outlives its Variable when a function still needs it for backprop. It
+    holds the creator strongly and the Variable weakly.
+
+    Args:
+        variable (Variable): The variable this node stands for.
+        name (str): Name of the variable.
+    """
+
+    def __cinit__(self, *args, **kwargs):
+        self._variable = NULL
+        self._rank = 0
+
+    def __init__(self, Variable variable, name, **kwargs):
+        self._variable = <PyObject*>variable
+        self._name = name
+        self._requires_grad = variable._requires_grad
+        self._set_data_info(variable._data)
+
+    def __dealloc__(self):
+        cdef FunctionNode c = self._creator
+        cdef Py_ssize_t i
+        if c is not None and c._outs != NULL:
+            for i in range(c._n_out):
+                if c._outs[i] == <PyObject*>self:
+                    c._outs[i] = NULL
+
+    cdef _set_data_info(self, data):
+        if data is None:
+            self._dtype = None
+            self._shape = None
+        else:
+            self._dtype = data.dtype
+            self._shape = data.shape
+
+    cdef _set_creator(self, FunctionNode creator):
+        cdef FunctionNode old = self._creator
+        cdef Py_ssize_t i
+        if old is not None and old._outs != NULL:
+            for i in range(old._n_out):
+                if old._outs[i] == <PyObject*>self:
+                    old._outs[i] = NULL
+        self._creator = creator
+        self._rank = 0 if creator is None else creator._rank + 1
+
+    @property
+    def creator(self):
+        """Function that created this node (an old-style Function if any)."""
+        c = self._creator
+        if c is None:
+            return None
+        fn = getattr(c, '_function', None)
+        return c if fn is None else fn
+
+    @creator.setter
+    def creator(self, func):
+        self.set_creator(func)
+
+    @property
+    def creator_node(self):
+        """FunctionNode that created this node, or None for a leaf."""
+        return self._creator
+
+    @creator_node.setter
+    def creator_node(self, func):
+        self.set_creator_node(func)
+
+    def set_creator(self, creator):
+        """Sets the creator (a FunctionNode or an old-style Function)."""
+        node = getattr(creator, 'node', creator)
+        self.set_creator_node(node)
+
+    def set_creator_node(self, creator_node):
+        """Sets the FunctionNode that created this node."""
+        if creator_node is not None and not isinstance(creator_node, FunctionNode):
+            raise TypeError('creator_node must be a FunctionNode or None, '
+                            'not %s' % _type_name(creator_node))
+        self._set_creator(creator_node)
+
+    @property
+    def data(self):
+        """Array retained by this node, or None if it is not retained."""
+        return self._data
+
+    @data.setter
+    def data(self, d):
+        self._data = d
+        self._set_data_info(d)
+
+    @property
+    def grad(self):
+        """Gradient array of the corresponding variable, if it is alive."""
+        var = self.get_variable_or_none()
+        return None if var is None else var.grad
+
+    @property
+    def grad_var(self):
+        """Gradient Variable of the corresponding variable, if it is alive."""
+        var = self.get_variable_or_none()
+        return None if var is None else var.grad_var
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def name(self):
+        return self._name
+
+    @name.setter
+    def name(self, value):
+        self._name = value
+
+    @property
+    def rank(self):
+        return self._rank
+
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @property
+    def label(self):
+        """Short text describing shape and dtype, used in graph dumps."""
+        return _label(self._shape, self._dtype)
+
+    def get_variable(self):
+        """Returns the Variable of this node, recreating it if it is gone.
+
+        A recreated Variable shares this node, so gradients computed through
+        it still reach the rest of the graph.
+        """
+        return get_variable(self)
+
+    def get_variable_or_none(self):
+        """Returns the Variable of this node, or None if it is gone."""
+        if self._variable == NULL:
+            return None
+        return <Variable>self._variable
+
+    def retain_data(self):
+        """Keeps a reference to the variable's array in this node."""
+        if self._variable == NULL:
+            raise RuntimeError('cannot retain variable data: the variable '
+                               'has been already released')
+        self._data = (<Variable>self._variable)._data
+
+    def unchain(self):
+        """Removes the reference to the creator (``creator_node = None``)."""
+        self._set_creator(None)
+
+    def __reduce__(self):
+        raise TypeError('VariableNode cannot be pickled; pickle the Variable')
+
+
+cdef str _label(tuple shape, dtype):
+    if shape is None:
+        return 'None'
+    if len(shape) == 0:
+        return str(dtype)
+    return '(%s), %s' % (', '.join([str(s) for s in shape]), dtype)
+
+
+cdef Variable get_variable(VariableNode node):
+    if node._variable != NULL:
+        return <Variable>node._variable
+    cdef Variable var = Variable.__new__(Variable)
+    var._data = node._data
+    var._requires_grad = node._requires_grad
+    var._node = node
+    node._variable = <PyObject*>var
+    return var
+
+
+# ------------------------------------------------------------------- Variable
+
+cdef binop_t _op_add = NULL, _op_sub = NULL, _op_rsub = NULL, _op_mul = NULL
+cdef binop_t _op_div = NULL, _op_rdiv = NULL, _op_pow = NULL, _op_rpow = NULL
+cdef unop_t _op_neg = NULL, _op_abs = NULL
+
+
+cdef void set_operators(binop_t add, binop_t sub, binop_t rsub, binop_t mul,
+                        binop_t div, binop_t rdiv, binop_t pow_, binop_t rpow,
+                        unop_t neg, unop_t abs_):
+    global _op_add, _op_sub, _op_rsub, _op_mul, _op_div, _op_rdiv
+    global _op_pow, _op_rpow, _op_neg, _op_abs
+    _op_add, _op_sub, _op_rsub, _op_mul = add, sub, rsub, mul
+    _op_div, _op_rdiv, _op_pow, _op_rpow = div, rdiv, pow_, rpow
+    _op_neg, _op_abs = neg, abs_
+
+
+cdef Variable new_variable(data, bint requires_grad):
+    cdef Variable var = Variable.__new__(Variable)
+    cdef VariableNode node = VariableNode.__new__(VariableNode)
+    var._data = data
+    var._requires_grad = requires_grad
+    var._node = node
+    node._variable = <PyObject*>var
+    node._requires_grad = requires_grad
+    node._dtype = data.dtype
+    node._shape = data.shape
+    return var
+
+
+cdef Variable as_variable_fast(x):
+    if isinstance(x, Variable):
+        return <Variable>x
+    if not is_array(x):
+        raise TypeError('expected a Variable or an array, got %s'
+                        % _type_name(x))
+    return new_variable(x, False)
+
+
+def _check_array(data, str what):
+    if data is not None and not is_array(data):
+        raise TypeError('%s must be a NumPy or CuPy array, or None; '
+                        'got %s' % (what, _type_name(data)))
+
+
+@cython.no_gc_clear
+cdef class Variable:
+    """Array with a gradient and a place in the computational graph.
+
+    Args:
+        data (numpy.ndarray or cupy.ndarray): Initial data array, or None.
+        name (str): Name of the variable.
+        grad (numpy.ndarray or cupy.ndarray): Initial gradient array.
+        requires_grad (bool): Whether backprop computes this variable's
+            gradient.
+    """
+
+    __array_priority__ = 200
+
+    def __cinit__(self, *args, **kwargs):
+        self._requires_grad = True
+
+    def __init__(self, data=None, *, name=None, grad=None, requires_grad=True):
+        _check_array(data, 'Variable data')
+        self._data = data
+        self._requires_grad = requires_grad
+        cdef VariableNode node = VariableNode.__new__(VariableNode)
+        self._node = node
+        node._variable = <PyObject*>self
+        node._name = name
+        node._requires_grad = requires_grad
+        node._set_data_info(data)
+        if grad is not None:
+            self.grad = grad
+
+    def __dealloc__(self):
+        cdef VariableNode node = self._node
+        if node is not None and node._variable == <PyObject*>self:
+            node._variable = NULL
+
+    # -- data -----------------------------------------------------------
+    @property
+    def array(self):
+        """The underlying data array (NumPy or CuPy)."""
+        return self._data
+
+    @array.setter
+    def array(self, d):
+        self._set_array(d)
+
+    @property
+    def data(self):
+        """The underlying data array; an alias of :attr:`array`."""
+        return self._data
+
+    @data.setter
+    def data(self, d):
+        self._set_array(d)
+
+    def _set_array(self, d):
+        _check_array(d, 'Variable data')
+        self._data = d
+        self._node._set_data_info(d)
+        if self._node._data is not None:
+            self._node._data = d
+
+    @property
+    def grad(self):
+        """Gradient array, or None if no gradient has been computed."""
+        g = self._grad_var
+        return None if g is None else (<Variable>g)._data
+
+    @grad.setter
+    def grad(self, g):
+        if g is None:
+            self._grad_var = None
+            return
+        _check_array(g, 'Variable grad')
+        self._check_grad(g)
+        self._grad_var = new_variable(g, False)
+
+    @property
+    def grad_var(self):
+        """Gradient as a Variable (it has a creator after double backprop)."""
+        return self._grad_var
+
+    @grad_var.setter
+    def grad_var(self, g):
+        if g is not None:
+            if not isinstance(g, Variable):
+                raise TypeError('grad_var must be a Variable or None, got %s'
+                                % _type_name(g))
+            self._check_grad((<Variable>g)._data)
+        self._grad_var = g
+
+    def _check_grad(self, g):
+        if self._data is None:
+            return
+        if type(g) is not type(self._data):
+            raise TypeError('Type of data and grad mismatch\ngrad: %s != data: %s'
+                            % (_type_name(g), _type_name(self._data)))
+        if g.dtype != self._data.dtype:
+            raise TypeError('Dtype of data and grad mismatch\ngrad: %s != data: %s'
+                            % (g.dtype, self._data.dtype))
+        if g.shape != self._data.shape:
+            raise ValueError('Shape of data and grad mismatch\ngrad: %s != data: %s'
+                             % (g.shape, self._data.shape))
+
+    @property
+    def requires_grad(self):
+        """Whether backprop computes the gradient of this variable."""
+        return self._requires_grad
+
+    @property
+    def name(self):
+        return self._node._name
+
+    @name.setter
+    def name(self, n):
+        self._node._name = n
+
+    @property
+    def shape(self):
+        return self._data.shape
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    @property
+    def size(self):
+        return self._data.size
+
+    @property
+    def dtype(self):
+        return self._data.dtype
+
+    @property
+    def xp(self):
+        """Array module (numpy or cupy) of the data."""
+        if _cupy_ndarray is not None and isinstance(self._data, _cupy_ndarray):
+            return helper('chainerlite.backends.cuda.cupy')
+        return numpy
+
+    @property
+    def device(self):
+        """Device of the data (a ``chainerlite.backend.Device``)."""
+        return helper('chainerlite.backend.get_device_from_array')(self._data)
+
+    @property
+    def label(self):
+        """Short text describing shape and dtype."""
+        if self._data is None:
+            return 'None'
+        return _label(self._data.shape, self._data.dtype)
+
+    def __len__(self):
+        if self._data is None or self._data.ndim == 0:
+            raise TypeError('len() of unsized object')
+        return self._data.shape[0]
+
+    def item(self):
+        """Returns the single element as a Python scalar."""
+        return self._data.item()
+
+    # -- graph ------------------------------------------------------------
+    @property
+    def node(self):
+        """The VariableNode of this variable."""
+        return self._node
+
+    @property
+    def creator(self):
+        """Function that created this variable (old-style Function if any)."""
+        return self._node.creator
+
+    @creator.setter
+    def creator(self, func):
+        self._node.set_creator(func)
+
+    @property
+    def creator_node(self):
+        """FunctionNode that created this variable, or None."""
+        return self._node._creator
+
+    @creator_node.setter
+    def creator_node(self, func):
+        self._node.set_creator_node(func)
+
+    @property
+    def rank(self):
+        return self._node._rank
+
+    def set_creator(self, gen_func):
+        """Marks ``gen_func`` as the creator of this variable."""
+        self._node.set_creator(gen_func)
+
+    def set_creator_node(self, fnode):
+        """Marks ``fnode`` as the FunctionNode that created this variable."""
+        self._node.set_creator_node(fnode)
+
+    def retain_data(self):
+        """Lets the node keep this variable's array for backprop."""
+        self._node._data = self._data
+
+    def unchain(self):
+        """Deletes the reference to the creator of this variable."""
+        self._node._set_creator(None)
+
+    def unchain_backward(self):
+        """Deletes references between variable and function nodes upstream.
+
+        Walks the graph backward from this variable (without recursion) and
+        unchains every function node reached, so memory held by the graph
+        can be freed while this variable is still used.
+        """
+        cdef FunctionNode func
+        cdef VariableNode x
+        seen = set()
+        stack = []
+        creator = self._node._creator
+        if creator is not None:
+            stack.append(creator)
+            seen.add(creator)
+        while stack:
+            func = stack.pop()
+            if func._inputs is not None:
+                for x in func._inputs:
+                    c = x._creator
+                    if c is not None and c not in seen:
+                        seen.add(c)
+                        stack.append(c)
+            func.unchain()
+
+    def cleargrad(self):
+        """Clears the gradient (sets it to None)."""
+        self._grad_var = None
+
+    def zerograd(self):
+        """Fills the gradient with zeros (deprecated; use cleargrad)."""
+        import warnings
+        warnings.warn('Variable.zerograd is deprecated. Use '
+                      'Variable.cleargrad instead.', DeprecationWarning)
+        if self._data is None:
+            return
+        g = self._grad_var
+        if g is None:
+            xp = self.xp
+            self._grad_var = new_variable(xp.zeros_like(self._data), False)
+        else:
+            (<Variable>g)._data.fill(0)
+
+    def addgrad(self, var):
+        """Accumulates the gradient of ``var`` into this variable's one."""
+        src = var.grad
+        if src is None:
+            return
+        xp = self.xp
+        src = helper('chainerlite.backend.move_array_like')(src, self._data)
+        mine = self.grad
+        self.grad = src.copy() if mine is None else mine + src
+
+    def copydata(self, var):
+        """Copies the array of ``var`` into this variable's array in place."""
+        src = helper('chainerlite.backend.move_array_like')(var.array, self._data)
+        self.xp.copyto(self._data, src)
+
+    def to_cpu(self):
+        """Moves data and grad to host memory (NumPy)."""
+        helper('chainerlite.backend.variable_to_device')(self, '@numpy')
+
+    def to_gpu(self, device=None):
+        """Moves data and grad to a GPU (CuPy)."""
+        spec = '@cupy:%d' % (0 if device is None else int(device))
+        helper('chainerlite.backend.variable_to_device')(self, spec)
+
+    def to_device(self, device):
+        """Moves data and grad to ``device`` (e.g. ``'@numpy'``, ``'@cupy:0'``)."""
+        helper('chainerlite.backend.variable_to_device')(self, device)
+
+    def backward(self, retain_grad=False, enable_double_backprop=False,
+                 loss_scale=None):
+        """Runs error backpropagation from this variable.
+
+        If the gradient of this variable is unset and it holds one element,
+        it is initialised with one (times ``loss_scale``). Gradients of leaf
+        variables are accumulated into their existing ``grad``.
+
+        Args:
+            retain_grad (bool): Keep the gradients of intermediate variables.
+                By default they are freed as soon as they are consumed.
+            enable_double_backprop (bool): Build a graph of the backward
+                computation so it can be differentiated again.
+            loss_scale (float): Factor applied to the initial gradient.
+        """
+        if self._node._creator is None:
+            return
+        if self._grad_var is None and self._data is not None \
+                and self._data.size == 1:
+            xp = self.xp
+            seed = xp.ones_like(self._data)
+            if loss_scale is not None:
+                seed *= loss_scale
+            self._grad_var = new_variable(seed, False)
+        grad = self._grad_var
+        _backprop_fn([self], [grad], retain_grad, enable_double_backprop,
+                     loss_scale)
+
+    # -- shape helpers ------------------------------------------------------
+    def reshape(self, *shape):
+        """Returns a reshaped variable (see ``chainerlite.functions.reshape``)."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        return helper('chainerlite.functions.array.reshape.reshape')(
+            self, tuple(shape))
+
+    def transpose(self, *axes):
+        """Returns a transposed variable (see ``chainerlite.functions.transpose``)."""
+        if len(axes) == 0:
+            axes = None
+        elif len(axes) == 1 and (isinstance(axes[0], (tuple, list))
+                                 or axes[0] is None):
+            axes = axes[0]
+        return helper('chainerlite.functions.array.transpose.transpose')(
+            self, axes)
+
+    @property
+    def T(self):
+        """Transposed variable (all axes reversed)."""
+        return helper('chainerlite.functions.array.transpose.transpose')(
+            self, None)
+
+    def __getitem__(self, slices):
+        return helper('chainerlite.functions.array.get_item.get_item')(
+            self, slices)
+
+    # -- operators ------------------------------------------------------------
+    def __add__(self, other):
+        return _op_add(self, other)
+
+    def __radd__(self, other):
+        return _op_add(self, other)
+
+    def __sub__(self, other):
+        return _op_sub(self, other)
+
+    def __rsub__(self, other):
+        return _op_rsub(self, other)
+
+    def __mul__(self, other):
+        return _op_mul(self, other)
+
+    def __rmul__(self, other):
+        return _op_mul(self, other)
+
+    def __truediv__(self, other):
+        return _op_div(self, other)
+
+    def __rtruediv__(self, other):
+        return _op_rdiv(self, other)
+
+    def __pow__(self, other, modulo):
+        return _op_pow(self, other)
+
+    def __rpow__(self, other, modulo):
+        return _op_rpow(self, other)
+
+    def __neg__(self):
+        return _op_neg(self)
+
+    def __abs__(self):
+        return _op_abs(self)
+
+    def __pos__(self):
+        return self
+
+    def __matmul__(self, other):
+        return helper('chainerlite.functions.math.matmul.matmul')(self, other)
+
+    def __rmatmul__(self, other):
+        return helper('chainerlite.functions.math.matmul.matmul')(other, self)
+
+    def __richcmp__(self, other, int op):
+        raise NotImplementedError(
+            'comparison of Variables is not supported; compare their arrays')
+
+    def __bool__(self):
+        raise NotImplementedError(
+            'the truth value of a Variable is undefined; use its array')
+
+    def __hash__(self):
+        return id(self) >> 4
+
+    # -- printing / pickling ----------------------------------------------------
+    def __repr__(self):
+        prefix = 'variable' if self.name is None else 'variable %s' % self.name
+        if self._data is None:
+            return '%s(None)' % prefix
+        body = numpy.array2string(_to_numpy(self._data), separator=', ',
+                                  prefix=prefix + '(')
+        return '%s(%s)' % (prefix, body)
+
+    def __str__(self):
+        prefix = 'variable' if self.name is None else 'variable %s' % self.name
+        if self._data is None:
+            return '%s(None)' % prefix
+        body = numpy.array2string(_to_numpy(self._data), prefix=prefix + '(')
+        return '%s(%s)' % (prefix, body)
+
+    def summary(self):
+        """Returns a one-line description (name, shape, dtype)."""
+        name = '<variable>' if self.name is None else self.name
+        return '%s: %s' % (name, self.label)
+
+    def __copy__(self):
+        return self._copy_to(Variable.__new__(type(self)), False)
+
+    def __deepcopy__(self, memo):
+        import copy
+        return self._copy_to(Variable.__new__(type(self)), True, memo)
+
+    def _copy_to(self, Variable new, bint deep, memo=None):
+        import copy
+        dup = copy.deepcopy if deep else copy.copy
+        data = None if self._data is None else (
+            dup(self._data, memo) if deep else self._data)
+        Variable.__init__(new, data, name=self.name,
+                          requires_grad=self._requires_grad)
+        if self._grad_var is not None:
+            g = (<Variable>self._grad_var)._data
+            new._grad_var = new_variable(g.copy() if deep else g, False)
+        state = _idict(self)
+        if state:
+            _idict(new).update(dup(state, memo) if deep else state)
+        return new
+
+    def __reduce__(self):
+        return (_rebuild_variable,
+                (type(self), self._data, self.name, self.grad,
+                 self._requires_grad, _idict(self) or None))
+
+
+def _rebuild_variable(cls, data, name, grad, requires_grad, state):
+    cdef Variable var = Variable.__new__(cls)
+    Variable.__init__(var, data, name=name, requires_grad=requires_grad)
+    if grad is not None:
+        var._grad_var = new_variable(grad, False)
+    if state:
+        _idict(var).update(state)
+    return var
+
+
+cdef dict _idict(obj):
+    return <dict>PyObject_GenericGetDict(obj, NULL)
+
+
+cdef object _to_numpy(a):
+    if type(a) is _ndarray:
+        return a
+    return a.get() if hasattr(a, 'get') else numpy.asarray(a)
+
+
+# --------------------------------------------------------------- FunctionNode
+
+cdef class _DeadRef:
+    """Stands for a weak reference whose referent is gone."""
+
+    def __call__(self):
+        return None
+
+
+cdef object _dead_ref = _DeadRef()
+
+
+cdef class FunctionNode:
+    """Function node of the computational graph (Chainer's ``FunctionNode``).
+
+    Subclasses implement :meth:`forward` (or ``forward_cpu``/``forward_gpu``)
+    on raw arrays and :meth:`backward` on Variables, and are called through
+    :meth:`apply`. A node is applied once; its inputs are held strongly and
+    its outputs weakly.
+    """
+
+    def __cinit__(self, *args, **kwargs):
+        self._outs = NULL
+        self._n_out = 0
+        self._rank = 0
+        self._bp_mark = 0
+
+    def __dealloc__(self):
+        if self._outs != NULL and self._outs != &self._out1:
+            PyMem_Free(self._outs)
+        self._outs = NULL
+
+    # -- graph attributes ---------------------------------------------------
+    @property
+    def inputs(self):
+        """Tuple of input VariableNodes (None before apply or after unchain)."""
+        return self._inputs
+
+    @inputs.setter
+    def inputs(self, value):
+        if value is not None:
+            value = tuple(value)
+            for x in value:
+                if not isinstance(x, VariableNode):
+                    raise TypeError('inputs must be VariableNodes, got %s'
+                                    % _type_name(x))
+        self._inputs = value
+
+    @property
+    def outputs(self):
+        """Tuple of weak references to the output VariableNodes."""
+        if self._outs == NULL:
+            return None
+        cdef Py_ssize_t i
+        return tuple([
+            _dead_ref if self._outs[i] == NULL
+            else weakref.ref(<object>self._outs[i])
+            for i in range(self._n_out)])
+
+    @outputs.setter
+    def outputs(self, refs):
+        if refs is None:
+            self._link_outputs(None)
+            return
+        nodes = []
+        for r in refs:
+            node = r() if callable(r) and not isinstance(r, VariableNode) else r
+            if node is not None and (<VariableNode?>node)._creator is not self:
+                raise ValueError('an output node of %s must have it as its '
+                                 'creator' % self.label)
+            nodes.append(node)
+        self._link_outputs(tuple(nodes))
+
+    cdef _link_outputs(self, tuple nodes):
+        cdef Py_ssize_t i, n
+        if self._outs != NULL and self._outs != &self._out1:
+            PyMem_Free(self._outs)
+        self._outs = NULL
+        self._n_out = 0
+        if nodes is None:
+            return
+        n = len(nodes)
+        if n == 1:
+            self._outs = &self._out1
+        else:
+            self._outs = <PyObject**>PyMem_Malloc(max(n, 1) * sizeof(PyObject*))
+            if self._outs == NULL:
+                raise MemoryError()
+        for i in range(n):
+            node = nodes[i]
+            self._outs[i] = NULL if node is None else <PyObject*>node
+        self._n_out = n
+
+    @property
+    def rank(self):
+        """Topological order: the largest rank of the inputs."""
+        return self._rank
+
+    @rank.setter
+    def rank(self, int value):
+        self._rank = value
+
+    @property
+    def label(self):
+        """Name of the function, used in hooks, reports and errors."""
+        return type(self).__name__
+
+    @property
+    def _impl_name(self):
+        return type(self).__name__
+
+    @property
+    def local_function_hooks(self):
+        """Ordered dict of hooks registered on this node only."""
+        if self._local_hooks is None:
+            self._local_hooks = {}
+        return self._local_hooks
+
+    @property
+    def _n_local_function_hooks(self):
+        return 0 if self._local_hooks is None else len(self._local_hooks)
+
+    def add_hook(self, hook, name=None):
+        """Registers a function hook on this node only.
+
+        Args:
+            hook (FunctionHook): The hook.
+            name (str): Name to register it under; ``hook.name`` by default.
+        """
+        if _function_hook_class is None or not isinstance(
+                hook, _function_hook_class):
+            raise TypeError('Hook must be of type FunctionHook, not %s'
+                            % _type_name(hook))
+        if name is None:
+            name = hook.name
+        hooks = self.local_function_hooks
+        if name in hooks:
+            raise KeyError('Hook %s already exists' % name)
+        hooks[name] = hook
+        try:
+            hook.added(self)
+        except BaseException:
+            del hooks[name]
+            raise
+
+    def delete_hook(self, name):
+        """Unregisters the local hook named ``name``."""
+        hooks = self.local_function_hooks
+        if name not in hooks:
+            raise KeyError('Hook %s does not exist' % name)
+        hook = hooks.pop(name)
+        hook.deleted(self)
+
+    # -- forward --------------------------------------------------------------
+    def apply(self, inputs):
+        """Applies the function to Variables (or arrays).
+
+        Runs hooks and :meth:`forward`, wraps the outputs in Variables and,
+        when backprop is enabled, links this node into the graph.
+
+        Args:
+            inputs (tuple of Variable or ndarray): Input values; arrays are
+                wrapped as Variables that do not require gradients.
+
+        Returns:
+            tuple of Variable: The outputs.
+        """
+        return apply_node(self, tuple(inputs))
+
+    def check_type_forward(self, in_types):
+        """Checks input types (override with ``type_check.expect``)."""
+        pass
+
+    def _check_data_type_forward(self, in_data):
+        type_check = helper('chainerlite.utils.type_check')
+        in_types = type_check.get_types(in_data, 'in_types', False)
+        with type_check.get_function_check_context(self):
+            self.check_type_forward(in_types)
+
+    def forward(self, inputs):
+        """Computes outputs from input arrays; dispatches on the array type."""
+        if len(inputs) > 0 and _cupy_ndarray is not None and isinstance(
+                inputs[0], _cupy_ndarray):
+            return self.forward_gpu(inputs)
+        return self.forward_cpu(inputs)
+
+    def forward_cpu(self, inputs):
+        """Computes outputs from NumPy arrays."""
+        raise NotImplementedError(
+            '%s does not implement forward_cpu' % self.label)
+
+    def forward_gpu(self, inputs):
+        """Computes outputs from CuPy arrays."""
+        raise NotImplementedError(
+            '%s does not implement forward_gpu' % self.label)
+
+    def retain_inputs(self, indexes):
+        """Marks input arrays to keep for backward (call inside forward)."""
+        self._input_indexes_to_retain = tuple(indexes)
+
+    def retain_outputs(self, indexes):
+        """Marks output arrays to keep for backward (call inside forward)."""
+        self._output_indexes_to_retain = tuple(indexes)
+
+    # -- backward ---------------------------------------------------------------
+    def backward(self, target_input_indexes, grad_outputs):
+        """Computes gradients of the inputs from gradients of the outputs.
+
+        Args:
+            target_input_indexes (tuple of int): Inputs whose gradients are
+                required.
+            grad_outputs (tuple of Variable): Gradients of the outputs (None
+                for an output that did not get a gradient).
+
+        Returns:
+            tuple of Variable: One gradient per input, or one per target index.
+        """
+        return (None,) * len(target_input_indexes)
+
+    def backward_accumulate(self, target_input_indexes, grad_outputs,
+                            grad_inputs):
+        """Computes input gradients and adds them to ``grad_inputs``."""
+        gxs = self.backward(target_input_indexes, grad_outputs)
+        n = len(gxs)
+        if n == len(self._inputs) and n != len(target_input_indexes):
+            gxs = tuple([gxs[i] for i in target_input_indexes])
+        elif n != len(target_input_indexes):
+            raise ValueError(grad_count_message(self, n, target_input_indexes))
+        return tuple([gx if g is None else (g if gx is None else gx + g)
+                      for gx, g in zip(gxs, grad_inputs)])
+
+    cdef tuple _backward_raw(self, tuple indexes, tuple grad_outputs):
+        return None
+
+    def get_retained_inputs(self):
+        """Returns the retained inputs as Variables (see retain_inputs)."""
+        cdef VariableNode x
+        if self._input_indexes_to_retain is None or self._inputs is None:
+            return ()
+        return tuple([get_variable(<VariableNode>self._inputs[i])
+                      for i in self._input_indexes_to_retain])
+
+    def get_retained_outputs(self):
+        """Returns the retained outputs as Variables (see retain_outputs).
+
+        An output whose Variable is gone is recreated with this node as its
+        creator.
+        """
+        cdef Variable var
+        cdef VariableNode node
+        if self._output_indexes_to_retain is None or self._outs == NULL:
+            return ()
+        ret = []
+        for index, data in zip(self._output_indexes_to_retain,
+                               self._retained_output_data):
+            if self._outs[index] == NULL:
+                var = new_variable(data, True)
+                node = var._node
+                node._creator = self
+                node._rank = self._rank + 1
+                node._data = data
+                self._outs[index] = <PyObject*>node
+            else:
+                node = <VariableNode>self._outs[index]
+                var = get_variable(node)
+            ret.append(var)
+        return tuple(ret)
+
+    def unchain(self):
+        """Purges input and output references of this node."""
+        cdef Py_ssize_t i
+        if self._outs != NULL:
+            for i in range(self._n_out):
+                if self._outs[i] != NULL:
+                    (<VariableNode>self._outs[i])._set_creator(None)
+        self._inputs = None
+
+    def _get_error_message(self, message):
+        return 'Function `%s` (%s): %s' % (
+            self.label, type(self).__name__, message)
+
+
+cdef str grad_count_message(FunctionNode func, Py_ssize_t n, indexes):
+    cdef Py_ssize_t n_in = len(func._inputs)
+    msg = ('number of gradients returned by %s.backward is incorrect: '
+           % func.label)
+    if n_in == len(indexes):
+        return msg + '%d != %d' % (n, n_in)
+    return msg + '%d != %d nor %d' % (n, n_in, len(indexes))
+
+
+# --------------------------------------------------------------------- apply
+
+cdef bint needs_slow_path(ThreadState state, FunctionNode node):
+    return (state.hooks is not None and len(state.hooks) > 0) or (
+        node._local_hooks is not None and len(node._local_hooks) > 0)
+
+
+cdef int _call_forward_hooks(tuple entries, int bit, FunctionNode node,
+                             tuple in_data) except -1:
+    cdef HookEntry e
+    for e in entries:
+        if e.current_mask() & bit:
+            if bit == FWD_PRE:
+                e.hook.forward_preprocess(node, in_data)
+            else:
+                e.hook.forward_postprocess(node, in_data)
+    return 0
+
+
+cdef tuple apply_node(FunctionNode node, tuple inputs):
+    cdef Py_ssize_t i, n = len(inputs)
+    cdef Variable v
+    cdef ThreadState state = get_state()
+    if node._inputs is not None or node._outs != NULL:
+        raise RuntimeError('%s has already been applied; create a new '
+                           'FunctionNode for each call' % node.label)
+    input_vars = [as_variable_fast(x) for x in inputs]
+    in_data = tuple([(<Variable>v)._data for v in input_vars])
+    cdef bint requires_grad = False
+    for v in input_vars:
+        if v._requires_grad:
+            requires_grad = True
+            break
+    if type_check_enabled(state) and (
+            type(node).check_type_forward is not FunctionNode.check_type_forward):
+        node._check_data_type_forward(in_data)
+
+    cdef tuple entries = active_entries(state, node._local_hooks)
+    if entries:
+        _call_forward_hooks(entries, FWD_PRE, node, in_data)
+    node._input_indexes_to_retain = None
+    node._output_indexes_to_retain = None
+    outputs = node.forward(in_data)
+    if not isinstance(outputs, tuple):
+        raise TypeError('forward output must be a tuple (%s)\nActual: %s'
+                        % (node.label, _type_name(outputs)))
+    if entries:
+        _call_forward_hooks(entries, FWD_POST, node, in_data)
+
+    outputs = tuple([force_array(y) for y in outputs])
+    for y in outputs:
+        if not is_array(y):
+            raise TypeError('%s.forward must return a tuple of arrays; got %s'
+                            % (node.label, _type_name(y)))
+    ret = tuple([new_variable(y, requires_grad) for y in outputs])
+    if backprop_enabled(state):
+        _link(node, input_vars, ret, outputs)
+    return ret
+
+
+cdef int _link(FunctionNode node, list input_vars, tuple ret,
+               tuple outputs) except -1:
+    cdef Variable v
+    cdef VariableNode y
+    cdef int rank = 0
+    for v in input_vars:
+        if v._node._rank > rank:
+            rank = v._node._rank
+    node._rank = rank
+    node._inputs = tuple([v._node for v in input_vars])
+    nodes = tuple([(<Variable>v)._node for v in ret])
+    for y in nodes:
+        y._creator = node
+        y._rank = rank + 1
+    node._link_outputs(nodes)
+    if node._input_indexes_to_retain is not None:
+        for i in node._input_indexes_to_retain:
+            v = input_vars[i]
+            v._node._data = v._data
+    if node._output_indexes_to_retain is not None:
+        retained = []
+        for i in node._output_indexes_to_retain:
+            v = ret[i]
+            v._node._data = v._data
+            retained.append(outputs[i])
+        node._retained_output_data = tuple(retained)
+    node.lazy_grad_sum = False
+    return 0
+
+
+cdef Variable apply_fast(FunctionNode node, Variable x0, Variable x1, object y):
+    """Links a built-in node that computed ``y`` without hooks."""
+    cdef bint requires_grad = x0._requires_grad or (
+        x1 is not None and x1._requires_grad)
+    cdef Variable out = new_variable(force_array(y), requires_grad)
+    cdef VariableNode yn = out._node
+    cdef int rank
+    if backprop_enabled(get_state()):
+        rank = x0._node._rank
+        if x1 is None:
+            node._inputs = (x0._node,)
+        else:
+            if x1._node._rank > rank:
+                rank = x1._node._rank
+            node._inputs = (x0._node, x1._node)
+        node._rank = rank
+        yn._creator = node
+        yn._rank = rank + 1
+        node._outs = &node._out1
+        node._out1 = <PyObject*>yn
+        node._n_out = 1
+    return out
+
+
+cdef int check_grad(FunctionNode func, VariableNode x, object gx,
+                    bint raw) except -1:
+    """Raises if a gradient does not match its variable in dtype or shape."""
+    if not raw:
+        gx = (<Variable>gx)._data
+    if x._dtype is None:
+        return 0
+    dt = gx.dtype
+    if dt is not x._dtype and dt != x._dtype:
+        raise TypeError(
+            '%s.backward returned a gradient of dtype %s for an input of '
+            'dtype %s' % (func.label, dt, x._dtype))
+    shape = gx.shape
+    if shape != x._shape:
+        raise ValueError(
+            '%s.backward returned a gradient of shape %s for an input of '
+            'shape %s' % (func.label, shape, x._shape))
+    return 0
+
+
+def _as_variable(obj):
+    """Returns ``obj`` if it is a Variable, else wraps the array in one
+    that does not require gradients."""
+    if isinstance(obj, Variable):
+        return obj
+    if not is_array(obj):
+        raise TypeError('as_variable expects a Variable or an array, got %s'
+                        % _type_name(obj))
+    return new_variable(obj, False)

@@ -1,0 +1,36 @@
+"""Thread-local configuration: ``config``, ``global_config``, ``using_config``.
+
+``config.<name>`` reads this thread's value if it set one, else the global
+value; assigning to it affects the current thread only.
+"""
+import os
+
+import numpy
+
+from chainerlite._core import (  # NOQA
+    GlobalConfig, LocalConfig, config, global_config, using_config)
+
+
+def _env_flag(name, default):
+    return bool(int(os.environ.get(name, default)))
+
+
+global_config.debug = _env_flag('CHAINER_DEBUG', '0')
+global_config.cudnn_deterministic = False
+global_config.warn_nondeterministic = False
+global_config.enable_backprop = True
+global_config.keep_graph_on_report = _env_flag('CHAINER_KEEP_GRAPH_ON_REPORT', '0')
+global_config.train = True
+global_config.type_check = _env_flag('CHAINER_TYPE_CHECK', '1')
+global_config.use_cudnn = os.environ.get('CHAINER_USE_CUDNN', 'auto')
+global_config.use_cudnn_tensor_core = 'auto'
+global_config.autotune = False
+global_config.schedule_func = None
+global_config.use_ideep = 'never'
+global_config.lazy_grad_sum = False
+global_config.cudnn_fast_batch_normalization = False
+global_config.in_recomputing = False
+global_config.use_static_graph = True
+global_config._will_recompute = False
+global_config.compute_mode = None
+global_config.dtype = numpy.dtype(os.environ.get('CHAINER_DTYPE', 'float32'))

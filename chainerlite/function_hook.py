@@ -1,0 +1,100 @@
+"""``FunctionHook``: callbacks run around every function application."""
+from chainerlite import _core
+
+
+class FunctionHook(object):
+    """Base class of function hooks.
+
+    A hook observes functions: its callbacks receive the function node and
+    the raw input arrays (and the output gradients in backward). Register it
+    for the current thread with ``with hook:`` (under ``hook.name``) or on a
+    single node with ``node.add_hook(hook)``. Global hooks run before local
+    ones. Only the callbacks a subclass overrides are ever called, so a hook
+    costs only for what it does.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite as chainer
+        >>> class Recorder(chainer.FunctionHook):
+        ...     name = 'Recorder'
+        ...     def __init__(self):
+        ...         self.calls = []
+        ...     def forward_preprocess(self, function, in_data):
+        ...         self.calls.append(('forward', function.label))
+        ...     def backward_postprocess(self, function, in_data, out_grad):
+        ...         self.calls.append(('backward', function.label))
+        >>> x = chainer.Variable(np.array([1.0, 2.0], np.float32))
+        >>> with Recorder() as rec:
+        ...     y = x * 2.0
+        ...     y.grad = np.ones(2, np.float32)
+        ...     y.backward()
+        >>> rec.calls
+        [('forward', '_ * 2'), ('backward', '_ * 2')]
+    """
+
+    name = 'FunctionHook'
+
+    def __enter__(self):
+        hooks = _core.get_function_hooks()
+        if self.name in hooks:
+            raise KeyError('hook %s already exists' % self.name)
+        hooks[self.name] = self
+        try:
+            self.added(None)
+        except BaseException:
+            del hooks[self.name]
+            raise
+        return self
+
+    def __exit__(self, *_):
+        hooks = _core.get_function_hooks()
+        if hooks.get(self.name) is self:
+            del hooks[self.name]
+        self.deleted(None)
+        return False
+
+    def added(self, function):
+        """Called when the hook is registered.
+
+        Args:
+            function (FunctionNode): The node it was added to, or None when
+                it was registered globally with ``with hook:``.
+        """
+        pass
+
+    def deleted(self, function):
+        """Called when the hook is unregistered (``function`` as in added)."""
+        pass
+
+    def forward_preprocess(self, function, in_data):
+        """Called before ``function.forward``.
+
+        Args:
+            function (FunctionNode): The function about to run.
+            in_data (tuple of ndarray): Its input arrays.
+        """
+        pass
+
+    def forward_postprocess(self, function, in_data):
+        """Called after ``function.forward`` (arguments as forward_preprocess)."""
+        pass
+
+    def backward_preprocess(self, function, in_data, out_grad):
+        """Called before ``function.backward``.
+
+        Args:
+            function (FunctionNode): The function about to be differentiated.
+            in_data (tuple of ndarray): Its retained input arrays (None for
+                inputs that were not retained).
+            out_grad (tuple of ndarray): Gradients of its outputs.
+        """
+        pass
+
+    def backward_postprocess(self, function, in_data, out_grad):
+        """Called after ``function.backward`` (arguments as backward_preprocess)."""
+        pass
+
+
+_core._set_base_hook_class(FunctionHook)
+_core._register('function_hook', FunctionHook)

@@ -1,0 +1,114 @@
+"""``Variable``, ``Parameter`` and the conversion helpers.
+
+``Variable`` and ``VariableNode`` are compiled (``chainerlite._core.node``);
+``Parameter`` is a Python subclass that adds lazy initialisation.
+"""
+import numpy
+
+from chainerlite import _core
+from chainerlite._core import Variable, VariableNode  # NOQA
+
+
+def as_variable(obj):
+    """Returns ``obj`` as a Variable.
+
+    Args:
+        obj (Variable or ndarray): A Variable is returned as is; an array is
+            wrapped in a new Variable with ``requires_grad=False``.
+
+    Returns:
+        Variable: The variable.
+    """
+    return _core._as_variable(obj)
+
+
+def as_array(obj):
+    """Returns the array of ``obj`` (``obj`` itself if it is an array).
+
+    Args:
+        obj (Variable or ndarray): Input.
+
+    Returns:
+        ndarray: ``obj.array`` for a Variable, else ``obj``.
+    """
+    if isinstance(obj, Variable):
+        return obj.array
+    return obj
+
+
+class Parameter(Variable):
+    """Variable that a Link owns and an optimizer updates.
+
+    Its array may be created later: with ``shape=None`` the parameter stays
+    uninitialised (``array is None``) until :meth:`initialize` is called,
+    typically by a link at its first forward pass once the input size is
+    known.
+
+    Args:
+        initializer: An initializer (called on the new array), a scalar (the
+            fill value), an array (used as the data), or None (NaN).
+        shape (int or tuple of int): Shape of the array; None defers the
+            creation of the array.
+        name (str): Name of the parameter.
+    """
+
+    _grad_initializer = None
+    update_rule = None
+
+    def __init__(self, initializer=None, shape=None, name=None):
+        from chainerlite import initializers
+        if isinstance(initializer, Variable):
+            initializer = initializer.array
+        if initializer is None:
+            initializer = initializers.NaN()
+        elif numpy.isscalar(initializer):
+            initializer = initializers.Constant(initializer)
+        if shape is None and not callable(initializer):
+            # an array: it is the data itself
+            super().__init__(initializer, name=name)
+            self.initializer = initializers.Constant(initializer)
+            return
+        self.initializer = initializer
+        if shape is None:
+            super().__init__(name=name)
+        else:
+            dtype = getattr(initializer, 'dtype', None)
+            data = initializers.generate_array(initializer, shape, numpy,
+                                               dtype=dtype)
+            super().__init__(data, name=name)
+
+    @property
+    def is_initialized(self):
+        """True once the parameter has an array."""
+        return self.array is not None
+
+    def initialize(self, shape):
+        """Creates the array of the given shape with the initializer.
+
+        Args:
+            shape (int or tuple of int): Shape of the new array.
+        """
+        from chainerlite import initializers
+        dtype = getattr(self.initializer, 'dtype', None)
+        self.array = initializers.generate_array(self.initializer, shape,
+                                                 numpy, dtype=dtype)
+        ginit = self._grad_initializer
+        if ginit is not None:
+            self.grad = initializers.generate_array(ginit, shape, numpy,
+                                                    dtype=self.array.dtype)
+
+    def cleargrad(self):
+        super().cleargrad()
+        if not self.is_initialized:
+            self._grad_initializer = None
+
+    def zerograd(self):
+        super().zerograd()
+        if not self.is_initialized:
+            from chainerlite import initializers
+            self._grad_initializer = initializers.Zero()
+
+    def update(self):
+        """Updates the array with its update rule (set by an optimizer)."""
+        if self.update_rule is not None:
+            self.update_rule.update(self)

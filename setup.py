@@ -1,0 +1,57 @@
+"""Build script: compiles every ``_core/NAME.pyx`` into ``chainerlite._core.NAME``.
+
+Cython resolves ``cimport chainerlite._core.X`` by path, so the ``.pxd`` files
+are mirrored into ``build/pxd/chainerlite/_core/`` before cythonizing.
+"""
+import os
+import pathlib
+import shutil
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+ROOT = pathlib.Path(__file__).resolve().parent
+CORE = ROOT / '_core'
+PXD_ROOT = ROOT / 'build' / 'pxd'
+
+DIRECTIVES = {
+    'language_level': 3,
+    'binding': True,
+    'embedsignature': True,
+    'boundscheck': False,
+    'wraparound': False,
+    'initializedcheck': False,
+    'cdivision': True,
+}
+if os.environ.get('CHAINERLITE_CYTHON_DEBUG') == '1':
+    DIRECTIVES.update(boundscheck=True, wraparound=True, initializedcheck=True)
+MACROS = []
+if os.environ.get('CHAINERLITE_CYTHON_TRACE') == '1':
+    DIRECTIVES.update(linetrace=True, profile=True)
+    MACROS.append(('CYTHON_TRACE', '1'))
+
+
+def _mirror_pxd():
+    target = PXD_ROOT / 'chainerlite' / '_core'
+    target.mkdir(parents=True, exist_ok=True)
+    for pkg in (PXD_ROOT / 'chainerlite', target):
+        (pkg / '__init__.pxd').touch()
+    for pxd in CORE.glob('*.pxd'):
+        shutil.copy2(pxd, target / pxd.name)
+
+
+def _extensions():
+    _mirror_pxd()
+    exts = [
+        Extension('chainerlite._core.' + pyx.stem, [str(pyx.relative_to(ROOT))],
+                  define_macros=MACROS)
+        for pyx in sorted(CORE.glob('*.pyx'))
+    ]
+    return cythonize(exts, compiler_directives=DIRECTIVES,
+                     include_path=[str(PXD_ROOT)], quiet=True)
+
+
+setup(
+    package_dir={'chainerlite._core': '_core'},
+    ext_modules=_extensions(),
+)
