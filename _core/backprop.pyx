@@ -12,7 +12,8 @@ from chainerlite._core cimport node as _node
 from chainerlite._core.config cimport ThreadState, get_state, set_local_backprop
 from chainerlite._core.hooks cimport BWD_POST, BWD_PRE, HookEntry, active_entries
 from chainerlite._core.node cimport (
-    FunctionNode, Variable, VariableNode, check_grad, get_variable, new_variable)
+    FunctionNode, Variable, VariableNode, check_grad, force_array, get_variable,
+    new_variable)
 
 cdef unsigned long long _pass_counter = 0
 
@@ -142,11 +143,11 @@ cdef object _unwrap(FunctionNode f, gx, bint raw):
     if gx is None:
         return None
     if isinstance(gx, Variable):
-        return (<Variable>gx)._data if raw else gx
-    if not _node.is_array(gx):
+        return force_array((<Variable>gx)._data) if raw else gx
+    if not _node.is_array(force_array(gx)):
         raise TypeError('%s.backward returned %s; expected Variables'
                         % (f.label, type(gx).__name__))
-    return gx if raw else new_variable(gx, False)
+    return force_array(gx) if raw else new_variable(force_array(gx), False)
 
 
 cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
@@ -155,7 +156,7 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
     if raw and f._fast:
         gxs = f._backward_raw(indexes, gys)
         if gxs is not None:
-            return gxs
+            return tuple([force_array(gx) for gx in gxs])
     gvars = _as_grad_vars(gys) if raw else gys
     set_local_backprop(state, 0 if raw else 1)
     try:
@@ -330,7 +331,7 @@ cdef int _accumulate(VariableNode x, gx, bint raw, list touched) except -1:
         x._pgrad = gx
         touched.append(x)
         return 1
-    x._pgrad = x._pgrad + gx
+    x._pgrad = force_array(x._pgrad + gx) if raw else x._pgrad + gx
     return 0
 
 
@@ -367,8 +368,8 @@ cdef int _add_to_grad(Variable var, gv, bint raw) except -1:
     if old is None:
         var._grad_var = gv
     elif raw:
-        var._grad_var = new_variable((<Variable>old)._data + (<Variable>gv)._data,
-                                     False)
+        var._grad_var = new_variable(
+            force_array((<Variable>old)._data + (<Variable>gv)._data), False)
     else:
         var._grad_var = old + gv
     return 0

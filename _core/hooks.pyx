@@ -17,13 +17,13 @@ cdef extern from "Python.h":
 
 cdef tuple _CALLBACKS = ('forward_preprocess', 'forward_postprocess',
                          'backward_preprocess', 'backward_postprocess')
-cdef object _base_hook_class = None
+cdef tuple _base_callbacks = None
 
 
 def _set_base_hook_class(cls):
     """Registers the FunctionHook base class whose callbacks do nothing."""
-    global _base_hook_class
-    _base_hook_class = cls
+    global _base_callbacks
+    _base_callbacks = tuple([cls.__dict__[name] for name in _CALLBACKS])
 
 
 cdef class HookRegistry(dict):
@@ -70,17 +70,16 @@ cdef inline Py_ssize_t _dict_size(obj) except -2:
 
 cdef int _compute_mask(hook) except -1:
     cdef int mask = 0, bit = 1
+    cdef Py_ssize_t i
     try:
         inst = PyObject_GenericGetDict(hook, NULL)
     except AttributeError:
         inst = {}
     cls = type(hook)
-    for name in _CALLBACKS:
-        if name in inst:
-            mask |= bit
-        elif _base_hook_class is None or (
-                getattr(cls, name, None)
-                is not getattr(_base_hook_class, name)):
+    for i in range(4):
+        name = _CALLBACKS[i]
+        if name in inst or _base_callbacks is None or (
+                getattr(cls, name, None) is not _base_callbacks[i]):
             mask |= bit
         bit <<= 1
     return mask

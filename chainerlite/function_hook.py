@@ -30,7 +30,7 @@ class FunctionHook(object):
         ...     y.grad = np.ones(2, np.float32)
         ...     y.backward()
         >>> rec.calls
-        [('forward', '_ * 2'), ('backward', '_ * 2')]
+        [('forward', '_ * 2.0'), ('backward', '_ * 2.0')]
     """
 
     name = 'FunctionHook'

@@ -1,0 +1,1 @@
+"""Small runnable programs that show chainerlite end to end."""

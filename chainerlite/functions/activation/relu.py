@@ -1,0 +1,71 @@
+"""Rectified linear unit and the node of its gradient."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.utils import type_check
+
+
+class ReLU(function_node.FunctionNode):
+    """Rectified linear unit."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_outputs((0,))
+        return utils.force_array(xp.maximum(x, 0, dtype=x.dtype)),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return ReLUGrad(y.array > 0).apply(grad_outputs)
+
+
+class ReLUGrad(function_node.FunctionNode):
+    """Gradient of ReLU: passes the gradient where the output is positive.
+
+    Args:
+        mask (numpy.ndarray or cupy.ndarray): Boolean array, ``True`` where
+            the ReLU output is positive.
+
+    """
+
+    def __init__(self, mask):
+        self.mask = mask
+
+    def forward(self, inputs):
+        gy, = inputs
+        return utils.force_array(gy * self.mask, gy.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        return ReLUGrad(self.mask).apply(grad_outputs)
+
+
+def relu(x):
+    """Rectified linear unit function.
+
+    .. math::
+        f(x) = \\max(0, x)
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[-1, 0], [2, -3], [-2, 1]], np.float32)
+        >>> F.relu(x).array
+        array([[0., 0.],
+               [2., 0.],
+               [0., 1.]], dtype=float32)
+
+    """
+    return ReLU().apply((x,))[0]

@@ -1,0 +1,1 @@
+"""Functions that move, reshape, broadcast or select array elements."""

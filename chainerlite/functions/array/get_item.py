@@ -1,0 +1,98 @@
+"""Extraction of array elements by NumPy-style indexing."""
+
+import numbers
+
+import numpy
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.utils import type_check
+
+
+def _normalize_slices(slices):
+    if isinstance(slices, list):
+        if all(isinstance(s, numbers.Integral) for s in slices):
+            return (slices,)
+        return tuple(slices)
+    if isinstance(slices, tuple):
+        return slices
+    return (slices,)
+
+
+def _is_basic(slices):
+    return all(
+        s is None or s is Ellipsis or isinstance(s, (slice, numbers.Integral))
+        for s in slices)
+
+
+class GetItem(function_node.FunctionNode):
+    """Extraction of array elements by indexing."""
+
+    def __init__(self, slices):
+        self.slices = _normalize_slices(slices)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+
+    def forward(self, inputs):
+        x, = inputs
+        self._in_shape = x.shape
+        return utils.force_array(x[self.slices]),
+
+    def backward(self, indexes, grad_outputs):
+        return GetItemGrad(self.slices, self._in_shape).apply(grad_outputs)
+
+
+class GetItemGrad(function_node.FunctionNode):
+    """Scatters a gradient back into the positions that were indexed."""
+
+    def __init__(self, slices, in_shape):
+        self.slices = slices
+        self._in_shape = in_shape
+
+    def forward(self, inputs):
+        gy, = inputs
+        xp = backend.get_array_module(gy)
+        gx = xp.zeros(self._in_shape, gy.dtype)
+        if _is_basic(self.slices):
+            gx[self.slices] = gy
+        elif xp is numpy:
+            numpy.add.at(gx, self.slices, gy)
+        else:
+            import cupyx
+            cupyx.scatter_add(gx, self.slices, gy)
+        return gx,
+
+    def backward(self, indexes, grad_outputs):
+        return GetItem(self.slices).apply(grad_outputs)
+
+
+def get_item(x, slices):
+    """Extracts elements of an array with NumPy-style indexing.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input variable.
+        slices (int, slice, Ellipsis, None, integer array-like, boolean
+            array-like or tuple of them): The index, as accepted by
+            ``ndarray.__getitem__``. A list of integers is one integer-array
+            index. Integer array indices may repeat positions; their
+            gradients are summed.
+
+    Returns:
+        Variable: A variable holding the selected elements.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.arange(12, dtype=np.float32).reshape(3, 4)
+        >>> F.get_item(x, (slice(None), 1)).array
+        array([1., 5., 9.], dtype=float32)
+        >>> F.get_item(x, [0, 0, 2]).shape
+        (3, 4)
+        >>> F.get_item(x, x > 9).array
+        array([10., 11.], dtype=float32)
+
+    """
+    return GetItem(slices).apply((x,))[0]

@@ -1,0 +1,58 @@
+"""Permutation of array axes."""
+
+from chainerlite import function_node
+from chainerlite.utils import type_check
+
+
+class Transpose(function_node.FunctionNode):
+    """Permutation of array axes."""
+
+    def __init__(self, axes=None):
+        self.axes = None if axes is None else tuple(axes)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        if self.axes is not None:
+            x_type, = in_types
+            type_check.expect(x_type.ndim == len(self.axes))
+            for axis in self.axes:
+                type_check.expect(-x_type.ndim <= axis, axis < x_type.ndim)
+
+    def forward(self, inputs):
+        x, = inputs
+        return x.transpose(self.axes),
+
+    def backward(self, indexes, grad_outputs):
+        if self.axes is None:
+            return transpose(grad_outputs[0]),
+        ndim = len(self.axes)
+        inverse = [0] * ndim
+        for position, axis in enumerate(self.axes):
+            inverse[axis % ndim] = position
+        return transpose(grad_outputs[0], inverse),
+
+
+def transpose(x, axes=None):
+    """Permutes the axes of an array.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input variable.
+        axes (tuple of int): A permutation of ``range(x.ndim)`` (negative
+            values count from the end); ``None`` reverses the axes.
+
+    Returns:
+        Variable: Output variable whose axis ``i`` is axis ``axes[i]`` of
+        ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.zeros((2, 3, 4), np.float32)
+        >>> F.transpose(x).shape
+        (4, 3, 2)
+        >>> F.transpose(x, (1, 0, 2)).shape
+        (3, 2, 4)
+
+    """
+    return Transpose(axes).apply((x,))[0]

@@ -1,0 +1,1 @@
+"""Functions with learnable-parameter inputs, such as fully-connected layers."""

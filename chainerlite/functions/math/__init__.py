@@ -1,0 +1,1 @@
+"""Mathematical functions: arithmetic, exponentials, reductions and products."""

@@ -1,0 +1,102 @@
+"""Elementwise exponential and natural logarithm."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.utils import type_check
+
+
+def _check_float_input(in_types):
+    type_check._argname(in_types, ('x',))
+    type_check.expect(in_types[0].dtype.kind == 'f')
+
+
+class Exp(function_node.FunctionNode):
+    """Elementwise exponential function."""
+
+    @property
+    def label(self):
+        return 'exp'
+
+    def check_type_forward(self, in_types):
+        _check_float_input(in_types)
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_outputs((0,))
+        return utils.force_array(xp.exp(x)),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return grad_outputs[0] * y,
+
+
+def exp(x):
+    """Elementwise exponential function.
+
+    .. math::
+        y_i = \\exp(x_i)
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> y = F.exp(np.array([0., 1.]))
+        >>> y.array.round(4).tolist()
+        [1.0, 2.7183]
+
+    """
+    return Exp().apply((x,))[0]
+
+
+class Log(function_node.FunctionNode):
+    """Elementwise natural logarithm function."""
+
+    @property
+    def label(self):
+        return 'log'
+
+    def check_type_forward(self, in_types):
+        _check_float_input(in_types)
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0,))
+        return utils.force_array(xp.log(x)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] / x,
+
+
+def log(x):
+    """Elementwise natural logarithm function.
+
+    .. math::
+        y_i = \\ln x_i
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.log(np.array([1., np.e], np.float32)).array
+        array([0., 1.], dtype=float32)
+
+    """
+    return Log().apply((x,))[0]

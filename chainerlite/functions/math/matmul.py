@@ -1,0 +1,128 @@
+"""Matrix product of two (stacks of) matrices."""
+
+import numpy
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.functions.array import reshape
+from chainerlite.functions.array import sum_to
+from chainerlite.utils import type_check
+
+
+def _matrix_shape_of_output(y_shape, a_ndim, b_ndim):
+    # The output shape with the axes that 1-D operands drop put back.
+    if a_ndim == 1 and b_ndim == 1:
+        return (1, 1)
+    if a_ndim == 1:
+        return y_shape[:-1] + (1, y_shape[-1])
+    if b_ndim == 1:
+        return y_shape + (1,)
+    return y_shape
+
+
+class MatMul(function_node.FunctionNode):
+    """Matrix product of two (stacks of) matrices."""
+
+    def __init__(self, transa=False, transb=False):
+        self.transa = transa
+        self.transb = transb
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a', 'b'))
+        a_type, b_type = in_types
+        type_check.expect(
+            a_type.dtype.kind == 'f',
+            a_type.dtype == b_type.dtype,
+            a_type.ndim >= 1,
+            b_type.ndim >= 1,
+        )
+        a_ndim = type_check.eval(a_type.ndim)
+        b_ndim = type_check.eval(b_type.ndim)
+        a_axis = -2 if self.transa and a_ndim > 1 else -1
+        if b_ndim == 1:
+            b_axis = 0
+        else:
+            b_axis = -1 if self.transb else -2
+        type_check.expect(a_type.shape[a_axis] == b_type.shape[b_axis])
+        a_batch = type_check.eval(a_type.shape)[:-2]
+        b_batch = type_check.eval(b_type.shape)[:-2]
+        try:
+            numpy.broadcast_shapes(a_batch, b_batch)
+        except ValueError:
+            raise type_check.InvalidType(
+                'batch shapes {} and {} broadcast'.format(a_batch, b_batch),
+                'they do not')
+
+    def forward(self, inputs):
+        a, b = inputs
+        xp = backend.get_array_module(a, b)
+        self.retain_inputs((0, 1))
+        if self.transa and a.ndim > 1:
+            a = a.swapaxes(-1, -2)
+        if self.transb and b.ndim > 1:
+            b = b.swapaxes(-1, -2)
+        y = utils.force_array(xp.matmul(a, b))
+        self._gy_matrix_shape = _matrix_shape_of_output(
+            y.shape, a.ndim, b.ndim)
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        a, b = self.get_retained_inputs()
+        transa = self.transa and a.ndim > 1
+        transb = self.transb and b.ndim > 1
+        a2 = a if a.ndim > 1 else reshape.reshape(a, (1, a.shape[0]))
+        b2 = b if b.ndim > 1 else reshape.reshape(b, (b.shape[0], 1))
+        gy = reshape.reshape(grad_outputs[0], self._gy_matrix_shape)
+        grads = []
+        if 0 in indexes:
+            if transa:
+                ga = matmul(b2, gy, transa=transb, transb=True)
+            else:
+                ga = matmul(gy, b2, transb=not transb)
+            grads.append(reshape.reshape(sum_to.sum_to(ga, a2.shape), a.shape))
+        if 1 in indexes:
+            if transb:
+                gb = matmul(gy, a2, transa=True, transb=transa)
+            else:
+                gb = matmul(a2, gy, transa=not transa)
+            grads.append(reshape.reshape(sum_to.sum_to(gb, b2.shape), b.shape))
+        return tuple(grads)
+
+
+def matmul(a, b, transa=False, transb=False):
+    """Computes the matrix product of two arrays.
+
+    Two 1-D arrays give their inner product; 2-D arrays give the matrix
+    product. Arrays with more axes are stacks of matrices held in their last
+    two axes, and the stacks are broadcast against each other. A 1-D ``a``
+    is a row vector and a 1-D ``b`` a column vector; the axis they add is
+    dropped from the result.
+
+    Args:
+        a (Variable or numpy.ndarray or cupy.ndarray): The left operand.
+        b (Variable or numpy.ndarray or cupy.ndarray): The right operand,
+            of the same floating point dtype as ``a``.
+        transa (bool): If ``True``, each matrix in ``a`` is transposed first.
+            Ignored when ``a`` is 1-D.
+        transb (bool): If ``True``, each matrix in ``b`` is transposed first.
+            Ignored when ``b`` is 1-D.
+
+    Returns:
+        Variable: The matrix product.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> a = np.array([[1, 0], [0, 1]], np.float32)
+        >>> b = np.array([[4, 1], [2, 2]], np.float32)
+        >>> F.matmul(a, b).array
+        array([[4., 1.],
+               [2., 2.]], dtype=float32)
+        >>> F.matmul(a, b, transb=True).array
+        array([[4., 2.],
+               [1., 2.]], dtype=float32)
+
+    """
+    return MatMul(transa, transb).apply((a, b))[0]

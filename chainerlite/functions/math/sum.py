@@ -1,0 +1,88 @@
+"""Sum of array elements over given axes."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import reshape
+from chainerlite.utils import type_check
+
+
+def _normalize_axis(axis):
+    if axis is None:
+        return None
+    if isinstance(axis, int):
+        return (axis,)
+    if isinstance(axis, tuple) and all(isinstance(a, int) for a in axis):
+        if len(set(axis)) != len(axis):
+            raise ValueError('duplicate value in axis: ({})'.format(
+                ', '.join(map(str, axis))))
+        return axis
+    raise TypeError('None, int or tuple of int are required')
+
+
+class Sum(function_node.FunctionNode):
+    """Sum of array elements over given axes."""
+
+    def __init__(self, axis=None, keepdims=False):
+        self.axis = _normalize_axis(axis)
+        self.keepdims = keepdims
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype.kind == 'f')
+        if self.axis is not None:
+            for axis in self.axis:
+                if axis >= 0:
+                    type_check.expect(axis < x_type.ndim)
+                else:
+                    type_check.expect(-axis - 1 < x_type.ndim)
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self._in_shape = x.shape
+        y = xp.sum(x, axis=self.axis, keepdims=self.keepdims)
+        return utils.force_array(y, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        ndim = len(self._in_shape)
+        if self.axis is not None and not self.keepdims:
+            kept = sorted(axis % ndim for axis in self.axis)
+            shape = list(gy.shape)
+            for axis in kept:
+                shape.insert(axis, 1)
+            gy = reshape.reshape(gy, tuple(shape))
+        return broadcast.broadcast_to(gy, self._in_shape),
+
+
+def sum(x, axis=None, keepdims=False):
+    """Sum of array elements over given axes.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+        axis (None, int or tuple of int): Axes along which the elements are
+            summed. ``None`` sums all the elements.
+        keepdims (bool): If ``True``, the summed axes are kept with size one.
+
+    Returns:
+        Variable: Output variable with the dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        >>> F.sum(x).array
+        array(15., dtype=float32)
+        >>> F.sum(x, axis=0).array
+        array([3., 5., 7.], dtype=float32)
+        >>> F.sum(x, axis=1, keepdims=True).array
+        array([[ 3.],
+               [12.]], dtype=float32)
+
+    """
+    return Sum(axis, keepdims).apply((x,))[0]

@@ -1,0 +1,1 @@
+"""Utility functions that change how a computation is recorded."""

@@ -1,0 +1,131 @@
+"""Calling a function without keeping its intermediate results."""
+
+import chainerlite
+from chainerlite import function
+from chainerlite import function_node
+from chainerlite import variable
+
+
+def _ordinal(n):
+    if 11 <= n % 100 <= 13:
+        suffix = 'th'
+    else:
+        suffix = {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')
+    return '{}{}'.format(n, suffix)
+
+
+def _type_name(obj):
+    cls = type(obj)
+    if cls.__module__ == 'builtins':
+        return cls.__qualname__
+    return '{}.{}'.format(cls.__module__, cls.__qualname__)
+
+
+def _call_func(func, xs):
+    outs = func(*xs)
+    if isinstance(outs, variable.Variable):
+        return (outs,)
+    if not isinstance(outs, (tuple, list)):
+        raise RuntimeError(
+            'A tuple of Variables or a Variable are expected, but {} is '
+            'returned.'.format(_type_name(outs)))
+    for i, out in enumerate(outs):
+        if not isinstance(out, variable.Variable):
+            raise RuntimeError(
+                '{} element of a returned tuple is not Variable, but is '
+                '{}'.format(_ordinal(i + 1), _type_name(out)))
+    return tuple(outs)
+
+
+class Forget(function_node.FunctionNode):
+    """Runs a function without a graph, recomputing it on backward.
+
+    Args:
+        func (callable): The function to call; it takes variables and
+            returns a variable or a tuple of variables.
+
+    """
+
+    def __init__(self, func):
+        if not callable(func):
+            raise TypeError('func must be callable')
+        self.func = func
+
+    def forward(self, inputs):
+        self.retain_inputs(tuple(range(len(inputs))))
+        with function.no_backprop_mode():
+            xs = [variable.Variable(x) for x in inputs]
+            outs = _call_func(self.func, xs)
+        return tuple(out.array for out in outs)
+
+    def backward(self, indexes, grad_outputs):
+        if chainerlite.config.enable_backprop:
+            raise RuntimeError(
+                'F.forget does not support double backpropagation.')
+        xs = [variable.Variable(x.array) for x in self.get_retained_inputs()]
+        with function.force_backprop_mode(), \
+                chainerlite.using_config('in_recomputing', True):
+            outs = _call_func(self.func, xs)
+        pairs = [(out, gy) for out, gy in zip(outs, grad_outputs)
+                 if gy is not None]
+        chainerlite.backward([out for out, _ in pairs],
+                             [gy for _, gy in pairs])
+        return tuple(xs[i].grad_var for i in indexes)
+
+
+def forget(func, *xs):
+    """Calls a function without storing its intermediate results.
+
+    During forward propagation every function records its inputs and
+    outputs on the computational graph, because backward propagation needs
+    them; with a large graph this takes much memory. ``forget`` calls
+    ``func`` without building a graph, so the intermediate values inside it
+    are dropped at once, and calls ``func`` again during backward
+    propagation to rebuild the graph it needs. This trades computation time
+    (``func`` runs twice) for memory.
+
+    ``func`` must give the same results each time it is called with the
+    same inputs. While it is recomputed, ``chainerlite.config.in_recomputing``
+    is ``True``. Double backpropagation through ``forget`` is not supported:
+    running backward with ``enable_double_backprop=True`` raises
+    ``RuntimeError``.
+
+    Args:
+        func (callable): A function that takes variables and returns a
+            :class:`~chainerlite.Variable` or a tuple of them.
+        *xs (Variable or numpy.ndarray or cupy.ndarray): The arguments of
+            ``func``. Arrays are wrapped in variables that require
+            gradients, so that ``forget`` always joins the graph.
+
+    Returns:
+        Variable or tuple of Variable: What ``func`` returns: a variable, or
+        a tuple of variables when ``func`` returns a tuple.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite as chainer
+        >>> import chainerlite.functions as F
+        >>> def f(a, b):
+        ...     return (a + b) * a
+        >>> x = chainer.Variable(np.array([1., 2.], np.float32))
+        >>> y = chainer.Variable(np.array([3., 4.], np.float32))
+        >>> z = F.forget(f, x, y)
+        >>> z.array
+        array([ 4., 12.], dtype=float32)
+        >>> z.grad = np.ones(2, np.float32)
+        >>> z.backward()
+        >>> x.grad
+        array([5., 8.], dtype=float32)
+        >>> y.grad
+        array([1., 2.], dtype=float32)
+
+    """
+    xs = tuple(
+        x if isinstance(x, variable.Variable)
+        else variable.Variable(x, requires_grad=True)
+        for x in xs)
+    outs = Forget(func).apply(xs)
+    if len(outs) == 1:
+        return outs[0]
+    return outs

@@ -1,0 +1,1 @@
+"""Links of connection layers, such as fully-connected layers."""

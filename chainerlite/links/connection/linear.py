@@ -1,0 +1,88 @@
+"""Fully-connected layer link."""
+
+from chainerlite import initializers
+from chainerlite import link
+from chainerlite import utils
+from chainerlite import variable
+from chainerlite.functions.connection import linear
+
+
+class Linear(link.Link):
+    """Fully-connected layer: holds a weight ``W`` and a bias ``b``.
+
+    Calling it computes ``y = x W^T + b`` with
+    :func:`~chainerlite.functions.linear`.
+
+    Args:
+        in_size (int or None): Dimension of the input vectors. When
+            ``None``, or when ``out_size`` is omitted, it is inferred from
+            the first input, and ``W`` stays uninitialized until then.
+        out_size (int): Dimension of the output vectors. When only one size
+            is given, it is taken as ``out_size``.
+        nobias (bool): If ``True``, the layer has no bias.
+        initialW: Initializer of ``W`` (see
+            :func:`~chainerlite.initializers._get_initializer`);
+            :class:`~chainerlite.initializers.LeCunNormal` when ``None``.
+        initial_bias: Initializer of ``b``; zeros when ``None``.
+
+    Attributes:
+        W (Parameter): Weight of shape ``(out_size, in_size)``.
+        b (Parameter): Bias of shape ``(out_size,)``, or ``None``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.links as L
+        >>> layer = L.Linear(3, 2)
+        >>> layer.W.shape, layer.b.shape
+        ((2, 3), (2,))
+        >>> lazy = L.Linear(2)
+        >>> lazy.W.array is None
+        True
+        >>> lazy(np.ones((4, 5), np.float32)).shape
+        (4, 2)
+        >>> lazy.W.shape
+        (2, 5)
+
+    """
+
+    def __init__(self, in_size, out_size=None, nobias=False, initialW=None,
+                 initial_bias=None):
+        super().__init__()
+        if out_size is None:
+            in_size, out_size = None, in_size
+        self.in_size = in_size
+        self.out_size = out_size
+        with self.init_scope():
+            self.W = variable.Parameter(
+                initializers._get_initializer(initialW))
+            if in_size is not None:
+                self._initialize_params(in_size)
+            if nobias:
+                self.b = None
+            else:
+                if initial_bias is None:
+                    initial_bias = 0
+                self.b = variable.Parameter(
+                    initializers._get_initializer(initial_bias), out_size)
+
+    def _initialize_params(self, in_size):
+        self.W.initialize((self.out_size, in_size))
+
+    def forward(self, x, n_batch_axes=1):
+        """Applies the layer to ``x``.
+
+        Args:
+            x (Variable or numpy.ndarray or cupy.ndarray): Input whose
+                leading ``n_batch_axes`` axes are batch axes.
+            n_batch_axes (int): Number of batch axes of ``x``.
+
+        Returns:
+            Variable: Output of shape ``x.shape[:n_batch_axes] +
+            (out_size,)``.
+
+        """
+        if self.W.array is None:
+            self._initialize_params(
+                utils.size_of_shape(x.shape[n_batch_axes:]))
+        return linear.linear(x, self.W, self.b, n_batch_axes=n_batch_axes)

@@ -1,0 +1,11 @@
+"""Testing utilities for chainerlite and code written with it."""
+
+from chainerlite.testing import attr  # NOQA: F401
+from chainerlite.testing import condition  # NOQA: F401
+from chainerlite.testing._random import fix_random  # NOQA: F401
+from chainerlite.testing.array import assert_allclose  # NOQA: F401
+from chainerlite.testing.helper import run_module  # NOQA: F401
+from chainerlite.testing.helper import with_requires  # NOQA: F401
+from chainerlite.testing.parameterized import parameterize  # NOQA: F401
+from chainerlite.testing.parameterized import product  # NOQA: F401
+from chainerlite.testing.parameterized import product_dict  # NOQA: F401

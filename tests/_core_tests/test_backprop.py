@@ -1,0 +1,189 @@
+import gc
+import threading
+import weakref
+
+import numpy as np
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+
+
+def _v(*values):
+    return chainerlite.Variable(np.array(values, np.float64))
+
+
+def test_diamond_accumulates():
+    x = _v(1.0, 2.0)
+    a = x * 2.0
+    y = F.sum(a * a + a)          # d/dx = (2a + 1) * 2
+    y.backward()
+    np.testing.assert_allclose(x.grad, (2 * x.array * 2 + 1) * 2)
+
+
+def test_unused_input_gets_no_grad():
+    x, z = _v(1.0), _v(2.0)
+    y = x * 3.0
+    y.backward()
+    assert z.grad is None
+    assert chainerlite.grad([y], [x, z])[1] is None
+
+
+def test_broadcast_grad_sums_back():
+    x = chainerlite.Variable(np.ones((3, 4)))
+    b = chainerlite.Variable(np.arange(4.0))
+    F.sum(x * b).backward()
+    np.testing.assert_allclose(b.grad, np.full(4, 3.0))
+    np.testing.assert_allclose(x.grad, np.tile(np.arange(4.0), (3, 1)))
+
+
+def test_intermediate_grads_are_freed_unless_retained():
+    x = _v(1.0, 2.0)
+    h = x * 2.0
+    y = F.sum(h * 3.0)
+    y.backward()
+    assert h.grad is None and x.grad is not None
+    x.cleargrad()
+    y.backward(retain_grad=True)
+    np.testing.assert_allclose(h.grad, [3.0, 3.0])
+
+
+def test_loss_scale_multiplies_grads():
+    x = _v(1.0, 2.0)
+    F.sum(x * 2.0).backward(loss_scale=8.0)
+    np.testing.assert_allclose(x.grad, [16.0, 16.0])
+    assert x._loss_scale == 8.0
+
+
+def test_double_backprop():
+    x = _v(2.0)
+    y = x * x * x
+    y.backward(enable_double_backprop=True)
+    gx = x.grad_var
+    assert gx.creator is not None
+    x.cleargrad()
+    gx.backward()
+    np.testing.assert_allclose(x.grad, [12.0])  # 6x
+
+
+def test_million_op_chain_has_no_recursion_limit():
+    x = chainerlite.Variable(np.ones((1,), np.float32))
+    h = x
+    for _ in range(1000000):
+        h = h * 1.0
+    h.backward()
+    assert x.grad[0] == 1.0
+    del h  # freeing the chain must not recurse either
+    gc.collect()
+
+
+def test_graph_is_freed_when_dropped():
+    x = _v(1.0, 2.0)
+    h = x * 2.0
+    y = h * 3.0
+    refs = [weakref.ref(h.creator), weakref.ref(y.creator), weakref.ref(h.node)]
+    del h, y
+    assert all(r() is None for r in refs)
+    assert x.node.creator is None
+
+
+def test_backward_frees_pending_grads_and_keeps_graph_reusable():
+    x = _v(1.0, 2.0)
+    y = F.sum(x * x)
+    y.backward()
+    y.backward()
+    np.testing.assert_allclose(x.grad, 2 * 2 * x.array)
+
+
+def _thread_grads(seed):
+    rng = np.random.RandomState(seed)
+    x = chainerlite.Variable(rng.rand(5, 5))
+    w = chainerlite.Variable(rng.rand(5, 5))
+    h = x
+    for _ in range(50):
+        h = h * w + h * 0.5
+    F.sum(h).backward()
+    return x.grad.copy(), w.grad.copy()
+
+
+def test_concurrent_threads_match_serial():
+    serial = [_thread_grads(i) for i in range(8)]
+    results = [None] * 8
+
+    def run(i):
+        results[i] = _thread_grads(i)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for (sx, sw), (tx, tw) in zip(serial, results):
+        np.testing.assert_array_equal(sx, tx)
+        np.testing.assert_array_equal(sw, tw)
+
+
+class _Failing(chainerlite.FunctionNode):
+    def forward(self, inputs):
+        raise ValueError('bad forward')
+
+
+def test_exception_in_forward_leaves_no_half_linked_node():
+    x = _v(1.0)
+    node = _Failing()
+    with pytest.raises(ValueError):
+        node.apply((x,))
+    assert node.inputs is None and node.outputs is None
+    assert x.node.creator is None
+
+
+class _WrongGrad(chainerlite.FunctionNode):
+    def __init__(self, grad):
+        self.grad = grad
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+    def backward(self, indexes, grad_outputs):
+        return chainerlite.Variable(self.grad),
+
+
+@pytest.mark.parametrize('grad, exc, text', [
+    (np.ones((3,)), ValueError, 'shape'),
+    (np.ones((2,), np.float32), TypeError, 'dtype'),
+])
+def test_grad_mismatch_names_function(grad, exc, text):
+    x = _v(1.0, 2.0)
+    y, = _WrongGrad(grad).apply((x,))
+    y.grad = np.ones(2)
+    with pytest.raises(exc) as info:
+        y.backward()
+    assert '_WrongGrad' in str(info.value) and text in str(info.value)
+    assert x.grad is None  # nothing half-accumulated
+
+
+def test_grad_only_walks_between_outputs_and_inputs():
+    calls = []
+
+    class Count(chainerlite.FunctionHook):
+        name = 'count'
+
+        def backward_preprocess(self, function, in_data, out_grad):
+            calls.append(function.label)
+
+    x = _v(1.0)
+    a = F.exp(x)          # upstream of `a`: not needed for d y / d a
+    y = a * 2.0
+    with Count():
+        ga, = chainerlite.grad([y], [a])
+    assert calls == ['_ * 2.0']
+    np.testing.assert_allclose(ga.array, [2.0])
+    assert x.grad is None and a.grad is None
+
+
+def test_grad_set_grad_and_grad_inputs():
+    x = _v(1.0, 2.0)
+    y = F.sum(x * 3.0)
+    gx, = chainerlite.grad([y], [x], grad_inputs=[np.ones(2)], set_grad=True)
+    np.testing.assert_allclose(gx.array, [4.0, 4.0])
+    np.testing.assert_allclose(x.grad, [4.0, 4.0])

@@ -1,0 +1,242 @@
+import threading
+
+import mock
+import numpy as np
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+from chainerlite.functions.math import basic_math
+
+
+class Recorder(chainerlite.FunctionHook):
+    def __init__(self, name='rec', log=None):
+        self.name = name
+        self.log = [] if log is None else log
+
+    def added(self, function):
+        self.log.append((self.name, 'added', function))
+
+    def deleted(self, function):
+        self.log.append((self.name, 'deleted', function))
+
+    def forward_preprocess(self, function, in_data):
+        self.log.append((self.name, 'fpre', function.label, in_data))
+
+    def forward_postprocess(self, function, in_data):
+        self.log.append((self.name, 'fpost', function.label))
+
+    def backward_preprocess(self, function, in_data, out_grad):
+        self.log.append((self.name, 'bpre', function.label, out_grad))
+
+    def backward_postprocess(self, function, in_data, out_grad):
+        self.log.append((self.name, 'bpost', function.label))
+
+
+def _x():
+    return chainerlite.Variable(np.array([1.0, 2.0], np.float32))
+
+
+def test_with_registers_and_unregisters():
+    hook = Recorder()
+    with hook as h:
+        assert h is hook
+        assert chainerlite.get_function_hooks()['rec'] is hook
+    assert 'rec' not in chainerlite.get_function_hooks()
+    assert hook.log == [('rec', 'added', None), ('rec', 'deleted', None)]
+
+
+def test_duplicate_name_raises_key_error_and_keeps_first():
+    first, second = Recorder(), Recorder()
+    with first:
+        with pytest.raises(KeyError):
+            with second:
+                pass
+        assert chainerlite.get_function_hooks()['rec'] is first
+    assert not chainerlite.get_function_hooks()
+
+
+def test_exit_unregisters_when_body_raises():
+    with pytest.raises(ValueError):
+        with Recorder():
+            raise ValueError()
+    assert not chainerlite.get_function_hooks()
+
+
+def test_callbacks_receive_raw_arrays_in_order():
+    x = _x()
+    hook = Recorder()
+    with hook:
+        y = x * 3.0
+        y.grad = np.ones(2, np.float32)
+        y.backward()
+    kinds = [entry[1] for entry in hook.log]
+    assert kinds == ['added', 'fpre', 'fpost', 'bpre', 'bpost', 'deleted']
+    fpre = hook.log[1]
+    assert fpre[2] == '_ * 3.0'
+    assert isinstance(fpre[3], tuple) and fpre[3][0] is x.array
+    bpre = hook.log[3]
+    assert isinstance(bpre[3][0], np.ndarray)
+    np.testing.assert_array_equal(x.grad, [3.0, 3.0])
+
+
+def test_hooks_fire_for_python_function_nodes_and_grad():
+    x = _x()
+    hook = Recorder()
+    with hook:
+        y = F.sum(F.exp(x))
+        gx, = chainerlite.grad([y], [x])
+    labels = [(e[1], e[2]) for e in hook.log if e[1] in ('fpre', 'bpre')]
+    # functions applied inside backward (e.g. broadcasting) fire forward hooks
+    assert labels[:2] == [('fpre', 'exp'), ('fpre', 'Sum')]
+    assert [lb for lb in labels if lb[0] == 'bpre'] == [
+        ('bpre', 'Sum'), ('bpre', 'exp')]
+    np.testing.assert_allclose(gx.array, np.exp(x.array), rtol=1e-6)
+
+
+def test_local_hooks_run_after_global_ones():
+    log = []
+    x = _x()
+    node = basic_math.MulConstant(2.0)
+    local = Recorder('local', log)
+    node.add_hook(local)
+    assert log == [('local', 'added', node)]
+    with Recorder('global', log):
+        y, = node.apply((x,))
+    order = [(e[0], e[1]) for e in log if e[1] in ('fpre', 'fpost')]
+    assert order == [('global', 'fpre'), ('local', 'fpre'),
+                     ('global', 'fpost'), ('local', 'fpost')]
+    del log[:]
+    y.grad = np.ones(2, np.float32)
+    y.backward()
+    assert [(e[0], e[1]) for e in log] == [('local', 'bpre'), ('local', 'bpost')]
+    node.delete_hook('local')
+    assert log[-1] == ('local', 'deleted', node)
+
+
+def test_add_hook_errors():
+    node = basic_math.MulConstant(2.0)
+    with pytest.raises(TypeError):
+        node.add_hook(object())
+    node.add_hook(Recorder(), name='a')
+    with pytest.raises(KeyError):
+        node.add_hook(Recorder(), name='a')
+    with pytest.raises(KeyError):
+        node.delete_hook('b')
+    assert list(node.local_function_hooks) == ['a']
+
+
+def test_hook_that_overrides_nothing_is_not_called():
+    class Silent(chainerlite.FunctionHook):
+        name = 'silent'
+
+        def __getattribute__(self, name):
+            if name.endswith('process'):
+                raise AssertionError('callback %s looked up' % name)
+            return object.__getattribute__(self, name)
+
+    x = _x()
+    with Silent():
+        y = F.sum(x * 2.0)
+        y.backward()
+    np.testing.assert_array_equal(x.grad, [2.0, 2.0])
+
+
+@pytest.mark.parametrize('patch_after_enter', [False, True])
+def test_callback_patched_on_instance_is_called(patch_after_enter):
+    hook = chainerlite.FunctionHook()
+    x = _x()
+    if patch_after_enter:
+        with hook:
+            y0 = x * 2.0  # the hook is cached before the patch
+            with mock.patch.object(hook, 'forward_preprocess') as m, \
+                    mock.patch.object(hook, 'backward_postprocess') as b:
+                y = x * 2.0
+                y.grad = np.ones(2, np.float32)
+                y.backward()
+            y1 = x * 2.0
+        del y0, y1
+    else:
+        with mock.patch.object(hook, 'forward_preprocess') as m, \
+                mock.patch.object(hook, 'backward_postprocess') as b:
+            with hook:
+                y = x * 2.0
+                y.grad = np.ones(2, np.float32)
+                y.backward()
+    assert m.call_count == 1
+    func, in_data = m.call_args[0]
+    assert func is y.creator and in_data[0] is x.array
+    assert b.call_count == 1
+
+
+def test_callback_patched_on_class_is_called():
+    hook = chainerlite.FunctionHook()
+    x = _x()
+    with hook:
+        x * 2.0
+        with mock.patch.object(chainerlite.FunctionHook,
+                               'forward_postprocess') as m:
+            x * 2.0
+    assert m.call_count == 1
+
+
+def test_hooks_are_thread_local():
+    fired = []
+
+    class Mark(chainerlite.FunctionHook):
+        name = 'mark'
+
+        def forward_preprocess(self, function, in_data):
+            fired.append(threading.get_ident())
+
+    ready, done = threading.Event(), threading.Event()
+
+    def worker():
+        with Mark():
+            ready.set()
+            done.wait(5)
+            _x() * 2.0
+
+    t = threading.Thread(target=worker)
+    t.start()
+    ready.wait(5)
+    assert 'mark' not in chainerlite.get_function_hooks()
+    _x() * 2.0  # must not fire the other thread's hook
+    done.set()
+    t.join()
+    assert fired == [t.ident]
+
+
+def test_exception_in_hook_leaves_no_hook_and_no_graph():
+    class Boom(chainerlite.FunctionHook):
+        name = 'boom'
+
+        def forward_postprocess(self, function, in_data):
+            raise RuntimeError('boom')
+
+    x = _x()
+    node = basic_math.MulConstant(2.0)
+    with pytest.raises(RuntimeError):
+        with Boom():
+            node.apply((x,))
+    assert not chainerlite.get_function_hooks()
+    assert node.inputs is None and node.outputs is None
+    y = x * 2.0  # the engine still works
+    assert y.creator.inputs[0] is x.node
+
+
+def test_failing_added_does_not_register():
+    class Bad(chainerlite.FunctionHook):
+        name = 'bad'
+
+        def added(self, function):
+            raise ValueError()
+
+    with pytest.raises(ValueError):
+        with Bad():
+            pass
+    assert 'bad' not in chainerlite.get_function_hooks()
+    node = basic_math.MulConstant(2.0)
+    with pytest.raises(ValueError):
+        node.add_hook(Bad())
+    assert not node.local_function_hooks

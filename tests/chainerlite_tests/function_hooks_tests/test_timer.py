@@ -1,0 +1,160 @@
+import gc
+import io
+import time
+import weakref
+
+import numpy
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+import chainerlite.links as L
+from chainerlite import function_node
+from chainerlite.backends import cuda
+from chainerlite.function_hooks import timer
+from chainerlite.testing import attr
+
+
+class Sleep(function_node.FunctionNode):
+
+    def forward(self, inputs):
+        time.sleep(0.01)
+        return inputs
+
+    def backward(self, indexes, grad_outputs):
+        time.sleep(0.01)
+        return grad_outputs
+
+
+def _variable():
+    return chainerlite.Variable(numpy.random.uniform(-1, 1, (2, 3)))
+
+
+def test_name():
+    assert timer.TimerHook().name == 'TimerHook'
+
+
+def test_forward_and_backward_calls_are_recorded():
+    x = _variable()
+    with timer.TimerHook() as hook:
+        y = F.exp(x)
+        y.grad = numpy.ones((2, 3))
+        y.backward()
+    # Exp's backward multiplies with the output: Mul runs nested inside it.
+    assert [name for name, _ in hook.call_history] == ['Exp', 'Mul', 'Exp']
+    assert all(elapsed >= 0 for _, elapsed in hook.call_history)
+    summary = hook.summary()
+    assert list(summary) == ['Exp', 'Mul']
+    assert summary['Exp']['occurrence'] == 2
+    assert summary['Exp']['elapsed_time'] == pytest.approx(
+        hook.call_history[0][1] + hook.call_history[2][1])
+    assert hook.total_time() == pytest.approx(summary['Exp']['elapsed_time'])
+
+
+def test_total_time_sums_outermost_calls():
+    x = _variable()
+    with timer.TimerHook() as hook:
+        y, = Sleep().apply((x,))
+        y.grad = numpy.ones((2, 3))
+        y.backward()
+    assert hook.total_time() >= 0.02
+    assert hook.total_time() == pytest.approx(
+        sum(elapsed for _, elapsed in hook.call_history))
+
+
+def test_nested_calls_in_forget_are_not_double_counted():
+    x = _variable()
+    with timer.TimerHook() as hook:
+        y = F.forget(lambda a: F.exp(Sleep().apply((a,))[0]), x)
+        y.grad = numpy.ones((2, 3))
+        y.backward()
+    summary = hook.summary()
+    assert summary['Forget']['occurrence'] == 2
+    assert summary['Sleep']['occurrence'] == 3
+    outer = summary['Forget']['elapsed_time']
+    assert hook.total_time() == pytest.approx(outer)
+    assert hook.total_time() < sum(r['elapsed_time'] for r in summary.values())
+
+
+def test_hook_keeps_no_function_nodes():
+    x = _variable()
+    with timer.TimerHook() as hook:
+        y = F.exp(x)
+    node = weakref.ref(y.creator)
+    del y
+    gc.collect()
+    assert node() is None
+    assert hook.summary()['Exp']['occurrence'] == 1
+
+
+def test_calls_outside_the_hook_are_not_recorded():
+    x = _variable()
+    hook = timer.TimerHook()
+    with hook:
+        F.exp(x)
+    F.exp(x)
+    assert hook.summary()['Exp']['occurrence'] == 1
+
+
+def _report(hook, unit):
+    out = io.StringIO()
+    hook.print_report(unit=unit, file=out)
+    return out.getvalue().splitlines()
+
+
+def _hook_with_history(history):
+    hook = timer.TimerHook()
+    hook.call_history.extend(history)
+    return hook
+
+
+def test_print_report_table():
+    hook = _hook_with_history([
+        ('LinearFunction', 1.5), ('ReLU', 0.25), ('LinearFunction', 0.5)])
+    lines = _report(hook, 'sec')
+    assert lines == [
+        '  FunctionName  ElapsedTime  Occurrence',
+        'LinearFunction      2.00sec           2',
+        '          ReLU      0.25sec           1',
+    ]
+
+
+@pytest.mark.parametrize('unit, cells', [
+    ('auto', ['2.00ms', '0.25ms']),
+    ('auto_foreach', ['2.00ms', '250.00us']),
+    ('sec', ['0.00sec', '0.00sec']),
+    ('us', ['2000.00us', '250.00us']),
+    ('ns', ['2000000.00ns', '250000.00ns']),
+])
+def test_print_report_units(unit, cells):
+    lines = _report(_hook_with_history([('A', 0.002), ('B', 0.00025)]), unit)
+    assert [line.split()[1] for line in lines[1:]] == cells
+
+
+def test_print_report_of_nothing():
+    assert _report(timer.TimerHook(), 'auto') == [
+        'FunctionName  ElapsedTime  Occurrence']
+
+
+def test_chainer_doc_example():
+    model1, model2, model3 = (L.Linear(3, 3) for _ in range(3))
+    x = chainerlite.Variable(numpy.ones((2, 3), numpy.float32))
+    with timer.TimerHook() as m:
+        y = model1(x)
+        z = model2(y)
+    model3(z)
+    assert m.total_time() > 0
+    assert {name: r['occurrence'] for name, r in m.summary().items()} == {
+        'LinearFunction': 2}
+
+
+@attr.gpu
+def test_gpu_calls_are_timed_with_cuda_events():
+    x = chainerlite.Variable(cuda.cupy.ones((2, 3), numpy.float32))
+    with timer.TimerHook() as hook:
+        y = F.exp(x)
+        y.grad = cuda.cupy.ones((2, 3), numpy.float32)
+        y.backward()
+    assert hook.summary()['Exp']['occurrence'] == 2
+    assert all(elapsed >= 0 for _, elapsed in hook.call_history)
+    assert hook.total_time() > 0

@@ -1,0 +1,45 @@
+import numpy
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+from chainerlite import gradient_check
+from chainerlite.utils import type_check
+
+
+@pytest.mark.parametrize('in_shape, out_shape', [
+    ((3,), (2, 3)),
+    ((1,), (4,)),
+    ((2, 1), (2, 3)),
+    ((1, 3, 1), (4, 2, 3, 5)),
+    ((), (2, 3)),
+])
+def test_forward_backward_double_backward(in_shape, out_shape):
+    x = numpy.random.uniform(-1, 1, in_shape)
+    y = F.broadcast_to(x, out_shape)
+    assert y.shape == out_shape
+    numpy.testing.assert_array_equal(
+        y.array, numpy.broadcast_to(x, out_shape))
+    gy = numpy.random.uniform(-1, 1, out_shape)
+    ggx = numpy.random.uniform(-1, 1, in_shape)
+
+    def f(x):
+        return F.broadcast_to(x, out_shape)
+
+    gradient_check.check_backward(f, x, gy)
+    gradient_check.check_double_backward(f, x, gy, ggx)
+
+
+def test_same_shape_returns_input_variable():
+    x = chainerlite.Variable(numpy.zeros((2, 3), numpy.float32))
+    assert F.broadcast_to(x, (2, 3)) is x
+
+
+@pytest.mark.parametrize('in_shape, out_shape', [
+    ((2,), (3,)),
+    ((2, 3), (3,)),
+    ((3, 2), (3, 3)),
+])
+def test_invalid_shapes(in_shape, out_shape):
+    with pytest.raises(type_check.InvalidType, match='BroadcastTo'):
+        F.broadcast_to(numpy.zeros(in_shape, numpy.float32), out_shape)

@@ -1,0 +1,150 @@
+import numpy
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+from chainerlite import gradient_check
+from chainerlite.functions.util import forget
+
+
+def _variable(shape=(3, 4)):
+    return chainerlite.Variable(numpy.random.uniform(-1, 1, shape))
+
+
+def _f(a, b):
+    return (a + b) * a
+
+
+def test_forward_matches_direct_call():
+    x, y = _variable(), _variable()
+    z = F.forget(_f, x, y)
+    assert isinstance(z, chainerlite.Variable)
+    numpy.testing.assert_allclose(z.array, _f(x, y).array)
+
+
+def test_graph_keeps_only_the_forget_node():
+    x, y = _variable(), _variable()
+    z = F.forget(_f, x, y)
+    assert isinstance(z.creator, forget.Forget)
+    assert [node.rank for node in z.creator.inputs] == [0, 0]
+    assert z.rank == 1
+
+
+def test_backward_matches_direct_call():
+    x, y = _variable(), _variable()
+    gz = numpy.random.uniform(-1, 1, x.shape)
+    z = F.forget(_f, x, y)
+    z.grad = gz
+    z.backward()
+    numpy.testing.assert_allclose(x.grad, gz * (2 * x.array + y.array))
+    numpy.testing.assert_allclose(y.grad, gz * x.array)
+
+
+def test_check_backward():
+    x = numpy.random.uniform(-1, 1, (3, 4))
+    y = numpy.random.uniform(-1, 1, (3, 4))
+    gz = numpy.random.uniform(-1, 1, (3, 4))
+    gradient_check.check_backward(
+        lambda a, b: F.forget(_f, a, b), (x, y), gz)
+
+
+def test_configuration_during_forward_and_recomputation():
+    seen = []
+
+    def f(a):
+        seen.append((chainerlite.config.enable_backprop,
+                     chainerlite.config.in_recomputing))
+        return F.exp(a)
+
+    x = _variable()
+    z = F.forget(f, x)
+    assert seen == [(False, False)]
+    z.grad = numpy.ones(x.shape)
+    z.backward()
+    assert seen == [(False, False), (True, True)]
+    assert chainerlite.config.in_recomputing is False
+
+
+def test_multiple_outputs():
+    x, y = _variable(), _variable()
+    z0, z1 = F.forget(lambda a, b: (a * b, F.exp(a)), x, y)
+    numpy.testing.assert_allclose(z0.array, x.array * y.array)
+    numpy.testing.assert_allclose(z1.array, numpy.exp(x.array))
+    z0.grad = numpy.ones(x.shape)
+    z0.backward()
+    numpy.testing.assert_allclose(x.grad, y.array)
+    numpy.testing.assert_allclose(y.grad, x.array)
+
+
+def test_list_output_returns_tuple():
+    x = _variable()
+    outs = F.forget(lambda a: [a * 2, a * 3], x)
+    assert isinstance(outs, tuple)
+    assert len(outs) == 2
+
+
+def test_unused_input_has_no_gradient():
+    x, y = _variable(), _variable()
+    z = F.forget(lambda a, b: F.exp(a), x, y)
+    z.grad = numpy.ones(x.shape)
+    z.backward()
+    numpy.testing.assert_allclose(x.grad, numpy.exp(x.array))
+    assert y.grad is None
+
+
+def test_func_returning_its_input():
+    x, y = _variable(), _variable()
+    a, b = F.forget(lambda a, b: (a, a * b), x, y)
+    a.grad = numpy.full(x.shape, 2.0)
+    b.grad = numpy.ones(x.shape)
+    chainerlite.backward([a, b])
+    numpy.testing.assert_allclose(x.grad, 2.0 + y.array)
+    numpy.testing.assert_allclose(y.grad, x.array)
+
+
+def test_ndarray_inputs_join_the_graph():
+    x = numpy.random.uniform(-1, 1, (2, 3))
+    z = F.forget(lambda a: a * 2, x)
+    assert isinstance(z.creator, forget.Forget)
+    z.grad = numpy.ones((2, 3))
+    z.backward()
+
+
+def test_not_callable():
+    with pytest.raises(TypeError):
+        F.forget(1, _variable())
+
+
+@pytest.mark.parametrize('position, ordinal', [
+    (1, '1st'), (2, '2nd'), (3, '3rd'), (4, '4th'), (11, '11th'),
+    (12, '12th'), (13, '13th'), (21, '21st'), (22, '22nd'), (23, '23rd'),
+    (101, '101st'), (111, '111th'),
+])
+def test_non_variable_element_names_ordinal(position, ordinal):
+    def f(a):
+        outs = [a] * position
+        outs[-1] = a.array
+        return tuple(outs)
+
+    message = '{} element of a returned tuple is not Variable, but is ' \
+              'numpy.ndarray'.format(ordinal)
+    with pytest.raises(RuntimeError, match=message):
+        F.forget(f, _variable())
+
+
+@pytest.mark.parametrize('value, type_name', [
+    (numpy.zeros(2), 'numpy.ndarray'),
+    (None, 'NoneType'),
+    (3, 'int'),
+])
+def test_non_variable_return(value, type_name):
+    with pytest.raises(RuntimeError, match=type_name):
+        F.forget(lambda a: value, _variable())
+
+
+def test_double_backprop_is_rejected():
+    x, y = _variable(), _variable()
+    z = F.forget(_f, x, y)
+    z.grad = numpy.ones(x.shape)
+    with pytest.raises(RuntimeError, match='double backpropagation'):
+        z.backward(enable_double_backprop=True)

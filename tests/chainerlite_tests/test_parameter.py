@@ -1,0 +1,164 @@
+import copy
+import pickle
+
+import numpy
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+from chainerlite import initializers
+from chainerlite import Parameter
+from chainerlite import Variable
+
+
+def test_is_variable_subclass():
+    assert issubclass(Parameter, Variable)
+    p = Parameter(1.0, (2,))
+    assert isinstance(p, Variable)
+    assert chainerlite.variable.Parameter is Parameter
+
+
+def test_scalar_initializer():
+    p = Parameter(2.5, (2, 3), name='w')
+    assert p.is_initialized
+    assert p.shape == (2, 3)
+    assert p.dtype == numpy.float32   # config.dtype by default
+    numpy.testing.assert_array_equal(p.array, numpy.full((2, 3), 2.5))
+    assert p.name == 'w'
+    assert p.grad is None
+
+
+def test_int_scalar_initializer():
+    p = Parameter(3, (4,))
+    numpy.testing.assert_array_equal(p.array, numpy.full(4, 3.0))
+    assert p.dtype == numpy.float32
+
+
+def test_array_initializer_is_the_data():
+    a = numpy.arange(6, dtype=numpy.float64).reshape(2, 3)
+    p = Parameter(a)
+    assert p.is_initialized
+    assert p.array is a
+    assert p.dtype == numpy.float64
+
+
+def test_initializer_object():
+    p = Parameter(initializers.Constant(7.0), (3,))
+    numpy.testing.assert_array_equal(p.array, numpy.full(3, 7.0))
+
+
+def test_initializer_object_with_dtype():
+    p = Parameter(initializers.One(numpy.float64), (2, 2))
+    assert p.dtype == numpy.float64
+    numpy.testing.assert_array_equal(p.array, numpy.ones((2, 2)))
+
+
+def test_none_initializer_fills_nan():
+    p = Parameter(None, (2, 3))
+    assert p.shape == (2, 3)
+    assert numpy.isnan(p.array).all()
+
+
+def test_default_is_uninitialized():
+    p = Parameter()
+    assert p.array is None
+    assert not p.is_initialized
+    p.initialize((2,))
+    assert p.is_initialized
+    assert numpy.isnan(p.array).all()
+
+
+def test_shape_none_is_uninitialized_then_initialize():
+    p = Parameter(initializers.Constant(4.0))
+    assert not p.is_initialized
+    assert p.array is None
+    assert p.grad is None
+    p.initialize((2, 3))
+    assert p.is_initialized
+    assert p.shape == (2, 3)
+    numpy.testing.assert_array_equal(p.array, numpy.full((2, 3), 4.0))
+    assert p.node.shape == (2, 3)
+
+
+def test_scalar_initializer_shape_none_then_initialize_int_shape():
+    p = Parameter(3.0)
+    assert not p.is_initialized
+    p.initialize(4)
+    assert p.shape == (4,)
+    numpy.testing.assert_array_equal(p.array, numpy.full(4, 3.0))
+
+
+def test_cleargrad_on_uninitialized():
+    p = Parameter(initializers.Constant(1.0))
+    p.cleargrad()
+    assert p.grad is None
+    p.initialize((3,))
+    assert p.grad is None
+
+
+def test_zerograd_on_uninitialized_gives_zero_grad_after_initialize():
+    p = Parameter(initializers.Constant(1.0))
+    with pytest.warns(DeprecationWarning):
+        p.zerograd()
+    assert p.grad is None
+    p.initialize((3,))
+    assert p.grad is not None
+    numpy.testing.assert_array_equal(p.grad, numpy.zeros(3))
+    assert p.grad.dtype == p.dtype
+
+
+def test_cleargrad_after_zerograd_on_uninitialized():
+    p = Parameter(initializers.Constant(1.0))
+    with pytest.warns(DeprecationWarning):
+        p.zerograd()
+    p.cleargrad()
+    p.initialize((3,))
+    assert p.grad is None
+
+
+def test_zerograd_and_cleargrad_on_initialized():
+    p = Parameter(1.0, (2,))
+    with pytest.warns(DeprecationWarning):
+        p.zerograd()
+    numpy.testing.assert_array_equal(p.grad, numpy.zeros(2))
+    p.cleargrad()
+    assert p.grad is None
+
+
+def test_parameter_receives_grads():
+    p = Parameter(2.0, (3,))
+    x = Variable(numpy.array([1., 2., 3.], numpy.float32))
+    F.sum(p * x).backward()
+    numpy.testing.assert_array_equal(p.grad, x.array)
+
+
+def test_pickle_initialized():
+    p = Parameter(2.0, (2, 3), name='w')
+    p.grad = numpy.ones((2, 3), numpy.float32)
+    q = pickle.loads(pickle.dumps(p))
+    assert type(q) is Parameter
+    numpy.testing.assert_array_equal(q.array, p.array)
+    numpy.testing.assert_array_equal(q.grad, p.grad)
+    assert q.name == 'w'
+    assert q.is_initialized
+
+
+def test_pickle_uninitialized_keeps_initializer():
+    p = Parameter(initializers.Constant(5.0), name='b')
+    q = pickle.loads(pickle.dumps(p))
+    assert type(q) is Parameter
+    assert not q.is_initialized
+    assert q.name == 'b'
+    q.initialize((2,))
+    numpy.testing.assert_array_equal(q.array, numpy.full(2, 5.0))
+
+
+def test_deepcopy():
+    p = Parameter(2.0, (2,), name='w')
+    q = copy.deepcopy(p)
+    assert type(q) is Parameter
+    assert q.name == 'w'
+    assert q.array is not p.array
+    numpy.testing.assert_array_equal(q.array, p.array)
+    q.array[0] = 9
+    assert p.array[0] == 2

@@ -1,0 +1,702 @@
+import copy
+import gc
+import pickle
+import weakref
+
+import numpy
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+from chainerlite import testing
+from chainerlite import Variable
+
+
+def _arr(*shape, dtype=numpy.float32, seed=0):
+    rng = numpy.random.RandomState(seed)
+    return rng.uniform(0.5, 1.5, shape).astype(dtype)
+
+
+# ------------------------------------------------------------- constructor
+
+def test_constructor_defaults():
+    v = Variable()
+    assert v.array is None
+    assert v.data is None
+    assert v.grad is None
+    assert v.name is None
+    assert v.requires_grad is True
+    assert v.creator is None
+
+
+def test_constructor_with_ndarray_name_grad_requires_grad():
+    a = _arr(2, 3)
+    g = _arr(2, 3, seed=1)
+    v = Variable(a, name='x', grad=g, requires_grad=False)
+    assert v.array is a
+    assert v.name == 'x'
+    assert v.grad is g
+    assert v.requires_grad is False
+
+
+@pytest.mark.parametrize('bad', [[1.0, 2.0], 1.0, 3, numpy.float32(1.0),
+                                 (1, 2)])
+def test_constructor_rejects_non_arrays(bad):
+    with pytest.raises(TypeError):
+        Variable(bad)
+
+
+def test_constructor_grad_shape_mismatch_raises():
+    with pytest.raises(ValueError):
+        Variable(_arr(2, 3), grad=_arr(3, 2))
+
+
+def test_name_setter():
+    v = Variable(_arr(2))
+    v.name = 'w'
+    assert v.name == 'w'
+    assert v.node.name == 'w'
+
+
+# ------------------------------------------------------------- data / array
+
+def test_array_and_data_are_aliases():
+    v = Variable(_arr(2, 3))
+    b = _arr(4, dtype=numpy.float64)
+    v.array = b
+    assert v.data is b
+    assert v.shape == (4,)
+    assert v.dtype == numpy.float64
+    c = _arr(5)
+    v.data = c
+    assert v.array is c
+    assert v.node.shape == (5,)
+    assert v.node.dtype == numpy.float32
+
+
+def test_array_setter_rejects_list():
+    v = Variable(_arr(2))
+    with pytest.raises(TypeError):
+        v.array = [1.0, 2.0]
+
+
+# ------------------------------------------------------------------ grad
+
+def test_grad_set_get():
+    v = Variable(_arr(2, 3))
+    g = _arr(2, 3, seed=2)
+    v.grad = g
+    assert v.grad is g
+    gv = v.grad_var
+    assert isinstance(gv, Variable)
+    assert gv.array is g
+    v.grad = None
+    assert v.grad is None
+    assert v.grad_var is None
+
+
+def test_grad_var_set_get():
+    v = Variable(_arr(2, 3))
+    gv = Variable(_arr(2, 3, seed=3))
+    v.grad_var = gv
+    assert v.grad_var is gv
+    assert v.grad is gv.array
+    v.grad_var = None
+    assert v.grad is None
+
+
+def test_grad_dtype_mismatch_raises_type_error():
+    v = Variable(_arr(2, 3))
+    with pytest.raises(TypeError):
+        v.grad = _arr(2, 3, dtype=numpy.float64)
+    with pytest.raises(TypeError):
+        v.grad_var = Variable(_arr(2, 3, dtype=numpy.float64))
+
+
+def test_grad_shape_mismatch_raises_value_error():
+    v = Variable(_arr(2, 3))
+    with pytest.raises(ValueError):
+        v.grad = _arr(3, 2)
+    with pytest.raises(ValueError):
+        v.grad_var = Variable(_arr(6))
+
+
+def test_grad_type_mismatch_raises_type_error():
+    v = Variable(_arr(2))
+    with pytest.raises(TypeError):
+        v.grad = [1.0, 1.0]
+    with pytest.raises((TypeError, AttributeError)):
+        v.grad_var = _arr(2)
+
+
+# ------------------------------------------------------- shape attributes
+
+def test_shape_ndim_size_dtype_len():
+    v = Variable(_arr(2, 3, 4, dtype=numpy.float64))
+    assert v.shape == (2, 3, 4)
+    assert v.ndim == 3
+    assert v.size == 24
+    assert v.dtype == numpy.float64
+    assert len(v) == 2
+
+
+def test_len_of_0dim_raises_type_error():
+    v = Variable(numpy.array(1.0, numpy.float32))
+    with pytest.raises(TypeError):
+        len(v)
+
+
+def test_T():
+    a = _arr(2, 3, 4)
+    v = Variable(a)
+    t = v.T
+    assert isinstance(t, Variable)
+    numpy.testing.assert_array_equal(t.array, a.T)
+
+
+@pytest.mark.parametrize('args', [((3, 2),), (3, 2), ([3, 2],)])
+def test_reshape_forms(args):
+    a = _arr(2, 3)
+    v = Variable(a)
+    y = v.reshape(*args)
+    assert y.shape == (3, 2)
+    numpy.testing.assert_array_equal(y.array, a.reshape(3, 2))
+    y.grad = _arr(3, 2, seed=4)
+    y.backward()
+    numpy.testing.assert_array_equal(v.grad, y.grad.reshape(2, 3))
+
+
+@pytest.mark.parametrize('args, axes', [
+    ((), None),
+    ((None,), None),
+    ((1, 0, 2), (1, 0, 2)),
+    (((2, 0, 1),), (2, 0, 1)),
+    (([0, 2, 1],), (0, 2, 1)),
+])
+def test_transpose_forms(args, axes):
+    a = _arr(2, 3, 4)
+    v = Variable(a)
+    y = v.transpose(*args)
+    numpy.testing.assert_array_equal(y.array, a.transpose(axes))
+
+
+def test_transpose_backward():
+    a = _arr(2, 3, 4)
+    v = Variable(a)
+    y = v.transpose(1, 2, 0)
+    gy = _arr(*y.shape, seed=5)
+    y.grad = gy
+    y.backward()
+    numpy.testing.assert_array_equal(v.grad, gy.transpose(2, 0, 1))
+
+
+def test_label():
+    assert Variable(_arr(2, 3)).label == '(2, 3), float32'
+    assert Variable(numpy.array(1.0)).label == 'float64'
+
+
+# ----------------------------------------------------------- repr / str
+
+def test_repr_and_str():
+    v = Variable(numpy.array([1., 2.], numpy.float32))
+    assert repr(v) == 'variable([1., 2.])'
+    assert str(v) == 'variable([1. 2.])'
+    v.name = 'x'
+    assert repr(v) == 'variable x([1., 2.])'
+    assert str(v) == 'variable x([1. 2.])'
+
+
+def test_repr_none():
+    assert repr(Variable()) == 'variable(None)'
+    assert str(Variable()) == 'variable(None)'
+    assert repr(Variable(name='x')) == 'variable x(None)'
+
+
+def test_repr_multiline_is_aligned():
+    v = Variable(numpy.array([[1., 2.], [3., 4.]], numpy.float32))
+    assert repr(v) == 'variable([[1., 2.],\n          [3., 4.]])'
+
+
+# --------------------------------------------------------------- operators
+
+_UNARY_SCALAR_OPS = [
+    ('add', lambda x, c: x + c, lambda a, c: numpy.ones_like(a)),
+    ('radd', lambda x, c: c + x, lambda a, c: numpy.ones_like(a)),
+    ('sub', lambda x, c: x - c, lambda a, c: numpy.ones_like(a)),
+    ('rsub', lambda x, c: c - x, lambda a, c: -numpy.ones_like(a)),
+    ('mul', lambda x, c: x * c, lambda a, c: numpy.full_like(a, c)),
+    ('rmul', lambda x, c: c * x, lambda a, c: numpy.full_like(a, c)),
+    ('div', lambda x, c: x / c, lambda a, c: numpy.full_like(a, 1.0 / c)),
+    ('rdiv', lambda x, c: c / x, lambda a, c: -c / a ** 2),
+    ('pow', lambda x, c: x ** c, lambda a, c: c * a ** (c - 1)),
+    ('rpow', lambda x, c: c ** x, lambda a, c: numpy.log(c) * c ** a),
+]
+
+
+@pytest.mark.parametrize('name, op, dop', _UNARY_SCALAR_OPS,
+                         ids=[o[0] for o in _UNARY_SCALAR_OPS])
+@pytest.mark.parametrize('c', [2.0, 3, numpy.float64(2.5)])
+def test_ops_with_scalar(name, op, dop, c):
+    a = _arr(2, 3, dtype=numpy.float64)
+    x = Variable(a)
+    y = op(x, c)
+    assert isinstance(y, Variable)
+    testing.assert_allclose(y.array, op(a, c))
+    gy = _arr(2, 3, dtype=numpy.float64, seed=7)
+    y.grad = gy
+    y.backward()
+    testing.assert_allclose(x.grad, gy * dop(a, c))
+
+
+_BINARY_OPS = [
+    ('add', lambda x, y: x + y,
+     lambda a, b, g: (g, g)),
+    ('sub', lambda x, y: x - y,
+     lambda a, b, g: (g, -g)),
+    ('mul', lambda x, y: x * y,
+     lambda a, b, g: (g * b, g * a)),
+    ('div', lambda x, y: x / y,
+     lambda a, b, g: (g / b, -g * a / b ** 2)),
+    ('pow', lambda x, y: x ** y,
+     lambda a, b, g: (g * b * a ** (b - 1), g * numpy.log(a) * a ** b)),
+]
+
+
+@pytest.mark.parametrize('name, op, dop', _BINARY_OPS,
+                         ids=[o[0] for o in _BINARY_OPS])
+def test_ops_between_variables(name, op, dop):
+    a = _arr(2, 3, dtype=numpy.float64, seed=1)
+    b = _arr(2, 3, dtype=numpy.float64, seed=2)
+    x, w = Variable(a), Variable(b)
+    y = op(x, w)
+    testing.assert_allclose(y.array, op(a, b))
+    g = _arr(2, 3, dtype=numpy.float64, seed=3)
+    y.grad = g
+    y.backward()
+    ga, gb = dop(a, b, g)
+    testing.assert_allclose(x.grad, ga)
+    testing.assert_allclose(w.grad, gb)
+
+
+@pytest.mark.parametrize('name, op, dop', _BINARY_OPS,
+                         ids=[o[0] for o in _BINARY_OPS])
+def test_ops_with_ndarray_both_sides(name, op, dop):
+    a = _arr(2, 3, dtype=numpy.float64, seed=1)
+    b = _arr(2, 3, dtype=numpy.float64, seed=2)
+    g = _arr(2, 3, dtype=numpy.float64, seed=3)
+    ga, gb = dop(a, b, g)
+
+    x = Variable(a)
+    y = op(x, b)
+    assert isinstance(y, Variable)
+    testing.assert_allclose(y.array, op(a, b))
+    y.grad = g
+    y.backward()
+    testing.assert_allclose(x.grad, ga)
+
+    w = Variable(b)
+    z = op(a, w)   # ndarray on the left: reflected operator of Variable
+    assert isinstance(z, Variable)
+    testing.assert_allclose(z.array, op(a, b))
+    z.grad = g
+    z.backward()
+    testing.assert_allclose(w.grad, gb)
+
+
+@pytest.mark.parametrize('name, op, dop', _BINARY_OPS,
+                         ids=[o[0] for o in _BINARY_OPS])
+def test_broadcasting_grads_are_summed_back(name, op, dop):
+    a = _arr(2, 3, dtype=numpy.float64, seed=1)
+    b = _arr(3, dtype=numpy.float64, seed=2)
+    x, w = Variable(a), Variable(b)
+    y = op(x, w)
+    assert y.shape == (2, 3)
+    testing.assert_allclose(y.array, op(a, b))
+    g = _arr(2, 3, dtype=numpy.float64, seed=3)
+    y.grad = g
+    y.backward()
+    ga, gb = dop(a, numpy.broadcast_to(b, (2, 3)), g)
+    assert x.grad.shape == (2, 3)
+    assert w.grad.shape == (3,)
+    testing.assert_allclose(x.grad, ga)
+    testing.assert_allclose(w.grad, gb.sum(axis=0))
+
+
+def test_broadcasting_keepdim_axis():
+    a = _arr(2, 3, dtype=numpy.float64)
+    b = _arr(2, 1, dtype=numpy.float64, seed=1)
+    x, w = Variable(a), Variable(b)
+    y = x * w
+    g = numpy.ones((2, 3))
+    y.grad = g
+    y.backward()
+    assert w.grad.shape == (2, 1)
+    testing.assert_allclose(w.grad, a.sum(axis=1, keepdims=True))
+
+
+def test_neg():
+    a = _arr(2, 3)
+    x = Variable(a)
+    y = -x
+    numpy.testing.assert_array_equal(y.array, -a)
+    y.grad = numpy.ones_like(a)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, -numpy.ones_like(a))
+
+
+def test_abs():
+    a = numpy.array([-2., 1., -0.5], numpy.float32)
+    x = Variable(a)
+    y = abs(x)
+    numpy.testing.assert_array_equal(y.array, numpy.abs(a))
+    y.grad = numpy.ones_like(a)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, numpy.sign(a))
+
+
+def test_matmul_operator():
+    a = _arr(2, 3, dtype=numpy.float64)
+    b = _arr(3, 4, dtype=numpy.float64, seed=1)
+    x, w = Variable(a), Variable(b)
+    y = x @ w
+    testing.assert_allclose(y.array, a @ b)
+    g = _arr(2, 4, dtype=numpy.float64, seed=2)
+    y.grad = g
+    y.backward()
+    testing.assert_allclose(x.grad, g @ b.T)
+    testing.assert_allclose(w.grad, a.T @ g)
+
+
+def test_rmatmul_with_ndarray():
+    a = _arr(2, 3, dtype=numpy.float64)
+    b = _arr(3, 4, dtype=numpy.float64, seed=1)
+    w = Variable(b)
+    y = a @ w
+    assert isinstance(y, Variable)
+    testing.assert_allclose(y.array, a @ b)
+
+
+def test_getitem():
+    a = _arr(3, 4)
+    x = Variable(a)
+    y = x[1:, ::2]
+    numpy.testing.assert_array_equal(y.array, a[1:, ::2])
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    expected = numpy.zeros_like(a)
+    expected[1:, ::2] = 1
+    numpy.testing.assert_array_equal(x.grad, expected)
+
+
+def test_getitem_int_gives_lower_rank():
+    a = _arr(3, 4)
+    y = Variable(a)[2]
+    assert y.shape == (4,)
+    numpy.testing.assert_array_equal(y.array, a[2])
+
+
+@pytest.mark.parametrize('op', [
+    lambda x, y: x == y, lambda x, y: x != y, lambda x, y: x < y,
+    lambda x, y: x <= y, lambda x, y: x > y, lambda x, y: x >= y,
+])
+def test_comparison_raises_not_implemented(op):
+    x = Variable(_arr(2))
+    y = Variable(_arr(2))
+    with pytest.raises(NotImplementedError):
+        op(x, y)
+
+
+def test_bool_raises_not_implemented():
+    with pytest.raises(NotImplementedError):
+        bool(Variable(_arr(1)))
+
+
+def test_variable_is_hashable():
+    x = Variable(_arr(2))
+    assert {x: 1}[x] == 1
+
+
+# ------------------------------------------------------- grad management
+
+def test_cleargrad():
+    x = Variable(_arr(2), grad=_arr(2))
+    x.cleargrad()
+    assert x.grad is None
+
+
+def test_zerograd_warns_and_fills_zeros():
+    x = Variable(_arr(2, 3))
+    with pytest.warns(DeprecationWarning):
+        x.zerograd()
+    numpy.testing.assert_array_equal(x.grad, numpy.zeros((2, 3), numpy.float32))
+    assert x.grad.dtype == numpy.float32
+    x.grad[...] = 5
+    g = x.grad
+    with pytest.warns(DeprecationWarning):
+        x.zerograd()
+    numpy.testing.assert_array_equal(x.grad, numpy.zeros((2, 3)))
+    assert x.grad is g   # filled in place
+
+
+def test_addgrad():
+    x = Variable(_arr(2), grad=numpy.array([1., 2.], numpy.float32))
+    y = Variable(_arr(2), grad=numpy.array([10., 20.], numpy.float32))
+    x.addgrad(y)
+    numpy.testing.assert_array_equal(x.grad, [11., 22.])
+    numpy.testing.assert_array_equal(y.grad, [10., 20.])
+
+
+def test_addgrad_to_empty_grad_copies():
+    x = Variable(_arr(2))
+    y = Variable(_arr(2), grad=numpy.array([1., 2.], numpy.float32))
+    x.addgrad(y)
+    numpy.testing.assert_array_equal(x.grad, [1., 2.])
+    y.grad[...] = 0
+    numpy.testing.assert_array_equal(x.grad, [1., 2.])
+
+
+def test_copydata_in_place():
+    a = numpy.zeros(3, numpy.float32)
+    x = Variable(a)
+    y = Variable(numpy.array([1., 2., 3.], numpy.float32))
+    x.copydata(y)
+    assert x.array is a
+    numpy.testing.assert_array_equal(a, [1., 2., 3.])
+
+
+# ------------------------------------------------------------------ graph
+
+def test_creator_node_rank():
+    x = Variable(_arr(2))
+    assert x.creator is None
+    assert x.creator_node is None
+    assert x.rank == 0
+    y = x * 2
+    z = y + 1
+    assert y.creator is not None
+    assert y.creator is y.creator_node
+    assert y.node.creator_node is y.creator_node
+    assert isinstance(y.creator_node, chainerlite.FunctionNode)
+    assert isinstance(y.node, chainerlite.variable.VariableNode)
+    assert y.creator_node.inputs[0] is x.node
+    assert y.rank == 1
+    assert z.rank == 2
+    assert z.creator_node.rank == 1
+
+
+def test_retain_data():
+    x = Variable(_arr(2))
+    assert x.node.data is None
+    x.retain_data()
+    assert x.node.data is x.array
+
+
+def test_unchain():
+    x = Variable(_arr(2))
+    y = x * 2
+    z = y * 3
+    y.unchain()
+    assert y.creator is None
+    assert y.creator_node is None
+    z.grad = numpy.ones(2, numpy.float32)
+    z.backward()
+    assert x.grad is None
+
+
+def test_unchain_backward():
+    x = Variable(_arr(2))
+    y = x * 2
+    f = y.creator_node
+    z = y * 3
+    g = z.creator_node
+    z.unchain_backward()
+    assert y.creator is None
+    assert z.creator is None
+    assert f.inputs is None
+    assert g.inputs is None
+    numpy.testing.assert_array_equal(z.array, x.array * 6)
+
+
+# ---------------------------------------------------------------- backward
+
+def test_backward_on_scalar_sets_grad_one():
+    a = _arr(3)
+    x = Variable(a)
+    y = F.sum(x * x)
+    y.backward()
+    numpy.testing.assert_array_equal(y.grad, numpy.ones((), numpy.float32))
+    testing.assert_allclose(x.grad, 2 * a)
+
+
+def test_backward_on_leaf_does_nothing():
+    x = Variable(numpy.array(1.0, numpy.float32))
+    x.backward()
+    assert x.grad is None
+
+
+def test_intermediate_grads_freed_by_default():
+    x = Variable(_arr(3))
+    h = x * 2
+    y = F.sum(h * h)
+    y.backward()
+    assert h.grad is None
+    assert x.grad is not None
+
+
+def test_retain_grad_keeps_intermediate_grads():
+    a = _arr(3)
+    x = Variable(a)
+    h = x * 2
+    y = F.sum(h * h)
+    y.backward(retain_grad=True)
+    testing.assert_allclose(h.grad, 2 * (2 * a))
+    testing.assert_allclose(x.grad, 8 * a)
+
+
+def test_loss_scale_scales_grads():
+    a = _arr(3)
+    x = Variable(a)
+    y = F.sum(x * 3)
+    y.backward(loss_scale=8.0)
+    testing.assert_allclose(x.grad, numpy.full(3, 24.0))
+
+
+def test_leaf_grads_accumulate_across_backward_calls():
+    a = _arr(3)
+    x = Variable(a)
+    F.sum(x * 2).backward()
+    F.sum(x * 3).backward()
+    testing.assert_allclose(x.grad, numpy.full(3, 5.0))
+
+
+def test_leaf_grad_accumulates_into_preset_grad():
+    x = Variable(_arr(3), grad=numpy.ones(3, numpy.float32))
+    F.sum(x * 2).backward()
+    testing.assert_allclose(x.grad, numpy.full(3, 3.0))
+
+
+def test_requires_grad_false_leaf_gets_no_grad():
+    x = Variable(_arr(3), requires_grad=False)
+    w = Variable(_arr(3, seed=1))
+    F.sum(x * w).backward()
+    assert x.grad is None
+    testing.assert_allclose(w.grad, x.array)
+
+
+def test_output_of_requires_grad_false_inputs():
+    x = Variable(_arr(3), requires_grad=False)
+    y = x * 2
+    assert y.requires_grad is False
+
+
+def test_backward_non_scalar_without_grad_does_not_seed():
+    x = Variable(_arr(3))
+    y = x * 2
+    y.backward()   # no initial grad for a non-scalar: nothing propagates
+    assert x.grad is None
+
+
+# ---------------------------------------------------- copy / pickle / weakref
+
+def _make_var():
+    v = Variable(numpy.array([1., 2.], numpy.float32), name='v',
+                 grad=numpy.array([3., 4.], numpy.float32))
+    v.extra = {'k': 1}
+    return v
+
+
+def _check_same_content(v, w):
+    assert type(w) is type(v)
+    numpy.testing.assert_array_equal(w.array, v.array)
+    assert w.array.dtype == v.array.dtype
+    numpy.testing.assert_array_equal(w.grad, v.grad)
+    assert w.name == 'v'
+    assert w.extra == {'k': 1}
+    assert w.requires_grad == v.requires_grad
+
+
+def test_copy():
+    v = _make_var()
+    w = copy.copy(v)
+    _check_same_content(v, w)
+    assert w is not v
+    assert w.node is not v.node
+
+
+def test_deepcopy_is_independent():
+    v = _make_var()
+    w = copy.deepcopy(v)
+    _check_same_content(v, w)
+    assert w.array is not v.array
+    w.array[0] = 100
+    w.grad[0] = 100
+    w.extra['k'] = 2
+    assert v.array[0] == 1
+    assert v.grad[0] == 3
+    assert v.extra == {'k': 1}
+
+
+def test_pickle_round_trip():
+    v = _make_var()
+    w = pickle.loads(pickle.dumps(v))
+    _check_same_content(v, w)
+
+
+def test_pickle_requires_grad_false():
+    v = Variable(_arr(2), requires_grad=False)
+    w = pickle.loads(pickle.dumps(v))
+    assert w.requires_grad is False
+
+
+def test_pickle_intermediate_variable_drops_graph():
+    x = Variable(_arr(2))
+    y = x * 2
+    w = pickle.loads(pickle.dumps(y))
+    numpy.testing.assert_array_equal(w.array, y.array)
+    assert w.creator is None
+
+
+def test_weakref_to_variable_and_node():
+    v = Variable(_arr(2))
+    rv = weakref.ref(v)
+    rn = weakref.ref(v.node)
+    assert rv() is v
+    assert rn() is v.node
+    del v
+    gc.collect()
+    assert rv() is None
+    assert rn() is None
+
+
+# ------------------------------------------------------------------ dtypes
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float64])
+@pytest.mark.parametrize('op', [
+    lambda x: x * 1.5, lambda x: 1.5 * x, lambda x: x + 1.5,
+    lambda x: 1.5 - x, lambda x: x - 1.5, lambda x: x / 1.5,
+    lambda x: 1.5 / x, lambda x: x ** 1.5, lambda x: 1.5 ** x,
+    lambda x: -x, lambda x: abs(x),
+])
+def test_dtype_preserved_with_python_scalar(dtype, op):
+    x = Variable(_arr(3, dtype=dtype))
+    y = op(x)
+    assert y.dtype == dtype
+    y.grad = numpy.ones(3, dtype)
+    y.backward()
+    assert x.grad.dtype == dtype
+
+
+@pytest.mark.parametrize('op', [
+    lambda x: x * 2.0, lambda x: x + 1.0, lambda x: 1.0 - x, lambda x: -x,
+    lambda x: x / 2.0, lambda x: 2.0 / x, lambda x: x ** 2, lambda x: abs(x),
+    lambda x: x * x, lambda x: x + x, lambda x: x - x, lambda x: x / x,
+    lambda x: F.sum(x),
+])
+def test_0dim_results_are_arrays(op):
+    x = Variable(numpy.array(2.0, numpy.float32))
+    y = op(x)
+    assert isinstance(y.array, numpy.ndarray)
+    assert y.shape == ()
+    y.backward()
+    assert isinstance(x.grad, numpy.ndarray)
+    assert x.grad.shape == ()
