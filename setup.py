@@ -7,6 +7,7 @@ import os
 import pathlib
 import shutil
 
+import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
@@ -25,7 +26,7 @@ DIRECTIVES = {
 }
 if os.environ.get('CHAINERLITE_CYTHON_DEBUG') == '1':
     DIRECTIVES.update(boundscheck=True, wraparound=True, initializedcheck=True)
-MACROS = []
+MACROS = [('NPY_NO_DEPRECATED_API', 'NPY_1_7_API_VERSION')]
 if os.environ.get('CHAINERLITE_CYTHON_TRACE') == '1':
     DIRECTIVES.update(linetrace=True, profile=True)
     MACROS.append(('CYTHON_TRACE', '1'))
@@ -44,7 +45,7 @@ def _extensions():
     _mirror_pxd()
     exts = [
         Extension('chainerlite._core.' + pyx.stem, [str(pyx.relative_to(ROOT))],
-                  define_macros=MACROS)
+                  include_dirs=[numpy.get_include()], define_macros=MACROS)
         for pyx in sorted(CORE.glob('*.pyx'))
     ]
     return cythonize(exts, compiler_directives=DIRECTIVES,

@@ -251,7 +251,9 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
                     leaves.append(y)
                 continue
             f = y._creator
-            if f is not None and f._bp_mark != mark and (
+            if f is None and stop is None and first:
+                leaves.append(y)
+            elif f is not None and f._bp_mark != mark and (
                     allowed is None or f in allowed):
                 f._bp_mark = mark
                 heap.push(f)
@@ -349,8 +351,8 @@ cdef list _finish(list leaves, list retained, bint raw, loss_scale,
             g = x._pgrad
             gv = None if g is None else (new_variable(g, False) if raw else g)
             result.append(gv)
-            if set_grad and x._variable != NULL and gv is not None:
-                _add_to_grad(<Variable>x._variable, gv, raw)
+            if set_grad and x._variable != NULL:
+                (<Variable>x._variable)._grad_var = gv
         return result
     for x in leaves:
         if x._variable == NULL:
@@ -381,45 +383,41 @@ def backward(outputs, grad_outputs=None, **kwargs):
     Args:
         outputs (tuple or list of Variable): Variables to start from.
         grad_outputs (tuple or list): Their initial gradients (arrays or
-            Variables). If omitted, each output must have one element (its
-            gradient is one) or an existing ``grad``.
-        retain_grad (bool): Keep gradients of intermediate variables.
+            Variables). When omitted (or for a None element) the output's
+            own ``grad_var`` is used; an output without one is skipped.
         enable_double_backprop (bool): Build a graph of the backward pass.
-        loss_scale (float): Multiplies the initial gradients.
     """
-    retain_grad = kwargs.pop('retain_grad', False)
     enable_double_backprop = kwargs.pop('enable_double_backprop', False)
-    loss_scale = kwargs.pop('loss_scale', None)
+    for name in ('retain_grad', 'loss_scale'):
+        if name in kwargs:
+            raise ValueError('chainerlite.backward does not support the %s '
+                             'option; use Variable.backward' % name)
     if kwargs:
         raise TypeError('backward() got unexpected keyword arguments: %s'
                         % ', '.join(sorted(kwargs)))
-    outputs = list(outputs)
-    for o in outputs:
-        if not isinstance(o, Variable):
-            raise TypeError('backward() outputs must be Variables, got %s'
-                            % type(o).__name__)
+    outputs = _check_sequence(outputs, 'outputs', True)
     if grad_outputs is None:
-        grads = [_default_grad(o, loss_scale) for o in outputs]
+        grads = [None] * len(outputs)
     else:
-        grads = list(grad_outputs)
+        grads = _check_sequence(grad_outputs, 'grad_outputs', False)
         if len(grads) != len(outputs):
             raise ValueError('backward(): %d grad_outputs for %d outputs'
                              % (len(grads), len(outputs)))
-        if loss_scale is not None:
-            grads = [None if g is None else g * loss_scale for g in grads]
-    backprop(outputs, grads, retain_grad, enable_double_backprop, loss_scale)
+    grads = [(<Variable>o)._grad_var if g is None else g
+             for o, g in zip(outputs, grads)]
+    backprop(outputs, grads, False, enable_double_backprop, None)
 
 
-cdef object _default_grad(Variable o, loss_scale):
-    if o._grad_var is not None:
-        return o._grad_var
-    if o._data is not None and o._data.size == 1:
-        seed = o.xp.ones_like(o._data)
-        if loss_scale is not None:
-            seed *= loss_scale
-        return seed
-    raise ValueError('backward(): the gradient of a non-scalar output must '
-                     'be given (output shape %s)' % (o._data.shape,))
+cdef list _check_sequence(seq, str what, bint variables):
+    if not isinstance(seq, (tuple, list)):
+        raise TypeError('%s must be a tuple or a list, not %s'
+                        % (what, type(seq).__name__))
+    if variables:
+        for v in seq:
+            if not isinstance(v, Variable):
+                raise TypeError('elements of %s must be Variables, not %s'
+                                % (what, type(v).__name__))
+    return list(seq)
 
 
 def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
@@ -427,15 +425,15 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
     """Computes the gradients of ``outputs`` with respect to ``inputs``.
 
     Only the part of the graph between them is traversed; gradients of other
-    leaves are left untouched unless ``set_grad`` is True (then the results
-    are accumulated into the inputs' ``grad``). Backward hooks fire as in
+    leaves are left untouched. With ``set_grad`` the results also replace
+    the inputs' ``grad``. Backward hooks fire as in
     :meth:`Variable.backward`.
 
     Args:
         outputs (tuple or list of Variable): Targets of differentiation.
         inputs (tuple or list of Variable): Variables to differentiate by.
-        grad_outputs (tuple or list): Initial gradients of the outputs; ones
-            for single-element outputs when omitted.
+        grad_outputs (tuple or list): Initial gradients of the outputs; a
+            None (or omitting the argument) stands for an array of ones.
         grad_inputs (tuple or list): Initial gradients of the inputs, added
             to the results.
         set_grad (bool): Also store the results in the inputs' ``grad``.
@@ -446,25 +444,18 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
     Returns:
         list of Variable: One gradient per input (None when unreachable).
     """
-    outputs = list(outputs)
-    inputs = list(inputs)
-    for v in outputs + inputs:
-        if not isinstance(v, Variable):
-            raise TypeError('grad() takes Variables, got %s' % type(v).__name__)
+    outputs = _check_sequence(outputs, 'outputs', True)
+    inputs = _check_sequence(inputs, 'inputs', True)
     if grad_outputs is None:
-        grads = []
-        for o in outputs:
-            if (<Variable>o)._data.size != 1:
-                raise ValueError('grad(): grad_outputs must be given for a '
-                                 'non-scalar output (shape %s)' % (o.shape,))
-            grads.append(o.xp.ones_like((<Variable>o)._data))
-    else:
-        grads = list(grad_outputs)
-        if len(grads) != len(outputs):
-            raise ValueError('grad(): %d grad_outputs for %d outputs'
-                             % (len(grads), len(outputs)))
+        grad_outputs = [None] * len(outputs)
+    grads = _check_sequence(grad_outputs, 'grad_outputs', False)
+    if len(grads) != len(outputs):
+        raise ValueError('grad(): %d grad_outputs for %d outputs'
+                         % (len(grads), len(outputs)))
+    grads = [(<Variable>o).xp.ones_like((<Variable>o)._data) if g is None
+             else g for o, g in zip(outputs, grads)]
     if loss_scale is not None:
-        grads = [None if g is None else g * loss_scale for g in grads]
+        grads = [g * loss_scale for g in grads]
     nodes = [(<Variable>v)._node for v in inputs]
     if grad_inputs is not None:
         grad_inputs = list(grad_inputs)

@@ -89,8 +89,8 @@ cdef class _Binary(FunctionNode):
         return force_array(self._compute(a, b)),
 
     cdef tuple _shapes(self):
-        return ((<VariableNode>self._inputs[0])._shape,
-                (<VariableNode>self._inputs[1])._shape)
+        return ((<VariableNode>self._inputs[0]).shape_tuple(),
+                (<VariableNode>self._inputs[1]).shape_tuple())
 
 
 cdef class _Unary(FunctionNode):

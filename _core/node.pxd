@@ -7,7 +7,9 @@ cdef class VariableNode:
     cdef object _data            # retained array (None unless retained)
     cdef object _name
     cdef object _dtype
-    cdef tuple _shape
+    cdef tuple _shape            # cached shape tuple (built lazily from _dims)
+    cdef int _ndim               # -1: no data; > MAX_DIMS: only _shape is set
+    cdef Py_ssize_t _dims[8]
     cdef FunctionNode _creator
     cdef int _rank
     cdef bint _requires_grad
@@ -17,7 +19,8 @@ cdef class VariableNode:
     cdef object __weakref__
 
     cdef _set_creator(self, FunctionNode creator)
-    cdef _set_data_info(self, data)
+    cdef int _set_data_info(self, data) except -1
+    cdef tuple shape_tuple(self)
 
 
 cdef class Variable:

@@ -20,6 +20,17 @@ from chainerlite._core.config cimport (
 from chainerlite._core.hooks cimport (
     BWD_POST, BWD_PRE, FWD_POST, FWD_PRE, HookEntry, active_entries)
 
+cdef extern from "numpy/ndarraytypes.h":
+    ctypedef struct PyArrayObject:
+        pass
+    int PyArray_NDIM(PyArrayObject* arr)
+    Py_ssize_t* PyArray_DIMS(PyArrayObject* arr)
+    PyObject* PyArray_DESCR(PyArrayObject* arr)
+
+from libc.string cimport memcmp, memcpy
+
+DEF MAX_DIMS = 8
+
 cdef object _ndarray = numpy.ndarray
 cdef object _generic = numpy.generic
 cdef object _asarray = numpy.asarray
@@ -91,6 +102,7 @@ cdef class VariableNode:
     def __cinit__(self, *args, **kwargs):
         self._variable = NULL
         self._rank = 0
+        self._ndim = -1
 
     def __init__(self, Variable variable, name, **kwargs):
         self._variable = <PyObject*>variable
@@ -106,13 +118,32 @@ cdef class VariableNode:
                 if c._outs[i] == <PyObject*>self:
                     c._outs[i] = NULL
 
-    cdef _set_data_info(self, data):
+    cdef int _set_data_info(self, data) except -1:
+        cdef int ndim
+        self._shape = None
         if data is None:
             self._dtype = None
-            self._shape = None
+            self._ndim = -1
+        elif type(data) is _ndarray:
+            ndim = PyArray_NDIM(<PyArrayObject*>data)
+            self._dtype = <object>PyArray_DESCR(<PyArrayObject*>data)
+            self._ndim = ndim
+            if ndim <= MAX_DIMS:
+                memcpy(self._dims, PyArray_DIMS(<PyArrayObject*>data),
+                       ndim * sizeof(Py_ssize_t))
+            else:
+                self._shape = data.shape
         else:
             self._dtype = data.dtype
-            self._shape = data.shape
+            self._shape = tuple(data.shape)
+            self._ndim = MAX_DIMS + 1
+        return 0
+
+    cdef tuple shape_tuple(self):
+        cdef Py_ssize_t i
+        if self._shape is None and 0 <= self._ndim <= MAX_DIMS:
+            self._shape = tuple([self._dims[i] for i in range(self._ndim)])
+        return self._shape
 
     cdef _set_creator(self, FunctionNode creator):
         cdef FunctionNode old = self._creator
@@ -186,7 +217,7 @@ cdef class VariableNode:
 
     @property
     def shape(self):
-        return self._shape
+        return self.shape_tuple()
 
     @property
     def name(self):
@@ -207,7 +238,7 @@ cdef class VariableNode:
     @property
     def label(self):
         """Short text describing shape and dtype, used in graph dumps."""
-        return _label(self._shape, self._dtype)
+        return _label(self.shape_tuple(), self._dtype)
 
     def get_variable(self):
         """Returns the Variable of this node, recreating it if it is gone.
@@ -282,8 +313,7 @@ cdef Variable new_variable(data, bint requires_grad):
     var._node = node
     node._variable = <PyObject*>var
     node._requires_grad = requires_grad
-    node._dtype = data.dtype
-    node._shape = data.shape
+    node._set_data_info(data)
     return var
 
 
@@ -1167,20 +1197,28 @@ cdef Variable apply_fast(FunctionNode node, Variable x0, Variable x1, object y):
 cdef int check_grad(FunctionNode func, VariableNode x, object gx,
                     bint raw) except -1:
     """Raises if a gradient does not match its variable in dtype or shape."""
+    cdef int ndim
     if not raw:
         gx = (<Variable>gx)._data
-    if x._dtype is None:
+    if x._ndim < 0:
         return 0
+    if type(gx) is _ndarray:
+        dt = <object>PyArray_DESCR(<PyArrayObject*>gx)
+        ndim = PyArray_NDIM(<PyArrayObject*>gx)
+        if dt is x._dtype and ndim == x._ndim and ndim <= MAX_DIMS and (
+                memcmp(PyArray_DIMS(<PyArrayObject*>gx), x._dims,
+                       ndim * sizeof(Py_ssize_t)) == 0):
+            return 0
     dt = gx.dtype
     if dt is not x._dtype and dt != x._dtype:
         raise TypeError(
             '%s.backward returned a gradient of dtype %s for an input of '
             'dtype %s' % (func.label, dt, x._dtype))
-    shape = gx.shape
-    if shape != x._shape:
+    shape = tuple(gx.shape)
+    if shape != x.shape_tuple():
         raise ValueError(
             '%s.backward returned a gradient of shape %s for an input of '
-            'shape %s' % (func.label, shape, x._shape))
+            'shape %s' % (func.label, shape, x.shape_tuple()))
     return 0
 
 

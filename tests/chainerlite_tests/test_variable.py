@@ -575,6 +575,15 @@ def test_leaf_grad_accumulates_into_preset_grad():
     testing.assert_allclose(x.grad, numpy.full(3, 3.0))
 
 
+def test_backward_twice_on_same_graph_accumulates():
+    a = _arr(3)
+    x = Variable(a)
+    y = F.sum(x * x)
+    y.backward()
+    y.backward()
+    testing.assert_allclose(x.grad, 4 * a)
+
+
 def test_requires_grad_false_leaf_gets_no_grad():
     x = Variable(_arr(3), requires_grad=False)
     w = Variable(_arr(3, seed=1))
@@ -587,13 +596,6 @@ def test_output_of_requires_grad_false_inputs():
     x = Variable(_arr(3), requires_grad=False)
     y = x * 2
     assert y.requires_grad is False
-
-
-def test_backward_non_scalar_without_grad_does_not_seed():
-    x = Variable(_arr(3))
-    y = x * 2
-    y.backward()   # no initial grad for a non-scalar: nothing propagates
-    assert x.grad is None
 
 
 # ---------------------------------------------------- copy / pickle / weakref
@@ -686,17 +688,41 @@ def test_dtype_preserved_with_python_scalar(dtype, op):
     assert x.grad.dtype == dtype
 
 
-@pytest.mark.parametrize('op', [
+_0DIM_OPS = [
     lambda x: x * 2.0, lambda x: x + 1.0, lambda x: 1.0 - x, lambda x: -x,
     lambda x: x / 2.0, lambda x: 2.0 / x, lambda x: x ** 2, lambda x: abs(x),
     lambda x: x * x, lambda x: x + x, lambda x: x - x, lambda x: x / x,
-    lambda x: F.sum(x),
-])
+    lambda x: F.sum(x), lambda x: F.sum(x * 2.0) * 3.0,
+]
+
+
+@pytest.mark.parametrize('op', _0DIM_OPS)
 def test_0dim_results_are_arrays(op):
     x = Variable(numpy.array(2.0, numpy.float32))
     y = op(x)
     assert isinstance(y.array, numpy.ndarray)
     assert y.shape == ()
+
+
+@pytest.mark.parametrize('op', _0DIM_OPS)
+def test_0dim_grads_are_arrays(op):
+    x = Variable(numpy.array(2.0, numpy.float32))
+    y = op(x)
     y.backward()
+    assert isinstance(y.grad, numpy.ndarray)
     assert isinstance(x.grad, numpy.ndarray)
     assert x.grad.shape == ()
+
+
+def test_0dim_intermediate_grads_are_arrays():
+    x = Variable(_arr(3))
+    s = F.sum(x)
+    y = s * 3.0
+    y.backward(retain_grad=True)
+    assert isinstance(s.grad, numpy.ndarray)
+    testing.assert_allclose(x.grad, numpy.full(3, 3.0))
+
+
+def test_constructor_name_is_keyword_only():
+    with pytest.raises(TypeError):
+        Variable(_arr(2), 'x')
