@@ -9,7 +9,7 @@ import shutil
 
 import numpy
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
 ROOT = pathlib.Path(__file__).resolve().parent
 CORE = ROOT / '_core'
@@ -53,6 +53,8 @@ def _extensions():
 
 
 setup(
+    packages=find_packages(include=['chainerlite', 'chainerlite.*'])
+    + ['chainerlite._core'],
     package_dir={'chainerlite._core': '_core'},
     ext_modules=_extensions(),
 )

@@ -13,7 +13,7 @@ from chainerlite._core.config cimport ThreadState, get_state, set_local_backprop
 from chainerlite._core.hooks cimport BWD_POST, BWD_PRE, HookEntry, active_entries
 from chainerlite._core.node cimport (
     FunctionNode, Variable, VariableNode, check_grad, force_array, get_variable,
-    new_variable)
+    needs_slow_path, new_variable)
 
 cdef unsigned long long _pass_counter = 0
 
@@ -150,12 +150,70 @@ cdef object _unwrap(FunctionNode f, gx, bint raw):
     return force_array(gx) if raw else new_variable(force_array(gx), False)
 
 
+cdef tuple _IDX0 = (0,)
+cdef tuple _IDX1 = (1,)
+cdef tuple _IDX01 = (0, 1)
+
+
+cdef tuple _target_indexes(tuple inputs):
+    """Indexes of the inputs that require gradients (None if there is none)."""
+    cdef Py_ssize_t n = len(inputs)
+    cdef bint r0, r1
+    if n == 1:
+        return _IDX0 if (<VariableNode>inputs[0])._requires_grad else None
+    if n == 2:
+        r0 = (<VariableNode>inputs[0])._requires_grad
+        r1 = (<VariableNode>inputs[1])._requires_grad
+        if r0:
+            return _IDX01 if r1 else _IDX0
+        return _IDX1 if r1 else None
+    idx = tuple([i for i in range(n) if (<VariableNode>inputs[i])._requires_grad])
+    return idx or None
+
+
+cdef tuple _gather(FunctionNode f, bint retain_grad, list retained):
+    """Takes the pending output gradients of ``f`` (None if all are None)."""
+    cdef VariableNode y
+    cdef Py_ssize_t j
+    cdef PyObject* p
+    if f._n_out == 1:
+        p = f._outs[0]
+        if p == NULL:
+            return None
+        y = <VariableNode>p
+        g = y._pgrad
+        if g is None:
+            return None
+        y._pgrad = None
+        if retain_grad:
+            retained.append((y, g))
+        return (g,)
+    gys = [None] * f._n_out
+    found = False
+    for j in range(f._n_out):
+        p = f._outs[j]
+        if p == NULL:
+            continue
+        y = <VariableNode>p
+        g = y._pgrad
+        if g is None:
+            continue
+        gys[j] = g
+        found = True
+        y._pgrad = None
+        if retain_grad:
+            retained.append((y, g))
+    return tuple(gys) if found else None
+
+
 cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
                          ThreadState state):
     cdef int prev = state.enable_backprop
     if raw and f._fast:
         gxs = f._backward_raw(indexes, gys)
         if gxs is not None:
+            if len(gxs) == 1:
+                return (force_array(gxs[0]),)
             return tuple([force_array(gx) for gx in gxs])
     gvars = _as_grad_vars(gys) if raw else gys
     set_local_backprop(state, 0 if raw else 1)
@@ -260,41 +318,26 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
 
         while heap.n:
             f = heap.pop()
-            n_out = f._n_out
-            gys_l = [None] * n_out
-            any_grad = False
-            for j in range(n_out):
-                if f._outs[j] == NULL:
-                    continue
-                y = <VariableNode>f._outs[j]
-                g = y._pgrad
-                if g is None:
-                    continue
-                gys_l[j] = g
-                any_grad = True
-                if retain_grad:
-                    retained.append((y, g))
-                y._pgrad = None
-            if not any_grad or f._inputs is None:
+            gys = _gather(f, retain_grad, retained)
+            if gys is None or f._inputs is None:
                 continue
-            gys = tuple(gys_l)
             inputs_t = f._inputs
-            indexes = tuple([i for i in range(len(inputs_t))
-                             if (<VariableNode>inputs_t[i])._requires_grad])
-            if not indexes:
+            indexes = _target_indexes(inputs_t)
+            if indexes is None:
                 continue
-            entries = active_entries(state, f._local_hooks)
-            if entries:
+            if needs_slow_path(state, f):
+                entries = active_entries(state, f._local_hooks)
                 _call_backward_hooks(entries, BWD_PRE, f, gys, raw)
-            gxs = _run_backward(f, indexes, gys, raw, state)
-            if entries:
+                gxs = _run_backward(f, indexes, gys, raw, state)
                 _call_backward_hooks(entries, BWD_POST, f, gys, raw)
+            else:
+                gxs = _run_backward(f, indexes, gys, raw, state)
             seen_ids = None
             for j in range(len(indexes)):
                 gx = gxs[j]
                 if gx is None:
                     continue
-                x = <VariableNode>inputs_t[indexes[j]]
+                x = <VariableNode>inputs_t[<Py_ssize_t>indexes[j]]
                 check_grad(f, x, gx, raw)
                 if raw and len(indexes) > 1:
                     # one array handed to several inputs must not be aliased

@@ -84,6 +84,17 @@ cdef class _Binary(FunctionNode):
     cdef object _compute(self, a, b):
         raise NotImplementedError
 
+    cdef bint _quick_check(self, tuple in_data):
+        # Same dtype (and a float one where required); shapes are left to
+        # the full check, which runs when NumPy rejects them.
+        if len(in_data) != 2:
+            return False
+        a, b = in_data
+        da = getattr(a, 'dtype', None)
+        return da is not None and da is getattr(b, 'dtype', None) and (
+            not self._float_only or _is_float(da)) and (
+            a.shape == b.shape)
+
     def forward(self, inputs):
         a, b = inputs
         return force_array(self._compute(a, b)),
@@ -101,6 +112,9 @@ cdef class _Unary(FunctionNode):
 
     cdef object _compute(self, x):
         raise NotImplementedError
+
+    cdef bint _quick_check(self, tuple in_data):
+        return len(in_data) == 1
 
     def forward(self, inputs):
         return force_array(self._compute(inputs[0])),
@@ -437,6 +451,9 @@ cdef class Absolute(_Unary):
     cdef object _compute(self, x):
         return abs(x)
 
+    cdef bint _quick_check(self, tuple in_data):
+        return len(in_data) == 1 and _is_float(getattr(in_data[0], 'dtype', None))
+
     def forward(self, inputs):
         self.retain_inputs((0,))
         return force_array(abs(inputs[0])),
@@ -471,7 +488,7 @@ cdef object _run_unary(_Unary node, Variable x, bint retain):
     node._fast = True
     if needs_slow_path(state, node):
         return node.apply((x,))[0]
-    out = apply_fast(node, x, None, node._compute(x._data))
+    out = apply_fast(state, node, x, None, node._compute(x._data))
     if retain:
         _retain(node, x, None)
     return out
@@ -492,7 +509,7 @@ cdef object _run_binary(_Binary node, Variable a, Variable b, bint retain):
         if type_check_enabled(state):
             node._check_data_type_forward((a._data, b._data))
         raise
-    out = apply_fast(node, a, b, y)
+    out = apply_fast(state, node, a, b, y)
     if retain:
         _retain(node, a, b)
     return out
@@ -529,6 +546,10 @@ cdef object _rsub(lhs, rhs):
 
 
 cdef object _mul(lhs, rhs):
+    if type(rhs) is float:
+        node = MulConstant.__new__(MulConstant)
+        (<MulConstant>node).value = rhs
+        return _run_unary(<_Unary>node, lhs, False)
     if isinstance(rhs, Variable) or is_array(rhs):
         return _run_binary(Mul.__new__(Mul), lhs, _as_input(rhs), True)
     if _is_scalar(rhs):

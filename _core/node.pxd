@@ -50,13 +50,15 @@ cdef class FunctionNode:
 
     cdef _link_outputs(self, tuple nodes)
     cdef tuple _backward_raw(self, tuple indexes, tuple grad_outputs)
+    cdef bint _quick_check(self, tuple in_data)
 
 
 cdef Variable new_variable(data, bint requires_grad)
 cdef Variable as_variable_fast(x)
 cdef Variable get_variable(VariableNode node)
 cdef tuple apply_node(FunctionNode node, tuple inputs)
-cdef Variable apply_fast(FunctionNode node, Variable x0, Variable x1, object y)
+cdef Variable apply_fast(ThreadState state, FunctionNode node, Variable x0,
+                        Variable x1, object y)
 cdef bint needs_slow_path(ThreadState state, FunctionNode node)
 cdef object force_array(object y)
 cdef bint is_array(object x)

@@ -963,10 +963,28 @@ cdef class FunctionNode:
         pass
 
     def _check_data_type_forward(self, in_data):
-        type_check = helper('chainerlite.utils.type_check')
-        in_types = type_check.get_types(in_data, 'in_types', False)
-        with type_check.get_function_check_context(self):
+        # Light mode first: conditions evaluate on the arrays themselves.
+        # Only when one fails is the check rerun with expressions, to build
+        # a message that names the function and the failing condition.
+        tc = helper('chainerlite.utils.type_check')
+        local = tc._thread_local
+        prev = getattr(local, 'light_mode', False)
+        local.light_mode = True
+        try:
+            self.check_type_forward(tc.LightTypeInfoTuple(in_data))
+            return
+        except Exception:
+            # e.g. InvalidType, or an IndexError from `shape[1]` of a 1-d
+            # array: the full check below reports it properly.
+            pass
+        finally:
+            local.light_mode = prev
+        in_types = tc.get_types(in_data, 'in_types', False)
+        with tc.get_function_check_context(self):
             self.check_type_forward(in_types)
+
+    cdef bint _quick_check(self, tuple in_data):
+        return False
 
     def forward(self, inputs):
         """Computes outputs from input arrays; dispatches on the array type."""
@@ -1113,7 +1131,7 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
         if v._requires_grad:
             requires_grad = True
             break
-    if type_check_enabled(state) and (
+    if type_check_enabled(state) and not node._quick_check(in_data) and (
             type(node).check_type_forward is not FunctionNode.check_type_forward):
         node._check_data_type_forward(in_data)
 
@@ -1170,14 +1188,15 @@ cdef int _link(FunctionNode node, list input_vars, tuple ret,
     return 0
 
 
-cdef Variable apply_fast(FunctionNode node, Variable x0, Variable x1, object y):
+cdef Variable apply_fast(ThreadState state, FunctionNode node, Variable x0,
+                        Variable x1, object y):
     """Links a built-in node that computed ``y`` without hooks."""
     cdef bint requires_grad = x0._requires_grad or (
         x1 is not None and x1._requires_grad)
     cdef Variable out = new_variable(force_array(y), requires_grad)
     cdef VariableNode yn = out._node
     cdef int rank
-    if backprop_enabled(get_state()):
+    if backprop_enabled(state):
         rank = x0._node._rank
         if x1 is None:
             node._inputs = (x0._node,)
