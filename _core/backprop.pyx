@@ -10,10 +10,11 @@ from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 
 from chainerlite._core cimport node as _node
 from chainerlite._core.config cimport ThreadState, get_state, set_local_backprop
-from chainerlite._core.hooks cimport BWD_POST, BWD_PRE, HookEntry, active_entries
+from chainerlite._core.hooks cimport (
+    BWD_POST, BWD_PRE, HookEntry, active_entries, any_mask, global_entries)
 from chainerlite._core.node cimport (
     FunctionNode, Variable, VariableNode, check_grad, force_array, get_variable,
-    needs_slow_path, new_variable)
+    new_variable)
 
 cdef unsigned long long _pass_counter = 0
 
@@ -297,6 +298,14 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         allowed = set(_collect_targets(
             [(<Variable>o)._node._creator for o in outputs], stop))
 
+    # Global hooks are resolved once per pass (local ones per node); a hook
+    # that overrides no backward callback costs nothing here.
+    cdef tuple pass_entries = None
+    if state.hooks is not None and len(state.hooks) > 0:
+        pass_entries = global_entries(state)
+        if not any_mask(pass_entries):
+            pass_entries = None
+
     try:
         for var, g in zip(outputs, grad_outputs):
             if g is None:
@@ -325,13 +334,18 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
             indexes = _target_indexes(inputs_t)
             if indexes is None:
                 continue
-            if needs_slow_path(state, f):
+            if f._local_hooks:
                 entries = active_entries(state, f._local_hooks)
+                if not any_mask(entries):
+                    entries = None
+            else:
+                entries = pass_entries
+            if entries is None:
+                gxs = _run_backward(f, indexes, gys, raw, state)
+            else:
                 _call_backward_hooks(entries, BWD_PRE, f, gys, raw)
                 gxs = _run_backward(f, indexes, gys, raw, state)
                 _call_backward_hooks(entries, BWD_POST, f, gys, raw)
-            else:
-                gxs = _run_backward(f, indexes, gys, raw, state)
             seen_ids = None
             for j in range(len(indexes)):
                 gx = gxs[j]

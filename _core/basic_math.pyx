@@ -8,9 +8,11 @@ import numpy
 
 from chainerlite._core.config cimport (
     ThreadState, get_state, type_check_enabled)
+from chainerlite._core.hooks cimport FWD_POST, FWD_PRE
 from chainerlite._core.node cimport (
-    FunctionNode, Variable, VariableNode, apply_fast, force_array, helper,
-    is_array, needs_slow_path, new_variable, set_operators)
+    FunctionNode, Variable, VariableNode, apply_fast, call_forward_hooks,
+    force_array, forward_hook_entries, helper, is_array, new_variable,
+    set_operators)
 
 cdef object _f16 = numpy.dtype(numpy.float16)
 cdef object _f32 = numpy.dtype(numpy.float32)
@@ -485,10 +487,16 @@ cdef int _retain(FunctionNode node, Variable x0, Variable x1) except -1:
 
 cdef object _run_unary(_Unary node, Variable x, bint retain):
     cdef ThreadState state = get_state()
+    cdef tuple entries = forward_hook_entries(state)
     node._fast = True
-    if needs_slow_path(state, node):
-        return node.apply((x,))[0]
-    out = apply_fast(state, node, x, None, node._compute(x._data))
+    if entries is None:
+        y = node._compute(x._data)
+    else:
+        in_data = (x._data,)
+        call_forward_hooks(entries, FWD_PRE, node, in_data)
+        y = node._compute(x._data)
+        call_forward_hooks(entries, FWD_POST, node, in_data)
+    out = apply_fast(state, node, x, None, y)
     if retain:
         _retain(node, x, None)
     return out
@@ -496,19 +504,23 @@ cdef object _run_unary(_Unary node, Variable x, bint retain):
 
 cdef object _run_binary(_Binary node, Variable a, Variable b, bint retain):
     cdef ThreadState state = get_state()
+    cdef tuple entries = forward_hook_entries(state)
     node._fast = True
-    if needs_slow_path(state, node):
-        return node.apply((a, b))[0]
+    in_data = (a._data, b._data)
     da = a._node._dtype
     if type_check_enabled(state) and (
             da is not b._node._dtype or (node._float_only and not _is_float(da))):
-        node._check_data_type_forward((a._data, b._data))
+        node._check_data_type_forward(in_data)
+    if entries is not None:
+        call_forward_hooks(entries, FWD_PRE, node, in_data)
     try:
         y = node._compute(a._data, b._data)
     except ValueError:
         if type_check_enabled(state):
-            node._check_data_type_forward((a._data, b._data))
+            node._check_data_type_forward(in_data)
         raise
+    if entries is not None:
+        call_forward_hooks(entries, FWD_POST, node, in_data)
     out = apply_fast(state, node, a, b, y)
     if retain:
         _retain(node, a, b)

@@ -12,6 +12,7 @@ cdef class HookEntry:
     # recomputed when the hook's instance dict or its class changes.
     cdef readonly object hook
     cdef int mask
+    cdef object inst_dict        # the hook's instance __dict__ (or None)
     cdef Py_ssize_t dict_size
     cdef unsigned int type_tag
     cdef object type_
@@ -20,4 +21,5 @@ cdef class HookEntry:
 
 
 cdef tuple active_entries(ThreadState state, object local_hooks)
+cdef tuple global_entries(ThreadState state)
 cdef int any_mask(tuple entries) except -1

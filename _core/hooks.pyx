@@ -60,12 +60,11 @@ cdef class HookRegistry(dict):
         return dict.setdefault(self, key, default)
 
 
-cdef inline Py_ssize_t _dict_size(obj) except -2:
+cdef object _instance_dict(obj):
     try:
-        d = PyObject_GenericGetDict(obj, NULL)
+        return PyObject_GenericGetDict(obj, NULL)
     except AttributeError:
-        return -1
-    return PyDict_Size(d)
+        return None
 
 
 cdef int _compute_mask(hook) except -1:
@@ -93,18 +92,23 @@ cdef class HookEntry:
         self.mask = -1
 
     cdef int current_mask(self) except -1:
+        # Valid while the class is unmodified (same version tag) and the
+        # instance dict has the same size: patching a callback on the
+        # instance (mock.patch.object) adds or removes a key.
         hook = self.hook
         cls = type(hook)
         cdef unsigned int tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
-        cdef Py_ssize_t size = _dict_size(hook)
+        d = self.inst_dict
         if (self.mask >= 0 and tag != 0 and tag == self.type_tag
-                and cls is self.type_ and size == self.dict_size):
+                and cls is self.type_
+                and (d is None or PyDict_Size(d) == self.dict_size)):
             return self.mask
         self.mask = _compute_mask(hook)
         # The lookups above assign the class a fresh version tag if needed.
         self.type_tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
         self.type_ = cls
-        self.dict_size = size
+        self.inst_dict = d = _instance_dict(hook)
+        self.dict_size = -1 if d is None else PyDict_Size(d)
         return self.mask
 
 
@@ -114,7 +118,7 @@ cdef HookRegistry _registry(ThreadState state):
     return <HookRegistry>state.hooks
 
 
-cdef tuple _global_entries(ThreadState state):
+cdef tuple global_entries(ThreadState state):
     cdef HookRegistry reg = <HookRegistry>state.hooks
     if reg.version != state.hook_version or len(state.hook_entries) != len(reg):
         state.hook_entries = tuple([HookEntry(h) for h in reg.values()])
@@ -127,7 +131,7 @@ cdef tuple active_entries(ThreadState state, object local_hooks):
     cdef bint has_global = state.hooks is not None and len(state.hooks) > 0
     if local_hooks is None or not local_hooks:
         if has_global:
-            return _global_entries(state)
+            return global_entries(state)
         return ()
     if not has_global:
         return tuple([HookEntry(h) for h in local_hooks.values()])

@@ -18,7 +18,8 @@ from chainerlite._core.config cimport (
     ThreadState, backprop_enabled, get_state, set_local_backprop,
     type_check_enabled)
 from chainerlite._core.hooks cimport (
-    BWD_POST, BWD_PRE, FWD_POST, FWD_PRE, HookEntry, active_entries)
+    BWD_POST, BWD_PRE, FWD_POST, FWD_PRE, HookEntry, active_entries, any_mask,
+    global_entries)
 
 cdef extern from "numpy/ndarraytypes.h":
     ctypedef struct PyArrayObject:
@@ -1105,8 +1106,19 @@ cdef bint needs_slow_path(ThreadState state, FunctionNode node):
         node._local_hooks is not None and len(node._local_hooks) > 0)
 
 
-cdef int _call_forward_hooks(tuple entries, int bit, FunctionNode node,
-                             tuple in_data) except -1:
+cdef tuple forward_hook_entries(ThreadState state):
+    """Global hook entries that override a callback, or None.
+
+    Used by built-in nodes, which never carry local hooks when created.
+    """
+    if state.hooks is None or len(state.hooks) == 0:
+        return None
+    entries = global_entries(state)
+    return entries if any_mask(entries) else None
+
+
+cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
+                            tuple in_data) except -1:
     cdef HookEntry e
     for e in entries:
         if e.current_mask() & bit:
@@ -1136,8 +1148,10 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
         node._check_data_type_forward(in_data)
 
     cdef tuple entries = active_entries(state, node._local_hooks)
+    if entries and not any_mask(entries):
+        entries = None
     if entries:
-        _call_forward_hooks(entries, FWD_PRE, node, in_data)
+        call_forward_hooks(entries, FWD_PRE, node, in_data)
     node._input_indexes_to_retain = None
     node._output_indexes_to_retain = None
     outputs = node.forward(in_data)
@@ -1145,7 +1159,7 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
         raise TypeError('forward output must be a tuple (%s)\nActual: %s'
                         % (node.label, _type_name(outputs)))
     if entries:
-        _call_forward_hooks(entries, FWD_POST, node, in_data)
+        call_forward_hooks(entries, FWD_POST, node, in_data)
 
     outputs = tuple([force_array(y) for y in outputs])
     for y in outputs:
