@@ -16,7 +16,10 @@ from chainerlite._core.node cimport (
     FunctionNode, Variable, VariableNode, check_grad, force_array, get_variable,
     new_variable)
 
+import numpy
+
 cdef unsigned long long _pass_counter = 0
+cdef object _ndarray = numpy.ndarray
 
 
 cdef class _Heap:
@@ -214,7 +217,8 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
         gxs = f._backward_raw(indexes, gys)
         if gxs is not None:
             if len(gxs) == 1:
-                return (force_array(gxs[0]),)
+                gx = gxs[0]
+                return gxs if type(gx) is _ndarray else (force_array(gx),)
             return tuple([force_array(gx) for gx in gxs])
     gvars = _as_grad_vars(gys) if raw else gys
     set_local_backprop(state, 0 if raw else 1)
@@ -418,7 +422,7 @@ cdef list _finish(list leaves, list retained, bint raw, loss_scale,
         g = x._pgrad
         _add_to_grad(var, new_variable(g, False) if raw else g, raw)
         if loss_scale is not None:
-            setattr(var, '_loss_scale', loss_scale)
+            var._loss_scale = loss_scale
     return None
 
 

@@ -77,11 +77,12 @@ def _expect_same_dtype(type_check, in_types, bint float_only):
 cdef class _Binary(FunctionNode):
     """Element-wise binary node with broadcasting."""
 
-    cdef bint _float_only
+    cdef bint _float_only(self):
+        return False
 
     def check_type_forward(self, in_types):
         _expect_same_dtype(helper('chainerlite.utils.type_check'), in_types,
-                           self._float_only)
+                           self._float_only())
 
     cdef object _compute(self, a, b):
         raise NotImplementedError
@@ -94,7 +95,7 @@ cdef class _Binary(FunctionNode):
         a, b = in_data
         da = getattr(a, 'dtype', None)
         return da is not None and da is getattr(b, 'dtype', None) and (
-            not self._float_only or _is_float(da)) and (
+            not self._float_only() or _is_float(da)) and (
             a.shape == b.shape)
 
     def forward(self, inputs):
@@ -217,8 +218,8 @@ cdef class SubFromConstant(_Unary):
 cdef class Mul(_Binary):
     """Element-wise product of two variables (``x * y``)."""
 
-    def __cinit__(self, *args, **kwargs):
-        self._float_only = True
+    cdef bint _float_only(self):
+        return True
 
     @property
     def label(self):
@@ -270,8 +271,8 @@ cdef class MulConstant(_Unary):
 cdef class Div(_Binary):
     """Element-wise quotient of two variables (``x / y``)."""
 
-    def __cinit__(self, *args, **kwargs):
-        self._float_only = True
+    cdef bint _float_only(self):
+        return True
 
     @property
     def label(self):
@@ -337,8 +338,8 @@ cdef class DivFromConstant(_Unary):
 cdef class PowVarVar(_Binary):
     """Element-wise power of two variables (``x ** y``)."""
 
-    def __cinit__(self, *args, **kwargs):
-        self._float_only = True
+    cdef bint _float_only(self):
+        return True
 
     @property
     def label(self):
@@ -509,7 +510,7 @@ cdef object _run_binary(_Binary node, Variable a, Variable b, bint retain):
     in_data = (a._data, b._data)
     da = a._node._dtype
     if type_check_enabled(state) and (
-            da is not b._node._dtype or (node._float_only and not _is_float(da))):
+            da is not b._node._dtype or (node._float_only() and not _is_float(da))):
         node._check_data_type_forward(in_data)
     if entries is not None:
         call_forward_hooks(entries, FWD_PRE, node, in_data)

@@ -8,7 +8,7 @@ cdef class VariableNode:
     cdef object _name
     cdef object _dtype
     cdef tuple _shape            # cached shape tuple (built lazily from _dims)
-    cdef int _ndim               # -1: no data; > MAX_DIMS: only _shape is set
+    cdef int _ndim               # > MAX_DIMS: only _shape is set
     cdef Py_ssize_t _dims[8]
     cdef FunctionNode _creator
     cdef int _rank
@@ -28,7 +28,8 @@ cdef class Variable:
     cdef VariableNode _node
     cdef object _grad_var
     cdef bint _requires_grad
-    cdef dict __dict__
+    cdef public object _loss_scale
+    cdef dict _extra             # attributes set from Python (created lazily)
     cdef object __weakref__
 
 
@@ -45,7 +46,7 @@ cdef class FunctionNode:
     cdef unsigned long long _bp_mark
     cdef bint _fast               # built-in node whose class is not subclassed
     cdef public bint lazy_grad_sum
-    cdef dict __dict__
+    cdef dict _extra             # attributes set from Python (created lazily)
     cdef object __weakref__
 
     cdef _link_outputs(self, tuple nodes)

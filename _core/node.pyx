@@ -7,7 +7,7 @@ A VariableNode points back to its Variable the same way.
 """
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from cpython.object cimport PyObject_GenericGetDict
+from cpython.object cimport PyObject_GenericGetDict, PyObject_GenericSetAttr
 from cpython.ref cimport Py_INCREF, PyObject
 
 import weakref
@@ -100,11 +100,6 @@ cdef class VariableNode:
         name (str): Name of the variable.
     """
 
-    def __cinit__(self, *args, **kwargs):
-        self._variable = NULL
-        self._rank = 0
-        self._ndim = -1
-
     def __init__(self, Variable variable, name, **kwargs):
         self._variable = <PyObject*>variable
         self._name = name
@@ -124,7 +119,7 @@ cdef class VariableNode:
         self._shape = None
         if data is None:
             self._dtype = None
-            self._ndim = -1
+            self._ndim = 0
         elif type(data) is _ndarray:
             ndim = PyArray_NDIM(<PyArrayObject*>data)
             self._dtype = <object>PyArray_DESCR(<PyArrayObject*>data)
@@ -142,7 +137,8 @@ cdef class VariableNode:
 
     cdef tuple shape_tuple(self):
         cdef Py_ssize_t i
-        if self._shape is None and 0 <= self._ndim <= MAX_DIMS:
+        if self._shape is None and self._dtype is not None and (
+                self._ndim <= MAX_DIMS):
             self._shape = tuple([self._dims[i] for i in range(self._ndim)])
         return self._shape
 
@@ -347,9 +343,6 @@ cdef class Variable:
 
     __array_priority__ = 200
 
-    def __cinit__(self, *args, **kwargs):
-        self._requires_grad = True
-
     def __init__(self, data=None, *, name=None, grad=None, requires_grad=True):
         _check_array(data, 'Variable data')
         self._data = data
@@ -367,6 +360,15 @@ cdef class Variable:
         cdef VariableNode node = self._node
         if node is not None and node._variable == <PyObject*>self:
             node._variable = NULL
+
+    def __getattr__(self, name):
+        return _extra_get(self._extra, self, name)
+
+    def __setattr__(self, name, value):
+        self._extra = _extra_set(self._extra, self, name, value)
+
+    def __delattr__(self, name):
+        _extra_del(self._extra, self, name)
 
     # -- data -----------------------------------------------------------
     @property
@@ -759,15 +761,16 @@ cdef class Variable:
         if self._grad_var is not None:
             g = (<Variable>self._grad_var)._data
             new._grad_var = new_variable(g.copy() if deep else g, False)
-        state = _idict(self)
+        state = _idict(self, self._extra)
         if state:
-            _idict(new).update(dup(state, memo) if deep else state)
+            for k, v in (dup(state, memo) if deep else state).items():
+                setattr(new, k, v)
         return new
 
     def __reduce__(self):
         return (_rebuild_variable,
                 (type(self), self._data, self.name, self.grad,
-                 self._requires_grad, _idict(self) or None))
+                 self._requires_grad, _idict(self, self._extra) or None))
 
 
 def _rebuild_variable(cls, data, name, grad, requires_grad, state):
@@ -776,12 +779,56 @@ def _rebuild_variable(cls, data, name, grad, requires_grad, state):
     if grad is not None:
         var._grad_var = new_variable(grad, False)
     if state:
-        _idict(var).update(state)
+        for k, v in state.items():
+            setattr(var, k, v)
     return var
 
 
-cdef dict _idict(obj):
-    return <dict>PyObject_GenericGetDict(obj, NULL)
+# Instances of the compiled classes have no __dict__ (creating one per object
+# would cost an allocation per op); attributes that Python code sets on them
+# go to a dict created on first use instead.
+
+cdef object _extra_get(dict extra, obj, name):
+    if extra is not None:
+        try:
+            return extra[name]
+        except KeyError:
+            pass
+    raise AttributeError("'%s' object has no attribute '%s'"
+                         % (type(obj).__name__, name))
+
+
+cdef dict _extra_set(dict extra, obj, name, value):
+    try:
+        PyObject_GenericSetAttr(obj, name, value)
+        return extra
+    except AttributeError:
+        if hasattr(type(obj), name):
+            raise  # e.g. a read-only property
+    if extra is None:
+        extra = {}
+    extra[name] = value
+    return extra
+
+
+cdef int _extra_del(dict extra, obj, name) except -1:
+    if extra is not None and name in extra:
+        del extra[name]
+        return 0
+    object.__delattr__(obj, name)
+    return 0
+
+
+cdef dict _idict(obj, dict extra):
+    # Python subclasses have an instance dict; the compiled class has none.
+    try:
+        d = <dict>PyObject_GenericGetDict(obj, NULL)
+    except AttributeError:
+        d = {}
+    if extra:
+        d = dict(d)
+        d.update(extra)
+    return d
 
 
 cdef object _to_numpy(a):
@@ -811,16 +858,19 @@ cdef class FunctionNode:
     its outputs weakly.
     """
 
-    def __cinit__(self, *args, **kwargs):
-        self._outs = NULL
-        self._n_out = 0
-        self._rank = 0
-        self._bp_mark = 0
-
     def __dealloc__(self):
         if self._outs != NULL and self._outs != &self._out1:
             PyMem_Free(self._outs)
         self._outs = NULL
+
+    def __getattr__(self, name):
+        return _extra_get(self._extra, self, name)
+
+    def __setattr__(self, name, value):
+        self._extra = _extra_set(self._extra, self, name, value)
+
+    def __delattr__(self, name):
+        _extra_del(self._extra, self, name)
 
     # -- graph attributes ---------------------------------------------------
     @property
@@ -1233,7 +1283,7 @@ cdef int check_grad(FunctionNode func, VariableNode x, object gx,
     cdef int ndim
     if not raw:
         gx = (<Variable>gx)._data
-    if x._ndim < 0:
+    if x._dtype is None:
         return 0
     if type(gx) is _ndarray:
         dt = <object>PyArray_DESCR(<PyArrayObject*>gx)
