@@ -105,15 +105,8 @@ cdef object _add(a, b):
 
 
 cdef int _call_backward_hooks(tuple entries, int bit, FunctionNode f,
-                              tuple gys, bint raw) except -1:
+                              tuple in_data, tuple out_grad) except -1:
     cdef HookEntry e
-    cdef VariableNode x
-    in_data = tuple([x._data for x in f._inputs])
-    if raw:
-        out_grad = gys
-    else:
-        out_grad = tuple([None if g is None else (<Variable>g)._data
-                          for g in gys])
     for e in entries:
         if e.current_mask() & bit:
             if bit == BWD_PRE:
@@ -121,6 +114,17 @@ cdef int _call_backward_hooks(tuple entries, int bit, FunctionNode f,
             else:
                 e.hook.backward_postprocess(f, in_data, out_grad)
     return 0
+
+
+cdef tuple _hook_in_data(FunctionNode f):
+    cdef VariableNode x
+    return tuple([x._data for x in f._inputs])
+
+
+cdef tuple _hook_out_grad(tuple gys, bint raw):
+    if raw:
+        return gys
+    return tuple([None if g is None else (<Variable>g)._data for g in gys])
 
 
 cdef tuple _as_grad_vars(tuple gys):
@@ -261,6 +265,118 @@ cdef tuple _collect_targets(list roots, set stop):
     return tuple(useful)
 
 
+cdef class _Pass:
+    """State of one backward pass (a pass may run inside another one)."""
+
+    cdef ThreadState state
+    cdef bint raw, retain_grad
+    cdef unsigned long long mark
+    cdef _Heap heap
+    cdef list touched           # nodes that hold a pending gradient
+    cdef list leaves            # leaf nodes (or grad() inputs) to write at the end
+    cdef list retained          # (node, grad) pairs kept because of retain_grad
+    cdef set stop               # grad(): the input nodes
+    cdef set allowed            # grad(): functions between outputs and inputs
+    cdef tuple entries          # global hook entries with a backward callback
+
+    cdef int deliver(self, VariableNode x, gx) except -1:
+        """Adds ``gx`` to the pending gradient of ``x`` and schedules its creator."""
+        cdef bint first = _accumulate(x, gx, self.raw, self.touched)
+        c = x._creator
+        if self.stop is not None and x in self.stop:
+            if first:
+                self.leaves.append(x)
+        elif c is None:
+            if self.stop is None and first:
+                self.leaves.append(x)
+        elif (<FunctionNode>c)._bp_mark != self.mark and (
+                self.allowed is None or c in self.allowed):
+            (<FunctionNode>c)._bp_mark = self.mark
+            self.heap.push(c)
+        return 0
+
+    cdef bint step_fast(self, FunctionNode f) except -1:
+        """Backward of a one-in, one-out built-in node on raw arrays.
+
+        Returns False when ``f`` needs the general path.
+        """
+        if not (self.raw and f._fast and f._n_out == 1
+                and f._local_hooks is None and f._inputs is not None
+                and len(f._inputs) == 1):
+            return False
+        cdef PyObject* p = f._outs[0]
+        if p == NULL:
+            return True
+        cdef VariableNode y = <VariableNode>p
+        g = y._pgrad
+        if g is None:
+            return True
+        y._pgrad = None
+        if self.retain_grad:
+            self.retained.append((y, g))
+        cdef VariableNode x = <VariableNode>f._inputs[0]
+        if not x._requires_grad:
+            return True
+        cdef tuple entries = self.entries
+        if entries is None:
+            gx = f._backward_raw1(g)
+        else:
+            in_data = (x._data,)
+            out_grad = (g,)
+            _call_backward_hooks(entries, BWD_PRE, f, in_data, out_grad)
+            gx = f._backward_raw1(g)
+            _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
+        if type(gx) is not _ndarray:
+            gx = force_array(gx)
+        check_grad(f, x, gx, True)
+        self.deliver(x, gx)
+        return True
+
+    cdef int step(self, FunctionNode f) except -1:
+        """Runs the backward of ``f`` and delivers the input gradients."""
+        cdef tuple gys, indexes, entries, gxs
+        cdef VariableNode x
+        cdef Py_ssize_t j
+        if self.step_fast(f):
+            return 0
+        gys = _gather(f, self.retain_grad, self.retained)
+        if gys is None or f._inputs is None:
+            return 0
+        inputs_t = f._inputs
+        indexes = _target_indexes(inputs_t)
+        if indexes is None:
+            return 0
+        entries = self.entries
+        if f._local_hooks:
+            entries = active_entries(self.state, f._local_hooks)
+            if not any_mask(entries):
+                entries = None
+        if entries is None:
+            gxs = _run_backward(f, indexes, gys, self.raw, self.state)
+        else:
+            in_data = _hook_in_data(f)
+            out_grad = _hook_out_grad(gys, self.raw)
+            _call_backward_hooks(entries, BWD_PRE, f, in_data, out_grad)
+            gxs = _run_backward(f, indexes, gys, self.raw, self.state)
+            _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
+        seen_ids = None
+        for j in range(len(indexes)):
+            gx = gxs[j]
+            if gx is None:
+                continue
+            x = <VariableNode>inputs_t[<Py_ssize_t>indexes[j]]
+            check_grad(f, x, gx, self.raw)
+            if self.raw and len(indexes) > 1:
+                # one array handed to several inputs must not be aliased
+                if seen_ids is None:
+                    seen_ids = set()
+                if id(gx) in seen_ids:
+                    gx = gx.copy()
+                seen_ids.add(id(gx))
+            self.deliver(x, gx)
+        return 0
+
+
 cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
                     bint enable_double_backprop, loss_scale,
                     list inputs=None, bint set_grad=True):
@@ -280,106 +396,38 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         The gradients of ``inputs`` (Variables or None) when given, else None.
     """
     global _pass_counter
-    cdef ThreadState state = get_state()
-    cdef bint raw = not enable_double_backprop
-    cdef _Heap heap = _Heap()
-    cdef FunctionNode f
-    cdef VariableNode x, y
+    cdef _Pass bp = _Pass.__new__(_Pass)
     cdef Variable var
-    cdef Py_ssize_t i, j, n_in
-    cdef unsigned long long mark
-    cdef tuple entries
-    cdef int mask
+    cdef VariableNode x
     _pass_counter += 1
-    mark = _pass_counter
-    touched = []         # nodes that hold a pending gradient
-    leaves = []          # leaf nodes (or grad() inputs) to write at the end
-    retained = []        # (node, grad) pairs kept because of retain_grad
-    cdef set stop = None
-    cdef set allowed = None
+    bp.mark = _pass_counter
+    bp.state = get_state()
+    bp.raw = not enable_double_backprop
+    bp.retain_grad = retain_grad
+    bp.heap = _Heap()
+    bp.touched = []
+    bp.leaves = []
+    bp.retained = []
     if inputs is not None:
-        stop = set(inputs)
-        allowed = set(_collect_targets(
-            [(<Variable>o)._node._creator for o in outputs], stop))
-
+        bp.stop = set(inputs)
+        bp.allowed = set(_collect_targets(
+            [(<Variable>o)._node._creator for o in outputs], bp.stop))
     # Global hooks are resolved once per pass (local ones per node); a hook
     # that overrides no backward callback costs nothing here.
-    cdef tuple pass_entries = None
-    if state.hooks is not None and len(state.hooks) > 0:
-        pass_entries = global_entries(state)
-        if not any_mask(pass_entries):
-            pass_entries = None
-
+    if bp.state.hooks is not None and len(bp.state.hooks) > 0:
+        bp.entries = global_entries(bp.state)
+        if not any_mask(bp.entries):
+            bp.entries = None
     try:
         for var, g in zip(outputs, grad_outputs):
-            if g is None:
-                continue
-            y = var._node
-            g = _unwrap_seed(g, raw)
-            first = _accumulate(y, g, raw, touched)
-            if stop is not None and y in stop:
-                if first:
-                    leaves.append(y)
-                continue
-            f = y._creator
-            if f is None and stop is None and first:
-                leaves.append(y)
-            elif f is not None and f._bp_mark != mark and (
-                    allowed is None or f in allowed):
-                f._bp_mark = mark
-                heap.push(f)
-
-        while heap.n:
-            f = heap.pop()
-            gys = _gather(f, retain_grad, retained)
-            if gys is None or f._inputs is None:
-                continue
-            inputs_t = f._inputs
-            indexes = _target_indexes(inputs_t)
-            if indexes is None:
-                continue
-            if f._local_hooks:
-                entries = active_entries(state, f._local_hooks)
-                if not any_mask(entries):
-                    entries = None
-            else:
-                entries = pass_entries
-            if entries is None:
-                gxs = _run_backward(f, indexes, gys, raw, state)
-            else:
-                _call_backward_hooks(entries, BWD_PRE, f, gys, raw)
-                gxs = _run_backward(f, indexes, gys, raw, state)
-                _call_backward_hooks(entries, BWD_POST, f, gys, raw)
-            seen_ids = None
-            for j in range(len(indexes)):
-                gx = gxs[j]
-                if gx is None:
-                    continue
-                x = <VariableNode>inputs_t[<Py_ssize_t>indexes[j]]
-                check_grad(f, x, gx, raw)
-                if raw and len(indexes) > 1:
-                    # one array handed to several inputs must not be aliased
-                    if seen_ids is None:
-                        seen_ids = set()
-                    if id(gx) in seen_ids:
-                        gx = gx.copy()
-                    seen_ids.add(id(gx))
-                first = _accumulate(x, gx, raw, touched)
-                c = x._creator
-                if stop is not None and x in stop:
-                    if first:
-                        leaves.append(x)
-                elif c is None:
-                    if stop is None and first:
-                        leaves.append(x)
-                elif (<FunctionNode>c)._bp_mark != mark and (
-                        allowed is None or c in allowed):
-                    (<FunctionNode>c)._bp_mark = mark
-                    heap.push(c)
-
-        return _finish(leaves, retained, raw, loss_scale, inputs, set_grad)
+            if g is not None:
+                bp.deliver(var._node, _unwrap_seed(g, bp.raw))
+        while bp.heap.n:
+            bp.step(bp.heap.pop())
+        return _finish(bp.leaves, bp.retained, bp.raw, loss_scale, inputs,
+                       set_grad)
     finally:
-        for x in touched:
+        for x in bp.touched:
             x._pgrad = None
 
 

@@ -4,6 +4,8 @@ Each node has a Python-level ``forward``/``backward`` (used with hooks and for
 double backprop) and a compiled path used otherwise: the operator computes the
 output array directly and the backward pass works on raw arrays.
 """
+cimport cython
+
 import numpy
 
 from chainerlite._core.config cimport (
@@ -125,6 +127,7 @@ cdef class _Unary(FunctionNode):
 
 # ----------------------------------------------------------------- add / sub
 
+@cython.freelist(64)
 cdef class Add(_Binary):
     """Element-wise sum of two variables (``x + y``)."""
 
@@ -146,6 +149,7 @@ cdef class Add(_Binary):
         return tuple([_sum_to_raw(gy, s0 if i == 0 else s1) for i in indexes])
 
 
+@cython.freelist(64)
 cdef class AddConstant(_Unary):
     """Sum of a variable and a constant (``x + c``)."""
 
@@ -164,10 +168,14 @@ cdef class AddConstant(_Unary):
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0],
 
+    cdef object _backward_raw1(self, gy):
+        return gy
+
     cdef tuple _backward_raw(self, tuple indexes, tuple gys):
         return gys[0],
 
 
+@cython.freelist(64)
 cdef class Sub(_Binary):
     """Element-wise difference of two variables (``x - y``)."""
 
@@ -191,6 +199,7 @@ cdef class Sub(_Binary):
                       for i in indexes])
 
 
+@cython.freelist(64)
 cdef class SubFromConstant(_Unary):
     """Constant minus a variable (``c - x``)."""
 
@@ -209,12 +218,16 @@ cdef class SubFromConstant(_Unary):
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
 
+    cdef object _backward_raw1(self, gy):
+        return -gy
+
     cdef tuple _backward_raw(self, tuple indexes, tuple gys):
         return -gys[0],
 
 
 # ----------------------------------------------------------------- mul / div
 
+@cython.freelist(64)
 cdef class Mul(_Binary):
     """Element-wise product of two variables (``x * y``)."""
 
@@ -246,6 +259,7 @@ cdef class Mul(_Binary):
                       else _sum_to_raw(gy * x0, x1.shape) for i in indexes])
 
 
+@cython.freelist(256)
 cdef class MulConstant(_Unary):
     """Product of a variable and a constant (``x * c``)."""
 
@@ -264,10 +278,14 @@ cdef class MulConstant(_Unary):
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self.value,
 
+    cdef object _backward_raw1(self, gy):
+        return gy * self.value
+
     cdef tuple _backward_raw(self, tuple indexes, tuple gys):
         return gys[0] * self.value,
 
 
+@cython.freelist(64)
 cdef class Div(_Binary):
     """Element-wise quotient of two variables (``x / y``)."""
 
@@ -305,6 +323,7 @@ cdef class Div(_Binary):
                       for i in indexes])
 
 
+@cython.freelist(64)
 cdef class DivFromConstant(_Unary):
     """Constant divided by a variable (``c / x``)."""
 
@@ -367,6 +386,7 @@ cdef class PowVarVar(_Binary):
         return tuple(ret)
 
 
+@cython.freelist(64)
 cdef class PowVarConst(_Unary):
     """Power of a variable by a constant (``x ** c``)."""
 
@@ -423,6 +443,7 @@ cdef class PowConstVar(_Unary):
 
 # -------------------------------------------------------------- neg / abs
 
+@cython.freelist(64)
 cdef class Neg(_Unary):
     """Negation of a variable (``-x``)."""
 
@@ -435,6 +456,9 @@ cdef class Neg(_Unary):
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
+
+    cdef object _backward_raw1(self, gy):
+        return -gy
 
     cdef tuple _backward_raw(self, tuple indexes, tuple gys):
         return -gys[0],

@@ -51,6 +51,7 @@ cdef class FunctionNode:
 
     cdef _link_outputs(self, tuple nodes)
     cdef tuple _backward_raw(self, tuple indexes, tuple grad_outputs)
+    cdef object _backward_raw1(self, object grad_output)
     cdef bint _quick_check(self, tuple in_data)
 
 

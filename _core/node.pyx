@@ -89,6 +89,7 @@ cdef str _type_name(x):
 # ---------------------------------------------------------------- VariableNode
 
 @cython.no_gc_clear
+@cython.freelist(256)
 cdef class VariableNode:
     """Node of the computational graph that stands for one Variable.
 
@@ -330,6 +331,7 @@ def _check_array(data, str what):
 
 
 @cython.no_gc_clear
+@cython.freelist(256)
 cdef class Variable:
     """Array with a gradient and a place in the computational graph.
 
@@ -847,6 +849,7 @@ cdef class _DeadRef:
 
 
 cdef object _dead_ref = _DeadRef()
+cdef tuple _IDX0 = (0,)
 
 
 cdef class FunctionNode:
@@ -1090,7 +1093,15 @@ cdef class FunctionNode:
                       for gx, g in zip(gxs, grad_inputs)])
 
     cdef tuple _backward_raw(self, tuple indexes, tuple grad_outputs):
+        # Built-in nodes (``_fast``) compute input gradients on raw arrays
+        # here; None means "use backward()".
         return None
+
+    cdef object _backward_raw1(self, object grad_output):
+        # One input, one output: the gradient of the input from the array
+        # gradient of the output. Built-in nodes with `_fast` set override
+        # _backward_raw or this.
+        return self._backward_raw(_IDX0, (grad_output,))[0]
 
     def get_retained_inputs(self):
         """Returns the retained inputs as Variables (see retain_inputs)."""
