@@ -39,9 +39,9 @@ cdef class FunctionNode:
     cdef PyObject** _outs        # borrowed pointers; NULL entries are dead
     cdef Py_ssize_t _n_out
     cdef int _rank
-    cdef tuple _input_indexes_to_retain
-    cdef tuple _output_indexes_to_retain
-    cdef tuple _retained_output_data
+    cdef public tuple _input_indexes_to_retain
+    cdef public tuple _output_indexes_to_retain
+    cdef public tuple _retained_output_data
     cdef object _local_hooks
     cdef unsigned long long _bp_mark
     cdef bint _fast               # built-in node whose class is not subclassed

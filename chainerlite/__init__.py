@@ -20,7 +20,7 @@ from chainerlite import gradient_check  # NOQA
 from chainerlite._core import backward, grad  # NOQA
 from chainerlite._core import get_function_hooks  # NOQA
 from chainerlite.configuration import config, global_config, using_config  # NOQA
-from chainerlite.function import force_backprop_mode, no_backprop_mode  # NOQA
+from chainerlite.function import Function, force_backprop_mode, no_backprop_mode  # NOQA
 from chainerlite.function_hook import FunctionHook  # NOQA
 from chainerlite.function_node import FunctionNode  # NOQA
 from chainerlite.link import Chain, ChainList, Link  # NOQA

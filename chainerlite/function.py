@@ -1,2 +1,214 @@
-"""Backprop-mode context managers, at the path where Chainer keeps them."""
+"""Old-style ``Function`` (Chainer v1 API) and the backprop-mode switches.
+
+A ``Function`` computes on raw arrays in both directions: ``forward(inputs)``
+and ``backward(inputs, grad_outputs)`` take and return tuples of arrays. It
+runs on the same compiled graph as :class:`FunctionNode` through
+:class:`FunctionAdapter`; its backward is not differentiable again (no double
+backprop), as in Chainer.
+"""
+import weakref
+
 from chainerlite._core import force_backprop_mode, no_backprop_mode  # NOQA
+from chainerlite.backends import cuda
+from chainerlite.function_node import FunctionNode
+from chainerlite.variable import Variable
+
+
+class FunctionAdapter(FunctionNode):
+    """FunctionNode that runs an old-style :class:`Function`.
+
+    Args:
+        function (Function): The function to run.
+    """
+
+    def __init__(self, function):
+        self._function = function
+
+    @property
+    def function(self):
+        """The adapted :class:`Function`."""
+        return self._function
+
+    @property
+    def label(self):
+        return self._function.label
+
+    @property
+    def _impl_name(self):
+        return type(self._function).__name__
+
+    def check_type_forward(self, in_types):
+        self._function.check_type_forward(in_types)
+
+    def forward(self, inputs):
+        # All inputs are kept for backward unless the function says otherwise.
+        self.retain_inputs(range(len(inputs)))
+        outputs = self._function.forward(inputs)
+        if not isinstance(outputs, tuple):
+            raise TypeError('%s.forward must return a tuple, got %s'
+                            % (self.label, type(outputs).__name__))
+        return outputs
+
+    def backward(self, target_input_indexes, grad_outputs):
+        in_data = tuple([x.data for x in self.inputs])
+        grad_out_data = tuple([None if g is None else g.array
+                               for g in grad_outputs])
+        gxs = self._function.backward(in_data, grad_out_data)
+        if not isinstance(gxs, (tuple, list)):
+            raise TypeError('%s.backward must return a tuple, got %s'
+                            % (self.label, type(gxs).__name__))
+        if len(gxs) != len(in_data):
+            raise ValueError(
+                'number of gradients returned by %s.backward is incorrect: '
+                '%d != %d' % (self.label, len(gxs), len(in_data)))
+        return tuple([None if gxs[i] is None else Variable(gxs[i])
+                      for i in target_input_indexes])
+
+
+class Function(object):
+    """Old-style differentiable function on arrays (Chainer v1 API).
+
+    Implement ``forward`` (or ``forward_cpu``/``forward_gpu``) and
+    ``backward`` (or ``backward_cpu``/``backward_gpu``) on tuples of arrays,
+    then call the instance on Variables. Each call creates a new graph node,
+    so an instance should be called once.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite as chainer
+        >>> class Square(chainer.Function):
+        ...     def forward(self, inputs):
+        ...         x, = inputs
+        ...         return x * x,
+        ...     def backward(self, inputs, grad_outputs):
+        ...         x, = inputs
+        ...         return 2 * x * grad_outputs[0],
+        >>> x = chainer.Variable(np.array([1.0, 3.0], np.float32))
+        >>> y = Square()(x)
+        >>> y.grad = np.ones(2, np.float32)
+        >>> y.backward()
+        >>> x.grad
+        array([2., 6.], dtype=float32)
+    """
+
+    _node_ref = None
+    _owned_node = None
+
+    def __call__(self, *inputs):
+        node = self.node
+        if node.inputs is not None:
+            # a second call gets a node of its own
+            node = self._new_node()
+        # From now on the graph owns the node; the function only points to it.
+        self._owned_node = None
+        outputs = node.apply(inputs)
+        return outputs[0] if len(outputs) == 1 else outputs
+
+    @property
+    def node(self):
+        """The :class:`FunctionAdapter` that represents this function.
+
+        Until the function is called it owns its node (so local hooks added
+        before the call stay); afterwards the graph owns it and the function
+        holds it weakly, so the two never form a reference cycle.
+        """
+        node = None if self._node_ref is None else self._node_ref()
+        if node is None:
+            node = self._new_node()
+        return node
+
+    def _new_node(self):
+        node = FunctionAdapter(self)
+        self._owned_node = node
+        self._node_ref = weakref.ref(node)
+        return node
+
+    @property
+    def label(self):
+        """Name of the function (the class name by default)."""
+        return type(self).__name__
+
+    @property
+    def inputs(self):
+        return self.node.inputs
+
+    @property
+    def outputs(self):
+        return self.node.outputs
+
+    @property
+    def rank(self):
+        return self.node.rank
+
+    @property
+    def local_function_hooks(self):
+        return self.node.local_function_hooks
+
+    @property
+    def output_data(self):
+        """Tuple of the retained output arrays (None for the others)."""
+        node = self.node
+        indexes = node._output_indexes_to_retain
+        if indexes is None or node.outputs is None:
+            raise RuntimeError('retain_outputs was not called in forward of '
+                               '%s' % self.label)
+        ret = [None] * len(node.outputs)
+        for i, data in zip(indexes, node._retained_output_data):
+            ret[i] = data
+        return tuple(ret)
+
+    def add_hook(self, hook, name=None):
+        """Registers a function hook on this function only."""
+        self.node.add_hook(hook, name)
+
+    def delete_hook(self, name):
+        """Unregisters the local hook named ``name``."""
+        self.node.delete_hook(name)
+
+    def check_type_forward(self, in_types):
+        """Checks input types (override with ``type_check.expect``)."""
+        pass
+
+    def forward(self, inputs):
+        """Computes outputs from input arrays; dispatches on the array type."""
+        if any(isinstance(x, cuda.ndarray) for x in inputs):
+            return self.forward_gpu(inputs)
+        return self.forward_cpu(inputs)
+
+    def forward_cpu(self, inputs):
+        raise NotImplementedError('%s does not implement forward_cpu'
+                                  % self.label)
+
+    def forward_gpu(self, inputs):
+        raise NotImplementedError('%s does not implement forward_gpu'
+                                  % self.label)
+
+    def backward(self, inputs, grad_outputs):
+        """Computes input gradients from arrays; dispatches on the array type.
+
+        Returns:
+            tuple: One gradient array (or None) per input.
+        """
+        arrays = tuple(inputs) + tuple(grad_outputs)
+        if any(isinstance(x, cuda.ndarray) for x in arrays):
+            return self.backward_gpu(inputs, grad_outputs)
+        return self.backward_cpu(inputs, grad_outputs)
+
+    def backward_cpu(self, inputs, grad_outputs):
+        return (None,) * len(inputs)
+
+    def backward_gpu(self, inputs, grad_outputs):
+        return (None,) * len(inputs)
+
+    def retain_inputs(self, indexes):
+        """Keeps only these inputs for backward (call inside forward)."""
+        self.node.retain_inputs(indexes)
+
+    def retain_outputs(self, indexes, retain_after_backward=False):
+        """Keeps these outputs for backward (call inside forward)."""
+        self.node.retain_outputs(indexes)
+
+    def unchain(self):
+        """Purges input and output references of the node."""
+        self.node.unchain()

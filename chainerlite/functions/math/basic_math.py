@@ -1,4 +1,76 @@
-"""Arithmetic nodes behind the Variable operators (compiled in the core)."""
+"""Arithmetic nodes behind the Variable operators, and their function forms.
+
+The node classes are compiled in the core (``chainerlite._core.basic_math``);
+the functions below are the ``F.*`` spellings of the operators.
+"""
 from chainerlite._core import (  # NOQA
     Absolute, Add, AddConstant, Div, DivFromConstant, Mul, MulConstant, Neg,
     PowConstVar, PowVarConst, PowVarVar, Sub, SubFromConstant)
+from chainerlite.variable import Variable, as_variable
+
+
+def _lhs(a, b, name):
+    # The left operand must be a Variable for the operator to dispatch here;
+    # arrays become Variables that need no gradient.
+    if isinstance(a, Variable):
+        return a
+    if isinstance(b, Variable) or not isinstance(a, (int, float)):
+        return as_variable(a)
+    raise TypeError('%s needs at least one Variable or array operand' % name)
+
+
+def add(*xs):
+    """Element-wise sum of any number of variables (with broadcasting).
+
+    Args:
+        *xs (Variable or ndarray): Operands; at least one is required.
+
+    Returns:
+        Variable: ``xs[0] + xs[1] + ...``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.add(np.array([1.0, 2.0]), np.array([3.0, 4.0]))
+        variable([4., 6.])
+    """
+    if not xs:
+        raise TypeError('add takes at least one argument')
+    y = as_variable(xs[0])
+    for x in xs[1:]:
+        y = y + x
+    return y
+
+
+def sub(a, b):
+    """Element-wise difference ``a - b`` (a scalar may be either operand)."""
+    if not isinstance(a, Variable) and isinstance(b, Variable):
+        return a - b
+    return _lhs(a, b, 'sub') - b
+
+
+def mul(a, b):
+    """Element-wise product ``a * b`` (a scalar may be either operand)."""
+    if not isinstance(a, Variable) and isinstance(b, Variable):
+        return b * a
+    return _lhs(a, b, 'mul') * b
+
+
+def div(a, b):
+    """Element-wise quotient ``a / b`` (a scalar may be either operand)."""
+    if not isinstance(a, Variable) and isinstance(b, Variable):
+        return a / b
+    return _lhs(a, b, 'div') / b
+
+
+def pow(a, b):
+    """Element-wise power ``a ** b`` (a scalar may be either operand)."""
+    if not isinstance(a, Variable) and isinstance(b, Variable):
+        return a ** b
+    return _lhs(a, b, 'pow') ** b
+
+
+def neg(x):
+    """Element-wise negation ``-x``."""
+    return -as_variable(x)

@@ -1,0 +1,88 @@
+import numpy as np
+import pytest
+
+import chainerlite
+from chainerlite.utils import type_check
+
+
+class _Square(chainerlite.Function):
+    def check_type_forward(self, in_types):
+        type_check.expect(in_types.size() == 1,
+                          in_types[0].dtype.kind == 'f')
+
+    def forward_cpu(self, inputs):
+        x, = inputs
+        self.retain_outputs((0,))
+        return x * x,
+
+    def backward_cpu(self, inputs, grad_outputs):
+        x, = inputs
+        assert self.output_data[0] is not None
+        return 2 * x * grad_outputs[0],
+
+
+class _Split(chainerlite.Function):
+    def forward(self, inputs):
+        x, = inputs
+        return x * 2, x * 3
+
+    def backward(self, inputs, grad_outputs):
+        g2, g3 = grad_outputs
+        gx = 0
+        if g2 is not None:
+            gx = gx + 2 * g2
+        if g3 is not None:
+            gx = gx + 3 * g3
+        return gx,
+
+
+def test_old_style_forward_backward():
+    x = chainerlite.Variable(np.array([1.0, 3.0]))
+    y = _Square()(x)
+    assert isinstance(y, chainerlite.Variable)
+    np.testing.assert_allclose(y.array, [1.0, 9.0])
+    assert isinstance(y.creator, _Square)
+    assert isinstance(y.creator_node, chainerlite.function.FunctionAdapter)
+    chainerlite.functions.sum(y).backward()
+    np.testing.assert_allclose(x.grad, [2.0, 6.0])
+
+
+def test_multiple_outputs_and_missing_grad():
+    x = chainerlite.Variable(np.array([1.0, 2.0]))
+    a, b = _Split()(x)
+    chainerlite.functions.sum(a).backward()  # b gets no gradient
+    np.testing.assert_allclose(x.grad, [2.0, 2.0])
+
+
+def test_type_check_and_hooks():
+    with pytest.raises(type_check.InvalidType) as info:
+        _Square()(chainerlite.Variable(np.array([1, 2])))
+    assert '_Square' in str(info.value)
+    calls = []
+
+    class Hook(chainerlite.FunctionHook):
+        name = 'h'
+
+        def forward_preprocess(self, function, in_data):
+            calls.append(function.label)
+
+    f = _Square()
+    f.add_hook(Hook())
+    f(chainerlite.Variable(np.array([1.0])))
+    assert calls == ['_Square']
+
+
+def test_calling_twice_builds_two_nodes():
+    f = _Square()
+    x = chainerlite.Variable(np.array([2.0]))
+    y1, y2 = f(x), f(x)
+    assert y1.creator_node is not y2.creator_node
+    chainerlite.functions.sum(y1 + y2).backward()
+    np.testing.assert_allclose(x.grad, [8.0])
+
+
+def test_output_data_requires_retain_outputs():
+    f = _Split()
+    f(chainerlite.Variable(np.array([1.0])))
+    with pytest.raises(RuntimeError):
+        f.output_data
