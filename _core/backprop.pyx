@@ -13,8 +13,7 @@ from chainerlite._core.config cimport ThreadState, get_state, set_local_backprop
 from chainerlite._core.hooks cimport (
     BWD_POST, BWD_PRE, HookEntry, active_entries, any_mask, global_entries)
 from chainerlite._core.node cimport (
-    FunctionNode, Variable, VariableNode, check_grad, force_array, get_variable,
-    new_variable)
+    FunctionNode, Variable, VariableNode, check_grad, force_array, new_variable)
 
 import numpy
 
@@ -98,10 +97,6 @@ cdef class _Heap:
         f = <FunctionNode>top
         Py_DECREF(f)
         return f
-
-
-cdef object _add(a, b):
-    return a + b
 
 
 cdef int _call_backward_hooks(tuple entries, int bit, FunctionNode f,

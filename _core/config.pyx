@@ -37,13 +37,13 @@ cdef ThreadState get_state():
     return state
 
 
-cdef inline bint backprop_enabled(ThreadState state):
+cdef bint backprop_enabled(ThreadState state):
     if state.enable_backprop >= 0:
         return state.enable_backprop
     return _global_backprop
 
 
-cdef inline bint type_check_enabled(ThreadState state):
+cdef bint type_check_enabled(ThreadState state):
     if state.type_check >= 0:
         return state.type_check
     return _global_type_check

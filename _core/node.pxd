@@ -59,8 +59,8 @@ cdef Variable new_variable(data, bint requires_grad)
 cdef Variable as_variable_fast(x)
 cdef Variable get_variable(VariableNode node)
 cdef tuple apply_node(FunctionNode node, tuple inputs)
-cdef Variable apply_fast(ThreadState state, FunctionNode node, Variable x0,
-                        Variable x1, object y)
+cdef Variable apply_fast(ThreadState state, FunctionNode node,
+                        Variable x0, Variable x1, object y, Variable x2=*)
 cdef bint needs_slow_path(ThreadState state, FunctionNode node)
 cdef tuple forward_hook_entries(ThreadState state)
 cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
@@ -69,6 +69,7 @@ cdef object force_array(object y)
 cdef bint is_array(object x)
 cdef str grad_count_message(FunctionNode func, Py_ssize_t n, indexes)
 cdef object helper(str name)
+cdef bint is_float_dtype(dtype)
 cdef int check_grad(FunctionNode func, VariableNode x, object gx, bint raw) except -1
 
 ctypedef object (*binop_t)(object, object)

@@ -8,18 +8,16 @@ A VariableNode points back to its Variable the same way.
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject_GenericGetDict, PyObject_GenericSetAttr
-from cpython.ref cimport Py_INCREF, PyObject
+from cpython.ref cimport PyObject
 
 import weakref
 
 import numpy
 
 from chainerlite._core.config cimport (
-    ThreadState, backprop_enabled, get_state, set_local_backprop,
-    type_check_enabled)
+    ThreadState, backprop_enabled, get_state, type_check_enabled)
 from chainerlite._core.hooks cimport (
-    BWD_POST, BWD_PRE, FWD_POST, FWD_PRE, HookEntry, active_entries, any_mask,
-    global_entries)
+    FWD_POST, FWD_PRE, HookEntry, active_entries, any_mask, global_entries)
 
 cdef extern from "numpy/ndarraytypes.h":
     ctypedef struct PyArrayObject:
@@ -589,7 +587,6 @@ cdef class Variable:
         src = var.grad
         if src is None:
             return
-        xp = self.xp
         src = helper('chainerlite.backend.move_array_like')(src, self._data)
         mine = self.grad
         self.grad = src.copy() if mine is None else mine + src
@@ -1105,7 +1102,6 @@ cdef class FunctionNode:
 
     def get_retained_inputs(self):
         """Returns the retained inputs as Variables (see retain_inputs)."""
-        cdef VariableNode x
         if self._input_indexes_to_retain is None or self._inputs is None:
             return ()
         return tuple([get_variable(<VariableNode>self._inputs[i])
@@ -1191,7 +1187,6 @@ cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
 
 
 cdef tuple apply_node(FunctionNode node, tuple inputs):
-    cdef Py_ssize_t i, n = len(inputs)
     cdef Variable v
     cdef ThreadState state = get_state()
     if node._inputs is not None or node._outs != NULL:
@@ -1263,11 +1258,15 @@ cdef int _link(FunctionNode node, list input_vars, tuple ret,
     return 0
 
 
-cdef Variable apply_fast(ThreadState state, FunctionNode node, Variable x0,
-                        Variable x1, object y):
-    """Links a built-in node that computed ``y`` without hooks."""
+cdef Variable apply_fast(ThreadState state, FunctionNode node,
+                        Variable x0, Variable x1, object y, Variable x2=None):
+    """Links a built-in node that computed ``y`` without hooks.
+
+    ``x1`` and ``x2`` are the optional second and third inputs.
+    """
     cdef bint requires_grad = x0._requires_grad or (
-        x1 is not None and x1._requires_grad)
+        x1 is not None and x1._requires_grad) or (
+        x2 is not None and x2._requires_grad)
     cdef Variable out = new_variable(force_array(y), requires_grad)
     cdef VariableNode yn = out._node
     cdef int rank
@@ -1278,7 +1277,12 @@ cdef Variable apply_fast(ThreadState state, FunctionNode node, Variable x0,
         else:
             if x1._node._rank > rank:
                 rank = x1._node._rank
-            node._inputs = (x0._node, x1._node)
+            if x2 is None:
+                node._inputs = (x0._node, x1._node)
+            else:
+                if x2._node._rank > rank:
+                    rank = x2._node._rank
+                node._inputs = (x0._node, x1._node, x2._node)
         node._rank = rank
         yn._creator = node
         yn._rank = rank + 1
@@ -1286,6 +1290,16 @@ cdef Variable apply_fast(ThreadState state, FunctionNode node, Variable x0,
         node._out1 = <PyObject*>yn
         node._n_out = 1
     return out
+
+
+cdef object _f16 = numpy.dtype(numpy.float16)
+cdef object _f32 = numpy.dtype(numpy.float32)
+cdef object _f64 = numpy.dtype(numpy.float64)
+
+
+cdef bint is_float_dtype(dtype):
+    return dtype is _f32 or dtype is _f64 or dtype is _f16 or (
+        dtype is not None and dtype.kind == 'f')
 
 
 cdef int check_grad(FunctionNode func, VariableNode x, object gx,

@@ -27,6 +27,8 @@ def force_array(x, dtype=None):
         ('ndarray', (), dtype('float32'))
 
     """
+    if dtype is None and type(x) is numpy.ndarray:
+        return x
     if numpy.isscalar(x) or isinstance(x, numpy.generic):
         if dtype is None:
             return numpy.asarray(x)
@@ -69,3 +71,6 @@ def size_of_shape(shape):
     for dim in shape:
         size *= dim
     return int(size)
+
+
+from chainerlite.utils.walker_alias import WalkerAlias  # NOQA

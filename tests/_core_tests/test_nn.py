@@ -1,0 +1,84 @@
+"""The compiled ReLU and linear nodes against plain NumPy references."""
+import numpy as np
+import pytest
+
+import chainerlite
+from chainerlite import gradient_check
+from chainerlite._core import nn
+from chainerlite.utils import type_check
+
+
+@pytest.fixture
+def data():
+    rng = np.random.RandomState(0)
+    return (rng.randn(3, 4), rng.randn(5, 4), rng.randn(5), rng.randn(3, 5),
+            rng)
+
+
+def test_linear_forward_backward_double_backward(data):
+    x, W, b, gy, rng = data
+    np.testing.assert_allclose(nn.linear2d(x, W, b).array, x @ W.T + b)
+    np.testing.assert_allclose(nn.linear2d(x, W).array, x @ W.T)
+    gradient_check.check_backward(nn.linear2d, (x, W, b), gy)
+    gradient_check.check_double_backward(
+        nn.linear2d, (x, W, b), gy,
+        (rng.randn(3, 4), rng.randn(5, 4), rng.randn(5)))
+
+
+def test_relu_forward_backward_double_backward(data):
+    x, _, _, _, rng = data
+    np.testing.assert_allclose(nn.relu(x).array, np.maximum(x, 0))
+    gradient_check.check_backward(nn.relu, (x,), rng.randn(3, 4))
+    gradient_check.check_double_backward(nn.relu, (x,), rng.randn(3, 4),
+                                         rng.randn(3, 4))
+
+
+@pytest.mark.parametrize('dtype', [np.float16, np.float32, np.float64])
+def test_raw_path_grads_match_reference(data, dtype):
+    x, W, b, _, _ = data
+    xv, Wv, bv = (chainerlite.Variable(a.astype(dtype)) for a in (x, W, b))
+    y = nn.relu(nn.linear2d(xv, Wv, bv))
+    assert y.dtype == dtype
+    chainerlite.functions.sum(y * 2.0).backward()
+    mask = (x @ W.T + b) > 0
+    tol = {np.float16: dict(rtol=1e-2, atol=1e-2),
+           np.float32: dict(rtol=1e-5, atol=1e-6)}.get(dtype, {})
+    np.testing.assert_allclose(bv.grad, (2.0 * mask).sum(0), **tol)
+    np.testing.assert_allclose(Wv.grad, (2.0 * mask).T @ x, **tol)
+    np.testing.assert_allclose(xv.grad, (2.0 * mask) @ W, **tol)
+    assert xv.grad.dtype == dtype
+
+
+def test_hooks_see_compiled_nodes(data):
+    x, W, b, _, _ = data
+    seen = []
+
+    class Hook(chainerlite.FunctionHook):
+        name = 'seen'
+
+        def forward_postprocess(self, function, in_data):
+            seen.append((function.label, len(in_data)))
+
+        def backward_preprocess(self, function, in_data, out_grad):
+            seen.append(('b:' + function.label, len(in_data)))
+
+    with Hook():
+        y = nn.relu(nn.linear2d(x, chainerlite.Variable(W), b))
+        chainerlite.functions.sum(y).backward()
+    assert seen[:2] == [('LinearFunction', 3), ('ReLU', 1)]
+    assert ('b:ReLU', 1) in seen and ('b:LinearFunction', 3) in seen
+
+
+@pytest.mark.parametrize('shapes', [((3, 4), (5, 3), (5,)),
+                                    ((3, 4), (5, 4), (4,)),
+                                    ((3, 4, 1), (5, 4), (5,))])
+def test_linear_bad_shapes_raise_invalid_type(shapes):
+    xs, ws, bs = shapes
+    with pytest.raises(type_check.InvalidType) as info:
+        nn.linear2d(np.ones(xs), np.ones(ws), np.ones(bs))
+    assert 'LinearFunction' in str(info.value)
+
+
+def test_relu_int_input_raises_invalid_type():
+    with pytest.raises(type_check.InvalidType):
+        nn.relu(np.array([1, -1]))
