@@ -1,0 +1,1 @@
+"""asv benchmarks of chainerlite (run from ``benchmarks/``: ``asv run``)."""
