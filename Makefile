@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench bench-smoke docs wheel clean
+.PHONY: demo test bench docs wheel clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,9 +29,6 @@ bench: $(VENV)/bin/asv
 	cd benchmarks && ../$(VENV)/bin/asv machine --yes --machine local >/dev/null
 	cd benchmarks && ../$(VENV)/bin/asv run --python=same --quick --machine local --show-stderr
 	$(PY) benchmarks/compare.py --quick
-
-# CI: the benchmarks must keep running; no timing is checked.
-bench-smoke: bench
 
 docs: $(STAMP)
 	$(PY) -m pip install -e '.[docs]'
