@@ -4,12 +4,12 @@ import collections
 import sys
 import time
 
-import numpy
-
-from chainerlite import backend
 from chainerlite import function_hook
+from chainerlite.backends import cuda
 
 _UNITS = (('sec', 1.0), ('ms', 1e3), ('us', 1e6), ('ns', 1e9))
+_perf_counter = time.perf_counter
+_FORWARD, _BACKWARD = 1, 2   # indexes into the per-function stats
 
 
 def _choose_unit(seconds):
@@ -20,53 +20,23 @@ def _choose_unit(seconds):
     return _UNITS[-1]
 
 
-class _Stopwatch:
-    """Measures one call on the CPU clock, or with CUDA events on the GPU."""
-
-    def __init__(self, xp):
-        self._xp = xp
-        if xp is numpy:
-            self._start = time.perf_counter()
-        else:
-            self._start = xp.cuda.Event()
-            self._start.record()
-
-    def elapsed(self):
-        """Returns the seconds since this stopwatch was created."""
-        if self._xp is numpy:
-            return time.perf_counter() - self._start
-        stop = self._xp.cuda.Event()
-        stop.record()
-        stop.synchronize()
-        return self._xp.cuda.get_elapsed_time(self._start, stop) / 1000
+def _on_gpu(arrays):
+    return cuda.cupy is not None and any(
+        isinstance(a, cuda.cupy.ndarray) for a in arrays)
 
 
 class TimerHook(function_hook.FunctionHook):
     """Function hook that measures the elapsed time of functions.
 
     Every forward and backward computation of a function node is timed: on
-    the CPU with :func:`time.perf_counter`, on the GPU with CUDA events.
-    Calls that run inside another timed call (for example the functions
-    that :func:`~chainerlite.functions.forget` recomputes during its
-    backward) are recorded too, but :meth:`total_time` counts only the
-    outermost calls, so no time is counted twice. The hook keeps function
-    names and numbers only, never the function nodes themselves.
-
-    Code example::
-
-        from chainerlite.function_hooks import TimerHook
-        hook = TimerHook()
-        with hook:
-            trainer.run()
-        hook.print_report()
-
-    Output example::
-
-               FunctionName  ElapsedTime  Occurrence
-             LinearFunction      1.24sec        3900
-                       ReLU      0.59sec        2600
-        SoftmaxCrossEntropy      0.82sec        1300
-                   Accuracy      0.18sec         700
+    the CPU with :func:`time.perf_counter`, on the GPU with CUDA events that
+    are only synchronised when results are read (never after each call).
+    Calls nested in another timed call (for example the functions that
+    :func:`~chainerlite.functions.forget` recomputes during its backward)
+    are recorded too; :meth:`total_time` counts only the outermost calls, so
+    no time is counted twice, and each function's *self* time excludes the
+    calls nested in it. The hook keeps names and numbers only, never the
+    function nodes themselves.
 
     Attributes:
         call_history (list of tuple): One ``(function_name, seconds)`` pair
@@ -90,37 +60,101 @@ class TimerHook(function_hook.FunctionHook):
         >>> {name: record['occurrence']
         ...  for name, record in sorted(m.summary().items())}
         {'Exp': 1, 'LinearFunction': 2}
-
     """
 
     name = 'TimerHook'
 
     def __init__(self):
-        self.call_history = []
-        self._running = []
+        self._history = []
+        self._stack = []        # running calls: [start, nested seconds, phase]
         self._total_time = 0.0
+        self._stats = {}        # name -> [self, forward, backward] seconds
+        self._gpu_calls = []    # finished GPU calls awaiting their events
+        self._gpu_ids = 0
 
-    def _start(self, arrays):
-        xp = backend.get_array_module(*arrays)
-        self._running.append(_Stopwatch(xp))
+    # -- recording -------------------------------------------------------
+    # The callbacks run on every op, so the CPU path is kept to a few list
+    # and dict operations; a running call is [start, nested seconds, phase].
+    def _start_gpu(self, phase):
+        event = cuda.cupy.cuda.Event()
+        event.record()
+        self._gpu_ids += 1
+        self._stack.append([event, self._gpu_ids, phase])
 
     def _stop(self, function):
-        elapsed = self._running.pop().elapsed()
-        self.call_history.append((function._impl_name, elapsed))
-        if not self._running:
+        entry = self._stack.pop()
+        start = entry[0]
+        if type(start) is not float:
+            self._stop_gpu(function, start, entry[1], entry[2])
+            return
+        elapsed = _perf_counter() - start
+        name = function._impl_name
+        self._history.append((name, elapsed))
+        stats = self._stats.get(name)
+        if stats is None:
+            stats = self._stats[name] = [0.0, 0.0, 0.0]
+        stats[0] += elapsed - entry[1]
+        stats[entry[2]] += elapsed
+        stack = self._stack
+        if not stack:
             self._total_time += elapsed
+        elif type(stack[-1][0]) is float:
+            stack[-1][1] += elapsed
+
+    def _record(self, name, phase, elapsed, self_time):
+        self._history.append((name, elapsed))
+        stats = self._stats.get(name)
+        if stats is None:
+            stats = self._stats[name] = [0.0, 0.0, 0.0]
+        stats[0] += self_time
+        stats[phase] += elapsed
+
+    def _stop_gpu(self, function, start, call_id, phase):
+        stop = cuda.cupy.cuda.Event()
+        stop.record()
+        parent = self._stack[-1][1] if self._stack else None
+        self._gpu_calls.append(
+            (function._impl_name, phase, start, stop, call_id, parent))
+
+    def _resolve(self):
+        # Reads the CUDA events of finished GPU calls (children finish, and
+        # so are listed, before their parents).
+        calls, self._gpu_calls = self._gpu_calls, []
+        if not calls:
+            return
+        calls[-1][3].synchronize()
+        nested = collections.defaultdict(float)
+        for name, phase, start, stop, call_id, parent in calls:
+            elapsed = cuda.cupy.cuda.get_elapsed_time(start, stop) / 1000
+            self._record(name, phase, elapsed, elapsed - nested[call_id])
+            if parent is None:
+                self._total_time += elapsed
+            else:
+                nested[parent] += elapsed
 
     def forward_preprocess(self, function, in_data):
-        self._start(in_data)
+        if cuda.cupy is not None and _on_gpu(in_data):
+            self._start_gpu(_FORWARD)
+        else:
+            self._stack.append([_perf_counter(), 0.0, _FORWARD])
 
     def forward_postprocess(self, function, in_data):
         self._stop(function)
 
     def backward_preprocess(self, function, in_data, out_grad):
-        self._start(in_data + out_grad)
+        if cuda.cupy is not None and _on_gpu(in_data + out_grad):
+            self._start_gpu(_BACKWARD)
+        else:
+            self._stack.append([_perf_counter(), 0.0, _BACKWARD])
 
     def backward_postprocess(self, function, in_data, out_grad):
         self._stop(function)
+
+    # -- results -----------------------------------------------------------
+    @property
+    def call_history(self):
+        self._resolve()
+        return self._history
 
     def total_time(self):
         """Returns the total elapsed time of the outermost calls.
@@ -128,23 +162,31 @@ class TimerHook(function_hook.FunctionHook):
         Returns:
             float: Seconds spent in measured calls; nested calls are part
             of their enclosing call's time and are not added again.
-
         """
+        self._resolve()
         return self._total_time
 
     def summary(self):
-        """Returns the elapsed time and the number of calls per function.
+        """Returns the time and the number of calls per function.
 
         Returns:
             collections.OrderedDict: Maps each function name, in order of
-            first appearance, to a dict with keys ``'elapsed_time'`` (total
-            seconds of its calls) and ``'occurrence'`` (number of calls).
-
+            first appearance, to a dict with ``'elapsed_time'`` (total
+            seconds of its calls, nested calls included), ``'occurrence'``
+            (number of calls), ``'self_time'`` (seconds without the calls
+            nested in it), and ``'forward_time'`` / ``'backward_time'``
+            (elapsed time split by direction).
         """
         result = collections.OrderedDict()
         for name, elapsed in self.call_history:
-            record = result.setdefault(
-                name, {'elapsed_time': 0.0, 'occurrence': 0})
+            record = result.get(name)
+            if record is None:
+                stats = self._stats.get(name)
+                record = result[name] = {
+                    'elapsed_time': 0.0, 'occurrence': 0,
+                    'self_time': None if stats is None else stats[0],
+                    'forward_time': None if stats is None else stats[1],
+                    'backward_time': None if stats is None else stats[2]}
             record['elapsed_time'] += elapsed
             record['occurrence'] += 1
         return result
@@ -152,32 +194,39 @@ class TimerHook(function_hook.FunctionHook):
     def print_report(self, unit='auto', file=sys.stdout):
         """Prints a table of the time spent in each function.
 
+        Columns: function name, elapsed time (nested calls included), number
+        of calls, self time, forward time and backward time.
+
         Args:
             unit (str): Unit of the times: ``'sec'``, ``'ms'``, ``'us'``,
                 ``'ns'``, ``'auto'`` (one unit chosen from the largest time)
                 or ``'auto_foreach'`` (a unit chosen for each row).
             file: Text stream the table is written to.
-
         """
         summary = self.summary()
-        units = dict(_UNITS)
         if unit == 'auto':
-            longest = max(
-                (record['elapsed_time'] for record in summary.values()),
-                default=0.0)
+            longest = max((r['elapsed_time'] for r in summary.values()),
+                          default=0.0)
             unit, factor = _choose_unit(longest)
         elif unit != 'auto_foreach':
-            factor = units[unit]
-        rows = [('FunctionName', 'ElapsedTime', 'Occurrence')]
+            factor = dict(_UNITS)[unit]
+        rows = [('FunctionName', 'ElapsedTime', 'Occurrence', 'SelfTime',
+                 'Forward', 'Backward')]
         for name, record in summary.items():
-            seconds = record['elapsed_time']
             if unit == 'auto_foreach':
-                row_unit, row_factor = _choose_unit(seconds)
+                row_unit, row_factor = _choose_unit(record['elapsed_time'])
             else:
                 row_unit, row_factor = unit, factor
-            rows.append((name, '{:.2f}{}'.format(seconds * row_factor, row_unit),
-                         str(record['occurrence'])))
-        widths = [max(len(row[i]) for row in rows) for i in range(3)]
+
+            def fmt(seconds):
+                if seconds is None:
+                    return '-'
+                return '{:.2f}{}'.format(seconds * row_factor, row_unit)
+            rows.append((name, fmt(record['elapsed_time']),
+                         str(record['occurrence']), fmt(record['self_time']),
+                         fmt(record['forward_time']),
+                         fmt(record['backward_time'])))
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         for row in rows:
             file.write('  '.join(
                 cell.rjust(width) for cell, width in zip(row, widths)))

@@ -112,11 +112,12 @@ def test_print_report_table():
     hook = _hook_with_history([
         ('LinearFunction', 1.5), ('ReLU', 0.25), ('LinearFunction', 0.5)])
     lines = _report(hook, 'sec')
-    assert lines == [
-        '  FunctionName  ElapsedTime  Occurrence',
-        'LinearFunction      2.00sec           2',
-        '          ReLU      0.25sec           1',
+    assert [line.split()[:3] for line in lines] == [
+        ['FunctionName', 'ElapsedTime', 'Occurrence'],
+        ['LinearFunction', '2.00sec', '2'],
+        ['ReLU', '0.25sec', '1'],
     ]
+    assert len({len(line) for line in lines}) == 1  # aligned columns
 
 
 @pytest.mark.parametrize('unit, cells', [
@@ -132,8 +133,29 @@ def test_print_report_units(unit, cells):
 
 
 def test_print_report_of_nothing():
-    assert _report(timer.TimerHook(), 'auto') == [
-        'FunctionName  ElapsedTime  Occurrence']
+    assert _report(timer.TimerHook(), 'auto')[0].split() == [
+        'FunctionName', 'ElapsedTime', 'Occurrence', 'SelfTime', 'Forward',
+        'Backward']
+
+
+def test_self_time_excludes_nested_calls_and_directions_are_split():
+    x = _variable()
+    with timer.TimerHook() as hook:
+        y = F.forget(lambda a: Sleep().apply((a,))[0] * 2.0, x)
+        y.grad = numpy.ones((2, 3))
+        y.backward()
+    summary = hook.summary()
+    forget, sleep = summary['Forget'], summary['Sleep']
+    for record in summary.values():
+        assert 0 <= record['self_time'] <= record['elapsed_time'] + 1e-9
+        assert record['forward_time'] + record['backward_time'] == \
+            pytest.approx(record['elapsed_time'])
+    # Forget's own work is tiny: its time is Sleep's (run inside it)
+    assert forget['self_time'] < forget['elapsed_time'] - 0.02
+    assert sleep['forward_time'] >= 0.02 and sleep['backward_time'] >= 0.01
+    lines = _report(hook, 'ms')
+    row = dict((line.split()[0], line.split()) for line in lines[1:])
+    assert row['Sleep'][2] == '3' and row['Forget'][2] == '2'
 
 
 def test_chainer_doc_example():
