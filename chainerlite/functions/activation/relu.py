@@ -1,27 +1,14 @@
 """Rectified linear unit and the node of its gradient."""
 
-from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite.utils import type_check
+from chainerlite._core import nn
 
 
-class ReLU(function_node.FunctionNode):
-    """Rectified linear unit."""
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    def forward(self, inputs):
-        x, = inputs
-        xp = backend.get_array_module(x)
-        self.retain_outputs((0,))
-        return utils.force_array(xp.maximum(x, 0, dtype=x.dtype)),
-
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return ReLUGrad(y.array > 0).apply(grad_outputs)
+#: Rectified linear unit node. It is compiled (``chainerlite._core.nn``):
+#: forward and backward run on raw arrays unless a hook needs the node or
+#: double backprop is requested, where ``ReLUGrad`` below takes over.
+ReLU = nn.ReLU
 
 
 class ReLUGrad(function_node.FunctionNode):
@@ -68,4 +55,4 @@ def relu(x):
                [0., 1.]], dtype=float32)
 
     """
-    return ReLU().apply((x,))[0]
+    return nn.relu(x)
