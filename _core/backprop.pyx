@@ -9,11 +9,13 @@ from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 
 from chainerlite._core cimport node as _node
-from chainerlite._core.config cimport ThreadState, get_state, set_local_backprop
+from chainerlite._core.config cimport (
+    ThreadState, debug_enabled, get_state, set_local_backprop)
 from chainerlite._core.hooks cimport (
     BWD_POST, BWD_PRE, HookEntry, active_entries, any_mask, global_entries)
 from chainerlite._core.node cimport (
-    FunctionNode, Variable, VariableNode, check_grad, force_array, new_variable)
+    FunctionNode, Variable, VariableNode, check_finite, check_grad, force_array,
+    new_variable)
 
 import numpy
 
@@ -273,6 +275,7 @@ cdef class _Pass:
     cdef set stop               # grad(): the input nodes
     cdef set allowed            # grad(): functions between outputs and inputs
     cdef tuple entries          # global hook entries with a backward callback
+    cdef bint debug             # check gradients for NaN/Inf
 
     cdef int deliver(self, VariableNode x, gx) except -1:
         """Adds ``gx`` to the pending gradient of ``x`` and schedules its creator."""
@@ -295,7 +298,7 @@ cdef class _Pass:
 
         Returns False when ``f`` needs the general path.
         """
-        if not (self.raw and f._fast and f._n_out == 1
+        if not (self.raw and f._fast and f._n_out == 1 and not self.debug
                 and f._local_hooks is None and f._inputs is not None
                 and len(f._inputs) == 1):
             return False
@@ -354,6 +357,10 @@ cdef class _Pass:
             _call_backward_hooks(entries, BWD_PRE, f, in_data, out_grad)
             gxs = _run_backward(f, indexes, gys, self.raw, self.state)
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
+        if self.debug:
+            check_finite(f, gxs if self.raw else tuple([
+                None if g is None else (<Variable>g)._data for g in gxs]),
+                'backward')
         seen_ids = None
         for j in range(len(indexes)):
             gx = gxs[j]
@@ -399,6 +406,7 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
     bp.state = get_state()
     bp.raw = not enable_double_backprop
     bp.retain_grad = retain_grad
+    bp.debug = debug_enabled(bp.state)
     bp.heap = _Heap()
     bp.touched = []
     bp.leaves = []

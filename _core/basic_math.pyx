@@ -9,7 +9,7 @@ cimport cython
 import numpy
 
 from chainerlite._core.config cimport (
-    ThreadState, get_state, type_check_enabled)
+    ThreadState, debug_enabled, get_state, type_check_enabled)
 from chainerlite._core.hooks cimport FWD_POST, FWD_PRE
 from chainerlite._core.node cimport (
     FunctionNode, Variable, VariableNode, apply_fast, call_forward_hooks,
@@ -514,13 +514,15 @@ cdef object _run_unary(_Unary node, Variable x, bint retain):
     cdef ThreadState state = get_state()
     cdef tuple entries = forward_hook_entries(state)
     node._fast = True
+    if debug_enabled(state):
+        return node.apply((x,))[0]
     if entries is None:
         y = node._compute(x._data)
     else:
         in_data = (x._data,)
         call_forward_hooks(entries, FWD_PRE, node, in_data)
-        y = node._compute(x._data)
-        call_forward_hooks(entries, FWD_POST, node, in_data)
+        y = force_array(node._compute(x._data))
+        call_forward_hooks(entries, FWD_POST, node, in_data, (y,))
     out = apply_fast(state, node, x, None, y)
     if retain:
         _retain(node, x, None)
@@ -531,6 +533,8 @@ cdef object _run_binary(_Binary node, Variable a, Variable b, bint retain):
     cdef ThreadState state = get_state()
     cdef tuple entries = forward_hook_entries(state)
     node._fast = True
+    if debug_enabled(state):
+        return node.apply((a, b))[0]
     in_data = (a._data, b._data)
     da = a._node._dtype
     if type_check_enabled(state) and (
@@ -545,7 +549,8 @@ cdef object _run_binary(_Binary node, Variable a, Variable b, bint retain):
             node._check_data_type_forward(in_data)
         raise
     if entries is not None:
-        call_forward_hooks(entries, FWD_POST, node, in_data)
+        y = force_array(y)
+        call_forward_hooks(entries, FWD_POST, node, in_data, (y,))
     out = apply_fast(state, node, a, b, y)
     if retain:
         _retain(node, a, b)

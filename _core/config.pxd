@@ -3,6 +3,7 @@ cdef class ThreadState:
     cdef dict config            # LocalConfig overrides of this thread
     cdef int enable_backprop    # -1: not overridden locally, else 0/1
     cdef int type_check         # -1: not overridden locally, else 0/1
+    cdef int debug              # -1: not overridden locally, else 0/1
     cdef object hooks           # HookRegistry: global hooks of this thread
     cdef tuple hook_entries     # cached dispatch entries for `hooks`
     cdef unsigned long hook_version  # hooks.version when hook_entries was built
@@ -11,4 +12,5 @@ cdef class ThreadState:
 cdef ThreadState get_state()
 cdef bint backprop_enabled(ThreadState state)
 cdef bint type_check_enabled(ThreadState state)
+cdef bint debug_enabled(ThreadState state)
 cdef int set_local_backprop(ThreadState state, int value) except -1

@@ -13,6 +13,7 @@ from cpython.ref cimport PyObject
 cdef object _STATE_KEY = '__chainerlite_thread_state__'
 cdef int _global_backprop = 1
 cdef int _global_type_check = 1
+cdef int _global_debug = 0
 
 
 cdef class ThreadState:
@@ -22,6 +23,7 @@ cdef class ThreadState:
         self.config = {}
         self.enable_backprop = -1
         self.type_check = -1
+        self.debug = -1
         self.hooks = None
         self.hook_entries = ()
         self.hook_version = 0
@@ -47,6 +49,12 @@ cdef bint type_check_enabled(ThreadState state):
     if state.type_check >= 0:
         return state.type_check
     return _global_type_check
+
+
+cdef bint debug_enabled(ThreadState state):
+    if state.debug >= 0:
+        return state.debug
+    return _global_debug
 
 
 cdef int set_local_backprop(ThreadState state, int value) except -1:
@@ -79,15 +87,17 @@ cdef class GlobalConfig:
                 "'GlobalConfig' object has no attribute '%s'" % name) from None
 
     def __setattr__(self, name, value):
-        global _global_backprop, _global_type_check
+        global _global_backprop, _global_type_check, _global_debug
         if name == 'enable_backprop':
             _global_backprop = _flag(value)
         elif name == 'type_check':
             _global_type_check = _flag(value)
+        elif name == 'debug':
+            _global_debug = _flag(value)
         self._values[name] = value
 
     def __delattr__(self, name):
-        if name in ('enable_backprop', 'type_check'):
+        if name in ('enable_backprop', 'type_check', 'debug'):
             raise AttributeError(
                 'global_config.%s cannot be deleted' % name)
         try:
@@ -131,6 +141,8 @@ cdef class LocalConfig:
             state.enable_backprop = _flag(value)
         elif name == 'type_check':
             state.type_check = _flag(value)
+        elif name == 'debug':
+            state.debug = _flag(value)
         state.config[name] = value
 
     def __delattr__(self, name):
@@ -142,6 +154,8 @@ cdef class LocalConfig:
             state.enable_backprop = -1
         elif name == 'type_check':
             state.type_check = -1
+        elif name == 'debug':
+            state.debug = -1
 
     def __dir__(self):
         return sorted(set(get_state().config) | set(dir(self._global)))

@@ -5,6 +5,7 @@ cdef enum:
     FWD_POST = 2
     BWD_PRE = 4
     BWD_POST = 8
+    FWD_POST_OUT = 16   # forward_postprocess takes (function, in_data, out_data)
 
 
 cdef class HookEntry:

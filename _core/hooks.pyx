@@ -81,7 +81,30 @@ cdef int _compute_mask(hook) except -1:
                 getattr(cls, name, None) is not _base_callbacks[i]):
             mask |= bit
         bit <<= 1
+    if mask & FWD_POST and _wants_out_data(
+            getattr(hook, 'forward_postprocess')):
+        mask |= FWD_POST_OUT
     return mask
+
+
+cdef bint _wants_out_data(callback) except -1:
+    # Decided once when the hook is (re)validated, never per call: a
+    # forward_postprocess with a third positional parameter (or one named
+    # out_data) receives the output arrays too.
+    import inspect
+    try:
+        params = inspect.signature(callback).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    positional = 0
+    for p in params:
+        if p.name == 'out_data':
+            return True
+        if p.kind == p.VAR_POSITIONAL:
+            return False
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            positional += 1
+    return positional >= 3
 
 
 cdef class HookEntry:

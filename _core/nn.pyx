@@ -7,7 +7,8 @@ functions in ``chainerlite.functions``).
 """
 cimport cython
 
-from chainerlite._core.config cimport ThreadState, get_state, type_check_enabled
+from chainerlite._core.config cimport (
+    ThreadState, debug_enabled, get_state, type_check_enabled)
 from chainerlite._core.node cimport (
     FunctionNode, Variable, VariableNode, apply_fast, as_variable_fast,
     force_array, forward_hook_entries, helper, is_float_dtype)
@@ -58,10 +59,10 @@ cpdef relu(x):
     cdef Variable v = as_variable_fast(x)
     cdef ThreadState state = get_state()
     cdef ReLU node = ReLU.__new__(ReLU)
-    if forward_hook_entries(state) is not None or (
+    node._fast = True
+    if forward_hook_entries(state) is not None or debug_enabled(state) or (
             type_check_enabled(state) and not is_float_dtype(v._node._dtype)):
         return node.apply((v,))[0]
-    node._fast = True
     y = _relu(v._data)
     out = apply_fast(state, node, v, None, y)
     if node._inputs is not None:
@@ -164,11 +165,11 @@ cpdef linear2d(x, W, b=None):
     cdef Variable bv = None if b is None else as_variable_fast(b)
     cdef ThreadState state = get_state()
     cdef LinearFunction node = LinearFunction.__new__(LinearFunction)
-    if forward_hook_entries(state) is not None or (
+    node._fast = True
+    if forward_hook_entries(state) is not None or debug_enabled(state) or (
             type_check_enabled(state) and not _linear_types_ok(xv, wv, bv)):
         inputs = (xv, wv) if bv is None else (xv, wv, bv)
         return node.apply(inputs)[0]
-    node._fast = True
     y = _linear(xv._data, wv._data, None if bv is None else bv._data)
     out = apply_fast(state, node, xv, wv, y, bv)
     if node._inputs is not None:

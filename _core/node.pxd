@@ -64,7 +64,8 @@ cdef Variable apply_fast(ThreadState state, FunctionNode node,
 cdef bint needs_slow_path(ThreadState state, FunctionNode node)
 cdef tuple forward_hook_entries(ThreadState state)
 cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
-                            tuple in_data) except -1
+                            tuple in_data, tuple out_data=*) except -1
+cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1
 cdef object force_array(object y)
 cdef bint is_array(object x)
 cdef str grad_count_message(FunctionNode func, Py_ssize_t n, indexes)

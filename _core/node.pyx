@@ -15,9 +15,11 @@ import weakref
 import numpy
 
 from chainerlite._core.config cimport (
-    ThreadState, backprop_enabled, get_state, type_check_enabled)
+    ThreadState, backprop_enabled, debug_enabled, get_state,
+    type_check_enabled)
 from chainerlite._core.hooks cimport (
-    FWD_POST, FWD_PRE, HookEntry, active_entries, any_mask, global_entries)
+    FWD_POST, FWD_POST_OUT, FWD_PRE, HookEntry, active_entries, any_mask,
+    global_entries)
 
 cdef extern from "numpy/ndarraytypes.h":
     ctypedef struct PyArrayObject:
@@ -1175,14 +1177,31 @@ cdef tuple forward_hook_entries(ThreadState state):
 
 
 cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
-                            tuple in_data) except -1:
+                            tuple in_data, tuple out_data=None) except -1:
     cdef HookEntry e
+    cdef int mask
     for e in entries:
-        if e.current_mask() & bit:
+        mask = e.current_mask()
+        if mask & bit:
             if bit == FWD_PRE:
                 e.hook.forward_preprocess(node, in_data)
+            elif mask & FWD_POST_OUT:
+                e.hook.forward_postprocess(node, in_data, out_data)
             else:
                 e.hook.forward_postprocess(node, in_data)
+    return 0
+
+
+cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1:
+    """Debug mode: raises if an array holds NaN or Inf."""
+    for a in arrays:
+        if a is None or a.dtype.kind not in 'fc':
+            continue
+        xp = helper('chainerlite.backend.get_array_module')(a)
+        if not bool(xp.isfinite(a).all()):
+            raise RuntimeError(
+                'NaN or Inf detected in the %s computation of %s (debug '
+                'mode)' % (phase, node.label))
     return 0
 
 
@@ -1214,14 +1233,15 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
     if not isinstance(outputs, tuple):
         raise TypeError('forward output must be a tuple (%s)\nActual: %s'
                         % (node.label, _type_name(outputs)))
-    if entries:
-        call_forward_hooks(entries, FWD_POST, node, in_data)
-
     outputs = tuple([force_array(y) for y in outputs])
     for y in outputs:
         if not is_array(y):
             raise TypeError('%s.forward must return a tuple of arrays; got %s'
                             % (node.label, _type_name(y)))
+    if entries:
+        call_forward_hooks(entries, FWD_POST, node, in_data, outputs)
+    if debug_enabled(state):
+        check_finite(node, outputs, 'forward')
     ret = tuple([new_variable(y, requires_grad) for y in outputs])
     if backprop_enabled(state):
         _link(node, input_vars, ret, outputs)

@@ -2,9 +2,12 @@
 
 ``import chainerlite as chainer`` runs code written for Chainer 7.8.1.
 """
+import sys as _sys
+
 from chainerlite import configuration  # NOQA
 from chainerlite import backend  # NOQA
 from chainerlite import backends  # NOQA
+from chainerlite.backends import cuda  # NOQA  (Chainer's old alias)
 from chainerlite import function  # NOQA
 from chainerlite import function_hook  # NOQA
 from chainerlite import function_node  # NOQA
@@ -16,6 +19,12 @@ from chainerlite import function_hooks  # NOQA
 from chainerlite import link  # NOQA
 from chainerlite import links  # NOQA
 from chainerlite import gradient_check  # NOQA
+from chainerlite import computational_graph  # NOQA
+from chainerlite import serializer  # NOQA
+from chainerlite import serializers  # NOQA
+from chainerlite import optimizer  # NOQA
+from chainerlite import optimizers  # NOQA
+from chainerlite import optimizer_hooks  # NOQA
 
 from chainerlite._core import backward, grad  # NOQA
 from chainerlite._core import get_function_hooks  # NOQA
@@ -24,9 +33,13 @@ from chainerlite.function import Function, force_backprop_mode, no_backprop_mode
 from chainerlite.function_hook import FunctionHook  # NOQA
 from chainerlite.function_node import FunctionNode  # NOQA
 from chainerlite.link import Chain, ChainList, Link  # NOQA
+from chainerlite.sequential import Sequential  # NOQA
 from chainerlite.variable import Parameter, Variable, as_array, as_variable  # NOQA
 
 __version__ = '0.1.0'
+
+# `import chainerlite.cuda` gives the same module, as in Chainer.
+_sys.modules[__name__ + '.cuda'] = cuda
 
 
 def is_debug():

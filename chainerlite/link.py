@@ -1,6 +1,8 @@
 """Building blocks of models: links that hold parameters, and their trees."""
 
 import contextlib
+import copy as copy_module
+import numbers
 import warnings
 
 import numpy
@@ -10,14 +12,40 @@ from chainerlite import initializers
 from chainerlite import variable
 from chainerlite.backends import cuda
 
+_COPY_MODES = ('init', 'copy', 'share')
+
+
+def _check_copy_mode(mode):
+    if mode not in _COPY_MODES:
+        raise ValueError(
+            'The \'mode\' argument should be either \'init\', \'copy\', or '
+            '\'share\'. But {} was given.'.format(mode))
+
+
+def _is_array(value):
+    return isinstance(value, (numpy.ndarray, cuda.ndarray))
+
+
+def _is_shape(value):
+    if value is None or isinstance(value, numbers.Integral):
+        return True
+    return (isinstance(value, (tuple, list))
+            and all(isinstance(n, numbers.Integral) for n in value))
+
 
 class Link:
     """Building block of models: a callable object that owns parameters.
 
     A link registers the :class:`~chainerlite.Parameter` objects assigned
-    to its attributes inside :meth:`init_scope`, and persistent values added
-    with :meth:`add_persistent`. Calling a link calls its ``forward`` method,
-    which subclasses define.
+    to its attributes inside :meth:`init_scope`, and the persistent values
+    (state saved with the link but not trained, such as running averages)
+    given to :meth:`add_persistent` or :meth:`register_persistent`. Calling
+    a link calls its ``forward`` method, which subclasses define.
+
+    Args:
+        **params: Parameters to create, as ``name=shape`` or
+            ``name=(shape, dtype)`` (the older way; prefer assigning
+            Parameters in :meth:`init_scope`). They are filled with NaN.
 
     .. admonition:: Example
 
@@ -42,11 +70,15 @@ class Link:
 
     """
 
-    def __init__(self):
+    def __init__(self, **params):
         self._params = set()
         self._persistent = set()
         self._within_init_scope = False
+        self._device = backend.CpuDevice()
         self.name = None
+        for name, value in params.items():
+            shape, dtype = (value, numpy.float32) if _is_shape(value) else value
+            self.add_param(name, shape, dtype=dtype)
 
     def __call__(self, *args, **kwargs):
         return self.forward(*args, **kwargs)
@@ -54,6 +86,7 @@ class Link:
     def __setattr__(self, name, value):
         if self.within_init_scope and isinstance(value, variable.Parameter):
             value.name = name
+            value.to_device(self._device)
             self._params.add(name)
             self._persistent.discard(name)
         super().__setattr__(name, value)
@@ -84,14 +117,14 @@ class Link:
             self._within_init_scope = old
 
     @property
-    def xp(self):
-        """module: The array module (``numpy`` or ``cupy``) of the params.
+    def device(self):
+        """~chainerlite.backend.Device: Where the link's arrays live."""
+        return self._device
 
-        It is ``numpy`` when no parameter has been initialized yet.
-        """
-        for param in self.params(include_uninit=False):
-            return backend.get_array_module(param.array)
-        return numpy
+    @property
+    def xp(self):
+        """module: The array module (``numpy`` or ``cupy``) of the link."""
+        return self._device.xp
 
     def add_param(self, name, shape=None, dtype=numpy.float32,
                   initializer=None):
@@ -101,7 +134,8 @@ class Link:
             name (str): Name of the parameter, also its attribute name.
             shape (int or tuple of int): Shape of the parameter; ``None``
                 leaves it uninitialized until it is given a shape.
-            dtype: Data type of the parameter.
+            dtype: Data type of the parameter (ignored when an
+                ``initializer`` is given).
             initializer: Initializer of the array (see
                 :func:`~chainerlite.initializers._get_initializer`); the
                 array is filled with NaN when ``None``.
@@ -138,6 +172,30 @@ class Link:
         self._params.discard(name)
         super().__setattr__(name, value)
 
+    def register_persistent(self, name):
+        """Registers an existing attribute as a persistent value.
+
+        A parameter of that name stops being a parameter.
+
+        Args:
+            name (str): Name of the attribute.
+
+        Raises:
+            AttributeError: If the link has no attribute ``name``.
+
+        """
+        if not hasattr(self, name):
+            raise AttributeError(
+                'cannot register non-existent attribute {} as a persistent '
+                'value'.format(name))
+        self._persistent.add(name)
+        self._params.discard(name)
+
+    def _initialize_param(self, param, shape):
+        # Parameter.initialize allocates on the host: move to our device.
+        param.initialize(shape)
+        param.to_device(self._device)
+
     def _named_children(self):
         return ()
 
@@ -153,10 +211,9 @@ class Link:
             ``'/child/name'`` for a child's) and the parameter.
 
         """
-        d = self.__dict__
-        for name in sorted(self._params):
-            if include_uninit or d[name].array is not None:
-                yield '/' + name, d[name]
+        for name, param in self._own_namedparams():
+            if include_uninit or param.array is not None:
+                yield '/' + name, param
         for name, child in self._named_children():
             for path, param in child.namedparams(include_uninit):
                 yield '/' + name + path, param
@@ -216,6 +273,140 @@ class Link:
         for _, child in self._named_children():
             yield child
 
+    def copy(self, mode='share'):
+        """Copies the link and its descendants into a new tree.
+
+        The copy has no name, since it belongs to no parent.
+
+        Args:
+            mode (str): ``'share'`` (default) makes new Parameter objects
+                that share their arrays with the original ones (their
+                gradients start cleared), and shares the persistent values;
+                ``'copy'`` copies everything deeply, so values start equal
+                but change independently; ``'init'`` copies deeply, then
+                fills each initialized parameter anew with its initializer.
+
+        Returns:
+            Link: The copy.
+
+        Raises:
+            ValueError: If ``mode`` is none of the three.
+
+        """
+        _check_copy_mode(mode)
+        if mode == 'share':
+            ret = copy_module.copy(self)
+            ret._params = set(self._params)
+            ret._persistent = set(self._persistent)
+            d = ret.__dict__
+            for name in ret._params:
+                param = copy_module.copy(d[name])
+                param.grad = None
+                d[name] = param
+            ret._share_copy_children()
+        else:
+            ret = copy_module.deepcopy(self)
+            if mode == 'init':
+                for link in ret.links():
+                    for _, param in link._own_namedparams():
+                        if param.array is not None:
+                            link._initialize_param(param, param.shape)
+        ret.name = None
+        return ret
+
+    def _own_namedparams(self):
+        d = self.__dict__
+        return [(name, d[name]) for name in sorted(self._params)]
+
+    def _share_copy_children(self):
+        # Called on a shallow copy: replace the children by shared copies.
+        pass
+
+    def repeat(self, n_repeat, mode='init'):
+        """Makes a :class:`~chainerlite.Sequential` of copies of this link.
+
+        Args:
+            n_repeat (int): Number of copies; an empty Sequential is
+                returned when it is not positive.
+            mode (str): How each copy is made (see :meth:`copy`); the
+                default ``'init'`` gives every copy fresh initial values.
+
+        Returns:
+            ~chainerlite.Sequential: The copies, called in turn.
+
+        Raises:
+            ValueError: If ``mode`` is not ``'init'``, ``'copy'`` or
+                ``'share'``.
+
+        """
+        from chainerlite import sequential
+        ret = sequential.Sequential()
+        if n_repeat <= 0:
+            return ret
+        _check_copy_mode(mode)
+        for _ in range(n_repeat):
+            ret.append(self.copy(mode))
+        return ret
+
+    def copyparams(self, link, copy_persistent=True):
+        """Copies the parameter arrays (and persistents) of ``link`` here.
+
+        ``link`` must have the structure of this link. Arrays are copied
+        across devices; gradients are not copied. An uninitialized
+        parameter here is initialized with the shape of the source, and
+        uninitialized parameters of ``link`` are skipped.
+
+        Args:
+            link (Link): The source.
+            copy_persistent (bool): Whether to copy the persistent values
+                too (arrays in place, other values as deep copies).
+
+        """
+        src = link.__dict__
+        for name, param in self._own_namedparams():
+            other = src[name]
+            if other.array is None:
+                continue
+            if param.array is None:
+                self._initialize_param(param, other.shape)
+            param.copydata(other)
+        if copy_persistent:
+            d = self.__dict__
+            for name in self._persistent:
+                value = src[name]
+                if _is_array(d[name]) and _is_array(value):
+                    d[name][...] = backend.move_array_like(value, d[name])
+                else:
+                    value = copy_module.deepcopy(value)
+                    d[name] = (self._device.send(value) if _is_array(value)
+                               else value)
+        others = dict(link._named_children())
+        for name, child in self._named_children():
+            child.copyparams(others[name], copy_persistent)
+
+    def addgrads(self, link):
+        """Adds the gradients of the parameters of ``link`` to these ones.
+
+        ``link`` must have the structure of this link; the gradients are
+        added across devices, and parameters without a gradient in
+        ``link`` are skipped.
+
+        Args:
+            link (Link): The source.
+
+        """
+        src = link.__dict__
+        for name, param in self._own_namedparams():
+            other = src[name]
+            if other.grad is None:
+                continue
+            if param.array is None:
+                self._initialize_param(param, other.shape)
+            param.addgrad(other)
+        others = dict(link._named_children())
+        for name, child in self._named_children():
+            child.addgrads(others[name])
+
     def cleargrads(self):
         """Sets the gradient of every parameter to ``None``."""
         for param in self.params():
@@ -234,6 +425,32 @@ class Link:
             DeprecationWarning)
         for param in self.params():
             param.zerograd()
+
+    def enable_update(self):
+        """Enables the update rules of all the parameters.
+
+        Only parameters that have an update rule (set by an optimizer's
+        ``setup``) are affected.
+        """
+        for param in self.params():
+            if param.update_rule is not None:
+                param.update_rule.enabled = True
+
+    def disable_update(self):
+        """Disables the update rules of all the parameters.
+
+        Only parameters that have an update rule (set by an optimizer's
+        ``setup``) are affected: the optimizer leaves them unchanged.
+        """
+        for param in self.params():
+            if param.update_rule is not None:
+                param.update_rule.enabled = False
+
+    @property
+    def update_enabled(self):
+        """bool: ``True`` if an update rule of a parameter is enabled."""
+        return any(param.update_rule is not None and param.update_rule.enabled
+                   for param in self.params())
 
     def count_params(self):
         """Counts the elements of all the parameters.
@@ -255,6 +472,57 @@ class Link:
             size += param.size
         return size
 
+    def serialize(self, serializer):
+        """Saves or loads the parameters, persistents and children.
+
+        Each value is passed as ``serializer(name, value)``, parameters
+        first, then persistent values (both by name), and the value it
+        returns is kept; each child gets ``serializer[child_name]``. An
+        uninitialized parameter is initialized with the shape of the loaded
+        array.
+
+        Args:
+            serializer (~chainerlite.serializer.AbstractSerializer): The
+                serializer or deserializer.
+
+        """
+        for name, param in self._own_namedparams():
+            data = serializer(name, param.array)
+            if param.array is None and data is not None:
+                self._initialize_param(param, data.shape)
+                param.array[...] = backend.move_array_like(data, param.array)
+        d = self.__dict__
+        for name in sorted(self._persistent):
+            d[name] = serializer(name, d[name])
+        for name, child in self._named_children():
+            child.serialize(serializer[name])
+
+    def to_device(self, device):
+        """Moves the parameters and persistent arrays to a device, in place.
+
+        Args:
+            device: A device specifier (``'@numpy'``, ``'@cupy:0'``, a
+                :class:`~chainerlite.backend.Device`, ...).
+
+        Returns:
+            Link: This link.
+
+        """
+        device = backend.get_device(device)
+        for link in self.links():
+            link._to_device(device)
+        return self
+
+    def _to_device(self, device):
+        # Moves this link's own arrays; links with more state extend it.
+        d = self.__dict__
+        for name in self._params:
+            d[name].to_device(device)
+        for name in self._persistent:
+            if _is_array(d[name]):
+                d[name] = device.send(d[name])
+        self._device = device
+
     def to_cpu(self):
         """Moves the parameters and persistent arrays to the CPU, in place.
 
@@ -262,17 +530,33 @@ class Link:
             Link: This link.
 
         """
-        for link in self.links():
-            d = link.__dict__
-            for name in link._params:
-                d[name].to_cpu()
-            for name in link._persistent:
-                d[name] = cuda.to_cpu(d[name])
-        return self
+        return self.to_device(backend.CpuDevice())
+
+    def to_gpu(self, device=None):
+        """Moves the parameters and persistent arrays to a GPU, in place.
+
+        Args:
+            device (int): The GPU id; the current CUDA device when ``None``.
+
+        Returns:
+            Link: This link.
+
+        Raises:
+            RuntimeError: If CuPy or a CUDA device is not available.
+
+        """
+        cuda.check_cuda_available()
+        if device is None:
+            device = cuda.cupy.cuda.runtime.getDevice()
+        return self.to_device(backend.GpuDevice(device))
 
 
 class Chain(Link):
     """Link that holds child links, registered in :meth:`init_scope`.
+
+    Args:
+        **links: Children to register, by name (the older way; prefer
+            assigning them in :meth:`init_scope`).
 
     .. admonition:: Example
 
@@ -289,9 +573,11 @@ class Chain(Link):
 
     """
 
-    def __init__(self):
+    def __init__(self, **links):
         super().__init__()
         self._children = set()
+        for name, link in links.items():
+            self.add_link(name, link)
 
     def __getitem__(self, name):
         """Returns the child link named ``name``."""
@@ -334,6 +620,13 @@ class Chain(Link):
     def _named_children(self):
         d = self.__dict__
         return [(name, d[name]) for name in sorted(self._children)]
+
+    def _share_copy_children(self):
+        self._children = set(self._children)
+        d = self.__dict__
+        for name in self._children:
+            d[name] = d[name].copy('share')
+            d[name].name = name
 
 
 class ChainList(Link):
@@ -399,3 +692,8 @@ class ChainList(Link):
 
     def _named_children(self):
         return [(str(i), child) for i, child in enumerate(self._children)]
+
+    def _share_copy_children(self):
+        self._children = [child.copy('share') for child in self._children]
+        for i, child in enumerate(self._children):
+            child.name = str(i)

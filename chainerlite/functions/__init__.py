@@ -1,19 +1,171 @@
-"""Differentiable functions on variables, re-exported flat as ``F.*``."""
+"""Differentiable functions on variables, re-exported flat as ``F.*``.
 
+One explicit import line per public function, grouped by category; keep each
+group sorted.
+"""
+
+# --- activation ---
+from chainerlite.functions.activation.clipped_relu import clipped_relu  # NOQA
+from chainerlite.functions.activation.clipped_relu import relu6  # NOQA
+from chainerlite.functions.activation.crelu import crelu  # NOQA
+from chainerlite.functions.activation.elu import elu  # NOQA
+from chainerlite.functions.activation.gelu import gelu  # NOQA
+from chainerlite.functions.activation.hard_sigmoid import hard_sigmoid  # NOQA
+from chainerlite.functions.activation.leaky_relu import leaky_relu  # NOQA
+from chainerlite.functions.activation.log_softmax import log_softmax  # NOQA
+from chainerlite.functions.activation.lstm import lstm  # NOQA
+from chainerlite.functions.activation.maxout import maxout  # NOQA
+from chainerlite.functions.activation.prelu import prelu  # NOQA
 from chainerlite.functions.activation.relu import relu  # NOQA
+from chainerlite.functions.activation.selu import selu  # NOQA
+from chainerlite.functions.activation.sigmoid import sigmoid  # NOQA
+from chainerlite.functions.activation.softmax import softmax  # NOQA
+from chainerlite.functions.activation.softplus import softplus  # NOQA
+from chainerlite.functions.activation.swish import swish  # NOQA
+from chainerlite.functions.activation.tanh import tanh  # NOQA
 
+# --- array ---
+from chainerlite.functions.array.broadcast import broadcast  # NOQA
 from chainerlite.functions.array.broadcast import broadcast_to  # NOQA
+from chainerlite.functions.array.cast import cast  # NOQA
+from chainerlite.functions.array.concat import concat  # NOQA
+from chainerlite.functions.array.copy import copy  # NOQA
+from chainerlite.functions.array.depth2space import depth2space  # NOQA
+from chainerlite.functions.array.diagonal import diagonal  # NOQA
+from chainerlite.functions.array.dstack import dstack  # NOQA
+from chainerlite.functions.array.expand_dims import expand_dims  # NOQA
+from chainerlite.functions.array.flatten import flatten  # NOQA
+from chainerlite.functions.array.flip import flip  # NOQA
+from chainerlite.functions.array.fliplr import fliplr  # NOQA
+from chainerlite.functions.array.flipud import flipud  # NOQA
 from chainerlite.functions.array.get_item import get_item  # NOQA
+from chainerlite.functions.array.hstack import hstack  # NOQA
+from chainerlite.functions.array.im2col import im2col  # NOQA
+from chainerlite.functions.array.moveaxis import moveaxis  # NOQA
+from chainerlite.functions.array.pad import pad  # NOQA
+from chainerlite.functions.array.pad_sequence import pad_sequence  # NOQA
+from chainerlite.functions.array.permutate import permutate  # NOQA
+from chainerlite.functions.array.repeat import repeat  # NOQA
 from chainerlite.functions.array.reshape import reshape  # NOQA
+from chainerlite.functions.array.rollaxis import rollaxis  # NOQA
+from chainerlite.functions.array.scatter_add import scatter_add  # NOQA
+from chainerlite.functions.array.select_item import select_item  # NOQA
+from chainerlite.functions.array.separate import separate  # NOQA
+from chainerlite.functions.array.space2depth import space2depth  # NOQA
+from chainerlite.functions.array.split_axis import split_axis  # NOQA
+from chainerlite.functions.array.squeeze import squeeze  # NOQA
+from chainerlite.functions.array.stack import stack  # NOQA
 from chainerlite.functions.array.sum_to import sum_to  # NOQA
+from chainerlite.functions.array.swapaxes import swapaxes  # NOQA
+from chainerlite.functions.array.tile import tile  # NOQA
 from chainerlite.functions.array.transpose import transpose  # NOQA
+from chainerlite.functions.array.vstack import vstack  # NOQA
+from chainerlite.functions.array.where import where  # NOQA
 
+# --- connection ---
+from chainerlite.functions.connection.bilinear import bilinear  # NOQA
+from chainerlite.functions.connection.convolution_2d import convolution_2d  # NOQA
+from chainerlite.functions.connection.deconvolution_2d import deconvolution_2d  # NOQA
+from chainerlite.functions.connection.embed_id import embed_id  # NOQA
 from chainerlite.functions.connection.linear import linear  # NOQA
 
+# --- evaluation ---
+from chainerlite.functions.evaluation.accuracy import accuracy  # NOQA
+from chainerlite.functions.evaluation.binary_accuracy import binary_accuracy  # NOQA
+
+# --- loss ---
+from chainerlite.functions.loss.absolute_error import absolute_error  # NOQA
+from chainerlite.functions.loss.contrastive import contrastive  # NOQA
+from chainerlite.functions.loss.cross_covariance import cross_covariance  # NOQA
+from chainerlite.functions.loss.decov import decov  # NOQA
+from chainerlite.functions.loss.hinge import hinge  # NOQA
+from chainerlite.functions.loss.huber_loss import huber_loss  # NOQA
+from chainerlite.functions.loss.mean_absolute_error import mean_absolute_error  # NOQA
+from chainerlite.functions.loss.mean_squared_error import mean_squared_error  # NOQA
+from chainerlite.functions.loss.negative_sampling import negative_sampling  # NOQA
+from chainerlite.functions.loss.sigmoid_cross_entropy import sigmoid_cross_entropy  # NOQA
+from chainerlite.functions.loss.softmax_cross_entropy import softmax_cross_entropy  # NOQA
+from chainerlite.functions.loss.squared_error import squared_error  # NOQA
+from chainerlite.functions.loss.triplet import triplet  # NOQA
+from chainerlite.functions.loss.vae import bernoulli_nll  # NOQA
+from chainerlite.functions.loss.vae import gaussian_kl_divergence  # NOQA
+from chainerlite.functions.loss.vae import gaussian_nll  # NOQA
+
+# --- math: arithmetic ---
+from chainerlite.functions.math.basic_math import add  # NOQA
+from chainerlite.functions.math.basic_math import div  # NOQA
+from chainerlite.functions.math.basic_math import mul  # NOQA
+from chainerlite.functions.math.basic_math import neg  # NOQA
+from chainerlite.functions.math.basic_math import pow  # NOQA
+from chainerlite.functions.math.basic_math import sub  # NOQA
+
+# --- math: elementwise ---
+from chainerlite.functions.math.absolute import absolute  # NOQA
+from chainerlite.functions.math.bias import bias  # NOQA
+from chainerlite.functions.math.ceil import ceil  # NOQA
+from chainerlite.functions.math.clip import clip  # NOQA
+from chainerlite.functions.math.erf import erf  # NOQA
 from chainerlite.functions.math.exponential import exp  # NOQA
 from chainerlite.functions.math.exponential import log  # NOQA
-from chainerlite.functions.math.identity import identity  # NOQA
-from chainerlite.functions.math.matmul import matmul  # NOQA
-from chainerlite.functions.math.sum import sum  # NOQA
+from chainerlite.functions.math.exponential import log10  # NOQA
+from chainerlite.functions.math.exponential import log2  # NOQA
+from chainerlite.functions.math.exponential_m1 import expm1  # NOQA
+from chainerlite.functions.math.floor import floor  # NOQA
+from chainerlite.functions.math.fmod import fmod  # NOQA
+from chainerlite.functions.math.hyperbolic import cosh  # NOQA
+from chainerlite.functions.math.hyperbolic import sinh  # NOQA
+from chainerlite.functions.math.linear_interpolate import linear_interpolate  # NOQA
+from chainerlite.functions.math.logarithm_1p import log1p  # NOQA
+from chainerlite.functions.math.maximum import maximum  # NOQA
+from chainerlite.functions.math.minimum import minimum  # NOQA
+from chainerlite.functions.math.scale import scale  # NOQA
+from chainerlite.functions.math.sign import sign  # NOQA
+from chainerlite.functions.math.sqrt import rsqrt  # NOQA
+from chainerlite.functions.math.sqrt import sqrt  # NOQA
+from chainerlite.functions.math.square import square  # NOQA
+from chainerlite.functions.math.squared_difference import squared_difference  # NOQA
+from chainerlite.functions.math.trigonometric import arccos  # NOQA
+from chainerlite.functions.math.trigonometric import arcsin  # NOQA
+from chainerlite.functions.math.trigonometric import arctan  # NOQA
+from chainerlite.functions.math.trigonometric import arctan2  # NOQA
+from chainerlite.functions.math.trigonometric import cos  # NOQA
+from chainerlite.functions.math.trigonometric import sin  # NOQA
+from chainerlite.functions.math.trigonometric import tan  # NOQA
 
+# --- math: reductions and products ---
+from chainerlite.functions.math.average import average  # NOQA
+from chainerlite.functions.math.average import mean  # NOQA
+from chainerlite.functions.math.batch_l2_norm_squared import batch_l2_norm_squared  # NOQA
+from chainerlite.functions.math.cumsum import cumsum  # NOQA
+from chainerlite.functions.math.einsum import einsum  # NOQA
+from chainerlite.functions.math.identity import identity  # NOQA
+from chainerlite.functions.math.logsumexp import logsumexp  # NOQA
+from chainerlite.functions.math.matmul import matmul  # NOQA
+from chainerlite.functions.math.minmax import argmax  # NOQA
+from chainerlite.functions.math.minmax import argmin  # NOQA
+from chainerlite.functions.math.minmax import max  # NOQA
+from chainerlite.functions.math.minmax import min  # NOQA
+from chainerlite.functions.math.prod import prod  # NOQA
+from chainerlite.functions.math.sum import sum  # NOQA
+from chainerlite.functions.math.tensordot import tensordot  # NOQA
+
+# --- noise ---
+from chainerlite.functions.noise.dropout import dropout  # NOQA
+from chainerlite.functions.noise.gaussian import gaussian  # NOQA
+
+# --- normalization ---
+from chainerlite.functions.normalization.batch_normalization import batch_normalization  # NOQA
+from chainerlite.functions.normalization.batch_normalization import fixed_batch_normalization  # NOQA
+from chainerlite.functions.normalization.group_normalization import group_normalization  # NOQA
+from chainerlite.functions.normalization.l2_normalization import normalize  # NOQA
+from chainerlite.functions.normalization.layer_normalization import layer_normalization  # NOQA
+from chainerlite.functions.normalization.local_response_normalization import local_response_normalization  # NOQA
+
+# --- pooling ---
+from chainerlite.functions.pooling.average_pooling_2d import average_pooling_2d  # NOQA
+from chainerlite.functions.pooling.max_pooling_2d import max_pooling_2d  # NOQA
+from chainerlite.functions.pooling.unpooling_2d import unpooling_2d  # NOQA
+from chainerlite.functions.pooling.upsampling_2d import upsampling_2d  # NOQA
+
+# --- util ---
 from chainerlite.functions.util.forget import forget  # NOQA

@@ -6,13 +6,20 @@ import chainerlite
 from chainerlite import backend
 from chainerlite.backends import cuda
 from chainerlite.initializers.constant import Constant  # NOQA
+from chainerlite.initializers.constant import Identity  # NOQA
 from chainerlite.initializers.constant import NaN  # NOQA
 from chainerlite.initializers.constant import One  # NOQA
 from chainerlite.initializers.constant import Zero  # NOQA
 from chainerlite.initializers.initializer import get_fans  # NOQA
 from chainerlite.initializers.initializer import Initializer  # NOQA
+from chainerlite.initializers.normal import GlorotNormal  # NOQA
+from chainerlite.initializers.normal import HeNormal  # NOQA
 from chainerlite.initializers.normal import LeCunNormal  # NOQA
 from chainerlite.initializers.normal import Normal  # NOQA
+from chainerlite.initializers.orthogonal import Orthogonal  # NOQA
+from chainerlite.initializers.uniform import GlorotUniform  # NOQA
+from chainerlite.initializers.uniform import HeUniform  # NOQA
+from chainerlite.initializers.uniform import LeCunUniform  # NOQA
 from chainerlite.initializers.uniform import Uniform  # NOQA
 
 

@@ -1,4 +1,4 @@
-"""Initializers that fill arrays with a constant."""
+"""Initializers that fill arrays with constants or an identity matrix."""
 
 import numpy
 
@@ -60,3 +60,30 @@ class NaN(Constant):
 
     def __init__(self, dtype=None):
         super().__init__(numpy.nan, dtype)
+
+
+class Identity(initializer.Initializer):
+    """Fills a square matrix with a scaled identity matrix.
+
+    Args:
+        scale (float): The value of the diagonal elements.
+        dtype: Data type specifier.
+
+    Raises:
+        ValueError: When called on an array that is not a square matrix.
+
+    """
+
+    def __init__(self, scale=1.0, dtype=None):
+        super().__init__(dtype)
+        self.scale = scale
+
+    def __call__(self, array):
+        self._check_dtype(array)
+        shape = array.shape
+        if len(shape) != 2 or shape[0] != shape[1]:
+            raise ValueError(
+                'Identity matrix initialization can only be used for 2D '
+                'squared matrices. Actual shape: {}'.format(shape))
+        xp = backend.get_array_module(array)
+        array[...] = xp.identity(shape[0]) * self.scale

@@ -4,6 +4,10 @@ from chainerlite.testing import attr  # NOQA: F401
 from chainerlite.testing import condition  # NOQA: F401
 from chainerlite.testing._random import fix_random  # NOQA: F401
 from chainerlite.testing.array import assert_allclose  # NOQA: F401
+from chainerlite.testing.backend import BackendConfig  # NOQA: F401
+from chainerlite.testing.backend import inject_backend_tests  # NOQA: F401
+from chainerlite.testing.function_link import FunctionTestCase  # NOQA: F401
+from chainerlite.testing.function_link import FunctionTestError  # NOQA: F401
 from chainerlite.testing.helper import run_module  # NOQA: F401
 from chainerlite.testing.helper import with_requires  # NOQA: F401
 from chainerlite.testing.parameterized import parameterize  # NOQA: F401

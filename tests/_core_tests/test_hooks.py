@@ -240,3 +240,61 @@ def test_failing_added_does_not_register():
     with pytest.raises(ValueError):
         node.add_hook(Bad())
     assert not node.local_function_hooks
+
+
+class _OutData(chainerlite.FunctionHook):
+    name = 'outs'
+
+    def __init__(self):
+        self.seen = []
+
+    def forward_postprocess(self, function, in_data, out_data):
+        self.seen.append((function.label, out_data))
+
+
+@pytest.mark.parametrize('op', [
+    lambda x: x * 3.0, lambda x: x + x, lambda x: F.exp(x),
+    lambda x: F.relu(x)])
+def test_forward_postprocess_can_receive_outputs(op):
+    x = _x()
+    hook = _OutData()
+    with hook:
+        y = op(x)
+    label, out_data = hook.seen[0]
+    assert isinstance(out_data, tuple) and len(out_data) == 1
+    np.testing.assert_array_equal(out_data[0], y.array)
+
+
+def test_two_argument_forward_postprocess_still_works_with_mock():
+    hook = chainerlite.FunctionHook()
+    with mock.patch.object(hook, 'forward_postprocess') as m, hook:
+        y = _x() * 2.0
+    (func, in_data), kwargs = m.call_args
+    assert func is y.creator and not kwargs
+
+
+def test_debug_mode_names_function_and_phase():
+    x = chainerlite.Variable(np.array([0.0, 1.0], np.float32))
+    with chainerlite.using_config('debug', True), np.errstate(all='ignore'):
+        with pytest.raises(RuntimeError) as info:
+            F.log(x - 1.0 + 1.0)  # log(0) = -inf
+        assert 'forward' in str(info.value) and 'log' in str(info.value)
+        y = F.sum(x ** 0.5)  # finite, but its derivative at 0 is not
+        with pytest.raises(RuntimeError) as info:
+            y.backward()
+        assert 'backward' in str(info.value) and '_ ** 0.5' in str(info.value)
+    assert x.grad is None
+    assert not chainerlite.is_debug()
+    with np.errstate(divide='ignore'):
+        F.log(x)  # no check outside debug mode
+
+
+def test_set_debug_is_global():
+    chainerlite.set_debug(True)
+    try:
+        assert chainerlite.is_debug()
+        with pytest.raises(RuntimeError):
+            chainerlite.Variable(np.array([np.nan])) * 1.0
+    finally:
+        chainerlite.set_debug(False)
+    assert not chainerlite.is_debug()

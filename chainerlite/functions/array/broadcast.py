@@ -62,3 +62,53 @@ def broadcast_to(x, shape):
     if x.shape == tuple(shape):
         return chainerlite.as_variable(x)
     return BroadcastTo(shape).apply((x,))[0]
+
+
+class Broadcast(function_node.FunctionNode):
+    """Broadcasting of several arrays to their common shape."""
+
+    def check_type_forward(self, in_types):
+        type_check.expect(in_types.size() > 0)
+        type_check._argname(
+            in_types, tuple('x{}'.format(i) for i in range(len(in_types))))
+        type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
+
+    def forward(self, inputs):
+        xp = backend.get_array_module(*inputs)
+        self._in_shapes = [x.shape for x in inputs]
+        return tuple(xp.broadcast_arrays(*inputs))
+
+    def backward(self, indexes, grad_outputs):
+        return tuple(
+            None if grad_outputs[i] is None
+            else sum_to.sum_to(grad_outputs[i], self._in_shapes[i])
+            for i in indexes)
+
+
+def broadcast(*args):
+    """Broadcasts several arrays to their common shape.
+
+    Args:
+        *args (Variable or numpy.ndarray or cupy.ndarray): Input variables.
+            Their shapes must be broadcastable together following NumPy's
+            rules.
+
+    Returns:
+        Variable or tuple of Variable: With one argument, that argument as a
+        variable; otherwise one output per argument, each of the common
+        shape.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> a = np.zeros((2, 1), np.float32)
+        >>> b = np.zeros(3, np.float32)
+        >>> y, z = F.broadcast(a, b)
+        >>> y.shape, z.shape
+        ((2, 3), (2, 3))
+
+    """
+    if len(args) == 1:
+        return chainerlite.as_variable(args[0])
+    return Broadcast().apply(args)

@@ -13,17 +13,43 @@ from chainerlite.utils import type_check
 def _normalize_slices(slices):
     if isinstance(slices, list):
         if all(isinstance(s, numbers.Integral) for s in slices):
-            return (slices,)
-        return tuple(slices)
-    if isinstance(slices, tuple):
-        return slices
-    return (slices,)
+            slices = (slices,)
+        else:
+            slices = tuple(slices)
+    elif not isinstance(slices, tuple):
+        slices = (slices,)
+    if sum(1 for s in slices if s is Ellipsis) > 1:
+        raise ValueError('get_item: only one Ellipsis is allowed')
+    return slices
 
 
-def _is_basic(slices):
-    return all(
-        s is None or s is Ellipsis or isinstance(s, (slice, numbers.Integral))
-        for s in slices)
+def _may_repeat(slices):
+    """Tells whether an index may select a position more than once.
+
+    Only integer array indices can; boolean masks, slices, ints, None and
+    Ellipsis select each position at most once.
+    """
+    for s in slices:
+        if s is None or s is Ellipsis or isinstance(
+                s, (slice, numbers.Integral)):
+            continue
+        dtype = getattr(s, 'dtype', None)
+        if dtype is None:
+            dtype = numpy.asarray(s).dtype
+        if dtype.kind != 'b':
+            return True
+    return False
+
+
+def _add_at(dst, slices, src):
+    """Adds ``src`` into ``dst[slices]`` in place, summing repeated indices."""
+    if not _may_repeat(slices):
+        dst[slices] += src
+    elif isinstance(dst, numpy.ndarray):
+        numpy.add.at(dst, slices, src)
+    else:
+        import cupyx
+        cupyx.scatter_add(dst, slices, src)
 
 
 class GetItem(function_node.FunctionNode):
@@ -55,13 +81,7 @@ class GetItemGrad(function_node.FunctionNode):
         gy, = inputs
         xp = backend.get_array_module(gy)
         gx = xp.zeros(self._in_shape, gy.dtype)
-        if _is_basic(self.slices):
-            gx[self.slices] = gy
-        elif xp is numpy:
-            numpy.add.at(gx, self.slices, gy)
-        else:
-            import cupyx
-            cupyx.scatter_add(gx, self.slices, gy)
+        _add_at(gx, self.slices, gy)
         return gx,
 
     def backward(self, indexes, grad_outputs):
@@ -77,10 +97,13 @@ def get_item(x, slices):
             array-like or tuple of them): The index, as accepted by
             ``ndarray.__getitem__``. A list of integers is one integer-array
             index. Integer array indices may repeat positions; their
-            gradients are summed.
+            gradients are summed. At most one Ellipsis may appear.
 
     Returns:
         Variable: A variable holding the selected elements.
+
+    Raises:
+        ValueError: If ``slices`` holds more than one Ellipsis.
 
     .. admonition:: Example
 

@@ -1,4 +1,6 @@
-"""Elementwise exponential and natural logarithm."""
+"""Elementwise exponential and logarithms (natural, base 2, base 10)."""
+
+import math
 
 from chainerlite import backend
 from chainerlite import function_node
@@ -100,3 +102,93 @@ def log(x):
 
     """
     return Log().apply((x,))[0]
+
+
+class Log2(function_node.FunctionNode):
+    """Elementwise base-2 logarithm function."""
+
+    @property
+    def label(self):
+        return 'log2'
+
+    def check_type_forward(self, in_types):
+        _check_float_input(in_types)
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0,))
+        return utils.force_array(xp.log2(x)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] / x * (1.0 / math.log(2.0)),
+
+
+def log2(x):
+    """Elementwise base-2 logarithm function.
+
+    .. math::
+        y_i = \\log_2 x_i
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.log2(np.array([1., 8.], np.float32)).array
+        array([0., 3.], dtype=float32)
+
+    """
+    return Log2().apply((x,))[0]
+
+
+class Log10(function_node.FunctionNode):
+    """Elementwise base-10 logarithm function."""
+
+    @property
+    def label(self):
+        return 'log10'
+
+    def check_type_forward(self, in_types):
+        _check_float_input(in_types)
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0,))
+        return utils.force_array(xp.log10(x)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] / x * (1.0 / math.log(10.0)),
+
+
+def log10(x):
+    """Elementwise base-10 logarithm function.
+
+    .. math::
+        y_i = \\log_{10} x_i
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.log10(np.array([1., 100.])).array
+        array([0., 2.])
+
+    """
+    return Log10().apply((x,))[0]

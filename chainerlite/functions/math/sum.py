@@ -21,6 +21,28 @@ def _normalize_axis(axis):
     raise TypeError('None, int or tuple of int are required')
 
 
+def _check_axis(x_type, axis):
+    # Each axis of the (normalized) ``axis`` must be in range for ``x``.
+    if axis is None:
+        return
+    for a in axis:
+        if a >= 0:
+            type_check.expect(a < x_type.ndim)
+        else:
+            type_check.expect(-a - 1 < x_type.ndim)
+
+
+def _unreduce(gy, axis, in_shape, keepdims):
+    # Broadcasts the gradient of a reduction back to the input shape.
+    ndim = len(in_shape)
+    if axis is not None and not keepdims:
+        shape = list(gy.shape)
+        for a in sorted(a % ndim for a in axis):
+            shape.insert(a, 1)
+        gy = reshape.reshape(gy, tuple(shape))
+    return broadcast.broadcast_to(gy, in_shape)
+
+
 class Sum(function_node.FunctionNode):
     """Sum of array elements over given axes."""
 
@@ -32,12 +54,7 @@ class Sum(function_node.FunctionNode):
         type_check._argname(in_types, ('x',))
         x_type, = in_types
         type_check.expect(x_type.dtype.kind == 'f')
-        if self.axis is not None:
-            for axis in self.axis:
-                if axis >= 0:
-                    type_check.expect(axis < x_type.ndim)
-                else:
-                    type_check.expect(-axis - 1 < x_type.ndim)
+        _check_axis(x_type, self.axis)
 
     def forward(self, inputs):
         x, = inputs
@@ -48,14 +65,7 @@ class Sum(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
-        ndim = len(self._in_shape)
-        if self.axis is not None and not self.keepdims:
-            kept = sorted(axis % ndim for axis in self.axis)
-            shape = list(gy.shape)
-            for axis in kept:
-                shape.insert(axis, 1)
-            gy = reshape.reshape(gy, tuple(shape))
-        return broadcast.broadcast_to(gy, self._in_shape),
+        return _unreduce(gy, self.axis, self._in_shape, self.keepdims),
 
 
 def sum(x, axis=None, keepdims=False):

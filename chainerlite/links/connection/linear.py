@@ -67,7 +67,7 @@ class Linear(link.Link):
                     initializers._get_initializer(initial_bias), out_size)
 
     def _initialize_params(self, in_size):
-        self.W.initialize((self.out_size, in_size))
+        self._initialize_param(self.W, (self.out_size, in_size))
 
     def forward(self, x, n_batch_axes=1):
         """Applies the layer to ``x``.

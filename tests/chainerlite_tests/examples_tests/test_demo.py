@@ -24,6 +24,6 @@ def test_module_prints_falling_loss_report_and_gradient():
     assert len(losses) >= 3
     assert losses == sorted(losses, reverse=True)
     assert re.search(r'FunctionName +ElapsedTime +Occurrence', out)
-    assert re.search(r'LinearFunction +\S+ +4\n', out)
+    assert re.search(r'LinearFunction +\S+ +4 ', out)
     gradient = out.split('Gradient through F.forget')[1]
     assert len(re.findall(r'-?\d+\.\d+', gradient)) == 8

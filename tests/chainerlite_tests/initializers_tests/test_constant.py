@@ -40,3 +40,27 @@ def test_dtype_attribute_and_mismatch():
 def test_base_class_is_abstract():
     with pytest.raises(NotImplementedError):
         initializers.Initializer()(numpy.empty(2))
+
+
+@pytest.mark.parametrize(
+    'dtype', [numpy.float16, numpy.float32, numpy.float64])
+def test_identity(dtype):
+    array = numpy.empty((3, 3), dtype)
+    initializers.Identity(scale=2.5)(array)
+    numpy.testing.assert_array_equal(array, 2.5 * numpy.eye(3))
+    assert array.dtype == dtype
+
+
+@pytest.mark.parametrize('shape', [(3,), (2, 3), (2, 2, 2)])
+def test_identity_needs_square_matrix(shape):
+    with pytest.raises(ValueError, match='squared matrices'):
+        initializers.Identity()(numpy.empty(shape, numpy.float32))
+
+
+def test_identity_default_scale_and_dtype_check():
+    array = numpy.empty((2, 2), numpy.float64)
+    initializers.Identity(dtype=numpy.float64)(array)
+    numpy.testing.assert_array_equal(array, numpy.eye(2))
+    with pytest.raises(AssertionError):
+        initializers.Identity(dtype=numpy.float64)(
+            numpy.empty((2, 2), numpy.float32))

@@ -73,6 +73,9 @@ def test_generate_array_with_cpu_device():
     initializers.Normal(),
     initializers.LeCunNormal(),
     initializers.Uniform(),
+    initializers.HeNormal(),
+    initializers.GlorotUniform(),
+    initializers.Orthogonal(),
 ])
 def test_generate_array_on_gpu(initializer):
     array = initializers.generate_array(

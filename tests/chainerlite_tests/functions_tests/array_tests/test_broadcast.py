@@ -4,6 +4,7 @@ import pytest
 import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
+from chainerlite import testing
 from chainerlite.utils import type_check
 
 
@@ -43,3 +44,61 @@ def test_same_shape_returns_input_variable():
 def test_invalid_shapes(in_shape, out_shape):
     with pytest.raises(type_check.InvalidType, match='BroadcastTo'):
         F.broadcast_to(numpy.zeros(in_shape, numpy.float32), out_shape)
+
+
+def _tolerances(test):
+    if test.dtype == numpy.float16:
+        test.check_backward_options = {
+            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+        test.check_double_backward_options = {
+            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+    elif test.dtype == numpy.float32:
+        test.check_backward_options = {
+            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+        test.check_double_backward_options = {
+            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+
+
+@testing.parameterize(*testing.product({
+    'shapes': [((3, 1), (1, 2)), ((2, 3), (3,), ()), ((2, 1, 3), (4, 1)),
+               ((2, 3), (2, 3))],
+    'dtype': [numpy.float16, numpy.float32, numpy.float64],
+}))
+@testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+class TestBroadcast(testing.FunctionTestCase):
+
+    def setUp(self):
+        _tolerances(self)
+
+    def generate_inputs(self):
+        return tuple(numpy.random.uniform(-1, 1, shape).astype(self.dtype)
+                     for shape in self.shapes)
+
+    def forward(self, inputs, device):
+        return F.broadcast(*inputs)
+
+    def forward_expected(self, inputs):
+        return tuple(numpy.broadcast_arrays(*inputs))
+
+
+def test_broadcast_of_one_argument_returns_it_as_a_variable():
+    x = chainerlite.Variable(numpy.zeros((2, 3), numpy.float32))
+    assert F.broadcast(x) is x
+    y = F.broadcast(numpy.zeros(3, numpy.float32))
+    assert isinstance(y, chainerlite.Variable) and y.shape == (3,)
+
+
+def test_broadcast_gradient_of_unused_output():
+    x = chainerlite.Variable(numpy.ones((2, 1), numpy.float32))
+    z = chainerlite.Variable(numpy.ones(3, numpy.float32))
+    _, zb = F.broadcast(x, z)
+    F.sum(zb).backward()
+    assert x.grad is None
+    numpy.testing.assert_array_equal(z.grad, [2, 2, 2])
+
+
+@pytest.mark.parametrize('shapes', [((2, 3), (2,)), ((2, 3), (3, 3)), ()])
+def test_broadcast_incompatible_shapes(shapes):
+    xs = [numpy.zeros(shape, numpy.float32) for shape in shapes]
+    with pytest.raises(type_check.InvalidType, match='Broadcast'):
+        F.broadcast(*xs)

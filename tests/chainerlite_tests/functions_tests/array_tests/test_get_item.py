@@ -4,6 +4,7 @@ import pytest
 import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
+from chainerlite import testing
 from chainerlite.backends import cuda
 from chainerlite.testing import attr
 
@@ -75,16 +76,49 @@ def test_variable_getitem():
     numpy.testing.assert_array_equal(x.grad, [[0, 1, 0], [0, 1, 0]])
 
 
+@testing.parameterize(*testing.product({
+    'slices': [(1, slice(None, None, -2)), (Ellipsis, [1, 1, 0]),
+               (numpy.array([[True, False, True]] * 4),), ()],
+    'dtype': [numpy.float16, numpy.float32, numpy.float64],
+}))
+@testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+class TestGetItemDtypes(testing.FunctionTestCase):
+
+    def setUp(self):
+        if self.dtype != numpy.float64:
+            options = {'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            self.check_backward_options = options
+            self.check_double_backward_options = options
+
+    def generate_inputs(self):
+        return numpy.random.uniform(-1, 1, (4, 3)).astype(self.dtype),
+
+    def forward(self, inputs, device):
+        x, = inputs
+        return F.get_item(x, _on_device(self.slices, device.xp)),
+
+    def forward_expected(self, inputs):
+        x, = inputs
+        return x[self.slices],
+
+
+@pytest.mark.parametrize('slices', [(Ellipsis, Ellipsis),
+                                    [Ellipsis, 0, Ellipsis]])
+def test_more_than_one_ellipsis(slices):
+    with pytest.raises(ValueError, match='get_item'):
+        F.get_item(numpy.zeros((2, 3), numpy.float32), slices)
+
+
 def test_out_of_bounds():
     with pytest.raises(IndexError):
         F.get_item(numpy.zeros(3, numpy.float32), 3)
 
 
-def _on_gpu(slices):
+def _on_device(slices, xp):
     if isinstance(slices, numpy.ndarray):
-        return cuda.cupy.asarray(slices)
+        return xp.asarray(slices)
     if isinstance(slices, tuple):
-        return tuple(_on_gpu(s) for s in slices)
+        return tuple(_on_device(s, xp) for s in slices)
     return slices
 
 
@@ -95,7 +129,7 @@ def test_gpu_matches_cpu(slices):
     x_cpu = chainerlite.Variable(x)
     x_gpu = chainerlite.Variable(cuda.cupy.asarray(x))
     y_cpu = F.get_item(x_cpu, slices)
-    y_gpu = F.get_item(x_gpu, _on_gpu(slices))
+    y_gpu = F.get_item(x_gpu, _on_device(slices, cuda.cupy))
     numpy.testing.assert_allclose(cuda.to_cpu(y_gpu.array), y_cpu.array)
     gy = numpy.random.uniform(-1, 1, y_cpu.shape)
     y_cpu.grad = gy

@@ -1,49 +1,55 @@
 import numpy
 import pytest
 
-import chainerlite
 import chainerlite.functions as F
-from chainerlite import gradient_check
+from chainerlite import testing
 from chainerlite.utils import type_check
 
-
-@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
-@pytest.mark.parametrize('shape', [(), (3,), (2, 3)])
-def test_exp_forward(dtype, shape):
-    x = numpy.random.uniform(-1, 1, shape).astype(dtype)
-    y = F.exp(x)
-    assert isinstance(y, chainerlite.Variable)
-    assert y.dtype == dtype
-    assert y.shape == shape
-    numpy.testing.assert_allclose(y.array, numpy.exp(x), rtol=1e-3)
+# name: (function, NumPy reference, range of the inputs)
+FUNCTIONS = {
+    'exp': (F.exp, numpy.exp, (-1, 1)),
+    'log': (F.log, numpy.log, (0.5, 2)),
+    'log2': (F.log2, numpy.log2, (0.5, 2)),
+    'log10': (F.log10, numpy.log10, (0.5, 2)),
+}
 
 
-@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
-@pytest.mark.parametrize('shape', [(), (3,), (2, 3)])
-def test_log_forward(dtype, shape):
-    x = numpy.random.uniform(0.5, 2, shape).astype(dtype)
-    y = F.log(x)
-    assert isinstance(y.array, numpy.ndarray)
-    assert y.dtype == dtype
-    numpy.testing.assert_allclose(y.array, numpy.log(x), rtol=1e-3, atol=1e-3)
+@testing.parameterize(*testing.product({
+    'name': sorted(FUNCTIONS),
+    'shape': [(), (3, 2)],
+    'dtype': [numpy.float16, numpy.float32, numpy.float64],
+}))
+@testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+class TestExponential(testing.FunctionTestCase):
+
+    def setUp(self):
+        self.function, self.reference, self.bounds = FUNCTIONS[self.name]
+        if self.dtype == numpy.float16:
+            self.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
+            self.check_backward_options = {
+                'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            self.check_double_backward_options = {
+                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+        elif self.dtype == numpy.float32:
+            self.check_backward_options = {
+                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            self.check_double_backward_options = {
+                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+
+    def generate_inputs(self):
+        return numpy.random.uniform(*self.bounds, self.shape).astype(
+            self.dtype),
+
+    def forward(self, inputs, device):
+        x, = inputs
+        return self.function(x),
+
+    def forward_expected(self, inputs):
+        x, = inputs
+        return self.reference(x),
 
 
-@pytest.mark.parametrize('func', [F.exp, F.log])
-def test_backward(func):
-    x = numpy.random.uniform(0.5, 2, (3, 4))
-    gy = numpy.random.uniform(-1, 1, (3, 4))
-    gradient_check.check_backward(func, x, gy)
-
-
-@pytest.mark.parametrize('func', [F.exp, F.log])
-def test_double_backward(func):
-    x = numpy.random.uniform(0.5, 2, (3, 4))
-    gy = numpy.random.uniform(-1, 1, (3, 4))
-    ggx = numpy.random.uniform(-1, 1, (3, 4))
-    gradient_check.check_double_backward(func, x, gy, ggx)
-
-
-@pytest.mark.parametrize('func, label', [(F.exp, 'exp'), (F.log, 'log')])
-def test_integer_input_is_invalid(func, label):
-    with pytest.raises(type_check.InvalidType, match=label):
-        func(numpy.arange(3, dtype=numpy.int32))
+@pytest.mark.parametrize('name', sorted(FUNCTIONS))
+def test_integer_input_is_invalid(name):
+    with pytest.raises(type_check.InvalidType, match=name):
+        FUNCTIONS[name][0](numpy.arange(1, 4, dtype=numpy.int32))

@@ -1,0 +1,91 @@
+"""Clipped rectified linear unit, and ReLU6."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.utils import type_check
+
+
+class ClippedReLU(function_node.FunctionNode):
+    """Clipped rectified linear unit: ``min(max(0, x), z)``."""
+
+    def __init__(self, z):
+        if not isinstance(z, float):
+            raise TypeError('z must be float value')
+        if not z > 0:
+            raise ValueError('z must be positive, got {}'.format(z))
+        self.cap = z
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0,))
+        return utils.force_array(xp.clip(x, 0, self.cap), x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        inside = (0 < x.array) & (x.array < self.cap)
+        return grad_outputs[0] * utils.force_array(inside, x.dtype),
+
+
+def clipped_relu(x, z=20.0):
+    """Clipped rectified linear unit function.
+
+    For a clipping value :math:`z > 0` it computes
+
+    .. math::
+        \\mathrm{ClippedReLU}(x, z) = \\min(\\max(0, x), z).
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+        z (float): Clipping value; it must be a positive ``float``.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    Raises:
+        TypeError: If ``z`` is not a ``float``.
+        ValueError: If ``z`` is not positive.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([-3, 0.5, 4, 12], np.float32)
+        >>> F.clipped_relu(x, z=10.0).array
+        array([ 0. ,  0.5,  4. , 10. ], dtype=float32)
+
+    """
+    return ClippedReLU(z).apply((x,))[0]
+
+
+def relu6(x):
+    """Rectified linear unit function clipped at 6.
+
+    .. math::
+        \\mathrm{ReLU6}(x) = \\min(\\max(0, x), 6).
+
+    It is :func:`clipped_relu` with ``z=6.0``.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([-20, -2, 0, 2, 4, 10, 100], np.float32)
+        >>> F.relu6(x).array
+        array([0., 0., 0., 2., 4., 6., 6.], dtype=float32)
+
+    """
+    return ClippedReLU(6.0).apply((x,))[0]

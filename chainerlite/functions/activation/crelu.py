@@ -1,0 +1,82 @@
+"""Concatenated rectified linear unit."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.functions.array import get_item
+from chainerlite.utils import type_check
+
+
+class CReLU(function_node.FunctionNode):
+    """Concatenated ReLU: ``(max(0, x), max(0, -x))`` along an axis."""
+
+    def __init__(self, axis=1):
+        if not isinstance(axis, int):
+            raise TypeError('axis must be an integer value')
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype.kind == 'f')
+        if self.axis >= 0:
+            type_check.expect(x_type.ndim > self.axis)
+        else:
+            type_check.expect(x_type.ndim >= -self.axis)
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0,))
+        y = xp.concatenate(
+            (xp.maximum(x, 0), xp.maximum(-x, 0)), axis=self.axis)
+        return utils.force_array(y, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        axis = self.axis % x.ndim
+        n = x.shape[axis]
+        lead = (slice(None),) * axis
+        gy_pos = get_item.get_item(gy, lead + (slice(0, n),))
+        gy_neg = get_item.get_item(gy, lead + (slice(n, 2 * n),))
+        positive = utils.force_array(x.array > 0, x.dtype)
+        negative = utils.force_array(x.array < 0, x.dtype)
+        return gy_pos * positive - gy_neg * negative,
+
+
+def crelu(x, axis=1):
+    """Concatenated rectified linear unit function.
+
+    .. math::
+        f(x) = (\\max(0, x), \\max(0, -x))
+
+    The two halves are concatenated along ``axis``. See `Understanding and
+    Improving Convolutional Neural Networks via Concatenated Rectified
+    Linear Units <https://arxiv.org/abs/1603.05201>`_.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype, of shape :math:`(s_1, ..., s_N)`.
+        axis (int): Axis along which the two halves are concatenated;
+            negative values count from the end.
+
+    Returns:
+        Variable: Output variable of the dtype of ``x``, whose ``axis``
+        dimension is twice that of ``x``: :math:`(s_1, ..., 2 s_{axis},
+        ..., s_N)`.
+
+    Raises:
+        TypeError: If ``axis`` is not an ``int``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[-1, 0], [2, -3]], np.float32)
+        >>> F.crelu(x, axis=1).array
+        array([[0., 0., 1., 0.],
+               [2., 0., 0., 3.]], dtype=float32)
+
+    """
+    return CReLU(axis).apply((x,))[0]

@@ -1,0 +1,66 @@
+"""Exponential linear unit."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.functions.math import exponential
+from chainerlite.utils import type_check
+
+
+class ELU(function_node.FunctionNode):
+    """Exponential linear unit."""
+
+    def __init__(self, alpha=1.0):
+        self.alpha = float(alpha)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0,))
+        negative = xp.minimum(x, 0)
+        y = xp.where(x >= 0, x, self.alpha * xp.expm1(negative))
+        return utils.force_array(y, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        # d/dx = 1 where x >= 0 and alpha * exp(x) where x < 0; the
+        # exponential only sees the negative part, so it never overflows.
+        x, = self.get_retained_inputs()
+        negative = utils.force_array(x.array < 0, x.dtype)
+        coef = (exponential.exp(x * negative) * (self.alpha * negative)
+                + (1 - negative))
+        return grad_outputs[0] * coef,
+
+
+def elu(x, alpha=1.0):
+    """Exponential linear unit function.
+
+    .. math::
+        f(x) = \\begin{cases} x & (x \\ge 0) \\\\
+                              \\alpha (\\exp(x) - 1) & (x < 0) \\end{cases}
+
+    See `Fast and Accurate Deep Network Learning by Exponential Linear Units
+    (ELUs) <https://arxiv.org/abs/1511.07289>`_.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+        alpha (float): Scale :math:`\\alpha` of the negative part.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[-1, 0], [2, -3]], np.float32)
+        >>> F.elu(x, alpha=1.0).array.round(4)
+        array([[-0.6321,  0.    ],
+               [ 2.    , -0.9502]], dtype=float32)
+
+    """
+    return ELU(alpha).apply((x,))[0]

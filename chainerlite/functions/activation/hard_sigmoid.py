@@ -1,0 +1,55 @@
+"""Hard (piecewise linear) sigmoid."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.utils import type_check
+
+
+class HardSigmoid(function_node.FunctionNode):
+    """Hard sigmoid: ``clip(0.2 x + 0.5, 0, 1)``."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0,))
+        return utils.force_array(xp.clip(x * 0.2 + 0.5, 0, 1), x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        xp = backend.get_array_module(x.array)
+        dtype = x.dtype.type
+        slope = xp.where(
+            (-2.5 < x.array) & (x.array < 2.5), dtype(0.2), dtype(0))
+        return grad_outputs[0] * utils.force_array(slope),
+
+
+def hard_sigmoid(x):
+    """Elementwise hard-sigmoid function.
+
+    .. math::
+        f(x) = \\begin{cases} 0 & (x < -2.5) \\\\
+                              0.2 x + 0.5 & (-2.5 \\le x \\le 2.5) \\\\
+                              1 & (2.5 < x) \\end{cases}
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([-2.6, -1, 0, 1, 2.6], np.float32)
+        >>> F.hard_sigmoid(x).array
+        array([0. , 0.3, 0.5, 0.7, 1. ], dtype=float32)
+
+    """
+    return HardSigmoid().apply((x,))[0]

@@ -1,0 +1,59 @@
+"""Logistic sigmoid."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.utils import type_check
+
+
+def _stable_sigmoid(x, xp):
+    # exp(-|x|) never overflows; 1 / (1 + e) and e / (1 + e) keep full
+    # relative precision on both tails.
+    e = xp.exp(-abs(x))
+    return xp.where(x >= 0, 1 / (1 + e), e / (1 + e))
+
+
+class Sigmoid(function_node.FunctionNode):
+    """Elementwise logistic sigmoid."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_outputs((0,))
+        return utils.force_array(_stable_sigmoid(x, xp), x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return grad_outputs[0] * (y * (1 - y)),
+
+
+def sigmoid(x):
+    """Elementwise sigmoid logistic function.
+
+    .. math::
+        f(x) = \\frac{1}{1 + \\exp(-x)}
+
+    The result is accurate on both tails: no overflow for large
+    :math:`|x|`, and full relative precision for very negative :math:`x`.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([-1000, -2, 0, 2, 1000], np.float32)
+        >>> F.sigmoid(x).array.round(4)
+        array([0.    , 0.1192, 0.5   , 0.8808, 1.    ], dtype=float32)
+
+    """
+    return Sigmoid().apply((x,))[0]

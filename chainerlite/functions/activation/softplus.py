@@ -1,0 +1,60 @@
+"""Softplus."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.functions.activation import sigmoid
+from chainerlite.utils import type_check
+
+
+class Softplus(function_node.FunctionNode):
+    """Elementwise softplus ``log(1 + exp(beta x)) / beta``."""
+
+    def __init__(self, beta=1.0):
+        self.beta = float(beta)
+        self.beta_inv = 1.0 / self.beta
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0,))
+        bx = x * self.beta
+        # log(1 + exp(t)) = max(t, 0) + log(1 + exp(-|t|)): no overflow.
+        y = (xp.maximum(bx, 0) + xp.log1p(xp.exp(-abs(bx)))) * self.beta_inv
+        return utils.force_array(y, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * sigmoid.sigmoid(x * self.beta),
+
+
+def softplus(x, beta=1.0):
+    """Elementwise softplus function.
+
+    .. math::
+        f(x) = \\frac{1}{\\beta} \\log(1 + \\exp(\\beta x))
+
+    It is computed without overflow for large :math:`|\\beta x|`.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+        beta (float): Parameter :math:`\\beta`.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([-1000., -1., 0., 1., 1000.])
+        >>> F.softplus(x).array.round(4).tolist()
+        [0.0, 0.3133, 0.6931, 1.3133, 1000.0]
+
+    """
+    return Softplus(beta).apply((x,))[0]

@@ -1,0 +1,49 @@
+"""Hyperbolic tangent."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.utils import type_check
+
+
+class Tanh(function_node.FunctionNode):
+    """Elementwise hyperbolic tangent."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_outputs((0,))
+        return utils.force_array(xp.tanh(x)),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return grad_outputs[0] * (1 - y * y),
+
+
+def tanh(x):
+    """Elementwise hyperbolic tangent function.
+
+    .. math::
+        f(x) = \\tanh(x)
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([-1, 0, 2], np.float32)
+        >>> F.tanh(x).array.round(4)
+        array([-0.7616,  0.    ,  0.964 ], dtype=float32)
+
+    """
+    return Tanh().apply((x,))[0]

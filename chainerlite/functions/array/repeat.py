@@ -1,0 +1,101 @@
+"""Repetition of the elements of an array."""
+
+import numpy
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.functions.array import get_item
+from chainerlite.functions.array import reshape
+from chainerlite.functions.math import sum as sum_mod
+from chainerlite.utils import type_check
+
+
+class Repeat(function_node.FunctionNode):
+    """Repetition of the elements of an array."""
+
+    def __init__(self, repeats, axis=None):
+        if isinstance(repeats, int):
+            repeats = (repeats,)
+        elif not (isinstance(repeats, tuple) and all(
+                isinstance(r, int) for r in repeats)):
+            raise TypeError('repeat: repeats must be int or tuple of ints')
+        if any(r < 0 for r in repeats):
+            raise ValueError('repeat: all elements in repeats must be zero '
+                             'or larger')
+        if axis is not None and not isinstance(axis, int):
+            raise TypeError('repeat: axis must be int or None')
+        self.repeats = repeats
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        if self.axis is None:
+            size = x_type.size
+        else:
+            axis = type_check.make_variable(self.axis, 'axis')
+            type_check.expect(-x_type.ndim <= axis, axis < x_type.ndim)
+            size = x_type.shape[self.axis]
+        if len(self.repeats) != 1:
+            n_repeats = type_check.make_variable(
+                len(self.repeats), 'len(repeats)')
+            type_check.expect(size == n_repeats)
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self._in_shape = x.shape
+        repeats = self.repeats[0] if len(self.repeats) == 1 \
+            else list(self.repeats)
+        return xp.repeat(x, repeats, self.axis),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        if self.axis is None:
+            axis, shape = 0, (utils.size_of_shape(self._in_shape),)
+        else:
+            axis = self.axis % len(self._in_shape)
+            shape = self._in_shape
+        n = shape[axis]
+        if len(self.repeats) == 1:
+            # Each element's copies are adjacent: split the axis and sum.
+            split = gy.shape[:axis] + (n, self.repeats[0]) \
+                + gy.shape[axis + 1:]
+            gx = sum_mod.sum(reshape.reshape(gy, split), axis=axis + 1)
+        else:
+            index = numpy.repeat(numpy.arange(n), self.repeats)
+            xp = backend.get_array_module(gy)
+            slices = (slice(None),) * axis + (xp.asarray(index),)
+            gx = get_item.GetItemGrad(slices, shape).apply((gy,))[0]
+        return reshape.reshape(gx, self._in_shape),
+
+
+def repeat(x, repeats, axis=None):
+    """Repeats each element of an array.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input variable.
+        repeats (int or tuple of int): Number of repetitions of each element
+            (zero or larger); a tuple gives one count per element along
+            ``axis``.
+        axis (int or None): The axis along which to repeat. ``None`` repeats
+            the elements of the flattened array and gives a 1-D output.
+
+    Returns:
+        Variable: The repeated output variable.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[1, 2], [3, 4]], np.float32)
+        >>> F.repeat(x, 2).array
+        array([1., 1., 2., 2., 3., 3., 4., 4.], dtype=float32)
+        >>> F.repeat(x, (1, 2), axis=0).array
+        array([[1., 2.],
+               [3., 4.],
+               [3., 4.]], dtype=float32)
+
+    """
+    return Repeat(repeats, axis).apply((x,))[0]

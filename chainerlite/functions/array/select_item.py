@@ -1,0 +1,85 @@
+"""Selection of one element per row of a matrix."""
+
+import numpy
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite.utils import type_check
+
+
+class SelectItem(function_node.FunctionNode):
+    """Selection of the element ``x[i, t[i]]`` of each row ``i``."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 't'))
+        x_type, t_type = in_types
+        type_check.expect(
+            t_type.dtype.kind == 'i',
+            x_type.ndim == 2,
+            t_type.ndim == 1,
+            x_type.shape[0] == t_type.shape[0],
+        )
+
+    def forward(self, inputs):
+        x, t = inputs
+        xp = backend.get_array_module(*inputs)
+        if xp is numpy and t.size and (
+                t.min() < 0 or t.max() >= x.shape[1]):
+            raise ValueError('select_item: out of bounds index in t')
+        self.retain_inputs((1,))
+        self._in_shape = x.shape
+        return x[xp.arange(len(t)), t],
+
+    def backward(self, indexes, grad_outputs):
+        t, = self.get_retained_inputs()
+        gx = SelectItemGrad(self._in_shape).apply((grad_outputs[0], t))[0]
+        return gx, None
+
+
+class SelectItemGrad(function_node.FunctionNode):
+    """Gradient of select_item: puts ``gy[i]`` at ``(i, t[i])``."""
+
+    def __init__(self, in_shape):
+        self._in_shape = in_shape
+
+    def forward(self, inputs):
+        gy, t = inputs
+        xp = backend.get_array_module(*inputs)
+        self.retain_inputs((1,))
+        gx = xp.zeros(self._in_shape, gy.dtype)
+        gx[xp.arange(len(t)), t] = gy
+        return gx,
+
+    def backward(self, indexes, grad_outputs):
+        t, = self.get_retained_inputs()
+        return SelectItem().apply((grad_outputs[0], t))[0], None
+
+
+def select_item(x, t):
+    """Selects one element from each row of a matrix.
+
+    ``y[i] = x[i, t[i]]`` for every row ``i``.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Matrix of shape
+            ``(B, N)``.
+        t (Variable or numpy.ndarray or cupy.ndarray): Signed integer array
+            of shape ``(B,)`` with values in ``[0, N)``. It gets no
+            gradient. Out of range values raise ``ValueError`` on the CPU;
+            on the GPU they are not checked.
+
+    Returns:
+        Variable: Output variable of shape ``(B,)`` and of the dtype of
+        ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[0, 1, 2], [3, 4, 5]], np.float32)
+        >>> t = np.array([0, 2], np.int32)
+        >>> F.select_item(x, t).array
+        array([0., 5.], dtype=float32)
+
+    """
+    return SelectItem().apply((x, t))[0]

@@ -1,0 +1,60 @@
+"""Elementwise absolute error between two arrays."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.utils import type_check
+
+
+class AbsoluteError(function_node.FunctionNode):
+    """Elementwise absolute error."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x0', 'x1'))
+        x0_type, x1_type = in_types
+        type_check.expect(
+            x0_type.dtype.kind == 'f',
+            x0_type.dtype == x1_type.dtype,
+            x0_type.shape == x1_type.shape,
+        )
+
+    def forward(self, inputs):
+        x0, x1 = inputs
+        xp = backend.get_array_module(x0)
+        diff = x0 - x1
+        self._sign = xp.sign(diff)
+        return utils.force_array(abs(diff), x0.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        gx0 = grad_outputs[0] * self._sign
+        return tuple(gx0 if i == 0 else -gx0 for i in indexes)
+
+
+def absolute_error(x0, x1):
+    """Elementwise absolute error function.
+
+    .. math::
+        y_i = |x_{0i} - x_{1i}|
+
+    The gradient at :math:`x_{0i} = x_{1i}` is taken as zero.
+
+    Args:
+        x0 (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+        x1 (Variable or numpy.ndarray or cupy.ndarray): Input of the shape
+            and dtype of ``x0``.
+
+    Returns:
+        Variable: The absolute errors, with the shape and dtype of ``x0``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x0 = np.array([1., 2., 3.], np.float32)
+        >>> x1 = np.array([1., 0., 5.], np.float32)
+        >>> F.absolute_error(x0, x1).array
+        array([0., 2., 2.], dtype=float32)
+
+    """
+    return AbsoluteError().apply((x0, x1))[0]

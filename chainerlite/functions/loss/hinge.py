@@ -1,0 +1,102 @@
+"""Hinge loss for multi-class classification (one-vs-all)."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.functions.array import broadcast
+from chainerlite.utils import type_check
+
+
+class Hinge(function_node.FunctionNode):
+    """Hinge loss."""
+
+    def __init__(self, norm='L1', reduce='mean'):
+        if norm not in ('L1', 'L2'):
+            raise NotImplementedError("norm should be either 'L1' or 'L2'")
+        if reduce not in ('mean', 'no'):
+            raise ValueError(
+                "only 'mean' and 'no' are valid for 'reduce', but '%s' is "
+                'given' % reduce)
+        self.norm = norm
+        self.reduce = reduce
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 't'))
+        x_type, t_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            t_type.dtype.kind == 'i',
+            x_type.ndim == 2,
+            t_type.ndim == 1,
+            x_type.shape[0] == t_type.shape[0],
+        )
+
+    def forward(self, inputs):
+        x, t = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0,))
+        # sign is -1 at the true class and +1 elsewhere.
+        self._sign = xp.ones_like(x)
+        self._sign[xp.arange(len(t)), t] = -1
+        margin = xp.maximum(self._sign * x + x.dtype.type(1), 0)
+        self._active = (margin > 0).astype(x.dtype)
+        loss = margin if self.norm == 'L1' else margin * margin
+        if self.reduce == 'mean':
+            loss = loss.sum() / x.dtype.type(len(x))
+        return utils.force_array(loss, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        if self.reduce == 'mean':
+            gy = broadcast.broadcast_to(gy * (1.0 / len(x)), x.shape)
+        slope = self._sign * self._active
+        if self.norm == 'L1':
+            gx = gy * slope
+        else:
+            gx = gy * (2.0 * slope)
+        return gx, None
+
+
+def hinge(x, t, norm='L1', reduce='mean'):
+    """Hinge loss for multi-class classification (one-vs-all).
+
+    For a batch of :math:`N` score vectors over :math:`K` classes,
+
+    .. math::
+        \\ell_{nk} = \\left[\\max\\left(0, 1 - \\delta\\{t_n = k\\}
+            x_{nk}\\right)\\right]^p,
+
+    where :math:`\\delta\\{t_n = k\\}` is :math:`1` at the true class and
+    :math:`-1` elsewhere, and :math:`p` is :math:`1` for ``'L1'`` and
+    :math:`2` for ``'L2'``. With ``reduce='mean'`` the result is
+    :math:`\\frac{1}{N} \\sum_{n, k} \\ell_{nk}`.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Scores of shape
+            ``(N, K)``, of a floating point dtype.
+        t (Variable or numpy.ndarray or cupy.ndarray): Signed integer labels
+            of shape ``(N,)``, each in ``[0, K)``. They get no gradient.
+        norm (str): ``'L1'`` or ``'L2'``; other values raise
+            :class:`NotImplementedError`.
+        reduce (str): ``'mean'`` or ``'no'``; other values raise
+            :class:`ValueError`.
+
+    Returns:
+        Variable: A scalar if ``reduce`` is ``'mean'``, else the losses
+        :math:`\\ell_{nk}` of shape ``(N, K)``; of the dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[2., -1.], [0.5, 0.]], np.float32)
+        >>> t = np.array([0, 1], np.int32)
+        >>> F.hinge(x, t).array
+        array(1.25, dtype=float32)
+        >>> F.hinge(x, t, reduce='no').array
+        array([[0. , 0. ],
+               [1.5, 1. ]], dtype=float32)
+
+    """
+    return Hinge(norm, reduce).apply((x, t))[0]

@@ -1,0 +1,67 @@
+"""Mean squared error between two arrays."""
+
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.functions.array import broadcast
+from chainerlite.utils import type_check
+
+
+class MeanSquaredError(function_node.FunctionNode):
+    """Mean squared error (Euclidean loss)."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x0', 'x1'))
+        x0_type, x1_type = in_types
+        type_check.expect(
+            x0_type.dtype.kind == 'f',
+            x0_type.dtype == x1_type.dtype,
+            x0_type.shape == x1_type.shape,
+        )
+
+    def forward(self, inputs):
+        x0, x1 = inputs
+        self.retain_inputs((0, 1))
+        diff = (x0 - x1).ravel()
+        loss = diff.dot(diff) / diff.dtype.type(diff.size)
+        return utils.force_array(loss, x0.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1 = self.get_retained_inputs()
+        gy, = grad_outputs
+        gx0 = broadcast.broadcast_to(gy, x0.shape) * (x0 - x1) * (
+            2.0 / x0.size)
+        return tuple(gx0 if i == 0 else -gx0 for i in indexes)
+
+
+def mean_squared_error(x0, x1):
+    """Mean squared error function.
+
+    It computes the mean of the squared differences of two arrays of the
+    same shape:
+
+    .. math::
+        \\frac{1}{N} \\sum_i (x_{0i} - x_{1i})^2
+
+    where :math:`N` is the number of elements.
+
+    Args:
+        x0 (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+        x1 (Variable or numpy.ndarray or cupy.ndarray): Input of the shape
+            and dtype of ``x0``.
+
+    Returns:
+        Variable: A scalar (0-dimensional) variable of the dtype of ``x0``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x0 = np.array([1., 2., 3.], np.float32)
+        >>> x1 = np.array([1., 0., 0.], np.float32)
+        >>> y = F.mean_squared_error(x0, x1)
+        >>> y.shape, y.dtype, round(float(y.array), 4)
+        ((), dtype('float32'), 4.3333)
+
+    """
+    return MeanSquaredError().apply((x0, x1))[0]

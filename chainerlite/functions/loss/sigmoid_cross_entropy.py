@@ -1,0 +1,97 @@
+"""Cross entropy of sigmoid activations and binary labels."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.functions.array import broadcast
+from chainerlite.functions.loss import _logistic
+from chainerlite.utils import type_check
+
+_IGNORE_LABEL = -1
+
+
+class SigmoidCrossEntropy(function_node.FunctionNode):
+    """Sigmoid activation followed by a cross entropy loss."""
+
+    def __init__(self, normalize=True, reduce='mean'):
+        if reduce not in ('mean', 'no'):
+            raise ValueError(
+                "only 'mean' and 'no' are valid for 'reduce', but '%s' is "
+                'given' % reduce)
+        self.normalize = normalize
+        self.reduce = reduce
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 't'))
+        x_type, t_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            t_type.dtype.kind == 'i',
+            x_type.shape == t_type.shape,
+        )
+
+    def forward(self, inputs):
+        x, t = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0,))
+        valid = t != _IGNORE_LABEL
+        self._valid = valid.astype(x.dtype)
+        self._target = t.astype(x.dtype) * self._valid
+        loss = (_logistic.softplus_array(xp, x) - x * self._target) \
+            * self._valid
+        if self.reduce == 'mean':
+            count = int(valid.sum()) if self.normalize else len(x)
+            self._coeff = 1.0 / max(count, 1)
+            loss = loss.sum() * x.dtype.type(self._coeff)
+        return utils.force_array(loss, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        if self.reduce == 'mean':
+            gy = broadcast.broadcast_to(gy * self._coeff, x.shape)
+        gx = gy * (_logistic.sigmoid(x) - self._target) * self._valid
+        return gx, None
+
+
+def sigmoid_cross_entropy(x, t, normalize=True, reduce='mean'):
+    """Cross entropy loss of pre-sigmoid activations and binary labels.
+
+    Each element of ``x`` is the logit of the probability that the matching
+    label of ``t`` is :math:`1`:
+
+    .. math::
+        \\ell_i = -t_i \\log \\sigma(x_i) - (1 - t_i) \\log(1 - \\sigma(x_i)),
+
+    computed stably as :math:`\\log(1 + e^{x_i}) - t_i x_i`. Elements whose
+    label is ``-1`` are ignored (their loss is zero).
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Logits of shape
+            ``(N, ...)`` and a floating point dtype.
+        t (Variable or numpy.ndarray or cupy.ndarray): Signed integer labels
+            of the shape of ``x``: ``0``, ``1``, or ``-1`` to ignore. They get
+            no gradient.
+        normalize (bool): With ``reduce='mean'``, if ``True`` the summed loss
+            is divided by the number of labels that are not ignored; if
+            ``False``, by the batch size ``N``.
+        reduce (str): ``'mean'`` returns the normalized sum; ``'no'`` returns
+            the elementwise losses (``normalize`` is then not used). Other
+            values raise :class:`ValueError`.
+
+    Returns:
+        Variable: A scalar if ``reduce`` is ``'mean'``, else the losses of
+        the shape of ``x``; of the dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[0., 2.], [-1., 0.]], np.float32)
+        >>> t = np.array([[1, 1], [0, -1]], np.int32)
+        >>> F.sigmoid_cross_entropy(x, t, reduce='no').array.round(4)
+        array([[0.6931, 0.1269],
+               [0.3133, 0.    ]], dtype=float32)
+
+    """
+    return SigmoidCrossEntropy(normalize, reduce).apply((x, t))[0]

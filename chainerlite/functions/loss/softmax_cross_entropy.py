@@ -1,0 +1,265 @@
+"""Cross entropy of softmax activations and labels (or soft targets)."""
+
+from chainerlite import backend
+from chainerlite import configuration
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite import variable
+from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import reshape
+from chainerlite.functions.math import exponential
+from chainerlite.functions.math import sum as sum_mod
+from chainerlite.utils import type_check
+
+
+def _check_class_weight(class_weight):
+    if class_weight is None:
+        return
+    if isinstance(class_weight, variable.Variable):
+        raise ValueError('class_weight should be a numpy.ndarray or '
+                         'cupy.ndarray, not a Variable')
+    if class_weight.ndim != 1:
+        raise ValueError('class_weight.ndim should be 1')
+    if class_weight.dtype.kind != 'f':
+        raise ValueError("the dtype of class_weight should be of kind 'f'")
+
+
+def _check_labels(xp, x, t, ignore_label):
+    in_range = (0 <= t) & (t < x.shape[1])
+    if not bool(xp.all(in_range | (t == ignore_label))):
+        raise ValueError(
+            'Each label `t` need to satisfy `0 <= t < x.shape[1] or t == %d`'
+            % ignore_label)
+
+
+def _log_softmax(xp, x):
+    shifted = x - x.max(axis=1, keepdims=True)
+    return shifted - xp.log(xp.exp(shifted).sum(axis=1, keepdims=True))
+
+
+def _class_axis_shape(ndim, n_classes):
+    """Shape that puts a vector of class values along axis 1."""
+    return (1, n_classes) + (1,) * (ndim - 2)
+
+
+class SoftmaxCrossEntropy(function_node.FunctionNode):
+    """Softmax activation followed by a cross entropy loss.
+
+    The loss of one sample is written :math:`-\\sum_c w_c \\log y_c` with
+    weights :math:`w` built from the target (the one-hot label times its
+    class weight, or the soft target), so the gradient is
+    :math:`y \\sum_c w_c - w`.
+    """
+
+    def __init__(self, normalize=True, cache_score=True, class_weight=None,
+                 ignore_label=-1, reduce='mean',
+                 soft_target_loss='cross-entropy',
+                 enable_double_backprop=False):
+        _check_class_weight(class_weight)
+        if reduce not in ('mean', 'no'):
+            raise ValueError(
+                "only 'mean' and 'no' are valid for 'reduce', but '%s' is "
+                'given' % reduce)
+        if soft_target_loss not in ('cross-entropy', 'kl-divergence'):
+            raise ValueError(
+                "soft_target_loss must be 'cross-entropy' or "
+                "'kl-divergence'.")
+        self.normalize = normalize
+        self.cache_score = cache_score and not enable_double_backprop
+        self.class_weight = class_weight
+        self.ignore_label = ignore_label
+        self.reduce = reduce
+        self.soft_target_loss = soft_target_loss
+        self.enable_double_backprop = enable_double_backprop
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 't'))
+        x_type, t_type = in_types
+        if type_check.eval(t_type.dtype.kind) == 'f':
+            type_check.expect(
+                x_type.dtype.kind == 'f',
+                x_type.ndim >= 2,
+                x_type.shape == t_type.shape,
+            )
+        else:
+            type_check.expect(
+                x_type.dtype.kind == 'f',
+                t_type.dtype.kind == 'i',
+                t_type.ndim == x_type.ndim - 1,
+                x_type.shape[0] == t_type.shape[0],
+                x_type.shape[2:] == t_type.shape[1:],
+            )
+
+    def forward(self, inputs):
+        x, t = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0,))
+        soft = t.dtype.kind == 'f'
+        if soft and self.class_weight is not None:
+            raise NotImplementedError(
+                'softmax_cross_entropy: class_weight is not supported with '
+                'soft targets')
+        if self.class_weight is not None and \
+                self.class_weight.shape[0] != x.shape[1]:
+            raise ValueError('class_weight.shape[0] should be x.shape[1]')
+        if not soft and configuration.config.debug:
+            _check_labels(xp, x, t, self.ignore_label)
+
+        log_y = _log_softmax(xp, x)
+        self._y = xp.exp(log_y) if self.cache_score else None
+        self._t = t
+        weights = self._target_weights(xp, x, t)
+        loss = -(weights * log_y).sum(axis=1)
+        if soft:
+            count = x.size // x.shape[1]
+            if self.soft_target_loss == 'kl-divergence':
+                positive = xp.where(t > 0, t, x.dtype.type(1))
+                loss += (weights * xp.log(positive)).sum(axis=1)
+        elif self.normalize:
+            count = int((t != self.ignore_label).sum())
+        else:
+            count = len(x)
+        self._coeff = None
+        if self.reduce == 'mean':
+            self._coeff = 1.0 / max(count, 1)
+            loss = loss.sum() * x.dtype.type(self._coeff)
+        return utils.force_array(loss, x.dtype),
+
+    def _target_weights(self, xp, x, t):
+        """The weights ``w`` of ``log y`` in the loss, of the shape of x."""
+        if t.dtype.kind == 'f':
+            return t.astype(x.dtype, copy=False)
+        valid = t != self.ignore_label
+        label = xp.where(valid, t, 0)
+        classes = xp.arange(x.shape[1]).reshape(
+            _class_axis_shape(x.ndim, x.shape[1]))
+        weights = (classes == xp.expand_dims(label, 1)).astype(x.dtype)
+        scale = valid.astype(x.dtype)
+        if self.class_weight is not None:
+            scale *= self.class_weight.astype(x.dtype)[label]
+        return weights * xp.expand_dims(scale, 1)
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gloss, = grad_outputs
+        xp = x.xp
+        weights = self._target_weights(xp, x.array, self._t)
+        weight_sum = weights.sum(axis=1, keepdims=True)
+        if not self.enable_double_backprop:
+            grad = _SoftmaxCrossEntropyGrad(
+                self._y, weights, weight_sum, self._coeff)
+            return grad.apply((x, gloss))[0], None
+        shifted = x - xp.broadcast_to(
+            x.array.max(axis=1, keepdims=True), x.shape)
+        e = exponential.exp(shifted)
+        y = e / broadcast.broadcast_to(
+            sum_mod.sum(e, axis=1, keepdims=True), x.shape)
+        if self._coeff is None:
+            gloss = reshape.reshape(
+                gloss, x.shape[:1] + (1,) + x.shape[2:])
+        else:
+            gloss = gloss * self._coeff
+        gx = broadcast.broadcast_to(gloss, x.shape) * (
+            y * xp.broadcast_to(weight_sum, x.shape) - weights)
+        return gx, None
+
+
+class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
+    """Gradient of softmax cross entropy; it cannot be differentiated."""
+
+    def __init__(self, y, weights, weight_sum, coeff):
+        self._y = y
+        self._weights = weights
+        self._weight_sum = weight_sum
+        self._coeff = coeff
+
+    def forward(self, inputs):
+        x, gloss = inputs
+        xp = backend.get_array_module(x)
+        y = self._y
+        if y is None:
+            y = xp.exp(_log_softmax(xp, x))
+        if self._coeff is None:
+            gloss = xp.expand_dims(gloss, 1)
+        else:
+            gloss = gloss * gloss.dtype.type(self._coeff)
+        gx = gloss * (y * self._weight_sum - self._weights)
+        return utils.force_array(gx, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        raise RuntimeError(
+            'softmax_cross_entropy was called with '
+            'enable_double_backprop=False, but its gradient is being '
+            'differentiated; pass enable_double_backprop=True to do so.')
+
+
+def softmax_cross_entropy(
+        x, t, normalize=True, cache_score=True, class_weight=None,
+        ignore_label=-1, reduce='mean', enable_double_backprop=False,
+        soft_target_loss='cross-entropy'):
+    """Cross entropy loss of pre-softmax activations.
+
+    The softmax is taken along the second axis of ``x``; for a label
+    :math:`t_n` the loss of a sample is :math:`-\\log y_{n t_n}` where
+    :math:`y = \\mathrm{softmax}(x)`. When ``x`` has more than two axes, the
+    softmax is replicated over the trailing axes and every position has a
+    label.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Unnormalized log
+            probabilities of shape ``(N, C, d_1, ...)`` and a floating point
+            dtype: ``N`` samples of ``C`` classes.
+        t (Variable or numpy.ndarray or cupy.ndarray): Signed integer labels
+            of shape ``(N, d_1, ...)``, each in ``[0, C)`` or equal to
+            ``ignore_label``. If it has a floating point dtype, it holds soft
+            targets (a probability distribution over the classes for each
+            sample) and has the shape of ``x``. ``t`` gets no gradient.
+        normalize (bool): With hard labels and ``reduce='mean'``, divide the
+            summed loss by the number of labels that are not ignored if
+            ``True``, by ``N`` if ``False``. Soft-target losses are averaged
+            over samples and positions.
+        cache_score (bool): Keep the softmax computed in forward for the
+            backward pass (faster, more memory). It is not used when
+            ``enable_double_backprop`` is ``True``.
+        class_weight (numpy.ndarray or cupy.ndarray): Weights of shape
+            ``(C,)`` multiplied to the log-softmax of each class before the
+            loss is computed; ``None`` for no weighting. It is not supported
+            with soft targets (:class:`NotImplementedError`).
+        ignore_label (int): Label value that marks an ignored sample (its
+            loss is zero and it is not counted).
+        reduce (str): ``'mean'`` returns the normalized sum (see
+            ``normalize``), ``'no'`` returns the loss of each sample (zero
+            for an ignored one). Other values raise :class:`ValueError`.
+        enable_double_backprop (bool): If ``True``, the gradient is built so
+            that it can be differentiated again. If ``False`` (faster),
+            differentiating the gradient raises :class:`RuntimeError`.
+        soft_target_loss (str): Loss of soft targets: ``'cross-entropy'``
+            (:math:`-\\sum_c t_c \\log y_c`) or ``'kl-divergence'``
+            (:math:`\\sum_c t_c (\\log t_c - \\log y_c)`). Other values raise
+            :class:`ValueError`.
+
+    Returns:
+        Variable: A scalar if ``reduce`` is ``'mean'``, else the losses of
+        the shape of ``t`` (of ``x`` without its second axis for soft
+        targets); of the dtype of ``x``.
+
+    Raises:
+        ValueError: In debug mode (:func:`chainerlite.set_debug`), if a
+            label is out of range and is not ``ignore_label``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[-1, 0, 1, 2], [2, 0, 1, -1]], np.float32)
+        >>> t = np.array([3, 0], np.int32)
+        >>> round(float(F.softmax_cross_entropy(x, t).array), 4)
+        0.4402
+        >>> F.softmax_cross_entropy(x, t, reduce='no').array.round(4)
+        array([0.4402, 0.4402], dtype=float32)
+
+    """
+    func = SoftmaxCrossEntropy(
+        normalize, cache_score, class_weight, ignore_label, reduce,
+        soft_target_loss, enable_double_backprop)
+    return func.apply((x, t))[0]

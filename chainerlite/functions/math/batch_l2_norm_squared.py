@@ -1,0 +1,62 @@
+"""Squared L2 norm of each example of a minibatch."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import reshape
+from chainerlite.utils import type_check
+
+
+class BatchL2NormSquared(function_node.FunctionNode):
+    """Squared L2 norm of each example of a minibatch."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            x_type.ndim >= 2,
+        )
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0,))
+        x = x.reshape(len(x), utils.size_of_shape(x.shape[1:]))
+        return utils.force_array(xp.sum(x * x, axis=1), x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy = reshape.reshape(
+            grad_outputs[0], (len(x),) + (1,) * (x.ndim - 1))
+        return broadcast.broadcast_to(gy, x.shape) * x * 2.0,
+
+
+def batch_l2_norm_squared(x):
+    """Squared L2 norm of each example of a minibatch.
+
+    .. math::
+        y_i = \\sum_j x_{ij}^2
+
+    The first axis is the minibatch; the other axes of each example are
+    flattened, and no reduction is done along the minibatch.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype with at least two axes, of shape :math:`(N, ...)`.
+
+    Returns:
+        Variable: Output variable of shape :math:`(N,)` and the dtype of
+        ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[1, 2], [3, 4]], np.float32)
+        >>> F.batch_l2_norm_squared(x).array
+        array([ 5., 25.], dtype=float32)
+
+    """
+    return BatchL2NormSquared().apply((x,))[0]

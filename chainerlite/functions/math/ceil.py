@@ -1,0 +1,35 @@
+"""Elementwise ceiling (not differentiable)."""
+
+import chainerlite
+from chainerlite import backend
+from chainerlite import utils
+
+
+def ceil(x):
+    """Elementwise ceiling function.
+
+    .. math::
+        y_i = \\lceil x_i \\rceil
+
+    The result is not connected to the computational graph: no gradient
+    flows back to ``x``.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input variable.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x`` and
+        ``requires_grad=False``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.ceil(np.array([-1.5, 0.5, 2.], np.float32)).array
+        array([-1.,  1.,  2.], dtype=float32)
+
+    """
+    if isinstance(x, chainerlite.Variable):
+        x = x.array
+    xp = backend.get_array_module(x)
+    return chainerlite.as_variable(utils.force_array(xp.ceil(x), x.dtype))

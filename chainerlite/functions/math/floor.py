@@ -1,0 +1,35 @@
+"""Elementwise floor (not differentiable)."""
+
+import chainerlite
+from chainerlite import backend
+from chainerlite import utils
+
+
+def floor(x):
+    """Elementwise floor function.
+
+    .. math::
+        y_i = \\lfloor x_i \\rfloor
+
+    The result is not connected to the computational graph: no gradient
+    flows back to ``x``.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input variable.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x`` and
+        ``requires_grad=False``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.floor(np.array([-1.5, 0.5, 2.], np.float32)).array
+        array([-2.,  0.,  2.], dtype=float32)
+
+    """
+    if isinstance(x, chainerlite.Variable):
+        x = x.array
+    xp = backend.get_array_module(x)
+    return chainerlite.as_variable(utils.force_array(xp.floor(x), x.dtype))

@@ -1,0 +1,40 @@
+"""Elementwise sign (not differentiable)."""
+
+import chainerlite
+from chainerlite import backend
+from chainerlite import utils
+
+
+def sign(x):
+    """Elementwise sign function.
+
+    .. math::
+        \\mathrm{sgn}(x) = \\begin{cases}
+            -1 & \\text{if } x < 0 \\\\
+            0 & \\text{if } x = 0 \\\\
+            1 & \\text{if } x > 0
+        \\end{cases}
+
+    The result is not connected to the computational graph: the gradient of
+    this function is ``None`` everywhere, so no gradient flows back to
+    ``x``.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input variable.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x`` and
+        ``requires_grad=False``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.sign(np.array([-2., 0., 3.], np.float32)).array
+        array([-1.,  0.,  1.], dtype=float32)
+
+    """
+    if isinstance(x, chainerlite.Variable):
+        x = x.array
+    xp = backend.get_array_module(x)
+    return chainerlite.as_variable(utils.force_array(xp.sign(x)))

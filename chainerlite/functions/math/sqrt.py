@@ -1,0 +1,81 @@
+"""Elementwise square root and reciprocal square root."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.utils import type_check
+
+
+class Sqrt(function_node.FunctionNode):
+    """Elementwise square root."""
+
+    @property
+    def label(self):
+        return 'sqrt'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_outputs((0,))
+        return utils.force_array(xp.sqrt(x)),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return grad_outputs[0] / (y * 2.0),
+
+
+def sqrt(x):
+    """Elementwise square root function.
+
+    .. math::
+        y_i = \\sqrt{x_i}
+
+    Negative inputs give NaN, as in NumPy.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.sqrt(np.array([4., 9.], np.float32)).array
+        array([2., 3.], dtype=float32)
+
+    """
+    return Sqrt().apply((x,))[0]
+
+
+def rsqrt(x):
+    """Elementwise reciprocal square root function.
+
+    .. math::
+        y_i = {1 \\over \\sqrt{x_i}}
+
+    It is computed as ``1.0 / sqrt(x)``, so a bad input is reported by
+    :func:`sqrt`.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.rsqrt(np.array([4., 0.25], np.float32)).array
+        array([0.5, 2. ], dtype=float32)
+
+    """
+    return 1.0 / sqrt(x)

@@ -1,0 +1,297 @@
+"""Elementwise trigonometric functions and their inverses."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.functions.array import sum_to as sum_to_module
+from chainerlite.utils import type_check
+
+
+class _UnaryTrigonometric(function_node.FunctionNode):
+    """Base of the one-input nodes: ``name`` is the label and the ufunc."""
+
+    name = None
+
+    @property
+    def label(self):
+        return self.name
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0,))
+        return utils.force_array(getattr(xp, self.name)(x)),
+
+
+class Sin(_UnaryTrigonometric):
+    """Elementwise sine."""
+
+    name = 'sin'
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * cos(x),
+
+
+class Cos(_UnaryTrigonometric):
+    """Elementwise cosine."""
+
+    name = 'cos'
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return -grad_outputs[0] * sin(x),
+
+
+class Tan(_UnaryTrigonometric):
+    """Elementwise tangent."""
+
+    name = 'tan'
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        c = cos(x)
+        return grad_outputs[0] / (c * c),
+
+
+class Arcsin(_UnaryTrigonometric):
+    """Elementwise inverse sine."""
+
+    name = 'arcsin'
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * (1.0 - x * x) ** -0.5,
+
+
+class Arccos(_UnaryTrigonometric):
+    """Elementwise inverse cosine."""
+
+    name = 'arccos'
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return -grad_outputs[0] * (1.0 - x * x) ** -0.5,
+
+
+class Arctan(_UnaryTrigonometric):
+    """Elementwise inverse tangent."""
+
+    name = 'arctan'
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] / (x * x + 1.0),
+
+
+class Arctan2(function_node.FunctionNode):
+    """Elementwise arctangent of ``x1 / x2`` choosing the quadrant."""
+
+    @property
+    def label(self):
+        return 'arctan2'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x1', 'x2'))
+        type_check.expect(
+            in_types[0].dtype.kind == 'f',
+            in_types[0].dtype == in_types[1].dtype,
+        )
+        type_check.expect_broadcast_shapes(
+            in_types[0].shape, in_types[1].shape)
+
+    def forward(self, inputs):
+        x1, x2 = inputs
+        xp = backend.get_array_module(x1, x2)
+        self.retain_inputs((0, 1))
+        return utils.force_array(xp.arctan2(x1, x2)),
+
+    def backward(self, indexes, grad_outputs):
+        x1, x2 = self.get_retained_inputs()
+        gy_over_sqnorm = grad_outputs[0] / (x1 * x1 + x2 * x2)
+        gx1 = sum_to_module.sum_to(gy_over_sqnorm * x2, x1.shape)
+        gx2 = sum_to_module.sum_to(-gy_over_sqnorm * x1, x2.shape)
+        return gx1, gx2
+
+
+def sin(x):
+    """Elementwise sine function.
+
+    .. math::
+        y_i = \\sin x_i
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype, in radians.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.sin(np.array([0., np.pi / 2], np.float32)).array
+        array([0., 1.], dtype=float32)
+
+    """
+    return Sin().apply((x,))[0]
+
+
+def cos(x):
+    """Elementwise cosine function.
+
+    .. math::
+        y_i = \\cos x_i
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype, in radians.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.cos(np.array([0., np.pi], np.float32)).array
+        array([ 1., -1.], dtype=float32)
+
+    """
+    return Cos().apply((x,))[0]
+
+
+def tan(x):
+    """Elementwise tangent function.
+
+    .. math::
+        y_i = \\tan x_i
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype, in radians.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.tan(np.array([0., np.pi / 4], np.float32)).array
+        array([0., 1.], dtype=float32)
+
+    """
+    return Tan().apply((x,))[0]
+
+
+def arcsin(x):
+    """Elementwise inverse sine function.
+
+    .. math::
+        y_i = \\arcsin x_i
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype, in ``[-1, 1]`` (NaN outside).
+
+    Returns:
+        Variable: Angles in radians, in ``[-pi/2, pi/2]``, with the shape and
+        dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.arcsin(np.array([0., 1.])).array / np.pi
+        array([0. , 0.5])
+
+    """
+    return Arcsin().apply((x,))[0]
+
+
+def arccos(x):
+    """Elementwise inverse cosine function.
+
+    .. math::
+        y_i = \\arccos x_i
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype, in ``[-1, 1]`` (NaN outside).
+
+    Returns:
+        Variable: Angles in radians, in ``[0, pi]``, with the shape and dtype
+        of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.arccos(np.array([1., -1.])).array / np.pi
+        array([0., 1.])
+
+    """
+    return Arccos().apply((x,))[0]
+
+
+def arctan(x):
+    """Elementwise inverse tangent function.
+
+    .. math::
+        y_i = \\arctan x_i
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+
+    Returns:
+        Variable: Angles in radians, in ``(-pi/2, pi/2)``, with the shape and
+        dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> F.arctan(np.array([0., 1.])).array / np.pi
+        array([0.  , 0.25])
+
+    """
+    return Arctan().apply((x,))[0]
+
+
+def arctan2(x1, x2):
+    """Elementwise arctangent function with two arguments.
+
+    It gives the angle of the point ``(x2, x1)``, in the quadrant given by
+    the signs of both inputs.
+
+    .. math::
+        y_i = \\arctan \\frac{x_{1,i}}{x_{2,i}}
+
+    Args:
+        x1 (Variable or numpy.ndarray or cupy.ndarray): Y-coordinates, of a
+            floating point dtype.
+        x2 (Variable or numpy.ndarray or cupy.ndarray): X-coordinates, of the
+            dtype of ``x1``. The shapes of ``x1`` and ``x2`` are broadcast
+            together.
+
+    Returns:
+        Variable: Angles in radians, in ``[-pi, pi]``, with the broadcast
+        shape and the dtype of the inputs.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> y = F.arctan2(np.array([1., 1.]), np.array([1., -1.]))
+        >>> y.array / np.pi
+        array([0.25, 0.75])
+
+    """
+    return Arctan2().apply((x1, x2))[0]

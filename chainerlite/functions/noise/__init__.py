@@ -1,0 +1,1 @@
+"""Noise injection: dropout and Gaussian sampling."""

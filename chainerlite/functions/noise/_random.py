@@ -1,0 +1,38 @@
+"""The one place where chainerlite draws random numbers.
+
+Functions (``dropout``, ``gaussian``) and ``chainerlite.utils.WalkerAlias``
+draw their random numbers only through these helpers, from the global
+generator of the array module (``numpy.random`` or ``cupy.random``). Keeping
+every draw here lets the random state be recorded and replayed in one place.
+"""
+
+
+def uniform(xp, shape, dtype):
+    """Draws samples from the uniform distribution on ``[0, 1)``.
+
+    Args:
+        xp (module): ``numpy`` or ``cupy``: where the samples are drawn.
+        shape (tuple of int): Shape of the result.
+        dtype: Dtype of the result. The samples are drawn in float64 and
+            cast, so a narrow dtype may round a sample up to ``1``.
+
+    Returns:
+        numpy.ndarray or cupy.ndarray: The samples.
+
+    """
+    return xp.random.random_sample(shape).astype(dtype, copy=False)
+
+
+def normal(xp, shape, dtype):
+    """Draws samples from the standard normal distribution.
+
+    Args:
+        xp (module): ``numpy`` or ``cupy``: where the samples are drawn.
+        shape (tuple of int): Shape of the result.
+        dtype: Dtype of the result (the samples are drawn in float64).
+
+    Returns:
+        numpy.ndarray or cupy.ndarray: The samples.
+
+    """
+    return xp.random.standard_normal(shape).astype(dtype, copy=False)

@@ -1,0 +1,104 @@
+"""Dropout: drops elements at random during training."""
+
+import numpy
+
+from chainerlite import backend
+from chainerlite import configuration
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite import variable
+from chainerlite.functions.noise import _random
+from chainerlite.utils import type_check
+
+
+class Dropout(function_node.FunctionNode):
+    """Dropout regularization.
+
+    After forward, ``mask`` holds the scaled mask that was applied: ``0``
+    where an element was dropped, ``1 / (1 - dropout_ratio)`` elsewhere.
+    """
+
+    def __init__(self, dropout_ratio, mask=None):
+        if not 0.0 <= dropout_ratio < 1.0:
+            raise ValueError('dropout_ratio must be in the range [0, 1)')
+        self.dropout_ratio = dropout_ratio
+        self.mask = mask
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        if self.mask is None:
+            keep = _random.uniform(xp, x.shape, numpy.float32) \
+                >= self.dropout_ratio
+            scale = x.dtype.type(1.0 / (1.0 - self.dropout_ratio))
+            self.mask = keep.astype(x.dtype) * scale
+        elif self.mask.shape != x.shape:
+            raise ValueError(
+                'dropout: mask must have the shape of x; got {} for x of '
+                '{}'.format(self.mask.shape, x.shape))
+        self._scale = self.mask.astype(x.dtype, copy=False)
+        return utils.force_array(x * self._scale, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * self._scale,
+
+
+def dropout(x, ratio=.5, *, mask=None, return_mask=False):
+    """Drops elements of the input at random and scales the rest.
+
+    In training mode (``chainerlite.config.train`` is ``True``), each
+    element is set to zero with probability ``ratio`` and the others are
+    multiplied by :math:`1 / (1 - \\mathrm{ratio})`, so that the expected
+    value is unchanged. Otherwise the input is returned as it is. The random
+    numbers come from the global generator of ``numpy.random`` (or
+    ``cupy.random`` for CuPy arrays).
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+        ratio (float): Probability of dropping an element, in ``[0, 1)``;
+            other values raise :class:`ValueError` (in training mode).
+        mask (numpy.ndarray or cupy.ndarray): A scaled mask to multiply
+            ``x`` with instead of drawing one (``ratio`` is then not used),
+            for example one returned with ``return_mask=True``. It must have
+            the shape of ``x`` (:class:`ValueError` otherwise) and live on
+            its device; it is cast to the dtype of ``x``.
+        return_mask (bool): If ``True``, also return the mask.
+
+    Returns:
+        Variable or tuple: The output, with the shape and dtype of ``x``. If
+        ``return_mask`` is ``True``, a tuple of it and the mask that was
+        applied: an array of the shape and dtype of ``x`` holding ``0`` and
+        :math:`1 / (1 - \\mathrm{ratio})`, or ``None`` outside training mode.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite
+        >>> import chainerlite.functions as F
+        >>> x = np.ones((2, 3), np.float32)
+        >>> y, mask = F.dropout(x, 0.5, return_mask=True)
+        >>> sorted(set(y.array.ravel().tolist()) | {0.0, 2.0})
+        [0.0, 2.0]
+        >>> bool((F.dropout(x, mask=mask).array == y.array).all())
+        True
+        >>> with chainerlite.using_config('train', False):
+        ...     F.dropout(x).array
+        array([[1., 1., 1.],
+               [1., 1., 1.]], dtype=float32)
+
+    """
+    if configuration.config.train:
+        func = Dropout(ratio, mask)
+        out = func.apply((x,))[0]
+        mask = func.mask
+    else:
+        out = variable.as_variable(x)
+        mask = None
+    if return_mask:
+        return out, mask
+    return out

@@ -1,0 +1,1 @@
+"""Normalization functions (batch, layer, group, L2 and local response)."""

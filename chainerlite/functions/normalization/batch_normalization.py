@@ -1,0 +1,278 @@
+"""Batch normalization, with batch statistics or with fixed ones."""
+
+from chainerlite import function_node
+from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import reshape
+from chainerlite.functions.math import sum as sum_mod
+from chainerlite.functions.normalization import _norm_utils
+from chainerlite.utils import type_check
+
+
+def _compute_axis(x_ndim, gamma_ndim, axis):
+    # The axes statistics are computed over, as non-negative ints.
+    if axis is None:
+        return (0,) + tuple(range(gamma_ndim + 1, x_ndim))
+    if isinstance(axis, int):
+        axis = (axis,)
+    return tuple(sorted(a % x_ndim for a in axis))
+
+
+def _check_axes(x_type, gamma_type, axis):
+    """Checks that gamma's shape is that of the axes ``x`` keeps."""
+    x_ndim = type_check.eval(x_type.ndim)
+    if axis is not None:
+        for a in (axis,) if isinstance(axis, int) else axis:
+            type_check.expect(-x_type.ndim <= a, a < x_type.ndim)
+    reduced = _compute_axis(x_ndim, type_check.eval(gamma_type.ndim), axis)
+    kept = [i for i in range(x_ndim) if i not in reduced]
+    type_check.expect(gamma_type.ndim == len(kept))
+    for i, a in enumerate(kept):
+        type_check.expect(x_type.shape[a] == gamma_type.shape[i])
+
+
+def _param_shape(x_shape, axis):
+    # Shape that broadcasts a parameter over the reduced axes of x.
+    return tuple(1 if i in axis else n for i, n in enumerate(x_shape))
+
+
+def _expand(param, x_shape, axis):
+    return broadcast.broadcast_to(
+        reshape.reshape(param, _param_shape(x_shape, axis)), x_shape)
+
+
+class BatchNormalization(function_node.FunctionNode):
+    """Batch normalization with the statistics of the batch.
+
+    Args:
+        eps (float): Added to the variance.
+        mean (numpy.ndarray or cupy.ndarray): Running mean updated in place,
+            or ``None``.
+        var (numpy.ndarray or cupy.ndarray): Running variance updated in
+            place, or ``None``.
+        decay (float): Decay rate of the running averages.
+        axis (None, int or tuple of int): Axes to normalize over.
+
+    """
+
+    def __init__(self, eps=2e-5, mean=None, var=None, decay=0.9, axis=None):
+        self.eps = eps
+        self.running_mean = mean
+        self.running_var = var
+        self.decay = decay
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x', 'gamma', 'beta'))
+        x_type, gamma_type, beta_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            gamma_type.dtype.kind == 'f',
+            beta_type.dtype == gamma_type.dtype,
+            beta_type.shape == gamma_type.shape,
+        )
+        _check_axes(x_type, gamma_type, self.axis)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gamma, beta = inputs
+        axis = _compute_axis(x.ndim, gamma.ndim, self.axis)
+        self._reduced = axis
+        shape = _param_shape(x.shape, axis)
+        xhat, mean, var = _norm_utils.standardize(x, axis, self.eps)
+        y = xhat * gamma.reshape(shape) + beta.reshape(shape)
+        decay = self.decay
+        if self.running_mean is not None:
+            self.running_mean *= decay
+            self.running_mean += (1 - decay) * mean.reshape(gamma.shape)
+        if self.running_var is not None:
+            m = x.size // gamma.size
+            adjust = m / max(m - 1.0, 1.0)  # unbiased variance
+            self.running_var *= decay
+            self.running_var += (1 - decay) * adjust * var.reshape(
+                gamma.shape)
+        return y.astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, gamma = self.get_retained_inputs()
+        dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
+        axis = self._reduced
+        xc, gy = (_norm_utils.as_dtype(v, dtype) for v in (x, grad_outputs[0]))
+        gamma_c = _norm_utils.as_dtype(gamma, dtype)
+        gx, xhat = _norm_utils.standardize_grad(
+            xc, gy * _expand(gamma_c, x.shape, axis), axis, self.eps)
+        ggamma = sum_mod.sum(gy * xhat, axis=axis)
+        gbeta = sum_mod.sum(gy, axis=axis)
+        return (_norm_utils.as_dtype(gx, x.dtype),
+                _norm_utils.as_dtype(ggamma, gamma.dtype),
+                _norm_utils.as_dtype(gbeta, gamma.dtype))
+
+
+class FixedBatchNormalization(function_node.FunctionNode):
+    """Batch normalization with given statistics.
+
+    Args:
+        eps (float): Added to the variance.
+        axis (None, int or tuple of int): Axes to normalize over.
+
+    """
+
+    def __init__(self, eps=2e-5, axis=None):
+        self.eps = eps
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x', 'gamma', 'beta', 'mean', 'var'))
+        x_type, gamma_type, beta_type, mean_type, var_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            gamma_type.dtype.kind == 'f',
+            beta_type.dtype == gamma_type.dtype,
+            mean_type.dtype == gamma_type.dtype,
+            var_type.dtype == gamma_type.dtype,
+            beta_type.shape == gamma_type.shape,
+            mean_type.shape == gamma_type.shape,
+            var_type.shape == gamma_type.shape,
+        )
+        _check_axes(x_type, gamma_type, self.axis)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 3, 4))
+        x, gamma, beta, mean, var = inputs
+        axis = _compute_axis(x.ndim, gamma.ndim, self.axis)
+        self._reduced = axis
+        shape = _param_shape(x.shape, axis)
+        dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
+        scale = gamma.astype(dtype) / (var.astype(dtype) + self.eps) ** 0.5
+        y = (x - mean.reshape(shape)) * scale.reshape(shape)
+        return (y + beta.reshape(shape)).astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, gamma, mean, var = self.get_retained_inputs()
+        p_dtype = gamma.dtype
+        dtype = _norm_utils.compute_dtype(x.dtype, p_dtype)
+        x_c, gy, gamma, mean, var = (
+            _norm_utils.as_dtype(v, dtype)
+            for v in (x, grad_outputs[0], gamma, mean, var))
+        axis = self._reduced
+        inv_std = (var + self.eps) ** -0.5
+        xc = x_c - _expand(mean, x.shape, axis)
+        gbeta = sum_mod.sum(gy, axis=axis)
+        gy_xc = sum_mod.sum(gy * xc, axis=axis)
+        gx = gy * _expand(gamma * inv_std, x.shape, axis)
+        ggamma = gy_xc * inv_std
+        gmean = -gbeta * gamma * inv_std
+        gvar = gy_xc * gamma * inv_std ** 3 * -0.5
+        return (_norm_utils.as_dtype(gx, x.dtype),
+                _norm_utils.as_dtype(ggamma, p_dtype),
+                _norm_utils.as_dtype(gbeta, p_dtype),
+                _norm_utils.as_dtype(gmean, p_dtype),
+                _norm_utils.as_dtype(gvar, p_dtype))
+
+
+def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None,
+                        running_var=None, decay=0.9, axis=None):
+    """Batch normalization function.
+
+    It normalizes the input by the mean and the variance of the batch, then
+    scales and shifts it:
+
+    .. math::
+        y = \\gamma \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}} + \\beta
+
+    The parameters ``gamma`` and ``beta`` have the shape of the axes of ``x``
+    that are not normalized over. By default (``axis=None``) these are the
+    axes ``1`` to ``gamma.ndim``: the first axis is the batch axis, and the
+    axes after the parameters' ones are averaged over with it (for an image
+    batch ``(n, c, h, w)`` and ``gamma`` of shape ``(c,)``, the statistics
+    are per channel over ``n * h * w`` values).
+
+    When ``running_mean`` and ``running_var`` are given, they are updated in
+    place with the batch statistics: ``r = decay * r + (1 - decay) * s``,
+    where the variance ``s`` is the unbiased one (scaled by ``m / (m - 1)``
+    for ``m`` averaged values).
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+        gamma (Variable or numpy.ndarray or cupy.ndarray): Scaling
+            parameter.
+        beta (Variable or numpy.ndarray or cupy.ndarray): Shifting
+            parameter, of the shape and dtype of ``gamma``.
+        eps (float): Added to the variance for numerical stability.
+        running_mean (numpy.ndarray or cupy.ndarray): Running average of
+            the mean, or ``None``.
+        running_var (numpy.ndarray or cupy.ndarray): Running average of the
+            variance, or ``None``.
+        decay (float): Decay rate of the running averages.
+        axis (None, int or tuple of int): Axes the statistics are computed
+            over; ``None`` for the default explained above.
+
+    Returns:
+        Variable: Output of the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[1, 2], [3, 6]], np.float32)
+        >>> gamma = np.ones(2, np.float32)
+        >>> beta = np.zeros(2, np.float32)
+        >>> mean = np.zeros(2, np.float32)
+        >>> y = F.batch_normalization(x, gamma, beta, running_mean=mean)
+        >>> y.array.round(3)
+        array([[-1., -1.],
+               [ 1.,  1.]], dtype=float32)
+        >>> mean
+        array([0.2, 0.4], dtype=float32)
+
+    """
+    func = BatchNormalization(eps, running_mean, running_var, decay, axis)
+    return func.apply((x, gamma, beta))[0]
+
+
+def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5,
+                              axis=None):
+    """Batch normalization function with fixed statistics.
+
+    It is the inference form of :func:`batch_normalization`: the given
+    ``mean`` and ``var`` (for example running averages) replace the batch
+    statistics, so each output depends on its own input only.
+
+    .. math::
+        y = \\gamma \\frac{x - \\mathrm{mean}}{\\sqrt{\\mathrm{var} +
+            \\epsilon}} + \\beta
+
+    The parameters and statistics have the shape of the axes of ``x`` that
+    are not normalized over, as in :func:`batch_normalization`.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+        gamma (Variable or numpy.ndarray or cupy.ndarray): Scaling
+            parameter.
+        beta (Variable or numpy.ndarray or cupy.ndarray): Shifting
+            parameter.
+        mean (Variable or numpy.ndarray or cupy.ndarray): Mean to shift by.
+        var (Variable or numpy.ndarray or cupy.ndarray): Variance to scale
+            by. ``beta``, ``mean`` and ``var`` have the shape and dtype of
+            ``gamma``.
+        eps (float): Added to the variance for numerical stability.
+        axis (None, int or tuple of int): Axes the statistics stand for;
+            ``None`` for the default of :func:`batch_normalization`.
+
+    Returns:
+        Variable: Output of the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[1, 2], [3, 6]], np.float32)
+        >>> ones, zeros = np.ones(2, np.float32), np.zeros(2, np.float32)
+        >>> F.fixed_batch_normalization(x, ones, zeros, ones, ones, eps=0).array
+        array([[0., 1.],
+               [2., 5.]], dtype=float32)
+
+    """
+    func = FixedBatchNormalization(eps, axis)
+    return func.apply((x, gamma, beta, mean, var))[0]

@@ -1,0 +1,119 @@
+"""Group normalization."""
+
+from chainerlite import function_node
+from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import reshape
+from chainerlite.functions.math import sum as sum_mod
+from chainerlite.functions.normalization import _norm_utils
+from chainerlite.utils import type_check
+
+
+class GroupNormalization(function_node.FunctionNode):
+    """Group normalization: per sample, over groups of channels.
+
+    Args:
+        groups (int): Number of channel groups.
+        eps (float): Added to the variance.
+
+    """
+
+    def __init__(self, groups, eps=1e-5):
+        self.groups = groups
+        self.eps = eps
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x', 'gamma', 'beta'))
+        x_type, gamma_type, beta_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            x_type.ndim >= 3,
+            x_type.shape[1] % self.groups == 0,
+            gamma_type.dtype == x_type.dtype,
+            beta_type.dtype == x_type.dtype,
+            gamma_type.ndim == 1,
+            gamma_type.shape[0] == x_type.shape[1],
+            beta_type.shape == gamma_type.shape,
+        )
+
+    def _param_shape(self, x):
+        return (1, x.shape[1]) + (1,) * (x.ndim - 2)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gamma, beta = inputs
+        grouped = x.reshape(x.shape[0], self.groups, -1)
+        xhat = _norm_utils.standardize(grouped, (2,), self.eps)[0]
+        shape = self._param_shape(x)
+        y = xhat.reshape(x.shape) * gamma.reshape(shape) + beta.reshape(shape)
+        return y.astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, gamma = self.get_retained_inputs()
+        dtype = _norm_utils.compute_dtype(x.dtype)
+        x_c, gy, gamma = (_norm_utils.as_dtype(v, dtype)
+                          for v in (x, grad_outputs[0], gamma))
+        grouped_shape = (x.shape[0], self.groups, -1)
+        gxhat = gy * broadcast.broadcast_to(
+            reshape.reshape(gamma, self._param_shape(x)), x.shape)
+        gx, xhat = _norm_utils.standardize_grad(
+            reshape.reshape(x_c, grouped_shape),
+            reshape.reshape(gxhat, grouped_shape), (2,), self.eps)
+        gx = reshape.reshape(gx, x.shape)
+        xhat = reshape.reshape(xhat, x.shape)
+        axis = (0,) + tuple(range(2, x.ndim))
+        ggamma = sum_mod.sum(gy * xhat, axis=axis)
+        gbeta = sum_mod.sum(gy, axis=axis)
+        return tuple(_norm_utils.as_dtype(g, x.dtype)
+                     for g in (gx, ggamma, gbeta))
+
+
+def group_normalization(x, groups, gamma, beta, eps=1e-5):
+    """Group normalization function.
+
+    It splits the channels of each sample into ``groups`` groups, normalizes
+    each group by its own mean and variance (over its channels and spatial
+    positions), then scales and shifts per channel by ``gamma`` and
+    ``beta``.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Batch of shape
+            ``(n, c, ...)`` with at least one axis after the channel axis.
+        groups (int): Number of channel groups; it must divide ``c``.
+        gamma (Variable or numpy.ndarray or cupy.ndarray): Scaling
+            parameter of shape ``(c,)``.
+        beta (Variable or numpy.ndarray or cupy.ndarray): Shifting parameter
+            of shape ``(c,)``. ``gamma`` and ``beta`` have the dtype of
+            ``x``.
+        eps (float): Added to the variance for numerical stability.
+
+    Returns:
+        Variable: Output of the shape and dtype of ``x``.
+
+    Raises:
+        ValueError: If ``x`` has fewer than three dimensions, or ``groups``
+            does not divide the number of channels.
+        TypeError: If ``groups`` is not an int.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[[1, 3], [5, 7], [0, 0], [1, 1]]], np.float32)
+        >>> ones, zeros = np.ones(4, np.float32), np.zeros(4, np.float32)
+        >>> y = F.group_normalization(x, 2, ones, zeros, eps=0)
+        >>> y.array.round(3)
+        array([[[-1.342, -0.447],
+                [ 0.447,  1.342],
+                [-1.   , -1.   ],
+                [ 1.   ,  1.   ]]], dtype=float32)
+
+    """
+    if x.ndim <= 2:
+        raise ValueError('Input dimension must be greater than 2, including '
+                         'the batch size dimension (first dimension).')
+    if not isinstance(groups, int):
+        raise TypeError("Argument: 'groups' type must be (int).")
+    if x.shape[1] % groups != 0:
+        raise ValueError(
+            "Argument: 'groups' must be a divisor of the number of channels.")
+    return GroupNormalization(groups, eps).apply((x, gamma, beta))[0]

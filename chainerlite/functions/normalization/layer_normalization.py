@@ -1,0 +1,86 @@
+"""Layer normalization."""
+
+from chainerlite import function_node
+from chainerlite.functions.array import broadcast
+from chainerlite.functions.math import sum as sum_mod
+from chainerlite.functions.normalization import _norm_utils
+from chainerlite.utils import type_check
+
+
+class LayerNormalization(function_node.FunctionNode):
+    """Layer normalization of a batch of vectors."""
+
+    def __init__(self, eps=1e-5):
+        self.eps = eps
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x', 'gamma', 'beta'))
+        x_type, gamma_type, beta_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            x_type.ndim == 2,
+            gamma_type.ndim == 1,
+            beta_type.ndim == 1,
+            gamma_type.dtype == x_type.dtype,
+            beta_type.dtype == x_type.dtype,
+            gamma_type.shape == beta_type.shape,
+            gamma_type.shape[0] == x_type.shape[1],
+        )
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gamma, beta = inputs
+        xhat = _norm_utils.standardize(x, (1,), self.eps)[0]
+        return (xhat * gamma + beta).astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, gamma = self.get_retained_inputs()
+        dtype = _norm_utils.compute_dtype(x.dtype)
+        x_c, gy, gamma = (_norm_utils.as_dtype(v, dtype)
+                          for v in (x, grad_outputs[0], gamma))
+        gx, xhat = _norm_utils.standardize_grad(
+            x_c, gy * broadcast.broadcast_to(gamma, x.shape), (1,), self.eps)
+        ggamma = sum_mod.sum(gy * xhat, axis=0)
+        gbeta = sum_mod.sum(gy, axis=0)
+        return tuple(_norm_utils.as_dtype(g, x.dtype)
+                     for g in (gx, ggamma, gbeta))
+
+
+def layer_normalization(x, gamma, beta, eps=1e-5):
+    """Layer normalization.
+
+    It normalizes each row of ``x`` by the mean and the variance of that
+    row (the statistics are computed along the second axis), then scales
+    and shifts it per unit:
+
+    .. math::
+        y_{ij} = \\gamma_j \\frac{x_{ij} - \\mu_i}{\\sqrt{\\sigma_i^2 +
+            \\epsilon}} + \\beta_j
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Batch of vectors of
+            shape ``(batch_size, unit_size)``, e.g. the output of
+            :func:`linear`.
+        gamma (Variable or numpy.ndarray or cupy.ndarray): Scaling vector of
+            shape ``(unit_size,)``.
+        beta (Variable or numpy.ndarray or cupy.ndarray): Shifting vector of
+            shape ``(unit_size,)``. ``gamma`` and ``beta`` have the dtype of
+            ``x``.
+        eps (float): Added to the variance for numerical stability.
+
+    Returns:
+        Variable: Output of the shape and dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[1, 3], [0, 10]], np.float32)
+        >>> gamma = np.array([1, 2], np.float32)
+        >>> beta = np.array([0, 1], np.float32)
+        >>> F.layer_normalization(x, gamma, beta, eps=0).array
+        array([[-1.,  3.],
+               [-1.,  3.]], dtype=float32)
+
+    """
+    return LayerNormalization(eps).apply((x, gamma, beta))[0]

@@ -1,0 +1,1 @@
+"""Pooling and unpooling functions over spatial windows."""

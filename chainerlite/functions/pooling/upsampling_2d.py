@@ -1,0 +1,106 @@
+"""Two-dimensional upsampling with max pooling indices."""
+
+from chainerlite.functions.pooling import pooling_2d
+from chainerlite.functions.pooling import unpooling_2d
+from chainerlite.utils import type_check
+
+
+class Upsampling2D(pooling_2d.Pooling2D):
+    """Upsampling: puts each element at its indexed place in its window.
+
+    Args:
+        indexes (numpy.ndarray or cupy.ndarray): Positions in the flattened
+            windows, as returned by ``max_pooling_2d(...,
+            return_indices=True)``.
+        ksize, stride, pad, outsize, cover_all: As in
+            :func:`upsampling_2d`.
+
+    """
+
+    def __init__(self, indexes, ksize, stride=None, pad=0, outsize=None,
+                 cover_all=True):
+        super().__init__(ksize, stride, pad, cover_all)
+        self.indexes = indexes
+        self.outh, self.outw = (None, None) if outsize is None else outsize
+
+    def check_type_forward(self, in_types):
+        super().check_type_forward(in_types)
+        x_type, = in_types
+        type_check.expect(x_type.shape == self.indexes.shape)
+        unpooling_2d.check_outsize(self, x_type)
+
+    def forward(self, inputs):
+        x, = inputs
+        unpooling_2d.default_outsize(self, x.shape[2], x.shape[3])
+        return pooling_2d.scatter_windows(
+            x, self.indexes, self, self.outh, self.outw),
+
+    def backward(self, indexes, grad_outputs):
+        return Upsampling2DGrad(self).apply(grad_outputs)
+
+
+class Upsampling2DGrad(pooling_2d.Pooling2D):
+    """Gradient of upsampling: reads the indexed element of each window.
+
+    Args:
+        upsampling2d (Upsampling2D): The upsampling node (after its
+            forward).
+
+    """
+
+    def __init__(self, upsampling2d):
+        super().__init__(**upsampling2d.window_params())
+        self.indexes = upsampling2d.indexes
+        self.outsize = (upsampling2d.outh, upsampling2d.outw)
+
+    def forward(self, inputs):
+        gy, = inputs
+        return pooling_2d.gather_windows(gy, self.indexes, self),
+
+    def backward(self, indexes, grad_outputs):
+        func = Upsampling2D(self.indexes, outsize=self.outsize,
+                            **self.window_params())
+        return func.apply(grad_outputs)
+
+
+def upsampling_2d(x, indices, ksize, stride=None, pad=0, outsize=None,
+                  cover_all=True):
+    """Upsampling using pooling indices.
+
+    This is the partial inverse of :func:`max_pooling_2d`: each input
+    element goes to the position of its window that ``indices`` names (the
+    place the maximum was taken from), and the rest of the output is zero.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of shape
+            ``(n, c, h, w)``.
+        indices (numpy.ndarray or cupy.ndarray): Integer positions in the
+            flattened ``kh * kw`` windows, of the shape of ``x``; as returned
+            by ``max_pooling_2d(..., return_indices=True)``.
+        ksize (int or pair of ints): Window size; ``k`` means ``(k, k)``.
+        stride (int or pair of ints or None): Stride; ``None`` means
+            ``ksize``.
+        pad (int or pair of ints): Padding cut from each side of the output.
+        outsize (None or pair of ints): Output height and width. ``None``
+            picks the size whose pooling gives ``(h, w)``; a given size must
+            pool to ``(h, w)``.
+        cover_all (bool): Whether the pooling that made ``indices`` covered
+            all of its input.
+
+    Returns:
+        Variable: Output of shape ``(n, c, out_h, out_w)`` and the dtype of
+        ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[[[3, 1], [4, 2]]]], np.float32)
+        >>> y, indices = F.max_pooling_2d(x, 2, return_indices=True)
+        >>> F.upsampling_2d(y, indices, 2, outsize=(2, 2)).array[0, 0]
+        array([[0., 0.],
+               [4., 0.]], dtype=float32)
+
+    """
+    return Upsampling2D(indices, ksize, stride, pad, outsize,
+                        cover_all).apply((x,))[0]

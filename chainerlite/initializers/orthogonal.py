@@ -1,0 +1,86 @@
+"""Initializer that fills arrays with (semi-)orthogonal matrices."""
+
+from chainerlite import backend
+from chainerlite import utils
+from chainerlite.initializers import initializer
+
+_MODES = ('auto', 'projection', 'embedding', 'basis')
+
+
+class Orthogonal(initializer.Initializer):
+    """Fills an array with a scaled (semi-)orthogonal matrix (Saxe 2014).
+
+    The array is seen as a matrix of ``shape[0]`` rows (the output
+    dimension) and ``size / shape[0]`` columns (the input dimension, all the
+    other axes flattened). A matrix of standard Gaussian draws is
+    QR-decomposed with the diagonal of R made non-negative, so that the
+    orthogonal factor is uniformly distributed; it is multiplied by
+    ``scale``. With ``W`` the matrix, ``W W^T = scale^2 I`` when there are
+    no more rows than columns and ``W^T W = scale^2 I`` otherwise.
+
+    Args:
+        scale (float): Factor applied to the orthogonal matrix.
+        dtype: Data type specifier.
+        mode (str): Which shapes are accepted: ``'projection'`` (rows
+            <= columns), ``'embedding'`` (rows >= columns), ``'basis'``
+            (square), or ``'auto'`` (any, the mode following the shape).
+        rng (numpy.random.RandomState or cupy.random.RandomState): Random
+            number generator; the array module's global one when ``None``.
+
+    Raises:
+        ValueError: If ``mode`` is unknown; when called, if the array is
+            0-dimensional or its shape does not fit ``mode``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> from chainerlite import initializers
+        >>> w = np.empty((3, 5), np.float64)
+        >>> initializers.Orthogonal(scale=2.0)(w)
+        >>> np.allclose(w @ w.T, 4.0 * np.eye(3))
+        True
+
+    """
+
+    def __init__(self, scale=1.1, dtype=None, mode='auto', *, rng=None):
+        if mode not in _MODES:
+            raise ValueError(
+                'Orthogonal: invalid mode {!r}; expected one of {}'.format(
+                    mode, _MODES))
+        super().__init__(dtype)
+        self.scale = scale
+        self.mode = mode
+        self.rng = rng
+
+    def __call__(self, array):
+        self._check_dtype(array)
+        if array.ndim == 0:
+            raise ValueError(
+                'Orthogonal: the array to be initialized must be '
+                'non-scalar')
+        if array.size == 0:
+            return
+        out_dim = array.shape[0]
+        in_dim = utils.size_of_shape(array.shape[1:])
+        self._check_mode(out_dim, in_dim, array.shape)
+        xp = backend.get_array_module(array)
+        rng = self.rng if self.rng is not None else xp.random
+        rows, cols = max(out_dim, in_dim), min(out_dim, in_dim)
+        q, r = xp.linalg.qr(rng.normal(size=(rows, cols)))
+        q = q * xp.where(xp.diagonal(r) >= 0, 1.0, -1.0)
+        if out_dim < in_dim:
+            q = q.T
+        array[...] = (q * self.scale).reshape(array.shape)
+
+    def _check_mode(self, out_dim, in_dim, shape):
+        allowed = {
+            'auto': True,
+            'projection': out_dim <= in_dim,
+            'embedding': out_dim >= in_dim,
+            'basis': out_dim == in_dim,
+        }[self.mode]
+        if not allowed:
+            raise ValueError(
+                'Orthogonal: cannot make an orthogonal {} from shape {}, '
+                'seen as {} output by {} input dimensions'.format(
+                    self.mode, shape, out_dim, in_dim))

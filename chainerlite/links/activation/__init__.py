@@ -1,0 +1,1 @@
+"""Links of activation functions with learned parameters."""

@@ -1,0 +1,100 @@
+"""Two-dimensional deconvolution (transposed convolution) layer link."""
+
+from chainerlite import initializers
+from chainerlite import link
+from chainerlite import variable
+from chainerlite.functions.connection import deconvolution_2d
+from chainerlite.links.connection import convolution_2d
+
+
+class Deconvolution2D(link.Link):
+    """Two-dimensional deconvolution layer: holds a filter ``W``, a bias.
+
+    Calling it applies :func:`~chainerlite.functions.deconvolution_2d` (the
+    transpose of a convolution) to an input of shape ``(n, c_I, h, w)``.
+
+    Args:
+        in_channels (int or None): Number of input channels ``c_I``;
+            ``None`` infers it from the first input. The short form
+            ``Deconvolution2D(out_channels, ksize)`` (``ksize`` left out)
+            also infers it.
+        out_channels (int): Number of output channels ``c_O``.
+        ksize (int or pair of ints): Filter size ``(k_H, k_W)``.
+        stride (int or pair of ints): Stride of the filter.
+        pad (int or pair of ints): Padding removed from the output.
+        nobias (bool): If ``True``, the layer has no bias.
+        outsize (pair of ints): Spatial size ``(h_O, w_O)`` of the output;
+            the smallest size consistent with the input when ``None``.
+        initialW: Initializer of ``W`` (see
+            :func:`~chainerlite.initializers._get_initializer`);
+            :class:`~chainerlite.initializers.LeCunNormal` when ``None``.
+        initial_bias: Initializer of ``b``; zeros when ``None``.
+        dilate (int or pair of ints): Dilation of the filter.
+        groups (int): Number of groups of channels; ``c_I`` and ``c_O``
+            must be divisible by it.
+
+    Attributes:
+        W (Parameter): Filter of shape ``(c_I, c_O / groups, k_H, k_W)``.
+        b (Parameter): Bias of shape ``(c_O,)``, or ``None``.
+
+    Raises:
+        ValueError: If a channel count is not divisible by ``groups``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.links as L
+        >>> deconv = L.Deconvolution2D(3, 8, 4, stride=2, pad=1)
+        >>> deconv.W.shape
+        (3, 8, 4, 4)
+        >>> deconv(np.zeros((2, 3, 5, 5), np.float32)).shape
+        (2, 8, 10, 10)
+
+    """
+
+    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
+                 pad=0, nobias=False, outsize=None, initialW=None,
+                 initial_bias=None, *, dilate=1, groups=1):
+        super().__init__()
+        if ksize is None:
+            in_channels, out_channels, ksize = None, in_channels, out_channels
+        groups = int(groups)
+        convolution_2d._check_groups(in_channels, out_channels, groups)
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.ksize = ksize
+        self.stride = convolution_2d._pair(stride)
+        self.pad = convolution_2d._pair(pad)
+        self.outsize = outsize
+        self.dilate = convolution_2d._pair(dilate)
+        self.groups = groups
+        with self.init_scope():
+            self.W = variable.Parameter(
+                initializers._get_initializer(initialW))
+            if in_channels is not None:
+                self._initialize_params(in_channels)
+            self.b = convolution_2d._bias(nobias, initial_bias, out_channels)
+
+    def _initialize_params(self, in_channels):
+        convolution_2d._check_groups(
+            in_channels, self.out_channels, self.groups)
+        kh, kw = convolution_2d._pair(self.ksize)
+        self._initialize_param(
+            self.W, (in_channels, self.out_channels // self.groups, kh, kw))
+
+    def forward(self, x):
+        """Applies the deconvolution to ``x``.
+
+        Args:
+            x (Variable or numpy.ndarray or cupy.ndarray): Input of shape
+                ``(n, c_I, h, w)``.
+
+        Returns:
+            Variable: Output of shape ``(n, c_O, h_O, w_O)``.
+
+        """
+        if self.W.array is None:
+            self._initialize_params(x.shape[1])
+        return deconvolution_2d.deconvolution_2d(
+            x, self.W, self.b, self.stride, self.pad, self.outsize,
+            dilate=self.dilate, groups=self.groups)

@@ -1,0 +1,158 @@
+"""Fully-connected LSTM layer that keeps its state between calls."""
+
+from chainerlite import initializers
+from chainerlite import link
+from chainerlite import utils
+from chainerlite import variable
+from chainerlite.functions.activation import lstm
+from chainerlite.functions.array import concat
+from chainerlite.functions.array import split_axis
+from chainerlite.links.connection import linear
+
+
+class LSTM(link.Chain):
+    """Fully-connected LSTM layer with a state kept between calls.
+
+    Each call feeds ``x`` and the previous output ``h`` to the gates:
+    ``upward(x) + lateral(h)`` goes to :func:`~chainerlite.functions.lstm`
+    with the previous cell state ``c``, and the new ``c`` and ``h`` are
+    kept for the next call. A batch smaller than the state updates only the
+    first rows of the state (as with sequences sorted by decreasing
+    length). :meth:`reset_state` starts a new sequence.
+
+    Args:
+        in_size (int or None): Dimension of the inputs; ``None`` infers it
+            from the first input. When only one size is given, it is taken
+            as ``out_size``.
+        out_size (int): Dimension of the outputs and of the state.
+        lateral_init: Initializer of ``lateral.W`` (per gate block);
+            :class:`~chainerlite.initializers.LeCunNormal` when ``None``.
+        upward_init: Initializer of ``upward.W`` (per gate block), likewise.
+        bias_init: Initializer of the biases of the input, input-gate and
+            output-gate pre-activations; zeros when ``None``.
+        forget_bias_init: Initializer of the forget-gate bias; ones when
+            ``None``.
+
+    Attributes:
+        upward (~chainerlite.links.Linear): Input-to-gates layer, with a
+            bias of size ``4 * out_size`` laid out as
+            :func:`~chainerlite.functions.lstm` expects.
+        lateral (~chainerlite.links.Linear): State-to-gates layer (no bias).
+        state_size (int): ``out_size``.
+        c (Variable): Cell state, or ``None``.
+        h (Variable): Last output, or ``None``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.links as L
+        >>> rnn = L.LSTM(3, 4)
+        >>> x = np.ones((2, 3), np.float32)
+        >>> rnn(x).shape, rnn(x[:1]).shape, rnn.h.shape
+        ((2, 4), (1, 4), (2, 4))
+        >>> rnn.reset_state()
+        >>> rnn.h is None
+        True
+
+    """
+
+    def __init__(self, in_size, out_size=None, lateral_init=None,
+                 upward_init=None, bias_init=None, forget_bias_init=None):
+        super().__init__()
+        if out_size is None:
+            in_size, out_size = None, in_size
+        self.state_size = out_size
+        self.lateral_init = lateral_init
+        self.upward_init = upward_init
+        self.bias_init = 0 if bias_init is None else bias_init
+        self.forget_bias_init = (
+            1 if forget_bias_init is None else forget_bias_init)
+        with self.init_scope():
+            self.upward = linear.Linear(in_size, 4 * out_size, initialW=0)
+            self.lateral = linear.Linear(
+                out_size, 4 * out_size, initialW=0, nobias=True)
+        self._initialize_params()
+        self.reset_state()
+
+    def _initialize_params(self):
+        self._initialize_blocks(self.lateral.W.array, self.lateral_init)
+        if self.upward.W.array is not None:
+            self._initialize_blocks(self.upward.W.array, self.upward_init)
+        gates = self.upward.b.array.reshape(self.state_size, 4)
+        bias_init = initializers._get_initializer(self.bias_init)
+        for k in (0, 1, 3):
+            bias_init(gates[:, k])
+        initializers._get_initializer(self.forget_bias_init)(gates[:, 2])
+
+    def _initialize_blocks(self, W, initializer):
+        # Each block of state_size rows is initialized as its own matrix.
+        initializer = initializers._get_initializer(initializer)
+        n = self.state_size
+        for i in range(0, 4 * n, n):
+            initializer(W[i:i + n])
+
+    def _to_device(self, device):
+        super()._to_device(device)
+        for state in (self.c, self.h):
+            if state is not None:
+                state.to_device(device)
+
+    def reset_state(self):
+        """Forgets the state: the next call starts a new sequence."""
+        self.c = self.h = None
+
+    def set_state(self, c, h):
+        """Sets the cell state and the output, moved to the link's device.
+
+        Args:
+            c (Variable): Cell state of shape ``(batch, out_size)``.
+            h (Variable): Output of shape ``(batch, out_size)``.
+
+        Raises:
+            TypeError: If ``c`` or ``h`` is not a Variable.
+
+        """
+        for name, state in (('c', c), ('h', h)):
+            if not isinstance(state, variable.Variable):
+                raise TypeError('{} must be a Variable, not {}'.format(
+                    name, type(state).__name__))
+            state.to_device(self.device)
+        self.c, self.h = c, h
+
+    def forward(self, x):
+        """Runs one step of the LSTM.
+
+        Args:
+            x (Variable or numpy.ndarray or cupy.ndarray): Input of shape
+                ``(batch, in_size)``; ``batch`` must not exceed the batch
+                of the state.
+
+        Returns:
+            Variable: The new output ``h`` of the ``batch`` rows.
+
+        Raises:
+            TypeError: If ``x`` has more rows than the state.
+
+        """
+        if self.upward.W.array is None:
+            self.upward._initialize_params(utils.size_of_shape(x.shape[1:]))
+            self._initialize_blocks(self.upward.W.array, self.upward_init)
+        batch = x.shape[0]
+        gates = self.upward(x)
+        h_rest = None
+        if self.h is not None:
+            h_size = self.h.shape[0]
+            if h_size < batch:
+                raise TypeError('The batch size of x must be equal to or less '
+                                'than the size of the previous state h.')
+            if h_size > batch:
+                h_head, h_rest = split_axis.split_axis(self.h, [batch], 0)
+                gates = gates + self.lateral(h_head)
+            else:
+                gates = gates + self.lateral(self.h)
+        if self.c is None:
+            self.c = variable.Variable(
+                self.xp.zeros((batch, self.state_size), gates.dtype))
+        self.c, y = lstm.lstm(self.c, gates)
+        self.h = y if h_rest is None else concat.concat((y, h_rest), axis=0)
+        return y

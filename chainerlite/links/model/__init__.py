@@ -1,0 +1,1 @@
+"""Links that wrap whole models, such as classifiers."""

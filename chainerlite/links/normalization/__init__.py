@@ -1,0 +1,1 @@
+"""Links of normalization layers, which keep learned scales and shifts."""

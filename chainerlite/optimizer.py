@@ -1,0 +1,635 @@
+"""Base classes of the optimizers.
+
+:class:`Optimizer` updates the parameters of a target link; the first-order
+methods derive from :class:`GradientMethod`, which gives every parameter an
+:class:`UpdateRule` (``param.update_rule``) holding that parameter's state
+and a :class:`Hyperparameter` whose missing entries are read from the
+optimizer's one.
+"""
+
+import collections
+import contextlib
+import copy
+import warnings
+
+import numpy
+
+from chainerlite import backend
+from chainerlite import link as link_module
+from chainerlite import serializer as serializer_module
+from chainerlite import variable
+from chainerlite.backends import cuda
+
+
+def _using_device(device):
+    # Makes the GPU of ``device`` current while arrays are created or
+    # updated on it; a no-op on the CPU.
+    if isinstance(device, backend.GpuDevice):
+        return device.xp.cuda.Device(device.device_id)
+    return contextlib.nullcontext()
+
+
+class Hyperparameter:
+    """Set of hyperparameters, with lookup in a parent set.
+
+    Entries are plain attributes. An entry missing here is read from the
+    parent, recursively, so an update rule's hyperparameter follows its
+    optimizer's until the rule overrides an entry for its own parameter.
+
+    Args:
+        parent (Hyperparameter): The set that provides missing entries.
+
+    .. admonition:: Example
+
+        >>> from chainerlite import optimizer
+        >>> defaults = optimizer.Hyperparameter()
+        >>> defaults.lr = 0.1
+        >>> own = optimizer.Hyperparameter(defaults)
+        >>> own.lr
+        0.1
+        >>> own.lr = 0.5
+        >>> own.lr, defaults.lr
+        (0.5, 0.1)
+
+    """
+
+    def __init__(self, parent=None):
+        self._parent = parent
+
+    def __getattr__(self, name):
+        if '_parent' not in self.__dict__:
+            raise AttributeError('_parent is not set up yet')
+        parent = self._parent
+        if parent is None:
+            raise AttributeError(
+                'hyperparameter {!r} is not defined'.format(name))
+        return getattr(parent, name)
+
+    def __repr__(self):
+        entries = sorted(self.get_dict().items())
+        return 'Hyperparameter({})'.format(
+            ', '.join('{}={!r}'.format(k, v) for k, v in entries))
+
+    @property
+    def parent(self):
+        """Hyperparameter: The parent set, or ``None``."""
+        return self._parent
+
+    def get_dict(self):
+        """Returns every entry visible from this set, the parents' included.
+
+        Returns:
+            dict: Entry names mapped to values; entries of this set win over
+            the parents'.
+
+        """
+        d = {} if self._parent is None else self._parent.get_dict()
+        for key, value in self.__dict__.items():
+            if key != '_parent':
+                d[key] = value
+        return d
+
+
+class HyperparameterProxy:
+    """Property that aliases an entry of ``self.hyperparam``.
+
+    Optimizers declare one per hyperparameter, e.g. ``lr =
+    HyperparameterProxy('lr')``, so that ``optimizer.lr`` reads and writes
+    ``optimizer.hyperparam.lr``.
+
+    Args:
+        attr_name (str): Name of the hyperparameter entry.
+
+    """
+
+    def __init__(self, attr_name):
+        self._attr_name = attr_name
+        self.__doc__ = 'Alias to ``self.hyperparam.{}``.'.format(attr_name)
+
+    def __get__(self, obj, type=None):
+        if obj is None:
+            return self
+        return getattr(obj.hyperparam, self._attr_name)
+
+    def __set__(self, obj, value):
+        setattr(obj.hyperparam, self._attr_name, value)
+
+
+class UpdateRule:
+    """How one parameter is updated, with its state and hyperparameters.
+
+    Subclasses implement :meth:`update_core_cpu` and :meth:`update_core_gpu`
+    (and :meth:`init_state` when they keep state).
+
+    Args:
+        parent_hyperparam (Hyperparameter): Parent of :attr:`hyperparam`,
+            usually the optimizer's hyperparameter.
+
+    Attributes:
+        enabled (bool): When ``False``, :meth:`update` does nothing.
+        hyperparam (Hyperparameter): Hyperparameters of this rule; setting
+            an entry overrides the optimizer's value for this parameter.
+        t (int): Number of updates done by this rule.
+
+    """
+
+    def __init__(self, parent_hyperparam=None):
+        self._pre_update_hooks = collections.OrderedDict()
+        self._post_update_hooks = collections.OrderedDict()
+        self._state = None
+        self.enabled = True
+        self.hyperparam = Hyperparameter(parent_hyperparam)
+        self.t = 0
+        self._use_fp32_update = False
+        self._fp32_param = None
+
+    @property
+    def state(self):
+        """dict: The state arrays of the rule (``None`` before the first
+        update)."""
+        return self._state
+
+    def add_hook(self, hook, name=None, timing='pre'):
+        """Registers a hook called as ``hook(rule, param)`` at each update.
+
+        Args:
+            hook (callable): The hook.
+            name (str): Registration name; ``hook.name`` (or the function
+                name) when ``None``.
+            timing (str): ``'pre'`` (before the update) or ``'post'``.
+
+        Raises:
+            TypeError: If ``hook`` is not callable.
+            ValueError: If ``timing`` is invalid, no name can be found, or
+                the name is already registered.
+
+        """
+        if not callable(hook):
+            raise TypeError('hook function must be callable')
+        if timing not in ('pre', 'post'):
+            raise ValueError("timing must be either 'pre' or 'post'")
+        if name is None:
+            name = getattr(hook, 'name', getattr(hook, '__name__', None))
+            if name is None:
+                raise ValueError(
+                    'the name of the hook function is not specified')
+        if name in self._pre_update_hooks or name in self._post_update_hooks:
+            raise ValueError('hook "{}" already exists'.format(name))
+        hooks = (self._pre_update_hooks if timing == 'pre'
+                 else self._post_update_hooks)
+        hooks[name] = hook
+
+    def remove_hook(self, name):
+        """Unregisters the hook registered as ``name``.
+
+        Raises:
+            KeyError: If no hook has that name.
+
+        """
+        if name in self._pre_update_hooks:
+            del self._pre_update_hooks[name]
+        else:
+            del self._post_update_hooks[name]
+
+    def update(self, param):
+        """Updates ``param`` with its gradient.
+
+        A parameter without an array or a gradient is left untouched.
+        Otherwise the update works on the parameter, or on a float32 copy
+        of a float16 parameter when :meth:`use_fp32_update` is on: a
+        gradient computed with ``loss_scale`` is divided by it (once: the
+        parameter's ``_loss_scale`` is reset), then the pre-update hooks,
+        :meth:`update_core` and the post-update hooks run.
+
+        Args:
+            param (~chainerlite.Variable): The parameter to update.
+
+        """
+        if not self.enabled or param.array is None or param.grad is None:
+            return
+        self.t += 1
+        with _using_device(param.device):
+            target = param
+            if self._use_fp32_update and param.dtype == numpy.float16:
+                target = self._fp32_copy(param)
+            self._prepare(target)
+            if param._loss_scale is not None:
+                grad = target.grad
+                grad /= param._loss_scale
+                param._loss_scale = None
+            for hook in self._pre_update_hooks.values():
+                hook(self, target)
+            self.update_core(target)
+            for hook in self._post_update_hooks.values():
+                hook(self, target)
+            if target is not param:
+                param.xp.copyto(param.array, target.array, casting='unsafe')
+                target.grad = None
+
+    def update_core(self, param):
+        """Runs :meth:`update_core_cpu` or :meth:`update_core_gpu`.
+
+        Args:
+            param (~chainerlite.Variable): The parameter to update.
+
+        """
+        if backend.get_array_module(param.array) is numpy:
+            self.update_core_cpu(param)
+        else:
+            self.update_core_gpu(param)
+
+    def update_core_cpu(self, param):
+        """Updates a parameter held in NumPy arrays (subclasses define it).
+
+        Args:
+            param (~chainerlite.Variable): The parameter to update.
+
+        """
+        raise NotImplementedError()
+
+    def update_core_gpu(self, param):
+        """Updates a parameter held in CuPy arrays (subclasses define it).
+
+        Args:
+            param (~chainerlite.Variable): The parameter to update.
+
+        """
+        raise NotImplementedError()
+
+    def init_state(self, param):
+        """Fills :attr:`state` before the first update (no state here).
+
+        Args:
+            param (~chainerlite.Variable): The parameter; states are
+                created like its array.
+
+        """
+
+    def use_fp32_update(self, flag=True):
+        """Updates float16 parameters through a float32 master copy.
+
+        Args:
+            flag (bool): Whether to use the float32 copy.
+
+        """
+        self._use_fp32_update = flag
+
+    def serialize(self, serializer):
+        """Saves or loads ``t`` and the state arrays.
+
+        When loading into a rule with no state yet, the state names come
+        from :meth:`init_state`; if the file has no state (saved before
+        any update), the state stays ``None`` and is created at the next
+        update. A missing state entry raises ``KeyError`` unless the rule
+        is disabled.
+
+        Args:
+            serializer (~chainerlite.serializer.AbstractSerializer): The
+                (de)serializer, positioned at this parameter's path.
+
+        """
+        self.t = serializer('t', self.t)
+        if self._state is not None:
+            for key in list(self._state):
+                self._state[key] = serializer(key, self._state[key])
+        elif isinstance(serializer, serializer_module.Deserializer):
+            self._load_new_state(serializer)
+
+    def _load_new_state(self, serializer):
+        probe = copy.copy(self)
+        probe._state = {}
+        dummy = numpy.zeros(1, numpy.float32)
+        probe.init_state(variable.Variable(dummy, grad=dummy.copy()))
+        state = {}
+        for key in probe._state:
+            try:
+                value = serializer(key, None)
+            except KeyError:
+                if self.enabled:
+                    raise
+                value = None
+            if value is None:
+                return
+            state[key] = value
+        self._state = state
+
+    def _prepare(self, param):
+        if self._state is None:
+            self._state = {}
+            self.init_state(param)
+        device = param.device
+        for key, value in self._state.items():
+            if (isinstance(value, (numpy.ndarray, cuda.ndarray))
+                    and backend.get_device_from_array(value) != device):
+                self._state[key] = device.send(value)
+
+    def _fp32_copy(self, param):
+        fp32 = self._fp32_param
+        if fp32 is None:
+            fp32 = variable.Variable(param.array.astype(numpy.float32),
+                                     name=param.name)
+            self._fp32_param = fp32
+        fp32.grad = param.grad.astype(numpy.float32)
+        return fp32
+
+
+class Optimizer:
+    """Base class of the optimizers, which update a link's parameters.
+
+    Call :meth:`setup` with the target link, then :meth:`update` at each
+    iteration. Hooks added with :meth:`add_hook` run before (``'pre'``) or
+    after (``'post'``) the update; a hook whose ``call_for_each_param``
+    attribute is true is called as ``hook(param.update_rule, param)`` for
+    each parameter, any other as ``hook(optimizer)``.
+
+    Attributes:
+        target (~chainerlite.Link): The link being optimized.
+        t (int): Number of updates done.
+        epoch (int): Current epoch, counted by :meth:`new_epoch`.
+        use_auto_new_epoch (bool): Set by an updater that calls
+            ``new_epoch(auto=True)`` itself.
+
+    """
+
+    target = None
+    t = 0
+    epoch = 0
+    _pre_update_hooks = None
+    _post_update_hooks = None
+    _loss_scale = None
+    use_auto_new_epoch = False
+
+    def setup(self, link):
+        """Sets the target link and resets ``t``, ``epoch`` and the hooks.
+
+        Args:
+            link (~chainerlite.Link): The link to optimize.
+
+        Returns:
+            Optimizer: This optimizer.
+
+        Raises:
+            TypeError: If ``link`` is not a Link.
+
+        """
+        if not isinstance(link, link_module.Link):
+            raise TypeError('optimization target must be a link')
+        self.target = link
+        self.t = 0
+        self.epoch = 0
+        self._pre_update_hooks = collections.OrderedDict()
+        self._post_update_hooks = collections.OrderedDict()
+        return self
+
+    def update(self, lossfun=None, *args, **kwds):
+        """Updates the parameters (subclasses define it).
+
+        Args:
+            lossfun (callable): Loss function called with ``args`` and
+                ``kwds``; when ``None``, the gradients must already be
+                computed.
+
+        """
+        raise NotImplementedError()
+
+    def new_epoch(self, auto=False):
+        """Starts a new epoch: increments :attr:`epoch`.
+
+        Args:
+            auto (bool): ``True`` when an updater calls it; this must
+                agree with :attr:`use_auto_new_epoch`.
+
+        Raises:
+            RuntimeError: If ``auto`` disagrees with
+                :attr:`use_auto_new_epoch`.
+
+        """
+        if auto and not self.use_auto_new_epoch:
+            raise RuntimeError(
+                'invalid new_epoch call with auto=True: set '
+                'use_auto_new_epoch to let an updater start epochs')
+        if not auto and self.use_auto_new_epoch:
+            raise RuntimeError(
+                'duplicated new_epoch with the updater: use_auto_new_epoch '
+                'is set, so the updater already starts the epochs')
+        self.epoch += 1
+
+    def add_hook(self, hook, name=None, timing='auto'):
+        """Registers a hook function.
+
+        Args:
+            hook (callable): The hook (see the class description for how it
+                is called).
+            name (str): Registration name; ``hook.name`` when ``None``.
+            timing (str): ``'pre'``, ``'post'``, or ``'auto'``, which uses
+                ``hook.timing`` when the hook has it and ``'pre'`` otherwise.
+
+        Raises:
+            TypeError: If ``hook`` is not callable.
+            RuntimeError: If :meth:`setup` has not been called.
+            ValueError: If ``timing`` is invalid.
+            KeyError: If the name is already registered.
+
+        """
+        if not callable(hook):
+            raise TypeError('hook function is not callable')
+        if self._pre_update_hooks is None:
+            raise RuntimeError('call `setup` method before `add_hook` method')
+        if timing not in ('pre', 'post', 'auto'):
+            raise ValueError(
+                "timing must be one of ('pre', 'post', 'auto'), "
+                'got {!r}'.format(timing))
+        if timing == 'auto':
+            timing = getattr(hook, 'timing', 'pre')
+        if name is None:
+            name = hook.name
+        if name in self._pre_update_hooks or name in self._post_update_hooks:
+            raise KeyError('hook "{}" already exists'.format(name))
+        hooks = (self._pre_update_hooks if timing == 'pre'
+                 else self._post_update_hooks)
+        hooks[name] = hook
+
+    def remove_hook(self, name):
+        """Unregisters the hook registered as ``name``.
+
+        Raises:
+            KeyError: If no hook has that name.
+
+        """
+        if name in self._pre_update_hooks:
+            del self._pre_update_hooks[name]
+        elif name in self._post_update_hooks:
+            del self._post_update_hooks[name]
+        else:
+            raise KeyError('hook "{}" is not registered'.format(name))
+
+    def call_hooks(self, timing='pre'):
+        """Calls the hooks registered for ``timing``, in registration order.
+
+        Args:
+            timing (str): ``'pre'`` or ``'post'``.
+
+        Raises:
+            ValueError: If ``timing`` is neither.
+
+        """
+        if timing not in ('pre', 'post'):
+            raise ValueError("timing must be either 'pre' or 'post'")
+        hooks = (self._pre_update_hooks if timing == 'pre'
+                 else self._post_update_hooks)
+        for hook in hooks.values():
+            self._call_hook(hook)
+
+    def _call_hook(self, hook):
+        if getattr(hook, 'call_for_each_param', False):
+            for param in self.target.params():
+                with _using_device(param.device):
+                    hook(param.update_rule, param)
+        else:
+            hook(self)
+
+    def set_loss_scale(self, loss_scale):
+        """Sets a static loss scale used by ``update(lossfun)``.
+
+        The loss is back-propagated with ``loss_scale``, and each gradient
+        is divided by it before the update.
+
+        Args:
+            loss_scale (float): The scale, or ``None`` for none.
+
+        """
+        self._loss_scale = loss_scale
+
+    def serialize(self, serializer):
+        """Saves or loads ``t``, ``epoch`` and each update rule's state.
+
+        The rule of the parameter at path ``'/l1/W'`` of the target is
+        serialized under ``serializer['/l1/W']``.
+
+        Args:
+            serializer (~chainerlite.serializer.AbstractSerializer): The
+                (de)serializer.
+
+        """
+        self.t = serializer('t', self.t)
+        self.epoch = serializer('epoch', self.epoch)
+        for name, param in self.target.namedparams():
+            rule = getattr(param, 'update_rule', None)
+            if rule is not None:
+                rule.serialize(serializer[name])
+
+
+class GradientMethod(Optimizer):
+    """Base class of the optimizers that update from the gradient alone.
+
+    :meth:`setup` gives every parameter the rule made by
+    :meth:`create_update_rule`, whose hyperparameter has :attr:`hyperparam`
+    as parent.
+
+    Attributes:
+        hyperparam (Hyperparameter): Default hyperparameters of the rules.
+
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.hyperparam = Hyperparameter()
+        self._use_fp32_update = False
+
+    def setup(self, link):
+        """Sets the target link and an update rule on each parameter.
+
+        Args:
+            link (~chainerlite.Link): The link to optimize.
+
+        Returns:
+            GradientMethod: This optimizer.
+
+        """
+        super().setup(link)
+        for param in link.params():
+            param.update_rule = self.create_update_rule()
+            if self._use_fp32_update:
+                param.update_rule.use_fp32_update()
+        return self
+
+    def create_update_rule(self):
+        """Returns a new update rule (subclasses define it).
+
+        Returns:
+            UpdateRule: A rule whose hyperparameter's parent is
+            :attr:`hyperparam`.
+
+        """
+        raise NotImplementedError()
+
+    def reallocate_cleared_grads(self):
+        """Gives zero gradients to the initialized parameters without one."""
+        for param in self.target.params(include_uninit=False):
+            if param.grad is None:
+                with _using_device(param.device):
+                    param.grad = param.xp.zeros_like(param.array)
+
+    def update(self, lossfun=None, *args, **kwds):
+        """Updates the parameters.
+
+        With ``lossfun``, computes ``loss = lossfun(*args, **kwds)``, clears
+        the gradients and back-propagates the loss (with the loss scale
+        set by :meth:`set_loss_scale`). Then missing gradients become
+        zeros, the ``'pre'`` hooks run, :attr:`t` is incremented, each
+        parameter is updated by its rule (which first divides a gradient
+        computed with a loss scale by it, see :meth:`UpdateRule.update`),
+        and the ``'post'`` hooks run. As in Chainer, the ``'pre'`` hooks
+        thus see gradients still multiplied by the loss scale.
+
+        Args:
+            lossfun (callable): Loss function; when ``None``, the gradients
+                must already be computed.
+            *args: Arguments of ``lossfun``.
+            **kwds: Keyword arguments of ``lossfun``.
+
+        """
+        if lossfun is not None:
+            loss = lossfun(*args, **kwds)
+            if getattr(self, '_use_cleargrads', True):
+                self.target.cleargrads()
+            else:
+                self.target.zerograds()
+            loss.backward(loss_scale=self._loss_scale)
+            del loss
+        self.reallocate_cleared_grads()
+        self.call_hooks('pre')
+        self.t += 1
+        for param in self.target.params():
+            param.update()
+        self.call_hooks('post')
+
+    def use_cleargrads(self, use=True):
+        """Chooses cleargrads (default) or zerograds in ``update(lossfun)``.
+
+        .. deprecated::
+            cleargrads is always better; this only exists for old code.
+
+        Args:
+            use (bool): ``True`` for cleargrads, ``False`` for zerograds.
+
+        """
+        warnings.warn(
+            'GradientMethod.use_cleargrads is deprecated.',
+            DeprecationWarning)
+        self._use_cleargrads = use
+
+    def use_fp32_update(self, flag=True):
+        """Updates float16 parameters through float32 master copies.
+
+        Applies to the current rules and to those of later :meth:`setup`
+        calls.
+
+        Args:
+            flag (bool): Whether to use float32 copies.
+
+        """
+        self._use_fp32_update = flag
+        if self.target is not None:
+            for param in self.target.params():
+                param.update_rule.use_fp32_update(flag)

@@ -1,0 +1,49 @@
+"""Hook that rescales all gradients to bound their global L2 norm."""
+
+import math
+
+
+def _sum_sqnorm(arrays):
+    total = 0.0
+    for x in arrays:
+        x = x.ravel()
+        total += float(x.dot(x))
+    return total
+
+
+class GradientClipping:
+    """Optimizer hook that clips the gradients by their global L2 norm.
+
+    When the L2 norm of all the gradients together (as one vector) exceeds
+    ``threshold``, every gradient is multiplied by ``threshold / norm``, so
+    that the norm becomes ``threshold``. Otherwise nothing changes.
+
+    Args:
+        threshold (float): Largest allowed L2 norm.
+
+    Attributes:
+        threshold (float): Largest allowed L2 norm.
+        timing (str): ``'pre'``: the hook runs before the update.
+        name (str): Default registration name, ``'GradientClipping'``.
+        call_for_each_param (bool): ``False``: called as
+            ``hook(optimizer)``.
+
+    """
+
+    name = 'GradientClipping'
+    call_for_each_param = False
+    timing = 'pre'
+
+    def __init__(self, threshold):
+        self.threshold = threshold
+
+    def __call__(self, opt):
+        grads = [param.grad for param in opt.target.params(False)
+                 if param.grad is not None]
+        norm = math.sqrt(_sum_sqnorm(grads))
+        if norm <= self.threshold:
+            return
+        rate = self.threshold / norm
+        for grad in grads:
+            grad *= rate
+

@@ -1,0 +1,261 @@
+"""Adam and its variants (AdamW, AMSGrad, AdaBound, AMSBound)."""
+
+import math
+
+import numpy
+
+from chainerlite import backend
+from chainerlite import optimizer
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.alpha = 0.001
+_default_hyperparam.beta1 = 0.9
+_default_hyperparam.beta2 = 0.999
+_default_hyperparam.eps = 1e-8
+_default_hyperparam.eta = 1.0
+_default_hyperparam.weight_decay_rate = 0
+_default_hyperparam.amsgrad = False
+_default_hyperparam.adabound = False
+_default_hyperparam.final_lr = 0.1
+_default_hyperparam.gamma = 1e-3
+
+_NAMES = ('alpha', 'beta1', 'beta2', 'eps', 'eta', 'weight_decay_rate',
+          'amsgrad', 'adabound', 'final_lr', 'gamma')
+
+
+def _intermediate_dtype(dtype):
+    # Float16 parameters keep their moments and compute in float32.
+    return numpy.dtype(numpy.float32 if dtype == numpy.float16 else dtype)
+
+
+def _learning_rate(hp, t):
+    if t == 0:
+        raise RuntimeError(
+            'Can\'t determine the learning rate of Adam optimizer because '
+            'the update steps have not been started.')
+    fix1 = 1.0 - math.pow(hp.beta1, t)
+    fix2 = 1.0 - math.pow(hp.beta2, t)
+    return hp.alpha * math.sqrt(fix2) / fix1
+
+
+class AdamRule(optimizer.UpdateRule):
+    """Update rule of Adam and its variants.
+
+    With the moments ``m``, ``v`` (states, zeros at first) and the step
+    number ``t``::
+
+        m += (1 - beta1) * (grad - m)
+        v += (1 - beta2) * (grad ** 2 - v)
+        vhat = max(vhat, v) if amsgrad else v      # state 'vhat'
+        step = lr / (sqrt(vhat) + eps)             # lr: see the property
+        step = clip(step, lower, upper) if adabound
+        param -= eta * (step * m + weight_decay_rate * param)
+
+    With AdaBound, ``lower = f * (1 - 1 / (gamma * t + 1))`` and
+    ``upper = f * (1 + 1 / (gamma * t))``, where ``f`` is ``final_lr``
+    times the ratio of the current ``alpha`` to its value at the first
+    update (so that schedules of ``alpha`` also move the bounds). The
+    moments of a float16 parameter, and the computation, are in float32.
+
+    Args:
+        parent_hyperparam (~chainerlite.optimizer.Hyperparameter): Parent
+            hyperparameter; the defaults of :class:`Adam` when ``None``.
+        alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad,
+        adabound, final_lr, gamma: Overrides of the hyperparameters (see
+            :class:`Adam`); the parent's values when ``None``.
+
+    Raises:
+        ValueError: At the update, if a nonzero ``eps`` rounds to zero in
+            the dtype of the computation.
+
+    """
+
+    def __init__(self, parent_hyperparam=None, alpha=None, beta1=None,
+                 beta2=None, eps=None, eta=None, weight_decay_rate=None,
+                 amsgrad=None, adabound=None, final_lr=None, gamma=None):
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        values = (alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad,
+                  adabound, final_lr, gamma)
+        for name, value in zip(_NAMES, values):
+            if value is not None:
+                setattr(self.hyperparam, name, value)
+        self.initial_alpha = None
+
+    def init_state(self, param):
+        xp = backend.get_array_module(param.array)
+        dtype = _intermediate_dtype(param.dtype)
+        self.state['m'] = xp.zeros_like(param.array, dtype=dtype)
+        self.state['v'] = xp.zeros_like(param.array, dtype=dtype)
+        if self.hyperparam.amsgrad:
+            self.state['vhat'] = xp.zeros_like(param.array, dtype=dtype)
+
+    @property
+    def lr(self):
+        """float: Bias-corrected learning rate at step :attr:`t`,
+        ``alpha * sqrt(1 - beta2 ** t) / (1 - beta1 ** t)``."""
+        return _learning_rate(self.hyperparam, self.t)
+
+    @property
+    def alpha_t(self):
+        """float: Same as :attr:`lr`."""
+        return self.lr
+
+    def update_core_cpu(self, param):
+        xp = backend.get_array_module(param.array)
+        hp = self.hyperparam
+        dtype = _intermediate_dtype(param.dtype)
+        if hp.eps != 0 and dtype.type(hp.eps) == 0:
+            raise ValueError(
+                'eps of Adam optimizer is too small for {} ({})'.format(
+                    dtype.name, hp.eps))
+        grad = param.grad.astype(dtype, copy=False)
+        m, v = self.state['m'], self.state['v']
+        m += (1 - hp.beta1) * (grad - m)
+        v += (1 - hp.beta2) * (grad * grad - v)
+        vhat = v
+        if hp.amsgrad:
+            vhat = self.state['vhat']
+            xp.maximum(vhat, v, out=vhat)
+        step = self.lr / (xp.sqrt(vhat) + hp.eps)
+        if hp.adabound:
+            step = xp.clip(step, *self._bounds())
+        array = param.array
+        delta = hp.eta * (step * m + hp.weight_decay_rate * array)
+        array -= delta.astype(array.dtype, copy=False)
+
+    def update_core_gpu(self, param):
+        # The array code of update_core_cpu runs as is on CuPy arrays.
+        self.update_core_cpu(param)
+
+    def _bounds(self):
+        hp = self.hyperparam
+        if self.initial_alpha is None:
+            self.initial_alpha = hp.alpha
+        final_lr = hp.final_lr * hp.alpha / self.initial_alpha
+        lower = final_lr * (1.0 - 1.0 / (hp.gamma * self.t + 1))
+        upper = final_lr * (1.0 + 1.0 / (hp.gamma * self.t))
+        return lower, upper
+
+
+class Adam(optimizer.GradientMethod):
+    """Adam optimizer (Kingma and Ba, 2015), with its variants as options.
+
+    ``eta`` and ``weight_decay_rate`` give AdamW's decoupled weight decay
+    (Loshchilov and Hutter); with their defaults this is plain Adam.
+    ``amsgrad`` gives AMSGrad (Reddi et al.), ``adabound`` AdaBound (Luo et
+    al.), and both together AMSBound. See :class:`AdamRule` for the update.
+
+    Args:
+        alpha (float): Coefficient of the learning rate.
+        beta1 (float): Exponential decay rate of the first moment.
+        beta2 (float): Exponential decay rate of the second moment.
+        eps (float): Small value for numerical stability.
+        eta (float): Schedule multiplier (e.g. for warm restarts).
+        weight_decay_rate (float): Decoupled weight decay rate.
+        amsgrad (bool): Use the AMSGrad variant.
+        adabound (bool): Use the AdaBound variant.
+        final_lr (float): Final (SGD) learning rate of AdaBound.
+        gamma (float): Convergence speed of AdaBound's bounds.
+
+    """
+
+    alpha = optimizer.HyperparameterProxy('alpha')
+    beta1 = optimizer.HyperparameterProxy('beta1')
+    beta2 = optimizer.HyperparameterProxy('beta2')
+    eps = optimizer.HyperparameterProxy('eps')
+    eta = optimizer.HyperparameterProxy('eta')
+    weight_decay_rate = optimizer.HyperparameterProxy('weight_decay_rate')
+    amsgrad = optimizer.HyperparameterProxy('amsgrad')
+    adabound = optimizer.HyperparameterProxy('adabound')
+    final_lr = optimizer.HyperparameterProxy('final_lr')
+    gamma = optimizer.HyperparameterProxy('gamma')
+
+    def __init__(self, alpha=_default_hyperparam.alpha,
+                 beta1=_default_hyperparam.beta1,
+                 beta2=_default_hyperparam.beta2,
+                 eps=_default_hyperparam.eps,
+                 eta=_default_hyperparam.eta,
+                 weight_decay_rate=_default_hyperparam.weight_decay_rate,
+                 amsgrad=_default_hyperparam.amsgrad,
+                 adabound=_default_hyperparam.adabound,
+                 final_lr=_default_hyperparam.final_lr,
+                 gamma=_default_hyperparam.gamma):
+        super().__init__()
+        values = (alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad,
+                  adabound, final_lr, gamma)
+        for name, value in zip(_NAMES, values):
+            setattr(self.hyperparam, name, value)
+
+    def create_update_rule(self):
+        return AdamRule(self.hyperparam)
+
+    @property
+    def lr(self):
+        """float: Bias-corrected learning rate at step :attr:`t`.
+
+        Raises:
+            RuntimeError: Before the first update (``t == 0``).
+
+        """
+        return _learning_rate(self.hyperparam, self.t)
+
+    @property
+    def alpha_t(self):
+        """float: Same as :attr:`lr`."""
+        return self.lr
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (see :class:`Adam`)."""
+
+    def __init__(self, alpha=_default_hyperparam.alpha,
+                 beta1=_default_hyperparam.beta1,
+                 beta2=_default_hyperparam.beta2,
+                 eps=_default_hyperparam.eps,
+                 eta=_default_hyperparam.eta,
+                 weight_decay_rate=_default_hyperparam.weight_decay_rate):
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
+                         eta=eta, weight_decay_rate=weight_decay_rate)
+
+
+class AMSGrad(Adam):
+    """Adam with ``amsgrad=True`` (see :class:`Adam`)."""
+
+    def __init__(self, alpha=_default_hyperparam.alpha,
+                 beta1=_default_hyperparam.beta1,
+                 beta2=_default_hyperparam.beta2,
+                 eps=_default_hyperparam.eps,
+                 eta=_default_hyperparam.eta):
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
+                         eta=eta, amsgrad=True)
+
+
+class AdaBound(Adam):
+    """Adam with ``adabound=True`` (see :class:`Adam`)."""
+
+    def __init__(self, alpha=_default_hyperparam.alpha,
+                 beta1=_default_hyperparam.beta1,
+                 beta2=_default_hyperparam.beta2,
+                 final_lr=_default_hyperparam.final_lr,
+                 gamma=_default_hyperparam.gamma,
+                 eps=_default_hyperparam.eps,
+                 eta=_default_hyperparam.eta):
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
+                         eta=eta, adabound=True, final_lr=final_lr,
+                         gamma=gamma)
+
+
+class AMSBound(Adam):
+    """Adam with ``amsgrad=True`` and ``adabound=True`` (see
+    :class:`Adam`)."""
+
+    def __init__(self, alpha=_default_hyperparam.alpha,
+                 beta1=_default_hyperparam.beta1,
+                 beta2=_default_hyperparam.beta2,
+                 final_lr=_default_hyperparam.final_lr,
+                 gamma=_default_hyperparam.gamma,
+                 eps=_default_hyperparam.eps,
+                 eta=_default_hyperparam.eta):
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
+                         eta=eta, amsgrad=True, adabound=True,
+                         final_lr=final_lr, gamma=gamma)

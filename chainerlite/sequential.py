@@ -1,0 +1,296 @@
+"""``Sequential``: a link that calls its layers one after another."""
+
+from chainerlite import link
+
+
+def _layer_name(layer):
+    if isinstance(layer, link.Link):
+        return type(layer).__name__
+    return getattr(layer, '__name__', type(layer).__name__)
+
+
+def _check_callable(layer):
+    if not callable(layer):
+        raise ValueError(
+            'All elements of a Sequential class should be callable. But '
+            'given {} is not callable.'.format(layer))
+
+
+class Sequential(link.ChainList):
+    """Model whose forward pass calls its layers in order.
+
+    The layers may be links, which become children (named by their index
+    among the links), or any other callables, such as functions of
+    :mod:`chainerlite.functions` or lambdas. Each layer gets the output of
+    the previous one; a tuple output is unpacked into the arguments of the
+    next layer. It behaves like a Python list of layers (indexing,
+    ``len``, iteration, ``+``, :meth:`append`, :meth:`insert`, ...).
+
+    Args:
+        *layers: The callables, in calling order.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite as chainer
+        >>> import chainerlite.functions as F
+        >>> import chainerlite.links as L
+        >>> model = chainer.Sequential(L.Linear(3, 4), F.relu)
+        >>> model.append(L.Linear(4, 2))
+        >>> model(np.ones((5, 3), np.float32)).shape
+        (5, 2)
+        >>> len(model), [name for name, _ in model.namedparams()]
+        (3, ['/0/W', '/0/b', '/1/W', '/1/b'])
+
+    """
+
+    def __init__(self, *layers):
+        super().__init__()
+        self._layers = []
+        for layer in layers:
+            self.append(layer)
+
+    def _sync_children(self):
+        children = []
+        for layer in self._layers:
+            if isinstance(layer, link.Link) and not any(
+                    layer is child for child in children):
+                children.append(layer)
+        for i, child in enumerate(children):
+            child.name = str(i)
+        self._children = children
+
+    def _share_copy_children(self):
+        copies = {}
+        layers = []
+        for layer in self._layers:
+            if isinstance(layer, link.Link):
+                if id(layer) not in copies:
+                    copies[id(layer)] = layer.copy('share')
+                layer = copies[id(layer)]
+            layers.append(layer)
+        self._layers = layers
+        self._sync_children()
+
+    def __len__(self):
+        return len(self._layers)
+
+    def __getitem__(self, i):
+        """Returns the layer (or list of layers) at ``i``."""
+        return self._layers[i]
+
+    def __setitem__(self, i, layer):
+        _check_callable(layer)
+        self._layers[i] = layer
+        self._sync_children()
+
+    def __delitem__(self, i):
+        del self._layers[i]
+        self._sync_children()
+
+    def __iter__(self):
+        return iter(self._layers)
+
+    def __reversed__(self):
+        return reversed(self._layers)
+
+    def __contains__(self, layer):
+        return layer in self._layers
+
+    def __add__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(
+                'add (+) operator supports only objects of Sequential class, '
+                'but {} is given.'.format(type(other)))
+        return Sequential(*self._layers, *other._layers)
+
+    def __iadd__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(
+                'add (+) operator supports only objects of Sequential class, '
+                'but {} is given.'.format(type(other)))
+        self.extend(other)
+        return self
+
+    def __str__(self):
+        lines = []
+        for i, layer in enumerate(self._layers):
+            name = _layer_name(layer)
+            if isinstance(layer, Sequential):
+                name += '\twhich has {} layers'.format(len(layer))
+            elif isinstance(layer, link.Link):
+                for path, param in layer.namedparams():
+                    shape = None if param.array is None else param.shape
+                    name += '\t{}{}'.format(path.lstrip('/'), shape)
+            lines.append('{}\t{}\n'.format(i, name))
+        return ''.join(lines)
+
+    def forward(self, *x):
+        """Calls the layers in turn, starting with ``x``.
+
+        Args:
+            *x: The inputs of the first layer.
+
+        Returns:
+            The output of the last layer.
+
+        Raises:
+            RuntimeError: If there is no layer.
+
+        """
+        if not self._layers:
+            raise RuntimeError('Sequential does not have any layer.')
+        for layer in self._layers:
+            x = layer(*x) if isinstance(x, tuple) else layer(x)
+        return x
+
+    def add_link(self, link):
+        """Appends a link as a layer (same as :meth:`append`).
+
+        Args:
+            link (~chainerlite.Link): The new layer.
+
+        """
+        self.append(link)
+
+    def append(self, layer):
+        """Appends a layer.
+
+        Args:
+            layer (callable): A link or any callable.
+
+        Raises:
+            ValueError: If ``layer`` is not callable.
+
+        """
+        self.insert(len(self._layers), layer)
+
+    def extend(self, sequential):
+        """Appends each layer of ``sequential`` (any iterable of layers).
+
+        Args:
+            sequential (iterable): The layers to append.
+
+        """
+        for layer in sequential:
+            self.append(layer)
+
+    def insert(self, i, layer):
+        """Inserts a layer before position ``i``.
+
+        Args:
+            i (int): The position, as in :meth:`list.insert`.
+            layer (callable): A link or any callable.
+
+        Raises:
+            ValueError: If ``layer`` is not callable.
+
+        """
+        _check_callable(layer)
+        self._layers.insert(i, layer)
+        self._sync_children()
+
+    def remove(self, layer):
+        """Removes the first occurrence of ``layer``.
+
+        Args:
+            layer (callable): The layer.
+
+        Raises:
+            ValueError: If ``layer`` is not a layer of this model.
+
+        """
+        if layer not in self._layers:
+            raise ValueError(
+                'There is no layer object that is same as {}'.format(layer))
+        del self[self._layers.index(layer)]
+
+    def remove_by_layer_type(self, type_name):
+        """Removes the layers of a type.
+
+        Args:
+            type_name (str): The class name of links (e.g. ``'Linear'``) or
+                the ``__name__`` of other callables (e.g. ``'relu'``).
+
+        """
+        self._layers = [layer for layer in self._layers
+                        if _layer_name(layer) != type_name]
+        self._sync_children()
+
+    def pop(self, i=-1):
+        """Removes and returns the layer at ``i`` (the last by default).
+
+        Args:
+            i (int): The position.
+
+        Returns:
+            The removed layer.
+
+        """
+        layer = self._layers[i]
+        del self[i]
+        return layer
+
+    def clear(self):
+        """Removes all the layers."""
+        self._layers = []
+        self._sync_children()
+
+    def index(self, layer, start=0, end=None):
+        """Returns the position of the first occurrence of ``layer``.
+
+        Args:
+            layer (callable): The layer.
+            start (int): Where the search starts.
+            end (int): Where the search stops (the end when ``None``).
+
+        Returns:
+            int: The position.
+
+        Raises:
+            ValueError: If ``layer`` is not found.
+
+        """
+        end = len(self._layers) if end is None else end
+        return self._layers.index(layer, start, end)
+
+    def count(self, layer):
+        """Returns how many times ``layer`` appears.
+
+        Args:
+            layer (callable): The layer.
+
+        Returns:
+            int: The number of occurrences.
+
+        """
+        return self._layers.count(layer)
+
+    def count_by_layer_type(self, type_name):
+        """Returns how many layers are of a type.
+
+        Args:
+            type_name (str): The class name of links or the ``__name__`` of
+                other callables.
+
+        Returns:
+            int: The number of such layers.
+
+        """
+        return sum(_layer_name(layer) == type_name for layer in self._layers)
+
+    def flatten(self):
+        """Returns a Sequential with the nested Sequentials expanded.
+
+        Returns:
+            Sequential: The layers of this model, those of each nested
+            Sequential put in its place (recursively).
+
+        """
+        ret = Sequential()
+        for layer in self._layers:
+            if isinstance(layer, Sequential):
+                ret.extend(layer.flatten())
+            else:
+                ret.append(layer)
+        return ret

@@ -1,0 +1,78 @@
+import numpy
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+from chainerlite import testing
+from chainerlite.utils import type_check
+
+
+def _tolerances(test):
+    if test.dtype == numpy.float16:
+        test.check_backward_options = {
+            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+        test.check_double_backward_options = {
+            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+    elif test.dtype == numpy.float32:
+        test.check_backward_options = {
+            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+        test.check_double_backward_options = {
+            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+
+
+@testing.parameterize(*testing.product({
+    'shape_axis': [((3, 2), 0), ((2, 4), 1), ((2, 3, 4), -2), ((1,), 0),
+                   ((0, 2), 0)],
+    'inv': [False, True],
+    'dtype': [numpy.float16, numpy.float32, numpy.float64],
+}))
+@testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+class TestPermutate(testing.FunctionTestCase):
+
+    def setUp(self):
+        _tolerances(self)
+
+    def generate_inputs(self):
+        shape, axis = self.shape_axis
+        x = numpy.random.uniform(-1, 1, shape).astype(self.dtype)
+        indices = numpy.random.permutation(shape[axis]).astype(numpy.int32)
+        return x, indices
+
+    def forward(self, inputs, device):
+        x, indices = inputs
+        return F.permutate(x, indices, self.shape_axis[1], self.inv),
+
+    def forward_expected(self, inputs):
+        x, indices = inputs
+        if self.inv:
+            indices = numpy.argsort(indices)
+        return numpy.take(x, indices, self.shape_axis[1]),
+
+
+def test_indices_variable_gets_no_gradient():
+    x = chainerlite.Variable(numpy.arange(3, dtype=numpy.float32))
+    indices = chainerlite.Variable(numpy.array([2, 0, 1], numpy.int32))
+    y = F.permutate(x, indices)
+    numpy.testing.assert_array_equal(y.array, [2, 0, 1])
+    y.grad = numpy.array([10, 20, 30], numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [20, 30, 10])
+    assert indices.grad is None
+
+
+@pytest.mark.parametrize('indices, axis', [
+    (numpy.array([0, 1], numpy.int32), 0),
+    (numpy.array([0, 1, 2], numpy.float32), 0),
+    (numpy.array([[0, 1, 2]], numpy.int32), 0),
+    (numpy.array([0, 1], numpy.int32), 2),
+])
+def test_invalid_inputs(indices, axis):
+    with pytest.raises(type_check.InvalidType, match='Permutate'):
+        F.permutate(numpy.zeros((3, 2), numpy.float32), indices, axis)
+
+
+@pytest.mark.parametrize('indices', [[0, 1, 1], [0, 1, 3], [-1, 0, 1]])
+def test_not_a_permutation(indices):
+    with pytest.raises(ValueError, match='permutate'):
+        F.permutate(numpy.zeros((3, 2), numpy.float32),
+                    numpy.array(indices, numpy.int32))

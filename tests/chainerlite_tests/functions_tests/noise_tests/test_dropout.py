@@ -1,0 +1,119 @@
+import numpy
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+from chainerlite import testing
+from chainerlite.functions.noise import _random
+from chainerlite.utils import type_check
+
+
+@testing.parameterize(*testing.product({
+    'shape': [(3, 4), ()],
+    'ratio': [0.0, 0.3, 0.9],
+    'dtype': [numpy.float16, numpy.float32, numpy.float64],
+}))
+@testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+class TestDropoutWithMask(testing.FunctionTestCase):
+    """Dropout with a given mask: deterministic, so it can be checked."""
+
+    def setUp(self):
+        keep = numpy.random.uniform(size=self.shape) >= self.ratio
+        self.mask = (keep / (1 - self.ratio)).astype(self.dtype)
+        if self.dtype == numpy.float16:
+            self.check_backward_options = {
+                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+            self.check_double_backward_options = {
+                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+        elif self.dtype == numpy.float32:
+            self.check_backward_options = {
+                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            self.check_double_backward_options = {
+                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+
+    def generate_inputs(self):
+        return numpy.random.uniform(-1, 1, self.shape).astype(self.dtype),
+
+    def forward(self, inputs, device):
+        x, = inputs
+        return F.dropout(x, self.ratio, mask=device.send(self.mask)),
+
+    def forward_expected(self, inputs):
+        x, = inputs
+        return (x * self.mask).astype(self.dtype),
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
+                                   numpy.float64])
+@pytest.mark.parametrize('ratio', [0.0, 0.25, 0.75])
+def test_random_mask(dtype, ratio):
+    x = numpy.ones((100, 100), dtype)
+    y, mask = F.dropout(x, ratio, return_mask=True)
+    scale = dtype(1 / (1 - ratio))
+    assert y.dtype == dtype and mask.dtype == dtype
+    assert set(numpy.unique(mask).tolist()) <= {0.0, float(scale)}
+    numpy.testing.assert_array_equal(y.array, x * mask)
+    assert abs((mask == 0).mean() - ratio) < 0.02
+
+
+def test_mask_is_reused():
+    x = numpy.random.uniform(-1, 1, (4, 5)).astype(numpy.float32)
+    y1, mask = F.dropout(x, return_mask=True)
+    y2 = F.dropout(x, mask=mask)
+    numpy.testing.assert_array_equal(y1.array, y2.array)
+
+
+def test_mask_is_drawn_by_the_random_helper(monkeypatch):
+    draws = []
+
+    def uniform(xp, shape, dtype):
+        draws.append(shape)
+        return numpy.linspace(0, 0.99, 4).reshape(shape).astype(dtype)
+
+    monkeypatch.setattr(_random, 'uniform', uniform)
+    y = F.dropout(numpy.ones((2, 2), numpy.float32), 0.5)
+    assert draws == [(2, 2)]
+    numpy.testing.assert_array_equal(y.array, [[0, 0], [2, 2]])
+
+
+def test_gradient_is_masked():
+    x = chainerlite.Variable(numpy.ones((3, 3), numpy.float32))
+    y, mask = F.dropout(x, 0.5, return_mask=True)
+    y.grad = numpy.ones((3, 3), numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, mask)
+
+
+def test_identity_outside_training():
+    x = numpy.random.uniform(-1, 1, (3, 4)).astype(numpy.float32)
+    with chainerlite.using_config('train', False):
+        y = F.dropout(x, 0.9)
+        y_masked, mask = F.dropout(x, 0.9, return_mask=True)
+    assert isinstance(y, chainerlite.Variable)
+    numpy.testing.assert_array_equal(y.array, x)
+    numpy.testing.assert_array_equal(y_masked.array, x)
+    assert mask is None
+
+
+@pytest.mark.parametrize('ratio', [-0.1, 1.0, 1.5])
+def test_invalid_ratio(ratio):
+    with pytest.raises(ValueError, match='dropout_ratio'):
+        F.dropout(numpy.ones(3, numpy.float32), ratio)
+
+
+def test_mask_of_another_shape_is_invalid():
+    with pytest.raises(ValueError, match='mask must have the shape'):
+        F.dropout(numpy.ones(3, numpy.float32),
+                  mask=numpy.ones(4, numpy.float32))
+
+
+def test_mask_is_cast_to_the_dtype_of_x():
+    y = F.dropout(numpy.ones(2, numpy.float16),
+                  mask=numpy.array([0., 2.], numpy.float64))
+    assert y.dtype == numpy.float16
+    numpy.testing.assert_array_equal(y.array, [0, 2])
+
+
+def test_integer_input_is_invalid():
+    with pytest.raises(type_check.InvalidType, match='Dropout'):
+        F.dropout(numpy.ones(3, numpy.int32))

@@ -1,0 +1,127 @@
+import numpy
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+from chainerlite import testing
+from chainerlite.utils import type_check
+
+
+def _out_size(size, k, s, p, cover_all):
+    if cover_all:
+        return (size + 2 * p - k + s - 1) // s + 1
+    return (size + 2 * p - k) // s + 1
+
+
+def _windows(x, ksize, stride, pad, cover_all):
+    """Yields (a, b, window) with the window of output (a, b), padded with
+    -inf, of shape (n, c, kh, kw)."""
+    (kh, kw), (sy, sx), (ph, pw) = ksize, stride, pad
+    n, c, h, w = x.shape
+    out_h = _out_size(h, kh, sy, ph, cover_all)
+    out_w = _out_size(w, kw, sx, pw, cover_all)
+    padded = numpy.full((n, c, h + 2 * ph + sy, w + 2 * pw + sx), -numpy.inf)
+    padded[:, :, ph:ph + h, pw:pw + w] = x
+    for a in range(out_h):
+        for b in range(out_w):
+            yield a, b, padded[:, :, a * sy:a * sy + kh, b * sx:b * sx + kw]
+
+
+def _reference(x, ksize, stride, pad, cover_all):
+    windows = list(_windows(x, ksize, stride, pad, cover_all))
+    out_h = windows[-1][0] + 1
+    out_w = windows[-1][1] + 1
+    y = numpy.empty(x.shape[:2] + (out_h, out_w), x.dtype)
+    indices = numpy.empty(y.shape, numpy.int64)
+    for a, b, window in windows:
+        flat = window.reshape(window.shape[:2] + (-1,))
+        y[:, :, a, b] = flat.max(axis=2)
+        indices[:, :, a, b] = flat.argmax(axis=2)
+    return y, indices
+
+
+def _pair(v):
+    return v if isinstance(v, tuple) else (v, v)
+
+
+def _distinct_values(shape, dtype):
+    # Values at least 2 / size apart: no ties in a window, and the maximum
+    # does not change under the small steps of the numerical gradient.
+    size = int(numpy.prod(shape))
+    x = numpy.random.permutation(size).reshape(shape) * (2.0 / size) - 1
+    return x.astype(dtype)
+
+
+@testing.parameterize(*testing.product({
+    'case': [
+        # ksize, stride, pad, cover_all
+        ((2, 2), (2, 2), (0, 0), True),
+        ((3, 3), (2, 2), (1, 1), True),
+        ((3, 3), (2, 2), (1, 1), False),
+        ((2, 3), (1, 2), (0, 1), True),
+    ],
+    'dtype': [numpy.float16, numpy.float32, numpy.float64],
+}))
+@testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+class TestMaxPooling2D(testing.FunctionTestCase):
+
+    def setUp(self):
+        self.ksize, self.stride, self.pad, self.cover_all = self.case
+        if self.dtype != numpy.float64:
+            self.check_backward_options = {
+                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+            self.check_double_backward_options = {
+                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+
+    def generate_inputs(self):
+        return _distinct_values((2, 3, 5, 5), self.dtype),
+
+    def forward(self, inputs, device):
+        x, = inputs
+        return F.max_pooling_2d(x, self.ksize, self.stride, self.pad,
+                                self.cover_all),
+
+    def forward_expected(self, inputs):
+        x, = inputs
+        return _reference(x, self.ksize, self.stride, self.pad,
+                          self.cover_all)[0],
+
+
+def test_stride_defaults_to_ksize():
+    x = _distinct_values((1, 2, 4, 6), numpy.float32)
+    y = F.max_pooling_2d(x, 2)
+    numpy.testing.assert_array_equal(
+        y.array, _reference(x, (2, 2), (2, 2), (0, 0), True)[0])
+
+
+@pytest.mark.parametrize('ksize, stride, pad, cover_all', [
+    (2, None, 0, True), (3, 2, 1, True), ((2, 3), (1, 2), (1, 0), False)])
+def test_return_indices(ksize, stride, pad, cover_all):
+    x = _distinct_values((2, 3, 5, 5), numpy.float32)
+    y, indices = F.max_pooling_2d(x, ksize, stride, pad, cover_all,
+                                  return_indices=True)
+    expected_y, expected_indices = _reference(
+        x, _pair(ksize), _pair(stride or ksize), _pair(pad), cover_all)
+    numpy.testing.assert_array_equal(y.array, expected_y)
+    numpy.testing.assert_array_equal(indices, expected_indices)
+
+
+def test_gradient_goes_to_the_maximum_of_each_window():
+    # 9 is the maximum of two overlapping windows: it gets both gradients.
+    x = chainerlite.Variable(
+        numpy.array([[[[1, 4, 0], [3, 2, 9], [6, 0, 7]]]], numpy.float64))
+    y = F.max_pooling_2d(x, 2, stride=1, cover_all=False)
+    y.grad = numpy.ones(y.shape)
+    y.backward()
+    numpy.testing.assert_array_equal(
+        x.grad, [[[[0, 1, 0], [0, 0, 2], [1, 0, 0]]]])
+
+
+@pytest.mark.parametrize('shape, dtype', [
+    ((2, 3, 4), numpy.float32),
+    ((2, 3, 4, 4, 1), numpy.float32),
+    ((2, 3, 4, 4), numpy.int32),
+])
+def test_invalid_inputs(shape, dtype):
+    with pytest.raises(type_check.InvalidType, match='MaxPooling2D'):
+        F.max_pooling_2d(numpy.zeros(shape, dtype), 2)

@@ -1,0 +1,101 @@
+import numpy
+import pytest
+
+from chainerlite import initializers
+
+
+def _as_matrix(array):
+    return array.reshape(array.shape[0], -1).astype(numpy.float64)
+
+
+@pytest.mark.parametrize(
+    'shape', [(3, 5), (5, 3), (4, 4), (2, 3, 2), (6, 1, 2)])
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_orthogonality(shape, dtype):
+    array = numpy.empty(shape, dtype)
+    initializers.Orthogonal(scale=1.5)(array)
+    assert array.dtype == dtype and array.shape == shape
+    w = _as_matrix(array)
+    if w.shape[0] <= w.shape[1]:
+        gram = w @ w.T
+    else:
+        gram = w.T @ w
+    tol = 1e-5 if dtype == numpy.float32 else 1e-12
+    numpy.testing.assert_allclose(
+        gram, 2.25 * numpy.eye(min(w.shape)), atol=tol)
+
+
+def test_default_scale():
+    array = numpy.empty((3, 3))
+    initializers.Orthogonal()(array)
+    numpy.testing.assert_allclose(array @ array.T, 1.21 * numpy.eye(3),
+                                  atol=1e-12)
+
+
+def test_float16():
+    array = numpy.empty((4, 6), numpy.float16)
+    initializers.Orthogonal(scale=1.0)(array)
+    w = _as_matrix(array)
+    numpy.testing.assert_allclose(w @ w.T, numpy.eye(4), atol=5e-3)
+
+
+def test_draws_are_not_biased():
+    # The orthogonal factor is uniformly distributed (Haar): its entries
+    # average to zero; a missing sign correction would bias the diagonal.
+    rng = numpy.random.RandomState(0)
+    total = numpy.zeros((3, 3))
+    for _ in range(400):
+        array = numpy.empty((3, 3))
+        initializers.Orthogonal(scale=1.0, rng=rng)(array)
+        total += array
+    assert numpy.abs(total / 400).max() < 0.15
+
+
+def test_rng_makes_draws_reproducible():
+    a = numpy.empty((3, 4))
+    b = numpy.empty((3, 4))
+    initializers.Orthogonal(rng=numpy.random.RandomState(5))(a)
+    initializers.Orthogonal(rng=numpy.random.RandomState(5))(b)
+    numpy.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize('mode, shape', [
+    ('projection', (3, 5)), ('projection', (4, 4)),
+    ('embedding', (5, 3)), ('embedding', (4, 2, 2)),
+    ('basis', (4, 4)), ('auto', (5, 3)),
+])
+def test_mode_accepts(mode, shape):
+    array = numpy.empty(shape)
+    initializers.Orthogonal(mode=mode)(array)
+    assert numpy.isfinite(array).all()
+
+
+@pytest.mark.parametrize('mode, shape', [
+    ('projection', (5, 3)), ('embedding', (3, 5)), ('basis', (3, 5)),
+    ('basis', (5, 3)),
+])
+def test_mode_rejects(mode, shape):
+    with pytest.raises(ValueError, match='Orthogonal: cannot make'):
+        initializers.Orthogonal(mode=mode)(numpy.empty(shape))
+
+
+def test_invalid_mode():
+    with pytest.raises(ValueError, match='invalid mode'):
+        initializers.Orthogonal(mode='square')
+
+
+def test_scalar_array():
+    with pytest.raises(ValueError, match='non-scalar'):
+        initializers.Orthogonal()(numpy.empty(()))
+
+
+def test_vector_is_unit_column():
+    array = numpy.empty(4)
+    initializers.Orthogonal(scale=1.0)(array)
+    numpy.testing.assert_allclose(numpy.linalg.norm(array), 1.0)
+
+
+def test_dtype_check():
+    with pytest.raises(AssertionError):
+        initializers.Orthogonal(dtype=numpy.float64)(
+            numpy.empty((2, 2), numpy.float32))

@@ -1,0 +1,419 @@
+import copy
+import pickle
+
+import numpy
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+import chainerlite.links as L
+from chainerlite import optimizer
+from chainerlite import optimizers
+
+
+def _link(**arrays):
+    link = chainerlite.Link()
+    with link.init_scope():
+        for name, array in arrays.items():
+            setattr(link, name, chainerlite.Parameter(numpy.array(array)))
+    return link
+
+
+class _RecordingRule(optimizer.UpdateRule):
+    """Rule that subtracts the gradient and records what it saw."""
+
+    def __init__(self, parent_hyperparam=None):
+        super().__init__(parent_hyperparam)
+        self.log = []
+
+    def init_state(self, param):
+        self.log.append('init_state')
+        self.state['n'] = 0
+
+    def update_core_cpu(self, param):
+        self.log.append(('update', param.grad.copy()))
+        self.state['n'] += 1
+        array = param.array
+        array -= param.grad
+
+
+class _RecordingMethod(optimizer.GradientMethod):
+
+    def create_update_rule(self):
+        return _RecordingRule(self.hyperparam)
+
+
+# -- Hyperparameter -----------------------------------------------------------
+
+def test_hyperparameter_lookup_through_parents():
+    root = optimizer.Hyperparameter()
+    root.lr = 0.1
+    root.momentum = 0.9
+    mid = optimizer.Hyperparameter(root)
+    mid.momentum = 0.5
+    leaf = optimizer.Hyperparameter(mid)
+    assert (leaf.lr, leaf.momentum) == (0.1, 0.5)
+    assert leaf.parent is mid and mid.parent is root and root.parent is None
+    root.lr = 0.2
+    assert leaf.lr == 0.2
+    leaf.lr = 0.3
+    assert (leaf.lr, mid.lr, root.lr) == (0.3, 0.2, 0.2)
+    assert leaf.get_dict() == {'lr': 0.3, 'momentum': 0.5}
+    assert root.get_dict() == {'lr': 0.2, 'momentum': 0.9}
+    assert repr(leaf) == 'Hyperparameter(lr=0.3, momentum=0.5)'
+
+
+def test_hyperparameter_missing_entry():
+    hp = optimizer.Hyperparameter(optimizer.Hyperparameter())
+    with pytest.raises(AttributeError, match='lr'):
+        hp.lr
+    assert getattr(hp, 'lr', None) is None
+
+
+def test_hyperparameter_copy_and_pickle():
+    root = optimizer.Hyperparameter()
+    root.lr = 0.1
+    leaf = optimizer.Hyperparameter(root)
+    leaf.eps = 1e-3
+    for clone in (copy.copy(leaf), copy.deepcopy(leaf),
+                  pickle.loads(pickle.dumps(leaf))):
+        assert (clone.lr, clone.eps) == (0.1, 1e-3)
+
+
+def test_hyperparameter_proxy():
+    opt = optimizers.SGD(lr=0.3)
+    assert isinstance(optimizers.SGD.lr, optimizer.HyperparameterProxy)
+    assert opt.lr == 0.3
+    opt.lr = 0.7
+    assert opt.hyperparam.lr == 0.7
+
+
+# -- UpdateRule -----------------------------------------------------------
+
+def test_update_rule_update_sequence():
+    param = chainerlite.Parameter(numpy.array([1.0, 2.0]))
+    rule = _RecordingRule()
+    calls = []
+    rule.add_hook(lambda r, p: calls.append(('pre', p.array.copy())),
+                  name='a')
+    rule.add_hook(lambda r, p: calls.append(('post', p.array.copy())),
+                  name='b', timing='post')
+    assert rule.state is None and rule.t == 0
+    param.grad = numpy.array([0.5, 0.5])
+    rule.update(param)
+    rule.update(param)
+    assert rule.t == 2
+    assert rule.log[0] == 'init_state' and len(rule.log) == 3
+    assert rule.state == {'n': 2}
+    numpy.testing.assert_array_equal(param.array, [0.0, 1.0])
+    assert [c[0] for c in calls] == ['pre', 'post', 'pre', 'post']
+    numpy.testing.assert_array_equal(calls[0][1], [1.0, 2.0])
+    numpy.testing.assert_array_equal(calls[1][1], [0.5, 1.5])
+
+
+def test_update_rule_disabled_or_without_grad():
+    param = chainerlite.Parameter(numpy.array([1.0]))
+    rule = _RecordingRule()
+    rule.update(param)  # no gradient yet
+    param.grad = numpy.array([1.0])
+    rule.enabled = False
+    rule.update(param)
+    assert rule.t == 0 and rule.log == [] and rule.state is None
+    numpy.testing.assert_array_equal(param.array, [1.0])
+    uninitialized = chainerlite.Parameter()
+    rule.enabled = True
+    rule.update(uninitialized)
+    assert rule.t == 0
+
+
+def test_update_rule_divides_loss_scaled_grad_once():
+    param = chainerlite.Parameter(numpy.array([3.0]))
+    (param * 2.0).backward(loss_scale=8.0)
+    numpy.testing.assert_array_equal(param.grad, [16.0])
+    rule = _RecordingRule()
+    seen = []
+    rule.add_hook(lambda r, p: seen.append(p.grad.copy()), name='h')
+    rule.update(param)
+    numpy.testing.assert_array_equal(seen[0], [2.0])
+    numpy.testing.assert_array_equal(param.array, [1.0])
+    assert param._loss_scale is None
+    rule.update(param)
+    numpy.testing.assert_array_equal(param.array, [-1.0])
+
+
+def test_update_rule_hook_registration_errors():
+    rule = _RecordingRule()
+    with pytest.raises(TypeError):
+        rule.add_hook(object())
+    with pytest.raises(ValueError, match='timing'):
+        rule.add_hook(lambda r, p: None, name='x', timing='auto')
+
+    def my_hook(rule, param):
+        pass
+
+    rule.add_hook(my_hook)
+    with pytest.raises(ValueError, match='already exists'):
+        rule.add_hook(my_hook, timing='post')
+    rule.remove_hook('my_hook')
+    rule.add_hook(my_hook, timing='post')
+    rule.remove_hook('my_hook')
+    with pytest.raises(KeyError):
+        rule.remove_hook('my_hook')
+
+
+def test_update_rule_hook_name_attribute():
+    class Hook:
+        name = 'named'
+
+        def __call__(self, rule, param):
+            pass
+
+    rule = _RecordingRule()
+    rule.add_hook(Hook())
+    with pytest.raises(ValueError, match='named'):
+        rule.add_hook(Hook())
+
+
+def test_update_rule_base_is_abstract():
+    param = chainerlite.Parameter(numpy.array([1.0]))
+    param.grad = numpy.array([1.0])
+    with pytest.raises(NotImplementedError):
+        optimizer.UpdateRule().update(param)
+
+
+def test_update_rule_fp32_update_keeps_small_steps():
+    def run(fp32):
+        param = chainerlite.Parameter(numpy.ones(2, numpy.float16))
+        rule = optimizers.sgd.SGDRule(lr=1e-4)
+        rule.use_fp32_update(fp32)
+        for _ in range(20):
+            param.grad = numpy.ones(2, numpy.float16)
+            rule.update(param)
+        return param
+
+    plain = run(False)
+    numpy.testing.assert_array_equal(plain.array, [1.0, 1.0])
+    master = run(True)
+    assert master.dtype == numpy.float16
+    numpy.testing.assert_allclose(master.array, [0.998, 0.998], atol=2e-4)
+    assert master.grad is not None
+
+
+# -- Optimizer ------------------------------------------------------------
+
+def test_setup_returns_self_and_resets_counters():
+    opt = optimizers.SGD()
+    link = _link(w=[1.0])
+    assert opt.setup(link) is opt
+    assert opt.target is link
+    opt.t, opt.epoch = 5, 2
+    opt.setup(link)
+    assert (opt.t, opt.epoch) == (0, 0)
+    with pytest.raises(TypeError, match='link'):
+        opt.setup(numpy.zeros(2))
+
+
+def test_base_optimizer_update_is_abstract():
+    with pytest.raises(NotImplementedError):
+        optimizer.Optimizer().setup(_link()).update()
+
+
+def test_new_epoch():
+    opt = optimizers.SGD().setup(_link(w=[1.0]))
+    opt.new_epoch()
+    assert opt.epoch == 1
+    with pytest.raises(RuntimeError, match='auto=True'):
+        opt.new_epoch(auto=True)
+    opt.use_auto_new_epoch = True
+    opt.new_epoch(auto=True)
+    assert opt.epoch == 2
+    with pytest.raises(RuntimeError, match='duplicated'):
+        opt.new_epoch()
+
+
+def test_add_hook_errors():
+    with pytest.raises(RuntimeError, match='setup'):
+        optimizers.SGD().add_hook(lambda opt: None, name='h')
+    opt = optimizers.SGD().setup(_link(w=[1.0]))
+    with pytest.raises(TypeError):
+        opt.add_hook(3, name='h')
+    with pytest.raises(ValueError, match='timing'):
+        opt.add_hook(lambda opt: None, name='h', timing='later')
+    opt.add_hook(lambda opt: None, name='h')
+    with pytest.raises(KeyError, match='already exists'):
+        opt.add_hook(lambda opt: None, name='h', timing='post')
+    opt.remove_hook('h')
+    with pytest.raises(KeyError):
+        opt.remove_hook('h')
+    with pytest.raises(ValueError, match='timing'):
+        opt.call_hooks('middle')
+
+
+def test_hook_timing_and_arguments():
+    link = _link(w=[4.0], v=[2.0])
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    log = []
+
+    class Global:
+        name = 'global'
+        timing = 'post'
+
+        def __call__(self, opt):
+            log.append(('global', opt.t, float(link.w.array[0])))
+
+    class PerParam:
+        name = 'per_param'
+        call_for_each_param = True
+
+        def __call__(self, rule, param):
+            assert param.update_rule is rule
+            log.append(('per_param', param.name, float(param.array[0])))
+
+    def plain(opt):
+        log.append(('plain', opt.t, float(link.w.array[0])))
+
+    opt.add_hook(Global())  # timing from its attribute: 'post'
+    opt.add_hook(PerParam())  # no timing attribute: 'pre'
+    opt.add_hook(plain, name='plain')
+    link.w.grad = numpy.array([1.0])
+    link.v.grad = numpy.array([1.0])
+    opt.update()
+    assert log == [
+        ('per_param', 'v', 2.0), ('per_param', 'w', 4.0),
+        ('plain', 0, 4.0), ('global', 1, 3.0)]
+    opt.remove_hook('global')
+    opt.add_hook(Global(), timing='pre')
+    log.clear()
+    opt.update()
+    assert log[-1] == ('global', 1, 3.0)
+
+
+# -- GradientMethod -------------------------------------------------------
+
+def test_setup_gives_each_param_a_rule():
+    link = chainerlite.Chain()
+    with link.init_scope():
+        link.l1 = L.Linear(3, 2)
+        link.l2 = L.Linear(2, 2)
+    opt = optimizers.MomentumSGD().setup(link)
+    rules = [p.update_rule for p in link.params()]
+    assert len(rules) == 4 and len(set(map(id, rules))) == 4
+    for rule in rules:
+        assert isinstance(rule, optimizers.momentum_sgd.MomentumSGDRule)
+        assert rule.hyperparam.parent is opt.hyperparam
+
+
+def test_create_update_rule_is_abstract():
+    with pytest.raises(NotImplementedError):
+        optimizer.GradientMethod().setup(_link(w=[1.0]))
+
+
+def test_update_with_lossfun_clears_grads_and_passes_arguments():
+    link = _link(w=[1.0, 2.0])
+    opt = optimizers.SGD(lr=0.5).setup(link)
+    link.w.grad = numpy.array([100.0, 100.0])  # stale: must be cleared
+    x = numpy.array([2.0, -4.0])
+
+    def lossfun(x, scale):
+        return F.sum(link.w * x) * scale
+
+    opt.update(lossfun, x, scale=2.0)
+    numpy.testing.assert_allclose(link.w.array, [1.0 - 2.0, 2.0 + 4.0])
+    assert opt.t == 1
+
+
+def test_update_with_loss_scale():
+    def train(loss_scale):
+        link = _link(w=[1.0, 2.0])
+        opt = _RecordingMethod().setup(link)
+        opt.set_loss_scale(loss_scale)
+        seen = []
+        opt.add_hook(lambda o: seen.append(link.w.grad.copy()), name='h')
+        opt.update(lambda: F.sum(link.w * link.w))
+        return link, seen[0]
+
+    plain, plain_grad = train(None)
+    scaled, scaled_grad = train(64.0)
+    numpy.testing.assert_array_equal(scaled.w.array, plain.w.array)
+    numpy.testing.assert_array_equal(plain.w.array, [-1.0, -2.0])
+    # As in Chainer, optimizer hooks run before the rules unscale.
+    numpy.testing.assert_array_equal(scaled_grad, 64.0 * plain_grad)
+    assert scaled.w._loss_scale is None
+
+
+def test_update_gives_zero_grads_to_params_without_one():
+    link = _link(w=[1.0], v=[1.0])
+    opt = optimizers.MomentumSGD(lr=0.1, momentum=0.5).setup(link)
+    link.w.grad = numpy.array([1.0])
+    link.v.grad = numpy.array([1.0])
+    opt.update()
+    link.cleargrads()
+    link.w.grad = numpy.array([1.0])
+    opt.update()  # v has no grad: its velocity still moves it
+    numpy.testing.assert_array_equal(link.v.grad, [0.0])
+    numpy.testing.assert_allclose(link.v.array, [1.0 - 0.1 - 0.05])
+    numpy.testing.assert_allclose(link.w.array, [1.0 - 0.1 - 0.15])
+
+
+def test_update_skips_uninitialized_params():
+    link = chainerlite.Chain()
+    with link.init_scope():
+        link.fc = L.Linear(2)
+    opt = optimizers.Adam().setup(link)
+    opt.update()
+    assert link.fc.W.array is None and link.fc.W.update_rule.t == 0
+    assert link.fc.b.update_rule.t == 1
+
+
+def test_per_parameter_hyperparameter_override():
+    link = _link(w=[1.0], v=[1.0])
+    opt = optimizers.SGD(lr=0.1).setup(link)
+    link.v.update_rule.hyperparam.lr = 0.5
+    for _ in range(2):
+        link.w.grad = numpy.array([1.0])
+        link.v.grad = numpy.array([1.0])
+        opt.update()
+    numpy.testing.assert_allclose(link.w.array, [0.8])
+    numpy.testing.assert_allclose(link.v.array, [0.0])
+    opt.lr = 0.2
+    assert link.w.update_rule.hyperparam.lr == 0.2
+    assert link.v.update_rule.hyperparam.lr == 0.5
+
+
+def test_disabled_rule_freezes_param():
+    link = _link(w=[1.0], v=[1.0])
+    opt = optimizers.SGD(lr=0.1).setup(link)
+    link.v.update_rule.enabled = False
+    link.w.grad = numpy.array([1.0])
+    link.v.grad = numpy.array([1.0])
+    opt.update()
+    numpy.testing.assert_allclose(link.w.array, [0.9])
+    numpy.testing.assert_array_equal(link.v.array, [1.0])
+
+
+def test_use_cleargrads_is_deprecated_and_false_uses_zerograds():
+    link = _link(w=[1.0])
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    with pytest.warns(DeprecationWarning, match='use_cleargrads'):
+        opt.use_cleargrads(False)
+    link.w.grad = numpy.array([5.0])
+    with pytest.warns(DeprecationWarning, match='zerograd'):
+        opt.update(lambda: F.sum(link.w * 2.0))
+    numpy.testing.assert_array_equal(link.w.array, [-1.0])
+
+
+def test_use_fp32_update_on_optimizer():
+    link = _link(w=numpy.ones(2, numpy.float16))
+    opt = optimizers.SGD(lr=1e-4).setup(link)
+    opt.use_fp32_update()
+    late = _link(w=numpy.ones(2, numpy.float16))
+    opt2 = optimizers.SGD(lr=1e-4)
+    opt2.use_fp32_update()
+    opt2.setup(late)
+    for _ in range(20):
+        link.w.grad = numpy.ones(2, numpy.float16)
+        late.w.grad = numpy.ones(2, numpy.float16)
+        opt.update()
+        opt2.update()
+    numpy.testing.assert_allclose(link.w.array, [0.998, 0.998], atol=2e-4)
+    numpy.testing.assert_allclose(late.w.array, [0.998, 0.998], atol=2e-4)

@@ -1,0 +1,201 @@
+import sys
+import unittest
+
+import numpy
+import pytest
+
+import chainerlite
+from chainerlite import backend
+from chainerlite import testing
+from chainerlite.backends import cuda
+
+
+_BACKENDS = [{}, {'use_cuda': True}, {'use_cuda': True, 'cuda_device': 0}]
+
+
+@testing.inject_backend_tests(None, _BACKENDS)
+class TestPlainClass:
+
+    def test_device(self, backend_config):
+        if backend_config.use_cuda:
+            assert backend_config.xp is cuda.cupy
+            assert backend_config.device == backend.GpuDevice(0)
+        else:
+            assert backend_config.xp is numpy
+            assert backend_config.device == backend.CpuDevice()
+
+    def test_get_array(self, backend_config):
+        x = backend_config.get_array(numpy.arange(3.0))
+        assert isinstance(x, backend_config.xp.ndarray)
+        numpy.testing.assert_array_equal(cuda.to_cpu(x), [0.0, 1.0, 2.0])
+
+
+@testing.inject_backend_tests(['test_with_config'], _BACKENDS)
+class TestUnittestClass(unittest.TestCase):
+
+    def test_with_config(self, backend_config):
+        with backend_config:
+            self.assertEqual(chainerlite.config.use_cudnn, 'never')
+            x = backend_config.get_array(numpy.ones(2, numpy.float32))
+            self.assertIsInstance(x, backend_config.xp.ndarray)
+
+    def test_without_config(self):
+        self.assertFalse(hasattr(self, 'backend_config'))
+
+
+@testing.parameterize({'n': 1}, {'n': 2})
+@testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+class TestParameterizedOutside:
+
+    def test_both(self, backend_config):
+        x = backend_config.get_array(numpy.zeros(self.n))
+        assert x.shape == (self.n,)
+
+
+@testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+@testing.parameterize({'n': 1}, {'n': 2})
+class TestParameterizedInside:
+
+    def test_both(self, backend_config):
+        x = backend_config.get_array(numpy.zeros(self.n))
+        assert x.shape == (self.n,)
+
+
+def _generated(prefix):
+    module = sys.modules[__name__]
+    return sorted(name for name, value in vars(module).items()
+                  if name.startswith(prefix) and isinstance(value, type))
+
+
+def test_classes_are_generated_and_base_is_hidden():
+    assert _generated('TestPlainClass') == [
+        'TestPlainClass_backend_0_{}',
+        'TestPlainClass_backend_1_{use_cuda=True}',
+        'TestPlainClass_backend_2_{cuda_device=0, use_cuda=True}',
+    ]
+    assert not isinstance(TestPlainClass, type)
+
+
+@pytest.mark.parametrize('prefix', [
+    'TestParameterizedOutside', 'TestParameterizedInside'])
+def test_composes_with_parameterize(prefix):
+    names = _generated(prefix)
+    assert len(names) == 4
+    combos = set()
+    module = sys.modules[__name__]
+    for name in names:
+        cls = getattr(module, name)
+        combos.add((cls.n, 'use_cuda=True' in name))
+    assert combos == {(1, False), (1, True), (2, False), (2, True)}
+
+
+def test_generated_method_passes_the_config():
+    cls = getattr(sys.modules[__name__], 'TestPlainClass_backend_0_{}')
+    cls().test_device()
+    with pytest.raises(TypeError):
+        cls().test_device(testing.BackendConfig({}))
+
+
+def _marks(cls):
+    return {m.name: m for m in getattr(cls, 'pytestmark', [])}
+
+
+def test_cuda_classes_are_marked_and_skipped_without_cuda():
+    module = sys.modules[__name__]
+    cpu = _marks(getattr(module, 'TestPlainClass_backend_0_{}'))
+    gpu = _marks(getattr(module, 'TestPlainClass_backend_1_{use_cuda=True}'))
+    assert 'gpu' not in cpu and 'skipif' not in cpu
+    assert 'gpu' in gpu
+    assert bool(gpu['skipif'].args[0]) == (not cuda.available)
+
+
+def test_chainerx_config_is_skipped():
+    @testing.inject_backend_tests(None, [{'use_chainerx': True}])
+    class Target:
+        __module__ = 'not_a_loaded_module'
+
+        def test_a(self, backend_config):
+            raise AssertionError('must not run')
+
+    marks = _marks(Target.classes[0])
+    assert marks['skip'].kwargs['reason'] == 'chainerlite has no ChainerX'
+
+
+def test_unittest_method_not_listed_is_left_alone():
+    cls = getattr(sys.modules[__name__], 'TestUnittestClass_backend_0_{}')
+    assert cls.test_without_config is TestUnittestClass.classes[0].__mro__[
+        1].test_without_config
+    result = unittest.TestResult()
+    cls('test_with_config').run(result)
+    cls('test_without_config').run(result)
+    assert result.wasSuccessful() and result.testsRun == 2
+
+
+def test_config_sets_and_restores_configuration():
+    config = testing.BackendConfig({'use_cudnn': 'always', 'autotune': True})
+    with config as entered:
+        assert entered is config
+        assert chainerlite.config.use_cudnn == 'always'
+        assert chainerlite.config.autotune is True
+    assert chainerlite.config.use_cudnn == \
+        chainerlite.global_config.use_cudnn
+    assert chainerlite.config.autotune is False
+
+
+def test_config_attributes():
+    config = testing.BackendConfig({})
+    assert (config.use_cuda, config.cuda_device) == (False, None)
+    assert config.use_cudnn == 'never' and config.use_ideep == 'never'
+    assert repr(config) == '<BackendConfig {}>'
+    gpu = testing.BackendConfig({'use_cuda': True})
+    assert gpu.cuda_device == 0
+    assert str(gpu) == 'use_cuda=True'
+
+
+def test_get_array_of_tuples_and_scalars():
+    config = testing.BackendConfig({})
+    a, b, c = config.get_array((numpy.ones(2), None, numpy.float32(3)))
+    assert b is None
+    assert isinstance(c, numpy.ndarray) and c.shape == ()
+
+
+@pytest.mark.skipif(cuda.available, reason='checks the error without CUDA')
+def test_cuda_device_fails_without_cuda():
+    with pytest.raises(RuntimeError, match='CUDA'):
+        testing.BackendConfig({'use_cuda': True}).device
+
+
+def test_bad_configs():
+    with pytest.raises(ValueError, match='use_cdua'):
+        testing.inject_backend_tests(None, [{'use_cdua': True}])
+    with pytest.raises(ValueError, match='cuda_device'):
+        testing.BackendConfig({'cuda_device': 0})
+    with pytest.raises(TypeError):
+        testing.inject_backend_tests(None, {})
+    with pytest.raises(TypeError):
+        testing.inject_backend_tests('test_a', [{}])
+
+
+def test_missing_method_name():
+    class Target:
+        __module__ = 'not_a_loaded_module'
+
+        def test_a(self, backend_config):
+            pass
+
+    with pytest.raises(AttributeError, match='test_b'):
+        testing.inject_backend_tests(['test_b'], [{}])(Target)
+
+
+def test_marks_of_methods_are_kept():
+    class Target:
+        __module__ = 'not_a_loaded_module'
+
+        @pytest.mark.slow
+        def test_a(self, backend_config):
+            return backend_config
+
+    cls, = testing.inject_backend_tests(None, [{}])(Target).classes
+    assert [m.name for m in cls.test_a.pytestmark] == ['slow']
+    assert not hasattr(cls.test_a, '__wrapped__')
+    assert isinstance(cls().test_a(), testing.BackendConfig)
