@@ -43,6 +43,11 @@ class TraceHook(function_hook.FunctionHook):
     callbacks run; GPU work is asynchronous, so on the GPU a duration is the
     time to launch the kernels unless something synchronises.
 
+    A call that raises is not recorded (hooks are not told it ended). It
+    still counts as an enclosing call, for the depth of the calls made
+    after it, until the call it was nested in ends, or, for an outermost
+    call, until the hook is next registered with ``with``.
+
     Attributes:
         events (list of TraceEvent): The recorded calls, in order of start.
 

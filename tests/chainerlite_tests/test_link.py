@@ -6,6 +6,7 @@ import chainerlite.links as L
 from chainerlite import initializers
 from chainerlite import link
 from chainerlite import variable
+from chainerlite.testing import attr
 
 
 class Affine(link.Link):
@@ -178,3 +179,291 @@ def test_model_trains_end_to_end():
     assert m.first.W.grad.shape == (2, 3)
     assert m.stack[0].b.grad.shape == (2,)
     assert m.second.w.grad is None
+
+
+class DictSerializer:
+    """Saves values into a dict, keyed by their slash-separated path."""
+
+    def __init__(self, target=None, path=''):
+        self.target = {} if target is None else target
+        self.path = path
+
+    def __getitem__(self, name):
+        return DictSerializer(self.target, self.path + name + '/')
+
+    def __call__(self, key, value):
+        self.target[self.path + key] = (
+            None if value is None else numpy.array(value, copy=True))
+        return value
+
+
+class DictDeserializer:
+    """Loads values from such a dict: arrays in place, others returned."""
+
+    def __init__(self, source, path=''):
+        self.source = source
+        self.path = path
+
+    def __getitem__(self, name):
+        return DictDeserializer(self.source, self.path + name + '/')
+
+    def __call__(self, key, value):
+        data = self.source[self.path + key]
+        if isinstance(value, numpy.ndarray):
+            numpy.copyto(value, data)
+            return value
+        if value is None:
+            return data
+        return type(value)(data)
+
+
+class Stateful(link.Chain):
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.inner = Affine()
+            self.lazy = L.Linear(2)
+            self.p = variable.Parameter(initializers.Normal(), (3,))
+        self.add_persistent('mean', numpy.zeros(3, numpy.float32))
+        self.add_persistent('count', 0)
+        self.hidden = numpy.zeros(2)
+
+
+def _init_b(model):
+    model.inner.b.initialize((2,))
+    model.inner.b.array[...] = 7
+
+
+def test_link_keyword_params():
+    a = link.Link(x=(2, 3), y=(4, numpy.float64), z=None)
+    assert a.x.shape == (2, 3) and a.x.dtype == numpy.float32
+    assert a.y.shape == (4,) and a.y.dtype == numpy.float64
+    assert a.z.array is None
+    assert [name for name, _ in a.namedparams()] == ['/x', '/y', '/z']
+
+
+def test_chain_keyword_links():
+    child = L.Linear(2, 2)
+    c = link.Chain(child=child)
+    assert c.child is child and child.name == 'child'
+
+
+def test_register_persistent():
+    a = Affine()
+    a.total = numpy.ones(2)
+    a.register_persistent('total')
+    assert 'total' in a._persistent
+    a.register_persistent('w')
+    assert 'w' in a._persistent
+    assert [name for name, _ in a.namedparams()] == ['/b']
+    with pytest.raises(AttributeError, match='non-existent'):
+        a.register_persistent('missing')
+
+
+def test_device_and_to_device_round_trip():
+    m = Stateful()
+    assert m.device == chainerlite.backend.CpuDevice()
+    assert m.xp is numpy
+    w = m.inner.w.array
+    assert m.to_device('@numpy') is m
+    assert m.inner.device == chainerlite.backend.CpuDevice()
+    numpy.testing.assert_array_equal(m.inner.w.array, w)
+    assert isinstance(m.mean, numpy.ndarray)
+    assert m.count == 0
+    assert m.to_cpu() is m
+
+
+@pytest.mark.skipif(chainerlite.backends.cuda.available,
+                    reason='needs a machine without CUDA')
+def test_to_gpu_without_cuda_raises():
+    with pytest.raises(RuntimeError, match='CUDA'):
+        Affine().to_gpu()
+    with pytest.raises(RuntimeError, match='CUDA'):
+        Affine().to_device('@cupy:0')
+
+
+@attr.gpu
+def test_to_gpu_and_back():
+    import cupy
+    m = Stateful()
+    m.to_gpu()
+    assert m.xp is cupy and m.inner.xp is cupy
+    assert isinstance(m.inner.w.array, cupy.ndarray)
+    assert isinstance(m.mean, cupy.ndarray)
+    assert m.count == 0
+    m.lazy(cupy.ones((1, 5), numpy.float32))
+    assert isinstance(m.lazy.W.array, cupy.ndarray)
+    m.to_device('@numpy')
+    assert isinstance(m.lazy.W.array, numpy.ndarray)
+    assert isinstance(m.mean, numpy.ndarray)
+
+
+def test_copy_share():
+    m = Stateful()
+    m.inner.w.grad = numpy.ones((2, 3), numpy.float32)
+    c = m.copy()
+    assert c.name is None
+    assert c is not m and c.inner is not m.inner
+    assert c.inner.name == 'inner'
+    assert c.inner.w is not m.inner.w
+    assert c.inner.w.array is m.inner.w.array
+    assert c.inner.w.grad is None
+    assert m.inner.w.grad is not None
+    assert c.mean is m.mean
+    assert [p for p, _ in c.namedparams()] == [p for p, _ in m.namedparams()]
+    c.inner.w.array[0, 0] = 5
+    assert m.inner.w.array[0, 0] == 5
+    # registries are not shared
+    c.add_persistent('extra', 1)
+    assert 'extra' not in m._persistent
+
+
+def test_copy_copy():
+    m = Stateful()
+    c = m.copy(mode='copy')
+    assert c.inner.w.array is not m.inner.w.array
+    numpy.testing.assert_array_equal(c.p.array, m.p.array)
+    assert c.mean is not m.mean
+    assert c.lazy.W.array is None
+    c.p.array[...] = 0
+    assert not (m.p.array == 0).all()
+
+
+def test_copy_init():
+    m = Stateful()
+    _init_b(m)
+    c = m.copy(mode='init')
+    assert c.p.array is not m.p.array
+    assert not numpy.array_equal(c.p.array, m.p.array)
+    # a parameter made from a constant initializer gets the same values
+    numpy.testing.assert_array_equal(c.inner.w.array, m.inner.w.array)
+    numpy.testing.assert_array_equal(c.inner.b.array, numpy.zeros(2))
+    assert c.lazy.W.array is None
+
+
+def test_copy_chainlist():
+    layers = link.ChainList(L.Linear(2, 2), L.Linear(2, 1))
+    for mode in ('share', 'copy', 'init'):
+        c = layers.copy(mode)
+        assert len(c) == 2 and c[0] is not layers[0]
+        assert [child.name for child in c] == ['0', '1']
+        assert (c[1].W.array is layers[1].W.array) == (mode == 'share')
+    assert len(layers) == 2
+
+
+def test_copy_bad_mode():
+    with pytest.raises(ValueError, match="'init', 'copy', or 'share'"):
+        Affine().copy('deep')
+
+
+def test_copyparams():
+    src, dst = Stateful(), Stateful()
+    _init_b(src)
+    src.mean[...] = 3
+    src.count = 4
+    src.lazy(numpy.ones((1, 5), numpy.float32))
+    dst.copyparams(src)
+    for (path, p), (_, q) in zip(dst.namedparams(), src.namedparams()):
+        assert p.array is not q.array, path
+        numpy.testing.assert_array_equal(p.array, q.array)
+    numpy.testing.assert_array_equal(dst.mean, numpy.full(3, 3))
+    assert dst.count == 4
+    other = Stateful()
+    other.copyparams(src, copy_persistent=False)
+    numpy.testing.assert_array_equal(other.mean, numpy.zeros(3))
+    assert other.count == 0
+    numpy.testing.assert_array_equal(other.p.array, src.p.array)
+
+
+def test_addgrads():
+    src, dst = Stateful(), Stateful()
+    src.inner.w.grad = numpy.full((2, 3), 2, numpy.float32)
+    src.p.grad = numpy.ones(3, numpy.float32)
+    dst.p.grad = numpy.full(3, 5, numpy.float32)
+    dst.addgrads(src)
+    numpy.testing.assert_array_equal(dst.inner.w.grad, numpy.full((2, 3), 2))
+    numpy.testing.assert_array_equal(dst.p.grad, numpy.full(3, 6))
+    assert dst.lazy.W.grad is None
+
+
+def test_serialize_round_trip():
+    src = Stateful()
+    _init_b(src)
+    src.mean[...] = numpy.arange(3)
+    src.count = 9
+    src.lazy(numpy.ones((1, 5), numpy.float32))
+    saved = DictSerializer()
+    src.serialize(saved)
+    assert sorted(saved.target) == [
+        'count', 'inner/b', 'inner/w', 'lazy/W', 'lazy/b', 'mean', 'p']
+    dst = Stateful()
+    dst.serialize(DictDeserializer(saved.target))
+    for (path, p), (_, q) in zip(dst.namedparams(), src.namedparams()):
+        numpy.testing.assert_array_equal(p.array, q.array, err_msg=path)
+    assert dst.lazy.W.shape == (2, 5)
+    numpy.testing.assert_array_equal(dst.mean, numpy.arange(3))
+    assert dst.count == 9
+    assert 'hidden' not in saved.target
+
+
+def test_serialize_chainlist_by_index():
+    saved = DictSerializer()
+    link.ChainList(L.Linear(2, 2), L.Linear(2, 1)).serialize(saved)
+    assert sorted(saved.target) == ['0/W', '0/b', '1/W', '1/b']
+
+
+def test_repeat():
+    base = L.Linear(3, 3)
+    for mode in ('init', 'copy', 'share'):
+        seq = base.repeat(3, mode)
+        assert isinstance(seq, chainerlite.Sequential)
+        assert len(seq) == 3
+        assert all(layer is not base for layer in seq)
+        shared = [layer.W.array is base.W.array for layer in seq]
+        assert shared == [mode == 'share'] * 3
+        same = [numpy.array_equal(layer.W.array, base.W.array)
+                for layer in seq]
+        assert same == [mode != 'init'] * 3
+    assert len(base.repeat(0)) == 0
+    with pytest.raises(ValueError):
+        base.repeat(2, mode='wrong')
+
+
+def test_update_enabled():
+    from chainerlite import optimizers
+    m = Stateful()
+    assert not m.update_enabled
+    m.disable_update()  # no update rules yet: nothing to do
+    optimizers.SGD().setup(m)
+    assert m.update_enabled
+    m.disable_update()
+    assert not m.update_enabled
+    assert all(not p.update_rule.enabled for p in m.params())
+    m.inner.enable_update()
+    assert m.update_enabled
+    assert m.inner.w.update_rule.enabled and not m.p.update_rule.enabled
+
+
+def test_disabled_update_keeps_parameters():
+    from chainerlite import optimizers
+    m = L.Linear(2, 2)
+    opt = optimizers.SGD(lr=1.0)
+    opt.setup(m)
+    m.disable_update()
+    before = m.W.array.copy()
+    m.W.grad = numpy.ones((2, 2), numpy.float32)
+    m.b.grad = numpy.ones(2, numpy.float32)
+    opt.update()
+    numpy.testing.assert_array_equal(m.W.array, before)
+    m.enable_update()
+    opt.update()
+    numpy.testing.assert_allclose(m.W.array, before - 1)
+
+
+def test_parameter_assigned_in_init_scope_gets_name():
+    a = Affine()
+    with a.init_scope():
+        a.v = variable.Parameter(numpy.zeros(2, numpy.float32))
+    assert a.v.name == 'v'
+    assert '/v' in [path for path, _ in a.namedparams()]

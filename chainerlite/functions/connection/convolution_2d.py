@@ -7,14 +7,6 @@ from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
 
 
-def _check_bias(b_type, x_type, out_channels):
-    type_check.expect(
-        b_type.dtype == x_type.dtype,
-        b_type.ndim == 1,
-        b_type.shape[0] == out_channels,
-    )
-
-
 class Convolution2DFunction(function_node.FunctionNode):
     """Two-dimensional convolution ``y = W * x + b``.
 
@@ -43,7 +35,12 @@ class Convolution2DFunction(function_node.FunctionNode):
             w_type.shape[0] % groups == 0,
         )
         if has_bias:
-            _check_bias(in_types[2], x_type, w_type.shape[0])
+            b_type = in_types[2]
+            type_check.expect(
+                b_type.dtype == x_type.dtype,
+                b_type.ndim == 1,
+                b_type.shape[0] == w_type.shape[0],
+            )
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))

@@ -54,7 +54,7 @@ class Hinge(function_node.FunctionNode):
         if self.norm == 'L1':
             gx = gy * slope
         else:
-            gx = gy * (2.0 * slope)
+            gx = gy * (x * (2.0 * self._active) + 2.0 * slope)
         return gx, None
 
 

@@ -113,7 +113,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         if soft:
             count = x.size // x.shape[1]
             if self.soft_target_loss == 'kl-divergence':
-                positive = xp.where(t > 0, t, x.dtype.type(1))
+                positive = xp.where(weights > 0, weights, x.dtype.type(1))
                 loss += (weights * xp.log(positive)).sum(axis=1)
         elif self.normalize:
             count = int((t != self.ignore_label).sum())
@@ -136,7 +136,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         weights = (classes == xp.expand_dims(label, 1)).astype(x.dtype)
         scale = valid.astype(x.dtype)
         if self.class_weight is not None:
-            scale *= self.class_weight.astype(x.dtype)[label]
+            class_weight = backend.move_array_like(self.class_weight, x)
+            scale *= class_weight.astype(x.dtype)[label]
         return weights * xp.expand_dims(scale, 1)
 
     def backward(self, indexes, grad_outputs):

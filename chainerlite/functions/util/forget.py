@@ -4,6 +4,7 @@ import chainerlite
 from chainerlite import function
 from chainerlite import function_node
 from chainerlite import variable
+from chainerlite.utils import random_state
 
 
 def _ordinal(n):
@@ -53,6 +54,7 @@ class Forget(function_node.FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
+        self._random = random_state.snapshot()
         with function.no_backprop_mode():
             xs = [variable.Variable(x) for x in inputs]
             outs = _call_func(self.func, xs)
@@ -64,7 +66,8 @@ class Forget(function_node.FunctionNode):
                 'F.forget does not support double backpropagation.')
         xs = [variable.Variable(x.array) for x in self.get_retained_inputs()]
         with function.force_backprop_mode(), \
-                chainerlite.using_config('in_recomputing', True):
+                chainerlite.using_config('in_recomputing', True), \
+                random_state.replay(self._random):
             outs = _call_func(self.func, xs)
         pairs = [(out, gy) for out, gy in zip(outs, grad_outputs)
                  if gy is not None]
@@ -85,8 +88,14 @@ def forget(func, *xs):
     (``func`` runs twice) for memory.
 
     ``func`` must give the same results each time it is called with the
-    same inputs. While it is recomputed, ``chainerlite.config.in_recomputing``
-    is ``True``. Double backpropagation through ``forget`` is not supported:
+    same inputs. Random draws are the exception that is handled: the global
+    random generators are snapshotted before the first call and replayed
+    during the recomputation, so ``F.dropout`` (and anything else drawing
+    from ``numpy.random`` / ``cupy.random``) gets the same mask both times
+    and the gradients are exact (Chainer does not support this case). While
+    it is recomputed, ``chainerlite.config.in_recomputing`` is ``True``, so
+    links such as BatchNormalization can avoid updating their statistics
+    twice. Double backpropagation through ``forget`` is not supported:
     running backward with ``enable_double_backprop=True`` raises
     ``RuntimeError``.
 

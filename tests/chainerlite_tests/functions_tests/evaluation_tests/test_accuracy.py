@@ -14,6 +14,7 @@ from chainerlite.utils import type_check
      {'x_shape': (10, 3, 2, 1), 't_shape': (10, 2)}],
     [{'ignore_label': None, 'ignored': 'none'},
      {'ignore_label': -1, 'ignored': 'some'},
+     {'ignore_label': 0, 'ignored': 'some'},
      {'ignore_label': -1, 'ignored': 'all'}],
     testing.product({
         'dtype': [numpy.float16, numpy.float32, numpy.float64],
@@ -61,9 +62,10 @@ def test_no_gradient():
 
 def test_ignore_label_is_not_counted():
     x = numpy.array([[0., 1.], [1., 0.], [1., 0.]], numpy.float32)
-    t = numpy.array([1, 1, 2], numpy.int32)
-    assert float(F.accuracy(x, t, ignore_label=2).array) == 0.5
-    assert float(F.accuracy(x, t).array) == pytest.approx(1 / 3)
+    t = numpy.array([1, 1, 0], numpy.int32)
+    # The third sample is predicted right, but its label is ignored.
+    assert float(F.accuracy(x, t, ignore_label=0).array) == 0.5
+    assert float(F.accuracy(x, t).array) == pytest.approx(2 / 3)
 
 
 @pytest.mark.parametrize('x, t', [

@@ -51,6 +51,7 @@ def _tolerances(test):
         test.check_double_backward_options = {
             'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
     else:
+        test.check_backward_options = {'atol': 1e-4, 'rtol': 1e-3}
         test.check_double_backward_options = {'atol': 1e-3, 'rtol': 1e-3}
 
 

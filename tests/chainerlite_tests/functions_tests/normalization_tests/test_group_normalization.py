@@ -29,6 +29,7 @@ class TestGroupNormalization(testing.FunctionTestCase):
             self.check_double_backward_options = {
                 'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
         else:
+            self.check_backward_options = {'atol': 1e-4, 'rtol': 1e-3}
             self.check_double_backward_options = {'atol': 1e-3, 'rtol': 1e-3}
 
     def generate_inputs(self):

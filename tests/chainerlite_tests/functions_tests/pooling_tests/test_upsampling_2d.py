@@ -8,7 +8,8 @@ from chainerlite.utils import type_check
 
 def _reference(x, indices, ksize, stride, pad, outsize):
     """Puts each input element at its indexed place in its window."""
-    (kh, kw), (sy, sx), (ph, pw) = ksize, stride, pad
+    kw = ksize[1]
+    (sy, sx), (ph, pw) = stride, pad
     out_h, out_w = outsize
     y = numpy.zeros(x.shape[:2] + (out_h, out_w))
     for n, c, a, b in numpy.ndindex(*x.shape):

@@ -148,3 +148,38 @@ def test_double_backprop_is_rejected():
     z.grad = numpy.ones(x.shape)
     with pytest.raises(RuntimeError, match='double backpropagation'):
         z.backward(enable_double_backprop=True)
+
+
+def test_dropout_inside_forget_replays_its_mask():
+    rng = numpy.random.RandomState(3)
+    x_data = rng.randn(4, 6).astype(numpy.float32)
+    W_data = rng.randn(6, 6).astype(numpy.float32)
+
+    def block(x, W):
+        return F.dropout(F.tanh(F.linear(x, W)), ratio=0.5) * 2.0
+
+    def grads(use_forget):
+        numpy.random.seed(11)
+        x, W = chainerlite.Variable(x_data), chainerlite.Variable(W_data)
+        y = F.forget(block, x, W) if use_forget else block(x, W)
+        after = numpy.random.random_sample()  # the stream goes on the same
+        F.sum(y * y).backward()
+        return y.array, x.grad, W.grad, after
+
+    plain, forgotten = grads(False), grads(True)
+    for a, b in zip(plain, forgotten):
+        numpy.testing.assert_array_equal(a, b)
+    assert (plain[0] == 0).any()  # the mask did drop something
+
+
+def test_replay_leaves_the_global_stream_untouched():
+    numpy.random.seed(0)
+    x = chainerlite.Variable(numpy.ones((3, 3), numpy.float32))
+    y = F.forget(lambda a: F.dropout(a), x)
+    first = numpy.random.random_sample(3)
+    F.sum(y).backward()  # recomputation replays the old draws
+    second = numpy.random.random_sample(3)
+    numpy.random.seed(0)
+    numpy.random.random_sample((3, 3))  # what dropout drew
+    numpy.testing.assert_array_equal(first, numpy.random.random_sample(3))
+    numpy.testing.assert_array_equal(second, numpy.random.random_sample(3))

@@ -1,0 +1,199 @@
+import functools
+import pickle
+
+import numpy
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+import chainerlite.links as L
+from chainerlite import link
+from chainerlite import sequential
+
+
+def _x():
+    return numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float32)
+
+
+def _relu(a):
+    return numpy.maximum(a, 0)
+
+
+def test_exported_at_top_level():
+    assert chainerlite.Sequential is sequential.Sequential
+    assert issubclass(sequential.Sequential, link.ChainList)
+
+
+def test_forward_calls_layers_in_order():
+    l1, l2 = L.Linear(3, 4), L.Linear(4, 2)
+    model = chainerlite.Sequential(l1, F.relu, l2, lambda y: y * 2)
+    x = _x()
+    h = _relu(x @ l1.W.array.T + l1.b.array)
+    expected = 2 * (h @ l2.W.array.T + l2.b.array)
+    numpy.testing.assert_allclose(model(x).array, expected, rtol=1e-5)
+
+
+def test_tuple_outputs_are_unpacked():
+    model = chainerlite.Sequential(
+        lambda a, b: (a + b, a - b), lambda s, d: s * d)
+    assert model(3.0, 2.0) == 5.0
+
+
+def test_empty_forward_raises():
+    with pytest.raises(RuntimeError, match='does not have any layer'):
+        chainerlite.Sequential()(1.0)
+
+
+def test_links_are_children_named_by_link_index():
+    l1, l2 = L.Linear(3, 4), L.Linear(4, 2)
+    model = chainerlite.Sequential(l1, F.relu, l2)
+    assert list(model.children()) == [l1, l2]
+    assert (l1.name, l2.name) == ('0', '1')
+    assert [p for p, _ in model.namedparams()] == [
+        '/0/W', '/0/b', '/1/W', '/1/b']
+
+
+def test_gradients_reach_parameters():
+    model = chainerlite.Sequential(L.Linear(3, 4), F.relu, L.Linear(4, 2))
+    y = F.sum(model(_x()))
+    y.backward()
+    assert all(p.grad is not None for p in model.params())
+
+
+def test_list_interface():
+    l1, l2, l3 = L.Linear(3, 3), L.Linear(3, 3), L.Linear(3, 3)
+    model = chainerlite.Sequential(l1, F.relu)
+    model.append(l2)
+    model.insert(0, F.tanh)
+    model.extend([F.sigmoid, l3])
+    assert list(model) == [F.tanh, l1, F.relu, l2, F.sigmoid, l3]
+    assert len(model) == 6
+    assert model[1] is l1 and model[-1] is l3
+    assert model[1:3] == [l1, F.relu]
+    assert list(reversed(model))[0] is l3
+    assert F.relu in model and F.elu not in model
+    assert model.index(l2) == 3
+    assert model.index(F.relu, 1, 4) == 2
+    assert model.count(F.relu) == 1
+    assert [child.name for child in model.children()] == ['0', '1', '2']
+    assert model.pop() is l3
+    assert model.pop(0) is F.tanh
+    assert list(model) == [l1, F.relu, l2, F.sigmoid]
+    del model[0]
+    assert list(model.children()) == [l2] and l2.name == '0'
+    model[0] = l1
+    assert list(model) == [l1, l2, F.sigmoid]
+    assert list(model.children()) == [l1, l2]
+    model.remove(l1)
+    assert list(model) == [l2, F.sigmoid]
+    assert list(model.children()) == [l2] and l2.name == '0'
+    with pytest.raises(ValueError, match='no layer object'):
+        model.remove(F.relu)
+    model.clear()
+    assert len(model) == 0 and list(model.children()) == []
+
+
+def test_non_callable_layers_are_rejected():
+    model = chainerlite.Sequential(F.relu)
+    with pytest.raises(ValueError, match='callable'):
+        model.append(3)
+    with pytest.raises(ValueError, match='callable'):
+        model.insert(0, 'x')
+    with pytest.raises(ValueError, match='callable'):
+        model[0] = None
+    with pytest.raises(ValueError, match='callable'):
+        chainerlite.Sequential(F.relu, 1.0)
+
+
+def test_add_and_iadd():
+    a = chainerlite.Sequential(L.Linear(3, 3), F.relu)
+    b = chainerlite.Sequential(L.Linear(3, 2))
+    c = a + b
+    assert list(c) == list(a) + list(b)
+    assert len(list(c.params())) == 4
+    a += b
+    assert len(a) == 3
+    with pytest.raises(ValueError, match='Sequential'):
+        a + [F.relu]
+    with pytest.raises(ValueError, match='Sequential'):
+        a += [F.relu]
+
+
+def test_a_link_used_twice_is_one_child():
+    shared = L.Linear(3, 3)
+    model = chainerlite.Sequential(shared, F.relu, shared)
+    assert list(model.children()) == [shared]
+    assert model.count_params() == 12
+
+
+def test_layer_types():
+    model = chainerlite.Sequential(
+        L.Linear(3, 3), F.relu, L.Linear(3, 3), F.relu, F.tanh)
+    assert model.count_by_layer_type('Linear') == 2
+    assert model.count_by_layer_type('relu') == 2
+    model.remove_by_layer_type('relu')
+    assert [type(layer).__name__ for layer in model] == [
+        'Linear', 'Linear', 'function']
+    assert [child.name for child in model.children()] == ['0', '1']
+    model.remove_by_layer_type('Linear')
+    assert list(model) == [F.tanh]
+    assert list(model.children()) == []
+
+
+def test_flatten():
+    inner = chainerlite.Sequential(L.Linear(3, 3), F.relu)
+    outer = chainerlite.Sequential(
+        F.tanh, inner, chainerlite.Sequential(inner))
+    flat = outer.flatten()
+    assert list(flat) == [F.tanh, inner[0], F.relu, inner[0], F.relu]
+    assert len(outer) == 3
+
+
+@pytest.mark.parametrize('mode', ['share', 'copy', 'init'])
+def test_copy(mode):
+    model = chainerlite.Sequential(L.Linear(3, 4), F.relu, L.Linear(4, 2))
+    c = model.copy(mode)
+    assert isinstance(c, chainerlite.Sequential)
+    assert c[1] is F.relu
+    assert c[0] is not model[0]
+    assert list(c.children()) == [c[0], c[2]]
+    assert [child.name for child in c.children()] == ['0', '1']
+    assert (c[0].W.array is model[0].W.array) == (mode == 'share')
+    assert list(model.children()) == [model[0], model[2]]
+    x = _x()
+    if mode != 'init':
+        numpy.testing.assert_array_equal(c(x).array, model(x).array)
+
+
+def test_repeat_of_sequential():
+    block = chainerlite.Sequential(L.Linear(3, 3), F.relu)
+    net = block.repeat(2)
+    assert len(net) == 2
+    assert all(isinstance(layer, chainerlite.Sequential) for layer in net)
+    assert [p for p, _ in net.namedparams()] == [
+        '/0/0/W', '/0/0/b', '/1/0/W', '/1/0/b']
+    assert net(_x()).shape == (4, 3)
+
+
+def test_add_link_appends_a_layer():
+    model = chainerlite.Sequential()
+    layer = L.Linear(3, 3)
+    model.add_link(layer)
+    assert list(model) == [layer] and list(model.children()) == [layer]
+
+
+def test_str_lists_layers():
+    model = chainerlite.Sequential(
+        L.Linear(3, 2), F.relu, functools.partial(F.leaky_relu, slope=0.1))
+    lines = str(model).splitlines()
+    assert lines[0].split('\t')[:3] == ['0', 'Linear', 'W(2, 3)']
+    assert lines[1] == '1\trelu'
+    assert lines[2] == '2\tpartial'
+
+
+def test_pickle_without_lambdas():
+    model = chainerlite.Sequential(
+        L.Linear(3, 2), functools.partial(F.leaky_relu, slope=0.1))
+    restored = pickle.loads(pickle.dumps(model))
+    x = _x()
+    numpy.testing.assert_array_equal(restored(x).array, model(x).array)
