@@ -106,10 +106,7 @@ cdef int _call_backward_hooks(tuple entries, int bit, FunctionNode f,
     cdef HookEntry e
     for e in entries:
         if e.current_mask() & bit:
-            if bit == BWD_PRE:
-                e.hook.backward_preprocess(f, in_data, out_grad)
-            else:
-                e.hook.backward_postprocess(f, in_data, out_grad)
+            e.call3(2 if bit == BWD_PRE else 3, f, in_data, out_grad)
     return 0
 
 

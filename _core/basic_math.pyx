@@ -20,6 +20,7 @@ cdef object _f16 = numpy.dtype(numpy.float16)
 cdef object _f32 = numpy.dtype(numpy.float32)
 cdef object _f64 = numpy.dtype(numpy.float64)
 cdef object _generic = numpy.generic
+cdef object _ndarray = numpy.ndarray
 cdef tuple _RETAIN_1 = (0,)
 cdef tuple _RETAIN_2 = (0, 1)
 
@@ -125,6 +126,49 @@ cdef class _Unary(FunctionNode):
         return force_array(self._compute(inputs[0])),
 
 
+cdef dict _const_cache = {}
+
+
+cdef object _typed_const(value, x):
+    """The scalar ``value`` as a 0-d array of ``x``'s float dtype.
+
+    NumPy handles a Python scalar operand far more slowly than a 0-d array
+    of the same dtype (weak-scalar promotion on every call); the result is
+    the same, so float arrays get a cached read-only 0-d array instead.
+    """
+    if type(x) is not _ndarray:
+        return value
+    dt = x.dtype
+    if not (dt is _f32 or dt is _f64 or dt is _f16):
+        return value
+    cache = _const_cache.get(dt)
+    if cache is None:
+        cache = _const_cache[dt] = {}
+    c = cache.get(value)
+    if c is None:
+        if len(cache) >= 1024:
+            cache.clear()
+        c = numpy.array(value, dtype=dt)
+        c.flags.writeable = False
+        cache[value] = c
+    return c
+
+
+cdef class _Const(_Unary):
+    """Element-wise node of a variable and a scalar constant ``value``."""
+
+    cdef readonly object value
+    cdef object _c                 # value as used with the input's dtype
+
+    def __init__(self, value):
+        self.value = value
+
+    cdef object _const(self, x):
+        if self._c is None:
+            self._c = _typed_const(self.value, x)
+        return self._c
+
+
 # ----------------------------------------------------------------- add / sub
 
 @cython.freelist(64)
@@ -150,20 +194,15 @@ cdef class Add(_Binary):
 
 
 @cython.freelist(64)
-cdef class AddConstant(_Unary):
+cdef class AddConstant(_Const):
     """Sum of a variable and a constant (``x + c``)."""
-
-    cdef readonly object value
-
-    def __init__(self, value):
-        self.value = value
 
     @property
     def label(self):
         return '_ + %s' % _value_str(self.value)
 
     cdef object _compute(self, x):
-        return x + self.value
+        return x + self._const(x)
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0],
@@ -200,20 +239,15 @@ cdef class Sub(_Binary):
 
 
 @cython.freelist(64)
-cdef class SubFromConstant(_Unary):
+cdef class SubFromConstant(_Const):
     """Constant minus a variable (``c - x``)."""
-
-    cdef readonly object value
-
-    def __init__(self, value):
-        self.value = value
 
     @property
     def label(self):
         return '%s - _' % _value_str(self.value)
 
     cdef object _compute(self, x):
-        return self.value - x
+        return self._const(x) - x
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
@@ -260,29 +294,24 @@ cdef class Mul(_Binary):
 
 
 @cython.freelist(256)
-cdef class MulConstant(_Unary):
+cdef class MulConstant(_Const):
     """Product of a variable and a constant (``x * c``)."""
-
-    cdef readonly object value
-
-    def __init__(self, value):
-        self.value = value
 
     @property
     def label(self):
         return '_ * %s' % _value_str(self.value)
 
     cdef object _compute(self, x):
-        return x * self.value
+        return x * self._const(x)
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self.value,
 
     cdef object _backward_raw1(self, gy):
-        return gy * self.value
+        return gy * self._c
 
     cdef tuple _backward_raw(self, tuple indexes, tuple gys):
-        return gys[0] * self.value,
+        return gys[0] * self._c,
 
 
 @cython.freelist(64)
@@ -324,24 +353,19 @@ cdef class Div(_Binary):
 
 
 @cython.freelist(64)
-cdef class DivFromConstant(_Unary):
+cdef class DivFromConstant(_Const):
     """Constant divided by a variable (``c / x``)."""
-
-    cdef readonly object value
-
-    def __init__(self, value):
-        self.value = value
 
     @property
     def label(self):
         return '%s / _' % _value_str(self.value)
 
     cdef object _compute(self, x):
-        return self.value / x
+        return self._const(x) / x
 
     def forward(self, inputs):
         self.retain_inputs((0,))
-        return force_array(self.value / inputs[0]),
+        return force_array(self._compute(inputs[0])),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -349,7 +373,7 @@ cdef class DivFromConstant(_Unary):
 
     cdef tuple _backward_raw(self, tuple indexes, tuple gys):
         x = (<VariableNode>self._inputs[0])._data
-        return -self.value * gys[0] / (x * x),
+        return -self._c * gys[0] / (x * x),
 
 
 # ------------------------------------------------------------------- powers
@@ -387,13 +411,8 @@ cdef class PowVarVar(_Binary):
 
 
 @cython.freelist(64)
-cdef class PowVarConst(_Unary):
+cdef class PowVarConst(_Const):
     """Power of a variable by a constant (``x ** c``)."""
-
-    cdef readonly object value
-
-    def __init__(self, value):
-        self.value = value
 
     @property
     def label(self):
@@ -417,13 +436,8 @@ cdef class PowVarConst(_Unary):
         return force_array(gys[0] * (c * x ** (c - 1))),
 
 
-cdef class PowConstVar(_Unary):
+cdef class PowConstVar(_Const):
     """Power of a constant by a variable (``c ** x``)."""
-
-    cdef readonly object value
-
-    def __init__(self, value):
-        self.value = value
 
     @property
     def label(self):

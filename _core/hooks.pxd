@@ -17,8 +17,12 @@ cdef class HookEntry:
     cdef Py_ssize_t dict_size
     cdef unsigned int type_tag
     cdef object type_
+    cdef list funcs              # per callback: the class's function, or None
+                                 # when the instance overrides it
 
     cdef int current_mask(self) except -1
+    cdef object call2(self, int index, a, b)
+    cdef object call3(self, int index, a, b, c)
 
 
 cdef tuple active_entries(ThreadState state, object local_hooks)

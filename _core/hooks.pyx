@@ -127,12 +127,32 @@ cdef class HookEntry:
                 and (d is None or PyDict_Size(d) == self.dict_size)):
             return self.mask
         self.mask = _compute_mask(hook)
+        inst = _instance_dict(hook)
+        self.funcs = [None if inst is not None and name in inst
+                      else getattr(cls, name) for name in _CALLBACKS]
         # The lookups above assign the class a fresh version tag if needed.
         self.type_tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
         self.type_ = cls
         self.inst_dict = d = _instance_dict(hook)
         self.dict_size = -1 if d is None else PyDict_Size(d)
         return self.mask
+
+
+    # Calls callback ``index`` (0..3, in _CALLBACKS order). A callback
+    # defined on the class is called as a plain function with the hook
+    # prepended (no bound-method lookup per call); one set on the instance
+    # is looked up on it.
+    cdef object call2(self, int index, a, b):
+        func = self.funcs[index]
+        if func is None:
+            return getattr(self.hook, _CALLBACKS[index])(a, b)
+        return func(self.hook, a, b)
+
+    cdef object call3(self, int index, a, b, c):
+        func = self.funcs[index]
+        if func is None:
+            return getattr(self.hook, _CALLBACKS[index])(a, b, c)
+        return func(self.hook, a, b, c)
 
 
 cdef HookRegistry _registry(ThreadState state):

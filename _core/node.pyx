@@ -1184,11 +1184,11 @@ cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
         mask = e.current_mask()
         if mask & bit:
             if bit == FWD_PRE:
-                e.hook.forward_preprocess(node, in_data)
+                e.call2(0, node, in_data)
             elif mask & FWD_POST_OUT:
-                e.hook.forward_postprocess(node, in_data, out_data)
+                e.call3(1, node, in_data, out_data)
             else:
-                e.hook.forward_postprocess(node, in_data)
+                e.call2(1, node, in_data)
     return 0
 
 

@@ -77,7 +77,9 @@ class Link:
         self._device = backend.CpuDevice()
         self.name = None
         for name, value in params.items():
-            shape, dtype = (value, numpy.float32) if _is_shape(value) else value
+            if _is_shape(value):
+                value = value, numpy.float32
+            shape, dtype = value
             self.add_param(name, shape, dtype=dtype)
 
     def __call__(self, *args, **kwargs):

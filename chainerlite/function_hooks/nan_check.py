@@ -1,5 +1,7 @@
 """Function hook that stops at the first non-finite value in a graph."""
 
+import numpy
+
 from chainerlite import function_hook
 from chainerlite.backends import cuda
 
@@ -7,8 +9,10 @@ from chainerlite.backends import cuda
 def _first_non_finite(arrays):
     # Index of the first float or complex array holding NaN or Inf, or -1.
     for i, a in enumerate(arrays):
-        if a is not None and a.dtype.kind in 'fc' and not bool(
-                cuda.get_array_module(a).isfinite(a).all()):
+        if a is None or a.dtype.kind not in 'fc':
+            continue
+        xp = numpy if type(a) is numpy.ndarray else cuda.get_array_module(a)
+        if not xp.isfinite(a).all():
             return i
     return -1
 

@@ -26,7 +26,8 @@ def _bias(nobias, initial_bias, size):
         return None
     if initial_bias is None:
         initial_bias = 0
-    return variable.Parameter(initializers._get_initializer(initial_bias), size)
+    return variable.Parameter(
+        initializers._get_initializer(initial_bias), size)
 
 
 class Convolution2D(link.Link):
