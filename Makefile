@@ -14,7 +14,13 @@ $(STAMP): $(VENV)/bin/python setup.py pyproject.toml $(wildcard _core/*.pyx _cor
 	$(PY) -m pip install --no-build-isolation -e '.[test]'
 	touch $(STAMP)
 
-demo: $(STAMP)
+DEMO_STAMP := $(VENV)/.installed-demo
+
+$(DEMO_STAMP): $(STAMP)
+	$(PY) -m pip install --no-build-isolation -e '.[demo]'
+	touch $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
 	$(PY) -m chainerlite.examples.demo
 
 test: $(STAMP)

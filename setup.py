@@ -15,17 +15,21 @@ ROOT = pathlib.Path(__file__).resolve().parent
 CORE = ROOT / '_core'
 PXD_ROOT = ROOT / 'build' / 'pxd'
 
+# Bounds checks and negative-index wrapping stay on: the core indexes Python
+# tuples that come from user code (inputs, type-check tuples), and without
+# the checks Cython reads past the end of a short tuple instead of raising
+# IndexError. Their cost is one comparison per indexing.
 DIRECTIVES = {
     'language_level': 3,
     'binding': True,
     'embedsignature': True,
-    'boundscheck': False,
-    'wraparound': False,
+    'boundscheck': True,
+    'wraparound': True,
     'initializedcheck': False,
     'cdivision': True,
 }
 if os.environ.get('CHAINERLITE_CYTHON_DEBUG') == '1':
-    DIRECTIVES.update(boundscheck=True, wraparound=True, initializedcheck=True)
+    DIRECTIVES.update(initializedcheck=True, cdivision=False)
 MACROS = [('NPY_NO_DEPRECATED_API', 'NPY_1_7_API_VERSION')]
 if os.environ.get('CHAINERLITE_CYTHON_TRACE') == '1':
     DIRECTIVES.update(linetrace=True, profile=True)

@@ -1,195 +1,102 @@
 """Side-by-side benchmark: chainerlite vs raw NumPy, Chainer 7.8.1 and PyTorch.
 
-One process, interleaved rounds (each round runs every contestant once, in a
-rotating order; gc stays enabled, gc.collect() between rounds); medians.
-Programs: ``h = h * 1.0001`` 200 times on 10x10 float32, sum, backward (per
-op), also under three FunctionHooks (paired delta in ns/op); and a tiny MLP
-(batch 1, width 16, depth 8; per layer). Chainer and PyTorch are optional.
+One process, interleaved rounds (each round runs every contestant of a section
+once, in a rotating order; gc stays enabled, gc.collect() between rounds);
+medians. Programs (see programs.py): ``h = h * 1.0001`` 200 times on 10x10
+float32, sum, backward (per op), also under three FunctionHooks (paired delta
+in ns/op); a tiny MLP (batch 1, width 16, depth 8; per layer); F.forget on a
+stack of 12 blocks of 4 tanh(linear) layers (time, and the peak memory that
+tracemalloc traces during one more run of each); one 1024x1024 MLP step; the
+backward time per node of chains 1e3 and 1e6 deep (1e5 with --quick).
+Chainer and PyTorch are optional.
 
     python benchmarks/compare.py --quick | --rounds 100 --json results.json
 """
 import argparse
-import contextlib
+import datetime
 import gc
-import importlib
 import json
+import os
 import platform
 import statistics
 import sys
 import time
-from dataclasses import dataclass
-from typing import Callable, Optional
+import tracemalloc
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
-N_OPS, SHAPE, FACTOR = 200, (10, 10), 1.0001
-WIDTH, DEPTH = 16, 8
-OPS = {'chain': N_OPS, 'mlp': DEPTH}
-UNIT = {'chain': 'us/op', 'mlp': 'us/layer'}
-DESCRIPTION = {'chain': f'h * {FACTOR} x{N_OPS} on 10x10 float32, sum, backward',
-               'mlp': f'relu(linear), batch 1, width {WIDTH}, depth {DEPTH}, sum, backward'}
+from programs import collect_benches, depth_label, describe, note
+
+DEPTHS = {False: (1000, 1_000_000), True: (1000, 100_000)}  # by --quick
 REFERENCES = (('NumPy', 'numpy'), ('PyTorch', 'torch'), ('Chainer', 'chainer'))
-HOOK_KINDS = ('empty hook', 'trivial hook', 'TimerHook')
-CALLBACKS = ('forward_preprocess', 'forward_postprocess',
-             'backward_preprocess', 'backward_postprocess')
-
-# (label, group, contestant, reference row for a ratio or None for a hook delta, limit)
-TARGETS = (
-    ('chainerlite <= 1.5x NumPy', 'chain', 'chainerlite', 'numpy', 1.5),
-    ('chainerlite <= 0.33x PyTorch', 'chain', 'chainerlite', 'torch', 0.33),
-    ('chainerlite <= 0.05x Chainer', 'chain', 'chainerlite', 'chainer', 0.05),
-    ('empty hook <= +20 ns/op', 'chain', 'chainerlite + empty hook', None, 20),
-    ('trivial hook <= +400 ns/op', 'chain', 'chainerlite + trivial hook', None, 400),
-    ('TimerHook <= +1.5 us/op', 'chain', 'chainerlite + TimerHook', None, 1500),
-    ('tiny MLP <= 0.5x PyTorch', 'mlp', 'chainerlite', 'torch', 0.5),
-)
+# group: (unit, units per microsecond, ratio columns (label, row), extra columns)
+TABLES = {
+    'chain': ('us/op', 1, REFERENCES, ('hook',)),
+    'mlp': ('us/layer', 1, REFERENCES, ('hook',)),
+    'forget': ('ms/step', 1e-3, (('chainerlite', 'chainerlite'),), ('peak',)),
+    'large': ('ms/step', 1e-3, REFERENCES, ()),
+    'deep': ('ns/node', 1e3, (('depth 1e3', 'depth 1e3'),), ()),
+}
+MiB = 2 ** 20
 
 
 @dataclass
-class Bench:
-    group: str                                  # 'chain' or 'mlp'
-    name: str                                   # row label; plain rows: the engine name
-    run: Callable                               # the timed program; returns a gradient
-    context: Callable = contextlib.nullcontext  # entered untimed around it (a hook)
-    reset: Callable = lambda: None              # untimed, before each sample
-    base: Optional[str] = None                  # plain row a hook row is a delta against
-
-    @property
-    def key(self):
-        return f'{self.group}:{self.name}'
+class Section:
+    """Groups measured together in one series of interleaved rounds."""
+    groups: tuple
+    rounds: int
+    warmup: int
 
 
 @dataclass
-class Engine:
-    """What the shared programs need from an autodiff library."""
+class Target:
+    label: str
+    group: str
     name: str
-    leaf: Callable      # ndarray -> leaf that requires grad
-    input: Callable     # ndarray -> input that needs no grad
-    sum: Callable
-    linear: Callable
-    relu: Callable
-    grad: Callable      # leaf -> its gradient as an ndarray
-    cleargrad: Callable
+    ref: str        # the row of a ratio; None for a hook delta (ns/op)
+    limit: float
+    metric: str = 'us'      # 'us' (time) or 'peak' for a ratio, 'delta' for a hook
 
 
-def make_data(seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(SHAPE).astype(np.float32)
-    x1 = rng.standard_normal((1, WIDTH)).astype(np.float32)
-    Ws = [rng.standard_normal((WIDTH, WIDTH)).astype(np.float32) * np.float32((2 / WIDTH) ** 0.5)
-          for _ in range(DEPTH)]
-    bs = [np.full(WIDTH, 0.1, np.float32) for _ in range(DEPTH)]
-    return x, (x1, Ws, bs)
+def plan(args):
+    quick = args.quick
+    return [Section(('chain', 'mlp'), args.rounds or (5 if quick else 60),
+                    1 if quick else 3),
+            Section(('forget',), 3 if quick else 15, 1 if quick else 2),
+            Section(('large',), 5 if quick else 30, 1 if quick else 2),
+            Section(('deep',), 3 if quick else 7, 1)]
 
 
-def numpy_programs(x, mlp):
-    """The ufunc calls an engine makes, with nothing around them."""
-    def chain():
-        h = x
-        for _ in range(N_OPS):
-            h = h * FACTOR
-        h.sum()
-        g = np.ones_like(h)             # sum's grad, broadcast
-        for _ in range(N_OPS):
-            g = g * FACTOR
-        return g
-
-    x1, Ws, bs = mlp
-
-    def tiny_mlp():
-        hs = [x1]
-        for W, b in zip(Ws, bs):
-            hs.append(np.maximum(hs[-1].dot(W.T) + b, 0))
-        hs[-1].sum()
-        g = np.ones_like(hs[-1])
-        for i in reversed(range(DEPTH)):
-            g = g * (hs[i + 1] > 0)
-            gW, _gb = g.T.dot(hs[i]), g.sum(axis=0)
-            if i:                        # the input needs no grad
-                g = g.dot(Ws[i])
-        return gW
-
-    return [Bench('chain', 'numpy', chain), Bench('mlp', 'numpy', tiny_mlp)]
+def targets(depths):
+    deep = f'depth {depth_label(depths[-1])}'
+    return [
+        Target('chainerlite <= 1.5x NumPy', 'chain', 'chainerlite', 'numpy', 1.5),
+        Target('chainerlite <= 0.33x PyTorch', 'chain', 'chainerlite', 'torch', 0.33),
+        Target('chainerlite <= 0.05x Chainer', 'chain', 'chainerlite', 'chainer', 0.05),
+        Target('empty hook <= +20 ns/op', 'chain', 'chainerlite + empty hook', None,
+               20, 'delta'),
+        Target('trivial hook <= +400 ns/op', 'chain', 'chainerlite + trivial hook',
+               None, 400, 'delta'),
+        Target('TimerHook <= +1.5 us/op', 'chain', 'chainerlite + TimerHook', None,
+               1500, 'delta'),
+        Target('tiny MLP <= 0.5x PyTorch', 'mlp', 'chainerlite', 'torch', 0.5),
+        Target('forget peak <= 0.45x plain', 'forget', 'chainerlite + forget',
+               'chainerlite', 0.45, 'peak'),
+        Target('forget peak <= Chainer forget', 'forget', 'chainerlite + forget',
+               'chainer + forget', 1.0, 'peak'),
+        Target('forget time <= 1.35x plain', 'forget', 'chainerlite + forget',
+               'chainerlite', 1.35),
+        Target('1024x1024 MLP <= 1.05x NumPy', 'large', 'chainerlite', 'numpy', 1.05),
+        Target(f'{deep} <= 1.3x 1e3 per node', 'deep', deep, 'depth 1e3', 1.3),
+    ]
 
 
-def engine_programs(e, x, mlp):
-    """The same two programs for every autodiff engine."""
-    def chain():
-        h = x0 = e.leaf(x)
-        for _ in range(N_OPS):
-            h = h * FACTOR
-        e.sum(h).backward()
-        return e.grad(x0)
-
-    x1, Ws, bs = mlp
-    h0 = e.input(x1)
-    params = [e.leaf(a) for a in Ws + bs]
-    layers = list(zip(params[:DEPTH], params[DEPTH:]))
-
-    def tiny_mlp():
-        h = h0
-        for W, b in layers:
-            h = e.relu(e.linear(h, W, b))
-        e.sum(h).backward()
-        return e.grad(params[0])
-
-    def clear():
-        for p in params:
-            e.cleargrad(p)
-
-    return [Bench('chain', e.name, chain), Bench('mlp', e.name, tiny_mlp, reset=clear)]
-
-
-def chainer_like(mod):
-    """chainerlite and Chainer 7.8.1: one API, also measured under hooks."""
-    F = importlib.import_module(mod.__name__ + '.functions')
-    engine = Engine(mod.__name__, mod.Variable, lambda a: a, F.sum, F.linear, F.relu,
-                    lambda v: v.grad, lambda v: v.cleargrad())
-    return engine, hook_factories(mod)
-
-
-def pytorch(torch):
-    engine = Engine('torch', lambda a: torch.tensor(a, requires_grad=True), torch.tensor,
-                    torch.sum, torch.nn.functional.linear, torch.relu,
-                    lambda t: t.grad.numpy(), lambda t: setattr(t, 'grad', None))
-    return engine, {}
-
-
-def hook_factories(mod):
-    class EmptyHook(mod.FunctionHook):
-        pass
-
-    def noop(self, function, in_data, out_grad=None):  # the four callbacks' trivial body
-        pass
-    TrivialHook = type('TrivialHook', (mod.FunctionHook,), dict.fromkeys(CALLBACKS, noop))
-    factories = dict(zip(HOOK_KINDS, (EmptyHook, TrivialHook)))
-    try:
-        factories['TimerHook'] = importlib.import_module(
-            mod.__name__ + '.function_hooks').TimerHook
-    except (ImportError, AttributeError) as e:
-        note(f'{mod.__name__} + TimerHook skipped ({type(e).__name__}: {e})')
-    return factories
-
-
-def note(msg):
-    print(f'note: {msg}')
-
-
-def collect_benches():
-    x, mlp = make_data()
-    benches = numpy_programs(x, mlp)
-    for modname, adapt in (('chainerlite', chainer_like), ('chainer', chainer_like),
-                           ('torch', pytorch)):
-        try:
-            engine, hooks = adapt(importlib.import_module(modname))
-        except Exception as e:  # an optional column must never break the script
-            note(f'{modname} skipped ({type(e).__name__}: {e})')
-            continue
-        plain = engine_programs(engine, x, mlp)
-        benches += plain + [Bench('chain', f'{engine.name} + {kind}', plain[0].run,
-                                  context=factory, base=engine.name)
-                            for kind, factory in hooks.items()]
-    return benches
+def settings_line(quick, sections, depths):
+    rounds = ', '.join(f'{"/".join(s.groups)} {s.rounds} (+{s.warmup})'
+                       for s in sections)
+    return (f'{"quick" if quick else "full"} run: rounds {rounds}; chain depths '
+            f'{" and ".join(map(depth_label, depths))}; peaks from one traced run each')
 
 
 def sample(bench):
@@ -197,21 +104,27 @@ def sample(bench):
     with bench.context():
         t0 = time.perf_counter()
         result = bench.run()
-        return time.perf_counter() - t0, result
+        elapsed = time.perf_counter() - t0
+    bench.teardown()
+    return elapsed, result
 
 
 def checked(benches):
-    """Run each contestant once; drop those that raise, warn on wrong grads."""
-    expected = {b.group: sample(b)[1] for b in benches if b.name == 'numpy'}
-    kept = []
+    """Run each contestant once; drop those that raise, warn on wrong grads.
+
+    A group's first contestant (NumPy where it takes part) gives the expected
+    gradient.
+    """
+    expected, kept = {}, []
     for b in benches:
         try:
             grad = sample(b)[1]
         except Exception as e:
             note(f'{b.key} skipped: it raised {type(e).__name__}: {e}')
             continue
-        if grad is None or not np.allclose(grad, expected[b.group], rtol=1e-4, atol=1e-5):
-            note(f'WARNING {b.key}: gradient differs from NumPy')
+        name, reference = expected.setdefault(b.group, (b.name, grad))
+        if grad is None or not np.allclose(grad, reference, rtol=1e-4, atol=1e-5):
+            note(f'WARNING {b.key}: gradient differs from {name}')
         kept.append(b)
     return kept
 
@@ -227,17 +140,36 @@ def measure(benches, rounds, warmup):
     return times
 
 
+def measure_peaks(benches):
+    """Bytes tracemalloc traces at the peak of one run, above its start."""
+    peaks = {}
+    tracemalloc.start()
+    try:
+        for b in benches:
+            b.reset()
+            gc.collect()
+            tracemalloc.reset_peak()
+            start = tracemalloc.get_traced_memory()[0]
+            with b.context():
+                b.run()
+            peaks[b.key] = tracemalloc.get_traced_memory()[1] - start
+            b.teardown()
+    finally:
+        tracemalloc.stop()
+    return peaks
+
+
 def summarise(benches, times):
     """Median us per op; for hook rows, the median of per-round paired deltas (ns/op)."""
-    us = {b.key: statistics.median(times[b.key]) / OPS[b.group] * 1e6 for b in benches}
+    us = {b.key: statistics.median(times[b.key]) / b.ops * 1e6 for b in benches}
     delta = {b.key: statistics.median(
                  t - t0 for t, t0 in zip(times[b.key], times[f'{b.group}:{b.base}'])
-             ) / OPS[b.group] * 1e9 for b in benches if b.base}
+             ) / b.ops * 1e9 for b in benches if b.base}
     return us, delta
 
 
-def ratio(us, group, name, ref):
-    a, b = us.get(f'{group}:{name}'), us.get(f'{group}:{ref}')
+def ratio(values, group, name, ref):
+    a, b = values.get(f'{group}:{name}'), values.get(f'{group}:{ref}')
     return None if a is None or b is None else a / b
 
 
@@ -245,53 +177,104 @@ def fmt(value, spec):
     return '-' if value is None else format(value, spec)
 
 
-def print_table(group, benches, us, delta):
-    head = f'{"contestant":<28}{UNIT[group]:>10}' + ''.join(
-        f'{"x " + label:>11}' for label, _ in REFERENCES) + f'{"hook ns/op":>12}'
-    print(f'\n[{group}] {DESCRIPTION[group]}\n{head}\n' + '-' * len(head))
-    for b in (b for b in benches if b.group == group):
-        cells = ''.join(f'{fmt(ratio(us, group, b.name, ref), ".3f"):>11}'
-                        for _, ref in REFERENCES)
-        print(f'{b.name:<28}{us[b.key]:>10.3f}{cells}{fmt(delta.get(b.key), "+.0f"):>12}')
+def extra_cells(kind, b, refs, stats):
+    """The hook delta column, or the peak memory columns."""
+    if kind == 'hook':
+        return f'{fmt(stats["delta"].get(b.key), "+.0f"):>12}'
+    peak = stats['peak'].get(b.key)
+    return (f'{fmt(peak and peak / MiB, ".1f"):>10}'
+            f'{fmt(ratio(stats["peak"], b.group, b.name, refs[0][1]), ".3f"):>9}')
 
 
-def evaluate_targets(us, delta):
-    print('\ntargets')
+def print_table(group, title, benches, stats):
+    unit, per_us, refs, extras = TABLES[group]
+    width = [max(11, len(label) + 3) for label, _ in refs]
+    head = f'{"contestant":<28}{unit:>10}' + ''.join(
+        f'{"x " + label:>{w}}' for (label, _), w in zip(refs, width)) + ''.join(
+        {'hook': f'{"hook ns/op":>12}', 'peak': f'{"peak MiB":>10}{"x peak":>9}'}[k]
+        for k in extras)
+    rows = [b for b in benches if b.group == group]
+    if not rows:
+        return
+    print(f'\n[{group}] {title}\n{head}\n' + '-' * len(head))
+    for b in rows:
+        cells = ''.join(f'{fmt(ratio(stats["us"], group, b.name, ref), ".3f"):>{w}}'
+                        for (_, ref), w in zip(refs, width))
+        print(f'{b.name:<28}{stats["us"][b.key] * per_us:>10.3f}{cells}' +
+              ''.join(extra_cells(k, b, refs, stats) for k in extras))
+
+
+def evaluate_targets(goals, stats, settings):
+    print(f'\ntargets ({settings})')
     rows = []
-    for label, group, name, ref, limit in TARGETS:
-        value = ratio(us, group, name, ref) if ref else delta.get(f'{group}:{name}')
-        verdict = 'n/a' if value is None else ('PASS' if value <= limit else 'MISS')
-        unit = 'x' if ref else 'ns/op'
-        print(f'  {label:<32}{fmt(value, ".3f" if ref else "+.0f"):>10} {unit:<6} {verdict}')
-        rows.append({'target': label, 'value': value, 'limit': limit,
-                     'unit': unit, 'verdict': verdict})
+    for t in goals:
+        if t.metric == 'delta':
+            value, unit, spec = stats['delta'].get(f'{t.group}:{t.name}'), 'ns/op', '+.0f'
+        else:
+            value, unit, spec = ratio(stats[t.metric], t.group, t.name, t.ref), 'x', '.3f'
+        verdict = 'n/a' if value is None else ('PASS' if value <= t.limit else 'MISS')
+        print(f'  {t.label:<32}{fmt(value, spec):>10} {unit:<6} {verdict}')
+        rows.append({'target': t.label, 'value': value, 'limit': t.limit,
+                     'unit': unit, 'verdict': verdict, 'group': t.group})
     return rows
+
+
+def machine():
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open('/proc/cpuinfo') as f:
+            cpu = next(line.split(':', 1)[1].strip() for line in f
+                       if line.startswith('model name'))
+    except (OSError, StopIteration):
+        pass
+    return {'cpu': cpu, 'cores': os.cpu_count(), 'platform': platform.platform(),
+            'date': datetime.datetime.now(datetime.timezone.utc).strftime(
+                '%Y-%m-%d %H:%M UTC')}
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     p.add_argument('--quick', action='store_true', help='smoke run: few rounds (CI)')
-    p.add_argument('--rounds', type=int, help='timed rounds (default 60, 5 with --quick)')
+    p.add_argument('--rounds', type=int, help='timed rounds of the chain and tiny MLP '
+                   '(default 60, 5 with --quick); the larger programs take fewer')
     p.add_argument('--json', metavar='PATH', help='write the results as JSON')
     args = p.parse_args(argv)
-    rounds = args.rounds or (5 if args.quick else 60)
-    warmup = 1 if args.quick else 3
-    benches = checked(collect_benches())
+    sections, depths = plan(args), DEPTHS[args.quick]
+    first = sections[0]
+    benches = checked(collect_benches(depths))
     env = {'python': platform.python_version(), 'numpy': np.__version__}
     env.update((m, getattr(sys.modules[m], '__version__', '?'))
                for m in ('chainerlite', 'chainer', 'torch') if m in sys.modules)
     print(', '.join(f'{k} {v}' for k, v in env.items()) +
-          f'; {rounds} interleaved rounds (+{warmup} warm-up), medians')
-    times = measure(benches, rounds, warmup)
+          f'; {first.rounds} interleaved rounds (+{first.warmup} warm-up), medians')
+    times, peaks, titles = {}, {}, describe(depths)
+    for s in sections:
+        members = [b for b in benches if b.group in s.groups]
+        if not members:
+            continue
+        times.update(measure(members, s.rounds, s.warmup))
+        if 'forget' in s.groups:
+            peaks = measure_peaks(members)
+        if s is not first:
+            titles.update((g, f'{titles[g]}; {s.rounds} rounds (+{s.warmup} warm-up)')
+                          for g in s.groups)
     us, delta = summarise(benches, times)
-    for group in OPS:
-        print_table(group, benches, us, delta)
-    targets = evaluate_targets(us, delta)
+    stats = {'us': us, 'delta': delta, 'peak': peaks}
+    for group in TABLES:
+        print_table(group, titles[group], benches, stats)
+    settings = settings_line(args.quick, sections, depths)
+    results = evaluate_targets(targets(depths), stats, settings)
     if args.json:
+        groups = {g: {'title': titles[g], 'unit': unit, 'per_us': per_us,
+                      'refs': refs, 'rows': [b.name for b in benches if b.group == g]}
+                  for g, (unit, per_us, refs, _) in TABLES.items()}
         with open(args.json, 'w') as f:
-            json.dump({'versions': env, 'rounds': rounds, 'warmup': warmup,
-                       'us_per_op': us, 'hook_delta_ns_per_op': delta,
-                       'targets': targets, 'samples_s': times}, f, indent=1)
+            json.dump({'versions': env, 'machine': machine(), 'settings': settings,
+                       'sections': [asdict(s) for s in sections],
+                       'rounds': first.rounds, 'warmup': first.warmup,
+                       'groups': groups, 'us_per_op': us,
+                       'hook_delta_ns_per_op': delta, 'peak_bytes': peaks,
+                       'targets': results, 'samples_s': times}, f, indent=1)
     return 0
 
 

@@ -6,6 +6,7 @@ import time
 
 from chainerlite import function_hook
 from chainerlite.backends import cuda
+from chainerlite.function_hooks import _stack
 
 _UNITS = (('sec', 1.0), ('ms', 1e3), ('us', 1e6), ('ns', 1e9))
 _perf_counter = time.perf_counter
@@ -66,26 +67,40 @@ class TimerHook(function_hook.FunctionHook):
 
     def __init__(self):
         self._history = []
-        self._stack = []        # running calls: [start, nested seconds, phase]
+        self._calls = _stack.CallStacks()   # running calls, per thread
         self._total_time = 0.0
         self._stats = {}        # name -> [self, forward, backward] seconds
         self._gpu_calls = []    # finished GPU calls awaiting their events
         self._gpu_ids = 0
 
+    def added(self, function):
+        if function is None:
+            # calls that raised at top level earlier stay marked as running
+            # until then; a new registration starts from a clean stack
+            self._calls.reset()
+
     # -- recording -------------------------------------------------------
     # The callbacks run on every op, so the CPU path is kept to a few list
-    # and dict operations; a running call is [start, nested seconds, phase].
-    def _start_gpu(self, phase):
+    # and dict operations. A running call is
+    # [id(function), start, nested seconds, phase]; a call that raised is
+    # dropped when its caller finishes (see _stack.pop_call).
+    def _start_gpu(self, function, phase):
         event = cuda.cupy.cuda.Event()
         event.record()
         self._gpu_ids += 1
-        self._stack.append([event, self._gpu_ids, phase])
+        self._calls.stack.append([id(function), event, self._gpu_ids, phase])
 
     def _stop(self, function):
-        entry = self._stack.pop()
-        start = entry[0]
+        stack = self._calls.stack
+        if stack and stack[-1][0] == id(function):
+            entry = stack.pop()
+        else:
+            entry = _stack.pop_call(stack, id(function))
+            if entry is None:
+                return  # began before the hook was registered
+        start = entry[1]
         if type(start) is not float:
-            self._stop_gpu(function, start, entry[1], entry[2])
+            self._stop_gpu(function, start, entry[2], entry[3], stack)
             return
         elapsed = _perf_counter() - start
         name = function._impl_name
@@ -93,13 +108,12 @@ class TimerHook(function_hook.FunctionHook):
         stats = self._stats.get(name)
         if stats is None:
             stats = self._stats[name] = [0.0, 0.0, 0.0]
-        stats[0] += elapsed - entry[1]
-        stats[entry[2]] += elapsed
-        stack = self._stack
+        stats[0] += elapsed - entry[2]
+        stats[entry[3]] += elapsed
         if not stack:
             self._total_time += elapsed
-        elif type(stack[-1][0]) is float:
-            stack[-1][1] += elapsed
+        elif type(stack[-1][1]) is float:
+            stack[-1][2] += elapsed
 
     def _record(self, name, phase, elapsed, self_time):
         self._history.append((name, elapsed))
@@ -109,10 +123,10 @@ class TimerHook(function_hook.FunctionHook):
         stats[0] += self_time
         stats[phase] += elapsed
 
-    def _stop_gpu(self, function, start, call_id, phase):
+    def _stop_gpu(self, function, start, call_id, phase, stack):
         stop = cuda.cupy.cuda.Event()
         stop.record()
-        parent = self._stack[-1][1] if self._stack else None
+        parent = stack[-1][2] if stack else None
         self._gpu_calls.append(
             (function._impl_name, phase, start, stop, call_id, parent))
 
@@ -134,18 +148,20 @@ class TimerHook(function_hook.FunctionHook):
 
     def forward_preprocess(self, function, in_data):
         if cuda.cupy is not None and _on_gpu(in_data):
-            self._start_gpu(_FORWARD)
+            self._start_gpu(function, _FORWARD)
         else:
-            self._stack.append([_perf_counter(), 0.0, _FORWARD])
+            self._calls.stack.append(
+                [id(function), _perf_counter(), 0.0, _FORWARD])
 
     def forward_postprocess(self, function, in_data):
         self._stop(function)
 
     def backward_preprocess(self, function, in_data, out_grad):
         if cuda.cupy is not None and _on_gpu(in_data + out_grad):
-            self._start_gpu(_BACKWARD)
+            self._start_gpu(function, _BACKWARD)
         else:
-            self._stack.append([_perf_counter(), 0.0, _BACKWARD])
+            self._calls.stack.append(
+                [id(function), _perf_counter(), 0.0, _BACKWARD])
 
     def backward_postprocess(self, function, in_data, out_grad):
         self._stop(function)

@@ -82,3 +82,17 @@ def test_linear_bad_shapes_raise_invalid_type(shapes):
 def test_relu_int_input_raises_invalid_type():
     with pytest.raises(type_check.InvalidType):
         nn.relu(np.array([1, -1]))
+
+
+@pytest.mark.parametrize('make, inputs', [
+    (nn.LinearFunction, (np.zeros(4),)),
+    (nn.LinearFunction, (np.zeros(4), np.zeros((2, 4)), np.zeros(2))),
+    (nn.ReLU, (np.zeros(2), np.zeros(2))),
+    (chainerlite.functions.math.basic_math.Mul, (np.zeros(2),)),
+    (chainerlite.functions.math.basic_math.Add, ()),
+])
+def test_wrong_arity_or_rank_raises_instead_of_crashing(make, inputs):
+    # Regression: indexing short tuples in compiled code read out of bounds
+    # (a segfault) before bounds checks were kept on.
+    with pytest.raises((type_check.InvalidType, ValueError, TypeError)):
+        make().apply(inputs)

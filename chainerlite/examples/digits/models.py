@@ -53,7 +53,7 @@ class MLP(_BlockChain):
     def __init__(self, n_hidden=128, n_out=10, forget=False):
         super().__init__(forget)
         with self.init_scope():
-            self.l1 = L.Linear(None, n_hidden)
+            self.l1 = L.Linear(digits.IMAGE_SIZE ** 2, n_hidden)
             self.l2 = L.Linear(n_hidden, n_hidden)
             self.l3 = L.Linear(n_hidden, n_out)
 
@@ -85,12 +85,12 @@ class CNN(_BlockChain):
 
     """
 
-    def __init__(self, c1=16, c2=32, n_out=10, forget=False):
+    def __init__(self, c1=32, c2=64, n_out=10, forget=False):
         super().__init__(forget)
         with self.init_scope():
             self.conv1 = L.Convolution2D(1, c1, 3, pad=1)
             self.conv2 = L.Convolution2D(c1, c2, 3, pad=1)
-            self.fc = L.Linear(None, n_out)
+            self.fc = L.Linear(c2 * (digits.IMAGE_SIZE // 4) ** 2, n_out)
 
     def conv_block1(self, x):
         """First block: 1x8x8 image -> ``c1`` x 4 x 4 features."""

@@ -1,56 +1,18 @@
 """Fully-connected (linear) layer and the nodes of its gradients."""
 
 from chainerlite import function_node
+from chainerlite._core import nn
 from chainerlite import utils
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
 
 
-class LinearFunction(function_node.FunctionNode):
-    """Linear function ``y = x W^T + b``."""
-
-    def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        has_bias = type_check.eval(n_in) == 3
-        type_check._argname(
-            in_types, ('x', 'W', 'b') if has_bias else ('x', 'W'))
-        x_type, w_type = in_types[:2]
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
-            x_type.ndim == 2,
-            w_type.ndim == 2,
-            x_type.shape[1] == w_type.shape[1],
-        )
-        if has_bias:
-            b_type = in_types[2]
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 1,
-                b_type.shape[0] == w_type.shape[0],
-            )
-
-    def forward(self, inputs):
-        x, W = inputs[:2]
-        self.retain_inputs((0, 1))
-        y = utils.force_array(x.dot(W.T), x.dtype)
-        if len(inputs) == 3:
-            y += inputs[2]
-        return y,
-
-    def backward(self, indexes, grad_outputs):
-        x, W = self.get_retained_inputs()
-        gy, = grad_outputs
-        grads = []
-        if 0 in indexes:
-            grads.append(LinearGradData().apply((W, gy))[0])
-        if 1 in indexes:
-            grads.append(LinearGradWeight(W.dtype).apply((x, gy))[0])
-        if 2 in indexes:
-            grads.append(sum_mod.sum(gy, axis=0))
-        return tuple(grads)
+#: Linear function node ``y = x W^T + b``. It is compiled
+#: (``chainerlite._core.nn``): forward and backward run on raw arrays unless
+#: a hook needs the node or double backprop is requested, where the grad
+#: nodes below take over.
+LinearFunction = nn.LinearFunction
 
 
 class LinearGradData(function_node.FunctionNode):
@@ -134,8 +96,7 @@ def linear(x, W, b=None, n_batch_axes=1):
     batch_shape = x.shape[:n_batch_axes]
     if n_batch_axes > 1 or x.ndim > 2:
         x = reshape.reshape(x, (utils.size_of_shape(batch_shape), -1))
-    inputs = (x, W) if b is None else (x, W, b)
-    y, = LinearFunction().apply(inputs)
+    y = nn.linear2d(x, W, b)
     if n_batch_axes > 1:
         y = reshape.reshape(y, batch_shape + (-1,))
     return y

@@ -180,3 +180,49 @@ def test_gpu_calls_are_timed_with_cuda_events():
     assert hook.summary()['Exp']['occurrence'] == 2
     assert all(elapsed >= 0 for _, elapsed in hook.call_history)
     assert hook.total_time() > 0
+
+
+class _Fail(function_node.FunctionNode):
+    def forward(self, inputs):
+        raise ValueError('fail')
+
+
+def test_a_call_that_raised_inside_another_is_dropped():
+    x = _variable()
+
+    def block(a):
+        try:
+            _Fail().apply((a,))
+        except ValueError:
+            pass
+        return F.exp(a)
+
+    with timer.TimerHook() as hook:
+        F.forget(block, x)
+        F.exp(x)
+    summary = hook.summary()
+    assert summary['Exp']['occurrence'] == 2
+    # both top-level calls count once each in the total
+    assert hook.total_time() == pytest.approx(
+        summary['Forget']['elapsed_time'] + hook.call_history[-1][1])
+
+
+def test_one_hook_in_two_threads_keeps_their_calls_apart():
+    import threading
+    hook = timer.TimerHook()
+    barrier = threading.Barrier(2)
+
+    def work():
+        with hook:
+            barrier.wait()
+            for _ in range(50):
+                F.exp(_variable())
+
+    threads = [threading.Thread(target=work) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert hook.summary()['Exp']['occurrence'] == 100
+    assert hook.total_time() == pytest.approx(
+        hook.summary()['Exp']['elapsed_time'])

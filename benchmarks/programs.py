@@ -1,0 +1,275 @@
+"""The programs that compare.py times, written once for every engine.
+
+chain   ``h = h * 1.0001`` 200 times on 10x10 float32, sum, backward
+mlp     relu(linear) layers, sum, backward (the tiny MLP: batch 1, width 16,
+        depth 8; the large one: one 1024x1024 layer on a batch of 1024)
+forget  12 blocks of 4 tanh(linear) layers (batch 2048, width 128), sum,
+        backward, with or without ``F.forget`` around each block
+deep    ``h = h * 1.0`` chains of a given depth; only the backward is timed
+
+Each program is a :class:`Bench`; the ones written for autodiff engines take an
+:class:`Engine` (chainerlite, Chainer 7.8.1, PyTorch) or a Chainer-like module.
+"""
+import contextlib
+import functools
+import importlib
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+N_OPS, SHAPE, FACTOR = 200, (10, 10), 1.0001
+TINY = dict(batch=1, width=16, depth=8)
+LARGE = dict(batch=1024, width=1024, depth=1)
+BLOCKS, LAYERS, BATCH, WIDTH = 12, 4, 2048, 128
+HOOK_KINDS = ('empty hook', 'trivial hook', 'TimerHook')
+CALLBACKS = ('forward_preprocess', 'forward_postprocess',
+             'backward_preprocess', 'backward_postprocess')
+
+
+def describe(depths):
+    """One line per group: what its program does."""
+    return {
+        'chain': f'h * {FACTOR} x{N_OPS} on 10x10 float32, sum, backward',
+        'mlp': 'relu(linear), batch {batch}, width {width}, depth {depth}, sum, '
+               'backward'.format(**TINY),
+        'large': 'relu(linear), {batch}x{width} input, {width}x{width} weight, sum, '
+                 'backward (one step)'.format(**LARGE),
+        'forget': f'{BLOCKS} blocks of {LAYERS} tanh(linear), B={BATCH}, '
+                  f'D={WIDTH}, sum, backward; F.forget around each block or not',
+        'deep': 'h * 1.0 chain on (1,) float32, backward only (build untimed), '
+                'depths ' + ' and '.join(depth_label(d) for d in depths),
+    }
+
+
+def depth_label(depth):
+    """1000 -> '1e3'; other numbers as they are."""
+    exponent = len(str(depth)) - 1
+    return f'1e{exponent}' if depth == 10 ** exponent else str(depth)
+
+
+def note(msg):
+    print(f'note: {msg}')
+
+
+@dataclass
+class Bench:
+    group: str                                  # a key of describe()
+    name: str                                   # row label; plain rows: the engine name
+    run: Callable                               # the timed program; returns a gradient
+    ops: int = 1                                # times are reported per op
+    context: Callable = contextlib.nullcontext  # entered untimed around it (a hook)
+    reset: Callable = lambda: None              # untimed, before each sample
+    teardown: Callable = lambda: None           # untimed, after each sample
+    base: str = None                            # plain row a hook row is a delta against
+
+    @property
+    def key(self):
+        return f'{self.group}:{self.name}'
+
+
+@dataclass
+class Engine:
+    """What the shared programs need from an autodiff library."""
+    name: str
+    leaf: Callable      # ndarray -> leaf that requires grad
+    input: Callable     # ndarray -> input that needs no grad
+    sum: Callable
+    linear: Callable
+    relu: Callable
+    grad: Callable      # leaf -> its gradient as an ndarray
+    cleargrad: Callable
+
+
+def chain_data(seed=0):
+    return np.random.default_rng(seed).standard_normal(SHAPE).astype(np.float32)
+
+
+def mlp_data(batch, width, depth, seed=1):
+    """Input, weights (He-scaled) and biases of a relu MLP, float32."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((batch, width)).astype(np.float32)
+    scale = np.float32((2 / width) ** 0.5)
+    Ws = [rng.standard_normal((width, width)).astype(np.float32) * scale
+          for _ in range(depth)]
+    bs = [np.full(width, 0.1, np.float32) for _ in range(depth)]
+    return x, Ws, bs
+
+
+def forget_data(seed=2):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((BATCH, WIDTH)).astype(np.float32)
+    Ws = [(rng.standard_normal((WIDTH, WIDTH)) / WIDTH ** 0.5).astype(np.float32)
+          for _ in range(BLOCKS * LAYERS)]
+    return x, Ws
+
+
+def numpy_chain(x):
+    """The ufunc calls an engine makes, with nothing around them."""
+    def chain():
+        h = x
+        for _ in range(N_OPS):
+            h = h * FACTOR
+        h.sum()
+        g = np.ones_like(h)             # sum's grad, broadcast
+        for _ in range(N_OPS):
+            g = g * FACTOR
+        return g
+    return Bench('chain', 'numpy', chain, ops=N_OPS)
+
+
+def numpy_mlp(group, data):
+    x, Ws, bs = data
+
+    def mlp():
+        hs = [x]
+        for W, b in zip(Ws, bs):
+            hs.append(np.maximum(hs[-1].dot(W.T) + b, 0))
+        hs[-1].sum()
+        g = np.ones_like(hs[-1])
+        for i in reversed(range(len(Ws))):
+            g = g * (hs[i + 1] > 0)
+            gW, _gb = g.T.dot(hs[i]), g.sum(axis=0)
+            if i:                        # the input needs no grad
+                g = g.dot(Ws[i])
+        return gW
+    return Bench(group, 'numpy', mlp, ops=len(Ws))
+
+
+def engine_chain(e, x):
+    def chain():
+        h = x0 = e.leaf(x)
+        for _ in range(N_OPS):
+            h = h * FACTOR
+        e.sum(h).backward()
+        return e.grad(x0)
+    return Bench('chain', e.name, chain, ops=N_OPS)
+
+
+def engine_mlp(e, group, data):
+    x, Ws, bs = data
+    h0 = e.input(x)
+    params = [e.leaf(a) for a in Ws + bs]
+    layers = list(zip(params[:len(Ws)], params[len(Ws):]))
+
+    def mlp():
+        h = h0
+        for W, b in layers:
+            h = e.relu(e.linear(h, W, b))
+        e.sum(h).backward()
+        return e.grad(params[0])
+
+    def clear():
+        for p in params:
+            e.cleargrad(p)
+    return Bench(group, e.name, mlp, ops=len(Ws), reset=clear)
+
+
+def forget_programs(mod, data, plain=True):
+    """The tanh(linear) stack in a Chainer-like module: with F.forget, and plain."""
+    F = importlib.import_module(mod.__name__ + '.functions')
+    x, arrays = data
+    Ws = [mod.Variable(a) for a in arrays]
+
+    def block(Ws, h):
+        for W in Ws:
+            h = F.tanh(F.linear(h, W))
+        return h
+    blocks = [functools.partial(block, Ws[i:i + LAYERS])
+              for i in range(0, len(Ws), LAYERS)]
+
+    def step(forget):
+        h = mod.Variable(x)
+        for b in blocks:
+            h = F.forget(b, h) if forget else b(h)
+        F.sum(h).backward()
+        return Ws[0].grad
+
+    def clear():
+        for W in Ws:
+            W.cleargrad()
+    rows = [(mod.__name__, False)] * plain + [(f'{mod.__name__} + forget', True)]
+    return [Bench('forget', name, functools.partial(step, forget), reset=clear)
+            for name, forget in rows]
+
+
+def deep_programs(mod, depths):
+    """Backward of a built chain per depth: building and freeing it are untimed."""
+    F = importlib.import_module(mod.__name__ + '.functions')
+
+    def bench(depth):
+        graph = {}
+
+        def build():
+            h = graph['x'] = mod.Variable(np.ones((1,), np.float32))
+            for _ in range(depth):
+                h = h * 1.0
+            graph['loss'] = F.sum(h)
+
+        def backward():
+            graph['loss'].backward()
+            return graph['x'].grad
+        return Bench('deep', f'depth {depth_label(depth)}', backward, ops=depth,
+                     reset=build, teardown=graph.clear)
+    return [bench(depth) for depth in depths]
+
+
+def chainer_like(mod):
+    """chainerlite and Chainer 7.8.1: one API, also measured under hooks."""
+    F = importlib.import_module(mod.__name__ + '.functions')
+    engine = Engine(mod.__name__, mod.Variable, lambda a: a, F.sum, F.linear, F.relu,
+                    lambda v: v.grad, lambda v: v.cleargrad())
+    return engine, hook_factories(mod)
+
+
+def pytorch(torch):
+    engine = Engine('torch', lambda a: torch.tensor(a, requires_grad=True), torch.tensor,
+                    torch.sum, torch.nn.functional.linear, torch.relu,
+                    lambda t: t.grad.numpy(), lambda t: setattr(t, 'grad', None))
+    return engine, {}
+
+
+def hook_factories(mod):
+    class EmptyHook(mod.FunctionHook):
+        pass
+
+    def noop(self, function, in_data, out_grad=None):  # the four callbacks' trivial body
+        pass
+    TrivialHook = type('TrivialHook', (mod.FunctionHook,), dict.fromkeys(CALLBACKS, noop))
+    factories = dict(zip(HOOK_KINDS, (EmptyHook, TrivialHook)))
+    try:
+        factories['TimerHook'] = importlib.import_module(
+            mod.__name__ + '.function_hooks').TimerHook
+    except (ImportError, AttributeError) as e:
+        note(f'{mod.__name__} + TimerHook skipped ({type(e).__name__}: {e})')
+    return factories
+
+
+def engine_programs(modname, adapt, data, depths):
+    """Every program an engine takes part in; chainerlite runs them all."""
+    x, tiny, large, stack = data
+    engine, hooks = adapt(importlib.import_module(modname))
+    plain = [engine_chain(engine, x), engine_mlp(engine, 'mlp', tiny),
+             engine_mlp(engine, 'large', large)]
+    hooked = [Bench('chain', f'{engine.name} + {kind}', plain[0].run, ops=N_OPS,
+                    context=factory, base=engine.name) for kind, factory in hooks.items()]
+    extra = []
+    if modname in ('chainerlite', 'chainer'):
+        mod = importlib.import_module(modname)
+        extra = forget_programs(mod, stack, plain=modname == 'chainerlite')
+        if modname == 'chainerlite':
+            extra += deep_programs(mod, depths)
+    return plain + hooked + extra
+
+
+def collect_benches(depths):
+    data = chain_data(), mlp_data(**TINY), mlp_data(**LARGE), forget_data()
+    benches = [numpy_chain(data[0]), numpy_mlp('mlp', data[1]),
+               numpy_mlp('large', data[2])]
+    for modname, adapt in (('chainerlite', chainer_like), ('chainer', chainer_like),
+                           ('torch', pytorch)):
+        try:
+            benches += engine_programs(modname, adapt, data, depths)
+        except Exception as e:  # an optional column must never break the script
+            note(f'{modname} skipped ({type(e).__name__}: {e})')
+    return benches

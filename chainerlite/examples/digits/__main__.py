@@ -1,0 +1,5 @@
+"""Runs the digits demo: ``python -m chainerlite.examples.digits``."""
+
+from chainerlite.examples.digits import cli
+
+cli.main()

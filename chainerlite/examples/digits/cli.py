@@ -1,0 +1,189 @@
+"""Command line of the digits demo: train, time the functions, save memory.
+
+Run ``python -m chainerlite.examples.digits --help`` for the options.
+"""
+
+import argparse
+import functools
+import sys
+import time
+
+import numpy
+
+import chainerlite.links as L
+from chainerlite import backend
+from chainerlite import optimizers
+from chainerlite.backends import cuda
+from chainerlite.datasets import get_digits
+from chainerlite.examples.digits import models
+from chainerlite.examples.digits import profiling
+from chainerlite.examples.digits import training
+
+MODELS = {'mlp': models.MLP, 'cnn': models.CNN}
+_MIB = 2.0 ** 20
+
+
+def _devices():
+    devices = ['@numpy']
+    if cuda.available:
+        count = cuda.cupy.cuda.runtime.getDeviceCount()
+        devices += ['@cupy:{}'.format(i) for i in range(count)]
+    return devices
+
+
+def _non_negative(text):
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError('must be >= 0, got {}'.format(value))
+    return value
+
+
+def _positive(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError('must be >= 1, got {}'.format(value))
+    return value
+
+
+def make_parser():
+    """Returns the argument parser of the demo."""
+    parser = argparse.ArgumentParser(
+        prog='python -m chainerlite.examples.digits',
+        description='Trains an MLP and a CNN on the UCI handwritten digits '
+        '(8x8), prints a TimerHook report of one CNN epoch, then compares '
+        'the peak memory of CNN training without and with F.forget.')
+    parser.add_argument('--epochs', type=_positive, default=20,
+                        help='training epochs per model (default: 20)')
+    parser.add_argument('--batch-size', type=_positive, default=32,
+                        help='samples per update (default: 32)')
+    parser.add_argument('--model', choices=('mlp', 'cnn', 'both'),
+                        default='both',
+                        help='which model to train; the timing and memory '
+                        'parts use the CNN unless only the MLP is chosen '
+                        '(default: both)')
+    parser.add_argument('--forget', type=_non_negative, default=1,
+                        metavar='EPOCHS',
+                        help='epochs of the F.forget memory comparison, '
+                        'run once without and once with F.forget; 0 skips '
+                        'it (default: 1)')
+    parser.add_argument('--device', choices=_devices(), default='@numpy',
+                        help='where to compute (default: @numpy)')
+    parser.add_argument('--seed', type=int, default=0,
+                        help='seed of the data split, the initial weights '
+                        'and the shuffling (default: 0)')
+    parser.add_argument('--no-progress', dest='progress',
+                        action='store_false',
+                        help='hide the tqdm progress bars')
+    return parser
+
+
+def build(name, seed, device, forget=False):
+    """Creates a classifier and its Adam optimizer, seeded for repeatability.
+
+    Args:
+        name (str): ``'mlp'`` or ``'cnn'``.
+        seed (int): Seed of the initial weights.
+        device (str): Device specifier, e.g. ``'@numpy'``.
+        forget (bool): Whether the model calls its blocks through
+            ``F.forget``.
+
+    Returns:
+        tuple: The :class:`~chainerlite.links.Classifier` and the
+        :class:`~chainerlite.optimizers.Adam` optimizer set up with it.
+
+    """
+    numpy.random.seed(seed)
+    model = L.Classifier(MODELS[name](forget=forget))
+    model.to_device(device)
+    optimizer = optimizers.Adam()
+    optimizer.setup(model)
+    return model, optimizer
+
+
+def _train(name, args, data, log):
+    model, optimizer = build(name, args.seed, args.device)
+    log('\n{} with Adam: {} epochs, batch size {}'.format(
+        name.upper(), args.epochs, args.batch_size))
+    history = training.fit(model, optimizer, data[0], data[1], args.epochs,
+                           args.batch_size, numpy.random.RandomState(args.seed),
+                           log, args.progress)
+    log('{}: test accuracy {:.4f} after {} epochs, {:.1f}s'.format(
+        name.upper(), history[-1]['accuracy'], args.epochs,
+        sum(r['seconds'] for r in history)))
+    return model, optimizer, history
+
+
+def _compare_forget(name, args, data, log):
+    log('\nMemory: a fresh {} trained {} epoch(s) without and with F.forget '
+        'around its blocks (peak traced by tracemalloc{})'.format(
+            name.upper(), args.forget,
+            ', host memory only' if args.device != '@numpy' else ''))
+    result = {}
+    for label, forget in (('plain', False), ('forget', True)):
+        model, optimizer = build(name, args.seed, args.device, forget)
+        start = time.perf_counter()
+        history, peak = profiling.peak_memory(lambda: training.fit(
+            model, optimizer, data[0], data[1], args.forget, args.batch_size,
+            numpy.random.RandomState(args.seed), lambda line: None))
+        result[label] = {'peak': peak, 'accuracy': history[-1]['accuracy'],
+                         'seconds': time.perf_counter() - start}
+        log('  {:6s}  peak {:7.2f} MiB  test accuracy {:.4f}  {:.1f}s'.format(
+            label, peak / _MIB, result[label]['accuracy'],
+            result[label]['seconds']))
+    result['ratio'] = result['forget']['peak'] / result['plain']['peak']
+    log('  peak memory with F.forget / without: {:.2f}'.format(
+        result['ratio']))
+    return result
+
+
+def run(args, file=None):
+    """Runs the demo with parsed arguments.
+
+    Args:
+        args (argparse.Namespace): Options from :func:`make_parser`.
+        file: Text stream for the output; ``sys.stdout`` when ``None``.
+
+    Returns:
+        dict: ``'mlp'`` and/or ``'cnn'``: the training history of each
+        model (see :func:`~chainerlite.examples.digits.training.fit`);
+        ``'timer'``: the TimerHook of the profiled epoch; ``'memory'``
+        (unless ``--forget 0``): the peak bytes, test accuracy and seconds
+        of the ``'plain'`` and ``'forget'`` runs and their ``'ratio'``.
+
+    """
+    start = time.perf_counter()
+    file = sys.stdout if file is None else file
+    log = functools.partial(print, file=file)
+    device = backend.get_device(args.device)
+    train, test = get_digits(seed=args.seed)
+    data = tuple(tuple(device.send(a) for a in part) for part in (train, test))
+    log('UCI handwritten digits: {} training and {} test images of 8x8 '
+        'pixels, on {}'.format(len(train[1]), len(test[1]), device))
+    names = ['mlp', 'cnn'] if args.model == 'both' else [args.model]
+    results = {}
+    for name in names:
+        model, optimizer, results[name] = _train(name, args, data, log)
+    log('\nTime per function in one more training epoch of the {} '
+        '(TimerHook):'.format(name.upper()))
+    rng = numpy.random.RandomState(args.seed)
+    results['timer'] = profiling.time_functions(
+        lambda: training.train_epoch(model, optimizer, data[0],
+                                     args.batch_size, rng),
+        file)
+    if args.forget:
+        results['memory'] = _compare_forget(name, args, data, log)
+    log('\nTotal time: {:.1f}s'.format(time.perf_counter() - start))
+    return results
+
+
+def main(argv=None):
+    """Parses the command line and runs the demo.
+
+    Args:
+        argv (list of str): Arguments; ``sys.argv[1:]`` when ``None``.
+
+    Returns:
+        dict: What :func:`run` returns.
+
+    """
+    return run(make_parser().parse_args(argv))
