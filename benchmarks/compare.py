@@ -177,31 +177,44 @@ def fmt(value, spec):
     return '-' if value is None else format(value, spec)
 
 
-def extra_cells(kind, b, refs, stats):
+EXTRA_HEADS = {'hook': ('hook ns/op',), 'peak': ('peak MiB', 'x peak')}
+
+
+def extra_cells(kind, group, name, refs, stats):
     """The hook delta column, or the peak memory columns."""
     if kind == 'hook':
-        return f'{fmt(stats["delta"].get(b.key), "+.0f"):>12}'
-    peak = stats['peak'].get(b.key)
-    return (f'{fmt(peak and peak / MiB, ".1f"):>10}'
-            f'{fmt(ratio(stats["peak"], b.group, b.name, refs[0][1]), ".3f"):>9}')
+        return [fmt(stats['delta'].get(f'{group}:{name}'), '+.0f')]
+    peak = stats['peak'].get(f'{group}:{name}')
+    return [fmt(peak and peak / MiB, '.1f'),
+            fmt(ratio(stats['peak'], group, name, refs[0][1]), '.3f')]
 
 
-def print_table(group, title, benches, stats):
+def table(group, names, stats):
+    """A group's results table as strings: the header and one list per row."""
     unit, per_us, refs, extras = TABLES[group]
-    width = [max(11, len(label) + 3) for label, _ in refs]
-    head = f'{"contestant":<28}{unit:>10}' + ''.join(
-        f'{"x " + label:>{w}}' for (label, _), w in zip(refs, width)) + ''.join(
-        {'hook': f'{"hook ns/op":>12}', 'peak': f'{"peak MiB":>10}{"x peak":>9}'}[k]
-        for k in extras)
-    rows = [b for b in benches if b.group == group]
-    if not rows:
+    head = ['contestant', unit] + [f'x {label}' for label, _ in refs] + [
+        h for kind in extras for h in EXTRA_HEADS[kind]]
+    rows = []
+    for name in names:
+        cells = [name, f'{stats["us"][f"{group}:{name}"] * per_us:.3f}'] + [
+            fmt(ratio(stats['us'], group, name, ref), '.3f') for _, ref in refs]
+        rows.append(cells + [c for kind in extras
+                             for c in extra_cells(kind, group, name, refs, stats)])
+    return head, rows
+
+
+def print_table(group, title, names, stats):
+    if not names:
         return
-    print(f'\n[{group}] {title}\n{head}\n' + '-' * len(head))
-    for b in rows:
-        cells = ''.join(f'{fmt(ratio(stats["us"], group, b.name, ref), ".3f"):>{w}}'
-                        for (_, ref), w in zip(refs, width))
-        print(f'{b.name:<28}{stats["us"][b.key] * per_us:>10.3f}{cells}' +
-              ''.join(extra_cells(k, b, refs, stats) for k in extras))
+    head, rows = table(group, names, stats)
+    widths = [10] + [max(11, len(h) + 2) for h in head[2:]]
+
+    def line(cells):
+        return f'{cells[0]:<28}' + ''.join(f'{c:>{w}}' for c, w in zip(cells[1:], widths))
+    header = line(head)
+    print(f'\n[{group}] {title}\n{header}\n' + '-' * len(header))
+    for cells in rows:
+        print(line(cells))
 
 
 def evaluate_targets(goals, stats, settings):
@@ -228,8 +241,30 @@ def machine():
     except (OSError, StopIteration):
         pass
     return {'cpu': cpu, 'cores': os.cpu_count(), 'platform': platform.platform(),
+            'load average': os.getloadavg(),
             'date': datetime.datetime.now(datetime.timezone.utc).strftime(
                 '%Y-%m-%d %H:%M UTC')}
+
+
+def run_sections(benches, sections):
+    """Time each section's contestants; trace the peaks of the forget programs."""
+    times, peaks = {}, {}
+    for s in sections:
+        members = [b for b in benches if b.group in s.groups]
+        if members:
+            times.update(measure(members, s.rounds, s.warmup))
+        if 'forget' in s.groups:
+            peaks = measure_peaks(members)
+    return times, peaks
+
+
+def table_titles(sections, depths):
+    """Each group's description; past the first section, with its rounds."""
+    titles = describe(depths)
+    for s in sections[1:]:
+        titles.update((g, f'{titles[g]}; {s.rounds} rounds (+{s.warmup} warm-up)')
+                      for g in s.groups)
+    return titles
 
 
 def main(argv=None):
@@ -239,7 +274,7 @@ def main(argv=None):
                    '(default 60, 5 with --quick); the larger programs take fewer')
     p.add_argument('--json', metavar='PATH', help='write the results as JSON')
     args = p.parse_args(argv)
-    sections, depths = plan(args), DEPTHS[args.quick]
+    sections, depths, host = plan(args), DEPTHS[args.quick], machine()
     first = sections[0]
     benches = checked(collect_benches(depths))
     env = {'python': platform.python_version(), 'numpy': np.__version__}
@@ -247,34 +282,25 @@ def main(argv=None):
                for m in ('chainerlite', 'chainer', 'torch') if m in sys.modules)
     print(', '.join(f'{k} {v}' for k, v in env.items()) +
           f'; {first.rounds} interleaved rounds (+{first.warmup} warm-up), medians')
-    times, peaks, titles = {}, {}, describe(depths)
-    for s in sections:
-        members = [b for b in benches if b.group in s.groups]
-        if not members:
-            continue
-        times.update(measure(members, s.rounds, s.warmup))
-        if 'forget' in s.groups:
-            peaks = measure_peaks(members)
-        if s is not first:
-            titles.update((g, f'{titles[g]}; {s.rounds} rounds (+{s.warmup} warm-up)')
-                          for g in s.groups)
+    times, peaks = run_sections(benches, sections)
     us, delta = summarise(benches, times)
     stats = {'us': us, 'delta': delta, 'peak': peaks}
+    titles = table_titles(sections, depths)
+    names = {g: [b.name for b in benches if b.group == g] for g in TABLES}
     for group in TABLES:
-        print_table(group, titles[group], benches, stats)
+        print_table(group, titles[group], names[group], stats)
     settings = settings_line(args.quick, sections, depths)
     results = evaluate_targets(targets(depths), stats, settings)
     if args.json:
-        groups = {g: {'title': titles[g], 'unit': unit, 'per_us': per_us,
-                      'refs': refs, 'rows': [b.name for b in benches if b.group == g]}
-                  for g, (unit, per_us, refs, _) in TABLES.items()}
         with open(args.json, 'w') as f:
-            json.dump({'versions': env, 'machine': machine(), 'settings': settings,
+            json.dump({'versions': env, 'machine': host, 'settings': settings,
                        'sections': [asdict(s) for s in sections],
                        'rounds': first.rounds, 'warmup': first.warmup,
-                       'groups': groups, 'us_per_op': us,
-                       'hook_delta_ns_per_op': delta, 'peak_bytes': peaks,
-                       'targets': results, 'samples_s': times}, f, indent=1)
+                       'groups': {g: {'title': titles[g], 'rows': names[g]}
+                                  for g in TABLES},
+                       'us_per_op': us, 'hook_delta_ns_per_op': delta,
+                       'peak_bytes': peaks, 'targets': results, 'samples_s': times},
+                      f, indent=1)
     return 0
 
 

@@ -18,29 +18,25 @@ def _first_non_finite(arrays):
 
 
 class NaNHook(function_hook.FunctionHook):
-    """Function hook that raises when a function meets a NaN or an infinity.
+    """Function hook that raises at the first NaN or infinity in a graph.
 
-    What is checked, and when (hooks receive a function's inputs and the
-    gradients of its outputs, never its outputs or its input gradients):
+    What is checked, and when:
 
-    * **forward**: before each function runs, its input arrays. The first
-      function that *receives* a non-finite value raises
-      :class:`RuntimeError` naming that function, the input index and
-      ``'forward'``. The value was computed by the function that produced
-      that input (or was given as data); that producer cannot be named,
-      because a function is not linked to its inputs until its forward has
-      returned.
+    * **forward**: each function's outputs, right after it ran (through the
+      ``out_data`` argument of ``forward_postprocess``). The first function
+      that *produces* a non-finite value raises :class:`RuntimeError`
+      naming it, the output index and ``'forward'``. Inputs given as data
+      are checked too, before the first function that receives them runs.
     * **backward**: before each function's backward runs, the gradients of
       its outputs. A non-finite one raises :class:`RuntimeError` naming the
       function, the output index and ``'backward'``. Such a gradient was
       computed by the backward of a function that uses that output (or was
       the initial gradient given to ``backward``).
 
-    Not checked: outputs that no other function uses while the hook is
-    active (for example the loss itself) and the gradients that reach
-    leaf variables (for example the parameters' ``grad``); check those
-    directly with ``xp.isfinite``. Only float and complex arrays are
-    checked. Each check reads every element, and on the GPU it
+    Not checked: the gradients that reach leaf variables (for example the
+    parameters' ``grad``); ``chainerlite.set_debug(True)`` checks those too,
+    as it checks every gradient a backward returns. Only float and complex
+    arrays are checked. Each check reads every element, and on the GPU it
     synchronises, so use the hook for debugging.
 
     .. admonition:: Example
@@ -67,6 +63,13 @@ class NaNHook(function_hook.FunctionHook):
                 'input %d in forward; the function that computed this input '
                 'produced it, or it was given as data.'
                 % (function._impl_name, i))
+
+    def forward_postprocess(self, function, in_data, out_data):
+        i = _first_non_finite(out_data)
+        if i >= 0:
+            raise RuntimeError(
+                'NaNHook: %s produced a non-finite value (NaN or Inf) as '
+                'output %d in forward.' % (function._impl_name, i))
 
     def backward_preprocess(self, function, in_data, out_grad):
         i = _first_non_finite(out_grad)

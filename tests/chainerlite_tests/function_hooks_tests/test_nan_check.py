@@ -27,18 +27,17 @@ def test_forward_input_given_as_data(bad):
             F.exp(x)
 
 
-def test_forward_raises_at_the_function_receiving_the_value():
+def test_forward_raises_at_the_function_producing_the_value():
     x = _variable([0.0, 1.0])
     calls = []
     with pytest.raises(RuntimeError) as info:
         with nan_check.NaNHook(), numpy.errstate(divide='ignore'):
-            y = F.log(x)             # computes -inf: not detected yet
+            calls.append('start')
+            F.log(x)                 # computes -inf
             calls.append('log')
-            F.identity(x) + y        # y is input 1 of the addition
-            calls.append('add')
-    assert calls == ['log']
+    assert calls == ['start']
     message = str(info.value)
-    assert 'Add' in message and 'input 1' in message
+    assert 'Log' in message and 'output 0' in message
     assert 'forward' in message and 'backward' not in message
     assert chainerlite.get_function_hooks() == {}
 
@@ -48,12 +47,25 @@ def test_backward_raises_at_the_function_receiving_the_gradient():
     with nan_check.NaNHook():
         h = F.identity(x)
         y = F.sum(F.sqrt(h))     # finite forward
+    g = F.sqrt(h)
+    g.grad = numpy.array([numpy.inf, 1.0], numpy.float32)
+    with pytest.raises(RuntimeError) as info:
+        with nan_check.NaNHook():
+            g.backward()         # an infinite gradient arrives at Sqrt
+    message = str(info.value)
+    assert 'Sqrt' in message and 'output 0' in message
+    assert 'backward' in message
+    assert x.grad is None
+    del y
+
+
+def test_functions_run_by_a_backward_are_checked_as_they_produce():
+    x = _variable([0.0, 4.0])
+    y = F.sum(F.sqrt(x))         # finite forward
     with pytest.raises(RuntimeError) as info:
         with nan_check.NaNHook(), numpy.errstate(divide='ignore'):
             y.backward()         # sqrt's backward divides by zero
-    message = str(info.value)
-    assert 'Identity' in message and 'output 0' in message
-    assert 'backward' in message
+    assert 'produced a non-finite value' in str(info.value)
     assert x.grad is None
 
 
@@ -77,12 +89,11 @@ def test_finite_graph_passes():
 
 def test_non_finite_gradient_of_a_second_output():
     x = _variable([[1.0, 2.0], [0.0, 4.0]])
-    with nan_check.NaNHook():
-        a, b = F.split_axis(x, 2, 0)
-        loss = F.sum(a) + F.sum(F.sqrt(b))
+    a, b = F.split_axis(x, 2, 0)
+    b_grad = numpy.array([[numpy.inf, 1.0]], numpy.float32)
     with pytest.raises(RuntimeError, match='output 1 of SplitAxis'):
-        with nan_check.NaNHook(), numpy.errstate(divide='ignore'):
-            loss.backward()
+        with nan_check.NaNHook():
+            chainerlite.backward([a, b], [numpy.ones_like(a.array), b_grad])
 
 
 def test_only_active_inside_the_block():
