@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench docs wheel clean
+.PHONY: demo test bench perf-docs docs wheel clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,23 @@ bench: $(VENV)/bin/asv
 	cd benchmarks && ../$(VENV)/bin/asv machine --yes --machine local >/dev/null
 	cd benchmarks && ../$(VENV)/bin/asv run --python=same --quick --machine local --show-stderr
 	$(PY) benchmarks/compare.py --quick
+
+# Full comparison (a few minutes; not run in CI), written up as
+# docs/performance.md and docs/performance.png. PERF_PYTHON is the interpreter
+# that measures; the most columns come from a venv that also holds chainer
+# 7.8.1, torch and matplotlib, with chainerlite installed from this tree:
+#   P=/path/to/venv/bin; $P/pip install 'setuptools>=64,<81'
+#   $P/pip wheel --no-build-isolation --no-deps -w /tmp/cl_dist .
+#   $P/pip install --force-reinstall --no-deps /tmp/cl_dist/chainerlite-*.whl
+#   $P/pip install 'setuptools<60'    # chainer needs it at runtime
+#   make perf-docs PERF_PYTHON=$P/python    # here: /work/cmpenv/bin/python
+PERF_PYTHON ?= $(PY)
+PERF_JSON := build/performance.json
+
+perf-docs: $(if $(filter $(PY),$(PERF_PYTHON)),$(VENV)/bin/asv)
+	mkdir -p build
+	$(PERF_PYTHON) benchmarks/compare.py --json $(PERF_JSON)
+	$(PERF_PYTHON) benchmarks/plot.py $(PERF_JSON) --out docs
 
 docs: $(STAMP)
 	$(PY) -m pip install -e '.[docs]'

@@ -7,6 +7,7 @@ cdef class ThreadState:
     cdef object hooks           # HookRegistry: global hooks of this thread
     cdef tuple hook_entries     # cached dispatch entries for `hooks`
     cdef unsigned long hook_version  # hooks.version when hook_entries was built
+    cdef dict scratch           # per-thread data of compiled hooks, by id
 
 
 cdef ThreadState get_state()

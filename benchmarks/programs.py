@@ -61,7 +61,7 @@ class Bench:
     context: Callable = contextlib.nullcontext  # entered untimed around it (a hook)
     reset: Callable = lambda: None              # untimed, before each sample
     teardown: Callable = lambda: None           # untimed, after each sample
-    base: str = None                            # plain row a hook row is a delta against
+    base: str = None                            # the plain row of a hook row
 
     @property
     def key(self):
@@ -223,8 +223,8 @@ def chainer_like(mod):
 
 
 def pytorch(torch):
-    engine = Engine('torch', lambda a: torch.tensor(a, requires_grad=True), torch.tensor,
-                    torch.sum, torch.nn.functional.linear, torch.relu,
+    engine = Engine('torch', lambda a: torch.tensor(a, requires_grad=True),
+                    torch.tensor, torch.sum, torch.nn.functional.linear, torch.relu,
                     lambda t: t.grad.numpy(), lambda t: setattr(t, 'grad', None))
     return engine, {}
 
@@ -233,9 +233,10 @@ def hook_factories(mod):
     class EmptyHook(mod.FunctionHook):
         pass
 
-    def noop(self, function, in_data, out_grad=None):  # the four callbacks' trivial body
+    def noop(self, function, in_data, out_grad=None):  # each callback's trivial body
         pass
-    TrivialHook = type('TrivialHook', (mod.FunctionHook,), dict.fromkeys(CALLBACKS, noop))
+    TrivialHook = type('TrivialHook', (mod.FunctionHook,),
+                       dict.fromkeys(CALLBACKS, noop))
     factories = dict(zip(HOOK_KINDS, (EmptyHook, TrivialHook)))
     try:
         factories['TimerHook'] = importlib.import_module(
@@ -252,7 +253,8 @@ def engine_programs(modname, adapt, data, depths):
     plain = [engine_chain(engine, x), engine_mlp(engine, 'mlp', tiny),
              engine_mlp(engine, 'large', large)]
     hooked = [Bench('chain', f'{engine.name} + {kind}', plain[0].run, ops=N_OPS,
-                    context=factory, base=engine.name) for kind, factory in hooks.items()]
+                    context=factory, base=engine.name)
+              for kind, factory in hooks.items()]
     extra = []
     if modname in ('chainerlite', 'chainer'):
         mod = importlib.import_module(modname)

@@ -5,12 +5,11 @@ import sys
 import time
 
 from chainerlite import function_hook
+from chainerlite._core import timer as _timer
 from chainerlite.backends import cuda
-from chainerlite.function_hooks import _stack
 
 _UNITS = (('sec', 1.0), ('ms', 1e3), ('us', 1e6), ('ns', 1e9))
-_perf_counter = time.perf_counter
-_FORWARD, _BACKWARD = 1, 2   # indexes into the per-function stats
+_timer._set_cupy(cuda.cupy)
 
 
 def _choose_unit(seconds):
@@ -21,12 +20,7 @@ def _choose_unit(seconds):
     return _UNITS[-1]
 
 
-def _on_gpu(arrays):
-    return cuda.cupy is not None and any(
-        isinstance(a, cuda.cupy.ndarray) for a in arrays)
-
-
-class TimerHook(function_hook.FunctionHook):
+class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
     """Function hook that measures the elapsed time of functions.
 
     Every forward and backward computation of a function node is timed: on
@@ -65,112 +59,44 @@ class TimerHook(function_hook.FunctionHook):
 
     name = 'TimerHook'
 
-    def __init__(self):
-        self._history = []
-        self._calls = _stack.CallStacks()   # running calls, per thread
-        self._total_time = 0.0
-        self._stats = {}        # name -> [self, forward, backward] seconds
-        self._gpu_calls = []    # finished GPU calls awaiting their events
-        self._gpu_ids = 0
+    # The callbacks and the bookkeeping are compiled (TimerRecorder in
+    # chainerlite._core.timer): they run around every op.
+    forward_preprocess = _timer.forward_preprocess
+    forward_postprocess = _timer.forward_postprocess
+    backward_preprocess = _timer.backward_preprocess
+    backward_postprocess = _timer.backward_postprocess
 
     def added(self, function):
         if function is None:
             # calls that raised at top level earlier stay marked as running
             # until then; a new registration starts from a clean stack
-            self._calls.reset()
+            self.reset_thread()
 
-    # -- recording -------------------------------------------------------
-    # The callbacks run on every op, so the CPU path is kept to a few list
-    # and dict operations. A running call is
-    # [id(function), start, nested seconds, phase]; a call that raised is
-    # dropped when its caller finishes (see _stack.pop_call).
-    def _start_gpu(self, function, phase):
-        event = cuda.cupy.cuda.Event()
-        event.record()
-        self._gpu_ids += 1
-        self._calls.stack.append([id(function), event, self._gpu_ids, phase])
-
-    def _stop(self, function):
-        stack = self._calls.stack
-        if stack and stack[-1][0] == id(function):
-            entry = stack.pop()
-        else:
-            entry = _stack.pop_call(stack, id(function))
-            if entry is None:
-                return  # began before the hook was registered
-        start = entry[1]
-        if type(start) is not float:
-            self._stop_gpu(function, start, entry[2], entry[3], stack)
-            return
-        elapsed = _perf_counter() - start
-        name = function._impl_name
-        self._history.append((name, elapsed))
-        stats = self._stats.get(name)
-        if stats is None:
-            stats = self._stats[name] = [0.0, 0.0, 0.0]
-        stats[0] += elapsed - entry[2]
-        stats[entry[3]] += elapsed
-        if not stack:
-            self._total_time += elapsed
-        elif type(stack[-1][1]) is float:
-            stack[-1][2] += elapsed
-
-    def _record(self, name, phase, elapsed, self_time):
-        self._history.append((name, elapsed))
-        stats = self._stats.get(name)
-        if stats is None:
-            stats = self._stats[name] = [0.0, 0.0, 0.0]
-        stats[0] += self_time
-        stats[phase] += elapsed
-
-    def _stop_gpu(self, function, start, call_id, phase, stack):
-        stop = cuda.cupy.cuda.Event()
-        stop.record()
-        parent = stack[-1][2] if stack else None
-        self._gpu_calls.append(
-            (function._impl_name, phase, start, stop, call_id, parent))
+    def deleted(self, function):
+        if function is None:
+            self.reset_thread()
 
     def _resolve(self):
         # Reads the CUDA events of finished GPU calls (children finish, and
         # so are listed, before their parents).
-        calls, self._gpu_calls = self._gpu_calls, []
+        calls, self.gpu_calls = self.gpu_calls, []
         if not calls:
             return
         calls[-1][3].synchronize()
         nested = collections.defaultdict(float)
         for name, phase, start, stop, call_id, parent in calls:
             elapsed = cuda.cupy.cuda.get_elapsed_time(start, stop) / 1000
-            self._record(name, phase, elapsed, elapsed - nested[call_id])
+            self.record(name, phase, elapsed, elapsed - nested[call_id])
             if parent is None:
-                self._total_time += elapsed
+                self.outer_time += elapsed
             else:
                 nested[parent] += elapsed
-
-    def forward_preprocess(self, function, in_data):
-        if cuda.cupy is not None and _on_gpu(in_data):
-            self._start_gpu(function, _FORWARD)
-        else:
-            self._calls.stack.append(
-                [id(function), _perf_counter(), 0.0, _FORWARD])
-
-    def forward_postprocess(self, function, in_data):
-        self._stop(function)
-
-    def backward_preprocess(self, function, in_data, out_grad):
-        if cuda.cupy is not None and _on_gpu(in_data + out_grad):
-            self._start_gpu(function, _BACKWARD)
-        else:
-            self._calls.stack.append(
-                [id(function), _perf_counter(), 0.0, _BACKWARD])
-
-    def backward_postprocess(self, function, in_data, out_grad):
-        self._stop(function)
 
     # -- results -----------------------------------------------------------
     @property
     def call_history(self):
         self._resolve()
-        return self._history
+        return self.history
 
     def total_time(self):
         """Returns the total elapsed time of the outermost calls.
@@ -180,7 +106,7 @@ class TimerHook(function_hook.FunctionHook):
             of their enclosing call's time and are not added again.
         """
         self._resolve()
-        return self._total_time
+        return self.outer_time
 
     def summary(self):
         """Returns the time and the number of calls per function.
@@ -197,12 +123,14 @@ class TimerHook(function_hook.FunctionHook):
         for name, elapsed in self.call_history:
             record = result.get(name)
             if record is None:
-                stats = self._stats.get(name)
+                stats = self.stats.get(name)
                 record = result[name] = {
                     'elapsed_time': 0.0, 'occurrence': 0,
-                    'self_time': None if stats is None else stats[0],
-                    'forward_time': None if stats is None else stats[1],
-                    'backward_time': None if stats is None else stats[2]}
+                    'self_time': None if stats is None else stats.self_time,
+                    'forward_time':
+                        None if stats is None else stats.forward_time,
+                    'backward_time':
+                        None if stats is None else stats.backward_time}
             record['elapsed_time'] += elapsed
             record['occurrence'] += 1
         return result

@@ -131,7 +131,8 @@ def test_program_learns_saves_and_loads(tmp_path):
     for name, param in params.items():
         np.testing.assert_array_equal(param.array, loaded_params[name].array,
                                       err_msg=name)
-    bn, loaded_bn = result['model'].predictor.bn2, result['loaded'].predictor.bn2
+    bn = result['model'].predictor.bn2
+    loaded_bn = result['loaded'].predictor.bn2
     np.testing.assert_array_equal(bn.avg_mean, loaded_bn.avg_mean)
     np.testing.assert_array_equal(bn.avg_var, loaded_bn.avg_var)
     assert not np.array_equal(bn.avg_var, np.ones_like(bn.avg_var))

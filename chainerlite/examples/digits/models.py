@@ -10,7 +10,6 @@ dropped after the forward pass and recomputed during the backward pass.
 import chainerlite as chainer
 import chainerlite.functions as F
 import chainerlite.links as L
-
 from chainerlite.datasets import digits
 
 
