@@ -20,8 +20,10 @@ $(DEMO_STAMP): $(STAMP)
 	$(PY) -m pip install --no-build-isolation -e '.[demo]'
 	touch $(DEMO_STAMP)
 
+# One BLAS thread: the demo's matrices are tiny and two threads fight for
+# the two cores.
 demo: $(DEMO_STAMP)
-	$(PY) -m chainerlite.examples.demo
+	OPENBLAS_NUM_THREADS=1 $(PY) -m chainerlite.examples.demo
 
 test: $(STAMP)
 	$(PY) -m pytest -q

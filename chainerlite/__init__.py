@@ -25,6 +25,7 @@ from chainerlite import serializers  # NOQA
 from chainerlite import optimizer  # NOQA
 from chainerlite import optimizers  # NOQA
 from chainerlite import optimizer_hooks  # NOQA
+from chainerlite import reporter  # NOQA
 
 from chainerlite._core import backward, grad  # NOQA
 from chainerlite._core import get_function_hooks  # NOQA
@@ -34,6 +35,7 @@ from chainerlite.function_hook import FunctionHook  # NOQA
 from chainerlite.function_node import FunctionNode  # NOQA
 from chainerlite.link import Chain, ChainList, Link  # NOQA
 from chainerlite.sequential import Sequential  # NOQA
+from chainerlite.reporter import Reporter, report, report_scope  # NOQA
 from chainerlite.variable import Parameter, Variable, as_array, as_variable  # NOQA
 
 __version__ = '0.1.0'

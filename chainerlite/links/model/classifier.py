@@ -1,19 +1,9 @@
 """Classifier link: a predictor with a loss and an accuracy."""
 
-import importlib
-
 from chainerlite import link
+from chainerlite import reporter
 from chainerlite.functions.evaluation import accuracy
 from chainerlite.functions.loss import softmax_cross_entropy
-
-
-def _report(values, observer):
-    # Reports to chainerlite.reporter when that module exists.
-    try:
-        reporter = importlib.import_module('chainerlite.reporter')
-    except ModuleNotFoundError:
-        return
-    reporter.report(values, observer)
 
 
 class Classifier(link.Chain):
@@ -23,7 +13,7 @@ class Classifier(link.Chain):
     calls ``predictor(*args)``, computes ``lossfun(y, t)`` and, if
     :attr:`compute_accuracy` is set, ``accfun(y, t)``; it keeps them in
     :attr:`y`, :attr:`loss` and :attr:`accuracy`, reports ``loss`` and
-    ``accuracy`` to the reporter when ``chainerlite.reporter`` exists, and
+    ``accuracy`` to the current ``chainerlite.reporter`` (if any), and
     returns the loss.
 
     Args:
@@ -112,8 +102,8 @@ class Classifier(link.Chain):
         self.accuracy = None
         self.y = self.predictor(*args, **kwargs)
         self.loss = self.lossfun(self.y, t)
-        _report({'loss': self.loss}, self)
+        reporter.report({'loss': self.loss}, self)
         if self.compute_accuracy:
             self.accuracy = self.accfun(self.y, t)
-            _report({'accuracy': self.accuracy}, self)
+            reporter.report({'accuracy': self.accuracy}, self)
         return self.loss

@@ -87,8 +87,8 @@ def test_results_are_reset_on_each_call():
     assert model.y is None and model.accuracy is None
 
 
-def test_reports_when_a_reporter_exists():
-    reporter = pytest.importorskip('chainerlite.reporter')
+def test_reports_to_the_current_reporter():
+    from chainerlite import reporter
     model = L.Classifier(L.Linear(4, 3))
     r = reporter.Reporter()
     r.add_observer('main', model)
