@@ -1,5 +1,7 @@
 """Helpers shared by the memory hooks: byte units and aligned tables."""
 
+import collections
+
 _BYTE_UNITS = ('B', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB')
 
 
@@ -58,3 +60,52 @@ def write_table(rows, file):
             cell.rjust(width) for cell, width in zip(row, widths)))
         file.write('\n')
     file.flush()
+
+
+def summarize(call_history, fields):
+    """Gathers the records of a hook's calls per function name.
+
+    Args:
+        call_history (list of tuple): ``(function_name, value, ...)`` records.
+        fields (sequence of tuple): One ``(key, combine)`` pair per value of
+            a record: the key the value is summed up under and the function
+            ``combine(total, value)`` that adds it in (``operator.add``,
+            ``max``); totals start at zero.
+
+    Returns:
+        collections.OrderedDict: Maps each function name, in order of first
+        appearance, to a dict of the totals and ``'occurrence'`` (the number
+        of calls).
+    """
+    result = collections.OrderedDict()
+    for name, *values in call_history:
+        record = result.get(name)
+        if record is None:
+            record = result[name] = dict.fromkeys(
+                [key for key, _ in fields], 0)
+            record['occurrence'] = 0
+        for (key, combine), value in zip(fields, values):
+            record[key] = combine(record[key], value)
+        record['occurrence'] += 1
+    return result
+
+
+def write_byte_report(summary, columns, unit, file):
+    """Writes a :func:`summarize` result as a table of byte counts.
+
+    Args:
+        summary (dict): Maps function names to records of totals.
+        columns (sequence of tuple): ``(key, header)`` of each byte column,
+            between the function name and the number of calls.
+        unit (str): Unit of the sizes, as :func:`byte_formatter` takes it.
+        file: Text stream the table is written to.
+    """
+    keys = [key for key, _ in columns]
+    fmt = byte_formatter(
+        unit, [r[key] for r in summary.values() for key in keys])
+    rows = [('FunctionName',) + tuple(header for _, header in columns)
+            + ('Occurrence',)]
+    for name, r in summary.items():
+        rows.append((name,) + tuple(fmt(r[key]) for key in keys)
+                    + (str(r['occurrence']),))
+    write_table(rows, file)

@@ -9,6 +9,8 @@ shift the nesting of the calls that follow.
 """
 import threading
 
+from chainerlite import function_hook
+
 
 class CallStacks(threading.local):
     """Thread-local state of a hook.
@@ -46,3 +48,23 @@ def pop_call(stack, key):
             del stack[i:]
             return entry
     return None
+
+
+class CallStackHook(function_hook.FunctionHook):
+    """Function hook that brackets every forward and backward call.
+
+    A subclass implements ``_push(function)``, called before each call, and
+    ``_pop(function)``, called after it.
+    """
+
+    def forward_preprocess(self, function, in_data):
+        self._push(function)
+
+    def forward_postprocess(self, function, in_data):
+        self._pop(function)
+
+    def backward_preprocess(self, function, in_data, out_grad):
+        self._push(function)
+
+    def backward_postprocess(self, function, in_data, out_grad):
+        self._pop(function)

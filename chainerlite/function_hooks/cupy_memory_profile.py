@@ -1,12 +1,15 @@
 """Function hook that measures what each function takes from CuPy's pool."""
 
-import collections
+import operator
 import sys
 
-from chainerlite import function_hook
 from chainerlite.backends import cuda
 from chainerlite.function_hooks import _report
 from chainerlite.function_hooks import _stack
+
+# How the values of a call add up per function, and the report columns.
+_FIELDS = (('used_bytes', operator.add), ('acquired_bytes', operator.add))
+_COLUMNS = (('used_bytes', 'UsedBytes'), ('acquired_bytes', 'AcquiredBytes'))
 
 
 def _pool_counter(name):
@@ -30,7 +33,7 @@ def _pool_counter(name):
     return PoolCounter()
 
 
-class CupyMemoryProfileHook(function_hook.FunctionHook):
+class CupyMemoryProfileHook(_stack.CallStackHook):
     """Function hook that measures the GPU memory functions take from CuPy.
 
     For each forward and backward call the hook records the *used* bytes
@@ -113,18 +116,6 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
             self._total_acquired += acquired
         self.call_history.append((function._impl_name, used, acquired))
 
-    def forward_preprocess(self, function, in_data):
-        self._push(function)
-
-    def forward_postprocess(self, function, in_data):
-        self._pop(function)
-
-    def backward_preprocess(self, function, in_data, out_grad):
-        self._push(function)
-
-    def backward_postprocess(self, function, in_data, out_grad):
-        self._pop(function)
-
     def total_used_bytes(self):
         """Returns the bytes the outermost calls took from the pool.
 
@@ -151,16 +142,7 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
             ``'acquired_bytes'`` (sums over its calls) and ``'occurrence'``
             (number of calls).
         """
-        result = collections.OrderedDict()
-        for name, used, acquired in self.call_history:
-            record = result.get(name)
-            if record is None:
-                record = result[name] = {
-                    'used_bytes': 0, 'acquired_bytes': 0, 'occurrence': 0}
-            record['used_bytes'] += used
-            record['acquired_bytes'] += acquired
-            record['occurrence'] += 1
-        return result
+        return _report.summarize(self.call_history, _FIELDS)
 
     def print_report(self, unit='auto', file=sys.stdout):
         """Prints a table of the memory each function took.
@@ -174,13 +156,5 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
                 ``'auto_foreach'`` (a unit chosen for each cell).
             file: Text stream the table is written to.
         """
-        summary = self.summary()
-        fmt = _report.byte_formatter(unit, [
-            size for r in summary.values()
-            for size in (r['used_bytes'], r['acquired_bytes'])])
-        rows = [('FunctionName', 'UsedBytes', 'AcquiredBytes', 'Occurrence')]
-        for name, r in summary.items():
-            rows.append((name, fmt(r['used_bytes']),
-                         fmt(r['acquired_bytes']), str(r['occurrence'])))
-        _report.write_table(rows, file)
+        _report.write_byte_report(self.summary(), _COLUMNS, unit, file)
 

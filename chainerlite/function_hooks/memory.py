@@ -1,18 +1,21 @@
 """Function hook that measures the host memory each function allocates."""
 
-import collections
+import operator
 import sys
 import tracemalloc
 
-from chainerlite import function_hook
 from chainerlite.function_hooks import _report
 from chainerlite.function_hooks import _stack
+
+# How the values of a call add up per function, and the report columns.
+_FIELDS = (('allocated_bytes', operator.add), ('peak_bytes', max))
+_COLUMNS = (('allocated_bytes', 'AllocatedBytes'), ('peak_bytes', 'PeakBytes'))
 
 _traced = tracemalloc.get_traced_memory
 _reset_peak = tracemalloc.reset_peak
 
 
-class MemoryHook(function_hook.FunctionHook):
+class MemoryHook(_stack.CallStackHook):
     """Function hook that measures host memory allocated by each function.
 
     Memory is measured with :mod:`tracemalloc`, which sees every allocation
@@ -113,18 +116,6 @@ class MemoryHook(function_hook.FunctionHook):
         self.call_history.append(
             (function._impl_name, current - entry[1], peak - entry[1]))
 
-    def forward_preprocess(self, function, in_data):
-        self._push(function)
-
-    def forward_postprocess(self, function, in_data):
-        self._pop(function)
-
-    def backward_preprocess(self, function, in_data, out_grad):
-        self._push(function)
-
-    def backward_postprocess(self, function, in_data, out_grad):
-        self._pop(function)
-
     def total_bytes(self):
         """Returns the bytes allocated by the outermost calls, all together.
 
@@ -144,16 +135,7 @@ class MemoryHook(function_hook.FunctionHook):
             its calls), ``'peak_bytes'`` (the largest peak of its calls) and
             ``'occurrence'`` (number of calls).
         """
-        result = collections.OrderedDict()
-        for name, allocated, peak in self.call_history:
-            record = result.get(name)
-            if record is None:
-                record = result[name] = {
-                    'allocated_bytes': 0, 'peak_bytes': 0, 'occurrence': 0}
-            record['allocated_bytes'] += allocated
-            record['peak_bytes'] = max(record['peak_bytes'], peak)
-            record['occurrence'] += 1
-        return result
+        return _report.summarize(self.call_history, _FIELDS)
 
     def print_report(self, unit='auto', file=sys.stdout):
         """Prints a table of the memory each function allocated.
@@ -167,12 +149,4 @@ class MemoryHook(function_hook.FunctionHook):
                 ``'auto_foreach'`` (a unit chosen for each cell).
             file: Text stream the table is written to.
         """
-        summary = self.summary()
-        fmt = _report.byte_formatter(unit, [
-            size for r in summary.values()
-            for size in (r['allocated_bytes'], r['peak_bytes'])])
-        rows = [('FunctionName', 'AllocatedBytes', 'PeakBytes', 'Occurrence')]
-        for name, r in summary.items():
-            rows.append((name, fmt(r['allocated_bytes']), fmt(r['peak_bytes']),
-                         str(r['occurrence'])))
-        _report.write_table(rows, file)
+        _report.write_byte_report(self.summary(), _COLUMNS, unit, file)

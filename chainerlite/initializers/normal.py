@@ -1,12 +1,9 @@
 """Initializers that draw from a Gaussian distribution."""
 
-import numpy
-
-from chainerlite import backend
-from chainerlite.initializers import initializer
+from chainerlite.initializers import _random
 
 
-class Normal(initializer.Initializer):
+class Normal(_random.RandomInitializer):
     """Draws each element from a Gaussian with mean 0 and deviation ``scale``.
 
     Args:
@@ -18,19 +15,15 @@ class Normal(initializer.Initializer):
     """
 
     def __init__(self, scale=0.05, dtype=None, *, rng=None):
-        super().__init__(dtype)
-        self.scale = scale
-        self.rng = rng
+        super().__init__(scale, dtype, rng)
 
     def __call__(self, array):
         self._check_dtype(array)
-        rng = self.rng
-        if rng is None:
-            rng = backend.get_array_module(array).random
+        rng = self._random_state(array)
         array[...] = rng.normal(loc=0.0, scale=self.scale, size=array.shape)
 
 
-class LeCunNormal(initializer.Initializer):
+class LeCunNormal(_random.FanScaled):
     """Gaussian initializer scaled by the fan-in (LeCun 98).
 
     Each element is drawn from a Gaussian with mean 0 and standard deviation
@@ -45,19 +38,11 @@ class LeCunNormal(initializer.Initializer):
 
     """
 
-    def __init__(self, scale=1.0, dtype=None, *, rng=None):
-        super().__init__(dtype)
-        self.scale = scale
-        self.rng = rng
-
-    def __call__(self, array):
-        self._check_dtype(array)
-        fan_in, _ = initializer.get_fans(array.shape)
-        std = self.scale * numpy.sqrt(1.0 / fan_in)
-        Normal(std, rng=self.rng)(array)
+    _distribution = Normal
+    _gain = 1.0
 
 
-class GlorotNormal(initializer.Initializer):
+class GlorotNormal(_random.FanScaled):
     """Gaussian initializer scaled by the fan-in and fan-out (Glorot 2010).
 
     Each element is drawn from a Gaussian with mean 0 and standard deviation
@@ -72,19 +57,14 @@ class GlorotNormal(initializer.Initializer):
 
     """
 
-    def __init__(self, scale=1.0, dtype=None, *, rng=None):
-        super().__init__(dtype)
-        self.scale = scale
-        self.rng = rng
+    _distribution = Normal
+    _gain = 2.0
 
-    def __call__(self, array):
-        self._check_dtype(array)
-        fan_in, fan_out = initializer.get_fans(array.shape)
-        std = self.scale * numpy.sqrt(2.0 / (fan_in + fan_out))
-        Normal(std, rng=self.rng)(array)
+    def _fan(self, fan_in, fan_out):
+        return fan_in + fan_out
 
 
-class HeNormal(initializer.Initializer):
+class HeNormal(_random.FanScaled):
     """Gaussian initializer for layers followed by ReLU (He 2015).
 
     Each element is drawn from a Gaussian with mean 0 and standard deviation
@@ -105,23 +85,19 @@ class HeNormal(initializer.Initializer):
 
     """
 
+    _distribution = Normal
+    _gain = 2.0
+
     def __init__(self, scale=1.0, dtype=None, fan_option='fan_in', *,
                  rng=None):
-        super().__init__(dtype)
-        self.scale = scale
+        super().__init__(scale, dtype, rng=rng)
         self.fan_option = fan_option
-        self.rng = rng
 
-    def __call__(self, array):
-        self._check_dtype(array)
-        fan_in, fan_out = initializer.get_fans(array.shape)
+    def _fan(self, fan_in, fan_out):
         if self.fan_option == 'fan_in':
-            fan = fan_in
-        elif self.fan_option == 'fan_out':
-            fan = fan_out
-        else:
-            raise ValueError(
-                'fan_option should be either \'fan_in\' or \'fan_out\', '
-                'got {!r}'.format(self.fan_option))
-        std = self.scale * numpy.sqrt(2.0 / fan)
-        Normal(std, rng=self.rng)(array)
+            return fan_in
+        if self.fan_option == 'fan_out':
+            return fan_out
+        raise ValueError(
+            'fan_option should be either \'fan_in\' or \'fan_out\', '
+            'got {!r}'.format(self.fan_option))

@@ -1,12 +1,9 @@
 """Initializers that draw from uniform distributions."""
 
-import math
-
-from chainerlite import backend
-from chainerlite.initializers import initializer
+from chainerlite.initializers import _random
 
 
-class Uniform(initializer.Initializer):
+class Uniform(_random.RandomInitializer):
     """Draws each element uniformly from ``[-scale, scale]``.
 
     Args:
@@ -18,20 +15,16 @@ class Uniform(initializer.Initializer):
     """
 
     def __init__(self, scale=0.05, dtype=None, *, rng=None):
-        super().__init__(dtype)
-        self.scale = scale
-        self.rng = rng
+        super().__init__(scale, dtype, rng)
 
     def __call__(self, array):
         self._check_dtype(array)
-        rng = self.rng
-        if rng is None:
-            rng = backend.get_array_module(array).random
+        rng = self._random_state(array)
         array[...] = rng.uniform(
             low=-self.scale, high=self.scale, size=array.shape)
 
 
-class LeCunUniform(initializer.Initializer):
+class LeCunUniform(_random.FanScaled):
     """Uniform initializer scaled by the fan-in (LeCun 98).
 
     Each element is drawn uniformly from :math:`[-s, s]` with
@@ -46,18 +39,11 @@ class LeCunUniform(initializer.Initializer):
 
     """
 
-    def __init__(self, scale=1.0, dtype=None, *, rng=None):
-        super().__init__(dtype)
-        self.scale = scale
-        self.rng = rng
-
-    def __call__(self, array):
-        self._check_dtype(array)
-        fan_in, _ = initializer.get_fans(array.shape)
-        Uniform(self.scale * math.sqrt(3.0 / fan_in), rng=self.rng)(array)
+    _distribution = Uniform
+    _gain = 3.0
 
 
-class GlorotUniform(initializer.Initializer):
+class GlorotUniform(_random.FanScaled):
     """Uniform initializer scaled by the fan-in and fan-out (Glorot 2010).
 
     Each element is drawn uniformly from :math:`[-s, s]` with
@@ -72,19 +58,14 @@ class GlorotUniform(initializer.Initializer):
 
     """
 
-    def __init__(self, scale=1.0, dtype=None, *, rng=None):
-        super().__init__(dtype)
-        self.scale = scale
-        self.rng = rng
+    _distribution = Uniform
+    _gain = 6.0
 
-    def __call__(self, array):
-        self._check_dtype(array)
-        fan_in, fan_out = initializer.get_fans(array.shape)
-        bound = self.scale * math.sqrt(6.0 / (fan_in + fan_out))
-        Uniform(bound, rng=self.rng)(array)
+    def _fan(self, fan_in, fan_out):
+        return fan_in + fan_out
 
 
-class HeUniform(initializer.Initializer):
+class HeUniform(_random.FanScaled):
     """Uniform initializer for layers followed by ReLU (He 2015).
 
     Each element is drawn uniformly from :math:`[-s, s]` with
@@ -98,12 +79,5 @@ class HeUniform(initializer.Initializer):
 
     """
 
-    def __init__(self, scale=1.0, dtype=None, *, rng=None):
-        super().__init__(dtype)
-        self.scale = scale
-        self.rng = rng
-
-    def __call__(self, array):
-        self._check_dtype(array)
-        fan_in, _ = initializer.get_fans(array.shape)
-        Uniform(self.scale * math.sqrt(6.0 / fan_in), rng=self.rng)(array)
+    _distribution = Uniform
+    _gain = 6.0

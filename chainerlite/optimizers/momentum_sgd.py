@@ -1,13 +1,11 @@
 """Stochastic gradient descent with momentum."""
 
-from chainerlite import optimizer
+from chainerlite.optimizers import _momentum
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.01
-_default_hyperparam.momentum = 0.9
+_default_hyperparam = _momentum.default_hyperparam()
 
 
-class MomentumSGDRule(optimizer.UpdateRule):
+class MomentumSGDRule(_momentum.MomentumRule):
     """Update rule of momentum SGD.
 
     With the velocity ``v`` (state ``'v'``, zeros at first):
@@ -23,15 +21,7 @@ class MomentumSGDRule(optimizer.UpdateRule):
 
     """
 
-    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if momentum is not None:
-            self.hyperparam.momentum = momentum
-
-    def init_state(self, param):
-        self.state['v'] = param.xp.zeros_like(param.array)
+    _default_hyperparam = _default_hyperparam
 
     def update_core_cpu(self, param):
         hp = self.hyperparam
@@ -41,12 +31,8 @@ class MomentumSGDRule(optimizer.UpdateRule):
         array = param.array
         array += v
 
-    def update_core_gpu(self, param):
-        # The array code of update_core_cpu runs as is on CuPy arrays.
-        self.update_core_cpu(param)
 
-
-class MomentumSGD(optimizer.GradientMethod):
+class MomentumSGD(_momentum.MomentumMethod):
     """Stochastic gradient descent with (heavy-ball) momentum.
 
     Args:
@@ -55,14 +41,4 @@ class MomentumSGD(optimizer.GradientMethod):
 
     """
 
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
-
-    def __init__(self, lr=_default_hyperparam.lr,
-                 momentum=_default_hyperparam.momentum):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
-
-    def create_update_rule(self):
-        return MomentumSGDRule(self.hyperparam)
+    _rule_class = MomentumSGDRule

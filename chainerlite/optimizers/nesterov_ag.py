@@ -1,13 +1,11 @@
 """Nesterov's accelerated gradient."""
 
-from chainerlite import optimizer
+from chainerlite.optimizers import _momentum
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.01
-_default_hyperparam.momentum = 0.9
+_default_hyperparam = _momentum.default_hyperparam()
 
 
-class NesterovAGRule(optimizer.UpdateRule):
+class NesterovAGRule(_momentum.MomentumRule):
     """Update rule of Nesterov's accelerated gradient.
 
     With the velocity ``v`` (state ``'v'``, zeros at first) and
@@ -25,15 +23,7 @@ class NesterovAGRule(optimizer.UpdateRule):
 
     """
 
-    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if momentum is not None:
-            self.hyperparam.momentum = momentum
-
-    def init_state(self, param):
-        self.state['v'] = param.xp.zeros_like(param.array)
+    _default_hyperparam = _default_hyperparam
 
     def update_core_cpu(self, param):
         hp = self.hyperparam
@@ -45,12 +35,8 @@ class NesterovAGRule(optimizer.UpdateRule):
         array += hp.momentum * hp.momentum * v
         array -= (1 + hp.momentum) * hp.lr * grad
 
-    def update_core_gpu(self, param):
-        # The array code of update_core_cpu runs as is on CuPy arrays.
-        self.update_core_cpu(param)
 
-
-class NesterovAG(optimizer.GradientMethod):
+class NesterovAG(_momentum.MomentumMethod):
     """Nesterov's accelerated gradient (Sutskever et al., 2013).
 
     Args:
@@ -59,14 +45,4 @@ class NesterovAG(optimizer.GradientMethod):
 
     """
 
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
-
-    def __init__(self, lr=_default_hyperparam.lr,
-                 momentum=_default_hyperparam.momentum):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
-
-    def create_update_rule(self):
-        return NesterovAGRule(self.hyperparam)
+    _rule_class = NesterovAGRule

@@ -1,24 +1,13 @@
 """Reversal of an array in the left/right direction (axis 1)."""
 
-from chainerlite import backend
-from chainerlite import function_node
-from chainerlite.utils import type_check
+from chainerlite.functions.array import _flip_base
 
 
-class FlipLR(function_node.FunctionNode):
+class FlipLR(_flip_base.FlipBase):
     """Reversal of an array along axis 1."""
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].ndim >= 2)
-
-    def forward(self, inputs):
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return xp.fliplr(x),
-
-    def backward(self, indexes, grad_outputs):
-        return fliplr(grad_outputs[0]),
+    _array_function = 'fliplr'
+    _min_ndim = 2
 
 
 def fliplr(a):

@@ -1,24 +1,13 @@
 """Reversal of an array in the up/down direction (axis 0)."""
 
-from chainerlite import backend
-from chainerlite import function_node
-from chainerlite.utils import type_check
+from chainerlite.functions.array import _flip_base
 
 
-class FlipUD(function_node.FunctionNode):
+class FlipUD(_flip_base.FlipBase):
     """Reversal of an array along axis 0."""
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].ndim >= 1)
-
-    def forward(self, inputs):
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return xp.flipud(x),
-
-    def backward(self, indexes, grad_outputs):
-        return flipud(grad_outputs[0]),
+    _array_function = 'flipud'
+    _min_ndim = 1
 
 
 def flipud(a):

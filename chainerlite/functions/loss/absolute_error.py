@@ -1,22 +1,12 @@
 """Elementwise absolute error between two arrays."""
 
 from chainerlite import backend
-from chainerlite import function_node
 from chainerlite import utils
-from chainerlite.utils import type_check
+from chainerlite.functions.loss import _difference
 
 
-class AbsoluteError(function_node.FunctionNode):
+class AbsoluteError(_difference.DifferenceLoss):
     """Elementwise absolute error."""
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x0', 'x1'))
-        x0_type, x1_type = in_types
-        type_check.expect(
-            x0_type.dtype.kind == 'f',
-            x0_type.dtype == x1_type.dtype,
-            x0_type.shape == x1_type.shape,
-        )
 
     def forward(self, inputs):
         x0, x1 = inputs
@@ -25,9 +15,8 @@ class AbsoluteError(function_node.FunctionNode):
         self._sign = xp.sign(diff)
         return utils.force_array(abs(diff), x0.dtype),
 
-    def backward(self, indexes, grad_outputs):
-        gx0 = grad_outputs[0] * self._sign
-        return tuple(gx0 if i == 0 else -gx0 for i in indexes)
+    def _grad_x0(self, gy):
+        return gy * self._sign
 
 
 def absolute_error(x0, x1):

@@ -1,23 +1,13 @@
 """Mean absolute error between two arrays."""
 
 from chainerlite import backend
-from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
-from chainerlite.utils import type_check
+from chainerlite.functions.loss import _difference
 
 
-class MeanAbsoluteError(function_node.FunctionNode):
+class MeanAbsoluteError(_difference.DifferenceLoss):
     """Mean absolute error."""
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x0', 'x1'))
-        x0_type, x1_type = in_types
-        type_check.expect(
-            x0_type.dtype.kind == 'f',
-            x0_type.dtype == x1_type.dtype,
-            x0_type.shape == x1_type.shape,
-        )
 
     def forward(self, inputs):
         x0, x1 = inputs
@@ -27,11 +17,9 @@ class MeanAbsoluteError(function_node.FunctionNode):
         loss = abs(diff).sum() / diff.dtype.type(diff.size)
         return utils.force_array(loss, x0.dtype),
 
-    def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
-        gx0 = broadcast.broadcast_to(gy, self._sign.shape) * (
+    def _grad_x0(self, gy):
+        return broadcast.broadcast_to(gy, self._sign.shape) * (
             self._sign * self._sign.dtype.type(1.0 / self._sign.size))
-        return tuple(gx0 if i == 0 else -gx0 for i in indexes)
 
 
 def mean_absolute_error(x0, x1):

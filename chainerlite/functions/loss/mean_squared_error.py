@@ -1,22 +1,12 @@
 """Mean squared error between two arrays."""
 
-from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
-from chainerlite.utils import type_check
+from chainerlite.functions.loss import _difference
 
 
-class MeanSquaredError(function_node.FunctionNode):
+class MeanSquaredError(_difference.DifferenceLoss):
     """Mean squared error (Euclidean loss)."""
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x0', 'x1'))
-        x0_type, x1_type = in_types
-        type_check.expect(
-            x0_type.dtype.kind == 'f',
-            x0_type.dtype == x1_type.dtype,
-            x0_type.shape == x1_type.shape,
-        )
 
     def forward(self, inputs):
         x0, x1 = inputs
@@ -25,12 +15,10 @@ class MeanSquaredError(function_node.FunctionNode):
         loss = diff.dot(diff) / diff.dtype.type(diff.size)
         return utils.force_array(loss, x0.dtype),
 
-    def backward(self, indexes, grad_outputs):
+    def _grad_x0(self, gy):
         x0, x1 = self.get_retained_inputs()
-        gy, = grad_outputs
-        gx0 = broadcast.broadcast_to(gy, x0.shape) * (x0 - x1) * (
+        return broadcast.broadcast_to(gy, x0.shape) * (x0 - x1) * (
             2.0 / x0.size)
-        return tuple(gx0 if i == 0 else -gx0 for i in indexes)
 
 
 def mean_squared_error(x0, x1):

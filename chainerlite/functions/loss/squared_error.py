@@ -1,21 +1,11 @@
 """Elementwise squared error between two arrays."""
 
-from chainerlite import function_node
 from chainerlite import utils
-from chainerlite.utils import type_check
+from chainerlite.functions.loss import _difference
 
 
-class SquaredError(function_node.FunctionNode):
+class SquaredError(_difference.DifferenceLoss):
     """Elementwise squared error."""
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x0', 'x1'))
-        x0_type, x1_type = in_types
-        type_check.expect(
-            x0_type.dtype.kind == 'f',
-            x0_type.dtype == x1_type.dtype,
-            x0_type.shape == x1_type.shape,
-        )
 
     def forward(self, inputs):
         x0, x1 = inputs
@@ -23,10 +13,9 @@ class SquaredError(function_node.FunctionNode):
         diff = x0 - x1
         return utils.force_array(diff * diff, x0.dtype),
 
-    def backward(self, indexes, grad_outputs):
+    def _grad_x0(self, gy):
         x0, x1 = self.get_retained_inputs()
-        gx0 = grad_outputs[0] * (x0 - x1) * 2.0
-        return tuple(gx0 if i == 0 else -gx0 for i in indexes)
+        return gy * (x0 - x1) * 2.0
 
 
 def squared_error(x0, x1):

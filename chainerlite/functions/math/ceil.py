@@ -1,8 +1,6 @@
 """Elementwise ceiling (not differentiable)."""
 
-import chainerlite
-from chainerlite import backend
-from chainerlite import utils
+from chainerlite.functions.math import _detached
 
 
 def ceil(x):
@@ -29,7 +27,4 @@ def ceil(x):
         array([-1.,  1.,  2.], dtype=float32)
 
     """
-    if isinstance(x, chainerlite.Variable):
-        x = x.array
-    xp = backend.get_array_module(x)
-    return chainerlite.as_variable(utils.force_array(xp.ceil(x), x.dtype))
+    return _detached.apply_detached('ceil', x)

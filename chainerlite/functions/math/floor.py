@@ -1,8 +1,6 @@
 """Elementwise floor (not differentiable)."""
 
-import chainerlite
-from chainerlite import backend
-from chainerlite import utils
+from chainerlite.functions.math import _detached
 
 
 def floor(x):
@@ -29,7 +27,4 @@ def floor(x):
         array([-2.,  0.,  2.], dtype=float32)
 
     """
-    if isinstance(x, chainerlite.Variable):
-        x = x.array
-    xp = backend.get_array_module(x)
-    return chainerlite.as_variable(utils.force_array(xp.floor(x), x.dtype))
+    return _detached.apply_detached('floor', x)

@@ -1,39 +1,16 @@
 """Elementwise maximum of two variables."""
 
-from chainerlite import backend
-from chainerlite import function_node
-from chainerlite import utils
-from chainerlite.functions.array import sum_to as sum_to_module
-from chainerlite.utils import type_check
+import operator
+
+from chainerlite.functions.math import _elementwise_compare
 
 
-class Maximum(function_node.FunctionNode):
+class Maximum(_elementwise_compare.ElementwiseCompare):
     """Elementwise maximum of two inputs (broadcast together)."""
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x1', 'x2'))
-        type_check.expect(
-            in_types[0].dtype.kind == 'f',
-            in_types[0].dtype == in_types[1].dtype,
-        )
-        type_check.expect_broadcast_shapes(
-            in_types[0].shape, in_types[1].shape)
-
-    def forward(self, inputs):
-        x1, x2 = inputs
-        xp = backend.get_array_module(x1, x2)
-        self.retain_inputs((0, 1))
-        return utils.force_array(xp.maximum(x1, x2)),
-
-    def backward(self, indexes, grad_outputs):
-        x1, x2 = self.get_retained_inputs()
-        gy, = grad_outputs
-        # Ties send the gradient to x1.
-        to_x1 = utils.force_array(x1.array >= x2.array)
-        gx1 = gy * to_x1.astype(gy.dtype)
-        gx2 = gy * (~to_x1).astype(gy.dtype)
-        return (sum_to_module.sum_to(gx1, x1.shape),
-                sum_to_module.sum_to(gx2, x2.shape))
+    _array_function = 'maximum'
+    # Ties send the gradient to x1.
+    _x1_wins = staticmethod(operator.ge)
 
 
 def maximum(x1, x2):

@@ -1,9 +1,6 @@
 """Elementwise product with a variable broadcast along given axes."""
 
-import chainerlite
-from chainerlite.functions.array import broadcast
-from chainerlite.functions.array import reshape
-from chainerlite.utils import type_check
+from chainerlite.functions.math import _axis_broadcast
 
 
 def scale(x, y, axis=1):
@@ -51,17 +48,4 @@ def scale(x, y, axis=1):
                [3., 3.]], dtype=float32)
 
     """
-    x_shape = tuple(x.shape)
-    y_shape = tuple(y.shape)
-    window = x_shape[axis:axis + len(y_shape)]
-    if chainerlite.is_debug() and window != y_shape:
-        expect = 'x.shape[axis:axis + y.ndim] == y.shape'
-        actual = '{} != {}'.format(window, y_shape)
-        raise type_check.InvalidType(
-            expect, actual,
-            '\nInvalid operation is performed in: scale (Forward)\n\n'
-            'Expect: {}\nActual: {}'.format(expect, actual))
-    y_ones = ((1,) * axis + y_shape
-              + (1,) * (len(x_shape) - axis - len(y_shape)))
-    return x * broadcast.broadcast_to(
-        reshape.reshape(y, y_ones), x_shape)
+    return x * _axis_broadcast.broadcast_along(x, y, axis, 'scale')

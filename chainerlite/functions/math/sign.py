@@ -1,8 +1,6 @@
 """Elementwise sign (not differentiable)."""
 
-import chainerlite
-from chainerlite import backend
-from chainerlite import utils
+from chainerlite.functions.math import _detached
 
 
 def sign(x):
@@ -34,7 +32,4 @@ def sign(x):
         array([-1.,  0.,  1.], dtype=float32)
 
     """
-    if isinstance(x, chainerlite.Variable):
-        x = x.array
-    xp = backend.get_array_module(x)
-    return chainerlite.as_variable(utils.force_array(xp.sign(x)))
+    return _detached.apply_detached('sign', x)

@@ -1,0 +1,39 @@
+"""Caffe-style broadcasting shared by bias and scale."""
+
+import chainerlite
+from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import reshape
+from chainerlite.utils import type_check
+
+
+def broadcast_along(x, y, axis, function_name):
+    """Broadcasts ``y`` to the shape of ``x``, its axes starting at ``axis``.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Array whose shape
+            ``y`` is broadcast to.
+        y (Variable or numpy.ndarray or cupy.ndarray): Array to broadcast.
+        axis (int): The axis of ``x`` that the first axis of ``y`` lines up
+            with.
+        function_name (str): Name of the calling function, for the error.
+
+    Returns:
+        Variable: ``y`` broadcast to ``x.shape``.
+
+    Raises:
+        chainerlite.utils.type_check.InvalidType: In debug mode, when the
+            shape of ``y`` differs from ``x.shape[axis:axis + y.ndim]``.
+    """
+    x_shape = tuple(x.shape)
+    y_shape = tuple(y.shape)
+    window = x_shape[axis:axis + len(y_shape)]
+    if chainerlite.is_debug() and window != y_shape:
+        expect = 'x.shape[axis:axis + y.ndim] == y.shape'
+        actual = '{} != {}'.format(window, y_shape)
+        raise type_check.InvalidType(
+            expect, actual,
+            '\nInvalid operation is performed in: {} (Forward)\n\n'
+            'Expect: {}\nActual: {}'.format(function_name, expect, actual))
+    y_ones = ((1,) * axis + y_shape
+              + (1,) * (len(x_shape) - axis - len(y_shape)))
+    return broadcast.broadcast_to(reshape.reshape(y, y_ones), x_shape)
