@@ -29,7 +29,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 $(VENV)/bin/asv: $(STAMP)
-	$(PY) -m pip install -e '.[bench]'
+	$(PY) -m pip install --no-build-isolation -e '.[bench]'
 
 # Quick asv run (each benchmark once) printed as tables, then the side-by-side
 # comparison; `cd benchmarks && ../.venv/bin/asv run` gives full statistics.

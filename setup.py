@@ -37,12 +37,18 @@ if os.environ.get('CHAINERLITE_CYTHON_TRACE') == '1':
 
 
 def _mirror_pxd():
+    # Files are written only when missing or changed, so that cythonize's
+    # timestamp check does not regenerate every module on each build.
     target = PXD_ROOT / 'chainerlite' / '_core'
     target.mkdir(parents=True, exist_ok=True)
     for pkg in (PXD_ROOT / 'chainerlite', target):
-        (pkg / '__init__.pxd').touch()
+        init = pkg / '__init__.pxd'
+        if not init.exists():
+            init.touch()
     for pxd in CORE.glob('*.pxd'):
-        shutil.copy2(pxd, target / pxd.name)
+        copy = target / pxd.name
+        if not copy.exists() or copy.read_bytes() != pxd.read_bytes():
+            shutil.copy2(pxd, copy)
 
 
 def _extensions():

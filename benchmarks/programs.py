@@ -13,6 +13,7 @@ Each program is a :class:`Bench`; the ones written for autodiff engines take an
 import contextlib
 import functools
 import importlib
+import os
 from dataclasses import dataclass
 from typing import Callable
 
@@ -22,6 +23,7 @@ N_OPS, SHAPE, FACTOR = 200, (10, 10), 1.0001
 TINY = dict(batch=1, width=16, depth=8)
 LARGE = dict(batch=1024, width=1024, depth=1)
 BLOCKS, LAYERS, BATCH, WIDTH = 12, 4, 2048, 128
+SAMPLE_NODES = 100_000
 HOOK_KINDS = ('empty hook', 'trivial hook', 'TimerHook')
 CALLBACKS = ('forward_preprocess', 'forward_postprocess',
              'backward_preprocess', 'backward_postprocess')
@@ -37,8 +39,9 @@ def describe(depths):
                  'backward (one step)'.format(**LARGE),
         'forget': f'{BLOCKS} blocks of {LAYERS} tanh(linear), B={BATCH}, '
                   f'D={WIDTH}, sum, backward; F.forget around each block or not',
-        'deep': 'h * 1.0 chain on (1,) float32, backward only (build untimed), '
-                'depths ' + ' and '.join(depth_label(d) for d in depths),
+        'deep': 'h * 1.0 chains on (1,) float32, backward only (build untimed), '
+                'depths ' + ' and '.join(depth_label(d) for d in depths) +
+                f'; a sample: at least {depth_label(SAMPLE_NODES)} nodes',
     }
 
 
@@ -194,23 +197,32 @@ def forget_programs(mod, data, plain=True):
 
 
 def deep_programs(mod, depths):
-    """Backward of a built chain per depth: building and freeing it are untimed."""
+    """Backward of built chains per depth; building and freeing them are untimed.
+
+    A sample runs the backward of as many chains as make ``SAMPLE_NODES`` nodes
+    (one chain when it is deeper), so that short chains are not timed in bursts
+    too brief to rise above the noise.
+    """
     F = importlib.import_module(mod.__name__ + '.functions')
 
+    def chain(depth):
+        h = x = mod.Variable(np.ones((1,), np.float32))
+        for _ in range(depth):
+            h = h * 1.0
+        return x, F.sum(h)
+
     def bench(depth):
-        graph = {}
+        count, chains = max(1, SAMPLE_NODES // depth), []
 
         def build():
-            h = graph['x'] = mod.Variable(np.ones((1,), np.float32))
-            for _ in range(depth):
-                h = h * 1.0
-            graph['loss'] = F.sum(h)
+            chains.extend(chain(depth) for _ in range(count))
 
         def backward():
-            graph['loss'].backward()
-            return graph['x'].grad
-        return Bench('deep', f'depth {depth_label(depth)}', backward, ops=depth,
-                     reset=build, teardown=graph.clear)
+            for _, loss in chains:
+                loss.backward()
+            return chains[0][0].grad
+        return Bench('deep', f'depth {depth_label(depth)}', backward,
+                     ops=depth * count, reset=build, teardown=chains.clear)
     return [bench(depth) for depth in depths]
 
 
@@ -247,24 +259,26 @@ def hook_factories(mod):
 
 
 def engine_programs(modname, adapt, data, depths):
-    """Every program an engine takes part in; chainerlite runs them all."""
+    """Every program an engine takes part in."""
     x, tiny, large, stack = data
-    engine, hooks = adapt(importlib.import_module(modname))
-    plain = [engine_chain(engine, x), engine_mlp(engine, 'mlp', tiny),
-             engine_mlp(engine, 'large', large)]
-    hooked = [Bench('chain', f'{engine.name} + {kind}', plain[0].run, ops=N_OPS,
-                    context=factory, base=engine.name)
-              for kind, factory in hooks.items()]
-    extra = []
-    if modname in ('chainerlite', 'chainer'):
-        mod = importlib.import_module(modname)
-        extra = forget_programs(mod, stack, plain=modname == 'chainerlite')
-        if modname == 'chainerlite':
-            extra += deep_programs(mod, depths)
-    return plain + hooked + extra
+    mod = importlib.import_module(modname)
+    engine, hooks = adapt(mod)
+    common = [engine_chain(engine, x), engine_mlp(engine, 'mlp', tiny),
+              engine_mlp(engine, 'large', large)]
+    common += [Bench('chain', f'{engine.name} + {kind}', common[0].run, ops=N_OPS,
+                     context=factory, base=engine.name)
+               for kind, factory in hooks.items()]
+    if modname == 'chainerlite':    # the subject: every program
+        return common + forget_programs(mod, stack) + deep_programs(mod, depths)
+    if modname == 'chainer':        # the reference for F.forget's peak memory
+        return common + forget_programs(mod, stack, plain=False)
+    return common
 
 
 def collect_benches(depths):
+    # Idle OpenMP threads (PyTorch's) would otherwise spin after each call and
+    # take the CPU from the next contestant's BLAS threads; set before loading.
+    os.environ.setdefault('OMP_WAIT_POLICY', 'PASSIVE')
     data = chain_data(), mlp_data(**TINY), mlp_data(**LARGE), forget_data()
     benches = [numpy_chain(data[0]), numpy_mlp('mlp', data[1]),
                numpy_mlp('large', data[2])]
