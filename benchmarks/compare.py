@@ -142,11 +142,23 @@ def close(grad, reference):
 
 
 def measure(benches, rounds, warmup):
+    """Times per row; a hook row's entries are paired deltas (see below)."""
     times = {b.key: [] for b in benches}
+    by_key = {b.key: b for b in benches}
     for r in range(warmup + rounds):
         gc.collect()
         for b in benches[r % len(benches):] + benches[:r % len(benches)]:
-            elapsed = sample(b)[0]
+            if b.base:
+                # A hook row is timed right next to its plain row (in
+                # alternating order), so that what ran just before cannot
+                # bias the difference; the delta is stored.
+                plain = by_key[f'{b.group}:{b.base}']
+                first, second = (plain, b) if r % 2 else (b, plain)
+                t_first, t_second = sample(first)[0], sample(second)[0]
+                elapsed = (t_second - t_first) if first is plain else (
+                    t_first - t_second)
+            else:
+                elapsed = sample(b)[0]
             if r >= warmup:
                 times[b.key].append(elapsed)
     return times
@@ -172,11 +184,14 @@ def measure_peaks(benches):
 
 
 def summarise(benches, times):
-    """Median us per op; hook rows: the median of paired per-round deltas (ns/op)."""
-    us = {b.key: statistics.median(times[b.key]) / b.ops * 1e6 for b in benches}
-    delta = {b.key: statistics.median(
-                 t - t0 for t, t0 in zip(times[b.key], times[f'{b.group}:{b.base}'])
-             ) / b.ops * 1e9 for b in benches if b.base}
+    """Median us per op; hook rows: the median of their paired deltas (ns/op)."""
+    us = {b.key: statistics.median(times[b.key]) / b.ops * 1e6
+          for b in benches if not b.base}
+    delta = {b.key: statistics.median(times[b.key]) / b.ops * 1e9
+             for b in benches if b.base}
+    for b in benches:
+        if b.base:
+            us[b.key] = us[f'{b.group}:{b.base}'] + delta[b.key] / 1e3
     return us, delta
 
 
