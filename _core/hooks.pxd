@@ -21,6 +21,7 @@ cdef class HookEntry:
                                  # when the instance overrides it
 
     cdef int current_mask(self) except -1
+    cdef int _recompute(self) except -1
     cdef object call2(self, int index, a, b)
     cdef object call3(self, int index, a, b, c)
 

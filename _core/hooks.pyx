@@ -7,7 +7,9 @@ overrides nothing is never called.
 """
 from cpython.dict cimport PyDict_Size
 from cpython.object cimport PyObject_GenericGetDict
+from cpython.object cimport Py_TYPE, PyTypeObject
 from cpython.ref cimport PyObject
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 
 from chainerlite._core.config cimport ThreadState, get_state
 
@@ -115,17 +117,22 @@ cdef class HookEntry:
         self.mask = -1
 
     cdef int current_mask(self) except -1:
-        # Valid while the class is unmodified (same version tag) and the
-        # instance dict has the same size: patching a callback on the
-        # instance (mock.patch.object) adds or removes a key.
+        # Valid while the class is unmodified (same type, same version tag)
+        # and the instance dict has the same size: patching a callback on
+        # the instance (mock.patch.object) adds or removes a key. Checked on
+        # every op, so it uses borrowed pointers and no reference counting.
+        cdef PyTypeObject* cls = Py_TYPE(self.hook)
+        cdef unsigned int tag = (<_TypeWithTag*>cls).tp_version_tag
+        if (self.mask >= 0 and tag != 0 and tag == self.type_tag
+                and <PyObject*>cls == <PyObject*>self.type_
+                and (self.inst_dict is None
+                     or PyDict_Size(self.inst_dict) == self.dict_size)):
+            return self.mask
+        return self._recompute()
+
+    cdef int _recompute(self) except -1:
         hook = self.hook
         cls = type(hook)
-        cdef unsigned int tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
-        d = self.inst_dict
-        if (self.mask >= 0 and tag != 0 and tag == self.type_tag
-                and cls is self.type_
-                and (d is None or PyDict_Size(d) == self.dict_size)):
-            return self.mask
         self.mask = _compute_mask(hook)
         inst = _instance_dict(hook)
         self.funcs = [None if inst is not None and name in inst
@@ -136,7 +143,6 @@ cdef class HookEntry:
         self.inst_dict = d = _instance_dict(hook)
         self.dict_size = -1 if d is None else PyDict_Size(d)
         return self.mask
-
 
     # Calls callback ``index`` (0..3, in _CALLBACKS order). A callback
     # defined on the class is called as a plain function with the hook
@@ -163,7 +169,7 @@ cdef HookRegistry _registry(ThreadState state):
 
 cdef tuple global_entries(ThreadState state):
     cdef HookRegistry reg = <HookRegistry>state.hooks
-    if reg.version != state.hook_version or len(state.hook_entries) != len(reg):
+    if reg.version != state.hook_version:
         state.hook_entries = tuple([HookEntry(h) for h in reg.values()])
         state.hook_version = reg.version
     return state.hook_entries
@@ -185,9 +191,9 @@ cdef tuple active_entries(ThreadState state, object local_hooks):
 
 cdef int any_mask(tuple entries) except -1:
     cdef int mask = 0
-    cdef HookEntry e
-    for e in entries:
-        mask |= e.current_mask()
+    cdef Py_ssize_t i
+    for i in range(PyTuple_GET_SIZE(entries)):
+        mask |= (<HookEntry>PyTuple_GET_ITEM(entries, i)).current_mask()
     return mask
 
 

@@ -6,6 +6,7 @@ which gives weak-reference semantics without a weakref object per output.
 A VariableNode points back to its Variable the same way.
 """
 cimport cython
+from cpython.dict cimport PyDict_Size
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject_GenericGetDict, PyObject_GenericSetAttr
 from cpython.ref cimport PyObject
@@ -1170,7 +1171,7 @@ cdef tuple forward_hook_entries(ThreadState state):
 
     Used by built-in nodes, which never carry local hooks when created.
     """
-    if state.hooks is None or len(state.hooks) == 0:
+    if state.hooks is None or PyDict_Size(state.hooks) == 0:
         return None
     entries = global_entries(state)
     return entries if any_mask(entries) else None
