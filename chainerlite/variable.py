@@ -53,6 +53,7 @@ class Parameter(Variable):
     """
 
     _grad_initializer = None
+    _initial_device = None      # where an uninitialised array will live
     update_rule = None
 
     def __init__(self, initializer=None, shape=None, name=None):
@@ -88,14 +89,43 @@ class Parameter(Variable):
         Args:
             shape (int or tuple of int): Shape of the new array.
         """
-        from chainerlite import initializers
+        from chainerlite import backend, initializers
+        device = backend.get_device(self._initial_device or '@numpy')
         dtype = getattr(self.initializer, 'dtype', None)
-        self.array = initializers.generate_array(self.initializer, shape,
-                                                 numpy, dtype=dtype)
+        self.array = device.send(initializers.generate_array(
+            self.initializer, shape, numpy, dtype=dtype))
         ginit = self._grad_initializer
         if ginit is not None:
-            self.grad = initializers.generate_array(ginit, shape, numpy,
-                                                    dtype=self.array.dtype)
+            self.grad = device.send(initializers.generate_array(
+                ginit, shape, numpy, dtype=self.array.dtype))
+
+    def to_device(self, device):
+        """Moves the parameter; an uninitialised one remembers the device."""
+        if self.is_initialized:
+            super().to_device(device)
+        else:
+            from chainerlite import backend
+            self._initial_device = str(backend.get_device(device))
+
+    def to_cpu(self):
+        """Moves the parameter to host memory (see :meth:`to_device`)."""
+        self.to_device('@numpy')
+
+    def to_gpu(self, device=None):
+        """Moves the parameter to a GPU (see :meth:`to_device`)."""
+        self.to_device('@cupy:%d' % (0 if device is None else int(device)))
+
+    def copydata(self, var):
+        """Copies ``var``'s array; an uninitialised parameter is created."""
+        if not self.is_initialized:
+            self.initialize(var.array.shape)
+        super().copydata(var)
+
+    def addgrad(self, var):
+        """Adds ``var``'s grad; an uninitialised parameter is created."""
+        if not self.is_initialized and var.grad is not None:
+            self.initialize(var.grad.shape)
+        super().addgrad(var)
 
     def cleargrad(self):
         super().cleargrad()

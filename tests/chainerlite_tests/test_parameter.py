@@ -162,3 +162,27 @@ def test_deepcopy():
     numpy.testing.assert_array_equal(q.array, p.array)
     q.array[0] = 9
     assert p.array[0] == 2
+
+
+def test_uninitialized_copydata_and_addgrad_initialize_first():
+    from chainerlite import initializers
+    src = chainerlite.Parameter(numpy.arange(3, dtype=numpy.float32))
+    src.grad = numpy.ones(3, numpy.float32)
+    p = chainerlite.Parameter(initializers.Zero())
+    p.copydata(src)
+    numpy.testing.assert_array_equal(p.array, src.array)
+    q = chainerlite.Parameter(initializers.Zero())
+    q.addgrad(src)
+    assert q.array.shape == (3,)
+    numpy.testing.assert_array_equal(q.grad, numpy.ones(3))
+
+
+def test_uninitialized_parameter_remembers_its_device():
+    from chainerlite import initializers
+    p = chainerlite.Parameter(initializers.One())
+    p.to_device('@numpy')
+    assert p._initial_device == '@numpy'
+    p.initialize((2,))
+    assert isinstance(p.array, numpy.ndarray)
+    with pytest.raises(ValueError):
+        p.to_device('bogus')
