@@ -150,10 +150,12 @@ def measure(benches, rounds, warmup):
         for b in benches[r % len(benches):] + benches[:r % len(benches)]:
             if b.base:
                 # A hook row is timed right next to its plain row (in
-                # alternating order), so that what ran just before cannot
-                # bias the difference; the delta is stored.
+                # alternating order, after a warm-up run of the plain row),
+                # so that what ran just before cannot bias the difference;
+                # the delta is stored.
                 plain = by_key[f'{b.group}:{b.base}']
                 first, second = (plain, b) if r % 2 else (b, plain)
+                sample(plain)  # untimed: the pair starts with warm caches
                 t_first, t_second = sample(first)[0], sample(second)[0]
                 elapsed = (t_second - t_first) if first is plain else (
                     t_first - t_second)
