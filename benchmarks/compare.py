@@ -1,7 +1,8 @@
 """Side-by-side benchmark: chainerlite vs raw NumPy, Chainer 7.8.1 and PyTorch.
 
 One process, interleaved rounds (each round runs every contestant of a section
-once, in a rotating order; gc stays enabled, gc.collect() between rounds);
+once, in a rotating order, each timed run preceded by an untimed warm-up run;
+gc stays enabled, gc.collect() between rounds);
 medians. Programs (see programs.py): ``h = h * 1.0001`` 200 times on 10x10
 float32, sum, backward (per op), also under three FunctionHooks (paired delta
 in ns/op); a tiny MLP (batch 1, width 16, depth 8; per layer); F.forget on a
@@ -155,11 +156,15 @@ def measure(benches, rounds, warmup):
                 # the delta is stored.
                 plain = by_key[f'{b.group}:{b.base}']
                 first, second = (plain, b) if r % 2 else (b, plain)
-                sample(plain)  # untimed: the pair starts with warm caches
+                sample(plain)  # untimed: both start with warm caches
+                sample(b)
                 t_first, t_second = sample(first)[0], sample(second)[0]
                 elapsed = (t_second - t_first) if first is plain else (
                     t_first - t_second)
             else:
+                # untimed warm-up: the contestant that ran just before (another
+                # library) left the caches cold, which a user never sees
+                sample(b)
                 elapsed = sample(b)[0]
             if r >= warmup:
                 times[b.key].append(elapsed)
