@@ -218,6 +218,13 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
                 gx = gxs[0]
                 return gxs if type(gx) is _ndarray else (force_array(gx),)
             return tuple([force_array(gx) for gx in gxs])
+    if raw:
+        array_backward = _array_backward(type(f))
+        if array_backward is not None:
+            gxs = array_backward(f, indexes, gys)
+            if gxs is not None:
+                gxs = _normalize(f, gxs, indexes)
+                return tuple([_unwrap(f, gx, True) for gx in gxs])
     gvars = _as_grad_vars(gys) if raw else gys
     set_local_backprop(state, 0 if raw else 1)
     try:
@@ -226,6 +233,27 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
         set_local_backprop(state, prev)
     gxs = _normalize(f, gxs, indexes)
     return tuple([_unwrap(f, gx, raw) for gx in gxs])
+
+
+cdef dict _array_backwards = {}
+
+
+cdef object _array_backward(cls):
+    """A Python node's ``_backward_arrays`` method, or None (cached per class).
+
+    Library nodes written in Python may define
+    ``_backward_arrays(self, indexes, grad_outputs)`` computing the input
+    gradients from the output gradients as raw arrays; it is used instead of
+    ``backward`` when no double backprop is requested, so no Variables or
+    grad nodes are built. ``backward`` stays the reference (and the path for
+    double backprop).
+    """
+    try:
+        return _array_backwards[cls]
+    except KeyError:
+        fn = getattr(cls, '_backward_arrays', None)
+        _array_backwards[cls] = fn
+        return fn
 
 
 cdef tuple _collect_targets(list roots, set stop):
@@ -358,20 +386,19 @@ cdef class _Pass:
             check_finite(f, gxs if self.raw else tuple([
                 None if g is None else (<Variable>g)._data for g in gxs]),
                 'backward')
-        seen_ids = None
+        cdef Py_ssize_t k
         for j in range(len(indexes)):
             gx = gxs[j]
             if gx is None:
                 continue
             x = <VariableNode>inputs_t[<Py_ssize_t>indexes[j]]
             check_grad(f, x, gx, self.raw)
-            if self.raw and len(indexes) > 1:
+            if self.raw:
                 # one array handed to several inputs must not be aliased
-                if seen_ids is None:
-                    seen_ids = set()
-                if id(gx) in seen_ids:
-                    gx = gx.copy()
-                seen_ids.add(id(gx))
+                for k in range(j):
+                    if gxs[k] is gx:
+                        gx = gx.copy()
+                        break
             self.deliver(x, gx)
         return 0
 

@@ -67,6 +67,19 @@ cdef int set_local_backprop(ThreadState state, int value) except -1:
     return 0
 
 
+cpdef bint in_light_mode():
+    """Whether type checks of this thread run in light mode."""
+    return get_state().light_mode
+
+
+cpdef bint set_light_mode(bint value):
+    """Sets this thread's light-mode flag; returns the previous value."""
+    cdef ThreadState state = get_state()
+    cdef bint previous = state.light_mode
+    state.light_mode = value
+    return previous
+
+
 cdef int _flag(value) except -2:
     return 1 if value else 0
 

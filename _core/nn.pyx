@@ -158,6 +158,13 @@ cdef bint _linear_types_ok(Variable x, Variable W, Variable b):
         bn._dtype is xn._dtype or bn._dtype == xn._dtype)
 
 
+cpdef bint is_2d(x):
+    """Whether ``x`` (a Variable or an array) has two dimensions."""
+    if isinstance(x, Variable):
+        return (<Variable>x)._node._ndim == 2 and (<Variable>x)._data is not None
+    return getattr(x, 'ndim', None) == 2
+
+
 cpdef linear2d(x, W, b=None):
     """Applies the linear function to a 2-d ``x`` on the compiled path."""
     cdef Variable xv = as_variable_fast(x)

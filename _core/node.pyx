@@ -1020,10 +1020,10 @@ cdef class FunctionNode:
         # Light mode first: conditions evaluate on the arrays themselves.
         # Only when one fails is the check rerun with expressions, to build
         # a message that names the function and the failing condition.
+        cdef ThreadState state = get_state()
+        cdef bint prev = state.light_mode
         tc = helper('chainerlite.utils.type_check')
-        local = tc._thread_local
-        prev = getattr(local, 'light_mode', False)
-        local.light_mode = True
+        state.light_mode = True
         try:
             self.check_type_forward(tc.LightTypeInfoTuple(in_data))
             return
@@ -1032,7 +1032,7 @@ cdef class FunctionNode:
             # array: the full check below reports it properly.
             pass
         finally:
-            local.light_mode = prev
+            state.light_mode = prev
         in_types = tc.get_types(in_data, 'in_types', False)
         with tc.get_function_check_context(self):
             self.check_type_forward(in_types)

@@ -128,8 +128,8 @@ class Parameter(Variable):
         super().addgrad(var)
 
     def cleargrad(self):
-        super().cleargrad()
-        if not self.is_initialized:
+        Variable.cleargrad(self)
+        if self._grad_initializer is not None:
             self._grad_initializer = None
 
     def zerograd(self):

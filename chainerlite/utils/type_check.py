@@ -35,6 +35,9 @@ import threading
 
 import numpy
 
+from chainerlite._core.config import in_light_mode as _in_light_mode
+from chainerlite._core.config import set_light_mode as _set_light_mode
+
 _thread_local = threading.local()
 
 
@@ -45,7 +48,7 @@ def in_light_mode():
         bool: ``True`` inside ``with light_mode:``.
 
     """
-    return getattr(_thread_local, 'light_mode', False)
+    return _in_light_mode()
 
 
 class _LightMode:
@@ -55,11 +58,10 @@ class _LightMode:
         stack = getattr(_thread_local, 'light_mode_stack', None)
         if stack is None:
             stack = _thread_local.light_mode_stack = []
-        stack.append(in_light_mode())
-        _thread_local.light_mode = True
+        stack.append(_set_light_mode(True))
 
     def __exit__(self, exc_type, exc_value, traceback):
-        _thread_local.light_mode = _thread_local.light_mode_stack.pop()
+        _set_light_mode(_thread_local.light_mode_stack.pop())
 
 
 #: Context manager (``with type_check.light_mode: ...``) under which the

@@ -91,6 +91,8 @@ def linear(x, W, b=None, n_batch_axes=1):
                [ 3.5, 12.5, 21.5, 30.5]], dtype=float32)
 
     """
+    if n_batch_axes == 1 and nn.is_2d(x):
+        return nn.linear2d(x, W, b)  # the common case, all compiled
     if n_batch_axes <= 0:
         raise ValueError('n_batch_axes should be greater than 0.')
     batch_shape = x.shape[:n_batch_axes]

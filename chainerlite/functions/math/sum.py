@@ -58,14 +58,28 @@ class Sum(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        xp = backend.get_array_module(x)
         self._in_shape = x.shape
-        y = xp.sum(x, axis=self.axis, keepdims=self.keepdims)
-        return utils.force_array(y, x.dtype),
+        y = utils.force_array(x.sum(axis=self.axis, keepdims=self.keepdims))
+        if y.dtype != x.dtype:
+            y = y.astype(x.dtype)
+        return y,
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
         return _unreduce(gy, self.axis, self._in_shape, self.keepdims),
+
+    def _backward_arrays(self, indexes, grad_outputs):
+        # The same gradient on raw arrays (used without double backprop).
+        gy, = grad_outputs
+        in_shape = self._in_shape
+        if self.axis is not None and not self.keepdims:
+            shape = list(gy.shape)
+            for a in sorted(a % len(in_shape) for a in self.axis):
+                shape.insert(a, 1)
+            gy = gy.reshape(shape)
+        gx = backend.get_array_module(gy).empty(in_shape, gy.dtype)
+        gx[...] = gy
+        return gx,
 
 
 def sum(x, axis=None, keepdims=False):
