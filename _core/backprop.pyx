@@ -153,6 +153,7 @@ cdef object _unwrap(FunctionNode f, gx, bint raw):
 
 
 cdef tuple _IDX0 = (0,)
+cdef tuple _NONE1 = (None,)
 cdef tuple _IDX1 = (1,)
 cdef tuple _IDX01 = (0, 1)
 
@@ -344,7 +345,7 @@ cdef class _Pass:
         if entries is None:
             gx = f._backward_raw1(g)
         else:
-            in_data = (x._data,)
+            in_data = _NONE1 if x._data is None else (x._data,)
             out_grad = (g,)
             _call_backward_hooks(entries, BWD_PRE, f, in_data, out_grad)
             gx = f._backward_raw1(g)

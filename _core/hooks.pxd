@@ -12,7 +12,7 @@ cdef class HookEntry:
     # One registered hook and which callbacks it overrides. The mask is
     # recomputed when the hook's instance dict or its class changes.
     cdef readonly object hook
-    cdef int mask
+    cdef readonly int mask
     cdef object inst_dict        # the hook's instance __dict__ (or None)
     cdef Py_ssize_t dict_size
     cdef unsigned int type_tag

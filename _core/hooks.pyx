@@ -91,22 +91,24 @@ cdef int _compute_mask(hook) except -1:
 
 cdef bint _wants_out_data(callback) except -1:
     # Decided once when the hook is (re)validated, never per call: a
-    # forward_postprocess with a third positional parameter (or one named
-    # out_data) receives the output arrays too.
+    # forward_postprocess with a third required positional parameter (or one
+    # named out_data) receives the output arrays too; an optional third
+    # parameter keeps Chainer's two-argument call.
     import inspect
     try:
         params = inspect.signature(callback).parameters.values()
     except (TypeError, ValueError):
         return False
-    positional = 0
+    required = 0
     for p in params:
         if p.name == 'out_data':
             return True
         if p.kind == p.VAR_POSITIONAL:
             return False
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            positional += 1
-    return positional >= 3
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and (
+                p.default is p.empty):
+            required += 1
+    return required >= 3
 
 
 cdef class HookEntry:

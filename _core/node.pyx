@@ -1182,7 +1182,8 @@ cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
     cdef HookEntry e
     cdef int mask
     for e in entries:
-        mask = e.current_mask()
+        # validated when the op started (forward_hook_entries/any_mask)
+        mask = e.mask
         if mask & bit:
             if bit == FWD_PRE:
                 e.call2(0, node, in_data)

@@ -298,3 +298,17 @@ def test_set_debug_is_global():
     finally:
         chainerlite.set_debug(False)
     assert not chainerlite.is_debug()
+
+
+def test_optional_third_parameter_keeps_the_two_argument_call():
+    seen = []
+
+    class Hook(chainerlite.FunctionHook):
+        name = 'opt'
+
+        def forward_postprocess(self, function, in_data, extra=None):
+            seen.append(extra)
+
+    with Hook():
+        _x() * 2.0
+    assert seen == [None]
