@@ -28,4 +28,5 @@ cdef class HookEntry:
 
 cdef tuple active_entries(ThreadState state, object local_hooks)
 cdef tuple global_entries(ThreadState state)
+cdef tuple entries_with_callbacks(ThreadState state)
 cdef int any_mask(tuple entries) except -1

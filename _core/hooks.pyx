@@ -191,6 +191,34 @@ cdef tuple active_entries(ThreadState state, object local_hooks):
     return tuple([HookEntry(h) for h in merged.values()])
 
 
+cdef tuple entries_with_callbacks(ThreadState state):
+    """Global entries of this thread if some callback is overridden, else None.
+
+    This is the per-op check of the built-in nodes: with hooks registered
+    that override nothing, it is a few loads and compares per hook.
+    """
+    cdef HookEntry e
+    cdef PyTypeObject* cls
+    cdef unsigned int tag
+    cdef int mask = 0
+    cdef Py_ssize_t i
+    if state.hooks is None or PyDict_Size(state.hooks) == 0:
+        return None
+    cdef tuple entries = global_entries(state)
+    for i in range(PyTuple_GET_SIZE(entries)):
+        e = <HookEntry>PyTuple_GET_ITEM(entries, i)
+        cls = Py_TYPE(e.hook)
+        tag = (<_TypeWithTag*>cls).tp_version_tag
+        if (e.mask >= 0 and tag != 0 and tag == e.type_tag
+                and <PyObject*>cls == <PyObject*>e.type_
+                and (e.inst_dict is None
+                     or PyDict_Size(e.inst_dict) == e.dict_size)):
+            mask |= e.mask
+        else:
+            mask |= e._recompute()
+    return entries if mask else None
+
+
 cdef int any_mask(tuple entries) except -1:
     cdef int mask = 0
     cdef Py_ssize_t i

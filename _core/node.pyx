@@ -20,7 +20,7 @@ from chainerlite._core.config cimport (
     type_check_enabled)
 from chainerlite._core.hooks cimport (
     FWD_POST, FWD_POST_OUT, FWD_PRE, HookEntry, active_entries, any_mask,
-    global_entries)
+    entries_with_callbacks)
 
 cdef extern from "numpy/ndarraytypes.h":
     ctypedef struct PyArrayObject:
@@ -1171,10 +1171,7 @@ cdef tuple forward_hook_entries(ThreadState state):
 
     Used by built-in nodes, which never carry local hooks when created.
     """
-    if state.hooks is None or PyDict_Size(state.hooks) == 0:
-        return None
-    entries = global_entries(state)
-    return entries if any_mask(entries) else None
+    return entries_with_callbacks(state)
 
 
 cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
