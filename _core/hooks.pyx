@@ -20,6 +20,9 @@ cdef extern from "Python.h":
 cdef tuple _CALLBACKS = ('forward_preprocess', 'forward_postprocess',
                          'backward_preprocess', 'backward_postprocess')
 cdef tuple _base_callbacks = None
+# class -> (version tag, mask, funcs) for hooks whose instances override no
+# callback: a new hook of a known class is validated without lookups
+cdef dict _class_masks = {}
 
 
 def _set_base_hook_class(cls):
@@ -135,15 +138,27 @@ cdef class HookEntry:
     cdef int _recompute(self) except -1:
         hook = self.hook
         cls = type(hook)
-        self.mask = _compute_mask(hook)
         inst = _instance_dict(hook)
-        self.funcs = [None if inst is not None and name in inst
-                      else getattr(cls, name) for name in _CALLBACKS]
-        # The lookups above assign the class a fresh version tag if needed.
-        self.type_tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
+        on_instance = inst is not None and any(
+            [name in inst for name in _CALLBACKS])
+        cached = None if on_instance else _class_masks.get(cls)
+        cdef unsigned int tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
+        if cached is not None and tag != 0 and cached[0] == tag:
+            # another instance of this class was validated already
+            self.mask, self.funcs = cached[1], cached[2]
+        else:
+            self.mask = _compute_mask(hook)
+            self.funcs = [None if inst is not None and name in inst
+                          else getattr(cls, name) for name in _CALLBACKS]
+            # The lookups above assign the class a fresh version tag if
+            # needed.
+            tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
+            if not on_instance:
+                _class_masks[cls] = (tag, self.mask, self.funcs)
+        self.type_tag = tag
         self.type_ = cls
-        self.inst_dict = d = _instance_dict(hook)
-        self.dict_size = -1 if d is None else PyDict_Size(d)
+        self.inst_dict = inst
+        self.dict_size = -1 if inst is None else PyDict_Size(inst)
         return self.mask
 
     # Calls callback ``index`` (0..3, in _CALLBACKS order). A callback
