@@ -6,8 +6,6 @@ cdef class ThreadState:
     cdef int debug              # -1: not overridden locally, else 0/1
     cdef bint light_mode        # type checks evaluate on plain values
     cdef object hooks           # HookRegistry: global hooks of this thread
-    cdef tuple hook_entries     # cached dispatch entries for `hooks`
-    cdef unsigned long hook_version  # hooks.version when hook_entries was built
     cdef dict scratch           # per-thread data of compiled hooks, by id
 
 

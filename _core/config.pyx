@@ -25,8 +25,6 @@ cdef class ThreadState:
         self.type_check = -1
         self.debug = -1
         self.hooks = None
-        self.hook_entries = ()
-        self.hook_version = 0
 
 
 cdef ThreadState get_state():

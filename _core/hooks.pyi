@@ -3,6 +3,8 @@ from typing import Any
 class HookRegistry(dict[str, Any]):
     @property
     def version(self) -> int: ...
+    @property
+    def entries(self) -> tuple[HookEntry, ...]: ...
 
 class HookEntry:
     @property

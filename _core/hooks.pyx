@@ -32,37 +32,64 @@ def _set_base_hook_class(cls):
 
 
 cdef class HookRegistry(dict):
-    """Ordered ``name -> hook`` mapping that versions its own mutations."""
+    """Ordered ``name -> hook`` mapping that keeps its dispatch entries.
+
+    Every mutation rebuilds the tuple of :class:`HookEntry` (validating new
+    hooks then, at registration, rather than on the first op).
+    """
 
     cdef readonly unsigned long version
+    cdef readonly tuple entries
+
+    def __cinit__(self, *args, **kwargs):
+        self.entries = ()
+
+    cdef _changed(self):
+        cdef HookEntry e
+        self.version += 1
+        old = {id(e.hook): e for e in self.entries}
+        entries = []
+        for hook in dict.values(self):
+            e = old.get(id(hook))
+            if e is None or e.hook is not hook:
+                e = HookEntry(hook)
+                e._recompute()
+            entries.append(e)
+        self.entries = tuple(entries)
 
     def __setitem__(self, key, value):
         dict.__setitem__(self, key, value)
-        self.version += 1
+        self._changed()
 
     def __delitem__(self, key):
         dict.__delitem__(self, key)
-        self.version += 1
+        self._changed()
 
     def pop(self, *args):
-        self.version += 1
-        return dict.pop(self, *args)
+        try:
+            return dict.pop(self, *args)
+        finally:
+            self._changed()
 
     def popitem(self):
-        self.version += 1
-        return dict.popitem(self)
+        try:
+            return dict.popitem(self)
+        finally:
+            self._changed()
 
     def clear(self):
-        self.version += 1
         dict.clear(self)
+        self._changed()
 
     def update(self, *args, **kwargs):
-        self.version += 1
         dict.update(self, *args, **kwargs)
+        self._changed()
 
     def setdefault(self, key, default=None):
-        self.version += 1
-        return dict.setdefault(self, key, default)
+        try:
+            return dict.setdefault(self, key, default)
+        finally:
+            self._changed()
 
 
 cdef object _instance_dict(obj):
@@ -185,11 +212,7 @@ cdef HookRegistry _registry(ThreadState state):
 
 
 cdef tuple global_entries(ThreadState state):
-    cdef HookRegistry reg = <HookRegistry>state.hooks
-    if reg.version != state.hook_version:
-        state.hook_entries = tuple([HookEntry(h) for h in reg.values()])
-        state.hook_version = reg.version
-    return state.hook_entries
+    return (<HookRegistry>state.hooks).entries
 
 
 cdef tuple active_entries(ThreadState state, object local_hooks):

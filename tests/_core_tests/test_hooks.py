@@ -312,3 +312,28 @@ def test_optional_third_parameter_keeps_the_two_argument_call():
     with Hook():
         _x() * 2.0
     assert seen == [None]
+
+
+def test_instances_of_one_class_are_validated_separately():
+    class Quiet(chainerlite.FunctionHook):
+        pass
+
+    first, second = Quiet(), Quiet()
+    first.name, second.name = 'first', 'second'
+    calls = []
+    second.forward_preprocess = lambda function, in_data: calls.append(1)
+    with first:
+        _x() * 2.0          # caches Quiet as "overrides nothing"
+        with second:
+            _x() * 2.0
+    assert calls == [1]
+    Quiet.backward_postprocess = lambda self, f, i, o: calls.append(2)
+    try:
+        with Quiet() as third:
+            y = _x() * 2.0
+            y.grad = np.ones(2, np.float32)
+            y.backward()
+    finally:
+        del Quiet.backward_postprocess
+    assert calls == [1, 2]
+    del third
