@@ -10,10 +10,10 @@ import numpy
 
 from chainerlite._core.config cimport (
     ThreadState, debug_enabled, get_state, type_check_enabled)
-from chainerlite._core.hooks cimport FWD_POST, FWD_PRE
+from chainerlite._core.hooks cimport FWD_POST, FWD_PRE, entries_with_callbacks
 from chainerlite._core.node cimport (
     FunctionNode, Variable, VariableNode, apply_fast, call_forward_hooks,
-    force_array, forward_hook_entries, helper, is_array, new_variable,
+    force_array, helper, is_array, new_variable,
     set_operators)
 
 cdef object _f16 = numpy.dtype(numpy.float16)
@@ -526,7 +526,7 @@ cdef int _retain(FunctionNode node, Variable x0, Variable x1) except -1:
 
 cdef object _run_unary(_Unary node, Variable x, bint retain):
     cdef ThreadState state = get_state()
-    cdef tuple entries = forward_hook_entries(state)
+    cdef tuple entries = entries_with_callbacks(state)
     node._fast = True
     if debug_enabled(state):
         return node.apply((x,))[0]
@@ -545,7 +545,7 @@ cdef object _run_unary(_Unary node, Variable x, bint retain):
 
 cdef object _run_binary(_Binary node, Variable a, Variable b, bint retain):
     cdef ThreadState state = get_state()
-    cdef tuple entries = forward_hook_entries(state)
+    cdef tuple entries = entries_with_callbacks(state)
     node._fast = True
     if debug_enabled(state):
         return node.apply((a, b))[0]

@@ -17,8 +17,9 @@ cdef class HookEntry:
     cdef Py_ssize_t dict_size
     cdef unsigned int type_tag
     cdef object type_
-    cdef list funcs              # per callback: the class's function, or None
-                                 # when the instance overrides it
+    # per callback: the class's function, or None when the instance
+    # overrides it
+    cdef list funcs
 
     cdef int current_mask(self) except -1
     cdef int _recompute(self) except -1

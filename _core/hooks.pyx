@@ -149,16 +149,7 @@ cdef class HookEntry:
         self.mask = -1
 
     cdef int current_mask(self) except -1:
-        # Valid while the class is unmodified (same type, same version tag)
-        # and the instance dict has the same size: patching a callback on
-        # the instance (mock.patch.object) adds or removes a key. Checked on
-        # every op, so it uses borrowed pointers and no reference counting.
-        cdef PyTypeObject* cls = Py_TYPE(self.hook)
-        cdef unsigned int tag = (<_TypeWithTag*>cls).tp_version_tag
-        if (self.mask >= 0 and tag != 0 and tag == self.type_tag
-                and <PyObject*>cls == <PyObject*>self.type_
-                and (self.inst_dict is None
-                     or PyDict_Size(self.inst_dict) == self.dict_size)):
+        if _still_valid(self):
             return self.mask
         return self._recompute()
 
@@ -229,32 +220,30 @@ cdef tuple active_entries(ThreadState state, object local_hooks):
     return tuple([HookEntry(h) for h in merged.values()])
 
 
+cdef inline bint _still_valid(HookEntry e):
+    # The cached mask holds while the class is unmodified (same type, same
+    # version tag) and the instance dict has the same size: patching a
+    # callback on the instance (mock.patch.object) adds or removes a key.
+    # Checked on every op, so it uses borrowed pointers and no reference
+    # counting.
+    cdef PyTypeObject* cls = Py_TYPE(e.hook)
+    cdef unsigned int tag = (<_TypeWithTag*>cls).tp_version_tag
+    return (e.mask >= 0 and tag != 0 and tag == e.type_tag
+            and <PyObject*>cls == <PyObject*>e.type_
+            and (e.inst_dict is None
+                 or PyDict_Size(e.inst_dict) == e.dict_size))
+
+
 cdef tuple entries_with_callbacks(ThreadState state):
     """Global entries of this thread if some callback is overridden, else None.
 
     This is the per-op check of the built-in nodes: with hooks registered
     that override nothing, it is a few loads and compares per hook.
     """
-    cdef HookEntry e
-    cdef PyTypeObject* cls
-    cdef unsigned int tag
-    cdef int mask = 0
-    cdef Py_ssize_t i
     if state.hooks is None or PyDict_Size(state.hooks) == 0:
         return None
-    cdef tuple entries = global_entries(state)
-    for i in range(PyTuple_GET_SIZE(entries)):
-        e = <HookEntry>PyTuple_GET_ITEM(entries, i)
-        cls = Py_TYPE(e.hook)
-        tag = (<_TypeWithTag*>cls).tp_version_tag
-        if (e.mask >= 0 and tag != 0 and tag == e.type_tag
-                and <PyObject*>cls == <PyObject*>e.type_
-                and (e.inst_dict is None
-                     or PyDict_Size(e.inst_dict) == e.dict_size)):
-            mask |= e.mask
-        else:
-            mask |= e._recompute()
-    return entries if mask else None
+    cdef tuple entries = (<HookRegistry>state.hooks).entries
+    return entries if any_mask(entries) else None
 
 
 cdef int any_mask(tuple entries) except -1:

@@ -9,9 +9,10 @@ cimport cython
 
 from chainerlite._core.config cimport (
     ThreadState, debug_enabled, get_state, type_check_enabled)
+from chainerlite._core.hooks cimport entries_with_callbacks
 from chainerlite._core.node cimport (
     FunctionNode, Variable, VariableNode, apply_fast, as_variable_fast,
-    force_array, forward_hook_entries, helper, is_float_dtype)
+    force_array, helper, is_float_dtype)
 
 import numpy
 
@@ -60,7 +61,7 @@ cpdef relu(x):
     cdef ThreadState state = get_state()
     cdef ReLU node = ReLU.__new__(ReLU)
     node._fast = True
-    if forward_hook_entries(state) is not None or debug_enabled(state) or (
+    if entries_with_callbacks(state) is not None or debug_enabled(state) or (
             type_check_enabled(state) and not is_float_dtype(v._node._dtype)):
         return node.apply((v,))[0]
     y = _relu(v._data)
@@ -173,7 +174,7 @@ cpdef linear2d(x, W, b=None):
     cdef ThreadState state = get_state()
     cdef LinearFunction node = LinearFunction.__new__(LinearFunction)
     node._fast = True
-    if forward_hook_entries(state) is not None or debug_enabled(state) or (
+    if entries_with_callbacks(state) is not None or debug_enabled(state) or (
             type_check_enabled(state) and not _linear_types_ok(xv, wv, bv)):
         inputs = (xv, wv) if bv is None else (xv, wv, bv)
         return node.apply(inputs)[0]

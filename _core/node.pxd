@@ -59,10 +59,8 @@ cdef Variable new_variable(data, bint requires_grad)
 cdef Variable as_variable_fast(x)
 cdef Variable get_variable(VariableNode node)
 cdef tuple apply_node(FunctionNode node, tuple inputs)
-cdef Variable apply_fast(ThreadState state, FunctionNode node,
-                        Variable x0, Variable x1, object y, Variable x2=*)
-cdef bint needs_slow_path(ThreadState state, FunctionNode node)
-cdef tuple forward_hook_entries(ThreadState state)
+cdef Variable apply_fast(ThreadState state, FunctionNode node, Variable x0,
+                         Variable x1, object y, Variable x2=*)
 cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
                             tuple in_data, tuple out_data=*) except -1
 cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1

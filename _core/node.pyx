@@ -6,7 +6,6 @@ which gives weak-reference semantics without a weakref object per output.
 A VariableNode points back to its Variable the same way.
 """
 cimport cython
-from cpython.dict cimport PyDict_Size
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject_GenericGetDict, PyObject_GenericSetAttr
 from cpython.ref cimport PyObject
@@ -19,8 +18,7 @@ from chainerlite._core.config cimport (
     ThreadState, backprop_enabled, debug_enabled, get_state,
     type_check_enabled)
 from chainerlite._core.hooks cimport (
-    FWD_POST, FWD_POST_OUT, FWD_PRE, HookEntry, active_entries, any_mask,
-    entries_with_callbacks)
+    FWD_POST, FWD_POST_OUT, FWD_PRE, HookEntry, active_entries, any_mask)
 
 cdef extern from "numpy/ndarraytypes.h":
     ctypedef struct PyArrayObject:
@@ -1161,25 +1159,12 @@ cdef str grad_count_message(FunctionNode func, Py_ssize_t n, indexes):
 
 # --------------------------------------------------------------------- apply
 
-cdef bint needs_slow_path(ThreadState state, FunctionNode node):
-    return (state.hooks is not None and len(state.hooks) > 0) or (
-        node._local_hooks is not None and len(node._local_hooks) > 0)
-
-
-cdef tuple forward_hook_entries(ThreadState state):
-    """Global hook entries that override a callback, or None.
-
-    Used by built-in nodes, which never carry local hooks when created.
-    """
-    return entries_with_callbacks(state)
-
-
 cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
                             tuple in_data, tuple out_data=None) except -1:
     cdef HookEntry e
     cdef int mask
     for e in entries:
-        # validated when the op started (forward_hook_entries/any_mask)
+        # validated when the op started (entries_with_callbacks/any_mask)
         mask = e.mask
         if mask & bit:
             if bit == FWD_PRE:
@@ -1277,8 +1262,8 @@ cdef int _link(FunctionNode node, list input_vars, tuple ret,
     return 0
 
 
-cdef Variable apply_fast(ThreadState state, FunctionNode node,
-                        Variable x0, Variable x1, object y, Variable x2=None):
+cdef Variable apply_fast(ThreadState state, FunctionNode node, Variable x0,
+                         Variable x1, object y, Variable x2=None):
     """Links a built-in node that computed ``y`` without hooks.
 
     ``x1`` and ``x2`` are the optional second and third inputs.

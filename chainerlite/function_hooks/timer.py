@@ -2,7 +2,6 @@
 
 import collections
 import sys
-import time
 
 from chainerlite import function_hook
 from chainerlite._core import timer as _timer

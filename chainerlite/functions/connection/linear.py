@@ -4,8 +4,6 @@ from chainerlite import function_node
 from chainerlite._core import nn
 from chainerlite import utils
 from chainerlite.functions.array import reshape
-from chainerlite.functions.math import sum as sum_mod
-from chainerlite.utils import type_check
 
 
 #: Linear function node ``y = x W^T + b``. It is compiled

@@ -158,7 +158,7 @@ def test_precedence_gives_parentheses_where_needed(x, build, text, value):
 
 def test_printed_expressions_evaluate_like_python(x):
     # The printed text, with the variable substituted, means the same value.
-    ndim = 3
+    ndim = 3  # noqa: F841 (read by eval below)
     for expr in [(x.ndim + 1) * 2, -x.ndim ** 2, 2 ** x.ndim ** 2,
                  (2 ** x.ndim) ** 2, x.ndim - (x.ndim - 1), 2 ** -x.ndim]:
         text = str(expr).replace('in_types[0].ndim', 'ndim')
