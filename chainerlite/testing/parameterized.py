@@ -1,11 +1,13 @@
 """Class decorators that generate one test class per parameter set."""
 
 import itertools
+import re
 import sys
 import types
 
 _SINGLE_PARAM_MAXLEN = 100
 _NAME_MAXLEN = 1000
+_ADDRESS = re.compile(r' at 0x[0-9a-fA-F]+')
 
 
 class _ParameterizedClasses:
@@ -27,11 +29,16 @@ class _ParameterizedClasses:
 
 
 def _param_to_str(value):
+    # Names must be the same in every process (pytest-xdist workers compare
+    # their collections), so no memory address may appear in them.
     if isinstance(value, type) or (
             hasattr(value, '__name__') and isinstance(value.__name__, str)
             and not isinstance(value, (str, bytes))):
         return value.__name__
-    text = repr(value).replace('\n', ' ')
+    if type(value) in (tuple, list):
+        inner = ', '.join(_param_to_str(v) for v in value)
+        return '({})'.format(inner) if type(value) is tuple else '[{}]'.format(inner)
+    text = _ADDRESS.sub('', repr(value).replace('\n', ' '))
     if len(text) > _SINGLE_PARAM_MAXLEN:
         half = (_SINGLE_PARAM_MAXLEN - 3) // 2
         text = text[:half] + '...' + text[-half:]

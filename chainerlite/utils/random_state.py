@@ -20,10 +20,10 @@ from chainerlite.backends import cuda
 class Snapshot(object):
     """State of the global generators at one point in time."""
 
-    def __init__(self):
+    def __init__(self, with_cupy):
         self.numpy_state = numpy.random.get_state()
         self.cupy_seed = None
-        if cuda.available:
+        if with_cupy:
             # CuPy cannot export a generator's state: the draws from here on
             # come from a fresh generator whose seed is remembered instead.
             cupy = cuda.cupy
@@ -33,13 +33,19 @@ class Snapshot(object):
                 cupy.random.RandomState(self.cupy_seed))
 
 
-def snapshot():
+def snapshot(xp=numpy):
     """Captures the generators so that later draws can be replayed.
+
+    Args:
+        xp (module): Array module of the computation to replay. NumPy's
+            generator is always captured; CuPy's only when ``xp`` is CuPy,
+            since touching it costs a device round trip (and, the first
+            time, CUDA initialisation) that a CPU computation must not pay.
 
     Returns:
         Snapshot: The captured state.
     """
-    return Snapshot()
+    return Snapshot(cuda.available and xp is cuda.cupy)
 
 
 @contextlib.contextmanager

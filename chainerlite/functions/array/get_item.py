@@ -41,12 +41,16 @@ def _may_repeat(slices):
     return False
 
 
-def _add_at(dst, slices, src):
+def add_at(dst, slices, src):
     """Adds ``src`` into ``dst[slices]`` in place, summing repeated indices."""
     if not _may_repeat(slices):
         dst[slices] += src
-    elif isinstance(dst, numpy.ndarray):
-        numpy.add.at(dst, slices, src)
+        return
+    ufunc_at = getattr(backend.get_array_module(dst).add, 'at', None)
+    if ufunc_at is not None:
+        # NumPy, and CuPy from v13 on (where ndarray.scatter_add is
+        # deprecated).
+        ufunc_at(dst, slices, src)
     else:
         import cupyx
         cupyx.scatter_add(dst, slices, src)
@@ -81,7 +85,7 @@ class GetItemGrad(function_node.FunctionNode):
         gy, = inputs
         xp = backend.get_array_module(gy)
         gx = xp.zeros(self._in_shape, gy.dtype)
-        _add_at(gx, self.slices, gy)
+        add_at(gx, self.slices, gy)
         return gx,
 
     def backward(self, indexes, grad_outputs):

@@ -37,9 +37,19 @@ class Pad(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         xp = backend.get_array_module(x)
-        y = xp.pad(x, self.pad_width, mode=self.mode, **self.keywords)
         self._in_shape = x.shape
-        return y,
+        if self.mode == 'constant' or xp is numpy:
+            return xp.pad(x, self.pad_width, mode=self.mode, **self.keywords),
+        # cupy.pad departs from numpy.pad in places (wrap mode with a width
+        # larger than the axis); gathering by NumPy's positions does not.
+        return x.ravel()[xp.asarray(self._copied_positions())],
+
+    def _copied_positions(self):
+        # The flat input position that every output element copies.
+        size = utils.size_of_shape(self._in_shape)
+        return numpy.pad(
+            numpy.arange(size).reshape(self._in_shape), self.pad_width,
+            mode=self.mode, **self.keywords)
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
@@ -50,12 +60,8 @@ class Pad(function_node.FunctionNode):
                 slice(int(before), int(before) + size)
                 for (before, _), size in zip(widths, self._in_shape))
             return get_item.get_item(gy, inside),
-        # Pad the flat positions of the input the same way to learn which
-        # input element every output element copies.
         size = utils.size_of_shape(self._in_shape)
-        positions = numpy.pad(
-            numpy.arange(size).reshape(self._in_shape), self.pad_width,
-            mode=self.mode, **self.keywords).ravel()
+        positions = self._copied_positions().ravel()
         xp = backend.get_array_module(gy)
         gy_flat = reshape.reshape(gy, (utils.size_of_shape(gy.shape),))
         gx = get_item.GetItemGrad((xp.asarray(positions),), (size,)).apply(

@@ -21,7 +21,7 @@ class ScatterAdd(function_node.FunctionNode):
         a, b = inputs
         self._b_shape = b.shape
         y = a.copy()
-        get_item._add_at(y, self.slices, b)
+        get_item.add_at(y, self.slices, b)
         return y,
 
     def backward(self, indexes, grad_outputs):

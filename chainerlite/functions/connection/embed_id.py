@@ -1,10 +1,9 @@
 """Lookup of embedding vectors by ID and the node of its gradient."""
 
-import numpy
-
 import chainerlite
 from chainerlite import backend
 from chainerlite import function_node
+from chainerlite.functions.array import get_item
 from chainerlite.utils import type_check
 
 
@@ -74,11 +73,7 @@ class EmbedIDGrad(function_node.FunctionNode):
         if self.ignore_label is not None:
             keep = x != self.ignore_label
             x, gy = x[keep], gy[keep]
-        if xp is numpy:
-            numpy.add.at(gW, x, gy)
-        else:
-            import cupyx
-            cupyx.scatter_add(gW, x, gy)
+        get_item.add_at(gW, (x,), gy)
         return gW,
 
     def backward(self, indexes, grad_outputs):

@@ -36,7 +36,7 @@ class Fmod(function_node.FunctionNode):
         xp = backend.get_array_module(x)
         # y = x - trunc(x / divisor) * divisor, where the truncated quotient
         # is piecewise constant, hence a constant of the gradient graph.
-        quotient = utils.force_array(xp.fix(x.array / divisor.array), gy.dtype)
+        quotient = utils.force_array(xp.trunc(x.array / divisor.array), gy.dtype)
         return (sum_to_module.sum_to(gy, x.shape),
                 sum_to_module.sum_to(gy * -quotient, divisor.shape))
 

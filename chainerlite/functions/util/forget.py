@@ -1,6 +1,7 @@
 """Calling a function without keeping its intermediate results."""
 
 import chainerlite
+from chainerlite import backend
 from chainerlite import function
 from chainerlite import function_node
 from chainerlite import variable
@@ -54,7 +55,8 @@ class Forget(function_node.FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
-        self._random = random_state.snapshot()
+        self._random = random_state.snapshot(
+            backend.get_array_module(*inputs))
         with function.no_backprop_mode():
             xs = [variable.Variable(x) for x in inputs]
             outs = _call_func(self.func, xs)
@@ -92,7 +94,12 @@ def forget(func, *xs):
     random generators are snapshotted before the first call and replayed
     during the recomputation, so ``F.dropout`` (and anything else drawing
     from ``numpy.random`` / ``cupy.random``) gets the same mask both times
-    and the gradients are exact (Chainer does not support this case). While
+    and the gradients are exact (Chainer does not support this case). On
+    NumPy arrays the draws are also those a call without ``forget`` would
+    make; CuPy cannot export its generator's state, so on CuPy arrays the
+    call switches to a generator seeded from the current one and the mask
+    differs from a call without ``forget`` (it still matches between the
+    two runs). While
     it is recomputed, ``chainerlite.config.in_recomputing`` is ``True``, so
     links such as BatchNormalization can avoid updating their statistics
     twice. Double backpropagation through ``forget`` is not supported:

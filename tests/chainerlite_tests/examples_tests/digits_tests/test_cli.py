@@ -121,3 +121,7 @@ def test_gpu_run_learns():
     assert results['mlp'][-1]['accuracy'] >= 0.9
     assert results['cnn'][-1]['accuracy'] >= 0.9
     assert 'host memory only' in text
+    # same seed, recomputed forward: the same model comes out
+    memory = results['memory']
+    assert memory['forget']['accuracy'] == memory['plain']['accuracy']
+

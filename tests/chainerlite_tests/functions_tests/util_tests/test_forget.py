@@ -1,3 +1,5 @@
+import types
+
 import numpy
 import pytest
 
@@ -5,6 +7,8 @@ import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
 from chainerlite.functions.util import forget
+from chainerlite.testing import attr
+from chainerlite.utils import random_state
 
 
 def _variable(shape=(3, 4)):
@@ -150,26 +154,66 @@ def test_double_backprop_is_rejected():
         z.backward(enable_double_backprop=True)
 
 
-def test_dropout_inside_forget_replays_its_mask():
+def _dropout_grads(xp, use_forget):
     rng = numpy.random.RandomState(3)
-    x_data = rng.randn(4, 6).astype(numpy.float32)
-    W_data = rng.randn(6, 6).astype(numpy.float32)
+    x_data = xp.asarray(rng.randn(4, 6).astype(numpy.float32))
+    W_data = xp.asarray(rng.randn(6, 6).astype(numpy.float32))
 
     def block(x, W):
         return F.dropout(F.tanh(F.linear(x, W)), ratio=0.5) * 2.0
 
-    def grads(use_forget):
-        numpy.random.seed(11)
-        x, W = chainerlite.Variable(x_data), chainerlite.Variable(W_data)
-        y = F.forget(block, x, W) if use_forget else block(x, W)
-        after = numpy.random.random_sample()  # the stream goes on the same
-        F.sum(y * y).backward()
-        return y.array, x.grad, W.grad, after
+    xp.random.seed(11)
+    x, W = chainerlite.Variable(x_data), chainerlite.Variable(W_data)
+    y = F.forget(block, x, W) if use_forget else block(x, W)
+    after = xp.random.random_sample((2,))  # the stream goes on the same
+    F.sum(y * y).backward()
+    return [chainerlite.backend.CpuDevice().send(a)
+            for a in (y.array, x.grad, W.grad, after)]
 
-    plain, forgotten = grads(False), grads(True)
+
+def test_dropout_inside_forget_replays_its_mask():
+    plain = _dropout_grads(numpy, False)
+    forgotten = _dropout_grads(numpy, True)
     for a, b in zip(plain, forgotten):
         numpy.testing.assert_array_equal(a, b)
     assert (plain[0] == 0).any()  # the mask did drop something
+
+
+@attr.gpu
+def test_dropout_inside_forget_replays_its_mask_on_gpu():
+    # CuPy's draws under forget differ from a plain call's, so the check is
+    # that the recomputation used the forward's mask: with
+    # y = 2 * dropout(h) = 4 * mask * h and h = tanh(x W^T), the gradient of
+    # sum(y * y) with respect to the pre-activation is 8 y (1 - h^2).
+    cupy = chainerlite.backends.cuda.cupy
+    y, gx, gW, _ = _dropout_grads(cupy, True)
+    rng = numpy.random.RandomState(3)
+    x = rng.randn(4, 6).astype(numpy.float32)
+    W = rng.randn(6, 6).astype(numpy.float32)
+    h = numpy.tanh(x @ W.T)
+    g_pre = 8 * y * (1 - h * h)
+    numpy.testing.assert_allclose(gx, g_pre @ W, rtol=1e-4, atol=1e-4)
+    numpy.testing.assert_allclose(gW, g_pre.T @ x, rtol=1e-4, atol=1e-4)
+    assert (y == 0).any() and (y != 0).any()
+
+
+class _UntouchableGenerators:
+    class random:
+        def __getattr__(self, name):
+            raise AssertionError('cupy.random.{} was used'.format(name))
+    random = random()
+
+
+def test_cpu_forget_leaves_the_cupy_generator_alone(monkeypatch):
+    # With CuPy present, a forget on NumPy arrays must not start CUDA or
+    # draw from CuPy's generator (a device round trip per call).
+    monkeypatch.setattr(random_state, 'cuda', types.SimpleNamespace(
+        available=True, cupy=_UntouchableGenerators()))
+    x = chainerlite.Variable(numpy.ones((3, 3), numpy.float32))
+    y = F.forget(lambda a: F.dropout(a), x)
+    F.sum(y).backward()
+    assert x.grad.shape == (3, 3)
+    assert random_state.snapshot(numpy).cupy_seed is None
 
 
 def test_replay_leaves_the_global_stream_untouched():
