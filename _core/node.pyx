@@ -10,6 +10,7 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject_GenericGetDict, PyObject_GenericSetAttr
 from cpython.ref cimport PyObject
 
+import types
 import weakref
 
 import numpy
@@ -23,15 +24,22 @@ from chainerlite._core.hooks cimport (
 cdef extern from "numpy/ndarraytypes.h":
     ctypedef struct PyArrayObject:
         pass
+    ctypedef struct PyArray_Descr:
+        char kind
     int PyArray_NDIM(PyArrayObject* arr)
     Py_ssize_t* PyArray_DIMS(PyArrayObject* arr)
     PyObject* PyArray_DESCR(PyArrayObject* arr)
+
+cdef extern from "Python.h":
+    ctypedef struct _TypeWithTag "PyTypeObject":
+        unsigned int tp_version_tag
 
 from libc.string cimport memcmp, memcpy
 
 DEF MAX_DIMS = 8
 
 cdef object _ndarray = numpy.ndarray
+cdef object _function_type = types.FunctionType
 cdef object _generic = numpy.generic
 cdef object _asarray = numpy.asarray
 cdef object _cupy_ndarray = None     # set by backends.cuda when CuPy loads
@@ -850,6 +858,32 @@ cdef object _dead_ref = _DeadRef()
 cdef tuple _IDX0 = (0,)
 
 
+cdef dict _kinds_cache = {}    # class -> (version tag, kinds or None)
+
+
+cdef bytes _declared_kinds(cls):
+    """The kinds declared on a node class's check_type_forward, or None.
+
+    See ``type_check.only_kinds``. The mark sits on the function, so an
+    overriding or patched check has none. Cached while the class (and its
+    bases) are unmodified.
+    """
+    cdef unsigned int tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
+    entry = _kinds_cache.get(cls)
+    if entry is not None and tag != 0 and (<tuple>entry)[0] == tag:
+        return (<tuple>entry)[1]
+    kinds = None
+    check = getattr(cls, 'check_type_forward', None)
+    if type(check) is _function_type:
+        declared = getattr(check, '_type_check_kinds', None)
+        if type(declared) is str:
+            kinds = declared.encode('ascii')
+    # the lookups above give the class a version tag if it had none
+    tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
+    _kinds_cache[cls] = (tag, kinds)
+    return kinds
+
+
 cdef class FunctionNode:
     """Function node of the computational graph (Chainer's ``FunctionNode``).
 
@@ -1036,7 +1070,24 @@ cdef class FunctionNode:
             self.check_type_forward(in_types)
 
     cdef bint _quick_check(self, tuple in_data):
-        return False
+        # A check_type_forward marked with type_check.only_kinds asks only
+        # for a number of inputs of given dtype kinds; inputs that satisfy
+        # it skip the check, anything else gets the check and its message.
+        cdef bytes kinds = _declared_kinds(type(self))
+        if kinds is None:
+            return False
+        cdef Py_ssize_t i, n = len(kinds)
+        if len(in_data) != n:
+            return False
+        cdef char* want = kinds
+        for i in range(n):
+            a = in_data[i]
+            if type(a) is _ndarray:
+                if (<PyArray_Descr*>PyArray_DESCR(<PyArrayObject*>a)).kind != want[i]:
+                    return False
+            elif ord(a.dtype.kind) != want[i]:
+                return False
+        return True
 
     def forward(self, inputs):
         """Computes outputs from input arrays; dispatches on the array type."""

@@ -9,6 +9,7 @@ from chainerlite.utils import type_check
 class HardSigmoid(function_node.FunctionNode):
     """Hard sigmoid: ``clip(0.2 x + 0.5, 0, 1)``."""
 
+    @type_check.only_kinds('f')
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')

@@ -16,6 +16,7 @@ def _stable_sigmoid(x, xp):
 class Sigmoid(function_node.FunctionNode):
     """Elementwise logistic sigmoid."""
 
+    @type_check.only_kinds('f')
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
@@ -28,6 +29,10 @@ class Sigmoid(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
+        return grad_outputs[0] * (y * (1 - y)),
+
+    def _backward_arrays(self, indexes, grad_outputs):
+        y, = self._retained_output_data
         return grad_outputs[0] * (y * (1 - y)),
 
 

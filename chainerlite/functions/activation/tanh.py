@@ -9,6 +9,7 @@ from chainerlite.utils import type_check
 class Tanh(function_node.FunctionNode):
     """Elementwise hyperbolic tangent."""
 
+    @type_check.only_kinds('f')
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
@@ -21,6 +22,10 @@ class Tanh(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
+        return grad_outputs[0] * (1 - y * y),
+
+    def _backward_arrays(self, indexes, grad_outputs):
+        y, = self._retained_output_data
         return grad_outputs[0] * (1 - y * y),
 
 

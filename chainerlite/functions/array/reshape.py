@@ -32,6 +32,9 @@ class Reshape(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         return reshape(grad_outputs[0], self._in_shape),
 
+    def _backward_arrays(self, indexes, grad_outputs):
+        return grad_outputs[0].reshape(self._in_shape),
+
 
 def reshape(x, shape):
     """Reshapes an array without copying its data when possible.

@@ -22,6 +22,7 @@ class Erf(function_node.FunctionNode):
     def label(self):
         return 'erf'
 
+    @type_check.only_kinds('f')
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')

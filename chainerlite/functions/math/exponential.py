@@ -20,6 +20,7 @@ class Exp(function_node.FunctionNode):
     def label(self):
         return 'exp'
 
+    @type_check.only_kinds('f')
     def check_type_forward(self, in_types):
         _check_float_input(in_types)
 
@@ -32,7 +33,6 @@ class Exp(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         return grad_outputs[0] * y,
-
 
 def exp(x):
     """Elementwise exponential function.
@@ -66,6 +66,7 @@ class Log(function_node.FunctionNode):
     def label(self):
         return 'log'
 
+    @type_check.only_kinds('f')
     def check_type_forward(self, in_types):
         _check_float_input(in_types)
 
@@ -78,6 +79,9 @@ class Log(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         return grad_outputs[0] / x,
+
+    def _backward_arrays(self, indexes, grad_outputs):
+        return grad_outputs[0] / self.inputs[0].data,
 
 
 def log(x):
@@ -111,6 +115,7 @@ class Log2(function_node.FunctionNode):
     def label(self):
         return 'log2'
 
+    @type_check.only_kinds('f')
     def check_type_forward(self, in_types):
         _check_float_input(in_types)
 
@@ -156,6 +161,7 @@ class Log10(function_node.FunctionNode):
     def label(self):
         return 'log10'
 
+    @type_check.only_kinds('f')
     def check_type_forward(self, in_types):
         _check_float_input(in_types)
 

@@ -13,6 +13,7 @@ class Sinh(function_node.FunctionNode):
     def label(self):
         return 'sinh'
 
+    @type_check.only_kinds('f')
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
@@ -35,6 +36,7 @@ class Cosh(function_node.FunctionNode):
     def label(self):
         return 'cosh'
 
+    @type_check.only_kinds('f')
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')

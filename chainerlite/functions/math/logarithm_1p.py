@@ -13,6 +13,7 @@ class Log1p(function_node.FunctionNode):
     def label(self):
         return 'log1p'
 
+    @type_check.only_kinds('f')
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')

@@ -296,8 +296,9 @@ def test_argname():
     error = _failure(x_type.shape[0] == w_type.shape[0])
     assert error.expect == 'x.shape[0] == W.shape[0]'
     assert error.actual == '2 != 3'
-    with pytest.raises(ValueError):
+    with pytest.raises(T.InvalidType) as e:
         T.argname(types, ('x',))
+    assert (e.value.expect, e.value.actual) == ('1 argument(s)', '2 argument(s)')
     assert T._argname is T.argname
 
 
@@ -315,7 +316,9 @@ def test_light_mode():
         assert T.prod(x_type.shape) == 6
         assert T.eval(x_type.ndim) == 2
         assert T.make_variable(4, 'four') == 4
-        T.argname(types, ('x', 'y', 'z'))  # a no-op in light mode
+        T.argname(types, ('x',))  # names are not kept in light mode
+        with pytest.raises(T.InvalidType):
+            T.argname(types, ('x', 'y', 'z'))
         with T.light_mode:
             pass
         assert T.in_light_mode()
