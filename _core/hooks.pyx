@@ -6,6 +6,8 @@ caches which of the four callbacks its hook overrides, so a hook that
 overrides nothing is never called.
 """
 from cpython.dict cimport PyDict_Size
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.ref cimport Py_XDECREF, Py_XINCREF
 from cpython.object cimport PyObject_GenericGetDict
 from cpython.object cimport Py_TYPE, PyTypeObject
 from cpython.ref cimport PyObject
@@ -13,9 +15,6 @@ from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 
 from chainerlite._core.config cimport ThreadState, get_state
 
-cdef extern from "Python.h":
-    ctypedef struct _TypeWithTag "PyTypeObject":
-        unsigned int tp_version_tag
 
 cdef tuple _CALLBACKS = ('forward_preprocess', 'forward_postprocess',
                          'backward_preprocess', 'backward_postprocess')
@@ -35,14 +34,28 @@ cdef class HookRegistry(dict):
     """Ordered ``name -> hook`` mapping that keeps its dispatch entries.
 
     Every mutation rebuilds the tuple of :class:`HookEntry` (validating new
-    hooks then, at registration, rather than on the first op).
+    hooks then, at registration, rather than on the first op) and the C
+    array of checks that :func:`entries_with_callbacks` runs per op.
     """
-
-    cdef readonly unsigned long version
-    cdef readonly tuple entries
 
     def __cinit__(self, *args, **kwargs):
         self.entries = ()
+        self.checks = NULL
+        self.n_checks = 0
+        self.mask = 0
+
+    def __dealloc__(self):
+        self._release_checks()
+
+    cdef void _release_checks(self):
+        cdef Py_ssize_t i
+        for i in range(self.n_checks):
+            Py_XDECREF(self.checks[i].hook)
+            Py_XDECREF(self.checks[i].type_)
+            Py_XDECREF(self.checks[i].inst_dict)
+        PyMem_Free(self.checks)
+        self.checks = NULL
+        self.n_checks = 0
 
     cdef _changed(self):
         cdef HookEntry e
@@ -56,6 +69,40 @@ cdef class HookRegistry(dict):
                 e._recompute()
             entries.append(e)
         self.entries = tuple(entries)
+        self._sync()
+
+    cdef int _sync(self) except -1:
+        # Snapshots every entry (revalidating those that changed) into the
+        # checks array.
+        cdef Py_ssize_t i, n = len(self.entries)
+        cdef HookEntry e
+        cdef HookCheck* checks = <HookCheck*>PyMem_Malloc(
+            max(n, 1) * sizeof(HookCheck))
+        if checks == NULL:
+            raise MemoryError()
+        cdef int mask = 0
+        for i in range(n):
+            e = <HookEntry>self.entries[i]
+            mask |= e.current_mask()
+            checks[i].hook = <PyObject*>e.hook
+            checks[i].type_ = <PyObject*>e.type_
+            checks[i].tag = e.type_tag
+            checks[i].inst_dict = (NULL if e.inst_dict is None
+                                   else <PyObject*>e.inst_dict)
+            checks[i].dict_size = e.dict_size
+            Py_XINCREF(checks[i].hook)
+            Py_XINCREF(checks[i].type_)
+            Py_XINCREF(checks[i].inst_dict)
+        self._release_checks()
+        self.checks = checks
+        self.n_checks = n
+        self.mask = mask
+        return 0
+
+    cdef tuple _revalidate(self):
+        # A hook or its class changed since the last snapshot.
+        self._sync()
+        return self.entries if self.mask else None
 
     def __setitem__(self, key, value):
         dict.__setitem__(self, key, value)
@@ -232,18 +279,6 @@ cdef inline bint _still_valid(HookEntry e):
             and <PyObject*>cls == <PyObject*>e.type_
             and (e.inst_dict is None
                  or PyDict_Size(e.inst_dict) == e.dict_size))
-
-
-cdef tuple entries_with_callbacks(ThreadState state):
-    """Global entries of this thread if some callback is overridden, else None.
-
-    This is the per-op check of the built-in nodes: with hooks registered
-    that override nothing, it is a few loads and compares per hook.
-    """
-    if state.hooks is None or PyDict_Size(state.hooks) == 0:
-        return None
-    cdef tuple entries = (<HookRegistry>state.hooks).entries
-    return entries if any_mask(entries) else None
 
 
 cdef int any_mask(tuple entries) except -1:
