@@ -34,6 +34,7 @@ class Exp(function_node.FunctionNode):
         y, = self.get_retained_outputs()
         return grad_outputs[0] * y,
 
+
 def exp(x):
     """Elementwise exponential function.
 
@@ -59,12 +60,16 @@ def exp(x):
     return Exp().apply((x,))[0]
 
 
-class Log(function_node.FunctionNode):
-    """Elementwise natural logarithm function."""
+class _Logarithm(function_node.FunctionNode):
+    """Base of the logarithms: ``name`` is the label and the ufunc, and
+    ``scale`` the factor of ``1 / x`` in the derivative."""
+
+    name = 'log'
+    scale = 1.0
 
     @property
     def label(self):
-        return 'log'
+        return self.name
 
     @type_check.only_kinds('f')
     def check_type_forward(self, in_types):
@@ -74,14 +79,21 @@ class Log(function_node.FunctionNode):
         x, = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
-        return utils.force_array(xp.log(x)),
+        return utils.force_array(getattr(xp, self.name)(x)),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return grad_outputs[0] / x,
+        return self._scaled(grad_outputs[0] / x),
 
     def _backward_arrays(self, indexes, grad_outputs):
-        return grad_outputs[0] / self.inputs[0].data,
+        return self._scaled(grad_outputs[0] / self.inputs[0].data),
+
+    def _scaled(self, g):
+        return g if self.scale == 1.0 else g * self.scale
+
+
+class Log(_Logarithm):
+    """Elementwise natural logarithm function."""
 
 
 def log(x):
@@ -108,26 +120,11 @@ def log(x):
     return Log().apply((x,))[0]
 
 
-class Log2(function_node.FunctionNode):
+class Log2(_Logarithm):
     """Elementwise base-2 logarithm function."""
 
-    @property
-    def label(self):
-        return 'log2'
-
-    @type_check.only_kinds('f')
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
-
-    def forward(self, inputs):
-        x, = inputs
-        xp = backend.get_array_module(x)
-        self.retain_inputs((0,))
-        return utils.force_array(xp.log2(x)),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] / x * (1.0 / math.log(2.0)),
+    name = 'log2'
+    scale = 1.0 / math.log(2.0)
 
 
 def log2(x):
@@ -154,26 +151,11 @@ def log2(x):
     return Log2().apply((x,))[0]
 
 
-class Log10(function_node.FunctionNode):
+class Log10(_Logarithm):
     """Elementwise base-10 logarithm function."""
 
-    @property
-    def label(self):
-        return 'log10'
-
-    @type_check.only_kinds('f')
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
-
-    def forward(self, inputs):
-        x, = inputs
-        xp = backend.get_array_module(x)
-        self.retain_inputs((0,))
-        return utils.force_array(xp.log10(x)),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] / x * (1.0 / math.log(10.0)),
+    name = 'log10'
+    scale = 1.0 / math.log(10.0)
 
 
 def log10(x):
