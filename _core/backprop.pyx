@@ -14,7 +14,7 @@ from chainerlite._core.config cimport (
 from chainerlite._core.hooks cimport (
     BWD_POST, BWD_PRE, HookEntry, active_entries, any_mask, global_entries)
 from chainerlite._core.node cimport (
-    FunctionNode, Variable, VariableNode, check_finite, check_grad, force_array,
+    FunctionNode, Variable, VariableNode, check_finite, check_grad, ensure_array,
     new_variable)
 
 import numpy
@@ -145,11 +145,11 @@ cdef object _unwrap(FunctionNode f, gx, bint raw):
     if gx is None:
         return None
     if isinstance(gx, Variable):
-        return force_array((<Variable>gx)._data) if raw else gx
-    if not _node.is_array(force_array(gx)):
+        return ensure_array((<Variable>gx)._data) if raw else gx
+    if not _node.is_array(ensure_array(gx)):
         raise TypeError('%s.backward returned %s; expected Variables'
                         % (f.label, type(gx).__name__))
-    return force_array(gx) if raw else new_variable(force_array(gx), False)
+    return ensure_array(gx) if raw else new_variable(ensure_array(gx), False)
 
 
 cdef tuple _IDX0 = (0,)
@@ -217,8 +217,8 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
         if gxs is not None:
             if len(gxs) == 1:
                 gx = gxs[0]
-                return gxs if type(gx) is _ndarray else (force_array(gx),)
-            return tuple([force_array(gx) for gx in gxs])
+                return gxs if type(gx) is _ndarray else (ensure_array(gx),)
+            return tuple([ensure_array(gx) for gx in gxs])
     if raw:
         array_backward = _array_backward(type(f))
         if array_backward is not None:
@@ -351,7 +351,7 @@ cdef class _Pass:
             gx = f._backward_raw1(g)
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
         if type(gx) is not _ndarray:
-            gx = force_array(gx)
+            gx = ensure_array(gx)
         check_grad(f, x, gx, True)
         self.deliver(x, gx)
         return True
@@ -470,7 +470,7 @@ cdef int _accumulate(VariableNode x, gx, bint raw, list touched) except -1:
         x._pgrad = gx
         touched.append(x)
         return 1
-    x._pgrad = force_array(x._pgrad + gx) if raw else x._pgrad + gx
+    x._pgrad = ensure_array(x._pgrad + gx) if raw else x._pgrad + gx
     return 0
 
 
@@ -508,7 +508,7 @@ cdef int _add_to_grad(Variable var, gv, bint raw) except -1:
         var._grad_var = gv
     elif raw:
         var._grad_var = new_variable(
-            force_array((<Variable>old)._data + (<Variable>gv)._data), False)
+            ensure_array((<Variable>old)._data + (<Variable>gv)._data), False)
     else:
         var._grad_var = old + gv
     return 0

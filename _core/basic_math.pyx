@@ -13,7 +13,7 @@ from chainerlite._core.config cimport (
 from chainerlite._core.hooks cimport FWD_POST, FWD_PRE, entries_with_callbacks
 from chainerlite._core.node cimport (
     FunctionNode, Variable, VariableNode, apply_fast, call_forward_hooks,
-    force_array, helper, is_array, new_variable,
+    ensure_array, helper, is_array, new_variable,
     set_operators)
 
 cdef object _f16 = numpy.dtype(numpy.float16)
@@ -103,7 +103,7 @@ cdef class _Binary(FunctionNode):
 
     def forward(self, inputs):
         a, b = inputs
-        return force_array(self._compute(a, b)),
+        return ensure_array(self._compute(a, b)),
 
     cdef tuple _shapes(self):
         return ((<VariableNode>self._inputs[0]).shape_tuple(),
@@ -123,7 +123,7 @@ cdef class _Unary(FunctionNode):
         return len(in_data) == 1
 
     def forward(self, inputs):
-        return force_array(self._compute(inputs[0])),
+        return ensure_array(self._compute(inputs[0])),
 
 
 cdef dict _const_cache = {}
@@ -152,6 +152,17 @@ cdef object _typed_const(value, x):
         c.flags.writeable = False
         cache[value] = c
     return c
+
+
+def scalar_like(value, x):
+    """``value`` as a cached read-only 0-d array of ``x``'s float dtype.
+
+    For raw-array code in library nodes: NumPy combines an array with a 0-d
+    array of its own dtype faster than with a Python scalar (about 0.3 us
+    per call on small arrays), with the same result. Other arrays (CuPy,
+    integer dtypes) get ``value`` back unchanged.
+    """
+    return _typed_const(value, x)
 
 
 cdef class _Const(_Unary):
@@ -277,7 +288,7 @@ cdef class Mul(_Binary):
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
-        return force_array(inputs[0] * inputs[1]),
+        return ensure_array(inputs[0] * inputs[1]),
 
     def backward(self, indexes, grad_outputs):
         x0, x1 = self.get_retained_inputs()
@@ -330,7 +341,7 @@ cdef class Div(_Binary):
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
-        return force_array(inputs[0] / inputs[1]),
+        return ensure_array(inputs[0] / inputs[1]),
 
     def backward(self, indexes, grad_outputs):
         x0, x1 = self.get_retained_inputs()
@@ -365,7 +376,7 @@ cdef class DivFromConstant(_Const):
 
     def forward(self, inputs):
         self.retain_inputs((0,))
-        return force_array(self._compute(inputs[0])),
+        return ensure_array(self._compute(inputs[0])),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -394,7 +405,7 @@ cdef class PowVarVar(_Binary):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         self.retain_outputs((0,))
-        return force_array(inputs[0] ** inputs[1]),
+        return ensure_array(inputs[0] ** inputs[1]),
 
     def backward(self, indexes, grad_outputs):
         x0, x1 = self.get_retained_inputs()
@@ -423,7 +434,7 @@ cdef class PowVarConst(_Const):
 
     def forward(self, inputs):
         self.retain_inputs((0,))
-        return force_array(inputs[0] ** self.value),
+        return ensure_array(inputs[0] ** self.value),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -433,7 +444,7 @@ cdef class PowVarConst(_Const):
     cdef tuple _backward_raw(self, tuple indexes, tuple gys):
         x = (<VariableNode>self._inputs[0])._data
         c = self.value
-        return force_array(gys[0] * (c * x ** (c - 1))),
+        return ensure_array(gys[0] * (c * x ** (c - 1))),
 
 
 cdef class PowConstVar(_Const):
@@ -448,7 +459,7 @@ cdef class PowConstVar(_Const):
 
     def forward(self, inputs):
         self.retain_outputs((0,))
-        return force_array(self.value ** inputs[0]),
+        return ensure_array(self.value ** inputs[0]),
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
@@ -497,7 +508,7 @@ cdef class Absolute(_Unary):
 
     def forward(self, inputs):
         self.retain_inputs((0,))
-        return force_array(abs(inputs[0])),
+        return ensure_array(abs(inputs[0])),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -535,7 +546,7 @@ cdef object _run_unary(_Unary node, Variable x, bint retain):
     else:
         in_data = (x._data,)
         call_forward_hooks(entries, FWD_PRE, node, in_data)
-        y = force_array(node._compute(x._data))
+        y = ensure_array(node._compute(x._data))
         call_forward_hooks(entries, FWD_POST, node, in_data, (y,))
     out = apply_fast(state, node, x, None, y)
     if retain:
@@ -563,7 +574,7 @@ cdef object _run_binary(_Binary node, Variable a, Variable b, bint retain):
             node._check_data_type_forward(in_data)
         raise
     if entries is not None:
-        y = force_array(y)
+        y = ensure_array(y)
         call_forward_hooks(entries, FWD_POST, node, in_data, (y,))
     out = apply_fast(state, node, a, b, y)
     if retain:

@@ -12,7 +12,7 @@ from chainerlite._core.config cimport (
 from chainerlite._core.hooks cimport entries_with_callbacks
 from chainerlite._core.node cimport (
     FunctionNode, Variable, VariableNode, apply_fast, as_variable_fast,
-    force_array, helper, is_float_dtype)
+    ensure_array, helper, is_float_dtype)
 
 import numpy
 
@@ -51,7 +51,7 @@ cdef class ReLU(FunctionNode):
 
 cdef object _relu(x):
     if type(x) is _ndarray:
-        return force_array(_maximum(x, 0))
+        return ensure_array(_maximum(x, 0))
     return helper('chainerlite.backend.get_array_module')(x).maximum(x, 0)
 
 

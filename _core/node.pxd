@@ -64,7 +64,7 @@ cdef Variable apply_fast(ThreadState state, FunctionNode node, Variable x0,
 cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
                             tuple in_data, tuple out_data=*) except -1
 cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1
-cdef object force_array(object y)
+cdef object ensure_array(object y)
 cdef bint is_array(object x)
 cdef str grad_count_message(FunctionNode func, Py_ssize_t n, indexes)
 cdef object helper(str name)

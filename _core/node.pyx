@@ -42,7 +42,8 @@ cdef object _ndarray = numpy.ndarray
 cdef object _function_type = types.FunctionType
 cdef object _generic = numpy.generic
 cdef object _asarray = numpy.asarray
-cdef object _cupy_ndarray = None     # set by backends.cuda when CuPy loads
+cdef object _cupy = None             # set by backends.cuda when CuPy loads
+cdef object _cupy_ndarray = None
 cdef object _Parameter_init = None
 cdef object _backprop_fn = None      # set by chainerlite._core.backprop
 cdef object _function_hook_class = None
@@ -51,9 +52,10 @@ cdef dict _lazy = {}                 # lazily imported Python helpers
 
 def _register(name, value):
     """Wires objects defined in Python modules into the core."""
-    global _cupy_ndarray, _backprop_fn, _function_hook_class
-    if name == 'cupy_ndarray':
-        _cupy_ndarray = value
+    global _cupy, _cupy_ndarray, _backprop_fn, _function_hook_class
+    if name == 'cupy':
+        _cupy = value
+        _cupy_ndarray = value.ndarray
     elif name == 'backprop':
         _backprop_fn = value
     elif name == 'function_hook':
@@ -80,12 +82,61 @@ cdef bint is_array(object x):
             _cupy_ndarray is not None and isinstance(x, _cupy_ndarray))
 
 
-cdef object force_array(object y):
+cdef object ensure_array(object y):
     if type(y) is _ndarray:
         return y
     if isinstance(y, _generic):
         return _asarray(y)
     return y
+
+
+def get_array_module(*args):
+    """The array module, ``numpy`` or ``cupy``, that suits the arguments.
+
+    Args:
+        *args: Arrays, Variables (their arrays count) or other values.
+
+    Returns:
+        module: ``cupy`` when an argument is (or holds) a CuPy array, else
+        ``numpy``.
+    """
+    if _cupy is None:
+        return numpy
+    for a in args:
+        if isinstance(a, Variable):
+            a = (<Variable>a)._data
+        if a is None or type(a) is _ndarray or isinstance(
+                a, (int, float, complex, _generic)):
+            continue
+        if isinstance(a, _cupy_ndarray):
+            return _cupy
+        if _cupy.get_array_module(a) is _cupy:   # e.g. a CuPy sparse matrix
+            return _cupy
+    return numpy
+
+
+def force_array(x, dtype=None):
+    """Makes sure that ``x`` is an array, not a NumPy scalar.
+
+    NumPy operations on 0-dimensional arrays return NumPy scalars (for
+    example ``numpy.float32``) instead of arrays. Functions must return
+    arrays, so their results go through this helper. CuPy arrays, which are
+    never scalars, are returned as they are (cast when ``dtype`` is given).
+
+    Args:
+        x (numpy.ndarray, cupy.ndarray or scalar): The value to convert.
+        dtype: If not ``None``, the result is cast to this dtype.
+
+    Returns:
+        numpy.ndarray or cupy.ndarray: ``x`` as an array.
+    """
+    if dtype is None and type(x) is _ndarray:
+        return x
+    if isinstance(x, _generic) or numpy.isscalar(x):
+        return _asarray(x) if dtype is None else _asarray(x, dtype=dtype)
+    if dtype is None:
+        return x
+    return x.astype(dtype, copy=False)
 
 
 cdef str _type_name(x):
@@ -1268,7 +1319,7 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
     if not isinstance(outputs, tuple):
         raise TypeError('forward output must be a tuple (%s)\nActual: %s'
                         % (node.label, _type_name(outputs)))
-    outputs = tuple([force_array(y) for y in outputs])
+    outputs = tuple([ensure_array(y) for y in outputs])
     for y in outputs:
         if not is_array(y):
             raise TypeError('%s.forward must return a tuple of arrays; got %s'
@@ -1322,7 +1373,7 @@ cdef Variable apply_fast(ThreadState state, FunctionNode node, Variable x0,
     cdef bint requires_grad = x0._requires_grad or (
         x1 is not None and x1._requires_grad) or (
         x2 is not None and x2._requires_grad)
-    cdef Variable out = new_variable(force_array(y), requires_grad)
+    cdef Variable out = new_variable(ensure_array(y), requires_grad)
     cdef VariableNode yn = out._node
     cdef int rank
     if backprop_enabled(state):

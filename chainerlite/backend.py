@@ -8,16 +8,9 @@ import numpy
 from chainerlite.backends import cuda
 
 
-def get_array_module(*args):
-    """Returns the array module (numpy or cupy) for the given values.
-
-    Args:
-        *args: Arrays or Variables.
-
-    Returns:
-        module: ``cupy`` if any argument holds a CuPy array, else ``numpy``.
-    """
-    return cuda.get_array_module(*args)
+# numpy or cupy for the given arrays or Variables (compiled: it runs in
+# nearly every function's forward and backward)
+get_array_module = cuda.get_array_module
 
 
 class Device(object):

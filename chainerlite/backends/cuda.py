@@ -28,7 +28,7 @@ cudnn_enabled = False
 
 if cupy is not None:
     ndarray = cupy.ndarray
-    _core._register('cupy_ndarray', cupy.ndarray)
+    _core._register('cupy', cupy)
 else:
     class ndarray(object):
         """Placeholder type: no CuPy array can be an instance of it."""
@@ -43,11 +43,8 @@ def check_cuda_available():
         raise RuntimeError(msg)
 
 
-def get_array_module(*args):
-    """Returns cupy if any argument is a CuPy array, else numpy."""
-    if cupy is not None:
-        return cupy.get_array_module(*[getattr(a, 'array', a) for a in args])
-    return numpy
+# cupy if any argument is (or holds) a CuPy array, else numpy; compiled.
+get_array_module = _core.get_array_module
 
 
 def to_gpu(array, device=None):

@@ -2,40 +2,11 @@
 
 import numpy
 
+from chainerlite import _core
 
-def force_array(x, dtype=None):
-    """Makes sure that ``x`` is an array, not a NumPy scalar.
-
-    NumPy operations on 0-dimensional arrays return NumPy scalars (for
-    example ``numpy.float32``) instead of arrays. Functions must return
-    arrays, so their results go through this helper. CuPy arrays, which are
-    never scalars, are returned as they are (cast when ``dtype`` is given).
-
-    Args:
-        x (numpy.ndarray, cupy.ndarray or scalar): The value to convert.
-        dtype: If not ``None``, the result is cast to this dtype.
-
-    Returns:
-        numpy.ndarray or cupy.ndarray: ``x`` as an array.
-
-    .. admonition:: Example
-
-        >>> import numpy
-        >>> from chainerlite.utils import force_array
-        >>> y = force_array(numpy.float32(2) * numpy.float32(3))
-        >>> type(y).__name__, y.shape, y.dtype
-        ('ndarray', (), dtype('float32'))
-
-    """
-    if dtype is None and type(x) is numpy.ndarray:
-        return x
-    if numpy.isscalar(x) or isinstance(x, numpy.generic):
-        if dtype is None:
-            return numpy.asarray(x)
-        return numpy.asarray(x, dtype=dtype)
-    if dtype is None:
-        return x
-    return x.astype(dtype, copy=False)
+# An array, never a NumPy scalar (compiled: every function's forward calls
+# it); see its docstring.
+force_array = _core.force_array
 
 
 def force_type(dtype, value):

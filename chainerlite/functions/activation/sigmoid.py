@@ -1,6 +1,7 @@
 """Logistic sigmoid."""
 
 from chainerlite import backend
+from chainerlite._core import basic_math
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.utils import type_check
@@ -33,7 +34,7 @@ class Sigmoid(function_node.FunctionNode):
 
     def _backward_arrays(self, indexes, grad_outputs):
         y, = self._retained_output_data
-        return grad_outputs[0] * (y * (1 - y)),
+        return grad_outputs[0] * (y * (basic_math.scalar_like(1, y) - y)),
 
 
 def sigmoid(x):

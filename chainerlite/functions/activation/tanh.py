@@ -1,6 +1,7 @@
 """Hyperbolic tangent."""
 
 from chainerlite import backend
+from chainerlite._core import basic_math
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.utils import type_check
@@ -26,7 +27,7 @@ class Tanh(function_node.FunctionNode):
 
     def _backward_arrays(self, indexes, grad_outputs):
         y, = self._retained_output_data
-        return grad_outputs[0] * (1 - y * y),
+        return grad_outputs[0] * (basic_math.scalar_like(1, y) - y * y),
 
 
 def tanh(x):
