@@ -3,7 +3,6 @@
 ``available`` tells whether CuPy and a CUDA device can be used; ``cupy`` is
 the module or None. Nothing here needs CUDA at import time.
 """
-import numpy
 
 from chainerlite import _core
 
