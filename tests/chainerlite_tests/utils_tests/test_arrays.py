@@ -1,4 +1,8 @@
 """utils.force_array and backend.get_array_module (both compiled)."""
+import os
+import subprocess
+import sys
+
 import numpy
 import pytest
 
@@ -53,3 +57,57 @@ def test_get_array_module_finds_cupy_arrays_and_variables():
     assert backend.get_array_module(numpy.ones(2), g) is cupy
     assert backend.get_array_module(1.0, chainerlite.Variable(g)) is cupy
     assert backend.get_array_module(numpy.ones(2), 1.0) is numpy
+
+
+_FAKE_CUPY = '''
+class ndarray:
+    pass
+
+
+class _Sparse:
+    pass
+
+
+def get_array_module(*args):
+    import numpy
+    mod = __import__('cupy')
+    return mod if any(isinstance(a, _Sparse) for a in args) else numpy
+
+
+class _Runtime:
+    @staticmethod
+    def getDeviceCount():
+        raise RuntimeError('no device')
+
+
+class cuda:
+    runtime = _Runtime
+'''
+
+
+def test_get_array_module_is_wired_to_cupy_when_it_imports(tmp_path):
+    # A stand-in 'cupy' (no GPU here): its arrays, Variables holding them
+    # and what cupy.get_array_module claims all select it.
+    (tmp_path / 'cupy').mkdir()
+    (tmp_path / 'cupy' / '__init__.py').write_text(_FAKE_CUPY)
+    (tmp_path / 'cupyx').mkdir()
+    (tmp_path / 'cupyx' / '__init__.py').write_text('')
+    script = '''
+import numpy, cupy, chainerlite
+from chainerlite import backend
+from chainerlite.backends import cuda
+assert cuda.cupy is cupy and not cuda.available
+g = cupy.ndarray()
+assert backend.get_array_module(g) is cupy
+assert backend.get_array_module(1.0, numpy.ones(2), g) is cupy
+assert backend.get_array_module(numpy.ones(2), None, 2) is numpy
+assert backend.get_array_module(cupy._Sparse()) is cupy
+print('ok')
+'''
+    env = dict(os.environ)
+    env['PYTHONPATH'] = os.pathsep.join(
+        [str(tmp_path)] + [p for p in sys.path if p])
+    result = subprocess.run([sys.executable, '-c', script], env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == 'ok'
