@@ -404,6 +404,7 @@ cdef class Variable:
     __array_priority__ = 200
 
     def __init__(self, data=None, *, name=None, grad=None, requires_grad=True):
+        generic_attrs(self, Variable)
         _check_array(data, 'Variable data')
         self._data = data
         self._requires_grad = requires_grad
@@ -846,6 +847,54 @@ def _rebuild_variable(cls, data, name, grad, requires_grad, state):
 # Instances of the compiled classes have no __dict__ (creating one per object
 # would cost an allocation per op); attributes that Python code sets on them
 # go to a dict created on first use instead.
+#
+# The __getattr__ that this needs would make CPython route every attribute
+# access of a Python subclass (function nodes written in Python, Parameter)
+# through its slower __getattr__ hook, although such instances have a
+# __dict__ of their own. So a Python subclass that overrides no attribute
+# hook is switched to the generic attribute functions the first time one of
+# its instances is applied or initialised.
+
+cdef extern from *:
+    """
+    static int chl_has_generic_attrs(PyObject *o) {
+        PyTypeObject *t = Py_TYPE(o);
+        return t->tp_getattro == PyObject_GenericGetAttr
+            && t->tp_setattro == PyObject_GenericSetAttr;
+    }
+    static void chl_use_generic_attrs(PyObject *tp) {
+        PyTypeObject *t = (PyTypeObject *)tp;
+        t->tp_getattro = PyObject_GenericGetAttr;
+        t->tp_setattro = PyObject_GenericSetAttr;
+        PyType_Modified(t);
+    }
+    """
+    bint chl_has_generic_attrs(object o)
+    void chl_use_generic_attrs(object tp)
+
+cdef set _attr_types_seen = set()
+cdef tuple _ATTR_HOOKS = ('__getattr__', '__getattribute__', '__setattr__',
+                          '__delattr__')
+
+
+cdef inline int generic_attrs(object obj, type base) except -1:
+    if chl_has_generic_attrs(obj):
+        return 0
+    cls = type(obj)
+    if cls is base or cls in _attr_types_seen:
+        return 0
+    _attr_types_seen.add(cls)
+    if not cls.__dictoffset__:
+        return 0            # a compiled subclass, or __slots__ without dict
+    for klass in cls.__mro__:
+        if klass is base:
+            break
+        d = klass.__dict__
+        for name in _ATTR_HOOKS:
+            if name in d:
+                return 0    # the subclass has its own attribute hooks
+    chl_use_generic_attrs(cls)
+    return 0
 
 cdef object _extra_get(dict extra, obj, name):
     if extra is not None:
@@ -1297,6 +1346,7 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
     if node._inputs is not None or node._outs != NULL:
         raise RuntimeError('%s has already been applied; create a new '
                            'FunctionNode for each call' % node.label)
+    generic_attrs(node, FunctionNode)
     input_vars = [as_variable_fast(x) for x in inputs]
     in_data = tuple([(<Variable>v)._data for v in input_vars])
     cdef bint requires_grad = False
