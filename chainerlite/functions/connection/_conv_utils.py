@@ -6,7 +6,10 @@ and the gradient of its filter). They work on raw NumPy or CuPy arrays.
 
 A *column* array ``col`` of shape ``(n, c, kh, kw, out_h, out_w)`` holds, at
 ``col[:, :, j, i, y, x]``, the input pixel that the filter tap ``(j, i)``
-sees when the filter sits at output position ``(y, x)``.
+sees when the filter sits at output position ``(y, x)``. The convolutions
+use the channel-major layout ``(c, kh, kw, n, out_h, out_w)`` instead,
+which is already the ``(c * kh * kw, n * out_h * out_w)`` matrix of their
+products, so no large transposed copy is made.
 """
 
 from chainerlite import backend
@@ -65,7 +68,17 @@ def get_deconv_outsize(size, k, s, p, cover_all=False, d=1):
     return s * (size - 1) + dk - 2 * p
 
 
-def im2col(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1):
+def _windows(kh, kw, sy, sx, dy, dx, out_h, out_w):
+    # For each filter tap (j, i): the rows and columns of the padded image
+    # that it sees over all output positions.
+    for j in range(kh):
+        for i in range(kw):
+            yield j, i, (slice(j * dy, j * dy + sy * out_h, sy),
+                         slice(i * dx, i * dx + sx * out_w, sx))
+
+
+def im2col(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
+           channel_major=False):
     """Gathers the windows of a batch of images into a column array.
 
     Args:
@@ -78,10 +91,15 @@ def im2col(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1):
         cover_all (bool or pair of bools): See :func:`get_conv_outsize`; a
             pair gives the value for each axis.
         dy, dx (int): Dilations.
+        channel_major (bool): Lay the columns out as
+            ``(c, kh, kw, n, out_h, out_w)``, which is a plain
+            ``(c * kh * kw, n * out_h * out_w)`` matrix for the products of
+            a convolution.
 
     Returns:
         numpy.ndarray or cupy.ndarray: Column array of shape
-        ``(n, c, kh, kw, out_h, out_w)`` and the dtype of ``img``.
+        ``(n, c, kh, kw, out_h, out_w)`` (see ``channel_major``) and the
+        dtype of ``img``.
 
     """
     xp = backend.get_array_module(img)
@@ -93,41 +111,57 @@ def im2col(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1):
     # lets run past the padded image.
     img = xp.pad(img, ((0, 0), (0, 0), (ph, ph + sy - 1), (pw, pw + sx - 1)),
                  mode='constant', constant_values=(pval,))
-    col = xp.empty((n, c, kh, kw, out_h, out_w), dtype=img.dtype)
-    for j in range(kh):
-        y0 = j * dy
-        for i in range(kw):
-            x0 = i * dx
-            col[:, :, j, i] = img[:, :, y0:y0 + sy * out_h:sy,
-                                  x0:x0 + sx * out_w:sx]
+    if channel_major:
+        col = xp.empty((c, kh, kw, n, out_h, out_w), dtype=img.dtype)
+        img = img.transpose(1, 0, 2, 3)
+        for j, i, (rows, cols) in _windows(kh, kw, sy, sx, dy, dx, out_h,
+                                           out_w):
+            col[:, j, i] = img[:, :, rows, cols]
+    else:
+        col = xp.empty((n, c, kh, kw, out_h, out_w), dtype=img.dtype)
+        for j, i, (rows, cols) in _windows(kh, kw, sy, sx, dy, dx, out_h,
+                                           out_w):
+            col[:, :, j, i] = img[:, :, rows, cols]
     return col
 
 
-def col2im(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
+def col2im(col, sy, sx, ph, pw, h, w, dy=1, dx=1, channel_major=False):
     """Sums a column array back into images (the transpose of im2col).
 
     Args:
         col (numpy.ndarray or cupy.ndarray): Column array of shape
-            ``(n, c, kh, kw, out_h, out_w)``.
+            ``(n, c, kh, kw, out_h, out_w)``, or
+            ``(c, kh, kw, n, out_h, out_w)`` with ``channel_major``.
         sy, sx (int): Strides.
         ph, pw (int): Paddings.
         h, w (int): Height and width of the images.
         dy, dx (int): Dilations.
+        channel_major (bool): The layout of ``col``, as in :func:`im2col`.
 
     Returns:
         numpy.ndarray or cupy.ndarray: Images of shape ``(n, c, h, w)``.
 
     """
     xp = backend.get_array_module(col)
-    n, c, kh, kw, out_h, out_w = col.shape
-    img = xp.zeros((n, c, h + 2 * ph + sy - 1, w + 2 * pw + sx - 1),
-                   dtype=col.dtype)
-    for j in range(kh):
-        y0 = j * dy
-        for i in range(kw):
-            x0 = i * dx
-            img[:, :, y0:y0 + sy * out_h:sy, x0:x0 + sx * out_w:sx] += \
-                col[:, :, j, i]
+    if channel_major:
+        c, kh, kw, n, out_h, out_w = col.shape
+    else:
+        n, c, kh, kw, out_h, out_w = col.shape
+    padded = (h + 2 * ph + sy - 1, w + 2 * pw + sx - 1)
+    if channel_major:
+        # Summed with the channels and the batch as the innermost axes, so
+        # that each tap adds long contiguous runs rather than image rows.
+        col = xp.ascontiguousarray(col.transpose(1, 2, 4, 5, 0, 3))
+        img = xp.zeros(padded + (c, n), dtype=col.dtype)
+        for j, i, (rows, cols) in _windows(kh, kw, sy, sx, dy, dx, out_h,
+                                           out_w):
+            img[rows, cols] += col[j, i]
+        return img[ph:h + ph, pw:w + pw].transpose(3, 2, 0, 1)
+    else:
+        img = xp.zeros((n, c) + padded, dtype=col.dtype)
+        for j, i, (rows, cols) in _windows(kh, kw, sy, sx, dy, dx, out_h,
+                                           out_w):
+            img[:, :, rows, cols] += col[:, :, j, i]
     return img[:, :, ph:h + ph, pw:w + pw]
 
 
@@ -173,35 +207,28 @@ class ConvParams:
         return out_h, out_w
 
     def im2col(self, x, kh, kw):
-        """Column array of ``x`` for a ``kh x kw`` filter."""
+        """Channel-major column array of ``x`` for a ``kh x kw`` filter."""
         return im2col(x, kh, kw, self.sy, self.sx, self.ph, self.pw,
-                      cover_all=self.cover_all, dy=self.dy, dx=self.dx)
+                      cover_all=self.cover_all, dy=self.dy, dx=self.dx,
+                      channel_major=True)
 
     def col2im(self, col, h, w):
-        """Images of size ``h x w`` summed from a column array."""
+        """Images of size ``h x w`` summed from a channel-major column array."""
         return col2im(col, self.sy, self.sx, self.ph, self.pw, h, w,
-                      dy=self.dy, dx=self.dx)
+                      dy=self.dy, dx=self.dx, channel_major=True)
 
 
-def _grouped_col(col, groups):
-    # (n, G * c, kh, kw, oh, ow) -> (G, c * kh * kw, n * oh * ow)
-    n, _, kh, kw, out_h, out_w = col.shape
-    col = col.reshape(n, groups, -1, out_h * out_w)
-    return col.transpose(1, 2, 0, 3).reshape(groups, -1, n * out_h * out_w)
-
-
-def _grouped_image(y, groups):
+def _channel_major(y, groups):
     # (n, G * c, h, w) -> (G, c, n * h * w)
-    n, _, h, w = y.shape
-    y = y.reshape(n, groups, -1, h * w)
-    return y.transpose(1, 2, 0, 3).reshape(groups, -1, n * h * w)
+    n, channels, h, w = y.shape
+    return y.transpose(1, 0, 2, 3).reshape(groups, channels // groups, -1)
 
 
-def _ungrouped_image(y, n, h, w):
-    # (G, c, n * h * w) -> (n, G * c, h, w)
-    groups, c, _ = y.shape
-    y = y.reshape(groups, c, n, h * w).transpose(2, 0, 1, 3)
-    return y.reshape(n, groups * c, h, w)
+def _batch_major(y, n, h, w, dtype):
+    # (G, c, n * h * w) -> C-contiguous (n, G * c, h, w) of ``dtype``
+    xp = backend.get_array_module(y)
+    y = y.reshape(-1, n, h, w).transpose(1, 0, 2, 3)
+    return xp.ascontiguousarray(y).astype(dtype, copy=False)
 
 
 def convolve(x, W, params):
@@ -222,10 +249,11 @@ def convolve(x, W, params):
     n = x.shape[0]
     c_out, _, kh, kw = W.shape
     out_h, out_w = params.out_size(x.shape[2], x.shape[3], kh, kw)
-    col = _grouped_col(params.im2col(x, kh, kw), params.groups)
-    W = W.reshape(params.groups, c_out // params.groups, -1)
-    y = xp.matmul(W, col)
-    return _ungrouped_image(y, n, out_h, out_w).astype(x.dtype, copy=False)
+    groups = params.groups
+    # (G * c_I * kh * kw, n * out_h * out_w) in G blocks: no copy needed
+    col = params.im2col(x, kh, kw).reshape(groups, -1, n * out_h * out_w)
+    y = xp.matmul(W.reshape(groups, c_out // groups, -1), col)
+    return _batch_major(y, n, out_h, out_w, x.dtype)
 
 
 def convolve_transpose(x, W, h, w, params):
@@ -251,11 +279,10 @@ def convolve_transpose(x, W, h, w, params):
     c_in, c_out_g, kh, kw = W.shape
     groups = params.groups
     W = W.reshape(groups, c_in // groups, -1).transpose(0, 2, 1)
-    col = xp.matmul(W, _grouped_image(x, groups))
-    col = col.reshape(groups, c_out_g, kh, kw, n, in_h, in_w)
-    col = col.transpose(4, 0, 1, 2, 3, 5, 6).reshape(
-        n, groups * c_out_g, kh, kw, in_h, in_w)
-    return params.col2im(col, h, w).astype(x.dtype, copy=False)
+    col = xp.matmul(W, _channel_major(x, groups))
+    col = col.reshape(groups * c_out_g, kh, kw, n, in_h, in_w)
+    return xp.ascontiguousarray(params.col2im(col, h, w)).astype(
+        x.dtype, copy=False)
 
 
 def convolve_grad_weight(x, gy, kh, kw, params):
@@ -274,6 +301,7 @@ def convolve_grad_weight(x, gy, kh, kw, params):
     """
     xp = backend.get_array_module(x, gy)
     groups = params.groups
-    col = _grouped_col(params.im2col(x, kh, kw), groups)
-    gW = xp.matmul(_grouped_image(gy, groups), col.transpose(0, 2, 1))
+    n, _, out_h, out_w = gy.shape
+    col = params.im2col(x, kh, kw).reshape(groups, -1, n * out_h * out_w)
+    gW = xp.matmul(_channel_major(gy, groups), col.transpose(0, 2, 1))
     return gW.reshape(gy.shape[1], -1, kh, kw)
