@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench perf-docs docs wheel clean
+.PHONY: demo test test-numpy1 bench perf-docs docs wheel clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,21 @@ demo: $(DEMO_STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q
+
+# The same tests against NumPy 1.26 (NumPy 1 promotes 0-d arrays with Python
+# scalars differently), with the wheel built here installed in a second venv
+# and the tests run from outside the source tree.
+NP1 := .venv-numpy1
+
+$(NP1)/bin/python:
+	$(PYTHON) -m venv $(NP1)
+	$(NP1)/bin/python -m pip install 'numpy>=1.26,<2' 'pytest>=7'
+
+test-numpy1: $(STAMP) $(NP1)/bin/python
+	rm -rf build/numpy1 && mkdir -p build/numpy1
+	$(PY) -m pip wheel -q --no-build-isolation --no-deps -w build/numpy1 .
+	$(NP1)/bin/python -m pip install -q --force-reinstall --no-deps build/numpy1/chainerlite-*.whl
+	cd build/numpy1 && ../../$(NP1)/bin/python -m pytest -q ../../tests
 
 $(VENV)/bin/asv: $(STAMP)
 	$(PY) -m pip install --no-build-isolation -e '.[bench]'
@@ -67,4 +82,4 @@ wheel: $(VENV)/bin/python
 	$(PY) -m pip wheel --no-deps -w dist .
 
 clean:
-	rm -rf build dist $(VENV) _core/*.c _core/*.so *.egg-info
+	rm -rf build dist $(VENV) $(NP1) _core/*.c _core/*.so *.egg-info

@@ -459,6 +459,14 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
             x._pgrad = None
 
 
+cdef object _scaled_seed(g, loss_scale):
+    # NumPy 1 would turn a 0-d float32 seed times a Python float into
+    # float64; the seed keeps its dtype.
+    if isinstance(g, Variable):
+        return g * loss_scale
+    return (g * loss_scale).astype(g.dtype, copy=False)
+
+
 cdef object _unwrap_seed(g, bint raw):
     if isinstance(g, Variable):
         return (<Variable>g)._data if raw else g
@@ -592,7 +600,7 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
     grads = [(<Variable>o).xp.ones_like((<Variable>o)._data) if g is None
              else g for o, g in zip(outputs, grads)]
     if loss_scale is not None:
-        grads = [g * loss_scale for g in grads]
+        grads = [_scaled_seed(g, loss_scale) for g in grads]
     nodes = [(<Variable>v)._node for v in inputs]
     if grad_inputs is not None:
         grad_inputs = list(grad_inputs)

@@ -165,6 +165,17 @@ def scalar_like(value, x):
     return _typed_const(value, x)
 
 
+cdef object _same_dtype(y, x):
+    # NumPy 1 computes a 0-d float array with a Python scalar in float64
+    # (the powers keep Python scalars: NumPy special-cases them).
+    if type(x) is not _ndarray:
+        return y
+    dt = x.dtype
+    if not _is_float(dt) or getattr(y, 'dtype', dt) is dt:
+        return y
+    return numpy.asarray(y, dt)
+
+
 cdef class _Const(_Unary):
     """Element-wise node of a variable and a scalar constant ``value``."""
 
@@ -430,11 +441,11 @@ cdef class PowVarConst(_Const):
         return '_ ** %s' % _value_str(self.value)
 
     cdef object _compute(self, x):
-        return x ** self.value
+        return _same_dtype(x ** self.value, x)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
-        return ensure_array(inputs[0] ** self.value),
+        return ensure_array(self._compute(inputs[0])),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -444,7 +455,8 @@ cdef class PowVarConst(_Const):
     cdef tuple _backward_raw(self, tuple indexes, tuple gys):
         x = (<VariableNode>self._inputs[0])._data
         c = self.value
-        return ensure_array(gys[0] * (c * x ** (c - 1))),
+        gy = gys[0]
+        return _same_dtype(ensure_array(gy * (c * x ** (c - 1))), gy),
 
 
 cdef class PowConstVar(_Const):
@@ -455,11 +467,11 @@ cdef class PowConstVar(_Const):
         return '%s ** _' % _value_str(self.value)
 
     cdef object _compute(self, x):
-        return self.value ** x
+        return _same_dtype(self.value ** x, x)
 
     def forward(self, inputs):
         self.retain_outputs((0,))
-        return ensure_array(self.value ** inputs[0]),
+        return ensure_array(self._compute(inputs[0])),
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()

@@ -16,6 +16,8 @@ from chainerlite._core.node cimport (
 
 import numpy
 
+from chainerlite._core.basic_math import scalar_like
+
 cdef object _ndarray = numpy.ndarray
 cdef object _maximum = numpy.maximum
 cdef tuple _RETAIN_0 = (0,)
@@ -51,7 +53,9 @@ cdef class ReLU(FunctionNode):
 
 cdef object _relu(x):
     if type(x) is _ndarray:
-        return ensure_array(_maximum(x, 0))
+        # a 0-d zero of x's dtype: faster than a Python 0, and NumPy 1 keeps
+        # a 0-d x's dtype with it
+        return ensure_array(_maximum(x, scalar_like(0, x)))
     return helper('chainerlite.backend.get_array_module')(x).maximum(x, 0)
 
 

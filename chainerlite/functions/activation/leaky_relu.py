@@ -21,14 +21,15 @@ class LeakyReLU(function_node.FunctionNode):
         x, = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
-        return utils.force_array(xp.where(x >= 0, x, x * self.slope)),
+        return utils.force_array(xp.where(x >= 0, x, x * self.slope),
+                                 x.dtype),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         xp = backend.get_array_module(x.array)
         dtype = x.dtype.type
         coef = xp.where(x.array >= 0, dtype(1), dtype(self.slope))
-        return grad_outputs[0] * utils.force_array(coef),
+        return grad_outputs[0] * utils.force_array(coef, x.dtype),
 
 
 def leaky_relu(x, slope=0.2):

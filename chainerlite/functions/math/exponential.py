@@ -5,6 +5,7 @@ import math
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite._core import basic_math
 from chainerlite.utils import type_check
 
 
@@ -83,13 +84,14 @@ class _Logarithm(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return self._scaled(grad_outputs[0] / x),
+        g = grad_outputs[0] / x
+        return (g if self.scale == 1.0 else g * self.scale),
 
     def _backward_arrays(self, indexes, grad_outputs):
-        return self._scaled(grad_outputs[0] / self.inputs[0].data),
-
-    def _scaled(self, g):
-        return g if self.scale == 1.0 else g * self.scale
+        g = utils.force_array(grad_outputs[0] / self.inputs[0].data)
+        if self.scale != 1.0:
+            g = g * basic_math.scalar_like(self.scale, g)
+        return g,
 
 
 class Log(_Logarithm):

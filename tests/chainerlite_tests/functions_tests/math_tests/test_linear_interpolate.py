@@ -38,7 +38,7 @@ class TestLinearInterpolate(testing.FunctionTestCase):
 
     def forward_expected(self, inputs):
         p, x, y = inputs
-        return p * x + (1 - p) * y,
+        return (p * x + (1 - p) * y).astype(x.dtype),
 
 
 def _arrays(p=(numpy.float32, 3), x=(numpy.float32, 3), y=(numpy.float32, 3)):
