@@ -42,6 +42,14 @@ class LogSoftmax(function_node.FunctionNode):
         return gy - exponential.exp(y) * broadcast.broadcast_to(
             total, y.shape),
 
+    def _backward_arrays(self, indexes, grad_outputs):
+        y, = self._retained_output_data
+        gy = grad_outputs[0]
+        xp = backend.get_array_module(y)
+        gx = utils.force_array(xp.exp(y))
+        gx *= gy.sum(axis=self.axis, keepdims=True)
+        return utils.force_array(gy - gx),
+
 
 def log_softmax(x, axis=1):
     """Channel-wise log-softmax function.

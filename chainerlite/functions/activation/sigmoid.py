@@ -9,9 +9,16 @@ from chainerlite.utils import type_check
 
 def _stable_sigmoid(x, xp):
     # exp(-|x|) never overflows; 1 / (1 + e) and e / (1 + e) keep full
-    # relative precision on both tails.
-    e = xp.exp(-abs(x))
-    return xp.where(x >= 0, 1 / (1 + e), e / (1 + e))
+    # relative precision on both tails. Temporaries are reused and the
+    # constant is an array of x's dtype (small arrays are bound by the
+    # number of NumPy calls).
+    e = utils.force_array(xp.abs(x))
+    xp.negative(e, out=e)
+    xp.exp(e, out=e)
+    one = basic_math.scalar_like(1, e)
+    y = utils.force_array(xp.where(x >= 0, one, e))
+    y /= e + one
+    return y
 
 
 class Sigmoid(function_node.FunctionNode):

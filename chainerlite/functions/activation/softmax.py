@@ -27,8 +27,10 @@ class Softmax(function_node.FunctionNode):
         x, = inputs
         xp = backend.get_array_module(x)
         self.retain_outputs((0,))
-        e = xp.exp(x - x.max(axis=self.axis, keepdims=True))
-        return utils.force_array(e / e.sum(axis=self.axis, keepdims=True)),
+        e = utils.force_array(x - x.max(axis=self.axis, keepdims=True))
+        xp.exp(e, out=e)
+        e /= e.sum(axis=self.axis, keepdims=True)
+        return e,
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
@@ -36,6 +38,13 @@ class Softmax(function_node.FunctionNode):
         ygy = y * gy
         total = sum_mod.sum(ygy, axis=self.axis, keepdims=True)
         return ygy - y * broadcast.broadcast_to(total, y.shape),
+
+    def _backward_arrays(self, indexes, grad_outputs):
+        y, = self._retained_output_data
+        gx = utils.force_array(y * grad_outputs[0])
+        total = gx.sum(axis=self.axis, keepdims=True)
+        gx -= y * total
+        return gx,
 
 
 def softmax(x, axis=1):
