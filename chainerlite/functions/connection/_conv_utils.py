@@ -77,6 +77,44 @@ def _windows(kh, kw, sy, sx, dy, dx, out_h, out_w):
                          slice(i * dx, i * dx + sx * out_w, sx))
 
 
+def window_views(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1,
+                 dx=1):
+    """Views of the padded images, one per filter tap.
+
+    Args:
+        img (numpy.ndarray or cupy.ndarray): Images of shape
+            ``(n, c, h, w)``.
+        kh, kw, sy, sx, ph, pw, pval, cover_all, dy, dx: As in
+            :func:`im2col`.
+
+    Returns:
+        list: ``kh * kw`` arrays of shape ``(n, c, out_h, out_w)``, tap
+        ``(j, i)`` at index ``j * kw + i``: the pixels that the tap sees
+        at every output position (views of one padded copy of ``img``).
+
+    """
+    xp = backend.get_array_module(img)
+    _, _, h, w = img.shape
+    cover_y, cover_x = pair(cover_all)
+    out_h = get_conv_outsize(h, kh, sy, ph, cover_y, dy)
+    out_w = get_conv_outsize(w, kw, sx, pw, cover_x, dx)
+    # Padded by ph / pw before, and after by what the last window needs
+    # (cover_all lets it run past the padding); not copied when nothing is.
+    after_h = max(0, (out_h - 1) * sy + (kh - 1) * dy + 1 - h - ph)
+    after_w = max(0, (out_w - 1) * sx + (kw - 1) * dx + 1 - w - pw)
+    if ph or pw or after_h or after_w:
+        img = xp.pad(img, ((0, 0), (0, 0), (ph, after_h), (pw, after_w)),
+                     mode='constant', constant_values=(pval,))
+    return tap_views(img, kh, kw, sy, sx, dy, dx, out_h, out_w)
+
+
+def tap_views(padded, kh, kw, sy, sx, dy, dx, out_h, out_w):
+    """The per-tap views of :func:`window_views` on already padded images
+    (writing into a view writes into ``padded``)."""
+    return [padded[:, :, rows, cols] for _, _, (rows, cols)
+            in _windows(kh, kw, sy, sx, dy, dx, out_h, out_w)]
+
+
 def im2col(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
            channel_major=False):
     """Gathers the windows of a batch of images into a column array.
@@ -103,26 +141,18 @@ def im2col(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
 
     """
     xp = backend.get_array_module(img)
-    n, c, h, w = img.shape
-    cover_y, cover_x = pair(cover_all)
-    out_h = get_conv_outsize(h, kh, sy, ph, cover_y, dy)
-    out_w = get_conv_outsize(w, kw, sx, pw, cover_x, dx)
-    # The extra stride - 1 rows and columns hold the windows that cover_all
-    # lets run past the padded image.
-    img = xp.pad(img, ((0, 0), (0, 0), (ph, ph + sy - 1), (pw, pw + sx - 1)),
-                 mode='constant', constant_values=(pval,))
+    n, c = img.shape[:2]
+    views = window_views(img, kh, kw, sy, sx, ph, pw, pval, cover_all, dy, dx)
+    out_h, out_w = views[0].shape[2:]
     if channel_major:
-        col = xp.empty((c, kh, kw, n, out_h, out_w), dtype=img.dtype)
-        img = img.transpose(1, 0, 2, 3)
-        for j, i, (rows, cols) in _windows(kh, kw, sy, sx, dy, dx, out_h,
-                                           out_w):
-            col[:, j, i] = img[:, :, rows, cols]
-    else:
-        col = xp.empty((n, c, kh, kw, out_h, out_w), dtype=img.dtype)
-        for j, i, (rows, cols) in _windows(kh, kw, sy, sx, dy, dx, out_h,
-                                           out_w):
-            col[:, :, j, i] = img[:, :, rows, cols]
-    return col
+        col = xp.empty((c, kh * kw, n, out_h, out_w), dtype=img.dtype)
+        for k, view in enumerate(views):
+            col[:, k] = view.transpose(1, 0, 2, 3)
+        return col.reshape(c, kh, kw, n, out_h, out_w)
+    col = xp.empty((n, c, kh * kw, out_h, out_w), dtype=img.dtype)
+    for k, view in enumerate(views):
+        col[:, :, k] = view
+    return col.reshape(n, c, kh, kw, out_h, out_w)
 
 
 def col2im(col, sy, sx, ph, pw, h, w, dy=1, dx=1, channel_major=False):

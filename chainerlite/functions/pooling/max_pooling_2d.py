@@ -1,5 +1,8 @@
 """Two-dimensional max pooling and the nodes of its gradients."""
 
+import numpy
+
+from chainerlite import backend
 from chainerlite.functions.connection import _conv_utils
 from chainerlite.functions.pooling import pooling_2d
 
@@ -10,13 +13,18 @@ class MaxPooling2D(pooling_2d.Pooling2D):
     def forward(self, inputs):
         x, = inputs
         self._in_shape = x.shape
-        kh, kw, sy, sx, ph, pw = self.window_args()
-        col = _conv_utils.im2col(x, kh, kw, sy, sx, ph, pw,
-                                 pval=-float('inf'), cover_all=self.cover_all)
-        n, c = col.shape[:2]
-        col = col.reshape(n, c, kh * kw, *col.shape[4:])
-        self.indexes = col.argmax(axis=2)
-        return col.max(axis=2),
+        xp = backend.get_array_module(x)
+        taps = _conv_utils.window_views(
+            x, *self.window_args(), pval=-float('inf'),
+            cover_all=self.cover_all)
+        # The running maximum over the taps (NaN propagates, as in max), and
+        # the first tap that holds it (as argmax would give).
+        y = taps[0].copy()
+        self.indexes = xp.zeros(y.shape, dtype=numpy.intp)
+        for k, tap in enumerate(taps[1:], 1):
+            xp.copyto(self.indexes, k, where=tap > y)
+            xp.maximum(y, tap, out=y)
+        return y,
 
     def backward(self, indexes, grad_outputs):
         return MaxPooling2DGrad(self).apply(grad_outputs)

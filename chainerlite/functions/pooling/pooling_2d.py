@@ -71,10 +71,13 @@ def scatter_windows(x, indexes, pooling, h, w):
     xp = backend.get_array_module(x)
     kh, kw, sy, sx, ph, pw = pooling.window_args()
     n, c, out_h, out_w = x.shape
-    taps = xp.arange(kh * kw).reshape(1, 1, kh * kw, 1, 1)
-    col = (taps == indexes[:, :, None]) * x[:, :, None]
-    col = col.astype(x.dtype, copy=False).reshape(n, c, kh, kw, out_h, out_w)
-    return _conv_utils.col2im(col, sy, sx, ph, pw, h, w)
+    img = xp.zeros((n, c, h + 2 * ph + sy - 1, w + 2 * pw + sx - 1),
+                   dtype=x.dtype)
+    taps = _conv_utils.tap_views(img, kh, kw, sy, sx, 1, 1, out_h, out_w)
+    zero = xp.zeros((), dtype=x.dtype)
+    for k, tap in enumerate(taps):
+        tap += xp.where(indexes == k, x, zero)   # adds into img
+    return img[:, :, ph:h + ph, pw:w + pw]
 
 
 def gather_windows(x, indexes, pooling):
@@ -92,9 +95,9 @@ def gather_windows(x, indexes, pooling):
 
     """
     xp = backend.get_array_module(x)
-    kh, kw, sy, sx, ph, pw = pooling.window_args()
-    col = _conv_utils.im2col(x, kh, kw, sy, sx, ph, pw,
-                             cover_all=pooling.cover_all)
-    n, c = col.shape[:2]
-    col = col.reshape(n, c, kh * kw, *col.shape[4:])
-    return xp.take_along_axis(col, indexes[:, :, None], axis=2)[:, :, 0]
+    taps = _conv_utils.window_views(x, *pooling.window_args(),
+                                    cover_all=pooling.cover_all)
+    y = xp.zeros(indexes.shape, dtype=x.dtype)
+    for k, tap in enumerate(taps):
+        xp.copyto(y, tap, where=indexes == k)
+    return y
