@@ -3,6 +3,7 @@
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite._core import basic_math
 from chainerlite.utils import type_check
 
 
@@ -21,15 +22,25 @@ class LeakyReLU(function_node.FunctionNode):
         x, = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
-        return utils.force_array(xp.where(x >= 0, x, x * self.slope),
-                                 x.dtype),
+        # max(x, slope * x) for a slope up to 1 (negative slopes too),
+        # min(...) above 1; the slope as an array of x's dtype
+        slope = basic_math.scalar_like(self.slope, x)
+        pick = xp.maximum if self.slope <= 1 else xp.minimum
+        return utils.force_array(pick(x, x * slope), x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        xp = backend.get_array_module(x.array)
-        dtype = x.dtype.type
-        coef = xp.where(x.array >= 0, dtype(1), dtype(self.slope))
-        return grad_outputs[0] * utils.force_array(coef, x.dtype),
+        return grad_outputs[0] * self._slopes(),
+
+    def _backward_arrays(self, indexes, grad_outputs):
+        return grad_outputs[0] * self._slopes(),
+
+    def _slopes(self):
+        # 1 where the input is non-negative, the slope elsewhere
+        x = self.inputs[0].data
+        scalar = basic_math.scalar_like
+        coef = (x >= scalar(0, x)) * scalar(1 - self.slope, x) + scalar(
+            self.slope, x)
+        return utils.force_array(coef, x.dtype)
 
 
 def leaky_relu(x, slope=0.2):

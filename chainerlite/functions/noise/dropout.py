@@ -47,6 +47,9 @@ class Dropout(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self._scale,
 
+    def _backward_arrays(self, indexes, grad_outputs):
+        return grad_outputs[0] * self._scale,
+
 
 def dropout(x, ratio=.5, *, mask=None, return_mask=False):
     """Drops elements of the input at random and scales the rest.
