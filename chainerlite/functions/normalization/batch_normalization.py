@@ -79,6 +79,7 @@ class BatchNormalization(function_node.FunctionNode):
         self._reduced = axis
         shape = _param_shape(x.shape, axis)
         xhat, mean, var = _norm_utils.standardize(x, axis, self.eps)
+        self._mean, self._var = mean, var      # for _backward_arrays
         y = xhat * gamma.reshape(shape) + beta.reshape(shape)
         decay = self.decay
         if self.running_mean is not None:
@@ -105,6 +106,28 @@ class BatchNormalization(function_node.FunctionNode):
         return (_norm_utils.as_dtype(gx, x.dtype),
                 _norm_utils.as_dtype(ggamma, gamma.dtype),
                 _norm_utils.as_dtype(gbeta, gamma.dtype))
+
+    def _backward_arrays(self, indexes, grad_outputs):
+        # The gradients of backward() on raw arrays, from the statistics
+        # of the forward pass (used when no double backprop is asked for).
+        x, gamma = self.inputs[0].data, self.inputs[1].data
+        dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
+        axis = self._reduced
+        shape = _param_shape(x.shape, axis)
+        gy = grad_outputs[0].astype(dtype, copy=False)
+        inv_std = (self._var + self.eps) ** -0.5
+        xhat = (x.astype(dtype, copy=False) - self._mean) * inv_std
+        ggamma = (gy * xhat).sum(axis=axis)
+        gbeta = gy.sum(axis=axis)
+        m = x.size // gamma.size
+        # gx = gamma inv_std (gy - mean(gy) - xhat mean(gy xhat))
+        gx = gy - (gbeta.reshape(shape) + xhat * ggamma.reshape(shape)) * (
+            1.0 / m)
+        gx *= gamma.reshape(shape).astype(dtype, copy=False) * inv_std
+        grads = (gx.astype(x.dtype, copy=False),
+                 ggamma.astype(gamma.dtype, copy=False),
+                 gbeta.astype(gamma.dtype, copy=False))
+        return tuple(grads[i] for i in indexes)
 
 
 class FixedBatchNormalization(function_node.FunctionNode):
