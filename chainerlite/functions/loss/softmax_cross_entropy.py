@@ -109,6 +109,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         self._y = xp.exp(log_y) if self.cache_score else None
         self._t = t
         weights = self._target_weights(xp, x, t)
+        # kept for backward along with the score (same size, same option)
+        self._weights = weights if self.cache_score else None
         loss = -(weights * log_y).sum(axis=1)
         if soft:
             count = x.size // x.shape[1]
@@ -144,7 +146,9 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         x, = self.get_retained_inputs()
         gloss, = grad_outputs
         xp = x.xp
-        weights = self._target_weights(xp, x.array, self._t)
+        weights = self._weights
+        if weights is None:
+            weights = self._target_weights(xp, x.array, self._t)
         weight_sum = weights.sum(axis=1, keepdims=True)
         if not self.enable_double_backprop:
             grad = _SoftmaxCrossEntropyGrad(
