@@ -1,9 +1,9 @@
 """Hyperbolic tangent."""
 
 from chainerlite import backend
-from chainerlite._core import basic_math
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite._core import basic_math
 from chainerlite.utils import type_check
 
 
