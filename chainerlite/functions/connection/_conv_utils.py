@@ -173,26 +173,20 @@ def col2im(col, sy, sx, ph, pw, h, w, dy=1, dx=1, channel_major=False):
 
     """
     xp = backend.get_array_module(col)
+    # Summed with the channels and the batch as the innermost axes, so that
+    # each tap adds long contiguous runs rather than image rows.
     if channel_major:
         c, kh, kw, n, out_h, out_w = col.shape
+        col = col.transpose(1, 2, 4, 5, 0, 3)
     else:
         n, c, kh, kw, out_h, out_w = col.shape
-    padded = (h + 2 * ph + sy - 1, w + 2 * pw + sx - 1)
-    if channel_major:
-        # Summed with the channels and the batch as the innermost axes, so
-        # that each tap adds long contiguous runs rather than image rows.
-        col = xp.ascontiguousarray(col.transpose(1, 2, 4, 5, 0, 3))
-        img = xp.zeros(padded + (c, n), dtype=col.dtype)
-        for j, i, (rows, cols) in _windows(kh, kw, sy, sx, dy, dx, out_h,
-                                           out_w):
-            img[rows, cols] += col[j, i]
-        return img[ph:h + ph, pw:w + pw].transpose(3, 2, 0, 1)
-    else:
-        img = xp.zeros((n, c) + padded, dtype=col.dtype)
-        for j, i, (rows, cols) in _windows(kh, kw, sy, sx, dy, dx, out_h,
-                                           out_w):
-            img[:, :, rows, cols] += col[:, :, j, i]
-    return img[:, :, ph:h + ph, pw:w + pw]
+        col = col.transpose(2, 3, 4, 5, 1, 0)
+    col = xp.ascontiguousarray(col)
+    img = xp.zeros((h + 2 * ph + sy - 1, w + 2 * pw + sx - 1, c, n),
+                   dtype=col.dtype)
+    for j, i, (rows, cols) in _windows(kh, kw, sy, sx, dy, dx, out_h, out_w):
+        img[rows, cols] += col[j, i]
+    return img[ph:h + ph, pw:w + pw].transpose(3, 2, 0, 1)
 
 
 class ConvParams:
