@@ -857,10 +857,13 @@ def _rebuild_variable(cls, data, name, grad, requires_grad, state):
 
 cdef extern from *:
     """
-    static int chl_has_generic_attrs(PyObject *o) {
+    static int chl_needs_attr_check(PyObject *o) {
+        /* Only a type whose instances have a __dict__ and that still uses
+           the compiled attribute functions can be switched. */
         PyTypeObject *t = Py_TYPE(o);
-        return t->tp_getattro == PyObject_GenericGetAttr
-            && t->tp_setattro == PyObject_GenericSetAttr;
+        return t->tp_dictoffset != 0
+            && (t->tp_getattro != PyObject_GenericGetAttr
+                || t->tp_setattro != PyObject_GenericSetAttr);
     }
     static void chl_use_generic_attrs(PyObject *tp) {
         PyTypeObject *t = (PyTypeObject *)tp;
@@ -869,7 +872,7 @@ cdef extern from *:
         PyType_Modified(t);
     }
     """
-    bint chl_has_generic_attrs(object o)
+    bint chl_needs_attr_check(object o)
     void chl_use_generic_attrs(object tp)
 
 cdef set _attr_types_seen = set()
@@ -878,14 +881,14 @@ cdef tuple _ATTR_HOOKS = ('__getattr__', '__getattribute__', '__setattr__',
 
 
 cdef inline int generic_attrs(object obj, type base) except -1:
-    if chl_has_generic_attrs(obj):
+    # Compiled classes (no instance dict) and switched types return at the
+    # first test, without touching a Python object.
+    if not chl_needs_attr_check(obj):
         return 0
     cls = type(obj)
-    if cls is base or cls in _attr_types_seen:
+    if cls in _attr_types_seen:
         return 0
     _attr_types_seen.add(cls)
-    if not cls.__dictoffset__:
-        return 0            # a compiled subclass, or __slots__ without dict
     for klass in cls.__mro__:
         if klass is base:
             break
