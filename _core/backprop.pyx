@@ -2,8 +2,9 @@
 
 Function nodes are popped from a heap ordered by rank (largest first, ties in
 push order), so every consumer of a variable runs before its creator. Pending
-gradients live on the VariableNodes and are freed as soon as they are
-consumed; leaf gradients are written only once the whole pass succeeded.
+gradients live in the pass (never on the shared graph, so threads may run
+passes over one graph) and are freed as soon as they are consumed; leaf
+gradients are written only once the whole pass succeeded.
 """
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
@@ -17,9 +18,10 @@ from chainerlite._core.node cimport (
     FunctionNode, Variable, VariableNode, check_finite, check_grad, ensure_array,
     new_variable)
 
+import warnings
+
 import numpy
 
-cdef unsigned long long _pass_counter = 0
 cdef object _ndarray = numpy.ndarray
 
 
@@ -158,57 +160,6 @@ cdef tuple _IDX1 = (1,)
 cdef tuple _IDX01 = (0, 1)
 
 
-cdef tuple _target_indexes(tuple inputs):
-    """Indexes of the inputs that require gradients (None if there is none)."""
-    cdef Py_ssize_t n = len(inputs)
-    cdef bint r0, r1
-    if n == 1:
-        return _IDX0 if (<VariableNode>inputs[0])._requires_grad else None
-    if n == 2:
-        r0 = (<VariableNode>inputs[0])._requires_grad
-        r1 = (<VariableNode>inputs[1])._requires_grad
-        if r0:
-            return _IDX01 if r1 else _IDX0
-        return _IDX1 if r1 else None
-    idx = tuple([i for i in range(n) if (<VariableNode>inputs[i])._requires_grad])
-    return idx or None
-
-
-cdef tuple _gather(FunctionNode f, bint retain_grad, list retained):
-    """Takes the pending output gradients of ``f`` (None if all are None)."""
-    cdef VariableNode y
-    cdef Py_ssize_t j
-    cdef PyObject* p
-    if f._n_out == 1:
-        p = f._outs[0]
-        if p == NULL:
-            return None
-        y = <VariableNode>p
-        g = y._pgrad
-        if g is None:
-            return None
-        y._pgrad = None
-        if retain_grad:
-            retained.append((y, g))
-        return (g,)
-    gys = [None] * f._n_out
-    found = False
-    for j in range(f._n_out):
-        p = f._outs[j]
-        if p == NULL:
-            continue
-        y = <VariableNode>p
-        g = y._pgrad
-        if g is None:
-            continue
-        gys[j] = g
-        found = True
-        y._pgrad = None
-        if retain_grad:
-            retained.append((y, g))
-    return tuple(gys) if found else None
-
-
 cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
                          ThreadState state):
     cdef int prev = state.enable_backprop
@@ -236,88 +187,120 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
     return tuple([_unwrap(f, gx, raw) for gx in gxs])
 
 
-cdef dict _array_backwards = {}
-
-
-cdef object _array_backward(cls):
-    """A Python node's ``_backward_arrays`` method, or None (cached per class).
+cdef inline object _array_backward(cls):
+    """A Python node's ``_backward_arrays`` method, or None.
 
     Library nodes written in Python may define
     ``_backward_arrays(self, indexes, grad_outputs)`` computing the input
     gradients from the output gradients as raw arrays; it is used instead of
     ``backward`` when no double backprop is requested, so no Variables or
     grad nodes are built. ``backward`` stays the reference (and the path for
-    double backprop).
+    double backprop). The look-up goes through CPython's type attribute
+    cache, so no table keyed by class keeps classes alive.
     """
-    try:
-        return _array_backwards[cls]
-    except KeyError:
-        fn = getattr(cls, '_backward_arrays', None)
-        _array_backwards[cls] = fn
-        return fn
-
-
-cdef tuple _collect_targets(list roots, set stop):
-    """Function nodes lying on a path from ``roots`` to a node in ``stop``."""
-    cdef FunctionNode f
-    cdef VariableNode x
-    # Iterative post-order walk; `useful` marks functions that reach `stop`.
-    useful = set()
-    state = {}
-    stack = []
-    for r in roots:
-        if r is not None and r not in state:
-            state[r] = 0
-            stack.append(r)
-    while stack:
-        f = stack[len(stack) - 1]
-        if state[f] == 0:
-            state[f] = 1
-            for x in f._inputs or ():
-                c = x._creator
-                if c is not None and c not in state and x not in stop:
-                    state[c] = 0
-                    stack.append(c)
-            continue
-        stack.pop()
-        for x in f._inputs or ():
-            if x in stop or (x._creator is not None and x not in stop
-                             and x._creator in useful):
-                useful.add(f)
-                break
-    return tuple(useful)
+    return getattr(cls, '_backward_arrays', None)
 
 
 cdef class _Pass:
-    """State of one backward pass (a pass may run inside another one)."""
+    """State of one backward pass (a pass may run inside another one).
+
+    Everything a pass writes lives here, never on the graph: two threads may
+    run passes over graphs that share nodes.
+    """
 
     cdef ThreadState state
     cdef bint raw, retain_grad
-    cdef unsigned long long mark
+    cdef bint load_grads        # backward(): a node's own grad joins at first use
     cdef _Heap heap
-    cdef list touched           # nodes that hold a pending gradient
-    cdef list leaves            # leaf nodes (or grad() inputs) to write at the end
+    cdef dict grads             # VariableNode -> pending gradient
+    cdef set seen               # function nodes already scheduled
+    cdef list leaves            # backward(): leaves that received a gradient
     cdef list retained          # (node, grad) pairs kept because of retain_grad
-    cdef set stop               # grad(): the input nodes
-    cdef set allowed            # grad(): functions between outputs and inputs
+    cdef set required           # grad(): nodes on a path from the inputs
+    cdef set wanted             # grad(): the input nodes
+    cdef dict found             # grad(): gradient of an input taken by its creator
     cdef tuple entries          # global hook entries with a backward callback
     cdef bint debug             # check gradients for NaN/Inf
 
     cdef int deliver(self, VariableNode x, gx) except -1:
         """Adds ``gx`` to the pending gradient of ``x`` and schedules its creator."""
-        cdef bint first = _accumulate(x, gx, self.raw, self.touched)
+        cdef bint first = self.add(x, gx)
         c = x._creator
-        if self.stop is not None and x in self.stop:
-            if first:
+        if c is None:
+            if first and self.required is None:
                 self.leaves.append(x)
-        elif c is None:
-            if self.stop is None and first:
-                self.leaves.append(x)
-        elif (<FunctionNode>c)._bp_mark != self.mark and (
-                self.allowed is None or c in self.allowed):
-            (<FunctionNode>c)._bp_mark = self.mark
+        elif c not in self.seen:
+            self.seen.add(c)
             self.heap.push(c)
         return 0
+
+    cdef bint add(self, VariableNode x, gx) except -1:
+        """Adds ``gx`` to the pending gradient of ``x``; True if it was the first."""
+        old = self.grads.get(x)
+        if old is None:
+            self.grads[x] = gx
+            return True
+        self.grads[x] = ensure_array(old + gx) if self.raw else old + gx
+        return False
+
+    cdef object take(self, VariableNode y):
+        """Removes and returns the gradient of the output node ``y`` (or None).
+
+        In ``backward()`` an output that no gradient reached contributes the
+        ``grad`` its variable already holds (a sibling output whose gradient
+        was set by hand), which is then cleared, as in Chainer.
+        """
+        cdef Variable var
+        g = self.grads.pop(y, None)
+        if g is None and self.load_grads and y._variable != NULL:
+            var = <Variable>y._variable
+            gv = var._grad_var
+            if gv is not None:
+                var._grad_var = None
+                g = (<Variable>gv)._data if self.raw else gv
+        if g is None:
+            return None
+        if self.retain_grad:
+            self.retained.append((y, g))
+        if self.wanted is not None and y in self.wanted:
+            self.found[y] = g
+        return g
+
+    cdef tuple gather(self, FunctionNode f):
+        """Takes the pending output gradients of ``f`` (None if all are None)."""
+        cdef PyObject* p
+        cdef Py_ssize_t j
+        gys = [None] * f._n_out
+        found = False
+        for j in range(f._n_out):
+            p = f._outs[j]
+            if p == NULL:
+                continue
+            g = self.take(<VariableNode>p)
+            if g is not None:
+                gys[j] = g
+                found = True
+        return tuple(gys) if found else None
+
+    cdef inline bint wants(self, VariableNode x):
+        if self.required is None:
+            return x._requires_grad
+        return x in self.required
+
+    cdef tuple target_indexes(self, tuple inputs):
+        """Indexes of the inputs whose gradients are needed (None if none)."""
+        cdef Py_ssize_t n = len(inputs)
+        cdef bint r0, r1
+        if n == 1:
+            return _IDX0 if self.wants(<VariableNode>inputs[0]) else None
+        if n == 2:
+            r0 = self.wants(<VariableNode>inputs[0])
+            r1 = self.wants(<VariableNode>inputs[1])
+            if r0:
+                return _IDX01 if r1 else _IDX0
+            return _IDX1 if r1 else None
+        idx = tuple([i for i in range(n) if self.wants(<VariableNode>inputs[i])])
+        return idx or None
 
     cdef bint step_fast(self, FunctionNode f) except -1:
         """Backward of a one-in, one-out built-in node on raw arrays.
@@ -331,15 +314,11 @@ cdef class _Pass:
         cdef PyObject* p = f._outs[0]
         if p == NULL:
             return True
-        cdef VariableNode y = <VariableNode>p
-        g = y._pgrad
+        g = self.take(<VariableNode>p)
         if g is None:
             return True
-        y._pgrad = None
-        if self.retain_grad:
-            self.retained.append((y, g))
         cdef VariableNode x = <VariableNode>f._inputs[0]
-        if not x._requires_grad:
+        if not self.wants(x):
             return True
         cdef tuple entries = self.entries
         if entries is None:
@@ -348,6 +327,7 @@ cdef class _Pass:
             in_data = _NONE1 if x._data is None else (x._data,)
             out_grad = (g,)
             _call_backward_hooks(entries, BWD_PRE, f, in_data, out_grad)
+            _check_not_unchained(f)
             gx = f._backward_raw1(g)
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
         if type(gx) is not _ndarray:
@@ -360,14 +340,14 @@ cdef class _Pass:
         """Runs the backward of ``f`` and delivers the input gradients."""
         cdef tuple gys, indexes, entries, gxs
         cdef VariableNode x
-        cdef Py_ssize_t j
+        cdef Py_ssize_t j, k
         if self.step_fast(f):
             return 0
-        gys = _gather(f, self.retain_grad, self.retained)
-        if gys is None or f._inputs is None:
-            return 0
+        gys = self.gather(f)
         inputs_t = f._inputs
-        indexes = _target_indexes(inputs_t)
+        if gys is None or inputs_t is None:
+            return 0
+        indexes = self.target_indexes(inputs_t)
         if indexes is None:
             return 0
         entries = self.entries
@@ -381,13 +361,13 @@ cdef class _Pass:
             in_data = _hook_in_data(f)
             out_grad = _hook_out_grad(gys, self.raw)
             _call_backward_hooks(entries, BWD_PRE, f, in_data, out_grad)
+            _check_not_unchained(f)
             gxs = _run_backward(f, indexes, gys, self.raw, self.state)
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
         if self.debug:
             check_finite(f, gxs if self.raw else tuple([
                 None if g is None else (<Variable>g)._data for g in gxs]),
                 'backward')
-        cdef Py_ssize_t k
         for j in range(len(indexes)):
             gx = gxs[j]
             if gx is None:
@@ -404,9 +384,71 @@ cdef class _Pass:
         return 0
 
 
+cdef int _check_not_unchained(FunctionNode f) except -1:
+    # A backward_preprocess hook may have called f.unchain().
+    if f._inputs is None:
+        raise RuntimeError(
+            '%s was unchained by a backward_preprocess hook during backprop; '
+            'its input gradients cannot be computed' % f.label)
+    return 0
+
+
+cdef set _required_nodes(list outputs, list input_nodes):
+    """The variable nodes of ``grad()`` whose gradients are needed.
+
+    These are the nodes that lie on a path from an input to an output (the
+    inputs included), following only inputs that require gradients, as in
+    Chainer. Gradients flow through an input into what it was computed
+    from, when another input needs them.
+    """
+    cdef FunctionNode f
+    cdef VariableNode x, y
+    cdef PyObject* p
+    cdef Py_ssize_t j
+    consumers = {}          # node -> functions (between outputs) that use it
+    stack = []
+    visited = set()
+    for o in outputs:
+        c = (<Variable>o)._node._creator
+        if c is not None and c not in visited:
+            visited.add(c)
+            stack.append(c)
+    while stack:
+        f = stack.pop()
+        for x in f._inputs or ():
+            if not x._requires_grad:
+                continue
+            users = consumers.get(x)
+            if users is None:
+                consumers[x] = [f]
+            else:
+                (<list>users).append(f)
+            c = x._creator
+            if c is not None and c not in visited:
+                visited.add(c)
+                stack.append(c)
+    required = set()
+    done = set()
+    stack = list(input_nodes)
+    while stack:
+        x = stack.pop()
+        if x in required:
+            continue
+        required.add(x)
+        for f in consumers.get(x, ()):
+            if f in done:
+                continue
+            done.add(f)
+            for j in range(f._n_out):
+                p = f._outs[j]
+                if p != NULL and <VariableNode>p in consumers:
+                    stack.append(<VariableNode>p)
+    return required
+
+
 cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
                     bint enable_double_backprop, loss_scale,
-                    list inputs=None, bint set_grad=True):
+                    list inputs=None, bint set_grad=True, list seeds=None):
     """Runs one backward pass.
 
     Args:
@@ -415,55 +457,54 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         retain_grad: Keep gradients of intermediate variables.
         enable_double_backprop: Build the graph of the backward computation.
         loss_scale: Recorded on the leaf variables that receive gradients.
-        inputs: For ``grad()``: the VariableNodes to stop at and return.
+        inputs: For ``grad()``: the VariableNodes whose gradients are
+            returned.
         set_grad: Write gradients of leaves (or of ``inputs``) to their
             variables.
+        seeds: For ``grad()``: initial gradients of ``inputs`` (or None).
 
     Returns:
         The gradients of ``inputs`` (Variables or None) when given, else None.
     """
-    global _pass_counter
     cdef _Pass bp = _Pass.__new__(_Pass)
     cdef Variable var
     cdef VariableNode x
-    _pass_counter += 1
-    bp.mark = _pass_counter
     bp.state = get_state()
     bp.raw = not enable_double_backprop
     bp.retain_grad = retain_grad
     bp.debug = debug_enabled(bp.state)
     bp.heap = _Heap()
-    bp.touched = []
+    bp.grads = {}
+    bp.seen = set()
     bp.leaves = []
     bp.retained = []
-    if inputs is not None:
-        bp.stop = set(inputs)
-        bp.allowed = set(_collect_targets(
-            [(<Variable>o)._node._creator for o in outputs], bp.stop))
+    if inputs is None:
+        bp.load_grads = True
+    else:
+        bp.required = _required_nodes(outputs, inputs)
+        bp.wanted = set(inputs)
+        bp.found = {}
     # Global hooks are resolved once per pass (local ones per node); a hook
     # that overrides no backward callback costs nothing here.
     if bp.state.hooks is not None and len(bp.state.hooks) > 0:
         bp.entries = global_entries(bp.state)
         if not any_mask(bp.entries):
             bp.entries = None
-    try:
-        for var, g in zip(outputs, grad_outputs):
+    for var, g in zip(outputs, grad_outputs):
+        if g is not None:
+            bp.deliver(var._node, _unwrap_seed(g, bp.raw))
+    if seeds is not None:
+        for x, g in zip(inputs, seeds):
             if g is not None:
-                bp.deliver(var._node, _unwrap_seed(g, bp.raw))
-        while bp.heap.n:
-            bp.step(bp.heap.pop())
-        return _finish(bp.leaves, bp.retained, bp.raw, loss_scale, inputs,
-                       set_grad)
-    finally:
-        for x in bp.touched:
-            x._pgrad = None
+                bp.add(x, _unwrap_seed(g, bp.raw))
+    while bp.heap.n:
+        bp.step(bp.heap.pop())
+    return _finish(bp, loss_scale, inputs, set_grad)
 
 
 cdef object _scaled_seed(g, loss_scale):
     # NumPy 1 would turn a 0-d float32 seed times a Python float into
     # float64; the seed keeps its dtype.
-    if isinstance(g, Variable):
-        return g * loss_scale
     return (g * loss_scale).astype(g.dtype, copy=False)
 
 
@@ -473,37 +514,28 @@ cdef object _unwrap_seed(g, bint raw):
     return g if raw else new_variable(g, False)
 
 
-cdef int _accumulate(VariableNode x, gx, bint raw, list touched) except -1:
-    if x._pgrad is None:
-        x._pgrad = gx
-        touched.append(x)
-        return 1
-    x._pgrad = ensure_array(x._pgrad + gx) if raw else x._pgrad + gx
-    return 0
-
-
-cdef list _finish(list leaves, list retained, bint raw, loss_scale,
-                  list inputs, bint set_grad):
+cdef list _finish(_Pass bp, loss_scale, list inputs, bint set_grad):
     cdef VariableNode x
     cdef Variable var
-    for x, g in retained:
+    cdef bint raw = bp.raw
+    for x, g in bp.retained:
         if x._variable != NULL:
             var = <Variable>x._variable
             var._grad_var = new_variable(g, False) if raw else g
     if inputs is not None:
         result = []
         for x in inputs:
-            g = x._pgrad
+            g = bp.found.get(x) if x in bp.found else bp.grads.get(x)
             gv = None if g is None else (new_variable(g, False) if raw else g)
             result.append(gv)
             if set_grad and x._variable != NULL:
                 (<Variable>x._variable)._grad_var = gv
         return result
-    for x in leaves:
+    for x in bp.leaves:
         if x._variable == NULL:
             continue
         var = <Variable>x._variable
-        g = x._pgrad
+        g = bp.grads[x]
         _add_to_grad(var, new_variable(g, False) if raw else g, raw)
         if loss_scale is not None:
             var._loss_scale = loss_scale
@@ -548,8 +580,16 @@ def backward(outputs, grad_outputs=None, **kwargs):
         if len(grads) != len(outputs):
             raise ValueError('backward(): %d grad_outputs for %d outputs'
                              % (len(grads), len(outputs)))
-    grads = [(<Variable>o)._grad_var if g is None else g
-             for o, g in zip(outputs, grads)]
+    if grad_outputs is None:
+        # as in Chainer, the outputs' own gradients are consumed
+        for i, o in enumerate(outputs):
+            g = (<Variable>o)._grad_var
+            if g is None:
+                warnings.warn('backward(): an output has no grad (or appears '
+                              'twice); it is skipped, since backward() sets '
+                              'no default grad', RuntimeWarning)
+            (<Variable>o)._grad_var = None
+            grads[i] = g
     backprop(outputs, grads, False, enable_double_backprop, None)
 
 
@@ -569,8 +609,10 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
          retain_grad=False, enable_double_backprop=False, loss_scale=None):
     """Computes the gradients of ``outputs`` with respect to ``inputs``.
 
-    Only the part of the graph between them is traversed; gradients of other
-    leaves are left untouched. With ``set_grad`` the results also replace
+    Only the part of the graph between them is traversed: a function node
+    runs its backward only when one of its inputs lies on a path from an
+    input to an output. Gradients of other leaves are left untouched. An
+    input computed from another input passes its gradient on to it. With ``set_grad`` the results also replace
     the inputs' ``grad``. Backward hooks fire as in
     :meth:`Variable.backward`.
 
@@ -580,11 +622,13 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
         grad_outputs (tuple or list): Initial gradients of the outputs; a
             None (or omitting the argument) stands for an array of ones.
         grad_inputs (tuple or list): Initial gradients of the inputs, added
-            to the results.
+            to the results (and, for an input computed from others, passed
+            on to them).
         set_grad (bool): Also store the results in the inputs' ``grad``.
         retain_grad (bool): Keep gradients of intermediate variables.
         enable_double_backprop (bool): Build a graph of the backward pass.
-        loss_scale (float): Multiplies the initial gradients.
+        loss_scale (float): Multiplies the default (all-ones) initial
+            gradients and is recorded on the results.
 
     Returns:
         list of Variable: One gradient per input (None when unreachable).
@@ -597,21 +641,24 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
     if len(grads) != len(outputs):
         raise ValueError('grad(): %d grad_outputs for %d outputs'
                          % (len(grads), len(outputs)))
-    grads = [(<Variable>o).xp.ones_like((<Variable>o)._data) if g is None
-             else g for o, g in zip(outputs, grads)]
-    if loss_scale is not None:
-        grads = [_scaled_seed(g, loss_scale) for g in grads]
+    grads = [_default_seed(<Variable>o, loss_scale) if g is None else g
+             for o, g in zip(outputs, grads)]
     nodes = [(<Variable>v)._node for v in inputs]
+    seeds = None
     if grad_inputs is not None:
-        grad_inputs = list(grad_inputs)
-        if len(grad_inputs) != len(inputs):
+        seeds = _check_sequence(grad_inputs, 'grad_inputs', False)
+        if len(seeds) != len(inputs):
             raise ValueError('grad(): %d grad_inputs for %d inputs'
-                             % (len(grad_inputs), len(inputs)))
-        # seed the inputs' own gradients: they are summed into the results
-        outputs = outputs + inputs
-        grads = grads + grad_inputs
+                             % (len(seeds), len(inputs)))
     return backprop(outputs, grads, retain_grad, enable_double_backprop,
-                    loss_scale, nodes, set_grad)
+                    loss_scale, nodes, set_grad, seeds)
+
+
+cdef object _default_seed(Variable o, loss_scale):
+    # An output without a given gradient starts from ones (times the loss
+    # scale); given gradients are used as they are, as in Chainer.
+    g = o.xp.ones_like(o._data)
+    return g if loss_scale is None else _scaled_seed(g, loss_scale)
 
 
 from chainerlite._core.node import _register  # noqa: E402

@@ -14,7 +14,6 @@ cdef class VariableNode:
     cdef int _rank
     cdef bint _requires_grad
     cdef PyObject* _variable     # borrowed; cleared when the Variable dies
-    cdef object _pgrad           # pending gradient while a backprop runs
     cdef object old_style_creator
     cdef object __weakref__
 
@@ -43,7 +42,6 @@ cdef class FunctionNode:
     cdef public tuple _output_indexes_to_retain
     cdef public tuple _retained_output_data
     cdef object _local_hooks
-    cdef unsigned long long _bp_mark
     cdef bint _fast               # built-in node whose class is not subclassed
     cdef public bint lazy_grad_sum
     cdef dict _extra             # attributes set from Python (created lazily)
