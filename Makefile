@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-numpy1 bench perf-docs docs wheel clean
+.PHONY: demo test fuzz test-numpy1 bench perf-docs docs wheel clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,11 @@ demo: $(DEMO_STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q
 
+# The property-based tests of backprop with many more random graphs (a few
+# minutes); `make test` runs a bounded profile of the same tests.
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q tests/_core_tests/test_grad_properties.py
+
 # The same tests against NumPy 1.26 (NumPy 1 promotes 0-d arrays with Python
 # scalars differently), with the wheel built here installed in a second venv
 # and the tests run from outside the source tree.
@@ -39,7 +44,7 @@ NP1 := .venv-numpy1
 
 $(NP1)/bin/python:
 	$(PYTHON) -m venv $(NP1)
-	$(NP1)/bin/python -m pip install 'numpy>=1.26,<2' 'pytest>=7'
+	$(NP1)/bin/python -m pip install 'numpy>=1.26,<2' 'pytest>=7' 'hypothesis>=6'
 
 test-numpy1: $(STAMP) $(NP1)/bin/python
 	rm -rf build/numpy1 && mkdir -p build/numpy1

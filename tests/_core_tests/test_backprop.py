@@ -187,3 +187,151 @@ def test_grad_set_grad_and_grad_inputs():
     gx, = chainerlite.grad([y], [x], grad_inputs=[np.ones(2)], set_grad=True)
     np.testing.assert_allclose(gx.array, [4.0, 4.0])
     np.testing.assert_allclose(x.grad, [4.0, 4.0])
+
+
+# ------------------------------------------------- grad() on shared subgraphs
+
+def test_grad_keeps_a_value_used_with_its_descendant():
+    x = _v(1.0)
+    a = -x
+    f = a + a * a                     # df/dx = -(1 + 2a) = 1 at x = 1
+    gx, = chainerlite.grad([f], [x])
+    np.testing.assert_allclose(gx.array, [1.0])
+    f.backward()
+    np.testing.assert_allclose(x.grad, [1.0])
+
+
+def test_grad_matches_backward_on_a_residual_block():
+    rng = np.random.RandomState(0)
+    x = chainerlite.Variable(rng.randn(4, 3))
+    w1 = chainerlite.Variable(rng.randn(3, 3))
+    w2 = chainerlite.Variable(rng.randn(3, 3))
+    h = F.matmul(x, w1)
+    out = F.sum(h + F.tanh(F.matmul(h, w2)))
+    gx, gw1, gw2 = chainerlite.grad([out], [x, w1, w2])
+    out.backward()
+    np.testing.assert_allclose(gx.array, x.grad)
+    np.testing.assert_allclose(gw1.array, w1.grad)
+    np.testing.assert_allclose(gw2.array, w2.grad)
+
+
+def test_grad_by_an_intermediate_and_its_ancestor():
+    # Chainer passes the gradient on through an input to what it was
+    # computed from: d(h*h)/dx counts the path through h.
+    x = _v(3.0)
+    h = x * 2.0
+    y = h * h
+    gx, gh = chainerlite.grad([y], [x, h])
+    np.testing.assert_allclose(gh.array, [12.0])
+    np.testing.assert_allclose(gx.array, [24.0])
+
+
+def test_grad_loss_scale_applies_to_default_seeds_only():
+    x = _v(1.0, 2.0)
+    y = x * 3.0
+    g_default, = chainerlite.grad([F.sum(y)], [x], loss_scale=2.0)
+    np.testing.assert_allclose(g_default.array, [6.0, 6.0])
+    g_given, = chainerlite.grad([y], [x], grad_outputs=[np.ones(2)],
+                                loss_scale=2.0)
+    np.testing.assert_allclose(g_given.array, [3.0, 3.0])
+
+
+def _trunk_and_heads(seed):
+    rng = np.random.RandomState(seed)
+    x = chainerlite.Variable(rng.rand(4, 4))
+    w = chainerlite.Variable(rng.rand(4, 4))
+    trunk = x
+    for _ in range(20):
+        trunk = F.tanh(F.matmul(trunk, w) + trunk * 0.5)
+    heads = [F.sum(trunk * float(k + 1)) + F.sum(trunk * trunk) * float(k)
+             for k in range(8)]
+    return x, w, heads
+
+
+def test_threads_running_grad_on_heads_of_one_trunk_match_serial():
+    x, w, heads = _trunk_and_heads(0)
+    serial = [[g.array.copy() for g in chainerlite.grad([h], [x, w])]
+              for h in heads]
+    results = [[] for _ in heads]
+    barrier = threading.Barrier(len(heads))
+
+    def run(k):
+        barrier.wait()
+        for _ in range(20):
+            results[k].append([g.array for g in chainerlite.grad(
+                [heads[k]], [x, w])])
+
+    threads = [threading.Thread(target=run, args=(k,))
+               for k in range(len(heads))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k, runs in enumerate(results):
+        assert len(runs) == 20
+        for gx, gw in runs:
+            np.testing.assert_array_equal(gx, serial[k][0])
+            np.testing.assert_array_equal(gw, serial[k][1])
+
+
+def test_threads_mixing_first_and_second_order_grad_on_one_graph():
+    # Half of the threads build the graph of the backward pass, half do not;
+    # the gradients they return must add up to the serial sum.
+    x, w, heads = _trunk_and_heads(1)
+    expected = sum(chainerlite.grad([h], [x])[0].array for h in heads)
+    barrier = threading.Barrier(len(heads))
+    lock = threading.Lock()
+    total = [np.zeros_like(x.array)]
+
+    def run(k):
+        barrier.wait()
+        g, = chainerlite.grad([heads[k]], [x], enable_double_backprop=k % 2)
+        with lock:
+            total[0] = total[0] + g.array
+
+    threads = [threading.Thread(target=run, args=(k,))
+               for k in range(len(heads))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    np.testing.assert_allclose(total[0], expected, rtol=1e-12)
+
+
+# ---------------------------------------------------------- sibling outputs
+
+def test_backward_uses_a_sibling_outputs_preset_grad():
+    x = chainerlite.Variable(np.arange(4.0))
+    y1, y2 = F.split_axis(x, 2, 0)
+    y2.grad = np.array([5.0, 6.0])
+    y1.grad = np.array([1.0, 2.0])
+    y1.backward()
+    np.testing.assert_allclose(x.grad, [1.0, 2.0, 5.0, 6.0])
+    assert y2.grad is None          # consumed, as in Chainer
+
+
+def test_backward_function_consumes_the_outputs_grads():
+    x = _v(1.0, 2.0)
+    y = x * 2.0
+    y.grad = np.ones(2)
+    chainerlite.backward([y])
+    np.testing.assert_allclose(x.grad, [2.0, 2.0])
+    assert y.grad is None
+    with pytest.warns(RuntimeWarning, match='no grad'):
+        chainerlite.backward([x * 3.0])
+
+
+def test_hook_that_unchains_its_node_gets_a_clear_error():
+    class Unchain(chainerlite.FunctionHook):
+        name = 'unchain'
+
+        def backward_preprocess(self, function, in_data, out_grad):
+            function.unchain()
+
+    x = _v(1.0, 2.0)
+    y = F.sum(F.tanh(x) * x)
+    with Unchain():
+        with pytest.raises(RuntimeError, match='unchained by a '
+                           'backward_preprocess hook'):
+            y.backward()
+    assert x.grad is None
