@@ -6,6 +6,7 @@ gradients live in the pass (never on the shared graph, so threads may run
 passes over one graph) and are freed as soon as they are consumed; leaf
 gradients are written only once the whole pass succeeded.
 """
+from cpython.dict cimport PyDict_SetDefault
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 
@@ -213,34 +214,43 @@ cdef class _Pass:
     cdef bint load_grads        # backward(): a node's own grad joins at first use
     cdef _Heap heap
     cdef dict grads             # VariableNode -> pending gradient
-    cdef set seen               # function nodes already scheduled
+    cdef set seen               # nodes with several outputs already scheduled
     cdef list leaves            # backward(): leaves that received a gradient
     cdef list retained          # (node, grad) pairs kept because of retain_grad
     cdef set required           # grad(): nodes on a path from the inputs
     cdef set wanted             # grad(): the input nodes
     cdef dict found             # grad(): gradient of an input taken by its creator
+    cdef dict seeds             # grad(): grad_inputs, joined when an input is taken
     cdef tuple entries          # global hook entries with a backward callback
     cdef bint debug             # check gradients for NaN/Inf
 
     cdef int deliver(self, VariableNode x, gx) except -1:
-        """Adds ``gx`` to the pending gradient of ``x`` and schedules its creator."""
+        """Adds ``gx`` to the pending gradient of ``x`` and schedules its creator.
+
+        A creator is scheduled when one of its outputs gets its first
+        pending gradient; a node with one output needs no further check.
+        """
         cdef bint first = self.add(x, gx)
-        c = x._creator
+        cdef FunctionNode c = x._creator
         if c is None:
             if first and self.required is None:
                 self.leaves.append(x)
-        elif c not in self.seen:
-            self.seen.add(c)
+        elif first and (c._n_out == 1 or c not in self.seen):
+            if c._n_out != 1:
+                self.seen.add(c)
             self.heap.push(c)
         return 0
 
     cdef bint add(self, VariableNode x, gx) except -1:
         """Adds ``gx`` to the pending gradient of ``x``; True if it was the first."""
-        old = self.grads.get(x)
-        if old is None:
-            self.grads[x] = gx
+        # the table grows only when x had no pending gradient (comparing
+        # the result with gx would not do: one gradient may reach x twice)
+        cdef Py_ssize_t n = len(self.grads)
+        cdef PyObject* old = PyDict_SetDefault(self.grads, x, gx)
+        if len(self.grads) != n:
             return True
-        self.grads[x] = ensure_array(old + gx) if self.raw else old + gx
+        self.grads[x] = ensure_array(<object>old + gx) if self.raw \
+            else <object>old + gx
         return False
 
     cdef object take(self, VariableNode y):
@@ -252,6 +262,8 @@ cdef class _Pass:
         """
         cdef Variable var
         g = self.grads.pop(y, None)
+        if self.seeds is not None and y in self.seeds:
+            g = _sum(self.seeds.pop(y), g, self.raw)
         if g is None and self.load_grads and y._variable != NULL:
             var = <Variable>y._variable
             gv = var._grad_var
@@ -494,12 +506,23 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         if g is not None:
             bp.deliver(var._node, _unwrap_seed(g, bp.raw))
     if seeds is not None:
+        bp.seeds = {}
         for x, g in zip(inputs, seeds):
             if g is not None:
-                bp.add(x, _unwrap_seed(g, bp.raw))
+                bp.seeds[x] = _sum(bp.seeds.get(x), _unwrap_seed(g, bp.raw),
+                                   bp.raw)
     while bp.heap.n:
         bp.step(bp.heap.pop())
     return _finish(bp, loss_scale, inputs, set_grad)
+
+
+cdef object _sum(a, b, bint raw):
+    # a + b where None stands for zero
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return ensure_array(a + b) if raw else a + b
 
 
 cdef object _scaled_seed(g, loss_scale):
@@ -525,7 +548,12 @@ cdef list _finish(_Pass bp, loss_scale, list inputs, bint set_grad):
     if inputs is not None:
         result = []
         for x in inputs:
-            g = bp.found.get(x) if x in bp.found else bp.grads.get(x)
+            if x in bp.found:
+                g = bp.found[x]
+            else:
+                g = bp.grads.get(x)
+                if bp.seeds is not None:
+                    g = _sum(bp.seeds.get(x), g, raw)
             gv = None if g is None else (new_variable(g, False) if raw else g)
             result.append(gv)
             if set_grad and x._variable != NULL:

@@ -281,7 +281,9 @@ def test_every_backprop_path_matches_finite_differences(program):
         _check(_by_grad(program), expected, 'grad() with a hook')
         _check(_by_backward_function(program), _leaf_part(program, expected),
                'backward() with a hook')
-    assert hook.pre == hook.post > 0
+    # (a reshape to the same shape creates no node, so no call at all is
+    # possible)
+    assert hook.pre == hook.post
 
 
 @given(programs(max_inputs=2, max_steps=6))
