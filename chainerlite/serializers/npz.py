@@ -100,8 +100,9 @@ class NpzDeserializer(serializer_module.Deserializer):
         self.strict = strict
         self.ignore_names = _check_ignore_names(ignore_names)
         self._source = _npz_reader.open_source(npz)
-        # While load() runs: the checked values by key, and whether this is
-        # the checking walk (which assigns nothing) or the assigning one.
+        # While load() runs: the checked values by key, as (target, value)
+        # pairs, and whether this is the checking walk (which assigns
+        # nothing) or the assigning one.
         self._checked = None
         self._dry_run = False
 
@@ -141,13 +142,9 @@ class NpzDeserializer(serializer_module.Deserializer):
                     'NpzDeserializer: key {!r} is not in the file'.format(
                         key))
             return value
-        if self._checked is not None and key in self._checked:
-            loaded = self._checked[key]
-        else:
-            loaded = _npz_cast.checked_value(self._source, key, value)
+        loaded = self._checked_value(key, value)
         if not self._dry_run:
             return _assign(loaded, value)
-        self._checked[key] = loaded
         if value is None and loaded is not None:
             self._check_siblings()
         return value
@@ -170,6 +167,17 @@ class NpzDeserializer(serializer_module.Deserializer):
         loader._dry_run = False
         serializer_module.serialize_object(obj, loader)
 
+    def _checked_value(self, key, value):
+        # A value checked by the checking walk is reused by the assigning
+        # walk when the target is the same object.
+        entry = None if self._checked is None else self._checked.get(key)
+        if entry is not None and entry[0] is value:
+            return entry[1]
+        loaded = _npz_cast.checked_value(self._source, key, value)
+        if self._checked is not None:
+            self._checked[key] = value, loaded
+        return loaded
+
     def _check_siblings(self):
         # The checking walk hands back None where the assigning walk will
         # hand back an array, and an object may then ask for more values
@@ -178,7 +186,7 @@ class NpzDeserializer(serializer_module.Deserializer):
             name = key[len(self.path):]
             if (key.startswith(self.path) and '/' not in name
                     and key not in self._checked and not self._ignored(key)):
-                _npz_cast.checked_value(self._source, key, None)
+                self._checked_value(key, None)
 
     def _ignored(self, key):
         for name in self.ignore_names:

@@ -14,6 +14,8 @@ import chainerlite
 import chainerlite.links as L
 from chainerlite import optimizers
 from chainerlite import serializers
+from chainerlite.backends import cuda
+from chainerlite.testing import attr
 
 
 class _OpenOnUnpickle:
@@ -352,3 +354,20 @@ def test_npz_deserializer_on_a_numpy_npz_file(tmp_path):
         assert d('w', numpy.empty(1, numpy.float32)) is None
         with pytest.raises(KeyError, match="'x/y'"):
             d['x']('y', None)
+
+
+@attr.gpu
+def test_gpu_link_loads_in_place_and_fails_unchanged():
+    arrays = _arrays(L.Linear(2, 3))
+    arrays['W'] = numpy.asfortranarray(arrays['W'].astype(numpy.float64))
+    link = L.Linear(2, 3).to_gpu()
+    w = link.W.array
+    serializers.load_npz(_npz(arrays), link)
+    assert link.W.array is w
+    numpy.testing.assert_array_equal(cuda.to_cpu(w), arrays['W'])
+    before = _state(link)
+    arrays['b'] = numpy.full(3, 1e300)
+    arrays['W'] = arrays['W'] + 1
+    with pytest.raises(ValueError, match="'b'.*range of float32"):
+        serializers.load_npz(_npz(arrays), link)
+    assert _state(link) == before
