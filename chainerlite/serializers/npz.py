@@ -1,9 +1,14 @@
 """Saving and loading object states in NumPy ``.npz`` files."""
 
+import copy
+
 import numpy
+from numpy.lib import npyio
 
 from chainerlite import serializer as serializer_module
 from chainerlite.backends import cuda
+from chainerlite.serializers import _npz_cast
+from chainerlite.serializers import _npz_reader
 
 
 class DictionarySerializer(serializer_module.Serializer):
@@ -64,7 +69,14 @@ class NpzDeserializer(serializer_module.Deserializer):
 
     Keys are built as in :class:`DictionarySerializer`. Arrays are loaded
     in place; other values (Python or NumPy scalars) are converted to the
-    type of the current value; a stored ``None`` loads as ``None``.
+    type of the current value; a stored ``None`` loads as ``None``. The file
+    is not trusted: nothing in it is unpickled, an array's header is checked
+    against the target before its data is read, and a value that the
+    target's dtype cannot hold is an error.
+
+    :meth:`load` checks every value the object asks for before it assigns
+    any, so that an error leaves the object as it was (see :func:`load_npz`
+    for the one exception).
 
     Args:
         npz: An object returned by :func:`numpy.load` on an npz file, or a
@@ -87,12 +99,17 @@ class NpzDeserializer(serializer_module.Deserializer):
         self.path = path
         self.strict = strict
         self.ignore_names = _check_ignore_names(ignore_names)
+        self._source = _npz_reader.open_source(npz)
+        # While load() runs: the checked values by key, as (target, value)
+        # pairs, and whether this is the checking walk (which assigns
+        # nothing) or the assigning one.
+        self._checked = None
+        self._dry_run = False
 
     def __getitem__(self, key):
-        key = key.strip('/')
-        return NpzDeserializer(self.npz, self.path + key + '/',
-                               strict=self.strict,
-                               ignore_names=self.ignore_names)
+        child = copy.copy(self)
+        child.path = self.path + key.strip('/') + '/'
+        return child
 
     def __call__(self, key, value):
         """Loads the value stored under ``key``.
@@ -108,37 +125,68 @@ class NpzDeserializer(serializer_module.Deserializer):
 
         Raises:
             KeyError: If ``strict`` and the key is not in the file.
-            ValueError: If the stored array and ``value`` differ in shape.
-            TypeError: If a stored number cannot be cast to the type of a
-                scalar ``value``.
+            ValueError: If the stored array and ``value`` differ in shape,
+                if a stored value is out of the range of ``value``'s dtype,
+                or if the stored data is invalid (an object array,
+                truncated or corrupt data).
+            TypeError: If the stored dtype cannot be cast to the dtype or
+                type of ``value``.
 
         """
         key = self.path + key.lstrip('/')
         if self._ignored(key):
             return value
-        if key not in self.npz:
+        if key not in self._source:
             if self.strict:
                 raise KeyError(
                     'NpzDeserializer: key {!r} is not in the file'.format(
                         key))
             return value
-        dataset = numpy.asarray(self.npz[key])
-        if dataset.dtype == object and dataset[()] is None:
-            return None
-        if value is None:
-            return dataset
-        if isinstance(value, (numpy.ndarray, cuda.ndarray)):
-            if value.shape != dataset.shape:
-                raise ValueError(
-                    'NpzDeserializer: shape mismatch for key {!r}: the '
-                    'file has {} but the target has {}'.format(
-                        key, dataset.shape, value.shape))
-            if isinstance(value, numpy.ndarray):
-                numpy.copyto(value, dataset)
-            else:
-                value.set(numpy.asarray(dataset, dtype=value.dtype))
-            return value
-        return _cast_scalar(key, dataset, value)
+        loaded = self._checked_value(key, value)
+        if not self._dry_run:
+            return _assign(loaded, value)
+        if value is None and loaded is not None:
+            self._check_siblings()
+        return value
+
+    def load(self, obj):
+        """Loads the state of ``obj``, checking every value first.
+
+        ``obj`` is walked twice: once to read and check each value it asks
+        for, assigning nothing, and once to assign the checked values.
+
+        Args:
+            obj: An object with a ``serialize`` method, or a Link.
+
+        """
+        checker = copy.copy(self)
+        checker._checked = {}
+        checker._dry_run = True
+        serializer_module.serialize_object(obj, checker)
+        loader = copy.copy(checker)
+        loader._dry_run = False
+        serializer_module.serialize_object(obj, loader)
+
+    def _checked_value(self, key, value):
+        # A value checked by the checking walk is reused by the assigning
+        # walk when the target is the same object.
+        entry = None if self._checked is None else self._checked.get(key)
+        if entry is not None and entry[0] is value:
+            return entry[1]
+        loaded = _npz_cast.checked_value(self._source, key, value)
+        if self._checked is not None:
+            self._checked[key] = value, loaded
+        return loaded
+
+    def _check_siblings(self):
+        # The checking walk hands back None where the assigning walk will
+        # hand back an array, and an object may then ask for more values
+        # (an optimizer's new state): check the data at this level now.
+        for key in list(self._source.keys()):
+            name = key[len(self.path):]
+            if (key.startswith(self.path) and '/' not in name
+                    and key not in self._checked and not self._ignored(key)):
+                self._checked_value(key, None)
 
     def _ignored(self, key):
         for name in self.ignore_names:
@@ -147,17 +195,16 @@ class NpzDeserializer(serializer_module.Deserializer):
         return False
 
 
-def _cast_scalar(key, dataset, value):
-    value_type = type(value)
-    kind = dataset.dtype.type
-    if (issubclass(kind, numpy.number)
-            and not (issubclass(kind, numpy.integer)
-                     and issubclass(value_type, int))
-            and not numpy.can_cast(dataset.dtype, value_type)):
-        raise TypeError(
-            'NpzDeserializer: cannot load {} data of key {!r} into a value '
-            'of type {}'.format(dataset.dtype, key, value_type.__name__))
-    return value_type(dataset)
+def _assign(loaded, value):
+    if loaded is None or value is None:
+        return loaded
+    if isinstance(value, numpy.ndarray):
+        numpy.copyto(value, loaded)
+    elif isinstance(value, cuda.ndarray):
+        value.set(loaded)
+    else:
+        return loaded
+    return value
 
 
 def save_npz(file, obj, compression=True):
@@ -198,6 +245,19 @@ def save_npz(file, obj, compression=True):
 def load_npz(file, obj, path='', strict=True, ignore_names=None):
     """Loads the state of an object from an npz file.
 
+    The file is not trusted: it is opened with ``allow_pickle=False`` and
+    nothing in it is unpickled (a ``None`` saved by :func:`save_npz` is
+    recognised without unpickling), a stored array whose header disagrees
+    with the target's shape or dtype is rejected before its data is read,
+    and a value out of the range of the target's dtype is an error.
+
+    Every value is checked before any is assigned, so that an error leaves
+    ``obj`` as it was. One case is only partly checked: when ``obj`` asks
+    for more values after an uninitialized one is loaded (the state
+    entries of an optimizer that has never updated, after the first one
+    of each parameter), the stored data of these is checked beforehand
+    but a missing one is found only while assigning.
+
     Args:
         file (str or file-like): Path or binary file to read.
         obj: The object to load into (see
@@ -208,8 +268,19 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
         ignore_names (str, callable or list of them): Keys to skip (see
             :class:`NpzDeserializer`).
 
+    Raises:
+        ValueError: If the file is a single ``.npy`` array instead of an npz
+            archive, or a stored value is invalid (see
+            :class:`NpzDeserializer`).
+        KeyError: If ``strict`` and a key is missing.
+        TypeError: If a stored dtype cannot be cast to the target's.
+
     """
-    with numpy.load(file, allow_pickle=True) as f:
-        d = NpzDeserializer(f, path=path, strict=strict,
+    npz = numpy.load(file, allow_pickle=False)
+    if not isinstance(npz, npyio.NpzFile):
+        raise ValueError(
+            'load_npz: the file holds a single array, not an npz archive')
+    with npz:
+        d = NpzDeserializer(npz, path=path, strict=strict,
                             ignore_names=ignore_names)
         d.load(obj)

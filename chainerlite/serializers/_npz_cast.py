@@ -1,0 +1,96 @@
+"""Checking a stored array against the value it is loaded into.
+
+:func:`checked_value` reads one stored array and returns what the
+deserializer assigns: ``None`` for a stored ``None``; the array itself for
+a ``None`` target; an array of the target's shape and dtype for an array
+target; a scalar of the target's type for a scalar target. The shape and
+the kind of dtype are checked from the header before the data is read, and
+a value that the target's dtype cannot hold is an error instead of an
+``inf`` or a wrapped integer.
+"""
+
+import math
+
+import numpy
+
+from chainerlite.backends import cuda
+
+
+def checked_value(source, key, value):
+    """Reads the array stored under ``key`` and checks it against ``value``.
+
+    Args:
+        source: The source of the arrays (see ``_npz_reader``).
+        key (str): The full key of the array.
+        value: The current value: an array, a scalar or ``None``.
+
+    Returns:
+        The value to assign (see the module docstring).
+
+    Raises:
+        ValueError: If the shapes differ, if the stored data is invalid, or
+            if a stored value is out of the range of the target's dtype.
+        TypeError: If the stored dtype cannot be cast to the target's
+            (NumPy's ``same_kind`` rule for arrays; a safe cast for NumPy
+            scalars, any integer for a Python ``int``).
+
+    """
+    header = source.header(key)
+    if header is None:
+        return None
+    shape, dtype = header
+    if value is None:
+        return source.read(key)
+    if isinstance(value, (numpy.ndarray, cuda.ndarray)):
+        if shape != value.shape:
+            raise ValueError(
+                'NpzDeserializer: shape mismatch for key {!r}: the file has '
+                '{} but the target has {}'.format(key, shape, value.shape))
+        if not numpy.can_cast(dtype, value.dtype, 'same_kind'):
+            raise TypeError(
+                'NpzDeserializer: cannot load {} data of key {!r} into an '
+                'array of {}'.format(dtype, key, value.dtype))
+        return _cast_array(key, source.read(key), value.dtype)
+    if math.prod(shape) != 1:
+        raise ValueError(
+            'NpzDeserializer: key {!r} holds an array of shape {} but the '
+            'target is a single {}'.format(key, shape, type(value).__name__))
+    return _cast_scalar(key, source.read(key).reshape(()), value)
+
+
+def _cast_array(key, data, dtype):
+    if data.dtype == dtype:
+        return data
+    with numpy.errstate(over='ignore', invalid='ignore'):
+        cast = data.astype(dtype)
+    if dtype.kind in 'fc':
+        overflow = (~numpy.isfinite(cast) & numpy.isfinite(data)).any()
+    elif dtype.kind in 'iu' and data.size:
+        info = numpy.iinfo(dtype)
+        overflow = not info.min <= int(data.min()) <= int(data.max()) <= \
+            info.max
+    else:
+        overflow = False
+    if overflow:
+        raise ValueError(
+            'NpzDeserializer: values of key {!r} are out of the range of '
+            '{}'.format(key, dtype))
+    return cast
+
+
+def _cast_scalar(key, data, value):
+    value_type = type(value)
+    kind = data.dtype.type
+    # int() keeps every bit of a NumPy integer; other casts must be safe.
+    reason = 'the cast is not safe'
+    if (not issubclass(kind, numpy.number)
+            or (issubclass(kind, numpy.integer)
+                and issubclass(value_type, int))
+            or numpy.can_cast(data.dtype, value_type)):
+        try:
+            return value_type(data)
+        except (TypeError, ValueError) as e:
+            reason = str(e)
+    raise TypeError(
+        'NpzDeserializer: cannot load {} data of key {!r} into a value of '
+        'type {} ({})'.format(data.dtype, key, value_type.__name__, reason))
