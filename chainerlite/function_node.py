@@ -5,3 +5,12 @@ from Python: override ``forward`` (or ``forward_cpu``/``forward_gpu``) and
 ``backward``; call it through ``apply``.
 """
 from chainerlite._core import FunctionNode  # NOQA
+
+
+class DoubleBackpropError(RuntimeError):
+    """Raised by a node's ``backward`` that cannot build its own graph.
+
+    A node whose gradients cannot be differentiated again (``F.forget``)
+    raises it when backward runs with ``enable_double_backprop=True``.
+    ``gradient_check.check_backward`` then checks the raw-array path only.
+    """

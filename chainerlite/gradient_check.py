@@ -9,6 +9,7 @@ same for the gradients of those gradients.
 import numpy
 
 import chainerlite
+from chainerlite import function_node
 from chainerlite import utils
 
 
@@ -297,6 +298,13 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
     at :math:`\\delta = 0`, computed by :func:`numerical_grad`, is compared
     with :math:`\\sum_j \\langle gx_j, r_j \\rangle` from backpropagation.
 
+    Backpropagation is checked along both of its paths: the raw-array one
+    of ``Variable.backward()`` and the one through each node's
+    Variable-level ``backward`` (used for double backprop), computed with
+    :func:`chainerlite.grad` and ``enable_double_backprop=True`` on the
+    same graph. Each must match the numerical derivative, and the two must
+    agree element by element.
+
     A typical test wraps a function node::
 
         def f(x1, x2):
@@ -352,6 +360,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
     ys = _call_func(func, xs)
     scalar_loss = y_grad is None
     y_grad = _normalize_y_grad(y_grad, ys)
+    targets = [xv for xv, skip in zip(xs, no_grads) if not skip]
+    graph_grads = _graph_path_grads(ys, targets + list(params), y_grad,
+                                    scalar_loss)
     _run_backward(ys, y_grad)
 
     checked = [(x, xv.grad, 'input {}'.format(i))
@@ -377,10 +388,10 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
         return
     directions = [xp.asarray(d / norm) for d in directions]
 
-    backprop = 0.0
-    for (x, gx, _), d in zip(checked, directions):
-        if gx is not None:
-            backprop += float((gx.astype(numpy.float64) * d).sum())
+    backprop = _directional(checked, [gx for _, gx, _ in checked],
+                            directions)
+    graph = None if graph_grads is None else _directional(
+        checked, graph_grads, directions)
 
     if scalar_loss:
         numeric_y_grad = (xp.ones(ys[0].shape, dtype=numpy.float64),)
@@ -390,25 +401,90 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
         func, x_data, no_grads, params, directions, numeric_y_grad, eps,
         dtype, detect_nondifferentiable, xp)
 
+    # chainerlite.testing needs pytest; import it only when checking
+    from chainerlite.testing import array as testing_array
+    for name, value in (('backpropagation', backprop),
+                        ('backpropagation with enable_double_backprop=True',
+                         graph)):
+        if value is None:
+            continue
+        try:
+            testing_array.assert_allclose(numeric, value, atol=atol,
+                                          rtol=rtol)
+        except AssertionError as e:
+            report = [
+                'check_backward failed: the directional derivative from {} '
+                'does not match the numerical one (eps={}, atol={}, '
+                'rtol={}).'.format(name, eps, atol, rtol),
+                'numerical:       {!r}'.format(numeric),
+                'backpropagation: {!r}'.format(backprop),
+                'backpropagation with enable_double_backprop=True: '
+                '{!r}'.format(graph),
+                _format_arrays('inputs:', x_data),
+                _format_arrays('output gradients (y_grad):', y_grad),
+                _format_arrays('gradients from backpropagation:',
+                               [gx for _, gx, _ in checked]),
+                _format_arrays('gradients with enable_double_backprop=True:',
+                               graph_grads or []),
+                _format_arrays('direction:', directions),
+                str(e),
+            ]
+            raise AssertionError('\n'.join(report)) from None
+    if graph_grads is not None:
+        _compare_paths(checked, graph_grads, atol, rtol, x_data)
+
+
+def _graph_path_grads(ys, targets, y_grad, scalar_loss):
+    # The gradients through the Variable-level backward() of every node
+    # (the path of double backprop), computed on the same graph before the
+    # raw-array backward runs: a function that draws random numbers is not
+    # called again. None when a node cannot backprop on that path.
+    if not targets:
+        return []
+    grad_outputs = []
+    for y, gy in zip(ys, y_grad):
+        if gy is None:
+            xp = _array_module(y.array)
+            gy = (xp.ones_like if scalar_loss else xp.zeros_like)(y.array)
+        grad_outputs.append(gy)
     try:
-        # chainerlite.testing needs pytest; import it only when checking
-        from chainerlite.testing import array as testing_array
-        testing_array.assert_allclose(numeric, backprop, atol=atol, rtol=rtol)
-    except AssertionError as e:
-        report = [
-            'check_backward failed: the directional derivative from '
-            'backpropagation does not match the numerical one '
-            '(eps={}, atol={}, rtol={}).'.format(eps, atol, rtol),
-            'numerical:       {!r}'.format(numeric),
-            'backpropagation: {!r}'.format(backprop),
-            _format_arrays('inputs:', x_data),
-            _format_arrays('output gradients (y_grad):', y_grad),
-            _format_arrays('gradients from backpropagation:',
-                           [gx for _, gx, _ in checked]),
-            _format_arrays('direction:', directions),
-            str(e),
-        ]
-        raise AssertionError('\n'.join(report)) from None
+        grads = chainerlite.grad(list(ys), targets,
+                                 grad_outputs=grad_outputs,
+                                 enable_double_backprop=True)
+    except function_node.DoubleBackpropError:
+        return None
+    return [None if g is None else g.array for g in grads]
+
+
+def _directional(checked, grads, directions):
+    total = 0.0
+    for (x, _, _), gx, d in zip(checked, grads, directions):
+        if gx is not None:
+            total += float((gx.astype(numpy.float64) * d).sum())
+    return total
+
+
+def _compare_paths(checked, graph_grads, atol, rtol, x_data):
+    # Both paths compute the same gradients; each element must agree.
+    from chainerlite.testing import array as testing_array
+    for (x, gx, label), gg in zip(checked, graph_grads):
+        if gx is None and gg is None:
+            continue
+        xp = _array_module(x)
+        a = xp.zeros_like(x) if gx is None else gx
+        b = xp.zeros_like(x) if gg is None else gg
+        try:
+            testing_array.assert_allclose(a, b, atol=atol, rtol=rtol)
+        except AssertionError as e:
+            raise AssertionError('\n'.join([
+                'check_backward failed: the gradient of {} from '
+                'backpropagation differs from the one with '
+                'enable_double_backprop=True (atol={}, rtol={}).'.format(
+                    label, atol, rtol),
+                _format_arrays('inputs:', x_data),
+                _format_arrays('backpropagation:', [gx]),
+                _format_arrays('enable_double_backprop=True:', [gg]),
+                str(e)])) from None
 
 
 def _normalize_y_grad(y_grad, ys):

@@ -64,7 +64,7 @@ class Forget(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         if chainerlite.config.enable_backprop:
-            raise RuntimeError(
+            raise function_node.DoubleBackpropError(
                 'F.forget does not support double backpropagation.')
         xs = [variable.Variable(x.array) for x in self.get_retained_inputs()]
         with function.force_backprop_mode(), \
