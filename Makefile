@@ -39,18 +39,20 @@ fuzz: $(STAMP)
 
 # The same tests against NumPy 1.26 (NumPy 1 promotes 0-d arrays with Python
 # scalars differently), with the wheel built here installed in a second venv
-# and the tests run from outside the source tree.
+# and the tests (and the doctests of the installed package) run from outside
+# the source tree.
 NP1 := .venv-numpy1
 
 $(NP1)/bin/python:
 	$(PYTHON) -m venv $(NP1)
-	$(NP1)/bin/python -m pip install 'numpy>=1.26,<2' 'pytest>=7' 'hypothesis>=6'
+	$(NP1)/bin/python -m pip install 'numpy>=1.26,<2' 'pytest>=7' 'hypothesis>=6' tqdm
 
 test-numpy1: $(STAMP) $(NP1)/bin/python
 	rm -rf build/numpy1 && mkdir -p build/numpy1
 	$(PY) -m pip wheel -q --no-build-isolation --no-deps -w build/numpy1 .
 	$(NP1)/bin/python -m pip install -q --force-reinstall --no-deps build/numpy1/chainerlite-*.whl
-	cd build/numpy1 && ../../$(NP1)/bin/python -m pytest -q ../../tests
+	cd build/numpy1 && ../../$(NP1)/bin/python -m pytest -q -c ../../pyproject.toml \
+		--rootdir=../.. ../../tests --pyargs chainerlite
 
 $(VENV)/bin/asv: $(STAMP)
 	$(PY) -m pip install --no-build-isolation -e '.[bench]'

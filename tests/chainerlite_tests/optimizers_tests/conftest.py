@@ -20,9 +20,14 @@ def dtype(request):
 
 @pytest.fixture
 def problem(dtype):
-    """An initial parameter and five gradients, in ``dtype``."""
+    """An initial parameter and five gradients, in ``dtype``.
+
+    The parameter is small, so that float16 can hold it finely enough for
+    the updates (about 1e-3 per step with the default learning rates) to be
+    told apart from rounding.
+    """
     rng = numpy.random.RandomState(0)
-    param = rng.uniform(-1, 1, (3, 4)).astype(dtype)
+    param = rng.uniform(-0.05, 0.05, (3, 4)).astype(dtype)
     grads = rng.uniform(-1, 1, (5, 3, 4)).astype(dtype)
     return param, grads
 
@@ -30,6 +35,37 @@ def problem(dtype):
 @pytest.fixture
 def tolerance(dtype):
     return _TOLERANCES[dtype]
+
+
+@pytest.fixture
+def check_update(dtype):
+    """Compares how far a parameter moved with how far the reference moved.
+
+    The tolerance scales with the size of the update, not of the parameter:
+    float16 rounds the parameter at every step (to its spacing) and computes
+    the update at a low precision, so it may be off by a few percent of the
+    update and a spacing per step, but a rule that moves the parameter too
+    little (or not at all) fails. The check also fails when its own
+    tolerance could not tell such a rule apart.
+    """
+    def check(actual, param, expected, steps):
+        start = param.astype(numpy.float64)
+        moved = numpy.asarray(actual, numpy.float64) - start
+        want = numpy.asarray(expected, numpy.float64) - start
+        scale = numpy.linalg.norm(want)
+        if dtype == numpy.float16:
+            spacing = numpy.spacing(numpy.abs(param)).astype(numpy.float64)
+            allowed = 0.05 * scale + steps * numpy.linalg.norm(spacing)
+        else:
+            allowed = _TOLERANCES[dtype]['rtol'] * scale
+        assert allowed < 0.5 * scale, (
+            'tolerance {} is too loose for an update of size {}'.format(
+                allowed, scale))
+        error = numpy.linalg.norm(moved - want)
+        assert error <= allowed, (
+            'the parameter moved by {}, the reference by {}: off by {} '
+            '(allowed {})'.format(moved, want, error, allowed))
+    return check
 
 
 @pytest.fixture

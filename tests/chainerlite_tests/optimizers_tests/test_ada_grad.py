@@ -5,7 +5,8 @@ from chainerlite import optimizers
 
 
 @pytest.mark.parametrize('kwargs', [{}, {'lr': 0.1, 'eps': 1e-2}])
-def test_matches_reference(kwargs, problem, tolerance, run_optimizer):
+def test_matches_reference(kwargs, problem, tolerance, run_optimizer,
+                           check_update):
     param, grads = problem
     lr = kwargs.get('lr', 0.001)
     eps = kwargs.get('eps', 1e-8)
@@ -15,7 +16,7 @@ def test_matches_reference(kwargs, problem, tolerance, run_optimizer):
     for g in grads:
         h = h + g * g
         expected = expected - lr * g / (numpy.sqrt(h) + eps)
-    numpy.testing.assert_allclose(w.array, expected, **tolerance)
+    check_update(w.array, param, expected, len(grads))
     numpy.testing.assert_allclose(w.update_rule.state['h'], h, **tolerance)
 
 

@@ -5,7 +5,8 @@ from chainerlite import optimizers
 
 
 @pytest.mark.parametrize('kwargs', [{}, {'lr': 0.2, 'momentum': 0.5}])
-def test_matches_reference(kwargs, problem, tolerance, run_optimizer):
+def test_matches_reference(kwargs, problem, tolerance, run_optimizer,
+                           check_update):
     param, grads = problem
     lr = kwargs.get('lr', 0.01)
     momentum = kwargs.get('momentum', 0.9)
@@ -15,7 +16,7 @@ def test_matches_reference(kwargs, problem, tolerance, run_optimizer):
     for g in grads:
         v = momentum * v - lr * g
         expected = expected + v
-    numpy.testing.assert_allclose(w.array, expected, **tolerance)
+    check_update(w.array, param, expected, len(grads))
     numpy.testing.assert_allclose(w.update_rule.state['v'], v, **tolerance)
 
 

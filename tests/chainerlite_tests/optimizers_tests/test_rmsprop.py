@@ -10,7 +10,7 @@ from chainerlite import optimizers
     {'lr': 0.1, 'alpha': 0.9, 'eps': 1e-2},
     {'lr': 0.1, 'alpha': 0.9, 'eps': 1e-2, 'eps_inside_sqrt': True},
 ])
-def test_matches_reference(kwargs, problem, tolerance, run_optimizer):
+def test_matches_reference(kwargs, problem, run_optimizer, check_update):
     param, grads = problem
     lr = kwargs.get('lr', 0.01)
     alpha = kwargs.get('alpha', 0.99)
@@ -23,7 +23,7 @@ def test_matches_reference(kwargs, problem, tolerance, run_optimizer):
         ms = alpha * ms + (1 - alpha) * g * g
         denom = numpy.sqrt(ms + eps) if inside else numpy.sqrt(ms) + eps
         expected = expected - lr * g / denom
-    numpy.testing.assert_allclose(w.array, expected, **tolerance)
+    check_update(w.array, param, expected, len(grads))
 
 
 def test_default_eps(run_optimizer):
