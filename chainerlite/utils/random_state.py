@@ -4,108 +4,98 @@
 backward to rebuild the graph. Functions that draw random numbers (such as
 ``F.dropout``) must draw the same numbers both times, or the gradients
 would not match the forward computation. Every random draw in chainerlite
-goes through :func:`draw`, which normally takes the numbers from the global
-generator of the array module (``numpy.random`` or ``cupy.random``).
+goes through :func:`draw`, and each draw can be repeated from a *key* of
+constant size, a seed:
 
-Inside :func:`recording`, each draw also leaves a *key*: a value of
-constant size from which exactly the same numbers can be drawn again (the
-state of NumPy's generator just before the draw, or, since CuPy cannot
-export a generator's state, a seed taken from CuPy's generator for a
-generator of its own). Inside :func:`replaying`, draws are made from those
-keys, in order, with generators private to the thread; the global
-generators are not touched. Recordings and replays are kept per thread and
-nest: a recording made while another one is replayed takes its keys from
-that replay, so a ``forget`` nested in another draws the same numbers in
-every run.
+* On NumPy arrays, every draw takes one 32-bit word from the global
+  generator (``numpy.random``, so that ``numpy.random.seed`` makes the
+  draws reproducible) and draws its samples from a generator private to the
+  thread, seeded with that word. Reading the global generator's state
+  instead would cost far more than the draw (a conversion of its whole
+  state), and this way a draw inside ``forget`` is the same as the draw
+  outside it. Taking one word is atomic, so threads drawing at once never
+  share a seed.
+* On CuPy arrays, draws outside :func:`recording` come from
+  ``cupy.random`` itself; inside it, each draw takes a seed from
+  ``cupy.random`` (CuPy cannot export a generator's state) and draws from a
+  generator of its own, so the samples differ from those of a draw outside.
 
-Draws from the global generators are made under one lock, so the state
-read before a draw is the state the draw starts from even when several
-threads draw at once. On NumPy arrays a draw under a recording takes the
-same numbers from the global stream as a draw without one would.
+Inside :func:`recording`, the seeds of the thread's draws are kept, in
+order; inside :func:`replaying`, the draws use those seeds again, and the
+global generators are not touched. Recordings and replays are kept per
+thread and nest: a recording made while another one is replayed takes its
+seeds from that replay, so a ``forget`` nested in another draws the same
+numbers in every run.
 """
 import contextlib
 import threading
 
 import numpy
 
-_SEED_BOUND = 2 ** 31 - 1
-_lock = threading.Lock()
+_CUPY_SEED_BOUND = 2 ** 31 - 1
 
 
 class _ThreadState(threading.local):
 
     def __init__(self):
         self.frames = []      # active _Recording / _Replay, innermost last
-        self.scratch = None   # numpy RandomState that draws from a key
+        self.scratch = None   # numpy RandomState that draws from a seed
 
 
 _thread = _ThreadState()
 
 
-def _scratch():
-    if _thread.scratch is None:
-        _thread.scratch = numpy.random.RandomState(0)
-    return _thread.scratch
-
-
-def _draw_from_key(xp, method, shape, key):
+def _new_seed(xp):
     if xp is numpy:
-        generator = _scratch()
-        generator.set_state(key)
+        return numpy.random.get_bit_generator().random_raw()
+    return int(xp.random.get_random_state().randint(
+        0, _CUPY_SEED_BOUND, size=()))
+
+
+def _draw_from_seed(xp, method, shape, seed):
+    if xp is numpy:
+        if _thread.scratch is None:
+            _thread.scratch = numpy.random.RandomState()
+        generator = _thread.scratch
+        generator.seed(seed)
     else:
-        generator = xp.random.RandomState(key)
+        generator = xp.random.RandomState(seed)
     return getattr(generator, method)(shape)
-
-
-def _draw_global(xp, method, shape):
-    """Draws from the global generator and returns the samples and key."""
-    if xp is numpy:
-        generator = _scratch()
-        with _lock:
-            key = numpy.random.get_state()
-            generator.set_state(key)
-            sample = getattr(generator, method)(shape)
-            numpy.random.set_state(generator.get_state())
-        return sample, key
-    with _lock:
-        key = int(xp.random.get_random_state().randint(
-            0, _SEED_BOUND, size=()))
-    return _draw_from_key(xp, method, shape, key), key
 
 
 class _Recording(object):
 
     def __init__(self):
-        self.keys = []
+        self.seeds = []
 
-    def take(self, xp, method, shape, depth):
-        sample, key = _take(xp, method, shape, depth - 1)
-        self.keys.append(key)
-        return sample, key
+    def seed(self, xp, depth):
+        seed = _seed(xp, depth - 1)
+        self.seeds.append(seed)
+        return seed
 
 
 class _Replay(object):
 
-    def __init__(self, keys):
-        self.keys = keys
+    def __init__(self, seeds):
+        self.seeds = seeds
         self.position = 0
 
-    def take(self, xp, method, shape, depth):
-        if self.position == len(self.keys):
+    def seed(self, xp, depth):
+        if self.position == len(self.seeds):
             raise RuntimeError(
                 'forget: the function drew more random numbers when it was '
                 'recomputed than in its forward call ({} draws); it must '
                 'draw the same way every time it is called'.format(
-                    len(self.keys)))
-        key = self.keys[self.position]
+                    len(self.seeds)))
         self.position += 1
-        return _draw_from_key(xp, method, shape, key), key
+        return self.seeds[self.position - 1]
 
 
-def _take(xp, method, shape, depth):
+def _seed(xp, depth):
+    # The seed of a draw made under the frames up to ``depth``.
     if depth < 0:
-        return _draw_global(xp, method, shape)
-    return _thread.frames[depth].take(xp, method, shape, depth)
+        return _new_seed(xp)
+    return _thread.frames[depth].seed(xp, depth)
 
 
 def draw(xp, method, shape):
@@ -126,9 +116,12 @@ def draw(xp, method, shape):
     """
     frames = _thread.frames
     if frames:
-        return frames[-1].take(xp, method, shape, len(frames) - 1)[0]
-    with _lock:
+        seed = frames[-1].seed(xp, len(frames) - 1)
+    elif xp is numpy:
+        seed = _new_seed(numpy)
+    else:
         return getattr(xp.random, method)(shape)
+    return _draw_from_seed(xp, method, shape, seed)
 
 
 @contextlib.contextmanager
@@ -143,25 +136,26 @@ def _active(frame):
 
 @contextlib.contextmanager
 def recording():
-    """Records the keys of the draws made in the block by this thread.
+    """Records the seeds of the draws made in the block by this thread.
 
     Yields:
-        list: The keys, in the order of the draws; filled as the block
-        runs. Pass it to :func:`replaying` to draw the same numbers again.
+        list of int: The seeds, in the order of the draws; filled as the
+        block runs. Pass it to :func:`replaying` to draw the same numbers
+        again.
     """
     frame = _Recording()
     with _active(frame):
-        yield frame.keys
+        yield frame.seeds
 
 
 @contextlib.contextmanager
-def replaying(keys):
+def replaying(seeds):
     """Makes this thread's draws in the block repeat recorded ones.
 
     Args:
-        keys (list): Keys recorded by :func:`recording`. The draws of the
-            block must come in the same order, from the same array module,
-            with the same methods and shapes as the recorded ones.
+        seeds (list of int): Seeds recorded by :func:`recording`. The draws
+            of the block must come in the same order, from the same array
+            module, with the same methods and shapes as the recorded ones.
     """
-    with _active(_Replay(keys)):
+    with _active(_Replay(seeds)):
         yield

@@ -197,14 +197,16 @@ def test_dropout_inside_forget_replays_its_mask_on_gpu():
 
 
 def test_replay_leaves_the_global_stream_untouched():
-    numpy.random.seed(0)
+    # The forward takes from numpy.random what a plain call takes; the
+    # recomputation takes nothing.
     x = chainerlite.Variable(numpy.ones((3, 3), numpy.float32))
+    numpy.random.seed(0)
     y = F.forget(lambda a: F.dropout(a), x)
     first = numpy.random.random_sample(3)
-    F.sum(y).backward()  # recomputation replays the old draws
+    F.sum(y).backward()
     second = numpy.random.random_sample(3)
     numpy.random.seed(0)
-    numpy.random.random_sample((3, 3))  # what dropout drew
+    F.dropout(x)
     numpy.testing.assert_array_equal(first, numpy.random.random_sample(3))
     numpy.testing.assert_array_equal(second, numpy.random.random_sample(3))
 
