@@ -1,70 +1,161 @@
-"""Snapshot and replay of the global random generators.
+"""Random draws that ``F.forget`` can replay, in any thread.
 
 ``F.forget`` runs its function twice: once in forward, once again in
 backward to rebuild the graph. Functions that draw random numbers (such as
 ``F.dropout``) must draw the same numbers both times, or the gradients
 would not match the forward computation. Every random draw in chainerlite
-goes through the global generator of the array module (``numpy.random`` or
-``cupy.random``), so taking a snapshot before the first run and restoring it
-around the second one makes the second run draw exactly the same numbers.
-The generators are put back where they were afterwards, so code outside the
-replay does not see any difference.
+goes through :func:`draw`, and each draw can be repeated from a *key* of
+constant size, a seed:
+
+* On NumPy arrays, every draw takes one 32-bit word from the global
+  generator (``numpy.random``, so that ``numpy.random.seed`` makes the
+  draws reproducible) and draws its samples from a generator private to the
+  thread, seeded with that word. Reading the global generator's state
+  instead would cost far more than the draw (a conversion of its whole
+  state), and this way a draw inside ``forget`` is the same as the draw
+  outside it. Taking one word is atomic, so threads drawing at once never
+  share a seed.
+* On CuPy arrays, draws outside :func:`recording` come from
+  ``cupy.random`` itself; inside it, each draw takes a seed from
+  ``cupy.random`` (CuPy cannot export a generator's state) and draws from a
+  generator of its own, so the samples differ from those of a draw outside.
+
+Inside :func:`recording`, the seeds of the thread's draws are kept, in
+order; inside :func:`replaying`, the draws use those seeds again, and the
+global generators are not touched. Recordings and replays are kept per
+thread and nest: a recording made while another one is replayed takes its
+seeds from that replay, so a ``forget`` nested in another draws the same
+numbers in every run.
 """
 import contextlib
+import threading
 
 import numpy
 
-from chainerlite.backends import cuda
+_CUPY_SEED_BOUND = 2 ** 31 - 1
 
 
-class Snapshot(object):
-    """State of the global generators at one point in time."""
+class _ThreadState(threading.local):
 
-    def __init__(self, with_cupy):
-        self.numpy_state = numpy.random.get_state()
-        self.cupy_seed = None
-        if with_cupy:
-            # CuPy cannot export a generator's state: the draws from here on
-            # come from a fresh generator whose seed is remembered instead.
-            cupy = cuda.cupy
-            self.cupy_seed = int(cupy.random.get_random_state().randint(
-                0, 2 ** 31 - 1, size=()))
-            cupy.random.set_random_state(
-                cupy.random.RandomState(self.cupy_seed))
+    def __init__(self):
+        self.frames = []      # active _Recording / _Replay, innermost last
+        self.scratch = None   # numpy RandomState that draws from a seed
 
 
-def snapshot(xp=numpy):
-    """Captures the generators so that later draws can be replayed.
+_thread = _ThreadState()
+
+
+def _new_seed(xp):
+    if xp is numpy:
+        return numpy.random.get_bit_generator().random_raw()
+    return int(xp.random.get_random_state().randint(
+        0, _CUPY_SEED_BOUND, size=()))
+
+
+def _draw_from_seed(xp, method, shape, seed):
+    if xp is numpy:
+        if _thread.scratch is None:
+            _thread.scratch = numpy.random.RandomState()
+        generator = _thread.scratch
+        generator.seed(seed)
+    else:
+        generator = xp.random.RandomState(seed)
+    return getattr(generator, method)(shape)
+
+
+class _Recording(object):
+
+    def __init__(self):
+        self.seeds = []
+
+    def seed(self, xp, depth):
+        seed = _seed(xp, depth - 1)
+        self.seeds.append(seed)
+        return seed
+
+
+class _Replay(object):
+
+    def __init__(self, seeds):
+        self.seeds = seeds
+        self.position = 0
+
+    def seed(self, xp, depth):
+        if self.position == len(self.seeds):
+            raise RuntimeError(
+                'forget: the function drew more random numbers when it was '
+                'recomputed than in its forward call ({} draws); it must '
+                'draw the same way every time it is called'.format(
+                    len(self.seeds)))
+        self.position += 1
+        return self.seeds[self.position - 1]
+
+
+def _seed(xp, depth):
+    # The seed of a draw made under the frames up to ``depth``.
+    if depth < 0:
+        return _new_seed(xp)
+    return _thread.frames[depth].seed(xp, depth)
+
+
+def draw(xp, method, shape):
+    """Draws random numbers, recorded or replayed when one is active.
 
     Args:
-        xp (module): Array module of the computation to replay. NumPy's
-            generator is always captured; CuPy's only when ``xp`` is CuPy,
-            since touching it costs a device round trip (and, the first
-            time, CUDA initialisation) that a CPU computation must not pay.
+        xp (module): ``numpy`` or ``cupy``: where the samples are drawn.
+        method (str): Name of the sampling method of
+            ``xp.random.RandomState`` (``'random_sample'``,
+            ``'standard_normal'``).
+        shape (tuple of int): Shape of the result.
 
     Returns:
-        Snapshot: The captured state.
+        numpy.ndarray or cupy.ndarray: The samples, in float64.
+
+    Raises:
+        RuntimeError: A replay has no recorded draw left.
     """
-    return Snapshot(cuda.available and xp is cuda.cupy)
+    frames = _thread.frames
+    if frames:
+        seed = frames[-1].seed(xp, len(frames) - 1)
+    elif xp is numpy:
+        seed = _new_seed(numpy)
+    else:
+        return getattr(xp.random, method)(shape)
+    return _draw_from_seed(xp, method, shape, seed)
 
 
 @contextlib.contextmanager
-def replay(snap):
-    """Draws, inside the block, the numbers drawn after ``snap`` was taken.
-
-    Args:
-        snap (Snapshot): A state captured by :func:`snapshot`.
-    """
-    numpy_now = numpy.random.get_state()
-    numpy.random.set_state(snap.numpy_state)
-    cupy_now = None
-    if snap.cupy_seed is not None:
-        cupy = cuda.cupy
-        cupy_now = cupy.random.get_random_state()
-        cupy.random.set_random_state(cupy.random.RandomState(snap.cupy_seed))
+def _active(frame):
+    frames = _thread.frames
+    frames.append(frame)
     try:
         yield
     finally:
-        numpy.random.set_state(numpy_now)
-        if cupy_now is not None:
-            cuda.cupy.random.set_random_state(cupy_now)
+        frames.pop()
+
+
+@contextlib.contextmanager
+def recording():
+    """Records the seeds of the draws made in the block by this thread.
+
+    Yields:
+        list of int: The seeds, in the order of the draws; filled as the
+        block runs. Pass it to :func:`replaying` to draw the same numbers
+        again.
+    """
+    frame = _Recording()
+    with _active(frame):
+        yield frame.seeds
+
+
+@contextlib.contextmanager
+def replaying(seeds):
+    """Makes this thread's draws in the block repeat recorded ones.
+
+    Args:
+        seeds (list of int): Seeds recorded by :func:`recording`. The draws
+            of the block must come in the same order, from the same array
+            module, with the same methods and shapes as the recorded ones.
+    """
+    with _active(_Replay(seeds)):
+        yield

@@ -2,13 +2,8 @@
 
 from chainerlite import backend
 from chainerlite import function_node
+from chainerlite.functions.connection import _conv_args
 from chainerlite.utils import type_check
-
-
-def _pair(x):
-    if hasattr(x, '__getitem__'):
-        return tuple(x)
-    return x, x
 
 
 def _outsize(size, k, s, p, cover_all, d):
@@ -40,8 +35,10 @@ class Im2Col(function_node.FunctionNode):
     """Extraction of image patches into columns."""
 
     def __init__(self, ksize, stride, pad, cover_all, dilate):
-        self.params = (_pair(ksize), _pair(stride), _pair(pad),
-                       _pair(dilate))
+        self.params = (_conv_args.int_pair(ksize, 'ksize', 'im2col'),
+                       _conv_args.int_pair(stride, 'stride', 'im2col'),
+                       _conv_args.int_pair(pad, 'pad', 'im2col', minimum=0),
+                       _conv_args.int_pair(dilate, 'dilate', 'im2col'))
         self.cover_all = cover_all
 
     def _outsizes(self, h, w):
@@ -128,6 +125,10 @@ def im2col(x, ksize, stride=1, pad=0, cover_all=False, dilate=1):
         out_w)``, where ``out_h = (h + 2 * ph - (kh - 1) * dy - 1) // sy + 1``
         (plus ``sy - 1`` in the numerator with ``cover_all``), and likewise
         ``out_w``.
+
+    Raises:
+        ValueError: If ``ksize``, ``stride`` or ``dilate`` is not a positive
+            int (or a pair of them), or ``pad`` is not a non-negative one.
 
     .. admonition:: Example
 

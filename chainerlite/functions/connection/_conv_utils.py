@@ -13,6 +13,7 @@ products, so no large transposed copy is made.
 """
 
 from chainerlite import backend
+from chainerlite.functions.connection import _conv_args
 
 
 def pair(x):
@@ -199,15 +200,20 @@ class ConvParams:
             pair gives the value for each axis.
         dilate (int or pair of ints): Dilations ``(dy, dx)``.
         groups (int): Number of channel groups.
+        where (str): The function that takes them, named in errors.
+
+    Raises:
+        ValueError: If ``stride``, ``dilate`` or ``groups`` is not positive,
+            or ``pad`` is negative, or one is not an int (or a pair of them).
 
     """
 
-    def __init__(self, stride, pad, cover_all, dilate, groups):
-        self.sy, self.sx = pair(stride)
-        self.ph, self.pw = pair(pad)
+    def __init__(self, stride, pad, cover_all, dilate, groups, where):
+        self.sy, self.sx = _conv_args.int_pair(stride, 'stride', where)
+        self.ph, self.pw = _conv_args.int_pair(pad, 'pad', where, minimum=0)
         self.cover_all = tuple(pair(cover_all))
-        self.dy, self.dx = pair(dilate)
-        self.groups = int(groups)
+        self.dy, self.dx = _conv_args.int_pair(dilate, 'dilate', where)
+        self.groups = _conv_args.positive_int(groups, 'groups', where)
 
     def kwargs(self):
         """Keyword arguments of a convolution function, but ``cover_all``."""
@@ -236,6 +242,14 @@ class ConvParams:
                       cover_all=self.cover_all, dy=self.dy, dx=self.dx,
                       channel_major=True)
 
+    def grouped_columns(self, x, kh, kw):
+        """:meth:`im2col` as ``groups`` blocks of shape
+        ``(c / groups * kh * kw, n * out_h * out_w)`` (a view, no copy)."""
+        col = self.im2col(x, kh, kw)
+        c, _, _, n, out_h, out_w = col.shape
+        return col.reshape(self.groups, c // self.groups * kh * kw,
+                           n * out_h * out_w)
+
     def col2im(self, col, h, w):
         """Images of size ``h x w`` summed from a channel-major column array."""
         return col2im(col, self.sy, self.sx, self.ph, self.pw, h, w,
@@ -243,15 +257,17 @@ class ConvParams:
 
 
 def _channel_major(y, groups):
-    # (n, G * c, h, w) -> (G, c, n * h * w)
+    # (n, G * c, h, w) -> (G, c, n * h * w); sizes are spelled out (no -1)
+    # so that an empty batch reshapes too
     n, channels, h, w = y.shape
-    return y.transpose(1, 0, 2, 3).reshape(groups, channels // groups, -1)
+    return y.transpose(1, 0, 2, 3).reshape(
+        groups, channels // groups, n * h * w)
 
 
 def _batch_major(y, n, h, w, dtype):
     # (G, c, n * h * w) -> C-contiguous (n, G * c, h, w) of ``dtype``
     xp = backend.get_array_module(y)
-    y = y.reshape(-1, n, h, w).transpose(1, 0, 2, 3)
+    y = y.reshape(y.shape[0] * y.shape[1], n, h, w).transpose(1, 0, 2, 3)
     return xp.ascontiguousarray(y).astype(dtype, copy=False)
 
 
@@ -275,7 +291,7 @@ def convolve(x, W, params):
     out_h, out_w = params.out_size(x.shape[2], x.shape[3], kh, kw)
     groups = params.groups
     # (G * c_I * kh * kw, n * out_h * out_w) in G blocks: no copy needed
-    col = params.im2col(x, kh, kw).reshape(groups, -1, n * out_h * out_w)
+    col = params.grouped_columns(x, kh, kw)
     y = xp.matmul(W.reshape(groups, c_out // groups, -1), col)
     return _batch_major(y, n, out_h, out_w, x.dtype)
 
@@ -325,7 +341,6 @@ def convolve_grad_weight(x, gy, kh, kw, params):
     """
     xp = backend.get_array_module(x, gy)
     groups = params.groups
-    n, _, out_h, out_w = gy.shape
-    col = params.im2col(x, kh, kw).reshape(groups, -1, n * out_h * out_w)
+    col = params.grouped_columns(x, kh, kw)
     gW = xp.matmul(_channel_major(gy, groups), col.transpose(0, 2, 1))
     return gW.reshape(gy.shape[1], -1, kh, kw)

@@ -16,7 +16,7 @@ class Convolution2DFunction(function_node.FunctionNode):
 
     def __init__(self, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
         self.params = _conv_utils.ConvParams(
-            stride, pad, cover_all, dilate, groups)
+            stride, pad, cover_all, dilate, groups, 'convolution_2d')
 
     def check_type_forward(self, in_types):
         n_in = in_types.size()
@@ -143,6 +143,9 @@ def convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False, *,
 
     Raises:
         RuntimeError: If the output height or width is not positive.
+        ValueError: If ``stride`` or ``dilate`` is not a positive int (or a
+            pair of them), ``pad`` is not a non-negative one, or ``groups``
+            is not a positive int.
 
     .. admonition:: Example
 

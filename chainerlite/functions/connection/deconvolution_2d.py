@@ -13,7 +13,7 @@ class Deconvolution2DFunction(function_node.FunctionNode):
     def __init__(self, stride=1, pad=0, outsize=None, dilate=1, groups=1):
         # cover_all is decided in forward, from the input and output sizes.
         self.params = _conv_utils.ConvParams(
-            stride, pad, False, dilate, groups)
+            stride, pad, False, dilate, groups, 'deconvolution_2d')
         self.outh, self.outw = (None, None) if outsize is None else outsize
 
     def check_type_forward(self, in_types):
@@ -139,6 +139,9 @@ def deconvolution_2d(x, W, b=None, stride=1, pad=0, outsize=None, *,
     Raises:
         RuntimeError: If the computed output height or width is not
             positive.
+        ValueError: If ``stride`` or ``dilate`` is not a positive int (or a
+            pair of them), ``pad`` is not a non-negative one, or ``groups``
+            is not a positive int.
 
     .. admonition:: Example
 

@@ -1,7 +1,6 @@
 """Cross entropy of softmax activations and labels (or soft targets)."""
 
 from chainerlite import backend
-from chainerlite import configuration
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite import variable
@@ -24,12 +23,25 @@ def _check_class_weight(class_weight):
         raise ValueError("the dtype of class_weight should be of kind 'f'")
 
 
-def _check_labels(xp, x, t, ignore_label):
-    in_range = (0 <= t) & (t < x.shape[1])
-    if not bool(xp.all(in_range | (t == ignore_label))):
-        raise ValueError(
-            'Each label `t` need to satisfy `0 <= t < x.shape[1] or t == %d`'
-            % ignore_label)
+def _check_labels(labels, n_class, ignore_label):
+    """Raises ValueError unless every label is a class.
+
+    Args:
+        labels: The labels with those equal to ``ignore_label`` replaced
+            by ``0``.
+        n_class (int): Number of classes.
+        ignore_label (int): For the message.
+    """
+    if labels.size == 0:
+        return
+    low, high = int(labels.min()), int(labels.max())
+    if low >= 0 and high < n_class:
+        return
+    raise ValueError(
+        'softmax_cross_entropy: each label `t` must satisfy '
+        '`0 <= t < x.shape[1]` (x.shape[1] is {}) or `t == {}` '
+        '(ignore_label), but label {} is given'.format(
+            n_class, ignore_label, low if low < 0 else high))
 
 
 def _log_softmax(xp, x):
@@ -102,8 +114,6 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         if self.class_weight is not None and \
                 self.class_weight.shape[0] != x.shape[1]:
             raise ValueError('class_weight.shape[0] should be x.shape[1]')
-        if not soft and configuration.config.debug:
-            _check_labels(xp, x, t, self.ignore_label)
 
         log_y = _log_softmax(xp, x)
         self._y = xp.exp(log_y) if self.cache_score else None
@@ -133,6 +143,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             return t.astype(x.dtype, copy=False)
         valid = t != self.ignore_label
         label = xp.where(valid, t, 0)
+        _check_labels(label, x.shape[1], self.ignore_label)
         classes = xp.arange(x.shape[1]).reshape(
             _class_axis_shape(x.ndim, x.shape[1]))
         weights = (classes == xp.expand_dims(label, 1)).astype(x.dtype)
@@ -249,8 +260,10 @@ def softmax_cross_entropy(
         targets); of the dtype of ``x``.
 
     Raises:
-        ValueError: In debug mode (:func:`chainerlite.set_debug`), if a
-            label is out of range and is not ``ignore_label``.
+        ValueError: If a label is out of range (below ``0`` or not below
+            ``x.shape[1]``) and is not ``ignore_label``. Chainer checks this
+            only in debug mode; chainerlite always does, since such a label
+            would otherwise count in the mean with a loss of zero.
 
     .. admonition:: Example
 

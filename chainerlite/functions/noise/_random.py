@@ -1,10 +1,12 @@
 """The one place where chainerlite draws random numbers.
 
 Functions (``dropout``, ``gaussian``) and ``chainerlite.utils.WalkerAlias``
-draw their random numbers only through these helpers, from the global
-generator of the array module (``numpy.random`` or ``cupy.random``). Keeping
-every draw here lets the random state be recorded and replayed in one place.
+draw their random numbers only through these helpers, which take them from
+:func:`chainerlite.utils.random_state.draw`: from the global generator of
+the array module (``numpy.random`` or ``cupy.random``), or, inside
+``F.forget``, in a way that its recomputation can replay.
 """
+from chainerlite.utils import random_state
 
 
 def uniform(xp, shape, dtype):
@@ -20,7 +22,8 @@ def uniform(xp, shape, dtype):
         numpy.ndarray or cupy.ndarray: The samples.
 
     """
-    return xp.random.random_sample(shape).astype(dtype, copy=False)
+    return random_state.draw(xp, 'random_sample', shape).astype(
+        dtype, copy=False)
 
 
 def normal(xp, shape, dtype):
@@ -35,4 +38,5 @@ def normal(xp, shape, dtype):
         numpy.ndarray or cupy.ndarray: The samples.
 
     """
-    return xp.random.standard_normal(shape).astype(dtype, copy=False)
+    return random_state.draw(xp, 'standard_normal', shape).astype(
+        dtype, copy=False)

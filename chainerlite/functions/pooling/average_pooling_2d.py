@@ -8,6 +8,8 @@ from chainerlite.functions.pooling import pooling_2d
 class AveragePooling2D(pooling_2d.Pooling2D):
     """Average pooling over windows of 2-D images (no cover_all mode)."""
 
+    function_name = 'average_pooling_2d'
+
     def __init__(self, ksize, stride=None, pad=0, pad_value=0):
         if pad_value is not None and pad_value != 0:
             raise ValueError(
@@ -46,6 +48,8 @@ class AveragePooling2DGrad(pooling_2d.Pooling2D):
             forward).
 
     """
+
+    function_name = 'average_pooling_2d'
 
     def __init__(self, apool2d):
         super().__init__(**apool2d.window_params())
@@ -93,7 +97,9 @@ def average_pooling_2d(x, ksize, stride=None, pad=0, pad_value=0):
         ``x``.
 
     Raises:
-        ValueError: If ``pad_value`` is neither ``0`` nor ``None``.
+        ValueError: If ``pad_value`` is neither ``0`` nor ``None``, if
+            ``ksize`` or ``stride`` is not a positive int (or a pair of
+            them), or if ``pad`` is not a non-negative one.
 
     .. admonition:: Example
 

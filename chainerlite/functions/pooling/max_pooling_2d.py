@@ -10,6 +10,8 @@ from chainerlite.functions.pooling import pooling_2d
 class MaxPooling2D(pooling_2d.Pooling2D):
     """Max pooling over windows of 2-D images."""
 
+    function_name = 'max_pooling_2d'
+
     def forward(self, inputs):
         x, = inputs
         self._in_shape = x.shape
@@ -38,6 +40,8 @@ class MaxPooling2DGrad(pooling_2d.Pooling2D):
 
     """
 
+    function_name = 'max_pooling_2d'
+
     def __init__(self, mpool2d):
         super().__init__(**mpool2d.window_params())
         self.mpool2d = mpool2d
@@ -60,6 +64,8 @@ class MaxPooling2DWithIndexes(pooling_2d.Pooling2D):
             used.
 
     """
+
+    function_name = 'max_pooling_2d'
 
     def __init__(self, mpool2d):
         super().__init__(**mpool2d.window_params())
@@ -101,6 +107,10 @@ def max_pooling_2d(x, ksize, stride=None, pad=0, cover_all=True,
         Variable or tuple: The output of shape ``(n, c, out_h, out_w)``
         and the dtype of ``x``; with ``return_indices``, the pair of it and
         the integer array of positions, of the same shape.
+
+    Raises:
+        ValueError: If ``ksize`` or ``stride`` is not a positive int (or a
+            pair of them), or ``pad`` is not a non-negative one.
 
     .. admonition:: Example
 

@@ -9,6 +9,7 @@ transpose of the other.
 
 from chainerlite import backend
 from chainerlite import function_node
+from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.connection import _conv_utils
 from chainerlite.utils import type_check
 
@@ -24,14 +25,21 @@ class Pooling2D(function_node.FunctionNode):
         cover_all (bool): See
             :func:`~chainerlite.functions.convolution_2d`.
 
+    Raises:
+        ValueError: If ``ksize`` or ``stride`` is not a positive int (or a
+            pair of them), or ``pad`` not a non-negative one; the message
+            names the public function, the ``function_name`` attribute of
+            each subclass.
+
     """
 
     def __init__(self, ksize, stride=None, pad=0, cover_all=True):
         if stride is None:
             stride = ksize
-        self.kh, self.kw = _conv_utils.pair(ksize)
-        self.sy, self.sx = _conv_utils.pair(stride)
-        self.ph, self.pw = _conv_utils.pair(pad)
+        where = self.function_name
+        self.kh, self.kw = _conv_args.int_pair(ksize, 'ksize', where)
+        self.sy, self.sx = _conv_args.int_pair(stride, 'stride', where)
+        self.ph, self.pw = _conv_args.int_pair(pad, 'pad', where, minimum=0)
         self.cover_all = cover_all
 
     def check_type_forward(self, in_types):

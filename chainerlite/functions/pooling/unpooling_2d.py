@@ -32,6 +32,8 @@ def default_outsize(pooling, h, w):
 class Unpooling2D(pooling_2d.Pooling2D):
     """Unpooling: copies each element over its window of the output."""
 
+    function_name = 'unpooling_2d'
+
     def __init__(self, ksize, stride=None, pad=0, outsize=None,
                  cover_all=True):
         super().__init__(ksize, stride, pad, cover_all)
@@ -62,6 +64,8 @@ class Unpooling2DGrad(pooling_2d.Pooling2D):
         unpooling2d (Unpooling2D): The unpooling node (after its forward).
 
     """
+
+    function_name = 'unpooling_2d'
 
     def __init__(self, unpooling2d):
         super().__init__(**unpooling2d.window_params())
@@ -101,6 +105,10 @@ def unpooling_2d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     Returns:
         Variable: Output of shape ``(n, c, out_h, out_w)`` and the dtype of
         ``x``.
+
+    Raises:
+        ValueError: If ``ksize`` or ``stride`` is not a positive int (or a
+            pair of them), or ``pad`` is not a non-negative one.
 
     .. admonition:: Example
 

@@ -17,6 +17,8 @@ class Upsampling2D(pooling_2d.Pooling2D):
 
     """
 
+    function_name = 'upsampling_2d'
+
     def __init__(self, indexes, ksize, stride=None, pad=0, outsize=None,
                  cover_all=True):
         super().__init__(ksize, stride, pad, cover_all)
@@ -47,6 +49,8 @@ class Upsampling2DGrad(pooling_2d.Pooling2D):
             forward).
 
     """
+
+    function_name = 'upsampling_2d'
 
     def __init__(self, upsampling2d):
         super().__init__(**upsampling2d.window_params())
@@ -90,6 +94,10 @@ def upsampling_2d(x, indices, ksize, stride=None, pad=0, outsize=None,
     Returns:
         Variable: Output of shape ``(n, c, out_h, out_w)`` and the dtype of
         ``x``.
+
+    Raises:
+        ValueError: If ``ksize`` or ``stride`` is not a positive int (or a
+            pair of them), or ``pad`` is not a non-negative one.
 
     .. admonition:: Example
 

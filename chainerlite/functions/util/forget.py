@@ -1,7 +1,6 @@
 """Calling a function without keeping its intermediate results."""
 
 import chainerlite
-from chainerlite import backend
 from chainerlite import function
 from chainerlite import function_node
 from chainerlite import variable
@@ -55,9 +54,8 @@ class Forget(function_node.FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
-        self._random = random_state.snapshot(
-            backend.get_array_module(*inputs))
-        with function.no_backprop_mode():
+        with function.no_backprop_mode(), \
+                random_state.recording() as self._draws:
             xs = [variable.Variable(x) for x in inputs]
             outs = _call_func(self.func, xs)
         return tuple(out.array for out in outs)
@@ -69,7 +67,7 @@ class Forget(function_node.FunctionNode):
         xs = [variable.Variable(x.array) for x in self.get_retained_inputs()]
         with function.force_backprop_mode(), \
                 chainerlite.using_config('in_recomputing', True), \
-                random_state.replay(self._random):
+                random_state.replaying(self._draws):
             outs = _call_func(self.func, xs)
         pairs = [(out, gy) for out, gy in zip(outs, grad_outputs)
                  if gy is not None]
@@ -90,19 +88,21 @@ def forget(func, *xs):
     (``func`` runs twice) for memory.
 
     ``func`` must give the same results each time it is called with the
-    same inputs. Random draws are the exception that is handled: the global
-    random generators are snapshotted before the first call and replayed
-    during the recomputation, so ``F.dropout`` (and anything else drawing
-    from ``numpy.random`` / ``cupy.random``) gets the same mask both times
-    and the gradients are exact (Chainer does not support this case). On
+    same inputs. Random draws are the exception that is handled: each draw
+    made in the first call (by ``F.dropout``, ``F.gaussian``, or anything
+    else that draws through chainerlite) leaves a key of constant size
+    (never the drawn array), and the recomputation draws from those keys,
+    so it gets the same mask and the gradients are exact (Chainer does not
+    support this case). This holds in every thread when several threads
+    use ``forget`` at once, and for a ``forget`` nested in another. On
     NumPy arrays the draws are also those a call without ``forget`` would
-    make; CuPy cannot export its generator's state, so on CuPy arrays the
-    call switches to a generator seeded from the current one and the mask
-    differs from a call without ``forget`` (it still matches between the
-    two runs). While
-    it is recomputed, ``chainerlite.config.in_recomputing`` is ``True``, so
-    links such as BatchNormalization can avoid updating their statistics
-    twice. Double backpropagation through ``forget`` is not supported:
+    make, and the recomputation leaves ``numpy.random`` untouched; CuPy
+    cannot export its generator's state, so on CuPy arrays each draw comes
+    from a generator seeded from ``cupy.random``'s and the mask differs
+    from a call without ``forget`` (it still matches between the two runs).
+    While it is recomputed, ``chainerlite.config.in_recomputing`` is
+    ``True``, so links such as BatchNormalization can avoid updating their
+    statistics twice. Double backpropagation through ``forget`` is not supported:
     running backward with ``enable_double_backprop=True`` raises
     ``RuntimeError``.
 

@@ -3,6 +3,7 @@
 from chainerlite import initializers
 from chainerlite import link
 from chainerlite import variable
+from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.connection import convolution_2d
 
 
@@ -10,6 +11,23 @@ def _pair(x):
     if hasattr(x, '__getitem__'):
         return tuple(x)
     return x, x
+
+
+def _window_args(where, ksize, stride, pad, dilate, groups):
+    """Checks the window arguments of a convolution link.
+
+    Returns:
+        tuple: ``stride``, ``pad`` and ``dilate`` as pairs of ints, and
+        ``groups`` as an int (``ksize`` is checked, and kept as given).
+
+    Raises:
+        ValueError: Naming ``where`` and the argument that is not valid.
+    """
+    _conv_args.int_pair(ksize, 'ksize', where)
+    return (_conv_args.int_pair(stride, 'stride', where),
+            _conv_args.int_pair(pad, 'pad', where, minimum=0),
+            _conv_args.int_pair(dilate, 'dilate', where),
+            _conv_args.positive_int(groups, 'groups', where))
 
 
 def _check_groups(in_channels, out_channels, groups):
@@ -60,7 +78,10 @@ class Convolution2D(link.Link):
         b (Parameter): Bias of shape ``(c_O,)``, or ``None``.
 
     Raises:
-        ValueError: If a channel count is not divisible by ``groups``.
+        ValueError: If a channel count is not divisible by ``groups``, if
+            ``ksize``, ``stride``, ``dilate`` or ``groups`` is not positive
+            or ``pad`` is negative, or if one of them is not an int (or a
+            pair of ints).
 
     .. admonition:: Example
 
@@ -83,15 +104,12 @@ class Convolution2D(link.Link):
         super().__init__()
         if ksize is None:
             in_channels, out_channels, ksize = None, in_channels, out_channels
-        groups = int(groups)
-        _check_groups(in_channels, out_channels, groups)
+        self.stride, self.pad, self.dilate, self.groups = _window_args(
+            'Convolution2D', ksize, stride, pad, dilate, groups)
+        _check_groups(in_channels, out_channels, self.groups)
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.ksize = ksize
-        self.stride = _pair(stride)
-        self.pad = _pair(pad)
-        self.dilate = _pair(dilate)
-        self.groups = groups
         with self.init_scope():
             self.W = variable.Parameter(
                 initializers._get_initializer(initialW))

@@ -38,7 +38,10 @@ class Deconvolution2D(link.Link):
         b (Parameter): Bias of shape ``(c_O,)``, or ``None``.
 
     Raises:
-        ValueError: If a channel count is not divisible by ``groups``.
+        ValueError: If a channel count is not divisible by ``groups``, if
+            ``ksize``, ``stride``, ``dilate`` or ``groups`` is not positive
+            or ``pad`` is negative, or if one of them is not an int (or a
+            pair of ints).
 
     .. admonition:: Example
 
@@ -58,16 +61,14 @@ class Deconvolution2D(link.Link):
         super().__init__()
         if ksize is None:
             in_channels, out_channels, ksize = None, in_channels, out_channels
-        groups = int(groups)
-        convolution_2d._check_groups(in_channels, out_channels, groups)
+        self.stride, self.pad, self.dilate, self.groups = \
+            convolution_2d._window_args('Deconvolution2D', ksize, stride,
+                                        pad, dilate, groups)
+        convolution_2d._check_groups(in_channels, out_channels, self.groups)
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.ksize = ksize
-        self.stride = convolution_2d._pair(stride)
-        self.pad = convolution_2d._pair(pad)
         self.outsize = outsize
-        self.dilate = convolution_2d._pair(dilate)
-        self.groups = groups
         with self.init_scope():
             self.W = variable.Parameter(
                 initializers._get_initializer(initialW))

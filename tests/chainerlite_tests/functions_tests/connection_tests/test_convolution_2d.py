@@ -3,6 +3,7 @@ import pytest
 
 import chainerlite
 import chainerlite.functions as F
+from chainerlite import gradient_check
 from chainerlite import testing
 from chainerlite.utils import type_check
 
@@ -155,3 +156,30 @@ def test_empty_output_is_an_error(x_shape):
     W = numpy.zeros((1, 1, 3, 3), numpy.float32)
     with pytest.raises(RuntimeError, match='should be positive'):
         F.convolution_2d(x, W)
+
+
+@pytest.mark.parametrize('groups', [1, 2])
+@pytest.mark.parametrize('func, w_shape, out_hw', [
+    (F.convolution_2d, (6, 4, 3, 3), 2),
+    (F.deconvolution_2d, (4, 6, 3, 3), 5),
+])
+def test_empty_batch(func, w_shape, out_hw, groups):
+    # Both directions of the convolution, with their gradients: an empty
+    # output of the right shape, an empty gradient of x and zero ones of
+    # W and b.
+    w_shape = (w_shape[0], w_shape[1] // groups) + w_shape[2:]
+    x = chainerlite.Variable(numpy.zeros((0, 4, 3, 3), numpy.float32))
+    W = chainerlite.Variable(
+        numpy.random.uniform(-1, 1, w_shape).astype(numpy.float32))
+    b = chainerlite.Variable(numpy.ones(6, numpy.float32))
+    y = func(x, W, b, stride=2, pad=1, groups=groups)
+    assert y.shape == (0, 6, out_hw, out_hw) and y.dtype == numpy.float32
+    F.sum(y).backward()
+    assert x.grad.shape == x.shape
+    numpy.testing.assert_array_equal(W.grad, numpy.zeros(W.shape))
+    numpy.testing.assert_array_equal(b.grad, numpy.zeros(6))
+    gradient_check.check_double_backward(
+        lambda *a: func(*a, stride=2, pad=1, groups=groups),
+        tuple(v.array.astype(numpy.float64) for v in (x, W, b)),
+        numpy.zeros(y.shape),
+        (numpy.zeros(x.shape), numpy.ones(W.shape), numpy.ones(6)))

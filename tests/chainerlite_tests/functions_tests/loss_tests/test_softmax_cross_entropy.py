@@ -160,13 +160,26 @@ def test_all_ignored_gives_zero():
     assert float(F.softmax_cross_entropy(x, t).array) == 0
 
 
-def test_out_of_range_label_in_debug_mode():
-    x = numpy.zeros((2, 3), numpy.float32)
-    t = numpy.array([0, 3], numpy.int32)
-    with chainerlite.using_config('debug', True):
-        with pytest.raises(ValueError, match='0 <= t < x.shape'):
+@pytest.mark.parametrize('debug', [False, True])
+@pytest.mark.parametrize('t, bad', [
+    ([0, 3], 3), ([-2, 1], -2), ([[0, 1], [7, -1]], 7)])
+def test_out_of_range_label_raises(debug, t, bad):
+    t = numpy.array(t, numpy.int32)
+    x = numpy.zeros((2, 3) + t.shape[1:], numpy.float32)
+    with chainerlite.using_config('debug', debug):
+        with pytest.raises(ValueError, match=(
+                r'softmax_cross_entropy: .*0 <= t < x.shape\[1\].* '
+                r'label {} is given'.format(bad))):
             F.softmax_cross_entropy(x, t)
-        F.softmax_cross_entropy(x, numpy.array([0, -1], numpy.int32))
+
+
+@pytest.mark.parametrize('ignore_label', [-1, 3, -5])
+def test_ignore_label_outside_the_classes_is_accepted(ignore_label):
+    x = numpy.random.uniform(-1, 1, (3, 3)).astype(numpy.float32)
+    t = numpy.array([0, ignore_label, 2], numpy.int32)
+    loss = F.softmax_cross_entropy(x, t, ignore_label=ignore_label)
+    expected = F.softmax_cross_entropy(x[[0, 2]], t[[0, 2]])
+    numpy.testing.assert_allclose(loss.array, expected.array, rtol=1e-6)
 
 
 @pytest.mark.parametrize('kwargs, error, match', [

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -88,3 +89,11 @@ def test_pad_value_must_be_zero_or_none():
 def test_invalid_inputs(shape, dtype):
     with pytest.raises(type_check.InvalidType, match='AveragePooling2D'):
         F.average_pooling_2d(numpy.zeros(shape, dtype), 2)
+
+
+def test_empty_batch():
+    x = chainerlite.Variable(numpy.zeros((0, 3) + (5, 5), numpy.float32))
+    y = F.average_pooling_2d(x, 2, pad=1)
+    assert y.shape == (0, 3) + (3, 3)
+    F.sum(y).backward()
+    assert x.grad.shape == x.shape

@@ -125,3 +125,11 @@ def test_gradient_goes_to_the_maximum_of_each_window():
 def test_invalid_inputs(shape, dtype):
     with pytest.raises(type_check.InvalidType, match='MaxPooling2D'):
         F.max_pooling_2d(numpy.zeros(shape, dtype), 2)
+
+
+def test_empty_batch():
+    x = chainerlite.Variable(numpy.zeros((0, 3) + (5, 5), numpy.float32))
+    y = F.max_pooling_2d(x, 2)
+    assert y.shape == (0, 3) + (3, 3)
+    F.sum(y).backward()
+    assert x.grad.shape == x.shape

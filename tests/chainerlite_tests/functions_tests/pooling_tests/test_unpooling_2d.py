@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -86,3 +87,11 @@ def test_outsize_must_pool_back_to_the_input_size():
 def test_invalid_inputs(shape, dtype):
     with pytest.raises(type_check.InvalidType, match='Unpooling2D'):
         F.unpooling_2d(numpy.zeros(shape, dtype), 2)
+
+
+def test_empty_batch():
+    x = chainerlite.Variable(numpy.zeros((0, 3) + (3, 3), numpy.float32))
+    y = F.unpooling_2d(x, 2, cover_all=False)
+    assert y.shape == (0, 3) + (6, 6)
+    F.sum(y).backward()
+    assert x.grad.shape == x.shape

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -101,3 +102,12 @@ def test_invalid_inputs(shape, dtype):
     indices = numpy.zeros(shape, numpy.int64)
     with pytest.raises(type_check.InvalidType, match='Upsampling2D'):
         F.upsampling_2d(numpy.zeros(shape, dtype), indices, 2)
+
+
+def test_empty_batch():
+    x = chainerlite.Variable(numpy.zeros((0, 3) + (3, 3), numpy.float32))
+    y = F.upsampling_2d(
+        x, numpy.zeros(x.shape, numpy.intp), 2, cover_all=False)
+    assert y.shape == (0, 3) + (6, 6)
+    F.sum(y).backward()
+    assert x.grad.shape == x.shape

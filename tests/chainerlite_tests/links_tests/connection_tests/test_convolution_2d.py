@@ -139,3 +139,17 @@ def test_lazy_on_gpu():
                                (1, 1), 1)
     numpy.testing.assert_allclose(cupy.asnumpy(y.array), expected,
                                   rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize('cls, out_hw', [
+    (L.Convolution2D, 3), (L.Deconvolution2D, 9)])
+def test_empty_batch(cls, out_hw):
+    link = cls(None, 4, 3, stride=2, pad=1, groups=2)
+    x = chainerlite.Variable(numpy.zeros((0, 2, 5, 5), numpy.float32))
+    y = link(x)
+    assert y.shape == (0, 4, out_hw, out_hw)
+    y.grad = numpy.ones(y.shape, numpy.float32)
+    y.backward()
+    assert x.grad.shape == x.shape
+    numpy.testing.assert_array_equal(link.W.grad, numpy.zeros(link.W.shape))
+    numpy.testing.assert_array_equal(link.b.grad, numpy.zeros(4))
