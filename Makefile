@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test fuzz test-numpy1 bench perf-docs docs wheel clean
+.PHONY: demo test fuzz mutants test-numpy1 bench perf-docs docs wheel clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,15 @@ test: $(STAMP)
 # minutes); `make test` runs a bounded profile of the same tests.
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q tests/_core_tests/test_grad_properties.py
+
+# Mutation check of the Python nodes' backward paths (tools/mutants.py): each
+# backward/_backward_arrays is mutated (scale, drop, swap) and its module's
+# tests are run against it; prints the survivors and the kill rate and writes
+# build/mutants.json. A report (exit status 0); a full run (423 mutants)
+# took 16 minutes on two cores. MUTANTS_ARGS narrows it, e.g.
+#   make mutants MUTANTS_ARGS='--only activation --operators scale'
+mutants: $(STAMP)
+	$(PY) -m tools.mutants $(MUTANTS_ARGS)
 
 # The same tests against NumPy 1.26 (NumPy 1 promotes 0-d arrays with Python
 # scalars differently), with the wheel built here installed in a second venv

@@ -1,0 +1,7 @@
+"""Makes ``tools`` importable when pytest runs from outside the repository."""
+import pathlib
+import sys
+
+ROOT = str(pathlib.Path(__file__).resolve().parents[2])
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)

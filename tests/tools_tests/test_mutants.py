@@ -1,0 +1,151 @@
+import pathlib
+
+import numpy
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+from chainerlite.functions.activation import tanh
+from tools import mutant_ops
+from tools import mutant_plugin
+from tools import mutant_targets
+from tools import mutant_worker
+from tools import mutants
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TANH = 'chainerlite.functions.activation.tanh'
+TANH_TESTS = 'tests/chainerlite_tests/functions_tests/activation_tests/test_tanh.py'
+
+
+@pytest.fixture(scope='module')
+def finder():
+    return mutant_targets.TestFinder(ROOT)
+
+
+def test_scale_multiplies_first_present_gradient():
+    a, b = numpy.ones(2), numpy.full(2, 2.0)
+    out = mutant_ops.scale((None, a, b))
+    assert out[0] is None and out[2] is b
+    numpy.testing.assert_allclose(out[1], [1.1, 1.1])
+
+
+def test_scale_keeps_variables():
+    out, = mutant_ops.scale((chainerlite.Variable(numpy.ones(2)),))
+    assert isinstance(out, chainerlite.Variable)
+    numpy.testing.assert_allclose(out.array, [1.1, 1.1])
+
+
+def test_drop_makes_last_of_several_none_and_a_single_one_zero():
+    a, b = numpy.ones(2), numpy.ones(3)
+    out = mutant_ops.drop((a, b, None))
+    assert out[0] is a and out[1:] == (None, None)
+    out, = mutant_ops.drop((a,))
+    numpy.testing.assert_array_equal(out, [0, 0])
+    assert mutant_ops.drop((None, None)) is None
+
+
+def test_swap_needs_equal_shape_and_dtype():
+    a, c, b = numpy.ones(2), numpy.ones(3), numpy.zeros(2)
+    out = mutant_ops.swap((a, c, b))
+    assert out[0] is b and out[1] is c and out[2] is a
+    assert mutant_ops.swap((a, b.astype(numpy.float32))) is None
+    assert mutant_ops.swap((a,)) is None
+
+
+def test_changes_compares_values():
+    a = numpy.ones(2)
+    assert not mutant_ops.changes((a, a.copy()), mutant_ops.swap((a, a.copy())))
+    assert not mutant_ops.changes((numpy.zeros(2),), (None,))
+    assert mutant_ops.changes((a,), (None,))
+    assert mutant_ops.changes((a,), mutant_ops.scale((a,)))
+
+
+def test_mutant_spec_round_trip_and_validation():
+    spec = TANH + ':Tanh:backward:swap'
+    assert mutant_plugin.Mutant.parse(spec).spec == spec
+    with pytest.raises(ValueError):
+        mutant_plugin.Mutant.parse(TANH + ':Tanh:backward:negate')
+    with pytest.raises(ValueError):
+        mutant_plugin.Mutant.parse(TANH + ':Tanh:forward:scale')
+
+
+def _tanh_grad(x, double):
+    y = F.tanh(x)
+    gx, = chainerlite.grad([y], [x], [chainerlite.Variable(numpy.ones(3))],
+                           enable_double_backprop=double)
+    return gx.array
+
+
+@pytest.mark.parametrize('method, double', [
+    ('_backward_arrays', False), ('backward', True)])
+def test_mutant_scales_the_chosen_path_and_restores_it(method, double):
+    x = chainerlite.Variable(numpy.array([-1.0, 0.5, 2.0]))
+    expected = 1 - numpy.tanh(x.array) ** 2
+    original = vars(tanh.Tanh)[method]
+    mutant = mutant_plugin.Mutant(TANH, 'Tanh', method, 'scale')
+    mutant.apply()
+    try:
+        numpy.testing.assert_allclose(_tanh_grad(x, double), 1.1 * expected)
+        numpy.testing.assert_allclose(_tanh_grad(x, not double), expected)
+    finally:
+        mutant.restore()
+    assert (mutant.calls, mutant.changed) == (1, 1)
+    assert vars(tanh.Tanh)[method] is original
+    numpy.testing.assert_allclose(_tanh_grad(x, double), expected)
+
+
+def test_targets_find_own_and_inherited_methods():
+    found = {(t.module, t.cls): t.methods for t in mutant_targets.targets()}
+    assert found[TANH, 'Tanh'] == ('backward', '_backward_arrays')
+    flip = 'chainerlite.functions.array.'
+    assert found[flip + 'fliplr', 'FlipLR'] == ()
+    assert found[flip + '_flip_base', 'FlipBase'] == ('backward',)
+    assert (flip + 'transpose', 'Transpose') in found
+
+
+def test_compiled_nodes_are_listed_apart():
+    compiled = mutant_targets.compiled_nodes()
+    assert 'chainerlite._core.basic_math.Add' in compiled
+    assert 'chainerlite._core.nn.ReLU' in compiled
+    assert not any('functions' in name or '._' in name.rsplit('.', 1)[1]
+                   for name in compiled)
+
+
+def test_test_files_of_public_and_private_modules(finder):
+    assert finder.files(TANH, 'Tanh') == [TANH_TESTS]
+    base = 'tests/chainerlite_tests/functions_tests/array_tests/'
+    assert finder.files('chainerlite.functions.array._flip_base', 'FlipBase') \
+        == [base + 'test_fliplr.py', base + 'test_flipud.py']
+    assert finder.mirror('chainerlite.functions.array._flip_base') is None
+
+
+def test_test_files_follow_subclasses_into_other_modules(finder):
+    math = 'tests/chainerlite_tests/functions_tests/math_tests/'
+    assert finder.files('chainerlite.functions.math.einsum', 'EinSum') == [
+        math + 'test_einsum.py', math + 'test_tensordot.py']
+
+
+def test_plan_filters_and_groups_by_test_files(finder):
+    groups = mutants.plan(['activation.tanh:'], ['scale', 'swap'], finder)
+    assert groups == {(TANH_TESTS,): [
+        TANH + ':Tanh:backward:scale', TANH + ':Tanh:backward:swap',
+        TANH + ':Tanh:_backward_arrays:scale',
+        TANH + ':Tanh:_backward_arrays:swap']}
+
+
+@pytest.mark.parametrize('rc, calls, changed, result', [
+    (None, 0, 0, 'timeout'), (0, 3, 0, 'not applicable'),
+    (0, 0, 0, 'survived'), (0, 3, 1, 'survived'), (1, 3, 1, 'killed'),
+    (1, 3, 0, 'error'), (2, 3, 1, 'error')])
+def test_classify(rc, calls, changed, result):
+    mutant = mutant_plugin.Mutant(TANH, 'Tanh', 'backward', 'scale',
+                                  calls, changed)
+    assert mutant_worker.classify(rc, mutant) == result
+
+
+def test_kill_rate_counts_killed_over_judged():
+    results = [{'result': r} for r in
+               ('killed', 'killed', 'killed', 'survived', 'no tests')]
+    assert mutants.summarize(results) == (
+        {'killed': 3, 'survived': 1, 'no tests': 1}, 0.75)
+    assert mutants.summarize([{'result': 'no tests'}])[1] is None
