@@ -133,3 +133,35 @@ def test_empty_batch():
     assert y.shape == (0, 3) + (3, 3)
     F.sum(y).backward()
     assert x.grad.shape == x.shape
+
+
+def test_third_order_gradient_scatters_back_to_the_maxima():
+    # The gradient of max pooling scatters, its gradient gathers from the
+    # argmax positions and the gradient of that scatters again: check the
+    # third-order node's backward (both paths) numerically.
+    x = numpy.random.permutation(2 * 3 * 4 * 4).reshape(2, 3, 4, 4) / 10.0
+    gy = numpy.random.uniform(-1, 1, (2, 3, 2, 2))
+
+    def gather(ggx):
+        xv, gyv = chainerlite.Variable(x), chainerlite.Variable(gy)
+        y = F.max_pooling_2d(xv, 2)
+        gx, = chainerlite.grad([y], [xv], [gyv], enable_double_backprop=True)
+        ggy, = chainerlite.grad([gx], [gyv], [ggx],
+                                enable_double_backprop=True)
+        return ggy
+
+    ggx = numpy.random.uniform(-1, 1, x.shape)
+    numpy.testing.assert_allclose(gather(chainerlite.Variable(ggx)).array,
+                                  _gather_at_maxima(x, ggx))
+    chainerlite.gradient_check.check_backward(
+        gather, ggx, numpy.random.uniform(-1, 1, gy.shape))
+
+
+def _gather_at_maxima(x, a):
+    # a at the position of each 2x2 window's maximum of x
+    n, c, h, w = x.shape
+    windows = x.reshape(n, c, h // 2, 2, w // 2, 2).transpose(0, 1, 2, 4, 3, 5)
+    picked = a.reshape(n, c, h // 2, 2, w // 2, 2).transpose(0, 1, 2, 4, 3, 5)
+    flat = windows.reshape(n, c, h // 2, w // 2, 4).argmax(axis=-1)
+    return numpy.take_along_axis(
+        picked.reshape(n, c, h // 2, w // 2, 4), flat[..., None], -1)[..., 0]
