@@ -3,12 +3,14 @@
 A FunctionNode holds its inputs (VariableNodes) strongly and its outputs as
 borrowed pointers; each output VariableNode clears its pointer when it dies,
 which gives weak-reference semantics without a weakref object per output.
-A VariableNode points back to its Variable the same way.
+A VariableNode points back the same way to the Variable that owns it (whose
+node it is): the Variable clears the pointer when it dies or takes another
+node, so the pointer is never left dangling.
 """
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject_GenericGetDict, PyObject_GenericSetAttr
-from cpython.ref cimport PyObject
+from cpython.ref cimport Py_REFCNT, PyObject
 
 import types
 import weakref
@@ -455,18 +457,25 @@ cdef class Variable:
     def __init__(self, data=None, *, name=None, grad=None, requires_grad=True):
         generic_attrs(self, Variable)
         data = _plain_array(data, 'Variable data')
-        # A new node each time: the graph that the old node belongs to (when
-        # __init__ runs again) stays valid but no longer reaches this
-        # Variable.
-        cdef VariableNode old = self._node
-        if old._variable == <PyObject*>self:
-            old._variable = NULL
-        cdef VariableNode node = VariableNode.__new__(VariableNode)
-        node._variable = <PyObject*>self
+        cdef VariableNode node = self._node
+        if Py_REFCNT(node) > 2 or node._creator is not None:
+            # __init__ runs again and others hold the node (a graph): it
+            # stays valid for them but no longer reaches this Variable
+            if node._variable == <PyObject*>self:
+                node._variable = NULL
+            node = VariableNode.__new__(VariableNode)
+            node._variable = <PyObject*>self
+            self._node = node
+        else:
+            # only this Variable holds it (the node made by __cinit__)
+            node._variable = <PyObject*>self
+            node._weak_variable = None
+            node._data = None
+            node.old_style_creator = None
+            node._rank = 0
         node._name = name
         node._requires_grad = requires_grad
         node._set_data_info(data)
-        self._node = node
         self._data = data
         self._requires_grad = requires_grad
         self._grad_var = None
@@ -901,8 +910,8 @@ cdef object _initial_grad(data, loss_scale):
             '0-dimensional array (apply chainerlite.functions.squeeze to get '
             'one). If this variable has one element by accident, set its '
             'grad to zeros.', DeprecationWarning)
-    xp = helper('chainerlite.backend.get_array_module')(data)
-    seed = xp.ones_like(data)
+    seed = (numpy if type(data) is _ndarray
+            else get_array_module(data)).ones_like(data)
     if loss_scale is not None:
         seed *= loss_scale
     return seed
@@ -955,7 +964,7 @@ cdef extern from *:
 # gives to another class or to a modified one: they hold no reference to the
 # class (classes made at run time can be freed) and stay valid by
 # construction. Tag 0 (none assigned) is never cached; the caches are
-# emptied when they grow large, so tags of dead classes do not pile up.
+# bounded, so tags of dead classes do not pile up.
 cdef Py_ssize_t TAG_CACHE_SIZE = 4096
 
 
@@ -1057,7 +1066,12 @@ cdef int _MAX_RANK = (1 << 30) - 1
 cdef tuple _IDX0 = (0,)
 
 
-cdef dict _kinds_cache = {}    # version tag -> kinds or None
+# Asked on every apply, so a direct-mapped table instead of a dict: slot
+# ``tag % KINDS_SLOTS`` holds one class's tag and kinds (two classes that
+# share a slot take turns).
+DEF KINDS_SLOTS = 256
+cdef unsigned int _kinds_tags[KINDS_SLOTS]
+cdef list _kinds_slots = [None] * KINDS_SLOTS
 
 
 cdef bytes _declared_kinds(cls):
@@ -1067,10 +1081,8 @@ cdef bytes _declared_kinds(cls):
     overriding or patched check has none.
     """
     cdef unsigned int tag = type_tag(cls)
-    if tag != 0:
-        entry = _kinds_cache.get(tag, _kinds_cache)
-        if entry is not _kinds_cache:
-            return <bytes>entry
+    if tag != 0 and _kinds_tags[tag % KINDS_SLOTS] == tag:
+        return <bytes>_kinds_slots[tag % KINDS_SLOTS]
     kinds = None
     check = getattr(cls, 'check_type_forward', None)
     if type(check) is _function_type:
@@ -1080,9 +1092,8 @@ cdef bytes _declared_kinds(cls):
     # the lookups above give the class a version tag if it had none
     tag = type_tag(cls)
     if tag != 0:
-        if len(_kinds_cache) >= TAG_CACHE_SIZE:
-            _kinds_cache.clear()
-        _kinds_cache[tag] = kinds
+        _kinds_tags[tag % KINDS_SLOTS] = tag
+        _kinds_slots[tag % KINDS_SLOTS] = kinds
     return kinds
 
 
@@ -1250,7 +1261,8 @@ cdef class FunctionNode:
         Returns:
             tuple of Variable: The outputs.
         """
-        if isinstance(inputs, Variable) or is_array(inputs):
+        if type(inputs) is not tuple and type(inputs) is not list and (
+                isinstance(inputs, Variable) or is_array(inputs)):
             raise TypeError('%s.apply expects a tuple or list of inputs, '
                             'not a single %s; write apply((x,))'
                             % (self.label, _type_name(inputs)))
