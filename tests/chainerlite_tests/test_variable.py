@@ -90,6 +90,18 @@ def test_reinit_detaches_the_old_graph():
     assert all(o.grad is None for o in others)
 
 
+def test_reinit_of_a_variable_outside_any_graph():
+    x = Variable(_arr(3), name='a')
+    x.node.retain_data()
+    Variable.__init__(x, _arr(2), name='b')
+    assert x.name == 'b' and x.node.data is None and x.node.shape == (2,)
+    assert x.node.get_variable_or_none() is x
+    held = x.node
+    Variable.__init__(x, _arr(4))
+    assert x.node is not held and held.get_variable_or_none() is None
+    assert x.node.get_variable_or_none() is x and x.shape == (4,)
+
+
 def test_variable_node_constructor_watches_the_variable_weakly():
     x = Variable(_arr(3))
     node = chainerlite.variable.VariableNode(x, 'watch')
