@@ -106,6 +106,9 @@ cdef class _Binary(FunctionNode):
         return ensure_array(self._compute(a, b)),
 
     cdef tuple _shapes(self):
+        if self._inputs is None or len(self._inputs) != 2:
+            raise RuntimeError('%s needs its two inputs for backward; it has '
+                               '%s' % (self.label, self._inputs))
         return ((<VariableNode>self._inputs[0]).shape_tuple(),
                 (<VariableNode>self._inputs[1]).shape_tuple())
 

@@ -133,7 +133,7 @@ cdef class LocalConfig:
 
     cdef readonly GlobalConfig _global
 
-    def __init__(self, GlobalConfig global_config):
+    def __init__(self, GlobalConfig global_config not None):
         self._global = global_config
 
     @property

@@ -54,6 +54,7 @@ cdef class HookRegistry(dict):
     cdef int mask                # union of the entries' masks
     cdef void _release_checks(self)
     cdef _changed(self)
+    cdef _commit(self, dict before)
     cdef int _sync(self) except -1
     cdef tuple _revalidate(self)
 

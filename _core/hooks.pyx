@@ -19,9 +19,13 @@ from chainerlite._core.config cimport ThreadState, get_state
 cdef tuple _CALLBACKS = ('forward_preprocess', 'forward_postprocess',
                          'backward_preprocess', 'backward_postprocess')
 cdef tuple _base_callbacks = None
-# class -> (version tag, mask, funcs) for hooks whose instances override no
-# callback: a new hook of a known class is validated without lookups
+# Version tag of a hook class -> its mask, for hooks whose instances override
+# no callback: a new hook of a known class skips the signature inspection.
+# A tag is never reused for another class or a modified one, and the cache
+# holds no reference to the class (nor to its functions, which may refer to
+# it), so classes made at run time are freed. Emptied when it grows large.
 cdef dict _class_masks = {}
+cdef Py_ssize_t _CLASS_MASKS_SIZE = 4096
 
 
 def _set_base_hook_class(cls):
@@ -104,9 +108,22 @@ cdef class HookRegistry(dict):
         self._sync()
         return self.entries if self.mask else None
 
+    cdef _commit(self, dict before):
+        # After an insertion: a value that is not a function hook is taken
+        # out again (the registry gets back its previous content) before the
+        # error propagates, so later registrations still work.
+        try:
+            self._changed()
+        except BaseException:
+            dict.clear(self)
+            dict.update(self, before)
+            self._changed()
+            raise
+
     def __setitem__(self, key, value):
+        before = dict(self)
         dict.__setitem__(self, key, value)
-        self._changed()
+        self._commit(before)
 
     def __delitem__(self, key):
         dict.__delitem__(self, key)
@@ -129,14 +146,15 @@ cdef class HookRegistry(dict):
         self._changed()
 
     def update(self, *args, **kwargs):
+        before = dict(self)
         dict.update(self, *args, **kwargs)
-        self._changed()
+        self._commit(before)
 
     def setdefault(self, key, default=None):
-        try:
-            return dict.setdefault(self, key, default)
-        finally:
-            self._changed()
+        before = dict(self)
+        value = dict.setdefault(self, key, default)
+        self._commit(before)
+        return value
 
 
 cdef object _instance_dict(obj):
@@ -156,6 +174,12 @@ cdef int _compute_mask(hook) except -1:
     cls = type(hook)
     for i in range(4):
         name = _CALLBACKS[i]
+        # looked up on the class or the instance dict: a hook's own
+        # __getattribute__ is not run for callbacks it never receives
+        if not callable(inst[name] if name in inst
+                        else getattr(cls, name, None)):
+            raise TypeError('%s.%s is not a function hook: it has no callable '
+                            '%s' % (cls.__module__, cls.__qualname__, name))
         if name in inst or _base_callbacks is None or (
                 getattr(cls, name, None) is not _base_callbacks[i]):
             mask |= bit
@@ -206,20 +230,23 @@ cdef class HookEntry:
         inst = _instance_dict(hook)
         on_instance = inst is not None and any(
             [name in inst for name in _CALLBACKS])
-        cached = None if on_instance else _class_masks.get(cls)
         cdef unsigned int tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
-        if cached is not None and tag != 0 and cached[0] == tag:
+        cached = None if on_instance or tag == 0 else _class_masks.get(tag)
+        if cached is not None:
             # another instance of this class was validated already
-            self.mask, self.funcs = cached[1], cached[2]
+            self.mask = cached
         else:
             self.mask = _compute_mask(hook)
-            self.funcs = [None if inst is not None and name in inst
-                          else getattr(cls, name) for name in _CALLBACKS]
+        self.funcs = [None if inst is not None and name in inst
+                      else getattr(cls, name) for name in _CALLBACKS]
+        if cached is None:
             # The lookups above assign the class a fresh version tag if
             # needed.
             tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
-            if not on_instance:
-                _class_masks[cls] = (tag, self.mask, self.funcs)
+            if not on_instance and tag != 0:
+                if len(_class_masks) >= _CLASS_MASKS_SIZE:
+                    _class_masks.clear()
+                _class_masks[tag] = self.mask
         self.type_tag = tag
         self.type_ = cls
         self.inst_dict = inst

@@ -48,7 +48,11 @@ cdef class ReLU(FunctionNode):
         return grad_node(y.array > 0).apply(grad_outputs)
 
     cdef object _backward_raw1(self, gy):
-        return gy * (self._retained_output_data[0] > 0)
+        cdef tuple retained = self._retained_output_data
+        if retained is None or len(retained) != 1:
+            raise RuntimeError('%s: the retained output needed by backward '
+                               'is gone' % self.label)
+        return gy * (retained[0] > 0)
 
 
 cdef object _relu(x):

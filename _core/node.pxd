@@ -6,6 +6,7 @@ from chainerlite._core.config cimport ThreadState
 cdef class VariableNode:
     cdef object _data            # retained array (None unless retained)
     cdef object _name
+    cdef object _weak_variable   # weakref to a Variable that does not own it
     cdef object _dtype
     cdef tuple _shape            # cached shape tuple (built lazily from _dims)
     cdef int _ndim               # > MAX_DIMS: only _shape is set

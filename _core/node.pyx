@@ -3,12 +3,14 @@
 A FunctionNode holds its inputs (VariableNodes) strongly and its outputs as
 borrowed pointers; each output VariableNode clears its pointer when it dies,
 which gives weak-reference semantics without a weakref object per output.
-A VariableNode points back to its Variable the same way.
+A VariableNode points back the same way to the Variable that owns it (whose
+node it is): the Variable clears the pointer when it dies or takes another
+node, so the pointer is never left dangling.
 """
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject_GenericGetDict, PyObject_GenericSetAttr
-from cpython.ref cimport PyObject
+from cpython.ref cimport Py_REFCNT, PyObject
 
 import types
 import weakref
@@ -159,11 +161,26 @@ cdef class VariableNode:
         name (str): Name of the variable.
     """
 
-    def __init__(self, Variable variable, name, **kwargs):
-        self._variable = <PyObject*>variable
+    def __init__(self, Variable variable not None, name, **kwargs):
+        if 'grad' in kwargs:
+            raise ValueError('VariableNode() got the unexpected keyword '
+                             'argument "grad": set the gradient on the '
+                             'Variable instead')
+        if kwargs:
+            raise TypeError('VariableNode() got unexpected keyword arguments: '
+                            '%s' % ', '.join(sorted(kwargs)))
         self._name = name
         self._requires_grad = variable._requires_grad
         self._set_data_info(variable._data)
+        # The borrowed pointer is only for the Variable that owns this node
+        # (its dealloc clears it); any other one is watched through a weak
+        # reference.
+        if variable._node is self:
+            self._variable = <PyObject*>variable
+            self._weak_variable = None
+        else:
+            self._variable = NULL
+            self._weak_variable = weakref.ref(variable)
 
     def __dealloc__(self):
         cdef FunctionNode c = self._creator
@@ -252,8 +269,8 @@ cdef class VariableNode:
 
     @data.setter
     def data(self, d):
-        self._data = d
         self._set_data_info(d)
+        self._data = d
 
     @property
     def grad(self):
@@ -306,16 +323,15 @@ cdef class VariableNode:
 
     def get_variable_or_none(self):
         """Returns the Variable of this node, or None if it is gone."""
-        if self._variable == NULL:
-            return None
-        return <Variable>self._variable
+        return _variable_or_none(self)
 
     def retain_data(self):
         """Keeps a reference to the variable's array in this node."""
-        if self._variable == NULL:
+        var = _variable_or_none(self)
+        if var is None:
             raise RuntimeError('cannot retain variable data: the variable '
                                'has been already released')
-        self._data = (<Variable>self._variable)._data
+        self._data = (<Variable>var)._data
 
     def unchain(self):
         """Removes the reference to the creator (``creator_node = None``)."""
@@ -333,15 +349,27 @@ cdef str _label(tuple shape, dtype):
     return '(%s), %s' % (', '.join([str(s) for s in shape]), dtype)
 
 
+cdef object _variable_or_none(VariableNode node):
+    if node._variable != NULL:
+        return <Variable>node._variable
+    if node._weak_variable is not None:
+        return node._weak_variable()
+    return None
+
+
 cdef Variable get_variable(VariableNode node):
     if node._variable != NULL:
         return <Variable>node._variable
-    cdef Variable var = Variable.__new__(Variable)
-    var._data = node._data
-    var._requires_grad = node._requires_grad
-    var._node = node
-    node._variable = <PyObject*>var
-    return var
+    var = _variable_or_none(node)
+    if var is not None:
+        return var
+    cdef Variable new = Variable.__new__(Variable)
+    new._data = node._data
+    new._requires_grad = node._requires_grad
+    new._node = node
+    node._variable = <PyObject*>new
+    node._weak_variable = None
+    return new
 
 
 # ------------------------------------------------------------------- Variable
@@ -363,11 +391,9 @@ cdef void set_operators(binop_t add, binop_t sub, binop_t rsub, binop_t mul,
 
 cdef Variable new_variable(data, bint requires_grad):
     cdef Variable var = Variable.__new__(Variable)
-    cdef VariableNode node = VariableNode.__new__(VariableNode)
+    cdef VariableNode node = var._node
     var._data = data
     var._requires_grad = requires_grad
-    var._node = node
-    node._variable = <PyObject*>var
     node._requires_grad = requires_grad
     node._set_data_info(data)
     return var
@@ -379,13 +405,28 @@ cdef Variable as_variable_fast(x):
     if not is_array(x):
         raise TypeError('expected a Variable or an array, got %s'
                         % _type_name(x))
-    return new_variable(x, False)
+    return new_variable(_plain_array(x, 'Variable data'), False)
 
 
-def _check_array(data, str what):
-    if data is not None and not is_array(data):
+cdef object _plain_array(data, str what):
+    """``data`` checked to be an array (or None), as a plain ndarray.
+
+    NumPy subclasses change what operators mean (``*`` of ``numpy.matrix``
+    is a matrix product), so they are viewed as ``numpy.ndarray``; a masked
+    array is refused, as its mask would be silently ignored.
+    """
+    if data is None or type(data) is _ndarray:
+        return data
+    if not is_array(data):
         raise TypeError('%s must be a NumPy or CuPy array, or None; '
                         'got %s' % (what, _type_name(data)))
+    if isinstance(data, _ndarray):
+        if isinstance(data, numpy.ma.MaskedArray):
+            raise TypeError('%s cannot be a masked array (%s): its mask '
+                            'would be ignored; pass an ndarray'
+                            % (what, _type_name(data)))
+        return data.view(_ndarray)
+    return data
 
 
 @cython.no_gc_clear
@@ -403,17 +444,41 @@ cdef class Variable:
 
     __array_priority__ = 200
 
+    def __cinit__(self, *args, **kwargs):
+        # Every Variable has its node from the start, also one made by
+        # __new__ or by a subclass whose __init__ skips Variable.__init__:
+        # it is then like ``Variable()``.
+        cdef VariableNode node = VariableNode.__new__(VariableNode)
+        node._variable = <PyObject*>self
+        node._requires_grad = True
+        self._node = node
+        self._requires_grad = True
+
     def __init__(self, data=None, *, name=None, grad=None, requires_grad=True):
         generic_attrs(self, Variable)
-        _check_array(data, 'Variable data')
-        self._data = data
-        self._requires_grad = requires_grad
-        cdef VariableNode node = VariableNode.__new__(VariableNode)
-        self._node = node
-        node._variable = <PyObject*>self
+        data = _plain_array(data, 'Variable data')
+        cdef VariableNode node = self._node
+        if Py_REFCNT(node) > 2 or node._creator is not None:
+            # __init__ runs again and others hold the node (a graph): it
+            # stays valid for them but no longer reaches this Variable
+            if node._variable == <PyObject*>self:
+                node._variable = NULL
+            node = VariableNode.__new__(VariableNode)
+            node._variable = <PyObject*>self
+            self._node = node
+        else:
+            # only this Variable holds it (the node made by __cinit__)
+            node._variable = <PyObject*>self
+            node._weak_variable = None
+            node._data = None
+            node.old_style_creator = None
+            node._rank = 0
         node._name = name
         node._requires_grad = requires_grad
         node._set_data_info(data)
+        self._data = data
+        self._requires_grad = requires_grad
+        self._grad_var = None
         if grad is not None:
             self.grad = grad
 
@@ -451,7 +516,7 @@ cdef class Variable:
         self._set_array(d)
 
     def _set_array(self, d):
-        _check_array(d, 'Variable data')
+        d = _plain_array(d, 'Variable data')
         self._data = d
         self._node._set_data_info(d)
         if self._node._data is not None:
@@ -468,7 +533,7 @@ cdef class Variable:
         if g is None:
             self._grad_var = None
             return
-        _check_array(g, 'Variable grad')
+        g = _plain_array(g, 'Variable grad')
         self._check_grad(g)
         self._grad_var = new_variable(g, False)
 
@@ -687,13 +752,9 @@ cdef class Variable:
         """
         if self._node._creator is None:
             return
-        if self._grad_var is None and self._data is not None \
-                and self._data.size == 1:
-            xp = self.xp
-            seed = xp.ones_like(self._data)
-            if loss_scale is not None:
-                seed *= loss_scale
-            self._grad_var = new_variable(seed, False)
+        if self._grad_var is None and self._data is not None:
+            self._grad_var = new_variable(
+                _initial_grad(self._data, loss_scale), False)
         grad = self._grad_var
         _backprop_fn([self], [grad], retain_grad, enable_double_backprop,
                      loss_scale)
@@ -811,7 +872,7 @@ cdef class Variable:
         import copy
         return self._copy_to(Variable.__new__(type(self)), True, memo)
 
-    def _copy_to(self, Variable new, bint deep, memo=None):
+    def _copy_to(self, Variable new not None, bint deep, memo=None):
         import copy
         dup = copy.deepcopy if deep else copy.copy
         data = None if self._data is None else (
@@ -831,6 +892,29 @@ cdef class Variable:
         return (_rebuild_variable,
                 (type(self), self._data, self.name, self.grad,
                  self._requires_grad, _idict(self, self._extra) or None))
+
+
+cdef object _initial_grad(data, loss_scale):
+    # A loss holds one element; anything larger needs its gradient given.
+    if data.size != 1:
+        raise RuntimeError(
+            'Variable.backward: the variable has %d elements (shape %s) and '
+            'no grad. Set its grad (e.g. y.grad = xp.ones_like(y.array)) or '
+            'reduce it to a scalar first (e.g. F.sum(y))'
+            % (data.size, tuple(data.shape)))
+    if data.ndim != 0:
+        import warnings
+        warnings.warn(
+            'Treating a variable with only one element as a scalar in '
+            'Variable.backward is deprecated: a scalar variable is a '
+            '0-dimensional array (apply chainerlite.functions.squeeze to get '
+            'one). If this variable has one element by accident, set its '
+            'grad to zeros.', DeprecationWarning)
+    seed = (numpy if type(data) is _ndarray
+            else get_array_module(data)).ones_like(data)
+    if loss_scale is not None:
+        seed *= loss_scale
+    return seed
 
 
 def _rebuild_variable(cls, data, name, grad, requires_grad, state):
@@ -875,7 +959,20 @@ cdef extern from *:
     bint chl_needs_attr_check(object o)
     void chl_use_generic_attrs(object tp)
 
-cdef set _attr_types_seen = set()
+
+# Per-class caches are keyed by the class's version tag, which CPython never
+# gives to another class or to a modified one: they hold no reference to the
+# class (classes made at run time can be freed) and stay valid by
+# construction. Tag 0 (none assigned) is never cached; the caches are
+# bounded, so tags of dead classes do not pile up.
+cdef Py_ssize_t TAG_CACHE_SIZE = 4096
+
+
+cdef inline unsigned int type_tag(cls):
+    return (<_TypeWithTag*><PyObject*>cls).tp_version_tag
+
+
+cdef set _attr_types_seen = set()    # version tags of classes checked
 cdef tuple _ATTR_HOOKS = ('__getattr__', '__getattribute__', '__setattr__',
                           '__delattr__')
 
@@ -886,18 +983,25 @@ cdef inline int generic_attrs(object obj, type base) except -1:
     if not chl_needs_attr_check(obj):
         return 0
     cls = type(obj)
-    if cls in _attr_types_seen:
+    cdef unsigned int tag = type_tag(cls)
+    if tag != 0 and tag in _attr_types_seen:
         return 0
-    _attr_types_seen.add(cls)
     for klass in cls.__mro__:
         if klass is base:
             break
         d = klass.__dict__
         for name in _ATTR_HOOKS:
             if name in d:
-                return 0    # the subclass has its own attribute hooks
+                # the subclass has its own attribute hooks: remember it
+                tag = type_tag(cls)
+                if tag != 0:
+                    if len(_attr_types_seen) >= TAG_CACHE_SIZE:
+                        _attr_types_seen.clear()
+                    _attr_types_seen.add(tag)
+                return 0
     chl_use_generic_attrs(cls)
     return 0
+
 
 cdef object _extra_get(dict extra, obj, name):
     if extra is not None:
@@ -958,23 +1062,27 @@ cdef class _DeadRef:
 
 
 cdef object _dead_ref = _DeadRef()
+cdef int _MAX_RANK = (1 << 30) - 1
 cdef tuple _IDX0 = (0,)
 
 
-cdef dict _kinds_cache = {}    # class -> (version tag, kinds or None)
+# Asked on every apply, so a direct-mapped table instead of a dict: slot
+# ``tag % KINDS_SLOTS`` holds one class's tag and kinds (two classes that
+# share a slot take turns).
+DEF KINDS_SLOTS = 256
+cdef unsigned int _kinds_tags[KINDS_SLOTS]
+cdef list _kinds_slots = [None] * KINDS_SLOTS
 
 
 cdef bytes _declared_kinds(cls):
     """The kinds declared on a node class's check_type_forward, or None.
 
     See ``type_check.only_kinds``. The mark sits on the function, so an
-    overriding or patched check has none. Cached while the class (and its
-    bases) are unmodified.
+    overriding or patched check has none.
     """
-    cdef unsigned int tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
-    entry = _kinds_cache.get(cls)
-    if entry is not None and tag != 0 and (<tuple>entry)[0] == tag:
-        return (<tuple>entry)[1]
+    cdef unsigned int tag = type_tag(cls)
+    if tag != 0 and _kinds_tags[tag % KINDS_SLOTS] == tag:
+        return <bytes>_kinds_slots[tag % KINDS_SLOTS]
     kinds = None
     check = getattr(cls, 'check_type_forward', None)
     if type(check) is _function_type:
@@ -982,8 +1090,10 @@ cdef bytes _declared_kinds(cls):
         if type(declared) is str:
             kinds = declared.encode('ascii')
     # the lookups above give the class a version tag if it had none
-    tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
-    _kinds_cache[cls] = (tag, kinds)
+    tag = type_tag(cls)
+    if tag != 0:
+        _kinds_tags[tag % KINDS_SLOTS] = tag
+        _kinds_slots[tag % KINDS_SLOTS] = kinds
     return kinds
 
 
@@ -1025,6 +1135,7 @@ cdef class FunctionNode:
                     raise TypeError('inputs must be VariableNodes, got %s'
                                     % _type_name(x))
         self._inputs = value
+        self._fast = False    # the compiled backward relies on apply's links
 
     @property
     def outputs(self):
@@ -1039,6 +1150,7 @@ cdef class FunctionNode:
 
     @outputs.setter
     def outputs(self, refs):
+        self._fast = False    # the compiled backward relies on apply's links
         if refs is None:
             self._link_outputs(None)
             return
@@ -1077,7 +1189,11 @@ cdef class FunctionNode:
         return self._rank
 
     @rank.setter
-    def rank(self, int value):
+    def rank(self, value):
+        # outputs get rank + 1, and the backward heap keys need headroom
+        if not 0 <= value <= _MAX_RANK:
+            raise ValueError('rank of %s must be in [0, %d], got %r'
+                             % (self.label, _MAX_RANK, value))
         self._rank = value
 
     @property
@@ -1145,6 +1261,11 @@ cdef class FunctionNode:
         Returns:
             tuple of Variable: The outputs.
         """
+        if type(inputs) is not tuple and type(inputs) is not list and (
+                isinstance(inputs, Variable) or is_array(inputs)):
+            raise TypeError('%s.apply expects a tuple or list of inputs, '
+                            'not a single %s; write apply((x,))'
+                            % (self.label, _type_name(inputs)))
         return apply_node(self, tuple(inputs))
 
     def check_type_forward(self, in_types):
@@ -1270,11 +1391,14 @@ cdef class FunctionNode:
         """
         cdef Variable var
         cdef VariableNode node
-        if self._output_indexes_to_retain is None or self._outs == NULL:
+        cdef Py_ssize_t index
+        if (self._output_indexes_to_retain is None or self._outs == NULL
+                or self._retained_output_data is None):
             return ()
         ret = []
-        for index, data in zip(self._output_indexes_to_retain,
-                               self._retained_output_data):
+        for i, data in zip(self._output_indexes_to_retain,
+                           self._retained_output_data):
+            index = _checked_index(self, i, self._n_out, 'output')
             if self._outs[index] == NULL:
                 var = new_variable(data, True)
                 node = var._node
@@ -1381,10 +1505,42 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
         call_forward_hooks(entries, FWD_POST, node, in_data, outputs)
     if debug_enabled(state):
         check_finite(node, outputs, 'forward')
+    if node._input_indexes_to_retain is not None:
+        node._input_indexes_to_retain = _checked_indexes(
+            node, node._input_indexes_to_retain, len(in_data), 'input')
+    if node._output_indexes_to_retain is not None:
+        node._output_indexes_to_retain = _checked_indexes(
+            node, node._output_indexes_to_retain, len(outputs), 'output')
     ret = tuple([new_variable(y, requires_grad) for y in outputs])
     if backprop_enabled(state):
         _link(node, input_vars, ret, outputs)
     return ret
+
+
+cdef Py_ssize_t _checked_index(FunctionNode node, index, Py_ssize_t n,
+                               str kind) except -1:
+    """A retained index as a position among ``n`` inputs or outputs.
+
+    Negative indexes count from the end, as in Chainer.
+    """
+    cdef Py_ssize_t i = index
+    if i < 0:
+        i += n
+    if not 0 <= i < n:
+        raise IndexError('%s retains %s index %d, but it has %d %s%s'
+                         % (node.label, kind, index, n, kind,
+                            '' if n == 1 else 's'))
+    return i
+
+
+cdef tuple _checked_indexes(FunctionNode node, tuple indexes, Py_ssize_t n,
+                            str kind):
+    # Called by apply once forward has run (the number of outputs is known
+    # only then); usually the indexes are valid and come back unchanged.
+    for index in indexes:
+        if type(index) is not int or not 0 <= <Py_ssize_t>index < n:
+            return tuple([_checked_index(node, j, n, kind) for j in indexes])
+    return indexes
 
 
 cdef int _link(FunctionNode node, list input_vars, tuple ret,
@@ -1497,4 +1653,4 @@ def _as_variable(obj):
     if not is_array(obj):
         raise TypeError('as_variable expects a Variable or an array, got %s'
                         % _type_name(obj))
-    return new_variable(obj, False)
+    return new_variable(_plain_array(obj, 'Variable data'), False)

@@ -155,13 +155,16 @@ cdef class TimerRecorder:
     cpdef record(self, name, int phase, double elapsed, double self_time):
         """Adds one finished call to the history and the per-name sums."""
         cdef Stat stat
+        if phase != 1 and phase != 2:
+            raise ValueError('TimerRecorder.record: phase must be 1 (forward) '
+                             'or 2 (backward), got %d' % phase)
         self.history.append((name, elapsed))
         found = self.stats.get(name)
         if found is None:
             stat = Stat.__new__(Stat)
             self.stats[name] = stat
         else:
-            stat = <Stat>found
+            stat = <Stat?>found
         stat.self_time += self_time
         stat.by_phase[phase] += elapsed
 
@@ -176,17 +179,17 @@ cdef bint _on_gpu(tuple arrays):
 # The callbacks of TimerHook, which derives from TimerRecorder: compiled
 # functions that bind as methods, with no attribute lookup per call.
 
-def forward_preprocess(TimerRecorder self, function, in_data):
+def forward_preprocess(TimerRecorder self not None, function, in_data):
     self.start(function, in_data, 1)
 
 
-def forward_postprocess(TimerRecorder self, function, in_data):
+def forward_postprocess(TimerRecorder self not None, function, in_data):
     self.stop(function)
 
 
-def backward_preprocess(TimerRecorder self, function, in_data, out_grad):
+def backward_preprocess(TimerRecorder self not None, function, in_data, out_grad):
     self.start(function, in_data + out_grad, 2)
 
 
-def backward_postprocess(TimerRecorder self, function, in_data, out_grad):
+def backward_postprocess(TimerRecorder self not None, function, in_data, out_grad):
     self.stop(function)

@@ -337,3 +337,41 @@ def test_instances_of_one_class_are_validated_separately():
         del Quiet.backward_postprocess
     assert calls == [1, 2]
     del third
+
+
+@pytest.mark.parametrize('insert', [
+    lambda hooks: hooks.__setitem__('junk', object()),
+    lambda hooks: hooks.update({'junk': 5}),
+    lambda hooks: hooks.update(rec=Recorder(), junk=None),
+    lambda hooks: hooks.setdefault('junk', 'not a hook'),
+])
+def test_registry_rejects_non_hooks_and_stays_usable(insert):
+    hooks = chainerlite.get_function_hooks()
+    with pytest.raises(TypeError, match='is not a function hook'):
+        insert(hooks)
+    assert list(hooks) == []
+    x = chainerlite.Variable(np.ones(3, np.float32))
+    with Recorder() as rec:
+        x * 2.0
+    assert [c[1] for c in rec.log] == ['added', 'fpre', 'fpost', 'deleted']
+    assert list(hooks) == []
+
+
+def test_registry_accepts_duck_typed_hooks():
+    class Duck(object):
+        def __init__(self):
+            self.seen = []
+
+        def forward_preprocess(self, function, in_data):
+            self.seen.append(function.label)
+
+        forward_postprocess = backward_preprocess = backward_postprocess = (
+            lambda self, *args: None)
+
+    hooks = chainerlite.get_function_hooks()
+    duck = hooks['duck'] = Duck()
+    try:
+        chainerlite.Variable(np.ones(3, np.float32)) * 2.0
+    finally:
+        del hooks['duck']
+    assert duck.seen == ['_ * 2.0']

@@ -180,6 +180,86 @@ def test_retain_outputs_after_output_variable_dropped():
     testing.assert_allclose(x.grad, 2 * numpy.exp(a), rtol=1e-5)
 
 
+class LastRetained(FunctionNode):
+    """p = a * b, s = a + b; retains its last input and last output."""
+
+    def forward(self, inputs):
+        self.retain_inputs((-1,))
+        self.retain_outputs((-1,))
+        a, b = inputs
+        return a * b, a + b
+
+    def backward(self, indexes, grad_outputs):
+        b, = self.get_retained_inputs()
+        s, = self.get_retained_outputs()
+        gp, gs = grad_outputs
+        return gp * b + gs, gs
+
+
+def test_negative_retain_indexes_count_from_the_end():
+    a, b = _arr(3), _arr(3, seed=1)
+    xa, xb = Variable(a), Variable(b)
+    f = LastRetained()
+    p, s = f.apply((xa, xb))
+    assert f._input_indexes_to_retain == (1,)
+    assert f._output_indexes_to_retain == (1,)
+    assert f.get_retained_inputs()[0] is xb
+    assert f.get_retained_outputs()[0] is s
+    F.sum(p + s).backward()
+    testing.assert_allclose(xa.grad, b + 1)
+
+
+@pytest.mark.parametrize('retain', ['retain_inputs', 'retain_outputs'])
+@pytest.mark.parametrize('index', [1, -2, 7])
+def test_out_of_range_retain_index_raises_naming_function(retain, index):
+    class Bad(FunctionNode):
+        def forward(self, inputs):
+            getattr(self, retain)((0, index))
+            return inputs[0] * 2,
+
+    x = Variable(_arr(3))
+    f = Bad()
+    with pytest.raises(IndexError, match='Bad retains .* index %d' % index):
+        f.apply((x,))
+    assert f.inputs is None and f.outputs is None
+
+
+def test_retained_output_index_set_by_hand_is_checked():
+    x = Variable(_arr(3))
+    f = Exp()
+    f.apply((x,))
+    f._output_indexes_to_retain = (3,)
+    with pytest.raises(IndexError, match='Exp'):
+        f.get_retained_outputs()
+
+
+def test_apply_with_a_single_variable_raises_type_error():
+    x = Variable(_arr(2, 3))
+    with pytest.raises(TypeError, match='Square.apply expects a tuple or list'):
+        Square().apply(x)
+    with pytest.raises(TypeError, match='Square.apply'):
+        Square().apply(_arr(2, 3))
+    y, = Square().apply([x])
+    assert y.shape == (2, 3)
+
+
+def test_rank_setter_range():
+    f = Square()
+    f.rank = 5
+    assert f.rank == 5
+    for bad in (-1, 2 ** 31, 2 ** 80):
+        with pytest.raises(ValueError, match='rank of Square'):
+            f.rank = bad
+
+
+def test_builtin_node_with_inputs_replaced_raises_on_backward():
+    x, z = Variable(_arr(3)), Variable(_arr(3))
+    y = x * z
+    y.creator_node.inputs = (x.node,)
+    with pytest.raises(IndexError):
+        F.sum(y).backward()
+
+
 def test_multiple_outputs_partial_grad():
     a, b = _arr(3), _arr(3, seed=1)
     xa, xb = Variable(a), Variable(b)

@@ -128,7 +128,7 @@ def test_update_rule_disabled_or_without_grad():
 
 def test_update_rule_divides_loss_scaled_grad_once():
     param = chainerlite.Parameter(numpy.array([3.0]))
-    (param * 2.0).backward(loss_scale=8.0)
+    F.sum(param * 2.0).backward(loss_scale=8.0)
     numpy.testing.assert_array_equal(param.grad, [16.0])
     rule = _RecordingRule()
     seen = []

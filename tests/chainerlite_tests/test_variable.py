@@ -19,6 +19,109 @@ def _arr(*shape, dtype=numpy.float32, seed=0):
 
 # ------------------------------------------------------------- constructor
 
+@pytest.mark.filterwarnings('ignore::PendingDeprecationWarning')
+def test_matrix_data_becomes_a_plain_ndarray():
+    m = numpy.matrix([[1., 2.], [3., 4.]], numpy.float32)
+    v = Variable(m)
+    assert type(v.array) is numpy.ndarray and v.dtype == numpy.float32
+    numpy.testing.assert_array_equal((v * v).array, [[1., 4.], [9., 16.]])
+    v.array = numpy.matrix([[2., 2.], [2., 2.]], numpy.float32)
+    assert type(v.array) is numpy.ndarray
+    v.grad = numpy.matrix([[1., 1.], [1., 1.]], numpy.float32)
+    assert type(v.grad) is numpy.ndarray
+    y = F.relu(numpy.matrix([[1., -1.]], numpy.float32))
+    assert type(y.array) is numpy.ndarray
+
+
+@pytest.mark.filterwarnings('ignore::PendingDeprecationWarning')
+def test_matrix_data_shares_memory():
+    m = numpy.matrix([[1., 2.]], numpy.float32)
+    v = Variable(m)
+    v.array[0, 0] = 5
+    assert m[0, 0] == 5
+
+
+def test_masked_array_data_is_rejected():
+    data = numpy.ma.masked_array([1., 2.], mask=[True, False])
+    with pytest.raises(TypeError, match='Variable data.*masked'):
+        Variable(data)
+    with pytest.raises(TypeError, match='masked'):
+        Variable().array = data
+    with pytest.raises(TypeError, match='masked'):
+        F.relu(data)
+
+
+def test_uninitialised_variable_is_like_variable_of_none():
+    v = Variable.__new__(Variable)
+    assert v.array is None and v.grad is None and v.name is None
+    assert v.requires_grad and v.creator is None
+    assert v.node.get_variable_or_none() is v
+    assert repr(v) == 'variable(None)'
+    v.unchain_backward()
+    v.backward()
+
+
+def test_subclass_skipping_super_init_is_usable():
+    class Lazy(Variable):
+        def __init__(self, data):
+            self.pending = data
+
+    x = Lazy(_arr(3))
+    assert x.array is None and x.node is not None
+    x.array = x.pending
+    F.sum(x * x).backward()
+    testing.assert_allclose(x.grad, 2 * x.pending)
+
+
+def test_reinit_detaches_the_old_graph():
+    x = Variable(_arr(3))
+    y = x * 2
+    old_node = x.node
+    Variable.__init__(x, _arr(5), name='x2')
+    assert x.node is not old_node and x.name == 'x2'
+    assert old_node.get_variable_or_none() is None
+    y.grad = numpy.ones(3, numpy.float32)
+    y.backward()
+    assert x.grad is None
+    del x
+    gc.collect()
+    others = [Variable(_arr(3)) for _ in range(50)]
+    y.backward()
+    assert all(o.grad is None for o in others)
+
+
+def test_reinit_of_a_variable_outside_any_graph():
+    x = Variable(_arr(3), name='a')
+    x.node.retain_data()
+    Variable.__init__(x, _arr(2), name='b')
+    assert x.name == 'b' and x.node.data is None and x.node.shape == (2,)
+    assert x.node.get_variable_or_none() is x
+    held = x.node
+    Variable.__init__(x, _arr(4))
+    assert x.node is not held and held.get_variable_or_none() is None
+    assert x.node.get_variable_or_none() is x and x.shape == (4,)
+
+
+def test_variable_node_constructor_watches_the_variable_weakly():
+    x = Variable(_arr(3))
+    node = chainerlite.variable.VariableNode(x, 'watch')
+    assert node.name == 'watch' and node.shape == (3,)
+    assert node.get_variable_or_none() is x and node.get_variable() is x
+    assert x.node is not node
+    del x
+    gc.collect()
+    assert node.get_variable_or_none() is None
+    with pytest.raises(RuntimeError):
+        node.retain_data()
+
+
+def test_variable_node_constructor_rejects_grad():
+    with pytest.raises(ValueError, match='grad'):
+        chainerlite.variable.VariableNode(Variable(), '', grad=None)
+    with pytest.raises(TypeError):
+        chainerlite.variable.VariableNode(None, '')
+
+
 def test_constructor_defaults():
     v = Variable()
     assert v.array is None
@@ -526,6 +629,26 @@ def test_backward_on_scalar_sets_grad_one():
     y.backward()
     numpy.testing.assert_array_equal(y.grad, numpy.ones((), numpy.float32))
     testing.assert_allclose(x.grad, 2 * a)
+
+
+def test_backward_of_non_scalar_without_grad_raises():
+    x = Variable(_arr(2, 3))
+    y = x * 2
+    with pytest.raises(RuntimeError, match=r'6 elements.*Set its grad.*scalar'):
+        y.backward()
+    assert x.grad is None and y.grad is None
+    y.grad = numpy.ones((2, 3), numpy.float32)
+    y.backward()
+    testing.assert_allclose(x.grad, numpy.full((2, 3), 2, numpy.float32))
+
+
+def test_backward_of_one_element_non_scalar_warns_and_seeds_ones():
+    x = Variable(_arr(1, 1))
+    y = x * 3
+    with pytest.warns(DeprecationWarning, match='0-dimensional'):
+        y.backward()
+    numpy.testing.assert_array_equal(y.grad, numpy.ones((1, 1), numpy.float32))
+    testing.assert_allclose(x.grad, numpy.full((1, 1), 3, numpy.float32))
 
 
 def test_backward_on_leaf_does_nothing():
