@@ -5,10 +5,6 @@ every result 2-D, and a masked array's mask means nothing to the functions;
 used as they are, both give wrong numbers without an error. A Variable (and
 a function given raw arrays) should hold a plain ``numpy.ndarray`` view of
 a subclass array (same memory, dtype and shape) and refuse a masked array.
-
-The tests marked ``_NEEDS_CORE`` fail until ``_core/node.pyx`` converts
-subclass arrays where arrays enter the graph (``Variable.__init__``, its
-``array``/``grad`` setters, and the raw inputs of ``FunctionNode.apply``).
 """
 import numpy
 import pytest
@@ -19,15 +15,11 @@ import chainerlite.functions as F
 # numpy.matrix warns that it is not recommended, which is the point here
 pytestmark = pytest.mark.filterwarnings('ignore::PendingDeprecationWarning')
 
-_NEEDS_CORE = pytest.mark.xfail(
-    reason='the core stores ndarray subclasses as they are', strict=True)
-
 
 def _matrix():
     return numpy.matrix([[1., 2.], [3., 4.]], numpy.float32)
 
 
-@_NEEDS_CORE
 def test_variable_holds_a_plain_view_of_a_matrix():
     m = _matrix()
     v = chainerlite.Variable(m)
@@ -36,7 +28,6 @@ def test_variable_holds_a_plain_view_of_a_matrix():
     assert numpy.shares_memory(v.array, m)
 
 
-@_NEEDS_CORE
 def test_masked_array_is_refused():
     masked = numpy.ma.masked_array(numpy.ones(3, numpy.float32),
                                    mask=[False, True, False])
@@ -44,7 +35,6 @@ def test_masked_array_is_refused():
         chainerlite.Variable(masked)
 
 
-@_NEEDS_CORE
 @pytest.mark.parametrize('func', [
     lambda x: x * x,
     lambda x: x ** 2,

@@ -196,13 +196,13 @@ def test_grad_set_grad_and_grad_inputs():
 # ------------------------------------------------- grad() on shared subgraphs
 
 def test_grad_keeps_a_value_used_with_its_descendant():
-    x = _v(1.0)
+    x = chainerlite.Variable(np.array(1.0))
     a = -x
     f = a + a * a                     # df/dx = -(1 + 2a) = 1 at x = 1
     gx, = chainerlite.grad([f], [x])
-    np.testing.assert_allclose(gx.array, [1.0])
+    np.testing.assert_allclose(gx.array, 1.0)
     f.backward()
-    np.testing.assert_allclose(x.grad, [1.0])
+    np.testing.assert_allclose(x.grad, 1.0)
 
 
 def test_grad_matches_backward_on_a_residual_block():

@@ -73,9 +73,6 @@ def test_function_node_class_failing_type_check_is_freed():
     assert _freed(use)
 
 
-@pytest.mark.xfail(strict=True, reason='backprop._array_backwards maps each '
-                   'node class backpropagated on raw arrays to its '
-                   '_backward_arrays and keeps it alive (fix in backprop.pyx)')
 def test_function_node_class_is_freed_after_backward():
     def use():
         cls = _node_class()
