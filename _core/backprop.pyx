@@ -340,7 +340,11 @@ cdef class _Pass:
             out_grad = (g,)
             _call_backward_hooks(entries, BWD_PRE, f, in_data, out_grad)
             _check_not_unchained(f)
-            gx = f._backward_raw1(g)
+            self.state.running += 1
+            try:
+                gx = f._backward_raw1(g)
+            finally:
+                self.state.running -= 1
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
         if type(gx) is not _ndarray:
             gx = ensure_array(gx)
@@ -374,7 +378,11 @@ cdef class _Pass:
             out_grad = _hook_out_grad(gys, self.raw)
             _call_backward_hooks(entries, BWD_PRE, f, in_data, out_grad)
             _check_not_unchained(f)
-            gxs = _run_backward(f, indexes, gys, self.raw, self.state)
+            self.state.running += 1
+            try:
+                gxs = _run_backward(f, indexes, gys, self.raw, self.state)
+            finally:
+                self.state.running -= 1
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
         if self.debug:
             check_finite(f, gxs if self.raw else tuple([

@@ -7,6 +7,7 @@ cdef class ThreadState:
     cdef bint light_mode        # type checks evaluate on plain values
     cdef object hooks           # HookRegistry: global hooks of this thread
     cdef dict scratch           # per-thread data of compiled hooks, by id
+    cdef int running            # hooked forward/backward calls now running
 
 
 cdef ThreadState get_state()

@@ -1488,11 +1488,19 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
     cdef tuple entries = active_entries(state, node._local_hooks)
     if entries and not any_mask(entries):
         entries = None
-    if entries:
-        call_forward_hooks(entries, FWD_PRE, node, in_data)
     node._input_indexes_to_retain = None
     node._output_indexes_to_retain = None
-    outputs = node.forward(in_data)
+    if entries:
+        call_forward_hooks(entries, FWD_PRE, node, in_data)
+        # hooks that keep a stack of running calls (TimerHook) learn from
+        # this depth which of their calls raised instead of returning
+        state.running += 1
+        try:
+            outputs = node.forward(in_data)
+        finally:
+            state.running -= 1
+    else:
+        outputs = node.forward(in_data)
     if not isinstance(outputs, tuple):
         raise TypeError('forward output must be a tuple (%s)\nActual: %s'
                         % (node.label, _type_name(outputs)))

@@ -47,6 +47,7 @@ cdef class _Call:
     cdef double start
     cdef double nested
     cdef int phase               # 1 forward, 2 backward (index into stats)
+    cdef int depth               # hooked calls running around this one
     cdef object event            # CUDA start event on the GPU, else None
     cdef long call_id
 
@@ -88,10 +89,9 @@ cdef class TimerRecorder:
         self.stats = {}
         self.gpu_calls = []
 
-    cdef list _stack(self):
+    cdef list _stack(self, ThreadState state):
         # This thread's running calls, kept in the thread's state under the
         # recorder itself (removed again by reset_thread).
-        cdef ThreadState state = get_state()
         if state.scratch is None:
             state.scratch = {}
         stack = state.scratch.get(self)
@@ -106,9 +106,16 @@ cdef class TimerRecorder:
             state.scratch.pop(self, None)
 
     cdef int start(self, function, tuple arrays, int phase) except -1:
+        cdef ThreadState state = get_state()
+        cdef list stack = self._stack(state)
         cdef _Call call = _Call.__new__(_Call)
+        # Calls at this depth or deeper that are still on the stack raised
+        # instead of returning: they are over.
+        while stack and (<_Call>stack[-1]).depth >= state.running:
+            stack.pop()
         call.key = id(function)
         call.phase = phase
+        call.depth = state.running
         if _cupy is not None and _on_gpu(arrays):
             call.event = _cupy.cuda.Event()
             call.event.record()
@@ -116,11 +123,11 @@ cdef class TimerRecorder:
             call.call_id = self._gpu_ids
         else:
             call.start = chainerlite_now()
-        self._stack().append(call)
+        stack.append(call)
         return 0
 
     cdef int stop(self, function) except -1:
-        cdef list stack = self._stack()
+        cdef list stack = self._stack(get_state())
         cdef _Call call, parent
         cdef Py_ssize_t key = id(function), i
         cdef double elapsed

@@ -253,15 +253,31 @@ def test_a_raise_out_of_the_with_block_leaves_no_open_call():
     _check_only_sleeps_counted(hook, 2)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    'needs the core: a top-level call that raised stays on the per-thread '
-    'stack of _core/timer.pyx, and later top-level calls count as nested '
-    'in it until the hook is left'))
 def test_a_top_level_raise_caught_inside_the_with_block_is_forgotten():
     x = _variable()
     with timer.TimerHook() as hook:
         with pytest.raises(ValueError):
             _Fail().apply((x,))
+        Sleep().apply((x,))
+        Sleep().apply((x,))
+    _check_only_sleeps_counted(hook, 2)
+
+
+class _FailBackward(function_node.FunctionNode):
+    def forward(self, inputs):
+        return inputs
+
+    def backward(self, indexes, grad_outputs):
+        raise ValueError('fail')
+
+
+def test_a_backward_that_raised_is_forgotten():
+    x = _variable()
+    y, = _FailBackward().apply((x,))
+    y.grad = numpy.ones_like(y.array)
+    with timer.TimerHook() as hook:
+        with pytest.raises(ValueError):
+            y.backward()
         Sleep().apply((x,))
         Sleep().apply((x,))
     _check_only_sleeps_counted(hook, 2)
