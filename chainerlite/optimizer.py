@@ -300,18 +300,19 @@ class UpdateRule:
         probe._state = {}
         dummy = numpy.zeros(1, numpy.float32)
         probe.init_state(variable.Variable(dummy, grad=dummy.copy()))
+        # Every entry is asked for, even after one came back None: a load
+        # that checks the whole file before assigning anything must see
+        # each of them.
         state = {}
         for key in probe._state:
             try:
-                value = serializer(key, None)
+                state[key] = serializer(key, None)
             except KeyError:
                 if self.enabled:
                     raise
-                value = None
-            if value is None:
-                return
-            state[key] = value
-        self._state = state
+                state[key] = None
+        if all(value is not None for value in state.values()):
+            self._state = state
 
     def _prepare(self, param):
         if self._state is None:

@@ -252,11 +252,8 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
     and a value out of the range of the target's dtype is an error.
 
     Every value is checked before any is assigned, so that an error leaves
-    ``obj`` as it was. One case is only partly checked: when ``obj`` asks
-    for more values after an uninitialized one is loaded (the state
-    entries of an optimizer that has never updated, after the first one
-    of each parameter), the stored data of these is checked beforehand
-    but a missing one is found only while assigning.
+    ``obj`` as it was (an optimizer that has never updated asks for each of
+    its state entries by name, so a missing one is found by the check too).
 
     Args:
         file (str or file-like): Path or binary file to read.

@@ -186,18 +186,23 @@ def test_failed_load_leaves_optimizer_unchanged(how):
     assert _state(opt) == before
 
 
-@pytest.mark.parametrize('stored, match', [
-    (numpy.array([None, 1], object), 'object array'),
-    (numpy.zeros(2, 'i4,f4'), 'unsupported dtype'),
+@pytest.mark.parametrize('stored, error, match', [
+    (numpy.array([None, 1], object), ValueError, 'object array'),
+    (numpy.zeros(2, 'i4,f4'), ValueError, 'unsupported dtype'),
+    (None, KeyError, ''),
 ])
-def test_failed_load_leaves_fresh_optimizer_without_state(stored, match):
-    # The rules have no state: each asks for its second entry only once
-    # the first one is loaded, so the bad entry is a second one.
+def test_failed_load_leaves_fresh_optimizer_without_state(
+        stored, error, match):
+    # The rules have no state yet and ask for each of its entries by name:
+    # the bad (or missing) entry is the last one.
     arrays = _arrays(_trained_adam(1))
     last = max(k for k in arrays if k.endswith('/v'))
-    arrays[last] = stored
+    if stored is None:
+        del arrays[last]
+    else:
+        arrays[last] = stored
     opt = optimizers.Adam().setup(_Net(2))
-    with pytest.raises(ValueError, match=repr(last) + '.*' + match):
+    with pytest.raises(error, match=repr(last) + '.*' + match):
         serializers.load_npz(_npz(arrays), opt)
     assert all(p.update_rule.state is None for p in opt.target.params())
     assert opt.t == 0
