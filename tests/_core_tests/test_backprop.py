@@ -110,6 +110,15 @@ def _thread_grads(seed):
     return x.grad.copy(), w.grad.copy()
 
 
+def _run_threads(target, n):
+    """Runs ``target(k)`` for k in range(n), each in its own thread."""
+    threads = [threading.Thread(target=target, args=(k,)) for k in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
 def test_concurrent_threads_match_serial():
     serial = [_thread_grads(i) for i in range(8)]
     results = [None] * 8
@@ -117,11 +126,7 @@ def test_concurrent_threads_match_serial():
     def run(i):
         results[i] = _thread_grads(i)
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    _run_threads(run, 8)
     for (sx, sw), (tx, tw) in zip(serial, results):
         np.testing.assert_array_equal(sx, tx)
         np.testing.assert_array_equal(sw, tw)
@@ -265,12 +270,7 @@ def test_threads_running_grad_on_heads_of_one_trunk_match_serial():
             results[k].append([g.array for g in chainerlite.grad(
                 [heads[k]], [x, w])])
 
-    threads = [threading.Thread(target=run, args=(k,))
-               for k in range(len(heads))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    _run_threads(run, len(heads))
     for k, runs in enumerate(results):
         assert len(runs) == 20
         for gx, gw in runs:
@@ -293,12 +293,7 @@ def test_threads_mixing_first_and_second_order_grad_on_one_graph():
         with lock:
             total[0] = total[0] + g.array
 
-    threads = [threading.Thread(target=run, args=(k,))
-               for k in range(len(heads))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    _run_threads(run, len(heads))
     np.testing.assert_allclose(total[0], expected, rtol=1e-12)
 
 
