@@ -73,10 +73,16 @@ BINARY = {
 
 
 def _unary_applies(name, shape):
+    # A reshape to the same shape returns its input itself (as in Chainer):
+    # the reference would take it for a new value, so it is not drawn.
     if name == 'sum0':
         return len(shape) >= 1
-    if name in ('transpose', 'swap_shape'):
+    if name == 'transpose':
         return len(shape) == 2
+    if name == 'swap_shape':
+        return len(shape) == 2 and shape[0] != shape[1]
+    if name == 'flatten':
+        return len(shape) != 1
     return True
 
 
@@ -281,9 +287,7 @@ def test_every_backprop_path_matches_finite_differences(program):
         _check(_by_grad(program), expected, 'grad() with a hook')
         _check(_by_backward_function(program), _leaf_part(program, expected),
                'backward() with a hook')
-    # (a reshape to the same shape creates no node, so no call at all is
-    # possible)
-    assert hook.pre == hook.post
+    assert hook.pre == hook.post > 0
 
 
 @given(programs(max_inputs=2, max_steps=6))
