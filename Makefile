@@ -32,8 +32,8 @@ demo: $(DEMO_STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q
 
-# The property-based tests of backprop with many more random graphs (a few
-# minutes); `make test` runs a bounded profile of the same tests.
+# The property-based tests of backprop with many more random graphs (about
+# 7 minutes); `make test` runs a bounded profile of the same tests.
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q tests/_core_tests/test_grad_properties.py
 

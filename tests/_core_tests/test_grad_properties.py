@@ -26,7 +26,7 @@ settings.register_profile(
     'default', max_examples=40, deadline=None,
     suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile(
-    'fuzz', max_examples=3000, deadline=None,
+    'fuzz', max_examples=20000, deadline=None,
     suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get('HYPOTHESIS_PROFILE', 'default'))
 
@@ -193,7 +193,8 @@ def numerical_grads(inputs, steps, outs, grad_outputs, wrt, eps=1e-6):
 
     result = []
     for i in wrt:
-        x = np.array(base[i], dtype=np.float64)
+        # C order, so that the flat views below write through
+        x = np.array(base[i], dtype=np.float64, order='C')
         grad = np.zeros_like(x)
         flat, gflat = x.reshape(-1), grad.reshape(-1)
         for k in range(flat.size):
