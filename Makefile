@@ -60,8 +60,9 @@ test-numpy1: $(STAMP) $(NP1)/bin/python
 	rm -rf build/numpy1 && mkdir -p build/numpy1
 	$(PY) -m pip wheel -q --no-build-isolation --no-deps -w build/numpy1 .
 	$(NP1)/bin/python -m pip install -q --force-reinstall --no-deps build/numpy1/chainerlite-*.whl
-	cd build/numpy1 && ../../$(NP1)/bin/python -m pytest -q -c ../../pyproject.toml \
-		--rootdir=../.. ../../tests --pyargs chainerlite
+	cd build/numpy1 && ../../$(NP1)/bin/python -m pytest -q ../../tests
+	cd build/numpy1 && ../../$(NP1)/bin/python -m pytest -q -p no:cacheprovider \
+		--doctest-modules --import-mode=importlib --pyargs chainerlite
 
 $(VENV)/bin/asv: $(STAMP)
 	$(PY) -m pip install --no-build-isolation -e '.[bench]'
