@@ -12,6 +12,7 @@ import operator
 import numpy
 
 from chainerlite.backends import cuda
+from chainerlite.dataset import dataset_mixin
 
 
 def format_example(mode, keys, values):
@@ -48,7 +49,7 @@ def index_list(index):
     return [operator.index(i) for i in index]
 
 
-class TabularDataset(object):
+class TabularDataset(dataset_mixin.DatasetMixin):
     """An abstract dataset whose examples all have the same keys.
 
     Each example is a row of a table whose columns are named by ``keys``.
@@ -59,18 +60,17 @@ class TabularDataset(object):
     conversion are then built on ``get_examples``.
     """
 
-    def __len__(self):
-        raise NotImplementedError
-
     @property
     def keys(self):
         """tuple of str: Names of the columns."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            '{}.keys is not implemented'.format(type(self).__name__))
 
     @property
     def mode(self):
         """``tuple``, ``dict`` or ``None``: The form of an example."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            '{}.mode is not implemented'.format(type(self).__name__))
 
     def get_examples(self, indices, key_indices):
         """Returns a part of the table, one column per requested key.
@@ -84,7 +84,8 @@ class TabularDataset(object):
         Returns:
             tuple: The columns (each a list, an array or another sequence).
         """
-        raise NotImplementedError
+        raise NotImplementedError(
+            '{}.get_examples is not implemented'.format(type(self).__name__))
 
     @property
     def slice(self):
