@@ -2,7 +2,6 @@
 import bisect
 import itertools
 
-from chainerlite.dataset.tabular import _rows
 from chainerlite.dataset.tabular import tabular_dataset
 
 

@@ -32,7 +32,7 @@ class Slice(tabular_dataset.TabularDataset):
                 _key_index(dataset.keys, key) for key in keys)
         else:
             self._key_indices = _key_index(dataset.keys, keys),
-        self._keys = keys
+        self._key_spec = keys
 
     def __len__(self):
         return _rows.count(self._indices, len(self._dataset))
@@ -46,9 +46,9 @@ class Slice(tabular_dataset.TabularDataset):
 
     @property
     def mode(self):
-        if self._keys is None:
+        if self._key_spec is None:
             return self._dataset.mode
-        if isinstance(self._keys, tuple):
+        if isinstance(self._key_spec, tuple):
             return self._dataset.mode or tuple
         return None
 

@@ -44,11 +44,6 @@ def call_with_example(func, mode, data):
     return func(data)
 
 
-def index_list(index):
-    """Returns a list, ndarray or range of row indices as a list of ints."""
-    return [operator.index(i) for i in index]
-
-
 class TabularDataset(dataset_mixin.DatasetMixin):
     """An abstract dataset whose examples all have the same keys.
 
@@ -184,11 +179,14 @@ class TabularDataset(dataset_mixin.DatasetMixin):
             self.mode, self.keys, [column[0] for column in columns])
 
     def __getitem__(self, index):
-        """Returns an example (int) or a list of them (slice, list, array)."""
+        """Returns an example (int) or a list of them (slice, list, array).
+
+        A list of examples is read with one ``get_examples`` call.
+        """
         if isinstance(index, slice):
             indices = list(range(*index.indices(len(self))))
         elif isinstance(index, (list, numpy.ndarray)):
-            indices = index_list(index)
+            indices = [operator.index(i) for i in index]
         else:
             return self.get_example(index)
         columns = self.get_examples(indices, None)

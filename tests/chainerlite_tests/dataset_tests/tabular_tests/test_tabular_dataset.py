@@ -5,8 +5,9 @@ from chainerlite import dataset
 from chainerlite.dataset.tabular import tabular_dataset
 
 
-def test_alias():
+def test_alias_and_base():
     assert dataset.TabularDataset is tabular_dataset.TabularDataset
+    assert issubclass(dataset.TabularDataset, dataset.DatasetMixin)
 
 
 @pytest.mark.parametrize('mode, expected', [
