@@ -53,6 +53,30 @@ class TabularDataset(dataset_mixin.DatasetMixin):
     itself). A subclass implements ``__len__``, ``keys``, ``mode`` and
     ``get_examples``; slicing, concatenation, joining, transforms and
     conversion are then built on ``get_examples``.
+
+    >>> from chainerlite.dataset import TabularDataset
+    >>> class Powers(TabularDataset):
+    ...     keys = ('n', 'square', 'cube')
+    ...     mode = dict
+    ...     def __len__(self):
+    ...         return 5
+    ...     def get_examples(self, indices, key_indices):
+    ...         rows = range(5)[indices] if isinstance(indices, slice) else (
+    ...             range(5) if indices is None else indices)
+    ...         columns = [[i ** p for i in rows] for p in (1, 2, 3)]
+    ...         if key_indices is None:
+    ...             return tuple(columns)
+    ...         return tuple(columns[k] for k in key_indices)
+    >>> powers = Powers()
+    >>> powers[2]
+    {'n': 2, 'square': 4, 'cube': 8}
+    >>> view = powers.slice[::2, ('cube', 'n')]
+    >>> view.keys, len(view), view.mode
+    (('cube', 'n'), 3, <class 'dict'>)
+    >>> view.astuple().fetch()
+    ([0, 8, 64], [0, 2, 4])
+    >>> powers.transform('odd', lambda n, square, cube: n % 2 == 1)[:3]
+    [False, True, False]
     """
 
     @property
