@@ -1399,6 +1399,10 @@ cdef class FunctionNode:
         for i, data in zip(self._output_indexes_to_retain,
                            self._retained_output_data):
             index = _checked_index(self, i, self._n_out, 'output')
+            if data is None:
+                # an output forward gave as None (Chainer allows it)
+                ret.append(None)
+                continue
             if self._outs[index] == NULL:
                 var = new_variable(data, True)
                 node = var._node
@@ -1516,7 +1520,8 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
                         % (node.label, _type_name(outputs)))
     outputs = tuple([ensure_array(y) for y in outputs])
     for y in outputs:
-        if not is_array(y):
+        # None: an output that forward does not produce, as Chainer allows
+        if y is not None and not is_array(y):
             raise TypeError('%s.forward must return a tuple of arrays; got %s'
                             % (node.label, _type_name(y)))
     if entries:

@@ -827,3 +827,33 @@ def test_none_inputs_of_an_old_style_function():
     # a built-in function still names what is wrong with a None input
     with pytest.raises(TypeError):
         F.relu(None)
+
+
+class _OnlyMiddleOutput(FunctionNode):
+    # Returns (None, y, None), as Chainer allows.
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_outputs((1, 2))
+        return None, x * 3 + 2, None
+
+    def backward(self, indexes, grad_outputs):
+        self.seen_grads = grad_outputs
+        self.seen_retained = self.get_retained_outputs()
+        return grad_outputs[1] * 3,
+
+
+def test_none_outputs_become_variables_without_data():
+    x = Variable(numpy.array([2.0, 3.0], numpy.float32))
+    node = _OnlyMiddleOutput()
+    y1, y2, y3 = node.apply((x,))
+    assert y1.array is None and y3.array is None
+    numpy.testing.assert_array_equal(y2.array, [8.0, 11.0])
+    y2.grad = numpy.array([2.0, 4.0], numpy.float32)
+    y2.backward()
+    g1, g2, g3 = node.seen_grads
+    assert g1 is None and g3 is None
+    numpy.testing.assert_array_equal(g2.array, [2.0, 4.0])
+    r2, r3 = node.seen_retained
+    assert r3 is None
+    numpy.testing.assert_array_equal(r2.array, [8.0, 11.0])
+    numpy.testing.assert_array_equal(x.grad, [6.0, 12.0])
