@@ -18,31 +18,15 @@ _URLS = {
 
 def get_kuzushiji_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
                         label_dtype=numpy.int32, rgb_format=False):
-    """Returns the Kuzushiji-MNIST cursive Japanese characters (60000 training and 10000 test
-    28x28 grey images, 10 classes), downloading it once.
+    """Returns the Kuzushiji-MNIST cursive Japanese characters, downloading it once.
 
-    Args:
-        withlabel (bool): Return ``TupleDataset(images, labels)``; else
-            only the images.
-        ndim (int): Shape of each image: 1 gives ``(784,)``, 2
-            ``(28, 28)``, 3 ``(1, 28, 28)`` (``(3, 28, 28)`` with
-            ``rgb_format``).
-        scale (float): Pixel values are scaled to ``[0, scale]``.
-        dtype: Image dtype (``chainerlite.config.dtype`` when ``None``).
-        label_dtype: Label dtype.
-        rgb_format (bool): Repeat the grey channel three times (``ndim=3``).
-
-    Returns:
-        tuple: ``(train, test)``.
-
-    Raises:
-        RuntimeError: If the data are neither cached nor downloadable; the
-            message says which files to place where.
-
+    60000 training and 10000 test 28x28 grey images of 10 classes; the
+    arguments, results and errors are those of
+    :func:`~chainerlite.datasets.get_mnist`.
     """
     return _mnist_format.load(
-        'get_kuzushiji_mnist', 'kuzushiji_mnist', _URLS, withlabel, ndim, scale, dtype, label_dtype,
-        rgb_format)
+        'get_kuzushiji_mnist', 'kuzushiji_mnist', _URLS, withlabel, ndim, scale, dtype,
+        label_dtype, rgb_format)
 
 
 def get_kuzushiji_mnist_labels():

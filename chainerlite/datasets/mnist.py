@@ -18,8 +18,9 @@ _URLS = {
 
 def get_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
               label_dtype=numpy.int32, rgb_format=False):
-    """Returns the MNIST handwritten digits (60000 training and 10000 test
-    28x28 grey images, 10 classes), downloading it once.
+    """Returns the MNIST handwritten digits, downloading it once.
+
+    60000 training and 10000 test 28x28 grey images of 10 classes.
 
     Args:
         withlabel (bool): Return ``TupleDataset(images, labels)``; else
@@ -41,5 +42,5 @@ def get_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
 
     """
     return _mnist_format.load(
-        'get_mnist', 'mnist', _URLS, withlabel, ndim, scale, dtype, label_dtype,
-        rgb_format)
+        'get_mnist', 'mnist', _URLS, withlabel, ndim, scale, dtype,
+        label_dtype, rgb_format)

@@ -13,9 +13,8 @@ class TupleDataset(object):
 
     .. admonition:: Example
 
-        >>> import numpy
         >>> from chainerlite.datasets import TupleDataset
-        >>> ds = TupleDataset(numpy.arange(3), ['a', 'b', 'c'])
+        >>> ds = TupleDataset([0, 1, 2], ['a', 'b', 'c'])
         >>> ds[1], len(ds), ds[:2]
         ((1, 'b'), 3, [(0, 'a'), (1, 'b')])
 
