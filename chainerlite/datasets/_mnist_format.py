@@ -17,6 +17,16 @@ _IMAGES_MAGIC = 2051
 _LABELS_MAGIC = 2049
 
 
+def urls(base):
+    """The URLs of the four IDX files under ``base``, by part."""
+    return {
+        'train': (base + 'train-images-idx3-ubyte.gz',
+                  base + 'train-labels-idx1-ubyte.gz'),
+        'test': (base + 't10k-images-idx3-ubyte.gz',
+                 base + 't10k-labels-idx1-ubyte.gz'),
+    }
+
+
 def _read_idx(path, magic, header_words):
     with gzip.open(path, 'rb') as f:
         data = f.read()

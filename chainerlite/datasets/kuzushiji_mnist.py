@@ -7,13 +7,7 @@ import numpy
 
 from chainerlite.datasets import _mnist_format
 
-_BASE = 'http://codh.rois.ac.jp/kmnist/dataset/kmnist/'
-_URLS = {
-    'train': (_BASE + 'train-images-idx3-ubyte.gz',
-              _BASE + 'train-labels-idx1-ubyte.gz'),
-    'test': (_BASE + 't10k-images-idx3-ubyte.gz',
-             _BASE + 't10k-labels-idx1-ubyte.gz'),
-}
+_URLS = _mnist_format.urls('http://codh.rois.ac.jp/kmnist/dataset/kmnist/')
 
 
 def get_kuzushiji_mnist(withlabel=True, ndim=1, scale=1., dtype=None,

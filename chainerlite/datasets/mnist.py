@@ -7,13 +7,7 @@ import numpy
 
 from chainerlite.datasets import _mnist_format
 
-_BASE = 'https://storage.googleapis.com/cvdf-datasets/mnist/'
-_URLS = {
-    'train': (_BASE + 'train-images-idx3-ubyte.gz',
-              _BASE + 'train-labels-idx1-ubyte.gz'),
-    'test': (_BASE + 't10k-images-idx3-ubyte.gz',
-             _BASE + 't10k-labels-idx1-ubyte.gz'),
-}
+_URLS = _mnist_format.urls('https://storage.googleapis.com/cvdf-datasets/mnist/')
 
 
 def get_mnist(withlabel=True, ndim=1, scale=1., dtype=None,

@@ -16,9 +16,9 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
     # How many batches are loaded ahead (set by subclasses).
     _depth = 1
 
-    def _init_position(self, pos):
-        self._pos = pos
-        self._ahead = pos.copy()
+    def _set_dataset(self, *args):
+        super()._set_dataset(*args)
+        self._ahead = self._pos.copy()
         self._pending = collections.deque()
         self._pool = None
 

@@ -6,7 +6,6 @@ import warnings
 
 import numpy
 
-from chainerlite.iterators import _position
 from chainerlite.iterators import _prefetch
 from chainerlite.iterators import _shared_memory
 
@@ -95,8 +94,6 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
         if n_processes is not None and n_processes < 1:
             raise ValueError(
                 'n_processes must be positive, but is {}'.format(n_processes))
-        self.dataset = dataset
-        self.batch_size = batch_size
         self.n_processes = n_processes or multiprocessing.cpu_count()
         self.n_prefetch = n_prefetch
         self.shared_mem = shared_mem
@@ -104,9 +101,7 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
         self.maxtasksperchild = maxtasksperchild
         self._depth = n_prefetch
         self._finalized = False
-        self._init_position(_position._Position(
-            len(dataset), batch_size, repeat,
-            _position.make_order_sampler(shuffle, order_sampler)))
+        self._set_dataset(dataset, batch_size, repeat, shuffle, order_sampler)
 
     def _start_pool(self):
         if self._finalized:

@@ -1,7 +1,6 @@
 """MultithreadIterator: examples loaded by a pool of threads."""
 from multiprocessing import pool as mp_pool
 
-from chainerlite.iterators import _position
 from chainerlite.iterators import _prefetch
 
 
@@ -30,12 +29,8 @@ class MultithreadIterator(_prefetch._PrefetchIterator):
         if n_threads < 1:
             raise ValueError(
                 'n_threads must be positive, but is {}'.format(n_threads))
-        self.dataset = dataset
-        self.batch_size = batch_size
         self.n_threads = n_threads
-        self._init_position(_position._Position(
-            len(dataset), batch_size, repeat,
-            _position.make_order_sampler(shuffle, order_sampler)))
+        self._set_dataset(dataset, batch_size, repeat, shuffle, order_sampler)
 
     def _start_pool(self):
         return mp_pool.ThreadPool(self.n_threads)

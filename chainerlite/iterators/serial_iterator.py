@@ -6,6 +6,14 @@ from chainerlite.iterators import _position
 class _PositionAttributes(iterator.Iterator):
     # The position of the iterator, read from its _Position (self._pos).
 
+    def _set_dataset(self, dataset, batch_size, repeat, shuffle,
+                     order_sampler):
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self._pos = _position._Position(
+            len(dataset), batch_size, repeat,
+            _position.make_order_sampler(shuffle, order_sampler))
+
     @property
     def epoch(self):
         return self._pos.epoch
@@ -76,11 +84,7 @@ class SerialIterator(_PositionAttributes):
 
     def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
                  order_sampler=None):
-        self.dataset = dataset
-        self.batch_size = batch_size
-        self._pos = _position._Position(
-            len(dataset), batch_size, repeat,
-            _position.make_order_sampler(shuffle, order_sampler))
+        self._set_dataset(dataset, batch_size, repeat, shuffle, order_sampler)
 
     def __next__(self):
         dataset = self.dataset
