@@ -11,6 +11,9 @@ from chainerlite.datasets.fashion_mnist import get_fashion_mnist  # NOQA
 from chainerlite.datasets.fashion_mnist import get_fashion_mnist_labels  # NOQA
 from chainerlite.datasets.image_dataset import ImageDataset  # NOQA
 from chainerlite.datasets.image_dataset import LabeledImageDataset  # NOQA
+from chainerlite.datasets.image_dataset import LabeledZippedImageDataset  # NOQA
+from chainerlite.datasets.image_dataset import MultiZippedImageDataset  # NOQA
+from chainerlite.datasets.image_dataset import ZippedImageDataset  # NOQA
 from chainerlite.datasets.kuzushiji_mnist import get_kuzushiji_mnist  # NOQA
 from chainerlite.datasets.kuzushiji_mnist import get_kuzushiji_mnist_labels  # NOQA
 from chainerlite.datasets.mnist import get_mnist  # NOQA

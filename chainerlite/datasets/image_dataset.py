@@ -1,10 +1,14 @@
 """Datasets of image files, read with Pillow when an example is accessed."""
+import io
 import os
+import threading
+import zipfile
 
 import numpy
 
 from chainerlite import configuration
 from chainerlite.dataset import dataset_mixin
+from chainerlite.datasets import concatenated_dataset
 
 try:
     from PIL import Image
@@ -22,8 +26,9 @@ def _check_pillow():
                 _import_error))
 
 
-def _read_image(path, dtype):
-    with Image.open(path) as f:
+def _read_image(source, dtype):
+    # source: a path or a binary file object
+    with Image.open(source) as f:
         image = numpy.asarray(f, dtype=dtype)
     if image.ndim == 2:  # grey: one channel
         return image[numpy.newaxis]
@@ -69,6 +74,18 @@ class ImageDataset(dataset_mixin.DatasetMixin):
         return _read_image(path, self._dtype)
 
 
+def _read_pairs(path):
+    pairs = []
+    for number, line in enumerate(_read_list(path), 1):
+        columns = line.split()
+        if len(columns) != 2:
+            raise ValueError(
+                'line {} of {} has {} columns, not 2 (path label)'.format(
+                    number, path, len(columns)))
+        pairs.append((columns[0], int(columns[1])))
+    return pairs
+
+
 class LabeledImageDataset(dataset_mixin.DatasetMixin):
     """Dataset of ``(image, label)`` pairs read from image files.
 
@@ -88,16 +105,7 @@ class LabeledImageDataset(dataset_mixin.DatasetMixin):
     def __init__(self, pairs, root='.', dtype=None, label_dtype=numpy.int32):
         _check_pillow()
         if isinstance(pairs, str):
-            path = pairs
-            pairs = []
-            for number, line in enumerate(_read_list(path), 1):
-                columns = line.split()
-                if len(columns) != 2:
-                    raise ValueError(
-                        'LabeledImageDataset: line {} of {} has {} columns, '
-                        'not 2 (path label)'.format(
-                            number, path, len(columns)))
-                pairs.append((columns[0], int(columns[1])))
+            pairs = _read_pairs(pairs)
         self._pairs = pairs
         self._root = root
         self._dtype = _dtype(dtype)
@@ -109,4 +117,108 @@ class LabeledImageDataset(dataset_mixin.DatasetMixin):
     def get_example(self, i):
         path, label = self._pairs[i]
         image = _read_image(os.path.join(self._root, path), self._dtype)
+        return image, numpy.array(label, dtype=self._label_dtype)
+
+
+class _ZipFile(object):
+    # A zip archive opened by path, once per process (a forked worker
+    # must not share the parent's file position) and after unpickling.
+
+    def __init__(self, path):
+        self.path = path
+        self._open()
+
+    def _open(self):
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+        self._zf = zipfile.ZipFile(self.path)
+
+    def names(self):
+        return [n for n in self._zf.namelist() if not n.endswith('/')]
+
+    def read(self, name):
+        if self._pid != os.getpid():
+            self._open()
+        with self._lock:
+            return self._zf.read(name)
+
+    def __getstate__(self):
+        return {'path': self.path}
+
+    def __setstate__(self, state):
+        self.path = state['path']
+        self._open()
+
+
+class ZippedImageDataset(dataset_mixin.DatasetMixin):
+    """Dataset of the image files in a zip archive (in archive order).
+
+    Each example is a ``(C, H, W)`` array, as in :class:`ImageDataset`.
+
+    Args:
+        zipfilename (str): The archive.
+        dtype: Array dtype (``chainerlite.config.dtype`` when ``None``).
+
+    Raises:
+        RuntimeError: If Pillow is not installed.
+
+    """
+
+    def __init__(self, zipfilename, dtype=None):
+        _check_pillow()
+        self._zip = _ZipFile(zipfilename)
+        self._names = self._zip.names()
+        self._dtype = _dtype(dtype)
+
+    def __len__(self):
+        return len(self._names)
+
+    def get_example(self, i):
+        data = self._zip.read(self._names[i])
+        return _read_image(io.BytesIO(data), self._dtype)
+
+
+class MultiZippedImageDataset(concatenated_dataset.ConcatenatedDataset):
+    """The images of several zip archives, one archive after another.
+
+    Args:
+        zipfilenames (list of str): The archives.
+        dtype: Array dtype (``chainerlite.config.dtype`` when ``None``).
+
+    """
+
+    def __init__(self, zipfilenames, dtype=None):
+        super().__init__(
+            *[ZippedImageDataset(name, dtype) for name in zipfilenames])
+
+
+class LabeledZippedImageDataset(dataset_mixin.DatasetMixin):
+    """Dataset of ``(image, label)`` pairs with the images in a zip archive.
+
+    Args:
+        zipfilename (str): The archive.
+        labelfilename (str): A text file whose lines are ``path label``,
+            the paths inside the archive.
+        dtype: Image dtype (``chainerlite.config.dtype`` when ``None``).
+        label_dtype: Label dtype.
+
+    Raises:
+        ValueError: If a line of the label file does not have two columns.
+
+    """
+
+    def __init__(self, zipfilename, labelfilename, dtype=None,
+                 label_dtype=numpy.int32):
+        _check_pillow()
+        self._zip = _ZipFile(zipfilename)
+        self._pairs = _read_pairs(labelfilename)
+        self._dtype = _dtype(dtype)
+        self._label_dtype = label_dtype
+
+    def __len__(self):
+        return len(self._pairs)
+
+    def get_example(self, i):
+        name, label = self._pairs[i]
+        image = _read_image(io.BytesIO(self._zip.read(name)), self._dtype)
         return image, numpy.array(label, dtype=self._label_dtype)

@@ -30,3 +30,30 @@ def test_images_and_labels_from_list_files(tmp_path):
     assert image.dtype == numpy.int32 and label == 3
     with pytest.raises(ValueError, match='columns'):
         datasets.LabeledImageDataset(str(tmp_path / 'img.lst'))
+
+
+@pytest.mark.skipif(not image_dataset.available, reason='needs Pillow')
+def test_zipped_images(tmp_path):
+    import io
+    import pickle
+    import zipfile
+
+    from PIL import Image
+    images = [numpy.full((2, 3, 3), i, numpy.uint8) for i in range(3)]
+    for k, part in enumerate((images[:2], images[2:])):
+        with zipfile.ZipFile(str(tmp_path / ('%d.zip' % k)), 'w') as zf:
+            for i, image in enumerate(part):
+                buf = io.BytesIO()
+                Image.fromarray(image).save(buf, format='PNG')
+                zf.writestr('img%d.png' % i, buf.getvalue())
+    (tmp_path / 'labels.lst').write_text('img1.png 7\n')
+    one = datasets.ZippedImageDataset(str(tmp_path / '0.zip'))
+    assert len(one) == 2 and one[1].shape == (3, 2, 3)
+    multi = datasets.MultiZippedImageDataset(
+        [str(tmp_path / '0.zip'), str(tmp_path / '1.zip')], numpy.int32)
+    multi = pickle.loads(pickle.dumps(multi))
+    assert [int(m[0, 0, 0]) for m in multi] == [0, 1, 2]
+    labeled = datasets.LabeledZippedImageDataset(
+        str(tmp_path / '0.zip'), str(tmp_path / 'labels.lst'))
+    image, label = labeled[0]
+    assert image[0, 0, 0] == 1 and label == 7
