@@ -110,10 +110,12 @@ class _Position(object):
         self.epoch = serializer('epoch', self.epoch)
         self.is_new_epoch = serializer('is_new_epoch', self.is_new_epoch)
         if self.order is not None:
+            # Orders are replaced, never changed in place: copies of this
+            # position (and saved snapshots) may share the array.
             try:
-                serializer('order', self.order)
+                self.order = serializer('order', self.order.copy())
             except KeyError:  # written by an older Chainer
-                serializer('_order', self.order)
+                self.order = serializer('_order', self.order.copy())
         previous = self.previous_epoch_detail
         try:
             previous = serializer(

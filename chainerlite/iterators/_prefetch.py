@@ -69,7 +69,7 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
 
     def __getstate__(self):
         # Workers and batches in flight stay with this object.
-        state = self.__dict__.copy()
+        state = super().__getstate__()
         state['_pool'] = None
         state['_pending'] = collections.deque()
         state['_ahead'] = self._pos.copy()

@@ -14,6 +14,12 @@ class _PositionAttributes(iterator.Iterator):
             len(dataset), batch_size, repeat,
             _position.make_order_sampler(shuffle, order_sampler))
 
+    def __getstate__(self):
+        # Copies and unpickled iterators move independently.
+        state = self.__dict__.copy()
+        state['_pos'] = self._pos.copy()
+        return state
+
     @property
     def epoch(self):
         return self._pos.epoch

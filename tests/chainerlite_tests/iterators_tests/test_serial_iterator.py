@@ -72,3 +72,14 @@ def test_shuffle_order_sampler_uses_its_random_state():
     order = numpy.arange(8)
     numpy.testing.assert_array_equal(a(order, 0), b(order, 0))
     assert sorted(a(order, 0)) == list(range(8))
+
+
+def test_copies_move_independently():
+    import copy
+    it = iterators.SerialIterator([1, 2, 3, 4], 2, shuffle=False)
+    it.next()
+    other = copy.copy(it)
+    other.reset()
+    assert it.epoch_detail == pytest.approx(0.5)
+    assert other.epoch_detail == 0 and other.next() == [1, 2]
+    assert it.next() == [3, 4]
