@@ -1,7 +1,10 @@
 """MultiprocessIterator: examples loaded by worker processes."""
 import multiprocessing
+import os
 import signal
 import sys
+import threading
+import time
 import warnings
 
 import numpy
@@ -15,11 +18,21 @@ _worker_buffer = None
 _worker_mem = None
 
 
-def _init_worker(dataset, raw_buffer, shared_mem):
+def _exit_with_parent(parent):
+    # A worker whose main process died without stopping it (killed, or
+    # crashed) exits instead of waiting forever for tasks.
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _init_worker(dataset, raw_buffer, shared_mem, parent):
     global _worker_dataset, _worker_buffer, _worker_mem
     # Ctrl-C goes to the whole process group: the main process handles it
     # and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, args=(parent,),
+                     daemon=True).start()
     _worker_dataset = dataset
     _worker_mem = shared_mem
     if raw_buffer is not None:
@@ -57,7 +70,8 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
     with ``shared_mem``, their NumPy arrays come back through shared
     memory. Workers ignore Ctrl-C; :meth:`finalize` (also called when the
     iterator is garbage-collected, or on leaving a ``with`` block) stops
-    them, and they are daemonic, so they never outlive the main process.
+    them; they are daemonic, so they end with the main process, and exit
+    on their own if it is killed.
 
     Args:
         dataset: Any object with ``__len__`` and ``__getitem__``.
@@ -122,7 +136,7 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
                 'ignore', message='.*fork', category=DeprecationWarning)
             return _context().Pool(
                 self.n_processes, _init_worker,
-                (self.dataset, raw, self.shared_mem),
+                (self.dataset, raw, self.shared_mem, os.getpid()),
                 self.maxtasksperchild)
 
     def _submit(self, indices):

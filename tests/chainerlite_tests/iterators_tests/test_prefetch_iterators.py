@@ -145,34 +145,29 @@ def test_large_arrays_bypass_small_shared_memory():
         numpy.testing.assert_array_equal(got, want)
 
 
-def _children(pid):
-    path = '/proc/{0}/task/{0}/children'.format(pid)
-    with open(path) as f:
-        return [int(p) for p in f.read().split()]
-
-
 @pytest.mark.skipif(not sys.platform.startswith('linux'),
                     reason='reads /proc')
-def test_no_worker_outlives_an_error_in_the_main_process(tmp_path):
-    # The main process dies of an exception with the iterator alive; its
-    # workers must be gone with it.
+@pytest.mark.parametrize('end', [
+    "raise RuntimeError('boom')",
+    'os.kill(os.getpid(), signal.SIGKILL)'])
+def test_no_worker_outlives_the_main_process(tmp_path, end):
+    # The main process dies (of an exception, or killed) with the iterator
+    # alive; its workers must be gone soon after.
     script = tmp_path / 'main.py'
     script.write_text(textwrap.dedent('''
-        import os, sys
+        import os, signal
         from chainerlite import iterators
         it = iterators.MultiprocessIterator(list(range(8)), 2, n_processes=2)
         it.next()
         children = open('/proc/{0}/task/{0}/children'.format(
             os.getpid())).read().split()
         print(' '.join(children), flush=True)
-        raise RuntimeError('boom')
-    '''))
+    ''') + end + '\n')
     proc = subprocess.run([sys.executable, str(script)],
                           capture_output=True, text=True, timeout=60)
-    assert 'boom' in proc.stderr
     workers = [int(p) for p in proc.stdout.split()]
-    assert len(workers) == 2
-    deadline = time.time() + 5
+    assert len(workers) == 2, proc.stderr
+    deadline = time.time() + 10
     while time.time() < deadline and any(
             os.path.exists('/proc/%d' % p) for p in workers):
         time.sleep(0.05)
