@@ -22,18 +22,39 @@ class _Slot(object):
         self.dtype = dtype
 
 
+def _end(used, array):
+    # Where an array placed after ``used`` bytes ends.
+    return -(-used // _ALIGN) * _ALIGN + array.nbytes
+
+
+def size_of(example):
+    """Bytes of shared memory that the arrays of ``example`` take."""
+    used = [0]
+
+    def visit(value):
+        if isinstance(value, numpy.ndarray):
+            if not value.dtype.hasobject:
+                used[0] = _end(used[0], value)
+            return value
+        return _map(visit, value)
+
+    visit(example)
+    return used[0]
+
+
 def pack(example, region):
     """Copies the arrays of ``example`` into ``region`` (a uint8 array)."""
     used = [0]
 
     def visit(value):
         if isinstance(value, numpy.ndarray):
-            offset = -(-used[0] // _ALIGN) * _ALIGN
-            if value.dtype.hasobject or offset + value.nbytes > len(region):
+            end = _end(used[0], value)
+            if value.dtype.hasobject or end > len(region):
                 return value
-            target = region[offset:offset + value.nbytes]
+            offset = end - value.nbytes
+            target = region[offset:end]
             numpy.copyto(target.view(value.dtype).reshape(value.shape), value)
-            used[0] = offset + value.nbytes
+            used[0] = end
             return _Slot(offset, value.shape, value.dtype)
         return _map(visit, value)
 

@@ -66,9 +66,8 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
     arguments and position attributes are otherwise those of
     :class:`~chainerlite.iterators.SerialIterator`. Workers start at the
     first ``next()`` and inherit the dataset (on Linux, by fork), so the
-    dataset need not be picklable there; examples come back pickled, or,
-    with ``shared_mem``, their NumPy arrays come back through shared
-    memory. Workers ignore Ctrl-C; :meth:`finalize` (also called when the
+    dataset need not be picklable there. The NumPy arrays of the examples
+    come back through shared memory, the rest pickled. Workers ignore Ctrl-C; :meth:`finalize` (also called when the
     iterator is garbage-collected, or on leaving a ``with`` block) stops
     them; they are daemonic, so they end with the main process, and exit
     on their own if it is killed.
@@ -83,8 +82,10 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
             ``None``).
         n_prefetch (int): Number of batches loaded ahead.
         shared_mem (int): Bytes of shared memory per example for its
-            arrays; ``None`` sends examples through pipes (pickled).
-            Arrays of an example that do not fit also go through pipes.
+            arrays; ``None`` sizes it from the first batch (which comes
+            through pipes), with a quarter more for larger examples.
+            Arrays of an example that do not fit go through pipes
+            (pickled).
         order_sampler (callable): Chooses the order of each epoch.
         dataset_timeout (float): Seconds to wait for a batch before
             warning (:class:`MultiprocessIterator.TimeoutWarning`) that the
@@ -111,6 +112,8 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
         self.n_processes = n_processes or multiprocessing.cpu_count()
         self.n_prefetch = n_prefetch
         self.shared_mem = shared_mem
+        # Bytes of shared memory per example (None: not sized yet; 0: none)
+        self._mem = shared_mem
         self.dataset_timeout = dataset_timeout
         self.maxtasksperchild = maxtasksperchild
         self._depth = n_prefetch
@@ -121,13 +124,16 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
         if self._finalized:
             raise RuntimeError(
                 'MultiprocessIterator: next() after finalize()')
-        raw = None
-        self._buffer = None
         # One region per example of each batch in flight.
         self._free_regions = list(range(self.n_prefetch))
-        if self.shared_mem is not None:
+        return self._new_pool()
+
+    def _new_pool(self):
+        raw = None
+        self._buffer = None
+        if self._mem:
             raw = multiprocessing.RawArray(
-                'b', self.n_prefetch * self.batch_size * self.shared_mem)
+                'b', self.n_prefetch * self.batch_size * self._mem)
             self._buffer = numpy.frombuffer(raw, dtype=numpy.uint8)
         with warnings.catch_warnings():
             # Python 3.12+ warns when forking with threads running; the
@@ -136,7 +142,7 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
                 'ignore', message='.*fork', category=DeprecationWarning)
             return _context().Pool(
                 self.n_processes, _init_worker,
-                (self.dataset, raw, self.shared_mem, os.getpid()),
+                (self.dataset, raw, self._mem, os.getpid()),
                 self.maxtasksperchild)
 
     def _submit(self, indices):
@@ -150,7 +156,7 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
         try:
             batch = self._wait(result)
             if self._buffer is not None:
-                mem = self.shared_mem
+                mem = self._mem
                 first = batch_slot * self.batch_size
                 batch = [
                     _shared_memory.unpack(example, self._buffer[
@@ -158,7 +164,22 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
                     for j, example in enumerate(batch)]
         finally:
             self._free_regions.append(batch_slot)
+        if self._mem is None:
+            self._size_shared_memory(batch)
         return batch
+
+    def _size_shared_memory(self, batch):
+        # shared_mem=None: the first batch came through pipes; size the
+        # regions after its largest example (with room for larger ones)
+        # and move to workers that write into them.
+        needed = max(_shared_memory.size_of(example) for example in batch)
+        self._mem = -(-needed * 5 // 4 // 4096) * 4096
+        if self._mem:
+            for _, result in (task for task, _ in self._pending):
+                result.wait()
+            old, self._pool = self._pool, self._new_pool()
+            old.close()
+            old.join()
 
     def _wait(self, result):
         if self.dataset_timeout is not None:

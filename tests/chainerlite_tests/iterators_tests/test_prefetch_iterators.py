@@ -172,3 +172,15 @@ def test_no_worker_outlives_the_main_process(tmp_path, end):
             os.path.exists('/proc/%d' % p) for p in workers):
         time.sleep(0.05)
     assert not any(os.path.exists('/proc/%d' % p) for p in workers)
+
+
+def test_automatic_shared_memory_with_growing_examples():
+    # Regions are sized from the first batch; later, larger examples still
+    # arrive whole (through pipes).
+    data = [numpy.arange(10 ** (i % 4), dtype='f') for i in range(8)]
+    it = iterators.MultiprocessIterator(
+        data, 2, n_processes=2, n_prefetch=2, shuffle=False)
+    got = [a for _ in range(8) for a in it.next()]
+    it.finalize()
+    for g, want in zip(got, data + data):
+        numpy.testing.assert_array_equal(g, want)
