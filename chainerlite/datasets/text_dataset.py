@@ -1,5 +1,6 @@
 """TextDataset: the lines of text files as examples."""
 import io
+import os
 
 from chainerlite.dataset import dataset_mixin
 
@@ -19,7 +20,8 @@ class TextDataset(dataset_mixin.DatasetMixin):
     With one path the ``i``-th example is the ``i``-th line (a ``str``,
     with its line ending); with several paths (files of the same number of
     lines) it is the tuple of their ``i``-th lines. The files are scanned
-    once for where lines start, and stay open; :meth:`close` closes them.
+    once for where lines start, and stay open (a child process opens its
+    own); :meth:`close` closes them.
 
     Args:
         paths (str or list of str): The file(s).
@@ -53,6 +55,9 @@ class TextDataset(dataset_mixin.DatasetMixin):
         self._starts = self._scan(filter_func)
 
     def _open(self):
+        # Each process reads through its own file objects: a forked worker
+        # would otherwise move the parent's file positions.
+        self._pid = os.getpid()
         self._fps = [
             io.open(path, 'r', encoding=enc, errors=err, newline=nl)
             for path, (enc, err, nl) in zip(self._paths, self._options)]
@@ -76,6 +81,8 @@ class TextDataset(dataset_mixin.DatasetMixin):
         return len(self._starts)
 
     def get_example(self, i):
+        if self._pid != os.getpid():
+            self._open()
         lines = []
         for fp, start in zip(self._fps, self._starts[i]):
             fp.seek(start)
@@ -95,7 +102,7 @@ class TextDataset(dataset_mixin.DatasetMixin):
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        del state['_fps']
+        del state['_fps'], state['_pid']
         return state
 
     def __setstate__(self, state):

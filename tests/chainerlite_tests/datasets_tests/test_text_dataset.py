@@ -43,3 +43,14 @@ def test_files_of_different_lengths(files, tmp_path):
     short.write_text('x\n')
     with pytest.raises(ValueError, match='numbers of lines'):
         datasets.TextDataset([files[1], str(short)])
+
+
+def test_workers_read_their_own_files(files):
+    from chainerlite import iterators
+    ds = datasets.TextDataset(files[1])
+    it = iterators.MultiprocessIterator(ds, 4, n_processes=2, shuffle=False,
+                                        repeat=False)
+    assert it.next() == ['1\n', '2\n', '3\n', '4\n']
+    it.finalize()
+    assert ds[3] == '4\n'
+    ds.close()
