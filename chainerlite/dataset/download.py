@@ -13,7 +13,6 @@ import os
 import shutil
 import sys
 import tempfile
-import urllib.request
 
 try:
     import fcntl
@@ -143,6 +142,7 @@ def _urlretrieve():
     six = sys.modules.get('six')
     if six is not None:
         return six.moves.urllib.request.urlretrieve
+    import urllib.request  # only when downloading (it is slow to import)
     return urllib.request.urlretrieve
 
 

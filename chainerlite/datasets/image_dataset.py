@@ -1,4 +1,5 @@
 """Datasets of image files, read with Pillow when an example is accessed."""
+import importlib.util
 import io
 import os
 import threading
@@ -10,24 +11,20 @@ from chainerlite import configuration
 from chainerlite.dataset import dataset_mixin
 from chainerlite.datasets import concatenated_dataset
 
-try:
-    from PIL import Image
-    available = True
-    _import_error = None
-except ImportError as e:
-    available = False
-    _import_error = e
+# Pillow is imported when the first image is read (it is slow to import).
+available = importlib.util.find_spec('PIL') is not None
 
 
 def _check_pillow():
     if not available:
         raise RuntimeError(
-            'image datasets need Pillow (pip install Pillow): {}'.format(
-                _import_error))
+            'image datasets need Pillow, which is not installed '
+            '(pip install Pillow)')
 
 
 def _read_image(source, dtype):
     # source: a path or a binary file object
+    from PIL import Image
     with Image.open(source) as f:
         image = numpy.asarray(f, dtype=dtype)
     if image.ndim == 2:  # grey: one channel
