@@ -66,9 +66,11 @@ class ImageDataset(dataset_mixin.DatasetMixin):
     def __len__(self):
         return len(self._paths)
 
+    def _source(self, path):
+        return os.path.join(self._root, path)
+
     def get_example(self, i):
-        path = os.path.join(self._root, self._paths[i])
-        return _read_image(path, self._dtype)
+        return _read_image(self._source(self._paths[i]), self._dtype)
 
 
 def _read_pairs(path):
@@ -111,9 +113,12 @@ class LabeledImageDataset(dataset_mixin.DatasetMixin):
     def __len__(self):
         return len(self._pairs)
 
+    def _source(self, path):
+        return os.path.join(self._root, path)
+
     def get_example(self, i):
         path, label = self._pairs[i]
-        image = _read_image(os.path.join(self._root, path), self._dtype)
+        image = _read_image(self._source(path), self._dtype)
         return image, numpy.array(label, dtype=self._label_dtype)
 
 
@@ -147,7 +152,7 @@ class _ZipFile(object):
         self._open()
 
 
-class ZippedImageDataset(dataset_mixin.DatasetMixin):
+class ZippedImageDataset(ImageDataset):
     """Dataset of the image files in a zip archive (in archive order).
 
     Each example is a ``(C, H, W)`` array, as in :class:`ImageDataset`.
@@ -162,17 +167,12 @@ class ZippedImageDataset(dataset_mixin.DatasetMixin):
     """
 
     def __init__(self, zipfilename, dtype=None):
-        _check_pillow()
-        self._zip = _ZipFile(zipfilename)
-        self._names = self._zip.names()
-        self._dtype = _dtype(dtype)
+        zip_file = _ZipFile(zipfilename)
+        super().__init__(zip_file.names(), dtype=dtype)
+        self._zip = zip_file
 
-    def __len__(self):
-        return len(self._names)
-
-    def get_example(self, i):
-        data = self._zip.read(self._names[i])
-        return _read_image(io.BytesIO(data), self._dtype)
+    def _source(self, name):
+        return io.BytesIO(self._zip.read(name))
 
 
 class MultiZippedImageDataset(concatenated_dataset.ConcatenatedDataset):
@@ -189,7 +189,7 @@ class MultiZippedImageDataset(concatenated_dataset.ConcatenatedDataset):
             *[ZippedImageDataset(name, dtype) for name in zipfilenames])
 
 
-class LabeledZippedImageDataset(dataset_mixin.DatasetMixin):
+class LabeledZippedImageDataset(LabeledImageDataset):
     """Dataset of ``(image, label)`` pairs with the images in a zip archive.
 
     Args:
@@ -206,16 +206,8 @@ class LabeledZippedImageDataset(dataset_mixin.DatasetMixin):
 
     def __init__(self, zipfilename, labelfilename, dtype=None,
                  label_dtype=numpy.int32):
-        _check_pillow()
+        super().__init__(labelfilename, dtype=dtype, label_dtype=label_dtype)
         self._zip = _ZipFile(zipfilename)
-        self._pairs = _read_pairs(labelfilename)
-        self._dtype = _dtype(dtype)
-        self._label_dtype = label_dtype
 
-    def __len__(self):
-        return len(self._pairs)
-
-    def get_example(self, i):
-        name, label = self._pairs[i]
-        image = _read_image(io.BytesIO(self._zip.read(name)), self._dtype)
-        return image, numpy.array(label, dtype=self._label_dtype)
+    def _source(self, name):
+        return io.BytesIO(self._zip.read(name))

@@ -67,8 +67,9 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
     :class:`~chainerlite.iterators.SerialIterator`. Workers start at the
     first ``next()`` and inherit the dataset (on Linux, by fork), so the
     dataset need not be picklable there. The NumPy arrays of the examples
-    come back through shared memory, the rest pickled. Workers ignore Ctrl-C; :meth:`finalize` (also called when the
-    iterator is garbage-collected, or on leaving a ``with`` block) stops
+    come back through shared memory, the rest pickled. Workers ignore
+    Ctrl-C; :meth:`finalize` (also called when the iterator is
+    garbage-collected, or on leaving a ``with`` block) stops
     them; they are daemonic, so they end with the main process, and exit
     on their own if it is killed.
 
