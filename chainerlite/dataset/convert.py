@@ -258,17 +258,17 @@ class ConcatWithAsyncTransfer(object):
             if self._stream is None:
                 self._stream = cupy.cuda.Stream(non_blocking=True)
             self._release_finished()
-            host = concat_examples(batch, backend.CpuDevice(), padding)
-            if isinstance(host, tuple):
-                return tuple(self._send(a) for a in host)
-            if isinstance(host, dict):
-                return {k: self._send(a) for k, a in host.items()}
-            return self._send(host)
+            stacked = concat_examples(batch, None, padding)
+            if isinstance(stacked, tuple):
+                return tuple(self._send(a, device) for a in stacked)
+            if isinstance(stacked, dict):
+                return {k: self._send(a, device) for k, a in stacked.items()}
+            return self._send(stacked, device)
 
-    def _send(self, array):
+    def _send(self, array, device):
         cupy = cuda.cupy
-        if isinstance(array, cupy.ndarray):
-            return array
+        if isinstance(array, cupy.ndarray) or array.nbytes == 0:
+            return device.send(array)
         array = numpy.ascontiguousarray(array)
         pinned = cupy.cuda.alloc_pinned_memory(array.nbytes)
         staging = numpy.frombuffer(
