@@ -36,6 +36,7 @@ from chainerlite.function_node import FunctionNode  # NOQA
 from chainerlite.link import Chain, ChainList, Link  # NOQA
 from chainerlite.sequential import Sequential  # NOQA
 from chainerlite.reporter import Reporter, report, report_scope  # NOQA
+from chainerlite.reporter import get_current_reporter  # NOQA
 from chainerlite.variable import Parameter, Variable, as_array, as_variable  # NOQA
 
 __version__ = '0.1.0'

@@ -196,7 +196,7 @@ def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}',
             unknown keyword argument is.
 
     """
-    return _make(None, filename, savefun, **kwargs)
+    return _make(kwargs.pop('target', None), filename, savefun, **kwargs)
 
 
 def snapshot_object(target, filename, savefun=None, **kwargs):
@@ -218,9 +218,6 @@ def snapshot_object(target, filename, savefun=None, **kwargs):
 
 
 def _make(target, filename, savefun, **kwargs):
-    explicit_target = kwargs.pop('target', None)
-    if target is None:
-        target = explicit_target
     writer = _writer(savefun, kwargs.pop('writer', None))
     allowed = {'condition', 'snapshot_on_error', 'n_retains', 'autoload'}
     unknown = set(kwargs) - allowed
