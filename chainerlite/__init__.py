@@ -25,6 +25,7 @@ from chainerlite import serializers  # NOQA
 from chainerlite import optimizer  # NOQA
 from chainerlite import optimizers  # NOQA
 from chainerlite import optimizer_hooks  # NOQA
+from chainerlite import training  # NOQA
 from chainerlite import reporter  # NOQA
 from chainerlite import dataset  # NOQA
 

@@ -132,7 +132,7 @@ def test_early_stopping_trigger():
         check_trigger=(1, 'iteration'), monitor='main/accuracy', patience=1)
     assert _run_with_values(trigger, accuracies, key='main/accuracy') == [3]
     trigger = triggers.EarlyStoppingTrigger(max_trigger=(2, 'iteration'))
-    assert _run_with_values(trigger, [1.0] * 3) == [2, 3]
+    assert _run_with_values(trigger, [1.0] * 3) == [2]
     assert trigger.get_training_length() == (2, 'iteration')
     with pytest.raises(TypeError):
         triggers.EarlyStoppingTrigger(patience=1, patients=2)
