@@ -16,8 +16,8 @@ class TimeTrigger(object):
         if not period > 0:
             raise ValueError('TimeTrigger: the period must be positive, got '
                              '{!r}'.format(period))
-        self._period = period
-        self._next_time = period
+        self._period = float(period)
+        self._next_time = float(period)
 
     def __call__(self, trainer):
         """Returns whether the next multiple of the period was passed."""
