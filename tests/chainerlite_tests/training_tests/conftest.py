@@ -31,8 +31,10 @@ class ListIterator(dataset.Iterator):
             raise StopIteration
         self._previous_epoch_detail = self.epoch_detail
         n = len(self.dataset)
-        batch = [self.dataset[(self.current + i) % n]
-                 for i in range(self.batch_size)]
+        size = self.batch_size
+        if not self.repeat:
+            size = min(size, n - self.current)
+        batch = [self.dataset[(self.current + i) % n] for i in range(size)]
         self.current += self.batch_size
         self.is_new_epoch = self.current >= n
         if self.is_new_epoch:
