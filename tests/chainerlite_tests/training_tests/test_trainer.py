@@ -183,7 +183,9 @@ def test_serialize_round_trip_and_failed_load_leaves_trainer_unchanged(
     other.extend(other_log)
     other.extend(training.extensions.LogReport(), name='second')
     buf.seek(0)
-    with pytest.raises(KeyError):
+    # (The second LogReport's state is missing: its parts written by older
+    # versions warn, the log itself is required.)
+    with pytest.raises(KeyError), pytest.warns(UserWarning):
         serializers.load_npz(buf, other)
     assert other_log.log == [] and other._snapshot_elapsed_time == 0.0
     stop = other.stop_trigger
