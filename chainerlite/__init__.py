@@ -28,6 +28,8 @@ from chainerlite import optimizer_hooks  # NOQA
 from chainerlite import training  # NOQA
 from chainerlite import reporter  # NOQA
 from chainerlite import dataset  # NOQA
+from chainerlite import datasets  # NOQA
+from chainerlite import iterators  # NOQA
 
 from chainerlite._core import backward, grad  # NOQA
 from chainerlite._core import get_function_hooks  # NOQA

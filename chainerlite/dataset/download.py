@@ -104,16 +104,22 @@ def cache_or_load_file(path, creator, loader):
         return loader(path)
     with _cache_lock():  # fail before a long creation, not after it
         pass
+    return _create(path, creator)
+
+
+def _create(path, creator):
+    # creator(temp_path) writes the file in a private folder; it is then
+    # moved into place unless another process got there first.
     temp_root = tempfile.mkdtemp()
     try:
         temp_path = os.path.join(temp_root, 'creating')
-        content = creator(temp_path)
+        result = creator(temp_path)
         with _cache_lock():
             if not os.path.exists(path):
                 _move_into_place(temp_path, path)
     finally:
         shutil.rmtree(temp_root)
-    return content
+    return result
 
 
 def _move_into_place(source, path):
@@ -162,14 +168,10 @@ def cached_download(url):
     path = os.path.join(cache_root, hashlib.md5(url.encode('utf-8')).hexdigest())
     if os.path.exists(path):
         return path
-    temp_root = tempfile.mkdtemp()
-    try:
-        temp_path = os.path.join(temp_root, 'download')
+
+    def fetch(temp_path):
         sys.stderr.write('Downloading from {}...\n'.format(url))
         _urlretrieve()(url, temp_path)
-        with _cache_lock():
-            if not os.path.exists(path):
-                _move_into_place(temp_path, path)
-    finally:
-        shutil.rmtree(temp_root)
+
+    _create(path, fetch)
     return path

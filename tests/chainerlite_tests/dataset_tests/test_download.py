@@ -1,4 +1,5 @@
 import hashlib
+import importlib
 import os
 
 import pytest
@@ -79,12 +80,12 @@ def test_cached_download_fails_when_the_cache_is_a_file(root):
         download.cached_download('https://example.invalid/')
 
 
-def test_root_follows_the_environment(tmp_path):
-    import subprocess
-    import sys
-    out = subprocess.check_output(
-        [sys.executable, '-c',
-         'from chainerlite.dataset import download;'
-         'print(download.get_dataset_root())'],
-        env=dict(os.environ, CHAINER_DATASET_ROOT=str(tmp_path)))
-    assert out.decode().strip() == str(tmp_path)
+def test_root_follows_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv('CHAINER_DATASET_ROOT', str(tmp_path))
+    try:
+        importlib.reload(download)
+        assert download.get_dataset_root() == str(tmp_path)
+    finally:
+        monkeypatch.undo()
+        importlib.reload(download)
+    assert download.get_dataset_root() != str(tmp_path)

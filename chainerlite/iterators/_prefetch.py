@@ -1,0 +1,79 @@
+"""Base of iterators that load the next batches while the caller works.
+
+The position the caller sees (``_pos``) moves only when ``next()`` hands a
+batch over; a second position (``_ahead``) chooses the batches being
+loaded. Pickling, copying, serializing and resetting all act on the
+caller's position and drop what was being loaded, so a restored iterator
+continues exactly where the caller was.
+"""
+import collections
+
+from chainerlite.iterators import serial_iterator
+
+
+class _PrefetchIterator(serial_iterator._PositionAttributes):
+
+    # How many batches are loaded ahead (set by subclasses).
+    _depth = 1
+
+    def _set_dataset(self, *args):
+        super()._set_dataset(*args)
+        self._ahead = self._pos.copy()
+        self._pending = collections.deque()
+        self._pool = None
+
+    # -- subclass hooks --------------------------------------------------
+    def _start_pool(self):
+        raise NotImplementedError
+
+    def _submit(self, indices):
+        raise NotImplementedError
+
+    def _receive(self, task):
+        raise NotImplementedError
+
+    # --------------------------------------------------------------------
+    def __next__(self):
+        if self._pool is None:
+            self._pool = self._start_pool()
+        self._fill()
+        if not self._pending:
+            raise StopIteration
+        task, after = self._pending.popleft()
+        batch = self._receive(task)
+        self._pos = after
+        self._fill()
+        return batch
+
+    def _fill(self):
+        while len(self._pending) < self._depth:
+            try:
+                indices = self._ahead.advance()
+            except StopIteration:
+                return
+            self._pending.append((self._submit(indices), self._ahead.copy()))
+
+    def _drop_pending(self):
+        self._pending.clear()
+        self._ahead = self._pos.copy()
+
+    def reset(self):
+        """Goes back to the start of the first epoch (with a new order)."""
+        self._pos.reset()
+        self._drop_pending()
+
+    def serialize(self, serializer):
+        """Saves or loads the position, so training can resume mid-epoch."""
+        self._pos.serialize(serializer)
+        self._drop_pending()
+
+    def __getstate__(self):
+        # Workers and batches in flight stay with this object.
+        state = self.__dict__.copy()
+        state['_pool'] = None
+        state['_pending'] = collections.deque()
+        state['_ahead'] = self._pos.copy()
+        return state
+
+    def __del__(self):
+        self.finalize()

@@ -1,0 +1,199 @@
+"""MultiprocessIterator: examples loaded by worker processes."""
+import multiprocessing
+import signal
+import sys
+import warnings
+
+import numpy
+
+from chainerlite.iterators import _prefetch
+from chainerlite.iterators import _shared_memory
+
+# What a worker process holds, set once when it starts.
+_worker_dataset = None
+_worker_buffer = None
+_worker_mem = None
+
+
+def _init_worker(dataset, raw_buffer, shared_mem):
+    global _worker_dataset, _worker_buffer, _worker_mem
+    # Ctrl-C goes to the whole process group: the main process handles it
+    # and stops the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_dataset = dataset
+    _worker_mem = shared_mem
+    if raw_buffer is not None:
+        _worker_buffer = numpy.frombuffer(raw_buffer, dtype=numpy.uint8)
+
+
+def _fetch(task):
+    region_index, index = task
+    example = _worker_dataset[index]
+    if _worker_buffer is None:
+        return example
+    start = region_index * _worker_mem
+    return _shared_memory.pack(
+        example, _worker_buffer[start:start + _worker_mem])
+
+
+def _context():
+    # Workers inherit the dataset by fork where the platform allows it (as
+    # in Chainer, datasets need not be picklable); elsewhere the dataset is
+    # pickled to each worker once.
+    if sys.platform.startswith('linux'):
+        return multiprocessing.get_context('fork')
+    return multiprocessing.get_context()
+
+
+class MultiprocessIterator(_prefetch._PrefetchIterator):
+    """Iterator that loads examples in worker processes.
+
+    ``n_processes`` worker processes read the examples of the next
+    ``n_prefetch`` batches while the caller uses the current one; the
+    arguments and position attributes are otherwise those of
+    :class:`~chainerlite.iterators.SerialIterator`. Workers start at the
+    first ``next()`` and inherit the dataset (on Linux, by fork), so the
+    dataset need not be picklable there; examples come back pickled, or,
+    with ``shared_mem``, their NumPy arrays come back through shared
+    memory. Workers ignore Ctrl-C; :meth:`finalize` (also called when the
+    iterator is garbage-collected, or on leaving a ``with`` block) stops
+    them, and they are daemonic, so they never outlive the main process.
+
+    Args:
+        dataset: Any object with ``__len__`` and ``__getitem__``.
+        batch_size (int): Number of examples per batch.
+        repeat (bool): Run over the dataset again and again.
+        shuffle (bool): Shuffle every epoch (``None``: ``True`` unless
+            ``order_sampler`` is given).
+        n_processes (int): Number of workers (the number of CPUs when
+            ``None``).
+        n_prefetch (int): Number of batches loaded ahead.
+        shared_mem (int): Bytes of shared memory per example for its
+            arrays; ``None`` sends examples through pipes (pickled).
+            Arrays of an example that do not fit also go through pipes.
+        order_sampler (callable): Chooses the order of each epoch.
+        dataset_timeout (float): Seconds to wait for a batch before
+            warning (:class:`MultiprocessIterator.TimeoutWarning`) that the
+            dataset seems stalled; ``None`` for no warning. The iterator
+            keeps waiting after the warning.
+        maxtasksperchild (int): Replace a worker after it has read this
+            many batches' worth of examples (``None``: never).
+
+    """
+
+    class TimeoutWarning(RuntimeWarning):
+        """A batch took longer than ``dataset_timeout`` to load."""
+
+    def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
+                 n_processes=None, n_prefetch=1, shared_mem=None,
+                 order_sampler=None, dataset_timeout=30.0,
+                 maxtasksperchild=None):
+        if n_prefetch < 1:
+            raise ValueError(
+                'n_prefetch must be positive, but is {}'.format(n_prefetch))
+        if n_processes is not None and n_processes < 1:
+            raise ValueError(
+                'n_processes must be positive, but is {}'.format(n_processes))
+        self.n_processes = n_processes or multiprocessing.cpu_count()
+        self.n_prefetch = n_prefetch
+        self.shared_mem = shared_mem
+        self.dataset_timeout = dataset_timeout
+        self.maxtasksperchild = maxtasksperchild
+        self._depth = n_prefetch
+        self._finalized = False
+        self._set_dataset(dataset, batch_size, repeat, shuffle, order_sampler)
+
+    def _start_pool(self):
+        if self._finalized:
+            raise RuntimeError(
+                'MultiprocessIterator: next() after finalize()')
+        raw = None
+        self._buffer = None
+        # One region per example of each batch in flight.
+        self._free_regions = list(range(self.n_prefetch))
+        if self.shared_mem is not None:
+            raw = multiprocessing.RawArray(
+                'b', self.n_prefetch * self.batch_size * self.shared_mem)
+            self._buffer = numpy.frombuffer(raw, dtype=numpy.uint8)
+        with warnings.catch_warnings():
+            # Python 3.12+ warns when forking with threads running; the
+            # workers only read the dataset.
+            warnings.filterwarnings(
+                'ignore', message='.*fork', category=DeprecationWarning)
+            return _context().Pool(
+                self.n_processes, _init_worker,
+                (self.dataset, raw, self.shared_mem),
+                self.maxtasksperchild)
+
+    def _submit(self, indices):
+        batch_slot = self._free_regions.pop()
+        first = batch_slot * self.batch_size
+        tasks = [(first + j, i) for j, i in enumerate(indices)]
+        return batch_slot, self._pool.map_async(_fetch, tasks)
+
+    def _receive(self, task):
+        batch_slot, result = task
+        try:
+            batch = self._wait(result)
+            if self._buffer is not None:
+                mem = self.shared_mem
+                first = batch_slot * self.batch_size
+                batch = [
+                    _shared_memory.unpack(example, self._buffer[
+                        (first + j) * mem:(first + j + 1) * mem])
+                    for j, example in enumerate(batch)]
+        finally:
+            self._free_regions.append(batch_slot)
+        return batch
+
+    def _wait(self, result):
+        if self.dataset_timeout is not None:
+            try:
+                return result.get(self.dataset_timeout)
+            except multiprocessing.TimeoutError:
+                warnings.warn(
+                    'MultiprocessIterator: no batch arrived within '
+                    'dataset_timeout={} seconds; the dataset may be '
+                    'stalled (slow storage, a deadlock in __getitem__, or '
+                    'too few workers). Still waiting.'.format(
+                        self.dataset_timeout),
+                    MultiprocessIterator.TimeoutWarning)
+        return result.get()
+
+    def _drop_pending(self):
+        # A dropped batch may still be written into its region: wait for it.
+        for (batch_slot, result), _ in self._pending:
+            result.wait()
+            self._free_regions.append(batch_slot)
+        super()._drop_pending()
+
+    def reset(self):
+        """Goes back to the start of the first epoch (with a new order).
+
+        Raises:
+            NotImplementedError: After :meth:`finalize`.
+
+        """
+        if self._finalized:
+            raise NotImplementedError(
+                'MultiprocessIterator does not support reset() after '
+                'finalize()')
+        super().reset()
+
+    def _stop_pool(self):
+        pool, self._pool = self._pool, None
+        pool.terminate()
+        pool.join()
+
+    def finalize(self):
+        """Stops the worker processes; the iterator cannot be used after."""
+        if self.__dict__.get('_pool') is not None:
+            self._pending.clear()
+            self._stop_pool()
+        self._finalized = True
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        for name in ('_buffer', '_free_regions'):
+            state.pop(name, None)
+        return state

@@ -1,0 +1,99 @@
+"""SerialIterator: minibatches read in the main thread."""
+from chainerlite.dataset import iterator
+from chainerlite.iterators import _position
+
+
+class _PositionAttributes(iterator.Iterator):
+    # The position of the iterator, read from its _Position (self._pos).
+
+    def _set_dataset(self, dataset, batch_size, repeat, shuffle,
+                     order_sampler):
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self._pos = _position._Position(
+            len(dataset), batch_size, repeat,
+            _position.make_order_sampler(shuffle, order_sampler))
+
+    @property
+    def epoch(self):
+        return self._pos.epoch
+
+    @property
+    def current_position(self):
+        return self._pos.current_position
+
+    @property
+    def is_new_epoch(self):
+        return self._pos.is_new_epoch
+
+    @property
+    def epoch_detail(self):
+        """Epochs done, as a float (``epoch + position / epoch size``)."""
+        return self._pos.epoch_detail
+
+    @property
+    def previous_epoch_detail(self):
+        """``epoch_detail`` before the last ``next()`` (``None`` before the
+        first)."""
+        return self._pos.previous_epoch_detail
+
+    @property
+    def repeat(self):
+        return self._pos.repeat
+
+    @property
+    def order_sampler(self):
+        return self._pos.order_sampler
+
+    @property
+    def _order(self):
+        return self._pos.order
+
+
+class SerialIterator(_PositionAttributes):
+    """Iterator that reads minibatches in the calling thread.
+
+    Each ``next()`` returns a list of ``batch_size`` examples. With
+    ``repeat`` it runs forever and a batch that crosses the end of an epoch
+    continues with the next epoch's order; without it the last batch of the
+    epoch may be shorter and the next call raises ``StopIteration``.
+
+    Args:
+        dataset: Any object with ``__len__`` and ``__getitem__``.
+        batch_size (int): Number of examples per batch.
+        repeat (bool): Run over the dataset again and again.
+        shuffle (bool): Visit the examples in a new random order every
+            epoch. ``None`` (the default) means ``True`` unless
+            ``order_sampler`` is given.
+        order_sampler (callable): Chooses the order of each epoch (see
+            :class:`~chainerlite.iterators.OrderSampler`); needs
+            ``shuffle=None``.
+
+    Raises:
+        ValueError: If ``shuffle`` and ``order_sampler`` are both given,
+            the dataset is empty, or ``batch_size`` is not positive.
+
+    .. admonition:: Example
+
+        >>> from chainerlite import iterators
+        >>> it = iterators.SerialIterator([1, 2, 3, 4, 5], 2, shuffle=False)
+        >>> it.next(), it.next(), it.next(), it.epoch, it.is_new_epoch
+        ([1, 2], [3, 4], [5, 1], 1, True)
+
+    """
+
+    def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
+                 order_sampler=None):
+        self._set_dataset(dataset, batch_size, repeat, shuffle, order_sampler)
+
+    def __next__(self):
+        dataset = self.dataset
+        return [dataset[i] for i in self._pos.advance()]
+
+    def reset(self):
+        """Goes back to the start of the first epoch (with a new order)."""
+        self._pos.reset()
+
+    def serialize(self, serializer):
+        """Saves or loads the position, so training can resume mid-epoch."""
+        self._pos.serialize(serializer)

@@ -1,0 +1,32 @@
+import numpy
+import pytest
+
+from chainerlite import datasets
+from chainerlite.datasets import image_dataset
+
+
+@pytest.mark.skipif(image_dataset.available, reason='Pillow is installed')
+def test_without_pillow_the_error_says_what_to_install():
+    with pytest.raises(RuntimeError, match='Pillow'):
+        datasets.ImageDataset(['a.png'])
+
+
+@pytest.mark.skipif(not image_dataset.available, reason='needs Pillow')
+def test_images_and_labels_from_list_files(tmp_path):
+    from PIL import Image
+    rgb = numpy.random.randint(0, 256, (4, 5, 3)).astype(numpy.uint8)
+    grey = numpy.random.randint(0, 256, (4, 5)).astype(numpy.uint8)
+    Image.fromarray(rgb).save(str(tmp_path / 'rgb.png'))
+    Image.fromarray(grey).save(str(tmp_path / 'grey.png'))
+    (tmp_path / 'img.lst').write_text('rgb.png\ngrey.png\n')
+    (tmp_path / 'labeled.lst').write_text('rgb.png 3\ngrey.png 1\n')
+    ds = datasets.ImageDataset(str(tmp_path / 'img.lst'), root=str(tmp_path))
+    numpy.testing.assert_array_equal(ds[0], rgb.transpose(2, 0, 1))
+    assert ds[1].shape == (1, 4, 5) and ds[1].dtype == numpy.float32
+    labeled = datasets.LabeledImageDataset(
+        str(tmp_path / 'labeled.lst'), root=str(tmp_path),
+        dtype=numpy.int32)
+    image, label = labeled[0]
+    assert image.dtype == numpy.int32 and label == 3
+    with pytest.raises(ValueError, match='columns'):
+        datasets.LabeledImageDataset(str(tmp_path / 'img.lst'))

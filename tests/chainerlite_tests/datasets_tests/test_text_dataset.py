@@ -1,0 +1,45 @@
+import pickle
+
+import pytest
+
+from chainerlite import datasets
+
+
+@pytest.fixture
+def files(tmp_path):
+    a = tmp_path / 'a.txt'
+    b = tmp_path / 'b.txt'
+    a.write_bytes('h\u00e9\r\nworld\r\n\r\nend'.encode('utf-8'))
+    b.write_text('1\n2\n3\n4\n', encoding='utf-8')
+    return str(a), str(b)
+
+
+def test_lines_of_one_file(files):
+    ds = datasets.TextDataset(files[0], encoding='utf-8')
+    assert ds[:] == ['h\u00e9\n', 'world\n', '\n', 'end']
+    raw = datasets.TextDataset([files[0]], encoding='utf-8', newline='')
+    assert raw[0] == 'h\u00e9\r\n'
+    ascii_ = datasets.TextDataset(files[0], encoding='ascii',
+                                  errors='ignore')
+    assert ascii_[0] == 'h\n'
+    for d in (ds, raw, ascii_):
+        d.close()
+    with pytest.raises(ValueError):
+        ds[0]
+
+
+def test_parallel_files_filter_and_pickle(files):
+    ds = datasets.TextDataset(list(files), encoding=['utf-8', 'ascii'],
+                              filter_func=lambda x, y: y != '2\n')
+    assert len(ds) == 3 and ds[1] == ('\n', '3\n')
+    clone = pickle.loads(pickle.dumps(ds))
+    assert clone[2] == ('end', '4\n')
+    ds.close()
+    clone.close()
+
+
+def test_files_of_different_lengths(files, tmp_path):
+    short = tmp_path / 'short.txt'
+    short.write_text('x\n')
+    with pytest.raises(ValueError, match='numbers of lines'):
+        datasets.TextDataset([files[1], str(short)])

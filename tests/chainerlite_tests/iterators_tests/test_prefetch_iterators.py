@@ -1,0 +1,179 @@
+import copy
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+import time
+import warnings
+
+import numpy
+import pytest
+
+from chainerlite import iterators
+from chainerlite import serializers
+
+_ITERATORS = [
+    (iterators.MultithreadIterator, {'n_threads': 2}),
+    (iterators.MultiprocessIterator, {'n_processes': 2}),
+    (iterators.MultiprocessIterator,
+     {'n_processes': 2, 'n_prefetch': 2, 'shared_mem': 256}),
+]
+
+
+@pytest.fixture(params=_ITERATORS, ids=['thread', 'process', 'shared'])
+def make(request):
+    cls, options = request.param
+    made = []
+
+    def make(dataset, batch_size, **kwargs):
+        it = cls(dataset, batch_size, **dict(options, **kwargs))
+        made.append(it)
+        return it
+
+    yield make
+    for it in made:
+        it.finalize()
+
+
+def _dataset():
+    return [(i, numpy.full((2, 3), i, 'f'), {'t': numpy.int32(i)})
+            for i in range(5)]
+
+
+def test_batches_match_the_serial_iterator(make):
+    it = make(_dataset(), 2, shuffle=False)
+    batches = [it.next() for _ in range(4)]
+    assert [[ex[0] for ex in b] for b in batches] == [
+        [0, 1], [2, 3], [4, 0], [1, 2]]
+    example = batches[1][1]
+    assert isinstance(example, tuple)
+    numpy.testing.assert_array_equal(example[1], numpy.full((2, 3), 3, 'f'))
+    assert example[1].dtype == numpy.float32 and example[2]['t'] == 3
+    assert it.epoch == 1 and it.epoch_detail == pytest.approx(8 / 5)
+    assert it.previous_epoch_detail == pytest.approx(6 / 5)
+
+
+def test_no_repeat_and_reset(make):
+    it = make(list(range(5)), 2, repeat=False)
+    for _ in range(2):
+        assert sorted(sum(list(it), [])) == list(range(5))
+        with pytest.raises(StopIteration):
+            it.next()
+        it.reset()
+
+
+def test_pickle_and_serialize_resume_where_the_caller_was(make):
+    it = make(list(range(6)), 2)
+    seen = it.next() + it.next()
+    clone = pickle.loads(pickle.dumps(it))
+    target = {}
+    it.serialize(serializers.DictionarySerializer(target))
+    resumed = make(list(range(6)), 2)
+    resumed.serialize(serializers.NpzDeserializer(target))
+    for other in (clone, resumed):
+        assert other.epoch_detail == pytest.approx(4 / 6)
+        assert sorted(seen + other.next()) == list(range(6))
+        assert other.is_new_epoch
+        other.finalize()
+
+
+def test_copy_before_start_is_independent(make):
+    it = make(list(range(4)), 2, repeat=False)
+    other = copy.copy(it)
+    assert sorted(sum(list(it), [])) == list(range(4))
+    assert sorted(sum(list(other), [])) == list(range(4))
+    other.finalize()
+
+
+class _Failing(object):
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        if i == 2:
+            raise KeyError('broken example')
+        return i
+
+
+def test_errors_in_the_dataset_reach_the_caller(make):
+    it = make(_Failing(), 2, shuffle=False)
+    assert it.next() == [0, 1]
+    with pytest.raises(KeyError, match='broken example'):
+        it.next()
+
+
+class _Slow(object):
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        time.sleep(0.3)
+        return i
+
+
+def test_multiprocess_warns_on_a_stalled_dataset():
+    it = iterators.MultiprocessIterator(
+        _Slow(), 2, n_processes=1, shuffle=False, dataset_timeout=0.05)
+    with pytest.warns(iterators.MultiprocessIterator.TimeoutWarning):
+        assert it.next() == [0, 1]
+    it.finalize()
+    with pytest.raises(NotImplementedError):
+        it.reset()
+
+
+def test_multithread_restarts_after_finalize():
+    it = iterators.MultithreadIterator([1, 2], 2, shuffle=False)
+    assert it.next() == [1, 2]
+    it.finalize()
+    it.reset()
+    assert it.next() == [1, 2]
+    it.finalize()
+
+
+def test_large_arrays_bypass_small_shared_memory():
+    data = [numpy.arange(100, dtype='f') + i for i in range(3)]
+    it = iterators.MultiprocessIterator(
+        data, 3, n_processes=1, shared_mem=64, shuffle=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        batch = it.next()
+    it.finalize()
+    for got, want in zip(batch, data):
+        numpy.testing.assert_array_equal(got, want)
+
+
+def _children(pid):
+    path = '/proc/{0}/task/{0}/children'.format(pid)
+    with open(path) as f:
+        return [int(p) for p in f.read().split()]
+
+
+@pytest.mark.skipif(not sys.platform.startswith('linux'),
+                    reason='reads /proc')
+def test_no_worker_outlives_an_error_in_the_main_process(tmp_path):
+    # The main process dies of an exception with the iterator alive; its
+    # workers must be gone with it.
+    script = tmp_path / 'main.py'
+    script.write_text(textwrap.dedent('''
+        import os, sys
+        from chainerlite import iterators
+        it = iterators.MultiprocessIterator(list(range(8)), 2, n_processes=2)
+        it.next()
+        children = open('/proc/{0}/task/{0}/children'.format(
+            os.getpid())).read().split()
+        print(' '.join(children), flush=True)
+        raise RuntimeError('boom')
+    '''))
+    proc = subprocess.run([sys.executable, str(script)],
+                          capture_output=True, text=True, timeout=60)
+    assert 'boom' in proc.stderr
+    workers = [int(p) for p in proc.stdout.split()]
+    assert len(workers) == 2
+    deadline = time.time() + 5
+    while time.time() < deadline and any(
+            os.path.exists('/proc/%d' % p) for p in workers):
+        time.sleep(0.05)
+    assert not any(os.path.exists('/proc/%d' % p) for p in workers)

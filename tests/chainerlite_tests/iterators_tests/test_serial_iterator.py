@@ -1,0 +1,74 @@
+import numpy
+import pytest
+
+from chainerlite import iterators
+from chainerlite import serializers
+
+
+def test_epochs_and_wrapping_batches():
+    it = iterators.SerialIterator([1, 2, 3, 4, 5], 2, shuffle=False)
+    assert it.previous_epoch_detail is None
+    assert [it.next() for _ in range(3)] == [[1, 2], [3, 4], [5, 1]]
+    assert it.epoch == 1 and it.is_new_epoch
+    assert it.epoch_detail == pytest.approx(6 / 5)
+    assert it.previous_epoch_detail == pytest.approx(4 / 5)
+
+
+def test_without_repeat_the_last_batch_is_short_then_stop():
+    it = iterators.SerialIterator([1, 2, 3], 2, repeat=False, shuffle=False)
+    assert list(it) == [[1, 2], [3]]
+    with pytest.raises(StopIteration):
+        it.next()
+    it.reset()
+    assert it.next() == [1, 2] and it.epoch == 0
+
+
+def test_shuffle_visits_every_example_once_per_epoch():
+    it = iterators.SerialIterator(list(range(10)), 5)
+    first = it.next() + it.next()
+    second = it.next() + it.next()
+    assert sorted(first) == sorted(second) == list(range(10))
+    assert first != second
+
+
+def test_order_sampler_sets_the_epoch_size():
+    sampler = lambda order, pos: numpy.array([0, 0, 1, 1])  # NOQA
+    it = iterators.SerialIterator(['a', 'b'], 3, order_sampler=sampler)
+    assert it.next() == ['a', 'a', 'b']
+    assert it.epoch_detail == pytest.approx(0.75)
+
+
+def test_argument_errors():
+    with pytest.raises(ValueError, match='shuffle'):
+        iterators.SerialIterator([1], 1, shuffle=True,
+                                 order_sampler=iterators.ShuffleOrderSampler())
+    with pytest.raises(ValueError, match='empty'):
+        iterators.SerialIterator([], 1)
+    with pytest.raises(ValueError, match='batch_size'):
+        iterators.SerialIterator([1], 0)
+    it = iterators.SerialIterator(
+        [1, 2], 3, order_sampler=lambda order, pos: numpy.arange(
+            len(order) + 1))
+    with pytest.raises(ValueError, match='order sampler'):
+        it.next()
+
+
+def test_resume_mid_epoch_from_a_snapshot():
+    it = iterators.SerialIterator(list(range(6)), 2)
+    seen = it.next() + it.next()
+    target = {}
+    it.serialize(serializers.DictionarySerializer(target))
+    resumed = iterators.SerialIterator(list(range(6)), 2)
+    resumed.serialize(serializers.NpzDeserializer(target))
+    assert resumed.epoch_detail == pytest.approx(4 / 6)
+    assert resumed.previous_epoch_detail == pytest.approx(2 / 6)
+    assert sorted(seen + resumed.next()) == list(range(6))
+    assert resumed.is_new_epoch
+
+
+def test_shuffle_order_sampler_uses_its_random_state():
+    a = iterators.ShuffleOrderSampler(numpy.random.RandomState(1))
+    b = iterators.ShuffleOrderSampler(numpy.random.RandomState(1))
+    order = numpy.arange(8)
+    numpy.testing.assert_array_equal(a(order, 0), b(order, 0))
+    assert sorted(a(order, 0)) == list(range(8))
