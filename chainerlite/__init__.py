@@ -50,6 +50,7 @@ from chainerlite.link_hook import LinkHook, _get_link_hooks  # NOQA
 from chainerlite.sequential import Sequential  # NOQA
 from chainerlite.reporter import Reporter, report, report_scope  # NOQA
 from chainerlite.reporter import get_current_reporter  # NOQA
+from chainerlite.serializer import AbstractSerializer, Deserializer, Serializer  # NOQA
 from chainerlite.variable import Parameter, Variable, as_array, as_variable  # NOQA
 
 __version__ = '0.1.0'
