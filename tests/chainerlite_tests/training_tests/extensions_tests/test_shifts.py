@@ -45,10 +45,11 @@ def test_schedules(extension, start, expected):
         pytest.approx(expected)
 
 
-def test_explicit_optimizer_and_resume():
+def test_explicit_optimizer_and_resume(tmp_path):
     optimizer = mock.Mock()
     optimizer.momentum = 0.0
     trainer = testing.get_trainer_with_mock_updater((3, 'iteration'))
+    trainer.out = str(tmp_path)
     shift = extensions.ExponentialShift('momentum', 2.0, init=0.25,
                                         optimizer=optimizer)
     trainer.extend(shift)
