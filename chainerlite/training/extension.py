@@ -8,6 +8,8 @@ methods ``initialize(trainer)``, ``on_error(trainer, exc, tb)``,
 ``finalize()`` and ``serialize(serializer)``.
 """
 
+from chainerlite.utils import argument
+
 #: Priority of extensions that write to the observation (run first).
 PRIORITY_WRITER = 300
 #: Priority of extensions that edit the observation.
@@ -89,13 +91,9 @@ def make_extension(trigger=None, default_name=None, priority=None,
         TypeError: If another unknown keyword argument is given.
 
     """
-    if 'invoke_before_training' in kwargs:
-        raise ValueError(
-            'make_extension: invoke_before_training was removed; give an '
-            'initializer instead')
-    if kwargs:
-        raise TypeError('make_extension got unexpected keyword arguments: '
-                        '{}'.format(', '.join(sorted(kwargs))))
+    argument.parse_kwargs(
+        kwargs, invoke_before_training='make_extension: '
+        'invoke_before_training was removed; give an initializer instead')
     if trigger is None:
         trigger = Extension.trigger
     if priority is None:

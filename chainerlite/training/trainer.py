@@ -10,6 +10,7 @@ from chainerlite import reporter as reporter_module
 from chainerlite import serializer as serializer_module
 from chainerlite.training import extension as extension_module
 from chainerlite.training import util
+from chainerlite.utils import argument
 
 
 class _ExtensionEntry(object):
@@ -121,13 +122,10 @@ class Trainer(object):
                 given.
 
         """
-        if 'invoke_before_training' in kwargs:
-            raise ValueError('Trainer.extend: invoke_before_training was '
-                             'removed; use call_before_training or the '
-                             'extension\'s initialize method')
-        if kwargs:
-            raise TypeError('Trainer.extend got unexpected keyword arguments:'
-                            ' {}'.format(', '.join(sorted(kwargs))))
+        argument.parse_kwargs(
+            kwargs, invoke_before_training='Trainer.extend: '
+            'invoke_before_training was removed; use call_before_training '
+            'or the extension\'s initialize method')
         if name is None:
             name = getattr(extension, 'name', None)
         if name is None:

@@ -10,6 +10,7 @@ from chainerlite.backends import cuda
 from chainerlite.serializers import npz
 from chainerlite.training import extension
 from chainerlite.training.extensions import snapshot_writers
+from chainerlite.utils import argument
 
 
 class _State(dict):
@@ -218,11 +219,12 @@ def snapshot_object(target, filename, savefun=None, **kwargs):
 
 
 def _make(target, filename, savefun, **kwargs):
-    writer = _writer(savefun, kwargs.pop('writer', None))
-    allowed = {'condition', 'snapshot_on_error', 'n_retains', 'autoload'}
-    unknown = set(kwargs) - allowed
-    if unknown:
-        raise TypeError('snapshot got unexpected keyword arguments: '
-                        '{}'.format(', '.join(sorted(unknown))))
-    return _Snapshot(target=target, writer=writer, filename=filename,
-                     **kwargs)
+    writer, condition, snapshot_on_error, n_retains, autoload = \
+        argument.parse_kwargs(
+            kwargs, ('writer', None), ('condition', None),
+            ('snapshot_on_error', False), ('n_retains', -1),
+            ('autoload', False))
+    return _Snapshot(target=target, writer=_writer(savefun, writer),
+                     filename=filename, condition=condition,
+                     snapshot_on_error=snapshot_on_error, n_retains=n_retains,
+                     autoload=autoload)

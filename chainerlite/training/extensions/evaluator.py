@@ -10,6 +10,7 @@ from chainerlite import function
 from chainerlite import reporter as reporter_module
 from chainerlite.training import extension
 from chainerlite.training.extensions import util
+from chainerlite.utils import argument
 
 
 class Evaluator(extension.Extension):
@@ -42,10 +43,7 @@ class Evaluator(extension.Extension):
 
     def __init__(self, iterator, target, converter=convert.concat_examples,
                  device=None, eval_hook=None, eval_func=None, **kwargs):
-        progress_bar = kwargs.pop('progress_bar', False)
-        if kwargs:
-            raise TypeError('Evaluator got unexpected keyword arguments: '
-                            '{}'.format(', '.join(sorted(kwargs))))
+        progress_bar, = argument.parse_kwargs(kwargs, ('progress_bar', False))
         if not isinstance(iterator, dict):
             iterator = {'main': iterator}
         if not isinstance(target, dict):

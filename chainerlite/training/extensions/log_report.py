@@ -7,6 +7,7 @@ from chainerlite import reporter
 from chainerlite.training import extension
 from chainerlite.training import util
 from chainerlite.training.extensions import _atomic
+from chainerlite.utils import argument
 
 
 class LogReport(extension.Extension):
@@ -33,15 +34,9 @@ class LogReport(extension.Extension):
 
     def __init__(self, keys=None, trigger=(1, 'epoch'), postprocess=None,
                  filename=None, **kwargs):
-        if 'log_name' in kwargs:
-            log_name = kwargs.pop('log_name')
-            if filename is None:
-                filename = log_name
-        elif filename is None:
-            filename = 'log'
-        if kwargs:
-            raise TypeError('LogReport got unexpected keyword arguments: '
-                            '{}'.format(', '.join(sorted(kwargs))))
+        log_name, = argument.parse_kwargs(kwargs, ('log_name', 'log'))
+        if filename is None:
+            filename = log_name
         self._keys = keys
         self._trigger = util.get_trigger(trigger)
         self._postprocess = postprocess

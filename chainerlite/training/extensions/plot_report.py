@@ -7,6 +7,7 @@ from chainerlite import reporter
 from chainerlite.training import extension
 from chainerlite.training import util
 from chainerlite.training.extensions import _plot
+from chainerlite.utils import argument
 
 
 class PlotReport(extension.Extension):
@@ -34,12 +35,9 @@ class PlotReport(extension.Extension):
     def __init__(self, y_keys, x_key='iteration', trigger=(1, 'epoch'),
                  postprocess=None, filename=None, marker='x', grid=True,
                  **kwargs):
-        file_name = kwargs.pop('file_name', None)
-        if kwargs:
-            raise TypeError('PlotReport got unexpected keyword arguments: '
-                            '{}'.format(', '.join(sorted(kwargs))))
+        file_name, = argument.parse_kwargs(kwargs, ('file_name', 'plot.png'))
         if filename is None:
-            filename = 'plot.png' if file_name is None else file_name
+            filename = file_name
         if x_key not in ('iteration', 'epoch'):
             raise ValueError('PlotReport: x_key must be \'iteration\' or '
                              '\'epoch\', got {!r}'.format(x_key))

@@ -9,6 +9,7 @@ from chainerlite import link as link_module
 from chainerlite.training import extension
 from chainerlite.training import util
 from chainerlite.training.extensions import _plot
+from chainerlite.utils import argument
 
 
 class Reservoir(object):
@@ -127,13 +128,10 @@ class VariableStatisticsPlot(extension.Extension):
                                     99.87, 100),
                  trigger=(1, 'epoch'), filename=None, figsize=None,
                  marker=None, grid=True, **kwargs):
-        file_name = kwargs.pop('file_name', None)
-        if kwargs:
-            raise TypeError('VariableStatisticsPlot got unexpected keyword '
-                            'arguments: {}'.format(', '.join(sorted(kwargs))))
+        file_name, = argument.parse_kwargs(
+            kwargs, ('file_name', 'statistics.png'))
         if filename is None:
-            filename = ('statistics.png' if file_name is None
-                        else file_name)
+            filename = file_name
         self._vars = _variables(targets)
         self._keys = [key for key, on in (('data', report_data),
                                           ('grad', report_grad)) if on]

@@ -5,6 +5,7 @@ import operator
 
 from chainerlite import reporter
 from chainerlite.training import util
+from chainerlite.utils import argument
 
 
 class EarlyStoppingTrigger(object):
@@ -36,10 +37,7 @@ class EarlyStoppingTrigger(object):
     def __init__(self, check_trigger=(1, 'epoch'), monitor='main/loss',
                  patience=None, mode='auto', verbose=False,
                  max_trigger=(100, 'epoch'), **kwargs):
-        patients = kwargs.pop('patients', None)
-        if kwargs:
-            raise TypeError('EarlyStoppingTrigger got unexpected keyword '
-                            'arguments: {}'.format(', '.join(sorted(kwargs))))
+        patients, = argument.parse_kwargs(kwargs, ('patients', None))
         if patience is not None and patients is not None:
             raise TypeError('EarlyStoppingTrigger: give patience or its '
                             'alias patients, not both')

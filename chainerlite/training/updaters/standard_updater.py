@@ -6,6 +6,7 @@ from chainerlite import backend
 from chainerlite.dataset import convert
 from chainerlite import serializer as serializer_module
 from chainerlite.training import updater as updater_module
+from chainerlite.utils import argument
 
 
 def _uses_gpu(link):
@@ -53,10 +54,7 @@ class StandardUpdater(updater_module.Updater):
     def __init__(self, iterator, optimizer, converter=convert.concat_examples,
                  device=None, loss_func=None, loss_scale=None,
                  auto_new_epoch=True, **kwargs):
-        input_device = kwargs.pop('input_device', None)
-        if kwargs:
-            raise TypeError('StandardUpdater got unexpected keyword '
-                            'arguments: {}'.format(', '.join(sorted(kwargs))))
+        input_device, = argument.parse_kwargs(kwargs, ('input_device', None))
         if device is not None:
             device = backend.get_device(device)
         if input_device is None:
