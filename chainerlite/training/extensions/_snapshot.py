@@ -105,7 +105,8 @@ class _Snapshot(extension.Extension):
                 left as it was.
 
         """
-        if not self.autoload or not os.path.isdir(trainer.out):
+        if (not self.autoload or not isinstance(self.filename, str)
+                or not os.path.isdir(trainer.out)):
             return
         name = _find_latest_snapshot(self.filename, trainer.out)
         if name is None:
@@ -139,7 +140,8 @@ class _Snapshot(extension.Extension):
         else:
             filename = filename.format(trainer)
         self.writer(filename, trainer.out, state)
-        if self.n_retains > 0 and os.path.isdir(trainer.out):
+        if (self.n_retains > 0 and isinstance(self.filename, str)
+                and os.path.isdir(trainer.out)):
             for name in _find_stale_snapshots(self.filename, trainer.out,
                                               self.n_retains):
                 os.remove(os.path.join(trainer.out, name))
@@ -185,9 +187,11 @@ def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}',
         snapshot_on_error (bool): Also take a snapshot when the training
             loop fails.
         n_retains (int): Keep only the newest ``n_retains`` snapshots
-            (all of them when not positive).
+            (all of them when not positive). Only with a string
+            ``filename``.
         autoload (bool): When the training starts, load the newest
-            snapshot found in ``trainer.out``.
+            snapshot found in ``trainer.out``. Only with a string
+            ``filename``.
 
     Returns:
         The snapshot extension.

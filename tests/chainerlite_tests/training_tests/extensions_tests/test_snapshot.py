@@ -137,3 +137,12 @@ def test_condition_snapshot_on_error_and_argument_checks(make_trainer):
                             writer=snapshot_writers.SimpleWriter())
     with pytest.raises(TypeError):
         extensions.snapshot(n_retain=3)
+
+
+def test_callable_filename(make_trainer):
+    trainer, _ = make_trainer(2)
+    trainer.extend(extensions.snapshot(
+        filename=lambda t: 'it%d.npz' % t.updater.iteration, n_retains=1,
+        autoload=True), trigger=(1, 'iteration'))
+    trainer.run()
+    assert _files(trainer.out) == ['it1.npz', 'it2.npz']
