@@ -1,13 +1,19 @@
 """A progress bar of the training on the terminal."""
 
+import time
+
 from chainerlite.training import extension
 from chainerlite.training.extensions import util
+
+# Slow iterations still get a fresh bar this often.
+_MAX_SECONDS_BETWEEN_DRAWS = 1.0
 
 
 class ProgressBar(extension.Extension):
     """Shows the progress of the training on the terminal.
 
-    Every ``update_interval`` iterations it redraws, in place::
+    Every ``update_interval`` iterations (and at least every second) it
+    redraws, in place::
 
              total [#########.........................] 18.33%
         this epoch [############################......] 91.67%
@@ -34,6 +40,7 @@ class ProgressBar(extension.Extension):
         self._out = out
         self._redrawer = None
         self._updater = None
+        self._last_draw = 0.0
         self._speed = util.Speedometer()
 
     def __call__(self, trainer):
@@ -45,9 +52,12 @@ class ProgressBar(extension.Extension):
             self._training_length = _training_length(trainer.stop_trigger)
         self._updater = trainer.updater
         iteration = trainer.updater.iteration
-        self._speed.add(iteration)
-        if iteration % self._update_interval == 0 or iteration == 1:
+        now = time.perf_counter()
+        self._speed.add(iteration, now)
+        if (iteration % self._update_interval == 0 or iteration == 1
+                or now - self._last_draw >= _MAX_SECONDS_BETWEEN_DRAWS):
             self._redrawer.draw(self._lines(trainer.updater))
+            self._last_draw = now
 
     def _lines(self, updater):
         length, unit = self._training_length
