@@ -8,11 +8,14 @@ does nothing. The stack of current reporters is thread-local.
 """
 import collections
 import contextlib
+import json
 import threading
+import warnings
 
 import numpy
 
 from chainerlite import backend
+from chainerlite import configuration
 from chainerlite import variable
 
 _local = threading.local()
@@ -67,7 +70,9 @@ class Reporter(object):
     def report(self, values, observer=None):
         """Stores ``values`` (a dict); keys get the observer's name prefix.
 
-        Variables are stored as their arrays (detached from the graph).
+        Unless ``config.keep_graph_on_report`` is set, a Variable is stored
+        as a new Variable holding the same array, cut from the graph (so
+        that the observation does not keep the graph alive).
         """
         if observer is not None:
             name = self._observer_names.get(id(observer))
@@ -76,9 +81,10 @@ class Reporter(object):
                                'reporter')
             values = {'%s/%s' % (name, key): value
                       for key, value in values.items()}
+        keep_graph = configuration.config.keep_graph_on_report
         for key, value in values.items():
-            if isinstance(value, variable.Variable):
-                value = value.array
+            if not keep_graph and isinstance(value, variable.Variable):
+                value = variable.Variable(value.array)
             self.observation[key] = value
 
 
@@ -111,23 +117,30 @@ def report_scope(observation):
         yield
 
 
+def _is_scalar(value):
+    if isinstance(value, (str, bytes)):
+        return False
+    return numpy.isscalar(value) or getattr(value, 'ndim', -1) == 0
+
+
 class Summary(object):
-    """Running mean and standard deviation of a scalar series."""
+    """Running weighted mean and standard deviation of a scalar series.
+
+    Values (Python or NumPy scalars, 0-dimensional NumPy or CuPy arrays, or
+    Variables) are accumulated with their own arithmetic, so that values on
+    a GPU stay there until they are read.
+    """
 
     def __init__(self):
         self._x = 0.0
         self._x2 = 0.0
-        self._n = 0
+        self._n = 0.0
 
     def add(self, value, weight=1):
-        """Adds a value (scalar, 0-d array or Variable) with a weight."""
-        if isinstance(value, variable.Variable):
-            value = value.array
-        value = float(backend.CpuDevice().send(numpy.asarray(value))
-                      if not numpy.isscalar(value) else value)
-        self._x += weight * value
-        self._x2 += weight * value * value
-        self._n += weight
+        """Adds ``value`` with ``weight`` (a scalar, array or Variable)."""
+        self._x = self._x + weight * value
+        self._x2 = self._x2 + weight * value * value
+        self._n = self._n + weight
 
     def compute_mean(self):
         """Returns the weighted mean of the added values."""
@@ -136,8 +149,22 @@ class Summary(object):
     def make_statistics(self):
         """Returns ``(mean, std)`` of the added values."""
         mean = self._x / self._n
-        var = max(self._x2 / self._n - mean * mean, 0.0)
+        var = self._x2 / self._n - mean * mean
+        if not isinstance(var, variable.Variable):
+            # Rounding may leave a tiny negative variance.
+            var = backend.get_array_module(var).maximum(var, 0)
         return mean, var ** 0.5
+
+    def serialize(self, serializer):
+        """Saves or loads the running sums."""
+        try:
+            self._x = serializer('_x', self._x)
+            self._x2 = serializer('_x2', self._x2)
+            self._n = serializer('_n', self._n)
+        except KeyError:
+            warnings.warn(
+                'Summary: the saved state holds no statistics (it was '
+                'written by an older version); they start from zero')
 
 
 class DictSummary(object):
@@ -147,12 +174,28 @@ class DictSummary(object):
         self._summaries = collections.defaultdict(Summary)
 
     def add(self, d):
-        """Adds each scalar value of ``d`` to the summary of its key."""
+        """Adds each scalar value of ``d`` to the summary of its key.
+
+        A value may be a ``(value, weight)`` pair. Values that are not
+        scalars (nor 0-dimensional arrays or Variables) are skipped.
+
+        Raises:
+            ValueError: If a weight is not a scalar.
+        """
         for key, value in d.items():
+            weight = 1
+            if isinstance(value, tuple):
+                value, weight = value
+                if isinstance(weight, variable.Variable):
+                    weight = weight.array
+                if not _is_scalar(weight):
+                    raise ValueError(
+                        'DictSummary.add: the weight given to {!r} is not a '
+                        'scalar'.format(key))
             if isinstance(value, variable.Variable):
                 value = value.array
-            if numpy.isscalar(value) or getattr(value, 'ndim', None) == 0:
-                self._summaries[key].add(value)
+            if _is_scalar(value):
+                self._summaries[key].add(value, weight)
 
     def compute_mean(self):
         """Returns ``{key: mean}``."""
@@ -166,3 +209,25 @@ class DictSummary(object):
             stats[key] = mean
             stats[key + '.std'] = std
         return stats
+
+    def serialize(self, serializer):
+        """Saves or loads the summaries.
+
+        The keys (which may hold ``/``) are stored as one JSON list and the
+        summaries by their position in it; loading replaces the keys.
+        """
+        try:
+            names = json.loads(
+                serializer('_names', json.dumps(list(self._summaries))))
+        except KeyError:
+            warnings.warn(
+                'DictSummary: the saved state holds no statistics (it was '
+                'written by an older version); they start from zero')
+            self._summaries.clear()
+            return
+        summaries = collections.defaultdict(Summary)
+        for i, name in enumerate(names):
+            summary = self._summaries.get(name) or Summary()
+            summary.serialize(serializer['_summaries'][str(i)])
+            summaries[name] = summary
+        self._summaries = summaries

@@ -13,3 +13,4 @@ from chainerlite.testing.helper import with_requires  # NOQA: F401
 from chainerlite.testing.parameterized import parameterize  # NOQA: F401
 from chainerlite.testing.parameterized import product  # NOQA: F401
 from chainerlite.testing.parameterized import product_dict  # NOQA: F401
+from chainerlite.testing.training import get_trainer_with_mock_updater  # NOQA: F401

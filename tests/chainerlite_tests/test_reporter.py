@@ -15,9 +15,25 @@ def test_report_goes_to_the_current_reporter_with_observer_prefix():
     with r.scope(observation):
         reporter.report({'loss': chainerlite.Variable(np.array(2.0))}, link)
         chainerlite.report({'lr': 0.1})
-    assert observation == {'main/loss': 2.0, 'lr': 0.1}
-    assert isinstance(observation['main/loss'], np.ndarray)
+    assert set(observation) == {'main/loss', 'lr'}
+    assert observation['lr'] == 0.1
+    # A Variable is stored detached from its graph (same array).
+    loss = observation['main/loss']
+    assert isinstance(loss, chainerlite.Variable) and loss.creator is None
+    assert float(loss.array) == 2.0
     assert reporter.get_current_reporter() is None
+
+
+def test_keep_graph_on_report_keeps_the_variable():
+    x = chainerlite.Variable(np.array([1.0]))
+    y = x * 2.0
+    r = reporter.Reporter()
+    with chainerlite.using_config('keep_graph_on_report', True):
+        r.report({'y': y})
+    assert r.observation['y'] is y and y.creator is not None
+    r.report({'y': y})
+    assert r.observation['y'] is not y
+    assert r.observation['y'].creator is None
 
 
 def test_report_without_reporter_does_nothing_and_unknown_observer_fails():
@@ -44,11 +60,42 @@ def test_summaries():
     s = reporter.Summary()
     for v in (1.0, 2.0, np.array(3.0), chainerlite.Variable(np.array(6.0))):
         s.add(v)
-    assert s.compute_mean() == pytest.approx(3.0)
+    # As in Chainer, a Variable value makes the sums Variables.
+    assert float(s.compute_mean().array) == pytest.approx(3.0)
     mean, std = s.make_statistics()
-    assert std == pytest.approx(np.std([1.0, 2.0, 3.0, 6.0]))
+    assert float(std.array) == pytest.approx(np.std([1.0, 2.0, 3.0, 6.0]))
     d = reporter.DictSummary()
-    d.add({'a': 1.0, 'b': np.array(2.0), 'skip': np.ones(3)})
+    d.add({'a': 1.0, 'b': np.array(2.0), 'skip': np.ones(3), 's': 'text'})
     d.add({'a': 3.0})
     assert d.compute_mean() == {'a': 2.0, 'b': 2.0}
     assert d.make_statistics()['a.std'] == pytest.approx(1.0)
+
+
+def test_weights():
+    s = reporter.Summary()
+    s.add(1.0, 0.5)
+    s.add(2.0, np.array(1.5))
+    assert s.compute_mean() == pytest.approx((0.5 + 3.0) / 2.0)
+    d = reporter.DictSummary()
+    d.add({'a': (4.0, chainerlite.Variable(np.array(3.0)))})
+    d.add({'a': 0.0})
+    assert d.compute_mean()['a'] == pytest.approx(3.0)
+    with pytest.raises(ValueError, match="'a'"):
+        d.add({'a': (1.0, np.ones(2))})
+
+
+def test_summaries_round_trip_and_old_files(tmp_path):
+    from chainerlite import serializers
+    d = reporter.DictSummary()
+    d.add({'a/b': 1.0, 'c': np.array(2, np.int32)})
+    d.add({'a/b': 3.0, 'c': np.array(5, np.int32)})
+    path = str(tmp_path / 's.npz')
+    serializers.save_npz(path, d)
+    loaded = reporter.DictSummary()
+    loaded.add({'old': 7.0})
+    serializers.load_npz(path, loaded)
+    assert loaded.compute_mean() == pytest.approx({'a/b': 2.0, 'c': 3.5})
+    np.savez(path, unrelated=0)
+    with pytest.warns(UserWarning, match='older version'):
+        serializers.load_npz(path, loaded)
+    assert loaded.compute_mean() == {}

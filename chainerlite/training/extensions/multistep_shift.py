@@ -1,0 +1,30 @@
+"""Multi-step schedule of an optimizer attribute."""
+
+import bisect
+
+from chainerlite.training.extensions import _shift
+
+
+class MultistepShift(_shift.ShiftExtension):
+    """Multiplies an optimizer attribute by ``gamma`` at given call counts.
+
+    After ``t`` calls the value is ``init * gamma ** k`` where ``k`` is the
+    number of entries of ``step_value`` that are at most ``t``.
+
+    Args:
+        attr (str): Name of the attribute.
+        gamma (float): Factor per step.
+        step_value (list of int): Call counts at which a step happens.
+        init (float): Initial value; the attribute's value when ``None``.
+        optimizer: The optimizer; the trainer's ``'main'`` one by default.
+
+    """
+
+    def __init__(self, attr, gamma, step_value, init, optimizer=None):
+        super(MultistepShift, self).__init__(attr, init, None, optimizer)
+        self._gamma = gamma
+        self._step_value = sorted(step_value)
+
+    def compute(self, t):
+        return self._init * self._gamma ** bisect.bisect_right(
+            self._step_value, t)

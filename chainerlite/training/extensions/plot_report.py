@@ -1,0 +1,108 @@
+"""Plotting observed values over the training."""
+
+import json
+import os
+
+from chainerlite import reporter
+from chainerlite.training import extension
+from chainerlite.training import util
+from chainerlite.training.extensions import _plot
+from chainerlite.utils import argument
+
+
+class PlotReport(extension.Extension):
+    """Plots the means of observed values against iterations or epochs.
+
+    Called every iteration, it accumulates the values under ``y_keys``;
+    when ``trigger`` fires it adds the means to the curves and redraws the
+    figure to ``trainer.out/filename`` (the file is replaced atomically).
+    It needs matplotlib: without it, a warning is given when the extension
+    is created and nothing is drawn.
+
+    Args:
+        y_keys (str or list of str): Keys of the plotted values.
+        x_key (str): ``'iteration'`` or ``'epoch'``.
+        trigger: Interval of the points (``(1, 'epoch')``).
+        postprocess (callable): Called with ``(figure, axes, summary)``
+            before the figure is saved.
+        filename (str): Name of the image (``'plot.png'``); ``file_name``
+            is an accepted alias.
+        marker (str): Marker of the points.
+        grid (bool): Draw a grid.
+
+    """
+
+    def __init__(self, y_keys, x_key='iteration', trigger=(1, 'epoch'),
+                 postprocess=None, filename=None, marker='x', grid=True,
+                 **kwargs):
+        file_name, = argument.parse_kwargs(kwargs, ('file_name', 'plot.png'))
+        if filename is None:
+            filename = file_name
+        if x_key not in ('iteration', 'epoch'):
+            raise ValueError('PlotReport: x_key must be \'iteration\' or '
+                             '\'epoch\', got {!r}'.format(x_key))
+        if isinstance(y_keys, str):
+            y_keys = [y_keys]
+        self._x_key = x_key
+        self._y_keys = list(y_keys)
+        self._trigger = util.get_trigger(trigger)
+        self._file_name = filename
+        self._marker = marker
+        self._grid = grid
+        self._postprocess = postprocess
+        self._data = {key: [] for key in self._y_keys}
+        self._summary = reporter.DictSummary()
+        self._available = _plot.available('PlotReport')
+
+    @staticmethod
+    def available():
+        """Whether matplotlib is installed (warns when it is not)."""
+        return _plot.available('PlotReport')
+
+    def __call__(self, trainer):
+        """Accumulates the values; adds the points and redraws when
+        triggered."""
+        observation = trainer.observation
+        self._summary.add({key: observation[key] for key in self._y_keys
+                           if key in observation})
+        if not self._trigger(trainer):
+            return
+        x = getattr(trainer.updater, self._x_key)
+        means = self._summary.compute_mean()
+        for key in self._y_keys:
+            if key in means:
+                self._data[key].append((x, float(means[key])))
+        if self._available:
+            self._draw(os.path.join(trainer.out, self._file_name))
+        self._summary = reporter.DictSummary()
+
+    def _draw(self, path):
+        plt = _plot.pyplot()
+        figure = plt.figure()
+        try:
+            axes = figure.add_subplot(111)
+            axes.set_xlabel(self._x_key)
+            if self._grid:
+                axes.grid()
+            for key in self._y_keys:
+                points = self._data[key]
+                if points:
+                    xs, ys = zip(*points)
+                    axes.plot(xs, ys, marker=self._marker, label=key)
+            if axes.has_data():
+                axes.legend(bbox_to_anchor=(1.05, 1), loc='upper left',
+                            borderaxespad=0)
+            if self._postprocess is not None:
+                self._postprocess(figure, axes, self._summary)
+            _plot.save_figure(figure, path)
+        finally:
+            plt.close(figure)
+
+    def serialize(self, serializer):
+        """Saves or loads the trigger and the plotted points."""
+        if hasattr(self._trigger, 'serialize'):
+            self._trigger.serialize(serializer['_trigger'])
+        data = json.loads(serializer('_plot_{}'.format(self._file_name),
+                                     json.dumps(self._data)))
+        self._data = {key: [tuple(p) for p in points]
+                      for key, points in data.items()}

@@ -1,0 +1,86 @@
+"""Terminal helpers of the progress extensions."""
+
+import collections
+import datetime
+import sys
+import time
+
+# Erases from the cursor to the end of the screen.
+ERASE_BELOW = '\033[J'
+
+
+def is_tty(out):
+    """Whether ``out`` is an interactive terminal."""
+    isatty = getattr(out, 'isatty', None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed file
+        return False
+
+
+def resolve_out(out):
+    """``sys.stdout`` (as it is now) when ``out`` is None."""
+    return sys.stdout if out is None else out
+
+
+def bar(fraction, length):
+    """A text bar such as ``[#####.....]`` for a fraction in [0, 1]."""
+    fraction = min(max(fraction, 0.0), 1.0)
+    filled = int(fraction * length)
+    return '[{}{}]'.format('#' * filled, '.' * (length - filled))
+
+
+def format_duration(seconds):
+    """``H:MM:SS`` of a number of seconds."""
+    return str(datetime.timedelta(seconds=int(round(seconds))))
+
+
+class Speedometer(object):
+    """Iterations per second over the recent window of samples."""
+
+    def __init__(self, window=100):
+        self._samples = collections.deque(maxlen=window)
+
+    def add(self, iteration, now=None):
+        self._samples.append(
+            (iteration, time.perf_counter() if now is None else now))
+
+    def speed(self):
+        """Iterations per second, or 0 before two samples."""
+        if len(self._samples) < 2:
+            return 0.0
+        (i0, t0), (i1, t1) = self._samples[0], self._samples[-1]
+        return (i1 - i0) / (t1 - t0) if t1 > t0 else 0.0
+
+
+class Redrawer(object):
+    """Draws a block of lines in place on a terminal.
+
+    Each :meth:`draw` erases the previous block and writes the new one;
+    the cursor is left at the top of the block, so that other output
+    written in between (a log line) replaces it. :meth:`close` leaves the
+    last block on the screen. Nothing is written when ``out`` is not a
+    terminal.
+    """
+
+    def __init__(self, out):
+        self.out = out
+        self.enabled = is_tty(out)
+        self._lines = 0
+
+    def draw(self, lines):
+        if not self.enabled:
+            return
+        out = self.out
+        out.write(ERASE_BELOW)
+        for line in lines:
+            out.write(line + '\n')
+        out.write('\033[{}A'.format(len(lines)))
+        out.flush()
+        self._lines = len(lines)
+
+    def close(self):
+        if self.enabled and self._lines:
+            self.out.write('\033[{}B'.format(self._lines))
+            self.out.flush()
+            self._lines = 0

@@ -1,0 +1,205 @@
+"""Plotting the distribution of variables (parameters) over training."""
+
+import os
+
+import numpy
+
+from chainerlite.backends import cuda
+from chainerlite import link as link_module
+from chainerlite.training import extension
+from chainerlite.training import util
+from chainerlite.training.extensions import _plot
+from chainerlite.utils import argument
+
+
+class Reservoir(object):
+    """A uniform random sample of at most ``size`` of the added arrays.
+
+    Reservoir sampling: every array added so far has the same chance to be
+    in the sample, whatever their number.
+
+    Args:
+        size (int): Size of the sample.
+        data_shape (tuple): Shape of each array.
+        dtype: Dtype of the stored arrays.
+
+    """
+
+    def __init__(self, size, data_shape, dtype=numpy.float32):
+        self.size = size
+        self.data = numpy.zeros((size,) + tuple(data_shape), dtype=dtype)
+        self.idxs = numpy.zeros((size,), dtype=numpy.int64)
+        self.counter = 0
+
+    def add(self, x, idx=None):
+        """Offers ``x`` (with its index, the count of offers by default)."""
+        slot = self.counter
+        if slot >= self.size:
+            slot = numpy.random.randint(self.counter + 1)
+        if slot < self.size:
+            self.data[slot] = cuda.to_cpu(x)
+            self.idxs[slot] = self.counter if idx is None else idx
+        self.counter += 1
+
+    def get_data(self):
+        """Returns ``(indices, arrays)`` of the sample, by index."""
+        n = min(self.counter, self.size)
+        order = numpy.argsort(self.idxs[:n], kind='stable')
+        return self.idxs[:n][order], self.data[:n][order]
+
+
+class Statistician(object):
+    """Computes the mean, standard deviation and percentiles of an array.
+
+    Args:
+        collect_mean (bool): Compute the mean.
+        collect_std (bool): Compute the standard deviation.
+        percentile_sigmas (tuple of float): Percentiles to compute (0 to
+            100).
+
+    """
+
+    def __init__(self, collect_mean, collect_std, percentile_sigmas):
+        self.collect_mean = collect_mean
+        self.collect_std = collect_std
+        self.percentile_sigmas = percentile_sigmas
+
+    def __call__(self, x, axis=0, dtype=None, xp=None):
+        """Returns a dict of ``'mean'``, ``'std'`` and ``'percentile'``
+        along ``axis`` (all the elements when ``None``), in ``dtype`` (that
+        of ``x`` by default)."""
+        if xp is None:
+            xp = cuda.get_array_module(x)
+        if dtype is None:
+            dtype = x.dtype
+        stats = {}
+        if self.collect_mean:
+            stats['mean'] = xp.asarray(x.mean(axis=axis, dtype=dtype))
+        if self.collect_std:
+            stats['std'] = xp.asarray(x.std(axis=axis, dtype=dtype))
+        if self.percentile_sigmas:
+            stats['percentile'] = xp.percentile(
+                x, self.percentile_sigmas, axis=axis).astype(dtype)
+        return stats
+
+
+def _variables(targets):
+    if not isinstance(targets, (list, tuple)):
+        targets = [targets]
+    variables = []
+    for target in targets:
+        if isinstance(target, link_module.Link):
+            variables.extend(target.params())
+        else:
+            variables.append(target)
+    return variables
+
+
+class VariableStatisticsPlot(extension.Extension):
+    """Plots the distribution of variables and their gradients over time.
+
+    At each trigger, the mean, standard deviation and percentiles of all
+    the elements of the targets (and of their gradients) are sampled into
+    a reservoir and drawn against the iteration (percentile bands around
+    the median, the mean with its standard deviation) to
+    ``trainer.out/filename``. It needs matplotlib (see
+    :class:`PlotReport`).
+
+    Args:
+        targets: A Variable, a Link (its parameters), or a list of them.
+        max_sample_size (int): Maximum number of points per curve.
+        report_data (bool): Plot the values.
+        report_grad (bool): Plot the gradients.
+        plot_mean (bool): Plot the mean.
+        plot_std (bool): Plot the standard deviation band.
+        percentile_sigmas (tuple of float): Percentiles to plot.
+        trigger: When to sample and redraw (``(1, 'epoch')``).
+        filename (str): Name of the image (``'statistics.png'``);
+            ``file_name`` is an accepted alias.
+        figsize (tuple): Size of the figure in inches.
+        marker (str): Marker of the points.
+        grid (bool): Draw a grid.
+
+    """
+
+    def __init__(self, targets, max_sample_size=1000, report_data=True,
+                 report_grad=True, plot_mean=True, plot_std=True,
+                 percentile_sigmas=(0, 0.13, 2.28, 15.87, 50, 84.13, 97.72,
+                                    99.87, 100),
+                 trigger=(1, 'epoch'), filename=None, figsize=None,
+                 marker=None, grid=True, **kwargs):
+        file_name, = argument.parse_kwargs(
+            kwargs, ('file_name', 'statistics.png'))
+        if filename is None:
+            filename = file_name
+        self._vars = _variables(targets)
+        self._keys = [key for key, on in (('data', report_data),
+                                          ('grad', report_grad)) if on]
+        self._trigger = util.get_trigger(trigger)
+        self._file_name = filename
+        self._figsize = figsize
+        self._marker = marker
+        self._grid = grid
+        self._plot_mean = plot_mean
+        self._plot_std = plot_std
+        self._percentile_sigmas = tuple(percentile_sigmas)
+        self._statistician = Statistician(True, True,
+                                          self._percentile_sigmas)
+        n_stats = 2 + len(self._percentile_sigmas)
+        self._reservoirs = {key: Reservoir(max_sample_size, (n_stats,))
+                            for key in self._keys}
+        self._available = _plot.available('VariableStatisticsPlot')
+
+    def __call__(self, trainer):
+        """Samples the statistics and redraws when triggered."""
+        if not self._trigger(trainer):
+            return
+        iteration = trainer.updater.iteration
+        for key in self._keys:
+            arrays = [getattr(v, key) for v in self._vars]
+            arrays = [cuda.to_cpu(a).ravel() for a in arrays
+                      if a is not None]
+            if not arrays:
+                continue
+            stats = self._statistician(numpy.concatenate(arrays), axis=0)
+            row = numpy.concatenate(
+                [[stats['mean'], stats['std']], stats['percentile']])
+            self._reservoirs[key].add(row, iteration)
+        if self._available:
+            self._draw(os.path.join(trainer.out, self._file_name))
+
+    def _draw(self, path):
+        plt = _plot.pyplot()
+        figure, axes = plt.subplots(1, len(self._keys),
+                                    figsize=self._figsize, squeeze=False)
+        try:
+            for ax, key in zip(axes[0], self._keys):
+                self._draw_one(ax, key)
+            _plot.save_figure(figure, path)
+        finally:
+            plt.close(figure)
+
+    def _draw_one(self, ax, key):
+        idxs, data = self._reservoirs[key].get_data()
+        ax.set_title(key)
+        ax.set_xlabel('iteration')
+        if self._grid:
+            ax.grid()
+        if not len(idxs):
+            return
+        percentiles = data[:, 2:]
+        n = percentiles.shape[1]
+        for i in range(n // 2):
+            ax.fill_between(idxs, percentiles[:, i], percentiles[:, n - 1 - i],
+                            color='tab:blue', alpha=0.15, linewidth=0)
+        if n % 2:
+            ax.plot(idxs, percentiles[:, n // 2], color='tab:blue',
+                    marker=self._marker, label='median')
+        mean, std = data[:, 0], data[:, 1]
+        if self._plot_mean:
+            ax.plot(idxs, mean, color='tab:orange', marker=self._marker,
+                    label='mean')
+        if self._plot_std:
+            ax.fill_between(idxs, mean - std, mean + std, color='tab:orange',
+                            alpha=0.2, linewidth=0, label='mean +/- std')
+        ax.legend(loc='best')

@@ -1,0 +1,94 @@
+"""Stop trigger that ends the training when a monitored value stops
+improving."""
+
+import operator
+
+from chainerlite import reporter
+from chainerlite.training import util
+from chainerlite.utils import argument
+
+
+class EarlyStoppingTrigger(object):
+    """Stops the training when ``monitor`` has not improved for
+    ``patience`` checks, or when ``max_trigger`` fires.
+
+    At each check (``check_trigger``) the mean of the monitored value since
+    the previous check is compared with the best mean so far.
+
+    Args:
+        check_trigger: When to compare (see
+            :func:`~chainerlite.training.get_trigger`).
+        monitor (str): Key of the observed value.
+        patience (int): Number of checks without improvement before the
+            training stops (``patients`` is an accepted alias).
+        mode (str): ``'max'``, ``'min'`` or ``'auto'`` (``'max'`` if the
+            key contains ``'accuracy'``, else ``'min'``).
+        verbose (bool): Print a message when stopping early.
+        max_trigger: Stop trigger used in any case (the maximum length of
+            the training).
+
+    Raises:
+        TypeError: If both ``patience`` and ``patients`` are given, or an
+            unknown keyword argument is.
+        ValueError: If ``mode`` is unknown.
+
+    """
+
+    def __init__(self, check_trigger=(1, 'epoch'), monitor='main/loss',
+                 patience=None, mode='auto', verbose=False,
+                 max_trigger=(100, 'epoch'), **kwargs):
+        patients, = argument.parse_kwargs(kwargs, ('patients', None))
+        if patience is not None and patients is not None:
+            raise TypeError('EarlyStoppingTrigger: give patience or its '
+                            'alias patients, not both')
+        if patience is None:
+            patience = 3 if patients is None else patients
+        if mode == 'auto':
+            mode = 'max' if 'accuracy' in monitor else 'min'
+        if mode not in ('max', 'min'):
+            raise ValueError('EarlyStoppingTrigger: mode must be \'max\', '
+                             '\'min\' or \'auto\', got {!r}'.format(mode))
+        self.count = 0
+        self.patience = patience
+        self.monitor = monitor
+        self.verbose = verbose
+        self.already_warning = False
+        self._max_trigger = util.get_trigger(max_trigger)
+        self._interval_trigger = util.get_trigger(check_trigger)
+        self._better = operator.gt if mode == 'max' else operator.lt
+        self._best = None
+        self._summary = reporter.DictSummary()
+
+    def __call__(self, trainer):
+        """Returns whether the training should stop."""
+        if self._max_trigger(trainer):
+            return True
+        observation = trainer.observation
+        if self.monitor in observation:
+            self._summary.add({self.monitor: observation[self.monitor]})
+        if not self._interval_trigger(trainer):
+            return False
+        stats = self._summary.compute_mean()
+        self._summary = reporter.DictSummary()
+        if self.monitor not in stats:
+            if not self.already_warning:
+                print('EarlyStoppingTrigger: {!r} is not in the observation'
+                      .format(self.monitor))
+                self.already_warning = True
+            return False
+        value = float(stats[self.monitor])
+        if self._best is None or self._better(value, self._best):
+            self._best = value
+            self.count = 0
+        else:
+            self.count += 1
+        if self.count >= self.patience:
+            if self.verbose:
+                print('Epoch {}: early stopping'.format(
+                    trainer.updater.epoch))
+            return True
+        return False
+
+    def get_training_length(self):
+        """Returns the length of ``max_trigger`` (if it tells one)."""
+        return self._max_trigger.get_training_length()

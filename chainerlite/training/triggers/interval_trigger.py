@@ -1,0 +1,47 @@
+"""Trigger that fires at a regular interval of iterations or epochs."""
+
+from chainerlite.training.triggers import _progress
+
+
+class IntervalTrigger(object):
+    """Fires each time the training crosses a multiple of ``period``.
+
+    It fires once per crossed boundary even when it is not called at every
+    iteration (a sparse call fires if any boundary was crossed since the
+    previous call), and it remembers its position in snapshots.
+
+    Args:
+        period (int or float): Length of the interval, in ``unit``.
+        unit (str): ``'iteration'`` or ``'epoch'``.
+
+    Raises:
+        ValueError: If the unit is unknown or the period is not positive.
+
+    """
+
+    def __init__(self, period, unit):
+        _progress.check_unit('IntervalTrigger', unit)
+        if not period > 0:
+            raise ValueError('IntervalTrigger: the period must be positive, '
+                             'got {!r}'.format(period))
+        self.period = period
+        self.unit = unit
+        self._progress = _progress.Progress(unit)
+
+    def __call__(self, trainer):
+        """Returns whether a boundary was crossed since the previous call."""
+        previous, current = self._progress.advance(trainer.updater)
+        return previous // self.period != current // self.period
+
+    def get_training_length(self):
+        """Returns ``(period, unit)``: the length when used as a stop
+        trigger."""
+        return self.period, self.unit
+
+    def serialize(self, serializer):
+        """Saves or loads the position of the previous call."""
+        self._progress.serialize(serializer)
+
+    def __str__(self):
+        return '{}({}, {!r})'.format(type(self).__name__, self.period,
+                                     self.unit)

@@ -1,0 +1,110 @@
+"""Data-parallel updater: one model copy per device, in one process."""
+
+import copy
+
+from chainerlite import backend
+from chainerlite.dataset import convert
+from chainerlite.training.updaters import standard_updater
+
+
+class ParallelUpdater(standard_updater.StandardUpdater):
+    """Updater that splits each batch over copies of the model.
+
+    Each iteration splits the batch of the ``'main'`` iterator into one
+    part per model, computes each part's loss on its model (and device),
+    backpropagates, sums the gradients into the ``'main'`` model, updates
+    it with the optimizer and copies the updated parameters back into the
+    other models.
+
+    Args:
+        iterator: The dataset iterator (or a dict with ``'main'``).
+        optimizer: The optimizer of the ``'main'`` model (or a dict).
+        converter: Converter of batches.
+        models (dict): Models by name, ``'main'`` being the optimizer's
+            target; alternative to ``devices``.
+        devices (dict): Devices by name, with a ``'main'`` one: the
+            optimizer's target is moved to ``devices['main']`` and a copy of
+            it is made for each other device.
+        loss_func: The loss function; each model by default.
+        loss_scale (float): Loss scaling factor.
+        auto_new_epoch (bool): Whether the updater starts the optimizers'
+            epochs.
+
+    Raises:
+        ValueError: If neither ``models`` nor ``devices`` is given.
+        KeyError: If ``'main'`` is missing from ``devices`` or ``models``.
+
+    """
+
+    def __init__(self, iterator, optimizer, converter=convert.concat_examples,
+                 models=None, devices=None, loss_func=None, loss_scale=None,
+                 auto_new_epoch=True):
+        super(ParallelUpdater, self).__init__(
+            iterator, optimizer, converter=converter, loss_func=loss_func,
+            loss_scale=loss_scale, auto_new_epoch=auto_new_epoch)
+        if models is None:
+            if devices is None:
+                raise ValueError('ParallelUpdater: give models or devices')
+            if 'main' not in devices:
+                raise KeyError('ParallelUpdater: devices must have a '
+                               '\'main\' entry')
+            devices = {name: backend.get_device(d)
+                       for name, d in devices.items()}
+            main = self.get_optimizer('main').target
+            main.to_device(devices['main'])
+            models = {'main': main}
+            for name, device in devices.items():
+                if name != 'main':
+                    models[name] = copy.deepcopy(main).to_device(device)
+        else:
+            if 'main' not in models:
+                raise KeyError('ParallelUpdater: models must have a '
+                               '\'main\' entry')
+            devices = {name: model.device for name, model in models.items()}
+        self._models = models
+        self._devices = devices
+
+    def connect_trainer(self, trainer):
+        """Registers the model copies (other than ``'main'``) as observers
+        of the trainer's reporter."""
+        for name, model in self._models.items():
+            if name != 'main':
+                trainer.reporter.add_observer(name, model)
+                trainer.reporter.add_observers(
+                    name, model.namedlinks(skipself=True))
+
+    def update_core(self):
+        """Runs the loss of each batch part on its model and updates."""
+        iterator = self._iterators['main']
+        optimizer = self._optimizers['main']
+        batch = next(iterator)
+        names = list(self._models)
+        n = len(names)
+        losses = []
+        for i, name in enumerate(names):
+            model = self._models[name]
+            in_arrays = convert._call_converter(
+                self.converter, batch[i::n], self._devices[name])
+            loss_func = self.loss_func or model
+            self._devices[name].use()
+            if isinstance(in_arrays, tuple):
+                loss = loss_func(*in_arrays)
+            elif isinstance(in_arrays, dict):
+                loss = loss_func(**in_arrays)
+            else:
+                loss = loss_func(in_arrays)
+            losses.append(loss)
+        for model in self._models.values():
+            model.cleargrads()
+        for loss in losses:
+            loss.backward(loss_scale=optimizer._loss_scale)
+        main = self._models['main']
+        for name in names:
+            if name != 'main':
+                main.addgrads(self._models[name])
+        optimizer.update()
+        for name in names:
+            if name != 'main':
+                self._models[name].copyparams(main)
+        if self.auto_new_epoch and iterator.is_new_epoch:
+            optimizer.new_epoch(auto=True)

@@ -1,0 +1,174 @@
+"""The standard updater: one batch, one optimizer step per iteration."""
+
+import warnings
+
+from chainerlite import backend
+from chainerlite.dataset import convert
+from chainerlite import serializer as serializer_module
+from chainerlite.training import updater as updater_module
+from chainerlite.utils import argument
+
+
+def _uses_gpu(link):
+    return any(isinstance(backend.get_device_from_array(p.array),
+                          backend.GpuDevice)
+               for p in link.params() if p.array is not None)
+
+
+class StandardUpdater(updater_module.Updater):
+    """Updater that takes a batch, converts it and runs the optimizer.
+
+    Each :meth:`update` takes the next batch of the ``'main'`` iterator,
+    converts it with ``converter(batch, input_device)``, and calls
+    ``optimizer.update(loss_func, *in_arrays)`` (``**in_arrays`` for a
+    dict, one argument for anything else) on the ``'main'`` optimizer. With
+    ``auto_new_epoch``, it also calls ``optimizer.new_epoch(auto=True)``
+    when the iterator starts a new epoch.
+
+    Args:
+        iterator: The dataset iterator, or a dict of them (the one used is
+            ``'main'``).
+        optimizer: The optimizer, or a dict of them (``'main'`` is used).
+        converter: Converter of batches (default
+            :func:`~chainerlite.dataset.concat_examples`).
+        device: Device of the model: the targets of the optimizers are
+            moved there (a model already on a GPU is not moved to another
+            GPU, with a ``FutureWarning``). It is also the default input
+            device.
+        loss_func: The loss function; the optimizer's target by default.
+        loss_scale (float): Loss scaling factor set on the optimizers.
+        auto_new_epoch (bool): Whether the updater starts the optimizers'
+            epochs.
+        input_device: Device the converter sends the batches to.
+
+    Attributes:
+        converter: The converter.
+        device: The device of the model (a Device, or ``None``).
+        input_device: The device of the inputs (a Device, or ``None``).
+        loss_func: The loss function (``None``: the optimizer's target).
+        iteration (int): Number of completed iterations.
+        auto_new_epoch (bool): Whether epochs are started automatically.
+
+    """
+
+    def __init__(self, iterator, optimizer, converter=convert.concat_examples,
+                 device=None, loss_func=None, loss_scale=None,
+                 auto_new_epoch=True, **kwargs):
+        input_device, = argument.parse_kwargs(kwargs, ('input_device', None))
+        if device is not None:
+            device = backend.get_device(device)
+        if input_device is None:
+            input_device = device
+        else:
+            input_device = backend.get_device(input_device)
+        if not isinstance(iterator, dict):
+            iterator = {'main': iterator}
+        if not isinstance(optimizer, dict):
+            optimizer = {'main': optimizer}
+        if 'main' not in iterator or 'main' not in optimizer:
+            raise ValueError('StandardUpdater: the iterators and optimizers '
+                             'must include one named \'main\'')
+        self._iterators = iterator
+        self._optimizers = optimizer
+
+        if device is not None:
+            for opt in optimizer.values():
+                self._move_model(opt.target, device)
+        if loss_scale is not None:
+            for opt in optimizer.values():
+                opt.set_loss_scale(loss_scale)
+        self.auto_new_epoch = auto_new_epoch
+        if auto_new_epoch:
+            for opt in optimizer.values():
+                opt.use_auto_new_epoch = True
+
+        self.converter = converter
+        self.loss_func = loss_func
+        self.device = device
+        self.input_device = input_device
+        self.iteration = 0
+
+    @staticmethod
+    def _move_model(model, device):
+        if isinstance(device, backend.GpuDevice) and _uses_gpu(model):
+            if model.device != device:
+                warnings.warn(
+                    'StandardUpdater: the model is on {} and is not moved to '
+                    '{}; move it yourself before creating the updater'
+                    .format(model.device, device), FutureWarning)
+            return
+        model.to_device(device)
+
+    @property
+    def epoch(self):
+        """Epoch count of the ``'main'`` iterator."""
+        return self._iterators['main'].epoch
+
+    @property
+    def epoch_detail(self):
+        """Epoch count (with the fraction) of the ``'main'`` iterator."""
+        return self._iterators['main'].epoch_detail
+
+    @property
+    def previous_epoch_detail(self):
+        """Epoch detail of the ``'main'`` iterator before its last batch."""
+        return self._iterators['main'].previous_epoch_detail
+
+    @property
+    def is_new_epoch(self):
+        """Whether the last batch started a new epoch."""
+        return self._iterators['main'].is_new_epoch
+
+    def finalize(self):
+        """Finalizes the iterators."""
+        for iterator in self._iterators.values():
+            iterator.finalize()
+
+    def get_optimizer(self, name):
+        """Returns the optimizer of the given name."""
+        return self._optimizers[name]
+
+    def get_all_optimizers(self):
+        """Returns a dict of the optimizers by name."""
+        return dict(self._optimizers)
+
+    def get_iterator(self, name):
+        """Returns the iterator of the given name."""
+        return self._iterators[name]
+
+    def update(self):
+        """Runs one iteration (:meth:`update_core`) and counts it."""
+        self.update_core()
+        self.iteration += 1
+
+    def update_core(self):
+        """Takes a batch, converts it and updates the ``'main'`` optimizer.
+        """
+        iterator = self._iterators['main']
+        batch = next(iterator)
+        in_arrays = convert._call_converter(
+            self.converter, batch, self.input_device)
+        optimizer = self._optimizers['main']
+        loss_func = self.loss_func or optimizer.target
+        if isinstance(in_arrays, tuple):
+            optimizer.update(loss_func, *in_arrays)
+        elif isinstance(in_arrays, dict):
+            optimizer.update(loss_func, **in_arrays)
+        else:
+            optimizer.update(loss_func, in_arrays)
+        if self.auto_new_epoch and iterator.is_new_epoch:
+            optimizer.new_epoch(auto=True)
+
+    def serialize(self, serializer):
+        """Saves or loads the iterators, optimizers, models and iteration.
+
+        The keys are ``iterator:NAME``, ``optimizer:NAME``, ``model:NAME``
+        and ``iteration``, as in Chainer's snapshots.
+        """
+        for name, iterator in self._iterators.items():
+            iterator.serialize(serializer['iterator:' + name])
+        for name, optimizer in self._optimizers.items():
+            optimizer.serialize(serializer['optimizer:' + name])
+            serializer_module.serialize_object(
+                optimizer.target, serializer['model:' + name])
+        self.iteration = serializer('iteration', self.iteration)

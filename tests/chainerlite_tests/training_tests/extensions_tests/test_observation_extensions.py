@@ -1,0 +1,152 @@
+import numpy as np
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+import chainerlite.links as L
+from chainerlite import optimizers
+from chainerlite import testing
+from chainerlite import training
+from chainerlite.training import extensions
+from chainerlite.training.extensions import variable_statistics_plot as vsp
+
+
+@pytest.fixture
+def trained(ListIterator, Regressor, data, tmp_path):
+    def make(iterations, *exts):
+        model = Regressor()
+        optimizer = optimizers.SGD(lr=0.1)
+        optimizer.setup(model)
+        updater = training.updaters.StandardUpdater(
+            ListIterator(data, 4), optimizer)
+        trainer = training.Trainer(updater, (iterations, 'iteration'),
+                                   out=str(tmp_path))
+        for ext in exts:
+            trainer.extend(ext, trigger=(1, 'iteration'))
+        return trainer, model
+    return make
+
+
+def test_fail_on_nonnumber(trained):
+    trainer, model = trained(2, extensions.FailOnNonNumber())
+    trainer.run()
+    trainer, model = trained(2, extensions.FailOnNonNumber())
+    model.l.W.array[0, 1] = np.inf
+    with pytest.raises(RuntimeError, match='NaN or infinity'), \
+            np.errstate(invalid='ignore'):
+        trainer.run(show_loop_exception_msg=False)
+
+
+def test_observe_value_and_lr(trained):
+    seen = []
+    trainer, _ = trained(
+        2, extensions.observe_lr(),
+        extensions.observe_value('it', lambda t: t.updater.iteration * 2))
+    trainer.extend(lambda t: seen.append((t.observation['lr'],
+                                          t.observation['it'])))
+    trainer.run()
+    assert seen == [(0.1, 2), (0.1, 4)]
+    ext = extensions.observe_lr()
+    assert ext.trigger == (1, 'epoch')
+    assert ext.priority == training.PRIORITY_WRITER
+
+
+def test_micro_average(tmp_path):
+    trainer = testing.get_trainer_with_mock_updater((4, 'iteration'))
+    counts = iter([(1, 2), (3, 4), (0, 2), (2, 2)])
+
+    def report(t):
+        correct, total = next(counts)
+        t.observation['correct'] = np.array(correct)
+        t.observation['total'] = chainerlite.Variable(np.array(total))
+    seen = []
+    trainer.extend(report, priority=training.PRIORITY_WRITER)
+    trainer.extend(extensions.MicroAverage(
+        'correct', 'total', 'accuracy', trigger=(2, 'iteration')))
+    trainer.extend(lambda t: seen.append(t.observation.get('accuracy')),
+                   priority=0)
+    trainer.out = str(tmp_path)
+    trainer.updater.update_core = lambda: None
+    trainer.run()
+    assert seen[0] is None and seen[2] is None
+    assert float(seen[1]) == pytest.approx(4 / 6)
+    assert float(seen[3]) == pytest.approx(2 / 4)
+
+
+def test_unchain_variables_cuts_the_reported_graph():
+    x = chainerlite.Variable(np.ones(2, np.float32))
+    y = F.sum(x * 2.0)
+    trainer = testing.get_trainer_with_mock_updater()
+    trainer.observation = {'y': y, 'number': 1.0}
+    assert y.creator is not None
+    extensions.unchain_variables(trainer)
+    assert y.creator is None
+    assert extensions.unchain_variables.trigger == (1, 'iteration')
+
+
+def test_parameter_statistics_values_and_keys(trained):
+    link = L.Linear(3, 2)
+    link.W.grad = np.zeros((2, 3), np.float32)
+    stats = extensions.ParameterStatistics(link, prefix='p')
+    trainer = testing.get_trainer_with_mock_updater()
+    reporter = chainerlite.Reporter()
+    observation = {}
+    with reporter.scope(observation):
+        stats(trainer)
+    W = link.W.array.ravel()
+    assert observation['p/None/W/data/mean'] == pytest.approx(W.mean())
+    assert observation['p/None/W/data/std'] == pytest.approx(W.std())
+    assert observation['p/None/W/data/zeros'] == np.count_nonzero(W == 0)
+    np.testing.assert_allclose(
+        [observation['p/None/W/data/percentile/%d' % i] for i in range(7)],
+        np.percentile(W, [0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87]))
+    assert observation['p/None/W/grad/zeros'] == 6
+    link.W.array[0, 0] = np.nan
+    only = extensions.ParameterStatistics(
+        link, statistics=None, report_grads=False, skip_nan_params=True)
+    only.register_statistics('first', lambda x: x[1])
+    observation = {}
+    with reporter.scope(observation):
+        only(trainer)
+    assert np.isnan(observation['None/W/data/first'])
+    assert observation['None/b/data/first'] == link.b.array[1]
+
+
+def test_dump_graph_writes_the_first_iteration_graph(trained, tmp_path):
+    trainer, _ = trained(2)
+    trainer.extend(extensions.DumpGraph('main/loss', filename='g.dot'))
+    with chainerlite.using_config('keep_graph_on_report', False):
+        trainer.run()
+        assert chainerlite.config.keep_graph_on_report is False
+    with open(str(tmp_path / 'g.dot')) as f:
+        dot = f.read()
+    assert dot.startswith('digraph') and 'MeanSquaredError' in dot
+    trainer, _ = trained(1)
+    trainer.extend(extensions.dump_graph('missing/key'))
+    with pytest.raises(KeyError, match='missing/key'):
+        trainer.run(show_loop_exception_msg=False)
+
+
+def test_reservoir_and_statistician():
+    reservoir = vsp.Reservoir(3, (2,))
+    for i in range(10):
+        reservoir.add(np.full(2, i, np.float32))
+    idxs, data = reservoir.get_data()
+    assert len(idxs) == 3 and list(idxs) == sorted(idxs)
+    np.testing.assert_array_equal(data[:, 0], idxs)
+    x = np.arange(12.0).reshape(3, 4)
+    stats = vsp.Statistician(True, True, (0, 50, 100))(x, axis=0)
+    np.testing.assert_allclose(stats['mean'], x.mean(axis=0))
+    np.testing.assert_allclose(stats['std'], x.std(axis=0))
+    np.testing.assert_allclose(stats['percentile'],
+                               [x.min(0), np.median(x, 0), x.max(0)])
+
+
+def test_variable_statistics_plot(trained, tmp_path):
+    pytest.importorskip('matplotlib')
+    trainer, model = trained(2)
+    trainer.extend(extensions.VariableStatisticsPlot(
+        model, trigger=(1, 'iteration'), filename='stats.png'))
+    trainer.run()
+    with open(str(tmp_path / 'stats.png'), 'rb') as f:
+        assert f.read(4) == b'\x89PNG'

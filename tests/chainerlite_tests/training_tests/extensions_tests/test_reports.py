@@ -1,0 +1,154 @@
+import io
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import chainerlite
+from chainerlite import testing
+from chainerlite.training import extensions
+from chainerlite.training.extensions import _plot
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def _reporting_trainer(tmp_path, iterations=4, iter_per_epoch=2):
+    trainer = testing.get_trainer_with_mock_updater(
+        (iterations, 'iteration'), iter_per_epoch=iter_per_epoch)
+    trainer.out = str(tmp_path)
+
+    def update_core():
+        it = trainer.updater.iteration
+        chainerlite.report({'loss': chainerlite.Variable(
+            np.array(float(it), np.float32)), 'acc': it * 10.0})
+    trainer.updater.update_core = update_core
+    return trainer
+
+
+def test_log_report_means_and_json_file(tmp_path):
+    trainer = _reporting_trainer(tmp_path)
+    log_report = extensions.LogReport(keys=['loss'])
+    seen = []
+    trainer.extend(log_report)
+    trainer.extend(extensions.LogReport(trigger=(1, 'iteration'),
+                                        filename='log_{iteration}'),
+                   name='per_iter')
+    trainer.extend(lambda t: seen.append(list(log_report.log)))
+    trainer.run()
+    log = log_report.log
+    assert [e['loss'] for e in log] == [0.5, 2.5]
+    assert [(e['epoch'], e['iteration']) for e in log] == [(1, 2), (2, 4)]
+    assert 'acc' not in log[0] and log[0]['elapsed_time'] > 0
+    with open(os.path.join(str(tmp_path), 'log')) as f:
+        assert json.load(f) == log
+    assert os.path.exists(os.path.join(str(tmp_path), 'log_3'))
+    assert not [n for n in os.listdir(str(tmp_path)) if n.startswith('tmp')]
+    assert len(seen[1]) == 1
+
+
+def test_log_report_postprocess_and_no_file(tmp_path):
+    trainer = _reporting_trainer(tmp_path, iterations=2)
+
+    def postprocess(entry):
+        entry['double'] = entry['acc'] * 2
+    log_report = extensions.LogReport(postprocess=postprocess, log_name=None)
+    trainer.extend(log_report)
+    trainer.run()
+    assert log_report.log[0]['double'] == 10.0
+    assert os.listdir(str(tmp_path)) == []
+
+
+def test_print_report_table(tmp_path):
+    trainer = _reporting_trainer(tmp_path)
+    out = io.StringIO()
+    trainer.extend(extensions.LogReport())
+    trainer.extend(extensions.PrintReport(
+        ['epoch', 'loss', 'validation/main/loss'], out=out))
+    trainer.run()
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ['epoch', 'loss', 'validation/main/loss']
+    assert lines[1].split() == ['1', '0.5']
+    assert lines[2].split() == ['2', '2.5']
+    assert lines[0].index('loss') == 12 and lines[1].index('0.5') == 12
+    assert '\033' not in out.getvalue()
+
+
+def test_print_report_with_a_log_report_object_and_bad_type(tmp_path):
+    trainer = _reporting_trainer(tmp_path, iterations=2)
+    out = io.StringIO()
+    trainer.extend(extensions.PrintReport(
+        ['iteration'], log_report=extensions.LogReport(log_name=None),
+        out=out))
+    trainer.run()
+    assert out.getvalue().split() == ['iteration', '2']
+    with pytest.raises(TypeError, match='log_report'):
+        extensions.PrintReport(['epoch'], log_report=3)(trainer)
+
+
+def test_progress_bar_draws_on_a_terminal_only(tmp_path):
+    trainer = _reporting_trainer(tmp_path, iterations=6)
+    terminal = _Terminal()
+    trainer.extend(extensions.ProgressBar(update_interval=2, out=terminal))
+    trainer.run()
+    text = terminal.getvalue()
+    assert '100.00%' in text and 'iters/sec' in text
+    assert 'Estimated time to finish' in text
+    assert '[' + '#' * 50 + ']' in text
+    assert '6 iter, 3 epoch / 6 iterations' in text
+    quiet = io.StringIO()
+    trainer = _reporting_trainer(tmp_path, iterations=6)
+    trainer.extend(extensions.ProgressBar(update_interval=1, out=quiet))
+    trainer.run()
+    assert quiet.getvalue() == ''
+
+
+def test_progress_bar_needs_a_training_length(tmp_path):
+    trainer = _reporting_trainer(tmp_path)
+    trainer.stop_trigger = lambda t: t.updater.iteration >= 2
+    trainer.extend(extensions.ProgressBar(out=_Terminal()))
+    with pytest.raises(TypeError, match='training_length'):
+        trainer.run(show_loop_exception_msg=False)
+
+
+def test_plot_report_without_matplotlib_warns(tmp_path, monkeypatch):
+    monkeypatch.setattr(_plot.importlib.util, 'find_spec',
+                        lambda name: None)
+    with pytest.warns(UserWarning, match='matplotlib'):
+        assert not extensions.PlotReport.available()
+    with pytest.warns(UserWarning, match='matplotlib'):
+        plot = extensions.PlotReport(['loss'], trigger=(1, 'iteration'))
+    trainer = _reporting_trainer(tmp_path, iterations=2)
+    trainer.extend(plot)
+    trainer.run()
+    assert plot._data['loss'] == [(1, 0.0), (2, 1.0)]
+    assert os.listdir(str(tmp_path)) == []
+
+
+def test_plot_report_writes_a_png(tmp_path):
+    pytest.importorskip('matplotlib')
+    trainer = _reporting_trainer(tmp_path)
+    trainer.extend(extensions.PlotReport(['loss', 'acc'], x_key='epoch',
+                                         filename='curves.png'))
+    trainer.run()
+    with open(os.path.join(str(tmp_path), 'curves.png'), 'rb') as f:
+        assert f.read(8) == b'\x89PNG\r\n\x1a\n'
+    assert os.listdir(str(tmp_path)) == ['curves.png']
+
+
+def test_plot_report_arguments():
+    with pytest.raises(ValueError, match='x_key'):
+        extensions.PlotReport(['loss'], x_key='time')
+    with pytest.raises(TypeError):
+        extensions.PlotReport(['loss'], filname='x.png')
+
+
+def test_importing_the_extensions_does_not_import_pyplot():
+    code = ('import sys, chainerlite.training.extensions; '
+            'sys.exit("matplotlib.pyplot" in sys.modules)')
+    assert subprocess.run([sys.executable, '-c', code]).returncode == 0

@@ -1,0 +1,148 @@
+import os
+
+import numpy as np
+import pytest
+
+from chainerlite import optimizers
+from chainerlite import serializers
+from chainerlite import training
+from chainerlite.training import extensions
+from chainerlite.training.extensions import snapshot_writers
+
+
+@pytest.fixture
+def make_trainer(tmp_path, ListIterator, Regressor, data):
+    def make(iterations, out='result'):
+        model = Regressor()
+        model.l.W.array[...] = [[0.1, 0.2, 0.3]]
+        optimizer = optimizers.MomentumSGD(lr=0.05)
+        optimizer.setup(model)
+        updater = training.updaters.StandardUpdater(
+            ListIterator(data, 3), optimizer)
+        trainer = training.Trainer(updater, (iterations, 'iteration'),
+                                   out=str(tmp_path / out))
+        return trainer, model
+    return make
+
+
+def _files(path):
+    return sorted(os.listdir(path))
+
+
+def test_snapshot_resume_matches_uninterrupted_training(make_trainer):
+    full, full_model = make_trainer(6, out='full')
+    full.run()
+
+    first, _ = make_trainer(4, out='resumed')
+    first.extend(extensions.snapshot(n_retains=2, autoload=True),
+                 trigger=(1, 'iteration'))
+    first.run()
+    assert _files(first.out) == ['snapshot_iter_3', 'snapshot_iter_4']
+
+    second, model = make_trainer(6, out='resumed')
+    second.extend(extensions.snapshot(n_retains=2, autoload=True),
+                  trigger=(1, 'iteration'))
+    second.run()
+    assert second.updater.iteration == 6
+    np.testing.assert_allclose(model.l.W.array, full_model.l.W.array,
+                               rtol=1e-6)
+    assert _files(second.out) == ['snapshot_iter_5', 'snapshot_iter_6']
+
+
+def test_truncated_snapshot_is_a_clear_error_and_changes_nothing(
+        make_trainer):
+    trainer, _ = make_trainer(2)
+    trainer.extend(extensions.snapshot(), trigger=(2, 'iteration'))
+    trainer.run()
+    path = os.path.join(trainer.out, 'snapshot_iter_2')
+    with open(path, 'rb') as f:
+        content = f.read()
+    with open(path, 'wb') as f:
+        f.write(content[:len(content) // 2])
+
+    fresh, model = make_trainer(4)
+    before = model.l.W.array.copy()
+    snapshot = extensions.snapshot(autoload=True)
+    fresh.extend(snapshot)
+    with pytest.raises(ValueError, match='snapshot_iter_2'):
+        fresh.run()
+    np.testing.assert_array_equal(model.l.W.array, before)
+    assert fresh.updater.iteration == 0
+
+
+def test_snapshot_of_another_model_leaves_the_trainer_unchanged(
+        make_trainer, tmp_path):
+    trainer, model = make_trainer(2)
+    trainer.run()
+    path = str(tmp_path / 'model.npz')
+    serializers.save_npz(path, model)
+    fresh, fresh_model = make_trainer(2)
+    before = fresh_model.l.W.array.copy()
+    with pytest.raises(KeyError):
+        serializers.load_npz(path, fresh)
+    np.testing.assert_array_equal(fresh_model.l.W.array, before)
+
+
+def test_failed_write_leaves_the_previous_snapshot(tmp_path):
+    calls = []
+
+    def savefun(path, target):
+        calls.append(path)
+        with open(path, 'wb') as f:
+            f.write(b'partial')
+        if len(calls) == 2:
+            raise IOError('disk full')
+
+    writer = snapshot_writers.SimpleWriter(savefun)
+    out = str(tmp_path)
+    writer('snap', out, {})
+    with pytest.raises(IOError):
+        writer('snap', out, {})
+    assert _files(out) == ['snap']
+    assert not calls[0].endswith('snap') and os.path.dirname(calls[0]) == out
+
+
+@pytest.mark.parametrize('writer_class', [
+    snapshot_writers.SimpleWriter, snapshot_writers.ThreadWriter,
+    snapshot_writers.ProcessWriter, snapshot_writers.ThreadQueueWriter,
+    snapshot_writers.ProcessQueueWriter])
+def test_writers_write_the_state_as_it_was(writer_class, make_trainer):
+    trainer, model = make_trainer(1)
+    snapshot = extensions.snapshot_object(
+        model, 'model_{.updater.iteration}', writer=writer_class())
+    trainer.extend(snapshot, trigger=(1, 'iteration'))
+    trainer.run()   # finalize waits for the writer
+    loaded = type(model)()
+    serializers.load_npz(os.path.join(trainer.out, 'model_1'), loaded)
+    np.testing.assert_array_equal(loaded.l.W.array, model.l.W.array)
+    assert _files(trainer.out) == ['model_1']
+
+
+def test_condition_snapshot_on_error_and_argument_checks(make_trainer):
+    trainer, model = make_trainer(3)
+    flags = iter([False, True, False])
+    trainer.extend(extensions.snapshot_object(
+        model, 'm{.updater.iteration}', condition=lambda: next(flags),
+        snapshot_on_error=True), trigger=(1, 'iteration'))
+
+    def fail(t):
+        if t.updater.iteration == 3:
+            raise ValueError('stop')
+    trainer.extend(fail)
+    with pytest.raises(ValueError):
+        trainer.run(show_loop_exception_msg=False)
+    assert _files(trainer.out) == ['m2', 'm3']
+    with pytest.raises(TypeError):
+        extensions.snapshot(savefun=serializers.save_npz,
+                            writer=snapshot_writers.SimpleWriter())
+    with pytest.raises(TypeError):
+        extensions.snapshot(n_retain=3)
+
+
+def test_callable_filename(make_trainer):
+    trainer, _ = make_trainer(2)
+    trainer.extend(extensions.snapshot(
+        filename=lambda t: 'it%d.npz' % t.updater.iteration, n_retains=1,
+        autoload=True), trigger=(1, 'iteration'))
+    trainer.run()
+    assert _files(trainer.out) == ['it1.npz', 'it2.npz']

@@ -1,0 +1,153 @@
+import io
+
+import numpy as np
+import pytest
+
+import chainerlite
+from chainerlite import dataset
+from chainerlite import optimizers
+from chainerlite import serializers
+from chainerlite import training
+from chainerlite.training.updaters import multiprocess_parallel_updater as mpu
+
+
+@pytest.fixture
+def setup(ListIterator, Regressor, data):
+    def make(batch_size=4, **kwargs):
+        model = Regressor()
+        optimizer = optimizers.SGD(lr=0.1)
+        optimizer.setup(model)
+        iterator = ListIterator(data, batch_size)
+        updater = training.updaters.StandardUpdater(iterator, optimizer,
+                                                    **kwargs)
+        return model, optimizer, iterator, updater
+    return make
+
+
+def test_standard_updater_trains_and_counts_epochs(setup):
+    model, optimizer, iterator, updater = setup()
+    x = np.stack([x for x, _ in iterator.dataset])
+    t = np.stack([t for _, t in iterator.dataset])
+    # Reference: one SGD step on each half of the data, by hand.
+    W, b = model.l.W.array.copy(), model.l.b.array.copy()
+    for part in (slice(0, 4), slice(4, 8)):
+        err = x[part] @ W.T + b - t[part]
+        gW = 2 * err.T @ x[part] / err.size
+        gb = 2 * err.sum(axis=0) / err.size
+        W, b = W - 0.1 * gW, b - 0.1 * gb
+    updater.update()
+    assert updater.iteration == 1 and updater.epoch == 0
+    assert optimizer.epoch == 0
+    updater.update()
+    assert updater.epoch == 1 and updater.is_new_epoch
+    assert optimizer.epoch == 1 and optimizer.use_auto_new_epoch
+    np.testing.assert_allclose(model.l.W.array, W, rtol=1e-5)
+    np.testing.assert_allclose(model.l.b.array, b, rtol=1e-5)
+    assert updater.epoch_detail == 1.0
+    assert updater.previous_epoch_detail == 0.5
+    assert updater.get_iterator('main') is iterator
+    assert updater.get_all_optimizers() == {'main': optimizer}
+    updater.finalize()
+    assert iterator.finalized
+
+
+def test_loss_func_converter_outputs_and_device(setup, Regressor):
+    seen = []
+
+    @dataset.converter()
+    def to_dict(batch, device):
+        seen.append(device)
+        x, t = dataset.concat_examples(batch, device)
+        return {'x': x, 't': t}
+
+    model, optimizer, _, updater = setup(
+        converter=to_dict, device='@numpy',
+        loss_func=lambda x, t: Regressor.forward(
+            optimizer.target, x, t))
+    updater.update()
+    assert seen == [chainerlite.backend.CpuDevice()]
+    assert updater.device == chainerlite.backend.CpuDevice()
+    assert updater.input_device == updater.device
+
+    def old_style(batch, device):
+        seen.append(device)
+        return dataset.concat_examples(batch)
+    _, _, _, updater = setup(converter=old_style, device=-1)
+    updater.update()
+    assert seen[-1] == -1
+
+
+def test_converter_with_wrong_arity_is_a_clear_error(setup):
+    def three(batch, device):
+        x, t = dataset.concat_examples(batch)
+        return x, t, t
+    _, _, _, updater = setup(converter=three)
+    with pytest.raises(TypeError, match='argument'):
+        updater.update()
+
+
+def test_bad_arguments(setup, Regressor):
+    with pytest.raises(TypeError, match='unexpected'):
+        setup(devices=1)
+    model = Regressor()
+    optimizer = optimizers.SGD()
+    optimizer.setup(model)
+    with pytest.raises(ValueError, match='main'):
+        training.updaters.StandardUpdater({'train': None}, optimizer)
+
+
+def test_standard_updater_serialize_resumes_mid_epoch(setup):
+    model, optimizer, iterator, updater = setup(batch_size=3)
+    updater.update()
+    buf = io.BytesIO()
+    serializers.save_npz(buf, updater)
+    model2, optimizer2, iterator2, updater2 = setup(batch_size=3)
+    buf.seek(0)
+    serializers.load_npz(buf, updater2)
+    assert updater2.iteration == 1 and iterator2.current == 3
+    np.testing.assert_array_equal(model2.l.W.array, model.l.W.array)
+    updater.update()
+    updater2.update()
+    np.testing.assert_array_equal(model2.l.W.array, model.l.W.array)
+
+
+def test_parallel_updater_sums_the_gradients_of_the_parts_on_cpu(setup):
+    model, optimizer, iterator, _ = setup()
+    x = np.stack([x for x, _ in iterator.dataset[:4]])
+    t = np.stack([t for _, t in iterator.dataset[:4]])
+    W, b = model.l.W.array.copy(), model.l.b.array.copy()
+    gW, gb = 0, 0
+    for part in ([0, 2], [1, 3]):   # batch[i::2] goes to the i-th model
+        err = x[part] @ W.T + b - t[part]
+        gW = gW + 2 * err.T @ x[part] / err.size
+        gb = gb + 2 * err.sum(axis=0) / err.size
+    parallel = training.updaters.ParallelUpdater(
+        iterator, optimizer, devices={'main': '@numpy', 'second': '@numpy'})
+    trainer = training.Trainer(parallel, (2, 'iteration'))
+    assert 'second' in trainer.reporter._observer_names.values()
+    parallel.update()
+    assert parallel.iteration == 1
+    np.testing.assert_allclose(model.l.W.array, W - 0.1 * gW, rtol=1e-5)
+    np.testing.assert_allclose(model.l.b.array, b - 0.1 * gb, rtol=1e-5)
+    copy_model = parallel._models['second']
+    assert copy_model is not model
+    np.testing.assert_array_equal(copy_model.l.W.array, model.l.W.array)
+    with pytest.raises(KeyError, match='main'):
+        training.updaters.ParallelUpdater(
+            iterator, optimizer, devices={'a': '@numpy'})
+    with pytest.raises(ValueError):
+        training.updaters.ParallelUpdater(iterator, optimizer)
+
+
+def test_multiprocess_parallel_updater_without_nccl(Regressor, ListIterator):
+    model = Regressor()
+    with pytest.raises(RuntimeError, match='GPU'):
+        mpu.gather_grads(model)
+    with pytest.raises(RuntimeError, match='GPU'):
+        mpu.gather_params(model)
+    if not mpu.MultiprocessParallelUpdater.available():
+        optimizer = optimizers.SGD()
+        optimizer.setup(model)
+        with pytest.raises(RuntimeError, match='NCCL'):
+            mpu.MultiprocessParallelUpdater(
+                [ListIterator([1], 1)], optimizer, devices=[0])
