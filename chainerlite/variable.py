@@ -70,6 +70,9 @@ class Parameter(Variable):
             self.initializer = initializers.Constant(initializer)
             return
         self.initializer = initializer
+        # As in Chainer, a parameter whose array the initializer makes has
+        # a gradient full of NaN until the first backward or cleargrads().
+        self._grad_initializer = initializers.NaN()
         if shape is None:
             super().__init__(name=name)
         else:
@@ -77,6 +80,8 @@ class Parameter(Variable):
             data = initializers.generate_array(initializer, shape, numpy,
                                                dtype=dtype)
             super().__init__(data, name=name)
+            if data.dtype.kind == 'f':
+                self.grad = numpy.full_like(data, numpy.nan)
 
     @property
     def is_initialized(self):
@@ -125,6 +130,7 @@ class Parameter(Variable):
         """Adds ``var``'s grad; an uninitialised parameter is created."""
         if not self.is_initialized and var.grad is not None:
             self.initialize(var.grad.shape)
+            self.grad = None   # the added gradient replaces the NaN fill
         super().addgrad(var)
 
     def cleargrad(self):

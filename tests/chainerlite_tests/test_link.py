@@ -172,6 +172,7 @@ def test_chainlist_rejects_links_in_init_scope():
 
 def test_model_trains_end_to_end():
     m = Model()
+    m.cleargrads()   # the gradients start as NaN, as in Chainer
     x = chainerlite.Variable(numpy.ones((4, 3), numpy.float32))
     y = m.stack[0](m.first(x))
     y.grad = numpy.ones_like(y.array)
@@ -378,6 +379,7 @@ def test_copyparams():
 
 def test_addgrads():
     src, dst = Stateful(), Stateful()
+    dst.cleargrads()   # the gradients start as NaN, as in Chainer
     src.inner.w.grad = numpy.full((2, 3), 2, numpy.float32)
     src.p.grad = numpy.ones(3, numpy.float32)
     dst.p.grad = numpy.full(3, 5, numpy.float32)

@@ -25,7 +25,9 @@ def test_scalar_initializer():
     assert p.dtype == numpy.float32   # config.dtype by default
     numpy.testing.assert_array_equal(p.array, numpy.full((2, 3), 2.5))
     assert p.name == 'w'
-    assert p.grad is None
+    # as in Chainer, the gradient starts full of NaN (cleargrad() or a
+    # backward after it fills it)
+    assert p.grad.shape == (2, 3) and numpy.isnan(p.grad).all()
 
 
 def test_int_scalar_initializer():
@@ -76,6 +78,7 @@ def test_shape_none_is_uninitialized_then_initialize():
     p.initialize((2, 3))
     assert p.is_initialized
     assert p.shape == (2, 3)
+    assert numpy.isnan(p.grad).all()
     numpy.testing.assert_array_equal(p.array, numpy.full((2, 3), 4.0))
     assert p.node.shape == (2, 3)
 
@@ -128,6 +131,7 @@ def test_zerograd_and_cleargrad_on_initialized():
 def test_parameter_receives_grads():
     p = Parameter(2.0, (3,))
     x = Variable(numpy.array([1., 2., 3.], numpy.float32))
+    p.cleargrad()
     F.sum(p * x).backward()
     numpy.testing.assert_array_equal(p.grad, x.array)
 

@@ -31,6 +31,7 @@ def test_parameter_gradient():
 
 def test_gradient_sums_rows_of_repeated_ids():
     embed = L.EmbedID(3, 2)
+    embed.cleargrads()   # the gradients start as NaN, as in Chainer
     y = embed(numpy.array([1, 1, 2], numpy.int32))
     y.grad = numpy.ones((3, 2), numpy.float32)
     y.backward()

@@ -72,6 +72,7 @@ def test_gradients():
 
 def test_backward_fills_parameter_grads():
     layer = L.Linear(3, 2)
+    layer.cleargrads()   # the gradients start as NaN, as in Chainer
     x = chainerlite.Variable(numpy.ones((4, 3), numpy.float32))
     y = layer(x)
     y.grad = numpy.ones((4, 2), numpy.float32)
