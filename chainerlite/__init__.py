@@ -22,6 +22,7 @@ from chainerlite import link  # NOQA
 from chainerlite import links  # NOQA
 from chainerlite import link_hook  # NOQA
 from chainerlite import link_hooks  # NOQA
+from chainerlite import memory_layouts  # NOQA
 from chainerlite import gradient_check  # NOQA
 from chainerlite import computational_graph  # NOQA
 from chainerlite import serializer  # NOQA

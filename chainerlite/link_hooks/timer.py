@@ -104,28 +104,17 @@ class TimerHook(link_hook.LinkHook):
         calls and self time.
 
         Args:
-            unit (str): Unit of the times: ``'sec'``, ``'ms'``, ``'us'``,
-                ``'ns'``, ``'auto'`` (one unit chosen from the largest time)
-                or ``'auto_foreach'`` (a unit chosen for each row).
+            unit (str): The time unit, as the function hook's
+                :meth:`~chainerlite.function_hooks.TimerHook.print_report`
+                takes it (``'ms'``, ``'auto'``, ``'auto_foreach'``, ...).
             file: Text stream the table is written to.
 
         """
         summary = self.summary()
-        units = dict(_function_timer._UNITS)
-        if unit == 'auto':
-            unit = _function_timer._choose_unit(max(
-                [r['elapsed_time'] for r in summary.values()], default=0.0))[0]
-        elif unit != 'auto_foreach' and unit not in units:
-            raise ValueError('unit must be one of {}, \'auto\' or '
-                             '\'auto_foreach\'; got {!r}'.format(
-                                 tuple(units), unit))
+        units = _function_timer.row_units(
+            unit, [r['elapsed_time'] for r in summary.values()])
         rows = [('LinkName', 'ElapsedTime', 'Occurrence', 'SelfTime')]
-        for name, record in summary.items():
-            row_unit = unit
-            if unit == 'auto_foreach':
-                row_unit = _function_timer._choose_unit(
-                    record['elapsed_time'])[0]
-            factor = units[row_unit]
+        for (name, record), (row_unit, factor) in zip(summary.items(), units):
             rows.append((
                 name, '{:.2f}{}'.format(record['elapsed_time'] * factor,
                                         row_unit),

@@ -27,12 +27,12 @@ class WeightStandardization(_weight_hook.WeightHook):
     .. admonition:: Example
 
         >>> import numpy as np
-        >>> import chainerlite as chainer
+        >>> import chainerlite.links as L
         >>> from chainerlite.link_hooks import WeightStandardization
-        >>> layer = chainer.links.Linear(4, 3)
-        >>> _ = layer.add_hook(WeightStandardization())
-        >>> layer(np.ones((2, 4), np.float32)).shape
-        (2, 3)
+        >>> conv = L.Convolution2D(3, 8, ksize=3).add_hook(
+        ...     WeightStandardization())
+        >>> conv(np.ones((1, 3, 5, 5), np.float32)).shape
+        (1, 8, 3, 3)
 
     """
 

@@ -58,21 +58,21 @@ class CooMatrix(object):
         """Returns the matrix (or batch) as a dense array."""
         data = self.data.array
         xp = backend.get_array_module(data)
-        nbatch = data.shape[0] if data.ndim == 2 else None
-        dense = xp.zeros(((nbatch or 1),) + self.shape, data.dtype)
-        batch = xp.broadcast_to(
-            xp.arange(nbatch or 1)[:, None], (nbatch or 1, data.shape[-1]))
-        row = self.row.reshape(-1, data.shape[-1])
-        col = self.col.reshape(-1, data.shape[-1])
+        batched = data.ndim == 2
+        lines = (data.shape[0] if batched else 1, data.shape[-1])
+        dense = xp.zeros(lines[:1] + self.shape, data.dtype)
+        batch = xp.broadcast_to(xp.arange(lines[0])[:, None], lines)
+        row = self.row.reshape(lines)
+        col = self.col.reshape(lines)
         valid = (row >= 0) & (col >= 0)
         index = (batch[valid], row[valid], col[valid])
-        values = data.reshape(-1, data.shape[-1])[valid]
+        values = data.reshape(lines)[valid]
         if xp is numpy:
             numpy.add.at(dense, index, values)
         else:
             import cupyx
             cupyx.scatter_add(dense, index, values)
-        return dense if nbatch is not None else dense[0]
+        return dense if batched else dense[0]
 
 
 def to_coo(x, ldnz=None, requires_grad=False):
@@ -97,8 +97,8 @@ def to_coo(x, ldnz=None, requires_grad=False):
         >>> import numpy as np
         >>> from chainerlite import utils
         >>> sp = utils.to_coo(np.array([[0., 2.], [3., 0.]]))
-        >>> sp.data.array, sp.row, sp.col
-        (array([2., 3.]), array([0, 1], dtype=int32), array([1, 0], dtype=int32))
+        >>> sp.data.array, sp.row.tolist(), sp.col.tolist()
+        (array([2., 3.]), [0, 1], [1, 0])
 
     """
     xp = backend.get_array_module(x)
@@ -161,8 +161,9 @@ def get_order(row, col):
     if row.shape != col.shape:
         raise ValueError('get_order: row and col must have the same shape, '
                          'not {} and {}'.format(row.shape, col.shape))
-    row = backend.CpuDevice().send(row).reshape(-1, row.shape[-1])
-    col = backend.CpuDevice().send(col).reshape(-1, col.shape[-1])
+    lines = (-1 if row.size else 0, row.shape[-1])
+    row = backend.CpuDevice().send(row).reshape(lines)
+    col = backend.CpuDevice().send(col).reshape(lines)
     valid = (row >= 0) & (col >= 0)
     if (valid != ((row >= 0) | (col >= 0))).any():
         raise ValueError('get_order: an entry has a negative index in only '

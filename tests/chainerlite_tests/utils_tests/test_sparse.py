@@ -54,3 +54,11 @@ def test_errors():
     with pytest.raises(ValueError, match='same shape'):
         utils.CooMatrix(numpy.ones(2), numpy.zeros(3, int),
                         numpy.zeros(3, int), (2, 2))
+
+
+@pytest.mark.parametrize('shape', [(2, 3), (2, 2, 3), (0, 2, 3)])
+def test_all_zero_matrices(shape):
+    x = numpy.zeros(shape, numpy.float32)
+    sp = utils.to_coo(x)
+    assert sp.data.shape[-1] == 0
+    numpy.testing.assert_array_equal(sp.to_dense(), x)
