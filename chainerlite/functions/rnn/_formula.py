@@ -22,6 +22,16 @@ class FormulaNode(function_node.FunctionNode):
     of Variables built from differentiable functions.
     """
 
+    def __call__(self, *inputs):
+        """Applies a new node of this class to ``inputs`` (as a Chainer
+        ``Function`` object is called), so that one instance can be called
+        several times.
+
+        Returns:
+            tuple of Variable: The outputs.
+        """
+        return type(self)().apply(inputs)
+
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
         with function.no_backprop_mode():
