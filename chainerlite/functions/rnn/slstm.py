@@ -4,8 +4,8 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.activation import sigmoid
 from chainerlite.functions.activation import tanh
-from chainerlite.functions.array import stack
 from chainerlite.functions.array import reshape
+from chainerlite.functions.array import stack
 from chainerlite.functions.rnn import _formula
 from chainerlite.functions.rnn import lstm
 from chainerlite.utils import type_check

@@ -5,9 +5,12 @@ a step then updates only the first rows of the state, and the other rows
 keep their values.
 """
 
+from chainerlite import link
 from chainerlite import variable
 from chainerlite.functions.array import concat
 from chainerlite.functions.array import split_axis
+from chainerlite.functions.rnn import lstm
+from chainerlite.links.connection import linear
 
 
 def split(state, batch):
@@ -75,3 +78,28 @@ class StateMixin(object):
             state = getattr(self, name)
             if state is not None:
                 state.to_device(device)
+
+
+class StatefulLSTMBase(StateMixin, link.Chain):
+    """A stateful LSTM layer with the gates ``upward(x) + lateral(h)``;
+    subclasses define the step from the gates."""
+
+    state_names = ('c', 'h')
+
+    def __init__(self, in_size, out_size):
+        super().__init__()
+        self.state_size = out_size
+        with self.init_scope():
+            self.upward = linear.Linear(in_size, 4 * out_size)
+            self.lateral = linear.Linear(out_size, 4 * out_size, nobias=True)
+        self.reset_state()
+
+    def _gates(self, x):
+        # The four gate pre-activations (a, i, f, o) of a step.
+        gates = self.upward(x)
+        if self.h is not None:
+            gates = gates + self.lateral(self.h)
+        return lstm._gate_variables(gates)
+
+    def _zeros(self, x):
+        return self.xp.zeros((x.shape[0], self.state_size), x.dtype)

@@ -1,14 +1,12 @@
 """LSTM layer with peephole connections."""
 
-from chainerlite import link
 from chainerlite.functions.activation import sigmoid
 from chainerlite.functions.activation import tanh
-from chainerlite.functions.rnn import lstm
 from chainerlite.links.connection import linear
 from chainerlite.links.rnn import _state
 
 
-class StatefulPeepholeLSTM(_state.StateMixin, link.Chain):
+class StatefulPeepholeLSTM(_state.StatefulLSTMBase):
     """Fully-connected LSTM layer with peephole connections.
 
     The gates also see the cell state (Gers and Schmidhuber, *Recurrent
@@ -50,18 +48,12 @@ class StatefulPeepholeLSTM(_state.StateMixin, link.Chain):
 
     """
 
-    state_names = ('c', 'h')
-
     def __init__(self, in_size, out_size):
-        super().__init__()
-        self.state_size = out_size
+        super().__init__(in_size, out_size)
         with self.init_scope():
-            self.upward = linear.Linear(in_size, 4 * out_size)
-            self.lateral = linear.Linear(out_size, 4 * out_size, nobias=True)
             self.peep_i = linear.Linear(out_size, out_size, nobias=True)
             self.peep_f = linear.Linear(out_size, out_size, nobias=True)
             self.peep_o = linear.Linear(out_size, out_size, nobias=True)
-        self.reset_state()
 
     def forward(self, x):
         """Runs one step and keeps the new state.
@@ -74,13 +66,8 @@ class StatefulPeepholeLSTM(_state.StateMixin, link.Chain):
             Variable: The new output ``h``.
 
         """
-        gates = self.upward(x)
-        if self.h is not None:
-            gates = gates + self.lateral(self.h)
-        c = self.c
-        if c is None:
-            c = self.xp.zeros((x.shape[0], self.state_size), gates.dtype)
-        a, i, f, o = lstm._gate_variables(gates)
+        a, i, f, o = self._gates(x)
+        c = self._zeros(x) if self.c is None else self.c
         i = sigmoid.sigmoid(i + self.peep_i(c))
         f = sigmoid.sigmoid(f + self.peep_f(c))
         self.c = tanh.tanh(a) * i + f * c

@@ -1,15 +1,12 @@
 """LSTM layer regularized with zoneout."""
 
-from chainerlite import link
 from chainerlite.functions.activation import sigmoid
 from chainerlite.functions.activation import tanh
 from chainerlite.functions.noise import zoneout
-from chainerlite.functions.rnn import lstm
-from chainerlite.links.connection import linear
 from chainerlite.links.rnn import _state
 
 
-class StatefulZoneoutLSTM(_state.StateMixin, link.Chain):
+class StatefulZoneoutLSTM(_state.StatefulLSTMBase):
     """Fully-connected LSTM layer with zoneout.
 
     Each step computes the LSTM step of :class:`~chainerlite.links.LSTM`
@@ -42,17 +39,10 @@ class StatefulZoneoutLSTM(_state.StateMixin, link.Chain):
 
     """
 
-    state_names = ('c', 'h')
-
     def __init__(self, in_size, out_size, c_ratio=0.5, h_ratio=0.5):
-        super().__init__()
-        self.state_size = out_size
+        super().__init__(in_size, out_size)
         self.c_ratio = c_ratio
         self.h_ratio = h_ratio
-        with self.init_scope():
-            self.upward = linear.Linear(in_size, 4 * out_size)
-            self.lateral = linear.Linear(out_size, 4 * out_size, nobias=True)
-        self.reset_state()
 
     def forward(self, x):
         """Runs one step and keeps the new state.
@@ -65,13 +55,9 @@ class StatefulZoneoutLSTM(_state.StateMixin, link.Chain):
             Variable: The new output ``h``.
 
         """
-        gates = self.upward(x)
-        zeros = self.xp.zeros((x.shape[0], self.state_size), gates.dtype)
-        c = zeros if self.c is None else self.c
-        h = zeros if self.h is None else self.h
-        if self.h is not None:
-            gates = gates + self.lateral(self.h)
-        a, i, f, o = lstm._gate_variables(gates)
+        a, i, f, o = self._gates(x)
+        c = self._zeros(x) if self.c is None else self.c
+        h = self._zeros(x) if self.h is None else self.h
         c_new = tanh.tanh(a) * sigmoid.sigmoid(i) + sigmoid.sigmoid(f) * c
         h_new = sigmoid.sigmoid(o) * tanh.tanh(c_new)
         self.c = zoneout.zoneout(c, c_new, self.c_ratio)
