@@ -14,6 +14,9 @@ from chainerlite.testing import array as array_module
 # How many times dodge_nondifferentiable draws new inputs before giving up.
 _DODGE_TRIES = 10
 
+_OPTION_DICTS = ('check_forward_options', 'check_backward_options',
+                 'check_double_backward_options')
+
 
 class FunctionTestError(AssertionError):
     """Raised when a function under test, or its test case, is wrong.
@@ -94,8 +97,9 @@ class FunctionTestCase(unittest.TestCase):
 
     * ``before_test(self, test_name)``: called before each test, with
       ``test_name`` one of ``'test_forward'``, ``'test_backward'`` and
-      ``'test_double_backward'`` (``self.backend_config`` is set); raise
-      :class:`unittest.SkipTest` there to skip.
+      ``'test_double_backward'`` (``self.backend_config`` and
+      ``self.test_name`` are set, the latter also while the inputs are
+      generated); raise :class:`unittest.SkipTest` there to skip.
     * ``generate_grad_outputs(self, outputs_template)``: returns a tuple of
       output gradients (NumPy), one per output of the shape and dtype of its
       template (host copies of the outputs). By default uniform in
@@ -120,6 +124,9 @@ class FunctionTestCase(unittest.TestCase):
     * ``contiguous`` (``None`` or ``'C'``): ``None`` (the default) makes the
       arrays given to the function non-contiguous where their shape allows;
       ``'C'`` makes them C-contiguous.
+
+    Each test works on its own copies of the three option dicts, so
+    ``setUp`` may update them in place.
 
     The forward test checks that the outputs have the expected number, shape
     and dtype, are arrays of the device, match ``forward_expected`` within
@@ -147,6 +154,13 @@ class FunctionTestCase(unittest.TestCase):
         super().__init_subclass__(**kwargs)
         if '__test__' not in cls.__dict__:
             cls.__test__ = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Each test gets its own option dicts: setUp often updates them, and
+        # the class attributes are shared by every test of the class.
+        for name in _OPTION_DICTS:
+            setattr(self, name, dict(getattr(self, name)))
 
     def before_test(self, test_name):
         """Called before each test; raise unittest.SkipTest to skip it."""
@@ -232,6 +246,7 @@ class FunctionTestCase(unittest.TestCase):
                 'chainerlite.testing.inject_backend_tests'.format(
                     type(self).__name__, test_name))
         self.backend_config = backend_config
+        self.test_name = test_name
         self.before_test(test_name)
         if skip:
             raise unittest.SkipTest(
