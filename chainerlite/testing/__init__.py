@@ -15,3 +15,4 @@ from chainerlite.testing.parameterized import parameterize  # NOQA: F401
 from chainerlite.testing.parameterized import parameterize_pytest  # NOQA: F401
 from chainerlite.testing.parameterized import product  # NOQA: F401
 from chainerlite.testing.parameterized import product_dict  # NOQA: F401
+from chainerlite.testing.unary_math_function_test import unary_math_function_unittest  # NOQA: E501,F401
