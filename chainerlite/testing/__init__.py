@@ -12,6 +12,7 @@ from chainerlite.testing.helper import patch  # NOQA: F401
 from chainerlite.testing.helper import run_module  # NOQA: F401
 from chainerlite.testing.helper import with_requires  # NOQA: F401
 from chainerlite.testing.helper import without_requires  # NOQA: F401
+from chainerlite.testing.link_test_case import LinkTestCase  # NOQA: F401
 from chainerlite.testing.matrix import generate_matrix  # NOQA: F401
 from chainerlite.testing.parameterized import parameterize  # NOQA: F401
 from chainerlite.testing.parameterized import parameterize_pytest  # NOQA: F401
