@@ -126,3 +126,54 @@ def test_pytest_skips_gpu_tests_without_cuda(tmp_path):
                               capture_output=True, text=True, env=env,
                               cwd=str(tmp_path))
     assert '2 deselected' in deselect.stdout, deselect.stdout
+
+
+def test_ideep_marks_and_skips_without_ideep(monkeypatch):
+    @attr.ideep
+    def test_something():
+        pass
+
+    assert 'ideep' in _marks(test_something)
+    monkeypatch.setitem(sys.modules, 'chainerlite.backends.intel64', None)
+    assert _skip_condition(test_something)
+    module = types.ModuleType('chainerlite.backends.intel64')
+    module.is_ideep_available = lambda: True
+    monkeypatch.setitem(sys.modules, 'chainerlite.backends.intel64', module)
+    assert not _skip_condition(test_something)
+
+
+def test_chainerx_marks_and_skips_without_chainerx(monkeypatch):
+    @attr.chainerx
+    def test_something():
+        pass
+
+    assert 'chainerx' in _marks(test_something)
+    monkeypatch.setitem(sys.modules, 'chainerx', None)
+    assert _skip_condition(test_something)
+    module = types.ModuleType('chainerx')
+    module.is_available = lambda: True
+    monkeypatch.setitem(sys.modules, 'chainerx', module)
+    assert not _skip_condition(test_something)
+
+
+def test_multi_gpu_carries_its_marker():
+    @attr.multi_gpu(2)
+    def test_something():
+        pass
+
+    marks = _marks(test_something)
+    assert marks['multi_gpu'].args == (2,)
+    assert 'gpu' in marks
+
+
+def test_markers_reach_every_parameterized_class():
+    from chainerlite import testing
+
+    @attr.slow
+    @testing.parameterize({'n': 1}, {'n': 2})
+    class Target:
+        __module__ = 'not_a_loaded_module'
+
+    assert len(Target.classes) == 2
+    for cls in Target.classes:
+        assert 'slow' in _marks(cls)
