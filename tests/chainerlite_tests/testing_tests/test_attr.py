@@ -4,6 +4,8 @@ import sys
 import textwrap
 import types
 
+import pytest
+
 from chainerlite.testing import attr
 
 
@@ -128,31 +130,23 @@ def test_pytest_skips_gpu_tests_without_cuda(tmp_path):
     assert '2 deselected' in deselect.stdout, deselect.stdout
 
 
-def test_ideep_marks_and_skips_without_ideep(monkeypatch):
-    @attr.ideep
+@pytest.mark.parametrize('decorator, marker, module_name, function_name', [
+    (attr.ideep, 'ideep', 'chainerlite.backends.intel64',
+     'is_ideep_available'),
+    (attr.chainerx, 'chainerx', 'chainerx', 'is_available'),
+])
+def test_marks_and_skips_without_the_backend(
+        monkeypatch, decorator, marker, module_name, function_name):
+    @decorator
     def test_something():
         pass
 
-    assert 'ideep' in _marks(test_something)
-    monkeypatch.setitem(sys.modules, 'chainerlite.backends.intel64', None)
+    assert marker in _marks(test_something)
+    monkeypatch.setitem(sys.modules, module_name, None)
     assert _skip_condition(test_something)
-    module = types.ModuleType('chainerlite.backends.intel64')
-    module.is_ideep_available = lambda: True
-    monkeypatch.setitem(sys.modules, 'chainerlite.backends.intel64', module)
-    assert not _skip_condition(test_something)
-
-
-def test_chainerx_marks_and_skips_without_chainerx(monkeypatch):
-    @attr.chainerx
-    def test_something():
-        pass
-
-    assert 'chainerx' in _marks(test_something)
-    monkeypatch.setitem(sys.modules, 'chainerx', None)
-    assert _skip_condition(test_something)
-    module = types.ModuleType('chainerx')
-    module.is_available = lambda: True
-    monkeypatch.setitem(sys.modules, 'chainerx', module)
+    module = types.ModuleType(module_name)
+    setattr(module, function_name, lambda: True)
+    monkeypatch.setitem(sys.modules, module_name, module)
     assert not _skip_condition(test_something)
 
 
