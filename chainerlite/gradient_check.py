@@ -329,9 +329,8 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
             out of the check (it gets ``requires_grad=False``). By default the
             inputs whose dtype is not floating point are left out.
         dtype (numpy.dtype or None): If given, the floating point inputs and
-            parameters are cast to it for the numerical gradient. If
-            ``None``, they are moved along the direction in float64 (so the
-            function is evaluated in float64 there, as in Chainer).
+            parameters are cast to it for the numerical gradient; float64
+            makes checks of float16 functions reliable.
         detect_nondifferentiable (bool): Passed to :func:`numerical_grad`:
             raise :class:`NondifferentiableError` if ``func`` is not smooth
             around the inputs, which usually means the test picked inputs too
@@ -522,10 +521,8 @@ def _directional_numerical_grad(func, x_data, no_grads, params, directions,
     param_directions = directions[n_checked_inputs:]
 
     def cast(a, original_dtype):
-        # Without dtype the moved float values stay float64 (as in Chainer):
-        # a float16 step of eps would be rounded away.
-        if original_dtype.kind == 'f':
-            return utils.force_array(a.astype(dtype or numpy.float64))
+        if dtype is not None and original_dtype.kind == 'f':
+            return utils.force_array(a.astype(dtype))
         return utils.force_array(a.astype(original_dtype, copy=False))
 
     def g():
