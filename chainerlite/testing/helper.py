@@ -1,6 +1,8 @@
 """Helpers for running and selecting tests."""
 
 import importlib.metadata
+import pkgutil
+from unittest import mock
 
 import pytest
 
@@ -81,3 +83,24 @@ def without_requires(*requirements):
     installed = all(_installed(r) for r in requirements)
     return _skip_decorator(
         installed, 'runs without {}'.format(', '.join(requirements)))
+
+
+def patch(target, *args, **kwargs):
+    """:func:`unittest.mock.patch` whose mock still calls the original.
+
+    Unless ``new`` or ``wraps`` is given, the mock wraps the patched object,
+    so the code under test keeps working while the test inspects the calls
+    (``called``, ``call_args``).
+
+    Args:
+        target (str): The dotted name of the object to patch.
+        *args: Passed to :func:`unittest.mock.patch`.
+        **kwargs: Passed to :func:`unittest.mock.patch`.
+
+    Returns:
+        The patcher (a context manager and decorator).
+
+    """
+    if not args and 'new' not in kwargs and 'wraps' not in kwargs:
+        kwargs['wraps'] = pkgutil.resolve_name(target)
+    return mock.patch(target, *args, **kwargs)

@@ -67,3 +67,17 @@ class TestWithRequiresOnParameterized:
 @testing.without_requires('pytest')
 def test_without_requires_skips_when_installed():
     raise AssertionError('pytest is installed, so this must be skipped')
+
+
+def test_patch_keeps_the_original_working():
+    import json
+    with testing.patch('json.dumps') as dumps:
+        assert json.dumps([1]) == '[1]'
+    assert dumps.call_args.args == ([1],)
+    assert json.dumps is not dumps
+
+
+def test_patch_return_value_wins_over_the_original():
+    import json
+    with testing.patch('json.dumps', return_value='x'):
+        assert json.dumps([1]) == 'x'
