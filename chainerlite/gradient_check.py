@@ -618,7 +618,8 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
 
     def first_order_grad(*inputs):
         xs = inputs[:n_x]
-        gys = inputs[n_x:]
+        # A None entry of y_grad arrives as a Variable without an array.
+        gys = [None if gy.array is None else gy for gy in inputs[n_x:]]
         ys = _call_func(func, xs)
         if len(ys) != len(gys):
             raise ValueError(
@@ -636,5 +637,5 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
     check_backward(
         first_order_grad, x_data + y_grad, x_grad_grad + params_grad_grad,
         params=params, eps=eps, atol=atol, rtol=rtol,
-        no_grads=list(no_grads) + [False] * len(y_grad), dtype=dtype,
+        no_grads=list(no_grads) + [gy is None for gy in y_grad], dtype=dtype,
         detect_nondifferentiable=detect_nondifferentiable)

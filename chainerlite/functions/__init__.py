@@ -59,6 +59,7 @@ from chainerlite.functions.array.sum_to import sum_to  # NOQA
 from chainerlite.functions.array.swapaxes import swapaxes  # NOQA
 from chainerlite.functions.array.tile import tile  # NOQA
 from chainerlite.functions.array.transpose import transpose  # NOQA
+from chainerlite.functions.array.transpose_sequence import transpose_sequence  # NOQA
 from chainerlite.functions.array.vstack import vstack  # NOQA
 from chainerlite.functions.array.where import where  # NOQA
 
@@ -152,6 +153,7 @@ from chainerlite.functions.math.tensordot import tensordot  # NOQA
 # --- noise ---
 from chainerlite.functions.noise.dropout import dropout  # NOQA
 from chainerlite.functions.noise.gaussian import gaussian  # NOQA
+from chainerlite.functions.noise.zoneout import zoneout  # NOQA
 
 # --- normalization ---
 from chainerlite.functions.normalization.batch_normalization import batch_normalization  # NOQA
@@ -166,6 +168,16 @@ from chainerlite.functions.pooling.average_pooling_2d import average_pooling_2d 
 from chainerlite.functions.pooling.max_pooling_2d import max_pooling_2d  # NOQA
 from chainerlite.functions.pooling.unpooling_2d import unpooling_2d  # NOQA
 from chainerlite.functions.pooling.upsampling_2d import upsampling_2d  # NOQA
+
+# --- rnn ---
+from chainerlite.functions.rnn.n_step_gru import n_step_bigru  # NOQA
+from chainerlite.functions.rnn.n_step_gru import n_step_gru  # NOQA
+from chainerlite.functions.rnn.n_step_lstm import n_step_bilstm  # NOQA
+from chainerlite.functions.rnn.n_step_lstm import n_step_lstm  # NOQA
+from chainerlite.functions.rnn.n_step_rnn import n_step_birnn  # NOQA
+from chainerlite.functions.rnn.n_step_rnn import n_step_rnn  # NOQA
+from chainerlite.functions.rnn.slstm import slstm  # NOQA
+from chainerlite.functions.rnn.tree_lstm import tree_lstm  # NOQA
 
 # --- util ---
 from chainerlite.functions.util.forget import forget  # NOQA

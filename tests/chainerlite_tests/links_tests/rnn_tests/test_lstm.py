@@ -174,3 +174,21 @@ def test_on_gpu():
     assert isinstance(rnn.h.array, numpy.ndarray)
     assert isinstance(rnn.c.array, numpy.ndarray)
     assert rnn(_x(1, 4)).shape == (1, 2)
+
+
+def test_stateless_lstm_steps_like_lstm():
+    stateless = L.StatelessLSTM(3, 4)
+    stateful = L.LSTM(3, 4)
+    stateful.copyparams(stateless)
+    x = numpy.random.uniform(-1, 1, (2, 3)).astype(numpy.float32)
+    c, h = stateless(None, None, x)
+    for _ in range(2):
+        numpy.testing.assert_allclose(h.array, stateful(x).array)
+        numpy.testing.assert_allclose(c.array, stateful.c.array)
+        c, h = stateless(c, h, x)
+
+
+def test_stateless_lstm_infers_in_size():
+    link = L.StatelessLSTM(4)
+    c, h = link(None, None, numpy.ones((2, 5), numpy.float32))
+    assert link.upward.W.shape == (16, 5) and h.shape == (2, 4)

@@ -1,8 +1,11 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
+from chainerlite.functions.activation import lstm as activation_lstm
+from chainerlite.functions.rnn import lstm as lstm_module
 from chainerlite import testing
 from chainerlite.utils import type_check
 
@@ -108,3 +111,31 @@ def test_integer_inputs_are_invalid():
     with pytest.raises(type_check.InvalidType, match='LSTM'):
         F.lstm(numpy.zeros((3, 2), numpy.int32),
                numpy.zeros((3, 8), numpy.int32))
+
+
+def test_lstm_grad_node_is_differentiable():
+    # LSTMGrad: (c_prev, x, c_next, gc, gh) -> (gc_prev, gx); c_next is an
+    # input of its own, not recomputed from c_prev and x.
+    shapes = [(4, 2), (3, 8), (4, 2), (4, 2), (3, 2)]
+    inputs = tuple(numpy.random.uniform(-1, 1, s) for s in shapes)
+    ggs = (numpy.random.uniform(-1, 1, (4, 2)),
+           numpy.random.uniform(-1, 1, (3, 8)))
+    gradient_check.check_backward(lstm_module.LSTMGrad(), inputs, ggs)
+
+
+def test_lstm_grad_matches_the_backward_of_lstm():
+    c_prev = numpy.random.uniform(-1, 1, (4, 2))
+    x = numpy.random.uniform(-1, 1, (3, 8))
+    gc = numpy.random.uniform(-1, 1, (4, 2))
+    gh = numpy.random.uniform(-1, 1, (3, 2))
+    c_var, x_var = chainerlite.Variable(c_prev), chainerlite.Variable(x)
+    c, h = F.lstm(c_var, x_var)
+    chainerlite.backward([c, h], [gc, gh])
+    gc_prev, gx = lstm_module.LSTMGrad()(c_prev, x, c.array, gc, gh)
+    numpy.testing.assert_allclose(gc_prev.array, c_var.grad)
+    numpy.testing.assert_allclose(gx.array, x_var.grad)
+
+
+def test_old_module_path_is_the_same_function():
+    assert activation_lstm.lstm is F.lstm
+    assert activation_lstm.LSTM is lstm_module.LSTM

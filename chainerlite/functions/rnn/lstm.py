@@ -1,0 +1,167 @@
+"""LSTM cell activation."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite.functions.activation import sigmoid
+from chainerlite.functions.activation import tanh
+from chainerlite.functions.array import concat
+from chainerlite.functions.array import get_item
+from chainerlite.functions.array import reshape
+from chainerlite.functions.array import stack
+from chainerlite.functions.rnn import _formula
+from chainerlite.utils import type_check
+
+
+def _gate_shape(x):
+    # x's channel i * 4 + k feeds gate k (a, i, f, o) of unit i.
+    return (x.shape[0], x.shape[1] // 4, 4) + x.shape[2:]
+
+
+def _split_gates(x):
+    r = x.reshape(_gate_shape(x))
+    return [r[:, :, k] for k in range(4)]
+
+
+def _gate_variables(x):
+    # The four gate pre-activations of ``x`` (a Variable), as Variables.
+    gates = reshape.reshape(x, _gate_shape(x))
+    return [get_item.get_item(gates, (slice(None), slice(None), k))
+            for k in range(4)]
+
+
+def _rows(x, batch):
+    # The first ``batch`` rows of ``x`` (``x`` itself when it has no more).
+    return x if batch == len(x) else get_item.get_item(x, slice(0, batch))
+
+
+class LSTM(function_node.FunctionNode):
+    """LSTM cell activation with a forget gate."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('c_prev', 'x'))
+        c_type, x_type = in_types
+        type_check.expect(
+            c_type.dtype.kind == 'f',
+            x_type.dtype == c_type.dtype,
+            c_type.ndim >= 2,
+            x_type.ndim >= 2,
+            c_type.ndim == x_type.ndim,
+            x_type.shape[0] <= c_type.shape[0],
+            x_type.shape[1] == 4 * c_type.shape[1],
+        )
+        for i in range(2, type_check.eval(c_type.ndim)):
+            type_check.expect(x_type.shape[i] == c_type.shape[i])
+
+    def forward(self, inputs):
+        c_prev, x = inputs
+        xp = backend.get_array_module(c_prev, x)
+        self.retain_inputs((0, 1))
+        self.retain_outputs((0,))
+        batch = len(x)
+        a, i, f, o = _split_gates(x)
+        a = xp.tanh(a)
+        i = sigmoid._stable_sigmoid(i, xp)
+        f = sigmoid._stable_sigmoid(f, xp)
+        o = sigmoid._stable_sigmoid(o, xp)
+        c_next = a * i + f * c_prev[:batch]
+        h = o * xp.tanh(c_next)
+        if batch < len(c_prev):
+            c_next = xp.concatenate((c_next, c_prev[batch:]), axis=0)
+        return c_next, h
+
+    def backward(self, indexes, grad_outputs):
+        c_prev, x = self.get_retained_inputs()
+        c_next, = self.get_retained_outputs()
+        gc, gh = grad_outputs
+        xp = backend.get_array_module(x.array)
+        if gc is None:
+            gc = xp.zeros_like(c_prev.array)
+        if gh is None:
+            gh = xp.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
+        grads = LSTMGrad().apply((c_prev, x, c_next, gc, gh))
+        return tuple(grads[i] for i in indexes)
+
+
+class LSTMGrad(_formula.FormulaNode):
+    """Gradients of :class:`LSTM`: ``(c_prev, x, c_next, gc, gh)`` to
+    ``(gc_prev, gx)``."""
+
+    def formula(self, c_prev, x, c_next, gc, gh):
+        batch = len(x)
+        a, i, f, o = _gate_variables(x)
+        a = tanh.tanh(a)
+        i = sigmoid.sigmoid(i)
+        f = sigmoid.sigmoid(f)
+        o = sigmoid.sigmoid(o)
+        tc = tanh.tanh(_rows(c_next, batch))
+        # Total gradient of the new cell state of the first ``batch`` rows.
+        gc_head = _rows(gc, batch) + gh * o * (1 - tc * tc)
+        ga = gc_head * i * (1 - a * a)
+        gi = gc_head * a * i * (1 - i)
+        gf = gc_head * _rows(c_prev, batch) * f * (1 - f)
+        go = gh * tc * o * (1 - o)
+        gx = reshape.reshape(stack.stack((ga, gi, gf, go), axis=2), x.shape)
+        gc_prev = gc_head * f
+        if batch < len(c_prev):
+            gc_prev = concat.concat(
+                (gc_prev, get_item.get_item(gc, slice(batch, None))), axis=0)
+        return gc_prev, gx
+
+
+def lstm(c_prev, x):
+    """Long Short-Term Memory units as an activation function.
+
+    This is the activation of an LSTM cell with a forget gate. ``x`` holds
+    the pre-activations of the four gates of each unit: with ``n`` units
+    (``c_prev.shape[1] == n``), ``x.shape[1] == 4 * n`` and channel
+    ``4 * j + k`` of ``x`` goes to gate ``k`` of unit ``j``, in the order
+
+    - :math:`a` : sources of the cell input,
+    - :math:`i` : sources of the input gate,
+    - :math:`f` : sources of the forget gate,
+    - :math:`o` : sources of the output gate
+
+    (that is, ``x.reshape(B, n, 4, ...)[:, :, k]`` is gate ``k``; this is
+    the layout used by ``chainer.links.LSTM``). It then computes
+
+    .. math::
+        c &= \\tanh(a) \\sigma(i) + c_{\\text{prev}} \\sigma(f), \\\\
+        h &= \\tanh(c) \\sigma(o),
+
+    where :math:`\\sigma` is the sigmoid function.
+
+    Variable-length minibatches are supported: ``x`` may have fewer rows
+    than ``c_prev`` (never more). Then only ``c[:len(x)]`` is updated,
+    ``c[len(x):]`` is a copy of ``c_prev[len(x):]``, and ``h`` has
+    ``len(x)`` rows. Sort sequences by decreasing length to use this.
+
+    Args:
+        c_prev (Variable or numpy.ndarray or cupy.ndarray): Previous cell
+            state, of a floating point dtype and shape
+            :math:`(B_c, n, ...)`; a zero array at the first step.
+        x (Variable or numpy.ndarray or cupy.ndarray): Gate sources, of
+            the dtype of ``c_prev`` and shape :math:`(B, 4n, ...)` with
+            :math:`B \\le B_c` and the same trailing axes as ``c_prev``.
+
+    Returns:
+        tuple: Two variables ``(c, h)``: the new cell state, shaped like
+        ``c_prev``, and the output, of shape :math:`(B, n, ...)`.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> c_prev = np.zeros((3, 2), np.float32)
+        >>> x = np.zeros((2, 8), np.float32)
+        >>> x[:, 0::4] = 1      # a
+        >>> x[:, 1::4] = 100    # i: input gate fully open
+        >>> c, h = F.lstm(c_prev, x)
+        >>> c.shape, h.shape
+        ((3, 2), (2, 2))
+        >>> c.array.round(4)
+        array([[0.7616, 0.7616],
+               [0.7616, 0.7616],
+               [0.    , 0.    ]], dtype=float32)
+
+    """
+    return LSTM().apply((c_prev, x))

@@ -1,0 +1,150 @@
+"""Stacked GRUs over variable-length sequences."""
+
+from chainerlite.functions.activation import sigmoid
+from chainerlite.functions.activation import tanh
+from chainerlite.functions.array import concat
+from chainerlite.functions.array import split_axis
+from chainerlite.functions.connection import linear
+from chainerlite.functions.rnn import n_step_rnn
+
+
+class _GRUCell(object):
+
+    n_weights = 6
+
+    def prepare(self, ws, bs):
+        # The input parts of r, z and the candidate in one matrix, the
+        # hidden parts of r and z in another (the candidate's hidden part is
+        # gated by r, so it stays apart).
+        return (concat.concat(ws[:3], axis=0), concat.concat(bs[:3], axis=0),
+                concat.concat(ws[3:5], axis=0),
+                concat.concat(bs[3:5], axis=0), ws[5], bs[5])
+
+    def project(self, x, params):
+        return linear.linear(x, params[0], params[1])
+
+    def step(self, states, xw, params):
+        h, = states
+        _, _, w_rz, b_rz, w_h, b_h = params
+        x_r, x_z, x_h = split_axis.split_axis(xw, 3, axis=1)
+        h_r, h_z = split_axis.split_axis(
+            linear.linear(h, w_rz, b_rz), 2, axis=1)
+        r = sigmoid.sigmoid(x_r + h_r)
+        z = sigmoid.sigmoid(x_z + h_z)
+        h_bar = tanh.tanh(x_h + r * linear.linear(h, w_h, b_h))
+        return (1 - z) * h_bar + z * h,
+
+
+def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,
+                    use_bi_direction, **kwargs):
+    """Base of :func:`n_step_gru` and :func:`n_step_bigru`.
+
+    Args:
+        use_bi_direction (bool): Run each layer in both directions (the
+            other arguments are those of :func:`n_step_gru`).
+
+    Returns:
+        tuple: ``(hy, ys)`` as in :func:`n_step_gru`.
+
+    """
+    name = 'n_step_bigru' if use_bi_direction else 'n_step_gru'
+    n_step_rnn._check_kwargs(name, kwargs)
+    (hy,), ys = n_step_rnn.n_step_rnn_impl(
+        name, _GRUCell(), n_layers, dropout_ratio, (hx,), ws, bs, xs,
+        use_bi_direction)
+    return hy, ys
+
+
+def n_step_gru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
+    """Stacked uni-directional GRU over sequences.
+
+    Each layer computes, at every time step ``t``,
+
+    .. math::
+        r_t &= \\sigma(W_0 x_t + W_3 h_{t-1} + b_0 + b_3), \\\\
+        z_t &= \\sigma(W_1 x_t + W_4 h_{t-1} + b_1 + b_4), \\\\
+        \\bar{h}_t &= \\tanh(W_2 x_t + b_2 + r_t (W_5 h_{t-1} + b_5)), \\\\
+        h_t &= (1 - z_t) \\bar{h}_t + z_t h_{t-1},
+
+    where :math:`x_t` is the sequence for the first layer and the outputs
+    :math:`h_t` of the layer below otherwise. The sequences are given
+    transposed and sorted by decreasing length, as for
+    :func:`~chainerlite.functions.n_step_rnn`; a sequence that ends keeps
+    its last state in ``hy``.
+
+    Args:
+        n_layers (int): Number of layers :math:`S`.
+        dropout_ratio (float): Dropout ratio applied, in training mode, to
+            the inputs of every layer but the first.
+        hx (Variable or numpy.ndarray or cupy.ndarray): Initial hidden
+            states, of shape :math:`(S, B, N)`.
+        ws (list of list of Variable): ``ws[l]`` holds :math:`W_0, \\dots,
+            W_5` of layer ``l``: :math:`W_0, W_1, W_2` of shape
+            :math:`(N, I)`, where :math:`I` is the input size of the layer,
+            and :math:`W_3, W_4, W_5` of shape :math:`(N, N)`.
+        bs (list of list of Variable): ``bs[l]`` holds :math:`b_0, \\dots,
+            b_5`, of shape :math:`(N,)`.
+        xs (list of Variable): The inputs per time step; ``xs[t]`` has shape
+            :math:`(B_t, I)` with :math:`B = B_0 \\ge B_1 \\ge \\dots`.
+
+    Returns:
+        tuple: ``(hy, ys)``: the final hidden states, of shape
+        :math:`(S, B, N)`, and the list of the outputs of the last layer per
+        time step, ``ys[t]`` of shape :math:`(B_t, N)`.
+
+    Raises:
+        ValueError: If the shape of ``hx``, the number of weights or the
+            order of the batch sizes is wrong.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> xs = [np.ones((2, 3), np.float32), np.ones((1, 3), np.float32)]
+        >>> hx = np.zeros((1, 2, 4), np.float32)
+        >>> ws = [[np.zeros((4, 3 if k < 3 else 4), np.float32)
+        ...        for k in range(6)]]
+        >>> bs = [[np.zeros(4, np.float32) for k in range(6)]]
+        >>> hy, ys = F.n_step_gru(1, 0.0, hx, ws, bs, xs)
+        >>> hy.shape, [y.shape for y in ys]
+        ((1, 2, 4), [(2, 4), (1, 4)])
+
+    """
+    return n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,
+                           use_bi_direction=False, **kwargs)
+
+
+def n_step_bigru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
+    """Stacked bidirectional GRU over sequences.
+
+    As :func:`n_step_gru`, but each layer runs forward and backward in
+    time, with its own weights per direction, and passes the concatenation
+    of both outputs (forward first) to the next layer.
+
+    Args:
+        n_layers (int): Number of layers :math:`S`.
+        dropout_ratio (float): Dropout ratio applied, in training mode, to
+            the inputs of every layer but the first.
+        hx (Variable or numpy.ndarray or cupy.ndarray): Initial hidden
+            states, of shape :math:`(2S, B, N)`; row ``2 l + d`` is layer
+            ``l`` in direction ``d`` (0 forward, 1 backward).
+        ws (list of list of Variable): ``2S`` lists of :math:`W_0, \\dots,
+            W_5`, indexed like ``hx``; :math:`W_0, W_1, W_2` of the layers
+            above the first have shape :math:`(N, 2N)`.
+        bs (list of list of Variable): ``2S`` lists of :math:`b_0, \\dots,
+            b_5`.
+        xs (list of Variable): The inputs per time step, of non-increasing
+            batch sizes.
+
+    Returns:
+        tuple: ``(hy, ys)``: the final hidden states, of shape
+        :math:`(2S, B, N)`, and the outputs of the last layer per time
+        step, ``ys[t]`` of shape :math:`(B_t, 2N)`.
+
+    Raises:
+        ValueError: If the shape of ``hx``, the number of weights or the
+            order of the batch sizes is wrong.
+
+    """
+    return n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,
+                           use_bi_direction=True, **kwargs)

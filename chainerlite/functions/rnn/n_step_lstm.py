@@ -1,0 +1,155 @@
+"""Stacked LSTMs over variable-length sequences."""
+
+from chainerlite.functions.array import reshape
+from chainerlite.functions.array import stack
+from chainerlite.functions.connection import linear
+from chainerlite.functions.rnn import lstm
+from chainerlite.functions.rnn import n_step_rnn
+
+
+def _interleave(params):
+    # Gate blocks [i, f, a, o] (W_0..W_3 or W_4..W_7) laid out as F.lstm
+    # reads them: row 4 j + k is gate k (a, i, f, o) of unit j.
+    i, f, a, o = params
+    w = stack.stack((a, i, f, o), axis=1)
+    return reshape.reshape(w, (w.shape[0] * 4,) + w.shape[2:])
+
+
+class _LSTMCell(object):
+
+    n_weights = 8
+
+    def prepare(self, ws, bs):
+        return (_interleave(ws[:4]), _interleave(ws[4:]),
+                _interleave(bs[:4]) + _interleave(bs[4:]))
+
+    def project(self, x, params):
+        w_x, _, b = params
+        return linear.linear(x, w_x, b)
+
+    def step(self, states, xw, params):
+        h, c = states
+        _, w_h, _ = params
+        c, h = lstm.lstm(c, xw + linear.linear(h, w_h))
+        return h, c
+
+
+def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
+                     use_bi_direction, **kwargs):
+    """Base of :func:`n_step_lstm` and :func:`n_step_bilstm`.
+
+    Args:
+        use_bi_direction (bool): Run each layer in both directions (the
+            other arguments are those of :func:`n_step_lstm`).
+
+    Returns:
+        tuple: ``(hy, cy, ys)`` as in :func:`n_step_lstm`.
+
+    """
+    name = 'n_step_bilstm' if use_bi_direction else 'n_step_lstm'
+    n_step_rnn._check_kwargs(name, kwargs)
+    (hy, cy), ys = n_step_rnn.n_step_rnn_impl(
+        name, _LSTMCell(), n_layers, dropout_ratio, (hx, cx), ws, bs, xs,
+        use_bi_direction)
+    return hy, cy, ys
+
+
+def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
+    """Stacked uni-directional LSTM over sequences.
+
+    Each layer computes, at every time step ``t``,
+
+    .. math::
+        i_t &= \\sigma(W_0 x_t + W_4 h_{t-1} + b_0 + b_4), \\\\
+        f_t &= \\sigma(W_1 x_t + W_5 h_{t-1} + b_1 + b_5), \\\\
+        a_t &= \\tanh(W_2 x_t + W_6 h_{t-1} + b_2 + b_6), \\\\
+        o_t &= \\sigma(W_3 x_t + W_7 h_{t-1} + b_3 + b_7), \\\\
+        c_t &= f_t c_{t-1} + i_t a_t, \\\\
+        h_t &= o_t \\tanh(c_t),
+
+    where :math:`x_t` is the sequence for the first layer and the outputs
+    :math:`h_t` of the layer below otherwise. The sequences are given
+    transposed and sorted by decreasing length, as for
+    :func:`~chainerlite.functions.n_step_rnn`; a sequence that ends keeps
+    its last states in ``hy`` and ``cy``.
+
+    Args:
+        n_layers (int): Number of layers :math:`S`.
+        dropout_ratio (float): Dropout ratio applied, in training mode, to
+            the inputs of every layer but the first.
+        hx (Variable or numpy.ndarray or cupy.ndarray): Initial hidden
+            states, of shape :math:`(S, B, N)`.
+        cx (Variable or numpy.ndarray or cupy.ndarray): Initial cell
+            states, of shape :math:`(S, B, N)`.
+        ws (list of list of Variable): ``ws[l]`` holds :math:`W_0, \\dots,
+            W_7` of layer ``l``: :math:`W_0, \\dots, W_3` of shape
+            :math:`(N, I)`, where :math:`I` is the input size of the layer,
+            and :math:`W_4, \\dots, W_7` of shape :math:`(N, N)`.
+        bs (list of list of Variable): ``bs[l]`` holds :math:`b_0, \\dots,
+            b_7`, of shape :math:`(N,)`.
+        xs (list of Variable): The inputs per time step; ``xs[t]`` has shape
+            :math:`(B_t, I)` with :math:`B = B_0 \\ge B_1 \\ge \\dots`.
+
+    Returns:
+        tuple: ``(hy, cy, ys)``: the final hidden and cell states, of shape
+        :math:`(S, B, N)`, and the list of the outputs of the last layer per
+        time step, ``ys[t]`` of shape :math:`(B_t, N)`.
+
+    Raises:
+        ValueError: If the shapes of ``hx`` or ``cx``, the number of weights
+            or the order of the batch sizes is wrong.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> xs = [np.ones((2, 3), np.float32), np.ones((1, 3), np.float32)]
+        >>> hx = cx = np.zeros((1, 2, 4), np.float32)
+        >>> ws = [[np.zeros((4, 3 if k < 4 else 4), np.float32)
+        ...        for k in range(8)]]
+        >>> bs = [[np.zeros(4, np.float32) for k in range(8)]]
+        >>> hy, cy, ys = F.n_step_lstm(1, 0.0, hx, cx, ws, bs, xs)
+        >>> hy.shape, cy.shape, [y.shape for y in ys]
+        ((1, 2, 4), (1, 2, 4), [(2, 4), (1, 4)])
+
+    """
+    return n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
+                            use_bi_direction=False, **kwargs)
+
+
+def n_step_bilstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
+    """Stacked bidirectional LSTM over sequences.
+
+    As :func:`n_step_lstm`, but each layer runs forward and backward in
+    time, with its own weights per direction, and passes the concatenation
+    of both outputs (forward first) to the next layer.
+
+    Args:
+        n_layers (int): Number of layers :math:`S`.
+        dropout_ratio (float): Dropout ratio applied, in training mode, to
+            the inputs of every layer but the first.
+        hx (Variable or numpy.ndarray or cupy.ndarray): Initial hidden
+            states, of shape :math:`(2S, B, N)`; row ``2 l + d`` is layer
+            ``l`` in direction ``d`` (0 forward, 1 backward).
+        cx (Variable or numpy.ndarray or cupy.ndarray): Initial cell
+            states, shaped like ``hx``.
+        ws (list of list of Variable): ``2S`` lists of :math:`W_0, \\dots,
+            W_7`, indexed like ``hx``; :math:`W_0, \\dots, W_3` of the
+            layers above the first have shape :math:`(N, 2N)`.
+        bs (list of list of Variable): ``2S`` lists of :math:`b_0, \\dots,
+            b_7`.
+        xs (list of Variable): The inputs per time step, of non-increasing
+            batch sizes.
+
+    Returns:
+        tuple: ``(hy, cy, ys)``: the final hidden and cell states, of shape
+        :math:`(2S, B, N)`, and the outputs of the last layer per time
+        step, ``ys[t]`` of shape :math:`(B_t, 2N)`.
+
+    Raises:
+        ValueError: If the shapes of ``hx`` or ``cx``, the number of weights
+            or the order of the batch sizes is wrong.
+
+    """
+    return n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
+                            use_bi_direction=True, **kwargs)

@@ -1,0 +1,309 @@
+"""Stacked RNNs over variable-length sequences (``n_step_rnn`` family).
+
+:func:`n_step_rnn_impl` runs any cell over a batch of sequences, layer by
+layer and in one or both directions, as a graph of existing functions. The
+sequences arrive transposed (``xs[t]`` holds step ``t`` of every sequence
+still running, longest first), so a step works on the first rows of the
+state only; the rows of sequences that have ended keep their last state.
+"""
+
+from chainerlite import variable
+from chainerlite.functions.activation import relu
+from chainerlite.functions.activation import tanh
+from chainerlite.functions.array import concat
+from chainerlite.functions.array import split_axis
+from chainerlite.functions.array import stack
+from chainerlite.functions.connection import linear
+from chainerlite.functions.noise import dropout
+
+
+def _check_kwargs(name, kwargs):
+    for old in ('train', 'use_cudnn'):
+        if old in kwargs:
+            raise ValueError(
+                '{}: the {} argument is not supported anymore; use '
+                'chainer.using_config'.format(name, old))
+    if kwargs:
+        raise TypeError('{}() got unexpected keyword argument(s) {}'.format(
+            name, ', '.join(sorted(kwargs))))
+
+
+def _offsets(batches):
+    offsets = []
+    total = 0
+    for b in batches[:-1]:
+        total += b
+        offsets.append(total)
+    return offsets
+
+
+def _split_rows(states, n):
+    # Each state split into its first n rows and the rest.
+    parts = [split_axis.split_axis(s, [n], axis=0) for s in states]
+    return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
+
+
+def _join_rows(heads, tails):
+    return tuple(concat.concat((h, t), axis=0) for h, t in zip(heads, tails))
+
+
+def _one_direction(cell, states, params, xw, batches, reverse):
+    """Runs ``cell`` along one direction; returns the outputs of each step
+    (in time order) and the final states of all rows."""
+    steps = (split_axis.split_axis(xw, _offsets(batches), axis=0)
+             if len(batches) > 1 else (xw,))
+    ys = [None] * len(batches)
+    if not reverse:
+        ended = []
+        for t, xw_t in enumerate(steps):
+            if batches[t] < len(states[0]):
+                states, rest = _split_rows(states, batches[t])
+                ended.append(rest)
+            states = cell.step(states, xw_t, params)
+            ys[t] = states[0]
+        for rest in reversed(ended):
+            states = _join_rows(states, rest)
+        return ys, states
+    initial = states
+    states, _ = _split_rows(initial, batches[-1])
+    for t in reversed(range(len(batches))):
+        if batches[t] > len(states[0]):
+            _, more = _split_rows(initial, len(states[0]))
+            more, _ = _split_rows(more, batches[t] - len(states[0]))
+            states = _join_rows(states, more)
+        states = cell.step(states, steps[t], params)
+        ys[t] = states[0]
+    if len(states[0]) < len(initial[0]):
+        _, rest = _split_rows(initial, len(states[0]))
+        states = _join_rows(states, rest)
+    return ys, states
+
+
+def _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, xs):
+    if not isinstance(xs, (list, tuple)) or not xs:
+        raise ValueError('{}: xs must be a non-empty list of arrays, one '
+                         'per time step'.format(name))
+    batches = [len(x) for x in xs]
+    if any(b < b_next for b, b_next in zip(batches, batches[1:])):
+        raise ValueError(
+            '{}: the batch sizes of xs must not increase (sort the '
+            'sequences by decreasing length); got {}'.format(name, batches))
+    for what, s in zip(('hx', 'cx'), states):
+        if s.ndim != 3 or s.shape[0] != n_layers * n_dirs or \
+                s.shape[1] < batches[0]:
+            raise ValueError(
+                '{}: {} must have the shape (n_layers * {}, batch, units) '
+                'with batch >= len(xs[0]) = {}; got {} for n_layers = '
+                '{}'.format(name, what, n_dirs, batches[0], s.shape,
+                            n_layers))
+    if states[-1].shape != states[0].shape:
+        raise ValueError('{}: cx must have the shape of hx; got {} and '
+                         '{}'.format(name, states[1].shape, states[0].shape))
+    for what, params in (('ws', ws), ('bs', bs)):
+        if len(params) != n_layers * n_dirs or any(
+                len(p) != cell.n_weights for p in params):
+            raise ValueError(
+                '{}: {} must hold n_layers * {} = {} lists of {} arrays '
+                'each'.format(name, what, n_dirs, n_layers * n_dirs,
+                              cell.n_weights))
+    return batches
+
+
+def n_step_rnn_impl(name, cell, n_layers, dropout_ratio, states, ws, bs, xs,
+                    use_bi_direction):
+    """Runs a stacked, possibly bidirectional RNN made of ``cell``.
+
+    Args:
+        name (str): Name of the calling function, for error messages.
+        cell: The recurrent cell: it has ``n_weights`` (weight matrices
+            and bias vectors per layer and direction) and the methods
+            ``prepare(ws, bs)`` (parameters of a layer and direction),
+            ``project(x, params)`` (the input part of the pre-activations
+            of all steps at once) and ``step(states, xw, params)`` (the new
+            states, the output first).
+        n_layers (int): Number of layers.
+        dropout_ratio (float): Dropout ratio of the inputs of every layer
+            but the first (in training mode).
+        states (tuple of Variable): Initial states, ``(hx,)`` or
+            ``(hx, cx)``, of shape ``(n_layers * D, B, N)``, where ``D`` is
+            2 for a bidirectional RNN and 1 otherwise.
+        ws (list of list of Variable): Weights per layer and direction.
+        bs (list of list of Variable): Biases per layer and direction.
+        xs (list of Variable): Inputs per time step, of non-increasing
+            batch sizes.
+        use_bi_direction (bool): Run each layer in both directions.
+
+    Returns:
+        tuple: The final states, stacked like ``states``, and the list of
+        the outputs of the last layer per time step.
+
+    """
+    n_dirs = 2 if use_bi_direction else 1
+    states = tuple(variable.as_variable(s) for s in states)
+    batches = _check_inputs(
+        name, cell, n_layers, n_dirs, states, ws, bs, xs)
+    x = concat.concat(xs, axis=0) if len(xs) > 1 else xs[0]
+    finals = []
+    for layer in range(n_layers):
+        if layer > 0 and dropout_ratio > 0:
+            x = dropout.dropout(x, dropout_ratio)
+        outputs = []
+        for d in range(n_dirs):
+            index = layer * n_dirs + d
+            params = cell.prepare(ws[index], bs[index])
+            ys, last = _one_direction(
+                cell, tuple(s[index] for s in states), params,
+                cell.project(x, params), batches, reverse=d == 1)
+            outputs.append(concat.concat(ys, axis=0) if len(ys) > 1
+                           else ys[0])
+            finals.append(last)
+        x = (concat.concat(outputs, axis=1) if use_bi_direction
+             else outputs[0])
+    stacked = tuple(stack.stack(s, axis=0) for s in zip(*finals))
+    ys = (list(split_axis.split_axis(x, _offsets(batches), axis=0))
+          if len(batches) > 1 else [x])
+    return stacked, ys
+
+
+class _RNNCell(object):
+
+    n_weights = 2
+
+    def __init__(self, activation):
+        self.activation = activation
+
+    def prepare(self, ws, bs):
+        return ws, bs
+
+    def project(self, x, params):
+        ws, bs = params
+        return linear.linear(x, ws[0], bs[0])
+
+    def step(self, states, xw, params):
+        h, = states
+        ws, bs = params
+        return self.activation(xw + linear.linear(h, ws[1], bs[1])),
+
+
+_ACTIVATIONS = {'tanh': tanh.tanh, 'relu': relu.relu}
+
+
+def n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation,
+                    use_bi_direction, **kwargs):
+    """Base of :func:`n_step_rnn` and :func:`n_step_birnn`.
+
+    Args:
+        use_bi_direction (bool): Run each layer in both directions (the
+            other arguments are those of :func:`n_step_rnn`).
+
+    Returns:
+        tuple: ``(hy, ys)`` as in :func:`n_step_rnn`.
+
+    """
+    name = 'n_step_birnn' if use_bi_direction else 'n_step_rnn'
+    _check_kwargs(name, kwargs)
+    if activation not in _ACTIVATIONS:
+        raise ValueError('{}: activation must be "tanh" or "relu", not '
+                         '{!r}'.format(name, activation))
+    (hy,), ys = n_step_rnn_impl(
+        name, _RNNCell(_ACTIVATIONS[activation]), n_layers, dropout_ratio,
+        (hx,), ws, bs, xs, use_bi_direction)
+    return hy, ys
+
+
+def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
+               **kwargs):
+    """Stacked uni-directional RNN over sequences.
+
+    Each layer ``l`` computes, at every time step ``t``,
+
+    .. math::
+        h_t = f(W_0 x_t + b_0 + W_1 h_{t-1} + b_1),
+
+    where :math:`f` is ``tanh`` or ``relu`` and :math:`x_t` is the input of
+    the layer: the sequence for the first layer, the outputs :math:`h_t`
+    of the layer below otherwise. All steps of all layers run in one call.
+
+    The sequences are given transposed and sorted by decreasing length:
+    ``xs[t]`` holds step ``t`` of every sequence that has one, so the batch
+    sizes of ``xs`` never increase (see
+    :func:`~chainerlite.functions.transpose_sequence`). A sequence that
+    ends keeps its last state in ``hy``.
+
+    Args:
+        n_layers (int): Number of layers :math:`S`.
+        dropout_ratio (float): Dropout ratio applied, in training mode, to
+            the inputs of every layer but the first.
+        hx (Variable or numpy.ndarray or cupy.ndarray): Initial hidden
+            states, of shape :math:`(S, B, N)`.
+        ws (list of list of Variable): ``ws[l]`` holds the weights
+            :math:`W_0` (shape :math:`(N, I)`, where :math:`I` is the input
+            size of layer ``l``) and :math:`W_1` (shape :math:`(N, N)`).
+        bs (list of list of Variable): ``bs[l]`` holds :math:`b_0` and
+            :math:`b_1`, of shape :math:`(N,)`.
+        xs (list of Variable): The inputs per time step; ``xs[t]`` has shape
+            :math:`(B_t, I)` with :math:`B = B_0 \\ge B_1 \\ge \\dots`.
+        activation (str): ``'tanh'`` or ``'relu'``.
+
+    Returns:
+        tuple: ``(hy, ys)``: the final hidden states, of shape
+        :math:`(S, B, N)`, and the list of the outputs of the last layer per
+        time step, ``ys[t]`` of shape :math:`(B_t, N)`.
+
+    Raises:
+        ValueError: If the shapes of ``hx``, the number of weights or the
+            order of the batch sizes is wrong, or ``activation`` is unknown.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> xs = [np.ones((2, 3), np.float32), np.ones((1, 3), np.float32)]
+        >>> hx = np.zeros((1, 2, 4), np.float32)
+        >>> ws = [[np.zeros((4, 3), np.float32),
+        ...        np.zeros((4, 4), np.float32)]]
+        >>> bs = [[np.ones(4, np.float32), np.zeros(4, np.float32)]]
+        >>> hy, ys = F.n_step_rnn(1, 0.0, hx, ws, bs, xs, 'relu')
+        >>> hy.shape, [y.shape for y in ys]
+        ((1, 2, 4), [(2, 4), (1, 4)])
+
+    """
+    return n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs,
+                           activation, use_bi_direction=False, **kwargs)
+
+
+def n_step_birnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
+                 **kwargs):
+    """Stacked bidirectional RNN over sequences.
+
+    As :func:`n_step_rnn`, but each layer runs forward and backward in
+    time, with its own weights per direction, and passes the concatenation
+    of both outputs (forward first) to the next layer.
+
+    Args:
+        n_layers (int): Number of layers :math:`S`.
+        dropout_ratio (float): Dropout ratio applied, in training mode, to
+            the inputs of every layer but the first.
+        hx (Variable or numpy.ndarray or cupy.ndarray): Initial hidden
+            states, of shape :math:`(2S, B, N)`; row ``2 l + d`` is layer
+            ``l`` in direction ``d`` (0 forward, 1 backward).
+        ws (list of list of Variable): ``2S`` lists of the weights
+            :math:`W_0, W_1`, indexed like ``hx``; :math:`W_0` of the layers
+            above the first has shape :math:`(N, 2N)`.
+        bs (list of list of Variable): ``2S`` lists of :math:`b_0, b_1`.
+        xs (list of Variable): The inputs per time step, of non-increasing
+            batch sizes.
+        activation (str): ``'tanh'`` or ``'relu'``.
+
+    Returns:
+        tuple: ``(hy, ys)``: the final hidden states, of shape
+        :math:`(2S, B, N)`, and the outputs of the last layer per time
+        step, ``ys[t]`` of shape :math:`(B_t, 2N)`.
+
+    Raises:
+        ValueError: If the shapes of ``hx``, the number of weights or the
+            order of the batch sizes is wrong, or ``activation`` is unknown.
+
+    """
+    return n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs,
+                           activation, use_bi_direction=True, **kwargs)

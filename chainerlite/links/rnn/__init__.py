@@ -1,0 +1,1 @@
+"""Links of recurrent layers: LSTM, GRU, MGU and their n-step forms."""

@@ -1,0 +1,105 @@
+"""The state of stateful recurrent links over shrinking batches.
+
+Sequences sorted by decreasing length give batches that shrink over time:
+a step then updates only the first rows of the state, and the other rows
+keep their values.
+"""
+
+from chainerlite import link
+from chainerlite import variable
+from chainerlite.functions.array import concat
+from chainerlite.functions.array import split_axis
+from chainerlite.functions.rnn import lstm
+from chainerlite.links.connection import linear
+
+
+def split(state, batch):
+    """Splits ``state`` into the rows a batch of ``batch`` updates and the
+    rest (``None`` when there is none).
+
+    Raises:
+        TypeError: If ``batch`` exceeds the rows of ``state``.
+    """
+    rows = state.shape[0]
+    if rows < batch:
+        raise TypeError('The batch size of x must be equal to or less than '
+                        'the size of the previous state h.')
+    if rows == batch:
+        return state, None
+    return split_axis.split_axis(state, [batch], axis=0)
+
+
+def join(updated, rest):
+    """The new state: the updated rows followed by ``rest``."""
+    if rest is None:
+        return updated
+    return concat.concat((updated, rest), axis=0)
+
+
+class StateMixin(object):
+    """State handling of a stateful link: ``reset_state`` and moving the
+    state with the link. The link names its state attributes in
+    ``state_names``."""
+
+    state_names = ('h',)
+
+    def reset_state(self):
+        """Forgets the state: the next call starts a new sequence."""
+        for name in self.state_names:
+            setattr(self, name, None)
+
+    def set_state(self, *states):
+        """Sets the state, moved to the link's device.
+
+        Args:
+            states (Variable): One Variable per name of ``state_names``
+                (``h``, or ``c`` and ``h``), of shape
+                ``(batch, out_size)``.
+
+        Raises:
+            TypeError: If a state is not a Variable.
+
+        """
+        if len(states) != len(self.state_names):
+            raise TypeError('set_state takes {} states ({}), not {}'.format(
+                len(self.state_names), ', '.join(self.state_names),
+                len(states)))
+        for name, state in zip(self.state_names, states):
+            if not isinstance(state, variable.Variable):
+                raise TypeError('{} must be a Variable, not {}'.format(
+                    name, type(state).__name__))
+            state.to_device(self.device)
+        for name, state in zip(self.state_names, states):
+            setattr(self, name, state)
+
+    def _to_device(self, device):
+        super()._to_device(device)
+        for name in self.state_names:
+            state = getattr(self, name)
+            if state is not None:
+                state.to_device(device)
+
+
+class StatefulLSTMBase(StateMixin, link.Chain):
+    """A stateful LSTM layer with the gates ``upward(x) + lateral(h)``;
+    subclasses define the step from the gates."""
+
+    state_names = ('c', 'h')
+
+    def __init__(self, in_size, out_size):
+        super().__init__()
+        self.state_size = out_size
+        with self.init_scope():
+            self.upward = linear.Linear(in_size, 4 * out_size)
+            self.lateral = linear.Linear(out_size, 4 * out_size, nobias=True)
+        self.reset_state()
+
+    def _gates(self, x):
+        # The four gate pre-activations (a, i, f, o) of a step.
+        gates = self.upward(x)
+        if self.h is not None:
+            gates = gates + self.lateral(self.h)
+        return lstm._gate_variables(gates)
+
+    def _zeros(self, x):
+        return self.xp.zeros((x.shape[0], self.state_size), x.dtype)

@@ -1,0 +1,199 @@
+"""Stacked RNN layers over lists of variable-length sequences."""
+
+import numpy
+
+from chainerlite import initializers
+from chainerlite import link
+from chainerlite import variable
+from chainerlite.functions.array import permutate
+from chainerlite.functions.array import transpose_sequence
+from chainerlite.functions.rnn import n_step_rnn as rnn
+
+
+def _permuted(seq, order, inverse=False):
+    out = [None] * len(seq)
+    for i, j in enumerate(order):
+        if inverse:
+            out[j] = seq[i]
+        else:
+            out[i] = seq[j]
+    return out
+
+
+class NStepRNNBase(link.ChainList):
+    """Base of the n-step RNN links.
+
+    The link holds one child link per layer and direction, whose
+    parameters are the weights ``w0, w1, ...`` and biases ``b0, b1, ...``
+    of the n-step function (see :func:`~chainerlite.functions.n_step_rnn`
+    and its relatives). Calling it with a list of sequences of any lengths
+    sorts them by length, runs the function and returns the outputs in the
+    original order.
+
+    Subclasses set ``n_weights`` (weights per layer and direction),
+    ``n_cells`` (states: 1, or 2 for an LSTM), ``use_bi_direction`` and
+    ``rnn`` (a method running the n-step function on sorted input).
+
+    Args:
+        n_layers (int): Number of layers.
+        in_size (int): Dimension of the input vectors.
+        out_size (int): Dimension of the hidden states and outputs (of each
+            direction).
+        dropout (float): Dropout ratio of the inputs of the layers above
+            the first.
+        initialW: Initializer of the weights; by default, a normal
+            distribution of scale :math:`\\sqrt{1 / \\text{fan-in}}`.
+        initial_bias: Initializer of the biases; zeros by default.
+
+    Attributes:
+        ws (list of list of ~chainerlite.Parameter): Weights per layer and
+            direction.
+        bs (list of list of ~chainerlite.Parameter): Biases per layer and
+            direction.
+
+    """
+
+    use_bi_direction = False
+    n_cells = 1
+
+    def __init__(self, n_layers, in_size, out_size, dropout, initialW=None,
+                 initial_bias=None):
+        super().__init__()
+        self.n_layers = n_layers
+        self.out_size = out_size
+        self.dropout = dropout
+        self.direction = 2 if self.use_bi_direction else 1
+        if initial_bias is None:
+            initial_bias = 0
+        half = self.n_weights // 2
+        for layer in range(n_layers):
+            for _ in range(self.direction):
+                weights = link.Link()
+                below = in_size if layer == 0 else out_size * self.direction
+                with weights.init_scope():
+                    for j in range(self.n_weights):
+                        w_in = below if j < half else out_size
+                        init = initialW
+                        if init is None:
+                            init = initializers.Normal(numpy.sqrt(1. / w_in))
+                        setattr(weights, 'w{}'.format(j), variable.Parameter(
+                            initializers._get_initializer(init),
+                            (out_size, w_in)))
+                        setattr(weights, 'b{}'.format(j), variable.Parameter(
+                            initializers._get_initializer(initial_bias),
+                            out_size))
+                self.add_link(weights)
+
+    @property
+    def ws(self):
+        return [[getattr(w, 'w{}'.format(j)) for j in range(self.n_weights)]
+                for w in self]
+
+    @property
+    def bs(self):
+        return [[getattr(w, 'b{}'.format(j)) for j in range(self.n_weights)]
+                for w in self]
+
+    def _call(self, states, xs, **kwargs):
+        rnn._check_kwargs(type(self).__name__, kwargs)
+        if not isinstance(xs, (list, tuple)):
+            raise TypeError('{}: xs must be a list of sequences, not '
+                            '{}'.format(type(self).__name__, type(xs).__name__))
+        order = numpy.argsort([-len(x) for x in xs], kind='stable')
+        order = order.astype(numpy.int32)
+        xs = _permuted(xs, order)
+        shape = (self.n_layers * self.direction, len(xs), self.out_size)
+        states = [
+            variable.Variable(self.xp.zeros(shape, xs[0].dtype))
+            if s is None else permutate.permutate(s, order, axis=1)
+            for s in states]
+        outputs = self.rnn(
+            *states, self.ws, self.bs,
+            list(transpose_sequence.transpose_sequence(xs)))
+        states = [permutate.permutate(s, order, axis=1, inv=True)
+                  for s in outputs[:-1]]
+        ys = _permuted(transpose_sequence.transpose_sequence(outputs[-1]),
+                       order, inverse=True)
+        return tuple(states) + (ys,)
+
+    def forward(self, hx, xs, **kwargs):
+        """Runs the RNN over sequences.
+
+        Args:
+            hx (Variable or None): Initial hidden states, of shape
+                ``(n_layers * D, len(xs), out_size)`` (``D`` is 2 for a
+                bidirectional link, else 1), indexed like ``xs``; ``None``
+                stands for zeros.
+            xs (list of Variable): The sequences, of shape
+                ``(length, in_size)`` each, in any order.
+
+        Returns:
+            tuple: ``(hy, ys)``: the final hidden states, shaped like
+            ``hx``, and the output sequences of the last layer, ``ys[i]`` of
+            shape ``(len(xs[i]), D * out_size)``.
+
+        """
+        return self._call([hx], xs, **kwargs)
+
+
+class _NStepRNNActivation(NStepRNNBase):
+
+    n_weights = 2
+
+    def rnn(self, hx, ws, bs, xs):
+        return rnn.n_step_rnn_base(
+            self.n_layers, self.dropout, hx, ws, bs, xs, self.activation,
+            self.use_bi_direction)
+
+
+class NStepRNNTanh(_NStepRNNActivation):
+    """Stacked uni-directional RNN with ``tanh`` for sequences.
+
+    A link form of :func:`~chainerlite.functions.n_step_rnn`; the arguments
+    are those of :class:`NStepRNNBase`.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.links as L
+        >>> rnn = L.NStepRNNTanh(2, 3, 4, 0.0)
+        >>> xs = [np.ones((2, 3), np.float32), np.ones((5, 3), np.float32)]
+        >>> hy, ys = rnn(None, xs)
+        >>> hy.shape, [y.shape for y in ys]
+        ((2, 2, 4), [(2, 4), (5, 4)])
+
+    """
+
+    activation = 'tanh'
+
+
+class NStepRNNReLU(_NStepRNNActivation):
+    """Stacked uni-directional RNN with ``relu`` for sequences.
+
+    A link form of :func:`~chainerlite.functions.n_step_rnn`; the arguments
+    are those of :class:`NStepRNNBase`.
+    """
+
+    activation = 'relu'
+
+
+class NStepBiRNNTanh(_NStepRNNActivation):
+    """Stacked bidirectional RNN with ``tanh`` for sequences.
+
+    A link form of :func:`~chainerlite.functions.n_step_birnn`; the
+    arguments are those of :class:`NStepRNNBase`.
+    """
+
+    activation = 'tanh'
+    use_bi_direction = True
+
+
+class NStepBiRNNReLU(_NStepRNNActivation):
+    """Stacked bidirectional RNN with ``relu`` for sequences.
+
+    A link form of :func:`~chainerlite.functions.n_step_birnn`; the
+    arguments are those of :class:`NStepRNNBase`.
+    """
+
+    activation = 'relu'
+    use_bi_direction = True

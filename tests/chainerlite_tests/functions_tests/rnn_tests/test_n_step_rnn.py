@@ -1,0 +1,169 @@
+"""n_step_rnn, n_step_lstm, n_step_gru and their bidirectional forms (they
+share one implementation), against a NumPy reference run sequence by
+sequence."""
+import numpy
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+from chainerlite import gradient_check
+
+
+def _sigmoid(x):
+    return 1 / (1 + numpy.exp(-x))
+
+
+def _rnn_step(act):
+    def step(x, state, w, b):
+        h, = state
+        return act(x @ w[0].T + b[0] + h @ w[1].T + b[1]),
+    return step
+
+
+def _lstm_step(x, state, w, b):
+    h, c = state
+    i, f, a, o = (x @ w[k].T + h @ w[k + 4].T + b[k] + b[k + 4]
+                  for k in range(4))
+    c = _sigmoid(f) * c + _sigmoid(i) * numpy.tanh(a)
+    return _sigmoid(o) * numpy.tanh(c), c
+
+
+def _gru_step(x, state, w, b):
+    h, = state
+    r = _sigmoid(x @ w[0].T + b[0] + h @ w[3].T + b[3])
+    z = _sigmoid(x @ w[1].T + b[1] + h @ w[4].T + b[4])
+    h_bar = numpy.tanh(x @ w[2].T + b[2] + r * (h @ w[5].T + b[5]))
+    return (1 - z) * h_bar + z * h,
+
+
+# kind: (function, its reference step, weights per layer, number of states)
+KINDS = {
+    'rnn_tanh': (F.n_step_rnn, _rnn_step(numpy.tanh), 2, 1),
+    'rnn_relu': (lambda *a: F.n_step_rnn(*a, activation='relu'),
+                 _rnn_step(lambda v: numpy.maximum(v, 0)), 2, 1),
+    'birnn': (F.n_step_birnn, _rnn_step(numpy.tanh), 2, 1),
+    'lstm': (F.n_step_lstm, _lstm_step, 8, 2),
+    'bilstm': (F.n_step_bilstm, _lstm_step, 8, 2),
+    'gru': (F.n_step_gru, _gru_step, 6, 1),
+    'bigru': (F.n_step_bigru, _gru_step, 6, 1),
+}
+
+
+def _reference(step, n_layers, n_dirs, states, ws, bs, xs):
+    # Runs every sequence on its own; xs is transposed (xs[t][i]).
+    n_seq = states[0].shape[1]
+    seqs = [[x[i] for x in xs if len(x) > i] for i in range(n_seq)]
+    finals = [s.copy() for s in states]
+    for layer in range(n_layers):
+        outs = []
+        for d in range(n_dirs):
+            k = layer * n_dirs + d
+            out = []
+            for i, seq in enumerate(seqs):
+                state = tuple(s[k, i:i + 1] for s in states)
+                ys = []
+                for x in (seq[::-1] if d else seq):
+                    state = step(x[None], state, ws[k], bs[k])
+                    ys.append(state[0][0])
+                for f, s in zip(finals, state):
+                    f[k, i] = s[0]
+                out.append(ys[::-1] if d else ys)
+            outs.append(out)
+        seqs = [[numpy.concatenate(parts) for parts in zip(*per_dir)]
+                for per_dir in zip(*outs)]
+    ys = [numpy.stack([seq[t] for seq in seqs if len(seq) > t])
+          for t in range(len(xs))]
+    return finals, ys
+
+
+def _inputs(kind, n_layers, lengths, in_size=3, units=2):
+    _, _, n_weights, n_states = KINDS[kind]
+    n_dirs = 2 if kind.startswith('bi') else 1
+    rand = numpy.random.uniform
+    states = [rand(-1, 1, (n_layers * n_dirs, len(lengths), units))
+              for _ in range(n_states)]
+    xs = [rand(-1, 1, (sum(1 for n in lengths if n > t), in_size))
+          for t in range(max(lengths))]
+    ws, bs = [], []
+    for layer in range(n_layers):
+        below = in_size if layer == 0 else units * n_dirs
+        for _ in range(n_dirs):
+            ws.append([rand(-1, 1, (units, below if j < n_weights // 2
+                                    else units)) for j in range(n_weights)])
+            bs.append([rand(-1, 1, units) for _ in range(n_weights)])
+    return n_dirs, states, ws, bs, xs
+
+
+@pytest.mark.parametrize('kind', sorted(KINDS))
+@pytest.mark.parametrize('n_layers, lengths', [(1, [1]), (2, [3, 3, 1])])
+def test_forward_matches_reference(kind, n_layers, lengths):
+    func, step, _, n_states = KINDS[kind]
+    n_dirs, states, ws, bs, xs = _inputs(kind, n_layers, lengths)
+    out = func(n_layers, 0.0, *states, ws, bs, xs)
+    finals, ys = _reference(step, n_layers, n_dirs, states, ws, bs, xs)
+    for got, expected in zip(out[:n_states], finals):
+        numpy.testing.assert_allclose(got.array, expected, rtol=1e-6)
+    assert len(out[-1]) == len(ys)
+    for got, expected in zip(out[-1], ys):
+        numpy.testing.assert_allclose(got.array, expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize('kind', ['rnn_tanh', 'bilstm', 'gru'])
+def test_backward(kind):
+    func, _, _, n_states = KINDS[kind]
+    n_dirs, states, ws, bs, xs = _inputs(kind, 2, [2, 1], units=2)
+    n_ws = len(ws) * len(ws[0])
+    flat_w = [w for layer in ws for w in layer]
+    flat_b = [b for layer in bs for b in layer]
+
+    def f(*args):
+        ss = args[:n_states]
+        w, b = args[n_states:n_states + n_ws], args[n_states + n_ws:-len(xs)]
+        per = len(ws[0])
+        out = func(2, 0.0, *ss,
+                   [w[i:i + per] for i in range(0, n_ws, per)],
+                   [b[i:i + per] for i in range(0, n_ws, per)],
+                   list(args[-len(xs):]))
+        return tuple(out[:-1]) + tuple(out[-1])
+
+    inputs = tuple(states) + tuple(flat_w) + tuple(flat_b) + tuple(xs)
+    ys = f(*[chainerlite.Variable(a) for a in inputs])
+    gys = tuple(numpy.random.uniform(-1, 1, y.shape) for y in ys)
+    gradient_check.check_backward(f, inputs, gys, atol=1e-4, rtol=1e-3)
+
+
+def test_dropout_applies_to_the_layers_above_the_first():
+    func = KINDS['lstm'][0]
+    _, states, ws, bs, xs = _inputs('lstm', 1, [2, 1])
+    with chainerlite.using_config('train', True):
+        y1 = func(1, 0.9, *states, ws, bs, xs)[-1]
+    y0 = func(1, 0.0, *states, ws, bs, xs)[-1]
+    for a, b in zip(y1, y0):
+        numpy.testing.assert_array_equal(a.array, b.array)
+    _, states, ws, bs, xs = _inputs('lstm', 2, [4, 4])
+    with chainerlite.using_config('train', True):
+        y1 = func(2, 0.9, *states, ws, bs, xs)[-1]
+    with chainerlite.using_config('train', False):
+        y2 = func(2, 0.9, *states, ws, bs, xs)[-1]
+    y0 = func(2, 0.0, *states, ws, bs, xs)[-1]
+    assert any((a.array != b.array).any() for a, b in zip(y1, y0))
+    for a, b in zip(y2, y0):
+        numpy.testing.assert_array_equal(a.array, b.array)
+
+
+def test_bad_inputs():
+    _, (hx,), ws, bs, xs = _inputs('rnn_tanh', 2, [2, 1])
+    with pytest.raises(ValueError, match='n_step_rnn: the batch sizes'):
+        F.n_step_rnn(2, 0.0, hx, ws, bs, xs[::-1])
+    with pytest.raises(ValueError, match='n_step_rnn: hx must have'):
+        F.n_step_rnn(3, 0.0, hx, ws, bs, xs)
+    with pytest.raises(ValueError, match='n_step_rnn: ws must hold'):
+        F.n_step_rnn(2, 0.0, hx, ws[:1], bs, xs)
+    with pytest.raises(ValueError, match='n_step_rnn: xs must be'):
+        F.n_step_rnn(2, 0.0, hx, ws, bs, [])
+    with pytest.raises(ValueError, match='activation'):
+        F.n_step_rnn(2, 0.0, hx, ws, bs, xs, activation='sigmoid')
+    with pytest.raises(ValueError, match='using_config'):
+        F.n_step_rnn(2, 0.0, hx, ws, bs, xs, train=True)
+    with pytest.raises(ValueError, match='n_step_bilstm: hx must have'):
+        F.n_step_bilstm(2, 0.0, hx, hx, ws, bs, xs)
