@@ -61,7 +61,7 @@ def test_invalid_axis_or_length(repeats, axis):
 
 
 @pytest.mark.parametrize('repeats, axis', [(1.0, None), ([1, 2], 0),
-                                           (1, 1.0)])
+                                           (1, 1.0), (1, True)])
 def test_argument_types(repeats, axis):
     with pytest.raises(TypeError, match='repeat'):
         F.repeat(numpy.zeros((2, 3), numpy.float32), repeats, axis)
