@@ -9,14 +9,14 @@ def fix(x):
     .. math::
         y_i = \\operatorname{sign}(x_i) \\lfloor |x_i| \\rfloor
 
-    As :func:`~chainerlite.functions.ceil`, the result is not connected to
-    the computational graph: no gradient flows back to ``x``.
+    No gradient flows back to ``x`` (as for
+    :func:`~chainerlite.functions.ceil`): the output has no creator.
 
     Args:
-        x (Variable or numpy.ndarray or cupy.ndarray): Input variable.
+        x (Variable or numpy.ndarray or cupy.ndarray): The values to round.
 
     Returns:
-        Variable: Output variable with the shape and dtype of ``x`` and
+        Variable: The rounded values, of the shape and dtype of ``x``, with
         ``requires_grad=False``.
 
     .. admonition:: Example
