@@ -51,8 +51,9 @@ class LinkTestCase(function_link._CheckedTestCase):
 
     Methods a subclass may define:
 
-    * ``forward(self, link, inputs, backend_config)``: applies the link to
-      the input Variables; by default ``link(*inputs)`` as a tuple.
+    * ``forward(self, link, inputs, device)``: applies the link to the
+      input Variables (on ``device``, a :class:`chainerlite.backend.Device`);
+      by default ``link(*inputs)`` as a tuple.
     * ``before_test(self, test_name)`` and
       ``generate_grad_outputs(self, outputs_template)``, as in
       :class:`~chainerlite.testing.FunctionTestCase`.
@@ -89,7 +90,7 @@ class LinkTestCase(function_link._CheckedTestCase):
         raise NotImplementedError(
             '{} must define create_link'.format(type(self).__name__))
 
-    def forward(self, link, inputs, backend_config):
+    def forward(self, link, inputs, device):
         """Applies ``link`` to the input Variables; returns a tuple."""
         outputs = link(*inputs)
         return outputs if isinstance(outputs, tuple) else (outputs,)
@@ -152,7 +153,7 @@ class LinkTestCase(function_link._CheckedTestCase):
 
     def _forward(self, link, inputs, backend_config):
         return self._check_variables(
-            self.forward(link, inputs, backend_config), backend_config)
+            self.forward(link, inputs, backend_config.device), backend_config)
 
     def _params(self, link):
         params = dict(link.namedparams())
