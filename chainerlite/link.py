@@ -593,10 +593,13 @@ class Link:
     def to_cpu(self):
         """Moves the parameters and persistent arrays to the CPU, in place.
 
+        Deprecated, as in Chainer 7: use ``to_device('@numpy')``.
+
         Returns:
             Link: This link.
 
         """
+        _warn_deprecated_move('to_cpu', "'@numpy'")
         return self.to_device(backend.CpuDevice())
 
     def to_gpu(self, device=None):
@@ -608,14 +611,23 @@ class Link:
         Returns:
             Link: This link.
 
+        Deprecated, as in Chainer 7: use ``to_device('@cupy:N')``.
+
         Raises:
             RuntimeError: If CuPy or a CUDA device is not available.
 
         """
+        _warn_deprecated_move('to_gpu', "'@cupy:N'")
         cuda.check_cuda_available()
         if device is None:
             device = cuda.cupy.cuda.runtime.getDevice()
         return self.to_device(backend.GpuDevice(device))
+
+
+def _warn_deprecated_move(method, spec):
+    warnings.warn(
+        'Link.%s is deprecated; use Link.to_device(%s) instead'
+        % (method, spec), DeprecationWarning, stacklevel=3)
 
 
 class Chain(Link):

@@ -97,7 +97,8 @@ def test_xp_and_to_cpu():
     a = Affine()
     a.add_persistent('mean', numpy.zeros(2))
     assert a.xp is numpy
-    assert a.to_cpu() is a
+    with pytest.warns(DeprecationWarning, match='to_device'):
+        assert a.to_cpu() is a
     assert isinstance(a.w.array, numpy.ndarray)
     assert isinstance(a.mean, numpy.ndarray)
 
@@ -272,13 +273,15 @@ def test_device_and_to_device_round_trip():
     numpy.testing.assert_array_equal(m.inner.w.array, w)
     assert isinstance(m.mean, numpy.ndarray)
     assert m.count == 0
-    assert m.to_cpu() is m
+    with pytest.warns(DeprecationWarning):
+        assert m.to_cpu() is m
 
 
 @pytest.mark.skipif(chainerlite.backends.cuda.available,
                     reason='needs a machine without CUDA')
 def test_to_gpu_without_cuda_raises():
-    with pytest.raises(RuntimeError, match='CUDA'):
+    with pytest.raises(RuntimeError, match='CUDA'), \
+            pytest.warns(DeprecationWarning):
         Affine().to_gpu()
     with pytest.raises(RuntimeError, match='CUDA'):
         Affine().to_device('@cupy:0')
@@ -288,7 +291,8 @@ def test_to_gpu_without_cuda_raises():
 def test_to_gpu_and_back():
     import cupy
     m = Stateful()
-    m.to_gpu()
+    with pytest.warns(DeprecationWarning):
+        m.to_gpu()
     assert m.xp is cupy and m.inner.xp is cupy
     assert isinstance(m.inner.w.array, cupy.ndarray)
     assert isinstance(m.mean, cupy.ndarray)

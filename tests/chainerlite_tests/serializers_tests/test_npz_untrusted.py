@@ -365,7 +365,7 @@ def test_npz_deserializer_on_a_numpy_npz_file(tmp_path):
 def test_gpu_link_loads_in_place_and_fails_unchanged():
     arrays = _arrays(L.Linear(2, 3))
     arrays['W'] = numpy.asfortranarray(arrays['W'].astype(numpy.float64))
-    link = L.Linear(2, 3).to_gpu()
+    link = L.Linear(2, 3).to_device('@cupy:0')
     w = link.W.array
     serializers.load_npz(_npz(arrays), link)
     assert link.W.array is w

@@ -130,7 +130,7 @@ def test_serialization_round_trip(roundtrip):
 def test_lazy_on_gpu():
     import cupy
     conv = L.Convolution2D(3, 2)
-    conv.to_gpu()
+    conv.to_device('@cupy:0')
     x = numpy.random.uniform(-1, 1, (1, 2, 4, 4)).astype(numpy.float32)
     y = conv(cupy.asarray(x))
     assert isinstance(conv.W.array, cupy.ndarray)

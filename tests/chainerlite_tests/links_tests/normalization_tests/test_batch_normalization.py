@@ -240,7 +240,7 @@ def test_to_device_round_trip():
 def test_on_gpu():
     import cupy
     bn = L.BatchNormalization(axis=(0, 2))
-    bn.to_gpu()
+    bn.to_device('@cupy:0')
     x = cupy.asarray(_x(4, 3, 5))
     y = bn(x)
     assert isinstance(y.array, cupy.ndarray)
@@ -254,5 +254,5 @@ def test_on_gpu():
                                   rtol=1e-4, atol=1e-6)
     with chainerlite.using_config('train', False):
         assert isinstance(bn(x).array, cupy.ndarray)
-    bn.to_cpu()
+    bn.to_device('@numpy')
     assert isinstance(bn.avg_var, numpy.ndarray)

@@ -165,12 +165,12 @@ def test_state_is_not_serialized(roundtrip):
 def test_on_gpu():
     import cupy
     rnn = L.LSTM(None, 2)
-    rnn.to_gpu()
+    rnn.to_device('@cupy:0')
     y = rnn(cupy.asarray(_x(3, 4)))
     assert isinstance(rnn.upward.W.array, cupy.ndarray)
     assert isinstance(y.array, cupy.ndarray)
     rnn(cupy.asarray(_x(2, 4)))
-    rnn.to_cpu()
+    rnn.to_device('@numpy')
     assert isinstance(rnn.h.array, numpy.ndarray)
     assert isinstance(rnn.c.array, numpy.ndarray)
     assert rnn(_x(1, 4)).shape == (1, 2)
