@@ -136,9 +136,14 @@ from chainerlite.functions.math.trigonometric import tan  # NOQA
 from chainerlite.functions.math.average import average  # NOQA
 from chainerlite.functions.math.average import mean  # NOQA
 from chainerlite.functions.math.batch_l2_norm_squared import batch_l2_norm_squared  # NOQA
+from chainerlite.functions.math.cholesky import cholesky  # NOQA
 from chainerlite.functions.math.cumsum import cumsum  # NOQA
+from chainerlite.functions.math.det import batch_det  # NOQA
+from chainerlite.functions.math.det import det  # NOQA
 from chainerlite.functions.math.einsum import einsum  # NOQA
 from chainerlite.functions.math.identity import identity  # NOQA
+from chainerlite.functions.math.inv import batch_inv  # NOQA
+from chainerlite.functions.math.inv import inv  # NOQA
 from chainerlite.functions.math.logsumexp import logsumexp  # NOQA
 from chainerlite.functions.math.matmul import matmul  # NOQA
 from chainerlite.functions.math.minmax import argmax  # NOQA
