@@ -17,6 +17,7 @@ from chainerlite.functions.activation.lstm import lstm  # NOQA
 from chainerlite.functions.activation.maxout import maxout  # NOQA
 from chainerlite.functions.activation.prelu import prelu  # NOQA
 from chainerlite.functions.activation.relu import relu  # NOQA
+from chainerlite.functions.activation.rrelu import rrelu  # NOQA
 from chainerlite.functions.activation.selu import selu  # NOQA
 from chainerlite.functions.activation.sigmoid import sigmoid  # NOQA
 from chainerlite.functions.activation.softmax import softmax  # NOQA
@@ -72,6 +73,11 @@ from chainerlite.functions.connection.linear import linear  # NOQA
 # --- evaluation ---
 from chainerlite.functions.evaluation.accuracy import accuracy  # NOQA
 from chainerlite.functions.evaluation.binary_accuracy import binary_accuracy  # NOQA
+from chainerlite.functions.evaluation.classification_summary import classification_summary  # NOQA
+from chainerlite.functions.evaluation.classification_summary import f1_score  # NOQA
+from chainerlite.functions.evaluation.classification_summary import precision  # NOQA
+from chainerlite.functions.evaluation.classification_summary import recall  # NOQA
+from chainerlite.functions.evaluation.r2_score import r2_score  # NOQA
 
 # --- loss ---
 from chainerlite.functions.loss.absolute_error import absolute_error  # NOQA
