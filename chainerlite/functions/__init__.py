@@ -26,6 +26,7 @@ from chainerlite.functions.activation.swish import swish  # NOQA
 from chainerlite.functions.activation.tanh import tanh  # NOQA
 
 # --- array ---
+from chainerlite.functions.array.as_strided import as_strided  # NOQA
 from chainerlite.functions.array.broadcast import broadcast  # NOQA
 from chainerlite.functions.array.broadcast import broadcast_to  # NOQA
 from chainerlite.functions.array.cast import cast  # NOQA
@@ -117,6 +118,7 @@ from chainerlite.functions.math.exponential import log  # NOQA
 from chainerlite.functions.math.exponential import log10  # NOQA
 from chainerlite.functions.math.exponential import log2  # NOQA
 from chainerlite.functions.math.exponential_m1 import expm1  # NOQA
+from chainerlite.functions.math.fix import fix  # NOQA
 from chainerlite.functions.math.floor import floor  # NOQA
 from chainerlite.functions.math.fmod import fmod  # NOQA
 from chainerlite.functions.math.hyperbolic import cosh  # NOQA
@@ -144,6 +146,7 @@ from chainerlite.functions.math.average import average  # NOQA
 from chainerlite.functions.math.average import mean  # NOQA
 from chainerlite.functions.math.batch_l2_norm_squared import batch_l2_norm_squared  # NOQA
 from chainerlite.functions.math.cholesky import cholesky  # NOQA
+from chainerlite.functions.math.cumprod import cumprod  # NOQA
 from chainerlite.functions.math.cumsum import cumsum  # NOQA
 from chainerlite.functions.math.det import batch_det  # NOQA
 from chainerlite.functions.math.det import det  # NOQA
@@ -164,6 +167,7 @@ from chainerlite.functions.math.tensordot import tensordot  # NOQA
 # --- noise ---
 from chainerlite.functions.noise.dropout import dropout  # NOQA
 from chainerlite.functions.noise.gaussian import gaussian  # NOQA
+from chainerlite.functions.noise.gumbel_softmax import gumbel_softmax  # NOQA
 
 # --- normalization ---
 from chainerlite.functions.normalization.batch_normalization import batch_normalization  # NOQA
