@@ -180,6 +180,12 @@ from chainerlite.functions.normalization.local_response_normalization import loc
 # --- pooling ---
 from chainerlite.functions.pooling.average_pooling_2d import average_pooling_2d  # NOQA
 from chainerlite.functions.pooling.max_pooling_2d import max_pooling_2d  # NOQA
+from chainerlite.functions.pooling.roi_average_align_2d import roi_average_align_2d  # NOQA
+from chainerlite.functions.pooling.roi_average_pooling_2d import roi_average_pooling_2d  # NOQA
+from chainerlite.functions.pooling.roi_max_align_2d import roi_max_align_2d  # NOQA
+from chainerlite.functions.pooling.roi_max_pooling_2d import roi_max_pooling_2d  # NOQA
+from chainerlite.functions.pooling.roi_pooling_2d import roi_pooling_2d  # NOQA
+from chainerlite.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d  # NOQA
 from chainerlite.functions.pooling.unpooling_2d import unpooling_2d  # NOQA
 from chainerlite.functions.pooling.upsampling_2d import upsampling_2d  # NOQA
 
