@@ -127,6 +127,7 @@ from chainerlite.functions.math.linear_interpolate import linear_interpolate  # 
 from chainerlite.functions.math.logarithm_1p import log1p  # NOQA
 from chainerlite.functions.math.maximum import maximum  # NOQA
 from chainerlite.functions.math.minimum import minimum  # NOQA
+from chainerlite.functions.math.polygamma import polygamma  # NOQA
 from chainerlite.functions.math.scale import scale  # NOQA
 from chainerlite.functions.math.sign import sign  # NOQA
 from chainerlite.functions.math.sqrt import rsqrt  # NOQA
@@ -140,6 +141,7 @@ from chainerlite.functions.math.trigonometric import arctan2  # NOQA
 from chainerlite.functions.math.trigonometric import cos  # NOQA
 from chainerlite.functions.math.trigonometric import sin  # NOQA
 from chainerlite.functions.math.trigonometric import tan  # NOQA
+from chainerlite.functions.math.zeta import zeta  # NOQA
 
 # --- math: reductions and products ---
 from chainerlite.functions.math.average import average  # NOQA
@@ -161,6 +163,7 @@ from chainerlite.functions.math.minmax import argmin  # NOQA
 from chainerlite.functions.math.minmax import max  # NOQA
 from chainerlite.functions.math.minmax import min  # NOQA
 from chainerlite.functions.math.prod import prod  # NOQA
+from chainerlite.functions.math.sparse_matmul import sparse_matmul  # NOQA
 from chainerlite.functions.math.sum import sum  # NOQA
 from chainerlite.functions.math.tensordot import tensordot  # NOQA
 
