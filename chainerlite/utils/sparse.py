@@ -143,21 +143,14 @@ def get_order(row, col):
     if row.shape != col.shape:
         raise ValueError('get_order: row and col must have the same shape, '
                          'not {} and {}'.format(row.shape, col.shape))
-    row = backend.CpuDevice().send(row).reshape(-1, row.shape[-1] if row.ndim
-                                                else 1)
-    col = backend.CpuDevice().send(col).reshape(row.shape)
+    row = numpy.atleast_2d(backend.CpuDevice().send(row))
+    col = numpy.atleast_2d(backend.CpuDevice().send(col))
     if ((row < 0) != (col < 0)).any():
         raise ValueError('get_order: an entry has only one index of -1')
-    orders = set()
-    for r, c in zip(row, col):
-        used = r >= 0
-        r, c = r[used].astype(numpy.int64), c[used].astype(numpy.int64)
-        if _sorted_pairs(r, c):
-            orders.add('C')
-        elif _sorted_pairs(c, r):
-            orders.add('F')
-        else:
-            orders.add('other')
-    if len(orders) == 1:
-        return orders.pop()
+    pairs = [(r[r >= 0].astype(numpy.int64), c[r >= 0].astype(numpy.int64))
+             for r, c in zip(row, col)]
+    if all(_sorted_pairs(r, c) for r, c in pairs):
+        return 'C'
+    if all(_sorted_pairs(c, r) for r, c in pairs):
+        return 'F'
     return 'other'

@@ -42,14 +42,13 @@ class CooMatMul(function_node.FunctionNode):
             dn_type.dtype.kind == 'f',
             sp_type.ndim == self.sp_row.ndim,
             sp_type.shape[-1] == self.sp_row.shape[-1],
-            dn_type.ndim >= 2,
-            dn_type.ndim <= 3,
+            # A batch of sparse matrices goes with a batch of dense ones.
+            dn_type.ndim == sp_type.ndim + 1,
         )
         inner = self.sp_shape[0] if self.transa else self.sp_shape[1]
         dn_axis = -1 if self.transb else -2
         type_check.expect(dn_type.shape[dn_axis] == inner)
-        if type_check.eval(sp_type.ndim) == 2 and \
-                type_check.eval(dn_type.ndim) == 3:
+        if type_check.eval(sp_type.ndim) == 2:
             type_check.expect(sp_type.shape[0] == dn_type.shape[0])
 
     def _rows_cols(self):
@@ -63,15 +62,11 @@ class CooMatMul(function_node.FunctionNode):
         xp = backend.get_array_module(data, dn)
         rows, cols, n_rows = self._rows_cols()
         dn = dn.swapaxes(-1, -2) if self.transb else dn
-        batched = data.ndim == 2 or dn.ndim == 3
-        n_batch = data.shape[0] if data.ndim == 2 else (
-            dn.shape[0] if dn.ndim == 3 else 1)
-        data2 = xp.broadcast_to(data.reshape(-1, data.shape[-1]),
-                                (n_batch, data.shape[-1]))
-        rows2 = xp.broadcast_to(rows.reshape(-1, rows.shape[-1]), data2.shape)
-        cols2 = xp.broadcast_to(cols.reshape(-1, cols.shape[-1]), data2.shape)
-        dn3 = xp.broadcast_to(dn.reshape((-1,) + dn.shape[-2:]),
-                              (n_batch,) + dn.shape[-2:])
+        batched = data.ndim == 2
+        data2, rows2, cols2 = [a.reshape(-1, a.shape[-1])
+                               for a in (data, rows, cols)]
+        n_batch = len(data2)
+        dn3 = dn.reshape((n_batch,) + dn.shape[-2:])
         dtype = numpy.result_type(data.dtype, dn.dtype)
         used = rows2 >= 0
         batch = xp.broadcast_to(xp.arange(n_batch)[:, None], rows2.shape)
@@ -98,18 +93,13 @@ class CooMatMul(function_node.FunctionNode):
             r, c = xp.maximum(rows, 0), xp.maximum(cols, 0)
             if gc.ndim == 3:
                 batch = xp.arange(gc.shape[0])[:, None]
-                gc_rows = get_item.get_item(
-                    gc, (batch, xp.broadcast_to(r, (gc.shape[0],) + r.shape[-1:])))
-                b_rows = get_item.get_item(
-                    op_b, (batch, xp.broadcast_to(c, (gc.shape[0],) + c.shape[-1:]))
-                ) if op_b.ndim == 3 else get_item.get_item(op_b, c)
+                gc_rows = get_item.get_item(gc, (batch, r))
+                b_rows = get_item.get_item(op_b, (batch, c))
             else:
                 gc_rows = get_item.get_item(gc, r)
                 b_rows = get_item.get_item(op_b, c)
             g = sum_mod.sum(gc_rows * cast.cast(b_rows, gc.dtype), axis=-1)
-            g = g * xp.broadcast_to(used, g.shape)
-            if data.ndim == 1 and g.ndim == 2:
-                g = sum_mod.sum(g, axis=0)
+            g = g * used
             grads.append(cast.cast(g, data.dtype))
         if 1 in indexes:
             # op(B)^T-side gradient: op(A)^T @ gc, transposed back if transb.
@@ -117,8 +107,6 @@ class CooMatMul(function_node.FunctionNode):
                              self.sp_order, transa=not self.transa,
                              transb=False, transc=self.transb)
             gb, = node.apply((data, gc))
-            if dn.ndim == 2 and gb.ndim == 3:
-                gb = sum_mod.sum(gb, axis=0)
             grads.append(cast.cast(gb, dn.dtype))
         return tuple(grads)
 

@@ -52,6 +52,15 @@ def test_get_order(row, col, order):
     assert utils.get_order(numpy.array(row), numpy.array(col)) == order
 
 
+def test_get_order_of_a_batch_is_the_order_all_matrices_share():
+    # The second matrix (one entry) is in both orders, the first only in F.
+    row = numpy.array([[1, 0], [0, -1]])
+    col = numpy.array([[0, 1], [1, -1]])
+    assert utils.get_order(row, col) == 'F'
+    assert utils.get_order(numpy.array([[0, 1], [1, 0]]),
+                           numpy.array([[0, 0], [0, 0]])) == 'other'
+
+
 @pytest.mark.parametrize('row,col', [((0, 1), (0, 1, 2)), ((0, -1), (0, 1))])
 def test_get_order_rejects_bad_indices(row, col):
     with pytest.raises(ValueError, match='get_order'):

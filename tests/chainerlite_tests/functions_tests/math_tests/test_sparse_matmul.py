@@ -5,6 +5,7 @@ import chainerlite.functions as F
 from chainerlite import gradient_check
 from chainerlite import testing
 from chainerlite import utils
+from chainerlite.utils import type_check
 from chainerlite.functions.math.sparse_matmul import CooMatMul
 
 
@@ -91,6 +92,17 @@ class TestSparseMatmul:
             op, (sp.data.array, dense), gc,
             (gg_data.astype(sp.data.dtype), gg_dense.astype(dense.dtype)),
             **opts)
+
+
+def test_batches_of_sparse_and_dense_go_together():
+    batch = numpy.ones((2, 3, 3), numpy.float32)
+    single = numpy.ones((3, 3), numpy.float32)
+    with pytest.raises(type_check.InvalidType, match='CooMatMul'):
+        F.sparse_matmul(utils.to_coo(batch), single)
+    with pytest.raises(type_check.InvalidType, match='CooMatMul'):
+        F.sparse_matmul(utils.to_coo(single), batch)
+    with pytest.raises(type_check.InvalidType, match='CooMatMul'):
+        F.sparse_matmul(utils.to_coo(batch), numpy.ones((4, 3, 3), numpy.float32))
 
 
 def test_exactly_one_operand_is_sparse():
