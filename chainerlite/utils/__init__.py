@@ -45,6 +45,3 @@ def size_of_shape(shape):
 
 
 from chainerlite.utils.walker_alias import WalkerAlias  # NOQA
-from chainerlite.utils.sparse import CooMatrix  # NOQA
-from chainerlite.utils.sparse import get_order  # NOQA
-from chainerlite.utils.sparse import to_coo  # NOQA
