@@ -2,12 +2,14 @@
 
 ``import chainerlite as chainer`` runs code written for Chainer 7.8.1.
 """
+import os as _os
 import sys as _sys
 
 from chainerlite import configuration  # NOQA
 from chainerlite import backend  # NOQA
 from chainerlite import backends  # NOQA
 from chainerlite.backends import cuda  # NOQA  (Chainer's old alias)
+from chainerlite.backends import intel64  # NOQA
 from chainerlite import function  # NOQA
 from chainerlite import function_hook  # NOQA
 from chainerlite import function_node  # NOQA
@@ -18,6 +20,9 @@ from chainerlite import functions  # NOQA
 from chainerlite import function_hooks  # NOQA
 from chainerlite import link  # NOQA
 from chainerlite import links  # NOQA
+from chainerlite import link_hook  # NOQA
+from chainerlite import link_hooks  # NOQA
+from chainerlite import memory_layouts  # NOQA
 from chainerlite import gradient_check  # NOQA
 from chainerlite import computational_graph  # NOQA
 from chainerlite import serializer  # NOQA
@@ -29,16 +34,25 @@ from chainerlite import reporter  # NOQA
 
 from chainerlite._core import backward, grad  # NOQA
 from chainerlite._core import get_function_hooks  # NOQA
+from chainerlite._dtype import get_dtype, mixed16  # NOQA
+from chainerlite._runtime_info import print_runtime_info  # NOQA
+from chainerlite.backend import get_device, using_device  # NOQA
+from chainerlite.backends.cuda import should_use_cudnn  # NOQA
 from chainerlite.configuration import config, global_config, using_config  # NOQA
 from chainerlite.function import Function, force_backprop_mode, no_backprop_mode  # NOQA
 from chainerlite.function_hook import FunctionHook  # NOQA
 from chainerlite.function_node import FunctionNode  # NOQA
 from chainerlite.link import Chain, ChainList, Link  # NOQA
+from chainerlite.link_hook import LinkHook, _get_link_hooks  # NOQA
 from chainerlite.sequential import Sequential  # NOQA
 from chainerlite.reporter import Reporter, report, report_scope  # NOQA
 from chainerlite.variable import Parameter, Variable, as_array, as_variable  # NOQA
 
 __version__ = '0.1.0'
+
+# True silences the FutureWarning of experimental APIs (utils.experimental).
+disable_experimental_feature_warning = bool(int(_os.environ.get(
+    'CHAINER_DISABLE_EXPERIMENTAL_FEATURE_WARNING', '0')))
 
 # `import chainerlite.cuda` gives the same module, as in Chainer.
 _sys.modules[__name__ + '.cuda'] = cuda
@@ -52,9 +66,3 @@ def is_debug():
 def set_debug(debug):
     """Turns the debug mode on or off (globally)."""
     global_config.debug = debug
-
-
-def get_dtype(dtype=None):
-    """Returns ``dtype`` as a numpy dtype, or ``config.dtype`` when None."""
-    import numpy
-    return numpy.dtype(config.dtype if dtype is None else dtype)

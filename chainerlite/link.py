@@ -1,5 +1,6 @@
 """Building blocks of models: links that hold parameters, and their trees."""
 
+import collections
 import contextlib
 import copy as copy_module
 import numbers
@@ -9,6 +10,7 @@ import numpy
 
 from chainerlite import backend
 from chainerlite import initializers
+from chainerlite import link_hook
 from chainerlite import variable
 from chainerlite.backends import cuda
 
@@ -75,6 +77,7 @@ class Link:
         self._persistent = set()
         self._within_init_scope = False
         self._device = backend.CpuDevice()
+        self._local_link_hooks = collections.OrderedDict()
         self.name = None
         for name, value in params.items():
             if _is_shape(value):
@@ -83,7 +86,67 @@ class Link:
             self.add_param(name, shape, dtype=dtype)
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        hooks = link_hook._get_link_hooks()
+        local = self.__dict__.get('_local_link_hooks')
+        if not hooks and not local:
+            return self.forward(*args, **kwargs)
+        hooks = list(hooks.values())
+        if local:
+            hooks += local.values()
+        pre = link_hook._ForwardPreprocessCallbackArgs(
+            self, 'forward', args, kwargs)
+        for hook in hooks:
+            hook.forward_preprocess(pre)
+        out = self.forward(*args, **kwargs)
+        post = link_hook._ForwardPostprocessCallbackArgs(
+            self, 'forward', args, kwargs, out)
+        for hook in hooks:
+            hook.forward_postprocess(post)
+        return out
+
+    @property
+    def local_link_hooks(self):
+        """collections.OrderedDict: The hooks of this link, by name."""
+        return self._local_link_hooks
+
+    def add_hook(self, hook, name=None):
+        """Registers a link hook on this link.
+
+        Args:
+            hook (~chainerlite.LinkHook): The hook.
+            name (str): The name to register it under; ``hook.name`` when
+                None.
+
+        Returns:
+            Link: This link.
+
+        Raises:
+            TypeError: If ``hook`` is not a :class:`~chainerlite.LinkHook`.
+            KeyError: If a hook of that name is already registered.
+
+        """
+        if not isinstance(hook, link_hook.LinkHook):
+            raise TypeError('hook must be a LinkHook, not {}'.format(
+                type(hook).__name__))
+        if name is None:
+            name = hook.name
+        if name in self._local_link_hooks:
+            raise KeyError('link hook {} already exists'.format(name))
+        hook.added(self)
+        self._local_link_hooks[name] = hook
+        return self
+
+    def delete_hook(self, name):
+        """Unregisters the link hook registered under ``name``.
+
+        Raises:
+            KeyError: If no hook of that name is registered.
+
+        """
+        if name not in self._local_link_hooks:
+            raise KeyError('no link hook named {}'.format(name))
+        self._local_link_hooks[name].deleted(self)
+        del self._local_link_hooks[name]
 
     def __setattr__(self, name, value):
         if self.within_init_scope and isinstance(value, variable.Parameter):
@@ -300,6 +363,8 @@ class Link:
             ret = copy_module.copy(self)
             ret._params = set(self._params)
             ret._persistent = set(self._persistent)
+            ret._local_link_hooks = collections.OrderedDict(
+                self._local_link_hooks)
             d = ret.__dict__
             for name in ret._params:
                 param = copy_module.copy(d[name])

@@ -8,7 +8,7 @@ from chainerlite._core import timer as _timer
 from chainerlite.backends import cuda
 
 _UNITS = (('sec', 1.0), ('ms', 1e3), ('us', 1e6), ('ns', 1e9))
-_timer._set_cupy(cuda.cupy)
+_timer._set_cupy(cuda.cupy if cuda._cupy_imported else None)
 
 
 def _choose_unit(seconds):
@@ -17,6 +17,32 @@ def _choose_unit(seconds):
         if seconds * factor >= 1:
             return unit, factor
     return _UNITS[-1]
+
+
+def row_units(unit, elapsed_times):
+    """Returns the ``(unit, factor)`` of each row of a time report.
+
+    Args:
+        unit (str): ``'sec'``, ``'ms'``, ``'us'``, ``'ns'``, ``'auto'`` (the
+            unit of the largest time, for every row) or ``'auto_foreach'``
+            (the unit of each row's own time).
+        elapsed_times (list of float): The time of each row, in seconds.
+
+    Raises:
+        ValueError: If ``unit`` is none of the above.
+
+    """
+    if unit == 'auto_foreach':
+        return [_choose_unit(t) for t in elapsed_times]
+    if unit == 'auto':
+        chosen = _choose_unit(max(elapsed_times, default=0.0))
+    elif unit in dict(_UNITS):
+        chosen = unit, dict(_UNITS)[unit]
+    else:
+        raise ValueError('unit must be one of {}, \'auto\' or '
+                         '\'auto_foreach\'; got {!r}'.format(
+                             tuple(dict(_UNITS)), unit))
+    return [chosen] * len(elapsed_times)
 
 
 class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
@@ -147,19 +173,12 @@ class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
             file: Text stream the table is written to.
         """
         summary = self.summary()
-        if unit == 'auto':
-            longest = max((r['elapsed_time'] for r in summary.values()),
-                          default=0.0)
-            unit, factor = _choose_unit(longest)
-        elif unit != 'auto_foreach':
-            factor = dict(_UNITS)[unit]
+        units = row_units(
+            unit, [r['elapsed_time'] for r in summary.values()])
         rows = [('FunctionName', 'ElapsedTime', 'Occurrence', 'SelfTime',
                  'Forward', 'Backward')]
-        for name, record in summary.items():
-            if unit == 'auto_foreach':
-                row_unit, row_factor = _choose_unit(record['elapsed_time'])
-            else:
-                row_unit, row_factor = unit, factor
+        for (name, record), (row_unit, row_factor) in zip(summary.items(),
+                                                          units):
 
             def fmt(seconds):
                 if seconds is None:

@@ -207,6 +207,30 @@ def _assign(loaded, value):
     return value
 
 
+def serialize(obj):
+    """Returns the state of an object (a link, an optimizer) as a dict.
+
+    Args:
+        obj: The object (see
+            :meth:`~chainerlite.serializer.Serializer.save`).
+
+    Returns:
+        dict: Maps each key (``'l1/W'``, ...) to a NumPy array, as
+        :func:`save_npz` writes them.
+
+    .. admonition:: Example
+
+        >>> import chainerlite.links as L
+        >>> from chainerlite.serializers import npz
+        >>> sorted(npz.serialize(L.Linear(3, 2)))
+        ['W', 'b']
+
+    """
+    s = DictionarySerializer()
+    s.save(obj)
+    return s.target
+
+
 def save_npz(file, obj, compression=True):
     """Saves the state of an object (a link, an optimizer) to an npz file.
 
@@ -234,12 +258,11 @@ def save_npz(file, obj, compression=True):
         with open(file, 'wb') as f:
             save_npz(f, obj, compression)
         return
-    s = DictionarySerializer()
-    s.save(obj)
+    target = serialize(obj)
     if compression:
-        numpy.savez_compressed(file, **s.target)
+        numpy.savez_compressed(file, **target)
     else:
-        numpy.savez(file, **s.target)
+        numpy.savez(file, **target)
 
 
 def load_npz(file, obj, path='', strict=True, ignore_names=None):

@@ -1,5 +1,9 @@
 """Small array helpers shared by functions, links and the testing tools."""
 
+import contextlib
+import shutil
+import tempfile
+
 import numpy
 
 from chainerlite import _core
@@ -45,3 +49,31 @@ def size_of_shape(shape):
 
 
 from chainerlite.utils.walker_alias import WalkerAlias  # NOQA
+
+
+@contextlib.contextmanager
+def tempdir(**kwargs):
+    """Context manager giving a temporary directory, removed on exit.
+
+    Args:
+        **kwargs: Passed to :func:`tempfile.mkdtemp` (``suffix``,
+            ``prefix``, ``dir``).
+
+    Yields:
+        str: The path of the directory.
+
+    """
+    path = tempfile.mkdtemp(**kwargs)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+from chainerlite.utils.experimental import experimental  # NOQA
+from chainerlite.utils.sparse import CooMatrix, get_order, to_coo  # NOQA
+from chainerlite.utils import argument  # NOQA
+from chainerlite.utils import array  # NOQA
+from chainerlite.utils import cache  # NOQA
+from chainerlite.utils import collections_abc  # NOQA
+from chainerlite.utils import precision  # NOQA

@@ -2,20 +2,9 @@
 
 import chainerlite
 from chainerlite import function_node
-from chainerlite import utils
 from chainerlite.functions.array import broadcast
+from chainerlite.utils import array as array_utils
 from chainerlite.utils import type_check
-
-
-def _sum_to_array(x, shape):
-    lead = x.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(
-        lead + i for i, dim in enumerate(shape)
-        if dim == 1 and x.shape[lead + i] != 1)
-    y = x.sum(axis=axes, keepdims=True)
-    if lead:
-        y = y.reshape(shape)
-    return utils.force_array(y, x.dtype)
 
 
 class SumTo(function_node.FunctionNode):
@@ -36,7 +25,7 @@ class SumTo(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self._in_shape = x.shape
-        return _sum_to_array(x, self._shape),
+        return array_utils.sum_to(x, self._shape),
 
     def backward(self, indexes, grad_outputs):
         return broadcast.broadcast_to(grad_outputs[0], self._in_shape),

@@ -262,3 +262,10 @@ def test_npz_deserializer_scalars_and_arrays():
     target = numpy.zeros(3, numpy.float32)
     assert d['a/b']('arr', target) is target
     numpy.testing.assert_array_equal(target, [0.0, 1.0, 2.0])
+
+
+def test_serialize_returns_the_saved_dict():
+    model = _Model()
+    target = serializers.npz.serialize(model)
+    assert set(target) == _MODEL_KEYS
+    assert all(isinstance(v, numpy.ndarray) for v in target.values())
