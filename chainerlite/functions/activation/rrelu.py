@@ -74,7 +74,7 @@ def rrelu(x, l=1. / 8, u=1. / 3, *, r=None, return_r=False):
     xp = backend.get_array_module(x_array)
     if r is None:
         sample = _random.uniform(xp, x_array.shape, numpy.float64)
-        r = (l + (u - l) * sample).astype(x_array.dtype)
+        r = utils.force_array(l + (u - l) * sample, x_array.dtype)
     if configuration.config.train:
         slopes = r
     else:

@@ -47,6 +47,11 @@ def test_sampled_slopes_lie_between_the_bounds():
     numpy.testing.assert_allclose(y.array, -r)
 
 
+def test_sampled_slopes_of_a_scalar_input_are_an_array():
+    _, r = F.rrelu(numpy.float32(-1).reshape(()), return_r=True)
+    assert isinstance(r, numpy.ndarray) and r.shape == ()
+
+
 def test_given_slopes_are_returned_in_training():
     r = numpy.full((2,), 0.5, numpy.float32)
     _, r_out = F.rrelu(numpy.ones((2,), numpy.float32), r=r, return_r=True)
