@@ -70,7 +70,7 @@ def r2_score(pred, true, sample_weight=None, multioutput='uniform_average'):
         >>> import chainerlite.functions as F
         >>> true = np.array([1, 2, 3, 4], np.float32)
         >>> pred = np.array([1, 2, 3, 5], np.float32)
-        >>> float(F.r2_score(pred, true).array)
+        >>> round(float(F.r2_score(pred, true).array), 4)
         0.8
 
     """

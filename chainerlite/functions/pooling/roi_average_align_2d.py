@@ -57,8 +57,8 @@ def roi_average_align_2d(x, rois, roi_indices, outsize, spatial_scale,
         >>> rois = np.array([[0, 0, 4, 4]], np.float32)
         >>> F.roi_average_align_2d(
         ...     x, rois, np.array([0], np.int32), 2, 1.0, 2).array
-        array([[[[ 2.5,  4.5],
-                 [10.5, 12.5]]]], dtype=float32)
+        array([[[[ 5.  ,  6.75],
+                 [12.  , 13.75]]]], dtype=float32)
 
     """
     return ROIAverageAlign2D(outsize, spatial_scale, sampling_ratio).apply(

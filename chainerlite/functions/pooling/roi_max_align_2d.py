@@ -58,8 +58,8 @@ def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale,
         >>> rois = np.array([[0, 0, 4, 4]], np.float32)
         >>> F.roi_max_align_2d(
         ...     x, rois, np.array([0], np.int32), 2, 1.0, 2).array
-        array([[[[ 5. ,  7. ],
-                 [13. , 15. ]]]], dtype=float32)
+        array([[[[ 7.5,  9. ],
+                 [13.5, 15. ]]]], dtype=float32)
 
     """
     return ROIMaxAlign2D(outsize, spatial_scale, sampling_ratio).apply(
