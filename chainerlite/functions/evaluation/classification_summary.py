@@ -4,7 +4,7 @@ import numpy
 
 from chainerlite import backend
 from chainerlite import function_node
-from chainerlite.utils import type_check
+from chainerlite.functions.evaluation import accuracy
 
 
 class ClassificationSummary(function_node.FunctionNode):
@@ -15,21 +15,8 @@ class ClassificationSummary(function_node.FunctionNode):
         self.beta = beta
         self.ignore_label = ignore_label
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('y', 't'))
-        y_type, t_type = in_types
-        type_check.expect(
-            y_type.dtype.kind == 'f',
-            t_type.dtype.kind == 'i',
-        )
-        t_ndim = type_check.eval(t_type.ndim)
-        type_check.expect(
-            y_type.ndim >= t_type.ndim,
-            y_type.shape[0] == t_type.shape[0],
-            y_type.shape[2:t_ndim + 1] == t_type.shape[1:],
-        )
-        for i in range(t_ndim + 1, type_check.eval(y_type.ndim)):
-            type_check.expect(y_type.shape[i] == 1)
+    # The same inputs as accuracy: scores and integer labels.
+    check_type_forward = accuracy.Accuracy.check_type_forward
 
     def forward(self, inputs):
         y, t = inputs
@@ -94,8 +81,12 @@ def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):
         >>> y = np.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4]], np.float32)
         >>> t = np.array([0, 1, 1], np.int32)
         >>> p, r, f, s = F.classification_summary(y, t)
-        >>> p.array, r.array, s.array
-        (array([0.5, 1. ], dtype=float32), array([1. , 0.5], dtype=float32), array([1, 2], dtype=int32))
+        >>> p.array
+        array([0.5, 1. ], dtype=float32)
+        >>> r.array
+        array([1. , 0.5], dtype=float32)
+        >>> s.array
+        array([1, 2], dtype=int32)
 
     """
     return ClassificationSummary(label_num, beta, ignore_label).apply((y, t))

@@ -1,31 +1,15 @@
 """Cumulative product of array elements along an axis."""
 
 from chainerlite import backend
-from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import separate
 from chainerlite.functions.array import stack
-from chainerlite.utils import type_check
+from chainerlite.functions.math import cumsum
 
 
-class Cumprod(function_node.FunctionNode):
+class Cumprod(cumsum.AlongAxis):
     """Cumulative product of array elements along an axis."""
-
-    def __init__(self, axis=None):
-        if axis is not None and not isinstance(axis, int):
-            raise TypeError('axis must be int or None')
-        self.axis = axis
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
-        if self.axis is not None:
-            if self.axis >= 0:
-                type_check.expect(self.axis < x_type.ndim)
-            else:
-                type_check.expect(-self.axis - 1 < x_type.ndim)
 
     def forward(self, inputs):
         x, = inputs

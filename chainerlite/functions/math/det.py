@@ -3,26 +3,13 @@
 import numpy
 
 from chainerlite import backend
-from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import inv
-from chainerlite.utils import type_check
 
 
-class _DeterminantBase(function_node.FunctionNode):
-
-    _ndim = None
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('a',))
-        a_type, = in_types
-        type_check.expect(
-            a_type.dtype.kind == 'f',
-            a_type.ndim == self._ndim,
-            a_type.shape[-1] == a_type.shape[-2],
-        )
+class _DeterminantBase(inv.SquareMatrices):
 
     def forward(self, inputs):
         a, = inputs

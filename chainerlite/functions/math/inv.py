@@ -35,10 +35,11 @@ def matrix_transpose(y):
     return transpose.transpose(y, axes)
 
 
-class _InverseBase(function_node.FunctionNode):
+class SquareMatrices(function_node.FunctionNode):
+    """Base of the functions of one square matrix (``_ndim == 2``) or of a
+    batch of them (``_ndim == 3``)."""
 
     _ndim = None
-    _name = None
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a',))
@@ -48,6 +49,11 @@ class _InverseBase(function_node.FunctionNode):
             a_type.ndim == self._ndim,
             a_type.shape[-1] == a_type.shape[-2],
         )
+
+
+class _InverseBase(SquareMatrices):
+
+    _name = None
 
     def forward(self, inputs):
         a, = inputs

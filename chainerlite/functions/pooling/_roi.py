@@ -388,3 +388,38 @@ def align_geometry(rois, roi_indices, x_shape, outsize, scale,
     return bilinear_samples(
         roi_indices, y_min, x_min, roi_h / outsize[0], roi_w / outsize[1],
         outsize, grid, x_shape[2:])
+
+
+class PixelPooling(ROIPooling):
+    """ROI pooling over whole pixels, ROIs given as ``(y_min, x_min, y_max,
+    x_max)`` with a separate image index each."""
+
+    def __init__(self, outsize, spatial_scale):
+        self.outsize = pair(outsize, 'outsize')
+        self.spatial_scale = check_scale(spatial_scale)
+
+    def check_type_forward(self, in_types):
+        check_input_types(in_types, 4)
+
+    def geometry(self, rois, roi_indices, x_shape):
+        corners = [rois[:, i].astype(float) for i in range(4)]
+        return pixel_bins(roi_indices, corners, self.outsize, x_shape,
+                          self.spatial_scale, inclusive=False)
+
+
+class AlignPooling(ROIPooling):
+    """ROI Align: bilinear samples of ROIs given as ``(y_min, x_min, y_max,
+    x_max)`` with a separate image index each."""
+
+    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
+        self.outsize = pair(outsize, 'outsize')
+        self.spatial_scale = check_scale(spatial_scale)
+        self.sampling_ratio = sampling_pair(sampling_ratio)
+
+    def check_type_forward(self, in_types):
+        check_input_types(in_types, 4)
+
+    def geometry(self, rois, roi_indices, x_shape):
+        return align_geometry(
+            rois.astype(float), roi_indices, x_shape, self.outsize,
+            self.spatial_scale, self.sampling_ratio)

@@ -3,23 +3,10 @@
 from chainerlite.functions.pooling import _roi
 
 
-class ROIMaxAlign2D(_roi.ROIPooling):
+class ROIMaxAlign2D(_roi.AlignPooling):
     """Region of interest max align."""
 
     reduce = 'max'
-
-    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
-        self.outsize = _roi.pair(outsize, 'outsize')
-        self.spatial_scale = _roi.check_scale(spatial_scale)
-        self.sampling_ratio = _roi.sampling_pair(sampling_ratio)
-
-    def check_type_forward(self, in_types):
-        _roi.check_input_types(in_types, 4)
-
-    def geometry(self, rois, roi_indices, x_shape):
-        return _roi.align_geometry(
-            rois.astype(float), roi_indices, x_shape, self.outsize,
-            self.spatial_scale, self.sampling_ratio)
 
 
 def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale,

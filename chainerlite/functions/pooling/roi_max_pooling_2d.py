@@ -3,22 +3,10 @@
 from chainerlite.functions.pooling import _roi
 
 
-class ROIMaxPooling2D(_roi.ROIPooling):
+class ROIMaxPooling2D(_roi.PixelPooling):
     """Region of interest max pooling."""
 
     reduce = 'max'
-
-    def __init__(self, outsize, spatial_scale):
-        self.outsize = _roi.pair(outsize, 'outsize')
-        self.spatial_scale = _roi.check_scale(spatial_scale)
-
-    def check_type_forward(self, in_types):
-        _roi.check_input_types(in_types, 4)
-
-    def geometry(self, rois, roi_indices, x_shape):
-        corners = [rois[:, i].astype(float) for i in range(4)]
-        return _roi.pixel_bins(roi_indices, corners, self.outsize, x_shape,
-                               self.spatial_scale, inclusive=False)
 
 
 def roi_max_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):

@@ -107,9 +107,10 @@ class TestROIFunctions:
 
     def _call(self, x, rois=None):
         kwargs = {'sampling_ratio': (None, 2)} if self.align else {}
+        outsize = self.outsize_pair if self.align else self.outsize
         return getattr(F, self.function)(
-            x, self.rois if rois is None else rois, INDICES, self.outsize_pair if self.align else
-            self.outsize, self.spatial_scale, **kwargs)
+            x, self.rois if rois is None else rois, INDICES, outsize,
+            self.spatial_scale, **kwargs)
 
     def test_forward(self):
         y = self._call(self.x)
