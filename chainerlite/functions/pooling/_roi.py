@@ -44,7 +44,7 @@ def check_input_types(in_types, coords):
     type_check.expect(
         x_type.dtype.kind == 'f',
         x_type.ndim == 4,
-        rois_type.dtype == x_type.dtype,
+        rois_type.dtype.kind == 'f',
         rois_type.ndim == 2,
         rois_type.shape[1] == coords,
         indices_type.dtype.kind == 'i',

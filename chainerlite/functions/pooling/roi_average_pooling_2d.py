@@ -21,7 +21,7 @@ def roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
             ``(n, c, h, w)``.
         rois (Variable or numpy.ndarray or cupy.ndarray): ROIs of shape
             ``(R, 4)``, each ``(y_min, x_min, y_max, x_max)`` in image
-            coordinates, of ``x``'s dtype.
+            coordinates, of a floating point dtype.
         roi_indices (Variable or numpy.ndarray or cupy.ndarray): Integer
             image index of each ROI, shape ``(R,)``.
         outsize (int or tuple of int): ``(outh, outw)``; an int for both.

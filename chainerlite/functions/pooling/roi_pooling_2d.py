@@ -19,7 +19,7 @@ class ROIPooling2D(_roi.ROIPooling):
         type_check.expect(
             x_type.dtype.kind == 'f',
             x_type.ndim == 4,
-            rois_type.dtype == x_type.dtype,
+            rois_type.dtype.kind == 'f',
             rois_type.ndim == 2,
             rois_type.shape[1] == 5,
         )
@@ -45,8 +45,8 @@ def roi_pooling_2d(x, rois, outh, outw, spatial_scale):
             ``(n, c, h, w)``.
         rois (Variable or numpy.ndarray or cupy.ndarray): ROIs of shape
             ``(R, 5)``, each ``(batch_index, x_min, y_min, x_max, y_max)``
-            in image coordinates with both corners inside the ROI, of
-            ``x``'s dtype.
+            in image coordinates with both corners inside the ROI, of a
+            floating point dtype.
         outh (int): Height of the output.
         outw (int): Width of the output.
         spatial_scale (float): Scale from image to feature map coordinates.

@@ -105,12 +105,11 @@ class TestROIFunctions:
         self.align = 'align' in self.function
         self.reduce = 'max' if '_max_' in self.function else 'mean'
 
-    def _call(self, x, rois=None):
+    def _call(self, x):
         kwargs = {'sampling_ratio': (None, 2)} if self.align else {}
         outsize = self.outsize_pair if self.align else self.outsize
         return getattr(F, self.function)(
-            x, self.rois if rois is None else rois, INDICES, outsize,
-            self.spatial_scale, **kwargs)
+            x, self.rois, INDICES, outsize, self.spatial_scale, **kwargs)
 
     def test_forward(self):
         y = self._call(self.x)
@@ -133,9 +132,8 @@ class TestROIFunctions:
     def test_backward(self):
         gy = numpy.random.uniform(-1, 1, (5, 2) + self.outsize_pair)
         ggx = numpy.random.uniform(-1, 1, self.x.shape)
-        # In float64 (the ROIs must have x's dtype).
-        rois = ROIS.astype(numpy.float64)
-        f = lambda x: self._call(x, rois)  # NOQA
+        # In float64; the ROIs keep their dtype.
+        f = lambda x: self._call(x)  # NOQA
         x = self.x.astype(numpy.float64)
         opts = {'atol': 1e-4, 'rtol': 1e-3, 'eps': 1e-4}
         gradient_check.check_backward(f, x, gy, **opts)
@@ -156,17 +154,16 @@ def test_roi_pooling_2d_includes_the_far_corner(dtype):
                                     (5, 7), 'max'))
     testing.assert_allclose(y.array, numpy.stack(expected))
     gy = numpy.random.uniform(-1, 1, y.shape).astype(dtype)
-    rois64 = rois.astype(numpy.float64)
     gradient_check.check_backward(
-        lambda x: F.roi_pooling_2d(x, rois64, 5, 7, 0.6),
+        lambda x: F.roi_pooling_2d(x, rois, 5, 7, 0.6),
         x.astype(numpy.float64), gy.astype(numpy.float64), eps=1e-4)
 
 
-def test_rois_of_another_dtype_are_invalid():
+def test_integer_rois_are_invalid():
     with pytest.raises(type_check.InvalidType, match='ROIMaxPooling2D'):
         F.roi_max_pooling_2d(numpy.zeros((1, 1, 4, 4), numpy.float32),
-                             numpy.zeros((1, 4)), numpy.zeros(1, numpy.int32),
-                             2, 1.0)
+                             numpy.zeros((1, 4), numpy.int32),
+                             numpy.zeros(1, numpy.int32), 2, 1.0)
 
 
 def test_rois_need_four_coordinates():
