@@ -17,6 +17,7 @@ from chainerlite.functions.activation.lstm import lstm  # NOQA
 from chainerlite.functions.activation.maxout import maxout  # NOQA
 from chainerlite.functions.activation.prelu import prelu  # NOQA
 from chainerlite.functions.activation.relu import relu  # NOQA
+from chainerlite.functions.activation.rrelu import rrelu  # NOQA
 from chainerlite.functions.activation.selu import selu  # NOQA
 from chainerlite.functions.activation.sigmoid import sigmoid  # NOQA
 from chainerlite.functions.activation.softmax import softmax  # NOQA
@@ -25,6 +26,7 @@ from chainerlite.functions.activation.swish import swish  # NOQA
 from chainerlite.functions.activation.tanh import tanh  # NOQA
 
 # --- array ---
+from chainerlite.functions.array.as_strided import as_strided  # NOQA
 from chainerlite.functions.array.broadcast import broadcast  # NOQA
 from chainerlite.functions.array.broadcast import broadcast_to  # NOQA
 from chainerlite.functions.array.cast import cast  # NOQA
@@ -73,11 +75,17 @@ from chainerlite.functions.connection.linear import linear  # NOQA
 # --- evaluation ---
 from chainerlite.functions.evaluation.accuracy import accuracy  # NOQA
 from chainerlite.functions.evaluation.binary_accuracy import binary_accuracy  # NOQA
+from chainerlite.functions.evaluation.classification_summary import classification_summary  # NOQA
+from chainerlite.functions.evaluation.classification_summary import f1_score  # NOQA
+from chainerlite.functions.evaluation.classification_summary import precision  # NOQA
+from chainerlite.functions.evaluation.classification_summary import recall  # NOQA
+from chainerlite.functions.evaluation.r2_score import r2_score  # NOQA
 
 # --- loss ---
 from chainerlite.functions.loss.absolute_error import absolute_error  # NOQA
 from chainerlite.functions.loss.contrastive import contrastive  # NOQA
 from chainerlite.functions.loss.cross_covariance import cross_covariance  # NOQA
+from chainerlite.functions.loss.ctc import connectionist_temporal_classification  # NOQA
 from chainerlite.functions.loss.decov import decov  # NOQA
 from chainerlite.functions.loss.hinge import hinge  # NOQA
 from chainerlite.functions.loss.huber_loss import huber_loss  # NOQA
@@ -120,6 +128,7 @@ from chainerlite.functions.math.linear_interpolate import linear_interpolate  # 
 from chainerlite.functions.math.logarithm_1p import log1p  # NOQA
 from chainerlite.functions.math.maximum import maximum  # NOQA
 from chainerlite.functions.math.minimum import minimum  # NOQA
+from chainerlite.functions.math.polygamma import polygamma  # NOQA
 from chainerlite.functions.math.scale import scale  # NOQA
 from chainerlite.functions.math.sign import sign  # NOQA
 from chainerlite.functions.math.sqrt import rsqrt  # NOQA
@@ -133,14 +142,21 @@ from chainerlite.functions.math.trigonometric import arctan2  # NOQA
 from chainerlite.functions.math.trigonometric import cos  # NOQA
 from chainerlite.functions.math.trigonometric import sin  # NOQA
 from chainerlite.functions.math.trigonometric import tan  # NOQA
+from chainerlite.functions.math.zeta import zeta  # NOQA
 
 # --- math: reductions and products ---
 from chainerlite.functions.math.average import average  # NOQA
 from chainerlite.functions.math.average import mean  # NOQA
 from chainerlite.functions.math.batch_l2_norm_squared import batch_l2_norm_squared  # NOQA
+from chainerlite.functions.math.cholesky import cholesky  # NOQA
+from chainerlite.functions.math.cumprod import cumprod  # NOQA
 from chainerlite.functions.math.cumsum import cumsum  # NOQA
+from chainerlite.functions.math.det import batch_det  # NOQA
+from chainerlite.functions.math.det import det  # NOQA
 from chainerlite.functions.math.einsum import einsum  # NOQA
 from chainerlite.functions.math.identity import identity  # NOQA
+from chainerlite.functions.math.inv import batch_inv  # NOQA
+from chainerlite.functions.math.inv import inv  # NOQA
 from chainerlite.functions.math.logsumexp import logsumexp  # NOQA
 from chainerlite.functions.math.matmul import matmul  # NOQA
 from chainerlite.functions.math.minmax import argmax  # NOQA
@@ -148,12 +164,14 @@ from chainerlite.functions.math.minmax import argmin  # NOQA
 from chainerlite.functions.math.minmax import max  # NOQA
 from chainerlite.functions.math.minmax import min  # NOQA
 from chainerlite.functions.math.prod import prod  # NOQA
+from chainerlite.functions.math.sparse_matmul import sparse_matmul  # NOQA
 from chainerlite.functions.math.sum import sum  # NOQA
 from chainerlite.functions.math.tensordot import tensordot  # NOQA
 
 # --- noise ---
 from chainerlite.functions.noise.dropout import dropout  # NOQA
 from chainerlite.functions.noise.gaussian import gaussian  # NOQA
+from chainerlite.functions.noise.gumbel_softmax import gumbel_softmax  # NOQA
 from chainerlite.functions.noise.zoneout import zoneout  # NOQA
 
 # --- normalization ---
@@ -167,6 +185,12 @@ from chainerlite.functions.normalization.local_response_normalization import loc
 # --- pooling ---
 from chainerlite.functions.pooling.average_pooling_2d import average_pooling_2d  # NOQA
 from chainerlite.functions.pooling.max_pooling_2d import max_pooling_2d  # NOQA
+from chainerlite.functions.pooling.roi_average_align_2d import roi_average_align_2d  # NOQA
+from chainerlite.functions.pooling.roi_average_pooling_2d import roi_average_pooling_2d  # NOQA
+from chainerlite.functions.pooling.roi_max_align_2d import roi_max_align_2d  # NOQA
+from chainerlite.functions.pooling.roi_max_pooling_2d import roi_max_pooling_2d  # NOQA
+from chainerlite.functions.pooling.roi_pooling_2d import roi_pooling_2d  # NOQA
+from chainerlite.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d  # NOQA
 from chainerlite.functions.pooling.unpooling_2d import unpooling_2d  # NOQA
 from chainerlite.functions.pooling.upsampling_2d import upsampling_2d  # NOQA
 

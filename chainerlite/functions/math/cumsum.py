@@ -7,7 +7,31 @@ from chainerlite.functions.array import reshape
 from chainerlite.utils import type_check
 
 
-class Cumsum(function_node.FunctionNode):
+class AlongAxis(function_node.FunctionNode):
+    """Base of the cumulative functions: one float input and an axis.
+
+    Args:
+        axis (int or None): The axis; ``None`` flattens the input first.
+
+    """
+
+    def __init__(self, axis=None):
+        if axis is not None and not isinstance(axis, int):
+            raise TypeError('axis must be int or None')
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype.kind == 'f')
+        if self.axis is not None:
+            if self.axis >= 0:
+                type_check.expect(self.axis < x_type.ndim)
+            else:
+                type_check.expect(-self.axis - 1 < x_type.ndim)
+
+
+class Cumsum(AlongAxis):
     """Cumulative sum of array elements along an axis.
 
     Args:
@@ -19,20 +43,8 @@ class Cumsum(function_node.FunctionNode):
     """
 
     def __init__(self, axis=None, reverse=False):
-        if axis is not None and not isinstance(axis, int):
-            raise TypeError('axis must be int or None')
-        self.axis = axis
+        super().__init__(axis)
         self.reverse = reverse
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
-        if self.axis is not None:
-            if self.axis >= 0:
-                type_check.expect(self.axis < x_type.ndim)
-            else:
-                type_check.expect(-self.axis - 1 < x_type.ndim)
 
     def forward(self, inputs):
         x, = inputs

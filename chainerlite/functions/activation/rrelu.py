@@ -1,0 +1,85 @@
+"""Randomized leaky rectified linear unit."""
+
+import numpy
+
+from chainerlite import backend
+from chainerlite import configuration
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.functions.noise import _random
+from chainerlite.utils import type_check
+
+
+class RReLU(function_node.FunctionNode):
+    """Randomized leaky rectified linear unit with given slopes."""
+
+    def __init__(self, r):
+        self.r = r
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype.kind == 'f')
+        if self.r.shape != type_check.eval(x_type.shape):
+            raise type_check.InvalidType(
+                'r.shape == x.shape',
+                '{} != {}'.format(self.r.shape, type_check.eval(x_type.shape)))
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self._slope = xp.where(x >= 0, x.dtype.type(1), self.r.astype(x.dtype))
+        return utils.force_array(x * self._slope, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * self._slope,
+
+
+def rrelu(x, l=1. / 8, u=1. / 3, *, r=None, return_r=False):
+    """Randomized leaky rectified linear unit function.
+
+    .. math::
+        f(x) = \\begin{cases} x & (x \\ge 0) \\\\ a x & (x < 0) \\end{cases}
+
+    In training mode the slope :math:`a` is drawn per element from
+    :math:`U(l, u)` (or taken from ``r``); in test mode it is the constant
+    :math:`(l + u) / 2`. See `Empirical Evaluation of Rectified Activations
+    in Convolutional Network <https://arxiv.org/abs/1505.00853>`_.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+        l (float): Lower bound of the slopes.
+        u (float): Upper bound of the slopes.
+        r (numpy.ndarray or cupy.ndarray): The slopes to use
+            in training mode, of the shape of ``x``; drawn when ``None``.
+        return_r (bool): Also return the slopes ``r``.
+
+    Returns:
+        Variable or tuple: The output of the shape and dtype of ``x``, and
+        the slopes array as well if ``return_r`` is ``True``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[-1, 0], [2, -3]], np.float32)
+        >>> r = np.full(x.shape, 0.25, np.float32)
+        >>> F.rrelu(x, r=r).array
+        array([[-0.25,  0.  ],
+               [ 2.  , -0.75]], dtype=float32)
+
+    """
+    x_array = getattr(x, 'array', x)
+    xp = backend.get_array_module(x_array)
+    if r is None:
+        sample = _random.uniform(xp, x_array.shape, numpy.float64)
+        r = utils.force_array(l + (u - l) * sample, x_array.dtype)
+    if configuration.config.train:
+        slopes = r
+    else:
+        slopes = xp.full(x_array.shape, (l + u) / 2, x_array.dtype)
+    y = RReLU(slopes).apply((x,))[0]
+    if return_r:
+        return y, r
+    return y

@@ -1,0 +1,214 @@
+"""Connectionist temporal classification loss."""
+
+import numpy
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite import variable
+from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import reshape
+from chainerlite.utils import type_check
+
+# log(0) stand-in: finite, so sums of impossible paths stay free of NaN.
+_LOG_ZERO = -1e30
+
+
+def _logsumexp(xp, *terms):
+    m = terms[0]
+    for term in terms[1:]:
+        m = xp.maximum(m, term)
+    total = sum(xp.exp(term - m) for term in terms)
+    return m + xp.log(total)
+
+
+def _shift(xp, a, k):
+    # a[..., s - k] at position s, _LOG_ZERO where s < k.
+    out = xp.full_like(a, _LOG_ZERO)
+    out[..., k:] = a[..., :-k]
+    return out
+
+
+class ConnectionistTemporalClassification(function_node.FunctionNode):
+    """Connectionist temporal classification loss."""
+
+    def __init__(self, blank_symbol, reduce='mean'):
+        self.blank_symbol = blank_symbol
+        self.reduce = reduce
+
+    def check_type_forward(self, in_types):
+        n_x = len(in_types) - 3
+        type_check._argname(
+            in_types, ('input_length', 'label_length', 't')
+            + tuple('x{}'.format(i) for i in range(n_x)))
+        input_length, label_length, t = in_types[:3]
+        type_check.expect(
+            n_x > 0,
+            input_length.dtype.kind == 'i',
+            input_length.ndim == 1,
+            label_length.dtype.kind == 'i',
+            label_length.ndim == 1,
+            t.dtype.kind == 'i',
+            t.ndim == 2,
+            input_length.shape[0] == t.shape[0],
+            label_length.shape[0] == t.shape[0],
+        )
+        for x in in_types[3:]:
+            type_check.expect(
+                x.dtype.kind == 'f',
+                x.dtype == in_types[3].dtype,
+                x.ndim == 2,
+                x.shape == in_types[3].shape,
+                x.shape[0] == t.shape[0],
+                x.shape[1] > self.blank_symbol,
+            )
+
+    def forward(self, inputs):
+        input_length, label_length, t = inputs[:3]
+        xs = inputs[3:]
+        xp = backend.get_array_module(*xs)
+        dtype = xs[0].dtype
+        x = xp.stack(xs).astype(numpy.float64)  # (T, B, K)
+        n_time, batch, _ = x.shape
+        log_y = x - x.max(axis=2, keepdims=True)
+        log_y -= xp.log(xp.exp(log_y).sum(axis=2, keepdims=True))
+
+        # The label with a blank before, between and after its symbols.
+        n_path = 2 * t.shape[1] + 1
+        path = xp.full((batch, n_path), self.blank_symbol, t.dtype)
+        path[:, 1::2] = t
+        path_length = 2 * label_length.astype(numpy.int64) + 1
+        steps = xp.arange(n_path)
+        valid = steps[None, :] < path_length[:, None]
+        # A move skipping a blank is allowed onto a symbol that differs from
+        # the one two steps back.
+        skip = xp.zeros((batch, n_path), bool)
+        skip[:, 2:] = ((path[:, 2:] != self.blank_symbol)
+                       & (path[:, 2:] != path[:, :-2]))
+        batch_index = xp.arange(batch)[:, None]
+        emit = log_y[:, batch_index, path]  # (T, B, S)
+        emit = xp.where(valid[None], emit, _LOG_ZERO)
+
+        alpha = xp.full((n_time, batch, n_path), _LOG_ZERO)
+        alpha[0, :, :2] = emit[0, :, :2]
+        for i in range(1, n_time):
+            prev = alpha[i - 1]
+            two_back = xp.where(skip, _shift(xp, prev, 2), _LOG_ZERO)
+            alpha[i] = _logsumexp(
+                xp, prev, _shift(xp, prev, 1), two_back) + emit[i]
+
+        last = input_length.astype(numpy.int64) - 1
+        final = alpha[last, xp.arange(batch)]  # (B, S)
+        end = path_length - 1
+        ends = xp.stack([final[xp.arange(batch), end],
+                         final[xp.arange(batch), end - 1]])
+        log_p = _logsumexp(xp, ends[0], ends[1])  # (B,)
+
+        # beta[i, b, s]: log probability of finishing from step s at time i,
+        # the emission at time i included.
+        is_end = (steps[None, :] == end[:, None]) | (
+            steps[None, :] == end[:, None] - 1)
+        skip_next = xp.zeros_like(skip)
+        skip_next[:, :-2] = skip[:, 2:]
+        beta = xp.full((n_time, batch, n_path), _LOG_ZERO)
+        for i in range(n_time - 1, -1, -1):
+            if i + 1 < n_time:
+                nxt = beta[i + 1]
+                one = xp.full_like(nxt, _LOG_ZERO)
+                one[:, :-1] = nxt[:, 1:]
+                two = xp.full_like(nxt, _LOG_ZERO)
+                two[:, :-2] = nxt[:, 2:]
+                two = xp.where(skip_next, two, _LOG_ZERO)
+                carried = _logsumexp(xp, nxt, one, two)
+            else:
+                carried = xp.full((batch, n_path), _LOG_ZERO)
+            start = xp.where(is_end, 0.0, _LOG_ZERO)
+            here = xp.where((i == last)[:, None], start, carried)
+            beta[i] = xp.where((i <= last)[:, None], here + emit[i], _LOG_ZERO)
+
+        # Occupancy of each (time, symbol) among the label's paths.
+        occupancy = xp.exp(alpha + beta - emit - log_p[None, :, None])
+        onehot = (path[:, :, None] == xp.arange(x.shape[2])[None, None, :])
+        occ_k = xp.einsum('tbs,bsk->tbk', occupancy, onehot.astype(x.dtype))
+        active = (xp.arange(n_time)[:, None] <= last[None, :])[:, :, None]
+        self._grad = xp.where(active, xp.exp(log_y) - occ_k, 0).astype(dtype)
+
+        loss = -log_p
+        if self.reduce == 'mean':
+            loss = loss.mean()
+        return utils.force_array(loss, dtype),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        batch = self._grad.shape[1]
+        if self.reduce == 'mean':
+            gy = broadcast.broadcast_to(gy * (1.0 / batch), (batch, 1))
+        else:
+            gy = reshape.reshape(gy, (batch, 1))
+        scale = broadcast.broadcast_to(gy, self._grad.shape[1:])
+        return tuple(None if i < 3 else scale * self._grad[i - 3]
+                     for i in indexes)
+
+
+def connectionist_temporal_classification(
+        x, t, blank_symbol, input_length=None, label_length=None,
+        reduce='mean'):
+    """Connectionist temporal classification (CTC) loss.
+
+    The negative log likelihood of the label sequences ``t`` under the
+    per-frame softmax distributions given by ``x``, summed over every
+    alignment that reduces to ``t`` once repeated symbols are merged and
+    blanks removed (`Graves et al., 2006
+    <https://www.cs.toronto.edu/~graves/icml_2006.pdf>`_).
+
+    Args:
+        x (list or tuple of Variable): The unnormalised scores of each time
+            step, each of shape ``(batch, n_symbols)``; the softmax is
+            applied inside.
+        t (Variable or numpy.ndarray or cupy.ndarray): Integer labels of
+            shape ``(batch, max_label_length)``.
+        blank_symbol (int): Index of the blank symbol in ``n_symbols``.
+        input_length (Variable or numpy.ndarray or cupy.ndarray): Integer
+            lengths of the input sequences, shape ``(batch,)``; ``None``
+            means ``len(x)`` for all.
+        label_length (Variable or numpy.ndarray or cupy.ndarray): Integer
+            lengths of the labels, shape ``(batch,)``; ``None`` means
+            ``t.shape[1]`` for all.
+        reduce (str): ``'mean'`` averages the loss over the batch, ``'no'``
+            returns one loss per sequence.
+
+    Returns:
+        Variable: A scalar if ``reduce`` is ``'mean'``, otherwise of shape
+        ``(batch,)``; of the dtype of ``x``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = [np.zeros((1, 2), np.float32)] * 2
+        >>> t = np.array([[0]], np.int32)
+        >>> round(float(F.connectionist_temporal_classification(x, t, 1).array), 4)
+        0.2877
+
+    """
+    if not isinstance(x, (list, tuple)):
+        raise TypeError(
+            'connectionist_temporal_classification: x must be a list or '
+            'tuple of Variables, not {}'.format(type(x).__name__))
+    if not isinstance(blank_symbol, int) or blank_symbol < 0:
+        raise TypeError(
+            'connectionist_temporal_classification: blank_symbol must be a '
+            'non-negative integer')
+    if reduce not in ('mean', 'no'):
+        raise ValueError(
+            "only 'mean' and 'no' are valid for 'reduce', but '%s' is "
+            'given' % reduce)
+    t_array = t.array if isinstance(t, variable.Variable) else t
+    xp = backend.get_array_module(t_array)
+    batch, max_label = t_array.shape[0], t_array.shape[-1]
+    if input_length is None:
+        input_length = xp.full((batch,), len(x), numpy.int32)
+    if label_length is None:
+        label_length = xp.full((batch,), max_label, numpy.int32)
+    node = ConnectionistTemporalClassification(blank_symbol, reduce)
+    return node.apply((input_length, label_length, t) + tuple(x))[0]

@@ -1,0 +1,90 @@
+"""Determinant of a square matrix and of a batch of square matrices."""
+
+import numpy
+
+from chainerlite import backend
+from chainerlite import utils
+from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import reshape
+from chainerlite.functions.math import inv
+
+
+class _DeterminantBase(inv.SquareMatrices):
+
+    def forward(self, inputs):
+        a, = inputs
+        xp = backend.get_array_module(a)
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        # LAPACK has no half precision: float16 is factorised in float32.
+        work = a.astype(numpy.float32) if a.dtype == numpy.float16 else a
+        return utils.force_array(xp.linalg.det(work), a.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        # d det(A) = det(A) tr(A^-1 dA), so gA = gy det(A) A^-T; a singular
+        # A has no such form and raises ValueError from the inverse.
+        a, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        scale = reshape.reshape(gy * y, y.shape + (1, 1))
+        scale = broadcast.broadcast_to(scale, a.shape)
+        a_inv = (inv.inv if self._ndim == 2 else inv.batch_inv)(a)
+        return scale * inv.matrix_transpose(a_inv),
+
+
+class Det(_DeterminantBase):
+    """Determinant of a square matrix."""
+
+    _ndim = 2
+
+
+class BatchDet(_DeterminantBase):
+    """Determinants of a batch of square matrices."""
+
+    _ndim = 3
+
+
+def det(a):
+    """Computes the determinant of a square matrix.
+
+    Args:
+        a (Variable or numpy.ndarray or cupy.ndarray): Input of shape
+            ``(n, n)`` and a floating point dtype.
+
+    Returns:
+        Variable: The determinant, a 0-dimensional array of ``a``'s dtype.
+        Its gradient does not exist where the determinant is zero: the
+        backward pass raises ``ValueError`` there.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> a = np.array([[1, 2], [3, 4]], np.float32)
+        >>> float(F.det(a).array)
+        -2.0
+
+    """
+    return Det().apply((a,))[0]
+
+
+def batch_det(a):
+    """Computes the determinants of a batch of square matrices.
+
+    Args:
+        a (Variable or numpy.ndarray or cupy.ndarray): Input of shape
+            ``(batch, n, n)`` and a floating point dtype.
+
+    Returns:
+        Variable: The determinants, of shape ``(batch,)`` and ``a``'s dtype.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> a = np.array([[[1, 2], [3, 4]], [[2, 0], [0, 3]]], np.float32)
+        >>> F.batch_det(a).array
+        array([-2.,  6.], dtype=float32)
+
+    """
+    return BatchDet().apply((a,))[0]

@@ -1,0 +1,425 @@
+"""Shared machinery of the region-of-interest pooling functions.
+
+Every ROI function reduces, for each ROI ``r`` and output cell ``(i, j)``, a
+set of samples of the feature map of image ``batch[r]``. A sample is a
+weighted sum of up to four pixels (one pixel with weight 1 for the integer
+bins of ROI pooling, the four bilinear neighbours for ROI Align), so the
+geometry is held as arrays over ``(r, i, j, k, corner)``: ``index`` (the flat
+pixel index ``y * W + x``) and ``weight`` (0 for a missing sample or
+corner). Samples are reduced either by their maximum or by a weighted sum.
+
+Once the maximal sample of each output element is chosen, the output is a
+fixed linear function of ``x``; :class:`ROIGather` applies it and
+:class:`ROIScatter` (its adjoint) gives the gradient, each being the
+other's backward, so the functions are differentiable twice.
+"""
+
+import numbers
+
+import numpy
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite.backends import cuda
+from chainerlite.functions.array import get_item
+from chainerlite.utils import type_check
+
+
+def pair(value, name):
+    """Returns ``value`` as a pair of ints (an int gives ``(v, v)``)."""
+    if isinstance(value, numbers.Integral):
+        return int(value), int(value)
+    try:
+        first, second = value
+    except (TypeError, ValueError):
+        raise TypeError('{} must be an int or a pair of ints, not {!r}'
+                        .format(name, value))
+    return int(first), int(second)
+
+
+def check_input_types(in_types, coords):
+    """Checks ``(x, rois, roi_indices)`` of the ROI functions."""
+    type_check._argname(in_types, ('x', 'rois', 'roi_indices'))
+    x_type, rois_type, indices_type = in_types
+    type_check.expect(
+        x_type.dtype.kind == 'f',
+        x_type.ndim == 4,
+        rois_type.dtype.kind == 'f',
+        rois_type.ndim == 2,
+        rois_type.shape[1] == coords,
+        indices_type.dtype.kind == 'i',
+        indices_type.ndim == 1,
+        rois_type.shape[0] == indices_type.shape[0],
+    )
+
+
+class Geometry(object):
+    """Samples of every output cell: ``index``, ``weight``, ``batch``.
+
+    Args:
+        batch (array): Image of each ROI, shape ``(R,)``.
+        index (array): Flat pixel indices, shape ``(R, oh, ow, K, 4)``.
+        weight (array): Weights, of the same shape (0 where unused).
+        valid (array): Which samples exist, shape ``(R, oh, ow, K)``.
+        count (array): Divisor of the average of each cell, ``(R, oh, ow)``.
+
+    """
+
+    def __init__(self, batch, index, weight, valid, count):
+        self.batch = batch
+        self.index = index
+        self.weight = weight
+        self.valid = valid
+        self.count = count
+
+    def to(self, xp):
+        return Geometry(*[xp.asarray(a) for a in (
+            self.batch, self.index, self.weight, self.valid, self.count)])
+
+
+def bin_edges(start, length, n_bins, size):
+    """Integer bins ``[lo, hi)`` of ROI pooling, clipped to ``[0, size)``.
+
+    Args:
+        start (array): First pixel of each ROI, shape ``(R,)``.
+        length (array): Extent of each ROI in pixels, shape ``(R,)``.
+        n_bins (int): Number of bins.
+        size (int): Size of the feature map along the axis.
+
+    Returns:
+        tuple of arrays: ``lo`` and ``hi``, each of shape ``(R, n_bins)``.
+
+    """
+    step = length[:, None] / float(n_bins)
+    p = numpy.arange(n_bins)[None, :]
+    lo = numpy.floor(p * step).astype(numpy.int64) + start[:, None]
+    hi = numpy.ceil((p + 1) * step).astype(numpy.int64) + start[:, None]
+    return numpy.clip(lo, 0, size), numpy.clip(hi, 0, size)
+
+
+def integer_bins(batch, y_lo, y_hi, x_lo, x_hi, width):
+    """Geometry of bins covering whole pixels (one corner per sample)."""
+    n_rois, outh = y_lo.shape
+    outw = x_lo.shape[1]
+    bin_h = int(max((y_hi - y_lo).max(initial=0), 1))
+    bin_w = int(max((x_hi - x_lo).max(initial=0), 1))
+    dy = numpy.arange(bin_h)[:, None]
+    dx = numpy.arange(bin_w)[None, :]
+    ys = y_lo[:, :, None, None, None] + dy  # (R, oh, 1, bh, 1)
+    xs = x_lo[:, None, :, None, None] + dx  # (R, 1, ow, 1, bw)
+    valid = (ys < y_hi[:, :, None, None, None]) & (
+        xs < x_hi[:, None, :, None, None])
+    shape = (n_rois, outh, outw, bin_h * bin_w)
+    valid = valid.reshape(shape)
+    index = numpy.zeros(shape + (4,), numpy.int64)
+    index[..., 0] = numpy.broadcast_to(ys * width + xs, valid.shape[:3] + (
+        bin_h, bin_w)).reshape(shape) * valid
+    weight = numpy.zeros(shape + (4,))
+    weight[..., 0] = valid
+    return Geometry(batch, index, weight, valid, valid.sum(axis=3))
+
+
+def bilinear_samples(batch, y_start, x_start, bin_h, bin_w, outsize, grid,
+                     size):
+    """Geometry of ROI Align: a grid of bilinear samples per bin.
+
+    Args:
+        batch (array): Image of each ROI, shape ``(R,)``.
+        y_start, x_start (array): Top left corner of each ROI, in feature
+            map coordinates.
+        bin_h, bin_w (array): Bin size of each ROI.
+        outsize (tuple of int): ``(outh, outw)``.
+        grid (tuple of array): Samples per bin along each axis, per ROI.
+        size (tuple of int): ``(H, W)`` of the feature map.
+
+    """
+    n_rois = len(batch)
+    outh, outw = outsize
+    height, width = size
+    grid_h, grid_w = grid
+    gh, gw = int(grid_h.max(initial=1)), int(grid_w.max(initial=1))
+    iy = numpy.arange(gh)[None, None, :]
+    ix = numpy.arange(gw)[None, None, :]
+    ph = numpy.arange(outh)[None, :, None]
+    pw = numpy.arange(outw)[None, :, None]
+    # Sample coordinates, shape (R, oh, gh) and (R, ow, gw).
+    ys = (y_start[:, None, None] + ph * bin_h[:, None, None]
+          + (iy + 0.5) * bin_h[:, None, None] / grid_h[:, None, None])
+    xs = (x_start[:, None, None] + pw * bin_w[:, None, None]
+          + (ix + 0.5) * bin_w[:, None, None] / grid_w[:, None, None])
+    y_used = iy < grid_h[:, None, None]
+    x_used = ix < grid_w[:, None, None]
+    y0, y1, wy0, wy1, y_in = _linear_neighbours(ys, height)
+    x0, x1, wx0, wx1, x_in = _linear_neighbours(xs, width)
+
+    def grid_of(a, b):  # (R, oh, gh), (R, ow, gw) -> (R, oh, ow, gh * gw)
+        out = a[:, :, None, :, None] * b[:, None, :, None, :]
+        return out.reshape((n_rois, outh, outw, gh * gw))
+
+    valid = grid_of(y_in & y_used, x_in & x_used).astype(bool)
+    corners = [(y0, wy0, x0, wx0), (y0, wy0, x1, wx1),
+               (y1, wy1, x0, wx0), (y1, wy1, x1, wx1)]
+    index = numpy.stack(
+        [grid_of(yc * width, numpy.ones_like(xc)) + grid_of(
+            numpy.ones_like(yc), xc) for yc, _, xc, _ in corners], axis=-1)
+    weight = numpy.stack(
+        [grid_of(wy, wx) for _, wy, _, wx in corners], axis=-1)
+    weight *= valid[..., None]
+    index *= valid[..., None]
+    # Samples outside the map count as zeros in the average.
+    count = numpy.broadcast_to(
+        (grid_h * grid_w)[:, None, None], (n_rois, outh, outw))
+    return Geometry(batch, index.astype(numpy.int64), weight, valid, count)
+
+
+def _linear_neighbours(p, size):
+    # The two pixels around each coordinate and their linear weights; a
+    # coordinate more than one pixel outside the map is not sampled.
+    inside = (p >= -1.0) & (p <= size)
+    p = numpy.clip(p, 0, None)
+    lo = numpy.floor(p).astype(numpy.int64)
+    at_edge = lo >= size - 1
+    lo = numpy.where(at_edge, size - 1, lo)
+    hi = numpy.where(at_edge, size - 1, lo + 1)
+    p = numpy.where(at_edge, lo, p)
+    w_hi = p - lo
+    return lo, hi, 1.0 - w_hi, w_hi, inside
+
+
+def sample_values(x_flat, geometry, k):
+    """Values of sample ``k`` of every output element, ``(R, C, oh, ow)``."""
+    index = geometry.index[:, :, :, k]  # (R, oh, ow, 4)
+    weight = geometry.weight[:, :, :, k]
+    b = geometry.batch[:, None, None, None]
+    gathered = x_flat[b, :, index]  # (R, oh, ow, 4, C)
+    values = (gathered * weight[..., None].astype(x_flat.dtype)).sum(axis=3)
+    return values.transpose(0, 3, 1, 2)
+
+
+def choose_max(x_flat, geometry):
+    """Index of the largest valid sample of each output element.
+
+    Returns:
+        array: Shape ``(R, C, oh, ow)``; -1 where a cell has no sample.
+
+    """
+    xp = backend.get_array_module(x_flat)
+    n_rois, outh, outw, n_samples = geometry.valid.shape
+    shape = (n_rois, x_flat.shape[1], outh, outw)
+    best = xp.full(shape, -numpy.inf, x_flat.dtype)
+    choice = xp.full(shape, -1, numpy.int64)
+    for k in range(n_samples):
+        values = sample_values(x_flat, geometry, k)
+        valid = geometry.valid[:, None, :, :, k]
+        better = valid & ((values > best) | (choice < 0))
+        best = xp.where(better, values, best)
+        choice = xp.where(better, k, choice)
+    return choice
+
+
+def _coefficients(geometry, choice, n_channels, dtype):
+    # Pixel indices and weights of the linear map, shape
+    # (R, C, oh, ow, K', 4): for max pooling the chosen sample only (K' = 1),
+    # for averaging every sample with the weight divided by the count.
+    xp = backend.get_array_module(geometry.index)
+    if choice is None:
+        scale = 1.0 / xp.maximum(geometry.count, 1)
+        weight = geometry.weight * scale[..., None, None]
+        shape = (geometry.index.shape[0], n_channels) + \
+            geometry.index.shape[1:]
+        index = xp.broadcast_to(geometry.index[:, None], shape)
+        weight = xp.broadcast_to(weight[:, None], shape)
+        return index, weight.astype(dtype)
+    found = choice >= 0
+    k = xp.maximum(choice, 0)[..., None, None]
+    index = xp.take_along_axis(geometry.index[:, None], k, axis=4)
+    weight = xp.take_along_axis(geometry.weight[:, None], k, axis=4)
+    weight = weight * found[..., None, None]
+    return index, weight.astype(dtype)
+
+
+class ROIGather(function_node.FunctionNode):
+    """Applies the linear map from a feature map to the pooled output."""
+
+    def __init__(self, geometry, choice, x_shape):
+        self.geometry = geometry
+        self.choice = choice
+        self.x_shape = x_shape
+
+    def forward(self, inputs):
+        x, = inputs
+        index, weight = _coefficients(
+            self.geometry, self.choice, x.shape[1], x.dtype)
+        x_flat = x.reshape(x.shape[:2] + (-1,))
+        xp = backend.get_array_module(x)
+        b = self.geometry.batch[:, None, None, None, None, None]
+        c = xp.arange(x.shape[1])[None, :, None, None, None, None]
+        y = (x_flat[b, c, index] * weight).sum(axis=(4, 5))
+        return y.astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        return ROIScatter(self.geometry, self.choice, self.x_shape).apply(
+            grad_outputs)
+
+
+class ROIScatter(function_node.FunctionNode):
+    """Adjoint of :class:`ROIGather`: the gradient of the feature map."""
+
+    def __init__(self, geometry, choice, x_shape):
+        self.geometry = geometry
+        self.choice = choice
+        self.x_shape = x_shape
+
+    def forward(self, inputs):
+        gy, = inputs
+        xp = backend.get_array_module(gy)
+        n, c, h, w = self.x_shape
+        index, weight = _coefficients(self.geometry, self.choice, c, gy.dtype)
+        gx = xp.zeros((n, c, h * w), gy.dtype)
+        b = self.geometry.batch[:, None, None, None, None, None]
+        ch = xp.arange(c)[None, :, None, None, None, None]
+        values = gy[..., None, None] * weight
+        b, ch, index, values = xp.broadcast_arrays(b, ch, index, values)
+        get_item.add_at(gx, (b.ravel(), ch.ravel(), index.ravel()),
+                        values.ravel())
+        return gx.reshape(self.x_shape),
+
+    def backward(self, indexes, grad_outputs):
+        return ROIGather(self.geometry, self.choice, self.x_shape).apply(
+            grad_outputs)
+
+
+class ROIPooling(function_node.FunctionNode):
+    """Base of the ROI functions: reduces the samples of each output cell.
+
+    Subclasses set ``reduce`` (``'max'`` or ``'average'``) and implement
+    ``geometry(*rois_arrays, x_shape)``, given the inputs after ``x`` as
+    NumPy arrays, returning a :class:`Geometry` of NumPy arrays.
+    """
+
+    reduce = None
+
+    def forward(self, inputs):
+        x = inputs[0]
+        xp = backend.get_array_module(x)
+        host = [cuda.to_cpu(a) for a in inputs[1:]]
+        geometry = self.geometry(*host, x_shape=x.shape).to(xp)
+        choice = None
+        if self.reduce == 'max':
+            choice = choose_max(x.reshape(x.shape[:2] + (-1,)), geometry)
+        self._gather = ROIGather(geometry, choice, x.shape)
+        return self._gather.forward((x,))
+
+    def backward(self, indexes, grad_outputs):
+        gather = self._gather
+        gx, = ROIScatter(gather.geometry, gather.choice,
+                         gather.x_shape).apply(grad_outputs)
+        return (gx,) + (None,) * (len(self.inputs) - 1)
+
+
+def check_scale(spatial_scale):
+    """Rejects a spatial scale that is not a real number."""
+    if not isinstance(spatial_scale, numbers.Real):
+        raise TypeError('spatial_scale must be a real number, not {!r}'
+                        .format(spatial_scale))
+    return float(spatial_scale)
+
+
+def rounded(v):
+    """Rounds half away from zero, as the original ROI pooling does."""
+    return (numpy.sign(v) * numpy.floor(numpy.abs(v) + 0.5)).astype(
+        numpy.int64)
+
+
+def pixel_bins(batch, corners, outsize, x_shape, scale, inclusive):
+    """Geometry of ROI max/average pooling over whole pixels.
+
+    Args:
+        batch (numpy.ndarray): Image of each ROI.
+        corners (tuple of numpy.ndarray): ``(y_min, x_min, y_max, x_max)``
+            of each ROI in input image coordinates.
+        outsize (tuple of int): ``(outh, outw)``.
+        x_shape (tuple of int): Shape of the feature map.
+        scale (float): Spatial scale from image to feature map coordinates.
+        inclusive (bool): Whether ``y_max`` and ``x_max`` are pixels of the
+            ROI (the original ROI pooling) or its end.
+
+    """
+    y_min, x_min, y_max, x_max = [rounded(c * scale) for c in corners]
+    extra = 1 if inclusive else 0
+    height = numpy.maximum(y_max - y_min + extra, 1)
+    width = numpy.maximum(x_max - x_min + extra, 1)
+    y_lo, y_hi = bin_edges(y_min, height, outsize[0], x_shape[2])
+    x_lo, x_hi = bin_edges(x_min, width, outsize[1], x_shape[3])
+    return integer_bins(batch, y_lo, y_hi, x_lo, x_hi, x_shape[3])
+
+
+def sampling_grid(sampling_ratio, roi_size, n_bins):
+    """Samples per bin along one axis: given, or ``ceil(roi / bins)``."""
+    if sampling_ratio is None:
+        return numpy.ceil(roi_size / n_bins).astype(numpy.int64)
+    return numpy.full(roi_size.shape, sampling_ratio, numpy.int64)
+
+
+def sampling_pair(sampling_ratio):
+    """Validates ``sampling_ratio`` and returns it as a pair."""
+    if isinstance(sampling_ratio, (tuple, list)):
+        ratios = tuple(sampling_ratio)
+    else:
+        ratios = (sampling_ratio, sampling_ratio)
+    if len(ratios) != 2 or not all(
+            r is None or (isinstance(r, numbers.Integral) and r > 0)
+            for r in ratios):
+        raise ValueError(
+            'sampling_ratio must be None, a positive int or a pair of them, '
+            'not {!r}'.format(sampling_ratio))
+    return tuple(None if r is None else int(r) for r in ratios)
+
+
+def align_geometry(rois, roi_indices, x_shape, outsize, scale,
+                   sampling_ratio):
+    """Geometry of ROI Align for ``rois`` given as ``(y_min, x_min, y_max,
+    x_max)`` in image coordinates."""
+    y_min, x_min, y_max, x_max = [rois[:, i] * scale for i in range(4)]
+    roi_h = numpy.maximum(y_max - y_min, 1.0)
+    roi_w = numpy.maximum(x_max - x_min, 1.0)
+    grid = (sampling_grid(sampling_ratio[0], roi_h, outsize[0]),
+            sampling_grid(sampling_ratio[1], roi_w, outsize[1]))
+    return bilinear_samples(
+        roi_indices, y_min, x_min, roi_h / outsize[0], roi_w / outsize[1],
+        outsize, grid, x_shape[2:])
+
+
+class PixelPooling(ROIPooling):
+    """ROI pooling over whole pixels, ROIs given as ``(y_min, x_min, y_max,
+    x_max)`` with a separate image index each."""
+
+    def __init__(self, outsize, spatial_scale):
+        self.outsize = pair(outsize, 'outsize')
+        self.spatial_scale = check_scale(spatial_scale)
+
+    def check_type_forward(self, in_types):
+        check_input_types(in_types, 4)
+
+    def geometry(self, rois, roi_indices, x_shape):
+        corners = [rois[:, i].astype(float) for i in range(4)]
+        return pixel_bins(roi_indices, corners, self.outsize, x_shape,
+                          self.spatial_scale, inclusive=False)
+
+
+class AlignPooling(ROIPooling):
+    """ROI Align: bilinear samples of ROIs given as ``(y_min, x_min, y_max,
+    x_max)`` with a separate image index each."""
+
+    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
+        self.outsize = pair(outsize, 'outsize')
+        self.spatial_scale = check_scale(spatial_scale)
+        self.sampling_ratio = sampling_pair(sampling_ratio)
+
+    def check_type_forward(self, in_types):
+        check_input_types(in_types, 4)
+
+    def geometry(self, rois, roi_indices, x_shape):
+        return align_geometry(
+            rois.astype(float), roi_indices, x_shape, self.outsize,
+            self.spatial_scale, self.sampling_ratio)

@@ -1,0 +1,68 @@
+"""Region of interest max pooling with the ROI's image in the ROI."""
+
+from chainerlite.functions.pooling import _roi
+from chainerlite.utils import type_check
+
+
+class ROIPooling2D(_roi.ROIPooling):
+    """Region of interest max pooling (Fast R-CNN)."""
+
+    reduce = 'max'
+
+    def __init__(self, outh, outw, spatial_scale):
+        self.outsize = _roi.pair((outh, outw), 'outh, outw')
+        self.spatial_scale = _roi.check_scale(spatial_scale)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 'rois'))
+        x_type, rois_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            x_type.ndim == 4,
+            rois_type.dtype.kind == 'f',
+            rois_type.ndim == 2,
+            rois_type.shape[1] == 5,
+        )
+
+    def geometry(self, rois, x_shape):
+        batch = rois[:, 0].astype(int)
+        # The ROI holds (x_min, y_min, x_max, y_max), its corners included.
+        corners = [rois[:, i].astype(float) for i in (2, 1, 4, 3)]
+        return _roi.pixel_bins(batch, corners, self.outsize, x_shape,
+                               self.spatial_scale, inclusive=True)
+
+
+def roi_pooling_2d(x, rois, outh, outw, spatial_scale):
+    """Spatial region of interest (ROI) pooling function.
+
+    Each ROI, scaled by ``spatial_scale`` to feature map coordinates and
+    rounded to whole pixels, is divided into ``outh x outw`` bins, and each
+    bin gives the largest value of the feature map in it (0 for an empty
+    bin). See `Fast R-CNN <https://arxiv.org/abs/1504.08083>`_.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Feature maps of shape
+            ``(n, c, h, w)``.
+        rois (Variable or numpy.ndarray or cupy.ndarray): ROIs of shape
+            ``(R, 5)``, each ``(batch_index, x_min, y_min, x_max, y_max)``
+            in image coordinates with both corners inside the ROI, of a
+            floating point dtype.
+        outh (int): Height of the output.
+        outw (int): Width of the output.
+        spatial_scale (float): Scale from image to feature map coordinates.
+
+    Returns:
+        Variable: Output of shape ``(R, c, outh, outw)`` and ``x``'s dtype.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.arange(16, dtype=np.float32).reshape((1, 1, 4, 4))
+        >>> rois = np.array([[0, 0, 0, 3, 3]], np.float32)
+        >>> F.roi_pooling_2d(x, rois, 2, 2, 1.0).array
+        array([[[[ 5.,  7.],
+                 [13., 15.]]]], dtype=float32)
+
+    """
+    return ROIPooling2D(outh, outw, spatial_scale).apply((x, rois))[0]

@@ -1,0 +1,75 @@
+import numpy
+import pytest
+
+import chainerlite.functions as F
+from chainerlite import testing
+from chainerlite.utils import type_check
+
+
+def _r2(pred, true):
+    # One output at a time, straight from the definition.
+    pred = pred.reshape(len(pred), -1).astype(numpy.float64)
+    true = true.reshape(len(true), -1).astype(numpy.float64)
+    scores = []
+    for j in range(pred.shape[1]):
+        res = sum((pred[i, j] - true[i, j]) ** 2 for i in range(len(pred)))
+        mean = sum(true[:, j]) / len(true)
+        tot = sum((true[i, j] - mean) ** 2 for i in range(len(true)))
+        scores.append(0.0 if tot == 0 else 1 - res / tot)
+    return numpy.array(scores)
+
+
+@testing.parameterize(*testing.product({
+    'shape': [(10,), (10, 3), (6, 2, 2)],
+    'target': ['random', 'zero'],
+    'multioutput': ['uniform_average', 'raw_values'],
+    'dtype': [numpy.float16, numpy.float32, numpy.float64],
+}))
+@testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+class TestR2Score(testing.FunctionTestCase):
+
+    skip_backward_test = True
+    skip_double_backward_test = True
+
+    def setUp(self):
+        if self.dtype == numpy.float16:
+            self.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
+
+    def generate_inputs(self):
+        pred = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
+        true = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
+        if self.target == 'zero':
+            true[...] = 0
+        return pred, true
+
+    def forward(self, inputs, device):
+        pred, true = inputs
+        return F.r2_score(pred, true, multioutput=self.multioutput),
+
+    def forward_expected(self, inputs):
+        scores = _r2(*inputs)
+        if self.multioutput == 'raw_values':
+            y = scores.reshape(self.shape[1:])
+        elif (scores == 0).any() and self.target == 'zero':
+            y = numpy.array(0.0)
+        else:
+            y = numpy.array(scores.mean())
+        return y.astype(self.dtype),
+
+
+def test_shape_mismatch_is_invalid():
+    with pytest.raises(type_check.InvalidType, match='R2_score'):
+        F.r2_score(numpy.zeros((4, 2), numpy.float32),
+                   numpy.zeros((4, 3), numpy.float32))
+
+
+def test_sample_weight_is_not_supported():
+    with pytest.raises(NotImplementedError, match='r2_score'):
+        F.r2_score(numpy.zeros(4, numpy.float32), numpy.zeros(4, numpy.float32),
+                   sample_weight=numpy.ones(4, numpy.float32))
+
+
+def test_unknown_multioutput_is_rejected():
+    with pytest.raises(ValueError, match='multioutput'):
+        F.r2_score(numpy.zeros(4, numpy.float32), numpy.zeros(4, numpy.float32),
+                   multioutput='variance_weighted')
