@@ -28,7 +28,7 @@ def _defaults(dtype, kind):
         return {}
     if kind == 'forward':
         return {'atol': 1e-3, 'rtol': 1e-3}
-    return {'atol': 1e-3, 'rtol': 1e-2}
+    return {'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
 
 
 def _function_name(func):
@@ -79,7 +79,8 @@ def unary_math_function_unittest(func, func_expected=None, label_expected=None,
       check_double_backward`.
 
     float16 gets looser default tolerances (forward ``atol=rtol=1e-3``,
-    gradients ``atol=1e-3, rtol=1e-2``); the options given here update them.
+    gradients ``atol=1e-3, rtol=1e-2``, numerical gradients in float64);
+    the options given here update them.
 
     Args:
         func (callable or FunctionNode): The function under test, taking a
