@@ -65,7 +65,13 @@ from chainerlite.functions.array.where import where  # NOQA
 # --- connection ---
 from chainerlite.functions.connection.bilinear import bilinear  # NOQA
 from chainerlite.functions.connection.convolution_2d import convolution_2d  # NOQA
+from chainerlite.functions.connection.convolution_nd import convolution_1d  # NOQA
+from chainerlite.functions.connection.convolution_nd import convolution_3d  # NOQA
+from chainerlite.functions.connection.convolution_nd import convolution_nd  # NOQA
 from chainerlite.functions.connection.deconvolution_2d import deconvolution_2d  # NOQA
+from chainerlite.functions.connection.deconvolution_nd import deconvolution_1d  # NOQA
+from chainerlite.functions.connection.deconvolution_nd import deconvolution_3d  # NOQA
+from chainerlite.functions.connection.deconvolution_nd import deconvolution_nd  # NOQA
 from chainerlite.functions.connection.embed_id import embed_id  # NOQA
 from chainerlite.functions.connection.linear import linear  # NOQA
 
@@ -163,8 +169,17 @@ from chainerlite.functions.normalization.local_response_normalization import loc
 
 # --- pooling ---
 from chainerlite.functions.pooling.average_pooling_2d import average_pooling_2d  # NOQA
+from chainerlite.functions.pooling.average_pooling_nd import average_pooling_1d  # NOQA
+from chainerlite.functions.pooling.average_pooling_nd import average_pooling_3d  # NOQA
+from chainerlite.functions.pooling.average_pooling_nd import average_pooling_nd  # NOQA
 from chainerlite.functions.pooling.max_pooling_2d import max_pooling_2d  # NOQA
+from chainerlite.functions.pooling.max_pooling_nd import max_pooling_1d  # NOQA
+from chainerlite.functions.pooling.max_pooling_nd import max_pooling_3d  # NOQA
+from chainerlite.functions.pooling.max_pooling_nd import max_pooling_nd  # NOQA
 from chainerlite.functions.pooling.unpooling_2d import unpooling_2d  # NOQA
+from chainerlite.functions.pooling.unpooling_nd import unpooling_1d  # NOQA
+from chainerlite.functions.pooling.unpooling_nd import unpooling_3d  # NOQA
+from chainerlite.functions.pooling.unpooling_nd import unpooling_nd  # NOQA
 from chainerlite.functions.pooling.upsampling_2d import upsampling_2d  # NOQA
 
 # --- util ---
