@@ -72,8 +72,12 @@ from chainerlite.functions.connection.deconvolution_2d import deconvolution_2d  
 from chainerlite.functions.connection.deconvolution_nd import deconvolution_1d  # NOQA
 from chainerlite.functions.connection.deconvolution_nd import deconvolution_3d  # NOQA
 from chainerlite.functions.connection.deconvolution_nd import deconvolution_nd  # NOQA
+from chainerlite.functions.connection.depthwise_convolution_2d import depthwise_convolution_2d  # NOQA
+from chainerlite.functions.connection.dilated_convolution_2d import dilated_convolution_2d  # NOQA
 from chainerlite.functions.connection.embed_id import embed_id  # NOQA
 from chainerlite.functions.connection.linear import linear  # NOQA
+from chainerlite.functions.connection.local_convolution_2d import local_convolution_2d  # NOQA
+from chainerlite.functions.connection.shift import shift  # NOQA
 
 # --- evaluation ---
 from chainerlite.functions.evaluation.accuracy import accuracy  # NOQA

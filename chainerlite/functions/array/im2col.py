@@ -40,24 +40,27 @@ class Im2Col(function_node.FunctionNode):
         return col.reshape(n, c * kh * kw, out_h, out_w),
 
     def backward(self, indexes, grad_outputs):
-        return Im2ColGrad(self).apply(grad_outputs)
+        return Im2ColGrad(self._in_shape, *self.window_params()).apply(
+            grad_outputs)
 
 
 class Im2ColGrad(function_node.FunctionNode):
     """Gradient of im2col: sums columns back into the image (col2im).
 
     Args:
-        im2col (Im2Col): The im2col node (after its forward).
+        in_shape (tuple of int): Shape ``(n, c, h, w)`` of the image.
+        ksize, stride, pad, cover_all, dilate: As in :func:`im2col`.
 
     """
 
-    def __init__(self, im2col):
-        self.im2col = im2col
+    def __init__(self, in_shape, ksize, stride, pad, cover_all, dilate):
+        self.in_shape = in_shape
+        self.im2col = Im2Col(ksize, stride, pad, cover_all, dilate)
 
     def forward(self, inputs):
         gy, = inputs
         f = self.im2col
-        n, c, h, w = f._in_shape
+        n, c, h, w = self.in_shape
         col = gy.reshape((n, c) + f.ksize + gy.shape[2:])
         return _windows.col2im(col, f.stride, f.pad, (h, w), f.dilate),
 

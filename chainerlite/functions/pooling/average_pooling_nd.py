@@ -115,7 +115,7 @@ def average_pooling_nd(x, ksize, stride=None, pad=0, pad_value=0):
         >>> F.average_pooling_nd(x, 2).array
         array([[[2., 4.]]], dtype=float32)
         >>> F.average_pooling_nd(x, 2, pad=1, pad_value=None).array
-        array([[[1., 2.5, 5.]]], dtype=float32)
+        array([[[1. , 2.5, 5. ]]], dtype=float32)
 
     """
     func = AveragePoolingND(len(x.shape) - 2, ksize, stride, pad, pad_value)
