@@ -72,6 +72,7 @@ from chainerlite.functions.connection.deconvolution_2d import deconvolution_2d  
 from chainerlite.functions.connection.deconvolution_nd import deconvolution_1d  # NOQA
 from chainerlite.functions.connection.deconvolution_nd import deconvolution_3d  # NOQA
 from chainerlite.functions.connection.deconvolution_nd import deconvolution_nd  # NOQA
+from chainerlite.functions.connection.deformable_convolution_2d_sampler import deformable_convolution_2d_sampler  # NOQA
 from chainerlite.functions.connection.depthwise_convolution_2d import depthwise_convolution_2d  # NOQA
 from chainerlite.functions.connection.dilated_convolution_2d import dilated_convolution_2d  # NOQA
 from chainerlite.functions.connection.embed_id import embed_id  # NOQA

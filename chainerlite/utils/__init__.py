@@ -45,3 +45,5 @@ def size_of_shape(shape):
 
 
 from chainerlite.utils.walker_alias import WalkerAlias  # NOQA
+from chainerlite.utils import conv  # NOQA
+from chainerlite.utils import conv_nd  # NOQA

@@ -8,9 +8,10 @@ from chainerlite.utils import type_check
 
 
 def _span(size, offset):
-    # (output slice, input slice) of ``y[a] = x[a + offset]`` on one axis
-    return (slice(max(0, -offset), min(size, size - offset)),
-            slice(max(0, offset), min(size, size + offset)))
+    # (output slice, input slice) of ``y[a] = x[a + offset]`` on one axis;
+    # both empty when the offset moves everything out
+    return (slice(max(0, -offset), max(0, min(size, size - offset))),
+            slice(max(0, offset), max(0, min(size, size + offset))))
 
 
 class Shift(function_node.FunctionNode):
