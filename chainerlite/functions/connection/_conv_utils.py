@@ -13,13 +13,34 @@ no large transposed copy is made.
 from chainerlite import backend
 from chainerlite.functions.connection import _conv_args
 from chainerlite.utils import _windows
+from chainerlite.utils import type_check
 
 
-def pair(x):
-    """Returns ``x`` as a pair: ``(x, x)`` for a scalar, ``x`` otherwise."""
-    if hasattr(x, '__getitem__'):
-        return x
-    return x, x
+def check_inputs(in_types):
+    """Type check shared by the convolution functions.
+
+    The inputs are ``x`` and ``W``, of floating point dtypes, and an
+    optional bias ``b``.
+
+    Returns:
+        tuple: The types of ``x``, ``W`` and ``b`` (``None`` without it).
+
+    """
+    n_in = in_types.size()
+    type_check.expect(2 <= n_in, n_in <= 3)
+    has_bias = type_check.eval(n_in) == 3
+    type_check.argname(
+        in_types, ('x', 'W', 'b') if has_bias else ('x', 'W'))
+    x_type, w_type = in_types[:2]
+    type_check.expect(x_type.dtype.kind == 'f', w_type.dtype.kind == 'f')
+    return x_type, w_type, in_types[2] if has_bias else None
+
+
+def check_bias(b_type, x_type, *shape):
+    """Checks that the bias has the dtype of ``x`` and the given shape."""
+    type_check.expect(b_type.dtype == x_type.dtype,
+                      b_type.ndim == len(shape),
+                      *[b_type.shape[i] == n for i, n in enumerate(shape)])
 
 
 class ConvParams:

@@ -57,28 +57,16 @@ class ConvolutionND(ConvolutionFamily):
             stride, pad, cover_all, dilate, groups, self.function_name, ndim)
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        has_bias = type_check.eval(n_in) == 3
-        type_check.argname(
-            in_types, ('x', 'W', 'b') if has_bias else ('x', 'W'))
-        x_type, w_type = in_types[:2]
+        x_type, w_type, b_type = _conv_utils.check_inputs(in_types)
         groups = self.params.groups
         type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
             x_type.ndim == self.ndim + 2,
             w_type.ndim == self.ndim + 2,
             x_type.shape[1] == w_type.shape[1] * groups,
             w_type.shape[0] % groups == 0,
         )
-        if has_bias:
-            b_type = in_types[2]
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 1,
-                b_type.shape[0] == w_type.shape[0],
-            )
+        if b_type is not None:
+            _conv_utils.check_bias(b_type, x_type, w_type.shape[0])
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))

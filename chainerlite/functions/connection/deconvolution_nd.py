@@ -31,16 +31,9 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
                                             outsize))
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        has_bias = type_check.eval(n_in) == 3
-        type_check.argname(
-            in_types, ('x', 'W', 'b') if has_bias else ('x', 'W'))
-        x_type, w_type = in_types[:2]
+        x_type, w_type, b_type = _conv_utils.check_inputs(in_types)
         p = self.params
         type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
             x_type.ndim == self.ndim + 2,
             w_type.ndim == self.ndim + 2,
             x_type.shape[1] == w_type.shape[0],
@@ -58,13 +51,9 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
             upper = _windows.get_conv_outsize(*args, cover_all=True, d=d)
             in_size = x_type.shape[axis + 2]
             type_check.expect(lower <= in_size, in_size <= upper)
-        if has_bias:
-            b_type = in_types[2]
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 1,
-                b_type.shape[0] == w_type.shape[1] * p.groups,
-            )
+        if b_type is not None:
+            _conv_utils.check_bias(b_type, x_type,
+                                   w_type.shape[1] * p.groups)
 
     def estimated_outsize_error(self, axis):
         """The error raised when the computed output length of ``axis`` is

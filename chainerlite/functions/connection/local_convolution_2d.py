@@ -6,6 +6,7 @@ from chainerlite.functions.array import cast
 from chainerlite.functions.array import im2col
 from chainerlite.functions.array import reshape
 from chainerlite.functions.connection import _conv_args
+from chainerlite.functions.connection import _conv_utils
 from chainerlite.functions.math import einsum
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import _windows
@@ -30,15 +31,8 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
             stride, 'stride', 'local_convolution_2d')
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        has_bias = type_check.eval(n_in) == 3
-        type_check.argname(
-            in_types, ('x', 'W', 'b') if has_bias else ('x', 'W'))
-        x_type, w_type = in_types[:2]
+        x_type, w_type, b_type = _conv_utils.check_inputs(in_types)
         type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
             x_type.ndim == 4,
             w_type.ndim == 6,
             x_type.shape[1] == w_type.shape[3],
@@ -51,13 +45,9 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
             w_type.shape[1] == type_check.make_variable(out_h, 'out_h'),
             w_type.shape[2] == type_check.make_variable(out_w, 'out_w'),
         )
-        if has_bias:
-            b_type = in_types[2]
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 3,
-                b_type.shape == w_type.shape[:3],
-            )
+        if b_type is not None:
+            _conv_utils.check_bias(b_type, x_type, w_type.shape[0],
+                                   w_type.shape[1], w_type.shape[2])
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))

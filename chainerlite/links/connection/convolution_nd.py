@@ -202,21 +202,13 @@ class Convolution1D(ConvolutionND):
     """One-dimensional convolution layer: :class:`ConvolutionND` with
     ``ndim=1``; the arguments are the others of it."""
 
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
-                 pad=0, nobias=False, initialW=None, initial_bias=None,
-                 cover_all=False, dilate=1, groups=1):
-        super().__init__(1, in_channels, out_channels, ksize, stride, pad,
-                         nobias, initialW, initial_bias, cover_all, dilate,
-                         groups)
+    def __init__(self, *args, **kwargs):
+        super().__init__(1, *args, **kwargs)
 
 
 class Convolution3D(ConvolutionND):
     """Three-dimensional convolution layer: :class:`ConvolutionND` with
     ``ndim=3``; the arguments are the others of it."""
 
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
-                 pad=0, nobias=False, initialW=None, initial_bias=None,
-                 cover_all=False, dilate=1, groups=1):
-        super().__init__(3, in_channels, out_channels, ksize, stride, pad,
-                         nobias, initialW, initial_bias, cover_all, dilate,
-                         groups)
+    def __init__(self, *args, **kwargs):
+        super().__init__(3, *args, **kwargs)

@@ -88,21 +88,13 @@ class Deconvolution1D(DeconvolutionND):
     """One-dimensional deconvolution layer: :class:`DeconvolutionND` with
     ``ndim=1``; the arguments are the others of it."""
 
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
-                 pad=0, nobias=False, outsize=None, initialW=None,
-                 initial_bias=None, dilate=1, groups=1):
-        super().__init__(1, in_channels, out_channels, ksize, stride, pad,
-                         nobias, outsize, initialW, initial_bias, dilate,
-                         groups)
+    def __init__(self, *args, **kwargs):
+        super().__init__(1, *args, **kwargs)
 
 
 class Deconvolution3D(DeconvolutionND):
     """Three-dimensional deconvolution layer: :class:`DeconvolutionND`
     with ``ndim=3``; the arguments are the others of it."""
 
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
-                 pad=0, nobias=False, outsize=None, initialW=None,
-                 initial_bias=None, dilate=1, groups=1):
-        super().__init__(3, in_channels, out_channels, ksize, stride, pad,
-                         nobias, outsize, initialW, initial_bias, dilate,
-                         groups)
+    def __init__(self, *args, **kwargs):
+        super().__init__(3, *args, **kwargs)

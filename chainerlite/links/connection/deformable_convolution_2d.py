@@ -1,8 +1,6 @@
 """Two-dimensional deformable convolution layer link."""
 
-from chainerlite import initializers
 from chainerlite import link
-from chainerlite import variable
 from chainerlite.functions.connection import deformable_convolution_2d_sampler
 from chainerlite.links.connection import convolution_2d
 from chainerlite.links.connection import convolution_nd

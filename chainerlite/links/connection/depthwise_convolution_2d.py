@@ -52,14 +52,11 @@ class DepthwiseConvolution2D(link.Link):
             'DepthwiseConvolution2D', 2, ksize, stride, pad, 1, 1)
         self.ksize = _windows.as_tuple(ksize, 2)
         self.channel_multiplier = channel_multiplier
-        self.nobias = nobias
-        self.initial_bias = initial_bias
         with self.init_scope():
             self.W = variable.Parameter(
                 initializers._get_initializer(initialW))
-            self.b = None if nobias else variable.Parameter(
-                initializers._get_initializer(
-                    0 if initial_bias is None else initial_bias))
+            self.b = convolution_nd.bias_parameter(
+                nobias, initial_bias, None)
             if in_channels is not None:
                 self._initialize_params(in_channels)
 

@@ -5,6 +5,7 @@ from chainerlite import link
 from chainerlite import variable
 from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.connection import local_convolution_2d
+from chainerlite.links.connection import convolution_nd
 from chainerlite.utils import _windows
 
 
@@ -57,13 +58,11 @@ class LocalConvolution2D(link.Link):
         self.ksize = _conv_args.int_pair(ksize, 'ksize', where)
         self.stride = _conv_args.int_pair(stride, 'stride', where)
         self.out_channels = out_channels
-        self.nobias = nobias
         with self.init_scope():
             self.W = variable.Parameter(
                 initializers._get_initializer(initialW))
-            self.b = None if nobias else variable.Parameter(
-                initializers._get_initializer(
-                    0 if initial_bias is None else initial_bias))
+            self.b = convolution_nd.bias_parameter(
+                nobias, initial_bias, None)
             if in_channels is not None and in_size is not None:
                 self._initialize_params(in_channels,
                                         _windows.as_tuple(in_size, 2))
