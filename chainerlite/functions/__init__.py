@@ -52,6 +52,8 @@ from chainerlite.functions.array.scatter_add import scatter_add  # NOQA
 from chainerlite.functions.array.select_item import select_item  # NOQA
 from chainerlite.functions.array.separate import separate  # NOQA
 from chainerlite.functions.array.space2depth import space2depth  # NOQA
+from chainerlite.functions.array.spatial_transformer_grid import spatial_transformer_grid  # NOQA
+from chainerlite.functions.array.spatial_transformer_sampler import spatial_transformer_sampler  # NOQA
 from chainerlite.functions.array.split_axis import split_axis  # NOQA
 from chainerlite.functions.array.squeeze import squeeze  # NOQA
 from chainerlite.functions.array.stack import stack  # NOQA

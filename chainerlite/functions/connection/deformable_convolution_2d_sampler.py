@@ -1,11 +1,9 @@
 """Two-dimensional deformable convolution (the sampler and the product)."""
 
-import numpy
-
 from chainerlite import backend
 from chainerlite.functions.array import broadcast
-from chainerlite.functions.array import get_item
 from chainerlite.functions.array import reshape
+from chainerlite.functions.array import spatial_transformer_sampler
 from chainerlite.functions.array import transpose
 from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.math import basic_math
@@ -32,31 +30,6 @@ def _check_shapes(x, offset, W, b):
             ' W.shape {}, b.shape {}'.format(
                 tuple(x.shape), tuple(offset.shape), tuple(W.shape),
                 None if b is None else tuple(b.shape)))
-
-
-def _sample(x, py, px):
-    """Bilinear samples of ``x`` (n, c, h, w) at the positions ``(py, px)``
-    (Variables of shape ``(n, K)``); zero outside the image. Returns a
-    Variable of shape ``(n, K, c)``."""
-    xp = backend.get_array_module(_array(x))
-    n, c, h, w = x.shape
-    flat = transpose.transpose(reshape.reshape(x, (n, c, h * w)), (0, 2, 1))
-    y0 = xp.floor(py.array)
-    x0 = xp.floor(px.array)
-    batch = xp.broadcast_to(xp.arange(n)[:, None], y0.shape)
-    dy, dx = py - y0, px - x0
-    out = None
-    for cy, wy in ((y0, 1 - dy), (y0 + 1, dy)):
-        for cx, wx in ((x0, 1 - dx), (x0 + 1, dx)):
-            inside = (cy >= 0) & (cy < h) & (cx >= 0) & (cx < w)
-            index = (xp.clip(cy, 0, h - 1) * w
-                     + xp.clip(cx, 0, w - 1)).astype(numpy.intp)
-            weight = wy * wx * inside.astype(wy.dtype)
-            term = get_item.get_item(flat, (batch, index)) * broadcast.\
-                broadcast_to(reshape.reshape(weight, weight.shape + (1,)),
-                             weight.shape + (c,))
-            out = term if out is None else out + term
-    return out
 
 
 def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1, pad=0):
@@ -126,7 +99,7 @@ def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1, pad=0):
     offset = reshape.reshape(offset, (n, 2) + shape[1:])
     py = reshape.reshape(offset[:, 1] + rows, (n, -1))
     px = reshape.reshape(offset[:, 0] + cols, (n, -1))
-    col = _sample(x, py, px)                     # (n, kh*kw*out_h*out_w, c)
+    col = spatial_transformer_sampler.sample_bilinear(x, py, px)                     # (n, kh*kw*out_h*out_w, c)
     col = reshape.reshape(col, shape + (x.shape[1],))
     y = tensordot.tensordot(col, W, axes=((5, 1, 2), (1, 2, 3)))
     y = transpose.transpose(y, (0, 3, 1, 2))     # (n, c_O, out_h, out_w)

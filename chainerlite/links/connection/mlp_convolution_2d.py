@@ -22,8 +22,15 @@ class MLPConvolution2D(link.ChainList):
         stride (int or pair of ints): Stride of the first convolution.
         pad (int or pair of ints): Padding of the first convolution.
         activation (callable): Applied between the convolutions.
-        conv_init: Initializer of the filters (``initialW`` of each).
-        bias_init: Initializer of the biases (``initial_bias`` of each).
+        conv_init: Initializer of the filters (``initialW`` of each);
+            keyword only.
+        bias_init: Initializer of the biases (``initial_bias`` of each);
+            keyword only.
+
+    Raises:
+        TypeError: If a 7th positional argument (``wscale`` in Chainer v1)
+            or an unknown keyword argument is given.
+        ValueError: If ``wscale`` is given, or ``out_channels`` is empty.
 
     Attributes:
         activation (callable): The activation function.
@@ -41,8 +48,18 @@ class MLPConvolution2D(link.ChainList):
     """
 
     def __init__(self, in_channels, out_channels, ksize=None, stride=1,
-                 pad=0, activation=relu.relu, conv_init=None,
-                 bias_init=None):
+                 pad=0, activation=relu.relu, *args, conv_init=None,
+                 bias_init=None, **kwargs):
+        if args:
+            raise TypeError(
+                'MLPConvolution2D takes at most 6 positional arguments (the '
+                '7th was wscale, which is no longer supported)')
+        if 'wscale' in kwargs:
+            raise ValueError('MLPConvolution2D: wscale is not supported '
+                             'anymore; use conv_init')
+        if kwargs:
+            raise TypeError('MLPConvolution2D got unexpected keyword '
+                            'arguments: {}'.format(', '.join(kwargs)))
         if ksize is None:
             in_channels, out_channels, ksize = None, in_channels, out_channels
         if not out_channels:

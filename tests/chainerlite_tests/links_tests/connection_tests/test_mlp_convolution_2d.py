@@ -23,3 +23,10 @@ def test_lazy_in_channels():
 def test_needs_a_convolution():
     with pytest.raises(ValueError, match='MLPConvolution2D'):
         L.MLPConvolution2D(3, (), 3)
+
+
+def test_wscale_is_refused():
+    with pytest.raises(TypeError):
+        L.MLPConvolution2D(3, (4,), 3, 1, 0, F.relu, 1)
+    with pytest.raises(ValueError, match='wscale'):
+        L.MLPConvolution2D(3, (4,), 3, wscale=1)
