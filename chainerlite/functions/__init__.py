@@ -54,6 +54,8 @@ from chainerlite.functions.array.scatter_add import scatter_add  # NOQA
 from chainerlite.functions.array.select_item import select_item  # NOQA
 from chainerlite.functions.array.separate import separate  # NOQA
 from chainerlite.functions.array.space2depth import space2depth  # NOQA
+from chainerlite.functions.array.spatial_transformer_grid import spatial_transformer_grid  # NOQA
+from chainerlite.functions.array.spatial_transformer_sampler import spatial_transformer_sampler  # NOQA
 from chainerlite.functions.array.split_axis import split_axis  # NOQA
 from chainerlite.functions.array.squeeze import squeeze  # NOQA
 from chainerlite.functions.array.stack import stack  # NOQA
@@ -68,9 +70,20 @@ from chainerlite.functions.array.where import where  # NOQA
 # --- connection ---
 from chainerlite.functions.connection.bilinear import bilinear  # NOQA
 from chainerlite.functions.connection.convolution_2d import convolution_2d  # NOQA
+from chainerlite.functions.connection.convolution_nd import convolution_1d  # NOQA
+from chainerlite.functions.connection.convolution_nd import convolution_3d  # NOQA
+from chainerlite.functions.connection.convolution_nd import convolution_nd  # NOQA
 from chainerlite.functions.connection.deconvolution_2d import deconvolution_2d  # NOQA
+from chainerlite.functions.connection.deconvolution_nd import deconvolution_1d  # NOQA
+from chainerlite.functions.connection.deconvolution_nd import deconvolution_3d  # NOQA
+from chainerlite.functions.connection.deconvolution_nd import deconvolution_nd  # NOQA
+from chainerlite.functions.connection.deformable_convolution_2d_sampler import deformable_convolution_2d_sampler  # NOQA
+from chainerlite.functions.connection.depthwise_convolution_2d import depthwise_convolution_2d  # NOQA
+from chainerlite.functions.connection.dilated_convolution_2d import dilated_convolution_2d  # NOQA
 from chainerlite.functions.connection.embed_id import embed_id  # NOQA
 from chainerlite.functions.connection.linear import linear  # NOQA
+from chainerlite.functions.connection.local_convolution_2d import local_convolution_2d  # NOQA
+from chainerlite.functions.connection.shift import shift  # NOQA
 
 # --- evaluation ---
 from chainerlite.functions.evaluation.accuracy import accuracy  # NOQA
@@ -184,7 +197,13 @@ from chainerlite.functions.normalization.local_response_normalization import loc
 
 # --- pooling ---
 from chainerlite.functions.pooling.average_pooling_2d import average_pooling_2d  # NOQA
+from chainerlite.functions.pooling.average_pooling_nd import average_pooling_1d  # NOQA
+from chainerlite.functions.pooling.average_pooling_nd import average_pooling_3d  # NOQA
+from chainerlite.functions.pooling.average_pooling_nd import average_pooling_nd  # NOQA
 from chainerlite.functions.pooling.max_pooling_2d import max_pooling_2d  # NOQA
+from chainerlite.functions.pooling.max_pooling_nd import max_pooling_1d  # NOQA
+from chainerlite.functions.pooling.max_pooling_nd import max_pooling_3d  # NOQA
+from chainerlite.functions.pooling.max_pooling_nd import max_pooling_nd  # NOQA
 from chainerlite.functions.pooling.roi_average_align_2d import roi_average_align_2d  # NOQA
 from chainerlite.functions.pooling.roi_average_pooling_2d import roi_average_pooling_2d  # NOQA
 from chainerlite.functions.pooling.roi_max_align_2d import roi_max_align_2d  # NOQA
@@ -192,6 +211,9 @@ from chainerlite.functions.pooling.roi_max_pooling_2d import roi_max_pooling_2d 
 from chainerlite.functions.pooling.roi_pooling_2d import roi_pooling_2d  # NOQA
 from chainerlite.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d  # NOQA
 from chainerlite.functions.pooling.unpooling_2d import unpooling_2d  # NOQA
+from chainerlite.functions.pooling.unpooling_nd import unpooling_1d  # NOQA
+from chainerlite.functions.pooling.unpooling_nd import unpooling_3d  # NOQA
+from chainerlite.functions.pooling.unpooling_nd import unpooling_nd  # NOQA
 from chainerlite.functions.pooling.upsampling_2d import upsampling_2d  # NOQA
 
 # --- rnn ---

@@ -77,3 +77,5 @@ from chainerlite.utils import array  # NOQA
 from chainerlite.utils import cache  # NOQA
 from chainerlite.utils import collections_abc  # NOQA
 from chainerlite.utils import precision  # NOQA
+from chainerlite.utils import conv  # NOQA
+from chainerlite.utils import conv_nd  # NOQA

@@ -17,32 +17,40 @@ def _as_int(value):
         return None
 
 
-def int_pair(value, name, where, minimum=1):
-    """Returns an int or a pair of ints as a checked pair of ints.
+def int_tuple(value, n, name, where, minimum=1):
+    """Returns an int or a tuple of ``n`` ints as a checked tuple of ints.
 
     Args:
-        value (int or pair of ints): The argument; ``k`` means ``(k, k)``.
+        value (int or sequence of ints): The argument; ``k`` means
+            ``(k,) * n``.
+        n (int): Number of values (of spatial axes).
         name (str): Name of the argument, for the message (``'stride'``).
         where (str): Function or link that takes it, for the message.
         minimum (int): ``1`` (stride, dilation, window size) or ``0``
             (padding): the smallest value allowed.
 
     Returns:
-        tuple of int: The pair.
+        tuple of int: The ``n`` values.
 
     Raises:
-        ValueError: If ``value`` is not an int or a pair of ints, or holds
-            one below ``minimum``.
+        ValueError: If ``value`` is not an int or a sequence of ``n`` ints,
+            or holds one below ``minimum``.
     """
     try:
-        items = [_as_int(v) for v in value] if len(value) == 2 else [None]
-    except TypeError:  # not a sequence: one value for both axes
-        items = [_as_int(value)] * 2
+        items = [_as_int(v) for v in value] if len(value) == n else [None]
+    except TypeError:  # not a sequence: one value for every axis
+        items = [_as_int(value)] * n
     if any(v is None or v < minimum for v in items):
         raise ValueError(
-            '{}: {} must be {} or a pair of them, but {!r} is given'.format(
-                where, name, _BOUNDS[minimum], value))
+            '{}: {} must be {} or {} of them, but {!r} is given'.format(
+                where, name, _BOUNDS[minimum],
+                'a pair' if n == 2 else 'a tuple of {}'.format(n), value))
     return tuple(items)
+
+
+def int_pair(value, name, where, minimum=1):
+    """:func:`int_tuple` of two values."""
+    return int_tuple(value, 2, name, where, minimum)
 
 
 def positive_int(value, name, where):

@@ -1,106 +1,33 @@
-"""Two-dimensional convolution and the node of its filter gradient."""
+"""Two-dimensional convolution."""
 
-from chainerlite import function_node
-from chainerlite.functions.connection import _conv_utils
-from chainerlite.functions.connection import deconvolution_2d
-from chainerlite.functions.math import sum as sum_mod
-from chainerlite.utils import type_check
+from chainerlite.functions.connection import convolution_nd
 
 
-class Convolution2DFunction(function_node.FunctionNode):
+class Nodes2D:
+    """Mixin of the 2-D convolution nodes: their gradients stay 2-D nodes."""
+
+    def convolution(self, cover_all):
+        return Convolution2DFunction(cover_all=cover_all,
+                                     **self.params.kwargs())
+
+    def deconvolution(self, outsize):
+        # imported here: deconvolution_2d subclasses this module's classes
+        from chainerlite.functions.connection import deconvolution_2d
+        return deconvolution_2d.Deconvolution2DFunction(
+            outsize=outsize, **self.params.kwargs())
+
+
+class Convolution2DFunction(Nodes2D, convolution_nd.ConvolutionND):
     """Two-dimensional convolution ``y = W * x + b``.
 
     The arguments are those of :func:`convolution_2d`; ``cover_all`` may
     also be a pair giving its value for each axis.
     """
 
+    function_name = 'convolution_2d'
+
     def __init__(self, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
-        self.params = _conv_utils.ConvParams(
-            stride, pad, cover_all, dilate, groups, 'convolution_2d')
-
-    def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        has_bias = type_check.eval(n_in) == 3
-        type_check.argname(
-            in_types, ('x', 'W', 'b') if has_bias else ('x', 'W'))
-        x_type, w_type = in_types[:2]
-        groups = self.params.groups
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
-            x_type.ndim == 4,
-            w_type.ndim == 4,
-            x_type.shape[1] == w_type.shape[1] * groups,
-            w_type.shape[0] % groups == 0,
-        )
-        if has_bias:
-            b_type = in_types[2]
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 1,
-                b_type.shape[0] == w_type.shape[0],
-            )
-
-    def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        x, W = inputs[:2]
-        y = _conv_utils.convolve(x, W, self.params)
-        if len(inputs) == 3:
-            y += inputs[2].reshape(1, -1, 1, 1)
-        return y,
-
-    def backward(self, indexes, grad_outputs):
-        x, W = self.get_retained_inputs()
-        gy, = grad_outputs
-        p = self.params
-        grads = []
-        if 0 in indexes:
-            grads.append(deconvolution_2d.deconvolution_2d(
-                gy, W, outsize=x.shape[2:], **p.kwargs()))
-        if 1 in indexes:
-            grads.append(Convolution2DGradW(p, W.shape, W.dtype).apply(
-                (x, gy))[0])
-        if 2 in indexes:
-            grads.append(sum_mod.sum(gy, axis=(0, 2, 3)))
-        return tuple(grads)
-
-
-class Convolution2DGradW(function_node.FunctionNode):
-    """Gradient of a 2-D convolution with respect to its filters.
-
-    Args:
-        params (~chainerlite.functions.connection._conv_utils.ConvParams):
-            Parameters of the convolution.
-        w_shape (tuple of int): Shape of the filters.
-        w_dtype (numpy.dtype): Dtype of the filters.
-
-    """
-
-    def __init__(self, params, w_shape, w_dtype):
-        self.params = params
-        self.kh, self.kw = w_shape[2:]
-        self.w_dtype = w_dtype
-
-    def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        x, gy = inputs
-        gW = _conv_utils.convolve_grad_weight(
-            x, gy, self.kh, self.kw, self.params)
-        return gW.astype(self.w_dtype, copy=False),
-
-    def backward(self, indexes, grad_outputs):
-        x, gy = self.get_retained_inputs()
-        ggW, = grad_outputs
-        p = self.params
-        grads = []
-        if 0 in indexes:
-            grads.append(deconvolution_2d.deconvolution_2d(
-                gy, ggW, outsize=x.shape[2:], **p.kwargs()))
-        if 1 in indexes:
-            grads.append(Convolution2DFunction(
-                cover_all=p.cover_all, **p.kwargs()).apply((x, ggW))[0])
-        return tuple(grads)
+        super().__init__(2, stride, pad, cover_all, dilate, groups)
 
 
 def convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False, *,

@@ -1,75 +1,15 @@
-"""Two-dimensional average pooling and the node of its gradient."""
+"""Two-dimensional average pooling."""
 
-from chainerlite import backend
-from chainerlite.functions.connection import _conv_utils
-from chainerlite.functions.pooling import pooling_2d
+from chainerlite.functions.pooling import average_pooling_nd
 
 
-class AveragePooling2D(pooling_2d.Pooling2D):
+class AveragePooling2D(average_pooling_nd.AveragePoolingND):
     """Average pooling over windows of 2-D images (no cover_all mode)."""
 
     function_name = 'average_pooling_2d'
 
     def __init__(self, ksize, stride=None, pad=0, pad_value=0):
-        if pad_value is not None and pad_value != 0:
-            raise ValueError(
-                'pad_value must be either 0 or None, not {}.'.format(
-                    pad_value))
-        super().__init__(ksize, stride, pad, cover_all=False)
-        self.pad_value = pad_value
-
-    def divisor(self, xp, h, w, dtype):
-        """Number of averaged elements: a scalar, or one per window."""
-        if self.pad_value is not None:
-            return dtype.type(self.kh * self.kw)
-        # Padded elements are left out: count the input pixels of each
-        # window.
-        ones = xp.ones((1, 1, h, w), dtype)
-        col = _conv_utils.im2col(ones, *self.window_args())
-        return col.sum(axis=(2, 3))
-
-    def forward(self, inputs):
-        x, = inputs
-        xp = backend.get_array_module(x)
-        self._in_shape = x.shape
-        col = _conv_utils.im2col(x, *self.window_args())
-        divisor = self.divisor(xp, x.shape[2], x.shape[3], x.dtype)
-        return (col.sum(axis=(2, 3)) / divisor).astype(x.dtype, copy=False),
-
-    def backward(self, indexes, grad_outputs):
-        return AveragePooling2DGrad(self).apply(grad_outputs)
-
-
-class AveragePooling2DGrad(pooling_2d.Pooling2D):
-    """Gradient of average pooling: spreads each gradient over its window.
-
-    Args:
-        apool2d (AveragePooling2D): The average pooling node (after its
-            forward).
-
-    """
-
-    function_name = 'average_pooling_2d'
-
-    def __init__(self, apool2d):
-        super().__init__(**apool2d.window_params())
-        self.apool2d = apool2d
-
-    def forward(self, inputs):
-        gy, = inputs
-        xp = backend.get_array_module(gy)
-        n, c, h, w = self.apool2d._in_shape
-        gy = gy / self.apool2d.divisor(xp, h, w, gy.dtype)
-        gcol = xp.broadcast_to(gy[:, :, None, None],
-                               (n, c, self.kh, self.kw) + gy.shape[2:])
-        return _conv_utils.col2im(
-            gcol, self.sy, self.sx, self.ph, self.pw, h, w),
-
-    def backward(self, indexes, grad_outputs):
-        a = self.apool2d
-        func = AveragePooling2D((a.kh, a.kw), (a.sy, a.sx), (a.ph, a.pw),
-                                a.pad_value)
-        return func.apply(grad_outputs)
+        super().__init__(2, ksize, stride, pad, pad_value)
 
 
 def average_pooling_2d(x, ksize, stride=None, pad=0, pad_value=0):
@@ -89,8 +29,7 @@ def average_pooling_2d(x, ksize, stride=None, pad=0, pad_value=0):
         pad (int or pair of ints): Padding of each side.
         pad_value (0 or None): With ``0`` the padded elements count as
             zeros, which biases the averages of border windows towards zero;
-            with ``None`` they are left out of the averages (as
-            ``average_pooling_nd`` does).
+            with ``None`` they are left out of the averages.
 
     Returns:
         Variable: Output of shape ``(n, c, out_h, out_w)`` and the dtype of

@@ -1,82 +1,15 @@
-"""Two-dimensional max pooling and the nodes of its gradients."""
+"""Two-dimensional max pooling."""
 
-import numpy
-
-from chainerlite import backend
-from chainerlite.functions.connection import _conv_utils
-from chainerlite.functions.pooling import pooling_2d
+from chainerlite.functions.pooling import max_pooling_nd
 
 
-class MaxPooling2D(pooling_2d.Pooling2D):
+class MaxPooling2D(max_pooling_nd.MaxPoolingND):
     """Max pooling over windows of 2-D images."""
 
     function_name = 'max_pooling_2d'
 
-    def forward(self, inputs):
-        x, = inputs
-        self._in_shape = x.shape
-        xp = backend.get_array_module(x)
-        taps = _conv_utils.window_views(
-            x, *self.window_args(), pval=-float('inf'),
-            cover_all=self.cover_all)
-        # The running maximum over the taps (NaN propagates, as in max), and
-        # the first tap that holds it (as argmax would give).
-        y = taps[0].copy()
-        self.indexes = xp.zeros(y.shape, dtype=numpy.intp)
-        for k, tap in enumerate(taps[1:], 1):
-            xp.copyto(self.indexes, k, where=tap > y)
-            xp.maximum(y, tap, out=y)
-        return y,
-
-    def backward(self, indexes, grad_outputs):
-        return MaxPooling2DGrad(self).apply(grad_outputs)
-
-
-class MaxPooling2DGrad(pooling_2d.Pooling2D):
-    """Gradient of max pooling: routes each gradient to its window's max.
-
-    Args:
-        mpool2d (MaxPooling2D): The max pooling node (after its forward).
-
-    """
-
-    function_name = 'max_pooling_2d'
-
-    def __init__(self, mpool2d):
-        super().__init__(**mpool2d.window_params())
-        self.mpool2d = mpool2d
-
-    def forward(self, inputs):
-        gy, = inputs
-        h, w = self.mpool2d._in_shape[2:]
-        return pooling_2d.scatter_windows(
-            gy, self.mpool2d.indexes, self, h, w),
-
-    def backward(self, indexes, grad_outputs):
-        return MaxPooling2DWithIndexes(self.mpool2d).apply(grad_outputs)
-
-
-class MaxPooling2DWithIndexes(pooling_2d.Pooling2D):
-    """Max pooling that reuses the argmax positions of an earlier pooling.
-
-    Args:
-        mpool2d (MaxPooling2D): The max pooling node whose ``indexes`` are
-            used.
-
-    """
-
-    function_name = 'max_pooling_2d'
-
-    def __init__(self, mpool2d):
-        super().__init__(**mpool2d.window_params())
-        self.mpool2d = mpool2d
-
-    def forward(self, inputs):
-        x, = inputs
-        return pooling_2d.gather_windows(x, self.mpool2d.indexes, self),
-
-    def backward(self, indexes, grad_outputs):
-        return MaxPooling2DGrad(self.mpool2d).apply(grad_outputs)
+    def __init__(self, ksize, stride=None, pad=0, cover_all=True):
+        super().__init__(2, ksize, stride, pad, cover_all)
 
 
 def max_pooling_2d(x, ksize, stride=None, pad=0, cover_all=True,
@@ -123,7 +56,4 @@ def max_pooling_2d(x, ksize, stride=None, pad=0, cover_all=True,
 
     """
     func = MaxPooling2D(ksize, stride, pad, cover_all)
-    y, = func.apply((x,))
-    if return_indices:
-        return y, func.indexes
-    return y
+    return max_pooling_nd.apply_max_pooling(func, x, return_indices)

@@ -1,11 +1,11 @@
 """Two-dimensional upsampling with max pooling indices."""
 
-from chainerlite.functions.pooling import pooling_2d
-from chainerlite.functions.pooling import unpooling_2d
+from chainerlite.functions.pooling import pooling_nd
+from chainerlite.functions.pooling import unpooling_nd
 from chainerlite.utils import type_check
 
 
-class Upsampling2D(pooling_2d.Pooling2D):
+class Upsampling2D(pooling_nd.PoolingND):
     """Upsampling: puts each element at its indexed place in its window.
 
     Args:
@@ -14,34 +14,34 @@ class Upsampling2D(pooling_2d.Pooling2D):
             return_indices=True)``.
         ksize, stride, pad, outsize, cover_all: As in
             :func:`upsampling_2d`.
+        ndim (int): Number of spatial axes.
 
     """
 
     function_name = 'upsampling_2d'
 
     def __init__(self, indexes, ksize, stride=None, pad=0, outsize=None,
-                 cover_all=True):
-        super().__init__(ksize, stride, pad, cover_all)
+                 cover_all=True, ndim=2):
+        super().__init__(ndim, ksize, stride, pad, cover_all)
         self.indexes = indexes
-        self.outh, self.outw = (None, None) if outsize is None else outsize
+        unpooling_nd.set_outsize(self, outsize)
 
     def check_type_forward(self, in_types):
         super().check_type_forward(in_types)
         x_type, = in_types
         type_check.expect(x_type.shape == self.indexes.shape)
-        unpooling_2d.check_outsize(self, x_type)
+        unpooling_nd.check_outsize(self, x_type)
 
     def forward(self, inputs):
         x, = inputs
-        unpooling_2d.default_outsize(self, x.shape[2], x.shape[3])
-        return pooling_2d.scatter_windows(
-            x, self.indexes, self, self.outh, self.outw),
+        unpooling_nd.default_outsize(self, x.shape[2:])
+        return pooling_nd.scatter_windows(x, self.indexes, self, self.outs),
 
     def backward(self, indexes, grad_outputs):
         return Upsampling2DGrad(self).apply(grad_outputs)
 
 
-class Upsampling2DGrad(pooling_2d.Pooling2D):
+class Upsampling2DGrad(pooling_nd.PoolingND):
     """Gradient of upsampling: reads the indexed element of each window.
 
     Args:
@@ -55,11 +55,11 @@ class Upsampling2DGrad(pooling_2d.Pooling2D):
     def __init__(self, upsampling2d):
         super().__init__(**upsampling2d.window_params())
         self.indexes = upsampling2d.indexes
-        self.outsize = (upsampling2d.outh, upsampling2d.outw)
+        self.outsize = upsampling2d.outs
 
     def forward(self, inputs):
         gy, = inputs
-        return pooling_2d.gather_windows(gy, self.indexes, self),
+        return pooling_nd.gather_windows(gy, self.indexes, self),
 
     def backward(self, indexes, grad_outputs):
         func = Upsampling2D(self.indexes, outsize=self.outsize,

@@ -1,54 +1,10 @@
 """Two-dimensional convolution layer link."""
 
-from chainerlite import initializers
-from chainerlite import link
-from chainerlite import variable
-from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.connection import convolution_2d
+from chainerlite.links.connection import convolution_nd
 
 
-def _pair(x):
-    if hasattr(x, '__getitem__'):
-        return tuple(x)
-    return x, x
-
-
-def _window_args(where, ksize, stride, pad, dilate, groups):
-    """Checks the window arguments of a convolution link.
-
-    Returns:
-        tuple: ``stride``, ``pad`` and ``dilate`` as pairs of ints, and
-        ``groups`` as an int (``ksize`` is checked, and kept as given).
-
-    Raises:
-        ValueError: Naming ``where`` and the argument that is not valid.
-    """
-    _conv_args.int_pair(ksize, 'ksize', where)
-    return (_conv_args.int_pair(stride, 'stride', where),
-            _conv_args.int_pair(pad, 'pad', where, minimum=0),
-            _conv_args.int_pair(dilate, 'dilate', where),
-            _conv_args.positive_int(groups, 'groups', where))
-
-
-def _check_groups(in_channels, out_channels, groups):
-    if out_channels % groups != 0:
-        raise ValueError('the number of output channels must be divisible '
-                         'by the number of groups')
-    if in_channels is not None and in_channels % groups != 0:
-        raise ValueError('the number of input channels must be divisible '
-                         'by the number of groups')
-
-
-def _bias(nobias, initial_bias, size):
-    if nobias:
-        return None
-    if initial_bias is None:
-        initial_bias = 0
-    return variable.Parameter(
-        initializers._get_initializer(initial_bias), size)
-
-
-class Convolution2D(link.Link):
+class Convolution2D(convolution_nd.ConvolutionLayer):
     """Two-dimensional convolution layer: holds a filter ``W`` and a bias.
 
     Calling it applies :func:`~chainerlite.functions.convolution_2d` to an
@@ -98,30 +54,13 @@ class Convolution2D(link.Link):
 
     """
 
+    where = 'Convolution2D'
+
     def __init__(self, in_channels, out_channels, ksize=None, stride=1,
                  pad=0, nobias=False, initialW=None, initial_bias=None, *,
                  dilate=1, groups=1):
-        super().__init__()
-        if ksize is None:
-            in_channels, out_channels, ksize = None, in_channels, out_channels
-        self.stride, self.pad, self.dilate, self.groups = _window_args(
-            'Convolution2D', ksize, stride, pad, dilate, groups)
-        _check_groups(in_channels, out_channels, self.groups)
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.ksize = ksize
-        with self.init_scope():
-            self.W = variable.Parameter(
-                initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            self.b = _bias(nobias, initial_bias, out_channels)
-
-    def _initialize_params(self, in_channels):
-        _check_groups(in_channels, self.out_channels, self.groups)
-        kh, kw = _pair(self.ksize)
-        self._initialize_param(
-            self.W, (self.out_channels, in_channels // self.groups, kh, kw))
+        super().__init__(2, in_channels, out_channels, ksize, stride, pad,
+                         nobias, initialW, initial_bias, dilate, groups)
 
     def forward(self, x):
         """Applies the convolution to ``x``.
@@ -134,8 +73,7 @@ class Convolution2D(link.Link):
             Variable: Output of shape ``(n, c_O, h_O, w_O)``.
 
         """
-        if self.W.array is None:
-            self._initialize_params(x.shape[1])
+        self.initialize_for(x)
         return convolution_2d.convolution_2d(
             x, self.W, self.b, self.stride, self.pad, dilate=self.dilate,
             groups=self.groups)

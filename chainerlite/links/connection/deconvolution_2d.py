@@ -1,13 +1,10 @@
 """Two-dimensional deconvolution (transposed convolution) layer link."""
 
-from chainerlite import initializers
-from chainerlite import link
-from chainerlite import variable
 from chainerlite.functions.connection import deconvolution_2d
-from chainerlite.links.connection import convolution_2d
+from chainerlite.links.connection import deconvolution_nd
 
 
-class Deconvolution2D(link.Link):
+class Deconvolution2D(deconvolution_nd.DeconvolutionLayer):
     """Two-dimensional deconvolution layer: holds a filter ``W``, a bias.
 
     Calling it applies :func:`~chainerlite.functions.deconvolution_2d` (the
@@ -55,33 +52,14 @@ class Deconvolution2D(link.Link):
 
     """
 
+    where = 'Deconvolution2D'
+
     def __init__(self, in_channels, out_channels, ksize=None, stride=1,
                  pad=0, nobias=False, outsize=None, initialW=None,
                  initial_bias=None, *, dilate=1, groups=1):
-        super().__init__()
-        if ksize is None:
-            in_channels, out_channels, ksize = None, in_channels, out_channels
-        self.stride, self.pad, self.dilate, self.groups = \
-            convolution_2d._window_args('Deconvolution2D', ksize, stride,
-                                        pad, dilate, groups)
-        convolution_2d._check_groups(in_channels, out_channels, self.groups)
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.ksize = ksize
+        super().__init__(2, in_channels, out_channels, ksize, stride, pad,
+                         nobias, initialW, initial_bias, dilate, groups)
         self.outsize = outsize
-        with self.init_scope():
-            self.W = variable.Parameter(
-                initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            self.b = convolution_2d._bias(nobias, initial_bias, out_channels)
-
-    def _initialize_params(self, in_channels):
-        convolution_2d._check_groups(
-            in_channels, self.out_channels, self.groups)
-        kh, kw = convolution_2d._pair(self.ksize)
-        self._initialize_param(
-            self.W, (in_channels, self.out_channels // self.groups, kh, kw))
 
     def forward(self, x):
         """Applies the deconvolution to ``x``.
@@ -94,8 +72,7 @@ class Deconvolution2D(link.Link):
             Variable: Output of shape ``(n, c_O, h_O, w_O)``.
 
         """
-        if self.W.array is None:
-            self._initialize_params(x.shape[1])
+        self.initialize_for(x)
         return deconvolution_2d.deconvolution_2d(
             x, self.W, self.b, self.stride, self.pad, self.outsize,
             dilate=self.dilate, groups=self.groups)

@@ -1,0 +1,87 @@
+"""Bilinear sampling of images at the points of a grid (the sampler of a
+spatial transformer)."""
+
+import numpy
+
+from chainerlite import backend
+from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import get_item
+from chainerlite.functions.array import reshape
+from chainerlite.functions.array import transpose
+from chainerlite.utils import type_check
+
+
+def sample_bilinear(x, py, px):
+    """Bilinear samples of ``x`` (n, c, h, w) at the positions ``(py, px)``
+    (Variables of shape ``(n, K)``); zero outside the image. Returns a
+    Variable of shape ``(n, K, c)``."""
+    xp = backend.get_array_module(getattr(x, 'array', x))
+    n, c, h, w = x.shape
+    flat = transpose.transpose(reshape.reshape(x, (n, c, h * w)), (0, 2, 1))
+    y0 = xp.floor(py.array)
+    x0 = xp.floor(px.array)
+    batch = xp.broadcast_to(xp.arange(n)[:, None], y0.shape)
+    dy, dx = py - y0, px - x0
+    out = None
+    for cy, wy in ((y0, 1 - dy), (y0 + 1, dy)):
+        for cx, wx in ((x0, 1 - dx), (x0 + 1, dx)):
+            inside = (cy >= 0) & (cy < h) & (cx >= 0) & (cx < w)
+            index = (xp.clip(cy, 0, h - 1) * w
+                     + xp.clip(cx, 0, w - 1)).astype(numpy.intp)
+            weight = wy * wx * inside.astype(wy.dtype)
+            term = get_item.get_item(flat, (batch, index)) * broadcast.\
+                broadcast_to(reshape.reshape(weight, weight.shape + (1,)),
+                             weight.shape + (c,))
+            out = term if out is None else out + term
+    return out
+
+
+def spatial_transformer_sampler(x, grid):
+    """2-D image sampler of spatial transformer networks.
+
+    See `Spatial Transformer Networks <https://arxiv.org/abs/1506.02025>`_.
+    Each output pixel is the input read at the point its grid entry names,
+    interpolated bilinearly between the four nearest pixels; the input is
+    taken as zero outside the image. The grid coordinates are normalised:
+    ``-1`` and ``1`` are the centres of the first and last pixels of each
+    axis.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input images of
+            shape ``(n, c, h, w)``.
+        grid (Variable or numpy.ndarray or cupy.ndarray): Sampling points
+            of shape ``(n, 2, out_h, out_w)``: channel 0 holds the x
+            (column) coordinates, channel 1 the y (row) coordinates, as
+            :func:`spatial_transformer_grid` makes them.
+
+    Returns:
+        Variable: Output of shape ``(n, c, out_h, out_w)``.
+
+    Raises:
+        ~chainerlite.utils.type_check.InvalidType: If ``x`` is not 4-d or
+            ``grid`` is not of shape ``(n, 2, out_h, out_w)``.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[[[0, 10], [20, 30]]]], np.float32)
+        >>> grid = np.array([[[[0]], [[-1]]]], np.float32)  # x=0, y=-1
+        >>> F.spatial_transformer_sampler(x, grid).array
+        array([[[[5.]]]], dtype=float32)
+
+    """
+    if (len(x.shape) != 4 or len(grid.shape) != 4 or grid.shape[1] != 2
+            or grid.shape[0] != x.shape[0]):
+        raise type_check.InvalidType(
+            'x: (n, c, h, w), grid: (n, 2, out_h, out_w)',
+            'spatial_transformer_sampler: x.shape {}, grid.shape {}'.format(
+                tuple(x.shape), tuple(grid.shape)))
+    n, c, h, w = x.shape
+    out_h, out_w = grid.shape[2:]
+    grid = reshape.reshape(grid, (n, 2, out_h * out_w))
+    px = (grid[:, 0] + 1) * ((w - 1) / 2.)
+    py = (grid[:, 1] + 1) * ((h - 1) / 2.)
+    y = sample_bilinear(x, py, px)               # (n, out_h * out_w, c)
+    return reshape.reshape(transpose.transpose(y, (0, 2, 1)),
+                           (n, c, out_h, out_w))

@@ -1,0 +1,222 @@
+"""N-dimensional convolution and the node of its filter gradient."""
+
+from chainerlite import function_node
+from chainerlite.functions.connection import _conv_utils
+from chainerlite.functions.math import sum as sum_mod
+from chainerlite.utils import type_check
+
+
+class ConvolutionFamily(function_node.FunctionNode):
+    """Base of the convolution and deconvolution nodes.
+
+    Each holds ``ndim`` and its ``params``
+    (:class:`~chainerlite.functions.connection._conv_utils.ConvParams`) and
+    builds the nodes of its gradients with :meth:`convolution` and
+    :meth:`deconvolution`, which the 2-D classes override to stay 2-D.
+    """
+
+    def convolution(self, cover_all):
+        """Convolution node with the parameters of this node."""
+        return ConvolutionND(self.ndim, cover_all=cover_all,
+                             **self.params.kwargs())
+
+    def deconvolution(self, outsize):
+        """Deconvolution node with the parameters of this node."""
+        # imported here: deconvolution_nd subclasses this module's classes
+        from chainerlite.functions.connection import deconvolution_nd
+        return deconvolution_nd.DeconvolutionND(
+            self.ndim, outsize=outsize, **self.params.kwargs())
+
+    def bias_grad(self, gy):
+        """Gradient of the bias: ``gy`` summed over all but the channels."""
+        return sum_mod.sum(gy, axis=(0,) + tuple(range(2, self.ndim + 2)))
+
+    def add_bias(self, y, b):
+        """Adds the per-channel bias ``b`` to ``y`` in place."""
+        y += b.reshape((1, -1) + (1,) * self.ndim)
+        return y
+
+
+class ConvolutionND(ConvolutionFamily):
+    """N-dimensional convolution ``y = W * x + b``.
+
+    Args:
+        ndim (int): Number of spatial axes.
+        stride, pad, cover_all, dilate, groups: As in
+            :func:`convolution_nd`; ``cover_all`` may also be a tuple giving
+            its value for each axis.
+
+    """
+
+    function_name = 'convolution_nd'
+
+    def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1,
+                 groups=1):
+        self.ndim = ndim
+        self.params = _conv_utils.ConvParams(
+            stride, pad, cover_all, dilate, groups, self.function_name, ndim)
+
+    def check_type_forward(self, in_types):
+        x_type, w_type, b_type = _conv_utils.check_inputs(in_types)
+        groups = self.params.groups
+        type_check.expect(
+            x_type.ndim == self.ndim + 2,
+            w_type.ndim == self.ndim + 2,
+            x_type.shape[1] == w_type.shape[1] * groups,
+            w_type.shape[0] % groups == 0,
+        )
+        if b_type is not None:
+            _conv_utils.check_bias(b_type, x_type, w_type.shape[0])
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, W = inputs[:2]
+        y = _conv_utils.convolve(x, W, self.params)
+        if len(inputs) == 3:
+            y = self.add_bias(y, inputs[2])
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        grads = []
+        if 0 in indexes:
+            grads.append(self.deconvolution(x.shape[2:]).apply((gy, W))[0])
+        if 1 in indexes:
+            grads.append(ConvolutionNDGradW(self, W.shape, W.dtype).apply(
+                (x, gy))[0])
+        if 2 in indexes:
+            grads.append(self.bias_grad(gy))
+        return tuple(grads)
+
+
+class ConvolutionNDGradW(function_node.FunctionNode):
+    """Gradient of an N-d convolution with respect to its filters.
+
+    Args:
+        conv (ConvolutionFamily): The node whose parameters (after its
+            forward) define the convolution, and which builds the nodes of
+            the gradients of this one.
+        w_shape (tuple of int): Shape of the filters.
+        w_dtype (numpy.dtype): Dtype of the filters.
+
+    """
+
+    def __init__(self, conv, w_shape, w_dtype):
+        self.conv = conv
+        self.ksize = w_shape[2:]
+        self.w_dtype = w_dtype
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        gW = _conv_utils.convolve_grad_weight(
+            x, gy, self.ksize, self.conv.params)
+        return gW.astype(self.w_dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggW, = grad_outputs
+        grads = []
+        if 0 in indexes:
+            grads.append(self.conv.deconvolution(x.shape[2:]).apply(
+                (gy, ggW))[0])
+        if 1 in indexes:
+            grads.append(self.conv.convolution(
+                self.conv.params.cover_all).apply((x, ggW))[0])
+        return tuple(grads)
+
+
+def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1,
+                   groups=1):
+    """N-dimensional convolution function.
+
+    The N-d generalisation of :func:`convolution_2d`: it correlates the
+    filters ``W`` with the patches of the input ``x`` and adds the bias
+    ``b``. Along each spatial axis, with ``d`` the input length, ``k`` the
+    filter length, ``s`` the stride, ``p`` the padding and ``r`` the
+    dilation, the output length is
+
+    .. math::
+        (d + 2p - k - (k - 1)(r - 1)) / s + 1
+
+    rounded down, or rounded up when ``cover_all`` is ``True``.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of shape
+            ``(n, c_I, d_1, ..., d_N)``.
+        W (Variable or numpy.ndarray or cupy.ndarray): Filters of shape
+            ``(c_O, c_I / groups, k_1, ..., k_N)``.
+        b (Variable or numpy.ndarray or cupy.ndarray): Bias of shape
+            ``(c_O,)`` and the dtype of ``x``, or ``None``.
+        stride (int or tuple of ints): Strides; ``s`` means ``(s,) * N``.
+        pad (int or tuple of ints): Zero padding on each side.
+        cover_all (bool): Use all input elements (see above).
+        dilate (int or tuple of ints): Dilation of the filters.
+        groups (int): Number of groups the channels are split into.
+
+    Returns:
+        Variable: Output of shape ``(n, c_O, out_1, ..., out_N)`` and the
+        dtype of ``x``.
+
+    Raises:
+        RuntimeError: If an output length is not positive.
+        ValueError: If ``stride`` or ``dilate`` is not a positive int (or
+            ``N`` of them), ``pad`` is not a non-negative one, or ``groups``
+            is not a positive int.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.arange(6, dtype=np.float32).reshape(1, 1, 6)
+        >>> W = np.ones((1, 1, 2), np.float32)
+        >>> F.convolution_nd(x, W, stride=2).array
+        array([[[1., 5., 9.]]], dtype=float32)
+
+    """
+    func = ConvolutionND(len(x.shape) - 2, stride, pad, cover_all, dilate,
+                         groups)
+    inputs = (x, W) if b is None else (x, W, b)
+    return func.apply(inputs)[0]
+
+
+def check_spatial_ndim(x, ndim, name):
+    """Raises ``ValueError`` unless ``x`` has ``ndim`` spatial axes.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): An input of shape
+            ``(n, c, ...)``.
+        ndim (int): The number of spatial axes wanted.
+        name (str): The function that takes ``x``, for the message.
+
+    """
+    if len(x.shape) != ndim + 2:
+        raise ValueError(
+            '{}: the input x must have {} spatial axes (shape (n, c, ...) '
+            'of {} dimensions), but its shape is {}'.format(
+                name, ndim, ndim + 2, tuple(x.shape)))
+
+
+def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1,
+                   groups=1):
+    """1-dimensional convolution: :func:`convolution_nd` of 3-d inputs.
+
+    Raises:
+        ValueError: If ``x`` is not of shape ``(n, c, d)``.
+
+    """
+    check_spatial_ndim(x, 1, 'convolution_1d')
+    return convolution_nd(x, W, b, stride, pad, cover_all, dilate, groups)
+
+
+def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1,
+                   groups=1):
+    """3-dimensional convolution: :func:`convolution_nd` of 5-d inputs.
+
+    Raises:
+        ValueError: If ``x`` is not of shape ``(n, c, d_1, d_2, d_3)``.
+
+    """
+    check_spatial_ndim(x, 3, 'convolution_3d')
+    return convolution_nd(x, W, b, stride, pad, cover_all, dilate, groups)

@@ -1,0 +1,146 @@
+"""N-dimensional average pooling and the node of its gradient."""
+
+from chainerlite import backend
+from chainerlite.functions.connection import convolution_nd
+from chainerlite.functions.pooling import pooling_nd
+from chainerlite.utils import size_of_shape
+
+
+class AveragePoolingND(pooling_nd.PoolingND):
+    """Average pooling over windows of N-d images (no cover_all mode).
+
+    Args:
+        ndim (int): Number of spatial axes.
+        ksize, stride, pad, pad_value: As in :func:`average_pooling_nd`.
+
+    """
+
+    function_name = 'average_pooling_nd'
+
+    def __init__(self, ndim, ksize, stride=None, pad=0, pad_value=0):
+        if pad_value is not None and pad_value != 0:
+            raise ValueError(
+                '{}: pad_value must be either 0 or None, not {}.'.format(
+                    self.function_name, pad_value))
+        super().__init__(ndim, ksize, stride, pad, cover_all=False)
+        self.pad_value = pad_value
+
+    def divisor(self, xp, dims, dtype):
+        """Number of averaged elements: a scalar, or one per window."""
+        if self.pad_value is not None:
+            return dtype.type(size_of_shape(self.ksize))
+        # Padded elements are left out: count the input pixels of each
+        # window.
+        ones = xp.ones((1, 1) + tuple(dims), dtype)
+        return self.im2col(ones).sum(axis=self.window_axes())
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self._in_shape = x.shape
+        col = self.im2col(x)
+        divisor = self.divisor(xp, x.shape[2:], x.dtype)
+        y = col.sum(axis=self.window_axes()) / divisor
+        return y.astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        return AveragePoolingNDGrad(self).apply(grad_outputs)
+
+
+class AveragePoolingNDGrad(pooling_nd.PoolingND):
+    """Gradient of average pooling: spreads each gradient over its window.
+
+    Args:
+        apool (AveragePoolingND): The average pooling node (after its
+            forward).
+
+    """
+
+    function_name = 'average_pooling_nd'
+
+    def __init__(self, apool):
+        super().__init__(**apool.window_params())
+        self.apool = apool
+
+    def forward(self, inputs):
+        gy, = inputs
+        xp = backend.get_array_module(gy)
+        dims = self.apool._in_shape[2:]
+        gy = gy / self.apool.divisor(xp, dims, gy.dtype)
+        gcol = xp.broadcast_to(
+            gy.reshape(gy.shape[:2] + (1,) * self.ndim + gy.shape[2:]),
+            gy.shape[:2] + self.ksize + gy.shape[2:])
+        return self.col2im(gcol, dims),
+
+    def backward(self, indexes, grad_outputs):
+        a = self.apool
+        func = AveragePoolingND(a.ndim, a.ksize, a.stride, a.pad,
+                                a.pad_value)
+        return func.apply(grad_outputs)
+
+
+def average_pooling_nd(x, ksize, stride=None, pad=0, pad_value=0):
+    """N-dimensionally spatial average pooling function.
+
+    The N-d generalisation of :func:`average_pooling_2d`: each output
+    element is the average of a ``ksize`` window of its input channel;
+    windows move by ``stride`` over the padded input. Along each axis the
+    output length is ``(d + 2p - k) // s + 1``.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of shape
+            ``(n, c, d_1, ..., d_N)``.
+        ksize (int or tuple of ints): Window size; ``k`` means
+            ``(k,) * N``.
+        stride (int or tuple of ints or None): Stride; ``None`` means
+            ``ksize``.
+        pad (int or tuple of ints): Padding of each side.
+        pad_value (0 or None): With ``0`` the padded elements count as
+            zeros; with ``None`` they are left out of the averages.
+
+    Returns:
+        Variable: Output of shape ``(n, c, out_1, ..., out_N)`` and the
+        dtype of ``x``.
+
+    Raises:
+        ValueError: If ``pad_value`` is neither ``0`` nor ``None``, if
+            ``ksize`` or ``stride`` is not a positive int (or ``N`` of
+            them), or if ``pad`` is not a non-negative one.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[[1, 3, 2, 6, 4]]], np.float32)
+        >>> F.average_pooling_nd(x, 2).array
+        array([[[2., 4.]]], dtype=float32)
+        >>> F.average_pooling_nd(x, 2, pad=1, pad_value=None).array
+        array([[[1. , 2.5, 5. ]]], dtype=float32)
+
+    """
+    func = AveragePoolingND(len(x.shape) - 2, ksize, stride, pad, pad_value)
+    return func.apply((x,))[0]
+
+
+def average_pooling_1d(x, ksize, stride=None, pad=0, pad_value=0):
+    """1-dimensional average pooling: :func:`average_pooling_nd` of 3-d
+    inputs.
+
+    Raises:
+        ValueError: If ``x`` is not of shape ``(n, c, d)``.
+
+    """
+    convolution_nd.check_spatial_ndim(x, 1, 'average_pooling_1d')
+    return average_pooling_nd(x, ksize, stride, pad, pad_value)
+
+
+def average_pooling_3d(x, ksize, stride=None, pad=0, pad_value=0):
+    """3-dimensional average pooling: :func:`average_pooling_nd` of 5-d
+    inputs.
+
+    Raises:
+        ValueError: If ``x`` is not of shape ``(n, c, d_1, d_2, d_3)``.
+
+    """
+    convolution_nd.check_spatial_ndim(x, 3, 'average_pooling_3d')
+    return average_pooling_nd(x, ksize, stride, pad, pad_value)

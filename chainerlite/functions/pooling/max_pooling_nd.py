@@ -1,0 +1,160 @@
+"""N-dimensional max pooling and the nodes of its gradients."""
+
+import numpy
+
+from chainerlite import backend
+from chainerlite.functions.connection import convolution_nd
+from chainerlite.functions.pooling import pooling_nd
+
+
+class MaxPoolingND(pooling_nd.PoolingND):
+    """Max pooling over windows of N-d images.
+
+    Args:
+        ndim (int): Number of spatial axes.
+        ksize, stride, pad, cover_all: As in :func:`max_pooling_nd`.
+
+    """
+
+    function_name = 'max_pooling_nd'
+
+    def forward(self, inputs):
+        x, = inputs
+        self._in_shape = x.shape
+        xp = backend.get_array_module(x)
+        taps = self.window_views(x, pval=-float('inf'))
+        # The running maximum over the taps (NaN propagates, as in max), and
+        # the first tap that holds it (as argmax would give).
+        y = taps[0].copy()
+        self.indexes = xp.zeros(y.shape, dtype=numpy.intp)
+        for k, tap in enumerate(taps[1:], 1):
+            xp.copyto(self.indexes, k, where=tap > y)
+            xp.maximum(y, tap, out=y)
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        return MaxPoolingNDGrad(self).apply(grad_outputs)
+
+
+class MaxPoolingNDGrad(pooling_nd.PoolingND):
+    """Gradient of max pooling: routes each gradient to its window's max.
+
+    Args:
+        mpool (MaxPoolingND): The max pooling node (after its forward).
+
+    """
+
+    function_name = 'max_pooling_nd'
+
+    def __init__(self, mpool):
+        super().__init__(**mpool.window_params())
+        self.mpool = mpool
+
+    def forward(self, inputs):
+        gy, = inputs
+        return pooling_nd.scatter_windows(
+            gy, self.mpool.indexes, self, self.mpool._in_shape[2:]),
+
+    def backward(self, indexes, grad_outputs):
+        return MaxPoolingNDWithIndexes(self.mpool).apply(grad_outputs)
+
+
+class MaxPoolingNDWithIndexes(pooling_nd.PoolingND):
+    """Max pooling that reuses the argmax positions of an earlier pooling.
+
+    Args:
+        mpool (MaxPoolingND): The max pooling node whose ``indexes`` are
+            used.
+
+    """
+
+    function_name = 'max_pooling_nd'
+
+    def __init__(self, mpool):
+        super().__init__(**mpool.window_params())
+        self.mpool = mpool
+
+    def forward(self, inputs):
+        x, = inputs
+        return pooling_nd.gather_windows(x, self.mpool.indexes, self),
+
+    def backward(self, indexes, grad_outputs):
+        return MaxPoolingNDGrad(self.mpool).apply(grad_outputs)
+
+
+def apply_max_pooling(func, x, return_indices):
+    """Applies the max pooling node ``func`` to ``x``; with
+    ``return_indices``, returns the output and the argmax positions."""
+    y, = func.apply((x,))
+    if return_indices:
+        return y, func.indexes
+    return y
+
+
+def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True,
+                   return_indices=False):
+    """N-dimensionally spatial max pooling function.
+
+    The N-d generalisation of :func:`max_pooling_2d`: each output element
+    is the maximum of a ``ksize`` window of its input channel; windows move
+    by ``stride`` over the input padded with ``-inf``. Along each axis, with
+    ``d`` the input length, ``k`` the window length, ``s`` the stride and
+    ``p`` the padding, the output length is ``(d + 2p - k + s - 1) // s + 1``
+    when ``cover_all`` is ``True`` and ``(d + 2p - k) // s + 1`` otherwise.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of shape
+            ``(n, c, d_1, ..., d_N)``.
+        ksize (int or tuple of ints): Window size; ``k`` means
+            ``(k,) * N``.
+        stride (int or tuple of ints or None): Stride; ``None`` means
+            ``ksize``.
+        pad (int or tuple of ints): Padding of each side.
+        cover_all (bool): Whether the windows cover all of the input.
+        return_indices (bool): Also return the position of each maximum in
+            its flattened window.
+
+    Returns:
+        Variable or tuple: The output of shape ``(n, c, out_1, ...,
+        out_N)`` and the dtype of ``x``; with ``return_indices``, the pair
+        of it and the integer array of positions, of the same shape.
+
+    Raises:
+        ValueError: If ``ksize`` or ``stride`` is not a positive int (or
+            ``N`` of them), or ``pad`` is not a non-negative one.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.array([[[1, 3, 2, 5, 4]]], np.float32)
+        >>> F.max_pooling_nd(x, 2).array
+        array([[[3., 5., 4.]]], dtype=float32)
+
+    """
+    func = MaxPoolingND(len(x.shape) - 2, ksize, stride, pad, cover_all)
+    return apply_max_pooling(func, x, return_indices)
+
+
+def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True,
+                   return_indices=False):
+    """1-dimensional max pooling: :func:`max_pooling_nd` of 3-d inputs.
+
+    Raises:
+        ValueError: If ``x`` is not of shape ``(n, c, d)``.
+
+    """
+    convolution_nd.check_spatial_ndim(x, 1, 'max_pooling_1d')
+    return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
+
+
+def max_pooling_3d(x, ksize, stride=None, pad=0, cover_all=True,
+                   return_indices=False):
+    """3-dimensional max pooling: :func:`max_pooling_nd` of 5-d inputs.
+
+    Raises:
+        ValueError: If ``x`` is not of shape ``(n, c, d_1, d_2, d_3)``.
+
+    """
+    convolution_nd.check_spatial_ndim(x, 3, 'max_pooling_3d')
+    return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)

@@ -1,0 +1,130 @@
+"""Base class of the N-d pooling nodes and helpers for indexed windows.
+
+A max pooling picks one element of each window; its ``indexes`` array (one
+entry per output element) holds the position of that element in the
+flattened ``prod(ksize)`` window. :func:`scatter_windows` puts values back
+at those positions and :func:`gather_windows` reads them; each is the
+transpose of the other.
+"""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite.functions.connection import _conv_args
+from chainerlite.utils import _windows
+from chainerlite.utils import type_check
+
+
+class PoolingND(function_node.FunctionNode):
+    """Base class of pooling over windows of N-d images.
+
+    Args:
+        ndim (int): Number of spatial axes.
+        ksize (int or tuple of ints): Window size.
+        stride (int or tuple of ints or None): Stride; ``None`` means
+            ``ksize``.
+        pad (int or tuple of ints): Padding.
+        cover_all (bool): See
+            :func:`~chainerlite.functions.convolution_nd`.
+
+    Raises:
+        ValueError: If ``ksize`` or ``stride`` is not a positive int (or
+            ``ndim`` of them), or ``pad`` not a non-negative one; the message
+            names the public function, the ``function_name`` attribute of
+            each subclass.
+
+    """
+
+    def __init__(self, ndim, ksize, stride=None, pad=0, cover_all=True):
+        if stride is None:
+            stride = ksize
+        where = self.function_name
+        self.ndim = ndim
+        self.ksize = _conv_args.int_tuple(ksize, ndim, 'ksize', where)
+        self.stride = _conv_args.int_tuple(stride, ndim, 'stride', where)
+        self.pad = _conv_args.int_tuple(pad, ndim, 'pad', where, minimum=0)
+        self.cover_all = cover_all
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            x_type.ndim == self.ndim + 2,
+        )
+
+    def window_params(self):
+        """Returns the keyword arguments of a node with the same windows
+        (``ndim`` too)."""
+        return {'ndim': self.ndim, 'ksize': self.ksize,
+                'stride': self.stride, 'pad': self.pad,
+                'cover_all': self.cover_all}
+
+    def window_views(self, x, pval=0):
+        """The per-tap views of ``x`` (see
+        :func:`chainerlite.utils._windows.window_views`)."""
+        return _windows.window_views(x, self.ksize, self.stride, self.pad,
+                                     pval, self.cover_all)
+
+    def im2col(self, x):
+        """Column array of ``x`` for these windows."""
+        return _windows.im2col(x, self.ksize, self.stride, self.pad,
+                               cover_all=self.cover_all)
+
+    def col2im(self, col, dims):
+        """Images of lengths ``dims`` summed from a column array."""
+        return _windows.col2im(col, self.stride, self.pad, dims)
+
+    def window_axes(self):
+        """Axes of the window taps in a column array."""
+        return tuple(range(2, self.ndim + 2))
+
+
+def scatter_windows(x, indexes, pooling, dims):
+    """Puts each element of ``x`` at its indexed place in its window.
+
+    Args:
+        x (numpy.ndarray or cupy.ndarray): Values of shape
+            ``(n, c, out_1, ..., out_N)``.
+        indexes (numpy.ndarray or cupy.ndarray): Integer positions in the
+            flattened windows, of the shape of ``x``.
+        pooling (PoolingND): Node whose window parameters are used.
+        dims (tuple of int): Lengths of the images the windows lie on.
+
+    Returns:
+        numpy.ndarray or cupy.ndarray: Images of shape
+        ``(n, c, d_1, ..., d_N)``; values of overlapping windows are summed.
+
+    """
+    xp = backend.get_array_module(x)
+    img = xp.zeros(x.shape[:2] + tuple(
+        d + 2 * p + s - 1
+        for d, p, s in zip(dims, pooling.pad, pooling.stride)), dtype=x.dtype)
+    taps = _windows.tap_views(img, pooling.ksize, pooling.stride,
+                              (1,) * pooling.ndim, x.shape[2:])
+    zero = xp.zeros((), dtype=x.dtype)
+    for k, tap in enumerate(taps):
+        tap += xp.where(indexes == k, x, zero)   # adds into img
+    return img[(Ellipsis,) + tuple(
+        slice(p, p + d) for p, d in zip(pooling.pad, dims))]
+
+
+def gather_windows(x, indexes, pooling):
+    """Reads the indexed element of each window of ``x``.
+
+    Args:
+        x (numpy.ndarray or cupy.ndarray): Images of shape
+            ``(n, c, d_1, ..., d_N)``.
+        indexes (numpy.ndarray or cupy.ndarray): Integer positions in the
+            flattened windows, of the output shape.
+        pooling (PoolingND): Node whose window parameters (and
+            ``cover_all``) are used.
+
+    Returns:
+        numpy.ndarray or cupy.ndarray: Array of the shape of ``indexes``.
+
+    """
+    xp = backend.get_array_module(x)
+    y = xp.zeros(indexes.shape, dtype=x.dtype)
+    for k, tap in enumerate(pooling.window_views(x)):
+        xp.copyto(y, tap, where=indexes == k)
+    return y

@@ -1,0 +1,214 @@
+"""N-dimensional convolution layer links."""
+
+from chainerlite import initializers
+from chainerlite import link
+from chainerlite import variable
+from chainerlite.functions.connection import _conv_args
+from chainerlite.functions.connection import convolution_nd
+from chainerlite.utils import _windows
+
+
+def window_args(where, ndim, ksize, stride, pad, dilate, groups):
+    """Checks the window arguments of a convolution link.
+
+    Returns:
+        tuple: ``stride``, ``pad`` and ``dilate`` as tuples of ``ndim``
+        ints, and ``groups`` as an int (``ksize`` is checked, and kept as
+        given).
+
+    Raises:
+        ValueError: Naming ``where`` and the argument that is not valid.
+    """
+    _conv_args.int_tuple(ksize, ndim, 'ksize', where)
+    return (_conv_args.int_tuple(stride, ndim, 'stride', where),
+            _conv_args.int_tuple(pad, ndim, 'pad', where, minimum=0),
+            _conv_args.int_tuple(dilate, ndim, 'dilate', where),
+            _conv_args.positive_int(groups, 'groups', where))
+
+
+def check_groups(in_channels, out_channels, groups):
+    """Raises ``ValueError`` unless ``groups`` divides the channel counts
+    (``in_channels`` may be ``None``: not known yet)."""
+    if out_channels % groups != 0:
+        raise ValueError('the number of output channels must be divisible '
+                         'by the number of groups')
+    if in_channels is not None and in_channels % groups != 0:
+        raise ValueError('the number of input channels must be divisible '
+                         'by the number of groups')
+
+
+def bias_parameter(nobias, initial_bias, size):
+    """The bias parameter of a layer: ``None`` with ``nobias``, else a
+    :class:`~chainerlite.Parameter` of ``size`` (zeros by default)."""
+    if nobias:
+        return None
+    if initial_bias is None:
+        initial_bias = 0
+    return variable.Parameter(
+        initializers._get_initializer(initial_bias), size)
+
+
+class ConvolutionLayer(link.Link):
+    """Base of the convolution and deconvolution layers.
+
+    It holds a filter ``W`` (initialised lazily when ``in_channels`` is
+    ``None``) and a bias ``b``. Subclasses set ``where`` (the name in
+    errors), and give the filter shape in :meth:`filter_shape` and the
+    function in :meth:`forward`.
+
+    Args:
+        ndim (int): Number of spatial axes.
+        in_channels, out_channels, ksize, stride, pad, nobias, initialW,
+        initial_bias, dilate, groups: As in :class:`ConvolutionND`.
+
+    """
+
+    where = 'ConvolutionND'
+
+    def __init__(self, ndim, in_channels, out_channels, ksize, stride, pad,
+                 nobias, initialW, initial_bias, dilate, groups):
+        super().__init__()
+        if ksize is None:
+            in_channels, out_channels, ksize = None, in_channels, out_channels
+        self.stride, self.pad, self.dilate, self.groups = window_args(
+            self.where, ndim, ksize, stride, pad, dilate, groups)
+        check_groups(in_channels, out_channels, self.groups)
+        self.ndim = ndim
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.ksize = ksize
+        with self.init_scope():
+            self.W = variable.Parameter(
+                initializers._get_initializer(initialW))
+            if in_channels is not None:
+                self._initialize_params(in_channels)
+            self.b = bias_parameter(nobias, initial_bias, out_channels)
+
+    def _initialize_params(self, in_channels):
+        check_groups(in_channels, self.out_channels, self.groups)
+        self._initialize_param(self.W, self.filter_shape(
+            in_channels, _windows.as_tuple(self.ksize, self.ndim)))
+
+    def filter_shape(self, in_channels, ksize):
+        """Shape of ``W`` for ``in_channels`` input channels."""
+        return (self.out_channels, in_channels // self.groups) + ksize
+
+    def initialize_for(self, x):
+        """Initialises ``W`` from the channels of the input ``x`` if it is
+        not yet."""
+        if self.W.array is None:
+            self._initialize_params(x.shape[1])
+
+
+class ConvolutionND(ConvolutionLayer):
+    """N-dimensional convolution layer: holds a filter ``W`` and a bias.
+
+    Calling it applies :func:`~chainerlite.functions.convolution_nd` to an
+    input of shape ``(n, c_I, d_1, ..., d_N)``.
+
+    Args:
+        ndim (int): Number of spatial axes ``N``.
+        in_channels (int or None): Number of input channels ``c_I``;
+            ``None`` infers it from the first input. The short form
+            ``ConvolutionND(ndim, out_channels, ksize)`` (``ksize`` left
+            out) also infers it.
+        out_channels (int): Number of output channels ``c_O``.
+        ksize (int or tuple of ints): Filter size; an int is used for every
+            axis.
+        stride (int or tuple of ints): Stride of the filter.
+        pad (int or tuple of ints): Zero padding of the spatial axes.
+        nobias (bool): If ``True``, the layer has no bias.
+        initialW: Initializer of ``W``;
+            :class:`~chainerlite.initializers.LeCunNormal` when ``None``.
+        initial_bias: Initializer of ``b``; zeros when ``None``.
+        cover_all (bool): See :func:`~chainerlite.functions.convolution_nd`.
+        dilate (int or tuple of ints): Dilation of the filter.
+        groups (int): Number of groups of channels; ``c_I`` and ``c_O``
+            must be divisible by it.
+
+    Attributes:
+        W (Parameter): Filter of shape ``(c_O, c_I / groups, k_1, ...,
+            k_N)``.
+        b (Parameter): Bias of shape ``(c_O,)``, or ``None``.
+
+    Raises:
+        ValueError: If a channel count is not divisible by ``groups``, or a
+            window argument is not valid.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.links as L
+        >>> conv = L.ConvolutionND(3, 2, 4, 3, pad=1)
+        >>> conv.W.shape
+        (4, 2, 3, 3, 3)
+        >>> conv(np.zeros((1, 2, 5, 5, 5), np.float32)).shape
+        (1, 4, 5, 5, 5)
+
+    """
+
+    def __init__(self, ndim, in_channels, out_channels, ksize=None,
+                 stride=1, pad=0, nobias=False, initialW=None,
+                 initial_bias=None, cover_all=False, dilate=1, groups=1):
+        super().__init__(ndim, in_channels, out_channels, ksize, stride, pad,
+                         nobias, initialW, initial_bias, dilate, groups)
+        self.cover_all = cover_all
+
+    @classmethod
+    def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, **kwargs):
+        """Builds a layer from the arrays of its filter and bias.
+
+        Args:
+            W (Variable or numpy.ndarray or cupy.ndarray): Filter of shape
+                ``(c_O, c_I / groups, k_1, ..., k_N)``.
+            b (Variable or numpy.ndarray or cupy.ndarray): Bias, or
+                ``None``.
+            stride, pad, nobias: As in the constructor.
+            **kwargs: Further arguments of the constructor (``groups``,
+                ``dilate``, ``cover_all``).
+
+        Returns:
+            ConvolutionND: The layer, whose parameters hold copies of ``W``
+            and ``b``.
+
+        """
+        W = getattr(W, 'array', W)
+        b = getattr(b, 'array', b)
+        groups = kwargs.get('groups', 1)
+        out_channels, in_channels = W.shape[0], W.shape[1] * groups
+        return cls(W.ndim - 2, in_channels, out_channels, W.shape[2:],
+                   stride=stride, pad=pad, nobias=nobias or b is None,
+                   initialW=W.copy(),
+                   initial_bias=None if b is None else b.copy(), **kwargs)
+
+    def forward(self, x):
+        """Applies the convolution to ``x``.
+
+        Args:
+            x (Variable or numpy.ndarray or cupy.ndarray): Input of shape
+                ``(n, c_I, d_1, ..., d_N)``.
+
+        Returns:
+            Variable: Output of shape ``(n, c_O, out_1, ..., out_N)``.
+
+        """
+        self.initialize_for(x)
+        return convolution_nd.convolution_nd(
+            x, self.W, self.b, self.stride, self.pad, self.cover_all,
+            self.dilate, self.groups)
+
+
+class Convolution1D(ConvolutionND):
+    """One-dimensional convolution layer: :class:`ConvolutionND` with
+    ``ndim=1``; the arguments are the others of it."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(1, *args, **kwargs)
+
+
+class Convolution3D(ConvolutionND):
+    """Three-dimensional convolution layer: :class:`ConvolutionND` with
+    ``ndim=3``; the arguments are the others of it."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(3, *args, **kwargs)

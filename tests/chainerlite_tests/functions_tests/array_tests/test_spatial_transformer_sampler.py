@@ -1,0 +1,55 @@
+import numpy
+import pytest
+
+import chainerlite.functions as F
+from chainerlite import gradient_check
+from chainerlite.utils import type_check
+
+
+def _reference(x, grid):
+    n, c, h, w = x.shape
+    out = numpy.zeros((n, c) + grid.shape[2:])
+    for b in range(n):
+        for i in range(grid.shape[2]):
+            for j in range(grid.shape[3]):
+                px = (grid[b, 0, i, j] + 1) * (w - 1) / 2
+                py = (grid[b, 1, i, j] + 1) * (h - 1) / 2
+                x0, y0 = int(numpy.floor(px)), int(numpy.floor(py))
+                for yy in (y0, y0 + 1):
+                    for xx in (x0, x0 + 1):
+                        if 0 <= yy < h and 0 <= xx < w:
+                            weight = ((1 - abs(py - yy)) *
+                                      (1 - abs(px - xx)))
+                            out[b, :, i, j] += weight * x[b, :, yy, xx]
+    return out
+
+
+def test_forward_against_bilinear_reference():
+    x = numpy.random.uniform(-1, 1, (2, 3, 4, 5))
+    grid = numpy.random.uniform(-1.5, 1.5, (2, 2, 3, 2))
+    numpy.testing.assert_allclose(
+        F.spatial_transformer_sampler(x, grid).array, _reference(x, grid),
+        rtol=1e-10, atol=1e-12)
+
+
+def test_identity_grid_copies_the_input():
+    x = numpy.random.uniform(-1, 1, (1, 2, 3, 4)).astype(numpy.float32)
+    theta = numpy.array([[[1, 0, 0], [0, 1, 0]]], numpy.float32)
+    grid = F.spatial_transformer_grid(theta, (3, 4))
+    numpy.testing.assert_allclose(
+        F.spatial_transformer_sampler(x, grid).array, x, atol=1e-6)
+
+
+def test_backward():
+    x = numpy.random.uniform(-1, 1, (1, 2, 3, 3))
+    # points away from pixel rows and columns (the kinks of interpolation)
+    grid = (numpy.random.randint(-3, 3, (1, 2, 2, 2)) + 0.5) / 2
+    gy = numpy.random.uniform(-1, 1, (1, 2, 2, 2))
+    gradient_check.check_backward(F.spatial_transformer_sampler, (x, grid),
+                                  gy, eps=1e-4)
+
+
+def test_grid_shape_is_checked():
+    with pytest.raises(type_check.InvalidType, match='grid'):
+        F.spatial_transformer_sampler(numpy.zeros((1, 2, 3, 3)),
+                                      numpy.zeros((1, 3, 2, 2)))

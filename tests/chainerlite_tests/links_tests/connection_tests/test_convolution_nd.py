@@ -1,0 +1,61 @@
+import pickle
+
+import numpy
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+import chainerlite.links as L
+from chainerlite import gradient_check
+
+
+@pytest.mark.parametrize('ndim', [1, 2, 3])
+def test_forward_and_backward(ndim):
+    link = L.ConvolutionND(ndim, 3, 4, 2, stride=2, pad=1,
+                           initial_bias=chainerlite.initializers.Uniform(1))
+    assert link.W.shape == (4, 3) + (2,) * ndim
+    x = numpy.random.uniform(-1, 1, (2, 3) + (3,) * ndim).astype(numpy.float32)
+    y = link(x)
+    numpy.testing.assert_allclose(
+        y.array, F.convolution_nd(x, link.W, link.b, 2, 1).array)
+    gradient_check.check_backward(
+        link, x, numpy.random.uniform(-1, 1, y.shape).astype(numpy.float32),
+        (link.W, link.b), dtype=numpy.float64, atol=1e-4, rtol=1e-3)
+
+
+def test_lazy_in_channels_and_groups():
+    link = L.ConvolutionND(2, 4, 3, groups=2)
+    y = link(numpy.zeros((1, 6, 4, 4), numpy.float32))
+    assert link.W.shape == (4, 3, 3, 3)
+    assert y.shape == (1, 4, 2, 2)
+
+
+def test_fixed_rank_links():
+    x = numpy.random.uniform(-1, 1, (2, 3, 4)).astype(numpy.float32)
+    numpy.testing.assert_array_equal(
+        L.Convolution1D(3, 2, 2, initialW=1)(x).array,
+        L.ConvolutionND(1, 3, 2, 2, initialW=1)(x).array)
+    assert L.Convolution3D(3, 2, 2).W.shape == (2, 3, 2, 2, 2)
+
+
+def test_from_params():
+    W = numpy.random.uniform(-1, 1, (4, 1, 2, 3)).astype(numpy.float32)
+    b = numpy.random.uniform(-1, 1, 4).astype(numpy.float32)
+    link = L.ConvolutionND.from_params(W, b, stride=2, groups=2)
+    numpy.testing.assert_array_equal(link.W.array, W)
+    numpy.testing.assert_array_equal(link.b.array, b)
+    assert link.stride == (2, 2) and link.groups == 2
+
+
+def test_pickle_round_trip():
+    link = L.ConvolutionND(1, 2, 3, 2)
+    x = numpy.random.uniform(-1, 1, (1, 2, 5)).astype(numpy.float32)
+    copy = pickle.loads(pickle.dumps(link))
+    numpy.testing.assert_array_equal(copy(x).array, link(x).array)
+
+
+def test_invalid_arguments():
+    with pytest.raises(ValueError, match='ConvolutionND: stride'):
+        L.ConvolutionND(2, 3, 4, 2, stride=(1, 1, 1))
+    with pytest.raises(ValueError, match='divisible'):
+        L.ConvolutionND(2, 3, 4, 2, groups=2)
