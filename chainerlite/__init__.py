@@ -13,6 +13,7 @@ from chainerlite import function_hook  # NOQA
 from chainerlite import function_node  # NOQA
 from chainerlite import variable  # NOQA
 from chainerlite import utils  # NOQA
+from chainerlite import initializer  # NOQA
 from chainerlite import initializers  # NOQA
 from chainerlite import functions  # NOQA
 from chainerlite import function_hooks  # NOQA
@@ -33,7 +34,9 @@ from chainerlite.configuration import config, global_config, using_config  # NOQ
 from chainerlite.function import Function, force_backprop_mode, no_backprop_mode  # NOQA
 from chainerlite.function_hook import FunctionHook  # NOQA
 from chainerlite.function_node import FunctionNode  # NOQA
+from chainerlite.initializer import Initializer  # NOQA
 from chainerlite.link import Chain, ChainList, Link  # NOQA
+from chainerlite.optimizer import GradientMethod, Optimizer, UpdateRule  # NOQA
 from chainerlite.sequential import Sequential  # NOQA
 from chainerlite.reporter import Reporter, report, report_scope  # NOQA
 from chainerlite.variable import Parameter, Variable, as_array, as_variable  # NOQA

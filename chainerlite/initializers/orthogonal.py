@@ -2,7 +2,7 @@
 
 from chainerlite import backend
 from chainerlite import utils
-from chainerlite.initializers import initializer
+from chainerlite import initializer
 
 _MODES = ('auto', 'projection', 'embedding', 'basis')
 
