@@ -8,6 +8,7 @@ from chainerlite import configuration  # NOQA
 from chainerlite import backend  # NOQA
 from chainerlite import backends  # NOQA
 from chainerlite.backends import cuda  # NOQA  (Chainer's old alias)
+from chainerlite.backends import intel64  # NOQA
 from chainerlite import function  # NOQA
 from chainerlite import function_hook  # NOQA
 from chainerlite import function_node  # NOQA
@@ -30,6 +31,9 @@ from chainerlite import reporter  # NOQA
 
 from chainerlite._core import backward, grad  # NOQA
 from chainerlite._core import get_function_hooks  # NOQA
+from chainerlite._dtype import get_dtype, mixed16  # NOQA
+from chainerlite.backend import get_device, using_device  # NOQA
+from chainerlite.backends.cuda import should_use_cudnn  # NOQA
 from chainerlite.configuration import config, global_config, using_config  # NOQA
 from chainerlite.function import Function, force_backprop_mode, no_backprop_mode  # NOQA
 from chainerlite.function_hook import FunctionHook  # NOQA
@@ -55,9 +59,3 @@ def is_debug():
 def set_debug(debug):
     """Turns the debug mode on or off (globally)."""
     global_config.debug = debug
-
-
-def get_dtype(dtype=None):
-    """Returns ``dtype`` as a numpy dtype, or ``config.dtype`` when None."""
-    import numpy
-    return numpy.dtype(config.dtype if dtype is None else dtype)

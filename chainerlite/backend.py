@@ -1,94 +1,171 @@
 """Devices and array modules (``chainerlite.backend``).
 
-Two devices exist: ``CpuDevice`` (NumPy, spec ``'@numpy'``) and
-``GpuDevice`` (CuPy, spec ``'@cupy:N'``).
+A device is where arrays live: :class:`CpuDevice` (NumPy, spec
+``'@numpy'``), :class:`GpuDevice` (CuPy, spec ``'@cupy:N'``), and, as in a
+Chainer without iDeep and ChainerX, :class:`Intel64Device` and
+:class:`ChainerxDevice`, which cannot be made. :func:`get_device` turns a
+specifier into a device; ``device.send(arrays)`` moves arrays there.
 """
+
 import numpy
 
+from chainerlite import _backend
+from chainerlite.backends import _chainerx
+from chainerlite.backends import _cpu
 from chainerlite.backends import cuda
+from chainerlite.backends import intel64
 
+Device = _backend.Device
+CpuDevice = _cpu.CpuDevice
+GpuDevice = cuda.GpuDevice
+Intel64Device = intel64.Intel64Device
+ChainerxDevice = _chainerx.ChainerxDevice
+to_chx = _chainerx.to_chx
+from_chx = _chainerx.from_chx
 
 # numpy or cupy for the given arrays or Variables (compiled: it runs in
 # nearly every function's forward and backward)
 get_array_module = cuda.get_array_module
 
-
-class Device(object):
-    """A place where arrays live; ``xp`` is its array module."""
-
-    xp = numpy
-
-    def __eq__(self, other):
-        return isinstance(other, Device) and str(self) == str(other)
-
-    def __hash__(self):
-        return hash(str(self))
-
-    def __repr__(self):
-        return '<%s %s>' % (type(self).__name__, self)
-
-    def use(self):
-        """Makes this device current (a no-op on the CPU)."""
+# Kinds of device, in the order get_device_from_array asks them.
+_DEVICE_TYPES = (ChainerxDevice, Intel64Device, GpuDevice, CpuDevice)
 
 
-class CpuDevice(Device):
-    """The host (NumPy arrays)."""
-
-    def __str__(self):
-        return '@numpy'
-
-    def send(self, array):
-        """Returns ``array`` as a NumPy array."""
-        return cuda.to_cpu(array)
+def _invalid(device_spec):
+    return ValueError('invalid device specifier: {!r}'.format(device_spec))
 
 
-class GpuDevice(Device):
-    """A CUDA device (CuPy arrays)."""
+def _device_from_id(device_id, device_spec):
+    # The legacy integer specs: -1 is the CPU, N >= 0 the GPU N.
+    if device_id == -1:
+        return CpuDevice()
+    if device_id < 0:
+        raise _invalid(device_spec)
+    return GpuDevice.from_device_id(device_id)
 
-    def __init__(self, device_id):
-        cuda.check_cuda_available()
-        self.device_id = int(device_id)
-        self.xp = cuda.cupy
 
-    def __str__(self):
-        return '@cupy:%d' % self.device_id
-
-    def send(self, array):
-        """Returns ``array`` copied to this device."""
-        return cuda.to_gpu(array, self.device_id)
-
-    def use(self):
-        cuda.cupy.cuda.Device(self.device_id).use()
+def _device_from_str(device_spec):
+    if device_spec.startswith('@'):
+        module, sep, index = device_spec[1:].partition(':')
+        if not sep:
+            if module == 'numpy':
+                return CpuDevice()
+            if module == 'intel64':
+                return Intel64Device()
+        elif module == 'cupy' and index.isdigit():
+            return GpuDevice.from_device_id(int(index))
+        raise _invalid(device_spec)
+    try:
+        device_id = int(device_spec)
+    except ValueError:
+        # Anything else names a ChainerX device ('native:0', 'cuda:1').
+        return ChainerxDevice(device_spec)
+    return _device_from_id(device_id, device_spec)
 
 
 def get_device(device_spec):
-    """Returns the Device for a spec.
+    """Returns the device a specifier denotes.
 
     Args:
-        device_spec: A Device, ``'@numpy'``, ``'@cupy:N'``, ``numpy``,
-            ``cupy``, an int (``-1`` is the CPU, ``N >= 0`` a GPU).
+        device_spec: One of
+
+            - a :class:`Device` (returned as is);
+            - ``'@numpy'``, ``'@cupy:N'``, ``'@intel64'``;
+            - an integer or its string (legacy): ``-1`` is the CPU, ``N``
+              the GPU ``N``;
+            - a ``cupy.cuda.Device``;
+            - the module ``numpy`` (the CPU) or ``cupy`` (the current GPU);
+            - another string names a ChainerX device (``'native:0'``),
+              which chainerlite does not have.
 
     Returns:
         Device: The device.
+
+    Raises:
+        ValueError: If the specifier is malformed.
+        RuntimeError: If it names a ChainerX device, an iDeep device, or a
+            GPU while CUDA is not available.
+        TypeError: If it is of no accepted type.
+
+    .. admonition:: Example
+
+        >>> import chainerlite as chainer
+        >>> chainer.get_device('@numpy')
+        <CpuDevice (numpy)>
+        >>> chainer.get_device(-1) == chainer.get_device('@numpy')
+        True
+
     """
     if isinstance(device_spec, Device):
         return device_spec
-    if device_spec is numpy or device_spec == '@numpy' or device_spec == -1:
+    if isinstance(device_spec, str):
+        return _device_from_str(device_spec)
+    if cuda._is_device_id(device_spec):
+        return _device_from_id(device_spec, device_spec)
+    if device_spec is numpy:
         return CpuDevice()
-    if cuda.cupy is not None and device_spec is cuda.cupy:
-        return GpuDevice(0)
-    if isinstance(device_spec, str) and device_spec.startswith('@cupy:'):
-        return GpuDevice(int(device_spec[len('@cupy:'):]))
-    if isinstance(device_spec, int) and device_spec >= 0:
-        return GpuDevice(device_spec)
-    raise ValueError('invalid device specifier: %r' % (device_spec,))
+    if cuda._cupy_imported:
+        if device_spec is cuda.cupy:
+            return GpuDevice(cuda.Device())
+        if isinstance(device_spec, cuda.Device):
+            return GpuDevice(device_spec)
+    raise TypeError('invalid device specifier: {!r} (of type {})'.format(
+        device_spec, type(device_spec).__name__))
+
+
+def using_device(device_spec):
+    """Returns a context manager in which a device is the current one.
+
+    The specifier is checked at once (see :func:`get_device`); on the CPU
+    the context does nothing, on a GPU it makes that CUDA device current.
+
+    Args:
+        device_spec: A device specifier.
+
+    Returns:
+        A context manager.
+
+    """
+    return get_device(device_spec).create_context()
 
 
 def get_device_from_array(array):
-    """Returns the Device where ``array`` lives."""
-    if cuda.cupy is not None and isinstance(array, cuda.cupy.ndarray):
-        return GpuDevice(array.device.id)
+    """Returns the device where ``array`` lives.
+
+    Anything that is not an array of a known kind gives the CPU.
+    """
+    for device_type in _DEVICE_TYPES:
+        device = device_type.from_array(array)
+        if device is not None:
+            return device
     return CpuDevice()
+
+
+def _is_array(value):
+    return isinstance(value, (numpy.ndarray, cuda.ndarray))
+
+
+def copyto(dst, src):
+    """Copies the elements of ``src`` into ``dst``, across devices.
+
+    Args:
+        dst (numpy.ndarray or cupy.ndarray): The destination.
+        src (numpy.ndarray or cupy.ndarray): The source, broadcast to the
+            shape of ``dst`` and cast to its dtype.
+
+    Raises:
+        TypeError: If ``dst`` or ``src`` is not an array.
+
+    """
+    if not _is_array(src):
+        raise TypeError('copyto: cannot copy from {}'.format(type(src)))
+    if isinstance(dst, numpy.ndarray):
+        numpy.copyto(dst, _cpu._to_cpu(src))
+    elif isinstance(dst, cuda.ndarray):
+        with dst.device:
+            cuda.cupy.copyto(dst, cuda.to_gpu(src, dst.device))
+    else:
+        raise TypeError('copyto: cannot copy to {}'.format(type(dst)))
 
 
 def move_array_like(array, like):

@@ -5,10 +5,9 @@ value; assigning to it affects the current thread only.
 """
 import os
 
-import numpy
-
 from chainerlite._core import (  # NOQA
     GlobalConfig, LocalConfig, config, global_config, using_config)
+from chainerlite import _dtype
 
 
 def _env_flag(name, default):
@@ -33,4 +32,5 @@ global_config.in_recomputing = False
 global_config.use_static_graph = True
 global_config._will_recompute = False
 global_config.compute_mode = None
-global_config.dtype = numpy.dtype(os.environ.get('CHAINER_DTYPE', 'float32'))
+global_config.dtype = _dtype.dtype_from_env(
+    os.environ.get('CHAINER_DTYPE', 'float32'))

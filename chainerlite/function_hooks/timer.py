@@ -8,7 +8,7 @@ from chainerlite._core import timer as _timer
 from chainerlite.backends import cuda
 
 _UNITS = (('sec', 1.0), ('ms', 1e3), ('us', 1e6), ('ns', 1e9))
-_timer._set_cupy(cuda.cupy)
+_timer._set_cupy(cuda.cupy if cuda._cupy_imported else None)
 
 
 def _choose_unit(seconds):

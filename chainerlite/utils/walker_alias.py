@@ -41,7 +41,9 @@ class WalkerAlias:
     """
 
     def __init__(self, probs):
-        probs = numpy.asarray(cuda.to_cpu(probs), numpy.float64)
+        if isinstance(probs, cuda.ndarray):
+            probs = cuda.to_cpu(probs)
+        probs = numpy.asarray(probs, numpy.float64)
         if probs.ndim != 1 or probs.size == 0:
             raise ValueError('probs must be a non-empty 1-dimensional array')
         total = probs.sum()

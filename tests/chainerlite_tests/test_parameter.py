@@ -185,4 +185,4 @@ def test_uninitialized_parameter_remembers_its_device():
     p.initialize((2,))
     assert isinstance(p.array, numpy.ndarray)
     with pytest.raises(ValueError):
-        p.to_device('bogus')
+        p.to_device('@bogus')

@@ -55,7 +55,7 @@ def test_host_specifiers(dst):
 
 def test_invalid_specifier():
     with pytest.raises(ValueError, match='copy'):
-        F.copy(numpy.zeros(3, numpy.float32), 'nowhere')
+        F.copy(numpy.zeros(3, numpy.float32), '@nowhere')
 
 
 @attr.gpu

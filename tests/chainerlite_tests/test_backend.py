@@ -1,0 +1,76 @@
+"""chainerlite.backend: device specifiers, using_device, copyto."""
+import numpy
+import pytest
+
+import chainerlite
+from chainerlite import backend
+from chainerlite.backends import cuda
+
+
+@pytest.mark.parametrize('spec', ['@numpy', -1, '-1', numpy, numpy.int64(-1)])
+def test_cpu_specs(spec):
+    device = chainerlite.get_device(spec)
+    assert isinstance(device, backend.CpuDevice)
+    assert device.xp is numpy
+    with chainerlite.using_device(spec):
+        pass
+
+
+def test_a_device_is_its_own_spec():
+    device = backend.CpuDevice()
+    assert chainerlite.get_device(device) is device
+
+
+@pytest.mark.parametrize('spec', ['@foo', '@foo:0', '@cupy', '@cupy::0',
+                                  '@cupy:x', '@numpy:', '@numpy:0',
+                                  '@:numpy', -2, '-2'])
+def test_malformed_specs(spec):
+    with pytest.raises(ValueError, match='device specifier'):
+        chainerlite.get_device(spec)
+    with pytest.raises(ValueError, match='device specifier'):
+        chainerlite.using_device(spec)
+
+
+@pytest.mark.parametrize('spec', [('native', 0), cuda.DummyDevice, 1.0, None])
+def test_specs_of_other_types(spec):
+    with pytest.raises(TypeError, match='device specifier'):
+        chainerlite.get_device(spec)
+
+
+def test_unrecognized_values_live_on_the_cpu():
+    for value in (numpy.int64(1), None, 1, (), object()):
+        assert backend.get_device_from_array(value) == backend.CpuDevice()
+
+
+def test_get_array_module():
+    x = numpy.zeros(2)
+    assert backend.get_array_module(x) is numpy
+    assert backend.get_array_module(chainerlite.Variable(x)) is numpy
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
+def test_copyto_on_the_cpu(dtype):
+    dst = numpy.zeros(4, dtype)
+    backend.copyto(dst, numpy.arange(1, 5, dtype=numpy.float32))
+    numpy.testing.assert_array_equal(dst, [1, 2, 3, 4])
+
+
+def test_copyto_rejects_non_arrays():
+    with pytest.raises(TypeError, match='copyto'):
+        backend.copyto(numpy.zeros(1), None)
+    with pytest.raises(TypeError, match='copyto'):
+        backend.copyto(None, numpy.zeros(1))
+
+
+def test_send_to_the_cpu_keeps_the_array():
+    x = numpy.ones((2, 3), numpy.float32)
+    assert chainerlite.get_device('@numpy').send(x) is x
+
+
+def test_link_to_device_and_device_use():
+    link = chainerlite.links.Linear(2, 3)
+    device = chainerlite.get_device('@numpy')
+    assert link.to_device(device) is link
+    assert link.device == device
+    device.use()
+    assert isinstance(link.W.array, numpy.ndarray)
