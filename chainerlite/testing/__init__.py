@@ -10,6 +10,8 @@ from chainerlite.testing.function_link import FunctionTestCase  # NOQA: F401
 from chainerlite.testing.function_link import FunctionTestError  # NOQA: F401
 from chainerlite.testing.helper import run_module  # NOQA: F401
 from chainerlite.testing.helper import with_requires  # NOQA: F401
+from chainerlite.testing.helper import without_requires  # NOQA: F401
 from chainerlite.testing.parameterized import parameterize  # NOQA: F401
+from chainerlite.testing.parameterized import parameterize_pytest  # NOQA: F401
 from chainerlite.testing.parameterized import product  # NOQA: F401
 from chainerlite.testing.parameterized import product_dict  # NOQA: F401

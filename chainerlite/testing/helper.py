@@ -4,6 +4,8 @@ import importlib.metadata
 
 import pytest
 
+from chainerlite.testing import parameterized
+
 
 def run_module(name, file):
     """Runs the tests of a file with pytest when it is executed as a script.
@@ -36,6 +38,15 @@ def _installed(requirement):
     return req.specifier.contains(version, prereleases=True)
 
 
+def _skip_decorator(skip, reason):
+    mark = pytest.mark.skipif(skip, reason=reason)
+
+    def decorator(obj):
+        return parameterized.apply_to_classes(obj, mark)
+
+    return decorator
+
+
 def with_requires(*requirements):
     """Skips a test unless the given distributions are installed.
 
@@ -43,9 +54,30 @@ def with_requires(*requirements):
         *requirements (str): Requirement strings such as ``'scipy>=1.0'``.
 
     Returns:
-        pytest.MarkDecorator: A ``skipif`` mark.
+        callable: Decorator of test functions and classes (also those
+        :func:`~chainerlite.testing.parameterize` made) that adds a
+        ``skipif`` mark.
 
     """
     missing = [r for r in requirements if not _installed(r)]
-    return pytest.mark.skipif(
-        bool(missing), reason='requires {}'.format(', '.join(missing)))
+    return _skip_decorator(
+        bool(missing), 'requires {}'.format(', '.join(missing)))
+
+
+def without_requires(*requirements):
+    """Runs a test only when some of the given distributions are missing.
+
+    Used for the behaviour of code whose optional dependency is absent, such
+    as the error raised by a function that needs SciPy.
+
+    Args:
+        *requirements (str): Requirement strings such as ``'scipy'``.
+
+    Returns:
+        callable: Decorator that skips the test when every requirement is
+        installed.
+
+    """
+    installed = all(_installed(r) for r in requirements)
+    return _skip_decorator(
+        installed, 'runs without {}'.format(', '.join(requirements)))
