@@ -17,6 +17,8 @@ from chainerlite.initializers.normal import HeNormal  # NOQA
 from chainerlite.initializers.normal import LeCunNormal  # NOQA
 from chainerlite.initializers.normal import Normal  # NOQA
 from chainerlite.initializers.orthogonal import Orthogonal  # NOQA
+from chainerlite.initializers.sampling import DownsamplingConvFilter  # NOQA
+from chainerlite.initializers.sampling import UpsamplingDeconvFilter  # NOQA
 from chainerlite.initializers.uniform import GlorotUniform  # NOQA
 from chainerlite.initializers.uniform import HeUniform  # NOQA
 from chainerlite.initializers.uniform import LeCunUniform  # NOQA

@@ -29,7 +29,7 @@ class Orthogonal(initializer.Initializer):
 
     Raises:
         ValueError: If ``mode`` is unknown; when called, if the array is
-            0-dimensional or its shape does not fit ``mode``.
+            0-dimensional or empty, or its shape does not fit ``mode``.
 
     .. admonition:: Example
 
@@ -59,7 +59,9 @@ class Orthogonal(initializer.Initializer):
                 'Orthogonal: the array to be initialized must be '
                 'non-scalar')
         if array.size == 0:
-            return
+            raise ValueError(
+                'Orthogonal: the array to be initialized must be non-empty, '
+                'got shape {}'.format(array.shape))
         out_dim = array.shape[0]
         in_dim = utils.size_of_shape(array.shape[1:])
         self._check_mode(out_dim, in_dim, array.shape)

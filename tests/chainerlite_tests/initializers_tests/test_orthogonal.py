@@ -99,3 +99,9 @@ def test_dtype_check():
     with pytest.raises(AssertionError):
         initializers.Orthogonal(dtype=numpy.float64)(
             numpy.empty((2, 2), numpy.float32))
+
+
+@pytest.mark.parametrize('shape', [(0,), (2, 0)])
+def test_empty_array(shape):
+    with pytest.raises(ValueError, match='non-empty'):
+        initializers.Orthogonal()(numpy.empty(shape))
