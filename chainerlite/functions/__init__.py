@@ -152,6 +152,7 @@ from chainerlite.functions.math.tensordot import tensordot  # NOQA
 # --- noise ---
 from chainerlite.functions.noise.dropout import dropout  # NOQA
 from chainerlite.functions.noise.gaussian import gaussian  # NOQA
+from chainerlite.functions.noise.simplified_dropconnect import simplified_dropconnect  # NOQA
 
 # --- normalization ---
 from chainerlite.functions.normalization.batch_normalization import batch_normalization  # NOQA
