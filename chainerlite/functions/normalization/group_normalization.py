@@ -26,7 +26,7 @@ class GroupNormalization(function_node.FunctionNode):
         x_type, gamma_type, beta_type = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',
-            x_type.ndim >= 3,
+            x_type.ndim >= 2,
             x_type.shape[1] % self.groups == 0,
             gamma_type.dtype == x_type.dtype,
             beta_type.dtype == x_type.dtype,
@@ -77,7 +77,7 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
 
     Args:
         x (Variable or numpy.ndarray or cupy.ndarray): Batch of shape
-            ``(n, c, ...)`` with at least one axis after the channel axis.
+            ``(n, c, ...)``.
         groups (int): Number of channel groups; it must divide ``c``.
         gamma (Variable or numpy.ndarray or cupy.ndarray): Scaling
             parameter of shape ``(c,)``.
@@ -90,7 +90,7 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
         Variable: Output of the shape and dtype of ``x``.
 
     Raises:
-        ValueError: If ``x`` has fewer than three dimensions, or ``groups``
+        ValueError: If ``x`` has fewer than two dimensions, or ``groups``
             does not divide the number of channels.
         TypeError: If ``groups`` is not an int.
 
@@ -108,9 +108,10 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
                 [ 1.   ,  1.   ]]], dtype=float32)
 
     """
-    if x.ndim <= 2:
-        raise ValueError('Input dimension must be greater than 2, including '
-                         'the batch size dimension (first dimension).')
+    if x.ndim < 2:
+        raise ValueError(
+            'group_normalization: the input needs a batch and a channel '
+            'axis, got shape {}'.format(x.shape))
     if not isinstance(groups, int):
         raise TypeError("Argument: 'groups' type must be (int).")
     if x.shape[1] % groups != 0:

@@ -8,7 +8,7 @@ from chainerlite.utils import type_check
 
 @testing.parameterize(*testing.product({
     'shape_groups': [((2, 4, 3), 2), ((2, 6, 2, 3), 3), ((1, 4, 5), 4),
-                     ((2, 3, 2, 2), 1)],
+                     ((2, 3, 2, 2), 1), ((3, 6), 2)],
     'dtype': [numpy.float16, numpy.float32, numpy.float64],
 }))
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
@@ -58,14 +58,14 @@ class TestGroupNormalization(testing.FunctionTestCase):
 
 
 @pytest.mark.parametrize('x_shape, groups, error', [
-    ((2, 4), 2, ValueError),
+    ((4,), 2, ValueError),
     ((2, 4, 3), 3, ValueError),
     ((2, 4, 3), 2.0, TypeError),
 ])
 def test_invalid_arguments(x_shape, groups, error):
     x = numpy.zeros(x_shape, numpy.float32)
     gamma = beta = numpy.ones(4, numpy.float32)
-    with pytest.raises(error, match='groups|dimension'):
+    with pytest.raises(error, match='groups|batch and a channel'):
         F.group_normalization(x, groups, gamma, beta)
 
 
