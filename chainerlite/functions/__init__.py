@@ -157,6 +157,8 @@ from chainerlite.functions.noise.simplified_dropconnect import simplified_dropco
 # --- normalization ---
 from chainerlite.functions.normalization.batch_normalization import batch_normalization  # NOQA
 from chainerlite.functions.normalization.batch_normalization import fixed_batch_normalization  # NOQA
+from chainerlite.functions.normalization.batch_renormalization import batch_renormalization  # NOQA
+from chainerlite.functions.normalization.batch_renormalization import fixed_batch_renormalization  # NOQA
 from chainerlite.functions.normalization.group_normalization import group_normalization  # NOQA
 from chainerlite.functions.normalization.l2_normalization import normalize  # NOQA
 from chainerlite.functions.normalization.layer_normalization import layer_normalization  # NOQA

@@ -11,4 +11,5 @@ from chainerlite.links.connection.scale import Scale  # NOQA
 from chainerlite.links.connection.simplified_dropconnect import SimplifiedDropconnect  # NOQA
 from chainerlite.links.model.classifier import Classifier  # NOQA
 from chainerlite.links.normalization.batch_normalization import BatchNormalization  # NOQA
+from chainerlite.links.normalization.batch_renormalization import BatchRenormalization  # NOQA
 from chainerlite.links.normalization.layer_normalization import LayerNormalization  # NOQA
