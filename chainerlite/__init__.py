@@ -59,3 +59,17 @@ def is_debug():
 def set_debug(debug):
     """Turns the debug mode on or off (globally)."""
     global_config.debug = debug
+
+
+def get_array_types():
+    """Returns the array types chainerlite works with.
+
+    Returns:
+        tuple of type: ``numpy.ndarray``, plus ``cupy.ndarray`` when CuPy
+        is available.
+
+    """
+    import numpy
+    if cuda.available:
+        return numpy.ndarray, cuda.ndarray
+    return numpy.ndarray,

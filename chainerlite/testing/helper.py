@@ -1,6 +1,8 @@
 """Helpers for running and selecting tests."""
 
+import contextlib
 import importlib.metadata
+import warnings
 
 import pytest
 
@@ -81,3 +83,31 @@ def without_requires(*requirements):
     installed = all(_installed(r) for r in requirements)
     return _skip_decorator(
         installed, 'runs without {}'.format(', '.join(requirements)))
+
+
+
+@contextlib.contextmanager
+def assert_warns(expected):
+    """Asserts that the block emits a warning of a category.
+
+    Args:
+        expected (type): The warning category expected in the block.
+
+    Raises:
+        AssertionError: If no warning of ``expected`` (or a subclass) is
+            emitted inside the block.
+
+    .. admonition:: Example
+
+        >>> import warnings
+        >>> from chainerlite import testing
+        >>> with testing.assert_warns(DeprecationWarning):
+        ...     warnings.warn('old', DeprecationWarning)
+
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        yield
+    if not any(issubclass(w.category, expected) for w in caught):
+        raise AssertionError(
+            '{} not warned'.format(getattr(expected, '__name__', expected)))

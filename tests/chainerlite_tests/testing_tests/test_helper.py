@@ -3,6 +3,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from chainerlite import testing
 
 
@@ -67,3 +69,12 @@ class TestWithRequiresOnParameterized:
 @testing.without_requires('pytest')
 def test_without_requires_skips_when_installed():
     raise AssertionError('pytest is installed, so this must be skipped')
+
+
+def test_assert_warns():
+    import warnings
+    with testing.assert_warns(DeprecationWarning):
+        warnings.warn('old', DeprecationWarning)
+    with pytest.raises(AssertionError, match='DeprecationWarning'):
+        with testing.assert_warns(DeprecationWarning):
+            pass
