@@ -159,6 +159,8 @@ from chainerlite.functions.normalization.batch_normalization import batch_normal
 from chainerlite.functions.normalization.batch_normalization import fixed_batch_normalization  # NOQA
 from chainerlite.functions.normalization.batch_renormalization import batch_renormalization  # NOQA
 from chainerlite.functions.normalization.batch_renormalization import fixed_batch_renormalization  # NOQA
+from chainerlite.functions.normalization.decorrelated_batch_normalization import decorrelated_batch_normalization  # NOQA
+from chainerlite.functions.normalization.decorrelated_batch_normalization import fixed_decorrelated_batch_normalization  # NOQA
 from chainerlite.functions.normalization.group_normalization import group_normalization  # NOQA
 from chainerlite.functions.normalization.l2_normalization import normalize  # NOQA
 from chainerlite.functions.normalization.layer_normalization import layer_normalization  # NOQA
