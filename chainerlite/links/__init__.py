@@ -1,10 +1,14 @@
 """Links: parameterized building blocks of models, re-exported as ``L.*``."""
 
+from chainerlite.links.activation.maxout import Maxout  # NOQA
 from chainerlite.links.activation.prelu import PReLU  # NOQA
 from chainerlite.links.connection.bias import Bias  # NOQA
 from chainerlite.links.connection.convolution_2d import Convolution2D  # NOQA
 from chainerlite.links.connection.deconvolution_2d import Deconvolution2D  # NOQA
 from chainerlite.links.connection.embed_id import EmbedID  # NOQA
+from chainerlite.links.connection.highway import Highway  # NOQA
+from chainerlite.links.connection.inception import Inception  # NOQA
+from chainerlite.links.connection.inceptionbn import InceptionBN  # NOQA
 from chainerlite.links.connection.linear import Linear  # NOQA
 from chainerlite.links.connection.lstm import LSTM  # NOQA
 from chainerlite.links.connection.scale import Scale  # NOQA
