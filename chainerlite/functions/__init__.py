@@ -77,6 +77,8 @@ from chainerlite.functions.evaluation.binary_accuracy import binary_accuracy  # 
 from chainerlite.functions.loss.absolute_error import absolute_error  # NOQA
 from chainerlite.functions.loss.contrastive import contrastive  # NOQA
 from chainerlite.functions.loss.cross_covariance import cross_covariance  # NOQA
+from chainerlite.functions.loss.crf1d import argmax_crf1d  # NOQA
+from chainerlite.functions.loss.crf1d import crf1d  # NOQA
 from chainerlite.functions.loss.decov import decov  # NOQA
 from chainerlite.functions.loss.hinge import hinge  # NOQA
 from chainerlite.functions.loss.huber_loss import huber_loss  # NOQA
