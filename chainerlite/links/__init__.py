@@ -15,6 +15,7 @@ from chainerlite.links.connection.lstm import LSTM  # NOQA
 from chainerlite.links.connection.scale import Scale  # NOQA
 from chainerlite.links.connection.simplified_dropconnect import SimplifiedDropconnect  # NOQA
 from chainerlite.links.loss.crf1d import CRF1d  # NOQA
+from chainerlite.links.loss.hierarchical_softmax import BinaryHierarchicalSoftmax  # NOQA
 from chainerlite.links.loss.negative_sampling import NegativeSampling  # NOQA
 from chainerlite.links.model.classifier import Classifier  # NOQA
 from chainerlite.links.normalization.batch_normalization import BatchNormalization  # NOQA
