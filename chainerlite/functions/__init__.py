@@ -75,6 +75,7 @@ from chainerlite.functions.evaluation.binary_accuracy import binary_accuracy  # 
 
 # --- loss ---
 from chainerlite.functions.loss.absolute_error import absolute_error  # NOQA
+from chainerlite.functions.loss.black_out import black_out  # NOQA
 from chainerlite.functions.loss.contrastive import contrastive  # NOQA
 from chainerlite.functions.loss.cross_covariance import cross_covariance  # NOQA
 from chainerlite.functions.loss.crf1d import argmax_crf1d  # NOQA

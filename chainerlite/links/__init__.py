@@ -14,6 +14,7 @@ from chainerlite.links.connection.linear import Linear  # NOQA
 from chainerlite.links.connection.lstm import LSTM  # NOQA
 from chainerlite.links.connection.scale import Scale  # NOQA
 from chainerlite.links.connection.simplified_dropconnect import SimplifiedDropconnect  # NOQA
+from chainerlite.links.loss.black_out import BlackOut  # NOQA
 from chainerlite.links.loss.crf1d import CRF1d  # NOQA
 from chainerlite.links.loss.hierarchical_softmax import BinaryHierarchicalSoftmax  # NOQA
 from chainerlite.links.loss.negative_sampling import NegativeSampling  # NOQA
