@@ -253,7 +253,9 @@ def product(parameter):
     Args:
         parameter (dict or list): Either a dict mapping each name to a list
             of values, or a list of lists of dicts (then the same as
-            :func:`product_dict` applied to them).
+            :func:`product_dict` applied to them). A dict key naming
+            several parameters separated by commas (``'shape,dtype'``)
+            takes tuples of their values, which vary together.
 
     Returns:
         list of dict: One dict per combination.
@@ -267,13 +269,30 @@ def product(parameter):
     """
     if isinstance(parameter, dict):
         keys = list(parameter)
-        return [dict(zip(keys, values))
+        return [_split_joint_keys(dict(zip(keys, values)))
                 for values in itertools.product(*parameter.values())]
     if isinstance(parameter, (list, tuple)):
         return product_dict(*parameter)
     raise TypeError(
         'product takes a dict or a list of lists of dicts, not {}'.format(
             type(parameter).__name__))
+
+
+def _split_joint_keys(param):
+    # A key 'a,b' with the value (x, y) stands for a=x and b=y: values that
+    # vary together.
+    result = {}
+    for key, value in param.items():
+        if ',' not in key:
+            result[key] = value
+            continue
+        names = [name.strip() for name in key.split(',')]
+        if len(names) != len(value):
+            raise ValueError(
+                'product: key {!r} names {} parameters but its value {!r} '
+                'has {}'.format(key, len(names), value, len(value)))
+        result.update(zip(names, value))
+    return result
 
 
 def product_dict(*parameters):

@@ -217,3 +217,10 @@ def test_pytest_collects_and_runs_generated_classes(tmp_path):
     out = result.stdout
     assert '1 failed, 4 passed' in out, out + result.stderr
     assert 'FAILED test_generated.py::TestPlain_param_1_{v=2}::test_v' in out
+
+
+def test_product_splits_joint_keys():
+    params = testing.product({'a,b': [(1, 'x'), (2, 'y')], 'c': [0]})
+    assert params == [{'a': 1, 'b': 'x', 'c': 0}, {'a': 2, 'b': 'y', 'c': 0}]
+    with pytest.raises(ValueError, match="'a,b'"):
+        testing.product({'a,b': [(1, 2, 3)]})
