@@ -686,3 +686,12 @@ class GradientMethod(Optimizer):
         if self.target is not None:
             for param in self.target.params():
                 param.update_rule.use_fp32_update(flag)
+
+
+# The hooks were defined here before chainerlite.optimizer_hooks existed in
+# Chainer; code written for Chainer still reaches them as optimizer.X.
+from chainerlite.optimizer_hooks.gradient_clipping import GradientClipping  # NOQA: E402,F401
+from chainerlite.optimizer_hooks.gradient_hard_clipping import GradientHardClipping  # NOQA: E402,F401
+from chainerlite.optimizer_hooks.gradient_noise import GradientNoise  # NOQA: E402,F401
+from chainerlite.optimizer_hooks.lasso import Lasso  # NOQA: E402,F401
+from chainerlite.optimizer_hooks.weight_decay import WeightDecay  # NOQA: E402,F401

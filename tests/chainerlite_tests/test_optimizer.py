@@ -454,3 +454,10 @@ def test_dynamic_loss_scaling_skips_overflow_and_adapts_scale():
     assert opt.t == 2
     assert opt._loss_scale == 1.0
     numpy.testing.assert_allclose(link.w.array, [-2.0, -2.0])
+
+
+def test_hooks_are_reachable_from_the_optimizer_module():
+    from chainerlite import optimizer_hooks
+    for name in ('GradientClipping', 'GradientHardClipping', 'GradientNoise',
+                 'Lasso', 'WeightDecay'):
+        assert getattr(optimizer, name) is getattr(optimizer_hooks, name)
