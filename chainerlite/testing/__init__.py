@@ -9,6 +9,7 @@ from chainerlite.testing.backend import inject_backend_tests  # NOQA: F401
 from chainerlite.testing.function_link import FunctionTestCase  # NOQA: F401
 from chainerlite.testing.function_link import FunctionTestError  # NOQA: F401
 from chainerlite.testing.helper import assert_warns  # NOQA: F401
+from chainerlite.testing.helper import patch  # NOQA: F401
 from chainerlite.testing.helper import run_module  # NOQA: F401
 from chainerlite.testing.helper import with_requires  # NOQA: F401
 from chainerlite.testing.helper import without_requires  # NOQA: F401

@@ -2,6 +2,7 @@
 
 import contextlib
 import importlib.metadata
+from unittest import mock
 import warnings
 
 import pytest
@@ -111,3 +112,19 @@ def assert_warns(expected):
     if not any(issubclass(w.category, expected) for w in caught):
         raise AssertionError(
             '{} not warned'.format(getattr(expected, '__name__', expected)))
+
+
+def patch(target, *args, **kwargs):
+    """Patches ``target`` with a mock, as :func:`unittest.mock.patch`.
+
+    Args:
+        target (str): Dotted path of the object to replace.
+        *args: Passed to :func:`unittest.mock.patch`.
+        **kwargs: Passed to :func:`unittest.mock.patch` (e.g. ``wraps`` to
+            record the calls of the original).
+
+    Returns:
+        The patcher, usable as a context manager or a decorator.
+
+    """
+    return mock.patch(target, *args, **kwargs)

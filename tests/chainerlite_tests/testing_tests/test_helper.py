@@ -78,3 +78,15 @@ def test_assert_warns():
     with pytest.raises(AssertionError, match='DeprecationWarning'):
         with testing.assert_warns(DeprecationWarning):
             pass
+
+
+def test_patch_wraps_the_original():
+    import numpy
+    from chainerlite.functions.activation import relu
+    original = relu.relu
+    with testing.patch('chainerlite.functions.activation.relu.relu',
+                       wraps=original) as m:
+        y = relu.relu(numpy.array([-1.0, 2.0]))
+    assert m.call_count == 1
+    assert y.array.tolist() == [0.0, 2.0]
+    assert relu.relu is original
