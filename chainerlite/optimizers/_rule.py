@@ -1,4 +1,5 @@
-"""Base of the update rules written once with array-module code."""
+"""Bases of the optimizers whose rules are written once with array-module
+code."""
 
 import numpy
 
@@ -43,6 +44,23 @@ class ArrayRule(optimizer.UpdateRule):
 
     def update_core_gpu(self, param):
         self.update_core_cpu(param)
+
+
+class ArrayMethod(optimizer.GradientMethod):
+    """Gradient method whose rules are ``_rule_class(self.hyperparam)``.
+
+    A subclass passes its hyperparameters to ``__init__`` as keywords.
+    """
+
+    _rule_class = None
+
+    def __init__(self, **hyperparams):
+        super().__init__()
+        for name, value in hyperparams.items():
+            setattr(self.hyperparam, name, value)
+
+    def create_update_rule(self):
+        return self._rule_class(self.hyperparam)
 
 
 def subtract(param, delta):

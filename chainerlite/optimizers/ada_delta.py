@@ -49,7 +49,7 @@ class AdaDeltaRule(_rule.ArrayRule):
         _rule.subtract(param, dx)
 
 
-class AdaDelta(optimizer.GradientMethod):
+class AdaDelta(_rule.ArrayMethod):
     """Zeiler's AdaDelta (see :class:`AdaDeltaRule` for the update).
 
     Args:
@@ -58,14 +58,11 @@ class AdaDelta(optimizer.GradientMethod):
 
     """
 
+    _rule_class = AdaDeltaRule
+
     rho = optimizer.HyperparameterProxy('rho')
     eps = optimizer.HyperparameterProxy('eps')
 
     def __init__(self, rho=_default_hyperparam.rho,
                  eps=_default_hyperparam.eps):
-        super().__init__()
-        self.hyperparam.rho = rho
-        self.hyperparam.eps = eps
-
-    def create_update_rule(self):
-        return AdaDeltaRule(self.hyperparam)
+        super().__init__(rho=rho, eps=eps)

@@ -71,7 +71,7 @@ class MSVAGRule(_rule.ArrayRule):
         _rule.subtract(param, delta)
 
 
-class MSVAG(optimizer.GradientMethod):
+class MSVAG(_rule.ArrayMethod):
     """M-SVAG optimizer (see :class:`MSVAGRule` for the update).
 
     Args:
@@ -82,6 +82,8 @@ class MSVAG(optimizer.GradientMethod):
 
     """
 
+    _rule_class = MSVAGRule
+
     lr = optimizer.HyperparameterProxy('lr')
     beta = optimizer.HyperparameterProxy('beta')
     eta = optimizer.HyperparameterProxy('eta')
@@ -91,11 +93,5 @@ class MSVAG(optimizer.GradientMethod):
                  beta=_default_hyperparam.beta,
                  eta=_default_hyperparam.eta,
                  weight_decay_rate=_default_hyperparam.weight_decay_rate):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.beta = beta
-        self.hyperparam.eta = eta
-        self.hyperparam.weight_decay_rate = weight_decay_rate
-
-    def create_update_rule(self):
-        return MSVAGRule(self.hyperparam)
+        super().__init__(lr=lr, beta=beta, eta=eta,
+                         weight_decay_rate=weight_decay_rate)

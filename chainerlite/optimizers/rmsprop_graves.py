@@ -54,7 +54,7 @@ class RMSpropGravesRule(_rule.ArrayRule):
         array += delta.astype(array.dtype, copy=False)
 
 
-class RMSpropGraves(optimizer.GradientMethod):
+class RMSpropGraves(_rule.ArrayMethod):
     """Alex Graves's RMSprop (see :class:`RMSpropGravesRule`).
 
     Args:
@@ -65,6 +65,8 @@ class RMSpropGraves(optimizer.GradientMethod):
 
     """
 
+    _rule_class = RMSpropGravesRule
+
     lr = optimizer.HyperparameterProxy('lr')
     alpha = optimizer.HyperparameterProxy('alpha')
     momentum = optimizer.HyperparameterProxy('momentum')
@@ -74,11 +76,4 @@ class RMSpropGraves(optimizer.GradientMethod):
                  alpha=_default_hyperparam.alpha,
                  momentum=_default_hyperparam.momentum,
                  eps=_default_hyperparam.eps):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.alpha = alpha
-        self.hyperparam.momentum = momentum
-        self.hyperparam.eps = eps
-
-    def create_update_rule(self):
-        return RMSpropGravesRule(self.hyperparam)
+        super().__init__(lr=lr, alpha=alpha, momentum=momentum, eps=eps)

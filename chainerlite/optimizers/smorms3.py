@@ -53,7 +53,7 @@ class SMORMS3Rule(_rule.ArrayRule):
         mem += 1
 
 
-class SMORMS3(optimizer.GradientMethod):
+class SMORMS3(_rule.ArrayMethod):
     """Simon Funk's SMORMS3 (see :class:`SMORMS3Rule` for the update).
 
     Args:
@@ -62,14 +62,11 @@ class SMORMS3(optimizer.GradientMethod):
 
     """
 
+    _rule_class = SMORMS3Rule
+
     lr = optimizer.HyperparameterProxy('lr')
     eps = optimizer.HyperparameterProxy('eps')
 
     def __init__(self, lr=_default_hyperparam.lr,
                  eps=_default_hyperparam.eps):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.eps = eps
-
-    def create_update_rule(self):
-        return SMORMS3Rule(self.hyperparam)
+        super().__init__(lr=lr, eps=eps)

@@ -117,7 +117,7 @@ class SimplifiedDropconnect(function_node.FunctionNode):
 
 def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
                            use_batchwise_mask=True):
-    """Linear unit whose weights are dropped at random (simplified DropConnect).
+    """Linear unit with randomly dropped weights (simplified DropConnect).
 
     In training, each weight is kept with probability ``1 - ratio`` (else
     set to zero) and the kept ones are scaled by ``1 / (1 - ratio)``:
