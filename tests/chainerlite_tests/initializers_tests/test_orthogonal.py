@@ -84,9 +84,10 @@ def test_invalid_mode():
         initializers.Orthogonal(mode='square')
 
 
-def test_scalar_array():
-    with pytest.raises(ValueError, match='non-scalar'):
-        initializers.Orthogonal()(numpy.empty(()))
+def test_scalar_array_is_a_one_by_one_matrix():
+    array = numpy.empty(())
+    initializers.Orthogonal(scale=2.0)(array)
+    assert abs(float(array)) == pytest.approx(2.0)
 
 
 def test_vector_is_unit_column():
