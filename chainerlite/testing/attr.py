@@ -62,24 +62,19 @@ _no_gpu = _Missing(lambda: _gpu_count() < 1)
 _no_cudnn = _Missing(lambda: not _cudnn_available())
 
 
-def _ideep_available():
+def _reports_available(module_name, function_name):
+    """Whether ``module_name`` imports and its ``function_name()`` is true."""
     try:
-        intel64 = importlib.import_module('chainerlite.backends.intel64')
+        module = importlib.import_module(module_name)
     except ImportError:
         return False
-    return bool(getattr(intel64, 'is_ideep_available', lambda: False)())
+    return bool(getattr(module, function_name, lambda: False)())
 
 
-def _chainerx_available():
-    try:
-        chainerx = importlib.import_module('chainerx')
-    except ImportError:
-        return False
-    return bool(getattr(chainerx, 'is_available', lambda: False)())
-
-
-_no_ideep = _Missing(lambda: not _ideep_available())
-_no_chainerx = _Missing(lambda: not _chainerx_available())
+_no_ideep = _Missing(lambda: not _reports_available(
+    'chainerlite.backends.intel64', 'is_ideep_available'))
+_no_chainerx = _Missing(lambda: not _reports_available(
+    'chainerx', 'is_available'))
 
 
 def _apply(marks, obj):

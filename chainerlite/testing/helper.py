@@ -1,9 +1,8 @@
 """Helpers for running and selecting tests."""
 
-import contextlib
 import importlib.metadata
+import pkgutil
 from unittest import mock
-import warnings
 
 import pytest
 
@@ -86,45 +85,22 @@ def without_requires(*requirements):
         installed, 'runs without {}'.format(', '.join(requirements)))
 
 
-
-@contextlib.contextmanager
-def assert_warns(expected):
-    """Asserts that the block emits a warning of a category.
-
-    Args:
-        expected (type): The warning category expected in the block.
-
-    Raises:
-        AssertionError: If no warning of ``expected`` (or a subclass) is
-            emitted inside the block.
-
-    .. admonition:: Example
-
-        >>> import warnings
-        >>> from chainerlite import testing
-        >>> with testing.assert_warns(DeprecationWarning):
-        ...     warnings.warn('old', DeprecationWarning)
-
-    """
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter('always')
-        yield
-    if not any(issubclass(w.category, expected) for w in caught):
-        raise AssertionError(
-            '{} not warned'.format(getattr(expected, '__name__', expected)))
-
-
 def patch(target, *args, **kwargs):
-    """Patches ``target`` with a mock, as :func:`unittest.mock.patch`.
+    """:func:`unittest.mock.patch` whose mock still calls the original.
+
+    Unless ``new`` or ``wraps`` is given, the mock wraps the patched object,
+    so the code under test keeps working while the test inspects the calls
+    (``called``, ``call_args``).
 
     Args:
-        target (str): Dotted path of the object to replace.
+        target (str): The dotted name of the object to patch.
         *args: Passed to :func:`unittest.mock.patch`.
-        **kwargs: Passed to :func:`unittest.mock.patch` (e.g. ``wraps`` to
-            record the calls of the original).
+        **kwargs: Passed to :func:`unittest.mock.patch`.
 
     Returns:
-        The patcher, usable as a context manager or a decorator.
+        The patcher (a context manager and decorator).
 
     """
+    if not args and 'new' not in kwargs and 'wraps' not in kwargs:
+        kwargs['wraps'] = pkgutil.resolve_name(target)
     return mock.patch(target, *args, **kwargs)

@@ -25,7 +25,8 @@ class Repeat(function_node.FunctionNode):
                              'or larger')
         if axis is not None and not isinstance(axis, int):
             raise TypeError('repeat: axis must be int or None')
-        self.repeats = repeats
+        # bool counts as int (True repeats once); shapes need plain ints.
+        self.repeats = tuple(int(r) for r in repeats)
         self.axis = axis
 
     def check_type_forward(self, in_types):
