@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test fuzz mutants test-numpy1 bench perf-docs docs wheel clean
+.PHONY: demo test fuzz mutants test-numpy1 compat bench perf-docs docs wheel clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,23 @@ test-numpy1: $(STAMP) $(NP1)/bin/python
 	cd build/numpy1 && ../../$(NP1)/bin/python -m pytest -q ../../tests
 	cd build/numpy1 && ../../$(NP1)/bin/python -m pytest -q -p no:cacheprovider \
 		--doctest-modules --import-mode=importlib --pyargs chainerlite
+
+# Chainer 7.8.1's own unit tests (../shared/chainer-compat) against the wheel
+# built here, in the NumPy 1.26 venv (the baseline ran on it), scored test by
+# test against Chainer's results. Fails when a group falls below the ratios in
+# tests/chainer_compat_floor.json (raise them as more passes). About 12 minutes
+# on two cores; COMPAT_ARGS='--files LIST' runs a subset.
+COMPAT_DIR ?= ../shared/chainer-compat
+COMPAT_FLOOR := tests/chainer_compat_floor.json
+
+compat: $(STAMP) $(NP1)/bin/python
+	$(NP1)/bin/python -m pip install -q mock pytest-timeout six
+	rm -rf build/compat && mkdir -p build/compat
+	$(PY) -m pip wheel -q --no-build-isolation --no-deps -w build/compat .
+	$(NP1)/bin/python -m pip install -q --force-reinstall --no-deps build/compat/chainerlite-*.whl
+	FLOOR=$(if $(COMPAT_ARGS),,$(abspath $(COMPAT_FLOOR))) PYTHON=$(abspath $(NP1))/bin/python \
+		CHAINER_COMPAT_CACHE=$(abspath build/compat/cache) \
+		$(COMPAT_DIR)/run --out $(abspath build/compat/run.json) $(COMPAT_ARGS)
 
 $(VENV)/bin/asv: $(STAMP)
 	$(PY) -m pip install --no-build-isolation -e '.[bench]'

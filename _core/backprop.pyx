@@ -14,7 +14,8 @@ from chainerlite._core cimport node as _node
 from chainerlite._core.config cimport (
     ThreadState, debug_enabled, get_state, set_local_backprop)
 from chainerlite._core.hooks cimport (
-    BWD_POST, BWD_PRE, HookEntry, active_entries, any_mask, global_entries)
+    BWD_POST, BWD_PRE, FWD_POST, FWD_POST_OUT, FWD_PRE, HookEntry,
+    active_entries, any_mask, global_entries)
 from chainerlite._core.node cimport (
     FunctionNode, Variable, VariableNode, check_finite, check_grad, ensure_array,
     new_variable)
@@ -162,16 +163,18 @@ cdef tuple _IDX01 = (0, 1)
 
 
 cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
-                         ThreadState state):
+                         bint arrays, ThreadState state):
+    # ``arrays``: the node's array-level backward may be used (no global
+    # hook watches forward calls, which Chainer shows nested in backward).
     cdef int prev = state.enable_backprop
-    if raw and f._fast:
+    if arrays and f._fast:
         gxs = f._backward_raw(indexes, gys)
         if gxs is not None:
             if len(gxs) == 1:
                 gx = gxs[0]
                 return gxs if type(gx) is _ndarray else (ensure_array(gx),)
             return tuple([ensure_array(gx) for gx in gxs])
-    if raw:
+    if arrays:
         array_backward = _array_backward(type(f))
         if array_backward is not None:
             gxs = array_backward(f, indexes, gys)
@@ -211,6 +214,7 @@ cdef class _Pass:
 
     cdef ThreadState state
     cdef bint raw, retain_grad
+    cdef bint arrays            # raw, and no global hook watches forward calls
     cdef bint load_grads        # backward(): a node's own grad joins at first use
     cdef _Heap heap
     cdef dict grads             # VariableNode -> pending gradient
@@ -319,7 +323,7 @@ cdef class _Pass:
 
         Returns False when ``f`` needs the general path.
         """
-        if not (self.raw and f._fast and f._n_out == 1 and not self.debug
+        if not (self.arrays and f._fast and f._n_out == 1 and not self.debug
                 and f._local_hooks is None and f._inputs is not None
                 and len(f._inputs) == 1):
             return False
@@ -372,7 +376,8 @@ cdef class _Pass:
             if not any_mask(entries):
                 entries = None
         if entries is None:
-            gxs = _run_backward(f, indexes, gys, self.raw, self.state)
+            gxs = _run_backward(f, indexes, gys, self.raw, self.arrays,
+                                self.state)
         else:
             in_data = _hook_in_data(f)
             out_grad = _hook_out_grad(gys, self.raw)
@@ -380,7 +385,8 @@ cdef class _Pass:
             _check_not_unchained(f)
             self.state.running += 1
             try:
-                gxs = _run_backward(f, indexes, gys, self.raw, self.state)
+                gxs = _run_backward(f, indexes, gys, self.raw, self.arrays,
+                                self.state)
             finally:
                 self.state.running -= 1
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
@@ -487,10 +493,12 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         The gradients of ``inputs`` (Variables or None) when given, else None.
     """
     cdef _Pass bp = _Pass.__new__(_Pass)
+    cdef int mask
     cdef Variable var
     cdef VariableNode x
     bp.state = get_state()
     bp.raw = not enable_double_backprop
+    bp.arrays = bp.raw
     bp.retain_grad = retain_grad
     bp.debug = debug_enabled(bp.state)
     bp.heap = _Heap()
@@ -505,10 +513,15 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         bp.wanted = set(inputs)
         bp.found = {}
     # Global hooks are resolved once per pass (local ones per node); a hook
-    # that overrides no backward callback costs nothing here.
+    # that overrides no callback costs nothing here. One that watches
+    # forward calls sees those a backward makes, as in Chainer, so the
+    # nodes' backward() runs instead of their array-level shortcuts.
     if bp.state.hooks is not None and len(bp.state.hooks) > 0:
         bp.entries = global_entries(bp.state)
-        if not any_mask(bp.entries):
+        mask = any_mask(bp.entries)
+        if mask & (FWD_PRE | FWD_POST | FWD_POST_OUT):
+            bp.arrays = False
+        if not mask & (BWD_PRE | BWD_POST):
             bp.entries = None
     for var, g in zip(outputs, grad_outputs):
         if g is not None:

@@ -12,7 +12,7 @@ cdef class VariableNode:
     cdef int _ndim               # > MAX_DIMS: only _shape is set
     cdef Py_ssize_t _dims[8]
     cdef FunctionNode _creator
-    cdef int _rank
+    cdef public int _rank        # public: Chainer's tests set it by hand
     cdef bint _requires_grad
     cdef PyObject* _variable     # borrowed; cleared when the Variable dies
     cdef object old_style_creator
@@ -25,7 +25,7 @@ cdef class VariableNode:
 
 cdef class Variable:
     cdef object _data
-    cdef VariableNode _node
+    cdef readonly VariableNode _node   # readonly: Chainer's name for .node
     cdef object _grad_var
     cdef bint _requires_grad
     cdef public object _loss_scale

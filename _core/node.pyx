@@ -1380,7 +1380,7 @@ cdef class FunctionNode:
         """Returns the retained inputs as Variables (see retain_inputs)."""
         if self._input_indexes_to_retain is None or self._inputs is None:
             return ()
-        return tuple([get_variable(<VariableNode>self._inputs[i])
+        return tuple([_retained_input(<VariableNode>self._inputs[i])
                       for i in self._input_indexes_to_retain])
 
     def get_retained_outputs(self):
@@ -1467,6 +1467,13 @@ cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1:
     return 0
 
 
+cdef object _retained_input(VariableNode x):
+    # An input given as None (it has no dtype) is retained as None.
+    if x._dtype is None and x._creator is None and x._data is None:
+        return None
+    return get_variable(x)
+
+
 cdef tuple apply_node(FunctionNode node, tuple inputs):
     cdef Variable v
     cdef ThreadState state = get_state()
@@ -1474,7 +1481,10 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
         raise RuntimeError('%s has already been applied; create a new '
                            'FunctionNode for each call' % node.label)
     generic_attrs(node, FunctionNode)
-    input_vars = [as_variable_fast(x) for x in inputs]
+    # None stands for an absent input, as in Chainer: forward sees None
+    # there, and no gradient is asked for it.
+    input_vars = [new_variable(None, False) if x is None
+                  else as_variable_fast(x) for x in inputs]
     in_data = tuple([(<Variable>v)._data for v in input_vars])
     cdef bint requires_grad = False
     for v in input_vars:

@@ -28,6 +28,7 @@ from chainerlite import optimizer  # NOQA
 from chainerlite import optimizers  # NOQA
 from chainerlite import optimizer_hooks  # NOQA
 from chainerlite import reporter  # NOQA
+from chainerlite import dataset  # NOQA
 
 from chainerlite._core import backward, grad  # NOQA
 from chainerlite._core import get_function_hooks  # NOQA

@@ -521,9 +521,10 @@ def _directional_numerical_grad(func, x_data, no_grads, params, directions,
     param_directions = directions[n_checked_inputs:]
 
     def cast(a, original_dtype):
-        if dtype is not None and original_dtype.kind == 'f':
-            return utils.force_array(a.astype(dtype))
-        return utils.force_array(a.astype(original_dtype, copy=False))
+        if original_dtype.kind != 'f':
+            return utils.force_array(a.astype(original_dtype, copy=False))
+        return utils.force_array(a.astype(
+            numpy.float64 if dtype is None else dtype, copy=False))
 
     def g():
         xs = []

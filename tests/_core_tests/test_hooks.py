@@ -71,12 +71,57 @@ def test_callbacks_receive_raw_arrays_in_order():
         y.grad = np.ones(2, np.float32)
         y.backward()
     kinds = [entry[1] for entry in hook.log]
-    assert kinds == ['added', 'fpre', 'fpost', 'bpre', 'bpost', 'deleted']
+    # the backward of ``x * 3.0`` computes ``gy * 3.0``: as in Chainer, a
+    # hook that watches forward calls sees that nested call
+    assert kinds == ['added', 'fpre', 'fpost', 'bpre', 'fpre', 'fpost',
+                     'bpost', 'deleted']
     fpre = hook.log[1]
     assert fpre[2] == '_ * 3.0'
     assert isinstance(fpre[3], tuple) and fpre[3][0] is x.array
     bpre = hook.log[3]
     assert isinstance(bpre[3][0], np.ndarray)
+    np.testing.assert_array_equal(x.grad, [3.0, 3.0])
+
+
+class _BackwardOnly(chainerlite.FunctionHook):
+    name = 'bwd'
+
+    def __init__(self):
+        self.log = []
+
+    def backward_preprocess(self, function, in_data, out_grad):
+        self.log.append(function.label)
+
+
+@pytest.mark.parametrize('build', [
+    lambda x: x * 3.0,                 # compiled node, one input
+    lambda x: F.sum(F.exp(x)),         # Python nodes
+    lambda x: F.tanh(x) * x,           # two-input compiled node
+])
+def test_nested_forward_calls_of_backward_are_seen_by_forward_hooks(build):
+    x = _x()
+    with Recorder() as hook:
+        y = F.sum(build(x))
+        n_forward = sum(1 for e in hook.log if e[1] == 'fpre')
+        y.backward()
+    log = hook.log
+    first_bpre = next(i for i, e in enumerate(log) if e[1] == 'bpre')
+    nested = [e for e in log[first_bpre:] if e[1] == 'fpre']
+    assert n_forward >= 2 and nested, log
+    # the gradient is the same as without the hook
+    x2 = _x()
+    y2 = F.sum(build(x2))
+    y2.backward()
+    np.testing.assert_allclose(x.grad, x2.grad, rtol=1e-6)
+
+
+def test_backward_only_hook_sees_no_nested_forward_calls():
+    x = _x()
+    hook = _BackwardOnly()
+    with hook:
+        y = F.sum(x * 3.0)
+        y.backward()
+    assert hook.log == ['Sum', '_ * 3.0']
     np.testing.assert_array_equal(x.grad, [3.0, 3.0])
 
 
@@ -163,8 +208,9 @@ def test_callback_patched_on_instance_is_called(patch_after_enter):
                 y = x * 2.0
                 y.grad = np.ones(2, np.float32)
                 y.backward()
-    assert m.call_count == 1
-    func, in_data = m.call_args[0]
+    # once for ``x * 2.0``, once for ``gy * 2.0`` inside its backward
+    assert m.call_count == 2
+    func, in_data = m.call_args_list[0][0]
     assert func is y.creator and in_data[0] is x.array
     assert b.call_count == 1
 

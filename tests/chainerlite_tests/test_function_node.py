@@ -772,3 +772,58 @@ def test_function_node_freed_with_graph():
     del y
     gc.collect()
     assert r() is None
+
+
+class _TripleOfMiddle(FunctionNode):
+    # Takes (None, x, None), as Chainer allows: absent inputs are None.
+    def forward(self, inputs):
+        a, x, c = inputs
+        assert a is None and c is None
+        self.retain_inputs((1, 2))
+        return x * 3,
+
+    def backward(self, indexes, grad_outputs):
+        self.seen_indexes = indexes
+        x, c = self.get_retained_inputs()
+        self.seen_retained = (x, c)
+        return None, grad_outputs[0] * 3, None
+
+
+class _OldTripleOfMiddle(chainerlite.Function):
+    def forward(self, inputs):
+        a, x, c = inputs
+        assert a is None and c is None
+        return x * 3,
+
+    def backward(self, inputs, grad_outputs):
+        self.seen_inputs = inputs
+        return None, grad_outputs[0] * 3, None
+
+
+def test_none_inputs_are_passed_through_and_get_no_gradient():
+    x = Variable(numpy.array([2.0, 3.0], numpy.float32))
+    node = _TripleOfMiddle()
+    y, = node.apply((None, x, None))
+    numpy.testing.assert_array_equal(y.array, [6.0, 9.0])
+    y.grad = numpy.array([2.0, 4.0], numpy.float32)
+    y.backward()
+    assert node.seen_indexes == (1,)
+    retained_x, retained_c = node.seen_retained
+    assert retained_c is None
+    numpy.testing.assert_array_equal(retained_x.array, x.array)
+    numpy.testing.assert_array_equal(x.grad, [6.0, 12.0])
+
+
+def test_none_inputs_of_an_old_style_function():
+    x = Variable(numpy.array([2.0, 3.0], numpy.float32))
+    f = _OldTripleOfMiddle()
+    y = f(None, x, None)
+    y.grad = numpy.array([1.0, 1.0], numpy.float32)
+    y.backward()
+    a, x_data, c = f.seen_inputs
+    assert a is None and c is None
+    numpy.testing.assert_array_equal(x_data, x.array)
+    numpy.testing.assert_array_equal(x.grad, [3.0, 3.0])
+    # a built-in function still names what is wrong with a None input
+    with pytest.raises(TypeError):
+        F.relu(None)

@@ -312,6 +312,29 @@ def test_check_backward_float16_with_float64_numerics():
             atol=1e-2, rtol=1e-2)
 
 
+@pytest.mark.parametrize('seed', range(5))
+def test_check_backward_float16_numerics_run_in_float64_by_default(seed):
+    # A step of 1e-3 along a random direction is below float16's resolution
+    # near 1, and a float16 output rounds the differences away: the
+    # numerical side evaluates the function in float64 (as Chainer's check
+    # does), so a correct float16 backward passes with float16 tolerances.
+    rng = numpy.random.RandomState(seed)
+    a = rng.uniform(0.5, 1, (4, 3, 2)).astype(numpy.float16)
+    b = rng.uniform(0.5, 1, (3, 2, 5)).astype(numpy.float16)
+    gy = rng.uniform(-1, 1, (4, 5)).astype(numpy.float16)
+
+    def f(a, b):
+        return chainerlite.functions.tensordot(a, b, axes=2)
+
+    gradient_check.check_backward(f, (a, b), gy, atol=1e-2, rtol=5e-2)
+    # and a float16 backward that is 25% off still fails
+    x = a.ravel()[:6]
+    with pytest.raises(AssertionError):
+        gradient_check.check_backward(
+            lambda x: square(x, factor=2.5), x, gy.ravel()[:6],
+            atol=1e-2, rtol=5e-2)
+
+
 def test_check_backward_multiple_inputs():
     xs = tuple(_random((2, 3), seed=i) for i in range(3))
     gy = _random((2, 3), seed=5)

@@ -53,13 +53,13 @@ def test_forward_and_backward_calls_with_nesting():
         y.backward()
     assert _summary(hook) == [
         ('Exp', 'forward', 0), ('Sum', 'forward', 0),
-        ('Sum', 'backward', 0),
+        ('Sum', 'backward', 0), ('BroadcastTo', 'forward', 1),
         ('Exp', 'backward', 0), ('Mul', 'forward', 1)]
     thread_id = threading.get_native_id()
     assert all(e.thread_id == thread_id for e in hook.events)
     events = hook.events
     assert [e.start for e in events] == sorted(e.start for e in events)
-    exp_backward, mul = events[3], events[4]
+    exp_backward, mul = events[4], events[5]
     assert exp_backward.start <= mul.start
     assert (mul.start + mul.duration
             <= exp_backward.start + exp_backward.duration)
@@ -75,7 +75,7 @@ def test_calls_recomputed_by_forget_are_nested():
         ('Exp', 'forward', 1),
         ('Forget', 'backward', 0), ('MulConstant', 'forward', 1),
         ('Exp', 'forward', 1), ('Exp', 'backward', 1), ('Mul', 'forward', 2),
-        ('MulConstant', 'backward', 1)]
+        ('MulConstant', 'backward', 1), ('MulConstant', 'forward', 2)]
 
 
 def test_durations_are_measured():
@@ -144,7 +144,7 @@ def test_saved_chrome_trace_is_valid(tmp_path):
     by_thread = _check_chrome_trace(document)
     assert list(by_thread) == [threading.get_native_id()]
     events = by_thread[threading.get_native_id()]
-    assert len(events) == len(hook.events) == 17
+    assert len(events) == len(hook.events) == 20
     assert max(e['args']['depth'] for e in events) == 2
     assert [(e['name'], e['cat']) for e in events] == [
         (e.name, e.phase) for e in hook.events]

@@ -1,0 +1,286 @@
+"""Converters: turn a list of examples into a batch of arrays on a device.
+
+A converter is called as ``converter(batch, device)``. Functions decorated
+with :func:`converter` (and :class:`Converter` subclasses) receive ``device``
+as a :class:`chainerlite.backend.Device` (or ``None``), whatever spec the
+caller used; older plain functions receive the spec as given.
+"""
+import functools
+import sys
+
+import numpy
+
+from chainerlite import backend
+from chainerlite.backends import cuda
+
+
+class Converter(object):
+    """Base class of converters.
+
+    A subclass implements ``__call__(self, batch, device)``, where ``batch``
+    is a list of examples and ``device`` a
+    :class:`chainerlite.backend.Device` (or ``None``: leave the arrays where
+    they are). Trainers and evaluators pass a Device to converters of this
+    type; :func:`converter` turns a plain function into one.
+    """
+
+    def __call__(self, batch, device):
+        raise NotImplementedError(
+            '{}.__call__ is not implemented'.format(type(self).__name__))
+
+
+class _FunctionConverter(Converter):
+    # A converter made by @converter() from a function; it turns any device
+    # spec into a Device before calling the function.
+
+    def __init__(self, func):
+        self.func = func
+        # name, docs and signature of the function (for pickle, help, doctest)
+        functools.update_wrapper(self, func)
+
+    def __call__(self, batch, device=None, *args, **kwargs):
+        return self.func(batch, _to_device_object(device), *args, **kwargs)
+
+    def __reduce__(self):
+        # A module-level converter pickles by name, like the function it
+        # replaces; others carry the function.
+        module = sys.modules.get(self.__module__)
+        if getattr(module, self.__qualname__, None) is self:
+            return self.__qualname__
+        return _FunctionConverter, (self.func,)
+
+    def __repr__(self):
+        return '<converter {}.{}>'.format(self.__module__, self.__qualname__)
+
+
+def converter():
+    """Decorator that makes a converter out of a function.
+
+    The function is called as ``func(batch, device, ...)`` with ``device`` a
+    :class:`chainerlite.backend.Device` or ``None``; the decorated converter
+    also accepts the older specs (an int GPU id, ``-1`` for the CPU, a
+    string such as ``'@cupy:0'``).
+
+    .. admonition:: Example
+
+        >>> import numpy
+        >>> from chainerlite import dataset
+        >>> @dataset.converter()
+        ... def stack_x(batch, device=None):
+        ...     return numpy.stack([x for x, _ in batch])
+        >>> stack_x([(numpy.zeros(2), 0), (numpy.ones(2), 1)], -1).shape
+        (2, 2)
+
+    Returns:
+        A decorator; the object it returns is a :class:`Converter`.
+
+    """
+    def decorator(func):
+        return _FunctionConverter(func)
+    return decorator
+
+
+def _to_device_object(device):
+    if device is None or isinstance(device, backend.Device):
+        return device
+    if isinstance(device, (int, numpy.integer)) and device < 0:
+        return backend.CpuDevice()
+    return backend.get_device(device)
+
+
+def _call_converter(converter, batch, device):
+    """Calls ``converter`` the way Chainer's updaters and evaluators do.
+
+    A :class:`Converter` gets ``device`` as a Device; a plain function (the
+    older protocol) gets ``None``, ``-1`` for the CPU or the GPU id.
+    """
+    if isinstance(converter, Converter) or device is None:
+        return converter(batch, _to_device_object(device))
+    device = _to_device_object(device)
+    if isinstance(device, backend.GpuDevice):
+        return converter(batch, device.device_id)
+    if isinstance(device, backend.CpuDevice):
+        return converter(batch, -1)
+    return converter(batch, device)
+
+
+def to_device(device, x):
+    """Sends an array to a device.
+
+    Args:
+        device: ``None`` (``x`` is returned as is), a negative int (the
+            CPU), a GPU id, or any spec :func:`chainerlite.backend.get_device`
+            accepts (a Device, ``'@numpy'``, ``'@cupy:N'``).
+        x (numpy.ndarray, cupy.ndarray or None): The array.
+
+    Returns:
+        ``x`` on the device (``None`` stays ``None``).
+
+    """
+    if device is None or x is None:
+        return x
+    return _to_device_object(device).send(x)
+
+
+@converter()
+def concat_examples(batch, device=None, padding=None):
+    """Stacks a list of examples into a batch of arrays.
+
+    Each example is an array (or a Python scalar), a tuple of them, or a
+    dictionary of them; the result has the same structure, each entry
+    stacked along a new first axis. With ``padding``, examples of different
+    shapes are allowed: each batch array takes the largest size along every
+    axis and the cells no example fills hold ``padding``.
+
+    Args:
+        batch (list): The examples; all of the same structure.
+        device: Where to send the result: ``None`` (leave it), a negative
+            int (CPU), a GPU id, or a :class:`chainerlite.backend.Device`.
+        padding: ``None`` (shapes must match), a scalar, or, for tuple and
+            dict examples, a tuple or dict of scalars per entry.
+
+    Returns:
+        An array, a tuple of arrays, or a dict of arrays.
+
+    Raises:
+        ValueError: If ``batch`` is empty, or shapes differ without
+            ``padding``.
+
+    .. admonition:: Example
+
+        >>> import numpy
+        >>> from chainerlite.dataset import concat_examples
+        >>> x, t = concat_examples([(numpy.zeros(3), 0), (numpy.ones(3), 1)])
+        >>> x.shape, t
+        ((2, 3), array([0, 1]))
+        >>> concat_examples([numpy.ones(1), numpy.ones(2)], padding=-1)
+        array([[ 1., -1.],
+               [ 1.,  1.]])
+
+    """
+    if len(batch) == 0:
+        raise ValueError('concat_examples: batch is empty')
+    first = batch[0]
+    if isinstance(first, tuple):
+        if not isinstance(padding, tuple):
+            padding = (padding,) * len(first)
+        return tuple(
+            to_device(device, _concat_arrays([ex[i] for ex in batch], pad))
+            for i, pad in enumerate(padding))
+    if isinstance(first, dict):
+        if not isinstance(padding, dict):
+            padding = {key: padding for key in first}
+        return {
+            key: to_device(device, _concat_arrays(
+                [ex[key] for ex in batch], padding[key]))
+            for key in first}
+    return to_device(device, _concat_arrays(batch, padding))
+
+
+def _concat_arrays(arrays, padding):
+    # Python scalars (and lists) become a NumPy array first.
+    if not isinstance(arrays[0], (numpy.ndarray, cuda.ndarray)):
+        arrays = numpy.asarray(arrays)
+    xp = backend.get_array_module(arrays[0])
+    if padding is not None:
+        return _concat_arrays_with_padding(arrays, padding, xp)
+    shape = arrays[0].shape
+    for a in arrays:
+        if a.shape != shape:
+            raise ValueError(
+                'concat_examples: shapes of examples differ ({} and {}); '
+                'pass padding= to pad them'.format(shape, a.shape))
+    with _device_of(arrays[0]):
+        return xp.stack(arrays)
+
+
+def _concat_arrays_with_padding(arrays, padding, xp):
+    shape = numpy.array(arrays[0].shape, dtype=int)
+    for a in arrays[1:]:
+        if a.ndim != len(shape):
+            raise ValueError(
+                'concat_examples: examples have different numbers of '
+                'dimensions ({} and {})'.format(len(shape), a.ndim))
+        shape = numpy.maximum(shape, a.shape)
+    with _device_of(arrays[0]):
+        result = xp.full((len(arrays),) + tuple(shape.tolist()), padding,
+                         dtype=arrays[0].dtype)
+        for i, a in enumerate(arrays):
+            result[(i,) + tuple(slice(n) for n in a.shape)] = a
+    return result
+
+
+def _device_of(array):
+    # A context that makes the array's GPU current (nothing on the CPU).
+    if isinstance(array, cuda.ndarray):
+        return array.device
+    return _NullContext()
+
+
+class _NullContext(object):
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+class ConcatWithAsyncTransfer(object):
+    """A :func:`concat_examples` that sends batches to the GPU asynchronously.
+
+    Host arrays are stacked into page-locked memory and copied on a stream
+    of this converter's own; the stream that will use the arrays (the
+    current one, or ``compute_stream``) waits on the GPU for the copy, not
+    the host, so the next batch can be prepared while the copy runs. On the
+    CPU (or with ``device=None``) it is :func:`concat_examples`.
+
+    Args:
+        stream (cupy.cuda.Stream): Stream for the copies; a new non-blocking
+            one by default.
+        compute_stream (cupy.cuda.Stream): Stream that uses the arrays; the
+            current stream when ``None``.
+
+    """
+
+    def __init__(self, stream=None, compute_stream=None):
+        self._stream = stream
+        self.compute_stream = compute_stream
+        # Page-locked buffers stay alive until their copy has finished.
+        self._pending = []
+
+    def __call__(self, batch, device=None, padding=None):
+        device = _to_device_object(device)
+        if not isinstance(device, backend.GpuDevice):
+            return concat_examples(batch, device, padding)
+        cupy = cuda.cupy
+        with cupy.cuda.Device(device.device_id):
+            if self._stream is None:
+                self._stream = cupy.cuda.Stream(non_blocking=True)
+            self._release_finished()
+            host = concat_examples(batch, backend.CpuDevice(), padding)
+            if isinstance(host, tuple):
+                return tuple(self._send(a) for a in host)
+            if isinstance(host, dict):
+                return {k: self._send(a) for k, a in host.items()}
+            return self._send(host)
+
+    def _send(self, array):
+        cupy = cuda.cupy
+        if isinstance(array, cupy.ndarray):
+            return array
+        array = numpy.ascontiguousarray(array)
+        pinned = cupy.cuda.alloc_pinned_memory(array.nbytes)
+        staging = numpy.frombuffer(
+            pinned, array.dtype, array.size).reshape(array.shape)
+        staging[...] = array
+        result = cupy.empty(array.shape, array.dtype)
+        result.set(staging, stream=self._stream)
+        done = self._stream.record()
+        compute = self.compute_stream or cupy.cuda.get_current_stream()
+        compute.wait_event(done)
+        self._pending.append((done, pinned))
+        return result
+
+    def _release_finished(self):
+        self._pending = [(e, m) for e, m in self._pending if not e.done]
