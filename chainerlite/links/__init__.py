@@ -22,4 +22,5 @@ from chainerlite.links.model.classifier import Classifier  # NOQA
 from chainerlite.links.normalization.batch_normalization import BatchNormalization  # NOQA
 from chainerlite.links.normalization.batch_renormalization import BatchRenormalization  # NOQA
 from chainerlite.links.normalization.decorrelated_batch_normalization import DecorrelatedBatchNormalization  # NOQA
+from chainerlite.links.normalization.group_normalization import GroupNormalization  # NOQA
 from chainerlite.links.normalization.layer_normalization import LayerNormalization  # NOQA
