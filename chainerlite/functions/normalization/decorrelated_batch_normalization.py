@@ -5,6 +5,7 @@ from chainerlite import function_node
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import transpose
 from chainerlite.functions.math import matmul
+from chainerlite.functions.normalization import _norm_utils
 from chainerlite.utils import type_check
 
 
@@ -175,7 +176,8 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
         mean (Variable or numpy.ndarray or cupy.ndarray): Mean of shape
             ``(groups, C // groups)``.
         projection (Variable or numpy.ndarray or cupy.ndarray): Projection
-            of shape ``(groups, C // groups, C // groups)``.
+            of shape ``(groups, C // groups, C // groups)``. The statistics
+            are cast to the dtype of ``x``.
         groups (int): Number of channel groups.
 
     Returns:
@@ -198,6 +200,10 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
             'must have shapes {} and {}, got {} and {}'.format(
                 (groups, cg), (groups, cg, cg), mean.shape,
                 projection.shape))
+    # Statistics kept in another dtype (e.g. float32 ones for float64
+    # data) are cast to that of x.
+    mean = _norm_utils.as_dtype(mean, x.dtype)
+    projection = _norm_utils.as_dtype(projection, x.dtype)
     xg = transpose.transpose(reshape.reshape(x, (b, groups, cg, -1)),
                              (1, 0, 2, 3))
     xg = xg - reshape.reshape(mean, (groups, 1, cg, 1))

@@ -18,8 +18,9 @@ class GroupNormalization(link.Link):
     Args:
         groups (int): Number of channel groups; it must divide the
             channels of the inputs.
-        size (int or None): Number of channels; inferred from the first
-            input when ``None``.
+        size (int or None): Number of channels; when ``None``, the length
+            of an array ``initial_gamma``, else inferred from the first
+            input.
         eps (float): Added to the variances.
         initial_gamma: Initializer of ``gamma`` (ones when ``None``).
         initial_beta: Initializer of ``beta`` (zeros when ``None``).
@@ -41,6 +42,8 @@ class GroupNormalization(link.Link):
                 bn_link._initializer(initial_gamma, 1, dtype))
             self.beta = variable.Parameter(
                 bn_link._initializer(initial_beta, 0, dtype))
+        if size is None and hasattr(initial_gamma, 'shape'):
+            size = initial_gamma.shape[0]
         if size is not None:
             self._initialize_params(size)
 

@@ -110,3 +110,13 @@ def test_fixed_rejects_bad_shapes():
     with pytest.raises(ValueError, match='shapes'):
         F.fixed_decorrelated_batch_normalization(
             x, numpy.zeros((2, 2)), numpy.zeros((2, 2, 3)), groups=2)
+
+
+def test_fixed_casts_statistics_to_the_data_dtype():
+    x = numpy.random.uniform(-1, 1, (3, 2)).astype(numpy.float64)
+    mean = numpy.full((1, 2), 0.5, numpy.float32)
+    projection = numpy.eye(2, dtype=numpy.float32)[None] * 2
+    y = F.fixed_decorrelated_batch_normalization(x, mean, projection,
+                                                 groups=1)
+    assert y.dtype == numpy.float64
+    numpy.testing.assert_allclose(y.array, 2 * (x - 0.5))

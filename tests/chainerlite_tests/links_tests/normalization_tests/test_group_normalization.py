@@ -3,6 +3,7 @@ import pytest
 
 import chainerlite
 import chainerlite.functions as F
+from chainerlite import initializers
 from chainerlite import links
 
 
@@ -12,7 +13,8 @@ from chainerlite import links
 def test_lazy_parameters_and_forward(dtype, param_dtype):
     gamma = numpy.random.uniform(-1, 1, 4).astype(param_dtype)
     with chainerlite.using_config('dtype', dtype):
-        link = links.GroupNormalization(2, initial_gamma=gamma)
+        link = links.GroupNormalization(
+            2, initial_gamma=initializers.Constant(gamma))
         default = links.GroupNormalization(2, size=4)
     assert link.gamma.array is None
     assert (default.gamma.array == 1).all() and (default.beta.array == 0).all()
@@ -41,3 +43,8 @@ def test_invalid_groups():
         links.GroupNormalization(3)(x)
     with pytest.raises(TypeError, match='int'):
         links.GroupNormalization(3.5)(x)
+
+
+def test_size_from_initial_gamma_array():
+    link = links.GroupNormalization(1, initial_gamma=numpy.ones(3, 'f'))
+    assert link.gamma.shape == (3,) and link.beta.shape == (3,)
