@@ -777,6 +777,11 @@ cdef class Variable:
         return helper('chainerlite.functions.array.transpose.transpose')(
             self, axes)
 
+    def mean(self, axis=None, *, weights=None, keepdims=False):
+        """Returns the (weighted) mean (see ``chainerlite.functions.average``)."""
+        return helper('chainerlite.functions.math.average.average')(
+            self, axis=axis, weights=weights, keepdims=keepdims)
+
     @property
     def T(self):
         """Transposed variable (all axes reversed)."""

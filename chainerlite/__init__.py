@@ -15,6 +15,7 @@ from chainerlite import function_hook  # NOQA
 from chainerlite import function_node  # NOQA
 from chainerlite import variable  # NOQA
 from chainerlite import utils  # NOQA
+from chainerlite import initializer  # NOQA
 from chainerlite import initializers  # NOQA
 from chainerlite import functions  # NOQA
 from chainerlite import function_hooks  # NOQA
@@ -46,8 +47,10 @@ from chainerlite.configuration import config, global_config, using_config  # NOQ
 from chainerlite.function import Function, force_backprop_mode, no_backprop_mode  # NOQA
 from chainerlite.function_hook import FunctionHook  # NOQA
 from chainerlite.function_node import FunctionNode  # NOQA
+from chainerlite.initializer import Initializer  # NOQA
 from chainerlite.link import Chain, ChainList, Link  # NOQA
 from chainerlite.link_hook import LinkHook, _get_link_hooks  # NOQA
+from chainerlite.optimizer import GradientMethod, Optimizer, UpdateRule  # NOQA
 from chainerlite.sequential import Sequential  # NOQA
 from chainerlite.reporter import Reporter, report, report_scope  # NOQA
 from chainerlite.reporter import get_current_reporter  # NOQA
@@ -72,3 +75,17 @@ def is_debug():
 def set_debug(debug):
     """Turns the debug mode on or off (globally)."""
     global_config.debug = debug
+
+
+def get_array_types():
+    """Returns the array types chainerlite works with.
+
+    Returns:
+        tuple of type: ``numpy.ndarray``, plus ``cupy.ndarray`` when CuPy
+        is available.
+
+    """
+    import numpy
+    if cuda.available:
+        return numpy.ndarray, cuda.ndarray
+    return numpy.ndarray,

@@ -501,6 +501,56 @@ class Optimizer:
         """
         self._loss_scale = loss_scale
 
+    def loss_scaling(self, interval=1000, scale=None):
+        """Configures static or dynamic loss scaling.
+
+        With ``scale``, the loss is back-propagated with that fixed scale
+        (as :meth:`set_loss_scale`). Without it, the scale is dynamic: it
+        starts at 1 and doubles after every ``interval`` updates whose
+        gradients are all finite; an update that finds an infinite or NaN
+        gradient is skipped and halves the scale.
+
+        Args:
+            interval (int): Number of good updates between two doublings
+                of a dynamic scale.
+            scale (float): Static scale, or ``None`` for a dynamic one.
+
+        Raises:
+            ValueError: If ``interval`` is below 1 or ``scale`` is not
+                positive.
+
+        """
+        if interval < 1:
+            raise ValueError(
+                'loss_scaling: interval must be at least 1, got {}'.format(
+                    interval))
+        if scale is not None and scale <= 0:
+            raise ValueError(
+                'loss_scaling: scale must be positive, got {}'.format(scale))
+        self._loss_scaling_interval = interval
+        self._loss_scaling_good_steps = 0
+        self._loss_scaling_is_dynamic = scale is None
+        self._loss_scale = 1.0 if scale is None else scale
+
+    _loss_scaling_is_dynamic = False
+
+    def _grads_are_finite_or_rescale(self):
+        # Dynamic loss scaling: returns False, and halves the scale, when a
+        # gradient overflowed, so that the update is skipped.
+        if not self._loss_scaling_is_dynamic:
+            return True
+        for param in self.target.params(include_uninit=False):
+            grad = param.grad
+            if grad is not None and not bool(param.xp.isfinite(grad).all()):
+                self._loss_scale = max(self._loss_scale / 2, 1.0)
+                self._loss_scaling_good_steps = 0
+                return False
+        self._loss_scaling_good_steps += 1
+        if self._loss_scaling_good_steps >= self._loss_scaling_interval:
+            self._loss_scale *= 2
+            self._loss_scaling_good_steps = 0
+        return True
+
     def serialize(self, serializer):
         """Saves or loads ``t``, ``epoch`` and each update rule's state.
 
@@ -599,6 +649,8 @@ class GradientMethod(Optimizer):
             loss.backward(loss_scale=self._loss_scale)
             del loss
         self.reallocate_cleared_grads()
+        if not self._grads_are_finite_or_rescale():
+            return
         self.call_hooks('pre')
         self.t += 1
         for param in self.target.params():
@@ -634,3 +686,12 @@ class GradientMethod(Optimizer):
         if self.target is not None:
             for param in self.target.params():
                 param.update_rule.use_fp32_update(flag)
+
+
+# The hooks were defined here before chainerlite.optimizer_hooks existed in
+# Chainer; code written for Chainer still reaches them as optimizer.X.
+from chainerlite.optimizer_hooks.gradient_clipping import GradientClipping  # NOQA: E402,F401
+from chainerlite.optimizer_hooks.gradient_hard_clipping import GradientHardClipping  # NOQA: E402,F401
+from chainerlite.optimizer_hooks.gradient_noise import GradientNoise  # NOQA: E402,F401
+from chainerlite.optimizer_hooks.lasso import Lasso  # NOQA: E402,F401
+from chainerlite.optimizer_hooks.weight_decay import WeightDecay  # NOQA: E402,F401

@@ -96,8 +96,11 @@ from chainerlite.functions.evaluation.r2_score import r2_score  # NOQA
 
 # --- loss ---
 from chainerlite.functions.loss.absolute_error import absolute_error  # NOQA
+from chainerlite.functions.loss.black_out import black_out  # NOQA
 from chainerlite.functions.loss.contrastive import contrastive  # NOQA
 from chainerlite.functions.loss.cross_covariance import cross_covariance  # NOQA
+from chainerlite.functions.loss.crf1d import argmax_crf1d  # NOQA
+from chainerlite.functions.loss.crf1d import crf1d  # NOQA
 from chainerlite.functions.loss.ctc import connectionist_temporal_classification  # NOQA
 from chainerlite.functions.loss.decov import decov  # NOQA
 from chainerlite.functions.loss.hinge import hinge  # NOQA
@@ -185,11 +188,16 @@ from chainerlite.functions.math.tensordot import tensordot  # NOQA
 from chainerlite.functions.noise.dropout import dropout  # NOQA
 from chainerlite.functions.noise.gaussian import gaussian  # NOQA
 from chainerlite.functions.noise.gumbel_softmax import gumbel_softmax  # NOQA
+from chainerlite.functions.noise.simplified_dropconnect import simplified_dropconnect  # NOQA
 from chainerlite.functions.noise.zoneout import zoneout  # NOQA
 
 # --- normalization ---
 from chainerlite.functions.normalization.batch_normalization import batch_normalization  # NOQA
 from chainerlite.functions.normalization.batch_normalization import fixed_batch_normalization  # NOQA
+from chainerlite.functions.normalization.batch_renormalization import batch_renormalization  # NOQA
+from chainerlite.functions.normalization.batch_renormalization import fixed_batch_renormalization  # NOQA
+from chainerlite.functions.normalization.decorrelated_batch_normalization import decorrelated_batch_normalization  # NOQA
+from chainerlite.functions.normalization.decorrelated_batch_normalization import fixed_decorrelated_batch_normalization  # NOQA
 from chainerlite.functions.normalization.group_normalization import group_normalization  # NOQA
 from chainerlite.functions.normalization.l2_normalization import normalize  # NOQA
 from chainerlite.functions.normalization.layer_normalization import layer_normalization  # NOQA

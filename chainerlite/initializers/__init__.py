@@ -10,13 +10,15 @@ from chainerlite.initializers.constant import Identity  # NOQA
 from chainerlite.initializers.constant import NaN  # NOQA
 from chainerlite.initializers.constant import One  # NOQA
 from chainerlite.initializers.constant import Zero  # NOQA
-from chainerlite.initializers.initializer import get_fans  # NOQA
-from chainerlite.initializers.initializer import Initializer  # NOQA
+from chainerlite.initializer import get_fans  # NOQA
+from chainerlite.initializer import Initializer  # NOQA
 from chainerlite.initializers.normal import GlorotNormal  # NOQA
 from chainerlite.initializers.normal import HeNormal  # NOQA
 from chainerlite.initializers.normal import LeCunNormal  # NOQA
 from chainerlite.initializers.normal import Normal  # NOQA
 from chainerlite.initializers.orthogonal import Orthogonal  # NOQA
+from chainerlite.initializers.sampling import DownsamplingConvFilter  # NOQA
+from chainerlite.initializers.sampling import UpsamplingDeconvFilter  # NOQA
 from chainerlite.initializers.uniform import GlorotUniform  # NOQA
 from chainerlite.initializers.uniform import HeUniform  # NOQA
 from chainerlite.initializers.uniform import LeCunUniform  # NOQA

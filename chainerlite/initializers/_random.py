@@ -3,7 +3,7 @@
 import math
 
 from chainerlite import backend
-from chainerlite.initializers import initializer
+from chainerlite import initializer
 
 
 class RandomInitializer(initializer.Initializer):

@@ -3,7 +3,7 @@
 import numpy
 
 from chainerlite import backend
-from chainerlite.initializers import initializer
+from chainerlite import initializer
 
 
 class Constant(initializer.Initializer):

@@ -2,7 +2,7 @@
 
 from chainerlite import backend
 from chainerlite import utils
-from chainerlite.initializers import initializer
+from chainerlite import initializer
 
 _MODES = ('auto', 'projection', 'embedding', 'basis')
 
@@ -12,7 +12,7 @@ class Orthogonal(initializer.Initializer):
 
     The array is seen as a matrix of ``shape[0]`` rows (the output
     dimension) and ``size / shape[0]`` columns (the input dimension, all the
-    other axes flattened). A matrix of standard Gaussian draws is
+    other axes flattened); a scalar is a 1x1 matrix. A matrix of standard Gaussian draws is
     QR-decomposed with the diagonal of R made non-negative, so that the
     orthogonal factor is uniformly distributed; it is multiplied by
     ``scale``. With ``W`` the matrix, ``W W^T = scale^2 I`` when there are
@@ -29,7 +29,7 @@ class Orthogonal(initializer.Initializer):
 
     Raises:
         ValueError: If ``mode`` is unknown; when called, if the array is
-            0-dimensional or its shape does not fit ``mode``.
+            empty or its shape does not fit ``mode``.
 
     .. admonition:: Example
 
@@ -54,13 +54,12 @@ class Orthogonal(initializer.Initializer):
 
     def __call__(self, array):
         self._check_dtype(array)
-        if array.ndim == 0:
-            raise ValueError(
-                'Orthogonal: the array to be initialized must be '
-                'non-scalar')
         if array.size == 0:
-            return
-        out_dim = array.shape[0]
+            raise ValueError(
+                'Orthogonal: the array to be initialized must be non-empty, '
+                'got shape {}'.format(array.shape))
+        # A scalar is a 1x1 matrix.
+        out_dim = array.shape[0] if array.ndim else 1
         in_dim = utils.size_of_shape(array.shape[1:])
         self._check_mode(out_dim, in_dim, array.shape)
         xp = backend.get_array_module(array)

@@ -1,7 +1,9 @@
 """Links: parameterized building blocks of models, re-exported as ``L.*``."""
 
+from chainerlite.links.activation.maxout import Maxout  # NOQA
 from chainerlite.links.activation.prelu import PReLU  # NOQA
 from chainerlite.links.connection.bias import Bias  # NOQA
+from chainerlite.links.connection.bilinear import Bilinear  # NOQA
 from chainerlite.links.connection.convolution_2d import Convolution2D  # NOQA
 from chainerlite.links.connection.convolution_nd import Convolution1D  # NOQA
 from chainerlite.links.connection.convolution_nd import Convolution3D  # NOQA
@@ -14,13 +16,24 @@ from chainerlite.links.connection.deformable_convolution_2d import DeformableCon
 from chainerlite.links.connection.depthwise_convolution_2d import DepthwiseConvolution2D  # NOQA
 from chainerlite.links.connection.dilated_convolution_2d import DilatedConvolution2D  # NOQA
 from chainerlite.links.connection.embed_id import EmbedID  # NOQA
+from chainerlite.links.connection.highway import Highway  # NOQA
+from chainerlite.links.connection.inception import Inception  # NOQA
+from chainerlite.links.connection.inceptionbn import InceptionBN  # NOQA
 from chainerlite.links.connection.linear import Linear  # NOQA
 from chainerlite.links.connection.local_convolution_2d import LocalConvolution2D  # NOQA
 from chainerlite.links.connection.lstm import LSTM  # NOQA
 from chainerlite.links.connection.mlp_convolution_2d import MLPConvolution2D  # NOQA
 from chainerlite.links.connection.scale import Scale  # NOQA
+from chainerlite.links.connection.simplified_dropconnect import SimplifiedDropconnect  # NOQA
+from chainerlite.links.loss.black_out import BlackOut  # NOQA
+from chainerlite.links.loss.crf1d import CRF1d  # NOQA
+from chainerlite.links.loss.hierarchical_softmax import BinaryHierarchicalSoftmax  # NOQA
+from chainerlite.links.loss.negative_sampling import NegativeSampling  # NOQA
 from chainerlite.links.model.classifier import Classifier  # NOQA
 from chainerlite.links.normalization.batch_normalization import BatchNormalization  # NOQA
+from chainerlite.links.normalization.batch_renormalization import BatchRenormalization  # NOQA
+from chainerlite.links.normalization.decorrelated_batch_normalization import DecorrelatedBatchNormalization  # NOQA
+from chainerlite.links.normalization.group_normalization import GroupNormalization  # NOQA
 from chainerlite.links.normalization.layer_normalization import LayerNormalization  # NOQA
 from chainerlite.links.rnn.gru import GRU  # NOQA
 from chainerlite.links.rnn.gru import StatefulGRU  # NOQA

@@ -73,6 +73,11 @@ class WalkerAlias:
         """bool: ``True`` if the table lives on a GPU (samples are CuPy)."""
         return not isinstance(self.threshold, numpy.ndarray)
 
+    @property
+    def device(self):
+        """~chainerlite.backend.Device: Where the table lives."""
+        return backend.get_device_from_array(self.threshold)
+
     def to_cpu(self):
         """Moves the table to the host; samples are then NumPy arrays."""
         self.to_device('@numpy')

@@ -50,3 +50,9 @@ def test_chainer_dtype_environment_variable_accepts_mixed16():
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == 'float16'
+
+
+def test_get_array_types():
+    types = chainerlite.get_array_types()
+    assert numpy.ndarray in types
+    assert isinstance(numpy.zeros(1), types)

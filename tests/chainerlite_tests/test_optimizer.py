@@ -417,3 +417,47 @@ def test_use_fp32_update_on_optimizer():
         opt2.update()
     numpy.testing.assert_allclose(link.w.array, [0.998, 0.998], atol=2e-4)
     numpy.testing.assert_allclose(late.w.array, [0.998, 0.998], atol=2e-4)
+
+
+@pytest.mark.parametrize('kwargs', [{'interval': 0}, {'scale': -1},
+                                    {'scale': 0}])
+def test_loss_scaling_rejects_bad_configs(kwargs):
+    opt = optimizers.SGD()
+    with pytest.raises(ValueError, match='loss_scaling'):
+        opt.loss_scaling(**kwargs)
+
+
+def test_static_loss_scaling_scales_backward_and_unscales_grads():
+    link = L.Linear(2, 1, initialW=numpy.ones((1, 2)), nobias=True)
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    opt.loss_scaling(scale=8.0)
+    x = numpy.ones((1, 2), numpy.float32)
+    opt.update(lambda: F.sum(link(x)))
+    numpy.testing.assert_allclose(link.W.array, [[0.0, 0.0]])
+
+
+def test_dynamic_loss_scaling_skips_overflow_and_adapts_scale():
+    link = chainerlite.Link()
+    with link.init_scope():
+        link.w = chainerlite.Parameter(numpy.zeros(2))
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    opt.loss_scaling(interval=2)
+    assert opt._loss_scale == 1.0
+    link.w.grad = numpy.array([1.0, 1.0])
+    opt.update()
+    link.w.grad = numpy.array([1.0, 1.0])
+    opt.update()
+    assert opt._loss_scale == 2.0
+    numpy.testing.assert_allclose(link.w.array, [-2.0, -2.0])
+    link.w.grad = numpy.array([numpy.inf, 1.0])
+    opt.update()
+    assert opt.t == 2
+    assert opt._loss_scale == 1.0
+    numpy.testing.assert_allclose(link.w.array, [-2.0, -2.0])
+
+
+def test_hooks_are_reachable_from_the_optimizer_module():
+    from chainerlite import optimizer_hooks
+    for name in ('GradientClipping', 'GradientHardClipping', 'GradientNoise',
+                 'Lasso', 'WeightDecay'):
+        assert getattr(optimizer, name) is getattr(optimizer_hooks, name)

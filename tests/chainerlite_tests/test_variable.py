@@ -849,3 +849,15 @@ def test_0dim_intermediate_grads_are_arrays():
 def test_constructor_name_is_keyword_only():
     with pytest.raises(TypeError):
         Variable(_arr(2), 'x')
+
+
+def test_mean_method_is_the_weighted_average():
+    x = chainerlite.Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3))
+    numpy.testing.assert_allclose(x.mean().array, 2.5)
+    numpy.testing.assert_allclose(x.mean(axis=0).array, [1.5, 2.5, 3.5])
+    w = numpy.array([1.0, 0.0, 3.0], numpy.float32)
+    y = x.mean(axis=1, weights=w, keepdims=True)
+    numpy.testing.assert_allclose(y.array, [[1.5], [4.5]])
+    y.grad = numpy.ones((2, 1), numpy.float32)
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, [[0.25, 0.0, 0.75]] * 2)

@@ -1,5 +1,7 @@
 """Negative sampling loss (word2vec style)."""
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -47,9 +49,11 @@ class NegativeSampling(function_node.FunctionNode):
         x, t, W = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0, 2))
-        negatives = xp.asarray(self.sampler((len(t), self.sample_size)))
-        self.samples = xp.concatenate(
-            [t[:, None], negatives.astype(t.dtype, copy=False)], axis=1)
+        # As in Chainer, the sampler draws the whole table and its first
+        # column is then overwritten with the labels.
+        samples = xp.asarray(self.sampler((len(t), self.sample_size + 1)))
+        self.samples = samples.astype(numpy.int32)
+        self.samples[:, 0] = t
         # The label column counts as log sigmoid(w.x), the negatives as
         # log sigmoid(-w.x); ignored rows count as nothing.
         self._sign = xp.ones(self.samples.shape, x.dtype)

@@ -26,10 +26,10 @@ class GroupNormalization(function_node.FunctionNode):
         x_type, gamma_type, beta_type = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',
-            x_type.ndim >= 3,
+            x_type.ndim >= 2,
             x_type.shape[1] % self.groups == 0,
-            gamma_type.dtype == x_type.dtype,
-            beta_type.dtype == x_type.dtype,
+            gamma_type.dtype.kind == 'f',
+            beta_type.dtype == gamma_type.dtype,
             gamma_type.ndim == 1,
             gamma_type.shape[0] == x_type.shape[1],
             beta_type.shape == gamma_type.shape,
@@ -49,12 +49,12 @@ class GroupNormalization(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
-        dtype = _norm_utils.compute_dtype(x.dtype)
-        x_c, gy, gamma = (_norm_utils.as_dtype(v, dtype)
-                          for v in (x, grad_outputs[0], gamma))
+        dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
+        x_c, gy, gamma_c = (_norm_utils.as_dtype(v, dtype)
+                            for v in (x, grad_outputs[0], gamma))
         grouped_shape = (x.shape[0], self.groups, -1)
         gxhat = gy * broadcast.broadcast_to(
-            reshape.reshape(gamma, self._param_shape(x)), x.shape)
+            reshape.reshape(gamma_c, self._param_shape(x)), x.shape)
         gx, xhat = _norm_utils.standardize_grad(
             reshape.reshape(x_c, grouped_shape),
             reshape.reshape(gxhat, grouped_shape), (2,), self.eps)
@@ -63,8 +63,9 @@ class GroupNormalization(function_node.FunctionNode):
         axis = (0,) + tuple(range(2, x.ndim))
         ggamma = sum_mod.sum(gy * xhat, axis=axis)
         gbeta = sum_mod.sum(gy, axis=axis)
-        return tuple(_norm_utils.as_dtype(g, x.dtype)
-                     for g in (gx, ggamma, gbeta))
+        return (_norm_utils.as_dtype(gx, x.dtype),
+                _norm_utils.as_dtype(ggamma, gamma.dtype),
+                _norm_utils.as_dtype(gbeta, gamma.dtype))
 
 
 def group_normalization(x, groups, gamma, beta, eps=1e-5):
@@ -77,12 +78,14 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
 
     Args:
         x (Variable or numpy.ndarray or cupy.ndarray): Batch of shape
-            ``(n, c, ...)`` with at least one axis after the channel axis.
+            ``(n, c, ...)``.
         groups (int): Number of channel groups; it must divide ``c``.
         gamma (Variable or numpy.ndarray or cupy.ndarray): Scaling
             parameter of shape ``(c,)``.
         beta (Variable or numpy.ndarray or cupy.ndarray): Shifting parameter
-            of shape ``(c,)``. ``gamma`` and ``beta`` have the dtype of
+            of shape ``(c,)``. ``gamma`` and ``beta`` have one floating
+            point dtype, which may be wider than that of ``x`` (float32
+            parameters with float16 data); the output has the dtype of
             ``x``.
         eps (float): Added to the variance for numerical stability.
 
@@ -90,7 +93,7 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
         Variable: Output of the shape and dtype of ``x``.
 
     Raises:
-        ValueError: If ``x`` has fewer than three dimensions, or ``groups``
+        ValueError: If ``x`` has fewer than two dimensions, or ``groups``
             does not divide the number of channels.
         TypeError: If ``groups`` is not an int.
 
@@ -108,9 +111,10 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
                 [ 1.   ,  1.   ]]], dtype=float32)
 
     """
-    if x.ndim <= 2:
-        raise ValueError('Input dimension must be greater than 2, including '
-                         'the batch size dimension (first dimension).')
+    if x.ndim < 2:
+        raise ValueError(
+            'group_normalization: the input needs a batch and a channel '
+            'axis, got shape {}'.format(x.shape))
     if not isinstance(groups, int):
         raise TypeError("Argument: 'groups' type must be (int).")
     if x.shape[1] % groups != 0:

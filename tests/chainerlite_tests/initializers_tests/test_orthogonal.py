@@ -84,9 +84,10 @@ def test_invalid_mode():
         initializers.Orthogonal(mode='square')
 
 
-def test_scalar_array():
-    with pytest.raises(ValueError, match='non-scalar'):
-        initializers.Orthogonal()(numpy.empty(()))
+def test_scalar_array_is_a_one_by_one_matrix():
+    array = numpy.empty(())
+    initializers.Orthogonal(scale=2.0)(array)
+    assert abs(float(array)) == pytest.approx(2.0)
 
 
 def test_vector_is_unit_column():
@@ -99,3 +100,9 @@ def test_dtype_check():
     with pytest.raises(AssertionError):
         initializers.Orthogonal(dtype=numpy.float64)(
             numpy.empty((2, 2), numpy.float32))
+
+
+@pytest.mark.parametrize('shape', [(0,), (2, 0)])
+def test_empty_array(shape):
+    with pytest.raises(ValueError, match='non-empty'):
+        initializers.Orthogonal()(numpy.empty(shape))

@@ -26,8 +26,10 @@ class TestNegativeSampling(testing.FunctionTestCase):
 
     def setUp(self):
         # The same samples on every call, so that gradients can be checked.
+        # The sampler draws the label column too, which the labels replace.
         self.samples = numpy.random.randint(
-            0, self.vocab_size, (self.batch_size, self.sample_size)).astype(
+            0, self.vocab_size,
+            (self.batch_size, self.sample_size + 1)).astype(
                 numpy.int32)
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
@@ -67,7 +69,7 @@ class TestNegativeSampling(testing.FunctionTestCase):
             if t[i] == -1:
                 continue
             loss[i] = _softplus(-W[int(t[i])].dot(x[i]))
-            for s in self.samples[i]:
+            for s in self.samples[i, 1:]:
                 loss[i] += _softplus(W[s].dot(x[i]))
         if self.reduce == 'sum':
             loss = loss.sum()

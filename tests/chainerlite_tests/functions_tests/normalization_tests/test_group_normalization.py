@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -8,7 +9,7 @@ from chainerlite.utils import type_check
 
 @testing.parameterize(*testing.product({
     'shape_groups': [((2, 4, 3), 2), ((2, 6, 2, 3), 3), ((1, 4, 5), 4),
-                     ((2, 3, 2, 2), 1)],
+                     ((2, 3, 2, 2), 1), ((3, 6), 2)],
     'dtype': [numpy.float16, numpy.float32, numpy.float64],
 }))
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
@@ -58,14 +59,14 @@ class TestGroupNormalization(testing.FunctionTestCase):
 
 
 @pytest.mark.parametrize('x_shape, groups, error', [
-    ((2, 4), 2, ValueError),
+    ((4,), 2, ValueError),
     ((2, 4, 3), 3, ValueError),
     ((2, 4, 3), 2.0, TypeError),
 ])
 def test_invalid_arguments(x_shape, groups, error):
     x = numpy.zeros(x_shape, numpy.float32)
     gamma = beta = numpy.ones(4, numpy.float32)
-    with pytest.raises(error, match='groups|dimension'):
+    with pytest.raises(error, match='groups|batch and a channel'):
         F.group_normalization(x, groups, gamma, beta)
 
 
@@ -83,3 +84,24 @@ def test_invalid_inputs(gamma_shape, beta_shape, dtypes):
     beta = numpy.zeros(beta_shape, b_dtype)
     with pytest.raises(type_check.InvalidType, match='GroupNormalization'):
         F.group_normalization(x, 2, gamma, beta)
+
+
+def test_float16_data_with_float32_parameters():
+    from chainerlite import gradient_check
+    x = numpy.random.uniform(-1, 1, (2, 4, 3)).astype(numpy.float16)
+    gamma = numpy.random.uniform(0.5, 1.5, 4).astype(numpy.float32)
+    beta = numpy.random.uniform(-1, 1, 4).astype(numpy.float32)
+    y = F.group_normalization(x, 2, gamma, beta)
+    assert y.dtype == numpy.float16
+    expected = F.group_normalization(
+        x.astype(numpy.float64), 2, gamma.astype(numpy.float64),
+        beta.astype(numpy.float64))
+    numpy.testing.assert_allclose(y.array, expected.array, atol=1e-2)
+    gradient_check.check_backward(
+        lambda x, g, b: F.group_normalization(x, 2, g, b), (x, gamma, beta),
+        numpy.random.uniform(-1, 1, x.shape).astype(numpy.float16),
+        dtype=numpy.float64, atol=5e-2, rtol=5e-2)
+    xv, gv, bv = (chainerlite.Variable(a) for a in (x, gamma, beta))
+    F.sum(F.group_normalization(xv, 2, gv, bv)).backward()
+    assert xv.grad.dtype == numpy.float16
+    assert gv.grad.dtype == bv.grad.dtype == numpy.float32

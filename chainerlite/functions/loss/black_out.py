@@ -1,0 +1,73 @@
+"""BlackOut loss."""
+
+from chainerlite import backend
+from chainerlite import variable
+from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import get_item
+from chainerlite.functions.array import reshape
+from chainerlite.functions.math import exponential
+from chainerlite.functions.math import logarithm_1p
+from chainerlite.functions.math import logsumexp
+from chainerlite.functions.math import sum as sum_mod
+
+
+def black_out(x, t, W, samples, reduce='mean'):
+    """BlackOut loss function (Ji et al., ICLR 2016).
+
+    For each example, the target word ``t`` and ``K`` sampled words are
+    scored with ``s_k = W[k] . x``; with ``p_k`` the softmax of these
+    ``K + 1`` scores, the loss is
+
+    .. math::
+        -\\log p_t - \\sum_{k \\in \\mathrm{samples}} \\log (1 - p_k).
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Inputs of shape
+            ``(n, in_size)``.
+        t (Variable or numpy.ndarray or cupy.ndarray): Target words, int32
+            of shape ``(n,)``.
+        W (Variable or numpy.ndarray or cupy.ndarray): Word embeddings of
+            shape ``(n_vocab, in_size)``.
+        samples (Variable or numpy.ndarray or cupy.ndarray): Negative
+            samples, int32 of shape ``(n, K)``.
+        reduce (str): ``'mean'`` (the mean over the batch) or ``'no'``.
+
+    Returns:
+        Variable: The loss: a scalar, or of shape ``(n,)``.
+
+    Raises:
+        ValueError: If ``reduce`` is invalid.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x = np.ones((1, 2), np.float32)
+        >>> W = np.zeros((3, 2), np.float32)
+        >>> t, samples = np.array([0], 'i'), np.array([[1, 2]], 'i')
+        >>> float(F.black_out(x, t, W, samples).array)  # log 3 - 2 log 2/3
+        1.90954...
+
+    """
+    if reduce not in ('mean', 'no'):
+        raise ValueError(
+            "black_out: only 'mean' and 'no' are valid for reduce, got "
+            "{!r}".format(reduce))
+    t = t.array if isinstance(t, variable.Variable) else t
+    samples = (samples.array if isinstance(samples, variable.Variable)
+               else samples)
+    n, k = samples.shape
+    xp = backend.get_array_module(samples)
+    words = xp.concatenate((t.reshape(n, 1), samples), axis=1)
+    embedded = get_item.get_item(W, words)
+    xs = broadcast.broadcast_to(reshape.reshape(x, (n, 1, -1)),
+                                embedded.shape)
+    scores = sum_mod.sum(embedded * xs, axis=2)
+    log_p = scores - broadcast.broadcast_to(
+        reshape.reshape(logsumexp.logsumexp(scores, axis=1), (n, 1)),
+        scores.shape)
+    negatives = logarithm_1p.log1p(-exponential.exp(log_p[:, 1:]))
+    loss = -(log_p[:, 0] + sum_mod.sum(negatives, axis=1))
+    if reduce == 'mean':
+        return sum_mod.sum(loss) / n
+    return loss

@@ -1,0 +1,1 @@
+"""Links of loss functions with learned parameters."""

@@ -1,0 +1,115 @@
+"""Decorrelated batch normalization layer."""
+
+import warnings
+
+import chainerlite
+from chainerlite import configuration
+from chainerlite import link
+from chainerlite import serializer as serializer_module
+from chainerlite.functions.normalization import (
+    decorrelated_batch_normalization as dbn)
+
+
+class DecorrelatedBatchNormalization(link.Link):
+    """Decorrelated batch normalization layer (Huang et al., CVPR 2018).
+
+    In training it whitens each channel group with the batch statistics
+    (:func:`~chainerlite.functions.decorrelated_batch_normalization`) and
+    updates the running averages ``avg_mean`` and ``avg_projection``;
+    otherwise it applies them
+    (:func:`~chainerlite.functions.fixed_decorrelated_batch_normalization`).
+
+    Args:
+        size (int): Number of channels.
+        groups (int): Number of channel groups; it must divide ``size``.
+        decay (float): Decay rate of the running averages.
+        eps (float): Added to the diagonal of the covariances.
+        dtype: Dtype of the running statistics.
+
+    Attributes:
+        avg_mean: Running mean, of shape ``(groups, size // groups)``
+            (zeros at first).
+        avg_projection: Running projection, of shape ``(groups, size //
+            groups, size // groups)`` (identities at first).
+        N (int): Number of batches seen while fine-tuning.
+
+    Files saved before the statistics had a group axis (one mean and
+    projection shared by all groups) load with a ``UserWarning`` when
+    ``groups`` is not 1, the statistics being copied to every group.
+
+    """
+
+    def __init__(self, size, groups=16, decay=0.9, eps=2e-5, dtype=None):
+        super().__init__()
+        if size % groups != 0:
+            raise ValueError(
+                'DecorrelatedBatchNormalization: groups ({}) must divide '
+                'size ({})'.format(groups, size))
+        dtype = chainerlite.get_dtype(dtype)
+        cg = size // groups
+        xp = self.xp
+        self.avg_mean = xp.zeros((groups, cg), dtype)
+        self.register_persistent('avg_mean')
+        self.avg_projection = xp.broadcast_to(
+            xp.eye(cg, dtype=dtype), (groups, cg, cg)).copy()
+        self.register_persistent('avg_projection')
+        self.N = 0
+        self.register_persistent('N')
+        self.groups = groups
+        self.decay = decay
+        self.eps = eps
+
+    def serialize(self, serializer):
+        if not isinstance(serializer, serializer_module.Deserializer):
+            super().serialize(serializer)
+            return
+        for name in ('avg_mean', 'avg_projection'):
+            current = getattr(self, name)
+            loaded = serializer(name, None)
+            if loaded is None:
+                continue
+            if loaded.ndim == current.ndim - 1:
+                if self.groups != 1:
+                    warnings.warn(
+                        'DecorrelatedBatchNormalization: {} was saved '
+                        'without its group axis; it is copied to each of '
+                        'the {} groups'.format(name, self.groups),
+                        UserWarning)
+                loaded = loaded[None]
+            current[...] = self.xp.asarray(loaded)
+        self.N = serializer('N', self.N)
+
+    def forward(self, x, **kwargs):
+        """Normalizes ``x``.
+
+        Args:
+            x (Variable or numpy.ndarray or cupy.ndarray): Input of shape
+                ``(n, size, ...)``.
+            finetune (bool): In training mode, average the statistics over
+                the batches seen since :meth:`start_finetuning`.
+
+        Returns:
+            Variable: Output of the shape and dtype of ``x``.
+
+        """
+        finetune = kwargs.pop('finetune', False)
+        if kwargs:
+            raise TypeError('forward() got unexpected keyword argument(s) '
+                            '{}'.format(', '.join(sorted(kwargs))))
+        if not configuration.config.train:
+            return dbn.fixed_decorrelated_batch_normalization(
+                x, self.avg_mean, self.avg_projection, groups=self.groups)
+        decay = self.decay
+        if finetune:
+            self.N += 1
+            decay = 1.0 - 1.0 / self.N
+        recomputing = configuration.config.in_recomputing
+        return dbn.decorrelated_batch_normalization(
+            x, groups=self.groups, eps=self.eps,
+            running_mean=None if recomputing else self.avg_mean,
+            running_projection=None if recomputing else self.avg_projection,
+            decay=decay)
+
+    def start_finetuning(self):
+        """Resets the batch count ``N`` before fine-tuning."""
+        self.N = 0

@@ -1,0 +1,42 @@
+import numpy
+import pytest
+
+from chainerlite import initializers
+
+
+def test_upsampling_filter_values():
+    w = numpy.empty((2, 2, 3, 4), numpy.float32)
+    initializers.UpsamplingDeconvFilter()(w)
+    rows = numpy.array([0.5, 1.0, 0.5])
+    cols = numpy.array([0.25, 0.75, 0.75, 0.25])
+    expected = numpy.outer(rows, cols)
+    for o in range(2):
+        numpy.testing.assert_allclose(w[o, o], expected)
+        numpy.testing.assert_array_equal(w[o, 1 - o], 0)
+
+
+@pytest.mark.parametrize('shape', [(3, 1, 4, 4), (2, 2, 5)])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float64])
+def test_downsampling_filter_is_normalized(shape, dtype):
+    w = numpy.empty(shape, dtype)
+    initializers.DownsamplingConvFilter(dtype=dtype)(w)
+    assert w.dtype == dtype
+    numpy.testing.assert_allclose(
+        w.reshape(shape[0], -1).sum(axis=1), 1, rtol=1e-3)
+
+
+def test_upsampling_sums_to_stride_product():
+    w = initializers.generate_array(
+        initializers.UpsamplingDeconvFilter(), (1, 1, 6, 6), numpy)
+    assert w.sum() == pytest.approx(9.0)
+
+
+@pytest.mark.parametrize('shape', [(2, 3, 3, 3), (2, 2)])
+def test_bad_shapes(shape):
+    with pytest.raises(ValueError, match='UpsamplingDeconvFilter'):
+        initializers.UpsamplingDeconvFilter()(numpy.empty(shape))
+
+
+def test_bad_interpolation():
+    with pytest.raises(ValueError, match='DownsamplingConvFilter'):
+        initializers.DownsamplingConvFilter(interpolation='cubic')
