@@ -29,8 +29,8 @@ class FunctionHook(object):
         ...     y = x * 2.0
         ...     y.grad = np.ones(2, np.float32)
         ...     y.backward()
-        >>> rec.calls
-        [('forward', '_ * 2.0'), ('backward', '_ * 2.0')]
+        >>> rec.calls    # the backward computes ``gy * 2.0``: a nested call
+        [('forward', '_ * 2.0'), ('forward', '_ * 2.0'), ('backward', '_ * 2.0')]
     """
 
     name = 'FunctionHook'

@@ -64,8 +64,8 @@ class TraceHook(function_hook.FunctionHook):
         >>> [(e.name, e.phase, e.depth) for e in trace.events]
         ... # doctest: +NORMALIZE_WHITESPACE
         [('Exp', 'forward', 0), ('Sum', 'forward', 0),
-         ('Sum', 'backward', 0), ('Exp', 'backward', 0),
-         ('Mul', 'forward', 1)]
+         ('Sum', 'backward', 0), ('BroadcastTo', 'forward', 1),
+         ('Exp', 'backward', 0), ('Mul', 'forward', 1)]
         >>> trace.save('trace.json')  # doctest: +SKIP
     """
 

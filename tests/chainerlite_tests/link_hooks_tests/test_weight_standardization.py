@@ -39,6 +39,7 @@ def test_standardized_weight_has_zero_mean_gradient_direction():
     # The gradient of a standardized weight is orthogonal to shifting all
     # entries of a channel (the output does not change under such a shift).
     layer = L.Linear(4, 2)
+    layer.cleargrads()   # the gradients start as NaN, as in Chainer
     layer.add_hook(WeightStandardization())
     y = layer(numpy.random.uniform(-1, 1, (3, 4)).astype(numpy.float32))
     y.grad = numpy.random.uniform(-1, 1, y.shape).astype(numpy.float32)
