@@ -108,6 +108,7 @@ from chainerlite.functions.math.erf import erf  # NOQA
 from chainerlite.functions.math.exponential import exp  # NOQA
 from chainerlite.functions.math.exponential import log  # NOQA
 from chainerlite.functions.math.exponential import log10  # NOQA
+from chainerlite.functions.math.fix import fix  # NOQA
 from chainerlite.functions.math.exponential import log2  # NOQA
 from chainerlite.functions.math.exponential_m1 import expm1  # NOQA
 from chainerlite.functions.math.floor import floor  # NOQA

@@ -13,6 +13,8 @@ import zlib
 
 import numpy
 
+from chainerlite.testing import parameterized
+
 SEED_ENV = 'CHAINERLITE_TEST_SEED'
 
 
@@ -127,14 +129,18 @@ def fix_random(*, setup_method='setUp', teardown_method='tearDown'):
         teardown_method (str): Teardown method of unittest classes.
 
     Returns:
-        callable: Decorator for test functions and classes.
+        callable: Decorator for test functions and classes (also those
+        :func:`~chainerlite.testing.parameterize` made).
 
     """
-    def decorator(obj):
+    def decorate(obj):
         if isinstance(obj, type):
             if issubclass(obj, unittest.TestCase):
                 return _wrap_class(obj, setup_method, teardown_method)
             return _wrap_class(obj, 'setup_method', 'teardown_method')
         return _wrap_function(obj)
+
+    def decorator(obj):
+        return parameterized.apply_to_classes(obj, decorate)
 
     return decorator

@@ -1,15 +1,19 @@
 """Test attributes: pytest markers that also skip what cannot run here.
 
-``gpu``, ``cudnn`` and ``slow`` carry the pytest markers of the same names
-(select with ``-m gpu`` or ``-m "not slow"``). ``gpu``, ``multi_gpu`` and
-``cudnn`` also skip the test when CuPy, enough CUDA devices, or cuDNN are
-missing. Whether they are present is decided when the test runs, so importing
+``gpu``, ``multi_gpu``, ``cudnn``, ``ideep``, ``chainerx`` and ``slow`` carry
+the pytest markers of the same names (select with ``-m gpu`` or
+``-m "not slow"``). All but ``slow`` also skip the test when CuPy, enough
+CUDA devices, cuDNN, iDeep or ChainerX are missing. Each decorates test
+functions, classes, and what :func:`~chainerlite.testing.parameterize` and
+:func:`~chainerlite.testing.inject_backend_tests` return. Whether they are present is decided when the test runs, so importing
 this module needs neither CuPy nor the compiled core.
 """
 
 import importlib
 
 import pytest
+
+from chainerlite.testing import parameterized
 
 
 def _cuda():
@@ -58,10 +62,30 @@ _no_gpu = _Missing(lambda: _gpu_count() < 1)
 _no_cudnn = _Missing(lambda: not _cudnn_available())
 
 
+def _reports_available(module_name, function_name):
+    """Whether ``module_name`` imports and its ``function_name()`` is true."""
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        return False
+    return bool(getattr(module, function_name, lambda: False)())
+
+
+_no_ideep = _Missing(lambda: not _reports_available(
+    'chainerlite.backends.intel64', 'is_ideep_available'))
+_no_chainerx = _Missing(lambda: not _reports_available(
+    'chainerx', 'is_available'))
+
+
 def _apply(marks, obj):
-    for mark in marks:
-        obj = mark(obj)
-    return obj
+    # parameterize and inject_backend_tests leave a placeholder for the
+    # classes they made: the marks go on each of them.
+    def mark_all(target):
+        for mark in marks:
+            target = mark(target)
+        return target
+
+    return parameterized.apply_to_classes(obj, mark_all)
 
 
 def gpu(obj):
@@ -81,8 +105,8 @@ def multi_gpu(gpu_num):
         gpu_num (int): The number of CUDA devices the test uses.
 
     Returns:
-        callable: Decorator that adds the ``gpu`` marker and skips the test
-        when fewer devices are present.
+        callable: Decorator that adds the ``gpu`` and ``multi_gpu`` markers
+        and skips the test when fewer devices are present.
 
     """
     missing = _Missing(lambda: _gpu_count() < gpu_num)
@@ -91,6 +115,7 @@ def multi_gpu(gpu_num):
         return _apply((
             pytest.mark.skipif(
                 missing, reason='needs {} CUDA devices'.format(gpu_num)),
+            pytest.mark.multi_gpu(gpu_num),
             pytest.mark.gpu), obj)
 
     return decorator
@@ -108,14 +133,42 @@ def cudnn(obj):
         pytest.mark.gpu), obj)
 
 
-#: Marks a test as slow (the ``slow`` marker); deselect with
-#: ``-m "not slow"``.
-slow = pytest.mark.slow
+def slow(obj):
+    """Marks a test as slow (the ``slow`` marker).
+
+    Deselect such tests with ``-m "not slow"``.
+    """
+    return _apply((pytest.mark.slow,), obj)
+
+
+def ideep(obj):
+    """Marks a test as needing iDeep (the ``ideep`` marker).
+
+    chainerlite has no iDeep backend, so such a test is skipped unless a
+    ``chainerlite.backends.intel64`` module says iDeep is available.
+    """
+    return _apply((
+        pytest.mark.skipif(_no_ideep, reason='iDeep is not available'),
+        pytest.mark.ideep), obj)
+
+
+def chainerx(obj):
+    """Marks a test as needing ChainerX (the ``chainerx`` marker).
+
+    The test is skipped unless an importable ``chainerx`` says it is
+    available.
+    """
+    return _apply((
+        pytest.mark.skipif(_no_chainerx, reason='ChainerX is not available'),
+        pytest.mark.chainerx), obj)
 
 
 _MARKERS = (
     'gpu: needs CuPy and a CUDA device',
+    'multi_gpu: needs several CUDA devices',
     'cudnn: needs cuDNN',
+    'ideep: needs iDeep',
+    'chainerx: needs ChainerX',
     'slow: takes long',
 )
 

@@ -133,15 +133,35 @@ class BackendConfig:
     def __repr__(self):
         return '<BackendConfig {{{}}}>'.format(self)
 
+    @property
+    def name(self):
+        """Every option as ``key_value``, joined by ``__`` (Chainer's form).
+
+        For example ``use_chainerx_false__chainerx_device_None__use_cuda_
+        false__cuda_device_None__use_cudnn_never__cudnn_deterministic_false
+        __autotune_false__cudnn_fast_batch_normalization_false__use_ideep_
+        never`` for ``{}``.
+        """
+        values = dict(_DEFAULTS, **self._params)
+        return '__'.join(
+            '{}_{}'.format(key, str(values[key]).lower()
+                           if isinstance(values[key], bool) else values[key])
+            for key in _DEFAULTS)
+
     def get_pytest_marks(self):
         """Returns the pytest marks that tests on this backend carry."""
+        marks = []
+        if self.use_ideep != 'never':
+            marks.append(pytest.mark.ideep)
         if self.use_chainerx:
-            return [pytest.mark.skip(reason='chainerlite has no ChainerX')]
+            return marks + [
+                pytest.mark.chainerx,
+                pytest.mark.skip(reason='chainerlite has no ChainerX')]
         if self.use_cuda:
             if self.cuda_device > 0:
-                return [attr.multi_gpu(self.cuda_device + 1)]
-            return [attr.gpu]
-        return []
+                return marks + [attr.multi_gpu(self.cuda_device + 1)]
+            return marks + [attr.gpu]
+        return marks
 
 
 def _bind(method, backend_config):
@@ -166,8 +186,7 @@ def _test_names(base, method_names):
                   if name.startswith('test') and callable(getattr(base, name)))
 
 
-def _make_class(base, index, backend_config, method_names, module_name):
-    name = '{}_backend_{}_{{{}}}'.format(base.__name__, index, backend_config)
+def _make_class(base, name, backend_config, method_names, module_name):
     members = {test_name: _bind(getattr(base, test_name), backend_config)
                for test_name in _test_names(base, method_names)}
     members['__module__'] = module_name
@@ -183,8 +202,10 @@ def inject_backend_tests(method_names, params):
     """Makes one test class per backend configuration.
 
     For each dict of ``params`` a subclass of the decorated class is made,
-    named like ``TestFoo_backend_1_{use_cuda=True}``, whose test methods are
-    called with one more argument, the :class:`BackendConfig`::
+    named as in Chainer after every option of the configuration (see
+    :attr:`BackendConfig.name`), e.g. ``TestFoo_use_chainerx_false__...``,
+    whose test methods are called with one more argument, the
+    :class:`BackendConfig`::
 
         @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
         class TestSquare:
@@ -193,7 +214,9 @@ def inject_backend_tests(method_names, params):
                 ...
 
     Classes of CUDA configurations carry the ``gpu`` marker and are skipped
-    when CuPy or the device is missing (:mod:`chainerlite.testing.attr`).
+    when CuPy or the device is missing (:mod:`chainerlite.testing.attr`);
+    those with ``use_ideep`` other than ``'never'`` carry the ``ideep``
+    marker, those of ChainerX the ``chainerx`` marker (and are skipped).
     It works with :class:`unittest.TestCase` subclasses and plain pytest
     classes, and stacks with :func:`~chainerlite.testing.parameterize` in
     either order. Like ``parameterize``, it leaves a non-class placeholder
@@ -232,9 +255,14 @@ def inject_backend_tests(method_names, params):
         for base in bases:
             if namespace is not None and namespace.get(base.__name__) is base:
                 del namespace[base.__name__]
+            names = set()
             for index, config in enumerate(configs):
+                name = '{}_{}'.format(base.__name__, config.name)
+                if name in names:  # the same options given twice
+                    name = '{}_{}'.format(name, index)
+                names.add(name)
                 cls = _make_class(
-                    base, index, config, method_names, target.__module__)
+                    base, name, config, method_names, target.__module__)
                 classes.append(cls)
                 if namespace is not None:
                     namespace[cls.__name__] = cls

@@ -14,6 +14,9 @@ from chainerlite.testing import array as array_module
 # How many times dodge_nondifferentiable draws new inputs before giving up.
 _DODGE_TRIES = 10
 
+_OPTION_DICTS = ('check_forward_options', 'check_backward_options',
+                 'check_double_backward_options')
+
 
 class FunctionTestError(AssertionError):
     """Raised when a function under test, or its test case, is wrong.
@@ -47,7 +50,186 @@ def _as_noncontiguous(xp, a):
     return out
 
 
-class FunctionTestCase(unittest.TestCase):
+class _CheckedTestCase(unittest.TestCase):
+    """What FunctionTestCase and LinkTestCase share: fixtures and checks."""
+
+    __test__ = False
+
+    check_forward_options = {}
+    check_backward_options = {}
+    skip_forward_test = False
+    skip_backward_test = False
+    dodge_nondifferentiable = False
+    contiguous = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if '__test__' not in cls.__dict__:
+            cls.__test__ = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Each test gets its own option dicts: setUp often updates them, and
+        # the class attributes are shared by every test of the class.
+        for name in _OPTION_DICTS:
+            if hasattr(self, name):
+                setattr(self, name, dict(getattr(self, name)))
+
+    def before_test(self, test_name):
+        """Called before each test; raise unittest.SkipTest to skip it."""
+
+    def generate_inputs(self):
+        """Returns a tuple of input arrays (``numpy.ndarray``)."""
+        raise NotImplementedError(
+            '{} must define generate_inputs'.format(type(self).__name__))
+
+    def generate_grad_outputs(self, outputs_template):
+        """Returns random gradients shaped like the outputs."""
+        return tuple(_uniform(t) for t in outputs_template)
+
+    def _start(self, test_name, backend_config, skip):
+        if backend_config is None:
+            raise FunctionTestError(
+                '{}.{} needs a backend_config: decorate the class with '
+                'chainerlite.testing.inject_backend_tests'.format(
+                    type(self).__name__, test_name))
+        self.backend_config = backend_config
+        self.test_name = test_name
+        self.before_test(test_name)
+        if skip:
+            raise unittest.SkipTest(
+                'skip_{}_test is set'.format(test_name[len('test_'):]))
+        if self.contiguous not in (None, 'C'):
+            raise FunctionTestError(
+                "contiguous must be None or 'C', not {!r}".format(
+                    self.contiguous))
+
+    def _fail(self, test_name, message, inputs):
+        raise FunctionTestError('{}.{} on backend {{{}}}: {}\n{}'.format(
+            type(self).__name__, test_name, self.backend_config, message,
+            _format_arrays('inputs:', inputs)))
+
+    def _generate_arrays(self, method_name, templates=None):
+        method = getattr(self, method_name)
+        arrays = method() if templates is None else method(templates)
+        allow_none = templates is not None
+        if not isinstance(arrays, tuple) or not all(
+                isinstance(a, numpy.ndarray) or (allow_none and a is None)
+                for a in arrays):
+            raise FunctionTestError(
+                '{}.{} must return a tuple of numpy.ndarray, not {!r}'.format(
+                    type(self).__name__, method_name, arrays))
+        if templates is not None:
+            if len(arrays) != len(templates):
+                raise FunctionTestError(
+                    '{}.{} returned {} arrays for {} templates'.format(
+                        type(self).__name__, method_name, len(arrays),
+                        len(templates)))
+            for i, (a, t) in enumerate(zip(arrays, templates)):
+                if a is not None and a.shape != t.shape:
+                    raise FunctionTestError(
+                        '{}.{} returned shape {} at {}, expected {}'.format(
+                            type(self).__name__, method_name, a.shape, i,
+                            t.shape))
+        return arrays
+
+    def _generate_inputs(self):
+        return self._generate_arrays('generate_inputs')
+
+    def _check_expected(self, expected):
+        if not isinstance(expected, tuple) or not all(
+                isinstance(y, (numpy.ndarray, numpy.generic))
+                for y in expected):
+            raise FunctionTestError(
+                '{}.forward_expected must return a tuple of numpy.ndarray, '
+                'not {!r}'.format(type(self).__name__, expected))
+        return tuple(numpy.asarray(y) for y in expected)
+
+    def _to_device(self, arrays, backend_config):
+        # Always copies: the checks must not share memory with the inputs
+        # generated on the host.
+        xp = backend_config.xp
+        moved = []
+        for a in backend_config.get_array(tuple(arrays)):
+            if a is None:
+                moved.append(None)
+            elif self.contiguous == 'C':
+                moved.append(xp.array(a, order='C'))
+            else:
+                moved.append(_as_noncontiguous(xp, a))
+        return tuple(moved)
+
+    def _check_variables(self, outputs, backend_config):
+        if not isinstance(outputs, tuple) or not all(
+                isinstance(y, chainerlite.Variable) for y in outputs):
+            raise FunctionTestError(
+                '{}.forward must return a tuple of Variables, not {!r}'.format(
+                    type(self).__name__, outputs))
+        xp = backend_config.xp
+        for i, y in enumerate(outputs):
+            if not isinstance(y.array, xp.ndarray):
+                raise FunctionTestError(
+                    'output {} of {}.forward is a {}, not an array of the '
+                    'device {}'.format(i, type(self).__name__,
+                                       type(y.array).__name__,
+                                       backend_config.device))
+        return outputs
+
+    def _check_outputs(self, inputs, outputs, expected):
+        if len(outputs) != len(expected):
+            self._fail('test_forward',
+                       'forward returned {} outputs, forward_expected '
+                       '{}'.format(len(outputs), len(expected)), inputs)
+        for i, (y, e) in enumerate(zip(outputs, expected)):
+            if y.shape != e.shape or y.dtype != e.dtype:
+                self._fail(
+                    'test_forward',
+                    'output {} has shape {} and dtype {}, but {} and {} '
+                    'are expected'.format(i, y.shape, y.dtype, e.shape,
+                                          e.dtype), inputs)
+            try:
+                array_module.assert_allclose(
+                    y.array, e, **self.check_forward_options)
+            except AssertionError as error:
+                self._fail(
+                    'test_forward',
+                    'output {} differs from forward_expected\n{}\n{}'.format(
+                        i, _format_arrays('actual:', [y.array]),
+                        _format_arrays('expected:', [e])) + '\n' + str(error),
+                    inputs)
+
+    def _check_options(self, options):
+        options = dict(options)
+        if self.dodge_nondifferentiable:
+            options['detect_nondifferentiable'] = True
+        return options
+
+    def _run_gradient_check(self, test_name, backend_config, check):
+        tries = _DODGE_TRIES if self.dodge_nondifferentiable else 1
+        for _ in range(tries):
+            inputs = self._generate_inputs()
+            with backend_config:
+                device_inputs = self._to_device(inputs, backend_config)
+                try:
+                    check(inputs, device_inputs)
+                    return
+                except gradient_check.NondifferentiableError as error:
+                    if not self.dodge_nondifferentiable:
+                        raise
+                    reason = str(error)
+                except FunctionTestError:
+                    raise
+                except AssertionError as error:
+                    raise FunctionTestError(
+                        '{}.{} on backend {{{}}} failed:\n{}'.format(
+                            type(self).__name__, test_name, backend_config,
+                            error)) from None
+        self._fail(test_name,
+                   'no differentiable inputs found in {} tries; the last '
+                   'were rejected with: {}'.format(tries, reason), inputs)
+
+
+class FunctionTestCase(_CheckedTestCase):
     """A base class for tests of a function (Chainer's contract).
 
     A subclass defines the function and its expected behaviour; this class
@@ -94,8 +276,9 @@ class FunctionTestCase(unittest.TestCase):
 
     * ``before_test(self, test_name)``: called before each test, with
       ``test_name`` one of ``'test_forward'``, ``'test_backward'`` and
-      ``'test_double_backward'`` (``self.backend_config`` is set); raise
-      :class:`unittest.SkipTest` there to skip.
+      ``'test_double_backward'`` (``self.backend_config`` and
+      ``self.test_name`` are set, the latter also while the inputs are
+      generated); raise :class:`unittest.SkipTest` there to skip.
     * ``generate_grad_outputs(self, outputs_template)``: returns a tuple of
       output gradients (NumPy), one per output of the shape and dtype of its
       template (host copies of the outputs). By default uniform in
@@ -121,6 +304,9 @@ class FunctionTestCase(unittest.TestCase):
       arrays given to the function non-contiguous where their shape allows;
       ``'C'`` makes them C-contiguous.
 
+    Each test works on its own copies of the three option dicts, so
+    ``setUp`` may update them in place.
+
     The forward test checks that the outputs have the expected number, shape
     and dtype, are arrays of the device, match ``forward_expected`` within
     ``check_forward_options``, and that the inputs are left unchanged.
@@ -134,27 +320,8 @@ class FunctionTestCase(unittest.TestCase):
 
     __test__ = False
 
-    check_forward_options = {}
-    check_backward_options = {}
     check_double_backward_options = {}
-    skip_forward_test = False
-    skip_backward_test = False
     skip_double_backward_test = False
-    dodge_nondifferentiable = False
-    contiguous = None
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        if '__test__' not in cls.__dict__:
-            cls.__test__ = True
-
-    def before_test(self, test_name):
-        """Called before each test; raise unittest.SkipTest to skip it."""
-
-    def generate_inputs(self):
-        """Returns a tuple of input arrays (``numpy.ndarray``)."""
-        raise NotImplementedError(
-            '{} must define generate_inputs'.format(type(self).__name__))
 
     def forward(self, inputs, device):
         """Applies the tested function to Variables; returns a tuple."""
@@ -166,15 +333,9 @@ class FunctionTestCase(unittest.TestCase):
         raise NotImplementedError(
             '{} must define forward_expected'.format(type(self).__name__))
 
-    def generate_grad_outputs(self, outputs_template):
-        """Returns random gradients shaped like the outputs."""
-        return tuple(_uniform(t) for t in outputs_template)
-
     def generate_grad_grad_inputs(self, inputs_template):
         """Returns random second order gradients shaped like the inputs."""
         return tuple(_uniform(t) for t in inputs_template)
-
-    # The tests
 
     def test_forward(self, backend_config=None):
         """Checks the outputs of ``forward`` against ``forward_expected``."""
@@ -223,124 +384,17 @@ class FunctionTestCase(unittest.TestCase):
 
         self._run_gradient_check('test_double_backward', backend_config, check)
 
-    # Helpers
-
-    def _start(self, test_name, backend_config, skip):
-        if backend_config is None:
-            raise FunctionTestError(
-                '{}.{} needs a backend_config: decorate the class with '
-                'chainerlite.testing.inject_backend_tests'.format(
-                    type(self).__name__, test_name))
-        self.backend_config = backend_config
-        self.before_test(test_name)
-        if skip:
-            raise unittest.SkipTest(
-                'skip_{}_test is set'.format(test_name[len('test_'):]))
-        if self.contiguous not in (None, 'C'):
-            raise FunctionTestError(
-                "contiguous must be None or 'C', not {!r}".format(
-                    self.contiguous))
-
-    def _fail(self, test_name, message, inputs):
-        raise FunctionTestError('{}.{} on backend {{{}}}: {}\n{}'.format(
-            type(self).__name__, test_name, self.backend_config, message,
-            _format_arrays('inputs:', inputs)))
-
-    def _generate_arrays(self, method_name, templates=None):
-        method = getattr(self, method_name)
-        arrays = method() if templates is None else method(templates)
-        allow_none = templates is not None
-        if not isinstance(arrays, tuple) or not all(
-                isinstance(a, numpy.ndarray) or (allow_none and a is None)
-                for a in arrays):
-            raise FunctionTestError(
-                '{}.{} must return a tuple of numpy.ndarray, not {!r}'.format(
-                    type(self).__name__, method_name, arrays))
-        if templates is not None:
-            if len(arrays) != len(templates):
-                raise FunctionTestError(
-                    '{}.{} returned {} arrays for {} templates'.format(
-                        type(self).__name__, method_name, len(arrays),
-                        len(templates)))
-            for i, (a, t) in enumerate(zip(arrays, templates)):
-                if a is not None and a.shape != t.shape:
-                    raise FunctionTestError(
-                        '{}.{} returned shape {} at {}, expected {}'.format(
-                            type(self).__name__, method_name, a.shape, i,
-                            t.shape))
-        return arrays
-
-    def _generate_inputs(self):
-        return self._generate_arrays('generate_inputs')
-
     def _forward_expected(self, inputs):
-        expected = self.forward_expected(inputs)
-        if not isinstance(expected, tuple) or not all(
-                isinstance(y, (numpy.ndarray, numpy.generic))
-                for y in expected):
-            raise FunctionTestError(
-                '{}.forward_expected must return a tuple of numpy.ndarray, '
-                'not {!r}'.format(type(self).__name__, expected))
-        return tuple(numpy.asarray(y) for y in expected)
-
-    def _to_device(self, arrays, backend_config):
-        # Always copies: the checks must not share memory with the inputs
-        # generated on the host.
-        xp = backend_config.xp
-        moved = []
-        for a in backend_config.get_array(tuple(arrays)):
-            if a is None:
-                moved.append(None)
-            elif self.contiguous == 'C':
-                moved.append(xp.array(a, order='C'))
-            else:
-                moved.append(_as_noncontiguous(xp, a))
-        return tuple(moved)
+        return self._check_expected(self.forward_expected(inputs))
 
     def _forward(self, inputs, backend_config):
-        outputs = self.forward(inputs, backend_config.device)
-        if not isinstance(outputs, tuple) or not all(
-                isinstance(y, chainerlite.Variable) for y in outputs):
-            raise FunctionTestError(
-                '{}.forward must return a tuple of Variables, not {!r}'.format(
-                    type(self).__name__, outputs))
-        xp = backend_config.xp
-        for i, y in enumerate(outputs):
-            if not isinstance(y.array, xp.ndarray):
-                raise FunctionTestError(
-                    'output {} of {}.forward is a {}, not an array of the '
-                    'device {}'.format(i, type(self).__name__,
-                                       type(y.array).__name__,
-                                       backend_config.device))
-        return outputs
+        return self._check_variables(
+            self.forward(inputs, backend_config.device), backend_config)
 
     def _forward_function(self, backend_config):
         def f(*inputs):
             return self._forward(inputs, backend_config)
         return f
-
-    def _check_outputs(self, inputs, outputs, expected):
-        if len(outputs) != len(expected):
-            self._fail('test_forward',
-                       'forward returned {} outputs, forward_expected '
-                       '{}'.format(len(outputs), len(expected)), inputs)
-        for i, (y, e) in enumerate(zip(outputs, expected)):
-            if y.shape != e.shape or y.dtype != e.dtype:
-                self._fail(
-                    'test_forward',
-                    'output {} has shape {} and dtype {}, but {} and {} '
-                    'are expected'.format(i, y.shape, y.dtype, e.shape,
-                                          e.dtype), inputs)
-            try:
-                array_module.assert_allclose(
-                    y.array, e, **self.check_forward_options)
-            except AssertionError as error:
-                self._fail(
-                    'test_forward',
-                    'output {} differs from forward_expected\n{}\n{}'.format(
-                        i, _format_arrays('actual:', [y.array]),
-                        _format_arrays('expected:', [e])) + '\n' + str(error),
-                    inputs)
 
     def _grad_outputs(self, inputs, device_inputs, backend_config):
         with chainerlite.using_config('enable_backprop', False):
@@ -350,33 +404,3 @@ class FunctionTestCase(unittest.TestCase):
         templates = tuple(array_module._as_numpy(y.array) for y in outputs)
         y_grad = self._generate_arrays('generate_grad_outputs', templates)
         return self._to_device(y_grad, backend_config)
-
-    def _check_options(self, options):
-        options = dict(options)
-        if self.dodge_nondifferentiable:
-            options['detect_nondifferentiable'] = True
-        return options
-
-    def _run_gradient_check(self, test_name, backend_config, check):
-        tries = _DODGE_TRIES if self.dodge_nondifferentiable else 1
-        for _ in range(tries):
-            inputs = self._generate_inputs()
-            with backend_config:
-                device_inputs = self._to_device(inputs, backend_config)
-                try:
-                    check(inputs, device_inputs)
-                    return
-                except gradient_check.NondifferentiableError as error:
-                    if not self.dodge_nondifferentiable:
-                        raise
-                    reason = str(error)
-                except FunctionTestError:
-                    raise
-                except AssertionError as error:
-                    raise FunctionTestError(
-                        '{}.{} on backend {{{}}} failed:\n{}'.format(
-                            type(self).__name__, test_name, backend_config,
-                            error)) from None
-        self._fail(test_name,
-                   'no differentiable inputs found in {} tries; the last '
-                   'were rejected with: {}'.format(tries, reason), inputs)

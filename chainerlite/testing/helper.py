@@ -1,8 +1,12 @@
 """Helpers for running and selecting tests."""
 
 import importlib.metadata
+import pkgutil
+from unittest import mock
 
 import pytest
+
+from chainerlite.testing import parameterized
 
 
 def run_module(name, file):
@@ -36,6 +40,15 @@ def _installed(requirement):
     return req.specifier.contains(version, prereleases=True)
 
 
+def _skip_decorator(skip, reason):
+    mark = pytest.mark.skipif(skip, reason=reason)
+
+    def decorator(obj):
+        return parameterized.apply_to_classes(obj, mark)
+
+    return decorator
+
+
 def with_requires(*requirements):
     """Skips a test unless the given distributions are installed.
 
@@ -43,9 +56,51 @@ def with_requires(*requirements):
         *requirements (str): Requirement strings such as ``'scipy>=1.0'``.
 
     Returns:
-        pytest.MarkDecorator: A ``skipif`` mark.
+        callable: Decorator of test functions and classes (also those
+        :func:`~chainerlite.testing.parameterize` made) that adds a
+        ``skipif`` mark.
 
     """
     missing = [r for r in requirements if not _installed(r)]
-    return pytest.mark.skipif(
-        bool(missing), reason='requires {}'.format(', '.join(missing)))
+    return _skip_decorator(
+        bool(missing), 'requires {}'.format(', '.join(missing)))
+
+
+def without_requires(*requirements):
+    """Runs a test only when some of the given distributions are missing.
+
+    Used for the behaviour of code whose optional dependency is absent, such
+    as the error raised by a function that needs SciPy.
+
+    Args:
+        *requirements (str): Requirement strings such as ``'scipy'``.
+
+    Returns:
+        callable: Decorator that skips the test when every requirement is
+        installed.
+
+    """
+    installed = all(_installed(r) for r in requirements)
+    return _skip_decorator(
+        installed, 'runs without {}'.format(', '.join(requirements)))
+
+
+def patch(target, *args, **kwargs):
+    """:func:`unittest.mock.patch` whose mock still calls the original.
+
+    Unless ``new`` or ``wraps`` is given, the mock wraps the patched object,
+    so the code under test keeps working while the test inspects the calls
+    (``called``, ``call_args``).
+
+    Args:
+        target (str): The dotted name of the object to patch.
+        *args: Passed to :func:`unittest.mock.patch`.
+        **kwargs: Passed to :func:`unittest.mock.patch`.
+
+    Returns:
+        The patcher (a context manager and decorator).
+
+    """
+    if not args and 'new' not in kwargs and 'wraps' not in kwargs:
+        kwargs['wraps'] = pkgutil.resolve_name(target)
+    return mock.patch(target, *args, **kwargs)

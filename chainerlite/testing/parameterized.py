@@ -76,9 +76,11 @@ def _decorate(target, params, caller_globals):
         bases = [target]
         name = target.__name__
         module_name = target.__module__
+    elif callable(target):
+        return _parametrize_function(target, params)
     else:
         raise TypeError(
-            'parameterize decorates test classes, not {}'.format(
+            'parameterize decorates test classes and functions, not {}'.format(
                 type(target).__name__))
     namespace = _module_namespace(module_name, caller_globals)
 
@@ -100,6 +102,65 @@ def _decorate(target, params, caller_globals):
     return _ParameterizedClasses(name, module_name, classes)
 
 
+def _parametrize_function(func, params):
+    """Turns a test function into a pytest-parametrized one.
+
+    Each parameter set becomes one call with the set's items as keyword
+    arguments, so every set must have the same names.
+    """
+    import pytest
+
+    names = list(params[0]) if params else []
+    for param in params:
+        if sorted(param) != sorted(names):
+            raise ValueError(
+                'parameterize on the function {} needs the same names in '
+                'every parameter set: {} differs from {}'.format(
+                    func.__name__, sorted(param), sorted(names)))
+    ids = ['param_{}_{{{}}}'.format(i, ', '.join(
+        '{}={}'.format(k, _param_to_str(p[k])) for k in names))
+        for i, p in enumerate(params)]
+    # Names as a list: pytest then takes every value set as a tuple.
+    values = [tuple(p[k] for k in names) for p in params]
+    return pytest.mark.parametrize(names, values, ids=ids)(func)
+
+
+def apply_to_classes(target, class_decorator):
+    """Applies a class decorator to a class or to each parameterized class.
+
+    Decorators such as :func:`~chainerlite.testing.fix_random` and the
+    markers of :mod:`~chainerlite.testing.attr` are stacked on top of
+    :func:`parameterize` and
+    :func:`~chainerlite.testing.inject_backend_tests`, whose result is a
+    placeholder standing for the classes they made: this applies
+    ``class_decorator`` to each of them (and to anything else, such as a
+    test function, directly).
+
+    Args:
+        target: A class, a function, or what a parameterizing decorator
+            returned.
+        class_decorator (callable): Takes and returns a class.
+
+    Returns:
+        What ``class_decorator`` returned, or for a placeholder a new
+        placeholder of the decorated classes.
+
+    """
+    if not isinstance(target, _ParameterizedClasses):
+        return class_decorator(target)
+    module = sys.modules.get(target.__module__)
+    namespace = None if module is None else module.__dict__
+    classes = []
+    for cls in target.classes:
+        decorated = class_decorator(cls)
+        if namespace is not None and decorated is not cls and \
+                namespace.get(cls.__name__) is cls:
+            del namespace[cls.__name__]
+            namespace[decorated.__name__] = decorated
+        classes.append(decorated)
+    return _ParameterizedClasses(target.__name__, target.__module__, classes)
+
+
 def parameterize(*params):
     """Makes one test class per parameter set.
 
@@ -112,7 +173,9 @@ def parameterize(*params):
     parameterizes every class made by the one below it.
 
     Works with :class:`unittest.TestCase` subclasses and with plain pytest
-    test classes.
+    test classes. On a test function it is :func:`pytest.mark.parametrize`
+    instead: each set is passed as keyword arguments (so every set must have
+    the same names), with ids like ``param_0_{shape=(3, 2)}``.
 
     Args:
         *params (dict): Parameter sets, mapping attribute names to values.
@@ -143,13 +206,56 @@ def parameterize(*params):
     return decorator
 
 
+def parameterize_pytest(names, values):
+    """Parameterizes like :func:`pytest.mark.parametrize`, also classes.
+
+    ``names`` and ``values`` are given as to ``pytest.mark.parametrize``.
+    A test class gets one subclass per value, as from :func:`parameterize`
+    (the names become attributes); a test function is parametrized by pytest.
+
+    Args:
+        names (str or list of str): Comma-separated names, or a list.
+        values (list): One entry per parameter set: a tuple of values, one
+            per name, or with a single name the value itself.
+
+    Returns:
+        callable: The decorator.
+
+    .. admonition:: Example
+
+        .. code-block:: python
+
+            @testing.parameterize_pytest('n,square', [(2, 4), (3, 9)])
+            class TestSquare(unittest.TestCase):
+                def test_square(self):
+                    assert self.n ** 2 == self.square
+
+    """
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(',') if n.strip()]
+    names = list(names)
+    params = []
+    for value in values:
+        if len(names) == 1:
+            value = (value,)
+        value = tuple(value)
+        if len(value) != len(names):
+            raise ValueError(
+                'parameterize_pytest: {!r} has {} values for the {} names '
+                '{}'.format(value, len(value), len(names), names))
+        params.append(dict(zip(names, value)))
+    return parameterize(*params)
+
+
 def product(parameter):
     """Makes the Cartesian product of parameter values.
 
     Args:
         parameter (dict or list): Either a dict mapping each name to a list
             of values, or a list of lists of dicts (then the same as
-            :func:`product_dict` applied to them).
+            :func:`product_dict` applied to them). A dict key naming
+            several parameters separated by commas (``'shape,dtype'``)
+            takes tuples of their values, which vary together.
 
     Returns:
         list of dict: One dict per combination.
@@ -163,13 +269,30 @@ def product(parameter):
     """
     if isinstance(parameter, dict):
         keys = list(parameter)
-        return [dict(zip(keys, values))
+        return [_split_joint_keys(dict(zip(keys, values)))
                 for values in itertools.product(*parameter.values())]
     if isinstance(parameter, (list, tuple)):
         return product_dict(*parameter)
     raise TypeError(
         'product takes a dict or a list of lists of dicts, not {}'.format(
             type(parameter).__name__))
+
+
+def _split_joint_keys(param):
+    # A key 'a,b' with the value (x, y) stands for a=x and b=y: values that
+    # vary together.
+    result = {}
+    for key, value in param.items():
+        if ',' not in key:
+            result[key] = value
+            continue
+        names = [name.strip() for name in key.split(',')]
+        if len(names) != len(value):
+            raise ValueError(
+                'product: key {!r} names {} parameters but its value {!r} '
+                'has {}'.format(key, len(names), value, len(value)))
+        result.update(zip(names, value))
+    return result
 
 
 def product_dict(*parameters):

@@ -23,9 +23,11 @@ class Repeat(function_node.FunctionNode):
         if any(r < 0 for r in repeats):
             raise ValueError('repeat: all elements in repeats must be zero '
                              'or larger')
-        if axis is not None and not isinstance(axis, int):
+        if axis is not None and (
+                not isinstance(axis, int) or isinstance(axis, bool)):
             raise TypeError('repeat: axis must be int or None')
-        self.repeats = repeats
+        # bool counts as int (True repeats once); shapes need plain ints.
+        self.repeats = tuple(int(r) for r in repeats)
         self.axis = axis
 
     def check_type_forward(self, in_types):

@@ -1,5 +1,7 @@
 """Out-of-place scatter-add of values into an array."""
 
+import numpy
+
 from chainerlite import function_node
 from chainerlite.functions.array import get_item
 from chainerlite.functions.array import sum_to
@@ -16,6 +18,13 @@ class ScatterAdd(function_node.FunctionNode):
         type_check._argname(in_types, ('a', 'b'))
         a_type, b_type = in_types
         type_check.expect(a_type.dtype == b_type.dtype)
+        # Each index other than None and Ellipsis takes one axis (a boolean
+        # mask as many as it has).
+        n_axes = sum(
+            numpy.ndim(s) if getattr(s, 'dtype', None) == numpy.bool_ else 1
+            for s in self.slices if s is not None and s is not Ellipsis)
+        type_check.expect(a_type.ndim >= type_check.make_variable(
+            n_axes, 'number of indexed axes'))
 
     def forward(self, inputs):
         a, b = inputs

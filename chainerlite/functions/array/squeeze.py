@@ -26,10 +26,15 @@ class Squeeze(function_node.FunctionNode):
                 type_check.expect(x_type.ndim > axis)
             else:
                 type_check.expect(x_type.ndim >= -axis)
-            type_check.expect(x_type.shape[axis] == 1)
 
     def forward(self, inputs):
         x, = inputs
+        for axis in self.axis or ():
+            # A ValueError, as in Chainer (the axis itself is valid).
+            if x.shape[axis] != 1:
+                raise ValueError(
+                    'squeeze: axis {} has size {}, not one'.format(
+                        axis, x.shape[axis]))
         xp = backend.get_array_module(x)
         self._in_shape = x.shape
         return xp.squeeze(x, self.axis),

@@ -169,7 +169,7 @@ def _parse(operands):
 
 
 def _expand_ellipsis(in_subs, out_sub, arrays):
-    # Replaces '...' by unused letters, right-aligned across the operands,
+    # Replaces '...' by the same unused letters in every operand,
     # and builds the implicit output subscripts (ellipsis axes first, then
     # the letters that occur once, sorted).
     used = set(''.join(in_subs))
@@ -180,14 +180,17 @@ def _expand_ellipsis(in_subs, out_sub, arrays):
     if n > len(fresh):
         raise ValueError('einsum: too many subscripts')
     ellipsis = ''.join(fresh[:n])
-    expanded = [sub.replace('...', ellipsis[n - max(k, 0):])
-                for sub, k in zip(in_subs, ndims)]
+    # Every '...' stands for all n axes: an operand with fewer would be
+    # broadcast, which einsum does not do (its type check rejects it).
+    expanded = [sub.replace('...', ellipsis) for sub in in_subs]
     if out_sub is None:
         letters = ''.join(in_subs).replace('...', '').replace(',', '')
         return expanded, ellipsis + ''.join(
             sorted(c for c in set(letters) if letters.count(c) == 1))
     if '...' not in out_sub and n > 0:
         raise ValueError('einsum: summing over Ellipsis is not supported')
+    if '...' in out_sub and not any('...' in sub for sub in in_subs):
+        raise ValueError("einsum: output has '...' but no input has")
     return expanded, out_sub.replace('...', ellipsis)
 
 

@@ -1,5 +1,7 @@
 """Product of array elements over given axes."""
 
+import math
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -50,7 +52,9 @@ def _product_of_others(x, axes):
     kept = tuple(a for a in range(x.ndim) if a not in axes)
     order = kept + axes
     moved = transpose.transpose(x, order)
-    merged_shape = moved.shape[:len(kept)] + (-1,)
+    # The merged length is spelled out: -1 cannot be inferred with a zero.
+    merged_shape = moved.shape[:len(kept)] + (
+        math.prod(moved.shape[len(kept):]),)
     others = ProductOfOthers(len(kept)).apply(
         (reshape.reshape(moved, merged_shape),))[0]
     others = reshape.reshape(others, moved.shape)

@@ -4,6 +4,8 @@ import sys
 import textwrap
 import types
 
+import pytest
+
 from chainerlite.testing import attr
 
 
@@ -126,3 +128,46 @@ def test_pytest_skips_gpu_tests_without_cuda(tmp_path):
                               capture_output=True, text=True, env=env,
                               cwd=str(tmp_path))
     assert '2 deselected' in deselect.stdout, deselect.stdout
+
+
+@pytest.mark.parametrize('decorator, marker, module_name, function_name', [
+    (attr.ideep, 'ideep', 'chainerlite.backends.intel64',
+     'is_ideep_available'),
+    (attr.chainerx, 'chainerx', 'chainerx', 'is_available'),
+])
+def test_marks_and_skips_without_the_backend(
+        monkeypatch, decorator, marker, module_name, function_name):
+    @decorator
+    def test_something():
+        pass
+
+    assert marker in _marks(test_something)
+    monkeypatch.setitem(sys.modules, module_name, None)
+    assert _skip_condition(test_something)
+    module = types.ModuleType(module_name)
+    setattr(module, function_name, lambda: True)
+    monkeypatch.setitem(sys.modules, module_name, module)
+    assert not _skip_condition(test_something)
+
+
+def test_multi_gpu_carries_its_marker():
+    @attr.multi_gpu(2)
+    def test_something():
+        pass
+
+    marks = _marks(test_something)
+    assert marks['multi_gpu'].args == (2,)
+    assert 'gpu' in marks
+
+
+def test_markers_reach_every_parameterized_class():
+    from chainerlite import testing
+
+    @attr.slow
+    @testing.parameterize({'n': 1}, {'n': 2})
+    class Target:
+        __module__ = 'not_a_loaded_module'
+
+    assert len(Target.classes) == 2
+    for cls in Target.classes:
+        assert 'slow' in _marks(cls)

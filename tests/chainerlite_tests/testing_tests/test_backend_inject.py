@@ -67,13 +67,48 @@ def _generated(prefix):
                   if name.startswith(prefix) and isinstance(value, type))
 
 
+_CPU = ('use_chainerx_false__chainerx_device_None__use_cuda_false__'
+        'cuda_device_None__use_cudnn_never__cudnn_deterministic_false__'
+        'autotune_false__cudnn_fast_batch_normalization_false__'
+        'use_ideep_never')
+_CUDA = _CPU.replace('use_cuda_false', 'use_cuda_true')
+_CUDA_0 = _CUDA.replace('cuda_device_None', 'cuda_device_0')
+
+
 def test_classes_are_generated_and_base_is_hidden():
-    assert _generated('TestPlainClass') == [
-        'TestPlainClass_backend_0_{}',
-        'TestPlainClass_backend_1_{use_cuda=True}',
-        'TestPlainClass_backend_2_{cuda_device=0, use_cuda=True}',
-    ]
+    # Chainer's names: every option, in a fixed order.
+    assert _generated('TestPlainClass') == sorted([
+        'TestPlainClass_' + _CPU,
+        'TestPlainClass_' + _CUDA,
+        'TestPlainClass_' + _CUDA_0,
+    ])
     assert not isinstance(TestPlainClass, type)
+
+
+def test_the_same_options_twice_get_distinct_names():
+    class Target:
+        __module__ = 'not_a_loaded_module'
+
+        def test_a(self, backend_config):
+            pass
+
+    names = [cls.__name__ for cls in testing.inject_backend_tests(
+        None, [{}, {'use_cuda': False}])(Target).classes]
+    assert names == ['Target_' + _CPU, 'Target_{}_1'.format(_CPU)]
+
+
+def test_ideep_configs_are_marked():
+    class Target:
+        __module__ = 'not_a_loaded_module'
+
+        def test_a(self, backend_config):
+            pass
+
+    cpu, ideep = testing.inject_backend_tests(
+        None, [{}, {'use_ideep': 'always'}])(Target).classes
+    assert 'ideep' not in _marks(cpu)
+    assert 'ideep' in _marks(ideep)
+    assert ideep.__name__.endswith('use_ideep_always')
 
 
 @pytest.mark.parametrize('prefix', [
@@ -85,12 +120,12 @@ def test_composes_with_parameterize(prefix):
     module = sys.modules[__name__]
     for name in names:
         cls = getattr(module, name)
-        combos.add((cls.n, 'use_cuda=True' in name))
+        combos.add((cls.n, 'use_cuda_true' in name))
     assert combos == {(1, False), (1, True), (2, False), (2, True)}
 
 
 def test_generated_method_passes_the_config():
-    cls = getattr(sys.modules[__name__], 'TestPlainClass_backend_0_{}')
+    cls = getattr(sys.modules[__name__], 'TestPlainClass_' + _CPU)
     cls().test_device()
     with pytest.raises(TypeError):
         cls().test_device(testing.BackendConfig({}))
@@ -102,8 +137,8 @@ def _marks(cls):
 
 def test_cuda_classes_are_marked_and_skipped_without_cuda():
     module = sys.modules[__name__]
-    cpu = _marks(getattr(module, 'TestPlainClass_backend_0_{}'))
-    gpu = _marks(getattr(module, 'TestPlainClass_backend_1_{use_cuda=True}'))
+    cpu = _marks(getattr(module, 'TestPlainClass_' + _CPU))
+    gpu = _marks(getattr(module, 'TestPlainClass_' + _CUDA))
     assert 'gpu' not in cpu and 'skipif' not in cpu
     assert 'gpu' in gpu
     assert bool(gpu['skipif'].args[0]) == (not cuda.available)
@@ -118,11 +153,12 @@ def test_chainerx_config_is_skipped():
             raise AssertionError('must not run')
 
     marks = _marks(Target.classes[0])
+    assert 'chainerx' in marks
     assert marks['skip'].kwargs['reason'] == 'chainerlite has no ChainerX'
 
 
 def test_unittest_method_not_listed_is_left_alone():
-    cls = getattr(sys.modules[__name__], 'TestUnittestClass_backend_0_{}')
+    cls = getattr(sys.modules[__name__], 'TestUnittestClass_' + _CPU)
     assert cls.test_without_config is TestUnittestClass.classes[0].__mro__[
         1].test_without_config
     result = unittest.TestResult()

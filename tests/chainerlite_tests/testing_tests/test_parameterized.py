@@ -4,6 +4,7 @@ import sys
 import textwrap
 import unittest
 
+import numpy
 import pytest
 
 from chainerlite import testing
@@ -86,9 +87,83 @@ def test_long_parameters_are_shortened():
     assert '...' in name
 
 
-def test_parameterize_rejects_non_classes():
+def test_parameterize_rejects_non_callables():
     with pytest.raises(TypeError):
-        testing.parameterize({'a': 1})(lambda: None)
+        testing.parameterize({'a': 1})(3)
+
+
+@testing.parameterize({'a': 1, 'b': 2}, {'a': 3, 'b': 4})
+def test_parameterized_function(a, b):
+    assert b == a + 1
+
+
+@testing.parameterize(*testing.product({'n': [1, 2]}))
+def test_parameterized_function_one_name(n):
+    assert n in (1, 2)
+
+
+def test_parameterized_function_is_pytest_parametrized():
+    mark, = test_parameterized_function.pytestmark
+    assert mark.name == 'parametrize'
+    assert mark.args == (['a', 'b'], [(1, 2), (3, 4)])
+    assert mark.kwargs['ids'] == ['param_0_{a=1, b=2}', 'param_1_{a=3, b=4}']
+
+
+def test_parameterized_function_needs_the_same_names():
+    with pytest.raises(ValueError, match='same names'):
+        testing.parameterize({'a': 1}, {'b': 2})(lambda a: None)
+
+
+@testing.parameterize_pytest('x,y', [(1, 1), (2, 4)])
+class TestParameterizePytestClass(unittest.TestCase):
+
+    def test_square(self):
+        assert self.x ** 2 == self.y
+
+
+@testing.parameterize_pytest('x', [1, 2])
+def test_parameterize_pytest_function(x):
+    assert x in (1, 2)
+
+
+def test_parameterize_pytest_classes():
+    classes = _generated('TestParameterizePytestClass')
+    assert sorted((c.x, c.y) for c in classes.values()) == [(1, 1), (2, 4)]
+    assert 'TestParameterizePytestClass_param_0_{x=1, y=1}' in classes
+
+
+def test_parameterize_pytest_checks_lengths():
+    with pytest.raises(ValueError, match='2 values for the 3 names'):
+        testing.parameterize_pytest('a,b,c', [(1, 2)])
+
+
+@testing.fix_random()
+@testing.parameterize({'k': 0}, {'k': 1})
+class TestDecoratorsOverParameterized(unittest.TestCase):
+
+    def setUp(self):
+        self.draw = numpy.random.uniform()
+
+    def test_fix_random_reaches_every_class(self):
+        numpy.random.seed(testing._random.base_seed())
+        assert self.draw == numpy.random.uniform()
+
+
+def test_apply_to_classes_replaces_module_attributes():
+    def rename(cls):
+        return type(cls.__name__ + '_x', (cls,), {'__module__': __name__})
+
+    marked = parameterized._ParameterizedClasses(
+        'Foo', __name__, [type('Foo_param_0', (), {})])
+    globals()['Foo_param_0'] = marked.classes[0]
+    try:
+        result = parameterized.apply_to_classes(marked, rename)
+        assert [c.__name__ for c in result.classes] == ['Foo_param_0_x']
+        assert 'Foo_param_0' not in globals()
+        assert globals()['Foo_param_0_x'] is result.classes[0]
+    finally:
+        globals().pop('Foo_param_0', None)
+        globals().pop('Foo_param_0_x', None)
 
 
 def test_product_of_dict():
@@ -142,3 +217,10 @@ def test_pytest_collects_and_runs_generated_classes(tmp_path):
     out = result.stdout
     assert '1 failed, 4 passed' in out, out + result.stderr
     assert 'FAILED test_generated.py::TestPlain_param_1_{v=2}::test_v' in out
+
+
+def test_product_splits_joint_keys():
+    params = testing.product({'a,b': [(1, 'x'), (2, 'y')], 'c': [0]})
+    assert params == [{'a': 1, 'b': 'x', 'c': 0}, {'a': 2, 'b': 'y', 'c': 0}]
+    with pytest.raises(ValueError, match="'a,b'"):
+        testing.product({'a,b': [(1, 2, 3)]})

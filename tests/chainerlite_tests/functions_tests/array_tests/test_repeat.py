@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -60,7 +61,7 @@ def test_invalid_axis_or_length(repeats, axis):
 
 
 @pytest.mark.parametrize('repeats, axis', [(1.0, None), ([1, 2], 0),
-                                           (1, 1.0)])
+                                           (1, 1.0), (1, True)])
 def test_argument_types(repeats, axis):
     with pytest.raises(TypeError, match='repeat'):
         F.repeat(numpy.zeros((2, 3), numpy.float32), repeats, axis)
@@ -70,3 +71,14 @@ def test_argument_types(repeats, axis):
 def test_negative_repeats(repeats):
     with pytest.raises(ValueError, match='repeat'):
         F.repeat(numpy.zeros((2, 3), numpy.float32), repeats, 0)
+
+
+@pytest.mark.parametrize('repeats', [True, (True, False)])
+def test_bool_repeats_count_as_ints(repeats):
+    x = chainerlite.Variable(numpy.array([1.0, 2.0]))
+    y = F.repeat(x, repeats)
+    numpy.testing.assert_array_equal(
+        y.array, numpy.repeat(x.array, numpy.asarray(repeats, int)))
+    F.sum(y * y).backward()
+    numpy.testing.assert_array_equal(
+        x.grad, 2 * x.array * numpy.asarray(repeats, int))

@@ -89,3 +89,16 @@ def test_mismatched_dtypes_are_invalid():
     with pytest.raises(type_check.InvalidType, match='ScatterAdd'):
         F.scatter_add(numpy.zeros(3, numpy.float32), 0,
                       numpy.zeros((), numpy.float64))
+
+
+def test_too_many_indices_are_invalid():
+    with pytest.raises(type_check.InvalidType, match='indexed axes'):
+        F.scatter_add(numpy.zeros((2, 3), numpy.float32), (0, 0, 0),
+                      numpy.zeros((), numpy.float32))
+
+
+def test_boolean_mask_takes_its_axes():
+    a = numpy.zeros((2, 3), numpy.float32)
+    mask = numpy.array([[True, False, True], [False, False, True]])
+    y = F.scatter_add(a, mask, numpy.ones(3, numpy.float32))
+    numpy.testing.assert_array_equal(y.array, mask.astype(numpy.float32))

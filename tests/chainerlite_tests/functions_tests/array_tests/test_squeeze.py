@@ -43,9 +43,15 @@ class TestSqueeze(testing.FunctionTestCase):
         return numpy.squeeze(x, self.shape_axis[1]),
 
 
-@pytest.mark.parametrize('axis', [1, 3, -4, (0, 1)])
+@pytest.mark.parametrize('axis', [3, -4, (0, 3)])
 def test_bad_axis_is_invalid(axis):
     with pytest.raises(type_check.InvalidType, match='Squeeze'):
+        F.squeeze(numpy.zeros((1, 3, 1), numpy.float32), axis)
+
+
+@pytest.mark.parametrize('axis', [1, (0, 1)])
+def test_axis_of_size_other_than_one(axis):
+    with pytest.raises(ValueError, match='squeeze: axis 1 has size 3'):
         F.squeeze(numpy.zeros((1, 3, 1), numpy.float32), axis)
 
 

@@ -51,3 +51,11 @@ class TestMeanAbsoluteError(testing.FunctionTestCase):
 def test_invalid_inputs(x0, x1):
     with pytest.raises(type_check.InvalidType, match='MeanAbsoluteError'):
         F.mean_absolute_error(x0, x1)
+
+
+def test_float16_sum_does_not_overflow():
+    # The sum of |x0 - x1| (65536) is beyond float16; the mean (4) is not.
+    x0 = numpy.full((64, 1, 16, 16), 2, numpy.float16)
+    loss = F.mean_absolute_error(x0, -x0)
+    assert loss.dtype == numpy.float16
+    assert loss.array == 4

@@ -105,11 +105,18 @@ def test_gradient_of_a_diagonal_fills_the_diagonal():
     (('i$', numpy.ones((2, 3))), 'not a valid symbol'),
     (('ij->ii', numpy.ones((2, 3))), 'repeat'),
     (('...i->i', numpy.ones((2, 3))), 'summing over Ellipsis'),
+    (('i,i->...', numpy.ones(2), numpy.ones(2)), 'no input has'),
     ((numpy.ones(3), [52]), 'out of range'),
 ])
 def test_malformed_subscripts(args, message):
     with pytest.raises(ValueError, match='einsum: .*' + message):
         F.einsum(*args)
+
+
+def test_ellipses_of_different_lengths_are_invalid():
+    # No broadcasting: each '...' must cover the same number of axes.
+    with pytest.raises(type_check.InvalidType):
+        F.einsum('...i,...i', numpy.ones(2), numpy.ones((1, 2)))
 
 
 def test_sublist_of_other_items():

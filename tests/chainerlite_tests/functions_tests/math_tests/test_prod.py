@@ -58,6 +58,16 @@ def test_gradient_with_zeros_is_exact():
     numpy.testing.assert_array_equal(x.grad, [[0., 6., 0.], [0., 0., 0.]])
 
 
+@pytest.mark.parametrize('axis', [None, (0, 1), (1, 2)])
+def test_gradient_of_empty_array_over_several_axes(axis):
+    x = chainerlite.Variable(numpy.ones((3, 1, 0), numpy.float32))
+    y = F.prod(x, axis=axis)
+    numpy.testing.assert_array_equal(
+        y.array, numpy.prod(x.array, axis=axis))
+    F.sum(y).backward()
+    assert x.grad.shape == (3, 1, 0)
+
+
 def test_third_order_gradient():
     x = chainerlite.Variable(numpy.array([2., 3., 0., 5.]))
     g1, = chainerlite.grad([F.prod(x)], [x], enable_double_backprop=True)
