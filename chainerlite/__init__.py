@@ -29,13 +29,17 @@ from chainerlite import reporter  # NOQA
 from chainerlite import dataset  # NOQA
 from chainerlite import datasets  # NOQA
 from chainerlite import iterators  # NOQA
+from chainerlite import distributions  # NOQA
+from chainerlite import graph_optimizations  # NOQA
 
 from chainerlite._core import backward, grad  # NOQA
 from chainerlite._core import get_function_hooks  # NOQA
 from chainerlite.configuration import config, global_config, using_config  # NOQA
+from chainerlite.distribution import cross_entropy, Distribution, kl_divergence, register_kl  # NOQA
 from chainerlite.function import Function, force_backprop_mode, no_backprop_mode  # NOQA
 from chainerlite.function_hook import FunctionHook  # NOQA
 from chainerlite.function_node import FunctionNode  # NOQA
+from chainerlite.graph_optimizations.static_graph import static_code, static_graph  # NOQA
 from chainerlite.link import Chain, ChainList, Link  # NOQA
 from chainerlite.sequential import Sequential  # NOQA
 from chainerlite.reporter import Reporter, report, report_scope  # NOQA

@@ -1,0 +1,57 @@
+"""Poisson distribution."""
+
+from chainerlite import distribution
+from chainerlite import functions as F
+from chainerlite import variable
+
+
+class Poisson(distribution.Distribution):
+    """Poisson distribution with rate ``lam``.
+
+    ``log_prob`` needs SciPy on the CPU (for :func:`F.lgamma`).
+    """
+
+    def __init__(self, lam):
+        super(Poisson, self).__init__()
+        self.lam = variable.as_variable(lam)
+
+    @property
+    def batch_shape(self):
+        return self.lam.shape
+
+    @property
+    def event_shape(self):
+        return ()
+
+    @property
+    def params(self):
+        return {'lam': self.lam}
+
+    @property
+    def support(self):
+        return 'non negative integer'
+
+    def log_prob(self, x):
+        x = variable.as_array(x)
+        xf = x.astype(self.lam.dtype, copy=False)
+        return xf * F.log(self.lam) - self.lam - F.lgamma(xf + 1.0)
+
+    @property
+    def mean(self):
+        return self.lam
+
+    @property
+    def variance(self):
+        return self.lam
+
+    def sample_n(self, n):
+        xp = self.xp
+        lam = self.lam.array
+        draws = xp.random.poisson(lam, size=(n,) + lam.shape)
+        return variable.Variable(draws.astype(lam.dtype))
+
+
+@distribution.register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(dist1, dist2):
+    lam1, lam2 = dist1.lam, dist2.lam
+    return lam1 * (F.log(lam1) - F.log(lam2)) - lam1 + lam2
