@@ -3,38 +3,17 @@
 import math
 import warnings
 
-from chainerlite import distribution
+from chainerlite.distributions import _loc_scale
 from chainerlite import functions as F
 from chainerlite import variable
 
 
-class Cauchy(distribution.Distribution):
+class Cauchy(_loc_scale.LocScale):
     """Cauchy distribution with location ``loc`` and scale ``scale``.
 
     Its mean and variance are undefined: they are NaN, with a
     :class:`RuntimeWarning`.
     """
-
-    def __init__(self, loc, scale):
-        super(Cauchy, self).__init__()
-        self.loc = variable.as_variable(loc)
-        self.scale = variable.as_variable(scale)
-
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self):
-        return 'real'
 
     def log_prob(self, x):
         z = (x - self.loc) / self.scale
@@ -62,15 +41,9 @@ class Cauchy(distribution.Distribution):
         return self._undefined('Mean')
 
     @property
-    def mode(self):
-        return self.loc
-
-    @property
     def variance(self):
         return self._undefined('Variance')
 
-    def sample_n(self, n):
-        xp = self.xp
-        shape = (n,) + self.loc.shape
-        eps = xp.random.standard_cauchy(shape).astype(self.loc.dtype)
-        return self.loc + self.scale * eps
+    def _standard_sample(self, xp, shape):
+        return xp.random.standard_cauchy(shape)
+

@@ -5,36 +5,15 @@ import math
 import numpy
 
 from chainerlite import distribution
+from chainerlite.distributions import _loc_scale
 from chainerlite import functions as F
-from chainerlite import variable
 
 _EULER = float(numpy.euler_gamma)
 
 
-class Gumbel(distribution.Distribution):
+class Gumbel(_loc_scale.LocScale):
     """Gumbel (type-I extreme value) distribution with location ``loc`` and
     scale ``scale``: :math:`F(x) = \\exp(-e^{-(x - \\mu) / \\beta})`."""
-
-    def __init__(self, loc, scale):
-        super(Gumbel, self).__init__()
-        self.loc = variable.as_variable(loc)
-        self.scale = variable.as_variable(scale)
-
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self):
-        return 'real'
 
     def log_prob(self, x):
         z = (x - self.loc) / self.scale
@@ -52,18 +31,12 @@ class Gumbel(distribution.Distribution):
         return self.loc + _EULER * self.scale
 
     @property
-    def mode(self):
-        return self.loc
-
-    @property
     def variance(self):
         return (math.pi ** 2 / 6.0) * F.square(self.scale)
 
-    def sample_n(self, n):
-        xp = self.xp
-        shape = (n,) + self.loc.shape
-        eps = xp.random.gumbel(size=shape).astype(self.loc.dtype)
-        return self.loc + self.scale * eps
+    def _standard_sample(self, xp, shape):
+        return xp.random.gumbel(size=shape)
+
 
 
 @distribution.register_kl(Gumbel, Gumbel)

@@ -2,32 +2,19 @@
 
 import math
 
-from chainerlite import backend
 from chainerlite import distribution
-from chainerlite import function_node
+from chainerlite.distributions import _loc_scale
+from chainerlite.distributions import utils as dist_utils
 from chainerlite import functions as F
-from chainerlite import utils
-from chainerlite.utils import type_check
-from chainerlite import variable
 
 
-class LaplaceCDF(function_node.FunctionNode):
+class LaplaceCDF(dist_utils.UnaryNode):
     """CDF of the standard Laplace distribution."""
 
-    @property
-    def label(self):
-        return 'laplace_cdf'
+    name = 'laplace_cdf'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_inputs((0,))
-        xp = backend.get_array_module(x)
-        y = 0.5 - 0.5 * xp.sign(x) * xp.expm1(-xp.abs(x))
-        return utils.force_array(y, x.dtype),
+    def compute(self, xp, x):
+        return 0.5 - 0.5 * xp.sign(x) * xp.expm1(-xp.abs(x))
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -35,24 +22,14 @@ class LaplaceCDF(function_node.FunctionNode):
         return gy * 0.5 * F.exp(-F.absolute(x)),
 
 
-class LaplaceICDF(function_node.FunctionNode):
+class LaplaceICDF(dist_utils.UnaryNode):
     """Inverse CDF of the standard Laplace distribution."""
 
-    @property
-    def label(self):
-        return 'laplace_icdf'
+    name = 'laplace_icdf'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_inputs((0,))
-        xp = backend.get_array_module(x)
+    def compute(self, xp, x):
         c = x - 0.5
-        y = -xp.sign(c) * xp.log1p(-2 * xp.abs(c))
-        return utils.force_array(y, x.dtype),
+        return -xp.sign(c) * xp.log1p(-2 * xp.abs(c))
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -68,32 +45,11 @@ def _laplace_icdf(x):
     return LaplaceICDF().apply((x,))[0]
 
 
-class Laplace(distribution.Distribution):
+class Laplace(_loc_scale.LocScale):
     """Laplace distribution with location ``loc`` and scale ``scale``.
 
     Its density is :math:`\\frac{1}{2b} \\exp(-|x - \\mu| / b)`.
     """
-
-    def __init__(self, loc, scale):
-        super(Laplace, self).__init__()
-        self.loc = variable.as_variable(loc)
-        self.scale = variable.as_variable(scale)
-
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self):
-        return 'real'
 
     def cdf(self, x):
         return _laplace_cdf((x - self.loc) / self.scale)
@@ -114,10 +70,6 @@ class Laplace(distribution.Distribution):
         return self.loc
 
     @property
-    def mode(self):
-        return self.loc
-
-    @property
     def stddev(self):
         return math.sqrt(2.0) * self.scale
 
@@ -125,11 +77,9 @@ class Laplace(distribution.Distribution):
     def variance(self):
         return 2.0 * F.square(self.scale)
 
-    def sample_n(self, n):
-        xp = self.xp
-        shape = (n,) + self.loc.shape
-        eps = xp.random.laplace(size=shape).astype(self.loc.dtype)
-        return self.loc + self.scale * eps
+    def _standard_sample(self, xp, shape):
+        return xp.random.laplace(size=shape)
+
 
 
 @distribution.register_kl(Laplace, Laplace)

@@ -3,6 +3,7 @@
 import math
 
 from chainerlite import distribution
+from chainerlite.distributions import _loc_scale
 from chainerlite import functions as F
 from chainerlite import variable
 
@@ -10,7 +11,7 @@ _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _SQRT2 = math.sqrt(2.0)
 
 
-class Normal(distribution.Distribution):
+class Normal(_loc_scale.LocScale):
     """Normal distribution :math:`N(\\mu, \\sigma^2)`.
 
     Args:
@@ -21,7 +22,7 @@ class Normal(distribution.Distribution):
     """
 
     def __init__(self, loc, scale=None, log_scale=None):
-        super(Normal, self).__init__()
+        distribution.Distribution.__init__(self)
         if (scale is None) == (log_scale is None):
             raise ValueError(
                 'Normal: either scale or log_scale must be given (not both)')
@@ -42,25 +43,6 @@ class Normal(distribution.Distribution):
             self.__log_scale = F.log(self.__scale)
         return self.__log_scale
 
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self):
-        return 'real'
-
-    def _standardize(self, x):
-        return (x - self.loc) / self.scale
-
     def cdf(self, x):
         return 0.5 * (1.0 + F.erf(self._standardize(x) / _SQRT2))
 
@@ -80,10 +62,6 @@ class Normal(distribution.Distribution):
         return self.loc
 
     @property
-    def mode(self):
-        return self.loc
-
-    @property
     def stddev(self):
         return self.scale
 
@@ -91,11 +69,9 @@ class Normal(distribution.Distribution):
     def variance(self):
         return F.square(self.scale)
 
-    def sample_n(self, n):
-        xp = self.xp
-        shape = (n,) + self.loc.shape
-        eps = xp.random.standard_normal(shape).astype(self.loc.dtype)
-        return self.loc + self.scale * eps
+    def _standard_sample(self, xp, shape):
+        return xp.random.standard_normal(shape)
+
 
 
 @distribution.register_kl(Normal, Normal)

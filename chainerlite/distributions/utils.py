@@ -7,12 +7,15 @@ from chainerlite import utils
 from chainerlite.utils import type_check
 
 
-class ModifiedXLogX(function_node.FunctionNode):
-    """``x * log(x)`` extended by continuity with ``0`` at ``x = 0``."""
+class UnaryNode(function_node.FunctionNode):
+    """One float input kept for the backward; ``name`` is the label and
+    :meth:`compute` the forward on raw arrays."""
+
+    name = None
 
     @property
     def label(self):
-        return 'modified_xlogx'
+        return self.name
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
@@ -21,11 +24,19 @@ class ModifiedXLogX(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self.retain_inputs((0,))
-        xp = backend.get_array_module(x)
+        y = self.compute(backend.get_array_module(x), x)
+        return utils.force_array(y, x.dtype),
+
+
+class ModifiedXLogX(UnaryNode):
+    """``x * log(x)`` extended by continuity with ``0`` at ``x = 0``."""
+
+    name = 'modified_xlogx'
+
+    def compute(self, xp, x):
         positive = x > 0
         safe = xp.where(positive, x, x.dtype.type(1))
-        y = xp.where(positive, x * xp.log(safe), x.dtype.type(0))
-        return utils.force_array(y, x.dtype),
+        return xp.where(positive, x * xp.log(safe), x.dtype.type(0))
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()

@@ -1,31 +1,16 @@
 """Digamma function, the derivative of log-gamma."""
 
 from chainerlite import backend
-from chainerlite import function_node
 from chainerlite.functions.math import _special
-from chainerlite import utils
-from chainerlite.utils import type_check
+from chainerlite.functions.math import polygamma
 
 
-class DiGamma(function_node.FunctionNode):
+class DiGamma(_special.UnarySpecial):
 
-    @property
-    def label(self):
-        return 'digamma'
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_inputs((0,))
-        special = _special.special_module(
-            backend.get_array_module(x), 'digamma')
-        return utils.force_array(special.digamma(x), x.dtype),
+    name = 'digamma'
+    special_name = 'digamma'
 
     def backward(self, indexes, grad_outputs):
-        from chainerlite.functions.math import polygamma
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         xp = backend.get_array_module(x)

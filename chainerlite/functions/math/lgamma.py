@@ -1,31 +1,15 @@
 """Logarithm of the absolute value of the gamma function."""
 
-from chainerlite import backend
-from chainerlite import function_node
 from chainerlite.functions.math import _special
-from chainerlite import utils
-from chainerlite.utils import type_check
+from chainerlite.functions.math import digamma
 
 
-class LGamma(function_node.FunctionNode):
+class LGamma(_special.UnarySpecial):
 
-    @property
-    def label(self):
-        return 'lgamma'
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_inputs((0,))
-        special = _special.special_module(
-            backend.get_array_module(x), 'lgamma')
-        return utils.force_array(special.gammaln(x), x.dtype),
+    name = 'lgamma'
+    special_name = 'gammaln'
 
     def backward(self, indexes, grad_outputs):
-        from chainerlite.functions.math import digamma
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         return gy * digamma.digamma(x),
