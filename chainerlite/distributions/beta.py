@@ -1,6 +1,7 @@
 """Beta distribution."""
 
 from chainerlite import distribution
+from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
 from chainerlite import variable
 
@@ -9,7 +10,7 @@ def _lbeta(a, b):
     return F.lgamma(a) + F.lgamma(b) - F.lgamma(a + b)
 
 
-class Beta(distribution.Distribution):
+class Beta(_scalar_event.ScalarEvent):
     """Beta distribution with density
     :math:`x^{a-1} (1-x)^{b-1} / B(a, b)` on :math:`[0, 1]`.
 
@@ -17,26 +18,12 @@ class Beta(distribution.Distribution):
     (for :func:`F.lgamma` and :func:`F.digamma`).
     """
 
+    _param_names = ('a', 'b')
+    _support = '[0, 1]'
+
     def __init__(self, a, b):
         super(Beta, self).__init__()
-        self.a = variable.as_variable(a)
-        self.b = variable.as_variable(b)
-
-    @property
-    def batch_shape(self):
-        return self.a.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'a': self.a, 'b': self.b}
-
-    @property
-    def support(self):
-        return '[0, 1]'
+        self._set_params(a=a, b=b)
 
     def log_prob(self, x):
         a, b = self.a, self.b

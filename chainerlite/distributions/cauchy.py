@@ -3,12 +3,12 @@
 import math
 import warnings
 
-from chainerlite.distributions import _loc_scale
+from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
 from chainerlite import variable
 
 
-class Cauchy(_loc_scale.LocScale):
+class Cauchy(_scalar_event.LocScale):
     """Cauchy distribution with location ``loc`` and scale ``scale``.
 
     Its mean and variance are undefined: they are NaN, with a

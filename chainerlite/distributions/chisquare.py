@@ -2,12 +2,12 @@
 
 import math
 
-from chainerlite import distribution
+from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
 from chainerlite import variable
 
 
-class Chisquare(distribution.Distribution):
+class Chisquare(_scalar_event.ScalarEvent):
     """Chi-square distribution with ``k`` degrees of freedom (the Gamma
     distribution of shape ``k / 2`` and scale 2).
 
@@ -15,25 +15,12 @@ class Chisquare(distribution.Distribution):
     :func:`F.lgamma` and :func:`F.digamma`).
     """
 
+    _param_names = ('k',)
+    _support = 'positive'
+
     def __init__(self, k):
         super(Chisquare, self).__init__()
-        self.k = variable.as_variable(k)
-
-    @property
-    def batch_shape(self):
-        return self.k.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'k': self.k}
-
-    @property
-    def support(self):
-        return 'positive'
+        self._set_params(k=k)
 
     def log_prob(self, x):
         half_k = 0.5 * self.k

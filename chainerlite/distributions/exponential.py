@@ -1,33 +1,21 @@
 """Exponential distribution."""
 
 from chainerlite import distribution
+from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
 from chainerlite import variable
 
 
-class Exponential(distribution.Distribution):
+class Exponential(_scalar_event.ScalarEvent):
     """Exponential distribution with rate ``lam`` (density
     :math:`\\lambda e^{-\\lambda x}` on :math:`x \\ge 0`)."""
 
+    _param_names = ('lam',)
+    _support = 'positive'
+
     def __init__(self, lam):
         super(Exponential, self).__init__()
-        self.lam = variable.as_variable(lam)
-
-    @property
-    def batch_shape(self):
-        return self.lam.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'lam': self.lam}
-
-    @property
-    def support(self):
-        return 'positive'
+        self._set_params(lam=lam)
 
     def cdf(self, x):
         return -F.expm1(-self.lam * x)

@@ -1,11 +1,11 @@
 """Gamma distribution (shape ``k``, scale ``theta``)."""
 
 from chainerlite import distribution
+from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
-from chainerlite import variable
 
 
-class Gamma(distribution.Distribution):
+class Gamma(_scalar_event.ScalarEvent):
     """Gamma distribution with density
     :math:`x^{k-1} e^{-x/\\theta} / (\\Gamma(k) \\theta^k)` on :math:`x > 0`.
 
@@ -13,26 +13,12 @@ class Gamma(distribution.Distribution):
     and :func:`F.digamma`, which need SciPy on the CPU.
     """
 
+    _param_names = ('k', 'theta')
+    _support = 'positive'
+
     def __init__(self, k, theta):
         super(Gamma, self).__init__()
-        self.k = variable.as_variable(k)
-        self.theta = variable.as_variable(theta)
-
-    @property
-    def batch_shape(self):
-        return self.k.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'k': self.k, 'theta': self.theta}
-
-    @property
-    def support(self):
-        return 'positive'
+        self._set_params(k=k, theta=theta)
 
     def log_prob(self, x):
         k, theta = self.k, self.theta

@@ -1,34 +1,22 @@
 """Geometric distribution over the positive integers."""
 
 from chainerlite import distribution
+from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
 from chainerlite import variable
 
 
-class Geometric(distribution.Distribution):
+class Geometric(_scalar_event.ScalarEvent):
     """Number of Bernoulli(``p``) trials up to and including the first
     success: :math:`P(x) = (1 - p)^{x - 1} p` for :math:`x = 1, 2, \\dots`.
     """
 
+    _param_names = ('p',)
+    _support = 'positive integer'
+
     def __init__(self, p):
         super(Geometric, self).__init__()
-        self.p = variable.as_variable(p)
-
-    @property
-    def batch_shape(self):
-        return self.p.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'p': self.p}
-
-    @property
-    def support(self):
-        return 'positive integer'
+        self._set_params(p=p)
 
     def log_prob(self, x):
         x = variable.as_array(x)

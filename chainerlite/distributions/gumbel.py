@@ -5,13 +5,13 @@ import math
 import numpy
 
 from chainerlite import distribution
-from chainerlite.distributions import _loc_scale
+from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
 
 _EULER = float(numpy.euler_gamma)
 
 
-class Gumbel(_loc_scale.LocScale):
+class Gumbel(_scalar_event.LocScale):
     """Gumbel (type-I extreme value) distribution with location ``loc`` and
     scale ``scale``: :math:`F(x) = \\exp(-e^{-(x - \\mu) / \\beta})`."""
 

@@ -3,12 +3,12 @@
 import math
 
 from chainerlite import distribution
-from chainerlite.distributions import _loc_scale
-from chainerlite.distributions import utils as dist_utils
+from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
+from chainerlite.functions.math import _unary
 
 
-class LaplaceCDF(dist_utils.UnaryNode):
+class LaplaceCDF(_unary.UnaryFloat):
     """CDF of the standard Laplace distribution."""
 
     name = 'laplace_cdf'
@@ -22,7 +22,7 @@ class LaplaceCDF(dist_utils.UnaryNode):
         return gy * 0.5 * F.exp(-F.absolute(x)),
 
 
-class LaplaceICDF(dist_utils.UnaryNode):
+class LaplaceICDF(_unary.UnaryFloat):
     """Inverse CDF of the standard Laplace distribution."""
 
     name = 'laplace_icdf'
@@ -45,7 +45,7 @@ def _laplace_icdf(x):
     return LaplaceICDF().apply((x,))[0]
 
 
-class Laplace(_loc_scale.LocScale):
+class Laplace(_scalar_event.LocScale):
     """Laplace distribution with location ``loc`` and scale ``scale``.
 
     Its density is :math:`\\frac{1}{2b} \\exp(-|x - \\mu| / b)`.

@@ -3,36 +3,22 @@
 import math
 
 from chainerlite import distribution
+from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
-from chainerlite import variable
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
 
-class LogNormal(distribution.Distribution):
+class LogNormal(_scalar_event.ScalarEvent):
     """Distribution of :math:`e^Y` where :math:`Y \\sim N(\\mu, \\sigma^2)`.
     """
 
+    _param_names = ('mu', 'sigma')
+    _support = 'positive'
+
     def __init__(self, mu, sigma):
         super(LogNormal, self).__init__()
-        self.mu = variable.as_variable(mu)
-        self.sigma = variable.as_variable(sigma)
-
-    @property
-    def batch_shape(self):
-        return self.mu.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'mu': self.mu, 'sigma': self.sigma}
-
-    @property
-    def support(self):
-        return 'positive'
+        self._set_params(mu=mu, sigma=sigma)
 
     def log_prob(self, x):
         logx = F.log(x)

@@ -3,7 +3,7 @@
 import math
 
 from chainerlite import distribution
-from chainerlite.distributions import _loc_scale
+from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
 from chainerlite import variable
 
@@ -11,7 +11,7 @@ _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _SQRT2 = math.sqrt(2.0)
 
 
-class Normal(_loc_scale.LocScale):
+class Normal(_scalar_event.LocScale):
     """Normal distribution :math:`N(\\mu, \\sigma^2)`.
 
     Args:

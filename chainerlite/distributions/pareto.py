@@ -1,34 +1,21 @@
 """Pareto distribution."""
 
 from chainerlite import distribution
+from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
 from chainerlite import variable
 
 
-class Pareto(distribution.Distribution):
+class Pareto(_scalar_event.ScalarEvent):
     """Pareto distribution: density :math:`\\alpha s^\\alpha / x^{\\alpha+1}`
     on :math:`x \\ge s` (``scale`` :math:`s`, shape ``alpha``)."""
 
+    _param_names = ('scale', 'alpha')
+    _support = '[scale, inf]'
+
     def __init__(self, scale, alpha):
         super(Pareto, self).__init__()
-        self.scale = variable.as_variable(scale)
-        self.alpha = variable.as_variable(alpha)
-
-    @property
-    def batch_shape(self):
-        return self.scale.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'scale': self.scale, 'alpha': self.alpha}
-
-    @property
-    def support(self):
-        return '[scale, inf]'
+        self._set_params(scale=scale, alpha=alpha)
 
     def log_prob(self, x):
         x = variable.as_variable(x)

@@ -1,35 +1,23 @@
 """Poisson distribution."""
 
 from chainerlite import distribution
+from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
 from chainerlite import variable
 
 
-class Poisson(distribution.Distribution):
+class Poisson(_scalar_event.ScalarEvent):
     """Poisson distribution with rate ``lam``.
 
     ``log_prob`` needs SciPy on the CPU (for :func:`F.lgamma`).
     """
 
+    _param_names = ('lam',)
+    _support = 'non negative integer'
+
     def __init__(self, lam):
         super(Poisson, self).__init__()
-        self.lam = variable.as_variable(lam)
-
-    @property
-    def batch_shape(self):
-        return self.lam.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'lam': self.lam}
-
-    @property
-    def support(self):
-        return 'non negative integer'
+        self._set_params(lam=lam)
 
     def log_prob(self, x):
         x = variable.as_array(x)

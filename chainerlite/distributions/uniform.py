@@ -1,16 +1,20 @@
 """Continuous uniform distribution."""
 
 from chainerlite import distribution
+from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
 from chainerlite import variable
 
 
-class Uniform(distribution.Distribution):
+class Uniform(_scalar_event.ScalarEvent):
     """Uniform distribution on ``[low, high]``.
 
     Give either ``low`` and ``high``, or ``loc`` and ``scale`` (then
     ``low = loc`` and ``high = loc + scale``).
     """
+
+    _param_names = ('low', 'high')
+    _support = '[low, high]'
 
     def __init__(self, **kwargs):
         super(Uniform, self).__init__()
@@ -33,22 +37,6 @@ class Uniform(distribution.Distribution):
                 'Uniform: give either (low, high) or (loc, scale)')
         self.loc = self.low
         self.scale = self.high - self.low
-
-    @property
-    def batch_shape(self):
-        return self.low.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'low': self.low, 'high': self.high}
-
-    @property
-    def support(self):
-        return '[low, high]'
 
     def _inside(self, x, shape):
         xp = self.xp

@@ -1,34 +1,10 @@
 """Helpers shared by the distributions."""
 
-from chainerlite import backend
-from chainerlite import function_node
 from chainerlite import functions as F
-from chainerlite import utils
-from chainerlite.utils import type_check
+from chainerlite.functions.math import _unary
 
 
-class UnaryNode(function_node.FunctionNode):
-    """One float input kept for the backward; ``name`` is the label and
-    :meth:`compute` the forward on raw arrays."""
-
-    name = None
-
-    @property
-    def label(self):
-        return self.name
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_inputs((0,))
-        y = self.compute(backend.get_array_module(x), x)
-        return utils.force_array(y, x.dtype),
-
-
-class ModifiedXLogX(UnaryNode):
+class ModifiedXLogX(_unary.UnaryFloat):
     """``x * log(x)`` extended by continuity with ``0`` at ``x = 0``."""
 
     name = 'modified_xlogx'

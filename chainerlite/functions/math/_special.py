@@ -2,10 +2,7 @@
 
 import numpy
 
-from chainerlite import backend
-from chainerlite import function_node
-from chainerlite import utils
-from chainerlite.utils import type_check
+from chainerlite.functions.math import _unary
 
 
 def special_module(xp, func_name):
@@ -26,24 +23,11 @@ def special_module(xp, func_name):
     return cupyx.scipy.special
 
 
-class UnarySpecial(function_node.FunctionNode):
-    """One float input; ``name`` is the label, ``special_name`` the SciPy
-    function computing the forward."""
+class UnarySpecial(_unary.UnaryFloat):
+    """``special_name`` is the SciPy function computing the forward."""
 
-    name = None
     special_name = None
 
-    @property
-    def label(self):
-        return self.name
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_inputs((0,))
-        special = special_module(backend.get_array_module(x), self.name)
-        y = getattr(special, self.special_name)(x)
-        return utils.force_array(y, x.dtype),
+    def compute(self, xp, x):
+        special = special_module(xp, self.name)
+        return getattr(special, self.special_name)(x)
