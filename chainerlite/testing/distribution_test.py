@@ -28,7 +28,14 @@ class distribution_unittest(unittest.TestCase):
     (``()``), ``is_variable`` (``False``).
     """
 
+    # The base is not a test itself; its subclasses are (pytest).
+    __test__ = False
     scipy_onebyone = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if '__test__' not in cls.__dict__:
+            cls.__test__ = True
 
     def setUp(self):
         self.support = 'real'
