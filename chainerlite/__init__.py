@@ -36,6 +36,8 @@ from chainerlite import reporter  # NOQA
 from chainerlite import dataset  # NOQA
 from chainerlite import datasets  # NOQA
 from chainerlite import iterators  # NOQA
+from chainerlite import distributions  # NOQA
+from chainerlite import graph_optimizations  # NOQA
 
 from chainerlite._core import backward, grad  # NOQA
 from chainerlite._core import get_function_hooks  # NOQA
@@ -44,9 +46,11 @@ from chainerlite._runtime_info import print_runtime_info  # NOQA
 from chainerlite.backend import get_device, using_device  # NOQA
 from chainerlite.backends.cuda import should_use_cudnn  # NOQA
 from chainerlite.configuration import config, global_config, using_config  # NOQA
+from chainerlite.distribution import cross_entropy, Distribution, kl_divergence, register_kl  # NOQA
 from chainerlite.function import Function, force_backprop_mode, no_backprop_mode  # NOQA
 from chainerlite.function_hook import FunctionHook  # NOQA
 from chainerlite.function_node import FunctionNode  # NOQA
+from chainerlite.graph_optimizations.static_graph import static_code, static_graph  # NOQA
 from chainerlite.initializer import Initializer  # NOQA
 from chainerlite.link import Chain, ChainList, Link  # NOQA
 from chainerlite.link_hook import LinkHook, _get_link_hooks  # NOQA

@@ -128,6 +128,7 @@ from chainerlite.functions.math.basic_math import sub  # NOQA
 from chainerlite.functions.math.absolute import absolute  # NOQA
 from chainerlite.functions.math.bias import bias  # NOQA
 from chainerlite.functions.math.ceil import ceil  # NOQA
+from chainerlite.functions.math.digamma import digamma  # NOQA
 from chainerlite.functions.math.clip import clip  # NOQA
 from chainerlite.functions.math.erf import erf  # NOQA
 from chainerlite.functions.math.exponential import exp  # NOQA
@@ -140,6 +141,7 @@ from chainerlite.functions.math.floor import floor  # NOQA
 from chainerlite.functions.math.fmod import fmod  # NOQA
 from chainerlite.functions.math.hyperbolic import cosh  # NOQA
 from chainerlite.functions.math.hyperbolic import sinh  # NOQA
+from chainerlite.functions.math.lgamma import lgamma  # NOQA
 from chainerlite.functions.math.linear_interpolate import linear_interpolate  # NOQA
 from chainerlite.functions.math.logarithm_1p import log1p  # NOQA
 from chainerlite.functions.math.maximum import maximum  # NOQA

@@ -2,6 +2,7 @@
 
 from chainerlite.testing import attr  # NOQA: F401
 from chainerlite.testing import condition  # NOQA: F401
+from chainerlite.testing.distribution_test import distribution_unittest  # NOQA: F401
 from chainerlite.testing._random import fix_random  # NOQA: F401
 from chainerlite.testing.array import assert_allclose  # NOQA: F401
 from chainerlite.testing.backend import BackendConfig  # NOQA: F401

@@ -1,0 +1,30 @@
+"""Base of one-input elementwise nodes on floats."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.utils import type_check
+
+
+class UnaryFloat(function_node.FunctionNode):
+    """One float input, kept for the backward.
+
+    ``name`` is the label; :meth:`compute` ``(xp, x)`` is the forward on raw
+    arrays, cast back to the dtype of ``x``.
+    """
+
+    name = None
+
+    @property
+    def label(self):
+        return self.name
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        y = self.compute(backend.get_array_module(x), x)
+        return utils.force_array(y, x.dtype),
