@@ -521,12 +521,12 @@ def _directional_numerical_grad(func, x_data, no_grads, params, directions,
     param_directions = directions[n_checked_inputs:]
 
     def cast(a, original_dtype):
-        # float16 is too coarse for finite differences (a step of 1e-3 is
-        # below its resolution near 1): without ``dtype``, float16 data is
-        # evaluated in float64, other dtypes are kept (parameters that are
-        # not checked keep theirs, so dtype checks still agree).
-        if original_dtype.kind != 'f' or (
-                dtype is None and original_dtype != numpy.float16):
+        # Finite differences need more precision than float16 or float32
+        # give (a step of 1e-3 is below float16's resolution near 1, and
+        # float32 rounding is 1e-4 of a difference quotient): without
+        # ``dtype``, floating data moved along the direction is evaluated
+        # in float64, as in Chainer's check.
+        if original_dtype.kind != 'f':
             return utils.force_array(a.astype(original_dtype, copy=False))
         return utils.force_array(a.astype(
             numpy.float64 if dtype is None else dtype, copy=False))
