@@ -256,6 +256,23 @@ class Link:
         self._persistent.add(name)
         self._params.discard(name)
 
+    @classmethod
+    def from_params(cls, *args, **kwargs):
+        """Builds a link whose parameters copy the given arrays.
+
+        Links that can be rebuilt from their parameters (such as
+        :class:`~chainerlite.links.Linear`,
+        :class:`~chainerlite.links.Convolution2D` or
+        :class:`~chainerlite.links.EmbedID`) override it; their shapes
+        follow from the arrays.
+
+        Raises:
+            NotImplementedError: For a link that does not override it.
+
+        """
+        raise NotImplementedError(
+            '{}.from_params is not implemented'.format(cls.__name__))
+
     def _initialize_param(self, param, shape):
         # Parameter.initialize allocates on the host: move to our device.
         param.initialize(shape)
