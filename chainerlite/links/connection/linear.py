@@ -89,6 +89,13 @@ class Linear(link.Link):
                    initialW=W.copy(),
                    initial_bias=None if bias is None else bias.copy())
 
+    @property
+    def printable_specs(self):
+        """``in_size``, ``out_size`` and ``nobias``, as ``str`` shows them."""
+        yield 'in_size', self.in_size
+        yield 'out_size', self.out_size
+        yield 'nobias', self.b is None
+
     def _initialize_params(self, in_size):
         self._initialize_param(self.W, (self.out_size, in_size))
 
