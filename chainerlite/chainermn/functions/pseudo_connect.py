@@ -1,0 +1,41 @@
+"""Joining a delegate variable into a graph."""
+import chainerlite
+from chainerlite import backend
+from chainerlite import function_node
+
+
+class PseudoConnect(function_node.FunctionNode):
+    """Outputs its inputs after the first unchanged; the first gets a zero grad."""
+
+    def forward(self, inputs):
+        delegate = inputs[0]
+        self._delegate = (backend.get_array_module(delegate), delegate.shape,
+                          delegate.dtype)
+        return tuple(inputs[1:])
+
+    def backward(self, indexes, grad_outputs):
+        xp, shape, dtype = self._delegate
+        return tuple(
+            chainerlite.Variable(xp.zeros(shape, dtype=dtype)) if i == 0
+            else grad_outputs[i - 1] for i in indexes)
+
+
+def pseudo_connect(delegate_variable, *actual_variables):
+    """Makes ``actual_variables`` carry ``delegate_variable`` into the graph.
+
+    The outputs have the values of ``actual_variables``; back-propagating
+    through them also reaches ``delegate_variable`` (with a zero gradient),
+    so that the backward of a :func:`send` whose delegate it is runs too.
+
+    Args:
+        delegate_variable (chainer.Variable): Typically the result of
+            :func:`chainermn.functions.send`.
+        *actual_variables: Variables or arrays.
+
+    Returns:
+        tuple of chainer.Variable: One per actual variable.
+    """
+    if not actual_variables:
+        raise ValueError('chainermn.functions.pseudo_connect: give at least '
+                         'one actual variable')
+    return PseudoConnect().apply((delegate_variable,) + actual_variables)

@@ -1,0 +1,2 @@
+"""Helpers for tests of multi-process code."""
+from chainerlite.chainermn.testing.device import get_device  # NOQA
