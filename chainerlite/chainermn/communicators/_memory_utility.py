@@ -5,8 +5,12 @@ from chainerlite import backend
 
 
 def to_host(array):
-    """A C-contiguous NumPy copy (or view) of ``array`` (NumPy or CuPy)."""
-    return numpy.ascontiguousarray(backend.CpuDevice().send(array))
+    """A C-contiguous NumPy copy (or view) of ``array`` (NumPy or CuPy).
+
+    Keeps 0-d arrays 0-d (``numpy.ascontiguousarray`` would not).
+    """
+    host = numpy.asarray(backend.CpuDevice().send(array))
+    return host if host.flags.c_contiguous else host.copy(order='C')
 
 
 def array_to_buffer_object(array):

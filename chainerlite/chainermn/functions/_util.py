@@ -36,3 +36,14 @@ def grads_or_zeros(grad_outputs, outputs_like):
         backend.get_array_module(like).zeros_like(like) if g is None
         else g.array for g, like in zip(grad_outputs, outputs_like))
 
+
+
+def zero_grad_of(array):
+    """A function that returns a zero gradient Variable shaped as ``array``.
+
+    Backward of a node often owes an input only a zero gradient; this keeps
+    its shape, dtype and device without keeping the array.
+    """
+    xp = backend.get_array_module(array)
+    shape, dtype = array.shape, array.dtype
+    return lambda: chainerlite.Variable(xp.zeros(shape, dtype=dtype))

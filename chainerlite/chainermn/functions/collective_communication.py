@@ -63,7 +63,7 @@ class Bcast(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self._device = backend.get_device_from_array(x)
-        self._input_like = x
+        self._input_grad = _util.zero_grad_of(x)
         y = self.comm.bcast(x if self.comm.rank == self.root else None,
                             self.root)
         self._output_like = self._device.send(y)
@@ -73,9 +73,7 @@ class Bcast(function_node.FunctionNode):
         gy, = _util.grads_or_zeros(grad_outputs, (self._output_like,))
         gathered = self.comm.gather(gy, self.root)
         if self.comm.rank != self.root:
-            like = self._input_like
-            return chainerlite.Variable(
-                backend.get_array_module(like).zeros_like(like)),
+            return self._input_grad(),
         total = gathered[0].copy()
         for g in gathered[1:]:
             total += g
@@ -116,7 +114,7 @@ class Scatter(function_node.FunctionNode):
 
     def forward(self, inputs):
         is_root = self.comm.rank == self.root
-        self._inputs_like = inputs
+        self._input_grad = _util.zero_grad_of(inputs[0])
         self._device = backend.get_device_from_array(inputs[0])
         y = self.comm.scatter(inputs if is_root else None, self.root)
         self._output_like = self._device.send(y)
@@ -126,9 +124,7 @@ class Scatter(function_node.FunctionNode):
         gy, = _util.grads_or_zeros(grad_outputs, (self._output_like,))
         gathered = self.comm.gather(gy, self.root)
         if self.comm.rank != self.root:
-            like = self._inputs_like[0]
-            return chainerlite.Variable(
-                backend.get_array_module(like).zeros_like(like)),
+            return self._input_grad(),
         returned = _variables(gathered, self._device)
         return tuple(returned[i] for i in indexes)
 

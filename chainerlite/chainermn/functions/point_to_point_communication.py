@@ -39,6 +39,7 @@ class Recv(function_node.FunctionNode):
         self.device = device
 
     def forward(self, inputs):
+        self._delegate_grad = _util.zero_grad_of(inputs[0])
         received = self.comm.recv(self.peer_rank, self.peer_tag)
         if not isinstance(received, tuple):
             received = received,
@@ -51,9 +52,7 @@ class Recv(function_node.FunctionNode):
         grads = _util.grads_or_zeros(grad_outputs, self._outputs_like)
         self.comm.send(grads if len(grads) > 1 else grads[0],
                        self.peer_rank, self.peer_tag)
-        delegate = self.inputs[0]
-        return chainerlite.Variable(
-            delegate.xp.zeros(delegate.shape, dtype=delegate.dtype)),
+        return self._delegate_grad(),
 
 
 def send(x, communicator, rank, tag=0):

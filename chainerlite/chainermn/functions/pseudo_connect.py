@@ -1,23 +1,18 @@
 """Joining a delegate variable into a graph."""
-import chainerlite
-from chainerlite import backend
 from chainerlite import function_node
+from chainerlite.chainermn.functions import _util
 
 
 class PseudoConnect(function_node.FunctionNode):
     """Outputs its inputs after the first unchanged; the first gets a zero grad."""
 
     def forward(self, inputs):
-        delegate = inputs[0]
-        self._delegate = (backend.get_array_module(delegate), delegate.shape,
-                          delegate.dtype)
+        self._delegate_grad = _util.zero_grad_of(inputs[0])
         return tuple(inputs[1:])
 
     def backward(self, indexes, grad_outputs):
-        xp, shape, dtype = self._delegate
-        return tuple(
-            chainerlite.Variable(xp.zeros(shape, dtype=dtype)) if i == 0
-            else grad_outputs[i - 1] for i in indexes)
+        return tuple(self._delegate_grad() if i == 0 else grad_outputs[i - 1]
+                     for i in indexes)
 
 
 def pseudo_connect(delegate_variable, *actual_variables):

@@ -190,7 +190,7 @@ def test_multi_node_mean_grad_skips_or_zero_fills(comm):
     if comm.rank % 2:
         model.b.b.grad = None
     else:
-        model.b.b.grad[...] = 4
+        model.b.b.grad = numpy.full_like(model.b.b.array, 4)
     comm.multi_node_mean_grad(model, zero_fill=True)
     evens = len(range(0, comm.size, 2))
     numpy.testing.assert_allclose(model.b.b.grad, 4.0 * evens / comm.size)

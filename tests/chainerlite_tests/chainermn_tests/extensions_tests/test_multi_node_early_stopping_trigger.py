@@ -22,5 +22,5 @@ def test_stops_on_the_mean_over_ranks(comm):
         trainer.updater.update()
         scaled = accuracy * (1 - comm.rank / comm.size)
         trainer.observation = {
-            'main/accuracy': chainerlite.Variable(numpy.float32(scaled))}
+            'main/accuracy': chainerlite.Variable(numpy.asarray(scaled, numpy.float32))}
         assert trigger(trainer) == stop
