@@ -117,6 +117,10 @@ def main(argv=None):
                         help='exit 1 when fewer tests pass on rank 0')
     parser.add_argument('files', nargs='*', help='paths under ' + ROOT)
     args = parser.parse_args(argv)
+    if args.mpiexec is None:
+        parser.error('no mpiexec found; pass --mpiexec')
+    args.mpiexec = os.path.abspath(args.mpiexec) if os.sep in args.mpiexec \
+        else args.mpiexec
     workdir = os.path.abspath(args.workdir)
     source = _export(os.path.abspath(args.bundle), workdir)
     reports = os.path.join(workdir, 'reports')

@@ -1,5 +1,4 @@
 """The optimizer wrapper that averages gradients over the processes."""
-from chainerlite.chainermn.communicators import pure_nccl_communicator
 
 
 class _MultiNodeOptimizer(object):
@@ -78,6 +77,8 @@ def create_multi_node_optimizer(actual_optimizer, communicator,
         An optimizer whose first ``update()`` broadcasts rank 0's
         parameters and whose later updates use the mean gradient.
     """
+    # imported here: importing chainermn does not initialize MPI
+    from chainerlite.chainermn.communicators import pure_nccl_communicator
     if double_buffering and not isinstance(
             communicator, pure_nccl_communicator.PureNcclCommunicator):
         raise ValueError(

@@ -8,6 +8,13 @@ from chainerlite.chainermn.communicators import _communication_utility
 from chainerlite.chainermn.communicators import _memory_utility
 from chainerlite.chainermn.communicators import communicator_base
 
+try:
+    # As ChainerMN's communicator modules do: once one is imported,
+    # ``mpi4py.MPI`` is initialized and programs may use it directly.
+    import mpi4py.MPI  # NOQA
+except ImportError:
+    pass     # the communicators then raise, saying what to install
+
 
 def _header(array):
     return array.shape, array.dtype.str

@@ -36,8 +36,11 @@ def _check_batch(batch):
 class _MultiNodeIterator(object):
     """Rank ``rank_master`` reads each batch; every other rank receives it.
 
-    Attributes of the position (``epoch``, ``epoch_detail``,
-    ``is_new_epoch``, ...) are the master's on every rank.
+    The other ranks advance their own iterator too (over a dataset of the
+    same length, e.g. one made by
+    :func:`chainermn.datasets.create_empty_dataset`), so the position
+    (``epoch``, ``epoch_detail``, ``is_new_epoch``, serialization) is the
+    same on every rank; only the master's examples are used.
     """
 
     def __init__(self, actual_iterator, communicator, rank_master):
@@ -45,39 +48,33 @@ class _MultiNodeIterator(object):
         self.communicator = communicator
         self.rank_master = rank_master
         self.is_master = communicator.rank == rank_master
-        self._position = self._read_position()
-
-    def _read_position(self):
-        it = self.actual_iterator
-        return {name: getattr(it, name, None) for name in (
-            'epoch', 'epoch_detail', 'previous_epoch_detail', 'is_new_epoch',
-            'current_position')}
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        comm = self.communicator
-        message = None
+        ctrl = batch = None
+        try:
+            batch = self.actual_iterator.next()
+            stop = False
+        except StopIteration:
+            stop = True
         if self.is_master:
-            try:
-                batch = self.actual_iterator.next()
-                valid, paired = _check_batch(batch)
-                ctrl = _build_ctrl_msg(False, valid, paired,
-                                       self.actual_iterator.is_new_epoch,
-                                       self.actual_iterator.current_position)
-            except StopIteration:
+            valid, paired = _check_batch(batch) if not stop else (True, False)
+            ctrl = _build_ctrl_msg(stop, valid, paired,
+                                   getattr(self.actual_iterator,
+                                           'is_new_epoch', False),
+                                   getattr(self.actual_iterator,
+                                           'current_position', 0))
+            if not valid:
                 batch = None
-                ctrl = _build_ctrl_msg(True, True, False, False, 0)
-            message = ctrl, (batch if ctrl[1] else None), \
-                self._read_position()
-        ctrl, batch, position = comm.bcast_obj(message, root=self.rank_master)
+        ctrl, batch = self.communicator.bcast_obj((ctrl, batch),
+                                                  root=self.rank_master)
         stop, valid, _, _, _ = _parse_ctrl_msg(ctrl)
         if not valid:
             raise TypeError(
                 'multi-node iterator: the examples must be numbers or arrays, '
                 'or tuples of them, to be sent to every rank')
-        self._position = position
         if stop:
             raise StopIteration
         return batch
@@ -85,19 +82,13 @@ class _MultiNodeIterator(object):
     next = __next__
 
     def __getattr__(self, name):
-        if name in ('epoch', 'epoch_detail', 'previous_epoch_detail',
-                    'is_new_epoch', 'current_position'):
-            return self.__dict__['_position'][name]
         return getattr(self.__dict__['actual_iterator'], name)
 
     def reset(self):
         self.actual_iterator.reset()
-        self._position = self._read_position()
 
     def serialize(self, serializer):
-        """Only the master's state matters; the others keep their own."""
         self.actual_iterator.serialize(serializer)
-        self._position = self._read_position()
 
     def finalize(self):
         self.actual_iterator.finalize()

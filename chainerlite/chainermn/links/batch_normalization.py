@@ -5,7 +5,6 @@ import chainerlite
 from chainerlite import backend
 from chainerlite import configuration
 from chainerlite import function_node
-from chainerlite.chainermn.communicators import pure_nccl_communicator
 from chainerlite.links.normalization import batch_normalization
 
 
@@ -108,6 +107,8 @@ class MultiNodeBatchNormalization(batch_normalization.BatchNormalization):
             raise ValueError(
                 'MultiNodeBatchNormalization: unknown communication_backend '
                 '{!r} (mpi, nccl or auto)'.format(communication_backend))
+        # imported here: importing chainermn does not initialize MPI
+        from chainerlite.chainermn.communicators import pure_nccl_communicator
         if communication_backend == 'nccl' and not isinstance(
                 comm, pure_nccl_communicator.PureNcclCommunicator):
             raise ValueError(
