@@ -1,4 +1,5 @@
 """Joining a delegate variable into a graph."""
+import chainerlite
 from chainerlite import function_node
 from chainerlite.chainermn.functions import _util
 
@@ -24,7 +25,8 @@ def pseudo_connect(delegate_variable, *actual_variables):
 
     Args:
         delegate_variable (chainer.Variable): Typically the result of
-            :func:`chainermn.functions.send`.
+            :func:`chainermn.functions.send`; None leaves the actual
+            variables as they are.
         *actual_variables: Variables or arrays.
 
     Returns:
@@ -33,4 +35,6 @@ def pseudo_connect(delegate_variable, *actual_variables):
     if not actual_variables:
         raise ValueError('chainermn.functions.pseudo_connect: give at least '
                          'one actual variable')
+    if delegate_variable is None:     # nothing was sent: nothing to join
+        return tuple(chainerlite.as_variable(x) for x in actual_variables)
     return PseudoConnect().apply((delegate_variable,) + actual_variables)

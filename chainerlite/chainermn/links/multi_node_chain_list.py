@@ -1,7 +1,6 @@
 """A model split over processes, with communication between its parts."""
 from chainerlite import link
-from chainerlite.chainermn.functions import point_to_point_communication
-from chainerlite.chainermn.functions import pseudo_connect
+from chainerlite.chainermn import functions
 
 
 def _rank_list(ranks):
@@ -53,7 +52,7 @@ class MultiNodeChainList(link.ChainList):
                     if rank == comm.rank:
                         args.append(local.pop(0))
                     else:
-                        args.append(point_to_point_communication.recv(
+                        args.append(functions.recv(
                             comm, rank, delegate_variable=delegate))
                         delegate = None
             y = component(*args)
@@ -66,7 +65,7 @@ class MultiNodeChainList(link.ChainList):
                     continue
                 if delegate is not None:
                     y = self._connect(delegate, y)
-                delegate = point_to_point_communication.send(y, comm, rank)
+                delegate = functions.send(y, comm, rank)
         if output is None:
             return delegate
         if delegate is not None:
@@ -75,5 +74,5 @@ class MultiNodeChainList(link.ChainList):
 
     @staticmethod
     def _connect(delegate, y):
-        ys = pseudo_connect.pseudo_connect(delegate, *_as_tuple(y))
+        ys = functions.pseudo_connect(delegate, *_as_tuple(y))
         return ys if isinstance(y, (list, tuple)) else ys[0]
