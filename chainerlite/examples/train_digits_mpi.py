@@ -29,6 +29,7 @@ from chainerlite import links as L
 from chainerlite import optimizers
 from chainerlite import training
 from chainerlite.datasets import get_digits
+from chainerlite.datasets import TupleDataset
 from chainerlite.training import extensions
 import chainerlite.chainermn as chainermn
 
@@ -67,7 +68,10 @@ def main(argv=None):
         optimizers.Adam(), comm)
     optimizer.setup(model)
 
-    train, test = get_digits() if comm.rank == 0 else (None, None)
+    train = test = None
+    if comm.rank == 0:      # rank 0 reads the data; the others get a share
+        (x, t), (x_test, t_test) = get_digits()
+        train, test = TupleDataset(x, t), TupleDataset(x_test, t_test)
     train = chainermn.scatter_dataset(train, comm, shuffle=True, seed=0)
     test = chainermn.scatter_dataset(test, comm)
     train_iter = iterators.SerialIterator(train, args.batchsize)

@@ -43,3 +43,31 @@ def test_model_split_over_two_ranks_matches_one_process(comm2):
         delegate = model()
         delegate.backward()
         comm2.send_obj(model[0].W.grad, 0)
+
+
+class _Cross(chainerlite.chainermn.MultiNodeChainList):
+    """Sends first, then receives from the other rank: the output carries
+    the delegate of the send (pseudo_connect)."""
+
+    def __init__(self, comm, peer):
+        super(_Cross, self).__init__(comm)
+        self.add_link(_linear(comm.rank), rank_in=None, rank_out=peer)
+        self.add_link(_linear(10 + comm.rank), rank_in=peer, rank_out=None)
+
+
+def test_crossing_sends_and_receives(comm2):
+    if comm2.rank > 1:
+        return
+    peer = 1 - comm2.rank
+    x = numpy.random.randn(2, 3).astype(numpy.float32)
+    model = _Cross(comm2, peer)
+    y = model(x)
+    F.sum(y).backward()
+    # rank r's output is second_r(first_peer(x)); the gradient of first_r's
+    # W comes back from the peer, whose loss is sum(second_peer(first_r(x)))
+    second_peer = _linear(10 + peer)
+    h = chainerlite.Variable(x)
+    first_mine = _linear(comm2.rank)
+    F.sum(second_peer(first_mine(h))).backward()
+    numpy.testing.assert_allclose(model[0].W.grad, first_mine.W.grad,
+                                  rtol=1e-4)
