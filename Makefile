@@ -53,7 +53,8 @@ test-mpi: $(MPI_STAMP)
 	$(MPI_ENV) timeout 900 $(MPIEXEC) -n 1 $(PY) -m pytest -q -p no:cacheprovider tests/chainerlite_tests/chainermn_tests
 	$(MPI_ENV) $(PY) -m tools.chainermn_compat --mpiexec $(MPIEXEC) \
 		--bundle $(COMPAT_DIR)/chainer-tests-v7.8.1.bundle \
-		--workdir build/chainermn-compat --floor $(MPI_COMPAT_FLOOR)
+		--workdir build/chainermn-compat --timeout 240 \
+		--floor $(MPI_COMPAT_FLOOR)
 
 # The property-based tests of backprop with many more random graphs (about
 # 7 minutes); `make test` runs a bounded profile of the same tests.

@@ -9,6 +9,21 @@ def _variables(arrays, device):
     return tuple(chainerlite.Variable(device.send(a)) for a in arrays)
 
 
+def _sum(arrays):
+    total = arrays[0].copy()
+    for array in arrays[1:]:
+        total += array
+    return total
+
+
+class _Rooted(function_node.FunctionNode):
+    """A collective with a root rank."""
+
+    def __init__(self, comm, root):
+        self.comm = comm
+        self.root = root
+
+
 class AllGather(function_node.FunctionNode):
     """Every rank's input, on every rank; backward sums the gradients sent back."""
 
@@ -24,11 +39,7 @@ class AllGather(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         grads = _util.grads_or_zeros(grad_outputs, self._outputs_like)
-        returned = self.comm.alltoall(grads)
-        total = returned[0].copy()
-        for g in returned[1:]:
-            total += g
-        return _variables((total,), self._device)
+        return _variables((_sum(self.comm.alltoall(grads)),), self._device)
 
 
 class AllToAll(function_node.FunctionNode):
@@ -53,12 +64,8 @@ class AllToAll(function_node.FunctionNode):
         return tuple(returned[i] for i in indexes)
 
 
-class Bcast(function_node.FunctionNode):
+class Bcast(_Rooted):
     """Root's input on every rank; backward sums all gradients on the root."""
-
-    def __init__(self, comm, root):
-        self.comm = comm
-        self.root = root
 
     def forward(self, inputs):
         x, = inputs
@@ -74,18 +81,11 @@ class Bcast(function_node.FunctionNode):
         gathered = self.comm.gather(gy, self.root)
         if self.comm.rank != self.root:
             return self._input_grad(),
-        total = gathered[0].copy()
-        for g in gathered[1:]:
-            total += g
-        return _variables((total,), self._device)
+        return _variables((_sum(gathered),), self._device)
 
 
-class Gather(function_node.FunctionNode):
+class Gather(_Rooted):
     """Every rank's input on the root; backward scatters the gradients back."""
-
-    def __init__(self, comm, root):
-        self.comm = comm
-        self.root = root
 
     def forward(self, inputs):
         x, = inputs
@@ -105,12 +105,8 @@ class Gather(function_node.FunctionNode):
         return _variables((g,), self._device)
 
 
-class Scatter(function_node.FunctionNode):
+class Scatter(_Rooted):
     """Root's input ``i`` on rank ``i``; backward gathers the gradients to root."""
-
-    def __init__(self, comm, root):
-        self.comm = comm
-        self.root = root
 
     def forward(self, inputs):
         is_root = self.comm.rank == self.root
