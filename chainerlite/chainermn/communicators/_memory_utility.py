@@ -23,8 +23,8 @@ def array_to_buffer_object(array):
     return xp.ascontiguousarray(array)
 
 
-def params_with(model, attr, zero_fill=False):
-    """``model``'s initialized parameters (in name order) that have ``attr``.
+def params_with_grad(model, zero_fill=False):
+    """``model``'s initialized parameters (in name order) that have a gradient.
 
     With ``zero_fill``, a parameter whose gradient is None gets a zero
     gradient and is included.
@@ -33,7 +33,7 @@ def params_with(model, attr, zero_fill=False):
     for _, param in sorted(model.namedparams(), key=lambda item: item[0]):
         if param.data is None:
             continue
-        if attr == 'grad' and param.grad is None:
+        if param.grad is None:
             if not zero_fill:
                 continue
             xp = backend.get_array_module(param.data)

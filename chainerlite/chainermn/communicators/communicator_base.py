@@ -63,7 +63,7 @@ class CommunicatorBase(object):
             object.__setattr__(self, '_in_config_scope', previous)
 
     def set_config(self, name, value=True, **kwargs):
-        """Sets configuration ``name`` (``batched_copy`` or ``allreduce_grad_dtype``)."""
+        """Sets configuration ``name`` (batched_copy, allreduce_grad_dtype)."""
         if name not in _CONFIGS:
             raise ValueError('{}: unknown configuration {!r}; known: {}'.format(
                 type(self).__name__, name, ', '.join(sorted(_CONFIGS))))

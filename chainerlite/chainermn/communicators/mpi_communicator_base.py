@@ -257,7 +257,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         In debug mode (:func:`chainer.set_debug`) a NaN in the result
         raises ValueError.
         """
-        params = _memory_utility.params_with(model, 'grad', zero_fill)
+        params = _memory_utility.params_with_grad(model, zero_fill)
         grads = [p.grad for p in params]
         if not grads:
             return
