@@ -37,12 +37,13 @@ test: $(STAMP)
 # the venv): our tests with 2 processes and with 1, then ChainerMN's own
 # tests from the bundle as upstream ran them (mpiexec -n 2, "not gpu and not
 # slow", file by file under a time limit), scored against Chainer 7.8.1
-# (MPI_COMPAT_FLOOR: fewest passes accepted on rank 0). A hung collective
+# (MPI_COMPAT_FLOOR: fewest passes accepted on rank 0; 172 measured, of
+# the 181 Chainer passes). A hung collective
 # ends at the timeout instead of blocking CI.
 MPI_STAMP := $(VENV)/.installed-mpi
 MPIEXEC := $(VENV)/bin/mpiexec
 MPI_ENV := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
-MPI_COMPAT_FLOOR ?= 0
+MPI_COMPAT_FLOOR ?= 165
 
 $(MPI_STAMP): $(STAMP)
 	$(PY) -m pip install --no-build-isolation -e '.[test,mpi]' mock six
