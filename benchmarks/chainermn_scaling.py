@@ -12,7 +12,6 @@ over twice that with 1) and the time per step spent in communication
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -83,9 +82,8 @@ def main(argv=None):
     parser.add_argument('--steps', type=int, default=30)
     parser.add_argument('--warmup', type=int, default=3)
     parser.add_argument('--worker', action='store_true')
-    parser.add_argument('--mpiexec', default=shutil.which(
-        'mpiexec', path=os.path.dirname(sys.executable))
-        or shutil.which('mpiexec'))
+    from chainerlite.chainermn.testing import find_mpiexec
+    parser.add_argument('--mpiexec', default=find_mpiexec())
     args = parser.parse_args(argv)
     if args.worker:
         worker(args.steps, args.warmup)

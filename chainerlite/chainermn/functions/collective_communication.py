@@ -23,6 +23,11 @@ class _Rooted(function_node.FunctionNode):
         self.comm = comm
         self.root = root
 
+    def _gathered_grads(self, grad_outputs):
+        """Every rank's gradient of the one output, on the root (else None)."""
+        gy, = _util.grads_or_zeros(grad_outputs, (self._output_like,))
+        return self.comm.gather(gy, self.root)
+
 
 class AllGather(function_node.FunctionNode):
     """Every rank's input, on every rank; backward sums the gradients sent back."""
@@ -77,8 +82,7 @@ class Bcast(_Rooted):
         return self._output_like,
 
     def backward(self, indexes, grad_outputs):
-        gy, = _util.grads_or_zeros(grad_outputs, (self._output_like,))
-        gathered = self.comm.gather(gy, self.root)
+        gathered = self._gathered_grads(grad_outputs)
         if self.comm.rank != self.root:
             return self._input_grad(),
         return _variables((_sum(gathered),), self._device)
@@ -117,8 +121,7 @@ class Scatter(_Rooted):
         return self._output_like,
 
     def backward(self, indexes, grad_outputs):
-        gy, = _util.grads_or_zeros(grad_outputs, (self._output_like,))
-        gathered = self.comm.gather(gy, self.root)
+        gathered = self._gathered_grads(grad_outputs)
         if self.comm.rank != self.root:
             return self._input_grad(),
         returned = _variables(gathered, self._device)

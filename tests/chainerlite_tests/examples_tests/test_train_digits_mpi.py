@@ -1,6 +1,5 @@
 """The data-parallel example trains under mpiexec -n 2."""
 import os
-import shutil
 import subprocess
 import sys
 
@@ -9,8 +8,8 @@ import pytest
 
 def test_two_processes_learn(tmp_path):
     pytest.importorskip('mpi4py')
-    mpiexec = shutil.which('mpiexec', path=os.path.dirname(sys.executable)) \
-        or shutil.which('mpiexec')
+    from chainerlite.chainermn.testing import find_mpiexec
+    mpiexec = find_mpiexec()
     if mpiexec is None:
         pytest.skip('no mpiexec')
     if 'PMI_RANK' in os.environ or 'OMPI_COMM_WORLD_RANK' in os.environ:
