@@ -1,4 +1,5 @@
 """``python -m chainerlite``: prints the runtime information."""
 import chainerlite
 
-chainerlite.print_runtime_info()
+if __name__ == '__main__':
+    chainerlite.print_runtime_info()
