@@ -10,6 +10,7 @@ import importlib.util
 import pkgutil
 import platform
 import sys
+import typing
 
 import numpy
 
@@ -136,7 +137,7 @@ def _get_runtime_info():
     return _RuntimeInfo()
 
 
-def print_runtime_info(out=None):
+def print_runtime_info(out: typing.TextIO | None = None) -> None:
     """Prints the platform and the versions chainerlite runs with.
 
     The report names chainerlite, Python, NumPy and the BLAS NumPy was built
