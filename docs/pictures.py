@@ -37,9 +37,9 @@ def draw_trace(path):
         axes.broken_barh([(e.start * 1e6, e.duration * 1e6)],
                          (-e.depth - 0.4, 0.8), color=color,
                          edgecolor='white')
-        if e.duration > 0.08 * (events[-1].start - events[0].start):
+        if e.duration > 0.04 * (events[-1].start - events[0].start):
             axes.text((e.start + e.duration / 2) * 1e6, -e.depth, e.name,
-                      ha='center', va='center', fontsize=7, color='white')
+                      ha='center', va='center', fontsize=6, color='white')
     origin = events[0].start * 1e6
     end = max((e.start + e.duration) * 1e6 for e in events)
     axes.set_xlim(origin - 5, end + 5)
