@@ -88,6 +88,8 @@ def make_parser():
     parser.add_argument('--out', default='result',
                         help='folder of the logs, plots and snapshots, one '
                         'subfolder per model (default: result)')
+    parser.add_argument('--noplot', dest='plot', action='store_false',
+                        help='draw no plot (PlotReport needs matplotlib)')
     parser.add_argument('--no-progress', dest='progress',
                         action='store_false',
                         help='hide the progress bar (shown on a terminal '
@@ -173,7 +175,7 @@ def _train(name, args, data, plots, file):
                          last['elapsed_time']))
     if plots:
         log('Plot of the losses: {}'.format(result['plot']))
-    else:
+    elif args.plot:
         log('No plot: PlotReport needs matplotlib (pip install matplotlib)')
     return optimizer, result
 
@@ -230,7 +232,7 @@ def run(args, file=None):
     log('UCI handwritten digits: {} training and {} test images of 8x8 '
         'pixels, on {}'.format(len(data[0][1]), len(data[1][1]), device))
     names = ['mlp', 'cnn'] if args.model == 'both' else [args.model]
-    plots = extensions.PlotReport.available()
+    plots = args.plot and extensions.PlotReport.available()
     results = {}
     for name in names:
         optimizer, results[name] = _train(name, args, data, plots, file)
