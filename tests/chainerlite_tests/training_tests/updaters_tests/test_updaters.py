@@ -1,4 +1,5 @@
 import io
+import sys
 
 import numpy as np
 import pytest
@@ -84,6 +85,33 @@ def test_converter_with_wrong_arity_is_a_clear_error(setup):
     _, _, _, updater = setup(converter=three)
     with pytest.raises(TypeError, match='argument'):
         updater.update()
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11),
+                    reason='exception notes are new in Python 3.11')
+@pytest.mark.parametrize('output, given', [
+    (lambda x, t: (x, t, t), 'a tuple of 3 values (shape (3, 3), shape (3,), '
+     'shape (3,)), as positional arguments'),
+    (lambda x, t: x, 'one value (shape (3, 3))')])
+def test_converter_output_that_does_not_fit_a_classifier_is_explained(
+        output, given):
+    model = chainerlite.links.Classifier(chainerlite.links.Linear(3, 2))
+    optimizer = optimizers.SGD()
+    optimizer.setup(model)
+    data = chainerlite.datasets.TupleDataset(
+        np.ones((6, 3), np.float32), np.zeros(6, np.int32))
+
+    def converter(batch, device):
+        return output(*dataset.concat_examples(batch))
+    updater = training.updaters.StandardUpdater(
+        chainerlite.iterators.SerialIterator(data, 3), optimizer,
+        converter=converter)
+    with pytest.raises((TypeError, ValueError)) as error:
+        updater.update()
+    assert error.value.__notes__ == [
+        'StandardUpdater: the loss function Classifier was called with the '
+        "converter's output, " + given + '; check that the converter '
+        'returns what the loss function takes']
 
 
 def test_bad_arguments(setup, Regressor):
