@@ -86,9 +86,12 @@ class StandardUpdater(updater_module.Updater):
             iterator = {'main': iterator}
         if not isinstance(optimizer, dict):
             optimizer = {'main': optimizer}
-        if 'main' not in iterator or 'main' not in optimizer:
-            raise ValueError('StandardUpdater: the iterators and optimizers '
-                             'must include one named \'main\'')
+        # Only the 'main' iterator is required (it counts the epochs); a
+        # subclass may update optimizers of other names (e.g. a GAN's
+        # 'gen' and 'dis') in its own update_core.
+        if 'main' not in iterator:
+            raise ValueError('StandardUpdater: the iterators must include '
+                             'one named \'main\'')
         self._iterators = iterator
         self._optimizers = optimizer
 
@@ -165,6 +168,11 @@ class StandardUpdater(updater_module.Updater):
     def update_core(self):
         """Takes a batch, converts it and updates the ``'main'`` optimizer.
         """
+        if 'main' not in self._optimizers:
+            raise KeyError(
+                'StandardUpdater.update_core updates the optimizer named '
+                '\'main\', and the optimizers are named {}: override '
+                'update_core to update them'.format(sorted(self._optimizers)))
         iterator = self._iterators['main']
         batch = next(iterator)
         in_arrays = convert._call_converter(

@@ -124,6 +124,16 @@ def test_bad_arguments(setup, Regressor):
         training.updaters.StandardUpdater({'train': None}, optimizer)
 
 
+def test_optimizers_of_other_names_need_an_update_core(setup):
+    model, optimizer, iterator, _ = setup()
+    updater = training.updaters.StandardUpdater(
+        iterator, {'gen': optimizer})
+    assert updater.get_optimizer('gen') is optimizer
+    with pytest.raises(KeyError, match=r"named 'main'.*\['gen'\]"):
+        updater.update()
+    assert updater.iteration == 0 and iterator.current == 0
+
+
 def test_standard_updater_serialize_resumes_mid_epoch(setup):
     model, optimizer, iterator, updater = setup(batch_size=3)
     updater.update()
