@@ -126,11 +126,16 @@ from chainerlite.functions.math.basic_math import sub  # NOQA
 
 # --- math: elementwise ---
 from chainerlite.functions.math.absolute import absolute  # NOQA
+from chainerlite.functions.math.arctanh import arctanh  # NOQA
 from chainerlite.functions.math.bias import bias  # NOQA
 from chainerlite.functions.math.ceil import ceil  # NOQA
 from chainerlite.functions.math.digamma import digamma  # NOQA
 from chainerlite.functions.math.clip import clip  # NOQA
 from chainerlite.functions.math.erf import erf  # NOQA
+from chainerlite.functions.math.erfc import erfc  # NOQA
+from chainerlite.functions.math.erfcinv import erfcinv  # NOQA
+from chainerlite.functions.math.erfcx import erfcx  # NOQA
+from chainerlite.functions.math.erfinv import erfinv  # NOQA
 from chainerlite.functions.math.exponential import exp  # NOQA
 from chainerlite.functions.math.exponential import log  # NOQA
 from chainerlite.functions.math.exponential import log10  # NOQA
@@ -143,9 +148,12 @@ from chainerlite.functions.math.hyperbolic import cosh  # NOQA
 from chainerlite.functions.math.hyperbolic import sinh  # NOQA
 from chainerlite.functions.math.lgamma import lgamma  # NOQA
 from chainerlite.functions.math.linear_interpolate import linear_interpolate  # NOQA
+from chainerlite.functions.math.log_ndtr import log_ndtr  # NOQA
 from chainerlite.functions.math.logarithm_1p import log1p  # NOQA
 from chainerlite.functions.math.maximum import maximum  # NOQA
 from chainerlite.functions.math.minimum import minimum  # NOQA
+from chainerlite.functions.math.ndtr import ndtr  # NOQA
+from chainerlite.functions.math.ndtri import ndtri  # NOQA
 from chainerlite.functions.math.polygamma import polygamma  # NOQA
 from chainerlite.functions.math.scale import scale  # NOQA
 from chainerlite.functions.math.sign import sign  # NOQA
