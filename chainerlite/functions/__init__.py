@@ -142,6 +142,8 @@ from chainerlite.functions.math.exponential import log10  # NOQA
 from chainerlite.functions.math.fix import fix  # NOQA
 from chainerlite.functions.math.exponential import log2  # NOQA
 from chainerlite.functions.math.exponential_m1 import expm1  # NOQA
+from chainerlite.functions.math.fft import fft  # NOQA
+from chainerlite.functions.math.fft import ifft  # NOQA
 from chainerlite.functions.math.floor import floor  # NOQA
 from chainerlite.functions.math.fmod import fmod  # NOQA
 from chainerlite.functions.math.hyperbolic import cosh  # NOQA

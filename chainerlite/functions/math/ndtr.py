@@ -50,7 +50,7 @@ def ndtr(x):
         >>> import numpy as np
         >>> import chainerlite.functions as F
         >>> F.ndtr(np.array([0., 1.96])).array.round(4)
-        array([0.5, 0.975])
+        array([0.5  , 0.975])
 
     """
     return Ndtr().apply((x,))[0]
