@@ -48,6 +48,7 @@ from chainerlite.functions.array.pad import pad  # NOQA
 from chainerlite.functions.array.pad_sequence import pad_sequence  # NOQA
 from chainerlite.functions.array.permutate import permutate  # NOQA
 from chainerlite.functions.array.repeat import repeat  # NOQA
+from chainerlite.functions.array.resize_images import resize_images  # NOQA
 from chainerlite.functions.array.reshape import reshape  # NOQA
 from chainerlite.functions.array.rollaxis import rollaxis  # NOQA
 from chainerlite.functions.array.scatter_add import scatter_add  # NOQA
