@@ -12,16 +12,21 @@ from chainerlite.functions.math import exponential
 _erfc_cpu = numpy.vectorize(math.erfc, otypes=[numpy.float64])
 
 
+def compute_erfc(xp, x):
+    """erfc of a NumPy or CuPy array, in float64 on NumPy."""
+    if xp is numpy:
+        return _erfc_cpu(x)
+    import cupyx.scipy.special
+    return cupyx.scipy.special.erfc(x)
+
+
 class Erfc(_unary.UnaryFloat):
     """Elementwise complementary error function."""
 
     name = 'erfc'
 
     def compute(self, xp, x):
-        if xp is numpy:
-            return _erfc_cpu(x)
-        import cupyx.scipy.special
-        return cupyx.scipy.special.erfc(x)
+        return compute_erfc(xp, x)
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()

@@ -1,25 +1,14 @@
 """Elementwise inverse complementary error function."""
 
-import math
-
-from chainerlite.functions.math import _special
-from chainerlite.functions.math import exponential
+from chainerlite.functions.math import erfinv
 
 
-class ErfcInv(_special.UnarySpecial):
+class ErfcInv(erfinv.ErfInv):
     """Elementwise inverse complementary error function."""
 
     name = 'erfcinv'
     special_name = 'erfcinv'
-
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        return super().forward(inputs)
-
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        gy, = grad_outputs
-        return gy * exponential.exp(y * y) * (-math.sqrt(math.pi) / 2.0),
+    sign = -1.0
 
 
 def erfcinv(x):

@@ -5,15 +5,11 @@ import math
 from chainerlite.functions.math import _special
 
 
-class Erfcx(_special.UnarySpecial):
+class Erfcx(_special.UnarySpecialOfOutput):
     """Elementwise scaled complementary error function."""
 
     name = 'erfcx'
     special_name = 'erfcx'
-
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        return super().forward(inputs)
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()

@@ -6,20 +6,19 @@ from chainerlite.functions.math import _special
 from chainerlite.functions.math import exponential
 
 
-class ErfInv(_special.UnarySpecial):
+class ErfInv(_special.UnarySpecialOfOutput):
     """Elementwise inverse error function."""
 
     name = 'erfinv'
     special_name = 'erfinv'
-
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        return super().forward(inputs)
+    # The sign of the derivative of the function it inverts.
+    sign = 1.0
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         gy, = grad_outputs
-        return gy * exponential.exp(y * y) * (math.sqrt(math.pi) / 2.0),
+        return gy * exponential.exp(y * y) * (
+            self.sign * math.sqrt(math.pi) / 2.0),
 
 
 def erfinv(x):

@@ -2,15 +2,9 @@
 
 import math
 
-import numpy
-
 from chainerlite.functions.math import _unary
+from chainerlite.functions.math import erfc
 from chainerlite.functions.math import exponential
-
-# ndtr(x) = erfc(-x / sqrt(2)) / 2 stays accurate in the lower tail, where
-# (1 + erf(x / sqrt(2))) / 2 would cancel.
-_ndtr_cpu = numpy.vectorize(
-    lambda x: 0.5 * math.erfc(-x / math.sqrt(2.0)), otypes=[numpy.float64])
 
 
 class Ndtr(_unary.UnaryFloat):
@@ -19,10 +13,9 @@ class Ndtr(_unary.UnaryFloat):
     name = 'ndtr'
 
     def compute(self, xp, x):
-        if xp is numpy:
-            return _ndtr_cpu(x)
-        import cupyx.scipy.special
-        return cupyx.scipy.special.ndtr(x)
+        # erfc(-x / sqrt(2)) / 2 stays accurate in the lower tail, where
+        # (1 + erf(x / sqrt(2))) / 2 would cancel.
+        return 0.5 * erfc.compute_erfc(xp, x * (-1.0 / math.sqrt(2.0)))
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()

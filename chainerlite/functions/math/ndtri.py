@@ -6,15 +6,11 @@ from chainerlite.functions.math import _special
 from chainerlite.functions.math import exponential
 
 
-class Ndtri(_special.UnarySpecial):
+class Ndtri(_special.UnarySpecialOfOutput):
     """Elementwise inverse of the standard normal CDF."""
 
     name = 'ndtri'
     special_name = 'ndtri'
-
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        return super().forward(inputs)
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
