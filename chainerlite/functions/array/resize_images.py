@@ -50,10 +50,10 @@ class _ResizeAxes(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        y = backend.get_array_module(x).einsum(
-            'oh,nchw,pw->ncop', self.rows.astype(x.dtype, copy=False), x,
-            self.cols.astype(x.dtype, copy=False))
-        return y,
+        xp = backend.get_array_module(x)
+        rows = self.rows.astype(x.dtype, copy=False)
+        cols = self.cols.astype(x.dtype, copy=False)
+        return xp.matmul(xp.matmul(rows, x), cols.T),
 
     def backward(self, indexes, grad_outputs):
         return _ResizeAxes(self.rows.T, self.cols.T).apply(grad_outputs)

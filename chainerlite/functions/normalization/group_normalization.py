@@ -114,7 +114,7 @@ class _MulInvStd(function_node.FunctionNode):
             average.mean(x, axis=axes, keepdims=True), x.shape)
         inv_std = sqrt.rsqrt(
             average.mean(d * d, axis=axes, keepdims=True) + self.eps)
-        gamma = self._row(self.gamma, x)
+        gamma = self._row(self.gamma, x).astype(x.dtype, copy=False)
         g = gz * gamma
         gy = g * broadcast.broadcast_to(inv_std, x.shape)
         # d inv_std / d x = -inv_std ** 3 * d / m, with m values per row.

@@ -112,7 +112,8 @@ def test_mul_inv_std(shape):
     from chainerlite import gradient_check
     from chainerlite.functions.normalization import group_normalization
     eps = 0.1
-    gamma = numpy.random.uniform(0.5, 2, shape[0])
+    # A gamma of another dtype than the data, as Chainer's own test has.
+    gamma = numpy.random.uniform(0.5, 2, shape[0]).astype(numpy.float32)
     axes = tuple(range(1, len(shape)))
 
     def f(x, y):
@@ -127,7 +128,8 @@ def test_mul_inv_std(shape):
                           for _ in range(5))
     scale = gamma / numpy.sqrt(x.var(axis=axes) + eps)
     numpy.testing.assert_allclose(
-        f(x, y)[0].array, scale.reshape((-1,) + (1,) * len(axes)) * y)
+        f(x, y)[0].array, scale.reshape((-1,) + (1,) * len(axes)) * y,
+        rtol=1e-6)
     gradient_check.check_backward(f, (x, y), gz, atol=1e-5, rtol=1e-5)
     gradient_check.check_double_backward(f, (x, y), gz, (ggx, ggy),
                                          atol=1e-5, rtol=1e-5)
