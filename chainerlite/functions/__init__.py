@@ -100,6 +100,7 @@ from chainerlite.functions.loss.absolute_error import absolute_error  # NOQA
 from chainerlite.functions.loss.black_out import black_out  # NOQA
 from chainerlite.functions.loss.contrastive import contrastive  # NOQA
 from chainerlite.functions.loss.cross_covariance import cross_covariance  # NOQA
+from chainerlite.functions.loss.discriminative_margin_based_clustering_loss import discriminative_margin_based_clustering_loss  # NOQA
 from chainerlite.functions.loss.crf1d import argmax_crf1d  # NOQA
 from chainerlite.functions.loss.crf1d import crf1d  # NOQA
 from chainerlite.functions.loss.ctc import connectionist_temporal_classification  # NOQA
