@@ -5,8 +5,6 @@ import copy
 import numpy
 from numpy.lib import npyio
 
-from chainerlite import link as link_module
-from chainerlite import optimizer as optimizer_module
 from chainerlite import serializer as serializer_module
 from chainerlite.backends import cuda
 from chainerlite.serializers import _npz_cast
@@ -154,17 +152,19 @@ class NpzDeserializer(serializer_module.Deserializer):
     def load(self, obj):
         """Loads the state of ``obj``, checking every value first.
 
-        A link or an optimizer is walked twice: once to read and check each
-        value it asks for, assigning nothing, and once to assign the checked
-        values. Any other object's ``serialize`` is called once, as Chainer
-        does (its side effects are unknown, so it is not walked for a
-        check).
+        An object whose ``serialize`` is chainerlite's own (a link, an
+        optimizer, a trainer...) is walked twice: once to read and check
+        each value it asks for, assigning nothing, and once to assign the
+        checked values. Any other object's ``serialize`` is called once, as
+        Chainer does (its side effects are unknown, so it is not walked for
+        a check).
 
         Args:
             obj: An object with a ``serialize`` method, or a Link.
 
         """
-        if not isinstance(obj, (link_module.Link, optimizer_module.Optimizer)):
+        method = getattr(type(obj), 'serialize', None)
+        if not getattr(method, '__module__', '').startswith('chainerlite.'):
             serializer_module.serialize_object(obj, self)
             return
         checker = copy.copy(self)
@@ -282,8 +282,8 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
     with the target's shape or dtype is rejected before its data is read,
     and a value out of the range of the target's dtype is an error.
 
-    For a link or an optimizer, every value is checked before any is
-    assigned, so that an error leaves ``obj`` as it was (an optimizer that has never updated asks for each of
+    For chainerlite's own objects (links, optimizers, trainers...), every
+    value is checked before any is assigned, so that an error leaves ``obj`` as it was (an optimizer that has never updated asks for each of
     its state entries by name, so a missing one is found by the check too).
 
     Args:

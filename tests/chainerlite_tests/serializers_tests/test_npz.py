@@ -272,7 +272,7 @@ def test_serialize_returns_the_saved_dict():
 
 
 def test_other_objects_are_serialized_once():
-    # As in Chainer: only links and optimizers get a checking walk first.
+    # As in Chainer: only chainerlite's own objects get a checking walk.
     class Counter:
         calls = 0
         value = 0
