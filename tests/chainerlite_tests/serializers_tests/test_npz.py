@@ -284,3 +284,21 @@ def test_serialize_returns_the_saved_dict():
     target = serializers.npz.serialize(model)
     assert set(target) == _MODEL_KEYS
     assert all(isinstance(v, numpy.ndarray) for v in target.values())
+
+
+def test_other_objects_are_serialized_once():
+    # As in Chainer: only chainerlite's own objects get a checking walk.
+    class Counter:
+        calls = 0
+        value = 0
+
+        def serialize(self, serializer):
+            self.calls += 1
+            self.value = serializer('value', self.value)
+
+    buf = io.BytesIO()
+    numpy.savez(buf, value=numpy.array(7))
+    buf.seek(0)
+    target = Counter()
+    serializers.load_npz(buf, target, strict=False)
+    assert (target.calls, target.value) == (1, 7)
