@@ -62,11 +62,12 @@ def _dtypes(params, types):
                  else p.dtype for p in params)
 
 
-def _data_args(params, dtypes, ndim):
-    # Placeholder-typed and raw parameters as arrays, fixed-type
-    # non-raw parameters as scalars (how the package passes them).
+def _data_args(params, dtypes, ndim, outputs=False):
+    # Outputs, placeholder-typed and raw parameters as arrays, fixed-type
+    # non-raw inputs as scalars (how the package passes them).
     return tuple(
-        _arg(SCALAR, d, 0) if (p.dtype is not None and not p.raw)
+        _arg(SCALAR, d, 0)
+        if (not outputs and p.dtype is not None and not p.raw)
         else _arg(NDARRAY, d, ndim)
         for p, d in zip(params, dtypes))
 
@@ -80,7 +81,7 @@ def elementwise_source(spec, types):
     in_types, out_types, type_map = k._decide_params_type(
         _dtypes(in_params, types), _dtypes(out_params, types))
     args = (_data_args(in_params, in_types, 1)
-            + _data_args(out_params, out_types, 1)
+            + _data_args(out_params, out_types, 1, outputs=True)
             + (_arg(INDEXER, None, 1),))
     return _kernel._get_elementwise_kernel_code(
         args, type_map, k.params, k.operation, k.name, k.preamble)
@@ -96,8 +97,11 @@ def reduction_source(spec, types, block_size=512):
     in_types, out_types, type_map = _kernel._decide_params_type(
         k.in_params, k.out_params, _dtypes(k.in_params, types),
         _dtypes(k.out_params, types))
+    # CuPy's reduction code indexes with IndexT, typed by the launch (int
+    # for arrays indexed in 32 bits, as the arguments here are).
+    type_map = _kernel._TypeMap(type_map._pairs + (('IndexT', 'int'),))
     args = (_data_args(k.in_params, in_types, 2)
-            + _data_args(k.out_params, out_types, 1)
+            + _data_args(k.out_params, out_types, 1, outputs=True)
             + (_arg(INDEXER, None, 2), _arg(INDEXER, None, 1),
                _arg(SCALAR, numpy.dtype(numpy.int32), 0)))
     return _reduction._ReductionKernel_get_cached_function_code(
