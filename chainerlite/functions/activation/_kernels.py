@@ -101,3 +101,29 @@ gelu_bwd = cuda_kernel.Elementwise(
     'A pdf = exp(A(-0.5) * v * v) * A(0.3989422804014327);'
     'gx = (T)((A)gy * (cdf + v * pdf));',
     'chainerlite_gelu_bwd', preamble=_PREAMBLE)
+
+# Softmax and log-softmax along an axis: m is the maximum along it (one
+# CuPy reduction), s = sum(exp(x - m)) one reduction kernel (accumulated in
+# A), then one elementwise kernel for the output.
+_REDUCE_PREAMBLE = cuda_kernel.ACC_TYPE + 'typedef acc_type<T>::type A;\n'
+sum_exp_shifted = cuda_kernel.Reduction(
+    'T x, T m', 'T s', 'exp((A)x - (A)m)', 'a + b', 's = (T)a', '0',
+    'chainerlite_sum_exp_shifted', reduce_type='A',
+    preamble=_REDUCE_PREAMBLE)
+softmax_fwd = cuda_kernel.Elementwise(
+    'T x, T m, T s', 'T y', _A + 'y = (T)(exp((A)x - (A)m) / (A)s);',
+    'chainerlite_softmax_fwd', preamble=_PREAMBLE)
+# the sum of y * gy along the axis, then gx = y (gy - sum)
+sum_product = cuda_kernel.Reduction(
+    'T y, T gy', 'T s', '(A)y * (A)gy', 'a + b', 's = (T)a', '0',
+    'chainerlite_sum_product', reduce_type='A', preamble=_REDUCE_PREAMBLE)
+softmax_bwd = cuda_kernel.Elementwise(
+    'T y, T gy, T s', 'T gx', _A + 'gx = (T)((A)y * ((A)gy - (A)s));',
+    'chainerlite_softmax_bwd', preamble=_PREAMBLE)
+log_softmax_fwd = cuda_kernel.Elementwise(
+    'T x, T m, T s', 'T y', _A + 'y = (T)((A)x - (A)m - log((A)s));',
+    'chainerlite_log_softmax_fwd', preamble=_PREAMBLE)
+# s: the sum of gy along the axis
+log_softmax_bwd = cuda_kernel.Elementwise(
+    'T y, T gy, T s', 'T gx', _A + 'gx = (T)((A)gy - exp((A)y) * (A)s);',
+    'chainerlite_log_softmax_bwd', preamble=_PREAMBLE)
