@@ -27,23 +27,40 @@ template <> struct acc_type<double> { typedef double type; };
 '''
 
 _registry = []
-# A type placeholder of CuPy's parameter syntax: one capital letter word
-# that is not a dtype name ('T', 'S'), as in 'T x, raw S w'.
-_PARAM = re.compile(r'^\s*(?:raw\s+)?(\w+)\s+(\w+)\s*$')
+# One parameter of CuPy's syntax: 'T x', 'raw T w', 'float32 lr'.
+_PARAM = re.compile(r'^\s*(raw\s+)?(\w+)\s+(\w+)\s*$')
+
+
+def is_placeholder(ctype):
+    """Tells whether a parameter type is a type placeholder (one capital
+    letter, as ``T``) rather than a dtype name."""
+    return len(ctype) == 1 and ctype.isupper()
+
+
+def parse_params(params):
+    """Splits CuPy's parameter list into ``(raw, ctype, name)`` triples.
+
+    Raises:
+        ValueError: If a parameter is not ``[raw] TYPE NAME``.
+
+    """
+    parsed = []
+    for param in params.split(','):
+        if not param.strip():
+            continue
+        match = _PARAM.match(param)
+        if match is None:
+            raise ValueError('cannot parse kernel parameter {!r} in '
+                             '{!r}'.format(param, params))
+        parsed.append((bool(match.group(1)), match.group(2), match.group(3)))
+    return parsed
 
 
 def _placeholders(*params):
     names = []
     for spec in params:
-        for param in spec.split(','):
-            if not param.strip():
-                continue
-            match = _PARAM.match(param)
-            if match is None:
-                raise ValueError('cannot parse kernel parameter {!r} in '
-                                 '{!r}'.format(param, spec))
-            ctype = match.group(1)
-            if len(ctype) == 1 and ctype.isupper() and ctype not in names:
+        for _, ctype, _ in parse_params(spec):
+            if is_placeholder(ctype) and ctype not in names:
                 names.append(ctype)
     return tuple(names)
 
@@ -56,8 +73,8 @@ class _Kernel(object):
         self.out_params = out_params
         placeholders = _placeholders(in_params, out_params)
         if check_types is None:
-            check_types = [dict.fromkeys(placeholders, t)
-                           for t in FLOAT_TYPES]
+            check_types = ([dict.fromkeys(placeholders, t)
+                            for t in FLOAT_TYPES] if placeholders else [{}])
         for types in check_types:
             if set(types) != set(placeholders):
                 raise ValueError(

@@ -137,9 +137,10 @@ class AdamRule(optimizer.UpdateRule):
                 hp.eta, hp.weight_decay_rate, lower, upper, param.array,
                 self.state['m'], self.state['v'])
         if hp.amsgrad:
-            _kernels.adam_amsgrad(*args, self.state['vhat'])
+            _kernels.run(self, _kernels.adam_amsgrad, *args,
+                         self.state['vhat'])
         else:
-            _kernels.adam(*args)
+            _kernels.run(self, _kernels.adam, *args)
 
     def _bounds(self):
         hp = self.hyperparam

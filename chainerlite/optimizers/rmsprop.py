@@ -75,9 +75,9 @@ class RMSpropRule(optimizer.UpdateRule):
         # one fused kernel
         hp = self.hyperparam
         grad = param.grad
-        _kernels.rmsprop(grad, hp.lr, hp.alpha, _checked_eps(hp, grad.dtype),
-                         bool(hp.eps_inside_sqrt), param.array,
-                         self.state['ms'])
+        _checked_eps(hp, grad.dtype)
+        _kernels.run(self, _kernels.rmsprop, grad, hp.lr, hp.alpha, hp.eps,
+                     bool(hp.eps_inside_sqrt), param.array, self.state['ms'])
 
 
 class RMSprop(optimizer.GradientMethod):
