@@ -14,6 +14,8 @@ source of every kernel through NVRTC on a machine without a GPU.
 
 import re
 
+import numpy
+
 from chainerlite.backends import cuda
 
 FLOAT_TYPES = ('float16', 'float32', 'float64')
@@ -94,7 +96,15 @@ class _Kernel(object):
         return kernel
 
     def __call__(self, *args, **kwargs):
-        """Runs the kernel (see ``cupy.ElementwiseKernel.__call__``)."""
+        """Runs the kernel (see ``cupy.ElementwiseKernel.__call__``).
+
+        Raises:
+            TypeError: If an argument is a NumPy array (a kernel runs on
+                CuPy arrays only; nothing falls back to the CPU).
+            ValueError: If the arrays are on different GPUs.
+
+        """
+        check_arrays(self.name, args)
         return self._kernel()(*args, **kwargs)
 
     def __repr__(self):
@@ -166,6 +176,28 @@ class Reduction(_Kernel):
             self.in_params, self.out_params, self.map_expr, self.reduce_expr,
             self.post_map_expr, self.identity, self.name,
             reduce_type=self.reduce_type, preamble=self.preamble)
+
+
+def check_arrays(name, args):
+    """Checks that the arrays given to the kernel ``name`` are CuPy arrays
+    on one device (see :meth:`Elementwise.__call__`)."""
+    device_id = None
+    for i, a in enumerate(args):
+        if isinstance(a, numpy.ndarray):
+            raise TypeError(
+                '{}: argument {} is a NumPy array; this CuPy kernel takes '
+                'CuPy arrays (NumPy and CuPy arrays cannot be mixed in one '
+                'function: send all the inputs to one device)'.format(
+                    name, i))
+        a_id = getattr(getattr(a, 'device', None), 'id', None)
+        if a_id is None:
+            continue
+        if device_id is None:
+            device_id = a_id
+        elif a_id != device_id:
+            raise ValueError(
+                '{}: the arrays are on different GPUs ({} and {}); send '
+                'them to one device'.format(name, device_id, a_id))
 
 
 def registered():

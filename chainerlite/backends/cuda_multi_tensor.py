@@ -128,6 +128,7 @@ def launch(spec, *args, defer=True):
     batch = getattr(_state, 'batch', None)
     if batch is None or not defer:
         return spec(*args)
+    cuda_kernel.check_arrays(spec.name, args)
     layout = _layouts[spec.name]
     arrays = tuple(a for a, (is_array, _, _) in zip(args, layout)
                    if is_array)

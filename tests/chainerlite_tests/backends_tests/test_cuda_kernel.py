@@ -57,11 +57,46 @@ def test_check_types_must_cover_the_placeholders(registry):
     assert registry == []
 
 
+class _FakeDevice(object):
+
+    def __init__(self, id):
+        self.id = id
+
+
+class _FakeCupyArray(object):
+    # stands for a CuPy array on a device: only its device is read
+
+    def __init__(self, device_id):
+        self.device = _FakeDevice(device_id)
+
+
+def test_numpy_arrays_mixed_with_cupy_arrays_are_a_type_error(registry):
+    k = cuda_kernel.Elementwise('T x, T w', 'T y', 'y = x * w', 'test_mul')
+    with pytest.raises(TypeError, match='test_mul: argument 1 is a NumPy'):
+        k(_FakeCupyArray(0), numpy.zeros(2))
+    with pytest.raises(TypeError, match='test_mul: argument 0 is a NumPy'):
+        k(numpy.zeros(2), numpy.float32(2))
+
+
+def test_arrays_on_two_gpus_are_a_value_error(registry):
+    k = cuda_kernel.Elementwise('T x, T w', 'T y', 'y = x * w', 'test_mul')
+    with pytest.raises(ValueError, match='test_mul: .* different GPUs'):
+        k(_FakeCupyArray(0), _FakeCupyArray(1))
+
+
 @pytest.mark.skipif(cuda.available, reason='needs a machine without CUDA')
 def test_calling_a_kernel_without_cuda_names_cupy(registry):
     k = cuda_kernel.Elementwise('T x', 'T y', 'y = x', 'test_copy')
     with pytest.raises(AttributeError, match='cupy'):
-        k(numpy.zeros(2))
+        k(_FakeCupyArray(0), 2.0)
+
+
+@attr.gpu
+def test_a_numpy_input_of_a_gpu_function_is_a_type_error():
+    import chainerlite.functions as F
+    x = cuda.cupy.ones((2, 3))
+    with pytest.raises(TypeError, match='chainerlite_swish_fwd'):
+        F.swish(x, numpy.ones(3))
 
 
 def test_package_kernels_have_unique_names():
