@@ -59,3 +59,26 @@ def test_batch_normalization_double_backprop_on_the_gpu():
     gy = cuda.to_gpu(numpy.random.uniform(-1, 1, (4, 3)))
     gradient_check.check_backward(F.batch_normalization, (x, gamma, beta),
                                   gy, atol=1e-5, rtol=1e-4)
+
+
+@attr.gpu
+@pytest.mark.parametrize('dtype', sorted(TOL, key=str))
+def test_layer_normalization_kernels_match_the_numpy_path(dtype):
+    x = numpy.random.uniform(-2, 2, (4, 6)).astype(dtype)
+    gamma = numpy.random.uniform(0.5, 1.5, (6,)).astype(dtype)
+    beta = numpy.random.uniform(-1, 1, (6,)).astype(dtype)
+    gy = numpy.random.uniform(-1, 1, (4, 6)).astype(dtype)
+
+    def run(x, gamma, beta, gy):
+        xs = [chainerlite.Variable(a) for a in (x, gamma, beta)]
+        y = F.layer_normalization(*xs)
+        y.grad = gy
+        y.backward()
+        return [y.array] + [v.grad for v in xs]
+
+    expected = run(x, gamma, beta, gy)
+    actual = run(*cuda.to_gpu((x, gamma, beta, gy)))
+    for a, e in zip(actual, expected):
+        assert isinstance(a, cuda.ndarray) and a.dtype == dtype
+        numpy.testing.assert_allclose(cuda.to_cpu(a), e, **TOL[dtype])
+    assert cuda.cupy.cuda.runtime.getDevice() in _kernels.bn_bwd._by_device
