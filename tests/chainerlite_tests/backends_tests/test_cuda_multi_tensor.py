@@ -85,3 +85,76 @@ def test_multi_tensor_update_matches_the_per_parameter_update(
     key = kernel.name, (('M', 'float32'), ('P', 'float32')) \
         if 'adam' in kernel.name else (('T', 'float32'),)
     assert cuda_multi_tensor._multi[key]._by_device
+
+
+class _Flags(object):
+    def __init__(self, c_contiguous):
+        self.c_contiguous = c_contiguous
+
+
+class _Device(object):
+    def __init__(self, id):
+        self.id = id
+
+
+class _FakeCupyArray(object):
+    # what launch reads of a CuPy array
+
+    def __init__(self, size, dtype='float32', contiguous=True, device=0):
+        self.size = size
+        self.dtype = numpy.dtype(dtype)
+        self.flags = _Flags(contiguous)
+        self.device = _Device(device)
+
+
+@pytest.fixture
+def step(registry, monkeypatch):
+    spec = cuda_multi_tensor.register(cuda_kernel.Elementwise(
+        'T g, float64 lr', 'T p', 'p -= (T)lr * g', 'test_step'))
+    direct, flushed = [], []
+    # launches made at once are recorded instead of run on a GPU
+    monkeypatch.setattr(cuda_kernel._Kernel, '_kernel',
+                        lambda self: lambda *args: direct.append(args))
+    monkeypatch.setattr(cuda_multi_tensor._Batch, 'flush',
+                        lambda self: flushed.append(self.groups))
+    return spec, direct, flushed
+
+
+def test_launches_run_at_once_outside_deferred(step):
+    spec, direct, flushed = step
+    g, p = _FakeCupyArray(3), _FakeCupyArray(3)
+    cuda_multi_tensor.launch(spec, g, 0.1, p)
+    assert direct == [(g, 0.1, p)] and flushed == []
+
+
+def test_deferred_launches_are_grouped_by_kernel_device_and_scalars(step):
+    spec, direct, flushed = step
+    a = [_FakeCupyArray(n) for n in (3, 3, 5, 5, 2, 2)]
+    h = [_FakeCupyArray(4, 'float16'), _FakeCupyArray(4, 'float16')]
+    strided = [_FakeCupyArray(2, contiguous=False), _FakeCupyArray(2)]
+    with cuda_multi_tensor.deferred():
+        cuda_multi_tensor.launch(spec, a[0], 0.1, a[1])
+        cuda_multi_tensor.launch(spec, a[2], 0.1, a[3])
+        cuda_multi_tensor.launch(spec, a[4], 0.2, a[5])
+        cuda_multi_tensor.launch(spec, h[0], 0.1, h[1])
+        cuda_multi_tensor.launch(spec, *strided[:1], 0.1, strided[1])
+        cuda_multi_tensor.launch(spec, a[0], 0.1, a[1], defer=False)
+    assert direct == [(strided[0], 0.1, strided[1]), (a[0], 0.1, a[1])]
+    groups, = flushed
+    multi = {k.name: k for k in cuda_kernel.registered()}
+    f32 = multi['test_step_multi_float32']
+    f16 = multi['test_step_multi_float16']
+    assert groups == {
+        (f32, 0, (0.1,)): [(a[0], a[1]), (a[2], a[3])],
+        (f32, 0, (0.2,)): [(a[4], a[5])],
+        (f16, 0, (0.1,)): [tuple(h)],
+    }
+
+
+def test_a_numpy_array_is_rejected_before_it_is_deferred(step):
+    spec, direct, flushed = step
+    with pytest.raises(TypeError, match='test_step: argument 2'):
+        with cuda_multi_tensor.deferred():
+            cuda_multi_tensor.launch(spec, _FakeCupyArray(2), 0.1,
+                                     numpy.zeros(2, numpy.float32))
+    assert flushed == []    # nothing is launched after an error
