@@ -16,7 +16,8 @@ def test_dropout_kernel_applies_the_mask_it_returns(dtype):
     gy = numpy.random.uniform(-1, 1, (50, 40)).astype(dtype)
     xv = chainerlite.Variable(cuda.to_gpu(x))
     y, mask = F.dropout(xv, 0.25, return_mask=True)
-    assert cuda.cupy.cuda.runtime.getDevice() in _kernels.dropout_fwd._by_device
+    device = cuda.cupy.cuda.runtime.getDevice()
+    assert device in _kernels.dropout_fwd._by_device
     mask = cuda.to_cpu(mask)
     scale = dtype(1 / 0.75)
     assert mask.dtype == dtype and set(numpy.unique(mask)) <= {0, scale}
