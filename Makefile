@@ -3,8 +3,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-mpi fuzz mutants test-numpy1 compat bench perf-docs docs wheel lint \
-	format stubtest clean
+.PHONY: demo test test-mpi fuzz mutants test-numpy1 compat check-kernels bench perf-docs docs \
+	wheel lint format stubtest clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -139,6 +139,22 @@ compat: $(WHEEL_STAMP) $(NP1)/bin/python
 		CHAINER_COMPAT_CACHE=$(abspath build/compat/cache) \
 		$(COMPAT_DIR)/run --out $(abspath build/compat/run.json) $(COMPAT_ARGS)
 
+# Compiles the CUDA source of every CuPy kernel of the package to PTX
+# through NVRTC (tools/check_kernels.py; no GPU or CUDA driver needed) and
+# prints how many compiled; a kernel that does not compile fails. It runs
+# in its own venv with CuPy and NVRTC from PyPI, against the wheel built
+# here, so that the other venvs never see CuPy.
+KERNELS := .venv-kernels
+
+$(KERNELS)/bin/python:
+	$(PYTHON) -m venv $(KERNELS)
+	$(KERNELS)/bin/python -m pip install 'cupy-cuda12x>=14,<15' \
+		'nvidia-cuda-nvrtc-cu12>=12.4,<13'
+
+check-kernels: $(WHEEL_STAMP) $(KERNELS)/bin/python
+	$(KERNELS)/bin/python -m pip install -q --force-reinstall --no-deps dist/chainerlite-*.whl
+	$(KERNELS)/bin/python tools/check_kernels.py
+
 $(VENV)/bin/asv: $(STAMP)
 	$(PY) -m pip install --no-build-isolation -e '.[bench]'
 
@@ -208,5 +224,5 @@ stubtest: $(STAMP)
 		--allowlist tools/stubtest_allowlist.txt
 
 clean:
-	rm -rf build dist $(VENV) $(NP1) $(LINT) _core/*.c _core/*.so *.egg-info \
+	rm -rf build dist $(VENV) $(NP1) $(LINT) $(KERNELS) _core/*.c _core/*.so *.egg-info \
 		chainerlite/_build_info.py
