@@ -1,4 +1,4 @@
-"""The compiled ReLU and linear nodes against plain NumPy references."""
+"""The compiled ReLU, tanh and linear nodes against plain NumPy references."""
 import numpy as np
 import pytest
 
@@ -31,6 +31,32 @@ def test_relu_forward_backward_double_backward(data):
     gradient_check.check_backward(nn.relu, (x,), rng.randn(3, 4))
     gradient_check.check_double_backward(nn.relu, (x,), rng.randn(3, 4),
                                          rng.randn(3, 4))
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_tanh_forward_backward_double_backward(data, dtype):
+    x, _, _, _, rng = data
+    x = x.astype(dtype)
+    y = nn.tanh(x)
+    assert y.dtype == dtype and isinstance(y.creator, nn.Tanh)
+    np.testing.assert_allclose(y.array, np.tanh(x), rtol=1e-6)
+    gy, ggx = rng.randn(3, 4).astype(dtype), rng.randn(3, 4).astype(dtype)
+    gradient_check.check_backward(nn.tanh, (x,), gy, dtype=np.float64,
+                                  atol=1e-4, rtol=1e-3)
+    gradient_check.check_double_backward(nn.tanh, (x,), gy, ggx,
+                                         dtype=np.float64, atol=1e-3,
+                                         rtol=1e-2)
+    v = chainerlite.Variable(x)
+    chainerlite.functions.sum(nn.tanh(v) * gy).backward()   # array path
+    np.testing.assert_allclose(v.grad, gy * (1 - np.tanh(x) ** 2), rtol=1e-5)
+
+
+def test_tanh_of_a_0d_array_and_int_input():
+    y = nn.tanh(np.array(0.5, np.float32))
+    assert isinstance(y.array, np.ndarray) and y.array.dtype == np.float32
+    np.testing.assert_allclose(y.array, np.tanh(np.float32(0.5)))
+    with pytest.raises(type_check.InvalidType, match='Tanh'):
+        nn.tanh(np.arange(3))
 
 
 @pytest.mark.parametrize('dtype', [np.float16, np.float32, np.float64])
