@@ -12,6 +12,6 @@ from chainerlite._core.node import (  # NOQA
     FunctionNode, Variable, VariableNode, _as_variable, _set_cupy,
     force_array, get_array_module)
 from chainerlite._core.backprop import backward, grad  # NOQA
-from chainerlite._core.basic_math import (  # NOQA
+from chainerlite._core.ops_math import (  # NOQA
     Absolute, Add, AddConstant, Div, DivFromConstant, Mul, MulConstant, Neg,
     PowConstVar, PowVarConst, PowVarVar, Sub, SubFromConstant)

@@ -23,7 +23,7 @@ from chainerlite._core.config cimport (
 from chainerlite._core.hooks cimport (
     FWD_POST, FWD_POST_OUT, FWD_PRE, HookEntry, _TypeWithTag, active_entries,
     any_mask, entries_with_callbacks)
-from chainerlite._core cimport basic_math
+from chainerlite._core cimport ops_math
 from chainerlite._core.backprop cimport backprop
 
 cdef extern from "numpy/ndarraytypes.h":
@@ -793,40 +793,40 @@ cdef class Variable:
 
     # -- operators ------------------------------------------------------------
     def __add__(self, other):
-        return basic_math.add(self, other)
+        return ops_math.add(self, other)
 
     def __radd__(self, other):
-        return basic_math.add(self, other)
+        return ops_math.add(self, other)
 
     def __sub__(self, other):
-        return basic_math.sub(self, other)
+        return ops_math.sub(self, other)
 
     def __rsub__(self, other):
-        return basic_math.rsub(self, other)
+        return ops_math.rsub(self, other)
 
     def __mul__(self, other):
-        return basic_math.mul(self, other)
+        return ops_math.mul(self, other)
 
     def __rmul__(self, other):
-        return basic_math.mul(self, other)
+        return ops_math.mul(self, other)
 
     def __truediv__(self, other):
-        return basic_math.div(self, other)
+        return ops_math.div(self, other)
 
     def __rtruediv__(self, other):
-        return basic_math.rdiv(self, other)
+        return ops_math.rdiv(self, other)
 
     def __pow__(self, other, modulo):
-        return basic_math.pow_(self, other)
+        return ops_math.pow_(self, other)
 
     def __rpow__(self, other, modulo):
-        return basic_math.rpow(self, other)
+        return ops_math.rpow(self, other)
 
     def __neg__(self):
-        return basic_math.neg(self)
+        return ops_math.neg(self)
 
     def __abs__(self):
-        return basic_math.abs_(self)
+        return ops_math.abs_(self)
 
     def __pos__(self):
         return self

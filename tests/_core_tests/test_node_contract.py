@@ -9,7 +9,7 @@ import pytest
 
 import chainerlite
 import chainerlite.functions as F
-from chainerlite._core import basic_math
+from chainerlite._core import ops_math
 
 
 def _var(*values):
@@ -107,7 +107,7 @@ def test_subclass_that_overrides_backward_keeps_its_backward():
 
 
 def test_subclass_of_compiled_node_that_overrides_backward():
-    class Doubled(basic_math.MulConstant):
+    class Doubled(ops_math.MulConstant):
         def backward(self, indexes, grad_outputs):
             return grad_outputs[0] * (2 * self.value),
 
@@ -118,7 +118,7 @@ def test_subclass_of_compiled_node_that_overrides_backward():
 
 def test_compiled_node_applied_directly_retains_what_it_declares():
     x, y = _var(1, 2), _var(3, 4)
-    node = basic_math.Mul()
+    node = ops_math.Mul()
     z, = node.apply((x, y))
     assert node._input_indexes_to_retain == (0, 1)
     F.sum(z).backward()

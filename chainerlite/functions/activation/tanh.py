@@ -1,10 +1,10 @@
 """Hyperbolic tangent."""
 
-from chainerlite._core import nn
+from chainerlite._core import ops_nn
 
 
-#: Hyperbolic tangent node, compiled (``chainerlite._core.nn``).
-Tanh = nn.Tanh
+#: Hyperbolic tangent node, compiled (``chainerlite._core.ops_nn``).
+Tanh = ops_nn.Tanh
 
 
 def tanh(x):
@@ -29,4 +29,4 @@ def tanh(x):
         array([-0.7616,  0.    ,  0.964 ], dtype=float32)
 
     """
-    return nn.tanh(x)
+    return ops_nn.tanh(x)

@@ -6,7 +6,7 @@ requested; their Python-level ``backward`` builds differentiable nodes
 (the grad nodes are defined next to the public functions in
 ``chainerlite.functions``).
 """
-from chainerlite._core.basic_math cimport typed_const
+from chainerlite._core.ops_math cimport typed_const
 from chainerlite._core.node cimport (
     RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, VariableNode,
     apply_builtin, array_module, as_variable_fast, ensure_array,
@@ -25,8 +25,8 @@ cdef extern from "numpy/ndarraytypes.h":
     Py_ssize_t* PyArray_DIMS(PyArrayObject* arr)
 
 
-cdef class ReLU(BuiltinNode):
-    """Rectified linear unit."""
+cdef class _Activation(BuiltinNode):
+    """Element-wise function of a float input; backward reads the output."""
 
     def check_type_forward(self, in_types):
         type_check = type_check_module()
@@ -39,6 +39,10 @@ cdef class ReLU(BuiltinNode):
 
     cdef int retained(self):
         return RETAIN_Y
+
+
+cdef class ReLU(_Activation):
+    """Rectified linear unit."""
 
     cdef object compute(self, x, unused1, unused2):
         if type(x) is _ndarray:
@@ -61,20 +65,8 @@ cpdef relu(x):
     return apply_builtin(ReLU.__new__(ReLU), as_variable_fast(x))
 
 
-cdef class Tanh(BuiltinNode):
+cdef class Tanh(_Activation):
     """Elementwise hyperbolic tangent."""
-
-    def check_type_forward(self, in_types):
-        type_check = type_check_module()
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    cdef bint _quick_check(self, tuple in_data):
-        return len(in_data) == 1 and is_float_dtype(
-            getattr(in_data[0], 'dtype', None))
-
-    cdef int retained(self):
-        return RETAIN_Y
 
     cdef object compute(self, x, unused1, unused2):
         if type(x) is _ndarray:
