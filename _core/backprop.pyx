@@ -190,6 +190,15 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
     return tuple([_unwrap(f, gx, raw) for gx in gxs])
 
 
+cdef inline tuple _backward1(FunctionNode f, tuple gys, ThreadState state):
+    # _run_backward for a one-in, one-out node whose class uses its
+    # array-level backward (step_fast checked that)
+    gxs = f._backward_arrays(_IDX0, gys)
+    if gxs is None:
+        return _run_backward(f, _IDX0, gys, True, False, state, None)
+    return _arrays_of(f, gxs, _IDX0)
+
+
 cdef tuple _arrays_of(FunctionNode f, gxs, tuple indexes):
     # what _backward_arrays gave, as a tuple of arrays (None entries kept)
     if type(gxs) is tuple and len(<tuple>gxs) == len(indexes):
@@ -351,7 +360,7 @@ cdef class _Pass:
         cdef tuple entries = self.entries
         cdef tuple gys = (g,)
         if entries is None:
-            gxs = _run_backward(f, _IDX0, gys, True, True, self.state, None)
+            gxs = _backward1(f, gys, self.state)
         else:
             in_data = _NONE1 if x._data is None else (x._data,)
             out_grad = gys
@@ -359,8 +368,7 @@ cdef class _Pass:
             _check_not_unchained(f)
             self.state.running += 1
             try:
-                gxs = _run_backward(f, _IDX0, gys, True, True, self.state,
-                                    None)
+                gxs = _backward1(f, gys, self.state)
             finally:
                 self.state.running -= 1
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)

@@ -1666,19 +1666,14 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
     if checked and not node._quick_check(in_data):
         node._check_data_type_forward(in_data)
     cdef tuple entries = entries_with_callbacks(state)
-    if entries is not None:
+    if entries is None:
+        y = _compute(node, x0, x1, x2, checked, in_data)
+    else:
         call_forward_hooks(entries, FWD_PRE, node, in_data)
         state.running += 1
-    try:
-        y = node.compute(x0._data, None if x1 is None else x1._data,
-                         None if x2 is None else x2._data)
-    except ValueError:
-        # e.g. shapes that do not broadcast: the type check names them
-        if checked:
-            node._check_data_type_forward(in_data)
-        raise
-    finally:
-        if entries is not None:
+        try:
+            y = _compute(node, x0, x1, x2, checked, in_data)
+        finally:
             state.running -= 1
     if type(y) is not _ndarray:
         y = ensure_array(y)
@@ -1691,6 +1686,20 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
     if backprop_enabled(state):
         _link_builtin(node, x0, x1, x2, out)
     return out
+
+
+cdef inline object _compute(BuiltinNode node, Variable x0, Variable x1,
+                            Variable x2, bint checked, tuple in_data):
+    if x1 is None:
+        return node.compute(x0._data, None, None)
+    try:
+        return node.compute(x0._data, x1._data,
+                            None if x2 is None else x2._data)
+    except ValueError:
+        # e.g. shapes that do not broadcast: the type check names them
+        if checked:
+            node._check_data_type_forward(in_data)
+        raise
 
 
 cdef tuple _variables(Variable x0, Variable x1, Variable x2):
@@ -1751,6 +1760,9 @@ cdef int node_facts(type cls) except -1:
     if tag != 0 and _facts_tags[slot] == tag:
         return _facts_slots[slot]
     cdef int facts = 0
+    # a type lookup, which gives the class a version tag if it has none
+    # (reading __mro__ and __dict__ below does not)
+    getattr(cls, 'backward')
     arrays_owner = backward_owner = accumulate_owner = None
     for klass in cls.__mro__:
         d = klass.__dict__
