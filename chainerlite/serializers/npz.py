@@ -237,7 +237,8 @@ def save_npz(file, obj, compression=True):
     Args:
         file (str or file-like): Path or binary file to write.
         obj: The object to save (see
-            :meth:`~chainerlite.serializer.Serializer.save`).
+            :meth:`~chainerlite.serializer.Serializer.save`); a ``dict``
+            of arrays is written as it is, its keys naming the arrays.
         compression (bool): Whether to compress the file
             (:func:`numpy.savez_compressed`) or not (:func:`numpy.savez`).
 
@@ -258,7 +259,7 @@ def save_npz(file, obj, compression=True):
         with open(file, 'wb') as f:
             save_npz(f, obj, compression)
         return
-    target = serialize(obj)
+    target = dict(obj) if isinstance(obj, dict) else serialize(obj)
     if compression:
         numpy.savez_compressed(file, **target)
     else:
