@@ -1,5 +1,8 @@
 """LSTM cell activation."""
 
+import numpy
+
+from chainerlite import _core
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.activation import sigmoid
@@ -22,11 +25,27 @@ def _split_gates(x):
     return [r[:, :, k] for k in range(4)]
 
 
+def _gate_cells(x):
+    # gate sources (batch, 4 * units, ...) seen as (batch, units, 4, rest)
+    return x.reshape(_gate_shape(x)[:3] + (-1,))
+
+
 def _gate_variables(x):
     # The four gate pre-activations of ``x`` (a Variable), as Variables.
     gates = reshape.reshape(x, _gate_shape(x))
     return [get_item.get_item(gates, (slice(None), slice(None), k))
             for k in range(4)]
+
+
+def _compiled(*arrays):
+    # whether the compiled kernels of chainerlite._core take these arrays
+    return all(isinstance(a, numpy.ndarray) for a in arrays) and (
+        arrays[0].dtype in (numpy.float32, numpy.float64))
+
+
+def _cells(a):
+    # (batch, units, ...) seen as (batch, units, rest)
+    return a.reshape(a.shape[:2] + (-1,))
 
 
 def _rows(x, batch):
@@ -57,6 +76,12 @@ class LSTM(function_node.FunctionNode):
         xp = backend.get_array_module(c_prev, x)
         self.retain_inputs((0, 1))
         self.retain_outputs((0,))
+        if _compiled(c_prev, x):
+            c_next = numpy.empty_like(c_prev, order='C')
+            h = numpy.empty((len(x),) + c_prev.shape[1:], x.dtype)
+            _core.lstm_forward(_cells(c_prev), _gate_cells(x),
+                               _cells(c_next), _cells(h))
+            return c_next, h
         batch = len(x)
         a, i, f, o = _split_gates(x)
         a = xp.tanh(a)
@@ -85,6 +110,18 @@ class LSTM(function_node.FunctionNode):
 class LSTMGrad(_formula.FormulaNode):
     """Gradients of :class:`LSTM`: ``(c_prev, x, c_next, gc, gh)`` to
     ``(gc_prev, gx)``."""
+
+    def forward(self, inputs):
+        if not _compiled(*inputs):
+            return super().forward(inputs)
+        self.retain_inputs(tuple(range(len(inputs))))
+        c_prev, x, c_next, gc, gh = inputs
+        gc_prev = numpy.empty_like(c_prev, order='C')
+        gx = numpy.empty_like(x, order='C')
+        _core.lstm_backward(
+            _cells(c_prev), _gate_cells(x), _cells(c_next), _cells(gc),
+            _cells(gh), _cells(gc_prev), _gate_cells(gx))
+        return gc_prev, gx
 
     def formula(self, c_prev, x, c_next, gc, gh):
         batch = len(x)

@@ -1,0 +1,86 @@
+# cython: boundscheck=False, wraparound=False
+# (kernels: their loops index only within the shapes they read)
+"""Compiled im2col / col2im of 2-D images on the CPU.
+
+They are the NumPy fast paths of :mod:`chainerlite.utils._windows` (which
+convolutions, deconvolutions and poolings share) and give exactly its
+results: im2col copies pixels, and col2im adds the taps of each pixel in
+the C order of the taps, starting from zero, as the NumPy loop does.
+
+Arrays are passed as strided views, so the caller picks the layout: the
+column array is seen as ``(n, c, kh, kw, out_h, out_w)`` whichever of its
+two layouts it has in memory. The images of a batch are independent, so
+OpenMP shares the batch among its threads (``OMP_NUM_THREADS``) once an
+array is large enough to pay for starting them.
+"""
+from cython.parallel cimport prange
+
+# float16 pixels are copied as their bits; col2im adds, so it has no
+# float16 version (the caller keeps NumPy's float16 arithmetic).
+ctypedef fused pixel:
+    float
+    double
+    unsigned short
+
+ctypedef fused real:
+    float
+    double
+
+#: Elements below which one thread does the work.
+cdef Py_ssize_t PARALLEL_MIN = 1 << 17
+
+
+def im2col_2d(const pixel[:, :, :, :] img, pixel[:, :, :, :, :, :] col,
+              int sy, int sx, int py, int px, int dy, int dx, pixel pval):
+    """Fills ``col[b, c, i, j, y, x]`` with the pixel that tap ``(i, j)``
+    sees at output ``(y, x)`` of image ``img[b, c]``, or ``pval`` in the
+    padding."""
+    cdef Py_ssize_t n = col.shape[0], c = col.shape[1]
+    cdef Py_ssize_t kh = col.shape[2], kw = col.shape[3]
+    cdef Py_ssize_t oh = col.shape[4], ow = col.shape[5]
+    cdef Py_ssize_t h = img.shape[2], w = img.shape[3]
+    cdef Py_ssize_t b, ch, i, j, oy, ox, iy, ix
+    cdef bint parallel = col.size >= PARALLEL_MIN
+    for b in prange(n, nogil=True, schedule='static',
+                    use_threads_if=parallel):
+        for ch in range(c):
+            for i in range(kh):
+                for j in range(kw):
+                    for oy in range(oh):
+                        iy = oy * sy + i * dy - py
+                        if iy < 0 or iy >= h:
+                            for ox in range(ow):
+                                col[b, ch, i, j, oy, ox] = pval
+                            continue
+                        for ox in range(ow):
+                            ix = ox * sx + j * dx - px
+                            if ix < 0 or ix >= w:
+                                col[b, ch, i, j, oy, ox] = pval
+                            else:
+                                col[b, ch, i, j, oy, ox] = img[b, ch, iy, ix]
+
+
+def col2im_2d(const real[:, :, :, :, :, :] col, real[:, :, :, :] img,
+              int sy, int sx, int py, int px, int dy, int dx):
+    """Adds ``col[b, c, i, j, y, x]`` onto the pixel of ``img[b, c]`` that
+    tap ``(i, j)`` sees at output ``(y, x)`` (``img`` holds zeros)."""
+    cdef Py_ssize_t n = col.shape[0], c = col.shape[1]
+    cdef Py_ssize_t kh = col.shape[2], kw = col.shape[3]
+    cdef Py_ssize_t oh = col.shape[4], ow = col.shape[5]
+    cdef Py_ssize_t h = img.shape[2], w = img.shape[3]
+    cdef Py_ssize_t b, ch, i, j, oy, ox, iy, ix
+    cdef bint parallel = col.size >= PARALLEL_MIN
+    for b in prange(n, nogil=True, schedule='static',
+                    use_threads_if=parallel):
+        for ch in range(c):
+            # one tap at a time: each pixel sums its taps in C order
+            for i in range(kh):
+                for j in range(kw):
+                    for oy in range(oh):
+                        iy = oy * sy + i * dy - py
+                        if iy < 0 or iy >= h:
+                            continue
+                        for ox in range(ow):
+                            ix = ox * sx + j * dx - px
+                            if ix >= 0 and ix < w:
+                                img[b, ch, iy, ix] += col[b, ch, i, j, oy, ox]
