@@ -30,34 +30,55 @@ ctypedef fused real:
 cdef Py_ssize_t PARALLEL_MIN = 1 << 17
 
 
-def im2col_2d(const pixel[:, :, :, :] img, pixel[:, :, :, :, :, :] col,
+cdef inline Py_ssize_t _first_inside(Py_ssize_t ow, int sx,
+                                     int off) noexcept nogil:
+    # the first output ox whose pixel ox * sx + off is >= 0
+    return 0 if off >= 0 else min(ow, (sx - 1 - off) // sx)
+
+
+cdef inline Py_ssize_t _end_inside(Py_ssize_t ow, Py_ssize_t w, int sx,
+                                   int off) noexcept nogil:
+    # the first output ox whose pixel ox * sx + off is >= w
+    return 0 if w - off <= 0 else min(ow, (w - off + sx - 1) // sx)
+
+
+def im2col_2d(const pixel[:, :, :, ::1] img, pixel[:, :, :, :, :, :] col,
               int sy, int sx, int py, int px, int dy, int dx, pixel pval):
     """Fills ``col[b, c, i, j, y, x]`` with the pixel that tap ``(i, j)``
     sees at output ``(y, x)`` of image ``img[b, c]``, or ``pval`` in the
-    padding."""
+    padding. The rows ``col[b, c, i, j, y]`` must be contiguous."""
     cdef Py_ssize_t n = col.shape[0], c = col.shape[1]
     cdef Py_ssize_t kh = col.shape[2], kw = col.shape[3]
     cdef Py_ssize_t oh = col.shape[4], ow = col.shape[5]
     cdef Py_ssize_t h = img.shape[2], w = img.shape[3]
-    cdef Py_ssize_t b, ch, i, j, oy, ox, iy, ix
+    cdef Py_ssize_t b, ch, i, j, oy, ox, iy, lo, hi
+    cdef int off
+    cdef const pixel* row
+    cdef pixel* out
     cdef bint parallel = col.size >= PARALLEL_MIN
     for b in prange(n, nogil=True, schedule='static',
                     use_threads_if=parallel):
         for ch in range(c):
             for i in range(kh):
                 for j in range(kw):
+                    off = j * dx - px
+                    # pixels of outputs [lo, hi) lie inside the row
+                    lo = _first_inside(ow, sx, off)
+                    hi = max(lo, _end_inside(ow, w, sx, off))
                     for oy in range(oh):
+                        out = &col[b, ch, i, j, oy, 0]
                         iy = oy * sy + i * dy - py
                         if iy < 0 or iy >= h:
                             for ox in range(ow):
-                                col[b, ch, i, j, oy, ox] = pval
+                                out[ox] = pval
                             continue
-                        for ox in range(ow):
-                            ix = ox * sx + j * dx - px
-                            if ix < 0 or ix >= w:
-                                col[b, ch, i, j, oy, ox] = pval
-                            else:
-                                col[b, ch, i, j, oy, ox] = img[b, ch, iy, ix]
+                        row = &img[b, ch, iy, 0]
+                        for ox in range(lo):
+                            out[ox] = pval
+                        for ox in range(lo, hi):
+                            out[ox] = row[ox * sx + off]
+                        for ox in range(hi, ow):
+                            out[ox] = pval
 
 
 def col2im_2d(const real[:, :, :, :, :, :] col, real[:, :, :, :] img,

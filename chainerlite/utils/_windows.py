@@ -281,6 +281,7 @@ def _im2col_2d(img, ksize, stride, pad, pval, dilate, channel_major, outs):
         view = col.transpose(3, 0, 1, 2, 4, 5)
     else:
         col = view = numpy.empty((n, c) + ksize + outs, dtype)
+    img = numpy.ascontiguousarray(img)
     if dtype == numpy.float16:     # copied as bits
         img, view, pval = (a.view(numpy.uint16) for a in (img, view, pval))
     _core.im2col_2d(img, view, *stride, *pad, *as_tuple(dilate, 2), pval[()])
