@@ -30,27 +30,66 @@ cdef inline real _sigmoid(real v) noexcept nogil:
     return e / (e + 1)
 
 
+cdef inline void _activate(const real[:, :, :, :] x, Py_ssize_t b,
+                           Py_ssize_t u, Py_ssize_t r,
+                           real* gates) noexcept nogil:
+    # the gates a, i, f, o of one cell: tanh(a) and sigmoid of the others
+    gates[0] = <real>tanh(x[b, u, 0, r])
+    gates[1] = _sigmoid(x[b, u, 1, r])
+    gates[2] = _sigmoid(x[b, u, 2, r])
+    gates[3] = _sigmoid(x[b, u, 3, r])
+
+
+cdef void _forward_row(const real[:, :, :] c_prev, const real[:, :, :, :] x,
+                       real[:, :, :] c_next, real[:, :, :] h,
+                       Py_ssize_t b) noexcept nogil:
+    cdef Py_ssize_t u, r
+    cdef real g[4]
+    cdef real c
+    for u in range(c_prev.shape[1]):
+        for r in range(c_prev.shape[2]):
+            if b >= x.shape[0]:
+                c_next[b, u, r] = c_prev[b, u, r]
+                continue
+            _activate(x, b, u, r, g)
+            c = g[0] * g[1] + g[2] * c_prev[b, u, r]
+            c_next[b, u, r] = c
+            h[b, u, r] = g[3] * <real>tanh(c)
+
+
+cdef void _backward_row(const real[:, :, :] c_prev, const real[:, :, :, :] x,
+                        const real[:, :, :] c_next, const real[:, :, :] gc,
+                        const real[:, :, :] gh, real[:, :, :] gc_prev,
+                        real[:, :, :, :] gx, Py_ssize_t b) noexcept nogil:
+    cdef Py_ssize_t u, r
+    cdef real g[4]
+    cdef real a, i, f, o, tc, grad, go
+    for u in range(c_prev.shape[1]):
+        for r in range(c_prev.shape[2]):
+            if b >= x.shape[0]:
+                gc_prev[b, u, r] = gc[b, u, r]
+                continue
+            _activate(x, b, u, r, g)
+            a, i, f, o = g[0], g[1], g[2], g[3]
+            tc = <real>tanh(c_next[b, u, r])
+            go = gh[b, u, r]
+            grad = gc[b, u, r] + go * o * (1 - tc * tc)
+            gx[b, u, 0, r] = grad * i * (1 - a * a)
+            gx[b, u, 1, r] = grad * a * i * (1 - i)
+            gx[b, u, 2, r] = grad * c_prev[b, u, r] * f * (1 - f)
+            gx[b, u, 3, r] = go * tc * o * (1 - o)
+            gc_prev[b, u, r] = grad * f
+
+
 def lstm_forward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
                  real[:, :, :] c_next, real[:, :, :] h):
     """Fills the new cell state ``c_next`` and the output ``h``."""
-    cdef Py_ssize_t batch = x.shape[0], units = x.shape[1], rest = x.shape[3]
-    cdef Py_ssize_t b, u, r
-    cdef real a, i, f, o, c
-    cdef bint parallel = x.size >= PARALLEL_MIN
+    cdef Py_ssize_t b
+    cdef bint parallel = x.shape[0] * c_prev.shape[1] * c_prev.shape[2] >= (
+        PARALLEL_MIN)
     for b in prange(c_prev.shape[0], nogil=True, schedule='static',
                     use_threads_if=parallel):
-        for u in range(units):
-            for r in range(rest):
-                if b >= batch:
-                    c_next[b, u, r] = c_prev[b, u, r]
-                    continue
-                a = <real>tanh(x[b, u, 0, r])
-                i = _sigmoid(x[b, u, 1, r])
-                f = _sigmoid(x[b, u, 2, r])
-                o = _sigmoid(x[b, u, 3, r])
-                c = a * i + f * c_prev[b, u, r]
-                c_next[b, u, r] = c
-                h[b, u, r] = o * <real>tanh(c)
+        _forward_row(c_prev, x, c_next, h, b)
 
 
 def lstm_backward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
@@ -59,26 +98,9 @@ def lstm_backward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
                   real[:, :, :, :] gx):
     """Fills the gradients ``gc_prev`` and ``gx`` of the cell's inputs from
     those ``gc`` and ``gh`` of its outputs."""
-    cdef Py_ssize_t batch = x.shape[0], units = x.shape[1], rest = x.shape[3]
-    cdef Py_ssize_t b, u, r
-    cdef real a, i, f, o, tc, g, go
-    cdef bint parallel = x.size >= PARALLEL_MIN
+    cdef Py_ssize_t b
+    cdef bint parallel = x.shape[0] * c_prev.shape[1] * c_prev.shape[2] >= (
+        PARALLEL_MIN)
     for b in prange(c_prev.shape[0], nogil=True, schedule='static',
                     use_threads_if=parallel):
-        for u in range(units):
-            for r in range(rest):
-                if b >= batch:
-                    gc_prev[b, u, r] = gc[b, u, r]
-                    continue
-                a = <real>tanh(x[b, u, 0, r])
-                i = _sigmoid(x[b, u, 1, r])
-                f = _sigmoid(x[b, u, 2, r])
-                o = _sigmoid(x[b, u, 3, r])
-                tc = <real>tanh(c_next[b, u, r])
-                go = gh[b, u, r]
-                g = gc[b, u, r] + go * o * (1 - tc * tc)
-                gx[b, u, 0, r] = g * i * (1 - a * a)
-                gx[b, u, 1, r] = g * a * i * (1 - i)
-                gx[b, u, 2, r] = g * c_prev[b, u, r] * f * (1 - f)
-                gx[b, u, 3, r] = go * tc * o * (1 - o)
-                gc_prev[b, u, r] = g * f
+        _backward_row(c_prev, x, c_next, gc, gh, gc_prev, gx, b)
