@@ -10,6 +10,7 @@ import subprocess
 import sysconfig
 import tempfile
 
+import Cython
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
@@ -77,8 +78,19 @@ def _mirror_pxd():
             shutil.copy2(pxd, copy)
 
 
+def _write_build_info():
+    # The Cython that compiled the core, for print_runtime_info; git ignores
+    # the file, and the sdist and wheel carry the one their build wrote.
+    text = ('"""Written by setup.py when it compiles the core."""\n'
+            'CYTHON_VERSION = {!r}\n'.format(Cython.__version__))
+    path = ROOT / 'chainerlite' / '_build_info.py'
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
 def _extensions():
     _mirror_pxd()
+    _write_build_info()
     openmp = _openmp_flags()
     exts = [
         Extension('chainerlite._core.' + pyx.stem, [str(pyx.relative_to(ROOT))],

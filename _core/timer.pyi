@@ -1,5 +1,8 @@
 from typing import Any
 
+from typing_extensions import disjoint_base
+
+@disjoint_base
 class Stat:
     @property
     def self_time(self) -> float: ...
@@ -8,6 +11,7 @@ class Stat:
     @property
     def backward_time(self) -> float: ...
 
+@disjoint_base
 class TimerRecorder:
     history: list[tuple[str, float]]
     stats: dict[str, Stat]

@@ -330,7 +330,10 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
             inputs whose dtype is not floating point are left out.
         dtype (numpy.dtype or None): If given, the floating point inputs and
             parameters are cast to it for the numerical gradient; float64
-            makes checks of float16 functions reliable.
+            makes checks of float16 and float32 functions reliable. Without
+            it the numerical side runs in the arrays' own dtypes. Either way
+            type checks are off there (``config.type_check``), as in
+            Chainer, so a float32 link can be checked with float64 inputs.
         detect_nondifferentiable (bool): Passed to :func:`numerical_grad`:
             raise :class:`NondifferentiableError` if ``func`` is not smooth
             around the inputs, which usually means the test picked inputs too
@@ -521,15 +524,14 @@ def _directional_numerical_grad(func, x_data, no_grads, params, directions,
     param_directions = directions[n_checked_inputs:]
 
     def cast(a, original_dtype):
-        # Finite differences need more precision than float16 or float32
-        # give (a step of 1e-3 is below float16's resolution near 1, and
-        # float32 rounding is 1e-4 of a difference quotient): without
-        # ``dtype``, floating data moved along the direction is evaluated
-        # in float64, as in Chainer's check.
-        if original_dtype.kind != 'f':
+        # As in Chainer: without ``dtype`` every array keeps its dtype (the
+        # move along the direction is computed in float64 and rounded back);
+        # with ``dtype`` the floating inputs and parameters are evaluated in
+        # it. Type checks are off on this side, so a cast input may meet a
+        # link's parameters of another dtype.
+        if original_dtype.kind != 'f' or dtype is None:
             return utils.force_array(a.astype(original_dtype, copy=False))
-        return utils.force_array(a.astype(
-            numpy.float64 if dtype is None else dtype, copy=False))
+        return utils.force_array(a.astype(dtype, copy=False))
 
     def g():
         xs = []
@@ -541,7 +543,8 @@ def _directional_numerical_grad(func, x_data, no_grads, params, directions,
                     cast(x.astype(numpy.float64) + delta * d, x.dtype)))
         for p, data, d in zip(params, param_data, param_directions):
             p.array = cast(data.astype(numpy.float64) + delta * d, data.dtype)
-        return tuple(y.array for y in _call_func(func, xs))
+        with chainerlite.using_config('type_check', False):
+            return tuple(y.array for y in _call_func(func, xs))
 
     try:
         gd, = numerical_grad(

@@ -85,6 +85,22 @@ class Link:
             shape, dtype = value
             self.add_param(name, shape, dtype=dtype)
 
+    @property
+    def printable_specs(self):
+        """The ``(name, value)`` pairs that ``str(link)`` shows.
+
+        A link class yields the arguments that tell its instances apart
+        (:class:`~chainerlite.links.Linear` gives its sizes and
+        ``nobias``); the base yields none.
+        """
+        return iter(())
+
+    def __str__(self):
+        specs = ', '.join(
+            '{}={}'.format(name, value)
+            for name, value in self.printable_specs)
+        return '{}({})'.format(type(self).__name__, specs)
+
     def __call__(self, *args, **kwargs):
         hooks = link_hook._get_link_hooks()
         local = self.__dict__.get('_local_link_hooks')
@@ -255,6 +271,23 @@ class Link:
                 'value'.format(name))
         self._persistent.add(name)
         self._params.discard(name)
+
+    @classmethod
+    def from_params(cls, *args, **kwargs):
+        """Builds a link whose parameters copy the given arrays.
+
+        Links that can be rebuilt from their parameters (such as
+        :class:`~chainerlite.links.Linear`,
+        :class:`~chainerlite.links.Convolution2D` or
+        :class:`~chainerlite.links.EmbedID`) override it; their shapes
+        follow from the arrays.
+
+        Raises:
+            NotImplementedError: For a link that does not override it.
+
+        """
+        raise NotImplementedError(
+            '{}.from_params is not implemented'.format(cls.__name__))
 
     def _initialize_param(self, param, shape):
         # Parameter.initialize allocates on the host: move to our device.
@@ -624,6 +657,32 @@ class Link:
         return self.to_device(backend.GpuDevice(device))
 
 
+def block_str(name, items):
+    """Formats a link that holds other objects, as Chainer prints them.
+
+    Args:
+        name (str): The class name.
+        items: ``(key, text)`` pairs, one a line as ``(key): text,``; a
+            text of several lines (a nested block) is indented with them.
+
+    Returns:
+        str: ``name()`` without items, else ``name(`` and the indented
+        items on lines of their own, closed by ``)``.
+
+    """
+    lines = []
+    for key, text in items:
+        for line in '({}): {},'.format(key, text).splitlines():
+            lines.append('  ' + line + '\n')
+    return '{}({})'.format(name, '\n' + ''.join(lines) if lines else '')
+
+
+def _str_with_children(link):
+    # str() of a Chain or ChainList: a block of its children.
+    return block_str(type(link).__name__, (
+        (name, str(child)) for name, child in link._named_children()))
+
+
 def _warn_deprecated_move(method, spec):
     warnings.warn(
         'Link.%s is deprecated; use Link.to_device(%s) instead'
@@ -695,6 +754,8 @@ class Chain(Link):
             raise TypeError('cannot register a non-link object as a child')
         with self.init_scope():
             setattr(self, name, link)
+
+    __str__ = _str_with_children
 
     def _named_children(self):
         d = self.__dict__
@@ -768,6 +829,8 @@ class ChainList(Link):
 
         """
         self.add_link(link)
+
+    __str__ = _str_with_children
 
     def _named_children(self):
         return [(str(i), child) for i, child in enumerate(self._children)]

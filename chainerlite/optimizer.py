@@ -19,6 +19,7 @@ from chainerlite import link as link_module
 from chainerlite import serializer as serializer_module
 from chainerlite import variable
 from chainerlite.backends import cuda
+from chainerlite.backends import cuda_multi_tensor
 
 
 def _using_device(device):
@@ -582,6 +583,8 @@ class GradientMethod(Optimizer):
 
     """
 
+    _multi_tensor_update = False  # see use_multi_tensor_update
+
     def __init__(self):
         super().__init__()
         self.hyperparam = Hyperparameter()
@@ -653,8 +656,9 @@ class GradientMethod(Optimizer):
             return
         self.call_hooks('pre')
         self.t += 1
-        for param in self.target.params():
-            param.update()
+        with cuda_multi_tensor.deferred(self._multi_tensor_update):
+            for param in self.target.params():
+                param.update()
         self.call_hooks('post')
 
     def use_cleargrads(self, use=True):
@@ -671,6 +675,23 @@ class GradientMethod(Optimizer):
             'GradientMethod.use_cleargrads is deprecated.',
             DeprecationWarning)
         self._use_cleargrads = use
+
+    def use_multi_tensor_update(self, flag=True):
+        """Updates the GPU parameters in a few launches (beyond Chainer).
+
+        With it, the fused update kernels of SGD, MomentumSGD, Adam (and
+        its variants), RMSprop and AdaGrad are not launched once per
+        parameter in :meth:`update`: all the parameters of one device and
+        dtype are updated by one launch (see
+        :mod:`chainerlite.backends.cuda_multi_tensor`). Parameters with a
+        post-update hook on their rule, or updated through float32 copies,
+        are still updated one by one. NumPy parameters are not affected.
+
+        Args:
+            flag (bool): Whether to use multi-tensor launches.
+
+        """
+        self._multi_tensor_update = flag
 
     def use_fp32_update(self, flag=True):
         """Updates float16 parameters through float32 master copies.

@@ -1,5 +1,8 @@
 """``Sequential``: a link that calls its layers one after another."""
 
+import ast
+import inspect
+
 from chainerlite import link
 
 
@@ -9,11 +12,58 @@ def _layer_name(layer):
     return getattr(layer, '__name__', type(layer).__name__)
 
 
+def _is_lambda(layer):
+    return getattr(layer, '__name__', None) == '<lambda>'
+
+
+def _lambda_source(layer):
+    """The source text of a lambda (``None`` when it cannot be read)."""
+    try:
+        source = ''.join(inspect.getsourcelines(layer)[0])
+    except (OSError, TypeError):
+        return None
+    start = source.find('lambda')
+    if start < 0:
+        return None
+    # The lines hold the lambda and what surrounds it: keep the longest
+    # text from ``lambda`` on that parses as a lambda alone.
+    text = ' '.join(source[start:].split())
+    for end in range(len(text), 0, -1):
+        try:
+            tree = ast.parse(text[:end], mode='eval')
+        except SyntaxError:
+            continue
+        if isinstance(tree.body, ast.Lambda):
+            return text[:end]
+    return None
+
+
+def _layer_str(layer):
+    if _is_lambda(layer):
+        return _lambda_source(layer) or str(layer)
+    return str(layer)
+
+
 def _check_callable(layer):
     if not callable(layer):
         raise ValueError(
             'All elements of a Sequential class should be callable. But '
             'given {} is not callable.'.format(layer))
+
+
+class _Lambda:
+    """A lambda layer while a Sequential is copied or pickled."""
+
+    def __init__(self, unwrapped):
+        self.unwrapped = unwrapped
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        raise ValueError(
+            'a Sequential with a lambda function as a layer cannot be '
+            'pickled ({})'.format(_layer_str(self.unwrapped)))
 
 
 class Sequential(link.ChainList):
@@ -113,17 +163,22 @@ class Sequential(link.ChainList):
         return self
 
     def __str__(self):
-        lines = []
-        for i, layer in enumerate(self._layers):
-            name = _layer_name(layer)
-            if isinstance(layer, Sequential):
-                name += '\twhich has {} layers'.format(len(layer))
-            elif isinstance(layer, link.Link):
-                for path, param in layer.namedparams():
-                    shape = None if param.array is None else param.shape
-                    name += '\t{}{}'.format(path.lstrip('/'), shape)
-            lines.append('{}\t{}\n'.format(i, name))
-        return ''.join(lines)
+        # One line per layer: a link as str() shows it (nested blocks
+        # indented), a lambda by its source, another callable by str().
+        return link.block_str('Sequential', (
+            (i, _layer_str(layer)) for i, layer in enumerate(self._layers)))
+
+    def __getstate__(self):
+        # Lambdas travel wrapped: copies keep them, pickling refuses them.
+        state = dict(self.__dict__)
+        state['_layers'] = [_Lambda(layer) if _is_lambda(layer) else layer
+                            for layer in self._layers]
+        return state
+
+    def __setstate__(self, state):
+        state['_layers'] = [getattr(layer, 'unwrapped', layer)
+                            for layer in state['_layers']]
+        self.__dict__.update(state)
 
     def forward(self, *x):
         """Calls the layers in turn, starting with ``x``.
@@ -184,9 +239,16 @@ class Sequential(link.ChainList):
 
         Raises:
             ValueError: If ``layer`` is not callable.
+            IndexError: If ``i`` is not in ``[-len(self), len(self)]`` (a
+                list would clip it; Chainer refuses it).
 
         """
         _check_callable(layer)
+        n = len(self._layers)
+        if not -n <= i <= n:
+            raise IndexError(
+                'Sequential.insert: position {} is out of the range of a '
+                'Sequential of {} layers'.format(i, n))
         self._layers.insert(i, layer)
         self._sync_children()
 

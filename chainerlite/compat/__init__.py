@@ -3,7 +3,8 @@
 ``python -m chainerlite.compat SCRIPT.py ARGS...`` runs ``SCRIPT.py`` as
 ``__main__`` (with ``sys.argv`` set to ``[SCRIPT.py, ARGS...]``) after
 :func:`install` has made ``import chainer`` and every ``chainer.X`` give
-the matching ``chainerlite`` module, and ``import chainerx`` give a
+the matching ``chainerlite`` module (and ``import chainermn`` give
+``chainerlite.chainermn``), and ``import chainerx`` give a
 stand-in that reports itself unavailable, as Chainer does on a machine
 without ChainerX. When a real Chainer is installed too, a line on stderr
 says which package answers (never silently).
@@ -15,7 +16,7 @@ import importlib.util
 import sys
 import types
 
-_ALIASES = {'chainer': 'chainerlite'}
+_ALIASES = {'chainer': 'chainerlite', 'chainermn': 'chainerlite.chainermn'}
 
 
 class _AliasLoader(importlib.abc.Loader):

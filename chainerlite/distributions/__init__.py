@@ -6,7 +6,7 @@ from chainerlite.distributions.bernoulli import Bernoulli  # NOQA
 from chainerlite.distributions.beta import Beta  # NOQA
 from chainerlite.distributions.categorical import Categorical  # NOQA
 from chainerlite.distributions.cauchy import Cauchy  # NOQA
-from chainerlite.distributions.chisquare import Chisquare
+from chainerlite.distributions.chisquare import Chisquare  # NOQA
 from chainerlite.distributions.dirichlet import Dirichlet  # NOQA
 from chainerlite.distributions.exponential import Exponential  # NOQA
 from chainerlite.distributions.gamma import Gamma  # NOQA

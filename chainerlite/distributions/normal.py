@@ -8,7 +8,6 @@ from chainerlite import functions as F
 from chainerlite import variable
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
-_SQRT2 = math.sqrt(2.0)
 
 
 class Normal(_scalar_event.LocScale):
@@ -44,10 +43,14 @@ class Normal(_scalar_event.LocScale):
         return self.__log_scale
 
     def cdf(self, x):
-        return 0.5 * (1.0 + F.erf(self._standardize(x) / _SQRT2))
+        return F.ndtr(self._standardize(x))
+
+    def icdf(self, x):
+        # F.ndtri needs SciPy on the CPU, as in Chainer.
+        return self.loc + self.scale * F.ndtri(x)
 
     def survival_function(self, x):
-        return 0.5 * (1.0 - F.erf(self._standardize(x) / _SQRT2))
+        return F.ndtr(-self._standardize(x))
 
     def log_prob(self, x):
         z = self._standardize(x)

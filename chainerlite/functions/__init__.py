@@ -48,6 +48,7 @@ from chainerlite.functions.array.pad import pad  # NOQA
 from chainerlite.functions.array.pad_sequence import pad_sequence  # NOQA
 from chainerlite.functions.array.permutate import permutate  # NOQA
 from chainerlite.functions.array.repeat import repeat  # NOQA
+from chainerlite.functions.array.resize_images import resize_images  # NOQA
 from chainerlite.functions.array.reshape import reshape  # NOQA
 from chainerlite.functions.array.rollaxis import rollaxis  # NOQA
 from chainerlite.functions.array.scatter_add import scatter_add  # NOQA
@@ -99,6 +100,7 @@ from chainerlite.functions.loss.absolute_error import absolute_error  # NOQA
 from chainerlite.functions.loss.black_out import black_out  # NOQA
 from chainerlite.functions.loss.contrastive import contrastive  # NOQA
 from chainerlite.functions.loss.cross_covariance import cross_covariance  # NOQA
+from chainerlite.functions.loss.discriminative_margin_based_clustering_loss import discriminative_margin_based_clustering_loss  # NOQA
 from chainerlite.functions.loss.crf1d import argmax_crf1d  # NOQA
 from chainerlite.functions.loss.crf1d import crf1d  # NOQA
 from chainerlite.functions.loss.ctc import connectionist_temporal_classification  # NOQA
@@ -126,26 +128,36 @@ from chainerlite.functions.math.basic_math import sub  # NOQA
 
 # --- math: elementwise ---
 from chainerlite.functions.math.absolute import absolute  # NOQA
+from chainerlite.functions.math.arctanh import arctanh  # NOQA
 from chainerlite.functions.math.bias import bias  # NOQA
 from chainerlite.functions.math.ceil import ceil  # NOQA
 from chainerlite.functions.math.digamma import digamma  # NOQA
 from chainerlite.functions.math.clip import clip  # NOQA
 from chainerlite.functions.math.erf import erf  # NOQA
+from chainerlite.functions.math.erfc import erfc  # NOQA
+from chainerlite.functions.math.erfcinv import erfcinv  # NOQA
+from chainerlite.functions.math.erfcx import erfcx  # NOQA
+from chainerlite.functions.math.erfinv import erfinv  # NOQA
 from chainerlite.functions.math.exponential import exp  # NOQA
 from chainerlite.functions.math.exponential import log  # NOQA
 from chainerlite.functions.math.exponential import log10  # NOQA
 from chainerlite.functions.math.fix import fix  # NOQA
 from chainerlite.functions.math.exponential import log2  # NOQA
 from chainerlite.functions.math.exponential_m1 import expm1  # NOQA
+from chainerlite.functions.math.fft import fft  # NOQA
+from chainerlite.functions.math.fft import ifft  # NOQA
 from chainerlite.functions.math.floor import floor  # NOQA
 from chainerlite.functions.math.fmod import fmod  # NOQA
 from chainerlite.functions.math.hyperbolic import cosh  # NOQA
 from chainerlite.functions.math.hyperbolic import sinh  # NOQA
 from chainerlite.functions.math.lgamma import lgamma  # NOQA
 from chainerlite.functions.math.linear_interpolate import linear_interpolate  # NOQA
+from chainerlite.functions.math.log_ndtr import log_ndtr  # NOQA
 from chainerlite.functions.math.logarithm_1p import log1p  # NOQA
 from chainerlite.functions.math.maximum import maximum  # NOQA
 from chainerlite.functions.math.minimum import minimum  # NOQA
+from chainerlite.functions.math.ndtr import ndtr  # NOQA
+from chainerlite.functions.math.ndtri import ndtri  # NOQA
 from chainerlite.functions.math.polygamma import polygamma  # NOQA
 from chainerlite.functions.math.scale import scale  # NOQA
 from chainerlite.functions.math.sign import sign  # NOQA

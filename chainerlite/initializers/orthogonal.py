@@ -12,11 +12,12 @@ class Orthogonal(initializer.Initializer):
 
     The array is seen as a matrix of ``shape[0]`` rows (the output
     dimension) and ``size / shape[0]`` columns (the input dimension, all the
-    other axes flattened); a scalar is a 1x1 matrix. A matrix of standard Gaussian draws is
-    QR-decomposed with the diagonal of R made non-negative, so that the
-    orthogonal factor is uniformly distributed; it is multiplied by
-    ``scale``. With ``W`` the matrix, ``W W^T = scale^2 I`` when there are
-    no more rows than columns and ``W^T W = scale^2 I`` otherwise.
+    other axes flattened); a scalar is a 1x1 matrix. A matrix of standard
+    Gaussian draws is QR-decomposed with the diagonal of R made
+    non-negative, so that the orthogonal factor is uniformly distributed; it
+    is multiplied by ``scale``. With ``W`` the matrix, ``W W^T = scale^2 I``
+    when there are no more rows than columns and ``W^T W = scale^2 I``
+    otherwise.
 
     Args:
         scale (float): Factor applied to the orthogonal matrix.

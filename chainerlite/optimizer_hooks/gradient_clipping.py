@@ -2,13 +2,25 @@
 
 import math
 
+from chainerlite.backends import cuda
+from chainerlite.optimizer_hooks import _kernels
+
 
 def _sum_sqnorm(arrays):
     total = 0.0
+    on_gpu = {}
     for x in arrays:
+        if isinstance(x, cuda.ndarray):
+            # one reduction per array, summed on its device: one
+            # synchronization per device instead of one per array
+            with x.device:
+                s = _kernels.sqnorm(x)
+                device_id = x.device.id
+                on_gpu[device_id] = on_gpu.get(device_id, 0) + s
+            continue
         x = x.ravel()
         total += float(x.dot(x))
-    return total
+    return total + sum(float(s) for s in on_gpu.values())
 
 
 class GradientClipping:

@@ -1,5 +1,8 @@
 """L2 regularization hook."""
 
+from chainerlite.backends import cuda
+from chainerlite.optimizer_hooks import _kernels
+
 
 class WeightDecay:
     """Optimizer/UpdateRule hook that adds L2 regularization.
@@ -44,5 +47,8 @@ class WeightDecay:
     def __call__(self, rule, param):
         p, g = param.array, param.grad
         if p is None or g is None:
+            return
+        if isinstance(g, cuda.ndarray):
+            _kernels.weight_decay(p, self.rate, g)
             return
         g += self.rate * p

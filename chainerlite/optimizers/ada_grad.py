@@ -2,6 +2,7 @@
 
 from chainerlite import backend
 from chainerlite import optimizer
+from chainerlite.optimizers import _kernels
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.001
@@ -44,8 +45,10 @@ class AdaGradRule(optimizer.UpdateRule):
         array -= hp.lr * grad / (xp.sqrt(h) + hp.eps)
 
     def update_core_gpu(self, param):
-        # The array code of update_core_cpu runs as is on CuPy arrays.
-        self.update_core_cpu(param)
+        # one fused kernel
+        hp = self.hyperparam
+        _kernels.run(self, _kernels.ada_grad, param.grad, hp.lr, hp.eps,
+                     param.array, self.state['h'])
 
 
 class AdaGrad(optimizer.GradientMethod):

@@ -6,6 +6,7 @@ import numpy
 
 from chainerlite import backend
 from chainerlite import optimizer
+from chainerlite.optimizers import _kernels
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.alpha = 0.001
@@ -26,6 +27,13 @@ _NAMES = ('alpha', 'beta1', 'beta2', 'eps', 'eta', 'weight_decay_rate',
 def _intermediate_dtype(dtype):
     # Float16 parameters keep their moments and compute in float32.
     return numpy.dtype(numpy.float32 if dtype == numpy.float16 else dtype)
+
+
+def _check_eps(hp, dtype):
+    if hp.eps != 0 and dtype.type(hp.eps) == 0:
+        raise ValueError(
+            'eps of Adam optimizer is too small for {} ({})'.format(
+                dtype.name, hp.eps))
 
 
 def _learning_rate(hp, t):
@@ -104,10 +112,7 @@ class AdamRule(optimizer.UpdateRule):
         xp = backend.get_array_module(param.array)
         hp = self.hyperparam
         dtype = _intermediate_dtype(param.dtype)
-        if hp.eps != 0 and dtype.type(hp.eps) == 0:
-            raise ValueError(
-                'eps of Adam optimizer is too small for {} ({})'.format(
-                    dtype.name, hp.eps))
+        _check_eps(hp, dtype)
         grad = param.grad.astype(dtype, copy=False)
         m, v = self.state['m'], self.state['v']
         m += (1 - hp.beta1) * (grad - m)
@@ -124,8 +129,18 @@ class AdamRule(optimizer.UpdateRule):
         array -= delta.astype(array.dtype, copy=False)
 
     def update_core_gpu(self, param):
-        # The array code of update_core_cpu runs as is on CuPy arrays.
-        self.update_core_cpu(param)
+        # one fused kernel
+        hp = self.hyperparam
+        _check_eps(hp, _intermediate_dtype(param.dtype))
+        lower, upper = self._bounds() if hp.adabound else (0.0, math.inf)
+        args = (param.grad, self.lr, 1 - hp.beta1, 1 - hp.beta2, hp.eps,
+                hp.eta, hp.weight_decay_rate, lower, upper, param.array,
+                self.state['m'], self.state['v'])
+        if hp.amsgrad:
+            _kernels.run(self, _kernels.adam_amsgrad, *args,
+                         self.state['vhat'])
+        else:
+            _kernels.run(self, _kernels.adam, *args)
 
     def _bounds(self):
         hp = self.hyperparam

@@ -1,5 +1,6 @@
 """Stochastic gradient descent with momentum."""
 
+from chainerlite.optimizers import _kernels
 from chainerlite.optimizers import _momentum
 
 _default_hyperparam = _momentum.default_hyperparam()
@@ -30,6 +31,12 @@ class MomentumSGDRule(_momentum.MomentumRule):
         v -= hp.lr * param.grad
         array = param.array
         array += v
+
+    def update_core_gpu(self, param):
+        # one fused kernel
+        hp = self.hyperparam
+        _kernels.run(self, _kernels.momentum_sgd, param.grad, hp.lr,
+                     hp.momentum, param.array, self.state['v'])
 
 
 class MomentumSGD(_momentum.MomentumMethod):

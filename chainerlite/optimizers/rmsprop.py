@@ -2,12 +2,23 @@
 
 from chainerlite import backend
 from chainerlite import optimizer
+from chainerlite.optimizers import _kernels
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
 _default_hyperparam.alpha = 0.99
 _default_hyperparam.eps = 1e-8
 _default_hyperparam.eps_inside_sqrt = False
+
+
+def _checked_eps(hp, dtype):
+    # eps in the gradient's dtype; a nonzero eps must not round to zero
+    eps = dtype.type(hp.eps)
+    if hp.eps != 0 and eps == 0:
+        raise ValueError(
+            'eps of RMSprop optimizer is too small for {} ({})'.format(
+                dtype.name, hp.eps))
+    return eps
 
 
 class RMSpropRule(optimizer.UpdateRule):
@@ -49,11 +60,7 @@ class RMSpropRule(optimizer.UpdateRule):
         xp = backend.get_array_module(param.array)
         hp = self.hyperparam
         grad = param.grad
-        eps = grad.dtype.type(hp.eps)
-        if hp.eps != 0 and eps == 0:
-            raise ValueError(
-                'eps of RMSprop optimizer is too small for {} ({})'.format(
-                    grad.dtype.name, hp.eps))
+        eps = _checked_eps(hp, grad.dtype)
         ms = self.state['ms']
         ms *= hp.alpha
         ms += (1 - hp.alpha) * grad * grad
@@ -65,8 +72,12 @@ class RMSpropRule(optimizer.UpdateRule):
         array -= hp.lr * grad / denom
 
     def update_core_gpu(self, param):
-        # The array code of update_core_cpu runs as is on CuPy arrays.
-        self.update_core_cpu(param)
+        # one fused kernel
+        hp = self.hyperparam
+        grad = param.grad
+        _checked_eps(hp, grad.dtype)
+        _kernels.run(self, _kernels.rmsprop, grad, hp.lr, hp.alpha, hp.eps,
+                     bool(hp.eps_inside_sqrt), param.array, self.state['ms'])
 
 
 class RMSprop(optimizer.GradientMethod):

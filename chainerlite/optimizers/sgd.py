@@ -1,6 +1,7 @@
 """Stochastic gradient descent."""
 
 from chainerlite import optimizer
+from chainerlite.optimizers import _kernels
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
@@ -26,8 +27,9 @@ class SGDRule(optimizer.UpdateRule):
         array -= self.hyperparam.lr * param.grad
 
     def update_core_gpu(self, param):
-        # The array code of update_core_cpu runs as is on CuPy arrays.
-        self.update_core_cpu(param)
+        # one fused kernel
+        _kernels.run(self, _kernels.sgd, param.grad, self.hyperparam.lr,
+                     param.array)
 
 
 class SGD(optimizer.GradientMethod):

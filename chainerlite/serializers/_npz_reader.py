@@ -100,7 +100,7 @@ class _ZipSource:
         with self._archive.open(self._members[key]) as fp:
             shape, _, dtype = self._read_header(key, fp)
             if dtype.hasobject:
-                if (dtype == object and shape == ()
+                if (dtype.kind == 'O' and shape == ()
                         and _is_pickled_none(fp.read(_MAX_NONE_PICKLE + 1))):
                     return None
                 raise _error(key, 'holds Python objects (an object array); '

@@ -152,13 +152,21 @@ class NpzDeserializer(serializer_module.Deserializer):
     def load(self, obj):
         """Loads the state of ``obj``, checking every value first.
 
-        ``obj`` is walked twice: once to read and check each value it asks
-        for, assigning nothing, and once to assign the checked values.
+        An object whose ``serialize`` is chainerlite's own (a link, an
+        optimizer, a trainer...) is walked twice: once to read and check
+        each value it asks for, assigning nothing, and once to assign the
+        checked values. Any other object's ``serialize`` is called once, as
+        Chainer does (its side effects are unknown, so it is not walked for
+        a check).
 
         Args:
             obj: An object with a ``serialize`` method, or a Link.
 
         """
+        method = getattr(type(obj), 'serialize', None)
+        if not getattr(method, '__module__', '').startswith('chainerlite.'):
+            serializer_module.serialize_object(obj, self)
+            return
         checker = copy.copy(self)
         checker._checked = {}
         checker._dry_run = True
@@ -237,7 +245,8 @@ def save_npz(file, obj, compression=True):
     Args:
         file (str or file-like): Path or binary file to write.
         obj: The object to save (see
-            :meth:`~chainerlite.serializer.Serializer.save`).
+            :meth:`~chainerlite.serializer.Serializer.save`); a ``dict``
+            of arrays is written as it is, its keys naming the arrays.
         compression (bool): Whether to compress the file
             (:func:`numpy.savez_compressed`) or not (:func:`numpy.savez`).
 
@@ -258,7 +267,7 @@ def save_npz(file, obj, compression=True):
         with open(file, 'wb') as f:
             save_npz(f, obj, compression)
         return
-    target = serialize(obj)
+    target = dict(obj) if isinstance(obj, dict) else serialize(obj)
     if compression:
         numpy.savez_compressed(file, **target)
     else:
@@ -274,8 +283,8 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
     with the target's shape or dtype is rejected before its data is read,
     and a value out of the range of the target's dtype is an error.
 
-    Every value is checked before any is assigned, so that an error leaves
-    ``obj`` as it was (an optimizer that has never updated asks for each of
+    For chainerlite's own objects (links, optimizers, trainers...), every
+    value is checked before any is assigned, so that an error leaves ``obj`` as it was (an optimizer that has never updated asks for each of
     its state entries by name, so a missing one is found by the check too).
 
     Args:

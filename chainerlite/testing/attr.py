@@ -5,7 +5,8 @@ the pytest markers of the same names (select with ``-m gpu`` or
 ``-m "not slow"``). All but ``slow`` also skip the test when CuPy, enough
 CUDA devices, cuDNN, iDeep or ChainerX are missing. Each decorates test
 functions, classes, and what :func:`~chainerlite.testing.parameterize` and
-:func:`~chainerlite.testing.inject_backend_tests` return. Whether they are present is decided when the test runs, so importing
+:func:`~chainerlite.testing.inject_backend_tests` return. Whether they are
+present is decided when the test runs, so importing
 this module needs neither CuPy nor the compiled core.
 """
 

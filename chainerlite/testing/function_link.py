@@ -199,7 +199,10 @@ class _CheckedTestCase(unittest.TestCase):
                     inputs)
 
     def _check_options(self, options):
+        # As in Chainer, the numerical side runs in float64 unless a test
+        # asks for another dtype.
         options = dict(options)
+        options.setdefault('dtype', numpy.float64)
         if self.dodge_nondifferentiable:
             options['detect_nondifferentiable'] = True
         return options

@@ -44,10 +44,10 @@ class LinkTestCase(function_link._CheckedTestCase):
       a tuple of initial arrays or initializers).
     * ``create_link(self, initializers)``: returns a new link on the CPU.
     * ``generate_inputs(self)``: returns a tuple of ``numpy.ndarray``.
-    * ``forward_expected(self, link, inputs)``: ``link`` is the tested link,
-      still on the CPU (its parameters hold the values it will be tested
-      with; calling it there is allowed, e.g. to initialize lazily shaped
-      parameters), ``inputs`` NumPy arrays; returns the expected outputs.
+    * ``forward_expected(self, link, inputs)``: ``link`` is the tested link
+      after the forward whose outputs are checked, moved back to the CPU
+      (so lazily shaped parameters are initialized), ``inputs`` NumPy
+      arrays; returns the expected outputs.
 
     Methods a subclass may define:
 
@@ -68,10 +68,11 @@ class LinkTestCase(function_link._CheckedTestCase):
       ``dodge_nondifferentiable`` and ``contiguous``, as in
       :class:`~chainerlite.testing.FunctionTestCase`.
 
-    ``test_forward`` computes the expected outputs with the link on the CPU,
-    sends the link to the backend's device and compares its outputs (their
-    number, shapes, dtypes and values). ``test_backward`` checks the
-    gradients of the inputs and of the named parameters with
+    ``test_forward`` sends the link to the backend's device, runs it, then
+    computes the expected outputs with the same link back on the CPU and
+    compares them with its outputs (their number, shapes, dtypes and
+    values). ``test_backward`` checks the gradients of the inputs and of
+    the named parameters with
     :func:`~chainerlite.gradient_check.check_backward`. Failures raise
     :class:`~chainerlite.testing.FunctionTestError`.
     """
@@ -105,14 +106,17 @@ class LinkTestCase(function_link._CheckedTestCase):
         self._start('test_forward', backend_config, self.skip_forward_test)
         inputs = self._generate_inputs()
         link = self._create_link()
-        expected = self._check_expected(self.forward_expected(
-            link, tuple(x.copy() for x in inputs)))
         with backend_config:
             link.to_device(backend_config.device)
             device_inputs = self._to_device(inputs, backend_config)
             outputs = self._forward(
                 link, tuple(chainerlite.Variable(x) for x in device_inputs),
                 backend_config)
+        # The link that made the outputs, lazily shaped parameters included,
+        # gives the expected ones, back on the CPU.
+        link.to_device('@numpy')
+        expected = self._check_expected(self.forward_expected(
+            link, tuple(x.copy() for x in inputs)))
         self._check_outputs(inputs, outputs, expected)
 
     def test_backward(self, backend_config=None):

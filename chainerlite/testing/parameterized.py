@@ -255,7 +255,8 @@ def product(parameter):
             of values, or a list of lists of dicts (then the same as
             :func:`product_dict` applied to them). A dict key naming
             several parameters separated by commas (``'shape,dtype'``)
-            takes tuples of their values, which vary together.
+            takes tuples of their values, which vary together. The names
+            vary in sorted order, the last one fastest.
 
     Returns:
         list of dict: One dict per combination.
@@ -268,9 +269,12 @@ def product(parameter):
 
     """
     if isinstance(parameter, dict):
-        keys = list(parameter)
+        # As in Chainer, the names vary in sorted order, the last fastest:
+        # the index in a class name (``_param_3``) depends on this order.
+        keys = sorted(parameter)
         return [_split_joint_keys(dict(zip(keys, values)))
-                for values in itertools.product(*parameter.values())]
+                for values in itertools.product(
+                    *[parameter[key] for key in keys])]
     if isinstance(parameter, (list, tuple)):
         return product_dict(*parameter)
     raise TypeError(

@@ -98,6 +98,15 @@ def _seed(xp, depth):
     return _thread.frames[depth].seed(xp, depth)
 
 
+def active():
+    """Whether a recording or a replay is active in this thread.
+
+    Returns:
+        bool: ``True`` inside :func:`recording` or :func:`replaying`.
+    """
+    return bool(_thread.frames)
+
+
 def draw(xp, method, shape):
     """Draws random numbers, recorded or replayed when one is active.
 

@@ -199,10 +199,12 @@ def _repr(value):
     """Formats a value (or an expression) for messages."""
     if isinstance(value, Expr):
         return str(value)
+    # As Chainer prints them: a dtype by its name, a scalar type as Python
+    # shows a class (``<class 'numpy.float32'>``).
     if isinstance(value, numpy.dtype):
-        return 'numpy.' + value.name
+        return value.name
     if isinstance(value, type) and issubclass(value, numpy.generic):
-        return 'numpy.' + value.__name__
+        return str(value)
     if isinstance(value, slice):
         return _repr_slice(value)
     if value is Ellipsis:

@@ -46,7 +46,8 @@ class Twice(FunctionNode):
 EPILOGUE = '''
 gc.collect()
 churn = [Variable(arr()) * 2.0 for _ in range(200)]
-churn = [VariableNode(v, 'n') for v in churn] + [Variable(arr(2, 2)) for _ in range(200)]
+churn = ([VariableNode(v, 'n') for v in churn]
+         + [Variable(arr(2, 2)) for _ in range(200)])
 del churn
 gc.collect()
 '''

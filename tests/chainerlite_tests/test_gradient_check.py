@@ -312,13 +312,60 @@ def test_check_backward_float16_with_float64_numerics():
             atol=1e-2, rtol=1e-2)
 
 
-@pytest.mark.parametrize('seed', range(5))
-def test_check_backward_float16_numerics_run_in_float64_by_default(seed):
-    # A step of 1e-3 along a random direction is below float16's resolution
-    # near 1, and a float16 output rounds the differences away: the
-    # numerical side evaluates the function in float64 (as Chainer's check
-    # does), so a correct float16 backward passes with float16 tolerances.
-    rng = numpy.random.RandomState(seed)
+def _numerical_side_dtypes(dtype, x_dtype):
+    # The (input, parameter, type_check) seen by every call of func.
+    seen = set()
+    p = chainerlite.Parameter(numpy.linspace(0.5, 1, 3).astype(x_dtype))
+    x = numpy.linspace(-1, 1, 6).reshape(2, 3).astype(x_dtype)
+
+    def f(x):
+        seen.add((x.dtype.name, p.dtype.name,
+                  bool(chainerlite.config.type_check)))
+        return x * chainerlite.functions.broadcast_to(p, x.shape)
+
+    gradient_check.check_backward(
+        f, x, numpy.ones((2, 3), x_dtype), params=(p,), dtype=dtype,
+        eps=0.1, atol=5e-2, rtol=5e-2)
+    return seen
+
+
+def test_check_backward_numerical_side_keeps_dtypes_without_dtype():
+    # As Chainer's check: without ``dtype`` the numerical side runs in the
+    # arrays' own dtypes (float16 too), with type checks off.
+    seen = _numerical_side_dtypes(None, numpy.float16)
+    assert seen == {('float16', 'float16', True),
+                    ('float16', 'float16', False)}
+
+
+def test_check_backward_numerical_side_casts_inputs_and_params():
+    seen = _numerical_side_dtypes(numpy.float64, numpy.float32)
+    assert seen == {('float32', 'float32', True),
+                    ('float64', 'float64', False)}
+
+
+def test_check_backward_numerical_side_skips_type_checks():
+    # A link whose parameters stay float32 meets float64 inputs there (as
+    # Chainer's float64 checks of float32 links do); outside it the type
+    # check still refuses the mix.
+    W = chainerlite.Parameter(numpy.ones((2, 3), numpy.float32))
+    b = chainerlite.Parameter(numpy.zeros(2, numpy.float32))
+    x = numpy.linspace(-1, 1, 12).reshape(4, 3).astype(numpy.float32)
+
+    def f(x):
+        return chainerlite.functions.linear(x, W, b)
+
+    gradient_check.check_backward(
+        f, x, numpy.ones((4, 2), numpy.float32), dtype=numpy.float64,
+        atol=1e-3, rtol=1e-3)
+    with pytest.raises(chainerlite.utils.type_check.InvalidType):
+        f(x.astype(numpy.float64))
+
+
+def test_check_backward_float16_with_float64_numerics_catches_errors():
+    # float16 data checked with dtype=float64 (as Chainer's float16 tests
+    # do): a correct backward passes with float16 tolerances and one that
+    # is 25% off fails.
+    rng = numpy.random.RandomState(0)
     a = rng.uniform(0.5, 1, (4, 3, 2)).astype(numpy.float16)
     b = rng.uniform(0.5, 1, (3, 2, 5)).astype(numpy.float16)
     gy = rng.uniform(-1, 1, (4, 5)).astype(numpy.float16)
@@ -326,13 +373,13 @@ def test_check_backward_float16_numerics_run_in_float64_by_default(seed):
     def f(a, b):
         return chainerlite.functions.tensordot(a, b, axes=2)
 
-    gradient_check.check_backward(f, (a, b), gy, atol=1e-2, rtol=5e-2)
-    # and a float16 backward that is 25% off still fails
+    gradient_check.check_backward(f, (a, b), gy, dtype=numpy.float64,
+                                  atol=1e-2, rtol=5e-2)
     x = a.ravel()[:6]
     with pytest.raises(AssertionError):
         gradient_check.check_backward(
             lambda x: square(x, factor=2.5), x, gy.ravel()[:6],
-            atol=1e-2, rtol=5e-2)
+            dtype=numpy.float64, atol=1e-2, rtol=5e-2)
 
 
 def test_check_backward_multiple_inputs():

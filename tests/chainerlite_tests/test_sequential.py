@@ -182,13 +182,69 @@ def test_add_link_appends_a_layer():
     assert list(model) == [layer] and list(model.children()) == [layer]
 
 
-def test_str_lists_layers():
+def test_str_shows_each_layer_on_its_line():
+    assert str(chainerlite.Sequential()) == 'Sequential()'
+    inner = chainerlite.Sequential(L.Linear(3), L.Linear(3, 2, nobias=True))
+    partial = functools.partial(F.leaky_relu, slope=0.1)
     model = chainerlite.Sequential(
-        L.Linear(3, 2), F.relu, functools.partial(F.leaky_relu, slope=0.1))
-    lines = str(model).splitlines()
-    assert lines[0].split('\t')[:3] == ['0', 'Linear', 'W(2, 3)']
-    assert lines[1] == '1\trelu'
-    assert lines[2] == '2\tpartial'
+        inner, lambda x: F.leaky_relu(x, slope=0.2), partial)
+    assert str(model) == (
+        'Sequential(\n'
+        '  (0): Sequential(\n'
+        '    (0): Linear(in_size=None, out_size=3, nobias=False),\n'
+        '    (1): Linear(in_size=3, out_size=2, nobias=True),\n'
+        '  ),\n'
+        '  (1): lambda x: F.leaky_relu(x, slope=0.2),\n'
+        '  (2): {},\n'
+        ')'.format(partial))
+
+
+def test_str_of_a_lambda_spanning_lines():
+    model = chainerlite.Sequential(
+        lambda x: F.tanh(
+            x) * 2, F.relu)
+    assert str(model).splitlines()[1] == '  (0): lambda x: F.tanh( x) * 2,'
+
+
+def test_chain_and_chain_list_show_their_children():
+    chain = chainerlite.Chain(a=L.Linear(2, 3))
+    assert str(chainerlite.ChainList(chain)) == (
+        'ChainList(\n'
+        '  (0): Chain(\n'
+        '    (a): Linear(in_size=2, out_size=3, nobias=False),\n'
+        '  ),\n'
+        ')')
+    assert str(chainerlite.Chain()) == 'Chain()'
+    assert str(chainerlite.Link()) == 'Link()'
+
+
+def test_pickling_a_lambda_layer_is_a_value_error():
+    model = chainerlite.Sequential(L.Linear(3, 2), lambda x: x * 2)
+    with pytest.raises(ValueError, match='lambda'):
+        pickle.dumps(model)
+    # copies keep the lambda
+    for mode in ('share', 'copy'):
+        copied = model.copy(mode)
+        assert copied[1] is model[1]
+        x = _x()
+        numpy.testing.assert_array_equal(copied(x).array, model(x).array)
+
+
+@pytest.mark.parametrize('n, i', [(0, 1), (0, -1), (1, 2), (1, -2)])
+def test_insert_out_of_range_is_an_index_error(n, i):
+    model = chainerlite.Sequential(*[F.relu] * n)
+    with pytest.raises(IndexError, match='Sequential.insert'):
+        model.insert(i, F.tanh)
+    assert len(model) == n
+
+
+@pytest.mark.parametrize('n, i', [(0, 0), (1, -1), (1, 1), (2, -2)])
+def test_insert_in_range(n, i):
+    model = chainerlite.Sequential(*[F.relu] * n)
+    model.insert(i, F.tanh)
+    # as list.insert: before the layer that was at i
+    assert model[i if i >= 0 else n + i] is F.tanh
+    assert len(model) == n + 1
 
 
 def test_pickle_without_lambdas():

@@ -5,7 +5,9 @@ Run ``python -m chainerlite.examples.digits --help`` for the options.
 
 import argparse
 import functools
+import os
 import sys
+import tempfile
 import time
 
 import numpy
@@ -18,6 +20,7 @@ from chainerlite.datasets import get_digits
 from chainerlite.examples.digits import models
 from chainerlite.examples.digits import profiling
 from chainerlite.examples.digits import training
+from chainerlite.training import extensions
 
 MODELS = {'mlp': models.MLP, 'cnn': models.CNN}
 _MIB = 2.0 ** 20
@@ -50,8 +53,10 @@ def make_parser():
     parser = argparse.ArgumentParser(
         prog='python -m chainerlite.examples.digits',
         description='Trains an MLP and a CNN on the UCI handwritten digits '
-        '(8x8), prints a TimerHook report of one CNN epoch, then compares '
-        'the peak memory of CNN training without and with F.forget.',
+        '(8x8) with a Trainer and its extensions, stopping half way and '
+        'resuming from the snapshot; prints a TimerHook report of one CNN '
+        'epoch, then compares the peak memory of CNN training without and '
+        'with F.forget.',
         epilog='The matrices are small: on a busy CPU, setting '
         'OPENBLAS_NUM_THREADS=1 (or OMP_NUM_THREADS=1) can make the run '
         'several times faster.')
@@ -75,10 +80,37 @@ def make_parser():
     parser.add_argument('--seed', type=int, default=0,
                         help='seed of the data split, the initial weights '
                         'and the shuffling (default: 0)')
+    parser.add_argument('--resume-after', type=_non_negative,
+                        metavar='EPOCHS',
+                        help='stop each training after this many epochs '
+                        'and resume it from its snapshot in a new trainer; '
+                        '0 trains in one go (default: half the epochs)')
+    parser.add_argument('--out', default='result',
+                        help='folder of the logs, plots and snapshots, one '
+                        'subfolder per model (default: result)')
+    parser.add_argument('--noplot', dest='plot', action='store_false',
+                        help='draw no plot (PlotReport needs matplotlib)')
     parser.add_argument('--no-progress', dest='progress',
                         action='store_false',
-                        help='hide the tqdm progress bars')
+                        help='hide the progress bar (shown on a terminal '
+                        'only)')
     return parser
+
+
+def parse_args(argv=None):
+    """Parses the command line (``sys.argv[1:]`` when ``argv`` is None).
+
+    ``--resume-after`` defaults to half the epochs and must be less than
+    ``--epochs``.
+    """
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    if args.resume_after is None:
+        args.resume_after = args.epochs // 2
+    if args.resume_after >= args.epochs:
+        parser.error('argument --resume-after: must be less than --epochs '
+                     '({}), got {}'.format(args.epochs, args.resume_after))
+    return args
 
 
 def build(name, seed, device, forget=False):
@@ -104,17 +136,48 @@ def build(name, seed, device, forget=False):
     return model, optimizer
 
 
-def _train(name, args, data, log):
+def _trainer(name, args, data, epochs, plots, file):
     model, optimizer = build(name, args.seed, args.device)
+    trainer = training.make_trainer(
+        model, optimizer, data, epochs, args.batch_size, args.seed,
+        os.path.join(args.out, name), args.device, report=file,
+        plots=plots, progress=args.progress)
+    return trainer, optimizer
+
+
+def _train(name, args, data, plots, file):
+    log = functools.partial(print, file=file)
     log('\n{} with Adam: {} epochs, batch size {}'.format(
         name.upper(), args.epochs, args.batch_size))
-    rng = numpy.random.RandomState(args.seed)
-    history = training.fit(model, optimizer, data[0], data[1], args.epochs,
-                           args.batch_size, rng, log, args.progress)
-    log('{}: test accuracy {:.4f} after {} epochs, {:.1f}s'.format(
-        name.upper(), history[-1]['accuracy'], args.epochs,
-        sum(r['seconds'] for r in history)))
-    return model, optimizer, history
+    first = args.resume_after or args.epochs
+    trainer, optimizer = _trainer(name, args, data, first, plots, file)
+    trainer.run()
+    result = {}
+    if args.resume_after:
+        path = training.snapshot_path(trainer)
+        log('Stopped after epoch {} (iteration {}); snapshot: {}'.format(
+            trainer.updater.epoch, trainer.updater.iteration, path))
+        trainer, optimizer = _trainer(name, args, data, args.epochs, plots,
+                                      file)
+        result['resumed_at'] = training.resume(trainer, path)
+        log('A new trainer resumed from it at epoch {}, iteration {}; the '
+            'restored log is printed again:'.format(
+                trainer.updater.epoch, result['resumed_at']))
+        trainer.run()
+    result['log'] = training.history(trainer)
+    result['iteration'] = trainer.updater.iteration
+    result['plot'] = os.path.join(trainer.out, training.PLOT) if plots \
+        else None
+    last = result['log'][-1]
+    log('{}: test accuracy {:.4f} after {} epochs (iteration {}), '
+        '{:.1f}s'.format(name.upper(), last['validation/main/accuracy'],
+                         last['epoch'], last['iteration'],
+                         last['elapsed_time']))
+    if plots:
+        log('Plot of the losses: {}'.format(result['plot']))
+    elif args.plot:
+        log('No plot: PlotReport needs matplotlib (pip install matplotlib)')
+    return optimizer, result
 
 
 def _compare_forget(name, args, data, log):
@@ -126,10 +189,12 @@ def _compare_forget(name, args, data, log):
     for label, forget in (('plain', False), ('forget', True)):
         model, optimizer = build(name, args.seed, args.device, forget)
         start = time.perf_counter()
-        history, peak = profiling.peak_memory(lambda: training.fit(
-            model, optimizer, data[0], data[1], args.forget, args.batch_size,
-            numpy.random.RandomState(args.seed), lambda line: None))
-        result[label] = {'peak': peak, 'accuracy': history[-1]['accuracy'],
+        with tempfile.TemporaryDirectory() as out:
+            history, peak = profiling.peak_memory(lambda: training.fit(
+                model, optimizer, data, args.forget, args.batch_size,
+                args.seed, out, args.device))
+        result[label] = {'peak': peak,
+                         'accuracy': history[-1]['validation/main/accuracy'],
                          'seconds': time.perf_counter() - start}
         log('  {:6s}  peak {:7.2f} MiB  test accuracy {:.4f}  {:.1f}s'.format(
             label, peak / _MIB, result[label]['accuracy'],
@@ -144,35 +209,38 @@ def run(args, file=None):
     """Runs the demo with parsed arguments.
 
     Args:
-        args (argparse.Namespace): Options from :func:`make_parser`.
+        args (argparse.Namespace): Options from :func:`parse_args`.
         file: Text stream for the output; ``sys.stdout`` when ``None``.
 
     Returns:
-        dict: ``'mlp'`` and/or ``'cnn'``: the training history of each
-        model (see :func:`~chainerlite.examples.digits.training.fit`);
-        ``'timer'``: the TimerHook of the profiled epoch; ``'memory'``
-        (unless ``--forget 0``): the peak bytes, test accuracy and seconds
-        of the ``'plain'`` and ``'forget'`` runs and their ``'ratio'``.
+        dict: ``'mlp'`` and/or ``'cnn'``: for each model, its ``'log'``
+        (the LogReport entries, see
+        :func:`~chainerlite.examples.digits.training.history`), the final
+        ``'iteration'``, the ``'plot'`` written (``None`` without
+        matplotlib) and, when it was resumed,
+        the iteration it was ``'resumed_at'``; ``'timer'``: the TimerHook
+        of the profiled epoch; ``'memory'`` (unless ``--forget 0``): the
+        peak bytes, test accuracy and seconds of the ``'plain'`` and
+        ``'forget'`` runs and their ``'ratio'``.
 
     """
     start = time.perf_counter()
     file = sys.stdout if file is None else file
     log = functools.partial(print, file=file)
     device = backend.get_device(args.device)
-    train, test = get_digits(seed=args.seed)
-    data = tuple(tuple(device.send(a) for a in part) for part in (train, test))
+    data = get_digits(seed=args.seed)
     log('UCI handwritten digits: {} training and {} test images of 8x8 '
-        'pixels, on {}'.format(len(train[1]), len(test[1]), device))
+        'pixels, on {}'.format(len(data[0][1]), len(data[1][1]), device))
     names = ['mlp', 'cnn'] if args.model == 'both' else [args.model]
+    plots = args.plot and extensions.PlotReport.available()
     results = {}
     for name in names:
-        model, optimizer, results[name] = _train(name, args, data, log)
+        optimizer, results[name] = _train(name, args, data, plots, file)
     log('\nTime per function in one more training epoch of the {} '
         '(TimerHook):'.format(name.upper()))
-    rng = numpy.random.RandomState(args.seed)
     results['timer'] = profiling.time_functions(
-        lambda: training.train_epoch(model, optimizer, data[0],
-                                     args.batch_size, rng),
+        lambda: training.train_epoch(optimizer, data[0], args.batch_size,
+                                     args.seed, args.device),
         file)
     if args.forget:
         results['memory'] = _compare_forget(name, args, data, log)
@@ -190,4 +258,4 @@ def main(argv=None):
         dict: What :func:`run` returns.
 
     """
-    return run(make_parser().parse_args(argv))
+    return run(parse_args(argv))

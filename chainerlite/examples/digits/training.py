@@ -1,120 +1,151 @@
-"""A manual training loop in Chainer's style, with a progress bar."""
+"""Training the digit classifiers the way a Chainer user does.
 
-import time
+A :class:`~chainerlite.training.Trainer` runs a
+:class:`~chainerlite.training.updaters.StandardUpdater` over a
+:class:`~chainerlite.iterators.SerialIterator`, and its extensions
+evaluate, log, print, plot, snapshot and show the progress.
+"""
 
-import chainerlite as chainer
-from chainerlite import backend
+import os
+
+import numpy
+
+from chainerlite import datasets
+from chainerlite import iterators
+from chainerlite import serializers
+from chainerlite import training
+from chainerlite.training import extensions
+
+#: Columns of the table printed once per epoch.
+PRINTED = ['epoch', 'iteration', 'main/loss', 'validation/main/loss',
+           'validation/main/accuracy', 'elapsed_time']
+
+#: The plot written to the trainer's output folder, and its curves.
+PLOT = 'loss.png'
+PLOTTED = ['main/loss', 'validation/main/loss']
+
+#: File names of the snapshots of the trainer, one per epoch.
+SNAPSHOT = 'snapshot_iter_{.updater.iteration}'
 
 
-def _progress(iterable, total, desc, enabled):
-    # A tqdm bar on stderr when tqdm is installed (the ``demo`` extra).
-    if not enabled:
-        return iterable
-    try:
-        import tqdm
-    except ImportError:
-        return iterable
-    return tqdm.tqdm(iterable, total=total, desc=desc, unit='batch',
-                     leave=False)
-
-
-def _batches(n, batch_size, order=None):
-    for start in range(0, n, batch_size):
-        if order is None:
-            yield slice(start, start + batch_size)
-        else:
-            yield order[start:start + batch_size]
-
-
-def train_epoch(model, optimizer, data, batch_size, rng, desc='train',
-                progress=False):
-    """Runs one epoch of minibatch training.
-
-    The samples are shuffled with ``rng``; for each minibatch the loss is
-    computed, the gradients are cleared and backpropagated, and the
-    optimizer updates the parameters.
+def train_iterator(data, batch_size, seed):
+    """Returns a repeating iterator over shuffled minibatches.
 
     Args:
-        model (~chainerlite.links.Classifier): Returns the loss of
-            ``(x, t)``.
-        optimizer (~chainerlite.Optimizer): Optimizer set up with ``model``.
-        data (tuple): Inputs ``x`` and labels ``t`` (arrays on the model's
-            device).
-        batch_size (int): Number of samples per update.
-        rng (numpy.random.RandomState): Source of the shuffling.
-        desc (str): Label of the progress bar.
-        progress (bool): Whether to show a tqdm progress bar.
+        data (tuple): Inputs ``x`` and labels ``t``.
+        batch_size (int): Number of samples per minibatch.
+        seed (int): Seed of the shuffling.
 
     Returns:
-        float: The mean training loss over the epoch.
+        ~chainerlite.iterators.SerialIterator: The iterator.
 
     """
-    x, t = data
-    n = len(t)
-    xp = backend.get_array_module(x)
-    order = xp.asarray(rng.permutation(n))
-    total = 0.0
-    batches = _batches(n, batch_size, order)
-    for index in _progress(batches, -(-n // batch_size), desc, progress):
-        loss = model(x[index], t[index])
-        model.cleargrads()
-        loss.backward()
-        optimizer.update()
-        total += float(loss.array) * len(index)
-    return total / n
+    sampler = iterators.ShuffleOrderSampler(numpy.random.RandomState(seed))
+    return iterators.SerialIterator(datasets.TupleDataset(*data), batch_size,
+                                    order_sampler=sampler)
 
 
-def evaluate(model, data, batch_size):
-    """Returns the accuracy of a classifier in test mode without a graph.
+def make_trainer(model, optimizer, data, epochs, batch_size, seed, out,
+                 device=None, report=None, plots=False, progress=False):
+    """Builds a trainer of a classifier with the usual extensions.
+
+    An :class:`~chainerlite.training.extensions.Evaluator` on the test
+    data and a :class:`~chainerlite.training.extensions.LogReport` run
+    once per epoch. With ``report``, the trainer also prints the
+    :data:`PRINTED` columns there, writes the log and takes a snapshot of
+    itself once per epoch (the newest only is kept).
 
     Args:
         model (~chainerlite.links.Classifier): The classifier.
-        data (tuple): Inputs ``x`` and labels ``t``.
-        batch_size (int): Number of samples per forward pass.
+        optimizer (~chainerlite.Optimizer): Optimizer set up with ``model``.
+        data (tuple): The training and the test data, each a tuple of
+            inputs and labels.
+        epochs (int): Epoch at which the training stops.
+        batch_size (int): Number of samples per update.
+        seed (int): Seed of the shuffling of the training data.
+        out (str): Output folder of the trainer.
+        device: Device the minibatches are sent to.
+        report: Text stream of the printed table; ``None`` for a quiet
+            trainer that writes no file.
+        plots (bool): Whether a reporting trainer draws the :data:`PLOT`
+            (it needs matplotlib).
+        progress (bool): Whether to show a
+            :class:`~chainerlite.training.extensions.ProgressBar` (it
+            draws only on a terminal).
 
     Returns:
-        float: The fraction of samples classified correctly.
+        ~chainerlite.training.Trainer: The trainer, ready to run.
 
     """
-    x, t = data
-    correct = 0.0
-    with chainer.using_config('train', False), chainer.no_backprop_mode():
-        for index in _batches(len(t), batch_size):
-            model(x[index], t[index])
-            correct += float(model.accuracy.array) * len(t[index])
-    return correct / len(t)
+    updater = training.updaters.StandardUpdater(
+        train_iterator(data[0], batch_size, seed), optimizer, device=device)
+    trainer = training.Trainer(updater, (epochs, 'epoch'), out=out)
+    test_iter = iterators.SerialIterator(datasets.TupleDataset(*data[1]),
+                                         batch_size, repeat=False,
+                                         shuffle=False)
+    trainer.extend(extensions.Evaluator(test_iter, model, device=device))
+    if report is None:
+        trainer.extend(extensions.LogReport(log_name=None))
+        return trainer
+    trainer.extend(extensions.LogReport())
+    trainer.extend(extensions.PrintReport(PRINTED, out=report))
+    if plots:
+        trainer.extend(extensions.PlotReport(PLOTTED, 'epoch', filename=PLOT))
+    trainer.extend(extensions.snapshot(filename=SNAPSHOT, n_retains=1))
+    if progress:
+        trainer.extend(extensions.ProgressBar(update_interval=10))
+    return trainer
 
 
-def fit(model, optimizer, train, test, epochs, batch_size, rng, log,
-        progress=False):
-    """Trains a classifier for some epochs, logging one line per epoch.
+def snapshot_path(trainer):
+    """Returns the path of the snapshot taken at the trainer's current
+    iteration."""
+    return os.path.join(trainer.out, SNAPSHOT.format(trainer))
+
+
+def resume(trainer, path):
+    """Loads a snapshot into a trainer built like the one that took it.
 
     Args:
-        model (~chainerlite.links.Classifier): The classifier to train.
-        optimizer (~chainerlite.Optimizer): Optimizer set up with ``model``.
-        train (tuple): Training inputs and labels.
-        test (tuple): Test inputs and labels.
-        epochs (int): Number of passes over the training data.
-        batch_size (int): Number of samples per update.
-        rng (numpy.random.RandomState): Source of the shuffling.
-        log (callable): Called with each log line, e.g. ``print``.
-        progress (bool): Whether to show a tqdm progress bar per epoch.
+        trainer (~chainerlite.training.Trainer): The new trainer.
+        path (str): The snapshot file.
 
     Returns:
-        list of dict: One record per epoch with ``'epoch'``, ``'loss'``
-        (mean training loss), ``'accuracy'`` (test accuracy after the
-        epoch) and ``'seconds'`` (time of the epoch, evaluation included).
+        int: The iteration the training continues from.
+
+    Raises:
+        ValueError: If the file cannot be loaded (missing, truncated, or a
+            snapshot of another model); the trainer is left as it was.
 
     """
-    history = []
-    for epoch in range(1, epochs + 1):
-        start = time.perf_counter()
-        loss = train_epoch(model, optimizer, train, batch_size, rng,
-                           'epoch {}/{}'.format(epoch, epochs), progress)
-        accuracy = evaluate(model, test, batch_size)
-        record = {'epoch': epoch, 'loss': loss, 'accuracy': accuracy,
-                  'seconds': time.perf_counter() - start}
-        history.append(record)
-        log('  epoch {epoch:3d}  train loss {loss:.4f}  '
-            'test accuracy {accuracy:.4f}  {seconds:.2f}s'.format(**record))
-    return history
+    try:
+        serializers.load_npz(path, trainer)
+    except Exception as e:
+        raise ValueError('cannot resume from the snapshot {!r} ({}: {}); the '
+                         'trainer is unchanged'.format(
+                             path, type(e).__name__, e)) from e
+    return trainer.updater.iteration
+
+
+def history(trainer):
+    """Returns the trainer's log: one dict per epoch (``'epoch'``,
+    ``'iteration'``, ``'main/loss'``, ``'validation/main/accuracy'``, ...).
+    """
+    return trainer.get_extension('LogReport').log
+
+
+def fit(model, optimizer, data, epochs, batch_size, seed, out, device=None):
+    """Trains a classifier quietly and returns its log (see
+    :func:`history`)."""
+    trainer = make_trainer(model, optimizer, data, epochs, batch_size, seed,
+                           out, device)
+    trainer.run()
+    return history(trainer)
+
+
+def train_epoch(optimizer, data, batch_size, seed, device=None):
+    """Runs one epoch of updates without a trainer (e.g. to time it)."""
+    updater = training.updaters.StandardUpdater(
+        train_iterator(data, batch_size, seed), optimizer, device=device)
+    while updater.epoch == 0:
+        updater.update()

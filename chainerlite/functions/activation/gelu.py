@@ -7,6 +7,8 @@ import numpy
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite.backends import cuda
+from chainerlite.functions.activation import _kernels
 from chainerlite.functions.math import exponential
 from chainerlite.utils import type_check
 
@@ -53,12 +55,21 @@ class GELU(function_node.FunctionNode):
         x, = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
+        if xp is cuda.cupy:
+            return _kernels.gelu_fwd(x),
         return utils.force_array(x * _normal_cdf(x, xp), x.dtype),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         cdf, = _NormalCDF().apply((x,))
         return grad_outputs[0] * (cdf + x * _normal_pdf(x)),
+
+    def _backward_arrays(self, indexes, grad_outputs):
+        # one fused kernel on the GPU; None (the graph path) on the CPU
+        x = self.inputs[0].data
+        if isinstance(x, cuda.ndarray):
+            return _kernels.gelu_bwd(x, grad_outputs[0]),
+        return None
 
 
 def gelu(x):

@@ -4,6 +4,8 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite._core import basic_math
+from chainerlite.backends import cuda
+from chainerlite.functions.activation import _kernels
 from chainerlite.utils import type_check
 
 
@@ -22,6 +24,8 @@ class LeakyReLU(function_node.FunctionNode):
         x, = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
+        if xp is cuda.cupy:
+            return _kernels.leaky_relu_fwd(x, x.dtype.type(self.slope)),
         # max(x, slope * x) for a slope up to 1 (negative slopes too),
         # min(...) above 1; the slope as an array of x's dtype
         slope = basic_math.scalar_like(self.slope, x)
@@ -32,6 +36,10 @@ class LeakyReLU(function_node.FunctionNode):
         return grad_outputs[0] * self._slopes(),
 
     def _backward_arrays(self, indexes, grad_outputs):
+        x = self.inputs[0].data
+        if isinstance(x, cuda.ndarray):
+            return _kernels.leaky_relu_bwd(
+                x, grad_outputs[0], x.dtype.type(self.slope)),
         return grad_outputs[0] * self._slopes(),
 
     def _slopes(self):

@@ -3,6 +3,8 @@
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite.backends import cuda
+from chainerlite.functions.activation import _kernels
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.math import exponential
 from chainerlite.functions.math import sum as sum_mod
@@ -33,6 +35,10 @@ class LogSoftmax(function_node.FunctionNode):
         x, = inputs
         xp = backend.get_array_module(x)
         self.retain_outputs((0,))
+        if xp is cuda.cupy:
+            m = x.max(axis=self.axis, keepdims=True)
+            s = _kernels.sum_exp_shifted(x, m, axis=self.axis, keepdims=True)
+            return _kernels.log_softmax_fwd(x, m, s),
         return utils.force_array(_log_softmax(x, self.axis, xp)),
 
     def backward(self, indexes, grad_outputs):
@@ -46,6 +52,9 @@ class LogSoftmax(function_node.FunctionNode):
         y, = self._retained_output_data
         gy = grad_outputs[0]
         xp = backend.get_array_module(y)
+        if xp is cuda.cupy:
+            total = gy.sum(axis=self.axis, keepdims=True)
+            return _kernels.log_softmax_bwd(y, gy, total),
         gx = utils.force_array(xp.exp(y))
         gx *= gy.sum(axis=self.axis, keepdims=True)
         return utils.force_array(gy - gx),

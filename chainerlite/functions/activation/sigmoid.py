@@ -4,6 +4,8 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite._core import basic_math
+from chainerlite.backends import cuda
+from chainerlite.functions.activation import _kernels
 from chainerlite.utils import type_check
 
 
@@ -33,6 +35,8 @@ class Sigmoid(function_node.FunctionNode):
         x, = inputs
         xp = backend.get_array_module(x)
         self.retain_outputs((0,))
+        if xp is cuda.cupy:
+            return _kernels.sigmoid_fwd(x),
         return utils.force_array(_stable_sigmoid(x, xp), x.dtype),
 
     def backward(self, indexes, grad_outputs):
@@ -41,6 +45,8 @@ class Sigmoid(function_node.FunctionNode):
 
     def _backward_arrays(self, indexes, grad_outputs):
         y, = self._retained_output_data
+        if isinstance(y, cuda.ndarray):
+            return _kernels.sigmoid_bwd(y, grad_outputs[0]),
         return grad_outputs[0] * (y * (basic_math.scalar_like(1, y) - y)),
 
 

@@ -3,6 +3,8 @@
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite.backends import cuda
+from chainerlite.functions.activation import _kernels
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
@@ -27,6 +29,10 @@ class Softmax(function_node.FunctionNode):
         x, = inputs
         xp = backend.get_array_module(x)
         self.retain_outputs((0,))
+        if xp is cuda.cupy:
+            m = x.max(axis=self.axis, keepdims=True)
+            s = _kernels.sum_exp_shifted(x, m, axis=self.axis, keepdims=True)
+            return _kernels.softmax_fwd(x, m, s),
         e = utils.force_array(x - x.max(axis=self.axis, keepdims=True))
         xp.exp(e, out=e)
         e /= e.sum(axis=self.axis, keepdims=True)
@@ -41,6 +47,10 @@ class Softmax(function_node.FunctionNode):
 
     def _backward_arrays(self, indexes, grad_outputs):
         y, = self._retained_output_data
+        if isinstance(y, cuda.ndarray):
+            gy = grad_outputs[0]
+            s = _kernels.sum_product(y, gy, axis=self.axis, keepdims=True)
+            return _kernels.softmax_bwd(y, gy, s),
         gx = utils.force_array(y * grad_outputs[0])
         total = gx.sum(axis=self.axis, keepdims=True)
         gx -= y * total

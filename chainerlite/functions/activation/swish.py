@@ -3,6 +3,8 @@
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite.backends import cuda
+from chainerlite.functions.activation import _kernels
 from chainerlite.functions.activation import sigmoid
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
@@ -37,6 +39,9 @@ class Swish(function_node.FunctionNode):
         x, beta = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0, 1))
+        if xp is cuda.cupy:
+            return _kernels.swish_fwd(
+                x, beta.reshape(_extended_shape(beta, x))),
         bx = x * beta.reshape(_extended_shape(beta, x))
         return utils.force_array(x * sigmoid._stable_sigmoid(bx, xp), x.dtype),
 
@@ -54,6 +59,21 @@ class Swish(function_node.FunctionNode):
         if 1 in indexes:
             ret.append(sum_mod.sum(
                 gy_ds * x * x, axis=_reduction_axes(beta, x)))
+        return tuple(ret)
+
+    def _backward_arrays(self, indexes, grad_outputs):
+        # one fused kernel (and the sum for beta) on the GPU; None (the
+        # graph path) on the CPU
+        x, beta = self.inputs[0].data, self.inputs[1].data
+        if not isinstance(x, cuda.ndarray):
+            return None
+        gx, gbeta = _kernels.swish_bwd(
+            x, beta.reshape(_extended_shape(beta, x)), grad_outputs[0])
+        ret = []
+        if 0 in indexes:
+            ret.append(gx)
+        if 1 in indexes:
+            ret.append(gbeta.sum(axis=_reduction_axes(beta, x)))
         return tuple(ret)
 
 

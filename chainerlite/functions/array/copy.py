@@ -3,6 +3,7 @@
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import variable
+from chainerlite.backends import cuda
 from chainerlite.utils import type_check
 
 
@@ -34,9 +35,9 @@ def copy(x, dst):
 
     Args:
         x (Variable or numpy.ndarray or cupy.ndarray): Input variable.
-        dst: The target device: a device object, ``'@numpy'``, ``-1`` or
-            :mod:`numpy` for the host, ``'@cupy:N'`` or an int ``N >= 0`` for
-            GPU ``N``, or :mod:`cupy` for GPU 0.
+        dst: The target device: a device object; ``'@numpy'``, ``-1``,
+            :mod:`numpy` or ``cuda.DummyDevice`` for the host; ``'@cupy:N'``
+            or an int ``N >= 0`` for GPU ``N``; or :mod:`cupy` for GPU 0.
 
     Returns:
         Variable: Output variable on ``dst``.
@@ -54,6 +55,10 @@ def copy(x, dst):
         ('ndarray', array([0., 1., 2.], dtype=float32))
 
     """
+    if isinstance(dst, cuda.DummyDeviceType):
+        # Chainer's old spelling of the host: the copy goes to NumPy
+        # whatever the current CUDA device.
+        dst = -1
     try:
         out_device = backend.get_device(dst)
     except ValueError as error:

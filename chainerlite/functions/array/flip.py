@@ -1,8 +1,25 @@
 """Reversal of the order of elements along an axis."""
 
-from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.utils import type_check
+
+
+def _flip(array, axis):
+    """Returns a reversed view of ``array`` along ``axis`` (any array module).
+
+    Args:
+        array (numpy.ndarray or cupy.ndarray): Input array.
+        axis (int): The axis to reverse (negative values count from the end).
+
+    Returns:
+        numpy.ndarray or cupy.ndarray: A view of ``array``.
+    """
+    if not -array.ndim <= axis < array.ndim:
+        raise ValueError('flip: axis {} is out of bounds for an array of '
+                         'dimension {}'.format(axis, array.ndim))
+    index = [slice(None)] * array.ndim
+    index[axis] = slice(None, None, -1)
+    return array[tuple(index)]
 
 
 class Flip(function_node.FunctionNode):
@@ -24,8 +41,7 @@ class Flip(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        xp = backend.get_array_module(x)
-        return xp.flip(x, self.axis),
+        return _flip(x, self.axis),
 
     def backward(self, indexes, grad_outputs):
         return flip(grad_outputs[0], self.axis),

@@ -4,8 +4,11 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite import variable
+from chainerlite.backends import cuda
+from chainerlite.functions.activation import _kernels as _softmax_kernels
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
+from chainerlite.functions.loss import _kernels
 from chainerlite.functions.math import exponential
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
@@ -49,6 +52,11 @@ def _log_softmax(xp, x):
     return shifted - xp.log(xp.exp(shifted).sum(axis=1, keepdims=True))
 
 
+def _trailing_size(x):
+    # the size of the axes after the class axis
+    return x.size // max(x.shape[0] * x.shape[1], 1)
+
+
 def _class_axis_shape(ndim, n_classes):
     """Shape that puts a vector of class values along axis 1."""
     return (1, n_classes) + (1,) * (ndim - 2)
@@ -62,6 +70,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
     class weight, or the soft target), so the gradient is
     :math:`y \\sum_c w_c - w`.
     """
+
+    _stats = None   # (max, sum of exponentials) of the fused GPU path
 
     def __init__(self, normalize=True, cache_score=True, class_weight=None,
                  ignore_label=-1, reduce='mean',
@@ -114,6 +124,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         if self.class_weight is not None and \
                 self.class_weight.shape[0] != x.shape[1]:
             raise ValueError('class_weight.shape[0] should be x.shape[1]')
+        if xp is cuda.cupy and not soft and self.class_weight is None:
+            return self._forward_gpu(x, t),
 
         log_y = _log_softmax(xp, x)
         self._y = xp.exp(log_y) if self.cache_score else None
@@ -131,11 +143,47 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             count = int((t != self.ignore_label).sum())
         else:
             count = len(x)
+        return self._reduce(loss, count, x.dtype),
+
+    def _reduce(self, loss, count, dtype):
         self._coeff = None
         if self.reduce == 'mean':
             self._coeff = 1.0 / max(count, 1)
-            loss = loss.sum() * x.dtype.type(self._coeff)
-        return utils.force_array(loss, x.dtype),
+            loss = loss.sum() * dtype.type(self._coeff)
+        return utils.force_array(loss, dtype)
+
+    def _forward_gpu(self, x, t):
+        # hard labels without class weights: the loss of each label from
+        # the maximum and the sum of exponentials of its sample, fused
+        cupy = cuda.cupy
+        valid = t != self.ignore_label
+        _check_labels(cupy.where(valid, t, 0), x.shape[1], self.ignore_label)
+        x = cupy.ascontiguousarray(x)
+        m = x.max(axis=1, keepdims=True)
+        s = _softmax_kernels.sum_exp_shifted(x, m, axis=1, keepdims=True)
+        self._y, self._t, self._weights, self._stats = None, t, None, (m, s)
+        loss = _kernels.sce_fwd(t, m.reshape(t.shape), s.reshape(t.shape),
+                                x, x.shape[1], _trailing_size(x),
+                                self.ignore_label)
+        count = int(valid.sum()) if self.normalize else len(x)
+        return self._reduce(loss, count, x.dtype)
+
+    def _backward_arrays(self, indexes, grad_outputs):
+        # one fused kernel after the fused GPU forward (without double
+        # backprop); None (the graph path) otherwise
+        if self._stats is None or self.enable_double_backprop:
+            return None
+        x = self.inputs[0].data
+        m, s = self._stats
+        gloss, = grad_outputs
+        shape = x.shape[:1] + (1,) + x.shape[2:]
+        if self._coeff is None:
+            g = gloss.reshape(shape)
+        else:
+            g = gloss * gloss.dtype.type(self._coeff)
+        gx = _kernels.sce_bwd(x, m, s, self._t.reshape(shape), g, x.shape[1],
+                              _trailing_size(x), self.ignore_label)
+        return tuple((gx, None)[i] for i in indexes)
 
     def _target_weights(self, xp, x, t):
         """The weights ``w`` of ``log y`` in the loss, of the shape of x."""

@@ -11,3 +11,11 @@ class UnarySpecial(_unary.UnaryFloat):
 
     def compute(self, xp, x):
         return _scipy_special.routine(self.special_name, x, self.name)(x)
+
+
+class UnarySpecialOfOutput(UnarySpecial):
+    """A :class:`UnarySpecial` whose backward also needs the output."""
+
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        return super().forward(inputs)

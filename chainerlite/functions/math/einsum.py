@@ -106,6 +106,32 @@ class EinSum(function_node.FunctionNode):
         return tuple(grads)
 
 
+
+class DiagEinSum(EinSum):
+    """Einstein summation whose output subscripts may repeat a letter or
+    hold letters that no input has.
+
+    The output is zero off the diagonal of a repeated letter and is
+    broadcast along a new letter; ``out_shape`` gives the sizes.
+
+    Args:
+        in_subs (str or sequence of str): Subscripts of the inputs, as one
+            comma-separated string (``',ij'``) or one string per input.
+        out_sub (str): Subscripts of the output.
+        out_shape (tuple of int): Shape of the output.
+
+    """
+
+    def __init__(self, in_subs, out_sub, out_shape):
+        if isinstance(in_subs, str):
+            in_subs = in_subs.split(',')
+        if out_shape is None or len(out_shape) != len(out_sub):
+            raise ValueError(
+                'DiagEinSum: out_shape {} does not match the output '
+                'subscripts {!r}'.format(out_shape, out_sub))
+        super().__init__(in_subs, out_sub, tuple(out_shape))
+
+
 def _sublist_to_subscripts(sublist):
     subscripts = ''
     for s in sublist:

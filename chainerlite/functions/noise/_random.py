@@ -40,3 +40,24 @@ def normal(xp, shape, dtype):
     """
     return random_state.draw(xp, 'standard_normal', shape).astype(
         dtype, copy=False)
+
+
+def rand(xp, shape):
+    """Draws samples from the uniform distribution on ``[0, 1)`` in float64.
+
+    Outside a recording or replay of ``F.forget`` this is a call of
+    ``xp.random.rand(*shape)`` itself, as Chainer's ``zoneout`` makes (its
+    tests patch that function to fix the mask); inside one, the draw is
+    replayable as with :func:`uniform`.
+
+    Args:
+        xp (module): ``numpy`` or ``cupy``: where the samples are drawn.
+        shape (tuple of int): Shape of the result.
+
+    Returns:
+        numpy.ndarray or cupy.ndarray: The samples.
+
+    """
+    if random_state.active():
+        return random_state.draw(xp, 'random_sample', shape)
+    return xp.random.rand(*shape)

@@ -7,6 +7,8 @@ from chainerlite import configuration
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite import variable
+from chainerlite.backends import cuda
+from chainerlite.functions.noise import _kernels
 from chainerlite.functions.noise import _random
 from chainerlite.utils import type_check
 
@@ -32,6 +34,13 @@ class Dropout(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         xp = backend.get_array_module(x)
+        if self.mask is None and xp is cuda.cupy:
+            u = _random.uniform(xp, x.shape, numpy.float32)
+            scale = x.dtype.type(1.0 / (1.0 - self.dropout_ratio))
+            y, self.mask = _kernels.dropout_fwd(
+                u, x, self.dropout_ratio, scale)
+            self._scale = self.mask
+            return y,
         if self.mask is None:
             keep = _random.uniform(xp, x.shape, numpy.float32) \
                 >= self.dropout_ratio

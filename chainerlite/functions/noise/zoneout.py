@@ -1,7 +1,5 @@
 """Zoneout: keeps units of the previous state at random during training."""
 
-import numpy
-
 from chainerlite import backend
 from chainerlite import configuration
 from chainerlite import function_node
@@ -34,8 +32,7 @@ class Zoneout(function_node.FunctionNode):
     def forward(self, inputs):
         h, x = inputs
         xp = backend.get_array_module(h, x)
-        keep_x = _random.uniform(xp, x.shape, numpy.float64) \
-            >= self.zoneout_ratio
+        keep_x = _random.rand(xp, x.shape) >= self.zoneout_ratio
         self.flag_x = keep_x.astype(x.dtype)
         self.flag_h = (~keep_x).astype(x.dtype)
         return utils.force_array(h * self.flag_h + x * self.flag_x),

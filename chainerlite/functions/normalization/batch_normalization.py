@@ -1,9 +1,11 @@
 """Batch normalization, with batch statistics or with fixed ones."""
 
 from chainerlite import function_node
+from chainerlite.backends import cuda
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import sum as sum_mod
+from chainerlite.functions.normalization import _kernels
 from chainerlite.functions.normalization import _norm_utils
 from chainerlite.utils import type_check
 
@@ -77,6 +79,8 @@ class BatchNormalization(function_node.FunctionNode):
         x, gamma, beta = inputs
         axis = _compute_axis(x.ndim, gamma.ndim, self.axis)
         self._reduced = axis
+        if isinstance(x, cuda.ndarray):
+            return self._forward_gpu(x, gamma, beta, axis),
         shape = _param_shape(x.shape, axis)
         xhat, mean, var = _norm_utils.standardize(x, axis, self.eps)
         self._mean, self._var = mean, var      # for _backward_arrays
@@ -92,6 +96,29 @@ class BatchNormalization(function_node.FunctionNode):
             self.running_var += (1 - decay) * adjust * var.reshape(
                 gamma.shape)
         return y.astype(x.dtype, copy=False),
+
+    def _forward_gpu(self, x, gamma, beta, axis):
+        # five launches: the mean, the squared deviations, the statistics,
+        # the output and the running averages
+        cupy = cuda.cupy
+        m = x.size // gamma.size
+        shape = _param_shape(x.shape, axis)
+        mean = x.mean(axis=axis, keepdims=True,
+                      dtype=_norm_utils.compute_dtype(x.dtype))
+        s = _kernels.sum_sq_dev(x, mean, axis=axis, keepdims=True)
+        var, inv_std = _kernels.bn_stats(s, 1.0 / m, self.eps)
+        self._mean, self._var, self._inv_std = mean, var, inv_std
+        y = _kernels.bn_fwd(x, mean, inv_std, gamma.reshape(shape),
+                            beta.reshape(shape))
+        running = (self.running_mean, self.running_var)
+        if running != (None, None):
+            # a missing running average is written to scratch memory
+            running = [cupy.empty(gamma.shape, mean.dtype) if r is None
+                       else r for r in running]
+            _kernels.bn_running(
+                mean.reshape(gamma.shape), var.reshape(gamma.shape),
+                self.decay, m / max(m - 1.0, 1.0), *running)
+        return y
 
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
@@ -111,6 +138,8 @@ class BatchNormalization(function_node.FunctionNode):
         # The gradients of backward() on raw arrays, from the statistics
         # of the forward pass (used when no double backprop is asked for).
         x, gamma = self.inputs[0].data, self.inputs[1].data
+        if isinstance(x, cuda.ndarray):
+            return self._backward_gpu(x, gamma, grad_outputs[0], indexes)
         dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
         axis = self._reduced
         shape = _param_shape(x.shape, axis)
@@ -126,6 +155,21 @@ class BatchNormalization(function_node.FunctionNode):
         gx *= gamma.reshape(shape).astype(dtype, copy=False) * inv_std
         grads = (gx.astype(x.dtype, copy=False),
                  ggamma.astype(gamma.dtype, copy=False),
+                 gbeta.astype(gamma.dtype, copy=False))
+        return tuple(grads[i] for i in indexes)
+
+    def _backward_gpu(self, x, gamma, gy, indexes):
+        # two launches: the sums of gy and gy * xhat, then gx
+        axis = self._reduced
+        shape = _param_shape(x.shape, axis)
+        mean, inv_std = self._mean, self._inv_std
+        gbeta, ggamma = _kernels.bn_grad_sums(gy, x, mean, inv_std,
+                                              axis=axis)
+        inv_m = mean.dtype.type(gamma.size / x.size)
+        gx = _kernels.bn_bwd(gy, x, mean, inv_std, gamma.reshape(shape),
+                             gbeta.reshape(shape), ggamma.reshape(shape),
+                             inv_m)
+        grads = (gx, ggamma.astype(gamma.dtype, copy=False),
                  gbeta.astype(gamma.dtype, copy=False))
         return tuple(grads[i] for i in indexes)
 

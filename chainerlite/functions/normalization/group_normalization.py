@@ -3,6 +3,8 @@
 from chainerlite import function_node
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
+from chainerlite.functions.math import average
+from chainerlite.functions.math import sqrt
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.functions.normalization import _norm_utils
 from chainerlite.utils import type_check
@@ -66,6 +68,60 @@ class GroupNormalization(function_node.FunctionNode):
         return (_norm_utils.as_dtype(gx, x.dtype),
                 _norm_utils.as_dtype(ggamma, gamma.dtype),
                 _norm_utils.as_dtype(gbeta, gamma.dtype))
+
+
+
+class _MulInvStd(function_node.FunctionNode):
+    """``z = gamma * y / sqrt(var(x) + eps)``, one scale per row of ``x``.
+
+    The variance is over all axes of ``x`` but the first, and the gradient
+    reaches ``x`` through it. ``inv_std`` holds the inverse deviations of
+    the rows of ``x`` that the caller has already computed, for the forward;
+    the backward recomputes them from ``x`` as variables, so that it is
+    differentiable again, and so has no use for the row means ``mean``
+    (taken for Chainer's signature). ``gamma`` is a constant per-row scale.
+    """
+
+    def __init__(self, eps, mean, inv_std, gamma):
+        self.eps = eps
+        self.inv_std = inv_std
+        self.gamma = gamma
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x', 'y'))
+        x_type, y_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            y_type.dtype == x_type.dtype,
+            y_type.shape == x_type.shape,
+            x_type.ndim >= 2,
+        )
+
+    def _row(self, array, x):
+        return array.reshape((x.shape[0],) + (1,) * (x.ndim - 1))
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, y = inputs
+        scale = self._row(self.gamma * self.inv_std, x)
+        return (scale * y).astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, y = self.get_retained_inputs()
+        gz, = grad_outputs
+        axes = tuple(range(1, x.ndim))
+        d = x - broadcast.broadcast_to(
+            average.mean(x, axis=axes, keepdims=True), x.shape)
+        inv_std = sqrt.rsqrt(
+            average.mean(d * d, axis=axes, keepdims=True) + self.eps)
+        gamma = self._row(self.gamma, x).astype(x.dtype, copy=False)
+        g = gz * gamma
+        gy = g * broadcast.broadcast_to(inv_std, x.shape)
+        # d inv_std / d x = -inv_std ** 3 * d / m, with m values per row.
+        c = sum_mod.sum(g * y, axis=axes, keepdims=True) * inv_std ** 3 * (
+            -1.0 / (x.size // x.shape[0]))
+        gx = broadcast.broadcast_to(c, x.shape) * d
+        return gx, gy
 
 
 def group_normalization(x, groups, gamma, beta, eps=1e-5):

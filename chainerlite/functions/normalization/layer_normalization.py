@@ -1,8 +1,10 @@
 """Layer normalization."""
 
 from chainerlite import function_node
+from chainerlite.backends import cuda
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.math import sum as sum_mod
+from chainerlite.functions.normalization import _kernels
 from chainerlite.functions.normalization import _norm_utils
 from chainerlite.utils import type_check
 
@@ -30,6 +32,15 @@ class LayerNormalization(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
+        if isinstance(x, cuda.ndarray):
+            # four launches, with the kernels of batch normalization
+            self._mean = x.mean(axis=1, keepdims=True,
+                                dtype=_norm_utils.compute_dtype(x.dtype))
+            s = _kernels.sum_sq_dev(x, self._mean, axis=1, keepdims=True)
+            self._inv_std = _kernels.bn_stats(s, 1.0 / x.shape[1],
+                                              self.eps)[1]
+            return _kernels.bn_fwd(x, self._mean, self._inv_std, gamma,
+                                   beta),
         xhat = _norm_utils.standardize(x, (1,), self.eps)[0]
         return (xhat * gamma + beta).astype(x.dtype, copy=False),
 
@@ -44,6 +55,27 @@ class LayerNormalization(function_node.FunctionNode):
         gbeta = sum_mod.sum(gy, axis=0)
         return tuple(_norm_utils.as_dtype(g, x.dtype)
                      for g in (gx, ggamma, gbeta))
+
+
+    def _backward_arrays(self, indexes, grad_outputs):
+        # four launches on the GPU; None (the graph path) on the CPU
+        x, gamma = self.inputs[0].data, self.inputs[1].data
+        if not isinstance(x, cuda.ndarray):
+            return None
+        gy = grad_outputs[0]
+        mean, inv_std = self._mean, self._inv_std
+        # gx: batch normalization's gradient along each row, with gy gamma
+        # for gy and a gamma of one
+        g_scaled = gy * gamma
+        total, total_xhat = _kernels.bn_grad_sums(
+            g_scaled, x, mean, inv_std, axis=1, keepdims=True)
+        inv_m = mean.dtype.type(1.0 / x.shape[1])
+        gx = _kernels.bn_bwd(g_scaled, x, mean, inv_std, gamma.dtype.type(1),
+                             total, total_xhat, inv_m)
+        gbeta, ggamma = _kernels.bn_grad_sums(gy, x, mean, inv_std, axis=0)
+        grads = (gx, ggamma.astype(x.dtype, copy=False),
+                 gbeta.astype(x.dtype, copy=False))
+        return tuple(grads[i] for i in indexes)
 
 
 def layer_normalization(x, gamma, beta, eps=1e-5):

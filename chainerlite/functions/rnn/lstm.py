@@ -5,6 +5,7 @@ import numpy
 from chainerlite import _core
 from chainerlite import backend
 from chainerlite import function_node
+from chainerlite.backends import cuda
 from chainerlite.functions.activation import sigmoid
 from chainerlite.functions.activation import tanh
 from chainerlite.functions.array import concat
@@ -12,6 +13,7 @@ from chainerlite.functions.array import get_item
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import stack
 from chainerlite.functions.rnn import _formula
+from chainerlite.functions.rnn import _kernels
 from chainerlite.utils import type_check
 
 
@@ -83,6 +85,8 @@ class LSTM(function_node.FunctionNode):
                                _cells(c_next), _cells(h))
             return c_next, h
         batch = len(x)
+        if xp is cuda.cupy:
+            return _forward_gpu(c_prev, x)
         a, i, f, o = _split_gates(x)
         a = xp.tanh(a)
         i = sigmoid._stable_sigmoid(i, xp)
@@ -105,6 +109,41 @@ class LSTM(function_node.FunctionNode):
             gh = xp.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
         grads = LSTMGrad().apply((c_prev, x, c_next, gc, gh))
         return tuple(grads[i] for i in indexes)
+
+    def _backward_arrays(self, indexes, grad_outputs):
+        # one fused kernel on the GPU; None (the graph path) on the CPU
+        c_prev, x = self.inputs[0].data, self.inputs[1].data
+        if not isinstance(x, cuda.ndarray):
+            return None
+        c_next, = self._retained_output_data
+        grads = _backward_gpu(c_prev, x, c_next, *grad_outputs)
+        return tuple(grads[i] for i in indexes)
+
+
+def _forward_gpu(c_prev, x):
+    batch = len(x)
+    c_next = cuda.cupy.empty_like(c_prev)
+    h = cuda.cupy.empty(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
+    _kernels.lstm_fwd(*_split_gates(x), c_prev[:batch], c_next[:batch], h)
+    if batch < len(c_prev):
+        c_next[batch:] = c_prev[batch:]
+    return c_next, h
+
+
+def _backward_gpu(c_prev, x, c_next, gc, gh):
+    cupy = cuda.cupy
+    batch = len(x)
+    if gc is None:
+        gc = cupy.zeros_like(c_prev)
+    if gh is None:
+        gh = cupy.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
+    gx = cupy.empty_like(x)
+    gc_prev = cupy.empty_like(c_prev)
+    _kernels.lstm_bwd(*_split_gates(x), c_prev[:batch], c_next[:batch],
+                      gc[:batch], gh, *_split_gates(gx), gc_prev[:batch])
+    if batch < len(c_prev):
+        gc_prev[batch:] = gc[batch:]
+    return gc_prev, gx
 
 
 class LSTMGrad(_formula.FormulaNode):

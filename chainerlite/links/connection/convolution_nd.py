@@ -64,6 +64,8 @@ class ConvolutionLayer(link.Link):
     """
 
     where = 'ConvolutionND'
+    # Whether the constructor takes the number of spatial axes first.
+    ndim_argument = False
 
     def __init__(self, ndim, in_channels, out_channels, ksize, stride, pad,
                  nobias, initialW, initial_bias, dilate, groups):
@@ -92,6 +94,40 @@ class ConvolutionLayer(link.Link):
     def filter_shape(self, in_channels, ksize):
         """Shape of ``W`` for ``in_channels`` input channels."""
         return (self.out_channels, in_channels // self.groups) + ksize
+
+    @staticmethod
+    def channels_of(filter_shape, groups):
+        """``(in_channels, out_channels)`` of a filter of this shape."""
+        return filter_shape[1] * groups, filter_shape[0]
+
+    @classmethod
+    def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, **kwargs):
+        """Builds a layer from the arrays of its filter and bias.
+
+        Args:
+            W (Variable or numpy.ndarray or cupy.ndarray): Filter, shaped
+                as the ``W`` of the layer (its spatial axes give ``ksize``
+                and, for an N-dimensional layer, ``ndim``).
+            b (Variable or numpy.ndarray or cupy.ndarray): Bias, or
+                ``None`` (then the layer has no bias).
+            stride, pad, nobias: As in the constructor.
+            **kwargs: Further keyword arguments of the constructor (such as
+                ``groups``, ``dilate``, ``cover_all`` or ``outsize``).
+
+        Returns:
+            The layer, whose parameters hold copies of ``W`` and ``b``.
+
+        """
+        W = getattr(W, 'array', W)
+        b = getattr(b, 'array', b)
+        in_channels, out_channels = cls.channels_of(
+            W.shape, kwargs.get('groups', 1))
+        args = (in_channels, out_channels, W.shape[2:])
+        if cls.ndim_argument:
+            args = (W.ndim - 2,) + args
+        return cls(*args, stride=stride, pad=pad, nobias=nobias or b is None,
+                   initialW=W.copy(),
+                   initial_bias=None if b is None else b.copy(), **kwargs)
 
     def initialize_for(self, x):
         """Initialises ``W`` from the channels of the input ``x`` if it is
@@ -147,39 +183,14 @@ class ConvolutionND(ConvolutionLayer):
 
     """
 
+    ndim_argument = True
+
     def __init__(self, ndim, in_channels, out_channels, ksize=None,
                  stride=1, pad=0, nobias=False, initialW=None,
                  initial_bias=None, cover_all=False, dilate=1, groups=1):
         super().__init__(ndim, in_channels, out_channels, ksize, stride, pad,
                          nobias, initialW, initial_bias, dilate, groups)
         self.cover_all = cover_all
-
-    @classmethod
-    def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, **kwargs):
-        """Builds a layer from the arrays of its filter and bias.
-
-        Args:
-            W (Variable or numpy.ndarray or cupy.ndarray): Filter of shape
-                ``(c_O, c_I / groups, k_1, ..., k_N)``.
-            b (Variable or numpy.ndarray or cupy.ndarray): Bias, or
-                ``None``.
-            stride, pad, nobias: As in the constructor.
-            **kwargs: Further arguments of the constructor (``groups``,
-                ``dilate``, ``cover_all``).
-
-        Returns:
-            ConvolutionND: The layer, whose parameters hold copies of ``W``
-            and ``b``.
-
-        """
-        W = getattr(W, 'array', W)
-        b = getattr(b, 'array', b)
-        groups = kwargs.get('groups', 1)
-        out_channels, in_channels = W.shape[0], W.shape[1] * groups
-        return cls(W.ndim - 2, in_channels, out_channels, W.shape[2:],
-                   stride=stride, pad=pad, nobias=nobias or b is None,
-                   initialW=W.copy(),
-                   initial_bias=None if b is None else b.copy(), **kwargs)
 
     def forward(self, x):
         """Applies the convolution to ``x``.
@@ -202,6 +213,8 @@ class Convolution1D(ConvolutionND):
     """One-dimensional convolution layer: :class:`ConvolutionND` with
     ``ndim=1``; the arguments are the others of it."""
 
+    ndim_argument = False
+
     def __init__(self, *args, **kwargs):
         super().__init__(1, *args, **kwargs)
 
@@ -209,6 +222,8 @@ class Convolution1D(ConvolutionND):
 class Convolution3D(ConvolutionND):
     """Three-dimensional convolution layer: :class:`ConvolutionND` with
     ``ndim=3``; the arguments are the others of it."""
+
+    ndim_argument = False
 
     def __init__(self, *args, **kwargs):
         super().__init__(3, *args, **kwargs)

@@ -11,6 +11,10 @@ class DeconvolutionLayer(convolution_nd.ConvolutionLayer):
     def filter_shape(self, in_channels, ksize):
         return (in_channels, self.out_channels // self.groups) + ksize
 
+    @staticmethod
+    def channels_of(filter_shape, groups):
+        return filter_shape[0], filter_shape[1] * groups
+
 
 class DeconvolutionND(DeconvolutionLayer):
     """N-dimensional deconvolution layer: holds a filter ``W``, a bias.
@@ -60,6 +64,8 @@ class DeconvolutionND(DeconvolutionLayer):
 
     where = 'DeconvolutionND'
 
+    ndim_argument = True
+
     def __init__(self, ndim, in_channels, out_channels, ksize=None,
                  stride=1, pad=0, nobias=False, outsize=None, initialW=None,
                  initial_bias=None, dilate=1, groups=1):
@@ -88,6 +94,8 @@ class Deconvolution1D(DeconvolutionND):
     """One-dimensional deconvolution layer: :class:`DeconvolutionND` with
     ``ndim=1``; the arguments are the others of it."""
 
+    ndim_argument = False
+
     def __init__(self, *args, **kwargs):
         super().__init__(1, *args, **kwargs)
 
@@ -95,6 +103,8 @@ class Deconvolution1D(DeconvolutionND):
 class Deconvolution3D(DeconvolutionND):
     """Three-dimensional deconvolution layer: :class:`DeconvolutionND`
     with ``ndim=3``; the arguments are the others of it."""
+
+    ndim_argument = False
 
     def __init__(self, *args, **kwargs):
         super().__init__(3, *args, **kwargs)

@@ -36,6 +36,9 @@ class EmbedID(link.Link):
 
     """
 
+    # Links pickled before the attribute existed read it from the class.
+    ignore_label = None
+
     def __init__(self, in_size, out_size, initialW=None, ignore_label=None):
         super().__init__()
         self.ignore_label = ignore_label
@@ -44,6 +47,24 @@ class EmbedID(link.Link):
         with self.init_scope():
             self.W = variable.Parameter(
                 initializers._get_initializer(initialW), (in_size, out_size))
+
+    @classmethod
+    def from_params(cls, W, ignore_label=None):
+        """Builds a layer from the array of its embedding matrix.
+
+        Args:
+            W (Variable or numpy.ndarray or cupy.ndarray): Matrix of shape
+                ``(in_size, out_size)``.
+            ignore_label (int or None): As in the constructor.
+
+        Returns:
+            EmbedID: The layer, whose ``W`` holds a copy of ``W``.
+
+        """
+        W = getattr(W, 'array', W)
+        in_size, out_size = W.shape
+        return cls(in_size, out_size, initialW=W.copy(),
+                   ignore_label=ignore_label)
 
     def forward(self, x):
         """Looks up the vectors of the IDs in ``x``.

@@ -66,6 +66,36 @@ class Linear(link.Link):
                 self.b = variable.Parameter(
                     initializers._get_initializer(initial_bias), out_size)
 
+    @classmethod
+    def from_params(cls, W, bias=None, nobias=False):
+        """Builds a layer from the arrays of its weight and bias.
+
+        Args:
+            W (Variable or numpy.ndarray or cupy.ndarray): Weight of shape
+                ``(out_size, in_size)``.
+            bias (Variable or numpy.ndarray or cupy.ndarray): Bias of shape
+                ``(out_size,)``, or ``None`` (then the layer has no bias).
+            nobias (bool): If ``True``, the layer has no bias.
+
+        Returns:
+            Linear: The layer, whose parameters hold copies of ``W`` and
+            ``bias``.
+
+        """
+        W = getattr(W, 'array', W)
+        bias = getattr(bias, 'array', bias)
+        out_size, in_size = W.shape
+        return cls(in_size, out_size, nobias=nobias or bias is None,
+                   initialW=W.copy(),
+                   initial_bias=None if bias is None else bias.copy())
+
+    @property
+    def printable_specs(self):
+        """``in_size``, ``out_size`` and ``nobias``, as ``str`` shows them."""
+        yield 'in_size', self.in_size
+        yield 'out_size', self.out_size
+        yield 'nobias', self.b is None
+
     def _initialize_params(self, in_size):
         self._initialize_param(self.W, (self.out_size, in_size))
 

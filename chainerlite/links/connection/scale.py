@@ -69,12 +69,13 @@ class Scale(link.Chain):
             Variable: The result, of the shape of the input.
 
         Raises:
-            ValueError: If the number of arguments does not fit the link.
+            AssertionError: If the number of arguments does not fit the
+                link (Chainer's type for this error).
 
         """
         learned = 'W' in self._params
         if len(xs) != (1 if learned else 2):
-            raise ValueError(
+            raise AssertionError(
                 'Scale takes {} input(s) {} a learned scale, but {} were '
                 'given'.format(1 if learned else 2,
                                'with' if learned else 'without', len(xs)))

@@ -84,7 +84,7 @@ class BatchNormalization(link.Link):
                  initial_beta=None, axis=None, initial_avg_mean=None,
                  initial_avg_var=None):
         super().__init__()
-        self._dtype = chainerlite.get_dtype(dtype)
+        self._dtype = chainerlite.get_dtype(dtype, map_mixed16='float32')
         self.avg_mean = None
         self.register_persistent('avg_mean')
         self.avg_var = None

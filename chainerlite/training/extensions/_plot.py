@@ -34,4 +34,5 @@ def pyplot():
 def save_figure(figure, path):
     """Saves ``figure`` to ``path`` atomically (format from the name)."""
     fmt = os.path.splitext(path)[1].lstrip('.') or 'png'
-    _atomic.write_file(path, lambda tmp: figure.savefig(tmp, format=fmt, bbox_inches='tight'))
+    _atomic.write_file(path, lambda tmp: figure.savefig(
+        tmp, format=fmt, bbox_inches='tight'))

@@ -82,7 +82,9 @@ class _Snapshot(extension.Extension):
     :func:`snapshot_object`."""
 
     trigger = 1, 'epoch'
-    priority = extension.PRIORITY_WRITER
+    # After the built-in extensions (as in Chainer): a snapshot holds what
+    # a LogReport or an Evaluator recorded at its iteration.
+    priority = -100
 
     def __init__(self, target=None, condition=None, writer=None,
                  filename='snapshot_iter_{.updater.iteration}',
@@ -167,7 +169,8 @@ def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}',
     The whole state of the training (updater with its iterators, optimizers
     and models, stop trigger, extensions and their triggers) is captured
     and written to ``trainer.out/filename``, by default once per epoch
-    with priority :data:`~chainerlite.training.PRIORITY_WRITER`. A file is
+    with priority -100, after the other built-in extensions have run at
+    that iteration (their state is in the snapshot). A file is
     written under a temporary name and renamed into place, so that the
     newest snapshot is never a partial file.
 

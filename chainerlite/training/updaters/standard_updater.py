@@ -9,6 +9,27 @@ from chainerlite.training import updater as updater_module
 from chainerlite.utils import argument
 
 
+def _describe(value):
+    shape = getattr(value, 'shape', None)
+    return type(value).__name__ if shape is None else 'shape {}'.format(
+        tuple(shape))
+
+
+def _what_was_given(loss_func, in_arrays):
+    if isinstance(in_arrays, tuple):
+        given = 'a tuple of {} values ({}), as positional arguments'.format(
+            len(in_arrays), ', '.join(_describe(a) for a in in_arrays))
+    elif isinstance(in_arrays, dict):
+        given = 'a dict ({}), as keyword arguments'.format(', '.join(
+            '{}: {}'.format(k, _describe(v)) for k, v in in_arrays.items()))
+    else:
+        given = 'one value ({})'.format(_describe(in_arrays))
+    return ('StandardUpdater: the loss function {} was called with the '
+            'converter\'s output, {}; check that the converter returns '
+            'what the loss function takes'.format(
+                type(loss_func).__name__, given))
+
+
 def _uses_gpu(link):
     return any(isinstance(backend.get_device_from_array(p.array),
                           backend.GpuDevice)
@@ -65,9 +86,12 @@ class StandardUpdater(updater_module.Updater):
             iterator = {'main': iterator}
         if not isinstance(optimizer, dict):
             optimizer = {'main': optimizer}
-        if 'main' not in iterator or 'main' not in optimizer:
-            raise ValueError('StandardUpdater: the iterators and optimizers '
-                             'must include one named \'main\'')
+        # Only the 'main' iterator is required (it counts the epochs); a
+        # subclass may update optimizers of other names (e.g. a GAN's
+        # 'gen' and 'dis') in its own update_core.
+        if 'main' not in iterator:
+            raise ValueError('StandardUpdater: the iterators must include '
+                             'one named \'main\'')
         self._iterators = iterator
         self._optimizers = optimizer
 
@@ -144,18 +168,30 @@ class StandardUpdater(updater_module.Updater):
     def update_core(self):
         """Takes a batch, converts it and updates the ``'main'`` optimizer.
         """
+        if 'main' not in self._optimizers:
+            raise KeyError(
+                'StandardUpdater.update_core updates the optimizer named '
+                '\'main\', and the optimizers are named {}: override '
+                'update_core to update them'.format(sorted(self._optimizers)))
         iterator = self._iterators['main']
         batch = next(iterator)
         in_arrays = convert._call_converter(
             self.converter, batch, self.input_device)
         optimizer = self._optimizers['main']
         loss_func = self.loss_func or optimizer.target
-        if isinstance(in_arrays, tuple):
-            optimizer.update(loss_func, *in_arrays)
-        elif isinstance(in_arrays, dict):
-            optimizer.update(loss_func, **in_arrays)
-        else:
-            optimizer.update(loss_func, in_arrays)
+        try:
+            if isinstance(in_arrays, tuple):
+                optimizer.update(loss_func, *in_arrays)
+            elif isinstance(in_arrays, dict):
+                optimizer.update(loss_func, **in_arrays)
+            else:
+                optimizer.update(loss_func, in_arrays)
+        except (TypeError, ValueError) as e:
+            # A converter whose output does not fit the loss function fails
+            # deep inside the model: say what the model was given.
+            if hasattr(e, 'add_note'):
+                e.add_note(_what_was_given(loss_func, in_arrays))
+            raise
         if self.auto_new_epoch and iterator.is_new_epoch:
             optimizer.new_epoch(auto=True)
 

@@ -96,3 +96,22 @@ def test_usage_errors(tmp_path, args):
     proc = _run(args, tmp_path)
     assert proc.returncode == 2
     assert proc.stderr
+
+
+def test_chainermn_is_answered_too(tmp_path):
+    script = tmp_path / 'uses_chainermn.py'
+    script.write_text(textwrap.dedent('''
+        import chainermn
+        from chainermn.communicators import naive_communicator
+        from chainermn.datasets import scatter
+        print(chainermn.__name__, naive_communicator.__name__,
+              scatter._scatter_index.__module__)
+    '''))
+    out = subprocess.run(
+        [sys.executable, '-m', 'chainerlite.compat', str(script)],
+        capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [
+        'chainerlite.chainermn',
+        'chainerlite.chainermn.communicators.naive_communicator',
+        'chainerlite.chainermn.datasets.scatter']

@@ -77,3 +77,33 @@ def test_scale_and_log_scale_are_exclusive():
         D.Normal(numpy.zeros(2), scale=numpy.ones(2), log_scale=numpy.ones(2))
     with pytest.raises(ValueError, match='Normal'):
         D.Normal(numpy.zeros(2))
+
+
+def test_icdf_inverts_cdf():
+    pytest.importorskip('scipy')
+    loc, scale = _params()
+    dist = D.Normal(loc, scale)
+    p = numpy.linspace(0.05, 0.95, 6).reshape(2, 3)
+    x = dist.icdf(p)
+    numpy.testing.assert_allclose(dist.cdf(x).array, p, rtol=1e-12)
+    gradient_check.check_backward(
+        lambda loc, scale: D.Normal(loc, scale).icdf(p), (loc, scale),
+        numpy.ones((2, 3)))
+
+
+def test_icdf_needs_scipy_on_the_cpu():
+    try:
+        import scipy  # NOQA
+        pytest.skip('SciPy is installed')
+    except ImportError:
+        pass
+    loc, scale = _params()
+    with pytest.raises(ImportError, match='ndtri'):
+        D.Normal(loc, scale).icdf(numpy.full((2, 3), 0.5))
+
+
+def test_survival_function_keeps_the_upper_tail():
+    dist = D.Normal(numpy.zeros(1), numpy.ones(1))
+    numpy.testing.assert_allclose(
+        dist.survival_function(numpy.array([10.])).array,
+        [7.619853024160527e-24], rtol=1e-14)

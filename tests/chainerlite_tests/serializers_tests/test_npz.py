@@ -121,6 +121,21 @@ def test_file_path_and_compression(tmp_path, compression):
     numpy.testing.assert_array_equal(dst.l1.W.array, src.l1.W.array)
 
 
+def test_a_dict_of_arrays_is_saved_as_it_is():
+    # e.g. a model written by an older version of a link, loaded by the new
+    W = numpy.random.uniform(-1, 1, (2, 3)).astype(numpy.float32)
+    buf = io.BytesIO()
+    serializers.save_npz(buf, {'W': W, 'b': numpy.arange(2.0)})
+    buf.seek(0)
+    with numpy.load(buf) as f:
+        assert sorted(f.files) == ['W', 'b']
+    buf.seek(0)
+    dst = L.Linear(3, 2)
+    serializers.load_npz(buf, dst)
+    numpy.testing.assert_array_equal(dst.W.array, W)
+    numpy.testing.assert_array_equal(dst.b.array, [0, 1])
+
+
 def test_uninitialized_param_is_initialized_on_load():
     src = L.Linear(4, 3)
     dst = L.Linear(3)
@@ -269,3 +284,21 @@ def test_serialize_returns_the_saved_dict():
     target = serializers.npz.serialize(model)
     assert set(target) == _MODEL_KEYS
     assert all(isinstance(v, numpy.ndarray) for v in target.values())
+
+
+def test_other_objects_are_serialized_once():
+    # As in Chainer: only chainerlite's own objects get a checking walk.
+    class Counter:
+        calls = 0
+        value = 0
+
+        def serialize(self, serializer):
+            self.calls += 1
+            self.value = serializer('value', self.value)
+
+    buf = io.BytesIO()
+    numpy.savez(buf, value=numpy.array(7))
+    buf.seek(0)
+    target = Counter()
+    serializers.load_npz(buf, target, strict=False)
+    assert (target.calls, target.value) == (1, 7)

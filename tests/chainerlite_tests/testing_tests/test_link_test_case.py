@@ -89,6 +89,14 @@ def test_lazy_parameter_link_passes(test_name):
     _run(_make(), test_name)
 
 
+def test_forward_expected_sees_the_link_after_its_forward():
+    # W is shaped by the checked forward: forward_expected reads it directly.
+    def forward_expected(self, link, inputs):
+        assert isinstance(link.W.array, numpy.ndarray)
+        return inputs[0] * link.W.array,
+    _run(_make(forward_expected=forward_expected), 'test_forward')
+
+
 def test_wrong_parameter_gradient_fails_backward():
     cls = _make(wrong_grad=True)
     _run(cls, 'test_forward')

@@ -173,6 +173,14 @@ def test_product_of_dict():
     assert testing.product({'a': []}) == []
 
 
+def test_product_varies_names_in_sorted_order():
+    # Chainer's class indices (``_param_N``) follow the sorted names, the
+    # last name varying fastest, whatever the order of the dict.
+    assert testing.product({'b': [1, 2], 'a': ['x', 'y']}) == [
+        {'a': 'x', 'b': 1}, {'a': 'x', 'b': 2},
+        {'a': 'y', 'b': 1}, {'a': 'y', 'b': 2}]
+
+
 def test_product_of_lists():
     result = testing.product([
         [{'a': 1}, {'a': 2}],

@@ -177,10 +177,13 @@ def test_attribute_on_compound_expression(x):
     assert expr.eval() == 5
 
 
-def test_dtype_comparisons_print_numpy_names(x):
+def test_dtype_comparisons_print_as_chainer_does(x):
+    # a dtype by its name, a NumPy scalar type as Python prints the class
     error = _failure(x.dtype == numpy.float64)
-    assert error.expect == 'in_types[0].dtype == numpy.float64'
-    assert error.actual == 'numpy.float32 != numpy.float64'
+    assert error.expect == "in_types[0].dtype == <class 'numpy.float64'>"
+    assert error.actual == "float32 != <class 'numpy.float64'>"
+    error = _failure(x.dtype == numpy.dtype(numpy.int8))
+    assert error.actual == 'float32 != int8'
     T.expect(numpy.float32 == x.dtype)
     error = _failure(x.dtype.kind == 'i')
     assert error.actual == "'f' != 'i'"

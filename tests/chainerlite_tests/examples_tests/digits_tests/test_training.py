@@ -1,5 +1,6 @@
-import re
-import sys
+import io
+import json
+import os
 
 import numpy
 import pytest
@@ -24,107 +25,129 @@ class _RecordingClassifier(L.Classifier):
         return super().forward(x, t)
 
 
-def _data(n=50, seed=0):
+def _data(n=48, seed=0):
     rng = numpy.random.RandomState(seed)
     x = rng.uniform(-1, 1, (n, 4)).astype(numpy.float32)
     t = (x[:, 0] + x[:, 1] > 0).astype(numpy.int32)
     return x, t
 
 
-def _setup(predictor=None, seed=0):
+def _setup(seed=0):
     numpy.random.seed(seed)
-    model = _RecordingClassifier(predictor or L.Linear(4, 2))
+    model = _RecordingClassifier(L.Linear(4, 2))
     optimizer = optimizers.Adam(alpha=0.05)
     optimizer.setup(model)
     return model, optimizer
 
 
-def test_epoch_uses_every_sample_once_in_shuffled_batches():
+def _trainer(out, epochs, report=None, data=None, **kwargs):
     model, optimizer = _setup()
-    x, _ = _data()
-    ids = numpy.arange(50, dtype=numpy.int32)  # labels that name samples
-    model.lossfun = lambda y, t: chainer.functions.sum(y) * 0.0
-    model.compute_accuracy = False
-    training.train_epoch(model, optimizer, (x, ids), 16,
-                         numpy.random.RandomState(0))
-    seen = numpy.concatenate(model.batches)
-    assert [len(b) for b in model.batches] == [16, 16, 16, 2]
-    assert sorted(seen.tolist()) == ids.tolist()
-    assert (seen != ids).any()
+    data = data or (_data(), _data(n=20, seed=1))
+    trainer = training.make_trainer(model, optimizer, data, epochs, 16, 0,
+                                    str(out), report=report, **kwargs)
+    return trainer, model
 
 
-def test_epoch_updates_parameters_and_returns_mean_loss():
-    model, optimizer = _setup()
-    data = _data()
+def test_train_iterator_shuffles_each_epoch_with_its_seed():
+    ids = numpy.arange(12, dtype=numpy.int32)
+    x = numpy.zeros((12, 4), numpy.float32)
+
+    def two_epochs(seed):
+        iterator = training.train_iterator((x, ids), 4, seed)
+        return [[int(t) for _, t in next(iterator)] for _ in range(6)]
+    batches = two_epochs(3)
+    first, second = sum(batches[:3], []), sum(batches[3:], [])
+    assert sorted(first) == sorted(second) == list(range(12))
+    assert first != second and first != list(range(10))
+    assert two_epochs(3) == batches
+    assert two_epochs(4) != batches
+
+
+def test_quiet_trainer_learns_evaluates_and_writes_nothing(tmp_path):
+    trainer, model = _trainer(tmp_path / 'quiet', 5)
+    trainer.run()
+    log = training.history(trainer)
+    assert [entry['epoch'] for entry in log] == [1, 2, 3, 4, 5]
+    assert [entry['iteration'] for entry in log] == [3, 6, 9, 12, 15]
+    assert log[-1]['main/loss'] < log[0]['main/loss']
+    assert log[-1]['validation/main/accuracy'] >= 0.9
+    assert os.listdir(trainer.out) == []
+    # training batches in train mode; the evaluation without a graph
+    assert {mode for mode in model.modes} == {(True, True), (False, False)}
+
+
+def test_reporting_trainer_prints_logs_and_keeps_the_newest_snapshot(
+        tmp_path):
+    out = io.StringIO()
+    trainer, _ = _trainer(tmp_path / 'run', 3, report=out)
+    trainer.run()
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == training.PRINTED
+    assert [line.split()[:2] for line in lines[1:]] == [
+        ['1', '3'], ['2', '6'], ['3', '9']]
+    assert sorted(os.listdir(trainer.out)) == ['log', 'snapshot_iter_9']
+    assert training.snapshot_path(trainer) == os.path.join(
+        trainer.out, 'snapshot_iter_9')
+    with open(os.path.join(trainer.out, 'log')) as f:
+        assert json.load(f) == training.history(trainer)
+
+
+def test_reporting_trainer_draws_the_plot(tmp_path):
+    pytest.importorskip('matplotlib')
+    trainer, _ = _trainer(tmp_path / 'plot', 2, report=io.StringIO(),
+                          plots=True)
+    trainer.run()
+    with open(os.path.join(trainer.out, training.PLOT), 'rb') as f:
+        assert f.read(8) == b'\x89PNG\r\n\x1a\n'
+
+
+def test_progress_bar_is_one_of_the_extensions_on_request(tmp_path):
+    with_bar, _ = _trainer(tmp_path / 'a', 1, report=io.StringIO(),
+                           progress=True)
+    without, _ = _trainer(tmp_path / 'b', 1, report=io.StringIO())
+    assert 'ProgressBar' in with_bar._extensions
+    assert 'ProgressBar' not in without._extensions
+
+
+def test_resume_continues_the_iterations_and_the_log(tmp_path):
+    first, _ = _trainer(tmp_path / 'r', 2, report=io.StringIO())
+    first.run()
+    weights = first.updater.get_optimizer('main').target.predictor.W.array
+    second, model = _trainer(tmp_path / 'r', 4, report=io.StringIO())
+    assert training.resume(second, training.snapshot_path(first)) == 6
+    numpy.testing.assert_array_equal(model.predictor.W.array, weights)
+    second.run()
+    log = training.history(second)
+    assert [entry['iteration'] for entry in log] == [3, 6, 9, 12]
+    assert log[:2] == training.history(first)
+    assert second.updater.get_optimizer('main').t == 12
+
+
+def test_truncated_snapshot_leaves_the_new_trainer_as_it_was(tmp_path):
+    first, _ = _trainer(tmp_path / 't', 1, report=io.StringIO())
+    first.run()
+    path = training.snapshot_path(first)
+    with open(path, 'rb') as f:
+        content = f.read()
+    with open(path, 'wb') as f:
+        f.write(content[:len(content) // 2])
+    second, model = _trainer(tmp_path / 't2', 2, report=io.StringIO())
     before = model.predictor.W.array.copy()
-    losses = [training.train_epoch(model, optimizer, data, 10,
-                                   numpy.random.RandomState(i))
-              for i in range(10)]
-    assert optimizer.t == 50
-    assert not numpy.array_equal(before, model.predictor.W.array)
-    assert losses[-1] < 0.5 * losses[0]
-    assert all(mode == (True, True) for mode in model.modes)
+    with pytest.raises(ValueError, match='cannot resume from the snapshot '
+                       '.*snapshot_iter_3'):
+        training.resume(second, path)
+    assert second.updater.iteration == 0
+    numpy.testing.assert_array_equal(model.predictor.W.array, before)
+    second.run()
+    assert second.updater.iteration == 6
 
 
-def test_mean_loss_weights_batches_by_their_size():
+def test_fit_returns_the_log_and_train_epoch_makes_one_pass(tmp_path):
     model, optimizer = _setup()
-    optimizer.hyperparam.alpha = 0.0
-    x, t = _data(n=7)
-    loss = training.train_epoch(model, optimizer, (x, t), 5,
-                                numpy.random.RandomState(0))
-    with chainer.no_backprop_mode():
-        expected = float(model(x, t).array)
-    assert loss == pytest.approx(expected, rel=1e-5)
-
-
-def test_evaluate_runs_in_test_mode_without_graph_and_counts_correctly():
-    model, _ = _setup()
-    x, t = _data(n=23)
-    expected = (model.predictor(x).array.argmax(axis=1) == t).mean()
-    model.modes.clear()
-    assert training.evaluate(model, (x, t), 5) == pytest.approx(expected)
-    assert training.evaluate(model, (x, t), 100) == pytest.approx(expected)
-    assert set(model.modes) == {(False, False)}
-
-
-def test_fit_logs_one_line_per_epoch_and_learns():
-    model, optimizer = _setup()
-    data = _data()
-    lines = []
-    history = training.fit(model, optimizer, data, _data(seed=1), 5, 10,
-                           numpy.random.RandomState(0), lines.append)
-    assert [r['epoch'] for r in history] == [1, 2, 3, 4, 5]
-    assert history[-1]['accuracy'] >= 0.9
-    assert history[-1]['loss'] < history[0]['loss']
-    assert len(lines) == 5
-    for line, record in zip(lines, history):
-        match = re.fullmatch(
-            r' +epoch +(\d+) +train loss (\d\.\d{4}) +test accuracy '
-            r'(\d\.\d{4}) +(\d+\.\d\d)s', line)
-        assert match, line
-        assert int(match.group(1)) == record['epoch']
-        assert float(match.group(2)) == pytest.approx(record['loss'],
-                                                      abs=5e-5)
-        assert float(match.group(3)) == pytest.approx(record['accuracy'],
-                                                      abs=5e-5)
-        assert record['seconds'] > 0
-
-
-def test_progress_bar_goes_to_stderr(capsys):
-    pytest.importorskip('tqdm')
-    model, optimizer = _setup()
-    training.fit(model, optimizer, _data(), _data(seed=1), 2, 10,
-                 numpy.random.RandomState(0), print, progress=True)
-    captured = capsys.readouterr()
-    assert 'epoch 2/2' in captured.err and 'batch' in captured.err
-    assert 'epoch 2/2' not in captured.out
-
-
-def test_progress_is_skipped_without_tqdm(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, 'tqdm', None)
-    model, optimizer = _setup()
-    training.fit(model, optimizer, _data(), _data(seed=1), 1, 10,
-                 numpy.random.RandomState(0), print, progress=True)
-    captured = capsys.readouterr()
-    assert captured.err == ''
-    assert 'epoch   1' in captured.out
+    data = (_data(), _data(n=20, seed=1))
+    log = training.fit(model, optimizer, data, 2, 16, 0, str(tmp_path))
+    assert [entry['epoch'] for entry in log] == [1, 2]
+    model.batches.clear()
+    training.train_epoch(optimizer, data[0], 16, 0)
+    assert optimizer.t == 9
+    assert [len(batch) for batch in model.batches] == [16, 16, 16]

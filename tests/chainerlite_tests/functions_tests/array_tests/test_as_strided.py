@@ -4,7 +4,6 @@ import pytest
 import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
-from chainerlite import testing
 from chainerlite.functions.array.as_strided import _stride_array
 
 

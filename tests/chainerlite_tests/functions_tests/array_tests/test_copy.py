@@ -43,7 +43,7 @@ class TestCopyToSameDevice(testing.FunctionTestCase):
         return x.copy(),
 
 
-@pytest.mark.parametrize('dst', [-1, '@numpy', numpy])
+@pytest.mark.parametrize('dst', [-1, '@numpy', numpy, cuda.DummyDevice])
 def test_host_specifiers(dst):
     x = chainerlite.Variable(numpy.arange(3, dtype=numpy.float32))
     y = F.copy(x, dst)

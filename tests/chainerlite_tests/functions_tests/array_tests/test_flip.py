@@ -3,6 +3,7 @@ import pytest
 
 import chainerlite.functions as F
 from chainerlite import testing
+from chainerlite.functions.array import flip as flip_module
 from chainerlite.utils import type_check
 
 
@@ -56,3 +57,12 @@ def test_scalar_is_invalid():
 def test_non_integer_axis():
     with pytest.raises(TypeError, match='flip'):
         F.flip(numpy.zeros((2, 3), numpy.float32), None)
+
+
+@pytest.mark.parametrize('axis', [0, 1, -1, -2])
+def test_array_helper_reverses_like_numpy(axis):
+    x = numpy.arange(6.).reshape(2, 3)
+    numpy.testing.assert_array_equal(
+        flip_module._flip(x, axis), x[::-1] if axis in (0, -2) else x[:, ::-1])
+    with pytest.raises(ValueError, match='flip'):
+        flip_module._flip(x, 2)

@@ -3,7 +3,9 @@ import pytest
 
 import chainerlite
 import chainerlite.functions as F
+from chainerlite import gradient_check
 from chainerlite import testing
+from chainerlite.functions.math import einsum as einsum_module
 from chainerlite.utils import type_check
 
 
@@ -134,3 +136,31 @@ def test_invalid_operands(subscripts, shapes, dtype):
     xs = [numpy.ones(s, dtype) for s in shapes]
     with pytest.raises(type_check.InvalidType, match='EinSum'):
         F.einsum(subscripts, *xs)
+
+
+@pytest.mark.parametrize('subscripts, shapes, out_shape, expected', [
+    ('i->ii', [(3,)], (3, 3), lambda x: numpy.diag(x)),
+    ('->i', [()], (3,), lambda x: numpy.full(3, x)),
+    (',i->ij', [(), (2,)], (2, 3),
+     lambda a, b: numpy.repeat((a * b)[:, None], 3, axis=1)),
+    (',ij->i', [(), (3, 4)], (3,), lambda a, b: a * b.sum(1)),
+])
+def test_diag_einsum(subscripts, shapes, out_shape, expected):
+    in_sub, out_sub = subscripts.split('->')
+    xs = [numpy.random.uniform(-1, 1, s) for s in shapes]
+
+    def f(*xs):
+        return einsum_module.DiagEinSum(in_sub, out_sub, out_shape).apply(
+            xs)[0]
+
+    numpy.testing.assert_allclose(f(*xs).array, expected(*xs))
+    gy = numpy.random.uniform(-1, 1, out_shape)
+    ggxs = [numpy.random.uniform(-1, 1, s) for s in shapes]
+    gradient_check.check_backward(f, xs, gy, atol=1e-4, rtol=1e-4)
+    gradient_check.check_double_backward(f, xs, gy, ggxs, atol=1e-4,
+                                         rtol=1e-4)
+
+
+def test_diag_einsum_needs_the_output_shape():
+    with pytest.raises(ValueError, match='DiagEinSum'):
+        einsum_module.DiagEinSum('i', 'ii', None)

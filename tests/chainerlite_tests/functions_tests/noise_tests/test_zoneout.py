@@ -71,3 +71,26 @@ def test_bad_inputs_are_invalid(x_shape, dtype):
     with pytest.raises(type_check.InvalidType, match='Zoneout'):
         F.zoneout(numpy.zeros((30, 4), numpy.float32),
                   numpy.zeros(x_shape, dtype))
+
+
+def test_mask_comes_from_numpy_random_rand():
+    # As in Chainer: one call of xp.random.rand(*shape), which a test can
+    # patch to fix the mask; an element keeps h where the sample < ratio.
+    from unittest import mock
+    h, x = _inputs()
+    samples = numpy.random.uniform(0, 1, x.shape)
+    with mock.patch('numpy.random.rand', return_value=samples) as rand:
+        y = F.zoneout(h, x, 0.4)
+    rand.assert_called_once_with(*x.shape)
+    numpy.testing.assert_array_equal(
+        y.array, numpy.where(samples < 0.4, h, x))
+
+
+def test_forget_replays_the_mask():
+    h, x = (chainerlite.Variable(a) for a in _inputs())
+    y = F.forget(lambda h, x: F.zoneout(h, x, 0.5), h, x)
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    # The gradient reaches exactly the elements the output took.
+    numpy.testing.assert_array_equal(h.grad + x.grad, 1)
+    numpy.testing.assert_array_equal(x.grad == 1, y.array == x.array)

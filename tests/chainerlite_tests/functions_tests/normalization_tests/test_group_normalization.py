@@ -105,3 +105,31 @@ def test_float16_data_with_float32_parameters():
     F.sum(F.group_normalization(xv, 2, gv, bv)).backward()
     assert xv.grad.dtype == numpy.float16
     assert gv.grad.dtype == bv.grad.dtype == numpy.float32
+
+
+@pytest.mark.parametrize('shape', [(4, 5), (3, 2, 3)])
+def test_mul_inv_std(shape):
+    from chainerlite import gradient_check
+    from chainerlite.functions.normalization import group_normalization
+    eps = 0.1
+    # A gamma of another dtype than the data, as Chainer's own test has.
+    gamma = numpy.random.uniform(0.5, 2, shape[0]).astype(numpy.float32)
+    axes = tuple(range(1, len(shape)))
+
+    def f(x, y):
+        # The node gets the statistics as arrays, computed from x.
+        a = chainerlite.as_array(x)
+        mean = a.mean(axis=axes)
+        inv_std = (a.var(axis=axes) + eps) ** -0.5
+        return group_normalization._MulInvStd(
+            eps, mean, inv_std, gamma).apply((x, y))
+
+    x, y, gz, ggx, ggy = (numpy.random.uniform(-1, 1, shape)
+                          for _ in range(5))
+    scale = gamma / numpy.sqrt(x.var(axis=axes) + eps)
+    numpy.testing.assert_allclose(
+        f(x, y)[0].array, scale.reshape((-1,) + (1,) * len(axes)) * y,
+        rtol=1e-6)
+    gradient_check.check_backward(f, (x, y), gz, atol=1e-5, rtol=1e-5)
+    gradient_check.check_double_backward(f, (x, y), gz, (ggx, ggy),
+                                         atol=1e-5, rtol=1e-5)

@@ -154,3 +154,24 @@ def test_empty_batch(cls, out_hw):
     assert x.grad.shape == x.shape
     numpy.testing.assert_array_equal(link.W.grad, numpy.zeros(link.W.shape))
     numpy.testing.assert_array_equal(link.b.grad, numpy.zeros(4))
+
+
+def test_from_params_copies_filter_and_bias():
+    W = numpy.random.uniform(-1, 1, (6, 2, 3, 2)).astype(numpy.float32)
+    b = numpy.random.uniform(-1, 1, 6).astype(numpy.float32)
+    link = L.Convolution2D.from_params(chainerlite.Parameter(W), b,
+                                       stride=2, pad=1, groups=2)
+    assert isinstance(link, L.Convolution2D)
+    assert (link.in_channels, link.out_channels) == (4, 6)
+    assert link.stride == (2, 2) and link.pad == (1, 1)
+    numpy.testing.assert_array_equal(link.W.array, W)
+    numpy.testing.assert_array_equal(link.b.array, b)
+    W[...] = 0
+    assert link.W.array.any()
+
+
+def test_from_params_without_bias():
+    W = numpy.ones((3, 2, 1, 1), numpy.float32)
+    assert L.Convolution2D.from_params(W).b is None
+    b = numpy.ones(3, numpy.float32)
+    assert L.Convolution2D.from_params(W, b, nobias=True).b is None

@@ -47,6 +47,17 @@ def test_from_params():
     assert link.stride == (2, 2) and link.groups == 2
 
 
+@pytest.mark.parametrize('cls, ndim', [
+    (L.Convolution1D, 1), (L.Convolution3D, 3)])
+def test_from_params_of_fixed_rank_links(cls, ndim):
+    W = numpy.random.uniform(-1, 1, (2, 3) + (2,) * ndim).astype(
+        numpy.float32)
+    link = cls.from_params(W)
+    assert type(link) is cls and link.b is None
+    assert (link.in_channels, link.out_channels, link.ndim) == (3, 2, ndim)
+    numpy.testing.assert_array_equal(link.W.array, W)
+
+
 def test_pickle_round_trip():
     link = L.ConvolutionND(1, 2, 3, 2)
     x = numpy.random.uniform(-1, 1, (1, 2, 5)).astype(numpy.float32)

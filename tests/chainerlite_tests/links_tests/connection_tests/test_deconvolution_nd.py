@@ -36,3 +36,21 @@ def test_fixed_rank_links():
         L.Deconvolution3D(3, 2, 2, initialW=1)(x).array,
         L.DeconvolutionND(3, 3, 2, 2, initialW=1)(x).array)
     assert L.Deconvolution1D(3, 2, 4).W.shape == (3, 2, 4)
+
+
+@pytest.mark.parametrize('cls, ndim', [
+    (L.DeconvolutionND, 3), (L.Deconvolution1D, 1), (L.Deconvolution2D, 2)])
+def test_from_params(cls, ndim):
+    # A deconvolution filter is (c_I, c_O / groups, k...).
+    W = numpy.random.uniform(-1, 1, (4, 3) + (2,) * ndim).astype(
+        numpy.float32)
+    b = numpy.random.uniform(-1, 1, 6).astype(numpy.float32)
+    link = cls.from_params(W, b, stride=2, groups=2)
+    assert type(link) is cls
+    assert (link.in_channels, link.out_channels) == (4, 6)
+    numpy.testing.assert_array_equal(link.W.array, W)
+    numpy.testing.assert_array_equal(link.b.array, b)
+    x = numpy.random.uniform(-1, 1, (1, 4) + (3,) * ndim).astype(
+        numpy.float32)
+    expected = F.deconvolution_nd(x, W, b, stride=2, groups=2).array
+    numpy.testing.assert_allclose(link(x).array, expected, rtol=1e-6)

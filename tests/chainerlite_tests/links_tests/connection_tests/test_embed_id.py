@@ -52,3 +52,21 @@ def test_initializers_and_dtype():
         embed = L.EmbedID(3, 2, initialW=initializers.One())
     assert embed.W.dtype == numpy.float64
     assert embed(numpy.array([1], numpy.int32)).dtype == numpy.float64
+
+
+def test_from_params():
+    W = numpy.random.uniform(-1, 1, (5, 3)).astype(numpy.float32)
+    embed = L.EmbedID.from_params(chainerlite.Parameter(W), ignore_label=-1)
+    assert embed.ignore_label == -1
+    numpy.testing.assert_array_equal(embed.W.array, W)
+    y = embed(numpy.array([4, -1], numpy.int32)).array
+    numpy.testing.assert_array_equal(y, [W[4], numpy.zeros(3)])
+
+
+def test_link_without_ignore_label_attribute():
+    # An EmbedID pickled before ignore_label existed has no such attribute.
+    embed = L.EmbedID(3, 2)
+    del embed.ignore_label
+    assert embed.ignore_label is None
+    y = embed(numpy.array([2, 0], numpy.int32)).array
+    numpy.testing.assert_array_equal(y, embed.W.array[[2, 0]])

@@ -81,3 +81,22 @@ def test_backward_fills_parameter_grads():
     numpy.testing.assert_allclose(layer.W.grad, numpy.full((2, 3), 4.0))
     numpy.testing.assert_allclose(
         x.grad, numpy.ones((4, 2)) @ layer.W.array, rtol=1e-6)
+
+
+def test_from_params():
+    W = numpy.random.uniform(-1, 1, (2, 3)).astype(numpy.float32)
+    b = numpy.random.uniform(-1, 1, 2).astype(numpy.float32)
+    layer = L.Linear.from_params(chainerlite.Variable(W), b)
+    assert (layer.in_size, layer.out_size) == (3, 2)
+    numpy.testing.assert_array_equal(layer.W.array, W)
+    numpy.testing.assert_array_equal(layer.b.array, b)
+    x = numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float32)
+    numpy.testing.assert_allclose(layer(x).array, x.dot(W.T) + b,
+                                  rtol=1e-6)
+    assert L.Linear.from_params(W).b is None
+    assert L.Linear.from_params(W, b, nobias=True).b is None
+
+
+def test_from_params_is_not_defined_for_every_link():
+    with pytest.raises(NotImplementedError, match='Highway.from_params'):
+        L.Highway.from_params(numpy.ones((2, 2), numpy.float32))

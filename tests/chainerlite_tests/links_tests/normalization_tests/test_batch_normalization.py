@@ -256,3 +256,21 @@ def test_on_gpu():
         assert isinstance(bn(x).array, cupy.ndarray)
     bn.to_device('@numpy')
     assert isinstance(bn.avg_var, numpy.ndarray)
+
+
+def test_mixed16_keeps_parameters_and_statistics_in_float32():
+    # As in Chainer: under dtype=mixed16 the link learns in float32 while
+    # it takes and returns float16 activations.
+    with chainerlite.using_config('dtype', chainerlite.mixed16):
+        bn = chainerlite.links.BatchNormalization(3)
+    assert bn.gamma.dtype == numpy.float32
+    assert bn.avg_mean.dtype == numpy.float32
+    x = numpy.linspace(-1, 1, 12).reshape(4, 3).astype(numpy.float16)
+    y = bn(x)
+    assert y.dtype == numpy.float16
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert bn.gamma.grad.dtype == numpy.float32
+    expected = (x - x.mean(0)) / numpy.sqrt(x.astype(numpy.float64).var(0)
+                                            + 2e-5)
+    numpy.testing.assert_allclose(y.array, expected, atol=1e-2)

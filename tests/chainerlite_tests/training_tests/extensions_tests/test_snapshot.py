@@ -49,6 +49,22 @@ def test_snapshot_resume_matches_uninterrupted_training(make_trainer):
     assert _files(second.out) == ['snapshot_iter_5', 'snapshot_iter_6']
 
 
+def test_snapshot_runs_after_log_report_so_a_resume_keeps_the_log(
+        make_trainer):
+    assert extensions.snapshot().priority < training.PRIORITY_READER
+    first, _ = make_trainer(4, out='log')
+    first.extend(extensions.snapshot(), trigger=(2, 'iteration'))
+    first.extend(extensions.LogReport(trigger=(2, 'iteration')))
+    first.run()
+    second, _ = make_trainer(6, out='log')
+    second.extend(extensions.snapshot(), trigger=(2, 'iteration'))
+    second.extend(extensions.LogReport(trigger=(2, 'iteration')))
+    serializers.load_npz(os.path.join(first.out, 'snapshot_iter_4'), second)
+    second.run()
+    log = second.get_extension('LogReport').log
+    assert [entry['iteration'] for entry in log] == [2, 4, 6]
+
+
 def test_truncated_snapshot_is_a_clear_error_and_changes_nothing(
         make_trainer):
     trainer, _ = make_trainer(2)

@@ -1,4 +1,5 @@
 import io
+import sys
 
 import numpy as np
 import pytest
@@ -86,6 +87,33 @@ def test_converter_with_wrong_arity_is_a_clear_error(setup):
         updater.update()
 
 
+@pytest.mark.skipif(sys.version_info < (3, 11),
+                    reason='exception notes are new in Python 3.11')
+@pytest.mark.parametrize('output, given', [
+    (lambda x, t: (x, t, t), 'a tuple of 3 values (shape (3, 3), shape (3,), '
+     'shape (3,)), as positional arguments'),
+    (lambda x, t: x, 'one value (shape (3, 3))')])
+def test_converter_output_that_does_not_fit_a_classifier_is_explained(
+        output, given):
+    model = chainerlite.links.Classifier(chainerlite.links.Linear(3, 2))
+    optimizer = optimizers.SGD()
+    optimizer.setup(model)
+    data = chainerlite.datasets.TupleDataset(
+        np.ones((6, 3), np.float32), np.zeros(6, np.int32))
+
+    def converter(batch, device):
+        return output(*dataset.concat_examples(batch))
+    updater = training.updaters.StandardUpdater(
+        chainerlite.iterators.SerialIterator(data, 3), optimizer,
+        converter=converter)
+    with pytest.raises((TypeError, ValueError)) as error:
+        updater.update()
+    assert error.value.__notes__ == [
+        'StandardUpdater: the loss function Classifier was called with the '
+        "converter's output, " + given + '; check that the converter '
+        'returns what the loss function takes']
+
+
 def test_bad_arguments(setup, Regressor):
     with pytest.raises(TypeError, match='unexpected'):
         setup(devices=1)
@@ -94,6 +122,16 @@ def test_bad_arguments(setup, Regressor):
     optimizer.setup(model)
     with pytest.raises(ValueError, match='main'):
         training.updaters.StandardUpdater({'train': None}, optimizer)
+
+
+def test_optimizers_of_other_names_need_an_update_core(setup):
+    model, optimizer, iterator, _ = setup()
+    updater = training.updaters.StandardUpdater(
+        iterator, {'gen': optimizer})
+    assert updater.get_optimizer('gen') is optimizer
+    with pytest.raises(KeyError, match=r"named 'main'.*\['gen'\]"):
+        updater.update()
+    assert updater.iteration == 0 and iterator.current == 0
 
 
 def test_standard_updater_serialize_resumes_mid_epoch(setup):

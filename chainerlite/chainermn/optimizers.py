@@ -1,0 +1,87 @@
+"""The optimizer wrapper that averages gradients over the processes."""
+
+
+class _MultiNodeOptimizer(object):
+    """Wraps an optimizer: exchanges gradients, then lets it update.
+
+    The first :meth:`update` (and the first after the set of parameters
+    changes, e.g. a link was added and :meth:`setup` called again)
+    broadcasts rank 0's parameters instead of updating, so that every rank
+    starts from the same model. Every other attribute is the wrapped
+    optimizer's.
+    """
+
+    def __init__(self, actual_optimizer, communicator, zero_fill):
+        object.__setattr__(self, 'actual_optimizer', actual_optimizer)
+        object.__setattr__(self, 'communicator', communicator)
+        object.__setattr__(self, 'zero_fill', zero_fill)
+        object.__setattr__(self, '_broadcast_layout', None)
+
+    def setup(self, link):
+        self.actual_optimizer.setup(link)
+        return self
+
+    def update(self, lossfun=None, *args, **kwds):
+        """Computes the loss (when given), averages the gradients, updates.
+
+        With ``lossfun``, the loss is computed and back-propagated here, as
+        the wrapped optimizer would; its update then runs on the gradients
+        averaged over the ranks (one packed allreduce).
+        """
+        actual = self.actual_optimizer
+        target = actual.target
+        if lossfun is not None:
+            loss = lossfun(*args, **kwds)
+            if getattr(actual, '_use_cleargrads', True):
+                target.cleargrads()
+            else:
+                target.zerograds()
+            loss.backward(loss_scale=getattr(actual, '_loss_scale', None))
+            del loss
+        if self._layout() != self._broadcast_layout:
+            self.communicator.bcast_data(target)
+            self.mark_broadcast()
+            return
+        self.communicator.multi_node_mean_grad(target, self.zero_fill)
+        actual.update(None)
+
+    def _layout(self):
+        return sorted(name for name, param in
+                      self.actual_optimizer.target.namedparams()
+                      if param.data is not None)
+
+    def mark_broadcast(self):
+        """Records the parameters as equal on every rank (no broadcast next)."""
+        object.__setattr__(self, '_broadcast_layout', self._layout())
+
+    def __getattr__(self, name):
+        return getattr(self.actual_optimizer, name)
+
+    def __setattr__(self, name, value):
+        setattr(self.actual_optimizer, name, value)
+
+
+def create_multi_node_optimizer(actual_optimizer, communicator,
+                                double_buffering=False, zero_fill=True):
+    """Makes ``actual_optimizer`` average gradients over ``communicator``.
+
+    Args:
+        actual_optimizer (chainer.Optimizer): The optimizer that updates.
+        communicator: A ChainerMN communicator.
+        double_buffering (bool): Overlap the exchange with the next step;
+            only the ``pure_nccl`` communicator supports it.
+        zero_fill (bool): A parameter without a gradient on some rank takes
+            part as zeros (so that every rank sends the same buffer).
+
+    Returns:
+        An optimizer whose first ``update()`` broadcasts rank 0's
+        parameters and whose later updates use the mean gradient.
+    """
+    # imported here: importing chainermn does not initialize MPI
+    from chainerlite.chainermn.communicators import pure_nccl_communicator
+    if double_buffering and not isinstance(
+            communicator, pure_nccl_communicator.PureNcclCommunicator):
+        raise ValueError(
+            'create_multi_node_optimizer: double_buffering needs the '
+            'pure_nccl communicator, not {}'.format(type(communicator).__name__))
+    return _MultiNodeOptimizer(actual_optimizer, communicator, zero_fill)

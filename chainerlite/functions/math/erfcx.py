@@ -1,0 +1,41 @@
+"""Elementwise scaled complementary error function."""
+
+import math
+
+from chainerlite.functions.math import _special
+
+
+class Erfcx(_special.UnarySpecialOfOutput):
+    """Elementwise scaled complementary error function."""
+
+    name = 'erfcx'
+    special_name = 'erfcx'
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        return gy * (2.0 * x * y - 2.0 / math.sqrt(math.pi)),
+
+
+def erfcx(x):
+    """Elementwise scaled complementary error function.
+
+    .. math::
+        \\mathrm{erfcx}(x) = e^{x^2} \\mathrm{erfc}(x)
+
+    It stays finite where :math:`e^{x^2}` overflows and
+    :math:`\\mathrm{erfc}(x)` underflows.
+
+    .. note::
+        As in Chainer, the forward on the CPU needs SciPy; without it, the
+        call raises ImportError.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+    """
+    return Erfcx().apply((x,))[0]

@@ -1,0 +1,41 @@
+"""Elementwise inverse error function."""
+
+import math
+
+from chainerlite.functions.math import _special
+from chainerlite.functions.math import exponential
+
+
+class ErfInv(_special.UnarySpecialOfOutput):
+    """Elementwise inverse error function."""
+
+    name = 'erfinv'
+    special_name = 'erfinv'
+    # The sign of the derivative of the function it inverts.
+    sign = 1.0
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        return gy * exponential.exp(y * y) * (
+            self.sign * math.sqrt(math.pi) / 2.0),
+
+
+def erfinv(x):
+    """Elementwise inverse function of the error function.
+
+    .. math::
+        y_i = \\mathrm{erf}^{-1}(x_i)
+
+    .. note::
+        As in Chainer, the forward on the CPU needs SciPy; without it, the
+        call raises ImportError.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype, with values in :math:`[-1, 1]`.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+    """
+    return ErfInv().apply((x,))[0]

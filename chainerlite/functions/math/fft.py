@@ -1,0 +1,115 @@
+"""One-dimensional discrete Fourier transform of (real, imag) pairs."""
+
+from chainerlite import backend
+from chainerlite import function_node
+from chainerlite.utils import type_check
+
+
+class FFT(function_node.FunctionNode):
+    """DFT (``method='fft'``) or its inverse (``'ifft'``) on the last axis."""
+
+    def __init__(self, method):
+        self._method = method
+
+    @property
+    def label(self):
+        return self._method
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('real', 'imag'))
+        r_type, i_type = in_types
+        type_check.expect(
+            r_type.dtype.kind == 'f',
+            r_type.dtype == i_type.dtype,
+            r_type.shape == i_type.shape,
+            r_type.ndim > 0,
+        )
+
+    def forward(self, inputs):
+        real, imag = inputs
+        xp = backend.get_array_module(real)
+        y = getattr(xp.fft, self._method)(real + imag * 1j)
+        dtype = real.dtype
+        return (y.real.astype(dtype, copy=False),
+                y.imag.astype(dtype, copy=False))
+
+    def backward(self, indexes, grad_outputs):
+        # The transform is linear with a symmetric matrix W, so the gradient
+        # is conj(W) g: the other transform, scaled by the length n.
+        g_real, g_imag = grad_outputs
+        like = g_real if g_real is not None else g_imag
+        xp = backend.get_array_module(like)
+        if g_real is None:
+            g_real = xp.zeros(like.shape, like.dtype)
+        if g_imag is None:
+            g_imag = xp.zeros(like.shape, like.dtype)
+        n = like.shape[-1]
+        if self._method == 'fft':
+            gr, gi = FFT('ifft').apply((g_real, g_imag))
+            return gr * n, gi * n
+        gr, gi = FFT('fft').apply((g_real, g_imag))
+        return gr * (1.0 / n), gi * (1.0 / n)
+
+
+def _transform(x, method):
+    if not isinstance(x, tuple) or len(x) != 2:
+        raise TypeError(
+            '{}: x must be a tuple (real, imag) of two arrays, not {}'.format(
+                method, type(x).__name__))
+    return FFT(method).apply(x)
+
+
+def fft(x):
+    """One-dimensional discrete Fourier transform along the last axis.
+
+    A complex array is given as its real and imaginary parts. With
+    :math:`z = \\mathrm{real} + i\\,\\mathrm{imag}` of length :math:`n`,
+
+    .. math::
+        Z_k = \\sum_{j=0}^{n-1} z_j e^{-2\\pi i jk/n}
+
+    Args:
+        x (tuple): ``(real, imag)``, two variables or arrays of the same
+            shape (at least one dimension) and floating point dtype.
+
+    Returns:
+        tuple of Variable: ``(real, imag)`` of the transform, with the shape
+        and dtype of the input.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> r, i = F.fft((np.array([1., 2., 3.]), np.zeros(3)))
+        >>> r.array.round(4), i.array.round(4)
+        (array([ 6. , -1.5, -1.5]), array([ 0.   ,  0.866, -0.866]))
+
+    """
+    return _transform(x, 'fft')
+
+
+def ifft(x):
+    """One-dimensional inverse discrete Fourier transform along the last axis.
+
+    .. math::
+        z_j = \\frac{1}{n} \\sum_{k=0}^{n-1} Z_k e^{2\\pi i jk/n}
+
+    Args:
+        x (tuple): ``(real, imag)``, two variables or arrays of the same
+            shape (at least one dimension) and floating point dtype.
+
+    Returns:
+        tuple of Variable: ``(real, imag)`` of the inverse transform, with the
+        shape and dtype of the input.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> r, i = F.ifft((np.array([6., -1.5, -1.5]),
+        ...                np.array([0., 0.8660254, -0.8660254])))
+        >>> r.array.round(4), i.array.round(4)
+        (array([1., 2., 3.]), array([0., 0., 0.]))
+
+    """
+    return _transform(x, 'ifft')

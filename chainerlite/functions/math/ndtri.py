@@ -1,0 +1,40 @@
+"""Elementwise inverse of the standard normal CDF."""
+
+import math
+
+from chainerlite.functions.math import _special
+from chainerlite.functions.math import exponential
+
+
+class Ndtri(_special.UnarySpecialOfOutput):
+    """Elementwise inverse of the standard normal CDF."""
+
+    name = 'ndtri'
+    special_name = 'ndtri'
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        # The derivative of the inverse is 1 / pdf(y).
+        return gy * exponential.exp(0.5 * y * y) * math.sqrt(2.0 * math.pi),
+
+
+def ndtri(x):
+    """Elementwise inverse of the cumulative distribution function of the
+    standard normal (its quantile function).
+
+    .. math::
+        y_i = \\mathrm{ndtr}^{-1}(x_i)
+
+    .. note::
+        As in Chainer, the forward on the CPU needs SciPy; without it, the
+        call raises ImportError.
+
+    Args:
+        x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating
+            point dtype, with values in :math:`[0, 1]`.
+
+    Returns:
+        Variable: Output variable with the shape and dtype of ``x``.
+    """
+    return Ndtri().apply((x,))[0]

@@ -1,0 +1,98 @@
+import numpy
+import pytest
+
+import chainerlite
+from chainerlite import functions
+from chainerlite import links
+from chainerlite import optimizers
+import chainerlite.chainermn
+
+
+def _mlp(seed):
+    numpy.random.seed(seed)
+    model = chainerlite.Sequential(links.Linear(4, 8), functions.tanh,
+                                   links.Linear(8, 3))
+    return model
+
+
+def _loss(model, x, t):
+    return functions.softmax_cross_entropy(model(x), t)
+
+
+def test_first_update_broadcasts_then_averages(comm):
+    model = _mlp(comm.rank)               # a different start on each rank
+    opt = chainerlite.chainermn.create_multi_node_optimizer(
+        optimizers.SGD(lr=0.5), comm)
+    assert opt.setup(model) is opt
+    opt.update()
+    assert opt.t == 0
+    start = [p.array.copy() for _, p in sorted(model.namedparams())]
+    for got in comm.allgather_obj(start):
+        for a, b in zip(got, start):
+            numpy.testing.assert_array_equal(a, b)
+    for i, (_, p) in enumerate(sorted(model.namedparams())):
+        p.grad = numpy.full_like(p.array, comm.rank + i)
+    opt.update()
+    assert opt.t == 1
+    base = (comm.size - 1) / 2
+    for i, ((_, p), before) in enumerate(zip(sorted(model.namedparams()),
+                                              start)):
+        numpy.testing.assert_allclose(p.array, before - 0.5 * (base + i),
+                                      rtol=1e-6, atol=1e-6)
+
+
+def test_new_link_is_broadcast_again(comm):
+    model = chainerlite.Chain()
+    with model.init_scope():
+        model.a = links.Linear(2, 3)
+    opt = chainerlite.chainermn.create_multi_node_optimizer(
+        optimizers.SGD(), comm)
+    opt.setup(model)
+    opt.update()
+    with model.init_scope():
+        model.c = links.Linear(3, 2)
+    model.c.W.array[...] = comm.rank
+    opt.setup(model)
+    opt.update()
+    assert opt.t == 0
+    numpy.testing.assert_array_equal(model.c.W.array, 0)
+
+
+def test_attributes_are_the_wrapped_optimizers(comm):
+    actual = optimizers.MomentumSGD(lr=0.1)
+    opt = chainerlite.chainermn.create_multi_node_optimizer(actual, comm)
+    opt.lr = 0.25
+    assert actual.lr == 0.25 and opt.lr == 0.25
+
+
+def test_double_buffering_needs_pure_nccl(comm):
+    with pytest.raises(ValueError, match='pure_nccl'):
+        chainerlite.chainermn.create_multi_node_optimizer(
+            optimizers.SGD(), comm, double_buffering=True)
+
+
+def test_two_ranks_train_as_one_process(comm):
+    """Each rank trains on its share of every batch; the parameters end as
+    those of one process trained on the whole batches."""
+    rng = numpy.random.RandomState(0)
+    x = rng.randn(12 * comm.size, 4).astype(numpy.float32)
+    t = rng.randint(0, 3, len(x)).astype(numpy.int32)
+    reference = _mlp(1)
+    ref_opt = optimizers.MomentumSGD(lr=0.1)
+    ref_opt.setup(reference)
+    model = _mlp(1 + comm.rank)
+    opt = chainerlite.chainermn.create_multi_node_optimizer(
+        optimizers.MomentumSGD(lr=0.1), comm)
+    opt.setup(model)
+    opt.update()                           # rank 0's start everywhere
+    share = 4
+    for step in range(3):
+        batch = slice(step * share * comm.size, (step + 1) * share * comm.size)
+        ref_opt.update(_loss, reference, x[batch], t[batch])
+        mine = slice(batch.start + comm.rank * share,
+                     batch.start + (comm.rank + 1) * share)
+        opt.update(_loss, model, x[mine], t[mine])
+    for (name, p), (_, q) in zip(sorted(model.namedparams()),
+                                 sorted(reference.namedparams())):
+        numpy.testing.assert_allclose(p.array, q.array, rtol=1e-5, atol=1e-6,
+                                      err_msg=name)
