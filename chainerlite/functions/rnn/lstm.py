@@ -41,8 +41,9 @@ def _gate_variables(x):
 
 def _compiled(*arrays):
     # whether the compiled kernels of chainerlite._core take these arrays
-    return all(isinstance(a, numpy.ndarray) for a in arrays) and (
-        arrays[0].dtype in (numpy.float32, numpy.float64))
+    dtype = arrays[0].dtype
+    return dtype in (numpy.float32, numpy.float64) and all(
+        isinstance(a, numpy.ndarray) and a.dtype == dtype for a in arrays)
 
 
 def _cells(a):
@@ -111,13 +112,30 @@ class LSTM(function_node.FunctionNode):
         return tuple(grads[i] for i in indexes)
 
     def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel on the GPU; None (the graph path) on the CPU
+        # one fused kernel on the GPU or (compiled) on the CPU; None (the
+        # graph path) otherwise
         c_prev, x = self.inputs[0].data, self.inputs[1].data
-        if not isinstance(x, cuda.ndarray):
-            return None
         c_next, = self._retained_output_data
-        grads = _backward_gpu(c_prev, x, c_next, *grad_outputs)
+        if isinstance(x, cuda.ndarray):
+            grads = _backward_gpu(c_prev, x, c_next, *grad_outputs)
+        elif _compiled(c_prev, x, *[g for g in grad_outputs if g is not None]):
+            grads = _backward_cpu(c_prev, x, c_next, *grad_outputs)
+        else:
+            return None
         return tuple(grads[i] for i in indexes)
+
+
+def _backward_cpu(c_prev, x, c_next, gc, gh):
+    if gc is None:
+        gc = numpy.zeros_like(c_prev)
+    if gh is None:
+        gh = numpy.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
+    gc_prev = numpy.empty_like(c_prev, order='C')
+    gx = numpy.empty_like(x, order='C')
+    _core.lstm_backward(
+        _cells(c_prev), _gate_cells(x), _cells(c_next), _cells(gc),
+        _cells(gh), _cells(gc_prev), _gate_cells(gx))
+    return gc_prev, gx
 
 
 def _forward_gpu(c_prev, x):
@@ -154,13 +172,7 @@ class LSTMGrad(_formula.FormulaNode):
         if not _compiled(*inputs):
             return super().forward(inputs)
         self.retain_inputs(tuple(range(len(inputs))))
-        c_prev, x, c_next, gc, gh = inputs
-        gc_prev = numpy.empty_like(c_prev, order='C')
-        gx = numpy.empty_like(x, order='C')
-        _core.lstm_backward(
-            _cells(c_prev), _gate_cells(x), _cells(c_next), _cells(gc),
-            _cells(gh), _cells(gc_prev), _gate_cells(gx))
-        return gc_prev, gx
+        return _backward_cpu(*inputs)
 
     def formula(self, c_prev, x, c_next, gc, gh):
         batch = len(x)
