@@ -56,3 +56,17 @@ def test_forward_and_grad_match_reference(dtype, tol, shape, batch):
     chainerlite.backward([c, h])
     np.testing.assert_allclose(cv.grad, gc_ex, rtol=tol * 10, atol=tol * 10)
     np.testing.assert_allclose(xv.grad, gx_ex, rtol=tol * 10, atol=tol * 10)
+
+
+@pytest.mark.parametrize('shape,batch', [((0, 2), 0), ((3, 0), 2),
+                                         ((2, 2, 0), 1)])
+def test_empty(shape, batch):
+    c_prev = chainerlite.Variable(np.zeros(shape, np.float32))
+    x = chainerlite.Variable(
+        np.zeros((batch, 4 * shape[1]) + shape[2:], np.float32))
+    c, h = F.lstm(c_prev, x)
+    assert c.shape == shape and h.shape == (batch,) + shape[1:]
+    c.grad = np.ones(shape, np.float32)
+    c.backward()
+    np.testing.assert_array_equal(c_prev.grad[batch:], 1)
+    assert x.grad.shape == x.shape

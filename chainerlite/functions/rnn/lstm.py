@@ -1,5 +1,7 @@
 """LSTM cell activation."""
 
+import math
+
 import numpy
 
 from chainerlite import _core
@@ -29,7 +31,7 @@ def _split_gates(x):
 
 def _gate_cells(x):
     # gate sources (batch, 4 * units, ...) seen as (batch, units, 4, rest)
-    return x.reshape(_gate_shape(x)[:3] + (-1,))
+    return x.reshape(_gate_shape(x)[:3] + (math.prod(x.shape[2:]),))
 
 
 def _gate_variables(x):
@@ -48,7 +50,7 @@ def _compiled(*arrays):
 
 def _cells(a):
     # (batch, units, ...) seen as (batch, units, rest)
-    return a.reshape(a.shape[:2] + (-1,))
+    return a.reshape(a.shape[:2] + (math.prod(a.shape[2:]),))
 
 
 def _rows(x, batch):
