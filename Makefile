@@ -173,7 +173,7 @@ bench: $(VENV)/bin/asv
 #   $P/pip wheel --no-build-isolation --no-deps -w /tmp/cl_dist .
 #   $P/pip install --force-reinstall --no-deps /tmp/cl_dist/chainerlite-*.whl
 #   $P/pip install 'setuptools<60'    # chainer needs it at runtime
-#   make perf-docs PERF_PYTHON=$P/python    # here: /work/cmpenv/bin/python
+#   make perf-docs PERF_PYTHON=$P/python
 PERF_PYTHON ?= $(PY)
 PERF_JSON := build/performance.json
 

@@ -7,12 +7,12 @@ from chainerlite._core.config import (  # NOQA
     GlobalConfig, LocalConfig, config, force_backprop_mode, global_config,
     no_backprop_mode, using_config)
 from chainerlite._core.hooks import (  # NOQA
-    HookRegistry, _set_base_hook_class, get_function_hooks)
+    HookRegistry, get_function_hooks)
 from chainerlite._core.node import (  # NOQA
-    FunctionNode, Variable, VariableNode, _as_variable, _register,
+    FunctionNode, Variable, VariableNode, _as_variable, _set_cupy,
     force_array, get_array_module)
 from chainerlite._core.backprop import backward, grad  # NOQA
-from chainerlite._core.basic_math import (  # NOQA
+from chainerlite._core.ops_math import (  # NOQA
     Absolute, Add, AddConstant, Div, DivFromConstant, Mul, MulConstant, Neg,
     PowConstVar, PowVarConst, PowVarVar, Sub, SubFromConstant)
 from chainerlite._core.conv_kernels import col2im_2d, im2col_2d  # NOQA

@@ -17,8 +17,8 @@ from chainerlite._core.hooks cimport (
     BWD_POST, BWD_PRE, FWD_POST, FWD_POST_OUT, FWD_PRE, HookEntry,
     active_entries, any_mask, global_entries)
 from chainerlite._core.node cimport (
-    FunctionNode, Variable, VariableNode, check_finite, check_grad, ensure_array,
-    new_variable)
+    ACCUMULATES, USES_ARRAYS, FunctionNode, Variable, VariableNode,
+    check_finite, check_grad, ensure_array, new_variable, node_facts)
 
 import warnings
 
@@ -163,46 +163,52 @@ cdef tuple _IDX01 = (0, 1)
 
 
 cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
-                         bint arrays, ThreadState state):
-    # ``arrays``: the node's array-level backward may be used (no global
-    # hook watches forward calls, which Chainer shows nested in backward).
+                         bint arrays, ThreadState state, tuple current):
+    """The input gradients of ``f`` for ``indexes``, as the pass holds them.
+
+    ``arrays``: the array-level backward may be used (no double backprop,
+    and no global hook watches the forward calls, which Chainer shows nested
+    in backward). ``current``: for a node that overrides
+    ``backward_accumulate``, the gradients the targets have so far.
+    """
     cdef int prev = state.enable_backprop
-    if arrays and f._fast:
-        gxs = f._backward_raw(indexes, gys)
+    if arrays and node_facts(type(f)) & USES_ARRAYS:
+        gxs = f._backward_arrays(indexes, gys)
         if gxs is not None:
-            if len(gxs) == 1:
-                gx = gxs[0]
-                return gxs if type(gx) is _ndarray else (ensure_array(gx),)
-            return tuple([ensure_array(gx) for gx in gxs])
-    if arrays:
-        array_backward = _array_backward(type(f))
-        if array_backward is not None:
-            gxs = array_backward(f, indexes, gys)
-            if gxs is not None:
-                gxs = _normalize(f, gxs, indexes)
-                return tuple([_unwrap(f, gx, True) for gx in gxs])
+            return _arrays_of(f, gxs, indexes)
     gvars = _as_grad_vars(gys) if raw else gys
     set_local_backprop(state, 0 if raw else 1)
     try:
-        gxs = f.backward(indexes, gvars)
+        if current is None:
+            gxs = f.backward(indexes, gvars)
+        else:
+            gxs = f.backward_accumulate(
+                indexes, gvars, _as_grad_vars(current) if raw else current)
     finally:
         set_local_backprop(state, prev)
     gxs = _normalize(f, gxs, indexes)
     return tuple([_unwrap(f, gx, raw) for gx in gxs])
 
 
-cdef inline object _array_backward(cls):
-    """A Python node's ``_backward_arrays`` method, or None.
+cdef inline tuple _backward1(FunctionNode f, tuple gys, ThreadState state):
+    # _run_backward for a one-in, one-out node whose class uses its
+    # array-level backward (step_fast checked that)
+    gxs = f._backward_arrays(_IDX0, gys)
+    if gxs is None:
+        return _run_backward(f, _IDX0, gys, True, False, state, None)
+    return _arrays_of(f, gxs, _IDX0)
 
-    Library nodes written in Python may define
-    ``_backward_arrays(self, indexes, grad_outputs)`` computing the input
-    gradients from the output gradients as raw arrays; it is used instead of
-    ``backward`` when no double backprop is requested, so no Variables or
-    grad nodes are built. ``backward`` stays the reference (and the path for
-    double backprop). The look-up goes through CPython's type attribute
-    cache, so no table keyed by class keeps classes alive.
-    """
-    return getattr(cls, '_backward_arrays', None)
+
+cdef tuple _arrays_of(FunctionNode f, gxs, tuple indexes):
+    # what _backward_arrays gave, as a tuple of arrays (None entries kept)
+    if type(gxs) is tuple and len(<tuple>gxs) == len(indexes):
+        for gx in <tuple>gxs:
+            if type(gx) is not _ndarray:
+                break
+        else:
+            return <tuple>gxs
+    gxs = _normalize(f, gxs, indexes)
+    return tuple([_unwrap(f, gx, True) for gx in gxs])
 
 
 cdef class _Pass:
@@ -282,6 +288,20 @@ cdef class _Pass:
             self.found[y] = g
         return g
 
+    cdef tuple current_grads(self, tuple inputs, tuple indexes):
+        """The pending gradients of the targets, for backward_accumulate.
+
+        An input given at several positions has its gradient at the first
+        one (None at the others, whose results are added to it).
+        """
+        seen = set()
+        current = []
+        for i in indexes:
+            x = inputs[i]
+            current.append(None if x in seen else self.grads.get(x))
+            seen.add(x)
+        return tuple(current)
+
     cdef tuple gather(self, FunctionNode f):
         """Takes the pending output gradients of ``f`` (None if all are None)."""
         cdef PyObject* p
@@ -319,13 +339,14 @@ cdef class _Pass:
         return idx or None
 
     cdef bint step_fast(self, FunctionNode f) except -1:
-        """Backward of a one-in, one-out built-in node on raw arrays.
+        """Backward of a one-in, one-out node on raw arrays.
 
         Returns False when ``f`` needs the general path.
         """
-        if not (self.arrays and f._fast and f._n_out == 1 and not self.debug
+        if not (self.arrays and f._n_out == 1 and not self.debug
                 and f._local_hooks is None and f._inputs is not None
-                and len(f._inputs) == 1):
+                and len(f._inputs) == 1
+                and node_facts(type(f)) & USES_ARRAYS):
             return False
         cdef PyObject* p = f._outs[0]
         if p == NULL:
@@ -337,21 +358,23 @@ cdef class _Pass:
         if not self.wants(x):
             return True
         cdef tuple entries = self.entries
+        cdef tuple gys = (g,)
         if entries is None:
-            gx = f._backward_raw1(g)
+            gxs = _backward1(f, gys, self.state)
         else:
             in_data = _NONE1 if x._data is None else (x._data,)
-            out_grad = (g,)
+            out_grad = gys
             _call_backward_hooks(entries, BWD_PRE, f, in_data, out_grad)
             _check_not_unchained(f)
             self.state.running += 1
             try:
-                gx = f._backward_raw1(g)
+                gxs = _backward1(f, gys, self.state)
             finally:
                 self.state.running -= 1
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
-        if type(gx) is not _ndarray:
-            gx = ensure_array(gx)
+        gx = gxs[0]
+        if gx is None:
+            return True
         check_grad(f, x, gx, True)
         self.deliver(x, gx)
         return True
@@ -370,6 +393,9 @@ cdef class _Pass:
         indexes = self.target_indexes(inputs_t)
         if indexes is None:
             return 0
+        cdef tuple current = None
+        if node_facts(type(f)) & ACCUMULATES:
+            current = self.current_grads(inputs_t, indexes)
         entries = self.entries
         if f._local_hooks:
             entries = active_entries(self.state, f._local_hooks)
@@ -377,7 +403,7 @@ cdef class _Pass:
                 entries = None
         if entries is None:
             gxs = _run_backward(f, indexes, gys, self.raw, self.arrays,
-                                self.state)
+                                self.state, current)
         else:
             in_data = _hook_in_data(f)
             out_grad = _hook_out_grad(gys, self.raw)
@@ -386,7 +412,7 @@ cdef class _Pass:
             self.state.running += 1
             try:
                 gxs = _run_backward(f, indexes, gys, self.raw, self.arrays,
-                                self.state)
+                                self.state, current)
             finally:
                 self.state.running -= 1
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
@@ -400,6 +426,10 @@ cdef class _Pass:
                 continue
             x = <VariableNode>inputs_t[<Py_ssize_t>indexes[j]]
             check_grad(f, x, gx, self.raw)
+            if current is not None and current[j] is not None:
+                # backward_accumulate gave the total for this input
+                self.grads[x] = gx
+                continue
             if self.raw:
                 # one array handed to several inputs must not be aliased
                 for k in range(j):
@@ -709,7 +739,3 @@ cdef object _default_seed(Variable o, loss_scale):
     g = o.xp.ones_like(o._data)
     return g if loss_scale is None else _scaled_seed(g, loss_scale)
 
-
-from chainerlite._core.node import _register  # noqa: E402
-
-_register('backprop', backprop)

@@ -1,5 +1,6 @@
 from cpython.object cimport PyTypeObject
 from cpython.ref cimport PyObject
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 
 from chainerlite._core.config cimport ThreadState
 
@@ -14,12 +15,14 @@ cdef enum:
     FWD_POST = 2
     BWD_PRE = 4
     BWD_POST = 8
-    FWD_POST_OUT = 16   # forward_postprocess takes (function, in_data, out_data)
+    FWD_POST_OUT = 16   # forward_postprocess takes (function, in_data,
+                        # out_data): the hook's forward_postprocess_out_data
 
 
 cdef class HookEntry:
-    # One registered hook and which callbacks it overrides. The mask is
-    # recomputed when the hook's instance dict or its class changes.
+    # One registered hook and which callbacks it overrides. The mask holds
+    # while the hook's class and the size of its instance dict are those it
+    # was computed with (see still_valid).
     cdef readonly object hook
     cdef readonly int mask
     cdef object inst_dict        # the hook's instance __dict__ (or None)
@@ -36,32 +39,34 @@ cdef class HookEntry:
     cdef object call3(self, int index, a, b, c)
 
 
-ctypedef struct HookCheck:
-    # What a registered hook looked like when its entry was validated (the
-    # same test as HookEntry's, on plain C fields; references are owned).
-    PyObject* hook
-    PyObject* type_
-    unsigned int tag
-    PyObject* inst_dict          # NULL when the hook has no instance dict
-    Py_ssize_t dict_size
-
-
 cdef class HookRegistry(dict):
     cdef readonly unsigned long version
     cdef readonly tuple entries
-    cdef HookCheck* checks       # one per entry
-    cdef Py_ssize_t n_checks
     cdef int mask                # union of the entries' masks
-    cdef void _release_checks(self)
     cdef _changed(self)
     cdef _commit(self, dict before)
-    cdef int _sync(self) except -1
     cdef tuple _revalidate(self)
 
 
 cdef tuple active_entries(ThreadState state, object local_hooks)
 cdef tuple global_entries(ThreadState state)
 cdef int any_mask(tuple entries) except -1
+
+
+cdef inline bint still_valid(HookEntry e):
+    """Whether the mask of ``e`` still describes its hook.
+
+    It does while the class is unmodified (same type, same version tag) and
+    the instance dict has the same size: patching a callback on the
+    instance (mock.patch.object) adds or removes a key. Asked on every op,
+    so it reads borrowed pointers and counts no references.
+    """
+    cdef PyTypeObject* t = _type_of(<PyObject*>e.hook)
+    return (e.mask >= 0 and e.type_tag != 0
+            and <PyObject*>t == <PyObject*>e.type_
+            and (<_TypeWithTag*>t).tp_version_tag == e.type_tag
+            and (e.inst_dict is None
+                 or _dict_size(<PyObject*>e.inst_dict) == e.dict_size))
 
 
 cdef inline tuple entries_with_callbacks(ThreadState state):
@@ -74,15 +79,9 @@ cdef inline tuple entries_with_callbacks(ThreadState state):
     if state.hooks is None:
         return None
     cdef HookRegistry reg = <HookRegistry>state.hooks
+    cdef tuple entries = reg.entries
     cdef Py_ssize_t i
-    cdef HookCheck* c
-    cdef PyTypeObject* t
-    for i in range(reg.n_checks):
-        c = &reg.checks[i]
-        t = _type_of(c.hook)
-        if (<PyObject*>t != c.type_ or c.tag == 0
-                or (<_TypeWithTag*>t).tp_version_tag != c.tag
-                or (c.inst_dict != NULL
-                    and _dict_size(c.inst_dict) != c.dict_size)):
+    for i in range(PyTuple_GET_SIZE(entries)):
+        if not still_valid(<HookEntry>PyTuple_GET_ITEM(entries, i)):
             return reg._revalidate()
-    return reg.entries if reg.mask else None
+    return entries if reg.mask else None

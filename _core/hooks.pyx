@@ -1,16 +1,13 @@
-"""Function hook registry (thread-local) and dispatch tables.
+"""Function hook registry (thread-local) and dispatch.
 
-The hot path asks :func:`active_entries` once per op; when no hook is
-registered it returns an empty tuple after one length check. Each entry
-caches which of the four callbacks its hook overrides, so a hook that
-overrides nothing is never called.
+The hot path asks :func:`active_entries` (or the inlined
+``entries_with_callbacks``) once per op; when no hook is registered that is
+one test. Each :class:`HookEntry` knows which of the four callbacks its
+hook overrides, so a hook that overrides nothing is never called; the
+entry itself is what the per-op check reads.
 """
 from cpython.dict cimport PyDict_Size
-from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from cpython.ref cimport Py_XDECREF, Py_XINCREF
 from cpython.object cimport PyObject_GenericGetDict
-from cpython.object cimport Py_TYPE, PyTypeObject
-from cpython.ref cimport PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 
 from chainerlite._core.config cimport ThreadState, get_state
@@ -18,48 +15,31 @@ from chainerlite._core.config cimport ThreadState, get_state
 
 cdef tuple _CALLBACKS = ('forward_preprocess', 'forward_postprocess',
                          'backward_preprocess', 'backward_postprocess')
-cdef tuple _base_callbacks = None
-# Version tag of a hook class -> its mask, for hooks whose instances override
-# no callback: a new hook of a known class skips the signature inspection.
-# A tag is never reused for another class or a modified one, and the cache
-# holds no reference to the class (nor to its functions, which may refer to
-# it), so classes made at run time are freed. Emptied when it grows large.
-cdef dict _class_masks = {}
-cdef Py_ssize_t _CLASS_MASKS_SIZE = 4096
+cdef tuple _base_funcs = None
 
 
-def _set_base_hook_class(cls):
-    """Registers the FunctionHook base class whose callbacks do nothing."""
-    global _base_callbacks
-    _base_callbacks = tuple([cls.__dict__[name] for name in _CALLBACKS])
+cdef tuple _base_callbacks():
+    # The callbacks of FunctionHook itself, which do nothing. Its module
+    # imports the core, so it is imported on first use.
+    global _base_funcs
+    if _base_funcs is None:
+        from chainerlite.function_hook import FunctionHook
+        _base_funcs = tuple([FunctionHook.__dict__[name]
+                             for name in _CALLBACKS])
+    return _base_funcs
 
 
 cdef class HookRegistry(dict):
     """Ordered ``name -> hook`` mapping that keeps its dispatch entries.
 
     Every mutation rebuilds the tuple of :class:`HookEntry` (validating new
-    hooks then, at registration, rather than on the first op) and the C
-    array of checks that :func:`entries_with_callbacks` runs per op.
+    hooks then, at registration, rather than on the first op) and the union
+    of their masks.
     """
 
     def __cinit__(self, *args, **kwargs):
         self.entries = ()
-        self.checks = NULL
-        self.n_checks = 0
         self.mask = 0
-
-    def __dealloc__(self):
-        self._release_checks()
-
-    cdef void _release_checks(self):
-        cdef Py_ssize_t i
-        for i in range(self.n_checks):
-            Py_XDECREF(self.checks[i].hook)
-            Py_XDECREF(self.checks[i].type_)
-            Py_XDECREF(self.checks[i].inst_dict)
-        PyMem_Free(self.checks)
-        self.checks = NULL
-        self.n_checks = 0
 
     cdef _changed(self):
         cdef HookEntry e
@@ -73,39 +53,11 @@ cdef class HookRegistry(dict):
                 e._recompute()
             entries.append(e)
         self.entries = tuple(entries)
-        self._sync()
-
-    cdef int _sync(self) except -1:
-        # Snapshots every entry (revalidating those that changed) into the
-        # checks array.
-        cdef Py_ssize_t i, n = len(self.entries)
-        cdef HookEntry e
-        cdef HookCheck* checks = <HookCheck*>PyMem_Malloc(
-            max(n, 1) * sizeof(HookCheck))
-        if checks == NULL:
-            raise MemoryError()
-        cdef int mask = 0
-        for i in range(n):
-            e = <HookEntry>self.entries[i]
-            mask |= e.current_mask()
-            checks[i].hook = <PyObject*>e.hook
-            checks[i].type_ = <PyObject*>e.type_
-            checks[i].tag = e.type_tag
-            checks[i].inst_dict = (NULL if e.inst_dict is None
-                                   else <PyObject*>e.inst_dict)
-            checks[i].dict_size = e.dict_size
-            Py_XINCREF(checks[i].hook)
-            Py_XINCREF(checks[i].type_)
-            Py_XINCREF(checks[i].inst_dict)
-        self._release_checks()
-        self.checks = checks
-        self.n_checks = n
-        self.mask = mask
-        return 0
+        self.mask = any_mask(self.entries)
 
     cdef tuple _revalidate(self):
-        # A hook or its class changed since the last snapshot.
-        self._sync()
+        # A hook or its class changed since its entry was validated.
+        self.mask = any_mask(self.entries)
         return self.entries if self.mask else None
 
     cdef _commit(self, dict before):
@@ -172,6 +124,7 @@ cdef int _compute_mask(hook) except -1:
     except AttributeError:
         inst = {}
     cls = type(hook)
+    base = _base_callbacks()
     for i in range(4):
         name = _CALLBACKS[i]
         # looked up on the class or the instance dict: a hook's own
@@ -180,36 +133,13 @@ cdef int _compute_mask(hook) except -1:
                         else getattr(cls, name, None)):
             raise TypeError('%s.%s is not a function hook: it has no callable '
                             '%s' % (cls.__module__, cls.__qualname__, name))
-        if name in inst or _base_callbacks is None or (
-                getattr(cls, name, None) is not _base_callbacks[i]):
+        if name in inst or getattr(cls, name, None) is not base[i]:
             mask |= bit
         bit <<= 1
-    if mask & FWD_POST and _wants_out_data(
-            getattr(hook, 'forward_postprocess')):
+    if mask & FWD_POST and getattr(hook, 'forward_postprocess_out_data',
+                                   False):
         mask |= FWD_POST_OUT
     return mask
-
-
-cdef bint _wants_out_data(callback) except -1:
-    # Decided once when the hook is (re)validated, never per call: a
-    # forward_postprocess with a third required positional parameter (or one
-    # named out_data) receives the output arrays too; an optional third
-    # parameter keeps Chainer's two-argument call.
-    import inspect
-    try:
-        params = inspect.signature(callback).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    required = 0
-    for p in params:
-        if p.name == 'out_data':
-            return True
-        if p.kind == p.VAR_POSITIONAL:
-            return False
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and (
-                p.default is p.empty):
-            required += 1
-    return required >= 3
 
 
 cdef class HookEntry:
@@ -220,7 +150,7 @@ cdef class HookEntry:
         self.mask = -1
 
     cdef int current_mask(self) except -1:
-        if _still_valid(self):
+        if still_valid(self):
             return self.mask
         return self._recompute()
 
@@ -228,26 +158,11 @@ cdef class HookEntry:
         hook = self.hook
         cls = type(hook)
         inst = _instance_dict(hook)
-        on_instance = inst is not None and any(
-            [name in inst for name in _CALLBACKS])
-        cdef unsigned int tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
-        cached = None if on_instance or tag == 0 else _class_masks.get(tag)
-        if cached is not None:
-            # another instance of this class was validated already
-            self.mask = cached
-        else:
-            self.mask = _compute_mask(hook)
+        self.mask = _compute_mask(hook)
         self.funcs = [None if inst is not None and name in inst
                       else getattr(cls, name) for name in _CALLBACKS]
-        if cached is None:
-            # The lookups above assign the class a fresh version tag if
-            # needed.
-            tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
-            if not on_instance and tag != 0:
-                if len(_class_masks) >= _CLASS_MASKS_SIZE:
-                    _class_masks.clear()
-                _class_masks[tag] = self.mask
-        self.type_tag = tag
+        # the lookups above give the class a version tag if it had none
+        self.type_tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
         self.type_ = cls
         self.inst_dict = inst
         self.dict_size = -1 if inst is None else PyDict_Size(inst)
@@ -292,20 +207,6 @@ cdef tuple active_entries(ThreadState state, object local_hooks):
     merged = dict(state.hooks)
     merged.update(local_hooks)
     return tuple([HookEntry(h) for h in merged.values()])
-
-
-cdef inline bint _still_valid(HookEntry e):
-    # The cached mask holds while the class is unmodified (same type, same
-    # version tag) and the instance dict has the same size: patching a
-    # callback on the instance (mock.patch.object) adds or removes a key.
-    # Checked on every op, so it uses borrowed pointers and no reference
-    # counting.
-    cdef PyTypeObject* cls = Py_TYPE(e.hook)
-    cdef unsigned int tag = (<_TypeWithTag*>cls).tp_version_tag
-    return (e.mask >= 0 and tag != 0 and tag == e.type_tag
-            and <PyObject*>cls == <PyObject*>e.type_
-            and (e.inst_dict is None
-                 or PyDict_Size(e.inst_dict) == e.dict_size))
 
 
 cdef int any_mask(tuple entries) except -1:

@@ -15,7 +15,6 @@ cdef class VariableNode:
     cdef public int _rank        # public: Chainer's tests set it by hand
     cdef bint _requires_grad
     cdef PyObject* _variable     # borrowed; cleared when the Variable dies
-    cdef object old_style_creator
     cdef object __weakref__
 
     cdef _set_creator(self, FunctionNode creator)
@@ -43,35 +42,56 @@ cdef class FunctionNode:
     cdef public tuple _output_indexes_to_retain
     cdef public tuple _retained_output_data
     cdef object _local_hooks
-    cdef bint _fast               # built-in node whose class is not subclassed
-    cdef public bint lazy_grad_sum
     cdef dict _extra             # attributes set from Python (created lazily)
     cdef object __weakref__
 
     cdef _link_outputs(self, tuple nodes)
-    cdef tuple _backward_raw(self, tuple indexes, tuple grad_outputs)
-    cdef object _backward_raw1(self, object grad_output)
     cdef bint _quick_check(self, tuple in_data)
+    # The array-level backward of every node, compiled or Python: input
+    # gradients as arrays from output gradients as arrays, or None to use
+    # backward(). See node_facts for when it is used.
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs)
+
+
+# What a built-in node keeps for its backward, declared once per class by
+# BuiltinNode.retained(): its inputs 0-2 and its (single) output.
+cdef enum:
+    RETAIN_X0 = 1
+    RETAIN_X1 = 2
+    RETAIN_X2 = 4
+    RETAIN_Y = 8
+
+
+cdef class BuiltinNode(FunctionNode):
+    # A compiled node of one output, applied by apply_builtin.
+    cdef int retained(self)
+    cdef object compute(self, x0, x1, x2)
+    cdef inline object input_data(self, Py_ssize_t i):
+        return (<VariableNode>self._inputs[i])._data
+    cdef object output_data(self)
+
+
+# Facts about a node class, computed once per class version (node_facts).
+cdef enum:
+    USES_ARRAYS = 1        # its _backward_arrays goes with its backward
+    ACCUMULATES = 2        # it overrides backward_accumulate
 
 
 cdef Variable new_variable(data, bint requires_grad)
 cdef Variable as_variable_fast(x)
 cdef Variable get_variable(VariableNode node)
 cdef tuple apply_node(FunctionNode node, tuple inputs)
-cdef Variable apply_fast(ThreadState state, FunctionNode node, Variable x0,
-                         Variable x1, object y, Variable x2=*)
+cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=*,
+                            Variable x2=*)
+cdef int node_facts(type cls) except -1
 cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
                             tuple in_data, tuple out_data=*) except -1
 cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1
 cdef object ensure_array(object y)
 cdef bint is_array(object x)
 cdef str grad_count_message(FunctionNode func, Py_ssize_t n, indexes)
-cdef object helper(str name)
 cdef bint is_float_dtype(dtype)
 cdef int check_grad(FunctionNode func, VariableNode x, object gx, bint raw) except -1
-
-ctypedef object (*binop_t)(object, object)
-ctypedef object (*unop_t)(object)
-cdef void set_operators(binop_t add, binop_t sub, binop_t rsub, binop_t mul,
-                        binop_t div, binop_t rdiv, binop_t pow_, binop_t rpow,
-                        unop_t neg, unop_t abs_)
+cdef object array_module(x)
+cdef object functions_module()
+cdef object type_check_module()

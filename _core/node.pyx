@@ -21,7 +21,10 @@ from chainerlite._core.config cimport (
     ThreadState, backprop_enabled, debug_enabled, get_state,
     type_check_enabled)
 from chainerlite._core.hooks cimport (
-    FWD_POST, FWD_POST_OUT, FWD_PRE, HookEntry, active_entries, any_mask)
+    FWD_POST, FWD_POST_OUT, FWD_PRE, HookEntry, _TypeWithTag, active_entries,
+    any_mask, entries_with_callbacks)
+from chainerlite._core cimport ops_math
+from chainerlite._core.backprop cimport backprop
 
 cdef extern from "numpy/ndarraytypes.h":
     ctypedef struct PyArrayObject:
@@ -31,10 +34,6 @@ cdef extern from "numpy/ndarraytypes.h":
     int PyArray_NDIM(PyArrayObject* arr)
     Py_ssize_t* PyArray_DIMS(PyArrayObject* arr)
     PyObject* PyArray_DESCR(PyArrayObject* arr)
-
-cdef extern from "Python.h":
-    ctypedef struct _TypeWithTag "PyTypeObject":
-        unsigned int tp_version_tag
 
 from libc.string cimport memcmp, memcpy
 
@@ -46,35 +45,44 @@ cdef object _generic = numpy.generic
 cdef object _asarray = numpy.asarray
 cdef object _cupy = None             # set by backends.cuda when CuPy loads
 cdef object _cupy_ndarray = None
-cdef object _Parameter_init = None
-cdef object _backprop_fn = None      # set by chainerlite._core.backprop
-cdef object _function_hook_class = None
-cdef dict _lazy = {}                 # lazily imported Python helpers
 
 
-def _register(name, value):
-    """Wires objects defined in Python modules into the core."""
-    global _cupy, _cupy_ndarray, _backprop_fn, _function_hook_class
-    if name == 'cupy':
-        _cupy = value
-        _cupy_ndarray = value.ndarray
-    elif name == 'backprop':
-        _backprop_fn = value
-    elif name == 'function_hook':
-        _function_hook_class = value
-    else:
-        _lazy[name] = value
+def _set_cupy(cupy):
+    """Lets the core recognise CuPy arrays (called once CuPy is imported)."""
+    global _cupy, _cupy_ndarray
+    _cupy = cupy
+    _cupy_ndarray = cupy.ndarray
 
 
-cdef object helper(str name):
-    # Python-level helpers (functions such as reshape) that the core calls
-    # off the hot path; resolved on first use to avoid import cycles.
-    fn = _lazy.get(name)
-    if fn is None:
-        module, _, attr = name.rpartition('.')
-        fn = getattr(__import__(module, fromlist=[attr]), attr)
-        _lazy[name] = fn
-    return fn
+# Python modules of the package that the core calls off the hot path. They
+# import the core themselves, so each is imported on first use.
+cdef object _backend = None
+cdef object _functions = None
+cdef object _type_check = None
+
+
+cdef object backend_module():
+    global _backend
+    if _backend is None:
+        from chainerlite import backend
+        _backend = backend
+    return _backend
+
+
+cdef object functions_module():
+    global _functions
+    if _functions is None:
+        from chainerlite import functions
+        _functions = functions
+    return _functions
+
+
+cdef object type_check_module():
+    global _type_check
+    if _type_check is None:
+        from chainerlite.utils import type_check
+        _type_check = type_check
+    return _type_check
 
 
 cdef bint is_array(object x):
@@ -90,6 +98,13 @@ cdef object ensure_array(object y):
     if isinstance(y, _generic):
         return _asarray(y)
     return y
+
+
+cdef object array_module(x):
+    """``numpy`` or ``cupy``: the module of the array ``x``."""
+    if _cupy_ndarray is not None and isinstance(x, _cupy_ndarray):
+        return _cupy
+    return numpy
 
 
 def get_array_module(*args):
@@ -374,21 +389,6 @@ cdef Variable get_variable(VariableNode node):
 
 # ------------------------------------------------------------------- Variable
 
-cdef binop_t _op_add = NULL, _op_sub = NULL, _op_rsub = NULL, _op_mul = NULL
-cdef binop_t _op_div = NULL, _op_rdiv = NULL, _op_pow = NULL, _op_rpow = NULL
-cdef unop_t _op_neg = NULL, _op_abs = NULL
-
-
-cdef void set_operators(binop_t add, binop_t sub, binop_t rsub, binop_t mul,
-                        binop_t div, binop_t rdiv, binop_t pow_, binop_t rpow,
-                        unop_t neg, unop_t abs_):
-    global _op_add, _op_sub, _op_rsub, _op_mul, _op_div, _op_rdiv
-    global _op_pow, _op_rpow, _op_neg, _op_abs
-    _op_add, _op_sub, _op_rsub, _op_mul = add, sub, rsub, mul
-    _op_div, _op_rdiv, _op_pow, _op_rpow = div, rdiv, pow_, rpow
-    _op_neg, _op_abs = neg, abs_
-
-
 cdef Variable new_variable(data, bint requires_grad):
     cdef Variable var = Variable.__new__(Variable)
     cdef VariableNode node = var._node
@@ -471,7 +471,6 @@ cdef class Variable:
             node._variable = <PyObject*>self
             node._weak_variable = None
             node._data = None
-            node.old_style_creator = None
             node._rank = 0
         node._name = name
         node._requires_grad = requires_grad
@@ -535,7 +534,7 @@ cdef class Variable:
             return
         g = _plain_array(g, 'Variable grad')
         self._check_grad(g)
-        self._grad_var = new_variable(g, False)
+        self._grad_var = new_variable(g, True)
 
     @property
     def grad_var(self):
@@ -597,13 +596,13 @@ cdef class Variable:
     def xp(self):
         """Array module (numpy or cupy) of the data."""
         if _cupy_ndarray is not None and isinstance(self._data, _cupy_ndarray):
-            return helper('chainerlite.backends.cuda.cupy')
+            return _cupy
         return numpy
 
     @property
     def device(self):
         """Device of the data (a ``chainerlite.backend.Device``)."""
-        return helper('chainerlite.backend.get_device_from_array')(self._data)
+        return backend_module().get_device_from_array(self._data)
 
     @property
     def label(self):
@@ -713,27 +712,27 @@ cdef class Variable:
         src = var.grad
         if src is None:
             return
-        src = helper('chainerlite.backend.move_array_like')(src, self._data)
+        src = backend_module().move_array_like(src, self._data)
         mine = self.grad
         self.grad = src.copy() if mine is None else mine + src
 
     def copydata(self, var):
         """Copies the array of ``var`` into this variable's array in place."""
-        src = helper('chainerlite.backend.move_array_like')(var.array, self._data)
+        src = backend_module().move_array_like(var.array, self._data)
         self.xp.copyto(self._data, src)
 
     def to_cpu(self):
         """Moves data and grad to host memory (NumPy)."""
-        helper('chainerlite.backend.variable_to_device')(self, '@numpy')
+        backend_module().variable_to_device(self, '@numpy')
 
     def to_gpu(self, device=None):
         """Moves data and grad to a GPU (CuPy)."""
         spec = '@cupy:%d' % (0 if device is None else int(device))
-        helper('chainerlite.backend.variable_to_device')(self, spec)
+        backend_module().variable_to_device(self, spec)
 
     def to_device(self, device):
         """Moves data and grad to ``device`` (e.g. ``'@numpy'``, ``'@cupy:0'``)."""
-        helper('chainerlite.backend.variable_to_device')(self, device)
+        backend_module().variable_to_device(self, device)
 
     def backward(self, retain_grad=False, enable_double_backprop=False,
                  loss_scale=None):
@@ -756,15 +755,15 @@ cdef class Variable:
             self._grad_var = new_variable(
                 _initial_grad(self._data, loss_scale), False)
         grad = self._grad_var
-        _backprop_fn([self], [grad], retain_grad, enable_double_backprop,
-                     loss_scale)
+        backprop([self], [grad], retain_grad, enable_double_backprop,
+                 loss_scale)
 
     # -- shape helpers ------------------------------------------------------
     def reshape(self, *shape):
         """Returns a reshaped variable (see ``chainerlite.functions.reshape``)."""
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = shape[0]
-        return helper('chainerlite.functions.array.reshape.reshape')(
+        return functions_module().reshape(
             self, tuple(shape))
 
     def transpose(self, *axes):
@@ -774,69 +773,69 @@ cdef class Variable:
         elif len(axes) == 1 and (isinstance(axes[0], (tuple, list))
                                  or axes[0] is None):
             axes = axes[0]
-        return helper('chainerlite.functions.array.transpose.transpose')(
+        return functions_module().transpose(
             self, axes)
 
     def mean(self, axis=None, *, weights=None, keepdims=False):
         """Returns the (weighted) mean (see ``chainerlite.functions.average``)."""
-        return helper('chainerlite.functions.math.average.average')(
+        return functions_module().average(
             self, axis=axis, weights=weights, keepdims=keepdims)
 
     @property
     def T(self):
         """Transposed variable (all axes reversed)."""
-        return helper('chainerlite.functions.array.transpose.transpose')(
+        return functions_module().transpose(
             self, None)
 
     def __getitem__(self, slices):
-        return helper('chainerlite.functions.array.get_item.get_item')(
+        return functions_module().get_item(
             self, slices)
 
     # -- operators ------------------------------------------------------------
     def __add__(self, other):
-        return _op_add(self, other)
+        return ops_math.add(self, other)
 
     def __radd__(self, other):
-        return _op_add(self, other)
+        return ops_math.add(self, other)
 
     def __sub__(self, other):
-        return _op_sub(self, other)
+        return ops_math.sub(self, other)
 
     def __rsub__(self, other):
-        return _op_rsub(self, other)
+        return ops_math.rsub(self, other)
 
     def __mul__(self, other):
-        return _op_mul(self, other)
+        return ops_math.mul(self, other)
 
     def __rmul__(self, other):
-        return _op_mul(self, other)
+        return ops_math.mul(self, other)
 
     def __truediv__(self, other):
-        return _op_div(self, other)
+        return ops_math.div(self, other)
 
     def __rtruediv__(self, other):
-        return _op_rdiv(self, other)
+        return ops_math.rdiv(self, other)
 
     def __pow__(self, other, modulo):
-        return _op_pow(self, other)
+        return ops_math.pow_(self, other)
 
     def __rpow__(self, other, modulo):
-        return _op_rpow(self, other)
+        return ops_math.rpow(self, other)
 
     def __neg__(self):
-        return _op_neg(self)
+        return ops_math.neg(self)
 
     def __abs__(self):
-        return _op_abs(self)
+        return ops_math.abs_(self)
 
     def __pos__(self):
         return self
 
     def __matmul__(self, other):
-        return helper('chainerlite.functions.math.matmul.matmul')(self, other)
+        return functions_module().matmul(self, other)
 
     def __rmatmul__(self, other):
-        return helper('chainerlite.functions.math.matmul.matmul')(other, self)
+        return functions_module().matmul(other, self)
 
     def __richcmp__(self, other, int op):
         raise NotImplementedError(
@@ -1140,7 +1139,6 @@ cdef class FunctionNode:
                     raise TypeError('inputs must be VariableNodes, got %s'
                                     % _type_name(x))
         self._inputs = value
-        self._fast = False    # the compiled backward relies on apply's links
 
     @property
     def outputs(self):
@@ -1155,7 +1153,6 @@ cdef class FunctionNode:
 
     @outputs.setter
     def outputs(self, refs):
-        self._fast = False    # the compiled backward relies on apply's links
         if refs is None:
             self._link_outputs(None)
             return
@@ -1228,8 +1225,8 @@ cdef class FunctionNode:
             hook (FunctionHook): The hook.
             name (str): Name to register it under; ``hook.name`` by default.
         """
-        if _function_hook_class is None or not isinstance(
-                hook, _function_hook_class):
+        from chainerlite.function_hook import FunctionHook
+        if not isinstance(hook, FunctionHook):
             raise TypeError('Hook must be of type FunctionHook, not %s'
                             % _type_name(hook))
         if name is None:
@@ -1283,7 +1280,7 @@ cdef class FunctionNode:
         # a message that names the function and the failing condition.
         cdef ThreadState state = get_state()
         cdef bint prev = state.light_mode
-        tc = helper('chainerlite.utils.type_check')
+        tc = type_check_module()
         state.light_mode = True
         try:
             self.check_type_forward(tc.LightTypeInfoTuple(in_data))
@@ -1370,16 +1367,19 @@ cdef class FunctionNode:
         return tuple([gx if g is None else (g if gx is None else gx + g)
                       for gx, g in zip(gxs, grad_inputs)])
 
-    cdef tuple _backward_raw(self, tuple indexes, tuple grad_outputs):
-        # Built-in nodes (``_fast``) compute input gradients on raw arrays
-        # here; None means "use backward()".
-        return None
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        """Input gradients as arrays, or None to use :meth:`backward`.
 
-    cdef object _backward_raw1(self, object grad_output):
-        # One input, one output: the gradient of the input from the array
-        # gradient of the output. Built-in nodes with `_fast` set override
-        # _backward_raw or this.
-        return self._backward_raw(_IDX0, (grad_output,))[0]
+        The array-level twin of :meth:`backward`, for compiled and Python
+        nodes alike: ``grad_outputs`` holds arrays (None for an output
+        without a gradient) and the result gives one array (or None) per
+        index in ``indexes``. Backprop uses it instead of ``backward`` when
+        no double backprop is requested and no hook watches the forward
+        calls a backward makes, and only if the class that defines it is
+        the one that defines ``backward`` or a subclass of it (a subclass
+        that overrides ``backward`` alone keeps its semantics).
+        """
+        return None
 
     def get_retained_inputs(self):
         """Returns the retained inputs as Variables (see retain_inputs)."""
@@ -1468,8 +1468,7 @@ cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1:
     for a in arrays:
         if a is None or a.dtype.kind not in 'fc':
             continue
-        xp = helper('chainerlite.backend.get_array_module')(a)
-        if not bool(xp.isfinite(a).all()):
+        if not bool(array_module(a).isfinite(a).all()):
             raise RuntimeError(
                 'NaN or Inf detected in the %s computation of %s (debug '
                 'mode)' % (phase, node.label))
@@ -1597,42 +1596,192 @@ cdef int _link(FunctionNode node, list input_vars, tuple ret,
             v._node._data = v._data
             retained.append(outputs[i])
         node._retained_output_data = tuple(retained)
-    node.lazy_grad_sum = False
     return 0
 
 
-cdef Variable apply_fast(ThreadState state, FunctionNode node, Variable x0,
-                         Variable x1, object y, Variable x2=None):
-    """Links a built-in node that computed ``y`` without hooks.
+# input indexes by RETAIN_X0 | RETAIN_X1 | RETAIN_X2 bits
+cdef tuple _RETAINED_INPUTS = (None, (0,), (1,), (0, 1), (2,), (0, 2), (1, 2),
+                               (0, 1, 2))
 
-    ``x1`` and ``x2`` are the optional second and third inputs.
+
+cdef class BuiltinNode(FunctionNode):
+    """Compiled node of one output with the built-in contract.
+
+    A subclass declares once what its backward needs (:meth:`retained`),
+    computes its output from arrays (:meth:`compute`) and may give an
+    array-level backward (``_backward_arrays``) next to the Variable-level
+    ``backward`` that double backprop uses. :func:`apply_builtin` applies
+    any of them without going through :meth:`forward`; ``apply()`` (the
+    general path, taken in debug mode) runs the same declaration through
+    this :meth:`forward`.
     """
+
+    cdef int retained(self):
+        # RETAIN_X0 | RETAIN_X1 | RETAIN_X2 | RETAIN_Y: what backward reads
+        return 0
+
+    cdef object compute(self, x0, x1, x2):
+        # the output array from the input arrays (x1, x2: None if absent)
+        raise NotImplementedError
+
+    cdef object output_data(self):
+        # the retained output array (RETAIN_Y)
+        cdef tuple retained = self._retained_output_data
+        if retained is None or len(retained) != 1:
+            raise RuntimeError('%s: the retained output needed by backward '
+                               'is gone' % self.label)
+        return retained[0]
+
+    def forward(self, inputs):
+        cdef int mask = self.retained()
+        cdef Py_ssize_t n = len(inputs)
+        if mask & (RETAIN_X0 | RETAIN_X1 | RETAIN_X2):
+            self.retain_inputs(_RETAINED_INPUTS[mask & 7])
+        if mask & RETAIN_Y:
+            self.retain_outputs(_IDX0)
+        return ensure_array(self.compute(
+            inputs[0], inputs[1] if n > 1 else None,
+            inputs[2] if n > 2 else None)),
+
+
+cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
+                            Variable x2=None):
+    """Applies a built-in node to one to three inputs: apply() made short.
+
+    The same steps as :func:`apply_node` (type check, forward hooks, graph
+    links, retention) for a fresh node with no local hooks, without
+    building Variables, tuples or calls that nothing needs.
+    """
+    cdef ThreadState state = get_state()
+    cdef tuple in_data
+    if x1 is None:
+        in_data = (x0._data,)
+    elif x2 is None:
+        in_data = (x0._data, x1._data)
+    else:
+        in_data = (x0._data, x1._data, x2._data)
+    if debug_enabled(state):
+        return node.apply(_variables(x0, x1, x2))[0]
+    cdef bint checked = type_check_enabled(state)
+    if checked and not node._quick_check(in_data):
+        node._check_data_type_forward(in_data)
+    cdef tuple entries = entries_with_callbacks(state)
+    if entries is None:
+        y = _compute(node, x0, x1, x2, checked, in_data)
+    else:
+        call_forward_hooks(entries, FWD_PRE, node, in_data)
+        state.running += 1
+        try:
+            y = _compute(node, x0, x1, x2, checked, in_data)
+        finally:
+            state.running -= 1
+    if type(y) is not _ndarray:
+        y = ensure_array(y)
+    if entries is not None:
+        call_forward_hooks(entries, FWD_POST, node, in_data, (y,))
     cdef bint requires_grad = x0._requires_grad or (
         x1 is not None and x1._requires_grad) or (
         x2 is not None and x2._requires_grad)
-    cdef Variable out = new_variable(ensure_array(y), requires_grad)
-    cdef VariableNode yn = out._node
-    cdef int rank
+    cdef Variable out = new_variable(y, requires_grad)
     if backprop_enabled(state):
-        rank = x0._node._rank
-        if x1 is None:
-            node._inputs = (x0._node,)
-        else:
-            if x1._node._rank > rank:
-                rank = x1._node._rank
-            if x2 is None:
-                node._inputs = (x0._node, x1._node)
-            else:
-                if x2._node._rank > rank:
-                    rank = x2._node._rank
-                node._inputs = (x0._node, x1._node, x2._node)
-        node._rank = rank
-        yn._creator = node
-        yn._rank = rank + 1
-        node._outs = &node._out1
-        node._out1 = <PyObject*>yn
-        node._n_out = 1
+        _link_builtin(node, x0, x1, x2, out)
     return out
+
+
+cdef inline object _compute(BuiltinNode node, Variable x0, Variable x1,
+                            Variable x2, bint checked, tuple in_data):
+    if x1 is None:
+        return node.compute(x0._data, None, None)
+    try:
+        return node.compute(x0._data, x1._data,
+                            None if x2 is None else x2._data)
+    except ValueError:
+        # e.g. shapes that do not broadcast: the type check names them
+        if checked:
+            node._check_data_type_forward(in_data)
+        raise
+
+
+cdef tuple _variables(Variable x0, Variable x1, Variable x2):
+    if x1 is None:
+        return (x0,)
+    return (x0, x1) if x2 is None else (x0, x1, x2)
+
+
+cdef int _link_builtin(BuiltinNode node, Variable x0, Variable x1,
+                       Variable x2, Variable out) except -1:
+    cdef VariableNode yn = out._node
+    cdef int rank = x0._node._rank
+    if x1 is None:
+        node._inputs = (x0._node,)
+    else:
+        if x1._node._rank > rank:
+            rank = x1._node._rank
+        if x2 is None:
+            node._inputs = (x0._node, x1._node)
+        else:
+            if x2._node._rank > rank:
+                rank = x2._node._rank
+            node._inputs = (x0._node, x1._node, x2._node)
+    node._rank = rank
+    yn._creator = node
+    yn._rank = rank + 1
+    node._outs = &node._out1
+    node._out1 = <PyObject*>yn
+    node._n_out = 1
+    cdef int mask = node.retained()
+    if mask == 0:
+        return 0
+    if mask & 7:
+        node._input_indexes_to_retain = _RETAINED_INPUTS[mask & 7]
+        if mask & RETAIN_X0:
+            x0._node._data = x0._data
+        if mask & RETAIN_X1:
+            x1._node._data = x1._data
+        if mask & RETAIN_X2:
+            x2._node._data = x2._data
+    if mask & RETAIN_Y:
+        node._output_indexes_to_retain = _IDX0
+        node._retained_output_data = (out._data,)
+        yn._data = out._data
+    return 0
+
+
+# Facts about node classes, asked once per node in backward: a
+# direct-mapped table like the one of _declared_kinds.
+cdef unsigned int _facts_tags[KINDS_SLOTS]
+cdef int _facts_slots[KINDS_SLOTS]
+
+
+cdef int node_facts(type cls) except -1:
+    """USES_ARRAYS and ACCUMULATES bits of a FunctionNode class."""
+    cdef unsigned int tag = type_tag(cls)
+    cdef Py_ssize_t slot = tag % KINDS_SLOTS
+    if tag != 0 and _facts_tags[slot] == tag:
+        return _facts_slots[slot]
+    cdef int facts = 0
+    # a type lookup, which gives the class a version tag if it has none
+    # (reading __mro__ and __dict__ below does not)
+    getattr(cls, 'backward')
+    arrays_owner = backward_owner = accumulate_owner = None
+    for klass in cls.__mro__:
+        d = klass.__dict__
+        if arrays_owner is None and '_backward_arrays' in d:
+            arrays_owner = klass
+        if backward_owner is None and 'backward' in d:
+            backward_owner = klass
+        if accumulate_owner is None and 'backward_accumulate' in d:
+            accumulate_owner = klass
+    if accumulate_owner is not FunctionNode:
+        facts |= ACCUMULATES
+    elif arrays_owner is not FunctionNode and issubclass(
+            arrays_owner, backward_owner):
+        facts |= USES_ARRAYS
+    tag = type_tag(cls)
+    if tag != 0:
+        _facts_tags[tag % KINDS_SLOTS] = tag
+        _facts_slots[tag % KINDS_SLOTS] = facts
+    return facts
 
 
 cdef object _f16 = numpy.dtype(numpy.float16)

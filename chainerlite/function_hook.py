@@ -34,6 +34,10 @@ class FunctionHook(object):
     """
 
     name = 'FunctionHook'
+    #: Set to True by a hook whose ``forward_postprocess`` takes a third
+    #: argument, ``out_data`` (the output arrays); by default it is called
+    #: with ``(function, in_data)``, as in Chainer.
+    forward_postprocess_out_data = False
 
     def __enter__(self):
         hooks = _core.get_function_hooks()
@@ -95,6 +99,3 @@ class FunctionHook(object):
         """Called after ``function.backward`` (arguments as backward_preprocess)."""
         pass
 
-
-_core._set_base_hook_class(FunctionHook)
-_core._register('function_hook', FunctionHook)

@@ -53,7 +53,7 @@ cudnn_enabled = False
 
 if _cupy_imported:
     ndarray = cupy.ndarray
-    _core._register('cupy', cupy)
+    _core._set_cupy(cupy)
     cuda = cupy.cuda  # Chainer's `chainer.backends.cuda.cuda`
 else:
     class ndarray(object):

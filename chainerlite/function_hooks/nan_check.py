@@ -54,6 +54,7 @@ class NaNHook(function_hook.FunctionHook):
     """
 
     name = 'NaNHook'
+    forward_postprocess_out_data = True
 
     def forward_preprocess(self, function, in_data):
         i = _first_non_finite(in_data)

@@ -49,7 +49,8 @@ class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
     """Function hook that measures the elapsed time of functions.
 
     Every forward and backward computation of a function node is timed: on
-    the CPU with :func:`time.perf_counter`, on the GPU with CUDA events that
+    the CPU with the monotonic clock of the system (``clock_gettime``;
+    ``QueryPerformanceCounter`` on Windows), on the GPU with CUDA events that
     are only synchronised when results are read (never after each call).
     Calls nested in another timed call (for example the functions that
     :func:`~chainerlite.functions.forget` recomputes during its backward)

@@ -507,8 +507,8 @@ def _compiled_classes():
     import importlib
 
     found = []
-    for module_name in ('config', 'hooks', 'node', 'backprop', 'basic_math',
-                        'nn', 'timer'):
+    for module_name in ('config', 'hooks', 'node', 'backprop', 'ops_math',
+                        'ops_nn', 'timer'):
         module = importlib.import_module('chainerlite._core.' + module_name)
         for name, obj in sorted(vars(module).items()):
             if isinstance(obj, type) and obj.__module__ == module.__name__:

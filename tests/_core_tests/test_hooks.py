@@ -290,6 +290,7 @@ def test_failing_added_does_not_register():
 
 class _OutData(chainerlite.FunctionHook):
     name = 'outs'
+    forward_postprocess_out_data = True
 
     def __init__(self):
         self.seen = []

@@ -861,3 +861,35 @@ def test_mean_method_is_the_weighted_average():
     y.grad = numpy.ones((2, 1), numpy.float32)
     y.backward()
     numpy.testing.assert_allclose(x.grad, [[0.25, 0.0, 0.75]] * 2)
+
+
+def test_grad_setter_makes_a_differentiable_grad_var():
+    # As in Chainer, the Variable made around an assigned grad requires grad.
+    y = chainerlite.Variable(numpy.ones(3, numpy.float32)) * 2
+    y.grad = numpy.ones(3, numpy.float32)
+    assert y.grad_var.requires_grad
+
+
+@pytest.mark.parametrize('op', [
+    lambda v, a: v + a, lambda v, a: a + v, lambda v, a: v - a,
+    lambda v, a: a - v, lambda v, a: v * a, lambda v, a: a * v,
+    lambda v, a: v / a, lambda v, a: a / v, lambda v, a: v ** a,
+    lambda v, a: a ** v])
+@pytest.mark.parametrize('dtype', [numpy.float64, numpy.float16, numpy.int32])
+def test_array_operand_takes_the_variable_dtype(op, dtype):
+    v = chainerlite.Variable(numpy.array([1.5, 2.0, 0.5], numpy.float32))
+    a = numpy.array([2, 3, 1]).astype(dtype)
+    y = op(v, a)
+    assert y.dtype == numpy.float32
+    expected = op(v.array.astype(numpy.float64), a.astype(numpy.float32))
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-6)
+    y.grad = numpy.ones(3, numpy.float32)
+    y.backward()
+    assert v.grad.dtype == numpy.float32
+
+
+def test_variable_operands_of_two_dtypes_still_raise():
+    v = chainerlite.Variable(numpy.ones(3, numpy.float32))
+    w = chainerlite.Variable(numpy.ones(3, numpy.float64))
+    with pytest.raises(chainerlite.utils.type_check.InvalidType):
+        v + w

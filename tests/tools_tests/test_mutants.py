@@ -5,7 +5,7 @@ import pytest
 
 import chainerlite
 import chainerlite.functions as F
-from chainerlite.functions.activation import tanh
+from chainerlite.functions.activation import sigmoid
 from tools import mutant_ops
 from tools import mutant_plugin
 from tools import mutant_targets
@@ -13,8 +13,9 @@ from tools import mutant_worker
 from tools import mutants
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TANH = 'chainerlite.functions.activation.tanh'
-TANH_TESTS = 'tests/chainerlite_tests/functions_tests/activation_tests/test_tanh.py'
+SIGMOID = 'chainerlite.functions.activation.sigmoid'
+SIGMOID_TESTS = ('tests/chainerlite_tests/functions_tests/activation_tests/'
+                 'test_sigmoid.py')
 
 
 @pytest.fixture(scope='module')
@@ -61,16 +62,16 @@ def test_changes_compares_values():
 
 
 def test_mutant_spec_round_trip_and_validation():
-    spec = TANH + ':Tanh:backward:swap'
+    spec = SIGMOID + ':Sigmoid:backward:swap'
     assert mutant_plugin.Mutant.parse(spec).spec == spec
     with pytest.raises(ValueError):
-        mutant_plugin.Mutant.parse(TANH + ':Tanh:backward:negate')
+        mutant_plugin.Mutant.parse(SIGMOID + ':Sigmoid:backward:negate')
     with pytest.raises(ValueError):
-        mutant_plugin.Mutant.parse(TANH + ':Tanh:forward:scale')
+        mutant_plugin.Mutant.parse(SIGMOID + ':Sigmoid:forward:scale')
 
 
-def _tanh_grad(x, double):
-    y = F.tanh(x)
+def _sigmoid_grad(x, double):
+    y = F.sigmoid(x)
     gx, = chainerlite.grad([y], [x], [chainerlite.Variable(numpy.ones(3))],
                            enable_double_backprop=double)
     return gx.array
@@ -80,23 +81,24 @@ def _tanh_grad(x, double):
     ('_backward_arrays', False), ('backward', True)])
 def test_mutant_scales_the_chosen_path_and_restores_it(method, double):
     x = chainerlite.Variable(numpy.array([-1.0, 0.5, 2.0]))
-    expected = 1 - numpy.tanh(x.array) ** 2
-    original = vars(tanh.Tanh)[method]
-    mutant = mutant_plugin.Mutant(TANH, 'Tanh', method, 'scale')
+    s = 1 / (1 + numpy.exp(-x.array))
+    expected = s * (1 - s)
+    original = vars(sigmoid.Sigmoid)[method]
+    mutant = mutant_plugin.Mutant(SIGMOID, 'Sigmoid', method, 'scale')
     mutant.apply()
     try:
-        numpy.testing.assert_allclose(_tanh_grad(x, double), 1.1 * expected)
-        numpy.testing.assert_allclose(_tanh_grad(x, not double), expected)
+        numpy.testing.assert_allclose(_sigmoid_grad(x, double), 1.1 * expected)
+        numpy.testing.assert_allclose(_sigmoid_grad(x, not double), expected)
     finally:
         mutant.restore()
     assert (mutant.calls, mutant.changed) == (1, 1)
-    assert vars(tanh.Tanh)[method] is original
-    numpy.testing.assert_allclose(_tanh_grad(x, double), expected)
+    assert vars(sigmoid.Sigmoid)[method] is original
+    numpy.testing.assert_allclose(_sigmoid_grad(x, double), expected)
 
 
 def test_targets_find_own_and_inherited_methods():
     found = {(t.module, t.cls): t.methods for t in mutant_targets.targets()}
-    assert found[TANH, 'Tanh'] == ('backward', '_backward_arrays')
+    assert found[SIGMOID, 'Sigmoid'] == ('backward', '_backward_arrays')
     flip = 'chainerlite.functions.array.'
     assert found[flip + 'fliplr', 'FlipLR'] == ()
     assert found[flip + '_flip_base', 'FlipBase'] == ('backward',)
@@ -105,14 +107,14 @@ def test_targets_find_own_and_inherited_methods():
 
 def test_compiled_nodes_are_listed_apart():
     compiled = mutant_targets.compiled_nodes()
-    assert 'chainerlite._core.basic_math.Add' in compiled
-    assert 'chainerlite._core.nn.ReLU' in compiled
+    assert 'chainerlite._core.ops_math.Add' in compiled
+    assert 'chainerlite._core.ops_nn.ReLU' in compiled
     assert not any('functions' in name or '._' in name.rsplit('.', 1)[1]
                    for name in compiled)
 
 
 def test_test_files_of_public_and_private_modules(finder):
-    assert finder.files(TANH, 'Tanh') == [TANH_TESTS]
+    assert finder.files(SIGMOID, 'Sigmoid') == [SIGMOID_TESTS]
     base = 'tests/chainerlite_tests/functions_tests/array_tests/'
     assert finder.files('chainerlite.functions.array._flip_base', 'FlipBase') \
         == [base + 'test_fliplr.py', base + 'test_flipud.py']
@@ -126,11 +128,11 @@ def test_test_files_follow_subclasses_into_other_modules(finder):
 
 
 def test_plan_filters_and_groups_by_test_files(finder):
-    groups = mutants.plan(['activation.tanh:'], ['scale', 'swap'], finder)
-    assert groups == {(TANH_TESTS,): [
-        TANH + ':Tanh:backward:scale', TANH + ':Tanh:backward:swap',
-        TANH + ':Tanh:_backward_arrays:scale',
-        TANH + ':Tanh:_backward_arrays:swap']}
+    groups = mutants.plan(['activation.sigmoid:'], ['scale', 'swap'], finder)
+    assert groups == {(SIGMOID_TESTS,): [
+        SIGMOID + ':Sigmoid:backward:scale', SIGMOID + ':Sigmoid:backward:swap',
+        SIGMOID + ':Sigmoid:_backward_arrays:scale',
+        SIGMOID + ':Sigmoid:_backward_arrays:swap']}
 
 
 @pytest.mark.parametrize('rc, calls, changed, result', [
@@ -138,7 +140,7 @@ def test_plan_filters_and_groups_by_test_files(finder):
     (0, 0, 0, 'survived'), (0, 3, 1, 'survived'), (1, 3, 1, 'killed'),
     (1, 3, 0, 'error'), (2, 3, 1, 'error')])
 def test_classify(rc, calls, changed, result):
-    mutant = mutant_plugin.Mutant(TANH, 'Tanh', 'backward', 'scale',
+    mutant = mutant_plugin.Mutant(SIGMOID, 'Sigmoid', 'backward', 'scale',
                                   calls, changed)
     assert mutant_worker.classify(rc, mutant) == result
 

@@ -3,7 +3,7 @@
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite._core import basic_math
+from chainerlite._core import ops_math
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
 from chainerlite.utils import type_check
@@ -28,7 +28,7 @@ class LeakyReLU(function_node.FunctionNode):
             return _kernels.leaky_relu_fwd(x, x.dtype.type(self.slope)),
         # max(x, slope * x) for a slope up to 1 (negative slopes too),
         # min(...) above 1; the slope as an array of x's dtype
-        slope = basic_math.scalar_like(self.slope, x)
+        slope = ops_math.scalar_like(self.slope, x)
         pick = xp.maximum if self.slope <= 1 else xp.minimum
         return utils.force_array(pick(x, x * slope), x.dtype),
 
@@ -45,7 +45,7 @@ class LeakyReLU(function_node.FunctionNode):
     def _slopes(self):
         # 1 where the input is non-negative, the slope elsewhere
         x = self.inputs[0].data
-        scalar = basic_math.scalar_like
+        scalar = ops_math.scalar_like
         coef = (x >= scalar(0, x)) * scalar(1 - self.slope, x) + scalar(
             self.slope, x)
         return utils.force_array(coef, x.dtype)

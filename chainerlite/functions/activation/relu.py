@@ -2,13 +2,13 @@
 
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite._core import nn
+from chainerlite._core import ops_nn
 
 
-#: Rectified linear unit node. It is compiled (``chainerlite._core.nn``):
+#: Rectified linear unit node. It is compiled (``chainerlite._core.ops_nn``):
 #: forward and backward run on raw arrays unless a hook needs the node or
 #: double backprop is requested, where ``ReLUGrad`` below takes over.
-ReLU = nn.ReLU
+ReLU = ops_nn.ReLU
 
 
 class ReLUGrad(function_node.FunctionNode):
@@ -55,4 +55,4 @@ def relu(x):
                [0., 1.]], dtype=float32)
 
     """
-    return nn.relu(x)
+    return ops_nn.relu(x)

@@ -3,7 +3,7 @@
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite._core import basic_math
+from chainerlite._core import ops_math
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
 from chainerlite.utils import type_check
@@ -17,7 +17,7 @@ def _stable_sigmoid(x, xp):
     e = utils.force_array(xp.abs(x))
     xp.negative(e, out=e)
     xp.exp(e, out=e)
-    one = basic_math.scalar_like(1, e)
+    one = ops_math.scalar_like(1, e)
     y = utils.force_array(xp.where(x >= 0, one, e))
     y /= e + one
     return y
@@ -47,7 +47,7 @@ class Sigmoid(function_node.FunctionNode):
         y, = self._retained_output_data
         if isinstance(y, cuda.ndarray):
             return _kernels.sigmoid_bwd(y, grad_outputs[0]),
-        return grad_outputs[0] * (y * (basic_math.scalar_like(1, y) - y)),
+        return grad_outputs[0] * (y * (ops_math.scalar_like(1, y) - y)),
 
 
 def sigmoid(x):

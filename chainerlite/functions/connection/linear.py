@@ -1,16 +1,16 @@
 """Fully-connected (linear) layer and the nodes of its gradients."""
 
 from chainerlite import function_node
-from chainerlite._core import nn
+from chainerlite._core import ops_nn
 from chainerlite import utils
 from chainerlite.functions.array import reshape
 
 
 #: Linear function node ``y = x W^T + b``. It is compiled
-#: (``chainerlite._core.nn``): forward and backward run on raw arrays unless
+#: (``chainerlite._core.ops_nn``): forward and backward run on raw arrays unless
 #: a hook needs the node or double backprop is requested, where the grad
 #: nodes below take over.
-LinearFunction = nn.LinearFunction
+LinearFunction = ops_nn.LinearFunction
 
 
 class LinearGradData(function_node.FunctionNode):
@@ -89,14 +89,14 @@ def linear(x, W, b=None, n_batch_axes=1):
                [ 3.5, 12.5, 21.5, 30.5]], dtype=float32)
 
     """
-    if n_batch_axes == 1 and nn.is_2d(x):
-        return nn.linear2d(x, W, b)  # the common case, all compiled
+    if n_batch_axes == 1 and ops_nn.is_2d(x):
+        return ops_nn.linear2d(x, W, b)  # the common case, all compiled
     if n_batch_axes <= 0:
         raise ValueError('n_batch_axes should be greater than 0.')
     batch_shape = x.shape[:n_batch_axes]
     if n_batch_axes > 1 or x.ndim > 2:
         x = reshape.reshape(x, (utils.size_of_shape(batch_shape), -1))
-    y = nn.linear2d(x, W, b)
+    y = ops_nn.linear2d(x, W, b)
     if n_batch_axes > 1:
         y = reshape.reshape(y, batch_shape + (-1,))
     return y

@@ -1,6 +1,6 @@
 """Arithmetic nodes behind the Variable operators, and their function forms.
 
-The node classes are compiled in the core (``chainerlite._core.basic_math``);
+The node classes are compiled in the core (``chainerlite._core.ops_math``);
 the functions below are the ``F.*`` spellings of the operators.
 """
 from chainerlite._core import (  # NOQA

@@ -5,7 +5,7 @@ import math
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite._core import basic_math
+from chainerlite._core import ops_math
 from chainerlite.utils import type_check
 
 
@@ -90,7 +90,7 @@ class _Logarithm(function_node.FunctionNode):
     def _backward_arrays(self, indexes, grad_outputs):
         g = utils.force_array(grad_outputs[0] / self.inputs[0].data)
         if self.scale != 1.0:
-            g = g * basic_math.scalar_like(self.scale, g)
+            g = g * ops_math.scalar_like(self.scale, g)
         return g,
 
 

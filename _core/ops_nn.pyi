@@ -1,17 +1,25 @@
 from typing import Any
 
-from chainerlite._core.node import FunctionNode, Variable
+from chainerlite._core.node import BuiltinNode, Variable
 
-class ReLU(FunctionNode):
+class _Activation(BuiltinNode): ...
+
+class ReLU(_Activation):
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Variable | None, ...]
                  ) -> tuple[Variable | None, ...]: ...
 
-class LinearFunction(FunctionNode):
+class Tanh(_Activation):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Variable | None, ...]
+                 ) -> tuple[Variable | None, ...]: ...
+
+class LinearFunction(BuiltinNode):
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Variable | None, ...]
                  ) -> tuple[Variable | None, ...]: ...
 
 def relu(x: Any) -> Variable: ...
+def tanh(x: Any) -> Variable: ...
 def is_2d(x: Any) -> bool: ...
 def linear2d(x: Any, W: Any, b: Any = ...) -> Variable: ...

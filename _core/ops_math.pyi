@@ -2,13 +2,13 @@ from typing import Any
 
 from typing_extensions import disjoint_base
 
-from chainerlite._core.node import FunctionNode, Variable
+from chainerlite._core.node import BuiltinNode, Variable
 
 def scalar_like(value: Any, x: Any) -> Any: ...
 
-class _Binary(FunctionNode): ...
+class _Binary(BuiltinNode): ...
 
-class _Unary(FunctionNode): ...
+class _Unary(BuiltinNode): ...
 
 class Add(_Binary):
     def backward(self, indexes: tuple[int, ...],

@@ -1,33 +1,23 @@
 """Built-in arithmetic nodes behind the Variable operators.
 
-Each node has a Python-level ``forward``/``backward`` (used with hooks and for
-double backprop) and a compiled path used otherwise: the operator computes the
-output array directly and the backward pass works on raw arrays.
+Each node follows the built-in contract (``node.BuiltinNode``): it declares
+what it retains, computes its output from arrays, and has a Variable-level
+``backward`` (for double backprop) next to an array-level
+``_backward_arrays``. The operators of ``Variable`` call the functions at the
+end of this module (``node.pyx`` cimports them).
 """
-cimport cython
-
 import numpy
 
-from chainerlite._core.config cimport (
-    ThreadState, debug_enabled, get_state, type_check_enabled)
-from chainerlite._core.hooks cimport FWD_POST, FWD_PRE, entries_with_callbacks
 from chainerlite._core.node cimport (
-    FunctionNode, Variable, VariableNode, apply_fast, call_forward_hooks,
-    ensure_array, helper, is_array, new_variable,
-    set_operators)
+    RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, VariableNode,
+    apply_builtin, array_module, ensure_array, functions_module, is_array,
+    is_float_dtype, new_variable, type_check_module)
 
 cdef object _f16 = numpy.dtype(numpy.float16)
 cdef object _f32 = numpy.dtype(numpy.float32)
 cdef object _f64 = numpy.dtype(numpy.float64)
 cdef object _generic = numpy.generic
 cdef object _ndarray = numpy.ndarray
-cdef tuple _RETAIN_1 = (0,)
-cdef tuple _RETAIN_2 = (0, 1)
-
-
-cdef inline bint _is_float(dt):
-    return dt is _f32 or dt is _f64 or dt is _f16 or (
-        dt is not None and dt.kind == 'f')
 
 
 cdef object _value_str(value):
@@ -66,7 +56,7 @@ cdef object _sum_to_raw(x, tuple shape):
 cdef object _sum_to_var(x, tuple shape):
     if x.shape == shape:
         return x
-    return helper('chainerlite.functions.sum_to')(x, shape)
+    return functions_module().sum_to(x, shape)
 
 
 def _expect_same_dtype(type_check, in_types, bint float_only):
@@ -77,33 +67,23 @@ def _expect_same_dtype(type_check, in_types, bint float_only):
     type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
 
 
-cdef class _Binary(FunctionNode):
+cdef class _Binary(BuiltinNode):
     """Element-wise binary node with broadcasting."""
 
     cdef bint _float_only(self):
         return False
 
     def check_type_forward(self, in_types):
-        _expect_same_dtype(helper('chainerlite.utils.type_check'), in_types,
-                           self._float_only())
-
-    cdef object _compute(self, a, b):
-        raise NotImplementedError
+        _expect_same_dtype(type_check_module(), in_types, self._float_only())
 
     cdef bint _quick_check(self, tuple in_data):
         # Same dtype (and a float one where required); shapes are left to
-        # the full check, which runs when NumPy rejects them.
+        # NumPy, and a ValueError of it gets the full check's message.
         if len(in_data) != 2:
             return False
-        a, b = in_data
-        da = getattr(a, 'dtype', None)
-        return da is not None and da is getattr(b, 'dtype', None) and (
-            not self._float_only() or _is_float(da)) and (
-            a.shape == b.shape)
-
-    def forward(self, inputs):
-        a, b = inputs
-        return ensure_array(self._compute(a, b)),
+        da = getattr(in_data[0], 'dtype', None)
+        return da is not None and da is getattr(in_data[1], 'dtype', None) \
+            and (not self._float_only() or is_float_dtype(da))
 
     cdef tuple _shapes(self):
         if self._inputs is None or len(self._inputs) != 2:
@@ -113,26 +93,20 @@ cdef class _Binary(FunctionNode):
                 (<VariableNode>self._inputs[1]).shape_tuple())
 
 
-cdef class _Unary(FunctionNode):
+cdef class _Unary(BuiltinNode):
     """Element-wise node of one variable (and maybe a constant)."""
 
     def check_type_forward(self, in_types):
-        helper('chainerlite.utils.type_check').expect(in_types.size() == 1)
-
-    cdef object _compute(self, x):
-        raise NotImplementedError
+        type_check_module().expect(in_types.size() == 1)
 
     cdef bint _quick_check(self, tuple in_data):
         return len(in_data) == 1
-
-    def forward(self, inputs):
-        return ensure_array(self._compute(inputs[0])),
 
 
 cdef dict _const_cache = {}
 
 
-cdef object _typed_const(value, x):
+cdef object typed_const(value, x):
     """The scalar ``value`` as a 0-d array of ``x``'s float dtype.
 
     NumPy handles a Python scalar operand far more slowly than a 0-d array
@@ -165,7 +139,7 @@ def scalar_like(value, x):
     per call on small arrays), with the same result. Other arrays (CuPy,
     integer dtypes) get ``value`` back unchanged.
     """
-    return _typed_const(value, x)
+    return typed_const(value, x)
 
 
 cdef object _same_dtype(y, x):
@@ -174,7 +148,7 @@ cdef object _same_dtype(y, x):
     if type(x) is not _ndarray:
         return y
     dt = x.dtype
-    if not _is_float(dt) or getattr(y, 'dtype', dt) is dt:
+    if not is_float_dtype(dt) or getattr(y, 'dtype', dt) is dt:
         return y
     return numpy.asarray(y, dt)
 
@@ -190,13 +164,12 @@ cdef class _Const(_Unary):
 
     cdef object _const(self, x):
         if self._c is None:
-            self._c = _typed_const(self.value, x)
+            self._c = typed_const(self.value, x)
         return self._c
 
 
 # ----------------------------------------------------------------- add / sub
 
-@cython.freelist(64)
 cdef class Add(_Binary):
     """Element-wise sum of two variables (``x + y``)."""
 
@@ -204,7 +177,7 @@ cdef class Add(_Binary):
     def label(self):
         return '_ + _'
 
-    cdef object _compute(self, a, b):
+    cdef object compute(self, a, b, unused):
         return a + b
 
     def backward(self, indexes, grad_outputs):
@@ -212,13 +185,12 @@ cdef class Add(_Binary):
         s0, s1 = self._shapes()
         return tuple([_sum_to_var(gy, s0 if i == 0 else s1) for i in indexes])
 
-    cdef tuple _backward_raw(self, tuple indexes, tuple gys):
-        gy = gys[0]
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        gy = grad_outputs[0]
         s0, s1 = self._shapes()
         return tuple([_sum_to_raw(gy, s0 if i == 0 else s1) for i in indexes])
 
 
-@cython.freelist(64)
 cdef class AddConstant(_Const):
     """Sum of a variable and a constant (``x + c``)."""
 
@@ -226,20 +198,16 @@ cdef class AddConstant(_Const):
     def label(self):
         return '_ + %s' % _value_str(self.value)
 
-    cdef object _compute(self, x):
+    cdef object compute(self, x, unused1, unused2):
         return x + self._const(x)
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0],
 
-    cdef object _backward_raw1(self, gy):
-        return gy
-
-    cdef tuple _backward_raw(self, tuple indexes, tuple gys):
-        return gys[0],
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        return grad_outputs[0],
 
 
-@cython.freelist(64)
 cdef class Sub(_Binary):
     """Element-wise difference of two variables (``x - y``)."""
 
@@ -247,7 +215,7 @@ cdef class Sub(_Binary):
     def label(self):
         return '_ - _'
 
-    cdef object _compute(self, a, b):
+    cdef object compute(self, a, b, unused):
         return a - b
 
     def backward(self, indexes, grad_outputs):
@@ -256,14 +224,13 @@ cdef class Sub(_Binary):
         return tuple([_sum_to_var(gy, s0) if i == 0 else _sum_to_var(-gy, s1)
                       for i in indexes])
 
-    cdef tuple _backward_raw(self, tuple indexes, tuple gys):
-        gy = gys[0]
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        gy = grad_outputs[0]
         s0, s1 = self._shapes()
         return tuple([_sum_to_raw(gy, s0) if i == 0 else _sum_to_raw(-gy, s1)
                       for i in indexes])
 
 
-@cython.freelist(64)
 cdef class SubFromConstant(_Const):
     """Constant minus a variable (``c - x``)."""
 
@@ -271,22 +238,18 @@ cdef class SubFromConstant(_Const):
     def label(self):
         return '%s - _' % _value_str(self.value)
 
-    cdef object _compute(self, x):
+    cdef object compute(self, x, unused1, unused2):
         return self._const(x) - x
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
 
-    cdef object _backward_raw1(self, gy):
-        return -gy
-
-    cdef tuple _backward_raw(self, tuple indexes, tuple gys):
-        return -gys[0],
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        return -grad_outputs[0],
 
 
 # ----------------------------------------------------------------- mul / div
 
-@cython.freelist(64)
 cdef class Mul(_Binary):
     """Element-wise product of two variables (``x * y``)."""
 
@@ -297,12 +260,11 @@ cdef class Mul(_Binary):
     def label(self):
         return '_ * _'
 
-    cdef object _compute(self, a, b):
+    cdef object compute(self, a, b, unused):
         return a * b
 
-    def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        return ensure_array(inputs[0] * inputs[1]),
+    cdef int retained(self):
+        return RETAIN_X0 | RETAIN_X1
 
     def backward(self, indexes, grad_outputs):
         x0, x1 = self.get_retained_inputs()
@@ -310,15 +272,14 @@ cdef class Mul(_Binary):
         return tuple([_sum_to_var(gy * x1, x0.shape) if i == 0
                       else _sum_to_var(gy * x0, x1.shape) for i in indexes])
 
-    cdef tuple _backward_raw(self, tuple indexes, tuple gys):
-        x0 = (<VariableNode>self._inputs[0])._data
-        x1 = (<VariableNode>self._inputs[1])._data
-        gy = gys[0]
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        x0 = self.input_data(0)
+        x1 = self.input_data(1)
+        gy = grad_outputs[0]
         return tuple([_sum_to_raw(gy * x1, x0.shape) if i == 0
                       else _sum_to_raw(gy * x0, x1.shape) for i in indexes])
 
 
-@cython.freelist(256)
 cdef class MulConstant(_Const):
     """Product of a variable and a constant (``x * c``)."""
 
@@ -326,20 +287,16 @@ cdef class MulConstant(_Const):
     def label(self):
         return '_ * %s' % _value_str(self.value)
 
-    cdef object _compute(self, x):
+    cdef object compute(self, x, unused1, unused2):
         return x * self._const(x)
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self.value,
 
-    cdef object _backward_raw1(self, gy):
-        return gy * self._c
-
-    cdef tuple _backward_raw(self, tuple indexes, tuple gys):
-        return gys[0] * self._c,
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        return grad_outputs[0] * self._c,
 
 
-@cython.freelist(64)
 cdef class Div(_Binary):
     """Element-wise quotient of two variables (``x / y``)."""
 
@@ -350,12 +307,11 @@ cdef class Div(_Binary):
     def label(self):
         return '_ / _'
 
-    cdef object _compute(self, a, b):
+    cdef object compute(self, a, b, unused):
         return a / b
 
-    def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        return ensure_array(inputs[0] / inputs[1]),
+    cdef int retained(self):
+        return RETAIN_X0 | RETAIN_X1
 
     def backward(self, indexes, grad_outputs):
         x0, x1 = self.get_retained_inputs()
@@ -368,16 +324,15 @@ cdef class Div(_Binary):
                 ret.append(_sum_to_var(-gx0 * x0 / x1, x1.shape))
         return tuple(ret)
 
-    cdef tuple _backward_raw(self, tuple indexes, tuple gys):
-        x0 = (<VariableNode>self._inputs[0])._data
-        x1 = (<VariableNode>self._inputs[1])._data
-        gx0 = gys[0] / x1
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        x0 = self.input_data(0)
+        x1 = self.input_data(1)
+        gx0 = grad_outputs[0] / x1
         return tuple([_sum_to_raw(gx0, x0.shape) if i == 0
                       else _sum_to_raw(-gx0 * x0 / x1, x1.shape)
                       for i in indexes])
 
 
-@cython.freelist(64)
 cdef class DivFromConstant(_Const):
     """Constant divided by a variable (``c / x``)."""
 
@@ -385,20 +340,19 @@ cdef class DivFromConstant(_Const):
     def label(self):
         return '%s / _' % _value_str(self.value)
 
-    cdef object _compute(self, x):
+    cdef object compute(self, x, unused1, unused2):
         return self._const(x) / x
 
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        return ensure_array(self._compute(inputs[0])),
+    cdef int retained(self):
+        return RETAIN_X0
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         return -self.value * grad_outputs[0] / (x * x),
 
-    cdef tuple _backward_raw(self, tuple indexes, tuple gys):
-        x = (<VariableNode>self._inputs[0])._data
-        return -self._c * gys[0] / (x * x),
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        x = self.input_data(0)
+        return -self._c * grad_outputs[0] / (x * x),
 
 
 # ------------------------------------------------------------------- powers
@@ -413,13 +367,11 @@ cdef class PowVarVar(_Binary):
     def label(self):
         return '_ ** _'
 
-    cdef object _compute(self, a, b):
+    cdef object compute(self, a, b, unused):
         return a ** b
 
-    def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        self.retain_outputs((0,))
-        return ensure_array(inputs[0] ** inputs[1]),
+    cdef int retained(self):
+        return RETAIN_X0 | RETAIN_X1 | RETAIN_Y
 
     def backward(self, indexes, grad_outputs):
         x0, x1 = self.get_retained_inputs()
@@ -430,12 +382,11 @@ cdef class PowVarVar(_Binary):
             if i == 0:
                 ret.append(_sum_to_var(gy * x1 * x0 ** (x1 - 1), x0.shape))
             else:
-                log = helper('chainerlite.functions.log')
+                log = functions_module().log
                 ret.append(_sum_to_var(gy * y * log(x0), x1.shape))
         return tuple(ret)
 
 
-@cython.freelist(64)
 cdef class PowVarConst(_Const):
     """Power of a variable by a constant (``x ** c``)."""
 
@@ -443,22 +394,21 @@ cdef class PowVarConst(_Const):
     def label(self):
         return '_ ** %s' % _value_str(self.value)
 
-    cdef object _compute(self, x):
+    cdef object compute(self, x, unused1, unused2):
         return _same_dtype(x ** self.value, x)
 
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        return ensure_array(self._compute(inputs[0])),
+    cdef int retained(self):
+        return RETAIN_X0
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         c = self.value
         return grad_outputs[0] * (c * x ** (c - 1)),
 
-    cdef tuple _backward_raw(self, tuple indexes, tuple gys):
-        x = (<VariableNode>self._inputs[0])._data
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        x = self.input_data(0)
         c = self.value
-        gy = gys[0]
+        gy = grad_outputs[0]
         return _same_dtype(ensure_array(gy * (c * x ** (c - 1))), gy),
 
 
@@ -469,12 +419,11 @@ cdef class PowConstVar(_Const):
     def label(self):
         return '%s ** _' % _value_str(self.value)
 
-    cdef object _compute(self, x):
+    cdef object compute(self, x, unused1, unused2):
         return _same_dtype(self.value ** x, x)
 
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        return ensure_array(self._compute(inputs[0])),
+    cdef int retained(self):
+        return RETAIN_Y
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
@@ -483,7 +432,6 @@ cdef class PowConstVar(_Const):
 
 # -------------------------------------------------------------- neg / abs
 
-@cython.freelist(64)
 cdef class Neg(_Unary):
     """Negation of a variable (``-x``)."""
 
@@ -491,17 +439,14 @@ cdef class Neg(_Unary):
     def label(self):
         return '__neg__'
 
-    cdef object _compute(self, x):
+    cdef object compute(self, x, unused1, unused2):
         return -x
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
 
-    cdef object _backward_raw1(self, gy):
-        return -gy
-
-    cdef tuple _backward_raw(self, tuple indexes, tuple gys):
-        return -gys[0],
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        return -grad_outputs[0],
 
 
 cdef class Absolute(_Unary):
@@ -512,173 +457,122 @@ cdef class Absolute(_Unary):
         return '|_|'
 
     def check_type_forward(self, in_types):
-        type_check = helper('chainerlite.utils.type_check')
-        type_check.expect(in_types.size() == 1, in_types[0].dtype.kind == 'f')
+        type_check_module().expect(in_types.size() == 1,
+                                   in_types[0].dtype.kind == 'f')
 
-    cdef object _compute(self, x):
+    cdef object compute(self, x, unused1, unused2):
         return abs(x)
 
     cdef bint _quick_check(self, tuple in_data):
-        return len(in_data) == 1 and _is_float(getattr(in_data[0], 'dtype', None))
+        return len(in_data) == 1 and is_float_dtype(
+            getattr(in_data[0], 'dtype', None))
 
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        return ensure_array(abs(inputs[0])),
+    cdef int retained(self):
+        return RETAIN_X0
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         return grad_outputs[0] * x.xp.sign(x.array),
 
-    cdef tuple _backward_raw(self, tuple indexes, tuple gys):
-        x = (<VariableNode>self._inputs[0])._data
-        return gys[0] * _xp(x).sign(x),
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        x = self.input_data(0)
+        return grad_outputs[0] * array_module(x).sign(x),
 
 
-cdef object _xp(x):
-    return helper('chainerlite.backend.get_array_module')(x)
+# ------------------------------------------- the operators of Variable
 
-
-# ----------------------------------------------------------- dispatching
-
-cdef int _retain(FunctionNode node, Variable x0, Variable x1) except -1:
-    if node._inputs is None:
-        return 0
-    (<VariableNode>node._inputs[0])._data = x0._data
-    node._input_indexes_to_retain = _RETAIN_1 if x1 is None else _RETAIN_2
-    if x1 is not None:
-        (<VariableNode>node._inputs[1])._data = x1._data
-    return 0
-
-
-cdef object _run_unary(_Unary node, Variable x, bint retain):
-    cdef ThreadState state = get_state()
-    cdef tuple entries = entries_with_callbacks(state)
-    node._fast = True
-    if debug_enabled(state):
-        return node.apply((x,))[0]
-    if entries is None:
-        y = node._compute(x._data)
-    else:
-        in_data = (x._data,)
-        call_forward_hooks(entries, FWD_PRE, node, in_data)
-        y = ensure_array(node._compute(x._data))
-        call_forward_hooks(entries, FWD_POST, node, in_data, (y,))
-    out = apply_fast(state, node, x, None, y)
-    if retain:
-        _retain(node, x, None)
-    return out
-
-
-cdef object _run_binary(_Binary node, Variable a, Variable b, bint retain):
-    cdef ThreadState state = get_state()
-    cdef tuple entries = entries_with_callbacks(state)
-    node._fast = True
-    if debug_enabled(state):
-        return node.apply((a, b))[0]
-    in_data = (a._data, b._data)
-    da = a._node._dtype
-    if type_check_enabled(state) and (
-            da is not b._node._dtype or (node._float_only() and not _is_float(da))):
-        node._check_data_type_forward(in_data)
-    if entries is not None:
-        call_forward_hooks(entries, FWD_PRE, node, in_data)
-    try:
-        y = node._compute(a._data, b._data)
-    except ValueError:
-        if type_check_enabled(state):
-            node._check_data_type_forward(in_data)
-        raise
-    if entries is not None:
-        y = ensure_array(y)
-        call_forward_hooks(entries, FWD_POST, node, in_data, (y,))
-    out = apply_fast(state, node, a, b, y)
-    if retain:
-        _retain(node, a, b)
-    return out
-
-
-cdef Variable _as_input(x):
+cdef Variable _as_input(x, like):
+    # An array operand takes the dtype of the Variable it meets, as in
+    # Chainer (``v + numpy.ones(3)`` keeps a float32 ``v`` float32).
     if isinstance(x, Variable):
         return <Variable>x
+    data = (<Variable>like)._data if isinstance(like, Variable) else None
+    if data is not None and x.dtype != data.dtype:
+        x = x.astype(data.dtype)
     return new_variable(x, False)
 
 
-cdef object _add(lhs, rhs):
+cdef object _with_const(_Const node, value, lhs):
+    node.value = value
+    return apply_builtin(node, lhs)
+
+
+cdef object add(lhs, rhs):
     if isinstance(rhs, Variable) or is_array(rhs):
-        return _run_binary(Add.__new__(Add), lhs, _as_input(rhs), False)
+        return apply_builtin(Add.__new__(Add), lhs, _as_input(rhs, lhs))
     if _is_scalar(rhs):
-        return _run_unary(AddConstant(_scalar(rhs)), lhs, False)
+        return _with_const(AddConstant.__new__(AddConstant), _scalar(rhs), lhs)
     return NotImplemented
 
 
-cdef object _sub(lhs, rhs):
+cdef object sub(lhs, rhs):
     if isinstance(rhs, Variable) or is_array(rhs):
-        return _run_binary(Sub.__new__(Sub), lhs, _as_input(rhs), False)
+        return apply_builtin(Sub.__new__(Sub), lhs, _as_input(rhs, lhs))
     if _is_scalar(rhs):
-        return _run_unary(AddConstant(-_scalar(rhs)), lhs, False)
+        return _with_const(AddConstant.__new__(AddConstant), -_scalar(rhs),
+                           lhs)
     return NotImplemented
 
 
-cdef object _rsub(lhs, rhs):
+cdef object rsub(lhs, rhs):
     if is_array(rhs):
-        return _run_binary(Sub.__new__(Sub), _as_input(rhs), lhs, False)
+        return apply_builtin(Sub.__new__(Sub), _as_input(rhs, lhs), lhs)
     if _is_scalar(rhs):
-        return _run_unary(SubFromConstant(_scalar(rhs)), lhs, False)
+        return _with_const(SubFromConstant.__new__(SubFromConstant),
+                           _scalar(rhs), lhs)
     return NotImplemented
 
 
-cdef object _mul(lhs, rhs):
+cdef object mul(lhs, rhs):
     if type(rhs) is float:
-        node = MulConstant.__new__(MulConstant)
-        (<MulConstant>node).value = rhs
-        return _run_unary(<_Unary>node, lhs, False)
+        return _with_const(MulConstant.__new__(MulConstant), rhs, lhs)
     if isinstance(rhs, Variable) or is_array(rhs):
-        return _run_binary(Mul.__new__(Mul), lhs, _as_input(rhs), True)
+        return apply_builtin(Mul.__new__(Mul), lhs, _as_input(rhs, lhs))
     if _is_scalar(rhs):
-        node = MulConstant.__new__(MulConstant)
-        (<MulConstant>node).value = _scalar(rhs)
-        return _run_unary(<_Unary>node, lhs, False)
+        return _with_const(MulConstant.__new__(MulConstant), _scalar(rhs),
+                           lhs)
     return NotImplemented
 
 
-cdef object _div(lhs, rhs):
+cdef object div(lhs, rhs):
     if isinstance(rhs, Variable) or is_array(rhs):
-        return _run_binary(Div.__new__(Div), lhs, _as_input(rhs), True)
+        return apply_builtin(Div.__new__(Div), lhs, _as_input(rhs, lhs))
     if _is_scalar(rhs):
-        return _run_unary(MulConstant(1.0 / _scalar(rhs)), lhs, False)
+        return _with_const(MulConstant.__new__(MulConstant),
+                           1.0 / _scalar(rhs), lhs)
     return NotImplemented
 
 
-cdef object _rdiv(lhs, rhs):
+cdef object rdiv(lhs, rhs):
     if is_array(rhs):
-        return _run_binary(Div.__new__(Div), _as_input(rhs), lhs, True)
+        return apply_builtin(Div.__new__(Div), _as_input(rhs, lhs), lhs)
     if _is_scalar(rhs):
-        return _run_unary(DivFromConstant(_scalar(rhs)), lhs, True)
+        return _with_const(DivFromConstant.__new__(DivFromConstant),
+                           _scalar(rhs), lhs)
     return NotImplemented
 
 
-cdef object _pow(lhs, rhs):
+cdef object pow_(lhs, rhs):
     if isinstance(rhs, Variable) or is_array(rhs):
-        return PowVarVar().apply((lhs, _as_input(rhs)))[0]
+        return apply_builtin(PowVarVar.__new__(PowVarVar), lhs, _as_input(rhs, lhs))
     if _is_scalar(rhs):
-        return _run_unary(PowVarConst(_scalar(rhs)), lhs, True)
+        return _with_const(PowVarConst.__new__(PowVarConst), _scalar(rhs),
+                           lhs)
     return NotImplemented
 
 
-cdef object _rpow(lhs, rhs):
+cdef object rpow(lhs, rhs):
     if is_array(rhs):
-        return PowVarVar().apply((_as_input(rhs), lhs))[0]
+        return apply_builtin(PowVarVar.__new__(PowVarVar), _as_input(rhs, lhs), lhs)
     if _is_scalar(rhs):
-        return PowConstVar(_scalar(rhs)).apply((lhs,))[0]
+        return _with_const(PowConstVar.__new__(PowConstVar), _scalar(rhs),
+                           lhs)
     return NotImplemented
 
 
-cdef object _neg(x):
-    return _run_unary(Neg.__new__(Neg), x, False)
+cdef object neg(x):
+    return apply_builtin(Neg.__new__(Neg), x)
 
 
-cdef object _abs(x):
-    return Absolute().apply((x,))[0]
-
-
-set_operators(_add, _sub, _rsub, _mul, _div, _rdiv, _pow, _rpow, _neg, _abs)
+cdef object abs_(x):
+    return apply_builtin(Absolute.__new__(Absolute), x)
