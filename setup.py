@@ -6,6 +6,9 @@ are mirrored into ``build/pxd/chainerlite/_core/`` before cythonizing.
 import os
 import pathlib
 import shutil
+import subprocess
+import sysconfig
+import tempfile
 
 import Cython
 import numpy
@@ -37,6 +40,29 @@ if os.environ.get('CHAINERLITE_CYTHON_TRACE') == '1':
     MACROS.append(('CYTHON_TRACE', '1'))
 
 
+# The CPU kernels share the batch among OpenMP threads; without OpenMP (a
+# compiler that lacks it) their prange loops compile as plain loops.
+OPENMP_MODULES = ('conv_kernels', 'lstm_kernels', 'pool_kernels')
+
+
+def _openmp_flags():
+    if os.environ.get('CHAINERLITE_NO_OPENMP') == '1':
+        return []
+    cc = (os.environ.get('CC') or sysconfig.get_config_var('CC')
+          or 'cc').split()
+    with tempfile.TemporaryDirectory() as tmp:
+        src = pathlib.Path(tmp) / 'omp.c'
+        src.write_text('#include <omp.h>\n'
+                       'int main(void) { return omp_get_max_threads() < 1; }\n')
+        try:
+            subprocess.run(cc + ['-fopenmp', str(src), '-o',
+                                 str(pathlib.Path(tmp) / 'omp')],
+                           check=True, capture_output=True)
+        except (OSError, subprocess.CalledProcessError):
+            return []
+    return ['-fopenmp']
+
+
 def _mirror_pxd():
     # Files are written only when missing or changed, so that cythonize's
     # timestamp check does not regenerate every module on each build.
@@ -65,9 +91,12 @@ def _write_build_info():
 def _extensions():
     _mirror_pxd()
     _write_build_info()
+    openmp = _openmp_flags()
     exts = [
         Extension('chainerlite._core.' + pyx.stem, [str(pyx.relative_to(ROOT))],
-                  include_dirs=[numpy.get_include()], define_macros=MACROS)
+                  include_dirs=[numpy.get_include()], define_macros=MACROS,
+                  extra_compile_args=openmp if pyx.stem in OPENMP_MODULES else [],
+                  extra_link_args=openmp if pyx.stem in OPENMP_MODULES else [])
         for pyx in sorted(CORE.glob('*.pyx'))
     ]
     return cythonize(exts, compiler_directives=DIRECTIVES,

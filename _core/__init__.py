@@ -15,3 +15,8 @@ from chainerlite._core.backprop import backward, grad  # NOQA
 from chainerlite._core.ops_math import (  # NOQA
     Absolute, Add, AddConstant, Div, DivFromConstant, Mul, MulConstant, Neg,
     PowConstVar, PowVarConst, PowVarVar, Sub, SubFromConstant)
+from chainerlite._core.conv_kernels import col2im_2d, im2col_2d  # NOQA
+from chainerlite._core.lstm_kernels import (  # NOQA
+    lstm_backward, lstm_forward)
+from chainerlite._core.pool_kernels import (  # NOQA
+    max_pooling_2d, max_pooling_2d_grad)

@@ -8,7 +8,8 @@ float32, sum, backward (per op), also under three FunctionHooks (paired delta
 in ns/op); a tiny MLP (batch 1, width 16, depth 8; per layer); F.forget on a
 stack of 12 blocks of 4 tanh(linear) layers (time, and the peak memory that
 tracemalloc traces during one more run of each); one 1024x1024 MLP step; the
-backward time per node of chains 1e3 and 1e6 deep (1e5 with --quick).
+backward time per node of chains 1e3 and 1e6 deep (1e5 with --quick); a small
+CNN step and 20 steps of an LSTM cell (the real-model programs).
 Chainer and PyTorch are optional. OMP_WAIT_POLICY defaults to PASSIVE: the
 OpenMP threads of PyTorch otherwise spin after each call, which bills the
 next contestant in the round for CPU time they take from its BLAS threads.
@@ -34,12 +35,15 @@ from programs import collect_benches, depth_label, describe, note
 SHALLOW = 1000
 DEPTHS = {False: (SHALLOW, 1_000_000), True: (SHALLOW, 100_000)}  # by --quick
 REFERENCES = (('NumPy', 'numpy'), ('PyTorch', 'torch'), ('Chainer', 'chainer'))
+ENGINES = REFERENCES[1:]
 # group: (unit, units per microsecond, ratio columns (label, row), extra columns)
 TABLES = {
     'chain': ('us/op', 1, REFERENCES, ('hook',)),
     'mlp': ('us/layer', 1, REFERENCES, ('hook',)),
     'forget': ('ms/step', 1e-3, (('chainerlite', 'chainerlite'),), ('peak',)),
     'large': ('ms/step', 1e-3, REFERENCES, ()),
+    'cnn': ('ms/step', 1e-3, ENGINES, ()),
+    'lstm': ('ms/step', 1e-3, ENGINES, ()),
     'deep': ('ns/node', 1e3, ((f'depth {depth_label(SHALLOW)}',) * 2,), ()),
 }
 MiB = 2 ** 20
@@ -71,6 +75,7 @@ def plan(args):
                     1 if quick else 3),
             Section(('forget',), 3 if quick else 15, 1 if quick else 2),
             Section(('large',), 5 if quick else 30, 1 if quick else 2),
+            Section(('cnn', 'lstm'), 5 if quick else 40, 1 if quick else 3),
             Section(('deep',), 3 if quick else 7, 1)]
 
 
@@ -94,6 +99,8 @@ def targets(depths):
         Target('forget time <= 1.35x plain', 'forget', 'chainerlite + forget',
                'chainerlite', 1.35),
         Target('1024x1024 MLP <= 1.05x NumPy', 'large', 'chainerlite', 'numpy', 1.05),
+        Target('CNN step <= 1.0x PyTorch', 'cnn', 'chainerlite', 'torch', 1.0),
+        Target('LSTM 20 steps <= 1.0x PyTorch', 'lstm', 'chainerlite', 'torch', 1.0),
         Target(f'depth {deep} <= 1.3x {shallow} per node', 'deep', f'depth {deep}',
                f'depth {shallow}', 1.3),
     ]

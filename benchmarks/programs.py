@@ -6,6 +6,10 @@ mlp     relu(linear) layers, sum, backward (the tiny MLP: batch 1, width 16,
 forget  12 blocks of 4 tanh(linear) layers (batch 2048, width 128), sum,
         backward, with or without ``F.forget`` around each block
 deep    ``h = h * 1.0`` chains of a given depth; only the backward is timed
+cnn     one step of a small CNN: conv 3x3 16->16 with bias on 32x16x8x8, relu,
+        2x2 max pooling, linear to 10, softmax cross entropy, backward
+lstm    20 steps of an LSTM cell (batch 16, 64 units, ``F.lstm`` on two
+        ``F.linear``), sum of the last output, backward
 
 Each program is a :class:`Bench`; the ones written for autodiff engines take an
 :class:`Engine` (chainerlite, Chainer 7.8.1, PyTorch) or a Chainer-like module.
@@ -24,6 +28,8 @@ TINY = dict(batch=1, width=16, depth=8)
 LARGE = dict(batch=1024, width=1024, depth=1)
 BLOCKS, LAYERS, BATCH, WIDTH = 12, 4, 2048, 128
 SAMPLE_NODES = 100_000
+CNN = dict(batch=32, channels=16, size=8, classes=10)
+LSTM = dict(batch=16, units=64, steps=20)
 HOOK_KINDS = ('empty hook', 'trivial hook', 'TimerHook')
 CALLBACKS = ('forward_preprocess', 'forward_postprocess',
              'backward_preprocess', 'backward_postprocess')
@@ -39,6 +45,11 @@ def describe(depths):
                  'backward (one step)'.format(**LARGE),
         'forget': f'{BLOCKS} blocks of {LAYERS} tanh(linear), B={BATCH}, '
                   f'D={WIDTH}, sum, backward; F.forget around each block or not',
+        'cnn': 'conv 3x3 {channels}->{channels} + bias on {batch}x{channels}x{size}x'
+               '{size}, relu, 2x2 max pooling, linear to {classes}, softmax cross '
+               'entropy, backward (one step)'.format(**CNN),
+        'lstm': '{steps} steps of lstm(linear(x) + linear(h)), batch {batch}, '
+                '{units} units, sum, backward'.format(**LSTM),
         'deep': 'h * 1.0 chains on (1,) float32, backward only (build untimed), '
                 'depths ' + ' and '.join(depth_label(d) for d in depths) +
                 f'; a sample: at least {depth_label(SAMPLE_NODES)} nodes',
@@ -226,6 +237,86 @@ def deep_programs(mod, depths):
     return [bench(depth) for depth in depths]
 
 
+def cnn_data(batch, channels, size, classes, seed=3):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((batch, channels, size, size)).astype(np.float32)
+    W = (rng.standard_normal((channels, channels, 3, 3)) / (3 * channels ** 0.5))
+    W2 = rng.standard_normal((classes, channels * size * size // 4))
+    t = rng.integers(0, classes, batch).astype(np.int32)
+    return (x, W.astype(np.float32), np.zeros(channels, np.float32),
+            (W2 / (size * channels ** 0.5)).astype(np.float32),
+            np.zeros(classes, np.float32), t)
+
+
+def lstm_data(batch, units, steps, seed=4):
+    rng = np.random.default_rng(seed)
+    xs = rng.standard_normal((steps, batch, units)).astype(np.float32)
+    Wx, Wh = ((rng.standard_normal((4 * units, units)) / units ** 0.5)
+              .astype(np.float32) for _ in range(2))
+    return xs, Wx, Wh, np.zeros(4 * units, np.float32)
+
+
+def model_programs(modname, mod):
+    """The CNN and LSTM steps; ``mod`` is torch or a Chainer-like module.
+
+    PyTorch's LSTM cell is written from its ops, with the gate layout of
+    ``F.lstm`` (unit-major, gates a, i, f, o).
+    """
+    x, W, b, W2, b2, t = cnn_data(**CNN)
+    xs, Wx, Wh, bx = lstm_data(**LSTM)
+    batch, units = LSTM['batch'], LSTM['units']
+    if modname == 'torch':
+        nn = mod.nn.functional
+        leaf = functools.partial(mod.tensor, requires_grad=True)
+        tx, tt, txs = mod.tensor(x), mod.tensor(t.astype(np.int64)), mod.tensor(xs)
+        zeros = functools.partial(mod.zeros, batch, units)
+
+        def conv_pool(W, b):
+            return nn.max_pool2d(mod.relu(nn.conv2d(tx, W, b, padding=1)), 2)
+
+        def flat_linear(h, W2, b2):
+            return nn.linear(h.reshape(len(h), -1), W2, b2)
+
+        def cell(c, gates):
+            a, i, f, o = gates.reshape(batch, units, 4).unbind(2)
+            c = mod.tanh(a) * mod.sigmoid(i) + mod.sigmoid(f) * c
+            return c, mod.sigmoid(o) * mod.tanh(c)
+
+        grad, clear = (lambda p: p.grad.numpy()), (lambda p: setattr(p, 'grad', None))
+        loss_of, linear, total = nn.cross_entropy, nn.linear, mod.sum
+    else:
+        F = importlib.import_module(modname + '.functions')
+        leaf, tx, tt, txs = mod.Variable, x, t, xs
+        zeros = functools.partial(np.zeros, (batch, units), np.float32)
+
+        def conv_pool(W, b):
+            return F.max_pooling_2d(F.relu(F.convolution_2d(tx, W, b, pad=1)), 2)
+
+        grad, clear = (lambda p: p.grad), (lambda p: p.cleargrad())
+        flat_linear, cell = F.linear, F.lstm
+        loss_of, linear, total = F.softmax_cross_entropy, F.linear, F.sum
+    cnn_params = [leaf(a.copy()) for a in (W, b, W2, b2)]
+    lstm_params = [leaf(a.copy()) for a in (Wx, Wh, bx)]
+
+    def cnn():
+        W, b, W2, b2 = cnn_params
+        loss_of(flat_linear(conv_pool(W, b), W2, b2), tt).backward()
+        return grad(W)
+
+    def lstm():
+        Wx, Wh, bx = lstm_params
+        c, h = zeros(), zeros()
+        for x in txs:
+            c, h = cell(c, linear(x, Wx, bx) + linear(h, Wh))
+        total(h).backward()
+        return grad(Wx)
+
+    def resetter(params):
+        return lambda: [clear(p) for p in params]
+    return [Bench('cnn', modname, cnn, reset=resetter(cnn_params)),
+            Bench('lstm', modname, lstm, reset=resetter(lstm_params))]
+
+
 def chainer_like(mod):
     """chainerlite and Chainer 7.8.1: one API, also measured under hooks."""
     F = importlib.import_module(mod.__name__ + '.functions')
@@ -264,7 +355,7 @@ def engine_programs(modname, adapt, data, depths):
     mod = importlib.import_module(modname)
     engine, hooks = adapt(mod)
     common = [engine_chain(engine, x), engine_mlp(engine, 'mlp', tiny),
-              engine_mlp(engine, 'large', large)]
+              engine_mlp(engine, 'large', large)] + model_programs(modname, mod)
     common += [Bench('chain', f'{engine.name} + {kind}', common[0].run, ops=N_OPS,
                      context=factory, base=engine.name)
                for kind, factory in hooks.items()]

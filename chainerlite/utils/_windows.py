@@ -11,12 +11,19 @@ tap ``(j_1, ..., j_N)`` sees when the filter sits at output position
 ``(y_1, ..., y_N)``, zero (or ``pval``) where the tap falls in the padding.
 
 The functions work on NumPy and CuPy arrays alike, so the ``_cpu`` and
-``_gpu`` names of Chainer are the same code.
+``_gpu`` names of Chainer are the same code; 2-D NumPy images of a floating
+dtype go through the compiled kernels of ``chainerlite._core``, which give
+the same results.
 """
 
 import itertools
 
+import numpy
+
+from chainerlite import _core
 from chainerlite import backend
+
+_COMPILED_DTYPES = (numpy.float16, numpy.float32, numpy.float64)
 
 
 def get_conv_outsize(size, k, s, p, cover_all=False, d=1):
@@ -191,6 +198,13 @@ def im2col(img, ksize, stride, pad, pval=0, cover_all=False, dilate=1,
     xp = backend.get_array_module(img)
     n, c = img.shape[:2]
     ksize = tuple(ksize)
+    if _compiled(img, ksize):
+        if outs is None:
+            outs = out_sizes(img.shape[2:], ksize, stride, pad, cover_all,
+                             dilate)
+        if min(outs) > 0:
+            return _im2col_2d(img, ksize, stride, pad, pval, dilate,
+                              channel_major, outs)
     views = window_views(img, ksize, stride, pad, pval, cover_all, dilate,
                          outs)
     outs = views[0].shape[2:]
@@ -225,6 +239,8 @@ def col2im(col, stride, pad, dims, dilate=1, channel_major=False):
     """
     xp = backend.get_array_module(col)
     ndim = len(dims)
+    if _compiled(col, dims) and col.dtype != numpy.float16:
+        return _col2im_2d(col, stride, pad, dims, dilate, channel_major)
     # Summed with the channels and the batch as the innermost axes, so that
     # each tap adds long contiguous runs rather than image rows.
     if channel_major:
@@ -247,3 +263,34 @@ def col2im(col, stride, pad, dims, dilate=1, channel_major=False):
     return img.transpose((ndim + 1, ndim) + tuple(range(ndim)))
 
 
+
+
+def _compiled(array, ksize):
+    # whether the compiled kernels take these images (or their columns)
+    return (len(ksize) == 2 and isinstance(array, numpy.ndarray)
+            and array.dtype in _COMPILED_DTYPES)
+
+
+def _im2col_2d(img, ksize, stride, pad, pval, dilate, channel_major, outs):
+    n, c = img.shape[:2]
+    dtype = img.dtype
+    pval = numpy.asarray(pval, dtype)
+    if channel_major:
+        col = numpy.empty((c,) + ksize + (n,) + outs, dtype)
+        # the kernel sees both layouts as (n, c, kh, kw, out_h, out_w)
+        view = col.transpose(3, 0, 1, 2, 4, 5)
+    else:
+        col = view = numpy.empty((n, c) + ksize + outs, dtype)
+    img = numpy.ascontiguousarray(img)
+    if dtype == numpy.float16:     # copied as bits
+        img, view, pval = (a.view(numpy.uint16) for a in (img, view, pval))
+    _core.im2col_2d(img, view, *stride, *pad, *as_tuple(dilate, 2), pval[()])
+    return col
+
+
+def _col2im_2d(col, stride, pad, dims, dilate, channel_major):
+    if channel_major:
+        col = col.transpose(3, 0, 1, 2, 4, 5)
+    img = numpy.zeros(col.shape[:2] + tuple(dims), col.dtype)
+    _core.col2im_2d(col, img, *stride, *pad, *as_tuple(dilate, 2))
+    return img

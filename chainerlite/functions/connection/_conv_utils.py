@@ -10,6 +10,8 @@ already the ``(c * prod(k), n * prod(out))`` matrix of their products, so
 no large transposed copy is made.
 """
 
+import numpy
+
 from chainerlite import backend
 from chainerlite.functions.connection import _conv_args
 from chainerlite.utils import _windows
@@ -72,6 +74,9 @@ class ConvParams:
         self.cover_all = _windows.as_tuple(cover_all, ndim)
         self.dilate = _conv_args.int_tuple(dilate, ndim, 'dilate', where)
         self.groups = _conv_args.positive_int(groups, 'groups', where)
+        # (x, ksize, columns) of the last NumPy input: the filter gradient
+        # reuses the columns of the forward (as Chainer keeps them on CPU)
+        self._columns = None
 
     def kwargs(self):
         """Keyword arguments of a convolution function, but ``cover_all``."""
@@ -98,9 +103,15 @@ class ConvParams:
     def grouped_columns(self, x, ksize):
         """Channel-major column array of ``x`` as ``groups`` blocks of shape
         ``(c / groups * prod(ksize), n * prod(outs))`` (a view, no copy)."""
-        col = _windows.im2col(x, ksize, self.stride, self.pad,
-                              cover_all=self.cover_all, dilate=self.dilate,
-                              channel_major=True)
+        cached = self._columns
+        if cached is not None and cached[0] is x and cached[1] == ksize:
+            col = cached[2]
+        else:
+            col = _windows.im2col(x, ksize, self.stride, self.pad,
+                                  cover_all=self.cover_all,
+                                  dilate=self.dilate, channel_major=True)
+            if isinstance(x, numpy.ndarray):
+                self._columns = x, ksize, col
         rows = col.shape[0] // self.groups
         for k in ksize:
             rows *= k
@@ -200,5 +211,8 @@ def convolve_grad_weight(x, gy, ksize, params):
     xp = backend.get_array_module(x, gy)
     groups = params.groups
     col = params.grouped_columns(x, ksize)
-    gW = xp.matmul(_channel_major(gy, groups), col.transpose(0, 2, 1))
+    # computed transposed, as col @ gy^T: OpenBLAS runs this orientation
+    # (a long shared axis, few output columns) about twice as fast
+    gW = xp.matmul(col, _channel_major(gy, groups).transpose(0, 2, 1))
+    gW = gW.transpose(0, 2, 1)
     return gW.reshape((gy.shape[1], -1) + tuple(ksize))

@@ -2,9 +2,11 @@
 
 import numpy
 
+from chainerlite import _core
 from chainerlite import backend
 from chainerlite.functions.connection import convolution_nd
 from chainerlite.functions.pooling import pooling_nd
+from chainerlite.utils import _windows
 
 
 class MaxPoolingND(pooling_nd.PoolingND):
@@ -21,6 +23,8 @@ class MaxPoolingND(pooling_nd.PoolingND):
     def forward(self, inputs):
         x, = inputs
         self._in_shape = x.shape
+        if self.compiled(x):
+            return self._forward_compiled(x),
         xp = backend.get_array_module(x)
         taps = self.window_views(x, pval=-float('inf'))
         # The running maximum over the taps (NaN propagates, as in max), and
@@ -31,6 +35,15 @@ class MaxPoolingND(pooling_nd.PoolingND):
             xp.copyto(self.indexes, k, where=tap > y)
             xp.maximum(y, tap, out=y)
         return y,
+
+    def _forward_compiled(self, x):
+        outs = _windows.out_sizes(x.shape[2:], self.ksize, self.stride,
+                                  self.pad, self.cover_all)
+        y = numpy.empty(x.shape[:2] + outs, x.dtype)
+        self.indexes = numpy.empty(y.shape, numpy.intp)
+        _core.max_pooling_2d(x, y, self.indexes, *self.ksize, *self.stride,
+                             *self.pad)
+        return y
 
     def backward(self, indexes, grad_outputs):
         return MaxPoolingNDGrad(self).apply(grad_outputs)
@@ -52,6 +65,11 @@ class MaxPoolingNDGrad(pooling_nd.PoolingND):
 
     def forward(self, inputs):
         gy, = inputs
+        if self.compiled(gy):
+            gx = numpy.zeros(self.mpool._in_shape, gy.dtype)
+            _core.max_pooling_2d_grad(gy, self.mpool.indexes, gx,
+                                      *self.ksize, *self.stride, *self.pad)
+            return gx,
         return pooling_nd.scatter_windows(
             gy, self.mpool.indexes, self, self.mpool._in_shape[2:]),
 

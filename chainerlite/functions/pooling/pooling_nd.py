@@ -7,6 +7,8 @@ at those positions and :func:`gather_windows` reads them; each is the
 transpose of the other.
 """
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.connection import _conv_args
@@ -73,6 +75,12 @@ class PoolingND(function_node.FunctionNode):
     def col2im(self, col, dims):
         """Images of lengths ``dims`` summed from a column array."""
         return _windows.col2im(col, self.stride, self.pad, dims)
+
+    def compiled(self, x):
+        """Whether the compiled 2-D kernels of ``chainerlite._core`` take
+        ``x`` (a float32 or float64 NumPy array of 2-D images)."""
+        return (self.ndim == 2 and isinstance(x, numpy.ndarray)
+                and x.dtype in (numpy.float32, numpy.float64))
 
     def window_axes(self):
         """Axes of the window taps in a column array."""

@@ -1,5 +1,10 @@
 """LSTM cell activation."""
 
+import math
+
+import numpy
+
+from chainerlite import _core
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.backends import cuda
@@ -24,11 +29,28 @@ def _split_gates(x):
     return [r[:, :, k] for k in range(4)]
 
 
+def _gate_cells(x):
+    # gate sources (batch, 4 * units, ...) seen as (batch, units, 4, rest)
+    return x.reshape(_gate_shape(x)[:3] + (math.prod(x.shape[2:]),))
+
+
 def _gate_variables(x):
     # The four gate pre-activations of ``x`` (a Variable), as Variables.
     gates = reshape.reshape(x, _gate_shape(x))
     return [get_item.get_item(gates, (slice(None), slice(None), k))
             for k in range(4)]
+
+
+def _compiled(*arrays):
+    # whether the compiled kernels of chainerlite._core take these arrays
+    dtype = arrays[0].dtype
+    return dtype in (numpy.float32, numpy.float64) and all(
+        isinstance(a, numpy.ndarray) and a.dtype == dtype for a in arrays)
+
+
+def _cells(a):
+    # (batch, units, ...) seen as (batch, units, rest)
+    return a.reshape(a.shape[:2] + (math.prod(a.shape[2:]),))
 
 
 def _rows(x, batch):
@@ -59,6 +81,12 @@ class LSTM(function_node.FunctionNode):
         xp = backend.get_array_module(c_prev, x)
         self.retain_inputs((0, 1))
         self.retain_outputs((0,))
+        if _compiled(c_prev, x):
+            c_next = numpy.empty_like(c_prev, order='C')
+            h = numpy.empty((len(x),) + c_prev.shape[1:], x.dtype)
+            _core.lstm_forward(_cells(c_prev), _gate_cells(x),
+                               _cells(c_next), _cells(h))
+            return c_next, h
         batch = len(x)
         if xp is cuda.cupy:
             return _forward_gpu(c_prev, x)
@@ -86,13 +114,30 @@ class LSTM(function_node.FunctionNode):
         return tuple(grads[i] for i in indexes)
 
     def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel on the GPU; None (the graph path) on the CPU
+        # one fused kernel on the GPU or (compiled) on the CPU; None (the
+        # graph path) otherwise
         c_prev, x = self.inputs[0].data, self.inputs[1].data
-        if not isinstance(x, cuda.ndarray):
-            return None
         c_next, = self._retained_output_data
-        grads = _backward_gpu(c_prev, x, c_next, *grad_outputs)
+        if isinstance(x, cuda.ndarray):
+            grads = _backward_gpu(c_prev, x, c_next, *grad_outputs)
+        elif _compiled(c_prev, x, *[g for g in grad_outputs if g is not None]):
+            grads = _backward_cpu(c_prev, x, c_next, *grad_outputs)
+        else:
+            return None
         return tuple(grads[i] for i in indexes)
+
+
+def _backward_cpu(c_prev, x, c_next, gc, gh):
+    if gc is None:
+        gc = numpy.zeros_like(c_prev)
+    if gh is None:
+        gh = numpy.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
+    gc_prev = numpy.empty_like(c_prev, order='C')
+    gx = numpy.empty_like(x, order='C')
+    _core.lstm_backward(
+        _cells(c_prev), _gate_cells(x), _cells(c_next), _cells(gc),
+        _cells(gh), _cells(gc_prev), _gate_cells(gx))
+    return gc_prev, gx
 
 
 def _forward_gpu(c_prev, x):
@@ -124,6 +169,12 @@ def _backward_gpu(c_prev, x, c_next, gc, gh):
 class LSTMGrad(_formula.FormulaNode):
     """Gradients of :class:`LSTM`: ``(c_prev, x, c_next, gc, gh)`` to
     ``(gc_prev, gx)``."""
+
+    def forward(self, inputs):
+        if not _compiled(*inputs):
+            return super().forward(inputs)
+        self.retain_inputs(tuple(range(len(inputs))))
+        return _backward_cpu(*inputs)
 
     def formula(self, c_prev, x, c_next, gc, gh):
         batch = len(x)
