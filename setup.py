@@ -3,6 +3,7 @@
 Cython resolves ``cimport chainerlite._core.X`` by path, so the ``.pxd`` files
 are mirrored into ``build/pxd/chainerlite/_core/`` before cythonizing.
 """
+
 import os
 import pathlib
 import shutil
@@ -48,16 +49,18 @@ OPENMP_MODULES = ('conv_kernels', 'lstm_kernels', 'pool_kernels')
 def _openmp_flags():
     if os.environ.get('CHAINERLITE_NO_OPENMP') == '1':
         return []
-    cc = (os.environ.get('CC') or sysconfig.get_config_var('CC')
-          or 'cc').split()
+    cc = (os.environ.get('CC') or sysconfig.get_config_var('CC') or 'cc').split()
     with tempfile.TemporaryDirectory() as tmp:
         src = pathlib.Path(tmp) / 'omp.c'
-        src.write_text('#include <omp.h>\n'
-                       'int main(void) { return omp_get_max_threads() < 1; }\n')
+        src.write_text(
+            '#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n'
+        )
         try:
-            subprocess.run(cc + ['-fopenmp', str(src), '-o',
-                                 str(pathlib.Path(tmp) / 'omp')],
-                           check=True, capture_output=True)
+            subprocess.run(
+                cc + ['-fopenmp', str(src), '-o', str(pathlib.Path(tmp) / 'omp')],
+                check=True,
+                capture_output=True,
+            )
         except (OSError, subprocess.CalledProcessError):
             return []
     return ['-fopenmp']
@@ -81,8 +84,10 @@ def _mirror_pxd():
 def _write_build_info():
     # The Cython that compiled the core, for print_runtime_info; git ignores
     # the file, and the sdist and wheel carry the one their build wrote.
-    text = ('"""Written by setup.py when it compiles the core."""\n'
-            'CYTHON_VERSION = {!r}\n'.format(Cython.__version__))
+    text = (
+        '"""Written by setup.py when it compiles the core."""\n'
+        'CYTHON_VERSION = {!r}\n'.format(Cython.__version__)
+    )
     path = ROOT / 'chainerlite' / '_build_info.py'
     if not path.exists() or path.read_text() != text:
         path.write_text(text)
@@ -93,14 +98,19 @@ def _extensions():
     _write_build_info()
     openmp = _openmp_flags()
     exts = [
-        Extension('chainerlite._core.' + pyx.stem, [str(pyx.relative_to(ROOT))],
-                  include_dirs=[numpy.get_include()], define_macros=MACROS,
-                  extra_compile_args=openmp if pyx.stem in OPENMP_MODULES else [],
-                  extra_link_args=openmp if pyx.stem in OPENMP_MODULES else [])
+        Extension(
+            'chainerlite._core.' + pyx.stem,
+            [str(pyx.relative_to(ROOT))],
+            include_dirs=[numpy.get_include()],
+            define_macros=MACROS,
+            extra_compile_args=openmp if pyx.stem in OPENMP_MODULES else [],
+            extra_link_args=openmp if pyx.stem in OPENMP_MODULES else [],
+        )
         for pyx in sorted(CORE.glob('*.pyx'))
     ]
-    return cythonize(exts, compiler_directives=DIRECTIVES,
-                     include_path=[str(PXD_ROOT)], quiet=True)
+    return cythonize(
+        exts, compiler_directives=DIRECTIVES, include_path=[str(PXD_ROOT)], quiet=True
+    )
 
 
 setup(

@@ -3,20 +3,51 @@
 This facade re-exports the compiled names; Python modules import them from
 here rather than from an individual extension module.
 """
+
 from chainerlite._core.config import (  # NOQA
-    GlobalConfig, LocalConfig, config, force_backprop_mode, global_config,
-    no_backprop_mode, using_config)
+    GlobalConfig,
+    LocalConfig,
+    config,
+    force_backprop_mode,
+    global_config,
+    no_backprop_mode,
+    using_config,
+)
 from chainerlite._core.hooks import (  # NOQA
-    HookRegistry, get_function_hooks)
+    HookRegistry,
+    get_function_hooks,
+)
 from chainerlite._core.node import (  # NOQA
-    FunctionNode, Variable, VariableNode, _as_variable, _set_cupy,
-    force_array, get_array_module)
+    FunctionNode,
+    Variable,
+    VariableNode,
+    _as_variable,
+    _set_cupy,
+    force_array,
+    get_array_module,
+)
 from chainerlite._core.backprop import backward, grad  # NOQA
 from chainerlite._core.ops_math import (  # NOQA
-    Absolute, Add, AddConstant, Div, DivFromConstant, Mul, MulConstant, Neg,
-    PowConstVar, PowVarConst, PowVarVar, Sub, SubFromConstant)
+    Absolute,
+    Add,
+    AddConstant,
+    Div,
+    DivFromConstant,
+    Mul,
+    MulConstant,
+    Neg,
+    PowConstVar,
+    PowVarConst,
+    PowVarVar,
+    Sub,
+    SubFromConstant,
+)
 from chainerlite._core.conv_kernels import col2im_2d, im2col_2d  # NOQA
 from chainerlite._core.lstm_kernels import (  # NOQA
-    lstm_backward, lstm_forward)
+    lstm_backward,
+    lstm_forward,
+)
 from chainerlite._core.pool_kernels import (  # NOQA
-    max_pooling_2d, max_pooling_2d_grad)
+    max_pooling_2d,
+    max_pooling_2d_grad,
+)

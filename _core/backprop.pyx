@@ -411,8 +411,8 @@ cdef class _Pass:
             _check_not_unchained(f)
             self.state.running += 1
             try:
-                gxs = _run_backward(f, indexes, gys, self.raw, self.arrays,
-                                self.state, current)
+                gxs = _run_backward(f, indexes, gys, self.raw,
+                                    self.arrays, self.state, current)
             finally:
                 self.state.running -= 1
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
@@ -458,7 +458,7 @@ cdef set _required_nodes(list outputs, list input_nodes):
     from, when another input needs them.
     """
     cdef FunctionNode f
-    cdef VariableNode x, y
+    cdef VariableNode x
     cdef PyObject* p
     cdef Py_ssize_t j
     consumers = {}          # node -> functions (between outputs) that use it
@@ -738,4 +738,3 @@ cdef object _default_seed(Variable o, loss_scale):
     # scale); given gradients are used as they are, as in Chainer.
     g = o.xp.ones_like(o._data)
     return g if loss_scale is None else _scaled_seed(g, loss_scale)
-

@@ -1,6 +1,23 @@
 import numpy
 
-def im2col_2d(img: numpy.ndarray, col: numpy.ndarray, sy: int, sx: int,
-              py: int, px: int, dy: int, dx: int, pval: float) -> None: ...
-def col2im_2d(col: numpy.ndarray, img: numpy.ndarray, sy: int, sx: int,
-              py: int, px: int, dy: int, dx: int) -> None: ...
+def im2col_2d(
+    img: numpy.ndarray,
+    col: numpy.ndarray,
+    sy: int,
+    sx: int,
+    py: int,
+    px: int,
+    dy: int,
+    dx: int,
+    pval: float,
+) -> None: ...
+def col2im_2d(
+    col: numpy.ndarray,
+    img: numpy.ndarray,
+    sy: int,
+    sx: int,
+    py: int,
+    px: int,
+    dy: int,
+    dx: int,
+) -> None: ...

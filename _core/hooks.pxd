@@ -15,8 +15,9 @@ cdef enum:
     FWD_POST = 2
     BWD_PRE = 4
     BWD_POST = 8
-    FWD_POST_OUT = 16   # forward_postprocess takes (function, in_data,
-                        # out_data): the hook's forward_postprocess_out_data
+    # forward_postprocess takes (function, in_data, out_data): the hook's
+    # forward_postprocess_out_data
+    FWD_POST_OUT = 16
 
 
 cdef class HookEntry:

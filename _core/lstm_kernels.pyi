@@ -1,8 +1,14 @@
 import numpy
 
-def lstm_forward(c_prev: numpy.ndarray, x: numpy.ndarray,
-                 c_next: numpy.ndarray, h: numpy.ndarray) -> None: ...
-def lstm_backward(c_prev: numpy.ndarray, x: numpy.ndarray,
-                  c_next: numpy.ndarray, gc: numpy.ndarray,
-                  gh: numpy.ndarray, gc_prev: numpy.ndarray,
-                  gx: numpy.ndarray) -> None: ...
+def lstm_forward(
+    c_prev: numpy.ndarray, x: numpy.ndarray, c_next: numpy.ndarray, h: numpy.ndarray
+) -> None: ...
+def lstm_backward(
+    c_prev: numpy.ndarray,
+    x: numpy.ndarray,
+    c_next: numpy.ndarray,
+    gc: numpy.ndarray,
+    gh: numpy.ndarray,
+    gc_prev: numpy.ndarray,
+    gx: numpy.ndarray,
+) -> None: ...

@@ -8,9 +8,9 @@ requested; their Python-level ``backward`` builds differentiable nodes
 """
 from chainerlite._core.ops_math cimport typed_const
 from chainerlite._core.node cimport (
-    RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, VariableNode,
-    apply_builtin, array_module, as_variable_fast, ensure_array,
-    functions_module, is_float_dtype, type_check_module)
+    RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, apply_builtin,
+    array_module, as_variable_fast, functions_module, is_float_dtype,
+    type_check_module)
 
 import numpy
 

@@ -9,6 +9,7 @@ over twice that with 1) and the time per step spent in communication
 
     python benchmarks/chainermn_scaling.py [--steps 30] [--mpiexec PATH]
 """
+
 import argparse
 import json
 import os
@@ -27,13 +28,14 @@ def worker(steps, warmup):
     import chainerlite.chainermn as chainermn
 
     comm = chainermn.create_communicator('naive')
-    model = chainerlite.Sequential(L.Linear(784, 1000), F.relu,
-                                   L.Linear(1000, 1000), F.relu,
-                                   L.Linear(1000, 10))
+    model = chainerlite.Sequential(
+        L.Linear(784, 1000), F.relu, L.Linear(1000, 1000), F.relu, L.Linear(1000, 10)
+    )
     optimizer = chainermn.create_multi_node_optimizer(
-        optimizers.MomentumSGD(lr=0.01), comm)
+        optimizers.MomentumSGD(lr=0.01), comm
+    )
     optimizer.setup(model)
-    optimizer.update()                       # the initial broadcast
+    optimizer.update()  # the initial broadcast
     rng = numpy.random.RandomState(comm.rank)
     x = rng.rand(100, 784).astype(numpy.float32)
     t = rng.randint(0, 10, 100).astype(numpy.int32)
@@ -60,20 +62,40 @@ def worker(steps, warmup):
     comm.mpi_comm.barrier()
     elapsed = time.perf_counter() - start
     if comm.rank == 0:
-        print(json.dumps({
-            'processes': comm.size,
-            'examples_per_s': comm.size * 100 * steps / elapsed,
-            'step_s': elapsed / steps,
-            'comm_step_s': comm_time[0] / steps}))
+        print(
+            json.dumps(
+                {
+                    'processes': comm.size,
+                    'examples_per_s': comm.size * 100 * steps / elapsed,
+                    'step_s': elapsed / steps,
+                    'comm_step_s': comm_time[0] / steps,
+                }
+            )
+        )
 
 
 def run(mpiexec, processes, steps, warmup):
-    env = dict(os.environ, OPENBLAS_NUM_THREADS='1', OMP_NUM_THREADS='1',
-               MKL_NUM_THREADS='1')
+    env = dict(
+        os.environ, OPENBLAS_NUM_THREADS='1', OMP_NUM_THREADS='1', MKL_NUM_THREADS='1'
+    )
     out = subprocess.run(
-        [mpiexec, '-n', str(processes), sys.executable, __file__, '--worker',
-         '--steps', str(steps), '--warmup', str(warmup)],
-        env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+        [
+            mpiexec,
+            '-n',
+            str(processes),
+            sys.executable,
+            __file__,
+            '--worker',
+            '--steps',
+            str(steps),
+            '--warmup',
+            str(warmup),
+        ],
+        env=env,
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -83,20 +105,28 @@ def main(argv=None):
     parser.add_argument('--warmup', type=int, default=3)
     parser.add_argument('--worker', action='store_true')
     from chainerlite.chainermn.testing import find_mpiexec
+
     parser.add_argument('--mpiexec', default=find_mpiexec())
     args = parser.parse_args(argv)
     if args.worker:
         worker(args.steps, args.warmup)
         return 0
     results = [run(args.mpiexec, n, args.steps, args.warmup) for n in (1, 2)]
-    print('{:>9} {:>12} {:>10} {:>16}'.format(
-        'processes', 'examples/s', 'ms/step', 'comm ms/step'))
+    print(
+        '{:>9} {:>12} {:>10} {:>16}'.format(
+            'processes', 'examples/s', 'ms/step', 'comm ms/step'
+        )
+    )
     for r in results:
-        print('{:>9} {:>12.0f} {:>10.2f} {:>16.2f}'.format(
-            r['processes'], r['examples_per_s'], 1e3 * r['step_s'],
-            1e3 * r['comm_step_s']))
-    efficiency = results[1]['examples_per_s'] / (
-        2 * results[0]['examples_per_s'])
+        print(
+            '{:>9} {:>12.0f} {:>10.2f} {:>16.2f}'.format(
+                r['processes'],
+                r['examples_per_s'],
+                1e3 * r['step_s'],
+                1e3 * r['comm_step_s'],
+            )
+        )
+    efficiency = results[1]['examples_per_s'] / (2 * results[0]['examples_per_s'])
     print('scaling efficiency with 2 processes: {:.2f}'.format(efficiency))
     return 0
 

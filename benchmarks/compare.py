@@ -16,6 +16,7 @@ next contestant in the round for CPU time they take from its BLAS threads.
 
     python benchmarks/compare.py --quick | --rounds 100 --json results.json
 """
+
 import argparse
 import datetime
 import gc
@@ -46,14 +47,19 @@ TABLES = {
     'lstm': ('ms/step', 1e-3, ENGINES, ()),
     'deep': ('ns/node', 1e3, ((f'depth {depth_label(SHALLOW)}',) * 2,), ()),
 }
-MiB = 2 ** 20
-THREAD_VARIABLES = ('OMP_WAIT_POLICY', 'OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS',
-                    'MKL_NUM_THREADS')
+MiB = 2**20
+THREAD_VARIABLES = (
+    'OMP_WAIT_POLICY',
+    'OMP_NUM_THREADS',
+    'OPENBLAS_NUM_THREADS',
+    'MKL_NUM_THREADS',
+)
 
 
 @dataclass
 class Section:
     """Groups measured together in one series of interleaved rounds."""
+
     groups: tuple
     rounds: int
     warmup: int
@@ -64,19 +70,22 @@ class Target:
     label: str
     group: str
     name: str
-    ref: str        # the row of a ratio; None for a hook delta (ns/op)
+    ref: str  # the row of a ratio; None for a hook delta (ns/op)
     limit: float
-    metric: str = 'us'      # 'us' (time) or 'peak' for a ratio, 'delta' for a hook
+    metric: str = 'us'  # 'us' (time) or 'peak' for a ratio, 'delta' for a hook
 
 
 def plan(args):
     quick = args.quick
-    return [Section(('chain', 'mlp'), args.rounds or (5 if quick else 60),
-                    1 if quick else 3),
-            Section(('forget',), 3 if quick else 15, 1 if quick else 2),
-            Section(('large',), 5 if quick else 30, 1 if quick else 2),
-            Section(('cnn', 'lstm'), 5 if quick else 40, 1 if quick else 3),
-            Section(('deep',), 3 if quick else 7, 1)]
+    return [
+        Section(
+            ('chain', 'mlp'), args.rounds or (5 if quick else 60), 1 if quick else 3
+        ),
+        Section(('forget',), 3 if quick else 15, 1 if quick else 2),
+        Section(('large',), 5 if quick else 30, 1 if quick else 2),
+        Section(('cnn', 'lstm'), 5 if quick else 40, 1 if quick else 3),
+        Section(('deep',), 3 if quick else 7, 1),
+    ]
 
 
 def targets(depths):
@@ -85,32 +94,75 @@ def targets(depths):
         Target('chainerlite <= 1.5x NumPy', 'chain', 'chainerlite', 'numpy', 1.5),
         Target('chainerlite <= 0.33x PyTorch', 'chain', 'chainerlite', 'torch', 0.33),
         Target('chainerlite <= 0.05x Chainer', 'chain', 'chainerlite', 'chainer', 0.05),
-        Target('empty hook <= +20 ns/op', 'chain', 'chainerlite + empty hook', None,
-               20, 'delta'),
-        Target('trivial hook <= +400 ns/op', 'chain', 'chainerlite + trivial hook',
-               None, 400, 'delta'),
-        Target('TimerHook <= +1.5 us/op', 'chain', 'chainerlite + TimerHook', None,
-               1500, 'delta'),
+        Target(
+            'empty hook <= +20 ns/op',
+            'chain',
+            'chainerlite + empty hook',
+            None,
+            20,
+            'delta',
+        ),
+        Target(
+            'trivial hook <= +400 ns/op',
+            'chain',
+            'chainerlite + trivial hook',
+            None,
+            400,
+            'delta',
+        ),
+        Target(
+            'TimerHook <= +1.5 us/op',
+            'chain',
+            'chainerlite + TimerHook',
+            None,
+            1500,
+            'delta',
+        ),
         Target('tiny MLP <= 0.5x PyTorch', 'mlp', 'chainerlite', 'torch', 0.5),
-        Target('forget peak <= 0.45x plain', 'forget', 'chainerlite + forget',
-               'chainerlite', 0.45, 'peak'),
-        Target('forget peak <= Chainer forget', 'forget', 'chainerlite + forget',
-               'chainer + forget', 1.0, 'peak'),
-        Target('forget time <= 1.35x plain', 'forget', 'chainerlite + forget',
-               'chainerlite', 1.35),
+        Target(
+            'forget peak <= 0.45x plain',
+            'forget',
+            'chainerlite + forget',
+            'chainerlite',
+            0.45,
+            'peak',
+        ),
+        Target(
+            'forget peak <= Chainer forget',
+            'forget',
+            'chainerlite + forget',
+            'chainer + forget',
+            1.0,
+            'peak',
+        ),
+        Target(
+            'forget time <= 1.35x plain',
+            'forget',
+            'chainerlite + forget',
+            'chainerlite',
+            1.35,
+        ),
         Target('1024x1024 MLP <= 1.05x NumPy', 'large', 'chainerlite', 'numpy', 1.05),
         Target('CNN step <= 1.0x PyTorch', 'cnn', 'chainerlite', 'torch', 1.0),
         Target('LSTM 20 steps <= 1.0x PyTorch', 'lstm', 'chainerlite', 'torch', 1.0),
-        Target(f'depth {deep} <= 1.3x {shallow} per node', 'deep', f'depth {deep}',
-               f'depth {shallow}', 1.3),
+        Target(
+            f'depth {deep} <= 1.3x {shallow} per node',
+            'deep',
+            f'depth {deep}',
+            f'depth {shallow}',
+            1.3,
+        ),
     ]
 
 
 def settings_line(quick, sections, depths):
-    rounds = ', '.join(f'{"/".join(s.groups)} {s.rounds} (+{s.warmup})'
-                       for s in sections)
-    return (f'{"quick" if quick else "full"} run: rounds {rounds}; chain depths '
-            f'{" and ".join(map(depth_label, depths))}; peaks from one traced run each')
+    rounds = ', '.join(
+        f'{"/".join(s.groups)} {s.rounds} (+{s.warmup})' for s in sections
+    )
+    return (
+        f'{"quick" if quick else "full"} run: rounds {rounds}; chain depths '
+        f'{" and ".join(map(depth_label, depths))}; peaks from one traced run each'
+    )
 
 
 def sample(bench):
@@ -155,7 +207,7 @@ def measure(benches, rounds, warmup):
     by_key = {b.key: b for b in benches}
     for r in range(warmup + rounds):
         gc.collect()
-        for b in benches[r % len(benches):] + benches[:r % len(benches)]:
+        for b in benches[r % len(benches) :] + benches[: r % len(benches)]:
             if b.base:
                 # A hook row is timed right next to its plain row (in
                 # alternating order, after a warm-up run of the plain row),
@@ -166,8 +218,9 @@ def measure(benches, rounds, warmup):
                 sample(plain)  # untimed: both start with warm caches
                 sample(b)
                 t_first, t_second = sample(first)[0], sample(second)[0]
-                elapsed = (t_second - t_first) if first is plain else (
-                    t_first - t_second)
+                elapsed = (
+                    (t_second - t_first) if first is plain else (t_first - t_second)
+                )
             else:
                 # untimed warm-up: the contestant that ran just before (another
                 # library) left the caches cold, which a user never sees
@@ -199,10 +252,14 @@ def measure_peaks(benches):
 
 def summarise(benches, times):
     """Median us per op; hook rows: the median of their paired deltas (ns/op)."""
-    us = {b.key: statistics.median(times[b.key]) / b.ops * 1e6
-          for b in benches if not b.base}
-    delta = {b.key: statistics.median(times[b.key]) / b.ops * 1e9
-             for b in benches if b.base}
+    us = {
+        b.key: statistics.median(times[b.key]) / b.ops * 1e6
+        for b in benches
+        if not b.base
+    }
+    delta = {
+        b.key: statistics.median(times[b.key]) / b.ops * 1e9 for b in benches if b.base
+    }
     for b in benches:
         if b.base:
             us[b.key] = us[f'{b.group}:{b.base}'] + delta[b.key] / 1e3
@@ -226,21 +283,33 @@ def extra_cells(kind, group, name, refs, stats):
     if kind == 'hook':
         return [fmt(stats['delta'].get(f'{group}:{name}'), '+.0f')]
     peak = stats['peak'].get(f'{group}:{name}')
-    return [fmt(None if peak is None else peak / MiB, '.1f'),
-            fmt(ratio(stats['peak'], group, name, refs[0][1]), '.3f')]
+    return [
+        fmt(None if peak is None else peak / MiB, '.1f'),
+        fmt(ratio(stats['peak'], group, name, refs[0][1]), '.3f'),
+    ]
 
 
 def table(group, names, stats):
     """A group's results table as strings: the header and one list per row."""
     unit, per_us, refs, extras = TABLES[group]
-    head = ['contestant', unit] + [f'x {label}' for label, _ in refs] + [
-        h for kind in extras for h in EXTRA_HEADS[kind]]
+    head = (
+        ['contestant', unit]
+        + [f'x {label}' for label, _ in refs]
+        + [h for kind in extras for h in EXTRA_HEADS[kind]]
+    )
     rows = []
     for name in names:
         cells = [name, f'{stats["us"][f"{group}:{name}"] * per_us:.3f}'] + [
-            fmt(ratio(stats['us'], group, name, ref), '.3f') for _, ref in refs]
-        rows.append(cells + [c for kind in extras
-                             for c in extra_cells(kind, group, name, refs, stats)])
+            fmt(ratio(stats['us'], group, name, ref), '.3f') for _, ref in refs
+        ]
+        rows.append(
+            cells
+            + [
+                c
+                for kind in extras
+                for c in extra_cells(kind, group, name, refs, stats)
+            ]
+        )
     return head, rows
 
 
@@ -252,7 +321,9 @@ def print_table(group, title, names, stats):
 
     def line(cells):
         return f'{cells[0]:<28}' + ''.join(
-            f'{c:>{w}}' for c, w in zip(cells[1:], widths))
+            f'{c:>{w}}' for c, w in zip(cells[1:], widths)
+        )
+
     header = line(head)
     print(f'\n[{group}] {title}\n{header}\n' + '-' * len(header))
     for cells in rows:
@@ -271,8 +342,16 @@ def evaluate_targets(goals, stats, settings):
             unit, spec = 'x', '.3f'
         verdict = 'n/a' if value is None else ('PASS' if value <= t.limit else 'MISS')
         print(f'  {t.label:<32}{fmt(value, spec):>10} {unit:<6} {verdict}')
-        rows.append({'target': t.label, 'value': value, 'limit': t.limit,
-                     'unit': unit, 'verdict': verdict, 'group': t.group})
+        rows.append(
+            {
+                'target': t.label,
+                'value': value,
+                'limit': t.limit,
+                'unit': unit,
+                'verdict': verdict,
+                'group': t.group,
+            }
+        )
     return rows
 
 
@@ -280,14 +359,22 @@ def machine():
     cpu = platform.processor() or platform.machine()
     try:
         with open('/proc/cpuinfo') as f:
-            cpu = next(line.split(':', 1)[1].strip() for line in f
-                       if line.startswith('model name'))
+            cpu = next(
+                line.split(':', 1)[1].strip()
+                for line in f
+                if line.startswith('model name')
+            )
     except (OSError, StopIteration):
         pass
-    return {'cpu': cpu, 'cores': os.cpu_count(), 'platform': platform.platform(),
-            'load average': os.getloadavg(),
-            'date': datetime.datetime.now(datetime.timezone.utc).strftime(
-                '%Y-%m-%d %H:%M UTC')}
+    return {
+        'cpu': cpu,
+        'cores': os.cpu_count(),
+        'platform': platform.platform(),
+        'load average': os.getloadavg(),
+        'date': datetime.datetime.now(datetime.timezone.utc).strftime(
+            '%Y-%m-%d %H:%M UTC'
+        ),
+    }
 
 
 def run_sections(benches, sections):
@@ -306,15 +393,18 @@ def table_titles(sections, depths):
     """Each group's description; past the first section, with its rounds."""
     titles = describe(depths)
     for s in sections[1:]:
-        titles.update((g, f'{titles[g]}; {s.rounds} rounds (+{s.warmup} warm-up)')
-                      for g in s.groups)
+        titles.update(
+            (g, f'{titles[g]}; {s.rounds} rounds (+{s.warmup} warm-up)')
+            for g in s.groups
+        )
     return titles
 
 
 def write_json(path, results):
     """The results, with the thread settings the libraries have seen."""
     results['machine']['threads'] = {
-        k: os.environ[k] for k in THREAD_VARIABLES if k in os.environ}
+        k: os.environ[k] for k in THREAD_VARIABLES if k in os.environ
+    }
     with open(path, 'w') as f:
         json.dump(results, f, indent=1)
 
@@ -322,18 +412,27 @@ def write_json(path, results):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     p.add_argument('--quick', action='store_true', help='smoke run: few rounds (CI)')
-    p.add_argument('--rounds', type=int, help='timed rounds of the chain and tiny MLP '
-                   '(default 60, 5 with --quick); the larger programs take fewer')
+    p.add_argument(
+        '--rounds',
+        type=int,
+        help='timed rounds of the chain and tiny MLP '
+        '(default 60, 5 with --quick); the larger programs take fewer',
+    )
     p.add_argument('--json', metavar='PATH', help='write the results as JSON')
     args = p.parse_args(argv)
     sections, depths, host = plan(args), DEPTHS[args.quick], machine()
     first = sections[0]
     benches = checked(collect_benches(depths))
     env = {'python': platform.python_version(), 'numpy': np.__version__}
-    env.update((m, getattr(sys.modules[m], '__version__', '?'))
-               for m in ('chainerlite', 'chainer', 'torch') if m in sys.modules)
-    print(', '.join(f'{k} {v}' for k, v in env.items()) +
-          f'; {first.rounds} interleaved rounds (+{first.warmup} warm-up), medians')
+    env.update(
+        (m, getattr(sys.modules[m], '__version__', '?'))
+        for m in ('chainerlite', 'chainer', 'torch')
+        if m in sys.modules
+    )
+    print(
+        ', '.join(f'{k} {v}' for k, v in env.items())
+        + f'; {first.rounds} interleaved rounds (+{first.warmup} warm-up), medians'
+    )
     times, peaks = run_sections(benches, sections)
     us, delta = summarise(benches, times)
     stats = {'us': us, 'delta': delta, 'peak': peaks}
@@ -344,13 +443,23 @@ def main(argv=None):
     settings = settings_line(args.quick, sections, depths)
     results = evaluate_targets(targets(depths), stats, settings)
     if args.json:
-        write_json(args.json, {
-            'versions': env, 'machine': host, 'settings': settings,
-            'sections': [asdict(s) for s in sections],
-            'rounds': first.rounds, 'warmup': first.warmup,
-            'groups': {g: {'title': titles[g], 'rows': names[g]} for g in TABLES},
-            'us_per_op': us, 'hook_delta_ns_per_op': delta, 'peak_bytes': peaks,
-            'targets': results, 'samples_s': times})
+        write_json(
+            args.json,
+            {
+                'versions': env,
+                'machine': host,
+                'settings': settings,
+                'sections': [asdict(s) for s in sections],
+                'rounds': first.rounds,
+                'warmup': first.warmup,
+                'groups': {g: {'title': titles[g], 'rows': names[g]} for g in TABLES},
+                'us_per_op': us,
+                'hook_delta_ns_per_op': delta,
+                'peak_bytes': peaks,
+                'targets': results,
+                'samples_s': times,
+            },
+        )
     return 0
 
 

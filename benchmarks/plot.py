@@ -7,6 +7,7 @@ the machine, the settings, every results table, the targets and the figure.
     python benchmarks/compare.py --json results.json
     python benchmarks/plot.py results.json --out docs
 """
+
 import argparse
 import json
 import os
@@ -20,15 +21,27 @@ from compare import TABLES, table
 
 matplotlib.use('Agg')  # files only, no display
 
-NAMES = {'python': 'Python', 'numpy': 'NumPy', 'chainerlite': 'chainerlite',
-         'chainer': 'Chainer', 'torch': 'PyTorch'}
-COLOURS = {'chainerlite': '#d62728', 'chainer': '#1f77b4', 'torch': '#ff7f0e',
-           'numpy': '#7f7f7f'}
+NAMES = {
+    'python': 'Python',
+    'numpy': 'NumPy',
+    'chainerlite': 'chainerlite',
+    'chainer': 'Chainer',
+    'torch': 'PyTorch',
+}
+COLOURS = {
+    'chainerlite': '#d62728',
+    'chainer': '#1f77b4',
+    'torch': '#ff7f0e',
+    'numpy': '#7f7f7f',
+}
 
 
 def stats(results):
-    return {'us': results['us_per_op'], 'delta': results['hook_delta_ns_per_op'],
-            'peak': results['peak_bytes']}
+    return {
+        'us': results['us_per_op'],
+        'delta': results['hook_delta_ns_per_op'],
+        'peak': results['peak_bytes'],
+    }
 
 
 def bar_panel(ax, names, values, unit, title, spec='.3g'):
@@ -54,16 +67,25 @@ def bar_panel(ax, names, values, unit, title, spec='.3g'):
         ax.axvline(0, color='black', linewidth=0.8)
         ax.margins(x=0.2)
     for y, v in zip(ys, values):
-        ax.annotate(format(v, spec), (v, y),
-                    xytext=(3 if v >= 0 else -3, 0), textcoords='offset points',
-                    ha='left' if v >= 0 else 'right', va='center', fontsize=8)
+        ax.annotate(
+            format(v, spec),
+            (v, y),
+            xytext=(3 if v >= 0 else -3, 0),
+            textcoords='offset points',
+            ha='left' if v >= 0 else 'right',
+            va='center',
+            fontsize=8,
+        )
 
 
 def time_panel(ax, results, group, title):
     """Plain rows only: each engine's time per op."""
     unit, per_us = TABLES[group][:2]
-    names = [n for n in results['groups'][group]['rows']
-             if f'{group}:{n}' not in results['hook_delta_ns_per_op']]
+    names = [
+        n
+        for n in results['groups'][group]['rows']
+        if f'{group}:{n}' not in results['hook_delta_ns_per_op']
+    ]
     values = [results['us_per_op'][f'{group}:{n}'] * per_us for n in names]
     bar_panel(ax, names, values, unit, title)
 
@@ -74,10 +96,19 @@ def figure(results, path):
     time_panel(axes[0], results, 'chain', 'h * 1.0001 x200 on 10x10, sum, backward')
     time_panel(axes[1], results, 'mlp', 'tiny MLP: batch 1, width 16, depth 8')
     hooks = [n for n in results['groups']['chain']['rows'] if f'chain:{n}' in delta]
-    bar_panel(axes[2], hooks, [delta[f'chain:{n}'] for n in hooks], 'ns/op',
-              'FunctionHook overhead on the chain (paired delta)', spec='+.0f')
-    fig.suptitle(f'{results["machine"]["cpu"]}, {results["machine"]["cores"]} cores, '
-                 f'{results["machine"]["date"]}: lower is better', fontsize=10)
+    bar_panel(
+        axes[2],
+        hooks,
+        [delta[f'chain:{n}'] for n in hooks],
+        'ns/op',
+        'FunctionHook overhead on the chain (paired delta)',
+        spec='+.0f',
+    )
+    fig.suptitle(
+        f'{results["machine"]["cpu"]}, {results["machine"]["cores"]} cores, '
+        f'{results["machine"]["date"]}: lower is better',
+        fontsize=10,
+    )
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
@@ -90,11 +121,22 @@ def markdown_table(head, rows, numeric=True):
 
 def machine_section(results):
     m, versions = results['machine'], results['versions']
-    rows = [['CPU', m['cpu']], ['cores', str(m['cores'])], ['OS', m['platform']],
-            ['load average at start (1, 5, 15 min)',
-             ', '.join(f'{x:.2f}' for x in m['load average'])]]
-    rows.append(['thread settings', ', '.join(
-        f'{k}={v}' for k, v in m['threads'].items()) or 'library defaults'])
+    rows = [
+        ['CPU', m['cpu']],
+        ['cores', str(m['cores'])],
+        ['OS', m['platform']],
+        [
+            'load average at start (1, 5, 15 min)',
+            ', '.join(f'{x:.2f}' for x in m['load average']),
+        ],
+    ]
+    rows.append(
+        [
+            'thread settings',
+            ', '.join(f'{k}={v}' for k, v in m['threads'].items())
+            or 'library defaults',
+        ]
+    )
     rows += [[NAMES.get(k, k), v] for k, v in versions.items()]
     return ['## Machine', ''] + markdown_table(['', ''], rows, numeric=False)
 
@@ -110,31 +152,52 @@ def results_section(results):
 
 
 def targets_section(results):
-    rows = [[t['target'], '-' if t['value'] is None else
-             (f'{t["value"]:+.0f}' if t['unit'] == 'ns/op' else f'{t["value"]:.3f}'),
-             t['unit'], f'**{t["verdict"]}**' if t['verdict'] == 'MISS'
-             else t['verdict']] for t in results['targets']]
-    return ['## Targets', ''] + markdown_table(['target', 'value', 'unit', 'verdict'],
-                                               rows)
+    rows = [
+        [
+            t['target'],
+            '-'
+            if t['value'] is None
+            else (
+                f'{t["value"]:+.0f}' if t['unit'] == 'ns/op' else f'{t["value"]:.3f}'
+            ),
+            t['unit'],
+            f'**{t["verdict"]}**' if t['verdict'] == 'MISS' else t['verdict'],
+        ]
+        for t in results['targets']
+    ]
+    return ['## Targets', ''] + markdown_table(
+        ['target', 'value', 'unit', 'verdict'], rows
+    )
 
 
 def page(results, figure_name):
-    return '\n'.join([
-        '# Performance', '',
-        '<!-- Generated by `make perf-docs` (benchmarks/compare.py --json, then '
-        'benchmarks/plot.py); do not edit. -->', '',
-        f'`benchmarks/compare.py`, {results["machine"]["date"]}; '
-        f'{results["settings"]}. One process; each round runs every contestant '
-        'of a section once, in a rotating order; medians over the rounds. An '
-        '`x NAME` column divides the time (or peak) of a row by that of row NAME; '
-        'hook columns are per-round paired deltas against the plain row; peak '
-        'memory is what tracemalloc traces during one run, above its start. '
-        'Regenerate with `make perf-docs` (see the Makefile for `PERF_PYTHON`).',
-        '', *machine_section(results), '',
-        *results_section(results), '',
-        *targets_section(results), '',
-        '## Figure', '',
-        f'![per-op time and hook overhead]({figure_name})', ''])
+    return '\n'.join(
+        [
+            '# Performance',
+            '',
+            '<!-- Generated by `make perf-docs` (benchmarks/compare.py --json, then '
+            'benchmarks/plot.py); do not edit. -->',
+            '',
+            f'`benchmarks/compare.py`, {results["machine"]["date"]}; '
+            f'{results["settings"]}. One process; each round runs every contestant '
+            'of a section once, in a rotating order; medians over the rounds. An '
+            '`x NAME` column divides the time (or peak) of a row by that of row NAME; '
+            'hook columns are per-round paired deltas against the plain row; peak '
+            'memory is what tracemalloc traces during one run, above its start. '
+            'Regenerate with `make perf-docs` (see the Makefile for `PERF_PYTHON`).',
+            '',
+            *machine_section(results),
+            '',
+            *results_section(results),
+            '',
+            *targets_section(results),
+            '',
+            '## Figure',
+            '',
+            f'![per-op time and hook overhead]({figure_name})',
+            '',
+        ]
+    )
 
 
 def main(argv=None):

@@ -14,6 +14,7 @@ lstm    20 steps of an LSTM cell (batch 16, 64 units, ``F.lstm`` on two
 Each program is a :class:`Bench`; the ones written for autodiff engines take an
 :class:`Engine` (chainerlite, Chainer 7.8.1, PyTorch) or a Chainer-like module.
 """
+
 import contextlib
 import functools
 import importlib
@@ -31,8 +32,12 @@ SAMPLE_NODES = 100_000
 CNN = dict(batch=32, channels=16, size=8, classes=10)
 LSTM = dict(batch=16, units=64, steps=20)
 HOOK_KINDS = ('empty hook', 'trivial hook', 'TimerHook')
-CALLBACKS = ('forward_preprocess', 'forward_postprocess',
-             'backward_preprocess', 'backward_postprocess')
+CALLBACKS = (
+    'forward_preprocess',
+    'forward_postprocess',
+    'backward_preprocess',
+    'backward_postprocess',
+)
 
 
 def describe(depths):
@@ -40,26 +45,27 @@ def describe(depths):
     return {
         'chain': f'h * {FACTOR} x{N_OPS} on 10x10 float32, sum, backward',
         'mlp': 'relu(linear), batch {batch}, width {width}, depth {depth}, sum, '
-               'backward'.format(**TINY),
+        'backward'.format(**TINY),
         'large': 'relu(linear), {batch}x{width} input, {width}x{width} weight, sum, '
-                 'backward (one step)'.format(**LARGE),
+        'backward (one step)'.format(**LARGE),
         'forget': f'{BLOCKS} blocks of {LAYERS} tanh(linear), B={BATCH}, '
-                  f'D={WIDTH}, sum, backward; F.forget around each block or not',
+        f'D={WIDTH}, sum, backward; F.forget around each block or not',
         'cnn': 'conv 3x3 {channels}->{channels} + bias on {batch}x{channels}x{size}x'
-               '{size}, relu, 2x2 max pooling, linear to {classes}, softmax cross '
-               'entropy, backward (one step)'.format(**CNN),
+        '{size}, relu, 2x2 max pooling, linear to {classes}, softmax cross '
+        'entropy, backward (one step)'.format(**CNN),
         'lstm': '{steps} steps of lstm(linear(x) + linear(h)), batch {batch}, '
-                '{units} units, sum, backward'.format(**LSTM),
+        '{units} units, sum, backward'.format(**LSTM),
         'deep': 'h * 1.0 chains on (1,) float32, backward only (build untimed), '
-                'depths ' + ' and '.join(depth_label(d) for d in depths) +
-                f'; a sample: at least {depth_label(SAMPLE_NODES)} nodes',
+        'depths '
+        + ' and '.join(depth_label(d) for d in depths)
+        + f'; a sample: at least {depth_label(SAMPLE_NODES)} nodes',
     }
 
 
 def depth_label(depth):
     """1000 -> '1e3'; other numbers as they are."""
     exponent = len(str(depth)) - 1
-    return f'1e{exponent}' if depth == 10 ** exponent else str(depth)
+    return f'1e{exponent}' if depth == 10**exponent else str(depth)
 
 
 def note(msg):
@@ -68,14 +74,14 @@ def note(msg):
 
 @dataclass
 class Bench:
-    group: str                                  # a key of describe()
-    name: str                                   # row label; plain rows: the engine name
-    run: Callable                               # the timed program; returns a gradient
-    ops: int = 1                                # times are reported per op
+    group: str  # a key of describe()
+    name: str  # row label; plain rows: the engine name
+    run: Callable  # the timed program; returns a gradient
+    ops: int = 1  # times are reported per op
     context: Callable = contextlib.nullcontext  # entered untimed around it (a hook)
-    reset: Callable = lambda: None              # untimed, before each sample
-    teardown: Callable = lambda: None           # untimed, after each sample
-    base: str = None                            # the plain row of a hook row
+    reset: Callable = lambda: None  # untimed, before each sample
+    teardown: Callable = lambda: None  # untimed, after each sample
+    base: str = None  # the plain row of a hook row
 
     @property
     def key(self):
@@ -85,13 +91,14 @@ class Bench:
 @dataclass
 class Engine:
     """What the shared programs need from an autodiff library."""
+
     name: str
-    leaf: Callable      # ndarray -> leaf that requires grad
-    input: Callable     # ndarray -> input that needs no grad
+    leaf: Callable  # ndarray -> leaf that requires grad
+    input: Callable  # ndarray -> input that needs no grad
     sum: Callable
     linear: Callable
     relu: Callable
-    grad: Callable      # leaf -> its gradient as an ndarray
+    grad: Callable  # leaf -> its gradient as an ndarray
     cleargrad: Callable
 
 
@@ -104,8 +111,10 @@ def mlp_data(batch, width, depth, seed=1):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((batch, width)).astype(np.float32)
     scale = np.float32((2 / width) ** 0.5)
-    Ws = [rng.standard_normal((width, width)).astype(np.float32) * scale
-          for _ in range(depth)]
+    Ws = [
+        rng.standard_normal((width, width)).astype(np.float32) * scale
+        for _ in range(depth)
+    ]
     bs = [np.full(width, 0.1, np.float32) for _ in range(depth)]
     return x, Ws, bs
 
@@ -113,22 +122,26 @@ def mlp_data(batch, width, depth, seed=1):
 def forget_data(seed=2):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((BATCH, WIDTH)).astype(np.float32)
-    Ws = [(rng.standard_normal((WIDTH, WIDTH)) / WIDTH ** 0.5).astype(np.float32)
-          for _ in range(BLOCKS * LAYERS)]
+    Ws = [
+        (rng.standard_normal((WIDTH, WIDTH)) / WIDTH**0.5).astype(np.float32)
+        for _ in range(BLOCKS * LAYERS)
+    ]
     return x, Ws
 
 
 def numpy_chain(x):
     """The ufunc calls an engine makes, with nothing around them."""
+
     def chain():
         h = x
         for _ in range(N_OPS):
             h = h * FACTOR
         h.sum()
-        g = np.ones_like(h)             # sum's grad, broadcast
+        g = np.ones_like(h)  # sum's grad, broadcast
         for _ in range(N_OPS):
             g = g * FACTOR
         return g
+
     return Bench('chain', 'numpy', chain, ops=N_OPS)
 
 
@@ -144,9 +157,10 @@ def numpy_mlp(group, data):
         for i in reversed(range(len(Ws))):
             g = g * (hs[i + 1] > 0)
             gW, _gb = g.T.dot(hs[i]), g.sum(axis=0)
-            if i:                        # the input needs no grad
+            if i:  # the input needs no grad
                 g = g.dot(Ws[i])
         return gW
+
     return Bench(group, 'numpy', mlp, ops=len(Ws))
 
 
@@ -157,6 +171,7 @@ def engine_chain(e, x):
             h = h * FACTOR
         e.sum(h).backward()
         return e.grad(x0)
+
     return Bench('chain', e.name, chain, ops=N_OPS)
 
 
@@ -164,7 +179,7 @@ def engine_mlp(e, group, data):
     x, Ws, bs = data
     h0 = e.input(x)
     params = [e.leaf(a) for a in Ws + bs]
-    layers = list(zip(params[:len(Ws)], params[len(Ws):]))
+    layers = list(zip(params[: len(Ws)], params[len(Ws) :]))
 
     def mlp():
         h = h0
@@ -176,6 +191,7 @@ def engine_mlp(e, group, data):
     def clear():
         for p in params:
             e.cleargrad(p)
+
     return Bench(group, e.name, mlp, ops=len(Ws), reset=clear)
 
 
@@ -189,8 +205,10 @@ def forget_programs(mod, data, plain=True):
         for W in Ws:
             h = F.tanh(F.linear(h, W))
         return h
-    blocks = [functools.partial(block, Ws[i:i + LAYERS])
-              for i in range(0, len(Ws), LAYERS)]
+
+    blocks = [
+        functools.partial(block, Ws[i : i + LAYERS]) for i in range(0, len(Ws), LAYERS)
+    ]
 
     def step(forget):
         h = mod.Variable(x)
@@ -202,9 +220,12 @@ def forget_programs(mod, data, plain=True):
     def clear():
         for W in Ws:
             W.cleargrad()
+
     rows = [(mod.__name__, False)] * plain + [(f'{mod.__name__} + forget', True)]
-    return [Bench('forget', name, functools.partial(step, forget), reset=clear)
-            for name, forget in rows]
+    return [
+        Bench('forget', name, functools.partial(step, forget), reset=clear)
+        for name, forget in rows
+    ]
 
 
 def deep_programs(mod, depths):
@@ -232,27 +253,42 @@ def deep_programs(mod, depths):
             for _, loss in chains:
                 loss.backward()
             return chains[0][0].grad
-        return Bench('deep', f'depth {depth_label(depth)}', backward,
-                     ops=depth * count, reset=build, teardown=chains.clear)
+
+        return Bench(
+            'deep',
+            f'depth {depth_label(depth)}',
+            backward,
+            ops=depth * count,
+            reset=build,
+            teardown=chains.clear,
+        )
+
     return [bench(depth) for depth in depths]
 
 
 def cnn_data(batch, channels, size, classes, seed=3):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((batch, channels, size, size)).astype(np.float32)
-    W = (rng.standard_normal((channels, channels, 3, 3)) / (3 * channels ** 0.5))
+    W = rng.standard_normal((channels, channels, 3, 3)) / (3 * channels**0.5)
     W2 = rng.standard_normal((classes, channels * size * size // 4))
     t = rng.integers(0, classes, batch).astype(np.int32)
-    return (x, W.astype(np.float32), np.zeros(channels, np.float32),
-            (W2 / (size * channels ** 0.5)).astype(np.float32),
-            np.zeros(classes, np.float32), t)
+    return (
+        x,
+        W.astype(np.float32),
+        np.zeros(channels, np.float32),
+        (W2 / (size * channels**0.5)).astype(np.float32),
+        np.zeros(classes, np.float32),
+        t,
+    )
 
 
 def lstm_data(batch, units, steps, seed=4):
     rng = np.random.default_rng(seed)
     xs = rng.standard_normal((steps, batch, units)).astype(np.float32)
-    Wx, Wh = ((rng.standard_normal((4 * units, units)) / units ** 0.5)
-              .astype(np.float32) for _ in range(2))
+    Wx, Wh = (
+        (rng.standard_normal((4 * units, units)) / units**0.5).astype(np.float32)
+        for _ in range(2)
+    )
     return xs, Wx, Wh, np.zeros(4 * units, np.float32)
 
 
@@ -313,22 +349,40 @@ def model_programs(modname, mod):
 
     def resetter(params):
         return lambda: [clear(p) for p in params]
-    return [Bench('cnn', modname, cnn, reset=resetter(cnn_params)),
-            Bench('lstm', modname, lstm, reset=resetter(lstm_params))]
+
+    return [
+        Bench('cnn', modname, cnn, reset=resetter(cnn_params)),
+        Bench('lstm', modname, lstm, reset=resetter(lstm_params)),
+    ]
 
 
 def chainer_like(mod):
     """chainerlite and Chainer 7.8.1: one API, also measured under hooks."""
     F = importlib.import_module(mod.__name__ + '.functions')
-    engine = Engine(mod.__name__, mod.Variable, lambda a: a, F.sum, F.linear, F.relu,
-                    lambda v: v.grad, lambda v: v.cleargrad())
+    engine = Engine(
+        mod.__name__,
+        mod.Variable,
+        lambda a: a,
+        F.sum,
+        F.linear,
+        F.relu,
+        lambda v: v.grad,
+        lambda v: v.cleargrad(),
+    )
     return engine, hook_factories(mod)
 
 
 def pytorch(torch):
-    engine = Engine('torch', lambda a: torch.tensor(a, requires_grad=True),
-                    torch.tensor, torch.sum, torch.nn.functional.linear, torch.relu,
-                    lambda t: t.grad.numpy(), lambda t: setattr(t, 'grad', None))
+    engine = Engine(
+        'torch',
+        lambda a: torch.tensor(a, requires_grad=True),
+        torch.tensor,
+        torch.sum,
+        torch.nn.functional.linear,
+        torch.relu,
+        lambda t: t.grad.numpy(),
+        lambda t: setattr(t, 'grad', None),
+    )
     return engine, {}
 
 
@@ -338,12 +392,15 @@ def hook_factories(mod):
 
     def noop(self, function, in_data, out_grad=None):  # each callback's trivial body
         pass
-    TrivialHook = type('TrivialHook', (mod.FunctionHook,),
-                       dict.fromkeys(CALLBACKS, noop))
+
+    TrivialHook = type(
+        'TrivialHook', (mod.FunctionHook,), dict.fromkeys(CALLBACKS, noop)
+    )
     factories = dict(zip(HOOK_KINDS, (EmptyHook, TrivialHook)))
     try:
         factories['TimerHook'] = importlib.import_module(
-            mod.__name__ + '.function_hooks').TimerHook
+            mod.__name__ + '.function_hooks'
+        ).TimerHook
     except (ImportError, AttributeError) as e:
         note(f'{mod.__name__} + TimerHook skipped ({type(e).__name__}: {e})')
     return factories
@@ -354,14 +411,25 @@ def engine_programs(modname, adapt, data, depths):
     x, tiny, large, stack = data
     mod = importlib.import_module(modname)
     engine, hooks = adapt(mod)
-    common = [engine_chain(engine, x), engine_mlp(engine, 'mlp', tiny),
-              engine_mlp(engine, 'large', large)] + model_programs(modname, mod)
-    common += [Bench('chain', f'{engine.name} + {kind}', common[0].run, ops=N_OPS,
-                     context=factory, base=engine.name)
-               for kind, factory in hooks.items()]
-    if modname == 'chainerlite':    # the subject: every program
+    common = [
+        engine_chain(engine, x),
+        engine_mlp(engine, 'mlp', tiny),
+        engine_mlp(engine, 'large', large),
+    ] + model_programs(modname, mod)
+    common += [
+        Bench(
+            'chain',
+            f'{engine.name} + {kind}',
+            common[0].run,
+            ops=N_OPS,
+            context=factory,
+            base=engine.name,
+        )
+        for kind, factory in hooks.items()
+    ]
+    if modname == 'chainerlite':  # the subject: every program
         return common + forget_programs(mod, stack) + deep_programs(mod, depths)
-    if modname == 'chainer':        # the reference for F.forget's peak memory
+    if modname == 'chainer':  # the reference for F.forget's peak memory
         return common + forget_programs(mod, stack, plain=False)
     return common
 
@@ -371,10 +439,16 @@ def collect_benches(depths):
     # take the CPU from the next contestant's BLAS threads; set before loading.
     os.environ.setdefault('OMP_WAIT_POLICY', 'PASSIVE')
     data = chain_data(), mlp_data(**TINY), mlp_data(**LARGE), forget_data()
-    benches = [numpy_chain(data[0]), numpy_mlp('mlp', data[1]),
-               numpy_mlp('large', data[2])]
-    for modname, adapt in (('chainerlite', chainer_like), ('chainer', chainer_like),
-                           ('torch', pytorch)):
+    benches = [
+        numpy_chain(data[0]),
+        numpy_mlp('mlp', data[1]),
+        numpy_mlp('large', data[2]),
+    ]
+    for modname, adapt in (
+        ('chainerlite', chainer_like),
+        ('chainer', chainer_like),
+        ('torch', pytorch),
+    ):
         try:
             benches += engine_programs(modname, adapt, data, depths)
         except Exception as e:  # an optional column must never break the script

@@ -2,6 +2,7 @@
 
 ``import chainerlite as chainer`` runs code written for Chainer 7.8.1.
 """
+
 import os as _os
 import sys as _sys
 
@@ -46,7 +47,12 @@ from chainerlite._runtime_info import print_runtime_info  # NOQA
 from chainerlite.backend import get_device, using_device  # NOQA
 from chainerlite.backends.cuda import should_use_cudnn  # NOQA
 from chainerlite.configuration import config, global_config, using_config  # NOQA
-from chainerlite.distribution import cross_entropy, Distribution, kl_divergence, register_kl  # NOQA
+from chainerlite.distribution import (
+    cross_entropy,
+    Distribution,
+    kl_divergence,
+    register_kl,
+)  # NOQA
 from chainerlite.function import Function, force_backprop_mode, no_backprop_mode  # NOQA
 from chainerlite.function_hook import FunctionHook  # NOQA
 from chainerlite.function_node import FunctionNode  # NOQA
@@ -64,8 +70,9 @@ from chainerlite.variable import Parameter, Variable, as_array, as_variable  # N
 __version__ = '0.1.0'
 
 # True silences the FutureWarning of experimental APIs (utils.experimental).
-disable_experimental_feature_warning = bool(int(_os.environ.get(
-    'CHAINER_DISABLE_EXPERIMENTAL_FEATURE_WARNING', '0')))
+disable_experimental_feature_warning = bool(
+    int(_os.environ.get('CHAINER_DISABLE_EXPERIMENTAL_FEATURE_WARNING', '0'))
+)
 
 # `import chainerlite.cuda` gives the same module, as in Chainer.
 _sys.modules[__name__ + '.cuda'] = cuda
@@ -90,6 +97,7 @@ def get_array_types():
 
     """
     import numpy
+
     if cuda.available:
         return numpy.ndarray, cuda.ndarray
-    return numpy.ndarray,
+    return (numpy.ndarray,)

@@ -1,4 +1,5 @@
 """``python -m chainerlite``: prints the runtime information."""
+
 import chainerlite
 
 if __name__ == '__main__':

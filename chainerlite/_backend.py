@@ -45,8 +45,7 @@ class Device(object):
 
     @staticmethod
     def from_array(array):
-        """Returns the device of ``array``, or None if it is not of this kind.
-        """
+        """Returns the device of ``array``, or None if it is not of this kind."""
         return None
 
     def __str__(self):
@@ -67,7 +66,8 @@ class Device(object):
     def __enter__(self):
         raise RuntimeError(
             'A Device cannot be used as a context manager; use '
-            'chainerlite.using_device({!r}) instead.'.format(self.name))
+            'chainerlite.using_device({!r}) instead.'.format(self.name)
+        )
 
     def __exit__(self, *exc_info):
         return False
@@ -83,7 +83,8 @@ class Device(object):
         """Returns ``array`` on this device (the array itself if it is
         already there)."""
         raise NotImplementedError(
-            '{}.send_array is not implemented'.format(type(self).__name__))
+            '{}.send_array is not implemented'.format(type(self).__name__)
+        )
 
     def send(self, arrays):
         """Sends an array, or each array of a list or tuple, to this device.

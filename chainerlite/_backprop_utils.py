@@ -34,17 +34,15 @@ def _check_nan(func, gxs):
         xp = cuda.get_array_module(gx.array)
         if xp.isnan(gx.array).any():
             raise RuntimeError(
-                'NaN is detected on backward computation of {}'.format(
-                    func.label))
+                'NaN is detected on backward computation of {}'.format(func.label)
+            )
 
 
 def _overrides_backward_accumulate(func):
-    return (type(func).backward_accumulate
-            is not _core.FunctionNode.backward_accumulate)
+    return type(func).backward_accumulate is not _core.FunctionNode.backward_accumulate
 
 
-def backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
-                  is_debug):
+def backprop_step(func, target_input_indexes, grad_outputs, grad_inputs, is_debug):
     """Runs the backward of ``func`` and gathers the input gradients.
 
     Args:
@@ -76,8 +74,11 @@ def backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
         for x in targets:
             current.append(None if x in seen else _reduce(grad_inputs[x]))
             seen.add(x)
-        gxs = tuple(func.backward_accumulate(
-            tuple(target_input_indexes), grad_outputs, tuple(current)))
+        gxs = tuple(
+            func.backward_accumulate(
+                tuple(target_input_indexes), grad_outputs, tuple(current)
+            )
+        )
         if is_debug:
             _check_nan(func, gxs)
         for x, prev, gx in zip(targets, current, gxs):
@@ -91,8 +92,10 @@ def backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
         gxs = tuple(gxs[i] for i in target_input_indexes)
     elif len(gxs) != len(targets):
         raise ValueError(
-            'number of gradients returned by {} ({}) is incorrect: {} '
-            'expected'.format(func.label, len(gxs), len(targets)))
+            'number of gradients returned by {} ({}) is incorrect: {} expected'.format(
+                func.label, len(gxs), len(targets)
+            )
+        )
     if is_debug:
         _check_nan(func, gxs)
     lazy = _core.config.lazy_grad_sum
@@ -103,4 +106,3 @@ def backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
         grads.append(gx)
         if not lazy and len(grads) > 1:
             grads[:] = [_reduce(grads)]
-

@@ -83,20 +83,19 @@ class _RuntimeInfo(object):
         self.platform_version = platform.platform()
         self.chainerlite_version = chainerlite.__version__
         self.python_version = '{} ({})'.format(
-            platform.python_version(), platform.python_implementation())
+            platform.python_version(), platform.python_implementation()
+        )
         self.numpy_version = numpy.__version__
         self.blas = _numpy_blas()
         self.cython_version = _cython_version()
         self.core_modules = _core_modules()
-        self.core_loaded = bool(self.core_modules) and all(
-            self.core_modules.values())
+        self.core_loaded = bool(self.core_modules) and all(self.core_modules.values())
         if cuda._cupy_imported:
             self.cupy_version = cuda.cupy.__version__
         else:
             self.cupy_version = None
         self.cuda_available = cuda.available
-        self.cuda_devices = (
-            _cuda_devices(cuda.cupy) if self.cuda_available else [])
+        self.cuda_devices = _cuda_devices(cuda.cupy) if self.cuda_available else []
         self.mpi4py_version = _optional_version('mpi4py')
 
     def _lines(self):
@@ -105,14 +104,17 @@ class _RuntimeInfo(object):
         else:
             cupy = '{} (CUDA {})'.format(
                 self.cupy_version,
-                'available' if self.cuda_available else 'not available')
+                'available' if self.cuda_available else 'not available',
+            )
         if self.core_loaded:
             core = 'loaded ({})'.format(', '.join(sorted(self.core_modules)))
         else:
-            missing = sorted(name for name, compiled
-                             in self.core_modules.items() if not compiled)
+            missing = sorted(
+                name for name, compiled in self.core_modules.items() if not compiled
+            )
             core = 'NOT loaded (not compiled: {})'.format(
-                ', '.join(missing) or 'no module found')
+                ', '.join(missing) or 'no module found'
+            )
         return [
             ('Platform', self.platform_version),
             ('chainerlite', self.chainerlite_version),
@@ -124,8 +126,7 @@ class _RuntimeInfo(object):
             ('BLAS (NumPy)', self.blas),
             ('CuPy', cupy),
             ('CUDA devices', '; '.join(self.cuda_devices) or 'none'),
-            ('iDeep', 'Available' if intel64.is_ideep_available()
-             else _NOT_AVAILABLE),
+            ('iDeep', 'Available' if intel64.is_ideep_available() else _NOT_AVAILABLE),
             ('mpi4py', self.mpi4py_version or _NOT_AVAILABLE),
         ]
 

@@ -109,8 +109,11 @@ def get_device(device_spec):
             return GpuDevice(cuda.Device())
         if isinstance(device_spec, cuda.Device):
             return GpuDevice(device_spec)
-    raise TypeError('invalid device specifier: {!r} (of type {})'.format(
-        device_spec, type(device_spec).__name__))
+    raise TypeError(
+        'invalid device specifier: {!r} (of type {})'.format(
+            device_spec, type(device_spec).__name__
+        )
+    )
 
 
 def using_device(device_spec):

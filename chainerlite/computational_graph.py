@@ -7,6 +7,7 @@ writes the graph in the DOT language of Graphviz. Beyond Chainer,
 and :meth:`~ComputationalGraph.colorize_by_time` colours function nodes by
 the time a :class:`~chainerlite.function_hooks.TimerHook` measured.
 """
+
 import collections.abc
 import os
 import shutil
@@ -16,9 +17,11 @@ from chainerlite import function_node
 from chainerlite import variable
 
 _DEFAULT_VARIABLE_STYLE = {
-    'shape': 'octagon', 'fillcolor': '#E0E0E0', 'style': 'filled'}
-_DEFAULT_FUNCTION_STYLE = {
-    'shape': 'record', 'fillcolor': '#6495ED', 'style': 'filled'}
+    'shape': 'octagon',
+    'fillcolor': '#E0E0E0',
+    'style': 'filled',
+}
+_DEFAULT_FUNCTION_STYLE = {'shape': 'record', 'fillcolor': '#6495ED', 'style': 'filled'}
 _RANKDIRS = ('TB', 'BT', 'LR', 'RL')
 _RECORD_CHARS = '{}|<>'
 _TIME_UNITS = (('sec', 1.0), ('ms', 1e3), ('us', 1e6), ('ns', 1e9))
@@ -28,14 +31,16 @@ def _resolve_style(style, default, argname):
     if isinstance(style, str):
         if style != 'default':
             raise ValueError(
-                "%s must be a dict, None or 'default', not %r"
-                % (argname, style))
+                "%s must be a dict, None or 'default', not %r" % (argname, style)
+            )
         return dict(default)
     if style is None:
         return {}
     if not isinstance(style, collections.abc.Mapping):
-        raise TypeError("%s must be a dict, None or 'default', not %s"
-                        % (argname, type(style).__name__))
+        raise TypeError(
+            "%s must be a dict, None or 'default', not %s"
+            % (argname, type(style).__name__)
+        )
     return dict(style)
 
 
@@ -50,8 +55,10 @@ def _quote(text, record):
 
 def _attribute_text(attributes):
     record = attributes.get('shape') == 'record'
-    return ','.join('%s=%s' % (key, _quote(value, record and key == 'label'))
-                    for key, value in attributes.items())
+    return ','.join(
+        '%s=%s' % (key, _quote(value, record and key == 'label'))
+        for key, value in attributes.items()
+    )
 
 
 def _label_of(node):
@@ -77,10 +84,15 @@ def _mean_times(timer_hook_or_summary):
     if callable(getattr(summary, 'summary', None)):
         summary = summary.summary()
     if not isinstance(summary, collections.abc.Mapping):
-        raise TypeError('expected a TimerHook or the dict of its summary(), '
-                        'not %s' % type(timer_hook_or_summary).__name__)
-    return {name: record['elapsed_time'] / record['occurrence']
-            for name, record in summary.items() if record['occurrence']}
+        raise TypeError(
+            'expected a TimerHook or the dict of its summary(), '
+            'not %s' % type(timer_hook_or_summary).__name__
+        )
+    return {
+        name: record['elapsed_time'] / record['occurrence']
+        for name, record in summary.items()
+        if record['occurrence']
+    }
 
 
 class ComputationalGraph(object):
@@ -115,18 +127,29 @@ VariableNode` or a :class:`~chainerlite.FunctionNode`.
         ValueError: If ``rankdir`` is not one of the four directions.
     """
 
-    def __init__(self, nodes, edges, variable_style='default',
-                 function_style='default', rankdir='TB',
-                 remove_variable=False, show_name=True, time_summary=None):
+    def __init__(
+        self,
+        nodes,
+        edges,
+        variable_style='default',
+        function_style='default',
+        rankdir='TB',
+        remove_variable=False,
+        show_name=True,
+        time_summary=None,
+    ):
         if rankdir not in _RANKDIRS:
-            raise ValueError('rankdir must be one of %s, not %r'
-                             % (', '.join(_RANKDIRS), rankdir))
+            raise ValueError(
+                'rankdir must be one of %s, not %r' % (', '.join(_RANKDIRS), rankdir)
+            )
         self.nodes = nodes
         self.edges = edges
         self.variable_style = _resolve_style(
-            variable_style, _DEFAULT_VARIABLE_STYLE, 'variable_style')
+            variable_style, _DEFAULT_VARIABLE_STYLE, 'variable_style'
+        )
         self.function_style = _resolve_style(
-            function_style, _DEFAULT_FUNCTION_STYLE, 'function_style')
+            function_style, _DEFAULT_FUNCTION_STYLE, 'function_style'
+        )
         self.rankdir = rankdir
         self.remove_variable = remove_variable
         self.show_name = show_name
@@ -171,31 +194,38 @@ VariableNode` or a :class:`~chainerlite.FunctionNode`.
     def _timed_function(self, node, seconds, slowest):
         attributes = {'label': node.label, 'shape': 'box'}
         attributes.update(self.function_style)
-        attributes['label'] = '%s\n%s' % (
-            attributes['label'], _format_seconds(seconds))
+        attributes['label'] = '%s\n%s' % (attributes['label'], _format_seconds(seconds))
         attributes['style'] = 'filled'
         attributes['fillcolor'] = _white_to_red(
-            seconds / slowest if slowest > 0 else 0.0)
+            seconds / slowest if slowest > 0 else 0.0
+        )
         return '%d [%s];' % (id(node), _attribute_text(attributes))
 
     def _dot_nodes(self, nodes):
         # The style part of a node's attributes is formatted once per kind.
         templates = {}
         for kind, shape, style, label_of in (
-                (variable.VariableNode, 'oval', self.variable_style,
-                 self._variable_label),
-                (function_node.FunctionNode, 'box', self.function_style,
-                 _label_of)):
+            (variable.VariableNode, 'oval', self.variable_style, self._variable_label),
+            (function_node.FunctionNode, 'box', self.function_style, _label_of),
+        ):
             attributes = {'label': None, 'shape': shape}
             attributes.update(style)
             fixed_label = attributes.pop('label')
             templates[kind] = (
                 _attribute_text(attributes),
-                attributes.get('shape') == 'record', fixed_label, label_of)
+                attributes.get('shape') == 'record',
+                fixed_label,
+                label_of,
+            )
         times = self._times
-        slowest = max((times.get(node._impl_name, 0.0) for node in nodes
-                       if isinstance(node, function_node.FunctionNode)),
-                      default=0.0)
+        slowest = max(
+            (
+                times.get(node._impl_name, 0.0)
+                for node in nodes
+                if isinstance(node, function_node.FunctionNode)
+            ),
+            default=0.0,
+        )
         for node in nodes:
             is_variable = isinstance(node, variable.VariableNode)
             if not is_variable and times:
@@ -204,8 +234,8 @@ VariableNode` or a :class:`~chainerlite.FunctionNode`.
                     yield self._timed_function(node, seconds, slowest)
                     continue
             rest, record, fixed_label, label_of = templates[
-                variable.VariableNode if is_variable
-                else function_node.FunctionNode]
+                variable.VariableNode if is_variable else function_node.FunctionNode
+            ]
             label = label_of(node) if fixed_label is None else fixed_label
             yield '%d [label=%s,%s];' % (id(node), _quote(label, record), rest)
 
@@ -224,8 +254,9 @@ VariableNode` or a :class:`~chainerlite.FunctionNode`.
         nodes = self.nodes
         edges = self.edges
         if self.remove_variable:
-            nodes = [node for node in nodes
-                     if not isinstance(node, variable.VariableNode)]
+            nodes = [
+                node for node in nodes if not isinstance(node, variable.VariableNode)
+            ]
             edges = self._function_edges()
         lines = ['digraph graphname {', 'rankdir=%s;' % self.rankdir]
         lines.extend(self._dot_nodes(nodes))
@@ -252,7 +283,8 @@ VariableNode` or a :class:`~chainerlite.FunctionNode`.
         """
         if format != 'dot':
             raise NotImplementedError(
-                "only the 'dot' format is supported, not %r" % (format,))
+                "only the 'dot' format is supported, not %r" % (format,)
+            )
         return self._to_dot()
 
     def render(self, path, format=None):
@@ -275,36 +307,47 @@ VariableNode` or a :class:`~chainerlite.FunctionNode`.
         if format is None:
             format = os.path.splitext(path)[1][1:].lower()
             if not format:
-                raise ValueError('cannot tell the image format of %r: give '
-                                 'format= or a file extension' % path)
+                raise ValueError(
+                    'cannot tell the image format of %r: give '
+                    'format= or a file extension' % path
+                )
         dot = shutil.which('dot')
         if dot is None:
             raise RuntimeError(
                 "Graphviz's 'dot' command was not found on PATH; install "
                 'Graphviz (e.g. apt-get install graphviz) or write dump() '
-                'to a .dot file instead')
+                'to a .dot file instead'
+            )
         result = subprocess.run(
-            [dot, '-T' + format, '-o', path], input=self.dump().encode(),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            [dot, '-T' + format, '-o', path],
+            input=self.dump().encode(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         if result.returncode != 0:
-            raise RuntimeError('dot -T%s failed (exit status %d): %s' % (
-                format, result.returncode,
-                result.stderr.decode(errors='replace').strip()))
+            raise RuntimeError(
+                'dot -T%s failed (exit status %d): %s'
+                % (
+                    format,
+                    result.returncode,
+                    result.stderr.decode(errors='replace').strip(),
+                )
+            )
         return path
 
 
 def _as_start_nodes(outputs):
-    kinds = (variable.Variable, variable.VariableNode,
-             function_node.FunctionNode)
+    kinds = (variable.Variable, variable.VariableNode, function_node.FunctionNode)
     if isinstance(outputs, kinds):
         outputs = [outputs]
     starts = []
     for output in outputs:
         if not isinstance(output, kinds):
-            raise TypeError('outputs must be Variables, VariableNodes or '
-                            'FunctionNodes, not %s' % type(output).__name__)
-        starts.append(output.node if isinstance(output, variable.Variable)
-                      else output)
+            raise TypeError(
+                'outputs must be Variables, VariableNodes or '
+                'FunctionNodes, not %s' % type(output).__name__
+            )
+        starts.append(output.node if isinstance(output, variable.Variable) else output)
     return starts
 
 
@@ -339,9 +382,15 @@ def _walk_backward(starts):
 
 
 def build_computational_graph(
-        outputs, remove_split=True, variable_style='default',
-        function_style='default', rankdir='TB', remove_variable=False,
-        show_name=True, time_summary=None):
+    outputs,
+    remove_split=True,
+    variable_style='default',
+    function_style='default',
+    rankdir='TB',
+    remove_variable=False,
+    show_name=True,
+    time_summary=None,
+):
     """Builds the graph of the nodes backward-reachable from ``outputs``.
 
     The walk goes from each output to its creator, from a function to its
@@ -396,5 +445,12 @@ def build_computational_graph(
         raise ValueError('remove_split=False is not supported anymore')
     nodes, edges = _walk_backward(_as_start_nodes(outputs))
     return ComputationalGraph(
-        nodes, edges, variable_style, function_style, rankdir,
-        remove_variable, show_name, time_summary)
+        nodes,
+        edges,
+        variable_style,
+        function_style,
+        rankdir,
+        remove_variable,
+        show_name,
+        time_summary,
+    )

@@ -3,10 +3,16 @@
 ``config.<name>`` reads this thread's value if it set one, else the global
 value; assigning to it affects the current thread only.
 """
+
 import os
 
 from chainerlite._core import (  # NOQA
-    GlobalConfig, LocalConfig, config, global_config, using_config)
+    GlobalConfig,
+    LocalConfig,
+    config,
+    global_config,
+    using_config,
+)
 from chainerlite import _dtype
 
 
@@ -32,5 +38,4 @@ global_config.in_recomputing = False
 global_config.use_static_graph = True
 global_config._will_recompute = False
 global_config.compute_mode = None
-global_config.dtype = _dtype.dtype_from_env(
-    os.environ.get('CHAINER_DTYPE', 'float32'))
+global_config.dtype = _dtype.dtype_from_env(os.environ.get('CHAINER_DTYPE', 'float32'))

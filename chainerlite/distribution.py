@@ -20,12 +20,14 @@ class Distribution(object):
 
     def _unavailable(self, name):
         return NotImplementedError(
-            '{} does not support {}'.format(type(self).__name__, name))
+            '{} does not support {}'.format(type(self).__name__, name)
+        )
 
     def __repr__(self):
         params = ', '.join(
             '{}={}'.format(k, getattr(v, 'array', v))
-            for k, v in sorted(self.params.items()))
+            for k, v in sorted(self.params.items())
+        )
         return '{}({})'.format(type(self).__name__, params)
 
     @property
@@ -71,8 +73,7 @@ class Distribution(object):
 
     def survival_function(self, x):
         """Probability that a sample exceeds ``x``: ``1 - cdf(x)``."""
-        if type(self).log_survival_function is not \
-                Distribution.log_survival_function:
+        if type(self).log_survival_function is not Distribution.log_survival_function:
             return F.exp(self.log_survival_function(x))
         return 1.0 - self.cdf(x)
 
@@ -120,8 +121,7 @@ class Distribution(object):
         raise self._unavailable('entropy')
 
     def sample_n(self, n):
-        """Draws ``n`` samples; the result has shape ``(n,) + batch + event``.
-        """
+        """Draws ``n`` samples; the result has shape ``(n,) + batch + event``."""
         raise self._unavailable('sample_n')
 
     def sample(self, sample_shape=()):
@@ -147,9 +147,11 @@ def register_kl(dist1, dist2):
     The decorated function takes an instance of ``dist1`` and one of
     ``dist2`` and returns :math:`KL(p \\| q)` per batch element.
     """
+
     def wrapper(func):
         _KLDIVERGENCE[dist1, dist2] = func
         return func
+
     return wrapper
 
 
@@ -161,7 +163,9 @@ def _lookup_kl(type1, type2):
                 return func
     raise NotImplementedError(
         'kl_divergence between {} and {} is not registered'.format(
-            type1.__name__, type2.__name__))
+            type1.__name__, type2.__name__
+        )
+    )
 
 
 def kl_divergence(dist1, dist2):

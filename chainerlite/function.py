@@ -6,6 +6,7 @@ runs on the same compiled graph as :class:`FunctionNode` through
 :class:`FunctionAdapter`; its backward is not differentiable again (no double
 backprop), as in Chainer.
 """
+
 import weakref
 
 from chainerlite._core import force_backprop_mode, no_backprop_mode  # NOQA
@@ -45,24 +46,29 @@ class FunctionAdapter(FunctionNode):
         self.retain_inputs(range(len(inputs)))
         outputs = self._function.forward(inputs)
         if not isinstance(outputs, tuple):
-            raise TypeError('%s.forward must return a tuple, got %s'
-                            % (self.label, type(outputs).__name__))
+            raise TypeError(
+                '%s.forward must return a tuple, got %s'
+                % (self.label, type(outputs).__name__)
+            )
         return outputs
 
     def backward(self, target_input_indexes, grad_outputs):
         in_data = tuple([x.data for x in self.inputs])
-        grad_out_data = tuple([None if g is None else g.array
-                               for g in grad_outputs])
+        grad_out_data = tuple([None if g is None else g.array for g in grad_outputs])
         gxs = self._function.backward(in_data, grad_out_data)
         if not isinstance(gxs, (tuple, list)):
-            raise TypeError('%s.backward must return a tuple, got %s'
-                            % (self.label, type(gxs).__name__))
+            raise TypeError(
+                '%s.backward must return a tuple, got %s'
+                % (self.label, type(gxs).__name__)
+            )
         if len(gxs) != len(in_data):
             raise ValueError(
                 'number of gradients returned by %s.backward is incorrect: '
-                '%d != %d' % (self.label, len(gxs), len(in_data)))
-        return tuple([None if gxs[i] is None else Variable(gxs[i])
-                      for i in target_input_indexes])
+                '%d != %d' % (self.label, len(gxs), len(in_data))
+            )
+        return tuple(
+            [None if gxs[i] is None else Variable(gxs[i]) for i in target_input_indexes]
+        )
 
 
 class Function(object):
@@ -151,8 +157,9 @@ class Function(object):
         node = self.node
         indexes = node._output_indexes_to_retain
         if indexes is None or node.outputs is None:
-            raise RuntimeError('retain_outputs was not called in forward of '
-                               '%s' % self.label)
+            raise RuntimeError(
+                'retain_outputs was not called in forward of %s' % self.label
+            )
         ret = [None] * len(node.outputs)
         for i, data in zip(indexes, node._retained_output_data):
             ret[i] = data
@@ -177,12 +184,10 @@ class Function(object):
         return self.forward_cpu(inputs)
 
     def forward_cpu(self, inputs):
-        raise NotImplementedError('%s does not implement forward_cpu'
-                                  % self.label)
+        raise NotImplementedError('%s does not implement forward_cpu' % self.label)
 
     def forward_gpu(self, inputs):
-        raise NotImplementedError('%s does not implement forward_gpu'
-                                  % self.label)
+        raise NotImplementedError('%s does not implement forward_gpu' % self.label)
 
     def backward(self, inputs, grad_outputs):
         """Computes input gradients from arrays; dispatches on the array type.

@@ -1,4 +1,5 @@
 """``FunctionHook``: callbacks run around every function application."""
+
 from chainerlite import _core
 
 
@@ -98,4 +99,3 @@ class FunctionHook(object):
     def backward_postprocess(self, function, in_data, out_grad):
         """Called after ``function.backward`` (arguments as backward_preprocess)."""
         pass
-

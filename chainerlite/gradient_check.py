@@ -37,8 +37,10 @@ def _array_module(*arrays):
     if any(on_gpu):
         if not all(on_gpu):
             raise RuntimeError(
-                'NumPy and CuPy arrays cannot be mixed in a gradient check')
+                'NumPy and CuPy arrays cannot be mixed in a gradient check'
+            )
         import cupy
+
         return cupy
     return numpy
 
@@ -74,9 +76,16 @@ _FOURTH_DIFFERENCE = (1.0, -4.0, 6.0, -4.0, 1.0)
 _FOURTH_DIFFERENCE_NORM2 = 70.0
 
 
-def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
-                   detect_nondifferentiable=False, diff_atol=0, diff_rtol=1e-2,
-                   center_outputs=None):
+def numerical_grad(
+    f,
+    inputs,
+    grad_outputs,
+    eps=1e-3,
+    detect_nondifferentiable=False,
+    diff_atol=0,
+    diff_rtol=1e-2,
+    center_outputs=None,
+):
     """Computes the gradient of a function by central finite differences.
 
     Each element of each input is moved by ``+eps`` and ``-eps`` in place,
@@ -129,20 +138,24 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
         raise ValueError('eps must be positive, got {}'.format(eps))
     inputs = tuple(inputs)
     grad_outputs = tuple(grad_outputs)
-    xp = _array_module(*(inputs + tuple(
-        gy for gy in grad_outputs if hasattr(gy, 'shape'))))
+    xp = _array_module(
+        *(inputs + tuple(gy for gy in grad_outputs if hasattr(gy, 'shape')))
+    )
     for i, x in enumerate(inputs):
         if x.dtype.kind != 'f':
             raise TypeError(
                 'numerical_grad needs floating point inputs, but input {} '
-                'has dtype {}'.format(i, x.dtype))
+                'has dtype {}'.format(i, x.dtype)
+            )
 
     def evaluate():
         ys = _output_arrays(f())
         if len(ys) != len(grad_outputs):
             raise ValueError(
                 'f returned {} outputs but {} grad_outputs were given'.format(
-                    len(ys), len(grad_outputs)))
+                    len(ys), len(grad_outputs)
+                )
+            )
         return ys
 
     center = None
@@ -161,8 +174,18 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
             try:
                 if detect_nondifferentiable:
                     gx[index] = _five_point_grad(
-                        x, index, original, eps, evaluate, center,
-                        grad_outputs, xp, diff_atol, diff_rtol, i_input)
+                        x,
+                        index,
+                        original,
+                        eps,
+                        evaluate,
+                        center,
+                        grad_outputs,
+                        xp,
+                        diff_atol,
+                        diff_rtol,
+                        i_input,
+                    )
                 else:
                     upper = float(scalar(original + eps))
                     lower = float(scalar(original - eps))
@@ -170,18 +193,29 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
                     ys_upper = evaluate()
                     x[index] = lower
                     ys_lower = evaluate()
-                    diff = [None if a is None else a - b
-                            for a, b in zip(ys_upper, ys_lower)]
-                    gx[index] = _weighted_sum(diff, grad_outputs, xp) / (
-                        upper - lower)
+                    diff = [
+                        None if a is None else a - b for a, b in zip(ys_upper, ys_lower)
+                    ]
+                    gx[index] = _weighted_sum(diff, grad_outputs, xp) / (upper - lower)
             finally:
                 x[index] = original
         grads.append(xp.asarray(gx).astype(x.dtype, copy=False))
     return tuple(grads)
 
 
-def _five_point_grad(x, index, original, eps, evaluate, center,
-                     grad_outputs, xp, diff_atol, diff_rtol, i_input):
+def _five_point_grad(
+    x,
+    index,
+    original,
+    eps,
+    evaluate,
+    center,
+    grad_outputs,
+    xp,
+    diff_atol,
+    diff_rtol,
+    i_input,
+):
     samples = []
     for k in (-2, -1, 0, 1, 2):
         if k == 0:
@@ -205,15 +239,22 @@ def _five_point_grad(x, index, original, eps, evaluate, center,
                 'at index {}.\nSampled at x = {!r} + k * {!r} for k = -2 .. 2:'
                 '\n{}\nDistance from the best fitting cubic: {}\n'
                 'Tolerance: {}'.format(
-                    i_output, i_input, index, original, eps,
-                    '\n'.join(str(v) for v in values), residual, tolerance))
+                    i_output,
+                    i_input,
+                    index,
+                    original,
+                    eps,
+                    '\n'.join(str(v) for v in values),
+                    residual,
+                    tolerance,
+                )
+            )
     weights = (1.0, -8.0, 0.0, 8.0, -1.0)
     combined = [None] * len(grad_outputs)
     for w, ys in zip(weights, samples):
         for i, y in enumerate(ys):
             if y is not None and w != 0.0:
-                combined[i] = w * y if combined[i] is None else (
-                    combined[i] + w * y)
+                combined[i] = w * y if combined[i] is None else (combined[i] + w * y)
     return _weighted_sum(combined, grad_outputs, xp) / (12.0 * eps)
 
 
@@ -224,20 +265,22 @@ def _gradient_setter(grads):
     """Node that feeds ``grads`` to several outputs in one backward pass."""
     global _gradient_setter_class
     if _gradient_setter_class is None:
-        class _GradientSetter(chainerlite.FunctionNode):
 
+        class _GradientSetter(chainerlite.FunctionNode):
             def __init__(self, grads):
                 self.grads = grads
 
             def forward(self, inputs):
                 xp = _array_module(*inputs)
-                return xp.zeros((), dtype=numpy.float32),
+                return (xp.zeros((), dtype=numpy.float32),)
 
             def backward(self, target_input_indexes, grad_outputs):
                 return tuple(
-                    None if self.grads[i] is None
+                    None
+                    if self.grads[i] is None
                     else chainerlite.Variable(self.grads[i])
-                    for i in target_input_indexes)
+                    for i in target_input_indexes
+                )
 
         _gradient_setter_class = _GradientSetter
     return _gradient_setter_class(grads)
@@ -249,19 +292,20 @@ def _call_func(func, xs):
         if not isinstance(y, chainerlite.Variable):
             raise TypeError(
                 'func must return a Variable or a tuple of Variables, but '
-                'output {} is {}'.format(i, type(y).__name__))
+                'output {} is {}'.format(i, type(y).__name__)
+            )
     return ys
 
 
 def _run_backward(ys, y_grad):
     if len(ys) == 1:
-        y, = ys
+        (y,) = ys
         if y_grad[0] is not None:
             y.grad = y_grad[0]
         y.backward()
         return
     setter = _gradient_setter(y_grad)
-    dummy, = setter.apply(ys)
+    (dummy,) = setter.apply(ys)
     dummy.backward()
 
 
@@ -275,14 +319,26 @@ def _format_arrays(title, arrays):
             a = a.get()
         a = numpy.asarray(a)
         text = numpy.array2string(a, threshold=100, max_line_width=79)
-        lines.append('  [{}]: shape={} dtype={}\n    {}'.format(
-            i, a.shape, a.dtype, text.replace('\n', '\n    ')))
+        lines.append(
+            '  [{}]: shape={} dtype={}\n    {}'.format(
+                i, a.shape, a.dtype, text.replace('\n', '\n    ')
+            )
+        )
     return '\n'.join(lines)
 
 
-def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
-                   rtol=1e-4, no_grads=None, dtype=None,
-                   detect_nondifferentiable=False):
+def check_backward(
+    func,
+    x_data,
+    y_grad,
+    params=(),
+    eps=1e-3,
+    atol=1e-5,
+    rtol=1e-4,
+    no_grads=None,
+    dtype=None,
+    detect_nondifferentiable=False,
+):
     """Checks the gradients computed by backpropagation through a function.
 
     The inputs are wrapped in :class:`~chainerlite.Variable` objects, ``func``
@@ -354,25 +410,31 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
     elif len(no_grads) != len(x_data):
         raise ValueError(
             'no_grads has {} entries but there are {} inputs'.format(
-                len(no_grads), len(x_data)))
+                len(no_grads), len(x_data)
+            )
+        )
 
-    xs = [chainerlite.Variable(x, requires_grad=not skip)
-          for x, skip in zip(x_data, no_grads)]
+    xs = [
+        chainerlite.Variable(x, requires_grad=not skip)
+        for x, skip in zip(x_data, no_grads)
+    ]
     for p in params:
         p.cleargrad()
     ys = _call_func(func, xs)
     scalar_loss = y_grad is None
     y_grad = _normalize_y_grad(y_grad, ys)
     targets = [xv for xv, skip in zip(xs, no_grads) if not skip]
-    graph_grads = _graph_path_grads(ys, targets + list(params), y_grad,
-                                    scalar_loss)
+    graph_grads = _graph_path_grads(ys, targets + list(params), y_grad, scalar_loss)
     _run_backward(ys, y_grad)
 
-    checked = [(x, xv.grad, 'input {}'.format(i))
-               for i, (x, xv, skip) in enumerate(zip(x_data, xs, no_grads))
-               if not skip]
-    checked += [(p.array, p.grad, 'parameter {}'.format(i))
-                for i, p in enumerate(params)]
+    checked = [
+        (x, xv.grad, 'input {}'.format(i))
+        for i, (x, xv, skip) in enumerate(zip(x_data, xs, no_grads))
+        if not skip
+    ]
+    checked += [
+        (p.array, p.grad, 'parameter {}'.format(i)) for i, p in enumerate(params)
+    ]
     for x, gx, label in checked:
         if gx is None:
             continue
@@ -380,7 +442,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
             raise AssertionError(
                 'The gradient of {} has shape {} and dtype {}, but {} has '
                 'shape {} and dtype {}'.format(
-                    label, gx.shape, gx.dtype, label, x.shape, x.dtype))
+                    label, gx.shape, gx.dtype, label, x.shape, x.dtype
+                )
+            )
     if not checked:
         return
 
@@ -391,29 +455,39 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
         return
     directions = [xp.asarray(d / norm) for d in directions]
 
-    backprop = _directional(checked, [gx for _, gx, _ in checked],
-                            directions)
-    graph = None if graph_grads is None else _directional(
-        checked, graph_grads, directions)
+    backprop = _directional(checked, [gx for _, gx, _ in checked], directions)
+    graph = (
+        None if graph_grads is None else _directional(checked, graph_grads, directions)
+    )
 
     if scalar_loss:
         numeric_y_grad = (xp.ones(ys[0].shape, dtype=numpy.float64),)
     else:
         numeric_y_grad = y_grad
     numeric = _directional_numerical_grad(
-        func, x_data, no_grads, params, directions, numeric_y_grad, eps,
-        dtype, detect_nondifferentiable, xp)
+        func,
+        x_data,
+        no_grads,
+        params,
+        directions,
+        numeric_y_grad,
+        eps,
+        dtype,
+        detect_nondifferentiable,
+        xp,
+    )
 
     # chainerlite.testing needs pytest; import it only when checking
     from chainerlite.testing import array as testing_array
-    for name, value in (('backpropagation', backprop),
-                        ('backpropagation with enable_double_backprop=True',
-                         graph)):
+
+    for name, value in (
+        ('backpropagation', backprop),
+        ('backpropagation with enable_double_backprop=True', graph),
+    ):
         if value is None:
             continue
         try:
-            testing_array.assert_allclose(numeric, value, atol=atol,
-                                          rtol=rtol)
+            testing_array.assert_allclose(numeric, value, atol=atol, rtol=rtol)
         except AssertionError as e:
             report = [
                 'check_backward failed: the directional derivative from {} '
@@ -421,14 +495,15 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
                 'rtol={}).'.format(name, eps, atol, rtol),
                 'numerical:       {!r}'.format(numeric),
                 'backpropagation: {!r}'.format(backprop),
-                'backpropagation with enable_double_backprop=True: '
-                '{!r}'.format(graph),
+                'backpropagation with enable_double_backprop=True: {!r}'.format(graph),
                 _format_arrays('inputs:', x_data),
                 _format_arrays('output gradients (y_grad):', y_grad),
-                _format_arrays('gradients from backpropagation:',
-                               [gx for _, gx, _ in checked]),
-                _format_arrays('gradients with enable_double_backprop=True:',
-                               graph_grads or []),
+                _format_arrays(
+                    'gradients from backpropagation:', [gx for _, gx, _ in checked]
+                ),
+                _format_arrays(
+                    'gradients with enable_double_backprop=True:', graph_grads or []
+                ),
                 _format_arrays('direction:', directions),
                 str(e),
             ]
@@ -451,9 +526,9 @@ def _graph_path_grads(ys, targets, y_grad, scalar_loss):
             gy = (xp.ones_like if scalar_loss else xp.zeros_like)(y.array)
         grad_outputs.append(gy)
     try:
-        grads = chainerlite.grad(list(ys), targets,
-                                 grad_outputs=grad_outputs,
-                                 enable_double_backprop=True)
+        grads = chainerlite.grad(
+            list(ys), targets, grad_outputs=grad_outputs, enable_double_backprop=True
+        )
     except function_node.DoubleBackpropError:
         return None
     return [None if g is None else g.array for g in grads]
@@ -470,6 +545,7 @@ def _directional(checked, grads, directions):
 def _compare_paths(checked, graph_grads, atol, rtol, x_data):
     # Both paths compute the same gradients; each element must agree.
     from chainerlite.testing import array as testing_array
+
     for (x, gx, label), gg in zip(checked, graph_grads):
         if gx is None and gg is None:
             continue
@@ -479,15 +555,21 @@ def _compare_paths(checked, graph_grads, atol, rtol, x_data):
         try:
             testing_array.assert_allclose(a, b, atol=atol, rtol=rtol)
         except AssertionError as e:
-            raise AssertionError('\n'.join([
-                'check_backward failed: the gradient of {} from '
-                'backpropagation differs from the one with '
-                'enable_double_backprop=True (atol={}, rtol={}).'.format(
-                    label, atol, rtol),
-                _format_arrays('inputs:', x_data),
-                _format_arrays('backpropagation:', [gx]),
-                _format_arrays('enable_double_backprop=True:', [gg]),
-                str(e)])) from None
+            raise AssertionError(
+                '\n'.join(
+                    [
+                        'check_backward failed: the gradient of {} from '
+                        'backpropagation differs from the one with '
+                        'enable_double_backprop=True (atol={}, rtol={}).'.format(
+                            label, atol, rtol
+                        ),
+                        _format_arrays('inputs:', x_data),
+                        _format_arrays('backpropagation:', [gx]),
+                        _format_arrays('enable_double_backprop=True:', [gg]),
+                        str(e),
+                    ]
+                )
+            ) from None
 
 
 def _normalize_y_grad(y_grad, ys):
@@ -496,24 +578,39 @@ def _normalize_y_grad(y_grad, ys):
             raise ValueError(
                 'y_grad may be None only when func returns one scalar '
                 'output; got {} output(s) with shapes {}'.format(
-                    len(ys), [y.shape for y in ys]))
+                    len(ys), [y.shape for y in ys]
+                )
+            )
         return (None,)
     y_grad = _as_tuple(y_grad)
     if len(y_grad) != len(ys):
         raise ValueError(
             'func returned {} outputs but y_grad has {} entries'.format(
-                len(ys), len(y_grad)))
+                len(ys), len(y_grad)
+            )
+        )
     for i, (y, gy) in enumerate(zip(ys, y_grad)):
         if gy is not None and gy.shape != y.shape:
             raise ValueError(
                 'y_grad[{}] has shape {} but output {} has shape {}'.format(
-                    i, gy.shape, i, y.shape))
+                    i, gy.shape, i, y.shape
+                )
+            )
     return y_grad
 
 
-def _directional_numerical_grad(func, x_data, no_grads, params, directions,
-                                y_grad, eps, dtype, detect_nondifferentiable,
-                                xp):
+def _directional_numerical_grad(
+    func,
+    x_data,
+    no_grads,
+    params,
+    directions,
+    y_grad,
+    eps,
+    dtype,
+    detect_nondifferentiable,
+    xp,
+):
     delta = xp.zeros((), dtype=numpy.float64)
     param_data = [p.array for p in params]
     n_checked_inputs = sum(1 for skip in no_grads if not skip)
@@ -539,27 +636,44 @@ def _directional_numerical_grad(func, x_data, no_grads, params, directions,
             if d is None:
                 xs.append(chainerlite.Variable(x, requires_grad=False))
             else:
-                xs.append(chainerlite.Variable(
-                    cast(x.astype(numpy.float64) + delta * d, x.dtype)))
+                xs.append(
+                    chainerlite.Variable(
+                        cast(x.astype(numpy.float64) + delta * d, x.dtype)
+                    )
+                )
         for p, data, d in zip(params, param_data, param_directions):
             p.array = cast(data.astype(numpy.float64) + delta * d, data.dtype)
         with chainerlite.using_config('type_check', False):
             return tuple(y.array for y in _call_func(func, xs))
 
     try:
-        gd, = numerical_grad(
-            g, (delta,), y_grad, eps=eps,
-            detect_nondifferentiable=detect_nondifferentiable)
+        (gd,) = numerical_grad(
+            g,
+            (delta,),
+            y_grad,
+            eps=eps,
+            detect_nondifferentiable=detect_nondifferentiable,
+        )
     finally:
         for p, data in zip(params, param_data):
             p.array = data
     return float(gd)
 
 
-def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
-                          params_grad_grad=(), eps=1e-3, atol=1e-4, rtol=1e-3,
-                          no_grads=None, dtype=None,
-                          detect_nondifferentiable=False):
+def check_double_backward(
+    func,
+    x_data,
+    y_grad,
+    x_grad_grad,
+    params=(),
+    params_grad_grad=(),
+    eps=1e-3,
+    atol=1e-4,
+    rtol=1e-3,
+    no_grads=None,
+    dtype=None,
+    detect_nondifferentiable=False,
+):
     """Checks the second order gradients of a function.
 
     It builds the function that maps ``(x, gy)`` to the first order
@@ -598,31 +712,35 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
         no_grads = [x.dtype.kind != 'f' for x in x_data]
     elif len(no_grads) != n_x:
         raise ValueError(
-            'no_grads has {} entries but there are {} inputs'.format(
-                len(no_grads), n_x))
+            'no_grads has {} entries but there are {} inputs'.format(len(no_grads), n_x)
+        )
     if y_grad is None:
         with chainerlite.using_config('enable_backprop', False):
             ys = _call_func(func, [chainerlite.Variable(x) for x in x_data])
         if len(ys) != 1 or ys[0].array.size != 1:
             raise ValueError(
-                'y_grad may be None only when func returns one scalar output')
+                'y_grad may be None only when func returns one scalar output'
+            )
         y_grad = (_array_module(ys[0].array).ones_like(ys[0].array),)
     y_grad = _as_tuple(y_grad)
 
     x_grad_grad = _as_tuple(x_grad_grad)
     n_checked = sum(1 for skip in no_grads if not skip)
     if len(x_grad_grad) == n_x and n_checked != n_x:
-        x_grad_grad = tuple(
-            gg for gg, skip in zip(x_grad_grad, no_grads) if not skip)
+        x_grad_grad = tuple(gg for gg, skip in zip(x_grad_grad, no_grads) if not skip)
     if len(x_grad_grad) != n_checked:
         raise ValueError(
             'x_grad_grad has {} entries but {} inputs are checked'.format(
-                len(x_grad_grad), n_checked))
+                len(x_grad_grad), n_checked
+            )
+        )
     params_grad_grad = _as_tuple(params_grad_grad)
     if len(params_grad_grad) != len(params):
         raise ValueError(
             'params_grad_grad has {} entries but there are {} params'.format(
-                len(params_grad_grad), len(params)))
+                len(params_grad_grad), len(params)
+            )
+        )
 
     def first_order_grad(*inputs):
         xs = inputs[:n_x]
@@ -632,18 +750,30 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
         if len(ys) != len(gys):
             raise ValueError(
                 'func returned {} outputs but y_grad has {} entries'.format(
-                    len(ys), len(gys)))
+                    len(ys), len(gys)
+                )
+            )
         targets = [x for x, skip in zip(xs, no_grads) if not skip]
         targets += list(params)
         grads = chainerlite.grad(
-            ys, targets, grad_outputs=gys, enable_double_backprop=True)
+            ys, targets, grad_outputs=gys, enable_double_backprop=True
+        )
         return tuple(
             chainerlite.Variable(_array_module(t.array).zeros_like(t.array))
-            if g is None else g
-            for g, t in zip(grads, targets))
+            if g is None
+            else g
+            for g, t in zip(grads, targets)
+        )
 
     check_backward(
-        first_order_grad, x_data + y_grad, x_grad_grad + params_grad_grad,
-        params=params, eps=eps, atol=atol, rtol=rtol,
-        no_grads=list(no_grads) + [gy is None for gy in y_grad], dtype=dtype,
-        detect_nondifferentiable=detect_nondifferentiable)
+        first_order_grad,
+        x_data + y_grad,
+        x_grad_grad + params_grad_grad,
+        params=params,
+        eps=eps,
+        atol=atol,
+        rtol=rtol,
+        no_grads=list(no_grads) + [gy is None for gy in y_grad],
+        dtype=dtype,
+        detect_nondifferentiable=detect_nondifferentiable,
+    )

@@ -33,8 +33,9 @@ class Initializer:
 
     def _check_dtype(self, array):
         if self.dtype is not None:
-            assert array.dtype == self.dtype, (
-                'dtype mismatch: {} != {}'.format(array.dtype, self.dtype))
+            assert array.dtype == self.dtype, 'dtype mismatch: {} != {}'.format(
+                array.dtype, self.dtype
+            )
 
 
 def get_fans(shape):
@@ -51,11 +52,9 @@ def get_fans(shape):
 
     """
     if not isinstance(shape, tuple):
-        raise ValueError(
-            'shape must be tuple. Actual type: {}'.format(type(shape)))
+        raise ValueError('shape must be tuple. Actual type: {}'.format(type(shape)))
     if len(shape) < 2:
-        raise ValueError(
-            'shape must be of length >= 2. Actual shape: {}'.format(shape))
+        raise ValueError('shape must be of length >= 2. Actual shape: {}'.format(shape))
     receptive_field_size = utils.size_of_shape(shape[2:])
     fan_in = shape[1] * receptive_field_size
     fan_out = shape[0] * receptive_field_size

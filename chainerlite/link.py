@@ -21,7 +21,8 @@ def _check_copy_mode(mode):
     if mode not in _COPY_MODES:
         raise ValueError(
             'The \'mode\' argument should be either \'init\', \'copy\', or '
-            '\'share\'. But {} was given.'.format(mode))
+            '\'share\'. But {} was given.'.format(mode)
+        )
 
 
 def _is_array(value):
@@ -31,8 +32,9 @@ def _is_array(value):
 def _is_shape(value):
     if value is None or isinstance(value, numbers.Integral):
         return True
-    return (isinstance(value, (tuple, list))
-            and all(isinstance(n, numbers.Integral) for n in value))
+    return isinstance(value, (tuple, list)) and all(
+        isinstance(n, numbers.Integral) for n in value
+    )
 
 
 class Link:
@@ -97,8 +99,8 @@ class Link:
 
     def __str__(self):
         specs = ', '.join(
-            '{}={}'.format(name, value)
-            for name, value in self.printable_specs)
+            '{}={}'.format(name, value) for name, value in self.printable_specs
+        )
         return '{}({})'.format(type(self).__name__, specs)
 
     def __call__(self, *args, **kwargs):
@@ -109,13 +111,13 @@ class Link:
         hooks = list(hooks.values())
         if local:
             hooks += local.values()
-        pre = link_hook._ForwardPreprocessCallbackArgs(
-            self, 'forward', args, kwargs)
+        pre = link_hook._ForwardPreprocessCallbackArgs(self, 'forward', args, kwargs)
         for hook in hooks:
             hook.forward_preprocess(pre)
         out = self.forward(*args, **kwargs)
         post = link_hook._ForwardPostprocessCallbackArgs(
-            self, 'forward', args, kwargs, out)
+            self, 'forward', args, kwargs, out
+        )
         for hook in hooks:
             hook.forward_postprocess(post)
         return out
@@ -142,8 +144,9 @@ class Link:
 
         """
         if not isinstance(hook, link_hook.LinkHook):
-            raise TypeError('hook must be a LinkHook, not {}'.format(
-                type(hook).__name__))
+            raise TypeError(
+                'hook must be a LinkHook, not {}'.format(type(hook).__name__)
+            )
         if name is None:
             name = hook.name
         if name in self._local_link_hooks:
@@ -207,8 +210,7 @@ class Link:
         """module: The array module (``numpy`` or ``cupy``) of the link."""
         return self._device.xp
 
-    def add_param(self, name, shape=None, dtype=numpy.float32,
-                  initializer=None):
+    def add_param(self, name, shape=None, dtype=numpy.float32, initializer=None):
         """Registers a new parameter.
 
         Args:
@@ -227,8 +229,8 @@ class Link:
         """
         if name in self.__dict__:
             raise AttributeError(
-                'cannot register a new parameter {}: attribute exists'.format(
-                    name))
+                'cannot register a new parameter {}: attribute exists'.format(name)
+            )
         if initializer is None:
             initializer = initializers.NaN(dtype)
         with self.init_scope():
@@ -247,8 +249,10 @@ class Link:
         """
         if name in self.__dict__:
             raise AttributeError(
-                'cannot register a new persistent value {}: attribute '
-                'exists'.format(name))
+                'cannot register a new persistent value {}: attribute exists'.format(
+                    name
+                )
+            )
         self._persistent.add(name)
         self._params.discard(name)
         super().__setattr__(name, value)
@@ -268,7 +272,8 @@ class Link:
         if not hasattr(self, name):
             raise AttributeError(
                 'cannot register non-existent attribute {} as a persistent '
-                'value'.format(name))
+                'value'.format(name)
+            )
         self._persistent.add(name)
         self._params.discard(name)
 
@@ -287,7 +292,8 @@ class Link:
 
         """
         raise NotImplementedError(
-            '{}.from_params is not implemented'.format(cls.__name__))
+            '{}.from_params is not implemented'.format(cls.__name__)
+        )
 
     def _initialize_param(self, param, shape):
         # Parameter.initialize allocates on the host: move to our device.
@@ -396,8 +402,7 @@ class Link:
             ret = copy_module.copy(self)
             ret._params = set(self._params)
             ret._persistent = set(self._persistent)
-            ret._local_link_hooks = collections.OrderedDict(
-                self._local_link_hooks)
+            ret._local_link_hooks = collections.OrderedDict(self._local_link_hooks)
             d = ret.__dict__
             for name in ret._params:
                 param = copy_module.copy(d[name])
@@ -440,6 +445,7 @@ class Link:
 
         """
         from chainerlite import sequential
+
         ret = sequential.Sequential()
         if n_repeat <= 0:
             return ret
@@ -478,8 +484,7 @@ class Link:
                     d[name][...] = backend.move_array_like(value, d[name])
                 else:
                     value = copy_module.deepcopy(value)
-                    d[name] = (self._device.send(value) if _is_array(value)
-                               else value)
+                    d[name] = self._device.send(value) if _is_array(value) else value
         others = dict(link._named_children())
         for name, child in self._named_children():
             child.copyparams(others[name], copy_persistent)
@@ -522,7 +527,8 @@ class Link:
         """
         warnings.warn(
             'Link.zerograds is deprecated. Use Link.cleargrads instead.',
-            DeprecationWarning)
+            DeprecationWarning,
+        )
         for param in self.params():
             param.zerograd()
 
@@ -549,8 +555,10 @@ class Link:
     @property
     def update_enabled(self):
         """bool: ``True`` if an update rule of a parameter is enabled."""
-        return any(param.update_rule is not None and param.update_rule.enabled
-                   for param in self.params())
+        return any(
+            param.update_rule is not None and param.update_rule.enabled
+            for param in self.params()
+        )
 
     def count_params(self):
         """Counts the elements of all the parameters.
@@ -567,7 +575,8 @@ class Link:
                 warnings.warn(
                     'Parameter \'{}\' has not been initialized, so the '
                     'resulting count will not include the number of '
-                    'parameters in it.'.format(name))
+                    'parameters in it.'.format(name)
+                )
                 continue
             size += param.size
         return size
@@ -679,14 +688,18 @@ def block_str(name, items):
 
 def _str_with_children(link):
     # str() of a Chain or ChainList: a block of its children.
-    return block_str(type(link).__name__, (
-        (name, str(child)) for name, child in link._named_children()))
+    return block_str(
+        type(link).__name__,
+        ((name, str(child)) for name, child in link._named_children()),
+    )
 
 
 def _warn_deprecated_move(method, spec):
     warnings.warn(
-        'Link.%s is deprecated; use Link.to_device(%s) instead'
-        % (method, spec), DeprecationWarning, stacklevel=3)
+        'Link.%s is deprecated; use Link.to_device(%s) instead' % (method, spec),
+        DeprecationWarning,
+        stacklevel=3,
+    )
 
 
 class Chain(Link):
@@ -725,8 +738,8 @@ class Chain(Link):
         if self.within_init_scope and isinstance(value, Link):
             if hasattr(self, name):
                 raise AttributeError(
-                    'cannot register a new link {}: attribute exists'.format(
-                        name))
+                    'cannot register a new link {}: attribute exists'.format(name)
+                )
             value.name = name
             self._children.add(name)
         super().__setattr__(name, value)
@@ -749,7 +762,8 @@ class Chain(Link):
         """
         if name in self.__dict__:
             raise AttributeError(
-                'cannot register a new link {}: attribute exists'.format(name))
+                'cannot register a new link {}: attribute exists'.format(name)
+            )
         if not isinstance(link, Link):
             raise TypeError('cannot register a non-link object as a child')
         with self.init_scope():
@@ -798,7 +812,8 @@ class ChainList(Link):
         if self.within_init_scope and isinstance(value, Link):
             raise TypeError(
                 'cannot register a new link within a "with '
-                'chainlist.init_scope():" block.')
+                'chainlist.init_scope():" block.'
+            )
         super().__setattr__(name, value)
 
     def __getitem__(self, index):

@@ -27,9 +27,12 @@ class _ForwardCallbackArgs(object):
         self.kwargs = kwargs
 
     def __repr__(self):
-        return '<{} {}>'.format(type(self).__name__, ', '.join(
-            '{}={!r}'.format(name, getattr(self, name))
-            for name in self._fields))
+        return '<{} {}>'.format(
+            type(self).__name__,
+            ', '.join(
+                '{}={!r}'.format(name, getattr(self, name)) for name in self._fields
+            ),
+        )
 
 
 class _ForwardPreprocessCallbackArgs(_ForwardCallbackArgs):
@@ -60,7 +63,8 @@ class _ForwardPostprocessCallbackArgs(_ForwardCallbackArgs):
 
     def __init__(self, link, forward_name, args, kwargs, out):
         super(_ForwardPostprocessCallbackArgs, self).__init__(
-            link, forward_name, args, kwargs)
+            link, forward_name, args, kwargs
+        )
         self.out = out
 
 

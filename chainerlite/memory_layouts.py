@@ -41,8 +41,9 @@ def get_layout_axes(ndim, layout):
     if layout is None:
         return tuple(range(ndim))
     if ndim < 2:
-        raise ValueError('a channel-last layout needs at least 2 axes, not '
-                         '{}'.format(ndim))
+        raise ValueError(
+            'a channel-last layout needs at least 2 axes, not {}'.format(ndim)
+        )
     return (0,) + tuple(range(2, ndim)) + (1,)
 
 
@@ -68,8 +69,7 @@ def get_semantic_shape(raw_shape, layout):
 
 
 def get_raw_shape(semantic_shape, layout):
-    """Returns the memory shape of data of ``semantic_shape`` in ``layout``.
-    """
+    """Returns the memory shape of data of ``semantic_shape`` in ``layout``."""
     axes = get_layout_axes(len(semantic_shape), layout)
     return tuple(semantic_shape[a] for a in axes)
 

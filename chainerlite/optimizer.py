@@ -62,14 +62,14 @@ class Hyperparameter:
             raise AttributeError('_parent is not set up yet')
         parent = self._parent
         if parent is None:
-            raise AttributeError(
-                'hyperparameter {!r} is not defined'.format(name))
+            raise AttributeError('hyperparameter {!r} is not defined'.format(name))
         return getattr(parent, name)
 
     def __repr__(self):
         entries = sorted(self.get_dict().items())
         return 'Hyperparameter({})'.format(
-            ', '.join('{}={!r}'.format(k, v) for k, v in entries))
+            ', '.join('{}={!r}'.format(k, v) for k, v in entries)
+        )
 
     @property
     def parent(self):
@@ -172,12 +172,10 @@ class UpdateRule:
         if name is None:
             name = getattr(hook, 'name', getattr(hook, '__name__', None))
             if name is None:
-                raise ValueError(
-                    'the name of the hook function is not specified')
+                raise ValueError('the name of the hook function is not specified')
         if name in self._pre_update_hooks or name in self._post_update_hooks:
             raise ValueError('hook "{}" already exists'.format(name))
-        hooks = (self._pre_update_hooks if timing == 'pre'
-                 else self._post_update_hooks)
+        hooks = self._pre_update_hooks if timing == 'pre' else self._post_update_hooks
         hooks[name] = hook
 
     def remove_hook(self, name):
@@ -321,15 +319,16 @@ class UpdateRule:
             self.init_state(param)
         device = param.device
         for key, value in self._state.items():
-            if (isinstance(value, (numpy.ndarray, cuda.ndarray))
-                    and backend.get_device_from_array(value) != device):
+            if (
+                isinstance(value, (numpy.ndarray, cuda.ndarray))
+                and backend.get_device_from_array(value) != device
+            ):
                 self._state[key] = device.send(value)
 
     def _fp32_copy(self, param):
         fp32 = self._fp32_param
         if fp32 is None:
-            fp32 = variable.Variable(param.array.astype(numpy.float32),
-                                     name=param.name)
+            fp32 = variable.Variable(param.array.astype(numpy.float32), name=param.name)
             self._fp32_param = fp32
         fp32.grad = param.grad.astype(numpy.float32)
         return fp32
@@ -409,11 +408,13 @@ class Optimizer:
         if auto and not self.use_auto_new_epoch:
             raise RuntimeError(
                 'invalid new_epoch call with auto=True: set '
-                'use_auto_new_epoch to let an updater start epochs')
+                'use_auto_new_epoch to let an updater start epochs'
+            )
         if not auto and self.use_auto_new_epoch:
             raise RuntimeError(
                 'duplicated new_epoch with the updater: use_auto_new_epoch '
-                'is set, so the updater already starts the epochs')
+                'is set, so the updater already starts the epochs'
+            )
         self.epoch += 1
 
     def add_hook(self, hook, name=None, timing='auto'):
@@ -439,16 +440,15 @@ class Optimizer:
             raise RuntimeError('call `setup` method before `add_hook` method')
         if timing not in ('pre', 'post', 'auto'):
             raise ValueError(
-                "timing must be one of ('pre', 'post', 'auto'), "
-                'got {!r}'.format(timing))
+                "timing must be one of ('pre', 'post', 'auto'), got {!r}".format(timing)
+            )
         if timing == 'auto':
             timing = getattr(hook, 'timing', 'pre')
         if name is None:
             name = hook.name
         if name in self._pre_update_hooks or name in self._post_update_hooks:
             raise KeyError('hook "{}" already exists'.format(name))
-        hooks = (self._pre_update_hooks if timing == 'pre'
-                 else self._post_update_hooks)
+        hooks = self._pre_update_hooks if timing == 'pre' else self._post_update_hooks
         hooks[name] = hook
 
     def remove_hook(self, name):
@@ -477,8 +477,7 @@ class Optimizer:
         """
         if timing not in ('pre', 'post'):
             raise ValueError("timing must be either 'pre' or 'post'")
-        hooks = (self._pre_update_hooks if timing == 'pre'
-                 else self._post_update_hooks)
+        hooks = self._pre_update_hooks if timing == 'pre' else self._post_update_hooks
         for hook in hooks.values():
             self._call_hook(hook)
 
@@ -523,11 +522,12 @@ class Optimizer:
         """
         if interval < 1:
             raise ValueError(
-                'loss_scaling: interval must be at least 1, got {}'.format(
-                    interval))
+                'loss_scaling: interval must be at least 1, got {}'.format(interval)
+            )
         if scale is not None and scale <= 0:
             raise ValueError(
-                'loss_scaling: scale must be positive, got {}'.format(scale))
+                'loss_scaling: scale must be positive, got {}'.format(scale)
+            )
         self._loss_scaling_interval = interval
         self._loss_scaling_good_steps = 0
         self._loss_scaling_is_dynamic = scale is None
@@ -672,8 +672,8 @@ class GradientMethod(Optimizer):
 
         """
         warnings.warn(
-            'GradientMethod.use_cleargrads is deprecated.',
-            DeprecationWarning)
+            'GradientMethod.use_cleargrads is deprecated.', DeprecationWarning
+        )
         self._use_cleargrads = use
 
     def use_multi_tensor_update(self, flag=True):

@@ -6,6 +6,7 @@ with ``with reporter:`` (or :meth:`Reporter.scope`) and reads its
 ``observation`` dict afterwards. With no current reporter, :func:`report`
 does nothing. The stack of current reporters is thread-local.
 """
+
 import collections
 import contextlib
 import json
@@ -77,10 +78,8 @@ class Reporter(object):
         if observer is not None:
             name = self._observer_names.get(id(observer))
             if name is None:
-                raise KeyError('the observer is not registered to the '
-                               'reporter')
-            values = {'%s/%s' % (name, key): value
-                      for key, value in values.items()}
+                raise KeyError('the observer is not registered to the reporter')
+            values = {'%s/%s' % (name, key): value for key, value in values.items()}
         keep_graph = configuration.config.keep_graph_on_report
         for key, value in values.items():
             if not keep_graph and isinstance(value, variable.Variable):
@@ -153,7 +152,7 @@ class Summary(object):
         if not isinstance(var, variable.Variable):
             # Rounding may leave a tiny negative variance.
             var = backend.get_array_module(var).maximum(var, 0)
-        return mean, var ** 0.5
+        return mean, var**0.5
 
     def serialize(self, serializer):
         """Saves or loads the running sums."""
@@ -164,7 +163,8 @@ class Summary(object):
         except KeyError:
             warnings.warn(
                 'Summary: the saved state holds no statistics (it was '
-                'written by an older version); they start from zero')
+                'written by an older version); they start from zero'
+            )
 
 
 class DictSummary(object):
@@ -191,7 +191,8 @@ class DictSummary(object):
                 if not _is_scalar(weight):
                     raise ValueError(
                         'DictSummary.add: the weight given to {!r} is not a '
-                        'scalar'.format(key))
+                        'scalar'.format(key)
+                    )
             if isinstance(value, variable.Variable):
                 value = value.array
             if _is_scalar(value):
@@ -217,12 +218,12 @@ class DictSummary(object):
         summaries by their position in it; loading replaces the keys.
         """
         try:
-            names = json.loads(
-                serializer('_names', json.dumps(list(self._summaries))))
+            names = json.loads(serializer('_names', json.dumps(list(self._summaries))))
         except KeyError:
             warnings.warn(
                 'DictSummary: the saved state holds no statistics (it was '
-                'written by an older version); they start from zero')
+                'written by an older version); they start from zero'
+            )
             self._summaries.clear()
             return
         summaries = collections.defaultdict(Summary)

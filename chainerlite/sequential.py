@@ -48,7 +48,8 @@ def _check_callable(layer):
     if not callable(layer):
         raise ValueError(
             'All elements of a Sequential class should be callable. But '
-            'given {} is not callable.'.format(layer))
+            'given {} is not callable.'.format(layer)
+        )
 
 
 class _Lambda:
@@ -63,7 +64,8 @@ class _Lambda:
     def __reduce__(self):
         raise ValueError(
             'a Sequential with a lambda function as a layer cannot be '
-            'pickled ({})'.format(_layer_str(self.unwrapped)))
+            'pickled ({})'.format(_layer_str(self.unwrapped))
+        )
 
 
 class Sequential(link.ChainList):
@@ -104,7 +106,8 @@ class Sequential(link.ChainList):
         children = []
         for layer in self._layers:
             if isinstance(layer, link.Link) and not any(
-                    layer is child for child in children):
+                layer is child for child in children
+            ):
                 children.append(layer)
         for i, child in enumerate(children):
             child.name = str(i)
@@ -151,33 +154,39 @@ class Sequential(link.ChainList):
         if not isinstance(other, Sequential):
             raise ValueError(
                 'add (+) operator supports only objects of Sequential class, '
-                'but {} is given.'.format(type(other)))
+                'but {} is given.'.format(type(other))
+            )
         return Sequential(*self._layers, *other._layers)
 
     def __iadd__(self, other):
         if not isinstance(other, Sequential):
             raise ValueError(
                 'add (+) operator supports only objects of Sequential class, '
-                'but {} is given.'.format(type(other)))
+                'but {} is given.'.format(type(other))
+            )
         self.extend(other)
         return self
 
     def __str__(self):
         # One line per layer: a link as str() shows it (nested blocks
         # indented), a lambda by its source, another callable by str().
-        return link.block_str('Sequential', (
-            (i, _layer_str(layer)) for i, layer in enumerate(self._layers)))
+        return link.block_str(
+            'Sequential',
+            ((i, _layer_str(layer)) for i, layer in enumerate(self._layers)),
+        )
 
     def __getstate__(self):
         # Lambdas travel wrapped: copies keep them, pickling refuses them.
         state = dict(self.__dict__)
-        state['_layers'] = [_Lambda(layer) if _is_lambda(layer) else layer
-                            for layer in self._layers]
+        state['_layers'] = [
+            _Lambda(layer) if _is_lambda(layer) else layer for layer in self._layers
+        ]
         return state
 
     def __setstate__(self, state):
-        state['_layers'] = [getattr(layer, 'unwrapped', layer)
-                            for layer in state['_layers']]
+        state['_layers'] = [
+            getattr(layer, 'unwrapped', layer) for layer in state['_layers']
+        ]
         self.__dict__.update(state)
 
     def forward(self, *x):
@@ -248,7 +257,8 @@ class Sequential(link.ChainList):
         if not -n <= i <= n:
             raise IndexError(
                 'Sequential.insert: position {} is out of the range of a '
-                'Sequential of {} layers'.format(i, n))
+                'Sequential of {} layers'.format(i, n)
+            )
         self._layers.insert(i, layer)
         self._sync_children()
 
@@ -264,7 +274,8 @@ class Sequential(link.ChainList):
         """
         if layer not in self._layers:
             raise ValueError(
-                'There is no layer object that is same as {}'.format(layer))
+                'There is no layer object that is same as {}'.format(layer)
+            )
         del self[self._layers.index(layer)]
 
     def remove_by_layer_type(self, type_name):
@@ -275,8 +286,9 @@ class Sequential(link.ChainList):
                 the ``__name__`` of other callables (e.g. ``'relu'``).
 
         """
-        self._layers = [layer for layer in self._layers
-                        if _layer_name(layer) != type_name]
+        self._layers = [
+            layer for layer in self._layers if _layer_name(layer) != type_name
+        ]
         self._sync_children()
 
     def pop(self, i=-1):

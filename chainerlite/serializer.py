@@ -82,8 +82,10 @@ def serialize_object(obj, serializer):
         serialize_link(obj, serializer)
     else:
         raise TypeError(
-            'cannot serialize an object of type {}: it has no serialize '
-            'method'.format(type(obj).__name__))
+            'cannot serialize an object of type {}: it has no serialize method'.format(
+                type(obj).__name__
+            )
+        )
 
 
 def serialize_link(link, serializer):

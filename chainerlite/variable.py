@@ -3,6 +3,7 @@
 ``Variable`` and ``VariableNode`` are compiled (``chainerlite._core.node``);
 ``Parameter`` is a Python subclass that adds lazy initialisation.
 """
+
 import numpy
 
 from chainerlite import _core
@@ -53,11 +54,12 @@ class Parameter(Variable):
     """
 
     _grad_initializer = None
-    _initial_device = None      # where an uninitialised array will live
+    _initial_device = None  # where an uninitialised array will live
     update_rule = None
 
     def __init__(self, initializer=None, shape=None, name=None):
         from chainerlite import initializers
+
         if isinstance(initializer, Variable):
             initializer = initializer.array
         if initializer is None:
@@ -77,8 +79,7 @@ class Parameter(Variable):
             super().__init__(name=name)
         else:
             dtype = getattr(initializer, 'dtype', None)
-            data = initializers.generate_array(initializer, shape, numpy,
-                                               dtype=dtype)
+            data = initializers.generate_array(initializer, shape, numpy, dtype=dtype)
             super().__init__(data, name=name)
             if data.dtype.kind == 'f':
                 self.grad = numpy.full_like(data, numpy.nan)
@@ -95,14 +96,17 @@ class Parameter(Variable):
             shape (int or tuple of int): Shape of the new array.
         """
         from chainerlite import backend, initializers
+
         device = backend.get_device(self._initial_device or '@numpy')
         dtype = getattr(self.initializer, 'dtype', None)
-        self.array = device.send(initializers.generate_array(
-            self.initializer, shape, numpy, dtype=dtype))
+        self.array = device.send(
+            initializers.generate_array(self.initializer, shape, numpy, dtype=dtype)
+        )
         ginit = self._grad_initializer
         if ginit is not None:
-            self.grad = device.send(initializers.generate_array(
-                ginit, shape, numpy, dtype=self.array.dtype))
+            self.grad = device.send(
+                initializers.generate_array(ginit, shape, numpy, dtype=self.array.dtype)
+            )
 
     def to_device(self, device):
         """Moves the parameter; an uninitialised one remembers the device."""
@@ -110,6 +114,7 @@ class Parameter(Variable):
             super().to_device(device)
         else:
             from chainerlite import backend
+
             self._initial_device = str(backend.get_device(device))
 
     def to_cpu(self):
@@ -130,7 +135,7 @@ class Parameter(Variable):
         """Adds ``var``'s grad; an uninitialised parameter is created."""
         if not self.is_initialized and var.grad is not None:
             self.initialize(var.grad.shape)
-            self.grad = None   # the added gradient replaces the NaN fill
+            self.grad = None  # the added gradient replaces the NaN fill
         super().addgrad(var)
 
     def cleargrad(self):
@@ -142,6 +147,7 @@ class Parameter(Variable):
         super().zerograd()
         if not self.is_initialized:
             from chainerlite import initializers
+
             self._grad_initializer = initializers.Zero()
 
     def update(self):

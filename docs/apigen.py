@@ -5,6 +5,7 @@ Each page lists every public class and function of one module (its
 to the package is documented without editing the docs. The pages are
 generated at each build and git ignores them.
 """
+
 import importlib
 import inspect
 import pathlib
@@ -20,8 +21,7 @@ PAGES = [
     ('optimizer_hooks', 'Optimizer hooks', 'chainerlite.optimizer_hooks'),
     ('function_hooks', 'Function hooks', 'chainerlite.function_hooks'),
     ('link_hooks', 'Link hooks', 'chainerlite.link_hooks'),
-    ('computational_graph', 'Computational graph',
-     'chainerlite.computational_graph'),
+    ('computational_graph', 'Computational graph', 'chainerlite.computational_graph'),
     ('serializers', 'Serializers', 'chainerlite.serializers'),
     ('dataset', 'Dataset utilities and converters', 'chainerlite.dataset'),
     ('datasets', 'Datasets', 'chainerlite.datasets'),
@@ -81,8 +81,7 @@ def _pages():
 
 
 def _page(title, module_name, entries):
-    lines = [title, '=' * len(title), '',
-             '.. currentmodule:: ' + module_name, '']
+    lines = [title, '=' * len(title), '', '.. currentmodule:: ' + module_name, '']
     for name, obj in entries:
         if inspect.isclass(obj):
             lines += ['.. autoclass:: ' + name, '   :members:', '']
@@ -94,9 +93,16 @@ def _page(title, module_name, entries):
 def write_pages(app):
     target = pathlib.Path(app.srcdir) / 'api'
     target.mkdir(exist_ok=True)
-    index = ['API reference', '=============', '',
-             'Every public class and function, module by module.', '',
-             '.. toctree::', '   :maxdepth: 1', '']
+    index = [
+        'API reference',
+        '=============',
+        '',
+        'Every public class and function, module by module.',
+        '',
+        '.. toctree::',
+        '   :maxdepth: 1',
+        '',
+    ]
     entries = _pages()
     for page, title, module_name in PAGES:
         text = _page(title, module_name, entries[module_name])

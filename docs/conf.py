@@ -3,6 +3,7 @@
 ``make docs`` builds the HTML with warnings as errors and runs every code
 example of the guides and docstrings as a doctest (``-b doctest``).
 """
+
 import os
 import sys
 

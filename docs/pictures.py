@@ -2,6 +2,7 @@
 function-hooks guide, from the guide's example (needs matplotlib and
 Graphviz's ``dot``): ``python docs/pictures.py``.
 """
+
 import pathlib
 
 import matplotlib
@@ -34,18 +35,29 @@ def draw_trace(path):
     figure, axes = pyplot.subplots(figsize=(8, 1.8))
     for e in events:
         color = 'tab:blue' if e.phase == 'forward' else 'tab:orange'
-        axes.broken_barh([(e.start * 1e6, e.duration * 1e6)],
-                         (-e.depth - 0.4, 0.8), color=color,
-                         edgecolor='white')
+        axes.broken_barh(
+            [(e.start * 1e6, e.duration * 1e6)],
+            (-e.depth - 0.4, 0.8),
+            color=color,
+            edgecolor='white',
+        )
         if e.duration > 0.04 * (events[-1].start - events[0].start):
-            axes.text((e.start + e.duration / 2) * 1e6, -e.depth, e.name,
-                      ha='center', va='center', fontsize=6, color='white')
+            axes.text(
+                (e.start + e.duration / 2) * 1e6,
+                -e.depth,
+                e.name,
+                ha='center',
+                va='center',
+                fontsize=6,
+                color='white',
+            )
     origin = events[0].start * 1e6
     end = max((e.start + e.duration) * 1e6 for e in events)
     axes.set_xlim(origin - 5, end + 5)
     axes.set_yticks([0, -1], ['depth 0', 'depth 1'])
-    axes.set_xlabel('microseconds since the hook was created '
-                    '(blue: forward, orange: backward)')
+    axes.set_xlabel(
+        'microseconds since the hook was created (blue: forward, orange: backward)'
+    )
     figure.tight_layout()
     figure.savefig(path, dpi=120)
 

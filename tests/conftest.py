@@ -5,6 +5,7 @@ number derived from its id and ``CHAINERLITE_TEST_SEED`` (0 by default), so
 its inputs do not depend on which tests ran before it. A failing test
 prints the seed and the setting that reproduces its draws.
 """
+
 import random
 
 import numpy
@@ -33,8 +34,12 @@ def pytest_runtest_makereport(item, call):
     if report.failed:
         seeds = [v for k, v in item.user_properties if k == 'random_seed']
         if seeds:
-            report.sections.append((
-                'random seed',
-                'numpy.random and random were seeded with {} ({}={}); rerun '
-                'with the same setting to get the same draws'.format(
-                    seeds[-1], _random.SEED_ENV, _random.base_seed())))
+            report.sections.append(
+                (
+                    'random seed',
+                    'numpy.random and random were seeded with {} ({}={}); rerun '
+                    'with the same setting to get the same draws'.format(
+                        seeds[-1], _random.SEED_ENV, _random.base_seed()
+                    ),
+                )
+            )

@@ -7,8 +7,11 @@ plugin, one file at a time under a time limit. Each rank writes a JUnit
 report; the table gives rank 0's outcome per file next to what Chainer
 7.8.1 passed (per rank, with ``-n 2``; ../shared/chainer-compat/README.md).
 
-    python -m tools.chainermn_compat --bundle ../shared/chainer-compat/chainer-tests-v7.8.1.bundle
+    python -m tools.chainermn_compat --bundle BUNDLE
+
+with BUNDLE ../shared/chainer-compat/chainer-tests-v7.8.1.bundle.
 """
+
 import argparse
 import os
 import shutil
@@ -55,12 +58,13 @@ def _export(bundle, workdir):
         return source
     repo = os.path.join(workdir, 'tests.git')
     if not os.path.isdir(repo):
-        subprocess.run(['git', 'clone', '-q', '--bare', bundle, repo],
-                       check=True)
+        subprocess.run(['git', 'clone', '-q', '--bare', bundle, repo], check=True)
     os.makedirs(source, exist_ok=True)
     archive = subprocess.run(
         ['git', '--git-dir', repo, 'archive', 'v7.8.1', ROOT],
-        check=True, stdout=subprocess.PIPE).stdout
+        check=True,
+        stdout=subprocess.PIPE,
+    ).stdout
     subprocess.run(['tar', '-x', '-C', source], input=archive, check=True)
     return source
 
@@ -88,21 +92,30 @@ def run_file(name, source, reports, args):
         path = os.path.join(reports, '{}.{}.xml'.format(stem, rank))
         if os.path.exists(path):
             os.remove(path)
-    pytest = ('exec {python} -m pytest -q -p no:cacheprovider '
-              '-p chainerlite.compat.pytest_plugin -m "not gpu and not slow" '
-              '{file} --junitxml={reports}/{stem}.$PMI_RANK.xml').format(
-                  python=sys.executable, file=os.path.join(ROOT, name),
-                  reports=reports, stem=stem)
+    pytest = (
+        'exec {python} -m pytest -q -p no:cacheprovider '
+        '-p chainerlite.compat.pytest_plugin -m "not gpu and not slow" '
+        '{file} --junitxml={reports}/{stem}.$PMI_RANK.xml'
+    ).format(
+        python=sys.executable, file=os.path.join(ROOT, name), reports=reports, stem=stem
+    )
     command = [args.mpiexec, '-n', str(args.np), 'sh', '-c', pytest]
     with open(os.path.join(reports, stem + '.log'), 'w') as log:
         try:
-            subprocess.run(command, cwd=source, stdout=log,
-                           stderr=subprocess.STDOUT, timeout=args.timeout)
+            subprocess.run(
+                command,
+                cwd=source,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                timeout=args.timeout,
+            )
             timed_out = False
         except subprocess.TimeoutExpired:
             timed_out = True
-    counts = [_count(os.path.join(reports, '{}.{}.xml'.format(stem, r)))
-              for r in range(args.np)]
+    counts = [
+        _count(os.path.join(reports, '{}.{}.xml'.format(stem, r)))
+        for r in range(args.np)
+    ]
     return counts, timed_out
 
 
@@ -113,14 +126,16 @@ def main(argv=None):
     parser.add_argument('--mpiexec', default=shutil.which('mpiexec'))
     parser.add_argument('--np', type=int, default=2)
     parser.add_argument('--timeout', type=float, default=90)
-    parser.add_argument('--floor', type=int, default=0,
-                        help='exit 1 when fewer tests pass on rank 0')
+    parser.add_argument(
+        '--floor', type=int, default=0, help='exit 1 when fewer tests pass on rank 0'
+    )
     parser.add_argument('files', nargs='*', help='paths under ' + ROOT)
     args = parser.parse_args(argv)
     if args.mpiexec is None:
         parser.error('no mpiexec found; pass --mpiexec')
-    args.mpiexec = os.path.abspath(args.mpiexec) if os.sep in args.mpiexec \
-        else args.mpiexec
+    args.mpiexec = (
+        os.path.abspath(args.mpiexec) if os.sep in args.mpiexec else args.mpiexec
+    )
     workdir = os.path.abspath(args.workdir)
     source = _export(os.path.abspath(args.bundle), workdir)
     reports = os.path.join(workdir, 'reports')
@@ -128,22 +143,30 @@ def main(argv=None):
     names = args.files or sorted(BASELINE)
     total = [0, 0, 0]
     baseline = 0
-    print('{:<62} {:>6} {:>6} {:>6} {:>8}'.format(
-        'file (rank 0)', 'passed', 'failed', 'skipped', 'chainer'))
+    print(
+        '{:<62} {:>6} {:>6} {:>6} {:>8}'.format(
+            'file (rank 0)', 'passed', 'failed', 'skipped', 'chainer'
+        )
+    )
     for name in names:
         counts, timed_out = run_file(name, source, reports, args)
         mine = counts[0] or (0, 0, 0)
-        note = ' (killed after {:.0f} s)'.format(args.timeout) \
-            if timed_out else ''
+        note = ' (killed after {:.0f} s)'.format(args.timeout) if timed_out else ''
         if counts[0] is None:
             note += ' (no report)'
-        print('{:<62} {:>6} {:>6} {:>6} {:>8}{}'.format(
-            name, mine[0], mine[1], mine[2], BASELINE.get(name, '?'), note))
+        print(
+            '{:<62} {:>6} {:>6} {:>6} {:>8}{}'.format(
+                name, mine[0], mine[1], mine[2], BASELINE.get(name, '?'), note
+            )
+        )
         total = [a + b for a, b in zip(total, mine)]
         baseline += BASELINE.get(name, 0)
-    print('{} passed, {} failed, {} skipped on rank 0 with mpiexec -n {} '
-          '(Chainer 7.8.1 passed {} of these)'.format(
-              total[0], total[1], total[2], args.np, baseline))
+    print(
+        '{} passed, {} failed, {} skipped on rank 0 with mpiexec -n {} '
+        '(Chainer 7.8.1 passed {} of these)'.format(
+            total[0], total[1], total[2], args.np, baseline
+        )
+    )
     return 1 if total[0] < args.floor else 0
 
 

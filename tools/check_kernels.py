@@ -36,14 +36,19 @@ from cupy_backends.cuda.libs import nvrtc
 
 ARCH = '-arch=compute_90'
 # What CuPy puts in front of every kernel it compiles.
-CUPY_HEADERS = ('cupy/complex.cuh', 'cupy/carray.cuh', 'cupy/atomics.cuh',
-                'cupy/math_constants.h')
+CUPY_HEADERS = (
+    'cupy/complex.cuh',
+    'cupy/carray.cuh',
+    'cupy/atomics.cuh',
+    'cupy/math_constants.h',
+)
 # Argument kinds of CuPy's _ArgInfo.
 NDARRAY, INDEXER, SCALAR = 1, 2, 3
 # Modules allowed to create CuPy kernels directly: the public factories of
 # chainerlite.backends.cuda (Chainer's API) and the registry itself.
 KERNEL_FACTORIES = re.compile(
-    r'\b(ElementwiseKernel|ReductionKernel|RawKernel|RawModule)\s*\(')
+    r'\b(ElementwiseKernel|ReductionKernel|RawKernel|RawModule)\s*\('
+)
 ALLOWED = {'backends/cuda.py', 'backends/cuda_kernel.py'}
 
 
@@ -52,14 +57,18 @@ class CompileError(Exception):
 
 
 def _arg(kind, dtype, ndim):
-    cls = {NDARRAY: core._ndarray_base, INDEXER: _carray.Indexer,
-           SCALAR: _scalar.CScalar}[kind]
+    cls = {
+        NDARRAY: core._ndarray_base,
+        INDEXER: _carray.Indexer,
+        SCALAR: _scalar.CScalar,
+    }[kind]
     return _kernel._ArgInfo(kind, cls, dtype, ndim, True, True)
 
 
 def _dtypes(params, types):
-    return tuple(numpy.dtype(types[p.ctype]) if p.dtype is None
-                 else p.dtype for p in params)
+    return tuple(
+        numpy.dtype(types[p.ctype]) if p.dtype is None else p.dtype for p in params
+    )
 
 
 def _data_args(params, dtypes, ndim, outputs=False):
@@ -69,45 +78,81 @@ def _data_args(params, dtypes, ndim, outputs=False):
         _arg(SCALAR, d, 0)
         if (not outputs and p.dtype is not None and not p.raw)
         else _arg(NDARRAY, d, ndim)
-        for p, d in zip(params, dtypes))
+        for p, d in zip(params, dtypes)
+    )
 
 
 def elementwise_source(spec, types):
     """The CUDA source CuPy makes for an Elementwise kernel."""
-    k = cupy.ElementwiseKernel(spec.in_params, spec.out_params,
-                               spec.operation, spec.name,
-                               preamble=spec.preamble)
-    in_params, out_params = k.params[:k.nin], k.params[k.nin:k.nargs]
+    k = cupy.ElementwiseKernel(
+        spec.in_params,
+        spec.out_params,
+        spec.operation,
+        spec.name,
+        preamble=spec.preamble,
+    )
+    in_params, out_params = k.params[: k.nin], k.params[k.nin : k.nargs]
     in_types, out_types, type_map = k._decide_params_type(
-        _dtypes(in_params, types), _dtypes(out_params, types))
-    args = (_data_args(in_params, in_types, 1)
-            + _data_args(out_params, out_types, 1, outputs=True)
-            + (_arg(INDEXER, None, 1),))
+        _dtypes(in_params, types), _dtypes(out_params, types)
+    )
+    args = (
+        _data_args(in_params, in_types, 1)
+        + _data_args(out_params, out_types, 1, outputs=True)
+        + (_arg(INDEXER, None, 1),)
+    )
     return _kernel._get_elementwise_kernel_code(
-        args, type_map, k.params, k.operation, k.name, k.preamble)
+        args, type_map, k.params, k.operation, k.name, k.preamble
+    )
 
 
 def reduction_source(spec, types, block_size=512):
     """The CUDA source CuPy makes for a Reduction kernel (a 2-d input
     reduced over one axis)."""
     k = cupy.ReductionKernel(
-        spec.in_params, spec.out_params, spec.map_expr, spec.reduce_expr,
-        spec.post_map_expr, spec.identity, spec.name,
-        reduce_type=spec.reduce_type, preamble=spec.preamble)
+        spec.in_params,
+        spec.out_params,
+        spec.map_expr,
+        spec.reduce_expr,
+        spec.post_map_expr,
+        spec.identity,
+        spec.name,
+        reduce_type=spec.reduce_type,
+        preamble=spec.preamble,
+    )
     in_types, out_types, type_map = _kernel._decide_params_type(
-        k.in_params, k.out_params, _dtypes(k.in_params, types),
-        _dtypes(k.out_params, types))
+        k.in_params,
+        k.out_params,
+        _dtypes(k.in_params, types),
+        _dtypes(k.out_params, types),
+    )
     # CuPy's reduction code indexes with IndexT, typed by the launch (int
     # for arrays indexed in 32 bits, as the arguments here are).
     type_map = _kernel._TypeMap(type_map._pairs + (('IndexT', 'int'),))
-    args = (_data_args(k.in_params, in_types, 2)
-            + _data_args(k.out_params, out_types, 1, outputs=True)
-            + (_arg(INDEXER, None, 2), _arg(INDEXER, None, 1),
-               _arg(SCALAR, numpy.dtype(numpy.int32), 0)))
+    args = (
+        _data_args(k.in_params, in_types, 2)
+        + _data_args(k.out_params, out_types, 1, outputs=True)
+        + (
+            _arg(INDEXER, None, 2),
+            _arg(INDEXER, None, 1),
+            _arg(SCALAR, numpy.dtype(numpy.int32), 0),
+        )
+    )
     return _reduction._ReductionKernel_get_cached_function_code(
-        k.nin, k.nout, k._params, args, type_map, k.name, block_size,
-        k.reduce_type, k.identity, k.map_expr, k.reduce_expr,
-        k.post_map_expr, k.preamble, ())
+        k.nin,
+        k.nout,
+        k._params,
+        args,
+        type_map,
+        k.name,
+        block_size,
+        k.reduce_type,
+        k.identity,
+        k.map_expr,
+        k.reduce_expr,
+        k.post_map_expr,
+        k.preamble,
+        (),
+    )
 
 
 def compile_ptx(source, name):
@@ -127,6 +172,7 @@ def compile_ptx(source, name):
 
 def source_of(spec, types):
     from chainerlite.backends import cuda_kernel
+
     if isinstance(spec, cuda_kernel.Reduction):
         return reduction_source(spec, types)
     return elementwise_source(spec, types)
@@ -148,33 +194,40 @@ def kernel_modules(package_dir):
 
 def check_broken_kernel_fails():
     from chainerlite.backends import cuda_kernel
+
     broken = cuda_kernel.Elementwise(
-        'T x', 'T y', 'y = x + undefined_name', 'check_kernels_broken')
+        'T x', 'T y', 'y = x + undefined_name', 'check_kernels_broken'
+    )
     cuda_kernel._registry.remove(broken)
     try:
-        compile_ptx(elementwise_source(broken, {'T': 'float32'}),
-                    broken.name)
+        compile_ptx(elementwise_source(broken, {'T': 'float32'}), broken.name)
     except CompileError:
         return
-    raise SystemExit('check-kernels: a kernel with an undefined identifier '
-                     'compiled; the compiler setup cannot be trusted')
+    raise SystemExit(
+        'check-kernels: a kernel with an undefined identifier '
+        'compiled; the compiler setup cannot be trusted'
+    )
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--verbose', '-v', action='store_true',
-                        help='print each kernel and dtype set')
+    parser.add_argument(
+        '--verbose', '-v', action='store_true', help='print each kernel and dtype set'
+    )
     args = parser.parse_args(argv)
 
     import chainerlite
     from chainerlite.backends import cuda_kernel
+
     package_dir = os.path.dirname(chainerlite.__file__)
     modules, direct = kernel_modules(package_dir)
     if direct:
         raise SystemExit(
             'check-kernels: CuPy kernels made outside '
             'chainerlite.backends.cuda_kernel (so not checked): {}'.format(
-                ', '.join(direct)))
+                ', '.join(direct)
+            )
+        )
     check_broken_kernel_fails()
     for module in modules:
         importlib.import_module(module)
@@ -197,9 +250,12 @@ def main(argv=None):
             variants += 1
             if args.verbose:
                 print('compiled', label)
-    print('check-kernels: {} kernels from {} modules, {} compiled '
-          '(dtype sets), {} failed'.format(
-              len(kernels), len(modules), variants, len(failures)))
+    print(
+        'check-kernels: {} kernels from {} modules, {} compiled '
+        '(dtype sets), {} failed'.format(
+            len(kernels), len(modules), variants, len(failures)
+        )
+    )
     for failure in failures:
         print('FAILED', failure, file=sys.stderr)
     return 1 if failures else 0

@@ -5,6 +5,7 @@ Each operator takes the tuple of input gradients returned by ``backward``
 and returns a mutated tuple, or None when it cannot apply. ``None`` as a
 gradient means a zero gradient, so replacing one by ``None`` is a real change.
 """
+
 import numpy
 
 from chainerlite import backend
@@ -49,7 +50,7 @@ def swap(grads):
     """Swaps the first two non-None gradients of equal shape and dtype."""
     present = _present(grads)
     for k, i in enumerate(present):
-        for j in present[k + 1:]:
+        for j in present[k + 1 :]:
             a, b = grads[i], grads[j]
             if a.shape == b.shape and a.dtype == b.dtype:
                 out = list(grads)

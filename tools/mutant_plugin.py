@@ -11,6 +11,7 @@ tests against one mutant::
 ``tools/mutants.py`` registers :class:`MutantPlugin` itself, one pytest
 session per mutant in one process.
 """
+
 import dataclasses
 import functools
 import importlib
@@ -104,8 +105,9 @@ class MutantPlugin:
 
     def pytest_terminal_summary(self, terminalreporter):
         m = self.mutant
-        terminalreporter.write_line('mutant %s: %d calls, %d changed'
-                                    % (m.spec, m.calls, m.changed))
+        terminalreporter.write_line(
+            'mutant %s: %d calls, %d changed' % (m.spec, m.calls, m.changed)
+        )
 
 
 def pytest_configure(config):

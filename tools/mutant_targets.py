@@ -1,4 +1,5 @@
 """What ``tools/mutants.py`` mutates, and which tests judge each mutant."""
+
 import dataclasses
 import importlib
 import pathlib
@@ -27,16 +28,20 @@ class Target:
 
 
 def _import_functions():
-    modules = [importlib.import_module(info.name) for info in
-               pkgutil.walk_packages(chainerlite.functions.__path__,
-                                     PACKAGE + '.')]
+    modules = [
+        importlib.import_module(info.name)
+        for info in pkgutil.walk_packages(chainerlite.functions.__path__, PACKAGE + '.')
+    ]
     return [chainerlite.functions] + modules
 
 
 def _node_classes(module):
     for obj in vars(module).values():
-        if (isinstance(obj, type) and issubclass(obj, function_node.FunctionNode)
-                and obj is not function_node.FunctionNode):
+        if (
+            isinstance(obj, type)
+            and issubclass(obj, function_node.FunctionNode)
+            and obj is not function_node.FunctionNode
+        ):
             yield obj
 
 
@@ -52,8 +57,7 @@ def targets():
     for module in _import_functions():
         for cls in _node_classes(module):
             if cls.__module__ == module.__name__:
-                methods = tuple(m for m in mutant_plugin.METHODS
-                                if m in vars(cls))
+                methods = tuple(m for m in mutant_plugin.METHODS if m in vars(cls))
                 found.append(Target(module.__name__, cls.__name__, methods))
     return sorted(found, key=lambda t: (t.module, t.cls))
 
@@ -64,10 +68,11 @@ def compiled_nodes():
     names = set()
     for name, module in list(sys.modules.items()):
         if name.startswith(CORE) and module is not None:
-            names.update('%s.%s' % (name, cls.__name__)
-                         for cls in _node_classes(module)
-                         if cls.__module__ == name
-                         and not cls.__name__.startswith('_'))
+            names.update(
+                '%s.%s' % (name, cls.__name__)
+                for cls in _node_classes(module)
+                if cls.__module__ == name and not cls.__name__.startswith('_')
+            )
     return sorted(names)
 
 
@@ -96,33 +101,45 @@ class TestFinder:
 
     def __init__(self, root):
         self.root = pathlib.Path(root)
-        self._tests = {p: p.read_text() for p in
-                       sorted((self.root / 'tests').rglob('test_*.py'))}
-        self._naming = [p for p in self._tests
-                        if set(NAME_SEARCH) & set(p.relative_to(self.root).parts)]
-        self._sources = {m.__name__: pathlib.Path(m.__file__).read_text()
-                         for m in _import_functions()}
+        self._tests = {
+            p: p.read_text() for p in sorted((self.root / 'tests').rglob('test_*.py'))
+        }
+        self._naming = [
+            p
+            for p in self._tests
+            if set(NAME_SEARCH) & set(p.relative_to(self.root).parts)
+        ]
+        self._sources = {
+            m.__name__: pathlib.Path(m.__file__).read_text()
+            for m in _import_functions()
+        }
 
     def mirror(self, module):
         """The test file mirroring ``module``, or None when there is none."""
         parts = module.split('.')
         path = self.root.joinpath(
-            'tests', *(p + '_tests' for p in parts[:-1]),
-            'test_%s.py' % parts[-1])
+            'tests', *(p + '_tests' for p in parts[:-1]), 'test_%s.py' % parts[-1]
+        )
         return path if path in self._tests else None
 
     def _importers(self, module):
-        pattern = re.compile(r'^(from|import) .*\b%s\b' % re.escape(
-            module.rsplit('.', 1)[-1]), re.MULTILINE)
-        return [name for name, text in self._sources.items()
-                if name != module and pattern.search(text)]
+        pattern = re.compile(
+            r'^(from|import) .*\b%s\b' % re.escape(module.rsplit('.', 1)[-1]),
+            re.MULTILINE,
+        )
+        return [
+            name
+            for name, text in self._sources.items()
+            if name != module and pattern.search(text)
+        ]
 
     def files(self, module, cls):
         """Sorted test files (relative to the root) for ``module.cls``."""
-        found = {self.mirror(sub.__module__) for sub in
-                 _subclasses(getattr(importlib.import_module(module), cls))}
-        if (self.mirror(module) is None
-                or module.rsplit('.', 1)[-1].startswith('_')):
+        found = {
+            self.mirror(sub.__module__)
+            for sub in _subclasses(getattr(importlib.import_module(module), cls))
+        }
+        if self.mirror(module) is None or module.rsplit('.', 1)[-1].startswith('_'):
             found.update(self.mirror(m) for m in self._importers(module))
         word = re.compile(r'\b%s\b' % re.escape(cls))
         found.update(p for p in self._naming if word.search(self._tests[p]))

@@ -9,6 +9,7 @@ JOB.json holds ``{"files": [...], "mutants": [spec, ...], "timeout": s}``;
 RESULT.json receives one ``{"mutant", "result", "calls", "changed"}`` per
 mutant. pytest's own output goes to stdout.
 """
+
 import json
 import signal
 import sys
@@ -77,15 +78,28 @@ def run_job(files, specs, timeout):
     for spec in specs:
         mutant = mutant_plugin.Mutant.parse(spec)
         if base != 0:
-            results.append({'mutant': spec, 'result': 'error', 'calls': 0,
-                            'changed': 0, 'note': 'baseline rc %s' % base})
+            results.append(
+                {
+                    'mutant': spec,
+                    'result': 'error',
+                    'calls': 0,
+                    'changed': 0,
+                    'note': 'baseline rc %s' % base,
+                }
+            )
             continue
         try:
             rc = run_tests(files, timeout, [mutant_plugin.MutantPlugin(mutant)])
         finally:
             mutant.restore()
-        results.append({'mutant': spec, 'result': classify(rc, mutant),
-                        'calls': mutant.calls, 'changed': mutant.changed})
+        results.append(
+            {
+                'mutant': spec,
+                'result': classify(rc, mutant),
+                'calls': mutant.calls,
+                'changed': mutant.changed,
+            }
+        )
     return results
 
 

@@ -1,4 +1,5 @@
 """Backward time per node must not grow with the depth of the graph."""
+
 import numpy as np
 
 import chainerlite
@@ -24,6 +25,7 @@ class DeepChainBackward:
 
     def track_ns_per_node(self, depth):
         import time
+
         start = time.perf_counter()
         self.loss.backward()
         return (time.perf_counter() - start) / depth * 1e9

@@ -1,4 +1,5 @@
 """Per-op cost of a chain of element-wise ops, forward and forward+backward."""
+
 import numpy as np
 
 from benchmarks import common

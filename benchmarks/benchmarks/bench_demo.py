@@ -4,6 +4,7 @@ The demo's accuracy is checked by the tests; its speed only here. It runs
 in a subprocess with the settings `make demo` uses (one BLAS thread, glibc
 keeping freed memory).
 """
+
 import os
 import subprocess
 import sys
@@ -24,7 +25,15 @@ class Demo:
     def time_full_run(self):
         with tempfile.TemporaryDirectory() as out:
             subprocess.run(
-                [sys.executable, '-m', 'chainerlite.examples.demo',
-                 '--no-progress', '--out', out],
-                env=dict(os.environ, **DEMO_ENV), check=True,
-                stdout=subprocess.DEVNULL)
+                [
+                    sys.executable,
+                    '-m',
+                    'chainerlite.examples.demo',
+                    '--no-progress',
+                    '--out',
+                    out,
+                ],
+                env=dict(os.environ, **DEMO_ENV),
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )

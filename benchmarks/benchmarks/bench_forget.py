@@ -1,4 +1,5 @@
 """F.forget: time and peak memory of a deep tanh-linear stack."""
+
 import numpy as np
 
 import chainerlite
@@ -18,20 +19,24 @@ class ForgetStack:
 
     def setup(self, forget):
         rng = np.random.RandomState(0)
-        self.Ws = [chainerlite.Parameter(
-            (rng.randn(WIDTH, WIDTH) / np.sqrt(WIDTH)).astype(np.float32))
-            for _ in range(BLOCKS * LAYERS)]
+        self.Ws = [
+            chainerlite.Parameter(
+                (rng.randn(WIDTH, WIDTH) / np.sqrt(WIDTH)).astype(np.float32)
+            )
+            for _ in range(BLOCKS * LAYERS)
+        ]
         self.x = rng.randn(BATCH, WIDTH).astype(np.float32)
 
     def _run(self, forget):
         h = chainerlite.Variable(self.x)
         for i in range(BLOCKS):
-            Ws = self.Ws[i * LAYERS:(i + 1) * LAYERS]
+            Ws = self.Ws[i * LAYERS : (i + 1) * LAYERS]
 
             def block(h, Ws=Ws):
                 for W in Ws:
                     h = _tanh(F.linear(h, W))
                 return h
+
             h = F.forget(block, h) if forget else block(h)
         F.sum(h).backward()
 

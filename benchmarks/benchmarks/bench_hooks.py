@@ -1,4 +1,5 @@
 """Hook overhead on the 200-op chain: count, overridden callbacks, placement."""
+
 import contextlib
 
 import numpy as np
@@ -7,8 +8,12 @@ import chainerlite
 from chainerlite import function_hooks
 from benchmarks import common
 
-CALLBACKS = ('forward_preprocess', 'forward_postprocess',
-             'backward_preprocess', 'backward_postprocess')
+CALLBACKS = (
+    'forward_preprocess',
+    'forward_postprocess',
+    'backward_preprocess',
+    'backward_postprocess',
+)
 
 
 def _noop(self, *args):
@@ -53,7 +58,7 @@ class LocalHook:
         for _ in range(200):
             node = chainerlite.functions.math.basic_math.MulConstant(1.0001)
             node.add_hook(self.hook)
-            h, = node.apply((h,))
+            (h,) = node.apply((h,))
         chainerlite.functions.sum(h).backward()
 
 

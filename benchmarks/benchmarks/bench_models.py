@@ -4,6 +4,7 @@
 The same programs run side by side with PyTorch in ``benchmarks/compare.py``
 (groups ``cnn`` and ``lstm``).
 """
+
 import numpy as np
 
 import chainerlite
@@ -18,9 +19,15 @@ class CNNStep:
         rng = np.random.RandomState(0)
         self.x = rng.randn(32, 16, 8, 8).astype(np.float32)
         self.t = rng.randint(0, 10, 32).astype(np.int32)
-        self.params = [chainerlite.Parameter(a.astype(np.float32)) for a in (
-            rng.randn(16, 16, 3, 3) * 0.1, np.zeros(16),
-            rng.randn(10, 256) * 0.05, np.zeros(10))]
+        self.params = [
+            chainerlite.Parameter(a.astype(np.float32))
+            for a in (
+                rng.randn(16, 16, 3, 3) * 0.1,
+                np.zeros(16),
+                rng.randn(10, 256) * 0.05,
+                np.zeros(10),
+            )
+        ]
 
     def time_step(self):
         W, b, W2, b2 = self.params
@@ -37,9 +44,14 @@ class LSTMSteps:
     def setup(self):
         rng = np.random.RandomState(0)
         self.xs = rng.randn(20, 16, 64).astype(np.float32)
-        self.params = [chainerlite.Parameter(a.astype(np.float32)) for a in (
-            rng.randn(256, 64) * 0.125, rng.randn(256, 64) * 0.125,
-            np.zeros(256))]
+        self.params = [
+            chainerlite.Parameter(a.astype(np.float32))
+            for a in (
+                rng.randn(256, 64) * 0.125,
+                rng.randn(256, 64) * 0.125,
+                np.zeros(256),
+            )
+        ]
 
     def time_steps(self):
         Wx, Wh, b = self.params

@@ -1,4 +1,5 @@
 """Programs shared by the benchmark modules."""
+
 import numpy as np
 
 import chainerlite
@@ -19,9 +20,13 @@ def chain_backward(x, n_ops):
 
 def mlp_params(width, depth, seed=0):
     rng = np.random.RandomState(seed)
-    return [(chainerlite.Parameter(rng.randn(width, width).astype(np.float32)),
-             chainerlite.Parameter(np.zeros(width, np.float32)))
-            for _ in range(depth)]
+    return [
+        (
+            chainerlite.Parameter(rng.randn(width, width).astype(np.float32)),
+            chainerlite.Parameter(np.zeros(width, np.float32)),
+        )
+        for _ in range(depth)
+    ]
 
 
 def mlp_step(x, params):

@@ -16,7 +16,8 @@ def is_available():
 def _unavailable(what):
     return RuntimeError(
         'ChainerX is not available in chainerlite: {} needs a Chainer '
-        'built with ChainerX.'.format(what))
+        'built with ChainerX.'.format(what)
+    )
 
 
 class ChainerxDevice(_backend.Device):
@@ -47,6 +48,5 @@ def to_chx(array):
 
 
 def from_chx(array):
-    """Returns ``array``: an array that is not a ChainerX one is unchanged.
-    """
+    """Returns ``array``: an array that is not a ChainerX one is unchanged."""
     return array

@@ -52,7 +52,8 @@ def _array_to_cpu(array, stream=None):
         return numpy.asarray(array)
     raise TypeError(
         'The array sent to the CPU must be a numpy.ndarray, a '
-        'cupy.ndarray, a NumPy scalar or None, not {}.'.format(type(array)))
+        'cupy.ndarray, a NumPy scalar or None, not {}.'.format(type(array))
+    )
 
 
 def _to_cpu(arrays, stream=None):
@@ -65,5 +66,4 @@ def _to_cpu(arrays, stream=None):
         TypeError: If an argument is not an array (a Variable, for one).
 
     """
-    return _backend._convert_arrays(
-        arrays, lambda a: _array_to_cpu(a, stream))
+    return _backend._convert_arrays(arrays, lambda a: _array_to_cpu(a, stream))

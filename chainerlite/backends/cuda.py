@@ -23,8 +23,10 @@ class _CupyUnavailable(object):
 
     def __getattr__(self, name):
         raise AttributeError(
-            'CuPy is not available (import failed: {}); cupy.{} cannot be '
-            'used'.format(_import_error, name))
+            'CuPy is not available (import failed: {}); cupy.{} cannot be used'.format(
+                _import_error, name
+            )
+        )
 
     def __repr__(self):
         return '<cupy (not available)>'
@@ -33,6 +35,7 @@ class _CupyUnavailable(object):
 try:
     import cupy
     import cupyx  # NOQA
+
     _import_error = None
 except Exception as e:  # CuPy absent or broken: stay on the CPU
     cupy = _CupyUnavailable()
@@ -56,6 +59,7 @@ if _cupy_imported:
     _core._set_cupy(cupy)
     cuda = cupy.cuda  # Chainer's `chainer.backends.cuda.cuda`
 else:
+
     class ndarray(object):
         """Placeholder type: no array is an instance of it without CuPy."""
 
@@ -70,8 +74,7 @@ def __getattr__(name):
     # cuda.Device, cuda.Event, cuda.Stream: CuPy's, looked up when used.
     if name in _CUPY_CUDA_NAMES:
         return getattr(cupy.cuda, name)
-    raise AttributeError(
-        'module {!r} has no attribute {!r}'.format(__name__, name))
+    raise AttributeError('module {!r} has no attribute {!r}'.format(__name__, name))
 
 
 # cupy if any argument is (or holds) a CuPy array, else numpy; compiled.
@@ -82,8 +85,10 @@ def check_cuda_available():
     """Raises RuntimeError if CuPy or a CUDA device is not available."""
     if not available:
         msg = 'CUDA environment is not correctly set up (CuPy is %s).' % (
-            'installed but no device is visible' if _cupy_imported
-            else 'not installed: %s' % _import_error)
+            'installed but no device is visible'
+            if _cupy_imported
+            else 'not installed: %s' % _import_error
+        )
         raise RuntimeError(msg)
 
 
@@ -152,8 +157,11 @@ class GpuDevice(_backend.Device):
         if _is_device_id(device):
             device = cupy.cuda.Device(int(device))
         if not isinstance(device, cupy.cuda.Device):
-            raise TypeError('GpuDevice takes a cupy.cuda.Device or a device '
-                            'id, not {}'.format(type(device)))
+            raise TypeError(
+                'GpuDevice takes a cupy.cuda.Device or a device id, not {}'.format(
+                    type(device)
+                )
+            )
         self.device = device
 
     @property
@@ -180,7 +188,8 @@ class GpuDevice(_backend.Device):
         if not _is_device_id(device_id) or device_id < 0:
             raise ValueError(
                 'invalid CUDA device id: {!r} (a non-negative integer is '
-                'expected)'.format(device_id))
+                'expected)'.format(device_id)
+            )
         return GpuDevice(int(device_id))
 
     @staticmethod
@@ -204,8 +213,7 @@ class GpuDevice(_backend.Device):
         self.device.use()
 
     def is_array_supported(self, array):
-        return (isinstance(array, ndarray)
-                and array.device.id == self.device.id)
+        return isinstance(array, ndarray) and array.device.id == self.device.id
 
 
 def get_device_from_id(device_id):
@@ -222,8 +230,7 @@ def get_device_from_id(device_id):
 
 
 def get_device_from_array(*arrays):
-    """Returns the device of the first CuPy array, else :data:`DummyDevice`.
-    """
+    """Returns the device of the first CuPy array, else :data:`DummyDevice`."""
     for array in arrays:
         if isinstance(array, ndarray) and array.device is not None:
             return array.device
@@ -237,8 +244,11 @@ def get_device(*args):
         Use :func:`get_device_from_id` or :func:`get_device_from_array`.
 
     """
-    warnings.warn('get_device is deprecated. Please use get_device_from_id '
-                  'or get_device_from_array instead.', DeprecationWarning)
+    warnings.warn(
+        'get_device is deprecated. Please use get_device_from_id '
+        'or get_device_from_array instead.',
+        DeprecationWarning,
+    )
     for arg in args:
         if _is_device_id(arg):
             check_cuda_available()
@@ -270,6 +280,7 @@ def _array_to_gpu(array, device, stream):
         with cupy.cuda.Device(device.id):
             return cupy.array(array, copy=True)
     from chainerlite.backends import _cpu
+
     if not isinstance(array, _cpu.CpuDevice.supported_array_types):
         array = _cpu._array_to_cpu(array)
     with cupy.cuda.Device(device.id):
@@ -299,13 +310,14 @@ def to_gpu(array, device=None, stream=None):
 
     """
     if stream is not None:
-        warnings.warn('The stream option is deprecated in '
-                      'chainerlite.backends.cuda.to_gpu. Please remove it.',
-                      DeprecationWarning)
+        warnings.warn(
+            'The stream option is deprecated in '
+            'chainerlite.backends.cuda.to_gpu. Please remove it.',
+            DeprecationWarning,
+        )
     check_cuda_available()
     device = _current_or(device)
-    return _backend._convert_arrays(
-        array, lambda a: _array_to_gpu(a, device, stream))
+    return _backend._convert_arrays(array, lambda a: _array_to_gpu(a, device, stream))
 
 
 def to_cpu(array, stream=None):
@@ -319,6 +331,7 @@ def to_cpu(array, stream=None):
 
     """
     from chainerlite.backends import _cpu
+
     return _cpu._to_cpu(array, stream)
 
 
@@ -369,6 +382,7 @@ def memoize(for_each_device=False):
         cached = functools.lru_cache(maxsize=None)(f)
         _memoized.append(cached)
         return cached
+
     return decorator
 
 
@@ -384,17 +398,32 @@ def clear_memo():
 def elementwise(in_params, out_params, operation, name, **kwargs):
     """Returns a (cached) ``cupy.ElementwiseKernel``."""
     check_cuda_available()
-    return cupy.ElementwiseKernel(in_params, out_params, operation, name,
-                                  **kwargs)
+    return cupy.ElementwiseKernel(in_params, out_params, operation, name, **kwargs)
 
 
 @memoize(for_each_device=True)
-def reduce(in_params, out_params, map_expr, reduce_expr, post_map_expr,
-           identity, name, **kwargs):
+def reduce(
+    in_params,
+    out_params,
+    map_expr,
+    reduce_expr,
+    post_map_expr,
+    identity,
+    name,
+    **kwargs,
+):
     """Returns a (cached) ``cupy.ReductionKernel``."""
     check_cuda_available()
-    return cupy.ReductionKernel(in_params, out_params, map_expr, reduce_expr,
-                                post_map_expr, identity, name, **kwargs)
+    return cupy.ReductionKernel(
+        in_params,
+        out_params,
+        map_expr,
+        reduce_expr,
+        post_map_expr,
+        identity,
+        name,
+        **kwargs,
+    )
 
 
 @memoize(for_each_device=True)
@@ -453,10 +482,15 @@ def should_use_cudnn(level, lowest_version=0):
 
     """
     if level not in _CUDNN_LEVELS:
-        raise ValueError('invalid cuDNN level: {!r} (expected one of '
-                         '{})'.format(level, _CUDNN_LEVELS))
+        raise ValueError(
+            'invalid cuDNN level: {!r} (expected one of {})'.format(
+                level, _CUDNN_LEVELS
+            )
+        )
     if _core.config.use_cudnn not in _USE_CUDNN_VALUES:
-        raise ValueError('invalid use_cudnn configuration: {!r} (expected '
-                         'one of {})'.format(_core.config.use_cudnn,
-                                             _USE_CUDNN_VALUES))
+        raise ValueError(
+            'invalid use_cudnn configuration: {!r} (expected one of {})'.format(
+                _core.config.use_cudnn, _USE_CUDNN_VALUES
+            )
+        )
     return cudnn_enabled

@@ -52,8 +52,9 @@ def parse_params(params):
             continue
         match = _PARAM.match(param)
         if match is None:
-            raise ValueError('cannot parse kernel parameter {!r} in '
-                             '{!r}'.format(param, params))
+            raise ValueError(
+                'cannot parse kernel parameter {!r} in {!r}'.format(param, params)
+            )
         parsed.append((bool(match.group(1)), match.group(2), match.group(3)))
     return parsed
 
@@ -68,20 +69,23 @@ def _placeholders(*params):
 
 
 class _Kernel(object):
-
     def __init__(self, name, in_params, out_params, check_types):
         self.name = name
         self.in_params = in_params
         self.out_params = out_params
         placeholders = _placeholders(in_params, out_params)
         if check_types is None:
-            check_types = ([dict.fromkeys(placeholders, t)
-                            for t in FLOAT_TYPES] if placeholders else [{}])
+            check_types = (
+                [dict.fromkeys(placeholders, t) for t in FLOAT_TYPES]
+                if placeholders
+                else [{}]
+            )
         for types in check_types:
             if set(types) != set(placeholders):
                 raise ValueError(
                     'kernel {}: check_types must give a dtype to each of '
-                    '{}, got {}'.format(name, placeholders, sorted(types)))
+                    '{}, got {}'.format(name, placeholders, sorted(types))
+                )
         #: list of dict: the dtypes of the type placeholders that
         #: ``make check-kernels`` compiles the kernel with.
         self.check_types = check_types
@@ -128,17 +132,21 @@ class Elementwise(_Kernel):
 
     """
 
-    def __init__(self, in_params, out_params, operation, name, preamble='',
-                 check_types=None):
-        super(Elementwise, self).__init__(name, in_params, out_params,
-                                          check_types)
+    def __init__(
+        self, in_params, out_params, operation, name, preamble='', check_types=None
+    ):
+        super(Elementwise, self).__init__(name, in_params, out_params, check_types)
         self.operation = operation
         self.preamble = preamble
 
     def _create(self):
         return cuda.cupy.ElementwiseKernel(
-            self.in_params, self.out_params, self.operation, self.name,
-            preamble=self.preamble)
+            self.in_params,
+            self.out_params,
+            self.operation,
+            self.name,
+            preamble=self.preamble,
+        )
 
 
 class Reduction(_Kernel):
@@ -159,11 +167,20 @@ class Reduction(_Kernel):
 
     """
 
-    def __init__(self, in_params, out_params, map_expr, reduce_expr,
-                 post_map_expr, identity, name, reduce_type=None,
-                 preamble='', check_types=None):
-        super(Reduction, self).__init__(name, in_params, out_params,
-                                        check_types)
+    def __init__(
+        self,
+        in_params,
+        out_params,
+        map_expr,
+        reduce_expr,
+        post_map_expr,
+        identity,
+        name,
+        reduce_type=None,
+        preamble='',
+        check_types=None,
+    ):
+        super(Reduction, self).__init__(name, in_params, out_params, check_types)
         self.map_expr = map_expr
         self.reduce_expr = reduce_expr
         self.post_map_expr = post_map_expr
@@ -173,9 +190,16 @@ class Reduction(_Kernel):
 
     def _create(self):
         return cuda.cupy.ReductionKernel(
-            self.in_params, self.out_params, self.map_expr, self.reduce_expr,
-            self.post_map_expr, self.identity, self.name,
-            reduce_type=self.reduce_type, preamble=self.preamble)
+            self.in_params,
+            self.out_params,
+            self.map_expr,
+            self.reduce_expr,
+            self.post_map_expr,
+            self.identity,
+            self.name,
+            reduce_type=self.reduce_type,
+            preamble=self.preamble,
+        )
 
 
 def check_arrays(name, args):
@@ -187,8 +211,8 @@ def check_arrays(name, args):
             raise TypeError(
                 '{}: argument {} is a NumPy array; this CuPy kernel takes '
                 'CuPy arrays (NumPy and CuPy arrays cannot be mixed in one '
-                'function: send all the inputs to one device)'.format(
-                    name, i))
+                'function: send all the inputs to one device)'.format(name, i)
+            )
         a_id = getattr(getattr(a, 'device', None), 'id', None)
         if a_id is None:
             continue
@@ -197,7 +221,8 @@ def check_arrays(name, args):
         elif a_id != device_id:
             raise ValueError(
                 '{}: the arrays are on different GPUs ({} and {}); send '
-                'them to one device'.format(name, device_id, a_id))
+                'them to one device'.format(name, device_id, a_id)
+            )
 
 
 def registered():

@@ -59,7 +59,8 @@ def check_ideep_available():
     """Raises RuntimeError, naming iDeep, since it cannot be used."""
     raise RuntimeError(
         'iDeep is not available: chainerlite has no iDeep (Intel64) '
-        'code path; use the default NumPy backend.')
+        'code path; use the default NumPy backend.'
+    )
 
 
 def should_use_ideep(level):
@@ -80,9 +81,11 @@ def should_use_ideep(level):
     if level not in ('>=auto', '==always'):
         raise ValueError('invalid iDeep level: {!r}'.format(level))
     if _core.config.use_ideep not in _USE_IDEEP_VALUES:
-        raise ValueError('invalid use_ideep configuration: {!r} (expected '
-                         'one of {})'.format(_core.config.use_ideep,
-                                             _USE_IDEEP_VALUES))
+        raise ValueError(
+            'invalid use_ideep configuration: {!r} (expected one of {})'.format(
+                _core.config.use_ideep, _USE_IDEEP_VALUES
+            )
+        )
     return False
 
 

@@ -4,6 +4,7 @@
 needs mpi4py and an MPI runtime (``pip install "chainerlite[mpi]"``).
 Run a program with ``mpiexec -n 2 python train.py``.
 """
+
 from chainerlite.chainermn import communicators  # NOQA
 from chainerlite.chainermn import datasets  # NOQA
 from chainerlite.chainermn import extensions  # NOQA

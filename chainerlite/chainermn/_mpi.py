@@ -3,7 +3,8 @@
 INSTALL_HINT = (
     'chainerlite.chainermn needs mpi4py and an MPI runtime: '
     'pip install "chainerlite[mpi]" (mpi4py with the mpich wheel), or '
-    'pip install mpi4py built against a system MPI')
+    'pip install mpi4py built against a system MPI'
+)
 
 
 def get_mpi():
@@ -25,6 +26,7 @@ _half_sum_op = None
 
 def _add_half(inbuf, outbuf, datatype):
     import numpy
+
     out = numpy.frombuffer(outbuf, dtype=numpy.float16)
     out += numpy.frombuffer(inbuf, dtype=numpy.float16)
 
@@ -36,6 +38,7 @@ def sum_op(dtype):
     user-defined op adds them as float16.
     """
     import numpy
+
     MPI = get_mpi()
     if numpy.dtype(dtype) != numpy.float16:
         return MPI.SUM, None

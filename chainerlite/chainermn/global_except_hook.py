@@ -8,6 +8,7 @@ an error status. :func:`chainermn.create_communicator` installs it when the
 job has more than one process (set ``CHAINERMN_NO_ABORT_ON_EXCEPTION=1`` to
 keep the plain hook).
 """
+
 import os
 import sys
 import traceback
@@ -22,7 +23,8 @@ def _abort_all_ranks(exc_type, exc_value, exc_traceback):
     lines = traceback.format_exception(exc_type, exc_value, exc_traceback)
     sys.stderr.write(
         'chainermn: rank {} of {} raised an uncaught exception; aborting all '
-        'ranks\n{}'.format(comm.rank, comm.size, ''.join(lines)))
+        'ranks\n{}'.format(comm.rank, comm.size, ''.join(lines))
+    )
     sys.stderr.flush()
     sys.stdout.flush()
     comm.Abort(1)

@@ -46,9 +46,11 @@ class _MultiNodeOptimizer(object):
         actual.update(None)
 
     def _layout(self):
-        return sorted(name for name, param in
-                      self.actual_optimizer.target.namedparams()
-                      if param.data is not None)
+        return sorted(
+            name
+            for name, param in self.actual_optimizer.target.namedparams()
+            if param.data is not None
+        )
 
     def mark_broadcast(self):
         """Records the parameters as equal on every rank (no broadcast next)."""
@@ -61,8 +63,9 @@ class _MultiNodeOptimizer(object):
         setattr(self.actual_optimizer, name, value)
 
 
-def create_multi_node_optimizer(actual_optimizer, communicator,
-                                double_buffering=False, zero_fill=True):
+def create_multi_node_optimizer(
+    actual_optimizer, communicator, double_buffering=False, zero_fill=True
+):
     """Makes ``actual_optimizer`` average gradients over ``communicator``.
 
     Args:
@@ -79,9 +82,12 @@ def create_multi_node_optimizer(actual_optimizer, communicator,
     """
     # imported here: importing chainermn does not initialize MPI
     from chainerlite.chainermn.communicators import pure_nccl_communicator
+
     if double_buffering and not isinstance(
-            communicator, pure_nccl_communicator.PureNcclCommunicator):
+        communicator, pure_nccl_communicator.PureNcclCommunicator
+    ):
         raise ValueError(
             'create_multi_node_optimizer: double_buffering needs the '
-            'pure_nccl communicator, not {}'.format(type(communicator).__name__))
+            'pure_nccl communicator, not {}'.format(type(communicator).__name__)
+        )
     return _MultiNodeOptimizer(actual_optimizer, communicator, zero_fill)

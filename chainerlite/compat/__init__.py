@@ -9,6 +9,7 @@ stand-in that reports itself unavailable, as Chainer does on a machine
 without ChainerX. When a real Chainer is installed too, a line on stderr
 says which package answers (never silently).
 """
+
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -43,14 +44,16 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
             return None
         real = base + ('.' + rest if rest else '')
         if importlib.util.find_spec(real) is None:
-            return None     # a missing submodule stays missing
+            return None  # a missing submodule stays missing
         return importlib.machinery.ModuleSpec(
-            fullname, _AliasLoader(real), is_package=True)
+            fullname, _AliasLoader(real), is_package=True
+        )
 
 
 def _chainerx_standin():
     module = types.ModuleType(
-        'chainerx', 'Stand-in for ChainerX, which chainerlite does not have.')
+        'chainerx', 'Stand-in for ChainerX, which chainerlite does not have.'
+    )
 
     def is_available():
         """Always False: ChainerX is not available."""
@@ -85,15 +88,19 @@ def install(stream=None):
     """
     real = _real_chainer_location()
     if real is not None:
-        print('chainerlite.compat: a real Chainer is installed at {}; '
-              'chainerlite answers "import chainer" in this run'.format(real),
-              file=sys.stderr if stream is None else stream)
+        print(
+            'chainerlite.compat: a real Chainer is installed at {}; '
+            'chainerlite answers "import chainer" in this run'.format(real),
+            file=sys.stderr if stream is None else stream,
+        )
     if 'chainer' in sys.modules and not sys.modules['chainer'].__name__.startswith(
-            'chainerlite'):
+        'chainerlite'
+    ):
         raise RuntimeError(
             'chainerlite.compat.install: the real chainer is already '
             'imported in this process ({}); install the alias before '
-            'importing it'.format(sys.modules['chainer'].__file__))
+            'importing it'.format(sys.modules['chainer'].__file__)
+        )
     if not any(isinstance(f, _AliasFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, _AliasFinder())
     if 'chainerx' not in sys.modules:

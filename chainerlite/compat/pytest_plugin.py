@@ -4,6 +4,7 @@ Loading the plugin installs the import alias of :mod:`chainerlite.compat`
 before any test module is collected, so upstream test files that
 ``import chainer`` or ``import chainermn`` run against chainerlite.
 """
+
 from chainerlite import compat
 
 compat.install()

@@ -5,6 +5,7 @@ with :func:`converter` (and :class:`Converter` subclasses) receive ``device``
 as a :class:`chainerlite.backend.Device` (or ``None``), whatever spec the
 caller used; older plain functions receive the spec as given.
 """
+
 import functools
 import sys
 
@@ -26,7 +27,8 @@ class Converter(object):
 
     def __call__(self, batch, device):
         raise NotImplementedError(
-            '{}.__call__ is not implemented'.format(type(self).__name__))
+            '{}.__call__ is not implemented'.format(type(self).__name__)
+        )
 
 
 class _FunctionConverter(Converter):
@@ -75,8 +77,10 @@ def converter():
         A decorator; the object it returns is a :class:`Converter`.
 
     """
+
     def decorator(func):
         return _FunctionConverter(func)
+
     return decorator
 
 
@@ -166,14 +170,17 @@ def concat_examples(batch, device=None, padding=None):
             padding = (padding,) * len(first)
         return tuple(
             to_device(device, _concat_arrays([ex[i] for ex in batch], pad))
-            for i, pad in enumerate(padding))
+            for i, pad in enumerate(padding)
+        )
     if isinstance(first, dict):
         if not isinstance(padding, dict):
             padding = {key: padding for key in first}
         return {
-            key: to_device(device, _concat_arrays(
-                [ex[key] for ex in batch], padding[key]))
-            for key in first}
+            key: to_device(
+                device, _concat_arrays([ex[key] for ex in batch], padding[key])
+            )
+            for key in first
+        }
     return to_device(device, _concat_arrays(batch, padding))
 
 
@@ -189,7 +196,8 @@ def _concat_arrays(arrays, padding):
         if a.shape != shape:
             raise ValueError(
                 'concat_examples: shapes of examples differ ({} and {}); '
-                'pass padding= to pad them'.format(shape, a.shape))
+                'pass padding= to pad them'.format(shape, a.shape)
+            )
     with _device_of(arrays[0]):
         return xp.stack(arrays)
 
@@ -200,11 +208,13 @@ def _concat_arrays_with_padding(arrays, padding, xp):
         if a.ndim != len(shape):
             raise ValueError(
                 'concat_examples: examples have different numbers of '
-                'dimensions ({} and {})'.format(len(shape), a.ndim))
+                'dimensions ({} and {})'.format(len(shape), a.ndim)
+            )
         shape = numpy.maximum(shape, a.shape)
     with _device_of(arrays[0]):
-        result = xp.full((len(arrays),) + tuple(shape.tolist()), padding,
-                         dtype=arrays[0].dtype)
+        result = xp.full(
+            (len(arrays),) + tuple(shape.tolist()), padding, dtype=arrays[0].dtype
+        )
         for i, a in enumerate(arrays):
             result[(i,) + tuple(slice(n) for n in a.shape)] = a
     return result
@@ -218,7 +228,6 @@ def _device_of(array):
 
 
 class _NullContext(object):
-
     def __enter__(self):
         return None
 
@@ -271,8 +280,7 @@ class ConcatWithAsyncTransfer(object):
             return device.send(array)
         array = numpy.ascontiguousarray(array)
         pinned = cupy.cuda.alloc_pinned_memory(array.nbytes)
-        staging = numpy.frombuffer(
-            pinned, array.dtype, array.size).reshape(array.shape)
+        staging = numpy.frombuffer(pinned, array.dtype, array.size).reshape(array.shape)
         staging[...] = array
         result = cupy.empty(array.shape, array.dtype)
         result.set(staging, stream=self._stream)

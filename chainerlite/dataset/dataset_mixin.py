@@ -1,4 +1,5 @@
 """DatasetMixin: indexing (ints, slices, index lists) from ``get_example``."""
+
 import numpy
 
 
@@ -21,8 +22,7 @@ class DatasetMixin(object):
 
         """
         if isinstance(index, slice):
-            return [self.get_example(i)
-                    for i in range(*index.indices(len(self)))]
+            return [self.get_example(i) for i in range(*index.indices(len(self)))]
         if isinstance(index, (list, numpy.ndarray)):
             return [self.get_example(i) for i in index]
         return self.get_example(index)
@@ -30,9 +30,11 @@ class DatasetMixin(object):
     def __len__(self):
         """Returns the number of examples."""
         raise NotImplementedError(
-            '{}.__len__ is not implemented'.format(type(self).__name__))
+            '{}.__len__ is not implemented'.format(type(self).__name__)
+        )
 
     def get_example(self, i):
         """Returns the ``i``-th example (implemented by subclasses)."""
         raise NotImplementedError(
-            '{}.get_example is not implemented'.format(type(self).__name__))
+            '{}.get_example is not implemented'.format(type(self).__name__)
+        )

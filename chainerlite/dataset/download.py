@@ -7,6 +7,7 @@ loaders keep their processed files under ``ROOT/<dataset name>/``. A file
 appears in the cache only when complete: it is written under a temporary
 name and renamed into place.
 """
+
 import contextlib
 import hashlib
 import os
@@ -20,8 +21,8 @@ except ImportError:  # Windows: the atomic rename alone keeps caches whole
     fcntl = None
 
 _dataset_root = os.environ.get(
-    'CHAINER_DATASET_ROOT',
-    os.path.join(os.path.expanduser('~'), '.chainer', 'dataset'))
+    'CHAINER_DATASET_ROOT', os.path.join(os.path.expanduser('~'), '.chainer', 'dataset')
+)
 
 
 def get_dataset_root():
@@ -71,7 +72,8 @@ def _cache_lock():
     except OSError as e:
         raise RuntimeError(
             'cannot create the lock file in the dataset root {!r} (is it a '
-            'folder?): {}'.format(root, e))
+            'folder?): {}'.format(root, e)
+        )
     with lock:
         if fcntl is not None:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -143,6 +145,7 @@ def _urlretrieve():
     if six is not None:
         return six.moves.urllib.request.urlretrieve
     import urllib.request  # only when downloading (it is slow to import)
+
     return urllib.request.urlretrieve
 
 

@@ -18,7 +18,8 @@ class Iterator(object):
     def __next__(self):
         """Returns the next minibatch (implemented by subclasses)."""
         raise NotImplementedError(
-            '{}.__next__ is not implemented'.format(type(self).__name__))
+            '{}.__next__ is not implemented'.format(type(self).__name__)
+        )
 
     def next(self):
         """Returns the next minibatch."""

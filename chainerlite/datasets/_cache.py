@@ -6,6 +6,7 @@ Each loader keeps Chainer's layout: processed ``.npz`` files under
 file is missing and cannot be downloaded, the error says which files to
 place where.
 """
+
 import hashlib
 import os
 
@@ -29,14 +30,18 @@ def fetch(loader_name, url, cache_files):
     try:
         return download.cached_download(url)
     except OSError as e:
-        raw = os.path.join(download.get_dataset_root(), '_dl_cache',
-                           hashlib.md5(url.encode('utf-8')).hexdigest())
+        raw = os.path.join(
+            download.get_dataset_root(),
+            '_dl_cache',
+            hashlib.md5(url.encode('utf-8')).hexdigest(),
+        )
         raise RuntimeError(
             '{}: the data are not cached and {} cannot be downloaded ({}). '
             'To use it offline, place {} (made by Chainer or chainerlite), '
             'or download {} yourself and save it as {}.'.format(
-                loader_name, url, e, ' and '.join(cache_files), url,
-                raw)) from e
+                loader_name, url, e, ' and '.join(cache_files), url, raw
+            )
+        ) from e
 
 
 def _read_npz(path):
@@ -48,6 +53,7 @@ def _read_npz(path):
 def load_npz(path, build):
     """Loads the npz cache ``path`` as a dict of arrays; builds it with
     ``build()`` (a dict of arrays) if it is missing."""
+
     def create(temp_path):
         arrays = build()
         with open(temp_path, 'wb') as f:
@@ -60,5 +66,5 @@ def load_npz(path, build):
 def scale_images(images, dtype, scale):
     """Casts uint8 images to ``dtype`` and maps 0..255 to 0..scale."""
     images = images.astype(dtype)
-    images *= scale / 255.
+    images *= scale / 255.0
     return images

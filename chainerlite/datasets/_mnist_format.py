@@ -4,6 +4,7 @@ Cache layout (as Chainer): ``ROOT/pfnet/chainer/<name>/train.npz`` and
 ``test.npz``, each with ``x`` (N, 784) uint8 pixels and ``y`` (N,) uint8
 labels, built from the four gzipped IDX files.
 """
+
 import gzip
 import os
 
@@ -20,10 +21,14 @@ _LABELS_MAGIC = 2049
 def urls(base):
     """The URLs of the four IDX files under ``base``, by part."""
     return {
-        'train': (base + 'train-images-idx3-ubyte.gz',
-                  base + 'train-labels-idx1-ubyte.gz'),
-        'test': (base + 't10k-images-idx3-ubyte.gz',
-                 base + 't10k-labels-idx1-ubyte.gz'),
+        'train': (
+            base + 'train-images-idx3-ubyte.gz',
+            base + 'train-labels-idx1-ubyte.gz',
+        ),
+        'test': (
+            base + 't10k-images-idx3-ubyte.gz',
+            base + 't10k-labels-idx1-ubyte.gz',
+        ),
     }
 
 
@@ -32,9 +37,11 @@ def _read_idx(path, magic, header_words):
         data = f.read()
     header = numpy.frombuffer(data, '>i4', header_words)
     if header[0] != magic:
-        raise ValueError('{} is not an IDX file of the expected kind '
-                         '(magic {}, expected {})'.format(
-                             path, header[0], magic))
+        raise ValueError(
+            '{} is not an IDX file of the expected kind (magic {}, expected {})'.format(
+                path, header[0], magic
+            )
+        )
     body = numpy.frombuffer(data, numpy.uint8, offset=4 * header_words)
     if body.size != int(numpy.prod(header[1:])):
         raise ValueError('{} is truncated'.format(path))
@@ -46,36 +53,44 @@ def _convert(images_path, labels_path):
     _, labels = _read_idx(labels_path, _LABELS_MAGIC, 2)
     x = pixels.reshape(header[1], header[2] * header[3])
     if len(labels) != len(x):
-        raise ValueError('{} and {} hold different numbers of examples'
-                         .format(images_path, labels_path))
+        raise ValueError(
+            '{} and {} hold different numbers of examples'.format(
+                images_path, labels_path
+            )
+        )
     return {'x': x, 'y': labels}
 
 
-def load(loader_name, name, urls, withlabel, ndim, scale, dtype,
-         label_dtype, rgb_format):
+def load(
+    loader_name, name, urls, withlabel, ndim, scale, dtype, label_dtype, rgb_format
+):
     """Loads the (train, test) pair of an MNIST-style dataset.
 
     ``urls`` maps ``'train'``/``'test'`` to (images URL, labels URL).
     """
     if ndim not in (1, 2, 3):
-        raise ValueError('{}: ndim must be 1, 2 or 3, but is {}'.format(
-            loader_name, ndim))
+        raise ValueError(
+            '{}: ndim must be 1, 2 or 3, but is {}'.format(loader_name, ndim)
+        )
     if rgb_format and ndim != 3:
         raise ValueError('{}: rgb_format needs ndim=3'.format(loader_name))
     directory = _cache.dataset_directory(name)
-    files = [os.path.join(directory, part + '.npz')
-             for part in ('train', 'test')]
-    dtype = numpy.dtype(configuration.config.dtype if dtype is None
-                        else dtype)
+    files = [os.path.join(directory, part + '.npz') for part in ('train', 'test')]
+    dtype = numpy.dtype(configuration.config.dtype if dtype is None else dtype)
     parts = []
     for part, path in zip(('train', 'test'), files):
+
         def build(part=part):
             images_url, labels_url = urls[part]
-            return _convert(_cache.fetch(loader_name, images_url, files),
-                            _cache.fetch(loader_name, labels_url, files))
+            return _convert(
+                _cache.fetch(loader_name, images_url, files),
+                _cache.fetch(loader_name, labels_url, files),
+            )
+
         raw = _cache.load_npz(path, build)
-        parts.append(_preprocess(raw, withlabel, ndim, scale, dtype,
-                                 label_dtype, rgb_format))
+        parts.append(
+            _preprocess(raw, withlabel, ndim, scale, dtype, label_dtype, rgb_format)
+        )
     return tuple(parts)
 
 
@@ -86,8 +101,7 @@ def _preprocess(raw, withlabel, ndim, scale, dtype, label_dtype, rgb_format):
     elif ndim == 3:
         images = images.reshape(-1, 1, 28, 28)
         if rgb_format:
-            images = numpy.broadcast_to(
-                images, (len(images), 3, 28, 28))
+            images = numpy.broadcast_to(images, (len(images), 3, 28, 28))
     images = _cache.scale_images(images, dtype, scale)
     if not withlabel:
         return images

@@ -7,6 +7,7 @@ labels, built from the "python version" archives. The batches inside the
 archives are pickles; they are read with an unpickler that can build
 nothing but plain containers and NumPy arrays.
 """
+
 import io
 import os
 import pickle
@@ -32,13 +33,14 @@ _ALLOWED = {
 
 
 class _DataUnpickler(pickle.Unpickler):
-
     def find_class(self, module, name):
         if (module, name) in _ALLOWED:
             return super().find_class(module, name)
         raise pickle.UnpicklingError(
-            'CIFAR batch refers to {}.{}, which a data file never '
-            'needs'.format(module, name))
+            'CIFAR batch refers to {}.{}, which a data file never needs'.format(
+                module, name
+            )
+        )
 
 
 def _read_batch(archive, member):
@@ -53,17 +55,28 @@ def _convert(path, train_members, test_member, label_key):
         for part, names in (('train', train_members), ('test', [test_member])):
             batches = [_read_batch(archive, members[n]) for n in names]
             parts[part + '_x'] = numpy.concatenate(
-                [numpy.asarray(b[b'data'], numpy.uint8) for b in batches])
+                [numpy.asarray(b[b'data'], numpy.uint8) for b in batches]
+            )
             parts[part + '_y'] = numpy.concatenate(
-                [numpy.asarray(b[label_key], numpy.uint8) for b in batches])
+                [numpy.asarray(b[label_key], numpy.uint8) for b in batches]
+            )
     return parts
 
 
-def _load(loader_name, file_name, url, train_members, test_member, label_key,
-          withlabel, ndim, scale, dtype):
+def _load(
+    loader_name,
+    file_name,
+    url,
+    train_members,
+    test_member,
+    label_key,
+    withlabel,
+    ndim,
+    scale,
+    dtype,
+):
     if ndim not in (1, 3):
-        raise ValueError('{}: ndim must be 1 or 3, but is {}'.format(
-            loader_name, ndim))
+        raise ValueError('{}: ndim must be 1 or 3, but is {}'.format(loader_name, ndim))
     path = os.path.join(_cache.dataset_directory('cifar'), file_name)
 
     def build():
@@ -71,8 +84,7 @@ def _load(loader_name, file_name, url, train_members, test_member, label_key,
         return _convert(raw, train_members, test_member, label_key)
 
     raw = _cache.load_npz(path, build)
-    dtype = numpy.dtype(configuration.config.dtype if dtype is None
-                        else dtype)
+    dtype = numpy.dtype(configuration.config.dtype if dtype is None else dtype)
     parts = []
     for part in ('train', 'test'):
         images = raw[part + '_x']
@@ -86,7 +98,7 @@ def _load(loader_name, file_name, url, train_members, test_member, label_key,
     return tuple(parts)
 
 
-def get_cifar10(withlabel=True, ndim=3, scale=1., dtype=None):
+def get_cifar10(withlabel=True, ndim=3, scale=1.0, dtype=None):
     """Returns CIFAR-10 (50000 training and 10000 test 32x32 colour images,
     10 classes), downloading it once.
 
@@ -105,16 +117,35 @@ def get_cifar10(withlabel=True, ndim=3, scale=1., dtype=None):
             message says which files to place where.
 
     """
-    return _load('get_cifar10', 'cifar-10.npz', _CIFAR10_URL,
-                 ['data_batch_%d' % i for i in range(1, 6)], 'test_batch',
-                 b'labels', withlabel, ndim, scale, dtype)
+    return _load(
+        'get_cifar10',
+        'cifar-10.npz',
+        _CIFAR10_URL,
+        ['data_batch_%d' % i for i in range(1, 6)],
+        'test_batch',
+        b'labels',
+        withlabel,
+        ndim,
+        scale,
+        dtype,
+    )
 
 
-def get_cifar100(withlabel=True, ndim=3, scale=1., dtype=None):
+def get_cifar100(withlabel=True, ndim=3, scale=1.0, dtype=None):
     """Returns CIFAR-100 (50000 training and 10000 test 32x32 colour
     images, 100 fine classes), downloading it once.
 
     The arguments and errors are those of :func:`get_cifar10`.
     """
-    return _load('get_cifar100', 'cifar-100.npz', _CIFAR100_URL, ['train'],
-                 'test', b'fine_labels', withlabel, ndim, scale, dtype)
+    return _load(
+        'get_cifar100',
+        'cifar-100.npz',
+        _CIFAR100_URL,
+        ['train'],
+        'test',
+        b'fine_labels',
+        withlabel,
+        ndim,
+        scale,
+        dtype,
+    )

@@ -1,4 +1,5 @@
 """ConcatenatedDataset: several datasets one after another."""
+
 import bisect
 import itertools
 
@@ -34,8 +35,8 @@ class ConcatenatedDataset(dataset_mixin.DatasetMixin):
             i += n
         if not 0 <= i < n:
             raise IndexError(
-                'ConcatenatedDataset: index out of range for {} examples'
-                .format(n))
+                'ConcatenatedDataset: index out of range for {} examples'.format(n)
+            )
         k = bisect.bisect_right(self._ends, i)
         start = self._ends[k - 1] if k > 0 else 0
         return self._datasets[k][i - start]

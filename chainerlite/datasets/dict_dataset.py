@@ -26,8 +26,8 @@ class DictDataset(object):
         lengths = {name: len(d) for name, d in datasets.items()}
         if len(set(lengths.values())) != 1:
             raise ValueError(
-                'DictDataset: the datasets differ in length: {}'.format(
-                    lengths))
+                'DictDataset: the datasets differ in length: {}'.format(lengths)
+            )
         self._datasets = datasets
         self._length = next(iter(lengths.values()))
 

@@ -30,8 +30,10 @@ def _stratified_split(labels, split, rng):
         n_train = int(round(split * len(index)))
         train.append(index[:n_train])
         test.append(index[n_train:])
-    return (rng.permutation(numpy.concatenate(train)),
-            rng.permutation(numpy.concatenate(test)))
+    return (
+        rng.permutation(numpy.concatenate(train)),
+        rng.permutation(numpy.concatenate(test)),
+    )
 
 
 def get_digits(split=0.8, seed=0, dtype=numpy.float32):
@@ -72,8 +74,7 @@ def get_digits(split=0.8, seed=0, dtype=numpy.float32):
         raise ValueError('split must be in (0, 1), but is {}'.format(split))
     dtype = numpy.dtype(dtype)
     if dtype.kind != 'f':
-        raise ValueError(
-            'dtype must be a floating-point type, but is {}'.format(dtype))
+        raise ValueError('dtype must be a floating-point type, but is {}'.format(dtype))
     table = _load()
     x = table[:, :-1].astype(dtype) / dtype.type(MAX_VALUE)
     t = table[:, -1].copy()

@@ -1,4 +1,5 @@
 """Datasets of image files, read with Pillow when an example is accessed."""
+
 import importlib.util
 import io
 import os
@@ -18,13 +19,14 @@ available = importlib.util.find_spec('PIL') is not None
 def _check_pillow():
     if not available:
         raise RuntimeError(
-            'image datasets need Pillow, which is not installed '
-            '(pip install Pillow)')
+            'image datasets need Pillow, which is not installed (pip install Pillow)'
+        )
 
 
 def _read_image(source, dtype):
     # source: a path or a binary file object
     from PIL import Image
+
     with Image.open(source) as f:
         image = numpy.asarray(f, dtype=dtype)
     if image.ndim == 2:  # grey: one channel
@@ -80,7 +82,9 @@ def _read_pairs(path):
         if len(columns) != 2:
             raise ValueError(
                 'line {} of {} has {} columns, not 2 (path label)'.format(
-                    number, path, len(columns)))
+                    number, path, len(columns)
+                )
+            )
         pairs.append((columns[0], int(columns[1])))
     return pairs
 
@@ -185,8 +189,7 @@ class MultiZippedImageDataset(concatenated_dataset.ConcatenatedDataset):
     """
 
     def __init__(self, zipfilenames, dtype=None):
-        super().__init__(
-            *[ZippedImageDataset(name, dtype) for name in zipfilenames])
+        super().__init__(*[ZippedImageDataset(name, dtype) for name in zipfilenames])
 
 
 class LabeledZippedImageDataset(LabeledImageDataset):
@@ -204,8 +207,7 @@ class LabeledZippedImageDataset(LabeledImageDataset):
 
     """
 
-    def __init__(self, zipfilename, labelfilename, dtype=None,
-                 label_dtype=numpy.int32):
+    def __init__(self, zipfilename, labelfilename, dtype=None, label_dtype=numpy.int32):
         super().__init__(labelfilename, dtype=dtype, label_dtype=label_dtype)
         self._zip = _ZipFile(zipfilename)
 

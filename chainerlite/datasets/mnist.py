@@ -3,6 +3,7 @@
 Cache layout (as Chainer): ``ROOT/pfnet/chainer/mnist/train.npz`` and
 ``test.npz`` (see :mod:`chainerlite.datasets._mnist_format`).
 """
+
 import numpy
 
 from chainerlite.datasets import _mnist_format
@@ -10,8 +11,14 @@ from chainerlite.datasets import _mnist_format
 _URLS = _mnist_format.urls('https://storage.googleapis.com/cvdf-datasets/mnist/')
 
 
-def get_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
-              label_dtype=numpy.int32, rgb_format=False):
+def get_mnist(
+    withlabel=True,
+    ndim=1,
+    scale=1.0,
+    dtype=None,
+    label_dtype=numpy.int32,
+    rgb_format=False,
+):
     """Returns the MNIST handwritten digits, downloading it once.
 
     60000 training and 10000 test 28x28 grey images of 10 classes.
@@ -36,5 +43,13 @@ def get_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
 
     """
     return _mnist_format.load(
-        'get_mnist', 'mnist', _URLS, withlabel, ndim, scale, dtype,
-        label_dtype, rgb_format)
+        'get_mnist',
+        'mnist',
+        _URLS,
+        withlabel,
+        ndim,
+        scale,
+        dtype,
+        label_dtype,
+        rgb_format,
+    )

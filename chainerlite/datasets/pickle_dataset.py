@@ -3,6 +3,7 @@
 Only open files you trust: reading a pickle runs code chosen by whoever
 wrote the file.
 """
+
 import os
 import pickle
 import threading

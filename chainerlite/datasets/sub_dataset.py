@@ -1,4 +1,5 @@
 """SubDataset (a view of a range of a dataset) and the splits built on it."""
+
 import numbers
 import warnings
 
@@ -28,12 +29,15 @@ class SubDataset(dataset_mixin.DatasetMixin):
     def __init__(self, dataset, start, finish, order=None):
         if start < 0 or finish > len(dataset):
             raise ValueError(
-                'SubDataset: [{}, {}) is not inside the dataset of {} '
-                'examples'.format(start, finish, len(dataset)))
+                'SubDataset: [{}, {}) is not inside the dataset of {} examples'.format(
+                    start, finish, len(dataset)
+                )
+            )
         if order is not None and len(order) != len(dataset):
             raise ValueError(
                 'SubDataset: order has {} entries but the dataset has {} '
-                'examples'.format(len(order), len(dataset)))
+                'examples'.format(len(order), len(dataset))
+            )
         self._dataset = dataset
         self._start = start
         self._finish = finish
@@ -47,7 +51,9 @@ class SubDataset(dataset_mixin.DatasetMixin):
         if not -self._size <= i < self._size:
             raise IndexError(
                 'SubDataset: index {} out of range for {} examples'.format(
-                    i, self._size))
+                    i, self._size
+                )
+            )
         index = (self._start if i >= 0 else self._finish) + i
         if self._order is not None:
             index = self._order[index]
@@ -73,13 +79,15 @@ def split_dataset(dataset, split_at, order=None):
     """
     if not isinstance(split_at, numbers.Integral):
         raise TypeError(
-            'split_at must be an int, got {}'.format(type(split_at).__name__))
+            'split_at must be an int, got {}'.format(type(split_at).__name__)
+        )
     n = len(dataset)
     if not 0 <= split_at <= n:
-        raise ValueError(
-            'split_at must be in [0, {}], but is {}'.format(n, split_at))
-    return (SubDataset(dataset, 0, split_at, order),
-            SubDataset(dataset, split_at, n, order))
+        raise ValueError('split_at must be in [0, {}], but is {}'.format(n, split_at))
+    return (
+        SubDataset(dataset, 0, split_at, order),
+        SubDataset(dataset, split_at, n, order),
+    )
 
 
 def split_dataset_random(dataset, first_size, seed=None):
@@ -114,8 +122,7 @@ def split_dataset_n(dataset, n, order=None):
 
     """
     size = len(dataset) // n
-    return [SubDataset(dataset, size * i, size * (i + 1), order)
-            for i in range(n)]
+    return [SubDataset(dataset, size * i, size * (i + 1), order) for i in range(n)]
 
 
 def split_dataset_n_random(dataset, n, seed=None):
@@ -139,15 +146,15 @@ def _n_folds(n_folds, kwargs):
         warnings.warn('n_fold is deprecated; use n_folds', DeprecationWarning)
         n_folds = kwargs.pop('n_fold')
     if kwargs:
-        raise TypeError('unexpected keyword arguments: {}'.format(
-            ', '.join(sorted(kwargs))))
+        raise TypeError(
+            'unexpected keyword arguments: {}'.format(', '.join(sorted(kwargs)))
+        )
     if n_folds is None:
         raise TypeError('n_folds is required')
     return n_folds
 
 
-def get_cross_validation_datasets(dataset, n_folds=None, order=None,
-                                  **kwargs):
+def get_cross_validation_datasets(dataset, n_folds=None, order=None, **kwargs):
     """Makes the training/validation pairs of ``n_folds``-fold cross
     validation.
 
@@ -181,8 +188,7 @@ def get_cross_validation_datasets(dataset, n_folds=None, order=None,
     return pairs
 
 
-def get_cross_validation_datasets_random(dataset, n_folds=None, seed=None,
-                                         **kwargs):
+def get_cross_validation_datasets_random(dataset, n_folds=None, seed=None, **kwargs):
     """Like :func:`get_cross_validation_datasets`, on a random permutation.
 
     Args:

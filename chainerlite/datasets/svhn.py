@@ -5,6 +5,7 @@ Cache layout (as Chainer): ``ROOT/pfnet/chainer/svhn/train.npz`` and
 uint8 images and ``y`` (N,) labels 0..9, built from the ``*_32x32.mat``
 files (reading those needs SciPy).
 """
+
 import os
 
 import numpy
@@ -21,16 +22,17 @@ def _convert(path):
         from scipy import io as scipy_io
     except ImportError as e:
         raise RuntimeError(
-            'get_svhn: SciPy is needed to read {} (pip install scipy)'.format(
-                path)) from e
+            'get_svhn: SciPy is needed to read {} (pip install scipy)'.format(path)
+        ) from e
     raw = scipy_io.loadmat(path)
     x = numpy.ascontiguousarray(raw['X'].transpose(3, 2, 0, 1))
     y = raw['y'].reshape(-1).astype(numpy.int32) % 10  # the file says 10 for 0
     return {'x': x, 'y': y}
 
 
-def get_svhn(withlabel=True, scale=1., dtype=None, label_dtype=numpy.int32,
-             add_extra=False):
+def get_svhn(
+    withlabel=True, scale=1.0, dtype=None, label_dtype=numpy.int32, add_extra=False
+):
     """Returns SVHN (73257 training and 26032 test 32x32 colour images of
     digits), downloading it once.
 
@@ -55,17 +57,16 @@ def get_svhn(withlabel=True, scale=1., dtype=None, label_dtype=numpy.int32,
     directory = _cache.dataset_directory('svhn')
     names = ['train', 'test'] + (['extra'] if add_extra else [])
     files = [os.path.join(directory, n + '.npz') for n in names]
-    dtype = numpy.dtype(configuration.config.dtype if dtype is None
-                        else dtype)
+    dtype = numpy.dtype(configuration.config.dtype if dtype is None else dtype)
     parts = []
     for name, path in zip(names, files):
+
         def build(name=name):
-            return _convert(_cache.fetch('get_svhn', _URL.format(name),
-                                         files))
+            return _convert(_cache.fetch('get_svhn', _URL.format(name), files))
+
         raw = _cache.load_npz(path, build)
         images = _cache.scale_images(raw['x'], dtype, scale)
         if withlabel:
-            images = tuple_dataset.TupleDataset(
-                images, raw['y'].astype(label_dtype))
+            images = tuple_dataset.TupleDataset(images, raw['y'].astype(label_dtype))
         parts.append(images)
     return tuple(parts)

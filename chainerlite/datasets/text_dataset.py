@@ -1,4 +1,5 @@
 """TextDataset: the lines of text files as examples."""
+
 import io
 import os
 
@@ -8,8 +9,11 @@ from chainerlite.dataset import dataset_mixin
 def _per_file(value, n, name):
     if isinstance(value, (list, tuple)):
         if len(value) != n:
-            raise ValueError('TextDataset: {} has {} entries for {} files'
-                             .format(name, len(value), n))
+            raise ValueError(
+                'TextDataset: {} has {} entries for {} files'.format(
+                    name, len(value), n
+                )
+            )
         return list(value)
     return [value] * n
 
@@ -39,8 +43,9 @@ class TextDataset(dataset_mixin.DatasetMixin):
 
     """
 
-    def __init__(self, paths, encoding=None, errors=None, newline=None,
-                 filter_func=None):
+    def __init__(
+        self, paths, encoding=None, errors=None, newline=None, filter_func=None
+    ):
         self._single = isinstance(paths, str)
         if self._single:
             paths = [paths]
@@ -48,9 +53,13 @@ class TextDataset(dataset_mixin.DatasetMixin):
             self._single = True
         n = len(paths)
         self._paths = list(paths)
-        self._options = list(zip(_per_file(encoding, n, 'encoding'),
-                                 _per_file(errors, n, 'errors'),
-                                 _per_file(newline, n, 'newline')))
+        self._options = list(
+            zip(
+                _per_file(encoding, n, 'encoding'),
+                _per_file(errors, n, 'errors'),
+                _per_file(newline, n, 'newline'),
+            )
+        )
         self._open()
         self._starts = self._scan(filter_func)
 
@@ -60,7 +69,8 @@ class TextDataset(dataset_mixin.DatasetMixin):
         self._pid = os.getpid()
         self._fps = [
             io.open(path, 'r', encoding=enc, errors=err, newline=nl)
-            for path, (enc, err, nl) in zip(self._paths, self._options)]
+            for path, (enc, err, nl) in zip(self._paths, self._options)
+        ]
 
     def _scan(self, filter_func):
         starts = []
@@ -72,8 +82,10 @@ class TextDataset(dataset_mixin.DatasetMixin):
                 return starts
             if any(ended):
                 raise ValueError(
-                    'TextDataset: the files have different numbers of '
-                    'lines: {}'.format(self._paths))
+                    'TextDataset: the files have different numbers of lines: {}'.format(
+                        self._paths
+                    )
+                )
             if filter_func is None or filter_func(*lines):
                 starts.append(where)
 

@@ -1,4 +1,5 @@
 """TransformDataset: applies a function to each example on access."""
+
 from chainerlite.dataset import dataset_mixin
 
 
@@ -24,6 +25,8 @@ class TransformDataset(dataset_mixin.DatasetMixin):
     def get_example(self, i):
         if i >= len(self):
             raise IndexError(
-                'TransformDataset: index {} out of range for {} '
-                'examples'.format(i, len(self)))
+                'TransformDataset: index {} out of range for {} examples'.format(
+                    i, len(self)
+                )
+            )
         return self._transform(self._dataset[i])

@@ -28,7 +28,8 @@ class TupleDataset(object):
             if len(dataset) != length:
                 raise ValueError(
                     'TupleDataset: dataset {} has {} examples where dataset 0 '
-                    'has {}'.format(i, len(dataset), length))
+                    'has {}'.format(i, len(dataset), length)
+                )
         self._datasets = datasets
         self._length = length
 

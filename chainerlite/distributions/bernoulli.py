@@ -26,7 +26,8 @@ class BernoulliLogProb(function_node.FunctionNode):
         type_check.expect(
             logit_type.dtype.kind == 'f',
             x_type.dtype == logit_type.dtype,
-            x_type.shape == logit_type.shape)
+            x_type.shape == logit_type.shape,
+        )
 
     def forward(self, inputs):
         logit, x = inputs
@@ -41,11 +42,11 @@ class BernoulliLogProb(function_node.FunctionNode):
         y = xp.where(finite, y, xp.where(certain, 0, -xp.inf))
         if self.binary_check:
             y = xp.where((x == 0) | (x == 1), y, -xp.inf)
-        return utils.force_array(y, logit.dtype),
+        return (utils.force_array(y, logit.dtype),)
 
     def backward(self, indexes, grad_outputs):
         logit, x = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         return gy * (x - F.sigmoid(logit)), None
 
 
@@ -75,8 +76,7 @@ class Bernoulli(distribution.Distribution):
     def __init__(self, p=None, logit=None, binary_check=False):
         super(Bernoulli, self).__init__()
         if (p is None) == (logit is None):
-            raise ValueError(
-                'Bernoulli: either p or logit must be given (not both)')
+            raise ValueError('Bernoulli: either p or logit must be given (not both)')
         self.__p = None if p is None else variable.as_variable(p)
         self.__logit = None if logit is None else variable.as_variable(logit)
         self.binary_check = binary_check
@@ -112,8 +112,7 @@ class Bernoulli(distribution.Distribution):
     @property
     def entropy(self):
         p = self.p
-        return -(dist_utils._modified_xlogx(p)
-                 + dist_utils._modified_xlogx(1.0 - p))
+        return -(dist_utils._modified_xlogx(p) + dist_utils._modified_xlogx(1.0 - p))
 
     def log_prob(self, x):
         return _bernoulli_log_prob(self.logit, x, self.binary_check)
@@ -136,5 +135,4 @@ class Bernoulli(distribution.Distribution):
 @distribution.register_kl(Bernoulli, Bernoulli)
 def _kl_bernoulli_bernoulli(dist1, dist2):
     p, q = dist1.p, dist2.p
-    return (p * (dist1.logit - dist2.logit)
-            + F.log1p(-p) - F.log1p(-q))
+    return p * (dist1.logit - dist2.logit) + F.log1p(-p) - F.log1p(-q)

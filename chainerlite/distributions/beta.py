@@ -27,15 +27,17 @@ class Beta(_scalar_event.ScalarEvent):
 
     def log_prob(self, x):
         a, b = self.a, self.b
-        return ((a - 1.0) * F.log(x) + (b - 1.0) * F.log1p(-x)
-                - _lbeta(a, b))
+        return (a - 1.0) * F.log(x) + (b - 1.0) * F.log1p(-x) - _lbeta(a, b)
 
     @property
     def entropy(self):
         a, b = self.a, self.b
-        return (_lbeta(a, b) - (a - 1.0) * F.digamma(a)
-                - (b - 1.0) * F.digamma(b)
-                + (a + b - 2.0) * F.digamma(a + b))
+        return (
+            _lbeta(a, b)
+            - (a - 1.0) * F.digamma(a)
+            - (b - 1.0) * F.digamma(b)
+            + (a + b - 2.0) * F.digamma(a + b)
+        )
 
     @property
     def mean(self):
@@ -56,6 +58,10 @@ class Beta(_scalar_event.ScalarEvent):
 @distribution.register_kl(Beta, Beta)
 def _kl_beta_beta(dist1, dist2):
     a1, b1, a2, b2 = dist1.a, dist1.b, dist2.a, dist2.b
-    return (_lbeta(a2, b2) - _lbeta(a1, b1)
-            + (a1 - a2) * F.digamma(a1) + (b1 - b2) * F.digamma(b1)
-            + (a2 - a1 + b2 - b1) * F.digamma(a1 + b1))
+    return (
+        _lbeta(a2, b2)
+        - _lbeta(a1, b1)
+        + (a1 - a2) * F.digamma(a1)
+        + (b1 - b2) * F.digamma(b1)
+        + (a2 - a1 + b2 - b1) * F.digamma(a1 + b1)
+    )

@@ -20,8 +20,11 @@ class Categorical(distribution.Distribution):
     def __init__(self, p=None, logit=None):
         super(Categorical, self).__init__()
         if (p is None) == (logit is None):
-            raise ValueError('{}: either p or logit must be given (not '
-                             'both)'.format(type(self).__name__))
+            raise ValueError(
+                '{}: either p or logit must be given (not both)'.format(
+                    type(self).__name__
+                )
+            )
         if p is not None:
             self.p = variable.as_variable(p)
             self.log_p = F.log(self.p)

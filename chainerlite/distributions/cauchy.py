@@ -30,11 +30,11 @@ class Cauchy(_scalar_event.LocScale):
         return F.log(4 * math.pi * self.scale)
 
     def _undefined(self, name):
-        warnings.warn('{} of the Cauchy distribution is undefined'.format(
-            name), RuntimeWarning)
+        warnings.warn(
+            '{} of the Cauchy distribution is undefined'.format(name), RuntimeWarning
+        )
         xp = self.xp
-        return variable.Variable(
-            xp.full(self.loc.shape, xp.nan, self.loc.dtype))
+        return variable.Variable(xp.full(self.loc.shape, xp.nan, self.loc.dtype))
 
     @property
     def mean(self):
@@ -46,4 +46,3 @@ class Cauchy(_scalar_event.LocScale):
 
     def _standard_sample(self, xp, shape):
         return xp.random.standard_cauchy(shape)
-

@@ -24,14 +24,22 @@ class Chisquare(_scalar_event.ScalarEvent):
 
     def log_prob(self, x):
         half_k = 0.5 * self.k
-        return ((half_k - 1.0) * F.log(x) - 0.5 * x
-                - half_k * math.log(2.0) - F.lgamma(half_k))
+        return (
+            (half_k - 1.0) * F.log(x)
+            - 0.5 * x
+            - half_k * math.log(2.0)
+            - F.lgamma(half_k)
+        )
 
     @property
     def entropy(self):
         half_k = 0.5 * self.k
-        return (half_k + math.log(2.0) + F.lgamma(half_k)
-                + (1.0 - half_k) * F.digamma(half_k))
+        return (
+            half_k
+            + math.log(2.0)
+            + F.lgamma(half_k)
+            + (1.0 - half_k) * F.digamma(half_k)
+        )
 
     @property
     def mean(self):

@@ -39,14 +39,16 @@ class Dirichlet(distribution.Distribution):
     def log_prob(self, x):
         x = variable.as_variable(x)
         alpha = F.broadcast_to(self.alpha, x.shape)
-        return (F.sum((alpha - 1.0) * F.log(x), axis=-1)
-                - self._log_norm())
+        return F.sum((alpha - 1.0) * F.log(x), axis=-1) - self._log_norm()
 
     @property
     def entropy(self):
         k = self.alpha.shape[-1]
-        return (self._log_norm() + (self.alpha0 - k) * F.digamma(self.alpha0)
-                - F.sum((self.alpha - 1.0) * F.digamma(self.alpha), axis=-1))
+        return (
+            self._log_norm()
+            + (self.alpha0 - k) * F.digamma(self.alpha0)
+            - F.sum((self.alpha - 1.0) * F.digamma(self.alpha), axis=-1)
+        )
 
     @property
     def mean(self):
@@ -69,5 +71,4 @@ class Dirichlet(distribution.Distribution):
 def _kl_dirichlet_dirichlet(dist1, dist2):
     a, b = dist1.alpha, dist2.alpha
     psi = F.digamma(a) - F.expand_dims(F.digamma(dist1.alpha0), -1)
-    return (dist2._log_norm() - dist1._log_norm()
-            + F.sum((a - b) * psi, axis=-1))
+    return dist2._log_norm() - dist1._log_norm() + F.sum((a - b) * psi, axis=-1)

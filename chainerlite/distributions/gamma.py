@@ -22,14 +22,12 @@ class Gamma(_scalar_event.ScalarEvent):
 
     def log_prob(self, x):
         k, theta = self.k, self.theta
-        return (-F.lgamma(k) - k * F.log(theta) + (k - 1.0) * F.log(x)
-                - x / theta)
+        return -F.lgamma(k) - k * F.log(theta) + (k - 1.0) * F.log(x) - x / theta
 
     @property
     def entropy(self):
         k = self.k
-        return (k + F.log(self.theta) + F.lgamma(k)
-                + (1.0 - k) * F.digamma(k))
+        return k + F.log(self.theta) + F.lgamma(k) + (1.0 - k) * F.digamma(k)
 
     @property
     def mean(self):
@@ -50,5 +48,10 @@ class Gamma(_scalar_event.ScalarEvent):
 def _kl_gamma_gamma(dist1, dist2):
     k1, k2 = dist1.k, dist2.k
     t1, t2 = dist1.theta, dist2.theta
-    return ((k1 - k2) * F.digamma(k1) - F.lgamma(k1) + F.lgamma(k2)
-            + k2 * (F.log(t2) - F.log(t1)) + k1 * (t1 - t2) / t2)
+    return (
+        (k1 - k2) * F.digamma(k1)
+        - F.lgamma(k1)
+        + F.lgamma(k2)
+        + k2 * (F.log(t2) - F.log(t1))
+        + k1 * (t1 - t2) / t2
+    )

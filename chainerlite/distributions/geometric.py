@@ -46,5 +46,4 @@ class Geometric(_scalar_event.ScalarEvent):
 @distribution.register_kl(Geometric, Geometric)
 def _kl_geometric_geometric(dist1, dist2):
     p, q = dist1.p, dist2.p
-    return ((1.0 - p) / p * (F.log1p(-p) - F.log1p(-q))
-            + F.log(p) - F.log(q))
+    return (1.0 - p) / p * (F.log1p(-p) - F.log1p(-q)) + F.log(p) - F.log(q)

@@ -32,11 +32,10 @@ class Gumbel(_scalar_event.LocScale):
 
     @property
     def variance(self):
-        return (math.pi ** 2 / 6.0) * F.square(self.scale)
+        return (math.pi**2 / 6.0) * F.square(self.scale)
 
     def _standard_sample(self, xp, shape):
         return xp.random.gumbel(size=shape)
-
 
 
 @distribution.register_kl(Gumbel, Gumbel)
@@ -45,5 +44,10 @@ def _kl_gumbel_gumbel(dist1, dist2):
     # (needs F.lgamma, hence SciPy on the CPU).
     ratio = dist1.scale / dist2.scale
     shift = (dist1.loc - dist2.loc) / dist2.scale
-    return (-F.log(ratio) + _EULER * (ratio - 1.0) + shift
-            + F.exp(F.lgamma(1.0 + ratio) - shift) - 1.0)
+    return (
+        -F.log(ratio)
+        + _EULER * (ratio - 1.0)
+        + shift
+        + F.exp(F.lgamma(1.0 + ratio) - shift)
+        - 1.0
+    )

@@ -27,7 +27,9 @@ class Independent(distribution.Distribution):
             raise ValueError(
                 'Independent: reinterpreted_batch_ndims must be between 0 '
                 'and the number of batch axes ({}), got {}'.format(
-                    batch_ndim, reinterpreted_batch_ndims))
+                    batch_ndim, reinterpreted_batch_ndims
+                )
+            )
         self.distribution = distribution
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
 
@@ -44,12 +46,13 @@ class Independent(distribution.Distribution):
 
     @property
     def batch_shape(self):
-        return self.distribution.batch_shape[:self._split]
+        return self.distribution.batch_shape[: self._split]
 
     @property
     def event_shape(self):
-        return (self.distribution.batch_shape[self._split:]
-                + self.distribution.event_shape)
+        return (
+            self.distribution.batch_shape[self._split :] + self.distribution.event_shape
+        )
 
     @property
     def params(self):
@@ -100,15 +103,14 @@ class Independent(distribution.Distribution):
         distribution with scalar events)."""
         if self.distribution.event_shape != ():
             raise NotImplementedError(
-                'Independent.covariance needs a base distribution with '
-                'scalar events')
+                'Independent.covariance needs a base distribution with scalar events'
+            )
         var = self.distribution.variance
         event = self.event_shape
         d = int(numpy.prod(event, dtype=numpy.int64))
         flat = F.reshape(var, self.batch_shape + (d,))
         eye = self.xp.eye(d, dtype=var.dtype)
-        cov = F.expand_dims(flat, -1) * F.broadcast_to(
-            eye, self.batch_shape + (d, d))
+        cov = F.expand_dims(flat, -1) * F.broadcast_to(eye, self.batch_shape + (d, d))
         return F.reshape(cov, self.batch_shape + event + event)
 
     def sample_n(self, n):
@@ -117,10 +119,14 @@ class Independent(distribution.Distribution):
 
 @distribution.register_kl(Independent, Independent)
 def _kl_independent_independent(dist1, dist2):
-    if dist1.reinterpreted_batch_ndims != dist2.reinterpreted_batch_ndims \
-            or dist1.event_shape != dist2.event_shape:
+    if (
+        dist1.reinterpreted_batch_ndims != dist2.reinterpreted_batch_ndims
+        or dist1.event_shape != dist2.event_shape
+    ):
         raise NotImplementedError(
             'kl_divergence between Independent distributions with '
-            'different event shapes is not supported')
+            'different event shapes is not supported'
+        )
     return dist1._reduce(
-        distribution.kl_divergence(dist1.distribution, dist2.distribution))
+        distribution.kl_divergence(dist1.distribution, dist2.distribution)
+    )

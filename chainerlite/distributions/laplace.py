@@ -17,9 +17,9 @@ class LaplaceCDF(_unary.UnaryFloat):
         return 0.5 - 0.5 * xp.sign(x) * xp.expm1(-xp.abs(x))
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        return gy * 0.5 * F.exp(-F.absolute(x)),
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        return (gy * 0.5 * F.exp(-F.absolute(x)),)
 
 
 class LaplaceICDF(_unary.UnaryFloat):
@@ -32,9 +32,9 @@ class LaplaceICDF(_unary.UnaryFloat):
         return -xp.sign(c) * xp.log1p(-2 * xp.abs(c))
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        return gy / (0.5 - F.absolute(x - 0.5)),
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        return (gy / (0.5 - F.absolute(x - 0.5)),)
 
 
 def _laplace_cdf(x):
@@ -58,8 +58,7 @@ class Laplace(_scalar_event.LocScale):
         return self.loc + self.scale * _laplace_icdf(x)
 
     def log_prob(self, x):
-        return (-F.log(2.0 * self.scale)
-                - F.absolute(x - self.loc) / self.scale)
+        return -F.log(2.0 * self.scale) - F.absolute(x - self.loc) / self.scale
 
     @property
     def entropy(self):
@@ -81,9 +80,13 @@ class Laplace(_scalar_event.LocScale):
         return xp.random.laplace(size=shape)
 
 
-
 @distribution.register_kl(Laplace, Laplace)
 def _kl_laplace_laplace(dist1, dist2):
     diff = F.absolute(dist1.loc - dist2.loc)
-    return (F.log(dist2.scale) - F.log(dist1.scale) + diff / dist2.scale
-            + dist1.scale / dist2.scale * F.exp(-diff / dist1.scale) - 1.0)
+    return (
+        F.log(dist2.scale)
+        - F.log(dist1.scale)
+        + diff / dist2.scale
+        + dist1.scale / dist2.scale * F.exp(-diff / dist1.scale)
+        - 1.0
+    )

@@ -10,8 +10,7 @@ _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
 
 class LogNormal(_scalar_event.ScalarEvent):
-    """Distribution of :math:`e^Y` where :math:`Y \\sim N(\\mu, \\sigma^2)`.
-    """
+    """Distribution of :math:`e^Y` where :math:`Y \\sim N(\\mu, \\sigma^2)`."""
 
     _param_names = ('mu', 'sigma')
     _support = 'positive'
@@ -47,6 +46,11 @@ class LogNormal(_scalar_event.ScalarEvent):
 
 @distribution.register_kl(LogNormal, LogNormal)
 def _kl_log_normal_log_normal(dist1, dist2):
-    return (F.log(dist2.sigma) - F.log(dist1.sigma)
-            + 0.5 * (F.square(dist1.sigma) + F.square(dist1.mu - dist2.mu))
-            / F.square(dist2.sigma) - 0.5)
+    return (
+        F.log(dist2.sigma)
+        - F.log(dist1.sigma)
+        + 0.5
+        * (F.square(dist1.sigma) + F.square(dist1.mu - dist2.mu))
+        / F.square(dist2.sigma)
+        - 0.5
+    )

@@ -20,7 +20,8 @@ def _solve_triangular():
     except ImportError:
         raise ImportError(
             'chainerlite.distributions.MultivariateNormal needs SciPy on '
-            'the CPU to invert triangular matrices')
+            'the CPU to invert triangular matrices'
+        )
     return linalg.solve_triangular
 
 
@@ -36,14 +37,15 @@ class TriangularInv(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',
             x_type.ndim == 2,
-            x_type.shape[0] == x_type.shape[1])
+            x_type.shape[0] == x_type.shape[1],
+        )
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self.retain_outputs((0,))
         xp = backend.get_array_module(x)
         eye = xp.eye(x.shape[0], dtype=x.dtype)
@@ -52,19 +54,19 @@ class TriangularInv(function_node.FunctionNode):
             y = solve(x, eye, lower=self.lower)
         else:
             import cupyx.scipy.linalg
-            y = cupyx.scipy.linalg.solve_triangular(
-                x, eye, lower=self.lower)
-        return xp.asarray(y, dtype=x.dtype),
+
+            y = cupyx.scipy.linalg.solve_triangular(x, eye, lower=self.lower)
+        return (xp.asarray(y, dtype=x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        gy, = grad_outputs
+        (y,) = self.get_retained_outputs()
+        (gy,) = grad_outputs
         # d(X^-1) = -X^-1 dX X^-1, restricted to the triangle of X.
         gx = -F.matmul(F.matmul(y, gy, transa=True), y, transb=True)
         xp = backend.get_array_module(gy)
         mask = xp.ones(gx.shape, dtype=bool)
         mask = xp.tril(mask) if self.lower else xp.triu(mask)
-        return F.where(mask, gx, xp.zeros(gx.shape, gx.dtype)),
+        return (F.where(mask, gx, xp.zeros(gx.shape, gx.dtype)),)
 
 
 def _triangular_inv(x, lower=True):
@@ -79,8 +81,7 @@ def _batch_triangular_inv(x, lower=True):
 
 
 def _batch_matvec(mats, vecs):
-    """``mats`` (B, d, d) applied to ``vecs`` (S, B, d); returns (S, B, d).
-    """
+    """``mats`` (B, d, d) applied to ``vecs`` (S, B, d); returns (S, B, d)."""
     stacked = F.transpose(vecs, (1, 2, 0))
     return F.transpose(F.matmul(mats, stacked), (2, 0, 1))
 
@@ -98,8 +99,9 @@ class MultivariateNormal(distribution.Distribution):
         super(MultivariateNormal, self).__init__()
         scale_tril = kwargs.pop('scale_tril', None)
         if kwargs:
-            raise TypeError('MultivariateNormal: unexpected arguments '
-                            '{}'.format(sorted(kwargs)))
+            raise TypeError(
+                'MultivariateNormal: unexpected arguments {}'.format(sorted(kwargs))
+            )
         if scale_tril is None:
             raise ValueError('MultivariateNormal: scale_tril is required')
         self.loc = variable.as_variable(loc)
@@ -145,21 +147,20 @@ class MultivariateNormal(distribution.Distribution):
 
     def log_prob(self, x):
         x = variable.as_variable(x)
-        sample_shape = x.shape[:x.ndim - self.loc.ndim]
-        diff = F.reshape(x - F.broadcast_to(self.loc, x.shape),
-                         (-1,) + (int(numpy.prod(self.batch_shape)),
-                                  self.d))
+        sample_shape = x.shape[: x.ndim - self.loc.ndim]
+        diff = F.reshape(
+            x - F.broadcast_to(self.loc, x.shape),
+            (-1,) + (int(numpy.prod(self.batch_shape)), self.d),
+        )
         inv = _batch_triangular_inv(self._flat_tril())
         z = _batch_matvec(inv, diff)
-        sq = F.reshape(F.sum(F.square(z), axis=-1),
-                       sample_shape + self.batch_shape)
+        sq = F.reshape(F.sum(F.square(z), axis=-1), sample_shape + self.batch_shape)
         return -0.5 * sq - self._half_logdet() - 0.5 * self.d * _LOG_2PI
 
     def sample_n(self, n):
         xp = self.xp
         batch = int(numpy.prod(self.batch_shape))
-        eps = xp.random.standard_normal(
-            (n, batch, self.d)).astype(self.loc.dtype)
+        eps = xp.random.standard_normal((n, batch, self.d)).astype(self.loc.dtype)
         noise = _batch_matvec(self._flat_tril(), eps)
         noise = F.reshape(noise, (n,) + self.loc.shape)
         return noise + F.broadcast_to(self.loc, noise.shape)
@@ -175,5 +176,6 @@ def _kl_multivariate_normal(dist1, dist2):
     diff = F.reshape(dist2.loc - dist1.loc, (1, batch, d))
     maha = F.sum(F.square(_batch_matvec(inv2, diff)), axis=(0, 2))
     kl = 0.5 * (trace + maha - d)
-    return (F.reshape(kl, dist1.batch_shape)
-            + dist2._half_logdet() - dist1._half_logdet())
+    return (
+        F.reshape(kl, dist1.batch_shape) + dist2._half_logdet() - dist1._half_logdet()
+    )

@@ -24,11 +24,13 @@ class Normal(_scalar_event.LocScale):
         distribution.Distribution.__init__(self)
         if (scale is None) == (log_scale is None):
             raise ValueError(
-                'Normal: either scale or log_scale must be given (not both)')
+                'Normal: either scale or log_scale must be given (not both)'
+            )
         self.loc = variable.as_variable(loc)
         self.__scale = None if scale is None else variable.as_variable(scale)
-        self.__log_scale = (None if log_scale is None
-                            else variable.as_variable(log_scale))
+        self.__log_scale = (
+            None if log_scale is None else variable.as_variable(log_scale)
+        )
 
     @property
     def scale(self):
@@ -76,10 +78,12 @@ class Normal(_scalar_event.LocScale):
         return xp.random.standard_normal(shape)
 
 
-
 @distribution.register_kl(Normal, Normal)
 def _kl_normal_normal(dist1, dist2):
     ratio = F.square(dist1.scale / dist2.scale)
-    return (dist2.log_scale - dist1.log_scale
-            + 0.5 * (ratio + F.square((dist1.loc - dist2.loc) / dist2.scale))
-            - 0.5)
+    return (
+        dist2.log_scale
+        - dist1.log_scale
+        + 0.5 * (ratio + F.square((dist1.loc - dist2.loc) / dist2.scale))
+        - 0.5
+    )

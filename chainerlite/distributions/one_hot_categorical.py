@@ -24,10 +24,12 @@ class OneHotCategorical(categorical.Categorical):
         x = variable.as_array(x).astype(self.p.dtype, copy=False)
         # Categories with x == 0 contribute nothing, even where p == 0.
         xp = self.xp
-        log_p = F.broadcast_to(
-            self.log_p, xp.broadcast(x, self.p.array).shape)
-        finite = F.where(xp.broadcast_to(x != 0, log_p.shape), log_p,
-                         xp.zeros(log_p.shape, log_p.dtype))
+        log_p = F.broadcast_to(self.log_p, xp.broadcast(x, self.p.array).shape)
+        finite = F.where(
+            xp.broadcast_to(x != 0, log_p.shape),
+            log_p,
+            xp.zeros(log_p.shape, log_p.dtype),
+        )
         return F.sum(finite * x, axis=-1)
 
     @property
@@ -43,4 +45,3 @@ class OneHotCategorical(categorical.Categorical):
         k = self.p.shape[-1]
         onehot = (idx[..., None] == self.xp.arange(k)).astype(self.p.dtype)
         return variable.Variable(onehot)
-

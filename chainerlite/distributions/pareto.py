@@ -19,12 +19,15 @@ class Pareto(_scalar_event.ScalarEvent):
 
     def log_prob(self, x):
         x = variable.as_variable(x)
-        logp = (F.log(self.alpha) + self.alpha * F.log(self.scale)
-                - (self.alpha + 1.0) * F.log(x))
+        logp = (
+            F.log(self.alpha)
+            + self.alpha * F.log(self.scale)
+            - (self.alpha + 1.0) * F.log(x)
+        )
         xp = self.xp
         inside = xp.broadcast_to(
-            x.array >= xp.broadcast_to(self.scale.array, logp.shape),
-            logp.shape)
+            x.array >= xp.broadcast_to(self.scale.array, logp.shape), logp.shape
+        )
         return F.where(inside, logp, xp.full(logp.shape, -xp.inf, logp.dtype))
 
     @property
@@ -47,8 +50,7 @@ class Pareto(_scalar_event.ScalarEvent):
     def variance(self):
         a = self.alpha
         safe = F.where(a.array > 2, a, self.xp.full(a.shape, 3, a.dtype))
-        value = (F.square(self.scale) * safe
-                 / (F.square(safe - 1.0) * (safe - 2.0)))
+        value = F.square(self.scale) * safe / (F.square(safe - 1.0) * (safe - 2.0))
         return self._where_alpha_above(2, value)
 
     def sample_n(self, n):
@@ -62,8 +64,7 @@ class Pareto(_scalar_event.ScalarEvent):
 @distribution.register_kl(Pareto, Pareto)
 def _kl_pareto_pareto(dist1, dist2):
     a1, a2 = dist1.alpha, dist2.alpha
-    kl = (F.log(a1 / a2) + a2 * (F.log(dist1.scale) - F.log(dist2.scale))
-          + a2 / a1 - 1.0)
+    kl = F.log(a1 / a2) + a2 * (F.log(dist1.scale) - F.log(dist2.scale)) + a2 / a1 - 1.0
     xp = dist1.xp
     covered = dist1.scale.array >= dist2.scale.array
     return F.where(covered, kl, xp.full(kl.shape, xp.inf, kl.dtype))

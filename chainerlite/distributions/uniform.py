@@ -20,21 +20,17 @@ class Uniform(_scalar_event.ScalarEvent):
         super(Uniform, self).__init__()
         unknown = set(kwargs) - {'low', 'high', 'loc', 'scale'}
         if unknown:
-            raise TypeError('Uniform: unexpected arguments {}'.format(
-                sorted(unknown)))
+            raise TypeError('Uniform: unexpected arguments {}'.format(sorted(unknown)))
         low, high = kwargs.get('low'), kwargs.get('high')
         loc, scale = kwargs.get('loc'), kwargs.get('scale')
-        if low is not None and high is not None and \
-                loc is None and scale is None:
+        if low is not None and high is not None and loc is None and scale is None:
             self.low = variable.as_variable(low)
             self.high = variable.as_variable(high)
-        elif loc is not None and scale is not None and \
-                low is None and high is None:
+        elif loc is not None and scale is not None and low is None and high is None:
             self.low = variable.as_variable(loc)
             self.high = self.low + variable.as_variable(scale)
         else:
-            raise ValueError(
-                'Uniform: give either (low, high) or (loc, scale)')
+            raise ValueError('Uniform: give either (low, high) or (loc, scale)')
         self.loc = self.low
         self.scale = self.high - self.low
 
@@ -50,8 +46,9 @@ class Uniform(_scalar_event.ScalarEvent):
         shape = self.xp.broadcast(logp.array, self.xp.empty(x_shape)).shape
         logp = F.broadcast_to(logp, shape)
         xp = self.xp
-        return F.where(self._inside(x, shape), logp,
-                       xp.full(shape, -xp.inf, logp.dtype))
+        return F.where(
+            self._inside(x, shape), logp, xp.full(shape, -xp.inf, logp.dtype)
+        )
 
     def cdf(self, x):
         return F.clip((x - self.low) / self.scale, 0.0, 1.0)
@@ -82,6 +79,7 @@ class Uniform(_scalar_event.ScalarEvent):
 def _kl_uniform_uniform(dist1, dist2):
     kl = F.log(dist2.scale) - F.log(dist1.scale)
     xp = dist1.xp
-    covered = ((dist1.low.array >= dist2.low.array)
-               & (dist1.high.array <= dist2.high.array))
+    covered = (dist1.low.array >= dist2.low.array) & (
+        dist1.high.array <= dist2.high.array
+    )
     return F.where(covered, kl, xp.full(kl.shape, xp.inf, kl.dtype))

@@ -15,10 +15,10 @@ class ModifiedXLogX(_unary.UnaryFloat):
         return xp.where(positive, x * xp.log(safe), x.dtype.type(0))
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
         # d/dx x log x = log x + 1; at 0 this is -inf, as NumPy warns.
-        return gy * (F.log(x) + 1.0),
+        return (gy * (F.log(x) + 1.0),)
 
 
 def _modified_xlogx(x):

@@ -20,6 +20,7 @@ each host, reachable by ssh without a password; 2 processes per host)::
 With Open MPI: ``mpirun -H node1:2,node2:2 -np 4 -x OPENBLAS_NUM_THREADS=1
 python -m ...``.
 """
+
 import argparse
 
 import chainerlite
@@ -51,8 +52,9 @@ class MLP(chainerlite.Chain):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--communicator', default='naive')
-    parser.add_argument('--batchsize', type=int, default=32,
-                        help='examples per process and step')
+    parser.add_argument(
+        '--batchsize', type=int, default=32, help='examples per process and step'
+    )
     parser.add_argument('--epoch', type=int, default=10)
     parser.add_argument('--unit', type=int, default=64)
     parser.add_argument('--out', default='result_mpi')
@@ -60,33 +62,48 @@ def main(argv=None):
 
     comm = chainermn.create_communicator(args.communicator)
     if comm.rank == 0:
-        print('{} processes, {} examples per step in all'.format(
-            comm.size, comm.size * args.batchsize))
+        print(
+            '{} processes, {} examples per step in all'.format(
+                comm.size, comm.size * args.batchsize
+            )
+        )
 
     model = L.Classifier(MLP(args.unit))
-    optimizer = chainermn.create_multi_node_optimizer(
-        optimizers.Adam(), comm)
+    optimizer = chainermn.create_multi_node_optimizer(optimizers.Adam(), comm)
     optimizer.setup(model)
 
     train = test = None
-    if comm.rank == 0:      # rank 0 reads the data; the others get a share
+    if comm.rank == 0:  # rank 0 reads the data; the others get a share
         (x, t), (x_test, t_test) = get_digits()
         train, test = TupleDataset(x, t), TupleDataset(x_test, t_test)
     train = chainermn.scatter_dataset(train, comm, shuffle=True, seed=0)
     test = chainermn.scatter_dataset(test, comm)
     train_iter = iterators.SerialIterator(train, args.batchsize)
-    test_iter = iterators.SerialIterator(test, args.batchsize, repeat=False,
-                                         shuffle=False)
+    test_iter = iterators.SerialIterator(
+        test, args.batchsize, repeat=False, shuffle=False
+    )
 
     updater = training.StandardUpdater(train_iter, optimizer)
     trainer = training.Trainer(updater, (args.epoch, 'epoch'), out=args.out)
-    trainer.extend(chainermn.create_multi_node_evaluator(
-        extensions.Evaluator(test_iter, model), comm))
+    trainer.extend(
+        chainermn.create_multi_node_evaluator(
+            extensions.Evaluator(test_iter, model), comm
+        )
+    )
     if comm.rank == 0:
         trainer.extend(extensions.LogReport())
-        trainer.extend(extensions.PrintReport(
-            ['epoch', 'main/loss', 'validation/main/loss',
-             'main/accuracy', 'validation/main/accuracy', 'elapsed_time']))
+        trainer.extend(
+            extensions.PrintReport(
+                [
+                    'epoch',
+                    'main/loss',
+                    'validation/main/loss',
+                    'main/accuracy',
+                    'validation/main/accuracy',
+                    'elapsed_time',
+                ]
+            )
+        )
     trainer.run()
     return trainer
 

@@ -43,8 +43,10 @@ def byte_formatter(unit, values):
     elif unit in _BYTE_UNITS:
         divisor = 1024 ** _BYTE_UNITS.index(unit)
     else:
-        raise ValueError('unit must be one of %s, \'auto\' or '
-                         '\'auto_foreach\'; got %r' % (_BYTE_UNITS, unit))
+        raise ValueError(
+            'unit must be one of %s, \'auto\' or '
+            '\'auto_foreach\'; got %r' % (_BYTE_UNITS, unit)
+        )
     return lambda n: _format(n, unit, divisor)
 
 
@@ -56,8 +58,7 @@ def write_table(rows, file):
     """Writes rows of strings as right-aligned columns and flushes ``file``."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
-        file.write('  '.join(
-            cell.rjust(width) for cell, width in zip(row, widths)))
+        file.write('  '.join(cell.rjust(width) for cell, width in zip(row, widths)))
         file.write('\n')
     file.flush()
 
@@ -81,8 +82,7 @@ def summarize(call_history, fields):
     for name, *values in call_history:
         record = result.get(name)
         if record is None:
-            record = result[name] = dict.fromkeys(
-                [key for key, _ in fields], 0)
+            record = result[name] = dict.fromkeys([key for key, _ in fields], 0)
             record['occurrence'] = 0
         for (key, combine), value in zip(fields, values):
             record[key] = combine(record[key], value)
@@ -101,11 +101,12 @@ def write_byte_report(summary, columns, unit, file):
         file: Text stream the table is written to.
     """
     keys = [key for key, _ in columns]
-    fmt = byte_formatter(
-        unit, [r[key] for r in summary.values() for key in keys])
-    rows = [('FunctionName',) + tuple(header for _, header in columns)
-            + ('Occurrence',)]
+    fmt = byte_formatter(unit, [r[key] for r in summary.values() for key in keys])
+    rows = [
+        ('FunctionName',) + tuple(header for _, header in columns) + ('Occurrence',)
+    ]
     for name, r in summary.items():
-        rows.append((name,) + tuple(fmt(r[key]) for key in keys)
-                    + (str(r['occurrence']),))
+        rows.append(
+            (name,) + tuple(fmt(r[key]) for key in keys) + (str(r['occurrence']),)
+        )
     write_table(rows, file)

@@ -7,6 +7,7 @@ raises never reaches its postprocess callback; :func:`pop_call` then drops
 the entries it left above the call being closed, so one failed call does not
 shift the nesting of the calls that follow.
 """
+
 import threading
 
 from chainerlite import function_hook

@@ -35,11 +35,13 @@ class CUDAProfileHook(function_hook.FunctionHook):
             cuda.check_cuda_available()
         except RuntimeError as e:
             raise RuntimeError(
-                'CUDAProfileHook needs CuPy and a CUDA device: %s' % e) from e
+                'CUDAProfileHook needs CuPy and a CUDA device: %s' % e
+            ) from e
         nvtx = cuda.cupy.cuda.nvtx
         if not getattr(nvtx, 'available', True):
-            raise RuntimeError('CUDAProfileHook needs NVTX, which this CuPy '
-                               'installation cannot load.')
+            raise RuntimeError(
+                'CUDAProfileHook needs NVTX, which this CuPy installation cannot load.'
+            )
         self._push = nvtx.RangePush
         self._pop = nvtx.RangePop
 

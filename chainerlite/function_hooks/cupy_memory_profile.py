@@ -18,7 +18,6 @@ def _pool_counter(name):
     # acquire device memory for it. The class derives from CuPy's, so it is
     # built only once CuPy is known to be there.
     class PoolCounter(cuda.cupy.cuda.memory_hook.MemoryHook):
-
         def __init__(self):
             self.name = name
             self.used_bytes = 0
@@ -77,8 +76,9 @@ class CupyMemoryProfileHook(_stack.CallStackHook):
         try:
             cuda.check_cuda_available()
         except RuntimeError as e:
-            raise RuntimeError('CupyMemoryProfileHook needs CuPy and a CUDA '
-                               'device: %s' % e) from e
+            raise RuntimeError(
+                'CupyMemoryProfileHook needs CuPy and a CUDA device: %s' % e
+            ) from e
         self._counter = _pool_counter('%s-%x' % (self.name, id(self)))
         self._threads = _stack.CallStacks()
         self.call_history = []
@@ -102,7 +102,8 @@ class CupyMemoryProfileHook(_stack.CallStackHook):
     def _push(self, function):
         counter = self._counter
         self._threads.stack.append(
-            (id(function), counter.used_bytes, counter.acquired_bytes))
+            (id(function), counter.used_bytes, counter.acquired_bytes)
+        )
 
     def _pop(self, function):
         stack = self._threads.stack
@@ -157,4 +158,3 @@ class CupyMemoryProfileHook(_stack.CallStackHook):
             file: Text stream the table is written to.
         """
         _report.write_byte_report(self.summary(), _COLUMNS, unit, file)
-

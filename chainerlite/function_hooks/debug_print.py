@@ -11,20 +11,22 @@ from chainerlite import function_hook
 def _describe(array):
     # Lines describing one array: device, type, shape, dtype, statistics.
     backend = type(array)
-    lines = ['- device: %s' % (
-        'CPU' if isinstance(array, numpy.ndarray)
-        else 'GPU %d' % array.device.id),
+    lines = [
+        '- device: %s'
+        % ('CPU' if isinstance(array, numpy.ndarray) else 'GPU %d' % array.device.id),
         '- backend: %s.%s' % (backend.__module__, backend.__name__),
         '- shape: %s' % (array.shape,),
-        '- dtype: %s' % array.dtype]
+        '- dtype: %s' % array.dtype,
+    ]
     if array.size == 0:
         lines.append('- statistics: (empty)')
     elif array.dtype.kind in 'biuf':
         a = array.astype(numpy.float64)
         lines.append(
-            '- statistics: mean={:.8g}, std={:.8g}, min={:.8g}, max={:.8g}'
-            .format(float(a.mean()), float(a.std()), float(a.min()),
-                    float(a.max())))
+            '- statistics: mean={:.8g}, std={:.8g}, min={:.8g}, max={:.8g}'.format(
+                float(a.mean()), float(a.std()), float(a.min()), float(a.max())
+            )
+        )
     return lines
 
 
@@ -83,8 +85,10 @@ class PrintHook(function_hook.FunctionHook):
 
     def __init__(self, sep=None, end='\n', file=sys.stdout, flush=True):
         if sep is not None:
-            warnings.warn('the sep argument of PrintHook is deprecated and '
-                          'ignored', DeprecationWarning)
+            warnings.warn(
+                'the sep argument of PrintHook is deprecated and ignored',
+                DeprecationWarning,
+            )
         self.end = end
         self.file = file
         self.flush = flush
@@ -95,10 +99,14 @@ class PrintHook(function_hook.FunctionHook):
             self.file.flush()
 
     def forward_preprocess(self, function, in_data):
-        self._print(['function\t%s' % function.label]
-                    + _section('input data', in_data, '(removed)'))
+        self._print(
+            ['function\t%s' % function.label]
+            + _section('input data', in_data, '(removed)')
+        )
 
     def backward_preprocess(self, function, in_data, out_grad):
-        self._print(['function\t%s' % function.label]
-                    + _section('input data', in_data, '(removed)')
-                    + _section('output gradient', out_grad, '(None)'))
+        self._print(
+            ['function\t%s' % function.label]
+            + _section('input data', in_data, '(removed)')
+            + _section('output gradient', out_grad, '(None)')
+        )

@@ -114,7 +114,8 @@ class MemoryHook(_stack.CallStackHook):
         else:
             self._total += current - entry[1]
         self.call_history.append(
-            (function._impl_name, current - entry[1], peak - entry[1]))
+            (function._impl_name, current - entry[1], peak - entry[1])
+        )
 
     def total_bytes(self):
         """Returns the bytes allocated by the outermost calls, all together.

@@ -62,15 +62,16 @@ class NaNHook(function_hook.FunctionHook):
             raise RuntimeError(
                 'NaNHook: %s received a non-finite value (NaN or Inf) as '
                 'input %d in forward; the function that computed this input '
-                'produced it, or it was given as data.'
-                % (function._impl_name, i))
+                'produced it, or it was given as data.' % (function._impl_name, i)
+            )
 
     def forward_postprocess(self, function, in_data, out_data):
         i = _first_non_finite(out_data)
         if i >= 0:
             raise RuntimeError(
                 'NaNHook: %s produced a non-finite value (NaN or Inf) as '
-                'output %d in forward.' % (function._impl_name, i))
+                'output %d in forward.' % (function._impl_name, i)
+            )
 
     def backward_preprocess(self, function, in_data, out_grad):
         i = _first_non_finite(out_grad)
@@ -80,4 +81,5 @@ class NaNHook(function_hook.FunctionHook):
                 '(NaN or Inf) in backward, before %s.backward ran; the '
                 'backward of a function using that output produced it, or '
                 'it was the initial gradient.'
-                % (i, function._impl_name, function._impl_name))
+                % (i, function._impl_name, function._impl_name)
+            )

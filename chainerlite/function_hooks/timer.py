@@ -39,9 +39,11 @@ def row_units(unit, elapsed_times):
     elif unit in dict(_UNITS):
         chosen = unit, dict(_UNITS)[unit]
     else:
-        raise ValueError('unit must be one of {}, \'auto\' or '
-                         '\'auto_foreach\'; got {!r}'.format(
-                             tuple(dict(_UNITS)), unit))
+        raise ValueError(
+            'unit must be one of {}, \'auto\' or \'auto_foreach\'; got {!r}'.format(
+                tuple(dict(_UNITS)), unit
+            )
+        )
     return [chosen] * len(elapsed_times)
 
 
@@ -151,12 +153,12 @@ class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
             if record is None:
                 stats = self.stats.get(name)
                 record = result[name] = {
-                    'elapsed_time': 0.0, 'occurrence': 0,
+                    'elapsed_time': 0.0,
+                    'occurrence': 0,
                     'self_time': None if stats is None else stats.self_time,
-                    'forward_time':
-                        None if stats is None else stats.forward_time,
-                    'backward_time':
-                        None if stats is None else stats.backward_time}
+                    'forward_time': None if stats is None else stats.forward_time,
+                    'backward_time': None if stats is None else stats.backward_time,
+                }
             record['elapsed_time'] += elapsed
             record['occurrence'] += 1
         return result
@@ -174,24 +176,36 @@ class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
             file: Text stream the table is written to.
         """
         summary = self.summary()
-        units = row_units(
-            unit, [r['elapsed_time'] for r in summary.values()])
-        rows = [('FunctionName', 'ElapsedTime', 'Occurrence', 'SelfTime',
-                 'Forward', 'Backward')]
-        for (name, record), (row_unit, row_factor) in zip(summary.items(),
-                                                          units):
+        units = row_units(unit, [r['elapsed_time'] for r in summary.values()])
+        rows = [
+            (
+                'FunctionName',
+                'ElapsedTime',
+                'Occurrence',
+                'SelfTime',
+                'Forward',
+                'Backward',
+            )
+        ]
+        for (name, record), (row_unit, row_factor) in zip(summary.items(), units):
 
             def fmt(seconds):
                 if seconds is None:
                     return '-'
                 return '{:.2f}{}'.format(seconds * row_factor, row_unit)
-            rows.append((name, fmt(record['elapsed_time']),
-                         str(record['occurrence']), fmt(record['self_time']),
-                         fmt(record['forward_time']),
-                         fmt(record['backward_time'])))
+
+            rows.append(
+                (
+                    name,
+                    fmt(record['elapsed_time']),
+                    str(record['occurrence']),
+                    fmt(record['self_time']),
+                    fmt(record['forward_time']),
+                    fmt(record['backward_time']),
+                )
+            )
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         for row in rows:
-            file.write('  '.join(
-                cell.rjust(width) for cell, width in zip(row, widths)))
+            file.write('  '.join(cell.rjust(width) for cell, width in zip(row, widths)))
             file.write('\n')
         file.flush()

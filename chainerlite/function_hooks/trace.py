@@ -11,7 +11,8 @@ from chainerlite.function_hooks import _stack
 _clock = time.perf_counter_ns
 
 TraceEvent = collections.namedtuple(
-    'TraceEvent', ('name', 'phase', 'start', 'duration', 'thread_id', 'depth'))
+    'TraceEvent', ('name', 'phase', 'start', 'duration', 'thread_id', 'depth')
+)
 TraceEvent.__doc__ = """One recorded call of :class:`TraceHook`.
 
 Attributes:
@@ -90,8 +91,16 @@ class TraceHook(function_hook.FunctionHook):
         local = self._threads
         entry = _stack.pop_call(local.stack, id(function))
         if entry is not None:
-            self._records.append((function._impl_name, phase, entry[2],
-                                  end - entry[2], local.thread_id, entry[1]))
+            self._records.append(
+                (
+                    function._impl_name,
+                    phase,
+                    entry[2],
+                    end - entry[2],
+                    local.thread_id,
+                    entry[1],
+                )
+            )
 
     def forward_preprocess(self, function, in_data):
         self._push(function)
@@ -108,10 +117,14 @@ class TraceHook(function_hook.FunctionHook):
     @property
     def events(self):
         origin = self._origin
-        return [TraceEvent(name, phase, (start - origin) * 1e-9,
-                           duration * 1e-9, tid, depth)
-                for name, phase, start, duration, tid, depth
-                in sorted(self._records, key=_start_then_depth)]
+        return [
+            TraceEvent(
+                name, phase, (start - origin) * 1e-9, duration * 1e-9, tid, depth
+            )
+            for name, phase, start, duration, tid, depth in sorted(
+                self._records, key=_start_then_depth
+            )
+        ]
 
     def chrome_trace(self):
         """Returns the calls as a Chrome trace (a JSON-serialisable dict).
@@ -125,11 +138,21 @@ class TraceHook(function_hook.FunctionHook):
         """
         pid = os.getpid()
         origin = self._origin
-        events = [{'name': name, 'cat': phase, 'ph': 'X',
-                   'ts': (start - origin) / 1000.0, 'dur': duration / 1000.0,
-                   'pid': pid, 'tid': tid, 'args': {'depth': depth}}
-                  for name, phase, start, duration, tid, depth
-                  in sorted(self._records, key=_start_then_depth)]
+        events = [
+            {
+                'name': name,
+                'cat': phase,
+                'ph': 'X',
+                'ts': (start - origin) / 1000.0,
+                'dur': duration / 1000.0,
+                'pid': pid,
+                'tid': tid,
+                'args': {'depth': depth},
+            }
+            for name, phase, start, duration, tid, depth in sorted(
+                self._records, key=_start_then_depth
+            )
+        ]
         return {'traceEvents': events, 'displayTimeUnit': 'ms'}
 
     def save(self, path):

@@ -55,8 +55,12 @@ from chainerlite.functions.array.scatter_add import scatter_add  # NOQA
 from chainerlite.functions.array.select_item import select_item  # NOQA
 from chainerlite.functions.array.separate import separate  # NOQA
 from chainerlite.functions.array.space2depth import space2depth  # NOQA
-from chainerlite.functions.array.spatial_transformer_grid import spatial_transformer_grid  # NOQA
-from chainerlite.functions.array.spatial_transformer_sampler import spatial_transformer_sampler  # NOQA
+from chainerlite.functions.array.spatial_transformer_grid import (
+    spatial_transformer_grid,
+)  # NOQA
+from chainerlite.functions.array.spatial_transformer_sampler import (
+    spatial_transformer_sampler,
+)  # NOQA
 from chainerlite.functions.array.split_axis import split_axis  # NOQA
 from chainerlite.functions.array.squeeze import squeeze  # NOQA
 from chainerlite.functions.array.stack import stack  # NOQA
@@ -78,9 +82,15 @@ from chainerlite.functions.connection.deconvolution_2d import deconvolution_2d  
 from chainerlite.functions.connection.deconvolution_nd import deconvolution_1d  # NOQA
 from chainerlite.functions.connection.deconvolution_nd import deconvolution_3d  # NOQA
 from chainerlite.functions.connection.deconvolution_nd import deconvolution_nd  # NOQA
-from chainerlite.functions.connection.deformable_convolution_2d_sampler import deformable_convolution_2d_sampler  # NOQA
-from chainerlite.functions.connection.depthwise_convolution_2d import depthwise_convolution_2d  # NOQA
-from chainerlite.functions.connection.dilated_convolution_2d import dilated_convolution_2d  # NOQA
+from chainerlite.functions.connection.deformable_convolution_2d_sampler import (
+    deformable_convolution_2d_sampler,
+)  # NOQA
+from chainerlite.functions.connection.depthwise_convolution_2d import (
+    depthwise_convolution_2d,
+)  # NOQA
+from chainerlite.functions.connection.dilated_convolution_2d import (
+    dilated_convolution_2d,
+)  # NOQA
 from chainerlite.functions.connection.embed_id import embed_id  # NOQA
 from chainerlite.functions.connection.linear import linear  # NOQA
 from chainerlite.functions.connection.local_convolution_2d import local_convolution_2d  # NOQA
@@ -89,7 +99,9 @@ from chainerlite.functions.connection.shift import shift  # NOQA
 # --- evaluation ---
 from chainerlite.functions.evaluation.accuracy import accuracy  # NOQA
 from chainerlite.functions.evaluation.binary_accuracy import binary_accuracy  # NOQA
-from chainerlite.functions.evaluation.classification_summary import classification_summary  # NOQA
+from chainerlite.functions.evaluation.classification_summary import (
+    classification_summary,
+)  # NOQA
 from chainerlite.functions.evaluation.classification_summary import f1_score  # NOQA
 from chainerlite.functions.evaluation.classification_summary import precision  # NOQA
 from chainerlite.functions.evaluation.classification_summary import recall  # NOQA
@@ -100,7 +112,9 @@ from chainerlite.functions.loss.absolute_error import absolute_error  # NOQA
 from chainerlite.functions.loss.black_out import black_out  # NOQA
 from chainerlite.functions.loss.contrastive import contrastive  # NOQA
 from chainerlite.functions.loss.cross_covariance import cross_covariance  # NOQA
-from chainerlite.functions.loss.discriminative_margin_based_clustering_loss import discriminative_margin_based_clustering_loss  # NOQA
+from chainerlite.functions.loss.discriminative_margin_based_clustering_loss import (
+    discriminative_margin_based_clustering_loss,
+)  # NOQA
 from chainerlite.functions.loss.crf1d import argmax_crf1d  # NOQA
 from chainerlite.functions.loss.crf1d import crf1d  # NOQA
 from chainerlite.functions.loss.ctc import connectionist_temporal_classification  # NOQA
@@ -207,15 +221,27 @@ from chainerlite.functions.noise.zoneout import zoneout  # NOQA
 
 # --- normalization ---
 from chainerlite.functions.normalization.batch_normalization import batch_normalization  # NOQA
-from chainerlite.functions.normalization.batch_normalization import fixed_batch_normalization  # NOQA
-from chainerlite.functions.normalization.batch_renormalization import batch_renormalization  # NOQA
-from chainerlite.functions.normalization.batch_renormalization import fixed_batch_renormalization  # NOQA
-from chainerlite.functions.normalization.decorrelated_batch_normalization import decorrelated_batch_normalization  # NOQA
-from chainerlite.functions.normalization.decorrelated_batch_normalization import fixed_decorrelated_batch_normalization  # NOQA
+from chainerlite.functions.normalization.batch_normalization import (
+    fixed_batch_normalization,
+)  # NOQA
+from chainerlite.functions.normalization.batch_renormalization import (
+    batch_renormalization,
+)  # NOQA
+from chainerlite.functions.normalization.batch_renormalization import (
+    fixed_batch_renormalization,
+)  # NOQA
+from chainerlite.functions.normalization.decorrelated_batch_normalization import (
+    decorrelated_batch_normalization,
+)  # NOQA
+from chainerlite.functions.normalization.decorrelated_batch_normalization import (
+    fixed_decorrelated_batch_normalization,
+)  # NOQA
 from chainerlite.functions.normalization.group_normalization import group_normalization  # NOQA
 from chainerlite.functions.normalization.l2_normalization import normalize  # NOQA
 from chainerlite.functions.normalization.layer_normalization import layer_normalization  # NOQA
-from chainerlite.functions.normalization.local_response_normalization import local_response_normalization  # NOQA
+from chainerlite.functions.normalization.local_response_normalization import (
+    local_response_normalization,
+)  # NOQA
 
 # --- pooling ---
 from chainerlite.functions.pooling.average_pooling_2d import average_pooling_2d  # NOQA
@@ -231,7 +257,9 @@ from chainerlite.functions.pooling.roi_average_pooling_2d import roi_average_poo
 from chainerlite.functions.pooling.roi_max_align_2d import roi_max_align_2d  # NOQA
 from chainerlite.functions.pooling.roi_max_pooling_2d import roi_max_pooling_2d  # NOQA
 from chainerlite.functions.pooling.roi_pooling_2d import roi_pooling_2d  # NOQA
-from chainerlite.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d  # NOQA
+from chainerlite.functions.pooling.spatial_pyramid_pooling_2d import (
+    spatial_pyramid_pooling_2d,
+)  # NOQA
 from chainerlite.functions.pooling.unpooling_2d import unpooling_2d  # NOQA
 from chainerlite.functions.pooling.unpooling_nd import unpooling_1d  # NOQA
 from chainerlite.functions.pooling.unpooling_nd import unpooling_3d  # NOQA

@@ -1,4 +1,3 @@
-"""Static sub-graph annotations (Chainer's ``chainer.graph_optimizations``).
-"""
+"""Static sub-graph annotations (Chainer's ``chainer.graph_optimizations``)."""
 
 from chainerlite.graph_optimizations import static_graph  # NOQA

@@ -18,8 +18,7 @@ from chainerlite import variable
 
 
 class StaticSchedule(object):
-    """Functions run by the first call of a static chain for one signature.
-    """
+    """Functions run by the first call of a static chain for one signature."""
 
     def __init__(self, key):
         self.key = key
@@ -28,11 +27,11 @@ class StaticSchedule(object):
 
     def __repr__(self):
         return 'StaticSchedule(calls={}, functions=[{}])'.format(
-            self.call_count, ', '.join(self.function_labels))
+            self.call_count, ', '.join(self.function_labels)
+        )
 
 
 class _ScheduleRecorder(function_hook.FunctionHook):
-
     name = 'StaticScheduleRecorder'
 
     def __init__(self, schedule):
@@ -77,23 +76,24 @@ def _signature(args):
             parts.append((tuple(arr.shape), str(arr.dtype)))
         else:
             parts.append(type(arg).__name__)
-    return (bool(configuration.config.train),
-            bool(configuration.config.enable_backprop)) + tuple(parts)
+    return (
+        bool(configuration.config.train),
+        bool(configuration.config.enable_backprop),
+    ) + tuple(parts)
 
 
-def _make_static(func, verbosity_level, force_test_define_by_run,
-                 minimize_cache_size):
+def _make_static(func, verbosity_level, force_test_define_by_run, minimize_cache_size):
     @functools.wraps(func)
     def wrapper(chain, *args, **kwargs):
-        if force_test_define_by_run or \
-                not configuration.config.use_static_graph:
+        if force_test_define_by_run or not configuration.config.use_static_graph:
             return func(chain, *args, **kwargs)
         manager = getattr(chain, 'schedule_manager', None)
         if manager is None:
             manager = ScheduleManager(minimize_cache_size, verbosity_level)
             chain.schedule_manager = manager
         schedule, is_new = manager.get_schedule(
-            _signature(args + tuple(kwargs.values())))
+            _signature(args + tuple(kwargs.values()))
+        )
         chain.static_schedule = schedule
         schedule.call_count += 1
         if not is_new:
@@ -103,6 +103,7 @@ def _make_static(func, verbosity_level, force_test_define_by_run,
         if verbosity_level >= 2:
             print('static_graph: {!r}'.format(schedule))
         return out
+
     return wrapper
 
 
@@ -121,13 +122,15 @@ def static_graph(*args, **kwargs):
         minimize_cache_size (bool): Keep a single schedule per train and
             backprop mode rather than one per input signature.
     """
-    options = {'verbosity_level': 0, 'enable_double_backprop': False,
-               'force_test_define_by_run': False,
-               'minimize_cache_size': True}
+    options = {
+        'verbosity_level': 0,
+        'enable_double_backprop': False,
+        'force_test_define_by_run': False,
+        'minimize_cache_size': True,
+    }
     unknown = set(kwargs) - set(options)
     if unknown:
-        raise TypeError('static_graph: unexpected arguments {}'.format(
-            sorted(unknown)))
+        raise TypeError('static_graph: unexpected arguments {}'.format(sorted(unknown)))
     options.update(kwargs)
     del options['enable_double_backprop']
     if len(args) == 1 and not kwargs and callable(args[0]):

@@ -47,10 +47,12 @@ def generate_array(initializer, shape, xp, dtype=None, device=None):
 
     """
     dtype_attr = getattr(initializer, 'dtype', None)
-    if (dtype is not None and dtype_attr is not None
-            and numpy.dtype(dtype) != numpy.dtype(dtype_attr)):
-        raise ValueError(
-            'dtype mismatch: {} != {}'.format(dtype, dtype_attr))
+    if (
+        dtype is not None
+        and dtype_attr is not None
+        and numpy.dtype(dtype) != numpy.dtype(dtype_attr)
+    ):
+        raise ValueError('dtype mismatch: {} != {}'.format(dtype, dtype_attr))
     dtype = chainerlite.get_dtype(dtype_attr if dtype is None else dtype)
     if device is not None:
         device = backend.get_device(device)
@@ -86,6 +88,5 @@ def _get_initializer(initializer):
     if isinstance(initializer, (numpy.ndarray, cuda.ndarray)):
         return Constant(initializer)
     if not callable(initializer):
-        raise TypeError(
-            'invalid type of initializer: {}'.format(type(initializer)))
+        raise TypeError('invalid type of initializer: {}'.format(type(initializer)))
     return initializer

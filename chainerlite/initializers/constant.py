@@ -84,6 +84,7 @@ class Identity(initializer.Initializer):
         if len(shape) != 2 or shape[0] != shape[1]:
             raise ValueError(
                 'Identity matrix initialization can only be used for 2D '
-                'squared matrices. Actual shape: {}'.format(shape))
+                'squared matrices. Actual shape: {}'.format(shape)
+            )
         xp = backend.get_array_module(array)
         array[...] = xp.identity(shape[0]) * self.scale

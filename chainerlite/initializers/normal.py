@@ -88,8 +88,7 @@ class HeNormal(_random.FanScaled):
     _distribution = Normal
     _gain = 2.0
 
-    def __init__(self, scale=1.0, dtype=None, fan_option='fan_in', *,
-                 rng=None):
+    def __init__(self, scale=1.0, dtype=None, fan_option='fan_in', *, rng=None):
         super().__init__(scale, dtype, rng=rng)
         self.fan_option = fan_option
 
@@ -99,5 +98,7 @@ class HeNormal(_random.FanScaled):
         if self.fan_option == 'fan_out':
             return fan_out
         raise ValueError(
-            'fan_option should be either \'fan_in\' or \'fan_out\', '
-            'got {!r}'.format(self.fan_option))
+            'fan_option should be either \'fan_in\' or \'fan_out\', got {!r}'.format(
+                self.fan_option
+            )
+        )

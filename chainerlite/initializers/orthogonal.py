@@ -46,8 +46,8 @@ class Orthogonal(initializer.Initializer):
     def __init__(self, scale=1.1, dtype=None, mode='auto', *, rng=None):
         if mode not in _MODES:
             raise ValueError(
-                'Orthogonal: invalid mode {!r}; expected one of {}'.format(
-                    mode, _MODES))
+                'Orthogonal: invalid mode {!r}; expected one of {}'.format(mode, _MODES)
+            )
         super().__init__(dtype)
         self.scale = scale
         self.mode = mode
@@ -58,7 +58,8 @@ class Orthogonal(initializer.Initializer):
         if array.size == 0:
             raise ValueError(
                 'Orthogonal: the array to be initialized must be non-empty, '
-                'got shape {}'.format(array.shape))
+                'got shape {}'.format(array.shape)
+            )
         # A scalar is a 1x1 matrix.
         out_dim = array.shape[0] if array.ndim else 1
         in_dim = utils.size_of_shape(array.shape[1:])
@@ -83,4 +84,6 @@ class Orthogonal(initializer.Initializer):
             raise ValueError(
                 'Orthogonal: cannot make an orthogonal {} from shape {}, '
                 'seen as {} output by {} input dimensions'.format(
-                    self.mode, shape, out_dim, in_dim))
+                    self.mode, shape, out_dim, in_dim
+                )
+            )

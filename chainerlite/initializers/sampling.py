@@ -19,14 +19,15 @@ def _linear_kernel(ksize, normalize):
 
 
 class _SamplingFilter(initializer.Initializer):
-
     _normalize = None
 
     def __init__(self, interpolation='linear', dtype=None):
         if interpolation != 'linear':
             raise ValueError(
                 '{}: unsupported interpolation {!r} (only \'linear\')'.format(
-                    type(self).__name__, interpolation))
+                    type(self).__name__, interpolation
+                )
+            )
         super().__init__(dtype)
         self.interpolation = interpolation
 
@@ -36,16 +37,19 @@ class _SamplingFilter(initializer.Initializer):
         if array.ndim < 3:
             raise ValueError(
                 '{}: the array needs a kernel axis after the output and '
-                'input channels, got shape {}'.format(name, array.shape))
+                'input channels, got shape {}'.format(name, array.shape)
+            )
         out_channels, in_channels = array.shape[:2]
         if in_channels not in (1, out_channels):
             raise ValueError(
                 '{}: the input channels must be 1 or equal to the output '
-                'channels, got shape {}'.format(name, array.shape))
+                'channels, got shape {}'.format(name, array.shape)
+            )
         kernel = numpy.ones(())
         for ksize in array.shape[2:]:
             kernel = numpy.multiply.outer(
-                kernel, _linear_kernel(ksize, self._normalize))
+                kernel, _linear_kernel(ksize, self._normalize)
+            )
         weight = numpy.zeros(array.shape)
         for o in range(out_channels):
             weight[o, o if in_channels > 1 else 0] = kernel

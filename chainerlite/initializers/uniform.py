@@ -20,8 +20,7 @@ class Uniform(_random.RandomInitializer):
     def __call__(self, array):
         self._check_dtype(array)
         rng = self._random_state(array)
-        array[...] = rng.uniform(
-            low=-self.scale, high=self.scale, size=array.shape)
+        array[...] = rng.uniform(low=-self.scale, high=self.scale, size=array.shape)
 
 
 class LeCunUniform(_random.FanScaled):

@@ -3,6 +3,7 @@
 Every iterator keeps one ``_Position``; prefetching iterators keep a second
 one that runs ahead to choose the batches being loaded.
 """
+
 import copy
 
 import numpy
@@ -18,7 +19,8 @@ def make_order_sampler(shuffle, order_sampler):
             raise ValueError(
                 '`shuffle` is not `None` and a custom `order_sampler` is '
                 'set; set `shuffle` to `None` to use the custom order '
-                'sampler')
+                'sampler'
+            )
         return order_sampler
     if shuffle is None or shuffle:
         return order_samplers.ShuffleOrderSampler()
@@ -26,11 +28,11 @@ def make_order_sampler(shuffle, order_sampler):
 
 
 class _Position(object):
-
     def __init__(self, dataset_length, batch_size, repeat, order_sampler):
         if batch_size <= 0:
             raise ValueError(
-                'batch_size must be positive, but is {}'.format(batch_size))
+                'batch_size must be positive, but is {}'.format(batch_size)
+            )
         self.dataset_length = dataset_length
         self.batch_size = batch_size
         self.repeat = repeat
@@ -44,8 +46,9 @@ class _Position(object):
         self.previous_epoch_detail = None
         self.order = None
         if self.order_sampler is not None:
-            self.order = numpy.asarray(self.order_sampler(
-                numpy.arange(self.dataset_length), 0))
+            self.order = numpy.asarray(
+                self.order_sampler(numpy.arange(self.dataset_length), 0)
+            )
         if self.epoch_size == 0:
             raise ValueError('cannot iterate over an empty dataset')
 
@@ -92,8 +95,8 @@ class _Position(object):
             if len(new_order) != size:
                 raise ValueError(
                     'the order sampler returned an order of {} indices '
-                    'where the previous order had {}'.format(
-                        len(new_order), size))
+                    'where the previous order had {}'.format(len(new_order), size)
+                )
             self.order = new_order
         self.current_position = 0
         if self.repeat:  # the batch continues into the next epoch
@@ -105,8 +108,7 @@ class _Position(object):
         return indices
 
     def serialize(self, serializer):
-        self.current_position = serializer(
-            'current_position', self.current_position)
+        self.current_position = serializer('current_position', self.current_position)
         self.epoch = serializer('epoch', self.epoch)
         self.is_new_epoch = serializer('is_new_epoch', self.is_new_epoch)
         if self.order is not None:
@@ -119,9 +121,10 @@ class _Position(object):
         previous = self.previous_epoch_detail
         try:
             previous = serializer(
-                'previous_epoch_detail', -1. if previous is None else previous)
+                'previous_epoch_detail', -1.0 if previous is None else previous
+            )
         except KeyError:  # written by an older Chainer: infer it
             previous = self.epoch_detail - self.batch_size / self.epoch_size
             if self.epoch == 0 and self.current_position == 0:
-                previous = -1.
+                previous = -1.0
         self.previous_epoch_detail = None if previous < 0 else float(previous)

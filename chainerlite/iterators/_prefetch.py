@@ -6,13 +6,13 @@ loaded. Pickling, copying, serializing and resetting all act on the
 caller's position and drop what was being loaded, so a restored iterator
 continues exactly where the caller was.
 """
+
 import collections
 
 from chainerlite.iterators import serial_iterator
 
 
 class _PrefetchIterator(serial_iterator._PositionAttributes):
-
     # How many batches are loaded ahead (set by subclasses).
     _depth = 1
 

@@ -7,13 +7,13 @@ each array replaced by a ``_Slot`` (offset, shape, dtype); the main process
 copies them out before the region is used again. Arrays that do not fit
 (or hold Python objects) travel pickled, as without shared memory.
 """
+
 import numpy
 
 _ALIGN = 16
 
 
 class _Slot(object):
-
     __slots__ = ('offset', 'shape', 'dtype')
 
     def __init__(self, offset, shape, dtype):
@@ -63,10 +63,11 @@ def pack(example, region):
 
 def unpack(example, region):
     """Replaces the ``_Slot`` entries of ``example`` with copied arrays."""
+
     def visit(value):
         if isinstance(value, _Slot):
             size = int(numpy.prod(value.shape)) * value.dtype.itemsize
-            raw = region[value.offset:value.offset + size]
+            raw = region[value.offset : value.offset + size]
             return raw.view(value.dtype).reshape(value.shape).copy()
         return _map(visit, value)
 

@@ -1,4 +1,5 @@
 """MultiprocessIterator: examples loaded by worker processes."""
+
 import multiprocessing
 import os
 import signal
@@ -31,8 +32,7 @@ def _init_worker(dataset, raw_buffer, shared_mem, parent):
     # Ctrl-C goes to the whole process group: the main process handles it
     # and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_exit_with_parent, args=(parent,),
-                     daemon=True).start()
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
     _worker_dataset = dataset
     _worker_mem = shared_mem
     if raw_buffer is not None:
@@ -45,8 +45,7 @@ def _fetch(task):
     if _worker_buffer is None:
         return example
     start = region_index * _worker_mem
-    return _shared_memory.pack(
-        example, _worker_buffer[start:start + _worker_mem])
+    return _shared_memory.pack(example, _worker_buffer[start : start + _worker_mem])
 
 
 def _context():
@@ -100,16 +99,27 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
     class TimeoutWarning(RuntimeWarning):
         """A batch took longer than ``dataset_timeout`` to load."""
 
-    def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
-                 n_processes=None, n_prefetch=1, shared_mem=None,
-                 order_sampler=None, dataset_timeout=30.0,
-                 maxtasksperchild=None):
+    def __init__(
+        self,
+        dataset,
+        batch_size,
+        repeat=True,
+        shuffle=None,
+        n_processes=None,
+        n_prefetch=1,
+        shared_mem=None,
+        order_sampler=None,
+        dataset_timeout=30.0,
+        maxtasksperchild=None,
+    ):
         if n_prefetch < 1:
             raise ValueError(
-                'n_prefetch must be positive, but is {}'.format(n_prefetch))
+                'n_prefetch must be positive, but is {}'.format(n_prefetch)
+            )
         if n_processes is not None and n_processes < 1:
             raise ValueError(
-                'n_processes must be positive, but is {}'.format(n_processes))
+                'n_processes must be positive, but is {}'.format(n_processes)
+            )
         self.n_processes = n_processes or multiprocessing.cpu_count()
         self.n_prefetch = n_prefetch
         self.shared_mem = shared_mem
@@ -123,8 +133,7 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
 
     def _start_pool(self):
         if self._finalized:
-            raise RuntimeError(
-                'MultiprocessIterator: next() after finalize()')
+            raise RuntimeError('MultiprocessIterator: next() after finalize()')
         # One region per example of each batch in flight.
         self._free_regions = list(range(self.n_prefetch))
         return self._new_pool()
@@ -134,17 +143,21 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
         self._buffer = None
         if self._mem:
             raw = multiprocessing.RawArray(
-                'b', self.n_prefetch * self.batch_size * self._mem)
+                'b', self.n_prefetch * self.batch_size * self._mem
+            )
             self._buffer = numpy.frombuffer(raw, dtype=numpy.uint8)
         with warnings.catch_warnings():
             # Python 3.12+ warns when forking with threads running; the
             # workers only read the dataset.
             warnings.filterwarnings(
-                'ignore', message='.*fork', category=DeprecationWarning)
+                'ignore', message='.*fork', category=DeprecationWarning
+            )
             return _context().Pool(
-                self.n_processes, _init_worker,
+                self.n_processes,
+                _init_worker,
                 (self.dataset, raw, self._mem, os.getpid()),
-                self.maxtasksperchild)
+                self.maxtasksperchild,
+            )
 
     def _submit(self, indices):
         batch_slot = self._free_regions.pop()
@@ -160,9 +173,11 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
                 mem = self._mem
                 first = batch_slot * self.batch_size
                 batch = [
-                    _shared_memory.unpack(example, self._buffer[
-                        (first + j) * mem:(first + j + 1) * mem])
-                    for j, example in enumerate(batch)]
+                    _shared_memory.unpack(
+                        example, self._buffer[(first + j) * mem : (first + j + 1) * mem]
+                    )
+                    for j, example in enumerate(batch)
+                ]
         finally:
             self._free_regions.append(batch_slot)
         if self._mem is None:
@@ -191,9 +206,9 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
                     'MultiprocessIterator: no batch arrived within '
                     'dataset_timeout={} seconds; the dataset may be '
                     'stalled (slow storage, a deadlock in __getitem__, or '
-                    'too few workers). Still waiting.'.format(
-                        self.dataset_timeout),
-                    MultiprocessIterator.TimeoutWarning)
+                    'too few workers). Still waiting.'.format(self.dataset_timeout),
+                    MultiprocessIterator.TimeoutWarning,
+                )
         return result.get()
 
     def _drop_pending(self):
@@ -212,8 +227,8 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
         """
         if self._finalized:
             raise NotImplementedError(
-                'MultiprocessIterator does not support reset() after '
-                'finalize()')
+                'MultiprocessIterator does not support reset() after finalize()'
+            )
         super().reset()
 
     def _stop_pool(self):

@@ -1,4 +1,5 @@
 """MultithreadIterator: examples loaded by a pool of threads."""
+
 from multiprocessing import pool as mp_pool
 
 from chainerlite.iterators import _prefetch
@@ -24,11 +25,17 @@ class MultithreadIterator(_prefetch._PrefetchIterator):
 
     """
 
-    def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
-                 n_threads=1, order_sampler=None):
+    def __init__(
+        self,
+        dataset,
+        batch_size,
+        repeat=True,
+        shuffle=None,
+        n_threads=1,
+        order_sampler=None,
+    ):
         if n_threads < 1:
-            raise ValueError(
-                'n_threads must be positive, but is {}'.format(n_threads))
+            raise ValueError('n_threads must be positive, but is {}'.format(n_threads))
         self.n_threads = n_threads
         self._set_dataset(dataset, batch_size, repeat, shuffle, order_sampler)
 

@@ -1,4 +1,5 @@
 """Order samplers: choose the order of examples for each epoch."""
+
 import numpy
 
 
@@ -16,7 +17,8 @@ class OrderSampler(object):
 
     def __call__(self, current_order, current_position):
         raise NotImplementedError(
-            '{}.__call__ is not implemented'.format(type(self).__name__))
+            '{}.__call__ is not implemented'.format(type(self).__name__)
+        )
 
 
 class ShuffleOrderSampler(OrderSampler):

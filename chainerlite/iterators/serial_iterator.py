@@ -1,4 +1,5 @@
 """SerialIterator: minibatches read in the main thread."""
+
 from chainerlite.dataset import iterator
 from chainerlite.iterators import _position
 
@@ -6,13 +7,15 @@ from chainerlite.iterators import _position
 class _PositionAttributes(iterator.Iterator):
     # The position of the iterator, read from its _Position (self._pos).
 
-    def _set_dataset(self, dataset, batch_size, repeat, shuffle,
-                     order_sampler):
+    def _set_dataset(self, dataset, batch_size, repeat, shuffle, order_sampler):
         self.dataset = dataset
         self.batch_size = batch_size
         self._pos = _position._Position(
-            len(dataset), batch_size, repeat,
-            _position.make_order_sampler(shuffle, order_sampler))
+            len(dataset),
+            batch_size,
+            repeat,
+            _position.make_order_sampler(shuffle, order_sampler),
+        )
 
     def __getstate__(self):
         # Copies and unpickled iterators move independently.
@@ -88,8 +91,9 @@ class SerialIterator(_PositionAttributes):
 
     """
 
-    def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
-                 order_sampler=None):
+    def __init__(
+        self, dataset, batch_size, repeat=True, shuffle=None, order_sampler=None
+    ):
         self._set_dataset(dataset, batch_size, repeat, shuffle, order_sampler)
 
     def __next__(self):

@@ -55,10 +55,14 @@ class WeightHook(link_hook.LinkHook):
         if link is None:
             raise NotImplementedError(
                 '{} cannot be registered globally; add it to a link with '
-                'link.add_hook'.format(type(self).__name__))
+                'link.add_hook'.format(type(self).__name__)
+            )
         if not hasattr(link, self.weight_name):
-            raise ValueError('{}: the link {} has no weight {!r}'.format(
-                type(self).__name__, type(link).__name__, self.weight_name))
+            raise ValueError(
+                '{}: the link {} has no weight {!r}'.format(
+                    type(self).__name__, type(link).__name__, self.weight_name
+                )
+            )
         self.axis = output_axis(link)
         if getattr(link, self.weight_name).array is not None:
             self._prepare_once(link)

@@ -70,12 +70,21 @@ class SpectralNormalization(_weight_hook.WeightHook):
 
     name = 'SpectralNormalization'
 
-    def __init__(self, n_power_iteration=1, eps=1e-6, use_gamma=False,
-                 factor=None, weight_name='W', name=None):
+    def __init__(
+        self,
+        n_power_iteration=1,
+        eps=1e-6,
+        use_gamma=False,
+        factor=None,
+        weight_name='W',
+        name=None,
+    ):
         super(SpectralNormalization, self).__init__(weight_name, name)
         if n_power_iteration < 1:
-            raise ValueError('SpectralNormalization: n_power_iteration must '
-                             'be positive, not {}'.format(n_power_iteration))
+            raise ValueError(
+                'SpectralNormalization: n_power_iteration must '
+                'be positive, not {}'.format(n_power_iteration)
+            )
         self.n_power_iteration = n_power_iteration
         self.eps = eps
         self.use_gamma = use_gamma
@@ -85,9 +94,10 @@ class SpectralNormalization(_weight_hook.WeightHook):
 
     def prepare(self, link, weight):
         if 0 in weight.shape:
-            raise ValueError('SpectralNormalization: the weight {!r} has the '
-                             'shape {}, with no element'.format(
-                                 self.weight_name, weight.shape))
+            raise ValueError(
+                'SpectralNormalization: the weight {!r} has the '
+                'shape {}, with no element'.format(self.weight_name, weight.shape)
+            )
         xp = backend.get_array_module(weight.array)
         u = xp.random.normal(size=(weight.shape[self.axis],))
         u = _l2normalize(xp, u, self.eps).astype(weight.dtype)
@@ -95,11 +105,9 @@ class SpectralNormalization(_weight_hook.WeightHook):
         link.register_persistent(self.vector_name)
         if self.use_gamma:
             matrix = _as_matrix(weight, self.axis).array
-            sigma = xp.linalg.svd(matrix.astype(xp.float64),
-                                  compute_uv=False)[0]
+            sigma = xp.linalg.svd(matrix.astype(xp.float64), compute_uv=False)[0]
             with link.init_scope():
-                link.gamma = variable.Parameter(
-                    xp.asarray(sigma, dtype=weight.dtype))
+                link.gamma = variable.Parameter(xp.asarray(sigma, dtype=weight.dtype))
 
     def release(self, link):
         delattr(link, self.vector_name)

@@ -75,8 +75,7 @@ class TimerHook(link_hook.LinkHook):
         self._self_time[name] += elapsed - nested
 
     def total_time(self):
-        """Returns the total elapsed time of the outermost calls, in seconds.
-        """
+        """Returns the total elapsed time of the outermost calls, in seconds."""
         # The self times of all the calls add up to the time of the
         # outermost ones.
         return sum(self._self_time.values())
@@ -92,7 +91,8 @@ class TimerHook(link_hook.LinkHook):
 
         """
         result = _report.summarize(
-            self.call_history, (('elapsed_time', lambda a, b: a + b),))
+            self.call_history, (('elapsed_time', lambda a, b: a + b),)
+        )
         for name, record in result.items():
             record['self_time'] = self._self_time[name]
         return result
@@ -112,12 +112,16 @@ class TimerHook(link_hook.LinkHook):
         """
         summary = self.summary()
         units = _function_timer.row_units(
-            unit, [r['elapsed_time'] for r in summary.values()])
+            unit, [r['elapsed_time'] for r in summary.values()]
+        )
         rows = [('LinkName', 'ElapsedTime', 'Occurrence', 'SelfTime')]
         for (name, record), (row_unit, factor) in zip(summary.items(), units):
-            rows.append((
-                name, '{:.2f}{}'.format(record['elapsed_time'] * factor,
-                                        row_unit),
-                str(record['occurrence']),
-                '{:.2f}{}'.format(record['self_time'] * factor, row_unit)))
+            rows.append(
+                (
+                    name,
+                    '{:.2f}{}'.format(record['elapsed_time'] * factor, row_unit),
+                    str(record['occurrence']),
+                    '{:.2f}{}'.format(record['self_time'] * factor, row_unit),
+                )
+            )
         _report.write_table(rows, file)

@@ -13,7 +13,9 @@ from chainerlite.links.connection.deconvolution_2d import Deconvolution2D  # NOQ
 from chainerlite.links.connection.deconvolution_nd import Deconvolution1D  # NOQA
 from chainerlite.links.connection.deconvolution_nd import Deconvolution3D  # NOQA
 from chainerlite.links.connection.deconvolution_nd import DeconvolutionND  # NOQA
-from chainerlite.links.connection.deformable_convolution_2d import DeformableConvolution2D  # NOQA
+from chainerlite.links.connection.deformable_convolution_2d import (
+    DeformableConvolution2D,
+)  # NOQA
 from chainerlite.links.connection.depthwise_convolution_2d import DepthwiseConvolution2D  # NOQA
 from chainerlite.links.connection.dilated_convolution_2d import DilatedConvolution2D  # NOQA
 from chainerlite.links.connection.embed_id import EmbedID  # NOQA
@@ -33,7 +35,9 @@ from chainerlite.links.loss.negative_sampling import NegativeSampling  # NOQA
 from chainerlite.links.model.classifier import Classifier  # NOQA
 from chainerlite.links.normalization.batch_normalization import BatchNormalization  # NOQA
 from chainerlite.links.normalization.batch_renormalization import BatchRenormalization  # NOQA
-from chainerlite.links.normalization.decorrelated_batch_normalization import DecorrelatedBatchNormalization  # NOQA
+from chainerlite.links.normalization.decorrelated_batch_normalization import (
+    DecorrelatedBatchNormalization,
+)  # NOQA
 from chainerlite.links.normalization.group_normalization import GroupNormalization  # NOQA
 from chainerlite.links.normalization.layer_normalization import LayerNormalization  # NOQA
 from chainerlite.links.rnn.gru import GRU  # NOQA

@@ -50,12 +50,12 @@ class GradientClipping:
         self.threshold = threshold
 
     def __call__(self, opt):
-        grads = [param.grad for param in opt.target.params(False)
-                 if param.grad is not None]
+        grads = [
+            param.grad for param in opt.target.params(False) if param.grad is not None
+        ]
         norm = math.sqrt(_sum_sqnorm(grads))
         if norm <= self.threshold:
             return
         rate = self.threshold / norm
         for grad in grads:
             grad *= rate
-

@@ -12,19 +12,32 @@ from chainerlite.backends import cuda_kernel
 from chainerlite.backends import cuda_multi_tensor
 
 _A = 'typedef typename acc_type<T>::type A;'
-_MIXED = [{'P': 'float16', 'M': 'float32'}, {'P': 'float32', 'M': 'float32'},
-          {'P': 'float64', 'M': 'float64'}]
+_MIXED = [
+    {'P': 'float16', 'M': 'float32'},
+    {'P': 'float32', 'M': 'float32'},
+    {'P': 'float64', 'M': 'float64'},
+]
 
-sgd = cuda_multi_tensor.register(cuda_kernel.Elementwise(
-    'T grad, float64 lr', 'T param',
-    _A + 'param = (T)((A)param - (A)(T)(lr * (A)grad));',
-    'chainerlite_sgd_update', preamble=cuda_kernel.ACC_TYPE))
+sgd = cuda_multi_tensor.register(
+    cuda_kernel.Elementwise(
+        'T grad, float64 lr',
+        'T param',
+        _A + 'param = (T)((A)param - (A)(T)(lr * (A)grad));',
+        'chainerlite_sgd_update',
+        preamble=cuda_kernel.ACC_TYPE,
+    )
+)
 
-momentum_sgd = cuda_multi_tensor.register(cuda_kernel.Elementwise(
-    'T grad, float64 lr, float64 momentum', 'T param, T v',
-    _A + 'A nv = (A)v * (A)momentum - (A)lr * (A)grad;'
-    'v = (T)nv; param = (T)((A)param + (A)v);',
-    'chainerlite_momentum_sgd_update', preamble=cuda_kernel.ACC_TYPE))
+momentum_sgd = cuda_multi_tensor.register(
+    cuda_kernel.Elementwise(
+        'T grad, float64 lr, float64 momentum',
+        'T param, T v',
+        _A + 'A nv = (A)v * (A)momentum - (A)lr * (A)grad;'
+        'v = (T)nv; param = (T)((A)param + (A)v);',
+        'chainerlite_momentum_sgd_update',
+        preamble=cuda_kernel.ACC_TYPE,
+    )
+)
 
 # Adam and its variants: vhat = max(vhat, v) with AMSGrad (the vhat
 # output is v itself otherwise), the step clipped to [lower, upper] (0 and
@@ -37,34 +50,56 @@ _ADAM = (
     'A step = (A)lr / (sqrt({denom}) + (A)eps);'
     'step = step < (A)lower ? (A)lower : (step > (A)upper ? (A)upper : step);'
     'A delta = (A)eta * (step * m + (A)weight_decay_rate * (A)param);'
-    'param = (P)((A)param - (A)(P)delta);')
-_ADAM_IN = ('P grad, float64 lr, float64 one_minus_beta1, '
-            'float64 one_minus_beta2, float64 eps, float64 eta, '
-            'float64 weight_decay_rate, float64 lower, float64 upper')
-adam = cuda_multi_tensor.register(cuda_kernel.Elementwise(
-    _ADAM_IN, 'P param, M m, M v',
-    _ADAM.format(vhat='', denom='v'),
-    'chainerlite_adam_update', check_types=_MIXED))
-adam_amsgrad = cuda_multi_tensor.register(cuda_kernel.Elementwise(
-    _ADAM_IN, 'P param, M m, M v, M vhat',
-    _ADAM.format(vhat='vhat = vhat > v ? vhat : v;', denom='vhat'),
-    'chainerlite_adam_amsgrad_update', check_types=_MIXED))
+    'param = (P)((A)param - (A)(P)delta);'
+)
+_ADAM_IN = (
+    'P grad, float64 lr, float64 one_minus_beta1, '
+    'float64 one_minus_beta2, float64 eps, float64 eta, '
+    'float64 weight_decay_rate, float64 lower, float64 upper'
+)
+adam = cuda_multi_tensor.register(
+    cuda_kernel.Elementwise(
+        _ADAM_IN,
+        'P param, M m, M v',
+        _ADAM.format(vhat='', denom='v'),
+        'chainerlite_adam_update',
+        check_types=_MIXED,
+    )
+)
+adam_amsgrad = cuda_multi_tensor.register(
+    cuda_kernel.Elementwise(
+        _ADAM_IN,
+        'P param, M m, M v, M vhat',
+        _ADAM.format(vhat='vhat = vhat > v ? vhat : v;', denom='vhat'),
+        'chainerlite_adam_amsgrad_update',
+        check_types=_MIXED,
+    )
+)
 
-rmsprop = cuda_multi_tensor.register(cuda_kernel.Elementwise(
-    'T grad, float64 lr, float64 alpha, float64 eps, bool eps_inside_sqrt',
-    'T param, T ms',
-    # eps rounded to T first, as on the CPU
-    _A + 'A g = (A)grad; A e = (A)(T)eps;'
-    'ms = (T)((A)ms * (A)alpha + (A(1) - (A)alpha) * g * g);'
-    'A denom = eps_inside_sqrt ? sqrt((A)ms + e) : sqrt((A)ms) + e;'
-    'param = (T)((A)param - (A)lr * g / denom);',
-    'chainerlite_rmsprop_update', preamble=cuda_kernel.ACC_TYPE))
+rmsprop = cuda_multi_tensor.register(
+    cuda_kernel.Elementwise(
+        'T grad, float64 lr, float64 alpha, float64 eps, bool eps_inside_sqrt',
+        'T param, T ms',
+        # eps rounded to T first, as on the CPU
+        _A + 'A g = (A)grad; A e = (A)(T)eps;'
+        'ms = (T)((A)ms * (A)alpha + (A(1) - (A)alpha) * g * g);'
+        'A denom = eps_inside_sqrt ? sqrt((A)ms + e) : sqrt((A)ms) + e;'
+        'param = (T)((A)param - (A)lr * g / denom);',
+        'chainerlite_rmsprop_update',
+        preamble=cuda_kernel.ACC_TYPE,
+    )
+)
 
-ada_grad = cuda_multi_tensor.register(cuda_kernel.Elementwise(
-    'T grad, float64 lr, float64 eps', 'T param, T h',
-    _A + 'A g = (A)grad; h = (T)((A)h + g * g);'
-    'param = (T)((A)param - (A)lr * g / (sqrt((A)h) + (A)eps));',
-    'chainerlite_ada_grad_update', preamble=cuda_kernel.ACC_TYPE))
+ada_grad = cuda_multi_tensor.register(
+    cuda_kernel.Elementwise(
+        'T grad, float64 lr, float64 eps',
+        'T param, T h',
+        _A + 'A g = (A)grad; h = (T)((A)h + g * g);'
+        'param = (T)((A)param - (A)lr * g / (sqrt((A)h) + (A)eps));',
+        'chainerlite_ada_grad_update',
+        preamble=cuda_kernel.ACC_TYPE,
+    )
+)
 
 
 def run(rule, kernel, *args):

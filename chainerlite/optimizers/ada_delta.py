@@ -63,6 +63,5 @@ class AdaDelta(_rule.ArrayMethod):
     rho = optimizer.HyperparameterProxy('rho')
     eps = optimizer.HyperparameterProxy('eps')
 
-    def __init__(self, rho=_default_hyperparam.rho,
-                 eps=_default_hyperparam.eps):
+    def __init__(self, rho=_default_hyperparam.rho, eps=_default_hyperparam.eps):
         super().__init__(rho=rho, eps=eps)

@@ -47,8 +47,15 @@ class AdaGradRule(optimizer.UpdateRule):
     def update_core_gpu(self, param):
         # one fused kernel
         hp = self.hyperparam
-        _kernels.run(self, _kernels.ada_grad, param.grad, hp.lr, hp.eps,
-                     param.array, self.state['h'])
+        _kernels.run(
+            self,
+            _kernels.ada_grad,
+            param.grad,
+            hp.lr,
+            hp.eps,
+            param.array,
+            self.state['h'],
+        )
 
 
 class AdaGrad(optimizer.GradientMethod):

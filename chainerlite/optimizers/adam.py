@@ -20,8 +20,18 @@ _default_hyperparam.adabound = False
 _default_hyperparam.final_lr = 0.1
 _default_hyperparam.gamma = 1e-3
 
-_NAMES = ('alpha', 'beta1', 'beta2', 'eps', 'eta', 'weight_decay_rate',
-          'amsgrad', 'adabound', 'final_lr', 'gamma')
+_NAMES = (
+    'alpha',
+    'beta1',
+    'beta2',
+    'eps',
+    'eta',
+    'weight_decay_rate',
+    'amsgrad',
+    'adabound',
+    'final_lr',
+    'gamma',
+)
 
 
 def _intermediate_dtype(dtype):
@@ -32,15 +42,16 @@ def _intermediate_dtype(dtype):
 def _check_eps(hp, dtype):
     if hp.eps != 0 and dtype.type(hp.eps) == 0:
         raise ValueError(
-            'eps of Adam optimizer is too small for {} ({})'.format(
-                dtype.name, hp.eps))
+            'eps of Adam optimizer is too small for {} ({})'.format(dtype.name, hp.eps)
+        )
 
 
 def _learning_rate(hp, t):
     if t == 0:
         raise RuntimeError(
             'Can\'t determine the learning rate of Adam optimizer because '
-            'the update steps have not been started.')
+            'the update steps have not been started.'
+        )
     fix1 = 1.0 - math.pow(hp.beta1, t)
     fix2 = 1.0 - math.pow(hp.beta2, t)
     return hp.alpha * math.sqrt(fix2) / fix1
@@ -78,12 +89,33 @@ class AdamRule(optimizer.UpdateRule):
 
     """
 
-    def __init__(self, parent_hyperparam=None, alpha=None, beta1=None,
-                 beta2=None, eps=None, eta=None, weight_decay_rate=None,
-                 amsgrad=None, adabound=None, final_lr=None, gamma=None):
+    def __init__(
+        self,
+        parent_hyperparam=None,
+        alpha=None,
+        beta1=None,
+        beta2=None,
+        eps=None,
+        eta=None,
+        weight_decay_rate=None,
+        amsgrad=None,
+        adabound=None,
+        final_lr=None,
+        gamma=None,
+    ):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        values = (alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad,
-                  adabound, final_lr, gamma)
+        values = (
+            alpha,
+            beta1,
+            beta2,
+            eps,
+            eta,
+            weight_decay_rate,
+            amsgrad,
+            adabound,
+            final_lr,
+            gamma,
+        )
         for name, value in zip(_NAMES, values):
             if value is not None:
                 setattr(self.hyperparam, name, value)
@@ -133,12 +165,22 @@ class AdamRule(optimizer.UpdateRule):
         hp = self.hyperparam
         _check_eps(hp, _intermediate_dtype(param.dtype))
         lower, upper = self._bounds() if hp.adabound else (0.0, math.inf)
-        args = (param.grad, self.lr, 1 - hp.beta1, 1 - hp.beta2, hp.eps,
-                hp.eta, hp.weight_decay_rate, lower, upper, param.array,
-                self.state['m'], self.state['v'])
+        args = (
+            param.grad,
+            self.lr,
+            1 - hp.beta1,
+            1 - hp.beta2,
+            hp.eps,
+            hp.eta,
+            hp.weight_decay_rate,
+            lower,
+            upper,
+            param.array,
+            self.state['m'],
+            self.state['v'],
+        )
         if hp.amsgrad:
-            _kernels.run(self, _kernels.adam_amsgrad, *args,
-                         self.state['vhat'])
+            _kernels.run(self, _kernels.adam_amsgrad, *args, self.state['vhat'])
         else:
             _kernels.run(self, _kernels.adam, *args)
 
@@ -185,19 +227,32 @@ class Adam(optimizer.GradientMethod):
     final_lr = optimizer.HyperparameterProxy('final_lr')
     gamma = optimizer.HyperparameterProxy('gamma')
 
-    def __init__(self, alpha=_default_hyperparam.alpha,
-                 beta1=_default_hyperparam.beta1,
-                 beta2=_default_hyperparam.beta2,
-                 eps=_default_hyperparam.eps,
-                 eta=_default_hyperparam.eta,
-                 weight_decay_rate=_default_hyperparam.weight_decay_rate,
-                 amsgrad=_default_hyperparam.amsgrad,
-                 adabound=_default_hyperparam.adabound,
-                 final_lr=_default_hyperparam.final_lr,
-                 gamma=_default_hyperparam.gamma):
+    def __init__(
+        self,
+        alpha=_default_hyperparam.alpha,
+        beta1=_default_hyperparam.beta1,
+        beta2=_default_hyperparam.beta2,
+        eps=_default_hyperparam.eps,
+        eta=_default_hyperparam.eta,
+        weight_decay_rate=_default_hyperparam.weight_decay_rate,
+        amsgrad=_default_hyperparam.amsgrad,
+        adabound=_default_hyperparam.adabound,
+        final_lr=_default_hyperparam.final_lr,
+        gamma=_default_hyperparam.gamma,
+    ):
         super().__init__()
-        values = (alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad,
-                  adabound, final_lr, gamma)
+        values = (
+            alpha,
+            beta1,
+            beta2,
+            eps,
+            eta,
+            weight_decay_rate,
+            amsgrad,
+            adabound,
+            final_lr,
+            gamma,
+        )
         for name, value in zip(_NAMES, values):
             setattr(self.hyperparam, name, value)
 
@@ -223,54 +278,88 @@ class Adam(optimizer.GradientMethod):
 class AdamW(Adam):
     """Adam with decoupled weight decay (see :class:`Adam`)."""
 
-    def __init__(self, alpha=_default_hyperparam.alpha,
-                 beta1=_default_hyperparam.beta1,
-                 beta2=_default_hyperparam.beta2,
-                 eps=_default_hyperparam.eps,
-                 eta=_default_hyperparam.eta,
-                 weight_decay_rate=_default_hyperparam.weight_decay_rate):
-        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
-                         eta=eta, weight_decay_rate=weight_decay_rate)
+    def __init__(
+        self,
+        alpha=_default_hyperparam.alpha,
+        beta1=_default_hyperparam.beta1,
+        beta2=_default_hyperparam.beta2,
+        eps=_default_hyperparam.eps,
+        eta=_default_hyperparam.eta,
+        weight_decay_rate=_default_hyperparam.weight_decay_rate,
+    ):
+        super().__init__(
+            alpha=alpha,
+            beta1=beta1,
+            beta2=beta2,
+            eps=eps,
+            eta=eta,
+            weight_decay_rate=weight_decay_rate,
+        )
 
 
 class AMSGrad(Adam):
     """Adam with ``amsgrad=True`` (see :class:`Adam`)."""
 
-    def __init__(self, alpha=_default_hyperparam.alpha,
-                 beta1=_default_hyperparam.beta1,
-                 beta2=_default_hyperparam.beta2,
-                 eps=_default_hyperparam.eps,
-                 eta=_default_hyperparam.eta):
-        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
-                         eta=eta, amsgrad=True)
+    def __init__(
+        self,
+        alpha=_default_hyperparam.alpha,
+        beta1=_default_hyperparam.beta1,
+        beta2=_default_hyperparam.beta2,
+        eps=_default_hyperparam.eps,
+        eta=_default_hyperparam.eta,
+    ):
+        super().__init__(
+            alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta, amsgrad=True
+        )
 
 
 class AdaBound(Adam):
     """Adam with ``adabound=True`` (see :class:`Adam`)."""
 
-    def __init__(self, alpha=_default_hyperparam.alpha,
-                 beta1=_default_hyperparam.beta1,
-                 beta2=_default_hyperparam.beta2,
-                 final_lr=_default_hyperparam.final_lr,
-                 gamma=_default_hyperparam.gamma,
-                 eps=_default_hyperparam.eps,
-                 eta=_default_hyperparam.eta):
-        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
-                         eta=eta, adabound=True, final_lr=final_lr,
-                         gamma=gamma)
+    def __init__(
+        self,
+        alpha=_default_hyperparam.alpha,
+        beta1=_default_hyperparam.beta1,
+        beta2=_default_hyperparam.beta2,
+        final_lr=_default_hyperparam.final_lr,
+        gamma=_default_hyperparam.gamma,
+        eps=_default_hyperparam.eps,
+        eta=_default_hyperparam.eta,
+    ):
+        super().__init__(
+            alpha=alpha,
+            beta1=beta1,
+            beta2=beta2,
+            eps=eps,
+            eta=eta,
+            adabound=True,
+            final_lr=final_lr,
+            gamma=gamma,
+        )
 
 
 class AMSBound(Adam):
     """Adam with ``amsgrad=True`` and ``adabound=True`` (see
     :class:`Adam`)."""
 
-    def __init__(self, alpha=_default_hyperparam.alpha,
-                 beta1=_default_hyperparam.beta1,
-                 beta2=_default_hyperparam.beta2,
-                 final_lr=_default_hyperparam.final_lr,
-                 gamma=_default_hyperparam.gamma,
-                 eps=_default_hyperparam.eps,
-                 eta=_default_hyperparam.eta):
-        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
-                         eta=eta, amsgrad=True, adabound=True,
-                         final_lr=final_lr, gamma=gamma)
+    def __init__(
+        self,
+        alpha=_default_hyperparam.alpha,
+        beta1=_default_hyperparam.beta1,
+        beta2=_default_hyperparam.beta2,
+        final_lr=_default_hyperparam.final_lr,
+        gamma=_default_hyperparam.gamma,
+        eps=_default_hyperparam.eps,
+        eta=_default_hyperparam.eta,
+    ):
+        super().__init__(
+            alpha=alpha,
+            beta1=beta1,
+            beta2=beta2,
+            eps=eps,
+            eta=eta,
+            amsgrad=True,
+            adabound=True,
+            final_lr=final_lr,
+            gamma=gamma,
+        )

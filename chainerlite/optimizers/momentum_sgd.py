@@ -35,8 +35,15 @@ class MomentumSGDRule(_momentum.MomentumRule):
     def update_core_gpu(self, param):
         # one fused kernel
         hp = self.hyperparam
-        _kernels.run(self, _kernels.momentum_sgd, param.grad, hp.lr,
-                     hp.momentum, param.array, self.state['v'])
+        _kernels.run(
+            self,
+            _kernels.momentum_sgd,
+            param.grad,
+            hp.lr,
+            hp.momentum,
+            param.array,
+            self.state['v'],
+        )
 
 
 class MomentumSGD(_momentum.MomentumMethod):

@@ -14,7 +14,7 @@ def _rho(beta, t):
     # Ratio of the variance of the bias-corrected moving average of t
     # i.i.d. samples to the variance of one sample (Balles and Hennig,
     # 2018): 1 at the first step, (1 - beta) / (1 + beta) in the limit.
-    bt = beta ** t
+    bt = beta**t
     return (1 - beta) * (1 + bt) / ((1 + beta) * (1 - bt))
 
 
@@ -42,10 +42,21 @@ class MSVAGRule(_rule.ArrayRule):
 
     _default_hyperparam = _default_hyperparam
 
-    def __init__(self, parent_hyperparam=None, lr=None, beta=None,
-                 eta=None, weight_decay_rate=None):
-        super().__init__(parent_hyperparam, lr=lr, beta=beta, eta=eta,
-                         weight_decay_rate=weight_decay_rate)
+    def __init__(
+        self,
+        parent_hyperparam=None,
+        lr=None,
+        beta=None,
+        eta=None,
+        weight_decay_rate=None,
+    ):
+        super().__init__(
+            parent_hyperparam,
+            lr=lr,
+            beta=beta,
+            eta=eta,
+            weight_decay_rate=weight_decay_rate,
+        )
 
     def init_state(self, param):
         self.zeros_state(param, 'm', 'v')
@@ -56,7 +67,7 @@ class MSVAGRule(_rule.ArrayRule):
         m, v = self.state['m'], self.state['v']
         m += (1 - hp.beta) * (grad - m)
         v += (1 - hp.beta) * (grad * grad - v)
-        correction = 1 - hp.beta ** self.t
+        correction = 1 - hp.beta**self.t
         mt = m / correction
         mt2 = mt * mt
         rho = _rho(hp.beta, self.t)
@@ -89,9 +100,11 @@ class MSVAG(_rule.ArrayMethod):
     eta = optimizer.HyperparameterProxy('eta')
     weight_decay_rate = optimizer.HyperparameterProxy('weight_decay_rate')
 
-    def __init__(self, lr=_default_hyperparam.lr,
-                 beta=_default_hyperparam.beta,
-                 eta=_default_hyperparam.eta,
-                 weight_decay_rate=_default_hyperparam.weight_decay_rate):
-        super().__init__(lr=lr, beta=beta, eta=eta,
-                         weight_decay_rate=weight_decay_rate)
+    def __init__(
+        self,
+        lr=_default_hyperparam.lr,
+        beta=_default_hyperparam.beta,
+        eta=_default_hyperparam.eta,
+        weight_decay_rate=_default_hyperparam.weight_decay_rate,
+    ):
+        super().__init__(lr=lr, beta=beta, eta=eta, weight_decay_rate=weight_decay_rate)

@@ -17,7 +17,9 @@ def _checked_eps(hp, dtype):
     if hp.eps != 0 and eps == 0:
         raise ValueError(
             'eps of RMSprop optimizer is too small for {} ({})'.format(
-                dtype.name, hp.eps))
+                dtype.name, hp.eps
+            )
+        )
     return eps
 
 
@@ -45,11 +47,21 @@ class RMSpropRule(optimizer.UpdateRule):
 
     """
 
-    def __init__(self, parent_hyperparam=None, lr=None, alpha=None,
-                 eps=None, eps_inside_sqrt=None):
+    def __init__(
+        self,
+        parent_hyperparam=None,
+        lr=None,
+        alpha=None,
+        eps=None,
+        eps_inside_sqrt=None,
+    ):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        for name, value in (('lr', lr), ('alpha', alpha), ('eps', eps),
-                            ('eps_inside_sqrt', eps_inside_sqrt)):
+        for name, value in (
+            ('lr', lr),
+            ('alpha', alpha),
+            ('eps', eps),
+            ('eps_inside_sqrt', eps_inside_sqrt),
+        ):
             if value is not None:
                 setattr(self.hyperparam, name, value)
 
@@ -76,8 +88,17 @@ class RMSpropRule(optimizer.UpdateRule):
         hp = self.hyperparam
         grad = param.grad
         _checked_eps(hp, grad.dtype)
-        _kernels.run(self, _kernels.rmsprop, grad, hp.lr, hp.alpha, hp.eps,
-                     bool(hp.eps_inside_sqrt), param.array, self.state['ms'])
+        _kernels.run(
+            self,
+            _kernels.rmsprop,
+            grad,
+            hp.lr,
+            hp.alpha,
+            hp.eps,
+            bool(hp.eps_inside_sqrt),
+            param.array,
+            self.state['ms'],
+        )
 
 
 class RMSprop(optimizer.GradientMethod):
@@ -97,9 +118,13 @@ class RMSprop(optimizer.GradientMethod):
     eps = optimizer.HyperparameterProxy('eps')
     eps_inside_sqrt = optimizer.HyperparameterProxy('eps_inside_sqrt')
 
-    def __init__(self, lr=_default_hyperparam.lr,
-                 alpha=_default_hyperparam.alpha, eps=_default_hyperparam.eps,
-                 eps_inside_sqrt=_default_hyperparam.eps_inside_sqrt):
+    def __init__(
+        self,
+        lr=_default_hyperparam.lr,
+        alpha=_default_hyperparam.alpha,
+        eps=_default_hyperparam.eps,
+        eps_inside_sqrt=_default_hyperparam.eps_inside_sqrt,
+    ):
         super().__init__()
         self.hyperparam.lr = lr
         self.hyperparam.alpha = alpha

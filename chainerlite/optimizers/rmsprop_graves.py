@@ -32,10 +32,12 @@ class RMSpropGravesRule(_rule.ArrayRule):
 
     _default_hyperparam = _default_hyperparam
 
-    def __init__(self, parent_hyperparam=None, lr=None, alpha=None,
-                 momentum=None, eps=None):
-        super().__init__(parent_hyperparam, lr=lr, alpha=alpha,
-                         momentum=momentum, eps=eps)
+    def __init__(
+        self, parent_hyperparam=None, lr=None, alpha=None, momentum=None, eps=None
+    ):
+        super().__init__(
+            parent_hyperparam, lr=lr, alpha=alpha, momentum=momentum, eps=eps
+        )
 
     def init_state(self, param):
         self.zeros_state(param, 'n', 'g', 'delta')
@@ -72,8 +74,11 @@ class RMSpropGraves(_rule.ArrayMethod):
     momentum = optimizer.HyperparameterProxy('momentum')
     eps = optimizer.HyperparameterProxy('eps')
 
-    def __init__(self, lr=_default_hyperparam.lr,
-                 alpha=_default_hyperparam.alpha,
-                 momentum=_default_hyperparam.momentum,
-                 eps=_default_hyperparam.eps):
+    def __init__(
+        self,
+        lr=_default_hyperparam.lr,
+        alpha=_default_hyperparam.alpha,
+        momentum=_default_hyperparam.momentum,
+        eps=_default_hyperparam.eps,
+    ):
         super().__init__(lr=lr, alpha=alpha, momentum=momentum, eps=eps)

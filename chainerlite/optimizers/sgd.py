@@ -28,8 +28,7 @@ class SGDRule(optimizer.UpdateRule):
 
     def update_core_gpu(self, param):
         # one fused kernel
-        _kernels.run(self, _kernels.sgd, param.grad, self.hyperparam.lr,
-                     param.array)
+        _kernels.run(self, _kernels.sgd, param.grad, self.hyperparam.lr, param.array)
 
 
 class SGD(optimizer.GradientMethod):

@@ -47,8 +47,7 @@ class SMORMS3Rule(_rule.ArrayRule):
         g += r * (grad - g)
         g2 += r * (grad * grad - g2)
         x = g * g / (g2 + hp.eps)
-        _rule.subtract(
-            param, grad * xp.minimum(x, hp.lr) / (xp.sqrt(g2) + hp.eps))
+        _rule.subtract(param, grad * xp.minimum(x, hp.lr) / (xp.sqrt(g2) + hp.eps))
         mem *= 1 - x
         mem += 1
 
@@ -67,6 +66,5 @@ class SMORMS3(_rule.ArrayMethod):
     lr = optimizer.HyperparameterProxy('lr')
     eps = optimizer.HyperparameterProxy('eps')
 
-    def __init__(self, lr=_default_hyperparam.lr,
-                 eps=_default_hyperparam.eps):
+    def __init__(self, lr=_default_hyperparam.lr, eps=_default_hyperparam.eps):
         super().__init__(lr=lr, eps=eps)

@@ -45,16 +45,19 @@ def checked_value(source, key, value):
         if shape != value.shape:
             raise ValueError(
                 'NpzDeserializer: shape mismatch for key {!r}: the file has '
-                '{} but the target has {}'.format(key, shape, value.shape))
+                '{} but the target has {}'.format(key, shape, value.shape)
+            )
         if not numpy.can_cast(dtype, value.dtype, 'same_kind'):
             raise TypeError(
                 'NpzDeserializer: cannot load {} data of key {!r} into an '
-                'array of {}'.format(dtype, key, value.dtype))
+                'array of {}'.format(dtype, key, value.dtype)
+            )
         return _cast_array(key, source.read(key), value.dtype)
     if math.prod(shape) != 1:
         raise ValueError(
             'NpzDeserializer: key {!r} holds an array of shape {} but the '
-            'target is a single {}'.format(key, shape, type(value).__name__))
+            'target is a single {}'.format(key, shape, type(value).__name__)
+        )
     return _cast_scalar(key, source.read(key).reshape(()), value)
 
 
@@ -67,14 +70,15 @@ def _cast_array(key, data, dtype):
         overflow = (~numpy.isfinite(cast) & numpy.isfinite(data)).any()
     elif dtype.kind in 'iu' and data.size:
         info = numpy.iinfo(dtype)
-        overflow = not info.min <= int(data.min()) <= int(data.max()) <= \
-            info.max
+        overflow = not info.min <= int(data.min()) <= int(data.max()) <= info.max
     else:
         overflow = False
     if overflow:
         raise ValueError(
-            'NpzDeserializer: values of key {!r} are out of the range of '
-            '{}'.format(key, dtype))
+            'NpzDeserializer: values of key {!r} are out of the range of {}'.format(
+                key, dtype
+            )
+        )
     return cast
 
 
@@ -83,14 +87,16 @@ def _cast_scalar(key, data, value):
     kind = data.dtype.type
     # int() keeps every bit of a NumPy integer; other casts must be safe.
     reason = 'the cast is not safe'
-    if (not issubclass(kind, numpy.number)
-            or (issubclass(kind, numpy.integer)
-                and issubclass(value_type, int))
-            or numpy.can_cast(data.dtype, value_type)):
+    if (
+        not issubclass(kind, numpy.number)
+        or (issubclass(kind, numpy.integer) and issubclass(value_type, int))
+        or numpy.can_cast(data.dtype, value_type)
+    ):
         try:
             return value_type(data)
         except (TypeError, ValueError) as e:
             reason = str(e)
     raise TypeError(
         'NpzDeserializer: cannot load {} data of key {!r} into a value of '
-        'type {} ({})'.format(data.dtype, key, value_type.__name__, reason))
+        'type {} ({})'.format(data.dtype, key, value_type.__name__, reason)
+    )

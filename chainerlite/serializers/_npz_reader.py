@@ -53,12 +53,10 @@ def _error(key, message):
 
 def _check_kind(key, dtype):
     if dtype.kind not in _KINDS:
-        raise _error(key, 'holds an array of unsupported dtype {}'.format(
-            dtype))
+        raise _error(key, 'holds an array of unsupported dtype {}'.format(dtype))
 
 
 class _MappingSource:
-
     def __init__(self, mapping):
         self._mapping = mapping
 
@@ -82,7 +80,6 @@ class _MappingSource:
 
 
 class _ZipSource:
-
     def __init__(self, archive):
         self._archive = archive
         self._members = {}
@@ -100,11 +97,17 @@ class _ZipSource:
         with self._archive.open(self._members[key]) as fp:
             shape, _, dtype = self._read_header(key, fp)
             if dtype.hasobject:
-                if (dtype.kind == 'O' and shape == ()
-                        and _is_pickled_none(fp.read(_MAX_NONE_PICKLE + 1))):
+                if (
+                    dtype.kind == 'O'
+                    and shape == ()
+                    and _is_pickled_none(fp.read(_MAX_NONE_PICKLE + 1))
+                ):
                     return None
-                raise _error(key, 'holds Python objects (an object array); '
-                             'npz files are loaded without unpickling')
+                raise _error(
+                    key,
+                    'holds Python objects (an object array); '
+                    'npz files are loaded without unpickling',
+                )
         return shape, dtype
 
     def read(self, key):
@@ -127,19 +130,20 @@ class _ZipSource:
             elif version == (2, 0):
                 shape, fortran, dtype = npy_format.read_array_header_2_0(fp)
             else:
-                raise ValueError('format version {} is not supported'.format(
-                    version))
+                raise ValueError('format version {} is not supported'.format(version))
         except (ValueError, zipfile.BadZipFile) as e:
-            raise _error(key, 'is not a valid .npy member: {}'.format(e)) \
-                from e
+            raise _error(key, 'is not a valid .npy member: {}'.format(e)) from e
         if not dtype.hasobject:
             _check_kind(key, dtype)
             size = self._members[key].file_size - fp.tell()
             if size != math.prod(shape) * dtype.itemsize:
-                raise _error(key, 'declares shape {} of {} ({} bytes) but '
-                             'holds {} bytes of data'.format(
-                                 shape, dtype,
-                                 math.prod(shape) * dtype.itemsize, size))
+                raise _error(
+                    key,
+                    'declares shape {} of {} ({} bytes) but '
+                    'holds {} bytes of data'.format(
+                        shape, dtype, math.prod(shape) * dtype.itemsize, size
+                    ),
+                )
         return shape, fortran, dtype
 
 
@@ -162,11 +166,14 @@ def _is_pickled_none(payload):
     if len(payload) > _MAX_NONE_PICKLE:
         return False
     try:
-        ops = [op.name for op, _, _ in pickletools.genops(payload)
-               if op.name not in _MEMO_OPS]
+        ops = [
+            op.name
+            for op, _, _ in pickletools.genops(payload)
+            if op.name not in _MEMO_OPS
+        ]
     except ValueError:
         return False
     if ops.count('EMPTY_LIST') != 1 or 'LIST' in ops:
         return False
     start = ops.index('EMPTY_LIST')
-    return ops[start + 1:start + 3] == ['NONE', 'APPEND']
+    return ops[start + 1 : start + 3] == ['NONE', 'APPEND']

@@ -11,7 +11,8 @@ _available = False
 def _unavailable(what):
     return RuntimeError(
         '{} needs HDF5 support (h5py), which chainerlite does not have; use '
-        'chainerlite.serializers.save_npz / load_npz instead.'.format(what))
+        'chainerlite.serializers.save_npz / load_npz instead.'.format(what)
+    )
 
 
 class HDF5Serializer(object):

@@ -60,7 +60,8 @@ def _check_ignore_names(ignore_names):
         if not (isinstance(name, str) or callable(name)):
             raise ValueError(
                 'ignore_names needs to be a callable, string or list of '
-                'them, got {!r}'.format(name))
+                'them, got {!r}'.format(name)
+            )
     return list(ignore_names)
 
 
@@ -139,8 +140,8 @@ class NpzDeserializer(serializer_module.Deserializer):
         if key not in self._source:
             if self.strict:
                 raise KeyError(
-                    'NpzDeserializer: key {!r} is not in the file'.format(
-                        key))
+                    'NpzDeserializer: key {!r} is not in the file'.format(key)
+                )
             return value
         loaded = self._checked_value(key, value)
         if not self._dry_run:
@@ -191,9 +192,13 @@ class NpzDeserializer(serializer_module.Deserializer):
         # hand back an array, and an object may then ask for more values
         # (an optimizer's new state): check the data at this level now.
         for key in list(self._source.keys()):
-            name = key[len(self.path):]
-            if (key.startswith(self.path) and '/' not in name
-                    and key not in self._checked and not self._ignored(key)):
+            name = key[len(self.path) :]
+            if (
+                key.startswith(self.path)
+                and '/' not in name
+                and key not in self._checked
+                and not self._ignored(key)
+            ):
                 self._checked_value(key, None)
 
     def _ignored(self, key):
@@ -284,8 +289,10 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
     and a value out of the range of the target's dtype is an error.
 
     For chainerlite's own objects (links, optimizers, trainers...), every
-    value is checked before any is assigned, so that an error leaves ``obj`` as it was (an optimizer that has never updated asks for each of
-    its state entries by name, so a missing one is found by the check too).
+    value is checked before any is assigned, so that an error leaves
+    ``obj`` as it was (an optimizer that has never updated asks for each
+    of its state entries by name, so a missing one is found by the check
+    too).
 
     Args:
         file (str or file-like): Path or binary file to read.
@@ -307,9 +314,7 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
     """
     npz = numpy.load(file, allow_pickle=False)
     if not isinstance(npz, npyio.NpzFile):
-        raise ValueError(
-            'load_npz: the file holds a single array, not an npz archive')
+        raise ValueError('load_npz: the file holds a single array, not an npz archive')
     with npz:
-        d = NpzDeserializer(npz, path=path, strict=strict,
-                            ignore_names=ignore_names)
+        d = NpzDeserializer(npz, path=path, strict=strict, ignore_names=ignore_names)
         d.load(obj)

@@ -34,8 +34,9 @@ def base_seed():
             try:
                 return int(value)
             except ValueError:
-                raise ValueError('{} must be an integer, not {!r}'.format(
-                    name, value)) from None
+                raise ValueError(
+                    '{} must be an integer, not {!r}'.format(name, value)
+                ) from None
     return 0
 
 
@@ -89,6 +90,7 @@ def _wrap_function(f):
             return f(*args, **kwargs)
         finally:
             _restore(saved)
+
     return wrapper
 
 
@@ -133,6 +135,7 @@ def fix_random(*, setup_method='setUp', teardown_method='tearDown'):
         :func:`~chainerlite.testing.parameterize` made).
 
     """
+
     def decorate(obj):
         if isinstance(obj, type):
             if issubclass(obj, unittest.TestCase):

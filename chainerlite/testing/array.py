@@ -9,8 +9,11 @@ def _as_numpy(x):
     Variables are unwrapped (duck-typed through ``array`` so that this module
     needs no import of the core) and CuPy arrays are copied to the host.
     """
-    if not isinstance(x, (numpy.ndarray, numpy.generic)) and hasattr(
-            x, 'array') and hasattr(x, 'creator'):
+    if (
+        not isinstance(x, (numpy.ndarray, numpy.generic))
+        and hasattr(x, 'array')
+        and hasattr(x, 'creator')
+    ):
         x = x.array
     if type(x).__module__.split('.')[0] == 'cupy':
         x = x.get()
@@ -48,8 +51,7 @@ def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
     x = _as_numpy(x)
     y = _as_numpy(y)
     try:
-        numpy.testing.assert_allclose(
-            x, y, atol=atol, rtol=rtol, verbose=verbose)
+        numpy.testing.assert_allclose(x, y, atol=atol, rtol=rtol, verbose=verbose)
     except AssertionError as e:
         raise AssertionError(_report(x, y, atol, rtol, verbose, e)) from None
 
@@ -72,18 +74,22 @@ def _report(x, y, atol, rtol, verbose, error):
     lines.append('x: shape={} dtype={}'.format(xa.shape, xa.dtype))
     lines.append('y: shape={} dtype={}'.format(ya.shape, ya.dtype))
     if abs_err.size:
-        lines.append('mismatched elements: {} / {}'.format(
-            int(bad.sum()), bad.size))
-        lines.append('max absolute error: {}'.format(
-            numpy.nanmax(abs_err) if not numpy.isnan(abs_err).all()
-            else 'nan'))
+        lines.append('mismatched elements: {} / {}'.format(int(bad.sum()), bad.size))
+        lines.append(
+            'max absolute error: {}'.format(
+                numpy.nanmax(abs_err) if not numpy.isnan(abs_err).all() else 'nan'
+            )
+        )
         finite_rel = rel_err[numpy.isfinite(rel_err)]
         if finite_rel.size:
             lines.append('max relative error: {}'.format(finite_rel.max()))
         if bad.any():
             index = tuple(int(i) for i in numpy.argwhere(bad)[0])
-            lines.append('first mismatch at index {}: x={} y={}'.format(
-                index, xf[index], yf[index]))
+            lines.append(
+                'first mismatch at index {}: x={} y={}'.format(
+                    index, xf[index], yf[index]
+                )
+            )
     if verbose:
         options = dict(threshold=200, max_line_width=79)
         lines.append('x:\n' + numpy.array2string(xa, **options))

@@ -72,10 +72,10 @@ def _reports_available(module_name, function_name):
     return bool(getattr(module, function_name, lambda: False)())
 
 
-_no_ideep = _Missing(lambda: not _reports_available(
-    'chainerlite.backends.intel64', 'is_ideep_available'))
-_no_chainerx = _Missing(lambda: not _reports_available(
-    'chainerx', 'is_available'))
+_no_ideep = _Missing(
+    lambda: not _reports_available('chainerlite.backends.intel64', 'is_ideep_available')
+)
+_no_chainerx = _Missing(lambda: not _reports_available('chainerx', 'is_available'))
 
 
 def _apply(marks, obj):
@@ -94,9 +94,10 @@ def gpu(obj):
 
     It gets the ``gpu`` marker and is skipped when CUDA is not available.
     """
-    return _apply((
-        pytest.mark.skipif(_no_gpu, reason='CUDA is not available'),
-        pytest.mark.gpu), obj)
+    return _apply(
+        (pytest.mark.skipif(_no_gpu, reason='CUDA is not available'), pytest.mark.gpu),
+        obj,
+    )
 
 
 def multi_gpu(gpu_num):
@@ -113,11 +114,16 @@ def multi_gpu(gpu_num):
     missing = _Missing(lambda: _gpu_count() < gpu_num)
 
     def decorator(obj):
-        return _apply((
-            pytest.mark.skipif(
-                missing, reason='needs {} CUDA devices'.format(gpu_num)),
-            pytest.mark.multi_gpu(gpu_num),
-            pytest.mark.gpu), obj)
+        return _apply(
+            (
+                pytest.mark.skipif(
+                    missing, reason='needs {} CUDA devices'.format(gpu_num)
+                ),
+                pytest.mark.multi_gpu(gpu_num),
+                pytest.mark.gpu,
+            ),
+            obj,
+        )
 
     return decorator
 
@@ -128,10 +134,14 @@ def cudnn(obj):
     It gets the ``cudnn`` and ``gpu`` markers and is skipped when cuDNN is
     not available.
     """
-    return _apply((
-        pytest.mark.skipif(_no_cudnn, reason='cuDNN is not available'),
-        pytest.mark.cudnn,
-        pytest.mark.gpu), obj)
+    return _apply(
+        (
+            pytest.mark.skipif(_no_cudnn, reason='cuDNN is not available'),
+            pytest.mark.cudnn,
+            pytest.mark.gpu,
+        ),
+        obj,
+    )
 
 
 def slow(obj):
@@ -148,9 +158,13 @@ def ideep(obj):
     chainerlite has no iDeep backend, so such a test is skipped unless a
     ``chainerlite.backends.intel64`` module says iDeep is available.
     """
-    return _apply((
-        pytest.mark.skipif(_no_ideep, reason='iDeep is not available'),
-        pytest.mark.ideep), obj)
+    return _apply(
+        (
+            pytest.mark.skipif(_no_ideep, reason='iDeep is not available'),
+            pytest.mark.ideep,
+        ),
+        obj,
+    )
 
 
 def chainerx(obj):
@@ -159,9 +173,13 @@ def chainerx(obj):
     The test is skipped unless an importable ``chainerx`` says it is
     available.
     """
-    return _apply((
-        pytest.mark.skipif(_no_chainerx, reason='ChainerX is not available'),
-        pytest.mark.chainerx), obj)
+    return _apply(
+        (
+            pytest.mark.skipif(_no_chainerx, reason='ChainerX is not available'),
+            pytest.mark.chainerx,
+        ),
+        obj,
+    )
 
 
 _MARKERS = (

@@ -30,8 +30,13 @@ _DEFAULTS = {
 
 # Options that are chainerlite configuration entries, set while a config is
 # entered.
-_CONFIG_KEYS = ('use_cudnn', 'cudnn_deterministic', 'autotune',
-                'cudnn_fast_batch_normalization', 'use_ideep')
+_CONFIG_KEYS = (
+    'use_cudnn',
+    'cudnn_deterministic',
+    'autotune',
+    'cudnn_fast_batch_normalization',
+    'use_ideep',
+)
 
 
 class BackendConfig:
@@ -61,12 +66,14 @@ class BackendConfig:
 
     def __init__(self, params):
         if not isinstance(params, dict):
-            raise TypeError('a backend config must be a dict, not {}'.format(
-                type(params).__name__))
+            raise TypeError(
+                'a backend config must be a dict, not {}'.format(type(params).__name__)
+            )
         unknown = sorted(set(params) - set(_DEFAULTS))
         if unknown:
-            raise ValueError('unknown backend config options: {}'.format(
-                ', '.join(unknown)))
+            raise ValueError(
+                'unknown backend config options: {}'.format(', '.join(unknown))
+            )
         self._params = dict(params)
         values = dict(_DEFAULTS, **params)
         self.use_chainerx = bool(values['use_chainerx'])
@@ -90,6 +97,7 @@ class BackendConfig:
     def device(self):
         """The :class:`chainerlite.backend.Device` arrays are sent to."""
         from chainerlite import backend
+
         if self.use_cuda:
             return backend.GpuDevice(self.cuda_device)
         return backend.CpuDevice()
@@ -109,14 +117,13 @@ class BackendConfig:
 
     def __enter__(self):
         import chainerlite
+
         stack = contextlib.ExitStack()
         try:
             for key in _CONFIG_KEYS:
-                stack.enter_context(
-                    chainerlite.using_config(key, getattr(self, key)))
+                stack.enter_context(chainerlite.using_config(key, getattr(self, key)))
             if self.use_cuda:
-                stack.enter_context(
-                    self.xp.cuda.Device(self.cuda_device))
+                stack.enter_context(self.xp.cuda.Device(self.cuda_device))
         except BaseException:
             stack.close()
             raise
@@ -127,8 +134,7 @@ class BackendConfig:
         return self._contexts.pop().__exit__(*exc_info)
 
     def __str__(self):
-        return ', '.join(
-            '{}={}'.format(k, v) for k, v in sorted(self._params.items()))
+        return ', '.join('{}={}'.format(k, v) for k, v in sorted(self._params.items()))
 
     def __repr__(self):
         return '<BackendConfig {{{}}}>'.format(self)
@@ -144,9 +150,14 @@ class BackendConfig:
         """
         values = dict(_DEFAULTS, **self._params)
         return '__'.join(
-            '{}_{}'.format(key, str(values[key]).lower()
-                           if isinstance(values[key], bool) else values[key])
-            for key in _DEFAULTS)
+            '{}_{}'.format(
+                key,
+                str(values[key]).lower()
+                if isinstance(values[key], bool)
+                else values[key],
+            )
+            for key in _DEFAULTS
+        )
 
     def get_pytest_marks(self):
         """Returns the pytest marks that tests on this backend carry."""
@@ -156,7 +167,8 @@ class BackendConfig:
         if self.use_chainerx:
             return marks + [
                 pytest.mark.chainerx,
-                pytest.mark.skip(reason='chainerlite has no ChainerX')]
+                pytest.mark.skip(reason='chainerlite has no ChainerX'),
+            ]
         if self.use_cuda:
             if self.cuda_device > 0:
                 return marks + [attr.multi_gpu(self.cuda_device + 1)]
@@ -167,6 +179,7 @@ class BackendConfig:
 def _bind(method, backend_config):
     def test(self, *args, **kwargs):
         return method(self, backend_config, *args, **kwargs)
+
     functools.update_wrapper(test, method)
     # pytest would read the signature of __wrapped__ and ask for a
     # ``backend_config`` fixture.
@@ -176,19 +189,26 @@ def _bind(method, backend_config):
 
 def _test_names(base, method_names):
     if method_names is not None:
-        missing = [name for name in method_names
-                   if not callable(getattr(base, name, None))]
+        missing = [
+            name for name in method_names if not callable(getattr(base, name, None))
+        ]
         if missing:
-            raise AttributeError('{} has no test methods {}'.format(
-                base.__name__, ', '.join(missing)))
+            raise AttributeError(
+                '{} has no test methods {}'.format(base.__name__, ', '.join(missing))
+            )
         return list(method_names)
-    return sorted(name for name in dir(base)
-                  if name.startswith('test') and callable(getattr(base, name)))
+    return sorted(
+        name
+        for name in dir(base)
+        if name.startswith('test') and callable(getattr(base, name))
+    )
 
 
 def _make_class(base, name, backend_config, method_names, module_name):
-    members = {test_name: _bind(getattr(base, test_name), backend_config)
-               for test_name in _test_names(base, method_names)}
+    members = {
+        test_name: _bind(getattr(base, test_name), backend_config)
+        for test_name in _test_names(base, method_names)
+    }
     members['__module__'] = module_name
     members['__qualname__'] = name
     members['__test__'] = True
@@ -235,8 +255,7 @@ def inject_backend_tests(method_names, params):
     """
     if method_names is not None and not isinstance(method_names, list):
         raise TypeError('method_names must be None or a list of names')
-    if not isinstance(params, list) or not all(
-            isinstance(p, dict) for p in params):
+    if not isinstance(params, list) or not all(isinstance(p, dict) for p in params):
         raise TypeError('params must be a list of dicts')
     configs = [BackendConfig(p) for p in params]
 
@@ -248,9 +267,12 @@ def inject_backend_tests(method_names, params):
         else:
             raise TypeError(
                 'inject_backend_tests decorates test classes, not {}'.format(
-                    type(target).__name__))
+                    type(target).__name__
+                )
+            )
         namespace = parameterized._module_namespace(
-            target.__module__, sys._getframe(1).f_globals)
+            target.__module__, sys._getframe(1).f_globals
+        )
         classes = []
         for base in bases:
             if namespace is not None and namespace.get(base.__name__) is base:
@@ -261,12 +283,12 @@ def inject_backend_tests(method_names, params):
                 if name in names:  # the same options given twice
                     name = '{}_{}'.format(name, index)
                 names.add(name)
-                cls = _make_class(
-                    base, name, config, method_names, target.__module__)
+                cls = _make_class(base, name, config, method_names, target.__module__)
                 classes.append(cls)
                 if namespace is not None:
                     namespace[cls.__name__] = cls
         return parameterized._ParameterizedClasses(
-            target.__name__, target.__module__, classes)
+            target.__name__, target.__module__, classes
+        )
 
     return decorator

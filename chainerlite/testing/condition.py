@@ -42,8 +42,10 @@ def repeat_with_success_at_least(times, min_success):
     """
     if not 0 <= min_success <= times:
         raise ValueError(
-            'need 0 <= min_success <= times, got min_success={} '
-            'times={}'.format(min_success, times))
+            'need 0 <= min_success <= times, got min_success={} times={}'.format(
+                min_success, times
+            )
+        )
 
     def decorator(f):
         @functools.wraps(f)
@@ -56,8 +58,7 @@ def repeat_with_success_at_least(times, min_success):
                     break
                 if times - trial + successes < min_success:
                     break
-                if trial > 0 and instance is not None and hasattr(
-                        instance, '__dict__'):
+                if trial > 0 and instance is not None and hasattr(instance, '__dict__'):
                     _reset(instance)
                 try:
                     f(*args, **kwargs)
@@ -69,10 +70,11 @@ def repeat_with_success_at_least(times, min_success):
                     successes += 1
             if successes < min_success:
                 raise AssertionError(
-                    '{} passed {} of {} trials but needs {}; last '
-                    'failure: {!r}'.format(
-                        f.__name__, successes, trial + 1, min_success,
-                        failures[-1])) from failures[-1]
+                    '{} passed {} of {} trials but needs {}; last failure: {!r}'.format(
+                        f.__name__, successes, trial + 1, min_success, failures[-1]
+                    )
+                ) from failures[-1]
+
         return wrapper
 
     return decorator

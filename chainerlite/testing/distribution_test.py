@@ -64,23 +64,25 @@ class distribution_unittest(unittest.TestCase):
     def scipy_onebyone_params_iter(self):
         """Yields the SciPy parameters of each batch element in turn."""
         for index in self._batch_index():
-            yield {key: numpy.asarray(value)[index]
-                   for key, value in self.scipy_params.items()}
+            yield {
+                key: numpy.asarray(value)[index]
+                for key, value in self.scipy_params.items()
+            }
 
     def _scipy_value(self, name, *args):
         """Evaluates ``name`` with SciPy, element by element when asked."""
         if not self.scipy_onebyone:
-            return getattr(self.scipy_dist, name)(
-                *args, **self.scipy_params)
+            return getattr(self.scipy_dist, name)(*args, **self.scipy_params)
         out = numpy.empty(
-            args[0].shape[:args[0].ndim - len(self.event_shape)]
-            if args else self.shape)
+            args[0].shape[: args[0].ndim - len(self.event_shape)]
+            if args
+            else self.shape
+        )
         params = self.scipy_onebyone_params_iter()
         for index, one_params in zip(self._batch_index(), params):
             one = self.scipy_dist(**one_params)
             if args:
-                sel = (Ellipsis,) + index + (slice(None),) * len(
-                    self.event_shape)
+                sel = (Ellipsis,) + index + (slice(None),) * len(self.event_shape)
                 out[(Ellipsis,) + index] = getattr(one, name)(args[0][sel])
             else:
                 out[index] = getattr(one, name)()
@@ -162,12 +164,10 @@ class distribution_unittest(unittest.TestCase):
         if 'sample' not in self.test_targets:
             self.skipTest('sample is not a test target')
         smp = _as_numpy(self.cpu_dist.sample(sample_shape=(100000,)))
-        self.assertEqual(smp.shape,
-                         (100000,) + self.shape + self.event_shape)
+        self.assertEqual(smp.shape, (100000,) + self.shape + self.event_shape)
         if 'mean' in self.test_targets:
             expected = _as_numpy(self.cpu_dist.mean)
-            array.assert_allclose(smp.mean(axis=0), expected,
-                                  rtol=3e-2, atol=3e-2)
+            array.assert_allclose(smp.mean(axis=0), expected, rtol=3e-2, atol=3e-2)
 
     @attr.gpu
     def test_mean_gpu(self):

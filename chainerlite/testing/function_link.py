@@ -14,8 +14,11 @@ from chainerlite.testing import array as array_module
 # How many times dodge_nondifferentiable draws new inputs before giving up.
 _DODGE_TRIES = 10
 
-_OPTION_DICTS = ('check_forward_options', 'check_backward_options',
-                 'check_double_backward_options')
+_OPTION_DICTS = (
+    'check_forward_options',
+    'check_backward_options',
+    'check_double_backward_options',
+)
 
 
 class FunctionTestError(AssertionError):
@@ -81,7 +84,8 @@ class _CheckedTestCase(unittest.TestCase):
     def generate_inputs(self):
         """Returns a tuple of input arrays (``numpy.ndarray``)."""
         raise NotImplementedError(
-            '{} must define generate_inputs'.format(type(self).__name__))
+            '{} must define generate_inputs'.format(type(self).__name__)
+        )
 
     def generate_grad_outputs(self, outputs_template):
         """Returns random gradients shaped like the outputs."""
@@ -92,45 +96,58 @@ class _CheckedTestCase(unittest.TestCase):
             raise FunctionTestError(
                 '{}.{} needs a backend_config: decorate the class with '
                 'chainerlite.testing.inject_backend_tests'.format(
-                    type(self).__name__, test_name))
+                    type(self).__name__, test_name
+                )
+            )
         self.backend_config = backend_config
         self.test_name = test_name
         self.before_test(test_name)
         if skip:
             raise unittest.SkipTest(
-                'skip_{}_test is set'.format(test_name[len('test_'):]))
+                'skip_{}_test is set'.format(test_name[len('test_') :])
+            )
         if self.contiguous not in (None, 'C'):
             raise FunctionTestError(
-                "contiguous must be None or 'C', not {!r}".format(
-                    self.contiguous))
+                "contiguous must be None or 'C', not {!r}".format(self.contiguous)
+            )
 
     def _fail(self, test_name, message, inputs):
-        raise FunctionTestError('{}.{} on backend {{{}}}: {}\n{}'.format(
-            type(self).__name__, test_name, self.backend_config, message,
-            _format_arrays('inputs:', inputs)))
+        raise FunctionTestError(
+            '{}.{} on backend {{{}}}: {}\n{}'.format(
+                type(self).__name__,
+                test_name,
+                self.backend_config,
+                message,
+                _format_arrays('inputs:', inputs),
+            )
+        )
 
     def _generate_arrays(self, method_name, templates=None):
         method = getattr(self, method_name)
         arrays = method() if templates is None else method(templates)
         allow_none = templates is not None
         if not isinstance(arrays, tuple) or not all(
-                isinstance(a, numpy.ndarray) or (allow_none and a is None)
-                for a in arrays):
+            isinstance(a, numpy.ndarray) or (allow_none and a is None) for a in arrays
+        ):
             raise FunctionTestError(
                 '{}.{} must return a tuple of numpy.ndarray, not {!r}'.format(
-                    type(self).__name__, method_name, arrays))
+                    type(self).__name__, method_name, arrays
+                )
+            )
         if templates is not None:
             if len(arrays) != len(templates):
                 raise FunctionTestError(
                     '{}.{} returned {} arrays for {} templates'.format(
-                        type(self).__name__, method_name, len(arrays),
-                        len(templates)))
+                        type(self).__name__, method_name, len(arrays), len(templates)
+                    )
+                )
             for i, (a, t) in enumerate(zip(arrays, templates)):
                 if a is not None and a.shape != t.shape:
                     raise FunctionTestError(
                         '{}.{} returned shape {} at {}, expected {}'.format(
-                            type(self).__name__, method_name, a.shape, i,
-                            t.shape))
+                            type(self).__name__, method_name, a.shape, i, t.shape
+                        )
+                    )
         return arrays
 
     def _generate_inputs(self):
@@ -138,11 +155,12 @@ class _CheckedTestCase(unittest.TestCase):
 
     def _check_expected(self, expected):
         if not isinstance(expected, tuple) or not all(
-                isinstance(y, (numpy.ndarray, numpy.generic))
-                for y in expected):
+            isinstance(y, (numpy.ndarray, numpy.generic)) for y in expected
+        ):
             raise FunctionTestError(
                 '{}.forward_expected must return a tuple of numpy.ndarray, '
-                'not {!r}'.format(type(self).__name__, expected))
+                'not {!r}'.format(type(self).__name__, expected)
+            )
         return tuple(numpy.asarray(y) for y in expected)
 
     def _to_device(self, arrays, backend_config):
@@ -161,42 +179,58 @@ class _CheckedTestCase(unittest.TestCase):
 
     def _check_variables(self, outputs, backend_config):
         if not isinstance(outputs, tuple) or not all(
-                isinstance(y, chainerlite.Variable) for y in outputs):
+            isinstance(y, chainerlite.Variable) for y in outputs
+        ):
             raise FunctionTestError(
                 '{}.forward must return a tuple of Variables, not {!r}'.format(
-                    type(self).__name__, outputs))
+                    type(self).__name__, outputs
+                )
+            )
         xp = backend_config.xp
         for i, y in enumerate(outputs):
             if not isinstance(y.array, xp.ndarray):
                 raise FunctionTestError(
                     'output {} of {}.forward is a {}, not an array of the '
-                    'device {}'.format(i, type(self).__name__,
-                                       type(y.array).__name__,
-                                       backend_config.device))
+                    'device {}'.format(
+                        i,
+                        type(self).__name__,
+                        type(y.array).__name__,
+                        backend_config.device,
+                    )
+                )
         return outputs
 
     def _check_outputs(self, inputs, outputs, expected):
         if len(outputs) != len(expected):
-            self._fail('test_forward',
-                       'forward returned {} outputs, forward_expected '
-                       '{}'.format(len(outputs), len(expected)), inputs)
+            self._fail(
+                'test_forward',
+                'forward returned {} outputs, forward_expected {}'.format(
+                    len(outputs), len(expected)
+                ),
+                inputs,
+            )
         for i, (y, e) in enumerate(zip(outputs, expected)):
             if y.shape != e.shape or y.dtype != e.dtype:
                 self._fail(
                     'test_forward',
                     'output {} has shape {} and dtype {}, but {} and {} '
-                    'are expected'.format(i, y.shape, y.dtype, e.shape,
-                                          e.dtype), inputs)
+                    'are expected'.format(i, y.shape, y.dtype, e.shape, e.dtype),
+                    inputs,
+                )
             try:
-                array_module.assert_allclose(
-                    y.array, e, **self.check_forward_options)
+                array_module.assert_allclose(y.array, e, **self.check_forward_options)
             except AssertionError as error:
                 self._fail(
                     'test_forward',
                     'output {} differs from forward_expected\n{}\n{}'.format(
-                        i, _format_arrays('actual:', [y.array]),
-                        _format_arrays('expected:', [e])) + '\n' + str(error),
-                    inputs)
+                        i,
+                        _format_arrays('actual:', [y.array]),
+                        _format_arrays('expected:', [e]),
+                    )
+                    + '\n'
+                    + str(error),
+                    inputs,
+                )
 
     def _check_options(self, options):
         # As in Chainer, the numerical side runs in float64 unless a test
@@ -225,11 +259,15 @@ class _CheckedTestCase(unittest.TestCase):
                 except AssertionError as error:
                     raise FunctionTestError(
                         '{}.{} on backend {{{}}} failed:\n{}'.format(
-                            type(self).__name__, test_name, backend_config,
-                            error)) from None
-        self._fail(test_name,
-                   'no differentiable inputs found in {} tries; the last '
-                   'were rejected with: {}'.format(tries, reason), inputs)
+                            type(self).__name__, test_name, backend_config, error
+                        )
+                    ) from None
+        self._fail(
+            test_name,
+            'no differentiable inputs found in {} tries; the last '
+            'were rejected with: {}'.format(tries, reason),
+            inputs,
+        )
 
 
 class FunctionTestCase(_CheckedTestCase):
@@ -328,13 +366,13 @@ class FunctionTestCase(_CheckedTestCase):
 
     def forward(self, inputs, device):
         """Applies the tested function to Variables; returns a tuple."""
-        raise NotImplementedError(
-            '{} must define forward'.format(type(self).__name__))
+        raise NotImplementedError('{} must define forward'.format(type(self).__name__))
 
     def forward_expected(self, inputs):
         """Returns the expected outputs (NumPy arrays) for NumPy inputs."""
         raise NotImplementedError(
-            '{} must define forward_expected'.format(type(self).__name__))
+            '{} must define forward_expected'.format(type(self).__name__)
+        )
 
     def generate_grad_grad_inputs(self, inputs_template):
         """Returns random second order gradients shaped like the inputs."""
@@ -344,20 +382,20 @@ class FunctionTestCase(_CheckedTestCase):
         """Checks the outputs of ``forward`` against ``forward_expected``."""
         self._start('test_forward', backend_config, self.skip_forward_test)
         inputs = self._generate_inputs()
-        expected = self._forward_expected(
-            tuple(x.copy() for x in inputs))
+        expected = self._forward_expected(tuple(x.copy() for x in inputs))
         with backend_config:
             device_inputs = self._to_device(inputs, backend_config)
             outputs = self._forward(
-                tuple(chainerlite.Variable(x) for x in device_inputs),
-                backend_config)
+                tuple(chainerlite.Variable(x) for x in device_inputs), backend_config
+            )
         self._check_outputs(inputs, outputs, expected)
         for i, (x, dx) in enumerate(zip(inputs, device_inputs)):
-            if not numpy.array_equal(
-                    x, array_module._as_numpy(dx), equal_nan=True):
-                self._fail('test_forward',
-                           'forward modified input {} in place'.format(i),
-                           inputs)
+            if not numpy.array_equal(x, array_module._as_numpy(dx), equal_nan=True):
+                self._fail(
+                    'test_forward',
+                    'forward modified input {} in place'.format(i),
+                    inputs,
+                )
 
     def test_backward(self, backend_config=None):
         """Checks the gradients of ``forward`` with ``check_backward``."""
@@ -366,24 +404,30 @@ class FunctionTestCase(_CheckedTestCase):
         def check(inputs, device_inputs):
             y_grad = self._grad_outputs(inputs, device_inputs, backend_config)
             gradient_check.check_backward(
-                self._forward_function(backend_config), device_inputs,
-                y_grad, **self._check_options(self.check_backward_options))
+                self._forward_function(backend_config),
+                device_inputs,
+                y_grad,
+                **self._check_options(self.check_backward_options),
+            )
 
         self._run_gradient_check('test_backward', backend_config, check)
 
     def test_double_backward(self, backend_config=None):
         """Checks the second order gradients with ``check_double_backward``."""
-        self._start('test_double_backward', backend_config,
-                    self.skip_double_backward_test)
+        self._start(
+            'test_double_backward', backend_config, self.skip_double_backward_test
+        )
 
         def check(inputs, device_inputs):
             y_grad = self._grad_outputs(inputs, device_inputs, backend_config)
-            x_grad_grad = self._generate_arrays(
-                'generate_grad_grad_inputs', inputs)
+            x_grad_grad = self._generate_arrays('generate_grad_grad_inputs', inputs)
             gradient_check.check_double_backward(
-                self._forward_function(backend_config), device_inputs,
-                y_grad, self._to_device(x_grad_grad, backend_config),
-                **self._check_options(self.check_double_backward_options))
+                self._forward_function(backend_config),
+                device_inputs,
+                y_grad,
+                self._to_device(x_grad_grad, backend_config),
+                **self._check_options(self.check_double_backward_options),
+            )
 
         self._run_gradient_check('test_double_backward', backend_config, check)
 
@@ -392,18 +436,20 @@ class FunctionTestCase(_CheckedTestCase):
 
     def _forward(self, inputs, backend_config):
         return self._check_variables(
-            self.forward(inputs, backend_config.device), backend_config)
+            self.forward(inputs, backend_config.device), backend_config
+        )
 
     def _forward_function(self, backend_config):
         def f(*inputs):
             return self._forward(inputs, backend_config)
+
         return f
 
     def _grad_outputs(self, inputs, device_inputs, backend_config):
         with chainerlite.using_config('enable_backprop', False):
             outputs = self._forward(
-                tuple(chainerlite.Variable(x) for x in device_inputs),
-                backend_config)
+                tuple(chainerlite.Variable(x) for x in device_inputs), backend_config
+            )
         templates = tuple(array_module._as_numpy(y.array) for y in outputs)
         y_grad = self._generate_arrays('generate_grad_outputs', templates)
         return self._to_device(y_grad, backend_config)

@@ -62,8 +62,7 @@ def with_requires(*requirements):
 
     """
     missing = [r for r in requirements if not _installed(r)]
-    return _skip_decorator(
-        bool(missing), 'requires {}'.format(', '.join(missing)))
+    return _skip_decorator(bool(missing), 'requires {}'.format(', '.join(missing)))
 
 
 def without_requires(*requirements):
@@ -81,8 +80,7 @@ def without_requires(*requirements):
 
     """
     installed = all(_installed(r) for r in requirements)
-    return _skip_decorator(
-        installed, 'runs without {}'.format(', '.join(requirements)))
+    return _skip_decorator(installed, 'runs without {}'.format(', '.join(requirements)))
 
 
 def patch(target, *args, **kwargs):

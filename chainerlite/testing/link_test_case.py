@@ -84,12 +84,14 @@ class LinkTestCase(function_link._CheckedTestCase):
     def generate_params(self):
         """Returns the initializers given to ``create_link``."""
         raise NotImplementedError(
-            '{} must define generate_params'.format(type(self).__name__))
+            '{} must define generate_params'.format(type(self).__name__)
+        )
 
     def create_link(self, initializers):
         """Returns a new link (on the CPU) made with ``initializers``."""
         raise NotImplementedError(
-            '{} must define create_link'.format(type(self).__name__))
+            '{} must define create_link'.format(type(self).__name__)
+        )
 
     def forward(self, link, inputs, device):
         """Applies ``link`` to the input Variables; returns a tuple."""
@@ -99,7 +101,8 @@ class LinkTestCase(function_link._CheckedTestCase):
     def forward_expected(self, link, inputs):
         """Returns the expected outputs (NumPy) of the CPU link."""
         raise NotImplementedError(
-            '{} must define forward_expected'.format(type(self).__name__))
+            '{} must define forward_expected'.format(type(self).__name__)
+        )
 
     def test_forward(self, backend_config=None):
         """Checks the link's outputs against ``forward_expected``."""
@@ -110,13 +113,16 @@ class LinkTestCase(function_link._CheckedTestCase):
             link.to_device(backend_config.device)
             device_inputs = self._to_device(inputs, backend_config)
             outputs = self._forward(
-                link, tuple(chainerlite.Variable(x) for x in device_inputs),
-                backend_config)
+                link,
+                tuple(chainerlite.Variable(x) for x in device_inputs),
+                backend_config,
+            )
         # The link that made the outputs, lazily shaped parameters included,
         # gives the expected ones, back on the CPU.
         link.to_device('@numpy')
-        expected = self._check_expected(self.forward_expected(
-            link, tuple(x.copy() for x in inputs)))
+        expected = self._check_expected(
+            self.forward_expected(link, tuple(x.copy() for x in inputs))
+        )
         self._check_outputs(inputs, outputs, expected)
 
     def test_backward(self, backend_config=None):
@@ -132,18 +138,24 @@ class LinkTestCase(function_link._CheckedTestCase):
                 outputs = self._forward(
                     link,
                     tuple(chainerlite.Variable(x) for x in device_inputs),
-                    backend_config)
-            templates = tuple(
-                array_module._as_numpy(y.array) for y in outputs)
-            y_grad = self._to_device(self._generate_arrays(
-                'generate_grad_outputs', templates), backend_config)
+                    backend_config,
+                )
+            templates = tuple(array_module._as_numpy(y.array) for y in outputs)
+            y_grad = self._to_device(
+                self._generate_arrays('generate_grad_outputs', templates),
+                backend_config,
+            )
 
             def f(*xs):
                 return self._forward(link, xs, backend_config)
 
             gradient_check.check_backward(
-                f, device_inputs, y_grad, params=self._params(link),
-                **self._check_options(self.check_backward_options))
+                f,
+                device_inputs,
+                y_grad,
+                params=self._params(link),
+                **self._check_options(self.check_backward_options),
+            )
 
         self._run_gradient_check('test_backward', backend_config, check)
 
@@ -152,12 +164,15 @@ class LinkTestCase(function_link._CheckedTestCase):
         if not isinstance(link, chainerlite.Link):
             raise function_link.FunctionTestError(
                 '{}.create_link must return a Link, not {!r}'.format(
-                    type(self).__name__, link))
+                    type(self).__name__, link
+                )
+            )
         return link
 
     def _forward(self, link, inputs, backend_config):
         return self._check_variables(
-            self.forward(link, inputs, backend_config.device), backend_config)
+            self.forward(link, inputs, backend_config.device), backend_config
+        )
 
     def _params(self, link):
         params = dict(link.namedparams())
@@ -167,11 +182,13 @@ class LinkTestCase(function_link._CheckedTestCase):
             if param is None:
                 raise function_link.FunctionTestError(
                     '{}: the link has no parameter {!r} (it has {})'.format(
-                        type(self).__name__, name,
-                        ', '.join(sorted(params)) or 'none'))
+                        type(self).__name__, name, ', '.join(sorted(params)) or 'none'
+                    )
+                )
             if param.array is None:
                 raise function_link.FunctionTestError(
                     '{}: the parameter {!r} is still uninitialized after a '
-                    'forward'.format(type(self).__name__, name))
+                    'forward'.format(type(self).__name__, name)
+                )
             found.append(param)
         return tuple(found)

@@ -11,7 +11,9 @@ def _broadcast_to(array, shape):
     except ValueError:
         raise ValueError(
             'singular_values of shape {} cannot be broadcast to {}'.format(
-                array.shape, shape)) from None
+                array.shape, shape
+            )
+        ) from None
 
 
 def _orthonormal_columns(batch, rows, cols, complex_):
@@ -60,22 +62,24 @@ def generate_matrix(shape, dtype=float, **kwargs):
         raise TypeError('generate_matrix needs singular_values')
     singular_values = kwargs.pop('singular_values')
     if kwargs:
-        raise TypeError('generate_matrix got unexpected arguments: {}'.format(
-            ', '.join(sorted(kwargs))))
+        raise TypeError(
+            'generate_matrix got unexpected arguments: {}'.format(
+                ', '.join(sorted(kwargs))
+            )
+        )
     shape = tuple(shape)
     if len(shape) < 2:
         raise ValueError(
-            'generate_matrix needs a shape of 2 or more axes, got {}'.format(
-                shape))
+            'generate_matrix needs a shape of 2 or more axes, got {}'.format(shape)
+        )
     dtype = numpy.dtype(dtype)
     if dtype.kind not in 'fc':
         raise TypeError(
-            'generate_matrix makes float or complex matrices, not {}'.format(
-                dtype))
+            'generate_matrix makes float or complex matrices, not {}'.format(dtype)
+        )
     s = numpy.asarray(singular_values)
     if s.dtype.kind not in 'biuf':
-        raise TypeError('singular_values must be real, not {}'.format(
-            s.dtype))
+        raise TypeError('singular_values must be real, not {}'.format(s.dtype))
     if (s < 0).any():
         raise ValueError('singular_values must be non-negative')
 

@@ -25,15 +25,18 @@ class _ParameterizedClasses:
 
     def __repr__(self):
         return '<parameterized test classes of {}: {}>'.format(
-            self.__name__, len(self.classes))
+            self.__name__, len(self.classes)
+        )
 
 
 def _param_to_str(value):
     # Names must be the same in every process (pytest-xdist workers compare
     # their collections), so no memory address may appear in them.
     if isinstance(value, type) or (
-            hasattr(value, '__name__') and isinstance(value.__name__, str)
-            and not isinstance(value, (str, bytes))):
+        hasattr(value, '__name__')
+        and isinstance(value.__name__, str)
+        and not isinstance(value, (str, bytes))
+    ):
         return value.__name__
     if type(value) in (tuple, list):
         inner = ', '.join(_param_to_str(v) for v in value)
@@ -46,8 +49,7 @@ def _param_to_str(value):
 
 
 def _class_name(base_name, index, param):
-    params = ', '.join(
-        '{}={}'.format(k, _param_to_str(v)) for k, v in param.items())
+    params = ', '.join('{}={}'.format(k, _param_to_str(v)) for k, v in param.items())
     if len(params) > _NAME_MAXLEN:
         params = params[:_NAME_MAXLEN] + '...'
     return '{}_param_{}_{{{}}}'.format(base_name, index, params)
@@ -81,7 +83,9 @@ def _decorate(target, params, caller_globals):
     else:
         raise TypeError(
             'parameterize decorates test classes and functions, not {}'.format(
-                type(target).__name__))
+                type(target).__name__
+            )
+        )
     namespace = _module_namespace(module_name, caller_globals)
 
     classes = []
@@ -94,7 +98,8 @@ def _decorate(target, params, caller_globals):
             members['__module__'] = module_name
             members['__qualname__'] = class_name
             members['_chainerlite_param'] = dict(
-                getattr(base, '_chainerlite_param', {}), **param)
+                getattr(base, '_chainerlite_param', {}), **param
+            )
             cls = type(base)(class_name, (base,), members)
             classes.append(cls)
             if namespace is not None:
@@ -116,10 +121,15 @@ def _parametrize_function(func, params):
             raise ValueError(
                 'parameterize on the function {} needs the same names in '
                 'every parameter set: {} differs from {}'.format(
-                    func.__name__, sorted(param), sorted(names)))
-    ids = ['param_{}_{{{}}}'.format(i, ', '.join(
-        '{}={}'.format(k, _param_to_str(p[k])) for k in names))
-        for i, p in enumerate(params)]
+                    func.__name__, sorted(param), sorted(names)
+                )
+            )
+    ids = [
+        'param_{}_{{{}}}'.format(
+            i, ', '.join('{}={}'.format(k, _param_to_str(p[k])) for k in names)
+        )
+        for i, p in enumerate(params)
+    ]
     # Names as a list: pytest then takes every value set as a tuple.
     values = [tuple(p[k] for k in names) for p in params]
     return pytest.mark.parametrize(names, values, ids=ids)(func)
@@ -153,8 +163,11 @@ def apply_to_classes(target, class_decorator):
     classes = []
     for cls in target.classes:
         decorated = class_decorator(cls)
-        if namespace is not None and decorated is not cls and \
-                namespace.get(cls.__name__) is cls:
+        if (
+            namespace is not None
+            and decorated is not cls
+            and namespace.get(cls.__name__) is cls
+        ):
             del namespace[cls.__name__]
             namespace[decorated.__name__] = decorated
         classes.append(decorated)
@@ -241,8 +254,10 @@ def parameterize_pytest(names, values):
         value = tuple(value)
         if len(value) != len(names):
             raise ValueError(
-                'parameterize_pytest: {!r} has {} values for the {} names '
-                '{}'.format(value, len(value), len(names), names))
+                'parameterize_pytest: {!r} has {} values for the {} names {}'.format(
+                    value, len(value), len(names), names
+                )
+            )
         params.append(dict(zip(names, value)))
     return parameterize(*params)
 
@@ -272,14 +287,17 @@ def product(parameter):
         # As in Chainer, the names vary in sorted order, the last fastest:
         # the index in a class name (``_param_3``) depends on this order.
         keys = sorted(parameter)
-        return [_split_joint_keys(dict(zip(keys, values)))
-                for values in itertools.product(
-                    *[parameter[key] for key in keys])]
+        return [
+            _split_joint_keys(dict(zip(keys, values)))
+            for values in itertools.product(*[parameter[key] for key in keys])
+        ]
     if isinstance(parameter, (list, tuple)):
         return product_dict(*parameter)
     raise TypeError(
         'product takes a dict or a list of lists of dicts, not {}'.format(
-            type(parameter).__name__))
+            type(parameter).__name__
+        )
+    )
 
 
 def _split_joint_keys(param):
@@ -294,7 +312,8 @@ def _split_joint_keys(param):
         if len(names) != len(value):
             raise ValueError(
                 'product: key {!r} names {} parameters but its value {!r} '
-                'has {}'.format(key, len(names), value, len(value)))
+                'has {}'.format(key, len(names), value, len(value))
+            )
         result.update(zip(names, value))
     return result
 

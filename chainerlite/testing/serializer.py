@@ -41,6 +41,7 @@ def save_and_load_npz(src, dst):
 
     """
     from chainerlite import serializers
+
     _round_trip(src, dst, serializers.save_npz, serializers.load_npz)
 
 
@@ -59,10 +60,12 @@ def save_and_load_hdf5(src, dst):
 
     """
     from chainerlite import serializers
+
     saver = getattr(serializers, 'save_hdf5', None)
     loader = getattr(serializers, 'load_hdf5', None)
     if saver is None or loader is None:
         raise RuntimeError(
             'save_and_load_hdf5 needs chainerlite.serializers.save_hdf5 and '
-            'load_hdf5, which this installation does not have')
+            'load_hdf5, which this installation does not have'
+        )
     _round_trip(src, dst, saver, loader)

@@ -10,12 +10,14 @@ def _advance(updater, iter_per_epoch):
     updater.epoch = iteration // iter_per_epoch
     updater.epoch_detail = iteration / iter_per_epoch
     updater.previous_epoch_detail = (iteration - 1) / iter_per_epoch
-    updater.is_new_epoch = ((iteration - 1) // iter_per_epoch
-                            != iteration // iter_per_epoch)
+    updater.is_new_epoch = (
+        iteration - 1
+    ) // iter_per_epoch != iteration // iter_per_epoch
 
 
-def get_trainer_with_mock_updater(stop_trigger=(10, 'iteration'),
-                                  iter_per_epoch=10, extensions=None):
+def get_trainer_with_mock_updater(
+    stop_trigger=(10, 'iteration'), iter_per_epoch=10, extensions=None
+):
     """Returns a :class:`~chainerlite.training.Trainer` with a mock updater.
 
     The updater is a :class:`unittest.mock.Mock` whose ``update()`` calls
@@ -35,6 +37,7 @@ def get_trainer_with_mock_updater(stop_trigger=(10, 'iteration'),
 
     """
     from chainerlite import training  # imported on use: it is heavy
+
     updater = mock.Mock()
     updater.get_all_optimizers.return_value = {}
     updater.iteration = 0

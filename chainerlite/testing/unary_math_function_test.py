@@ -18,8 +18,7 @@ _DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
 
 def _default_make_data(shape, dtype):
-    return tuple(numpy.random.uniform(-1, 1, shape).astype(dtype)
-                 for _ in range(3))
+    return tuple(numpy.random.uniform(-1, 1, shape).astype(dtype) for _ in range(3))
 
 
 def _defaults(dtype, kind):
@@ -46,6 +45,7 @@ def _caller(func):
 
     def call(x):
         return func.apply((x,))[0]
+
     return call
 
 
@@ -57,14 +57,21 @@ def _expected_function(func, func_expected):
     if expected is None:
         raise ValueError(
             'unary_math_function_unittest: NumPy has no function {!r} to '
-            'compare {} with; pass func_expected'.format(name, name))
+            'compare {} with; pass func_expected'.format(name, name)
+        )
     return expected
 
 
-def unary_math_function_unittest(func, func_expected=None, label_expected=None,
-                                 make_data=None, is_linear=None,
-                                 forward_options=None, backward_options=None,
-                                 double_backward_options=None):
+def unary_math_function_unittest(
+    func,
+    func_expected=None,
+    label_expected=None,
+    make_data=None,
+    is_linear=None,
+    forward_options=None,
+    backward_options=None,
+    double_backward_options=None,
+):
     """Makes a test class test a unary elementwise math function.
 
     The decorated class (usually an empty :class:`unittest.TestCase`) gets
@@ -134,24 +141,27 @@ def unary_math_function_unittest(func, func_expected=None, label_expected=None,
 
     def check_forward(self, x_data):
         y = call(chainerlite.Variable(x_data))
-        assert y.dtype == x_data.dtype, (
-            '{} returned dtype {} for a {} input'.format(
-                _function_name(func), y.dtype, x_data.dtype))
+        assert y.dtype == x_data.dtype, '{} returned dtype {} for a {} input'.format(
+            _function_name(func), y.dtype, x_data.dtype
+        )
         expected = expected_function(x_data, dtype=x_data.dtype)
         array_module.assert_allclose(
-            expected, y.array, **tolerances(self.dtype, 'forward'))
+            expected, y.array, **tolerances(self.dtype, 'forward')
+        )
 
     def check_backward(self, x_data, gy):
         gradient_check.check_backward(
-            call, x_data, gy, **tolerances(self.dtype, 'backward'))
+            call, x_data, gy, **tolerances(self.dtype, 'backward')
+        )
 
     def check_double_backward(self, x_data, gy, ggx):
         gradient_check.check_double_backward(
-            call, x_data, gy, ggx,
-            **tolerances(self.dtype, 'double_backward'))
+            call, x_data, gy, ggx, **tolerances(self.dtype, 'double_backward')
+        )
 
     def on_gpu(*arrays):
         from chainerlite.backends import cuda
+
         return tuple(cuda.to_gpu(a) for a in arrays)
 
     def test_forward_cpu(self):
@@ -183,13 +193,19 @@ def unary_math_function_unittest(func, func_expected=None, label_expected=None,
             if original_setup is not None:
                 original_setup(self)
 
-        for method in (setUp, test_forward_cpu, test_forward_gpu,
-                       test_backward_cpu, test_backward_gpu,
-                       test_double_backward_cpu, test_double_backward_gpu):
-            method.__qualname__ = '{}.{}'.format(
-                klass.__qualname__, method.__name__)
+        for method in (
+            setUp,
+            test_forward_cpu,
+            test_forward_gpu,
+            test_backward_cpu,
+            test_backward_gpu,
+            test_double_backward_cpu,
+            test_double_backward_gpu,
+        ):
+            method.__qualname__ = '{}.{}'.format(klass.__qualname__, method.__name__)
             setattr(klass, method.__name__, method)
-        return parameterized.parameterize(*parameterized.product({
-            'shape': _SHAPES, 'dtype': _DTYPES}))(klass)
+        return parameterized.parameterize(
+            *parameterized.product({'shape': _SHAPES, 'dtype': _DTYPES})
+        )(klass)
 
     return decorator

@@ -31,5 +31,8 @@ def assert_warns(expected):
         yield
     if not any(issubclass(w.category, expected) for w in caught):
         seen = ', '.join(sorted({w.category.__name__ for w in caught}))
-        raise AssertionError('{} not issued{}'.format(
-            expected.__name__, ' (issued: {})'.format(seen) if seen else ''))
+        raise AssertionError(
+            '{} not issued{}'.format(
+                expected.__name__, ' (issued: {})'.format(seen) if seen else ''
+            )
+        )

@@ -51,7 +51,8 @@ class Extension(object):
 
         """
         raise NotImplementedError(
-            '{} must implement __call__'.format(type(self).__name__))
+            '{} must implement __call__'.format(type(self).__name__)
+        )
 
     def initialize(self, trainer):
         """Called once before the training loop starts (also on resume)."""
@@ -66,9 +67,15 @@ class Extension(object):
         """Saves or loads the state of the extension."""
 
 
-def make_extension(trigger=None, default_name=None, priority=None,
-                   finalizer=None, initializer=None, on_error=None,
-                   **kwargs):
+def make_extension(
+    trigger=None,
+    default_name=None,
+    priority=None,
+    finalizer=None,
+    initializer=None,
+    on_error=None,
+    **kwargs,
+):
     """Returns a decorator that turns a function into an extension.
 
     The decorated function gets the attributes the trainer reads:
@@ -92,8 +99,10 @@ def make_extension(trigger=None, default_name=None, priority=None,
 
     """
     argument.parse_kwargs(
-        kwargs, invoke_before_training='make_extension: '
-        'invoke_before_training was removed; give an initializer instead')
+        kwargs,
+        invoke_before_training='make_extension: '
+        'invoke_before_training was removed; give an initializer instead',
+    )
     if trigger is None:
         trigger = Extension.trigger
     if priority is None:

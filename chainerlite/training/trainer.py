@@ -14,7 +14,6 @@ from chainerlite.utils import argument
 
 
 class _ExtensionEntry(object):
-
     def __init__(self, extension, priority, trigger, call_before_training):
         self.extension = extension
         self.trigger = trigger
@@ -57,8 +56,7 @@ class Trainer(object):
 
     """
 
-    def __init__(self, updater, stop_trigger=None, out='result',
-                 extensions=None):
+    def __init__(self, updater, stop_trigger=None, out='result', extensions=None):
         self.updater = updater
         self.stop_trigger = util.get_trigger(stop_trigger)
         self.observation = {}
@@ -67,8 +65,7 @@ class Trainer(object):
         reporter = reporter_module.Reporter()
         for name, optimizer in updater.get_all_optimizers().items():
             reporter.add_observer(name, optimizer.target)
-            reporter.add_observers(
-                name, optimizer.target.namedlinks(skipself=True))
+            reporter.add_observers(name, optimizer.target.namedlinks(skipself=True))
         self.reporter = reporter
         self._extensions = collections.OrderedDict()
         self._done = False
@@ -91,13 +88,18 @@ class Trainer(object):
         if self._final_elapsed_time is not None:
             return self._final_elapsed_time
         if self._start_at is None:
-            raise RuntimeError('Trainer.elapsed_time: the training has not '
-                               'started yet')
-        return (time.perf_counter() - self._start_at
-                + self._snapshot_elapsed_time)
+            raise RuntimeError('Trainer.elapsed_time: the training has not started yet')
+        return time.perf_counter() - self._start_at + self._snapshot_elapsed_time
 
-    def extend(self, extension, name=None, trigger=None, priority=None,
-               call_before_training=False, **kwargs):
+    def extend(
+        self,
+        extension,
+        name=None,
+        trigger=None,
+        priority=None,
+        call_before_training=False,
+        **kwargs,
+    ):
         """Registers an extension.
 
         Args:
@@ -123,9 +125,11 @@ class Trainer(object):
 
         """
         argument.parse_kwargs(
-            kwargs, invoke_before_training='Trainer.extend: '
+            kwargs,
+            invoke_before_training='Trainer.extend: '
             'invoke_before_training was removed; use call_before_training '
-            'or the extension\'s initialize method')
+            'or the extension\'s initialize method',
+        )
         if name is None:
             name = getattr(extension, 'name', None)
         if name is None:
@@ -133,22 +137,24 @@ class Trainer(object):
         if name is None:
             name = getattr(extension, '__name__', None)
         if name is None:
-            raise TypeError('Trainer.extend: no name given for the extension '
-                            '{!r}, and it has none'.format(extension))
+            raise TypeError(
+                'Trainer.extend: no name given for the extension '
+                '{!r}, and it has none'.format(extension)
+            )
         if name == 'training':
-            raise ValueError('Trainer.extend: the name \'training\' is '
-                             'reserved')
+            raise ValueError('Trainer.extend: the name \'training\' is reserved')
         if trigger is None:
-            trigger = getattr(extension, 'trigger',
-                              extension_module.Extension.trigger)
+            trigger = getattr(extension, 'trigger', extension_module.Extension.trigger)
         try:
             trigger = util.get_trigger(trigger)
         except (TypeError, ValueError) as e:
-            raise type(e)('Trainer.extend: invalid trigger for the extension '
-                          '{!r}: {}'.format(name, e))
+            raise type(e)(
+                'Trainer.extend: invalid trigger for the extension {!r}: {}'.format(
+                    name, e
+                )
+            )
         if priority is None:
-            priority = getattr(extension, 'priority',
-                               extension_module.PRIORITY_READER)
+            priority = getattr(extension, 'priority', extension_module.PRIORITY_READER)
         unique_name = name
         ordinal = 0
         while unique_name in self._extensions:
@@ -157,9 +163,10 @@ class Trainer(object):
         try:
             extension.name = unique_name
         except AttributeError:
-            pass    # e.g. a bound method: its name is kept here only
+            pass  # e.g. a bound method: its name is kept here only
         self._extensions[unique_name] = _ExtensionEntry(
-            extension, priority, trigger, call_before_training)
+            extension, priority, trigger, call_before_training
+        )
 
     def get_extension(self, name):
         """Returns the extension registered under ``name``.
@@ -170,14 +177,16 @@ class Trainer(object):
         """
         entry = self._extensions.get(name)
         if entry is None:
-            raise ValueError('Trainer.get_extension: no extension named '
-                             '{!r}'.format(name))
+            raise ValueError(
+                'Trainer.get_extension: no extension named {!r}'.format(name)
+            )
         return entry.extension
 
     def _sorted_entries(self):
         # sorted() is stable: equal priorities keep their insertion order.
-        return sorted(self._extensions.items(),
-                      key=lambda item: item[1].priority, reverse=True)
+        return sorted(
+            self._extensions.items(), key=lambda item: item[1].priority, reverse=True
+        )
 
     def run(self, show_loop_exception_msg=True):
         """Runs the training loop until the stop trigger fires.
@@ -196,8 +205,7 @@ class Trainer(object):
 
         """
         if self._done:
-            raise RuntimeError('Trainer.run: the training loop cannot run '
-                               'twice')
+            raise RuntimeError('Trainer.run: the training loop cannot run twice')
         os.makedirs(self.out, exist_ok=True)
         entries = self._sorted_entries()
         self._final_elapsed_time = None
@@ -245,8 +253,10 @@ class Trainer(object):
             if show_loop_exception_msg:
                 _print_error(
                     'Exception in the training loop: {}\n{}Finalizing the '
-                    'extensions and the updater before re-raising it.\n'
-                    .format(e, ''.join(traceback.format_tb(tb))))
+                    'extensions and the updater before re-raising it.\n'.format(
+                        e, ''.join(traceback.format_tb(tb))
+                    )
+                )
             for name, entry in entries:
                 handler = getattr(entry.extension, 'on_error', None)
                 if handler is None:
@@ -256,15 +266,17 @@ class Trainer(object):
                 except Exception as handler_error:
                     _print_error(
                         'Exception in the on_error handler of the extension '
-                        '{!r}: {!r}\n'.format(name, handler_error))
+                        '{!r}: {!r}\n'.format(name, handler_error)
+                    )
             raise
 
     def _finalize(self, entries, raise_error):
         # Every finalizer runs; the first error (if any) is raised after,
         # unless the training already failed.
         first_error = None
-        finalizers = [getattr(entry.extension, 'finalize', None)
-                      for _, entry in entries]
+        finalizers = [
+            getattr(entry.extension, 'finalize', None) for _, entry in entries
+        ]
         finalizers.append(self.updater.finalize)
         for finalize in finalizers:
             if finalize is None:
@@ -277,8 +289,7 @@ class Trainer(object):
         if first_error is not None:
             if raise_error:
                 raise first_error
-            _print_error('Exception while finalizing: {!r}\n'.format(
-                first_error))
+            _print_error('Exception while finalizing: {!r}\n'.format(first_error))
 
     def serialize(self, serializer):
         """Saves or loads the state of the training.
@@ -298,9 +309,13 @@ class Trainer(object):
             if hasattr(entry.trigger, 'serialize'):
                 entry.trigger.serialize(triggers[name])
         if isinstance(serializer, serializer_module.Serializer):
-            elapsed = (self._snapshot_elapsed_time if self._start_at is None
-                       else self.elapsed_time)
+            elapsed = (
+                self._snapshot_elapsed_time
+                if self._start_at is None
+                else self.elapsed_time
+            )
             serializer('_snapshot_elapsed_time', elapsed)
         else:
-            self._snapshot_elapsed_time = float(serializer(
-                '_snapshot_elapsed_time', self._snapshot_elapsed_time))
+            self._snapshot_elapsed_time = float(
+                serializer('_snapshot_elapsed_time', self._snapshot_elapsed_time)
+            )

@@ -29,8 +29,9 @@ def get_trigger(trigger):
         return trigger
     if trigger is None:
         return _never_fire_trigger
-    if (isinstance(trigger, (tuple, list)) and len(trigger) == 2):
+    if isinstance(trigger, (tuple, list)) and len(trigger) == 2:
         return interval_trigger.IntervalTrigger(*trigger)
     raise TypeError(
         'a trigger must be a callable, None or a (period, unit) pair such '
-        'as (1, \'epoch\'); got {!r}'.format(trigger))
+        'as (1, \'epoch\'); got {!r}'.format(trigger)
+    )

@@ -108,9 +108,12 @@ def out_sizes(dims, ksize, stride, pad, cover_all=False, dilate=1):
 
     """
     ndim = len(dims)
-    return tuple(get_conv_outsize(*args) for args in zip(
-        dims, ksize, stride, pad, as_tuple(cover_all, ndim),
-        as_tuple(dilate, ndim)))
+    return tuple(
+        get_conv_outsize(*args)
+        for args in zip(
+            dims, ksize, stride, pad, as_tuple(cover_all, ndim), as_tuple(dilate, ndim)
+        )
+    )
 
 
 def tap_slices(ksize, stride, dilate, outs):
@@ -121,12 +124,16 @@ def tap_slices(ksize, stride, dilate, outs):
     position.
     """
     for tap in itertools.product(*[range(k) for k in ksize]):
-        yield tap, tuple(slice(j * d, j * d + s * o, s)
-                         for j, s, d, o in zip(tap, stride, dilate, outs))
+        yield (
+            tap,
+            tuple(
+                slice(j * d, j * d + s * o, s)
+                for j, s, d, o in zip(tap, stride, dilate, outs)
+            ),
+        )
 
 
-def window_views(img, ksize, stride, pad, pval=0, cover_all=False,
-                 dilate=1, outs=None):
+def window_views(img, ksize, stride, pad, pval=0, cover_all=False, dilate=1, outs=None):
     """Views of the padded images, one per filter tap.
 
     Args:
@@ -154,24 +161,40 @@ def window_views(img, ksize, stride, pad, pval=0, cover_all=False,
         outs = out_sizes(dims, ksize, stride, pad, cover_all, dilate)
     # Padded by ``pad`` before, and after by what the last window needs
     # (cover_all lets it run past the padding); not copied when nothing is.
-    after = tuple(max(0, (o - 1) * s + (k - 1) * d + 1 - size - p)
-                  for o, s, k, d, size, p
-                  in zip(outs, stride, ksize, dilate, dims, pad))
+    after = tuple(
+        max(0, (o - 1) * s + (k - 1) * d + 1 - size - p)
+        for o, s, k, d, size, p in zip(outs, stride, ksize, dilate, dims, pad)
+    )
     if any(pad) or any(after):
-        img = xp.pad(img, ((0, 0), (0, 0)) + tuple(zip(pad, after)),
-                     mode='constant', constant_values=(pval,))
+        img = xp.pad(
+            img,
+            ((0, 0), (0, 0)) + tuple(zip(pad, after)),
+            mode='constant',
+            constant_values=(pval,),
+        )
     return tap_views(img, ksize, stride, dilate, outs)
 
 
 def tap_views(padded, ksize, stride, dilate, outs):
     """The per-tap views of :func:`window_views` on already padded images
     (writing into a view writes into ``padded``)."""
-    return [padded[(Ellipsis,) + slices]
-            for _, slices in tap_slices(ksize, stride, dilate, outs)]
+    return [
+        padded[(Ellipsis,) + slices]
+        for _, slices in tap_slices(ksize, stride, dilate, outs)
+    ]
 
 
-def im2col(img, ksize, stride, pad, pval=0, cover_all=False, dilate=1,
-           channel_major=False, outs=None):
+def im2col(
+    img,
+    ksize,
+    stride,
+    pad,
+    pval=0,
+    cover_all=False,
+    dilate=1,
+    channel_major=False,
+    outs=None,
+):
     """Gathers the windows of a batch of images into a column array.
 
     Args:
@@ -200,13 +223,12 @@ def im2col(img, ksize, stride, pad, pval=0, cover_all=False, dilate=1,
     ksize = tuple(ksize)
     if _compiled(img, ksize):
         if outs is None:
-            outs = out_sizes(img.shape[2:], ksize, stride, pad, cover_all,
-                             dilate)
+            outs = out_sizes(img.shape[2:], ksize, stride, pad, cover_all, dilate)
         if min(outs) > 0:
-            return _im2col_2d(img, ksize, stride, pad, pval, dilate,
-                              channel_major, outs)
-    views = window_views(img, ksize, stride, pad, pval, cover_all, dilate,
-                         outs)
+            return _im2col_2d(
+                img, ksize, stride, pad, pval, dilate, channel_major, outs
+            )
+    views = window_views(img, ksize, stride, pad, pval, cover_all, dilate, outs)
     outs = views[0].shape[2:]
     if channel_major:
         col = xp.empty((c, len(views), n) + outs, dtype=img.dtype)
@@ -245,30 +267,31 @@ def col2im(col, stride, pad, dims, dilate=1, channel_major=False):
     # each tap adds long contiguous runs rather than image rows.
     if channel_major:
         c, n = col.shape[0], col.shape[ndim + 1]
-        ksize, outs = col.shape[1:ndim + 1], col.shape[ndim + 2:]
+        ksize, outs = col.shape[1 : ndim + 1], col.shape[ndim + 2 :]
         order = tuple(range(1, ndim + 1)) + tuple(range(ndim + 2, 2 * ndim + 2))
         col = col.transpose(order + (0, ndim + 1))
     else:
         n, c = col.shape[:2]
-        ksize, outs = col.shape[2:ndim + 2], col.shape[ndim + 2:]
+        ksize, outs = col.shape[2 : ndim + 2], col.shape[ndim + 2 :]
         col = col.transpose(tuple(range(2, 2 * ndim + 2)) + (1, 0))
     col = xp.ascontiguousarray(col)
-    img = xp.zeros(tuple(d + 2 * p + s - 1
-                         for d, p, s in zip(dims, pad, stride)) + (c, n),
-                   dtype=col.dtype)
-    for tap, slices in tap_slices(ksize, stride, as_tuple(dilate, ndim),
-                                  outs):
+    img = xp.zeros(
+        tuple(d + 2 * p + s - 1 for d, p, s in zip(dims, pad, stride)) + (c, n),
+        dtype=col.dtype,
+    )
+    for tap, slices in tap_slices(ksize, stride, as_tuple(dilate, ndim), outs):
         img[slices] += col[tap]
     img = img[tuple(slice(p, p + d) for p, d in zip(pad, dims))]
     return img.transpose((ndim + 1, ndim) + tuple(range(ndim)))
 
 
-
-
 def _compiled(array, ksize):
     # whether the compiled kernels take these images (or their columns)
-    return (len(ksize) == 2 and isinstance(array, numpy.ndarray)
-            and array.dtype in _COMPILED_DTYPES)
+    return (
+        len(ksize) == 2
+        and isinstance(array, numpy.ndarray)
+        and array.dtype in _COMPILED_DTYPES
+    )
 
 
 def _im2col_2d(img, ksize, stride, pad, pval, dilate, channel_major, outs):
@@ -282,7 +305,7 @@ def _im2col_2d(img, ksize, stride, pad, pval, dilate, channel_major, outs):
     else:
         col = view = numpy.empty((n, c) + ksize + outs, dtype)
     img = numpy.ascontiguousarray(img)
-    if dtype == numpy.float16:     # copied as bits
+    if dtype == numpy.float16:  # copied as bits
         img, view, pval = (a.view(numpy.uint16) for a in (img, view, pval))
     _core.im2col_2d(img, view, *stride, *pad, *as_tuple(dilate, 2), pval[()])
     return col

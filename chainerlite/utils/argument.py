@@ -19,8 +19,11 @@ def check_unexpected_kwargs(kwargs, **unexpected):
 
 def _raise_unexpected(kwargs, depth):
     caller = sys._getframe(depth + 1).f_code.co_name
-    raise TypeError('{}() got unexpected keyword argument(s) {}'.format(
-        caller, ', '.join(repr(name) for name in sorted(kwargs))))
+    raise TypeError(
+        '{}() got unexpected keyword argument(s) {}'.format(
+            caller, ', '.join(repr(name) for name in sorted(kwargs))
+        )
+    )
 
 
 def parse_kwargs(kwargs, *name_and_values, **unexpected):
@@ -50,8 +53,7 @@ def parse_kwargs(kwargs, *name_and_values, **unexpected):
         (True, 2.0)
 
     """
-    values = tuple(kwargs.pop(name, default)
-                   for name, default in name_and_values)
+    values = tuple(kwargs.pop(name, default) for name, default in name_and_values)
     if kwargs:
         check_unexpected_kwargs(kwargs, **unexpected)
         _raise_unexpected(kwargs, 1)

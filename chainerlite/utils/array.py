@@ -27,8 +27,8 @@ def sum_to(x, shape):
     """
     lead = x.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
-        lead + i for i, dim in enumerate(shape)
-        if dim == 1 and x.shape[lead + i] != 1)
+        lead + i for i, dim in enumerate(shape) if dim == 1 and x.shape[lead + i] != 1
+    )
     y = x.sum(axis=axes, keepdims=True)
     if lead:
         y = y.reshape(shape)

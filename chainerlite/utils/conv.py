@@ -12,8 +12,21 @@ from chainerlite.utils._windows import get_conv_outsize  # NOQA
 from chainerlite.utils._windows import get_deconv_outsize  # NOQA
 
 
-def im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1,
-               dx=1, out_h=None, out_w=None):
+def im2col_cpu(
+    img,
+    kh,
+    kw,
+    sy,
+    sx,
+    ph,
+    pw,
+    pval=0,
+    cover_all=False,
+    dy=1,
+    dx=1,
+    out_h=None,
+    out_w=None,
+):
     """Gathers the windows of a batch of images into a column array.
 
     Args:
@@ -39,22 +52,37 @@ def im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1,
         if out_w is None:
             out_w = get_conv_outsize(w, kw, sx, pw, cover_all, dx)
         outs = out_h, out_w
-    return _windows.im2col(img, (kh, kw), (sy, sx), (ph, pw), pval,
-                           cover_all, (dy, dx), outs=outs)
+    return _windows.im2col(
+        img, (kh, kw), (sy, sx), (ph, pw), pval, cover_all, (dy, dx), outs=outs
+    )
 
 
-def im2col_gpu(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,
-               out_h=None, out_w=None):
+def im2col_gpu(
+    img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1, out_h=None, out_w=None
+):
     """:func:`im2col_cpu` on CuPy arrays (padded with zeros)."""
-    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, 0, cover_all, dy, dx,
-                      out_h, out_w)
+    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, 0, cover_all, dy, dx, out_h, out_w)
 
 
-def im2col(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
-           out_h=None, out_w=None):
+def im2col(
+    img,
+    kh,
+    kw,
+    sy,
+    sx,
+    ph,
+    pw,
+    pval=0,
+    cover_all=False,
+    dy=1,
+    dx=1,
+    out_h=None,
+    out_w=None,
+):
     """:func:`im2col_cpu` on NumPy or CuPy arrays."""
-    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval, cover_all, dy, dx,
-                      out_h, out_w)
+    return im2col_cpu(
+        img, kh, kw, sy, sx, ph, pw, pval, cover_all, dy, dx, out_h, out_w
+    )
 
 
 def col2im_cpu(col, sy, sx, ph, pw, h, w, dy=1, dx=1):

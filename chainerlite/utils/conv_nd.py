@@ -14,12 +14,13 @@ from chainerlite.utils._windows import im2col
 def _check_ranks(ndim, **params):
     for name, value in params.items():
         assert len(value) == ndim, (
-            '{} must have {} values for {}-d images, but {!r} is '
-            'given'.format(name, ndim, ndim, value))
+            '{} must have {} values for {}-d images, but {!r} is given'.format(
+                name, ndim, ndim, value
+            )
+        )
 
 
-def im2col_nd_cpu(img, ksize, stride, pad, pval=0, cover_all=False,
-                  dilate=1):
+def im2col_nd_cpu(img, ksize, stride, pad, pval=0, cover_all=False, dilate=1):
     """Column array of N-d images (see the module docstring).
 
     Args:
@@ -42,20 +43,17 @@ def im2col_nd_cpu(img, ksize, stride, pad, pval=0, cover_all=False,
     """
     ndim = img.ndim - 2
     _check_ranks(ndim, ksize=ksize, stride=stride, pad=pad)
-    return im2col(img, ksize, stride, pad, pval, cover_all,
-                  as_tuple(dilate, ndim))
+    return im2col(img, ksize, stride, pad, pval, cover_all, as_tuple(dilate, ndim))
 
 
 def im2col_nd_gpu(img, ksize, stride, pad, cover_all=False, dilate=1):
     """:func:`im2col_nd_cpu` on CuPy arrays (padded with zeros)."""
-    return im2col_nd_cpu(img, ksize, stride, pad, cover_all=cover_all,
-                         dilate=dilate)
+    return im2col_nd_cpu(img, ksize, stride, pad, cover_all=cover_all, dilate=dilate)
 
 
 def im2col_nd(img, ksize, stride, pad, cover_all=False, dilate=1):
     """:func:`im2col_nd_cpu` on NumPy or CuPy arrays (padded with zeros)."""
-    return im2col_nd_cpu(img, ksize, stride, pad, cover_all=cover_all,
-                         dilate=dilate)
+    return im2col_nd_cpu(img, ksize, stride, pad, cover_all=cover_all, dilate=dilate)
 
 
 def col2im_nd_cpu(col, stride, pad, dims, dilate=1):

@@ -22,5 +22,7 @@ def experimental(api_name):
     if chainerlite.disable_experimental_feature_warning:
         return
     warnings.warn(
-        '{} is experimental. The interface can change in the '
-        'future.'.format(api_name), FutureWarning, stacklevel=3)
+        '{} is experimental. The interface can change in the future.'.format(api_name),
+        FutureWarning,
+        stacklevel=3,
+    )

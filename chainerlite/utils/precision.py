@@ -13,16 +13,21 @@ def _fp16_mixed_precision_helper(fn):
     other inputs, and None outputs, pass unchanged. Without a float16
     input the method runs as is.
     """
+
     @functools.wraps(fn)
     def forward(self, inputs):
-        if not any(x is not None and x.dtype == numpy.float16
-                   for x in inputs):
+        if not any(x is not None and x.dtype == numpy.float16 for x in inputs):
             return fn(self, inputs)
         inputs = tuple(
-            x.astype(numpy.float32) if x is not None and
-            x.dtype == numpy.float16 else x for x in inputs)
+            x.astype(numpy.float32) if x is not None and x.dtype == numpy.float16 else x
+            for x in inputs
+        )
         outputs = fn(self, inputs)
         return tuple(
-            y.astype(numpy.float16, copy=False) if y is not None and
-            y.dtype.kind == 'f' else y for y in outputs)
+            y.astype(numpy.float16, copy=False)
+            if y is not None and y.dtype.kind == 'f'
+            else y
+            for y in outputs
+        )
+
     return forward

@@ -27,19 +27,19 @@ thread and nest: a recording made while another one is replayed takes its
 seeds from that replay, so a ``forget`` nested in another draws the same
 numbers in every run.
 """
+
 import contextlib
 import threading
 
 import numpy
 
-_CUPY_SEED_BOUND = 2 ** 31 - 1
+_CUPY_SEED_BOUND = 2**31 - 1
 
 
 class _ThreadState(threading.local):
-
     def __init__(self):
-        self.frames = []      # active _Recording / _Replay, innermost last
-        self.scratch = None   # numpy RandomState that draws from a seed
+        self.frames = []  # active _Recording / _Replay, innermost last
+        self.scratch = None  # numpy RandomState that draws from a seed
 
 
 _thread = _ThreadState()
@@ -48,8 +48,7 @@ _thread = _ThreadState()
 def _new_seed(xp):
     if xp is numpy:
         return numpy.random.get_bit_generator().random_raw()
-    return int(xp.random.get_random_state().randint(
-        0, _CUPY_SEED_BOUND, size=()))
+    return int(xp.random.get_random_state().randint(0, _CUPY_SEED_BOUND, size=()))
 
 
 def _draw_from_seed(xp, method, shape, seed):
@@ -64,7 +63,6 @@ def _draw_from_seed(xp, method, shape, seed):
 
 
 class _Recording(object):
-
     def __init__(self):
         self.seeds = []
 
@@ -75,7 +73,6 @@ class _Recording(object):
 
 
 class _Replay(object):
-
     def __init__(self, seeds):
         self.seeds = seeds
         self.position = 0
@@ -85,8 +82,8 @@ class _Replay(object):
             raise RuntimeError(
                 'forget: the function drew more random numbers when it was '
                 'recomputed than in its forward call ({} draws); it must '
-                'draw the same way every time it is called'.format(
-                    len(self.seeds)))
+                'draw the same way every time it is called'.format(len(self.seeds))
+            )
         self.position += 1
         return self.seeds[self.position - 1]
 

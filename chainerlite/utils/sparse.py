@@ -34,17 +34,18 @@ class CooMatrix(object):
 
     """
 
-    def __init__(self, data, row, col, shape, order=None,
-                 requires_grad=False):
+    def __init__(self, data, row, col, shape, order=None, requires_grad=False):
         if not (data.shape == row.shape == col.shape):
             raise ValueError(
                 'CooMatrix: data, row and col must have the same shape, not '
-                '{}, {} and {}'.format(data.shape, row.shape, col.shape))
+                '{}, {} and {}'.format(data.shape, row.shape, col.shape)
+            )
         if data.ndim not in (1, 2):
             raise ValueError('CooMatrix: data must be 1- or 2-dimensional')
         if len(shape) != 2:
-            raise ValueError('CooMatrix: shape must have two dimensions, '
-                             'not {}'.format(shape))
+            raise ValueError(
+                'CooMatrix: shape must have two dimensions, not {}'.format(shape)
+            )
         if not isinstance(data, variable.Variable):
             data = variable.Variable(data, requires_grad=requires_grad)
         self.data = data
@@ -71,6 +72,7 @@ class CooMatrix(object):
             numpy.add.at(dense, index, values)
         else:
             import cupyx
+
             cupyx.scatter_add(dense, index, values)
         return dense if batched else dense[0]
 
@@ -103,16 +105,19 @@ def to_coo(x, ldnz=None, requires_grad=False):
     """
     xp = backend.get_array_module(x)
     if x.ndim not in (2, 3):
-        raise ValueError('to_coo: x must be 2- or 3-dimensional, not '
-                         '{}-dimensional'.format(x.ndim))
+        raise ValueError(
+            'to_coo: x must be 2- or 3-dimensional, not {}-dimensional'.format(x.ndim)
+        )
     batch = x if x.ndim == 3 else x[None]
     nonzeros = [xp.nonzero(m) for m in batch]
     nnz = max([len(r) for r, _ in nonzeros] + [0])
     if ldnz is None:
         ldnz = nnz
     elif ldnz < nnz:
-        raise ValueError('to_coo: ldnz ({}) is smaller than the number of '
-                         'nonzero elements ({})'.format(ldnz, nnz))
+        raise ValueError(
+            'to_coo: ldnz ({}) is smaller than the number of '
+            'nonzero elements ({})'.format(ldnz, nnz)
+        )
     data = xp.zeros((len(batch), ldnz), x.dtype)
     row = xp.full((len(batch), ldnz), -1, numpy.int32)
     col = xp.full((len(batch), ldnz), -1, numpy.int32)
@@ -123,14 +128,14 @@ def to_coo(x, ldnz=None, requires_grad=False):
         col[i, :n] = c
     if x.ndim == 2:
         data, row, col = data[0], row[0], col[0]
-    return CooMatrix(data, row, col, x.shape[-2:], order='C',
-                     requires_grad=requires_grad)
+    return CooMatrix(
+        data, row, col, x.shape[-2:], order='C', requires_grad=requires_grad
+    )
 
 
 def _is_sorted(major, minor, valid):
     # Whether the valid entries of each line are in (major, minor) order.
-    return all(_line_sorted(ma[v], mi[v])
-               for ma, mi, v in zip(major, minor, valid))
+    return all(_line_sorted(ma[v], mi[v]) for ma, mi, v in zip(major, minor, valid))
 
 
 def _line_sorted(major, minor):
@@ -159,15 +164,19 @@ def get_order(row, col):
 
     """
     if row.shape != col.shape:
-        raise ValueError('get_order: row and col must have the same shape, '
-                         'not {} and {}'.format(row.shape, col.shape))
+        raise ValueError(
+            'get_order: row and col must have the same shape, not {} and {}'.format(
+                row.shape, col.shape
+            )
+        )
     lines = (-1 if row.size else 0, row.shape[-1])
     row = backend.CpuDevice().send(row).reshape(lines)
     col = backend.CpuDevice().send(col).reshape(lines)
     valid = (row >= 0) & (col >= 0)
     if (valid != ((row >= 0) | (col >= 0))).any():
-        raise ValueError('get_order: an entry has a negative index in only '
-                         'one of row and col')
+        raise ValueError(
+            'get_order: an entry has a negative index in only one of row and col'
+        )
     if _is_sorted(row, col, valid):
         return 'C'
     if _is_sorted(col, row, valid):

@@ -96,8 +96,7 @@ class TypeInfo:
         return _prod_impl(self.shape)
 
     def __repr__(self):
-        return 'TypeInfo(shape={!r}, dtype={})'.format(
-            self.shape, _repr(self.dtype))
+        return 'TypeInfo(shape={!r}, dtype={})'.format(self.shape, _repr(self.dtype))
 
 
 class TypeInfoTuple(tuple):
@@ -139,8 +138,7 @@ def _get_type(name, index, array, accept_none, shape):
             raise TypeError('{} is None'.format(var_name))
         return Variable(TypeInfo((), None), var_name)
     if not (hasattr(array, 'shape') and hasattr(array, 'dtype')):
-        raise TypeError('{} is not an array: {}'.format(
-            var_name, type(array).__name__))
+        raise TypeError('{} is not an array: {}'.format(var_name, type(array).__name__))
     return Variable(TypeInfo(shape, array.dtype), var_name)
 
 
@@ -162,13 +160,13 @@ def get_types(data, name, accept_none, shapes=None):
 
     """
     if not isinstance(data, tuple):
-        raise TypeError('data must be a tuple, not {}'.format(
-            type(data).__name__))
+        raise TypeError('data must be a tuple, not {}'.format(type(data).__name__))
     if shapes is None:
         shapes = tuple(None if x is None else x.shape for x in data)
     info = TypeInfoTuple(
         _get_type(name, i, x, accept_none, shape)
-        for i, (x, shape) in enumerate(zip(data, shapes)))
+        for i, (x, shape) in enumerate(zip(data, shapes))
+    )
     info.name = name
     return info
 
@@ -187,12 +185,12 @@ def get_light_types(data, shapes=None):
 
     """
     if not isinstance(data, tuple):
-        raise TypeError('data must be a tuple, not {}'.format(
-            type(data).__name__))
+        raise TypeError('data must be a tuple, not {}'.format(type(data).__name__))
     if shapes is None:
         return LightTypeInfoTuple(data)
     return LightTypeInfoTuple(
-        TypeInfo(shape, x.dtype) for x, shape in zip(data, shapes))
+        TypeInfo(shape, x.dtype) for x, shape in zip(data, shapes)
+    )
 
 
 def _repr(value):
@@ -215,8 +213,7 @@ def _repr(value):
 def _repr_slice(key):
     if not isinstance(key, slice):
         return _repr(key)
-    parts = ['' if v is None else _repr(v)
-             for v in (key.start, key.stop)]
+    parts = ['' if v is None else _repr(v) for v in (key.start, key.stop)]
     text = ':'.join(parts)
     if key.step is not None:
         text += ':' + _repr(key.step)
@@ -227,8 +224,7 @@ def _eval(value):
     if isinstance(value, Expr):
         return value.eval()
     if isinstance(value, slice):
-        return slice(_eval(value.start), _eval(value.stop),
-                     _eval(value.step))
+        return slice(_eval(value.start), _eval(value.stop), _eval(value.step))
     if isinstance(value, tuple):
         return tuple(_eval(v) for v in value)
     return value
@@ -238,8 +234,8 @@ def _operand(value, priority, parenthesize_equal):
     """Formats an operand, with parentheses if it binds more loosely."""
     text = _repr(value)
     if isinstance(value, Expr) and (
-            value.priority < priority
-            or (parenthesize_equal and value.priority == priority)):
+        value.priority < priority or (parenthesize_equal and value.priority == priority)
+    ):
         return '(' + text + ')'
     return text
 
@@ -281,7 +277,8 @@ class Expr:
         raise RuntimeError(
             'A type-check expression has no truth value; use '
             'chainerlite.utils.type_check.eval() to compute it or '
-            'type_check.expect() to check a condition.')
+            'type_check.expect() to check a condition.'
+        )
 
     def __iter__(self):
         raise TypeError('type-check expressions are not iterable')
@@ -309,12 +306,10 @@ class Expr:
 
 def _binary(symbol, priority, func, right_associative=False):
     def method(self, other):
-        return BinaryOperator(
-            priority, self, other, symbol, func, right_associative)
+        return BinaryOperator(priority, self, other, symbol, func, right_associative)
 
     def reflected(self, other):
-        return BinaryOperator(
-            priority, other, self, symbol, func, right_associative)
+        return BinaryOperator(priority, other, self, symbol, func, right_associative)
 
     return method, reflected
 
@@ -327,30 +322,33 @@ def _compare(symbol, inverse, func):
 
 
 for _name, _symbol, _priority, _func in (
-        ('or', '|', 0, operator.or_),
-        ('xor', '^', 1, operator.xor),
-        ('and', '&', 2, operator.and_),
-        ('lshift', '<<', 3, operator.lshift),
-        ('rshift', '>>', 3, operator.rshift),
-        ('add', '+', 4, operator.add),
-        ('sub', '-', 4, operator.sub),
-        ('mul', '*', 5, operator.mul),
-        ('truediv', '/', 5, operator.truediv),
-        ('floordiv', '//', 5, operator.floordiv),
-        ('mod', '%', 5, operator.mod),
-        ('pow', '**', 7, operator.pow)):
+    ('or', '|', 0, operator.or_),
+    ('xor', '^', 1, operator.xor),
+    ('and', '&', 2, operator.and_),
+    ('lshift', '<<', 3, operator.lshift),
+    ('rshift', '>>', 3, operator.rshift),
+    ('add', '+', 4, operator.add),
+    ('sub', '-', 4, operator.sub),
+    ('mul', '*', 5, operator.mul),
+    ('truediv', '/', 5, operator.truediv),
+    ('floordiv', '//', 5, operator.floordiv),
+    ('mod', '%', 5, operator.mod),
+    ('pow', '**', 7, operator.pow),
+):
     _method, _reflected = _binary(
-        _symbol, _priority, _func, right_associative=_symbol == '**')
+        _symbol, _priority, _func, right_associative=_symbol == '**'
+    )
     setattr(Expr, '__{}__'.format(_name), _method)
     setattr(Expr, '__r{}__'.format(_name), _reflected)
 
 for _name, _symbol, _inverse, _func in (
-        ('eq', '==', '!=', operator.eq),
-        ('ne', '!=', '==', operator.ne),
-        ('lt', '<', '>=', operator.lt),
-        ('le', '<=', '>', operator.le),
-        ('gt', '>', '<=', operator.gt),
-        ('ge', '>=', '<', operator.ge)):
+    ('eq', '==', '!=', operator.eq),
+    ('ne', '!=', '==', operator.ne),
+    ('lt', '<', '>=', operator.lt),
+    ('le', '<=', '>', operator.le),
+    ('gt', '>', '<=', operator.gt),
+    ('ge', '>=', '<', operator.ge),
+):
     setattr(Expr, '__{}__'.format(_name), _compare(_symbol, _inverse, _func))
 
 # Defining __eq__ makes instances unhashable, which is what we want: an
@@ -416,8 +414,7 @@ class GetAttr(Atom):
         self._attr = name
 
     def __str__(self):
-        return '{}.{}'.format(
-            _operand(self._obj, _ATOM_PRIORITY, False), self._attr)
+        return '{}.{}'.format(_operand(self._obj, _ATOM_PRIORITY, False), self._attr)
 
     def eval(self):
         return getattr(_eval(self._obj), self._attr)
@@ -438,8 +435,7 @@ class GetItem(Atom):
                 key += ','
         else:
             key = _repr_slice(self._key)
-        return '{}[{}]'.format(
-            _operand(self._obj, _ATOM_PRIORITY, False), key)
+        return '{}[{}]'.format(_operand(self._obj, _ATOM_PRIORITY, False), key)
 
     def eval(self):
         return _eval(self._obj)[_eval(self._key)]
@@ -456,7 +452,8 @@ class Call(Atom):
     def __str__(self):
         return '{}({})'.format(
             _operand(self._fn, _ATOM_PRIORITY, False),
-            ', '.join(_repr(a) for a in self._args))
+            ', '.join(_repr(a) for a in self._args),
+        )
 
     def eval(self):
         return _eval(self._fn)(*[_eval(a) for a in self._args])
@@ -491,8 +488,7 @@ class BinaryOperator(Expr):
 
     """
 
-    def __init__(self, priority, lhs, rhs, symbol, func,
-                 right_associative=False):
+    def __init__(self, priority, lhs, rhs, symbol, func, right_associative=False):
         super().__init__(priority)
         self.lhs = lhs
         self.rhs = rhs
@@ -502,8 +498,7 @@ class BinaryOperator(Expr):
 
     def __str__(self):
         left = _operand(self.lhs, self.priority, self._right_associative)
-        right = _operand(
-            self.rhs, self.priority, not self._right_associative)
+        right = _operand(self.rhs, self.priority, not self._right_associative)
         return '{} {} {}'.format(left, self._symbol, right)
 
     def eval(self):
@@ -547,8 +542,8 @@ class BoolBinaryOperator(BinaryOperator, Testable):
         right = _eval(self.rhs)
         if not self._func(left, right):
             raise InvalidType(
-                str(self),
-                '{} {} {}'.format(_repr(left), self._inverse, _repr(right)))
+                str(self), '{} {} {}'.format(_repr(left), self._inverse, _repr(right))
+            )
 
 
 class InvalidType(Exception):
@@ -572,8 +567,9 @@ class InvalidType(Exception):
             msg = 'Expect: {}\nActual: {}'.format(expect, actual)
             function = getattr(_thread_local, 'current_function', None)
             if function is not None:
-                msg = '\nInvalid operation is performed in: {} (Forward)' \
-                      '\n\n{}'.format(_label(function), msg)
+                msg = '\nInvalid operation is performed in: {} (Forward)\n\n{}'.format(
+                    _label(function), msg
+                )
         super().__init__(msg)
         self.expect = expect
         self.actual = actual
@@ -639,12 +635,14 @@ def only_kinds(kinds):
 
     """
     if not isinstance(kinds, str) or not kinds:
-        raise TypeError('only_kinds takes a non-empty str of dtype kinds, '
-                        'not {!r}'.format(kinds))
+        raise TypeError(
+            'only_kinds takes a non-empty str of dtype kinds, not {!r}'.format(kinds)
+        )
 
     def mark(check):
         check._type_check_kinds = kinds
         return check
+
     return mark
 
 
@@ -672,8 +670,10 @@ def expect(*bool_exprs):
                 raise InvalidType('<a condition evaluated to False>', 'False')
         else:
             raise TypeError(
-                'expect() takes comparisons of type-check variables, not '
-                '{}'.format(type(expr).__name__))
+                'expect() takes comparisons of type-check variables, not {}'.format(
+                    type(expr).__name__
+                )
+            )
 
 
 def eval(exp):
@@ -747,8 +747,9 @@ def argname(in_types, names):
 
     """
     if len(in_types) != len(names):
-        raise InvalidType('{} argument(s)'.format(len(names)),
-                          '{} argument(s)'.format(len(in_types)))
+        raise InvalidType(
+            '{} argument(s)'.format(len(names)), '{} argument(s)'.format(len(in_types))
+        )
     if in_light_mode():
         return
     for in_type, name in zip(in_types, names):
@@ -795,6 +796,5 @@ def expect_broadcast_shapes(*shape_types, **kwargs):
     try:
         numpy.broadcast_shapes(*shapes)
     except ValueError:
-        expect = 'broadcastable shapes: %s' % ', '.join(
-            [str(s) for s in shape_types])
+        expect = 'broadcastable shapes: %s' % ', '.join([str(s) for s in shape_types])
         raise InvalidType(expect, ', '.join([str(s) for s in shapes])) from None

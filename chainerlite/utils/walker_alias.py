@@ -48,8 +48,7 @@ class WalkerAlias:
             raise ValueError('probs must be a non-empty 1-dimensional array')
         total = probs.sum()
         if (probs < 0).any() or not total > 0:
-            raise ValueError(
-                'probs must be non-negative with a positive sum')
+            raise ValueError('probs must be non-negative with a positive sum')
         n = len(probs)
         scaled = probs * (n / total)
         threshold = numpy.ones(n)
@@ -127,4 +126,5 @@ class WalkerAlias:
         column = xp.minimum(u.astype(numpy.int32), n - 1)
         keep = (u - column) < self.threshold[column]
         return xp.where(keep, column, self.alias[column]).astype(
-            numpy.int32, copy=False)
+            numpy.int32, copy=False
+        )

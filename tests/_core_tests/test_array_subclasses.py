@@ -6,6 +6,7 @@ used as they are, both give wrong numbers without an error. A Variable (and
 a function given raw arrays) should hold a plain ``numpy.ndarray`` view of
 a subclass array (same memory, dtype and shape) and refuse a masked array.
 """
+
 import numpy
 import pytest
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.filterwarnings('ignore::PendingDeprecationWarning')
 
 
 def _matrix():
-    return numpy.matrix([[1., 2.], [3., 4.]], numpy.float32)
+    return numpy.matrix([[1.0, 2.0], [3.0, 4.0]], numpy.float32)
 
 
 def test_variable_holds_a_plain_view_of_a_matrix():
@@ -29,21 +30,25 @@ def test_variable_holds_a_plain_view_of_a_matrix():
 
 
 def test_masked_array_is_refused():
-    masked = numpy.ma.masked_array(numpy.ones(3, numpy.float32),
-                                   mask=[False, True, False])
+    masked = numpy.ma.masked_array(
+        numpy.ones(3, numpy.float32), mask=[False, True, False]
+    )
     with pytest.raises(TypeError, match='masked'):
         chainerlite.Variable(masked)
 
 
-@pytest.mark.parametrize('func', [
-    lambda x: x * x,
-    lambda x: x ** 2,
-    lambda x: F.reshape(x, (4,)),
-    lambda x: F.flatten(x),
-    lambda x: F.get_item(x, 0),
-    lambda x: F.sum(x, axis=0),
-    lambda x: F.dropout(x, 0.0),
-])
+@pytest.mark.parametrize(
+    'func',
+    [
+        lambda x: x * x,
+        lambda x: x**2,
+        lambda x: F.reshape(x, (4,)),
+        lambda x: F.flatten(x),
+        lambda x: F.get_item(x, 0),
+        lambda x: F.sum(x, axis=0),
+        lambda x: F.dropout(x, 0.0),
+    ],
+)
 def test_functions_treat_a_matrix_as_an_array(func):
     expected = func(chainerlite.Variable(numpy.asarray(_matrix())))
     got = func(chainerlite.Variable(_matrix()))
@@ -51,15 +56,12 @@ def test_functions_treat_a_matrix_as_an_array(func):
     numpy.testing.assert_array_equal(got.array, expected.array)
 
 
-@pytest.mark.parametrize('func', [
-    lambda x: F.matmul(x, x),
-    lambda x: F.linear(x, x),
-    lambda x: F.tanh(x),
-])
+@pytest.mark.parametrize(
+    'func', [lambda x: F.matmul(x, x), lambda x: F.linear(x, x), lambda x: F.tanh(x)]
+)
 def test_matrix_products_and_elementwise_functions_agree(func):
     expected = func(numpy.asarray(_matrix()))
-    numpy.testing.assert_allclose(
-        numpy.asarray(func(_matrix()).array), expected.array)
+    numpy.testing.assert_allclose(numpy.asarray(func(_matrix()).array), expected.array)
 
 
 def test_memmap_data_is_used(tmp_path):

@@ -5,6 +5,7 @@ subclasses use their own ``__dict__`` (and CPython's plain attribute lookup
 once an instance is applied or initialised), unless they define attribute
 hooks of their own.
 """
+
 import numpy
 import pytest
 
@@ -20,10 +21,10 @@ def _x():
 class Twice(function_node.FunctionNode):
     def forward(self, inputs):
         self.note = 'forward ran'
-        return inputs[0] * 2,
+        return (inputs[0] * 2,)
 
     def backward(self, indexes, grad_outputs):
-        return grad_outputs[0] * 2,
+        return (grad_outputs[0] * 2,)
 
 
 class Hooked(Twice):
@@ -35,14 +36,15 @@ class Hooked(Twice):
         return 'default ' + name
 
     def __setattr__(self, name, value):
-        object.__setattr__(self, name, value.upper()
-                           if isinstance(value, str) else value)
+        object.__setattr__(
+            self, name, value.upper() if isinstance(value, str) else value
+        )
 
 
 def test_python_node_attributes_before_and_after_apply():
     node = Twice()
     node.before = 1
-    y, = node.apply((_x(),))
+    (y,) = node.apply((_x(),))
     assert (node.before, node.note) == (1, 'forward ran')
     node.after = 2
     assert node.__dict__['after'] == 2
@@ -60,7 +62,7 @@ def test_subclass_attribute_hooks_are_kept():
     node.apply((_x(),))
     node2 = Hooked()
     node2.apply((_x(),))
-    assert node2.note == 'FORWARD RAN'     # __setattr__ still runs
+    assert node2.note == 'FORWARD RAN'  # __setattr__ still runs
     assert node2.missing == 'default missing'
     assert node2.reads == ['missing']
 

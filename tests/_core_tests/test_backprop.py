@@ -16,7 +16,7 @@ def _v(*values):
 def test_diamond_accumulates():
     x = _v(1.0, 2.0)
     a = x * 2.0
-    y = F.sum(a * a + a)          # d/dx = (2a + 1) * 2
+    y = F.sum(a * a + a)  # d/dx = (2a + 1) * 2
     y.backward()
     np.testing.assert_allclose(x.grad, (2 * x.array * 2 + 1) * 2)
 
@@ -151,19 +151,22 @@ class _WrongGrad(chainerlite.FunctionNode):
         self.grad = grad
 
     def forward(self, inputs):
-        return inputs[0] * 2,
+        return (inputs[0] * 2,)
 
     def backward(self, indexes, grad_outputs):
-        return chainerlite.Variable(self.grad),
+        return (chainerlite.Variable(self.grad),)
 
 
-@pytest.mark.parametrize('grad, exc, text', [
-    (np.ones((3,)), ValueError, 'shape'),
-    (np.ones((2,), np.float32), TypeError, 'dtype'),
-])
+@pytest.mark.parametrize(
+    'grad, exc, text',
+    [
+        (np.ones((3,)), ValueError, 'shape'),
+        (np.ones((2,), np.float32), TypeError, 'dtype'),
+    ],
+)
 def test_grad_mismatch_names_function(grad, exc, text):
     x = _v(1.0, 2.0)
-    y, = _WrongGrad(grad).apply((x,))
+    (y,) = _WrongGrad(grad).apply((x,))
     y.grad = np.ones(2)
     with pytest.raises(exc) as info:
         y.backward()
@@ -181,10 +184,10 @@ def test_grad_only_walks_between_outputs_and_inputs():
             calls.append(function.label)
 
     x = _v(1.0)
-    a = F.exp(x)          # upstream of `a`: not needed for d y / d a
+    a = F.exp(x)  # upstream of `a`: not needed for d y / d a
     y = a * 2.0
     with Count():
-        ga, = chainerlite.grad([y], [a])
+        (ga,) = chainerlite.grad([y], [a])
     assert calls == ['_ * 2.0']
     np.testing.assert_allclose(ga.array, [2.0])
     assert x.grad is None and a.grad is None
@@ -193,18 +196,19 @@ def test_grad_only_walks_between_outputs_and_inputs():
 def test_grad_set_grad_and_grad_inputs():
     x = _v(1.0, 2.0)
     y = F.sum(x * 3.0)
-    gx, = chainerlite.grad([y], [x], grad_inputs=[np.ones(2)], set_grad=True)
+    (gx,) = chainerlite.grad([y], [x], grad_inputs=[np.ones(2)], set_grad=True)
     np.testing.assert_allclose(gx.array, [4.0, 4.0])
     np.testing.assert_allclose(x.grad, [4.0, 4.0])
 
 
 # ------------------------------------------------- grad() on shared subgraphs
 
+
 def test_grad_keeps_a_value_used_with_its_descendant():
     x = chainerlite.Variable(np.array(1.0))
     a = -x
-    f = a + a * a                     # df/dx = -(1 + 2a) = 1 at x = 1
-    gx, = chainerlite.grad([f], [x])
+    f = a + a * a  # df/dx = -(1 + 2a) = 1 at x = 1
+    (gx,) = chainerlite.grad([f], [x])
     np.testing.assert_allclose(gx.array, 1.0)
     f.backward()
     np.testing.assert_allclose(x.grad, 1.0)
@@ -238,10 +242,9 @@ def test_grad_by_an_intermediate_and_its_ancestor():
 def test_grad_loss_scale_applies_to_default_seeds_only():
     x = _v(1.0, 2.0)
     y = x * 3.0
-    g_default, = chainerlite.grad([F.sum(y)], [x], loss_scale=2.0)
+    (g_default,) = chainerlite.grad([F.sum(y)], [x], loss_scale=2.0)
     np.testing.assert_allclose(g_default.array, [6.0, 6.0])
-    g_given, = chainerlite.grad([y], [x], grad_outputs=[np.ones(2)],
-                                loss_scale=2.0)
+    (g_given,) = chainerlite.grad([y], [x], grad_outputs=[np.ones(2)], loss_scale=2.0)
     np.testing.assert_allclose(g_given.array, [3.0, 3.0])
 
 
@@ -252,23 +255,22 @@ def _trunk_and_heads(seed):
     trunk = x
     for _ in range(20):
         trunk = F.tanh(F.matmul(trunk, w) + trunk * 0.5)
-    heads = [F.sum(trunk * float(k + 1)) + F.sum(trunk * trunk) * float(k)
-             for k in range(8)]
+    heads = [
+        F.sum(trunk * float(k + 1)) + F.sum(trunk * trunk) * float(k) for k in range(8)
+    ]
     return x, w, heads
 
 
 def test_threads_running_grad_on_heads_of_one_trunk_match_serial():
     x, w, heads = _trunk_and_heads(0)
-    serial = [[g.array.copy() for g in chainerlite.grad([h], [x, w])]
-              for h in heads]
+    serial = [[g.array.copy() for g in chainerlite.grad([h], [x, w])] for h in heads]
     results = [[] for _ in heads]
     barrier = threading.Barrier(len(heads))
 
     def run(k):
         barrier.wait()
         for _ in range(20):
-            results[k].append([g.array for g in chainerlite.grad(
-                [heads[k]], [x, w])])
+            results[k].append([g.array for g in chainerlite.grad([heads[k]], [x, w])])
 
     _run_threads(run, len(heads))
     for k, runs in enumerate(results):
@@ -289,7 +291,7 @@ def test_threads_mixing_first_and_second_order_grad_on_one_graph():
 
     def run(k):
         barrier.wait()
-        g, = chainerlite.grad([heads[k]], [x], enable_double_backprop=k % 2)
+        (g,) = chainerlite.grad([heads[k]], [x], enable_double_backprop=k % 2)
         with lock:
             total[0] = total[0] + g.array
 
@@ -299,6 +301,7 @@ def test_threads_mixing_first_and_second_order_grad_on_one_graph():
 
 # ---------------------------------------------------------- sibling outputs
 
+
 def test_backward_uses_a_sibling_outputs_preset_grad():
     x = chainerlite.Variable(np.arange(4.0))
     y1, y2 = F.split_axis(x, 2, 0)
@@ -306,7 +309,7 @@ def test_backward_uses_a_sibling_outputs_preset_grad():
     y1.grad = np.array([1.0, 2.0])
     y1.backward()
     np.testing.assert_allclose(x.grad, [1.0, 2.0, 5.0, 6.0])
-    assert y2.grad is None          # consumed, as in Chainer
+    assert y2.grad is None  # consumed, as in Chainer
 
 
 def test_backward_function_consumes_the_outputs_grads():
@@ -330,7 +333,8 @@ def test_hook_that_unchains_its_node_gets_a_clear_error():
     x = _v(1.0, 2.0)
     y = F.sum(F.tanh(x) * x)
     with Unchain():
-        with pytest.raises(RuntimeError, match='unchained by a '
-                           'backward_preprocess hook'):
+        with pytest.raises(
+            RuntimeError, match='unchained by a backward_preprocess hook'
+        ):
             y.backward()
     assert x.grad is None

@@ -5,6 +5,7 @@ callbacks a class overrides, whether a class has its own attribute hooks);
 those caches must not keep the classes alive, or a node or hook class
 defined inside a function that runs every step leaks.
 """
+
 import gc
 import weakref
 
@@ -33,14 +34,16 @@ def _node_class(with_attr_hooks=False):
 
         def forward(self, inputs):
             self.retain_inputs((0,))
-            return inputs[0] * 2,
+            return (inputs[0] * 2,)
 
         def backward(self, indexes, grad_outputs):
-            return grad_outputs[0] * 2,
+            return (grad_outputs[0] * 2,)
 
     if with_attr_hooks:
+
         def __setattr__(self, name, value):
             super(Double, self).__setattr__(name, value)
+
         Double.__setattr__ = __setattr__
     return Double
 
@@ -48,9 +51,10 @@ def _node_class(with_attr_hooks=False):
 def test_function_node_class_is_freed_after_forward():
     def use():
         cls = _node_class()
-        y, = cls().apply((_x(),))
+        (y,) = cls().apply((_x(),))
         assert (y.array == 2).all()
         return cls
+
     assert _freed(use)
 
 
@@ -61,6 +65,7 @@ def test_function_node_class_with_attribute_hooks_is_freed():
         node.extra = 1
         node.apply((_x(),))
         return cls
+
     assert _freed(use)
 
 
@@ -70,16 +75,18 @@ def test_function_node_class_failing_type_check_is_freed():
         with pytest.raises(type_check.InvalidType):
             cls().apply((np.ones(2, np.int32),))
         return cls
+
     assert _freed(use)
 
 
 def test_function_node_class_is_freed_after_backward():
     def use():
         cls = _node_class()
-        y, = cls().apply((_x(),))
+        (y,) = cls().apply((_x(),))
         y.grad = np.ones_like(y.array)
         y.backward()
         return cls
+
     assert _freed(use)
 
 
@@ -87,10 +94,11 @@ def test_function_node_class_is_freed_after_double_backward():
     def use():
         cls = _node_class()
         x = _x()
-        y, = cls().apply((x,))
+        (y,) = cls().apply((x,))
         y.grad = np.ones_like(y.array)
         y.backward(enable_double_backprop=True)
         return cls
+
     assert _freed(use)
 
 
@@ -102,11 +110,12 @@ def _hook_class():
             self.calls = 0
 
         def forward_preprocess(self, function, in_data):
-            super().forward_preprocess(function, in_data)   # a __class__ cell
+            super().forward_preprocess(function, in_data)  # a __class__ cell
             self.calls += 1
 
         def backward_postprocess(self, function, in_data, out_grad):
             self.calls += 1
+
     return Counter
 
 
@@ -121,6 +130,7 @@ def test_global_hook_class_is_freed():
         # the backward makes (broadcast of the sum's gradient, ``gy * 2.0``)
         assert hook.calls == 6
         return cls
+
     assert _freed(use)
 
 
@@ -133,6 +143,7 @@ def test_local_hook_class_is_freed():
         node.apply((_x(),))
         assert hook.calls == 1
         return cls
+
     assert _freed(use)
 
 
@@ -142,9 +153,11 @@ def test_variable_subclass_is_freed():
             def __init__(self, data, tag):
                 super().__init__(data)
                 self.tag = tag
+
         v = Tagged(np.ones(3, np.float32), 'a')
         (v * 2.0).grad = np.ones(3, np.float32)
         return Tagged
+
     assert _freed(use)
 
 
@@ -158,6 +171,7 @@ def test_hook_class_cache_follows_class_changes():
 
     def forward_postprocess(self, function, in_data):
         self.calls += 10
+
     cls.forward_postprocess = forward_postprocess
     with cls() as hook:
         _x() * 2.0

@@ -53,6 +53,7 @@ def test_backprop_modes_nest():
         assert not chainerlite.config.enable_backprop
     assert chainerlite.config.enable_backprop
     from chainerlite.function import force_backprop_mode, no_backprop_mode
+
     assert no_backprop_mode is chainerlite.no_backprop_mode
     assert force_backprop_mode is chainerlite.force_backprop_mode
 
@@ -75,6 +76,7 @@ def test_config_is_thread_local():
 
 def test_show_lists_entries(capsys):
     import io
+
     buf = io.StringIO()
     with chainerlite.using_config('train', False):
         chainerlite.config.show(buf)

@@ -8,6 +8,7 @@ wrong error and a signal means a crash. Every case ends by collecting
 garbage and allocating many new objects, so that a dangling pointer left by
 the case is used (and crashes) while the case is still the one running.
 """
+
 import json
 import os
 import signal
@@ -507,8 +508,15 @@ def _compiled_classes():
     import importlib
 
     found = []
-    for module_name in ('config', 'hooks', 'node', 'backprop', 'ops_math',
-                        'ops_nn', 'timer'):
+    for module_name in (
+        'config',
+        'hooks',
+        'node',
+        'backprop',
+        'ops_math',
+        'ops_nn',
+        'timer',
+    ):
         module = importlib.import_module('chainerlite._core.' + module_name)
         for name, obj in sorted(vars(module).items()):
             if isinstance(obj, type) and obj.__module__ == module.__name__:
@@ -518,7 +526,9 @@ def _compiled_classes():
 
 for _name in _compiled_classes():
     _module, _cls = _name.split('.')
-    CASES['new_' + _name.replace('.', '_')] = FUZZ + '''
+    CASES['new_' + _name.replace('.', '_')] = (
+        FUZZ
+        + '''
 cls = importlib.import_module('chainerlite._core.{0}').{1}
 try:
     obj = cls.__new__(cls)
@@ -526,6 +536,7 @@ except TypeError:
     obj = cls.__new__(cls, object())
 fuzz(obj)
 '''.format(_module, _cls)
+    )
 for _name, _setup in FUZZ_TARGETS.items():
     CASES['torn_' + _name] = FUZZ + _setup + '\nfuzz(obj)\n'
 
@@ -569,16 +580,24 @@ def results():
         return {name: _run_alone(name) for name in CASES}
     programs = {name: _program(name) for name in CASES}
     programs['__prelude__'] = PRELUDE
-    proc = subprocess.run([sys.executable, '-c', RUNNER],
-                          input=json.dumps(programs), capture_output=True,
-                          text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, '-c', RUNNER],
+        input=json.dumps(programs),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
 
 def _run_alone(name):
-    proc = subprocess.run([sys.executable, '-c', _program(name)],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, '-c', _program(name)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     return proc.returncode, proc.stdout + proc.stderr
 
 
@@ -586,6 +605,7 @@ def _run_alone(name):
 def test_no_crash(results, name):
     code, output = results[name]
     if code < 0:
-        pytest.fail('%s crashed with %s\n%s'
-                    % (name, signal.Signals(-code).name, output))
+        pytest.fail(
+            '%s crashed with %s\n%s' % (name, signal.Signals(-code).name, output)
+        )
     assert code == 0, output

@@ -12,6 +12,7 @@ The number of graphs comes from the Hypothesis profile: ``default`` in
 ``make test``, ``fuzz`` (set ``HYPOTHESIS_PROFILE=fuzz``, as ``make fuzz``
 does) for a long run.
 """
+
 import os
 
 import numpy as np
@@ -23,11 +24,17 @@ import chainerlite.functions as F
 
 
 settings.register_profile(
-    'default', max_examples=40, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow])
+    'default',
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.register_profile(
-    'fuzz', max_examples=20000, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow])
+    'fuzz',
+    max_examples=20000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get('HYPOTHESIS_PROFILE', 'default'))
 
 RTOL, ATOL = 1e-5, 1e-6
@@ -56,10 +63,11 @@ UNARY = {
     'sum': (F.sum, lambda a: np.asarray(a.sum())),
     'sum0': (lambda a: F.sum(a, axis=0), lambda a: a.sum(axis=0)),
     'transpose': (F.transpose, np.transpose),
-    'flatten': (lambda a: F.reshape(a, (a.size,)),
-                lambda a: a.reshape(a.size)),
-    'swap_shape': (lambda a: F.reshape(a, a.shape[::-1]),
-                   lambda a: a.reshape(a.shape[::-1])),
+    'flatten': (lambda a: F.reshape(a, (a.size,)), lambda a: a.reshape(a.size)),
+    'swap_shape': (
+        lambda a: F.reshape(a, a.shape[::-1]),
+        lambda a: a.reshape(a.shape[::-1]),
+    ),
 }
 
 BINARY = {
@@ -107,7 +115,7 @@ def programs(draw, max_inputs=3, max_steps=10):
     """
     n_in = draw(st.integers(1, max_inputs))
     shapes = [draw(st.sampled_from(SHAPES)) for _ in range(n_in)]
-    seed = draw(st.integers(0, 2 ** 32 - 1))
+    seed = draw(st.integers(0, 2**32 - 1))
     rng = np.random.RandomState(seed)
     inputs = [rng.uniform(-1, 1, s) for s in shapes]
     steps = []
@@ -120,23 +128,30 @@ def programs(draw, max_inputs=3, max_steps=10):
             names = [n for n in UNARY if _unary_applies(n, shapes[a])]
             name = draw(st.sampled_from(names))
             steps.append((name, (a,)))
-            shapes.append(tuple(np.shape(UNARY[name][1](
-                np.zeros(shapes[a])))))
+            shapes.append(tuple(np.shape(UNARY[name][1](np.zeros(shapes[a])))))
         else:
-            partners = [(n, b) for n in BINARY for b in ids
-                        if _binary_applies(n, shapes[a], shapes[b])]
+            partners = [
+                (n, b)
+                for n in BINARY
+                for b in ids
+                if _binary_applies(n, shapes[a], shapes[b])
+            ]
             if not partners:
                 steps.append(('tanh', (a,)))
                 shapes.append(shapes[a])
                 continue
             name, b = draw(st.sampled_from(partners))
             steps.append((name, (a, b)))
-            shapes.append(tuple(np.shape(BINARY[name][1](
-                np.zeros(shapes[a]), np.zeros(shapes[b])))))
+            shapes.append(
+                tuple(
+                    np.shape(BINARY[name][1](np.zeros(shapes[a]), np.zeros(shapes[b])))
+                )
+            )
     computed = list(range(n_in, len(shapes)))
     n_out = draw(st.integers(1, min(3, len(computed))))
-    outs = draw(st.lists(st.sampled_from(computed), min_size=n_out,
-                         max_size=n_out, unique=True))
+    outs = draw(
+        st.lists(st.sampled_from(computed), min_size=n_out, max_size=n_out, unique=True)
+    )
     grad_outputs = [rng.uniform(-1, 1, shapes[o]) for o in outs]
     wrt = list(range(n_in))
     inner = [i for i in computed if i not in outs]
@@ -188,8 +203,7 @@ def numerical_grads(inputs, steps, outs, grad_outputs, wrt, eps=1e-6):
             values = run_numpy(xs, steps)
         else:
             values = run_numpy(inputs, steps, {i: array})
-        return sum(float(np.sum(g * values[o]))
-                   for o, g in zip(outs, grad_outputs))
+        return sum(float(np.sum(g * values[o])) for o, g in zip(outs, grad_outputs))
 
     result = []
     for i in wrt:
@@ -232,9 +246,14 @@ def _check(actual, expected, what):
     for i, (a, e) in enumerate(zip(actual, expected)):
         a = np.zeros_like(e) if a is None else np.asarray(a)
         assert a.shape == e.shape, '%s: value %d has shape %s, not %s' % (
-            what, i, a.shape, e.shape)
-        np.testing.assert_allclose(a, e, rtol=RTOL, atol=ATOL,
-                                   err_msg='%s: value %d' % (what, i))
+            what,
+            i,
+            a.shape,
+            e.shape,
+        )
+        np.testing.assert_allclose(
+            a, e, rtol=RTOL, atol=ATOL, err_msg='%s: value %d' % (what, i)
+        )
 
 
 def _grad_arrays(gs):
@@ -244,9 +263,12 @@ def _grad_arrays(gs):
 def _by_grad(program, double=False):
     inputs, steps, outs, gos, wrt = program
     values = run_chainer(inputs, steps)
-    gs = chainerlite.grad([values[o] for o in outs], [values[i] for i in wrt],
-                          grad_outputs=[g.copy() for g in gos],
-                          enable_double_backprop=double)
+    gs = chainerlite.grad(
+        [values[o] for o in outs],
+        [values[i] for i in wrt],
+        grad_outputs=[g.copy() for g in gos],
+        enable_double_backprop=double,
+    )
     return _grad_arrays(gs)
 
 
@@ -277,17 +299,25 @@ def test_every_backprop_path_matches_finite_differences(program):
     inputs, steps, outs, gos, wrt = program
     expected = numerical_grads(inputs, steps, outs, gos, wrt)
     _check(_by_grad(program), expected, 'grad()')
-    _check(_by_grad(program, double=True), expected,
-           'grad(enable_double_backprop=True)')
-    _check(_by_variable_backward(program), expected,
-           'Variable.backward(retain_grad=True)')
-    _check(_by_backward_function(program), _leaf_part(program, expected),
-           'chainerlite.backward()')
+    _check(
+        _by_grad(program, double=True), expected, 'grad(enable_double_backprop=True)'
+    )
+    _check(
+        _by_variable_backward(program), expected, 'Variable.backward(retain_grad=True)'
+    )
+    _check(
+        _by_backward_function(program),
+        _leaf_part(program, expected),
+        'chainerlite.backward()',
+    )
     hook = _Recorder()
     with hook:
         _check(_by_grad(program), expected, 'grad() with a hook')
-        _check(_by_backward_function(program), _leaf_part(program, expected),
-               'backward() with a hook')
+        _check(
+            _by_backward_function(program),
+            _leaf_part(program, expected),
+            'backward() with a hook',
+        )
     assert hook.pre == hook.post > 0
 
 
@@ -302,19 +332,26 @@ def test_double_backprop_matches_finite_differences_of_the_gradient(program):
 
     def first_order(arrays):
         values = run_chainer(arrays, steps)
-        gs = chainerlite.grad([values[o] for o in outs], values[:n_in],
-                              grad_outputs=[g.copy() for g in gos])
-        return sum(float(np.sum(v * (0 if g is None else g.array)))
-                   for v, g in zip(vs, gs))
+        gs = chainerlite.grad(
+            [values[o] for o in outs],
+            values[:n_in],
+            grad_outputs=[g.copy() for g in gos],
+        )
+        return sum(
+            float(np.sum(v * (0 if g is None else g.array))) for v, g in zip(vs, gs)
+        )
 
     values = run_chainer(inputs, steps)
     xs = values[:n_in]
-    gs = chainerlite.grad([values[o] for o in outs], xs,
-                          grad_outputs=[g.copy() for g in gos],
-                          enable_double_backprop=True)
+    gs = chainerlite.grad(
+        [values[o] for o in outs],
+        xs,
+        grad_outputs=[g.copy() for g in gos],
+        enable_double_backprop=True,
+    )
     terms = [F.sum(g * v) for g, v in zip(gs, vs) if g is not None]
     if not terms or all(t.creator is None for t in terms):
-        return   # the first-order gradient does not depend on the inputs
+        return  # the first-order gradient does not depend on the inputs
     ggs = chainerlite.grad([sum(terms[1:], terms[0])], xs)
 
     eps = 1e-5
@@ -325,7 +362,6 @@ def test_double_backprop_matches_finite_differences_of_the_gradient(program):
             plus, minus = [a.copy() for a in inputs], [a.copy() for a in inputs]
             plus[i].reshape(-1)[k] += eps
             minus[i].reshape(-1)[k] -= eps
-            grad.reshape(-1)[k] = (first_order(plus) - first_order(minus)) / (
-                2 * eps)
+            grad.reshape(-1)[k] = (first_order(plus) - first_order(minus)) / (2 * eps)
         expected.append(grad)
     _check(_grad_arrays(ggs), expected, 'second order grad()')

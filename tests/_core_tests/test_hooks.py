@@ -73,8 +73,16 @@ def test_callbacks_receive_raw_arrays_in_order():
     kinds = [entry[1] for entry in hook.log]
     # the backward of ``x * 3.0`` computes ``gy * 3.0``: as in Chainer, a
     # hook that watches forward calls sees that nested call
-    assert kinds == ['added', 'fpre', 'fpost', 'bpre', 'fpre', 'fpost',
-                     'bpost', 'deleted']
+    assert kinds == [
+        'added',
+        'fpre',
+        'fpost',
+        'bpre',
+        'fpre',
+        'fpost',
+        'bpost',
+        'deleted',
+    ]
     fpre = hook.log[1]
     assert fpre[2] == '_ * 3.0'
     assert isinstance(fpre[3], tuple) and fpre[3][0] is x.array
@@ -93,11 +101,14 @@ class _BackwardOnly(chainerlite.FunctionHook):
         self.log.append(function.label)
 
 
-@pytest.mark.parametrize('build', [
-    lambda x: x * 3.0,                 # compiled node, one input
-    lambda x: F.sum(F.exp(x)),         # Python nodes
-    lambda x: F.tanh(x) * x,           # two-input compiled node
-])
+@pytest.mark.parametrize(
+    'build',
+    [
+        lambda x: x * 3.0,  # compiled node, one input
+        lambda x: F.sum(F.exp(x)),  # Python nodes
+        lambda x: F.tanh(x) * x,  # two-input compiled node
+    ],
+)
 def test_nested_forward_calls_of_backward_are_seen_by_forward_hooks(build):
     x = _x()
     with Recorder() as hook:
@@ -130,12 +141,14 @@ def test_hooks_fire_for_python_function_nodes_and_grad():
     hook = Recorder()
     with hook:
         y = F.sum(F.exp(x))
-        gx, = chainerlite.grad([y], [x])
+        (gx,) = chainerlite.grad([y], [x])
     labels = [(e[1], e[2]) for e in hook.log if e[1] in ('fpre', 'bpre')]
     # functions applied inside backward (e.g. broadcasting) fire forward hooks
     assert labels[:2] == [('fpre', 'exp'), ('fpre', 'Sum')]
     assert [lb for lb in labels if lb[0] == 'bpre'] == [
-        ('bpre', 'Sum'), ('bpre', 'exp')]
+        ('bpre', 'Sum'),
+        ('bpre', 'exp'),
+    ]
     np.testing.assert_allclose(gx.array, np.exp(x.array), rtol=1e-6)
 
 
@@ -147,10 +160,14 @@ def test_local_hooks_run_after_global_ones():
     node.add_hook(local)
     assert log == [('local', 'added', node)]
     with Recorder('global', log):
-        y, = node.apply((x,))
+        (y,) = node.apply((x,))
     order = [(e[0], e[1]) for e in log if e[1] in ('fpre', 'fpost')]
-    assert order == [('global', 'fpre'), ('local', 'fpre'),
-                     ('global', 'fpost'), ('local', 'fpost')]
+    assert order == [
+        ('global', 'fpre'),
+        ('local', 'fpre'),
+        ('global', 'fpost'),
+        ('local', 'fpost'),
+    ]
     del log[:]
     y.grad = np.ones(2, np.float32)
     y.backward()
@@ -194,16 +211,20 @@ def test_callback_patched_on_instance_is_called(patch_after_enter):
     if patch_after_enter:
         with hook:
             y0 = x * 2.0  # the hook is cached before the patch
-            with mock.patch.object(hook, 'forward_preprocess') as m, \
-                    mock.patch.object(hook, 'backward_postprocess') as b:
+            with (
+                mock.patch.object(hook, 'forward_preprocess') as m,
+                mock.patch.object(hook, 'backward_postprocess') as b,
+            ):
                 y = x * 2.0
                 y.grad = np.ones(2, np.float32)
                 y.backward()
             y1 = x * 2.0
         del y0, y1
     else:
-        with mock.patch.object(hook, 'forward_preprocess') as m, \
-                mock.patch.object(hook, 'backward_postprocess') as b:
+        with (
+            mock.patch.object(hook, 'forward_preprocess') as m,
+            mock.patch.object(hook, 'backward_postprocess') as b,
+        ):
             with hook:
                 y = x * 2.0
                 y.grad = np.ones(2, np.float32)
@@ -220,8 +241,7 @@ def test_callback_patched_on_class_is_called():
     x = _x()
     with hook:
         x * 2.0
-        with mock.patch.object(chainerlite.FunctionHook,
-                               'forward_postprocess') as m:
+        with mock.patch.object(chainerlite.FunctionHook, 'forward_postprocess') as m:
             x * 2.0
     assert m.call_count == 1
 
@@ -299,9 +319,9 @@ class _OutData(chainerlite.FunctionHook):
         self.seen.append((function.label, out_data))
 
 
-@pytest.mark.parametrize('op', [
-    lambda x: x * 3.0, lambda x: x + x, lambda x: F.exp(x),
-    lambda x: F.relu(x)])
+@pytest.mark.parametrize(
+    'op', [lambda x: x * 3.0, lambda x: x + x, lambda x: F.exp(x), lambda x: F.relu(x)]
+)
 def test_forward_postprocess_can_receive_outputs(op):
     x = _x()
     hook = _OutData()
@@ -326,7 +346,7 @@ def test_debug_mode_names_function_and_phase():
         with pytest.raises(RuntimeError) as info:
             F.log(x - 1.0 + 1.0)  # log(0) = -inf
         assert 'forward' in str(info.value) and 'log' in str(info.value)
-        y = F.sum(x ** 0.5)  # finite, but its derivative at 0 is not
+        y = F.sum(x**0.5)  # finite, but its derivative at 0 is not
         with pytest.raises(RuntimeError) as info:
             y.backward()
         assert 'backward' in str(info.value) and '_ ** 0.5' in str(info.value)
@@ -370,7 +390,7 @@ def test_instances_of_one_class_are_validated_separately():
     calls = []
     second.forward_preprocess = lambda function, in_data: calls.append(1)
     with first:
-        _x() * 2.0          # caches Quiet as "overrides nothing"
+        _x() * 2.0  # caches Quiet as "overrides nothing"
         with second:
             _x() * 2.0
     assert calls == [1]
@@ -386,12 +406,15 @@ def test_instances_of_one_class_are_validated_separately():
     del third
 
 
-@pytest.mark.parametrize('insert', [
-    lambda hooks: hooks.__setitem__('junk', object()),
-    lambda hooks: hooks.update({'junk': 5}),
-    lambda hooks: hooks.update(rec=Recorder(), junk=None),
-    lambda hooks: hooks.setdefault('junk', 'not a hook'),
-])
+@pytest.mark.parametrize(
+    'insert',
+    [
+        lambda hooks: hooks.__setitem__('junk', object()),
+        lambda hooks: hooks.update({'junk': 5}),
+        lambda hooks: hooks.update(rec=Recorder(), junk=None),
+        lambda hooks: hooks.setdefault('junk', 'not a hook'),
+    ],
+)
 def test_registry_rejects_non_hooks_and_stays_usable(insert):
     hooks = chainerlite.get_function_hooks()
     with pytest.raises(TypeError, match='is not a function hook'):
@@ -413,7 +436,8 @@ def test_registry_accepts_duck_typed_hooks():
             self.seen.append(function.label)
 
         forward_postprocess = backward_preprocess = backward_postprocess = (
-            lambda self, *args: None)
+            lambda self, *args: None
+        )
 
     hooks = chainerlite.get_function_hooks()
     duck = hooks['duck'] = Duck()

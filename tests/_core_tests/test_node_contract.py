@@ -4,6 +4,7 @@
 ``_backward_arrays`` when it goes with the class's ``backward`` and no
 double backprop is asked for, ``backward`` otherwise.
 """
+
 import numpy as np
 import pytest
 
@@ -23,34 +24,31 @@ class Scale(chainerlite.FunctionNode):
         self.calls = calls
 
     def forward(self, inputs):
-        return inputs[0] * np.float32(3),
+        return (inputs[0] * np.float32(3),)
 
     def backward(self, indexes, grad_outputs):
         self.calls.append('backward')
-        return grad_outputs[0] * 3.0,
+        return (grad_outputs[0] * 3.0,)
 
 
 class ScaleAccumulate(Scale):
-
     def backward_accumulate(self, indexes, grad_outputs, grad_inputs):
         self.calls.append(('accumulate', grad_inputs[0] is None))
-        gx, = self.backward(indexes, grad_outputs)
-        g, = grad_inputs
-        return gx if g is None else gx + g,
+        (gx,) = self.backward(indexes, grad_outputs)
+        (g,) = grad_inputs
+        return (gx if g is None else gx + g,)
 
 
 class ScaleArrays(Scale):
-
     def _backward_arrays(self, indexes, grad_outputs):
         self.calls.append('arrays')
-        return grad_outputs[0] * np.float32(3),
+        return (grad_outputs[0] * np.float32(3),)
 
 
 class ScaleArraysOverridden(ScaleArrays):
-
     def backward(self, indexes, grad_outputs):
         self.calls.append('own backward')
-        return grad_outputs[0] * 5.0,
+        return (grad_outputs[0] * 5.0,)
 
 
 @pytest.mark.parametrize('double', [False, True])
@@ -72,14 +70,14 @@ def test_backward_accumulate_without_previous_gradient():
     y = ScaleAccumulate(calls).apply((x,))[0]
     F.sum(y).backward()
     assert calls == [('accumulate', True), 'backward']
-    np.testing.assert_allclose(x.grad, [13, 13])   # added to the old grad
+    np.testing.assert_allclose(x.grad, [13, 13])  # added to the old grad
 
 
 def test_backward_accumulate_in_grad():
     calls = []
     x = _var(1, 2)
     y = ScaleAccumulate(calls).apply((x,))[0] + x
-    gx, = chainerlite.grad([F.sum(y)], [x])
+    (gx,) = chainerlite.grad([F.sum(y)], [x])
     np.testing.assert_allclose(gx.array, [4, 4])
     assert calls[0] == ('accumulate', False)
 
@@ -92,8 +90,7 @@ def test_array_backward_is_used_without_double_backprop():
     np.testing.assert_allclose(x.grad, [3, 3])
     calls[:] = []
     x.cleargrad()
-    F.sum(ScaleArrays(calls).apply((x,))[0]).backward(
-        enable_double_backprop=True)
+    F.sum(ScaleArrays(calls).apply((x,))[0]).backward(enable_double_backprop=True)
     assert calls == ['backward']
     np.testing.assert_allclose(x.grad, [3, 3])
 
@@ -109,7 +106,7 @@ def test_subclass_that_overrides_backward_keeps_its_backward():
 def test_subclass_of_compiled_node_that_overrides_backward():
     class Doubled(ops_math.MulConstant):
         def backward(self, indexes, grad_outputs):
-            return grad_outputs[0] * (2 * self.value),
+            return (grad_outputs[0] * (2 * self.value),)
 
     x = _var(1, 2)
     F.sum(Doubled(3.0).apply((x,))[0]).backward()
@@ -119,7 +116,7 @@ def test_subclass_of_compiled_node_that_overrides_backward():
 def test_compiled_node_applied_directly_retains_what_it_declares():
     x, y = _var(1, 2), _var(3, 4)
     node = ops_math.Mul()
-    z, = node.apply((x, y))
+    (z,) = node.apply((x, y))
     assert node._input_indexes_to_retain == (0, 1)
     F.sum(z).backward()
     np.testing.assert_allclose(x.grad, [3, 4])

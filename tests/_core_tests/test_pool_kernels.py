@@ -2,6 +2,7 @@
 maximum over the taps in C order (NaN propagates, a tie keeps the later
 tap's value, the first tap holding the maximum is the index), and gradients
 added onto each pixel in the order of the taps."""
+
 import numpy as np
 import pytest
 
@@ -19,13 +20,19 @@ CASES = [
 def _reference(x, ksize, stride, pad, cover_all):
     (kh, kw), (sy, sx), (py, px) = ksize, stride, pad
     n, c, h, w = x.shape
-    oh, ow = ((d + 2 * p - k + (s - 1 if cover_all else 0)) // s + 1
-              for d, k, s, p in zip((h, w), ksize, stride, pad))
-    big = np.full((n, c, h + 2 * py + kh + sy * oh, w + 2 * px + kw
-                   + sx * ow), -np.inf, x.dtype)
-    big[:, :, py:py + h, px:px + w] = x
-    taps = [big[:, :, i:i + sy * oh:sy, j:j + sx * ow:sx]
-            for i in range(kh) for j in range(kw)]
+    oh, ow = (
+        (d + 2 * p - k + (s - 1 if cover_all else 0)) // s + 1
+        for d, k, s, p in zip((h, w), ksize, stride, pad)
+    )
+    big = np.full(
+        (n, c, h + 2 * py + kh + sy * oh, w + 2 * px + kw + sx * ow), -np.inf, x.dtype
+    )
+    big[:, :, py : py + h, px : px + w] = x
+    taps = [
+        big[:, :, i : i + sy * oh : sy, j : j + sx * ow : sx]
+        for i in range(kh)
+        for j in range(kw)
+    ]
     y, index = taps[0].copy(), np.zeros((n, c, oh, ow), np.intp)
     for k, tap in enumerate(taps[1:], 1):
         index[tap > y] = k
@@ -36,13 +43,16 @@ def _reference(x, ksize, stride, pad, cover_all):
 def _reference_grad(gy, index, ksize, stride, pad, shape):
     (kh, kw), (sy, sx), (py, px) = ksize, stride, pad
     n, c, oh, ow = gy.shape
-    big = np.zeros((n, c, shape[2] + 2 * py + kh + sy * oh,
-                    shape[3] + 2 * px + kw + sx * ow), gy.dtype)
+    big = np.zeros(
+        (n, c, shape[2] + 2 * py + kh + sy * oh, shape[3] + 2 * px + kw + sx * ow),
+        gy.dtype,
+    )
     for k in range(kh * kw):
         i, j = divmod(k, kw)
-        big[:, :, i:i + sy * oh:sy, j:j + sx * ow:sx] += np.where(
-            index == k, gy, 0).astype(gy.dtype)
-    return big[:, :, py:py + shape[2], px:px + shape[3]]
+        big[:, :, i : i + sy * oh : sy, j : j + sx * ow : sx] += np.where(
+            index == k, gy, 0
+        ).astype(gy.dtype)
+    return big[:, :, py : py + shape[2], px : px + shape[3]]
 
 
 @pytest.mark.parametrize('dtype', [np.float16, np.float32, np.float64])
@@ -54,10 +64,11 @@ def test_forward_and_grad_match_reference(dtype, case):
     x = rng.randint(-2, 3, (2, 3, 7, 6)).astype(dtype)
     x[0, 0, 0, :3] = [-0.0, 0.0, -0.0]
     x[1, 2, 3, 3] = np.nan
-    x = x[:, :, :, ::-1]        # a strided view
+    x = x[:, :, :, ::-1]  # a strided view
     expected, index = _reference(x, ksize, stride, pad, cover_all)
-    y, got_index = F.max_pooling_2d(x, ksize, stride, pad, cover_all,
-                                    return_indices=True)
+    y, got_index = F.max_pooling_2d(
+        x, ksize, stride, pad, cover_all, return_indices=True
+    )
     np.testing.assert_array_equal(y.array, expected)
     np.testing.assert_array_equal(np.signbit(y.array), np.signbit(expected))
     np.testing.assert_array_equal(got_index, index)
@@ -69,4 +80,5 @@ def test_forward_and_grad_match_reference(dtype, case):
     y.grad = gy
     y.backward()
     np.testing.assert_array_equal(
-        xv.grad, _reference_grad(gy, index, ksize, stride, pad, x.shape))
+        xv.grad, _reference_grad(gy, index, ksize, stride, pad, x.shape)
+    )

@@ -1,4 +1,5 @@
 """``type_check.only_kinds``: a dtype-kind-only check that can be skipped."""
+
 import sys
 from unittest import mock
 
@@ -22,7 +23,7 @@ class Counting(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        return inputs[0] * 2,
+        return (inputs[0] * 2,)
 
 
 class StricterSubclass(Counting):
@@ -41,15 +42,18 @@ def _f32(*shape):
 
 
 def test_matching_inputs_skip_the_full_check():
-    y, = Counting().apply((_f32(),))
+    (y,) = Counting().apply((_f32(),))
     numpy.testing.assert_array_equal(y.array, 2 * _f32())
     assert Counting.calls == 0
 
 
-@pytest.mark.parametrize('inputs', [
-    (numpy.ones(3, numpy.int32),),          # wrong kind
-    (_f32(), _f32()),                       # wrong count
-])
+@pytest.mark.parametrize(
+    'inputs',
+    [
+        (numpy.ones(3, numpy.int32),),  # wrong kind
+        (_f32(), _f32()),  # wrong count
+    ],
+)
 def test_other_inputs_get_the_full_check_and_its_error(inputs):
     with pytest.raises(type_check.InvalidType) as e:
         Counting().apply(inputs)
@@ -74,7 +78,7 @@ def test_a_patched_check_is_seen():
     with mock.patch.object(Counting, 'check_type_forward') as patched:
         Counting().apply((x,))
     assert patched.call_count == 1
-    Counting().apply((x,))          # the declared kinds count again
+    Counting().apply((x,))  # the declared kinds count again
     assert Counting.calls == 0
 
 
@@ -91,21 +95,21 @@ def test_library_function_still_rejects_integers_by_name():
 
 
 # Constructor arguments of the library nodes that need some.
-_ARGS = {'ClippedReLU': (1.0,), 'Clip': (-1.0, 1.0), 'Dropout': (0.5,),
-         'Pad': (1,)}
+_ARGS = {'ClippedReLU': (1.0,), 'Clip': (-1.0, 1.0), 'Dropout': (0.5,), 'Pad': (1,)}
 
 
 def _declaring_classes():
     for module in list(sys.modules.values()):
-        if not getattr(module, '__name__', '').startswith(
-                'chainerlite.functions.'):
+        if not getattr(module, '__name__', '').startswith('chainerlite.functions.'):
             continue
         for obj in vars(module).values():
-            if (isinstance(obj, type)
-                    and issubclass(obj, function_node.FunctionNode)
-                    and getattr(obj.check_type_forward, '_type_check_kinds',
-                                None) is not None
-                    and not obj.__name__.startswith('_')):
+            if (
+                isinstance(obj, type)
+                and issubclass(obj, function_node.FunctionNode)
+                and getattr(obj.check_type_forward, '_type_check_kinds', None)
+                is not None
+                and not obj.__name__.startswith('_')
+            ):
                 yield obj
 
 

@@ -1,4 +1,5 @@
 """chainerlite.backend: device specifiers, using_device, copyto."""
+
 import numpy
 import pytest
 
@@ -21,9 +22,21 @@ def test_a_device_is_its_own_spec():
     assert chainerlite.get_device(device) is device
 
 
-@pytest.mark.parametrize('spec', ['@foo', '@foo:0', '@cupy', '@cupy::0',
-                                  '@cupy:x', '@numpy:', '@numpy:0',
-                                  '@:numpy', -2, '-2'])
+@pytest.mark.parametrize(
+    'spec',
+    [
+        '@foo',
+        '@foo:0',
+        '@cupy',
+        '@cupy::0',
+        '@cupy:x',
+        '@numpy:',
+        '@numpy:0',
+        '@:numpy',
+        -2,
+        '-2',
+    ],
+)
 def test_malformed_specs(spec):
     with pytest.raises(ValueError, match='device specifier'):
         chainerlite.get_device(spec)

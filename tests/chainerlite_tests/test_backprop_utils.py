@@ -1,4 +1,5 @@
 """_backprop_utils.backprop_step and _reduce."""
+
 import numpy
 import pytest
 
@@ -9,10 +10,10 @@ from chainerlite import _backprop_utils
 class Scale(chainerlite.FunctionNode):
     # y = 2 * x0 + 3 * x1
     def forward(self, inputs):
-        return 2 * inputs[0] + 3 * inputs[1],
+        return (2 * inputs[0] + 3 * inputs[1],)
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         return 2 * gy, 3 * gy
 
 
@@ -20,8 +21,7 @@ class ScaleAccumulate(Scale):
     def backward_accumulate(self, indexes, grad_outputs, grad_inputs):
         gxs = self.backward(indexes, grad_outputs)
         gxs = [gxs[i] for i in indexes]
-        return tuple(gx if g is None else gx + g
-                     for gx, g in zip(gxs, grad_inputs))
+        return tuple(gx if g is None else gx + g for gx, g in zip(gxs, grad_inputs))
 
 
 def _step(cls, lazy):
@@ -33,7 +33,8 @@ def _step(cls, lazy):
     grads = {x0.node: [before], x1.node: []}
     with chainerlite.using_config('lazy_grad_sum', lazy):
         _backprop_utils.backprop_step(
-            f, (0, 1), (numpy.ones(2, numpy.float32),), grads, True)
+            f, (0, 1), (numpy.ones(2, numpy.float32),), grads, True
+        )
     return grads[x0.node], grads[x1.node]
 
 
@@ -45,10 +46,8 @@ def test_backprop_step_gathers_gradients(cls, lazy):
         assert len(g0) == 2
     else:
         assert len(g0) == 1
-    numpy.testing.assert_array_equal(_backprop_utils._reduce(g0).array,
-                                     [12, 12])
-    numpy.testing.assert_array_equal(_backprop_utils._reduce(g1).array,
-                                     [3, 3])
+    numpy.testing.assert_array_equal(_backprop_utils._reduce(g0).array, [12, 12])
+    numpy.testing.assert_array_equal(_backprop_utils._reduce(g1).array, [3, 3])
 
 
 def test_reduce_of_nothing_is_none():
@@ -61,8 +60,8 @@ def test_debug_mode_detects_nan():
     f.apply((x, x))
     with pytest.raises(RuntimeError, match='NaN'):
         _backprop_utils.backprop_step(
-            f, (0,), (numpy.full(2, numpy.nan, numpy.float32),),
-            {x.node: []}, True)
+            f, (0,), (numpy.full(2, numpy.nan, numpy.float32),), {x.node: []}, True
+        )
 
 
 def test_wrong_number_of_gradients():
@@ -75,4 +74,5 @@ def test_wrong_number_of_gradients():
     f.apply((x, x))
     with pytest.raises(ValueError, match='number of gradients'):
         _backprop_utils.backprop_step(
-            f, (0,), (numpy.ones(2, numpy.float32),), {x.node: []}, False)
+            f, (0,), (numpy.ones(2, numpy.float32),), {x.node: []}, False
+        )

@@ -18,14 +18,12 @@ from chainerlite import optimizers, serializers
 
 
 class ConvNet(chainer.Chain):
-
     def __init__(self, n_out=4):
         super(ConvNet, self).__init__()
         with self.init_scope():
             self.conv1 = L.Convolution2D(None, 8, ksize=3, pad=1)
             self.bn1 = L.BatchNormalization(8)
-            self.conv2 = L.Convolution2D(8, 16, 3, stride=1, pad=1,
-                                         nobias=True)
+            self.conv2 = L.Convolution2D(8, 16, 3, stride=1, pad=1, nobias=True)
             self.bn2 = L.BatchNormalization(16)
             self.fc = L.Linear(None, n_out)
 
@@ -44,7 +42,7 @@ def make_data(n, seed):
     t = rng.randint(0, 4, n).astype(np.int32)
     for i, label in enumerate(t):
         row, col = divmod(int(label), 2)
-        x[i, 0, row * 4:row * 4 + 4, col * 4:col * 4 + 4] += 0.5
+        x[i, 0, row * 4 : row * 4 + 4, col * 4 : col * 4 + 4] += 0.5
     return x, t
 
 
@@ -61,8 +59,8 @@ def train(model, optimizer, x, t, epochs, batchsize=32, use_lossfun=False):
     for epoch in range(epochs):
         perm = np.random.permutation(n)
         for i in range(0, n, batchsize):
-            x_batch = x[perm[i:i + batchsize]]
-            t_batch = t[perm[i:i + batchsize]]
+            x_batch = x[perm[i : i + batchsize]]
+            t_batch = t[perm[i : i + batchsize]]
             if use_lossfun:
                 optimizer.update(model, x_batch, t_batch)
             else:
@@ -121,16 +119,16 @@ def test_program_learns_saves_and_loads(tmp_path):
     assert acc_lossfun >= 0.9
     assert result['updates'] == 3 * 16  # 512 samples, batches of 32
 
-    np.testing.assert_array_equal(result['prediction'],
-                                  result['loaded prediction'])
+    np.testing.assert_array_equal(result['prediction'], result['loaded prediction'])
     assert result['loaded updates'] == result['updates']
     params = dict(result['model'].namedparams())
     loaded_params = dict(result['loaded'].namedparams())
     assert params.keys() == loaded_params.keys()
     assert '/predictor/conv2/b' not in params  # nobias=True
     for name, param in params.items():
-        np.testing.assert_array_equal(param.array, loaded_params[name].array,
-                                      err_msg=name)
+        np.testing.assert_array_equal(
+            param.array, loaded_params[name].array, err_msg=name
+        )
     bn = result['model'].predictor.bn2
     loaded_bn = result['loaded'].predictor.bn2
     np.testing.assert_array_equal(bn.avg_mean, loaded_bn.avg_mean)

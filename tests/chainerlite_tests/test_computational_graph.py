@@ -23,8 +23,9 @@ _EDGE_RE = re.compile(r'^(\d+) -> (\d+);$')
 
 
 def _unquote(text):
-    return re.sub(r'\\(.)', lambda m: '\n' if m.group(1) == 'n'
-                  else m.group(1), text[1:-1])
+    return re.sub(
+        r'\\(.)', lambda m: '\n' if m.group(1) == 'n' else m.group(1), text[1:-1]
+    )
 
 
 def parse_dot(text):
@@ -50,7 +51,6 @@ def parse_dot(text):
 
 # -- graphs -----------------------------------------------------------------
 class Sleep(function_node.FunctionNode):
-
     def __init__(self, seconds):
         self.seconds = seconds
 
@@ -63,7 +63,6 @@ class Sleep(function_node.FunctionNode):
 
 
 class Odd(function_node.FunctionNode):
-
     @property
     def label(self):
         return 'say "hi" {a|b} <c> \\d'
@@ -76,8 +75,7 @@ class Odd(function_node.FunctionNode):
 
 
 def _var(name=None, shape=(2, 3)):
-    return chainerlite.Variable(
-        numpy.ones(shape, numpy.float32), name=name)
+    return chainerlite.Variable(numpy.ones(shape, numpy.float32), name=name)
 
 
 @pytest.fixture
@@ -90,8 +88,19 @@ def small():
     loss = F.sum(h3)
     loss.name = 'loss'
     mul, add, exp, sum_ = (v.creator_node for v in (h1, h2, h3, loss))
-    return dict(x=x, W=w, b=b, h1=h1, h2=h2, h3=h3, loss=loss,
-                mul=mul, add=add, exp=exp, sum=sum_)
+    return dict(
+        x=x,
+        W=w,
+        b=b,
+        h1=h1,
+        h2=h2,
+        h3=h3,
+        loss=loss,
+        mul=mul,
+        add=add,
+        exp=exp,
+        sum=sum_,
+    )
 
 
 def _ids(nodes):
@@ -105,17 +114,23 @@ def _edge_ids(edges):
 def _small_edges(g):
     v = {k: g[k].node for k in ('x', 'W', 'b', 'h1', 'h2', 'h3', 'loss')}
     return {
-        (v['x'], g['mul']), (v['W'], g['mul']), (g['mul'], v['h1']),
-        (v['h1'], g['add']), (v['b'], g['add']), (g['add'], v['h2']),
-        (v['h2'], g['exp']), (g['exp'], v['h3']),
-        (v['h3'], g['sum']), (g['sum'], v['loss'])}
+        (v['x'], g['mul']),
+        (v['W'], g['mul']),
+        (g['mul'], v['h1']),
+        (v['h1'], g['add']),
+        (v['b'], g['add']),
+        (g['add'], v['h2']),
+        (v['h2'], g['exp']),
+        (g['exp'], v['h3']),
+        (v['h3'], g['sum']),
+        (g['sum'], v['loss']),
+    }
 
 
 # -- build_computational_graph ----------------------------------------------
 def test_small_graph_nodes_and_edges(small):
     g = c.build_computational_graph([small['loss']])
-    expected_nodes = [small[k].node for k in
-                      ('x', 'W', 'b', 'h1', 'h2', 'h3', 'loss')]
+    expected_nodes = [small[k].node for k in ('x', 'W', 'b', 'h1', 'h2', 'h3', 'loss')]
     expected_nodes += [small[k] for k in ('mul', 'add', 'exp', 'sum')]
     assert len(g.nodes) == 11
     assert _ids(g.nodes) == _ids(expected_nodes)
@@ -126,8 +141,12 @@ def test_small_graph_nodes_and_edges(small):
 @pytest.mark.parametrize('kind', ['variable', 'node', 'tuple', 'function'])
 def test_outputs_forms(small, kind):
     loss = small['loss']
-    outputs = {'variable': loss, 'node': loss.node, 'tuple': (loss,),
-               'function': small['sum']}[kind]
+    outputs = {
+        'variable': loss,
+        'node': loss.node,
+        'tuple': (loss,),
+        'function': small['sum'],
+    }[kind]
     g = c.build_computational_graph(outputs)
     expected = _small_edges(small)
     if kind == 'function':
@@ -144,9 +163,11 @@ def test_only_backward_reachable_nodes():
     x = _var('x')
     y, z = F.exp(x), F.log(x)
     assert _ids(c.build_computational_graph([y]).nodes) == _ids(
-        [x.node, y.node, y.creator_node])
+        [x.node, y.node, y.creator_node]
+    )
     assert _ids(c.build_computational_graph([y, z]).nodes) == _ids(
-        [x.node, y.node, y.creator_node, z.node, z.creator_node])
+        [x.node, y.node, y.creator_node, z.node, z.creator_node]
+    )
 
 
 def test_repeated_input_gives_one_edge():
@@ -154,16 +175,23 @@ def test_repeated_input_gives_one_edge():
     y = x * x
     g = c.build_computational_graph(y)
     assert _edge_ids(g.edges) == _edge_ids(
-        [(x.node, y.creator_node), (y.creator_node, y.node)])
+        [(x.node, y.creator_node), (y.creator_node, y.node)]
+    )
     assert len(g.edges) == 2
 
 
 def test_walk_stops_at_unchained_variable(small):
     small['h2'].unchain_backward()
     g = c.build_computational_graph(small['loss'])
-    assert _ids(g.nodes) == _ids([small['h2'].node, small['exp'],
-                                  small['h3'].node, small['sum'],
-                                  small['loss'].node])
+    assert _ids(g.nodes) == _ids(
+        [
+            small['h2'].node,
+            small['exp'],
+            small['h3'].node,
+            small['sum'],
+            small['loss'].node,
+        ]
+    )
 
 
 def test_leaf_output_alone():
@@ -199,13 +227,19 @@ def test_dump_structure_and_labels(small):
     assert set(nodes) == _ids(g.nodes)
     assert sorted(edges) == sorted(_edge_ids(_small_edges(small)))
     assert nodes[id(small['x'].node)] == {
-        'label': 'x: (2, 3), float32', 'shape': 'octagon',
-        'fillcolor': '#E0E0E0', 'style': 'filled'}
+        'label': 'x: (2, 3), float32',
+        'shape': 'octagon',
+        'fillcolor': '#E0E0E0',
+        'style': 'filled',
+    }
     assert nodes[id(small['h1'].node)]['label'] == '(2, 3), float32'
     assert nodes[id(small['loss'].node)]['label'] == 'loss: float32'
     assert nodes[id(small['exp'])] == {
-        'label': small['exp'].label, 'shape': 'record',
-        'fillcolor': '#6495ED', 'style': 'filled'}
+        'label': small['exp'].label,
+        'shape': 'record',
+        'fillcolor': '#6495ED',
+        'style': 'filled',
+    }
     assert nodes[id(small['sum'])]['label'] == 'Sum'
 
 
@@ -223,8 +257,9 @@ def test_dump_remove_variable(small):
     functions = [small[k] for k in ('mul', 'add', 'exp', 'sum')]
     assert set(nodes) == _ids(functions)
     assert sorted(edges) == sorted(
-        (id(a), id(b)) for a, b in zip(functions, functions[1:]))
-    assert len(g.nodes) == 11   # the graph itself keeps its variables
+        (id(a), id(b)) for a, b in zip(functions, functions[1:])
+    )
+    assert len(g.nodes) == 11  # the graph itself keeps its variables
 
 
 def test_dump_remove_variable_joins_branches():
@@ -236,30 +271,39 @@ def test_dump_remove_variable_joins_branches():
     exp, mul = y.creator_node, z.creator_node
     log = mul.inputs[1].creator_node
     assert set(nodes) == _ids([exp, log, mul])
-    assert sorted(edges) == sorted(_edge_ids(
-        [(exp, mul), (exp, log), (log, mul)]))
+    assert sorted(edges) == sorted(_edge_ids([(exp, mul), (exp, log), (log, mul)]))
 
 
 def test_plain_styles(small):
     g = c.build_computational_graph(
-        small['loss'], variable_style=None, function_style=None,
-        rankdir='LR')
+        small['loss'], variable_style=None, function_style=None, rankdir='LR'
+    )
     rankdir, nodes, _ = parse_dot(g.dump())
     assert rankdir == 'LR'
     assert nodes[id(small['x'].node)] == {
-        'label': 'x: (2, 3), float32', 'shape': 'oval'}
+        'label': 'x: (2, 3), float32',
+        'shape': 'oval',
+    }
     assert nodes[id(small['sum'])] == {'label': 'Sum', 'shape': 'box'}
 
 
 def test_custom_styles(small):
     g = c.build_computational_graph(
-        small['loss'], variable_style={'color': 'red', 'shape': 'box3d'},
-        function_style={'fontname': 'Courier'})
+        small['loss'],
+        variable_style={'color': 'red', 'shape': 'box3d'},
+        function_style={'fontname': 'Courier'},
+    )
     _, nodes, _ = parse_dot(g.dump())
     assert nodes[id(small['x'].node)] == {
-        'label': 'x: (2, 3), float32', 'shape': 'box3d', 'color': 'red'}
+        'label': 'x: (2, 3), float32',
+        'shape': 'box3d',
+        'color': 'red',
+    }
     assert nodes[id(small['sum'])] == {
-        'label': 'Sum', 'shape': 'box', 'fontname': 'Courier'}
+        'label': 'Sum',
+        'shape': 'box',
+        'fontname': 'Courier',
+    }
 
 
 def test_bad_options(small):
@@ -277,7 +321,7 @@ def test_bad_options(small):
 @pytest.mark.parametrize('style', [None, 'default'])
 def test_labels_are_escaped(style):
     x = _var('x "1"')
-    y, = Odd().apply((x,))
+    (y,) = Odd().apply((x,))
     g = c.build_computational_graph(y, function_style=style)
     text = g.dump()
     _, nodes, _ = parse_dot(text)
@@ -307,11 +351,15 @@ def test_render_without_dot(small, tmp_path, monkeypatch):
 def test_render_calls_dot(small, tmp_path, monkeypatch):
     bindir = tmp_path / 'bin'
     bindir.mkdir()
-    _fake_dot(str(bindir), (
-        'import sys\n'
-        'args = sys.argv[1:]\n'
-        'out = args[args.index("-o") + 1]\n'
-        'open(out, "w").write(" ".join(args) + "\\n" + sys.stdin.read())\n'))
+    _fake_dot(
+        str(bindir),
+        (
+            'import sys\n'
+            'args = sys.argv[1:]\n'
+            'out = args[args.index("-o") + 1]\n'
+            'open(out, "w").write(" ".join(args) + "\\n" + sys.stdin.read())\n'
+        ),
+    )
     monkeypatch.setenv('PATH', str(bindir))
     g = c.build_computational_graph(small['loss'])
     out = tmp_path / 'graph.PNG'
@@ -324,9 +372,10 @@ def test_render_calls_dot(small, tmp_path, monkeypatch):
 
 
 def test_render_reports_dot_failure(small, tmp_path, monkeypatch):
-    _fake_dot(str(tmp_path), (
-        'import sys\nsys.stderr.write("Format: bogus not recognized")\n'
-        'sys.exit(1)\n'))
+    _fake_dot(
+        str(tmp_path),
+        ('import sys\nsys.stderr.write("Format: bogus not recognized")\nsys.exit(1)\n'),
+    )
     monkeypatch.setenv('PATH', str(tmp_path))
     g = c.build_computational_graph(small['loss'])
     with pytest.raises(RuntimeError, match='bogus not recognized'):
@@ -339,8 +388,7 @@ def test_render_needs_a_format(small, tmp_path):
         g.render(str(tmp_path / 'graph'))
 
 
-@pytest.mark.skipif(shutil.which('dot') is None,
-                    reason='Graphviz dot is not installed')
+@pytest.mark.skipif(shutil.which('dot') is None, reason='Graphviz dot is not installed')
 @pytest.mark.parametrize('ext, magic', [('svg', b'<svg'), ('png', b'PNG')])
 def test_render_with_graphviz(small, tmp_path, ext, magic):
     g = c.build_computational_graph(small['loss'])
@@ -351,8 +399,10 @@ def test_render_with_graphviz(small, tmp_path, ext, magic):
 
 # -- colouring by time ------------------------------------------------------
 def _summary(**times):
-    return {name: {'elapsed_time': t, 'occurrence': 2, 'self_time': t}
-            for name, t in times.items()}
+    return {
+        name: {'elapsed_time': t, 'occurrence': 2, 'self_time': t}
+        for name, t in times.items()
+    }
 
 
 def _fill(nodes, fnode):
@@ -379,8 +429,11 @@ def test_colorize_by_summary(small):
 
 def test_colorize_scale_is_relative_to_graph(small):
     g = c.build_computational_graph(
-        small['loss'], function_style=None, remove_variable=True,
-        time_summary=_summary(Sum=0.0, Add=3e-6, Elsewhere=10.0))
+        small['loss'],
+        function_style=None,
+        remove_variable=True,
+        time_summary=_summary(Sum=0.0, Add=3e-6, Elsewhere=10.0),
+    )
     _, nodes, _ = parse_dot(g.dump())
     assert _fill(nodes, small['add']) == '#FF0000'
     assert _fill(nodes, small['sum']) == '#FFFFFF'
@@ -402,12 +455,14 @@ def test_colorize_by_timer_hook():
     x = _var('x')
     with timer.TimerHook() as hook:
         y = F.exp(x)
-        z, = Sleep(0.05).apply((y,))
+        (z,) = Sleep(0.05).apply((y,))
         loss = F.sum(z)
     g = c.build_computational_graph(loss, time_summary=hook)
     _, nodes, _ = parse_dot(g.dump())
-    fills = {fnode.label: _fill(nodes, fnode) for fnode in
-             (y.creator_node, z.creator_node, loss.creator_node)}
+    fills = {
+        fnode.label: _fill(nodes, fnode)
+        for fnode in (y.creator_node, z.creator_node, loss.creator_node)
+    }
     assert fills['Sleep'] == '#FF0000'
     assert _red_fraction(fills['Sum']) < 0.5
     assert _red_fraction(fills[y.creator_node.label]) < 0.5

@@ -7,23 +7,22 @@ from chainerlite.utils import type_check
 
 class _Square(chainerlite.Function):
     def check_type_forward(self, in_types):
-        type_check.expect(in_types.size() == 1,
-                          in_types[0].dtype.kind == 'f')
+        type_check.expect(in_types.size() == 1, in_types[0].dtype.kind == 'f')
 
     def forward_cpu(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self.retain_outputs((0,))
-        return x * x,
+        return (x * x,)
 
     def backward_cpu(self, inputs, grad_outputs):
-        x, = inputs
+        (x,) = inputs
         assert self.output_data[0] is not None
-        return 2 * x * grad_outputs[0],
+        return (2 * x * grad_outputs[0],)
 
 
 class _Split(chainerlite.Function):
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         return x * 2, x * 3
 
     def backward(self, inputs, grad_outputs):
@@ -33,7 +32,7 @@ class _Split(chainerlite.Function):
             gx = gx + 2 * g2
         if g3 is not None:
             gx = gx + 3 * g3
-        return gx,
+        return (gx,)
 
 
 def test_old_style_forward_backward():

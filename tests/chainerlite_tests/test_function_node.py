@@ -19,6 +19,7 @@ def _arr(*shape, dtype=numpy.float32, seed=0):
 
 # ------------------------------------------------- user-defined functions
 
+
 class Scale(FunctionNode):
     """y = k * x; has its own attributes and never calls super().__init__."""
 
@@ -28,45 +29,42 @@ class Scale(FunctionNode):
 
     def forward(self, inputs):
         self.calls += 1
-        x, = inputs
-        return x * self.k,
+        (x,) = inputs
+        return (x * self.k,)
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
-        return gy * self.k,
+        (gy,) = grad_outputs
+        return (gy * self.k,)
 
 
 class CpuOnlyDouble(FunctionNode):
-
     def forward_cpu(self, inputs):
-        return inputs[0] * 2,
+        return (inputs[0] * 2,)
 
     def backward(self, indexes, grad_outputs):
-        return grad_outputs[0] * 2,
+        return (grad_outputs[0] * 2,)
 
 
 class Square(FunctionNode):
-
     def forward(self, inputs):
         self.retain_inputs((0,))
-        x, = inputs
-        return x * x,
+        (x,) = inputs
+        return (x * x,)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        return 2 * x * gy,
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        return (2 * x * gy,)
 
 
 class Exp(FunctionNode):
-
     def forward(self, inputs):
         self.retain_outputs((0,))
-        return numpy.exp(inputs[0]),
+        return (numpy.exp(inputs[0]),)
 
     def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return y * grad_outputs[0],
+        (y,) = self.get_retained_outputs()
+        return (y * grad_outputs[0],)
 
 
 class MulAdd(FunctionNode):
@@ -93,7 +91,7 @@ class FirstOnly(FunctionNode):
     """y = 3 * a; the second input is ignored (its grad is None)."""
 
     def forward(self, inputs):
-        return inputs[0] * 3,
+        return (inputs[0] * 3,)
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * 3, None
@@ -101,13 +99,14 @@ class FirstOnly(FunctionNode):
 
 # ------------------------------------------------------------- basics
 
+
 def test_user_subclass_without_super_init():
     x = Variable(_arr(3))
     f = Scale(4.0)
     ys = f.apply((x,))
     assert isinstance(ys, tuple)
     assert len(ys) == 1
-    y, = ys
+    (y,) = ys
     assert isinstance(y, Variable)
     assert f.k == 4.0
     assert f.calls == 1
@@ -121,7 +120,7 @@ def test_user_subclass_without_super_init():
 
 def test_forward_cpu_only():
     x = Variable(_arr(3))
-    y, = CpuOnlyDouble().apply((x,))
+    (y,) = CpuOnlyDouble().apply((x,))
     testing.assert_allclose(y.array, 2 * x.array)
     F.sum(y).backward()
     testing.assert_allclose(x.grad, numpy.full(3, 2.0))
@@ -137,7 +136,7 @@ def test_base_forward_cpu_not_implemented():
 
 def test_ndarray_inputs_accepted():
     a = _arr(3)
-    y, = Scale(2.0).apply((a,))
+    (y,) = Scale(2.0).apply((a,))
     assert isinstance(y, Variable)
     testing.assert_allclose(y.array, 2 * a)
     assert y.requires_grad is False
@@ -157,7 +156,7 @@ def test_retain_inputs():
     a = _arr(3)
     x = Variable(a)
     f = Square()
-    y, = f.apply((x,))
+    (y,) = f.apply((x,))
     retained = f.get_retained_inputs()
     assert len(retained) == 1
     assert isinstance(retained[0], Variable)
@@ -170,8 +169,8 @@ def test_retain_outputs_after_output_variable_dropped():
     a = _arr(3)
     x = Variable(a)
     f = Exp()
-    y, = f.apply((x,))
-    retained, = f.get_retained_outputs()
+    (y,) = f.apply((x,))
+    (retained,) = f.get_retained_outputs()
     testing.assert_allclose(retained.array, numpy.exp(a))
     z = F.sum(y * 2)
     del y, retained
@@ -190,8 +189,8 @@ class LastRetained(FunctionNode):
         return a * b, a + b
 
     def backward(self, indexes, grad_outputs):
-        b, = self.get_retained_inputs()
-        s, = self.get_retained_outputs()
+        (b,) = self.get_retained_inputs()
+        (s,) = self.get_retained_outputs()
         gp, gs = grad_outputs
         return gp * b + gs, gs
 
@@ -215,7 +214,7 @@ def test_out_of_range_retain_index_raises_naming_function(retain, index):
     class Bad(FunctionNode):
         def forward(self, inputs):
             getattr(self, retain)((0, index))
-            return inputs[0] * 2,
+            return (inputs[0] * 2,)
 
     x = Variable(_arr(3))
     f = Bad()
@@ -239,7 +238,7 @@ def test_apply_with_a_single_variable_raises_type_error():
         Square().apply(x)
     with pytest.raises(TypeError, match='Square.apply'):
         Square().apply(_arr(2, 3))
-    y, = Square().apply([x])
+    (y,) = Square().apply([x])
     assert y.shape == (2, 3)
 
 
@@ -247,7 +246,7 @@ def test_rank_setter_range():
     f = Square()
     f.rank = 5
     assert f.rank == 5
-    for bad in (-1, 2 ** 31, 2 ** 80):
+    for bad in (-1, 2**31, 2**80):
         with pytest.raises(ValueError, match='rank of Square'):
             f.rank = bad
 
@@ -264,7 +263,7 @@ def test_multiple_outputs_partial_grad():
     a, b = _arr(3), _arr(3, seed=1)
     xa, xb = Variable(a), Variable(b)
     p, s = MulAdd().apply((xa, xb))
-    F.sum(p).backward()      # s receives no gradient
+    F.sum(p).backward()  # s receives no gradient
     testing.assert_allclose(xa.grad, b)
     testing.assert_allclose(xb.grad, a)
 
@@ -280,12 +279,13 @@ def test_multiple_outputs_both_grads():
 
 # --------------------------------------------- graph attributes of nodes
 
+
 def test_rank_inputs_outputs():
     x = Variable(_arr(3))
     f = Scale(2.0)
-    y, = f.apply((x,))
+    (y,) = f.apply((x,))
     g = Scale(3.0)
-    z, = g.apply((y,))
+    (z,) = g.apply((y,))
     assert f.rank == 0
     assert g.rank == 1
     assert isinstance(f.inputs, tuple)
@@ -300,7 +300,7 @@ def test_rank_inputs_outputs():
 def test_outputs_are_weak():
     x = Variable(_arr(3))
     f = Scale(2.0)
-    y, = f.apply((x,))
+    (y,) = f.apply((x,))
     node_ref = weakref.ref(y.node)
     del y
     gc.collect()
@@ -311,7 +311,7 @@ def test_outputs_are_weak():
 def test_node_keeps_inputs_alive():
     x = Variable(_arr(3))
     node_ref = weakref.ref(x.node)
-    y, = Scale(2.0).apply((x,))
+    (y,) = Scale(2.0).apply((x,))
     del x
     gc.collect()
     assert node_ref() is not None
@@ -338,6 +338,7 @@ def test_applying_same_node_twice_raises():
 
 # -------------------------------------------------------------- errors
 
+
 def test_forward_returning_non_tuple_raises_type_error():
     class Bad(FunctionNode):
         def forward(self, inputs):
@@ -359,14 +360,14 @@ def test_forward_returning_list_raises_type_error():
 def test_backward_wrong_number_of_grads_raises_value_error():
     class TooMany(FunctionNode):
         def forward(self, inputs):
-            return inputs[0] + inputs[1],
+            return (inputs[0] + inputs[1],)
 
         def backward(self, indexes, grad_outputs):
             g = grad_outputs[0]
             return g, g, g
 
     x1, x2 = Variable(_arr(3)), Variable(_arr(3, seed=1))
-    y, = TooMany().apply((x1, x2))
+    (y,) = TooMany().apply((x1, x2))
     y.grad = numpy.ones(3, numpy.float32)
     with pytest.raises(ValueError) as e:
         y.backward()
@@ -378,13 +379,13 @@ def test_backward_wrong_number_of_grads_raises_value_error():
 def test_backward_too_few_grads_raises_value_error():
     class TooFew(FunctionNode):
         def forward(self, inputs):
-            return inputs[0] + inputs[1],
+            return (inputs[0] + inputs[1],)
 
         def backward(self, indexes, grad_outputs):
-            return grad_outputs[0],
+            return (grad_outputs[0],)
 
     x1, x2 = Variable(_arr(3)), Variable(_arr(3, seed=1))
-    y, = TooFew().apply((x1, x2))
+    (y,) = TooFew().apply((x1, x2))
     y.grad = numpy.ones(3, numpy.float32)
     with pytest.raises(ValueError) as e:
         y.backward()
@@ -395,13 +396,13 @@ def test_backward_too_few_grads_raises_value_error():
 def test_backward_grad_of_wrong_shape_raises_naming_function():
     class BadShape(FunctionNode):
         def forward(self, inputs):
-            return inputs[0] * 2,
+            return (inputs[0] * 2,)
 
         def backward(self, indexes, grad_outputs):
-            return chainerlite.Variable(numpy.ones(5, numpy.float32)),
+            return (chainerlite.Variable(numpy.ones(5, numpy.float32)),)
 
     x = Variable(_arr(3))
-    y, = BadShape().apply((x,))
+    (y,) = BadShape().apply((x,))
     y.grad = numpy.ones(3, numpy.float32)
     with pytest.raises(ValueError, match='BadShape'):
         y.backward()
@@ -410,31 +411,27 @@ def test_backward_grad_of_wrong_shape_raises_naming_function():
 def test_backward_grad_of_wrong_dtype_raises_naming_function():
     class BadDtype(FunctionNode):
         def forward(self, inputs):
-            return inputs[0] * 2,
+            return (inputs[0] * 2,)
 
         def backward(self, indexes, grad_outputs):
-            return chainerlite.Variable(numpy.ones(3, numpy.float64)),
+            return (chainerlite.Variable(numpy.ones(3, numpy.float64)),)
 
     x = Variable(_arr(3))
-    y, = BadDtype().apply((x,))
+    (y,) = BadDtype().apply((x,))
     y.grad = numpy.ones(3, numpy.float32)
     with pytest.raises(TypeError, match='BadDtype'):
         y.backward()
 
 
 class Float32Only(FunctionNode):
-
     def check_type_forward(self, in_types):
-        type_check.expect(
-            in_types.size() == 1,
-            in_types[0].dtype == numpy.float32,
-        )
+        type_check.expect(in_types.size() == 1, in_types[0].dtype == numpy.float32)
 
     def forward(self, inputs):
-        return inputs[0] * 1,
+        return (inputs[0] * 1,)
 
     def backward(self, indexes, grad_outputs):
-        return grad_outputs[0],
+        return (grad_outputs[0],)
 
 
 def test_check_type_forward_raises_invalid_type():
@@ -447,16 +444,17 @@ def test_check_type_forward_raises_invalid_type():
 
 def test_check_type_forward_skipped_when_type_check_off():
     with chainerlite.using_config('type_check', False):
-        y, = Float32Only().apply((Variable(_arr(2, dtype=numpy.float64)),))
+        (y,) = Float32Only().apply((Variable(_arr(2, dtype=numpy.float64)),))
     assert y.dtype == numpy.float64
 
 
 # -------------------------------------------------------- backprop modes
 
+
 def test_no_backprop_mode_outputs_have_no_creator():
     x = Variable(_arr(3))
     with chainerlite.no_backprop_mode():
-        y, = Scale(2.0).apply((x,))
+        (y,) = Scale(2.0).apply((x,))
         z = x * 2
     assert y.creator is None
     assert z.creator is None
@@ -470,17 +468,18 @@ def test_force_backprop_mode_inside_no_backprop_mode():
     x = Variable(_arr(3))
     with chainerlite.no_backprop_mode():
         with chainerlite.force_backprop_mode():
-            y, = Scale(2.0).apply((x,))
+            (y,) = Scale(2.0).apply((x,))
     assert y.creator is not None
 
 
 # ------------------------------------------------------------- chainer.grad
 
+
 def test_grad_only_requested_inputs_and_leaves_untouched():
     a, b = _arr(3), _arr(3, seed=1)
     x, w = Variable(a), Variable(b)
     y = F.sum(x * w)
-    gx, = chainerlite.grad([y], [x])
+    (gx,) = chainerlite.grad([y], [x])
     assert isinstance(gx, Variable)
     testing.assert_allclose(gx.array, b)
     assert x.grad is None
@@ -498,7 +497,7 @@ def test_grad_unreachable_input_gives_none():
 
 def test_grad_unused_input_of_function_gives_none():
     a, b = Variable(_arr(3)), Variable(_arr(3, seed=1))
-    y, = FirstOnly().apply((a, b))
+    (y,) = FirstOnly().apply((a, b))
     ga, gb = chainerlite.grad([F.sum(y)], [a, b])
     testing.assert_allclose(ga.array, numpy.full(3, 3.0))
     assert gb is None
@@ -509,7 +508,7 @@ def test_grad_with_grad_outputs_for_non_scalar():
     g = _arr(2, 3, seed=2)
     x = Variable(a)
     y = x * b
-    gx, = chainerlite.grad([y], [x], grad_outputs=[Variable(g)])
+    (gx,) = chainerlite.grad([y], [x], grad_outputs=[Variable(g)])
     testing.assert_allclose(gx.array, g * b)
     assert x.grad is None
 
@@ -521,20 +520,20 @@ def test_grad_default_grad_outputs_are_ones_for_non_scalar():
     a = _arr(2, 3)
     x = Variable(a)
     y = x * 3
-    gx, = chainerlite.grad([y], [x])
+    (gx,) = chainerlite.grad([y], [x])
     testing.assert_allclose(gx.array, numpy.full((2, 3), 3.0))
 
 
 def test_grad_none_element_of_grad_outputs_means_ones():
     x = Variable(_arr(2, 3))
-    gx, = chainerlite.grad([x * 4], [x], grad_outputs=[None])
+    (gx,) = chainerlite.grad([x * 4], [x], grad_outputs=[None])
     assert gx is not None
     testing.assert_allclose(gx.array, numpy.full((2, 3), 4.0))
 
 
 def test_grad_none_element_of_grad_outputs_means_ones_scalar():
     x = Variable(_arr(3))
-    gx, = chainerlite.grad([F.sum(x * 4)], [x], grad_outputs=[None])
+    (gx,) = chainerlite.grad([F.sum(x * 4)], [x], grad_outputs=[None])
     assert gx is not None
     testing.assert_allclose(gx.array, numpy.full(3, 4.0))
 
@@ -543,7 +542,7 @@ def test_grad_intermediate_input():
     x = Variable(_arr(3))
     h = x * 2
     y = F.sum(h * 3)
-    gh, = chainerlite.grad([y], [h])
+    (gh,) = chainerlite.grad([y], [h])
     testing.assert_allclose(gh.array, numpy.full(3, 3.0))
     assert x.grad is None
 
@@ -551,7 +550,7 @@ def test_grad_intermediate_input():
 def test_grad_set_grad():
     a = _arr(3)
     x = Variable(a)
-    gx, = chainerlite.grad([F.sum(x * x)], [x], set_grad=True)
+    (gx,) = chainerlite.grad([F.sum(x * x)], [x], set_grad=True)
     testing.assert_allclose(x.grad, 2 * a)
     testing.assert_allclose(gx.array, 2 * a)
 
@@ -568,36 +567,37 @@ def test_grad_set_grad_replaces_existing_grad():
 def test_grad_with_grad_inputs_accumulates():
     x = Variable(_arr(3))
     gi = Variable(numpy.full(3, 10.0, numpy.float32))
-    gx, = chainerlite.grad([F.sum(x * 2)], [x], grad_inputs=[gi])
+    (gx,) = chainerlite.grad([F.sum(x * 2)], [x], grad_inputs=[gi])
     testing.assert_allclose(gx.array, numpy.full(3, 12.0))
     testing.assert_allclose(gi.array, numpy.full(3, 10.0))
 
 
 def test_grad_without_double_backprop_has_no_creator():
     x = Variable(_arr(3))
-    gx, = chainerlite.grad([F.sum(x * x * x)], [x])
+    (gx,) = chainerlite.grad([F.sum(x * x * x)], [x])
     assert gx.creator is None
 
 
 def test_grad_enable_double_backprop_second_derivative_of_cube():
     a = numpy.array([0.5, 1.0, 2.0], numpy.float32)
     x = Variable(a)
-    y = F.sum(x ** 3)
-    gx, = chainerlite.grad([y], [x], enable_double_backprop=True)
-    testing.assert_allclose(gx.array, 3 * a ** 2)
+    y = F.sum(x**3)
+    (gx,) = chainerlite.grad([y], [x], enable_double_backprop=True)
+    testing.assert_allclose(gx.array, 3 * a**2)
     assert gx.creator is not None
-    ggx, = chainerlite.grad([F.sum(gx)], [x])
+    (ggx,) = chainerlite.grad([F.sum(gx)], [x])
     testing.assert_allclose(ggx.array, 6 * a)
 
 
 def test_grad_triggers_user_backward():
     x = Variable(_arr(3))
-    y, = Scale(5.0).apply((x,))
-    gx, = chainerlite.grad([F.sum(y)], [x])
+    (y,) = Scale(5.0).apply((x,))
+    (gx,) = chainerlite.grad([F.sum(y)], [x])
     testing.assert_allclose(gx.array, numpy.full(3, 5.0))
 
 
 # ------------------------------------------------------- chainer.backward
+
 
 def test_backward_multiple_outputs():
     a = _arr(3)
@@ -627,19 +627,19 @@ def test_backward_rejects_loss_scale():
     x = Variable(_arr(3))
     y = x * 2
     with pytest.raises((ValueError, TypeError)):
-        chainerlite.backward([y], [numpy.ones(3, numpy.float32)],
-                             loss_scale=2.0)
+        chainerlite.backward([y], [numpy.ones(3, numpy.float32)], loss_scale=2.0)
 
 
 # ---------------------------------------------------------- double backprop
 
+
 def test_double_backprop_via_variable_backward():
     a = numpy.array([0.5, 1.0, 2.0], numpy.float32)
     x = Variable(a)
-    y = F.sum(x ** 3)
+    y = F.sum(x**3)
     y.backward(enable_double_backprop=True)
     gx = x.grad_var
-    testing.assert_allclose(gx.array, 3 * a ** 2)
+    testing.assert_allclose(gx.array, 3 * a**2)
     assert gx.creator is not None
     x.cleargrad()
     F.sum(gx).backward()
@@ -649,21 +649,22 @@ def test_double_backprop_via_variable_backward():
 def test_double_backprop_through_user_function():
     a = numpy.array([0.5, 1.0, 2.0], numpy.float32)
     x = Variable(a)
-    y, = Square().apply((x,))
-    z = F.sum(y * x)     # x**3
-    gx, = chainerlite.grad([z], [x], enable_double_backprop=True)
-    testing.assert_allclose(gx.array, 3 * a ** 2)
-    ggx, = chainerlite.grad([F.sum(gx)], [x])
+    (y,) = Square().apply((x,))
+    z = F.sum(y * x)  # x**3
+    (gx,) = chainerlite.grad([z], [x], enable_double_backprop=True)
+    testing.assert_allclose(gx.array, 3 * a**2)
+    (ggx,) = chainerlite.grad([F.sum(gx)], [x])
     testing.assert_allclose(ggx.array, 6 * a)
 
 
 def test_backward_without_double_backprop_grad_has_no_creator():
     x = Variable(_arr(3))
-    F.sum(x ** 3).backward()
+    F.sum(x**3).backward()
     assert x.grad_var.creator is None
 
 
 # ---------------------------------------------------------- graph shapes
+
 
 def test_diamond_graph_accumulates():
     a = _arr(3)
@@ -689,7 +690,7 @@ def test_same_variable_used_twice_in_one_function():
 
 def test_unused_input_gets_none_grad():
     a, b = Variable(_arr(3)), Variable(_arr(3, seed=1))
-    y, = FirstOnly().apply((a, b))
+    (y,) = FirstOnly().apply((a, b))
     F.sum(y).backward()
     testing.assert_allclose(a.grad, numpy.full(3, 3.0))
     assert b.grad is None
@@ -697,8 +698,10 @@ def test_unused_input_gets_none_grad():
 
 # ----------------------------------------------------- Chainer's class paths
 
+
 def test_operator_node_classes_at_chainer_paths():
     from chainerlite.functions.math import basic_math as bm
+
     x = Variable(_arr(3))
     w = Variable(_arr(3, seed=1))
     assert (x + w).creator.__class__ is bm.Add
@@ -711,9 +714,9 @@ def test_operator_node_classes_at_chainer_paths():
     assert (2.0 * x).creator.__class__ is bm.MulConstant
     assert (x / w).creator.__class__ is bm.Div
     assert (2.0 / x).creator.__class__ is bm.DivFromConstant
-    assert (x ** w).creator.__class__ is bm.PowVarVar
-    assert (x ** 2.0).creator.__class__ is bm.PowVarConst
-    assert (2.0 ** x).creator.__class__ is bm.PowConstVar
+    assert (x**w).creator.__class__ is bm.PowVarVar
+    assert (x**2.0).creator.__class__ is bm.PowVarConst
+    assert (2.0**x).creator.__class__ is bm.PowConstVar
     assert (-x).creator.__class__ is bm.Neg
     assert abs(x).creator.__class__ is bm.Absolute
     for cls in (bm.Add, bm.Mul, bm.MulConstant, bm.Neg, bm.PowVarVar):
@@ -727,9 +730,10 @@ def test_function_node_at_chainer_paths():
 
 # ------------------------------------------------------------ more grad()
 
+
 def test_grad_loss_scale_scales_result():
     x = Variable(_arr(3))
-    gx, = chainerlite.grad([F.sum(x * 2)], [x], loss_scale=4.0)
+    (gx,) = chainerlite.grad([F.sum(x * 2)], [x], loss_scale=4.0)
     testing.assert_allclose(gx.array, numpy.full(3, 8.0))
 
 
@@ -767,7 +771,7 @@ def test_weakref_to_function_node():
 
 def test_function_node_freed_with_graph():
     x = Variable(_arr(3))
-    y, = Scale(2.0).apply((x,))
+    (y,) = Scale(2.0).apply((x,))
     r = weakref.ref(y.creator_node)
     del y
     gc.collect()
@@ -780,7 +784,7 @@ class _TripleOfMiddle(FunctionNode):
         a, x, c = inputs
         assert a is None and c is None
         self.retain_inputs((1, 2))
-        return x * 3,
+        return (x * 3,)
 
     def backward(self, indexes, grad_outputs):
         self.seen_indexes = indexes
@@ -793,7 +797,7 @@ class _OldTripleOfMiddle(chainerlite.Function):
     def forward(self, inputs):
         a, x, c = inputs
         assert a is None and c is None
-        return x * 3,
+        return (x * 3,)
 
     def backward(self, inputs, grad_outputs):
         self.seen_inputs = inputs
@@ -803,7 +807,7 @@ class _OldTripleOfMiddle(chainerlite.Function):
 def test_none_inputs_are_passed_through_and_get_no_gradient():
     x = Variable(numpy.array([2.0, 3.0], numpy.float32))
     node = _TripleOfMiddle()
-    y, = node.apply((None, x, None))
+    (y,) = node.apply((None, x, None))
     numpy.testing.assert_array_equal(y.array, [6.0, 9.0])
     y.grad = numpy.array([2.0, 4.0], numpy.float32)
     y.backward()
@@ -832,14 +836,14 @@ def test_none_inputs_of_an_old_style_function():
 class _OnlyMiddleOutput(FunctionNode):
     # Returns (None, y, None), as Chainer allows.
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self.retain_outputs((1, 2))
         return None, x * 3 + 2, None
 
     def backward(self, indexes, grad_outputs):
         self.seen_grads = grad_outputs
         self.seen_retained = self.get_retained_outputs()
-        return grad_outputs[1] * 3,
+        return (grad_outputs[1] * 3,)
 
 
 def test_none_outputs_become_variables_without_data():

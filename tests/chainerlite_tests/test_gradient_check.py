@@ -10,24 +10,24 @@ from chainerlite.testing import attr
 # built from Variable operations (or from other nodes) so that they can be
 # differentiated again.
 
-class Square(chainerlite.FunctionNode):
 
+class Square(chainerlite.FunctionNode):
     def __init__(self, factor=2.0):
         self.factor = factor
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self.retain_inputs((0,))
-        return x * x,
+        return (x * x,)
 
     def backward(self, target_input_indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        return gy * x * self.factor,
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        return (gy * x * self.factor,)
 
 
 def square(x, factor=2.0):
-    y, = Square(factor).apply((x,))
+    (y,) = Square(factor).apply((x,))
     return y
 
 
@@ -40,11 +40,11 @@ class MulAdd(chainerlite.FunctionNode):
     def forward(self, inputs):
         x0, x1, x2 = inputs
         self.retain_inputs((0, 1))
-        return x0 * x1 + x2,
+        return (x0 * x1 + x2,)
 
     def backward(self, target_input_indexes, grad_outputs):
         x0, x1 = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         grads = (gy * x1, gy * x0, gy * self.x2_grad_scale)
         return tuple(grads[i] for i in target_input_indexes)
 
@@ -56,12 +56,12 @@ class SquareAndCube(chainerlite.FunctionNode):
         self.cube_factor = cube_factor
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self.retain_inputs((0,))
         return x * x, x * x * x
 
     def backward(self, target_input_indexes, grad_outputs):
-        x, = self.get_retained_inputs()
+        (x,) = self.get_retained_inputs()
         g2, g3 = grad_outputs
         gx = None
         if g2 is not None:
@@ -69,22 +69,22 @@ class SquareAndCube(chainerlite.FunctionNode):
         if g3 is not None:
             term = g3 * x * x * self.cube_factor
             gx = term if gx is None else gx + term
-        return gx,
+        return (gx,)
 
 
 class SumOfSquares(chainerlite.FunctionNode):
     """Scalar output: sum(x ** 2)."""
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self.retain_inputs((0,))
-        return numpy.asarray((x * x).sum(), dtype=x.dtype),
+        return (numpy.asarray((x * x).sum(), dtype=x.dtype),)
 
     def backward(self, target_input_indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
         gy = chainerlite.Variable(numpy.broadcast_to(gy.array, x.shape))
-        return gy * x * 2.0,
+        return (gy * x * 2.0,)
 
 
 class Cube(chainerlite.FunctionNode):
@@ -94,14 +94,14 @@ class Cube(chainerlite.FunctionNode):
         self.second_order_factor = second_order_factor
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self.retain_inputs((0,))
-        return x * x * x,
+        return (x * x * x,)
 
     def backward(self, target_input_indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gx, = CubeGrad(self.second_order_factor).apply((x, grad_outputs[0]))
-        return gx,
+        (x,) = self.get_retained_inputs()
+        (gx,) = CubeGrad(self.second_order_factor).apply((x, grad_outputs[0]))
+        return (gx,)
 
 
 class CubeGrad(chainerlite.FunctionNode):
@@ -113,25 +113,24 @@ class CubeGrad(chainerlite.FunctionNode):
     def forward(self, inputs):
         x, gy = inputs
         self.retain_inputs((0, 1))
-        return 3 * x * x * gy,
+        return (3 * x * x * gy,)
 
     def backward(self, target_input_indexes, grad_outputs):
         x, gy = self.get_retained_inputs()
-        ggx, = grad_outputs
+        (ggx,) = grad_outputs
         grads = (ggx * x * gy * self.factor, ggx * x * x * 3.0)
         return tuple(grads[i] for i in target_input_indexes)
 
 
 class Abs(chainerlite.FunctionNode):
-
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self.retain_inputs((0,))
-        return numpy.abs(x),
+        return (numpy.abs(x),)
 
     def backward(self, target_input_indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] * numpy.sign(x.array),
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] * numpy.sign(x.array),)
 
 
 def _random(shape, dtype=numpy.float64, low=-1.0, high=1.0, seed=0):
@@ -141,17 +140,18 @@ def _random(shape, dtype=numpy.float64, low=-1.0, high=1.0, seed=0):
 
 # numerical_grad
 
+
 def test_numerical_grad_square():
     x = numpy.array([-1.5, 0.25, 2.0])
     gy = numpy.array([1.0, 2.0, -3.0])
-    gx, = gradient_check.numerical_grad(lambda: (x * x,), (x,), (gy,))
+    (gx,) = gradient_check.numerical_grad(lambda: (x * x,), (x,), (gy,))
     numpy.testing.assert_allclose(gx, 2 * x * gy, rtol=1e-6)
 
 
 def test_numerical_grad_sin_on_a_matrix():
     x = _random((3, 4))
     gy = _random((3, 4), seed=1)
-    gx, = gradient_check.numerical_grad(lambda: numpy.sin(x), (x,), (gy,))
+    (gx,) = gradient_check.numerical_grad(lambda: numpy.sin(x), (x,), (gy,))
     numpy.testing.assert_allclose(gx, numpy.cos(x) * gy, atol=1e-6)
 
 
@@ -171,29 +171,32 @@ def test_numerical_grad_multiple_inputs_and_outputs():
 
 def test_numerical_grad_ignores_outputs_without_gradient():
     x = numpy.array([1.0, 2.0])
-    gx, = gradient_check.numerical_grad(
-        lambda: (x ** 3, x * x), (x,), (None, numpy.ones(2)))
+    (gx,) = gradient_check.numerical_grad(
+        lambda: (x**3, x * x), (x,), (None, numpy.ones(2))
+    )
     numpy.testing.assert_allclose(gx, 2 * x, rtol=1e-6)
 
 
 def test_numerical_grad_scalar_grad_output():
     x = numpy.array([1.0, 3.0])
-    gx, = gradient_check.numerical_grad(lambda: x * x, (x,), (2.0,))
+    (gx,) = gradient_check.numerical_grad(lambda: x * x, (x,), (2.0,))
     numpy.testing.assert_allclose(gx, 4 * x, rtol=1e-6)
 
 
 def test_numerical_grad_accepts_variable_outputs():
     x = numpy.array([0.5, 1.5])
-    gx, = gradient_check.numerical_grad(
-        lambda: chainerlite.Variable(x * x), (x,), (numpy.ones(2),))
+    (gx,) = gradient_check.numerical_grad(
+        lambda: chainerlite.Variable(x * x), (x,), (numpy.ones(2),)
+    )
     numpy.testing.assert_allclose(gx, 2 * x, rtol=1e-6)
 
 
 def test_numerical_grad_restores_inputs_and_keeps_dtype():
     x = _random((4,), numpy.float32)
     original = x.copy()
-    gx, = gradient_check.numerical_grad(
-        lambda: x * x, (x,), (numpy.ones(4, numpy.float32),))
+    (gx,) = gradient_check.numerical_grad(
+        lambda: x * x, (x,), (numpy.ones(4, numpy.float32),)
+    )
     numpy.testing.assert_array_equal(x, original)
     assert gx.dtype == numpy.float32
     numpy.testing.assert_allclose(gx, 2 * x, rtol=1e-3, atol=1e-3)
@@ -201,16 +204,16 @@ def test_numerical_grad_restores_inputs_and_keeps_dtype():
 
 def test_numerical_grad_float16_uses_the_actual_step():
     x = numpy.array([0.3, 1.7, -2.2], dtype=numpy.float16)
-    gx, = gradient_check.numerical_grad(
-        lambda: x.astype(numpy.float64) * 3.0, (x,), (numpy.ones(3),),
-        eps=1e-2)
+    (gx,) = gradient_check.numerical_grad(
+        lambda: x.astype(numpy.float64) * 3.0, (x,), (numpy.ones(3),), eps=1e-2
+    )
     assert gx.dtype == numpy.float16
     numpy.testing.assert_allclose(gx.astype(numpy.float64), 3.0, rtol=1e-3)
 
 
 def test_numerical_grad_zero_dim_input():
     x = numpy.array(2.0)
-    gx, = gradient_check.numerical_grad(lambda: x ** 3, (x,), (1.0,))
+    (gx,) = gradient_check.numerical_grad(lambda: x**3, (x,), (1.0,))
     assert gx.shape == ()
     numpy.testing.assert_allclose(gx, 12.0, rtol=1e-5)
 
@@ -218,11 +221,16 @@ def test_numerical_grad_zero_dim_input():
 def test_numerical_grad_five_points_is_more_accurate():
     x = numpy.array([1.0])
     exact = 3.0 * numpy.exp(3.0)
-    two, = gradient_check.numerical_grad(
-        lambda: numpy.exp(3 * x), (x,), (numpy.ones(1),), eps=1e-2)
-    five, = gradient_check.numerical_grad(
-        lambda: numpy.exp(3 * x), (x,), (numpy.ones(1),), eps=1e-2,
-        detect_nondifferentiable=True)
+    (two,) = gradient_check.numerical_grad(
+        lambda: numpy.exp(3 * x), (x,), (numpy.ones(1),), eps=1e-2
+    )
+    (five,) = gradient_check.numerical_grad(
+        lambda: numpy.exp(3 * x),
+        (x,),
+        (numpy.ones(1),),
+        eps=1e-2,
+        detect_nondifferentiable=True,
+    )
     assert abs(five[0] - exact) < abs(two[0] - exact) / 100
 
 
@@ -230,23 +238,26 @@ def test_numerical_grad_detects_kink():
     x = numpy.array([0.0, 1.0])
     with pytest.raises(gradient_check.NondifferentiableError):
         gradient_check.numerical_grad(
-            lambda: numpy.abs(x), (x,), (numpy.ones(2),),
-            detect_nondifferentiable=True)
+            lambda: numpy.abs(x), (x,), (numpy.ones(2),), detect_nondifferentiable=True
+        )
 
 
 def test_numerical_grad_detects_jump_between_samples():
     x = numpy.array([0.0015])
     with pytest.raises(gradient_check.NondifferentiableError):
         gradient_check.numerical_grad(
-            lambda: (x > 0.001).astype(numpy.float64), (x,),
-            (numpy.ones(1),), detect_nondifferentiable=True)
+            lambda: (x > 0.001).astype(numpy.float64),
+            (x,),
+            (numpy.ones(1),),
+            detect_nondifferentiable=True,
+        )
 
 
 def test_numerical_grad_smooth_function_passes_detection():
     x = _random((5,))
-    gx, = gradient_check.numerical_grad(
-        lambda: numpy.tanh(x), (x,), (numpy.ones(5),),
-        detect_nondifferentiable=True)
+    (gx,) = gradient_check.numerical_grad(
+        lambda: numpy.tanh(x), (x,), (numpy.ones(5),), detect_nondifferentiable=True
+    )
     numpy.testing.assert_allclose(gx, 1 - numpy.tanh(x) ** 2, atol=1e-9)
 
 
@@ -259,8 +270,12 @@ def test_numerical_grad_uses_center_outputs():
         return x * x
 
     gradient_check.numerical_grad(
-        f, (x,), (numpy.ones(1),), detect_nondifferentiable=True,
-        center_outputs=(x * x,))
+        f,
+        (x,),
+        (numpy.ones(1),),
+        detect_nondifferentiable=True,
+        center_outputs=(x * x,),
+    )
     assert 1.0 not in calls
     assert len(calls) == 4
 
@@ -278,6 +293,7 @@ def test_numerical_grad_rejects_bad_arguments():
 
 # check_backward
 
+
 def test_check_backward_passes_for_correct_backward():
     x = _random((3, 2))
     gy = _random((3, 2), seed=1)
@@ -288,8 +304,7 @@ def test_check_backward_fails_for_wrong_backward():
     x = _random((3, 2))
     gy = _random((3, 2), seed=1)
     with pytest.raises(AssertionError) as info:
-        gradient_check.check_backward(
-            lambda x: square(x, factor=2.5), x, gy)
+        gradient_check.check_backward(lambda x: square(x, factor=2.5), x, gy)
     message = str(info.value)
     assert 'check_backward failed' in message
     assert 'backpropagation' in message
@@ -305,11 +320,17 @@ def test_check_backward_float16_with_float64_numerics():
     x = _random((4,), numpy.float16)
     gy = _random((4,), numpy.float16, seed=1)
     gradient_check.check_backward(
-        square, x, gy, dtype=numpy.float64, atol=1e-2, rtol=1e-2)
+        square, x, gy, dtype=numpy.float64, atol=1e-2, rtol=1e-2
+    )
     with pytest.raises(AssertionError):
         gradient_check.check_backward(
-            lambda x: square(x, factor=3.0), x, gy, dtype=numpy.float64,
-            atol=1e-2, rtol=1e-2)
+            lambda x: square(x, factor=3.0),
+            x,
+            gy,
+            dtype=numpy.float64,
+            atol=1e-2,
+            rtol=1e-2,
+        )
 
 
 def _numerical_side_dtypes(dtype, x_dtype):
@@ -319,13 +340,19 @@ def _numerical_side_dtypes(dtype, x_dtype):
     x = numpy.linspace(-1, 1, 6).reshape(2, 3).astype(x_dtype)
 
     def f(x):
-        seen.add((x.dtype.name, p.dtype.name,
-                  bool(chainerlite.config.type_check)))
+        seen.add((x.dtype.name, p.dtype.name, bool(chainerlite.config.type_check)))
         return x * chainerlite.functions.broadcast_to(p, x.shape)
 
     gradient_check.check_backward(
-        f, x, numpy.ones((2, 3), x_dtype), params=(p,), dtype=dtype,
-        eps=0.1, atol=5e-2, rtol=5e-2)
+        f,
+        x,
+        numpy.ones((2, 3), x_dtype),
+        params=(p,),
+        dtype=dtype,
+        eps=0.1,
+        atol=5e-2,
+        rtol=5e-2,
+    )
     return seen
 
 
@@ -333,14 +360,12 @@ def test_check_backward_numerical_side_keeps_dtypes_without_dtype():
     # As Chainer's check: without ``dtype`` the numerical side runs in the
     # arrays' own dtypes (float16 too), with type checks off.
     seen = _numerical_side_dtypes(None, numpy.float16)
-    assert seen == {('float16', 'float16', True),
-                    ('float16', 'float16', False)}
+    assert seen == {('float16', 'float16', True), ('float16', 'float16', False)}
 
 
 def test_check_backward_numerical_side_casts_inputs_and_params():
     seen = _numerical_side_dtypes(numpy.float64, numpy.float32)
-    assert seen == {('float32', 'float32', True),
-                    ('float64', 'float64', False)}
+    assert seen == {('float32', 'float32', True), ('float64', 'float64', False)}
 
 
 def test_check_backward_numerical_side_skips_type_checks():
@@ -355,8 +380,13 @@ def test_check_backward_numerical_side_skips_type_checks():
         return chainerlite.functions.linear(x, W, b)
 
     gradient_check.check_backward(
-        f, x, numpy.ones((4, 2), numpy.float32), dtype=numpy.float64,
-        atol=1e-3, rtol=1e-3)
+        f,
+        x,
+        numpy.ones((4, 2), numpy.float32),
+        dtype=numpy.float64,
+        atol=1e-3,
+        rtol=1e-3,
+    )
     with pytest.raises(chainerlite.utils.type_check.InvalidType):
         f(x.astype(numpy.float64))
 
@@ -373,13 +403,19 @@ def test_check_backward_float16_with_float64_numerics_catches_errors():
     def f(a, b):
         return chainerlite.functions.tensordot(a, b, axes=2)
 
-    gradient_check.check_backward(f, (a, b), gy, dtype=numpy.float64,
-                                  atol=1e-2, rtol=5e-2)
+    gradient_check.check_backward(
+        f, (a, b), gy, dtype=numpy.float64, atol=1e-2, rtol=5e-2
+    )
     x = a.ravel()[:6]
     with pytest.raises(AssertionError):
         gradient_check.check_backward(
-            lambda x: square(x, factor=2.5), x, gy.ravel()[:6],
-            dtype=numpy.float64, atol=1e-2, rtol=5e-2)
+            lambda x: square(x, factor=2.5),
+            x,
+            gy.ravel()[:6],
+            dtype=numpy.float64,
+            atol=1e-2,
+            rtol=5e-2,
+        )
 
 
 def test_check_backward_multiple_inputs():
@@ -405,8 +441,7 @@ def test_check_backward_no_grads_skips_inputs():
     def wrong(a, b, c):
         return MulAdd(x2_grad_scale=0.5).apply((a, b, c))[0]
 
-    gradient_check.check_backward(
-        wrong, xs, gy, no_grads=[False, False, True])
+    gradient_check.check_backward(wrong, xs, gy, no_grads=[False, False, True])
     with pytest.raises(ValueError):
         gradient_check.check_backward(wrong, xs, gy, no_grads=[False])
 
@@ -466,16 +501,17 @@ def test_check_backward_rejects_wrong_gradient_shape():
 
     class BadShape(chainerlite.FunctionNode):
         def forward(self, inputs):
-            return inputs[0] * 2,
+            return (inputs[0] * 2,)
 
         def backward(self, indexes, grad_outputs):
-            return chainerlite.Variable(numpy.ones((1, 3))),
+            return (chainerlite.Variable(numpy.ones((1, 3))),)
 
     # The core may catch the mismatch first (with a ValueError, as Chainer
     # does); otherwise check_backward reports it.
     with pytest.raises((AssertionError, ValueError), match='shape'):
         gradient_check.check_backward(
-            lambda x: BadShape().apply((x,))[0], x, numpy.ones(3))
+            lambda x: BadShape().apply((x,))[0], x, numpy.ones(3)
+        )
 
 
 def test_check_backward_rejects_mismatched_y_grad():
@@ -483,8 +519,7 @@ def test_check_backward_rejects_mismatched_y_grad():
     with pytest.raises(ValueError):
         gradient_check.check_backward(square, x, numpy.ones(4))
     with pytest.raises(ValueError):
-        gradient_check.check_backward(
-            square, x, (numpy.ones(3), numpy.ones(3)))
+        gradient_check.check_backward(square, x, (numpy.ones(3), numpy.ones(3)))
 
 
 def test_check_backward_detects_nondifferentiable_point():
@@ -493,14 +528,17 @@ def test_check_backward_detects_nondifferentiable_point():
     def f(x):
         return Abs().apply((x,))[0]
 
-    gradient_check.check_backward(f, numpy.array([-0.5, 1.0]), numpy.ones(2),
-                                  detect_nondifferentiable=True)
+    gradient_check.check_backward(
+        f, numpy.array([-0.5, 1.0]), numpy.ones(2), detect_nondifferentiable=True
+    )
     with pytest.raises(gradient_check.NondifferentiableError):
-        gradient_check.check_backward(f, x, numpy.ones(2),
-                                      detect_nondifferentiable=True)
+        gradient_check.check_backward(
+            f, x, numpy.ones(2), detect_nondifferentiable=True
+        )
 
 
 # check_double_backward
+
 
 def test_check_double_backward_passes_for_variable_built_backward():
     x = _random((2, 3))
@@ -540,32 +578,37 @@ def test_check_double_backward_multiple_inputs_with_params():
         return MulAdd().apply((x, w, x * x))[0]
 
     gradient_check.check_double_backward(
-        f, x, gy, ggx, params=(w,), params_grad_grad=(ggw,))
+        f, x, gy, ggx, params=(w,), params_grad_grad=(ggw,)
+    )
     with pytest.raises(ValueError):
         gradient_check.check_double_backward(
-            f, x, gy, ggx, params=(w,), params_grad_grad=())
+            f, x, gy, ggx, params=(w,), params_grad_grad=()
+        )
 
 
 # GPU
 
+
 @attr.gpu
 def test_numerical_grad_on_gpu():
     from chainerlite.backends import cuda
+
     cupy = cuda.cupy
     x = cupy.asarray(_random((2, 3)))
     gy = cupy.asarray(_random((2, 3), seed=1))
-    gx, = gradient_check.numerical_grad(lambda: cupy.sin(x), (x,), (gy,))
+    (gx,) = gradient_check.numerical_grad(lambda: cupy.sin(x), (x,), (gy,))
     assert isinstance(gx, cupy.ndarray)
     numpy.testing.assert_allclose(
-        cupy.asnumpy(gx), cupy.asnumpy(cupy.cos(x) * gy), atol=1e-6)
+        cupy.asnumpy(gx), cupy.asnumpy(cupy.cos(x) * gy), atol=1e-6
+    )
     with pytest.raises(RuntimeError):
-        gradient_check.numerical_grad(
-            lambda: x, (x,), (numpy.ones((2, 3)),))
+        gradient_check.numerical_grad(lambda: x, (x,), (numpy.ones((2, 3)),))
 
 
 @attr.gpu
 def test_check_backward_on_gpu():
     from chainerlite.backends import cuda
+
     cupy = cuda.cupy
     x = cupy.asarray(_random((3, 2)))
     gy = cupy.asarray(_random((3, 2), seed=1))
@@ -573,4 +616,5 @@ def test_check_backward_on_gpu():
     with pytest.raises(AssertionError):
         gradient_check.check_backward(lambda x: square(x, 2.5), x, gy)
     gradient_check.check_double_backward(
-        square, x, gy, cupy.asarray(_random((3, 2), seed=2)))
+        square, x, gy, cupy.asarray(_random((3, 2), seed=2))
+    )

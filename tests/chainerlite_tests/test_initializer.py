@@ -5,8 +5,9 @@ from chainerlite import initializer
 from chainerlite import initializers
 
 
-@pytest.mark.parametrize('shape, fans', [
-    ((2, 1), (1, 2)), ((2, 3, 4), (12, 8)), ((2, 3, 4, 5), (60, 40))])
+@pytest.mark.parametrize(
+    'shape, fans', [((2, 1), (1, 2)), ((2, 3, 4), (12, 8)), ((2, 3, 4, 5), (60, 40))]
+)
 def test_get_fans(shape, fans):
     assert initializer.get_fans(shape) == fans
 

@@ -10,7 +10,6 @@ from chainerlite.testing import attr
 
 
 class Affine(link.Link):
-
     def __init__(self):
         super().__init__()
         with self.init_scope():
@@ -23,7 +22,6 @@ class Affine(link.Link):
 
 
 class Model(link.Chain):
-
     def __init__(self):
         super().__init__()
         with self.init_scope():
@@ -106,12 +104,26 @@ def test_xp_and_to_cpu():
 def test_chain_paths():
     m = Model()
     assert [path for path, _ in m.namedparams()] == [
-        '/first/W', '/first/b', '/second/b', '/second/w',
-        '/stack/0/W', '/stack/0/b']
+        '/first/W',
+        '/first/b',
+        '/second/b',
+        '/second/w',
+        '/stack/0/W',
+        '/stack/0/b',
+    ]
     assert [path for path, _ in m.namedlinks()] == [
-        '/', '/first', '/second', '/stack', '/stack/0']
+        '/',
+        '/first',
+        '/second',
+        '/stack',
+        '/stack/0',
+    ]
     assert [path for path, _ in m.namedlinks(skipself=True)] == [
-        '/first', '/second', '/stack', '/stack/0']
+        '/first',
+        '/second',
+        '/stack',
+        '/stack/0',
+    ]
     assert list(m.links())[0] is m
     assert list(m.children()) == [m.first, m.second, m.stack]
     assert m['first'] is m.first
@@ -141,8 +153,7 @@ def test_chain_reassigning_a_child_in_init_scope():
 def test_chain_delete_child():
     m = Model()
     del m.stack
-    assert [path for path, _ in m.namedlinks(skipself=True)] == [
-        '/first', '/second']
+    assert [path for path, _ in m.namedlinks(skipself=True)] == ['/first', '/second']
 
 
 def test_chain_cleargrads_reaches_children():
@@ -173,7 +184,7 @@ def test_chainlist_rejects_links_in_init_scope():
 
 def test_model_trains_end_to_end():
     m = Model()
-    m.cleargrads()   # the gradients start as NaN, as in Chainer
+    m.cleargrads()  # the gradients start as NaN, as in Chainer
     x = chainerlite.Variable(numpy.ones((4, 3), numpy.float32))
     y = m.stack[0](m.first(x))
     y.grad = numpy.ones_like(y.array)
@@ -195,7 +206,8 @@ class DictSerializer:
 
     def __call__(self, key, value):
         self.target[self.path + key] = (
-            None if value is None else numpy.array(value, copy=True))
+            None if value is None else numpy.array(value, copy=True)
+        )
         return value
 
 
@@ -220,7 +232,6 @@ class DictDeserializer:
 
 
 class Stateful(link.Chain):
-
     def __init__(self):
         super().__init__()
         with self.init_scope():
@@ -277,11 +288,11 @@ def test_device_and_to_device_round_trip():
         assert m.to_cpu() is m
 
 
-@pytest.mark.skipif(chainerlite.backends.cuda.available,
-                    reason='needs a machine without CUDA')
+@pytest.mark.skipif(
+    chainerlite.backends.cuda.available, reason='needs a machine without CUDA'
+)
 def test_to_gpu_without_cuda_raises():
-    with pytest.raises(RuntimeError, match='CUDA'), \
-            pytest.warns(DeprecationWarning):
+    with pytest.raises(RuntimeError, match='CUDA'), pytest.warns(DeprecationWarning):
         Affine().to_gpu()
     with pytest.raises(RuntimeError, match='CUDA'):
         Affine().to_device('@cupy:0')
@@ -290,6 +301,7 @@ def test_to_gpu_without_cuda_raises():
 @attr.gpu
 def test_to_gpu_and_back():
     import cupy
+
     m = Stateful()
     with pytest.warns(DeprecationWarning):
         m.to_gpu()
@@ -383,7 +395,7 @@ def test_copyparams():
 
 def test_addgrads():
     src, dst = Stateful(), Stateful()
-    dst.cleargrads()   # the gradients start as NaN, as in Chainer
+    dst.cleargrads()  # the gradients start as NaN, as in Chainer
     src.inner.w.grad = numpy.full((2, 3), 2, numpy.float32)
     src.p.grad = numpy.ones(3, numpy.float32)
     dst.p.grad = numpy.full(3, 5, numpy.float32)
@@ -402,7 +414,14 @@ def test_serialize_round_trip():
     saved = DictSerializer()
     src.serialize(saved)
     assert sorted(saved.target) == [
-        'count', 'inner/b', 'inner/w', 'lazy/W', 'lazy/b', 'mean', 'p']
+        'count',
+        'inner/b',
+        'inner/w',
+        'lazy/W',
+        'lazy/b',
+        'mean',
+        'p',
+    ]
     dst = Stateful()
     dst.serialize(DictDeserializer(saved.target))
     for (path, p), (_, q) in zip(dst.namedparams(), src.namedparams()):
@@ -428,8 +447,7 @@ def test_repeat():
         assert all(layer is not base for layer in seq)
         shared = [layer.W.array is base.W.array for layer in seq]
         assert shared == [mode == 'share'] * 3
-        same = [numpy.array_equal(layer.W.array, base.W.array)
-                for layer in seq]
+        same = [numpy.array_equal(layer.W.array, base.W.array) for layer in seq]
         assert same == [mode != 'init'] * 3
     assert len(base.repeat(0)) == 0
     with pytest.raises(ValueError):
@@ -438,6 +456,7 @@ def test_repeat():
 
 def test_update_enabled():
     from chainerlite import optimizers
+
     m = Stateful()
     assert not m.update_enabled
     m.disable_update()  # no update rules yet: nothing to do
@@ -453,6 +472,7 @@ def test_update_enabled():
 
 def test_disabled_update_keeps_parameters():
     from chainerlite import optimizers
+
     m = L.Linear(2, 2)
     opt = optimizers.SGD(lr=1.0)
     opt.setup(m)

@@ -1,4 +1,5 @@
 """LinkHook dispatch: global (with hook:) and per link (add_hook)."""
+
 import numpy
 import pytest
 
@@ -19,8 +20,9 @@ class Recorder(chainerlite.LinkHook):
         self.events.append(('deleted', link))
 
     def forward_preprocess(self, args):
-        self.events.append(('pre', args.link, args.forward_name, args.args,
-                            args.kwargs))
+        self.events.append(
+            ('pre', args.link, args.forward_name, args.args, args.kwargs)
+        )
 
     def forward_postprocess(self, args):
         self.events.append(('post', args.link, args.out))
@@ -45,8 +47,14 @@ def test_global_hook_sees_every_link_call_in_order():
     with hook:
         y = model(_x(), scale=2)
     kinds = [(e[0], e[1]) for e in hook.events]
-    assert kinds == [('added', None), ('pre', model), ('pre', model.l1),
-                     ('post', model.l1), ('post', model), ('deleted', None)]
+    assert kinds == [
+        ('added', None),
+        ('pre', model),
+        ('pre', model.l1),
+        ('post', model.l1),
+        ('post', model),
+        ('deleted', None),
+    ]
     pre = hook.events[1]
     assert pre[2] == 'forward' and pre[4] == {'scale': 2}
     assert hook.events[4][2] is y
@@ -72,8 +80,12 @@ def test_local_hooks():
     model.delete_hook('mine')
     model(_x())
     kinds = [(e[0], e[1]) for e in hook.events]
-    assert kinds == [('added', model), ('pre', model), ('post', model),
-                     ('deleted', model)]
+    assert kinds == [
+        ('added', model),
+        ('pre', model),
+        ('post', model),
+        ('deleted', model),
+    ]
 
 
 def test_local_hook_errors():
@@ -89,7 +101,8 @@ def test_local_hook_errors():
 
 def test_callback_args_print():
     args = chainerlite.link_hook._ForwardPostprocessCallbackArgs(
-        None, 'forward', (1,), {}, 2)
+        None, 'forward', (1,), {}, 2
+    )
     assert 'forward_name=' in repr(args) and 'out=2' in str(args)
 
 

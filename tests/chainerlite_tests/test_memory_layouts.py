@@ -1,4 +1,5 @@
 """memory_layouts: shapes and transposition between layouts."""
+
 import numpy
 import pytest
 
@@ -11,8 +12,7 @@ def test_constants():
     assert ml.CUDNN_CHANNEL_LAST_X != ml.CUDNN_CHANNEL_LAST_W
 
 
-@pytest.mark.parametrize('layout', [ml.CUDNN_CHANNEL_LAST_X,
-                                    ml.CUDNN_CHANNEL_LAST_W])
+@pytest.mark.parametrize('layout', [ml.CUDNN_CHANNEL_LAST_X, ml.CUDNN_CHANNEL_LAST_W])
 def test_channel_last_shapes_and_arrays(layout):
     x = numpy.arange(2 * 3 * 4 * 5).reshape(2, 3, 4, 5)  # (N, C, H, W)
     raw = ml.transpose_array(x, None, layout)
@@ -20,8 +20,7 @@ def test_channel_last_shapes_and_arrays(layout):
     numpy.testing.assert_array_equal(raw, numpy.moveaxis(x, 1, -1))
     assert ml.get_semantic_shape(raw.shape, layout) == x.shape
     numpy.testing.assert_array_equal(ml.transpose_array(raw, layout, None), x)
-    numpy.testing.assert_array_equal(
-        ml.transpose_array(raw, layout, layout), raw)
+    numpy.testing.assert_array_equal(ml.transpose_array(raw, layout, layout), raw)
 
 
 def test_standard_layout_is_the_identity():

@@ -38,12 +38,12 @@ class _RecordingRule(optimizer.UpdateRule):
 
 
 class _RecordingMethod(optimizer.GradientMethod):
-
     def create_update_rule(self):
         return _RecordingRule(self.hyperparam)
 
 
 # -- Hyperparameter -----------------------------------------------------------
+
 
 def test_hyperparameter_lookup_through_parents():
     root = optimizer.Hyperparameter()
@@ -75,8 +75,11 @@ def test_hyperparameter_copy_and_pickle():
     root.lr = 0.1
     leaf = optimizer.Hyperparameter(root)
     leaf.eps = 1e-3
-    for clone in (copy.copy(leaf), copy.deepcopy(leaf),
-                  pickle.loads(pickle.dumps(leaf))):
+    for clone in (
+        copy.copy(leaf),
+        copy.deepcopy(leaf),
+        pickle.loads(pickle.dumps(leaf)),
+    ):
         assert (clone.lr, clone.eps) == (0.1, 1e-3)
 
 
@@ -90,14 +93,15 @@ def test_hyperparameter_proxy():
 
 # -- UpdateRule -----------------------------------------------------------
 
+
 def test_update_rule_update_sequence():
     param = chainerlite.Parameter(numpy.array([1.0, 2.0]))
     rule = _RecordingRule()
     calls = []
-    rule.add_hook(lambda r, p: calls.append(('pre', p.array.copy())),
-                  name='a')
-    rule.add_hook(lambda r, p: calls.append(('post', p.array.copy())),
-                  name='b', timing='post')
+    rule.add_hook(lambda r, p: calls.append(('pre', p.array.copy())), name='a')
+    rule.add_hook(
+        lambda r, p: calls.append(('post', p.array.copy())), name='b', timing='post'
+    )
     assert rule.state is None and rule.t == 0
     param.grad = numpy.array([0.5, 0.5])
     rule.update(param)
@@ -201,6 +205,7 @@ def test_update_rule_fp32_update_keeps_small_steps():
 
 # -- Optimizer ------------------------------------------------------------
 
+
 def test_setup_returns_self_and_resets_counters():
     opt = optimizers.SGD()
     link = _link(w=[1.0])
@@ -279,8 +284,11 @@ def test_hook_timing_and_arguments():
     link.v.grad = numpy.array([1.0])
     opt.update()
     assert log == [
-        ('per_param', 'v', 2.0), ('per_param', 'w', 4.0),
-        ('plain', 0, 4.0), ('global', 1, 3.0)]
+        ('per_param', 'v', 2.0),
+        ('per_param', 'w', 4.0),
+        ('plain', 0, 4.0),
+        ('global', 1, 3.0),
+    ]
     opt.remove_hook('global')
     opt.add_hook(Global(), timing='pre')
     log.clear()
@@ -289,6 +297,7 @@ def test_hook_timing_and_arguments():
 
 
 # -- GradientMethod -------------------------------------------------------
+
 
 def test_setup_gives_each_param_a_rule():
     link = chainerlite.Chain()
@@ -419,8 +428,7 @@ def test_use_fp32_update_on_optimizer():
     numpy.testing.assert_allclose(late.w.array, [0.998, 0.998], atol=2e-4)
 
 
-@pytest.mark.parametrize('kwargs', [{'interval': 0}, {'scale': -1},
-                                    {'scale': 0}])
+@pytest.mark.parametrize('kwargs', [{'interval': 0}, {'scale': -1}, {'scale': 0}])
 def test_loss_scaling_rejects_bad_configs(kwargs):
     opt = optimizers.SGD()
     with pytest.raises(ValueError, match='loss_scaling'):
@@ -458,6 +466,12 @@ def test_dynamic_loss_scaling_skips_overflow_and_adapts_scale():
 
 def test_hooks_are_reachable_from_the_optimizer_module():
     from chainerlite import optimizer_hooks
-    for name in ('GradientClipping', 'GradientHardClipping', 'GradientNoise',
-                 'Lasso', 'WeightDecay'):
+
+    for name in (
+        'GradientClipping',
+        'GradientHardClipping',
+        'GradientNoise',
+        'Lasso',
+        'WeightDecay',
+    ):
         assert getattr(optimizer, name) is getattr(optimizer_hooks, name)

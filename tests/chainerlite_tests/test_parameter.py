@@ -22,7 +22,7 @@ def test_scalar_initializer():
     p = Parameter(2.5, (2, 3), name='w')
     assert p.is_initialized
     assert p.shape == (2, 3)
-    assert p.dtype == numpy.float32   # config.dtype by default
+    assert p.dtype == numpy.float32  # config.dtype by default
     numpy.testing.assert_array_equal(p.array, numpy.full((2, 3), 2.5))
     assert p.name == 'w'
     # as in Chainer, the gradient starts full of NaN (cleargrad() or a
@@ -130,7 +130,7 @@ def test_zerograd_and_cleargrad_on_initialized():
 
 def test_parameter_receives_grads():
     p = Parameter(2.0, (3,))
-    x = Variable(numpy.array([1., 2., 3.], numpy.float32))
+    x = Variable(numpy.array([1.0, 2.0, 3.0], numpy.float32))
     p.cleargrad()
     F.sum(p * x).backward()
     numpy.testing.assert_array_equal(p.grad, x.array)
@@ -170,6 +170,7 @@ def test_deepcopy():
 
 def test_uninitialized_copydata_and_addgrad_initialize_first():
     from chainerlite import initializers
+
     src = chainerlite.Parameter(numpy.arange(3, dtype=numpy.float32))
     src.grad = numpy.ones(3, numpy.float32)
     p = chainerlite.Parameter(initializers.Zero())
@@ -183,6 +184,7 @@ def test_uninitialized_copydata_and_addgrad_initialize_first():
 
 def test_uninitialized_parameter_remembers_its_device():
     from chainerlite import initializers
+
     p = chainerlite.Parameter(initializers.One())
     p.to_device('@numpy')
     assert p._initial_device == '@numpy'

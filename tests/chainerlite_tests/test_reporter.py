@@ -50,7 +50,8 @@ def test_reporters_are_thread_local():
     seen = []
     with reporter.Reporter():
         t = threading.Thread(
-            target=lambda: seen.append(reporter.get_current_reporter()))
+            target=lambda: seen.append(reporter.get_current_reporter())
+        )
         t.start()
         t.join()
     assert seen == [None]
@@ -86,6 +87,7 @@ def test_weights():
 
 def test_summaries_round_trip_and_old_files(tmp_path):
     from chainerlite import serializers
+
     d = reporter.DictSummary()
     d.add({'a/b': 1.0, 'c': np.array(2, np.int32)})
     d.add({'a/b': 3.0, 'c': np.array(5, np.int32)})

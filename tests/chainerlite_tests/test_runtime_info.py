@@ -1,4 +1,5 @@
 """print_runtime_info and ``python -m chainerlite``."""
+
 import io
 import re
 import subprocess
@@ -22,13 +23,11 @@ def test_runtime_info_names_versions():
     info = _runtime_info._get_runtime_info()
     fields = _fields(str(info))
     assert fields['chainerlite'] == chainerlite.__version__
-    assert fields['Python'].startswith(
-        '{}.{}.{} ('.format(*sys.version_info[:3]))
+    assert fields['Python'].startswith('{}.{}.{} ('.format(*sys.version_info[:3]))
     assert fields['NumPy'] == numpy.__version__
     assert fields['ChainerX'] == 'Not Available'
     assert fields['iDeep'] == 'Not Available'
-    assert set(fields) >= {'Platform', 'CuPy', 'CUDA devices', 'mpi4py',
-                           'BLAS (NumPy)'}
+    assert set(fields) >= {'Platform', 'CuPy', 'CUDA devices', 'mpi4py', 'BLAS (NumPy)'}
     out = io.StringIO()
     chainerlite.print_runtime_info(out)
     assert out.getvalue() == str(info)
@@ -36,6 +35,7 @@ def test_runtime_info_names_versions():
 
 def test_cython_version_of_the_build():
     from chainerlite import _build_info
+
     fields = _fields(str(_runtime_info._get_runtime_info()))
     assert fields['Cython (core built with)'] == _build_info.CYTHON_VERSION
     assert re.match(r'3\.\d+\.\d+', _build_info.CYTHON_VERSION)
@@ -69,12 +69,10 @@ def test_optional_package_versions():
 def test_cuda_devices_listed_by_index():
     props = [{'name': b'First GPU'}, {'name': 'Second GPU'}]
     runtime = types.SimpleNamespace(
-        getDeviceCount=lambda: len(props),
-        getDeviceProperties=lambda i: props[i])
-    fake_cupy = types.SimpleNamespace(cuda=types.SimpleNamespace(
-        runtime=runtime))
-    assert _runtime_info._cuda_devices(fake_cupy) == [
-        '0: First GPU', '1: Second GPU']
+        getDeviceCount=lambda: len(props), getDeviceProperties=lambda i: props[i]
+    )
+    fake_cupy = types.SimpleNamespace(cuda=types.SimpleNamespace(runtime=runtime))
+    assert _runtime_info._cuda_devices(fake_cupy) == ['0: First GPU', '1: Second GPU']
 
 
 def test_no_cuda_device_reads_none(monkeypatch):
@@ -85,8 +83,11 @@ def test_no_cuda_device_reads_none(monkeypatch):
 
 def test_python_m_chainerlite_prints_the_report():
     result = subprocess.run(
-        [sys.executable, '-m', 'chainerlite'], capture_output=True,
-        text=True, check=True)
+        [sys.executable, '-m', 'chainerlite'],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     fields = _fields(result.stdout)
     assert fields['chainerlite'] == chainerlite.__version__
     assert fields['Compiled core'].startswith('loaded (')
@@ -99,4 +100,5 @@ def test_cuda_devices_on_gpu():
     assert len(info.cuda_devices) == count > 0
     assert info.cuda_devices[0].startswith('0: ')
     assert _fields(str(info))['CuPy'] == '{} (CUDA available)'.format(
-        cuda.cupy.__version__)
+        cuda.cupy.__version__
+    )

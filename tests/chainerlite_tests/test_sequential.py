@@ -34,8 +34,7 @@ def test_forward_calls_layers_in_order():
 
 
 def test_tuple_outputs_are_unpacked():
-    model = chainerlite.Sequential(
-        lambda a, b: (a + b, a - b), lambda s, d: s * d)
+    model = chainerlite.Sequential(lambda a, b: (a + b, a - b), lambda s, d: s * d)
     assert model(3.0, 2.0) == 5.0
 
 
@@ -49,8 +48,7 @@ def test_links_are_children_named_by_link_index():
     model = chainerlite.Sequential(l1, F.relu, l2)
     assert list(model.children()) == [l1, l2]
     assert (l1.name, l2.name) == ('0', '1')
-    assert [p for p, _ in model.namedparams()] == [
-        '/0/W', '/0/b', '/1/W', '/1/b']
+    assert [p for p, _ in model.namedparams()] == ['/0/W', '/0/b', '/1/W', '/1/b']
 
 
 def test_gradients_reach_parameters():
@@ -128,12 +126,12 @@ def test_a_link_used_twice_is_one_child():
 
 def test_layer_types():
     model = chainerlite.Sequential(
-        L.Linear(3, 3), F.relu, L.Linear(3, 3), F.relu, F.tanh)
+        L.Linear(3, 3), F.relu, L.Linear(3, 3), F.relu, F.tanh
+    )
     assert model.count_by_layer_type('Linear') == 2
     assert model.count_by_layer_type('relu') == 2
     model.remove_by_layer_type('relu')
-    assert [type(layer).__name__ for layer in model] == [
-        'Linear', 'Linear', 'function']
+    assert [type(layer).__name__ for layer in model] == ['Linear', 'Linear', 'function']
     assert [child.name for child in model.children()] == ['0', '1']
     model.remove_by_layer_type('Linear')
     assert list(model) == [F.tanh]
@@ -142,8 +140,7 @@ def test_layer_types():
 
 def test_flatten():
     inner = chainerlite.Sequential(L.Linear(3, 3), F.relu)
-    outer = chainerlite.Sequential(
-        F.tanh, inner, chainerlite.Sequential(inner))
+    outer = chainerlite.Sequential(F.tanh, inner, chainerlite.Sequential(inner))
     flat = outer.flatten()
     assert list(flat) == [F.tanh, inner[0], F.relu, inner[0], F.relu]
     assert len(outer) == 3
@@ -170,8 +167,7 @@ def test_repeat_of_sequential():
     net = block.repeat(2)
     assert len(net) == 2
     assert all(isinstance(layer, chainerlite.Sequential) for layer in net)
-    assert [p for p, _ in net.namedparams()] == [
-        '/0/0/W', '/0/0/b', '/1/0/W', '/1/0/b']
+    assert [p for p, _ in net.namedparams()] == ['/0/0/W', '/0/0/b', '/1/0/W', '/1/0/b']
     assert net(_x()).shape == (4, 3)
 
 
@@ -186,8 +182,7 @@ def test_str_shows_each_layer_on_its_line():
     assert str(chainerlite.Sequential()) == 'Sequential()'
     inner = chainerlite.Sequential(L.Linear(3), L.Linear(3, 2, nobias=True))
     partial = functools.partial(F.leaky_relu, slope=0.1)
-    model = chainerlite.Sequential(
-        inner, lambda x: F.leaky_relu(x, slope=0.2), partial)
+    model = chainerlite.Sequential(inner, lambda x: F.leaky_relu(x, slope=0.2), partial)
     assert str(model) == (
         'Sequential(\n'
         '  (0): Sequential(\n'
@@ -196,13 +191,12 @@ def test_str_shows_each_layer_on_its_line():
         '  ),\n'
         '  (1): lambda x: F.leaky_relu(x, slope=0.2),\n'
         '  (2): {},\n'
-        ')'.format(partial))
+        ')'.format(partial)
+    )
 
 
 def test_str_of_a_lambda_spanning_lines():
-    model = chainerlite.Sequential(
-        lambda x: F.tanh(
-            x) * 2, F.relu)
+    model = chainerlite.Sequential(lambda x: F.tanh(x) * 2, F.relu)
     assert str(model).splitlines()[1] == '  (0): lambda x: F.tanh( x) * 2,'
 
 
@@ -213,7 +207,8 @@ def test_chain_and_chain_list_show_their_children():
         '  (0): Chain(\n'
         '    (a): Linear(in_size=2, out_size=3, nobias=False),\n'
         '  ),\n'
-        ')')
+        ')'
+    )
     assert str(chainerlite.Chain()) == 'Chain()'
     assert str(chainerlite.Link()) == 'Link()'
 
@@ -249,7 +244,8 @@ def test_insert_in_range(n, i):
 
 def test_pickle_without_lambdas():
     model = chainerlite.Sequential(
-        L.Linear(3, 2), functools.partial(F.leaky_relu, slope=0.1))
+        L.Linear(3, 2), functools.partial(F.leaky_relu, slope=0.1)
+    )
     restored = pickle.loads(pickle.dumps(model))
     x = _x()
     numpy.testing.assert_array_equal(restored(x).array, model(x).array)

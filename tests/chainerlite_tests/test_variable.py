@@ -19,30 +19,31 @@ def _arr(*shape, dtype=numpy.float32, seed=0):
 
 # ------------------------------------------------------------- constructor
 
+
 @pytest.mark.filterwarnings('ignore::PendingDeprecationWarning')
 def test_matrix_data_becomes_a_plain_ndarray():
-    m = numpy.matrix([[1., 2.], [3., 4.]], numpy.float32)
+    m = numpy.matrix([[1.0, 2.0], [3.0, 4.0]], numpy.float32)
     v = Variable(m)
     assert type(v.array) is numpy.ndarray and v.dtype == numpy.float32
-    numpy.testing.assert_array_equal((v * v).array, [[1., 4.], [9., 16.]])
-    v.array = numpy.matrix([[2., 2.], [2., 2.]], numpy.float32)
+    numpy.testing.assert_array_equal((v * v).array, [[1.0, 4.0], [9.0, 16.0]])
+    v.array = numpy.matrix([[2.0, 2.0], [2.0, 2.0]], numpy.float32)
     assert type(v.array) is numpy.ndarray
-    v.grad = numpy.matrix([[1., 1.], [1., 1.]], numpy.float32)
+    v.grad = numpy.matrix([[1.0, 1.0], [1.0, 1.0]], numpy.float32)
     assert type(v.grad) is numpy.ndarray
-    y = F.relu(numpy.matrix([[1., -1.]], numpy.float32))
+    y = F.relu(numpy.matrix([[1.0, -1.0]], numpy.float32))
     assert type(y.array) is numpy.ndarray
 
 
 @pytest.mark.filterwarnings('ignore::PendingDeprecationWarning')
 def test_matrix_data_shares_memory():
-    m = numpy.matrix([[1., 2.]], numpy.float32)
+    m = numpy.matrix([[1.0, 2.0]], numpy.float32)
     v = Variable(m)
     v.array[0, 0] = 5
     assert m[0, 0] == 5
 
 
 def test_masked_array_data_is_rejected():
-    data = numpy.ma.masked_array([1., 2.], mask=[True, False])
+    data = numpy.ma.masked_array([1.0, 2.0], mask=[True, False])
     with pytest.raises(TypeError, match='Variable data.*masked'):
         Variable(data)
     with pytest.raises(TypeError, match='masked'):
@@ -142,8 +143,7 @@ def test_constructor_with_ndarray_name_grad_requires_grad():
     assert v.requires_grad is False
 
 
-@pytest.mark.parametrize('bad', [[1.0, 2.0], 1.0, 3, numpy.float32(1.0),
-                                 (1, 2)])
+@pytest.mark.parametrize('bad', [[1.0, 2.0], 1.0, 3, numpy.float32(1.0), (1, 2)])
 def test_constructor_rejects_non_arrays(bad):
     with pytest.raises(TypeError):
         Variable(bad)
@@ -162,6 +162,7 @@ def test_name_setter():
 
 
 # ------------------------------------------------------------- data / array
+
 
 def test_array_and_data_are_aliases():
     v = Variable(_arr(2, 3))
@@ -184,6 +185,7 @@ def test_array_setter_rejects_list():
 
 
 # ------------------------------------------------------------------ grad
+
 
 def test_grad_set_get():
     v = Variable(_arr(2, 3))
@@ -234,6 +236,7 @@ def test_grad_type_mismatch_raises_type_error():
 
 # ------------------------------------------------------- shape attributes
 
+
 def test_shape_ndim_size_dtype_len():
     v = Variable(_arr(2, 3, 4, dtype=numpy.float64))
     assert v.shape == (2, 3, 4)
@@ -269,13 +272,16 @@ def test_reshape_forms(args):
     numpy.testing.assert_array_equal(v.grad, y.grad.reshape(2, 3))
 
 
-@pytest.mark.parametrize('args, axes', [
-    ((), None),
-    ((None,), None),
-    ((1, 0, 2), (1, 0, 2)),
-    (((2, 0, 1),), (2, 0, 1)),
-    (([0, 2, 1],), (0, 2, 1)),
-])
+@pytest.mark.parametrize(
+    'args, axes',
+    [
+        ((), None),
+        ((None,), None),
+        ((1, 0, 2), (1, 0, 2)),
+        (((2, 0, 1),), (2, 0, 1)),
+        (([0, 2, 1],), (0, 2, 1)),
+    ],
+)
 def test_transpose_forms(args, axes):
     a = _arr(2, 3, 4)
     v = Variable(a)
@@ -300,8 +306,9 @@ def test_label():
 
 # ----------------------------------------------------------- repr / str
 
+
 def test_repr_and_str():
-    v = Variable(numpy.array([1., 2.], numpy.float32))
+    v = Variable(numpy.array([1.0, 2.0], numpy.float32))
     assert repr(v) == 'variable([1., 2.])'
     assert str(v) == 'variable([1. 2.])'
     v.name = 'x'
@@ -316,7 +323,7 @@ def test_repr_none():
 
 
 def test_repr_multiline_is_aligned():
-    v = Variable(numpy.array([[1., 2.], [3., 4.]], numpy.float32))
+    v = Variable(numpy.array([[1.0, 2.0], [3.0, 4.0]], numpy.float32))
     assert repr(v) == 'variable([[1., 2.],\n          [3., 4.]])'
 
 
@@ -330,14 +337,15 @@ _UNARY_SCALAR_OPS = [
     ('mul', lambda x, c: x * c, lambda a, c: numpy.full_like(a, c)),
     ('rmul', lambda x, c: c * x, lambda a, c: numpy.full_like(a, c)),
     ('div', lambda x, c: x / c, lambda a, c: numpy.full_like(a, 1.0 / c)),
-    ('rdiv', lambda x, c: c / x, lambda a, c: -c / a ** 2),
-    ('pow', lambda x, c: x ** c, lambda a, c: c * a ** (c - 1)),
-    ('rpow', lambda x, c: c ** x, lambda a, c: numpy.log(c) * c ** a),
+    ('rdiv', lambda x, c: c / x, lambda a, c: -c / a**2),
+    ('pow', lambda x, c: x**c, lambda a, c: c * a ** (c - 1)),
+    ('rpow', lambda x, c: c**x, lambda a, c: numpy.log(c) * c**a),
 ]
 
 
-@pytest.mark.parametrize('name, op, dop', _UNARY_SCALAR_OPS,
-                         ids=[o[0] for o in _UNARY_SCALAR_OPS])
+@pytest.mark.parametrize(
+    'name, op, dop', _UNARY_SCALAR_OPS, ids=[o[0] for o in _UNARY_SCALAR_OPS]
+)
 @pytest.mark.parametrize('c', [2.0, 3, numpy.float64(2.5)])
 def test_ops_with_scalar(name, op, dop, c):
     a = _arr(2, 3, dtype=numpy.float64)
@@ -352,21 +360,19 @@ def test_ops_with_scalar(name, op, dop, c):
 
 
 _BINARY_OPS = [
-    ('add', lambda x, y: x + y,
-     lambda a, b, g: (g, g)),
-    ('sub', lambda x, y: x - y,
-     lambda a, b, g: (g, -g)),
-    ('mul', lambda x, y: x * y,
-     lambda a, b, g: (g * b, g * a)),
-    ('div', lambda x, y: x / y,
-     lambda a, b, g: (g / b, -g * a / b ** 2)),
-    ('pow', lambda x, y: x ** y,
-     lambda a, b, g: (g * b * a ** (b - 1), g * numpy.log(a) * a ** b)),
+    ('add', lambda x, y: x + y, lambda a, b, g: (g, g)),
+    ('sub', lambda x, y: x - y, lambda a, b, g: (g, -g)),
+    ('mul', lambda x, y: x * y, lambda a, b, g: (g * b, g * a)),
+    ('div', lambda x, y: x / y, lambda a, b, g: (g / b, -g * a / b**2)),
+    (
+        'pow',
+        lambda x, y: x**y,
+        lambda a, b, g: (g * b * a ** (b - 1), g * numpy.log(a) * a**b),
+    ),
 ]
 
 
-@pytest.mark.parametrize('name, op, dop', _BINARY_OPS,
-                         ids=[o[0] for o in _BINARY_OPS])
+@pytest.mark.parametrize('name, op, dop', _BINARY_OPS, ids=[o[0] for o in _BINARY_OPS])
 def test_ops_between_variables(name, op, dop):
     a = _arr(2, 3, dtype=numpy.float64, seed=1)
     b = _arr(2, 3, dtype=numpy.float64, seed=2)
@@ -381,8 +387,7 @@ def test_ops_between_variables(name, op, dop):
     testing.assert_allclose(w.grad, gb)
 
 
-@pytest.mark.parametrize('name, op, dop', _BINARY_OPS,
-                         ids=[o[0] for o in _BINARY_OPS])
+@pytest.mark.parametrize('name, op, dop', _BINARY_OPS, ids=[o[0] for o in _BINARY_OPS])
 def test_ops_with_ndarray_both_sides(name, op, dop):
     a = _arr(2, 3, dtype=numpy.float64, seed=1)
     b = _arr(2, 3, dtype=numpy.float64, seed=2)
@@ -398,7 +403,7 @@ def test_ops_with_ndarray_both_sides(name, op, dop):
     testing.assert_allclose(x.grad, ga)
 
     w = Variable(b)
-    z = op(a, w)   # ndarray on the left: reflected operator of Variable
+    z = op(a, w)  # ndarray on the left: reflected operator of Variable
     assert isinstance(z, Variable)
     testing.assert_allclose(z.array, op(a, b))
     z.grad = g
@@ -406,8 +411,7 @@ def test_ops_with_ndarray_both_sides(name, op, dop):
     testing.assert_allclose(w.grad, gb)
 
 
-@pytest.mark.parametrize('name, op, dop', _BINARY_OPS,
-                         ids=[o[0] for o in _BINARY_OPS])
+@pytest.mark.parametrize('name, op, dop', _BINARY_OPS, ids=[o[0] for o in _BINARY_OPS])
 def test_broadcasting_grads_are_summed_back(name, op, dop):
     a = _arr(2, 3, dtype=numpy.float64, seed=1)
     b = _arr(3, dtype=numpy.float64, seed=2)
@@ -448,7 +452,7 @@ def test_neg():
 
 
 def test_abs():
-    a = numpy.array([-2., 1., -0.5], numpy.float32)
+    a = numpy.array([-2.0, 1.0, -0.5], numpy.float32)
     x = Variable(a)
     y = abs(x)
     numpy.testing.assert_array_equal(y.array, numpy.abs(a))
@@ -498,10 +502,17 @@ def test_getitem_int_gives_lower_rank():
     numpy.testing.assert_array_equal(y.array, a[2])
 
 
-@pytest.mark.parametrize('op', [
-    lambda x, y: x == y, lambda x, y: x != y, lambda x, y: x < y,
-    lambda x, y: x <= y, lambda x, y: x > y, lambda x, y: x >= y,
-])
+@pytest.mark.parametrize(
+    'op',
+    [
+        lambda x, y: x == y,
+        lambda x, y: x != y,
+        lambda x, y: x < y,
+        lambda x, y: x <= y,
+        lambda x, y: x > y,
+        lambda x, y: x >= y,
+    ],
+)
 def test_comparison_raises_not_implemented(op):
     x = Variable(_arr(2))
     y = Variable(_arr(2))
@@ -521,6 +532,7 @@ def test_variable_is_hashable():
 
 # ------------------------------------------------------- grad management
 
+
 def test_cleargrad():
     x = Variable(_arr(2), grad=_arr(2))
     x.cleargrad()
@@ -538,36 +550,37 @@ def test_zerograd_warns_and_fills_zeros():
     with pytest.warns(DeprecationWarning):
         x.zerograd()
     numpy.testing.assert_array_equal(x.grad, numpy.zeros((2, 3)))
-    assert x.grad is g   # filled in place
+    assert x.grad is g  # filled in place
 
 
 def test_addgrad():
-    x = Variable(_arr(2), grad=numpy.array([1., 2.], numpy.float32))
-    y = Variable(_arr(2), grad=numpy.array([10., 20.], numpy.float32))
+    x = Variable(_arr(2), grad=numpy.array([1.0, 2.0], numpy.float32))
+    y = Variable(_arr(2), grad=numpy.array([10.0, 20.0], numpy.float32))
     x.addgrad(y)
-    numpy.testing.assert_array_equal(x.grad, [11., 22.])
-    numpy.testing.assert_array_equal(y.grad, [10., 20.])
+    numpy.testing.assert_array_equal(x.grad, [11.0, 22.0])
+    numpy.testing.assert_array_equal(y.grad, [10.0, 20.0])
 
 
 def test_addgrad_to_empty_grad_copies():
     x = Variable(_arr(2))
-    y = Variable(_arr(2), grad=numpy.array([1., 2.], numpy.float32))
+    y = Variable(_arr(2), grad=numpy.array([1.0, 2.0], numpy.float32))
     x.addgrad(y)
-    numpy.testing.assert_array_equal(x.grad, [1., 2.])
+    numpy.testing.assert_array_equal(x.grad, [1.0, 2.0])
     y.grad[...] = 0
-    numpy.testing.assert_array_equal(x.grad, [1., 2.])
+    numpy.testing.assert_array_equal(x.grad, [1.0, 2.0])
 
 
 def test_copydata_in_place():
     a = numpy.zeros(3, numpy.float32)
     x = Variable(a)
-    y = Variable(numpy.array([1., 2., 3.], numpy.float32))
+    y = Variable(numpy.array([1.0, 2.0, 3.0], numpy.float32))
     x.copydata(y)
     assert x.array is a
-    numpy.testing.assert_array_equal(a, [1., 2., 3.])
+    numpy.testing.assert_array_equal(a, [1.0, 2.0, 3.0])
 
 
 # ------------------------------------------------------------------ graph
+
 
 def test_creator_node_rank():
     x = Variable(_arr(2))
@@ -621,6 +634,7 @@ def test_unchain_backward():
 
 
 # ---------------------------------------------------------------- backward
+
 
 def test_backward_on_scalar_sets_grad_one():
     a = _arr(3)
@@ -723,9 +737,13 @@ def test_output_of_requires_grad_false_inputs():
 
 # ---------------------------------------------------- copy / pickle / weakref
 
+
 def _make_var():
-    v = Variable(numpy.array([1., 2.], numpy.float32), name='v',
-                 grad=numpy.array([3., 4.], numpy.float32))
+    v = Variable(
+        numpy.array([1.0, 2.0], numpy.float32),
+        name='v',
+        grad=numpy.array([3.0, 4.0], numpy.float32),
+    )
     v.extra = {'k': 1}
     return v
 
@@ -795,13 +813,24 @@ def test_weakref_to_variable_and_node():
 
 # ------------------------------------------------------------------ dtypes
 
+
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float64])
-@pytest.mark.parametrize('op', [
-    lambda x: x * 1.5, lambda x: 1.5 * x, lambda x: x + 1.5,
-    lambda x: 1.5 - x, lambda x: x - 1.5, lambda x: x / 1.5,
-    lambda x: 1.5 / x, lambda x: x ** 1.5, lambda x: 1.5 ** x,
-    lambda x: -x, lambda x: abs(x),
-])
+@pytest.mark.parametrize(
+    'op',
+    [
+        lambda x: x * 1.5,
+        lambda x: 1.5 * x,
+        lambda x: x + 1.5,
+        lambda x: 1.5 - x,
+        lambda x: x - 1.5,
+        lambda x: x / 1.5,
+        lambda x: 1.5 / x,
+        lambda x: x**1.5,
+        lambda x: 1.5**x,
+        lambda x: -x,
+        lambda x: abs(x),
+    ],
+)
 def test_dtype_preserved_with_python_scalar(dtype, op):
     x = Variable(_arr(3, dtype=dtype))
     y = op(x)
@@ -812,10 +841,20 @@ def test_dtype_preserved_with_python_scalar(dtype, op):
 
 
 _0DIM_OPS = [
-    lambda x: x * 2.0, lambda x: x + 1.0, lambda x: 1.0 - x, lambda x: -x,
-    lambda x: x / 2.0, lambda x: 2.0 / x, lambda x: x ** 2, lambda x: abs(x),
-    lambda x: x * x, lambda x: x + x, lambda x: x - x, lambda x: x / x,
-    lambda x: F.sum(x), lambda x: F.sum(x * 2.0) * 3.0,
+    lambda x: x * 2.0,
+    lambda x: x + 1.0,
+    lambda x: 1.0 - x,
+    lambda x: -x,
+    lambda x: x / 2.0,
+    lambda x: 2.0 / x,
+    lambda x: x**2,
+    lambda x: abs(x),
+    lambda x: x * x,
+    lambda x: x + x,
+    lambda x: x - x,
+    lambda x: x / x,
+    lambda x: F.sum(x),
+    lambda x: F.sum(x * 2.0) * 3.0,
 ]
 
 
@@ -870,11 +909,21 @@ def test_grad_setter_makes_a_differentiable_grad_var():
     assert y.grad_var.requires_grad
 
 
-@pytest.mark.parametrize('op', [
-    lambda v, a: v + a, lambda v, a: a + v, lambda v, a: v - a,
-    lambda v, a: a - v, lambda v, a: v * a, lambda v, a: a * v,
-    lambda v, a: v / a, lambda v, a: a / v, lambda v, a: v ** a,
-    lambda v, a: a ** v])
+@pytest.mark.parametrize(
+    'op',
+    [
+        lambda v, a: v + a,
+        lambda v, a: a + v,
+        lambda v, a: v - a,
+        lambda v, a: a - v,
+        lambda v, a: v * a,
+        lambda v, a: a * v,
+        lambda v, a: v / a,
+        lambda v, a: a / v,
+        lambda v, a: v**a,
+        lambda v, a: a**v,
+    ],
+)
 @pytest.mark.parametrize('dtype', [numpy.float64, numpy.float16, numpy.int32])
 def test_array_operand_takes_the_variable_dtype(op, dtype):
     v = chainerlite.Variable(numpy.array([1.5, 2.0, 0.5], numpy.float32))

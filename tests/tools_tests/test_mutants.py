@@ -14,8 +14,9 @@ from tools import mutants
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SIGMOID = 'chainerlite.functions.activation.sigmoid'
-SIGMOID_TESTS = ('tests/chainerlite_tests/functions_tests/activation_tests/'
-                 'test_sigmoid.py')
+SIGMOID_TESTS = (
+    'tests/chainerlite_tests/functions_tests/activation_tests/test_sigmoid.py'
+)
 
 
 @pytest.fixture(scope='module')
@@ -31,7 +32,7 @@ def test_scale_multiplies_first_present_gradient():
 
 
 def test_scale_keeps_variables():
-    out, = mutant_ops.scale((chainerlite.Variable(numpy.ones(2)),))
+    (out,) = mutant_ops.scale((chainerlite.Variable(numpy.ones(2)),))
     assert isinstance(out, chainerlite.Variable)
     numpy.testing.assert_allclose(out.array, [1.1, 1.1])
 
@@ -40,7 +41,7 @@ def test_drop_makes_last_of_several_none_and_a_single_one_zero():
     a, b = numpy.ones(2), numpy.ones(3)
     out = mutant_ops.drop((a, b, None))
     assert out[0] is a and out[1:] == (None, None)
-    out, = mutant_ops.drop((a,))
+    (out,) = mutant_ops.drop((a,))
     numpy.testing.assert_array_equal(out, [0, 0])
     assert mutant_ops.drop((None, None)) is None
 
@@ -72,13 +73,15 @@ def test_mutant_spec_round_trip_and_validation():
 
 def _sigmoid_grad(x, double):
     y = F.sigmoid(x)
-    gx, = chainerlite.grad([y], [x], [chainerlite.Variable(numpy.ones(3))],
-                           enable_double_backprop=double)
+    (gx,) = chainerlite.grad(
+        [y], [x], [chainerlite.Variable(numpy.ones(3))], enable_double_backprop=double
+    )
     return gx.array
 
 
-@pytest.mark.parametrize('method, double', [
-    ('_backward_arrays', False), ('backward', True)])
+@pytest.mark.parametrize(
+    'method, double', [('_backward_arrays', False), ('backward', True)]
+)
 def test_mutant_scales_the_chosen_path_and_restores_it(method, double):
     x = chainerlite.Variable(numpy.array([-1.0, 0.5, 2.0]))
     s = 1 / (1 + numpy.exp(-x.array))
@@ -109,45 +112,66 @@ def test_compiled_nodes_are_listed_apart():
     compiled = mutant_targets.compiled_nodes()
     assert 'chainerlite._core.ops_math.Add' in compiled
     assert 'chainerlite._core.ops_nn.ReLU' in compiled
-    assert not any('functions' in name or '._' in name.rsplit('.', 1)[1]
-                   for name in compiled)
+    assert not any(
+        'functions' in name or '._' in name.rsplit('.', 1)[1] for name in compiled
+    )
 
 
 def test_test_files_of_public_and_private_modules(finder):
     assert finder.files(SIGMOID, 'Sigmoid') == [SIGMOID_TESTS]
     base = 'tests/chainerlite_tests/functions_tests/array_tests/'
-    assert finder.files('chainerlite.functions.array._flip_base', 'FlipBase') \
-        == [base + 'test_fliplr.py', base + 'test_flipud.py']
+    assert finder.files('chainerlite.functions.array._flip_base', 'FlipBase') == [
+        base + 'test_fliplr.py',
+        base + 'test_flipud.py',
+    ]
     assert finder.mirror('chainerlite.functions.array._flip_base') is None
 
 
 def test_test_files_follow_subclasses_into_other_modules(finder):
     math = 'tests/chainerlite_tests/functions_tests/math_tests/'
     assert finder.files('chainerlite.functions.math.einsum', 'EinSum') == [
-        math + 'test_einsum.py', math + 'test_tensordot.py']
+        math + 'test_einsum.py',
+        math + 'test_tensordot.py',
+    ]
 
 
 def test_plan_filters_and_groups_by_test_files(finder):
     groups = mutants.plan(['activation.sigmoid:'], ['scale', 'swap'], finder)
-    assert groups == {(SIGMOID_TESTS,): [
-        SIGMOID + ':Sigmoid:backward:scale', SIGMOID + ':Sigmoid:backward:swap',
-        SIGMOID + ':Sigmoid:_backward_arrays:scale',
-        SIGMOID + ':Sigmoid:_backward_arrays:swap']}
+    assert groups == {
+        (SIGMOID_TESTS,): [
+            SIGMOID + ':Sigmoid:backward:scale',
+            SIGMOID + ':Sigmoid:backward:swap',
+            SIGMOID + ':Sigmoid:_backward_arrays:scale',
+            SIGMOID + ':Sigmoid:_backward_arrays:swap',
+        ]
+    }
 
 
-@pytest.mark.parametrize('rc, calls, changed, result', [
-    (None, 0, 0, 'timeout'), (0, 3, 0, 'not applicable'),
-    (0, 0, 0, 'survived'), (0, 3, 1, 'survived'), (1, 3, 1, 'killed'),
-    (1, 3, 0, 'error'), (2, 3, 1, 'error')])
+@pytest.mark.parametrize(
+    'rc, calls, changed, result',
+    [
+        (None, 0, 0, 'timeout'),
+        (0, 3, 0, 'not applicable'),
+        (0, 0, 0, 'survived'),
+        (0, 3, 1, 'survived'),
+        (1, 3, 1, 'killed'),
+        (1, 3, 0, 'error'),
+        (2, 3, 1, 'error'),
+    ],
+)
 def test_classify(rc, calls, changed, result):
-    mutant = mutant_plugin.Mutant(SIGMOID, 'Sigmoid', 'backward', 'scale',
-                                  calls, changed)
+    mutant = mutant_plugin.Mutant(
+        SIGMOID, 'Sigmoid', 'backward', 'scale', calls, changed
+    )
     assert mutant_worker.classify(rc, mutant) == result
 
 
 def test_kill_rate_counts_killed_over_judged():
-    results = [{'result': r} for r in
-               ('killed', 'killed', 'killed', 'survived', 'no tests')]
+    results = [
+        {'result': r} for r in ('killed', 'killed', 'killed', 'survived', 'no tests')
+    ]
     assert mutants.summarize(results) == (
-        {'killed': 3, 'survived': 1, 'no tests': 1}, 0.75)
+        {'killed': 3, 'survived': 1, 'no tests': 1},
+        0.75,
+    )
     assert mutants.summarize([{'result': 'no tests'}])[1] is None

@@ -1,4 +1,5 @@
 """ChainerMN communicators and :func:`create_communicator`."""
+
 from chainerlite.chainermn import _mpi
 from chainerlite.chainermn import global_except_hook
 from chainerlite.chainermn.communicators.communicator_base import CommunicatorBase  # NOQA
@@ -10,6 +11,7 @@ def _classes():
     from chainerlite.chainermn.communicators import naive_communicator
     from chainerlite.chainermn.communicators import non_cuda_aware_communicator
     from chainerlite.chainermn.communicators import pure_nccl_communicator
+
     return {
         'naive': naive_communicator.NaiveCommunicator,
         'flat': flat_communicator.FlatCommunicator,
@@ -19,8 +21,7 @@ def _classes():
     }
 
 
-def create_communicator(communicator_name='pure_nccl', mpi_comm=None,
-                        **kwargs):
+def create_communicator(communicator_name='pure_nccl', mpi_comm=None, **kwargs):
     """Creates a ChainerMN communicator.
 
     Args:
@@ -39,13 +40,18 @@ def create_communicator(communicator_name='pure_nccl', mpi_comm=None,
     """
     unknown = set(kwargs) - {'allreduce_grad_dtype', 'batched_copy'}
     if unknown:
-        raise TypeError('create_communicator: unexpected argument(s) {}'.format(
-            ', '.join(sorted(unknown))))
+        raise TypeError(
+            'create_communicator: unexpected argument(s) {}'.format(
+                ', '.join(sorted(unknown))
+            )
+        )
     classes = _classes()
     if communicator_name not in classes:
         raise ValueError(
-            'create_communicator: unknown communicator {!r}; choose one of '
-            '{}'.format(communicator_name, ', '.join(sorted(classes))))
+            'create_communicator: unknown communicator {!r}; choose one of {}'.format(
+                communicator_name, ', '.join(sorted(classes))
+            )
+        )
     if mpi_comm is None:
         mpi_comm = _mpi.world()
     communicator = classes[communicator_name](mpi_comm)

@@ -1,4 +1,5 @@
 """Rank layout and chunked object broadcast over mpi4py."""
+
 import collections
 import pickle
 
@@ -6,10 +7,11 @@ import numpy
 
 from chainerlite.chainermn import _mpi
 
-INT_MAX = 2 ** 31 - 1
+INT_MAX = 2**31 - 1
 
 Ranks = collections.namedtuple(
-    'Ranks', 'rank intra_rank intra_size inter_rank inter_size')
+    'Ranks', 'rank intra_rank intra_size inter_rank inter_size'
+)
 
 
 def init_ranks(mpi_comm):
@@ -25,8 +27,7 @@ def init_ranks(mpi_comm):
     nodes = list(collections.OrderedDict.fromkeys(hosts))
     rank = mpi_comm.rank
     local = [r for r, h in enumerate(hosts) if h == host]
-    return Ranks(rank, local.index(rank), len(local), nodes.index(host),
-                 len(nodes))
+    return Ranks(rank, local.index(rank), len(local), nodes.index(host), len(nodes))
 
 
 def chunked_bcast_obj(obj, mpi_comm, max_buf_len=256 * 1024 * 1024, root=0):
@@ -35,16 +36,18 @@ def chunked_bcast_obj(obj, mpi_comm, max_buf_len=256 * 1024 * 1024, root=0):
     MPI counts are C ints, so one message carries less than ``INT_MAX``
     bytes; larger pickles are sent piece by piece.
     """
-    assert 0 < max_buf_len < INT_MAX, \
+    assert 0 < max_buf_len < INT_MAX, (
         'chunked_bcast_obj: max_buf_len must be in (0, INT_MAX)'
+    )
     if mpi_comm.rank == root:
-        payload = numpy.frombuffer(bytearray(
-            pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)),
-            dtype=numpy.uint8)
+        payload = numpy.frombuffer(
+            bytearray(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)),
+            dtype=numpy.uint8,
+        )
         length = mpi_comm.bcast(payload.size, root=root)
     else:
         length = mpi_comm.bcast(None, root=root)
         payload = numpy.empty(length, dtype=numpy.uint8)
     for start in range(0, length, max_buf_len):
-        mpi_comm.Bcast(payload[start:start + max_buf_len], root=root)
+        mpi_comm.Bcast(payload[start : start + max_buf_len], root=root)
     return pickle.loads(payload.tobytes())

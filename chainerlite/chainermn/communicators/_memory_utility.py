@@ -1,4 +1,5 @@
 """Host staging of arrays and packing of parameters into one flat buffer."""
+
 import numpy
 
 from chainerlite import backend
@@ -47,7 +48,7 @@ def pack(arrays, dtype, xp=numpy):
     buffer = xp.empty(sum(a.size for a in arrays), dtype=dtype)
     offset = 0
     for array in arrays:
-        chunk = buffer[offset:offset + array.size]
+        chunk = buffer[offset : offset + array.size]
         if xp is numpy:
             chunk[...] = to_host(array).ravel()
         else:
@@ -60,6 +61,6 @@ def unpack(buffer, arrays):
     """Copies consecutive pieces of ``buffer`` back into ``arrays`` in place."""
     offset = 0
     for array in arrays:
-        piece = buffer[offset:offset + array.size].reshape(array.shape)
+        piece = buffer[offset : offset + array.size].reshape(array.shape)
         backend.copyto(array, piece)
         offset += array.size

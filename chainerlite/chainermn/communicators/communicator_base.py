@@ -1,4 +1,5 @@
 """The interface every ChainerMN communicator offers, and its configuration."""
+
 import contextlib
 
 import numpy
@@ -11,7 +12,8 @@ def _check_grad_dtype(value):
     if dtype.kind != 'f':
         raise ValueError(
             'allreduce_grad_dtype must be a floating type (float16, float32 '
-            'or float64) or None, not {}'.format(dtype))
+            'or float64) or None, not {}'.format(dtype)
+        )
     return dtype.type
 
 
@@ -31,8 +33,9 @@ class CommunicatorBase(object):
     """
 
     def __init__(self):
-        object.__setattr__(self, '_configs', {
-            name: default for name, (default, _) in _CONFIGS.items()})
+        object.__setattr__(
+            self, '_configs', {name: default for name, (default, _) in _CONFIGS.items()}
+        )
         object.__setattr__(self, '_in_config_scope', False)
 
     def __deepcopy__(self, memo):
@@ -43,8 +46,9 @@ class CommunicatorBase(object):
         configs = self.__dict__.get('_configs')
         if configs is not None and name in configs:
             return configs[name]
-        raise AttributeError('{!r} object has no attribute {!r}'.format(
-            type(self).__name__, name))
+        raise AttributeError(
+            '{!r} object has no attribute {!r}'.format(type(self).__name__, name)
+        )
 
     def __setattr__(self, name, value):
         if self.__dict__.get('_in_config_scope'):
@@ -65,8 +69,11 @@ class CommunicatorBase(object):
     def set_config(self, name, value=True, **kwargs):
         """Sets configuration ``name`` (batched_copy, allreduce_grad_dtype)."""
         if name not in _CONFIGS:
-            raise ValueError('{}: unknown configuration {!r}; known: {}'.format(
-                type(self).__name__, name, ', '.join(sorted(_CONFIGS))))
+            raise ValueError(
+                '{}: unknown configuration {!r}; known: {}'.format(
+                    type(self).__name__, name, ', '.join(sorted(_CONFIGS))
+                )
+            )
         self._configs[name] = _CONFIGS[name][1](value)
 
     def get_config(self, name=None):
@@ -74,8 +81,9 @@ class CommunicatorBase(object):
         if name is None:
             return dict(self._configs)
         if name not in self._configs:
-            raise ValueError('{}: unknown configuration {!r}'.format(
-                type(self).__name__, name))
+            raise ValueError(
+                '{}: unknown configuration {!r}'.format(type(self).__name__, name)
+            )
         return self._configs[name]
 
     @property

@@ -1,4 +1,5 @@
 """A communicator that packs gradients but exchanges nothing (for profiling)."""
+
 from chainerlite.chainermn.communicators import mpi_communicator_base
 
 
@@ -13,4 +14,4 @@ class DummyCommunicator(mpi_communicator_base.MpiCommunicatorBase):
         super(DummyCommunicator, self).__init__(mpi_comm)
 
     def _allreduce_in_place(self, buffer):
-        buffer *= buffer.dtype.type(self.size)   # undoes the 1/size scaling
+        buffer *= buffer.dtype.type(self.size)  # undoes the 1/size scaling

@@ -1,4 +1,5 @@
 """The communicator that hands device buffers to a CUDA-aware MPI."""
+
 from chainerlite import backend
 from chainerlite.chainermn.communicators import mpi_communicator_base
 

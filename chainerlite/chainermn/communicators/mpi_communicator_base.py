@@ -1,4 +1,5 @@
 """Communicators over an mpi4py communicator: arrays, objects and models."""
+
 import numpy
 
 import chainerlite
@@ -13,7 +14,7 @@ try:
     # ``mpi4py.MPI`` is initialized and programs may use it directly.
     import mpi4py.MPI  # NOQA
 except ImportError:
-    pass     # the communicators then raise, saying what to install
+    pass  # the communicators then raise, saying what to install
 
 
 def _header(array):
@@ -34,17 +35,17 @@ def _split_bytes(raw, headers):
     """Cuts a byte buffer into the arrays described by ``headers``."""
     arrays, offset = [], 0
     for shape, dtype in headers:
-        nbytes = int(numpy.prod(shape, dtype=numpy.int64)) * \
-            numpy.dtype(dtype).itemsize
-        arrays.append(_from_bytes(raw[offset:offset + nbytes].copy(),
-                                  (shape, dtype)))
+        nbytes = int(numpy.prod(shape, dtype=numpy.int64)) * numpy.dtype(dtype).itemsize
+        arrays.append(_from_bytes(raw[offset : offset + nbytes].copy(), (shape, dtype)))
         offset += nbytes
     return tuple(arrays)
 
 
 def _counts(headers):
-    counts = [int(numpy.prod(s, dtype=numpy.int64)) * numpy.dtype(d).itemsize
-              for s, d in headers]
+    counts = [
+        int(numpy.prod(s, dtype=numpy.int64)) * numpy.dtype(d).itemsize
+        for s, d in headers
+    ]
     displacements = numpy.concatenate([[0], numpy.cumsum(counts)[:-1]])
     return counts, [int(d) for d in displacements]
 
@@ -63,18 +64,19 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         self.mpi_comm = mpi_comm
         self._ranks = _communication_utility.init_ranks(mpi_comm)
 
-    rank = property(lambda self: self.mpi_comm.rank,
-                    doc='Rank of this process.')
-    size = property(lambda self: self.mpi_comm.size,
-                    doc='Number of processes.')
-    intra_rank = property(lambda self: self._ranks.intra_rank,
-                          doc='Rank among the processes of this node.')
-    intra_size = property(lambda self: self._ranks.intra_size,
-                          doc='Number of processes on this node.')
-    inter_rank = property(lambda self: self._ranks.inter_rank,
-                          doc='Rank of this node among the nodes.')
-    inter_size = property(lambda self: self._ranks.inter_size,
-                          doc='Number of nodes.')
+    rank = property(lambda self: self.mpi_comm.rank, doc='Rank of this process.')
+    size = property(lambda self: self.mpi_comm.size, doc='Number of processes.')
+    intra_rank = property(
+        lambda self: self._ranks.intra_rank,
+        doc='Rank among the processes of this node.',
+    )
+    intra_size = property(
+        lambda self: self._ranks.intra_size, doc='Number of processes on this node.'
+    )
+    inter_rank = property(
+        lambda self: self._ranks.inter_rank, doc='Rank of this node among the nodes.'
+    )
+    inter_size = property(lambda self: self._ranks.inter_size, doc='Number of nodes.')
 
     def split(self, color, key):
         """A communicator of the same kind over ``mpi_comm.Split(color, key)``."""
@@ -88,8 +90,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         """Sends an array, or a tuple/list of arrays, to rank ``dest``."""
         arrays = tuple(data) if isinstance(data, (list, tuple)) else (data,)
         multiple = isinstance(data, (list, tuple))
-        self.mpi_comm.send(
-            (multiple, [_header(a) for a in arrays]), dest=dest, tag=tag)
+        self.mpi_comm.send((multiple, [_header(a) for a in arrays]), dest=dest, tag=tag)
         for array in arrays:
             self.mpi_comm.Send(_bytes_of(array), dest=dest, tag=tag)
 
@@ -99,16 +100,16 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         arrays = []
         for shape, dtype in headers:
             array = numpy.empty(shape, dtype=dtype)
-            self.mpi_comm.Recv(array.reshape(-1).view(numpy.uint8),
-                               source=source, tag=tag)
+            self.mpi_comm.Recv(
+                array.reshape(-1).view(numpy.uint8), source=source, tag=tag
+            )
             arrays.append(array)
         return tuple(arrays) if multiple else arrays[0]
 
     def bcast(self, x, root=0):
         """Broadcasts array ``x`` of rank ``root``; returns it on every rank."""
         is_root = self.rank == root
-        header = self.mpi_comm.bcast(_header(x) if is_root else None,
-                                     root=root)
+        header = self.mpi_comm.bcast(_header(x) if is_root else None, root=root)
         if is_root:
             raw = _bytes_of(x).copy()
         else:
@@ -126,8 +127,8 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         counts, displacements = _counts(headers)
         raw = numpy.empty(sum(counts), dtype=numpy.uint8)
         self.mpi_comm.Gatherv(
-            send, [raw, counts, displacements, _mpi.get_mpi().BYTE],
-            root=root)
+            send, [raw, counts, displacements, _mpi.get_mpi().BYTE], root=root
+        )
         return _split_bytes(raw, headers)
 
     def allgather(self, x):
@@ -136,7 +137,8 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         counts, displacements = _counts(headers)
         raw = numpy.empty(sum(counts), dtype=numpy.uint8)
         self.mpi_comm.Allgatherv(
-            _bytes_of(x), [raw, counts, displacements, _mpi.get_mpi().BYTE])
+            _bytes_of(x), [raw, counts, displacements, _mpi.get_mpi().BYTE]
+        )
         return _split_bytes(raw, headers)
 
     def scatter(self, xs, root=0):
@@ -146,15 +148,19 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             if len(xs) != self.size:
                 raise ValueError(
                     'scatter: {} arrays given for {} processes'.format(
-                        len(xs), self.size))
+                        len(xs), self.size
+                    )
+                )
             headers = [_header(x) for x in xs]
-        header = self.mpi_comm.scatter(headers if is_root else None,
-                                       root=root)
+        header = self.mpi_comm.scatter(headers if is_root else None, root=root)
         recv = numpy.empty(_counts([header])[0][0], dtype=numpy.uint8)
         if is_root:
             counts, displacements = _counts(headers)
-            raw = numpy.concatenate([_bytes_of(x) for x in xs]) if xs \
+            raw = (
+                numpy.concatenate([_bytes_of(x) for x in xs])
+                if xs
                 else numpy.empty(0, numpy.uint8)
+            )
             send = [raw, counts, displacements, _mpi.get_mpi().BYTE]
         else:
             send = None
@@ -164,17 +170,23 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     def alltoall(self, xs):
         """Sends ``xs[i]`` to rank ``i``; returns the tuple received from each."""
         if len(xs) != self.size:
-            raise ValueError('alltoall: {} arrays given for {} processes'.format(
-                len(xs), self.size))
+            raise ValueError(
+                'alltoall: {} arrays given for {} processes'.format(len(xs), self.size)
+            )
         headers = self.mpi_comm.alltoall([_header(x) for x in xs])
         MPI = _mpi.get_mpi()
         send_counts, send_displacements = _counts([_header(x) for x in xs])
         recv_counts, recv_displacements = _counts(headers)
         raw = numpy.empty(sum(recv_counts), dtype=numpy.uint8)
         self.mpi_comm.Alltoallv(
-            [numpy.concatenate([_bytes_of(x) for x in xs]), send_counts,
-             send_displacements, MPI.BYTE],
-            [raw, recv_counts, recv_displacements, MPI.BYTE])
+            [
+                numpy.concatenate([_bytes_of(x) for x in xs]),
+                send_counts,
+                send_displacements,
+                MPI.BYTE,
+            ],
+            [raw, recv_counts, recv_displacements, MPI.BYTE],
+        )
         return _split_bytes(raw, headers)
 
     def allreduce(self, x):
@@ -182,8 +194,9 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         host = _memory_utility.to_host(x)
         out = numpy.empty_like(host)
         op, datatype = _mpi.sum_op(host.dtype)
-        self.mpi_comm.Allreduce(self._message(host, datatype),
-                                self._message(out, datatype), op=op)
+        self.mpi_comm.Allreduce(
+            self._message(host, datatype), self._message(out, datatype), op=op
+        )
         return out
 
     @staticmethod
@@ -205,7 +218,8 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     def bcast_obj(self, obj, max_buf_len=256 * 1024 * 1024, root=0):
         """Broadcasts a picklable object of ``root`` (chunked when large)."""
         return _communication_utility.chunked_bcast_obj(
-            obj, self.mpi_comm, max_buf_len=max_buf_len, root=root)
+            obj, self.mpi_comm, max_buf_len=max_buf_len, root=root
+        )
 
     def gather_obj(self, obj, root=0):
         """A list of every rank's object on ``root``; None elsewhere."""
@@ -233,8 +247,9 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
                 name, shape or dtype (naming the first difference and the
                 rank that has it).
         """
-        params = sorted((name, p) for name, p in model.namedparams()
-                        if p.data is not None)
+        params = sorted(
+            (name, p) for name, p in model.namedparams() if p.data is not None
+        )
         layout = [(name, p.data.shape, p.data.dtype.str) for name, p in params]
         _check_same_layout(self, layout)
         arrays = [p.data for _, p in params]
@@ -242,8 +257,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             return
         dtype = numpy.result_type(*arrays)
         buffer = _memory_utility.pack(arrays, dtype, self._wire_xp(arrays))
-        self.mpi_comm.Bcast(_memory_utility.array_to_buffer_object(buffer),
-                            root=0)
+        self.mpi_comm.Bcast(_memory_utility.array_to_buffer_object(buffer), root=0)
         _memory_utility.unpack(buffer, arrays)
 
     def multi_node_mean_grad(self, model, zero_fill=False):
@@ -271,15 +285,17 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             if bool(xp.isnan(buffer).any()):
                 raise ValueError(
                     'multi_node_mean_grad: parameters diverged after the '
-                    'allreduce (a gradient holds NaN)')
+                    'allreduce (a gradient holds NaN)'
+                )
         _memory_utility.unpack(buffer, grads)
 
     def _allreduce_in_place(self, buffer):
         op, datatype = _mpi.sum_op(buffer.dtype)
         self.mpi_comm.Allreduce(
             _mpi.get_mpi().IN_PLACE,
-            self._message(_memory_utility.array_to_buffer_object(buffer),
-                          datatype), op=op)
+            self._message(_memory_utility.array_to_buffer_object(buffer), datatype),
+            op=op,
+        )
 
     def _wire_xp(self, arrays):
         """The array module of the packed buffers handed to MPI (host here)."""
@@ -298,14 +314,17 @@ def _check_same_layout(comm, layout):
             raise ValueError(
                 'bcast_data: the parameters of rank {} do not match those of '
                 'rank 0 ({}); every rank must build the same model'.format(
-                    rank, problem))
+                    rank, problem
+                )
+            )
 
 
 def _describe_difference(reference, layout, rank):
     for theirs, mine in zip(reference, layout):
         if theirs != mine:
             return 'rank 0 has {} {} {}, rank {} has {} {} {}'.format(
-                theirs[0], theirs[1], theirs[2], rank, mine[0], mine[1],
-                mine[2])
+                theirs[0], theirs[1], theirs[2], rank, mine[0], mine[1], mine[2]
+            )
     return 'rank 0 has {} parameters, rank {} has {}'.format(
-        len(reference), rank, len(layout))
+        len(reference), rank, len(layout)
+    )

@@ -1,4 +1,5 @@
 """The communicator that works with any MPI and any device."""
+
 from chainerlite.chainermn.communicators import mpi_communicator_base
 
 

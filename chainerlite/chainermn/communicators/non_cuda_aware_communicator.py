@@ -1,4 +1,5 @@
 """NCCL inside a node and MPI on host buffers between nodes."""
+
 from chainerlite.chainermn.communicators import _nccl_check
 from chainerlite.chainermn.communicators import mpi_communicator_base
 

@@ -1,4 +1,5 @@
 """The communicator that reduces gradients with NCCL between GPUs."""
+
 from chainerlite.chainermn.communicators import _nccl_check
 from chainerlite.chainermn.communicators import mpi_communicator_base
 

@@ -1,4 +1,5 @@
 """Splitting a dataset (or its index range) over the processes."""
+
 import numpy
 
 from chainerlite.datasets import sub_dataset
@@ -31,8 +32,12 @@ def scatter_index(n_total_samples, comm, root=0, force_equal_length=True):
     """
     ranges = None
     if comm.rank == root:
-        ranges = [(b, e) for _, b, e in _scatter_index(
-            n_total_samples, comm.size, force_equal_length)]
+        ranges = [
+            (b, e)
+            for _, b, e in _scatter_index(
+                n_total_samples, comm.size, force_equal_length
+            )
+        ]
     return comm.mpi_comm.scatter(ranges, root=root)
 
 
@@ -44,8 +49,15 @@ def _take(dataset, begin, end, order):
     return [dataset[i] for i in order[begin:end]]
 
 
-def scatter_dataset(dataset, comm, root=0, shuffle=False, seed=None,
-                    max_buf_len=256 * 1024 * 1024, force_equal_length=True):
+def scatter_dataset(
+    dataset,
+    comm,
+    root=0,
+    shuffle=False,
+    seed=None,
+    max_buf_len=256 * 1024 * 1024,
+    force_equal_length=True,
+):
     """Gives each rank its part of the ``dataset`` held by rank ``root``.
 
     Rank ``root`` (optionally shuffling with ``seed``) cuts the dataset into
@@ -64,7 +76,8 @@ def scatter_dataset(dataset, comm, root=0, shuffle=False, seed=None,
             order = numpy.random.RandomState(seed).permutation(len(dataset))
         mine = None
         for rank, begin, end in _scatter_index(
-                len(dataset), comm.size, force_equal_length):
+            len(dataset), comm.size, force_equal_length
+        ):
             part = _take(dataset, begin, end, order)
             if rank == root:
                 mine = part

@@ -1,4 +1,5 @@
 """Snapshots taken once per group of replicas instead of once per rank."""
+
 from chainerlite.serializers import npz
 from chainerlite.training import extension
 from chainerlite.training.extensions import _snapshot
@@ -15,11 +16,16 @@ def _parse_replica_sets(replica_sets, size):
     for item in replica_sets:
         group = {item} if isinstance(item, int) else set(item)
         if group & named:
-            raise ValueError('multi_node_snapshot: rank(s) {} are in more '
-                             'than one replica set'.format(sorted(group & named)))
+            raise ValueError(
+                'multi_node_snapshot: rank(s) {} are in more '
+                'than one replica set'.format(sorted(group & named))
+            )
         if not all(0 <= r < size for r in group):
-            raise ValueError('multi_node_snapshot: replica set {} names a rank '
-                             'outside 0..{}'.format(sorted(group), size - 1))
+            raise ValueError(
+                'multi_node_snapshot: replica set {} names a rank outside 0..{}'.format(
+                    sorted(group), size - 1
+                )
+            )
         named |= group
         sets.append(group)
     rest = set(range(size)) - named
@@ -41,7 +47,7 @@ class _MultiNodeSnapshot(extension.Extension):
         self.comm = comm
         self.snapshot = snapshot
         sets = _parse_replica_sets(replica_sets, comm.size)
-        index, = [i for i, s in enumerate(sets) if comm.rank in s]
+        (index,) = [i for i, s in enumerate(sets) if comm.rank in s]
         self.master = min(sets[index])
         self.is_master = comm.rank == self.master
         self.replica_comm = comm.mpi_comm.Split(index, comm.rank)
@@ -56,8 +62,7 @@ class _MultiNodeSnapshot(extension.Extension):
             self.snapshot.initialize(trainer)
         if not getattr(self.snapshot, 'autoload', False):
             return
-        target = trainer if self.snapshot._target is None \
-            else self.snapshot._target
+        target = trainer if self.snapshot._target is None else self.snapshot._target
         state = _snapshot._capture(target) if self.is_master else None
         state = self.replica_comm.bcast(state, root=0)
         if not self.is_master:

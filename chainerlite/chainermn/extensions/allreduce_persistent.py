@@ -1,4 +1,5 @@
 """Averaging the persistent values (e.g. BatchNormalization statistics)."""
+
 import numpy
 
 from chainerlite import backend
@@ -27,7 +28,7 @@ class AllreducePersistent(extension.Extension):
     """
 
     trigger = 1, 'epoch'
-    priority = extension.PRIORITY_WRITER + 1   # before the evaluators
+    priority = extension.PRIORITY_WRITER + 1  # before the evaluators
 
     def __init__(self, model, comm):
         self.model = model

@@ -1,4 +1,5 @@
 """Per-rank checkpoints that resume from the newest one every rank has."""
+
 import os
 import re
 import time
@@ -25,10 +26,12 @@ class _CheckpointStats(object):
         if not self.timings:
             return 'no checkpoint taken'
         total = sum(self.timings)
-        return '{} checkpoints, {:.3f} s in all, {:.3f} s each on average, ' \
-            '{:.3f} s the longest'.format(len(self.timings), total,
-                                          total / len(self.timings),
-                                          max(self.timings))
+        return (
+            '{} checkpoints, {:.3f} s in all, {:.3f} s each on average, '
+            '{:.3f} s the longest'.format(
+                len(self.timings), total, total / len(self.timings), max(self.timings)
+            )
+        )
 
 
 class _MultiNodeCheckpointer(extension.Extension):
@@ -46,8 +49,7 @@ class _MultiNodeCheckpointer(extension.Extension):
         self.files = []
 
     def _filenames(self, iterations):
-        return ['{}.{}.{}'.format(self.name, self.comm.rank, i)
-                for i in iterations]
+        return ['{}.{}.{}'.format(self.name, self.comm.rank, i) for i in iterations]
 
     def _parse_filenames(self, filenames):
         pattern = re.compile(r'^(.*)\.(\d+)\.(\d+)$')
@@ -71,7 +73,7 @@ class _MultiNodeCheckpointer(extension.Extension):
         """
         directory = self._directory(target if hasattr(target, 'out') else None)
         os.makedirs(directory, exist_ok=True)
-        filename, = self._filenames([iteration])
+        (filename,) = self._filenames([iteration])
         self.stats.start()
         temporary = os.path.join(directory, '.tmp.' + filename)
         npz.save_npz(temporary, target)
@@ -91,20 +93,24 @@ class _MultiNodeCheckpointer(extension.Extension):
         loaded the same parameters, so no broadcast is needed).
         """
         directory = path or self._directory(
-            trainer if hasattr(trainer, 'out') else None)
+            trainer if hasattr(trainer, 'out') else None
+        )
         mine = set()
         if os.path.isdir(directory):
-            mine = {i for name, rank, i in self._parse_filenames(
-                os.listdir(directory))
-                if name == self.name and rank == self.comm.rank}
+            mine = {
+                i
+                for name, rank, i in self._parse_filenames(os.listdir(directory))
+                if name == self.name and rank == self.comm.rank
+            }
         common = set.intersection(*self.comm.allgather_obj(mine))
         if not common:
             return
         iteration = max(common)
-        filename, = self._filenames([iteration])
+        (filename,) = self._filenames([iteration])
         npz.load_npz(os.path.join(directory, filename), trainer)
-        self.files = sorted(self._filenames(mine), key=lambda f: int(
-            f.rsplit('.', 1)[1]))
+        self.files = sorted(
+            self._filenames(mine), key=lambda f: int(f.rsplit('.', 1)[1])
+        )
         if optimizer is not None and hasattr(optimizer, 'mark_broadcast'):
             optimizer.mark_broadcast()
 
@@ -122,8 +128,7 @@ class _MultiNodeCheckpointer(extension.Extension):
         self.files = []
 
 
-def create_multi_node_checkpointer(name, comm, cp_interval=5,
-                                   gc_interval=5, path=None):
+def create_multi_node_checkpointer(name, comm, cp_interval=5, gc_interval=5, path=None):
     """An extension that keeps per-rank checkpoints to resume from.
 
     Every ``cp_interval`` iterations (as a trainer extension) or at each

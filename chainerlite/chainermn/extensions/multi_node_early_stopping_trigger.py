@@ -1,4 +1,5 @@
 """Early stopping on a value averaged over the ranks."""
+
 import numpy
 
 from chainerlite import reporter
@@ -16,11 +17,11 @@ class _MeanOverRanks(reporter.DictSummary):
         local = super(_MeanOverRanks, self).compute_mean()
         keys = sorted(set().union(*self.comm.allgather_obj(sorted(local))))
         sums = numpy.array(
-            [[float(local[k]), 1.0] if k in local else [0.0, 0.0]
-             for k in keys], dtype=numpy.float64).reshape(-1, 2)
+            [[float(local[k]), 1.0] if k in local else [0.0, 0.0] for k in keys],
+            dtype=numpy.float64,
+        ).reshape(-1, 2)
         totals = self.comm.allreduce(sums)
-        return {k: total / count for k, (total, count) in zip(keys, totals)
-                if count}
+        return {k: total / count for k, (total, count) in zip(keys, totals) if count}
 
 
 class MultiNodeEarlyStoppingTrigger(early_stopping_trigger.EarlyStoppingTrigger):
@@ -35,13 +36,27 @@ class MultiNodeEarlyStoppingTrigger(early_stopping_trigger.EarlyStoppingTrigger)
         Other arguments: as ``EarlyStoppingTrigger``.
     """
 
-    def __init__(self, comm, check_trigger=(1, 'epoch'), monitor='main/loss',
-                 patience=None, mode='auto', verbose=False,
-                 max_trigger=(100, 'epoch'), **kwargs):
+    def __init__(
+        self,
+        comm,
+        check_trigger=(1, 'epoch'),
+        monitor='main/loss',
+        patience=None,
+        mode='auto',
+        verbose=False,
+        max_trigger=(100, 'epoch'),
+        **kwargs,
+    ):
         self.comm = comm
         super(MultiNodeEarlyStoppingTrigger, self).__init__(
-            check_trigger=check_trigger, monitor=monitor, patience=patience,
-            mode=mode, verbose=verbose, max_trigger=max_trigger, **kwargs)
+            check_trigger=check_trigger,
+            monitor=monitor,
+            patience=patience,
+            mode=mode,
+            verbose=verbose,
+            max_trigger=max_trigger,
+            **kwargs,
+        )
 
     # The base class starts a fresh DictSummary after each check; every
     # summary it makes here is one that averages over the ranks.

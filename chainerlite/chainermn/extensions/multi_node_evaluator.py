@@ -1,4 +1,5 @@
 """Evaluators whose result covers the data of every process."""
+
 import copy
 import itertools
 
@@ -10,7 +11,8 @@ from chainerlite import function
 from chainerlite.dataset import convert
 from chainerlite.training import extension
 
-_MISSING = object()   # pads the shorter ranks' results when interleaving
+_MISSING = object()  # pads the shorter ranks' results when interleaving
+
 
 def _to_float(value):
     return float(backend.CpuDevice().send(getattr(value, 'array', value)))
@@ -37,10 +39,9 @@ def create_multi_node_evaluator(actual_evaluator, communicator):
             if theirs != keys:
                 raise ValueError(
                     'multi-node evaluator: rank {} reported {} but rank {} '
-                    'reported {}'.format(rank, theirs, communicator.rank,
-                                         keys))
-        values = numpy.array([_to_float(local[k]) for k in keys],
-                             dtype=numpy.float64)
+                    'reported {}'.format(rank, theirs, communicator.rank, keys)
+                )
+        values = numpy.array([_to_float(local[k]) for k in keys], dtype=numpy.float64)
         means = communicator.allreduce(values) / communicator.size
         return {key: float(mean) for key, mean in zip(keys, means)}
 
@@ -64,8 +65,16 @@ class GenericMultiNodeEvaluator(extension.Extension):
     default_name = 'validation'
     priority = extension.PRIORITY_WRITER
 
-    def __init__(self, comm, iterator, target, device=None,
-                 converter=convert.concat_examples, root=0, **kwargs):
+    def __init__(
+        self,
+        comm,
+        iterator,
+        target,
+        device=None,
+        converter=convert.concat_examples,
+        root=0,
+        **kwargs,
+    ):
         self.comm = comm
         self.iterator = iterator
         self.target = target
@@ -77,7 +86,9 @@ class GenericMultiNodeEvaluator(extension.Extension):
         if kwargs:
             raise TypeError(
                 'GenericMultiNodeEvaluator: unexpected argument(s) {}'.format(
-                    ', '.join(sorted(kwargs))))
+                    ', '.join(sorted(kwargs))
+                )
+            )
 
     def __call__(self, trainer=None):
         if self.eval_hook:
@@ -88,11 +99,9 @@ class GenericMultiNodeEvaluator(extension.Extension):
         else:
             it = copy.copy(self.iterator)
         local = []
-        with configuration.using_config('train', False), \
-                function.no_backprop_mode():
+        with configuration.using_config('train', False), function.no_backprop_mode():
             for batch in it:
-                in_arrays = convert._call_converter(
-                    self.converter, batch, self.device)
+                in_arrays = convert._call_converter(self.converter, batch, self.device)
                 if isinstance(in_arrays, tuple):
                     local.append(self.calc_local(*in_arrays))
                 elif isinstance(in_arrays, dict):
@@ -102,8 +111,12 @@ class GenericMultiNodeEvaluator(extension.Extension):
         gathered = self.comm.gather_obj(local, root=self.root)
         if self.comm.rank != self.root:
             return None
-        interleaved = [r for batch in itertools.zip_longest(
-            *gathered, fillvalue=_MISSING) for r in batch if r is not _MISSING]
+        interleaved = [
+            r
+            for batch in itertools.zip_longest(*gathered, fillvalue=_MISSING)
+            for r in batch
+            if r is not _MISSING
+        ]
         return self.aggregate(interleaved)
 
     def calc_local(self, *args, **kwargs):

@@ -1,4 +1,5 @@
 """Averaging an observed value over the ranks during training."""
+
 import numpy
 
 import chainerlite
@@ -25,8 +26,14 @@ class ObservationAggregator(extension.Extension):
     priority = extension.PRIORITY_EDITOR
     name = None
 
-    def __init__(self, comm, original_key, aggregated_key=None,
-                 comm_trigger=(1, 'iteration'), aggregator=None):
+    def __init__(
+        self,
+        comm,
+        original_key,
+        aggregated_key=None,
+        comm_trigger=(1, 'iteration'),
+        aggregator=None,
+    ):
         self.comm = comm
         self.original_key = original_key
         self.aggregated_key = aggregated_key or original_key
@@ -38,9 +45,11 @@ class ObservationAggregator(extension.Extension):
         value = trainer.observation[self.original_key]
         is_variable = isinstance(value, chainerlite.Variable)
         array = value.array if is_variable else value
-        self.observations.append(numpy.asarray(
-            backend.CpuDevice().send(array) if backend._is_array(array)
-            else array))
+        self.observations.append(
+            numpy.asarray(
+                backend.CpuDevice().send(array) if backend._is_array(array) else array
+            )
+        )
         if not self.comm_trigger(trainer):
             return
         local = numpy.mean(numpy.stack(self.observations), axis=0)
@@ -48,7 +57,8 @@ class ObservationAggregator(extension.Extension):
         aggregated = self.aggregator(self.comm, local)
         if backend._is_array(array):
             aggregated = backend.get_device_from_array(array).send(
-                numpy.asarray(aggregated, dtype=array.dtype))
+                numpy.asarray(aggregated, dtype=array.dtype)
+            )
         if is_variable:
             aggregated = chainerlite.Variable(aggregated)
         trainer.observation[self.aggregated_key] = aggregated

@@ -1,4 +1,5 @@
 """Differentiable communication between processes."""
+
 from chainerlite.chainermn.functions.collective_communication import allgather  # NOQA
 from chainerlite.chainermn.functions.collective_communication import alltoall  # NOQA
 from chainerlite.chainermn.functions.collective_communication import bcast  # NOQA

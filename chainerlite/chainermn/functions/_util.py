@@ -1,4 +1,5 @@
 """Pieces shared by the differentiable communication functions."""
+
 import numpy
 
 import chainerlite
@@ -33,9 +34,9 @@ def as_input(x):
 def grads_or_zeros(grad_outputs, outputs_like):
     """Raw gradient arrays, with zeros where a gradient is None."""
     return tuple(
-        backend.get_array_module(like).zeros_like(like) if g is None
-        else g.array for g, like in zip(grad_outputs, outputs_like))
-
+        backend.get_array_module(like).zeros_like(like) if g is None else g.array
+        for g, like in zip(grad_outputs, outputs_like)
+    )
 
 
 def zero_grad_of(array):

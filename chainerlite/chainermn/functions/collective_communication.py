@@ -1,4 +1,5 @@
 """Differentiable collective communication (each backward is the dual collective)."""
+
 import chainerlite
 from chainerlite import backend
 from chainerlite import function_node
@@ -25,7 +26,7 @@ class _Rooted(function_node.FunctionNode):
 
     def _gathered_grads(self, grad_outputs):
         """Every rank's gradient of the one output, on the root (else None)."""
-        gy, = _util.grads_or_zeros(grad_outputs, (self._output_like,))
+        (gy,) = _util.grads_or_zeros(grad_outputs, (self._output_like,))
         return self.comm.gather(gy, self.root)
 
 
@@ -36,10 +37,9 @@ class AllGather(function_node.FunctionNode):
         self.comm = comm
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self._device = backend.get_device_from_array(x)
-        self._outputs_like = tuple(
-            self._device.send(y) for y in self.comm.allgather(x))
+        self._outputs_like = tuple(self._device.send(y) for y in self.comm.allgather(x))
         return self._outputs_like
 
     def backward(self, indexes, grad_outputs):
@@ -56,11 +56,14 @@ class AllToAll(function_node.FunctionNode):
     def forward(self, inputs):
         if len(inputs) != self.comm.size:
             raise ValueError(
-                'chainermn.functions.alltoall: {} inputs for {} processes'
-                .format(len(inputs), self.comm.size))
+                'chainermn.functions.alltoall: {} inputs for {} processes'.format(
+                    len(inputs), self.comm.size
+                )
+            )
         self._device = backend.get_device_from_array(inputs[0])
         self._outputs_like = tuple(
-            self._device.send(y) for y in self.comm.alltoall(inputs))
+            self._device.send(y) for y in self.comm.alltoall(inputs)
+        )
         return self._outputs_like
 
     def backward(self, indexes, grad_outputs):
@@ -73,18 +76,17 @@ class Bcast(_Rooted):
     """Root's input on every rank; backward sums all gradients on the root."""
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self._device = backend.get_device_from_array(x)
         self._input_grad = _util.zero_grad_of(x)
-        y = self.comm.bcast(x if self.comm.rank == self.root else None,
-                            self.root)
+        y = self.comm.bcast(x if self.comm.rank == self.root else None, self.root)
         self._output_like = self._device.send(y)
-        return self._output_like,
+        return (self._output_like,)
 
     def backward(self, indexes, grad_outputs):
         gathered = self._gathered_grads(grad_outputs)
         if self.comm.rank != self.root:
-            return self._input_grad(),
+            return (self._input_grad(),)
         return _variables((_sum(gathered),), self._device)
 
 
@@ -92,11 +94,11 @@ class Gather(_Rooted):
     """Every rank's input on the root; backward scatters the gradients back."""
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self._device = backend.get_device_from_array(x)
         ys = self.comm.gather(x, self.root)
         if self.comm.rank != self.root:
-            return _util.delegate_array(backend.get_array_module(x)),
+            return (_util.delegate_array(backend.get_array_module(x)),)
         self._outputs_like = tuple(self._device.send(y) for y in ys)
         return self._outputs_like
 
@@ -118,12 +120,12 @@ class Scatter(_Rooted):
         self._device = backend.get_device_from_array(inputs[0])
         y = self.comm.scatter(inputs if is_root else None, self.root)
         self._output_like = self._device.send(y)
-        return self._output_like,
+        return (self._output_like,)
 
     def backward(self, indexes, grad_outputs):
         gathered = self._gathered_grads(grad_outputs)
         if self.comm.rank != self.root:
-            return self._input_grad(),
+            return (self._input_grad(),)
         returned = _variables(gathered, self._device)
         return tuple(returned[i] for i in indexes)
 
@@ -146,7 +148,9 @@ def alltoall(comm, xs):
     if len(xs) != comm.size:
         raise ValueError(
             'chainermn.functions.alltoall: {} inputs for {} processes'.format(
-                len(xs), comm.size))
+                len(xs), comm.size
+            )
+        )
     return AllToAll(comm).apply(tuple(_util.as_input(x) for x in xs))
 
 
@@ -157,7 +161,7 @@ def bcast(comm, x, root=0):
     """
     if comm.rank != root:
         x = _util.dummy_input()
-    y, = Bcast(comm, root).apply((_util.as_input(x),))
+    (y,) = Bcast(comm, root).apply((_util.as_input(x),))
     return y
 
 
@@ -179,10 +183,12 @@ def scatter(comm, xs, root=0):
     if comm.rank == root:
         if len(xs) != comm.size:
             raise ValueError(
-                'chainermn.functions.scatter: {} inputs for {} processes'
-                .format(len(xs), comm.size))
+                'chainermn.functions.scatter: {} inputs for {} processes'.format(
+                    len(xs), comm.size
+                )
+            )
         inputs = tuple(_util.as_input(x) for x in xs)
     else:
         inputs = (_util.dummy_input(),)
-    y, = Scatter(comm, root).apply(inputs)
+    (y,) = Scatter(comm, root).apply(inputs)
     return y

@@ -1,4 +1,5 @@
 """Differentiable send and receive between two ranks."""
+
 import chainerlite
 from chainerlite import backend
 from chainerlite import function_node
@@ -14,18 +15,20 @@ class Send(function_node.FunctionNode):
         self.peer_tag = peer_tag
 
     def forward(self, inputs):
-        self._like = tuple(
-            (backend.get_device_from_array(x), x.dtype) for x in inputs)
-        self.comm.send(inputs if len(inputs) > 1 else inputs[0],
-                       self.peer_rank, self.peer_tag)
-        return _util.delegate_array(backend.get_array_module(inputs[0])),
+        self._like = tuple((backend.get_device_from_array(x), x.dtype) for x in inputs)
+        self.comm.send(
+            inputs if len(inputs) > 1 else inputs[0], self.peer_rank, self.peer_tag
+        )
+        return (_util.delegate_array(backend.get_array_module(inputs[0])),)
 
     def backward(self, indexes, grad_outputs):
         received = self.comm.recv(self.peer_rank, self.peer_tag)
         if not isinstance(received, tuple):
-            received = received,
-        grads = [chainerlite.Variable(device.send(g.astype(dtype, copy=False)))
-                 for g, (device, dtype) in zip(received, self._like)]
+            received = (received,)
+        grads = [
+            chainerlite.Variable(device.send(g.astype(dtype, copy=False)))
+            for g, (device, dtype) in zip(received, self._like)
+        ]
         return tuple(grads[i] for i in indexes)
 
 
@@ -42,17 +45,21 @@ class Recv(function_node.FunctionNode):
         self._delegate_grad = _util.zero_grad_of(inputs[0])
         received = self.comm.recv(self.peer_rank, self.peer_tag)
         if not isinstance(received, tuple):
-            received = received,
-        device = backend.get_device(self.device) if self.device is not None \
+            received = (received,)
+        device = (
+            backend.get_device(self.device)
+            if self.device is not None
             else backend.get_device_from_array(inputs[0])
+        )
         self._outputs_like = tuple(device.send(r) for r in received)
         return self._outputs_like
 
     def backward(self, indexes, grad_outputs):
         grads = _util.grads_or_zeros(grad_outputs, self._outputs_like)
-        self.comm.send(grads if len(grads) > 1 else grads[0],
-                       self.peer_rank, self.peer_tag)
-        return self._delegate_grad(),
+        self.comm.send(
+            grads if len(grads) > 1 else grads[0], self.peer_rank, self.peer_tag
+        )
+        return (self._delegate_grad(),)
 
 
 def send(x, communicator, rank, tag=0):
@@ -75,16 +82,19 @@ def send(x, communicator, rank, tag=0):
         chainer.Variable: The delegate variable (a 0-d float32 zero).
     """
     if rank == communicator.rank:
-        raise ValueError('chainermn.functions.send: rank {} cannot send to '
-                         'itself'.format(rank))
+        raise ValueError(
+            'chainermn.functions.send: rank {} cannot send to itself'.format(rank)
+        )
     xs = tuple(x) if isinstance(x, (list, tuple)) else (x,)
-    delegate, = Send(communicator, rank, tag).apply(
-        tuple(_util.as_input(v) for v in xs))
+    (delegate,) = Send(communicator, rank, tag).apply(
+        tuple(_util.as_input(v) for v in xs)
+    )
     return delegate
 
 
-def recv(communicator, rank, delegate_variable=None, tag=0, device=None,
-         force_tuple=False):
+def recv(
+    communicator, rank, delegate_variable=None, tag=0, device=None, force_tuple=False
+):
     """Receives what :func:`send` on process ``rank`` sent.
 
     In backward, the gradients of the received variables are sent back to
@@ -105,8 +115,9 @@ def recv(communicator, rank, delegate_variable=None, tag=0, device=None,
         chainer.Variable or tuple of them.
     """
     if rank == communicator.rank:
-        raise ValueError('chainermn.functions.recv: rank {} cannot receive '
-                         'from itself'.format(rank))
+        raise ValueError(
+            'chainermn.functions.recv: rank {} cannot receive from itself'.format(rank)
+        )
     if delegate_variable is None:
         delegate_variable = _util.dummy_input()
     ys = Recv(communicator, rank, tag, device).apply((delegate_variable,))

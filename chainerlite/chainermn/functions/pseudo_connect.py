@@ -1,4 +1,5 @@
 """Joining a delegate variable into a graph."""
+
 import chainerlite
 from chainerlite import function_node
 from chainerlite.chainermn.functions import _util
@@ -12,8 +13,9 @@ class PseudoConnect(function_node.FunctionNode):
         return tuple(inputs[1:])
 
     def backward(self, indexes, grad_outputs):
-        return tuple(self._delegate_grad() if i == 0 else grad_outputs[i - 1]
-                     for i in indexes)
+        return tuple(
+            self._delegate_grad() if i == 0 else grad_outputs[i - 1] for i in indexes
+        )
 
 
 def pseudo_connect(delegate_variable, *actual_variables):
@@ -33,8 +35,9 @@ def pseudo_connect(delegate_variable, *actual_variables):
         tuple of chainer.Variable: One per actual variable.
     """
     if not actual_variables:
-        raise ValueError('chainermn.functions.pseudo_connect: give at least '
-                         'one actual variable')
-    if delegate_variable is None:     # nothing was sent: nothing to join
+        raise ValueError(
+            'chainermn.functions.pseudo_connect: give at least one actual variable'
+        )
+    if delegate_variable is None:  # nothing was sent: nothing to join
         return tuple(chainerlite.as_variable(x) for x in actual_variables)
     return PseudoConnect().apply((delegate_variable,) + actual_variables)

@@ -1,14 +1,18 @@
 """An iterator whose batches are read on one rank and sent to all."""
+
 import numbers
 
 import numpy
 
 
-def _build_ctrl_msg(stop, is_valid_data_type, is_paired_dataset,
-                    is_new_epoch, current_position):
+def _build_ctrl_msg(
+    stop, is_valid_data_type, is_paired_dataset, is_new_epoch, current_position
+):
     """The control message that precedes each batch, as an int64 array."""
-    return numpy.array([stop, is_valid_data_type, is_paired_dataset,
-                        is_new_epoch, current_position], dtype=numpy.int64)
+    return numpy.array(
+        [stop, is_valid_data_type, is_paired_dataset, is_new_epoch, current_position],
+        dtype=numpy.int64,
+    )
 
 
 def _parse_ctrl_msg(msg):
@@ -26,8 +30,9 @@ def _check_batch(batch):
     """``(valid, paired)``: examples are arrays/numbers, or tuples of them."""
     paired = bool(batch) and isinstance(batch[0], tuple)
     if paired:
-        valid = all(isinstance(e, tuple) and all(_is_numeric(v) for v in e)
-                    for e in batch)
+        valid = all(
+            isinstance(e, tuple) and all(_is_numeric(v) for v in e) for e in batch
+        )
     else:
         valid = all(_is_numeric(e) for e in batch)
     return valid, paired
@@ -61,20 +66,22 @@ class _MultiNodeIterator(object):
             stop = True
         if self.is_master:
             valid, paired = _check_batch(batch) if not stop else (True, False)
-            ctrl = _build_ctrl_msg(stop, valid, paired,
-                                   getattr(self.actual_iterator,
-                                           'is_new_epoch', False),
-                                   getattr(self.actual_iterator,
-                                           'current_position', 0))
+            ctrl = _build_ctrl_msg(
+                stop,
+                valid,
+                paired,
+                getattr(self.actual_iterator, 'is_new_epoch', False),
+                getattr(self.actual_iterator, 'current_position', 0),
+            )
             if not valid:
                 batch = None
-        ctrl, batch = self.communicator.bcast_obj((ctrl, batch),
-                                                  root=self.rank_master)
+        ctrl, batch = self.communicator.bcast_obj((ctrl, batch), root=self.rank_master)
         stop, valid, _, _, _ = _parse_ctrl_msg(ctrl)
         if not valid:
             raise TypeError(
                 'multi-node iterator: the examples must be numbers or arrays, '
-                'or tuples of them, to be sent to every rank')
+                'or tuples of them, to be sent to every rank'
+            )
         if stop:
             raise StopIteration
         return batch

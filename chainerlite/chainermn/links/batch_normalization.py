@@ -1,4 +1,5 @@
 """Batch normalization with statistics over the batches of all processes."""
+
 import numpy
 
 import chainerlite
@@ -36,27 +37,32 @@ class MultiNodeBNFunction(function_node.FunctionNode):
         work = numpy.promote_types(x.dtype, numpy.float32)
         xw = x.astype(work, copy=False)
         axes = _reduced_axes(x)
-        local = numpy.concatenate([
-            backend.CpuDevice().send(xw.sum(axis=axes)).astype(numpy.float64),
-            backend.CpuDevice().send((xw * xw).sum(axis=axes)).astype(
-                numpy.float64),
-            [x.size // x.shape[1]]])
+        local = numpy.concatenate(
+            [
+                backend.CpuDevice().send(xw.sum(axis=axes)).astype(numpy.float64),
+                backend.CpuDevice()
+                .send((xw * xw).sum(axis=axes))
+                .astype(numpy.float64),
+                [x.size // x.shape[1]],
+            ]
+        )
         total = self.comm.allreduce(local)
         channels = x.shape[1]
         self.count = total[-1]
         mean = total[:channels] / self.count
-        var = numpy.maximum(total[channels:2 * channels] / self.count
-                            - mean * mean, 0)
+        var = numpy.maximum(
+            total[channels : 2 * channels] / self.count - mean * mean, 0
+        )
         self.mean = xp.asarray(mean.astype(work))
         self.var = xp.asarray(var.astype(work))
         shape = _channel_shape(x)
         self.inv_std = (1.0 / xp.sqrt(self.var + self.eps)).astype(work)
-        self.xhat = (xw - self.mean.reshape(shape)) * \
-            self.inv_std.reshape(shape)
+        self.xhat = (xw - self.mean.reshape(shape)) * self.inv_std.reshape(shape)
         self.retain_inputs((1,))
-        y = gamma.astype(work).reshape(shape) * self.xhat + \
-            beta.astype(work).reshape(shape)
-        return y.astype(x.dtype, copy=False),
+        y = gamma.astype(work).reshape(shape) * self.xhat + beta.astype(work).reshape(
+            shape
+        )
+        return (y.astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
         gamma = self.get_retained_inputs()[0].array
@@ -68,17 +74,27 @@ class MultiNodeBNFunction(function_node.FunctionNode):
         gbeta = gyw.sum(axis=axes)
         ggamma = (gyw * self.xhat).sum(axis=axes)
         channels = gy.shape[1]
-        total = self.comm.allreduce(numpy.concatenate([
-            backend.CpuDevice().send(gbeta).astype(numpy.float64),
-            backend.CpuDevice().send(ggamma).astype(numpy.float64)]))
+        total = self.comm.allreduce(
+            numpy.concatenate(
+                [
+                    backend.CpuDevice().send(gbeta).astype(numpy.float64),
+                    backend.CpuDevice().send(ggamma).astype(numpy.float64),
+                ]
+            )
+        )
         shape = _channel_shape(gy)
         sum_gy = xp.asarray(total[:channels].astype(work)).reshape(shape)
         sum_gy_xhat = xp.asarray(total[channels:].astype(work)).reshape(shape)
-        gx = (gamma.astype(work).reshape(shape) * self.inv_std.reshape(shape)
-              * (gyw - (sum_gy + self.xhat * sum_gy_xhat) / self.count))
-        grads = (gx.astype(gy.dtype, copy=False),
-                 ggamma.astype(gamma.dtype, copy=False),
-                 gbeta.astype(gamma.dtype, copy=False))
+        gx = (
+            gamma.astype(work).reshape(shape)
+            * self.inv_std.reshape(shape)
+            * (gyw - (sum_gy + self.xhat * sum_gy_xhat) / self.count)
+        )
+        grads = (
+            gx.astype(gy.dtype, copy=False),
+            ggamma.astype(gamma.dtype, copy=False),
+            gbeta.astype(gamma.dtype, copy=False),
+        )
         return tuple(chainerlite.Variable(grads[i]) for i in indexes)
 
 
@@ -100,25 +116,44 @@ class MultiNodeBatchNormalization(batch_normalization.BatchNormalization):
         Other arguments: as :class:`chainer.links.BatchNormalization`.
     """
 
-    def __init__(self, size, comm, decay=0.9, eps=2e-5, dtype=None,
-                 use_gamma=True, use_beta=True, initial_gamma=None,
-                 initial_beta=None, communication_backend='auto'):
+    def __init__(
+        self,
+        size,
+        comm,
+        decay=0.9,
+        eps=2e-5,
+        dtype=None,
+        use_gamma=True,
+        use_beta=True,
+        initial_gamma=None,
+        initial_beta=None,
+        communication_backend='auto',
+    ):
         if communication_backend not in ('mpi', 'nccl', 'auto'):
             raise ValueError(
                 'MultiNodeBatchNormalization: unknown communication_backend '
-                '{!r} (mpi, nccl or auto)'.format(communication_backend))
+                '{!r} (mpi, nccl or auto)'.format(communication_backend)
+            )
         # imported here: importing chainermn does not initialize MPI
         from chainerlite.chainermn.communicators import pure_nccl_communicator
+
         if communication_backend == 'nccl' and not isinstance(
-                comm, pure_nccl_communicator.PureNcclCommunicator):
+            comm, pure_nccl_communicator.PureNcclCommunicator
+        ):
             raise ValueError(
                 'MultiNodeBatchNormalization: communication_backend="nccl" '
-                'needs the pure_nccl communicator, not {}'.format(
-                    type(comm).__name__))
+                'needs the pure_nccl communicator, not {}'.format(type(comm).__name__)
+            )
         super(MultiNodeBatchNormalization, self).__init__(
-            size, decay=decay, eps=eps, dtype=dtype, use_gamma=use_gamma,
-            use_beta=use_beta, initial_gamma=initial_gamma,
-            initial_beta=initial_beta)
+            size,
+            decay=decay,
+            eps=eps,
+            dtype=dtype,
+            use_gamma=use_gamma,
+            use_beta=use_beta,
+            initial_gamma=initial_gamma,
+            initial_beta=initial_beta,
+        )
         self.comm = comm
         self.communication_backend = communication_backend
 
@@ -132,7 +167,7 @@ class MultiNodeBatchNormalization(batch_normalization.BatchNormalization):
         if beta is None:
             beta = xp.zeros(self.avg_mean.shape, self._dtype)
         func = MultiNodeBNFunction(self.comm, self.eps)
-        y, = func.apply((x, gamma, beta))
+        (y,) = func.apply((x, gamma, beta))
         if not configuration.config.in_recomputing:
             decay = self.decay
             if finetune:
@@ -142,6 +177,5 @@ class MultiNodeBatchNormalization(batch_normalization.BatchNormalization):
             self.avg_mean *= decay
             self.avg_mean += (1 - decay) * func.mean.astype(self.avg_mean.dtype)
             self.avg_var *= decay
-            self.avg_var += (1 - decay) * unbiased * func.var.astype(
-                self.avg_var.dtype)
+            self.avg_var += (1 - decay) * unbiased * func.var.astype(self.avg_var.dtype)
         return y

@@ -1,4 +1,5 @@
 """Turning every BatchNormalization of a model into the multi-node one."""
+
 import copy
 
 from chainerlite import backend
@@ -10,13 +11,20 @@ from chainerlite.links.normalization import batch_normalization
 
 def _convert(bn, comm, communication_backend):
     if bn.avg_mean is None:
-        raise ValueError('create_mnbn_model: a BatchNormalization without a '
-                         'size cannot be converted before its first call')
+        raise ValueError(
+            'create_mnbn_model: a BatchNormalization without a '
+            'size cannot be converted before its first call'
+        )
     new = mnbn.MultiNodeBatchNormalization(
-        bn.avg_mean.shape[0], comm, decay=bn.decay, eps=bn.eps,
-        dtype=bn._dtype, use_gamma=bn.gamma is not None,
+        bn.avg_mean.shape[0],
+        comm,
+        decay=bn.decay,
+        eps=bn.eps,
+        dtype=bn._dtype,
+        use_gamma=bn.gamma is not None,
         use_beta=bn.beta is not None,
-        communication_backend=communication_backend)
+        communication_backend=communication_backend,
+    )
     new.to_device(bn.device)
     for name in ('gamma', 'beta'):
         if getattr(bn, name) is not None:
@@ -28,8 +36,9 @@ def _convert(bn, comm, communication_backend):
 
 
 def _is_plain_bn(link):
-    return isinstance(link, batch_normalization.BatchNormalization) and \
-        not isinstance(link, mnbn.MultiNodeBatchNormalization)
+    return isinstance(link, batch_normalization.BatchNormalization) and not isinstance(
+        link, mnbn.MultiNodeBatchNormalization
+    )
 
 
 def _replace_children(link, convert):
@@ -64,6 +73,7 @@ def create_mnbn_model(link, comm, communication_backend='auto'):
     :class:`MultiNodeBatchNormalization` with the same parameters and
     running statistics; the original model is left as it was.
     """
+
     def convert(bn):
         return _convert(bn, comm, communication_backend)
 

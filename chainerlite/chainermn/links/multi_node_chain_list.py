@@ -1,4 +1,5 @@
 """A model split over processes, with communication between its parts."""
+
 from chainerlite import link
 from chainerlite.chainermn import functions
 
@@ -52,8 +53,9 @@ class MultiNodeChainList(link.ChainList):
                     if rank == comm.rank:
                         args.append(local.pop(0))
                     else:
-                        args.append(functions.recv(
-                            comm, rank, delegate_variable=delegate))
+                        args.append(
+                            functions.recv(comm, rank, delegate_variable=delegate)
+                        )
                         delegate = None
             y = component(*args)
             if rank_out is None:

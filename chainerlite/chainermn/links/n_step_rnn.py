@@ -1,4 +1,5 @@
 """An NStep RNN whose hidden state comes from and goes to other processes."""
+
 from chainerlite import link
 from chainerlite.chainermn import functions
 from chainerlite.links.rnn import n_step_lstm
@@ -19,18 +20,15 @@ class _MultiNodeNStepRNN(link.Chain):
     def forward(self, xs):
         states = (None, None) if self._has_cell else (None,)
         if self.rank_in is not None:
-            states = functions.recv(self.communicator, self.rank_in,
-                                    force_tuple=True)
+            states = functions.recv(self.communicator, self.rank_in, force_tuple=True)
         outputs = self.actual_rnn(*(tuple(states) + (xs,)))
         delegate = None
         if self.rank_out is not None:
-            delegate = functions.send(outputs[:-1], self.communicator,
-                                      self.rank_out)
+            delegate = functions.send(outputs[:-1], self.communicator, self.rank_out)
         return tuple(outputs) + (delegate,)
 
 
-def create_multi_node_n_step_rnn(actual_rnn, communicator, rank_in=None,
-                                 rank_out=None):
+def create_multi_node_n_step_rnn(actual_rnn, communicator, rank_in=None, rank_out=None):
     """Chains an NStep RNN link over processes by its hidden state.
 
     The initial hidden state (and cell state, for LSTMs) is received from

@@ -7,7 +7,8 @@ def _nccl():
     except ImportError as error:
         raise RuntimeError(
             'chainermn.nccl needs CuPy built with NCCL (pip install '
-            'cupy-cuda12x): {}'.format(error)) from error
+            'cupy-cuda12x): {}'.format(error)
+        ) from error
     return nccl
 
 

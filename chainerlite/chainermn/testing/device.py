@@ -1,4 +1,5 @@
 """The device a ChainerMN test runs on."""
+
 from chainerlite import backend
 
 

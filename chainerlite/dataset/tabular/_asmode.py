@@ -1,4 +1,5 @@
 """``astuple()`` and ``asdict()``: a view with another mode."""
+
 from chainerlite.dataset.tabular import delegate_dataset
 
 

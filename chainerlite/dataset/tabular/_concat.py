@@ -1,4 +1,5 @@
 """``concat()``: datasets with the same keys, one below the other."""
+
 import bisect
 import itertools
 
@@ -18,8 +19,10 @@ class Concat(tabular_dataset.TabularDataset):
         for number, dataset in enumerate(datasets[1:], 1):
             if tuple(dataset.keys) != keys:
                 raise ValueError(
-                    'concat: dataset {} has the keys {}, the first one '
-                    '{}'.format(number, tuple(dataset.keys), keys))
+                    'concat: dataset {} has the keys {}, the first one {}'.format(
+                        number, tuple(dataset.keys), keys
+                    )
+                )
         self._datasets = datasets
         # _ends[k]: the row after the last one of dataset k
         self._ends = list(itertools.accumulate(len(d) for d in datasets))
@@ -41,14 +44,17 @@ class Concat(tabular_dataset.TabularDataset):
         if indices is None:
             parts = [d.get_examples(None, key_indices) for d in self._datasets]
         else:
-            parts = [self._datasets[number].get_examples(rows, key_indices)
-                     for number, rows in self._split_slice(indices)]
+            parts = [
+                self._datasets[number].get_examples(rows, key_indices)
+                for number, rows in self._split_slice(indices)
+            ]
         if len(parts) == 1:
             return parts[0]
         if not parts:
             return self._empty(key_indices)
-        return tuple(list(itertools.chain.from_iterable(columns))
-                     for columns in zip(*parts))
+        return tuple(
+            list(itertools.chain.from_iterable(columns)) for columns in zip(*parts)
+        )
 
     def convert(self, data):
         return self._datasets[0].convert(data)
@@ -74,8 +80,7 @@ class Concat(tabular_dataset.TabularDataset):
                 local_stop = stop - offset
                 if not 0 <= local_stop < end - offset:
                     local_stop = None
-                parts.append(
-                    (number, slice(rows[first] - offset, local_stop, step)))
+                parts.append((number, slice(rows[first] - offset, local_stop, step)))
             offset = end
         return parts if step > 0 else parts[::-1]
 
@@ -86,15 +91,17 @@ class Concat(tabular_dataset.TabularDataset):
             if not -n <= index < n:
                 raise IndexError(
                     'index {} is out of range for a tabular dataset of '
-                    'length {}'.format(index, n))
+                    'length {}'.format(index, n)
+                )
             index %= n
             number = bisect.bisect_right(self._ends, index)
             offset = self._ends[number - 1] if number else 0
             requests.setdefault(number, []).append((position, index - offset))
         if len(requests) == 1:
-            (number, request), = requests.items()
+            ((number, request),) = requests.items()
             return self._datasets[number].get_examples(
-                [row for _, row in request], key_indices)
+                [row for _, row in request], key_indices
+            )
         columns = [[None] * len(indices) for _ in self._empty(key_indices)]
         for number, request in sorted(requests.items()):
             positions, rows = zip(*request)

@@ -1,4 +1,5 @@
 """``join()``: datasets of the same length side by side."""
+
 from chainerlite.dataset.tabular import tabular_dataset
 
 
@@ -14,12 +15,14 @@ class Join(tabular_dataset.TabularDataset):
             if len(dataset) != length:
                 raise ValueError(
                     'join: dataset {} has length {}, the first one {}'.format(
-                        number, len(dataset), length))
+                        number, len(dataset), length
+                    )
+                )
             for index, key in enumerate(dataset.keys):
                 if key in keys:
                     raise ValueError(
-                        'join: key {!r} appears in more than one '
-                        'dataset'.format(key))
+                        'join: key {!r} appears in more than one dataset'.format(key)
+                    )
                 keys.append(key)
                 self._owners.append((number, index))
         self._datasets = datasets
@@ -42,8 +45,10 @@ class Join(tabular_dataset.TabularDataset):
     def get_examples(self, indices, key_indices):
         if key_indices is None:
             return tuple(
-                column for dataset in self._datasets
-                for column in dataset.get_examples(indices, None))
+                column
+                for dataset in self._datasets
+                for column in dataset.get_examples(indices, None)
+            )
         # which positions of the result each dataset fills, with what keys
         requests = {}
         for position, key_index in enumerate(key_indices):

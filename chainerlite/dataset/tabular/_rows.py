@@ -4,6 +4,7 @@ A list that reaches ``get_examples`` holds non-negative ints; a slice is
 kept a slice through composition, so a dataset that reads slices cheaply
 (an array) still gets one.
 """
+
 import operator
 
 import numpy
@@ -35,20 +36,24 @@ def normalize(indices, n):
     if not isinstance(indices, list):
         raise TypeError(
             'rows of a tabular dataset are selected by a slice, a list or '
-            'an array, not {}'.format(type(indices).__name__))
+            'an array, not {}'.format(type(indices).__name__)
+        )
     if indices and all(isinstance(i, (bool, numpy.bool_)) for i in indices):
         if len(indices) != n:
             raise ValueError(
                 'a mask of {} bools cannot select rows of a tabular dataset '
-                'of length {}'.format(len(indices), n))
+                'of length {}'.format(len(indices), n)
+            )
         return [i for i, keep in enumerate(indices) if keep]
     rows = []
     for i in indices:
         i = operator.index(i)
         if not -n <= i < n:
             raise IndexError(
-                'index {} is out of range for a tabular dataset of length '
-                '{}'.format(i, n))
+                'index {} is out of range for a tabular dataset of length {}'.format(
+                    i, n
+                )
+            )
         rows.append(i % n)
     return rows
 

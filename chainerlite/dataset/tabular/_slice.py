@@ -1,4 +1,5 @@
 """``dataset.slice[indices, keys]``: a view of some rows and columns."""
+
 import operator
 
 from chainerlite.dataset.tabular import _rows
@@ -28,10 +29,9 @@ class Slice(tabular_dataset.TabularDataset):
         if keys is None:
             self._key_indices = None
         elif isinstance(keys, tuple):
-            self._key_indices = tuple(
-                _key_index(dataset.keys, key) for key in keys)
+            self._key_indices = tuple(_key_index(dataset.keys, key) for key in keys)
         else:
-            self._key_indices = _key_index(dataset.keys, keys),
+            self._key_indices = (_key_index(dataset.keys, keys),)
         self._key_spec = keys
 
     def __len__(self):
@@ -68,12 +68,15 @@ def _key_index(keys, key):
     if isinstance(key, str):
         if key not in keys:
             raise KeyError(
-                'key {!r} is not among the keys {} of the tabular '
-                'dataset'.format(key, keys))
+                'key {!r} is not among the keys {} of the tabular dataset'.format(
+                    key, keys
+                )
+            )
         return keys.index(key)
     index = operator.index(key)
     if not -len(keys) <= index < len(keys):
         raise IndexError(
             'key index {} is out of range for the keys {} of the tabular '
-            'dataset'.format(index, keys))
+            'dataset'.format(index, keys)
+        )
     return index % len(keys)

@@ -6,6 +6,7 @@ returns another form is an error. Asking for ``mode`` before any data has
 been read calls the function on the first row (an empty dataset that never
 called it reports ``tuple``).
 """
+
 from chainerlite.dataset.tabular import _rows
 from chainerlite.dataset.tabular import tabular_dataset
 
@@ -13,7 +14,6 @@ _UNKNOWN = object()
 
 
 class _Transform(tabular_dataset.TabularDataset):
-
     def __init__(self, dataset, keys, func):
         self._dataset = dataset
         self._func = func
@@ -45,24 +45,35 @@ class _Transform(tabular_dataset.TabularDataset):
         # and returns what it gave as a tuple in the order of the keys.
         mode = self._dataset.mode
         out = tabular_dataset.call_with_example(
-            self._func, mode,
-            tabular_dataset.format_example(mode, self._dataset.keys, data))
+            self._func,
+            mode,
+            tabular_dataset.format_example(mode, self._dataset.keys, data),
+        )
         if self._single:
-            return out,
+            return (out,)
         mode = _mode_of(out)
         if self._mode is not _UNKNOWN and mode is not self._mode:
-            raise ValueError('{} returned a {} after a {}'.format(
-                self._name, _FORMS[mode], _FORMS[self._mode]))
+            raise ValueError(
+                '{} returned a {} after a {}'.format(
+                    self._name, _FORMS[mode], _FORMS[self._mode]
+                )
+            )
         if mode is dict:
             if set(out) != set(self._keys):
-                raise ValueError('{} returned the keys {}; expected {}'.format(
-                    self._name, tuple(out), self._keys))
+                raise ValueError(
+                    '{} returned the keys {}; expected {}'.format(
+                        self._name, tuple(out), self._keys
+                    )
+                )
             values = tuple(out[key] for key in self._keys)
         else:
             values = out if mode is tuple else (out,)
         if len(values) != len(self._keys):
-            raise ValueError('{} returned {} values for the keys {}'.format(
-                self._name, len(values), self._keys))
+            raise ValueError(
+                '{} returned {} values for the keys {}'.format(
+                    self._name, len(values), self._keys
+                )
+            )
         self._mode = mode
         return values
 
@@ -89,7 +100,8 @@ class Transform(_Transform):
         columns = tuple([] for _ in self._keys)
         for i in range(n):
             for column, value in zip(
-                    columns, self._call([column[i] for column in data])):
+                columns, self._call([column[i] for column in data])
+            ):
                 column.append(value)
         return _select(columns, key_indices)
 
@@ -107,7 +119,8 @@ class TransformBatch(_Transform):
             if len(column) != n:
                 raise ValueError(
                     'transform_batch returned {} rows for key {!r} from a '
-                    'batch of {}'.format(len(column), key, n))
+                    'batch of {}'.format(len(column), key, n)
+                )
         return _select(columns, key_indices)
 
 

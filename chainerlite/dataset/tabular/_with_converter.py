@@ -1,4 +1,5 @@
 """``with_converter()``: a view whose ``convert`` is a given function."""
+
 from chainerlite.dataset.tabular import delegate_dataset
 from chainerlite.dataset.tabular import tabular_dataset
 
@@ -11,5 +12,4 @@ class WithConverter(delegate_dataset.DelegateDataset):
         self._converter = converter
 
     def convert(self, data):
-        return tabular_dataset.call_with_example(
-            self._converter, self.mode, data)
+        return tabular_dataset.call_with_example(self._converter, self.mode, data)

@@ -1,4 +1,5 @@
 """``DelegateDataset``: a TabularDataset that forwards to another one."""
+
 from chainerlite.dataset.tabular import tabular_dataset
 
 

@@ -1,4 +1,5 @@
 """``from_data``: a TabularDataset from lists, arrays and callables."""
+
 import itertools
 
 import numpy
@@ -21,7 +22,7 @@ class _Column(tabular_dataset.TabularDataset):
 
     @property
     def keys(self):
-        return self._key,
+        return (self._key,)
 
     @property
     def mode(self):
@@ -97,8 +98,11 @@ def _is_named(entry):
     key, column = entry
     if isinstance(key, str):
         return True
-    return (isinstance(key, tuple) and all(isinstance(k, str) for k in key)
-            and callable(column))
+    return (
+        isinstance(key, tuple)
+        and all(isinstance(k, str) for k in key)
+        and callable(column)
+    )
 
 
 def _split(entry):
@@ -111,13 +115,14 @@ def _split(entry):
             return key, column
         raise TypeError(
             'from_data: the column {!r} is a {}, not a list, an array or a '
-            'callable'.format(key, type(column).__name__))
+            'callable'.format(key, type(column).__name__)
+        )
     if callable(entry):
-        raise ValueError(
-            'from_data: a callable needs a key: pass (key, callable)')
+        raise ValueError('from_data: a callable needs a key: pass (key, callable)')
     raise TypeError(
         'from_data: a column is a list, an array, (key, column) or '
-        '((key, ...), callable), not {}'.format(type(entry).__name__))
+        '((key, ...), callable), not {}'.format(type(entry).__name__)
+    )
 
 
 def _size(columns, size):
@@ -130,10 +135,11 @@ def _size(columns, size):
         elif len(column) != size:
             raise ValueError(
                 'from_data: a column has length {}, expected {}'.format(
-                    len(column), size))
+                    len(column), size
+                )
+            )
     if size is None:
-        raise ValueError(
-            'from_data: size is required when no list or array is given')
+        raise ValueError('from_data: size is required when no list or array is given')
     return size
 
 

@@ -7,6 +7,7 @@ Columns come back as the dataset produced them (lists, arrays, ...); the
 views (``slice``, ``concat``, ``join``, ``transform``, ...) pass such
 requests down lazily and read only what was asked for.
 """
+
 import operator
 
 import numpy
@@ -26,7 +27,7 @@ def format_example(mode, keys, values):
     if mode is dict:
         return dict(zip(keys, values))
     if mode is None:
-        value, = values
+        (value,) = values
         return value
     raise ValueError('unknown mode of a tabular dataset: {!r}'.format(mode))
 
@@ -83,13 +84,15 @@ class TabularDataset(dataset_mixin.DatasetMixin):
     def keys(self):
         """tuple of str: Names of the columns."""
         raise NotImplementedError(
-            '{}.keys is not implemented'.format(type(self).__name__))
+            '{}.keys is not implemented'.format(type(self).__name__)
+        )
 
     @property
     def mode(self):
         """``tuple``, ``dict`` or ``None``: The form of an example."""
         raise NotImplementedError(
-            '{}.mode is not implemented'.format(type(self).__name__))
+            '{}.mode is not implemented'.format(type(self).__name__)
+        )
 
     def get_examples(self, indices, key_indices):
         """Returns a part of the table, one column per requested key.
@@ -104,7 +107,8 @@ class TabularDataset(dataset_mixin.DatasetMixin):
             tuple: The columns (each a list, an array or another sequence).
         """
         raise NotImplementedError(
-            '{}.get_examples is not implemented'.format(type(self).__name__))
+            '{}.get_examples is not implemented'.format(type(self).__name__)
+        )
 
     @property
     def slice(self):
@@ -116,6 +120,7 @@ class TabularDataset(dataset_mixin.DatasetMixin):
         tuple gives mode ``tuple`` unless the dataset's mode is ``dict``.
         """
         from chainerlite.dataset.tabular import _slice
+
         return _slice.SliceHelper(self)
 
     def fetch(self):
@@ -139,11 +144,13 @@ class TabularDataset(dataset_mixin.DatasetMixin):
     def astuple(self):
         """Returns a view of this dataset in mode ``tuple``."""
         from chainerlite.dataset.tabular import _asmode
+
         return _asmode.AsMode(self, tuple)
 
     def asdict(self):
         """Returns a view of this dataset in mode ``dict``."""
         from chainerlite.dataset.tabular import _asmode
+
         return _asmode.AsMode(self, dict)
 
     def concat(self, *datasets):
@@ -153,6 +160,7 @@ class TabularDataset(dataset_mixin.DatasetMixin):
             ValueError: If the keys of a dataset differ from this one's.
         """
         from chainerlite.dataset.tabular import _concat
+
         return _concat.Concat(self, *datasets)
 
     def join(self, *datasets):
@@ -165,6 +173,7 @@ class TabularDataset(dataset_mixin.DatasetMixin):
             ValueError: If a length differs or a key appears twice.
         """
         from chainerlite.dataset.tabular import _join
+
         return _join.Join(self, *datasets)
 
     def transform(self, keys, transform):
@@ -177,6 +186,7 @@ class TabularDataset(dataset_mixin.DatasetMixin):
         tuple of keys, or one key for a single-valued output.
         """
         from chainerlite.dataset.tabular import _transform
+
         return _transform.Transform(self, keys, transform)
 
     def transform_batch(self, keys, transform_batch):
@@ -185,6 +195,7 @@ class TabularDataset(dataset_mixin.DatasetMixin):
         Each returned column must have as many rows as the input.
         """
         from chainerlite.dataset.tabular import _transform
+
         return _transform.TransformBatch(self, keys, transform_batch)
 
     def with_converter(self, converter):
@@ -194,13 +205,13 @@ class TabularDataset(dataset_mixin.DatasetMixin):
         ``transform`` gets an example.
         """
         from chainerlite.dataset.tabular import _with_converter
+
         return _with_converter.WithConverter(self, converter)
 
     def get_example(self, i):
         """Returns the ``i``-th example in the form ``mode`` says."""
         columns = self.get_examples([i], None)
-        return format_example(
-            self.mode, self.keys, [column[0] for column in columns])
+        return format_example(self.mode, self.keys, [column[0] for column in columns])
 
     def __getitem__(self, index):
         """Returns an example (int) or a list of them (slice, list, array).
@@ -216,8 +227,9 @@ class TabularDataset(dataset_mixin.DatasetMixin):
         columns = self.get_examples(indices, None)
         if not columns:
             return [format_example(self.mode, self.keys, ())] * len(indices)
-        return [format_example(self.mode, self.keys, values)
-                for values in zip(*columns)]
+        return [
+            format_example(self.mode, self.keys, values) for values in zip(*columns)
+        ]
 
     def __iter__(self):
         for i in range(len(self)):

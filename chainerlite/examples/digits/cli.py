@@ -23,7 +23,7 @@ from chainerlite.examples.digits import training
 from chainerlite.training import extensions
 
 MODELS = {'mlp': models.MLP, 'cnn': models.CNN}
-_MIB = 2.0 ** 20
+_MIB = 2.0**20
 
 
 def _devices():
@@ -59,41 +59,77 @@ def make_parser():
         'with F.forget.',
         epilog='The matrices are small: on a busy CPU, setting '
         'OPENBLAS_NUM_THREADS=1 (or OMP_NUM_THREADS=1) can make the run '
-        'several times faster.')
-    parser.add_argument('--epochs', type=_positive, default=20,
-                        help='training epochs per model (default: 20)')
-    parser.add_argument('--batch-size', type=_positive, default=32,
-                        help='samples per update (default: 32)')
-    parser.add_argument('--model', choices=('mlp', 'cnn', 'both'),
-                        default='both',
-                        help='which model to train; the timing and memory '
-                        'parts use the CNN unless only the MLP is chosen '
-                        '(default: both)')
-    parser.add_argument('--forget', type=_non_negative, default=1,
-                        metavar='EPOCHS',
-                        help='epochs of the F.forget memory comparison, '
-                        'run once without and once with F.forget; 0 skips '
-                        'it (default: 1)')
-    parser.add_argument('--device', choices=_devices(), default='@numpy',
-                        help='where to compute: @numpy, or @cupy:N when '
-                        'CuPy sees a GPU (default: @numpy)')
-    parser.add_argument('--seed', type=int, default=0,
-                        help='seed of the data split, the initial weights '
-                        'and the shuffling (default: 0)')
-    parser.add_argument('--resume-after', type=_non_negative,
-                        metavar='EPOCHS',
-                        help='stop each training after this many epochs '
-                        'and resume it from its snapshot in a new trainer; '
-                        '0 trains in one go (default: half the epochs)')
-    parser.add_argument('--out', default='result',
-                        help='folder of the logs, plots and snapshots, one '
-                        'subfolder per model (default: result)')
-    parser.add_argument('--noplot', dest='plot', action='store_false',
-                        help='draw no plot (PlotReport needs matplotlib)')
-    parser.add_argument('--no-progress', dest='progress',
-                        action='store_false',
-                        help='hide the progress bar (shown on a terminal '
-                        'only)')
+        'several times faster.',
+    )
+    parser.add_argument(
+        '--epochs',
+        type=_positive,
+        default=20,
+        help='training epochs per model (default: 20)',
+    )
+    parser.add_argument(
+        '--batch-size',
+        type=_positive,
+        default=32,
+        help='samples per update (default: 32)',
+    )
+    parser.add_argument(
+        '--model',
+        choices=('mlp', 'cnn', 'both'),
+        default='both',
+        help='which model to train; the timing and memory '
+        'parts use the CNN unless only the MLP is chosen '
+        '(default: both)',
+    )
+    parser.add_argument(
+        '--forget',
+        type=_non_negative,
+        default=1,
+        metavar='EPOCHS',
+        help='epochs of the F.forget memory comparison, '
+        'run once without and once with F.forget; 0 skips '
+        'it (default: 1)',
+    )
+    parser.add_argument(
+        '--device',
+        choices=_devices(),
+        default='@numpy',
+        help='where to compute: @numpy, or @cupy:N when '
+        'CuPy sees a GPU (default: @numpy)',
+    )
+    parser.add_argument(
+        '--seed',
+        type=int,
+        default=0,
+        help='seed of the data split, the initial weights '
+        'and the shuffling (default: 0)',
+    )
+    parser.add_argument(
+        '--resume-after',
+        type=_non_negative,
+        metavar='EPOCHS',
+        help='stop each training after this many epochs '
+        'and resume it from its snapshot in a new trainer; '
+        '0 trains in one go (default: half the epochs)',
+    )
+    parser.add_argument(
+        '--out',
+        default='result',
+        help='folder of the logs, plots and snapshots, one '
+        'subfolder per model (default: result)',
+    )
+    parser.add_argument(
+        '--noplot',
+        dest='plot',
+        action='store_false',
+        help='draw no plot (PlotReport needs matplotlib)',
+    )
+    parser.add_argument(
+        '--no-progress',
+        dest='progress',
+        action='store_false',
+        help='hide the progress bar (shown on a terminal only)',
+    )
     return parser
 
 
@@ -108,8 +144,11 @@ def parse_args(argv=None):
     if args.resume_after is None:
         args.resume_after = args.epochs // 2
     if args.resume_after >= args.epochs:
-        parser.error('argument --resume-after: must be less than --epochs '
-                     '({}), got {}'.format(args.epochs, args.resume_after))
+        parser.error(
+            'argument --resume-after: must be less than --epochs ({}), got {}'.format(
+                args.epochs, args.resume_after
+            )
+        )
     return args
 
 
@@ -139,40 +178,61 @@ def build(name, seed, device, forget=False):
 def _trainer(name, args, data, epochs, plots, file):
     model, optimizer = build(name, args.seed, args.device)
     trainer = training.make_trainer(
-        model, optimizer, data, epochs, args.batch_size, args.seed,
-        os.path.join(args.out, name), args.device, report=file,
-        plots=plots, progress=args.progress)
+        model,
+        optimizer,
+        data,
+        epochs,
+        args.batch_size,
+        args.seed,
+        os.path.join(args.out, name),
+        args.device,
+        report=file,
+        plots=plots,
+        progress=args.progress,
+    )
     return trainer, optimizer
 
 
 def _train(name, args, data, plots, file):
     log = functools.partial(print, file=file)
-    log('\n{} with Adam: {} epochs, batch size {}'.format(
-        name.upper(), args.epochs, args.batch_size))
+    log(
+        '\n{} with Adam: {} epochs, batch size {}'.format(
+            name.upper(), args.epochs, args.batch_size
+        )
+    )
     first = args.resume_after or args.epochs
     trainer, optimizer = _trainer(name, args, data, first, plots, file)
     trainer.run()
     result = {}
     if args.resume_after:
         path = training.snapshot_path(trainer)
-        log('Stopped after epoch {} (iteration {}); snapshot: {}'.format(
-            trainer.updater.epoch, trainer.updater.iteration, path))
-        trainer, optimizer = _trainer(name, args, data, args.epochs, plots,
-                                      file)
+        log(
+            'Stopped after epoch {} (iteration {}); snapshot: {}'.format(
+                trainer.updater.epoch, trainer.updater.iteration, path
+            )
+        )
+        trainer, optimizer = _trainer(name, args, data, args.epochs, plots, file)
         result['resumed_at'] = training.resume(trainer, path)
-        log('A new trainer resumed from it at epoch {}, iteration {}; the '
+        log(
+            'A new trainer resumed from it at epoch {}, iteration {}; the '
             'restored log is printed again:'.format(
-                trainer.updater.epoch, result['resumed_at']))
+                trainer.updater.epoch, result['resumed_at']
+            )
+        )
         trainer.run()
     result['log'] = training.history(trainer)
     result['iteration'] = trainer.updater.iteration
-    result['plot'] = os.path.join(trainer.out, training.PLOT) if plots \
-        else None
+    result['plot'] = os.path.join(trainer.out, training.PLOT) if plots else None
     last = result['log'][-1]
-    log('{}: test accuracy {:.4f} after {} epochs (iteration {}), '
-        '{:.1f}s'.format(name.upper(), last['validation/main/accuracy'],
-                         last['epoch'], last['iteration'],
-                         last['elapsed_time']))
+    log(
+        '{}: test accuracy {:.4f} after {} epochs (iteration {}), {:.1f}s'.format(
+            name.upper(),
+            last['validation/main/accuracy'],
+            last['epoch'],
+            last['iteration'],
+            last['elapsed_time'],
+        )
+    )
     if plots:
         log('Plot of the losses: {}'.format(result['plot']))
     elif args.plot:
@@ -181,27 +241,43 @@ def _train(name, args, data, plots, file):
 
 
 def _compare_forget(name, args, data, log):
-    log('\nMemory: a fresh {} trained {} epoch(s) without and with F.forget '
+    log(
+        '\nMemory: a fresh {} trained {} epoch(s) without and with F.forget '
         'around its blocks (peak traced by tracemalloc{})'.format(
-            name.upper(), args.forget,
-            ', host memory only' if args.device != '@numpy' else ''))
+            name.upper(),
+            args.forget,
+            ', host memory only' if args.device != '@numpy' else '',
+        )
+    )
     result = {}
     for label, forget in (('plain', False), ('forget', True)):
         model, optimizer = build(name, args.seed, args.device, forget)
         start = time.perf_counter()
         with tempfile.TemporaryDirectory() as out:
-            history, peak = profiling.peak_memory(lambda: training.fit(
-                model, optimizer, data, args.forget, args.batch_size,
-                args.seed, out, args.device))
-        result[label] = {'peak': peak,
-                         'accuracy': history[-1]['validation/main/accuracy'],
-                         'seconds': time.perf_counter() - start}
-        log('  {:6s}  peak {:7.2f} MiB  test accuracy {:.4f}  {:.1f}s'.format(
-            label, peak / _MIB, result[label]['accuracy'],
-            result[label]['seconds']))
+            history, peak = profiling.peak_memory(
+                lambda: training.fit(
+                    model,
+                    optimizer,
+                    data,
+                    args.forget,
+                    args.batch_size,
+                    args.seed,
+                    out,
+                    args.device,
+                )
+            )
+        result[label] = {
+            'peak': peak,
+            'accuracy': history[-1]['validation/main/accuracy'],
+            'seconds': time.perf_counter() - start,
+        }
+        log(
+            '  {:6s}  peak {:7.2f} MiB  test accuracy {:.4f}  {:.1f}s'.format(
+                label, peak / _MIB, result[label]['accuracy'], result[label]['seconds']
+            )
+        )
     result['ratio'] = result['forget']['peak'] / result['plain']['peak']
-    log('  peak memory with F.forget / without: {:.2f}'.format(
-        result['ratio']))
+    log('  peak memory with F.forget / without: {:.2f}'.format(result['ratio']))
     return result
 
 
@@ -229,19 +305,26 @@ def run(args, file=None):
     log = functools.partial(print, file=file)
     device = backend.get_device(args.device)
     data = get_digits(seed=args.seed)
-    log('UCI handwritten digits: {} training and {} test images of 8x8 '
-        'pixels, on {}'.format(len(data[0][1]), len(data[1][1]), device))
+    log(
+        'UCI handwritten digits: {} training and {} test images of 8x8 '
+        'pixels, on {}'.format(len(data[0][1]), len(data[1][1]), device)
+    )
     names = ['mlp', 'cnn'] if args.model == 'both' else [args.model]
     plots = args.plot and extensions.PlotReport.available()
     results = {}
     for name in names:
         optimizer, results[name] = _train(name, args, data, plots, file)
-    log('\nTime per function in one more training epoch of the {} '
-        '(TimerHook):'.format(name.upper()))
+    log(
+        '\nTime per function in one more training epoch of the {} (TimerHook):'.format(
+            name.upper()
+        )
+    )
     results['timer'] = profiling.time_functions(
-        lambda: training.train_epoch(optimizer, data[0], args.batch_size,
-                                     args.seed, args.device),
-        file)
+        lambda: training.train_epoch(
+            optimizer, data[0], args.batch_size, args.seed, args.device
+        ),
+        file,
+    )
     if args.forget:
         results['memory'] = _compare_forget(name, args, data, log)
     log('\nTotal time: {:.1f}s'.format(time.perf_counter() - start))

@@ -52,7 +52,7 @@ class MLP(_BlockChain):
     def __init__(self, n_hidden=128, n_out=10, forget=False):
         super().__init__(forget)
         with self.init_scope():
-            self.l1 = L.Linear(digits.IMAGE_SIZE ** 2, n_hidden)
+            self.l1 = L.Linear(digits.IMAGE_SIZE**2, n_hidden)
             self.l2 = L.Linear(n_hidden, n_hidden)
             self.l3 = L.Linear(n_hidden, n_out)
 

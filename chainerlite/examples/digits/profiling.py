@@ -29,9 +29,14 @@ def time_functions(run, file=sys.stdout, top=3):
     summary = hook.summary()
     total = hook.total_time()
     ranked = sorted(summary, key=lambda name: -summary[name]['self_time'])
-    file.write('Most expensive (self time): {}\n'.format(', '.join(
-        '{} {:.0%}'.format(name, summary[name]['self_time'] / total)
-        for name in ranked[:top])))
+    file.write(
+        'Most expensive (self time): {}\n'.format(
+            ', '.join(
+                '{} {:.0%}'.format(name, summary[name]['self_time'] / total)
+                for name in ranked[:top]
+            )
+        )
+    )
     return hook
 
 

@@ -17,8 +17,14 @@ from chainerlite import training
 from chainerlite.training import extensions
 
 #: Columns of the table printed once per epoch.
-PRINTED = ['epoch', 'iteration', 'main/loss', 'validation/main/loss',
-           'validation/main/accuracy', 'elapsed_time']
+PRINTED = [
+    'epoch',
+    'iteration',
+    'main/loss',
+    'validation/main/loss',
+    'validation/main/accuracy',
+    'elapsed_time',
+]
 
 #: The plot written to the trainer's output folder, and its curves.
 PLOT = 'loss.png'
@@ -41,12 +47,24 @@ def train_iterator(data, batch_size, seed):
 
     """
     sampler = iterators.ShuffleOrderSampler(numpy.random.RandomState(seed))
-    return iterators.SerialIterator(datasets.TupleDataset(*data), batch_size,
-                                    order_sampler=sampler)
+    return iterators.SerialIterator(
+        datasets.TupleDataset(*data), batch_size, order_sampler=sampler
+    )
 
 
-def make_trainer(model, optimizer, data, epochs, batch_size, seed, out,
-                 device=None, report=None, plots=False, progress=False):
+def make_trainer(
+    model,
+    optimizer,
+    data,
+    epochs,
+    batch_size,
+    seed,
+    out,
+    device=None,
+    report=None,
+    plots=False,
+    progress=False,
+):
     """Builds a trainer of a classifier with the usual extensions.
 
     An :class:`~chainerlite.training.extensions.Evaluator` on the test
@@ -78,11 +96,12 @@ def make_trainer(model, optimizer, data, epochs, batch_size, seed, out,
 
     """
     updater = training.updaters.StandardUpdater(
-        train_iterator(data[0], batch_size, seed), optimizer, device=device)
+        train_iterator(data[0], batch_size, seed), optimizer, device=device
+    )
     trainer = training.Trainer(updater, (epochs, 'epoch'), out=out)
-    test_iter = iterators.SerialIterator(datasets.TupleDataset(*data[1]),
-                                         batch_size, repeat=False,
-                                         shuffle=False)
+    test_iter = iterators.SerialIterator(
+        datasets.TupleDataset(*data[1]), batch_size, repeat=False, shuffle=False
+    )
     trainer.extend(extensions.Evaluator(test_iter, model, device=device))
     if report is None:
         trainer.extend(extensions.LogReport(log_name=None))
@@ -121,9 +140,10 @@ def resume(trainer, path):
     try:
         serializers.load_npz(path, trainer)
     except Exception as e:
-        raise ValueError('cannot resume from the snapshot {!r} ({}: {}); the '
-                         'trainer is unchanged'.format(
-                             path, type(e).__name__, e)) from e
+        raise ValueError(
+            'cannot resume from the snapshot {!r} ({}: {}); the '
+            'trainer is unchanged'.format(path, type(e).__name__, e)
+        ) from e
     return trainer.updater.iteration
 
 
@@ -137,8 +157,9 @@ def history(trainer):
 def fit(model, optimizer, data, epochs, batch_size, seed, out, device=None):
     """Trains a classifier quietly and returns its log (see
     :func:`history`)."""
-    trainer = make_trainer(model, optimizer, data, epochs, batch_size, seed,
-                           out, device)
+    trainer = make_trainer(
+        model, optimizer, data, epochs, batch_size, seed, out, device
+    )
     trainer.run()
     return history(trainer)
 
@@ -146,6 +167,7 @@ def fit(model, optimizer, data, epochs, batch_size, seed, out, device=None):
 def train_epoch(optimizer, data, batch_size, seed, device=None):
     """Runs one epoch of updates without a trainer (e.g. to time it)."""
     updater = training.updaters.StandardUpdater(
-        train_iterator(data, batch_size, seed), optimizer, device=device)
+        train_iterator(data, batch_size, seed), optimizer, device=device
+    )
     while updater.epoch == 0:
         updater.update()

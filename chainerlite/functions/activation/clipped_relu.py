@@ -24,24 +24,25 @@ class ClippedReLU(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         if xp is cuda.cupy:
-            return _kernels.clipped_relu_fwd(x, x.dtype.type(self.cap)),
-        return utils.force_array(xp.clip(x, 0, self.cap), x.dtype),
+            return (_kernels.clipped_relu_fwd(x, x.dtype.type(self.cap)),)
+        return (utils.force_array(xp.clip(x, 0, self.cap), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
+        (x,) = self.get_retained_inputs()
         inside = (0 < x.array) & (x.array < self.cap)
-        return grad_outputs[0] * utils.force_array(inside, x.dtype),
+        return (grad_outputs[0] * utils.force_array(inside, x.dtype),)
 
     def _backward_arrays(self, indexes, grad_outputs):
         # one fused kernel on the GPU; None (the graph path) on the CPU
         x = self.inputs[0].data
         if isinstance(x, cuda.ndarray):
-            return _kernels.clipped_relu_bwd(
-                x, grad_outputs[0], x.dtype.type(self.cap)),
+            return (
+                _kernels.clipped_relu_bwd(x, grad_outputs[0], x.dtype.type(self.cap)),
+            )
         return None
 
 

@@ -17,7 +17,7 @@ class CReLU(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f')
         if self.axis >= 0:
             type_check.expect(x_type.ndim > self.axis)
@@ -25,16 +25,15 @@ class CReLU(function_node.FunctionNode):
             type_check.expect(x_type.ndim >= -self.axis)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
-        y = xp.concatenate(
-            (xp.maximum(x, 0), xp.maximum(-x, 0)), axis=self.axis)
-        return utils.force_array(y, x.dtype),
+        y = xp.concatenate((xp.maximum(x, 0), xp.maximum(-x, 0)), axis=self.axis)
+        return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
         axis = self.axis % x.ndim
         n = x.shape[axis]
         lead = (slice(None),) * axis
@@ -42,7 +41,7 @@ class CReLU(function_node.FunctionNode):
         gy_neg = get_item.get_item(gy, lead + (slice(n, 2 * n),))
         positive = utils.force_array(x.array > 0, x.dtype)
         negative = utils.force_array(x.array < 0, x.dtype)
-        return gy_pos * positive - gy_neg * negative,
+        return (gy_pos * positive - gy_neg * negative,)
 
 
 def crelu(x, axis=1):

@@ -21,30 +21,28 @@ class ELU(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         if xp is cuda.cupy:
-            return _kernels.elu_fwd(x, x.dtype.type(self.alpha)),
+            return (_kernels.elu_fwd(x, x.dtype.type(self.alpha)),)
         negative = xp.minimum(x, 0)
         y = xp.where(x >= 0, x, self.alpha * xp.expm1(negative))
-        return utils.force_array(y, x.dtype),
+        return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         # d/dx = 1 where x >= 0 and alpha * exp(x) where x < 0; the
         # exponential only sees the negative part, so it never overflows.
-        x, = self.get_retained_inputs()
+        (x,) = self.get_retained_inputs()
         negative = utils.force_array(x.array < 0, x.dtype)
-        coef = (exponential.exp(x * negative) * (self.alpha * negative)
-                + (1 - negative))
-        return grad_outputs[0] * coef,
+        coef = exponential.exp(x * negative) * (self.alpha * negative) + (1 - negative)
+        return (grad_outputs[0] * coef,)
 
     def _backward_arrays(self, indexes, grad_outputs):
         # one fused kernel on the GPU; None (the graph path) on the CPU
         x = self.inputs[0].data
         if isinstance(x, cuda.ndarray):
-            return _kernels.elu_bwd(
-                x, grad_outputs[0], x.dtype.type(self.alpha)),
+            return (_kernels.elu_bwd(x, grad_outputs[0], x.dtype.type(self.alpha)),)
         return None
 
 

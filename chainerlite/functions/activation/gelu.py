@@ -22,6 +22,7 @@ def _normal_cdf(x, xp):
     if xp is numpy:
         return (_erfc_cpu(t) * 0.5).astype(x.dtype)
     from cupyx.scipy import special
+
     return special.erfc(t) * 0.5
 
 
@@ -33,14 +34,14 @@ class _NormalCDF(function_node.FunctionNode):
     """Cumulative distribution function of the standard normal."""
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
-        return utils.force_array(_normal_cdf(x, xp), x.dtype),
+        return (utils.force_array(_normal_cdf(x, xp), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] * _normal_pdf(x),
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] * _normal_pdf(x),)
 
 
 class GELU(function_node.FunctionNode):
@@ -52,23 +53,23 @@ class GELU(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         if xp is cuda.cupy:
-            return _kernels.gelu_fwd(x),
-        return utils.force_array(x * _normal_cdf(x, xp), x.dtype),
+            return (_kernels.gelu_fwd(x),)
+        return (utils.force_array(x * _normal_cdf(x, xp), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        cdf, = _NormalCDF().apply((x,))
-        return grad_outputs[0] * (cdf + x * _normal_pdf(x)),
+        (x,) = self.get_retained_inputs()
+        (cdf,) = _NormalCDF().apply((x,))
+        return (grad_outputs[0] * (cdf + x * _normal_pdf(x)),)
 
     def _backward_arrays(self, indexes, grad_outputs):
         # one fused kernel on the GPU; None (the graph path) on the CPU
         x = self.inputs[0].data
         if isinstance(x, cuda.ndarray):
-            return _kernels.gelu_bwd(x, grad_outputs[0]),
+            return (_kernels.gelu_bwd(x, grad_outputs[0]),)
         return None
 
 

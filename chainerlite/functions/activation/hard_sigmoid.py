@@ -17,26 +17,25 @@ class HardSigmoid(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         if xp is cuda.cupy:
-            return _kernels.hard_sigmoid_fwd(x),
-        return utils.force_array(xp.clip(x * 0.2 + 0.5, 0, 1), x.dtype),
+            return (_kernels.hard_sigmoid_fwd(x),)
+        return (utils.force_array(xp.clip(x * 0.2 + 0.5, 0, 1), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
+        (x,) = self.get_retained_inputs()
         xp = backend.get_array_module(x.array)
         dtype = x.dtype.type
-        slope = xp.where(
-            (-2.5 < x.array) & (x.array < 2.5), dtype(0.2), dtype(0))
-        return grad_outputs[0] * utils.force_array(slope),
+        slope = xp.where((-2.5 < x.array) & (x.array < 2.5), dtype(0.2), dtype(0))
+        return (grad_outputs[0] * utils.force_array(slope),)
 
     def _backward_arrays(self, indexes, grad_outputs):
         # one fused kernel on the GPU; None (the graph path) on the CPU
         x = self.inputs[0].data
         if isinstance(x, cuda.ndarray):
-            return _kernels.hard_sigmoid_bwd(x, grad_outputs[0]),
+            return (_kernels.hard_sigmoid_bwd(x, grad_outputs[0]),)
         return None
 
 

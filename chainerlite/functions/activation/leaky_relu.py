@@ -21,33 +21,33 @@ class LeakyReLU(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         if xp is cuda.cupy:
-            return _kernels.leaky_relu_fwd(x, x.dtype.type(self.slope)),
+            return (_kernels.leaky_relu_fwd(x, x.dtype.type(self.slope)),)
         # max(x, slope * x) for a slope up to 1 (negative slopes too),
         # min(...) above 1; the slope as an array of x's dtype
         slope = ops_math.scalar_like(self.slope, x)
         pick = xp.maximum if self.slope <= 1 else xp.minimum
-        return utils.force_array(pick(x, x * slope), x.dtype),
+        return (utils.force_array(pick(x, x * slope), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        return grad_outputs[0] * self._slopes(),
+        return (grad_outputs[0] * self._slopes(),)
 
     def _backward_arrays(self, indexes, grad_outputs):
         x = self.inputs[0].data
         if isinstance(x, cuda.ndarray):
-            return _kernels.leaky_relu_bwd(
-                x, grad_outputs[0], x.dtype.type(self.slope)),
-        return grad_outputs[0] * self._slopes(),
+            return (
+                _kernels.leaky_relu_bwd(x, grad_outputs[0], x.dtype.type(self.slope)),
+            )
+        return (grad_outputs[0] * self._slopes(),)
 
     def _slopes(self):
         # 1 where the input is non-negative, the slope elsewhere
         x = self.inputs[0].data
         scalar = ops_math.scalar_like
-        coef = (x >= scalar(0, x)) * scalar(1 - self.slope, x) + scalar(
-            self.slope, x)
+        coef = (x >= scalar(0, x)) * scalar(1 - self.slope, x) + scalar(self.slope, x)
         return utils.force_array(coef, x.dtype)
 
 

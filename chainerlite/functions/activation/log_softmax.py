@@ -24,40 +24,37 @@ class LogSoftmax(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(
-            x_type.dtype.kind == 'f',
-            -x_type.ndim <= self.axis,
-            self.axis < x_type.ndim,
+            x_type.dtype.kind == 'f', -x_type.ndim <= self.axis, self.axis < x_type.ndim
         )
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_outputs((0,))
         if xp is cuda.cupy:
             m = x.max(axis=self.axis, keepdims=True)
             s = _kernels.sum_exp_shifted(x, m, axis=self.axis, keepdims=True)
-            return _kernels.log_softmax_fwd(x, m, s),
-        return utils.force_array(_log_softmax(x, self.axis, xp)),
+            return (_kernels.log_softmax_fwd(x, m, s),)
+        return (utils.force_array(_log_softmax(x, self.axis, xp)),)
 
     def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        gy, = grad_outputs
+        (y,) = self.get_retained_outputs()
+        (gy,) = grad_outputs
         total = sum_mod.sum(gy, axis=self.axis, keepdims=True)
-        return gy - exponential.exp(y) * broadcast.broadcast_to(
-            total, y.shape),
+        return (gy - exponential.exp(y) * broadcast.broadcast_to(total, y.shape),)
 
     def _backward_arrays(self, indexes, grad_outputs):
-        y, = self._retained_output_data
+        (y,) = self._retained_output_data
         gy = grad_outputs[0]
         xp = backend.get_array_module(y)
         if xp is cuda.cupy:
             total = gy.sum(axis=self.axis, keepdims=True)
-            return _kernels.log_softmax_bwd(y, gy, total),
+            return (_kernels.log_softmax_bwd(y, gy, total),)
         gx = utils.force_array(xp.exp(y))
         gx *= gy.sum(axis=self.axis, keepdims=True)
-        return utils.force_array(gy - gx),
+        return (utils.force_array(gy - gx),)
 
 
 def log_softmax(x, axis=1):

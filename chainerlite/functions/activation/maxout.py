@@ -16,42 +16,43 @@ class Maxout(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(
-            x_type.dtype.kind == 'f',
-            -x_type.ndim <= self.axis,
-            self.axis < x_type.ndim,
+            x_type.dtype.kind == 'f', -x_type.ndim <= self.axis, self.axis < x_type.ndim
         )
         size = type_check.eval(x_type.shape[self.axis])
         if size % self.pool_size != 0:
             raise type_check.InvalidType(
                 'x.shape[axis] % pool_size == 0',
-                'x.shape[axis]={}, pool_size={}'.format(
-                    size, self.pool_size))
+                'x.shape[axis]={}, pool_size={}'.format(size, self.pool_size),
+            )
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         axis = self.axis % x.ndim
         self._x_shape = x.shape
-        self._pooled_shape = (x.shape[:axis]
-                              + (x.shape[axis] // self.pool_size,
-                                 self.pool_size)
-                              + x.shape[axis + 1:])
+        self._pooled_shape = (
+            x.shape[:axis]
+            + (x.shape[axis] // self.pool_size, self.pool_size)
+            + x.shape[axis + 1 :]
+        )
         # The pooled shape with a size-one pool axis: where y fits.
-        self._kept_shape = self._pooled_shape[:axis + 1] + (1,) \
-            + self._pooled_shape[axis + 2:]
+        self._kept_shape = (
+            self._pooled_shape[: axis + 1] + (1,) + self._pooled_shape[axis + 2 :]
+        )
         pooled = x.reshape(self._pooled_shape)
         y = pooled.max(axis=axis + 1)
         # Every element equal to the maximum of its group receives the
         # gradient, as in Chainer's max.
         self._argmax_mask = utils.force_array(
-            pooled == y.reshape(self._kept_shape), x.dtype)
-        return utils.force_array(y),
+            pooled == y.reshape(self._kept_shape), x.dtype
+        )
+        return (utils.force_array(y),)
 
     def backward(self, indexes, grad_outputs):
         gy = reshape.reshape(grad_outputs[0], self._kept_shape)
         spread = broadcast.broadcast_to(gy, self._pooled_shape)
-        return reshape.reshape(spread * self._argmax_mask, self._x_shape),
+        return (reshape.reshape(spread * self._argmax_mask, self._x_shape),)
 
 
 def maxout(x, pool_size, axis=1):

@@ -28,8 +28,7 @@ class PReLUFunction(function_node.FunctionNode):
             x_type.dtype.kind == 'f',
             W_type.dtype == x_type.dtype,
             x_type.ndim >= W_type.ndim + 1,
-            x_type.shape[1:1 + type_check.eval(W_type.ndim)]
-            == W_type.shape,
+            x_type.shape[1 : 1 + type_check.eval(W_type.ndim)] == W_type.shape,
         )
 
     def forward(self, inputs):
@@ -37,20 +36,20 @@ class PReLUFunction(function_node.FunctionNode):
         xp = backend.get_array_module(x)
         self.retain_inputs((0, 1))
         y = xp.where(x >= 0, x, x * W.reshape(_extended_shape(W, x)))
-        return utils.force_array(y, x.dtype),
+        return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         negative = utils.force_array(x.array < 0, x.dtype)
         ret = []
         if 0 in indexes:
             W_b = broadcast.broadcast_to(
-                reshape.reshape(W, _extended_shape(W, x)), x.shape)
+                reshape.reshape(W, _extended_shape(W, x)), x.shape
+            )
             ret.append(gy * (1 - negative) + gy * W_b * negative)
         if 1 in indexes:
-            ret.append(sum_mod.sum(
-                gy * x * negative, axis=_reduction_axes(W, x)))
+            ret.append(sum_mod.sum(gy * x * negative, axis=_reduction_axes(W, x)))
         return tuple(ret)
 
 

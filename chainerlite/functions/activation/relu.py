@@ -24,8 +24,8 @@ class ReLUGrad(function_node.FunctionNode):
         self.mask = mask
 
     def forward(self, inputs):
-        gy, = inputs
-        return utils.force_array(gy * self.mask, gy.dtype),
+        (gy,) = inputs
+        return (utils.force_array(gy * self.mask, gy.dtype),)
 
     def backward(self, indexes, grad_outputs):
         return ReLUGrad(self.mask).apply(grad_outputs)

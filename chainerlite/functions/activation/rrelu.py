@@ -18,24 +18,25 @@ class RReLU(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f')
         if self.r.shape != type_check.eval(x_type.shape):
             raise type_check.InvalidType(
                 'r.shape == x.shape',
-                '{} != {}'.format(self.r.shape, type_check.eval(x_type.shape)))
+                '{} != {}'.format(self.r.shape, type_check.eval(x_type.shape)),
+            )
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self._slope = xp.where(x >= 0, x.dtype.type(1), self.r.astype(x.dtype))
-        return utils.force_array(x * self._slope, x.dtype),
+        return (utils.force_array(x * self._slope, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        return grad_outputs[0] * self._slope,
+        return (grad_outputs[0] * self._slope,)
 
 
-def rrelu(x, l=1. / 8, u=1. / 3, *, r=None, return_r=False):
+def rrelu(x, l=1.0 / 8, u=1.0 / 3, *, r=None, return_r=False):
     """Randomized leaky rectified linear unit function.
 
     .. math::

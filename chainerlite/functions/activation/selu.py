@@ -3,9 +3,9 @@
 from chainerlite.functions.activation import elu
 
 
-def selu(x,
-         alpha=1.6732632423543772848170429916717,
-         scale=1.0507009873554804934193349852946):
+def selu(
+    x, alpha=1.6732632423543772848170429916717, scale=1.0507009873554804934193349852946
+):
     """Scaled exponential linear unit function.
 
     .. math::

@@ -32,22 +32,22 @@ class Sigmoid(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_outputs((0,))
         if xp is cuda.cupy:
-            return _kernels.sigmoid_fwd(x),
-        return utils.force_array(_stable_sigmoid(x, xp), x.dtype),
+            return (_kernels.sigmoid_fwd(x),)
+        return (utils.force_array(_stable_sigmoid(x, xp), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return grad_outputs[0] * (y * (1 - y)),
+        (y,) = self.get_retained_outputs()
+        return (grad_outputs[0] * (y * (1 - y)),)
 
     def _backward_arrays(self, indexes, grad_outputs):
-        y, = self._retained_output_data
+        (y,) = self._retained_output_data
         if isinstance(y, cuda.ndarray):
-            return _kernels.sigmoid_bwd(y, grad_outputs[0]),
-        return grad_outputs[0] * (y * (ops_math.scalar_like(1, y) - y)),
+            return (_kernels.sigmoid_bwd(y, grad_outputs[0]),)
+        return (grad_outputs[0] * (y * (ops_math.scalar_like(1, y) - y)),)
 
 
 def sigmoid(x):

@@ -18,43 +18,41 @@ class Softmax(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(
-            x_type.dtype.kind == 'f',
-            -x_type.ndim <= self.axis,
-            self.axis < x_type.ndim,
+            x_type.dtype.kind == 'f', -x_type.ndim <= self.axis, self.axis < x_type.ndim
         )
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_outputs((0,))
         if xp is cuda.cupy:
             m = x.max(axis=self.axis, keepdims=True)
             s = _kernels.sum_exp_shifted(x, m, axis=self.axis, keepdims=True)
-            return _kernels.softmax_fwd(x, m, s),
+            return (_kernels.softmax_fwd(x, m, s),)
         e = utils.force_array(x - x.max(axis=self.axis, keepdims=True))
         xp.exp(e, out=e)
         e /= e.sum(axis=self.axis, keepdims=True)
-        return e,
+        return (e,)
 
     def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        gy, = grad_outputs
+        (y,) = self.get_retained_outputs()
+        (gy,) = grad_outputs
         ygy = y * gy
         total = sum_mod.sum(ygy, axis=self.axis, keepdims=True)
-        return ygy - y * broadcast.broadcast_to(total, y.shape),
+        return (ygy - y * broadcast.broadcast_to(total, y.shape),)
 
     def _backward_arrays(self, indexes, grad_outputs):
-        y, = self._retained_output_data
+        (y,) = self._retained_output_data
         if isinstance(y, cuda.ndarray):
             gy = grad_outputs[0]
             s = _kernels.sum_product(y, gy, axis=self.axis, keepdims=True)
-            return _kernels.softmax_bwd(y, gy, s),
+            return (_kernels.softmax_bwd(y, gy, s),)
         gx = utils.force_array(y * grad_outputs[0])
         total = gx.sum(axis=self.axis, keepdims=True)
         gx -= y * total
-        return gx,
+        return (gx,)
 
 
 def softmax(x, axis=1):

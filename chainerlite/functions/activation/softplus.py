@@ -22,28 +22,26 @@ class Softplus(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         if xp is cuda.cupy:
             dtype = x.dtype.type
-            return _kernels.softplus_fwd(
-                x, dtype(self.beta), dtype(self.beta_inv)),
+            return (_kernels.softplus_fwd(x, dtype(self.beta), dtype(self.beta_inv)),)
         bx = x * self.beta
         # log(1 + exp(t)) = max(t, 0) + log(1 + exp(-|t|)): no overflow.
         y = (xp.maximum(bx, 0) + xp.log1p(xp.exp(-abs(bx)))) * self.beta_inv
-        return utils.force_array(y, x.dtype),
+        return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] * sigmoid.sigmoid(x * self.beta),
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] * sigmoid.sigmoid(x * self.beta),)
 
     def _backward_arrays(self, indexes, grad_outputs):
         # one fused kernel on the GPU; None (the graph path) on the CPU
         x = self.inputs[0].data
         if isinstance(x, cuda.ndarray):
-            return _kernels.softplus_bwd(
-                x, grad_outputs[0], x.dtype.type(self.beta)),
+            return (_kernels.softplus_bwd(x, grad_outputs[0], x.dtype.type(self.beta)),)
         return None
 
 

@@ -31,8 +31,7 @@ class Swish(function_node.FunctionNode):
             x_type.dtype.kind == 'f',
             beta_type.dtype == x_type.dtype,
             x_type.ndim >= beta_type.ndim + 1,
-            x_type.shape[1:1 + type_check.eval(beta_type.ndim)]
-            == beta_type.shape,
+            x_type.shape[1 : 1 + type_check.eval(beta_type.ndim)] == beta_type.shape,
         )
 
     def forward(self, inputs):
@@ -40,16 +39,16 @@ class Swish(function_node.FunctionNode):
         xp = backend.get_array_module(x)
         self.retain_inputs((0, 1))
         if xp is cuda.cupy:
-            return _kernels.swish_fwd(
-                x, beta.reshape(_extended_shape(beta, x))),
+            return (_kernels.swish_fwd(x, beta.reshape(_extended_shape(beta, x))),)
         bx = x * beta.reshape(_extended_shape(beta, x))
-        return utils.force_array(x * sigmoid._stable_sigmoid(bx, xp), x.dtype),
+        return (utils.force_array(x * sigmoid._stable_sigmoid(bx, xp), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x, beta = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         beta_b = broadcast.broadcast_to(
-            reshape.reshape(beta, _extended_shape(beta, x)), x.shape)
+            reshape.reshape(beta, _extended_shape(beta, x)), x.shape
+        )
         s = sigmoid.sigmoid(beta_b * x)
         # ds/d(beta x) = s (1 - s)
         gy_ds = gy * (s * (1 - s))
@@ -57,8 +56,7 @@ class Swish(function_node.FunctionNode):
         if 0 in indexes:
             ret.append(gy * s + gy_ds * beta_b * x)
         if 1 in indexes:
-            ret.append(sum_mod.sum(
-                gy_ds * x * x, axis=_reduction_axes(beta, x)))
+            ret.append(sum_mod.sum(gy_ds * x * x, axis=_reduction_axes(beta, x)))
         return tuple(ret)
 
     def _backward_arrays(self, indexes, grad_outputs):
@@ -68,7 +66,8 @@ class Swish(function_node.FunctionNode):
         if not isinstance(x, cuda.ndarray):
             return None
         gx, gbeta = _kernels.swish_bwd(
-            x, beta.reshape(_extended_shape(beta, x)), grad_outputs[0])
+            x, beta.reshape(_extended_shape(beta, x)), grad_outputs[0]
+        )
         ret = []
         if 0 in indexes:
             ret.append(gx)

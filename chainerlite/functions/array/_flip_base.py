@@ -21,9 +21,9 @@ class FlipBase(function_node.FunctionNode):
         type_check.expect(in_types[0].ndim >= self._min_ndim)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
-        return getattr(xp, self._array_function)(x),
+        return (getattr(xp, self._array_function)(x),)
 
     def backward(self, indexes, grad_outputs):
         return type(self)().apply(grad_outputs)

@@ -26,13 +26,13 @@ class StackAlong(function_node.FunctionNode):
 
     def _layout(self, ndim):
         """Returns ``(axis, promoted)`` for inputs of ``ndim`` axes."""
-        return (min(self._axis, max(ndim, self._min_ndim) - 1),
-                ndim < self._min_ndim)
+        return (min(self._axis, max(ndim, self._min_ndim) - 1), ndim < self._min_ndim)
 
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() > 0)
         type_check._argname(
-            in_types, tuple('x{}'.format(i) for i in range(len(in_types))))
+            in_types, tuple('x{}'.format(i) for i in range(len(in_types)))
+        )
         x0 = in_types[0]
         ndim = type_check.eval(x0.ndim)
         axis, promoted = self._layout(ndim)
@@ -48,12 +48,12 @@ class StackAlong(function_node.FunctionNode):
     def forward(self, inputs):
         xp = backend.get_array_module(*inputs)
         self._in_shapes = [x.shape for x in inputs]
-        return getattr(xp, self._array_function)(inputs),
+        return (getattr(xp, self._array_function)(inputs),)
 
     def backward(self, indexes, grad_outputs):
         axis, promoted = self._layout(len(self._in_shapes[0]))
         sizes = [1 if promoted else shape[axis] for shape in self._in_shapes]
-        gxs = split_axis.split_axis(
-            grad_outputs[0], numpy.cumsum(sizes[:-1]), axis)
-        return tuple(reshape.reshape(gx, shape)
-                     for gx, shape in zip(gxs, self._in_shapes))
+        gxs = split_axis.split_axis(grad_outputs[0], numpy.cumsum(sizes[:-1]), axis)
+        return tuple(
+            reshape.reshape(gx, shape) for gx, shape in zip(gxs, self._in_shapes)
+        )

@@ -51,7 +51,9 @@ def _check_bounds(shape, strides, offset, size):
         raise ValueError(
             'as_strided: shape {}, strides {} and storage offset {} reach '
             'elements {} to {} of a storage of {} elements'.format(
-                shape, strides, offset, low, high, size))
+                shape, strides, offset, low, high, size
+            )
+        )
 
 
 def _stride_array(x, shape, strides, storage_offset):
@@ -59,9 +61,10 @@ def _stride_array(x, shape, strides, storage_offset):
     flat, _, _, xp = _storage(x)
     shape, strides = tuple(shape), tuple(strides)
     _check_bounds(shape, strides, storage_offset, flat.size)
-    start = flat[storage_offset:storage_offset + 1]
+    start = flat[storage_offset : storage_offset + 1]
     return xp.lib.stride_tricks.as_strided(
-        start, shape, tuple(s * x.itemsize for s in strides))
+        start, shape, tuple(s * x.itemsize for s in strides)
+    )
 
 
 class _ScatterGather(function_node.FunctionNode):
@@ -76,11 +79,12 @@ class _ScatterGather(function_node.FunctionNode):
         self.size = size
 
     def forward(self, inputs):
-        g, = inputs
+        (g,) = inputs
         if g.dtype.kind != 'f':
             raise TypeError(
                 'as_strided: only arrays of a floating point dtype are '
-                'differentiable, not {}'.format(g.dtype))
+                'differentiable, not {}'.format(g.dtype)
+            )
         xp = backend.get_array_module(g)
         storage = xp.zeros(self.size, g.dtype)
         values = g if self.src_weight is None else g * self.src_weight
@@ -88,11 +92,12 @@ class _ScatterGather(function_node.FunctionNode):
         out = storage[self.dst_index]
         if self.dst_weight is not None:
             out = out * self.dst_weight
-        return out.astype(g.dtype, copy=False),
+        return (out.astype(g.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
-        adjoint = _ScatterGather(self.dst_index, self.dst_weight,
-                                 self.src_index, self.src_weight, self.size)
+        adjoint = _ScatterGather(
+            self.dst_index, self.dst_weight, self.src_index, self.src_weight, self.size
+        )
         return adjoint.apply(grad_outputs)
 
 
@@ -105,23 +110,21 @@ class AsStrided(function_node.FunctionNode):
         self.storage_offset = storage_offset
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         flat, x_offset, x_strides, xp = _storage(x)
-        offset = x_offset if self.storage_offset is None else \
-            self.storage_offset
+        offset = x_offset if self.storage_offset is None else self.storage_offset
         y = _stride_array(x, self.shape, self.strides, offset).copy()
         self._x_index = _indices(xp, x.shape, x_strides, x_offset)
         self._y_index = _indices(xp, self.shape, self.strides, offset)
         self._size = flat.size
-        return y,
+        return (y,)
 
     def backward(self, indexes, grad_outputs):
         xp = backend.get_array_module(self._x_index)
         # Elements of x that share a storage location split its gradient.
         share = xp.bincount(self._x_index.ravel(), minlength=self._size)
         weight = 1.0 / share[self._x_index]
-        node = _ScatterGather(
-            self._y_index, None, self._x_index, weight, self._size)
+        node = _ScatterGather(self._y_index, None, self._x_index, weight, self._size)
         return node.apply(grad_outputs)
 
 

@@ -15,26 +15,27 @@ class BroadcastTo(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         ndim = type_check.eval(x_type.ndim)
         type_check.expect(x_type.ndim <= len(self._shape))
         for i in range(-ndim, 0):
             dim = type_check.eval(x_type.shape[i])
             if dim != 1 and dim != self._shape[i]:
                 raise type_check.InvalidType(
-                    'in_types[0].shape[{}] == 1 or '
-                    'in_types[0].shape[{}] == {}'.format(
-                        i, i, self._shape[i]),
-                    'in_types[0].shape[{}] == {}'.format(i, dim))
+                    'in_types[0].shape[{}] == 1 or in_types[0].shape[{}] == {}'.format(
+                        i, i, self._shape[i]
+                    ),
+                    'in_types[0].shape[{}] == {}'.format(i, dim),
+                )
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self._in_shape = x.shape
-        return xp.broadcast_to(x, self._shape),
+        return (xp.broadcast_to(x, self._shape),)
 
     def backward(self, indexes, grad_outputs):
-        return sum_to.sum_to(grad_outputs[0], self._in_shape),
+        return (sum_to.sum_to(grad_outputs[0], self._in_shape),)
 
 
 def broadcast_to(x, shape):
@@ -70,7 +71,8 @@ class Broadcast(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() > 0)
         type_check._argname(
-            in_types, tuple('x{}'.format(i) for i in range(len(in_types))))
+            in_types, tuple('x{}'.format(i) for i in range(len(in_types)))
+        )
         type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
 
     def forward(self, inputs):
@@ -80,9 +82,11 @@ class Broadcast(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         return tuple(
-            None if grad_outputs[i] is None
+            None
+            if grad_outputs[i] is None
             else sum_to.sum_to(grad_outputs[i], self._in_shapes[i])
-            for i in indexes)
+            for i in indexes
+        )
 
 
 def broadcast(*args):

@@ -17,14 +17,14 @@ class Cast(function_node.FunctionNode):
         type_check._argname(in_types, ('x',))
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self._in_type = x.dtype
-        return x.astype(self.type, copy=False),
+        return (x.astype(self.type, copy=False),)
 
     def backward(self, indexes, grad_outputs):
         if self._in_type.kind != 'f':
-            return None,
-        return cast(grad_outputs[0], self._in_type),
+            return (None,)
+        return (cast(grad_outputs[0], self._in_type),)
 
 
 def cast(x, typ):

@@ -19,7 +19,8 @@ class Concat(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() > 0)
         type_check._argname(
-            in_types, tuple('x{}'.format(i) for i in range(len(in_types))))
+            in_types, tuple('x{}'.format(i) for i in range(len(in_types)))
+        )
         x0 = in_types[0]
         axis = type_check.make_variable(self.axis, 'axis')
         type_check.expect(-x0.ndim <= axis, axis < x0.ndim)
@@ -35,12 +36,12 @@ class Concat(function_node.FunctionNode):
         xp = backend.get_array_module(*inputs)
         sizes = [x.shape[self.axis] for x in inputs[:-1]]
         self._indices = tuple(int(i) for i in numpy.cumsum(sizes))
-        return xp.concatenate(inputs, axis=self.axis),
+        return (xp.concatenate(inputs, axis=self.axis),)
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         if len(self._indices) == 0:
-            return gy,
+            return (gy,)
         return split_axis.split_axis(gy, self._indices, self.axis)
 
 

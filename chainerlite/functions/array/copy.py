@@ -18,8 +18,8 @@ class Copy(function_node.FunctionNode):
         type_check._argname(in_types, ('x',))
 
     def forward(self, inputs):
-        x, = inputs
-        return self._out_device.send(x),
+        (x,) = inputs
+        return (self._out_device.send(x),)
 
     def backward(self, indexes, grad_outputs):
         return Copy(self._out_device, self._in_device).apply(grad_outputs)

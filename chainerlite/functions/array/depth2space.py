@@ -13,25 +13,22 @@ class Depth2Space(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('X',))
-        x_type, = in_types
+        (x_type,) = in_types
         r = type_check.make_variable(self.r, 'r')
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.ndim == 4,
-        )
+        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim == 4)
         type_check.expect(x_type.shape[1] % (r * r) == 0)
 
     def forward(self, inputs):
-        X, = inputs
+        (X,) = inputs
         r = self.r
         b, c, h, w = X.shape
         c //= r * r
         X = X.reshape(b, r, r, c, h, w)
         X = X.transpose(0, 3, 4, 1, 5, 2)
-        return X.reshape(b, c, h * r, w * r),
+        return (X.reshape(b, c, h * r, w * r),)
 
     def backward(self, indexes, grad_outputs):
-        return space2depth.space2depth(grad_outputs[0], self.r),
+        return (space2depth.space2depth(grad_outputs[0], self.r),)
 
 
 def depth2space(X, r):

@@ -15,26 +15,28 @@ class Diagonal(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         axis1 = type_check.make_variable(self.axis1, 'axis1')
         axis2 = type_check.make_variable(self.axis2, 'axis2')
         type_check.expect(
             x_type.ndim >= 2,
-            -x_type.ndim <= axis1, axis1 < x_type.ndim,
-            -x_type.ndim <= axis2, axis2 < x_type.ndim,
+            -x_type.ndim <= axis1,
+            axis1 < x_type.ndim,
+            -x_type.ndim <= axis2,
+            axis2 < x_type.ndim,
         )
         ndim = type_check.eval(x_type.ndim)
         type_check.expect(axis1 % ndim != axis2 % ndim)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self._in_shape = x.shape
-        return x.diagonal(self.offset, self.axis1, self.axis2),
+        return (x.diagonal(self.offset, self.axis1, self.axis2),)
 
     def backward(self, indexes, grad_outputs):
-        return DiagonalGrad(
-            self.offset, self.axis1, self.axis2,
-            self._in_shape).apply(grad_outputs)
+        return DiagonalGrad(self.offset, self.axis1, self.axis2, self._in_shape).apply(
+            grad_outputs
+        )
 
 
 class DiagonalGrad(function_node.FunctionNode):
@@ -47,18 +49,17 @@ class DiagonalGrad(function_node.FunctionNode):
         self._in_shape = in_shape
 
     def forward(self, inputs):
-        gy, = inputs
+        (gy,) = inputs
         xp = backend.get_array_module(gy)
         gx = xp.zeros(self._in_shape, gy.dtype)
         # A writable view whose last two axes are axis1 and axis2.
         view = xp.moveaxis(gx, (self.axis1, self.axis2), (-2, -1))
         steps = xp.arange(gy.shape[-1])
-        view[..., steps + max(-self.offset, 0),
-             steps + max(self.offset, 0)] = gy
-        return gx,
+        view[..., steps + max(-self.offset, 0), steps + max(self.offset, 0)] = gy
+        return (gx,)
 
     def backward(self, indexes, grad_outputs):
-        return diagonal(grad_outputs[0], self.offset, self.axis1, self.axis2),
+        return (diagonal(grad_outputs[0], self.offset, self.axis1, self.axis2),)
 
 
 def diagonal(x, offset=0, axis1=0, axis2=1):

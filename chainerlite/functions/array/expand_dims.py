@@ -16,7 +16,7 @@ class ExpandDims(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         axis = type_check.make_variable(self.axis, 'axis')
         if self.axis >= 0:
             type_check.expect(x_type.ndim >= axis)
@@ -24,13 +24,13 @@ class ExpandDims(function_node.FunctionNode):
             type_check.expect(x_type.ndim >= -axis - 1)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self._in_shape = x.shape
-        return xp.expand_dims(x, self.axis),
+        return (xp.expand_dims(x, self.axis),)
 
     def backward(self, indexes, grad_outputs):
-        return reshape.reshape(grad_outputs[0], self._in_shape),
+        return (reshape.reshape(grad_outputs[0], self._in_shape),)
 
 
 def expand_dims(x, axis):

@@ -12,12 +12,12 @@ class Flatten(function_node.FunctionNode):
         type_check._argname(in_types, ('x',))
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self._in_shape = x.shape
-        return x.ravel(),
+        return (x.ravel(),)
 
     def backward(self, indexes, grad_outputs):
-        return reshape.reshape(grad_outputs[0], self._in_shape),
+        return (reshape.reshape(grad_outputs[0], self._in_shape),)
 
 
 def flatten(x):

@@ -15,8 +15,11 @@ def _flip(array, axis):
         numpy.ndarray or cupy.ndarray: A view of ``array``.
     """
     if not -array.ndim <= axis < array.ndim:
-        raise ValueError('flip: axis {} is out of bounds for an array of '
-                         'dimension {}'.format(axis, array.ndim))
+        raise ValueError(
+            'flip: axis {} is out of bounds for an array of dimension {}'.format(
+                axis, array.ndim
+            )
+        )
     index = [slice(None)] * array.ndim
     index[axis] = slice(None, None, -1)
     return array[tuple(index)]
@@ -32,7 +35,7 @@ class Flip(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         axis = type_check.make_variable(self.axis, 'axis')
         if self.axis >= 0:
             type_check.expect(x_type.ndim > axis)
@@ -40,11 +43,11 @@ class Flip(function_node.FunctionNode):
             type_check.expect(x_type.ndim >= -axis)
 
     def forward(self, inputs):
-        x, = inputs
-        return _flip(x, self.axis),
+        (x,) = inputs
+        return (_flip(x, self.axis),)
 
     def backward(self, indexes, grad_outputs):
-        return flip(grad_outputs[0], self.axis),
+        return (flip(grad_outputs[0], self.axis),)
 
 
 def flip(x, axis):

@@ -30,8 +30,7 @@ def _may_repeat(slices):
     Ellipsis select each position at most once.
     """
     for s in slices:
-        if s is None or s is Ellipsis or isinstance(
-                s, (slice, numbers.Integral)):
+        if s is None or s is Ellipsis or isinstance(s, (slice, numbers.Integral)):
             continue
         dtype = getattr(s, 'dtype', None)
         if dtype is None:
@@ -53,6 +52,7 @@ def add_at(dst, slices, src):
         ufunc_at(dst, slices, src)
     else:
         import cupyx
+
         cupyx.scatter_add(dst, slices, src)
 
 
@@ -66,9 +66,9 @@ class GetItem(function_node.FunctionNode):
         type_check._argname(in_types, ('x',))
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self._in_shape = x.shape
-        return utils.force_array(x[self.slices]),
+        return (utils.force_array(x[self.slices]),)
 
     def backward(self, indexes, grad_outputs):
         return GetItemGrad(self.slices, self._in_shape).apply(grad_outputs)
@@ -82,11 +82,11 @@ class GetItemGrad(function_node.FunctionNode):
         self._in_shape = in_shape
 
     def forward(self, inputs):
-        gy, = inputs
+        (gy,) = inputs
         xp = backend.get_array_module(gy)
         gx = xp.zeros(self._in_shape, gy.dtype)
         add_at(gx, self.slices, gy)
-        return gx,
+        return (gx,)
 
     def backward(self, indexes, grad_outputs):
         return GetItem(self.slices).apply(grad_outputs)

@@ -22,26 +22,37 @@ class Im2Col(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f', x_type.ndim == 4)
         out_h, out_w = _windows.out_sizes(
-            (type_check.eval(x_type.shape[2]),
-             type_check.eval(x_type.shape[3])),
-            self.ksize, self.stride, self.pad, self.cover_all, self.dilate)
-        type_check.expect(type_check.make_variable(out_h, 'out_h') > 0,
-                          type_check.make_variable(out_w, 'out_w') > 0)
+            (type_check.eval(x_type.shape[2]), type_check.eval(x_type.shape[3])),
+            self.ksize,
+            self.stride,
+            self.pad,
+            self.cover_all,
+            self.dilate,
+        )
+        type_check.expect(
+            type_check.make_variable(out_h, 'out_h') > 0,
+            type_check.make_variable(out_w, 'out_w') > 0,
+        )
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self._in_shape = x.shape
-        col = _windows.im2col(x, self.ksize, self.stride, self.pad,
-                              cover_all=self.cover_all, dilate=self.dilate)
+        col = _windows.im2col(
+            x,
+            self.ksize,
+            self.stride,
+            self.pad,
+            cover_all=self.cover_all,
+            dilate=self.dilate,
+        )
         n, c, kh, kw, out_h, out_w = col.shape
-        return col.reshape(n, c * kh * kw, out_h, out_w),
+        return (col.reshape(n, c * kh * kw, out_h, out_w),)
 
     def backward(self, indexes, grad_outputs):
-        return Im2ColGrad(self._in_shape, *self.window_params()).apply(
-            grad_outputs)
+        return Im2ColGrad(self._in_shape, *self.window_params()).apply(grad_outputs)
 
 
 class Im2ColGrad(function_node.FunctionNode):
@@ -58,11 +69,11 @@ class Im2ColGrad(function_node.FunctionNode):
         self.im2col = Im2Col(ksize, stride, pad, cover_all, dilate)
 
     def forward(self, inputs):
-        gy, = inputs
+        (gy,) = inputs
         f = self.im2col
         n, c, h, w = self.in_shape
         col = gy.reshape((n, c) + f.ksize + gy.shape[2:])
-        return _windows.col2im(col, f.stride, f.pad, (h, w), f.dilate),
+        return (_windows.col2im(col, f.stride, f.pad, (h, w), f.dilate),)
 
     def backward(self, indexes, grad_outputs):
         return Im2Col(*self.im2col.window_params()).apply(grad_outputs)

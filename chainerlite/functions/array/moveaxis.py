@@ -16,8 +16,11 @@ def _as_axis_tuple(axis):
 def _check_unique(axes, ndim, name):
     normalized = [a % ndim for a in axes]
     if len(set(normalized)) != len(normalized):
-        raise ValueError('moveaxis: duplicate value in {} axis: ({})'.format(
-            name, ', '.join(map(str, axes))))
+        raise ValueError(
+            'moveaxis: duplicate value in {} axis: ({})'.format(
+                name, ', '.join(map(str, axes))
+            )
+        )
 
 
 class Moveaxis(function_node.FunctionNode):
@@ -28,12 +31,12 @@ class Moveaxis(function_node.FunctionNode):
         self.destination = _as_axis_tuple(destination)
         if len(self.source) != len(self.destination):
             raise ValueError(
-                'moveaxis: source and destination must have the same number '
-                'of axes')
+                'moveaxis: source and destination must have the same number of axes'
+            )
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         for axis in self.source + self.destination:
             if axis >= 0:
                 type_check.expect(x_type.ndim > axis)
@@ -41,14 +44,14 @@ class Moveaxis(function_node.FunctionNode):
                 type_check.expect(x_type.ndim >= -axis)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         _check_unique(self.source, x.ndim, 'source')
         _check_unique(self.destination, x.ndim, 'destination')
         xp = backend.get_array_module(x)
-        return xp.moveaxis(x, self.source, self.destination),
+        return (xp.moveaxis(x, self.source, self.destination),)
 
     def backward(self, indexes, grad_outputs):
-        return moveaxis(grad_outputs[0], self.destination, self.source),
+        return (moveaxis(grad_outputs[0], self.destination, self.source),)
 
 
 def moveaxis(x, source, destination):

@@ -21,11 +21,15 @@ class Pad(function_node.FunctionNode):
         if mode != 'constant' and mode not in _COPY_MODES:
             raise NotImplementedError(
                 'pad: mode={!r} is not supported (use constant, {})'.format(
-                    mode, ', '.join(_COPY_MODES)))
+                    mode, ', '.join(_COPY_MODES)
+                )
+            )
         if keywords.get('reflect_type', 'even') != 'even':
             raise NotImplementedError(
                 "pad: reflect_type={!r} is not supported (only 'even')".format(
-                    keywords['reflect_type']))
+                    keywords['reflect_type']
+                )
+            )
         self.pad_width = pad_width
         self.mode = mode
         self.keywords = keywords
@@ -36,38 +40,44 @@ class Pad(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self._in_shape = x.shape
         if self.mode == 'constant' or xp is numpy:
-            return xp.pad(x, self.pad_width, mode=self.mode, **self.keywords),
+            return (xp.pad(x, self.pad_width, mode=self.mode, **self.keywords),)
         # cupy.pad departs from numpy.pad in places (wrap mode with a width
         # larger than the axis); gathering by NumPy's positions does not.
-        return x.ravel()[xp.asarray(self._copied_positions())],
+        return (x.ravel()[xp.asarray(self._copied_positions())],)
 
     def _copied_positions(self):
         # The flat input position that every output element copies.
         size = utils.size_of_shape(self._in_shape)
         return numpy.pad(
-            numpy.arange(size).reshape(self._in_shape), self.pad_width,
-            mode=self.mode, **self.keywords)
+            numpy.arange(size).reshape(self._in_shape),
+            self.pad_width,
+            mode=self.mode,
+            **self.keywords,
+        )
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         if self.mode == 'constant':
             widths = numpy.broadcast_to(
-                numpy.asarray(self.pad_width), (len(self._in_shape), 2))
+                numpy.asarray(self.pad_width), (len(self._in_shape), 2)
+            )
             inside = tuple(
                 slice(int(before), int(before) + size)
-                for (before, _), size in zip(widths, self._in_shape))
-            return get_item.get_item(gy, inside),
+                for (before, _), size in zip(widths, self._in_shape)
+            )
+            return (get_item.get_item(gy, inside),)
         size = utils.size_of_shape(self._in_shape)
         positions = self._copied_positions().ravel()
         xp = backend.get_array_module(gy)
         gy_flat = reshape.reshape(gy, (utils.size_of_shape(gy.shape),))
-        gx = get_item.GetItemGrad((xp.asarray(positions),), (size,)).apply(
-            (gy_flat,))[0]
-        return reshape.reshape(gx, self._in_shape),
+        gx = get_item.GetItemGrad((xp.asarray(positions),), (size,)).apply((gy_flat,))[
+            0
+        ]
+        return (reshape.reshape(gx, self._in_shape),)
 
 
 def pad(x, pad_width, mode='constant', **keywords):

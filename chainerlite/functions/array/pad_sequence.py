@@ -16,35 +16,33 @@ class PadSequence(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() > 0)
         type_check._argname(
-            in_types, tuple('x{}'.format(i) for i in range(len(in_types))))
+            in_types, tuple('x{}'.format(i) for i in range(len(in_types)))
+        )
         x0 = in_types[0]
         for x in in_types:
             type_check.expect(
-                x.ndim > 0,
-                x.shape[1:] == x0.shape[1:],
-                x.dtype == x0.dtype,
+                x.ndim > 0, x.shape[1:] == x0.shape[1:], x.dtype == x0.dtype
             )
             if self.length is not None:
                 type_check.expect(
-                    x.shape[0] <= type_check.make_variable(
-                        self.length, 'length'))
+                    x.shape[0] <= type_check.make_variable(self.length, 'length')
+                )
 
     def forward(self, inputs):
         xp = backend.get_array_module(*inputs)
         self._lengths = [len(x) for x in inputs]
         length = max(self._lengths) if self.length is None else self.length
         x0 = inputs[0]
-        y = xp.full((len(inputs), length) + x0.shape[1:], self.padding,
-                    x0.dtype)
+        y = xp.full((len(inputs), length) + x0.shape[1:], self.padding, x0.dtype)
         for i, x in enumerate(inputs):
-            y[i, :len(x)] = x
-        return y,
+            y[i, : len(x)] = x
+        return (y,)
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         return tuple(
-            get_item.get_item(gy, (i, slice(0, self._lengths[i])))
-            for i in indexes)
+            get_item.get_item(gy, (i, slice(0, self._lengths[i]))) for i in indexes
+        )
 
 
 def pad_sequence(xs, length=None, padding=0):

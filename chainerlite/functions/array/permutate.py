@@ -13,12 +13,14 @@ def _check_indices(indices):
     indices = cuda.to_cpu(indices)
     outside = indices[(indices < 0) | (indices >= len(indices))]
     if outside.size:
-        raise ValueError('permutate: out of bounds index: {}'.format(
-            outside[0]))
+        raise ValueError('permutate: out of bounds index: {}'.format(outside[0]))
     counts = numpy.bincount(indices, minlength=len(indices))
     if (counts > 1).any():
-        raise ValueError('permutate: indices contains duplicate value: '
-                         '{}'.format(int(numpy.argmax(counts > 1))))
+        raise ValueError(
+            'permutate: indices contains duplicate value: {}'.format(
+                int(numpy.argmax(counts > 1))
+            )
+        )
 
 
 class Permutate(function_node.FunctionNode):
@@ -51,12 +53,11 @@ class Permutate(function_node.FunctionNode):
             inverse = xp.empty_like(indices)
             inverse[indices] = xp.arange(len(indices), dtype=indices.dtype)
             indices = inverse
-        return xp.take(x, indices, axis=self.axis),
+        return (xp.take(x, indices, axis=self.axis),)
 
     def backward(self, indexes, grad_outputs):
-        indices, = self.get_retained_inputs()
-        return permutate(grad_outputs[0], indices, self.axis, not self.inv), \
-            None
+        (indices,) = self.get_retained_inputs()
+        return permutate(grad_outputs[0], indices, self.axis, not self.inv), None
 
 
 def permutate(x, indices, axis=0, inv=False):

@@ -17,14 +17,13 @@ class Repeat(function_node.FunctionNode):
     def __init__(self, repeats, axis=None):
         if isinstance(repeats, int):
             repeats = (repeats,)
-        elif not (isinstance(repeats, tuple) and all(
-                isinstance(r, int) for r in repeats)):
+        elif not (
+            isinstance(repeats, tuple) and all(isinstance(r, int) for r in repeats)
+        ):
             raise TypeError('repeat: repeats must be int or tuple of ints')
         if any(r < 0 for r in repeats):
-            raise ValueError('repeat: all elements in repeats must be zero '
-                             'or larger')
-        if axis is not None and (
-                not isinstance(axis, int) or isinstance(axis, bool)):
+            raise ValueError('repeat: all elements in repeats must be zero or larger')
+        if axis is not None and (not isinstance(axis, int) or isinstance(axis, bool)):
             raise TypeError('repeat: axis must be int or None')
         # bool counts as int (True repeats once); shapes need plain ints.
         self.repeats = tuple(int(r) for r in repeats)
@@ -32,7 +31,7 @@ class Repeat(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         if self.axis is None:
             size = x_type.size
         else:
@@ -40,20 +39,18 @@ class Repeat(function_node.FunctionNode):
             type_check.expect(-x_type.ndim <= axis, axis < x_type.ndim)
             size = x_type.shape[self.axis]
         if len(self.repeats) != 1:
-            n_repeats = type_check.make_variable(
-                len(self.repeats), 'len(repeats)')
+            n_repeats = type_check.make_variable(len(self.repeats), 'len(repeats)')
             type_check.expect(size == n_repeats)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self._in_shape = x.shape
-        repeats = self.repeats[0] if len(self.repeats) == 1 \
-            else list(self.repeats)
-        return xp.repeat(x, repeats, self.axis),
+        repeats = self.repeats[0] if len(self.repeats) == 1 else list(self.repeats)
+        return (xp.repeat(x, repeats, self.axis),)
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         if self.axis is None:
             axis, shape = 0, (utils.size_of_shape(self._in_shape),)
         else:
@@ -62,15 +59,14 @@ class Repeat(function_node.FunctionNode):
         n = shape[axis]
         if len(self.repeats) == 1:
             # Each element's copies are adjacent: split the axis and sum.
-            split = gy.shape[:axis] + (n, self.repeats[0]) \
-                + gy.shape[axis + 1:]
+            split = gy.shape[:axis] + (n, self.repeats[0]) + gy.shape[axis + 1 :]
             gx = sum_mod.sum(reshape.reshape(gy, split), axis=axis + 1)
         else:
             index = numpy.repeat(numpy.arange(n), self.repeats)
             xp = backend.get_array_module(gy)
             slices = (slice(None),) * axis + (xp.asarray(index),)
             gx = get_item.GetItemGrad(slices, shape).apply((gy,))[0]
-        return reshape.reshape(gx, self._in_shape),
+        return (reshape.reshape(gx, self._in_shape),)
 
 
 def repeat(x, repeats, axis=None):

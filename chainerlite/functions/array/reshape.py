@@ -16,7 +16,7 @@ class Reshape(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         known_size = utils.size_of_shape(d for d in self.shape if d != -1)
         if -1 in self.shape:
             if known_size != 0:
@@ -25,15 +25,15 @@ class Reshape(function_node.FunctionNode):
             type_check.expect(x_type.size == known_size)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self._in_shape = x.shape
-        return x.reshape(self.shape),
+        return (x.reshape(self.shape),)
 
     def backward(self, indexes, grad_outputs):
-        return reshape(grad_outputs[0], self._in_shape),
+        return (reshape(grad_outputs[0], self._in_shape),)
 
     def _backward_arrays(self, indexes, grad_outputs):
-        return grad_outputs[0].reshape(self._in_shape),
+        return (grad_outputs[0].reshape(self._in_shape),)
 
 
 def reshape(x, shape):

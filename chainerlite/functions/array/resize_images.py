@@ -49,11 +49,11 @@ class _ResizeAxes(function_node.FunctionNode):
         self.cols = cols
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         rows = self.rows.astype(x.dtype, copy=False)
         cols = self.cols.astype(x.dtype, copy=False)
-        return xp.matmul(xp.matmul(rows, x), cols.T),
+        return (xp.matmul(xp.matmul(rows, x), cols.T),)
 
     def backward(self, indexes, grad_outputs):
         return _ResizeAxes(self.rows.T, self.cols.T).apply(grad_outputs)
@@ -73,19 +73,18 @@ class ResizeImages(_ResizeAxes):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.ndim == 4,
-        )
+        (x_type,) = in_types
+        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim == 4)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.rows, self.cols = (
-            xp.asarray(_interpolation_matrix(
-                n_in, n_out, self.mode, self.align_corners))
-            for n_in, n_out in zip(x.shape[2:], self.output_shape))
+            xp.asarray(
+                _interpolation_matrix(n_in, n_out, self.mode, self.align_corners)
+            )
+            for n_in, n_out in zip(x.shape[2:], self.output_shape)
+        )
         return super().forward(inputs)
 
 
@@ -129,12 +128,16 @@ def resize_images(x, output_shape, mode='bilinear', align_corners=True):
 
     """
     if mode not in _MODES:
-        raise ValueError('resize_images: mode must be one of {}, not '
-                         '{!r}'.format(_MODES, mode))
+        raise ValueError(
+            'resize_images: mode must be one of {}, not {!r}'.format(_MODES, mode)
+        )
     output_shape = tuple(output_shape)
     if len(output_shape) != 2 or not all(
-            isinstance(n, (int, numpy.integer)) and n > 0
-            for n in output_shape):
-        raise ValueError('resize_images: output_shape must be two positive '
-                         'ints, not {!r}'.format(output_shape))
+        isinstance(n, (int, numpy.integer)) and n > 0 for n in output_shape
+    ):
+        raise ValueError(
+            'resize_images: output_shape must be two positive ints, not {!r}'.format(
+                output_shape
+            )
+        )
     return ResizeImages(output_shape, mode, align_corners).apply((x,))[0]

@@ -18,7 +18,7 @@ class Rollaxis(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         axis = type_check.make_variable(self.axis, 'axis')
         start = type_check.make_variable(self.start, 'start')
         if self.axis >= 0:
@@ -31,10 +31,10 @@ class Rollaxis(function_node.FunctionNode):
             type_check.expect(x_type.ndim >= -start)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self._ndim = x.ndim
-        return xp.rollaxis(x, self.axis, self.start),
+        return (xp.rollaxis(x, self.axis, self.start),)
 
     def backward(self, indexes, grad_outputs):
         axis = self.axis % self._ndim
@@ -42,7 +42,7 @@ class Rollaxis(function_node.FunctionNode):
         # Position the rolled axis took in the output.
         position = start - 1 if start > axis else start
         back = axis + 1 if axis > position else axis
-        return rollaxis(grad_outputs[0], position, back),
+        return (rollaxis(grad_outputs[0], position, back),)
 
 
 def rollaxis(x, axis, start=0):

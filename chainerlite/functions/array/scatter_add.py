@@ -22,19 +22,22 @@ class ScatterAdd(function_node.FunctionNode):
         # mask as many as it has).
         n_axes = sum(
             numpy.ndim(s) if getattr(s, 'dtype', None) == numpy.bool_ else 1
-            for s in self.slices if s is not None and s is not Ellipsis)
-        type_check.expect(a_type.ndim >= type_check.make_variable(
-            n_axes, 'number of indexed axes'))
+            for s in self.slices
+            if s is not None and s is not Ellipsis
+        )
+        type_check.expect(
+            a_type.ndim >= type_check.make_variable(n_axes, 'number of indexed axes')
+        )
 
     def forward(self, inputs):
         a, b = inputs
         self._b_shape = b.shape
         y = a.copy()
         get_item.add_at(y, self.slices, b)
-        return y,
+        return (y,)
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         gb = sum_to.sum_to(get_item.get_item(gy, self.slices), self._b_shape)
         return gy, gb
 

@@ -23,15 +23,14 @@ class SelectItem(function_node.FunctionNode):
     def forward(self, inputs):
         x, t = inputs
         xp = backend.get_array_module(*inputs)
-        if xp is numpy and t.size and (
-                t.min() < 0 or t.max() >= x.shape[1]):
+        if xp is numpy and t.size and (t.min() < 0 or t.max() >= x.shape[1]):
             raise ValueError('select_item: out of bounds index in t')
         self.retain_inputs((1,))
         self._in_shape = x.shape
-        return x[xp.arange(len(t)), t],
+        return (x[xp.arange(len(t)), t],)
 
     def backward(self, indexes, grad_outputs):
-        t, = self.get_retained_inputs()
+        (t,) = self.get_retained_inputs()
         gx = SelectItemGrad(self._in_shape).apply((grad_outputs[0], t))[0]
         return gx, None
 
@@ -48,10 +47,10 @@ class SelectItemGrad(function_node.FunctionNode):
         self.retain_inputs((1,))
         gx = xp.zeros(self._in_shape, gy.dtype)
         gx[xp.arange(len(t)), t] = gy
-        return gx,
+        return (gx,)
 
     def backward(self, indexes, grad_outputs):
-        t, = self.get_retained_inputs()
+        (t,) = self.get_retained_inputs()
         return SelectItem().apply((grad_outputs[0], t))[0], None
 
 

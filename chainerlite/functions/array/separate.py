@@ -16,23 +16,22 @@ class Separate(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         axis = type_check.make_variable(self.axis, 'axis')
         type_check.expect(-x_type.ndim <= axis, axis < x_type.ndim)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         axis = self.axis % x.ndim
-        self._shape = x.shape[:axis] + x.shape[axis + 1:]
+        self._shape = x.shape[:axis] + x.shape[axis + 1 :]
         lead = (slice(None),) * axis
         return tuple(x[lead + (i,)] for i in range(x.shape[axis]))
 
     def backward(self, indexes, grad_outputs):
         xp = backend.get_array_module(*grad_outputs)
         dtype = next(g.dtype for g in grad_outputs if g is not None)
-        gys = [xp.zeros(self._shape, dtype) if g is None else g
-               for g in grad_outputs]
-        return stack.stack(gys, self.axis),
+        gys = [xp.zeros(self._shape, dtype) if g is None else g for g in grad_outputs]
+        return (stack.stack(gys, self.axis),)
 
 
 def separate(x, axis=0):

@@ -13,24 +13,21 @@ class Space2Depth(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('X',))
-        x_type, = in_types
+        (x_type,) = in_types
         r = type_check.make_variable(self.r, 'r')
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.ndim == 4,
-        )
+        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim == 4)
         type_check.expect(x_type.shape[2] % r == 0, x_type.shape[3] % r == 0)
 
     def forward(self, inputs):
-        X, = inputs
+        (X,) = inputs
         r = self.r
         b, c, h, w = X.shape
         X = X.reshape(b, c, h // r, r, w // r, r)
         X = X.transpose(0, 3, 5, 1, 2, 4)
-        return X.reshape(b, r * r * c, h // r, w // r),
+        return (X.reshape(b, r * r * c, h // r, w // r),)
 
     def backward(self, indexes, grad_outputs):
-        return depth2space.depth2space(grad_outputs[0], self.r),
+        return (depth2space.depth2space(grad_outputs[0], self.r),)
 
 
 def space2depth(X, r):

@@ -49,12 +49,13 @@ def spatial_transformer_grid(theta, output_shape):
     if len(shape) != 3 or shape[1:] != (2, 3) or dtype.kind != 'f':
         raise type_check.InvalidType(
             'theta: float array of shape (n, 2, 3)',
-            'spatial_transformer_grid: theta.shape {}, dtype {}'.format(
-                shape, dtype))
+            'spatial_transformer_grid: theta.shape {}, dtype {}'.format(shape, dtype),
+        )
     xp = backend.get_array_module(getattr(theta, 'array', theta))
     h, w = output_shape
-    ys, xs = xp.meshgrid(xp.linspace(-1., 1., h), xp.linspace(-1., 1., w),
-                         indexing='ij')
+    ys, xs = xp.meshgrid(
+        xp.linspace(-1.0, 1.0, h), xp.linspace(-1.0, 1.0, w), indexing='ij'
+    )
     coords = xp.stack([xs.ravel(), ys.ravel(), xp.ones(h * w)]).astype(dtype)
     coords = broadcast.broadcast_to(coords, (shape[0], 3, h * w))
     return reshape.reshape(matmul.matmul(theta, coords), (shape[0], 2, h, w))

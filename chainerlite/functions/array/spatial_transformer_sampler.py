@@ -26,12 +26,13 @@ def sample_bilinear(x, py, px):
     for cy, wy in ((y0, 1 - dy), (y0 + 1, dy)):
         for cx, wx in ((x0, 1 - dx), (x0 + 1, dx)):
             inside = (cy >= 0) & (cy < h) & (cx >= 0) & (cx < w)
-            index = (xp.clip(cy, 0, h - 1) * w
-                     + xp.clip(cx, 0, w - 1)).astype(numpy.intp)
+            index = (xp.clip(cy, 0, h - 1) * w + xp.clip(cx, 0, w - 1)).astype(
+                numpy.intp
+            )
             weight = wy * wx * inside.astype(wy.dtype)
-            term = get_item.get_item(flat, (batch, index)) * broadcast.\
-                broadcast_to(reshape.reshape(weight, weight.shape + (1,)),
-                             weight.shape + (c,))
+            term = get_item.get_item(flat, (batch, index)) * broadcast.broadcast_to(
+                reshape.reshape(weight, weight.shape + (1,)), weight.shape + (c,)
+            )
             out = term if out is None else out + term
     return out
 
@@ -71,17 +72,22 @@ def spatial_transformer_sampler(x, grid):
         array([[[[5.]]]], dtype=float32)
 
     """
-    if (len(x.shape) != 4 or len(grid.shape) != 4 or grid.shape[1] != 2
-            or grid.shape[0] != x.shape[0]):
+    if (
+        len(x.shape) != 4
+        or len(grid.shape) != 4
+        or grid.shape[1] != 2
+        or grid.shape[0] != x.shape[0]
+    ):
         raise type_check.InvalidType(
             'x: (n, c, h, w), grid: (n, 2, out_h, out_w)',
             'spatial_transformer_sampler: x.shape {}, grid.shape {}'.format(
-                tuple(x.shape), tuple(grid.shape)))
+                tuple(x.shape), tuple(grid.shape)
+            ),
+        )
     n, c, h, w = x.shape
     out_h, out_w = grid.shape[2:]
     grid = reshape.reshape(grid, (n, 2, out_h * out_w))
-    px = (grid[:, 0] + 1) * ((w - 1) / 2.)
-    py = (grid[:, 1] + 1) * ((h - 1) / 2.)
-    y = sample_bilinear(x, py, px)               # (n, out_h * out_w, c)
-    return reshape.reshape(transpose.transpose(y, (0, 2, 1)),
-                           (n, c, out_h, out_w))
+    px = (grid[:, 0] + 1) * ((w - 1) / 2.0)
+    py = (grid[:, 1] + 1) * ((h - 1) / 2.0)
+    y = sample_bilinear(x, py, px)  # (n, out_h * out_w, c)
+    return reshape.reshape(transpose.transpose(y, (0, 2, 1)), (n, c, out_h, out_w))

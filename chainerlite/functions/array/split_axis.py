@@ -12,8 +12,7 @@ from chainerlite.utils import type_check
 def _normalize(indices_or_sections):
     if isinstance(indices_or_sections, int):
         if indices_or_sections <= 0:
-            raise ValueError('split_axis: the number of sections must be '
-                             'positive')
+            raise ValueError('split_axis: the number of sections must be positive')
         return indices_or_sections
     if isinstance(indices_or_sections, (list, tuple)):
         indices = numpy.asarray(indices_or_sections)
@@ -21,10 +20,12 @@ def _normalize(indices_or_sections):
         indices = cuda.to_cpu(indices_or_sections)
     else:
         indices = None
-    if indices is None or indices.ndim != 1 or (
-            indices.size and indices.dtype.kind not in 'iu'):
-        raise TypeError(
-            'split_axis: indices_or_sections must be integer or 1-D array')
+    if (
+        indices is None
+        or indices.ndim != 1
+        or (indices.size and indices.dtype.kind not in 'iu')
+    ):
+        raise TypeError('split_axis: indices_or_sections must be integer or 1-D array')
     if (numpy.diff(indices) < 0).any():
         raise ValueError('split_axis: indices_or_sections must be sorted')
     return tuple(int(i) for i in indices)
@@ -41,16 +42,15 @@ class SplitAxis(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         axis = type_check.make_variable(self.axis, 'axis')
         type_check.expect(-x_type.ndim <= axis, axis < x_type.ndim)
         if isinstance(self.indices_or_sections, int):
-            sections = type_check.make_variable(
-                self.indices_or_sections, 'sections')
+            sections = type_check.make_variable(self.indices_or_sections, 'sections')
             type_check.expect(x_type.shape[self.axis] % sections == 0)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         ys = xp.split(x, self.indices_or_sections, self.axis)
         self._shapes = [y.shape for y in ys]
@@ -59,9 +59,11 @@ class SplitAxis(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         xp = backend.get_array_module(*grad_outputs)
         dtype = next(g.dtype for g in grad_outputs if g is not None)
-        gys = [xp.zeros(shape, dtype) if g is None else g
-               for g, shape in zip(grad_outputs, self._shapes)]
-        return concat.concat(gys, self.axis),
+        gys = [
+            xp.zeros(shape, dtype) if g is None else g
+            for g, shape in zip(grad_outputs, self._shapes)
+        ]
+        return (concat.concat(gys, self.axis),)
 
 
 def split_axis(x, indices_or_sections, axis, force_tuple=True):

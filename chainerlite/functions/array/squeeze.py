@@ -10,8 +10,11 @@ class Squeeze(function_node.FunctionNode):
     """Removal of axes of size one."""
 
     def __init__(self, axis=None):
-        if axis is None or isinstance(axis, tuple) and all(
-                isinstance(a, int) for a in axis):
+        if (
+            axis is None
+            or isinstance(axis, tuple)
+            and all(isinstance(a, int) for a in axis)
+        ):
             self.axis = axis
         elif isinstance(axis, int):
             self.axis = (axis,)
@@ -20,7 +23,7 @@ class Squeeze(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         for axis in self.axis or ():
             if axis >= 0:
                 type_check.expect(x_type.ndim > axis)
@@ -28,19 +31,19 @@ class Squeeze(function_node.FunctionNode):
                 type_check.expect(x_type.ndim >= -axis)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         for axis in self.axis or ():
             # A ValueError, as in Chainer (the axis itself is valid).
             if x.shape[axis] != 1:
                 raise ValueError(
-                    'squeeze: axis {} has size {}, not one'.format(
-                        axis, x.shape[axis]))
+                    'squeeze: axis {} has size {}, not one'.format(axis, x.shape[axis])
+                )
         xp = backend.get_array_module(x)
         self._in_shape = x.shape
-        return xp.squeeze(x, self.axis),
+        return (xp.squeeze(x, self.axis),)
 
     def backward(self, indexes, grad_outputs):
-        return reshape.reshape(grad_outputs[0], self._in_shape),
+        return (reshape.reshape(grad_outputs[0], self._in_shape),)
 
 
 def squeeze(x, axis=None):

@@ -17,7 +17,8 @@ class Stack(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() > 0)
         type_check._argname(
-            in_types, tuple('x{}'.format(i) for i in range(len(in_types))))
+            in_types, tuple('x{}'.format(i) for i in range(len(in_types)))
+        )
         x0 = in_types[0]
         axis = type_check.make_variable(self.axis, 'axis')
         type_check.expect(-x0.ndim - 1 <= axis, axis <= x0.ndim)
@@ -26,7 +27,7 @@ class Stack(function_node.FunctionNode):
 
     def forward(self, inputs):
         xp = backend.get_array_module(*inputs)
-        return xp.stack(inputs, axis=self.axis),
+        return (xp.stack(inputs, axis=self.axis),)
 
     def backward(self, indexes, grad_outputs):
         return separate.separate(grad_outputs[0], self.axis)

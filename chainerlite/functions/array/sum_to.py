@@ -15,7 +15,7 @@ class SumTo(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         ndim = len(self._shape)
         type_check.expect(x_type.ndim >= ndim)
         for i in range(-ndim, 0):
@@ -23,12 +23,12 @@ class SumTo(function_node.FunctionNode):
                 type_check.expect(x_type.shape[i] == self._shape[i])
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self._in_shape = x.shape
-        return array_utils.sum_to(x, self._shape),
+        return (array_utils.sum_to(x, self._shape),)
 
     def backward(self, indexes, grad_outputs):
-        return broadcast.broadcast_to(grad_outputs[0], self._in_shape),
+        return (broadcast.broadcast_to(grad_outputs[0], self._in_shape),)
 
 
 def sum_to(x, shape):

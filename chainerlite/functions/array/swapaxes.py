@@ -23,16 +23,16 @@ class Swapaxes(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         _expect_axis(x_type, self.axis1, 'axis1')
         _expect_axis(x_type, self.axis2, 'axis2')
 
     def forward(self, inputs):
-        x, = inputs
-        return x.swapaxes(self.axis1, self.axis2),
+        (x,) = inputs
+        return (x.swapaxes(self.axis1, self.axis2),)
 
     def backward(self, indexes, grad_outputs):
-        return swapaxes(grad_outputs[0], self.axis1, self.axis2),
+        return (swapaxes(grad_outputs[0], self.axis1, self.axis2),)
 
 
 def swapaxes(x, axis1, axis2):

@@ -13,25 +13,23 @@ class Tile(function_node.FunctionNode):
     def __init__(self, reps):
         if isinstance(reps, int):
             reps = (reps,)
-        elif not (isinstance(reps, tuple) and all(
-                isinstance(r, int) for r in reps)):
+        elif not (isinstance(reps, tuple) and all(isinstance(r, int) for r in reps)):
             raise TypeError('tile: reps must be int or tuple of ints')
         if any(r < 0 for r in reps):
-            raise ValueError('tile: all elements in reps must be zero or '
-                             'larger')
+            raise ValueError('tile: all elements in reps must be zero or larger')
         self.reps = reps
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self._in_shape = x.shape
-        return xp.tile(x, self.reps),
+        return (xp.tile(x, self.reps),)
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         ndim = max(len(self.reps), len(self._in_shape))
         reps = (1,) * (ndim - len(self.reps)) + self.reps
         shape = (1,) * (ndim - len(self._in_shape)) + self._in_shape
@@ -40,7 +38,7 @@ class Tile(function_node.FunctionNode):
         gx = reshape.reshape(gy, interleaved)
         if ndim:
             gx = sum_mod.sum(gx, axis=tuple(range(0, 2 * ndim, 2)))
-        return reshape.reshape(gx, self._in_shape),
+        return (reshape.reshape(gx, self._in_shape),)
 
 
 def tile(x, reps):

@@ -13,23 +13,23 @@ class Transpose(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         if self.axes is not None:
-            x_type, = in_types
+            (x_type,) = in_types
             type_check.expect(x_type.ndim == len(self.axes))
             for axis in self.axes:
                 type_check.expect(-x_type.ndim <= axis, axis < x_type.ndim)
 
     def forward(self, inputs):
-        x, = inputs
-        return x.transpose(self.axes),
+        (x,) = inputs
+        return (x.transpose(self.axes),)
 
     def backward(self, indexes, grad_outputs):
         if self.axes is None:
-            return transpose(grad_outputs[0]),
+            return (transpose(grad_outputs[0]),)
         ndim = len(self.axes)
         inverse = [0] * ndim
         for position, axis in enumerate(self.axes):
             inverse[axis % ndim] = position
-        return transpose(grad_outputs[0], inverse),
+        return (transpose(grad_outputs[0], inverse),)
 
 
 def transpose(x, axes=None):

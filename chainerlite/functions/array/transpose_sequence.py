@@ -18,7 +18,8 @@ class TransposeSequence(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(
-            in_types, tuple('xs[{}]'.format(i) for i in range(len(in_types))))
+            in_types, tuple('xs[{}]'.format(i) for i in range(len(in_types)))
+        )
         x0 = in_types[0]
         type_check.expect(x0.ndim >= 1)
         for x in in_types[1:]:
@@ -31,18 +32,22 @@ class TransposeSequence(function_node.FunctionNode):
         self._n_inputs = len(xs)
         self._item = (xs[0].shape[1:], xs[0].dtype)
         self._sizes = _transposed_lengths([len(x) for x in xs])
-        return tuple(xp.stack([x[t] for x in xs[:size]])
-                     for t, size in enumerate(self._sizes))
+        return tuple(
+            xp.stack([x[t] for x in xs[:size]]) for t, size in enumerate(self._sizes)
+        )
 
     def backward(self, indexes, grad_outputs):
-        xp = backend.get_array_module(
-            *[g for g in grad_outputs if g is not None])
+        xp = backend.get_array_module(*[g for g in grad_outputs if g is not None])
         shape, dtype = self._item
-        gys = [xp.zeros((size,) + shape, dtype) if g is None else g
-               for g, size in zip(grad_outputs, self._sizes)]
+        gys = [
+            xp.zeros((size,) + shape, dtype) if g is None else g
+            for g, size in zip(grad_outputs, self._sizes)
+        ]
         gxs = list(TransposeSequence().apply(gys))
-        gxs += [variable.Variable(xp.zeros((0,) + shape, dtype))
-                for _ in range(self._n_inputs - len(gxs))]
+        gxs += [
+            variable.Variable(xp.zeros((0,) + shape, dtype))
+            for _ in range(self._n_inputs - len(gxs))
+        ]
         return tuple(gxs[i] for i in indexes)
 
 
@@ -84,7 +89,8 @@ def transpose_sequence(xs):
     if any(a < b for a, b in zip(lengths, lengths[1:])):
         raise ValueError(
             'transpose_sequence: xs must be sorted by decreasing length; got '
-            'lengths {}'.format(lengths))
+            'lengths {}'.format(lengths)
+        )
     if not lengths or lengths[0] == 0:
         return ()
     return TransposeSequence().apply(xs)

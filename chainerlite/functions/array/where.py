@@ -15,21 +15,19 @@ class Where(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('condition', 'x', 'y'))
         c_type, x_type, y_type = in_types
-        type_check.expect(c_type.dtype == numpy.bool_,
-                          x_type.dtype == y_type.dtype)
-        type_check.expect_broadcast_shapes(
-            c_type.shape, x_type.shape, y_type.shape)
+        type_check.expect(c_type.dtype == numpy.bool_, x_type.dtype == y_type.dtype)
+        type_check.expect_broadcast_shapes(c_type.shape, x_type.shape, y_type.shape)
 
     def forward(self, inputs):
         condition, x, y = inputs
         xp = backend.get_array_module(*inputs)
         self.retain_inputs((0,))
         self._shapes = (x.shape, y.shape)
-        return utils.force_array(xp.where(condition, x, y)),
+        return (utils.force_array(xp.where(condition, x, y)),)
 
     def backward(self, indexes, grad_outputs):
-        condition, = self.get_retained_inputs()
-        gy, = grad_outputs
+        (condition,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
         xp = backend.get_array_module(gy)
         zero = xp.zeros((), gy.dtype)
         grads = [None, None, None]

@@ -5,6 +5,7 @@ filter tap) read the same pixel, and a negative one would index backwards;
 neither is an error NumPy reports clearly, so the functions and links that
 take these arguments check them first.
 """
+
 import operator
 
 _BOUNDS = {1: 'a positive int', 0: 'a non-negative int'}
@@ -43,8 +44,13 @@ def int_tuple(value, n, name, where, minimum=1):
     if any(v is None or v < minimum for v in items):
         raise ValueError(
             '{}: {} must be {} or {} of them, but {!r} is given'.format(
-                where, name, _BOUNDS[minimum],
-                'a pair' if n == 2 else 'a tuple of {}'.format(n), value))
+                where,
+                name,
+                _BOUNDS[minimum],
+                'a pair' if n == 2 else 'a tuple of {}'.format(n),
+                value,
+            )
+        )
     return tuple(items)
 
 
@@ -73,6 +79,9 @@ def positive_int(value, name, where):
     except (TypeError, ValueError):
         checked = None
     if checked is None or checked != value or checked < 1:
-        raise ValueError('{}: {} must be a positive int, but {!r} is '
-                         'given'.format(where, name, value))
+        raise ValueError(
+            '{}: {} must be a positive int, but {!r} is given'.format(
+                where, name, value
+            )
+        )
     return checked

@@ -31,8 +31,7 @@ def check_inputs(in_types):
     n_in = in_types.size()
     type_check.expect(2 <= n_in, n_in <= 3)
     has_bias = type_check.eval(n_in) == 3
-    type_check.argname(
-        in_types, ('x', 'W', 'b') if has_bias else ('x', 'W'))
+    type_check.argname(in_types, ('x', 'W', 'b') if has_bias else ('x', 'W'))
     x_type, w_type = in_types[:2]
     type_check.expect(x_type.dtype.kind == 'f', w_type.dtype.kind == 'f')
     return x_type, w_type, in_types[2] if has_bias else None
@@ -40,9 +39,11 @@ def check_inputs(in_types):
 
 def check_bias(b_type, x_type, *shape):
     """Checks that the bias has the dtype of ``x`` and the given shape."""
-    type_check.expect(b_type.dtype == x_type.dtype,
-                      b_type.ndim == len(shape),
-                      *[b_type.shape[i] == n for i, n in enumerate(shape)])
+    type_check.expect(
+        b_type.dtype == x_type.dtype,
+        b_type.ndim == len(shape),
+        *[b_type.shape[i] == n for i, n in enumerate(shape)],
+    )
 
 
 class ConvParams:
@@ -66,8 +67,7 @@ class ConvParams:
 
     """
 
-    def __init__(self, stride, pad, cover_all, dilate, groups, where,
-                 ndim=2):
+    def __init__(self, stride, pad, cover_all, dilate, groups, where, ndim=2):
         self.ndim = ndim
         self.stride = _conv_args.int_tuple(stride, ndim, 'stride', where)
         self.pad = _conv_args.int_tuple(pad, ndim, 'pad', where, minimum=0)
@@ -80,8 +80,12 @@ class ConvParams:
 
     def kwargs(self):
         """Keyword arguments of a convolution function, but ``cover_all``."""
-        return {'stride': self.stride, 'pad': self.pad,
-                'dilate': self.dilate, 'groups': self.groups}
+        return {
+            'stride': self.stride,
+            'pad': self.pad,
+            'dilate': self.dilate,
+            'groups': self.groups,
+        }
 
     def out_size(self, dims, ksize):
         """Output lengths of the convolution of an input of lengths ``dims``.
@@ -90,14 +94,17 @@ class ConvParams:
             RuntimeError: If an output length is not positive.
 
         """
-        outs = _windows.out_sizes(dims, ksize, self.stride, self.pad,
-                                  self.cover_all, self.dilate)
+        outs = _windows.out_sizes(
+            dims, ksize, self.stride, self.pad, self.cover_all, self.dilate
+        )
         for axis, size in enumerate(outs):
             if size <= 0:
-                name = (('Height', 'Width')[axis] if self.ndim == 2
-                        else 'Size of axis {}'.format(axis))
-                raise RuntimeError(
-                    '{} in the output should be positive.'.format(name))
+                name = (
+                    ('Height', 'Width')[axis]
+                    if self.ndim == 2
+                    else 'Size of axis {}'.format(axis)
+                )
+                raise RuntimeError('{} in the output should be positive.'.format(name))
         return outs
 
     def grouped_columns(self, x, ksize):
@@ -107,9 +114,15 @@ class ConvParams:
         if cached is not None and cached[0] is x and cached[1] == ksize:
             col = cached[2]
         else:
-            col = _windows.im2col(x, ksize, self.stride, self.pad,
-                                  cover_all=self.cover_all,
-                                  dilate=self.dilate, channel_major=True)
+            col = _windows.im2col(
+                x,
+                ksize,
+                self.stride,
+                self.pad,
+                cover_all=self.cover_all,
+                dilate=self.dilate,
+                channel_major=True,
+            )
             if isinstance(x, numpy.ndarray):
                 self._columns = x, ksize, col
         rows = col.shape[0] // self.groups
@@ -120,8 +133,9 @@ class ConvParams:
     def col2im(self, col, dims):
         """Images of lengths ``dims`` summed from a channel-major column
         array."""
-        return _windows.col2im(col, self.stride, self.pad, dims,
-                               self.dilate, channel_major=True)
+        return _windows.col2im(
+            col, self.stride, self.pad, dims, self.dilate, channel_major=True
+        )
 
 
 def _channel_major(y, groups):
@@ -188,10 +202,8 @@ def convolve_transpose(x, W, dims, params):
     groups = params.groups
     W = W.reshape(groups, c_in // groups, -1).transpose(0, 2, 1)
     col = xp.matmul(W, _channel_major(x, groups))
-    col = col.reshape((groups * c_out_g,) + ksize + x.shape[:1]
-                      + x.shape[2:])
-    return xp.ascontiguousarray(params.col2im(col, dims)).astype(
-        x.dtype, copy=False)
+    col = col.reshape((groups * c_out_g,) + ksize + x.shape[:1] + x.shape[2:])
+    return xp.ascontiguousarray(params.col2im(col, dims)).astype(x.dtype, copy=False)
 
 
 def convolve_grad_weight(x, gy, ksize, params):

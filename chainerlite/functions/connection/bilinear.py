@@ -20,7 +20,8 @@ class BilinearFunction(function_node.FunctionNode):
         if n_in != 3 and n_in != 6:
             raise type_check.InvalidType(
                 'in_types.size() == 3 or in_types.size() == 6',
-                'in_types.size() == {}'.format(n_in))
+                'in_types.size() == {}'.format(n_in),
+            )
         names = ('e1', 'e2', 'W', 'V1', 'V2', 'b')
         type_check.argname(in_types, names[:n_in])
         e1_type, e2_type, w_type = in_types[:3]
@@ -63,12 +64,12 @@ class BilinearFunction(function_node.FunctionNode):
             y += xp.matmul(e1, V1)
             y += xp.matmul(e2, V2)
             y += b
-        return y,
+        return (y,)
 
     def backward(self, indexes, grad_outputs):
         inputs = self.get_retained_inputs()
         e1_orig, e2_orig, W = inputs[:3]
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         n = e1_orig.shape[0]
         j, k, l_ = W.shape
         e1 = reshape.reshape(e1_orig, (n, j))
@@ -77,8 +78,9 @@ class BilinearFunction(function_node.FunctionNode):
         if 0 in indexes or 1 in indexes:
             # gy_il W_jkl, as a stack of (j, k) matrices
             gyw = reshape.reshape(
-                matmul.matmul(gy, reshape.reshape(W, (j * k, l_)),
-                              transb=True), (n, j, k))
+                matmul.matmul(gy, reshape.reshape(W, (j * k, l_)), transb=True),
+                (n, j, k),
+            )
         if 0 in indexes:
             ge1 = matmul.matmul(gyw, reshape.reshape(e2, (n, k, 1)))
             grads[0] = reshape.reshape(ge1, (n, j))
@@ -86,10 +88,8 @@ class BilinearFunction(function_node.FunctionNode):
             ge2 = matmul.matmul(reshape.reshape(e1, (n, 1, j)), gyw)
             grads[1] = reshape.reshape(ge2, (n, k))
         if 2 in indexes:
-            outer = (reshape.reshape(e1, (n, j, 1)) *
-                     reshape.reshape(e2, (n, 1, k)))
-            gW = matmul.matmul(reshape.reshape(outer, (n, j * k)), gy,
-                               transa=True)
+            outer = reshape.reshape(e1, (n, j, 1)) * reshape.reshape(e2, (n, 1, k))
+            gW = matmul.matmul(reshape.reshape(outer, (n, j * k)), gy, transa=True)
             grads[2] = reshape.reshape(gW, W.shape)
         if len(inputs) == 6:
             V1, V2 = inputs[3:5]

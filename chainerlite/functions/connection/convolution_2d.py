@@ -7,14 +7,15 @@ class Nodes2D:
     """Mixin of the 2-D convolution nodes: their gradients stay 2-D nodes."""
 
     def convolution(self, cover_all):
-        return Convolution2DFunction(cover_all=cover_all,
-                                     **self.params.kwargs())
+        return Convolution2DFunction(cover_all=cover_all, **self.params.kwargs())
 
     def deconvolution(self, outsize):
         # imported here: deconvolution_2d subclasses this module's classes
         from chainerlite.functions.connection import deconvolution_2d
+
         return deconvolution_2d.Deconvolution2DFunction(
-            outsize=outsize, **self.params.kwargs())
+            outsize=outsize, **self.params.kwargs()
+        )
 
 
 class Convolution2DFunction(Nodes2D, convolution_nd.ConvolutionND):
@@ -30,8 +31,9 @@ class Convolution2DFunction(Nodes2D, convolution_nd.ConvolutionND):
         super().__init__(2, stride, pad, cover_all, dilate, groups)
 
 
-def convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False, *,
-                   dilate=1, groups=1):
+def convolution_2d(
+    x, W, b=None, stride=1, pad=0, cover_all=False, *, dilate=1, groups=1
+):
     """Two-dimensional convolution function.
 
     It computes correlations between the filters ``W`` and the patches of

@@ -17,15 +17,16 @@ class ConvolutionFamily(function_node.FunctionNode):
 
     def convolution(self, cover_all):
         """Convolution node with the parameters of this node."""
-        return ConvolutionND(self.ndim, cover_all=cover_all,
-                             **self.params.kwargs())
+        return ConvolutionND(self.ndim, cover_all=cover_all, **self.params.kwargs())
 
     def deconvolution(self, outsize):
         """Deconvolution node with the parameters of this node."""
         # imported here: deconvolution_nd subclasses this module's classes
         from chainerlite.functions.connection import deconvolution_nd
+
         return deconvolution_nd.DeconvolutionND(
-            self.ndim, outsize=outsize, **self.params.kwargs())
+            self.ndim, outsize=outsize, **self.params.kwargs()
+        )
 
     def bias_grad(self, gy):
         """Gradient of the bias: ``gy`` summed over all but the channels."""
@@ -50,11 +51,11 @@ class ConvolutionND(ConvolutionFamily):
 
     function_name = 'convolution_nd'
 
-    def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1,
-                 groups=1):
+    def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
         self.ndim = ndim
         self.params = _conv_utils.ConvParams(
-            stride, pad, cover_all, dilate, groups, self.function_name, ndim)
+            stride, pad, cover_all, dilate, groups, self.function_name, ndim
+        )
 
     def check_type_forward(self, in_types):
         x_type, w_type, b_type = _conv_utils.check_inputs(in_types)
@@ -74,17 +75,16 @@ class ConvolutionND(ConvolutionFamily):
         y = _conv_utils.convolve(x, W, self.params)
         if len(inputs) == 3:
             y = self.add_bias(y, inputs[2])
-        return y,
+        return (y,)
 
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         grads = []
         if 0 in indexes:
             grads.append(self.deconvolution(x.shape[2:]).apply((gy, W))[0])
         if 1 in indexes:
-            grads.append(ConvolutionNDGradW(self, W.shape, W.dtype).apply(
-                (x, gy))[0])
+            grads.append(ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0])
         if 2 in indexes:
             grads.append(self.bias_grad(gy))
         return tuple(grads)
@@ -110,25 +110,23 @@ class ConvolutionNDGradW(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gy = inputs
-        gW = _conv_utils.convolve_grad_weight(
-            x, gy, self.ksize, self.conv.params)
-        return gW.astype(self.w_dtype, copy=False),
+        gW = _conv_utils.convolve_grad_weight(x, gy, self.ksize, self.conv.params)
+        return (gW.astype(self.w_dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()
-        ggW, = grad_outputs
+        (ggW,) = grad_outputs
         grads = []
         if 0 in indexes:
-            grads.append(self.conv.deconvolution(x.shape[2:]).apply(
-                (gy, ggW))[0])
+            grads.append(self.conv.deconvolution(x.shape[2:]).apply((gy, ggW))[0])
         if 1 in indexes:
-            grads.append(self.conv.convolution(
-                self.conv.params.cover_all).apply((x, ggW))[0])
+            grads.append(
+                self.conv.convolution(self.conv.params.cover_all).apply((x, ggW))[0]
+            )
         return tuple(grads)
 
 
-def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1,
-                   groups=1):
+def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
     """N-dimensional convolution function.
 
     The N-d generalisation of :func:`convolution_2d`: it correlates the
@@ -175,8 +173,7 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1,
         array([[[1., 5., 9.]]], dtype=float32)
 
     """
-    func = ConvolutionND(len(x.shape) - 2, stride, pad, cover_all, dilate,
-                         groups)
+    func = ConvolutionND(len(x.shape) - 2, stride, pad, cover_all, dilate, groups)
     inputs = (x, W) if b is None else (x, W, b)
     return func.apply(inputs)[0]
 
@@ -195,11 +192,12 @@ def check_spatial_ndim(x, ndim, name):
         raise ValueError(
             '{}: the input x must have {} spatial axes (shape (n, c, ...) '
             'of {} dimensions), but its shape is {}'.format(
-                name, ndim, ndim + 2, tuple(x.shape)))
+                name, ndim, ndim + 2, tuple(x.shape)
+            )
+        )
 
 
-def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1,
-                   groups=1):
+def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
     """1-dimensional convolution: :func:`convolution_nd` of 3-d inputs.
 
     Raises:
@@ -210,8 +208,7 @@ def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1,
     return convolution_nd(x, W, b, stride, pad, cover_all, dilate, groups)
 
 
-def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1,
-                   groups=1):
+def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
     """3-dimensional convolution: :func:`convolution_nd` of 5-d inputs.
 
     Raises:

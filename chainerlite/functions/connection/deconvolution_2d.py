@@ -4,8 +4,7 @@ from chainerlite.functions.connection import convolution_2d
 from chainerlite.functions.connection import deconvolution_nd
 
 
-class Deconvolution2DFunction(convolution_2d.Nodes2D,
-                              deconvolution_nd.DeconvolutionND):
+class Deconvolution2DFunction(convolution_2d.Nodes2D, deconvolution_nd.DeconvolutionND):
     """Two-dimensional deconvolution, the transpose of a convolution."""
 
     function_name = 'deconvolution_2d'
@@ -14,12 +13,14 @@ class Deconvolution2DFunction(convolution_2d.Nodes2D,
         super().__init__(2, stride, pad, outsize, dilate, groups)
 
     def estimated_outsize_error(self, axis):
-        return RuntimeError('{} in the output must be positive.'.format(
-            ('Height', 'Width')[axis]))
+        return RuntimeError(
+            '{} in the output must be positive.'.format(('Height', 'Width')[axis])
+        )
 
 
-def deconvolution_2d(x, W, b=None, stride=1, pad=0, outsize=None, *,
-                     dilate=1, groups=1):
+def deconvolution_2d(
+    x, W, b=None, stride=1, pad=0, outsize=None, *, dilate=1, groups=1
+):
     """Two-dimensional deconvolution function.
 
     This is the transpose of :func:`convolution_2d` (its gradient with

@@ -18,17 +18,19 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
 
     function_name = 'deconvolution_nd'
 
-    def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1,
-                 groups=1):
+    def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1, groups=1):
         self.ndim = ndim
         # cover_all is decided in forward, from the input and output sizes.
         self.params = _conv_utils.ConvParams(
-            stride, pad, False, dilate, groups, self.function_name, ndim)
+            stride, pad, False, dilate, groups, self.function_name, ndim
+        )
         self.outs = (None,) * ndim if outsize is None else tuple(outsize)
         if len(self.outs) != ndim:
-            raise ValueError('{}: outsize must have {} values, but {!r} is '
-                             'given'.format(self.function_name, ndim,
-                                            outsize))
+            raise ValueError(
+                '{}: outsize must have {} values, but {!r} is given'.format(
+                    self.function_name, ndim, outsize
+                )
+            )
 
     def check_type_forward(self, in_types):
         x_type, w_type, b_type = _conv_utils.check_inputs(in_types)
@@ -44,23 +46,22 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
                 continue
             # The input must be what a convolution of the output gives, with
             # or without cover_all.
-            args = (out, w_type.shape[axis + 2], p.stride[axis],
-                    p.pad[axis])
+            args = (out, w_type.shape[axis + 2], p.stride[axis], p.pad[axis])
             d = p.dilate[axis]
             lower = _windows.get_conv_outsize(*args, d=d)
             upper = _windows.get_conv_outsize(*args, cover_all=True, d=d)
             in_size = x_type.shape[axis + 2]
             type_check.expect(lower <= in_size, in_size <= upper)
         if b_type is not None:
-            _conv_utils.check_bias(b_type, x_type,
-                                   w_type.shape[1] * p.groups)
+            _conv_utils.check_bias(b_type, x_type, w_type.shape[1] * p.groups)
 
     def estimated_outsize_error(self, axis):
         """The error raised when the computed output length of ``axis`` is
         not positive."""
         return AssertionError(
             '{}: the output length of axis {} must be positive; give '
-            'outsize or a smaller pad'.format(self.function_name, axis))
+            'outsize or a smaller pad'.format(self.function_name, axis)
+        )
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -71,8 +72,12 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
         for axis, out in enumerate(outs):
             if out is None:
                 out = outs[axis] = _windows.get_deconv_outsize(
-                    dims[axis], ksize[axis], p.stride[axis], p.pad[axis],
-                    d=p.dilate[axis])
+                    dims[axis],
+                    ksize[axis],
+                    p.stride[axis],
+                    p.pad[axis],
+                    d=p.dilate[axis],
+                )
                 if out <= 0:
                     raise self.estimated_outsize_error(axis)
         self.outs = tuple(outs)
@@ -81,29 +86,32 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
         p.cover_all = tuple(
             size != _windows.get_conv_outsize(out, k, s, pad, d=d)
             for size, out, k, s, pad, d in zip(
-                dims, self.outs, ksize, p.stride, p.pad, p.dilate))
+                dims, self.outs, ksize, p.stride, p.pad, p.dilate
+            )
+        )
         y = _conv_utils.convolve_transpose(x, W, self.outs, p)
         if len(inputs) == 3:
             y = self.add_bias(y, inputs[2])
-        return y,
+        return (y,)
 
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         grads = []
         if 0 in indexes:
-            grads.append(self.convolution(self.params.cover_all).apply(
-                (gy, W))[0])
+            grads.append(self.convolution(self.params.cover_all).apply((gy, W))[0])
         if 1 in indexes:
-            grads.append(convolution_nd.ConvolutionNDGradW(
-                self, W.shape, W.dtype).apply((gy, x))[0])
+            grads.append(
+                convolution_nd.ConvolutionNDGradW(self, W.shape, W.dtype).apply(
+                    (gy, x)
+                )[0]
+            )
         if 2 in indexes:
             grads.append(self.bias_grad(gy))
         return tuple(grads)
 
 
-def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
-                     groups=1):
+def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
     """N-dimensional deconvolution function.
 
     The N-d generalisation of :func:`deconvolution_2d`, the transpose of
@@ -155,14 +163,12 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
         array([[[1., 1., 2., 2., 3., 3.]]], dtype=float32)
 
     """
-    func = DeconvolutionND(len(x.shape) - 2, stride, pad, outsize, dilate,
-                           groups)
+    func = DeconvolutionND(len(x.shape) - 2, stride, pad, outsize, dilate, groups)
     inputs = (x, W) if b is None else (x, W, b)
     return func.apply(inputs)[0]
 
 
-def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
-                     groups=1):
+def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
     """1-dimensional deconvolution: :func:`deconvolution_nd` of 3-d inputs.
 
     Raises:
@@ -173,8 +179,7 @@ def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)
 
 
-def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
-                     groups=1):
+def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
     """3-dimensional deconvolution: :func:`deconvolution_nd` of 5-d inputs.
 
     Raises:

@@ -18,18 +18,27 @@ def _array(x):
 def _check_shapes(x, offset, W, b):
     n, c, _, _ = x.shape
     _, _, kh, kw = W.shape
-    checks = (len(x.shape) == 4, len(W.shape) == 4, len(offset.shape) == 4,
-              W.shape[1] == c, offset.shape[0] == n,
-              offset.shape[1] == 2 * kh * kw,
-              b is None or tuple(b.shape) == (W.shape[0],))
+    checks = (
+        len(x.shape) == 4,
+        len(W.shape) == 4,
+        len(offset.shape) == 4,
+        W.shape[1] == c,
+        offset.shape[0] == n,
+        offset.shape[1] == 2 * kh * kw,
+        b is None or tuple(b.shape) == (W.shape[0],),
+    )
     if not all(checks):
         raise type_check.InvalidType(
             'x: (n, c, h, w), W: (c_O, c, kh, kw), offset: '
             '(n, 2 * kh * kw, out_h, out_w), b: (c_O,)',
             'deformable_convolution_2d_sampler: x.shape {}, offset.shape {},'
             ' W.shape {}, b.shape {}'.format(
-                tuple(x.shape), tuple(offset.shape), tuple(W.shape),
-                None if b is None else tuple(b.shape)))
+                tuple(x.shape),
+                tuple(offset.shape),
+                tuple(W.shape),
+                None if b is None else tuple(b.shape),
+            ),
+        )
 
 
 def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1, pad=0):
@@ -103,8 +112,9 @@ def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1, pad=0):
     col = spatial_transformer_sampler.sample_bilinear(x, py, px)
     col = reshape.reshape(col, shape + (x.shape[1],))
     y = tensordot.tensordot(col, W, axes=((5, 1, 2), (1, 2, 3)))
-    y = transpose.transpose(y, (0, 3, 1, 2))     # (n, c_O, out_h, out_w)
+    y = transpose.transpose(y, (0, 3, 1, 2))  # (n, c_O, out_h, out_w)
     if b is not None:
-        y = basic_math.add(y, broadcast.broadcast_to(
-            reshape.reshape(b, (1, c_out, 1, 1)), y.shape))
+        y = basic_math.add(
+            y, broadcast.broadcast_to(reshape.reshape(b, (1, c_out, 1, 1)), y.shape)
+        )
     return y

@@ -49,8 +49,9 @@ def depthwise_convolution_2d(x, W, b=None, stride=1, pad=0):
         raise type_check.InvalidType(
             'W.shape == (m, x.shape[1], kh, kw)',
             'depthwise_convolution_2d: x.shape {}, W.shape {}'.format(
-                tuple(x.shape), tuple(W.shape)))
+                tuple(x.shape), tuple(W.shape)
+            ),
+        )
     m, c_in, kh, kw = W.shape
-    W = reshape.reshape(transpose.transpose(W, (1, 0, 2, 3)),
-                        (c_in * m, 1, kh, kw))
+    W = reshape.reshape(transpose.transpose(W, (1, 0, 2, 3)), (c_in * m, 1, kh, kw))
     return convolution_2d.convolution_2d(x, W, b, stride, pad, groups=c_in)

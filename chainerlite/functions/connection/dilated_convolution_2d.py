@@ -3,8 +3,7 @@
 from chainerlite.functions.connection import convolution_2d
 
 
-def dilated_convolution_2d(x, W, b=None, stride=1, pad=0, dilate=1,
-                           cover_all=False):
+def dilated_convolution_2d(x, W, b=None, stride=1, pad=0, dilate=1, cover_all=False):
     """Two-dimensional dilated convolution function.
 
     A :func:`convolution_2d` whose filter taps are ``dilate`` pixels apart
@@ -49,5 +48,4 @@ def dilated_convolution_2d(x, W, b=None, stride=1, pad=0, dilate=1,
         array([[[[2., 4., 6.]]]], dtype=float32)
 
     """
-    return convolution_2d.convolution_2d(
-        x, W, b, stride, pad, cover_all, dilate=dilate)
+    return convolution_2d.convolution_2d(x, W, b, stride, pad, cover_all, dilate=dilate)

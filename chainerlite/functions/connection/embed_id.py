@@ -16,14 +16,8 @@ class EmbedIDFunction(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x', 'W'))
         x_type, w_type = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'i',
-            x_type.ndim >= 1,
-        )
-        type_check.expect(
-            w_type.dtype.kind == 'f',
-            w_type.ndim == 2,
-        )
+        type_check.expect(x_type.dtype.kind == 'i', x_type.ndim >= 1)
+        type_check.expect(w_type.dtype.kind == 'f', w_type.ndim == 2)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -35,18 +29,20 @@ class EmbedIDFunction(function_node.FunctionNode):
             if self.ignore_label is not None:
                 valid = xp.logical_or(valid, x == self.ignore_label)
             if not valid.all():
-                raise ValueError('Each ID in `x` that is not ignored must '
-                                 'satisfy `0 <= x < len(W)`')
+                raise ValueError(
+                    'Each ID in `x` that is not ignored must satisfy `0 <= x < len(W)`'
+                )
         if self.ignore_label is None:
-            return W[x],
+            return (W[x],)
         mask = x == self.ignore_label
         y = W[xp.where(mask, 0, x)]
-        return xp.where(mask[..., None], W.dtype.type(0), y),
+        return (xp.where(mask[..., None], W.dtype.type(0), y),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gW = EmbedIDGrad(self._w_shape, self.ignore_label).apply(
-            (x, grad_outputs[0]))[0]
+        (x,) = self.get_retained_inputs()
+        gW = EmbedIDGrad(self._w_shape, self.ignore_label).apply((x, grad_outputs[0]))[
+            0
+        ]
         return None, gW
 
 
@@ -74,10 +70,10 @@ class EmbedIDGrad(function_node.FunctionNode):
             keep = x != self.ignore_label
             x, gy = x[keep], gy[keep]
         get_item.add_at(gW, (x,), gy)
-        return gW,
+        return (gW,)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
+        (x,) = self.get_retained_inputs()
         return None, embed_id(x, grad_outputs[0], self.ignore_label)
 
 

@@ -19,11 +19,11 @@ class LinearGradData(function_node.FunctionNode):
     def forward(self, inputs):
         W, gy = inputs
         self.retain_inputs((0, 1))
-        return utils.force_array(gy.dot(W), gy.dtype),
+        return (utils.force_array(gy.dot(W), gy.dtype),)
 
     def backward(self, indexes, grad_outputs):
         W, gy = self.get_retained_inputs()
-        ggx, = grad_outputs
+        (ggx,) = grad_outputs
         grads = []
         if 0 in indexes:
             grads.append(LinearGradWeight(W.dtype).apply((ggx, gy))[0])
@@ -41,11 +41,11 @@ class LinearGradWeight(function_node.FunctionNode):
     def forward(self, inputs):
         x, gy = inputs
         self.retain_inputs((0, 1))
-        return utils.force_array(gy.T.dot(x), self._w_dtype),
+        return (utils.force_array(gy.T.dot(x), self._w_dtype),)
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()
-        ggW, = grad_outputs
+        (ggW,) = grad_outputs
         grads = []
         if 0 in indexes:
             grads.append(LinearGradData().apply((ggW, gy))[0])

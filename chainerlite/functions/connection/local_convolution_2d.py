@@ -27,15 +27,12 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
     """
 
     def __init__(self, stride=1):
-        self.sy, self.sx = _conv_args.int_pair(
-            stride, 'stride', 'local_convolution_2d')
+        self.sy, self.sx = _conv_args.int_pair(stride, 'stride', 'local_convolution_2d')
 
     def check_type_forward(self, in_types):
         x_type, w_type, b_type = _conv_utils.check_inputs(in_types)
         type_check.expect(
-            x_type.ndim == 4,
-            w_type.ndim == 6,
-            x_type.shape[1] == w_type.shape[3],
+            x_type.ndim == 4, w_type.ndim == 6, x_type.shape[1] == w_type.shape[3]
         )
         h, w = type_check.eval(x_type.shape[2:])
         kh, kw = type_check.eval(w_type.shape[4:])
@@ -46,8 +43,9 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
             w_type.shape[2] == type_check.make_variable(out_w, 'out_w'),
         )
         if b_type is not None:
-            _conv_utils.check_bias(b_type, x_type, w_type.shape[0],
-                                   w_type.shape[1], w_type.shape[2])
+            _conv_utils.check_bias(
+                b_type, x_type, w_type.shape[0], w_type.shape[1], w_type.shape[2]
+            )
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -58,20 +56,19 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
         y = xp.einsum('ncjipq,opqcji->nopq', col, W, optimize=True)
         if len(inputs) == 3:
             y = y + inputs[2]
-        return y.astype(x.dtype, copy=False),
+        return (y.astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         c_out, out_h, out_w, c_in, kh, kw = W.shape
         W_mat = reshape.reshape(W, (c_out, out_h, out_w, c_in * kh * kw))
         grads = []
         if 0 in indexes:
-            gcol = einsum.einsum('nopq,opqk->nkpq',
-                                 _as_dtype(gy, W.dtype), W_mat)
+            gcol = einsum.einsum('nopq,opqk->nkpq', _as_dtype(gy, W.dtype), W_mat)
             gx = im2col.Im2ColGrad(
-                x.shape, (kh, kw), (self.sy, self.sx), 0, False, 1).apply(
-                    (gcol,))[0]
+                x.shape, (kh, kw), (self.sy, self.sx), 0, False, 1
+            ).apply((gcol,))[0]
             grads.append(_as_dtype(gx, x.dtype))
         if 1 in indexes:
             xcol = im2col.im2col(x, (kh, kw), (self.sy, self.sx))

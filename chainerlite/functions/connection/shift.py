@@ -10,8 +10,10 @@ from chainerlite.utils import type_check
 def _span(size, offset):
     # (output slice, input slice) of ``y[a] = x[a + offset]`` on one axis;
     # both empty when the offset moves everything out
-    return (slice(max(0, -offset), max(0, min(size, size - offset))),
-            slice(max(0, offset), max(0, min(size, size + offset))))
+    return (
+        slice(max(0, -offset), max(0, min(size, size - offset))),
+        slice(max(0, offset), max(0, min(size, size + offset))),
+    )
 
 
 class Shift(function_node.FunctionNode):
@@ -39,14 +41,15 @@ class Shift(function_node.FunctionNode):
     def __init__(self, ksize=3, dilate=1, sign=1):
         self.kh, self.kw = _conv_args.int_pair(ksize, 'ksize', 'shift')
         if self.kh % 2 != 1 or self.kw % 2 != 1:
-            raise ValueError('shift: ksize must be odd, but {!r} is '
-                             'given'.format(ksize))
+            raise ValueError(
+                'shift: ksize must be odd, but {!r} is given'.format(ksize)
+            )
         self.dy, self.dx = _conv_args.int_pair(dilate, 'dilate', 'shift')
         self.sign = sign
 
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',
             x_type.ndim == 4,
@@ -54,7 +57,7 @@ class Shift(function_node.FunctionNode):
         )
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         c, h, w = x.shape[1:]
         size = c // (self.kh * self.kw)
@@ -67,7 +70,7 @@ class Shift(function_node.FunctionNode):
             y[:, chans, rows_y, cols_y] = x[:, chans, rows_x, cols_x]
         rest = slice(self.kh * self.kw * size, c)
         y[:, rest] = x[:, rest]
-        return y,
+        return (y,)
 
     def backward(self, indexes, grad_outputs):
         func = Shift((self.kh, self.kw), (self.dy, self.dx), -self.sign)

@@ -14,15 +14,12 @@ class Accuracy(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('y', 't'))
         y_type, t_type = in_types
-        type_check.expect(
-            y_type.dtype.kind == 'f',
-            t_type.dtype.kind == 'i',
-        )
+        type_check.expect(y_type.dtype.kind == 'f', t_type.dtype.kind == 'i')
         t_ndim = type_check.eval(t_type.ndim)
         type_check.expect(
             y_type.ndim >= t_type.ndim,
             y_type.shape[0] == t_type.shape[0],
-            y_type.shape[2:t_ndim + 1] == t_type.shape[1:],
+            y_type.shape[2 : t_ndim + 1] == t_type.shape[1:],
         )
         for i in range(t_ndim + 1, type_check.eval(y_type.ndim)):
             type_check.expect(y_type.shape[i] == 1)
@@ -38,8 +35,8 @@ class Accuracy(function_node.FunctionNode):
             correct &= used
             counted = int(used.sum())
         if counted == 0:
-            return xp.zeros((), y.dtype),
-        return xp.asarray(int(correct.sum()) / counted, y.dtype),
+            return (xp.zeros((), y.dtype),)
+        return (xp.asarray(int(correct.sum()) / counted, y.dtype),)
 
 
 def accuracy(y, t, ignore_label=None):

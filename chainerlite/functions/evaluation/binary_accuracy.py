@@ -24,7 +24,7 @@ class BinaryAccuracy(function_node.FunctionNode):
         xp = backend.get_array_module(y)
         correct = int(((y >= 0) == t).sum())
         counted = max(int((t != _IGNORE_LABEL).sum()), 1)
-        return xp.asarray(correct / counted, y.dtype),
+        return (xp.asarray(correct / counted, y.dtype),)
 
 
 def binary_accuracy(y, t):

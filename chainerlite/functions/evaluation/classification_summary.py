@@ -38,8 +38,9 @@ class ClassificationSummary(function_node.FunctionNode):
             precision = (true_pos / predicted).astype(dtype)
             recall = (true_pos / support).astype(dtype)
             b2 = self.beta * self.beta
-            fbeta = ((1 + b2) * precision * recall
-                     / (b2 * precision + recall)).astype(dtype)
+            fbeta = ((1 + b2) * precision * recall / (b2 * precision + recall)).astype(
+                dtype
+            )
         return precision, recall, fbeta, support.astype(numpy.int32)
 
 
@@ -100,7 +101,8 @@ def precision(y, t, label_num=None, ignore_label=-1):
 
     """
     summary = classification_summary(
-        y, t, label_num=label_num, ignore_label=ignore_label)
+        y, t, label_num=label_num, ignore_label=ignore_label
+    )
     return summary[0], summary[3]
 
 
@@ -112,7 +114,8 @@ def recall(y, t, label_num=None, ignore_label=-1):
 
     """
     summary = classification_summary(
-        y, t, label_num=label_num, ignore_label=ignore_label)
+        y, t, label_num=label_num, ignore_label=ignore_label
+    )
     return summary[1], summary[3]
 
 
@@ -124,5 +127,6 @@ def f1_score(y, t, label_num=None, ignore_label=-1):
 
     """
     summary = classification_summary(
-        y, t, label_num=label_num, beta=1.0, ignore_label=ignore_label)
+        y, t, label_num=label_num, beta=1.0, ignore_label=ignore_label
+    )
     return summary[2], summary[3]

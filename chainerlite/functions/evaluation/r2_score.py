@@ -10,12 +10,12 @@ class R2_score(function_node.FunctionNode):
 
     def __init__(self, sample_weight, multioutput):
         if sample_weight is not None:
-            raise NotImplementedError(
-                'r2_score: sample_weight is not supported')
+            raise NotImplementedError('r2_score: sample_weight is not supported')
         if multioutput not in ('uniform_average', 'raw_values'):
             raise ValueError(
                 "r2_score: multioutput must be 'uniform_average' or "
-                "'raw_values', not {!r}".format(multioutput))
+                "'raw_values', not {!r}".format(multioutput)
+            )
         self.multioutput = multioutput
 
     def check_type_forward(self, in_types):
@@ -34,11 +34,10 @@ class R2_score(function_node.FunctionNode):
         total = ((true - true.mean(axis=0)) ** 2).sum(axis=0)
         # A constant target has no variance to explain: its score is 0.
         constant = total == 0
-        score = xp.where(
-            constant, 0, 1 - residual / xp.where(constant, 1, total))
+        score = xp.where(constant, 0, 1 - residual / xp.where(constant, 1, total))
         if self.multioutput == 'uniform_average':
             score = 0 if constant.any() else score.mean()
-        return xp.asarray(score, pred.dtype),
+        return (xp.asarray(score, pred.dtype),)
 
 
 def r2_score(pred, true, sample_weight=None, multioutput='uniform_average'):

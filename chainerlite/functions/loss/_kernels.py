@@ -8,8 +8,7 @@ is C-contiguous. ``S`` is the labels' integer dtype.
 
 from chainerlite.backends import cuda_kernel
 
-_TYPES = [{'T': t, 'S': s} for t in cuda_kernel.FLOAT_TYPES
-          for s in ('int32', 'int64')]
+_TYPES = [{'T': t, 'S': s} for t in cuda_kernel.FLOAT_TYPES for s in ('int32', 'int64')]
 _PREAMBLE = cuda_kernel.ACC_TYPE
 
 # The loss of each label: -log softmax(x)[t] (0 for ignored labels).
@@ -22,7 +21,10 @@ sce_fwd = cuda_kernel.Elementwise(
     '  A xt = (A)x[(n * n_class + t) * D + r];'
     '  loss = (T)(-(xt - (A)m - log((A)s)));'
     '}',
-    'chainerlite_sce_fwd', preamble=_PREAMBLE, check_types=_TYPES)
+    'chainerlite_sce_fwd',
+    preamble=_PREAMBLE,
+    check_types=_TYPES,
+)
 
 # gx = g (softmax(x) - onehot(t)) for valid labels, 0 for ignored ones.
 sce_bwd = cuda_kernel.Elementwise(
@@ -34,4 +36,7 @@ sce_bwd = cuda_kernel.Elementwise(
     '  A y = exp((A)x - (A)m) / (A)s;'
     '  gx = (T)((A)g * (y - (c == t ? A(1) : A(0))));'
     '}',
-    'chainerlite_sce_bwd', preamble=_PREAMBLE, check_types=_TYPES)
+    'chainerlite_sce_bwd',
+    preamble=_PREAMBLE,
+    check_types=_TYPES,
+)

@@ -43,13 +43,13 @@ class Sigmoid(function_node.FunctionNode):
     """Logistic sigmoid ``1 / (1 + exp(-x))``, differentiable any times."""
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self.retain_outputs((0,))
-        return sigmoid_array(backend.get_array_module(x), x),
+        return (sigmoid_array(backend.get_array_module(x), x),)
 
     def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return grad_outputs[0] * y * (1.0 - y),
+        (y,) = self.get_retained_outputs()
+        return (grad_outputs[0] * y * (1.0 - y),)
 
 
 def sigmoid(x):

@@ -13,7 +13,7 @@ class AbsoluteError(_difference.DifferenceLoss):
         xp = backend.get_array_module(x0)
         diff = x0 - x1
         self._sign = xp.sign(diff)
-        return utils.force_array(abs(diff), x0.dtype),
+        return (utils.force_array(abs(diff), x0.dtype),)
 
     def _grad_x0(self, gy):
         return gy * self._sign

@@ -51,21 +51,21 @@ def black_out(x, t, W, samples, reduce='mean'):
     """
     if reduce not in ('mean', 'no'):
         raise ValueError(
-            "black_out: only 'mean' and 'no' are valid for reduce, got "
-            "{!r}".format(reduce))
+            "black_out: only 'mean' and 'no' are valid for reduce, got {!r}".format(
+                reduce
+            )
+        )
     t = t.array if isinstance(t, variable.Variable) else t
-    samples = (samples.array if isinstance(samples, variable.Variable)
-               else samples)
+    samples = samples.array if isinstance(samples, variable.Variable) else samples
     n, k = samples.shape
     xp = backend.get_array_module(samples)
     words = xp.concatenate((t.reshape(n, 1), samples), axis=1)
     embedded = get_item.get_item(W, words)
-    xs = broadcast.broadcast_to(reshape.reshape(x, (n, 1, -1)),
-                                embedded.shape)
+    xs = broadcast.broadcast_to(reshape.reshape(x, (n, 1, -1)), embedded.shape)
     scores = sum_mod.sum(embedded * xs, axis=2)
     log_p = scores - broadcast.broadcast_to(
-        reshape.reshape(logsumexp.logsumexp(scores, axis=1), (n, 1)),
-        scores.shape)
+        reshape.reshape(logsumexp.logsumexp(scores, axis=1), (n, 1)), scores.shape
+    )
     negatives = logarithm_1p.log1p(-exponential.exp(log_p[:, 1:]))
     loss = -(log_p[:, 0] + sum_mod.sum(negatives, axis=1))
     if reduce == 'mean':

@@ -19,7 +19,8 @@ class Contrastive(function_node.FunctionNode):
         if reduce not in ('mean', 'no'):
             raise ValueError(
                 "only 'mean' and 'no' are valid for 'reduce', but '%s' is "
-                'given' % reduce)
+                'given' % reduce
+            )
         self.margin = margin
         self.reduce = reduce
 
@@ -47,24 +48,25 @@ class Contrastive(function_node.FunctionNode):
         dist_sq = (diff * diff).sum(axis=1)
         self._dist_is_zero = dist_sq == 0
         push = xp.maximum(dtype.type(self.margin) - xp.sqrt(dist_sq), 0)
-        loss = (self._similar * dist_sq
-                + (dtype.type(1) - self._similar) * push * push) \
-            * dtype.type(0.5)
+        loss = (
+            self._similar * dist_sq + (dtype.type(1) - self._similar) * push * push
+        ) * dtype.type(0.5)
         if self.reduce == 'mean':
             loss = loss.sum() / dtype.type(len(x0))
-        return utils.force_array(loss, dtype),
+        return (utils.force_array(loss, dtype),)
 
     def backward(self, indexes, grad_outputs):
         x0, x1 = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         n = len(x0)
         if self.reduce == 'mean':
             gy = broadcast.broadcast_to(gy * (1.0 / n), (n,))
         diff = x0 - x1
         # A zero distance gets a dummy one: its pair has a zero diff, so the
         # term it divides does not count, but must stay finite.
-        dist = (sum_mod.sum(diff * diff, axis=1)
-                + self._dist_is_zero.astype(diff.dtype)) ** 0.5
+        dist = (
+            sum_mod.sum(diff * diff, axis=1) + self._dist_is_zero.astype(diff.dtype)
+        ) ** 0.5
         push = relu.relu(self.margin - dist)
         coeff = self._similar - (1.0 - self._similar) * push / dist
         coeff = reshape.reshape(gy * coeff, (n, 1))

@@ -24,7 +24,8 @@ def _check_batches(xs, name):
     if any(a < b for a, b in zip(sizes, sizes[1:])):
         raise ValueError(
             '{}: the batch sizes of xs must not increase (sequences sorted '
-            'by decreasing length), got {}'.format(name, sizes))
+            'by decreasing length), got {}'.format(name, sizes)
+        )
 
 
 def _pairwise(alpha, cost):
@@ -85,8 +86,8 @@ def crf1d(cost, xs, ys, reduce='mean'):
     """
     if reduce not in ('mean', 'no'):
         raise ValueError(
-            "crf1d: only 'mean' and 'no' are valid for reduce, got "
-            "{!r}".format(reduce))
+            "crf1d: only 'mean' and 'no' are valid for reduce, got {!r}".format(reduce)
+        )
     _check_batches(xs, 'crf1d')
     n_label = cost.shape[0]
     batch = xs[0].shape[0]
@@ -99,11 +100,11 @@ def crf1d(cost, xs, ys, reduce='mean'):
         if b < alpha.shape[0]:
             ended.append(alpha[b:])
             alpha = alpha[:b]
-        alpha = logsumexp.logsumexp(
-            _pairwise(alpha, cost), axis=1) + xs[t]
+        alpha = logsumexp.logsumexp(_pairwise(alpha, cost), axis=1) + xs[t]
         y_prev, y = _array(ys[t - 1])[:b], _array(ys[t])
         step = select_item.select_item(xs[t], y) + get_item.get_item(
-            cost_flat, y_prev * n_label + y)
+            cost_flat, y_prev * n_label + y
+        )
         score = score + _pad_to(step, batch)
     alpha = concat.concat([alpha] + ended[::-1], axis=0)
     loss = logsumexp.logsumexp(alpha, axis=1) - score
@@ -153,5 +154,5 @@ def argmax_crf1d(cost, xs):
         best = prev
         path.append(best)
     path.reverse()
-    path = [p[:x.shape[0]] for p, x in zip(path, xs)]
+    path = [p[: x.shape[0]] for p, x in zip(path, xs)]
     return minmax.max(alpha, axis=1), path

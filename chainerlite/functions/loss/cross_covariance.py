@@ -21,7 +21,8 @@ class CrossCovariance(function_node.FunctionNode):
         if reduce not in ('half_squared_sum', 'no'):
             raise ValueError(
                 "only 'half_squared_sum' and 'no' are valid for 'reduce', "
-                "but '%s' is given" % reduce)
+                "but '%s' is given" % reduce
+            )
         self.reduce = reduce
 
     def check_type_forward(self, in_types):
@@ -43,26 +44,23 @@ class CrossCovariance(function_node.FunctionNode):
         covariance = y_centered.T.dot(z_centered) / y.dtype.type(len(y))
         if self.reduce == 'half_squared_sum':
             flat = covariance.ravel()
-            return utils.force_array(
-                flat.dot(flat) * y.dtype.type(0.5), y.dtype),
-        return utils.force_array(covariance, y.dtype),
+            return (utils.force_array(flat.dot(flat) * y.dtype.type(0.5), y.dtype),)
+        return (utils.force_array(covariance, y.dtype),)
 
     def backward(self, indexes, grad_outputs):
         y, z = self.get_retained_inputs()
-        gloss, = grad_outputs
+        (gloss,) = grad_outputs
         scale = 1.0 / len(y)
         y_centered = _center(y)
         z_centered = _center(z)
         if self.reduce == 'half_squared_sum':
-            covariance = matmul.matmul(
-                y_centered, z_centered, transa=True) * scale
+            covariance = matmul.matmul(y_centered, z_centered, transa=True) * scale
             gcov = broadcast.broadcast_to(gloss, covariance.shape) * covariance
         else:
             gcov = gloss
         grads = []
         if 0 in indexes:
-            grads.append(
-                matmul.matmul(z_centered, gcov, transb=True) * scale)
+            grads.append(matmul.matmul(z_centered, gcov, transb=True) * scale)
         if 1 in indexes:
             grads.append(matmul.matmul(y_centered, gcov) * scale)
         return tuple(grads)

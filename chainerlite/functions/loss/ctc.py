@@ -39,8 +39,10 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         n_x = len(in_types) - 3
         type_check._argname(
-            in_types, ('input_length', 'label_length', 't')
-            + tuple('x{}'.format(i) for i in range(n_x)))
+            in_types,
+            ('input_length', 'label_length', 't')
+            + tuple('x{}'.format(i) for i in range(n_x)),
+        )
         input_length, label_length, t = in_types[:3]
         type_check.expect(
             n_x > 0,
@@ -83,8 +85,7 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
         # A move skipping a blank is allowed onto a symbol that differs from
         # the one two steps back.
         skip = xp.zeros((batch, n_path), bool)
-        skip[:, 2:] = ((path[:, 2:] != self.blank_symbol)
-                       & (path[:, 2:] != path[:, :-2]))
+        skip[:, 2:] = (path[:, 2:] != self.blank_symbol) & (path[:, 2:] != path[:, :-2])
         batch_index = xp.arange(batch)[:, None]
         emit = log_y[:, batch_index, path]  # (T, B, S)
         emit = xp.where(valid[None], emit, _LOG_ZERO)
@@ -94,20 +95,19 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
         for i in range(1, n_time):
             prev = alpha[i - 1]
             two_back = xp.where(skip, _shift(xp, prev, 2), _LOG_ZERO)
-            alpha[i] = _logsumexp(
-                xp, prev, _shift(xp, prev, 1), two_back) + emit[i]
+            alpha[i] = _logsumexp(xp, prev, _shift(xp, prev, 1), two_back) + emit[i]
 
         last = input_length.astype(numpy.int64) - 1
         final = alpha[last, xp.arange(batch)]  # (B, S)
         end = path_length - 1
-        ends = xp.stack([final[xp.arange(batch), end],
-                         final[xp.arange(batch), end - 1]])
+        ends = xp.stack(
+            [final[xp.arange(batch), end], final[xp.arange(batch), end - 1]]
+        )
         log_p = _logsumexp(xp, ends[0], ends[1])  # (B,)
 
         # beta[i, b, s]: log probability of finishing from step s at time i,
         # the emission at time i included.
-        is_end = (steps[None, :] == end[:, None]) | (
-            steps[None, :] == end[:, None] - 1)
+        is_end = (steps[None, :] == end[:, None]) | (steps[None, :] == end[:, None] - 1)
         skip_next = xp.zeros_like(skip)
         skip_next[:, :-2] = skip[:, 2:]
         beta = xp.full((n_time, batch, n_path), _LOG_ZERO)
@@ -128,7 +128,7 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
 
         # Occupancy of each (time, symbol) among the label's paths.
         occupancy = xp.exp(alpha + beta - emit - log_p[None, :, None])
-        onehot = (path[:, :, None] == xp.arange(x.shape[2])[None, None, :])
+        onehot = path[:, :, None] == xp.arange(x.shape[2])[None, None, :]
         occ_k = xp.einsum('tbs,bsk->tbk', occupancy, onehot.astype(x.dtype))
         active = (xp.arange(n_time)[:, None] <= last[None, :])[:, :, None]
         self._grad = xp.where(active, xp.exp(log_y) - occ_k, 0).astype(dtype)
@@ -136,23 +136,22 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
         loss = -log_p
         if self.reduce == 'mean':
             loss = loss.mean()
-        return utils.force_array(loss, dtype),
+        return (utils.force_array(loss, dtype),)
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         batch = self._grad.shape[1]
         if self.reduce == 'mean':
             gy = broadcast.broadcast_to(gy * (1.0 / batch), (batch, 1))
         else:
             gy = reshape.reshape(gy, (batch, 1))
         scale = broadcast.broadcast_to(gy, self._grad.shape[1:])
-        return tuple(None if i < 3 else scale * self._grad[i - 3]
-                     for i in indexes)
+        return tuple(None if i < 3 else scale * self._grad[i - 3] for i in indexes)
 
 
 def connectionist_temporal_classification(
-        x, t, blank_symbol, input_length=None, label_length=None,
-        reduce='mean'):
+    x, t, blank_symbol, input_length=None, label_length=None, reduce='mean'
+):
     """Connectionist temporal classification (CTC) loss.
 
     The negative log likelihood of the label sequences ``t`` under the
@@ -194,15 +193,17 @@ def connectionist_temporal_classification(
     if not isinstance(x, (list, tuple)):
         raise TypeError(
             'connectionist_temporal_classification: x must be a list or '
-            'tuple of Variables, not {}'.format(type(x).__name__))
+            'tuple of Variables, not {}'.format(type(x).__name__)
+        )
     if not isinstance(blank_symbol, int) or blank_symbol < 0:
         raise TypeError(
             'connectionist_temporal_classification: blank_symbol must be a '
-            'non-negative integer')
+            'non-negative integer'
+        )
     if reduce not in ('mean', 'no'):
         raise ValueError(
-            "only 'mean' and 'no' are valid for 'reduce', but '%s' is "
-            'given' % reduce)
+            "only 'mean' and 'no' are valid for 'reduce', but '%s' is given" % reduce
+        )
     t_array = t.array if isinstance(t, variable.Variable) else t
     xp = backend.get_array_module(t_array)
     batch, max_label = t_array.shape[0], t_array.shape[-1]

@@ -17,46 +17,45 @@ class DeCov(function_node.FunctionNode):
         if reduce not in ('half_squared_sum', 'no'):
             raise ValueError(
                 "only 'half_squared_sum' and 'no' are valid for 'reduce', "
-                "but '%s' is given" % reduce)
+                "but '%s' is given" % reduce
+            )
         self.reduce = reduce
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('h',))
-        h_type, = in_types
-        type_check.expect(
-            h_type.dtype.kind == 'f',
-            h_type.ndim == 2,
-        )
+        (h_type,) = in_types
+        type_check.expect(h_type.dtype.kind == 'f', h_type.ndim == 2)
 
     def forward(self, inputs):
-        h, = inputs
+        (h,) = inputs
         xp = backend.get_array_module(h)
         self.retain_inputs((0,))
         n_units = h.shape[1]
         self._off_diagonal = (1 - xp.eye(n_units)).astype(h.dtype)
         centered = h - h.mean(axis=0, keepdims=True)
-        covariance = centered.T.dot(centered) * self._off_diagonal \
-            / h.dtype.type(len(h))
+        covariance = (
+            centered.T.dot(centered) * self._off_diagonal / h.dtype.type(len(h))
+        )
         if self.reduce == 'half_squared_sum':
             flat = covariance.ravel()
-            return utils.force_array(
-                flat.dot(flat) * h.dtype.type(0.5), h.dtype),
-        return utils.force_array(covariance, h.dtype),
+            return (utils.force_array(flat.dot(flat) * h.dtype.type(0.5), h.dtype),)
+        return (utils.force_array(covariance, h.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        h, = self.get_retained_inputs()
-        gloss, = grad_outputs
+        (h,) = self.get_retained_inputs()
+        (gloss,) = grad_outputs
         scale = 1.0 / len(h)
         mean = sum_mod.sum(h, axis=0, keepdims=True) * scale
         centered = h - broadcast.broadcast_to(mean, h.shape)
         if self.reduce == 'half_squared_sum':
             covariance = matmul.matmul(centered, centered, transa=True) * (
-                self._off_diagonal * scale)
+                self._off_diagonal * scale
+            )
             gcov = broadcast.broadcast_to(gloss, covariance.shape) * covariance
         else:
             gcov = gloss * self._off_diagonal
         gcov = gcov + transpose.transpose(gcov)
-        return matmul.matmul(centered, gcov) * scale,
+        return (matmul.matmul(centered, gcov) * scale,)
 
 
 def decov(h, reduce='half_squared_sum'):

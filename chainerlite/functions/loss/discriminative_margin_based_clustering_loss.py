@@ -19,13 +19,22 @@ def _norm(diff, norm):
         return sum_mod.sum(absolute.absolute(diff), axis=-1)
     squared = sum_mod.sum(diff * diff, axis=-1)
     zero = squared.array == 0
-    return sqrt.sqrt(squared + zero.astype(squared.dtype)) * (
-        ~zero).astype(squared.dtype)
+    return sqrt.sqrt(squared + zero.astype(squared.dtype)) * (~zero).astype(
+        squared.dtype
+    )
 
 
 def discriminative_margin_based_clustering_loss(
-        embeddings, labels, delta_v, delta_d, max_embedding_dim, norm=1,
-        alpha=1.0, beta=1.0, gamma=0.001):
+    embeddings,
+    labels,
+    delta_v,
+    delta_d,
+    max_embedding_dim,
+    norm=1,
+    alpha=1.0,
+    beta=1.0,
+    gamma=0.001,
+):
     """Discriminative margin-based clustering loss for instance segmentation.
 
     From De Brabandere et al., *Semantic Instance Segmentation with a
@@ -83,16 +92,21 @@ def discriminative_margin_based_clustering_loss(
 
     """
     if norm not in (1, 2):
-        raise ValueError('discriminative_margin_based_clustering_loss: norm '
-                         'must be 1 or 2, not {!r}'.format(norm))
+        raise ValueError(
+            'discriminative_margin_based_clustering_loss: norm '
+            'must be 1 or 2, not {!r}'.format(norm)
+        )
     embeddings = variable.as_variable(embeddings)
     labels = variable.as_array(labels)
-    if (embeddings.ndim != 4 or labels.shape != embeddings.shape[:1]
-            + embeddings.shape[2:]):
+    if (
+        embeddings.ndim != 4
+        or labels.shape != embeddings.shape[:1] + embeddings.shape[2:]
+    ):
         raise ValueError(
             'discriminative_margin_based_clustering_loss: embeddings of '
             'shape (n, d, h, w) and labels of shape (n, h, w) are needed, '
-            'not {} and {}'.format(embeddings.shape, labels.shape))
+            'not {} and {}'.format(embeddings.shape, labels.shape)
+        )
     xp = backend.get_array_module(labels)
     n, d = embeddings.shape[:2]
     k = max_embedding_dim
@@ -112,10 +126,9 @@ def discriminative_margin_based_clustering_loss(
     l_pull = sum_mod.sum(pull / xp.maximum(counts, 1)) / n
 
     shape = (n, k, k, d)
-    pair_diff = (broadcast.broadcast_to(expand_dims.expand_dims(means, 2),
-                                        shape)
-                 - broadcast.broadcast_to(expand_dims.expand_dims(means, 1),
-                                          shape))
+    pair_diff = broadcast.broadcast_to(
+        expand_dims.expand_dims(means, 2), shape
+    ) - broadcast.broadcast_to(expand_dims.expand_dims(means, 1), shape)
     push = relu.relu(2 * delta_d - _norm(pair_diff, norm)) ** 2
     off_diagonal = 1 - xp.eye(k, dtype=dtype)
     l_push = sum_mod.sum(push * off_diagonal) / (n * max(k * (k - 1), 1))

@@ -16,7 +16,8 @@ class Hinge(function_node.FunctionNode):
         if reduce not in ('mean', 'no'):
             raise ValueError(
                 "only 'mean' and 'no' are valid for 'reduce', but '%s' is "
-                'given' % reduce)
+                'given' % reduce
+            )
         self.norm = norm
         self.reduce = reduce
 
@@ -43,11 +44,11 @@ class Hinge(function_node.FunctionNode):
         loss = margin if self.norm == 'L1' else margin * margin
         if self.reduce == 'mean':
             loss = loss.sum() / x.dtype.type(len(x))
-        return utils.force_array(loss, x.dtype),
+        return (utils.force_array(loss, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
         if self.reduce == 'mean':
             gy = broadcast.broadcast_to(gy * (1.0 / len(x)), x.shape)
         slope = self._sign * self._active

@@ -15,7 +15,8 @@ class HuberLoss(function_node.FunctionNode):
         if reduce not in ('sum_along_second_axis', 'no'):
             raise ValueError(
                 "only 'sum_along_second_axis' and 'no' are valid for "
-                "'reduce', but '%s' is given" % reduce)
+                "'reduce', but '%s' is given" % reduce
+            )
         self.delta = delta
         self.reduce = reduce
 
@@ -40,15 +41,18 @@ class HuberLoss(function_node.FunctionNode):
         self._inside = abs_diff <= delta
         # Outside the quadratic zone the gradient is the clipped sign.
         self._outside_grad = (xp.sign(diff) * delta) * ~self._inside
-        loss = xp.where(self._inside, diff * diff * x.dtype.type(0.5),
-                        delta * (abs_diff - delta * x.dtype.type(0.5)))
+        loss = xp.where(
+            self._inside,
+            diff * diff * x.dtype.type(0.5),
+            delta * (abs_diff - delta * x.dtype.type(0.5)),
+        )
         if self.reduce == 'sum_along_second_axis':
             loss = loss.sum(axis=1)
-        return utils.force_array(loss, x.dtype),
+        return (utils.force_array(loss, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x, t = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         if self.reduce == 'sum_along_second_axis':
             gy = reshape.reshape(gy, x.shape[:1] + (1,) + x.shape[2:])
             gy = broadcast.broadcast_to(gy, x.shape)

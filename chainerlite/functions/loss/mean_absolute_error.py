@@ -16,11 +16,12 @@ class MeanAbsoluteError(_difference.DifferenceLoss):
         self._sign = xp.sign(diff)
         # mean accumulates float16 in float32: a float16 sum overflows.
         loss = abs(diff).mean()
-        return utils.force_array(loss, x0.dtype),
+        return (utils.force_array(loss, x0.dtype),)
 
     def _grad_x0(self, gy):
         return broadcast.broadcast_to(gy, self._sign.shape) * (
-            self._sign * self._sign.dtype.type(1.0 / self._sign.size))
+            self._sign * self._sign.dtype.type(1.0 / self._sign.size)
+        )
 
 
 def mean_absolute_error(x0, x1):

@@ -13,12 +13,11 @@ class MeanSquaredError(_difference.DifferenceLoss):
         self.retain_inputs((0, 1))
         diff = (x0 - x1).ravel()
         loss = diff.dot(diff) / diff.dtype.type(diff.size)
-        return utils.force_array(loss, x0.dtype),
+        return (utils.force_array(loss, x0.dtype),)
 
     def _grad_x0(self, gy):
         x0, x1 = self.get_retained_inputs()
-        return broadcast.broadcast_to(gy, x0.shape) * (x0 - x1) * (
-            2.0 / x0.size)
+        return broadcast.broadcast_to(gy, x0.shape) * (x0 - x1) * (2.0 / x0.size)
 
 
 def mean_squared_error(x0, x1):

@@ -25,8 +25,8 @@ class NegativeSampling(function_node.FunctionNode):
     def __init__(self, sampler, sample_size, reduce='sum'):
         if reduce not in ('sum', 'no'):
             raise ValueError(
-                "only 'sum' and 'no' are valid for 'reduce', but '%s' is "
-                'given' % reduce)
+                "only 'sum' and 'no' are valid for 'reduce', but '%s' is given" % reduce
+            )
         self.sampler = sampler
         self.sample_size = sample_size
         self.reduce = reduce
@@ -60,29 +60,33 @@ class NegativeSampling(function_node.FunctionNode):
         self._sign[:, 0] = -1
         self._valid = (t != _IGNORE_LABEL).astype(x.dtype)[:, None]
         scores = (W[self.samples] * x[:, None, :]).sum(axis=2)
-        loss = (_logistic.softplus_array(xp, scores * self._sign)
-                * self._valid).sum(axis=1)
+        loss = (_logistic.softplus_array(xp, scores * self._sign) * self._valid).sum(
+            axis=1
+        )
         if self.reduce == 'sum':
             loss = loss.sum()
-        return utils.force_array(loss, x.dtype),
+        return (utils.force_array(loss, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()
-        gloss, = grad_outputs
+        (gloss,) = grad_outputs
         n, n_columns = self.samples.shape
         picked_shape = (n, n_columns, x.shape[1])
         if self.reduce == 'no':
             gloss = reshape.reshape(gloss, (n, 1))
         gloss = broadcast.broadcast_to(gloss, (n, n_columns))
         w = get_item.get_item(W, self.samples)
-        xs = broadcast.broadcast_to(reshape.reshape(x, (n, 1, x.shape[1])),
-                                    picked_shape)
+        xs = broadcast.broadcast_to(
+            reshape.reshape(x, (n, 1, x.shape[1])), picked_shape
+        )
         scores = sum_mod.sum(w * xs, axis=2)
         # d softplus(s z) / dz = s sigmoid(s z), for the sign s = +-1.
-        gscore = gloss * _logistic.sigmoid(scores * self._sign) * (
-            self._sign * self._valid)
+        gscore = (
+            gloss * _logistic.sigmoid(scores * self._sign) * (self._sign * self._valid)
+        )
         gscore = broadcast.broadcast_to(
-            reshape.reshape(gscore, (n, n_columns, 1)), picked_shape)
+            reshape.reshape(gscore, (n, n_columns, 1)), picked_shape
+        )
         grads = []
         if 0 in indexes:
             grads.append(sum_mod.sum(gscore * w, axis=1))
@@ -94,8 +98,9 @@ class NegativeSampling(function_node.FunctionNode):
         return tuple(grads)
 
 
-def negative_sampling(x, t, W, sampler, sample_size, reduce='sum',
-                      return_samples=False):
+def negative_sampling(
+    x, t, W, sampler, sample_size, reduce='sum', return_samples=False
+):
     """Negative sampling loss function.
 
     For an input vector :math:`x`, its label :math:`t` and a weight matrix

@@ -17,7 +17,8 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         if reduce not in ('mean', 'no'):
             raise ValueError(
                 "only 'mean' and 'no' are valid for 'reduce', but '%s' is "
-                'given' % reduce)
+                'given' % reduce
+            )
         self.normalize = normalize
         self.reduce = reduce
 
@@ -37,17 +38,16 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         valid = t != _IGNORE_LABEL
         self._valid = valid.astype(x.dtype)
         self._target = t.astype(x.dtype) * self._valid
-        loss = (_logistic.softplus_array(xp, x) - x * self._target) \
-            * self._valid
+        loss = (_logistic.softplus_array(xp, x) - x * self._target) * self._valid
         if self.reduce == 'mean':
             count = int(valid.sum()) if self.normalize else len(x)
             self._coeff = 1.0 / max(count, 1)
             loss = loss.sum() * x.dtype.type(self._coeff)
-        return utils.force_array(loss, x.dtype),
+        return (utils.force_array(loss, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
         if self.reduce == 'mean':
             gy = broadcast.broadcast_to(gy * self._coeff, x.shape)
         gx = gy * (_logistic.sigmoid(x) - self._target) * self._valid

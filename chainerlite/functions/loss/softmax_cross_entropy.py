@@ -18,8 +18,9 @@ def _check_class_weight(class_weight):
     if class_weight is None:
         return
     if isinstance(class_weight, variable.Variable):
-        raise ValueError('class_weight should be a numpy.ndarray or '
-                         'cupy.ndarray, not a Variable')
+        raise ValueError(
+            'class_weight should be a numpy.ndarray or cupy.ndarray, not a Variable'
+        )
     if class_weight.ndim != 1:
         raise ValueError('class_weight.ndim should be 1')
     if class_weight.dtype.kind != 'f':
@@ -44,7 +45,9 @@ def _check_labels(labels, n_class, ignore_label):
         'softmax_cross_entropy: each label `t` must satisfy '
         '`0 <= t < x.shape[1]` (x.shape[1] is {}) or `t == {}` '
         '(ignore_label), but label {} is given'.format(
-            n_class, ignore_label, low if low < 0 else high))
+            n_class, ignore_label, low if low < 0 else high
+        )
+    )
 
 
 def _log_softmax(xp, x):
@@ -71,21 +74,28 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
     :math:`y \\sum_c w_c - w`.
     """
 
-    _stats = None   # (max, sum of exponentials) of the fused GPU path
+    _stats = None  # (max, sum of exponentials) of the fused GPU path
 
-    def __init__(self, normalize=True, cache_score=True, class_weight=None,
-                 ignore_label=-1, reduce='mean',
-                 soft_target_loss='cross-entropy',
-                 enable_double_backprop=False):
+    def __init__(
+        self,
+        normalize=True,
+        cache_score=True,
+        class_weight=None,
+        ignore_label=-1,
+        reduce='mean',
+        soft_target_loss='cross-entropy',
+        enable_double_backprop=False,
+    ):
         _check_class_weight(class_weight)
         if reduce not in ('mean', 'no'):
             raise ValueError(
                 "only 'mean' and 'no' are valid for 'reduce', but '%s' is "
-                'given' % reduce)
+                'given' % reduce
+            )
         if soft_target_loss not in ('cross-entropy', 'kl-divergence'):
             raise ValueError(
-                "soft_target_loss must be 'cross-entropy' or "
-                "'kl-divergence'.")
+                "soft_target_loss must be 'cross-entropy' or 'kl-divergence'."
+            )
         self.normalize = normalize
         self.cache_score = cache_score and not enable_double_backprop
         self.class_weight = class_weight
@@ -99,9 +109,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         x_type, t_type = in_types
         if type_check.eval(t_type.dtype.kind) == 'f':
             type_check.expect(
-                x_type.dtype.kind == 'f',
-                x_type.ndim >= 2,
-                x_type.shape == t_type.shape,
+                x_type.dtype.kind == 'f', x_type.ndim >= 2, x_type.shape == t_type.shape
             )
         else:
             type_check.expect(
@@ -119,13 +127,12 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         soft = t.dtype.kind == 'f'
         if soft and self.class_weight is not None:
             raise NotImplementedError(
-                'softmax_cross_entropy: class_weight is not supported with '
-                'soft targets')
-        if self.class_weight is not None and \
-                self.class_weight.shape[0] != x.shape[1]:
+                'softmax_cross_entropy: class_weight is not supported with soft targets'
+            )
+        if self.class_weight is not None and self.class_weight.shape[0] != x.shape[1]:
             raise ValueError('class_weight.shape[0] should be x.shape[1]')
         if xp is cuda.cupy and not soft and self.class_weight is None:
-            return self._forward_gpu(x, t),
+            return (self._forward_gpu(x, t),)
 
         log_y = _log_softmax(xp, x)
         self._y = xp.exp(log_y) if self.cache_score else None
@@ -143,7 +150,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             count = int((t != self.ignore_label).sum())
         else:
             count = len(x)
-        return self._reduce(loss, count, x.dtype),
+        return (self._reduce(loss, count, x.dtype),)
 
     def _reduce(self, loss, count, dtype):
         self._coeff = None
@@ -162,9 +169,15 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         m = x.max(axis=1, keepdims=True)
         s = _softmax_kernels.sum_exp_shifted(x, m, axis=1, keepdims=True)
         self._y, self._t, self._weights, self._stats = None, t, None, (m, s)
-        loss = _kernels.sce_fwd(t, m.reshape(t.shape), s.reshape(t.shape),
-                                x, x.shape[1], _trailing_size(x),
-                                self.ignore_label)
+        loss = _kernels.sce_fwd(
+            t,
+            m.reshape(t.shape),
+            s.reshape(t.shape),
+            x,
+            x.shape[1],
+            _trailing_size(x),
+            self.ignore_label,
+        )
         count = int(valid.sum()) if self.normalize else len(x)
         return self._reduce(loss, count, x.dtype)
 
@@ -175,14 +188,22 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             return None
         x = self.inputs[0].data
         m, s = self._stats
-        gloss, = grad_outputs
+        (gloss,) = grad_outputs
         shape = x.shape[:1] + (1,) + x.shape[2:]
         if self._coeff is None:
             g = gloss.reshape(shape)
         else:
             g = gloss * gloss.dtype.type(self._coeff)
-        gx = _kernels.sce_bwd(x, m, s, self._t.reshape(shape), g, x.shape[1],
-                              _trailing_size(x), self.ignore_label)
+        gx = _kernels.sce_bwd(
+            x,
+            m,
+            s,
+            self._t.reshape(shape),
+            g,
+            x.shape[1],
+            _trailing_size(x),
+            self.ignore_label,
+        )
         return tuple((gx, None)[i] for i in indexes)
 
     def _target_weights(self, xp, x, t):
@@ -192,8 +213,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         valid = t != self.ignore_label
         label = xp.where(valid, t, 0)
         _check_labels(label, x.shape[1], self.ignore_label)
-        classes = xp.arange(x.shape[1]).reshape(
-            _class_axis_shape(x.ndim, x.shape[1]))
+        classes = xp.arange(x.shape[1]).reshape(_class_axis_shape(x.ndim, x.shape[1]))
         weights = (classes == xp.expand_dims(label, 1)).astype(x.dtype)
         scale = valid.astype(x.dtype)
         if self.class_weight is not None:
@@ -202,29 +222,26 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         return weights * xp.expand_dims(scale, 1)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gloss, = grad_outputs
+        (x,) = self.get_retained_inputs()
+        (gloss,) = grad_outputs
         xp = x.xp
         weights = self._weights
         if weights is None:
             weights = self._target_weights(xp, x.array, self._t)
         weight_sum = weights.sum(axis=1, keepdims=True)
         if not self.enable_double_backprop:
-            grad = _SoftmaxCrossEntropyGrad(
-                self._y, weights, weight_sum, self._coeff)
+            grad = _SoftmaxCrossEntropyGrad(self._y, weights, weight_sum, self._coeff)
             return grad.apply((x, gloss))[0], None
-        shifted = x - xp.broadcast_to(
-            x.array.max(axis=1, keepdims=True), x.shape)
+        shifted = x - xp.broadcast_to(x.array.max(axis=1, keepdims=True), x.shape)
         e = exponential.exp(shifted)
-        y = e / broadcast.broadcast_to(
-            sum_mod.sum(e, axis=1, keepdims=True), x.shape)
+        y = e / broadcast.broadcast_to(sum_mod.sum(e, axis=1, keepdims=True), x.shape)
         if self._coeff is None:
-            gloss = reshape.reshape(
-                gloss, x.shape[:1] + (1,) + x.shape[2:])
+            gloss = reshape.reshape(gloss, x.shape[:1] + (1,) + x.shape[2:])
         else:
             gloss = gloss * self._coeff
         gx = broadcast.broadcast_to(gloss, x.shape) * (
-            y * xp.broadcast_to(weight_sum, x.shape) - weights)
+            y * xp.broadcast_to(weight_sum, x.shape) - weights
+        )
         return gx, None
 
 
@@ -248,19 +265,27 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
         else:
             gloss = gloss * gloss.dtype.type(self._coeff)
         gx = gloss * (y * self._weight_sum - self._weights)
-        return utils.force_array(gx, x.dtype),
+        return (utils.force_array(gx, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         raise RuntimeError(
             'softmax_cross_entropy was called with '
             'enable_double_backprop=False, but its gradient is being '
-            'differentiated; pass enable_double_backprop=True to do so.')
+            'differentiated; pass enable_double_backprop=True to do so.'
+        )
 
 
 def softmax_cross_entropy(
-        x, t, normalize=True, cache_score=True, class_weight=None,
-        ignore_label=-1, reduce='mean', enable_double_backprop=False,
-        soft_target_loss='cross-entropy'):
+    x,
+    t,
+    normalize=True,
+    cache_score=True,
+    class_weight=None,
+    ignore_label=-1,
+    reduce='mean',
+    enable_double_backprop=False,
+    soft_target_loss='cross-entropy',
+):
     """Cross entropy loss of pre-softmax activations.
 
     The softmax is taken along the second axis of ``x``; for a label
@@ -326,6 +351,12 @@ def softmax_cross_entropy(
 
     """
     func = SoftmaxCrossEntropy(
-        normalize, cache_score, class_weight, ignore_label, reduce,
-        soft_target_loss, enable_double_backprop)
+        normalize,
+        cache_score,
+        class_weight,
+        ignore_label,
+        reduce,
+        soft_target_loss,
+        enable_double_backprop,
+    )
     return func.apply((x, t))[0]

@@ -11,7 +11,7 @@ class SquaredError(_difference.DifferenceLoss):
         x0, x1 = inputs
         self.retain_inputs((0, 1))
         diff = x0 - x1
-        return utils.force_array(diff * diff, x0.dtype),
+        return (utils.force_array(diff * diff, x0.dtype),)
 
     def _grad_x0(self, gy):
         x0, x1 = self.get_retained_inputs()

@@ -17,7 +17,8 @@ class Triplet(function_node.FunctionNode):
         if reduce not in ('mean', 'no'):
             raise ValueError(
                 "only 'mean' and 'no' are valid for 'reduce', but '%s' is "
-                'given' % reduce)
+                'given' % reduce
+            )
         self.margin = margin
         self.reduce = reduce
 
@@ -40,23 +41,26 @@ class Triplet(function_node.FunctionNode):
         dtype = anchor.dtype
         to_positive = anchor - positive
         to_negative = anchor - negative
-        dist = ((to_positive * to_positive).sum(axis=1)
-                - (to_negative * to_negative).sum(axis=1)
-                + dtype.type(self.margin))
+        dist = (
+            (to_positive * to_positive).sum(axis=1)
+            - (to_negative * to_negative).sum(axis=1)
+            + dtype.type(self.margin)
+        )
         self._active = (dist > 0).astype(dtype)
         loss = xp.maximum(dist, 0)
         if self.reduce == 'mean':
             loss = loss.sum() / dtype.type(len(anchor))
-        return utils.force_array(loss, dtype),
+        return (utils.force_array(loss, dtype),)
 
     def backward(self, indexes, grad_outputs):
         anchor, positive, negative = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         n = len(anchor)
         if self.reduce == 'mean':
             gy = broadcast.broadcast_to(gy * (1.0 / n), (n,))
         scale = broadcast.broadcast_to(
-            reshape.reshape(gy * (2.0 * self._active), (n, 1)), anchor.shape)
+            reshape.reshape(gy * (2.0 * self._active), (n, 1)), anchor.shape
+        )
         grads = []
         if 0 in indexes:
             grads.append(scale * (negative - positive))

@@ -15,7 +15,8 @@ def _check_reduce(reduce):
     if reduce not in ('sum', 'mean', 'no'):
         raise ValueError(
             "only 'sum', 'mean' and 'no' are valid for 'reduce', but '%s' "
-            'is given' % reduce)
+            'is given' % reduce
+        )
 
 
 def _reduce(loss, reduce):
@@ -31,10 +32,7 @@ def _check_same_float_types(in_types, names):
     first = in_types[0]
     type_check.expect(first.dtype.kind == 'f')
     for other in in_types[1:]:
-        type_check.expect(
-            other.dtype == first.dtype,
-            other.shape == first.shape,
-        )
+        type_check.expect(other.dtype == first.dtype, other.shape == first.shape)
 
 
 class GaussianKLDivergence(function_node.FunctionNode):
@@ -47,13 +45,14 @@ class GaussianKLDivergence(function_node.FunctionNode):
         mean, ln_var = inputs
         xp = backend.get_array_module(mean)
         self.retain_inputs((0, 1))
-        loss = (mean * mean + xp.exp(ln_var) - ln_var - mean.dtype.type(1)) \
-            * mean.dtype.type(0.5)
-        return utils.force_array(loss, mean.dtype),
+        loss = (
+            mean * mean + xp.exp(ln_var) - ln_var - mean.dtype.type(1)
+        ) * mean.dtype.type(0.5)
+        return (utils.force_array(loss, mean.dtype),)
 
     def backward(self, indexes, grad_outputs):
         mean, ln_var = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         grads = []
         if 0 in indexes:
             grads.append(gy * mean)
@@ -113,11 +112,11 @@ class BernoulliNLL(function_node.FunctionNode):
         xp = backend.get_array_module(x)
         self.retain_inputs((0, 1))
         loss = _logistic.softplus_array(xp, y) - x * y
-        return utils.force_array(loss, x.dtype),
+        return (utils.force_array(loss, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x, y = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         grads = []
         if 0 in indexes:
             grads.append(-gy * y)
@@ -177,13 +176,14 @@ class GaussianNLL(function_node.FunctionNode):
         self.retain_inputs((0, 1, 2))
         half = x.dtype.type(0.5)
         diff = x - mean
-        loss = (ln_var + x.dtype.type(math.log(2 * math.pi))) * half \
-            + diff * diff * xp.exp(-ln_var) * half
-        return utils.force_array(loss, x.dtype),
+        loss = (
+            ln_var + x.dtype.type(math.log(2 * math.pi))
+        ) * half + diff * diff * xp.exp(-ln_var) * half
+        return (utils.force_array(loss, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x, mean, ln_var = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         diff = x - mean
         precision = exponential.exp(-ln_var)
         g_x = gy * diff * precision

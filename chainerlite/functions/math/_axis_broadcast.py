@@ -26,14 +26,15 @@ def broadcast_along(x, y, axis, function_name):
     """
     x_shape = tuple(x.shape)
     y_shape = tuple(y.shape)
-    window = x_shape[axis:axis + len(y_shape)]
+    window = x_shape[axis : axis + len(y_shape)]
     if chainerlite.is_debug() and window != y_shape:
         expect = 'x.shape[axis:axis + y.ndim] == y.shape'
         actual = '{} != {}'.format(window, y_shape)
         raise type_check.InvalidType(
-            expect, actual,
+            expect,
+            actual,
             '\nInvalid operation is performed in: {} (Forward)\n\n'
-            'Expect: {}\nActual: {}'.format(function_name, expect, actual))
-    y_ones = ((1,) * axis + y_shape
-              + (1,) * (len(x_shape) - axis - len(y_shape)))
+            'Expect: {}\nActual: {}'.format(function_name, expect, actual),
+        )
+    y_ones = (1,) * axis + y_shape + (1,) * (len(x_shape) - axis - len(y_shape))
     return broadcast.broadcast_to(reshape.reshape(y, y_ones), x_shape)

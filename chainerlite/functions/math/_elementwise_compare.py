@@ -22,24 +22,24 @@ class ElementwiseCompare(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x1', 'x2'))
         type_check.expect(
-            in_types[0].dtype.kind == 'f',
-            in_types[0].dtype == in_types[1].dtype,
+            in_types[0].dtype.kind == 'f', in_types[0].dtype == in_types[1].dtype
         )
-        type_check.expect_broadcast_shapes(
-            in_types[0].shape, in_types[1].shape)
+        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
 
     def forward(self, inputs):
         x1, x2 = inputs
         xp = backend.get_array_module(x1, x2)
         self.retain_inputs((0, 1))
         pick = getattr(xp, self._array_function)
-        return utils.force_array(pick(x1, x2)),
+        return (utils.force_array(pick(x1, x2)),)
 
     def backward(self, indexes, grad_outputs):
         x1, x2 = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         to_x1 = utils.force_array(self._x1_wins(x1.array, x2.array))
         gx1 = gy * to_x1.astype(gy.dtype)
         gx2 = gy * (~to_x1).astype(gy.dtype)
-        return (sum_to_module.sum_to(gx1, x1.shape),
-                sum_to_module.sum_to(gx2, x2.shape))
+        return (
+            sum_to_module.sum_to(gx1, x1.shape),
+            sum_to_module.sum_to(gx2, x2.shape),
+        )

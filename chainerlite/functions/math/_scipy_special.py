@@ -24,11 +24,14 @@ def routine(name, like, caller):
     """
     if backend.get_array_module(like) is not numpy:
         import cupyx.scipy.special
+
         return getattr(cupyx.scipy.special, name)
     try:
         import scipy.special
     except ImportError:
         raise ImportError(
-            'SciPy is not available. Forward computation of {} can not be '
-            'done.'.format(caller))
+            'SciPy is not available. Forward computation of {} can not be done.'.format(
+                caller
+            )
+        )
     return getattr(scipy.special, name)

@@ -24,7 +24,7 @@ class UnaryFloat(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self.retain_inputs((0,))
         y = self.compute(backend.get_array_module(x), x)
-        return utils.force_array(y, x.dtype),
+        return (utils.force_array(y, x.dtype),)

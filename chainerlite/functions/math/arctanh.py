@@ -12,9 +12,9 @@ class Arctanh(_unary.UnaryFloat):
         return xp.arctanh(x)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        return gy / (1.0 - x * x),
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        return (gy / (1.0 - x * x),)
 
 
 def arctanh(x):

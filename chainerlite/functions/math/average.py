@@ -19,25 +19,28 @@ class Mean(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f')
         sum_mod._check_axis(x_type, self.axis)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self._in_shape = x.shape
-        count = x.size if self.axis is None else utils.size_of_shape(
-            [x.shape[a] for a in self.axis])
+        count = (
+            x.size
+            if self.axis is None
+            else utils.size_of_shape([x.shape[a] for a in self.axis])
+        )
         # An empty reduction has an empty gradient: any scale does.
         self._scale = 1.0 / max(count, 1)
         y = xp.mean(x, axis=self.axis, keepdims=self.keepdims)
-        return utils.force_array(y, x.dtype),
+        return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         gx = sum_mod._unreduce(gy, self.axis, self._in_shape, self.keepdims)
-        return gx * self._scale,
+        return (gx * self._scale,)
 
 
 def mean(x, axis=None, keepdims=False):
@@ -70,27 +73,34 @@ def mean(x, axis=None, keepdims=False):
 
 def _weights_error(expect, actual):
     return type_check.InvalidType(
-        expect, actual,
+        expect,
+        actual,
         '\nInvalid operation is performed in: average (Forward)\n\n'
-        'Expect: {}\nActual: {}'.format(expect, actual))
+        'Expect: {}\nActual: {}'.format(expect, actual),
+    )
 
 
 def _check_weights(x, weights, axis):
     if weights.dtype != x.dtype:
-        raise _weights_error('weights.dtype == x.dtype', '{} != {}'.format(
-            weights.dtype, x.dtype))
+        raise _weights_error(
+            'weights.dtype == x.dtype', '{} != {}'.format(weights.dtype, x.dtype)
+        )
     if axis is None:
         if weights.shape != x.shape:
-            raise _weights_error('weights.shape == x.shape', '{} != {}'.format(
-                weights.shape, x.shape))
+            raise _weights_error(
+                'weights.shape == x.shape', '{} != {}'.format(weights.shape, x.shape)
+            )
         return
     if not -x.ndim <= axis < x.ndim:
-        raise _weights_error('-x.ndim <= axis < x.ndim', '{} not in [{}, {})'
-                             .format(axis, -x.ndim, x.ndim))
+        raise _weights_error(
+            '-x.ndim <= axis < x.ndim',
+            '{} not in [{}, {})'.format(axis, -x.ndim, x.ndim),
+        )
     if weights.shape != (x.shape[axis],):
         raise _weights_error(
-            'weights.shape == (x.shape[axis],)', '{} != {}'.format(
-                weights.shape, (x.shape[axis],)))
+            'weights.shape == (x.shape[axis],)',
+            '{} != {}'.format(weights.shape, (x.shape[axis],)),
+        )
 
 
 def average(x, axis=None, weights=None, keepdims=False):
@@ -140,9 +150,8 @@ def average(x, axis=None, weights=None, keepdims=False):
     axis = sum_mod._normalize_axis(axis)
     if axis is not None:
         if len(axis) != 1:
-            raise ValueError(
-                'tuple axis is not supported when weights is given')
-        axis, = axis
+            raise ValueError('tuple axis is not supported when weights is given')
+        (axis,) = axis
     _check_weights(x, weights, axis)
     divider = sum_mod.sum(weights)
     if axis is not None:
@@ -150,6 +159,7 @@ def average(x, axis=None, weights=None, keepdims=False):
         shape = [1] * x.ndim
         shape[axis] = x.shape[axis]
         weights = broadcast.broadcast_to(
-            reshape.reshape(weights, tuple(shape)), x.shape)
+            reshape.reshape(weights, tuple(shape)), x.shape
+        )
     total = sum_mod.sum(chainerlite.as_variable(x) * weights, axis, keepdims)
     return total / broadcast.broadcast_to(divider, total.shape)

@@ -3,9 +3,22 @@
 The node classes are compiled in the core (``chainerlite._core.ops_math``);
 the functions below are the ``F.*`` spellings of the operators.
 """
+
 from chainerlite._core import (  # NOQA
-    Absolute, Add, AddConstant, Div, DivFromConstant, Mul, MulConstant, Neg,
-    PowConstVar, PowVarConst, PowVarVar, Sub, SubFromConstant)
+    Absolute,
+    Add,
+    AddConstant,
+    Div,
+    DivFromConstant,
+    Mul,
+    MulConstant,
+    Neg,
+    PowConstVar,
+    PowVarConst,
+    PowVarVar,
+    Sub,
+    SubFromConstant,
+)
 from chainerlite.variable import Variable, as_variable
 
 
@@ -67,7 +80,7 @@ def div(a, b):
 def pow(a, b):
     """Element-wise power ``a ** b`` (a scalar may be either operand)."""
     if not isinstance(a, Variable) and isinstance(b, Variable):
-        return a ** b
+        return a**b
     return _lhs(a, b, 'pow') ** b
 
 

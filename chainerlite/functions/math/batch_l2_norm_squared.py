@@ -13,24 +13,20 @@ class BatchL2NormSquared(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.ndim >= 2,
-        )
+        (x_type,) = in_types
+        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 2)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         x = x.reshape(len(x), utils.size_of_shape(x.shape[1:]))
-        return utils.force_array(xp.sum(x * x, axis=1), x.dtype),
+        return (utils.force_array(xp.sum(x * x, axis=1), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy = reshape.reshape(
-            grad_outputs[0], (len(x),) + (1,) * (x.ndim - 1))
-        return broadcast.broadcast_to(gy, x.shape) * x * 2.0,
+        (x,) = self.get_retained_inputs()
+        gy = reshape.reshape(grad_outputs[0], (len(x),) + (1,) * (x.ndim - 1))
+        return (broadcast.broadcast_to(gy, x.shape) * x * 2.0,)
 
 
 def batch_l2_norm_squared(x):

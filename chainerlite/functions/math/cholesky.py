@@ -15,7 +15,7 @@ class Cholesky(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a',))
-        a_type, = in_types
+        (a_type,) = in_types
         type_check.expect(
             a_type.dtype.kind == 'f',
             a_type.ndim == 2,
@@ -23,7 +23,7 @@ class Cholesky(function_node.FunctionNode):
         )
 
     def forward(self, inputs):
-        a, = inputs
+        (a,) = inputs
         xp = backend.get_array_module(a)
         self.retain_outputs((0,))
         work = a.astype(numpy.float32) if a.dtype == numpy.float16 else a
@@ -31,23 +31,26 @@ class Cholesky(function_node.FunctionNode):
             lower = xp.linalg.cholesky(work)
         except numpy.linalg.LinAlgError as e:
             raise numpy.linalg.LinAlgError(
-                'cholesky: the input is not positive definite ({})'.format(e))
-        return utils.force_array(lower, a.dtype),
+                'cholesky: the input is not positive definite ({})'.format(e)
+            )
+        return (utils.force_array(lower, a.dtype),)
 
     def backward(self, indexes, grad_outputs):
         # With A = L L^T and P = L^T gL restricted to its lower triangle with
         # the diagonal halved, the gradient with respect to the symmetric A
         # is the symmetric part of L^-T P L^-1.
-        lower, = self.get_retained_outputs()
-        gl, = grad_outputs
+        (lower,) = self.get_retained_outputs()
+        (gl,) = grad_outputs
         xp = backend.get_array_module(lower)
         n = lower.shape[0]
-        phi = xp.tril(xp.ones((n, n), lower.dtype), -1) + xp.eye(
-            n, dtype=lower.dtype) * 0.5
+        phi = (
+            xp.tril(xp.ones((n, n), lower.dtype), -1)
+            + xp.eye(n, dtype=lower.dtype) * 0.5
+        )
         p = matmul.matmul(lower, gl, transa=True) * phi
         lower_inv = inv.inv(lower)
         s = matmul.matmul(matmul.matmul(lower_inv, p, transa=True), lower_inv)
-        return (s + inv.matrix_transpose(s)) * 0.5,
+        return ((s + inv.matrix_transpose(s)) * 0.5,)
 
 
 def cholesky(a):

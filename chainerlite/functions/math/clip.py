@@ -29,14 +29,14 @@ class Clip(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
-        return utils.force_array(xp.clip(x, self.x_min, self.x_max), x.dtype),
+        return (utils.force_array(xp.clip(x, self.x_min, self.x_max), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x = self.get_retained_inputs()[0].array
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         # The interval is closed: its edges pass the gradient.
         if self.x_min is None:
             inside = x <= self.x_max
@@ -44,7 +44,7 @@ class Clip(function_node.FunctionNode):
             inside = x >= self.x_min
         else:
             inside = (x >= self.x_min) & (x <= self.x_max)
-        return gy * utils.force_array(inside, gy.dtype),
+        return (gy * utils.force_array(inside, gy.dtype),)
 
 
 def clip(x, x_min, x_max):

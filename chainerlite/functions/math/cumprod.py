@@ -12,30 +12,30 @@ class Cumprod(cumsum.AlongAxis):
     """Cumulative product of array elements along an axis."""
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         axis = self.axis
         if axis is None:
             x, axis = x.ravel(), 0
-        return utils.force_array(xp.cumprod(x, axis=axis), x.dtype),
+        return (utils.force_array(xp.cumprod(x, axis=axis), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         # With y[i] = x[0] ... x[i], the gradient of x[k] is
         # y[k-1] * s[k], where s[k] = gy[k] + x[k+1] * s[k+1] sums gy[i]
         # times x[k+1] ... x[i] over i >= k; no division, so zeros in x are
         # fine, and every step is differentiable.
-        x, = self.get_retained_inputs()
-        y, = self.get_retained_outputs()
-        gy, = grad_outputs
+        (x,) = self.get_retained_inputs()
+        (y,) = self.get_retained_outputs()
+        (gy,) = grad_outputs
         in_shape = x.shape
         axis = self.axis
         if axis is None:
             x, axis = reshape.reshape(x, (-1,)), 0
         axis %= x.ndim
         if x.shape[axis] == 0:
-            return reshape.reshape(gy, in_shape),
+            return (reshape.reshape(gy, in_shape),)
         xs = separate.separate(x, axis)
         ys = separate.separate(y, axis)
         gys = separate.separate(gy, axis)
@@ -47,7 +47,7 @@ class Cumprod(cumsum.AlongAxis):
                 s = gys[k] + xs[k + 1] * s
             gxs[k] = s if k == 0 else ys[k - 1] * s
         gx = stack.stack(gxs, axis)
-        return reshape.reshape(gx, in_shape),
+        return (reshape.reshape(gx, in_shape),)
 
 
 def cumprod(x, axis=None):

@@ -22,7 +22,7 @@ class AlongAxis(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f')
         if self.axis is not None:
             if self.axis >= 0:
@@ -47,7 +47,7 @@ class Cumsum(AlongAxis):
         self.reverse = reverse
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self._in_shape = x.shape
         axis = self.axis
@@ -58,13 +58,13 @@ class Cumsum(AlongAxis):
             y = xp.flip(xp.cumsum(xp.flip(x, axis), axis=axis), axis)
         else:
             y = xp.cumsum(x, axis=axis)
-        return utils.force_array(y, x.dtype),
+        return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         axis = 0 if self.axis is None else self.axis
         gx = Cumsum(axis, not self.reverse).apply((gy,))[0]
-        return reshape.reshape(gx, self._in_shape),
+        return (reshape.reshape(gx, self._in_shape),)
 
 
 def cumsum(x, axis=None):

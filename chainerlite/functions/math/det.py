@@ -10,26 +10,25 @@ from chainerlite.functions.math import inv
 
 
 class _DeterminantBase(inv.SquareMatrices):
-
     def forward(self, inputs):
-        a, = inputs
+        (a,) = inputs
         xp = backend.get_array_module(a)
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         # LAPACK has no half precision: float16 is factorised in float32.
         work = a.astype(numpy.float32) if a.dtype == numpy.float16 else a
-        return utils.force_array(xp.linalg.det(work), a.dtype),
+        return (utils.force_array(xp.linalg.det(work), a.dtype),)
 
     def backward(self, indexes, grad_outputs):
         # d det(A) = det(A) tr(A^-1 dA), so gA = gy det(A) A^-T; a singular
         # A has no such form and raises ValueError from the inverse.
-        a, = self.get_retained_inputs()
-        y, = self.get_retained_outputs()
-        gy, = grad_outputs
+        (a,) = self.get_retained_inputs()
+        (y,) = self.get_retained_outputs()
+        (gy,) = grad_outputs
         scale = reshape.reshape(gy * y, y.shape + (1, 1))
         scale = broadcast.broadcast_to(scale, a.shape)
         a_inv = (inv.inv if self._ndim == 2 else inv.batch_inv)(a)
-        return scale * inv.matrix_transpose(a_inv),
+        return (scale * inv.matrix_transpose(a_inv),)
 
 
 class Det(_DeterminantBase):

@@ -6,16 +6,15 @@ from chainerlite.functions.math import polygamma
 
 
 class DiGamma(_special.UnarySpecial):
-
     name = 'digamma'
     special_name = 'digamma'
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
         xp = backend.get_array_module(x)
         one = xp.ones(x.shape, dtype='i')
-        return gy * polygamma.polygamma(one, x),
+        return (gy * polygamma.polygamma(one, x),)
 
 
 def digamma(x):

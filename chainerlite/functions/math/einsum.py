@@ -21,18 +21,19 @@ def _einsum(xp, in_subs, out_sub, inputs, out_shape):
     present = set(''.join(in_subs))
     labels = ''.join(dict.fromkeys(out_sub))
     direct = ''.join(c for c in labels if c in present)
-    y = xp.einsum('{}->{}'.format(','.join(in_subs), direct), *inputs,
-                  optimize=len(inputs) > 1)
+    y = xp.einsum(
+        '{}->{}'.format(','.join(in_subs), direct), *inputs, optimize=len(inputs) > 1
+    )
     if direct != labels:
         sizes = [out_shape[out_sub.index(c)] for c in labels]
-        y = y.reshape([n if c in present else 1
-                       for c, n in zip(labels, sizes)])
+        y = y.reshape([n if c in present else 1 for c, n in zip(labels, sizes)])
         y = xp.broadcast_to(y, sizes)
     if labels != out_sub:
         out = xp.zeros(out_shape, y.dtype)
         index = tuple(
             xp.arange(n).reshape([-1 if c == d else 1 for d in labels])
-            for c, n in zip(out_sub, out_shape))
+            for c, n in zip(out_sub, out_shape)
+        )
         out[index] = y
         y = out
     return y
@@ -65,10 +66,7 @@ class EinSum(function_node.FunctionNode):
         sizes = {}
         for i, (sub, in_type) in enumerate(zip(self.in_subs, in_types)):
             type_check._argname((in_type,), ('x{}'.format(i),))
-            type_check.expect(
-                in_type.dtype.kind == 'f',
-                in_type.ndim == len(sub),
-            )
+            type_check.expect(in_type.dtype.kind == 'f', in_type.ndim == len(sub))
             for axis, c in enumerate(sub):
                 if c in sizes:
                     type_check.expect(in_type.shape[axis] == sizes[c])
@@ -84,7 +82,7 @@ class EinSum(function_node.FunctionNode):
         dtype = self.out_dtype
         if dtype is None:
             dtype = numpy.result_type(*self._in_dtypes)
-        return utils.force_array(self._contract(xp, inputs), dtype),
+        return (utils.force_array(self._contract(xp, inputs), dtype),)
 
     def _contract(self, xp, inputs):
         return _einsum(xp, self.in_subs, self.out_sub, inputs, self.out_shape)
@@ -92,19 +90,16 @@ class EinSum(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         # The gradient of an input is the einsum of the output gradient with
         # the other inputs, onto the subscripts of that input.
-        inputs = list(self.get_retained_inputs()) if len(self.in_subs) > 1 \
-            else [None]
+        inputs = list(self.get_retained_inputs()) if len(self.in_subs) > 1 else [None]
         grads = []
         for i in indexes:
             subs = list(self.in_subs)
             subs[i] = self.out_sub
             operands = list(inputs)
             operands[i] = grad_outputs[0]
-            node = EinSum(subs, self.in_subs[i], self._in_shapes[i],
-                          self._in_dtypes[i])
+            node = EinSum(subs, self.in_subs[i], self._in_shapes[i], self._in_dtypes[i])
             grads.append(node.apply(operands)[0])
         return tuple(grads)
-
 
 
 class DiagEinSum(EinSum):
@@ -128,7 +123,8 @@ class DiagEinSum(EinSum):
         if out_shape is None or len(out_shape) != len(out_sub):
             raise ValueError(
                 'DiagEinSum: out_shape {} does not match the output '
-                'subscripts {!r}'.format(out_shape, out_sub))
+                'subscripts {!r}'.format(out_shape, out_sub)
+            )
         super().__init__(in_subs, out_sub, tuple(out_shape))
 
 
@@ -141,11 +137,12 @@ def _sublist_to_subscripts(sublist):
             subscripts += _SYMBOLS[s]
         elif isinstance(s, int):
             raise ValueError(
-                'einsum: subscript {} is out of range [0, {})'.format(
-                    s, len(_SYMBOLS)))
+                'einsum: subscript {} is out of range [0, {})'.format(s, len(_SYMBOLS))
+            )
         else:
-            raise TypeError('einsum: for this input type lists must contain '
-                            'either int or Ellipsis')
+            raise TypeError(
+                'einsum: for this input type lists must contain either int or Ellipsis'
+            )
     return subscripts
 
 
@@ -159,18 +156,21 @@ def _parse(operands):
         arrays = operands[1:]
         for c in subscripts:
             if c not in '.,->' and c not in _SYMBOLS:
-                raise ValueError(
-                    'einsum: character {} is not a valid symbol'.format(c))
+                raise ValueError('einsum: character {} is not a valid symbol'.format(c))
     else:
         n = len(operands) // 2
-        arrays = operands[0:2 * n:2]
+        arrays = operands[0 : 2 * n : 2]
         subscripts = ','.join(
-            _sublist_to_subscripts(s) for s in operands[1:2 * n:2])
+            _sublist_to_subscripts(s) for s in operands[1 : 2 * n : 2]
+        )
         if len(operands) % 2:
             subscripts += '->' + _sublist_to_subscripts(operands[-1])
     if '-' in subscripts or '>' in subscripts:
-        if (subscripts.count('->') != 1 or subscripts.count('-') != 1
-                or subscripts.count('>') != 1):
+        if (
+            subscripts.count('->') != 1
+            or subscripts.count('-') != 1
+            or subscripts.count('>') != 1
+        ):
             raise ValueError("einsum: subscripts can only contain one '->'")
         in_part, out_sub = subscripts.split('->')
     else:
@@ -180,17 +180,21 @@ def _parse(operands):
         if sub.replace('...', '', 1).count('.'):
             raise ValueError('einsum: invalid ellipses in {!r}'.format(sub))
     if len(in_subs) != len(arrays):
-        raise ValueError('einsum: number of einsum subscripts must be equal '
-                         'to the number of operands')
+        raise ValueError(
+            'einsum: number of einsum subscripts must be equal '
+            'to the number of operands'
+        )
     if out_sub is not None:
         letters = out_sub.replace('...', '')
         for c in letters:
             if c not in in_part:
-                raise ValueError('einsum: output character {} did not '
-                                 'appear in the input'.format(c))
+                raise ValueError(
+                    'einsum: output character {} did not appear in the input'.format(c)
+                )
         if len(set(letters)) != len(letters):
-            raise ValueError('einsum: output subscripts {!r} repeat a '
-                             'letter'.format(out_sub))
+            raise ValueError(
+                'einsum: output subscripts {!r} repeat a letter'.format(out_sub)
+            )
     return in_subs, out_sub, arrays
 
 
@@ -200,8 +204,10 @@ def _expand_ellipsis(in_subs, out_sub, arrays):
     # the letters that occur once, sorted).
     used = set(''.join(in_subs))
     fresh = [c for c in _SYMBOLS if c not in used]
-    ndims = [x.ndim - len(sub.replace('...', '')) if '...' in sub else 0
-             for sub, x in zip(in_subs, arrays)]
+    ndims = [
+        x.ndim - len(sub.replace('...', '')) if '...' in sub else 0
+        for sub, x in zip(in_subs, arrays)
+    ]
     n = max([0] + ndims)
     if n > len(fresh):
         raise ValueError('einsum: too many subscripts')
@@ -212,7 +218,8 @@ def _expand_ellipsis(in_subs, out_sub, arrays):
     if out_sub is None:
         letters = ''.join(in_subs).replace('...', '').replace(',', '')
         return expanded, ellipsis + ''.join(
-            sorted(c for c in set(letters) if letters.count(c) == 1))
+            sorted(c for c in set(letters) if letters.count(c) == 1)
+        )
     if '...' not in out_sub and n > 0:
         raise ValueError('einsum: summing over Ellipsis is not supported')
     if '...' in out_sub and not any('...' in sub for sub in in_subs):

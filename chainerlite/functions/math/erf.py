@@ -28,17 +28,18 @@ class Erf(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self.retain_inputs((0,))
         if backend.get_array_module(x) is numpy:
-            return utils.force_array(_erf_cpu(x), x.dtype),
+            return (utils.force_array(_erf_cpu(x), x.dtype),)
         import cupyx.scipy.special
-        return utils.force_array(cupyx.scipy.special.erf(x), x.dtype),
+
+        return (utils.force_array(cupyx.scipy.special.erf(x), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        return gy * exponential.exp(-(x * x)) * (2.0 / math.sqrt(math.pi)),
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        return (gy * exponential.exp(-(x * x)) * (2.0 / math.sqrt(math.pi)),)
 
 
 def erf(x):

@@ -17,6 +17,7 @@ def compute_erfc(xp, x):
     if xp is numpy:
         return _erfc_cpu(x)
     import cupyx.scipy.special
+
     return cupyx.scipy.special.erfc(x)
 
 
@@ -29,9 +30,9 @@ class Erfc(_unary.UnaryFloat):
         return compute_erfc(xp, x)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        return gy * exponential.exp(-(x * x)) * (-2.0 / math.sqrt(math.pi)),
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        return (gy * exponential.exp(-(x * x)) * (-2.0 / math.sqrt(math.pi)),)
 
 
 def erfc(x):

@@ -12,10 +12,10 @@ class Erfcx(_special.UnarySpecialOfOutput):
     special_name = 'erfcx'
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        y, = self.get_retained_outputs()
-        gy, = grad_outputs
-        return gy * (2.0 * x * y - 2.0 / math.sqrt(math.pi)),
+        (x,) = self.get_retained_inputs()
+        (y,) = self.get_retained_outputs()
+        (gy,) = grad_outputs
+        return (gy * (2.0 * x * y - 2.0 / math.sqrt(math.pi)),)
 
 
 def erfcx(x):

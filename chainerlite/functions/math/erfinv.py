@@ -15,10 +15,9 @@ class ErfInv(_special.UnarySpecialOfOutput):
     sign = 1.0
 
     def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        gy, = grad_outputs
-        return gy * exponential.exp(y * y) * (
-            self.sign * math.sqrt(math.pi) / 2.0),
+        (y,) = self.get_retained_outputs()
+        (gy,) = grad_outputs
+        return (gy * exponential.exp(y * y) * (self.sign * math.sqrt(math.pi) / 2.0),)
 
 
 def erfinv(x):

@@ -26,14 +26,14 @@ class Exp(function_node.FunctionNode):
         _check_float_input(in_types)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_outputs((0,))
-        return utils.force_array(xp.exp(x)),
+        return (utils.force_array(xp.exp(x)),)
 
     def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return grad_outputs[0] * y,
+        (y,) = self.get_retained_outputs()
+        return (grad_outputs[0] * y,)
 
 
 def exp(x):
@@ -77,21 +77,21 @@ class _Logarithm(function_node.FunctionNode):
         _check_float_input(in_types)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
-        return utils.force_array(getattr(xp, self.name)(x)),
+        return (utils.force_array(getattr(xp, self.name)(x)),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
+        (x,) = self.get_retained_inputs()
         g = grad_outputs[0] / x
-        return (g if self.scale == 1.0 else g * self.scale),
+        return ((g if self.scale == 1.0 else g * self.scale),)
 
     def _backward_arrays(self, indexes, grad_outputs):
         g = utils.force_array(grad_outputs[0] / self.inputs[0].data)
         if self.scale != 1.0:
             g = g * ops_math.scalar_like(self.scale, g)
-        return g,
+        return (g,)
 
 
 class Log(_Logarithm):

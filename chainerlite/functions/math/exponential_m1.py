@@ -19,14 +19,14 @@ class Expm1(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_outputs((0,))
-        return utils.force_array(xp.expm1(x)),
+        return (utils.force_array(xp.expm1(x)),)
 
     def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return grad_outputs[0] * (y + 1.0),
+        (y,) = self.get_retained_outputs()
+        return (grad_outputs[0] * (y + 1.0),)
 
 
 def expm1(x):

@@ -30,8 +30,7 @@ class FFT(function_node.FunctionNode):
         xp = backend.get_array_module(real)
         y = getattr(xp.fft, self._method)(real + imag * 1j)
         dtype = real.dtype
-        return (y.real.astype(dtype, copy=False),
-                y.imag.astype(dtype, copy=False))
+        return (y.real.astype(dtype, copy=False), y.imag.astype(dtype, copy=False))
 
     def backward(self, indexes, grad_outputs):
         # The transform is linear with a symmetric matrix W, so the gradient
@@ -55,7 +54,9 @@ def _transform(x, method):
     if not isinstance(x, tuple) or len(x) != 2:
         raise TypeError(
             '{}: x must be a tuple (real, imag) of two arrays, not {}'.format(
-                method, type(x).__name__))
+                method, type(x).__name__
+            )
+        )
     return FFT(method).apply(x)
 
 

@@ -21,24 +21,25 @@ class Fmod(function_node.FunctionNode):
             in_types[0].dtype.kind == 'f',
             in_types[1].dtype.kind == 'f',
         )
-        type_check.expect_broadcast_shapes(
-            in_types[0].shape, in_types[1].shape)
+        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
 
     def forward(self, inputs):
         x, divisor = inputs
         xp = backend.get_array_module(x, divisor)
         self.retain_inputs((0, 1))
-        return utils.force_array(xp.fmod(x, divisor), x.dtype),
+        return (utils.force_array(xp.fmod(x, divisor), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x, divisor = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         xp = backend.get_array_module(x)
         # y = x - trunc(x / divisor) * divisor, where the truncated quotient
         # is piecewise constant, hence a constant of the gradient graph.
         quotient = utils.force_array(xp.trunc(x.array / divisor.array), gy.dtype)
-        return (sum_to_module.sum_to(gy, x.shape),
-                sum_to_module.sum_to(gy * -quotient, divisor.shape))
+        return (
+            sum_to_module.sum_to(gy, x.shape),
+            sum_to_module.sum_to(gy * -quotient, divisor.shape),
+        )
 
 
 def fmod(x, divisor):

@@ -19,14 +19,14 @@ class Sinh(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
-        return utils.force_array(xp.sinh(x)),
+        return (utils.force_array(xp.sinh(x)),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] * cosh(x),
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] * cosh(x),)
 
 
 class Cosh(function_node.FunctionNode):
@@ -42,14 +42,14 @@ class Cosh(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
-        return utils.force_array(xp.cosh(x)),
+        return (utils.force_array(xp.cosh(x)),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] * sinh(x),
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] * sinh(x),)
 
 
 def sinh(x):

@@ -21,11 +21,11 @@ def _invert(x, name):
         y = xp.linalg.inv(work)
     except numpy.linalg.LinAlgError as e:
         raise numpy.linalg.LinAlgError(
-            '{}: the input matrix is singular ({})'.format(name, e))
+            '{}: the input matrix is singular ({})'.format(name, e)
+        )
     if xp is not numpy and configuration.config.debug:
         if not bool(xp.isfinite(y).all()):
-            raise ValueError(
-                '{}: the input matrix is singular'.format(name))
+            raise ValueError('{}: the input matrix is singular'.format(name))
     return utils.force_array(y, x.dtype)
 
 
@@ -43,7 +43,7 @@ class SquareMatrices(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a',))
-        a_type, = in_types
+        (a_type,) = in_types
         type_check.expect(
             a_type.dtype.kind == 'f',
             a_type.ndim == self._ndim,
@@ -52,20 +52,19 @@ class SquareMatrices(function_node.FunctionNode):
 
 
 class _InverseBase(SquareMatrices):
-
     _name = None
 
     def forward(self, inputs):
-        a, = inputs
+        (a,) = inputs
         self.retain_outputs((0,))
-        return _invert(a, self._name),
+        return (_invert(a, self._name),)
 
     def backward(self, indexes, grad_outputs):
         # d(A^-1) = -A^-1 dA A^-1, so gA = -A^-T gY A^-T.
-        y, = self.get_retained_outputs()
-        gy, = grad_outputs
+        (y,) = self.get_retained_outputs()
+        (gy,) = grad_outputs
         yt = matrix_transpose(y)
-        return -matmul.matmul(matmul.matmul(yt, gy), yt),
+        return (-matmul.matmul(matmul.matmul(yt, gy), yt),)
 
 
 class Inv(_InverseBase):

@@ -5,14 +5,13 @@ from chainerlite.functions.math import digamma
 
 
 class LGamma(_special.UnarySpecial):
-
     name = 'lgamma'
     special_name = 'gammaln'
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        return gy * digamma.digamma(x),
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        return (gy * digamma.digamma(x),)
 
 
 def lgamma(x):

@@ -22,11 +22,11 @@ class LinearInterpolate(function_node.FunctionNode):
     def forward(self, inputs):
         p, x, y = inputs
         self.retain_inputs((0, 1, 2))
-        return utils.force_array(p * x + (1.0 - p) * y, p.dtype),
+        return (utils.force_array(p * x + (1.0 - p) * y, p.dtype),)
 
     def backward(self, indexes, grad_outputs):
         p, x, y = self.get_retained_inputs()
-        g, = grad_outputs
+        (g,) = grad_outputs
         gx = g * p
         return g * (x - y), gx, g - gx
 

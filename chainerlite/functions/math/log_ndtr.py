@@ -13,12 +13,15 @@ class LogNdtr(_special.UnarySpecial):
     special_name = 'log_ndtr'
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
         # pdf(x) / ndtr(x) = sqrt(2 / pi) / erfcx(-x / sqrt(2)): no 0 / 0 in
         # the lower tail.
-        return gy * math.sqrt(2.0 / math.pi) / erfcx_module.erfcx(
-            x * (-1.0 / math.sqrt(2.0))),
+        return (
+            gy
+            * math.sqrt(2.0 / math.pi)
+            / erfcx_module.erfcx(x * (-1.0 / math.sqrt(2.0))),
+        )
 
 
 def log_ndtr(x):

@@ -17,12 +17,12 @@ class LogSumExp(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f')
         sum_mod._check_axis(x_type, self.axis)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         # Shift by the maximum so that exp cannot overflow; a slice whose
@@ -31,17 +31,17 @@ class LogSumExp(function_node.FunctionNode):
         self._shift = xp.where(xp.isfinite(m), m, x.dtype.type(0))
         s = xp.sum(xp.exp(x - self._shift), axis=self.axis)
         y = xp.log(s) + self._shift.reshape(s.shape)
-        return utils.force_array(y, x.dtype),
+        return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         # The gradient is the softmax of x over the axes. Computed from the
         # shifted exponentials rather than exp(x - y), it keeps its
         # precision when the rounded output is large.
-        x, = self.get_retained_inputs()
+        (x,) = self.get_retained_inputs()
         e = exponential.exp(x - self._shift)
         total = sum_mod.sum(e, axis=self.axis, keepdims=True)
         gy = sum_mod._unreduce(grad_outputs[0], self.axis, x.shape, False)
-        return gy * e / broadcast.broadcast_to(total, x.shape),
+        return (gy * e / broadcast.broadcast_to(total, x.shape),)
 
 
 def logsumexp(x, axis=None):

@@ -52,7 +52,8 @@ class MatMul(function_node.FunctionNode):
         except ValueError:
             raise type_check.InvalidType(
                 'batch shapes {} and {} broadcast'.format(a_batch, b_batch),
-                'they do not')
+                'they do not',
+            )
 
     def forward(self, inputs):
         a, b = inputs
@@ -63,9 +64,8 @@ class MatMul(function_node.FunctionNode):
         if self.transb and b.ndim > 1:
             b = b.swapaxes(-1, -2)
         y = utils.force_array(xp.matmul(a, b))
-        self._gy_matrix_shape = _matrix_shape_of_output(
-            y.shape, a.ndim, b.ndim)
-        return y,
+        self._gy_matrix_shape = _matrix_shape_of_output(y.shape, a.ndim, b.ndim)
+        return (y,)
 
     def backward(self, indexes, grad_outputs):
         a, b = self.get_retained_inputs()

@@ -22,7 +22,7 @@ class SelectorBase(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f')
         sum_mod._check_axis(x_type, self.axis)
 
@@ -30,15 +30,15 @@ class SelectorBase(function_node.FunctionNode):
         raise NotImplementedError
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         y = self._select(xp, x)
-        return utils.force_array(y, x.dtype),
+        return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
+        (x,) = self.get_retained_inputs()
         y = self.get_retained_outputs()[0].array
         if self.axis is not None and not self.keepdims:
             shape = list(x.shape)
@@ -46,9 +46,8 @@ class SelectorBase(function_node.FunctionNode):
                 shape[a] = 1
             y = y.reshape(shape)
         selected = (x.array == y).astype(x.dtype)
-        gy = sum_mod._unreduce(
-            grad_outputs[0], self.axis, x.shape, self.keepdims)
-        return gy * selected,
+        gy = sum_mod._unreduce(grad_outputs[0], self.axis, x.shape, self.keepdims)
+        return (gy * selected,)
 
 
 class Max(SelectorBase):
@@ -75,7 +74,7 @@ class IndexSelectorBase(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f')
         if self.axis is not None:
             sum_mod._check_axis(x_type, (self.axis,))
@@ -84,12 +83,12 @@ class IndexSelectorBase(function_node.FunctionNode):
         raise NotImplementedError
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
-        return utils.force_array(self._select(xp, x), numpy.int32),
+        return (utils.force_array(self._select(xp, x), numpy.int32),)
 
     def backward(self, indexes, grad_outputs):
-        return None,
+        return (None,)
 
 
 class ArgMax(IndexSelectorBase):

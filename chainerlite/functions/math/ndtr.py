@@ -18,10 +18,9 @@ class Ndtr(_unary.UnaryFloat):
         return 0.5 * erfc.compute_erfc(xp, x * (-1.0 / math.sqrt(2.0)))
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        return gy * exponential.exp(-0.5 * x * x) * (
-            1.0 / math.sqrt(2.0 * math.pi)),
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        return (gy * exponential.exp(-0.5 * x * x) * (1.0 / math.sqrt(2.0 * math.pi)),)
 
 
 def ndtr(x):

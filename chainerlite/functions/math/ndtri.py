@@ -13,10 +13,10 @@ class Ndtri(_special.UnarySpecialOfOutput):
     special_name = 'ndtri'
 
     def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        gy, = grad_outputs
+        (y,) = self.get_retained_outputs()
+        (gy,) = grad_outputs
         # The derivative of the inverse is 1 / pdf(y).
-        return gy * exponential.exp(0.5 * y * y) * math.sqrt(2.0 * math.pi),
+        return (gy * exponential.exp(0.5 * y * y) * math.sqrt(2.0 * math.pi),)
 
 
 def ndtri(x):

@@ -26,11 +26,11 @@ class PolyGamma(function_node.FunctionNode):
         n, x = inputs
         self.retain_inputs((0, 1))
         routine = _scipy_special.routine('polygamma', x, 'polygamma')
-        return utils.force_array(routine(n, x), x.dtype),
+        return (utils.force_array(routine(n, x), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         n, x = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         return None, gy * polygamma(n + 1, x)
 
 

@@ -21,26 +21,25 @@ class Prod(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f')
         sum_mod._check_axis(x_type, self.axis)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         y = xp.prod(x, axis=self.axis, keepdims=self.keepdims)
-        return utils.force_array(y, x.dtype),
+        return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy = sum_mod._unreduce(
-            grad_outputs[0], self.axis, x.shape, self.keepdims)
+        (x,) = self.get_retained_inputs()
+        gy = sum_mod._unreduce(grad_outputs[0], self.axis, x.shape, self.keepdims)
         if self.axis is None:
             axes = tuple(range(x.ndim))
         else:
             axes = tuple(sorted(a % x.ndim for a in self.axis))
-        return gy * _product_of_others(x, axes),
+        return (gy * _product_of_others(x, axes),)
 
 
 def _product_of_others(x, axes):
@@ -53,10 +52,10 @@ def _product_of_others(x, axes):
     order = kept + axes
     moved = transpose.transpose(x, order)
     # The merged length is spelled out: -1 cannot be inferred with a zero.
-    merged_shape = moved.shape[:len(kept)] + (
-        math.prod(moved.shape[len(kept):]),)
-    others = ProductOfOthers(len(kept)).apply(
-        (reshape.reshape(moved, merged_shape),))[0]
+    merged_shape = moved.shape[: len(kept)] + (math.prod(moved.shape[len(kept) :]),)
+    others = ProductOfOthers(len(kept)).apply((reshape.reshape(moved, merged_shape),))[
+        0
+    ]
     others = reshape.reshape(others, moved.shape)
     inverse = tuple(order.index(a) for a in range(x.ndim))
     return transpose.transpose(others, inverse)
@@ -78,39 +77,42 @@ class ProductOfOthers(function_node.FunctionNode):
         self.axis = axis
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         axis = self.axis
         head = (slice(None),) * axis
         before = xp.ones_like(x)
-        before[head + (slice(1, None),)] = xp.cumprod(
-            x, axis=axis)[head + (slice(None, -1),)]
+        before[head + (slice(1, None),)] = xp.cumprod(x, axis=axis)[
+            head + (slice(None, -1),)
+        ]
         after = xp.ones_like(x)
-        after[head + (slice(None, -1),)] = xp.flip(xp.cumprod(
-            xp.flip(x, axis), axis=axis), axis)[head + (slice(1, None),)]
-        return before * after,
+        after[head + (slice(None, -1),)] = xp.flip(
+            xp.cumprod(xp.flip(x, axis), axis=axis), axis
+        )[head + (slice(1, None),)]
+        return (before * after,)
 
     def backward(self, indexes, grad_outputs):
         # d y_i / d x_j (j != i) is the product over k not in {i, j}. With
         # z[j, i] = x_i for i != j and 1 for i == j along a new axis, that is
         # the product of the others of z[j] at i.
-        x, = self.get_retained_inputs()
-        g, = grad_outputs
+        (x,) = self.get_retained_inputs()
+        (g,) = grad_outputs
         xp = backend.get_array_module(x)
         axis = self.axis
         n = x.shape[axis]
         pair_shape = x.shape[:axis] + (n,) + x.shape[axis:]
         eye = xp.eye(n, dtype=x.dtype).reshape(
-            (1,) * axis + (n, n) + (1,) * (x.ndim - axis - 1))
+            (1,) * axis + (n, n) + (1,) * (x.ndim - axis - 1)
+        )
         off_diagonal = 1 - eye
         spread = broadcast.broadcast_to(
-            reshape.reshape(x, x.shape[:axis] + (1,) + x.shape[axis:]),
-            pair_shape)
+            reshape.reshape(x, x.shape[:axis] + (1,) + x.shape[axis:]), pair_shape
+        )
         z = spread * off_diagonal + eye
         others = ProductOfOthers(axis + 1).apply((z,))[0]
         g = reshape.reshape(g, x.shape[:axis] + (1,) + x.shape[axis:])
-        return sum_mod.sum(others * g * off_diagonal, axis=axis + 1),
+        return (sum_mod.sum(others * g * off_diagonal, axis=axis + 1),)
 
 
 def prod(x, axis=None, keepdims=False):

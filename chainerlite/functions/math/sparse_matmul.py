@@ -21,11 +21,18 @@ class CooMatMul(function_node.FunctionNode):
     """``op(A) @ op(B)`` for a sparse ``A`` (given by its values) and a
     dense ``B``; the output is transposed if ``transc``."""
 
-    def __init__(self, sp_row, sp_col, sp_shape, sp_order='other',
-                 transa=False, transb=False, transc=False):
+    def __init__(
+        self,
+        sp_row,
+        sp_col,
+        sp_shape,
+        sp_order='other',
+        transa=False,
+        transb=False,
+        transc=False,
+    ):
         if sp_row.ndim != sp_col.ndim or sp_row.shape != sp_col.shape:
-            raise ValueError('CooMatMul: sp_row and sp_col must have the '
-                             'same shape')
+            raise ValueError('CooMatMul: sp_row and sp_col must have the same shape')
         self.sp_row = sp_row
         self.sp_col = sp_col
         self.sp_shape = tuple(sp_shape)
@@ -63,22 +70,22 @@ class CooMatMul(function_node.FunctionNode):
         rows, cols, n_rows = self._rows_cols()
         dn = dn.swapaxes(-1, -2) if self.transb else dn
         batched = data.ndim == 2
-        data2, rows2, cols2 = [a.reshape(-1, a.shape[-1])
-                               for a in (data, rows, cols)]
+        data2, rows2, cols2 = [a.reshape(-1, a.shape[-1]) for a in (data, rows, cols)]
         n_batch = len(data2)
         dn3 = dn.reshape((n_batch,) + dn.shape[-2:])
         dtype = numpy.result_type(data.dtype, dn.dtype)
         used = rows2 >= 0
         batch = xp.broadcast_to(xp.arange(n_batch)[:, None], rows2.shape)
-        terms = (data2[used][:, None].astype(dtype)
-                 * dn3[batch[used], cols2[used]].astype(dtype))
+        terms = data2[used][:, None].astype(dtype) * dn3[
+            batch[used], cols2[used]
+        ].astype(dtype)
         out = xp.zeros((n_batch, n_rows, dn.shape[-1]), dtype)
         get_item.add_at(out, (batch[used], rows2[used]), terms)
         if not batched:
             out = out[0]
         if self.transc:
             out = out.swapaxes(-1, -2)
-        return utils.force_array(out),
+        return (utils.force_array(out),)
 
     def backward(self, indexes, grad_outputs):
         data, dn = self.get_retained_inputs()
@@ -103,10 +110,16 @@ class CooMatMul(function_node.FunctionNode):
             grads.append(cast.cast(g, data.dtype))
         if 1 in indexes:
             # op(B)^T-side gradient: op(A)^T @ gc, transposed back if transb.
-            node = CooMatMul(self.sp_row, self.sp_col, self.sp_shape,
-                             self.sp_order, transa=not self.transa,
-                             transb=False, transc=self.transb)
-            gb, = node.apply((data, gc))
+            node = CooMatMul(
+                self.sp_row,
+                self.sp_col,
+                self.sp_shape,
+                self.sp_order,
+                transa=not self.transa,
+                transb=False,
+                transc=self.transb,
+            )
+            (gb,) = node.apply((data, gc))
             grads.append(cast.cast(gb, dn.dtype))
         return tuple(grads)
 
@@ -149,13 +162,20 @@ def sparse_matmul(a, b, transa=False, transb=False):
     a_sparse = isinstance(a, sparse.CooMatrix)
     b_sparse = isinstance(b, sparse.CooMatrix)
     if a_sparse == b_sparse:
-        raise ValueError(
-            'sparse_matmul: exactly one of a and b must be a CooMatrix')
+        raise ValueError('sparse_matmul: exactly one of a and b must be a CooMatrix')
     if a_sparse:
-        node = CooMatMul(a.row, a.col, a.shape, a.order, transa=transa,
-                         transb=transb, transc=False)
+        node = CooMatMul(
+            a.row, a.col, a.shape, a.order, transa=transa, transb=transb, transc=False
+        )
         return node.apply((a.data, b))[0]
     # a @ b == (b^T @ a^T)^T: the sparse operand goes first.
-    node = CooMatMul(b.row, b.col, b.shape, b.order, transa=not transb,
-                     transb=not transa, transc=True)
+    node = CooMatMul(
+        b.row,
+        b.col,
+        b.shape,
+        b.order,
+        transa=not transb,
+        transb=not transa,
+        transc=True,
+    )
     return node.apply((b.data, a))[0]

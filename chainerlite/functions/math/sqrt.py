@@ -19,14 +19,14 @@ class Sqrt(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_outputs((0,))
-        return utils.force_array(xp.sqrt(x)),
+        return (utils.force_array(xp.sqrt(x)),)
 
     def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return grad_outputs[0] / (y * 2.0),
+        (y,) = self.get_retained_outputs()
+        return (grad_outputs[0] / (y * 2.0),)
 
 
 def sqrt(x):

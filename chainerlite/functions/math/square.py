@@ -19,14 +19,14 @@ class Square(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
-        return utils.force_array(xp.square(x)),
+        return (utils.force_array(xp.square(x)),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] * x * 2.0,
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] * x * 2.0,)
 
 
 def square(x):

@@ -21,7 +21,7 @@ class SquaredDifference(function_node.FunctionNode):
         x1, x2 = inputs
         xp = backend.get_array_module(x1, x2)
         self.retain_inputs((0, 1))
-        return utils.force_array(xp.square(x1 - x2), x1.dtype),
+        return (utils.force_array(xp.square(x1 - x2), x1.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x1, x2 = self.get_retained_inputs()

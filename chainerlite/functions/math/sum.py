@@ -15,8 +15,9 @@ def _normalize_axis(axis):
         return (axis,)
     if isinstance(axis, tuple) and all(isinstance(a, int) for a in axis):
         if len(set(axis)) != len(axis):
-            raise ValueError('duplicate value in axis: ({})'.format(
-                ', '.join(map(str, axis))))
+            raise ValueError(
+                'duplicate value in axis: ({})'.format(', '.join(map(str, axis)))
+            )
         return axis
     raise TypeError('None, int or tuple of int are required')
 
@@ -52,25 +53,25 @@ class Sum(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f')
         _check_axis(x_type, self.axis)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self._in_shape = x.shape
         y = utils.force_array(x.sum(axis=self.axis, keepdims=self.keepdims))
         if y.dtype != x.dtype:
             y = y.astype(x.dtype)
-        return y,
+        return (y,)
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
-        return _unreduce(gy, self.axis, self._in_shape, self.keepdims),
+        (gy,) = grad_outputs
+        return (_unreduce(gy, self.axis, self._in_shape, self.keepdims),)
 
     def _backward_arrays(self, indexes, grad_outputs):
         # The same gradient on raw arrays (used without double backprop).
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         in_shape = self._in_shape
         if self.axis is not None and not self.keepdims:
             shape = list(gy.shape)
@@ -79,7 +80,7 @@ class Sum(function_node.FunctionNode):
             gy = gy.reshape(shape)
         gx = backend.get_array_module(gy).empty(in_shape, gy.dtype)
         gx[...] = gy
-        return gx,
+        return (gx,)
 
 
 def sum(x, axis=None, keepdims=False):

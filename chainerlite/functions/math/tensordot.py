@@ -30,39 +30,47 @@ def _pair_axes(axes, a_ndim, b_ndim):
     if isinstance(axes, int):
         if axes < 0:
             raise ValueError(
-                'tensordot: axes must not be negative, got {}'.format(axes))
+                'tensordot: axes must not be negative, got {}'.format(axes)
+            )
         if a_ndim < axes or b_ndim < axes:
             raise ValueError(
                 'tensordot: dimension of input tensors must be greater '
-                'equal to dot-axes count ({})'.format(axes))
+                'equal to dot-axes count ({})'.format(axes)
+            )
         return tuple(range(a_ndim - axes, a_ndim)), tuple(range(axes))
     if not isinstance(axes, (list, tuple)):
-        raise TypeError('tensordot: axes must be a pair of sequence of '
-                        'integers or an integer')
+        raise TypeError(
+            'tensordot: axes must be a pair of sequence of integers or an integer'
+        )
     if len(axes) != 2:
-        raise ValueError('tensordot: axes must be a pair of sequence of '
-                         'integers when it is a list or tuple')
-    a_axes, b_axes = [
-        (ax,) if isinstance(ax, int) else tuple(ax) for ax in axes]
+        raise ValueError(
+            'tensordot: axes must be a pair of sequence of '
+            'integers when it is a list or tuple'
+        )
+    a_axes, b_axes = [(ax,) if isinstance(ax, int) else tuple(ax) for ax in axes]
     if len(a_axes) != len(b_axes):
-        raise ValueError('tensordot: axes count mismatch: {} and {}'.format(
-            a_axes, b_axes))
+        raise ValueError(
+            'tensordot: axes count mismatch: {} and {}'.format(a_axes, b_axes)
+        )
     if a_ndim < len(a_axes) or b_ndim < len(b_axes):
         raise ValueError(
             'tensordot: dimension of input tensors must be greater equal to '
-            'dot-axes count ({})'.format(len(a_axes)))
+            'dot-axes count ({})'.format(len(a_axes))
+        )
     return _normalize(a_axes, a_ndim, 'a'), _normalize(b_axes, b_ndim, 'b')
 
 
 def _normalize(axes, ndim, name):
     for ax in axes:
         if not -ndim <= ax < ndim:
-            raise ValueError('tensordot: axis {} is out of range for {} of '
-                             'ndim {}'.format(ax, name, ndim))
+            raise ValueError(
+                'tensordot: axis {} is out of range for {} of ndim {}'.format(
+                    ax, name, ndim
+                )
+            )
     axes = tuple(ax % ndim for ax in axes)
     if len(set(axes)) != len(axes):
-        raise ValueError(
-            'tensordot: repeated axes {} of {}'.format(axes, name))
+        raise ValueError('tensordot: repeated axes {} of {}'.format(axes, name))
     return axes
 
 
@@ -110,15 +118,17 @@ def tensordot(a, b, axes=2):
         if a.shape[i] != b.shape[j]:
             raise ValueError(
                 'tensordot: shape mismatch: a.shape[{}] == {} but '
-                'b.shape[{}] == {}'.format(i, a.shape[i], j, b.shape[j]))
+                'b.shape[{}] == {}'.format(i, a.shape[i], j, b.shape[j])
+            )
     if a.ndim + b.ndim - len(b_axes) > len(einsum._SYMBOLS):
         raise ValueError('tensordot: too many axes')
-    a_sub = einsum._SYMBOLS[:a.ndim]
-    free = iter(einsum._SYMBOLS[a.ndim:])
+    a_sub = einsum._SYMBOLS[: a.ndim]
+    free = iter(einsum._SYMBOLS[a.ndim :])
     paired = dict(zip(b_axes, a_axes))
-    b_sub = ''.join(a_sub[paired[j]] if j in paired else next(free)
-                    for j in range(b.ndim))
-    out_sub = ''.join(c for i, c in enumerate(a_sub) if i not in a_axes) \
-        + ''.join(c for j, c in enumerate(b_sub) if j not in paired)
-    return TensorDot(
-        (a_sub, b_sub), out_sub, (a_axes, b_axes)).apply((a, b))[0]
+    b_sub = ''.join(
+        a_sub[paired[j]] if j in paired else next(free) for j in range(b.ndim)
+    )
+    out_sub = ''.join(c for i, c in enumerate(a_sub) if i not in a_axes) + ''.join(
+        c for j, c in enumerate(b_sub) if j not in paired
+    )
+    return TensorDot((a_sub, b_sub), out_sub, (a_axes, b_axes)).apply((a, b))[0]

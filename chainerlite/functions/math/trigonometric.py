@@ -22,10 +22,10 @@ class _UnaryTrigonometric(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
-        return utils.force_array(getattr(xp, self.name)(x)),
+        return (utils.force_array(getattr(xp, self.name)(x)),)
 
 
 class Sin(_UnaryTrigonometric):
@@ -34,8 +34,8 @@ class Sin(_UnaryTrigonometric):
     name = 'sin'
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] * cos(x),
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] * cos(x),)
 
 
 class Cos(_UnaryTrigonometric):
@@ -44,8 +44,8 @@ class Cos(_UnaryTrigonometric):
     name = 'cos'
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return -grad_outputs[0] * sin(x),
+        (x,) = self.get_retained_inputs()
+        return (-grad_outputs[0] * sin(x),)
 
 
 class Tan(_UnaryTrigonometric):
@@ -54,9 +54,9 @@ class Tan(_UnaryTrigonometric):
     name = 'tan'
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
+        (x,) = self.get_retained_inputs()
         c = cos(x)
-        return grad_outputs[0] / (c * c),
+        return (grad_outputs[0] / (c * c),)
 
 
 class Arcsin(_UnaryTrigonometric):
@@ -65,8 +65,8 @@ class Arcsin(_UnaryTrigonometric):
     name = 'arcsin'
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] * (1.0 - x * x) ** -0.5,
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] * (1.0 - x * x) ** -0.5,)
 
 
 class Arccos(_UnaryTrigonometric):
@@ -75,8 +75,8 @@ class Arccos(_UnaryTrigonometric):
     name = 'arccos'
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return -grad_outputs[0] * (1.0 - x * x) ** -0.5,
+        (x,) = self.get_retained_inputs()
+        return (-grad_outputs[0] * (1.0 - x * x) ** -0.5,)
 
 
 class Arctan(_UnaryTrigonometric):
@@ -85,8 +85,8 @@ class Arctan(_UnaryTrigonometric):
     name = 'arctan'
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] / (x * x + 1.0),
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] / (x * x + 1.0),)
 
 
 class Arctan2(function_node.FunctionNode):
@@ -99,17 +99,15 @@ class Arctan2(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x1', 'x2'))
         type_check.expect(
-            in_types[0].dtype.kind == 'f',
-            in_types[0].dtype == in_types[1].dtype,
+            in_types[0].dtype.kind == 'f', in_types[0].dtype == in_types[1].dtype
         )
-        type_check.expect_broadcast_shapes(
-            in_types[0].shape, in_types[1].shape)
+        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
 
     def forward(self, inputs):
         x1, x2 = inputs
         xp = backend.get_array_module(x1, x2)
         self.retain_inputs((0, 1))
-        return utils.force_array(xp.arctan2(x1, x2)),
+        return (utils.force_array(xp.arctan2(x1, x2)),)
 
     def backward(self, indexes, grad_outputs):
         x1, x2 = self.get_retained_inputs()

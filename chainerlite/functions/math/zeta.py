@@ -18,20 +18,20 @@ class Zeta(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('q',))
-        q_type, = in_types
+        (q_type,) = in_types
         type_check.expect(q_type.dtype.kind == 'f')
 
     def forward(self, inputs):
-        q, = inputs
+        (q,) = inputs
         self.retain_inputs((0,))
         routine = _scipy_special.routine('zeta', q, 'zeta')
-        return utils.force_array(routine(self.x, q), q.dtype),
+        return (utils.force_array(routine(self.x, q), q.dtype),)
 
     def backward(self, indexes, grad_outputs):
         # d/dq zeta(x, q) = -x zeta(x + 1, q).
-        q, = self.get_retained_inputs()
-        gy, = grad_outputs
-        return gy * (-self.x) * zeta(self.x + 1, q),
+        (q,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        return (gy * (-self.x) * zeta(self.x + 1, q),)
 
 
 def zeta(x, q):

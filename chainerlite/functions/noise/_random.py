@@ -6,6 +6,7 @@ draw their random numbers only through these helpers, which take them from
 the array module (``numpy.random`` or ``cupy.random``), or, inside
 ``F.forget``, in a way that its recomputation can replay.
 """
+
 from chainerlite.utils import random_state
 
 
@@ -22,8 +23,7 @@ def uniform(xp, shape, dtype):
         numpy.ndarray or cupy.ndarray: The samples.
 
     """
-    return random_state.draw(xp, 'random_sample', shape).astype(
-        dtype, copy=False)
+    return random_state.draw(xp, 'random_sample', shape).astype(dtype, copy=False)
 
 
 def normal(xp, shape, dtype):
@@ -38,8 +38,7 @@ def normal(xp, shape, dtype):
         numpy.ndarray or cupy.ndarray: The samples.
 
     """
-    return random_state.draw(xp, 'standard_normal', shape).astype(
-        dtype, copy=False)
+    return random_state.draw(xp, 'standard_normal', shape).astype(dtype, copy=False)
 
 
 def rand(xp, shape):

@@ -32,35 +32,35 @@ class Dropout(function_node.FunctionNode):
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         if self.mask is None and xp is cuda.cupy:
             u = _random.uniform(xp, x.shape, numpy.float32)
             scale = x.dtype.type(1.0 / (1.0 - self.dropout_ratio))
-            y, self.mask = _kernels.dropout_fwd(
-                u, x, self.dropout_ratio, scale)
+            y, self.mask = _kernels.dropout_fwd(u, x, self.dropout_ratio, scale)
             self._scale = self.mask
-            return y,
+            return (y,)
         if self.mask is None:
-            keep = _random.uniform(xp, x.shape, numpy.float32) \
-                >= self.dropout_ratio
+            keep = _random.uniform(xp, x.shape, numpy.float32) >= self.dropout_ratio
             scale = x.dtype.type(1.0 / (1.0 - self.dropout_ratio))
             self.mask = keep.astype(x.dtype) * scale
         elif self.mask.shape != x.shape:
             raise ValueError(
-                'dropout: mask must have the shape of x; got {} for x of '
-                '{}'.format(self.mask.shape, x.shape))
+                'dropout: mask must have the shape of x; got {} for x of {}'.format(
+                    self.mask.shape, x.shape
+                )
+            )
         self._scale = self.mask.astype(x.dtype, copy=False)
-        return utils.force_array(x * self._scale, x.dtype),
+        return (utils.force_array(x * self._scale, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        return grad_outputs[0] * self._scale,
+        return (grad_outputs[0] * self._scale,)
 
     def _backward_arrays(self, indexes, grad_outputs):
-        return grad_outputs[0] * self._scale,
+        return (grad_outputs[0] * self._scale,)
 
 
-def dropout(x, ratio=.5, *, mask=None, return_mask=False):
+def dropout(x, ratio=0.5, *, mask=None, return_mask=False):
     """Drops elements of the input at random and scales the rest.
 
     In training mode (``chainerlite.config.train`` is ``True``), each

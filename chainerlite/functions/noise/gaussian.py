@@ -35,20 +35,20 @@ class Gaussian(function_node.FunctionNode):
         elif self.eps.shape != ln_var.shape:
             raise ValueError(
                 'gaussian: eps must have the shape of ln_var; got {} for '
-                'ln_var of {}'.format(self.eps.shape, ln_var.shape))
+                'ln_var of {}'.format(self.eps.shape, ln_var.shape)
+            )
         self._noise = self.eps.astype(ln_var.dtype, copy=False)
         noise = xp.exp(ln_var * ln_var.dtype.type(0.5)) * self._noise
-        return utils.force_array(mean + noise, mean.dtype),
+        return (utils.force_array(mean + noise, mean.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        ln_var, = self.get_retained_inputs()
-        gy, = grad_outputs
+        (ln_var,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
         grads = []
         if 0 in indexes:
             grads.append(gy)
         if 1 in indexes:
-            grads.append(
-                gy * exponential.exp(ln_var * 0.5) * (self._noise * 0.5))
+            grads.append(gy * exponential.exp(ln_var * 0.5) * (self._noise * 0.5))
         return tuple(grads)
 
 

@@ -24,12 +24,11 @@ class SimplifiedDropconnect(function_node.FunctionNode):
     ``(batch,) + W.shape``.
     """
 
-    def __init__(self, ratio, mask=None, use_batchwise_mask=True,
-                 train=True):
+    def __init__(self, ratio, mask=None, use_batchwise_mask=True, train=True):
         if not 0.0 <= ratio < 1.0:
             raise ValueError(
-                'simplified_dropconnect: ratio must be in [0, 1), got '
-                '{}'.format(ratio))
+                'simplified_dropconnect: ratio must be in [0, 1), got {}'.format(ratio)
+            )
         self.ratio = ratio
         self.mask = mask
         self.use_batchwise_mask = use_batchwise_mask
@@ -40,7 +39,8 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         if n_in not in (2, 3):
             raise type_check.InvalidType(
                 'in_types.size() == 2 or in_types.size() == 3',
-                'in_types.size() == {}'.format(n_in))
+                'in_types.size() == {}'.format(n_in),
+            )
         type_check.argname(in_types, ('x', 'W', 'b')[:n_in])
         x_type, w_type = in_types[:2]
         type_check.expect(
@@ -59,12 +59,13 @@ class SimplifiedDropconnect(function_node.FunctionNode):
             )
         if self.mask is not None:
             expected = self._mask_shape(
-                type_check.eval(x_type.shape[0]),
-                type_check.eval(w_type.shape))
+                type_check.eval(x_type.shape[0]), type_check.eval(w_type.shape)
+            )
             if self.mask.shape != expected:
                 raise type_check.InvalidType(
                     'mask.shape == {}'.format(expected),
-                    'mask.shape == {}'.format(self.mask.shape))
+                    'mask.shape == {}'.format(self.mask.shape),
+                )
 
     def _mask_shape(self, batch, w_shape):
         if self.use_batchwise_mask:
@@ -90,23 +91,21 @@ class SimplifiedDropconnect(function_node.FunctionNode):
             y = x2.dot(w.T)
         if len(inputs) == 3:
             y += inputs[2]
-        return utils.force_array(y, x.dtype),
+        return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         m = self._scaled_mask
         x2 = reshape.reshape(x, (len(x), -1))
         grads = []
         if 0 in indexes:
             w = _cast(W, x.dtype) * m
             spec = 'no,noi->ni' if self.use_batchwise_mask else 'no,oi->ni'
-            grads.append(
-                reshape.reshape(einsum.einsum(spec, gy, w), x.shape))
+            grads.append(reshape.reshape(einsum.einsum(spec, gy, w), x.shape))
         if 1 in indexes:
             if self.use_batchwise_mask:
-                gw = sum_mod.sum(
-                    einsum.einsum('no,ni->noi', gy, x2) * m, axis=0)
+                gw = sum_mod.sum(einsum.einsum('no,ni->noi', gy, x2) * m, axis=0)
             else:
                 gw = einsum.einsum('no,ni->oi', gy, x2) * m
             grads.append(_cast(gw, W.dtype))
@@ -115,8 +114,9 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         return tuple(grads)
 
 
-def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
-                           use_batchwise_mask=True):
+def simplified_dropconnect(
+    x, W, b=None, ratio=0.5, train=True, mask=None, use_batchwise_mask=True
+):
     """Linear unit with randomly dropped weights (simplified DropConnect).
 
     In training, each weight is kept with probability ``1 - ratio`` (else

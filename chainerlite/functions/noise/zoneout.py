@@ -35,15 +35,15 @@ class Zoneout(function_node.FunctionNode):
         keep_x = _random.rand(xp, x.shape) >= self.zoneout_ratio
         self.flag_x = keep_x.astype(x.dtype)
         self.flag_h = (~keep_x).astype(x.dtype)
-        return utils.force_array(h * self.flag_h + x * self.flag_x),
+        return (utils.force_array(h * self.flag_h + x * self.flag_x),)
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
+        (gy,) = grad_outputs
         flags = (self.flag_h, self.flag_x)
         return tuple(gy * flags[i] for i in indexes)
 
 
-def zoneout(h, x, ratio=.5):
+def zoneout(h, x, ratio=0.5):
     """Keeps elements of the previous state at random, replacing the input.
 
     In training mode, each element of the output is the element of ``h``

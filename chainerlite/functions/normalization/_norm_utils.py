@@ -25,12 +25,12 @@ class AsType(function_node.FunctionNode):
         self.dtype = numpy.dtype(dtype)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self._in_dtype = x.dtype
-        return x.astype(self.dtype),
+        return (x.astype(self.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        return as_dtype(grad_outputs[0], self._in_dtype),
+        return (as_dtype(grad_outputs[0], self._in_dtype),)
 
 
 def as_dtype(x, dtype):
@@ -63,7 +63,8 @@ def standardize(x, axis, eps):
 
 def _mean(x, axis, m):
     return broadcast.broadcast_to(
-        sum_mod.sum(x, axis=axis, keepdims=True) * (1.0 / m), x.shape)
+        sum_mod.sum(x, axis=axis, keepdims=True) * (1.0 / m), x.shape
+    )
 
 
 def standardize_grad(x, gxhat, axis, eps):
@@ -87,6 +88,5 @@ def standardize_grad(x, gxhat, axis, eps):
     xc = x - _mean(x, axis, m)
     inv_std = (_mean(xc * xc, axis, m) + eps) ** -0.5
     xhat = xc * inv_std
-    gx = inv_std * (gxhat - _mean(gxhat, axis, m) -
-                    xhat * _mean(gxhat * xhat, axis, m))
+    gx = inv_std * (gxhat - _mean(gxhat, axis, m) - xhat * _mean(gxhat * xhat, axis, m))
     return gx, xhat

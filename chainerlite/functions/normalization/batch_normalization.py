@@ -39,7 +39,8 @@ def _param_shape(x_shape, axis):
 
 def _expand(param, x_shape, axis):
     return broadcast.broadcast_to(
-        reshape.reshape(param, _param_shape(x_shape, axis)), x_shape)
+        reshape.reshape(param, _param_shape(x_shape, axis)), x_shape
+    )
 
 
 class BatchNormalization(function_node.FunctionNode):
@@ -80,10 +81,10 @@ class BatchNormalization(function_node.FunctionNode):
         axis = _compute_axis(x.ndim, gamma.ndim, self.axis)
         self._reduced = axis
         if isinstance(x, cuda.ndarray):
-            return self._forward_gpu(x, gamma, beta, axis),
+            return (self._forward_gpu(x, gamma, beta, axis),)
         shape = _param_shape(x.shape, axis)
         xhat, mean, var = _norm_utils.standardize(x, axis, self.eps)
-        self._mean, self._var = mean, var      # for _backward_arrays
+        self._mean, self._var = mean, var  # for _backward_arrays
         y = xhat * gamma.reshape(shape) + beta.reshape(shape)
         decay = self.decay
         if self.running_mean is not None:
@@ -93,9 +94,8 @@ class BatchNormalization(function_node.FunctionNode):
             m = x.size // gamma.size
             adjust = m / max(m - 1.0, 1.0)  # unbiased variance
             self.running_var *= decay
-            self.running_var += (1 - decay) * adjust * var.reshape(
-                gamma.shape)
-        return y.astype(x.dtype, copy=False),
+            self.running_var += (1 - decay) * adjust * var.reshape(gamma.shape)
+        return (y.astype(x.dtype, copy=False),)
 
     def _forward_gpu(self, x, gamma, beta, axis):
         # five launches: the mean, the squared deviations, the statistics,
@@ -103,21 +103,26 @@ class BatchNormalization(function_node.FunctionNode):
         cupy = cuda.cupy
         m = x.size // gamma.size
         shape = _param_shape(x.shape, axis)
-        mean = x.mean(axis=axis, keepdims=True,
-                      dtype=_norm_utils.compute_dtype(x.dtype))
+        mean = x.mean(
+            axis=axis, keepdims=True, dtype=_norm_utils.compute_dtype(x.dtype)
+        )
         s = _kernels.sum_sq_dev(x, mean, axis=axis, keepdims=True)
         var, inv_std = _kernels.bn_stats(s, 1.0 / m, self.eps)
         self._mean, self._var, self._inv_std = mean, var, inv_std
-        y = _kernels.bn_fwd(x, mean, inv_std, gamma.reshape(shape),
-                            beta.reshape(shape))
+        y = _kernels.bn_fwd(x, mean, inv_std, gamma.reshape(shape), beta.reshape(shape))
         running = (self.running_mean, self.running_var)
         if running != (None, None):
             # a missing running average is written to scratch memory
-            running = [cupy.empty(gamma.shape, mean.dtype) if r is None
-                       else r for r in running]
+            running = [
+                cupy.empty(gamma.shape, mean.dtype) if r is None else r for r in running
+            ]
             _kernels.bn_running(
-                mean.reshape(gamma.shape), var.reshape(gamma.shape),
-                self.decay, m / max(m - 1.0, 1.0), *running)
+                mean.reshape(gamma.shape),
+                var.reshape(gamma.shape),
+                self.decay,
+                m / max(m - 1.0, 1.0),
+                *running,
+            )
         return y
 
     def backward(self, indexes, grad_outputs):
@@ -127,12 +132,15 @@ class BatchNormalization(function_node.FunctionNode):
         xc, gy = (_norm_utils.as_dtype(v, dtype) for v in (x, grad_outputs[0]))
         gamma_c = _norm_utils.as_dtype(gamma, dtype)
         gx, xhat = _norm_utils.standardize_grad(
-            xc, gy * _expand(gamma_c, x.shape, axis), axis, self.eps)
+            xc, gy * _expand(gamma_c, x.shape, axis), axis, self.eps
+        )
         ggamma = sum_mod.sum(gy * xhat, axis=axis)
         gbeta = sum_mod.sum(gy, axis=axis)
-        return (_norm_utils.as_dtype(gx, x.dtype),
-                _norm_utils.as_dtype(ggamma, gamma.dtype),
-                _norm_utils.as_dtype(gbeta, gamma.dtype))
+        return (
+            _norm_utils.as_dtype(gx, x.dtype),
+            _norm_utils.as_dtype(ggamma, gamma.dtype),
+            _norm_utils.as_dtype(gbeta, gamma.dtype),
+        )
 
     def _backward_arrays(self, indexes, grad_outputs):
         # The gradients of backward() on raw arrays, from the statistics
@@ -150,12 +158,13 @@ class BatchNormalization(function_node.FunctionNode):
         gbeta = gy.sum(axis=axis)
         m = x.size // gamma.size
         # gx = gamma inv_std (gy - mean(gy) - xhat mean(gy xhat))
-        gx = gy - (gbeta.reshape(shape) + xhat * ggamma.reshape(shape)) * (
-            1.0 / m)
+        gx = gy - (gbeta.reshape(shape) + xhat * ggamma.reshape(shape)) * (1.0 / m)
         gx *= gamma.reshape(shape).astype(dtype, copy=False) * inv_std
-        grads = (gx.astype(x.dtype, copy=False),
-                 ggamma.astype(gamma.dtype, copy=False),
-                 gbeta.astype(gamma.dtype, copy=False))
+        grads = (
+            gx.astype(x.dtype, copy=False),
+            ggamma.astype(gamma.dtype, copy=False),
+            gbeta.astype(gamma.dtype, copy=False),
+        )
         return tuple(grads[i] for i in indexes)
 
     def _backward_gpu(self, x, gamma, gy, indexes):
@@ -163,14 +172,23 @@ class BatchNormalization(function_node.FunctionNode):
         axis = self._reduced
         shape = _param_shape(x.shape, axis)
         mean, inv_std = self._mean, self._inv_std
-        gbeta, ggamma = _kernels.bn_grad_sums(gy, x, mean, inv_std,
-                                              axis=axis)
+        gbeta, ggamma = _kernels.bn_grad_sums(gy, x, mean, inv_std, axis=axis)
         inv_m = mean.dtype.type(gamma.size / x.size)
-        gx = _kernels.bn_bwd(gy, x, mean, inv_std, gamma.reshape(shape),
-                             gbeta.reshape(shape), ggamma.reshape(shape),
-                             inv_m)
-        grads = (gx, ggamma.astype(gamma.dtype, copy=False),
-                 gbeta.astype(gamma.dtype, copy=False))
+        gx = _kernels.bn_bwd(
+            gy,
+            x,
+            mean,
+            inv_std,
+            gamma.reshape(shape),
+            gbeta.reshape(shape),
+            ggamma.reshape(shape),
+            inv_m,
+        )
+        grads = (
+            gx,
+            ggamma.astype(gamma.dtype, copy=False),
+            gbeta.astype(gamma.dtype, copy=False),
+        )
         return tuple(grads[i] for i in indexes)
 
 
@@ -211,7 +229,7 @@ class FixedBatchNormalization(function_node.FunctionNode):
         dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
         scale = gamma.astype(dtype) / (var.astype(dtype) + self.eps) ** 0.5
         y = (x - mean.reshape(shape)) * scale.reshape(shape)
-        return (y + beta.reshape(shape)).astype(x.dtype, copy=False),
+        return ((y + beta.reshape(shape)).astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
         x, gamma, mean, var = self.get_retained_inputs()
@@ -219,7 +237,8 @@ class FixedBatchNormalization(function_node.FunctionNode):
         dtype = _norm_utils.compute_dtype(x.dtype, p_dtype)
         x_c, gy, gamma, mean, var = (
             _norm_utils.as_dtype(v, dtype)
-            for v in (x, grad_outputs[0], gamma, mean, var))
+            for v in (x, grad_outputs[0], gamma, mean, var)
+        )
         axis = self._reduced
         inv_std = (var + self.eps) ** -0.5
         xc = x_c - _expand(mean, x.shape, axis)
@@ -228,16 +247,19 @@ class FixedBatchNormalization(function_node.FunctionNode):
         gx = gy * _expand(gamma * inv_std, x.shape, axis)
         ggamma = gy_xc * inv_std
         gmean = -gbeta * gamma * inv_std
-        gvar = gy_xc * gamma * inv_std ** 3 * -0.5
-        return (_norm_utils.as_dtype(gx, x.dtype),
-                _norm_utils.as_dtype(ggamma, p_dtype),
-                _norm_utils.as_dtype(gbeta, p_dtype),
-                _norm_utils.as_dtype(gmean, p_dtype),
-                _norm_utils.as_dtype(gvar, p_dtype))
+        gvar = gy_xc * gamma * inv_std**3 * -0.5
+        return (
+            _norm_utils.as_dtype(gx, x.dtype),
+            _norm_utils.as_dtype(ggamma, p_dtype),
+            _norm_utils.as_dtype(gbeta, p_dtype),
+            _norm_utils.as_dtype(gmean, p_dtype),
+            _norm_utils.as_dtype(gvar, p_dtype),
+        )
 
 
-def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None,
-                        running_var=None, decay=0.9, axis=None):
+def batch_normalization(
+    x, gamma, beta, eps=2e-5, running_mean=None, running_var=None, decay=0.9, axis=None
+):
     """Batch normalization function.
 
     It normalizes the input by the mean and the variance of the batch, then
@@ -297,8 +319,7 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None,
     return func.apply((x, gamma, beta))[0]
 
 
-def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5,
-                              axis=None):
+def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
     """Batch normalization function with fixed statistics.
 
     It is the inference form of :func:`batch_normalization`: the given

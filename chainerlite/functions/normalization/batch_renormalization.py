@@ -17,8 +17,16 @@ class BatchRenormalizationFunction(function_node.FunctionNode):
     kept after forward and are constants for the gradients.
     """
 
-    def __init__(self, eps=2e-5, mean=None, var=None, decay=0.9, rmax=1,
-                 dmax=0, update_statistics=True):
+    def __init__(
+        self,
+        eps=2e-5,
+        mean=None,
+        var=None,
+        decay=0.9,
+        rmax=1,
+        dmax=0,
+        update_statistics=True,
+    ):
         self.eps = eps
         self.running_mean = mean
         self.running_var = var
@@ -55,44 +63,50 @@ class BatchRenormalizationFunction(function_node.FunctionNode):
             running_mean = self.running_mean.reshape(shape)
             running_std = (self.running_var.reshape(shape) + self.eps) ** 0.5
             r = xp.clip(std / running_std, 1.0 / self.rmax, self.rmax)
-            d = xp.clip((mean - running_mean) / running_std,
-                        -self.dmax, self.dmax)
+            d = xp.clip((mean - running_mean) / running_std, -self.dmax, self.dmax)
         self.r, self.d = r, d
         y = (xhat * r + d) * gamma.reshape(shape) + beta.reshape(shape)
         if self.update_statistics and self.running_mean is not None:
             self._update_statistics(mean, var, x.size // gamma.size)
-        return y.astype(x.dtype, copy=False),
+        return (y.astype(x.dtype, copy=False),)
 
     def _update_statistics(self, mean, var, m):
         decay = self.decay
         self.running_mean *= decay
-        self.running_mean += (1 - decay) * mean.reshape(
-            self.running_mean.shape)
+        self.running_mean += (1 - decay) * mean.reshape(self.running_mean.shape)
         adjust = m / max(m - 1.0, 1.0)  # unbiased variance
         self.running_var *= decay
-        self.running_var += (1 - decay) * adjust * var.reshape(
-            self.running_var.shape)
+        self.running_var += (1 - decay) * adjust * var.reshape(self.running_var.shape)
 
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
         xp = backend.get_array_module(x.array)
         dtype = _norm_utils.compute_dtype(x.dtype)
         axis = self._reduced
-        xc, gy, gamma_c = (_norm_utils.as_dtype(v, dtype)
-                           for v in (x, grad_outputs[0], gamma))
+        xc, gy, gamma_c = (
+            _norm_utils.as_dtype(v, dtype) for v in (x, grad_outputs[0], gamma)
+        )
         r = xp.broadcast_to(self.r.astype(dtype), x.shape)
         d = xp.broadcast_to(self.d.astype(dtype), x.shape)
         gxhat = gy * bn._expand(gamma_c, x.shape, axis) * r
         gx, xhat = _norm_utils.standardize_grad(xc, gxhat, axis, self.eps)
         ggamma = sum_mod.sum(gy * (xhat * r + d), axis=axis)
         gbeta = sum_mod.sum(gy, axis=axis)
-        return tuple(_norm_utils.as_dtype(g, x.dtype)
-                     for g in (gx, ggamma, gbeta))
+        return tuple(_norm_utils.as_dtype(g, x.dtype) for g in (gx, ggamma, gbeta))
 
 
-def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5,
-                          running_mean=None, running_var=None, decay=0.9,
-                          update_statistics=False):
+def batch_renormalization(
+    x,
+    gamma,
+    beta,
+    rmax,
+    dmax,
+    eps=2e-5,
+    running_mean=None,
+    running_var=None,
+    decay=0.9,
+    update_statistics=False,
+):
     """Batch renormalization function.
 
     It normalizes ``x`` with the statistics of the batch as
@@ -146,7 +160,8 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5,
 
     """
     func = BatchRenormalizationFunction(
-        eps, running_mean, running_var, decay, rmax, dmax, update_statistics)
+        eps, running_mean, running_var, decay, rmax, dmax, update_statistics
+    )
     return func.apply((x, gamma, beta))[0]
 
 
@@ -167,5 +182,7 @@ def fixed_batch_renormalization(x, gamma, beta, mean, var, eps=2e-5):
     """
     warnings.warn(
         'fixed_batch_renormalization is deprecated. Use '
-        'fixed_batch_normalization instead.', DeprecationWarning)
+        'fixed_batch_normalization instead.',
+        DeprecationWarning,
+    )
     return bn.fixed_batch_normalization(x, gamma, beta, mean, var, eps)

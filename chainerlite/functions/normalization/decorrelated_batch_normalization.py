@@ -25,9 +25,7 @@ def _from_groups(y, shape):
 
 def _check_groups(x_type, groups):
     type_check.expect(
-        x_type.dtype.kind == 'f',
-        x_type.ndim >= 2,
-        x_type.shape[1] % groups == 0,
+        x_type.dtype.kind == 'f', x_type.ndim >= 2, x_type.shape[1] % groups == 0
     )
 
 
@@ -50,7 +48,7 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
         _check_groups(in_types[0], self.groups)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         xg = _to_groups(x, self.groups)
         m = xg.shape[2]
@@ -60,8 +58,7 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
         cov += self.eps * xp.eye(cov.shape[1], dtype=cov.dtype)
         eigvals, eigvecs = xp.linalg.eigh(cov)
         roots = xp.sqrt(eigvals)
-        projection = xp.matmul(eigvecs / roots[:, None, :],
-                               eigvecs.transpose(0, 2, 1))
+        projection = xp.matmul(eigvecs / roots[:, None, :], eigvecs.transpose(0, 2, 1))
         self.mean, self.projection = mean, projection
         self._saved = xc, eigvecs, roots
         y = xp.matmul(projection, xc)
@@ -71,11 +68,12 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
         if self.running_projection is not None:
             self.running_projection *= self.decay
             self.running_projection += (1 - self.decay) * projection
-        return _from_groups(y, x.shape).astype(x.dtype, copy=False),
+        return (_from_groups(y, x.shape).astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
-        grad = DecorrelatedBatchNormalizationGrad(self.groups, self.projection,
-                                                  *self._saved)
+        grad = DecorrelatedBatchNormalizationGrad(
+            self.groups, self.projection, *self._saved
+        )
         return grad.apply(grad_outputs)
 
 
@@ -91,7 +89,7 @@ class DecorrelatedBatchNormalizationGrad(function_node.FunctionNode):
         self.roots = roots
 
     def forward(self, inputs):
-        gy, = inputs
+        (gy,) = inputs
         xp = backend.get_array_module(gy)
         u, xc, w = self.eigvecs, self.xc, self.projection
         m = xc.shape[2]
@@ -104,24 +102,22 @@ class DecorrelatedBatchNormalizationGrad(function_node.FunctionNode):
         gw = xp.matmul(gyg, xc.transpose(0, 2, 1))
         gw = (gw + gw.transpose(0, 2, 1)) / 2
         s = self.roots
-        f = -1 / (s[:, :, None] * s[:, None, :] * (s[:, :, None]
-                                                   + s[:, None, :]))
+        f = -1 / (s[:, :, None] * s[:, None, :] * (s[:, :, None] + s[:, None, :]))
         ut = u.transpose(0, 2, 1)
-        gcov = xp.matmul(xp.matmul(u, f * xp.matmul(xp.matmul(ut, gw), u)),
-                         ut)
+        gcov = xp.matmul(xp.matmul(u, f * xp.matmul(xp.matmul(ut, gw), u)), ut)
         gx += xp.matmul(gcov + gcov.transpose(0, 2, 1), xc) / m
         gx -= gx.mean(axis=2, keepdims=True)  # through the centering
-        return _from_groups(gx, gy.shape).astype(gy.dtype, copy=False),
+        return (_from_groups(gx, gy.shape).astype(gy.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
         raise NotImplementedError(
-            'double backward of decorrelated_batch_normalization is not '
-            'supported')
+            'double backward of decorrelated_batch_normalization is not supported'
+        )
 
 
-def decorrelated_batch_normalization(x, groups=16, eps=2e-5,
-                                     running_mean=None,
-                                     running_projection=None, decay=0.9):
+def decorrelated_batch_normalization(
+    x, groups=16, eps=2e-5, running_mean=None, running_projection=None, decay=0.9
+):
     """Decorrelated batch normalization function.
 
     The channels of ``x`` are split into ``groups`` groups; each group is
@@ -159,8 +155,9 @@ def decorrelated_batch_normalization(x, groups=16, eps=2e-5,
         True
 
     """
-    func = DecorrelatedBatchNormalization(groups, eps, running_mean,
-                                          running_projection, decay)
+    func = DecorrelatedBatchNormalization(
+        groups, eps, running_mean, running_projection, decay
+    )
     return func.apply((x,))[0]
 
 
@@ -192,20 +189,21 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
     if c % groups != 0:
         raise ValueError(
             'fixed_decorrelated_batch_normalization: groups ({}) must '
-            'divide the channels ({})'.format(groups, c))
+            'divide the channels ({})'.format(groups, c)
+        )
     cg = c // groups
     if mean.shape != (groups, cg) or projection.shape != (groups, cg, cg):
         raise ValueError(
             'fixed_decorrelated_batch_normalization: mean and projection '
             'must have shapes {} and {}, got {} and {}'.format(
-                (groups, cg), (groups, cg, cg), mean.shape,
-                projection.shape))
+                (groups, cg), (groups, cg, cg), mean.shape, projection.shape
+            )
+        )
     # Statistics kept in another dtype (e.g. float32 ones for float64
     # data) are cast to that of x.
     mean = _norm_utils.as_dtype(mean, x.dtype)
     projection = _norm_utils.as_dtype(projection, x.dtype)
-    xg = transpose.transpose(reshape.reshape(x, (b, groups, cg, -1)),
-                             (1, 0, 2, 3))
+    xg = transpose.transpose(reshape.reshape(x, (b, groups, cg, -1)), (1, 0, 2, 3))
     xg = xg - reshape.reshape(mean, (groups, 1, cg, 1))
     y = matmul.matmul(reshape.reshape(projection, (groups, 1, cg, cg)), xg)
     return reshape.reshape(transpose.transpose(y, (1, 0, 2, 3)), x.shape)

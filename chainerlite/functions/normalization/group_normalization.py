@@ -47,28 +47,34 @@ class GroupNormalization(function_node.FunctionNode):
         xhat = _norm_utils.standardize(grouped, (2,), self.eps)[0]
         shape = self._param_shape(x)
         y = xhat.reshape(x.shape) * gamma.reshape(shape) + beta.reshape(shape)
-        return y.astype(x.dtype, copy=False),
+        return (y.astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
         dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
-        x_c, gy, gamma_c = (_norm_utils.as_dtype(v, dtype)
-                            for v in (x, grad_outputs[0], gamma))
+        x_c, gy, gamma_c = (
+            _norm_utils.as_dtype(v, dtype) for v in (x, grad_outputs[0], gamma)
+        )
         grouped_shape = (x.shape[0], self.groups, -1)
         gxhat = gy * broadcast.broadcast_to(
-            reshape.reshape(gamma_c, self._param_shape(x)), x.shape)
+            reshape.reshape(gamma_c, self._param_shape(x)), x.shape
+        )
         gx, xhat = _norm_utils.standardize_grad(
             reshape.reshape(x_c, grouped_shape),
-            reshape.reshape(gxhat, grouped_shape), (2,), self.eps)
+            reshape.reshape(gxhat, grouped_shape),
+            (2,),
+            self.eps,
+        )
         gx = reshape.reshape(gx, x.shape)
         xhat = reshape.reshape(xhat, x.shape)
         axis = (0,) + tuple(range(2, x.ndim))
         ggamma = sum_mod.sum(gy * xhat, axis=axis)
         gbeta = sum_mod.sum(gy, axis=axis)
-        return (_norm_utils.as_dtype(gx, x.dtype),
-                _norm_utils.as_dtype(ggamma, gamma.dtype),
-                _norm_utils.as_dtype(gbeta, gamma.dtype))
-
+        return (
+            _norm_utils.as_dtype(gx, x.dtype),
+            _norm_utils.as_dtype(ggamma, gamma.dtype),
+            _norm_utils.as_dtype(gbeta, gamma.dtype),
+        )
 
 
 class _MulInvStd(function_node.FunctionNode):
@@ -104,22 +110,25 @@ class _MulInvStd(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         x, y = inputs
         scale = self._row(self.gamma * self.inv_std, x)
-        return (scale * y).astype(x.dtype, copy=False),
+        return ((scale * y).astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
         x, y = self.get_retained_inputs()
-        gz, = grad_outputs
+        (gz,) = grad_outputs
         axes = tuple(range(1, x.ndim))
         d = x - broadcast.broadcast_to(
-            average.mean(x, axis=axes, keepdims=True), x.shape)
-        inv_std = sqrt.rsqrt(
-            average.mean(d * d, axis=axes, keepdims=True) + self.eps)
+            average.mean(x, axis=axes, keepdims=True), x.shape
+        )
+        inv_std = sqrt.rsqrt(average.mean(d * d, axis=axes, keepdims=True) + self.eps)
         gamma = self._row(self.gamma, x).astype(x.dtype, copy=False)
         g = gz * gamma
         gy = g * broadcast.broadcast_to(inv_std, x.shape)
         # d inv_std / d x = -inv_std ** 3 * d / m, with m values per row.
-        c = sum_mod.sum(g * y, axis=axes, keepdims=True) * inv_std ** 3 * (
-            -1.0 / (x.size // x.shape[0]))
+        c = (
+            sum_mod.sum(g * y, axis=axes, keepdims=True)
+            * inv_std**3
+            * (-1.0 / (x.size // x.shape[0]))
+        )
         gx = broadcast.broadcast_to(c, x.shape) * d
         return gx, gy
 
@@ -170,10 +179,12 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
     if x.ndim < 2:
         raise ValueError(
             'group_normalization: the input needs a batch and a channel '
-            'axis, got shape {}'.format(x.shape))
+            'axis, got shape {}'.format(x.shape)
+        )
     if not isinstance(groups, int):
         raise TypeError("Argument: 'groups' type must be (int).")
     if x.shape[1] % groups != 0:
         raise ValueError(
-            "Argument: 'groups' must be a divisor of the number of channels.")
+            "Argument: 'groups' must be a divisor of the number of channels."
+        )
     return GroupNormalization(groups, eps).apply((x, gamma, beta))[0]

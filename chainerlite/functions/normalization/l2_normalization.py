@@ -23,23 +23,22 @@ class NormalizeL2(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f')
         for a in self.axis:
             type_check.expect(-x_type.ndim <= a, a < x_type.ndim)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
-        x, = inputs
+        (x,) = inputs
         xc = x.astype(_norm_utils.compute_dtype(x.dtype), copy=False)
         norm = (xc * xc).sum(axis=self.axis, keepdims=True) ** 0.5
-        return (xc / (norm + self.eps)).astype(x.dtype, copy=False),
+        return ((xc / (norm + self.eps)).astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
+        (x,) = self.get_retained_inputs()
         dtype = _norm_utils.compute_dtype(x.dtype)
-        xc, gy = (_norm_utils.as_dtype(v, dtype)
-                  for v in (x, grad_outputs[0]))
+        xc, gy = (_norm_utils.as_dtype(v, dtype) for v in (x, grad_outputs[0]))
         norm = sum_mod.sum(xc * xc, axis=self.axis, keepdims=True) ** 0.5
         norm_eps = norm + self.eps
         x_gy = sum_mod.sum(xc * gy, axis=self.axis, keepdims=True)
@@ -47,10 +46,12 @@ class NormalizeL2(function_node.FunctionNode):
         # keeps it from being 0 / 0.
         xp = backend.get_array_module(x)
         safe_norm = norm + xp.asarray(norm.array == 0, dtype)
-        gx = (gy / broadcast.broadcast_to(norm_eps, x.shape) -
-              xc * broadcast.broadcast_to(
-                  x_gy / (norm_eps * norm_eps * safe_norm), x.shape))
-        return _norm_utils.as_dtype(gx, x.dtype),
+        gx = gy / broadcast.broadcast_to(
+            norm_eps, x.shape
+        ) - xc * broadcast.broadcast_to(
+            x_gy / (norm_eps * norm_eps * safe_norm), x.shape
+        )
+        return (_norm_utils.as_dtype(gx, x.dtype),)
 
 
 def normalize(x, eps=1e-5, axis=1):

@@ -34,28 +34,27 @@ class LayerNormalization(function_node.FunctionNode):
         x, gamma, beta = inputs
         if isinstance(x, cuda.ndarray):
             # four launches, with the kernels of batch normalization
-            self._mean = x.mean(axis=1, keepdims=True,
-                                dtype=_norm_utils.compute_dtype(x.dtype))
+            self._mean = x.mean(
+                axis=1, keepdims=True, dtype=_norm_utils.compute_dtype(x.dtype)
+            )
             s = _kernels.sum_sq_dev(x, self._mean, axis=1, keepdims=True)
-            self._inv_std = _kernels.bn_stats(s, 1.0 / x.shape[1],
-                                              self.eps)[1]
-            return _kernels.bn_fwd(x, self._mean, self._inv_std, gamma,
-                                   beta),
+            self._inv_std = _kernels.bn_stats(s, 1.0 / x.shape[1], self.eps)[1]
+            return (_kernels.bn_fwd(x, self._mean, self._inv_std, gamma, beta),)
         xhat = _norm_utils.standardize(x, (1,), self.eps)[0]
-        return (xhat * gamma + beta).astype(x.dtype, copy=False),
+        return ((xhat * gamma + beta).astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
         dtype = _norm_utils.compute_dtype(x.dtype)
-        x_c, gy, gamma = (_norm_utils.as_dtype(v, dtype)
-                          for v in (x, grad_outputs[0], gamma))
+        x_c, gy, gamma = (
+            _norm_utils.as_dtype(v, dtype) for v in (x, grad_outputs[0], gamma)
+        )
         gx, xhat = _norm_utils.standardize_grad(
-            x_c, gy * broadcast.broadcast_to(gamma, x.shape), (1,), self.eps)
+            x_c, gy * broadcast.broadcast_to(gamma, x.shape), (1,), self.eps
+        )
         ggamma = sum_mod.sum(gy * xhat, axis=0)
         gbeta = sum_mod.sum(gy, axis=0)
-        return tuple(_norm_utils.as_dtype(g, x.dtype)
-                     for g in (gx, ggamma, gbeta))
-
+        return tuple(_norm_utils.as_dtype(g, x.dtype) for g in (gx, ggamma, gbeta))
 
     def _backward_arrays(self, indexes, grad_outputs):
         # four launches on the GPU; None (the graph path) on the CPU
@@ -68,13 +67,18 @@ class LayerNormalization(function_node.FunctionNode):
         # for gy and a gamma of one
         g_scaled = gy * gamma
         total, total_xhat = _kernels.bn_grad_sums(
-            g_scaled, x, mean, inv_std, axis=1, keepdims=True)
+            g_scaled, x, mean, inv_std, axis=1, keepdims=True
+        )
         inv_m = mean.dtype.type(1.0 / x.shape[1])
-        gx = _kernels.bn_bwd(g_scaled, x, mean, inv_std, gamma.dtype.type(1),
-                             total, total_xhat, inv_m)
+        gx = _kernels.bn_bwd(
+            g_scaled, x, mean, inv_std, gamma.dtype.type(1), total, total_xhat, inv_m
+        )
         gbeta, ggamma = _kernels.bn_grad_sums(gy, x, mean, inv_std, axis=0)
-        grads = (gx, ggamma.astype(x.dtype, copy=False),
-                 gbeta.astype(x.dtype, copy=False))
+        grads = (
+            gx,
+            ggamma.astype(x.dtype, copy=False),
+            gbeta.astype(x.dtype, copy=False),
+        )
         return tuple(grads[i] for i in indexes)
 
 

@@ -15,7 +15,7 @@ def _window_sum(x, half):
     channels = x.shape[1]
     s = padded[:, :channels].copy()
     for offset in range(1, 2 * half + 1):
-        s += padded[:, offset:offset + channels]
+        s += padded[:, offset : offset + channels]
     return s
 
 
@@ -31,7 +31,7 @@ class ChannelWindowSum(function_node.FunctionNode):
         self.half = half
 
     def forward(self, inputs):
-        return _window_sum(inputs[0], self.half),
+        return (_window_sum(inputs[0], self.half),)
 
     def backward(self, indexes, grad_outputs):
         return ChannelWindowSum(self.half).apply(grad_outputs)
@@ -48,31 +48,27 @@ class LocalResponseNormalization(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.ndim >= 2,
-        )
+        (x_type,) = in_types
+        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 2)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
-        x, = inputs
+        (x,) = inputs
         xc = x.astype(_norm_utils.compute_dtype(x.dtype), copy=False)
         scale = self.k + self.alpha * _window_sum(xc * xc, self.half)
-        return (xc * scale ** -self.beta).astype(x.dtype, copy=False),
+        return ((xc * scale**-self.beta).astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
+        (x,) = self.get_retained_inputs()
         dtype = _norm_utils.compute_dtype(x.dtype)
-        xc, gy = (_norm_utils.as_dtype(v, dtype)
-                  for v in (x, grad_outputs[0]))
+        xc, gy = (_norm_utils.as_dtype(v, dtype) for v in (x, grad_outputs[0]))
         window_sum = ChannelWindowSum(self.half).apply((xc * xc,))[0]
         scale = self.k + self.alpha * window_sum
         back = ChannelWindowSum(self.half).apply(
-            (gy * xc * scale ** (-self.beta - 1),))[0]
-        gx = (gy * scale ** -self.beta -
-              (2 * self.alpha * self.beta) * xc * back)
-        return _norm_utils.as_dtype(gx, x.dtype),
+            (gy * xc * scale ** (-self.beta - 1),)
+        )[0]
+        gx = gy * scale**-self.beta - (2 * self.alpha * self.beta) * xc * back
+        return (_norm_utils.as_dtype(gx, x.dtype),)
 
 
 def local_response_normalization(x, n=5, k=2, alpha=1e-4, beta=0.75):

@@ -32,8 +32,9 @@ def pair(value, name):
     try:
         first, second = value
     except (TypeError, ValueError):
-        raise TypeError('{} must be an int or a pair of ints, not {!r}'
-                        .format(name, value))
+        raise TypeError(
+            '{} must be an int or a pair of ints, not {!r}'.format(name, value)
+        )
     return int(first), int(second)
 
 
@@ -73,8 +74,12 @@ class Geometry(object):
         self.count = count
 
     def to(self, xp):
-        return Geometry(*[xp.asarray(a) for a in (
-            self.batch, self.index, self.weight, self.valid, self.count)])
+        return Geometry(
+            *[
+                xp.asarray(a)
+                for a in (self.batch, self.index, self.weight, self.valid, self.count)
+            ]
+        )
 
 
 def bin_edges(start, length, n_bins, size):
@@ -107,20 +112,22 @@ def integer_bins(batch, y_lo, y_hi, x_lo, x_hi, width):
     dx = numpy.arange(bin_w)[None, :]
     ys = y_lo[:, :, None, None, None] + dy  # (R, oh, 1, bh, 1)
     xs = x_lo[:, None, :, None, None] + dx  # (R, 1, ow, 1, bw)
-    valid = (ys < y_hi[:, :, None, None, None]) & (
-        xs < x_hi[:, None, :, None, None])
+    valid = (ys < y_hi[:, :, None, None, None]) & (xs < x_hi[:, None, :, None, None])
     shape = (n_rois, outh, outw, bin_h * bin_w)
     valid = valid.reshape(shape)
     index = numpy.zeros(shape + (4,), numpy.int64)
-    index[..., 0] = numpy.broadcast_to(ys * width + xs, valid.shape[:3] + (
-        bin_h, bin_w)).reshape(shape) * valid
+    index[..., 0] = (
+        numpy.broadcast_to(ys * width + xs, valid.shape[:3] + (bin_h, bin_w)).reshape(
+            shape
+        )
+        * valid
+    )
     weight = numpy.zeros(shape + (4,))
     weight[..., 0] = valid
     return Geometry(batch, index, weight, valid, valid.sum(axis=3))
 
 
-def bilinear_samples(batch, y_start, x_start, bin_h, bin_w, outsize, grid,
-                     size):
+def bilinear_samples(batch, y_start, x_start, bin_h, bin_w, outsize, grid, size):
     """Geometry of ROI Align: a grid of bilinear samples per bin.
 
     Args:
@@ -143,10 +150,16 @@ def bilinear_samples(batch, y_start, x_start, bin_h, bin_w, outsize, grid,
     ph = numpy.arange(outh)[None, :, None]
     pw = numpy.arange(outw)[None, :, None]
     # Sample coordinates, shape (R, oh, gh) and (R, ow, gw).
-    ys = (y_start[:, None, None] + ph * bin_h[:, None, None]
-          + (iy + 0.5) * bin_h[:, None, None] / grid_h[:, None, None])
-    xs = (x_start[:, None, None] + pw * bin_w[:, None, None]
-          + (ix + 0.5) * bin_w[:, None, None] / grid_w[:, None, None])
+    ys = (
+        y_start[:, None, None]
+        + ph * bin_h[:, None, None]
+        + (iy + 0.5) * bin_h[:, None, None] / grid_h[:, None, None]
+    )
+    xs = (
+        x_start[:, None, None]
+        + pw * bin_w[:, None, None]
+        + (ix + 0.5) * bin_w[:, None, None] / grid_w[:, None, None]
+    )
     y_used = iy < grid_h[:, None, None]
     x_used = ix < grid_w[:, None, None]
     y0, y1, wy0, wy1, y_in = _linear_neighbours(ys, height)
@@ -157,18 +170,24 @@ def bilinear_samples(batch, y_start, x_start, bin_h, bin_w, outsize, grid,
         return out.reshape((n_rois, outh, outw, gh * gw))
 
     valid = grid_of(y_in & y_used, x_in & x_used).astype(bool)
-    corners = [(y0, wy0, x0, wx0), (y0, wy0, x1, wx1),
-               (y1, wy1, x0, wx0), (y1, wy1, x1, wx1)]
+    corners = [
+        (y0, wy0, x0, wx0),
+        (y0, wy0, x1, wx1),
+        (y1, wy1, x0, wx0),
+        (y1, wy1, x1, wx1),
+    ]
     index = numpy.stack(
-        [grid_of(yc * width, numpy.ones_like(xc)) + grid_of(
-            numpy.ones_like(yc), xc) for yc, _, xc, _ in corners], axis=-1)
-    weight = numpy.stack(
-        [grid_of(wy, wx) for _, wy, _, wx in corners], axis=-1)
+        [
+            grid_of(yc * width, numpy.ones_like(xc)) + grid_of(numpy.ones_like(yc), xc)
+            for yc, _, xc, _ in corners
+        ],
+        axis=-1,
+    )
+    weight = numpy.stack([grid_of(wy, wx) for _, wy, _, wx in corners], axis=-1)
     weight *= valid[..., None]
     index *= valid[..., None]
     # Samples outside the map count as zeros in the average.
-    count = numpy.broadcast_to(
-        (grid_h * grid_w)[:, None, None], (n_rois, outh, outw))
+    count = numpy.broadcast_to((grid_h * grid_w)[:, None, None], (n_rois, outh, outw))
     return Geometry(batch, index.astype(numpy.int64), weight, valid, count)
 
 
@@ -225,8 +244,7 @@ def _coefficients(geometry, choice, n_channels, dtype):
     if choice is None:
         scale = 1.0 / xp.maximum(geometry.count, 1)
         weight = geometry.weight * scale[..., None, None]
-        shape = (geometry.index.shape[0], n_channels) + \
-            geometry.index.shape[1:]
+        shape = (geometry.index.shape[0], n_channels) + geometry.index.shape[1:]
         index = xp.broadcast_to(geometry.index[:, None], shape)
         weight = xp.broadcast_to(weight[:, None], shape)
         return index, weight.astype(dtype)
@@ -247,19 +265,17 @@ class ROIGather(function_node.FunctionNode):
         self.x_shape = x_shape
 
     def forward(self, inputs):
-        x, = inputs
-        index, weight = _coefficients(
-            self.geometry, self.choice, x.shape[1], x.dtype)
+        (x,) = inputs
+        index, weight = _coefficients(self.geometry, self.choice, x.shape[1], x.dtype)
         x_flat = x.reshape(x.shape[:2] + (-1,))
         xp = backend.get_array_module(x)
         b = self.geometry.batch[:, None, None, None, None, None]
         c = xp.arange(x.shape[1])[None, :, None, None, None, None]
         y = (x_flat[b, c, index] * weight).sum(axis=(4, 5))
-        return y.astype(x.dtype, copy=False),
+        return (y.astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
-        return ROIScatter(self.geometry, self.choice, self.x_shape).apply(
-            grad_outputs)
+        return ROIScatter(self.geometry, self.choice, self.x_shape).apply(grad_outputs)
 
 
 class ROIScatter(function_node.FunctionNode):
@@ -271,7 +287,7 @@ class ROIScatter(function_node.FunctionNode):
         self.x_shape = x_shape
 
     def forward(self, inputs):
-        gy, = inputs
+        (gy,) = inputs
         xp = backend.get_array_module(gy)
         n, c, h, w = self.x_shape
         index, weight = _coefficients(self.geometry, self.choice, c, gy.dtype)
@@ -280,13 +296,11 @@ class ROIScatter(function_node.FunctionNode):
         ch = xp.arange(c)[None, :, None, None, None, None]
         values = gy[..., None, None] * weight
         b, ch, index, values = xp.broadcast_arrays(b, ch, index, values)
-        get_item.add_at(gx, (b.ravel(), ch.ravel(), index.ravel()),
-                        values.ravel())
-        return gx.reshape(self.x_shape),
+        get_item.add_at(gx, (b.ravel(), ch.ravel(), index.ravel()), values.ravel())
+        return (gx.reshape(self.x_shape),)
 
     def backward(self, indexes, grad_outputs):
-        return ROIGather(self.geometry, self.choice, self.x_shape).apply(
-            grad_outputs)
+        return ROIGather(self.geometry, self.choice, self.x_shape).apply(grad_outputs)
 
 
 class ROIPooling(function_node.FunctionNode):
@@ -312,23 +326,24 @@ class ROIPooling(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         gather = self._gather
-        gx, = ROIScatter(gather.geometry, gather.choice,
-                         gather.x_shape).apply(grad_outputs)
+        (gx,) = ROIScatter(gather.geometry, gather.choice, gather.x_shape).apply(
+            grad_outputs
+        )
         return (gx,) + (None,) * (len(self.inputs) - 1)
 
 
 def check_scale(spatial_scale):
     """Rejects a spatial scale that is not a real number."""
     if not isinstance(spatial_scale, numbers.Real):
-        raise TypeError('spatial_scale must be a real number, not {!r}'
-                        .format(spatial_scale))
+        raise TypeError(
+            'spatial_scale must be a real number, not {!r}'.format(spatial_scale)
+        )
     return float(spatial_scale)
 
 
 def rounded(v):
     """Rounds half away from zero, as the original ROI pooling does."""
-    return (numpy.sign(v) * numpy.floor(numpy.abs(v) + 0.5)).astype(
-        numpy.int64)
+    return (numpy.sign(v) * numpy.floor(numpy.abs(v) + 0.5)).astype(numpy.int64)
 
 
 def pixel_bins(batch, corners, outsize, x_shape, scale, inclusive):
@@ -368,26 +383,35 @@ def sampling_pair(sampling_ratio):
     else:
         ratios = (sampling_ratio, sampling_ratio)
     if len(ratios) != 2 or not all(
-            r is None or (isinstance(r, numbers.Integral) and r > 0)
-            for r in ratios):
+        r is None or (isinstance(r, numbers.Integral) and r > 0) for r in ratios
+    ):
         raise ValueError(
             'sampling_ratio must be None, a positive int or a pair of them, '
-            'not {!r}'.format(sampling_ratio))
+            'not {!r}'.format(sampling_ratio)
+        )
     return tuple(None if r is None else int(r) for r in ratios)
 
 
-def align_geometry(rois, roi_indices, x_shape, outsize, scale,
-                   sampling_ratio):
+def align_geometry(rois, roi_indices, x_shape, outsize, scale, sampling_ratio):
     """Geometry of ROI Align for ``rois`` given as ``(y_min, x_min, y_max,
     x_max)`` in image coordinates."""
     y_min, x_min, y_max, x_max = [rois[:, i] * scale for i in range(4)]
     roi_h = numpy.maximum(y_max - y_min, 1.0)
     roi_w = numpy.maximum(x_max - x_min, 1.0)
-    grid = (sampling_grid(sampling_ratio[0], roi_h, outsize[0]),
-            sampling_grid(sampling_ratio[1], roi_w, outsize[1]))
+    grid = (
+        sampling_grid(sampling_ratio[0], roi_h, outsize[0]),
+        sampling_grid(sampling_ratio[1], roi_w, outsize[1]),
+    )
     return bilinear_samples(
-        roi_indices, y_min, x_min, roi_h / outsize[0], roi_w / outsize[1],
-        outsize, grid, x_shape[2:])
+        roi_indices,
+        y_min,
+        x_min,
+        roi_h / outsize[0],
+        roi_w / outsize[1],
+        outsize,
+        grid,
+        x_shape[2:],
+    )
 
 
 class PixelPooling(ROIPooling):
@@ -403,8 +427,14 @@ class PixelPooling(ROIPooling):
 
     def geometry(self, rois, roi_indices, x_shape):
         corners = [rois[:, i].astype(float) for i in range(4)]
-        return pixel_bins(roi_indices, corners, self.outsize, x_shape,
-                          self.spatial_scale, inclusive=False)
+        return pixel_bins(
+            roi_indices,
+            corners,
+            self.outsize,
+            x_shape,
+            self.spatial_scale,
+            inclusive=False,
+        )
 
 
 class AlignPooling(ROIPooling):
@@ -421,5 +451,10 @@ class AlignPooling(ROIPooling):
 
     def geometry(self, rois, roi_indices, x_shape):
         return align_geometry(
-            rois.astype(float), roi_indices, x_shape, self.outsize,
-            self.spatial_scale, self.sampling_ratio)
+            rois.astype(float),
+            roi_indices,
+            x_shape,
+            self.outsize,
+            self.spatial_scale,
+            self.sampling_ratio,
+        )

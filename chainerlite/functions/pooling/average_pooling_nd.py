@@ -21,7 +21,9 @@ class AveragePoolingND(pooling_nd.PoolingND):
         if pad_value is not None and pad_value != 0:
             raise ValueError(
                 '{}: pad_value must be either 0 or None, not {}.'.format(
-                    self.function_name, pad_value))
+                    self.function_name, pad_value
+                )
+            )
         super().__init__(ndim, ksize, stride, pad, cover_all=False)
         self.pad_value = pad_value
 
@@ -35,13 +37,13 @@ class AveragePoolingND(pooling_nd.PoolingND):
         return self.im2col(ones).sum(axis=self.window_axes())
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         self._in_shape = x.shape
         col = self.im2col(x)
         divisor = self.divisor(xp, x.shape[2:], x.dtype)
         y = col.sum(axis=self.window_axes()) / divisor
-        return y.astype(x.dtype, copy=False),
+        return (y.astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
         return AveragePoolingNDGrad(self).apply(grad_outputs)
@@ -63,19 +65,19 @@ class AveragePoolingNDGrad(pooling_nd.PoolingND):
         self.apool = apool
 
     def forward(self, inputs):
-        gy, = inputs
+        (gy,) = inputs
         xp = backend.get_array_module(gy)
         dims = self.apool._in_shape[2:]
         gy = gy / self.apool.divisor(xp, dims, gy.dtype)
         gcol = xp.broadcast_to(
             gy.reshape(gy.shape[:2] + (1,) * self.ndim + gy.shape[2:]),
-            gy.shape[:2] + self.ksize + gy.shape[2:])
-        return self.col2im(gcol, dims),
+            gy.shape[:2] + self.ksize + gy.shape[2:],
+        )
+        return (self.col2im(gcol, dims),)
 
     def backward(self, indexes, grad_outputs):
         a = self.apool
-        func = AveragePoolingND(a.ndim, a.ksize, a.stride, a.pad,
-                                a.pad_value)
+        func = AveragePoolingND(a.ndim, a.ksize, a.stride, a.pad, a.pad_value)
         return func.apply(grad_outputs)
 
 

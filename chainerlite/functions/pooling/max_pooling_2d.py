@@ -12,8 +12,7 @@ class MaxPooling2D(max_pooling_nd.MaxPoolingND):
         super().__init__(2, ksize, stride, pad, cover_all)
 
 
-def max_pooling_2d(x, ksize, stride=None, pad=0, cover_all=True,
-                   return_indices=False):
+def max_pooling_2d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
     """Spatial max pooling function.
 
     Each output element is the maximum of a ``ksize`` window of its input

@@ -21,10 +21,10 @@ class MaxPoolingND(pooling_nd.PoolingND):
     function_name = 'max_pooling_nd'
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         self._in_shape = x.shape
         if self.compiled(x):
-            return self._forward_compiled(x),
+            return (self._forward_compiled(x),)
         xp = backend.get_array_module(x)
         taps = self.window_views(x, pval=-float('inf'))
         # The running maximum over the taps (NaN propagates, as in max), and
@@ -34,15 +34,15 @@ class MaxPoolingND(pooling_nd.PoolingND):
         for k, tap in enumerate(taps[1:], 1):
             xp.copyto(self.indexes, k, where=tap > y)
             xp.maximum(y, tap, out=y)
-        return y,
+        return (y,)
 
     def _forward_compiled(self, x):
-        outs = _windows.out_sizes(x.shape[2:], self.ksize, self.stride,
-                                  self.pad, self.cover_all)
+        outs = _windows.out_sizes(
+            x.shape[2:], self.ksize, self.stride, self.pad, self.cover_all
+        )
         y = numpy.empty(x.shape[:2] + outs, x.dtype)
         self.indexes = numpy.empty(y.shape, numpy.intp)
-        _core.max_pooling_2d(x, y, self.indexes, *self.ksize, *self.stride,
-                             *self.pad)
+        _core.max_pooling_2d(x, y, self.indexes, *self.ksize, *self.stride, *self.pad)
         return y
 
     def backward(self, indexes, grad_outputs):
@@ -64,14 +64,18 @@ class MaxPoolingNDGrad(pooling_nd.PoolingND):
         self.mpool = mpool
 
     def forward(self, inputs):
-        gy, = inputs
+        (gy,) = inputs
         if self.compiled(gy):
             gx = numpy.zeros(self.mpool._in_shape, gy.dtype)
-            _core.max_pooling_2d_grad(gy, self.mpool.indexes, gx,
-                                      *self.ksize, *self.stride, *self.pad)
-            return gx,
-        return pooling_nd.scatter_windows(
-            gy, self.mpool.indexes, self, self.mpool._in_shape[2:]),
+            _core.max_pooling_2d_grad(
+                gy, self.mpool.indexes, gx, *self.ksize, *self.stride, *self.pad
+            )
+            return (gx,)
+        return (
+            pooling_nd.scatter_windows(
+                gy, self.mpool.indexes, self, self.mpool._in_shape[2:]
+            ),
+        )
 
     def backward(self, indexes, grad_outputs):
         return MaxPoolingNDWithIndexes(self.mpool).apply(grad_outputs)
@@ -93,8 +97,8 @@ class MaxPoolingNDWithIndexes(pooling_nd.PoolingND):
         self.mpool = mpool
 
     def forward(self, inputs):
-        x, = inputs
-        return pooling_nd.gather_windows(x, self.mpool.indexes, self),
+        (x,) = inputs
+        return (pooling_nd.gather_windows(x, self.mpool.indexes, self),)
 
     def backward(self, indexes, grad_outputs):
         return MaxPoolingNDGrad(self.mpool).apply(grad_outputs)
@@ -103,14 +107,13 @@ class MaxPoolingNDWithIndexes(pooling_nd.PoolingND):
 def apply_max_pooling(func, x, return_indices):
     """Applies the max pooling node ``func`` to ``x``; with
     ``return_indices``, returns the output and the argmax positions."""
-    y, = func.apply((x,))
+    (y,) = func.apply((x,))
     if return_indices:
         return y, func.indexes
     return y
 
 
-def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True,
-                   return_indices=False):
+def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
     """N-dimensionally spatial max pooling function.
 
     The N-d generalisation of :func:`max_pooling_2d`: each output element
@@ -154,8 +157,7 @@ def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True,
     return apply_max_pooling(func, x, return_indices)
 
 
-def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True,
-                   return_indices=False):
+def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
     """1-dimensional max pooling: :func:`max_pooling_nd` of 3-d inputs.
 
     Raises:
@@ -166,8 +168,7 @@ def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True,
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
 
 
-def max_pooling_3d(x, ksize, stride=None, pad=0, cover_all=True,
-                   return_indices=False):
+def max_pooling_3d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
     """3-dimensional max pooling: :func:`max_pooling_nd` of 5-d inputs.
 
     Raises:

@@ -48,29 +48,32 @@ class PoolingND(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.ndim == self.ndim + 2,
-        )
+        (x_type,) = in_types
+        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim == self.ndim + 2)
 
     def window_params(self):
         """Returns the keyword arguments of a node with the same windows
         (``ndim`` too)."""
-        return {'ndim': self.ndim, 'ksize': self.ksize,
-                'stride': self.stride, 'pad': self.pad,
-                'cover_all': self.cover_all}
+        return {
+            'ndim': self.ndim,
+            'ksize': self.ksize,
+            'stride': self.stride,
+            'pad': self.pad,
+            'cover_all': self.cover_all,
+        }
 
     def window_views(self, x, pval=0):
         """The per-tap views of ``x`` (see
         :func:`chainerlite.utils._windows.window_views`)."""
-        return _windows.window_views(x, self.ksize, self.stride, self.pad,
-                                     pval, self.cover_all)
+        return _windows.window_views(
+            x, self.ksize, self.stride, self.pad, pval, self.cover_all
+        )
 
     def im2col(self, x):
         """Column array of ``x`` for these windows."""
-        return _windows.im2col(x, self.ksize, self.stride, self.pad,
-                               cover_all=self.cover_all)
+        return _windows.im2col(
+            x, self.ksize, self.stride, self.pad, cover_all=self.cover_all
+        )
 
     def col2im(self, col, dims):
         """Images of lengths ``dims`` summed from a column array."""
@@ -79,8 +82,11 @@ class PoolingND(function_node.FunctionNode):
     def compiled(self, x):
         """Whether the compiled 2-D kernels of ``chainerlite._core`` take
         ``x`` (a float32 or float64 NumPy array of 2-D images)."""
-        return (self.ndim == 2 and isinstance(x, numpy.ndarray)
-                and x.dtype in (numpy.float32, numpy.float64))
+        return (
+            self.ndim == 2
+            and isinstance(x, numpy.ndarray)
+            and x.dtype in (numpy.float32, numpy.float64)
+        )
 
     def window_axes(self):
         """Axes of the window taps in a column array."""
@@ -104,16 +110,20 @@ def scatter_windows(x, indexes, pooling, dims):
 
     """
     xp = backend.get_array_module(x)
-    img = xp.zeros(x.shape[:2] + tuple(
-        d + 2 * p + s - 1
-        for d, p, s in zip(dims, pooling.pad, pooling.stride)), dtype=x.dtype)
-    taps = _windows.tap_views(img, pooling.ksize, pooling.stride,
-                              (1,) * pooling.ndim, x.shape[2:])
+    img = xp.zeros(
+        x.shape[:2]
+        + tuple(
+            d + 2 * p + s - 1 for d, p, s in zip(dims, pooling.pad, pooling.stride)
+        ),
+        dtype=x.dtype,
+    )
+    taps = _windows.tap_views(
+        img, pooling.ksize, pooling.stride, (1,) * pooling.ndim, x.shape[2:]
+    )
     zero = xp.zeros((), dtype=x.dtype)
     for k, tap in enumerate(taps):
-        tap += xp.where(indexes == k, x, zero)   # adds into img
-    return img[(Ellipsis,) + tuple(
-        slice(p, p + d) for p, d in zip(pooling.pad, dims))]
+        tap += xp.where(indexes == k, x, zero)  # adds into img
+    return img[(Ellipsis,) + tuple(slice(p, p + d) for p, d in zip(pooling.pad, dims))]
 
 
 def gather_windows(x, indexes, pooling):

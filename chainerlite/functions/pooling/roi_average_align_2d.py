@@ -9,8 +9,9 @@ class ROIAverageAlign2D(_roi.AlignPooling):
     reduce = 'average'
 
 
-def roi_average_align_2d(x, rois, roi_indices, outsize, spatial_scale,
-                         sampling_ratio=None):
+def roi_average_align_2d(
+    x, rois, roi_indices, outsize, spatial_scale, sampling_ratio=None
+):
     """Spatial region of interest (ROI) average align function.
 
     Each ROI, scaled by ``spatial_scale`` to feature map coordinates
@@ -49,4 +50,5 @@ def roi_average_align_2d(x, rois, roi_indices, outsize, spatial_scale,
 
     """
     return ROIAverageAlign2D(outsize, spatial_scale, sampling_ratio).apply(
-        (x, rois, roi_indices))[0]
+        (x, rois, roi_indices)
+    )[0]

@@ -42,5 +42,4 @@ def roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
                  [10.5, 12.5]]]], dtype=float32)
 
     """
-    return ROIAveragePooling2D(outsize, spatial_scale).apply(
-        (x, rois, roi_indices))[0]
+    return ROIAveragePooling2D(outsize, spatial_scale).apply((x, rois, roi_indices))[0]

@@ -9,8 +9,7 @@ class ROIMaxAlign2D(_roi.AlignPooling):
     reduce = 'max'
 
 
-def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale,
-                     sampling_ratio=None):
+def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale, sampling_ratio=None):
     """Spatial region of interest (ROI) max align function.
 
     Each ROI, scaled by ``spatial_scale`` to feature map coordinates
@@ -50,4 +49,5 @@ def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale,
 
     """
     return ROIMaxAlign2D(outsize, spatial_scale, sampling_ratio).apply(
-        (x, rois, roi_indices))[0]
+        (x, rois, roi_indices)
+    )[0]

@@ -42,5 +42,4 @@ def roi_max_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
                  [13., 15.]]]], dtype=float32)
 
     """
-    return ROIMaxPooling2D(outsize, spatial_scale).apply(
-        (x, rois, roi_indices))[0]
+    return ROIMaxPooling2D(outsize, spatial_scale).apply((x, rois, roi_indices))[0]

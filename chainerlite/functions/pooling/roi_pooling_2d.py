@@ -28,8 +28,9 @@ class ROIPooling2D(_roi.ROIPooling):
         batch = rois[:, 0].astype(int)
         # The ROI holds (x_min, y_min, x_max, y_max), its corners included.
         corners = [rois[:, i].astype(float) for i in (2, 1, 4, 3)]
-        return _roi.pixel_bins(batch, corners, self.outsize, x_shape,
-                               self.spatial_scale, inclusive=True)
+        return _roi.pixel_bins(
+            batch, corners, self.outsize, x_shape, self.spatial_scale, inclusive=True
+        )
 
 
 def roi_pooling_2d(x, rois, outh, outw, spatial_scale):

@@ -43,19 +43,19 @@ def spatial_pyramid_pooling_2d(x, pyramid_height, pooling=None):
 
     """
     if pooling is None:
-        raise ValueError(
-            "spatial_pyramid_pooling_2d: pooling must be given ('max')")
+        raise ValueError("spatial_pyramid_pooling_2d: pooling must be given ('max')")
     if pooling != 'max':
         raise ValueError(
-            "spatial_pyramid_pooling_2d: pooling must be 'max', not "
-            '{!r}'.format(pooling))
+            "spatial_pyramid_pooling_2d: pooling must be 'max', not {!r}".format(
+                pooling
+            )
+        )
     n, _, height, width = x.shape
     levels = []
     for level in range(pyramid_height):
-        n_bins = 2 ** level
+        n_bins = 2**level
         kh, ph = _level_window(height, n_bins)
         kw, pw = _level_window(width, n_bins)
-        y = max_pooling_2d.max_pooling_2d(
-            x, (kh, kw), stride=(kh, kw), pad=(ph, pw))
+        y = max_pooling_2d.max_pooling_2d(x, (kh, kw), stride=(kh, kw), pad=(ph, pw))
         levels.append(reshape.reshape(y, (n, -1, 1, 1)))
     return concat.concat(levels, axis=1)

@@ -8,8 +8,7 @@ class Unpooling2D(unpooling_nd.UnpoolingND):
 
     function_name = 'unpooling_2d'
 
-    def __init__(self, ksize, stride=None, pad=0, outsize=None,
-                 cover_all=True):
+    def __init__(self, ksize, stride=None, pad=0, outsize=None, cover_all=True):
         super().__init__(2, ksize, stride, pad, outsize, cover_all)
 
 

@@ -14,12 +14,13 @@ def set_outsize(pooling, outsize):
         ValueError: If ``outsize`` does not have ``pooling.ndim`` values.
 
     """
-    pooling.outs = ((None,) * pooling.ndim if outsize is None
-                    else tuple(outsize))
+    pooling.outs = (None,) * pooling.ndim if outsize is None else tuple(outsize)
     if len(pooling.outs) != pooling.ndim:
-        raise ValueError('{}: outsize must have {} values, but {!r} is '
-                         'given'.format(pooling.function_name, pooling.ndim,
-                                        outsize))
+        raise ValueError(
+            '{}: outsize must have {} values, but {!r} is given'.format(
+                pooling.function_name, pooling.ndim, outsize
+            )
+        )
 
 
 def check_outsize(pooling, x_type):
@@ -28,18 +29,27 @@ def check_outsize(pooling, x_type):
     for axis, out in enumerate(pooling.outs):
         if out is not None:
             type_check.expect(
-                x_type.shape[axis + 2] == _windows.get_conv_outsize(
-                    out, pooling.ksize[axis], pooling.stride[axis],
-                    pooling.pad[axis], cover_all=pooling.cover_all))
+                x_type.shape[axis + 2]
+                == _windows.get_conv_outsize(
+                    out,
+                    pooling.ksize[axis],
+                    pooling.stride[axis],
+                    pooling.pad[axis],
+                    cover_all=pooling.cover_all,
+                )
+            )
 
 
 def default_outsize(pooling, dims):
     """Sets the unset lengths of ``pooling.outs`` from the input lengths."""
     pooling.outs = tuple(
         _windows.get_deconv_outsize(d, k, s, p, cover_all=pooling.cover_all)
-        if out is None else out
-        for out, d, k, s, p in zip(pooling.outs, dims, pooling.ksize,
-                                   pooling.stride, pooling.pad))
+        if out is None
+        else out
+        for out, d, k, s, p in zip(
+            pooling.outs, dims, pooling.ksize, pooling.stride, pooling.pad
+        )
+    )
 
 
 class UnpoolingND(pooling_nd.PoolingND):
@@ -53,8 +63,7 @@ class UnpoolingND(pooling_nd.PoolingND):
 
     function_name = 'unpooling_nd'
 
-    def __init__(self, ndim, ksize, stride=None, pad=0, outsize=None,
-                 cover_all=True):
+    def __init__(self, ndim, ksize, stride=None, pad=0, outsize=None, cover_all=True):
         super().__init__(ndim, ksize, stride, pad, cover_all)
         set_outsize(self, outsize)
 
@@ -63,13 +72,14 @@ class UnpoolingND(pooling_nd.PoolingND):
         check_outsize(self, in_types[0])
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         xp = backend.get_array_module(x)
         default_outsize(self, x.shape[2:])
         col = xp.broadcast_to(
             x.reshape(x.shape[:2] + (1,) * self.ndim + x.shape[2:]),
-            x.shape[:2] + self.ksize + x.shape[2:])
-        return self.col2im(col, self.outs),
+            x.shape[:2] + self.ksize + x.shape[2:],
+        )
+        return (self.col2im(col, self.outs),)
 
     def backward(self, indexes, grad_outputs):
         return UnpoolingNDGrad(self).apply(grad_outputs)
@@ -90,8 +100,8 @@ class UnpoolingNDGrad(pooling_nd.PoolingND):
         self.outsize = unpooling.outs
 
     def forward(self, inputs):
-        gy, = inputs
-        return self.im2col(gy).sum(axis=self.window_axes()),
+        (gy,) = inputs
+        return (self.im2col(gy).sum(axis=self.window_axes()),)
 
     def backward(self, indexes, grad_outputs):
         func = UnpoolingND(outsize=self.outsize, **self.window_params())
@@ -137,8 +147,7 @@ def unpooling_nd(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
         array([[[1., 1., 2., 2.]]], dtype=float32)
 
     """
-    func = UnpoolingND(len(x.shape) - 2, ksize, stride, pad, outsize,
-                       cover_all)
+    func = UnpoolingND(len(x.shape) - 2, ksize, stride, pad, outsize, cover_all)
     return func.apply((x,))[0]
 
 

@@ -20,22 +20,23 @@ class Upsampling2D(pooling_nd.PoolingND):
 
     function_name = 'upsampling_2d'
 
-    def __init__(self, indexes, ksize, stride=None, pad=0, outsize=None,
-                 cover_all=True, ndim=2):
+    def __init__(
+        self, indexes, ksize, stride=None, pad=0, outsize=None, cover_all=True, ndim=2
+    ):
         super().__init__(ndim, ksize, stride, pad, cover_all)
         self.indexes = indexes
         unpooling_nd.set_outsize(self, outsize)
 
     def check_type_forward(self, in_types):
         super().check_type_forward(in_types)
-        x_type, = in_types
+        (x_type,) = in_types
         type_check.expect(x_type.shape == self.indexes.shape)
         unpooling_nd.check_outsize(self, x_type)
 
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         unpooling_nd.default_outsize(self, x.shape[2:])
-        return pooling_nd.scatter_windows(x, self.indexes, self, self.outs),
+        return (pooling_nd.scatter_windows(x, self.indexes, self, self.outs),)
 
     def backward(self, indexes, grad_outputs):
         return Upsampling2DGrad(self).apply(grad_outputs)
@@ -58,17 +59,15 @@ class Upsampling2DGrad(pooling_nd.PoolingND):
         self.outsize = upsampling2d.outs
 
     def forward(self, inputs):
-        gy, = inputs
-        return pooling_nd.gather_windows(gy, self.indexes, self),
+        (gy,) = inputs
+        return (pooling_nd.gather_windows(gy, self.indexes, self),)
 
     def backward(self, indexes, grad_outputs):
-        func = Upsampling2D(self.indexes, outsize=self.outsize,
-                            **self.window_params())
+        func = Upsampling2D(self.indexes, outsize=self.outsize, **self.window_params())
         return func.apply(grad_outputs)
 
 
-def upsampling_2d(x, indices, ksize, stride=None, pad=0, outsize=None,
-                  cover_all=True):
+def upsampling_2d(x, indices, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     """Upsampling using pooling indices.
 
     This is the partial inverse of :func:`max_pooling_2d`: each input
@@ -110,5 +109,4 @@ def upsampling_2d(x, indices, ksize, stride=None, pad=0, outsize=None,
                [4., 0.]], dtype=float32)
 
     """
-    return Upsampling2D(indices, ksize, stride, pad, outsize,
-                        cover_all).apply((x,))[0]
+    return Upsampling2D(indices, ksize, stride, pad, outsize, cover_all).apply((x,))[0]

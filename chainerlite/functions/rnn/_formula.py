@@ -46,11 +46,15 @@ class FormulaNode(function_node.FunctionNode):
         with function.force_backprop_mode():
             inputs = identity.Identity().apply(self.get_retained_inputs())
             outputs = self.formula(*inputs)
-        pairs = [(y, g) for y, g in zip(outputs, grad_outputs)
-                 if g is not None]
+        pairs = [(y, g) for y, g in zip(outputs, grad_outputs) if g is not None]
         if not pairs:
             return (None,) * len(indexes)
         ys, gys = zip(*pairs)
-        return tuple(_core.grad(
-            list(ys), [inputs[i] for i in indexes], list(gys),
-            enable_double_backprop=True))
+        return tuple(
+            _core.grad(
+                list(ys),
+                [inputs[i] for i in indexes],
+                list(gys),
+                enable_double_backprop=True,
+            )
+        )

@@ -37,15 +37,15 @@ def _gate_cells(x):
 def _gate_variables(x):
     # The four gate pre-activations of ``x`` (a Variable), as Variables.
     gates = reshape.reshape(x, _gate_shape(x))
-    return [get_item.get_item(gates, (slice(None), slice(None), k))
-            for k in range(4)]
+    return [get_item.get_item(gates, (slice(None), slice(None), k)) for k in range(4)]
 
 
 def _compiled(*arrays):
     # whether the compiled kernels of chainerlite._core take these arrays
     dtype = arrays[0].dtype
     return dtype in (numpy.float32, numpy.float64) and all(
-        isinstance(a, numpy.ndarray) and a.dtype == dtype for a in arrays)
+        isinstance(a, numpy.ndarray) and a.dtype == dtype for a in arrays
+    )
 
 
 def _cells(a):
@@ -84,8 +84,9 @@ class LSTM(function_node.FunctionNode):
         if _compiled(c_prev, x):
             c_next = numpy.empty_like(c_prev, order='C')
             h = numpy.empty((len(x),) + c_prev.shape[1:], x.dtype)
-            _core.lstm_forward(_cells(c_prev), _gate_cells(x),
-                               _cells(c_next), _cells(h))
+            _core.lstm_forward(
+                _cells(c_prev), _gate_cells(x), _cells(c_next), _cells(h)
+            )
             return c_next, h
         batch = len(x)
         if xp is cuda.cupy:
@@ -103,7 +104,7 @@ class LSTM(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         c_prev, x = self.get_retained_inputs()
-        c_next, = self.get_retained_outputs()
+        (c_next,) = self.get_retained_outputs()
         gc, gh = grad_outputs
         xp = backend.get_array_module(x.array)
         if gc is None:
@@ -117,7 +118,7 @@ class LSTM(function_node.FunctionNode):
         # one fused kernel on the GPU or (compiled) on the CPU; None (the
         # graph path) otherwise
         c_prev, x = self.inputs[0].data, self.inputs[1].data
-        c_next, = self._retained_output_data
+        (c_next,) = self._retained_output_data
         if isinstance(x, cuda.ndarray):
             grads = _backward_gpu(c_prev, x, c_next, *grad_outputs)
         elif _compiled(c_prev, x, *[g for g in grad_outputs if g is not None]):
@@ -135,8 +136,14 @@ def _backward_cpu(c_prev, x, c_next, gc, gh):
     gc_prev = numpy.empty_like(c_prev, order='C')
     gx = numpy.empty_like(x, order='C')
     _core.lstm_backward(
-        _cells(c_prev), _gate_cells(x), _cells(c_next), _cells(gc),
-        _cells(gh), _cells(gc_prev), _gate_cells(gx))
+        _cells(c_prev),
+        _gate_cells(x),
+        _cells(c_next),
+        _cells(gc),
+        _cells(gh),
+        _cells(gc_prev),
+        _gate_cells(gx),
+    )
     return gc_prev, gx
 
 
@@ -159,8 +166,15 @@ def _backward_gpu(c_prev, x, c_next, gc, gh):
         gh = cupy.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
     gx = cupy.empty_like(x)
     gc_prev = cupy.empty_like(c_prev)
-    _kernels.lstm_bwd(*_split_gates(x), c_prev[:batch], c_next[:batch],
-                      gc[:batch], gh, *_split_gates(gx), gc_prev[:batch])
+    _kernels.lstm_bwd(
+        *_split_gates(x),
+        c_prev[:batch],
+        c_next[:batch],
+        gc[:batch],
+        gh,
+        *_split_gates(gx),
+        gc_prev[:batch],
+    )
     if batch < len(c_prev):
         gc_prev[batch:] = gc[batch:]
     return gc_prev, gx
@@ -194,7 +208,8 @@ class LSTMGrad(_formula.FormulaNode):
         gc_prev = gc_head * f
         if batch < len(c_prev):
             gc_prev = concat.concat(
-                (gc_prev, get_item.get_item(gc, slice(batch, None))), axis=0)
+                (gc_prev, get_item.get_item(gc, slice(batch, None))), axis=0
+            )
         return gc_prev, gx
 
 

@@ -9,34 +9,38 @@ from chainerlite.functions.rnn import n_step_rnn
 
 
 class _GRUCell(object):
-
     n_weights = 6
 
     def prepare(self, ws, bs):
         # The input parts of r, z and the candidate in one matrix, the
         # hidden parts of r and z in another (the candidate's hidden part is
         # gated by r, so it stays apart).
-        return (concat.concat(ws[:3], axis=0), concat.concat(bs[:3], axis=0),
-                concat.concat(ws[3:5], axis=0),
-                concat.concat(bs[3:5], axis=0), ws[5], bs[5])
+        return (
+            concat.concat(ws[:3], axis=0),
+            concat.concat(bs[:3], axis=0),
+            concat.concat(ws[3:5], axis=0),
+            concat.concat(bs[3:5], axis=0),
+            ws[5],
+            bs[5],
+        )
 
     def project(self, x, params):
         return linear.linear(x, params[0], params[1])
 
     def step(self, states, xw, params):
-        h, = states
+        (h,) = states
         _, _, w_rz, b_rz, w_h, b_h = params
         x_r, x_z, x_h = split_axis.split_axis(xw, 3, axis=1)
-        h_r, h_z = split_axis.split_axis(
-            linear.linear(h, w_rz, b_rz), 2, axis=1)
+        h_r, h_z = split_axis.split_axis(linear.linear(h, w_rz, b_rz), 2, axis=1)
         r = sigmoid.sigmoid(x_r + h_r)
         z = sigmoid.sigmoid(x_z + h_z)
         h_bar = tanh.tanh(x_h + r * linear.linear(h, w_h, b_h))
-        return (1 - z) * h_bar + z * h,
+        return ((1 - z) * h_bar + z * h,)
 
 
-def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,
-                    use_bi_direction, **kwargs):
+def n_step_gru_base(
+    n_layers, dropout_ratio, hx, ws, bs, xs, use_bi_direction, **kwargs
+):
     """Base of :func:`n_step_gru` and :func:`n_step_bigru`.
 
     Args:
@@ -50,8 +54,8 @@ def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,
     name = 'n_step_bigru' if use_bi_direction else 'n_step_gru'
     n_step_rnn._check_kwargs(name, kwargs)
     (hy,), ys = n_step_rnn.n_step_rnn_impl(
-        name, _GRUCell(), n_layers, dropout_ratio, (hx,), ws, bs, xs,
-        use_bi_direction)
+        name, _GRUCell(), n_layers, dropout_ratio, (hx,), ws, bs, xs, use_bi_direction
+    )
     return hy, ys
 
 
@@ -110,8 +114,9 @@ def n_step_gru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
         ((1, 2, 4), [(2, 4), (1, 4)])
 
     """
-    return n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,
-                           use_bi_direction=False, **kwargs)
+    return n_step_gru_base(
+        n_layers, dropout_ratio, hx, ws, bs, xs, use_bi_direction=False, **kwargs
+    )
 
 
 def n_step_bigru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
@@ -146,5 +151,6 @@ def n_step_bigru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
             order of the batch sizes is wrong.
 
     """
-    return n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,
-                           use_bi_direction=True, **kwargs)
+    return n_step_gru_base(
+        n_layers, dropout_ratio, hx, ws, bs, xs, use_bi_direction=True, **kwargs
+    )

@@ -16,12 +16,14 @@ def _interleave(params):
 
 
 class _LSTMCell(object):
-
     n_weights = 8
 
     def prepare(self, ws, bs):
-        return (_interleave(ws[:4]), _interleave(ws[4:]),
-                _interleave(bs[:4]) + _interleave(bs[4:]))
+        return (
+            _interleave(ws[:4]),
+            _interleave(ws[4:]),
+            _interleave(bs[:4]) + _interleave(bs[4:]),
+        )
 
     def project(self, x, params):
         w_x, _, b = params
@@ -34,8 +36,9 @@ class _LSTMCell(object):
         return h, c
 
 
-def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
-                     use_bi_direction, **kwargs):
+def n_step_lstm_base(
+    n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction, **kwargs
+):
     """Base of :func:`n_step_lstm` and :func:`n_step_bilstm`.
 
     Args:
@@ -49,8 +52,16 @@ def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
     name = 'n_step_bilstm' if use_bi_direction else 'n_step_lstm'
     n_step_rnn._check_kwargs(name, kwargs)
     (hy, cy), ys = n_step_rnn.n_step_rnn_impl(
-        name, _LSTMCell(), n_layers, dropout_ratio, (hx, cx), ws, bs, xs,
-        use_bi_direction)
+        name,
+        _LSTMCell(),
+        n_layers,
+        dropout_ratio,
+        (hx, cx),
+        ws,
+        bs,
+        xs,
+        use_bi_direction,
+    )
     return hy, cy, ys
 
 
@@ -113,8 +124,9 @@ def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
         ((1, 2, 4), (1, 2, 4), [(2, 4), (1, 4)])
 
     """
-    return n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
-                            use_bi_direction=False, **kwargs)
+    return n_step_lstm_base(
+        n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction=False, **kwargs
+    )
 
 
 def n_step_bilstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
@@ -151,5 +163,6 @@ def n_step_bilstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
             or the order of the batch sizes is wrong.
 
     """
-    return n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
-                            use_bi_direction=True, **kwargs)
+    return n_step_lstm_base(
+        n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction=True, **kwargs
+    )

@@ -22,10 +22,14 @@ def _check_kwargs(name, kwargs):
         if old in kwargs:
             raise ValueError(
                 '{}: the {} argument is not supported anymore; use '
-                'chainer.using_config'.format(name, old))
+                'chainer.using_config'.format(name, old)
+            )
     if kwargs:
-        raise TypeError('{}() got unexpected keyword argument(s) {}'.format(
-            name, ', '.join(sorted(kwargs))))
+        raise TypeError(
+            '{}() got unexpected keyword argument(s) {}'.format(
+                name, ', '.join(sorted(kwargs))
+            )
+        )
 
 
 def _offsets(batches):
@@ -50,8 +54,11 @@ def _join_rows(heads, tails):
 def _one_direction(cell, states, params, xw, batches, reverse):
     """Runs ``cell`` along one direction; returns the outputs of each step
     (in time order) and the final states of all rows."""
-    steps = (split_axis.split_axis(xw, _offsets(batches), axis=0)
-             if len(batches) > 1 else (xw,))
+    steps = (
+        split_axis.split_axis(xw, _offsets(batches), axis=0)
+        if len(batches) > 1
+        else (xw,)
+    )
     ys = [None] * len(batches)
     if not reverse:
         ended = []
@@ -81,36 +88,43 @@ def _one_direction(cell, states, params, xw, batches, reverse):
 
 def _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, xs):
     if not isinstance(xs, (list, tuple)) or not xs:
-        raise ValueError('{}: xs must be a non-empty list of arrays, one '
-                         'per time step'.format(name))
+        raise ValueError(
+            '{}: xs must be a non-empty list of arrays, one per time step'.format(name)
+        )
     batches = [len(x) for x in xs]
     if any(b < b_next for b, b_next in zip(batches, batches[1:])):
         raise ValueError(
             '{}: the batch sizes of xs must not increase (sort the '
-            'sequences by decreasing length); got {}'.format(name, batches))
+            'sequences by decreasing length); got {}'.format(name, batches)
+        )
     for what, s in zip(('hx', 'cx'), states):
-        if s.ndim != 3 or s.shape[0] != n_layers * n_dirs or \
-                s.shape[1] < batches[0]:
+        if s.ndim != 3 or s.shape[0] != n_layers * n_dirs or s.shape[1] < batches[0]:
             raise ValueError(
                 '{}: {} must have the shape (n_layers * {}, batch, units) '
                 'with batch >= len(xs[0]) = {}; got {} for n_layers = '
-                '{}'.format(name, what, n_dirs, batches[0], s.shape,
-                            n_layers))
+                '{}'.format(name, what, n_dirs, batches[0], s.shape, n_layers)
+            )
     if states[-1].shape != states[0].shape:
-        raise ValueError('{}: cx must have the shape of hx; got {} and '
-                         '{}'.format(name, states[1].shape, states[0].shape))
+        raise ValueError(
+            '{}: cx must have the shape of hx; got {} and {}'.format(
+                name, states[1].shape, states[0].shape
+            )
+        )
     for what, params in (('ws', ws), ('bs', bs)):
         if len(params) != n_layers * n_dirs or any(
-                len(p) != cell.n_weights for p in params):
+            len(p) != cell.n_weights for p in params
+        ):
             raise ValueError(
-                '{}: {} must hold n_layers * {} = {} lists of {} arrays '
-                'each'.format(name, what, n_dirs, n_layers * n_dirs,
-                              cell.n_weights))
+                '{}: {} must hold n_layers * {} = {} lists of {} arrays each'.format(
+                    name, what, n_dirs, n_layers * n_dirs, cell.n_weights
+                )
+            )
     return batches
 
 
-def n_step_rnn_impl(name, cell, n_layers, dropout_ratio, states, ws, bs, xs,
-                    use_bi_direction):
+def n_step_rnn_impl(
+    name, cell, n_layers, dropout_ratio, states, ws, bs, xs, use_bi_direction
+):
     """Runs a stacked, possibly bidirectional RNN made of ``cell``.
 
     Args:
@@ -140,8 +154,7 @@ def n_step_rnn_impl(name, cell, n_layers, dropout_ratio, states, ws, bs, xs,
     """
     n_dirs = 2 if use_bi_direction else 1
     states = tuple(variable.as_variable(s) for s in states)
-    batches = _check_inputs(
-        name, cell, n_layers, n_dirs, states, ws, bs, xs)
+    batches = _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, xs)
     x = concat.concat(xs, axis=0) if len(xs) > 1 else xs[0]
     finals = []
     for layer in range(n_layers):
@@ -152,21 +165,26 @@ def n_step_rnn_impl(name, cell, n_layers, dropout_ratio, states, ws, bs, xs,
             index = layer * n_dirs + d
             params = cell.prepare(ws[index], bs[index])
             ys, last = _one_direction(
-                cell, tuple(s[index] for s in states), params,
-                cell.project(x, params), batches, reverse=d == 1)
-            outputs.append(concat.concat(ys, axis=0) if len(ys) > 1
-                           else ys[0])
+                cell,
+                tuple(s[index] for s in states),
+                params,
+                cell.project(x, params),
+                batches,
+                reverse=d == 1,
+            )
+            outputs.append(concat.concat(ys, axis=0) if len(ys) > 1 else ys[0])
             finals.append(last)
-        x = (concat.concat(outputs, axis=1) if use_bi_direction
-             else outputs[0])
+        x = concat.concat(outputs, axis=1) if use_bi_direction else outputs[0]
     stacked = tuple(stack.stack(s, axis=0) for s in zip(*finals))
-    ys = (list(split_axis.split_axis(x, _offsets(batches), axis=0))
-          if len(batches) > 1 else [x])
+    ys = (
+        list(split_axis.split_axis(x, _offsets(batches), axis=0))
+        if len(batches) > 1
+        else [x]
+    )
     return stacked, ys
 
 
 class _RNNCell(object):
-
     n_weights = 2
 
     def __init__(self, activation):
@@ -180,16 +198,17 @@ class _RNNCell(object):
         return linear.linear(x, ws[0], bs[0])
 
     def step(self, states, xw, params):
-        h, = states
+        (h,) = states
         ws, bs = params
-        return self.activation(xw + linear.linear(h, ws[1], bs[1])),
+        return (self.activation(xw + linear.linear(h, ws[1], bs[1])),)
 
 
 _ACTIVATIONS = {'tanh': tanh.tanh, 'relu': relu.relu}
 
 
-def n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation,
-                    use_bi_direction, **kwargs):
+def n_step_rnn_base(
+    n_layers, dropout_ratio, hx, ws, bs, xs, activation, use_bi_direction, **kwargs
+):
     """Base of :func:`n_step_rnn` and :func:`n_step_birnn`.
 
     Args:
@@ -203,16 +222,24 @@ def n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation,
     name = 'n_step_birnn' if use_bi_direction else 'n_step_rnn'
     _check_kwargs(name, kwargs)
     if activation not in _ACTIVATIONS:
-        raise ValueError('{}: activation must be "tanh" or "relu", not '
-                         '{!r}'.format(name, activation))
+        raise ValueError(
+            '{}: activation must be "tanh" or "relu", not {!r}'.format(name, activation)
+        )
     (hy,), ys = n_step_rnn_impl(
-        name, _RNNCell(_ACTIVATIONS[activation]), n_layers, dropout_ratio,
-        (hx,), ws, bs, xs, use_bi_direction)
+        name,
+        _RNNCell(_ACTIVATIONS[activation]),
+        n_layers,
+        dropout_ratio,
+        (hx,),
+        ws,
+        bs,
+        xs,
+        use_bi_direction,
+    )
     return hy, ys
 
 
-def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
-               **kwargs):
+def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh', **kwargs):
     """Stacked uni-directional RNN over sequences.
 
     Each layer ``l`` computes, at every time step ``t``,
@@ -268,12 +295,20 @@ def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
         ((1, 2, 4), [(2, 4), (1, 4)])
 
     """
-    return n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs,
-                           activation, use_bi_direction=False, **kwargs)
+    return n_step_rnn_base(
+        n_layers,
+        dropout_ratio,
+        hx,
+        ws,
+        bs,
+        xs,
+        activation,
+        use_bi_direction=False,
+        **kwargs,
+    )
 
 
-def n_step_birnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
-                 **kwargs):
+def n_step_birnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh', **kwargs):
     """Stacked bidirectional RNN over sequences.
 
     As :func:`n_step_rnn`, but each layer runs forward and backward in
@@ -305,5 +340,14 @@ def n_step_birnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
             order of the batch sizes is wrong, or ``activation`` is unknown.
 
     """
-    return n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs,
-                           activation, use_bi_direction=True, **kwargs)
+    return n_step_rnn_base(
+        n_layers,
+        dropout_ratio,
+        hx,
+        ws,
+        bs,
+        xs,
+        activation,
+        use_bi_direction=True,
+        **kwargs,
+    )

@@ -32,7 +32,8 @@ class SLSTM(function_node.FunctionNode):
         for i in range(type_check.eval(c1_type.ndim)):
             type_check.expect(
                 c2_type.shape[i] == c1_type.shape[i],
-                x2_type.shape[i] == x1_type.shape[i])
+                x2_type.shape[i] == x1_type.shape[i],
+            )
         for i in range(2, type_check.eval(c1_type.ndim)):
             type_check.expect(x1_type.shape[i] == c1_type.shape[i])
 
@@ -47,14 +48,18 @@ class SLSTM(function_node.FunctionNode):
         def s(v):
             return sigmoid._stable_sigmoid(v, xp)
 
-        c = (xp.tanh(a1) * s(i1) + xp.tanh(a2) * s(i2)
-             + s(f1) * c_prev1 + s(f2) * c_prev2)
+        c = (
+            xp.tanh(a1) * s(i1)
+            + xp.tanh(a2) * s(i2)
+            + s(f1) * c_prev1
+            + s(f2) * c_prev2
+        )
         h = s(o1 + o2) * xp.tanh(c)
         return c, h
 
     def backward(self, indexes, grad_outputs):
         inputs = self.get_retained_inputs()
-        c_next, = self.get_retained_outputs()
+        (c_next,) = self.get_retained_outputs()
         gc, gh = grad_outputs
         xp = backend.get_array_module(c_next.array)
         if gc is None:
@@ -78,8 +83,10 @@ class SLSTMGrad(_formula.FormulaNode):
         go = gh * tc * o * (1 - o)
         grads = []
         gxs = []
-        for a, i, f, c_prev, x in ((a1, i1, f1, c_prev1, x1),
-                                   (a2, i2, f2, c_prev2, x2)):
+        for a, i, f, c_prev, x in (
+            (a1, i1, f1, c_prev1, x1),
+            (a2, i2, f2, c_prev2, x2),
+        ):
             a = tanh.tanh(a)
             i = sigmoid.sigmoid(i)
             f = sigmoid.sigmoid(f)
@@ -87,8 +94,7 @@ class SLSTMGrad(_formula.FormulaNode):
             gi = gc_total * a * i * (1 - i)
             gf = gc_total * c_prev * f * (1 - f)
             grads.append(gc_total * f)
-            gxs.append(reshape.reshape(
-                stack.stack((ga, gi, gf, go), axis=2), x.shape))
+            gxs.append(reshape.reshape(stack.stack((ga, gi, gf, go), axis=2), x.shape))
         return tuple(grads + gxs)
 
 

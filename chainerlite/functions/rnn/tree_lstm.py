@@ -15,8 +15,8 @@ class TreeLSTM(_formula.FormulaNode):
         type_check.expect(in_types.size() >= 1)
         n_ary = len(in_types) - 1
         type_check._argname(
-            in_types,
-            tuple('c{}'.format(i) for i in range(n_ary)) + ('x',))
+            in_types, tuple('c{}'.format(i) for i in range(n_ary)) + ('x',)
+        )
         x_type = in_types[-1]
         type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 2)
         for c_type in in_types[:-1]:
@@ -35,9 +35,11 @@ class TreeLSTM(_formula.FormulaNode):
         cs, x = inputs[:-1], inputs[-1]
         n_split = 3 + len(cs)
         gates = reshape.reshape(
-            x, (x.shape[0], n_split, x.shape[1] // n_split) + x.shape[2:])
-        a, i, o, *fs = [get_item.get_item(gates, (slice(None), k))
-                        for k in range(n_split)]
+            x, (x.shape[0], n_split, x.shape[1] // n_split) + x.shape[2:]
+        )
+        a, i, o, *fs = [
+            get_item.get_item(gates, (slice(None), k)) for k in range(n_split)
+        ]
         c = tanh.tanh(a) * sigmoid.sigmoid(i)
         for f, c_child in zip(fs, cs):
             c = c + sigmoid.sigmoid(f) * c_child

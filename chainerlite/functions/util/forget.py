@@ -29,12 +29,15 @@ def _call_func(func, xs):
     if not isinstance(outs, (tuple, list)):
         raise RuntimeError(
             'A tuple of Variables or a Variable are expected, but {} is '
-            'returned.'.format(_type_name(outs)))
+            'returned.'.format(_type_name(outs))
+        )
     for i, out in enumerate(outs):
         if not isinstance(out, variable.Variable):
             raise RuntimeError(
-                '{} element of a returned tuple is not Variable, but is '
-                '{}'.format(_ordinal(i + 1), _type_name(out)))
+                '{} element of a returned tuple is not Variable, but is {}'.format(
+                    _ordinal(i + 1), _type_name(out)
+                )
+            )
     return tuple(outs)
 
 
@@ -54,8 +57,7 @@ class Forget(function_node.FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
-        with function.no_backprop_mode(), \
-                random_state.recording() as self._draws:
+        with function.no_backprop_mode(), random_state.recording() as self._draws:
             xs = [variable.Variable(x) for x in inputs]
             outs = _call_func(self.func, xs)
         return tuple(out.array for out in outs)
@@ -63,16 +65,17 @@ class Forget(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         if chainerlite.config.enable_backprop:
             raise function_node.DoubleBackpropError(
-                'F.forget does not support double backpropagation.')
+                'F.forget does not support double backpropagation.'
+            )
         xs = [variable.Variable(x.array) for x in self.get_retained_inputs()]
-        with function.force_backprop_mode(), \
-                chainerlite.using_config('in_recomputing', True), \
-                random_state.replaying(self._draws):
+        with (
+            function.force_backprop_mode(),
+            chainerlite.using_config('in_recomputing', True),
+            random_state.replaying(self._draws),
+        ):
             outs = _call_func(self.func, xs)
-        pairs = [(out, gy) for out, gy in zip(outs, grad_outputs)
-                 if gy is not None]
-        chainerlite.backward([out for out, _ in pairs],
-                             [gy for _, gy in pairs])
+        pairs = [(out, gy) for out, gy in zip(outs, grad_outputs) if gy is not None]
+        chainerlite.backward([out for out, _ in pairs], [gy for _, gy in pairs])
         return tuple(xs[i].grad_var for i in indexes)
 
 
@@ -138,9 +141,11 @@ def forget(func, *xs):
 
     """
     xs = tuple(
-        x if isinstance(x, variable.Variable)
+        x
+        if isinstance(x, variable.Variable)
         else variable.Variable(x, requires_grad=True)
-        for x in xs)
+        for x in xs
+    )
     outs = Forget(func).apply(xs)
     if len(outs) == 1:
         return outs[0]

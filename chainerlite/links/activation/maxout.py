@@ -27,8 +27,10 @@ def _linear_initializer(init, shape, name):
     if isinstance(init, (numpy.ndarray, cuda.ndarray)):
         if init.ndim != len(shape):
             raise ValueError(
-                'Maxout: {} must be an array of {} dimensions {}, got shape '
-                '{}'.format(name, len(shape), shape, init.shape))
+                'Maxout: {} must be an array of {} dimensions {}, got shape {}'.format(
+                    name, len(shape), shape, init.shape
+                )
+            )
         return init.reshape(-1, *init.shape[2:])
     if init is None or numpy.isscalar(init):
         return init
@@ -57,19 +59,20 @@ class Maxout(link.Chain):
 
     """
 
-    def __init__(self, in_size, out_size, pool_size, initialW=None,
-                 initial_bias=0):
+    def __init__(self, in_size, out_size, pool_size, initialW=None, initial_bias=0):
         super().__init__()
         self.out_size = out_size
         self.pool_size = pool_size
-        W = _linear_initializer(
-            initialW, (out_size, pool_size, in_size), 'initialW')
-        b = _linear_initializer(
-            initial_bias, (out_size, pool_size), 'initial_bias')
+        W = _linear_initializer(initialW, (out_size, pool_size, in_size), 'initialW')
+        b = _linear_initializer(initial_bias, (out_size, pool_size), 'initial_bias')
         with self.init_scope():
             self.linear = linear.Linear(
-                in_size, out_size * pool_size, initialW=W,
-                nobias=initial_bias is None, initial_bias=b)
+                in_size,
+                out_size * pool_size,
+                initialW=W,
+                nobias=initial_bias is None,
+                initial_bias=b,
+            )
 
     def forward(self, x):
         """Applies the layer to ``x`` (of shape ``(n, ...)``).

@@ -57,8 +57,9 @@ class Bias(link.Link):
         learned = 'b' in self._params
         if len(xs) != (1 if learned else 2):
             raise AssertionError(
-                'Bias takes {} input(s) {} a learned bias, but {} were '
-                'given'.format(1 if learned else 2,
-                               'with' if learned else 'without', len(xs)))
+                'Bias takes {} input(s) {} a learned bias, but {} were given'.format(
+                    1 if learned else 2, 'with' if learned else 'without', len(xs)
+                )
+            )
         y = self.b if learned else xs[1]
         return bias.bias(xs[0], y, self.axis)

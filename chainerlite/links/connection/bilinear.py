@@ -10,9 +10,9 @@ def _parameter(initial, shape, default, name):
     if initial is None:
         initial = default
     elif hasattr(initial, 'shape'):
-        assert initial.shape == shape, (
-            'Bilinear: {} must have shape {}, got {}'.format(
-                name, shape, initial.shape))
+        assert initial.shape == shape, 'Bilinear: {} must have shape {}, got {}'.format(
+            name, shape, initial.shape
+        )
     return variable.Parameter(initializers._get_initializer(initial), shape)
 
 
@@ -40,14 +40,22 @@ class Bilinear(link.Link):
 
     """
 
-    def __init__(self, left_size, right_size, out_size, nobias=False,
-                 initialW=None, initial_bias=None):
+    def __init__(
+        self,
+        left_size,
+        right_size,
+        out_size,
+        nobias=False,
+        initialW=None,
+        initial_bias=None,
+    ):
         super().__init__()
         self.in_sizes = (left_size, right_size)
         self.nobias = nobias
         with self.init_scope():
-            self.W = _parameter(initialW, (left_size, right_size, out_size),
-                                None, 'initialW')
+            self.W = _parameter(
+                initialW, (left_size, right_size, out_size), None, 'initialW'
+            )
             if not nobias:
                 if initial_bias is None:
                     initial_bias = (None, None, None)
@@ -72,4 +80,3 @@ class Bilinear(link.Link):
         if self.nobias:
             return bilinear.bilinear(e1, e2, self.W)
         return bilinear.bilinear(e1, e2, self.W, self.V1, self.V2, self.b)
-

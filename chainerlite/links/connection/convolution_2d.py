@@ -56,11 +56,33 @@ class Convolution2D(convolution_nd.ConvolutionLayer):
 
     where = 'Convolution2D'
 
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
-                 pad=0, nobias=False, initialW=None, initial_bias=None, *,
-                 dilate=1, groups=1):
-        super().__init__(2, in_channels, out_channels, ksize, stride, pad,
-                         nobias, initialW, initial_bias, dilate, groups)
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        ksize=None,
+        stride=1,
+        pad=0,
+        nobias=False,
+        initialW=None,
+        initial_bias=None,
+        *,
+        dilate=1,
+        groups=1,
+    ):
+        super().__init__(
+            2,
+            in_channels,
+            out_channels,
+            ksize,
+            stride,
+            pad,
+            nobias,
+            initialW,
+            initial_bias,
+            dilate,
+            groups,
+        )
 
     def forward(self, x):
         """Applies the convolution to ``x``.
@@ -75,5 +97,11 @@ class Convolution2D(convolution_nd.ConvolutionLayer):
         """
         self.initialize_for(x)
         return convolution_2d.convolution_2d(
-            x, self.W, self.b, self.stride, self.pad, dilate=self.dilate,
-            groups=self.groups)
+            x,
+            self.W,
+            self.b,
+            self.stride,
+            self.pad,
+            dilate=self.dilate,
+            groups=self.groups,
+        )

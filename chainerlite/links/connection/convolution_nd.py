@@ -20,21 +20,25 @@ def window_args(where, ndim, ksize, stride, pad, dilate, groups):
         ValueError: Naming ``where`` and the argument that is not valid.
     """
     _conv_args.int_tuple(ksize, ndim, 'ksize', where)
-    return (_conv_args.int_tuple(stride, ndim, 'stride', where),
-            _conv_args.int_tuple(pad, ndim, 'pad', where, minimum=0),
-            _conv_args.int_tuple(dilate, ndim, 'dilate', where),
-            _conv_args.positive_int(groups, 'groups', where))
+    return (
+        _conv_args.int_tuple(stride, ndim, 'stride', where),
+        _conv_args.int_tuple(pad, ndim, 'pad', where, minimum=0),
+        _conv_args.int_tuple(dilate, ndim, 'dilate', where),
+        _conv_args.positive_int(groups, 'groups', where),
+    )
 
 
 def check_groups(in_channels, out_channels, groups):
     """Raises ``ValueError`` unless ``groups`` divides the channel counts
     (``in_channels`` may be ``None``: not known yet)."""
     if out_channels % groups != 0:
-        raise ValueError('the number of output channels must be divisible '
-                         'by the number of groups')
+        raise ValueError(
+            'the number of output channels must be divisible by the number of groups'
+        )
     if in_channels is not None and in_channels % groups != 0:
-        raise ValueError('the number of input channels must be divisible '
-                         'by the number of groups')
+        raise ValueError(
+            'the number of input channels must be divisible by the number of groups'
+        )
 
 
 def bias_parameter(nobias, initial_bias, size):
@@ -44,8 +48,7 @@ def bias_parameter(nobias, initial_bias, size):
         return None
     if initial_bias is None:
         initial_bias = 0
-    return variable.Parameter(
-        initializers._get_initializer(initial_bias), size)
+    return variable.Parameter(initializers._get_initializer(initial_bias), size)
 
 
 class ConvolutionLayer(link.Link):
@@ -67,29 +70,43 @@ class ConvolutionLayer(link.Link):
     # Whether the constructor takes the number of spatial axes first.
     ndim_argument = False
 
-    def __init__(self, ndim, in_channels, out_channels, ksize, stride, pad,
-                 nobias, initialW, initial_bias, dilate, groups):
+    def __init__(
+        self,
+        ndim,
+        in_channels,
+        out_channels,
+        ksize,
+        stride,
+        pad,
+        nobias,
+        initialW,
+        initial_bias,
+        dilate,
+        groups,
+    ):
         super().__init__()
         if ksize is None:
             in_channels, out_channels, ksize = None, in_channels, out_channels
         self.stride, self.pad, self.dilate, self.groups = window_args(
-            self.where, ndim, ksize, stride, pad, dilate, groups)
+            self.where, ndim, ksize, stride, pad, dilate, groups
+        )
         check_groups(in_channels, out_channels, self.groups)
         self.ndim = ndim
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.ksize = ksize
         with self.init_scope():
-            self.W = variable.Parameter(
-                initializers._get_initializer(initialW))
+            self.W = variable.Parameter(initializers._get_initializer(initialW))
             if in_channels is not None:
                 self._initialize_params(in_channels)
             self.b = bias_parameter(nobias, initial_bias, out_channels)
 
     def _initialize_params(self, in_channels):
         check_groups(in_channels, self.out_channels, self.groups)
-        self._initialize_param(self.W, self.filter_shape(
-            in_channels, _windows.as_tuple(self.ksize, self.ndim)))
+        self._initialize_param(
+            self.W,
+            self.filter_shape(in_channels, _windows.as_tuple(self.ksize, self.ndim)),
+        )
 
     def filter_shape(self, in_channels, ksize):
         """Shape of ``W`` for ``in_channels`` input channels."""
@@ -120,14 +137,19 @@ class ConvolutionLayer(link.Link):
         """
         W = getattr(W, 'array', W)
         b = getattr(b, 'array', b)
-        in_channels, out_channels = cls.channels_of(
-            W.shape, kwargs.get('groups', 1))
+        in_channels, out_channels = cls.channels_of(W.shape, kwargs.get('groups', 1))
         args = (in_channels, out_channels, W.shape[2:])
         if cls.ndim_argument:
             args = (W.ndim - 2,) + args
-        return cls(*args, stride=stride, pad=pad, nobias=nobias or b is None,
-                   initialW=W.copy(),
-                   initial_bias=None if b is None else b.copy(), **kwargs)
+        return cls(
+            *args,
+            stride=stride,
+            pad=pad,
+            nobias=nobias or b is None,
+            initialW=W.copy(),
+            initial_bias=None if b is None else b.copy(),
+            **kwargs,
+        )
 
     def initialize_for(self, x):
         """Initialises ``W`` from the channels of the input ``x`` if it is
@@ -185,11 +207,34 @@ class ConvolutionND(ConvolutionLayer):
 
     ndim_argument = True
 
-    def __init__(self, ndim, in_channels, out_channels, ksize=None,
-                 stride=1, pad=0, nobias=False, initialW=None,
-                 initial_bias=None, cover_all=False, dilate=1, groups=1):
-        super().__init__(ndim, in_channels, out_channels, ksize, stride, pad,
-                         nobias, initialW, initial_bias, dilate, groups)
+    def __init__(
+        self,
+        ndim,
+        in_channels,
+        out_channels,
+        ksize=None,
+        stride=1,
+        pad=0,
+        nobias=False,
+        initialW=None,
+        initial_bias=None,
+        cover_all=False,
+        dilate=1,
+        groups=1,
+    ):
+        super().__init__(
+            ndim,
+            in_channels,
+            out_channels,
+            ksize,
+            stride,
+            pad,
+            nobias,
+            initialW,
+            initial_bias,
+            dilate,
+            groups,
+        )
         self.cover_all = cover_all
 
     def forward(self, x):
@@ -205,8 +250,15 @@ class ConvolutionND(ConvolutionLayer):
         """
         self.initialize_for(x)
         return convolution_nd.convolution_nd(
-            x, self.W, self.b, self.stride, self.pad, self.cover_all,
-            self.dilate, self.groups)
+            x,
+            self.W,
+            self.b,
+            self.stride,
+            self.pad,
+            self.cover_all,
+            self.dilate,
+            self.groups,
+        )
 
 
 class Convolution1D(ConvolutionND):

@@ -54,11 +54,34 @@ class Deconvolution2D(deconvolution_nd.DeconvolutionLayer):
 
     where = 'Deconvolution2D'
 
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
-                 pad=0, nobias=False, outsize=None, initialW=None,
-                 initial_bias=None, *, dilate=1, groups=1):
-        super().__init__(2, in_channels, out_channels, ksize, stride, pad,
-                         nobias, initialW, initial_bias, dilate, groups)
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        ksize=None,
+        stride=1,
+        pad=0,
+        nobias=False,
+        outsize=None,
+        initialW=None,
+        initial_bias=None,
+        *,
+        dilate=1,
+        groups=1,
+    ):
+        super().__init__(
+            2,
+            in_channels,
+            out_channels,
+            ksize,
+            stride,
+            pad,
+            nobias,
+            initialW,
+            initial_bias,
+            dilate,
+            groups,
+        )
         self.outsize = outsize
 
     def forward(self, x):
@@ -74,5 +97,12 @@ class Deconvolution2D(deconvolution_nd.DeconvolutionLayer):
         """
         self.initialize_for(x)
         return deconvolution_2d.deconvolution_2d(
-            x, self.W, self.b, self.stride, self.pad, self.outsize,
-            dilate=self.dilate, groups=self.groups)
+            x,
+            self.W,
+            self.b,
+            self.stride,
+            self.pad,
+            self.outsize,
+            dilate=self.dilate,
+            groups=self.groups,
+        )

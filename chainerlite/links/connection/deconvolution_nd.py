@@ -66,11 +66,34 @@ class DeconvolutionND(DeconvolutionLayer):
 
     ndim_argument = True
 
-    def __init__(self, ndim, in_channels, out_channels, ksize=None,
-                 stride=1, pad=0, nobias=False, outsize=None, initialW=None,
-                 initial_bias=None, dilate=1, groups=1):
-        super().__init__(ndim, in_channels, out_channels, ksize, stride, pad,
-                         nobias, initialW, initial_bias, dilate, groups)
+    def __init__(
+        self,
+        ndim,
+        in_channels,
+        out_channels,
+        ksize=None,
+        stride=1,
+        pad=0,
+        nobias=False,
+        outsize=None,
+        initialW=None,
+        initial_bias=None,
+        dilate=1,
+        groups=1,
+    ):
+        super().__init__(
+            ndim,
+            in_channels,
+            out_channels,
+            ksize,
+            stride,
+            pad,
+            nobias,
+            initialW,
+            initial_bias,
+            dilate,
+            groups,
+        )
         self.outsize = outsize
 
     def forward(self, x):
@@ -86,8 +109,15 @@ class DeconvolutionND(DeconvolutionLayer):
         """
         self.initialize_for(x)
         return deconvolution_nd.deconvolution_nd(
-            x, self.W, self.b, self.stride, self.pad, self.outsize,
-            self.dilate, self.groups)
+            x,
+            self.W,
+            self.b,
+            self.stride,
+            self.pad,
+            self.outsize,
+            self.dilate,
+            self.groups,
+        )
 
 
 class Deconvolution1D(DeconvolutionND):

@@ -43,22 +43,43 @@ class DeformableConvolution2D(link.Chain):
 
     """
 
-    def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0,
-                 offset_nobias=False, offset_initialW=None,
-                 offset_initial_bias=None, deform_nobias=False,
-                 deform_initialW=None, deform_initial_bias=None):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        ksize,
+        stride=1,
+        pad=0,
+        offset_nobias=False,
+        offset_initialW=None,
+        offset_initial_bias=None,
+        deform_nobias=False,
+        deform_initialW=None,
+        deform_initial_bias=None,
+    ):
         super().__init__()
         kh, kw = _windows.as_tuple(ksize, 2)
         with self.init_scope():
             self.offset_conv = convolution_2d.Convolution2D(
-                in_channels, 2 * kh * kw, ksize, stride, pad,
+                in_channels,
+                2 * kh * kw,
+                ksize,
+                stride,
+                pad,
                 nobias=offset_nobias,
                 initialW=0 if offset_initialW is None else offset_initialW,
-                initial_bias=offset_initial_bias)
+                initial_bias=offset_initial_bias,
+            )
             self.deform_conv = DeformableConvolution2DSampler(
-                in_channels, out_channels, ksize, stride, pad,
-                nobias=deform_nobias, initialW=deform_initialW,
-                initial_bias=deform_initial_bias)
+                in_channels,
+                out_channels,
+                ksize,
+                stride,
+                pad,
+                nobias=deform_nobias,
+                initialW=deform_initialW,
+                initial_bias=deform_initial_bias,
+            )
 
     def forward(self, x):
         """Applies the deformable convolution to ``x``.
@@ -87,10 +108,30 @@ class DeformableConvolution2DSampler(convolution_nd.ConvolutionLayer):
 
     where = 'DeformableConvolution2D'
 
-    def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0,
-                 nobias=False, initialW=None, initial_bias=None):
-        super().__init__(2, in_channels, out_channels, ksize, stride, pad,
-                         nobias, initialW, initial_bias, 1, 1)
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        ksize,
+        stride=1,
+        pad=0,
+        nobias=False,
+        initialW=None,
+        initial_bias=None,
+    ):
+        super().__init__(
+            2,
+            in_channels,
+            out_channels,
+            ksize,
+            stride,
+            pad,
+            nobias,
+            initialW,
+            initial_bias,
+            1,
+            1,
+        )
 
     def forward(self, x, offset):
         """Convolves ``x`` sampled at the taps moved by ``offset``.
@@ -106,6 +147,6 @@ class DeformableConvolution2DSampler(convolution_nd.ConvolutionLayer):
 
         """
         self.initialize_for(x)
-        return deformable_convolution_2d_sampler.\
-            deformable_convolution_2d_sampler(
-                x, offset, self.W, self.b, self.stride, self.pad)
+        return deformable_convolution_2d_sampler.deformable_convolution_2d_sampler(
+            x, offset, self.W, self.b, self.stride, self.pad
+        )

@@ -45,27 +45,35 @@ class DepthwiseConvolution2D(link.Link):
 
     """
 
-    def __init__(self, in_channels, channel_multiplier, ksize, stride=1,
-                 pad=0, nobias=False, initialW=None, initial_bias=None):
+    def __init__(
+        self,
+        in_channels,
+        channel_multiplier,
+        ksize,
+        stride=1,
+        pad=0,
+        nobias=False,
+        initialW=None,
+        initial_bias=None,
+    ):
         super().__init__()
         self.stride, self.pad, _, _ = convolution_nd.window_args(
-            'DepthwiseConvolution2D', 2, ksize, stride, pad, 1, 1)
+            'DepthwiseConvolution2D', 2, ksize, stride, pad, 1, 1
+        )
         self.ksize = _windows.as_tuple(ksize, 2)
         self.channel_multiplier = channel_multiplier
         with self.init_scope():
-            self.W = variable.Parameter(
-                initializers._get_initializer(initialW))
-            self.b = convolution_nd.bias_parameter(
-                nobias, initial_bias, None)
+            self.W = variable.Parameter(initializers._get_initializer(initialW))
+            self.b = convolution_nd.bias_parameter(nobias, initial_bias, None)
             if in_channels is not None:
                 self._initialize_params(in_channels)
 
     def _initialize_params(self, in_channels):
         self._initialize_param(
-            self.W, (self.channel_multiplier, in_channels) + self.ksize)
+            self.W, (self.channel_multiplier, in_channels) + self.ksize
+        )
         if self.b is not None:
-            self._initialize_param(
-                self.b, (self.channel_multiplier * in_channels,))
+            self._initialize_param(self.b, (self.channel_multiplier * in_channels,))
 
     def forward(self, x):
         """Applies the depthwise convolution to ``x``.
@@ -81,4 +89,5 @@ class DepthwiseConvolution2D(link.Link):
         if self.W.array is None:
             self._initialize_params(x.shape[1])
         return depthwise_convolution_2d.depthwise_convolution_2d(
-            x, self.W, self.b, self.stride, self.pad)
+            x, self.W, self.b, self.stride, self.pad
+        )

@@ -41,11 +41,31 @@ class DilatedConvolution2D(convolution_nd.ConvolutionLayer):
 
     where = 'DilatedConvolution2D'
 
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
-                 pad=0, dilate=1, nobias=False, initialW=None,
-                 initial_bias=None):
-        super().__init__(2, in_channels, out_channels, ksize, stride, pad,
-                         nobias, initialW, initial_bias, dilate, 1)
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        ksize=None,
+        stride=1,
+        pad=0,
+        dilate=1,
+        nobias=False,
+        initialW=None,
+        initial_bias=None,
+    ):
+        super().__init__(
+            2,
+            in_channels,
+            out_channels,
+            ksize,
+            stride,
+            pad,
+            nobias,
+            initialW,
+            initial_bias,
+            dilate,
+            1,
+        )
 
     def forward(self, x):
         """Applies the dilated convolution to ``x``.
@@ -60,4 +80,5 @@ class DilatedConvolution2D(convolution_nd.ConvolutionLayer):
         """
         self.initialize_for(x)
         return dilated_convolution_2d.dilated_convolution_2d(
-            x, self.W, self.b, self.stride, self.pad, self.dilate)
+            x, self.W, self.b, self.stride, self.pad, self.dilate
+        )

@@ -46,7 +46,8 @@ class EmbedID(link.Link):
             initialW = initializers.Normal(1.0)
         with self.init_scope():
             self.W = variable.Parameter(
-                initializers._get_initializer(initialW), (in_size, out_size))
+                initializers._get_initializer(initialW), (in_size, out_size)
+            )
 
     @classmethod
     def from_params(cls, W, ignore_label=None):
@@ -63,8 +64,7 @@ class EmbedID(link.Link):
         """
         W = getattr(W, 'array', W)
         in_size, out_size = W.shape
-        return cls(in_size, out_size, initialW=W.copy(),
-                   ignore_label=ignore_label)
+        return cls(in_size, out_size, initialW=W.copy(), ignore_label=ignore_label)
 
     def forward(self, x):
         """Looks up the vectors of the IDs in ``x``.

@@ -30,14 +30,24 @@ class Inception(link.Chain):
 
     """
 
-    def __init__(self, in_channels, out1, proj3, out3, proj5, out5,
-                 proj_pool, conv_init=None, bias_init=None):
+    def __init__(
+        self,
+        in_channels,
+        out1,
+        proj3,
+        out3,
+        proj5,
+        out5,
+        proj_pool,
+        conv_init=None,
+        bias_init=None,
+    ):
         super().__init__()
 
         def conv(n_in, n_out, ksize, pad=0):
             return convolution_2d.Convolution2D(
-                n_in, n_out, ksize, pad=pad, initialW=conv_init,
-                initial_bias=bias_init)
+                n_in, n_out, ksize, pad=pad, initialW=conv_init, initial_bias=bias_init
+            )
 
         with self.init_scope():
             self.conv1 = conv(in_channels, out1, 1)
@@ -52,6 +62,5 @@ class Inception(link.Chain):
         out1 = self.conv1(x)
         out3 = self.conv3(relu.relu(self.proj3(x)))
         out5 = self.conv5(relu.relu(self.proj5(x)))
-        pool = self.projp(
-            max_pooling_2d.max_pooling_2d(x, 3, stride=1, pad=1))
+        pool = self.projp(max_pooling_2d.max_pooling_2d(x, 3, stride=1, pad=1))
         return relu.relu(concat.concat((out1, out3, out5, pool), axis=1))

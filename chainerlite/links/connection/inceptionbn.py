@@ -49,9 +49,20 @@ class InceptionBN(link.Chain):
 
     """
 
-    def __init__(self, in_channels, out1, proj3, out3, proj33, out33,
-                 pooltype, proj_pool=None, stride=1, conv_init=None,
-                 dtype=None):
+    def __init__(
+        self,
+        in_channels,
+        out1,
+        proj3,
+        out3,
+        proj33,
+        out33,
+        pooltype,
+        proj_pool=None,
+        stride=1,
+        conv_init=None,
+        dtype=None,
+    ):
         super().__init__()
         self.out1 = out1
         self.proj_pool = proj_pool
@@ -59,14 +70,22 @@ class InceptionBN(link.Chain):
         self.pooltype = pooltype
         if pooltype not in ('max', 'avg'):
             raise NotImplementedError(
-                'InceptionBN: pooltype must be \'max\' or \'avg\', got '
-                '{!r}'.format(pooltype))
+                'InceptionBN: pooltype must be \'max\' or \'avg\', got {!r}'.format(
+                    pooltype
+                )
+            )
         dtype = chainerlite.get_dtype(dtype)
 
         def conv(n_in, n_out, ksize, stride=1, pad=0):
             return convolution_2d.Convolution2D(
-                n_in, n_out, ksize, stride=stride, pad=pad, nobias=True,
-                initialW=conv_init)
+                n_in,
+                n_out,
+                ksize,
+                stride=stride,
+                pad=pad,
+                nobias=True,
+                initialW=conv_init,
+            )
 
         def norm(size):
             return batch_normalization.BatchNormalization(size, dtype=dtype)
@@ -102,11 +121,11 @@ class InceptionBN(link.Chain):
         h = relu.relu(self.conv33an(self.conv33a(h)))
         outs.append(relu.relu(self.conv33bn(self.conv33b(h))))
         if self.pooltype == 'max':
-            p = max_pooling_2d.max_pooling_2d(x, 3, stride=self.stride,
-                                              pad=1, cover_all=False)
+            p = max_pooling_2d.max_pooling_2d(
+                x, 3, stride=self.stride, pad=1, cover_all=False
+            )
         else:
-            p = average_pooling_2d.average_pooling_2d(
-                x, 3, stride=self.stride, pad=1)
+            p = average_pooling_2d.average_pooling_2d(x, 3, stride=self.stride, pad=1)
         if self.proj_pool is not None:
             p = relu.relu(self.poolpn(self.poolp(p)))
         outs.append(p)

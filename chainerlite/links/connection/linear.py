@@ -46,16 +46,16 @@ class Linear(link.Link):
 
     """
 
-    def __init__(self, in_size, out_size=None, nobias=False, initialW=None,
-                 initial_bias=None):
+    def __init__(
+        self, in_size, out_size=None, nobias=False, initialW=None, initial_bias=None
+    ):
         super().__init__()
         if out_size is None:
             in_size, out_size = None, in_size
         self.in_size = in_size
         self.out_size = out_size
         with self.init_scope():
-            self.W = variable.Parameter(
-                initializers._get_initializer(initialW))
+            self.W = variable.Parameter(initializers._get_initializer(initialW))
             if in_size is not None:
                 self._initialize_params(in_size)
             if nobias:
@@ -64,7 +64,8 @@ class Linear(link.Link):
                 if initial_bias is None:
                     initial_bias = 0
                 self.b = variable.Parameter(
-                    initializers._get_initializer(initial_bias), out_size)
+                    initializers._get_initializer(initial_bias), out_size
+                )
 
     @classmethod
     def from_params(cls, W, bias=None, nobias=False):
@@ -85,9 +86,13 @@ class Linear(link.Link):
         W = getattr(W, 'array', W)
         bias = getattr(bias, 'array', bias)
         out_size, in_size = W.shape
-        return cls(in_size, out_size, nobias=nobias or bias is None,
-                   initialW=W.copy(),
-                   initial_bias=None if bias is None else bias.copy())
+        return cls(
+            in_size,
+            out_size,
+            nobias=nobias or bias is None,
+            initialW=W.copy(),
+            initial_bias=None if bias is None else bias.copy(),
+        )
 
     @property
     def printable_specs(self):
@@ -113,6 +118,5 @@ class Linear(link.Link):
 
         """
         if self.W.array is None:
-            self._initialize_params(
-                utils.size_of_shape(x.shape[n_batch_axes:]))
+            self._initialize_params(utils.size_of_shape(x.shape[n_batch_axes:]))
         return linear.linear(x, self.W, self.b, n_batch_axes=n_batch_axes)

@@ -51,28 +51,36 @@ class LocalConvolution2D(link.Link):
 
     """
 
-    def __init__(self, in_channels, out_channels, in_size=None, ksize=None,
-                 stride=1, nobias=False, initialW=None, initial_bias=None):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        in_size=None,
+        ksize=None,
+        stride=1,
+        nobias=False,
+        initialW=None,
+        initial_bias=None,
+    ):
         super().__init__()
         where = 'LocalConvolution2D'
         self.ksize = _conv_args.int_pair(ksize, 'ksize', where)
         self.stride = _conv_args.int_pair(stride, 'stride', where)
         self.out_channels = out_channels
         with self.init_scope():
-            self.W = variable.Parameter(
-                initializers._get_initializer(initialW))
-            self.b = convolution_nd.bias_parameter(
-                nobias, initial_bias, None)
+            self.W = variable.Parameter(initializers._get_initializer(initialW))
+            self.b = convolution_nd.bias_parameter(nobias, initial_bias, None)
             if in_channels is not None and in_size is not None:
-                self._initialize_params(in_channels,
-                                        _windows.as_tuple(in_size, 2))
+                self._initialize_params(in_channels, _windows.as_tuple(in_size, 2))
 
     def _initialize_params(self, in_channels, in_size):
-        out_size = tuple(_windows.get_conv_outsize(d, k, s, 0) for d, k, s
-                         in zip(in_size, self.ksize, self.stride))
+        out_size = tuple(
+            _windows.get_conv_outsize(d, k, s, 0)
+            for d, k, s in zip(in_size, self.ksize, self.stride)
+        )
         self._initialize_param(
-            self.W, (self.out_channels,) + out_size + (in_channels,)
-            + self.ksize)
+            self.W, (self.out_channels,) + out_size + (in_channels,) + self.ksize
+        )
         if self.b is not None:
             self._initialize_param(self.b, (self.out_channels,) + out_size)
 
@@ -89,5 +97,4 @@ class LocalConvolution2D(link.Link):
         """
         if self.W.array is None:
             self._initialize_params(x.shape[1], tuple(x.shape[2:]))
-        return local_convolution_2d.local_convolution_2d(
-            x, self.W, self.b, self.stride)
+        return local_convolution_2d.local_convolution_2d(x, self.W, self.b, self.stride)

@@ -47,31 +47,57 @@ class MLPConvolution2D(link.ChainList):
 
     """
 
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
-                 pad=0, activation=relu.relu, *args, conv_init=None,
-                 bias_init=None, **kwargs):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        ksize=None,
+        stride=1,
+        pad=0,
+        activation=relu.relu,
+        *args,
+        conv_init=None,
+        bias_init=None,
+        **kwargs,
+    ):
         if args:
             raise TypeError(
                 'MLPConvolution2D takes at most 6 positional arguments (the '
-                '7th was wscale, which is no longer supported)')
+                '7th was wscale, which is no longer supported)'
+            )
         if 'wscale' in kwargs:
-            raise ValueError('MLPConvolution2D: wscale is not supported '
-                             'anymore; use conv_init')
+            raise ValueError(
+                'MLPConvolution2D: wscale is not supported anymore; use conv_init'
+            )
         if kwargs:
-            raise TypeError('MLPConvolution2D got unexpected keyword '
-                            'arguments: {}'.format(', '.join(kwargs)))
+            raise TypeError(
+                'MLPConvolution2D got unexpected keyword arguments: {}'.format(
+                    ', '.join(kwargs)
+                )
+            )
         if ksize is None:
             in_channels, out_channels, ksize = None, in_channels, out_channels
         if not out_channels:
             raise ValueError(
-                'MLPConvolution2D: out_channels must name at least one '
-                'convolution')
-        convs = [convolution_2d.Convolution2D(
-            in_channels, out_channels[0], ksize, stride, pad,
-            initialW=conv_init, initial_bias=bias_init)]
+                'MLPConvolution2D: out_channels must name at least one convolution'
+            )
+        convs = [
+            convolution_2d.Convolution2D(
+                in_channels,
+                out_channels[0],
+                ksize,
+                stride,
+                pad,
+                initialW=conv_init,
+                initial_bias=bias_init,
+            )
+        ]
         for n_in, n_out in zip(out_channels, out_channels[1:]):
-            convs.append(convolution_2d.Convolution2D(
-                n_in, n_out, 1, initialW=conv_init, initial_bias=bias_init))
+            convs.append(
+                convolution_2d.Convolution2D(
+                    n_in, n_out, 1, initialW=conv_init, initial_bias=bias_init
+                )
+            )
         super().__init__(*convs)
         self.activation = activation
 

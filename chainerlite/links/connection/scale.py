@@ -43,8 +43,7 @@ class Scale(link.Chain):
 
     """
 
-    def __init__(self, axis=1, W_shape=None, bias_term=False,
-                 bias_shape=None):
+    def __init__(self, axis=1, W_shape=None, bias_term=False, bias_shape=None):
         super().__init__()
         self.axis = axis
         with self.init_scope():
@@ -54,8 +53,10 @@ class Scale(link.Chain):
                 if W_shape is not None:
                     bias_shape = W_shape
                 elif bias_shape is None:
-                    raise ValueError('bias_shape should be given if W is not '
-                                     'learnt parameter and bias_term is True.')
+                    raise ValueError(
+                        'bias_shape should be given if W is not '
+                        'learnt parameter and bias_term is True.'
+                    )
                 self.bias = bias.Bias(axis, bias_shape)
 
     def forward(self, *xs):
@@ -76,9 +77,10 @@ class Scale(link.Chain):
         learned = 'W' in self._params
         if len(xs) != (1 if learned else 2):
             raise AssertionError(
-                'Scale takes {} input(s) {} a learned scale, but {} were '
-                'given'.format(1 if learned else 2,
-                               'with' if learned else 'without', len(xs)))
+                'Scale takes {} input(s) {} a learned scale, but {} were given'.format(
+                    1 if learned else 2, 'with' if learned else 'without', len(xs)
+                )
+            )
         y = self.W if learned else xs[1]
         z = scale.scale(xs[0], y, self.axis)
         if 'bias' in self._children:

@@ -28,10 +28,22 @@ class SimplifiedDropconnect(linear.Linear):
 
     """
 
-    def __init__(self, in_size, out_size, ratio=.5, nobias=False,
-                 initialW=None, initial_bias=None):
-        super().__init__(in_size, out_size, nobias=nobias, initialW=initialW,
-                         initial_bias=initial_bias)
+    def __init__(
+        self,
+        in_size,
+        out_size,
+        ratio=0.5,
+        nobias=False,
+        initialW=None,
+        initial_bias=None,
+    ):
+        super().__init__(
+            in_size,
+            out_size,
+            nobias=nobias,
+            initialW=initialW,
+            initial_bias=initial_bias,
+        )
         self.ratio = ratio
 
     def forward(self, x, train=True, mask=None, use_batchwise_mask=True):
@@ -51,4 +63,5 @@ class SimplifiedDropconnect(linear.Linear):
         if self.W.array is None:
             self._initialize_params(utils.size_of_shape(x.shape[1:]))
         return simplified_dropconnect.simplified_dropconnect(
-            x, self.W, self.b, self.ratio, train, mask, use_batchwise_mask)
+            x, self.W, self.b, self.ratio, train, mask, use_batchwise_mask
+        )

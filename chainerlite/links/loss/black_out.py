@@ -36,8 +36,8 @@ class BlackOut(link.Link):
         self.sampler = utils.WalkerAlias(counts)
         with self.init_scope():
             self.W = variable.Parameter(
-                initializers._get_initializer(None),
-                (len(counts), in_size))
+                initializers._get_initializer(None), (len(counts), in_size)
+            )
 
     def _to_device(self, device):
         super()._to_device(device)

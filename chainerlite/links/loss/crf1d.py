@@ -12,14 +12,12 @@ def _time_major(seqs):
     # Sequences (sorted by decreasing length) to one array per time step.
     out = []
     for t in range(len(seqs[0])):
-        out.append(stack.stack(
-            [get_item.get_item(s, t) for s in seqs if len(s) > t]))
+        out.append(stack.stack([get_item.get_item(s, t) for s in seqs if len(s) > t]))
     return out
 
 
 def _array_time_major(seqs, xp):
-    return [xp.stack([s[t] for s in seqs if len(s) > t])
-            for t in range(len(seqs[0]))]
+    return [xp.stack([s[t] for s in seqs if len(s) > t]) for t in range(len(seqs[0]))]
 
 
 class CRF1d(link.Link):
@@ -44,8 +42,8 @@ class CRF1d(link.Link):
             initial_cost = initializers.constant.Zero()
         with self.init_scope():
             self.cost = variable.Parameter(
-                initializers._get_initializer(initial_cost),
-                (n_label, n_label))
+                initializers._get_initializer(initial_cost), (n_label, n_label)
+            )
 
     def forward(self, xs, ys, reduce='mean', transpose=False):
         """Computes the loss of label sequences.
@@ -65,8 +63,7 @@ class CRF1d(link.Link):
         """
         if transpose:
             xs = _time_major(xs)
-            ys = _array_time_major(
-                [getattr(y, 'array', y) for y in ys], self.xp)
+            ys = _array_time_major([getattr(y, 'array', y) for y in ys], self.xp)
         return crf1d.crf1d(self.cost, xs, ys, reduce)
 
     def argmax(self, xs, transpose=False):

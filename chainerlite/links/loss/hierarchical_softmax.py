@@ -42,7 +42,8 @@ class TreeParser:
                 if len(node) != 2:
                     raise ValueError(
                         'BinaryHierarchicalSoftmax: internal nodes must be '
-                        'pairs, got {!r}'.format(node))
+                        'pairs, got {!r}'.format(node)
+                    )
                 index = next(counter)
                 walk(node[0], path + [(index, 1.0)])
                 walk(node[1], path + [(index, -1.0)])
@@ -54,11 +55,13 @@ class TreeParser:
         if sorted(found) != list(range(n)):
             raise ValueError(
                 'BinaryHierarchicalSoftmax: the leaves must be the word ids '
-                '0 .. {}, got {}'.format(n - 1, sorted(found)))
+                '0 .. {}, got {}'.format(n - 1, sorted(found))
+            )
         self.n_nodes = next(counter)
         lengths = [len(found[w]) for w in range(n)]
-        self.begins = numpy.concatenate(
-            [[0], numpy.cumsum(lengths)]).astype(numpy.int32)
+        self.begins = numpy.concatenate([[0], numpy.cumsum(lengths)]).astype(
+            numpy.int32
+        )
         steps = [step for w in range(n) for step in found[w]]
         self.paths = numpy.array([s[0] for s in steps], numpy.int32)
         self.codes = numpy.array([s[1] for s in steps], dtype)
@@ -90,8 +93,8 @@ class BinaryHierarchicalSoftmax(link.Link):
         self._func = TreeParser(tree, dtype)
         with self.init_scope():
             self.W = variable.Parameter(
-                initializers._get_initializer(None),
-                (self._func.n_nodes, in_size))
+                initializers._get_initializer(None), (self._func.n_nodes, in_size)
+            )
 
     @staticmethod
     def create_huffman_tree(word_counts):
@@ -113,8 +116,7 @@ class BinaryHierarchicalSoftmax(link.Link):
         if not word_counts:
             raise ValueError('create_huffman_tree: word_counts is empty')
         order = itertools.count()
-        heap = [(count, next(order), word)
-                for word, count in word_counts.items()]
+        heap = [(count, next(order), word) for word, count in word_counts.items()]
         heapq.heapify(heap)
         while len(heap) > 1:
             c1, _, left = heapq.heappop(heap)
@@ -138,13 +140,14 @@ class BinaryHierarchicalSoftmax(link.Link):
         func = self._func
         words = backend.CpuDevice().send(getattr(t, 'array', t))
         starts, ends = func.begins[words], func.begins[words + 1]
-        steps = numpy.concatenate(
-            [numpy.arange(s, e) for s, e in zip(starts, ends)])
+        steps = numpy.concatenate([numpy.arange(s, e) for s, e in zip(starts, ends)])
         examples = numpy.repeat(numpy.arange(len(words)), ends - starts)
         device = self.device
         nodes = device.send(func.paths[steps])
         codes = device.send(func.codes[steps].astype(x.dtype, copy=False))
-        wx = sum_mod.sum(get_item.get_item(self.W, nodes)
-                         * get_item.get_item(x, device.send(examples)),
-                         axis=1)
+        wx = sum_mod.sum(
+            get_item.get_item(self.W, nodes)
+            * get_item.get_item(x, device.send(examples)),
+            axis=1,
+        )
         return sum_mod.sum(softplus.softplus(-wx * codes))

@@ -40,8 +40,7 @@ class NegativeSampling(link.Link):
         probs = numpy.asarray(counts, numpy.float64) ** power
         self.sampler = utils.WalkerAlias(probs)
         with self.init_scope():
-            self.W = variable.Parameter(
-                initializers.Zero(dtype), (vocab_size, in_size))
+            self.W = variable.Parameter(initializers.Zero(dtype), (vocab_size, in_size))
 
     def _to_device(self, device):
         super()._to_device(device)
@@ -66,8 +65,17 @@ class NegativeSampling(link.Link):
         """
         return_samples = kwargs.pop('return_samples', False)
         if kwargs:
-            raise TypeError('forward() got unexpected keyword argument(s) '
-                            '{}'.format(', '.join(sorted(kwargs))))
+            raise TypeError(
+                'forward() got unexpected keyword argument(s) {}'.format(
+                    ', '.join(sorted(kwargs))
+                )
+            )
         return negative_sampling.negative_sampling(
-            x, t, self.W, self.sampler.sample, self.sample_size,
-            reduce=reduce, return_samples=return_samples)
+            x,
+            t,
+            self.W,
+            self.sampler.sample,
+            self.sample_size,
+            reduce=reduce,
+            return_samples=return_samples,
+        )

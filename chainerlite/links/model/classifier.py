@@ -51,12 +51,17 @@ class Classifier(link.Chain):
 
     compute_accuracy = True
 
-    def __init__(self, predictor,
-                 lossfun=softmax_cross_entropy.softmax_cross_entropy,
-                 accfun=accuracy.accuracy, label_key=-1):
+    def __init__(
+        self,
+        predictor,
+        lossfun=softmax_cross_entropy.softmax_cross_entropy,
+        accfun=accuracy.accuracy,
+        label_key=-1,
+    ):
         if not isinstance(label_key, (int, str)):
-            raise TypeError('label_key must be int or str, but is {}'.format(
-                type(label_key)))
+            raise TypeError(
+                'label_key must be int or str, but is {}'.format(type(label_key))
+            )
         super().__init__()
         self.lossfun = lossfun
         self.accfun = accfun
@@ -73,7 +78,7 @@ class Classifier(link.Chain):
             if not -len(args) <= key < len(args):
                 raise ValueError('Label key {} is out of bounds'.format(key))
             index = key % len(args)
-            return args[:index] + args[index + 1:], kwargs, args[index]
+            return args[:index] + args[index + 1 :], kwargs, args[index]
         if key not in kwargs:
             raise ValueError('Label key "{}" is not found'.format(key))
         kwargs = dict(kwargs)

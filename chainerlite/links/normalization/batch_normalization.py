@@ -11,8 +11,9 @@ from chainerlite.functions.normalization import batch_normalization
 
 
 def _initializer(value, default, dtype):
-    initializer = copy.copy(initializers._get_initializer(
-        default if value is None else value))
+    initializer = copy.copy(
+        initializers._get_initializer(default if value is None else value)
+    )
     initializer.dtype = dtype
     return initializer
 
@@ -79,10 +80,20 @@ class BatchNormalization(link.Link):
 
     """
 
-    def __init__(self, size=None, decay=0.9, eps=2e-5, dtype=None,
-                 use_gamma=True, use_beta=True, initial_gamma=None,
-                 initial_beta=None, axis=None, initial_avg_mean=None,
-                 initial_avg_var=None):
+    def __init__(
+        self,
+        size=None,
+        decay=0.9,
+        eps=2e-5,
+        dtype=None,
+        use_gamma=True,
+        use_beta=True,
+        initial_gamma=None,
+        initial_beta=None,
+        axis=None,
+        initial_avg_mean=None,
+        initial_avg_var=None,
+    ):
         super().__init__()
         self._dtype = chainerlite.get_dtype(dtype, map_mixed16='float32')
         self.avg_mean = None
@@ -94,34 +105,37 @@ class BatchNormalization(link.Link):
         self.decay = decay
         self.eps = eps
         self.axis = (axis,) if isinstance(axis, int) else axis
-        self._initial_avg_mean = _initializer(
-            initial_avg_mean, 0, self._dtype)
+        self._initial_avg_mean = _initializer(initial_avg_mean, 0, self._dtype)
         self._initial_avg_var = _initializer(initial_avg_var, 1, self._dtype)
         with self.init_scope():
             self.gamma = None
             if use_gamma:
                 self.gamma = variable.Parameter(
-                    _initializer(initial_gamma, 1, self._dtype))
+                    _initializer(initial_gamma, 1, self._dtype)
+                )
             self.beta = None
             if use_beta:
                 self.beta = variable.Parameter(
-                    _initializer(initial_beta, 0, self._dtype))
+                    _initializer(initial_beta, 0, self._dtype)
+                )
         if size is not None:
             self._initialize_params(size)
 
     def _initialize_params(self, shape):
         device = self.device
         self.avg_mean = initializers.generate_array(
-            self._initial_avg_mean, shape, device.xp, device=device)
+            self._initial_avg_mean, shape, device.xp, device=device
+        )
         self.avg_var = initializers.generate_array(
-            self._initial_avg_var, shape, device.xp, device=device)
+            self._initial_avg_var, shape, device.xp, device=device
+        )
         for param in (self.gamma, self.beta):
             if param is not None:
                 self._initialize_param(param, shape)
 
     def _param_shape(self, x):
         if self.axis is None:
-            return x.shape[1],
+            return (x.shape[1],)
         return tuple(n for i, n in enumerate(x.shape) if i not in self.axis)
 
     def start_finetuning(self):
@@ -146,11 +160,16 @@ class BatchNormalization(link.Link):
 
         """
         if 'test' in kwargs:
-            raise ValueError('test argument is not supported anymore. Use '
-                             'chainerlite.using_config(\'train\', False)')
+            raise ValueError(
+                'test argument is not supported anymore. Use '
+                'chainerlite.using_config(\'train\', False)'
+            )
         if kwargs:
-            raise TypeError('forward() got unexpected keyword argument(s) '
-                            '{}'.format(', '.join(sorted(kwargs))))
+            raise TypeError(
+                'forward() got unexpected keyword argument(s) {}'.format(
+                    ', '.join(sorted(kwargs))
+                )
+            )
         if self.avg_mean is None:
             self._initialize_params(self._param_shape(x))
         xp = self.xp
@@ -162,8 +181,8 @@ class BatchNormalization(link.Link):
         config = configuration.config
         if not config.train:
             return batch_normalization.fixed_batch_normalization(
-                x, gamma, beta, self.avg_mean, self.avg_var, self.eps,
-                axis=self.axis)
+                x, gamma, beta, self.avg_mean, self.avg_var, self.eps, axis=self.axis
+            )
         mean = var = None
         decay = self.decay
         if not config.in_recomputing:
@@ -172,5 +191,12 @@ class BatchNormalization(link.Link):
                 self.N += 1
                 decay = 1.0 - 1.0 / self.N
         return batch_normalization.batch_normalization(
-            x, gamma, beta, eps=self.eps, running_mean=mean,
-            running_var=var, decay=decay, axis=self.axis)
+            x,
+            gamma,
+            beta,
+            eps=self.eps,
+            running_mean=mean,
+            running_var=var,
+            decay=decay,
+            axis=self.axis,
+        )

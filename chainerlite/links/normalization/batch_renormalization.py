@@ -31,14 +31,33 @@ class BatchRenormalization(bn_link.BatchNormalization):
 
     """
 
-    def __init__(self, size, rmax=1, dmax=0, decay=0.9, eps=2e-5,
-                 dtype=None, use_gamma=True, use_beta=True,
-                 initial_gamma=None, initial_beta=None,
-                 initial_avg_mean=None, initial_avg_var=None):
-        super().__init__(size, decay, eps, dtype, use_gamma, use_beta,
-                         initial_gamma, initial_beta,
-                         initial_avg_mean=initial_avg_mean,
-                         initial_avg_var=initial_avg_var)
+    def __init__(
+        self,
+        size,
+        rmax=1,
+        dmax=0,
+        decay=0.9,
+        eps=2e-5,
+        dtype=None,
+        use_gamma=True,
+        use_beta=True,
+        initial_gamma=None,
+        initial_beta=None,
+        initial_avg_mean=None,
+        initial_avg_var=None,
+    ):
+        super().__init__(
+            size,
+            decay,
+            eps,
+            dtype,
+            use_gamma,
+            use_beta,
+            initial_gamma,
+            initial_beta,
+            initial_avg_mean=initial_avg_mean,
+            initial_avg_var=initial_avg_var,
+        )
         self.rmax = rmax
         self.dmax = dmax
 
@@ -62,12 +81,21 @@ class BatchRenormalization(bn_link.BatchNormalization):
             beta = xp.zeros(self.avg_mean.shape, self._dtype)
         if not configuration.config.train:
             return batch_normalization.fixed_batch_normalization(
-                x, gamma, beta, self.avg_mean, self.avg_var, self.eps)
+                x, gamma, beta, self.avg_mean, self.avg_var, self.eps
+            )
         decay = self.decay
         if finetune:
             self.N += 1
             decay = 1.0 - 1.0 / self.N
         return batch_renormalization.batch_renormalization(
-            x, gamma, beta, self.rmax, self.dmax, self.eps, self.avg_mean,
-            self.avg_var, decay,
-            update_statistics=not configuration.config.in_recomputing)
+            x,
+            gamma,
+            beta,
+            self.rmax,
+            self.dmax,
+            self.eps,
+            self.avg_mean,
+            self.avg_var,
+            decay,
+            update_statistics=not configuration.config.in_recomputing,
+        )

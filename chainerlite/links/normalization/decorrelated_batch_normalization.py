@@ -6,8 +6,7 @@ import chainerlite
 from chainerlite import configuration
 from chainerlite import link
 from chainerlite import serializer as serializer_module
-from chainerlite.functions.normalization import (
-    decorrelated_batch_normalization as dbn)
+from chainerlite.functions.normalization import decorrelated_batch_normalization as dbn
 
 
 class DecorrelatedBatchNormalization(link.Link):
@@ -44,14 +43,16 @@ class DecorrelatedBatchNormalization(link.Link):
         if size % groups != 0:
             raise ValueError(
                 'DecorrelatedBatchNormalization: groups ({}) must divide '
-                'size ({})'.format(groups, size))
+                'size ({})'.format(groups, size)
+            )
         dtype = chainerlite.get_dtype(dtype)
         cg = size // groups
         xp = self.xp
         self.avg_mean = xp.zeros((groups, cg), dtype)
         self.register_persistent('avg_mean')
         self.avg_projection = xp.broadcast_to(
-            xp.eye(cg, dtype=dtype), (groups, cg, cg)).copy()
+            xp.eye(cg, dtype=dtype), (groups, cg, cg)
+        ).copy()
         self.register_persistent('avg_projection')
         self.N = 0
         self.register_persistent('N')
@@ -74,7 +75,8 @@ class DecorrelatedBatchNormalization(link.Link):
                         'DecorrelatedBatchNormalization: {} was saved '
                         'without its group axis; it is copied to each of '
                         'the {} groups'.format(name, self.groups),
-                        UserWarning)
+                        UserWarning,
+                    )
                 loaded = loaded[None]
             current[...] = self.xp.asarray(loaded)
         self.N = serializer('N', self.N)
@@ -94,21 +96,28 @@ class DecorrelatedBatchNormalization(link.Link):
         """
         finetune = kwargs.pop('finetune', False)
         if kwargs:
-            raise TypeError('forward() got unexpected keyword argument(s) '
-                            '{}'.format(', '.join(sorted(kwargs))))
+            raise TypeError(
+                'forward() got unexpected keyword argument(s) {}'.format(
+                    ', '.join(sorted(kwargs))
+                )
+            )
         if not configuration.config.train:
             return dbn.fixed_decorrelated_batch_normalization(
-                x, self.avg_mean, self.avg_projection, groups=self.groups)
+                x, self.avg_mean, self.avg_projection, groups=self.groups
+            )
         decay = self.decay
         if finetune:
             self.N += 1
             decay = 1.0 - 1.0 / self.N
         recomputing = configuration.config.in_recomputing
         return dbn.decorrelated_batch_normalization(
-            x, groups=self.groups, eps=self.eps,
+            x,
+            groups=self.groups,
+            eps=self.eps,
             running_mean=None if recomputing else self.avg_mean,
             running_projection=None if recomputing else self.avg_projection,
-            decay=decay)
+            decay=decay,
+        )
 
     def start_finetuning(self):
         """Resets the batch count ``N`` before fine-tuning."""

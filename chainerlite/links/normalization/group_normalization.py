@@ -31,17 +31,18 @@ class GroupNormalization(link.Link):
 
     """
 
-    def __init__(self, groups, size=None, eps=1e-5, initial_gamma=None,
-                 initial_beta=None):
+    def __init__(
+        self, groups, size=None, eps=1e-5, initial_gamma=None, initial_beta=None
+    ):
         super().__init__()
         self.groups = groups
         self.eps = eps
         dtype = chainerlite.get_dtype(map_mixed16='float32')
         with self.init_scope():
             self.gamma = variable.Parameter(
-                bn_link._initializer(initial_gamma, 1, dtype))
-            self.beta = variable.Parameter(
-                bn_link._initializer(initial_beta, 0, dtype))
+                bn_link._initializer(initial_gamma, 1, dtype)
+            )
+            self.beta = variable.Parameter(bn_link._initializer(initial_beta, 0, dtype))
         if size is None and hasattr(initial_gamma, 'shape'):
             size = initial_gamma.shape[0]
         if size is not None:
@@ -64,7 +65,9 @@ class GroupNormalization(link.Link):
             if x.ndim < 2:
                 raise ValueError(
                     'GroupNormalization: the input needs a batch and a '
-                    'channel axis, got shape {}'.format(x.shape))
+                    'channel axis, got shape {}'.format(x.shape)
+                )
             self._initialize_params(x.shape[1])
         return group_normalization.group_normalization(
-            x, self.groups, self.gamma, self.beta, self.eps)
+            x, self.groups, self.gamma, self.beta, self.eps
+        )

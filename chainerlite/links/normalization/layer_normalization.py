@@ -38,15 +38,20 @@ class LayerNormalization(link.Link):
 
     """
 
-    def __init__(self, size=None, eps=1e-6, initial_gamma=None,
-                 initial_beta=None):
+    def __init__(self, size=None, eps=1e-6, initial_gamma=None, initial_beta=None):
         super().__init__()
         self.eps = eps
         with self.init_scope():
-            self.gamma = variable.Parameter(initializers._get_initializer(
-                1 if initial_gamma is None else initial_gamma))
-            self.beta = variable.Parameter(initializers._get_initializer(
-                0 if initial_beta is None else initial_beta))
+            self.gamma = variable.Parameter(
+                initializers._get_initializer(
+                    1 if initial_gamma is None else initial_gamma
+                )
+            )
+            self.beta = variable.Parameter(
+                initializers._get_initializer(
+                    0 if initial_beta is None else initial_beta
+                )
+            )
         if size is not None:
             self._initialize_params(size)
 
@@ -68,4 +73,5 @@ class LayerNormalization(link.Link):
         if self.gamma.array is None:
             self._initialize_params(utils.size_of_shape(x.shape[1:]))
         return layer_normalization.layer_normalization(
-            x, self.gamma, self.beta, self.eps)
+            x, self.gamma, self.beta, self.eps
+        )

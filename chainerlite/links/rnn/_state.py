@@ -22,8 +22,10 @@ def split(state, batch):
     """
     rows = state.shape[0]
     if rows < batch:
-        raise TypeError('The batch size of x must be equal to or less than '
-                        'the size of the previous state h.')
+        raise TypeError(
+            'The batch size of x must be equal to or less than '
+            'the size of the previous state h.'
+        )
     if rows == batch:
         return state, None
     return split_axis.split_axis(state, [batch], axis=0)
@@ -61,13 +63,16 @@ class StateMixin(object):
 
         """
         if len(states) != len(self.state_names):
-            raise TypeError('set_state takes {} states ({}), not {}'.format(
-                len(self.state_names), ', '.join(self.state_names),
-                len(states)))
+            raise TypeError(
+                'set_state takes {} states ({}), not {}'.format(
+                    len(self.state_names), ', '.join(self.state_names), len(states)
+                )
+            )
         for name, state in zip(self.state_names, states):
             if not isinstance(state, variable.Variable):
-                raise TypeError('{} must be a Variable, not {}'.format(
-                    name, type(state).__name__))
+                raise TypeError(
+                    '{} must be a Variable, not {}'.format(name, type(state).__name__)
+                )
             state.to_device(self.device)
         for name, state in zip(self.state_names, states):
             setattr(self, name, state)

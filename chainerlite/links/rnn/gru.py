@@ -10,20 +10,26 @@ from chainerlite.links.rnn import _state
 class GRUBase(link.Chain):
     """The six layers of a GRU (see :class:`StatelessGRU`)."""
 
-    def __init__(self, in_size, out_size, init=None, inner_init=None,
-                 bias_init=None):
+    def __init__(self, in_size, out_size, init=None, inner_init=None, bias_init=None):
         super().__init__()
         self.in_size = in_size
         self.out_size = out_size
         with self.init_scope():
-            for name, size, initW in (('W_r', in_size, init),
-                                      ('U_r', out_size, inner_init),
-                                      ('W_z', in_size, init),
-                                      ('U_z', out_size, inner_init),
-                                      ('W', in_size, init),
-                                      ('U', out_size, inner_init)):
-                setattr(self, name, linear.Linear(
-                    size, out_size, initialW=initW, initial_bias=bias_init))
+            for name, size, initW in (
+                ('W_r', in_size, init),
+                ('U_r', out_size, inner_init),
+                ('W_z', in_size, init),
+                ('U_z', out_size, inner_init),
+                ('W', in_size, init),
+                ('U', out_size, inner_init),
+            ):
+                setattr(
+                    self,
+                    name,
+                    linear.Linear(
+                        size, out_size, initialW=initW, initial_bias=bias_init
+                    ),
+                )
 
 
 class StatelessGRU(GRUBase):
@@ -110,8 +116,7 @@ class StatefulGRU(_state.StateMixin, GRUBase):
 
     """
 
-    def __init__(self, in_size, out_size, init=None, inner_init=None,
-                 bias_init=0):
+    def __init__(self, in_size, out_size, init=None, inner_init=None, bias_init=0):
         super().__init__(in_size, out_size, init, inner_init, bias_init)
         self.reset_state()
 
@@ -162,5 +167,6 @@ class GRU(StatefulGRU):
         if len(args) != 1:
             raise ValueError(
                 'GRU takes one argument, the input, but {} were given; use '
-                'StatelessGRU to pass the state as well'.format(len(args)))
+                'StatelessGRU to pass the state as well'.format(len(args))
+            )
         return super().forward(args[0])

@@ -13,8 +13,15 @@ class LSTMBase(link.Chain):
     """The layers and initialization shared by :class:`LSTM` and
     :class:`StatelessLSTM` (see :class:`LSTM` for the arguments)."""
 
-    def __init__(self, in_size, out_size=None, lateral_init=None,
-                 upward_init=None, bias_init=None, forget_bias_init=None):
+    def __init__(
+        self,
+        in_size,
+        out_size=None,
+        lateral_init=None,
+        upward_init=None,
+        bias_init=None,
+        forget_bias_init=None,
+    ):
         super().__init__()
         if out_size is None:
             in_size, out_size = None, in_size
@@ -22,12 +29,12 @@ class LSTMBase(link.Chain):
         self.lateral_init = lateral_init
         self.upward_init = upward_init
         self.bias_init = 0 if bias_init is None else bias_init
-        self.forget_bias_init = (
-            1 if forget_bias_init is None else forget_bias_init)
+        self.forget_bias_init = 1 if forget_bias_init is None else forget_bias_init
         with self.init_scope():
             self.upward = linear.Linear(in_size, 4 * out_size, initialW=0)
             self.lateral = linear.Linear(
-                out_size, 4 * out_size, initialW=0, nobias=True)
+                out_size, 4 * out_size, initialW=0, nobias=True
+            )
         self._initialize_params()
 
     def _initialize_params(self):
@@ -45,7 +52,7 @@ class LSTMBase(link.Chain):
         initializer = initializers._get_initializer(initializer)
         n = self.state_size
         for i in range(0, 4 * n, n):
-            initializer(W[i:i + n])
+            initializer(W[i : i + n])
 
     def _gates(self, x):
         # upward(x), initializing upward.W from x's size on first use.
@@ -103,10 +110,18 @@ class LSTM(_state.StateMixin, LSTMBase):
 
     state_names = ('c', 'h')
 
-    def __init__(self, in_size, out_size=None, lateral_init=None,
-                 upward_init=None, bias_init=None, forget_bias_init=None):
-        super().__init__(in_size, out_size, lateral_init, upward_init,
-                         bias_init, forget_bias_init)
+    def __init__(
+        self,
+        in_size,
+        out_size=None,
+        lateral_init=None,
+        upward_init=None,
+        bias_init=None,
+        forget_bias_init=None,
+    ):
+        super().__init__(
+            in_size, out_size, lateral_init, upward_init, bias_init, forget_bias_init
+        )
         self.reset_state()
 
     def forward(self, x):
@@ -132,7 +147,8 @@ class LSTM(_state.StateMixin, LSTMBase):
             gates = gates + self.lateral(h)
         if self.c is None:
             self.c = variable.Variable(
-                self.xp.zeros((batch, self.state_size), gates.dtype))
+                self.xp.zeros((batch, self.state_size), gates.dtype)
+            )
         self.c, y = lstm.lstm(self.c, gates)
         self.h = _state.join(y, h_rest)
         return y

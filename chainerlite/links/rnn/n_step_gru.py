@@ -11,8 +11,8 @@ class NStepGRUBase(n_step_rnn.NStepRNNBase):
 
     def rnn(self, hx, ws, bs, xs):
         return n_step_gru.n_step_gru_base(
-            self.n_layers, self.dropout, hx, ws, bs, xs,
-            self.use_bi_direction)
+            self.n_layers, self.dropout, hx, ws, bs, xs, self.use_bi_direction
+        )
 
 
 class NStepGRU(NStepGRUBase):

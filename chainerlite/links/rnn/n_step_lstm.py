@@ -12,8 +12,8 @@ class NStepLSTMBase(n_step_rnn.NStepRNNBase):
 
     def rnn(self, hx, cx, ws, bs, xs):
         return n_step_lstm.n_step_lstm_base(
-            self.n_layers, self.dropout, hx, cx, ws, bs, xs,
-            self.use_bi_direction)
+            self.n_layers, self.dropout, hx, cx, ws, bs, xs, self.use_bi_direction
+        )
 
     def forward(self, hx, cx, xs, **kwargs):
         """Runs the LSTM over sequences.

@@ -56,8 +56,9 @@ class NStepRNNBase(link.ChainList):
     use_bi_direction = False
     n_cells = 1
 
-    def __init__(self, n_layers, in_size, out_size, dropout, initialW=None,
-                 initial_bias=None):
+    def __init__(
+        self, n_layers, in_size, out_size, dropout, initialW=None, initial_bias=None
+    ):
         super().__init__()
         self.n_layers = n_layers
         self.out_size = out_size
@@ -75,45 +76,60 @@ class NStepRNNBase(link.ChainList):
                         w_in = below if j < half else out_size
                         init = initialW
                         if init is None:
-                            init = initializers.Normal(numpy.sqrt(1. / w_in))
-                        setattr(weights, 'w{}'.format(j), variable.Parameter(
-                            initializers._get_initializer(init),
-                            (out_size, w_in)))
-                        setattr(weights, 'b{}'.format(j), variable.Parameter(
-                            initializers._get_initializer(initial_bias),
-                            out_size))
+                            init = initializers.Normal(numpy.sqrt(1.0 / w_in))
+                        setattr(
+                            weights,
+                            'w{}'.format(j),
+                            variable.Parameter(
+                                initializers._get_initializer(init), (out_size, w_in)
+                            ),
+                        )
+                        setattr(
+                            weights,
+                            'b{}'.format(j),
+                            variable.Parameter(
+                                initializers._get_initializer(initial_bias), out_size
+                            ),
+                        )
                 self.add_link(weights)
 
     @property
     def ws(self):
-        return [[getattr(w, 'w{}'.format(j)) for j in range(self.n_weights)]
-                for w in self]
+        return [
+            [getattr(w, 'w{}'.format(j)) for j in range(self.n_weights)] for w in self
+        ]
 
     @property
     def bs(self):
-        return [[getattr(w, 'b{}'.format(j)) for j in range(self.n_weights)]
-                for w in self]
+        return [
+            [getattr(w, 'b{}'.format(j)) for j in range(self.n_weights)] for w in self
+        ]
 
     def _call(self, states, xs, **kwargs):
         rnn._check_kwargs(type(self).__name__, kwargs)
         if not isinstance(xs, (list, tuple)):
-            raise TypeError('{}: xs must be a list of sequences, not '
-                            '{}'.format(type(self).__name__, type(xs).__name__))
+            raise TypeError(
+                '{}: xs must be a list of sequences, not {}'.format(
+                    type(self).__name__, type(xs).__name__
+                )
+            )
         order = numpy.argsort([-len(x) for x in xs], kind='stable')
         order = order.astype(numpy.int32)
         xs = _permuted(xs, order)
         shape = (self.n_layers * self.direction, len(xs), self.out_size)
         states = [
             variable.Variable(self.xp.zeros(shape, xs[0].dtype))
-            if s is None else permutate.permutate(s, order, axis=1)
-            for s in states]
+            if s is None
+            else permutate.permutate(s, order, axis=1)
+            for s in states
+        ]
         outputs = self.rnn(
-            *states, self.ws, self.bs,
-            list(transpose_sequence.transpose_sequence(xs)))
-        states = [permutate.permutate(s, order, axis=1, inv=True)
-                  for s in outputs[:-1]]
-        ys = _permuted(transpose_sequence.transpose_sequence(outputs[-1]),
-                       order, inverse=True)
+            *states, self.ws, self.bs, list(transpose_sequence.transpose_sequence(xs))
+        )
+        states = [permutate.permutate(s, order, axis=1, inv=True) for s in outputs[:-1]]
+        ys = _permuted(
+            transpose_sequence.transpose_sequence(outputs[-1]), order, inverse=True
+        )
         return tuple(states) + (ys,)
 
     def forward(self, hx, xs, **kwargs):
@@ -137,13 +153,19 @@ class NStepRNNBase(link.ChainList):
 
 
 class _NStepRNNActivation(NStepRNNBase):
-
     n_weights = 2
 
     def rnn(self, hx, ws, bs, xs):
         return rnn.n_step_rnn_base(
-            self.n_layers, self.dropout, hx, ws, bs, xs, self.activation,
-            self.use_bi_direction)
+            self.n_layers,
+            self.dropout,
+            hx,
+            ws,
+            bs,
+            xs,
+            self.activation,
+            self.use_bi_direction,
+        )
 
 
 class NStepRNNTanh(_NStepRNNActivation):

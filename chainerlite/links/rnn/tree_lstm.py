@@ -11,20 +11,28 @@ def _split_arguments(name, args, n_children=None):
     # (cs, hs, x) from (c_1, ..., c_N, h_1, ..., h_N, x), Nones replaced
     # by zeros.
     if len(args) % 2 != 1 or (
-            n_children is not None and len(args) != 2 * n_children + 1):
-        expected = ('2 * n_ary + 1 = {}'.format(2 * n_children + 1)
-                    if n_children is not None else 'an odd number of')
-        raise ValueError('{} takes {} arguments (cs, hs and x), not '
-                         '{}'.format(name, expected, len(args)))
+        n_children is not None and len(args) != 2 * n_children + 1
+    ):
+        expected = (
+            '2 * n_ary + 1 = {}'.format(2 * n_children + 1)
+            if n_children is not None
+            else 'an odd number of'
+        )
+        raise ValueError(
+            '{} takes {} arguments (cs, hs and x), not {}'.format(
+                name, expected, len(args)
+            )
+        )
     given = [a for a in args if a is not None]
     if not given:
-        raise ValueError('{}: all the arguments are None; at least one '
-                         'must give the batch size'.format(name))
-    return given[0], args[:len(args) // 2], args[len(args) // 2:-1]
+        raise ValueError(
+            '{}: all the arguments are None; at least one '
+            'must give the batch size'.format(name)
+        )
+    return given[0], args[: len(args) // 2], args[len(args) // 2 : -1]
 
 
 class _TreeLSTMBase(link.Chain):
-
     def __init__(self, in_size, out_size):
         super().__init__()
         self.in_size = in_size
@@ -109,7 +117,8 @@ class ChildSumTreeLSTM(_TreeLSTMBase):
             h_sum = h_sum + h
         aio = aio + self.W_h_aio(h_sum)
         f_hs = split_axis.split_axis(
-            self.W_h_f(concat.concat(hs, axis=0)), len(hs), axis=0)
+            self.W_h_f(concat.concat(hs, axis=0)), len(hs), axis=0
+        )
         gates = concat.concat([aio] + [f_x + f_h for f_h in f_hs], axis=1)
         return tree_lstm.tree_lstm(*(cs + [gates]))
 
@@ -149,16 +158,18 @@ class NaryTreeLSTM(_TreeLSTMBase):
 
     def __init__(self, in_size, out_size, n_ary=2):
         if n_ary < 1:
-            raise ValueError('NaryTreeLSTM: n_ary must be at least 1, not '
-                             '{}'.format(n_ary))
+            raise ValueError(
+                'NaryTreeLSTM: n_ary must be at least 1, not {}'.format(n_ary)
+            )
         super().__init__(in_size, out_size)
         self.n_ary = n_ary
         size = (3 + n_ary) * out_size
         with self.init_scope():
             self.W_x = linear.Linear(in_size, size)
             for k in range(1, n_ary + 1):
-                setattr(self, 'W_h{}'.format(k),
-                        linear.Linear(out_size, size, nobias=True))
+                setattr(
+                    self, 'W_h{}'.format(k), linear.Linear(out_size, size, nobias=True)
+                )
 
     def forward(self, *cshsx):
         """Computes the cell state and output of a node.

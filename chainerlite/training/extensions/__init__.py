@@ -23,5 +23,7 @@ from chainerlite.training.extensions.step_shift import StepShift  # NOQA
 from chainerlite.training.extensions.unchain_variables import unchain_variables  # NOQA
 from chainerlite.training.extensions.value_observation import observe_lr  # NOQA
 from chainerlite.training.extensions.value_observation import observe_value  # NOQA
-from chainerlite.training.extensions.variable_statistics_plot import VariableStatisticsPlot  # NOQA
+from chainerlite.training.extensions.variable_statistics_plot import (
+    VariableStatisticsPlot,
+)  # NOQA
 from chainerlite.training.extensions.warmup_shift import WarmupShift  # NOQA

@@ -13,7 +13,8 @@ def write_file(path, write):
     directory = os.path.dirname(path) or '.'
     os.makedirs(directory, exist_ok=True)
     fd, tmp_path = tempfile.mkstemp(
-        prefix='tmp' + os.path.basename(path), suffix='.part', dir=directory)
+        prefix='tmp' + os.path.basename(path), suffix='.part', dir=directory
+    )
     os.close(fd)
     try:
         write(tmp_path)

@@ -18,7 +18,8 @@ def available(extension_name):
     warnings.warn(
         '{} needs matplotlib, which is not installed: no plot will be '
         'written (pip install matplotlib)'.format(extension_name),
-        UserWarning)
+        UserWarning,
+    )
     return False
 
 
@@ -28,11 +29,13 @@ def pyplot():
     Without a display, matplotlib picks its non-interactive Agg backend.
     """
     import matplotlib.pyplot as plt
+
     return plt
 
 
 def save_figure(figure, path):
     """Saves ``figure`` to ``path`` atomically (format from the name)."""
     fmt = os.path.splitext(path)[1].lstrip('.') or 'png'
-    _atomic.write_file(path, lambda tmp: figure.savefig(
-        tmp, format=fmt, bbox_inches='tight'))
+    _atomic.write_file(
+        path, lambda tmp: figure.savefig(tmp, format=fmt, bbox_inches='tight')
+    )

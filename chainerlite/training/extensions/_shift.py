@@ -17,8 +17,7 @@ class ShiftExtension(extension.Extension):
     Subclasses implement ``compute(t)``.
     """
 
-    def __init__(self, attr, init=None, target=None, optimizer=None,
-                 grows=False):
+    def __init__(self, attr, init=None, target=None, optimizer=None, grows=False):
         self._attr = attr
         self._init = init
         self._target = target

@@ -30,8 +30,9 @@ def _capture(target):
     # process saves the state as it was at this iteration.
     s = npz.DictionarySerializer()
     s.save(target)
-    return _State((key, numpy.array(cuda.to_cpu(value)))
-                  for key, value in s.target.items())
+    return _State(
+        (key, numpy.array(cuda.to_cpu(value))) for key, value in s.target.items()
+    )
 
 
 def _pattern(fmt):
@@ -69,7 +70,7 @@ def _find_stale_snapshots(fmt, path, n_retains):
     """Yields the names of the snapshot files beyond the ``n_retains``
     newest ones, oldest first."""
     files = sorted(_find_snapshot_files(fmt, path))
-    for _, name in files[:max(len(files) - n_retains, 0)]:
+    for _, name in files[: max(len(files) - n_retains, 0)]:
         yield name
 
 
@@ -86,14 +87,20 @@ class _Snapshot(extension.Extension):
     # a LogReport or an Evaluator recorded at its iteration.
     priority = -100
 
-    def __init__(self, target=None, condition=None, writer=None,
-                 filename='snapshot_iter_{.updater.iteration}',
-                 snapshot_on_error=False, n_retains=-1, autoload=False):
+    def __init__(
+        self,
+        target=None,
+        condition=None,
+        writer=None,
+        filename='snapshot_iter_{.updater.iteration}',
+        snapshot_on_error=False,
+        n_retains=-1,
+        autoload=False,
+    ):
         self._target = target
         self.filename = filename
         self.condition = _always_true if condition is None else condition
-        self.writer = (snapshot_writers.SimpleWriter() if writer is None
-                       else writer)
+        self.writer = snapshot_writers.SimpleWriter() if writer is None else writer
         self._snapshot_on_error = snapshot_on_error
         self.n_retains = n_retains
         self.autoload = autoload
@@ -107,8 +114,11 @@ class _Snapshot(extension.Extension):
                 left as it was.
 
         """
-        if (not self.autoload or not isinstance(self.filename, str)
-                or not os.path.isdir(trainer.out)):
+        if (
+            not self.autoload
+            or not isinstance(self.filename, str)
+            or not os.path.isdir(trainer.out)
+        ):
             return
         name = _find_latest_snapshot(self.filename, trainer.out)
         if name is None:
@@ -121,7 +131,8 @@ class _Snapshot(extension.Extension):
             raise ValueError(
                 'snapshot: cannot load the snapshot {!r} ({}: {}); nothing '
                 'was loaded. Remove or replace the file to start '
-                'anew.'.format(path, type(e).__name__, e)) from e
+                'anew.'.format(path, type(e).__name__, e)
+            ) from e
 
     def on_error(self, trainer, exc, tb):
         """Takes a snapshot if ``snapshot_on_error``."""
@@ -142,10 +153,14 @@ class _Snapshot(extension.Extension):
         else:
             filename = filename.format(trainer)
         self.writer(filename, trainer.out, state)
-        if (self.n_retains > 0 and isinstance(self.filename, str)
-                and os.path.isdir(trainer.out)):
-            for name in _find_stale_snapshots(self.filename, trainer.out,
-                                              self.n_retains):
+        if (
+            self.n_retains > 0
+            and isinstance(self.filename, str)
+            and os.path.isdir(trainer.out)
+        ):
+            for name in _find_stale_snapshots(
+                self.filename, trainer.out, self.n_retains
+            ):
                 os.remove(os.path.join(trainer.out, name))
 
     def finalize(self):
@@ -162,8 +177,7 @@ def _writer(savefun, writer):
     return writer
 
 
-def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}',
-             **kwargs):
+def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}', **kwargs):
     """Returns an extension that takes snapshots of the trainer.
 
     The whole state of the training (updater with its iterators, optimizers
@@ -226,12 +240,20 @@ def snapshot_object(target, filename, savefun=None, **kwargs):
 
 
 def _make(target, filename, savefun, **kwargs):
-    writer, condition, snapshot_on_error, n_retains, autoload = \
-        argument.parse_kwargs(
-            kwargs, ('writer', None), ('condition', None),
-            ('snapshot_on_error', False), ('n_retains', -1),
-            ('autoload', False))
-    return _Snapshot(target=target, writer=_writer(savefun, writer),
-                     filename=filename, condition=condition,
-                     snapshot_on_error=snapshot_on_error, n_retains=n_retains,
-                     autoload=autoload)
+    writer, condition, snapshot_on_error, n_retains, autoload = argument.parse_kwargs(
+        kwargs,
+        ('writer', None),
+        ('condition', None),
+        ('snapshot_on_error', False),
+        ('n_retains', -1),
+        ('autoload', False),
+    )
+    return _Snapshot(
+        target=target,
+        writer=_writer(savefun, writer),
+        filename=filename,
+        condition=condition,
+        snapshot_on_error=snapshot_on_error,
+        n_retains=n_retains,
+        autoload=autoload,
+    )

@@ -38,14 +38,13 @@ class DumpGraph(extension.Extension):
     default_name = 'dump_graph'
     priority = extension.PRIORITY_READER
 
-    def __init__(self, root_name, filename=None, variable_style=None,
-                 function_style=None):
+    def __init__(
+        self, root_name, filename=None, variable_style=None, function_style=None
+    ):
         self._root_name = root_name
         self._filename = 'cg.dot' if filename is None else filename
-        self._variable_style = ('default' if variable_style is None
-                                else variable_style)
-        self._function_style = ('default' if function_style is None
-                                else function_style)
+        self._variable_style = 'default' if variable_style is None else variable_style
+        self._function_style = 'default' if function_style is None else function_style
         self._original_flag = None
         self._dumped = False
 
@@ -64,17 +63,21 @@ class DumpGraph(extension.Extension):
         root = trainer.observation.get(self._root_name)
         if not isinstance(root, variable.Variable):
             raise KeyError(
-                'DumpGraph: no variable {!r} in the observation (found: '
-                '{})'.format(self._root_name,
-                             ', '.join(sorted(trainer.observation))))
+                'DumpGraph: no variable {!r} in the observation (found: {})'.format(
+                    self._root_name, ', '.join(sorted(trainer.observation))
+                )
+            )
         dot = computational_graph.build_computational_graph(
-            [root], variable_style=self._variable_style,
-            function_style=self._function_style).dump()
+            [root],
+            variable_style=self._variable_style,
+            function_style=self._function_style,
+        ).dump()
         path = os.path.join(trainer.out, self._filename)
 
         def write(tmp_path):
             with open(tmp_path, 'w') as f:
                 f.write(dot)
+
         _atomic.write_file(path, write)
         if is_graphviz_available():
             png = os.path.splitext(path)[0] + '.png'
@@ -90,8 +93,7 @@ class DumpGraph(extension.Extension):
             self._original_flag = None
 
 
-def dump_graph(root_name, out_name='cg.dot', variable_style=None,
-               function_style=None):
+def dump_graph(root_name, out_name='cg.dot', variable_style=None, function_style=None):
     """Returns a :class:`DumpGraph` extension (Chainer's older name).
 
     Args:

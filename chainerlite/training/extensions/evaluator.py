@@ -41,9 +41,17 @@ class Evaluator(extension.Extension):
     default_name = 'validation'
     priority = extension.PRIORITY_WRITER
 
-    def __init__(self, iterator, target, converter=convert.concat_examples,
-                 device=None, eval_hook=None, eval_func=None, **kwargs):
-        progress_bar, = argument.parse_kwargs(kwargs, ('progress_bar', False))
+    def __init__(
+        self,
+        iterator,
+        target,
+        converter=convert.concat_examples,
+        device=None,
+        eval_hook=None,
+        eval_func=None,
+        **kwargs,
+    ):
+        (progress_bar,) = argument.parse_kwargs(kwargs, ('progress_bar', False))
         if not isinstance(iterator, dict):
             iterator = {'main': iterator}
         if not isinstance(target, dict):
@@ -53,7 +61,8 @@ class Evaluator(extension.Extension):
                 warnings.warn(
                     'Evaluator: the iterator repeats (repeat=True), so the '
                     'evaluation never ends; create it with repeat=False',
-                    UserWarning)
+                    UserWarning,
+                )
         self._iterators = iterator
         self._targets = target
         self.converter = converter
@@ -84,8 +93,7 @@ class Evaluator(extension.Extension):
         prefix = self.name + '/' if self.name else ''
         for name, target in self._targets.items():
             reporter.add_observer(prefix + name, target)
-            reporter.add_observers(prefix + name,
-                                   target.namedlinks(skipself=True))
+            reporter.add_observers(prefix + name, target.namedlinks(skipself=True))
         with reporter:
             with configuration.using_config('train', False):
                 result = self.evaluate()
@@ -113,8 +121,7 @@ class Evaluator(extension.Extension):
         for batch in it:
             observation = {}
             with reporter_module.report_scope(observation):
-                in_arrays = convert._call_converter(
-                    self.converter, batch, self.device)
+                in_arrays = convert._call_converter(self.converter, batch, self.device)
                 with function.no_backprop_mode():
                     if isinstance(in_arrays, tuple):
                         eval_func(*in_arrays)
@@ -137,8 +144,7 @@ class _EvaluationProgress(object):
     # "validation [#####.....] 50.00% (120/240 examples, 35.2 iters/sec)"
 
     def __init__(self, enabled, iterator):
-        self._redrawer = util.Redrawer(util.resolve_out(None)) if enabled \
-            else None
+        self._redrawer = util.Redrawer(util.resolve_out(None)) if enabled else None
         dataset = getattr(iterator, 'dataset', None)
         self._total = len(dataset) if hasattr(dataset, '__len__') else None
         self._done = 0
@@ -154,11 +160,11 @@ class _EvaluationProgress(object):
         if self._total:
             fraction = self._done / self._total
             line = 'validation {} {:6.2%} ({}/{} examples'.format(
-                util.bar(fraction, 30), fraction, self._done, self._total)
+                util.bar(fraction, 30), fraction, self._done, self._total
+            )
         else:
             line = 'validation ({} examples'.format(self._done)
-        self._redrawer.draw(['{}, {:.4g} iters/sec)'.format(
-            line, self._speed.speed())])
+        self._redrawer.draw(['{}, {:.4g} iters/sec)'.format(line, self._speed.speed())])
 
     def close(self):
         if self._redrawer is not None:

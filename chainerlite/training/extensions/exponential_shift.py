@@ -23,11 +23,13 @@ class ExponentialShift(_shift.ShiftExtension):
 
     def __init__(self, attr, rate, init=None, target=None, optimizer=None):
         if rate < 0:
-            raise ValueError('ExponentialShift: the rate must not be '
-                             'negative, got {}'.format(rate))
+            raise ValueError(
+                'ExponentialShift: the rate must not be negative, got {}'.format(rate)
+            )
         super(ExponentialShift, self).__init__(
-            attr, init, target, optimizer, grows=rate > 1)
+            attr, init, target, optimizer, grows=rate > 1
+        )
         self._rate = rate
 
     def compute(self, t):
-        return self._init * self._rate ** t
+        return self._init * self._rate**t

@@ -34,5 +34,5 @@ class FailOnNonNumber(extension.Extension):
                         raise RuntimeError(
                             'FailOnNonNumber: the {} of the parameter {} of '
                             'the optimizer {!r} holds NaN or infinity: the '
-                            'training diverged'.format(kind, param_name,
-                                                       name))
+                            'training diverged'.format(kind, param_name, name)
+                        )

@@ -19,13 +19,14 @@ class InverseShift(_shift.ShiftExtension):
 
     """
 
-    def __init__(self, attr, gamma, power, init=None, target=None,
-                 optimizer=None):
+    def __init__(self, attr, gamma, power, init=None, target=None, optimizer=None):
         if gamma < 0:
-            raise ValueError('InverseShift: gamma must not be negative, '
-                             'got {}'.format(gamma))
+            raise ValueError(
+                'InverseShift: gamma must not be negative, got {}'.format(gamma)
+            )
         super(InverseShift, self).__init__(
-            attr, init, target, optimizer, grows=power < 0)
+            attr, init, target, optimizer, grows=power < 0
+        )
         self._gamma = gamma
         self._power = power
 

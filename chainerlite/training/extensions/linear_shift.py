@@ -20,8 +20,7 @@ class LinearShift(_shift.ShiftExtension):
     """
 
     def __init__(self, attr, value_range, time_range, optimizer=None):
-        super(LinearShift, self).__init__(attr, value_range[0], None,
-                                          optimizer)
+        super(LinearShift, self).__init__(attr, value_range[0], None, optimizer)
         self._value_range = value_range
         self._time_range = time_range
 

@@ -32,9 +32,10 @@ class LogReport(extension.Extension):
 
     """
 
-    def __init__(self, keys=None, trigger=(1, 'epoch'), postprocess=None,
-                 filename=None, **kwargs):
-        log_name, = argument.parse_kwargs(kwargs, ('log_name', 'log'))
+    def __init__(
+        self, keys=None, trigger=(1, 'epoch'), postprocess=None, filename=None, **kwargs
+    ):
+        (log_name,) = argument.parse_kwargs(kwargs, ('log_name', 'log'))
         if filename is None:
             filename = log_name
         self._keys = keys
@@ -50,12 +51,14 @@ class LogReport(extension.Extension):
         if self._keys is None:
             self._summary.add(observation)
         else:
-            self._summary.add({key: observation[key] for key in self._keys
-                               if key in observation})
+            self._summary.add(
+                {key: observation[key] for key in self._keys if key in observation}
+            )
         if not self._trigger(trainer):
             return
-        entry = {key: float(value) for key, value in
-                 self._summary.compute_mean().items()}
+        entry = {
+            key: float(value) for key, value in self._summary.compute_mean().items()
+        }
         updater = trainer.updater
         entry['epoch'] = updater.epoch
         entry['iteration'] = updater.iteration

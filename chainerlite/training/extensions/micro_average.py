@@ -28,8 +28,9 @@ class MicroAverage(extension.Extension):
 
     priority = extension.PRIORITY_EDITOR
 
-    def __init__(self, numerator_key, denominator_key, result_key,
-                 trigger=(1, 'epoch')):
+    def __init__(
+        self, numerator_key, denominator_key, result_key, trigger=(1, 'epoch')
+    ):
         self._trigger = util.get_trigger(trigger)
         self._numerator_key = numerator_key
         self._denominator_key = denominator_key
@@ -40,14 +41,14 @@ class MicroAverage(extension.Extension):
     def __call__(self, trainer):
         """Accumulates the sums; reports the ratio when triggered."""
         observation = trainer.observation
-        if not (self._numerator_key in observation
-                and self._denominator_key in observation):
+        if not (
+            self._numerator_key in observation and self._denominator_key in observation
+        ):
             return
         self._numerator += _value(observation[self._numerator_key])
         self._denominator += _value(observation[self._denominator_key])
         if self._trigger(trainer):
-            reporter.report(
-                {self._result_key: self._numerator / self._denominator})
+            reporter.report({self._result_key: self._numerator / self._denominator})
             self._numerator = 0.0
             self._denominator = 0.0
 

@@ -26,5 +26,4 @@ class MultistepShift(_shift.ShiftExtension):
         self._step_value = sorted(step_value)
 
     def compute(self, t):
-        return self._init * self._gamma ** bisect.bisect_right(
-            self._step_value, t)
+        return self._init * self._gamma ** bisect.bisect_right(self._step_value, t)

@@ -43,8 +43,7 @@ class ParameterStatistics(extension.Extension):
 
     default_name = 'parameter_statistics'
     priority = extension.PRIORITY_WRITER
-    report_key_template = ('{prefix}{link_name}{param_name}/{attr_name}/'
-                           '{function_name}')
+    report_key_template = '{prefix}{link_name}{param_name}/{attr_name}/{function_name}'
     default_statistics = {
         'mean': lambda x: cuda.get_array_module(x).mean(x),
         'std': lambda x: cuda.get_array_module(x).std(x),
@@ -54,9 +53,16 @@ class ParameterStatistics(extension.Extension):
         'percentile': _percentile,
     }
 
-    def __init__(self, links, statistics='default', report_params=True,
-                 report_grads=True, prefix=None, trigger=(1, 'epoch'),
-                 skip_nan_params=False):
+    def __init__(
+        self,
+        links,
+        statistics='default',
+        report_params=True,
+        report_grads=True,
+        prefix=None,
+        trigger=(1, 'epoch'),
+        skip_nan_params=False,
+    ):
         if not isinstance(links, (list, tuple)):
             links = [links]
         self._links = links
@@ -87,13 +93,17 @@ class ParameterStatistics(extension.Extension):
                     if array is None:
                         continue
                     array = array.ravel()
-                    has_nan = (self._skip_nan_params and bool(
-                        cuda.get_array_module(array).isnan(array).any()))
+                    has_nan = self._skip_nan_params and bool(
+                        cuda.get_array_module(array).isnan(array).any()
+                    )
                     for function_name, function in self._statistics.items():
                         key = self.report_key_template.format(
-                            prefix=prefix, link_name=link_name,
-                            param_name=param_name, attr_name=attr_name,
-                            function_name=function_name)
+                            prefix=prefix,
+                            link_name=link_name,
+                            param_name=param_name,
+                            attr_name=attr_name,
+                            function_name=function_name,
+                        )
                         value = numpy.nan if has_nan else function(array)
                         if getattr(value, 'size', 1) > 1:
                             for i, v in enumerate(value):

@@ -32,15 +32,26 @@ class PlotReport(extension.Extension):
 
     """
 
-    def __init__(self, y_keys, x_key='iteration', trigger=(1, 'epoch'),
-                 postprocess=None, filename=None, marker='x', grid=True,
-                 **kwargs):
-        file_name, = argument.parse_kwargs(kwargs, ('file_name', 'plot.png'))
+    def __init__(
+        self,
+        y_keys,
+        x_key='iteration',
+        trigger=(1, 'epoch'),
+        postprocess=None,
+        filename=None,
+        marker='x',
+        grid=True,
+        **kwargs,
+    ):
+        (file_name,) = argument.parse_kwargs(kwargs, ('file_name', 'plot.png'))
         if filename is None:
             filename = file_name
         if x_key not in ('iteration', 'epoch'):
-            raise ValueError('PlotReport: x_key must be \'iteration\' or '
-                             '\'epoch\', got {!r}'.format(x_key))
+            raise ValueError(
+                'PlotReport: x_key must be \'iteration\' or \'epoch\', got {!r}'.format(
+                    x_key
+                )
+            )
         if isinstance(y_keys, str):
             y_keys = [y_keys]
         self._x_key = x_key
@@ -63,8 +74,9 @@ class PlotReport(extension.Extension):
         """Accumulates the values; adds the points and redraws when
         triggered."""
         observation = trainer.observation
-        self._summary.add({key: observation[key] for key in self._y_keys
-                           if key in observation})
+        self._summary.add(
+            {key: observation[key] for key in self._y_keys if key in observation}
+        )
         if not self._trigger(trainer):
             return
         x = getattr(trainer.updater, self._x_key)
@@ -90,8 +102,7 @@ class PlotReport(extension.Extension):
                     xs, ys = zip(*points)
                     axes.plot(xs, ys, marker=self._marker, label=key)
             if axes.has_data():
-                axes.legend(bbox_to_anchor=(1.05, 1), loc='upper left',
-                            borderaxespad=0)
+                axes.legend(bbox_to_anchor=(1.05, 1), loc='upper left', borderaxespad=0)
             if self._postprocess is not None:
                 self._postprocess(figure, axes, self._summary)
             _plot.save_figure(figure, path)
@@ -102,7 +113,7 @@ class PlotReport(extension.Extension):
         """Saves or loads the trigger and the plotted points."""
         if hasattr(self._trigger, 'serialize'):
             self._trigger.serialize(serializer['_trigger'])
-        data = json.loads(serializer('_plot_{}'.format(self._file_name),
-                                     json.dumps(self._data)))
-        self._data = {key: [tuple(p) for p in points]
-                      for key, points in data.items()}
+        data = json.loads(
+            serializer('_plot_{}'.format(self._file_name), json.dumps(self._data))
+        )
+        self._data = {key: [tuple(p) for p in points] for key, points in data.items()}

@@ -20,10 +20,10 @@ class PolynomialShift(_shift.ShiftExtension):
 
     """
 
-    def __init__(self, attr, rate, max_count, init=None, target=None,
-                 optimizer=None):
+    def __init__(self, attr, rate, max_count, init=None, target=None, optimizer=None):
         super(PolynomialShift, self).__init__(
-            attr, init, target, optimizer, grows=rate < 0)
+            attr, init, target, optimizer, grows=rate < 0
+        )
         self._rate = rate
         self._max_count = max_count
 
@@ -31,6 +31,5 @@ class PolynomialShift(_shift.ShiftExtension):
         decay = max(1 - t / self._max_count, 0)
         if decay == 0 and self._rate < 0:
             # The growing schedule diverges at max_count: stay at the end.
-            return self._target if self._target is not None else (
-                self._last_value)
-        return self._init * decay ** self._rate
+            return self._target if self._target is not None else (self._last_value)
+        return self._init * decay**self._rate

@@ -37,8 +37,10 @@ class PrintReport(extension.Extension):
         elif isinstance(log_report, log_report_module.LogReport):
             log_report(trainer)
         else:
-            raise TypeError('PrintReport: log_report must be a LogReport or '
-                            'its name, got {!r}'.format(log_report))
+            raise TypeError(
+                'PrintReport: log_report must be a LogReport or '
+                'its name, got {!r}'.format(log_report)
+            )
         log = log_report.log
         lines = []
         if not self._header_printed:
@@ -46,8 +48,7 @@ class PrintReport(extension.Extension):
             self._header_printed = True
         while len(log) > self._log_len:
             entry = log[self._log_len]
-            lines.append(self._row([_format(entry.get(key))
-                                    for key in self._entries]))
+            lines.append(self._row([_format(entry.get(key)) for key in self._entries]))
             self._log_len += 1
         if lines:
             if util.is_tty(out):
@@ -57,8 +58,9 @@ class PrintReport(extension.Extension):
             out.flush()
 
     def _row(self, cells):
-        return '  '.join(cell.ljust(width) for cell, width
-                         in zip(cells, self._widths)).rstrip()
+        return '  '.join(
+            cell.ljust(width) for cell, width in zip(cells, self._widths)
+        ).rstrip()
 
     def serialize(self, serializer):
         """Saves or loads a LogReport given as an object.

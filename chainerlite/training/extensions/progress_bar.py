@@ -32,8 +32,9 @@ class ProgressBar(extension.Extension):
 
     """
 
-    def __init__(self, training_length=None, update_interval=100,
-                 bar_length=50, out=None):
+    def __init__(
+        self, training_length=None, update_interval=100, bar_length=50, out=None
+    ):
         self._training_length = training_length
         self._update_interval = update_interval
         self._bar_length = bar_length
@@ -54,8 +55,11 @@ class ProgressBar(extension.Extension):
         iteration = trainer.updater.iteration
         now = time.perf_counter()
         self._speed.add(iteration, now)
-        if (iteration % self._update_interval == 0 or iteration == 1
-                or now - self._last_draw >= _MAX_SECONDS_BETWEEN_DRAWS):
+        if (
+            iteration % self._update_interval == 0
+            or iteration == 1
+            or now - self._last_draw >= _MAX_SECONDS_BETWEEN_DRAWS
+        ):
             self._redrawer.draw(self._lines(trainer.updater))
             self._last_draw = now
 
@@ -66,26 +70,36 @@ class ProgressBar(extension.Extension):
         done = iteration if unit == 'iteration' else epoch_detail
         fraction = done / length
         width = self._bar_length
-        lines = ['     total {} {:6.2%}'.format(
-            util.bar(fraction, width), fraction)]
+        lines = ['     total {} {:6.2%}'.format(util.bar(fraction, width), fraction)]
         this_epoch = epoch_detail % 1
-        lines.append('this epoch {} {:6.2%}'.format(
-            util.bar(this_epoch, width), this_epoch))
-        lines.append('{:10} iter, {} epoch / {} {}s'.format(
-            iteration, updater.epoch, length, unit))
+        lines.append(
+            'this epoch {} {:6.2%}'.format(util.bar(this_epoch, width), this_epoch)
+        )
+        lines.append(
+            '{:10} iter, {} epoch / {} {}s'.format(
+                iteration, updater.epoch, length, unit
+            )
+        )
         speed = self._speed.speed()
         if speed > 0:
             if unit == 'iteration':
                 remaining = (length - iteration) / speed
             else:
-                remaining = ((length - epoch_detail) * iteration
-                             / max(epoch_detail, 1e-12) / speed)
-            lines.append('{:10.5g} iters/sec. Estimated time to finish: '
-                         '{}.'.format(speed, util.format_duration(
-                             max(remaining, 0))))
+                remaining = (
+                    (length - epoch_detail)
+                    * iteration
+                    / max(epoch_detail, 1e-12)
+                    / speed
+                )
+            lines.append(
+                '{:10.5g} iters/sec. Estimated time to finish: {}.'.format(
+                    speed, util.format_duration(max(remaining, 0))
+                )
+            )
         else:
-            lines.append('{:>10} iters/sec. Estimated time to finish: '
-                         'unknown.'.format('-'))
+            lines.append(
+                '{:>10} iters/sec. Estimated time to finish: unknown.'.format('-')
+            )
         return lines
 
     def finalize(self):
@@ -100,6 +114,6 @@ def _training_length(stop_trigger):
     if get_length is None:
         raise TypeError(
             'ProgressBar: the stop trigger {!r} does not tell the length of '
-            'the training; give training_length=(length, unit)'.format(
-                stop_trigger))
+            'the training; give training_length=(length, unit)'.format(stop_trigger)
+        )
     return get_length()

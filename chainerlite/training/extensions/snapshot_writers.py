@@ -51,8 +51,9 @@ class Writer(object):
         """Writes ``target`` through a temporary file renamed into place."""
         if not self._started:
             self.initialize(outdir)
-        fd, tmppath = tempfile.mkstemp(prefix='tmp' + filename,
-                                       suffix='.part', dir=outdir)
+        fd, tmppath = tempfile.mkstemp(
+            prefix='tmp' + filename, suffix='.part', dir=outdir
+        )
         os.close(fd)
         try:
             savefun(tmppath, target, **kwds)
@@ -92,8 +93,7 @@ class StandardWriter(Writer):
     def __call__(self, filename, outdir, target):
         if self._worker is not None:
             self._worker.join()
-        self._worker = self.create_worker(filename, outdir, target,
-                                          **self._kwds)
+        self._worker = self.create_worker(filename, outdir, target, **self._kwds)
         self._worker.start()
 
     def create_worker(self, filename, outdir, target, **kwds):
@@ -113,7 +113,9 @@ class ThreadWriter(StandardWriter):
     def create_worker(self, filename, outdir, target, **kwds):
         return threading.Thread(
             target=self.save,
-            args=(filename, outdir, target, self._savefun), kwargs=kwds)
+            args=(filename, outdir, target, self._savefun),
+            kwargs=kwds,
+        )
 
 
 class ProcessWriter(StandardWriter):
@@ -126,7 +128,9 @@ class ProcessWriter(StandardWriter):
     def create_worker(self, filename, outdir, target, **kwds):
         return multiprocessing.Process(
             target=self.save,
-            args=(filename, outdir, target, self._savefun), kwargs=kwds)
+            args=(filename, outdir, target, self._savefun),
+            kwargs=kwds,
+        )
 
 
 class QueueWriter(Writer):

@@ -19,10 +19,8 @@ class StepShift(_shift.ShiftExtension):
 
     """
 
-    def __init__(self, attr, gamma, step, init=None, target=None,
-                 optimizer=None):
-        super(StepShift, self).__init__(
-            attr, init, target, optimizer, grows=gamma > 1)
+    def __init__(self, attr, gamma, step, init=None, target=None, optimizer=None):
+        super(StepShift, self).__init__(attr, init, target, optimizer, grows=gamma > 1)
         self._gamma = gamma
         self._step = step
 

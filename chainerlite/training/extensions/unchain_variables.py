@@ -4,8 +4,7 @@ from chainerlite.training import extension
 from chainerlite import variable
 
 
-@extension.make_extension(trigger=(1, 'iteration'),
-                          priority=extension.PRIORITY_READER)
+@extension.make_extension(trigger=(1, 'iteration'), priority=extension.PRIORITY_READER)
 def unchain_variables(trainer):
     """Extension that cuts the graph behind each Variable of the
     observation.

@@ -42,8 +42,7 @@ class Speedometer(object):
         self._samples = collections.deque(maxlen=window)
 
     def add(self, iteration, now=None):
-        self._samples.append(
-            (iteration, time.perf_counter() if now is None else now))
+        self._samples.append((iteration, time.perf_counter() if now is None else now))
 
     def speed(self):
         """Iterations per second, or 0 before two samples."""

@@ -16,10 +16,11 @@ def observe_value(observation_key, target_func):
         The extension.
 
     """
-    @extension.make_extension(trigger=(1, 'epoch'),
-                              priority=extension.PRIORITY_WRITER)
+
+    @extension.make_extension(trigger=(1, 'epoch'), priority=extension.PRIORITY_WRITER)
     def _observe_value(trainer):
         trainer.observation[observation_key] = target_func(trainer)
+
     return _observe_value
 
 
@@ -37,4 +38,5 @@ def observe_lr(optimizer_name='main', observation_key='lr'):
     """
     return observe_value(
         observation_key,
-        lambda trainer: trainer.updater.get_optimizer(optimizer_name).lr)
+        lambda trainer: trainer.updater.get_optimizer(optimizer_name).lr,
+    )

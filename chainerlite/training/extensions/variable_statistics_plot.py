@@ -79,7 +79,8 @@ class Statistician(object):
             stats['std'] = xp.asarray(x.std(axis=axis, dtype=dtype))
         if self.percentile_sigmas:
             stats['percentile'] = xp.percentile(
-                x, self.percentile_sigmas, axis=axis).astype(dtype)
+                x, self.percentile_sigmas, axis=axis
+            ).astype(dtype)
         return stats
 
 
@@ -122,19 +123,29 @@ class VariableStatisticsPlot(extension.Extension):
 
     """
 
-    def __init__(self, targets, max_sample_size=1000, report_data=True,
-                 report_grad=True, plot_mean=True, plot_std=True,
-                 percentile_sigmas=(0, 0.13, 2.28, 15.87, 50, 84.13, 97.72,
-                                    99.87, 100),
-                 trigger=(1, 'epoch'), filename=None, figsize=None,
-                 marker=None, grid=True, **kwargs):
-        file_name, = argument.parse_kwargs(
-            kwargs, ('file_name', 'statistics.png'))
+    def __init__(
+        self,
+        targets,
+        max_sample_size=1000,
+        report_data=True,
+        report_grad=True,
+        plot_mean=True,
+        plot_std=True,
+        percentile_sigmas=(0, 0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87, 100),
+        trigger=(1, 'epoch'),
+        filename=None,
+        figsize=None,
+        marker=None,
+        grid=True,
+        **kwargs,
+    ):
+        (file_name,) = argument.parse_kwargs(kwargs, ('file_name', 'statistics.png'))
         if filename is None:
             filename = file_name
         self._vars = _variables(targets)
-        self._keys = [key for key, on in (('data', report_data),
-                                          ('grad', report_grad)) if on]
+        self._keys = [
+            key for key, on in (('data', report_data), ('grad', report_grad)) if on
+        ]
         self._trigger = util.get_trigger(trigger)
         self._file_name = filename
         self._figsize = figsize
@@ -143,11 +154,11 @@ class VariableStatisticsPlot(extension.Extension):
         self._plot_mean = plot_mean
         self._plot_std = plot_std
         self._percentile_sigmas = tuple(percentile_sigmas)
-        self._statistician = Statistician(True, True,
-                                          self._percentile_sigmas)
+        self._statistician = Statistician(True, True, self._percentile_sigmas)
         n_stats = 2 + len(self._percentile_sigmas)
-        self._reservoirs = {key: Reservoir(max_sample_size, (n_stats,))
-                            for key in self._keys}
+        self._reservoirs = {
+            key: Reservoir(max_sample_size, (n_stats,)) for key in self._keys
+        }
         self._available = _plot.available('VariableStatisticsPlot')
 
     def __call__(self, trainer):
@@ -157,21 +168,22 @@ class VariableStatisticsPlot(extension.Extension):
         iteration = trainer.updater.iteration
         for key in self._keys:
             arrays = [getattr(v, key) for v in self._vars]
-            arrays = [cuda.to_cpu(a).ravel() for a in arrays
-                      if a is not None]
+            arrays = [cuda.to_cpu(a).ravel() for a in arrays if a is not None]
             if not arrays:
                 continue
             stats = self._statistician(numpy.concatenate(arrays), axis=0)
             row = numpy.concatenate(
-                [[stats['mean'], stats['std']], stats['percentile']])
+                [[stats['mean'], stats['std']], stats['percentile']]
+            )
             self._reservoirs[key].add(row, iteration)
         if self._available:
             self._draw(os.path.join(trainer.out, self._file_name))
 
     def _draw(self, path):
         plt = _plot.pyplot()
-        figure, axes = plt.subplots(1, len(self._keys),
-                                    figsize=self._figsize, squeeze=False)
+        figure, axes = plt.subplots(
+            1, len(self._keys), figsize=self._figsize, squeeze=False
+        )
         try:
             for ax, key in zip(axes[0], self._keys):
                 self._draw_one(ax, key)
@@ -190,16 +202,33 @@ class VariableStatisticsPlot(extension.Extension):
         percentiles = data[:, 2:]
         n = percentiles.shape[1]
         for i in range(n // 2):
-            ax.fill_between(idxs, percentiles[:, i], percentiles[:, n - 1 - i],
-                            color='tab:blue', alpha=0.15, linewidth=0)
+            ax.fill_between(
+                idxs,
+                percentiles[:, i],
+                percentiles[:, n - 1 - i],
+                color='tab:blue',
+                alpha=0.15,
+                linewidth=0,
+            )
         if n % 2:
-            ax.plot(idxs, percentiles[:, n // 2], color='tab:blue',
-                    marker=self._marker, label='median')
+            ax.plot(
+                idxs,
+                percentiles[:, n // 2],
+                color='tab:blue',
+                marker=self._marker,
+                label='median',
+            )
         mean, std = data[:, 0], data[:, 1]
         if self._plot_mean:
-            ax.plot(idxs, mean, color='tab:orange', marker=self._marker,
-                    label='mean')
+            ax.plot(idxs, mean, color='tab:orange', marker=self._marker, label='mean')
         if self._plot_std:
-            ax.fill_between(idxs, mean - std, mean + std, color='tab:orange',
-                            alpha=0.2, linewidth=0, label='mean +/- std')
+            ax.fill_between(
+                idxs,
+                mean - std,
+                mean + std,
+                color='tab:orange',
+                alpha=0.2,
+                linewidth=0,
+                label='mean +/- std',
+            )
         ax.legend(loc='best')

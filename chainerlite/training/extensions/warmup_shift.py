@@ -17,8 +17,7 @@ class WarmupShift(_shift.ShiftExtension):
 
     """
 
-    def __init__(self, attr, warmup_start, warmup_iter, init=None,
-                 optimizer=None):
+    def __init__(self, attr, warmup_start, warmup_iter, init=None, optimizer=None):
         super(WarmupShift, self).__init__(attr, init, None, optimizer)
         self._warmup_start = warmup_start
         self._warmup_iter = warmup_iter

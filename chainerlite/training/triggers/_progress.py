@@ -14,8 +14,10 @@ _UNITS = ('epoch', 'iteration')
 def check_unit(trigger_name, unit):
     if unit not in _UNITS:
         raise ValueError(
-            '{}: the unit must be \'epoch\' or \'iteration\', got '
-            '{!r}'.format(trigger_name, unit))
+            '{}: the unit must be \'epoch\' or \'iteration\', got {!r}'.format(
+                trigger_name, unit
+            )
+        )
 
 
 class Progress(object):
@@ -57,19 +59,23 @@ class Progress(object):
     def serialize(self, serializer):
         try:
             self._previous_iteration = serializer(
-                'previous_iteration', self._previous_iteration)
+                'previous_iteration', self._previous_iteration
+            )
         except KeyError:
             warnings.warn(
                 'the saved trigger state has no previous iteration (it was '
                 'written by an older version): the trigger assumes it was '
-                'called at the previous iteration')
+                'called at the previous iteration'
+            )
             self._previous_iteration = -1
         try:
             self._previous_epoch_detail = serializer(
-                'previous_epoch_detail', self._previous_epoch_detail)
+                'previous_epoch_detail', self._previous_epoch_detail
+            )
         except KeyError:
             warnings.warn(
                 'the saved trigger state has no previous epoch detail (it '
                 'was written by an older version): the trigger assumes it '
-                'was called at the previous iteration')
+                'was called at the previous iteration'
+            )
             self._previous_epoch_detail = -1.0

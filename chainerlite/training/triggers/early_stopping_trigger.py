@@ -34,20 +34,30 @@ class EarlyStoppingTrigger(object):
 
     """
 
-    def __init__(self, check_trigger=(1, 'epoch'), monitor='main/loss',
-                 patience=None, mode='auto', verbose=False,
-                 max_trigger=(100, 'epoch'), **kwargs):
-        patients, = argument.parse_kwargs(kwargs, ('patients', None))
+    def __init__(
+        self,
+        check_trigger=(1, 'epoch'),
+        monitor='main/loss',
+        patience=None,
+        mode='auto',
+        verbose=False,
+        max_trigger=(100, 'epoch'),
+        **kwargs,
+    ):
+        (patients,) = argument.parse_kwargs(kwargs, ('patients', None))
         if patience is not None and patients is not None:
-            raise TypeError('EarlyStoppingTrigger: give patience or its '
-                            'alias patients, not both')
+            raise TypeError(
+                'EarlyStoppingTrigger: give patience or its alias patients, not both'
+            )
         if patience is None:
             patience = 3 if patients is None else patients
         if mode == 'auto':
             mode = 'max' if 'accuracy' in monitor else 'min'
         if mode not in ('max', 'min'):
-            raise ValueError('EarlyStoppingTrigger: mode must be \'max\', '
-                             '\'min\' or \'auto\', got {!r}'.format(mode))
+            raise ValueError(
+                'EarlyStoppingTrigger: mode must be \'max\', '
+                '\'min\' or \'auto\', got {!r}'.format(mode)
+            )
         self.count = 0
         self.patience = patience
         self.monitor = monitor
@@ -72,8 +82,11 @@ class EarlyStoppingTrigger(object):
         self._summary = reporter.DictSummary()
         if self.monitor not in stats:
             if not self.already_warning:
-                print('EarlyStoppingTrigger: {!r} is not in the observation'
-                      .format(self.monitor))
+                print(
+                    'EarlyStoppingTrigger: {!r} is not in the observation'.format(
+                        self.monitor
+                    )
+                )
                 self.already_warning = True
             return False
         value = float(stats[self.monitor])
@@ -84,8 +97,7 @@ class EarlyStoppingTrigger(object):
             self.count += 1
         if self.count >= self.patience:
             if self.verbose:
-                print('Epoch {}: early stopping'.format(
-                    trainer.updater.epoch))
+                print('Epoch {}: early stopping'.format(trainer.updater.epoch))
             return True
         return False
 

@@ -22,8 +22,9 @@ class IntervalTrigger(object):
     def __init__(self, period, unit):
         _progress.check_unit('IntervalTrigger', unit)
         if not period > 0:
-            raise ValueError('IntervalTrigger: the period must be positive, '
-                             'got {!r}'.format(period))
+            raise ValueError(
+                'IntervalTrigger: the period must be positive, got {!r}'.format(period)
+            )
         self.period = period
         self.unit = unit
         self._progress = _progress.Progress(unit)
@@ -43,5 +44,4 @@ class IntervalTrigger(object):
         self._progress.serialize(serializer)
 
     def __str__(self):
-        return '{}({}, {!r})'.format(type(self).__name__, self.period,
-                                     self.unit)
+        return '{}({}, {!r})'.format(type(self).__name__, self.period, self.unit)

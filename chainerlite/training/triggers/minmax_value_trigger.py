@@ -40,8 +40,7 @@ class BestValueTrigger(object):
         if self._key not in stats:
             return False
         value = float(stats[self._key])
-        if self._best_value is None or self._compare(self._best_value,
-                                                     value):
+        if self._best_value is None or self._compare(self._best_value, value):
             self._best_value = value
             return True
         return False
@@ -70,7 +69,8 @@ class MaxValueTrigger(BestValueTrigger):
 
     def __init__(self, key, trigger=(1, 'epoch')):
         super(MaxValueTrigger, self).__init__(
-            key, lambda best, new: new > best, trigger)
+            key, lambda best, new: new > best, trigger
+        )
 
 
 class MinValueTrigger(BestValueTrigger):
@@ -84,4 +84,5 @@ class MinValueTrigger(BestValueTrigger):
 
     def __init__(self, key, trigger=(1, 'epoch')):
         super(MinValueTrigger, self).__init__(
-            key, lambda best, new: new < best, trigger)
+            key, lambda best, new: new < best, trigger
+        )

@@ -38,5 +38,6 @@ class OnceTrigger(object):
         except KeyError:
             warnings.warn(
                 'the saved OnceTrigger state is missing (it was written by '
-                'an older version): the trigger is taken as already fired')
+                'an older version): the trigger is taken as already fired'
+            )
             self._flag_first = False

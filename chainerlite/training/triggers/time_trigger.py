@@ -14,8 +14,9 @@ class TimeTrigger(object):
 
     def __init__(self, period):
         if not period > 0:
-            raise ValueError('TimeTrigger: the period must be positive, got '
-                             '{!r}'.format(period))
+            raise ValueError(
+                'TimeTrigger: the period must be positive, got {!r}'.format(period)
+            )
         self._period = float(period)
         self._next_time = float(period)
 

@@ -23,8 +23,9 @@ def _nccl():
 def _gpu_link_xp(link, name):
     xp = link.xp
     if cuda.cupy is None or xp is not cuda.cupy:
-        raise RuntimeError('{} works only on a GPU: the link is on the '
-                           'CPU'.format(name))
+        raise RuntimeError(
+            '{} works only on a GPU: the link is on the CPU'.format(name)
+        )
     return xp
 
 
@@ -46,8 +47,11 @@ def _scatter(link, array, attr, name):
     offset = 0
     for param in link.params():
         size = param.array.size
-        chunk = array[offset:offset + size].reshape(param.shape).astype(
-            param.dtype, copy=False)
+        chunk = (
+            array[offset : offset + size]
+            .reshape(param.shape)
+            .astype(param.dtype, copy=False)
+        )
         if attr == 'grad':
             param.grad = chunk.copy()
         else:
@@ -90,12 +94,15 @@ def scatter_params(link, array):
 
 
 def _nccl_dtype(nccl, dtype):
-    table = {numpy.dtype(numpy.float16): nccl.NCCL_FLOAT16,
-             numpy.dtype(numpy.float32): nccl.NCCL_FLOAT32,
-             numpy.dtype(numpy.float64): nccl.NCCL_FLOAT64}
+    table = {
+        numpy.dtype(numpy.float16): nccl.NCCL_FLOAT16,
+        numpy.dtype(numpy.float32): nccl.NCCL_FLOAT32,
+        numpy.dtype(numpy.float64): nccl.NCCL_FLOAT64,
+    }
     if dtype not in table:
-        raise TypeError('MultiprocessParallelUpdater: NCCL cannot reduce '
-                        'arrays of {}'.format(dtype))
+        raise TypeError(
+            'MultiprocessParallelUpdater: NCCL cannot reduce arrays of {}'.format(dtype)
+        )
     return table[dtype]
 
 
@@ -111,8 +118,9 @@ def _forward(model, converter, batch, device):
 class _Worker(multiprocessing.Process):
     """A child process that trains a replica of the model on one GPU."""
 
-    def __init__(self, rank, n_devices, comm_id, pipe, model, device,
-                 iterator, converter):
+    def __init__(
+        self, rank, n_devices, comm_id, pipe, model, device, iterator, converter
+    ):
         super(_Worker, self).__init__()
         self.daemon = True
         self._rank = rank
@@ -128,24 +136,30 @@ class _Worker(multiprocessing.Process):
         nccl = _nccl()
         self._device.use()
         model = self._model.to_device(self._device)
-        comm = nccl.NcclCommunicator(self._n_devices, self._comm_id,
-                                     self._rank)
+        comm = nccl.NcclCommunicator(self._n_devices, self._comm_id, self._rank)
         stream = cuda.cupy.cuda.Stream.null.ptr
         while True:
             job = self._pipe.recv()
             if job != 'update':
                 break
-            loss = _forward(model, self._converter, next(self._iterator),
-                            self._device)
+            loss = _forward(model, self._converter, next(self._iterator), self._device)
             model.cleargrads()
             loss.backward()
             grads = gather_grads(model)
             dtype = _nccl_dtype(nccl, grads.dtype)
-            comm.reduce(grads.data.ptr, grads.data.ptr, grads.size, dtype,
-                        nccl.NCCL_SUM, 0, stream)
+            comm.reduce(
+                grads.data.ptr,
+                grads.data.ptr,
+                grads.size,
+                dtype,
+                nccl.NCCL_SUM,
+                0,
+                stream,
+            )
             params = gather_params(model)
-            comm.bcast(params.data.ptr, params.size,
-                       _nccl_dtype(nccl, params.dtype), 0, stream)
+            comm.bcast(
+                params.data.ptr, params.size, _nccl_dtype(nccl, params.dtype), 0, stream
+            )
             scatter_params(model, params)
         self._iterator.finalize()
 
@@ -178,13 +192,20 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
 
     """
 
-    def __init__(self, iterators, optimizer, converter=convert.concat_examples,
-                 devices=None, auto_new_epoch=True):
+    def __init__(
+        self,
+        iterators,
+        optimizer,
+        converter=convert.concat_examples,
+        devices=None,
+        auto_new_epoch=True,
+    ):
         if not MultiprocessParallelUpdater.available():
             raise RuntimeError(
                 'MultiprocessParallelUpdater needs CuPy with NCCL, which is '
                 'not available here: install CuPy and NCCL for your CUDA '
-                'version, or use StandardUpdater or ParallelUpdater')
+                'version, or use StandardUpdater or ParallelUpdater'
+            )
         if isinstance(devices, dict):
             devices = dict(devices)
             main = devices.pop('main')
@@ -193,11 +214,11 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
         if len(devices) != len(iterators):
             raise ValueError(
                 'MultiprocessParallelUpdater: {} iterators for {} devices; '
-                'give one iterator per device'.format(
-                    len(iterators), len(devices)))
+                'give one iterator per device'.format(len(iterators), len(devices))
+            )
         super(MultiprocessParallelUpdater, self).__init__(
-            iterators[0], optimizer, converter=converter,
-            auto_new_epoch=auto_new_epoch)
+            iterators[0], optimizer, converter=converter, auto_new_epoch=auto_new_epoch
+        )
         self._mpu_iterators = list(iterators)
         self._mpu_devices = devices
         self._workers = []
@@ -219,9 +240,16 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
         master = self.get_optimizer('main').target
         for rank in range(1, n):
             parent, child = multiprocessing.Pipe()
-            worker = _Worker(rank, n, comm_id, child, master.copy('copy'),
-                             self._mpu_devices[rank],
-                             self._mpu_iterators[rank], self.converter)
+            worker = _Worker(
+                rank,
+                n,
+                comm_id,
+                child,
+                master.copy('copy'),
+                self._mpu_devices[rank],
+                self._mpu_iterators[rank],
+                self.converter,
+            )
             worker.start()
             self._workers.append(worker)
             self._pipes.append(parent)
@@ -246,13 +274,21 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
         stream = cuda.cupy.cuda.Stream.null.ptr
         grads = gather_grads(model)
         comm = self._comm
-        comm.reduce(grads.data.ptr, grads.data.ptr, grads.size,
-                    _nccl_dtype(nccl, grads.dtype), nccl.NCCL_SUM, 0, stream)
+        comm.reduce(
+            grads.data.ptr,
+            grads.data.ptr,
+            grads.size,
+            _nccl_dtype(nccl, grads.dtype),
+            nccl.NCCL_SUM,
+            0,
+            stream,
+        )
         scatter_grads(model, grads / len(self._mpu_devices))
         optimizer.update()
         params = gather_params(model)
-        comm.bcast(params.data.ptr, params.size,
-                   _nccl_dtype(nccl, params.dtype), 0, stream)
+        comm.bcast(
+            params.data.ptr, params.size, _nccl_dtype(nccl, params.dtype), 0, stream
+        )
         if self.auto_new_epoch and iterator.is_new_epoch:
             optimizer.new_epoch(auto=True)
 

@@ -36,20 +36,31 @@ class ParallelUpdater(standard_updater.StandardUpdater):
 
     """
 
-    def __init__(self, iterator, optimizer, converter=convert.concat_examples,
-                 models=None, devices=None, loss_func=None, loss_scale=None,
-                 auto_new_epoch=True):
+    def __init__(
+        self,
+        iterator,
+        optimizer,
+        converter=convert.concat_examples,
+        models=None,
+        devices=None,
+        loss_func=None,
+        loss_scale=None,
+        auto_new_epoch=True,
+    ):
         super(ParallelUpdater, self).__init__(
-            iterator, optimizer, converter=converter, loss_func=loss_func,
-            loss_scale=loss_scale, auto_new_epoch=auto_new_epoch)
+            iterator,
+            optimizer,
+            converter=converter,
+            loss_func=loss_func,
+            loss_scale=loss_scale,
+            auto_new_epoch=auto_new_epoch,
+        )
         if models is None:
             if devices is None:
                 raise ValueError('ParallelUpdater: give models or devices')
             if 'main' not in devices:
-                raise KeyError('ParallelUpdater: devices must have a '
-                               '\'main\' entry')
-            devices = {name: backend.get_device(d)
-                       for name, d in devices.items()}
+                raise KeyError('ParallelUpdater: devices must have a \'main\' entry')
+            devices = {name: backend.get_device(d) for name, d in devices.items()}
             main = self.get_optimizer('main').target
             main.to_device(devices['main'])
             models = {'main': main}
@@ -58,8 +69,7 @@ class ParallelUpdater(standard_updater.StandardUpdater):
                     models[name] = copy.deepcopy(main).to_device(device)
         else:
             if 'main' not in models:
-                raise KeyError('ParallelUpdater: models must have a '
-                               '\'main\' entry')
+                raise KeyError('ParallelUpdater: models must have a \'main\' entry')
             devices = {name: model.device for name, model in models.items()}
         self._models = models
         self._devices = devices
@@ -70,8 +80,7 @@ class ParallelUpdater(standard_updater.StandardUpdater):
         for name, model in self._models.items():
             if name != 'main':
                 trainer.reporter.add_observer(name, model)
-                trainer.reporter.add_observers(
-                    name, model.namedlinks(skipself=True))
+                trainer.reporter.add_observers(name, model.namedlinks(skipself=True))
 
     def update_core(self):
         """Runs the loss of each batch part on its model and updates."""
@@ -84,7 +93,8 @@ class ParallelUpdater(standard_updater.StandardUpdater):
         for i, name in enumerate(names):
             model = self._models[name]
             in_arrays = convert._call_converter(
-                self.converter, batch[i::n], self._devices[name])
+                self.converter, batch[i::n], self._devices[name]
+            )
             loss_func = self.loss_func or model
             self._devices[name].use()
             if isinstance(in_arrays, tuple):

@@ -11,29 +11,33 @@ from chainerlite.utils import argument
 
 def _describe(value):
     shape = getattr(value, 'shape', None)
-    return type(value).__name__ if shape is None else 'shape {}'.format(
-        tuple(shape))
+    return type(value).__name__ if shape is None else 'shape {}'.format(tuple(shape))
 
 
 def _what_was_given(loss_func, in_arrays):
     if isinstance(in_arrays, tuple):
         given = 'a tuple of {} values ({}), as positional arguments'.format(
-            len(in_arrays), ', '.join(_describe(a) for a in in_arrays))
+            len(in_arrays), ', '.join(_describe(a) for a in in_arrays)
+        )
     elif isinstance(in_arrays, dict):
-        given = 'a dict ({}), as keyword arguments'.format(', '.join(
-            '{}: {}'.format(k, _describe(v)) for k, v in in_arrays.items()))
+        given = 'a dict ({}), as keyword arguments'.format(
+            ', '.join('{}: {}'.format(k, _describe(v)) for k, v in in_arrays.items())
+        )
     else:
         given = 'one value ({})'.format(_describe(in_arrays))
-    return ('StandardUpdater: the loss function {} was called with the '
-            'converter\'s output, {}; check that the converter returns '
-            'what the loss function takes'.format(
-                type(loss_func).__name__, given))
+    return (
+        'StandardUpdater: the loss function {} was called with the '
+        'converter\'s output, {}; check that the converter returns '
+        'what the loss function takes'.format(type(loss_func).__name__, given)
+    )
 
 
 def _uses_gpu(link):
-    return any(isinstance(backend.get_device_from_array(p.array),
-                          backend.GpuDevice)
-               for p in link.params() if p.array is not None)
+    return any(
+        isinstance(backend.get_device_from_array(p.array), backend.GpuDevice)
+        for p in link.params()
+        if p.array is not None
+    )
 
 
 class StandardUpdater(updater_module.Updater):
@@ -72,10 +76,18 @@ class StandardUpdater(updater_module.Updater):
 
     """
 
-    def __init__(self, iterator, optimizer, converter=convert.concat_examples,
-                 device=None, loss_func=None, loss_scale=None,
-                 auto_new_epoch=True, **kwargs):
-        input_device, = argument.parse_kwargs(kwargs, ('input_device', None))
+    def __init__(
+        self,
+        iterator,
+        optimizer,
+        converter=convert.concat_examples,
+        device=None,
+        loss_func=None,
+        loss_scale=None,
+        auto_new_epoch=True,
+        **kwargs,
+    ):
+        (input_device,) = argument.parse_kwargs(kwargs, ('input_device', None))
         if device is not None:
             device = backend.get_device(device)
         if input_device is None:
@@ -90,8 +102,9 @@ class StandardUpdater(updater_module.Updater):
         # subclass may update optimizers of other names (e.g. a GAN's
         # 'gen' and 'dis') in its own update_core.
         if 'main' not in iterator:
-            raise ValueError('StandardUpdater: the iterators must include '
-                             'one named \'main\'')
+            raise ValueError(
+                'StandardUpdater: the iterators must include one named \'main\''
+            )
         self._iterators = iterator
         self._optimizers = optimizer
 
@@ -118,8 +131,11 @@ class StandardUpdater(updater_module.Updater):
             if model.device != device:
                 warnings.warn(
                     'StandardUpdater: the model is on {} and is not moved to '
-                    '{}; move it yourself before creating the updater'
-                    .format(model.device, device), FutureWarning)
+                    '{}; move it yourself before creating the updater'.format(
+                        model.device, device
+                    ),
+                    FutureWarning,
+                )
             return
         model.to_device(device)
 
@@ -166,17 +182,16 @@ class StandardUpdater(updater_module.Updater):
         self.iteration += 1
 
     def update_core(self):
-        """Takes a batch, converts it and updates the ``'main'`` optimizer.
-        """
+        """Takes a batch, converts it and updates the ``'main'`` optimizer."""
         if 'main' not in self._optimizers:
             raise KeyError(
                 'StandardUpdater.update_core updates the optimizer named '
                 '\'main\', and the optimizers are named {}: override '
-                'update_core to update them'.format(sorted(self._optimizers)))
+                'update_core to update them'.format(sorted(self._optimizers))
+            )
         iterator = self._iterators['main']
         batch = next(iterator)
-        in_arrays = convert._call_converter(
-            self.converter, batch, self.input_device)
+        in_arrays = convert._call_converter(self.converter, batch, self.input_device)
         optimizer = self._optimizers['main']
         loss_func = self.loss_func or optimizer.target
         try:
@@ -206,5 +221,6 @@ class StandardUpdater(updater_module.Updater):
         for name, optimizer in self._optimizers.items():
             optimizer.serialize(serializer['optimizer:' + name])
             serializer_module.serialize_object(
-                optimizer.target, serializer['model:' + name])
+                optimizer.target, serializer['model:' + name]
+            )
         self.iteration = serializer('iteration', self.iteration)

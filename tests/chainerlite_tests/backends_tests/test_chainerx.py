@@ -1,5 +1,5 @@
-"""backends._chainerx: chainerlite has no ChainerX, as Chainer built without.
-"""
+"""backends._chainerx: chainerlite has no ChainerX, as Chainer built without."""
+
 import numpy
 import pytest
 

@@ -1,4 +1,5 @@
 """backends._cpu: CpuDevice and the conversions to host memory."""
+
 import numpy
 import pytest
 
@@ -41,8 +42,9 @@ def test_send_returns_host_arrays_without_copy():
     assert backend.CpuDevice().send_array(None) is None
 
 
-@pytest.mark.parametrize('value', [numpy.float16(1.5), numpy.int8(3),
-                                   numpy.bool_(True), numpy.complex64(1j)])
+@pytest.mark.parametrize(
+    'value', [numpy.float16(1.5), numpy.int8(3), numpy.bool_(True), numpy.complex64(1j)]
+)
 def test_scalars_become_0d_arrays(value):
     y = _cpu._to_cpu(value)
     assert type(y) is numpy.ndarray and y.shape == ()

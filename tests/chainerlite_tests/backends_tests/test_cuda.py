@@ -1,4 +1,5 @@
 """backends.cuda: CuPy support, with and without a GPU."""
+
 import warnings
 
 import numpy
@@ -109,8 +110,7 @@ def test_should_use_cudnn():
             chainerlite.should_use_cudnn('>=auto')
 
 
-@pytest.mark.parametrize('device_id', [None, -1, (), 0.0, numpy.float32(0),
-                                       True])
+@pytest.mark.parametrize('device_id', [None, -1, (), 0.0, numpy.float32(0), True])
 def test_from_device_id_rejects_non_ids(device_id):
     with pytest.raises(ValueError, match='device id'):
         backend.GpuDevice.from_device_id(device_id)
@@ -196,6 +196,5 @@ def test_copy_and_copyto_on_gpu():
 def test_elementwise_kernel_is_cached():
     cupy = cuda.cupy
     k = cuda.elementwise('T x', 'T y', 'y = x * 2', 'chainerlite_test_double')
-    assert k is cuda.elementwise('T x', 'T y', 'y = x * 2',
-                                 'chainerlite_test_double')
+    assert k is cuda.elementwise('T x', 'T y', 'y = x * 2', 'chainerlite_test_double')
     cupy.testing.assert_array_equal(k(cupy.arange(3.0)), [0.0, 2.0, 4.0])

@@ -1,4 +1,5 @@
 """backends.cuda_kernel: the registry of the package's CuPy kernels."""
+
 import importlib
 import pathlib
 
@@ -16,9 +17,10 @@ PACKAGE = pathlib.Path(chainerlite.__file__).parent
 def _kernel_modules():
     # every module that defines kernels through the registry
     return sorted(
-        'chainerlite.' + p.relative_to(PACKAGE).with_suffix('').as_posix()
-        .replace('/', '.')
-        for p in PACKAGE.rglob('_kernels.py'))
+        'chainerlite.'
+        + p.relative_to(PACKAGE).with_suffix('').as_posix().replace('/', '.')
+        for p in PACKAGE.rglob('_kernels.py')
+    )
 
 
 @pytest.fixture
@@ -29,19 +31,19 @@ def registry(monkeypatch):
 
 def test_parse_params():
     assert cuda_kernel.parse_params('T x, raw S w,float32 lr') == [
-        (False, 'T', 'x'), (True, 'S', 'w'), (False, 'float32', 'lr')]
+        (False, 'T', 'x'),
+        (True, 'S', 'w'),
+        (False, 'float32', 'lr'),
+    ]
     with pytest.raises(ValueError, match='cannot parse kernel parameter'):
         cuda_kernel.parse_params('T x y')
 
 
 def test_kernels_are_registered_with_float_check_types(registry):
-    k = cuda_kernel.Elementwise('T x, float64 a', 'T y', 'y = x * a',
-                                'test_scale')
-    r = cuda_kernel.Reduction('T x', 'T y', 'x', 'a + b', 'y = a', '0',
-                              'test_sum')
+    k = cuda_kernel.Elementwise('T x, float64 a', 'T y', 'y = x * a', 'test_scale')
+    r = cuda_kernel.Reduction('T x', 'T y', 'x', 'a + b', 'y = a', '0', 'test_sum')
     assert cuda_kernel.registered() == [k, r]
-    assert k.check_types == [{'T': 'float16'}, {'T': 'float32'},
-                             {'T': 'float64'}]
+    assert k.check_types == [{'T': 'float16'}, {'T': 'float32'}, {'T': 'float64'}]
     assert repr(k) == '<Elementwise test_scale>'
 
 
@@ -52,13 +54,13 @@ def test_kernels_without_placeholders_are_checked_once(registry):
 
 def test_check_types_must_cover_the_placeholders(registry):
     with pytest.raises(ValueError, match='test_mixed: check_types'):
-        cuda_kernel.Elementwise('P x', 'M y', 'y = x', 'test_mixed',
-                                check_types=[{'P': 'float32'}])
+        cuda_kernel.Elementwise(
+            'P x', 'M y', 'y = x', 'test_mixed', check_types=[{'P': 'float32'}]
+        )
     assert registry == []
 
 
 class _FakeDevice(object):
-
     def __init__(self, id):
         self.id = id
 
@@ -94,6 +96,7 @@ def test_calling_a_kernel_without_cuda_names_cupy(registry):
 @attr.gpu
 def test_a_numpy_input_of_a_gpu_function_is_a_type_error():
     import chainerlite.functions as F
+
     x = cuda.cupy.ones((2, 3))
     with pytest.raises(TypeError, match='chainerlite_swish_fwd'):
         F.swish(x, numpy.ones(3))

@@ -1,4 +1,5 @@
 """backends.intel64, as in a Chainer without iDeep."""
+
 import numpy
 import pytest
 
@@ -23,7 +24,9 @@ def test_no_array_is_an_intel64_array():
     with pytest.raises(RuntimeError, match='iDeep'):
         intel64.mdarray(numpy.zeros(2))
     assert backend.Intel64Device.supported_array_types == (
-        numpy.ndarray, intel64.mdarray)
+        numpy.ndarray,
+        intel64.mdarray,
+    )
 
 
 @pytest.mark.parametrize('use_ideep', ['never', 'auto', 'always'])

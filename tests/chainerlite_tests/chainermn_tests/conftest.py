@@ -1,5 +1,6 @@
 """Fixtures of the ChainerMN tests: they run under ``mpiexec -n N`` (any N)
 and as a plain single process; without mpi4py they are skipped."""
+
 import sys
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 def comm():
     pytest.importorskip('mpi4py')
     import chainerlite.chainermn
+
     communicator = chainerlite.chainermn.create_communicator('naive')
     yield communicator
     communicator.mpi_comm.barrier()
@@ -31,7 +33,10 @@ def pytest_runtest_logreport(report):
     MPI = sys.modules.get('mpi4py.MPI')
     if MPI is None or MPI.COMM_WORLD.size < 2:
         return
-    sys.stderr.write('rank {}: {} failed; aborting every rank\n{}\n'.format(
-        MPI.COMM_WORLD.rank, report.nodeid, report.longreprtext))
+    sys.stderr.write(
+        'rank {}: {} failed; aborting every rank\n{}\n'.format(
+            MPI.COMM_WORLD.rank, report.nodeid, report.longreprtext
+        )
+    )
     sys.stderr.flush()
     MPI.COMM_WORLD.Abort(1)

@@ -1,4 +1,5 @@
 """A failing rank ends the whole job, naming itself; nothing hangs."""
+
 import os
 import subprocess
 import sys
@@ -17,6 +18,7 @@ comm.mpi_comm.barrier()         # rank 0 would wait here forever
 def _mpiexec():
     pytest.importorskip('mpi4py')
     from chainerlite.chainermn.testing import find_mpiexec
+
     found = find_mpiexec()
     if found is None:
         pytest.skip('no mpiexec')
@@ -28,8 +30,12 @@ def _mpiexec():
 def test_raising_rank_aborts_every_rank(tmp_path):
     script = tmp_path / 'fail.py'
     script.write_text(PROGRAM)
-    out = subprocess.run([_mpiexec(), '-n', '2', sys.executable, str(script)],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [_mpiexec(), '-n', '2', sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode != 0
     assert 'rank 1 of 2 raised an uncaught exception' in out.stderr
     assert 'boom on purpose' in out.stderr

@@ -10,8 +10,9 @@ import chainerlite.chainermn
 
 def _mlp(seed):
     numpy.random.seed(seed)
-    model = chainerlite.Sequential(links.Linear(4, 8), functions.tanh,
-                                   links.Linear(8, 3))
+    model = chainerlite.Sequential(
+        links.Linear(4, 8), functions.tanh, links.Linear(8, 3)
+    )
     return model
 
 
@@ -20,9 +21,10 @@ def _loss(model, x, t):
 
 
 def test_first_update_broadcasts_then_averages(comm):
-    model = _mlp(comm.rank)               # a different start on each rank
+    model = _mlp(comm.rank)  # a different start on each rank
     opt = chainerlite.chainermn.create_multi_node_optimizer(
-        optimizers.SGD(lr=0.5), comm)
+        optimizers.SGD(lr=0.5), comm
+    )
     assert opt.setup(model) is opt
     opt.update()
     assert opt.t == 0
@@ -35,18 +37,17 @@ def test_first_update_broadcasts_then_averages(comm):
     opt.update()
     assert opt.t == 1
     base = (comm.size - 1) / 2
-    for i, ((_, p), before) in enumerate(zip(sorted(model.namedparams()),
-                                              start)):
-        numpy.testing.assert_allclose(p.array, before - 0.5 * (base + i),
-                                      rtol=1e-6, atol=1e-6)
+    for i, ((_, p), before) in enumerate(zip(sorted(model.namedparams()), start)):
+        numpy.testing.assert_allclose(
+            p.array, before - 0.5 * (base + i), rtol=1e-6, atol=1e-6
+        )
 
 
 def test_new_link_is_broadcast_again(comm):
     model = chainerlite.Chain()
     with model.init_scope():
         model.a = links.Linear(2, 3)
-    opt = chainerlite.chainermn.create_multi_node_optimizer(
-        optimizers.SGD(), comm)
+    opt = chainerlite.chainermn.create_multi_node_optimizer(optimizers.SGD(), comm)
     opt.setup(model)
     opt.update()
     with model.init_scope():
@@ -68,7 +69,8 @@ def test_attributes_are_the_wrapped_optimizers(comm):
 def test_double_buffering_needs_pure_nccl(comm):
     with pytest.raises(ValueError, match='pure_nccl'):
         chainerlite.chainermn.create_multi_node_optimizer(
-            optimizers.SGD(), comm, double_buffering=True)
+            optimizers.SGD(), comm, double_buffering=True
+        )
 
 
 def test_two_ranks_train_as_one_process(comm):
@@ -82,17 +84,21 @@ def test_two_ranks_train_as_one_process(comm):
     ref_opt.setup(reference)
     model = _mlp(1 + comm.rank)
     opt = chainerlite.chainermn.create_multi_node_optimizer(
-        optimizers.MomentumSGD(lr=0.1), comm)
+        optimizers.MomentumSGD(lr=0.1), comm
+    )
     opt.setup(model)
-    opt.update()                           # rank 0's start everywhere
+    opt.update()  # rank 0's start everywhere
     share = 4
     for step in range(3):
         batch = slice(step * share * comm.size, (step + 1) * share * comm.size)
         ref_opt.update(_loss, reference, x[batch], t[batch])
-        mine = slice(batch.start + comm.rank * share,
-                     batch.start + (comm.rank + 1) * share)
+        mine = slice(
+            batch.start + comm.rank * share, batch.start + (comm.rank + 1) * share
+        )
         opt.update(_loss, model, x[mine], t[mine])
-    for (name, p), (_, q) in zip(sorted(model.namedparams()),
-                                 sorted(reference.namedparams())):
-        numpy.testing.assert_allclose(p.array, q.array, rtol=1e-5, atol=1e-6,
-                                      err_msg=name)
+    for (name, p), (_, q) in zip(
+        sorted(model.namedparams()), sorted(reference.namedparams())
+    ):
+        numpy.testing.assert_allclose(
+            p.array, q.array, rtol=1e-5, atol=1e-6, err_msg=name
+        )

@@ -1,5 +1,6 @@
 """Importing chainerlite (and chainermn) never needs MPI; using it says what
 to install."""
+
 import subprocess
 import sys
 
@@ -16,7 +17,8 @@ except ImportError as error:
 
 
 def test_clear_error_without_mpi4py():
-    out = subprocess.run([sys.executable, '-c', PROGRAM], capture_output=True,
-                         text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, '-c', PROGRAM], capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     assert 'pip install "chainerlite[mpi]"' in out.stdout

@@ -52,8 +52,13 @@ def _run(args, cwd, env_extra=None):
     env = dict(os.environ)
     env.update(env_extra or {})
     return subprocess.run(
-        [sys.executable, '-m', 'chainerlite.compat'] + args, cwd=cwd,
-        env=env, capture_output=True, text=True, timeout=300)
+        [sys.executable, '-m', 'chainerlite.compat'] + args,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_runs_a_chainer_program_unchanged(tmp_path):
@@ -83,8 +88,7 @@ def test_says_when_a_real_chainer_is_shadowed(tmp_path):
     (fake / '__init__.py').write_text('raise RuntimeError("real chainer")\n')
     script = tmp_path / 'probe.py'
     script.write_text('import chainer\nprint(chainer.__name__)\n')
-    proc = _run([str(script)], tmp_path,
-                {'PYTHONPATH': str(tmp_path / 'site')})
+    proc = _run([str(script)], tmp_path, {'PYTHONPATH': str(tmp_path / 'site')})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == 'chainerlite'
     assert 'a real Chainer is installed at' in proc.stderr
@@ -100,18 +104,24 @@ def test_usage_errors(tmp_path, args):
 
 def test_chainermn_is_answered_too(tmp_path):
     script = tmp_path / 'uses_chainermn.py'
-    script.write_text(textwrap.dedent('''
+    script.write_text(
+        textwrap.dedent('''
         import chainermn
         from chainermn.communicators import naive_communicator
         from chainermn.datasets import scatter
         print(chainermn.__name__, naive_communicator.__name__,
               scatter._scatter_index.__module__)
-    '''))
+    ''')
+    )
     out = subprocess.run(
         [sys.executable, '-m', 'chainerlite.compat', str(script)],
-        capture_output=True, text=True, timeout=120)
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [
         'chainerlite.chainermn',
         'chainerlite.chainermn.communicators.naive_communicator',
-        'chainerlite.chainermn.datasets.scatter']
+        'chainerlite.chainermn.datasets.scatter',
+    ]

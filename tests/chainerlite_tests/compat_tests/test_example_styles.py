@@ -217,8 +217,12 @@ def _run(program, args, tmp_path):
     env = dict(os.environ, CHAINER_DATASET_ROOT=str(tmp_path / 'data'))
     proc = subprocess.run(
         [sys.executable, '-m', 'chainerlite.compat', str(script)] + args,
-        cwd=str(tmp_path), env=env, capture_output=True, text=True,
-        timeout=300)
+        cwd=str(tmp_path),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
@@ -228,23 +232,40 @@ def test_custom_loop_over_iterators_and_resume(tmp_path):
     text = _run(_CUSTOM_LOOP, ['--out', 'first'], tmp_path)
     assert 'epoch 1 test accuracy' in text and 'epoch 2 test accuracy' in text
     assert 'updates 8' in text  # 40 samples in batches of 10, 2 epochs
-    text = _run(_CUSTOM_LOOP, ['--epoch', '1', '--out', 'second',
-                               '--resume', 'first'], tmp_path)
+    text = _run(
+        _CUSTOM_LOOP, ['--epoch', '1', '--out', 'second', '--resume', 'first'], tmp_path
+    )
     assert 'resumed at update 8' in text
     assert 'updates 12' in text
 
 
-def test_custom_updater_with_two_optimizers_and_a_custom_iterator(
-        tmp_path):
+def test_custom_updater_with_two_optimizers_and_a_custom_iterator(tmp_path):
     text = _run(_CUSTOM_UPDATER, ['--out', 'run'], tmp_path)
     assert text.splitlines()[0].split() == [
-        'epoch', 'iteration', 'gen/loss', 'dis/loss']
+        'epoch',
+        'iteration',
+        'gen/loss',
+        'dis/loss',
+    ]
     assert 'done 6 6 24' in text
     assert sorted(os.listdir(str(tmp_path / 'run'))) == [
-        'gen_iter_3.npz', 'gen_iter_6.npz', 'log', 'snapshot_iter_3.npz',
-        'snapshot_iter_6.npz']
-    text = _run(_CUSTOM_UPDATER, [
-        '--iteration', '9', '--out', 'run',
-        '--resume', str(tmp_path / 'run' / 'snapshot_iter_6.npz')], tmp_path)
+        'gen_iter_3.npz',
+        'gen_iter_6.npz',
+        'log',
+        'snapshot_iter_3.npz',
+        'snapshot_iter_6.npz',
+    ]
+    text = _run(
+        _CUSTOM_UPDATER,
+        [
+            '--iteration',
+            '9',
+            '--out',
+            'run',
+            '--resume',
+            str(tmp_path / 'run' / 'snapshot_iter_6.npz'),
+        ],
+        tmp_path,
+    )
     assert 'resumed at 6 2.0' in text
     assert 'done 9 9 36' in text

@@ -11,8 +11,7 @@ from chainerlite.testing import attr
 def test_stacks_arrays_tuples_and_dicts():
     xs = [numpy.random.rand(2, 3) for _ in range(4)]
     ts = [numpy.int32(i) for i in range(4)]
-    numpy.testing.assert_array_equal(dataset.concat_examples(xs),
-                                     numpy.stack(xs))
+    numpy.testing.assert_array_equal(dataset.concat_examples(xs), numpy.stack(xs))
     x, t = dataset.concat_examples(list(zip(xs, ts)))
     numpy.testing.assert_array_equal(x, numpy.stack(xs))
     assert t.dtype == numpy.int32 and t.tolist() == [0, 1, 2, 3]
@@ -31,15 +30,16 @@ def test_python_scalars_become_an_array():
 def test_padding_fills_the_largest_shape():
     a, b = numpy.ones((1, 3), 'f'), numpy.full((2, 1), 2, 'f')
     out = dataset.concat_examples([a, b], padding=-1)
-    expected = numpy.array([[[1, 1, 1], [-1, -1, -1]],
-                            [[2, -1, -1], [2, -1, -1]]], 'f')
+    expected = numpy.array([[[1, 1, 1], [-1, -1, -1]], [[2, -1, -1], [2, -1, -1]]], 'f')
     assert out.dtype == numpy.float32
     numpy.testing.assert_array_equal(out, expected)
 
 
 def test_padding_per_tuple_entry():
-    batch = [(numpy.ones(1, 'i'), numpy.ones(2, 'i')),
-             (numpy.ones(2, 'i'), numpy.ones(1, 'i'))]
+    batch = [
+        (numpy.ones(1, 'i'), numpy.ones(2, 'i')),
+        (numpy.ones(2, 'i'), numpy.ones(1, 'i')),
+    ]
     x, y = dataset.concat_examples(batch, padding=(0, 9))
     numpy.testing.assert_array_equal(x, [[1, 0], [1, 1]])
     numpy.testing.assert_array_equal(y, [[1, 1], [1, 9]])
@@ -54,8 +54,9 @@ def test_bad_batches_are_rejected():
 
 def test_concat_examples_is_a_picklable_converter():
     assert isinstance(dataset.concat_examples, dataset.Converter)
-    assert pickle.loads(pickle.dumps(dataset.concat_examples)) is \
-        dataset.concat_examples
+    assert (
+        pickle.loads(pickle.dumps(dataset.concat_examples)) is dataset.concat_examples
+    )
 
 
 def test_converter_decorator_hands_a_device_object():
@@ -100,8 +101,11 @@ def test_async_transfer_on_the_cpu_is_concat_examples():
 @attr.gpu
 def test_to_gpu_and_async_transfer():
     import cupy
-    batch = [(numpy.ones(2, 'f'), numpy.int32(1)),
-             (numpy.zeros(2, 'f'), numpy.int32(0))]
+
+    batch = [
+        (numpy.ones(2, 'f'), numpy.int32(1)),
+        (numpy.zeros(2, 'f'), numpy.int32(0)),
+    ]
     x, t = dataset.concat_examples(batch, 0)
     assert isinstance(x, cupy.ndarray) and int(x.device) == 0
     y, u = dataset.ConcatWithAsyncTransfer()(batch, 0)

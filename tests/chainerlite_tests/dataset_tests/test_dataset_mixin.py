@@ -5,7 +5,6 @@ from chainerlite import dataset
 
 
 class Squares(dataset.DatasetMixin):
-
     def __len__(self):
         return 5
 

@@ -48,7 +48,8 @@ def test_cache_or_load_file_with_a_file_as_root(tmp_path):
     try:
         with pytest.raises(RuntimeError, match='dataset root'):
             download.cache_or_load_file(
-                str(tmp_path / 'x'), lambda p: None, lambda p: None)
+                str(tmp_path / 'x'), lambda p: None, lambda p: None
+            )
     finally:
         download.set_dataset_root(saved)
 
@@ -66,12 +67,12 @@ def test_cached_download_fetches_once(root, monkeypatch):
     path = download.cached_download(url)
     assert download.cached_download(url) == path
     assert fetched == [url]
-    assert path == os.path.join(str(root), '_dl_cache',
-                                hashlib.md5(url.encode()).hexdigest())
+    assert path == os.path.join(
+        str(root), '_dl_cache', hashlib.md5(url.encode()).hexdigest()
+    )
     with open(path) as f:
         assert f.read() == 'payload'
-    assert os.listdir(os.path.join(str(root), '_dl_cache')) == [
-        os.path.basename(path)]
+    assert os.listdir(os.path.join(str(root), '_dl_cache')) == [os.path.basename(path)]
 
 
 def test_cached_download_fails_when_the_cache_is_a_file(root):

@@ -43,8 +43,7 @@ def test_pixels_are_sixteenths_in_unit_range():
 
 
 def test_split_covers_every_sample_once():
-    path = os.path.join(os.path.dirname(digits.__file__), 'data',
-                        'digits.csv.gz')
+    path = os.path.join(os.path.dirname(digits.__file__), 'data', 'digits.csv.gz')
     with gzip.open(path, 'rt') as f:
         rows = sorted(line.strip() for line in f)
     assert len(rows) == digits.N_SAMPLES
@@ -53,7 +52,8 @@ def test_split_covers_every_sample_once():
     t_all = numpy.concatenate([t, t_test])
     rebuilt = sorted(
         ','.join(str(int(v)) for v in numpy.append(row, label))
-        for row, label in zip(x_all, t_all))
+        for row, label in zip(x_all, t_all)
+    )
     assert rebuilt == rows
 
 
@@ -83,9 +83,11 @@ def test_every_digit_keeps_its_share_in_both_parts(split):
     (_, t), (_, t_test) = datasets.get_digits(split=split)
     counts = numpy.bincount(numpy.concatenate([t, t_test]), minlength=10)
     numpy.testing.assert_allclose(
-        numpy.bincount(t, minlength=10), split * counts, atol=0.5)
+        numpy.bincount(t, minlength=10), split * counts, atol=0.5
+    )
     numpy.testing.assert_allclose(
-        numpy.bincount(t_test, minlength=10), (1 - split) * counts, atol=0.5)
+        numpy.bincount(t_test, minlength=10), (1 - split) * counts, atol=0.5
+    )
 
 
 def test_training_order_is_shuffled():

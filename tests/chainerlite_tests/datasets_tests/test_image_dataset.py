@@ -14,6 +14,7 @@ def test_without_pillow_the_error_says_what_to_install():
 @pytest.mark.skipif(not image_dataset.available, reason='needs Pillow')
 def test_images_and_labels_from_list_files(tmp_path):
     from PIL import Image
+
     rgb = numpy.random.randint(0, 256, (4, 5, 3)).astype(numpy.uint8)
     grey = numpy.random.randint(0, 256, (4, 5)).astype(numpy.uint8)
     Image.fromarray(rgb).save(str(tmp_path / 'rgb.png'))
@@ -24,8 +25,8 @@ def test_images_and_labels_from_list_files(tmp_path):
     numpy.testing.assert_array_equal(ds[0], rgb.transpose(2, 0, 1))
     assert ds[1].shape == (1, 4, 5) and ds[1].dtype == numpy.float32
     labeled = datasets.LabeledImageDataset(
-        str(tmp_path / 'labeled.lst'), root=str(tmp_path),
-        dtype=numpy.int32)
+        str(tmp_path / 'labeled.lst'), root=str(tmp_path), dtype=numpy.int32
+    )
     image, label = labeled[0]
     assert image.dtype == numpy.int32 and label == 3
     with pytest.raises(ValueError, match='columns'):
@@ -39,6 +40,7 @@ def test_zipped_images(tmp_path):
     import zipfile
 
     from PIL import Image
+
     images = [numpy.full((2, 3, 3), i, numpy.uint8) for i in range(3)]
     for k, part in enumerate((images[:2], images[2:])):
         with zipfile.ZipFile(str(tmp_path / ('%d.zip' % k)), 'w') as zf:
@@ -50,10 +52,12 @@ def test_zipped_images(tmp_path):
     one = datasets.ZippedImageDataset(str(tmp_path / '0.zip'))
     assert len(one) == 2 and one[1].shape == (3, 2, 3)
     multi = datasets.MultiZippedImageDataset(
-        [str(tmp_path / '0.zip'), str(tmp_path / '1.zip')], numpy.int32)
+        [str(tmp_path / '0.zip'), str(tmp_path / '1.zip')], numpy.int32
+    )
     multi = pickle.loads(pickle.dumps(multi))
     assert [int(m[0, 0, 0]) for m in multi] == [0, 1, 2]
     labeled = datasets.LabeledZippedImageDataset(
-        str(tmp_path / '0.zip'), str(tmp_path / 'labels.lst'))
+        str(tmp_path / '0.zip'), str(tmp_path / 'labels.lst')
+    )
     image, label = labeled[0]
     assert image[0, 0, 0] == 1 and label == 7

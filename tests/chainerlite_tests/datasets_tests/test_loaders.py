@@ -1,5 +1,6 @@
 """The downloadable loaders, on small files written in Chainer's cache
 layout (nothing is downloaded: the dataset_root fixture is offline)."""
+
 import gzip
 import hashlib
 import io
@@ -33,21 +34,31 @@ def _write_mnist_npz(root, name, n=4):
     x = numpy.arange(n * 784, dtype=numpy.int64).reshape(n, 784) % 256
     y = numpy.arange(n) % 10
     for part in ('train', 'test'):
-        numpy.savez(str(_cache_dir(root, name) / (part + '.npz')),
-                    x=x.astype(numpy.uint8), y=y.astype(numpy.uint8))
+        numpy.savez(
+            str(_cache_dir(root, name) / (part + '.npz')),
+            x=x.astype(numpy.uint8),
+            y=y.astype(numpy.uint8),
+        )
     return x, y
 
 
-@pytest.mark.parametrize('ndim, rgb, shape', [
-    (1, False, (784,)), (2, False, (28, 28)), (3, False, (1, 28, 28)),
-    (3, True, (3, 28, 28))])
+@pytest.mark.parametrize(
+    'ndim, rgb, shape',
+    [
+        (1, False, (784,)),
+        (2, False, (28, 28)),
+        (3, False, (1, 28, 28)),
+        (3, True, (3, 28, 28)),
+    ],
+)
 def test_mnist_from_chainer_cache(dataset_root, ndim, rgb, shape):
     x, y = _write_mnist_npz(dataset_root, 'mnist')
-    train, test = datasets.get_mnist(ndim=ndim, scale=2., rgb_format=rgb)
+    train, test = datasets.get_mnist(ndim=ndim, scale=2.0, rgb_format=rgb)
     image, label = train[3]
     assert image.shape == shape and image.dtype == numpy.float32
-    numpy.testing.assert_allclose(image.reshape(-1, 784)[0],
-                                  x[3] * 2. / 255, rtol=1e-6)
+    numpy.testing.assert_allclose(
+        image.reshape(-1, 784)[0], x[3] * 2.0 / 255, rtol=1e-6
+    )
     assert label == y[3] and label.dtype == numpy.int32
     images = datasets.get_mnist(withlabel=False, dtype=numpy.float64)[1]
     assert isinstance(images, numpy.ndarray) and images.dtype == numpy.float64
@@ -56,20 +67,16 @@ def test_mnist_from_chainer_cache(dataset_root, ndim, rgb, shape):
 def test_mnist_built_from_raw_idx_files(dataset_root):
     pixels = numpy.random.randint(0, 256, (3, 28, 28)).astype(numpy.uint8)
     labels = numpy.array([4, 0, 9], numpy.uint8)
-    images_blob = numpy.array([2051, 3, 28, 28], '>i4').tobytes() + \
-        pixels.tobytes()
+    images_blob = numpy.array([2051, 3, 28, 28], '>i4').tobytes() + pixels.tobytes()
     labels_blob = numpy.array([2049, 3], '>i4').tobytes() + labels.tobytes()
     for part in ('train', 'test'):
         images_url, labels_url = fashion_mnist._URLS[part]
-        _raw_path(dataset_root, images_url).write_bytes(
-            gzip.compress(images_blob))
-        _raw_path(dataset_root, labels_url).write_bytes(
-            gzip.compress(labels_blob))
-    train, _ = datasets.get_fashion_mnist(ndim=2, scale=255.)
+        _raw_path(dataset_root, images_url).write_bytes(gzip.compress(images_blob))
+        _raw_path(dataset_root, labels_url).write_bytes(gzip.compress(labels_blob))
+    train, _ = datasets.get_fashion_mnist(ndim=2, scale=255.0)
     numpy.testing.assert_array_equal(train[2][0], pixels[2])
     assert train[0][1] == 4
-    cached = numpy.load(str(_cache_dir(dataset_root, 'fashion-mnist') /
-                            'train.npz'))
+    cached = numpy.load(str(_cache_dir(dataset_root, 'fashion-mnist') / 'train.npz'))
     assert cached['x'].shape == (3, 784) and cached['x'].dtype == numpy.uint8
 
 
@@ -105,13 +112,15 @@ def _cifar_archive(path, batches):
 
 def test_cifar10_built_from_the_python_archive(dataset_root):
     batches = {}
-    for i, name in enumerate(['data_batch_%d' % k for k in range(1, 6)] +
-                             ['test_batch']):
+    for i, name in enumerate(
+        ['data_batch_%d' % k for k in range(1, 6)] + ['test_batch']
+    ):
         batches[name] = {
             b'data': numpy.full((2, 3072), i, numpy.uint8),
-            b'labels': [i, i + 1]}
+            b'labels': [i, i + 1],
+        }
     _cifar_archive(_raw_path(dataset_root, cifar._CIFAR10_URL), batches)
-    train, test = datasets.get_cifar10(scale=255.)
+    train, test = datasets.get_cifar10(scale=255.0)
     assert len(train) == 10 and len(test) == 2
     image, label = train[9]
     assert image.shape == (3, 32, 32) and image[0, 0, 0] == 4
@@ -130,11 +139,13 @@ def test_cifar_archive_with_foreign_objects_is_refused(dataset_root):
 
 def test_cifar100_from_chainer_cache(dataset_root):
     folder = _cache_dir(dataset_root, 'cifar')
-    numpy.savez(str(folder / 'cifar-100.npz'),
-                train_x=numpy.zeros((3, 3072), numpy.uint8),
-                train_y=numpy.array([1, 2, 99], numpy.uint8),
-                test_x=numpy.zeros((1, 3072), numpy.uint8),
-                test_y=numpy.array([5], numpy.uint8))
+    numpy.savez(
+        str(folder / 'cifar-100.npz'),
+        train_x=numpy.zeros((3, 3072), numpy.uint8),
+        train_y=numpy.array([1, 2, 99], numpy.uint8),
+        test_x=numpy.zeros((1, 3072), numpy.uint8),
+        test_y=numpy.array([5], numpy.uint8),
+    )
     train, test = datasets.get_cifar100()
     assert train[2][1] == 99 and test[0][0].shape == (3, 32, 32)
 
@@ -142,12 +153,14 @@ def test_cifar100_from_chainer_cache(dataset_root):
 def test_svhn_from_chainer_cache(dataset_root):
     folder = _cache_dir(dataset_root, 'svhn')
     for part in ('train', 'test'):
-        numpy.savez(str(folder / (part + '.npz')),
-                    x=numpy.full((2, 3, 32, 32), 255, numpy.uint8),
-                    y=numpy.array([0, 7]))
-    train, test = datasets.get_svhn(scale=3.)
+        numpy.savez(
+            str(folder / (part + '.npz')),
+            x=numpy.full((2, 3, 32, 32), 255, numpy.uint8),
+            y=numpy.array([0, 7]),
+        )
+    train, test = datasets.get_svhn(scale=3.0)
     image, label = test[1]
-    assert image.shape == (3, 32, 32) and image.max() == 3.
+    assert image.shape == (3, 32, 32) and image.max() == 3.0
     assert label == 7
     with pytest.raises(RuntimeError, match='extra.npz'):
         datasets.get_svhn(add_extra=True)

@@ -33,15 +33,18 @@ def test_random_splits_are_reproducible_partitions():
     assert [len(p) for p in parts] == [2, 2, 2, 2]
     assert len(set(sum((p[:] for p in parts), []))) == 8
     assert [p[:] for p in datasets.split_dataset_n(data, 2)] == [
-        [0, 1, 2, 3], [4, 5, 6, 7]]
+        [0, 1, 2, 3],
+        [4, 5, 6, 7],
+    ]
 
 
 def test_cross_validation_folds():
     folds = datasets.get_cross_validation_datasets(list(range(5)), 2)
     assert [(tr[:], te[:]) for tr, te in folds] == [
-        ([0, 1], [2, 3, 4]), ([2, 3, 4], [0, 1])]
-    folds = datasets.get_cross_validation_datasets_random(
-        list(range(6)), 3, seed=2)
+        ([0, 1], [2, 3, 4]),
+        ([2, 3, 4], [0, 1]),
+    ]
+    folds = datasets.get_cross_validation_datasets_random(list(range(6)), 3, seed=2)
     assert sorted(sum((te[:] for _, te in folds), [])) == list(range(6))
     for tr, te in folds:
         assert sorted(tr[:] + te[:]) == list(range(6))

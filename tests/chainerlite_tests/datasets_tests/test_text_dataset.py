@@ -19,8 +19,7 @@ def test_lines_of_one_file(files):
     assert ds[:] == ['h\u00e9\n', 'world\n', '\n', 'end']
     raw = datasets.TextDataset([files[0]], encoding='utf-8', newline='')
     assert raw[0] == 'h\u00e9\r\n'
-    ascii_ = datasets.TextDataset(files[0], encoding='ascii',
-                                  errors='ignore')
+    ascii_ = datasets.TextDataset(files[0], encoding='ascii', errors='ignore')
     assert ascii_[0] == 'h\n'
     for d in (ds, raw, ascii_):
         d.close()
@@ -29,8 +28,9 @@ def test_lines_of_one_file(files):
 
 
 def test_parallel_files_filter_and_pickle(files):
-    ds = datasets.TextDataset(list(files), encoding=['utf-8', 'ascii'],
-                              filter_func=lambda x, y: y != '2\n')
+    ds = datasets.TextDataset(
+        list(files), encoding=['utf-8', 'ascii'], filter_func=lambda x, y: y != '2\n'
+    )
     assert len(ds) == 3 and ds[1] == ('\n', '3\n')
     clone = pickle.loads(pickle.dumps(ds))
     assert clone[2] == ('end', '4\n')
@@ -47,9 +47,11 @@ def test_files_of_different_lengths(files, tmp_path):
 
 def test_workers_read_their_own_files(files):
     from chainerlite import iterators
+
     ds = datasets.TextDataset(files[1])
-    it = iterators.MultiprocessIterator(ds, 4, n_processes=2, shuffle=False,
-                                        repeat=False)
+    it = iterators.MultiprocessIterator(
+        ds, 4, n_processes=2, shuffle=False, repeat=False
+    )
     assert it.next() == ['1\n', '2\n', '3\n', '4\n']
     it.finalize()
     assert ds[3] == '4\n'

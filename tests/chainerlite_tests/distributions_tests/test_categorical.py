@@ -11,19 +11,17 @@ P = numpy.array([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]])
 def test_categorical_log_prob_entropy_kl():
     d = D.Categorical(P)
     x = numpy.array([[2, 0], [1, 1]])
-    numpy.testing.assert_allclose(
-        d.log_prob(x).array, numpy.log(P[[0, 1], x]))
-    numpy.testing.assert_allclose(
-        d.entropy.array, -(P * numpy.log(P)).sum(-1))
+    numpy.testing.assert_allclose(d.log_prob(x).array, numpy.log(P[[0, 1], x]))
+    numpy.testing.assert_allclose(d.entropy.array, -(P * numpy.log(P)).sum(-1))
     q = P[:, ::-1].copy()
     numpy.testing.assert_allclose(
-        chainer.kl_divergence(d, D.Categorical(q)).array,
-        (P * numpy.log(P / q)).sum(-1))
+        chainer.kl_divergence(d, D.Categorical(q)).array, (P * numpy.log(P / q)).sum(-1)
+    )
     assert d.batch_shape == (2,) and d.event_shape == ()
 
 
 def test_logit_equals_p():
-    logit = numpy.log(P) + 3.
+    logit = numpy.log(P) + 3.0
     numpy.testing.assert_allclose(D.Categorical(logit=logit).p.array, P)
     with pytest.raises(ValueError, match='Categorical'):
         D.Categorical(p=P, logit=logit)
@@ -40,27 +38,28 @@ def test_categorical_sample_frequencies():
 def test_categorical_log_prob_backward():
     x = numpy.array([2, 0])
     gradient_check.check_backward(
-        lambda p: D.Categorical(p).log_prob(x), P, numpy.ones(2))
+        lambda p: D.Categorical(p).log_prob(x), P, numpy.ones(2)
+    )
 
 
 def test_one_hot_categorical():
     d = D.OneHotCategorical(P)
-    x = numpy.array([[0., 0., 1.], [1., 0., 0.]])
-    numpy.testing.assert_allclose(d.log_prob(x).array,
-                                  numpy.log([0.5, 0.6]))
+    x = numpy.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
+    numpy.testing.assert_allclose(d.log_prob(x).array, numpy.log([0.5, 0.6]))
     numpy.testing.assert_allclose(d.mean.array, P)
     numpy.testing.assert_allclose(d.variance.array, P * (1 - P))
     assert d.event_shape == (3,) and d.batch_shape == (2,)
     numpy.random.seed(0)
     smp = d.sample(20000).array
     assert smp.shape == (20000, 2, 3)
-    numpy.testing.assert_array_equal(smp.sum(-1), 1.)
+    numpy.testing.assert_array_equal(smp.sum(-1), 1.0)
     numpy.testing.assert_allclose(smp.mean(0), P, atol=0.02)
     with numpy.errstate(divide='ignore'):
-        zero = D.OneHotCategorical(numpy.array([0., 0.4, 0.6]))
-        lp = zero.log_prob(numpy.array([0., 1., 0.])).array
+        zero = D.OneHotCategorical(numpy.array([0.0, 0.4, 0.6]))
+        lp = zero.log_prob(numpy.array([0.0, 1.0, 0.0])).array
     numpy.testing.assert_allclose(lp, numpy.log(0.4))
     q = P[:, ::-1].copy()
     numpy.testing.assert_allclose(
         chainer.kl_divergence(d, D.OneHotCategorical(q)).array,
-        (P * numpy.log(P / q)).sum(-1))
+        (P * numpy.log(P / q)).sum(-1),
+    )

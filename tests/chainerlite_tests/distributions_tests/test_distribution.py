@@ -25,11 +25,11 @@ class _Coin(chainer.Distribution):
 
 def test_defaults_derived_from_prob_and_cdf():
     dist = _Coin(numpy.array([0.25, 0.5]))
-    x = numpy.array([1., 0.])
+    x = numpy.array([1.0, 0.0])
     numpy.testing.assert_allclose(dist.log_prob(x).array, numpy.log([0.25, 0.5]))
-    numpy.testing.assert_allclose(dist.perplexity(x).array, [4., 2.])
-    numpy.testing.assert_allclose(dist.survival_function(x).array, [0., 0.5])
-    numpy.testing.assert_allclose(dist.log_cdf(x).array, numpy.log([1., 0.5]))
+    numpy.testing.assert_allclose(dist.perplexity(x).array, [4.0, 2.0])
+    numpy.testing.assert_allclose(dist.survival_function(x).array, [0.0, 0.5])
+    numpy.testing.assert_allclose(dist.log_cdf(x).array, numpy.log([1.0, 0.5]))
     assert dist.xp is numpy
 
 
@@ -60,8 +60,8 @@ def test_register_kl_uses_mro_and_missing_pair_raises():
     b = D.Normal(numpy.ones(2), numpy.ones(2))
     numpy.testing.assert_allclose(chainer.kl_divergence(a, b).array, 0.5)
     numpy.testing.assert_allclose(
-        chainer.cross_entropy(a, b).array,
-        a.entropy.array + 0.5)
+        chainer.cross_entropy(a, b).array, a.entropy.array + 0.5
+    )
 
     @chainer.register_kl(MyNormal, MyNormal)
     def kl(p, q):

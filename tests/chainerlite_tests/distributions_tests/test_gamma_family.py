@@ -12,8 +12,8 @@ from chainerlite import gradient_check
 
 stats = pytest.importorskip('scipy.stats')
 
-A = numpy.array([0.7, 2., 5.])
-B = numpy.array([3., 1.5, 0.9])
+A = numpy.array([0.7, 2.0, 5.0])
+B = numpy.array([3.0, 1.5, 0.9])
 
 
 def _close(v, expected, **kw):
@@ -30,7 +30,7 @@ def _mc_kl(p, q, n=200000):
 def test_gamma():
     d = D.Gamma(A, B)
     ref = stats.gamma(A, scale=B)
-    x = numpy.array([0.5, 2., 4.])
+    x = numpy.array([0.5, 2.0, 4.0])
     _close(d.log_prob(x), ref.logpdf(x))
     _close(d.entropy, ref.entropy())
     _close(d.mean, ref.mean())
@@ -38,21 +38,24 @@ def test_gamma():
     q = D.Gamma(B, A)
     _close(chainer.kl_divergence(d, q), _mc_kl(d, q), rtol=2e-2, atol=2e-2)
     gradient_check.check_backward(
-        lambda k, t: D.Gamma(k, t).log_prob(x), (A, B), numpy.ones(3),
-        atol=1e-4, rtol=1e-4)
+        lambda k, t: D.Gamma(k, t).log_prob(x),
+        (A, B),
+        numpy.ones(3),
+        atol=1e-4,
+        rtol=1e-4,
+    )
 
 
 def test_chisquare():
     d = D.Chisquare(A * 2)
     ref = stats.chi2(A * 2)
-    x = numpy.array([0.5, 2., 4.])
+    x = numpy.array([0.5, 2.0, 4.0])
     _close(d.log_prob(x), ref.logpdf(x))
     _close(d.entropy, ref.entropy())
     _close(d.mean, ref.mean())
     _close(d.variance, ref.var())
     numpy.random.seed(0)
-    numpy.testing.assert_allclose(d.sample(20000).array.mean(0), A * 2,
-                                  rtol=0.05)
+    numpy.testing.assert_allclose(d.sample(20000).array.mean(0), A * 2, rtol=0.05)
 
 
 def test_beta():
@@ -66,17 +69,20 @@ def test_beta():
     q = D.Beta(B, A)
     _close(chainer.kl_divergence(d, q), _mc_kl(d, q), rtol=2e-2, atol=2e-2)
     gradient_check.check_backward(
-        lambda a, b: D.Beta(a, b).log_prob(x), (A, B), numpy.ones(3),
-        atol=1e-4, rtol=1e-4)
+        lambda a, b: D.Beta(a, b).log_prob(x),
+        (A, B),
+        numpy.ones(3),
+        atol=1e-4,
+        rtol=1e-4,
+    )
 
 
 def test_dirichlet():
-    alpha = numpy.array([[0.7, 2., 5.], [3., 1.5, 0.9]])
+    alpha = numpy.array([[0.7, 2.0, 5.0], [3.0, 1.5, 0.9]])
     d = D.Dirichlet(alpha)
     assert d.batch_shape == (2,) and d.event_shape == (3,)
     x = numpy.array([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]])
-    _close(d.log_prob(x), [stats.dirichlet(a).logpdf(v)
-                           for a, v in zip(alpha, x)])
+    _close(d.log_prob(x), [stats.dirichlet(a).logpdf(v) for a, v in zip(alpha, x)])
     _close(d.entropy, [stats.dirichlet(a).entropy() for a in alpha])
     _close(d.mean, [stats.dirichlet(a).mean() for a in alpha])
     _close(d.variance, [stats.dirichlet(a).var() for a in alpha])
@@ -87,7 +93,7 @@ def test_dirichlet():
 def test_gumbel():
     d = D.Gumbel(A - 1, B)
     ref = stats.gumbel_r(A - 1, B)
-    x = numpy.array([0.5, 2., -1.])
+    x = numpy.array([0.5, 2.0, -1.0])
     _close(d.log_prob(x), ref.logpdf(x))
     _close(d.cdf(x), ref.cdf(x))
     _close(d.entropy, ref.entropy())
@@ -99,8 +105,7 @@ def test_gumbel():
 
 def test_poisson():
     d = D.Poisson(A)
-    x = numpy.array([0., 2., 7.])
-    _close(d.log_prob(x), x * numpy.log(A) - A
-           - numpy.vectorize(math.lgamma)(x + 1))
+    x = numpy.array([0.0, 2.0, 7.0])
+    _close(d.log_prob(x), x * numpy.log(A) - A - numpy.vectorize(math.lgamma)(x + 1))
     q = D.Poisson(B)
     _close(chainer.kl_divergence(d, q), _mc_kl(d, q), rtol=2e-2, atol=2e-2)

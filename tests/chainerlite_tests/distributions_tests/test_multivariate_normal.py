@@ -61,13 +61,17 @@ def test_log_prob_kl_and_triangular_inv_with_scipy():
     dm = loc2 - loc
     kl_expected = 0.5 * (
         numpy.trace(inv2 @ cov, axis1=-2, axis2=-1)
-        + numpy.einsum('bi,bij,bj->b', dm, inv2, dm) - 3
-        + numpy.log(numpy.linalg.det(cov2) / numpy.linalg.det(cov)))
+        + numpy.einsum('bi,bij,bj->b', dm, inv2, dm)
+        - 3
+        + numpy.log(numpy.linalg.det(cov2) / numpy.linalg.det(cov))
+    )
     kl = chainer.kl_divergence(d, D.MultivariateNormal(loc2, scale_tril=tril2))
     numpy.testing.assert_allclose(kl.array, kl_expected)
     t = tril[0]
     numpy.testing.assert_allclose(
-        multivariate_normal._triangular_inv(t).array, numpy.linalg.inv(t))
+        multivariate_normal._triangular_inv(t).array, numpy.linalg.inv(t)
+    )
     gy = numpy.tril(numpy.ones((3, 3)))
     gradient_check.check_backward(
-        multivariate_normal._triangular_inv, t, gy, atol=1e-4, rtol=1e-4)
+        multivariate_normal._triangular_inv, t, gy, atol=1e-4, rtol=1e-4
+    )

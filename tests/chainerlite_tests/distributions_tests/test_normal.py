@@ -20,7 +20,7 @@ def test_log_prob_cdf_entropy_match_formulas():
     dist = D.Normal(loc, scale)
     x = numpy.linspace(-2, 2, 6).reshape(2, 3)
     z = (x - loc) / scale
-    logpdf = -0.5 * z ** 2 - numpy.log(scale) - 0.5 * math.log(2 * math.pi)
+    logpdf = -0.5 * z**2 - numpy.log(scale) - 0.5 * math.log(2 * math.pi)
     numpy.testing.assert_allclose(dist.log_prob(x).array, logpdf)
     numpy.testing.assert_allclose(dist.prob(x).array, numpy.exp(logpdf))
     cdf = 0.5 * (1 + numpy.vectorize(math.erf)(z / math.sqrt(2)))
@@ -28,9 +28,9 @@ def test_log_prob_cdf_entropy_match_formulas():
     numpy.testing.assert_allclose(dist.survival_function(x).array, 1 - cdf)
     numpy.testing.assert_allclose(dist.log_cdf(x).array, numpy.log(cdf))
     numpy.testing.assert_allclose(
-        dist.entropy.array,
-        0.5 * numpy.log(2 * math.pi * math.e * scale ** 2))
-    numpy.testing.assert_allclose(dist.variance.array, scale ** 2)
+        dist.entropy.array, 0.5 * numpy.log(2 * math.pi * math.e * scale**2)
+    )
+    numpy.testing.assert_allclose(dist.variance.array, scale**2)
     numpy.testing.assert_allclose(dist.stddev.array, scale)
     assert dist.batch_shape == (2, 3) and dist.event_shape == ()
     assert dist.support == 'real'
@@ -41,8 +41,7 @@ def test_log_scale_is_equivalent():
     a = D.Normal(loc, scale=scale)
     b = D.Normal(loc, log_scale=numpy.log(scale))
     numpy.testing.assert_allclose(b.scale.array, scale)
-    numpy.testing.assert_allclose(a.log_prob(loc).array,
-                                  b.log_prob(loc).array)
+    numpy.testing.assert_allclose(a.log_prob(loc).array, b.log_prob(loc).array)
 
 
 def test_sample_statistics():
@@ -59,16 +58,19 @@ def test_log_prob_backward():
     x = numpy.array([0.1, -0.3, 0.7])
     gy = numpy.random.RandomState(1).normal(size=3)
     gradient_check.check_backward(
-        lambda m, s: D.Normal(m, s).log_prob(x), (loc, scale), gy,
-        atol=1e-4, rtol=1e-4)
+        lambda m, s: D.Normal(m, s).log_prob(x), (loc, scale), gy, atol=1e-4, rtol=1e-4
+    )
 
 
 def test_kl_matches_closed_form():
     loc1, scale1 = _params((3,))
     loc2, scale2 = loc1[::-1].copy(), scale1[::-1].copy()
     kl = chainer.kl_divergence(D.Normal(loc1, scale1), D.Normal(loc2, scale2))
-    expected = (numpy.log(scale2 / scale1)
-                + (scale1 ** 2 + (loc1 - loc2) ** 2) / (2 * scale2 ** 2) - 0.5)
+    expected = (
+        numpy.log(scale2 / scale1)
+        + (scale1**2 + (loc1 - loc2) ** 2) / (2 * scale2**2)
+        - 0.5
+    )
     numpy.testing.assert_allclose(kl.array, expected)
 
 
@@ -87,13 +89,16 @@ def test_icdf_inverts_cdf():
     x = dist.icdf(p)
     numpy.testing.assert_allclose(dist.cdf(x).array, p, rtol=1e-12)
     gradient_check.check_backward(
-        lambda loc, scale: D.Normal(loc, scale).icdf(p), (loc, scale),
-        numpy.ones((2, 3)))
+        lambda loc, scale: D.Normal(loc, scale).icdf(p),
+        (loc, scale),
+        numpy.ones((2, 3)),
+    )
 
 
 def test_icdf_needs_scipy_on_the_cpu():
     try:
         import scipy  # NOQA
+
         pytest.skip('SciPy is installed')
     except ImportError:
         pass
@@ -105,5 +110,7 @@ def test_icdf_needs_scipy_on_the_cpu():
 def test_survival_function_keeps_the_upper_tail():
     dist = D.Normal(numpy.zeros(1), numpy.ones(1))
     numpy.testing.assert_allclose(
-        dist.survival_function(numpy.array([10.])).array,
-        [7.619853024160527e-24], rtol=1e-14)
+        dist.survival_function(numpy.array([10.0])).array,
+        [7.619853024160527e-24],
+        rtol=1e-14,
+    )

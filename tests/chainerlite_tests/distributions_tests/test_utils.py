@@ -9,8 +9,8 @@ from chainerlite.utils import type_check
 
 
 def test_modified_xlogx_forward():
-    x = numpy.array([0., 0.5, 1., 2.])
-    expected = [0., 0.5 * numpy.log(0.5), 0., 2 * numpy.log(2.)]
+    x = numpy.array([0.0, 0.5, 1.0, 2.0])
+    expected = [0.0, 0.5 * numpy.log(0.5), 0.0, 2 * numpy.log(2.0)]
     numpy.testing.assert_allclose(utils._modified_xlogx(x).array, expected)
 
 

@@ -1,4 +1,5 @@
 """The data-parallel example trains under mpiexec -n 2."""
+
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import pytest
 def test_two_processes_learn(tmp_path):
     pytest.importorskip('mpi4py')
     from chainerlite.chainermn.testing import find_mpiexec
+
     mpiexec = find_mpiexec()
     if mpiexec is None:
         pytest.skip('no mpiexec')
@@ -16,12 +18,25 @@ def test_two_processes_learn(tmp_path):
         pytest.skip('runs its own mpiexec: only from a single process')
     env = dict(os.environ, OPENBLAS_NUM_THREADS='1')
     out = subprocess.run(
-        [mpiexec, '-n', '2', sys.executable, '-m',
-         'chainerlite.examples.train_digits_mpi', '--epoch', '3',
-         '--out', str(tmp_path)],
-        capture_output=True, text=True, timeout=300, env=env)
+        [
+            mpiexec,
+            '-n',
+            '2',
+            sys.executable,
+            '-m',
+            'chainerlite.examples.train_digits_mpi',
+            '--epoch',
+            '3',
+            '--out',
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.count('2 processes') == 1       # rank 0 alone prints
+    assert out.stdout.count('2 processes') == 1  # rank 0 alone prints
     last = out.stdout.strip().splitlines()[-1].split()
     assert last[0] == '3'
-    assert float(last[4]) > 0.8                       # validation accuracy
+    assert float(last[4]) > 0.8  # validation accuracy

@@ -26,11 +26,13 @@ def _hook_with_fake_nvtx(monkeypatch, available=True):
     nvtx = types.SimpleNamespace(
         available=available,
         RangePush=lambda message: ranges.append(message),
-        RangePop=lambda: ranges.append(None))
+        RangePop=lambda: ranges.append(None),
+    )
     with monkeypatch.context() as m:
         m.setattr(cuda, 'available', True)
-        m.setattr(cuda, 'cupy', types.SimpleNamespace(
-            cuda=types.SimpleNamespace(nvtx=nvtx)))
+        m.setattr(
+            cuda, 'cupy', types.SimpleNamespace(cuda=types.SimpleNamespace(nvtx=nvtx))
+        )
         return cuda_profile.CUDAProfileHook(), ranges
 
 
@@ -46,10 +48,19 @@ def test_ranges_wrap_each_call_and_nest(monkeypatch):
         y = F.sum(F.exp(x))
         y.backward()
     assert ranges == [
-        'exp.forward', None,
-        'Sum.forward', None,
-        'Sum.backward', 'BroadcastTo.forward', None, None,
-        'exp.backward', '_ * _.forward', None, None]
+        'exp.forward',
+        None,
+        'Sum.forward',
+        None,
+        'Sum.backward',
+        'BroadcastTo.forward',
+        None,
+        None,
+        'exp.backward',
+        '_ * _.forward',
+        None,
+        None,
+    ]
 
 
 @attr.gpu

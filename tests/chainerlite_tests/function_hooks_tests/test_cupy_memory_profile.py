@@ -14,8 +14,10 @@ from chainerlite.testing import attr
 
 
 def test_exported():
-    assert (function_hooks.CupyMemoryProfileHook
-            is cupy_memory_profile.CupyMemoryProfileHook)
+    assert (
+        function_hooks.CupyMemoryProfileHook
+        is cupy_memory_profile.CupyMemoryProfileHook
+    )
 
 
 def test_without_cuda_creating_the_hook_raises(monkeypatch):
@@ -49,8 +51,11 @@ class _FakePool(object):
             def malloc_preprocess(self, **kwargs):
                 pass
 
-        self.module = types.SimpleNamespace(cuda=types.SimpleNamespace(
-            memory_hook=types.SimpleNamespace(MemoryHook=MemoryHook)))
+        self.module = types.SimpleNamespace(
+            cuda=types.SimpleNamespace(
+                memory_hook=types.SimpleNamespace(MemoryHook=MemoryHook)
+            )
+        )
 
     def malloc(self, size, acquire):
         rounded = -(-size // 512) * 512
@@ -61,7 +66,6 @@ class _FakePool(object):
 
 
 class Malloc(function_node.FunctionNode):
-
     def __init__(self, pool, size, acquire):
         self.pool, self.size, self.acquire = pool, size, acquire
 
@@ -88,7 +92,7 @@ def _variable():
 
 def _new_hook(pool, monkeypatch):
     hook = cupy_memory_profile.CupyMemoryProfileHook()
-    monkeypatch.undo()   # the hook keeps its CuPy memory hook; ops need no fake
+    monkeypatch.undo()  # the hook keeps its CuPy memory hook; ops need no fake
     return hook
 
 
@@ -98,30 +102,31 @@ def test_used_and_acquired_bytes_per_call(pool, monkeypatch):
     x = _variable()
     with hook:
         assert len(pool.hooks) == 1
-        y, = Malloc(pool, 1000, True).apply((x,))
-        z, = Malloc(pool, 100, False).apply((y,))
+        (y,) = Malloc(pool, 1000, True).apply((x,))
+        (z,) = Malloc(pool, 100, False).apply((y,))
         z.grad = numpy.ones(3, numpy.float32)
         z.backward()
     assert pool.hooks == {}
-    pool.malloc(512, True)    # after the block: not counted
+    pool.malloc(512, True)  # after the block: not counted
     Malloc(pool, 512, True).apply((x,))
     assert hook.call_history == [
-        ('Malloc', 1024, 1024), ('Malloc', 512, 0),
-        ('Malloc', 512, 0), ('Malloc', 3072, 0)]
+        ('Malloc', 1024, 1024),
+        ('Malloc', 512, 0),
+        ('Malloc', 512, 0),
+        ('Malloc', 3072, 0),
+    ]
     assert hook.total_used_bytes() == 1024 + 512 + 512 + 3072
     assert hook.total_acquired_bytes() == 1024
     assert hook.summary() == {
-        'Malloc': {'used_bytes': 5120, 'acquired_bytes': 1024,
-                   'occurrence': 4}}
+        'Malloc': {'used_bytes': 5120, 'acquired_bytes': 1024, 'occurrence': 4}
+    }
 
 
 def test_nested_calls_are_not_counted_twice(pool, monkeypatch):
     hook = _new_hook(pool, monkeypatch)
     with hook:
-        F.forget(lambda a: Malloc(pool, 2048, True).apply((a,))[0],
-                 _variable())
-    assert hook.call_history == [('Malloc', 2048, 2048),
-                                 ('Forget', 2048, 2048)]
+        F.forget(lambda a: Malloc(pool, 2048, True).apply((a,))[0], _variable())
+    assert hook.call_history == [('Malloc', 2048, 2048), ('Forget', 2048, 2048)]
     assert hook.total_used_bytes() == 2048
     assert hook.total_acquired_bytes() == 2048
     assert list(hook.summary()) == ['Malloc', 'Forget']
@@ -140,21 +145,25 @@ def test_local_registration(pool, monkeypatch):
 
 def test_print_report(pool, monkeypatch):
     hook = _new_hook(pool, monkeypatch)
-    hook.call_history.extend([
-        ('LinearFunction', 3 * 2 ** 20, 2 ** 20), ('ReLU', 512, 0),
-        ('LinearFunction', 2 ** 20, 0)])
+    hook.call_history.extend(
+        [
+            ('LinearFunction', 3 * 2**20, 2**20),
+            ('ReLU', 512, 0),
+            ('LinearFunction', 2**20, 0),
+        ]
+    )
     out = io.StringIO()
     hook.print_report(file=out)
     lines = out.getvalue().splitlines()
     assert [line.split() for line in lines] == [
         ['FunctionName', 'UsedBytes', 'AcquiredBytes', 'Occurrence'],
         ['LinearFunction', '4.00MB', '1.00MB', '2'],
-        ['ReLU', '0.00MB', '0.00MB', '1']]
+        ['ReLU', '0.00MB', '0.00MB', '1'],
+    ]
     assert len({len(line) for line in lines}) == 1
     out = io.StringIO()
     hook.print_report(unit='auto_foreach', file=out)
-    assert out.getvalue().splitlines()[2].split() == [
-        'ReLU', '512.00B', '0.00B', '1']
+    assert out.getvalue().splitlines()[2].split() == ['ReLU', '512.00B', '0.00B', '1']
 
 
 @attr.gpu

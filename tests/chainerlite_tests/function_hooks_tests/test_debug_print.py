@@ -22,9 +22,14 @@ def _blocks(text):
 
 
 def _array_block(index, shape, dtype, stats):
-    return ['<array %d>' % index, '- device: CPU',
-            '- backend: numpy.ndarray', '- shape: %s' % (shape,),
-            '- dtype: %s' % dtype, '- statistics: %s' % stats]
+    return [
+        '<array %d>' % index,
+        '- device: CPU',
+        '- backend: numpy.ndarray',
+        '- shape: %s' % (shape,),
+        '- dtype: %s' % dtype,
+        '- statistics: %s' % stats,
+    ]
 
 
 def test_exported_with_chainer_name():
@@ -41,8 +46,8 @@ def test_forward_prints_label_and_input_summaries():
     assert _blocks(out.getvalue()) == [
         ['function\t_ * _', 'input data']
         + _array_block(0, (2,), 'float32', 'mean=2, std=1, min=1, max=3')
-        + _array_block(1, (1, 2), 'float32',
-                       'mean=0, std=2, min=-2, max=2')]
+        + _array_block(1, (1, 2), 'float32', 'mean=0, std=2, min=-2, max=2')
+    ]
 
 
 def test_backward_prints_inputs_and_output_gradients():
@@ -54,11 +59,15 @@ def test_backward_prints_inputs_and_output_gradients():
         y.backward()
     blocks = _blocks(out.getvalue())
     assert [block[0] for block in blocks] == [
-        'function\texp', 'function\texp', 'function\t_ * _']
+        'function\texp',
+        'function\texp',
+        'function\t_ * _',
+    ]
     # Exp keeps its output, not its input, for backward.
     assert blocks[1] == (
         ['function\texp', 'input data', '(removed)', 'output gradient']
-        + _array_block(0, (2,), 'float32', 'mean=3, std=1, min=2, max=4'))
+        + _array_block(0, (2,), 'float32', 'mean=3, std=1, min=2, max=4')
+    )
 
 
 def test_integer_and_empty_arrays():
@@ -81,13 +90,12 @@ def test_missing_output_gradient_is_shown_as_none():
         y0.backward()
     block = _blocks(out.getvalue())[0]
     assert block[0] == 'function\tSplitAxis'
-    gradients = block[block.index('output gradient') + 1:]
+    gradients = block[block.index('output gradient') + 1 :]
     assert gradients[0] == '<array 0>'
     assert gradients[-1] == '(None)'
 
 
 class _CountingStream(io.StringIO):
-
     def __init__(self):
         super().__init__()
         self.flushes = 0

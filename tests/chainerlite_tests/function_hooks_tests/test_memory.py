@@ -12,9 +12,9 @@ from chainerlite import function_hooks
 from chainerlite import function_node
 from chainerlite.function_hooks import memory
 
-_N = 125000          # float64 elements: 1,000,000 bytes
+_N = 125000  # float64 elements: 1,000,000 bytes
 _MB = 8 * _N
-_SLACK = 65536       # bytes of Python objects tolerated in a measurement
+_SLACK = 65536  # bytes of Python objects tolerated in a measurement
 
 
 class Allocate(function_node.FunctionNode):
@@ -24,12 +24,12 @@ class Allocate(function_node.FunctionNode):
         out = numpy.ones(_N)
         temporary = numpy.ones(4 * _N)
         del temporary
-        return out,
+        return (out,)
 
     def backward(self, indexes, grad_outputs):
         temporary = numpy.ones(2 * _N)
         del temporary
-        return chainerlite.Variable(numpy.zeros((), numpy.float64)),
+        return (chainerlite.Variable(numpy.zeros((), numpy.float64)),)
 
 
 @pytest.fixture
@@ -52,8 +52,8 @@ def test_exported():
 
 def test_allocated_and_peak_bytes_of_a_call(no_tracing):
     with memory.MemoryHook() as hook:
-        y, = Allocate().apply((_scalar(),))
-    (name, allocated, peak), = hook.call_history
+        (y,) = Allocate().apply((_scalar(),))
+    ((name, allocated, peak),) = hook.call_history
     assert name == 'Allocate'
     assert _MB <= allocated <= _MB + _SLACK
     assert 5 * _MB <= peak <= 5 * _MB + _SLACK
@@ -63,11 +63,11 @@ def test_allocated_and_peak_bytes_of_a_call(no_tracing):
 def test_backward_is_measured_and_frees_count_negative(no_tracing):
     x = _scalar()
     with memory.MemoryHook() as hook:
-        y, = Allocate().apply((x,))
+        (y,) = Allocate().apply((x,))
         y.grad = numpy.ones(_N)
         y.backward()
         del y
-        F.identity(numpy.ones(_N))   # output dropped at once
+        F.identity(numpy.ones(_N))  # output dropped at once
     names = [name for name, _, _ in hook.call_history]
     assert names == ['Allocate', 'Allocate', 'Identity']
     _, allocated, peak = hook.call_history[1]
@@ -77,10 +77,10 @@ def test_backward_is_measured_and_frees_count_negative(no_tracing):
 
 def test_nested_calls_and_totals(no_tracing):
     def twice(a):
-        first, = Allocate().apply((a,))
+        (first,) = Allocate().apply((a,))
         return Allocate().apply((first,))[0]
 
-    F.forget(twice, _scalar())   # the first call imports modules lazily
+    F.forget(twice, _scalar())  # the first call imports modules lazily
     with memory.MemoryHook() as hook:
         F.forget(twice, _scalar())
     names = [name for name, _, _ in hook.call_history]
@@ -95,9 +95,11 @@ def test_nested_calls_and_totals(no_tracing):
     assert list(summary) == ['Allocate', 'Forget']
     assert summary['Allocate']['occurrence'] == 2
     assert summary['Allocate']['allocated_bytes'] == (
-        hook.call_history[0][1] + hook.call_history[1][1])
+        hook.call_history[0][1] + hook.call_history[1][1]
+    )
     assert summary['Allocate']['peak_bytes'] == max(
-        hook.call_history[0][2], hook.call_history[1][2])
+        hook.call_history[0][2], hook.call_history[1][2]
+    )
 
 
 class PeakThenNest(function_node.FunctionNode):
@@ -106,7 +108,7 @@ class PeakThenNest(function_node.FunctionNode):
     def forward(self, inputs):
         temporary = numpy.ones(4 * _N)
         del temporary
-        return F.identity(inputs[0]).array,
+        return (F.identity(inputs[0]).array,)
 
 
 def test_peak_before_a_nested_call_is_kept(no_tracing):
@@ -162,8 +164,14 @@ def _report(history, unit):
 
 
 def test_print_report_table():
-    lines = _report([('LinearFunction', 1536, 3072), ('ReLU', -512, 0),
-                     ('LinearFunction', 512, 1024)], 'KB')
+    lines = _report(
+        [
+            ('LinearFunction', 1536, 3072),
+            ('ReLU', -512, 0),
+            ('LinearFunction', 512, 1024),
+        ],
+        'KB',
+    )
     assert [line.split() for line in lines] == [
         ['FunctionName', 'AllocatedBytes', 'PeakBytes', 'Occurrence'],
         ['LinearFunction', '2.00KB', '3.00KB', '2'],
@@ -172,14 +180,17 @@ def test_print_report_table():
     assert len({len(line) for line in lines}) == 1  # aligned columns
 
 
-@pytest.mark.parametrize('unit, cells', [
-    ('auto', ['0.00MB', '3.00MB', '1.50MB', '0.00MB']),
-    ('auto_foreach', ['100.00B', '3.00MB', '1.50MB', '0.00B']),
-    ('B', ['100.00B', '3145728.00B', '1572864.00B', '0.00B']),
-    ('GB', ['0.00GB', '0.00GB', '0.00GB', '0.00GB']),
-])
+@pytest.mark.parametrize(
+    'unit, cells',
+    [
+        ('auto', ['0.00MB', '3.00MB', '1.50MB', '0.00MB']),
+        ('auto_foreach', ['100.00B', '3.00MB', '1.50MB', '0.00B']),
+        ('B', ['100.00B', '3145728.00B', '1572864.00B', '0.00B']),
+        ('GB', ['0.00GB', '0.00GB', '0.00GB', '0.00GB']),
+    ],
+)
 def test_print_report_units(unit, cells):
-    lines = _report([('A', 100, 3 * 2 ** 20), ('B', 3 * 2 ** 19, 0)], unit)
+    lines = _report([('A', 100, 3 * 2**20), ('B', 3 * 2**19, 0)], unit)
     assert [cell for line in lines[1:] for cell in line.split()[1:3]] == cells
 
 
@@ -190,4 +201,5 @@ def test_print_report_rejects_unknown_unit():
 
 def test_print_report_of_nothing():
     assert _report([], 'auto') == [
-        'FunctionName  AllocatedBytes  PeakBytes  Occurrence']
+        'FunctionName  AllocatedBytes  PeakBytes  Occurrence'
+    ]

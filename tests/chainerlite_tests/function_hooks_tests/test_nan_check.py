@@ -21,8 +21,11 @@ def test_exported():
 @pytest.mark.parametrize('bad', [numpy.nan, numpy.inf, -numpy.inf])
 def test_forward_input_given_as_data(bad):
     x = _variable([1.0, bad])
-    with pytest.raises(RuntimeError, match=r'NaNHook: Exp .* input 0 in '
-                                           r'forward'):
+    with pytest.raises(
+        RuntimeError,
+        match=r'NaNHook: Exp .* input 0 in '
+        r'forward',
+    ):
         with nan_check.NaNHook():
             F.exp(x)
 
@@ -33,7 +36,7 @@ def test_forward_raises_at_the_function_producing_the_value():
     with pytest.raises(RuntimeError) as info:
         with nan_check.NaNHook(), numpy.errstate(divide='ignore'):
             calls.append('start')
-            F.log(x)                 # computes -inf
+            F.log(x)  # computes -inf
             calls.append('log')
     assert calls == ['start']
     message = str(info.value)
@@ -46,12 +49,12 @@ def test_backward_raises_at_the_function_receiving_the_gradient():
     x = _variable([0.0, 4.0])
     with nan_check.NaNHook():
         h = F.identity(x)
-        y = F.sum(F.sqrt(h))     # finite forward
+        y = F.sum(F.sqrt(h))  # finite forward
     g = F.sqrt(h)
     g.grad = numpy.array([numpy.inf, 1.0], numpy.float32)
     with pytest.raises(RuntimeError) as info:
         with nan_check.NaNHook():
-            g.backward()         # an infinite gradient arrives at Sqrt
+            g.backward()  # an infinite gradient arrives at Sqrt
     message = str(info.value)
     assert 'Sqrt' in message and 'output 0' in message
     assert 'backward' in message
@@ -61,10 +64,10 @@ def test_backward_raises_at_the_function_receiving_the_gradient():
 
 def test_functions_run_by_a_backward_are_checked_as_they_produce():
     x = _variable([0.0, 4.0])
-    y = F.sum(F.sqrt(x))         # finite forward
+    y = F.sum(F.sqrt(x))  # finite forward
     with pytest.raises(RuntimeError) as info:
         with nan_check.NaNHook(), numpy.errstate(divide='ignore'):
-            y.backward()         # sqrt's backward divides by zero
+            y.backward()  # sqrt's backward divides by zero
     assert 'produced a non-finite value' in str(info.value)
     assert x.grad is None
 

@@ -16,7 +16,6 @@ from chainerlite.testing import attr
 
 
 class Sleep(function_node.FunctionNode):
-
     def forward(self, inputs):
         time.sleep(0.01)
         return inputs
@@ -47,19 +46,21 @@ def test_forward_and_backward_calls_are_recorded():
     assert list(summary) == ['Exp', 'Mul']
     assert summary['Exp']['occurrence'] == 2
     assert summary['Exp']['elapsed_time'] == pytest.approx(
-        hook.call_history[0][1] + hook.call_history[2][1])
+        hook.call_history[0][1] + hook.call_history[2][1]
+    )
     assert hook.total_time() == pytest.approx(summary['Exp']['elapsed_time'])
 
 
 def test_total_time_sums_outermost_calls():
     x = _variable()
     with timer.TimerHook() as hook:
-        y, = Sleep().apply((x,))
+        (y,) = Sleep().apply((x,))
         y.grad = numpy.ones((2, 3))
         y.backward()
     assert hook.total_time() >= 0.02
     assert hook.total_time() == pytest.approx(
-        sum(elapsed for _, elapsed in hook.call_history))
+        sum(elapsed for _, elapsed in hook.call_history)
+    )
 
 
 def test_nested_calls_in_forget_are_not_double_counted():
@@ -109,8 +110,9 @@ def _hook_with_history(history):
 
 
 def test_print_report_table():
-    hook = _hook_with_history([
-        ('LinearFunction', 1.5), ('ReLU', 0.25), ('LinearFunction', 0.5)])
+    hook = _hook_with_history(
+        [('LinearFunction', 1.5), ('ReLU', 0.25), ('LinearFunction', 0.5)]
+    )
     lines = _report(hook, 'sec')
     assert [line.split()[:3] for line in lines] == [
         ['FunctionName', 'ElapsedTime', 'Occurrence'],
@@ -120,13 +122,16 @@ def test_print_report_table():
     assert len({len(line) for line in lines}) == 1  # aligned columns
 
 
-@pytest.mark.parametrize('unit, cells', [
-    ('auto', ['2.00ms', '0.25ms']),
-    ('auto_foreach', ['2.00ms', '250.00us']),
-    ('sec', ['0.00sec', '0.00sec']),
-    ('us', ['2000.00us', '250.00us']),
-    ('ns', ['2000000.00ns', '250000.00ns']),
-])
+@pytest.mark.parametrize(
+    'unit, cells',
+    [
+        ('auto', ['2.00ms', '0.25ms']),
+        ('auto_foreach', ['2.00ms', '250.00us']),
+        ('sec', ['0.00sec', '0.00sec']),
+        ('us', ['2000.00us', '250.00us']),
+        ('ns', ['2000000.00ns', '250000.00ns']),
+    ],
+)
 def test_print_report_units(unit, cells):
     lines = _report(_hook_with_history([('A', 0.002), ('B', 0.00025)]), unit)
     assert [line.split()[1] for line in lines[1:]] == cells
@@ -134,8 +139,13 @@ def test_print_report_units(unit, cells):
 
 def test_print_report_of_nothing():
     assert _report(timer.TimerHook(), 'auto')[0].split() == [
-        'FunctionName', 'ElapsedTime', 'Occurrence', 'SelfTime', 'Forward',
-        'Backward']
+        'FunctionName',
+        'ElapsedTime',
+        'Occurrence',
+        'SelfTime',
+        'Forward',
+        'Backward',
+    ]
 
 
 def test_self_time_excludes_nested_calls_and_directions_are_split():
@@ -148,8 +158,9 @@ def test_self_time_excludes_nested_calls_and_directions_are_split():
     forget, sleep = summary['Forget'], summary['Sleep']
     for record in summary.values():
         assert 0 <= record['self_time'] <= record['elapsed_time'] + 1e-9
-        assert record['forward_time'] + record['backward_time'] == \
-            pytest.approx(record['elapsed_time'])
+        assert record['forward_time'] + record['backward_time'] == pytest.approx(
+            record['elapsed_time']
+        )
     # Forget's own work is tiny: its time is Sleep's (run inside it)
     assert forget['self_time'] < forget['elapsed_time'] - 0.02
     assert sleep['forward_time'] >= 0.02 and sleep['backward_time'] >= 0.01
@@ -167,7 +178,8 @@ def test_chainer_doc_example():
     model3(z)
     assert m.total_time() > 0
     assert {name: r['occurrence'] for name, r in m.summary().items()} == {
-        'LinearFunction': 2}
+        'LinearFunction': 2
+    }
 
 
 @attr.gpu
@@ -204,11 +216,13 @@ def test_a_call_that_raised_inside_another_is_dropped():
     assert summary['Exp']['occurrence'] == 2
     # both top-level calls count once each in the total
     assert hook.total_time() == pytest.approx(
-        summary['Forget']['elapsed_time'] + hook.call_history[-1][1])
+        summary['Forget']['elapsed_time'] + hook.call_history[-1][1]
+    )
 
 
 def test_one_hook_in_two_threads_keeps_their_calls_apart():
     import threading
+
     hook = timer.TimerHook()
     barrier = threading.Barrier(2)
 
@@ -224,20 +238,19 @@ def test_one_hook_in_two_threads_keeps_their_calls_apart():
     for t in threads:
         t.join()
     assert hook.summary()['Exp']['occurrence'] == 100
-    assert hook.total_time() == pytest.approx(
-        hook.summary()['Exp']['elapsed_time'])
+    assert hook.total_time() == pytest.approx(hook.summary()['Exp']['elapsed_time'])
 
 
 def _check_only_sleeps_counted(hook, occurrence):
     summary = hook.summary()
-    assert list(summary) == ['Sleep']   # the raising call is not recorded
+    assert list(summary) == ['Sleep']  # the raising call is not recorded
     assert summary['Sleep']['occurrence'] == occurrence
     assert all(elapsed > 0 for _, elapsed in hook.call_history)
     # every Sleep ran at top level: the total is their sum
-    assert hook.total_time() == pytest.approx(
-        summary['Sleep']['elapsed_time'])
+    assert hook.total_time() == pytest.approx(summary['Sleep']['elapsed_time'])
     assert summary['Sleep']['self_time'] == pytest.approx(
-        summary['Sleep']['elapsed_time'])
+        summary['Sleep']['elapsed_time']
+    )
 
 
 def test_a_raise_out_of_the_with_block_leaves_no_open_call():
@@ -273,7 +286,7 @@ class _FailBackward(function_node.FunctionNode):
 
 def test_a_backward_that_raised_is_forgotten():
     x = _variable()
-    y, = _FailBackward().apply((x,))
+    (y,) = _FailBackward().apply((x,))
     y.grad = numpy.ones_like(y.array)
     with timer.TimerHook() as hook:
         with pytest.raises(ValueError):

@@ -18,7 +18,6 @@ from chainerlite.testing import attr
 
 
 class Sleep(function_node.FunctionNode):
-
     def forward(self, inputs):
         time.sleep(0.01)
         return inputs
@@ -29,7 +28,6 @@ class Sleep(function_node.FunctionNode):
 
 
 class Fail(function_node.FunctionNode):
-
     def forward(self, inputs):
         raise ValueError('failing on purpose')
 
@@ -52,17 +50,20 @@ def test_forward_and_backward_calls_with_nesting():
         y = F.sum(F.exp(_variable()))
         y.backward()
     assert _summary(hook) == [
-        ('Exp', 'forward', 0), ('Sum', 'forward', 0),
-        ('Sum', 'backward', 0), ('BroadcastTo', 'forward', 1),
-        ('Exp', 'backward', 0), ('Mul', 'forward', 1)]
+        ('Exp', 'forward', 0),
+        ('Sum', 'forward', 0),
+        ('Sum', 'backward', 0),
+        ('BroadcastTo', 'forward', 1),
+        ('Exp', 'backward', 0),
+        ('Mul', 'forward', 1),
+    ]
     thread_id = threading.get_native_id()
     assert all(e.thread_id == thread_id for e in hook.events)
     events = hook.events
     assert [e.start for e in events] == sorted(e.start for e in events)
     exp_backward, mul = events[4], events[5]
     assert exp_backward.start <= mul.start
-    assert (mul.start + mul.duration
-            <= exp_backward.start + exp_backward.duration)
+    assert mul.start + mul.duration <= exp_backward.start + exp_backward.duration
 
 
 def test_calls_recomputed_by_forget_are_nested():
@@ -71,16 +72,22 @@ def test_calls_recomputed_by_forget_are_nested():
         y.grad = numpy.ones((2, 3), numpy.float32)
         y.backward()
     assert _summary(hook) == [
-        ('Forget', 'forward', 0), ('MulConstant', 'forward', 1),
+        ('Forget', 'forward', 0),
+        ('MulConstant', 'forward', 1),
         ('Exp', 'forward', 1),
-        ('Forget', 'backward', 0), ('MulConstant', 'forward', 1),
-        ('Exp', 'forward', 1), ('Exp', 'backward', 1), ('Mul', 'forward', 2),
-        ('MulConstant', 'backward', 1), ('MulConstant', 'forward', 2)]
+        ('Forget', 'backward', 0),
+        ('MulConstant', 'forward', 1),
+        ('Exp', 'forward', 1),
+        ('Exp', 'backward', 1),
+        ('Mul', 'forward', 2),
+        ('MulConstant', 'backward', 1),
+        ('MulConstant', 'forward', 2),
+    ]
 
 
 def test_durations_are_measured():
     with trace.TraceHook() as hook:
-        y, = Sleep().apply((_variable(),))
+        (y,) = Sleep().apply((_variable(),))
         y.grad = numpy.ones((2, 3), numpy.float32)
         y.backward()
     forward, backward = hook.events
@@ -91,8 +98,16 @@ def test_durations_are_measured():
     assert events[1]['ts'] == pytest.approx(backward.start * 1e6)
 
 
-_EVENT_KEYS = {'name': str, 'cat': str, 'ph': str, 'ts': float,
-               'dur': float, 'pid': int, 'tid': int, 'args': dict}
+_EVENT_KEYS = {
+    'name': str,
+    'cat': str,
+    'ph': str,
+    'ts': float,
+    'dur': float,
+    'pid': int,
+    'tid': int,
+    'args': dict,
+}
 
 
 def _check_chrome_trace(document):
@@ -147,13 +162,15 @@ def test_saved_chrome_trace_is_valid(tmp_path):
     assert len(events) == len(hook.events) == 20
     assert max(e['args']['depth'] for e in events) == 2
     assert [(e['name'], e['cat']) for e in events] == [
-        (e.name, e.phase) for e in hook.events]
+        (e.name, e.phase) for e in hook.events
+    ]
 
 
 def test_nesting_checker_rejects_overlap():
     events = [
         {'ts': 0.0, 'dur': 10.0, 'args': {'depth': 0}},
-        {'ts': 5.0, 'dur': 10.0, 'args': {'depth': 1}}]
+        {'ts': 5.0, 'dur': 10.0, 'args': {'depth': 1}},
+    ]
     with pytest.raises(AssertionError):
         _check_nesting(events)
     events[1]['dur'] = 5.0
@@ -210,7 +227,13 @@ def test_one_hook_registered_in_several_threads():
     for events in by_thread.values():
         assert len(events) == 20 * 6
         assert [e['name'] for e in events[:6]] == [
-            'Forget', 'Exp', 'Forget', 'Exp', 'Exp', 'Mul']
+            'Forget',
+            'Exp',
+            'Forget',
+            'Exp',
+            'Exp',
+            'Mul',
+        ]
 
 
 def test_a_failed_call_does_not_disturb_the_next_block():
@@ -252,7 +275,9 @@ def test_hook_keeps_no_function_nodes_or_arrays():
 
 def test_empty_trace():
     assert trace.TraceHook().chrome_trace() == {
-        'traceEvents': [], 'displayTimeUnit': 'ms'}
+        'traceEvents': [],
+        'displayTimeUnit': 'ms',
+    }
 
 
 @attr.gpu

@@ -8,7 +8,6 @@ import chainerlite.links as L
 
 
 class _MLP(chainer.Chain):
-
     def __init__(self):
         super(_MLP, self).__init__()
         with self.init_scope():

@@ -4,11 +4,14 @@ import pytest
 from chainerlite import initializers
 
 
-@pytest.mark.parametrize('initializer, value', [
-    (initializers.Constant(3.5), 3.5),
-    (initializers.Zero(), 0.0),
-    (initializers.One(), 1.0),
-])
+@pytest.mark.parametrize(
+    'initializer, value',
+    [
+        (initializers.Constant(3.5), 3.5),
+        (initializers.Zero(), 0.0),
+        (initializers.One(), 1.0),
+    ],
+)
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
 def test_fill(initializer, value, dtype):
     array = numpy.empty((2, 3), dtype)
@@ -42,8 +45,7 @@ def test_base_class_is_abstract():
         initializers.Initializer()(numpy.empty(2))
 
 
-@pytest.mark.parametrize(
-    'dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
 def test_identity(dtype):
     array = numpy.empty((3, 3), dtype)
     initializers.Identity(scale=2.5)(array)
@@ -62,5 +64,4 @@ def test_identity_default_scale_and_dtype_check():
     initializers.Identity(dtype=numpy.float64)(array)
     numpy.testing.assert_array_equal(array, numpy.eye(2))
     with pytest.raises(AssertionError):
-        initializers.Identity(dtype=numpy.float64)(
-            numpy.empty((2, 2), numpy.float32))
+        initializers.Identity(dtype=numpy.float64)(numpy.empty((2, 2), numpy.float32))

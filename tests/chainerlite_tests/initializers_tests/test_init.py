@@ -8,8 +8,7 @@ from chainerlite.testing import attr
 
 
 def test_get_initializer_none_is_lecun_normal():
-    assert isinstance(initializers._get_initializer(None),
-                      initializers.LeCunNormal)
+    assert isinstance(initializers._get_initializer(None), initializers.LeCunNormal)
 
 
 @pytest.mark.parametrize('value', [2, 2.5, numpy.float32(1.5)])
@@ -47,39 +46,45 @@ def test_generate_array_dtypes():
     array = initializers.generate_array(initializers.One(), (2, 3), numpy)
     assert array.dtype == numpy.float32
     numpy.testing.assert_array_equal(array, numpy.ones((2, 3)))
-    array = initializers.generate_array(
-        initializers.One(numpy.float16), 4, numpy)
+    array = initializers.generate_array(initializers.One(numpy.float16), 4, numpy)
     assert array.dtype == numpy.float16
     array = initializers.generate_array(
-        initializers.Zero(), (2,), numpy, dtype=numpy.float64)
+        initializers.Zero(), (2,), numpy, dtype=numpy.float64
+    )
     assert array.dtype == numpy.float64
 
 
 def test_generate_array_dtype_mismatch():
     with pytest.raises(ValueError, match='dtype mismatch'):
         initializers.generate_array(
-            initializers.One(numpy.float16), 2, numpy, dtype=numpy.float32)
+            initializers.One(numpy.float16), 2, numpy, dtype=numpy.float32
+        )
 
 
 def test_generate_array_with_cpu_device():
     array = initializers.generate_array(
-        initializers.One(), (2,), numpy, device='@numpy')
+        initializers.One(), (2,), numpy, device='@numpy'
+    )
     assert isinstance(array, numpy.ndarray)
 
 
 @attr.gpu
-@pytest.mark.parametrize('initializer', [
-    initializers.Constant(numpy.array([1, 2, 3])),
-    initializers.Normal(),
-    initializers.LeCunNormal(),
-    initializers.Uniform(),
-    initializers.HeNormal(),
-    initializers.GlorotUniform(),
-    initializers.Orthogonal(),
-])
+@pytest.mark.parametrize(
+    'initializer',
+    [
+        initializers.Constant(numpy.array([1, 2, 3])),
+        initializers.Normal(),
+        initializers.LeCunNormal(),
+        initializers.Uniform(),
+        initializers.HeNormal(),
+        initializers.GlorotUniform(),
+        initializers.Orthogonal(),
+    ],
+)
 def test_generate_array_on_gpu(initializer):
     array = initializers.generate_array(
-        initializer, (2, 3), cuda.cupy, device='@cupy:0')
+        initializer, (2, 3), cuda.cupy, device='@cupy:0'
+    )
     assert isinstance(array, cuda.cupy.ndarray)
     assert array.device.id == 0
     assert bool(cuda.cupy.isfinite(array).all())

@@ -45,14 +45,17 @@ def test_get_fans():
 _SHAPE = (300, 100, 2, 2)  # fan_in = 400, fan_out = 1200
 
 
-@pytest.mark.parametrize('cls, kwargs, std', [
-    (initializers.LeCunNormal, {}, numpy.sqrt(1.0 / 400)),
-    (initializers.GlorotNormal, {}, numpy.sqrt(2.0 / 1600)),
-    (initializers.GlorotNormal, {'scale': 3.0}, 3.0 * numpy.sqrt(2.0 / 1600)),
-    (initializers.HeNormal, {}, numpy.sqrt(2.0 / 400)),
-    (initializers.HeNormal, {'scale': 0.5}, 0.5 * numpy.sqrt(2.0 / 400)),
-    (initializers.HeNormal, {'fan_option': 'fan_out'}, numpy.sqrt(2.0 / 1200)),
-])
+@pytest.mark.parametrize(
+    'cls, kwargs, std',
+    [
+        (initializers.LeCunNormal, {}, numpy.sqrt(1.0 / 400)),
+        (initializers.GlorotNormal, {}, numpy.sqrt(2.0 / 1600)),
+        (initializers.GlorotNormal, {'scale': 3.0}, 3.0 * numpy.sqrt(2.0 / 1600)),
+        (initializers.HeNormal, {}, numpy.sqrt(2.0 / 400)),
+        (initializers.HeNormal, {'scale': 0.5}, 0.5 * numpy.sqrt(2.0 / 400)),
+        (initializers.HeNormal, {'fan_option': 'fan_out'}, numpy.sqrt(2.0 / 1200)),
+    ],
+)
 def test_scaled_normal_statistics(cls, kwargs, std):
     array = numpy.empty(_SHAPE, numpy.float32)
     cls(rng=numpy.random.RandomState(0), **kwargs)(array)
@@ -60,11 +63,16 @@ def test_scaled_normal_statistics(cls, kwargs, std):
     assert abs(array.std() / std - 1) < 0.02
 
 
-@pytest.mark.parametrize('cls', [
-    initializers.Normal, initializers.LeCunNormal, initializers.GlorotNormal,
-    initializers.HeNormal])
 @pytest.mark.parametrize(
-    'dtype', [numpy.float16, numpy.float32, numpy.float64])
+    'cls',
+    [
+        initializers.Normal,
+        initializers.LeCunNormal,
+        initializers.GlorotNormal,
+        initializers.HeNormal,
+    ],
+)
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
 def test_normal_family_keeps_dtype_and_shape(cls, dtype):
     array = numpy.zeros((4, 3, 2), dtype)
     cls(dtype=dtype)(array)
@@ -72,8 +80,7 @@ def test_normal_family_keeps_dtype_and_shape(cls, dtype):
     assert (array != 0).all()
 
 
-@pytest.mark.parametrize('cls', [initializers.GlorotNormal,
-                                 initializers.HeNormal])
+@pytest.mark.parametrize('cls', [initializers.GlorotNormal, initializers.HeNormal])
 def test_scaled_normal_rng_and_dtype_check(cls):
     a = numpy.empty((4, 3))
     b = numpy.empty((4, 3))
@@ -86,5 +93,4 @@ def test_scaled_normal_rng_and_dtype_check(cls):
 
 def test_he_normal_invalid_fan_option():
     with pytest.raises(ValueError, match='fan_option'):
-        initializers.HeNormal(fan_option='fan_avg')(
-            numpy.empty((2, 2), numpy.float32))
+        initializers.HeNormal(fan_option='fan_avg')(numpy.empty((2, 2), numpy.float32))

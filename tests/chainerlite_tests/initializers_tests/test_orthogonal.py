@@ -8,8 +8,7 @@ def _as_matrix(array):
     return array.reshape(array.shape[0], -1).astype(numpy.float64)
 
 
-@pytest.mark.parametrize(
-    'shape', [(3, 5), (5, 3), (4, 4), (2, 3, 2), (6, 1, 2)])
+@pytest.mark.parametrize('shape', [(3, 5), (5, 3), (4, 4), (2, 3, 2), (6, 1, 2)])
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
 def test_orthogonality(shape, dtype):
     array = numpy.empty(shape, dtype)
@@ -21,15 +20,13 @@ def test_orthogonality(shape, dtype):
     else:
         gram = w.T @ w
     tol = 1e-5 if dtype == numpy.float32 else 1e-12
-    numpy.testing.assert_allclose(
-        gram, 2.25 * numpy.eye(min(w.shape)), atol=tol)
+    numpy.testing.assert_allclose(gram, 2.25 * numpy.eye(min(w.shape)), atol=tol)
 
 
 def test_default_scale():
     array = numpy.empty((3, 3))
     initializers.Orthogonal()(array)
-    numpy.testing.assert_allclose(array @ array.T, 1.21 * numpy.eye(3),
-                                  atol=1e-12)
+    numpy.testing.assert_allclose(array @ array.T, 1.21 * numpy.eye(3), atol=1e-12)
 
 
 def test_float16():
@@ -59,21 +56,32 @@ def test_rng_makes_draws_reproducible():
     numpy.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.parametrize('mode, shape', [
-    ('projection', (3, 5)), ('projection', (4, 4)),
-    ('embedding', (5, 3)), ('embedding', (4, 2, 2)),
-    ('basis', (4, 4)), ('auto', (5, 3)),
-])
+@pytest.mark.parametrize(
+    'mode, shape',
+    [
+        ('projection', (3, 5)),
+        ('projection', (4, 4)),
+        ('embedding', (5, 3)),
+        ('embedding', (4, 2, 2)),
+        ('basis', (4, 4)),
+        ('auto', (5, 3)),
+    ],
+)
 def test_mode_accepts(mode, shape):
     array = numpy.empty(shape)
     initializers.Orthogonal(mode=mode)(array)
     assert numpy.isfinite(array).all()
 
 
-@pytest.mark.parametrize('mode, shape', [
-    ('projection', (5, 3)), ('embedding', (3, 5)), ('basis', (3, 5)),
-    ('basis', (5, 3)),
-])
+@pytest.mark.parametrize(
+    'mode, shape',
+    [
+        ('projection', (5, 3)),
+        ('embedding', (3, 5)),
+        ('basis', (3, 5)),
+        ('basis', (5, 3)),
+    ],
+)
 def test_mode_rejects(mode, shape):
     with pytest.raises(ValueError, match='Orthogonal: cannot make'):
         initializers.Orthogonal(mode=mode)(numpy.empty(shape))
@@ -98,8 +106,7 @@ def test_vector_is_unit_column():
 
 def test_dtype_check():
     with pytest.raises(AssertionError):
-        initializers.Orthogonal(dtype=numpy.float64)(
-            numpy.empty((2, 2), numpy.float32))
+        initializers.Orthogonal(dtype=numpy.float64)(numpy.empty((2, 2), numpy.float32))
 
 
 @pytest.mark.parametrize('shape', [(0,), (2, 0)])

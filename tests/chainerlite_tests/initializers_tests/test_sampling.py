@@ -21,13 +21,13 @@ def test_downsampling_filter_is_normalized(shape, dtype):
     w = numpy.empty(shape, dtype)
     initializers.DownsamplingConvFilter(dtype=dtype)(w)
     assert w.dtype == dtype
-    numpy.testing.assert_allclose(
-        w.reshape(shape[0], -1).sum(axis=1), 1, rtol=1e-3)
+    numpy.testing.assert_allclose(w.reshape(shape[0], -1).sum(axis=1), 1, rtol=1e-3)
 
 
 def test_upsampling_sums_to_stride_product():
     w = initializers.generate_array(
-        initializers.UpsamplingDeconvFilter(), (1, 1, 6, 6), numpy)
+        initializers.UpsamplingDeconvFilter(), (1, 1, 6, 6), numpy
+    )
     assert w.sum() == pytest.approx(9.0)
 
 

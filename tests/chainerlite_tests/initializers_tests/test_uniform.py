@@ -23,14 +23,17 @@ def test_rng_makes_draws_reproducible():
 _SHAPE = (300, 100, 2, 2)  # fan_in = 400, fan_out = 1200
 
 
-@pytest.mark.parametrize('cls, kwargs, bound', [
-    (initializers.LeCunUniform, {}, numpy.sqrt(3.0 / 400)),
-    (initializers.LeCunUniform, {'scale': 2.0}, 2.0 * numpy.sqrt(3.0 / 400)),
-    (initializers.GlorotUniform, {}, numpy.sqrt(6.0 / 1600)),
-    (initializers.GlorotUniform, {'scale': 0.5}, 0.5 * numpy.sqrt(6.0 / 1600)),
-    (initializers.HeUniform, {}, numpy.sqrt(6.0 / 400)),
-    (initializers.HeUniform, {'scale': 3.0}, 3.0 * numpy.sqrt(6.0 / 400)),
-])
+@pytest.mark.parametrize(
+    'cls, kwargs, bound',
+    [
+        (initializers.LeCunUniform, {}, numpy.sqrt(3.0 / 400)),
+        (initializers.LeCunUniform, {'scale': 2.0}, 2.0 * numpy.sqrt(3.0 / 400)),
+        (initializers.GlorotUniform, {}, numpy.sqrt(6.0 / 1600)),
+        (initializers.GlorotUniform, {'scale': 0.5}, 0.5 * numpy.sqrt(6.0 / 1600)),
+        (initializers.HeUniform, {}, numpy.sqrt(6.0 / 400)),
+        (initializers.HeUniform, {'scale': 3.0}, 3.0 * numpy.sqrt(6.0 / 400)),
+    ],
+)
 def test_scaled_uniform_statistics(cls, kwargs, bound):
     array = numpy.empty(_SHAPE, numpy.float64)
     cls(rng=numpy.random.RandomState(0), **kwargs)(array)
@@ -41,11 +44,16 @@ def test_scaled_uniform_statistics(cls, kwargs, bound):
     assert abs(array.std() * numpy.sqrt(3.0) / bound - 1) < 0.01
 
 
-@pytest.mark.parametrize('cls', [
-    initializers.Uniform, initializers.LeCunUniform,
-    initializers.GlorotUniform, initializers.HeUniform])
 @pytest.mark.parametrize(
-    'dtype', [numpy.float16, numpy.float32, numpy.float64])
+    'cls',
+    [
+        initializers.Uniform,
+        initializers.LeCunUniform,
+        initializers.GlorotUniform,
+        initializers.HeUniform,
+    ],
+)
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
 def test_uniform_family_keeps_dtype_and_shape(cls, dtype):
     array = numpy.zeros((4, 3, 2), dtype)
     cls(dtype=dtype)(array)
@@ -53,9 +61,10 @@ def test_uniform_family_keeps_dtype_and_shape(cls, dtype):
     assert (array != 0).all()
 
 
-@pytest.mark.parametrize('cls', [
-    initializers.LeCunUniform, initializers.GlorotUniform,
-    initializers.HeUniform])
+@pytest.mark.parametrize(
+    'cls',
+    [initializers.LeCunUniform, initializers.GlorotUniform, initializers.HeUniform],
+)
 def test_scaled_uniform_rng_and_dtype_check(cls):
     a = numpy.empty((4, 3))
     b = numpy.empty((4, 3))

@@ -16,8 +16,10 @@ from chainerlite import serializers
 _ITERATORS = [
     (iterators.MultithreadIterator, {'n_threads': 2}),
     (iterators.MultiprocessIterator, {'n_processes': 2}),
-    (iterators.MultiprocessIterator,
-     {'n_processes': 2, 'n_prefetch': 2, 'shared_mem': 256}),
+    (
+        iterators.MultiprocessIterator,
+        {'n_processes': 2, 'n_prefetch': 2, 'shared_mem': 256},
+    ),
 ]
 
 
@@ -37,15 +39,13 @@ def make(request):
 
 
 def _dataset():
-    return [(i, numpy.full((2, 3), i, 'f'), {'t': numpy.int32(i)})
-            for i in range(5)]
+    return [(i, numpy.full((2, 3), i, 'f'), {'t': numpy.int32(i)}) for i in range(5)]
 
 
 def test_batches_match_the_serial_iterator(make):
     it = make(_dataset(), 2, shuffle=False)
     batches = [it.next() for _ in range(4)]
-    assert [[ex[0] for ex in b] for b in batches] == [
-        [0, 1], [2, 3], [4, 0], [1, 2]]
+    assert [[ex[0] for ex in b] for b in batches] == [[0, 1], [2, 3], [4, 0], [1, 2]]
     example = batches[1][1]
     assert isinstance(example, tuple)
     numpy.testing.assert_array_equal(example[1], numpy.full((2, 3), 3, 'f'))
@@ -87,7 +87,6 @@ def test_copy_before_start_is_independent(make):
 
 
 class _Failing(object):
-
     def __len__(self):
         return 4
 
@@ -105,7 +104,6 @@ def test_errors_in_the_dataset_reach_the_caller(make):
 
 
 class _Slow(object):
-
     def __len__(self):
         return 2
 
@@ -116,7 +114,8 @@ class _Slow(object):
 
 def test_multiprocess_warns_on_a_stalled_dataset():
     it = iterators.MultiprocessIterator(
-        _Slow(), 2, n_processes=1, shuffle=False, dataset_timeout=0.05)
+        _Slow(), 2, n_processes=1, shuffle=False, dataset_timeout=0.05
+    )
     with pytest.warns(iterators.MultiprocessIterator.TimeoutWarning):
         assert it.next() == [0, 1]
     it.finalize()
@@ -136,7 +135,8 @@ def test_multithread_restarts_after_finalize():
 def test_large_arrays_bypass_small_shared_memory():
     data = [numpy.arange(100, dtype='f') + i for i in range(3)]
     it = iterators.MultiprocessIterator(
-        data, 3, n_processes=1, shared_mem=64, shuffle=False)
+        data, 3, n_processes=1, shared_mem=64, shuffle=False
+    )
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         batch = it.next()
@@ -145,16 +145,16 @@ def test_large_arrays_bypass_small_shared_memory():
         numpy.testing.assert_array_equal(got, want)
 
 
-@pytest.mark.skipif(not sys.platform.startswith('linux'),
-                    reason='reads /proc')
-@pytest.mark.parametrize('end', [
-    "raise RuntimeError('boom')",
-    'os.kill(os.getpid(), signal.SIGKILL)'])
+@pytest.mark.skipif(not sys.platform.startswith('linux'), reason='reads /proc')
+@pytest.mark.parametrize(
+    'end', ["raise RuntimeError('boom')", 'os.kill(os.getpid(), signal.SIGKILL)']
+)
 def test_no_worker_outlives_the_main_process(tmp_path, end):
     # The main process dies (of an exception, or killed) with the iterator
     # alive; its workers must be gone soon after.
     script = tmp_path / 'main.py'
-    script.write_text(textwrap.dedent('''
+    script.write_text(
+        textwrap.dedent('''
         import os, signal
         from chainerlite import iterators
         it = iterators.MultiprocessIterator(list(range(8)), 2, n_processes=2)
@@ -162,14 +162,19 @@ def test_no_worker_outlives_the_main_process(tmp_path, end):
         children = open('/proc/{0}/task/{0}/children'.format(
             os.getpid())).read().split()
         print(' '.join(children), flush=True)
-    ''') + end + '\n')
-    proc = subprocess.run([sys.executable, str(script)],
-                          capture_output=True, text=True, timeout=60)
+    ''')
+        + end
+        + '\n'
+    )
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=60
+    )
     workers = [int(p) for p in proc.stdout.split()]
     assert len(workers) == 2, proc.stderr
     deadline = time.time() + 10
     while time.time() < deadline and any(
-            os.path.exists('/proc/%d' % p) for p in workers):
+        os.path.exists('/proc/%d' % p) for p in workers
+    ):
         time.sleep(0.05)
     assert not any(os.path.exists('/proc/%d' % p) for p in workers)
 
@@ -179,7 +184,8 @@ def test_automatic_shared_memory_with_growing_examples():
     # arrive whole (through pipes).
     data = [numpy.arange(10 ** (i % 4), dtype='f') for i in range(8)]
     it = iterators.MultiprocessIterator(
-        data, 2, n_processes=2, n_prefetch=2, shuffle=False)
+        data, 2, n_processes=2, n_prefetch=2, shuffle=False
+    )
     got = [a for _ in range(8) for a in it.next()]
     it.finalize()
     for g, want in zip(got, data + data):

@@ -40,15 +40,16 @@ def test_order_sampler_sets_the_epoch_size():
 
 def test_argument_errors():
     with pytest.raises(ValueError, match='shuffle'):
-        iterators.SerialIterator([1], 1, shuffle=True,
-                                 order_sampler=iterators.ShuffleOrderSampler())
+        iterators.SerialIterator(
+            [1], 1, shuffle=True, order_sampler=iterators.ShuffleOrderSampler()
+        )
     with pytest.raises(ValueError, match='empty'):
         iterators.SerialIterator([], 1)
     with pytest.raises(ValueError, match='batch_size'):
         iterators.SerialIterator([1], 0)
     it = iterators.SerialIterator(
-        [1, 2], 3, order_sampler=lambda order, pos: numpy.arange(
-            len(order) + 1))
+        [1, 2], 3, order_sampler=lambda order, pos: numpy.arange(len(order) + 1)
+    )
     with pytest.raises(ValueError, match='order sampler'):
         it.next()
 
@@ -76,6 +77,7 @@ def test_shuffle_order_sampler_uses_its_random_state():
 
 def test_copies_move_independently():
     import copy
+
     it = iterators.SerialIterator([1, 2, 3, 4], 2, shuffle=False)
     it.next()
     other = copy.copy(it)

@@ -1,4 +1,5 @@
 """link_hooks.SpectralNormalization."""
+
 import os
 
 import numpy
@@ -13,15 +14,18 @@ from chainerlite.link_hooks import SpectralNormalization
 
 def _sigma(w, axis=0):
     return numpy.linalg.svd(
-        numpy.moveaxis(w, axis, 0).reshape(w.shape[axis], -1),
-        compute_uv=False)[0]
+        numpy.moveaxis(w, axis, 0).reshape(w.shape[axis], -1), compute_uv=False
+    )[0]
 
 
-@pytest.mark.parametrize('make, x_shape, axis', [
-    (lambda: L.Linear(4, 3), (2, 4), 0),
-    (lambda: L.Convolution2D(2, 3, 3, pad=1), (1, 2, 4, 4), 0),
-    (lambda: L.Deconvolution2D(2, 3, 3, pad=1), (1, 2, 4, 4), 1),
-])
+@pytest.mark.parametrize(
+    'make, x_shape, axis',
+    [
+        (lambda: L.Linear(4, 3), (2, 4), 0),
+        (lambda: L.Convolution2D(2, 3, 3, pad=1), (1, 2, 4, 4), 0),
+        (lambda: L.Deconvolution2D(2, 3, 3, pad=1), (1, 2, 4, 4), 1),
+    ],
+)
 def test_weight_is_divided_by_its_spectral_norm(make, x_shape, axis):
     layer = make()
     hook = SpectralNormalization(n_power_iteration=100)
@@ -35,15 +39,13 @@ def test_weight_is_divided_by_its_spectral_norm(make, x_shape, axis):
     layer.delete_hook(hook.name)
     assert not hasattr(layer, hook.vector_name)
     layer.W.array = w / _sigma(w, axis)
-    numpy.testing.assert_allclose(y.array, layer(x).array, rtol=1e-4,
-                                  atol=1e-5)
+    numpy.testing.assert_allclose(y.array, layer(x).array, rtol=1e-4, atol=1e-5)
 
 
 def test_gamma_scales_the_normalized_weight():
     layer = L.Linear(4, 3)
     w = layer.W.array.copy()
-    layer.add_hook(SpectralNormalization(use_gamma=True,
-                                         n_power_iteration=100))
+    layer.add_hook(SpectralNormalization(use_gamma=True, n_power_iteration=100))
     assert layer.gamma.shape == ()
     numpy.testing.assert_allclose(layer.gamma.array, _sigma(w), rtol=1e-5)
     x = numpy.random.uniform(-1, 1, (2, 4)).astype(numpy.float32)

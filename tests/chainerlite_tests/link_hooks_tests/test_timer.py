@@ -1,4 +1,5 @@
 """link_hooks.TimerHook."""
+
 import io
 import re
 
@@ -21,8 +22,7 @@ class Model(chainerlite.Chain):
         return self.l2(self.l1(x))
 
 
-@pytest.mark.parametrize('unit', ['sec', 'ms', 'us', 'ns', 'auto',
-                                  'auto_foreach'])
+@pytest.mark.parametrize('unit', ['sec', 'ms', 'us', 'ns', 'auto', 'auto_foreach'])
 def test_timer_records_nested_calls(unit):
     model, hook = Model(), link_hooks.TimerHook()
     assert hook.name == 'TimerHook'
@@ -35,11 +35,11 @@ def test_timer_records_nested_calls(unit):
     assert times[0] + times[1] < times[2]
     summary = hook.summary()
     assert summary['Linear']['occurrence'] == 4
-    numpy.testing.assert_allclose(summary['Model']['elapsed_time'],
-                                  times[2] + times[5])
+    numpy.testing.assert_allclose(summary['Model']['elapsed_time'], times[2] + times[5])
     numpy.testing.assert_allclose(
         summary['Model']['self_time'],
-        times[2] + times[5] - sum(times[:2]) - sum(times[3:5]))
+        times[2] + times[5] - sum(times[:2]) - sum(times[3:5]),
+    )
     numpy.testing.assert_allclose(hook.total_time(), times[2] + times[5])
     out = io.StringIO()
     hook.print_report(unit=unit, file=out)

@@ -16,7 +16,8 @@ class _Saver:
 
     def __call__(self, key, value):
         self.target[self.path + key] = (
-            None if value is None else numpy.array(value, copy=True))
+            None if value is None else numpy.array(value, copy=True)
+        )
         return value
 
 
@@ -46,9 +47,11 @@ def roundtrip():
 
     ``f`` returns the dict of saved values, keyed by path.
     """
+
     def run(src, dst):
         saved = {}
         src.serialize(_Saver(saved))
         dst.serialize(_Loader(saved))
         return saved
+
     return run

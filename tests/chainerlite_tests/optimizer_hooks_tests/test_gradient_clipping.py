@@ -19,8 +19,7 @@ def _run(threshold, grads, dtype=numpy.float64):
     return link
 
 
-@pytest.mark.parametrize(
-    'dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
 def test_rescales_to_threshold_when_norm_exceeds_it(dtype):
     # Global norm of (3, 0, 4) is 5; clipped to 2.5 the grads halve.
     link = _run(2.5, ([3.0, 0.0], [[4.0]]), dtype)
@@ -40,5 +39,8 @@ def test_zero_grads_and_attributes():
     numpy.testing.assert_array_equal(link.a.array, [0.0, 0.0])
     hook = optimizer_hooks.GradientClipping(1.0)
     assert (hook.name, hook.timing, hook.call_for_each_param) == (
-        'GradientClipping', 'pre', False)
+        'GradientClipping',
+        'pre',
+        False,
+    )
     assert hook.threshold == 1.0

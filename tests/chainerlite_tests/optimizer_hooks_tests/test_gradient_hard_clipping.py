@@ -6,8 +6,7 @@ from chainerlite import optimizer_hooks
 from chainerlite import optimizers
 
 
-@pytest.mark.parametrize(
-    'dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
 def test_clips_each_element(dtype):
     link = chainerlite.Link()
     with link.init_scope():
@@ -24,7 +23,10 @@ def test_attributes_and_missing_grad():
     hook = optimizer_hooks.GradientHardClipping(-1.0, 2.0)
     assert (hook.lower_bound, hook.upper_bound) == (-1.0, 2.0)
     assert (hook.name, hook.timing, hook.call_for_each_param) == (
-        'GradientHardClipping', 'pre', True)
+        'GradientHardClipping',
+        'pre',
+        True,
+    )
     param = chainerlite.Parameter(numpy.array([1.0]))
     hook(None, param)
     assert param.grad is None

@@ -1,4 +1,5 @@
 """The CuPy kernels of WeightDecay and GradientClipping."""
+
 import numpy
 import pytest
 
@@ -20,20 +21,22 @@ def _step(hook, arrays, grads, to_device):
     for i, g in enumerate(grads):
         getattr(link, 'w%d' % i).grad = to_device(g)
     opt.update()
-    return [cuda.to_cpu(getattr(link, 'w%d' % i).array)
-            for i in range(len(arrays))]
+    return [cuda.to_cpu(getattr(link, 'w%d' % i).array) for i in range(len(arrays))]
 
 
 @attr.gpu
-@pytest.mark.parametrize('hook, kernel', [
-    (lambda: optimizer_hooks.WeightDecay(0.3), _kernels.weight_decay),
-    (lambda: optimizer_hooks.GradientClipping(0.5), _kernels.sqnorm),
-])
+@pytest.mark.parametrize(
+    'hook, kernel',
+    [
+        (lambda: optimizer_hooks.WeightDecay(0.3), _kernels.weight_decay),
+        (lambda: optimizer_hooks.GradientClipping(0.5), _kernels.sqnorm),
+    ],
+)
 def test_hook_kernels_match_the_numpy_path(hook, kernel):
-    arrays = [numpy.random.uniform(-1, 1, s).astype(numpy.float32)
-              for s in ((3, 4), (5,))]
-    grads = [numpy.random.uniform(-1, 1, a.shape).astype(numpy.float32)
-             for a in arrays]
+    arrays = [
+        numpy.random.uniform(-1, 1, s).astype(numpy.float32) for s in ((3, 4), (5,))
+    ]
+    grads = [numpy.random.uniform(-1, 1, a.shape).astype(numpy.float32) for a in arrays]
     expected = _step(hook(), [a.copy() for a in arrays], grads, lambda a: a)
     actual = _step(hook(), arrays, grads, cuda.to_gpu)
     for a, e in zip(actual, expected):

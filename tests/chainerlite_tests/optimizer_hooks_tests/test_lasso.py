@@ -6,8 +6,7 @@ from chainerlite import optimizer_hooks
 from chainerlite import optimizers
 
 
-@pytest.mark.parametrize(
-    'dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
 def test_lasso_adds_rate_times_sign(dtype):
     link = chainerlite.Link()
     with link.init_scope():
@@ -22,8 +21,7 @@ def test_lasso_adds_rate_times_sign(dtype):
 
 def test_lasso_attributes_and_missing_grad():
     hook = optimizer_hooks.Lasso(0.1)
-    assert (hook.name, hook.timing, hook.call_for_each_param) == (
-        'Lasso', 'pre', True)
+    assert (hook.name, hook.timing, hook.call_for_each_param) == ('Lasso', 'pre', True)
     param = chainerlite.Parameter(numpy.array([1.0]))
     hook(None, param)
     assert param.grad is None

@@ -14,14 +14,15 @@ def _link(dtype):
     return link
 
 
-@pytest.mark.parametrize(
-    'dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
 def test_weight_decay_adds_rate_times_param(dtype):
     link = _link(dtype)
     opt = optimizers.SGD(lr=0.5).setup(link)
     opt.add_hook(optimizer_hooks.WeightDecay(0.25))
-    grads = {'w': numpy.array([1.0, 1.0], dtype),
-             'v': numpy.array([[0.0], [2.0]], dtype)}
+    grads = {
+        'w': numpy.array([1.0, 1.0], dtype),
+        'v': numpy.array([[0.0], [2.0]], dtype),
+    }
     expected = {}
     for name, param in link.namedparams():
         name = name[1:]
@@ -30,14 +31,16 @@ def test_weight_decay_adds_rate_times_param(dtype):
     opt.update()
     for name, param in link.namedparams():
         assert param.dtype == dtype
-        numpy.testing.assert_allclose(param.array, expected[name[1:]],
-                                      rtol=1e-3)
+        numpy.testing.assert_allclose(param.array, expected[name[1:]], rtol=1e-3)
 
 
 def test_weight_decay_attributes_and_rule_hook():
     hook = optimizer_hooks.WeightDecay(0.1)
     assert (hook.name, hook.timing, hook.call_for_each_param) == (
-        'WeightDecay', 'pre', True)
+        'WeightDecay',
+        'pre',
+        True,
+    )
     assert hook.rate == 0.1
     link = _link(numpy.float64)
     optimizers.SGD(lr=1.0).setup(link)

@@ -12,8 +12,10 @@ _TOLERANCES = {
 }
 
 
-@pytest.fixture(params=[numpy.float16, numpy.float32, numpy.float64],
-                ids=['float16', 'float32', 'float64'])
+@pytest.fixture(
+    params=[numpy.float16, numpy.float32, numpy.float64],
+    ids=['float16', 'float32', 'float64'],
+)
 def dtype(request):
     return request.param
 
@@ -48,6 +50,7 @@ def check_update(dtype):
     little (or not at all) fails. The check also fails when its own
     tolerance could not tell such a rule apart.
     """
+
     def check(actual, param, expected, steps):
         start = param.astype(numpy.float64)
         moved = numpy.asarray(actual, numpy.float64) - start
@@ -59,12 +62,14 @@ def check_update(dtype):
         else:
             allowed = _TOLERANCES[dtype]['rtol'] * scale
         assert allowed < 0.5 * scale, (
-            'tolerance {} is too loose for an update of size {}'.format(
-                allowed, scale))
+            'tolerance {} is too loose for an update of size {}'.format(allowed, scale)
+        )
         error = numpy.linalg.norm(moved - want)
         assert error <= allowed, (
             'the parameter moved by {}, the reference by {}: off by {} '
-            '(allowed {})'.format(moved, want, error, allowed))
+            '(allowed {})'.format(moved, want, error, allowed)
+        )
+
     return check
 
 

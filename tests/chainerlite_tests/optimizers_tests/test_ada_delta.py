@@ -14,9 +14,9 @@ def test_matches_reference(kwargs, problem, run_optimizer, check_update):
     msg = numpy.zeros_like(expected)
     msdx = numpy.zeros_like(expected)
     for g in grads.astype(numpy.float64):
-        msg = rho * msg + (1 - rho) * g ** 2
+        msg = rho * msg + (1 - rho) * g**2
         dx = numpy.sqrt((msdx + eps) / (msg + eps)) * g
-        msdx = rho * msdx + (1 - rho) * dx ** 2
+        msdx = rho * msdx + (1 - rho) * dx**2
         expected = expected - dx
     check_update(w.array, param, expected, len(grads))
 

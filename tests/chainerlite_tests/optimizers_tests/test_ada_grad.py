@@ -5,8 +5,7 @@ from chainerlite import optimizers
 
 
 @pytest.mark.parametrize('kwargs', [{}, {'lr': 0.1, 'eps': 1e-2}])
-def test_matches_reference(kwargs, problem, tolerance, run_optimizer,
-                           check_update):
+def test_matches_reference(kwargs, problem, tolerance, run_optimizer, check_update):
     param, grads = problem
     lr = kwargs.get('lr', 0.001)
     eps = kwargs.get('eps', 1e-8)

@@ -7,9 +7,16 @@ import chainerlite
 from chainerlite import optimizers
 
 _DEFAULTS = {
-    'alpha': 0.001, 'beta1': 0.9, 'beta2': 0.999, 'eps': 1e-8, 'eta': 1.0,
-    'weight_decay_rate': 0, 'amsgrad': False, 'adabound': False,
-    'final_lr': 0.1, 'gamma': 1e-3,
+    'alpha': 0.001,
+    'beta1': 0.9,
+    'beta2': 0.999,
+    'eps': 1e-8,
+    'eta': 1.0,
+    'weight_decay_rate': 0,
+    'amsgrad': False,
+    'adabound': False,
+    'final_lr': 0.1,
+    'gamma': 1e-3,
 }
 
 
@@ -23,8 +30,7 @@ def _reference(param, grads, hp):
         m = hp['beta1'] * m + (1 - hp['beta1']) * g
         v = hp['beta2'] * v + (1 - hp['beta2']) * g * g
         vhat = numpy.maximum(vhat, v) if hp['amsgrad'] else v
-        lr = (hp['alpha'] * math.sqrt(1 - hp['beta2'] ** t)
-              / (1 - hp['beta1'] ** t))
+        lr = hp['alpha'] * math.sqrt(1 - hp['beta2'] ** t) / (1 - hp['beta1'] ** t)
         step = lr / (numpy.sqrt(vhat) + hp['eps'])
         if hp['adabound']:
             lower = hp['final_lr'] * (1 - 1 / (hp['gamma'] * t + 1))
@@ -34,17 +40,24 @@ def _reference(param, grads, hp):
     return p, m, v
 
 
-@pytest.mark.parametrize('kwargs', [
-    {},
-    {'alpha': 0.05, 'beta1': 0.8, 'beta2': 0.9, 'eps': 1e-4},
-    {'alpha': 0.05, 'eta': 0.5, 'weight_decay_rate': 0.1},
-    {'alpha': 0.05, 'amsgrad': True},
-    {'alpha': 0.05, 'adabound': True, 'final_lr': 0.02, 'gamma': 0.5},
-    {'alpha': 0.05, 'adabound': True, 'amsgrad': True, 'final_lr': 0.02,
-     'gamma': 0.5},
-])
-def test_matches_reference(kwargs, problem, tolerance, run_optimizer,
-                           check_update):
+@pytest.mark.parametrize(
+    'kwargs',
+    [
+        {},
+        {'alpha': 0.05, 'beta1': 0.8, 'beta2': 0.9, 'eps': 1e-4},
+        {'alpha': 0.05, 'eta': 0.5, 'weight_decay_rate': 0.1},
+        {'alpha': 0.05, 'amsgrad': True},
+        {'alpha': 0.05, 'adabound': True, 'final_lr': 0.02, 'gamma': 0.5},
+        {
+            'alpha': 0.05,
+            'adabound': True,
+            'amsgrad': True,
+            'final_lr': 0.02,
+            'gamma': 0.5,
+        },
+    ],
+)
+def test_matches_reference(kwargs, problem, tolerance, run_optimizer, check_update):
     param, grads = problem
     w = run_optimizer(optimizers.Adam(**kwargs), param, grads)
     expected, m, v = _reference(param, grads, dict(_DEFAULTS, **kwargs))
@@ -59,15 +72,15 @@ def test_adabound_bounds_are_active(problem, run_optimizer):
     param, grads = problem
     bound = run_optimizer(
         optimizers.Adam(alpha=0.05, adabound=True, final_lr=0.02, gamma=0.5),
-        param, grads)
+        param,
+        grads,
+    )
     plain = run_optimizer(optimizers.Adam(alpha=0.05), param, grads)
-    assert numpy.abs(bound.array.astype(numpy.float64)
-                     - plain.array).max() > 0.05
+    assert numpy.abs(bound.array.astype(numpy.float64) - plain.array).max() > 0.05
 
 
 def test_adabound_bounds_follow_alpha_schedule(run_optimizer):
-    opt = optimizers.Adam(alpha=0.05, adabound=True, final_lr=0.02,
-                          gamma=0.5)
+    opt = optimizers.Adam(alpha=0.05, adabound=True, final_lr=0.02, gamma=0.5)
     w = run_optimizer(opt, numpy.array([1.0]), [numpy.array([1.0])])
     # t = 1: the step 0.5 is clipped to the upper bound 0.02 * (1 + 2).
     numpy.testing.assert_allclose(w.array, [1.0 - 0.06 * 0.1], rtol=1e-12)
@@ -75,7 +88,7 @@ def test_adabound_bounds_follow_alpha_schedule(run_optimizer):
     w.grad = numpy.array([1.0])
     opt.update()
     m, v = 0.19, 0.999 * 0.001 + 0.001
-    lr = 0.025 * math.sqrt(1 - 0.999 ** 2) / (1 - 0.9 ** 2)
+    lr = 0.025 * math.sqrt(1 - 0.999**2) / (1 - 0.9**2)
     step = numpy.clip(lr / (math.sqrt(v) + 1e-8), 0.01 * 0.5, 0.01 * 2)
     assert step == 0.02
     numpy.testing.assert_allclose(w.array, [0.994 - step * m], rtol=1e-12)
@@ -94,7 +107,7 @@ def test_lr_property():
     link.w.grad = numpy.ones(2)
     opt.update()
     opt.update()
-    expected = 0.1 * math.sqrt(1 - 0.75 ** 2) / (1 - 0.5 ** 2)
+    expected = 0.1 * math.sqrt(1 - 0.75**2) / (1 - 0.5**2)
     assert opt.lr == pytest.approx(expected)
     assert opt.alpha_t == opt.lr
     assert link.w.update_rule.lr == pytest.approx(expected)
@@ -116,18 +129,22 @@ def test_float16_keeps_float32_state(run_optimizer):
     param = numpy.ones(3, numpy.float16)
     grads = numpy.full((2, 3), 1e-3, numpy.float16)
     w = run_optimizer(optimizers.Adam(alpha=0.01), param, grads)
-    expected, _, _ = _reference(param, grads.astype(numpy.float64),
-                                dict(_DEFAULTS, alpha=0.01))
+    expected, _, _ = _reference(
+        param, grads.astype(numpy.float64), dict(_DEFAULTS, alpha=0.01)
+    )
     numpy.testing.assert_allclose(w.array, expected, rtol=1e-3)
     assert w.update_rule.state['v'].dtype == numpy.float32
 
 
-@pytest.mark.parametrize('cls, flags', [
-    (optimizers.AdamW, {'weight_decay_rate': 0.1}),
-    (optimizers.AMSGrad, {'amsgrad': True}),
-    (optimizers.AdaBound, {'adabound': True}),
-    (optimizers.AMSBound, {'amsgrad': True, 'adabound': True}),
-])
+@pytest.mark.parametrize(
+    'cls, flags',
+    [
+        (optimizers.AdamW, {'weight_decay_rate': 0.1}),
+        (optimizers.AMSGrad, {'amsgrad': True}),
+        (optimizers.AdaBound, {'adabound': True}),
+        (optimizers.AMSBound, {'amsgrad': True, 'adabound': True}),
+    ],
+)
 def test_variants(cls, flags):
     kwargs = {'weight_decay_rate': 0.1} if cls is optimizers.AdamW else {}
     opt = cls(alpha=0.02, **kwargs)

@@ -9,8 +9,7 @@ def test_matches_reference(kwargs, problem, run_optimizer, check_update):
     param, grads = problem
     lr = kwargs.get('lr', 0.01)
     momentum = kwargs.get('momentum', 0.9)
-    w = run_optimizer(optimizers.CorrectedMomentumSGD(**kwargs), param,
-                      grads)
+    w = run_optimizer(optimizers.CorrectedMomentumSGD(**kwargs), param, grads)
     expected = param.astype(numpy.float64)
     v = numpy.zeros_like(expected)
     for g in grads.astype(numpy.float64):
@@ -22,6 +21,7 @@ def test_matches_reference(kwargs, problem, run_optimizer, check_update):
 def test_lr_change_acts_at_once():
     # The velocity holds no learning rate: halving lr halves the next step.
     import chainerlite
+
     link = chainerlite.Link()
     with link.init_scope():
         link.w = chainerlite.Parameter(numpy.zeros(1))

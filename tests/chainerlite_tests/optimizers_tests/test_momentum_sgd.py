@@ -5,8 +5,7 @@ from chainerlite import optimizers
 
 
 @pytest.mark.parametrize('kwargs', [{}, {'lr': 0.2, 'momentum': 0.5}])
-def test_matches_reference(kwargs, problem, tolerance, run_optimizer,
-                           check_update):
+def test_matches_reference(kwargs, problem, tolerance, run_optimizer, check_update):
     param, grads = problem
     lr = kwargs.get('lr', 0.01)
     momentum = kwargs.get('momentum', 0.9)
@@ -23,6 +22,5 @@ def test_matches_reference(kwargs, problem, tolerance, run_optimizer,
 def test_defaults_and_rule_override():
     opt = optimizers.MomentumSGD()
     assert (opt.lr, opt.momentum) == (0.01, 0.9)
-    rule = optimizers.momentum_sgd.MomentumSGDRule(opt.hyperparam,
-                                                   momentum=0.3)
+    rule = optimizers.momentum_sgd.MomentumSGDRule(opt.hyperparam, momentum=0.3)
     assert (rule.hyperparam.lr, rule.hyperparam.momentum) == (0.01, 0.3)

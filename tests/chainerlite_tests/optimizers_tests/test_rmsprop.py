@@ -5,11 +5,14 @@ import chainerlite
 from chainerlite import optimizers
 
 
-@pytest.mark.parametrize('kwargs', [
-    {'eps': 1e-3},
-    {'lr': 0.1, 'alpha': 0.9, 'eps': 1e-2},
-    {'lr': 0.1, 'alpha': 0.9, 'eps': 1e-2, 'eps_inside_sqrt': True},
-])
+@pytest.mark.parametrize(
+    'kwargs',
+    [
+        {'eps': 1e-3},
+        {'lr': 0.1, 'alpha': 0.9, 'eps': 1e-2},
+        {'lr': 0.1, 'alpha': 0.9, 'eps': 1e-2, 'eps_inside_sqrt': True},
+    ],
+)
 def test_matches_reference(kwargs, problem, run_optimizer, check_update):
     param, grads = problem
     lr = kwargs.get('lr', 0.01)
@@ -52,4 +55,8 @@ def test_eps_too_small_for_float16():
 def test_defaults():
     opt = optimizers.RMSprop()
     assert (opt.lr, opt.alpha, opt.eps, opt.eps_inside_sqrt) == (
-        0.01, 0.99, 1e-8, False)
+        0.01,
+        0.99,
+        1e-8,
+        False,
+    )

@@ -18,9 +18,8 @@ def test_matches_reference(kwargs, problem, run_optimizer, check_update):
         r = 1 / (mem + 1)
         gbar = (1 - r) * gbar + r * g
         g2 = (1 - r) * g2 + r * g * g
-        x = gbar ** 2 / (g2 + eps)
-        expected = expected - g * numpy.minimum(x, lr) / (
-            numpy.sqrt(g2) + eps)
+        x = gbar**2 / (g2 + eps)
+        expected = expected - g * numpy.minimum(x, lr) / (numpy.sqrt(g2) + eps)
         mem = 1 + mem * (1 - x)
     check_update(w.array, param, expected, len(grads))
 

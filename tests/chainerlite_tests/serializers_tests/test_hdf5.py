@@ -1,5 +1,5 @@
-"""serializers.hdf5: chainerlite has no HDF5 support, as Chainer without h5py.
-"""
+"""serializers.hdf5: chainerlite has no HDF5 support, as Chainer without h5py."""
+
 import pytest
 
 import chainerlite

@@ -12,7 +12,6 @@ from chainerlite import serializers
 
 
 class _Block(chainerlite.Chain):
-
     def __init__(self):
         super().__init__()
         with self.init_scope():
@@ -21,7 +20,6 @@ class _Block(chainerlite.Chain):
 
 
 class _Model(chainerlite.Chain):
-
     def __init__(self):
         super().__init__()
         with self.init_scope():
@@ -41,12 +39,20 @@ class _Model(chainerlite.Chain):
 # Chainer's layout: a link's values at '<child>/<grandchild>/<name>', a
 # ChainList's children named by index.
 _MODEL_KEYS = {
-    'l1/W', 'l1/b', 'block/l2/W', 'block/l2/b', 'block/running',
-    'layers/0/W', 'layers/0/b', 'layers/1/W', 'layers/1/b',
-    'count', 'scale', 'extra',
+    'l1/W',
+    'l1/b',
+    'block/l2/W',
+    'block/l2/b',
+    'block/running',
+    'layers/0/W',
+    'layers/0/b',
+    'layers/1/W',
+    'layers/1/b',
+    'count',
+    'scale',
+    'extra',
 }
-_PARAM_PATHS = sorted(k for k in _MODEL_KEYS
-                      if k.endswith('/W') or k.endswith('/b'))
+_PARAM_PATHS = sorted(k for k in _MODEL_KEYS if k.endswith('/W') or k.endswith('/b'))
 
 
 def _saved(obj, **kwargs):
@@ -74,11 +80,14 @@ def test_link_key_layout():
     assert _keys(_saved(_Model())) == _MODEL_KEYS
 
 
-@pytest.mark.parametrize('cls, states', [
-    (optimizers.SGD, []),
-    (optimizers.MomentumSGD, ['v']),
-    (optimizers.Adam, ['m', 'v']),
-])
+@pytest.mark.parametrize(
+    'cls, states',
+    [
+        (optimizers.SGD, []),
+        (optimizers.MomentumSGD, ['v']),
+        (optimizers.Adam, ['m', 'v']),
+    ],
+)
 def test_optimizer_key_layout(cls, states):
     model = _Model()
     opt = cls().setup(model)
@@ -114,8 +123,7 @@ def test_file_path_and_compression(tmp_path, compression):
     serializers.save_npz(path, src, compression=compression)
     with zipfile.ZipFile(path) as z:
         kinds = {info.compress_type for info in z.infolist()}
-    assert kinds == {zipfile.ZIP_DEFLATED if compression
-                     else zipfile.ZIP_STORED}
+    assert kinds == {zipfile.ZIP_DEFLATED if compression else zipfile.ZIP_STORED}
     dst = _Model()
     serializers.load_npz(path, dst)
     numpy.testing.assert_array_equal(dst.l1.W.array, src.l1.W.array)
@@ -164,8 +172,7 @@ def test_optimizer_round_trip_resumes_training(cls):
     _train(model, opt, 2, seed=1)
     _train(model2, opt2, 2, seed=1)
     for (name, p), (_, q) in zip(model.namedparams(), model2.namedparams()):
-        numpy.testing.assert_allclose(p.array, q.array, rtol=1e-6,
-                                      err_msg=name)
+        numpy.testing.assert_allclose(p.array, q.array, rtol=1e-6, err_msg=name)
 
 
 def test_state_of_never_updated_optimizer():
@@ -205,12 +212,15 @@ def test_shape_mismatch_is_a_value_error_naming_key_and_shapes():
         serializers.load_npz(_saved(L.Linear(2, 3)), L.Linear(4, 3))
 
 
-@pytest.mark.parametrize('ignore_names, count', [
-    ('l1/W', 3),
-    (['l1/W'], 3),
-    (lambda key: key == 'l1/W', 3),
-    (['count', lambda key: key.startswith('l1/W')], 0),
-])
+@pytest.mark.parametrize(
+    'ignore_names, count',
+    [
+        ('l1/W', 3),
+        (['l1/W'], 3),
+        (lambda key: key == 'l1/W', 3),
+        (['count', lambda key: key.startswith('l1/W')], 0),
+    ],
+)
 def test_ignore_names(ignore_names, count):
     src = _Model()
     src.count = 3
@@ -261,8 +271,12 @@ def test_dictionary_serializer():
 
 
 def test_npz_deserializer_scalars_and_arrays():
-    npz = {'i': numpy.asarray(4), 'f': numpy.asarray(2.5),
-           'a/b/arr': numpy.arange(3.0), 'n': numpy.asarray(None)}
+    npz = {
+        'i': numpy.asarray(4),
+        'f': numpy.asarray(2.5),
+        'a/b/arr': numpy.arange(3.0),
+        'n': numpy.asarray(None),
+    }
     d = serializers.NpzDeserializer(npz)
     assert d('i', 0) == 4 and type(d('i', 0)) is int
     assert d('i', 0.0) == 4.0 and type(d('i', 0.0)) is float

@@ -29,7 +29,6 @@ class _OpenOnUnpickle:
 
 
 class _Net(chainerlite.Chain):
-
     def __init__(self, seed):
         super().__init__()
         with self.init_scope():
@@ -52,8 +51,7 @@ def _state(obj):
     """Every array and scalar a save would write, as exact bytes."""
     s = serializers.DictionarySerializer()
     s.save(obj)
-    return {k: (v.dtype.str, v.shape, v.tobytes()) for k, v in
-            s.target.items()}
+    return {k: (v.dtype.str, v.shape, v.tobytes()) for k, v in s.target.items()}
 
 
 def _arrays(obj):
@@ -150,9 +148,12 @@ def _corrupt(arrays, key, how):
 
 
 # Each key of the file in turn is the bad one (a Python int has no range).
-_NET_CASES = [(key, how) for key in sorted(_arrays(_Net(0)))
-              for how in ('missing', 'shape', 'dtype', 'overflow', 'object')
-              if (key, how) != ('count', 'overflow')]
+_NET_CASES = [
+    (key, how)
+    for key in sorted(_arrays(_Net(0)))
+    for how in ('missing', 'shape', 'dtype', 'overflow', 'object')
+    if (key, how) != ('count', 'overflow')
+]
 
 
 @pytest.mark.parametrize('key, how', _NET_CASES)
@@ -160,8 +161,7 @@ def test_failed_load_leaves_link_unchanged(key, how):
     bad = _corrupt(_arrays(_Net(1)), key, how)
     dst = _Net(2)
     before = _state(dst)
-    with pytest.raises((KeyError, ValueError, TypeError),
-                       match=repr(key)):
+    with pytest.raises((KeyError, ValueError, TypeError), match=repr(key)):
         serializers.load_npz(bad, dst)
     assert _state(dst) == before
 
@@ -186,13 +186,15 @@ def test_failed_load_leaves_optimizer_unchanged(how):
     assert _state(opt) == before
 
 
-@pytest.mark.parametrize('stored, error, match', [
-    (numpy.array([None, 1], object), ValueError, 'object array'),
-    (numpy.zeros(2, 'i4,f4'), ValueError, 'unsupported dtype'),
-    (None, KeyError, ''),
-])
-def test_failed_load_leaves_fresh_optimizer_without_state(
-        stored, error, match):
+@pytest.mark.parametrize(
+    'stored, error, match',
+    [
+        (numpy.array([None, 1], object), ValueError, 'object array'),
+        (numpy.zeros(2, 'i4,f4'), ValueError, 'unsupported dtype'),
+        (None, KeyError, ''),
+    ],
+)
+def test_failed_load_leaves_fresh_optimizer_without_state(stored, error, match):
     # The rules have no state yet and ask for each of its entries by name:
     # the bad (or missing) entry is the last one.
     arrays = _arrays(_trained_adam(1))
@@ -225,15 +227,23 @@ def _zeros_npz():
     return buf
 
 
-@pytest.mark.parametrize('make_file, target, match', [
-    (_zeros_npz, lambda: L.Linear(2, 3), "shape mismatch for key 'W'"),
-    (lambda: _member('W', _HUGE, b'\0' * 64), lambda: L.Linear(2, 3),
-     r"'W' declares shape \(100000, 100000\)"),
-    (lambda: _member('W', _HUGE, b'\0' * 64), lambda: L.Linear(3),
-     r"'W' declares shape \(100000, 100000\)"),
-])
-def test_large_member_fails_before_its_data_is_inflated(make_file, target,
-                                                         match):
+@pytest.mark.parametrize(
+    'make_file, target, match',
+    [
+        (_zeros_npz, lambda: L.Linear(2, 3), "shape mismatch for key 'W'"),
+        (
+            lambda: _member('W', _HUGE, b'\0' * 64),
+            lambda: L.Linear(2, 3),
+            r"'W' declares shape \(100000, 100000\)",
+        ),
+        (
+            lambda: _member('W', _HUGE, b'\0' * 64),
+            lambda: L.Linear(3),
+            r"'W' declares shape \(100000, 100000\)",
+        ),
+    ],
+)
+def test_large_member_fails_before_its_data_is_inflated(make_file, target, match):
     bad, link = make_file(), target()
     tracemalloc.start()
     try:
@@ -242,14 +252,15 @@ def test_large_member_fails_before_its_data_is_inflated(make_file, target,
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert peak < 2 ** 20
+    assert peak < 2**20
 
 
 def test_truncated_member_is_an_error():
     header = {'descr': '<f4', 'fortran_order': False, 'shape': (3, 2)}
     with pytest.raises(ValueError, match="'W'.*holds 8 bytes"):
-        serializers.load_npz(_member('W', header, b'\0' * 8), L.Linear(2, 3),
-                             strict=False)
+        serializers.load_npz(
+            _member('W', header, b'\0' * 8), L.Linear(2, 3), strict=False
+        )
 
 
 def test_member_that_is_not_npy_is_an_error():
@@ -279,24 +290,24 @@ def test_overflow_names_key_and_dtype():
 def test_integer_overflow_names_key():
     link = chainerlite.Link()
     link.add_persistent('ids', numpy.zeros(2, numpy.int32))
-    arrays = {'ids': numpy.array([1, 2 ** 40])}
+    arrays = {'ids': numpy.array([1, 2**40])}
     with pytest.raises(ValueError, match="'ids'.*range of int32"):
         serializers.load_npz(_npz(arrays), link)
     numpy.testing.assert_array_equal(link.ids, [0, 0])
-    serializers.load_npz(_npz({'ids': numpy.array([-5, 2 ** 31 - 1])}), link)
-    numpy.testing.assert_array_equal(link.ids, [-5, 2 ** 31 - 1])
+    serializers.load_npz(_npz({'ids': numpy.array([-5, 2**31 - 1])}), link)
+    numpy.testing.assert_array_equal(link.ids, [-5, 2**31 - 1])
 
 
 def test_non_finite_values_of_the_file_are_kept():
     arrays = _arrays(L.Linear(2, 3))
-    arrays['W'] = numpy.array([[numpy.inf, -numpy.inf], [numpy.nan, 1e300],
-                               [0, 1]])
+    arrays['W'] = numpy.array([[numpy.inf, -numpy.inf], [numpy.nan, 1e300], [0, 1]])
     arrays['W'][1, 1] = 2.0
     link = L.Linear(2, 3)
     serializers.load_npz(_npz(arrays), link)
     assert link.W.dtype == numpy.float32
     numpy.testing.assert_array_equal(
-        link.W.array, [[numpy.inf, -numpy.inf], [numpy.nan, 2], [0, 1]])
+        link.W.array, [[numpy.inf, -numpy.inf], [numpy.nan, 2], [0, 1]]
+    )
 
 
 def test_incompatible_dtype_is_a_type_error_naming_key():
@@ -306,11 +317,14 @@ def test_incompatible_dtype_is_a_type_error_naming_key():
         serializers.load_npz(_npz(arrays), L.Linear(2, 3))
 
 
-@pytest.mark.parametrize('stored', [
-    numpy.asfortranarray(numpy.arange(6.0).reshape(3, 2)),
-    numpy.arange(6.0, dtype='>f4').reshape(3, 2),
-    numpy.arange(6, dtype=numpy.int16).reshape(3, 2),
-])
+@pytest.mark.parametrize(
+    'stored',
+    [
+        numpy.asfortranarray(numpy.arange(6.0).reshape(3, 2)),
+        numpy.arange(6.0, dtype='>f4').reshape(3, 2),
+        numpy.arange(6, dtype=numpy.int16).reshape(3, 2),
+    ],
+)
 def test_layouts_and_byte_orders_load(stored):
     link = L.Linear(2, 3)
     serializers.load_npz(_npz({'W': stored}), link, strict=False)
@@ -341,16 +355,20 @@ def test_npz_deserializer_on_a_numpy_npz_file(tmp_path):
     data = numpy.random.RandomState(0).uniform(-1, 1, (2, 3))
     path = str(tmp_path / 'f.npz')
     numpy.savez_compressed(
-        path, y=data.astype(numpy.float32), z=numpy.asarray(10), w=None,
-        zf32=numpy.array(-2 ** 60, numpy.float32),
-        zi64=numpy.array(-2 ** 60, numpy.int64))
+        path,
+        y=data.astype(numpy.float32),
+        z=numpy.asarray(10),
+        w=None,
+        zf32=numpy.array(-(2**60), numpy.float32),
+        zi64=numpy.array(-(2**60), numpy.int64),
+    )
     with numpy.load(path) as f:
         d = serializers.NpzDeserializer(f)
         half = numpy.empty((2, 3), numpy.float16)
         assert d('/y', half) is half
         numpy.testing.assert_array_equal(half, data.astype(numpy.float16))
         assert d('z', 5) == 10
-        assert d('zi64', 5) == -2 ** 60
+        assert d('zi64', 5) == -(2**60)
         with pytest.raises(TypeError):
             d('zi64', numpy.uint32(5))
         with pytest.raises(TypeError):

@@ -26,12 +26,10 @@ def test_outside_tolerance_fails_with_report():
     assert 'first mismatch at index (1,)' in message
 
 
-@pytest.mark.parametrize('atol, rtol, ok', [
-    (0.1, 0.0, True),
-    (0.01, 0.0, False),
-    (0.0, 0.1, True),
-    (0.0, 0.01, False),
-])
+@pytest.mark.parametrize(
+    'atol, rtol, ok',
+    [(0.1, 0.0, True), (0.01, 0.0, False), (0.0, 0.1, True), (0.0, 0.01, False)],
+)
 def test_atol_and_rtol(atol, rtol, ok):
     x = numpy.array([1.05])
     y = numpy.array([1.0])
@@ -81,6 +79,7 @@ def test_accepts_variables():
 @testing.attr.gpu
 def test_accepts_cupy_arrays():
     from chainerlite.backends import cuda
+
     x = cuda.cupy.arange(4, dtype=numpy.float32)
     testing.assert_allclose(x, numpy.arange(4, dtype=numpy.float32))
     with pytest.raises(AssertionError):

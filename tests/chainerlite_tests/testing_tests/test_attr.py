@@ -100,7 +100,8 @@ def test_decorated_function_still_runs():
 
 
 def test_pytest_skips_gpu_tests_without_cuda(tmp_path):
-    (tmp_path / 'test_gpu_file.py').write_text(textwrap.dedent('''
+    (tmp_path / 'test_gpu_file.py').write_text(
+        textwrap.dedent('''
         from chainerlite.testing import attr
 
         @attr.gpu
@@ -110,33 +111,53 @@ def test_pytest_skips_gpu_tests_without_cuda(tmp_path):
         @attr.slow
         def test_slow():
             pass
-    '''))
+    ''')
+    )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     command = [
-        sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider',
-        '-p', 'chainerlite.testing.attr', '--strict-markers',
-        '--rootdir', str(tmp_path), '-c', os.devnull,
-        str(tmp_path / 'test_gpu_file.py')]
-    result = subprocess.run(command, capture_output=True, text=True,
-                            env=env, cwd=str(tmp_path))
+        sys.executable,
+        '-m',
+        'pytest',
+        '-q',
+        '-p',
+        'no:cacheprovider',
+        '-p',
+        'chainerlite.testing.attr',
+        '--strict-markers',
+        '--rootdir',
+        str(tmp_path),
+        '-c',
+        os.devnull,
+        str(tmp_path / 'test_gpu_file.py'),
+    ]
+    result = subprocess.run(
+        command, capture_output=True, text=True, env=env, cwd=str(tmp_path)
+    )
     out = result.stdout + result.stderr
     if attr._gpu_count() > 0:
         assert '2 passed' in out, out
     else:
         assert '1 passed, 1 skipped' in out, out
-    deselect = subprocess.run(command + ['-m', 'not slow and not gpu'],
-                              capture_output=True, text=True, env=env,
-                              cwd=str(tmp_path))
+    deselect = subprocess.run(
+        command + ['-m', 'not slow and not gpu'],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(tmp_path),
+    )
     assert '2 deselected' in deselect.stdout, deselect.stdout
 
 
-@pytest.mark.parametrize('decorator, marker, module_name, function_name', [
-    (attr.ideep, 'ideep', 'chainerlite.backends.intel64',
-     'is_ideep_available'),
-    (attr.chainerx, 'chainerx', 'chainerx', 'is_available'),
-])
+@pytest.mark.parametrize(
+    'decorator, marker, module_name, function_name',
+    [
+        (attr.ideep, 'ideep', 'chainerlite.backends.intel64', 'is_ideep_available'),
+        (attr.chainerx, 'chainerx', 'chainerx', 'is_available'),
+    ],
+)
 def test_marks_and_skips_without_the_backend(
-        monkeypatch, decorator, marker, module_name, function_name):
+    monkeypatch, decorator, marker, module_name, function_name
+):
     @decorator
     def test_something():
         pass

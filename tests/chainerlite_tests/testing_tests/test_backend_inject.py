@@ -15,7 +15,6 @@ _BACKENDS = [{}, {'use_cuda': True}, {'use_cuda': True, 'cuda_device': 0}]
 
 @testing.inject_backend_tests(None, _BACKENDS)
 class TestPlainClass:
-
     def test_device(self, backend_config):
         if backend_config.use_cuda:
             assert backend_config.xp is cuda.cupy
@@ -32,7 +31,6 @@ class TestPlainClass:
 
 @testing.inject_backend_tests(['test_with_config'], _BACKENDS)
 class TestUnittestClass(unittest.TestCase):
-
     def test_with_config(self, backend_config):
         with backend_config:
             self.assertEqual(chainerlite.config.use_cudnn, 'never')
@@ -46,7 +44,6 @@ class TestUnittestClass(unittest.TestCase):
 @testing.parameterize({'n': 1}, {'n': 2})
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestParameterizedOutside:
-
     def test_both(self, backend_config):
         x = backend_config.get_array(numpy.zeros(self.n))
         assert x.shape == (self.n,)
@@ -55,7 +52,6 @@ class TestParameterizedOutside:
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 @testing.parameterize({'n': 1}, {'n': 2})
 class TestParameterizedInside:
-
     def test_both(self, backend_config):
         x = backend_config.get_array(numpy.zeros(self.n))
         assert x.shape == (self.n,)
@@ -63,25 +59,32 @@ class TestParameterizedInside:
 
 def _generated(prefix):
     module = sys.modules[__name__]
-    return sorted(name for name, value in vars(module).items()
-                  if name.startswith(prefix) and isinstance(value, type))
+    return sorted(
+        name
+        for name, value in vars(module).items()
+        if name.startswith(prefix) and isinstance(value, type)
+    )
 
 
-_CPU = ('use_chainerx_false__chainerx_device_None__use_cuda_false__'
-        'cuda_device_None__use_cudnn_never__cudnn_deterministic_false__'
-        'autotune_false__cudnn_fast_batch_normalization_false__'
-        'use_ideep_never')
+_CPU = (
+    'use_chainerx_false__chainerx_device_None__use_cuda_false__'
+    'cuda_device_None__use_cudnn_never__cudnn_deterministic_false__'
+    'autotune_false__cudnn_fast_batch_normalization_false__'
+    'use_ideep_never'
+)
 _CUDA = _CPU.replace('use_cuda_false', 'use_cuda_true')
 _CUDA_0 = _CUDA.replace('cuda_device_None', 'cuda_device_0')
 
 
 def test_classes_are_generated_and_base_is_hidden():
     # Chainer's names: every option, in a fixed order.
-    assert _generated('TestPlainClass') == sorted([
-        'TestPlainClass_' + _CPU,
-        'TestPlainClass_' + _CUDA,
-        'TestPlainClass_' + _CUDA_0,
-    ])
+    assert _generated('TestPlainClass') == sorted(
+        [
+            'TestPlainClass_' + _CPU,
+            'TestPlainClass_' + _CUDA,
+            'TestPlainClass_' + _CUDA_0,
+        ]
+    )
     assert not isinstance(TestPlainClass, type)
 
 
@@ -92,8 +95,12 @@ def test_the_same_options_twice_get_distinct_names():
         def test_a(self, backend_config):
             pass
 
-    names = [cls.__name__ for cls in testing.inject_backend_tests(
-        None, [{}, {'use_cuda': False}])(Target).classes]
+    names = [
+        cls.__name__
+        for cls in testing.inject_backend_tests(None, [{}, {'use_cuda': False}])(
+            Target
+        ).classes
+    ]
     assert names == ['Target_' + _CPU, 'Target_{}_1'.format(_CPU)]
 
 
@@ -104,15 +111,17 @@ def test_ideep_configs_are_marked():
         def test_a(self, backend_config):
             pass
 
-    cpu, ideep = testing.inject_backend_tests(
-        None, [{}, {'use_ideep': 'always'}])(Target).classes
+    cpu, ideep = testing.inject_backend_tests(None, [{}, {'use_ideep': 'always'}])(
+        Target
+    ).classes
     assert 'ideep' not in _marks(cpu)
     assert 'ideep' in _marks(ideep)
     assert ideep.__name__.endswith('use_ideep_always')
 
 
-@pytest.mark.parametrize('prefix', [
-    'TestParameterizedOutside', 'TestParameterizedInside'])
+@pytest.mark.parametrize(
+    'prefix', ['TestParameterizedOutside', 'TestParameterizedInside']
+)
 def test_composes_with_parameterize(prefix):
     names = _generated(prefix)
     assert len(names) == 4
@@ -159,8 +168,10 @@ def test_chainerx_config_is_skipped():
 
 def test_unittest_method_not_listed_is_left_alone():
     cls = getattr(sys.modules[__name__], 'TestUnittestClass_' + _CPU)
-    assert cls.test_without_config is TestUnittestClass.classes[0].__mro__[
-        1].test_without_config
+    assert (
+        cls.test_without_config
+        is TestUnittestClass.classes[0].__mro__[1].test_without_config
+    )
     result = unittest.TestResult()
     cls('test_with_config').run(result)
     cls('test_without_config').run(result)
@@ -173,8 +184,7 @@ def test_config_sets_and_restores_configuration():
         assert entered is config
         assert chainerlite.config.use_cudnn == 'always'
         assert chainerlite.config.autotune is True
-    assert chainerlite.config.use_cudnn == \
-        chainerlite.global_config.use_cudnn
+    assert chainerlite.config.use_cudnn == chainerlite.global_config.use_cudnn
     assert chainerlite.config.autotune is False
 
 
@@ -231,7 +241,7 @@ def test_marks_of_methods_are_kept():
         def test_a(self, backend_config):
             return backend_config
 
-    cls, = testing.inject_backend_tests(None, [{}])(Target).classes
+    (cls,) = testing.inject_backend_tests(None, [{}])(Target).classes
     assert [m.name for m in cls.test_a.pytestmark] == ['slow']
     assert not hasattr(cls.test_a, '__wrapped__')
     assert isinstance(cls().test_a(), testing.BackendConfig)

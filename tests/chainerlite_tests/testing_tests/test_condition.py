@@ -80,5 +80,4 @@ def test_unittest_fixture_is_reset_between_trials():
     result = unittest.TestResult()
     _Case().run(result)
     assert result.wasSuccessful()
-    assert _Case.log == ['setUp', 'run', 'tearDown', 'setUp', 'run',
-                         'tearDown']
+    assert _Case.log == ['setUp', 'run', 'tearDown', 'setUp', 'run', 'tearDown']

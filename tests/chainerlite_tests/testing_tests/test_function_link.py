@@ -15,39 +15,37 @@ class Square(function_node.FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs((0,))
-        x, = inputs
-        return x * x,
+        (x,) = inputs
+        return (x * x,)
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        return 2 * x * gy,
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        return (2 * x * gy,)
 
 
 class SquareWrongBackward(Square):
-
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        return 3 * x * gy,
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        return (3 * x * gy,)
 
 
 class SquareNoDoubleBackward(Square):
     """Right first order gradient, built from raw arrays (graph is cut)."""
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        return chainerlite.Variable(2 * x.array * gy.array),
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        return (chainerlite.Variable(2 * x.array * gy.array),)
 
 
 class SquareInPlace(Square):
-
     def forward(self, inputs):
-        x, = inputs
+        (x,) = inputs
         y = x * x
         x *= 0
-        return y,
+        return (y,)
 
 
 class _SquareTest(testing.FunctionTestCase):
@@ -57,24 +55,27 @@ class _SquareTest(testing.FunctionTestCase):
     shape = (3, 2)
 
     def generate_inputs(self):
-        return numpy.random.uniform(-1, 1, self.shape).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, self.shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
         return self.node().apply(inputs)
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return x * x,
+        (x,) = inputs
+        return (x * x,)
 
 
-@testing.parameterize(*testing.product({
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-    'shape': [(), (3, 2)],
-    'contiguous': [None, 'C'],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+            'shape': [(), (3, 2)],
+            'contiguous': [None, 'C'],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestSquare(_SquareTest):
-
     def setUp(self):
         tolerance = {
             numpy.float16: {'atol': 5e-3, 'rtol': 1e-2},
@@ -86,7 +87,7 @@ class TestSquare(_SquareTest):
             self.check_double_backward_options = self.check_backward_options
 
     def forward(self, inputs, device):
-        x, = inputs
+        (x,) = inputs
         assert isinstance(x.array, device.xp.ndarray)
         return Square().apply(inputs)
 
@@ -136,8 +137,8 @@ def test_cut_graph_fails_double_backward_only():
 
 def test_wrong_forward_expected_fails_forward():
     def forward_expected(self, inputs):
-        x, = inputs
-        return x * x + 0.5,
+        (x,) = inputs
+        return (x * x + 0.5,)
 
     cls = _make(_SquareTest, forward_expected=forward_expected)
     with pytest.raises(testing.FunctionTestError) as info:
@@ -149,8 +150,8 @@ def test_wrong_forward_expected_fails_forward():
 
 def test_wrong_dtype_fails_forward():
     def forward_expected(self, inputs):
-        x, = inputs
-        return (x * x).astype(numpy.float32),
+        (x,) = inputs
+        return ((x * x).astype(numpy.float32),)
 
     cls = _make(_SquareTest, forward_expected=forward_expected)
     with pytest.raises(testing.FunctionTestError, match='dtype float64'):
@@ -159,7 +160,7 @@ def test_wrong_dtype_fails_forward():
 
 def test_wrong_output_count_fails_forward():
     def forward_expected(self, inputs):
-        x, = inputs
+        (x,) = inputs
         return x * x, x
 
     cls = _make(_SquareTest, forward_expected=forward_expected)
@@ -173,8 +174,9 @@ def test_in_place_forward_fails():
         _run(cls, 'test_forward')
 
 
-@pytest.mark.parametrize('test_name', [
-    'test_forward', 'test_backward', 'test_double_backward'])
+@pytest.mark.parametrize(
+    'test_name', ['test_forward', 'test_backward', 'test_double_backward']
+)
 def test_skip_flags(test_name):
     flag = 'skip_{}_test'.format(test_name[5:])
 
@@ -203,22 +205,24 @@ def test_custom_grad_generators_are_used():
     seen = []
 
     def generate_grad_outputs(self, outputs_template):
-        y, = outputs_template
+        (y,) = outputs_template
         seen.append(('gy', y.shape, y.dtype))
-        return numpy.ones_like(y),
+        return (numpy.ones_like(y),)
 
     def generate_grad_grad_inputs(self, inputs_template):
-        x, = inputs_template
+        (x,) = inputs_template
         seen.append(('ggx', x.shape, x.dtype))
-        return numpy.ones_like(x),
+        return (numpy.ones_like(x),)
 
-    cls = _make(_SquareTest, generate_grad_outputs=generate_grad_outputs,
-                generate_grad_grad_inputs=generate_grad_grad_inputs)
+    cls = _make(
+        _SquareTest,
+        generate_grad_outputs=generate_grad_outputs,
+        generate_grad_grad_inputs=generate_grad_grad_inputs,
+    )
     _run(cls, 'test_backward')
     _run(cls, 'test_double_backward')
     f64 = numpy.dtype(numpy.float64)
-    assert seen == [('gy', (3, 2), f64), ('gy', (3, 2), f64),
-                    ('ggx', (3, 2), f64)]
+    assert seen == [('gy', (3, 2), f64), ('gy', (3, 2), f64), ('ggx', (3, 2), f64)]
 
 
 class _ReluTest(testing.FunctionTestCase):
@@ -229,17 +233,16 @@ class _ReluTest(testing.FunctionTestCase):
         # The first draw sits on the kink of relu, later ones do not.
         self.calls.append(None)
         value = 0.0 if len(self.calls) == 1 else 0.5
-        return numpy.full((2,), value),
+        return (numpy.full((2,), value),)
 
     def forward(self, inputs, device):
-        return F.relu(inputs[0]),
+        return (F.relu(inputs[0]),)
 
     def forward_expected(self, inputs):
-        return numpy.maximum(inputs[0], 0),
+        return (numpy.maximum(inputs[0], 0),)
 
 
-@pytest.mark.parametrize(
-    'test_name', ['test_backward', 'test_double_backward'])
+@pytest.mark.parametrize('test_name', ['test_backward', 'test_double_backward'])
 def test_dodge_nondifferentiable_draws_new_inputs(test_name):
     calls = []
     cls = _make(_ReluTest, dodge_nondifferentiable=True, calls=calls)
@@ -255,34 +258,43 @@ def test_without_dodging_the_kink_fails():
 
 def test_dodging_gives_up():
     def generate_inputs(self):
-        return numpy.zeros((2,)),
+        return (numpy.zeros((2,)),)
 
-    cls = _make(_ReluTest, dodge_nondifferentiable=True,
-                generate_inputs=generate_inputs)
+    cls = _make(
+        _ReluTest, dodge_nondifferentiable=True, generate_inputs=generate_inputs
+    )
     with pytest.raises(testing.FunctionTestError, match='10 tries'):
         _run(cls, 'test_backward')
 
 
-@pytest.mark.parametrize('method, value, match', [
-    ('forward', lambda self, inputs, device: inputs[0] * 1, 'tuple of Var'),
-    ('forward', lambda self, inputs, device: (inputs[0].array,),
-     'tuple of Var'),
-    ('generate_inputs', lambda self: [numpy.ones(2)], 'generate_inputs'),
-    ('forward_expected', lambda self, inputs: inputs[0], 'forward_expected'),
-    ('generate_grad_outputs', lambda self, t: (), 'generate_grad_outputs'),
-])
+@pytest.mark.parametrize(
+    'method, value, match',
+    [
+        ('forward', lambda self, inputs, device: inputs[0] * 1, 'tuple of Var'),
+        ('forward', lambda self, inputs, device: (inputs[0].array,), 'tuple of Var'),
+        ('generate_inputs', lambda self: [numpy.ones(2)], 'generate_inputs'),
+        ('forward_expected', lambda self, inputs: inputs[0], 'forward_expected'),
+        ('generate_grad_outputs', lambda self, t: (), 'generate_grad_outputs'),
+    ],
+)
 def test_malformed_test_case(method, value, match):
     cls = _make(_SquareTest, **{method: value})
-    test_name = 'test_backward' if method == 'generate_grad_outputs' else \
-        'test_forward'
+    test_name = 'test_backward' if method == 'generate_grad_outputs' else 'test_forward'
     with pytest.raises(testing.FunctionTestError, match=match):
         _run(cls, test_name)
 
 
-@pytest.mark.parametrize('contiguous, shape, expected', [
-    (None, (3, 2), False), (None, (3, 1), False), (None, (1, 1), True),
-    (None, (), True), ('C', (3, 2), True), ('C', (), True),
-])
+@pytest.mark.parametrize(
+    'contiguous, shape, expected',
+    [
+        (None, (3, 2), False),
+        (None, (3, 1), False),
+        (None, (1, 1), True),
+        (None, (), True),
+        ('C', (3, 2), True),
+        ('C', (), True),
+    ],
+)
 def test_contiguity_of_inputs(contiguous, shape, expected):
     seen = []
 
@@ -290,8 +302,7 @@ def test_contiguity_of_inputs(contiguous, shape, expected):
         seen.append(inputs[0].array.flags.c_contiguous)
         return Square().apply(inputs)
 
-    cls = _make(_SquareTest, forward=forward, contiguous=contiguous,
-                shape=shape)
+    cls = _make(_SquareTest, forward=forward, contiguous=contiguous, shape=shape)
     _run(cls, 'test_forward')
     _run(cls, 'test_backward')
     # test_forward's call, then check_backward's first (backprop) call
@@ -306,8 +317,7 @@ def test_bad_contiguous_value():
 
 def test_needs_backend_config():
     case = type('Target', (_SquareTest,), {})('test_forward')
-    with pytest.raises(testing.FunctionTestError,
-                       match='inject_backend_tests'):
+    with pytest.raises(testing.FunctionTestError, match='inject_backend_tests'):
         case.test_forward()
 
 

@@ -19,8 +19,7 @@ class Scale(chainerlite.Link):
     def forward(self, x):
         if self.W.array is None:
             self.W.initialize(x.shape[1:])
-            self.W.array[...] = numpy.random.uniform(
-                0.5, 1.5, x.shape[1:])
+            self.W.array[...] = numpy.random.uniform(0.5, 1.5, x.shape[1:])
         if self.wrong_grad:
             return x * chainerlite.Variable(self.W.array)
         return x * F.broadcast_to(self.W, x.shape)
@@ -29,26 +28,27 @@ class Scale(chainerlite.Link):
 @testing.parameterize({'dtype': numpy.float32})
 @testing.inject_backend_tests(None, [{}])
 class TestLinear(testing.LinkTestCase):
-
     param_names = ('W', 'b')
 
     def setUp(self):
         self.check_backward_options.update({'atol': 1e-3, 'rtol': 1e-3})
 
     def generate_params(self):
-        return (numpy.random.uniform(-1, 1, (2, 3)).astype(self.dtype),
-                numpy.random.uniform(-1, 1, (2,)).astype(self.dtype))
+        return (
+            numpy.random.uniform(-1, 1, (2, 3)).astype(self.dtype),
+            numpy.random.uniform(-1, 1, (2,)).astype(self.dtype),
+        )
 
     def create_link(self, initializers):
         initial_w, initial_b = initializers
         return L.Linear(3, 2, initialW=initial_w, initial_bias=initial_b)
 
     def generate_inputs(self):
-        return numpy.random.uniform(-1, 1, (4, 3)).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, (4, 3)).astype(self.dtype),)
 
     def forward_expected(self, link, inputs):
-        x, = inputs
-        return x.dot(link.W.array.T) + link.b.array,
+        (x,) = inputs
+        return (x.dot(link.W.array.T) + link.b.array,)
 
 
 class _ScaleTest(testing.LinkTestCase):
@@ -64,12 +64,12 @@ class _ScaleTest(testing.LinkTestCase):
         return Scale(self.wrong_grad)
 
     def generate_inputs(self):
-        return numpy.random.uniform(-1, 1, (2, 3)).astype(numpy.float32),
+        return (numpy.random.uniform(-1, 1, (2, 3)).astype(numpy.float32),)
 
     def forward_expected(self, link, inputs):
         # Calling the CPU link initializes W; the test then uses that W.
-        x, = inputs
-        return link(x).array,
+        (x,) = inputs
+        return (link(x).array,)
 
 
 def _make(**attrs):
@@ -93,7 +93,8 @@ def test_forward_expected_sees_the_link_after_its_forward():
     # W is shaped by the checked forward: forward_expected reads it directly.
     def forward_expected(self, link, inputs):
         assert isinstance(link.W.array, numpy.ndarray)
-        return inputs[0] * link.W.array,
+        return (inputs[0] * link.W.array,)
+
     _run(_make(forward_expected=forward_expected), 'test_forward')
 
 
@@ -106,7 +107,8 @@ def test_wrong_parameter_gradient_fails_backward():
 
 def test_wrong_forward_expected_fails_forward():
     def forward_expected(self, link, inputs):
-        return link(inputs[0]).array + 1,
+        return (link(inputs[0]).array + 1,)
+
     with pytest.raises(testing.FunctionTestError, match='differs'):
         _run(_make(forward_expected=forward_expected), 'test_forward')
 

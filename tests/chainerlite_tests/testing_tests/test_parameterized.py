@@ -11,26 +11,20 @@ from chainerlite import testing
 from chainerlite.testing import parameterized
 
 
-@testing.parameterize(
-    {'a': 1, 'b': 'x'},
-    {'a': 2, 'b': 'y'},
-)
+@testing.parameterize({'a': 1, 'b': 'x'}, {'a': 2, 'b': 'y'})
 class TestUnittestStyle(unittest.TestCase):
-
     def test_params_are_attributes(self):
         assert (self.a, self.b) in [(1, 'x'), (2, 'y')]
 
 
 @testing.parameterize(*testing.product({'n': [1, 2, 3]}))
 class TestPytestStyle:
-
     def test_param_is_attribute(self):
         assert self.n in (1, 2, 3)
 
 
 @testing.parameterize({'func': lambda v: v * 10})
 class TestFunctionParameter:
-
     def test_function_stays_plain(self):
         assert self.func(2) == 20
 
@@ -38,15 +32,17 @@ class TestFunctionParameter:
 @testing.parameterize({'outer': 'o1'}, {'outer': 'o2'})
 @testing.parameterize({'inner': 1}, {'inner': 2}, {'inner': 3})
 class TestStacked:
-
     def test_both(self):
         assert self.outer in ('o1', 'o2')
         assert self.inner in (1, 2, 3)
 
 
 def _generated(prefix):
-    return {name: obj for name, obj in globals().items()
-            if name.startswith(prefix + '_param_') and isinstance(obj, type)}
+    return {
+        name: obj
+        for name, obj in globals().items()
+        if name.startswith(prefix + '_param_') and isinstance(obj, type)
+    }
 
 
 def test_generated_classes_are_module_attributes():
@@ -103,7 +99,7 @@ def test_parameterized_function_one_name(n):
 
 
 def test_parameterized_function_is_pytest_parametrized():
-    mark, = test_parameterized_function.pytestmark
+    (mark,) = test_parameterized_function.pytestmark
     assert mark.name == 'parametrize'
     assert mark.args == (['a', 'b'], [(1, 2), (3, 4)])
     assert mark.kwargs['ids'] == ['param_0_{a=1, b=2}', 'param_1_{a=3, b=4}']
@@ -116,9 +112,8 @@ def test_parameterized_function_needs_the_same_names():
 
 @testing.parameterize_pytest('x,y', [(1, 1), (2, 4)])
 class TestParameterizePytestClass(unittest.TestCase):
-
     def test_square(self):
-        assert self.x ** 2 == self.y
+        assert self.x**2 == self.y
 
 
 @testing.parameterize_pytest('x', [1, 2])
@@ -140,7 +135,6 @@ def test_parameterize_pytest_checks_lengths():
 @testing.fix_random()
 @testing.parameterize({'k': 0}, {'k': 1})
 class TestDecoratorsOverParameterized(unittest.TestCase):
-
     def setUp(self):
         self.draw = numpy.random.uniform()
 
@@ -154,7 +148,8 @@ def test_apply_to_classes_replaces_module_attributes():
         return type(cls.__name__ + '_x', (cls,), {'__module__': __name__})
 
     marked = parameterized._ParameterizedClasses(
-        'Foo', __name__, [type('Foo_param_0', (), {})])
+        'Foo', __name__, [type('Foo_param_0', (), {})]
+    )
     globals()['Foo_param_0'] = marked.classes[0]
     try:
         result = parameterized.apply_to_classes(marked, rename)
@@ -168,8 +163,11 @@ def test_apply_to_classes_replaces_module_attributes():
 
 def test_product_of_dict():
     assert testing.product({'a': [1, 2], 'b': [3, 4]}) == [
-        {'a': 1, 'b': 3}, {'a': 1, 'b': 4},
-        {'a': 2, 'b': 3}, {'a': 2, 'b': 4}]
+        {'a': 1, 'b': 3},
+        {'a': 1, 'b': 4},
+        {'a': 2, 'b': 3},
+        {'a': 2, 'b': 4},
+    ]
     assert testing.product({'a': []}) == []
 
 
@@ -177,26 +175,32 @@ def test_product_varies_names_in_sorted_order():
     # Chainer's class indices (``_param_N``) follow the sorted names, the
     # last name varying fastest, whatever the order of the dict.
     assert testing.product({'b': [1, 2], 'a': ['x', 'y']}) == [
-        {'a': 'x', 'b': 1}, {'a': 'x', 'b': 2},
-        {'a': 'y', 'b': 1}, {'a': 'y', 'b': 2}]
+        {'a': 'x', 'b': 1},
+        {'a': 'x', 'b': 2},
+        {'a': 'y', 'b': 1},
+        {'a': 'y', 'b': 2},
+    ]
 
 
 def test_product_of_lists():
-    result = testing.product([
-        [{'a': 1}, {'a': 2}],
-        [{'b': 3, 'c': 4}, {'b': 5, 'c': 6}],
-    ])
+    result = testing.product(
+        [[{'a': 1}, {'a': 2}], [{'b': 3, 'c': 4}, {'b': 5, 'c': 6}]]
+    )
     assert result == [
-        {'a': 1, 'b': 3, 'c': 4}, {'a': 1, 'b': 5, 'c': 6},
-        {'a': 2, 'b': 3, 'c': 4}, {'a': 2, 'b': 5, 'c': 6}]
+        {'a': 1, 'b': 3, 'c': 4},
+        {'a': 1, 'b': 5, 'c': 6},
+        {'a': 2, 'b': 3, 'c': 4},
+        {'a': 2, 'b': 5, 'c': 6},
+    ]
     with pytest.raises(TypeError):
         testing.product(3)
 
 
 def test_product_dict():
-    assert testing.product_dict(
-        [{'a': 1}, {'a': 2}], [{'b': 3}]) == [
-            {'a': 1, 'b': 3}, {'a': 2, 'b': 3}]
+    assert testing.product_dict([{'a': 1}, {'a': 2}], [{'b': 3}]) == [
+        {'a': 1, 'b': 3},
+        {'a': 2, 'b': 3},
+    ]
     assert testing.product_dict([{'a': 1}], [{'a': 2}]) == [{'a': 2}]
 
 
@@ -218,10 +222,25 @@ def test_pytest_collects_and_runs_generated_classes(tmp_path):
     (tmp_path / 'test_generated.py').write_text(source)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     result = subprocess.run(
-        [sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider',
-         '--rootdir', str(tmp_path), '-c', os.devnull, '-rA',
-         str(tmp_path / 'test_generated.py')],
-        capture_output=True, text=True, env=env, cwd=str(tmp_path))
+        [
+            sys.executable,
+            '-m',
+            'pytest',
+            '-q',
+            '-p',
+            'no:cacheprovider',
+            '--rootdir',
+            str(tmp_path),
+            '-c',
+            os.devnull,
+            '-rA',
+            str(tmp_path / 'test_generated.py'),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(tmp_path),
+    )
     out = result.stdout
     assert '1 failed, 4 passed' in out, out + result.stderr
     assert 'FAILED test_generated.py::TestPlain_param_1_{v=2}::test_v' in out

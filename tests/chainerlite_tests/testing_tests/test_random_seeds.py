@@ -13,8 +13,7 @@ CONFTEST = pathlib.Path(__file__).parents[2] / 'conftest.py'
 
 
 def test_each_test_draws_from_its_own_seed(request):
-    expected = numpy.random.RandomState(
-        _random.seed_for(request.node.nodeid)).rand(3)
+    expected = numpy.random.RandomState(_random.seed_for(request.node.nodeid)).rand(3)
     numpy.testing.assert_array_equal(numpy.random.rand(3), expected)
 
 
@@ -39,9 +38,12 @@ def _run(tmp_path, seed):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     env[_random.SEED_ENV] = str(seed)
     return subprocess.run(
-        [sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider',
-         str(tmp_path)],
-        capture_output=True, text=True, env=env, cwd=str(tmp_path)).stdout
+        [sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(tmp_path),
+    ).stdout
 
 
 def test_a_failing_test_prints_the_seed_that_reproduces_it(tmp_path):
@@ -50,11 +52,14 @@ def test_a_failing_test_prints_the_seed_that_reproduces_it(tmp_path):
         'import numpy\n'
         'def test_draw():\n'
         '    print("drew", repr(numpy.random.rand()))\n'
-        '    assert False\n')
+        '    assert False\n'
+    )
     first = _run(tmp_path, 7)
     assert 'random seed' in first and _random.SEED_ENV + '=7' in first
     drawn = [line for line in first.splitlines() if line.startswith('drew')]
-    assert drawn and drawn == [line for line in _run(tmp_path, 7).splitlines()
-                               if line.startswith('drew')]
-    assert drawn != [line for line in _run(tmp_path, 8).splitlines()
-                     if line.startswith('drew')]
+    assert drawn and drawn == [
+        line for line in _run(tmp_path, 7).splitlines() if line.startswith('drew')
+    ]
+    assert drawn != [
+        line for line in _run(tmp_path, 8).splitlines() if line.startswith('drew')
+    ]

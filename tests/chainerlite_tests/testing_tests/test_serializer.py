@@ -6,7 +6,6 @@ from chainerlite import testing
 
 
 class Holder:
-
     def __init__(self, value):
         self.value = value
 
@@ -32,15 +31,19 @@ def test_save_and_load_calls_saver_then_loader(tmp_path):
     calls = []
     path = str(tmp_path / 'f')
     testing.save_and_load(
-        'src', 'dst', path,
+        'src',
+        'dst',
+        path,
         lambda f, obj: calls.append(('save', f, obj)),
-        lambda f, obj: calls.append(('load', f, obj)))
+        lambda f, obj: calls.append(('load', f, obj)),
+    )
     assert calls == [('save', path, 'src'), ('load', path, 'dst')]
 
 
 @pytest.mark.skipif(
     hasattr(chainerlite.serializers, 'save_hdf5'),
-    reason='checks the error without the HDF5 serializers')
+    reason='checks the error without the HDF5 serializers',
+)
 def test_save_and_load_hdf5_needs_the_hdf5_serializers():
     with pytest.raises(RuntimeError, match='save_hdf5'):
         testing.save_and_load_hdf5(Holder(1), Holder(2))

@@ -22,11 +22,12 @@ class TestExp(unittest.TestCase):
 
 
 @testing.unary_math_function_unittest(
-    F.sqrt, make_data=_positive,
+    F.sqrt,
+    make_data=_positive,
     func_expected=lambda x, dtype: numpy.sqrt(x, dtype=dtype),
-    backward_options={'eps': 1e-3})
+    backward_options={'eps': 1e-3},
+)
 class TestSqrt(unittest.TestCase):
-
     def setUp(self):
         self.original_setup_ran = True
 
@@ -38,67 +39,88 @@ class TestSqrt(unittest.TestCase):
 
 def _generated(prefix):
     module = sys.modules[__name__]
-    return [value for name, value in vars(module).items()
-            if name.startswith(prefix + '_param_')]
+    return [
+        value
+        for name, value in vars(module).items()
+        if name.startswith(prefix + '_param_')
+    ]
 
 
 def test_parameterized_over_shapes_and_dtypes():
     classes = _generated('TestExp')
-    assert sorted((c.shape, numpy.dtype(c.dtype).name) for c in classes) == \
-        sorted((s, d) for s in [(3, 2), ()]
-               for d in ['float16', 'float32', 'float64'])
+    assert sorted((c.shape, numpy.dtype(c.dtype).name) for c in classes) == sorted(
+        (s, d) for s in [(3, 2), ()] for d in ['float16', 'float32', 'float64']
+    )
     methods = sorted(n for n in dir(classes[0]) if n.startswith('test'))
     assert methods == [
-        'test_backward_cpu', 'test_backward_gpu', 'test_double_backward_cpu',
-        'test_double_backward_gpu', 'test_forward_cpu', 'test_forward_gpu']
+        'test_backward_cpu',
+        'test_backward_gpu',
+        'test_double_backward_cpu',
+        'test_double_backward_gpu',
+        'test_forward_cpu',
+        'test_forward_gpu',
+    ]
     marks = [m.name for m in classes[0].test_forward_gpu.pytestmark]
     assert 'gpu' in marks
 
 
 def _run(decorator, test_name, dtype=numpy.float32):
-    cls = type('Target', (unittest.TestCase,),
-               {'__module__': 'not_a_loaded_module'})
-    target = [c for c in decorator(cls).classes
-              if c.dtype == dtype and c.shape == (3, 2)][0]
+    cls = type('Target', (unittest.TestCase,), {'__module__': 'not_a_loaded_module'})
+    target = [
+        c for c in decorator(cls).classes if c.dtype == dtype and c.shape == (3, 2)
+    ][0]
     result = unittest.TestResult()
     target(test_name).run(result)
     return result
 
 
 def test_wrong_expected_fails_forward():
-    result = _run(testing.unary_math_function_unittest(
-        F.exp, func_expected=lambda x, dtype: numpy.exp(x) + 1),
-        'test_forward_cpu')
+    result = _run(
+        testing.unary_math_function_unittest(
+            F.exp, func_expected=lambda x, dtype: numpy.exp(x) + 1
+        ),
+        'test_forward_cpu',
+    )
     assert len(result.failures) == 1
 
 
 def test_wrong_dtype_fails_forward():
     def to_float64(x):
         return F.cast(F.exp(x), numpy.float64)
-    result = _run(testing.unary_math_function_unittest(
-        to_float64, func_expected=lambda x, dtype: numpy.exp(x)),
-        'test_forward_cpu')
+
+    result = _run(
+        testing.unary_math_function_unittest(
+            to_float64, func_expected=lambda x, dtype: numpy.exp(x)
+        ),
+        'test_forward_cpu',
+    )
     assert 'float64' in result.failures[0][1]
 
 
 def test_wrong_gradient_fails_backward():
     def exp_with_cut_gradient(x):
         return F.exp(x) + chainerlite.Variable(numpy.exp(x.array))
-    result = _run(testing.unary_math_function_unittest(
-        exp_with_cut_gradient,
-        func_expected=lambda x, dtype: 2 * numpy.exp(x)),
-        'test_backward_cpu')
+
+    result = _run(
+        testing.unary_math_function_unittest(
+            exp_with_cut_gradient, func_expected=lambda x, dtype: 2 * numpy.exp(x)
+        ),
+        'test_backward_cpu',
+    )
     assert len(result.failures) == 1
-    result = _run(testing.unary_math_function_unittest(
-        exp_with_cut_gradient,
-        func_expected=lambda x, dtype: 2 * numpy.exp(x)),
-        'test_forward_cpu')
+    result = _run(
+        testing.unary_math_function_unittest(
+            exp_with_cut_gradient, func_expected=lambda x, dtype: 2 * numpy.exp(x)
+        ),
+        'test_forward_cpu',
+    )
     assert result.wasSuccessful()
 
 
 def test_function_without_numpy_counterpart_needs_func_expected():
     def not_in_numpy(x):
         return x
+
     with pytest.raises(ValueError, match='func_expected'):
         testing.unary_math_function_unittest(not_in_numpy)
 

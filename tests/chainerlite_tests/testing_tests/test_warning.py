@@ -28,6 +28,7 @@ def test_fails_without_the_warning():
 def test_repeated_warning_from_the_same_place_is_seen_again():
     def warn():
         warnings.warn('again', FutureWarning)
+
     for _ in range(2):
         with testing.assert_warns(FutureWarning):
             warn()

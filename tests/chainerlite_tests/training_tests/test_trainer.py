@@ -9,8 +9,7 @@ from chainerlite import training
 
 
 def _trainer(tmp_path, iterations=3, **kwargs):
-    trainer = testing.get_trainer_with_mock_updater(
-        (iterations, 'iteration'), **kwargs)
+    trainer = testing.get_trainer_with_mock_updater((iterations, 'iteration'), **kwargs)
     trainer.out = str(tmp_path / 'out')
     return trainer
 
@@ -19,8 +18,9 @@ def test_extensions_run_by_priority_then_insertion_order(tmp_path):
     trainer = _trainer(tmp_path, iterations=2)
     calls = []
     for name, priority in [('a', 10), ('b', 300), ('c', 10), ('d', 200)]:
-        trainer.extend(lambda t, name=name: calls.append(name), name=name,
-                       priority=priority)
+        trainer.extend(
+            lambda t, name=name: calls.append(name), name=name, priority=priority
+        )
     trainer.run()
     assert calls == ['b', 'd', 'a', 'c'] * 2
     assert (tmp_path / 'out').is_dir()
@@ -37,8 +37,7 @@ def test_triggers_names_and_call_before_training(tmp_path):
     trainer.extend(per_epoch, call_before_training=True)
     trainer.extend(per_epoch)
     trainer.extend(per_epoch, name='explicit', trigger=(3, 'iteration'))
-    assert list(trainer._extensions) == ['per_epoch', 'per_epoch_1',
-                                         'explicit']
+    assert list(trainer._extensions) == ['per_epoch', 'per_epoch_1', 'explicit']
     assert trainer.get_extension('explicit') is per_epoch
     trainer.run()
     # Before training (iteration 0), then at the end of each epoch, for the
@@ -55,6 +54,7 @@ def test_observation_holds_the_reported_values(tmp_path):
 
     def update_core():
         trainer.reporter.report({'loss': trainer.updater.iteration * 1.0})
+
     trainer.updater.update_core = update_core
     seen = []
     trainer.extend(lambda t: seen.append(dict(t.observation)))
@@ -62,9 +62,15 @@ def test_observation_holds_the_reported_values(tmp_path):
     assert seen == [{'loss': 0.0}, {'loss': 1.0}]
 
 
-@pytest.mark.parametrize('trigger, error', [
-    ('epoch', TypeError), ((1,), TypeError), ((1, 'day'), ValueError),
-    ((0, 'epoch'), ValueError)])
+@pytest.mark.parametrize(
+    'trigger, error',
+    [
+        ('epoch', TypeError),
+        ((1,), TypeError),
+        ((1, 'day'), ValueError),
+        ((0, 'epoch'), ValueError),
+    ],
+)
 def test_bad_trigger_is_a_clear_error_naming_the_extension(trigger, error):
     trainer = testing.get_trainer_with_mock_updater()
     with pytest.raises(error, match="'my_ext'"):
@@ -89,7 +95,6 @@ class _Nameless(object):
 
 
 class _Recorder(training.Extension):
-
     def __init__(self, log):
         self.log = log
 
@@ -117,12 +122,12 @@ def test_error_calls_on_error_then_finalize_and_propagates(tmp_path, capsys):
 
     def bad_handler(t, exc, tb):
         raise ValueError('handler failed')
+
     fail.on_error = bad_handler
     trainer.extend(fail, priority=100)
     with pytest.raises(KeyError, match='boom'):
         trainer.run()
-    assert log == ['initialize', 'call',
-                   ('on_error', 'KeyError', True), 'finalize']
+    assert log == ['initialize', 'call', ('on_error', 'KeyError', True), 'finalize']
     assert trainer.updater.finalize.call_count == 1
     err = capsys.readouterr().err
     assert 'boom' in err and 'handler failed' in err
@@ -141,8 +146,12 @@ def test_failing_initializer_still_finalizes_without_on_error(tmp_path):
 
     def init(t):
         raise RuntimeError('cannot initialize')
-    trainer.extend(training.make_extension(initializer=init)(lambda t: None),
-                   name='bad', priority=1)
+
+    trainer.extend(
+        training.make_extension(initializer=init)(lambda t: None),
+        name='bad',
+        priority=1,
+    )
     with pytest.raises(RuntimeError, match='cannot initialize'):
         trainer.run()
     assert log == ['initialize', 'finalize']
@@ -159,8 +168,7 @@ def test_elapsed_time_and_run_once(tmp_path):
         trainer.run()
 
 
-def test_serialize_round_trip_and_failed_load_leaves_trainer_unchanged(
-        tmp_path):
+def test_serialize_round_trip_and_failed_load_leaves_trainer_unchanged(tmp_path):
     trainer = _trainer(tmp_path, iterations=4)
     trainer.extend(training.extensions.LogReport(trigger=(2, 'iteration')))
     trainer.run()
@@ -173,8 +181,7 @@ def test_serialize_round_trip_and_failed_load_leaves_trainer_unchanged(
     buf.seek(0)
     serializers.load_npz(buf, resumed)
     assert len(log_report.log) == 2
-    assert resumed._snapshot_elapsed_time == pytest.approx(
-        trainer.elapsed_time)
+    assert resumed._snapshot_elapsed_time == pytest.approx(trainer.elapsed_time)
 
     # A snapshot of a trainer with another extension set: the load fails
     # and nothing changed.

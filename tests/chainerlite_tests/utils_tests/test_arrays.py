@@ -1,4 +1,5 @@
 """utils.force_array and backend.get_array_module (both compiled)."""
+
 import os
 import subprocess
 import sys
@@ -18,8 +19,9 @@ def test_force_array_returns_an_array_as_is():
     assert utils.force_array(x) is x
 
 
-@pytest.mark.parametrize('value', [
-    numpy.float32(2) * numpy.float32(3), numpy.int64(4), 2.5, 7, True])
+@pytest.mark.parametrize(
+    'value', [numpy.float32(2) * numpy.float32(3), numpy.int64(4), 2.5, 7, True]
+)
 def test_force_array_turns_scalars_into_0d_arrays(value):
     y = utils.force_array(value)
     assert type(y) is numpy.ndarray and y.shape == ()
@@ -31,8 +33,7 @@ def test_force_array_casts_when_asked():
     y = utils.force_array(x, numpy.float16)
     assert y.dtype == numpy.float16
     numpy.testing.assert_array_equal(y, [0, 1, 2])
-    assert utils.force_array(numpy.float64(1.5), numpy.float32).dtype == (
-        numpy.float32)
+    assert utils.force_array(numpy.float64(1.5), numpy.float32).dtype == (numpy.float32)
     # no copy when the dtype is already right
     assert utils.force_array(y, numpy.float16) is y
 
@@ -45,8 +46,12 @@ def test_force_array_leaves_other_objects():
 def test_get_array_module_on_the_cpu():
     x = numpy.ones(2)
     assert backend.get_array_module() is numpy
-    assert backend.get_array_module(x, chainerlite.Variable(x), None, 1.0,
-                                    numpy.float32(1)) is numpy
+    assert (
+        backend.get_array_module(
+            x, chainerlite.Variable(x), None, 1.0, numpy.float32(1)
+        )
+        is numpy
+    )
     assert cuda.get_array_module is backend.get_array_module
 
 
@@ -105,9 +110,13 @@ assert backend.get_array_module(cupy._Sparse()) is cupy
 print('ok')
 '''
     env = dict(os.environ)
-    env['PYTHONPATH'] = os.pathsep.join(
-        [str(tmp_path)] + [p for p in sys.path if p])
-    result = subprocess.run([sys.executable, '-c', script], env=env,
-                            capture_output=True, text=True, timeout=120)
+    env['PYTHONPATH'] = os.pathsep.join([str(tmp_path)] + [p for p in sys.path if p])
+    result = subprocess.run(
+        [sys.executable, '-c', script],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == 'ok'

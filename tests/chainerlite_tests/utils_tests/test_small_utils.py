@@ -1,4 +1,5 @@
 """utils.argument, array, cache, precision, experimental, tempdir."""
+
 import os
 import warnings
 
@@ -16,13 +17,14 @@ from chainerlite.utils import precision
 
 def test_parse_kwargs():
     def f(**kwargs):
-        return argument.parse_kwargs(kwargs, ('a', 1), ('b', 2),
-                                     old='old is gone')
+        return argument.parse_kwargs(kwargs, ('a', 1), ('b', 2), old='old is gone')
 
     assert f() == (1, 2) and f(b=3, a=4) == (4, 3)
-    with pytest.raises(TypeError,
-                       match=r"f\(\) got unexpected keyword argument\(s\) "
-                             r"'x', 'y'"):
+    with pytest.raises(
+        TypeError,
+        match=r"f\(\) got unexpected keyword argument\(s\) "
+        r"'x', 'y'",
+    ):
         f(y=1, x=2)
     with pytest.raises(ValueError, match='old is gone'):
         f(old=1)
@@ -37,15 +39,23 @@ def test_assert_kwargs_empty():
         g(z=1)
 
 
-@pytest.mark.parametrize('in_shape, out_shape', [
-    ((), ()), ((3,), ()), ((3,), (1,)), ((2, 3), (3,)), ((2, 3), (2, 1)),
-    ((2, 3, 4), (3, 1))])
+@pytest.mark.parametrize(
+    'in_shape, out_shape',
+    [
+        ((), ()),
+        ((3,), ()),
+        ((3,), (1,)),
+        ((2, 3), (3,)),
+        ((2, 3), (2, 1)),
+        ((2, 3, 4), (3, 1)),
+    ],
+)
 def test_sum_to(in_shape, out_shape):
-    x = numpy.arange(1, numpy.prod(in_shape) + 1,
-                     dtype=numpy.float32).reshape(in_shape)
+    x = numpy.arange(1, numpy.prod(in_shape) + 1, dtype=numpy.float32).reshape(in_shape)
     lead = x.ndim - len(out_shape)
     axes = tuple(range(lead)) + tuple(
-        lead + i for i, n in enumerate(out_shape) if n == 1)
+        lead + i for i, n in enumerate(out_shape) if n == 1
+    )
     expected = x.sum(axis=axes).reshape(out_shape)
     y = array.sum_to(x, out_shape)
     assert type(y) is numpy.ndarray and y.dtype == numpy.float32
@@ -94,15 +104,13 @@ def test_fp16_helper():
 
 
 def test_experimental_warning(monkeypatch):
-    monkeypatch.setattr(chainerlite, 'disable_experimental_feature_warning',
-                        False)
+    monkeypatch.setattr(chainerlite, 'disable_experimental_feature_warning', False)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter('always')
         utils.experimental('my_api')
     assert len(w) == 1 and w[0].category is FutureWarning
     assert 'my_api is experimental.' in str(w[0].message)
-    monkeypatch.setattr(chainerlite, 'disable_experimental_feature_warning',
-                        True)
+    monkeypatch.setattr(chainerlite, 'disable_experimental_feature_warning', True)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter('always')
         utils.experimental('my_api')

@@ -1,4 +1,5 @@
 """utils.CooMatrix, to_coo, get_order."""
+
 import numpy
 import pytest
 
@@ -20,7 +21,7 @@ def test_to_coo_round_trip(nbatch, ldnz):
 
 
 def test_duplicates_add_up_and_padding_is_ignored():
-    data = numpy.array([3., 0., 4., -5., 9.], numpy.float32)
+    data = numpy.array([3.0, 0.0, 4.0, -5.0, 9.0], numpy.float32)
     row = numpy.array([0, 0, 1, 0, -1])
     col = numpy.array([0, 1, 2, 0, -1])
     dense = utils.CooMatrix(data, row, col, (2, 3)).to_dense()
@@ -34,10 +35,8 @@ def test_get_order():
     c = numpy.array([1, 2, 0, 0])
     assert utils.get_order(r, c) == 'C'
     assert utils.get_order(c, r) == 'F'
-    assert utils.get_order(numpy.array([0, 2, 1]),
-                           numpy.array([0, 1, 2])) == 'F'
-    assert utils.get_order(numpy.array([0, 2, 1]),
-                           numpy.array([1, 0, 2])) == 'other'
+    assert utils.get_order(numpy.array([0, 2, 1]), numpy.array([0, 1, 2])) == 'F'
+    assert utils.get_order(numpy.array([0, 2, 1]), numpy.array([1, 0, 2])) == 'other'
     diag = numpy.array([0, 1, 2])
     assert utils.get_order(diag, diag) == 'C'
 
@@ -52,8 +51,7 @@ def test_errors():
     with pytest.raises(ValueError, match='dimensional'):
         utils.to_coo(numpy.ones(3))
     with pytest.raises(ValueError, match='same shape'):
-        utils.CooMatrix(numpy.ones(2), numpy.zeros(3, int),
-                        numpy.zeros(3, int), (2, 2))
+        utils.CooMatrix(numpy.ones(2), numpy.zeros(3, int), numpy.zeros(3, int), (2, 2))
 
 
 @pytest.mark.parametrize('shape', [(2, 3), (2, 2, 3), (0, 2, 3)])

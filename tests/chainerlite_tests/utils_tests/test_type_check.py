@@ -23,8 +23,7 @@ def _failure(expr):
 
 
 def test_get_types_describes_arrays():
-    types = _types(numpy.zeros((2, 3), numpy.float32),
-                   numpy.zeros((5,), numpy.int32))
+    types = _types(numpy.zeros((2, 3), numpy.float32), numpy.zeros((5,), numpy.int32))
     assert isinstance(types, T.TypeInfoTuple)
     assert types.name == 'in_types'
     assert [str(t) for t in types] == ['in_types[0]', 'in_types[1]']
@@ -39,8 +38,7 @@ def test_get_types_describes_arrays():
 
 
 def test_get_types_with_shapes_and_none():
-    types = T.get_types((numpy.zeros(3), None), 'xs', True,
-                        shapes=((7, 1), None))
+    types = T.get_types((numpy.zeros(3), None), 'xs', True, shapes=((7, 1), None))
     assert types[0].eval().shape == (7, 1)
     assert types[1].eval().dtype is None
     assert types[1].eval().shape == ()
@@ -51,8 +49,13 @@ def test_get_types_with_shapes_and_none():
 
 
 def test_expect_passes(x):
-    T.expect(x.ndim == 3, x.shape[0] == 2, x.dtype == numpy.float32,
-             x.dtype.kind == 'f', x.size == 24)
+    T.expect(
+        x.ndim == 3,
+        x.shape[0] == 2,
+        x.dtype == numpy.float32,
+        x.dtype.kind == 'f',
+        x.size == 24,
+    )
 
 
 def test_failure_message_and_attributes(x):
@@ -74,56 +77,61 @@ def _failure_many(*exprs):
     return info.value
 
 
-@pytest.mark.parametrize('build, text, inverse', [
-    (lambda v: v.ndim == 4, 'in_types[0].ndim == 4', '3 != 4'),
-    (lambda v: v.ndim != 3, 'in_types[0].ndim != 3', '3 == 3'),
-    (lambda v: v.ndim < 3, 'in_types[0].ndim < 3', '3 >= 3'),
-    (lambda v: v.ndim <= 2, 'in_types[0].ndim <= 2', '3 > 2'),
-    (lambda v: v.ndim > 3, 'in_types[0].ndim > 3', '3 <= 3'),
-    (lambda v: v.ndim >= 4, 'in_types[0].ndim >= 4', '3 < 4'),
-])
+@pytest.mark.parametrize(
+    'build, text, inverse',
+    [
+        (lambda v: v.ndim == 4, 'in_types[0].ndim == 4', '3 != 4'),
+        (lambda v: v.ndim != 3, 'in_types[0].ndim != 3', '3 == 3'),
+        (lambda v: v.ndim < 3, 'in_types[0].ndim < 3', '3 >= 3'),
+        (lambda v: v.ndim <= 2, 'in_types[0].ndim <= 2', '3 > 2'),
+        (lambda v: v.ndim > 3, 'in_types[0].ndim > 3', '3 <= 3'),
+        (lambda v: v.ndim >= 4, 'in_types[0].ndim >= 4', '3 < 4'),
+    ],
+)
 def test_comparisons_report_inverse(x, build, text, inverse):
     error = _failure(build(x))
     assert error.expect == text
     assert error.actual == inverse
 
 
-@pytest.mark.parametrize('build, text, value', [
-    (lambda v: v.ndim + 1, 'in_types[0].ndim + 1', 4),
-    (lambda v: v.ndim - 1, 'in_types[0].ndim - 1', 2),
-    (lambda v: v.ndim * 2, 'in_types[0].ndim * 2', 6),
-    (lambda v: v.ndim / 2, 'in_types[0].ndim / 2', 1.5),
-    (lambda v: v.ndim // 2, 'in_types[0].ndim // 2', 1),
-    (lambda v: v.ndim % 2, 'in_types[0].ndim % 2', 1),
-    (lambda v: v.ndim ** 2, 'in_types[0].ndim ** 2', 9),
-    (lambda v: 1 + v.ndim, '1 + in_types[0].ndim', 4),
-    (lambda v: 10 - v.ndim, '10 - in_types[0].ndim', 7),
-    (lambda v: 2 * v.ndim, '2 * in_types[0].ndim', 6),
-    (lambda v: 6 / v.ndim, '6 / in_types[0].ndim', 2.0),
-    (lambda v: 7 // v.ndim, '7 // in_types[0].ndim', 2),
-    (lambda v: 7 % v.ndim, '7 % in_types[0].ndim', 1),
-    (lambda v: 2 ** v.ndim, '2 ** in_types[0].ndim', 8),
-    (lambda v: -v.ndim, '-in_types[0].ndim', -3),
-    (lambda v: +v.ndim, '+in_types[0].ndim', 3),
-    (lambda v: ~v.ndim, '~in_types[0].ndim', -4),
-    (lambda v: v.ndim & 1, 'in_types[0].ndim & 1', 1),
-    (lambda v: v.ndim | 4, 'in_types[0].ndim | 4', 7),
-    (lambda v: v.ndim ^ 1, 'in_types[0].ndim ^ 1', 2),
-    (lambda v: v.ndim << 1, 'in_types[0].ndim << 1', 6),
-    (lambda v: v.ndim >> 1, 'in_types[0].ndim >> 1', 1),
-    (lambda v: v.shape, 'in_types[0].shape', (2, 3, 4)),
-    (lambda v: v.shape[-1], 'in_types[0].shape[-1]', 4),
-    (lambda v: v.shape[1:], 'in_types[0].shape[1:]', (3, 4)),
-    (lambda v: v.shape[:2], 'in_types[0].shape[:2]', (2, 3)),
-    (lambda v: v.shape[::2], 'in_types[0].shape[::2]', (2, 4)),
-    (lambda v: v.shape[v.ndim - 1], 'in_types[0].shape[in_types[0].ndim - 1]',
-     4),
-    (lambda v: v.dtype.kind, 'in_types[0].dtype.kind', 'f'),
-    (lambda v: v.dtype.itemsize, 'in_types[0].dtype.itemsize', 4),
-    (lambda v: v.size, 'in_types[0].size', 24),
-    (lambda v: T.prod(v.shape[1:]), 'prod(in_types[0].shape[1:])', 12),
-    (lambda v: v.shape.count(3), 'in_types[0].shape.count(3)', 1),
-])
+@pytest.mark.parametrize(
+    'build, text, value',
+    [
+        (lambda v: v.ndim + 1, 'in_types[0].ndim + 1', 4),
+        (lambda v: v.ndim - 1, 'in_types[0].ndim - 1', 2),
+        (lambda v: v.ndim * 2, 'in_types[0].ndim * 2', 6),
+        (lambda v: v.ndim / 2, 'in_types[0].ndim / 2', 1.5),
+        (lambda v: v.ndim // 2, 'in_types[0].ndim // 2', 1),
+        (lambda v: v.ndim % 2, 'in_types[0].ndim % 2', 1),
+        (lambda v: v.ndim**2, 'in_types[0].ndim ** 2', 9),
+        (lambda v: 1 + v.ndim, '1 + in_types[0].ndim', 4),
+        (lambda v: 10 - v.ndim, '10 - in_types[0].ndim', 7),
+        (lambda v: 2 * v.ndim, '2 * in_types[0].ndim', 6),
+        (lambda v: 6 / v.ndim, '6 / in_types[0].ndim', 2.0),
+        (lambda v: 7 // v.ndim, '7 // in_types[0].ndim', 2),
+        (lambda v: 7 % v.ndim, '7 % in_types[0].ndim', 1),
+        (lambda v: 2**v.ndim, '2 ** in_types[0].ndim', 8),
+        (lambda v: -v.ndim, '-in_types[0].ndim', -3),
+        (lambda v: +v.ndim, '+in_types[0].ndim', 3),
+        (lambda v: ~v.ndim, '~in_types[0].ndim', -4),
+        (lambda v: v.ndim & 1, 'in_types[0].ndim & 1', 1),
+        (lambda v: v.ndim | 4, 'in_types[0].ndim | 4', 7),
+        (lambda v: v.ndim ^ 1, 'in_types[0].ndim ^ 1', 2),
+        (lambda v: v.ndim << 1, 'in_types[0].ndim << 1', 6),
+        (lambda v: v.ndim >> 1, 'in_types[0].ndim >> 1', 1),
+        (lambda v: v.shape, 'in_types[0].shape', (2, 3, 4)),
+        (lambda v: v.shape[-1], 'in_types[0].shape[-1]', 4),
+        (lambda v: v.shape[1:], 'in_types[0].shape[1:]', (3, 4)),
+        (lambda v: v.shape[:2], 'in_types[0].shape[:2]', (2, 3)),
+        (lambda v: v.shape[::2], 'in_types[0].shape[::2]', (2, 4)),
+        (lambda v: v.shape[v.ndim - 1], 'in_types[0].shape[in_types[0].ndim - 1]', 4),
+        (lambda v: v.dtype.kind, 'in_types[0].dtype.kind', 'f'),
+        (lambda v: v.dtype.itemsize, 'in_types[0].dtype.itemsize', 4),
+        (lambda v: v.size, 'in_types[0].size', 24),
+        (lambda v: T.prod(v.shape[1:]), 'prod(in_types[0].shape[1:])', 12),
+        (lambda v: v.shape.count(3), 'in_types[0].shape.count(3)', 1),
+    ],
+)
 def test_expression_text_and_value(x, build, text, value):
     expr = build(x)
     assert isinstance(expr, T.Expr)
@@ -132,24 +140,26 @@ def test_expression_text_and_value(x, build, text, value):
     assert T.eval(expr) == value
 
 
-@pytest.mark.parametrize('build, text, value', [
-    (lambda a: (a + 1) * 2, '(in_types[0].ndim + 1) * 2', 8),
-    (lambda a: a + 1 * 2, 'in_types[0].ndim + 2', 5),
-    (lambda a: a * (1 + a), 'in_types[0].ndim * (1 + in_types[0].ndim)', 12),
-    (lambda a: a - (a - 1), 'in_types[0].ndim - (in_types[0].ndim - 1)', 1),
-    (lambda a: (a - a) - 1, 'in_types[0].ndim - in_types[0].ndim - 1', -1),
-    (lambda a: a / (a * 3), 'in_types[0].ndim / (in_types[0].ndim * 3)',
-     1 / 3),
-    (lambda a: 2 ** a ** 2, '2 ** in_types[0].ndim ** 2', 512),
-    (lambda a: (2 ** a) ** 2, '(2 ** in_types[0].ndim) ** 2', 64),
-    (lambda a: -a ** 2, '-in_types[0].ndim ** 2', -9),
-    (lambda a: (-a) ** 2, '(-in_types[0].ndim) ** 2', 9),
-    (lambda a: 2 ** -a, '2 ** (-in_types[0].ndim)', 0.125),
-    (lambda a: -(a + 1), '-(in_types[0].ndim + 1)', -4),
-    (lambda a: (a + 1) & 6, 'in_types[0].ndim + 1 & 6', 4),
-    (lambda a: a + (a & 6), 'in_types[0].ndim + (in_types[0].ndim & 6)', 5),
-    (lambda a: (a & 1) + 1, '(in_types[0].ndim & 1) + 1', 2),
-])
+@pytest.mark.parametrize(
+    'build, text, value',
+    [
+        (lambda a: (a + 1) * 2, '(in_types[0].ndim + 1) * 2', 8),
+        (lambda a: a + 1 * 2, 'in_types[0].ndim + 2', 5),
+        (lambda a: a * (1 + a), 'in_types[0].ndim * (1 + in_types[0].ndim)', 12),
+        (lambda a: a - (a - 1), 'in_types[0].ndim - (in_types[0].ndim - 1)', 1),
+        (lambda a: (a - a) - 1, 'in_types[0].ndim - in_types[0].ndim - 1', -1),
+        (lambda a: a / (a * 3), 'in_types[0].ndim / (in_types[0].ndim * 3)', 1 / 3),
+        (lambda a: 2**a**2, '2 ** in_types[0].ndim ** 2', 512),
+        (lambda a: (2**a) ** 2, '(2 ** in_types[0].ndim) ** 2', 64),
+        (lambda a: -(a**2), '-in_types[0].ndim ** 2', -9),
+        (lambda a: (-a) ** 2, '(-in_types[0].ndim) ** 2', 9),
+        (lambda a: 2**-a, '2 ** (-in_types[0].ndim)', 0.125),
+        (lambda a: -(a + 1), '-(in_types[0].ndim + 1)', -4),
+        (lambda a: (a + 1) & 6, 'in_types[0].ndim + 1 & 6', 4),
+        (lambda a: a + (a & 6), 'in_types[0].ndim + (in_types[0].ndim & 6)', 5),
+        (lambda a: (a & 1) + 1, '(in_types[0].ndim & 1) + 1', 2),
+    ],
+)
 def test_precedence_gives_parentheses_where_needed(x, build, text, value):
     expr = build(x.ndim)
     assert str(expr) == text
@@ -159,8 +169,14 @@ def test_precedence_gives_parentheses_where_needed(x, build, text, value):
 def test_printed_expressions_evaluate_like_python(x):
     # The printed text, with the variable substituted, means the same value.
     ndim = 3  # noqa: F841 (read by eval below)
-    for expr in [(x.ndim + 1) * 2, -x.ndim ** 2, 2 ** x.ndim ** 2,
-                 (2 ** x.ndim) ** 2, x.ndim - (x.ndim - 1), 2 ** -x.ndim]:
+    for expr in [
+        (x.ndim + 1) * 2,
+        -(x.ndim**2),
+        2**x.ndim**2,
+        (2**x.ndim) ** 2,
+        x.ndim - (x.ndim - 1),
+        2**-x.ndim,
+    ]:
         text = str(expr).replace('in_types[0].ndim', 'ndim')
         assert eval(text) == expr.eval()
 
@@ -270,7 +286,8 @@ def test_function_check_context_names_the_function(x):
         error = _failure(x.ndim == 2)
     assert str(error) == (
         '\nInvalid operation is performed in: MyFunction (Forward)\n\n'
-        'Expect: in_types[0].ndim == 2\nActual: 3 != 2')
+        'Expect: in_types[0].ndim == 2\nActual: 3 != 2'
+    )
     assert error.expect == 'in_types[0].ndim == 2'
     # Outside the context the function is no longer named.
     assert 'Invalid operation' not in str(_failure(x.ndim == 2))
@@ -309,7 +326,7 @@ def test_light_mode():
     data = (numpy.zeros((2, 3), numpy.float32),)
     types = T.get_light_types(data)
     assert types.size() == 1
-    x_type, = types
+    (x_type,) = types
     assert not T.in_light_mode()
     with T.light_mode:
         assert T.in_light_mode()

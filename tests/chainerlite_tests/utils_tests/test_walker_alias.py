@@ -14,19 +14,18 @@ def _frequencies(sampler, n, size=60000):
     return numpy.bincount(samples.ravel(), minlength=n) / size
 
 
-@pytest.mark.parametrize('probs', [
-    [5, 3, 4, 1, 2],
-    [0.1, 0.0, 0.9],
-    [1.0],
-    numpy.array([2, 2, 2, 2], numpy.int32),
-])
+@pytest.mark.parametrize(
+    'probs',
+    [[5, 3, 4, 1, 2], [0.1, 0.0, 0.9], [1.0], numpy.array([2, 2, 2, 2], numpy.int32)],
+)
 def test_sample_frequencies(probs):
     expected = numpy.asarray(probs, numpy.float64)
     expected /= expected.sum()
     sampler = utils.WalkerAlias(probs)
     assert not sampler.use_gpu
     numpy.testing.assert_allclose(
-        _frequencies(sampler, len(expected)), expected, atol=0.01)
+        _frequencies(sampler, len(expected)), expected, atol=0.01
+    )
 
 
 def test_zero_probability_is_never_drawn():
@@ -60,9 +59,7 @@ def test_sample_uses_the_random_helper(monkeypatch):
     assert calls == [(2,)]
 
 
-@pytest.mark.parametrize('probs', [
-    [], [[0.5, 0.5]], [1.0, -0.5], [0.0, 0.0],
-])
+@pytest.mark.parametrize('probs', [[], [[0.5, 0.5]], [1.0, -0.5], [0.0, 0.0]])
 def test_invalid_probs(probs):
     with pytest.raises(ValueError, match='probs'):
         utils.WalkerAlias(probs)
@@ -75,8 +72,8 @@ def test_sample_on_gpu():
     assert sampler.use_gpu
     assert isinstance(sampler.sample((3,)), cuda.cupy.ndarray)
     numpy.testing.assert_allclose(
-        _frequencies(sampler, 5), numpy.array([5, 3, 4, 1, 2]) / 15,
-        atol=0.01)
+        _frequencies(sampler, 5), numpy.array([5, 3, 4, 1, 2]) / 15, atol=0.01
+    )
     sampler.to_cpu()
     assert not sampler.use_gpu
     assert isinstance(sampler.sample((3,)), numpy.ndarray)

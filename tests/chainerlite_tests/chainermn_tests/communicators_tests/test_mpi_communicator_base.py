@@ -6,8 +6,7 @@ from chainerlite import links
 import chainerlite.chainermn
 from chainerlite.chainermn.communicators import _communication_utility
 
-DTYPES = [numpy.int32, numpy.int64, numpy.float16, numpy.float32,
-          numpy.float64]
+DTYPES = [numpy.int32, numpy.int64, numpy.float16, numpy.float32, numpy.float64]
 
 
 def _model():
@@ -33,16 +32,19 @@ class _CountingComm(object):
         def counted(*args, **kwargs):
             self.calls[name] = self.calls.get(name, 0) + 1
             return attr(*args, **kwargs)
+
         return counted
 
 
 def test_ranks_and_sizes(comm):
     from mpi4py import MPI
+
     assert comm.rank == MPI.COMM_WORLD.rank
     assert comm.size == MPI.COMM_WORLD.size
     layout = comm.allgather_obj(
-        (comm.inter_rank, comm.inter_size, comm.intra_rank, comm.intra_size))
-    assert sorted(set(l[1] for l in layout)) == [1]   # one host here
+        (comm.inter_rank, comm.inter_size, comm.intra_rank, comm.intra_size)
+    )
+    assert sorted(set(l[1] for l in layout)) == [1]  # one host here
     assert sorted(l[2] for l in layout) == list(range(comm.size))
     assert all(l[3] == comm.size for l in layout)
 
@@ -57,19 +59,20 @@ def test_collectives(comm, dtype):
         numpy.testing.assert_array_equal(got, want)
     gathered = comm.gather(mine, root=0)
     if comm.rank == 0:
-        numpy.testing.assert_array_equal(numpy.stack(gathered),
-                                         numpy.stack(rows))
+        numpy.testing.assert_array_equal(numpy.stack(gathered), numpy.stack(rows))
     else:
         assert gathered is None
     b = comm.bcast(rows[0] if comm.rank == 0 else None, root=0)
     numpy.testing.assert_array_equal(b, rows[0])
     s = comm.scatter(rows if comm.rank == 0 else None, root=0)
     numpy.testing.assert_array_equal(s, mine)
-    received = comm.alltoall([numpy.full((2, r + 1), comm.rank, dtype)
-                              for r in range(n)])
+    received = comm.alltoall(
+        [numpy.full((2, r + 1), comm.rank, dtype) for r in range(n)]
+    )
     for source, got in enumerate(received):
         numpy.testing.assert_array_equal(
-            got, numpy.full((2, comm.rank + 1), source, dtype))
+            got, numpy.full((2, comm.rank + 1), source, dtype)
+        )
     total = comm.allreduce(mine)
     assert total.dtype == dtype
     numpy.testing.assert_allclose(total, numpy.sum(rows, axis=0), rtol=1e-3)
@@ -88,7 +91,7 @@ def test_send_recv(comm2):
     data = numpy.arange(18, dtype=numpy.float32).reshape(3, 3, 2)[:, 1, :]
     pair = (numpy.ones((2, 5)), numpy.arange(3, dtype=numpy.int16))
     if comm2.rank == 0:
-        comm2.send(data, dest=1, tag=3)      # not contiguous
+        comm2.send(data, dest=1, tag=3)  # not contiguous
         comm2.send(pair, dest=1, tag=4)
         comm2.send_obj({'a': [1, 2]}, dest=1, tag=5)
     elif comm2.rank == 1:
@@ -97,6 +100,7 @@ def test_send_recv(comm2):
         assert isinstance(got, tuple) and got[1].dtype == numpy.int16
         numpy.testing.assert_array_equal(got[0], pair[0])
         from mpi4py import MPI
+
         status = MPI.Status()
         assert comm2.recv_obj(source=0, status=status) == {'a': [1, 2]}
         assert status.Get_tag() == 5
@@ -112,14 +116,14 @@ def test_obj_collectives(comm):
     assert comm.scatter_obj(objs) == ('for', comm.rank)
 
 
-@pytest.mark.parametrize('length, chunk', [(10, 1), (1000, 7), (50, 2 ** 31 - 2)])
+@pytest.mark.parametrize('length, chunk', [(10, 1), (1000, 7), (50, 2**31 - 2)])
 def test_chunked_bcast_obj(comm, length, chunk):
     obj = numpy.arange(length) if comm.rank == 0 else None
     got = _communication_utility.chunked_bcast_obj(obj, comm.mpi_comm, chunk)
     numpy.testing.assert_array_equal(got, numpy.arange(length))
 
 
-@pytest.mark.parametrize('chunk', [0, -1, 2 ** 31 - 1])
+@pytest.mark.parametrize('chunk', [0, -1, 2**31 - 1])
 def test_chunked_bcast_obj_bad_length(comm, chunk):
     with pytest.raises(AssertionError):
         _communication_utility.chunked_bcast_obj(1, comm.mpi_comm, chunk)
@@ -203,8 +207,7 @@ def test_multi_node_mean_grad_float16_on_the_wire(comm):
         p.grad[...] = comm.rank + 0.5
     wire = []
     real = comm._allreduce_in_place
-    comm._allreduce_in_place = lambda buffer: (wire.append(buffer.dtype),
-                                               real(buffer))
+    comm._allreduce_in_place = lambda buffer: (wire.append(buffer.dtype), real(buffer))
     comm.multi_node_mean_grad(model)
     assert wire == [numpy.float16]
     assert model.a.W.grad.dtype == numpy.float32
@@ -232,8 +235,10 @@ def test_allreduce_grad_is_the_former_name(comm):
 def test_create_communicator_names(comm):
     from chainerlite.chainermn.communicators import flat_communicator
     from chainerlite.chainermn.communicators import dummy_communicator
+
     flat = chainerlite.chainermn.create_communicator(
-        'flat', allreduce_grad_dtype=numpy.float32)
+        'flat', allreduce_grad_dtype=numpy.float32
+    )
     assert isinstance(flat, flat_communicator.FlatCommunicator)
     assert flat.allreduce_grad_dtype is numpy.float32
     dummy = chainerlite.chainermn.create_communicator('dummy')

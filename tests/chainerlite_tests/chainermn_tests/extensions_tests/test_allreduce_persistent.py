@@ -15,4 +15,4 @@ def test_batch_normalization_statistics_are_averaged(comm):
     chainerlite.chainermn.extensions.AllreducePersistent(model, comm)()
     numpy.testing.assert_allclose(model.bn.avg_mean, (comm.size - 1) / 2)
     numpy.testing.assert_allclose(model.bn.avg_var, comm.size - 1)
-    assert model.bn.N == comm.rank          # integers are left alone
+    assert model.bn.N == comm.rank  # integers are left alone

@@ -18,8 +18,10 @@ def test_create_multi_node_evaluator_means_over_ranks(comm):
     model = _Reporting()
     evaluator = chainerlite.chainermn.create_multi_node_evaluator(
         extensions.Evaluator(
-            iterators.SerialIterator(data, 2, repeat=False, shuffle=False),
-            model), comm)
+            iterators.SerialIterator(data, 2, repeat=False, shuffle=False), model
+        ),
+        comm,
+    )
     result = evaluator()
     assert numpy.isclose(result['main/value'], (comm.size - 1) / 2)
 
@@ -34,10 +36,10 @@ def test_generic_evaluator_gathers_on_root(comm):
     data = datasets.TupleDataset(values, values)
     it = iterators.SerialIterator(data, 2, repeat=False, shuffle=False)
     evaluator = chainerlite.chainermn.extensions.GenericMultiNodeEvaluator(
-        comm, it, _Sum())
+        comm, it, _Sum()
+    )
     results = evaluator()
-    local = [list(2 * numpy.array(values[i:i + 2]))
-             for i in range(0, len(values), 2)]
+    local = [list(2 * numpy.array(values[i : i + 2])) for i in range(0, len(values), 2)]
     everyone = comm.allgather_obj(local)
     if comm.rank == 0:
         expected = [b for row in _interleave(everyone) for b in row]

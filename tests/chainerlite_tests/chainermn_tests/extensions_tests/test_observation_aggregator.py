@@ -11,12 +11,14 @@ import chainerlite.chainermn
 def test_mean_of_the_ranks_observations(comm, as_variable, interval):
     trainer = testing.get_trainer_with_mock_updater(stop_trigger=None)
     aggregator = chainerlite.chainermn.extensions.ObservationAggregator(
-        comm, 'rank', 'rank-mean', comm_trigger=(interval, 'iteration'))
+        comm, 'rank', 'rank-mean', comm_trigger=(interval, 'iteration')
+    )
     for iteration in range(1, 5):
         trainer.updater.update()
         value = numpy.asarray(comm.rank + iteration, numpy.float32)
         trainer.observation = {
-            'rank': chainerlite.Variable(value) if as_variable else value}
+            'rank': chainerlite.Variable(value) if as_variable else value
+        }
         aggregator(trainer)
         if iteration % interval:
             assert 'rank-mean' not in trainer.observation

@@ -1,4 +1,5 @@
 """Differentiable communication: values and gradients against NumPy."""
+
 import numpy
 import pytest
 
@@ -9,8 +10,10 @@ from chainerlite.chainermn import functions
 
 def _inputs(comm, shape=(2, 3)):
     # every rank draws the same arrays (same seed), one per rank
-    return [numpy.random.uniform(-1, 1, shape).astype(numpy.float32)
-            for _ in range(comm.size)]
+    return [
+        numpy.random.uniform(-1, 1, shape).astype(numpy.float32)
+        for _ in range(comm.size)
+    ]
 
 
 def test_send_recv_gradient_flows_back(comm2):
@@ -47,9 +50,10 @@ def test_allgather(comm):
 
 
 def test_alltoall(comm):
-    xs = [chainerlite.Variable(numpy.full((2,), 10 * comm.rank + i,
-                                          numpy.float32))
-          for i in range(comm.size)]
+    xs = [
+        chainerlite.Variable(numpy.full((2,), 10 * comm.rank + i, numpy.float32))
+        for i in range(comm.size)
+    ]
     ys = functions.alltoall(comm, xs)
     for source, y in enumerate(ys):
         numpy.testing.assert_array_equal(y.array, 10 * source + comm.rank)

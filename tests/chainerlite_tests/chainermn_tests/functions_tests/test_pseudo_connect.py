@@ -17,8 +17,9 @@ def test_pseudo_connect(shapes, dtype):
         assert y.dtype == dtype
         numpy.testing.assert_array_equal(y.array, x)
     gys = tuple(numpy.random.uniform(-1, 1, s).astype(dtype) for s in shapes)
-    gradient_check.check_backward(functions.pseudo_connect,
-                                  (delegate,) + xs, gys, dtype=numpy.float64)
+    gradient_check.check_backward(
+        functions.pseudo_connect, (delegate,) + xs, gys, dtype=numpy.float64
+    )
 
 
 def test_pseudo_connect_needs_an_actual_variable():

@@ -10,21 +10,23 @@ def test_multi_node_iterator_gives_the_masters_batches(comm, paired):
     data = numpy.arange(10, dtype=numpy.float32)
     if paired:
         data = list(zip(data, data * 2))
-    numpy.random.seed(comm.rank)         # each rank would shuffle differently
+    numpy.random.seed(comm.rank)  # each rank would shuffle differently
     it = chainerlite.chainermn.iterators.create_multi_node_iterator(
-        iterators.SerialIterator(data, 3, repeat=False), comm,
-        rank_master=comm.size - 1)
+        iterators.SerialIterator(data, 3, repeat=False), comm, rank_master=comm.size - 1
+    )
     batches = list(it)
     everyone = comm.allgather_obj([repr(b) for b in batches])
     assert all(b == everyone[-1] for b in everyone)
     assert it.epoch == 1 and it.is_new_epoch
-    assert sorted(float(v[0] if paired else v) for b in batches
-                  for v in b) == list(range(10))
+    assert sorted(float(v[0] if paired else v) for b in batches for v in b) == list(
+        range(10)
+    )
 
 
 def test_multi_node_iterator_rejects_other_examples(comm):
     it = chainerlite.chainermn.iterators.create_multi_node_iterator(
-        iterators.SerialIterator(['text'] * 4, 2), comm)
+        iterators.SerialIterator(['text'] * 4, 2), comm
+    )
     with pytest.raises(TypeError, match='numbers or arrays'):
         it.next()
 
@@ -32,7 +34,8 @@ def test_multi_node_iterator_rejects_other_examples(comm):
 def test_synchronized_iterator_same_order(comm):
     numpy.random.seed(comm.rank)
     it = chainerlite.chainermn.iterators.create_synchronized_iterator(
-        iterators.SerialIterator(numpy.arange(20), 6, shuffle=True), comm)
+        iterators.SerialIterator(numpy.arange(20), 6, shuffle=True), comm
+    )
     batches = [list(map(int, it.next())) for _ in range(8)]
     assert all(b == batches for b in comm.allgather_obj(batches))
 
@@ -40,4 +43,5 @@ def test_synchronized_iterator_same_order(comm):
 def test_synchronized_iterator_needs_shuffling(comm):
     with pytest.raises(TypeError, match='ShuffleOrderSampler'):
         chainerlite.chainermn.iterators.create_synchronized_iterator(
-            iterators.SerialIterator(numpy.arange(4), 2, shuffle=False), comm)
+            iterators.SerialIterator(numpy.arange(4), 2, shuffle=False), comm
+        )

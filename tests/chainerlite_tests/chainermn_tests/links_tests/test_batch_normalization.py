@@ -10,8 +10,7 @@ from chainerlite.chainermn.links import MultiNodeBatchNormalization
 
 @pytest.mark.parametrize('shape', [(4, 3), (2, 3, 2, 2)])
 def test_same_as_one_batch_normalization_on_the_whole_batch(comm, shape):
-    x = numpy.random.randn(comm.size * shape[0], *shape[1:]).astype(
-        numpy.float32)
+    x = numpy.random.randn(comm.size * shape[0], *shape[1:]).astype(numpy.float32)
     weights = numpy.random.randn(*x.shape).astype(numpy.float32)
     local = slice(comm.rank * shape[0], (comm.rank + 1) * shape[0])
     bn = links.BatchNormalization(3)
@@ -24,24 +23,25 @@ def test_same_as_one_batch_normalization_on_the_whole_batch(comm, shape):
     F.sum(y_all * weights).backward()
     x_mine = chainerlite.Variable(x[local])
     y_mine = mnbn(x_mine)
-    numpy.testing.assert_allclose(y_mine.array, y_all.array[local],
-                                  rtol=1e-4, atol=1e-5)
+    numpy.testing.assert_allclose(
+        y_mine.array, y_all.array[local], rtol=1e-4, atol=1e-5
+    )
     # the loss of the whole batch is the sum of the ranks' losses
     (F.sum(y_mine * weights[local]) * comm.size).backward()
-    numpy.testing.assert_allclose(x_mine.grad, comm.size * x_all.grad[local],
-                                  rtol=1e-3, atol=1e-4)
+    numpy.testing.assert_allclose(
+        x_mine.grad, comm.size * x_all.grad[local], rtol=1e-3, atol=1e-4
+    )
     comm.multi_node_mean_grad(mnbn)
     for name in ('gamma', 'beta'):
-        numpy.testing.assert_allclose(getattr(mnbn, name).grad,
-                                      getattr(bn, name).grad,
-                                      rtol=1e-4, atol=1e-4)
-    numpy.testing.assert_allclose(mnbn.avg_mean, bn.avg_mean, rtol=1e-5,
-                                  atol=1e-6)
+        numpy.testing.assert_allclose(
+            getattr(mnbn, name).grad, getattr(bn, name).grad, rtol=1e-4, atol=1e-4
+        )
+    numpy.testing.assert_allclose(mnbn.avg_mean, bn.avg_mean, rtol=1e-5, atol=1e-6)
     numpy.testing.assert_allclose(mnbn.avg_var, bn.avg_var, rtol=1e-4)
     with chainerlite.using_config('train', False):
-        numpy.testing.assert_allclose(mnbn(x[local]).array,
-                                      bn(x[local]).array, rtol=1e-4,
-                                      atol=1e-5)
+        numpy.testing.assert_allclose(
+            mnbn(x[local]).array, bn(x[local]).array, rtol=1e-4, atol=1e-5
+        )
 
 
 @pytest.mark.parametrize('backend', ['nccl', 'dummy'])
@@ -56,8 +56,9 @@ def test_copy_shares_the_communicator(comm):
 
 
 def test_create_mnbn_model(comm):
-    model = chainerlite.Sequential(links.Linear(2, 3),
-                                   links.BatchNormalization(3), F.relu)
+    model = chainerlite.Sequential(
+        links.Linear(2, 3), links.BatchNormalization(3), F.relu
+    )
     model[1].gamma.array[...] = 3
     chain = chainerlite.Chain()
     with chain.init_scope():

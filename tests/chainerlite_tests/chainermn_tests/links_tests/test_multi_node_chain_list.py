@@ -7,8 +7,9 @@ import chainerlite.chainermn
 
 
 def _linear(seed):
-    return links.Linear(3, 3, initialW=numpy.random.RandomState(seed).randn(
-        3, 3).astype(numpy.float32))
+    return links.Linear(
+        3, 3, initialW=numpy.random.RandomState(seed).randn(3, 3).astype(numpy.float32)
+    )
 
 
 class _First(chainerlite.chainermn.MultiNodeChainList):
@@ -34,8 +35,7 @@ def test_model_split_over_two_ranks_matches_one_process(comm2):
         y_ref = whole(x)
         F.sum(y_ref * y_ref).backward()
         numpy.testing.assert_allclose(y.array, y_ref.array, rtol=1e-5)
-        numpy.testing.assert_allclose(model[0].W.grad, whole[0].W.grad,
-                                      rtol=1e-4)
+        numpy.testing.assert_allclose(model[0].W.grad, whole[0].W.grad, rtol=1e-4)
         grads = comm2.recv_obj(1)
         numpy.testing.assert_allclose(grads, whole[1].W.grad, rtol=1e-4)
     elif comm2.rank == 1:
@@ -69,5 +69,4 @@ def test_crossing_sends_and_receives(comm2):
     h = chainerlite.Variable(x)
     first_mine = _linear(comm2.rank)
     F.sum(second_peer(first_mine(h))).backward()
-    numpy.testing.assert_allclose(model[0].W.grad, first_mine.W.grad,
-                                  rtol=1e-4)
+    numpy.testing.assert_allclose(model[0].W.grad, first_mine.W.grad, rtol=1e-4)

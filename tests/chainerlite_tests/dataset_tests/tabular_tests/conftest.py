@@ -39,4 +39,5 @@ def table():
     def make(n=6, keys=('a', 'b', 'c'), mode=tuple, start=0):
         data = numpy.arange(start, start + len(keys) * n).reshape(len(keys), n)
         return Table(data, keys, mode)
+
     return make

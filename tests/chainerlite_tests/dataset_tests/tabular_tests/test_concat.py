@@ -3,14 +3,27 @@ import pytest
 
 
 def _datasets(table, mode=tuple):
-    return (table(n=5, mode=mode), table(n=3, mode=mode, start=100),
-            table(n=4, mode=mode, start=200))
+    return (
+        table(n=5, mode=mode),
+        table(n=3, mode=mode, start=100),
+        table(n=4, mode=mode, start=200),
+    )
 
 
-@pytest.mark.parametrize('indices', [
-    None, slice(None), slice(None, None, -1), slice(10, 2, -3),
-    slice(1, None, 4), slice(6, 7), [11, 0, 6, 5, -1, 0], [2, 1], [],
-])
+@pytest.mark.parametrize(
+    'indices',
+    [
+        None,
+        slice(None),
+        slice(None, None, -1),
+        slice(10, 2, -3),
+        slice(1, None, 4),
+        slice(6, 7),
+        [11, 0, 6, 5, -1, 0],
+        [2, 1],
+        [],
+    ],
+)
 def test_rows(table, indices):
     datasets = _datasets(table)
     view = datasets[0].concat(*datasets[1:])
@@ -32,8 +45,10 @@ def test_local_slices(table):
     datasets = _datasets(table)
     datasets[0].concat(*datasets[1:]).get_examples(slice(10, 2, -3), None)
     assert [d.requests for d in datasets] == [
-        [(slice(4, 2, -3), None)], [(slice(2, None, -3), None)],
-        [(slice(2, None, -3), None)]]
+        [(slice(4, 2, -3), None)],
+        [(slice(2, None, -3), None)],
+        [(slice(2, None, -3), None)],
+    ]
 
 
 def test_one_part_comes_back_unchanged(table):

@@ -2,10 +2,10 @@ from chainerlite.dataset import tabular
 
 
 class Squares(tabular.DelegateDataset):
-
     def __init__(self, n):
-        super(Squares, self).__init__(tabular.from_data(
-            (('i', list(range(n))), ('sq', self.square))))
+        super(Squares, self).__init__(
+            tabular.from_data((('i', list(range(n))), ('sq', self.square)))
+        )
 
     def square(self, i):
         return i * i
@@ -20,5 +20,6 @@ def test_subclass_answers_with_the_dataset():
 
 def test_convert_is_the_dataset_s():
     data = tabular.DelegateDataset(
-        tabular.from_data([1, 2]).with_converter(lambda x: sum(x)))
+        tabular.from_data([1, 2]).with_converter(lambda x: sum(x))
+    )
     assert data.convert(data.fetch()) == 3

@@ -21,13 +21,15 @@ def test_single_columns_are_mode_none():
     assert data.fetch() == [10, 11, 12]
 
 
-@pytest.mark.parametrize('func, mode', [
-    (lambda i: (i, -i), tuple), (lambda i: {'b': -i, 'a': i}, dict)])
+@pytest.mark.parametrize(
+    'func, mode', [(lambda i: (i, -i), tuple), (lambda i: {'b': -i, 'a': i}, dict)]
+)
 def test_callable_with_keys(func, mode):
     data = tabular.from_data((('a', 'b'), func), size=3)
     assert data.keys == ('a', 'b') and data.mode is mode
     assert data.slice[::2, ('b',)].fetch() == (
-        {'b': [0, -2]} if mode is dict else ([0, -2],))
+        {'b': [0, -2]} if mode is dict else ([0, -2],)
+    )
 
 
 def test_dict():
@@ -40,14 +42,17 @@ def test_generated_keys_are_unique():
     assert tabular.from_data([1]).keys != tabular.from_data([1]).keys
 
 
-@pytest.mark.parametrize('data, kwargs, match', [
-    (lambda i: i, {'size': 2}, 'key'),
-    ((lambda i: i, [1, 2]), {}, 'key'),
-    (('a', lambda i: i), {}, 'size'),
-    ({'a': lambda i: i}, {}, 'size'),
-    (([1, 2], [1, 2, 3]), {}, 'length'),
-    ([1, 2], {'size': 3}, 'length'),
-])
+@pytest.mark.parametrize(
+    'data, kwargs, match',
+    [
+        (lambda i: i, {'size': 2}, 'key'),
+        ((lambda i: i, [1, 2]), {}, 'key'),
+        (('a', lambda i: i), {}, 'size'),
+        ({'a': lambda i: i}, {}, 'size'),
+        (([1, 2], [1, 2, 3]), {}, 'length'),
+        ([1, 2], {'size': 3}, 'length'),
+    ],
+)
 def test_invalid(data, kwargs, match):
     with pytest.raises(ValueError, match=match):
         tabular.from_data(data, **kwargs)

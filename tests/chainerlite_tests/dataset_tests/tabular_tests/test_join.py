@@ -10,26 +10,31 @@ def test_columns(table, key_indices):
     expected = numpy.vstack((a.data, b.data))[:, [3, 0]]
     if key_indices is not None:
         expected = expected[list(key_indices)]
-    numpy.testing.assert_equal(
-        view.get_examples([3, 0], key_indices), tuple(expected))
+    numpy.testing.assert_equal(view.get_examples([3, 0], key_indices), tuple(expected))
 
 
-@pytest.mark.parametrize('key_indices, requests_a, requests_b', [
-    (None, [None], [None]),
-    ((4, 2, 3), [(2,)], [(1, 0)]),
-    ((1,), [(1,)], []),
-    ((), [], []),
-])
+@pytest.mark.parametrize(
+    'key_indices, requests_a, requests_b',
+    [
+        (None, [None], [None]),
+        ((4, 2, 3), [(2,)], [(1, 0)]),
+        ((1,), [(1,)], []),
+        ((), [], []),
+    ],
+)
 def test_only_datasets_with_asked_keys_are_read(
-        table, key_indices, requests_a, requests_b):
+    table, key_indices, requests_a, requests_b
+):
     a, b = table(n=4), table(n=4, keys=('d', 'e'))
     a.join(b).get_examples(None, key_indices)
     assert [k for _, k in a.requests] == requests_a
     assert [k for _, k in b.requests] == requests_b
 
 
-@pytest.mark.parametrize('modes, expected', [
-    ((tuple, dict), tuple), ((None, dict), dict), ((None, None), tuple)])
+@pytest.mark.parametrize(
+    'modes, expected',
+    [((tuple, dict), tuple), ((None, dict), dict), ((None, None), tuple)],
+)
 def test_mode(table, modes, expected):
     a = table(keys=('a',), mode=modes[0])
     b = table(keys=('b',), mode=modes[1])

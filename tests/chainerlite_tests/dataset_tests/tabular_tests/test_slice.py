@@ -2,11 +2,20 @@ import numpy
 import pytest
 
 
-@pytest.mark.parametrize('indices', [
-    slice(None), slice(4, None, -2), slice(1, 5), slice(7, -8, -1),
-    [3, -1, 0, 3], [numpy.int32(2)], [True, False, False, True, True, False],
-    numpy.array([1, 4]), [],
-])
+@pytest.mark.parametrize(
+    'indices',
+    [
+        slice(None),
+        slice(4, None, -2),
+        slice(1, 5),
+        slice(7, -8, -1),
+        [3, -1, 0, 3],
+        [numpy.int32(2)],
+        [True, False, False, True, True, False],
+        numpy.array([1, 4]),
+        [],
+    ],
+)
 def test_rows(table, indices):
     data = table()
     view = data.slice[indices]
@@ -17,8 +26,9 @@ def test_rows(table, indices):
 
 
 @pytest.mark.parametrize('outer', [slice(None, None, -1), slice(1, 6, 2)])
-@pytest.mark.parametrize('inner', [slice(None, None, -1), slice(1, None),
-                                   slice(5, 9), [1, 0]])
+@pytest.mark.parametrize(
+    'inner', [slice(None, None, -1), slice(1, None), slice(5, 9), [1, 0]]
+)
 def test_rows_of_rows(table, outer, inner):
     data = table(n=8)
     view = data.slice[outer]
@@ -28,20 +38,22 @@ def test_rows_of_rows(table, outer, inner):
     assert isinstance(data.requests[-1][0], type(inner))
 
 
-@pytest.mark.parametrize('keys, expected_keys, mode', [
-    ('b', ('b',), None),
-    (-1, ('c',), None),
-    (('c', 0), ('c', 'a'), tuple),
-    ((), (), tuple),
-])
+@pytest.mark.parametrize(
+    'keys, expected_keys, mode',
+    [
+        ('b', ('b',), None),
+        (-1, ('c',), None),
+        (('c', 0), ('c', 'a'), tuple),
+        ((), (), tuple),
+    ],
+)
 def test_keys(table, keys, expected_keys, mode):
     data = table()
     view = data.slice[[4, 1], keys]
     assert view.keys == expected_keys and view.mode is mode
     rows = [data.data[data.keys.index(k), [4, 1]] for k in expected_keys]
     numpy.testing.assert_equal(view.get_examples(None, None), tuple(rows))
-    assert data.requests[-1][1] == tuple(data.keys.index(k)
-                                         for k in expected_keys)
+    assert data.requests[-1][1] == tuple(data.keys.index(k) for k in expected_keys)
 
 
 def test_keys_of_dict_dataset_keep_dict(table):
@@ -58,16 +70,19 @@ def test_keys_of_keys(table):
     assert data.requests == [(slice(1, 3, 1), (1, 2))]
 
 
-@pytest.mark.parametrize('args, error', [
-    ([6], IndexError),
-    ([-7], IndexError),
-    ([True] * 5, ValueError),
-    (slice(None, None, 0), ValueError),
-    ((1, 2), TypeError),
-    ((slice(None), 'd'), KeyError),
-    ((slice(None), 3), IndexError),
-    ((slice(None), ('a', -4)), IndexError),
-])
+@pytest.mark.parametrize(
+    'args, error',
+    [
+        ([6], IndexError),
+        ([-7], IndexError),
+        ([True] * 5, ValueError),
+        (slice(None, None, 0), ValueError),
+        ((1, 2), TypeError),
+        ((slice(None), 'd'), KeyError),
+        ((slice(None), 3), IndexError),
+        ((slice(None), ('a', -4)), IndexError),
+    ],
+)
 def test_invalid(table, args, error):
     with pytest.raises(error):
         table().slice[args]

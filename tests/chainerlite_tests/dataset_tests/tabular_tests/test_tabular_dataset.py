@@ -10,18 +10,20 @@ def test_alias_and_base():
     assert issubclass(dataset.TabularDataset, dataset.DatasetMixin)
 
 
-@pytest.mark.parametrize('mode, expected', [
-    (tuple, ([0, 1, 2], [3, 4, 5])),
-    (dict, {'a': [0, 1, 2], 'b': [3, 4, 5]}),
-])
+@pytest.mark.parametrize(
+    'mode, expected',
+    [(tuple, ([0, 1, 2], [3, 4, 5])), (dict, {'a': [0, 1, 2], 'b': [3, 4, 5]})],
+)
 def test_fetch_and_convert(table, mode, expected):
     data = table(n=3, keys=('a', 'b'), mode=mode)
     fetched = data.fetch()
     numpy.testing.assert_equal(fetched, expected)
     assert data.requests == [(None, None)]
     converted = data.convert(
-        {k: list(v) for k, v in fetched.items()} if mode is dict
-        else tuple(list(v) for v in fetched))
+        {k: list(v) for k, v in fetched.items()}
+        if mode is dict
+        else tuple(list(v) for v in fetched)
+    )
     numpy.testing.assert_equal(converted, expected)
     values = converted.values() if mode is dict else converted
     assert all(isinstance(v, numpy.ndarray) for v in values)
@@ -40,11 +42,10 @@ def test_get_example_reads_one_row(table):
     assert data.requests == [([4], None)]
 
 
-@pytest.mark.parametrize('index, rows', [
-    (slice(1, None, 2), [1, 3, 5]),
-    ([5, 0], [5, 0]),
-    (numpy.array([2, 2]), [2, 2]),
-])
+@pytest.mark.parametrize(
+    'index, rows',
+    [(slice(1, None, 2), [1, 3, 5]), ([5, 0], [5, 0]), (numpy.array([2, 2]), [2, 2])],
+)
 def test_getitem_reads_rows_at_once(table, index, rows):
     data = table()
     assert data[index] == [(r, 6 + r, 12 + r) for r in rows]

@@ -15,10 +15,15 @@ def _single(a, b, c):
 
 
 @pytest.mark.parametrize('batch', [False, True])
-@pytest.mark.parametrize('func, keys, mode', [
-    (_tuple, ('x', 'y'), tuple), (_dict, ('x', 'y'), dict),
-    (_single, 'x', None), (_single, ('x',), None),
-])
+@pytest.mark.parametrize(
+    'func, keys, mode',
+    [
+        (_tuple, ('x', 'y'), tuple),
+        (_dict, ('x', 'y'), dict),
+        (_single, 'x', None),
+        (_single, ('x',), None),
+    ],
+)
 def test_transform(table, batch, func, keys, mode):
     data = table()
     view = (data.transform_batch if batch else data.transform)(keys, func)
@@ -27,11 +32,10 @@ def test_transform(table, batch, func, keys, mode):
     expected = (a * c,) if mode is None else (a + b, c)
     out = view.get_examples([4, 1], None)
     numpy.testing.assert_equal(out, tuple(e[[4, 1]] for e in expected))
-    assert all(isinstance(column, numpy.ndarray if batch else list)
-               for column in out)
+    assert all(isinstance(column, numpy.ndarray if batch else list) for column in out)
     numpy.testing.assert_equal(
-        view.get_examples(slice(2, 4), (len(expected) - 1,)),
-        (expected[-1][2:4],))
+        view.get_examples(slice(2, 4), (len(expected) - 1,)), (expected[-1][2:4],)
+    )
 
 
 def test_examples_are_spread_by_mode(table):
@@ -52,12 +56,15 @@ def test_mode_is_learned_once(table):
         view.get_examples([0], None)
 
 
-@pytest.mark.parametrize('keys, out, match', [
-    (('x',), (1, 2), '2 values'),
-    (('x', 'y'), {'x': 1}, 'keys'),
-    (('x',), {'y': 1}, 'keys'),
-    (('x', 'y'), 1, '1 values'),
-])
+@pytest.mark.parametrize(
+    'keys, out, match',
+    [
+        (('x',), (1, 2), '2 values'),
+        (('x', 'y'), {'x': 1}, 'keys'),
+        (('x',), {'y': 1}, 'keys'),
+        (('x', 'y'), 1, '1 values'),
+    ],
+)
 def test_wrong_outputs(table, keys, out, match):
     view = table().transform(keys, lambda a, b, c: out)
     with pytest.raises(ValueError, match=match):
@@ -71,6 +78,7 @@ def test_batch_length_changed(table):
 
 
 def test_convert_of_the_source(table):
-    view = table().with_converter(lambda *cs: 'source').transform(
-        'x', lambda a, b, c: a)
+    view = (
+        table().with_converter(lambda *cs: 'source').transform('x', lambda a, b, c: a)
+    )
     assert view.convert(view.fetch()) == 'source'

@@ -1,16 +1,18 @@
 import pytest
 
 
-@pytest.mark.parametrize('mode, expected', [
-    (tuple, ((0, 1, 2), {})), (dict, ((), {'a': 0, 'b': 1, 'c': 2})),
-])
+@pytest.mark.parametrize(
+    'mode, expected', [(tuple, ((0, 1, 2), {})), (dict, ((), {'a': 0, 'b': 1, 'c': 2}))]
+)
 def test_converter_gets_the_data_spread(table, mode, expected):
-    view = table(n=1, mode=mode).with_converter(
-        lambda *args, **kwargs: (args, kwargs))
+    view = table(n=1, mode=mode).with_converter(lambda *args, **kwargs: (args, kwargs))
     assert view.mode is mode and len(view) == 1
     fetched = view.fetch()
-    fetched = ({k: v[0] for k, v in fetched.items()} if mode is dict
-               else tuple(v[0] for v in fetched))
+    fetched = (
+        {k: v[0] for k, v in fetched.items()}
+        if mode is dict
+        else tuple(v[0] for v in fetched)
+    )
     assert view.convert(fetched) == expected
 
 

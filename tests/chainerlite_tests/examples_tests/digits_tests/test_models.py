@@ -22,8 +22,7 @@ def _grads(model):
 
 @pytest.fixture
 def x():
-    return numpy.random.RandomState(0).uniform(0, 1, (5, 64)).astype(
-        numpy.float32)
+    return numpy.random.RandomState(0).uniform(0, 1, (5, 64)).astype(numpy.float32)
 
 
 @pytest.mark.parametrize('cls', [models.MLP, models.CNN])
@@ -35,8 +34,7 @@ def test_maps_64_features_to_10_scores(cls, x):
 def test_cnn_graph_has_two_convolution_blocks(x):
     model = models.CNN()
     names = _function_names(model(x))
-    assert {'Convolution2DFunction', 'ReLU', 'MaxPooling2D',
-            'LinearFunction'} <= names
+    assert {'Convolution2DFunction', 'ReLU', 'MaxPooling2D', 'LinearFunction'} <= names
     assert model.conv1.W.shape == (32, 1, 3, 3)
     assert model.conv2.W.shape == (64, 32, 3, 3)
 
@@ -63,7 +61,8 @@ def test_forget_gives_the_same_outputs_and_gradients(cls, x):
     assert results[0][1].keys() == results[1][1].keys()
     for name, grad in results[0][1].items():
         numpy.testing.assert_allclose(
-            grad, results[1][1][name], rtol=1e-5, atol=1e-6, err_msg=name)
+            grad, results[1][1][name], rtol=1e-5, atol=1e-6, err_msg=name
+        )
 
 
 def test_forget_recomputes_the_blocks_on_backward(x):

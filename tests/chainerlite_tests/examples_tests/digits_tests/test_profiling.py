@@ -9,7 +9,7 @@ import chainerlite as chainer
 import chainerlite.functions as F
 from chainerlite.examples.digits import profiling
 
-_MIB = 2 ** 20
+_MIB = 2**20
 
 
 def _work():
@@ -28,8 +28,11 @@ def test_time_functions_prints_the_report_and_the_top_functions():
     assert re.search(r'\n +Exp +\S+ +4 ', text)  # 3 forward, 1 backward
     assert {'Exp', 'Sum'} <= set(hook.summary())
     last = text.splitlines()[-1]
-    match = re.fullmatch(r'Most expensive \(self time\): (\w+) (\d+)%, '
-                         r'(\w+) (\d+)%', last)
+    match = re.fullmatch(
+        r'Most expensive \(self time\): (\w+) (\d+)%, '
+        r'(\w+) (\d+)%',
+        last,
+    )
     assert match, last
     summary = hook.summary()
     ranked = sorted(summary, key=lambda n: -summary[n]['self_time'])
@@ -45,7 +48,8 @@ def test_time_functions_records_only_inside_the_call():
 
 def test_peak_memory_counts_arrays_allocated_inside():
     result, peak = profiling.peak_memory(
-        lambda: numpy.ones(_MIB, numpy.uint8).sum() and 'ok')
+        lambda: numpy.ones(_MIB, numpy.uint8).sum() and 'ok'
+    )
     assert result == 'ok'
     assert _MIB <= peak < 1.5 * _MIB
 

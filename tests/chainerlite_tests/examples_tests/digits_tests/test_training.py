@@ -20,8 +20,7 @@ class _RecordingClassifier(L.Classifier):
 
     def forward(self, x, t):
         self.batches.append(numpy.array(t))
-        self.modes.append((chainer.config.train,
-                           chainer.config.enable_backprop))
+        self.modes.append((chainer.config.train, chainer.config.enable_backprop))
         return super().forward(x, t)
 
 
@@ -43,8 +42,9 @@ def _setup(seed=0):
 def _trainer(out, epochs, report=None, data=None, **kwargs):
     model, optimizer = _setup()
     data = data or (_data(), _data(n=20, seed=1))
-    trainer = training.make_trainer(model, optimizer, data, epochs, 16, 0,
-                                    str(out), report=report, **kwargs)
+    trainer = training.make_trainer(
+        model, optimizer, data, epochs, 16, 0, str(out), report=report, **kwargs
+    )
     return trainer, model
 
 
@@ -55,6 +55,7 @@ def test_train_iterator_shuffles_each_epoch_with_its_seed():
     def two_epochs(seed):
         iterator = training.train_iterator((x, ids), 4, seed)
         return [[int(t) for _, t in next(iterator)] for _ in range(6)]
+
     batches = two_epochs(3)
     first, second = sum(batches[:3], []), sum(batches[3:], [])
     assert sorted(first) == sorted(second) == list(range(12))
@@ -76,34 +77,35 @@ def test_quiet_trainer_learns_evaluates_and_writes_nothing(tmp_path):
     assert {mode for mode in model.modes} == {(True, True), (False, False)}
 
 
-def test_reporting_trainer_prints_logs_and_keeps_the_newest_snapshot(
-        tmp_path):
+def test_reporting_trainer_prints_logs_and_keeps_the_newest_snapshot(tmp_path):
     out = io.StringIO()
     trainer, _ = _trainer(tmp_path / 'run', 3, report=out)
     trainer.run()
     lines = out.getvalue().splitlines()
     assert lines[0].split() == training.PRINTED
     assert [line.split()[:2] for line in lines[1:]] == [
-        ['1', '3'], ['2', '6'], ['3', '9']]
+        ['1', '3'],
+        ['2', '6'],
+        ['3', '9'],
+    ]
     assert sorted(os.listdir(trainer.out)) == ['log', 'snapshot_iter_9']
     assert training.snapshot_path(trainer) == os.path.join(
-        trainer.out, 'snapshot_iter_9')
+        trainer.out, 'snapshot_iter_9'
+    )
     with open(os.path.join(trainer.out, 'log')) as f:
         assert json.load(f) == training.history(trainer)
 
 
 def test_reporting_trainer_draws_the_plot(tmp_path):
     pytest.importorskip('matplotlib')
-    trainer, _ = _trainer(tmp_path / 'plot', 2, report=io.StringIO(),
-                          plots=True)
+    trainer, _ = _trainer(tmp_path / 'plot', 2, report=io.StringIO(), plots=True)
     trainer.run()
     with open(os.path.join(trainer.out, training.PLOT), 'rb') as f:
         assert f.read(8) == b'\x89PNG\r\n\x1a\n'
 
 
 def test_progress_bar_is_one_of_the_extensions_on_request(tmp_path):
-    with_bar, _ = _trainer(tmp_path / 'a', 1, report=io.StringIO(),
-                           progress=True)
+    with_bar, _ = _trainer(tmp_path / 'a', 1, report=io.StringIO(), progress=True)
     without, _ = _trainer(tmp_path / 'b', 1, report=io.StringIO())
     assert 'ProgressBar' in with_bar._extensions
     assert 'ProgressBar' not in without._extensions
@@ -130,11 +132,12 @@ def test_truncated_snapshot_leaves_the_new_trainer_as_it_was(tmp_path):
     with open(path, 'rb') as f:
         content = f.read()
     with open(path, 'wb') as f:
-        f.write(content[:len(content) // 2])
+        f.write(content[: len(content) // 2])
     second, model = _trainer(tmp_path / 't2', 2, report=io.StringIO())
     before = model.predictor.W.array.copy()
-    with pytest.raises(ValueError, match='cannot resume from the snapshot '
-                       '.*snapshot_iter_3'):
+    with pytest.raises(
+        ValueError, match='cannot resume from the snapshot .*snapshot_iter_3'
+    ):
         training.resume(second, path)
     assert second.updater.iteration == 0
     numpy.testing.assert_array_equal(model.predictor.W.array, before)

@@ -10,15 +10,27 @@ def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-2,
+            'rtol': 5e-2,
+        }
     elif test.dtype == numpy.float32:
         # Finite differences in float64: float32 ones are too noisy.
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-3,
+            'rtol': 1e-2,
+        }
 
 
 def _away_from_kinks(shape, z, dtype):
@@ -30,53 +42,56 @@ def _away_from_kinks(shape, z, dtype):
     return x.astype(dtype)
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(), (3, 4)],
-    'z': [0.75, 20.0],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape': [(), (3, 4)],
+            'z': [0.75, 20.0],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestClippedReLU(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
     def generate_inputs(self):
-        return _away_from_kinks(self.shape, self.z, self.dtype),
+        return (_away_from_kinks(self.shape, self.z, self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.clipped_relu(x, z=self.z),
+        (x,) = inputs
+        return (F.clipped_relu(x, z=self.z),)
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return numpy.minimum(numpy.maximum(x, 0), self.z).astype(self.dtype),
+        (x,) = inputs
+        return (numpy.minimum(numpy.maximum(x, 0), self.z).astype(self.dtype),)
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(), (3, 4)],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {'shape': [(), (3, 4)], 'dtype': [numpy.float16, numpy.float32, numpy.float64]}
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestReLU6(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
     def generate_inputs(self):
-        return _away_from_kinks(self.shape, 6.0, self.dtype),
+        return (_away_from_kinks(self.shape, 6.0, self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.relu6(x),
+        (x,) = inputs
+        return (F.relu6(x),)
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return numpy.minimum(numpy.maximum(x, 0), 6).astype(self.dtype),
+        (x,) = inputs
+        return (numpy.minimum(numpy.maximum(x, 0), 6).astype(self.dtype),)
 
 
 def test_default_z_is_20():
-    x = numpy.array([-1., 15., 25.], numpy.float32)
+    x = numpy.array([-1.0, 15.0, 25.0], numpy.float32)
     numpy.testing.assert_array_equal(F.clipped_relu(x).array, [0, 15, 20])
 
 

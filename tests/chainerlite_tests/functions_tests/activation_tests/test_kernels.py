@@ -1,4 +1,5 @@
 """The fused CuPy kernels of the activations against the NumPy path."""
+
 import numpy
 import pytest
 
@@ -11,31 +12,49 @@ from chainerlite.testing import attr
 
 # name: (function, the kernels its GPU forward and backward run)
 CASES = {
-    'elu': (lambda x: F.elu(x, alpha=0.7),
-            (_kernels.elu_fwd, _kernels.elu_bwd)),
-    'leaky_relu': (lambda x: F.leaky_relu(x, slope=0.3),
-                   (_kernels.leaky_relu_fwd, _kernels.leaky_relu_bwd)),
-    'leaky_relu_steep': (lambda x: F.leaky_relu(x, slope=1.5),
-                         (_kernels.leaky_relu_fwd, _kernels.leaky_relu_bwd)),
-    'clipped_relu': (lambda x: F.clipped_relu(x, z=1.5),
-                     (_kernels.clipped_relu_fwd, _kernels.clipped_relu_bwd)),
-    'hard_sigmoid': (F.hard_sigmoid,
-                     (_kernels.hard_sigmoid_fwd, _kernels.hard_sigmoid_bwd)),
+    'elu': (lambda x: F.elu(x, alpha=0.7), (_kernels.elu_fwd, _kernels.elu_bwd)),
+    'leaky_relu': (
+        lambda x: F.leaky_relu(x, slope=0.3),
+        (_kernels.leaky_relu_fwd, _kernels.leaky_relu_bwd),
+    ),
+    'leaky_relu_steep': (
+        lambda x: F.leaky_relu(x, slope=1.5),
+        (_kernels.leaky_relu_fwd, _kernels.leaky_relu_bwd),
+    ),
+    'clipped_relu': (
+        lambda x: F.clipped_relu(x, z=1.5),
+        (_kernels.clipped_relu_fwd, _kernels.clipped_relu_bwd),
+    ),
+    'hard_sigmoid': (
+        F.hard_sigmoid,
+        (_kernels.hard_sigmoid_fwd, _kernels.hard_sigmoid_bwd),
+    ),
     'sigmoid': (F.sigmoid, (_kernels.sigmoid_fwd, _kernels.sigmoid_bwd)),
     'tanh': (F.tanh, (_kernels.tanh_fwd, _kernels.tanh_bwd)),
-    'softplus': (lambda x: F.softplus(x, beta=2.0),
-                 (_kernels.softplus_fwd, _kernels.softplus_bwd)),
+    'softplus': (
+        lambda x: F.softplus(x, beta=2.0),
+        (_kernels.softplus_fwd, _kernels.softplus_bwd),
+    ),
     'gelu': (F.gelu, (_kernels.gelu_fwd, _kernels.gelu_bwd)),
-    'softmax': (lambda x: F.softmax(x, axis=1),
-                (_kernels.sum_exp_shifted, _kernels.softmax_fwd,
-                 _kernels.sum_product, _kernels.softmax_bwd)),
-    'log_softmax': (lambda x: F.log_softmax(x, axis=0),
-                    (_kernels.sum_exp_shifted, _kernels.log_softmax_fwd,
-                     _kernels.log_softmax_bwd)),
+    'softmax': (
+        lambda x: F.softmax(x, axis=1),
+        (
+            _kernels.sum_exp_shifted,
+            _kernels.softmax_fwd,
+            _kernels.sum_product,
+            _kernels.softmax_bwd,
+        ),
+    ),
+    'log_softmax': (
+        lambda x: F.log_softmax(x, axis=0),
+        (_kernels.sum_exp_shifted, _kernels.log_softmax_fwd, _kernels.log_softmax_bwd),
+    ),
 }
-TOL = {numpy.float16: dict(atol=5e-3, rtol=5e-3),
-       numpy.float32: dict(atol=1e-6, rtol=1e-5),
-       numpy.float64: dict(atol=1e-12, rtol=1e-10)}
+TOL = {
+    numpy.float16: dict(atol=5e-3, rtol=5e-3),
+    numpy.float32: dict(atol=1e-6, rtol=1e-5),
+    numpy.float64: dict(atol=1e-12, rtol=1e-10),
+}
 
 
 def _forward_backward(f, x, gy):

@@ -11,25 +11,45 @@ def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-2,
+            'rtol': 5e-2,
+        }
     elif test.dtype == numpy.float32:
         # Finite differences in float64: float32 ones are too noisy.
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-3,
+            'rtol': 1e-2,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'shape_pool_axis': [((2, 6), 2, 1), ((2, 6), 3, 1), ((3, 2, 4), 2, -1),
-                        ((4, 2), 2, 0), ((2, 4, 2), 4, 1)],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape_pool_axis': [
+                ((2, 6), 2, 1),
+                ((2, 6), 3, 1),
+                ((3, 2, 4), 2, -1),
+                ((4, 2), 2, 0),
+                ((2, 4, 2), 4, 1),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestMaxout(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
@@ -38,21 +58,21 @@ class TestMaxout(testing.FunctionTestCase):
         shape, _, _ = self.shape_pool_axis
         size = int(numpy.prod(shape))
         x = (numpy.random.permutation(size) - size / 2) * 0.1
-        return x.reshape(shape).astype(self.dtype),
+        return (x.reshape(shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
+        (x,) = inputs
         _, pool_size, axis = self.shape_pool_axis
-        return F.maxout(x, pool_size, axis=axis),
+        return (F.maxout(x, pool_size, axis=axis),)
 
     def forward_expected(self, inputs):
-        x, = inputs
+        (x,) = inputs
         _, pool_size, axis = self.shape_pool_axis
         axis %= x.ndim
         # Move the pooled axis last, group it, take the max, move it back.
         moved = numpy.moveaxis(x, axis, -1)
         groups = moved.reshape(moved.shape[:-1] + (-1, pool_size))
-        return numpy.moveaxis(groups.max(axis=-1), -1, axis),
+        return (numpy.moveaxis(groups.max(axis=-1), -1, axis),)
 
 
 def test_default_axis_is_1():
@@ -63,11 +83,11 @@ def test_default_axis_is_1():
 
 
 def test_tied_maxima_all_receive_the_gradient():
-    x = chainerlite.Variable(numpy.array([[1., 1., 0., 2.]]))
+    x = chainerlite.Variable(numpy.array([[1.0, 1.0, 0.0, 2.0]]))
     y = F.maxout(x, 2)
-    y.grad = numpy.array([[3., 5.]])
+    y.grad = numpy.array([[3.0, 5.0]])
     y.backward()
-    numpy.testing.assert_array_equal(x.grad, [[3., 3., 0., 5.]])
+    numpy.testing.assert_array_equal(x.grad, [[3.0, 3.0, 0.0, 5.0]])
 
 
 @pytest.mark.parametrize('pool_size', [0, -2])

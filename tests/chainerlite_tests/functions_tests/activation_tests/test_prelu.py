@@ -10,25 +10,44 @@ def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-2,
+            'rtol': 5e-2,
+        }
     elif test.dtype == numpy.float32:
         # Finite differences in float64: float32 ones are too noisy.
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-3,
+            'rtol': 1e-2,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'shapes': [((2, 3), (3,)), ((2, 3, 2), (3,)), ((2, 3, 2), (3, 2)),
-               ((2, 3), ())],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shapes': [
+                ((2, 3), (3,)),
+                ((2, 3, 2), (3,)),
+                ((2, 3, 2), (3, 2)),
+                ((2, 3), ()),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestPReLU(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
@@ -41,20 +60,23 @@ class TestPReLU(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         x, W = inputs
-        return F.prelu(x, W),
+        return (F.prelu(x, W),)
 
     def forward_expected(self, inputs):
         x, W = inputs
         # W covers the axes right after the batch axis.
         W = W.reshape((1,) + W.shape + (1,) * (x.ndim - W.ndim - 1))
-        return numpy.where(x >= 0, x, W * x).astype(self.dtype),
+        return (numpy.where(x >= 0, x, W * x).astype(self.dtype),)
 
 
-@pytest.mark.parametrize('x_shape, W_shape, W_dtype', [
-    ((2, 3), (3,), numpy.float64),   # dtype differs from x
-    ((2, 3), (2,), numpy.float32),   # W does not match axis 1
-    ((3,), (3,), numpy.float32),     # no batch axis left
-])
+@pytest.mark.parametrize(
+    'x_shape, W_shape, W_dtype',
+    [
+        ((2, 3), (3,), numpy.float64),  # dtype differs from x
+        ((2, 3), (2,), numpy.float32),  # W does not match axis 1
+        ((3,), (3,), numpy.float32),  # no batch axis left
+    ],
+)
 def test_bad_W_is_invalid(x_shape, W_shape, W_dtype):
     x = numpy.ones(x_shape, numpy.float32)
     with pytest.raises(type_check.InvalidType, match='PReLU'):

@@ -33,7 +33,7 @@ def test_backward_and_double_backward(shape):
 
 
 def test_gradient_is_masked_by_sign():
-    x = chainerlite.Variable(numpy.array([-2., -0.5, 0.5, 2.], numpy.float32))
+    x = chainerlite.Variable(numpy.array([-2.0, -0.5, 0.5, 2.0], numpy.float32))
     y = F.relu(x)
     y.grad = numpy.ones(4, numpy.float32)
     y.backward()

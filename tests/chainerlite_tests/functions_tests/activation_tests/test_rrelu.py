@@ -7,14 +7,17 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'train': [True, False],
-    'shape': [(3, 2), ()],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'train': [True, False],
+            'shape': [(3, 2), ()],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestRReLU(testing.FunctionTestCase):
-
     def setUp(self):
         self.l, self.u = 0.2, 0.6
         self.r = numpy.random.uniform(self.l, self.u, self.shape)
@@ -25,18 +28,18 @@ class TestRReLU(testing.FunctionTestCase):
     def generate_inputs(self):
         x = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
         x[abs(x) < 0.05] = 0.5
-        return x,
+        return (x,)
 
     def forward(self, inputs, device):
-        x, = inputs
+        (x,) = inputs
         r = device.send(self.r.astype(x.dtype))
         with chainerlite.using_config('train', self.train):
-            return F.rrelu(x, l=self.l, u=self.u, r=r),
+            return (F.rrelu(x, l=self.l, u=self.u, r=r),)
 
     def forward_expected(self, inputs):
-        x, = inputs
+        (x,) = inputs
         slope = self.r if self.train else (self.l + self.u) / 2
-        return numpy.where(x >= 0, x, x * slope).astype(self.dtype),
+        return (numpy.where(x >= 0, x, x * slope).astype(self.dtype),)
 
 
 def test_sampled_slopes_lie_between_the_bounds():
@@ -60,11 +63,9 @@ def test_given_slopes_are_returned_in_training():
 
 def test_slopes_of_another_shape_are_invalid():
     with pytest.raises(type_check.InvalidType, match='RReLU'):
-        F.rrelu(numpy.ones((2, 3), numpy.float32),
-                r=numpy.ones((3,), numpy.float32))
+        F.rrelu(numpy.ones((2, 3), numpy.float32), r=numpy.ones((3,), numpy.float32))
 
 
 def test_integer_input_is_invalid():
     with pytest.raises(type_check.InvalidType, match='RReLU'):
-        F.rrelu(numpy.ones((2,), numpy.int32),
-                r=numpy.ones((2,), numpy.int32))
+        F.rrelu(numpy.ones((2,), numpy.int32), r=numpy.ones((2,), numpy.int32))

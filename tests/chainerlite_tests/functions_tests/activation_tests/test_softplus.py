@@ -13,51 +13,66 @@ def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_forward_options = {'atol': 5e-3, 'rtol': 5e-3}
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-2,
+            'rtol': 5e-2,
+        }
     elif test.dtype == numpy.float32:
         # Finite differences in float64: float32 ones are too noisy.
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-3,
+            'rtol': 1e-2,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(), (3, 2)],
-    'beta': [1.0, 2.0],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape': [(), (3, 2)],
+            'beta': [1.0, 2.0],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestSoftplus(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
     def generate_inputs(self):
-        return numpy.random.uniform(-2, 2, self.shape).astype(self.dtype),
+        return (numpy.random.uniform(-2, 2, self.shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.softplus(x, beta=self.beta),
+        (x,) = inputs
+        return (F.softplus(x, beta=self.beta),)
 
     def forward_expected(self, inputs):
-        x, = inputs
+        (x,) = inputs
         bx = self.beta * x.astype(numpy.float64)
-        return (numpy.log(1 + numpy.exp(bx)) / self.beta).astype(self.dtype),
+        return ((numpy.log(1 + numpy.exp(bx)) / self.beta).astype(self.dtype),)
 
 
 def test_default_beta_is_1():
-    x = numpy.array([-1., 0., 2.])
+    x = numpy.array([-1.0, 0.0, 2.0])
     numpy.testing.assert_allclose(
-        F.softplus(x).array, numpy.log1p(numpy.exp(x)), rtol=1e-12)
+        F.softplus(x).array, numpy.log1p(numpy.exp(x)), rtol=1e-12
+    )
 
 
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
 def test_large_inputs_are_stable(dtype):
-    x = chainerlite.Variable(
-        numpy.array([-1000., -10., 0., 10., 1000.], dtype))
+    x = chainerlite.Variable(numpy.array([-1000.0, -10.0, 0.0, 10.0, 1000.0], dtype))
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         y = F.softplus(x)
@@ -65,15 +80,16 @@ def test_large_inputs_are_stable(dtype):
         y.backward()
     assert numpy.isfinite(y.array).all()
     numpy.testing.assert_allclose(
-        y.array, [0., 4.54e-5, numpy.log(2), 10., 1000.],
-        rtol=1e-2, atol=1e-7)
+        y.array, [0.0, 4.54e-5, numpy.log(2), 10.0, 1000.0], rtol=1e-2, atol=1e-7
+    )
     numpy.testing.assert_allclose(
-        x.grad, [0., 4.54e-5, 0.5, 1., 1.], rtol=1e-2, atol=1e-7)
+        x.grad, [0.0, 4.54e-5, 0.5, 1.0, 1.0], rtol=1e-2, atol=1e-7
+    )
 
 
 def test_tiny_values_keep_relative_precision():
-    y = F.softplus(numpy.array([-50.], numpy.float64))
-    numpy.testing.assert_allclose(y.array, numpy.exp(-50.), rtol=1e-12)
+    y = F.softplus(numpy.array([-50.0], numpy.float64))
+    numpy.testing.assert_allclose(y.array, numpy.exp(-50.0), rtol=1e-12)
 
 
 def test_integer_input_is_invalid():

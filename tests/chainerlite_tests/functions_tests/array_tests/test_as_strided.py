@@ -15,14 +15,19 @@ def _gather(storage, shape, strides, offset):
     return y
 
 
-@pytest.mark.parametrize('shape,strides,offset', [
-    ((4,), (-1,), 3), ((2, 3, 4), (0, 4, 1), 0), ((3, 3), (-1, 2), 3),
-    ((2, 2), (1, 1), 5)])
+@pytest.mark.parametrize(
+    'shape,strides,offset',
+    [
+        ((4,), (-1,), 3),
+        ((2, 3, 4), (0, 4, 1), 0),
+        ((3, 3), (-1, 2), 3),
+        ((2, 2), (1, 1), 5),
+    ],
+)
 def test_forward_reads_the_storage(shape, strides, offset):
     base = numpy.arange(12, dtype=numpy.float32)
     y = F.as_strided(base, shape, strides, offset)
-    numpy.testing.assert_array_equal(
-        y.array, _gather(base, shape, strides, offset))
+    numpy.testing.assert_array_equal(y.array, _gather(base, shape, strides, offset))
 
 
 def test_offset_and_strides_count_from_the_base_array():
@@ -37,13 +42,16 @@ def test_gradient_is_shared_among_elements_viewing_one_location():
     x = _stride_array(numpy.arange(8, dtype=numpy.float64), (3, 3), (-1, 2), 3)
     v = chainerlite.Variable(x)
     y = F.as_strided(v, (3, 3), (1, 2), 0)
-    gx, = chainerlite.grad((y,), (v,), (numpy.ones((3, 3)),))
+    (gx,) = chainerlite.grad((y,), (v,), (numpy.ones((3, 3)),))
     numpy.testing.assert_allclose(
-        gx.array, [[0.5, 0.5, 0.], [2., 2., 1.], [1., 0.5, 0.5]])
+        gx.array, [[0.5, 0.5, 0.0], [2.0, 2.0, 1.0], [1.0, 0.5, 0.5]]
+    )
 
 
-@pytest.mark.parametrize('shape,strides,offset', [
-    ((3, 2), (1, 2), 0), ((2, 3, 4), (0, 4, 1), 0), ((4,), (-1,), 5)])
+@pytest.mark.parametrize(
+    'shape,strides,offset',
+    [((3, 2), (1, 2), 0), ((2, 3, 4), (0, 4, 1), 0), ((4,), (-1,), 5)],
+)
 def test_backward(shape, strides, offset):
     x = numpy.random.uniform(-1, 1, (3, 4))
     gy = numpy.random.uniform(-1, 1, shape)
@@ -56,8 +64,7 @@ def test_backward(shape, strides, offset):
 @pytest.mark.parametrize('offset', [1, 10])
 def test_view_outside_the_storage_raises_value_error(offset):
     with pytest.raises(ValueError, match='as_strided'):
-        F.as_strided(numpy.arange(8, dtype=numpy.float32), (3, 3), (-1, 2),
-                     offset)
+        F.as_strided(numpy.arange(8, dtype=numpy.float32), (3, 3), (-1, 2), offset)
 
 
 def test_integer_input_has_no_gradient():

@@ -8,19 +8,21 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@pytest.mark.parametrize('in_shape, out_shape', [
-    ((3,), (2, 3)),
-    ((1,), (4,)),
-    ((2, 1), (2, 3)),
-    ((1, 3, 1), (4, 2, 3, 5)),
-    ((), (2, 3)),
-])
+@pytest.mark.parametrize(
+    'in_shape, out_shape',
+    [
+        ((3,), (2, 3)),
+        ((1,), (4,)),
+        ((2, 1), (2, 3)),
+        ((1, 3, 1), (4, 2, 3, 5)),
+        ((), (2, 3)),
+    ],
+)
 def test_forward_backward_double_backward(in_shape, out_shape):
     x = numpy.random.uniform(-1, 1, in_shape)
     y = F.broadcast_to(x, out_shape)
     assert y.shape == out_shape
-    numpy.testing.assert_array_equal(
-        y.array, numpy.broadcast_to(x, out_shape))
+    numpy.testing.assert_array_equal(y.array, numpy.broadcast_to(x, out_shape))
     gy = numpy.random.uniform(-1, 1, out_shape)
     ggx = numpy.random.uniform(-1, 1, in_shape)
 
@@ -36,11 +38,9 @@ def test_same_shape_returns_input_variable():
     assert F.broadcast_to(x, (2, 3)) is x
 
 
-@pytest.mark.parametrize('in_shape, out_shape', [
-    ((2,), (3,)),
-    ((2, 3), (3,)),
-    ((3, 2), (3, 3)),
-])
+@pytest.mark.parametrize(
+    'in_shape, out_shape', [((2,), (3,)), ((2, 3), (3,)), ((3, 2), (3, 3))]
+)
 def test_invalid_shapes(in_shape, out_shape):
     with pytest.raises(type_check.InvalidType, match='BroadcastTo'):
         F.broadcast_to(numpy.zeros(in_shape, numpy.float32), out_shape)
@@ -49,30 +49,51 @@ def test_invalid_shapes(in_shape, out_shape):
 def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
     elif test.dtype == numpy.float32:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'shapes': [((3, 1), (1, 2)), ((2, 3), (3,), ()), ((2, 1, 3), (4, 1)),
-               ((2, 3), (2, 3))],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shapes': [
+                ((3, 1), (1, 2)),
+                ((2, 3), (3,), ()),
+                ((2, 1, 3), (4, 1)),
+                ((2, 3), (2, 3)),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestBroadcast(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
     def generate_inputs(self):
-        return tuple(numpy.random.uniform(-1, 1, shape).astype(self.dtype)
-                     for shape in self.shapes)
+        return tuple(
+            numpy.random.uniform(-1, 1, shape).astype(self.dtype)
+            for shape in self.shapes
+        )
 
     def forward(self, inputs, device):
         return F.broadcast(*inputs)

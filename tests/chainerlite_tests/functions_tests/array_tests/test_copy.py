@@ -11,36 +11,48 @@ from chainerlite.testing import attr
 def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
     elif test.dtype == numpy.float32:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(), (3, 2)],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {'shape': [(), (3, 2)], 'dtype': [numpy.float16, numpy.float32, numpy.float64]}
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestCopyToSameDevice(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
     def generate_inputs(self):
-        return numpy.random.uniform(-1, 1, self.shape).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, self.shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.copy(x, device),
+        (x,) = inputs
+        return (F.copy(x, device),)
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return x.copy(),
+        (x,) = inputs
+        return (x.copy(),)
 
 
 @pytest.mark.parametrize('dst', [-1, '@numpy', numpy, cuda.DummyDevice])
@@ -76,7 +88,7 @@ def test_host_to_gpu_and_back(dst):
 def test_gpu_to_host_double_backward():
     x = chainerlite.Variable(cuda.cupy.arange(3, dtype=cuda.cupy.float32))
     y = F.copy(x, '@numpy') ** 2
-    gx, = chainerlite.grad([F.sum(y)], [x], enable_double_backprop=True)
+    (gx,) = chainerlite.grad([F.sum(y)], [x], enable_double_backprop=True)
     assert isinstance(gx.array, cuda.cupy.ndarray)
     F.sum(gx).backward()
     numpy.testing.assert_array_equal(cuda.to_cpu(x.grad), [2, 2, 2])

@@ -9,39 +9,59 @@ from chainerlite.utils import type_check
 def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
     elif test.dtype == numpy.float32:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'shape_args': [((3, 3), (0, 0, 1)), ((3, 4), (1, 0, 1)),
-                   ((3, 4, 5), (-2, 2, 0)), ((3, 4, 5), (0, -1, 1)),
-                   ((3, 4, 5), (2, 1, 2)), ((2, 3), (5, 0, 1))],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape_args': [
+                ((3, 3), (0, 0, 1)),
+                ((3, 4), (1, 0, 1)),
+                ((3, 4, 5), (-2, 2, 0)),
+                ((3, 4, 5), (0, -1, 1)),
+                ((3, 4, 5), (2, 1, 2)),
+                ((2, 3), (5, 0, 1)),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestDiagonal(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
     def generate_inputs(self):
         shape, _ = self.shape_args
-        return numpy.random.uniform(-1, 1, shape).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.diagonal(x, *self.shape_args[1]),
+        (x,) = inputs
+        return (F.diagonal(x, *self.shape_args[1]),)
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return numpy.diagonal(x, *self.shape_args[1]).copy(),
+        (x,) = inputs
+        return (numpy.diagonal(x, *self.shape_args[1]).copy(),)
 
 
 def test_defaults():
@@ -49,9 +69,10 @@ def test_defaults():
     numpy.testing.assert_array_equal(F.diagonal(x).array, [0, 4])
 
 
-@pytest.mark.parametrize('shape, axis1, axis2', [
-    ((3,), 0, 1), ((3, 3), 0, 0), ((3, 3), 1, -1), ((3, 3), 0, 2),
-    ((3, 3), -3, 1)])
+@pytest.mark.parametrize(
+    'shape, axis1, axis2',
+    [((3,), 0, 1), ((3, 3), 0, 0), ((3, 3), 1, -1), ((3, 3), 0, 2), ((3, 3), -3, 1)],
+)
 def test_invalid_inputs(shape, axis1, axis2):
     with pytest.raises(type_check.InvalidType, match='Diagonal'):
         F.diagonal(numpy.zeros(shape, numpy.float32), 0, axis1, axis2)

@@ -10,37 +10,52 @@ from chainerlite.utils import type_check
 def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
     elif test.dtype == numpy.float32:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'shape_axis': [((3,), 0), ((2, 3), 1), ((2, 3, 4), -1), ((2, 3, 4), -3)],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape_axis': [((3,), 0), ((2, 3), 1), ((2, 3, 4), -1), ((2, 3, 4), -3)],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestFlip(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
     def generate_inputs(self):
         shape, _ = self.shape_axis
-        return numpy.random.uniform(-1, 1, shape).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.flip(x, self.shape_axis[1]),
+        (x,) = inputs
+        return (F.flip(x, self.shape_axis[1]),)
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return numpy.flip(x, self.shape_axis[1]),
+        (x,) = inputs
+        return (numpy.flip(x, self.shape_axis[1]),)
 
 
 @pytest.mark.parametrize('axis', [2, -3])
@@ -61,8 +76,9 @@ def test_non_integer_axis():
 
 @pytest.mark.parametrize('axis', [0, 1, -1, -2])
 def test_array_helper_reverses_like_numpy(axis):
-    x = numpy.arange(6.).reshape(2, 3)
+    x = numpy.arange(6.0).reshape(2, 3)
     numpy.testing.assert_array_equal(
-        flip_module._flip(x, axis), x[::-1] if axis in (0, -2) else x[:, ::-1])
+        flip_module._flip(x, axis), x[::-1] if axis in (0, -2) else x[:, ::-1]
+    )
     with pytest.raises(ValueError, match='flip'):
         flip_module._flip(x, 2)

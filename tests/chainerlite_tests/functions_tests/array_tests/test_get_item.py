@@ -76,14 +76,21 @@ def test_variable_getitem():
     numpy.testing.assert_array_equal(x.grad, [[0, 1, 0], [0, 1, 0]])
 
 
-@testing.parameterize(*testing.product({
-    'slices': [(1, slice(None, None, -2)), (Ellipsis, [1, 1, 0]),
-               (numpy.array([[True, False, True]] * 4),), ()],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'slices': [
+                (1, slice(None, None, -2)),
+                (Ellipsis, [1, 1, 0]),
+                (numpy.array([[True, False, True]] * 4),),
+                (),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestGetItemDtypes(testing.FunctionTestCase):
-
     def setUp(self):
         if self.dtype != numpy.float64:
             options = {'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
@@ -91,19 +98,18 @@ class TestGetItemDtypes(testing.FunctionTestCase):
             self.check_double_backward_options = options
 
     def generate_inputs(self):
-        return numpy.random.uniform(-1, 1, (4, 3)).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, (4, 3)).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.get_item(x, _on_device(self.slices, device.xp)),
+        (x,) = inputs
+        return (F.get_item(x, _on_device(self.slices, device.xp)),)
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return x[self.slices],
+        (x,) = inputs
+        return (x[self.slices],)
 
 
-@pytest.mark.parametrize('slices', [(Ellipsis, Ellipsis),
-                                    [Ellipsis, 0, Ellipsis]])
+@pytest.mark.parametrize('slices', [(Ellipsis, Ellipsis), [Ellipsis, 0, Ellipsis]])
 def test_more_than_one_ellipsis(slices):
     with pytest.raises(ValueError, match='get_item'):
         F.get_item(numpy.zeros((2, 3), numpy.float32), slices)

@@ -10,25 +10,45 @@ from chainerlite.utils import type_check
 def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
     elif test.dtype == numpy.float32:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'shape_axis': [((3, 2), 0), ((2, 4), 1), ((2, 3, 4), -2), ((1,), 0),
-                   ((0, 2), 0)],
-    'inv': [False, True],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape_axis': [
+                ((3, 2), 0),
+                ((2, 4), 1),
+                ((2, 3, 4), -2),
+                ((1,), 0),
+                ((0, 2), 0),
+            ],
+            'inv': [False, True],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestPermutate(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
@@ -40,13 +60,13 @@ class TestPermutate(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         x, indices = inputs
-        return F.permutate(x, indices, self.shape_axis[1], self.inv),
+        return (F.permutate(x, indices, self.shape_axis[1], self.inv),)
 
     def forward_expected(self, inputs):
         x, indices = inputs
         if self.inv:
             indices = numpy.argsort(indices)
-        return numpy.take(x, indices, self.shape_axis[1]),
+        return (numpy.take(x, indices, self.shape_axis[1]),)
 
 
 def test_indices_variable_gets_no_gradient():
@@ -60,12 +80,15 @@ def test_indices_variable_gets_no_gradient():
     assert indices.grad is None
 
 
-@pytest.mark.parametrize('indices, axis', [
-    (numpy.array([0, 1], numpy.int32), 0),
-    (numpy.array([0, 1, 2], numpy.float32), 0),
-    (numpy.array([[0, 1, 2]], numpy.int32), 0),
-    (numpy.array([0, 1], numpy.int32), 2),
-])
+@pytest.mark.parametrize(
+    'indices, axis',
+    [
+        (numpy.array([0, 1], numpy.int32), 0),
+        (numpy.array([0, 1, 2], numpy.float32), 0),
+        (numpy.array([[0, 1, 2]], numpy.int32), 0),
+        (numpy.array([0, 1], numpy.int32), 2),
+    ],
+)
 def test_invalid_inputs(indices, axis):
     with pytest.raises(type_check.InvalidType, match='Permutate'):
         F.permutate(numpy.zeros((3, 2), numpy.float32), indices, axis)
@@ -74,5 +97,6 @@ def test_invalid_inputs(indices, axis):
 @pytest.mark.parametrize('indices', [[0, 1, 1], [0, 1, 3], [-1, 0, 1]])
 def test_not_a_permutation(indices):
     with pytest.raises(ValueError, match='permutate'):
-        F.permutate(numpy.zeros((3, 2), numpy.float32),
-                    numpy.array(indices, numpy.int32))
+        F.permutate(
+            numpy.zeros((3, 2), numpy.float32), numpy.array(indices, numpy.int32)
+        )

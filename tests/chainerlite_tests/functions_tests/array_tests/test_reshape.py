@@ -7,13 +7,16 @@ from chainerlite import gradient_check
 from chainerlite.utils import type_check
 
 
-@pytest.mark.parametrize('in_shape, out_shape', [
-    ((2, 3), (6,)),
-    ((2, 3), (3, -1)),
-    ((4, 3, 2), (2, 3, 4)),
-    ((1,), ()),
-    ((), (1, 1)),
-])
+@pytest.mark.parametrize(
+    'in_shape, out_shape',
+    [
+        ((2, 3), (6,)),
+        ((2, 3), (3, -1)),
+        ((4, 3, 2), (2, 3, 4)),
+        ((1,), ()),
+        ((), (1, 1)),
+    ],
+)
 def test_forward_backward_double_backward(in_shape, out_shape):
     x = numpy.random.uniform(-1, 1, in_shape)
     y = F.reshape(x, out_shape)

@@ -21,8 +21,10 @@ def _reference(x, shape, mode, align_corners):
     y = numpy.zeros(x.shape[:2] + shape)
     for i in range(shape[0]):
         for j in range(shape[1]):
-            p, q = (_position(k, a, b, align_corners)
-                    for k, a, b in zip((i, j), n_in, shape))
+            p, q = (
+                _position(k, a, b, align_corners)
+                for k, a, b in zip((i, j), n_in, shape)
+            )
             if mode == 'nearest':
                 r = min(max(math.floor(p + 0.5), 0), n_in[0] - 1)
                 c = min(max(math.floor(q + 0.5), 0), n_in[1] - 1)
@@ -36,20 +38,28 @@ def _reference(x, shape, mode, align_corners):
             y[:, :, i, j] = (
                 (1 - a) * (1 - b) * x[:, :, r0, c0]
                 + (1 - a) * b * x[:, :, r0, c1]
-                + a * (1 - b) * x[:, :, r1, c0] + a * b * x[:, :, r1, c1])
+                + a * (1 - b) * x[:, :, r1, c0]
+                + a * b * x[:, :, r1, c1]
+            )
     return y
 
 
-@testing.parameterize(*testing.product({
-    'shapes': [((2, 3, 4, 5), (7, 3)), ((1, 2, 3, 3), (3, 3)),
-               ((1, 1, 4, 2), (1, 5))],
-    'mode': ['bilinear', 'nearest'],
-    'align_corners': [True, False],
-    'dtype': [numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shapes': [
+                ((2, 3, 4, 5), (7, 3)),
+                ((1, 2, 3, 3), (3, 3)),
+                ((1, 1, 4, 2), (1, 5)),
+            ],
+            'mode': ['bilinear', 'nearest'],
+            'align_corners': [True, False],
+            'dtype': [numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestResizeImages(testing.FunctionTestCase):
-
     def setUp(self):
         self.in_shape, self.out_shape = self.shapes
         self.check_backward_options = {'dtype': numpy.float64}
@@ -57,22 +67,28 @@ class TestResizeImages(testing.FunctionTestCase):
 
     def generate_inputs(self):
         x = numpy.random.uniform(-1, 1, self.in_shape)
-        return x.astype(self.dtype),
+        return (x.astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.resize_images(x, self.out_shape, mode=self.mode,
-                               align_corners=self.align_corners),
+        (x,) = inputs
+        return (
+            F.resize_images(
+                x, self.out_shape, mode=self.mode, align_corners=self.align_corners
+            ),
+        )
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return _reference(x, self.out_shape, self.mode,
-                          self.align_corners).astype(self.dtype),
+        (x,) = inputs
+        return (
+            _reference(x, self.out_shape, self.mode, self.align_corners).astype(
+                self.dtype
+            ),
+        )
 
 
 def test_upscale_of_two_by_two():
-    x = numpy.array([[[[1., 3.], [2., 4.]]]])
-    expected = [[1., 2., 3.], [1.5, 2.5, 3.5], [2., 3., 4.]]
+    x = numpy.array([[[[1.0, 3.0], [2.0, 4.0]]]])
+    expected = [[1.0, 2.0, 3.0], [1.5, 2.5, 3.5], [2.0, 3.0, 4.0]]
     for align_corners in (True, False):
         y = F.resize_images(x, (3, 3), align_corners=align_corners)
         numpy.testing.assert_allclose(y.array[0, 0], expected)
@@ -81,16 +97,17 @@ def test_upscale_of_two_by_two():
 def test_large_linear_ramp_is_resampled_exactly():
     x = numpy.arange(40 * 30, dtype=numpy.float64).reshape(1, 1, 40, 30)
     y = F.resize_images(x, (25, 61)).array[0, 0]
-    expected = (numpy.linspace(0, 39 * 30, 25)[:, None]
-                + numpy.linspace(0, 29, 61))
+    expected = numpy.linspace(0, 39 * 30, 25)[:, None] + numpy.linspace(0, 29, 61)
     numpy.testing.assert_allclose(y, expected, rtol=1e-12, atol=1e-9)
 
 
 def test_nearest_gradient_sums_over_the_copies():
     x = numpy.random.uniform(-1, 1, (1, 1, 2, 2))
     gradient_check.check_backward(
-        lambda x: F.resize_images(x, (5, 4), mode='nearest'), x,
-        numpy.random.uniform(-1, 1, (1, 1, 5, 4)))
+        lambda x: F.resize_images(x, (5, 4), mode='nearest'),
+        x,
+        numpy.random.uniform(-1, 1, (1, 1, 5, 4)),
+    )
 
 
 def test_invalid_arguments():

@@ -10,32 +10,47 @@ from chainerlite.utils import type_check
 def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
     elif test.dtype == numpy.float32:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'slices_b_shape': [
-        ((slice(None), 1), (4,)),
-        ((slice(1, 3),), (3,)),
-        ((Ellipsis, None, 2), (4, 1)),
-        ([0, 2, 0], (3, 3)),
-        (([0, 0, 1], [2, 2, 1]), (3,)),
-        ((numpy.array([3, 3]), slice(None)), (1, 3)),
-        ((numpy.array([True, False, True, False]),), (2, 3)),
-        (-1, ()),
-    ],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'slices_b_shape': [
+                ((slice(None), 1), (4,)),
+                ((slice(1, 3),), (3,)),
+                ((Ellipsis, None, 2), (4, 1)),
+                ([0, 2, 0], (3, 3)),
+                (([0, 0, 1], [2, 2, 1]), (3,)),
+                ((numpy.array([3, 3]), slice(None)), (1, 3)),
+                ((numpy.array([True, False, True, False]),), (2, 3)),
+                (-1, ()),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestScatterAdd(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
@@ -47,17 +62,16 @@ class TestScatterAdd(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         a, b = inputs
-        return F.scatter_add(a, _on_device(self.slices_b_shape[0], device),
-                             b),
+        return (F.scatter_add(a, _on_device(self.slices_b_shape[0], device), b),)
 
     def forward_expected(self, inputs):
         a, b = inputs
         slices = self.slices_b_shape[0]
         if isinstance(slices, list):
-            slices = slices,
+            slices = (slices,)
         y = a.copy()
         numpy.add.at(y, slices, b)
-        return y,
+        return (y,)
 
 
 def _on_device(slices, device):
@@ -87,14 +101,16 @@ def test_gradients():
 
 def test_mismatched_dtypes_are_invalid():
     with pytest.raises(type_check.InvalidType, match='ScatterAdd'):
-        F.scatter_add(numpy.zeros(3, numpy.float32), 0,
-                      numpy.zeros((), numpy.float64))
+        F.scatter_add(numpy.zeros(3, numpy.float32), 0, numpy.zeros((), numpy.float64))
 
 
 def test_too_many_indices_are_invalid():
     with pytest.raises(type_check.InvalidType, match='indexed axes'):
-        F.scatter_add(numpy.zeros((2, 3), numpy.float32), (0, 0, 0),
-                      numpy.zeros((), numpy.float32))
+        F.scatter_add(
+            numpy.zeros((2, 3), numpy.float32),
+            (0, 0, 0),
+            numpy.zeros((), numpy.float32),
+        )
 
 
 def test_boolean_mask_takes_its_axes():

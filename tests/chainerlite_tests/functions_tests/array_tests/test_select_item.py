@@ -10,24 +10,39 @@ from chainerlite.utils import type_check
 def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
     elif test.dtype == numpy.float32:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(4, 3), (1, 5), (0, 3)],
-    't_dtype': [numpy.int32, numpy.int64],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape': [(4, 3), (1, 5), (0, 3)],
+            't_dtype': [numpy.int32, numpy.int64],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestSelectItem(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
@@ -37,11 +52,11 @@ class TestSelectItem(testing.FunctionTestCase):
         return x, t.astype(self.t_dtype)
 
     def forward(self, inputs, device):
-        return F.select_item(*inputs),
+        return (F.select_item(*inputs),)
 
     def forward_expected(self, inputs):
         x, t = inputs
-        return x[numpy.arange(len(t)), t],
+        return (x[numpy.arange(len(t)), t],)
 
 
 def test_index_gets_no_gradient():
@@ -52,13 +67,16 @@ def test_index_gets_no_gradient():
     numpy.testing.assert_array_equal(x.grad, [[0, 0, 1], [1, 0, 0]])
 
 
-@pytest.mark.parametrize('x_shape, t', [
-    ((2, 3), numpy.array([0, 1], numpy.float32)),
-    ((2, 3), numpy.array([0, 1, 2], numpy.int32)),
-    ((2, 3), numpy.array([[0], [1]], numpy.int32)),
-    ((6,), numpy.array([0], numpy.int32)),
-    ((2, 3), numpy.array([0, 1], numpy.uint8)),
-])
+@pytest.mark.parametrize(
+    'x_shape, t',
+    [
+        ((2, 3), numpy.array([0, 1], numpy.float32)),
+        ((2, 3), numpy.array([0, 1, 2], numpy.int32)),
+        ((2, 3), numpy.array([[0], [1]], numpy.int32)),
+        ((6,), numpy.array([0], numpy.int32)),
+        ((2, 3), numpy.array([0, 1], numpy.uint8)),
+    ],
+)
 def test_invalid_inputs(x_shape, t):
     with pytest.raises(type_check.InvalidType, match='SelectItem'):
         F.select_item(numpy.zeros(x_shape, numpy.float32), t)
@@ -67,5 +85,4 @@ def test_invalid_inputs(x_shape, t):
 @pytest.mark.parametrize('t', [[0, 3], [-1, 0]])
 def test_out_of_bounds_index(t):
     with pytest.raises(ValueError, match='select_item'):
-        F.select_item(numpy.zeros((2, 3), numpy.float32),
-                      numpy.array(t, numpy.int32))
+        F.select_item(numpy.zeros((2, 3), numpy.float32), numpy.array(t, numpy.int32))

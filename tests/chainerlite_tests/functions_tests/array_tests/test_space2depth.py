@@ -9,14 +9,26 @@ from chainerlite.utils import type_check
 def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
     elif test.dtype == numpy.float32:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
 
 
 def space2depth_reference(x, r):
@@ -29,27 +41,30 @@ def space2depth_reference(x, r):
     return y
 
 
-@testing.parameterize(*testing.product({
-    'shape_r': [((2, 3, 4, 6), 2), ((1, 2, 3, 6), 3), ((1, 1, 2, 2), 1)],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape_r': [((2, 3, 4, 6), 2), ((1, 2, 3, 6), 3), ((1, 1, 2, 2), 1)],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestSpace2Depth(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
     def generate_inputs(self):
         shape, _ = self.shape_r
-        return numpy.random.uniform(-1, 1, shape).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.space2depth(x, self.shape_r[1]),
+        (x,) = inputs
+        return (F.space2depth(x, self.shape_r[1]),)
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return space2depth_reference(x, self.shape_r[1]),
+        (x,) = inputs
+        return (space2depth_reference(x, self.shape_r[1]),)
 
 
 def test_inverse_of_depth2space():
@@ -58,12 +73,15 @@ def test_inverse_of_depth2space():
     numpy.testing.assert_array_equal(y.array, x)
 
 
-@pytest.mark.parametrize('x', [
-    numpy.zeros((1, 1, 3, 4), numpy.float32),
-    numpy.zeros((1, 1, 4, 3), numpy.float32),
-    numpy.zeros((1, 4, 4), numpy.float32),
-    numpy.zeros((1, 1, 4, 4), numpy.int32),
-])
+@pytest.mark.parametrize(
+    'x',
+    [
+        numpy.zeros((1, 1, 3, 4), numpy.float32),
+        numpy.zeros((1, 1, 4, 3), numpy.float32),
+        numpy.zeros((1, 4, 4), numpy.float32),
+        numpy.zeros((1, 1, 4, 4), numpy.int32),
+    ],
+)
 def test_invalid_inputs(x):
     with pytest.raises(type_check.InvalidType, match='Space2Depth'):
         F.space2depth(x, 2)

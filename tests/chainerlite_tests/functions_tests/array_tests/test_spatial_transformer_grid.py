@@ -6,8 +6,7 @@ from chainerlite import gradient_check
 from chainerlite.utils import type_check
 
 
-@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
-                                   numpy.float64])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
 def test_forward(dtype):
     theta = numpy.random.uniform(-1, 1, (2, 2, 3)).astype(dtype)
     grid = F.spatial_transformer_grid(theta, (3, 4)).array
@@ -18,14 +17,16 @@ def test_forward(dtype):
                 numpy.testing.assert_allclose(
                     grid[n, :, i, j],
                     theta[n].astype(numpy.float64).dot([x, y, 1]),
-                    atol=2e-3 if dtype == numpy.float16 else 1e-6)
+                    atol=2e-3 if dtype == numpy.float16 else 1e-6,
+                )
 
 
 def test_backward():
     theta = numpy.random.uniform(-1, 1, (2, 2, 3))
     gy = numpy.random.uniform(-1, 1, (2, 2, 3, 2))
     gradient_check.check_backward(
-        lambda t: F.spatial_transformer_grid(t, (3, 2)), theta, gy)
+        lambda t: F.spatial_transformer_grid(t, (3, 2)), theta, gy
+    )
 
 
 def test_theta_shape_is_checked():

@@ -18,8 +18,7 @@ def _reference(x, grid):
                 for yy in (y0, y0 + 1):
                     for xx in (x0, x0 + 1):
                         if 0 <= yy < h and 0 <= xx < w:
-                            weight = ((1 - abs(py - yy)) *
-                                      (1 - abs(px - xx)))
+                            weight = (1 - abs(py - yy)) * (1 - abs(px - xx))
                             out[b, :, i, j] += weight * x[b, :, yy, xx]
     return out
 
@@ -28,8 +27,11 @@ def test_forward_against_bilinear_reference():
     x = numpy.random.uniform(-1, 1, (2, 3, 4, 5))
     grid = numpy.random.uniform(-1.5, 1.5, (2, 2, 3, 2))
     numpy.testing.assert_allclose(
-        F.spatial_transformer_sampler(x, grid).array, _reference(x, grid),
-        rtol=1e-10, atol=1e-12)
+        F.spatial_transformer_sampler(x, grid).array,
+        _reference(x, grid),
+        rtol=1e-10,
+        atol=1e-12,
+    )
 
 
 def test_identity_grid_copies_the_input():
@@ -37,7 +39,8 @@ def test_identity_grid_copies_the_input():
     theta = numpy.array([[[1, 0, 0], [0, 1, 0]]], numpy.float32)
     grid = F.spatial_transformer_grid(theta, (3, 4))
     numpy.testing.assert_allclose(
-        F.spatial_transformer_sampler(x, grid).array, x, atol=1e-6)
+        F.spatial_transformer_sampler(x, grid).array, x, atol=1e-6
+    )
 
 
 def test_backward():
@@ -45,11 +48,13 @@ def test_backward():
     # points away from pixel rows and columns (the kinks of interpolation)
     grid = (numpy.random.randint(-3, 3, (1, 2, 2, 2)) + 0.5) / 2
     gy = numpy.random.uniform(-1, 1, (1, 2, 2, 2))
-    gradient_check.check_backward(F.spatial_transformer_sampler, (x, grid),
-                                  gy, eps=1e-4)
+    gradient_check.check_backward(
+        F.spatial_transformer_sampler, (x, grid), gy, eps=1e-4
+    )
 
 
 def test_grid_shape_is_checked():
     with pytest.raises(type_check.InvalidType, match='grid'):
-        F.spatial_transformer_sampler(numpy.zeros((1, 2, 3, 3)),
-                                      numpy.zeros((1, 3, 2, 2)))
+        F.spatial_transformer_sampler(
+            numpy.zeros((1, 2, 3, 3)), numpy.zeros((1, 3, 2, 2))
+        )

@@ -10,45 +10,60 @@ from chainerlite.utils import type_check
 def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
     elif test.dtype == numpy.float32:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'shape_ios_axis': [
-        ((2, 6), 3, 1),
-        ((6, 2), 2, 0),
-        ((2, 7, 3), [2, 5], 1),
-        ((2, 7, 3), (2, 2, 6), -2),
-        ((2, 7), numpy.array([1, 3]), 1),
-        ((2, 7), [], 1),
-        ((2, 3), [0, 5], 1),
-        ((4,), 1, 0),
-    ],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape_ios_axis': [
+                ((2, 6), 3, 1),
+                ((6, 2), 2, 0),
+                ((2, 7, 3), [2, 5], 1),
+                ((2, 7, 3), (2, 2, 6), -2),
+                ((2, 7), numpy.array([1, 3]), 1),
+                ((2, 7), [], 1),
+                ((2, 3), [0, 5], 1),
+                ((4,), 1, 0),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestSplitAxis(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
     def generate_inputs(self):
         shape = self.shape_ios_axis[0]
-        return numpy.random.uniform(-1, 1, shape).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
+        (x,) = inputs
         return F.split_axis(x, *self.shape_ios_axis[1:])
 
     def forward_expected(self, inputs):
-        x, = inputs
+        (x,) = inputs
         return tuple(numpy.split(x, *self.shape_ios_axis[1:]))
 
 

@@ -7,19 +7,21 @@ from chainerlite import gradient_check
 from chainerlite.utils import type_check
 
 
-@pytest.mark.parametrize('in_shape, out_shape, axes', [
-    ((2, 3), (3,), (0,)),
-    ((2, 3), (1, 3), (0,)),
-    ((2, 3), (2, 1), (1,)),
-    ((4, 2, 3, 5), (1, 3, 1), (0, 1, 3)),
-    ((2, 3), (), (0, 1)),
-])
+@pytest.mark.parametrize(
+    'in_shape, out_shape, axes',
+    [
+        ((2, 3), (3,), (0,)),
+        ((2, 3), (1, 3), (0,)),
+        ((2, 3), (2, 1), (1,)),
+        ((4, 2, 3, 5), (1, 3, 1), (0, 1, 3)),
+        ((2, 3), (), (0, 1)),
+    ],
+)
 def test_forward_backward_double_backward(in_shape, out_shape, axes):
     x = numpy.random.uniform(-1, 1, in_shape)
     y = F.sum_to(x, out_shape)
     assert y.shape == out_shape
-    numpy.testing.assert_allclose(
-        y.array, x.sum(axis=axes).reshape(out_shape))
+    numpy.testing.assert_allclose(y.array, x.sum(axis=axes).reshape(out_shape))
     gy = numpy.random.uniform(-1, 1, out_shape)
     ggx = numpy.random.uniform(-1, 1, in_shape)
 
@@ -35,11 +37,9 @@ def test_same_shape_returns_input_variable():
     assert F.sum_to(x, (2, 3)) is x
 
 
-@pytest.mark.parametrize('in_shape, out_shape', [
-    ((3,), (2, 3)),
-    ((2, 3), (2,)),
-    ((2, 3), (4, 3)),
-])
+@pytest.mark.parametrize(
+    'in_shape, out_shape', [((3,), (2, 3)), ((2, 3), (2,)), ((2, 3), (4, 3))]
+)
 def test_invalid_shapes(in_shape, out_shape):
     with pytest.raises(type_check.InvalidType, match='SumTo'):
         F.sum_to(numpy.zeros(in_shape, numpy.float32), out_shape)

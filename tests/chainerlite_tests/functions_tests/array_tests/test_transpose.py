@@ -7,15 +7,18 @@ from chainerlite import gradient_check
 from chainerlite.utils import type_check
 
 
-@pytest.mark.parametrize('shape, axes', [
-    ((2, 3), None),
-    ((2, 3, 4), None),
-    ((2, 3, 4), (1, 0, 2)),
-    ((2, 3, 4), (2, 0, 1)),
-    ((2, 3, 4), (-1, 0, -2)),
-    ((3,), (0,)),
-    ((), None),
-])
+@pytest.mark.parametrize(
+    'shape, axes',
+    [
+        ((2, 3), None),
+        ((2, 3, 4), None),
+        ((2, 3, 4), (1, 0, 2)),
+        ((2, 3, 4), (2, 0, 1)),
+        ((2, 3, 4), (-1, 0, -2)),
+        ((3,), (0,)),
+        ((), None),
+    ],
+)
 def test_forward_backward_double_backward(shape, axes):
     x = numpy.random.uniform(-1, 1, shape)
     y = F.transpose(x, axes)

@@ -6,8 +6,9 @@ from chainerlite import gradient_check
 from chainerlite.utils import type_check
 
 
-@pytest.mark.parametrize('lengths, shape', [
-    ([4, 2, 2, 1], ()), ([3, 1, 0], (2,)), ([2], (2, 3))])
+@pytest.mark.parametrize(
+    'lengths, shape', [([4, 2, 2, 1], ()), ([3, 1, 0], (2,)), ([2], (2, 3))]
+)
 def test_forward_and_backward(lengths, shape):
     xs = [numpy.random.uniform(-1, 1, (n,) + shape) for n in lengths]
     ys = F.transpose_sequence(xs)
@@ -32,8 +33,10 @@ def test_forward_and_backward(lengths, shape):
 def test_gradient_of_some_steps_only():
     xs = [numpy.random.uniform(-1, 1, (n, 2)) for n in (3, 1)]
     gradient_check.check_backward(
-        lambda *xs: F.transpose_sequence(xs)[1], tuple(xs),
-        numpy.random.uniform(-1, 1, (1, 2)))
+        lambda *xs: F.transpose_sequence(xs)[1],
+        tuple(xs),
+        numpy.random.uniform(-1, 1, (1, 2)),
+    )
 
 
 @pytest.mark.parametrize('lengths', [[], [0, 0]])

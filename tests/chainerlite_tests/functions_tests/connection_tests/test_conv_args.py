@@ -20,24 +20,42 @@ def _indexes():
 # name in the message -> (call taking the window arguments as keywords,
 # the window arguments it takes)
 _TAKERS = {
-    'convolution_2d': (lambda **kw: F.convolution_2d(_x(), _w(), **kw),
-                       ('stride', 'pad', 'dilate', 'groups')),
-    'deconvolution_2d': (lambda **kw: F.deconvolution_2d(_x(), _w(), **kw),
-                         ('stride', 'pad', 'dilate', 'groups')),
-    'max_pooling_2d': (lambda ksize=2, **kw: F.max_pooling_2d(
-        _x(), ksize, **kw), ('ksize', 'stride', 'pad')),
-    'average_pooling_2d': (lambda ksize=2, **kw: F.average_pooling_2d(
-        _x(), ksize, **kw), ('ksize', 'stride', 'pad')),
-    'unpooling_2d': (lambda ksize=2, **kw: F.unpooling_2d(
-        _x(), ksize, **kw), ('ksize', 'stride', 'pad')),
-    'upsampling_2d': (lambda ksize=2, **kw: F.upsampling_2d(
-        _x(), _indexes(), ksize, **kw), ('ksize', 'stride', 'pad')),
-    'im2col': (lambda ksize=2, **kw: F.im2col(_x(), ksize, **kw),
-               ('ksize', 'stride', 'pad', 'dilate')),
-    'Convolution2D': (lambda ksize=2, **kw: L.Convolution2D(
-        2, 2, ksize, **kw), ('ksize', 'stride', 'pad', 'dilate', 'groups')),
-    'Deconvolution2D': (lambda ksize=2, **kw: L.Deconvolution2D(
-        2, 2, ksize, **kw), ('ksize', 'stride', 'pad', 'dilate', 'groups')),
+    'convolution_2d': (
+        lambda **kw: F.convolution_2d(_x(), _w(), **kw),
+        ('stride', 'pad', 'dilate', 'groups'),
+    ),
+    'deconvolution_2d': (
+        lambda **kw: F.deconvolution_2d(_x(), _w(), **kw),
+        ('stride', 'pad', 'dilate', 'groups'),
+    ),
+    'max_pooling_2d': (
+        lambda ksize=2, **kw: F.max_pooling_2d(_x(), ksize, **kw),
+        ('ksize', 'stride', 'pad'),
+    ),
+    'average_pooling_2d': (
+        lambda ksize=2, **kw: F.average_pooling_2d(_x(), ksize, **kw),
+        ('ksize', 'stride', 'pad'),
+    ),
+    'unpooling_2d': (
+        lambda ksize=2, **kw: F.unpooling_2d(_x(), ksize, **kw),
+        ('ksize', 'stride', 'pad'),
+    ),
+    'upsampling_2d': (
+        lambda ksize=2, **kw: F.upsampling_2d(_x(), _indexes(), ksize, **kw),
+        ('ksize', 'stride', 'pad'),
+    ),
+    'im2col': (
+        lambda ksize=2, **kw: F.im2col(_x(), ksize, **kw),
+        ('ksize', 'stride', 'pad', 'dilate'),
+    ),
+    'Convolution2D': (
+        lambda ksize=2, **kw: L.Convolution2D(2, 2, ksize, **kw),
+        ('ksize', 'stride', 'pad', 'dilate', 'groups'),
+    ),
+    'Deconvolution2D': (
+        lambda ksize=2, **kw: L.Deconvolution2D(2, 2, ksize, **kw),
+        ('ksize', 'stride', 'pad', 'dilate', 'groups'),
+    ),
 }
 
 _BAD = {
@@ -51,23 +69,26 @@ _BAD = {
 _CASES = [
     pytest.param(where, name, value, id='{}-{}={!r}'.format(where, name, value))
     for where, (_, names) in _TAKERS.items()
-    for name in names for value in _BAD[name]]
+    for name in names
+    for value in _BAD[name]
+]
 
 
 @pytest.mark.parametrize('where, name, value', _CASES)
 def test_bad_window_argument_raises_naming_the_function(where, name, value):
     call, _ = _TAKERS[where]
-    with pytest.raises(ValueError, match='{}: {} must be'.format(
-            where, name)):
+    with pytest.raises(ValueError, match='{}: {} must be'.format(where, name)):
         call(**{name: value})
 
 
-@pytest.mark.parametrize('kwargs', [
-    {'stride': numpy.int64(2), 'pad': [1, 0], 'dilate': (1, numpy.int32(2))},
-    {'stride': (2, 1), 'pad': numpy.array([0, 1]), 'groups': 2.0},
-])
+@pytest.mark.parametrize(
+    'kwargs',
+    [
+        {'stride': numpy.int64(2), 'pad': [1, 0], 'dilate': (1, numpy.int32(2))},
+        {'stride': (2, 1), 'pad': numpy.array([0, 1]), 'groups': 2.0},
+    ],
+)
 def test_int_like_window_arguments_are_accepted(kwargs):
-    y = F.convolution_2d(_x(), _w()[:, :2 // int(kwargs.get('groups', 1))],
-                         **kwargs)
+    y = F.convolution_2d(_x(), _w()[:, : 2 // int(kwargs.get('groups', 1))], **kwargs)
     link = L.Convolution2D(2, 2, 2, **kwargs)
     assert link(_x()).shape == y.shape

@@ -25,7 +25,7 @@ def _reference(x, W, b, stride, pad, dilate, groups, cover_all):
     out_h = _out_size(h, kh, sy, ph, dy, cover_all)
     out_w = _out_size(w, kw, sx, pw, dx, cover_all)
     padded = numpy.zeros((n, c_in, h + 2 * ph + sy, w + 2 * pw + sx))
-    padded[:, :, ph:ph + h, pw:pw + w] = x
+    padded[:, :, ph : ph + h, pw : pw + w] = x
     y = numpy.zeros((n, c_out, out_h, out_w))
     c_out_g = c_out // groups
     for o in range(c_out):
@@ -34,43 +34,58 @@ def _reference(x, W, b, stride, pad, dilate, groups, cover_all):
             for b_ in range(out_w):
                 for j in range(kh):
                     for i in range(kw):
-                        patch = padded[:, c0:c0 + c_in_g,
-                                       a * sy + j * dy, b_ * sx + i * dx]
+                        patch = padded[
+                            :, c0 : c0 + c_in_g, a * sy + j * dy, b_ * sx + i * dx
+                        ]
                         y[:, o, a, b_] += patch.dot(W[o, :, j, i])
     if b is not None:
         y += b.reshape(1, -1, 1, 1)
     return y
 
 
-@testing.parameterize(*testing.product({
-    'case': [
-        # stride, pad, dilate, groups, cover_all
-        ((1, 1), (0, 0), (1, 1), 1, False),
-        ((2, 1), (1, 0), (1, 1), 1, True),
-        ((2, 2), (1, 2), (1, 2), 1, False),
-        ((1, 2), (1, 1), (2, 1), 3, True),
-    ],
-    'nobias': [False, True],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'case': [
+                # stride, pad, dilate, groups, cover_all
+                ((1, 1), (0, 0), (1, 1), 1, False),
+                ((2, 1), (1, 0), (1, 1), 1, True),
+                ((2, 2), (1, 2), (1, 2), 1, False),
+                ((1, 2), (1, 1), (2, 1), 3, True),
+            ],
+            'nobias': [False, True],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestConvolution2D(testing.FunctionTestCase):
-
     def setUp(self):
-        self.stride, self.pad, self.dilate, self.groups, self.cover_all = \
-            self.case
+        self.stride, self.pad, self.dilate, self.groups, self.cover_all = self.case
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 2e-2, 'rtol': 1e-2}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 5e-2,
+                'rtol': 5e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 5e-2,
+                'rtol': 5e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_forward_options = {'atol': 1e-5, 'rtol': 1e-4}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
         x = numpy.random.uniform(-1, 1, (2, 3, 5, 5))
@@ -81,17 +96,24 @@ class TestConvolution2D(testing.FunctionTestCase):
         return tuple(a.astype(self.dtype) for a in inputs)
 
     def forward(self, inputs, device):
-        return F.convolution_2d(
-            *inputs, stride=self.stride, pad=self.pad,
-            cover_all=self.cover_all, dilate=self.dilate,
-            groups=self.groups),
+        return (
+            F.convolution_2d(
+                *inputs,
+                stride=self.stride,
+                pad=self.pad,
+                cover_all=self.cover_all,
+                dilate=self.dilate,
+                groups=self.groups,
+            ),
+        )
 
     def forward_expected(self, inputs):
         x, W = inputs[:2]
         b = None if self.nobias else inputs[2]
-        y = _reference(x, W, b, self.stride, self.pad, self.dilate,
-                       self.groups, self.cover_all)
-        return y.astype(self.dtype),
+        y = _reference(
+            x, W, b, self.stride, self.pad, self.dilate, self.groups, self.cover_all
+        )
+        return (y.astype(self.dtype),)
 
 
 def test_scalar_arguments_mean_pairs():
@@ -107,15 +129,16 @@ def test_cover_all_changes_output_size():
     x = numpy.zeros((1, 1, 5, 5), numpy.float32)
     W = numpy.zeros((1, 1, 2, 2), numpy.float32)
     assert F.convolution_2d(x, W, stride=2).shape == (1, 1, 2, 2)
-    assert F.convolution_2d(x, W, stride=2, cover_all=True).shape == \
-        (1, 1, 3, 3)
+    assert F.convolution_2d(x, W, stride=2, cover_all=True).shape == (1, 1, 3, 3)
 
 
 def test_mixed_precision_keeps_dtypes():
     x = chainerlite.Variable(
-        numpy.random.uniform(-1, 1, (2, 2, 4, 4)).astype(numpy.float16))
+        numpy.random.uniform(-1, 1, (2, 2, 4, 4)).astype(numpy.float16)
+    )
     W = chainerlite.Variable(
-        numpy.random.uniform(-1, 1, (3, 2, 2, 2)).astype(numpy.float32))
+        numpy.random.uniform(-1, 1, (3, 2, 2, 2)).astype(numpy.float32)
+    )
     y = F.convolution_2d(x, W)
     assert y.dtype == numpy.float16
     y.grad = numpy.ones(y.shape, numpy.float16)
@@ -131,22 +154,24 @@ def test_dilate_and_groups_are_keyword_only():
         F.convolution_2d(x, W, None, 1, 0, False, 2)
 
 
-@pytest.mark.parametrize('x_shape, w_shape, b_shape, x_dtype, b_dtype, groups', [
-    ((2, 3, 5, 5), (4, 3, 2, 2), (4,), numpy.int32, numpy.int32, 1),
-    ((3, 5, 5), (4, 3, 2, 2), (4,), numpy.float32, numpy.float32, 1),
-    ((2, 3, 5, 5), (4, 3, 2), (4,), numpy.float32, numpy.float32, 1),
-    ((2, 3, 5, 5), (4, 2, 2, 2), (4,), numpy.float32, numpy.float32, 1),
-    ((2, 3, 5, 5), (4, 3, 2, 2), (5,), numpy.float32, numpy.float32, 1),
-    ((2, 3, 5, 5), (4, 3, 2, 2), (4,), numpy.float32, numpy.float64, 1),
-    ((2, 3, 5, 5), (4, 3, 2, 2), (4, 1), numpy.float32, numpy.float32, 1),
-    ((2, 4, 5, 5), (3, 2, 2, 2), (3,), numpy.float32, numpy.float32, 2),
-])
+@pytest.mark.parametrize(
+    'x_shape, w_shape, b_shape, x_dtype, b_dtype, groups',
+    [
+        ((2, 3, 5, 5), (4, 3, 2, 2), (4,), numpy.int32, numpy.int32, 1),
+        ((3, 5, 5), (4, 3, 2, 2), (4,), numpy.float32, numpy.float32, 1),
+        ((2, 3, 5, 5), (4, 3, 2), (4,), numpy.float32, numpy.float32, 1),
+        ((2, 3, 5, 5), (4, 2, 2, 2), (4,), numpy.float32, numpy.float32, 1),
+        ((2, 3, 5, 5), (4, 3, 2, 2), (5,), numpy.float32, numpy.float32, 1),
+        ((2, 3, 5, 5), (4, 3, 2, 2), (4,), numpy.float32, numpy.float64, 1),
+        ((2, 3, 5, 5), (4, 3, 2, 2), (4, 1), numpy.float32, numpy.float32, 1),
+        ((2, 4, 5, 5), (3, 2, 2, 2), (3,), numpy.float32, numpy.float32, 2),
+    ],
+)
 def test_invalid_inputs(x_shape, w_shape, b_shape, x_dtype, b_dtype, groups):
     x = numpy.zeros(x_shape, x_dtype)
     W = numpy.zeros(w_shape, numpy.float32)
     b = numpy.zeros(b_shape, b_dtype)
-    with pytest.raises(type_check.InvalidType,
-                       match='Convolution2DFunction'):
+    with pytest.raises(type_check.InvalidType, match='Convolution2DFunction'):
         F.convolution_2d(x, W, b, groups=groups)
 
 
@@ -159,18 +184,17 @@ def test_empty_output_is_an_error(x_shape):
 
 
 @pytest.mark.parametrize('groups', [1, 2])
-@pytest.mark.parametrize('func, w_shape, out_hw', [
-    (F.convolution_2d, (6, 4, 3, 3), 2),
-    (F.deconvolution_2d, (4, 6, 3, 3), 5),
-])
+@pytest.mark.parametrize(
+    'func, w_shape, out_hw',
+    [(F.convolution_2d, (6, 4, 3, 3), 2), (F.deconvolution_2d, (4, 6, 3, 3), 5)],
+)
 def test_empty_batch(func, w_shape, out_hw, groups):
     # Both directions of the convolution, with their gradients: an empty
     # output of the right shape, an empty gradient of x and zero ones of
     # W and b.
     w_shape = (w_shape[0], w_shape[1] // groups) + w_shape[2:]
     x = chainerlite.Variable(numpy.zeros((0, 4, 3, 3), numpy.float32))
-    W = chainerlite.Variable(
-        numpy.random.uniform(-1, 1, w_shape).astype(numpy.float32))
+    W = chainerlite.Variable(numpy.random.uniform(-1, 1, w_shape).astype(numpy.float32))
     b = chainerlite.Variable(numpy.ones(6, numpy.float32))
     y = func(x, W, b, stride=2, pad=1, groups=groups)
     assert y.shape == (0, 6, out_hw, out_hw) and y.dtype == numpy.float32
@@ -182,4 +206,5 @@ def test_empty_batch(func, w_shape, out_hw, groups):
         lambda *a: func(*a, stride=2, pad=1, groups=groups),
         tuple(v.array.astype(numpy.float64) for v in (x, W, b)),
         numpy.zeros(y.shape),
-        (numpy.zeros(x.shape), numpy.ones(W.shape), numpy.ones(6)))
+        (numpy.zeros(x.shape), numpy.ones(W.shape), numpy.ones(6)),
+    )

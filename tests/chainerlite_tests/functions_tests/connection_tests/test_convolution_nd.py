@@ -17,68 +17,104 @@ def _reference(x, W, b, stride, pad, dilate, groups, cover_all):
     for d, k, s, p, r in zip(x.shape[2:], ksize, stride, pad, dilate):
         dk = (k - 1) * r + 1
         outs.append((d + 2 * p - dk + (s - 1 if cover_all else 0)) // s + 1)
-    padded = numpy.zeros(x.shape[:2] + tuple(
-        d + 2 * p + s * 2 for d, p, s in zip(x.shape[2:], pad, stride)))
-    padded[(Ellipsis,) + tuple(slice(p, p + d) for p, d
-                               in zip(pad, x.shape[2:]))] = x
+    padded = numpy.zeros(
+        x.shape[:2]
+        + tuple(d + 2 * p + s * 2 for d, p, s in zip(x.shape[2:], pad, stride))
+    )
+    padded[(Ellipsis,) + tuple(slice(p, p + d) for p, d in zip(pad, x.shape[2:]))] = x
     c_out, c_in_g = W.shape[:2]
     y = numpy.zeros((x.shape[0], c_out) + tuple(outs))
     for g in range(groups):
-        xs = padded[:, g * c_in_g:(g + 1) * c_in_g]
+        xs = padded[:, g * c_in_g : (g + 1) * c_in_g]
         os = slice(g * c_out // groups, (g + 1) * c_out // groups)
         for tap in itertools.product(*[range(k) for k in ksize]):
-            patch = xs[(Ellipsis,) + tuple(
-                slice(t * r, t * r + s * o, s)
-                for t, r, s, o in zip(tap, dilate, stride, outs))]
-            y[:, os] += numpy.einsum('nc...,oc->no...', patch,
-                                     W[(os, slice(None)) + tap])
+            patch = xs[
+                (Ellipsis,)
+                + tuple(
+                    slice(t * r, t * r + s * o, s)
+                    for t, r, s, o in zip(tap, dilate, stride, outs)
+                )
+            ]
+            y[:, os] += numpy.einsum(
+                'nc...,oc->no...', patch, W[(os, slice(None)) + tap]
+            )
     if b is not None:
         y += b.reshape((1, -1) + (1,) * ndim)
     return y
 
 
-@testing.parameterize(*testing.product({
-    'case': [
-        # dims, ksize, stride, pad, dilate, groups, cover_all
-        ((5,), (3,), (2,), (1,), (1,), 1, False),
-        ((6,), (2,), (1,), (0,), (2,), 2, True),
-        ((4, 3, 4), (2, 1, 2), (1, 1, 2), (1, 0, 0), (1, 1, 2), 2, True),
-    ],
-    'nobias': [False, True],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'case': [
+                # dims, ksize, stride, pad, dilate, groups, cover_all
+                ((5,), (3,), (2,), (1,), (1,), 1, False),
+                ((6,), (2,), (1,), (0,), (2,), 2, True),
+                ((4, 3, 4), (2, 1, 2), (1, 1, 2), (1, 0, 0), (1, 1, 2), 2, True),
+            ],
+            'nobias': [False, True],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestConvolutionND(testing.FunctionTestCase):
-
     def setUp(self):
-        (self.dims, self.ksize, self.stride, self.pad, self.dilate,
-         self.groups, self.cover_all) = self.case
-        tol = {numpy.float16: 5e-2, numpy.float32: 1e-3,
-               numpy.float64: 1e-4}[self.dtype]
+        (
+            self.dims,
+            self.ksize,
+            self.stride,
+            self.pad,
+            self.dilate,
+            self.groups,
+            self.cover_all,
+        ) = self.case
+        tol = {numpy.float16: 5e-2, numpy.float32: 1e-3, numpy.float64: 1e-4}[
+            self.dtype
+        ]
         self.check_forward_options = {'atol': tol, 'rtol': tol}
-        self.check_backward_options = {
-            'dtype': numpy.float64, 'atol': tol, 'rtol': tol}
+        self.check_backward_options = {'dtype': numpy.float64, 'atol': tol, 'rtol': tol}
         self.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': tol, 'rtol': tol}
+            'dtype': numpy.float64,
+            'atol': tol,
+            'rtol': tol,
+        }
 
     def generate_inputs(self):
         x = numpy.random.uniform(-1, 1, (2, 4) + self.dims)
         W = numpy.random.uniform(-1, 1, (2, 4 // self.groups) + self.ksize)
-        inputs = (x, W) if self.nobias else (
-            x, W, numpy.random.uniform(-1, 1, 2))
+        inputs = (x, W) if self.nobias else (x, W, numpy.random.uniform(-1, 1, 2))
         return tuple(a.astype(self.dtype) for a in inputs)
 
     def forward(self, inputs, device):
         b = None if self.nobias else inputs[2]
-        return F.convolution_nd(
-            inputs[0], inputs[1], b, self.stride, self.pad, self.cover_all,
-            self.dilate, self.groups),
+        return (
+            F.convolution_nd(
+                inputs[0],
+                inputs[1],
+                b,
+                self.stride,
+                self.pad,
+                self.cover_all,
+                self.dilate,
+                self.groups,
+            ),
+        )
 
     def forward_expected(self, inputs):
         b = None if self.nobias else inputs[2]
-        return _reference(inputs[0], inputs[1], b, self.stride, self.pad,
-                          self.dilate, self.groups,
-                          self.cover_all).astype(self.dtype),
+        return (
+            _reference(
+                inputs[0],
+                inputs[1],
+                b,
+                self.stride,
+                self.pad,
+                self.dilate,
+                self.groups,
+                self.cover_all,
+            ).astype(self.dtype),
+        )
 
 
 def test_2d_input_matches_convolution_2d():
@@ -87,7 +123,9 @@ def test_2d_input_matches_convolution_2d():
     kwargs = {'stride': (2, 1), 'pad': 1, 'dilate': (1, 2), 'groups': 2}
     numpy.testing.assert_allclose(
         F.convolution_nd(x, W, **kwargs).array,
-        F.convolution_2d(x, W, **kwargs).array, rtol=1e-6)
+        F.convolution_2d(x, W, **kwargs).array,
+        rtol=1e-6,
+    )
 
 
 def test_mixed_dtypes_give_the_input_dtype():
@@ -98,26 +136,28 @@ def test_mixed_dtypes_give_the_input_dtype():
     numpy.testing.assert_array_equal(y.array, numpy.full((1, 3, 3), 4))
 
 
-@pytest.mark.parametrize('func, ndim', [
-    (F.convolution_1d, 1), (F.convolution_3d, 3)])
+@pytest.mark.parametrize('func, ndim', [(F.convolution_1d, 1), (F.convolution_3d, 3)])
 def test_fixed_rank_wrappers(func, ndim):
     x = numpy.random.uniform(-1, 1, (1, 2) + (3,) * ndim)
     W = numpy.random.uniform(-1, 1, (2, 2) + (2,) * ndim)
-    numpy.testing.assert_array_equal(func(x, W).array,
-                                     F.convolution_nd(x, W).array)
+    numpy.testing.assert_array_equal(func(x, W).array, F.convolution_nd(x, W).array)
     with pytest.raises(ValueError, match=func.__name__):
         func(numpy.zeros((1, 2, 3, 3)), numpy.zeros((2, 2, 2, 2)))
 
 
-@pytest.mark.parametrize('x_shape, W_shape, dtype', [
-    ((1, 2, 4), (3, 2, 2, 2), numpy.float32),   # ranks differ
-    ((1, 2, 4), (3, 3, 2), numpy.float32),      # channels differ
-    ((1, 2, 4), (3, 2, 2), numpy.int32),        # not float
-])
+@pytest.mark.parametrize(
+    'x_shape, W_shape, dtype',
+    [
+        ((1, 2, 4), (3, 2, 2, 2), numpy.float32),  # ranks differ
+        ((1, 2, 4), (3, 3, 2), numpy.float32),  # channels differ
+        ((1, 2, 4), (3, 2, 2), numpy.int32),  # not float
+    ],
+)
 def test_invalid_inputs(x_shape, W_shape, dtype):
     with pytest.raises(type_check.InvalidType, match='ConvolutionND'):
-        F.convolution_nd(numpy.zeros(x_shape, dtype),
-                         numpy.zeros(W_shape, numpy.float32))
+        F.convolution_nd(
+            numpy.zeros(x_shape, dtype), numpy.zeros(W_shape, numpy.float32)
+        )
 
 
 def test_invalid_arguments():

@@ -23,8 +23,7 @@ def test_forward_against_bilinear_sampling():
     W = numpy.random.uniform(-1, 1, (2, 3, 2, 3))
     b = numpy.random.uniform(-1, 1, 2)
     offset = numpy.random.uniform(-2, 2, (2, 12, 3, 2))
-    y = F.deformable_convolution_2d_sampler(
-        x, offset, W, b, stride=(2, 2), pad=1).array
+    y = F.deformable_convolution_2d_sampler(x, offset, W, b, stride=(2, 2), pad=1).array
     expected = numpy.zeros(y.shape)
     for n in range(2):
         for p in range(3):
@@ -32,8 +31,11 @@ def test_forward_against_bilinear_sampling():
                 for j in range(2):
                     for i in range(3):
                         t = j * 3 + i
-                        v = _bilinear(x[n], p * 2 - 1 + j + offset[n, 6 + t, p, q],
-                                      q * 2 - 1 + i + offset[n, t, p, q])
+                        v = _bilinear(
+                            x[n],
+                            p * 2 - 1 + j + offset[n, 6 + t, p, q],
+                            q * 2 - 1 + i + offset[n, t, p, q],
+                        )
                         expected[n, :, p, q] += W[:, :, j, i].dot(v)
     expected += b.reshape(1, -1, 1, 1)
     numpy.testing.assert_allclose(y, expected, rtol=1e-10, atol=1e-12)
@@ -44,9 +46,10 @@ def test_zero_offsets_give_the_convolution():
     W = numpy.random.uniform(-1, 1, (3, 2, 3, 3)).astype(numpy.float32)
     offset = numpy.zeros((1, 18, 3, 3), numpy.float32)
     numpy.testing.assert_allclose(
-        F.deformable_convolution_2d_sampler(x, offset, W, stride=2,
-                                            pad=1).array,
-        F.convolution_2d(x, W, stride=2, pad=1).array, atol=1e-6)
+        F.deformable_convolution_2d_sampler(x, offset, W, stride=2, pad=1).array,
+        F.convolution_2d(x, W, stride=2, pad=1).array,
+        atol=1e-6,
+    )
 
 
 def test_backward():
@@ -54,16 +57,24 @@ def test_backward():
     W = numpy.random.uniform(-1, 1, (2, 2, 2, 2))
     b = numpy.random.uniform(-1, 1, 2)
     # fractional offsets away from the kinks of bilinear interpolation
-    offset = numpy.random.uniform(0.2, 0.8, (1, 8, 3, 3)) * \
-        numpy.random.choice([-1, 1], (1, 8, 3, 3))
+    offset = numpy.random.uniform(0.2, 0.8, (1, 8, 3, 3)) * numpy.random.choice(
+        [-1, 1], (1, 8, 3, 3)
+    )
     gy = numpy.random.uniform(-1, 1, (1, 2, 3, 3))
     gradient_check.check_backward(
-        F.deformable_convolution_2d_sampler, (x, offset, W, b), gy,
-        eps=1e-4, atol=1e-4, rtol=1e-4)
+        F.deformable_convolution_2d_sampler,
+        (x, offset, W, b),
+        gy,
+        eps=1e-4,
+        atol=1e-4,
+        rtol=1e-4,
+    )
 
 
 def test_offset_shape_is_checked():
     with pytest.raises(type_check.InvalidType, match='deformable'):
         F.deformable_convolution_2d_sampler(
-            numpy.zeros((1, 2, 4, 4)), numpy.zeros((1, 6, 3, 3)),
-            numpy.zeros((2, 2, 2, 2)))
+            numpy.zeros((1, 2, 4, 4)),
+            numpy.zeros((1, 6, 3, 3)),
+            numpy.zeros((2, 2, 2, 2)),
+        )

@@ -7,25 +7,40 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'x_shape': [(4,), (2, 3)],
-    'ignore_label': [None, 1, -1],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'x_shape': [(4,), (2, 3)],
+            'ignore_label': [None, 1, -1],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestEmbedID(testing.FunctionTestCase):
-
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
 
     def generate_inputs(self):
         # IDs repeat so that gradients of one row accumulate; -1 appears
@@ -38,7 +53,7 @@ class TestEmbedID(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         x, W = inputs
-        return F.embed_id(x, W, ignore_label=self.ignore_label),
+        return (F.embed_id(x, W, ignore_label=self.ignore_label),)
 
     def forward_expected(self, inputs):
         x, W = inputs
@@ -46,7 +61,7 @@ class TestEmbedID(testing.FunctionTestCase):
         for index in numpy.ndindex(*x.shape):
             if x[index] != self.ignore_label:
                 y[index] = W[x[index]]
-        return y,
+        return (y,)
 
 
 def test_gradient_accumulates_rows_and_skips_ignored_ids():
@@ -67,12 +82,15 @@ def test_out_of_range_id_raises_in_debug_mode():
         F.embed_id(numpy.array([0, -1], numpy.int32), W, ignore_label=-1)
 
 
-@pytest.mark.parametrize('x, w_shape, w_dtype', [
-    (numpy.zeros(3, numpy.float32), (3, 2), numpy.float32),
-    (numpy.array(1, numpy.int32), (3, 2), numpy.float32),
-    (numpy.zeros(3, numpy.int32), (3,), numpy.float32),
-    (numpy.zeros(3, numpy.int32), (3, 2), numpy.int32),
-])
+@pytest.mark.parametrize(
+    'x, w_shape, w_dtype',
+    [
+        (numpy.zeros(3, numpy.float32), (3, 2), numpy.float32),
+        (numpy.array(1, numpy.int32), (3, 2), numpy.float32),
+        (numpy.zeros(3, numpy.int32), (3,), numpy.float32),
+        (numpy.zeros(3, numpy.int32), (3, 2), numpy.int32),
+    ],
+)
 def test_invalid_inputs(x, w_shape, w_dtype):
     with pytest.raises(type_check.InvalidType, match='EmbedIDFunction'):
         F.embed_id(x, numpy.zeros(w_shape, w_dtype))

@@ -21,7 +21,8 @@ def test_forward(dtype):
     assert y.dtype == dtype
     tol = 1e-2 if dtype == numpy.float16 else 1e-5
     numpy.testing.assert_allclose(
-        y.array, x.astype(numpy.float64) @ W.T + b, rtol=tol, atol=tol)
+        y.array, x.astype(numpy.float64) @ W.T + b, rtol=tol, atol=tol
+    )
 
 
 def test_forward_without_bias():
@@ -29,11 +30,14 @@ def test_forward_without_bias():
     numpy.testing.assert_allclose(F.linear(x, W).array, x @ W.T)
 
 
-@pytest.mark.parametrize('x_shape, n_batch_axes, y_shape', [
-    ((4, 3, 2), 1, (4, 5)),
-    ((4, 3, 2), 2, (4, 3, 5)),
-    ((2, 2, 3, 2), 3, (2, 2, 3, 5)),
-])
+@pytest.mark.parametrize(
+    'x_shape, n_batch_axes, y_shape',
+    [
+        ((4, 3, 2), 1, (4, 5)),
+        ((4, 3, 2), 2, (4, 3, 5)),
+        ((2, 2, 3, 2), 3, (2, 2, 3, 5)),
+    ],
+)
 def test_batch_axes(x_shape, n_batch_axes, y_shape):
     in_size = int(numpy.prod(x_shape[n_batch_axes:]))
     x, W, b = _inputs(x_shape, 5, in_size)
@@ -66,10 +70,8 @@ def test_backward_and_double_backward(nobias):
 
 
 def test_mixed_precision_gradients_keep_dtypes():
-    x = chainerlite.Variable(
-        numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float16))
-    W = chainerlite.Variable(
-        numpy.random.uniform(-1, 1, (2, 3)).astype(numpy.float32))
+    x = chainerlite.Variable(numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float16))
+    W = chainerlite.Variable(numpy.random.uniform(-1, 1, (2, 3)).astype(numpy.float32))
     y = F.linear(x, W)
     assert y.dtype == numpy.float16
     y.grad = numpy.ones((4, 2), numpy.float16)
@@ -77,15 +79,19 @@ def test_mixed_precision_gradients_keep_dtypes():
     assert x.grad.dtype == numpy.float16
     assert W.grad.dtype == numpy.float32
     numpy.testing.assert_allclose(
-        W.grad, numpy.ones((2, 4)) @ x.array.astype(numpy.float32), rtol=1e-3)
+        W.grad, numpy.ones((2, 4)) @ x.array.astype(numpy.float32), rtol=1e-3
+    )
 
 
-@pytest.mark.parametrize('x_shape, w_shape, b_shape, b_dtype', [
-    ((4, 3), (2, 4), (2,), numpy.float32),
-    ((4,), (2, 4), (2,), numpy.float32),
-    ((4, 3), (2, 3), (3,), numpy.float32),
-    ((4, 3), (2, 3), (2,), numpy.float64),
-])
+@pytest.mark.parametrize(
+    'x_shape, w_shape, b_shape, b_dtype',
+    [
+        ((4, 3), (2, 4), (2,), numpy.float32),
+        ((4,), (2, 4), (2,), numpy.float32),
+        ((4, 3), (2, 3), (3,), numpy.float32),
+        ((4, 3), (2, 3), (2,), numpy.float64),
+    ],
+)
 def test_invalid_inputs(x_shape, w_shape, b_shape, b_dtype):
     x = numpy.zeros(x_shape, numpy.float32)
     W = numpy.zeros(w_shape, numpy.float32)

@@ -24,33 +24,36 @@ def _reference(x, ksize, dilate):
     return y
 
 
-@testing.parameterize(*testing.product({
-    'case': [
-        # channels, ksize, dilate
-        (9, (3, 3), (1, 1)),
-        (11, (1, 5), (1, 2)),
-        (6, (5, 1), (3, 1)),
-    ],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'case': [
+                # channels, ksize, dilate
+                (9, (3, 3), (1, 1)),
+                (11, (1, 5), (1, 2)),
+                (6, (5, 1), (3, 1)),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestShift(testing.FunctionTestCase):
-
     def setUp(self):
         self.channels, self.ksize, self.dilate = self.case
         self.check_backward_options = {'dtype': numpy.float64}
         self.check_double_backward_options = {'dtype': numpy.float64}
 
     def generate_inputs(self):
-        return numpy.random.uniform(
-            -1, 1, (2, self.channels, 4, 3)).astype(self.dtype),
+        return (
+            numpy.random.uniform(-1, 1, (2, self.channels, 4, 3)).astype(self.dtype),
+        )
 
     def forward(self, inputs, device):
-        return F.shift(inputs[0], self.ksize, self.dilate),
+        return (F.shift(inputs[0], self.ksize, self.dilate),)
 
     def forward_expected(self, inputs):
-        return _reference(inputs[0], self.ksize,
-                          self.dilate).astype(self.dtype),
+        return (_reference(inputs[0], self.ksize, self.dilate).astype(self.dtype),)
 
 
 def test_even_ksize_is_rejected():

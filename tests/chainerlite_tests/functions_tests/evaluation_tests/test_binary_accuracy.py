@@ -7,14 +7,17 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(10,), (4, 3)],
-    'ignored': ['none', 'some', 'all'],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape': [(10,), (4, 3)],
+            'ignored': ['none', 'some', 'all'],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestBinaryAccuracy(testing.FunctionTestCase):
-
     skip_backward_test = True
     skip_double_backward_test = True
 
@@ -32,13 +35,13 @@ class TestBinaryAccuracy(testing.FunctionTestCase):
         return x, t
 
     def forward(self, inputs, device):
-        return F.binary_accuracy(*inputs),
+        return (F.binary_accuracy(*inputs),)
 
     def forward_expected(self, inputs):
         x, t = inputs
         used = t != -1
         correct = (((x >= 0) == t) & used).sum()
-        return numpy.asarray(correct / max(used.sum(), 1), self.dtype),
+        return (numpy.asarray(correct / max(used.sum(), 1), self.dtype),)
 
 
 def test_no_gradient():
@@ -49,16 +52,19 @@ def test_no_gradient():
 
 
 def test_zero_score_counts_as_positive():
-    x = numpy.array([0., -0.5], numpy.float32)
+    x = numpy.array([0.0, -0.5], numpy.float32)
     t = numpy.array([1, 0], numpy.int32)
     assert float(F.binary_accuracy(x, t).array) == 1
 
 
-@pytest.mark.parametrize('x, t', [
-    (numpy.zeros(3, numpy.int32), numpy.zeros(3, numpy.int32)),
-    (numpy.zeros(3, numpy.float32), numpy.zeros(3, numpy.float32)),
-    (numpy.zeros(3, numpy.float32), numpy.zeros(4, numpy.int32)),
-])
+@pytest.mark.parametrize(
+    'x, t',
+    [
+        (numpy.zeros(3, numpy.int32), numpy.zeros(3, numpy.int32)),
+        (numpy.zeros(3, numpy.float32), numpy.zeros(3, numpy.float32)),
+        (numpy.zeros(3, numpy.float32), numpy.zeros(4, numpy.int32)),
+    ],
+)
 def test_invalid_inputs(x, t):
     with pytest.raises(type_check.InvalidType, match='BinaryAccuracy'):
         F.binary_accuracy(x, t)

@@ -19,14 +19,17 @@ def _confusion_counts(pred, t, n, ignore):
     return tp, predicted, support
 
 
-@testing.parameterize(*testing.product({
-    'dtype': [numpy.float16, numpy.float32],
-    'shapes': [((30, 3), (30,)), ((10, 3, 4), (10, 4))],
-    'ignore_label': [-1, 0],
-    'beta': [1.0, 2.0],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'dtype': [numpy.float16, numpy.float32],
+            'shapes': [((30, 3), (30,)), ((10, 3, 4), (10, 4))],
+            'ignore_label': [-1, 0],
+            'beta': [1.0, 2.0],
+        }
+    )
+)
 class TestClassificationSummary:
-
     def test_forward(self):
         y = numpy.random.uniform(-1, 1, self.shapes[0]).astype(self.dtype)
         t = numpy.random.randint(-1, 3, self.shapes[1]).astype(numpy.int32)
@@ -34,19 +37,20 @@ class TestClassificationSummary:
             t[t < 0] = 2
         t.ravel()[:3] = [0, 1, 2]
         p, r, f, s = F.classification_summary(
-            y, t, label_num=3, beta=self.beta, ignore_label=self.ignore_label)
+            y, t, label_num=3, beta=self.beta, ignore_label=self.ignore_label
+        )
         pred = y.argmax(axis=1)
-        tp, predicted, support = _confusion_counts(
-            pred, t, 3, self.ignore_label)
+        tp, predicted, support = _confusion_counts(pred, t, 3, self.ignore_label)
         with numpy.errstate(invalid='ignore', divide='ignore'):
             p_exp, r_exp = tp / predicted, tp / support
-            b2 = self.beta ** 2
+            b2 = self.beta**2
             f_exp = (1 + b2) * p_exp * r_exp / (b2 * p_exp + r_exp)
         tol = {'atol': 1e-3, 'rtol': 1e-3}
         for actual, expected in ((p, p_exp), (r, r_exp), (f, f_exp)):
             assert actual.dtype == self.dtype
             numpy.testing.assert_allclose(
-                actual.array, expected.astype(self.dtype), **tol)
+                actual.array, expected.astype(self.dtype), **tol
+            )
         assert s.dtype == numpy.int32
         numpy.testing.assert_array_equal(s.array, support)
 
@@ -72,5 +76,6 @@ def test_label_num_defaults_to_the_largest_label():
 
 def test_mismatched_batch_is_invalid():
     with pytest.raises(type_check.InvalidType, match='ClassificationSummary'):
-        F.classification_summary(numpy.zeros((3, 2), numpy.float32),
-                                 numpy.zeros((4,), numpy.int32))
+        F.classification_summary(
+            numpy.zeros((3, 2), numpy.float32), numpy.zeros((4,), numpy.int32)
+        )

@@ -19,15 +19,18 @@ def _r2(pred, true):
     return numpy.array(scores)
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(10,), (10, 3), (6, 2, 2)],
-    'target': ['random', 'zero'],
-    'multioutput': ['uniform_average', 'raw_values'],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape': [(10,), (10, 3), (6, 2, 2)],
+            'target': ['random', 'zero'],
+            'multioutput': ['uniform_average', 'raw_values'],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestR2Score(testing.FunctionTestCase):
-
     skip_backward_test = True
     skip_double_backward_test = True
 
@@ -44,7 +47,7 @@ class TestR2Score(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         pred, true = inputs
-        return F.r2_score(pred, true, multioutput=self.multioutput),
+        return (F.r2_score(pred, true, multioutput=self.multioutput),)
 
     def forward_expected(self, inputs):
         scores = _r2(*inputs)
@@ -54,22 +57,29 @@ class TestR2Score(testing.FunctionTestCase):
             y = numpy.array(0.0)
         else:
             y = numpy.array(scores.mean())
-        return y.astype(self.dtype),
+        return (y.astype(self.dtype),)
 
 
 def test_shape_mismatch_is_invalid():
     with pytest.raises(type_check.InvalidType, match='R2_score'):
-        F.r2_score(numpy.zeros((4, 2), numpy.float32),
-                   numpy.zeros((4, 3), numpy.float32))
+        F.r2_score(
+            numpy.zeros((4, 2), numpy.float32), numpy.zeros((4, 3), numpy.float32)
+        )
 
 
 def test_sample_weight_is_not_supported():
     with pytest.raises(NotImplementedError, match='r2_score'):
-        F.r2_score(numpy.zeros(4, numpy.float32), numpy.zeros(4, numpy.float32),
-                   sample_weight=numpy.ones(4, numpy.float32))
+        F.r2_score(
+            numpy.zeros(4, numpy.float32),
+            numpy.zeros(4, numpy.float32),
+            sample_weight=numpy.ones(4, numpy.float32),
+        )
 
 
 def test_unknown_multioutput_is_rejected():
     with pytest.raises(ValueError, match='multioutput'):
-        F.r2_score(numpy.zeros(4, numpy.float32), numpy.zeros(4, numpy.float32),
-                   multioutput='variance_weighted')
+        F.r2_score(
+            numpy.zeros(4, numpy.float32),
+            numpy.zeros(4, numpy.float32),
+            multioutput='variance_weighted',
+        )

@@ -7,25 +7,37 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(4, 3), ()],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {'shape': [(4, 3), ()], 'dtype': [numpy.float16, numpy.float32, numpy.float64]}
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestAbsoluteError(testing.FunctionTestCase):
-
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
         # Keep the differences away from zero, where |.| has a kink.
@@ -36,16 +48,16 @@ class TestAbsoluteError(testing.FunctionTestCase):
         return x0.astype(self.dtype), x1.astype(self.dtype)
 
     def forward(self, inputs, device):
-        return F.absolute_error(*inputs),
+        return (F.absolute_error(*inputs),)
 
     def forward_expected(self, inputs):
         x0, x1 = inputs
-        return abs(x0.astype(numpy.float64) - x1).astype(self.dtype),
+        return (abs(x0.astype(numpy.float64) - x1).astype(self.dtype),)
 
 
 def test_gradient_at_equal_inputs_is_zero():
-    x0 = chainerlite.Variable(numpy.array([1., 2.], numpy.float32))
-    x1 = chainerlite.Variable(numpy.array([1., 2.], numpy.float32))
+    x0 = chainerlite.Variable(numpy.array([1.0, 2.0], numpy.float32))
+    x1 = chainerlite.Variable(numpy.array([1.0, 2.0], numpy.float32))
     y = F.absolute_error(x0, x1)
     y.grad = numpy.ones(2, numpy.float32)
     y.backward()
@@ -53,11 +65,14 @@ def test_gradient_at_equal_inputs_is_zero():
     numpy.testing.assert_array_equal(x1.grad, [0, 0])
 
 
-@pytest.mark.parametrize('x0, x1', [
-    (numpy.zeros(3, numpy.float32), numpy.zeros(3, numpy.float64)),
-    (numpy.zeros(3, numpy.float32), numpy.zeros(2, numpy.float32)),
-    (numpy.zeros(3, numpy.int32), numpy.zeros(3, numpy.int32)),
-])
+@pytest.mark.parametrize(
+    'x0, x1',
+    [
+        (numpy.zeros(3, numpy.float32), numpy.zeros(3, numpy.float64)),
+        (numpy.zeros(3, numpy.float32), numpy.zeros(2, numpy.float32)),
+        (numpy.zeros(3, numpy.int32), numpy.zeros(3, numpy.int32)),
+    ],
+)
 def test_invalid_inputs(x0, x1):
     with pytest.raises(type_check.InvalidType, match='AbsoluteError'):
         F.absolute_error(x0, x1)

@@ -31,13 +31,19 @@ def test_forward_and_backward(reduce):
 
     def f(x, W):
         return F.black_out(x, t, W, samples, reduce)
+
     gradient_check.check_backward(f, (x, W), gy, atol=1e-6, rtol=1e-6)
 
 
 def test_invalid_reduce():
     with pytest.raises(ValueError, match='reduce'):
-        F.black_out(numpy.zeros((1, 1)), numpy.zeros(1, 'i'),
-                    numpy.zeros((1, 1)), numpy.zeros((1, 1), 'i'), 'sum')
+        F.black_out(
+            numpy.zeros((1, 1)),
+            numpy.zeros(1, 'i'),
+            numpy.zeros((1, 1)),
+            numpy.zeros((1, 1), 'i'),
+            'sum',
+        )
 
 
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float64])
@@ -49,8 +55,8 @@ def test_link_uses_sample_data(dtype):
     t = numpy.random.randint(3, size=5).astype(numpy.int32)
     link.sample_data = link.sampler.sample((5, 7))
     y = link(x, t)
-    expected = _reference(x.astype(numpy.float64), t,
-                          link.W.array.astype(numpy.float64),
-                          link.sample_data).mean()
+    expected = _reference(
+        x.astype(numpy.float64), t, link.W.array.astype(numpy.float64), link.sample_data
+    ).mean()
     tol = 1e-2 if dtype == numpy.float16 else 1e-8
     numpy.testing.assert_allclose(y.array, expected, rtol=tol)

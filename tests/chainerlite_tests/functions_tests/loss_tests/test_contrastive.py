@@ -7,28 +7,43 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'reduce': ['mean', 'no'],
-    'margin': [1, 2.5],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'reduce': ['mean', 'no'],
+            'margin': [1, 2.5],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestContrastive(testing.FunctionTestCase):
-
     shape = (5, 3)
 
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 5e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
         # Distances on both sides of the margin, away from it and from 0.
@@ -42,16 +57,16 @@ class TestContrastive(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         x0, x1, y = inputs
-        return F.contrastive(x0, x1, y, self.margin, self.reduce),
+        return (F.contrastive(x0, x1, y, self.margin, self.reduce),)
 
     def forward_expected(self, inputs):
         x0, x1, y = inputs
         d = numpy.linalg.norm(x0.astype(numpy.float64) - x1, axis=1)
-        loss = (y * d ** 2 + (1 - y) * numpy.maximum(self.margin - d, 0) ** 2)
+        loss = y * d**2 + (1 - y) * numpy.maximum(self.margin - d, 0) ** 2
         loss /= 2
         if self.reduce == 'mean':
             loss = loss.mean()
-        return numpy.asarray(loss, self.dtype),
+        return (numpy.asarray(loss, self.dtype),)
 
 
 def test_gradient_is_finite_at_zero_distance():
@@ -63,11 +78,14 @@ def test_gradient_is_finite_at_zero_distance():
     numpy.testing.assert_array_equal(x1.grad, numpy.zeros((2, 3)))
 
 
-@pytest.mark.parametrize('margin, reduce, match', [
-    (0, 'mean', 'margin should be positive'),
-    (-1, 'mean', 'margin should be positive'),
-    (1, 'sum', "'mean' and 'no'"),
-])
+@pytest.mark.parametrize(
+    'margin, reduce, match',
+    [
+        (0, 'mean', 'margin should be positive'),
+        (-1, 'mean', 'margin should be positive'),
+        (1, 'sum', "'mean' and 'no'"),
+    ],
+)
 def test_invalid_options(margin, reduce, match):
     x = numpy.zeros((2, 3), numpy.float32)
     y = numpy.zeros(2, numpy.int32)
@@ -75,20 +93,41 @@ def test_invalid_options(margin, reduce, match):
         F.contrastive(x, x, y, margin, reduce)
 
 
-@pytest.mark.parametrize('x0, x1, y', [
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 3), numpy.float64),
-     numpy.zeros(2, numpy.int32)),
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 4), numpy.float32),
-     numpy.zeros(2, numpy.int32)),
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 3), numpy.float32),
-     numpy.zeros(3, numpy.int32)),
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 3), numpy.float32),
-     numpy.zeros(2, numpy.float32)),
-    (numpy.zeros(3, numpy.float32), numpy.zeros(3, numpy.float32),
-     numpy.zeros(3, numpy.int32)),
-    (numpy.zeros((0, 3), numpy.float32), numpy.zeros((0, 3), numpy.float32),
-     numpy.zeros(0, numpy.int32)),
-])
+@pytest.mark.parametrize(
+    'x0, x1, y',
+    [
+        (
+            numpy.zeros((2, 3), numpy.float32),
+            numpy.zeros((2, 3), numpy.float64),
+            numpy.zeros(2, numpy.int32),
+        ),
+        (
+            numpy.zeros((2, 3), numpy.float32),
+            numpy.zeros((2, 4), numpy.float32),
+            numpy.zeros(2, numpy.int32),
+        ),
+        (
+            numpy.zeros((2, 3), numpy.float32),
+            numpy.zeros((2, 3), numpy.float32),
+            numpy.zeros(3, numpy.int32),
+        ),
+        (
+            numpy.zeros((2, 3), numpy.float32),
+            numpy.zeros((2, 3), numpy.float32),
+            numpy.zeros(2, numpy.float32),
+        ),
+        (
+            numpy.zeros(3, numpy.float32),
+            numpy.zeros(3, numpy.float32),
+            numpy.zeros(3, numpy.int32),
+        ),
+        (
+            numpy.zeros((0, 3), numpy.float32),
+            numpy.zeros((0, 3), numpy.float32),
+            numpy.zeros(0, numpy.int32),
+        ),
+    ],
+)
 def test_invalid_inputs(x0, x1, y):
     with pytest.raises(type_check.InvalidType, match='Contrastive'):
         F.contrastive(x0, x1, y)

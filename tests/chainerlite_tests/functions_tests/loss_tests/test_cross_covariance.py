@@ -6,25 +6,40 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'reduce': ['half_squared_sum', 'no'],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'reduce': ['half_squared_sum', 'no'],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestCrossCovariance(testing.FunctionTestCase):
-
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 5e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
         y = numpy.random.uniform(-1, 1, (5, 3)).astype(self.dtype)
@@ -33,14 +48,14 @@ class TestCrossCovariance(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         y, z = inputs
-        return F.cross_covariance(y, z, reduce=self.reduce),
+        return (F.cross_covariance(y, z, reduce=self.reduce),)
 
     def forward_expected(self, inputs):
         y, z = (v.astype(numpy.float64) for v in inputs)
         cov = (y - y.mean(axis=0)).T.dot(z - z.mean(axis=0)) / len(y)
         if self.reduce == 'half_squared_sum':
-            cov = 0.5 * (cov ** 2).sum()
-        return numpy.asarray(cov, self.dtype),
+            cov = 0.5 * (cov**2).sum()
+        return (numpy.asarray(cov, self.dtype),)
 
 
 def test_invalid_reduce():
@@ -49,12 +64,15 @@ def test_invalid_reduce():
         F.cross_covariance(x, x, reduce='mean')
 
 
-@pytest.mark.parametrize('y, z', [
-    (numpy.zeros((2, 3), numpy.int32), numpy.zeros((2, 3), numpy.int32)),
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 3), numpy.float64)),
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros((3, 3), numpy.float32)),
-    (numpy.zeros(3, numpy.float32), numpy.zeros((3, 1), numpy.float32)),
-])
+@pytest.mark.parametrize(
+    'y, z',
+    [
+        (numpy.zeros((2, 3), numpy.int32), numpy.zeros((2, 3), numpy.int32)),
+        (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 3), numpy.float64)),
+        (numpy.zeros((2, 3), numpy.float32), numpy.zeros((3, 3), numpy.float32)),
+        (numpy.zeros(3, numpy.float32), numpy.zeros((3, 1), numpy.float32)),
+    ],
+)
 def test_invalid_inputs(y, z):
     with pytest.raises(type_check.InvalidType, match='CrossCovariance'):
         F.cross_covariance(y, z)

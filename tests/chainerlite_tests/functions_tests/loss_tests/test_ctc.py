@@ -10,8 +10,7 @@ from chainerlite import testing
 
 
 def _collapse(alignment, blank):
-    merged = [k for i, k in enumerate(alignment)
-              if i == 0 or k != alignment[i - 1]]
+    merged = [k for i, k in enumerate(alignment) if i == 0 or k != alignment[i - 1]]
     return [k for k in merged if k != blank]
 
 
@@ -21,7 +20,7 @@ def _ctc_by_enumeration(x, t, blank, x_len, t_len):
     y = numpy.exp(x) / numpy.exp(x).sum(axis=2, keepdims=True)
     losses = []
     for b in range(x.shape[1]):
-        target = list(t[b, :t_len[b]])
+        target = list(t[b, : t_len[b]])
         total = 0.0
         for alignment in itertools.product(range(x.shape[2]), repeat=x_len[b]):
             if _collapse(alignment, blank) == target:
@@ -30,13 +29,16 @@ def _ctc_by_enumeration(x, t, blank, x_len, t_len):
     return numpy.array(losses)
 
 
-@testing.parameterize(*testing.product({
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-    'reduce': ['mean', 'no'],
-    'case': ['full', 'padded', 'repeated'],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+            'reduce': ['mean', 'no'],
+            'case': ['full', 'padded', 'repeated'],
+        }
+    )
+)
 class TestCTC:
-
     def setup_method(self):
         self.blank = 2
         self.x = numpy.random.uniform(-1, 1, (4, 2, 3)).astype(self.dtype)
@@ -54,13 +56,14 @@ class TestCTC:
 
     def _loss(self, *xs):
         return F.connectionist_temporal_classification(
-            list(xs), self.t, self.blank, self.x_len, self.t_len,
-            reduce=self.reduce)
+            list(xs), self.t, self.blank, self.x_len, self.t_len, reduce=self.reduce
+        )
 
     def test_forward(self):
         loss = self._loss(*self.x)
         expected = _ctc_by_enumeration(
-            self.x, self.t, self.blank, self.x_len, self.t_len)
+            self.x, self.t, self.blank, self.x_len, self.t_len
+        )
         if self.reduce == 'mean':
             expected = expected.mean()
         assert loss.dtype == self.dtype
@@ -68,8 +71,14 @@ class TestCTC:
 
     def test_backward(self):
         gradient_check.check_backward(
-            self._loss, tuple(self.x), self.gy, eps=1e-2, atol=1e-3,
-            rtol=1e-3, dtype=numpy.float64)
+            self._loss,
+            tuple(self.x),
+            self.gy,
+            eps=1e-2,
+            atol=1e-3,
+            rtol=1e-3,
+            dtype=numpy.float64,
+        )
 
 
 def test_default_lengths_use_the_whole_input():
@@ -77,7 +86,8 @@ def test_default_lengths_use_the_whole_input():
     t = numpy.array([[0]], numpy.int32)
     loss = F.connectionist_temporal_classification(x, t, 1)
     expected = _ctc_by_enumeration(
-        numpy.stack(x), t, 1, numpy.array([3]), numpy.array([1]))
+        numpy.stack(x), t, 1, numpy.array([3]), numpy.array([1])
+    )
     testing.assert_allclose(loss.array, expected[0])
 
 
@@ -85,19 +95,23 @@ def test_works_without_backprop():
     xs = list(numpy.zeros((3, 2, 3), numpy.float32))
     with chainerlite.no_backprop_mode():
         loss = F.connectionist_temporal_classification(
-            xs, numpy.zeros((2, 1), numpy.int32), 2)
+            xs, numpy.zeros((2, 1), numpy.int32), 2
+        )
     assert loss.creator is None
 
 
 def test_x_must_be_a_sequence():
     with pytest.raises(TypeError, match='connectionist_temporal_classification'):
         F.connectionist_temporal_classification(
-            numpy.zeros((4, 2, 3), numpy.float32),
-            numpy.zeros((2, 2), numpy.int32), 0)
+            numpy.zeros((4, 2, 3), numpy.float32), numpy.zeros((2, 2), numpy.int32), 0
+        )
 
 
 def test_invalid_reduce_is_rejected():
     with pytest.raises(ValueError, match='reduce'):
         F.connectionist_temporal_classification(
             list(numpy.zeros((4, 2, 3), numpy.float32)),
-            numpy.zeros((2, 2), numpy.int32), 0, reduce='sum')
+            numpy.zeros((2, 2), numpy.int32),
+            0,
+            reduce='sum',
+        )

@@ -6,32 +6,47 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'reduce': ['half_squared_sum', 'no'],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'reduce': ['half_squared_sum', 'no'],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestDeCov(testing.FunctionTestCase):
-
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 5e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
-        return numpy.random.uniform(-1, 1, (5, 3)).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, (5, 3)).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        h, = inputs
-        return F.decov(h, reduce=self.reduce),
+        (h,) = inputs
+        return (F.decov(h, reduce=self.reduce),)
 
     def forward_expected(self, inputs):
         h = inputs[0].astype(numpy.float64)
@@ -39,8 +54,8 @@ class TestDeCov(testing.FunctionTestCase):
         cov = centered.T.dot(centered) / len(h)
         numpy.fill_diagonal(cov, 0)
         if self.reduce == 'half_squared_sum':
-            cov = 0.5 * (cov ** 2).sum()
-        return numpy.asarray(cov, self.dtype),
+            cov = 0.5 * (cov**2).sum()
+        return (numpy.asarray(cov, self.dtype),)
 
 
 def test_invalid_reduce():
@@ -48,11 +63,14 @@ def test_invalid_reduce():
         F.decov(numpy.zeros((2, 3), numpy.float32), reduce='sum')
 
 
-@pytest.mark.parametrize('h', [
-    numpy.zeros((2, 3), numpy.int32),
-    numpy.zeros(3, numpy.float32),
-    numpy.zeros((2, 3, 1), numpy.float32),
-])
+@pytest.mark.parametrize(
+    'h',
+    [
+        numpy.zeros((2, 3), numpy.int32),
+        numpy.zeros(3, numpy.float32),
+        numpy.zeros((2, 3, 1), numpy.float32),
+    ],
+)
 def test_invalid_inputs(h):
     with pytest.raises(type_check.InvalidType, match='DeCov'):
         F.decov(h)

@@ -10,31 +10,46 @@ def _reference(x, t, norm):
     sign = numpy.ones(x.shape)
     sign[numpy.arange(len(t)), t] = -1
     loss = numpy.maximum(0, 1 + sign * x)
-    return loss if norm == 'L1' else loss ** 2
+    return loss if norm == 'L1' else loss**2
 
 
-@testing.parameterize(*testing.product({
-    'norm': ['L1', 'L2'],
-    'reduce': ['mean', 'no'],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'norm': ['L1', 'L2'],
+            'reduce': ['mean', 'no'],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestHinge(testing.FunctionTestCase):
-
     shape = (5, 4)
 
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
         # The margin has a kink where |x| = 1.
@@ -45,14 +60,14 @@ class TestHinge(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         x, t = inputs
-        return F.hinge(x, t, self.norm, self.reduce),
+        return (F.hinge(x, t, self.norm, self.reduce),)
 
     def forward_expected(self, inputs):
         x, t = inputs
         loss = _reference(x.astype(numpy.float64), t, self.norm)
         if self.reduce == 'mean':
             loss = loss.sum() / len(x)
-        return numpy.asarray(loss, self.dtype),
+        return (numpy.asarray(loss, self.dtype),)
 
 
 def test_invalid_norm():
@@ -69,13 +84,16 @@ def test_invalid_reduce():
         F.hinge(x, t, reduce='sum')
 
 
-@pytest.mark.parametrize('x, t', [
-    (numpy.zeros((2, 3), numpy.int32), numpy.zeros(2, numpy.int32)),
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros(2, numpy.float32)),
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros(3, numpy.int32)),
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 3), numpy.int32)),
-    (numpy.zeros((2, 3, 1), numpy.float32), numpy.zeros(2, numpy.int32)),
-])
+@pytest.mark.parametrize(
+    'x, t',
+    [
+        (numpy.zeros((2, 3), numpy.int32), numpy.zeros(2, numpy.int32)),
+        (numpy.zeros((2, 3), numpy.float32), numpy.zeros(2, numpy.float32)),
+        (numpy.zeros((2, 3), numpy.float32), numpy.zeros(3, numpy.int32)),
+        (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 3), numpy.int32)),
+        (numpy.zeros((2, 3, 1), numpy.float32), numpy.zeros(2, numpy.int32)),
+    ],
+)
 def test_invalid_inputs(x, t):
     with pytest.raises(type_check.InvalidType, match='Hinge'):
         F.hinge(x, t)

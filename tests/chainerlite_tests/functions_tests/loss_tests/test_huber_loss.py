@@ -12,32 +12,48 @@ def _differences(shape, delta):
     magnitude = numpy.where(
         numpy.random.uniform(size=shape) < 0.5,
         numpy.random.uniform(0.1, 0.8, shape) * delta,
-        numpy.random.uniform(1.2, 2.0, shape) * delta)
+        numpy.random.uniform(1.2, 2.0, shape) * delta,
+    )
     return magnitude * numpy.random.choice([-1, 1], shape)
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(4, 3), (3, 2, 2)],
-    'reduce': ['sum_along_second_axis', 'no'],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape': [(4, 3), (3, 2, 2)],
+            'reduce': ['sum_along_second_axis', 'no'],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestHuberLoss(testing.FunctionTestCase):
-
     delta = 1.5
 
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
         t = numpy.random.uniform(-1, 1, self.shape)
@@ -46,22 +62,23 @@ class TestHuberLoss(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         x, t = inputs
-        return F.huber_loss(x, t, self.delta, reduce=self.reduce),
+        return (F.huber_loss(x, t, self.delta, reduce=self.reduce),)
 
     def forward_expected(self, inputs):
         x, t = inputs
         d = abs(x.astype(numpy.float64) - t)
-        loss = numpy.where(d <= self.delta, 0.5 * d * d,
-                           self.delta * (d - 0.5 * self.delta))
+        loss = numpy.where(
+            d <= self.delta, 0.5 * d * d, self.delta * (d - 0.5 * self.delta)
+        )
         if self.reduce == 'sum_along_second_axis':
             loss = loss.sum(axis=1)
-        return loss.astype(self.dtype),
+        return (loss.astype(self.dtype),)
 
 
 def test_default_reduce_sums_along_second_axis():
-    x = numpy.array([[3., 0.5], [0., 0.]], numpy.float32)
+    x = numpy.array([[3.0, 0.5], [0.0, 0.0]], numpy.float32)
     y = F.huber_loss(x, numpy.zeros_like(x), 1.0)
-    numpy.testing.assert_allclose(y.array, [2.5 + 0.125, 0.])
+    numpy.testing.assert_allclose(y.array, [2.5 + 0.125, 0.0])
 
 
 def test_invalid_reduce():
@@ -70,16 +87,19 @@ def test_invalid_reduce():
         F.huber_loss(x, x, 1.0, reduce='mean')
 
 
-@pytest.mark.parametrize('x, t, reduce', [
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 3), numpy.float64),
-     'no'),
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros((3, 2), numpy.float32),
-     'no'),
-    (numpy.zeros((2, 3), numpy.int32), numpy.zeros((2, 3), numpy.int32),
-     'no'),
-    (numpy.zeros(3, numpy.float32), numpy.zeros(3, numpy.float32),
-     'sum_along_second_axis'),
-])
+@pytest.mark.parametrize(
+    'x, t, reduce',
+    [
+        (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 3), numpy.float64), 'no'),
+        (numpy.zeros((2, 3), numpy.float32), numpy.zeros((3, 2), numpy.float32), 'no'),
+        (numpy.zeros((2, 3), numpy.int32), numpy.zeros((2, 3), numpy.int32), 'no'),
+        (
+            numpy.zeros(3, numpy.float32),
+            numpy.zeros(3, numpy.float32),
+            'sum_along_second_axis',
+        ),
+    ],
+)
 def test_invalid_inputs(x, t, reduce):
     with pytest.raises(type_check.InvalidType, match='HuberLoss'):
         F.huber_loss(x, t, 1.0, reduce=reduce)

@@ -1,4 +1,5 @@
 """The fused CuPy kernels of softmax cross entropy against the NumPy path."""
+
 import numpy
 import pytest
 
@@ -8,9 +9,11 @@ from chainerlite.backends import cuda
 from chainerlite.functions.loss import _kernels
 from chainerlite.testing import attr
 
-TOL = {numpy.float16: dict(atol=5e-3, rtol=5e-3),
-       numpy.float32: dict(atol=1e-6, rtol=1e-5),
-       numpy.float64: dict(atol=1e-12, rtol=1e-10)}
+TOL = {
+    numpy.float16: dict(atol=5e-3, rtol=5e-3),
+    numpy.float32: dict(atol=1e-6, rtol=1e-5),
+    numpy.float64: dict(atol=1e-12, rtol=1e-10),
+}
 
 
 def _run(x, t, gloss, **kwargs):
@@ -24,13 +27,11 @@ def _run(x, t, gloss, **kwargs):
 @attr.gpu
 @pytest.mark.parametrize('dtype', sorted(TOL, key=str))
 @pytest.mark.parametrize('shape', [(4, 3), (2, 3, 2)])
-@pytest.mark.parametrize('kwargs', [{}, {'normalize': False},
-                                    {'reduce': 'no'}])
-def test_softmax_cross_entropy_kernels_match_the_numpy_path(
-        dtype, shape, kwargs):
+@pytest.mark.parametrize('kwargs', [{}, {'normalize': False}, {'reduce': 'no'}])
+def test_softmax_cross_entropy_kernels_match_the_numpy_path(dtype, shape, kwargs):
     x = numpy.random.uniform(-3, 3, shape).astype(dtype)
     t = numpy.random.randint(0, shape[1], shape[:1] + shape[2:])
-    t.ravel()[0] = -1    # one ignored label
+    t.ravel()[0] = -1  # one ignored label
     loss_shape = t.shape if kwargs.get('reduce') == 'no' else ()
     gloss = numpy.random.uniform(0.5, 1.5, loss_shape).astype(dtype)
     expected = _run(x, t, gloss, **kwargs)

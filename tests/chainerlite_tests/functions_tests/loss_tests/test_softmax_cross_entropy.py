@@ -17,39 +17,60 @@ def _tolerances(case):
     if case.dtype == numpy.float16:
         case.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
         case.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-2,
+            'rtol': 1e-2,
+        }
         case.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-2,
+            'rtol': 5e-2,
+        }
     elif case.dtype == numpy.float32:
         case.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         case.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-3,
+            'rtol': 1e-2,
+        }
 
 
-@testing.parameterize(*testing.product_dict(
-    [{'shape': (4, 3), 'ignore_label': -1},
-     {'shape': (3, 4, 2), 'ignore_label': 2}],
-    [{'reduce': 'mean', 'normalize': True},
-     {'reduce': 'mean', 'normalize': False},
-     {'reduce': 'no', 'normalize': True}],
-    testing.product({
-        'weighted': [False, True],
-        'cache_score': [True, False],
-        'enable_double_backprop': [False, True],
-        'dtype': [numpy.float16, numpy.float32, numpy.float64],
-    })))
+@testing.parameterize(
+    *testing.product_dict(
+        [
+            {'shape': (4, 3), 'ignore_label': -1},
+            {'shape': (3, 4, 2), 'ignore_label': 2},
+        ],
+        [
+            {'reduce': 'mean', 'normalize': True},
+            {'reduce': 'mean', 'normalize': False},
+            {'reduce': 'no', 'normalize': True},
+        ],
+        testing.product(
+            {
+                'weighted': [False, True],
+                'cache_score': [True, False],
+                'enable_double_backprop': [False, True],
+                'dtype': [numpy.float16, numpy.float32, numpy.float64],
+            }
+        ),
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestSoftmaxCrossEntropy(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
         self.skip_double_backward_test = not self.enable_double_backprop
         n_classes = self.shape[1]
         self.class_weight = None
         if self.weighted:
-            self.class_weight = numpy.random.uniform(
-                0.5, 2, n_classes).astype(self.dtype)
+            self.class_weight = numpy.random.uniform(0.5, 2, n_classes).astype(
+                self.dtype
+            )
 
     def generate_inputs(self):
         x = numpy.random.uniform(-2, 2, self.shape).astype(self.dtype)
@@ -63,11 +84,18 @@ class TestSoftmaxCrossEntropy(testing.FunctionTestCase):
         class_weight = None
         if self.class_weight is not None:
             class_weight = device.send(self.class_weight)
-        return F.softmax_cross_entropy(
-            x, t, normalize=self.normalize, cache_score=self.cache_score,
-            class_weight=class_weight, ignore_label=self.ignore_label,
-            reduce=self.reduce,
-            enable_double_backprop=self.enable_double_backprop),
+        return (
+            F.softmax_cross_entropy(
+                x,
+                t,
+                normalize=self.normalize,
+                cache_score=self.cache_score,
+                class_weight=class_weight,
+                ignore_label=self.ignore_label,
+                reduce=self.reduce,
+                enable_double_backprop=self.enable_double_backprop,
+            ),
+        )
 
     def forward_expected(self, inputs):
         x, t = inputs
@@ -82,27 +110,28 @@ class TestSoftmaxCrossEntropy(testing.FunctionTestCase):
             # all labels ignored: divided by 1 (see test_all_ignored_gives_zero)
             count = max(valid.sum(), 1) if self.normalize else len(x)
             loss = loss.sum() / count
-        return numpy.asarray(loss, self.dtype),
+        return (numpy.asarray(loss, self.dtype),)
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(4, 3), (2, 3, 2)],
-    'soft_target_loss': ['cross-entropy', 'kl-divergence'],
-    'reduce': ['mean', 'no'],
-    'enable_double_backprop': [False, True],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape': [(4, 3), (2, 3, 2)],
+            'soft_target_loss': ['cross-entropy', 'kl-divergence'],
+            'reduce': ['mean', 'no'],
+            'enable_double_backprop': [False, True],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestSoftmaxCrossEntropySoftTarget(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
         self.skip_double_backward_test = not self.enable_double_backprop
         # The soft target is a float input, but it gets no gradient.
-        for options in ('check_backward_options',
-                        'check_double_backward_options'):
-            setattr(self, options,
-                    dict(getattr(self, options), no_grads=[False, True]))
+        for options in ('check_backward_options', 'check_double_backward_options'):
+            setattr(self, options, dict(getattr(self, options), no_grads=[False, True]))
 
     def generate_inputs(self):
         x = numpy.random.uniform(-2, 2, self.shape)
@@ -113,10 +142,15 @@ class TestSoftmaxCrossEntropySoftTarget(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         x, t = inputs
-        return F.softmax_cross_entropy(
-            x, t, reduce=self.reduce,
-            enable_double_backprop=self.enable_double_backprop,
-            soft_target_loss=self.soft_target_loss),
+        return (
+            F.softmax_cross_entropy(
+                x,
+                t,
+                reduce=self.reduce,
+                enable_double_backprop=self.enable_double_backprop,
+                soft_target_loss=self.soft_target_loss,
+            ),
+        )
 
     def forward_expected(self, inputs):
         x, t = inputs
@@ -126,12 +160,12 @@ class TestSoftmaxCrossEntropySoftTarget(testing.FunctionTestCase):
             loss += (t * numpy.log(numpy.where(t > 0, t, 1))).sum(axis=1)
         if self.reduce == 'mean':
             loss = loss.mean()
-        return numpy.asarray(loss, self.dtype),
+        return (numpy.asarray(loss, self.dtype),)
 
 
 def test_soft_target_gradient_does_not_need_normalized_targets():
-    x = chainerlite.Variable(numpy.array([[0., 1., 2.]]))
-    t = numpy.array([[1., 1., 0.]])
+    x = chainerlite.Variable(numpy.array([[0.0, 1.0, 2.0]]))
+    t = numpy.array([[1.0, 1.0, 0.0]])
     F.softmax_cross_entropy(x, t).backward()
     y = numpy.exp(x.array) / numpy.exp(x.array).sum()
     numpy.testing.assert_allclose(x.grad, 2 * y - t)
@@ -139,7 +173,7 @@ def test_soft_target_gradient_does_not_need_normalized_targets():
 
 def test_t_gets_no_gradient():
     x = chainerlite.Variable(numpy.zeros((2, 3), numpy.float32))
-    t = chainerlite.Variable(numpy.array([[0.5, 0.5, 0.]] * 2, numpy.float32))
+    t = chainerlite.Variable(numpy.array([[0.5, 0.5, 0.0]] * 2, numpy.float32))
     F.softmax_cross_entropy(x, t, enable_double_backprop=True).backward()
     assert x.grad is not None
     assert t.grad is None
@@ -148,8 +182,9 @@ def test_t_gets_no_gradient():
 def test_double_backprop_needs_the_option():
     x = chainerlite.Variable(numpy.random.uniform(-1, 1, (2, 3)))
     t = numpy.array([0, 2], numpy.int32)
-    gx, = chainerlite.grad(
-        [F.softmax_cross_entropy(x, t)], [x], enable_double_backprop=True)
+    (gx,) = chainerlite.grad(
+        [F.softmax_cross_entropy(x, t)], [x], enable_double_backprop=True
+    )
     with pytest.raises(RuntimeError, match='enable_double_backprop=True'):
         F.sum(gx * gx).backward()
 
@@ -161,15 +196,18 @@ def test_all_ignored_gives_zero():
 
 
 @pytest.mark.parametrize('debug', [False, True])
-@pytest.mark.parametrize('t, bad', [
-    ([0, 3], 3), ([-2, 1], -2), ([[0, 1], [7, -1]], 7)])
+@pytest.mark.parametrize('t, bad', [([0, 3], 3), ([-2, 1], -2), ([[0, 1], [7, -1]], 7)])
 def test_out_of_range_label_raises(debug, t, bad):
     t = numpy.array(t, numpy.int32)
     x = numpy.zeros((2, 3) + t.shape[1:], numpy.float32)
     with chainerlite.using_config('debug', debug):
-        with pytest.raises(ValueError, match=(
+        with pytest.raises(
+            ValueError,
+            match=(
                 r'softmax_cross_entropy: .*0 <= t < x.shape\[1\].* '
-                r'label {} is given'.format(bad))):
+                r'label {} is given'.format(bad)
+            ),
+        ):
             F.softmax_cross_entropy(x, t)
 
 
@@ -182,17 +220,21 @@ def test_ignore_label_outside_the_classes_is_accepted(ignore_label):
     numpy.testing.assert_allclose(loss.array, expected.array, rtol=1e-6)
 
 
-@pytest.mark.parametrize('kwargs, error, match', [
-    ({'reduce': 'sum'}, ValueError, "'mean' and 'no'"),
-    ({'soft_target_loss': 'l2'}, ValueError, 'soft_target_loss'),
-    ({'class_weight': numpy.ones((3, 1), numpy.float32)}, ValueError,
-     'ndim'),
-    ({'class_weight': numpy.ones(3, numpy.int32)}, ValueError, 'dtype'),
-    ({'class_weight': chainerlite.Variable(numpy.ones(3, numpy.float32))},
-     ValueError, 'not a Variable'),
-    ({'class_weight': numpy.ones(4, numpy.float32)}, ValueError,
-     r'x.shape\[1\]'),
-])
+@pytest.mark.parametrize(
+    'kwargs, error, match',
+    [
+        ({'reduce': 'sum'}, ValueError, "'mean' and 'no'"),
+        ({'soft_target_loss': 'l2'}, ValueError, 'soft_target_loss'),
+        ({'class_weight': numpy.ones((3, 1), numpy.float32)}, ValueError, 'ndim'),
+        ({'class_weight': numpy.ones(3, numpy.int32)}, ValueError, 'dtype'),
+        (
+            {'class_weight': chainerlite.Variable(numpy.ones(3, numpy.float32))},
+            ValueError,
+            'not a Variable',
+        ),
+        ({'class_weight': numpy.ones(4, numpy.float32)}, ValueError, r'x.shape\[1\]'),
+    ],
+)
 def test_invalid_options(kwargs, error, match):
     x = numpy.zeros((2, 3), numpy.float32)
     t = numpy.zeros(2, numpy.int32)
@@ -203,17 +245,23 @@ def test_invalid_options(kwargs, error, match):
 def test_class_weight_with_soft_target_is_not_implemented():
     x = numpy.zeros((2, 3), numpy.float32)
     with pytest.raises(NotImplementedError, match='class_weight'):
-        F.softmax_cross_entropy(x, numpy.full((2, 3), 1 / 3, numpy.float32),
-                                class_weight=numpy.ones(3, numpy.float32))
+        F.softmax_cross_entropy(
+            x,
+            numpy.full((2, 3), 1 / 3, numpy.float32),
+            class_weight=numpy.ones(3, numpy.float32),
+        )
 
 
-@pytest.mark.parametrize('x, t', [
-    (numpy.zeros((2, 3), numpy.int32), numpy.zeros(2, numpy.int32)),
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros(3, numpy.int32)),
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 1), numpy.int32)),
-    (numpy.zeros((2, 3, 4), numpy.float32), numpy.zeros((2, 3), numpy.int32)),
-    (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 4), numpy.float32)),
-])
+@pytest.mark.parametrize(
+    'x, t',
+    [
+        (numpy.zeros((2, 3), numpy.int32), numpy.zeros(2, numpy.int32)),
+        (numpy.zeros((2, 3), numpy.float32), numpy.zeros(3, numpy.int32)),
+        (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 1), numpy.int32)),
+        (numpy.zeros((2, 3, 4), numpy.float32), numpy.zeros((2, 3), numpy.int32)),
+        (numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 4), numpy.float32)),
+    ],
+)
 def test_invalid_inputs(x, t):
     with pytest.raises(type_check.InvalidType, match='SoftmaxCrossEntropy'):
         F.softmax_cross_entropy(x, t)

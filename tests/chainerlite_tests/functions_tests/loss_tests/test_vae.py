@@ -25,43 +25,62 @@ def _gaussian(x, mean, ln_var):
 # name: (function, NumPy reference, number of inputs, class name)
 FUNCTIONS = {
     'gaussian_kl_divergence': (
-        F.gaussian_kl_divergence, _kl, 2, 'GaussianKLDivergence'),
+        F.gaussian_kl_divergence,
+        _kl,
+        2,
+        'GaussianKLDivergence',
+    ),
     'bernoulli_nll': (F.bernoulli_nll, _bernoulli, 2, 'BernoulliNLL'),
     'gaussian_nll': (F.gaussian_nll, _gaussian, 3, 'GaussianNLL'),
 }
 
 
-@testing.parameterize(*testing.product({
-    'name': sorted(FUNCTIONS),
-    'shape': [(3, 2), ()],
-    'reduce': ['sum', 'mean', 'no'],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'name': sorted(FUNCTIONS),
+            'shape': [(3, 2), ()],
+            'reduce': ['sum', 'mean', 'no'],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestVAELosses(testing.FunctionTestCase):
-
     def setUp(self):
-        self.function, self.reference, self.n_inputs, _ = \
-            FUNCTIONS[self.name]
+        self.function, self.reference, self.n_inputs, _ = FUNCTIONS[self.name]
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 5e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
         return tuple(
             numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
-            for _ in range(self.n_inputs))
+            for _ in range(self.n_inputs)
+        )
 
     def forward(self, inputs, device):
-        return self.function(*inputs, reduce=self.reduce),
+        return (self.function(*inputs, reduce=self.reduce),)
 
     def forward_expected(self, inputs):
         loss = self.reference(*(x.astype(numpy.float64) for x in inputs))
@@ -69,14 +88,14 @@ class TestVAELosses(testing.FunctionTestCase):
             loss = loss.sum()
         elif self.reduce == 'mean':
             loss = loss.mean()
-        return numpy.asarray(loss, self.dtype),
+        return (numpy.asarray(loss, self.dtype),)
 
 
 def test_bernoulli_nll_is_stable_for_large_logits():
-    x = numpy.array([1., 0.], numpy.float32)
-    y = numpy.array([-100., -100.], numpy.float32)
+    x = numpy.array([1.0, 0.0], numpy.float32)
+    y = numpy.array([-100.0, -100.0], numpy.float32)
     loss = F.bernoulli_nll(x, y, reduce='no')
-    numpy.testing.assert_allclose(loss.array, [100., 0.], atol=1e-6)
+    numpy.testing.assert_allclose(loss.array, [100.0, 0.0], atol=1e-6)
 
 
 def test_default_reduce_is_sum():
@@ -95,10 +114,9 @@ def test_invalid_reduce(name):
 
 
 @pytest.mark.parametrize('name', sorted(FUNCTIONS))
-@pytest.mark.parametrize('bad', [
-    numpy.zeros(3, numpy.float64),
-    numpy.zeros(2, numpy.float32),
-])
+@pytest.mark.parametrize(
+    'bad', [numpy.zeros(3, numpy.float64), numpy.zeros(2, numpy.float32)]
+)
 def test_invalid_inputs(name, bad):
     function, _, n_inputs, class_name = FUNCTIONS[name]
     x = numpy.zeros(3, numpy.float32)

@@ -11,54 +11,82 @@ def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_forward_options = {'atol': 5e-3, 'rtol': 5e-3}
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-2,
+            'rtol': 5e-2,
+        }
     elif test.dtype == numpy.float32:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-3,
+            'rtol': 1e-2,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'shape_axis': [((), None), ((3, 4), None), ((3, 4), 1), ((2, 3, 4), -1),
-                   ((2, 3, 4), (0, 2)), ((2, 3), ())],
-    'keepdims': [False, True],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape_axis': [
+                ((), None),
+                ((3, 4), None),
+                ((3, 4), 1),
+                ((2, 3, 4), -1),
+                ((2, 3, 4), (0, 2)),
+                ((2, 3), ()),
+            ],
+            'keepdims': [False, True],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestMean(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
     def generate_inputs(self):
         shape, _ = self.shape_axis
-        return numpy.random.uniform(-1, 1, shape).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
+        (x,) = inputs
         _, axis = self.shape_axis
-        return F.mean(x, axis=axis, keepdims=self.keepdims),
+        return (F.mean(x, axis=axis, keepdims=self.keepdims),)
 
     def forward_expected(self, inputs):
-        x, = inputs
+        (x,) = inputs
         _, axis = self.shape_axis
         y = x.astype(numpy.float64).mean(axis=axis, keepdims=self.keepdims)
-        return numpy.asarray(y, self.dtype),
+        return (numpy.asarray(y, self.dtype),)
 
 
-@testing.parameterize(*testing.product({
-    'shape_axis': [((3, 4), None), ((3, 4), 1), ((2, 3, 4), -2),
-                   ((2, 3, 4), (0,))],
-    'keepdims': [False, True],
-    'use_weights': [False, True],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape_axis': [
+                ((3, 4), None),
+                ((3, 4), 1),
+                ((2, 3, 4), -2),
+                ((2, 3, 4), (0,)),
+            ],
+            'keepdims': [False, True],
+            'use_weights': [False, True],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestAverage(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
@@ -66,14 +94,14 @@ class TestAverage(testing.FunctionTestCase):
         shape, axis = self.shape_axis
         if axis is None:
             return shape
-        axis, = numpy.atleast_1d(axis)
-        return shape[axis],
+        (axis,) = numpy.atleast_1d(axis)
+        return (shape[axis],)
 
     def generate_inputs(self):
         shape, _ = self.shape_axis
         x = numpy.random.uniform(-1, 1, shape).astype(self.dtype)
         if not self.use_weights:
-            return x,
+            return (x,)
         # Positive weights keep their sum away from zero.
         w = numpy.random.uniform(0.5, 1.5, self._weights_shape())
         return x, w.astype(self.dtype)
@@ -81,8 +109,9 @@ class TestAverage(testing.FunctionTestCase):
     def forward(self, inputs, device):
         _, axis = self.shape_axis
         weights = inputs[1] if self.use_weights else None
-        return F.average(inputs[0], axis=axis, weights=weights,
-                         keepdims=self.keepdims),
+        return (
+            F.average(inputs[0], axis=axis, weights=weights, keepdims=self.keepdims),
+        )
 
     def forward_expected(self, inputs):
         _, axis = self.shape_axis
@@ -92,25 +121,27 @@ class TestAverage(testing.FunctionTestCase):
         elif axis is None:
             w = inputs[1].astype(numpy.float64)
         else:
-            axis, = numpy.atleast_1d(axis)
+            (axis,) = numpy.atleast_1d(axis)
             shape = [1] * x.ndim
             shape[axis] = x.shape[axis]
             w = inputs[1].astype(numpy.float64).reshape(shape)
         w = numpy.broadcast_to(w, x.shape)
-        y = (x * w).sum(axis=axis, keepdims=self.keepdims) / \
-            w.sum(axis=axis, keepdims=self.keepdims)
-        return numpy.asarray(y, self.dtype),
+        y = (x * w).sum(axis=axis, keepdims=self.keepdims) / w.sum(
+            axis=axis, keepdims=self.keepdims
+        )
+        return (numpy.asarray(y, self.dtype),)
 
 
 def test_weights_receive_gradients():
-    x = numpy.array([[1., 2.], [3., 5.]])
-    w = chainerlite.Variable(numpy.array([1., 3.]))
+    x = numpy.array([[1.0, 2.0], [3.0, 5.0]])
+    w = chainerlite.Variable(numpy.array([1.0, 3.0]))
     y = F.average(x, axis=1, weights=w)
     numpy.testing.assert_allclose(y.array, [1.75, 4.5])
     F.sum(y).backward()
     # d/dw_k sum_i (sum_j x_ij w_j / sum_j w_j) = sum_i (x_ik - y_i) / 4
     numpy.testing.assert_allclose(
-        w.grad, [((1 - 1.75) + (3 - 4.5)) / 4, ((2 - 1.75) + (5 - 4.5)) / 4])
+        w.grad, [((1 - 1.75) + (3 - 4.5)) / 4, ((2 - 1.75) + (5 - 4.5)) / 4]
+    )
 
 
 @pytest.mark.parametrize('func', [F.mean, F.average])
@@ -138,8 +169,9 @@ def test_invalid_axis_type(axis):
         F.mean(numpy.zeros((2, 3), numpy.float32), axis=axis)
 
 
-@pytest.mark.parametrize('axis, w_shape', [
-    (None, (3,)), (None, (3, 2)), (1, (2,)), (1, (3, 1)), (0, (3,))])
+@pytest.mark.parametrize(
+    'axis, w_shape', [(None, (3,)), (None, (3, 2)), (1, (2,)), (1, (3, 1)), (0, (3,))]
+)
 def test_weights_of_wrong_shape_are_invalid(axis, w_shape):
     x = numpy.zeros((2, 3), numpy.float32)
     w = numpy.ones(w_shape, numpy.float32)

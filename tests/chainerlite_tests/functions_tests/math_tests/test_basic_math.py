@@ -10,18 +10,17 @@ def _v(*values):
     return chainerlite.Variable(np.array(values))
 
 
-@pytest.mark.parametrize('fn, ref', [
-    (F.sub, np.subtract), (F.mul, np.multiply), (F.div, np.divide),
-    (F.pow, np.power)])
+@pytest.mark.parametrize(
+    'fn, ref',
+    [(F.sub, np.subtract), (F.mul, np.multiply), (F.div, np.divide), (F.pow, np.power)],
+)
 @pytest.mark.parametrize('order', ['vv', 'vs', 'sv', 'av', 'va'])
 def test_binary_function_forms(fn, ref, order):
     a, b = np.array([1.5, 2.0]), np.array([3.0, 0.5])
-    ops = {'v': chainerlite.Variable, 's': lambda x: float(x[0]),
-           'a': lambda x: x}
+    ops = {'v': chainerlite.Variable, 's': lambda x: float(x[0]), 'a': lambda x: x}
     lhs, rhs = ops[order[0]](a), ops[order[1]](b)
     y = fn(lhs, rhs)
-    expected = ref(a[0] if order[0] == 's' else a,
-                   b[0] if order[1] == 's' else b)
+    expected = ref(a[0] if order[0] == 's' else a, b[0] if order[1] == 's' else b)
     np.testing.assert_allclose(y.array, expected)
 
 
@@ -42,9 +41,9 @@ def test_operators_create_the_chainer_classes():
     assert type((x * y).creator) is basic_math.Mul
     assert type((2.0 - x).creator) is basic_math.SubFromConstant
     assert type((2.0 / x).creator) is basic_math.DivFromConstant
-    assert type((x ** 2).creator) is basic_math.PowVarConst
-    assert type((2.0 ** x).creator) is basic_math.PowConstVar
-    assert type((x ** y).creator) is basic_math.PowVarVar
+    assert type((x**2).creator) is basic_math.PowVarConst
+    assert type((2.0**x).creator) is basic_math.PowConstVar
+    assert type((x**y).creator) is basic_math.PowVarVar
     assert type((-x).creator) is basic_math.Neg
     assert type(abs(x).creator) is basic_math.Absolute
 
@@ -58,6 +57,7 @@ def test_labels_show_constants():
 
 def test_mismatched_dtypes_raise_invalid_type():
     from chainerlite.utils.type_check import InvalidType
+
     a = chainerlite.Variable(np.ones(2, np.float32))
     b = chainerlite.Variable(np.ones(2, np.float64))
     with pytest.raises(InvalidType) as info:
@@ -69,12 +69,13 @@ def test_mismatched_dtypes_raise_invalid_type():
 
 def test_double_backward_of_operators():
     from chainerlite import gradient_check
+
     rng = np.random.RandomState(0)
     x = rng.uniform(0.5, 1.5, (3,))
     y = rng.uniform(0.5, 1.5, (3,))
 
     def f(a, b):
-        return (a * b + a / b - b ** 2 + 2.0 ** a - 1.0 / b) * a
+        return (a * b + a / b - b**2 + 2.0**a - 1.0 / b) * a
 
     gy = rng.uniform(-1, 1, (3,))
     ggx = rng.uniform(-1, 1, (3,))

@@ -17,33 +17,30 @@ def _cholesky_banachiewicz(a):
     return low
 
 
-@testing.parameterize(*testing.product({
-    'dtype': [numpy.float32, numpy.float64],
-    'n': [1, 4],
-}))
+@testing.parameterize(
+    *testing.product({'dtype': [numpy.float32, numpy.float64], 'n': [1, 4]})
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestCholesky(testing.FunctionTestCase):
-
     def setUp(self):
         self.check_forward_options = {'atol': 1e-4, 'rtol': 1e-4}
         self.check_backward_options = {'atol': 1e-3, 'rtol': 1e-3, 'eps': 1e-4}
-        self.check_double_backward_options = {
-            'atol': 1e-3, 'rtol': 1e-3, 'eps': 1e-4}
+        self.check_double_backward_options = {'atol': 1e-3, 'rtol': 1e-3, 'eps': 1e-4}
 
     def generate_inputs(self):
         m = numpy.random.uniform(-1, 1, (self.n, self.n))
         a = m @ m.T + self.n * numpy.eye(self.n)
-        return a.astype(self.dtype),
+        return (a.astype(self.dtype),)
 
     def forward(self, inputs, device):
-        a, = inputs
+        (a,) = inputs
         # The gradient is defined for symmetric inputs: symmetrise first.
-        return F.cholesky((a + a.T) * 0.5),
+        return (F.cholesky((a + a.T) * 0.5),)
 
     def forward_expected(self, inputs):
-        a, = inputs
+        (a,) = inputs
         a = a.astype(numpy.float64)
-        return _cholesky_banachiewicz((a + a.T) / 2).astype(self.dtype),
+        return (_cholesky_banachiewicz((a + a.T) / 2).astype(self.dtype),)
 
 
 @pytest.mark.parametrize('shape', [(2, 3), (1, 2, 2)])

@@ -18,22 +18,36 @@ def _cumprod_by_loop(x, axis):
     return numpy.moveaxis(y, 0, axis)
 
 
-@testing.parameterize(*testing.product({
-    'shape_axis': [((1,), 0), ((2, 3, 4), 1), ((2, 3, 4), -1),
-                   ((2, 3), None), ((0, 3), 0)],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-    'contain_zero': [False, True],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape_axis': [
+                ((1,), 0),
+                ((2, 3, 4), 1),
+                ((2, 3, 4), -1),
+                ((2, 3), None),
+                ((0, 3), 0),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+            'contain_zero': [False, True],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestCumprod(testing.FunctionTestCase):
-
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_double_backward_options = {'atol': 1e-3, 'rtol': 1e-3}
 
@@ -42,15 +56,15 @@ class TestCumprod(testing.FunctionTestCase):
         x = numpy.random.uniform(-2, 2, shape).astype(self.dtype)
         if self.contain_zero and x.size:
             x.ravel()[x.size // 2] = 0
-        return x,
+        return (x,)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.cumprod(x, axis=self.shape_axis[1]),
+        (x,) = inputs
+        return (F.cumprod(x, axis=self.shape_axis[1]),)
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return _cumprod_by_loop(x, self.shape_axis[1]).astype(self.dtype),
+        (x,) = inputs
+        return (_cumprod_by_loop(x, self.shape_axis[1]).astype(self.dtype),)
 
 
 @pytest.mark.parametrize('axis', [3, -4])

@@ -18,20 +18,29 @@ def _det_by_expansion(m):
     return total
 
 
-@testing.parameterize(*testing.product({
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-    'shape_fn': [((1, 1), 'det'), ((3, 3), 'det'), ((4, 2, 2), 'batch_det')],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+            'shape_fn': [((1, 1), 'det'), ((3, 3), 'det'), ((4, 2, 2), 'batch_det')],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestDet(testing.FunctionTestCase):
-
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 5e-3, 'rtol': 5e-3}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 5e-3,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
         else:
             self.check_backward_options = {'atol': 5e-4, 'rtol': 5e-4}
             self.check_double_backward_options = {'atol': 1e-3, 'rtol': 1e-3}
@@ -39,17 +48,17 @@ class TestDet(testing.FunctionTestCase):
     def generate_inputs(self):
         shape, _ = self.shape_fn
         x = numpy.eye(shape[-1]) + numpy.random.uniform(-0.3, 0.3, shape)
-        return x.astype(self.dtype),
+        return (x.astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return getattr(F, self.shape_fn[1])(x),
+        (x,) = inputs
+        return (getattr(F, self.shape_fn[1])(x),)
 
     def forward_expected(self, inputs):
-        x, = inputs
+        (x,) = inputs
         flat = x.astype(numpy.float64).reshape((-1,) + x.shape[-2:])
         y = numpy.array([_det_by_expansion(m) for m in flat])
-        return y.reshape(x.shape[:-2]).astype(self.dtype),
+        return (y.reshape(x.shape[:-2]).astype(self.dtype),)
 
 
 def test_det_of_singular_matrix_is_zero_and_has_no_gradient():
@@ -59,9 +68,15 @@ def test_det_of_singular_matrix_is_zero_and_has_no_gradient():
         gradient_check.check_backward(F.det, x, numpy.float32(1))
 
 
-@pytest.mark.parametrize('fn,shape', [
-    ('det', (1, 2, 2)), ('det', (2, 3)), ('batch_det', (2, 2)),
-    ('batch_det', (1, 2, 3))])
+@pytest.mark.parametrize(
+    'fn,shape',
+    [
+        ('det', (1, 2, 2)),
+        ('det', (2, 3)),
+        ('batch_det', (2, 2)),
+        ('batch_det', (1, 2, 3)),
+    ],
+)
 def test_bad_shape_is_invalid(fn, shape):
     name = 'BatchDet' if fn == 'batch_det' else 'Det'
     with pytest.raises(type_check.InvalidType, match=name):

@@ -13,58 +13,71 @@ def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-2,
+            'rtol': 5e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 2e-2, 'rtol': 5e-2}
+            'dtype': numpy.float64,
+            'atol': 2e-2,
+            'rtol': 5e-2,
+        }
     elif test.dtype == numpy.float32:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-3,
+            'rtol': 1e-2,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'subscripts_shapes': [
-        ('ij,jk->ik', [(2, 3), (3, 4)]),
-        ('ij,jk', [(2, 3), (3, 4)]),
-        ('bij,bjk->bik', [(2, 3, 4), (2, 4, 2)]),
-        ('ij,ik,jkl->il', [(3, 2), (3, 4), (2, 4, 2)]),
-        ('...j,...k,jkl', [(3, 2), (3, 4), (2, 4, 2)]),
-        ('...ij,jk->...ik', [(2, 2, 3), (3, 4)]),
-        ('i,j->ij', [(3,), (4,)]),
-        ('i,i', [(3,), (3,)]),
-        ('ij,k->k', [(2, 3), (4,)]),
-        ('ii->i', [(3, 3)]),
-        ('ii', [(3, 3)]),
-        ('iji->j', [(3, 2, 3)]),
-        ('iij,j->ij', [(3, 3, 2), (2,)]),
-        ('ij->', [(2, 3)]),
-        ('ij->ji', [(2, 3)]),
-        ('i...->...', [(3, 2, 4)]),
-        ('Ab,bC->CA', [(2, 3), (3, 4)]),
-    ],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'subscripts_shapes': [
+                ('ij,jk->ik', [(2, 3), (3, 4)]),
+                ('ij,jk', [(2, 3), (3, 4)]),
+                ('bij,bjk->bik', [(2, 3, 4), (2, 4, 2)]),
+                ('ij,ik,jkl->il', [(3, 2), (3, 4), (2, 4, 2)]),
+                ('...j,...k,jkl', [(3, 2), (3, 4), (2, 4, 2)]),
+                ('...ij,jk->...ik', [(2, 2, 3), (3, 4)]),
+                ('i,j->ij', [(3,), (4,)]),
+                ('i,i', [(3,), (3,)]),
+                ('ij,k->k', [(2, 3), (4,)]),
+                ('ii->i', [(3, 3)]),
+                ('ii', [(3, 3)]),
+                ('iji->j', [(3, 2, 3)]),
+                ('iij,j->ij', [(3, 3, 2), (2,)]),
+                ('ij->', [(2, 3)]),
+                ('ij->ji', [(2, 3)]),
+                ('i...->...', [(3, 2, 4)]),
+                ('Ab,bC->CA', [(2, 3), (3, 4)]),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestEinSum(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
     def generate_inputs(self):
         _, shapes = self.subscripts_shapes
-        return tuple(numpy.random.uniform(-1, 1, s).astype(self.dtype)
-                     for s in shapes)
+        return tuple(numpy.random.uniform(-1, 1, s).astype(self.dtype) for s in shapes)
 
     def forward(self, inputs, device):
         subscripts, _ = self.subscripts_shapes
-        return F.einsum(subscripts, *inputs),
+        return (F.einsum(subscripts, *inputs),)
 
     def forward_expected(self, inputs):
         subscripts, _ = self.subscripts_shapes
-        y = numpy.einsum(
-            subscripts, *[x.astype(numpy.float64) for x in inputs])
-        return numpy.asarray(y, self.dtype),
+        y = numpy.einsum(subscripts, *[x.astype(numpy.float64) for x in inputs])
+        return (numpy.asarray(y, self.dtype),)
 
 
 def test_sublist_format():
@@ -86,30 +99,33 @@ def test_mixed_dtypes():
     F.sum(y).backward()
     assert a.grad.dtype == numpy.float16
     assert b.grad.dtype == numpy.float32
-    numpy.testing.assert_array_equal(b.grad, [2., 2., 2.])
+    numpy.testing.assert_array_equal(b.grad, [2.0, 2.0, 2.0])
 
 
 def test_gradient_of_a_diagonal_fills_the_diagonal():
     x = chainerlite.Variable(numpy.zeros((3, 3)))
     y = F.einsum('ii->i', x)
-    y.grad = numpy.array([1., 2., 3.])
+    y.grad = numpy.array([1.0, 2.0, 3.0])
     y.backward()
-    numpy.testing.assert_array_equal(x.grad, numpy.diag([1., 2., 3.]))
+    numpy.testing.assert_array_equal(x.grad, numpy.diag([1.0, 2.0, 3.0]))
 
 
-@pytest.mark.parametrize('args, message', [
-    ((), 'no input operands'),
-    (('ij,jk->ik', numpy.ones((2, 3))), 'number of einsum subscripts'),
-    (('ij->k', numpy.ones((2, 3))), 'output character k'),
-    (('ij->i->j', numpy.ones((2, 3))), "one '->'"),
-    (('i-j', numpy.ones((2, 3))), "one '->'"),
-    (('i..j', numpy.ones((2, 3))), 'invalid ellipses'),
-    (('i$', numpy.ones((2, 3))), 'not a valid symbol'),
-    (('ij->ii', numpy.ones((2, 3))), 'repeat'),
-    (('...i->i', numpy.ones((2, 3))), 'summing over Ellipsis'),
-    (('i,i->...', numpy.ones(2), numpy.ones(2)), 'no input has'),
-    ((numpy.ones(3), [52]), 'out of range'),
-])
+@pytest.mark.parametrize(
+    'args, message',
+    [
+        ((), 'no input operands'),
+        (('ij,jk->ik', numpy.ones((2, 3))), 'number of einsum subscripts'),
+        (('ij->k', numpy.ones((2, 3))), 'output character k'),
+        (('ij->i->j', numpy.ones((2, 3))), "one '->'"),
+        (('i-j', numpy.ones((2, 3))), "one '->'"),
+        (('i..j', numpy.ones((2, 3))), 'invalid ellipses'),
+        (('i$', numpy.ones((2, 3))), 'not a valid symbol'),
+        (('ij->ii', numpy.ones((2, 3))), 'repeat'),
+        (('...i->i', numpy.ones((2, 3))), 'summing over Ellipsis'),
+        (('i,i->...', numpy.ones(2), numpy.ones(2)), 'no input has'),
+        ((numpy.ones(3), [52]), 'out of range'),
+    ],
+)
 def test_malformed_subscripts(args, message):
     with pytest.raises(ValueError, match='einsum: .*' + message):
         F.einsum(*args)
@@ -126,39 +142,47 @@ def test_sublist_of_other_items():
         F.einsum(numpy.ones(3), ['a'])
 
 
-@pytest.mark.parametrize('subscripts, shapes, dtype', [
-    ('ij,jk', [(2, 3), (4, 2)], numpy.float32),
-    ('ijk', [(2, 3)], numpy.float32),
-    ('ii', [(2, 3)], numpy.float32),
-    ('ij', [(2, 3)], numpy.int32),
-])
+@pytest.mark.parametrize(
+    'subscripts, shapes, dtype',
+    [
+        ('ij,jk', [(2, 3), (4, 2)], numpy.float32),
+        ('ijk', [(2, 3)], numpy.float32),
+        ('ii', [(2, 3)], numpy.float32),
+        ('ij', [(2, 3)], numpy.int32),
+    ],
+)
 def test_invalid_operands(subscripts, shapes, dtype):
     xs = [numpy.ones(s, dtype) for s in shapes]
     with pytest.raises(type_check.InvalidType, match='EinSum'):
         F.einsum(subscripts, *xs)
 
 
-@pytest.mark.parametrize('subscripts, shapes, out_shape, expected', [
-    ('i->ii', [(3,)], (3, 3), lambda x: numpy.diag(x)),
-    ('->i', [()], (3,), lambda x: numpy.full(3, x)),
-    (',i->ij', [(), (2,)], (2, 3),
-     lambda a, b: numpy.repeat((a * b)[:, None], 3, axis=1)),
-    (',ij->i', [(), (3, 4)], (3,), lambda a, b: a * b.sum(1)),
-])
+@pytest.mark.parametrize(
+    'subscripts, shapes, out_shape, expected',
+    [
+        ('i->ii', [(3,)], (3, 3), lambda x: numpy.diag(x)),
+        ('->i', [()], (3,), lambda x: numpy.full(3, x)),
+        (
+            ',i->ij',
+            [(), (2,)],
+            (2, 3),
+            lambda a, b: numpy.repeat((a * b)[:, None], 3, axis=1),
+        ),
+        (',ij->i', [(), (3, 4)], (3,), lambda a, b: a * b.sum(1)),
+    ],
+)
 def test_diag_einsum(subscripts, shapes, out_shape, expected):
     in_sub, out_sub = subscripts.split('->')
     xs = [numpy.random.uniform(-1, 1, s) for s in shapes]
 
     def f(*xs):
-        return einsum_module.DiagEinSum(in_sub, out_sub, out_shape).apply(
-            xs)[0]
+        return einsum_module.DiagEinSum(in_sub, out_sub, out_shape).apply(xs)[0]
 
     numpy.testing.assert_allclose(f(*xs).array, expected(*xs))
     gy = numpy.random.uniform(-1, 1, out_shape)
     ggxs = [numpy.random.uniform(-1, 1, s) for s in shapes]
     gradient_check.check_backward(f, xs, gy, atol=1e-4, rtol=1e-4)
-    gradient_check.check_double_backward(f, xs, gy, ggxs, atol=1e-4,
-                                         rtol=1e-4)
+    gradient_check.check_double_backward(f, xs, gy, ggxs, atol=1e-4, rtol=1e-4)
 
 
 def test_diag_einsum_needs_the_output_shape():

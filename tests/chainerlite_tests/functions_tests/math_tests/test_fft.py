@@ -14,23 +14,33 @@ def _dft(z, sign):
     return z @ w.T
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(4,), (2, 3)],
-    'dtype': [numpy.float32, numpy.float64],
-    'method': ['fft', 'ifft'],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape': [(4,), (2, 3)],
+            'dtype': [numpy.float32, numpy.float64],
+            'method': ['fft', 'ifft'],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestFFT(testing.FunctionTestCase):
-
     def setUp(self):
         self.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         self.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
 
     def generate_inputs(self):
-        return tuple(numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
-                     for _ in range(2))
+        return tuple(
+            numpy.random.uniform(-1, 1, self.shape).astype(self.dtype) for _ in range(2)
+        )
 
     def forward(self, inputs, device):
         return getattr(F, self.method)(inputs)

@@ -6,26 +6,46 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'shapes': [((), ()), ((3, 2), (3, 2)), ((3, 2), (2,)), ((3, 1), (1, 2)),
-               ((), (2,))],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shapes': [
+                ((), ()),
+                ((3, 2), (3, 2)),
+                ((3, 2), (2,)),
+                ((3, 1), (1, 2)),
+                ((), (2,)),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestFmod(testing.FunctionTestCase):
-
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 5e-3,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 5e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
         # fmod jumps where x / divisor is an integer: stay away from there.
@@ -41,18 +61,21 @@ class TestFmod(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         x, divisor = inputs
-        return F.fmod(x, divisor),
+        return (F.fmod(x, divisor),)
 
     def forward_expected(self, inputs):
         x, divisor = inputs
-        return numpy.fmod(x, divisor),
+        return (numpy.fmod(x, divisor),)
 
 
-@pytest.mark.parametrize('x, divisor', [
-    (numpy.ones(3, numpy.int32), numpy.ones(3, numpy.int32)),
-    (numpy.ones(3, numpy.float32), numpy.ones(3, numpy.float64)),
-    (numpy.ones(3, numpy.float32), numpy.ones(2, numpy.float32)),
-])
+@pytest.mark.parametrize(
+    'x, divisor',
+    [
+        (numpy.ones(3, numpy.int32), numpy.ones(3, numpy.int32)),
+        (numpy.ones(3, numpy.float32), numpy.ones(3, numpy.float64)),
+        (numpy.ones(3, numpy.float32), numpy.ones(2, numpy.float32)),
+    ],
+)
 def test_invalid_inputs(x, divisor):
     with pytest.raises(type_check.InvalidType, match='fmod'):
         F.fmod(x, divisor)

@@ -11,12 +11,13 @@ from chainerlite.utils import type_check
 
 try:
     import scipy  # NOQA
+
     _have_scipy = True
 except ImportError:
     _have_scipy = False
 
 needs_scipy = pytest.mark.skipif(not _have_scipy, reason='needs SciPy')
-X = numpy.array([[0.3, 1., 2.5], [4., 7.2, 10.]])
+X = numpy.array([[0.3, 1.0, 2.5], [4.0, 7.2, 10.0]])
 
 
 def _lgamma_ref(x):
@@ -39,10 +40,9 @@ def test_lgamma_digamma_polygamma_forward(dtype):
     numpy.testing.assert_allclose(F.digamma(x).array, psi, rtol=1e-5)
     n = numpy.zeros(X.shape, numpy.int32)
     numpy.testing.assert_allclose(F.polygamma(n, x).array, psi, rtol=1e-5)
-    k = numpy.arange(100000.)[:, None, None]
-    trigamma = (1 / (X + k) ** 2).sum(0) + 1 / (X + 100000.)
-    numpy.testing.assert_allclose(
-        F.polygamma(n + 1, x).array, trigamma, rtol=1e-4)
+    k = numpy.arange(100000.0)[:, None, None]
+    trigamma = (1 / (X + k) ** 2).sum(0) + 1 / (X + 100000.0)
+    numpy.testing.assert_allclose(F.polygamma(n + 1, x).array, trigamma, rtol=1e-4)
 
 
 @needs_scipy
@@ -51,11 +51,11 @@ def test_backward_and_double_backward():
     ggx = numpy.full(X.shape, -0.3)
     for f in (F.lgamma, F.digamma):
         gradient_check.check_backward(f, X, gy, atol=1e-4, rtol=1e-4)
-        gradient_check.check_double_backward(f, X, gy, ggx,
-                                             atol=1e-3, rtol=1e-3)
+        gradient_check.check_double_backward(f, X, gy, ggx, atol=1e-3, rtol=1e-3)
     n = numpy.ones(X.shape, numpy.int32)
     gradient_check.check_backward(
-        lambda x: F.polygamma(n, x), X, gy, atol=1e-4, rtol=1e-4)
+        lambda x: F.polygamma(n, x), X, gy, atol=1e-4, rtol=1e-4
+    )
 
 
 @pytest.mark.skipif(_have_scipy, reason='SciPy is installed')

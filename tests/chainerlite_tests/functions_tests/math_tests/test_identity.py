@@ -31,7 +31,6 @@ def test_output_is_new_node():
 def test_backward_and_double_backward():
     xs = (numpy.random.uniform(-1, 1, (2, 3)), numpy.random.uniform(-1, 1, 4))
     gys = (numpy.random.uniform(-1, 1, (2, 3)), numpy.random.uniform(-1, 1, 4))
-    ggxs = (numpy.random.uniform(-1, 1, (2, 3)),
-            numpy.random.uniform(-1, 1, 4))
+    ggxs = (numpy.random.uniform(-1, 1, (2, 3)), numpy.random.uniform(-1, 1, 4))
     gradient_check.check_backward(F.identity, xs, gys)
     gradient_check.check_double_backward(F.identity, xs, gys, ggxs)

@@ -6,20 +6,29 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-    'shape_fn': [((1, 1), 'inv'), ((4, 4), 'inv'), ((3, 4, 4), 'batch_inv')],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+            'shape_fn': [((1, 1), 'inv'), ((4, 4), 'inv'), ((3, 4, 4), 'batch_inv')],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestInv(testing.FunctionTestCase):
-
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 5e-3}
+                'dtype': numpy.float64,
+                'atol': 5e-3,
+                'rtol': 5e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 5e-3}
+                'dtype': numpy.float64,
+                'atol': 5e-3,
+                'rtol': 5e-3,
+            }
         else:
             self.check_backward_options = {'atol': 5e-4, 'rtol': 5e-4}
             self.check_double_backward_options = {'atol': 5e-4, 'rtol': 5e-4}
@@ -27,25 +36,31 @@ class TestInv(testing.FunctionTestCase):
     def generate_inputs(self):
         shape, _ = self.shape_fn
         x = numpy.eye(shape[-1]) + numpy.random.uniform(-0.1, 0.1, shape)
-        return x.astype(self.dtype),
+        return (x.astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return getattr(F, self.shape_fn[1])(x),
+        (x,) = inputs
+        return (getattr(F, self.shape_fn[1])(x),)
 
     def forward_expected(self, inputs):
-        x, = inputs
+        (x,) = inputs
         x = x.astype(numpy.float64)
         # Cofactor-free reference: solve A Y = I for each matrix.
         flat = x.reshape((-1,) + x.shape[-2:])
         eye = numpy.eye(x.shape[-1])
         y = numpy.stack([numpy.linalg.solve(m, eye) for m in flat])
-        return y.reshape(x.shape).astype(self.dtype),
+        return (y.reshape(x.shape).astype(self.dtype),)
 
 
-@pytest.mark.parametrize('fn,shape', [
-    ('inv', (1, 2, 2)), ('inv', (2, 3)), ('batch_inv', (2, 2)),
-    ('batch_inv', (1, 2, 3))])
+@pytest.mark.parametrize(
+    'fn,shape',
+    [
+        ('inv', (1, 2, 2)),
+        ('inv', (2, 3)),
+        ('batch_inv', (2, 2)),
+        ('batch_inv', (1, 2, 3)),
+    ],
+)
 def test_bad_shape_is_invalid(fn, shape):
     name = 'BatchInv' if fn == 'batch_inv' else 'Inv'
     with pytest.raises(type_check.InvalidType, match=name):

@@ -65,14 +65,17 @@ def test_variable_matmul_operator():
     numpy.testing.assert_allclose((a @ b).array, a.array @ b.array)
 
 
-@pytest.mark.parametrize('a_shape, b_shape, transa, transb', [
-    ((3, 2), (3, 4), False, False),
-    ((3, 2), (2, 4), True, False),
-    ((3, 2), (2, 4), False, True),
-    ((3,), (2,), False, False),
-    ((2, 3, 2), (4, 2, 3), False, False),
-    ((), (2,), False, False),
-])
+@pytest.mark.parametrize(
+    'a_shape, b_shape, transa, transb',
+    [
+        ((3, 2), (3, 4), False, False),
+        ((3, 2), (2, 4), True, False),
+        ((3, 2), (2, 4), False, True),
+        ((3,), (2,), False, False),
+        ((2, 3, 2), (4, 2, 3), False, False),
+        ((), (2,), False, False),
+    ],
+)
 def test_invalid_shapes(a_shape, b_shape, transa, transb):
     a = numpy.zeros(a_shape, numpy.float32)
     b = numpy.zeros(b_shape, numpy.float32)
@@ -80,10 +83,9 @@ def test_invalid_shapes(a_shape, b_shape, transa, transb):
         F.matmul(a, b, transa=transa, transb=transb)
 
 
-@pytest.mark.parametrize('a_dtype, b_dtype', [
-    (numpy.float32, numpy.float64),
-    (numpy.int32, numpy.int32),
-])
+@pytest.mark.parametrize(
+    'a_dtype, b_dtype', [(numpy.float32, numpy.float64), (numpy.int32, numpy.int32)]
+)
 def test_invalid_dtypes(a_dtype, b_dtype):
     with pytest.raises(type_check.InvalidType):
         F.matmul(numpy.zeros((2, 2), a_dtype), numpy.zeros((2, 2), b_dtype))

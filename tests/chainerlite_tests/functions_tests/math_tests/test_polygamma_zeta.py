@@ -26,5 +26,6 @@ def test_zeta_without_scipy_raises_import_error(monkeypatch):
 
 def test_polygamma_checks_the_order_dtype():
     from chainerlite.utils import type_check
+
     with pytest.raises(type_check.InvalidType, match='polygamma'):
         F.polygamma(numpy.zeros(3, numpy.float32), numpy.ones(3, numpy.float32))

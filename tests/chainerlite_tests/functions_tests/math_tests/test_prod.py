@@ -7,28 +7,49 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'shape_axis': [((), None), ((3, 4), None), ((3, 4), 0), ((2, 3, 2), -1),
-                   ((2, 3, 2), (0, 2)), ((2, 3), ())],
-    'keepdims': [False, True],
-    'zeros': [0, 1, 2],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape_axis': [
+                ((), None),
+                ((3, 4), None),
+                ((3, 4), 0),
+                ((2, 3, 2), -1),
+                ((2, 3, 2), (0, 2)),
+                ((2, 3), ()),
+            ],
+            'keepdims': [False, True],
+            'zeros': [0, 1, 2],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestProd(testing.FunctionTestCase):
-
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-3, 'rtol': 1e-2}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 5e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 5e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
         shape, _ = self.shape_axis
@@ -36,46 +57,45 @@ class TestProd(testing.FunctionTestCase):
         x *= numpy.random.choice([-1, 1], shape)
         # Zeros at the first flat positions: with several reduced axes or
         # the last one, two zeros share a slice.
-        x.ravel()[:min(self.zeros, x.size)] = 0
-        return x.astype(self.dtype),
+        x.ravel()[: min(self.zeros, x.size)] = 0
+        return (x.astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
+        (x,) = inputs
         _, axis = self.shape_axis
-        return F.prod(x, axis=axis, keepdims=self.keepdims),
+        return (F.prod(x, axis=axis, keepdims=self.keepdims),)
 
     def forward_expected(self, inputs):
-        x, = inputs
+        (x,) = inputs
         _, axis = self.shape_axis
         y = x.astype(numpy.float64).prod(axis=axis, keepdims=self.keepdims)
-        return numpy.asarray(y, self.dtype),
+        return (numpy.asarray(y, self.dtype),)
 
 
 def test_gradient_with_zeros_is_exact():
-    x = chainerlite.Variable(numpy.array([[2., 0., 3.], [0., 0., 5.]]))
+    x = chainerlite.Variable(numpy.array([[2.0, 0.0, 3.0], [0.0, 0.0, 5.0]]))
     y = F.prod(x, axis=1)
     F.sum(y).backward()
-    numpy.testing.assert_array_equal(x.grad, [[0., 6., 0.], [0., 0., 0.]])
+    numpy.testing.assert_array_equal(x.grad, [[0.0, 6.0, 0.0], [0.0, 0.0, 0.0]])
 
 
 @pytest.mark.parametrize('axis', [None, (0, 1), (1, 2)])
 def test_gradient_of_empty_array_over_several_axes(axis):
     x = chainerlite.Variable(numpy.ones((3, 1, 0), numpy.float32))
     y = F.prod(x, axis=axis)
-    numpy.testing.assert_array_equal(
-        y.array, numpy.prod(x.array, axis=axis))
+    numpy.testing.assert_array_equal(y.array, numpy.prod(x.array, axis=axis))
     F.sum(y).backward()
     assert x.grad.shape == (3, 1, 0)
 
 
 def test_third_order_gradient():
-    x = chainerlite.Variable(numpy.array([2., 3., 0., 5.]))
-    g1, = chainerlite.grad([F.prod(x)], [x], enable_double_backprop=True)
-    numpy.testing.assert_array_equal(g1.array, [0., 0., 30., 0.])
-    g2, = chainerlite.grad([g1[0]], [x], enable_double_backprop=True)
-    numpy.testing.assert_array_equal(g2.array, [0., 0., 15., 0.])
-    g3, = chainerlite.grad([g2[2]], [x])
-    numpy.testing.assert_array_equal(g3.array, [0., 5., 0., 3.])
+    x = chainerlite.Variable(numpy.array([2.0, 3.0, 0.0, 5.0]))
+    (g1,) = chainerlite.grad([F.prod(x)], [x], enable_double_backprop=True)
+    numpy.testing.assert_array_equal(g1.array, [0.0, 0.0, 30.0, 0.0])
+    (g2,) = chainerlite.grad([g1[0]], [x], enable_double_backprop=True)
+    numpy.testing.assert_array_equal(g2.array, [0.0, 0.0, 15.0, 0.0])
+    (g3,) = chainerlite.grad([g2[2]], [x])
+    numpy.testing.assert_array_equal(g3.array, [0.0, 5.0, 0.0, 3.0])
 
 
 @pytest.mark.parametrize('axis', [2, -3, (0, 2)])

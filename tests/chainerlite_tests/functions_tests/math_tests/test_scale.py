@@ -7,53 +7,69 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'shapes_axis': [
-        ((2, 3, 4), (3,), 1),
-        ((2, 3, 4), (3, 4), 1),
-        ((2, 3, 4), (2,), 0),
-        ((2, 3, 4), (4,), 2),
-        ((2, 3), (2, 3), 0),
-    ],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shapes_axis': [
+                ((2, 3, 4), (3,), 1),
+                ((2, 3, 4), (3, 4), 1),
+                ((2, 3, 4), (2,), 0),
+                ((2, 3, 4), (4,), 2),
+                ((2, 3), (2, 3), 0),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestScale(testing.FunctionTestCase):
-
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 5e-3,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 5e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
         x_shape, y_shape, _ = self.shapes_axis
-        return tuple(numpy.random.uniform(-1, 1, shape).astype(self.dtype)
-                     for shape in (x_shape, y_shape))
+        return tuple(
+            numpy.random.uniform(-1, 1, shape).astype(self.dtype)
+            for shape in (x_shape, y_shape)
+        )
 
     def forward(self, inputs, device):
         x, y = inputs
-        return F.scale(x, y, axis=self.shapes_axis[2]),
+        return (F.scale(x, y, axis=self.shapes_axis[2]),)
 
     def forward_expected(self, inputs):
         x, y = inputs
         axis = self.shapes_axis[2]
         y = y.reshape((1,) * axis + y.shape + (1,) * (x.ndim - axis - y.ndim))
-        return x * y,
+        return (x * y,)
 
 
 def test_axis_defaults_to_one():
     x = numpy.random.uniform(-1, 1, (2, 3, 2)).astype(numpy.float32)
     y = numpy.random.uniform(-1, 1, 3).astype(numpy.float32)
-    numpy.testing.assert_array_equal(
-        F.scale(x, y).array, x * y[:, None])
+    numpy.testing.assert_array_equal(F.scale(x, y).array, x * y[:, None])
 
 
 @pytest.mark.parametrize('y_shape, axis', [((4,), 1), ((3, 2), 1), ((5,), 0)])

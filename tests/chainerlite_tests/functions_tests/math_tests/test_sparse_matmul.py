@@ -26,8 +26,9 @@ def _product_by_loops(a, b):
     for t in range(n):
         for i in range(a3.shape[1]):
             for j in range(b3.shape[2]):
-                out[t, i, j] = sum(a3[t, i, k] * b3[t, k, j]
-                                   for k in range(a3.shape[2]))
+                out[t, i, j] = sum(
+                    a3[t, i, k] * b3[t, k, j] for k in range(a3.shape[2])
+                )
     return out if a.ndim == 3 or b.ndim == 3 else out[0]
 
 
@@ -36,15 +37,18 @@ def _shape(shape, trans, nbatch):
     return ((nbatch,) if nbatch else ()) + shape
 
 
-@testing.parameterize(*testing.product({
-    'transa': [False, True],
-    'transb': [False, True],
-    'nbatch': [0, 3],
-    'dtypes': [(numpy.float32, numpy.float32), (numpy.float16, numpy.float64)],
-    'sparse_side': ['a', 'b'],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'transa': [False, True],
+            'transb': [False, True],
+            'nbatch': [0, 3],
+            'dtypes': [(numpy.float32, numpy.float32), (numpy.float16, numpy.float64)],
+            'sparse_side': ['a', 'b'],
+        }
+    )
+)
 class TestSparseMatmul:
-
     def setup_method(self):
         m, k, n = 2, 4, 3
         a_dtype, b_dtype = self.dtypes
@@ -57,26 +61,30 @@ class TestSparseMatmul:
 
     def test_forward(self):
         if self.sparse_side == 'a':
-            c = F.sparse_matmul(utils.to_coo(self.a), self.b,
-                                transa=self.transa, transb=self.transb)
+            c = F.sparse_matmul(
+                utils.to_coo(self.a), self.b, transa=self.transa, transb=self.transb
+            )
         else:
-            c = F.sparse_matmul(self.a, utils.to_coo(self.b),
-                                transa=self.transa, transb=self.transb)
-        expected = _product_by_loops(self._op(self.a, self.transa),
-                                     self._op(self.b, self.transb))
+            c = F.sparse_matmul(
+                self.a, utils.to_coo(self.b), transa=self.transa, transb=self.transb
+            )
+        expected = _product_by_loops(
+            self._op(self.a, self.transa), self._op(self.b, self.transb)
+        )
         assert c.dtype == self.c_dtype
         testing.assert_allclose(c.array, expected, atol=1e-3, rtol=1e-3)
 
     def test_backward(self):
-        sparse, dense = (self.a, self.b) if self.sparse_side == 'a' else (
-            self.b, self.a)
+        sparse, dense = (
+            (self.a, self.b) if self.sparse_side == 'a' else (self.b, self.a)
+        )
         sp = utils.to_coo(sparse)
         if self.sparse_side == 'a':
-            node_args = dict(transa=self.transa, transb=self.transb,
-                             transc=False)
+            node_args = dict(transa=self.transa, transb=self.transb, transc=False)
         else:
-            node_args = dict(transa=not self.transb, transb=not self.transa,
-                             transc=True)
+            node_args = dict(
+                transa=not self.transb, transb=not self.transa, transc=True
+            )
 
         def op(data, dense):
             node = CooMatMul(sp.row, sp.col, sp.shape, sp.order, **node_args)
@@ -89,9 +97,12 @@ class TestSparseMatmul:
         opts = {'atol': 1e-2, 'rtol': 1e-2, 'dtype': numpy.float64}
         gradient_check.check_backward(op, (sp.data.array, dense), gc, **opts)
         gradient_check.check_double_backward(
-            op, (sp.data.array, dense), gc,
+            op,
+            (sp.data.array, dense),
+            gc,
             (gg_data.astype(sp.data.dtype), gg_dense.astype(dense.dtype)),
-            **opts)
+            **opts,
+        )
 
 
 def test_batches_of_sparse_and_dense_go_together():

@@ -6,36 +6,48 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(), (3, 2)],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {'shape': [(), (3, 2)], 'dtype': [numpy.float16, numpy.float32, numpy.float64]}
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestSquare(testing.FunctionTestCase):
-
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 5e-3,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 5e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
-        return numpy.random.uniform(-1, 1, self.shape).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, self.shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.square(x),
+        (x,) = inputs
+        return (F.square(x),)
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return numpy.square(x),
+        (x,) = inputs
+        return (numpy.square(x),)
 
 
 def test_integer_input_is_invalid():

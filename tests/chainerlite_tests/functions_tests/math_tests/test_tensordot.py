@@ -6,69 +6,84 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'shapes_axes': [
-        (((5, 3, 2), (3, 2, 4)), 2),
-        (((5, 3, 2), (3, 2, 4)), ([1], [0])),
-        (((3, 4, 2), (2, 3)), ([0, 2], [1, 0])),
-        (((3, 4), (4, 3)), ((1, 0), (0, 1))),
-        (((3, 4), (4, 2)), (-1, 0)),
-        (((2, 3), (4,)), 0),
-        (((3,), (3,)), 1),
-    ],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shapes_axes': [
+                (((5, 3, 2), (3, 2, 4)), 2),
+                (((5, 3, 2), (3, 2, 4)), ([1], [0])),
+                (((3, 4, 2), (2, 3)), ([0, 2], [1, 0])),
+                (((3, 4), (4, 3)), ((1, 0), (0, 1))),
+                (((3, 4), (4, 2)), (-1, 0)),
+                (((2, 3), (4,)), 0),
+                (((3,), (3,)), 1),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestTensorDot(testing.FunctionTestCase):
-
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 5e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 2e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 2e-2,
+                'rtol': 5e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
         shapes, _ = self.shapes_axes
-        return tuple(numpy.random.uniform(-1, 1, s).astype(self.dtype)
-                     for s in shapes)
+        return tuple(numpy.random.uniform(-1, 1, s).astype(self.dtype) for s in shapes)
 
     def forward(self, inputs, device):
         a, b = inputs
         _, axes = self.shapes_axes
-        return F.tensordot(a, b, axes=axes),
+        return (F.tensordot(a, b, axes=axes),)
 
     def forward_expected(self, inputs):
         a, b = inputs
         _, axes = self.shapes_axes
-        y = numpy.tensordot(a.astype(numpy.float64), b.astype(numpy.float64),
-                            axes=axes)
-        return numpy.asarray(y, self.dtype),
+        y = numpy.tensordot(a.astype(numpy.float64), b.astype(numpy.float64), axes=axes)
+        return (numpy.asarray(y, self.dtype),)
 
 
 def test_default_axes_is_2():
     a = numpy.random.uniform(-1, 1, (2, 3, 4))
     b = numpy.random.uniform(-1, 1, (3, 4, 5))
-    numpy.testing.assert_allclose(
-        F.tensordot(a, b).array, numpy.tensordot(a, b))
+    numpy.testing.assert_allclose(F.tensordot(a, b).array, numpy.tensordot(a, b))
 
 
-@pytest.mark.parametrize('a_shape, b_shape, axes, error, message', [
-    ((2, 3), (4, 3), 1, ValueError, 'shape mismatch'),
-    ((2, 3), (3,), 'x', TypeError, 'pair of sequence'),
-    ((2, 3), (3,), ([1],), ValueError, 'pair of sequence'),
-    ((2, 3), (3,), ([1, 0], [0]), ValueError, 'axes count mismatch'),
-    ((2, 3), (3,), 2, ValueError, 'dot-axes count'),
-    ((2, 3), (3,), -1, ValueError, 'not be negative'),
-    ((2, 3), (3,), ([2], [0]), ValueError, 'out of range'),
-    ((3, 3), (3, 3), ([0, 0], [0, 1]), ValueError, 'repeated'),
-])
+@pytest.mark.parametrize(
+    'a_shape, b_shape, axes, error, message',
+    [
+        ((2, 3), (4, 3), 1, ValueError, 'shape mismatch'),
+        ((2, 3), (3,), 'x', TypeError, 'pair of sequence'),
+        ((2, 3), (3,), ([1],), ValueError, 'pair of sequence'),
+        ((2, 3), (3,), ([1, 0], [0]), ValueError, 'axes count mismatch'),
+        ((2, 3), (3,), 2, ValueError, 'dot-axes count'),
+        ((2, 3), (3,), -1, ValueError, 'not be negative'),
+        ((2, 3), (3,), ([2], [0]), ValueError, 'out of range'),
+        ((3, 3), (3, 3), ([0, 0], [0, 1]), ValueError, 'repeated'),
+    ],
+)
 def test_invalid_axes(a_shape, b_shape, axes, error, message):
     a = numpy.ones(a_shape, numpy.float32)
     b = numpy.ones(b_shape, numpy.float32)

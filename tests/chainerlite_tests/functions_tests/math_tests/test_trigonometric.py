@@ -20,49 +20,71 @@ def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-2,
+            'rtol': 5e-2,
+        }
     elif test.dtype == numpy.float32:
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-3,
+            'rtol': 1e-2,
+        }
 
 
-@testing.parameterize(*testing.product({
-    'name': sorted(FUNCTIONS),
-    'shape': [(), (3, 2)],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'name': sorted(FUNCTIONS),
+            'shape': [(), (3, 2)],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestUnaryTrigonometric(testing.FunctionTestCase):
-
     def setUp(self):
         self.function, self.reference, self.bounds = FUNCTIONS[self.name]
         _tolerances(self)
 
     def generate_inputs(self):
-        return numpy.random.uniform(*self.bounds, self.shape).astype(
-            self.dtype),
+        return (numpy.random.uniform(*self.bounds, self.shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return self.function(x),
+        (x,) = inputs
+        return (self.function(x),)
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return self.reference(x),
+        (x,) = inputs
+        return (self.reference(x),)
 
 
-@testing.parameterize(*testing.product({
-    'shapes': [((), ()), ((3, 2), (3, 2)), ((3, 2), (2,)), ((3, 1), (1, 2)),
-               ((), (2,))],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shapes': [
+                ((), ()),
+                ((3, 2), (3, 2)),
+                ((3, 2), (2,)),
+                ((3, 1), (1, 2)),
+                ((), (2,)),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestArctan2(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
@@ -76,18 +98,19 @@ class TestArctan2(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         x1, x2 = inputs
-        return F.arctan2(x1, x2),
+        return (F.arctan2(x1, x2),)
 
     def forward_expected(self, inputs):
         x1, x2 = inputs
-        return numpy.arctan2(x1, x2),
+        return (numpy.arctan2(x1, x2),)
 
 
 def test_arctan2_quadrants():
-    x1 = numpy.array([1., 1., -1., -1.])
-    x2 = numpy.array([1., -1., -1., 1.])
+    x1 = numpy.array([1.0, 1.0, -1.0, -1.0])
+    x2 = numpy.array([1.0, -1.0, -1.0, 1.0])
     numpy.testing.assert_allclose(
-        F.arctan2(x1, x2).array / numpy.pi, [0.25, 0.75, -0.75, -0.25])
+        F.arctan2(x1, x2).array / numpy.pi, [0.25, 0.75, -0.75, -0.25]
+    )
 
 
 @pytest.mark.parametrize('name', sorted(FUNCTIONS))
@@ -96,11 +119,14 @@ def test_integer_input_is_invalid(name):
         FUNCTIONS[name][0](numpy.arange(3, dtype=numpy.int32))
 
 
-@pytest.mark.parametrize('x1, x2', [
-    (numpy.zeros(3, numpy.int32), numpy.ones(3, numpy.int32)),
-    (numpy.zeros(3, numpy.float32), numpy.ones(3, numpy.float64)),
-    (numpy.zeros(3, numpy.float32), numpy.ones(2, numpy.float32)),
-])
+@pytest.mark.parametrize(
+    'x1, x2',
+    [
+        (numpy.zeros(3, numpy.int32), numpy.ones(3, numpy.int32)),
+        (numpy.zeros(3, numpy.float32), numpy.ones(3, numpy.float64)),
+        (numpy.zeros(3, numpy.float32), numpy.ones(2, numpy.float32)),
+    ],
+)
 def test_arctan2_invalid_inputs(x1, x2):
     with pytest.raises(type_check.InvalidType, match='arctan2'):
         F.arctan2(x1, x2)

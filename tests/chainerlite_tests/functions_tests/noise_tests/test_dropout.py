@@ -8,11 +8,15 @@ from chainerlite.functions.noise import _random
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(3, 4), ()],
-    'ratio': [0.0, 0.3, 0.9],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape': [(3, 4), ()],
+            'ratio': [0.0, 0.3, 0.9],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestDropoutWithMask(testing.FunctionTestCase):
     """Dropout with a given mask: deterministic, so it can be checked."""
@@ -22,29 +26,40 @@ class TestDropoutWithMask(testing.FunctionTestCase):
         self.mask = (keep / (1 - self.ratio)).astype(self.dtype)
         if self.dtype == numpy.float16:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-2,
+                'rtol': 1e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
-        return numpy.random.uniform(-1, 1, self.shape).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, self.shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.dropout(x, self.ratio, mask=device.send(self.mask)),
+        (x,) = inputs
+        return (F.dropout(x, self.ratio, mask=device.send(self.mask)),)
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return (x * self.mask).astype(self.dtype),
+        (x,) = inputs
+        return ((x * self.mask).astype(self.dtype),)
 
 
-@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
-                                   numpy.float64])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
 @pytest.mark.parametrize('ratio', [0.0, 0.25, 0.75])
 def test_random_mask(dtype, ratio):
     x = numpy.ones((100, 100), dtype)
@@ -103,13 +118,13 @@ def test_invalid_ratio(ratio):
 
 def test_mask_of_another_shape_is_invalid():
     with pytest.raises(ValueError, match='mask must have the shape'):
-        F.dropout(numpy.ones(3, numpy.float32),
-                  mask=numpy.ones(4, numpy.float32))
+        F.dropout(numpy.ones(3, numpy.float32), mask=numpy.ones(4, numpy.float32))
 
 
 def test_mask_is_cast_to_the_dtype_of_x():
-    y = F.dropout(numpy.ones(2, numpy.float16),
-                  mask=numpy.array([0., 2.], numpy.float64))
+    y = F.dropout(
+        numpy.ones(2, numpy.float16), mask=numpy.array([0.0, 2.0], numpy.float64)
+    )
     assert y.dtype == numpy.float16
     numpy.testing.assert_array_equal(y.array, [0, 2])
 

@@ -1,4 +1,5 @@
 """The fused CuPy kernel of dropout."""
+
 import numpy
 import pytest
 

@@ -19,15 +19,21 @@ def _reference(x, W, b, mask, ratio, batchwise):
     return y
 
 
-@testing.parameterize(*testing.product({
-    'dtypes': [(numpy.float32, numpy.float32), (numpy.float64, numpy.float16),
-               (numpy.float16, numpy.float32)],
-    'batchwise': [True, False],
-    'nobias': [True, False],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'dtypes': [
+                (numpy.float32, numpy.float32),
+                (numpy.float64, numpy.float16),
+                (numpy.float16, numpy.float32),
+            ],
+            'batchwise': [True, False],
+            'nobias': [True, False],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestSimplifiedDropconnect(testing.FunctionTestCase):
-
     ratio = 0.4
 
     def setUp(self):
@@ -35,9 +41,15 @@ class TestSimplifiedDropconnect(testing.FunctionTestCase):
         shape = (4, 2, 3) if self.batchwise else (2, 3)
         self.mask = numpy.random.uniform(size=shape) >= self.ratio
         self.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-3,
+            'rtol': 1e-3,
+        }
         self.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-3,
+            'rtol': 1e-3,
+        }
         if numpy.float16 in self.dtypes:
             self.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
             self.check_backward_options.update(atol=1e-2, rtol=1e-2)
@@ -54,28 +66,30 @@ class TestSimplifiedDropconnect(testing.FunctionTestCase):
     def forward(self, inputs, device):
         x, W = inputs[:2]
         b = inputs[2] if len(inputs) == 3 else None
-        return F.simplified_dropconnect(
-            x, W, b, self.ratio, True, device.send(self.mask),
-            self.batchwise),
+        return (
+            F.simplified_dropconnect(
+                x, W, b, self.ratio, True, device.send(self.mask), self.batchwise
+            ),
+        )
 
     def forward_expected(self, inputs):
         x, W = inputs[:2]
         b = inputs[2] if len(inputs) == 3 else None
         y = _reference(x, W, b, self.mask, self.ratio, self.batchwise)
-        return y.astype(x.dtype),
+        return (y.astype(x.dtype),)
 
 
 @pytest.mark.parametrize('batchwise', [True, False])
 def test_drawn_mask_shape_and_ratio(batchwise):
     x = numpy.ones((50, 20), numpy.float32)
     W = numpy.ones((10, 20), numpy.float32)
-    y = F.simplified_dropconnect(x, W, ratio=0.25,
-                                 use_batchwise_mask=batchwise)
+    y = F.simplified_dropconnect(x, W, ratio=0.25, use_batchwise_mask=batchwise)
     mask = y.creator.mask
     assert mask.shape == ((50, 10, 20) if batchwise else (10, 20))
     assert abs(1 - mask.mean() - 0.25) < 0.05
     numpy.testing.assert_allclose(
-        y.array, _reference(x, W, None, mask, 0.25, batchwise), rtol=1e-5)
+        y.array, _reference(x, W, None, mask, 0.25, batchwise), rtol=1e-5
+    )
 
 
 def test_not_train_is_linear():
@@ -87,24 +101,25 @@ def test_not_train_is_linear():
     assert y.creator.mask.all()
 
 
-@pytest.mark.parametrize('x_shape, mask_shape, batchwise', [
-    ((4, 2), None, True),
-    ((4, 3), (2, 3), True),
-    ((4, 3), (4, 2, 3), False),
-])
+@pytest.mark.parametrize(
+    'x_shape, mask_shape, batchwise',
+    [((4, 2), None, True), ((4, 3), (2, 3), True), ((4, 3), (4, 2, 3), False)],
+)
 def test_invalid_shapes(x_shape, mask_shape, batchwise):
     x = numpy.zeros(x_shape, numpy.float32)
     W = numpy.zeros((2, 3), numpy.float32)
     mask = None if mask_shape is None else numpy.ones(mask_shape, bool)
     with pytest.raises(type_check.InvalidType):
-        F.simplified_dropconnect(x, W, mask=mask,
-                                 use_batchwise_mask=batchwise)
+        F.simplified_dropconnect(x, W, mask=mask, use_batchwise_mask=batchwise)
 
 
 def test_invalid_ratio():
     with pytest.raises(ValueError, match='simplified_dropconnect'):
-        F.simplified_dropconnect(numpy.zeros((1, 1), numpy.float32),
-                                 numpy.zeros((1, 1), numpy.float32), ratio=1)
+        F.simplified_dropconnect(
+            numpy.zeros((1, 1), numpy.float32),
+            numpy.zeros((1, 1), numpy.float32),
+            ratio=1,
+        )
 
 
 def test_link_defers_and_masks():
@@ -114,8 +129,8 @@ def test_link_defers_and_masks():
     y = link(x, mask=mask)
     assert link.W.shape == (2, 4)
     numpy.testing.assert_allclose(
-        y.array, _reference(x, link.W.array, link.b.array, mask, 0.5, True),
-        rtol=1e-5)
+        y.array, _reference(x, link.W.array, link.b.array, mask, 0.5, True), rtol=1e-5
+    )
     y.grad = numpy.ones_like(y.array)
     y.backward()
     assert link.W.grad.shape == (2, 4)

@@ -8,8 +8,10 @@ from chainerlite.utils import type_check
 
 
 def _inputs():
-    return (numpy.random.uniform(-1, 1, (30, 4)).astype(numpy.float32),
-            numpy.random.uniform(-1, 1, (30, 4)).astype(numpy.float32))
+    return (
+        numpy.random.uniform(-1, 1, (30, 4)).astype(numpy.float32),
+        numpy.random.uniform(-1, 1, (30, 4)).astype(numpy.float32),
+    )
 
 
 @pytest.mark.parametrize('ratio', [0.0, 0.3, 1.0])
@@ -39,13 +41,14 @@ def test_backward_follows_the_masks():
         node = F.noise.zoneout.Zoneout(0.4)
         if flags:
             node.forward = _fixed(node, flags[0])
-        y, = node.apply((h, x))
+        (y,) = node.apply((h, x))
         flags.append(node.flag_x)
         return y
 
     gradient_check.check_backward(f, (h, x), gy)
     gradient_check.check_double_backward(
-        f, (h, x), gy, tuple(a.astype(numpy.float64) for a in _inputs()))
+        f, (h, x), gy, tuple(a.astype(numpy.float64) for a in _inputs())
+    )
 
 
 def _fixed(node, flag_x):
@@ -54,7 +57,8 @@ def _fixed(node, flag_x):
         h, x = inputs
         node.flag_x = flag_x.astype(x.dtype)
         node.flag_h = (1 - flag_x).astype(x.dtype)
-        return h * node.flag_h + x * node.flag_x,
+        return (h * node.flag_h + x * node.flag_x,)
+
     return forward
 
 
@@ -65,25 +69,25 @@ def test_test_mode_returns_x():
     numpy.testing.assert_array_equal(y.array, x)
 
 
-@pytest.mark.parametrize('x_shape, dtype', [
-    ((30, 3), numpy.float32), ((30, 4), numpy.float64)])
+@pytest.mark.parametrize(
+    'x_shape, dtype', [((30, 3), numpy.float32), ((30, 4), numpy.float64)]
+)
 def test_bad_inputs_are_invalid(x_shape, dtype):
     with pytest.raises(type_check.InvalidType, match='Zoneout'):
-        F.zoneout(numpy.zeros((30, 4), numpy.float32),
-                  numpy.zeros(x_shape, dtype))
+        F.zoneout(numpy.zeros((30, 4), numpy.float32), numpy.zeros(x_shape, dtype))
 
 
 def test_mask_comes_from_numpy_random_rand():
     # As in Chainer: one call of xp.random.rand(*shape), which a test can
     # patch to fix the mask; an element keeps h where the sample < ratio.
     from unittest import mock
+
     h, x = _inputs()
     samples = numpy.random.uniform(0, 1, x.shape)
     with mock.patch('numpy.random.rand', return_value=samples) as rand:
         y = F.zoneout(h, x, 0.4)
     rand.assert_called_once_with(*x.shape)
-    numpy.testing.assert_array_equal(
-        y.array, numpy.where(samples < 0.4, h, x))
+    numpy.testing.assert_array_equal(y.array, numpy.where(samples < 0.4, h, x))
 
 
 def test_forget_replays_the_mask():

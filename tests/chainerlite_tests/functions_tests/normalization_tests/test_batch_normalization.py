@@ -26,13 +26,13 @@ def _reduced_axes(x_ndim, param_ndim, axis):
 
 
 def _expand(param, x_shape, axes):
-    return param.reshape(
-        [1 if i in axes else n for i, n in enumerate(x_shape)])
+    return param.reshape([1 if i in axes else n for i, n in enumerate(x_shape)])
 
 
 def _normalize(x, gamma, beta, mean, var, eps, axes):
     x, gamma, beta, mean, var = (
-        a.astype(numpy.float64) for a in (x, gamma, beta, mean, var))
+        a.astype(numpy.float64) for a in (x, gamma, beta, mean, var)
+    )
     e = lambda p: _expand(p, x.shape, axes)  # NOQA: E731
     return e(gamma) * (x - e(mean)) / numpy.sqrt(e(var) + eps) + e(beta)
 
@@ -41,28 +41,43 @@ def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-2, 'rtol': 5e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-2,
+            'rtol': 5e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-2, 'rtol': 5e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-2,
+            'rtol': 5e-2,
+        }
     elif test.dtype == numpy.float32:
         test.check_forward_options = {'atol': 1e-4, 'rtol': 1e-4}
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-3,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-3,
+            'rtol': 1e-2,
+        }
     else:
         test.check_backward_options = {'atol': 1e-4, 'rtol': 1e-3}
         test.check_double_backward_options = {'atol': 1e-3, 'rtol': 1e-3}
 
 
-@testing.parameterize(*testing.product({
-    'case': _CASES,
-    'eps': [2e-5, 0.5],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'case': _CASES,
+            'eps': [2e-5, 0.5],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestBatchNormalization(testing.FunctionTestCase):
-
     def setUp(self):
         self.x_shape, self.param_shape, self.axis = self.case
         _tolerances(self)
@@ -75,8 +90,7 @@ class TestBatchNormalization(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         x, gamma, beta = inputs
-        return F.batch_normalization(x, gamma, beta, eps=self.eps,
-                                     axis=self.axis),
+        return (F.batch_normalization(x, gamma, beta, eps=self.eps, axis=self.axis),)
 
     def forward_expected(self, inputs):
         x, gamma, beta = inputs
@@ -84,16 +98,16 @@ class TestBatchNormalization(testing.FunctionTestCase):
         mean = x.astype(numpy.float64).mean(axis=axes)
         var = x.astype(numpy.float64).var(axis=axes)
         y = _normalize(x, gamma, beta, mean, var, self.eps, axes)
-        return y.astype(self.dtype),
+        return (y.astype(self.dtype),)
 
 
-@testing.parameterize(*testing.product({
-    'case': _CASES[:4],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {'case': _CASES[:4], 'dtype': [numpy.float16, numpy.float32, numpy.float64]}
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestFixedBatchNormalization(testing.FunctionTestCase):
-
     def setUp(self):
         self.x_shape, self.param_shape, self.axis = self.case
         _tolerances(self)
@@ -107,12 +121,12 @@ class TestFixedBatchNormalization(testing.FunctionTestCase):
         return tuple(a.astype(self.dtype) for a in (x, gamma, beta, mean, var))
 
     def forward(self, inputs, device):
-        return F.fixed_batch_normalization(*inputs, axis=self.axis),
+        return (F.fixed_batch_normalization(*inputs, axis=self.axis),)
 
     def forward_expected(self, inputs):
         x, gamma = inputs[:2]
         axes = _reduced_axes(x.ndim, gamma.ndim, self.axis)
-        return _normalize(*inputs, eps=2e-5, axes=axes).astype(self.dtype),
+        return (_normalize(*inputs, eps=2e-5, axes=axes).astype(self.dtype),)
 
 
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
@@ -122,25 +136,31 @@ def test_running_statistics_are_updated_in_place(dtype):
     running_mean = numpy.full(3, 0.5, dtype)
     running_var = numpy.full(3, 2.0, dtype)
     mean_before, var_before = running_mean, running_var
-    F.batch_normalization(x.astype(dtype), gamma, beta,
-                          running_mean=running_mean, running_var=running_var,
-                          decay=0.75)
+    F.batch_normalization(
+        x.astype(dtype),
+        gamma,
+        beta,
+        running_mean=running_mean,
+        running_var=running_var,
+        decay=0.75,
+    )
     assert running_mean is mean_before and running_var is var_before
     assert running_mean.dtype == dtype and running_var.dtype == dtype
     x = x.astype(dtype).astype(numpy.float64)
     unbiased_var = x.var(axis=(0, 2)) * 8 / 7
     tol = 1e-3 if dtype == numpy.float16 else 1e-6
     numpy.testing.assert_allclose(
-        running_mean, 0.75 * 0.5 + 0.25 * x.mean(axis=(0, 2)), atol=tol)
+        running_mean, 0.75 * 0.5 + 0.25 * x.mean(axis=(0, 2)), atol=tol
+    )
     numpy.testing.assert_allclose(
-        running_var, 0.75 * 2.0 + 0.25 * unbiased_var, atol=tol)
+        running_var, 0.75 * 2.0 + 0.25 * unbiased_var, atol=tol
+    )
 
 
 def test_running_mean_alone_is_updated():
     x = numpy.array([[1.0, 2.0], [3.0, 6.0]])
     running_mean = numpy.zeros(2)
-    F.batch_normalization(x, numpy.ones(2), numpy.zeros(2),
-                          running_mean=running_mean)
+    F.batch_normalization(x, numpy.ones(2), numpy.zeros(2), running_mean=running_mean)
     numpy.testing.assert_allclose(running_mean, [0.2, 0.4])
 
 
@@ -152,33 +172,41 @@ def test_mixed_precision_keeps_dtypes():
     assert y.dtype == numpy.float16
     mean, var = x.astype(numpy.float64).mean(0), x.astype(numpy.float64).var(0)
     numpy.testing.assert_allclose(
-        y.array, _normalize(x, gamma, beta, mean, var, 2e-5, (0,)),
-        atol=1e-2, rtol=1e-2)
+        y.array, _normalize(x, gamma, beta, mean, var, 2e-5, (0,)), atol=1e-2, rtol=1e-2
+    )
     gy = numpy.random.uniform(-1, 1, (5, 3)).astype(numpy.float16)
     gradient_check.check_backward(
-        F.batch_normalization, (x, gamma, beta), gy, dtype=numpy.float64,
-        atol=5e-2, rtol=5e-2)
+        F.batch_normalization,
+        (x, gamma, beta),
+        gy,
+        dtype=numpy.float64,
+        atol=5e-2,
+        rtol=5e-2,
+    )
 
 
 def test_arguments_may_be_positional():
     x = numpy.random.uniform(-1, 1, (4, 3))
     running_mean = numpy.zeros(3)
-    y = F.batch_normalization(x, numpy.ones(3), numpy.zeros(3), 0.0,
-                              running_mean, None, 0.0, None)
+    y = F.batch_normalization(
+        x, numpy.ones(3), numpy.zeros(3), 0.0, running_mean, None, 0.0, None
+    )
     numpy.testing.assert_allclose(running_mean, x.mean(axis=0))
-    numpy.testing.assert_allclose(
-        y.array, (x - x.mean(0)) / x.std(0), rtol=1e-6)
+    numpy.testing.assert_allclose(y.array, (x - x.mean(0)) / x.std(0), rtol=1e-6)
 
 
-@pytest.mark.parametrize('x_shape, gamma_shape, beta_shape, dtypes, axis', [
-    ((2, 3), (4,), (4,), None, None),
-    ((3,), (3,), (3,), None, None),
-    ((2, 3), (3,), (2,), None, None),
-    ((2, 3), (3,), (3,), (numpy.float32, numpy.float32, numpy.float64), None),
-    ((2, 3), (3,), (3,), (numpy.int32, numpy.float32, numpy.float32), None),
-    ((2, 3), (3,), (3,), None, 2),
-    ((2, 3, 4), (3,), (3,), None, 0),
-])
+@pytest.mark.parametrize(
+    'x_shape, gamma_shape, beta_shape, dtypes, axis',
+    [
+        ((2, 3), (4,), (4,), None, None),
+        ((3,), (3,), (3,), None, None),
+        ((2, 3), (3,), (2,), None, None),
+        ((2, 3), (3,), (3,), (numpy.float32, numpy.float32, numpy.float64), None),
+        ((2, 3), (3,), (3,), (numpy.int32, numpy.float32, numpy.float32), None),
+        ((2, 3), (3,), (3,), None, 2),
+        ((2, 3, 4), (3,), (3,), None, 0),
+    ],
+)
 def test_invalid_inputs(x_shape, gamma_shape, beta_shape, dtypes, axis):
     x_dtype, g_dtype, b_dtype = dtypes or (numpy.float32,) * 3
     x = numpy.zeros(x_shape, x_dtype)
@@ -188,17 +216,18 @@ def test_invalid_inputs(x_shape, gamma_shape, beta_shape, dtypes, axis):
         F.batch_normalization(x, gamma, beta, axis=axis)
 
 
-@pytest.mark.parametrize('mean_shape, var_shape, var_dtype', [
-    ((4,), (3,), numpy.float32),
-    ((3,), (3, 1), numpy.float32),
-    ((3,), (3,), numpy.float64),
-])
+@pytest.mark.parametrize(
+    'mean_shape, var_shape, var_dtype',
+    [
+        ((4,), (3,), numpy.float32),
+        ((3,), (3, 1), numpy.float32),
+        ((3,), (3,), numpy.float64),
+    ],
+)
 def test_fixed_invalid_inputs(mean_shape, var_shape, var_dtype):
     x = numpy.zeros((2, 3), numpy.float32)
     gamma = beta = numpy.zeros(3, numpy.float32)
     mean = numpy.zeros(mean_shape, numpy.float32)
     var = numpy.zeros(var_shape, var_dtype)
-    with pytest.raises(type_check.InvalidType,
-                       match='FixedBatchNormalization'):
+    with pytest.raises(type_check.InvalidType, match='FixedBatchNormalization'):
         F.fixed_batch_normalization(x, gamma, beta, mean, var)
-

@@ -16,14 +16,17 @@ def _reference(x, gamma, beta, rmean, rvar, rmax, dmax, eps):
     rstd = numpy.sqrt(rvar.reshape(shape) + eps)
     r = numpy.clip(std / rstd, 1 / rmax, rmax)
     d = numpy.clip((mean - rmean.reshape(shape)) / rstd, -dmax, dmax)
-    return ((x - mean) / std * r + d) * gamma.reshape(shape) + \
-        beta.reshape(shape)
+    return ((x - mean) / std * r + d) * gamma.reshape(shape) + beta.reshape(shape)
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(5, 3), (4, 3, 2, 2)],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape': [(5, 3), (4, 3, 2, 2)],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestBatchRenormalization(testing.FunctionTestCase):
     """The running statistics saturate r and d, so that they are constant
@@ -37,14 +40,26 @@ class TestBatchRenormalization(testing.FunctionTestCase):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 2e-2, 'rtol': 2e-2}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 5e-2,
+                'rtol': 5e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 5e-2,
+                'rtol': 5e-2,
+            }
         else:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
         x = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
@@ -54,27 +69,38 @@ class TestBatchRenormalization(testing.FunctionTestCase):
 
     def forward(self, inputs, device):
         x, gamma, beta = inputs
-        return F.batch_renormalization(
-            x, gamma, beta, self.rmax, self.dmax, self.eps,
-            device.send(self.running_mean), device.send(self.running_var)),
+        return (
+            F.batch_renormalization(
+                x,
+                gamma,
+                beta,
+                self.rmax,
+                self.dmax,
+                self.eps,
+                device.send(self.running_mean),
+                device.send(self.running_var),
+            ),
+        )
 
     def forward_expected(self, inputs):
-        y = _reference(*inputs, self.running_mean, self.running_var,
-                       self.rmax, self.dmax, self.eps)
-        return y.astype(self.dtype),
+        y = _reference(
+            *inputs, self.running_mean, self.running_var, self.rmax, self.dmax, self.eps
+        )
+        return (y.astype(self.dtype),)
 
 
 def test_r_and_d_between_bounds_and_statistics_update():
     x = numpy.random.uniform(-1, 1, (6, 2)).astype(numpy.float64)
     gamma, beta = numpy.ones(2), numpy.zeros(2)
     rmean, rvar = numpy.array([0.1, -0.1]), numpy.array([0.5, 0.4])
-    y = F.batch_renormalization(x, gamma, beta, 3, 5, 1e-5, rmean.copy(),
-                                rvar.copy())
+    y = F.batch_renormalization(x, gamma, beta, 3, 5, 1e-5, rmean.copy(), rvar.copy())
     numpy.testing.assert_allclose(
-        y.array, _reference(x, gamma, beta, rmean, rvar, 3, 5, 1e-5))
+        y.array, _reference(x, gamma, beta, rmean, rvar, 3, 5, 1e-5)
+    )
     mean, var = rmean.copy(), rvar.copy()
-    F.batch_renormalization(x, gamma, beta, 3, 5, 1e-5, mean, var,
-                            decay=0.5, update_statistics=True)
+    F.batch_renormalization(
+        x, gamma, beta, 3, 5, 1e-5, mean, var, decay=0.5, update_statistics=True
+    )
     numpy.testing.assert_allclose(mean, 0.5 * rmean + 0.5 * x.mean(0))
     numpy.testing.assert_allclose(var, 0.5 * rvar + 0.5 * x.var(0, ddof=1))
 
@@ -90,19 +116,18 @@ def test_gradient_treats_r_and_d_as_constants():
     y.grad = gy
     y.backward()
     bn = F.batch_normalization(chainerlite.Variable(x), gamma, beta, eps=0)
-    gx_bn, = chainerlite.grad([bn], [bn.creator.inputs[0].get_variable()],
-                              [chainerlite.Variable(gy * r)])
+    (gx_bn,) = chainerlite.grad(
+        [bn], [bn.creator.inputs[0].get_variable()], [chainerlite.Variable(gy * r)]
+    )
     numpy.testing.assert_allclose(xv.grad, gx_bn.array, atol=1e-12)
 
 
 def test_fixed_is_fixed_batch_normalization():
     x = numpy.random.uniform(-1, 1, (3, 2)).astype(numpy.float32)
-    p = [numpy.random.uniform(0.5, 1, 2).astype(numpy.float32)
-         for _ in range(4)]
+    p = [numpy.random.uniform(0.5, 1, 2).astype(numpy.float32) for _ in range(4)]
     with pytest.warns(DeprecationWarning):
         y = F.fixed_batch_renormalization(x, *p)
-    numpy.testing.assert_array_equal(
-        y.array, F.fixed_batch_normalization(x, *p).array)
+    numpy.testing.assert_array_equal(y.array, F.fixed_batch_normalization(x, *p).array)
 
 
 def test_invalid_gamma_shape():

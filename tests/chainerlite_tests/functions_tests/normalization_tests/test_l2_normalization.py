@@ -7,47 +7,68 @@ from chainerlite import testing
 from chainerlite.utils import type_check
 
 
-@testing.parameterize(*testing.product({
-    'shape_axis': [((3, 4), 1), ((2, 3, 4), 1), ((2, 3, 4), (1, 2)),
-                   ((2, 3, 4), -1), ((3, 4), 0)],
-    'eps': [1e-5, 0.5],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape_axis': [
+                ((3, 4), 1),
+                ((2, 3, 4), 1),
+                ((2, 3, 4), (1, 2)),
+                ((2, 3, 4), -1),
+                ((3, 4), 0),
+            ],
+            'eps': [1e-5, 0.5],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestNormalize(testing.FunctionTestCase):
-
     def setUp(self):
         self.shape, self.axis = self.shape_axis
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 5e-3, 'rtol': 5e-3}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 2e-2, 'rtol': 2e-2}
+                'dtype': numpy.float64,
+                'atol': 2e-2,
+                'rtol': 2e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-2, 'rtol': 5e-2}
+                'dtype': numpy.float64,
+                'atol': 5e-2,
+                'rtol': 5e-2,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
         x = numpy.random.uniform(-1, 1, self.shape)
-        return x.astype(self.dtype),
+        return (x.astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.normalize(x, eps=self.eps, axis=self.axis),
+        (x,) = inputs
+        return (F.normalize(x, eps=self.eps, axis=self.axis),)
 
     def forward_expected(self, inputs):
         x = inputs[0].astype(numpy.float64)
         norm = numpy.sqrt((x * x).sum(axis=self.axis, keepdims=True))
-        return (x / (norm + self.eps)).astype(self.dtype),
+        return ((x / (norm + self.eps)).astype(self.dtype),)
 
 
 def test_default_axis_is_one():
     x = numpy.array([[3.0, 4.0], [0.0, 2.0]])
-    numpy.testing.assert_allclose(F.normalize(x).array,
-                                  [[0.6, 0.8], [0.0, 1.0]], rtol=1e-4)
+    numpy.testing.assert_allclose(
+        F.normalize(x).array, [[0.6, 0.8], [0.0, 1.0]], rtol=1e-4
+    )
 
 
 def test_zero_vector_stays_zero_with_gradient_over_eps():
@@ -61,11 +82,14 @@ def test_zero_vector_stays_zero_with_gradient_over_eps():
     assert numpy.isfinite(xv.grad).all()
 
 
-@pytest.mark.parametrize('shape, dtype, axis', [
-    ((2, 3), numpy.int32, 1),
-    ((2, 3), numpy.float32, 2),
-    ((2, 3), numpy.float32, (0, -3)),
-])
+@pytest.mark.parametrize(
+    'shape, dtype, axis',
+    [
+        ((2, 3), numpy.int32, 1),
+        ((2, 3), numpy.float32, 2),
+        ((2, 3), numpy.float32, (0, -3)),
+    ],
+)
 def test_invalid_inputs(shape, dtype, axis):
     with pytest.raises(type_check.InvalidType, match='NormalizeL2'):
         F.normalize(numpy.ones(shape, dtype), axis=axis)

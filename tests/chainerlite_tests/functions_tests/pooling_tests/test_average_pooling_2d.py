@@ -27,65 +27,80 @@ def _reference(x, ksize, stride, pad, pad_value):
     return y
 
 
-@testing.parameterize(*testing.product({
-    'case': [
-        # ksize, stride, pad
-        ((2, 2), (2, 2), (0, 0)),
-        ((3, 3), (2, 2), (1, 1)),
-        ((2, 3), (1, 2), (1, 0)),
-    ],
-    'pad_value': [0, None],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'case': [
+                # ksize, stride, pad
+                ((2, 2), (2, 2), (0, 0)),
+                ((3, 3), (2, 2), (1, 1)),
+                ((2, 3), (1, 2), (1, 0)),
+            ],
+            'pad_value': [0, None],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestAveragePooling2D(testing.FunctionTestCase):
-
     def setUp(self):
         self.ksize, self.stride, self.pad = self.case
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 5e-3, 'rtol': 5e-3}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 5e-3}
+                'dtype': numpy.float64,
+                'atol': 5e-3,
+                'rtol': 5e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 5e-3}
+                'dtype': numpy.float64,
+                'atol': 5e-3,
+                'rtol': 5e-3,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
 
     def generate_inputs(self):
-        return numpy.random.uniform(-1, 1, (2, 3, 5, 5)).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, (2, 3, 5, 5)).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.average_pooling_2d(x, self.ksize, self.stride, self.pad,
-                                    pad_value=self.pad_value),
+        (x,) = inputs
+        return (
+            F.average_pooling_2d(
+                x, self.ksize, self.stride, self.pad, pad_value=self.pad_value
+            ),
+        )
 
     def forward_expected(self, inputs):
-        x, = inputs
+        (x,) = inputs
         y = _reference(x, self.ksize, self.stride, self.pad, self.pad_value)
-        return y.astype(self.dtype),
+        return (y.astype(self.dtype),)
 
 
 def test_stride_defaults_to_ksize_and_no_cover_all():
     x = numpy.random.uniform(-1, 1, (1, 2, 5, 5))
     y = F.average_pooling_2d(x, 2)
     assert y.shape == (1, 2, 2, 2)
-    numpy.testing.assert_allclose(
-        y.array, _reference(x, (2, 2), (2, 2), (0, 0), 0))
+    numpy.testing.assert_allclose(y.array, _reference(x, (2, 2), (2, 2), (0, 0), 0))
 
 
 def test_pad_value_must_be_zero_or_none():
     with pytest.raises(ValueError, match='pad_value'):
-        F.average_pooling_2d(numpy.zeros((1, 1, 2, 2), numpy.float32), 2,
-                             pad_value=1)
+        F.average_pooling_2d(numpy.zeros((1, 1, 2, 2), numpy.float32), 2, pad_value=1)
 
 
-@pytest.mark.parametrize('shape, dtype', [
-    ((2, 3, 4), numpy.float32),
-    ((2, 3, 4, 4), numpy.int32),
-])
+@pytest.mark.parametrize(
+    'shape, dtype', [((2, 3, 4), numpy.float32), ((2, 3, 4, 4), numpy.int32)]
+)
 def test_invalid_inputs(shape, dtype):
     with pytest.raises(type_check.InvalidType, match='AveragePooling2D'):
         F.average_pooling_2d(numpy.zeros(shape, dtype), 2)

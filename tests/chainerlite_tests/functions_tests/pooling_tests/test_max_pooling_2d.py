@@ -21,10 +21,10 @@ def _windows(x, ksize, stride, pad, cover_all):
     out_h = _out_size(h, kh, sy, ph, cover_all)
     out_w = _out_size(w, kw, sx, pw, cover_all)
     padded = numpy.full((n, c, h + 2 * ph + sy, w + 2 * pw + sx), -numpy.inf)
-    padded[:, :, ph:ph + h, pw:pw + w] = x
+    padded[:, :, ph : ph + h, pw : pw + w] = x
     for a in range(out_h):
         for b in range(out_w):
-            yield a, b, padded[:, :, a * sy:a * sy + kh, b * sx:b * sx + kw]
+            yield a, b, padded[:, :, a * sy : a * sy + kh, b * sx : b * sx + kw]
 
 
 def _reference(x, ksize, stride, pad, cover_all):
@@ -52,56 +52,66 @@ def _distinct_values(shape, dtype):
     return x.astype(dtype)
 
 
-@testing.parameterize(*testing.product({
-    'case': [
-        # ksize, stride, pad, cover_all
-        ((2, 2), (2, 2), (0, 0), True),
-        ((3, 3), (2, 2), (1, 1), True),
-        ((3, 3), (2, 2), (1, 1), False),
-        ((2, 3), (1, 2), (0, 1), True),
-    ],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'case': [
+                # ksize, stride, pad, cover_all
+                ((2, 2), (2, 2), (0, 0), True),
+                ((3, 3), (2, 2), (1, 1), True),
+                ((3, 3), (2, 2), (1, 1), False),
+                ((2, 3), (1, 2), (0, 1), True),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestMaxPooling2D(testing.FunctionTestCase):
-
     def setUp(self):
         self.ksize, self.stride, self.pad, self.cover_all = self.case
         if self.dtype != numpy.float64:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+                'dtype': numpy.float64,
+                'atol': 1e-3,
+                'rtol': 1e-2,
+            }
 
     def generate_inputs(self):
-        return _distinct_values((2, 3, 5, 5), self.dtype),
+        return (_distinct_values((2, 3, 5, 5), self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.max_pooling_2d(x, self.ksize, self.stride, self.pad,
-                                self.cover_all),
+        (x,) = inputs
+        return (F.max_pooling_2d(x, self.ksize, self.stride, self.pad, self.cover_all),)
 
     def forward_expected(self, inputs):
-        x, = inputs
-        return _reference(x, self.ksize, self.stride, self.pad,
-                          self.cover_all)[0],
+        (x,) = inputs
+        return (_reference(x, self.ksize, self.stride, self.pad, self.cover_all)[0],)
 
 
 def test_stride_defaults_to_ksize():
     x = _distinct_values((1, 2, 4, 6), numpy.float32)
     y = F.max_pooling_2d(x, 2)
     numpy.testing.assert_array_equal(
-        y.array, _reference(x, (2, 2), (2, 2), (0, 0), True)[0])
+        y.array, _reference(x, (2, 2), (2, 2), (0, 0), True)[0]
+    )
 
 
-@pytest.mark.parametrize('ksize, stride, pad, cover_all', [
-    (2, None, 0, True), (3, 2, 1, True), ((2, 3), (1, 2), (1, 0), False)])
+@pytest.mark.parametrize(
+    'ksize, stride, pad, cover_all',
+    [(2, None, 0, True), (3, 2, 1, True), ((2, 3), (1, 2), (1, 0), False)],
+)
 def test_return_indices(ksize, stride, pad, cover_all):
     x = _distinct_values((2, 3, 5, 5), numpy.float32)
-    y, indices = F.max_pooling_2d(x, ksize, stride, pad, cover_all,
-                                  return_indices=True)
+    y, indices = F.max_pooling_2d(x, ksize, stride, pad, cover_all, return_indices=True)
     expected_y, expected_indices = _reference(
-        x, _pair(ksize), _pair(stride or ksize), _pair(pad), cover_all)
+        x, _pair(ksize), _pair(stride or ksize), _pair(pad), cover_all
+    )
     numpy.testing.assert_array_equal(y.array, expected_y)
     numpy.testing.assert_array_equal(indices, expected_indices)
 
@@ -109,19 +119,22 @@ def test_return_indices(ksize, stride, pad, cover_all):
 def test_gradient_goes_to_the_maximum_of_each_window():
     # 9 is the maximum of two overlapping windows: it gets both gradients.
     x = chainerlite.Variable(
-        numpy.array([[[[1, 4, 0], [3, 2, 9], [6, 0, 7]]]], numpy.float64))
+        numpy.array([[[[1, 4, 0], [3, 2, 9], [6, 0, 7]]]], numpy.float64)
+    )
     y = F.max_pooling_2d(x, 2, stride=1, cover_all=False)
     y.grad = numpy.ones(y.shape)
     y.backward()
-    numpy.testing.assert_array_equal(
-        x.grad, [[[[0, 1, 0], [0, 0, 2], [1, 0, 0]]]])
+    numpy.testing.assert_array_equal(x.grad, [[[[0, 1, 0], [0, 0, 2], [1, 0, 0]]]])
 
 
-@pytest.mark.parametrize('shape, dtype', [
-    ((2, 3, 4), numpy.float32),
-    ((2, 3, 4, 4, 1), numpy.float32),
-    ((2, 3, 4, 4), numpy.int32),
-])
+@pytest.mark.parametrize(
+    'shape, dtype',
+    [
+        ((2, 3, 4), numpy.float32),
+        ((2, 3, 4, 4, 1), numpy.float32),
+        ((2, 3, 4, 4), numpy.int32),
+    ],
+)
 def test_invalid_inputs(shape, dtype):
     with pytest.raises(type_check.InvalidType, match='MaxPooling2D'):
         F.max_pooling_2d(numpy.zeros(shape, dtype), 2)
@@ -145,16 +158,17 @@ def test_third_order_gradient_scatters_back_to_the_maxima():
     def gather(ggx):
         xv, gyv = chainerlite.Variable(x), chainerlite.Variable(gy)
         y = F.max_pooling_2d(xv, 2)
-        gx, = chainerlite.grad([y], [xv], [gyv], enable_double_backprop=True)
-        ggy, = chainerlite.grad([gx], [gyv], [ggx],
-                                enable_double_backprop=True)
+        (gx,) = chainerlite.grad([y], [xv], [gyv], enable_double_backprop=True)
+        (ggy,) = chainerlite.grad([gx], [gyv], [ggx], enable_double_backprop=True)
         return ggy
 
     ggx = numpy.random.uniform(-1, 1, x.shape)
-    numpy.testing.assert_allclose(gather(chainerlite.Variable(ggx)).array,
-                                  _gather_at_maxima(x, ggx))
+    numpy.testing.assert_allclose(
+        gather(chainerlite.Variable(ggx)).array, _gather_at_maxima(x, ggx)
+    )
     chainerlite.gradient_check.check_backward(
-        gather, ggx, numpy.random.uniform(-1, 1, gy.shape))
+        gather, ggx, numpy.random.uniform(-1, 1, gy.shape)
+    )
 
 
 def _gather_at_maxima(x, a):
@@ -164,4 +178,5 @@ def _gather_at_maxima(x, a):
     picked = a.reshape(n, c, h // 2, 2, w // 2, 2).transpose(0, 1, 2, 4, 3, 5)
     flat = windows.reshape(n, c, h // 2, w // 2, 4).argmax(axis=-1)
     return numpy.take_along_axis(
-        picked.reshape(n, c, h // 2, w // 2, 4), flat[..., None], -1)[..., 0]
+        picked.reshape(n, c, h // 2, w // 2, 4), flat[..., None], -1
+    )[..., 0]

@@ -14,71 +14,83 @@ def _windows(dims, ksize, stride, pad, cover_all):
     for d, k, s, p in zip(dims, ksize, stride, pad):
         stop = d + p - k + (s if cover_all else 1)
         starts.append(range(-p, stop, s))
-    return [tuple(slice(max(a, 0), min(a + k, d))
-                  for a, k, d in zip(xs, ksize, dims))
-            for xs in itertools.product(*starts)]
+    return [
+        tuple(slice(max(a, 0), min(a + k, d)) for a, k, d in zip(xs, ksize, dims))
+        for xs in itertools.product(*starts)
+    ]
 
 
 def _out_shape(dims, ksize, stride, pad, cover_all):
-    return tuple(len(range(-p, d + p - k + (s if cover_all else 1), s))
-                 for d, k, s, p in zip(dims, ksize, stride, pad))
+    return tuple(
+        len(range(-p, d + p - k + (s if cover_all else 1), s))
+        for d, k, s, p in zip(dims, ksize, stride, pad)
+    )
 
 
-@testing.parameterize(*testing.product({
-    'case': [
-        # dims, ksize, stride, pad
-        ((5,), (2,), (2,), (0,)),
-        ((4, 3, 5), (2, 2, 3), (2, 1, 2), (1, 0, 1)),
-    ],
-    'cover_all': [True, False],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'case': [
+                # dims, ksize, stride, pad
+                ((5,), (2,), (2,), (0,)),
+                ((4, 3, 5), (2, 2, 3), (2, 1, 2), (1, 0, 1)),
+            ],
+            'cover_all': [True, False],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestMaxPoolingND(testing.FunctionTestCase):
-
     def setUp(self):
         self.dims, self.ksize, self.stride, self.pad = self.case
         tol = 1e-2 if self.dtype == numpy.float16 else 1e-4
         self.check_forward_options = {'atol': tol, 'rtol': tol}
-        self.check_backward_options = {
-            'dtype': numpy.float64, 'atol': tol, 'rtol': tol}
+        self.check_backward_options = {'dtype': numpy.float64, 'atol': tol, 'rtol': tol}
         self.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': tol, 'rtol': tol}
+            'dtype': numpy.float64,
+            'atol': tol,
+            'rtol': tol,
+        }
 
     def generate_inputs(self):
         # distinct values far apart: the maximum of a window is unique
         size = 2 * 3 * numpy.prod(self.dims)
         x = numpy.random.permutation(size).reshape((2, 3) + self.dims)
-        return (x / size).astype(self.dtype),
+        return ((x / size).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        return F.max_pooling_nd(inputs[0], self.ksize, self.stride,
-                                self.pad, self.cover_all),
+        return (
+            F.max_pooling_nd(
+                inputs[0], self.ksize, self.stride, self.pad, self.cover_all
+            ),
+        )
 
     def forward_expected(self, inputs):
-        x, = inputs
-        out = _out_shape(self.dims, self.ksize, self.stride, self.pad,
-                         self.cover_all)
-        y = numpy.array([x[(Ellipsis,) + w].reshape(2, 3, -1).max(axis=2)
-                         for w in _windows(self.dims, self.ksize,
-                                           self.stride, self.pad,
-                                           self.cover_all)])
-        return numpy.moveaxis(y, 0, -1).reshape((2, 3) + out),
+        (x,) = inputs
+        out = _out_shape(self.dims, self.ksize, self.stride, self.pad, self.cover_all)
+        y = numpy.array(
+            [
+                x[(Ellipsis,) + w].reshape(2, 3, -1).max(axis=2)
+                for w in _windows(
+                    self.dims, self.ksize, self.stride, self.pad, self.cover_all
+                )
+            ]
+        )
+        return (numpy.moveaxis(y, 0, -1).reshape((2, 3) + out),)
 
 
 def test_indices_are_positions_in_the_windows():
-    x = numpy.array([[[3., 1., 4., 1., 5., 9.]]])
+    x = numpy.array([[[3.0, 1.0, 4.0, 1.0, 5.0, 9.0]]])
     y, indices = F.max_pooling_nd(x, 3, return_indices=True)
-    numpy.testing.assert_array_equal(y.array, [[[4., 9.]]])
+    numpy.testing.assert_array_equal(y.array, [[[4.0, 9.0]]])
     numpy.testing.assert_array_equal(indices, [[[2, 2]]])
 
 
-@pytest.mark.parametrize('func, ndim', [
-    (F.max_pooling_1d, 1), (F.max_pooling_3d, 3)])
+@pytest.mark.parametrize('func, ndim', [(F.max_pooling_1d, 1), (F.max_pooling_3d, 3)])
 def test_fixed_rank_wrappers(func, ndim):
     x = numpy.random.uniform(-1, 1, (1, 2) + (4,) * ndim)
-    numpy.testing.assert_array_equal(func(x, 2).array,
-                                     F.max_pooling_nd(x, 2).array)
+    numpy.testing.assert_array_equal(func(x, 2).array, F.max_pooling_nd(x, 2).array)
     with pytest.raises(ValueError, match=func.__name__):
         func(numpy.zeros((1, 2, 4, 4)), 2)
 

@@ -13,22 +13,25 @@ def _pyramid(x, height):
     n, c, h, w = x.shape
     levels = []
     for level in range(height):
-        bins = 2 ** level
+        bins = 2**level
         kh, kw = -(-h // bins), -(-w // bins)
         top, left = (kh * bins - h) // 2, (kw * bins - w) // 2
         padded = numpy.full((n, c, kh * bins, kw * bins), -numpy.inf)
-        padded[:, :, top:top + h, left:left + w] = x
+        padded[:, :, top : top + h, left : left + w] = x
         blocks = padded.reshape(n, c, bins, kh, bins, kw).max(axis=(3, 5))
         levels.append(blocks.reshape(n, -1))
     return numpy.concatenate(levels, axis=1)[:, :, None, None]
 
 
-@testing.parameterize(*testing.product({
-    'shape': [(2, 3, 9, 8), (1, 2, 4, 4)],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shape': [(2, 3, 9, 8), (1, 2, 4, 4)],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 class TestSpatialPyramidPooling2D:
-
     def setup_method(self):
         x = numpy.linspace(-1, 1, numpy.prod(self.shape))
         numpy.random.shuffle(x)
@@ -41,8 +44,7 @@ class TestSpatialPyramidPooling2D:
 
     def test_backward(self):
         x = self.x.astype(numpy.float64)
-        gy = numpy.random.uniform(-1, 1, (self.shape[0], self.shape[1] * 21,
-                                          1, 1))
+        gy = numpy.random.uniform(-1, 1, (self.shape[0], self.shape[1] * 21, 1, 1))
         ggx = numpy.random.uniform(-1, 1, self.shape)
         f = lambda x: F.spatial_pyramid_pooling_2d(x, 3, pooling='max')  # NOQA
         gradient_check.check_backward(f, x, gy, eps=1e-4)
@@ -53,10 +55,12 @@ class TestSpatialPyramidPooling2D:
 def test_pooling_must_be_max(pooling):
     with pytest.raises(ValueError, match='pooling'):
         F.spatial_pyramid_pooling_2d(
-            numpy.zeros((1, 1, 4, 4), numpy.float32), 2, pooling=pooling)
+            numpy.zeros((1, 1, 4, 4), numpy.float32), 2, pooling=pooling
+        )
 
 
 def test_integer_input_is_invalid():
     with pytest.raises(type_check.InvalidType):
         F.spatial_pyramid_pooling_2d(
-            numpy.zeros((1, 1, 4, 4), numpy.int32), 2, pooling='max')
+            numpy.zeros((1, 1, 4, 4), numpy.int32), 2, pooling='max'
+        )

@@ -23,55 +23,77 @@ def _reference(x, ksize, stride, pad, outsize):
     return y
 
 
-@testing.parameterize(*testing.product({
-    'case': [
-        # ksize, stride, pad, cover_all, outsize, expected outsize
-        ((2, 2), (2, 2), (0, 0), True, None, (5, 5)),
-        ((2, 2), (2, 2), (0, 0), False, None, (6, 6)),
-        ((3, 2), (2, 1), (1, 0), True, None, (4, 4)),
-        ((2, 2), (2, 2), (0, 0), False, (7, 6), (7, 6)),
-        ((3, 3), (2, 2), (1, 1), True, (5, 4), (5, 4)),
-    ],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'case': [
+                # ksize, stride, pad, cover_all, outsize, expected outsize
+                ((2, 2), (2, 2), (0, 0), True, None, (5, 5)),
+                ((2, 2), (2, 2), (0, 0), False, None, (6, 6)),
+                ((3, 2), (2, 1), (1, 0), True, None, (4, 4)),
+                ((2, 2), (2, 2), (0, 0), False, (7, 6), (7, 6)),
+                ((3, 3), (2, 2), (1, 1), True, (5, 4), (5, 4)),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestUnpooling2D(testing.FunctionTestCase):
-
     def setUp(self):
-        (self.ksize, self.stride, self.pad, self.cover_all, self.outsize,
-         self.expected_outsize) = self.case
+        (
+            self.ksize,
+            self.stride,
+            self.pad,
+            self.cover_all,
+            self.outsize,
+            self.expected_outsize,
+        ) = self.case
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 5e-3, 'rtol': 5e-3}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 5e-3}
+                'dtype': numpy.float64,
+                'atol': 5e-3,
+                'rtol': 5e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 5e-3}
+                'dtype': numpy.float64,
+                'atol': 5e-3,
+                'rtol': 5e-3,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
 
     def generate_inputs(self):
-        return numpy.random.uniform(-1, 1, (2, 3, 3, 3)).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, (2, 3, 3, 3)).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
-        return F.unpooling_2d(x, self.ksize, self.stride, self.pad,
-                              self.outsize, self.cover_all),
+        (x,) = inputs
+        return (
+            F.unpooling_2d(
+                x, self.ksize, self.stride, self.pad, self.outsize, self.cover_all
+            ),
+        )
 
     def forward_expected(self, inputs):
-        x, = inputs
-        y = _reference(x, self.ksize, self.stride, self.pad,
-                       self.expected_outsize)
-        return y.astype(self.dtype),
+        (x,) = inputs
+        y = _reference(x, self.ksize, self.stride, self.pad, self.expected_outsize)
+        return (y.astype(self.dtype),)
 
 
 def test_stride_defaults_to_ksize():
     x = numpy.random.uniform(-1, 1, (1, 2, 2, 3))
     y = F.unpooling_2d(x, 2, cover_all=False)
-    numpy.testing.assert_array_equal(
-        y.array, x.repeat(2, axis=2).repeat(2, axis=3))
+    numpy.testing.assert_array_equal(y.array, x.repeat(2, axis=2).repeat(2, axis=3))
 
 
 def test_outsize_must_pool_back_to_the_input_size():
@@ -80,10 +102,9 @@ def test_outsize_must_pool_back_to_the_input_size():
         F.unpooling_2d(x, 2, outsize=(8, 6), cover_all=False)
 
 
-@pytest.mark.parametrize('shape, dtype', [
-    ((2, 3, 4), numpy.float32),
-    ((2, 3, 4, 4), numpy.int32),
-])
+@pytest.mark.parametrize(
+    'shape, dtype', [((2, 3, 4), numpy.float32), ((2, 3, 4, 4), numpy.int32)]
+)
 def test_invalid_inputs(shape, dtype):
     with pytest.raises(type_check.InvalidType, match='Unpooling2D'):
         F.unpooling_2d(numpy.zeros(shape, dtype), 2)

@@ -21,51 +21,82 @@ def _reference(x, indices, ksize, stride, pad, outsize):
     return y
 
 
-@testing.parameterize(*testing.product({
-    'case': [
-        # ksize, stride, pad, cover_all, outsize, expected outsize
-        ((2, 2), (2, 2), (0, 0), True, None, (5, 5)),
-        ((2, 2), (2, 2), (0, 0), False, (7, 6), (7, 6)),
-        # overlapping windows: values that land on one place are summed
-        ((3, 3), (2, 2), (1, 1), True, None, (4, 4)),
-        ((3, 2), (2, 1), (1, 0), False, (6, 4), (6, 4)),
-    ],
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'case': [
+                # ksize, stride, pad, cover_all, outsize, expected outsize
+                ((2, 2), (2, 2), (0, 0), True, None, (5, 5)),
+                ((2, 2), (2, 2), (0, 0), False, (7, 6), (7, 6)),
+                # overlapping windows: values that land on one place are summed
+                ((3, 3), (2, 2), (1, 1), True, None, (4, 4)),
+                ((3, 2), (2, 1), (1, 0), False, (6, 4), (6, 4)),
+            ],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestUpsampling2D(testing.FunctionTestCase):
-
     def setUp(self):
-        (self.ksize, self.stride, self.pad, self.cover_all, self.outsize,
-         self.expected_outsize) = self.case
+        (
+            self.ksize,
+            self.stride,
+            self.pad,
+            self.cover_all,
+            self.outsize,
+            self.expected_outsize,
+        ) = self.case
         kh, kw = self.ksize
         self.indices = numpy.random.randint(0, kh * kw, (2, 3, 3, 3))
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 5e-3, 'rtol': 5e-3}
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 5e-3}
+                'dtype': numpy.float64,
+                'atol': 5e-3,
+                'rtol': 5e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 5e-3}
+                'dtype': numpy.float64,
+                'atol': 5e-3,
+                'rtol': 5e-3,
+            }
         elif self.dtype == numpy.float32:
             self.check_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
             self.check_double_backward_options = {
-                'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+                'dtype': numpy.float64,
+                'atol': 1e-4,
+                'rtol': 1e-3,
+            }
 
     def generate_inputs(self):
-        return numpy.random.uniform(-1, 1, (2, 3, 3, 3)).astype(self.dtype),
+        return (numpy.random.uniform(-1, 1, (2, 3, 3, 3)).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        x, = inputs
+        (x,) = inputs
         indices = device.send(self.indices)
-        return F.upsampling_2d(x, indices, self.ksize, self.stride, self.pad,
-                               self.outsize, self.cover_all),
+        return (
+            F.upsampling_2d(
+                x,
+                indices,
+                self.ksize,
+                self.stride,
+                self.pad,
+                self.outsize,
+                self.cover_all,
+            ),
+        )
 
     def forward_expected(self, inputs):
-        x, = inputs
-        y = _reference(x, self.indices, self.ksize, self.stride, self.pad,
-                       self.expected_outsize)
-        return y.astype(self.dtype),
+        (x,) = inputs
+        y = _reference(
+            x, self.indices, self.ksize, self.stride, self.pad, self.expected_outsize
+        )
+        return (y.astype(self.dtype),)
 
 
 def test_inverts_max_pooling_at_the_maxima():
@@ -75,8 +106,7 @@ def test_inverts_max_pooling_at_the_maxima():
     up = F.upsampling_2d(y, indices, 2, outsize=x.shape[2:]).array
     # Each 2x2 block keeps its maximum in place and is zero elsewhere.
     block_max = x.reshape(2, 3, 2, 2, 3, 2).max(axis=(3, 5))
-    expected = numpy.where(
-        x == block_max.repeat(2, axis=2).repeat(2, axis=3), x, 0)
+    expected = numpy.where(x == block_max.repeat(2, axis=2).repeat(2, axis=3), x, 0)
     numpy.testing.assert_array_equal(up, expected)
 
 
@@ -94,10 +124,9 @@ def test_outsize_must_pool_back_to_the_input_size():
         F.upsampling_2d(x, indices, 2, outsize=(6, 4), cover_all=False)
 
 
-@pytest.mark.parametrize('shape, dtype', [
-    ((2, 3, 4), numpy.float32),
-    ((2, 3, 4, 4), numpy.int32),
-])
+@pytest.mark.parametrize(
+    'shape, dtype', [((2, 3, 4), numpy.float32), ((2, 3, 4, 4), numpy.int32)]
+)
 def test_invalid_inputs(shape, dtype):
     indices = numpy.zeros(shape, numpy.int64)
     with pytest.raises(type_check.InvalidType, match='Upsampling2D'):
@@ -106,8 +135,7 @@ def test_invalid_inputs(shape, dtype):
 
 def test_empty_batch():
     x = chainerlite.Variable(numpy.zeros((0, 3) + (3, 3), numpy.float32))
-    y = F.upsampling_2d(
-        x, numpy.zeros(x.shape, numpy.intp), 2, cover_all=False)
+    y = F.upsampling_2d(x, numpy.zeros(x.shape, numpy.intp), 2, cover_all=False)
     assert y.shape == (0, 3) + (6, 6)
     F.sum(y).backward()
     assert x.grad.shape == x.shape

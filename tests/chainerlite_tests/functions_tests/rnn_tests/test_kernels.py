@@ -1,4 +1,5 @@
 """The fused CuPy kernels of the LSTM cell against the NumPy path."""
+
 import numpy
 import pytest
 
@@ -9,9 +10,11 @@ from chainerlite.backends import cuda
 from chainerlite.functions.rnn import _kernels
 from chainerlite.testing import attr
 
-TOL = {numpy.float16: dict(atol=5e-3, rtol=5e-3),
-       numpy.float32: dict(atol=1e-6, rtol=1e-5),
-       numpy.float64: dict(atol=1e-12, rtol=1e-10)}
+TOL = {
+    numpy.float16: dict(atol=5e-3, rtol=5e-3),
+    numpy.float32: dict(atol=1e-6, rtol=1e-5),
+    numpy.float64: dict(atol=1e-12, rtol=1e-10),
+}
 
 
 def _run(c, x, gc, gh):
@@ -24,7 +27,7 @@ def _run(c, x, gc, gh):
 
 @attr.gpu
 @pytest.mark.parametrize('dtype', sorted(TOL, key=str))
-@pytest.mark.parametrize('batch', [3, 2])   # 2: fewer rows than c_prev
+@pytest.mark.parametrize('batch', [3, 2])  # 2: fewer rows than c_prev
 def test_lstm_kernels_match_the_numpy_path(dtype, batch):
     c = numpy.random.uniform(-1, 1, (3, 4)).astype(dtype)
     x = numpy.random.uniform(-2, 2, (batch, 16)).astype(dtype)

@@ -14,15 +14,27 @@ def _tolerances(test):
     if test.dtype == numpy.float16:
         test.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 5e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 5e-3,
+            'rtol': 1e-2,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 5e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-2,
+            'rtol': 5e-2,
+        }
     elif test.dtype == numpy.float32:
         # Finite differences in float64: float32 ones are too noisy.
         test.check_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-4, 'rtol': 1e-3}
+            'dtype': numpy.float64,
+            'atol': 1e-4,
+            'rtol': 1e-3,
+        }
         test.check_double_backward_options = {
-            'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-2}
+            'dtype': numpy.float64,
+            'atol': 1e-3,
+            'rtol': 1e-2,
+        }
 
 
 def _sigmoid(x):
@@ -41,15 +53,20 @@ def _lstm_reference(c_prev, x):
     return c, h
 
 
-@testing.parameterize(*testing.product({
-    'shapes': [((3, 2), (3, 8)),          # c_prev, x
-               ((4, 2), (2, 8)),          # x has fewer rows than c_prev
-               ((2, 2, 3), (2, 8, 3))],   # trailing axes
-    'dtype': [numpy.float16, numpy.float32, numpy.float64],
-}))
+@testing.parameterize(
+    *testing.product(
+        {
+            'shapes': [
+                ((3, 2), (3, 8)),  # c_prev, x
+                ((4, 2), (2, 8)),  # x has fewer rows than c_prev
+                ((2, 2, 3), (2, 8, 3)),
+            ],  # trailing axes
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }
+    )
+)
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestLSTM(testing.FunctionTestCase):
-
     def setUp(self):
         _tolerances(self)
 
@@ -80,8 +97,10 @@ def test_gradients_through_one_output(output, c_rows):
 
     y_shape = (c_rows, 2) if output == 0 else (3, 2)
     gy = numpy.random.uniform(-1, 1, y_shape)
-    ggs = (numpy.random.uniform(-1, 1, c_prev.shape),
-           numpy.random.uniform(-1, 1, x.shape))
+    ggs = (
+        numpy.random.uniform(-1, 1, c_prev.shape),
+        numpy.random.uniform(-1, 1, x.shape),
+    )
     gradient_check.check_backward(f, (c_prev, x), gy)
     gradient_check.check_double_backward(f, (c_prev, x), gy, ggs)
 
@@ -93,14 +112,17 @@ def test_rows_beyond_x_keep_the_previous_state():
     numpy.testing.assert_array_equal(c.array[1:], c_prev[1:])
 
 
-@pytest.mark.parametrize('c_shape, x_shape, x_dtype', [
-    ((3, 2), (3, 6), numpy.float32),     # x.shape[1] != 4 * n
-    ((2, 2), (3, 8), numpy.float32),     # more rows in x than in c_prev
-    ((3, 2), (3, 8), numpy.float64),     # dtypes differ
-    ((3, 2), (3, 8, 1), numpy.float32),  # ndims differ
-    ((3, 2, 2), (3, 8, 3), numpy.float32),  # trailing axes differ
-    ((3,), (3,), numpy.float32),         # no unit axis
-])
+@pytest.mark.parametrize(
+    'c_shape, x_shape, x_dtype',
+    [
+        ((3, 2), (3, 6), numpy.float32),  # x.shape[1] != 4 * n
+        ((2, 2), (3, 8), numpy.float32),  # more rows in x than in c_prev
+        ((3, 2), (3, 8), numpy.float64),  # dtypes differ
+        ((3, 2), (3, 8, 1), numpy.float32),  # ndims differ
+        ((3, 2, 2), (3, 8, 3), numpy.float32),  # trailing axes differ
+        ((3,), (3,), numpy.float32),  # no unit axis
+    ],
+)
 def test_bad_inputs_are_invalid(c_shape, x_shape, x_dtype):
     c_prev = numpy.zeros(c_shape, numpy.float32)
     with pytest.raises(type_check.InvalidType, match='LSTM'):
@@ -109,8 +131,7 @@ def test_bad_inputs_are_invalid(c_shape, x_shape, x_dtype):
 
 def test_integer_inputs_are_invalid():
     with pytest.raises(type_check.InvalidType, match='LSTM'):
-        F.lstm(numpy.zeros((3, 2), numpy.int32),
-               numpy.zeros((3, 8), numpy.int32))
+        F.lstm(numpy.zeros((3, 2), numpy.int32), numpy.zeros((3, 8), numpy.int32))
 
 
 def test_lstm_grad_node_is_differentiable():
@@ -118,8 +139,7 @@ def test_lstm_grad_node_is_differentiable():
     # input of its own, not recomputed from c_prev and x.
     shapes = [(4, 2), (3, 8), (4, 2), (4, 2), (3, 2)]
     inputs = tuple(numpy.random.uniform(-1, 1, s) for s in shapes)
-    ggs = (numpy.random.uniform(-1, 1, (4, 2)),
-           numpy.random.uniform(-1, 1, (3, 8)))
+    ggs = (numpy.random.uniform(-1, 1, (4, 2)), numpy.random.uniform(-1, 1, (3, 8)))
     gradient_check.check_backward(lstm_module.LSTMGrad(), inputs, ggs)
 
 

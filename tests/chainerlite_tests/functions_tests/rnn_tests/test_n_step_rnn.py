@@ -1,6 +1,7 @@
 """n_step_rnn, n_step_lstm, n_step_gru and their bidirectional forms (they
 share one implementation), against a NumPy reference run sequence by
 sequence."""
+
 import numpy
 import pytest
 
@@ -15,32 +16,36 @@ def _sigmoid(x):
 
 def _rnn_step(act):
     def step(x, state, w, b):
-        h, = state
-        return act(x @ w[0].T + b[0] + h @ w[1].T + b[1]),
+        (h,) = state
+        return (act(x @ w[0].T + b[0] + h @ w[1].T + b[1]),)
+
     return step
 
 
 def _lstm_step(x, state, w, b):
     h, c = state
-    i, f, a, o = (x @ w[k].T + h @ w[k + 4].T + b[k] + b[k + 4]
-                  for k in range(4))
+    i, f, a, o = (x @ w[k].T + h @ w[k + 4].T + b[k] + b[k + 4] for k in range(4))
     c = _sigmoid(f) * c + _sigmoid(i) * numpy.tanh(a)
     return _sigmoid(o) * numpy.tanh(c), c
 
 
 def _gru_step(x, state, w, b):
-    h, = state
+    (h,) = state
     r = _sigmoid(x @ w[0].T + b[0] + h @ w[3].T + b[3])
     z = _sigmoid(x @ w[1].T + b[1] + h @ w[4].T + b[4])
     h_bar = numpy.tanh(x @ w[2].T + b[2] + r * (h @ w[5].T + b[5]))
-    return (1 - z) * h_bar + z * h,
+    return ((1 - z) * h_bar + z * h,)
 
 
 # kind: (function, its reference step, weights per layer, number of states)
 KINDS = {
     'rnn_tanh': (F.n_step_rnn, _rnn_step(numpy.tanh), 2, 1),
-    'rnn_relu': (lambda *a: F.n_step_rnn(*a, activation='relu'),
-                 _rnn_step(lambda v: numpy.maximum(v, 0)), 2, 1),
+    'rnn_relu': (
+        lambda *a: F.n_step_rnn(*a, activation='relu'),
+        _rnn_step(lambda v: numpy.maximum(v, 0)),
+        2,
+        1,
+    ),
     'birnn': (F.n_step_birnn, _rnn_step(numpy.tanh), 2, 1),
     'lstm': (F.n_step_lstm, _lstm_step, 8, 2),
     'bilstm': (F.n_step_bilstm, _lstm_step, 8, 2),
@@ -60,19 +65,20 @@ def _reference(step, n_layers, n_dirs, states, ws, bs, xs):
             k = layer * n_dirs + d
             out = []
             for i, seq in enumerate(seqs):
-                state = tuple(s[k, i:i + 1] for s in states)
+                state = tuple(s[k, i : i + 1] for s in states)
                 ys = []
-                for x in (seq[::-1] if d else seq):
+                for x in seq[::-1] if d else seq:
                     state = step(x[None], state, ws[k], bs[k])
                     ys.append(state[0][0])
                 for f, s in zip(finals, state):
                     f[k, i] = s[0]
                 out.append(ys[::-1] if d else ys)
             outs.append(out)
-        seqs = [[numpy.concatenate(parts) for parts in zip(*per_dir)]
-                for per_dir in zip(*outs)]
-    ys = [numpy.stack([seq[t] for seq in seqs if len(seq) > t])
-          for t in range(len(xs))]
+        seqs = [
+            [numpy.concatenate(parts) for parts in zip(*per_dir)]
+            for per_dir in zip(*outs)
+        ]
+    ys = [numpy.stack([seq[t] for seq in seqs if len(seq) > t]) for t in range(len(xs))]
     return finals, ys
 
 
@@ -80,16 +86,23 @@ def _inputs(kind, n_layers, lengths, in_size=3, units=2):
     _, _, n_weights, n_states = KINDS[kind]
     n_dirs = 2 if kind.startswith('bi') else 1
     rand = numpy.random.uniform
-    states = [rand(-1, 1, (n_layers * n_dirs, len(lengths), units))
-              for _ in range(n_states)]
-    xs = [rand(-1, 1, (sum(1 for n in lengths if n > t), in_size))
-          for t in range(max(lengths))]
+    states = [
+        rand(-1, 1, (n_layers * n_dirs, len(lengths), units)) for _ in range(n_states)
+    ]
+    xs = [
+        rand(-1, 1, (sum(1 for n in lengths if n > t), in_size))
+        for t in range(max(lengths))
+    ]
     ws, bs = [], []
     for layer in range(n_layers):
         below = in_size if layer == 0 else units * n_dirs
         for _ in range(n_dirs):
-            ws.append([rand(-1, 1, (units, below if j < n_weights // 2
-                                    else units)) for j in range(n_weights)])
+            ws.append(
+                [
+                    rand(-1, 1, (units, below if j < n_weights // 2 else units))
+                    for j in range(n_weights)
+                ]
+            )
             bs.append([rand(-1, 1, units) for _ in range(n_weights)])
     return n_dirs, states, ws, bs, xs
 
@@ -118,12 +131,16 @@ def test_backward(kind):
 
     def f(*args):
         ss = args[:n_states]
-        w, b = args[n_states:n_states + n_ws], args[n_states + n_ws:-len(xs)]
+        w, b = args[n_states : n_states + n_ws], args[n_states + n_ws : -len(xs)]
         per = len(ws[0])
-        out = func(2, 0.0, *ss,
-                   [w[i:i + per] for i in range(0, n_ws, per)],
-                   [b[i:i + per] for i in range(0, n_ws, per)],
-                   list(args[-len(xs):]))
+        out = func(
+            2,
+            0.0,
+            *ss,
+            [w[i : i + per] for i in range(0, n_ws, per)],
+            [b[i : i + per] for i in range(0, n_ws, per)],
+            list(args[-len(xs) :]),
+        )
         return tuple(out[:-1]) + tuple(out[-1])
 
     inputs = tuple(states) + tuple(flat_w) + tuple(flat_b) + tuple(xs)

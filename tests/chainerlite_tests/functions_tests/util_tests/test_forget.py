@@ -47,16 +47,16 @@ def test_check_backward():
     x = numpy.random.uniform(-1, 1, (3, 4))
     y = numpy.random.uniform(-1, 1, (3, 4))
     gz = numpy.random.uniform(-1, 1, (3, 4))
-    gradient_check.check_backward(
-        lambda a, b: F.forget(_f, a, b), (x, y), gz)
+    gradient_check.check_backward(lambda a, b: F.forget(_f, a, b), (x, y), gz)
 
 
 def test_configuration_during_forward_and_recomputation():
     seen = []
 
     def f(a):
-        seen.append((chainerlite.config.enable_backprop,
-                     chainerlite.config.in_recomputing))
+        seen.append(
+            (chainerlite.config.enable_backprop, chainerlite.config.in_recomputing)
+        )
         return F.exp(a)
 
     x = _variable()
@@ -118,28 +118,42 @@ def test_not_callable():
         F.forget(1, _variable())
 
 
-@pytest.mark.parametrize('position, ordinal', [
-    (1, '1st'), (2, '2nd'), (3, '3rd'), (4, '4th'), (11, '11th'),
-    (12, '12th'), (13, '13th'), (21, '21st'), (22, '22nd'), (23, '23rd'),
-    (101, '101st'), (111, '111th'),
-])
+@pytest.mark.parametrize(
+    'position, ordinal',
+    [
+        (1, '1st'),
+        (2, '2nd'),
+        (3, '3rd'),
+        (4, '4th'),
+        (11, '11th'),
+        (12, '12th'),
+        (13, '13th'),
+        (21, '21st'),
+        (22, '22nd'),
+        (23, '23rd'),
+        (101, '101st'),
+        (111, '111th'),
+    ],
+)
 def test_non_variable_element_names_ordinal(position, ordinal):
     def f(a):
         outs = [a] * position
         outs[-1] = a.array
         return tuple(outs)
 
-    message = '{} element of a returned tuple is not Variable, but is ' \
-              'numpy.ndarray'.format(ordinal)
+    message = (
+        '{} element of a returned tuple is not Variable, but is numpy.ndarray'.format(
+            ordinal
+        )
+    )
     with pytest.raises(RuntimeError, match=message):
         F.forget(f, _variable())
 
 
-@pytest.mark.parametrize('value, type_name', [
-    (numpy.zeros(2), 'numpy.ndarray'),
-    (None, 'NoneType'),
-    (3, 'int'),
-])
+@pytest.mark.parametrize(
+    'value, type_name',
+    [(numpy.zeros(2), 'numpy.ndarray'), (None, 'NoneType'), (3, 'int')],
+)
 def test_non_variable_return(value, type_name):
     with pytest.raises(RuntimeError, match=type_name):
         F.forget(lambda a: value, _variable())
@@ -166,8 +180,10 @@ def _dropout_grads(xp, use_forget):
     y = F.forget(block, x, W) if use_forget else block(x, W)
     after = xp.random.random_sample((2,))  # the stream goes on the same
     F.sum(y * y).backward()
-    return [chainerlite.backend.CpuDevice().send(a)
-            for a in (y.array, x.grad, W.grad, after)]
+    return [
+        chainerlite.backend.CpuDevice().send(a)
+        for a in (y.array, x.grad, W.grad, after)
+    ]
 
 
 def test_dropout_inside_forget_replays_its_mask():
@@ -237,8 +253,8 @@ def _in_threads(target, n_threads):
     def run(i):
         barrier.wait()
         results[i] = target()
-    threads = [threading.Thread(target=run, args=(i,))
-               for i in range(n_threads)]
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n_threads)]
     for t in threads:
         t.start()
     for t in threads:
@@ -249,20 +265,18 @@ def _in_threads(target, n_threads):
 
 def test_each_thread_replays_its_own_draws():
     outputs = _in_threads(lambda: _check_replays(_masked, (16, 16), 20), 8)
-    assert all((y == 0).any() and (y != 0).any()
-               for ys in outputs for y in ys)
+    assert all((y == 0).any() and (y != 0).any() for ys in outputs for y in ys)
 
 
 def test_threads_share_one_stream_as_serial_calls_do():
     def drop(a):
         return F.dropout(a) * 1.0
+
     numpy.random.seed(5)
     serial = _check_replays(drop, (8, 8), 8 * 10)
     numpy.random.seed(5)
-    threaded = sum(_in_threads(lambda: _check_replays(drop, (8, 8), 10), 8),
-                   [])
-    assert sorted(y.tobytes() for y in threaded) == \
-        sorted(y.tobytes() for y in serial)
+    threaded = sum(_in_threads(lambda: _check_replays(drop, (8, 8), 10), 8), [])
+    assert sorted(y.tobytes() for y in threaded) == sorted(y.tobytes() for y in serial)
 
 
 def test_recomputation_drawing_more_than_forward_raises():
@@ -272,6 +286,7 @@ def test_recomputation_drawing_more_than_forward_raises():
         for _ in range(next(draws)):
             a = F.dropout(a)
         return a
+
     y = F.forget(growing, chainerlite.Variable(numpy.ones(3, numpy.float32)))
     with pytest.raises(RuntimeError, match='forget: .*more random numbers'):
         F.sum(y).backward()
@@ -281,6 +296,7 @@ def _nested_block(wrap):
     def block(a):
         h = wrap(lambda b: F.dropout(F.tanh(b), 0.4), a)
         return F.dropout(h) * F.gaussian(a, a)
+
     numpy.random.seed(2)
     x = chainerlite.Variable(numpy.linspace(-1, 1, 12, dtype=numpy.float32))
     y = wrap(block, x)
@@ -297,6 +313,6 @@ def test_nested_forget_draws_as_plain_calls():
 
 def test_backward_in_another_thread_replays_the_forward_draws():
     x = chainerlite.Variable(numpy.ones((6, 6), numpy.float32))
-    y, = _in_threads(lambda: F.forget(lambda a: F.dropout(a) * 1.0, x), 1)
+    (y,) = _in_threads(lambda: F.forget(lambda a: F.dropout(a) * 1.0, x), 1)
     F.sum(y).backward()
     numpy.testing.assert_array_equal(x.grad, y.array)

@@ -22,8 +22,13 @@ def test_forward_matches_reference_and_backward():
     for p in link.params():
         p.array = p.array.astype(numpy.float64)
     gradient_check.check_backward(
-        link, (x,), numpy.random.uniform(-1, 1, (5, 4)),
-        params=(link.linear.W, link.linear.b), atol=1e-4, rtol=1e-4)
+        link,
+        (x,),
+        numpy.random.uniform(-1, 1, (5, 4)),
+        params=(link.linear.W, link.linear.b),
+        atol=1e-4,
+        rtol=1e-4,
+    )
 
 
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float64])
@@ -35,8 +40,9 @@ def test_initializers_see_maxout_shapes(dtype):
         array.fill(2)
 
     with chainerlite.using_config('dtype', dtype):
-        link = links.Maxout(2, 3, 4, initialW=init,
-                            initial_bias=initializers.Constant(1))
+        link = links.Maxout(
+            2, 3, 4, initialW=init, initial_bias=initializers.Constant(1)
+        )
     assert seen == [((3, 4, 2), numpy.dtype(dtype))]
     assert link.linear.b.dtype == dtype
     assert (link.linear.W.array == 2).all()

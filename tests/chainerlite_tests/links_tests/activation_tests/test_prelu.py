@@ -22,10 +22,7 @@ def test_default_slope():
     numpy.testing.assert_allclose(link(x).array, expected)
 
 
-@pytest.mark.parametrize('shape, broadcast', [
-    ((3,), (1, 3, 1)),
-    ((3, 2), (1, 3, 2)),
-])
+@pytest.mark.parametrize('shape, broadcast', [((3,), (1, 3, 1)), ((3, 2), (1, 3, 2))])
 def test_slope_per_channel(shape, broadcast):
     link = L.PReLU(shape=shape, init=0.5)
     numpy.testing.assert_array_equal(link.W.array, numpy.full(shape, 0.5))
@@ -38,8 +35,14 @@ def test_slope_per_channel(shape, broadcast):
 def test_parameter_gradient():
     link = L.PReLU(shape=(3,))
     gradient_check.check_backward(
-        link, _x(4, 3, 2), _x(4, 3, 2), params=(link.W,),
-        dtype=numpy.float64, atol=1e-4, rtol=1e-3)
+        link,
+        _x(4, 3, 2),
+        _x(4, 3, 2),
+        params=(link.W,),
+        dtype=numpy.float64,
+        atol=1e-4,
+        rtol=1e-3,
+    )
 
 
 def test_dtype_follows_config():

@@ -46,8 +46,7 @@ def test_gradients(beta_shape):
     x = _x(3, 2)
     link(x)
     link.beta.array[...] = numpy.random.uniform(-1, 1, link.beta.shape)
-    gradient_check.check_backward(
-        link, x, _x(3, 2), link.beta, atol=1e-3, rtol=1e-3)
+    gradient_check.check_backward(link, x, _x(3, 2), link.beta, atol=1e-3, rtol=1e-3)
 
 
 def test_beta_must_line_up_with_the_input():

@@ -27,8 +27,7 @@ def test_parameter_gradient():
     link = L.Bias(axis=1, shape=(3,))
     x = numpy.random.uniform(-1, 1, (2, 3, 2)).astype(numpy.float32)
     gy = numpy.random.uniform(-1, 1, (2, 3, 2)).astype(numpy.float32)
-    gradient_check.check_backward(
-        link, x, gy, params=(link.b,), dtype=numpy.float64)
+    gradient_check.check_backward(link, x, gy, params=(link.b,), dtype=numpy.float64)
 
 
 def test_wrong_number_of_inputs():

@@ -11,8 +11,7 @@ def _uniform(*shape):
 
 @pytest.mark.parametrize('nobias', [False, True])
 def test_forward_and_backward(nobias):
-    W, V1, V2, b = _uniform(2, 3, 4), _uniform(2, 4), _uniform(3, 4), \
-        _uniform(4)
+    W, V1, V2, b = _uniform(2, 3, 4), _uniform(2, 4), _uniform(3, 4), _uniform(4)
     link = links.Bilinear(2, 3, 4, nobias, W, None if nobias else (V1, V2, b))
     for p in link.params():
         p.array = p.array.astype(numpy.float64)
@@ -23,8 +22,13 @@ def test_forward_and_backward(nobias):
         expected += e1.dot(V1) + e2.reshape(5, 3).dot(V2) + b
     numpy.testing.assert_allclose(y.array, expected, rtol=1e-6)
     gradient_check.check_backward(
-        link, (e1, e2), _uniform(5, 4), params=tuple(link.params()),
-        atol=1e-5, rtol=1e-5)
+        link,
+        (e1, e2),
+        _uniform(5, 4),
+        params=tuple(link.params()),
+        atol=1e-5,
+        rtol=1e-5,
+    )
 
 
 def test_default_initialization():

@@ -18,14 +18,19 @@ def _conv_reference(x, W, b, stride, pad, dilate, groups):
     y = numpy.zeros((n, out_c, oh, ow))
     o_g = out_c // groups
     for g in range(groups):
-        xg = xp[:, g * c_g:(g + 1) * c_g]
-        Wg = W[g * o_g:(g + 1) * o_g]
+        xg = xp[:, g * c_g : (g + 1) * c_g]
+        Wg = W[g * o_g : (g + 1) * o_g]
         for i in range(kh):
             for j in range(kw):
-                patch = xg[:, :, i * dy:i * dy + sy * (oh - 1) + 1:sy,
-                           j * dx:j * dx + sx * (ow - 1) + 1:sx]
-                y[:, g * o_g:(g + 1) * o_g] += numpy.einsum(
-                    'nchw,oc->nohw', patch, Wg[:, :, i, j])
+                patch = xg[
+                    :,
+                    :,
+                    i * dy : i * dy + sy * (oh - 1) + 1 : sy,
+                    j * dx : j * dx + sx * (ow - 1) + 1 : sx,
+                ]
+                y[:, g * o_g : (g + 1) * o_g] += numpy.einsum(
+                    'nchw,oc->nohw', patch, Wg[:, :, i, j]
+                )
     if b is not None:
         y += b.reshape(1, -1, 1, 1)
     return y
@@ -33,8 +38,7 @@ def _conv_reference(x, W, b, stride, pad, dilate, groups):
 
 CASES = [
     dict(ksize=3, stride=1, pad=0, dilate=1, groups=1, nobias=False),
-    dict(ksize=(2, 3), stride=(2, 1), pad=(1, 0), dilate=1, groups=1,
-         nobias=True),
+    dict(ksize=(2, 3), stride=(2, 1), pad=(1, 0), dilate=1, groups=1, nobias=True),
     dict(ksize=2, stride=1, pad=1, dilate=2, groups=2, nobias=False),
 ]
 
@@ -44,15 +48,23 @@ CASES = [
 def test_forward_matches_reference(case, dtype):
     with chainerlite.using_config('dtype', dtype):
         conv = L.Convolution2D(
-            4, 6, case['ksize'], stride=case['stride'], pad=case['pad'],
-            nobias=case['nobias'], dilate=case['dilate'],
-            groups=case['groups'], initial_bias=initializers.Normal())
+            4,
+            6,
+            case['ksize'],
+            stride=case['stride'],
+            pad=case['pad'],
+            nobias=case['nobias'],
+            dilate=case['dilate'],
+            groups=case['groups'],
+            initial_bias=initializers.Normal(),
+        )
     assert conv.W.dtype == dtype
     x = numpy.random.uniform(-1, 1, (2, 4, 6, 5)).astype(dtype)
     y = conv(x)
     b = None if conv.b is None else conv.b.array
-    expected = _conv_reference(x, conv.W.array, b, conv.stride, conv.pad,
-                               conv.dilate, conv.groups)
+    expected = _conv_reference(
+        x, conv.W.array, b, conv.stride, conv.pad, conv.dilate, conv.groups
+    )
     assert y.dtype == dtype
     tol = 1e-5 if dtype == numpy.float32 else 1e-12
     numpy.testing.assert_allclose(y.array, expected, rtol=tol, atol=tol)
@@ -61,15 +73,22 @@ def test_forward_matches_reference(case, dtype):
 @pytest.mark.parametrize('case', CASES)
 def test_parameter_gradients(case):
     conv = L.Convolution2D(
-        4, 6, case['ksize'], stride=case['stride'], pad=case['pad'],
-        nobias=case['nobias'], dilate=case['dilate'], groups=case['groups'])
+        4,
+        6,
+        case['ksize'],
+        stride=case['stride'],
+        pad=case['pad'],
+        nobias=case['nobias'],
+        dilate=case['dilate'],
+        groups=case['groups'],
+    )
     x = numpy.random.uniform(-1, 1, (2, 4, 5, 5)).astype(numpy.float32)
     y_shape = conv(x).shape
     gy = numpy.random.uniform(-1, 1, y_shape).astype(numpy.float32)
     params = [p for p in (conv.W, conv.b) if p is not None]
     gradient_check.check_backward(
-        conv, x, gy, params=params, dtype=numpy.float64, atol=1e-3,
-        rtol=1e-3)
+        conv, x, gy, params=params, dtype=numpy.float64, atol=1e-3, rtol=1e-3
+    )
 
 
 def test_parameters():
@@ -129,26 +148,31 @@ def test_serialization_round_trip(roundtrip):
 @attr.gpu
 def test_lazy_on_gpu():
     import cupy
+
     conv = L.Convolution2D(3, 2)
     conv.to_device('@cupy:0')
     x = numpy.random.uniform(-1, 1, (1, 2, 4, 4)).astype(numpy.float32)
     y = conv(cupy.asarray(x))
     assert isinstance(conv.W.array, cupy.ndarray)
-    expected = _conv_reference(x, cupy.asnumpy(conv.W.array),
-                               cupy.asnumpy(conv.b.array), (1, 1), (0, 0),
-                               (1, 1), 1)
-    numpy.testing.assert_allclose(cupy.asnumpy(y.array), expected,
-                                  rtol=1e-4, atol=1e-5)
+    expected = _conv_reference(
+        x,
+        cupy.asnumpy(conv.W.array),
+        cupy.asnumpy(conv.b.array),
+        (1, 1),
+        (0, 0),
+        (1, 1),
+        1,
+    )
+    numpy.testing.assert_allclose(cupy.asnumpy(y.array), expected, rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize('cls, out_hw', [
-    (L.Convolution2D, 3), (L.Deconvolution2D, 9)])
+@pytest.mark.parametrize('cls, out_hw', [(L.Convolution2D, 3), (L.Deconvolution2D, 9)])
 def test_empty_batch(cls, out_hw):
     link = cls(None, 4, 3, stride=2, pad=1, groups=2)
     x = chainerlite.Variable(numpy.zeros((0, 2, 5, 5), numpy.float32))
     y = link(x)
     assert y.shape == (0, 4, out_hw, out_hw)
-    link.cleargrads()   # the gradients start as NaN, as in Chainer
+    link.cleargrads()  # the gradients start as NaN, as in Chainer
     y.grad = numpy.ones(y.shape, numpy.float32)
     y.backward()
     assert x.grad.shape == x.shape
@@ -159,8 +183,9 @@ def test_empty_batch(cls, out_hw):
 def test_from_params_copies_filter_and_bias():
     W = numpy.random.uniform(-1, 1, (6, 2, 3, 2)).astype(numpy.float32)
     b = numpy.random.uniform(-1, 1, 6).astype(numpy.float32)
-    link = L.Convolution2D.from_params(chainerlite.Parameter(W), b,
-                                       stride=2, pad=1, groups=2)
+    link = L.Convolution2D.from_params(
+        chainerlite.Parameter(W), b, stride=2, pad=1, groups=2
+    )
     assert isinstance(link, L.Convolution2D)
     assert (link.in_channels, link.out_channels) == (4, 6)
     assert link.stride == (2, 2) and link.pad == (1, 1)

@@ -11,16 +11,24 @@ from chainerlite import gradient_check
 
 @pytest.mark.parametrize('ndim', [1, 2, 3])
 def test_forward_and_backward(ndim):
-    link = L.ConvolutionND(ndim, 3, 4, 2, stride=2, pad=1,
-                           initial_bias=chainerlite.initializers.Uniform(1))
+    link = L.ConvolutionND(
+        ndim, 3, 4, 2, stride=2, pad=1, initial_bias=chainerlite.initializers.Uniform(1)
+    )
     assert link.W.shape == (4, 3) + (2,) * ndim
     x = numpy.random.uniform(-1, 1, (2, 3) + (3,) * ndim).astype(numpy.float32)
     y = link(x)
     numpy.testing.assert_allclose(
-        y.array, F.convolution_nd(x, link.W, link.b, 2, 1).array)
+        y.array, F.convolution_nd(x, link.W, link.b, 2, 1).array
+    )
     gradient_check.check_backward(
-        link, x, numpy.random.uniform(-1, 1, y.shape).astype(numpy.float32),
-        (link.W, link.b), dtype=numpy.float64, atol=1e-4, rtol=1e-3)
+        link,
+        x,
+        numpy.random.uniform(-1, 1, y.shape).astype(numpy.float32),
+        (link.W, link.b),
+        dtype=numpy.float64,
+        atol=1e-4,
+        rtol=1e-3,
+    )
 
 
 def test_lazy_in_channels_and_groups():
@@ -34,7 +42,8 @@ def test_fixed_rank_links():
     x = numpy.random.uniform(-1, 1, (2, 3, 4)).astype(numpy.float32)
     numpy.testing.assert_array_equal(
         L.Convolution1D(3, 2, 2, initialW=1)(x).array,
-        L.ConvolutionND(1, 3, 2, 2, initialW=1)(x).array)
+        L.ConvolutionND(1, 3, 2, 2, initialW=1)(x).array,
+    )
     assert L.Convolution3D(3, 2, 2).W.shape == (2, 3, 2, 2, 2)
 
 
@@ -47,11 +56,9 @@ def test_from_params():
     assert link.stride == (2, 2) and link.groups == 2
 
 
-@pytest.mark.parametrize('cls, ndim', [
-    (L.Convolution1D, 1), (L.Convolution3D, 3)])
+@pytest.mark.parametrize('cls, ndim', [(L.Convolution1D, 1), (L.Convolution3D, 3)])
 def test_from_params_of_fixed_rank_links(cls, ndim):
-    W = numpy.random.uniform(-1, 1, (2, 3) + (2,) * ndim).astype(
-        numpy.float32)
+    W = numpy.random.uniform(-1, 1, (2, 3) + (2,) * ndim).astype(numpy.float32)
     link = cls.from_params(W)
     assert type(link) is cls and link.b is None
     assert (link.in_channels, link.out_channels, link.ndim) == (3, 2, ndim)

@@ -12,34 +12,43 @@ def _deconv_reference(x, W, b, stride, pad, dilate, groups, outsize=None):
     _, o_g, kh, kw = W.shape
     (sy, sx), (ph, pw), (dy, dx) = stride, pad, dilate
     if outsize is None:
-        outsize = (sy * (h - 1) + (kh - 1) * dy + 1 - 2 * ph,
-                   sx * (w - 1) + (kw - 1) * dx + 1 - 2 * pw)
+        outsize = (
+            sy * (h - 1) + (kh - 1) * dy + 1 - 2 * ph,
+            sx * (w - 1) + (kw - 1) * dx + 1 - 2 * pw,
+        )
     full_h = max(outsize[0] + 2 * ph, sy * (h - 1) + (kh - 1) * dy + 1)
     full_w = max(outsize[1] + 2 * pw, sx * (w - 1) + (kw - 1) * dx + 1)
     full = numpy.zeros((n, o_g * groups, full_h, full_w))
     c_g = in_c // groups
     for g in range(groups):
-        xg = x[:, g * c_g:(g + 1) * c_g]
-        Wg = W[g * c_g:(g + 1) * c_g]
+        xg = x[:, g * c_g : (g + 1) * c_g]
+        Wg = W[g * c_g : (g + 1) * c_g]
         for i in range(kh):
             for j in range(kw):
-                full[:, g * o_g:(g + 1) * o_g,
-                     i * dy:i * dy + sy * (h - 1) + 1:sy,
-                     j * dx:j * dx + sx * (w - 1) + 1:sx] += numpy.einsum(
-                         'nchw,co->nohw', xg, Wg[:, :, i, j])
-    y = full[:, :, ph:ph + outsize[0], pw:pw + outsize[1]]
+                full[
+                    :,
+                    g * o_g : (g + 1) * o_g,
+                    i * dy : i * dy + sy * (h - 1) + 1 : sy,
+                    j * dx : j * dx + sx * (w - 1) + 1 : sx,
+                ] += numpy.einsum('nchw,co->nohw', xg, Wg[:, :, i, j])
+    y = full[:, :, ph : ph + outsize[0], pw : pw + outsize[1]]
     if b is not None:
         y = y + b.reshape(1, -1, 1, 1)
     return y
 
 
 CASES = [
-    dict(ksize=3, stride=1, pad=0, dilate=1, groups=1, nobias=False,
-         outsize=None),
-    dict(ksize=(2, 3), stride=2, pad=(1, 0), dilate=1, groups=1,
-         nobias=True, outsize=(5, 10)),
-    dict(ksize=2, stride=1, pad=1, dilate=2, groups=2, nobias=False,
-         outsize=None),
+    dict(ksize=3, stride=1, pad=0, dilate=1, groups=1, nobias=False, outsize=None),
+    dict(
+        ksize=(2, 3),
+        stride=2,
+        pad=(1, 0),
+        dilate=1,
+        groups=1,
+        nobias=True,
+        outsize=(5, 10),
+    ),
+    dict(ksize=2, stride=1, pad=1, dilate=2, groups=2, nobias=False, outsize=None),
 ]
 
 
@@ -48,16 +57,30 @@ CASES = [
 def test_forward_matches_reference(case, dtype):
     with chainerlite.using_config('dtype', dtype):
         deconv = L.Deconvolution2D(
-            4, 6, case['ksize'], stride=case['stride'], pad=case['pad'],
-            nobias=case['nobias'], outsize=case['outsize'],
-            dilate=case['dilate'], groups=case['groups'],
-            initial_bias=initializers.Normal())
+            4,
+            6,
+            case['ksize'],
+            stride=case['stride'],
+            pad=case['pad'],
+            nobias=case['nobias'],
+            outsize=case['outsize'],
+            dilate=case['dilate'],
+            groups=case['groups'],
+            initial_bias=initializers.Normal(),
+        )
     x = numpy.random.uniform(-1, 1, (2, 4, 3, 4)).astype(dtype)
     y = deconv(x)
     b = None if deconv.b is None else deconv.b.array
     expected = _deconv_reference(
-        x, deconv.W.array, b, deconv.stride, deconv.pad, deconv.dilate,
-        deconv.groups, case['outsize'])
+        x,
+        deconv.W.array,
+        b,
+        deconv.stride,
+        deconv.pad,
+        deconv.dilate,
+        deconv.groups,
+        case['outsize'],
+    )
     assert y.dtype == dtype
     tol = 1e-5 if dtype == numpy.float32 else 1e-12
     numpy.testing.assert_allclose(y.array, expected, rtol=tol, atol=tol)
@@ -66,15 +89,22 @@ def test_forward_matches_reference(case, dtype):
 @pytest.mark.parametrize('case', CASES)
 def test_parameter_gradients(case):
     deconv = L.Deconvolution2D(
-        4, 6, case['ksize'], stride=case['stride'], pad=case['pad'],
-        nobias=case['nobias'], outsize=case['outsize'],
-        dilate=case['dilate'], groups=case['groups'])
+        4,
+        6,
+        case['ksize'],
+        stride=case['stride'],
+        pad=case['pad'],
+        nobias=case['nobias'],
+        outsize=case['outsize'],
+        dilate=case['dilate'],
+        groups=case['groups'],
+    )
     x = numpy.random.uniform(-1, 1, (2, 4, 3, 4)).astype(numpy.float32)
     gy = numpy.random.uniform(-1, 1, deconv(x).shape).astype(numpy.float32)
     params = [p for p in (deconv.W, deconv.b) if p is not None]
     gradient_check.check_backward(
-        deconv, x, gy, params=params, dtype=numpy.float64, atol=1e-3,
-        rtol=1e-3)
+        deconv, x, gy, params=params, dtype=numpy.float64, atol=1e-3, rtol=1e-3
+    )
 
 
 def test_parameters():

@@ -10,8 +10,7 @@ from chainerlite import initializers
 @pytest.mark.parametrize('ignore_label', [None, -1, 2])
 def test_forward_matches_lookup(ignore_label):
     embed = L.EmbedID(4, 3, ignore_label=ignore_label)
-    x = numpy.array([[0, 2], [3, -1 if ignore_label == -1 else 1]],
-                    numpy.int32)
+    x = numpy.array([[0, 2], [3, -1 if ignore_label == -1 else 1]], numpy.int32)
     expected = embed.W.array[x]
     if ignore_label is not None:
         expected[x == ignore_label] = 0
@@ -25,13 +24,13 @@ def test_parameter_gradient():
     x = numpy.array([0, 4, 4, -1, 2], numpy.int32)
     gy = numpy.random.uniform(-1, 1, (5, 3)).astype(numpy.float32)
     gradient_check.check_backward(
-        embed, x, gy, params=(embed.W,), dtype=numpy.float64, atol=1e-4,
-        rtol=1e-3)
+        embed, x, gy, params=(embed.W,), dtype=numpy.float64, atol=1e-4, rtol=1e-3
+    )
 
 
 def test_gradient_sums_rows_of_repeated_ids():
     embed = L.EmbedID(3, 2)
-    embed.cleargrads()   # the gradients start as NaN, as in Chainer
+    embed.cleargrads()  # the gradients start as NaN, as in Chainer
     y = embed(numpy.array([1, 1, 2], numpy.int32))
     y.grad = numpy.ones((3, 2), numpy.float32)
     y.backward()

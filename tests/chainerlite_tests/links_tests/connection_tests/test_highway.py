@@ -17,5 +17,10 @@ def test_forward_and_backward():
     expected = numpy.tanh(x.dot(Wh.T) + bh) * t + x * (1 - t)
     numpy.testing.assert_allclose(link(x).array, expected, rtol=1e-10)
     gradient_check.check_backward(
-        link, (x,), numpy.random.uniform(-1, 1, (4, 3)),
-        params=tuple(link.params()), atol=1e-5, rtol=1e-5)
+        link,
+        (x,),
+        numpy.random.uniform(-1, 1, (4, 3)),
+        params=tuple(link.params()),
+        atol=1e-5,
+        rtol=1e-5,
+    )

@@ -13,17 +13,21 @@ def test_inception_concatenates_the_paths():
     assert y.shape == (2, 10, 5, 5)
     out3 = link.conv3(F.relu(link.proj3(x)))
     numpy.testing.assert_allclose(
-        y.array[:, 2:5], F.relu(out3).array, rtol=1e-5, atol=1e-6)
+        y.array[:, 2:5], F.relu(out3).array, rtol=1e-5, atol=1e-6
+    )
     y.grad = numpy.ones_like(y.array)
     y.backward()
     assert link.conv5.W.grad is not None
 
 
-@pytest.mark.parametrize('kwargs, channels, size', [
-    ({'pooltype': 'max', 'proj_pool': 3}, 12, 5),
-    ({'pooltype': 'avg', 'proj_pool': None, 'out1': 0}, 9, 5),
-    ({'pooltype': 'max', 'proj_pool': None, 'out1': 0, 'stride': 2}, 9, 3),
-])
+@pytest.mark.parametrize(
+    'kwargs, channels, size',
+    [
+        ({'pooltype': 'max', 'proj_pool': 3}, 12, 5),
+        ({'pooltype': 'avg', 'proj_pool': None, 'out1': 0}, 9, 5),
+        ({'pooltype': 'max', 'proj_pool': None, 'out1': 0, 'stride': 2}, 9, 3),
+    ],
+)
 def test_inception_bn_shapes(kwargs, channels, size):
     args = dict(in_channels=3, out1=3, proj3=2, out3=3, proj33=2, out33=3)
     args.update(kwargs)

@@ -30,8 +30,7 @@ def test_nobias():
     assert layer.b is None
     assert [name for name, _ in layer.namedparams()] == ['/W']
     x = numpy.ones((1, 3), numpy.float32)
-    numpy.testing.assert_allclose(
-        layer(x).array, x @ layer.W.array.T, rtol=1e-6)
+    numpy.testing.assert_allclose(layer(x).array, x @ layer.W.array.T, rtol=1e-6)
 
 
 def test_initializers():
@@ -66,21 +65,26 @@ def test_gradients():
     x = numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float32)
     gy = numpy.random.uniform(-1, 1, (4, 2)).astype(numpy.float32)
     gradient_check.check_backward(
-        layer, x, gy, params=(layer.W, layer.b), dtype=numpy.float64,
-        atol=1e-4, rtol=1e-3)
+        layer,
+        x,
+        gy,
+        params=(layer.W, layer.b),
+        dtype=numpy.float64,
+        atol=1e-4,
+        rtol=1e-3,
+    )
 
 
 def test_backward_fills_parameter_grads():
     layer = L.Linear(3, 2)
-    layer.cleargrads()   # the gradients start as NaN, as in Chainer
+    layer.cleargrads()  # the gradients start as NaN, as in Chainer
     x = chainerlite.Variable(numpy.ones((4, 3), numpy.float32))
     y = layer(x)
     y.grad = numpy.ones((4, 2), numpy.float32)
     y.backward()
     numpy.testing.assert_allclose(layer.b.grad, numpy.full(2, 4.0))
     numpy.testing.assert_allclose(layer.W.grad, numpy.full((2, 3), 4.0))
-    numpy.testing.assert_allclose(
-        x.grad, numpy.ones((4, 2)) @ layer.W.array, rtol=1e-6)
+    numpy.testing.assert_allclose(x.grad, numpy.ones((4, 2)) @ layer.W.array, rtol=1e-6)
 
 
 def test_from_params():
@@ -91,8 +95,7 @@ def test_from_params():
     numpy.testing.assert_array_equal(layer.W.array, W)
     numpy.testing.assert_array_equal(layer.b.array, b)
     x = numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float32)
-    numpy.testing.assert_allclose(layer(x).array, x.dot(W.T) + b,
-                                  rtol=1e-6)
+    numpy.testing.assert_allclose(layer(x).array, x.dot(W.T) + b, rtol=1e-6)
     assert L.Linear.from_params(W).b is None
     assert L.Linear.from_params(W, b, nobias=True).b is None
 

@@ -6,16 +6,24 @@ from chainerlite import gradient_check
 
 
 def test_forward_backward_and_shapes():
-    link = L.LocalConvolution2D(3, 2, in_size=(5, 4), ksize=(3, 2),
-                                stride=(2, 1), initial_bias=0.5)
+    link = L.LocalConvolution2D(
+        3, 2, in_size=(5, 4), ksize=(3, 2), stride=(2, 1), initial_bias=0.5
+    )
     assert link.W.shape == (2, 2, 3, 3, 3, 2) and link.b.shape == (2, 2, 3)
     x = numpy.random.uniform(-1, 1, (2, 3, 5, 4)).astype(numpy.float32)
     y = link(x)
-    numpy.testing.assert_allclose(y.array, F.local_convolution_2d(
-        x, link.W, link.b, (2, 1)).array)
+    numpy.testing.assert_allclose(
+        y.array, F.local_convolution_2d(x, link.W, link.b, (2, 1)).array
+    )
     gradient_check.check_backward(
-        link, x, numpy.random.uniform(-1, 1, y.shape).astype(numpy.float32),
-        (link.W, link.b), dtype=numpy.float64, atol=1e-4, rtol=1e-3)
+        link,
+        x,
+        numpy.random.uniform(-1, 1, y.shape).astype(numpy.float32),
+        (link.W, link.b),
+        dtype=numpy.float64,
+        atol=1e-4,
+        rtol=1e-3,
+    )
 
 
 def test_lazy_shapes_from_the_input():

@@ -7,8 +7,7 @@ import chainerlite.links as L
 
 def test_convolutions_with_the_activation_between():
     mlp = L.MLPConvolution2D(3, (4, 5, 2), 3, pad=1, activation=F.tanh)
-    assert [conv.W.shape for conv in mlp] == [
-        (4, 3, 3, 3), (5, 4, 1, 1), (2, 5, 1, 1)]
+    assert [conv.W.shape for conv in mlp] == [(4, 3, 3, 3), (5, 4, 1, 1), (2, 5, 1, 1)]
     x = numpy.random.uniform(-1, 1, (2, 3, 4, 4)).astype(numpy.float32)
     expected = mlp[2](F.tanh(mlp[1](F.tanh(mlp[0](x)))))
     numpy.testing.assert_array_equal(mlp(x).array, expected.array)

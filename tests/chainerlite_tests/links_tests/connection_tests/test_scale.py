@@ -17,10 +17,8 @@ def test_learned_scale_and_bias():
     link.W.array[...] = [1, 2, 3]
     link.bias.b.array[...] = [0, 1, -1]
     x = _x()
-    expected = (x * numpy.array([1, 2, 3])[:, None]
-                + numpy.array([0, 1, -1])[:, None])
-    numpy.testing.assert_allclose(
-        link(x).array, expected, rtol=1e-5, atol=1e-6)
+    expected = x * numpy.array([1, 2, 3])[:, None] + numpy.array([0, 1, -1])[:, None]
+    numpy.testing.assert_allclose(link(x).array, expected, rtol=1e-5, atol=1e-6)
 
 
 def test_given_scale_with_learned_bias():
@@ -55,4 +53,5 @@ def test_parameter_gradients():
     link.W.array[...] = numpy.random.uniform(0.5, 2, 3)
     gy = numpy.random.uniform(-1, 1, (2, 3, 4)).astype(numpy.float32)
     gradient_check.check_backward(
-        link, _x(), gy, params=(link.W, link.bias.b), dtype=numpy.float64)
+        link, _x(), gy, params=(link.W, link.bias.b), dtype=numpy.float64
+    )

@@ -22,8 +22,7 @@ def test_probabilities_sum_to_one(dtype):
         link = BHSM(3, ((0, 1), ((2, 3), 4)))
     assert link.W.shape == (4, 3) and link.W.dtype == dtype
     x = numpy.array([[1, 2, 3]], dtype)
-    probs = [numpy.exp(-float(link(x, numpy.array([w], 'i')).array))
-             for w in range(5)]
+    probs = [numpy.exp(-float(link(x, numpy.array([w], 'i')).array)) for w in range(5)]
     assert sum(probs) == pytest.approx(1, abs=1e-3)
 
 
@@ -38,12 +37,15 @@ def test_loss_matches_reference_and_backward():
 
     W = link.W.array
     paths = {0: [(0, 1), (1, 1)], 1: [(0, 1), (1, -1)], 2: [(0, -1)]}
-    expected = -sum(log_sigmoid(c * W[n].dot(x[i]))
-                    for i, w in enumerate(t) for n, c in paths[int(w)])
+    expected = -sum(
+        log_sigmoid(c * W[n].dot(x[i]))
+        for i, w in enumerate(t)
+        for n, c in paths[int(w)]
+    )
     numpy.testing.assert_allclose(link(x, t).array, expected)
     gradient_check.check_backward(
-        link, (x, t), numpy.array(0.7), params=(link.W,), atol=1e-6,
-        rtol=1e-6)
+        link, (x, t), numpy.array(0.7), params=(link.W,), atol=1e-6, rtol=1e-6
+    )
 
 
 def test_tree_leaves_must_be_word_ids():

@@ -34,8 +34,7 @@ def test_loss_and_accuracy():
 
 def test_loss_backpropagates_to_the_predictor():
     model = L.Classifier(L.Linear(4, 3))
-    assert [path for path, _ in model.namedparams()] == [
-        '/predictor/W', '/predictor/b']
+    assert [path for path, _ in model.namedparams()] == ['/predictor/W', '/predictor/b']
     model(*_data()).backward()
     assert model.predictor.W.grad is not None
 
@@ -49,12 +48,14 @@ def test_without_accuracy():
 
 def test_custom_functions_and_label_position():
     model = L.Classifier(
-        L.Linear(3, 2), lossfun=lambda y, t: F.sum(y) * t,
-        accfun=lambda y, t: t + 1, label_key=0)
+        L.Linear(3, 2),
+        lossfun=lambda y, t: F.sum(y) * t,
+        accfun=lambda y, t: t + 1,
+        label_key=0,
+    )
     loss = model(2.0, numpy.ones((1, 3), numpy.float32))
     assert model.y.shape == (1, 2)
-    numpy.testing.assert_allclose(loss.array, 2 * model.y.array.sum(),
-                                  rtol=1e-6)
+    numpy.testing.assert_allclose(loss.array, 2 * model.y.array.sum(), rtol=1e-6)
     assert model.accuracy == 3.0
 
 
@@ -89,6 +90,7 @@ def test_results_are_reset_on_each_call():
 
 def test_reports_to_the_current_reporter():
     from chainerlite import reporter
+
     model = L.Classifier(L.Linear(4, 3))
     r = reporter.Reporter()
     r.add_observer('main', model)
@@ -100,6 +102,7 @@ def test_reports_to_the_current_reporter():
 
 def test_in_a_training_step():
     from chainerlite import optimizers
+
     numpy.random.seed(1)
     model = L.Classifier(L.Linear(4, 3))
     opt = optimizers.SGD(lr=0.5)

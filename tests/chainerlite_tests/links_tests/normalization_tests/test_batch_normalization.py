@@ -22,8 +22,9 @@ def _reference(x, gamma, beta, axis, eps=2e-5):
     x = x.astype(numpy.float64)
     mean = x.mean(axis=axis)
     var = x.var(axis=axis)
-    y = ((x - mean.reshape(shape)) / numpy.sqrt(var.reshape(shape) + eps)
-         * gamma.reshape(shape) + beta.reshape(shape))
+    y = (x - mean.reshape(shape)) / numpy.sqrt(
+        var.reshape(shape) + eps
+    ) * gamma.reshape(shape) + beta.reshape(shape)
     m = x.size // mean.size
     return y, mean, var * m / (m - 1)
 
@@ -44,17 +45,14 @@ CASES = [
 
 
 @pytest.mark.parametrize('size, axis, x_shape, reduced', CASES)
-def test_training_forward_and_running_statistics(
-        size, axis, x_shape, reduced):
+def test_training_forward_and_running_statistics(size, axis, x_shape, reduced):
     bn = L.BatchNormalization(size, decay=0.8, axis=axis)
     _randomize(bn)
     x = _x(*x_shape)
     y = bn(x)
-    expected, mean, var = _reference(x, bn.gamma.array, bn.beta.array,
-                                     reduced)
+    expected, mean, var = _reference(x, bn.gamma.array, bn.beta.array, reduced)
     numpy.testing.assert_allclose(y.array, expected, rtol=1e-4, atol=1e-4)
-    numpy.testing.assert_allclose(bn.avg_mean, 0.2 * mean, rtol=1e-5,
-                                  atol=1e-6)
+    numpy.testing.assert_allclose(bn.avg_mean, 0.2 * mean, rtol=1e-5, atol=1e-6)
     numpy.testing.assert_allclose(bn.avg_var, 0.8 + 0.2 * var, rtol=1e-5)
     assert bn.N == 0
 
@@ -71,8 +69,9 @@ def test_test_mode_uses_running_statistics(size, axis, x_shape, reduced):
         y = bn(x)
     shape = _stat_shape(x.shape, reduced)
     std = numpy.sqrt(var.reshape(shape) + 2e-5)
-    expected = ((x - mean.reshape(shape)) / std
-                * bn.gamma.array.reshape(shape) + bn.beta.array.reshape(shape))
+    expected = (x - mean.reshape(shape)) / std * bn.gamma.array.reshape(
+        shape
+    ) + bn.beta.array.reshape(shape)
     numpy.testing.assert_allclose(y.array, expected, rtol=1e-4, atol=1e-5)
     numpy.testing.assert_array_equal(bn.avg_mean, mean)
     numpy.testing.assert_array_equal(bn.avg_var, var)
@@ -92,9 +91,13 @@ def test_parameters_and_persistents():
 
 def test_initial_values_and_dtype():
     bn = L.BatchNormalization(
-        2, dtype=numpy.float64, initial_gamma=2.0,
+        2,
+        dtype=numpy.float64,
+        initial_gamma=2.0,
         initial_beta=initializers.Constant(-1),
-        initial_avg_mean=numpy.array([1.0, 2.0]), initial_avg_var=3)
+        initial_avg_mean=numpy.array([1.0, 2.0]),
+        initial_avg_var=3,
+    )
     for value in (bn.gamma.array, bn.beta.array, bn.avg_mean, bn.avg_var):
         assert value.dtype == numpy.float64
     numpy.testing.assert_array_equal(bn.gamma.array, [2, 2])
@@ -121,18 +124,20 @@ def test_without_gamma_and_beta():
     assert list(bn.params()) == []
     x = _x(5, 3)
     expected, _, _ = _reference(x, numpy.ones(3), numpy.zeros(3), (0,))
-    numpy.testing.assert_allclose(bn(x).array, expected, rtol=1e-4,
-                                  atol=1e-4)
+    numpy.testing.assert_allclose(bn(x).array, expected, rtol=1e-4, atol=1e-4)
     with chainerlite.using_config('train', False):
         assert bn(x).shape == (5, 3)
 
 
-@pytest.mark.parametrize('axis, x_shape, shape', [
-    (None, (4, 3, 2, 2), (3,)),
-    (None, (4, 3), (3,)),
-    ((0, 2, 3), (4, 3, 2, 5), (3,)),
-    (0, (4, 3, 2), (3, 2)),
-])
+@pytest.mark.parametrize(
+    'axis, x_shape, shape',
+    [
+        (None, (4, 3, 2, 2), (3,)),
+        (None, (4, 3), (3,)),
+        ((0, 2, 3), (4, 3, 2, 5), (3,)),
+        (0, (4, 3, 2), (3, 2)),
+    ],
+)
 def test_lazy_initialization(axis, x_shape, shape):
     bn = L.BatchNormalization(axis=axis, initial_gamma=2.0)
     assert bn.avg_mean is None and bn.gamma.array is None
@@ -149,11 +154,11 @@ def test_finetune_averages_all_batches():
         bn(x, finetune=True)
     assert bn.N == 3
     means = [x.mean(axis=0) for x in xs]
-    numpy.testing.assert_allclose(bn.avg_mean, numpy.mean(means, axis=0),
-                                  rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(
+        bn.avg_mean, numpy.mean(means, axis=0), rtol=1e-5, atol=1e-6
+    )
     unbiased = [x.var(axis=0) * 4 / 3 for x in xs]
-    numpy.testing.assert_allclose(bn.avg_var, numpy.mean(unbiased, axis=0),
-                                  rtol=1e-5)
+    numpy.testing.assert_allclose(bn.avg_var, numpy.mean(unbiased, axis=0), rtol=1e-5)
     bn.start_finetuning()
     assert bn.N == 0
 
@@ -163,9 +168,9 @@ def test_running_statistics_updated_once_under_forget():
     x = chainerlite.Variable(_x(4, 3))
     y = F.forget(bn, x)
     mean_after_forward = bn.avg_mean.copy()
-    numpy.testing.assert_allclose(mean_after_forward,
-                                  0.1 * x.array.mean(axis=0), rtol=1e-5,
-                                  atol=1e-7)
+    numpy.testing.assert_allclose(
+        mean_after_forward, 0.1 * x.array.mean(axis=0), rtol=1e-5, atol=1e-7
+    )
     F.sum(y * y).backward()
     numpy.testing.assert_array_equal(bn.avg_mean, mean_after_forward)
     assert bn.gamma.grad is not None and x.grad is not None
@@ -185,8 +190,8 @@ def test_parameter_gradients():
     x = _x(5, 3, 2)
     gy = _x(5, 3, 2)
     gradient_check.check_backward(
-        bn, x, gy, params=(bn.gamma, bn.beta), dtype=numpy.float64,
-        atol=1e-3, rtol=1e-3)
+        bn, x, gy, params=(bn.gamma, bn.beta), dtype=numpy.float64, atol=1e-3, rtol=1e-3
+    )
 
 
 def test_parameter_gradients_in_test_mode():
@@ -196,7 +201,8 @@ def test_parameter_gradients_in_test_mode():
     x, gy = _x(5, 3, dtype=numpy.float64), _x(5, 3, dtype=numpy.float64)
     with chainerlite.using_config('train', False):
         gradient_check.check_backward(
-            bn, x, gy, params=(bn.gamma, bn.beta), atol=1e-5, rtol=1e-4)
+            bn, x, gy, params=(bn.gamma, bn.beta), atol=1e-5, rtol=1e-4
+        )
 
 
 def test_keyword_errors():
@@ -239,6 +245,7 @@ def test_to_device_round_trip():
 @attr.gpu
 def test_on_gpu():
     import cupy
+
     bn = L.BatchNormalization(axis=(0, 2))
     bn.to_device('@cupy:0')
     x = cupy.asarray(_x(4, 3, 5))
@@ -246,12 +253,13 @@ def test_on_gpu():
     assert isinstance(y.array, cupy.ndarray)
     assert isinstance(bn.avg_mean, cupy.ndarray)
     assert isinstance(bn.gamma.array, cupy.ndarray)
-    expected, mean, _ = _reference(cupy.asnumpy(x), numpy.ones(3),
-                                   numpy.zeros(3), (0, 2))
-    numpy.testing.assert_allclose(cupy.asnumpy(y.array), expected,
-                                  rtol=1e-4, atol=1e-4)
-    numpy.testing.assert_allclose(cupy.asnumpy(bn.avg_mean), 0.1 * mean,
-                                  rtol=1e-4, atol=1e-6)
+    expected, mean, _ = _reference(
+        cupy.asnumpy(x), numpy.ones(3), numpy.zeros(3), (0, 2)
+    )
+    numpy.testing.assert_allclose(cupy.asnumpy(y.array), expected, rtol=1e-4, atol=1e-4)
+    numpy.testing.assert_allclose(
+        cupy.asnumpy(bn.avg_mean), 0.1 * mean, rtol=1e-4, atol=1e-6
+    )
     with chainerlite.using_config('train', False):
         assert isinstance(bn(x).array, cupy.ndarray)
     bn.to_device('@numpy')
@@ -271,6 +279,5 @@ def test_mixed16_keeps_parameters_and_statistics_in_float32():
     y.grad = numpy.ones_like(y.array)
     y.backward()
     assert bn.gamma.grad.dtype == numpy.float32
-    expected = (x - x.mean(0)) / numpy.sqrt(x.astype(numpy.float64).var(0)
-                                            + 2e-5)
+    expected = (x - x.mean(0)) / numpy.sqrt(x.astype(numpy.float64).var(0) + 2e-5)
     numpy.testing.assert_allclose(y.array, expected, atol=1e-2)

@@ -16,14 +16,14 @@ def test_train_updates_statistics_and_test_uses_them():
     expected = (x - mean[:, None]) / std[:, None] * r[:, None] + d[:, None]
     numpy.testing.assert_allclose(y.array, expected, atol=1e-5)
     numpy.testing.assert_allclose(link.avg_mean, 0.5 * mean, rtol=1e-5)
-    numpy.testing.assert_allclose(
-        link.avg_var, 0.5 + 0.5 * var * 16 / 15, rtol=1e-5)
+    numpy.testing.assert_allclose(link.avg_var, 0.5 + 0.5 * var * 16 / 15, rtol=1e-5)
     with chainerlite.using_config('train', False):
         y = link(x)
     numpy.testing.assert_allclose(
         y.array,
-        (x - link.avg_mean[:, None]) / numpy.sqrt(link.avg_var[:, None]
-                                                  + 2e-5), atol=1e-5)
+        (x - link.avg_mean[:, None]) / numpy.sqrt(link.avg_var[:, None] + 2e-5),
+        atol=1e-5,
+    )
 
 
 def test_finetune_averages_batches():
@@ -32,6 +32,5 @@ def test_finetune_averages_batches():
     b = numpy.random.uniform(-1, 1, (10, 2)).astype(numpy.float32)
     link(a, finetune=True)
     link(b, finetune=True)
-    numpy.testing.assert_allclose(
-        link.avg_mean, (a.mean(0) + b.mean(0)) / 2, rtol=1e-5)
+    numpy.testing.assert_allclose(link.avg_mean, (a.mean(0) + b.mean(0)) / 2, rtol=1e-5)
     assert link.N == 2

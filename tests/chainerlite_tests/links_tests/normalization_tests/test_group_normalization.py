@@ -7,14 +7,18 @@ from chainerlite import initializers
 from chainerlite import links
 
 
-@pytest.mark.parametrize('dtype, param_dtype', [
-    (numpy.float32, numpy.float32), (numpy.float64, numpy.float64),
-    (chainerlite.mixed16, numpy.float32)])
+@pytest.mark.parametrize(
+    'dtype, param_dtype',
+    [
+        (numpy.float32, numpy.float32),
+        (numpy.float64, numpy.float64),
+        (chainerlite.mixed16, numpy.float32),
+    ],
+)
 def test_lazy_parameters_and_forward(dtype, param_dtype):
     gamma = numpy.random.uniform(-1, 1, 4).astype(param_dtype)
     with chainerlite.using_config('dtype', dtype):
-        link = links.GroupNormalization(
-            2, initial_gamma=initializers.Constant(gamma))
+        link = links.GroupNormalization(2, initial_gamma=initializers.Constant(gamma))
         default = links.GroupNormalization(2, size=4)
     assert link.gamma.array is None
     assert (default.gamma.array == 1).all() and (default.beta.array == 0).all()
@@ -25,8 +29,12 @@ def test_lazy_parameters_and_forward(dtype, param_dtype):
     assert link.gamma.dtype == param_dtype and y.dtype == x_dtype
     numpy.testing.assert_array_equal(link.gamma.array, gamma)
     expected = F.group_normalization(
-        x.astype(numpy.float64), 2, gamma.astype(numpy.float64),
-        numpy.zeros(4), eps=1e-5)
+        x.astype(numpy.float64),
+        2,
+        gamma.astype(numpy.float64),
+        numpy.zeros(4),
+        eps=1e-5,
+    )
     tol = 1e-2 if x_dtype == numpy.float16 else 1e-5
     numpy.testing.assert_allclose(y.array, expected.array, atol=tol)
 

@@ -22,8 +22,11 @@ def test_forward_matches_reference():
     ln.beta.array[...] = numpy.random.uniform(-1, 1, 4)
     x = _x(3, 4)
     numpy.testing.assert_allclose(
-        ln(x).array, _reference(x, ln.gamma.array, ln.beta.array, 1e-6),
-        rtol=1e-5, atol=1e-5)
+        ln(x).array,
+        _reference(x, ln.gamma.array, ln.beta.array, 1e-6),
+        rtol=1e-5,
+        atol=1e-5,
+    )
 
 
 def test_eps_is_used():
@@ -31,7 +34,8 @@ def test_eps_is_used():
     assert ln.eps == 1.0
     x = _x(3, 4)
     numpy.testing.assert_allclose(
-        ln(x).array, _reference(x, 1, 0, 1.0), rtol=1e-5, atol=1e-6)
+        ln(x).array, _reference(x, 1, 0, 1.0), rtol=1e-5, atol=1e-6
+    )
 
 
 def test_parameters():
@@ -58,8 +62,14 @@ def test_parameter_gradients():
     ln = L.LayerNormalization(4)
     ln.gamma.array[...] = numpy.random.uniform(0.5, 1.5, 4)
     gradient_check.check_backward(
-        ln, _x(3, 4), _x(3, 4), params=(ln.gamma, ln.beta),
-        dtype=numpy.float64, atol=1e-3, rtol=1e-3)
+        ln,
+        _x(3, 4),
+        _x(3, 4),
+        params=(ln.gamma, ln.beta),
+        dtype=numpy.float64,
+        atol=1e-3,
+        rtol=1e-3,
+    )
 
 
 def test_rejects_non_matrix_input():

@@ -33,10 +33,11 @@ def test_stateless_gru_matches_reference_and_backward():
     h = numpy.random.uniform(-1, 1, (2, 4))
     x = numpy.random.uniform(-1, 1, (2, 3))
     numpy.testing.assert_allclose(
-        link(h, x).array, _gru_reference(link, h, x), rtol=1e-5)
+        link(h, x).array, _gru_reference(link, h, x), rtol=1e-5
+    )
     gradient_check.check_backward(
-        link, (h, x), numpy.random.uniform(-1, 1, (2, 4)),
-        params=tuple(link.params()))
+        link, (h, x), numpy.random.uniform(-1, 1, (2, 4)), params=tuple(link.params())
+    )
 
 
 def test_stateless_gru_infers_in_size():
@@ -52,8 +53,7 @@ def test_stateful_gru_steps_from_its_state(cls):
     xs = numpy.random.uniform(-1, 1, (3, 2, 3)).astype(numpy.float32)
     # The first step has no state: the U layers (and their biases) are
     # left out.
-    h = (_sigmoid(_linear(link.W_z, xs[0]))
-         * numpy.tanh(_linear(link.W, xs[0])))
+    h = _sigmoid(_linear(link.W_z, xs[0])) * numpy.tanh(_linear(link.W, xs[0]))
     for t, x in enumerate(xs):
         if t:
             h = _gru_reference(link, h, x)

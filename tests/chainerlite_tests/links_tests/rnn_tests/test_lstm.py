@@ -16,15 +16,18 @@ def _step(rnn, x, c, h):
     # NumPy LSTM step: gate k of unit j is channel 4 * j + k.
     gates = x @ rnn.upward.W.array.T + rnn.upward.b.array
     if h is not None:
-        gates[:len(h)] += h[:len(x)] @ rnn.lateral.W.array.T
+        gates[: len(h)] += h[: len(x)] @ rnn.lateral.W.array.T
     gates = gates.reshape(len(x), -1, 4)
     a, i, f, o = (gates[:, :, k] for k in range(4))
-    c_prev = numpy.zeros_like(a) if c is None else c[:len(x)]
+    c_prev = numpy.zeros_like(a) if c is None else c[: len(x)]
     c_new = numpy.tanh(a) * _sigmoid(i) + _sigmoid(f) * c_prev
     y = _sigmoid(o) * numpy.tanh(c_new)
     if c is not None and len(c) > len(x):
-        return (numpy.concatenate([c_new, c[len(x):]]),
-                numpy.concatenate([y, h[len(x):]]), y)
+        return (
+            numpy.concatenate([c_new, c[len(x) :]]),
+            numpy.concatenate([y, h[len(x) :]]),
+            y,
+        )
     return c_new, y, y
 
 
@@ -41,7 +44,10 @@ def test_structure_and_default_initialization():
     rnn = L.LSTM(3, 4)
     assert rnn.state_size == 4
     assert [name for name, _ in rnn.namedparams()] == [
-        '/lateral/W', '/upward/W', '/upward/b']
+        '/lateral/W',
+        '/upward/W',
+        '/upward/b',
+    ]
     assert rnn.upward.W.shape == (16, 3)
     assert rnn.lateral.W.shape == (16, 4)
     assert rnn.lateral.b is None
@@ -54,14 +60,17 @@ def test_structure_and_default_initialization():
 
 
 def test_custom_initializers():
-    rnn = L.LSTM(3, 2, lateral_init=initializers.Constant(0.5),
-                 upward_init=2.0, bias_init=initializers.Constant(-1),
-                 forget_bias_init=3)
-    numpy.testing.assert_array_equal(
-        rnn.lateral.W.array, numpy.full((8, 2), .5))
+    rnn = L.LSTM(
+        3,
+        2,
+        lateral_init=initializers.Constant(0.5),
+        upward_init=2.0,
+        bias_init=initializers.Constant(-1),
+        forget_bias_init=3,
+    )
+    numpy.testing.assert_array_equal(rnn.lateral.W.array, numpy.full((8, 2), 0.5))
     numpy.testing.assert_array_equal(rnn.upward.W.array, numpy.full((8, 3), 2))
-    numpy.testing.assert_array_equal(
-        rnn.upward.b.array, [-1, -1, 3, -1] * 2)
+    numpy.testing.assert_array_equal(rnn.upward.b.array, [-1, -1, 3, -1] * 2)
 
 
 def test_blocks_are_initialized_as_separate_matrices():
@@ -69,7 +78,7 @@ def test_blocks_are_initialized_as_separate_matrices():
     numpy.random.seed(0)
     rnn = L.LSTM(400, 100)
     for k in range(4):
-        block = rnn.lateral.W.array[k * 100:(k + 1) * 100]
+        block = rnn.lateral.W.array[k * 100 : (k + 1) * 100]
         assert abs(float(block.std()) - 0.1) < 0.01
 
 
@@ -80,8 +89,7 @@ def test_forward_keeps_state():
     for x in (_x(2, 3), _x(2, 3), _x(2, 3)):
         c, h, y_expected = _step(rnn, x, c, h)
         y = rnn(x)
-        numpy.testing.assert_allclose(y.array, y_expected, rtol=1e-5,
-                                      atol=1e-6)
+        numpy.testing.assert_allclose(y.array, y_expected, rtol=1e-5, atol=1e-6)
         numpy.testing.assert_allclose(rnn.c.array, c, rtol=1e-5, atol=1e-6)
         assert rnn.h is y
 
@@ -113,8 +121,7 @@ def test_reset_and_set_state():
     assert rnn.c is c and rnn.h is h
     x = _x(1, 3)
     _, _, y_expected = _step(rnn, x, c.array, h.array)
-    numpy.testing.assert_allclose(rnn(x).array, y_expected, rtol=1e-5,
-                                  atol=1e-6)
+    numpy.testing.assert_allclose(rnn(x).array, y_expected, rtol=1e-5, atol=1e-6)
     with pytest.raises(TypeError, match='Variable'):
         rnn.set_state(c.array, h)
 
@@ -125,8 +132,7 @@ def test_lazy_in_size(args):
     assert rnn.upward.W.array is None
     y = rnn(_x(2, 5))
     assert y.shape == (2, 4)
-    numpy.testing.assert_array_equal(
-        rnn.upward.W.array, numpy.full((16, 5), 0.25))
+    numpy.testing.assert_array_equal(rnn.upward.W.array, numpy.full((16, 5), 0.25))
 
 
 def test_parameter_gradients_through_two_steps():
@@ -139,9 +145,14 @@ def test_parameter_gradients_through_two_steps():
         return rnn(x2)
 
     gradient_check.check_backward(
-        two_steps, (_x(2, 3), _x(2, 3)), _x(2, 2),
-        params=tuple(rnn.params()), dtype=numpy.float64, atol=1e-4,
-        rtol=1e-3)
+        two_steps,
+        (_x(2, 3), _x(2, 3)),
+        _x(2, 2),
+        params=tuple(rnn.params()),
+        dtype=numpy.float64,
+        atol=1e-4,
+        rtol=1e-3,
+    )
 
 
 def test_to_device_moves_state():
@@ -164,6 +175,7 @@ def test_state_is_not_serialized(roundtrip):
 @attr.gpu
 def test_on_gpu():
     import cupy
+
     rnn = L.LSTM(None, 2)
     rnn.to_device('@cupy:0')
     y = rnn(cupy.asarray(_x(3, 4)))

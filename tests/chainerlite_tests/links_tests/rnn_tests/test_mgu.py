@@ -15,8 +15,7 @@ def _mgu_reference(link, h, x):
         return v @ layer.W.array.T + layer.b.array
 
     f = _sigmoid(linear(link.W_f, numpy.concatenate([h, x], axis=1)))
-    h_bar = numpy.tanh(
-        linear(link.W_h, numpy.concatenate([f * h, x], axis=1)))
+    h_bar = numpy.tanh(linear(link.W_h, numpy.concatenate([f * h, x], axis=1)))
     return f * h_bar + (1 - f) * h
 
 
@@ -27,10 +26,11 @@ def test_stateless_mgu_matches_reference_and_backward():
     h = numpy.random.uniform(-1, 1, (2, 4))
     x = numpy.random.uniform(-1, 1, (2, 3))
     numpy.testing.assert_allclose(
-        link(h, x).array, _mgu_reference(link, h, x), rtol=1e-5)
+        link(h, x).array, _mgu_reference(link, h, x), rtol=1e-5
+    )
     gradient_check.check_backward(
-        link, (h, x), numpy.random.uniform(-1, 1, (2, 4)),
-        params=tuple(link.params()))
+        link, (h, x), numpy.random.uniform(-1, 1, (2, 4)), params=tuple(link.params())
+    )
 
 
 def test_stateful_mgu_steps_from_zero():

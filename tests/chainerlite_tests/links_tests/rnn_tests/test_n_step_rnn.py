@@ -1,5 +1,6 @@
 """The n-step links (RNN, LSTM, GRU, uni- and bidirectional): they sort
 sequences of any lengths, run the n-step function and restore the order."""
+
 import numpy
 import pytest
 
@@ -11,10 +12,14 @@ from chainerlite import initializers
 
 # class: (number of weights per layer and direction, states, directions)
 LINKS = {
-    L.NStepRNNTanh: (2, 1, 1), L.NStepRNNReLU: (2, 1, 1),
-    L.NStepBiRNNTanh: (2, 1, 2), L.NStepBiRNNReLU: (2, 1, 2),
-    L.NStepLSTM: (8, 2, 1), L.NStepBiLSTM: (8, 2, 2),
-    L.NStepGRU: (6, 1, 1), L.NStepBiGRU: (6, 1, 2),
+    L.NStepRNNTanh: (2, 1, 1),
+    L.NStepRNNReLU: (2, 1, 1),
+    L.NStepBiRNNTanh: (2, 1, 2),
+    L.NStepBiRNNReLU: (2, 1, 2),
+    L.NStepLSTM: (8, 2, 1),
+    L.NStepBiLSTM: (8, 2, 2),
+    L.NStepGRU: (6, 1, 1),
+    L.NStepBiGRU: (6, 1, 2),
 }
 
 
@@ -22,12 +27,12 @@ def _run_one_by_one(link, states, xs):
     # Each sequence alone (a batch of one): the reference for the batch.
     hys, ys = [], []
     for i, x in enumerate(xs):
-        out = link(*[None if s is None else s[:, i:i + 1] for s in states],
-                   [x])
+        out = link(*[None if s is None else s[:, i : i + 1] for s in states], [x])
         hys.append(out[:-1])
         ys.append(out[-1][0].array)
-    return [numpy.concatenate([h[k].array for h in hys], axis=1)
-            for k in range(len(states))], ys
+    return [
+        numpy.concatenate([h[k].array for h in hys], axis=1) for k in range(len(states))
+    ], ys
 
 
 @pytest.mark.parametrize('cls', sorted(LINKS, key=lambda c: c.__name__))
@@ -37,21 +42,22 @@ def test_forward_sorts_and_restores_the_order(cls):
     assert len(link) == 2 * n_dirs and link.n_cells == n_states
     assert [len(w) for w in link.ws] == [n_weights] * (2 * n_dirs)
     assert link.ws[n_dirs - 1][0].shape == (2, 3) and link.ws[-1][0].shape == (
-        2, 2 * n_dirs)
+        2,
+        2 * n_dirs,
+    )
     lengths = [2, 4, 1]
-    xs = [numpy.random.uniform(-1, 1, (n, 3)).astype(numpy.float32)
-          for n in lengths]
-    states = [numpy.random.uniform(-1, 1, (2 * n_dirs, 3, 2)).astype(
-        numpy.float32) for _ in range(n_states)]
+    xs = [numpy.random.uniform(-1, 1, (n, 3)).astype(numpy.float32) for n in lengths]
+    states = [
+        numpy.random.uniform(-1, 1, (2 * n_dirs, 3, 2)).astype(numpy.float32)
+        for _ in range(n_states)
+    ]
     out = link(*states, xs)
     expected_states, expected_ys = _run_one_by_one(link, states, xs)
     for got, expected in zip(out[:-1], expected_states):
-        numpy.testing.assert_allclose(got.array, expected, rtol=1e-5,
-                                      atol=1e-6)
+        numpy.testing.assert_allclose(got.array, expected, rtol=1e-5, atol=1e-6)
     for y, expected, n in zip(out[-1], expected_ys, lengths):
         assert y.shape == (n, 2 * n_dirs)
-        numpy.testing.assert_allclose(y.array, expected, rtol=1e-5,
-                                      atol=1e-6)
+        numpy.testing.assert_allclose(y.array, expected, rtol=1e-5, atol=1e-6)
     zero = link(*[None] * n_states, xs)
     with_zeros = link(*[numpy.zeros_like(s) for s in states], xs)
     numpy.testing.assert_array_equal(zero[0].array, with_zeros[0].array)
@@ -59,12 +65,12 @@ def test_forward_sorts_and_restores_the_order(cls):
 
 def test_lstm_link_is_the_function_with_its_parameters():
     link = L.NStepLSTM(1, 3, 2, 0.0)
-    xs = [numpy.random.uniform(-1, 1, (n, 3)).astype(numpy.float32)
-          for n in (3, 2)]
+    xs = [numpy.random.uniform(-1, 1, (n, 3)).astype(numpy.float32) for n in (3, 2)]
     hx = numpy.random.uniform(-1, 1, (1, 2, 2)).astype(numpy.float32)
     hy, cy, ys = link(hx, hx, xs)
-    hy2, cy2, ys2 = F.n_step_lstm(1, 0.0, hx, hx, link.ws, link.bs,
-                                  F.transpose_sequence(xs))
+    hy2, cy2, ys2 = F.n_step_lstm(
+        1, 0.0, hx, hx, link.ws, link.bs, F.transpose_sequence(xs)
+    )
     numpy.testing.assert_allclose(hy.array, hy2.array, rtol=1e-6)
     for y, y2 in zip(ys, F.transpose_sequence(ys2)):
         numpy.testing.assert_allclose(y.array, y2.array, rtol=1e-6)
@@ -77,23 +83,30 @@ def test_backward(cls):
     n_states = LINKS[cls][1]
     n_dirs = LINKS[cls][2]
     xs = [numpy.random.uniform(-1, 1, (n, 2)) for n in (1, 3)]
-    states = [numpy.random.uniform(-1, 1, (n_dirs, 2, 2))
-              for _ in range(n_states)]
+    states = [numpy.random.uniform(-1, 1, (n_dirs, 2, 2)) for _ in range(n_states)]
 
     def f(*args):
         out = link(*args[:n_states], list(args[n_states:]))
         return tuple(out[:-1]) + tuple(out[-1])
 
     gys = [numpy.random.uniform(-1, 1, s.shape) for s in states] + [
-        numpy.random.uniform(-1, 1, (len(x), 2 * n_dirs)) for x in xs]
+        numpy.random.uniform(-1, 1, (len(x), 2 * n_dirs)) for x in xs
+    ]
     gradient_check.check_backward(
-        f, tuple(states + xs), tuple(gys), params=tuple(link.params()))
+        f, tuple(states + xs), tuple(gys), params=tuple(link.params())
+    )
 
 
 def test_initializers_and_dtype():
     with chainerlite.using_config('dtype', numpy.float64):
-        link = L.NStepRNNTanh(2, 3, 4, 0.5, initialW=initializers.One(),
-                              initial_bias=initializers.Constant(2))
+        link = L.NStepRNNTanh(
+            2,
+            3,
+            4,
+            0.5,
+            initialW=initializers.One(),
+            initial_bias=initializers.Constant(2),
+        )
     assert link.dropout == 0.5 and link.out_size == 4
     for w in sum(link.ws, []):
         assert w.dtype == numpy.float64 and (w.array == 1).all()

@@ -45,5 +45,8 @@ def test_backward():
         return link(x)
 
     gradient_check.check_backward(
-        f, numpy.random.uniform(-1, 1, (4, 3)),
-        numpy.random.uniform(-1, 1, (4, 2)), params=tuple(link.params()))
+        f,
+        numpy.random.uniform(-1, 1, (4, 3)),
+        numpy.random.uniform(-1, 1, (4, 2)),
+        params=tuple(link.params()),
+    )

@@ -41,12 +41,12 @@ def _make(kind, n):
             link = L.NaryTreeLSTM(3, 2, n_ary=n)
     for p in link.params():
         p.array[...] = numpy.random.uniform(-1, 1, p.shape)
-    return link, (_child_sum_reference if kind == 'child_sum'
-                  else _nary_reference)
+    return link, (_child_sum_reference if kind == 'child_sum' else _nary_reference)
 
 
-@pytest.mark.parametrize('kind, n', [
-    ('child_sum', 0), ('child_sum', 2), ('nary', 1), ('nary', 3)])
+@pytest.mark.parametrize(
+    'kind, n', [('child_sum', 0), ('child_sum', 2), ('nary', 1), ('nary', 3)]
+)
 def test_forward_and_backward(kind, n):
     link, reference = _make(kind, n)
     cs = [numpy.random.uniform(-1, 1, (4, 2)) for _ in range(n)]
@@ -57,9 +57,11 @@ def test_forward_and_backward(kind, n):
     numpy.testing.assert_allclose(c.array, c_ref, rtol=1e-7)
     numpy.testing.assert_allclose(h.array, h_ref, rtol=1e-7)
     gradient_check.check_backward(
-        link, tuple(cs + hs + [x]),
+        link,
+        tuple(cs + hs + [x]),
         (numpy.random.uniform(-1, 1, (4, 2)), None),
-        params=tuple(link.params()))
+        params=tuple(link.params()),
+    )
 
 
 @pytest.mark.parametrize('kind', ['child_sum', 'nary'])

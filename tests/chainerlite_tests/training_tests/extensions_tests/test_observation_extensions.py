@@ -17,13 +17,14 @@ def trained(ListIterator, Regressor, data, tmp_path):
         model = Regressor()
         optimizer = optimizers.SGD(lr=0.1)
         optimizer.setup(model)
-        updater = training.updaters.StandardUpdater(
-            ListIterator(data, 4), optimizer)
-        trainer = training.Trainer(updater, (iterations, 'iteration'),
-                                   out=str(tmp_path))
+        updater = training.updaters.StandardUpdater(ListIterator(data, 4), optimizer)
+        trainer = training.Trainer(
+            updater, (iterations, 'iteration'), out=str(tmp_path)
+        )
         for ext in exts:
             trainer.extend(ext, trigger=(1, 'iteration'))
         return trainer, model
+
     return make
 
 
@@ -32,18 +33,21 @@ def test_fail_on_nonnumber(trained):
     trainer.run()
     trainer, model = trained(2, extensions.FailOnNonNumber())
     model.l.W.array[0, 1] = np.inf
-    with pytest.raises(RuntimeError, match='NaN or infinity'), \
-            np.errstate(invalid='ignore'):
+    with (
+        pytest.raises(RuntimeError, match='NaN or infinity'),
+        np.errstate(invalid='ignore'),
+    ):
         trainer.run(show_loop_exception_msg=False)
 
 
 def test_observe_value_and_lr(trained):
     seen = []
     trainer, _ = trained(
-        2, extensions.observe_lr(),
-        extensions.observe_value('it', lambda t: t.updater.iteration * 2))
-    trainer.extend(lambda t: seen.append((t.observation['lr'],
-                                          t.observation['it'])))
+        2,
+        extensions.observe_lr(),
+        extensions.observe_value('it', lambda t: t.updater.iteration * 2),
+    )
+    trainer.extend(lambda t: seen.append((t.observation['lr'], t.observation['it'])))
     trainer.run()
     assert seen == [(0.1, 2), (0.1, 4)]
     ext = extensions.observe_lr()
@@ -59,12 +63,15 @@ def test_micro_average(tmp_path):
         correct, total = next(counts)
         t.observation['correct'] = np.array(correct)
         t.observation['total'] = chainerlite.Variable(np.array(total))
+
     seen = []
     trainer.extend(report, priority=training.PRIORITY_WRITER)
-    trainer.extend(extensions.MicroAverage(
-        'correct', 'total', 'accuracy', trigger=(2, 'iteration')))
-    trainer.extend(lambda t: seen.append(t.observation.get('accuracy')),
-                   priority=0)
+    trainer.extend(
+        extensions.MicroAverage(
+            'correct', 'total', 'accuracy', trigger=(2, 'iteration')
+        )
+    )
+    trainer.extend(lambda t: seen.append(t.observation.get('accuracy')), priority=0)
     trainer.out = str(tmp_path)
     trainer.updater.update_core = lambda: None
     trainer.run()
@@ -99,11 +106,13 @@ def test_parameter_statistics_values_and_keys(trained):
     assert observation['p/None/W/data/zeros'] == np.count_nonzero(W == 0)
     np.testing.assert_allclose(
         [observation['p/None/W/data/percentile/%d' % i] for i in range(7)],
-        np.percentile(W, [0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87]))
+        np.percentile(W, [0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87]),
+    )
     assert observation['p/None/W/grad/zeros'] == 6
     link.W.array[0, 0] = np.nan
     only = extensions.ParameterStatistics(
-        link, statistics=None, report_grads=False, skip_nan_params=True)
+        link, statistics=None, report_grads=False, skip_nan_params=True
+    )
     only.register_statistics('first', lambda x: x[1])
     observation = {}
     with reporter.scope(observation):
@@ -138,15 +147,19 @@ def test_reservoir_and_statistician():
     stats = vsp.Statistician(True, True, (0, 50, 100))(x, axis=0)
     np.testing.assert_allclose(stats['mean'], x.mean(axis=0))
     np.testing.assert_allclose(stats['std'], x.std(axis=0))
-    np.testing.assert_allclose(stats['percentile'],
-                               [x.min(0), np.median(x, 0), x.max(0)])
+    np.testing.assert_allclose(
+        stats['percentile'], [x.min(0), np.median(x, 0), x.max(0)]
+    )
 
 
 def test_variable_statistics_plot(trained, tmp_path):
     pytest.importorskip('matplotlib')
     trainer, model = trained(2)
-    trainer.extend(extensions.VariableStatisticsPlot(
-        model, trigger=(1, 'iteration'), filename='stats.png'))
+    trainer.extend(
+        extensions.VariableStatisticsPlot(
+            model, trigger=(1, 'iteration'), filename='stats.png'
+        )
+    )
     trainer.run()
     with open(str(tmp_path / 'stats.png'), 'rb') as f:
         assert f.read(4) == b'\x89PNG'

@@ -20,13 +20,19 @@ class _Terminal(io.StringIO):
 
 def _reporting_trainer(tmp_path, iterations=4, iter_per_epoch=2):
     trainer = testing.get_trainer_with_mock_updater(
-        (iterations, 'iteration'), iter_per_epoch=iter_per_epoch)
+        (iterations, 'iteration'), iter_per_epoch=iter_per_epoch
+    )
     trainer.out = str(tmp_path)
 
     def update_core():
         it = trainer.updater.iteration
-        chainerlite.report({'loss': chainerlite.Variable(
-            np.array(float(it), np.float32)), 'acc': it * 10.0})
+        chainerlite.report(
+            {
+                'loss': chainerlite.Variable(np.array(float(it), np.float32)),
+                'acc': it * 10.0,
+            }
+        )
+
     trainer.updater.update_core = update_core
     return trainer
 
@@ -36,9 +42,10 @@ def test_log_report_means_and_json_file(tmp_path):
     log_report = extensions.LogReport(keys=['loss'])
     seen = []
     trainer.extend(log_report)
-    trainer.extend(extensions.LogReport(trigger=(1, 'iteration'),
-                                        filename='log_{iteration}'),
-                   name='per_iter')
+    trainer.extend(
+        extensions.LogReport(trigger=(1, 'iteration'), filename='log_{iteration}'),
+        name='per_iter',
+    )
     trainer.extend(lambda t: seen.append(list(log_report.log)))
     trainer.run()
     log = log_report.log
@@ -57,6 +64,7 @@ def test_log_report_postprocess_and_no_file(tmp_path):
 
     def postprocess(entry):
         entry['double'] = entry['acc'] * 2
+
     log_report = extensions.LogReport(postprocess=postprocess, log_name=None)
     trainer.extend(log_report)
     trainer.run()
@@ -68,8 +76,9 @@ def test_print_report_table(tmp_path):
     trainer = _reporting_trainer(tmp_path)
     out = io.StringIO()
     trainer.extend(extensions.LogReport())
-    trainer.extend(extensions.PrintReport(
-        ['epoch', 'loss', 'validation/main/loss'], out=out))
+    trainer.extend(
+        extensions.PrintReport(['epoch', 'loss', 'validation/main/loss'], out=out)
+    )
     trainer.run()
     lines = out.getvalue().splitlines()
     assert lines[0].split() == ['epoch', 'loss', 'validation/main/loss']
@@ -82,9 +91,11 @@ def test_print_report_table(tmp_path):
 def test_print_report_with_a_log_report_object_and_bad_type(tmp_path):
     trainer = _reporting_trainer(tmp_path, iterations=2)
     out = io.StringIO()
-    trainer.extend(extensions.PrintReport(
-        ['iteration'], log_report=extensions.LogReport(log_name=None),
-        out=out))
+    trainer.extend(
+        extensions.PrintReport(
+            ['iteration'], log_report=extensions.LogReport(log_name=None), out=out
+        )
+    )
     trainer.run()
     assert out.getvalue().split() == ['iteration', '2']
     with pytest.raises(TypeError, match='log_report'):
@@ -117,8 +128,7 @@ def test_progress_bar_needs_a_training_length(tmp_path):
 
 
 def test_plot_report_without_matplotlib_warns(tmp_path, monkeypatch):
-    monkeypatch.setattr(_plot.importlib.util, 'find_spec',
-                        lambda name: None)
+    monkeypatch.setattr(_plot.importlib.util, 'find_spec', lambda name: None)
     with pytest.warns(UserWarning, match='matplotlib'):
         assert not extensions.PlotReport.available()
     with pytest.warns(UserWarning, match='matplotlib'):
@@ -133,8 +143,9 @@ def test_plot_report_without_matplotlib_warns(tmp_path, monkeypatch):
 def test_plot_report_writes_a_png(tmp_path):
     pytest.importorskip('matplotlib')
     trainer = _reporting_trainer(tmp_path)
-    trainer.extend(extensions.PlotReport(['loss', 'acc'], x_key='epoch',
-                                         filename='curves.png'))
+    trainer.extend(
+        extensions.PlotReport(['loss', 'acc'], x_key='epoch', filename='curves.png')
+    )
     trainer.run()
     with open(os.path.join(str(tmp_path), 'curves.png'), 'rb') as f:
         assert f.read(8) == b'\x89PNG\r\n\x1a\n'
@@ -149,6 +160,8 @@ def test_plot_report_arguments():
 
 
 def test_importing_the_extensions_does_not_import_pyplot():
-    code = ('import sys, chainerlite.training.extensions; '
-            'sys.exit("matplotlib.pyplot" in sys.modules)')
+    code = (
+        'import sys, chainerlite.training.extensions; '
+        'sys.exit("matplotlib.pyplot" in sys.modules)'
+    )
     assert subprocess.run([sys.executable, '-c', code]).returncode == 0

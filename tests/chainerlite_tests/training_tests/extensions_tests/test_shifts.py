@@ -21,28 +21,50 @@ def _values(extension, n_calls, start=None):
     return values
 
 
-@pytest.mark.parametrize('extension, start, expected', [
-    (extensions.ExponentialShift('lr', 0.5), 4.0, [4.0, 2.0, 1.0, 0.5]),
-    (extensions.ExponentialShift('lr', 0.5, init=8.0, target=3.0), None,
-     [8.0, 4.0, 3.0, 3.0]),
-    (extensions.ExponentialShift('lr', 3.0, init=1.0, target=5.0), None,
-     [1.0, 3.0, 5.0, 5.0]),
-    (extensions.StepShift('lr', 0.1, 2, init=1.0), None,
-     [1.0, 1.0, 0.1, 0.1, 0.1 ** 2]),
-    (extensions.MultistepShift('lr', 0.5, [1, 3], 2.0), None,
-     [2.0, 1.0, 1.0, 0.5]),
-    (extensions.PolynomialShift('lr', 2.0, 4, init=1.0), None,
-     [1.0, 0.75 ** 2, 0.5 ** 2, 0.25 ** 2, 0.0, 0.0]),
-    (extensions.InverseShift('lr', 0.5, 2.0, init=1.0), None,
-     [1.0, 1.5 ** -2, 2.0 ** -2]),
-    (extensions.LinearShift('lr', (1.0, 3.0), (1, 3)), None,
-     [1.0, 1.0, 2.0, 3.0, 3.0]),
-    (extensions.WarmupShift('lr', 0.0, 4, init=1.0), None,
-     [0.0, 0.25, 0.5, 0.75, 1.0, 1.0]),
-])
+@pytest.mark.parametrize(
+    'extension, start, expected',
+    [
+        (extensions.ExponentialShift('lr', 0.5), 4.0, [4.0, 2.0, 1.0, 0.5]),
+        (
+            extensions.ExponentialShift('lr', 0.5, init=8.0, target=3.0),
+            None,
+            [8.0, 4.0, 3.0, 3.0],
+        ),
+        (
+            extensions.ExponentialShift('lr', 3.0, init=1.0, target=5.0),
+            None,
+            [1.0, 3.0, 5.0, 5.0],
+        ),
+        (
+            extensions.StepShift('lr', 0.1, 2, init=1.0),
+            None,
+            [1.0, 1.0, 0.1, 0.1, 0.1**2],
+        ),
+        (extensions.MultistepShift('lr', 0.5, [1, 3], 2.0), None, [2.0, 1.0, 1.0, 0.5]),
+        (
+            extensions.PolynomialShift('lr', 2.0, 4, init=1.0),
+            None,
+            [1.0, 0.75**2, 0.5**2, 0.25**2, 0.0, 0.0],
+        ),
+        (
+            extensions.InverseShift('lr', 0.5, 2.0, init=1.0),
+            None,
+            [1.0, 1.5**-2, 2.0**-2],
+        ),
+        (
+            extensions.LinearShift('lr', (1.0, 3.0), (1, 3)),
+            None,
+            [1.0, 1.0, 2.0, 3.0, 3.0],
+        ),
+        (
+            extensions.WarmupShift('lr', 0.0, 4, init=1.0),
+            None,
+            [0.0, 0.25, 0.5, 0.75, 1.0, 1.0],
+        ),
+    ],
+)
 def test_schedules(extension, start, expected):
-    assert _values(extension, len(expected) - 1, start) == \
-        pytest.approx(expected)
+    assert _values(extension, len(expected) - 1, start) == pytest.approx(expected)
 
 
 def test_explicit_optimizer_and_resume(tmp_path):
@@ -50,16 +72,16 @@ def test_explicit_optimizer_and_resume(tmp_path):
     optimizer.momentum = 0.0
     trainer = testing.get_trainer_with_mock_updater((3, 'iteration'))
     trainer.out = str(tmp_path)
-    shift = extensions.ExponentialShift('momentum', 2.0, init=0.25,
-                                        optimizer=optimizer)
+    shift = extensions.ExponentialShift('momentum', 2.0, init=0.25, optimizer=optimizer)
     trainer.extend(shift)
     trainer.run()
     assert optimizer.momentum == 2.0
     buf = io.BytesIO()
     serializers.save_npz(buf, shift)
     new_optimizer = mock.Mock()
-    resumed = extensions.ExponentialShift('momentum', 2.0, init=0.25,
-                                          optimizer=new_optimizer)
+    resumed = extensions.ExponentialShift(
+        'momentum', 2.0, init=0.25, optimizer=new_optimizer
+    )
     buf.seek(0)
     serializers.load_npz(buf, resumed)
     resumed.initialize(trainer)

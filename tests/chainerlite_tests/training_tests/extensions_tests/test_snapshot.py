@@ -17,11 +17,12 @@ def make_trainer(tmp_path, ListIterator, Regressor, data):
         model.l.W.array[...] = [[0.1, 0.2, 0.3]]
         optimizer = optimizers.MomentumSGD(lr=0.05)
         optimizer.setup(model)
-        updater = training.updaters.StandardUpdater(
-            ListIterator(data, 3), optimizer)
-        trainer = training.Trainer(updater, (iterations, 'iteration'),
-                                   out=str(tmp_path / out))
+        updater = training.updaters.StandardUpdater(ListIterator(data, 3), optimizer)
+        trainer = training.Trainer(
+            updater, (iterations, 'iteration'), out=str(tmp_path / out)
+        )
         return trainer, model
+
     return make
 
 
@@ -34,23 +35,23 @@ def test_snapshot_resume_matches_uninterrupted_training(make_trainer):
     full.run()
 
     first, _ = make_trainer(4, out='resumed')
-    first.extend(extensions.snapshot(n_retains=2, autoload=True),
-                 trigger=(1, 'iteration'))
+    first.extend(
+        extensions.snapshot(n_retains=2, autoload=True), trigger=(1, 'iteration')
+    )
     first.run()
     assert _files(first.out) == ['snapshot_iter_3', 'snapshot_iter_4']
 
     second, model = make_trainer(6, out='resumed')
-    second.extend(extensions.snapshot(n_retains=2, autoload=True),
-                  trigger=(1, 'iteration'))
+    second.extend(
+        extensions.snapshot(n_retains=2, autoload=True), trigger=(1, 'iteration')
+    )
     second.run()
     assert second.updater.iteration == 6
-    np.testing.assert_allclose(model.l.W.array, full_model.l.W.array,
-                               rtol=1e-6)
+    np.testing.assert_allclose(model.l.W.array, full_model.l.W.array, rtol=1e-6)
     assert _files(second.out) == ['snapshot_iter_5', 'snapshot_iter_6']
 
 
-def test_snapshot_runs_after_log_report_so_a_resume_keeps_the_log(
-        make_trainer):
+def test_snapshot_runs_after_log_report_so_a_resume_keeps_the_log(make_trainer):
     assert extensions.snapshot().priority < training.PRIORITY_READER
     first, _ = make_trainer(4, out='log')
     first.extend(extensions.snapshot(), trigger=(2, 'iteration'))
@@ -65,8 +66,7 @@ def test_snapshot_runs_after_log_report_so_a_resume_keeps_the_log(
     assert [entry['iteration'] for entry in log] == [2, 4, 6]
 
 
-def test_truncated_snapshot_is_a_clear_error_and_changes_nothing(
-        make_trainer):
+def test_truncated_snapshot_is_a_clear_error_and_changes_nothing(make_trainer):
     trainer, _ = make_trainer(2)
     trainer.extend(extensions.snapshot(), trigger=(2, 'iteration'))
     trainer.run()
@@ -74,7 +74,7 @@ def test_truncated_snapshot_is_a_clear_error_and_changes_nothing(
     with open(path, 'rb') as f:
         content = f.read()
     with open(path, 'wb') as f:
-        f.write(content[:len(content) // 2])
+        f.write(content[: len(content) // 2])
 
     fresh, model = make_trainer(4)
     before = model.l.W.array.copy()
@@ -86,8 +86,7 @@ def test_truncated_snapshot_is_a_clear_error_and_changes_nothing(
     assert fresh.updater.iteration == 0
 
 
-def test_snapshot_of_another_model_leaves_the_trainer_unchanged(
-        make_trainer, tmp_path):
+def test_snapshot_of_another_model_leaves_the_trainer_unchanged(make_trainer, tmp_path):
     trainer, model = make_trainer(2)
     trainer.run()
     path = str(tmp_path / 'model.npz')
@@ -118,16 +117,23 @@ def test_failed_write_leaves_the_previous_snapshot(tmp_path):
     assert not calls[0].endswith('snap') and os.path.dirname(calls[0]) == out
 
 
-@pytest.mark.parametrize('writer_class', [
-    snapshot_writers.SimpleWriter, snapshot_writers.ThreadWriter,
-    snapshot_writers.ProcessWriter, snapshot_writers.ThreadQueueWriter,
-    snapshot_writers.ProcessQueueWriter])
+@pytest.mark.parametrize(
+    'writer_class',
+    [
+        snapshot_writers.SimpleWriter,
+        snapshot_writers.ThreadWriter,
+        snapshot_writers.ProcessWriter,
+        snapshot_writers.ThreadQueueWriter,
+        snapshot_writers.ProcessQueueWriter,
+    ],
+)
 def test_writers_write_the_state_as_it_was(writer_class, make_trainer):
     trainer, model = make_trainer(1)
     snapshot = extensions.snapshot_object(
-        model, 'model_{.updater.iteration}', writer=writer_class())
+        model, 'model_{.updater.iteration}', writer=writer_class()
+    )
     trainer.extend(snapshot, trigger=(1, 'iteration'))
-    trainer.run()   # finalize waits for the writer
+    trainer.run()  # finalize waits for the writer
     loaded = type(model)()
     serializers.load_npz(os.path.join(trainer.out, 'model_1'), loaded)
     np.testing.assert_array_equal(loaded.l.W.array, model.l.W.array)
@@ -137,28 +143,41 @@ def test_writers_write_the_state_as_it_was(writer_class, make_trainer):
 def test_condition_snapshot_on_error_and_argument_checks(make_trainer):
     trainer, model = make_trainer(3)
     flags = iter([False, True, False])
-    trainer.extend(extensions.snapshot_object(
-        model, 'm{.updater.iteration}', condition=lambda: next(flags),
-        snapshot_on_error=True), trigger=(1, 'iteration'))
+    trainer.extend(
+        extensions.snapshot_object(
+            model,
+            'm{.updater.iteration}',
+            condition=lambda: next(flags),
+            snapshot_on_error=True,
+        ),
+        trigger=(1, 'iteration'),
+    )
 
     def fail(t):
         if t.updater.iteration == 3:
             raise ValueError('stop')
+
     trainer.extend(fail)
     with pytest.raises(ValueError):
         trainer.run(show_loop_exception_msg=False)
     assert _files(trainer.out) == ['m2', 'm3']
     with pytest.raises(TypeError):
-        extensions.snapshot(savefun=serializers.save_npz,
-                            writer=snapshot_writers.SimpleWriter())
+        extensions.snapshot(
+            savefun=serializers.save_npz, writer=snapshot_writers.SimpleWriter()
+        )
     with pytest.raises(TypeError):
         extensions.snapshot(n_retain=3)
 
 
 def test_callable_filename(make_trainer):
     trainer, _ = make_trainer(2)
-    trainer.extend(extensions.snapshot(
-        filename=lambda t: 'it%d.npz' % t.updater.iteration, n_retains=1,
-        autoload=True), trigger=(1, 'iteration'))
+    trainer.extend(
+        extensions.snapshot(
+            filename=lambda t: 'it%d.npz' % t.updater.iteration,
+            n_retains=1,
+            autoload=True,
+        ),
+        trigger=(1, 'iteration'),
+    )
     trainer.run()
     assert _files(trainer.out) == ['it1.npz', 'it2.npz']

@@ -10,8 +10,7 @@ from chainerlite.training import triggers
 
 
 def _fires(trigger, n, iter_per_epoch=1, call_at=None):
-    trainer = testing.get_trainer_with_mock_updater(
-        None, iter_per_epoch=iter_per_epoch)
+    trainer = testing.get_trainer_with_mock_updater(None, iter_per_epoch=iter_per_epoch)
     fired = []
     for _ in range(n):
         trainer.updater.update()
@@ -22,22 +21,23 @@ def _fires(trigger, n, iter_per_epoch=1, call_at=None):
     return fired
 
 
-@pytest.mark.parametrize('period, unit, ipe, expected', [
-    (3, 'iteration', 1, [3, 6, 9]),
-    (1, 'epoch', 4, [4, 8]),
-    (1.5, 'epoch', 2, [3, 6, 9]),
-    (1, 'epoch', 2.5, [3, 5, 8, 10]),
-])
+@pytest.mark.parametrize(
+    'period, unit, ipe, expected',
+    [
+        (3, 'iteration', 1, [3, 6, 9]),
+        (1, 'epoch', 4, [4, 8]),
+        (1.5, 'epoch', 2, [3, 6, 9]),
+        (1, 'epoch', 2.5, [3, 5, 8, 10]),
+    ],
+)
 def test_interval_trigger(period, unit, ipe, expected):
-    assert _fires(triggers.IntervalTrigger(period, unit), 10, ipe) == \
-        expected
+    assert _fires(triggers.IntervalTrigger(period, unit), 10, ipe) == expected
 
 
 def test_interval_trigger_sparse_calls_fire_once_per_gap():
     # Called at 2, 5 and 8 only: boundaries 3 and 6 were crossed before 5
     # and 8.
-    fired = _fires(triggers.IntervalTrigger(3, 'iteration'), 9,
-                   call_at={2, 5, 8})
+    fired = _fires(triggers.IntervalTrigger(3, 'iteration'), 9, call_at={2, 5, 8})
     assert fired == [5, 8]
 
 
@@ -100,8 +100,7 @@ def test_time_trigger_fires_once_per_period_even_after_a_gap():
 
 
 def _run_with_values(trigger, values, iter_per_epoch=1, key='main/loss'):
-    trainer = testing.get_trainer_with_mock_updater(
-        None, iter_per_epoch=iter_per_epoch)
+    trainer = testing.get_trainer_with_mock_updater(None, iter_per_epoch=iter_per_epoch)
     fired = []
     for value in values:
         trainer.updater.update()
@@ -112,24 +111,28 @@ def _run_with_values(trigger, values, iter_per_epoch=1, key='main/loss'):
 
 
 def test_min_max_value_triggers_average_over_the_interval():
-    values = [3.0, 1.0, 2.5, 2.5, 1.0, 1.0]   # pair means: 2, 2.5, 1
+    values = [3.0, 1.0, 2.5, 2.5, 1.0, 1.0]  # pair means: 2, 2.5, 1
     assert _run_with_values(
-        triggers.MinValueTrigger('main/loss', (2, 'iteration')),
-        values) == [2, 6]
+        triggers.MinValueTrigger('main/loss', (2, 'iteration')), values
+    ) == [2, 6]
     assert _run_with_values(
-        triggers.MaxValueTrigger('main/loss', (2, 'iteration')),
-        values) == [2, 4]
+        triggers.MaxValueTrigger('main/loss', (2, 'iteration')), values
+    ) == [2, 4]
 
 
 def test_early_stopping_trigger():
     values = [5.0, 4.0, 4.5, 4.2, 4.1, 3.0]
     trigger = triggers.EarlyStoppingTrigger(
-        check_trigger=(1, 'iteration'), monitor='main/loss', patience=3,
-        max_trigger=(100, 'iteration'))
-    assert _run_with_values(trigger, values) == [5]   # 3.0 improves
+        check_trigger=(1, 'iteration'),
+        monitor='main/loss',
+        patience=3,
+        max_trigger=(100, 'iteration'),
+    )
+    assert _run_with_values(trigger, values) == [5]  # 3.0 improves
     accuracies = [0.1, 0.2, 0.15, 0.3]
     trigger = triggers.EarlyStoppingTrigger(
-        check_trigger=(1, 'iteration'), monitor='main/accuracy', patience=1)
+        check_trigger=(1, 'iteration'), monitor='main/accuracy', patience=1
+    )
     assert _run_with_values(trigger, accuracies, key='main/accuracy') == [3]
     trigger = triggers.EarlyStoppingTrigger(max_trigger=(2, 'iteration'))
     assert _run_with_values(trigger, [1.0] * 3) == [2]
@@ -143,14 +146,13 @@ def test_early_stopping_trigger():
 def test_get_trigger():
     def fn(trainer):
         return True
+
     assert training.get_trigger(fn) is fn
     assert training.get_trigger(None)(None) is False
-    assert isinstance(training.get_trigger((2, 'epoch')),
-                      triggers.IntervalTrigger)
+    assert isinstance(training.get_trigger((2, 'epoch')), triggers.IntervalTrigger)
     for bad in ['epoch', 3, (1, 2, 3)]:
         with pytest.raises(TypeError, match='trigger'):
             training.get_trigger(bad)
     with pytest.raises(ValueError, match='unit'):
         training.get_trigger((1, 'day'))
-    np.testing.assert_equal(training.util.get_trigger is training.get_trigger,
-                            True)
+    np.testing.assert_equal(training.util.get_trigger is training.get_trigger, True)

@@ -19,9 +19,9 @@ def setup(ListIterator, Regressor, data):
         optimizer = optimizers.SGD(lr=0.1)
         optimizer.setup(model)
         iterator = ListIterator(data, batch_size)
-        updater = training.updaters.StandardUpdater(iterator, optimizer,
-                                                    **kwargs)
+        updater = training.updaters.StandardUpdater(iterator, optimizer, **kwargs)
         return model, optimizer, iterator, updater
+
     return make
 
 
@@ -62,9 +62,10 @@ def test_loss_func_converter_outputs_and_device(setup, Regressor):
         return {'x': x, 't': t}
 
     model, optimizer, _, updater = setup(
-        converter=to_dict, device='@numpy',
-        loss_func=lambda x, t: Regressor.forward(
-            optimizer.target, x, t))
+        converter=to_dict,
+        device='@numpy',
+        loss_func=lambda x, t: Regressor.forward(optimizer.target, x, t),
+    )
     updater.update()
     assert seen == [chainerlite.backend.CpuDevice()]
     assert updater.device == chainerlite.backend.CpuDevice()
@@ -73,6 +74,7 @@ def test_loss_func_converter_outputs_and_device(setup, Regressor):
     def old_style(batch, device):
         seen.append(device)
         return dataset.concat_examples(batch)
+
     _, _, _, updater = setup(converter=old_style, device=-1)
     updater.update()
     assert seen[-1] == -1
@@ -82,36 +84,47 @@ def test_converter_with_wrong_arity_is_a_clear_error(setup):
     def three(batch, device):
         x, t = dataset.concat_examples(batch)
         return x, t, t
+
     _, _, _, updater = setup(converter=three)
     with pytest.raises(TypeError, match='argument'):
         updater.update()
 
 
-@pytest.mark.skipif(sys.version_info < (3, 11),
-                    reason='exception notes are new in Python 3.11')
-@pytest.mark.parametrize('output, given', [
-    (lambda x, t: (x, t, t), 'a tuple of 3 values (shape (3, 3), shape (3,), '
-     'shape (3,)), as positional arguments'),
-    (lambda x, t: x, 'one value (shape (3, 3))')])
-def test_converter_output_that_does_not_fit_a_classifier_is_explained(
-        output, given):
+@pytest.mark.skipif(
+    sys.version_info < (3, 11), reason='exception notes are new in Python 3.11'
+)
+@pytest.mark.parametrize(
+    'output, given',
+    [
+        (
+            lambda x, t: (x, t, t),
+            'a tuple of 3 values (shape (3, 3), shape (3,), '
+            'shape (3,)), as positional arguments',
+        ),
+        (lambda x, t: x, 'one value (shape (3, 3))'),
+    ],
+)
+def test_converter_output_that_does_not_fit_a_classifier_is_explained(output, given):
     model = chainerlite.links.Classifier(chainerlite.links.Linear(3, 2))
     optimizer = optimizers.SGD()
     optimizer.setup(model)
     data = chainerlite.datasets.TupleDataset(
-        np.ones((6, 3), np.float32), np.zeros(6, np.int32))
+        np.ones((6, 3), np.float32), np.zeros(6, np.int32)
+    )
 
     def converter(batch, device):
         return output(*dataset.concat_examples(batch))
+
     updater = training.updaters.StandardUpdater(
-        chainerlite.iterators.SerialIterator(data, 3), optimizer,
-        converter=converter)
+        chainerlite.iterators.SerialIterator(data, 3), optimizer, converter=converter
+    )
     with pytest.raises((TypeError, ValueError)) as error:
         updater.update()
     assert error.value.__notes__ == [
         'StandardUpdater: the loss function Classifier was called with the '
         "converter's output, " + given + '; check that the converter '
-        'returns what the loss function takes']
+        'returns what the loss function takes'
+    ]
 
 
 def test_bad_arguments(setup, Regressor):
@@ -126,8 +139,7 @@ def test_bad_arguments(setup, Regressor):
 
 def test_optimizers_of_other_names_need_an_update_core(setup):
     model, optimizer, iterator, _ = setup()
-    updater = training.updaters.StandardUpdater(
-        iterator, {'gen': optimizer})
+    updater = training.updaters.StandardUpdater(iterator, {'gen': optimizer})
     assert updater.get_optimizer('gen') is optimizer
     with pytest.raises(KeyError, match=r"named 'main'.*\['gen'\]"):
         updater.update()
@@ -155,12 +167,13 @@ def test_parallel_updater_sums_the_gradients_of_the_parts_on_cpu(setup):
     t = np.stack([t for _, t in iterator.dataset[:4]])
     W, b = model.l.W.array.copy(), model.l.b.array.copy()
     gW, gb = 0, 0
-    for part in ([0, 2], [1, 3]):   # batch[i::2] goes to the i-th model
+    for part in ([0, 2], [1, 3]):  # batch[i::2] goes to the i-th model
         err = x[part] @ W.T + b - t[part]
         gW = gW + 2 * err.T @ x[part] / err.size
         gb = gb + 2 * err.sum(axis=0) / err.size
     parallel = training.updaters.ParallelUpdater(
-        iterator, optimizer, devices={'main': '@numpy', 'second': '@numpy'})
+        iterator, optimizer, devices={'main': '@numpy', 'second': '@numpy'}
+    )
     trainer = training.Trainer(parallel, (2, 'iteration'))
     assert 'second' in trainer.reporter._observer_names.values()
     parallel.update()
@@ -171,8 +184,7 @@ def test_parallel_updater_sums_the_gradients_of_the_parts_on_cpu(setup):
     assert copy_model is not model
     np.testing.assert_array_equal(copy_model.l.W.array, model.l.W.array)
     with pytest.raises(KeyError, match='main'):
-        training.updaters.ParallelUpdater(
-            iterator, optimizer, devices={'a': '@numpy'})
+        training.updaters.ParallelUpdater(iterator, optimizer, devices={'a': '@numpy'})
     with pytest.raises(ValueError):
         training.updaters.ParallelUpdater(iterator, optimizer)
 
@@ -188,4 +200,5 @@ def test_multiprocess_parallel_updater_without_nccl(Regressor, ListIterator):
         optimizer.setup(model)
         with pytest.raises(RuntimeError, match='NCCL'):
             mpu.MultiprocessParallelUpdater(
-                [ListIterator([1], 1)], optimizer, devices=[0])
+                [ListIterator([1], 1)], optimizer, devices=[0]
+            )
