@@ -196,7 +196,11 @@ def test_str_shows_each_layer_on_its_line():
 
 
 def test_str_of_a_lambda_spanning_lines():
-    model = chainerlite.Sequential(lambda x: F.tanh(x) * 2, F.relu)
+    # fmt: off
+    model = chainerlite.Sequential(
+        lambda x: F.tanh(
+            x) * 2, F.relu)
+    # fmt: on
     assert str(model).splitlines()[1] == '  (0): lambda x: F.tanh( x) * 2,'
 
 
