@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test test-mpi fuzz mutants test-numpy1 compat check-kernels bench perf-docs docs \
-	wheel lint format stubtest clean
+	docs-doctest wheel lint format stubtest clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -190,8 +190,12 @@ $(DOCS_STAMP): $(STAMP)
 	$(PY) -m pip install --no-build-isolation -e '.[docs]'
 	touch $@
 
-docs: $(DOCS_STAMP)
+docs: $(DOCS_STAMP) docs-doctest
 	$(PY) -m sphinx -W --keep-going -b html docs docs/_build/html
+
+# Only the examples of the guides and docstrings, run as doctests (about
+# half a minute; CI runs this part).
+docs-doctest: $(DOCS_STAMP)
 	$(PY) -m sphinx -W --keep-going -b doctest docs docs/_build/doctest
 
 # ruff (lint and format check) and cython-lint, pinned as in
