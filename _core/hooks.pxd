@@ -15,8 +15,8 @@ cdef enum:
     FWD_POST = 2
     BWD_PRE = 4
     BWD_POST = 8
-    # forward_postprocess takes (function, in_data, out_data): the hook's
-    # forward_postprocess_out_data
+    # set when the hook's forward_postprocess_out_data is True: its
+    # forward_postprocess takes (function, in_data, out_data)
     FWD_POST_OUT = 16
 
 
