@@ -1,33 +1,89 @@
 """Data-parallel scaling of chainerlite.chainermn: 1 process against 2.
 
 A compute-bound MLP (784-1000-1000-10, float32) trains with MomentumSGD on
-random data, batch 100 per process, one BLAS thread per process. The
-driver runs the worker under ``mpiexec -n 1`` and ``-n 2`` and prints the
-throughput of each, the scaling efficiency (throughput with 2 processes
-over twice that with 1) and the time per step spent in communication
-(``multi_node_mean_grad``: packing, the allreduce, unpacking)::
+random data, batch 100 per process, one BLAS thread per process (set
+before NumPy is imported), each rank bound to its own core when the
+``mpiexec`` allows it. The driver runs the worker under ``mpiexec -n 1``
+and ``-n 2`` and prints the throughput of each and the scaling efficiency
+(throughput with 2 processes over twice that with 1). Both runs do the
+same steps after the same warm-up; the timed region starts and ends at a
+barrier.
 
-    python benchmarks/chainermn_scaling.py [--steps 30] [--mpiexec PATH]
+Wall-clock throughput depends on what else the machine runs, so each rank
+also reports where its time goes, in wall time and in process CPU time
+(mean, median and minimum over the steps): ``compute`` (forward, backward and
+the optimizer's bookkeeping), ``update`` (the wrapped optimizer's update),
+``comm`` (``multi_node_mean_grad``: packing, the allreduce, handing the
+gradients back) and, inside it, ``allreduce``; the bytes copied per step to
+pack and unpack the gradients; and the allreduce alone on a buffer of the
+gradients' size with both ranks started together (after a barrier), which
+is the communication cost without waiting for a slower rank. From these,
+the projected efficiency is ``work / (work + comm)`` with ``work`` the
+compute and update CPU time of a step and ``comm`` the packing CPU time
+plus that synchronised allreduce (none of it overlaps the backward: on
+shared memory the exchange is CPU work of the same cores)::
+
+    python benchmarks/chainermn_scaling.py [--steps 100] [--mpiexec PATH]
 """
 
-import argparse
-import json
 import os
-import subprocess
-import sys
-import time
 
-import numpy
+for _name in ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS'):
+    os.environ.setdefault(_name, '1')  # before NumPy loads its BLAS
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+import numpy  # noqa: E402
+
+PHASES = ('step', 'compute', 'update', 'comm', 'allreduce')
 
 
-def worker(steps, warmup):
+class _Clock(object):
+    """Accumulates the wall and process CPU time spent in wrapped calls."""
+
+    def __init__(self):
+        self.wall = self.cpu = 0.0
+
+    def wrap(self, function):
+        def timed(*args, **kwargs):
+            wall, cpu = time.perf_counter(), time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.wall += time.perf_counter() - wall
+                self.cpu += time.process_time() - cpu
+
+        return timed
+
+
+def _copied_bytes(arrays, buffer):
+    """Bytes of ``arrays`` that are not views of ``buffer`` (so were copied)."""
+    if buffer is None:
+        return 0
+    return sum(a.nbytes for a in arrays if not numpy.may_share_memory(a, buffer))
+
+
+def _summary(samples):
+    samples = numpy.asarray(samples)
+    return {
+        'mean': float(samples.mean()),
+        'median': float(numpy.median(samples)),
+        'min': float(samples.min()),
+    }
+
+
+def worker(steps, warmup, communicator):
     import chainerlite
     from chainerlite import functions as F
     from chainerlite import links as L
     from chainerlite import optimizers
     import chainerlite.chainermn as chainermn
 
-    comm = chainermn.create_communicator('naive')
+    comm = chainermn.create_communicator(communicator)
     model = chainerlite.Sequential(
         L.Linear(784, 1000), F.relu, L.Linear(1000, 1000), F.relu, L.Linear(1000, 10)
     )
@@ -43,24 +99,77 @@ def worker(steps, warmup):
     def loss(x, t):
         return F.softmax_cross_entropy(model(x), t)
 
-    comm_time = [0.0]
-    mean_grad = comm.multi_node_mean_grad
+    clocks = {name: _Clock() for name in ('comm', 'allreduce', 'update')}
+    seen = {'buffer': None, 'pack': 0, 'unpack': 0}
+    allreduce = comm._allreduce_in_place
+    timed_mean_grad = clocks['comm'].wrap(comm.multi_node_mean_grad)
 
-    def timed_mean_grad(*args, **kwargs):
-        start = time.perf_counter()
-        mean_grad(*args, **kwargs)
-        comm_time[0] += time.perf_counter() - start
+    def watched_allreduce(buffer):
+        seen['buffer'] = buffer
+        allreduce(buffer)
 
-    comm.multi_node_mean_grad = timed_mean_grad
-    for _ in range(warmup):
+    def watched_mean_grad(target, zero_fill=False):
+        # the copies are counted outside the timed call
+        seen['buffer'] = None
+        grads = [p.grad for p in target.params() if p.grad is not None]
+        timed_mean_grad(target, zero_fill)
+        seen['pack'] = _copied_bytes(grads, seen['buffer'])
+        after = [p.grad for p in target.params() if p.grad is not None]
+        seen['unpack'] = _copied_bytes(after, seen['buffer'])
+
+    comm._allreduce_in_place = clocks['allreduce'].wrap(watched_allreduce)
+    comm.multi_node_mean_grad = watched_mean_grad
+    actual = optimizer.actual_optimizer
+    actual.update = clocks['update'].wrap(actual.update)
+
+    samples = {(phase, kind): [] for phase in PHASES for kind in ('wall', 'cpu')}
+    for step in range(warmup + steps):
+        if step == warmup:
+            comm.mpi_comm.Barrier()
+            start = time.perf_counter()
+        for clock in clocks.values():
+            clock.wall = clock.cpu = 0.0
+        wall, cpu = time.perf_counter(), time.process_time()
         optimizer.update(loss, x, t)
-    comm.mpi_comm.barrier()
-    comm_time[0] = 0.0
-    start = time.perf_counter()
-    for _ in range(steps):
-        optimizer.update(loss, x, t)
-    comm.mpi_comm.barrier()
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        if step < warmup:
+            continue
+        spent = {'step': (wall, cpu)}
+        for name, clock in clocks.items():
+            spent[name] = (clock.wall, clock.cpu)
+        spent['compute'] = tuple(
+            spent['step'][i] - spent['comm'][i] - spent['update'][i] for i in (0, 1)
+        )
+        for phase in PHASES:
+            samples[phase, 'wall'].append(spent[phase][0])
+            samples[phase, 'cpu'].append(spent[phase][1])
+    comm.mpi_comm.Barrier()
     elapsed = time.perf_counter() - start
+
+    # the allreduce alone, both ranks starting together
+    grad_size = sum(p.size for p in model.params())
+    buffer = numpy.zeros(grad_size, dtype=numpy.float32)
+    synced = {'wall': [], 'cpu': []}
+    for _ in range(max(10, steps // 2)):
+        comm.mpi_comm.Barrier()
+        wall, cpu = time.perf_counter(), time.process_time()
+        allreduce(buffer)
+        synced['wall'].append(time.perf_counter() - wall)
+        synced['cpu'].append(time.process_time() - cpu)
+
+    report = {
+        'rank': comm.rank,
+        'phases': {
+            '{}_{}'.format(phase, kind): _summary(values)
+            for (phase, kind), values in samples.items()
+        },
+        'pack_bytes': seen['pack'],
+        'unpack_bytes': seen['unpack'],
+        'grad_bytes': buffer.nbytes,
+        'synced_allreduce_wall': _summary(synced['wall']),
+        'synced_allreduce_cpu': _summary(synced['cpu']),
+    }
+    reports = comm.mpi_comm.gather(report, root=0)
     if comm.rank == 0:
         print(
             json.dumps(
@@ -68,66 +177,141 @@ def worker(steps, warmup):
                     'processes': comm.size,
                     'examples_per_s': comm.size * 100 * steps / elapsed,
                     'step_s': elapsed / steps,
-                    'comm_step_s': comm_time[0] / steps,
+                    'ranks': reports,
                 }
             )
         )
 
 
-def run(mpiexec, processes, steps, warmup):
+def _bind_options(mpiexec):
+    """``-bind-to core`` when this mpiexec (MPICH's Hydra) knows it."""
+    try:
+        usage = subprocess.run(
+            [mpiexec, '--help'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        ).stdout
+    except OSError:
+        return []
+    return ['-bind-to', 'core'] if b'-bind-to' in usage else []
+
+
+def run(mpiexec, processes, args):
     env = dict(
         os.environ, OPENBLAS_NUM_THREADS='1', OMP_NUM_THREADS='1', MKL_NUM_THREADS='1'
     )
+    bind = _bind_options(mpiexec) if args.bind else []
+    command = [mpiexec, '-n', str(processes)] + bind + args.rank_prefix.split()
+    command += [sys.executable, __file__, '--worker', '--steps', str(args.steps)]
+    command += ['--warmup', str(args.warmup), '--communicator', args.communicator]
     out = subprocess.run(
-        [
-            mpiexec,
-            '-n',
-            str(processes),
-            sys.executable,
-            __file__,
-            '--worker',
-            '--steps',
-            str(steps),
-            '--warmup',
-            str(warmup),
-        ],
-        env=env,
-        check=True,
-        stdout=subprocess.PIPE,
-        text=True,
+        command, env=env, check=True, stdout=subprocess.PIPE, text=True
     ).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    result = json.loads(out.strip().splitlines()[-1])
+    result['bind'] = ' '.join(bind) or 'none'
+    return result
+
+
+def _projected(rank):
+    """work / (work + comm) of one rank, from CPU times (see the docstring)."""
+    phases = rank['phases']
+    work = phases['compute_cpu']['mean'] + phases['update_cpu']['mean']
+    packing = phases['comm_cpu']['mean'] - phases['allreduce_cpu']['mean']
+    comm = packing + rank['synced_allreduce_cpu']['mean']
+    return work / (work + comm), work, comm
+
+
+def _cell(summary):
+    return '{mean:6.2f} {median:6.2f} {min:6.2f}'.format(
+        **{key: 1e3 * value for key, value in summary.items()}
+    )
+
+
+def _print_report(results):
+    ms = 1e3
+    print('load average at start: {:.2f} {:.2f} {:.2f}'.format(*os.getloadavg()))
+    print(
+        '{:>9} {:>12} {:>10}  binding'.format('processes', 'examples/s', 'ms/step')
+    )
+    for r in results:
+        print(
+            '{:>9} {:>12.0f} {:>10.2f}  {}'.format(
+                r['processes'], r['examples_per_s'], ms * r['step_s'], r['bind']
+            )
+        )
+    print('per rank, ms per step, mean median min; wall | process CPU:')
+    for r in results:
+        for rank in r['ranks']:
+            cells = []
+            for phase in PHASES:
+                wall = rank['phases'][phase + '_wall']
+                cpu = rank['phases'][phase + '_cpu']
+                cells.append('{:9} {} | {}'.format(phase, _cell(wall), _cell(cpu)))
+            print('  n={} rank {}:'.format(r['processes'], rank['rank']))
+            for cell in cells:
+                print('      ' + cell)
+            wall = rank['synced_allreduce_wall']
+            cpu = rank['synced_allreduce_cpu']
+            print(
+                '      allreduce alone, ranks in step: {} | {}'.format(
+                    _cell(wall), _cell(cpu)
+                )
+            )
+            print(
+                '      bytes copied per step: pack {}, unpack {} '
+                '(gradients {})'.format(
+                    rank['pack_bytes'],
+                    rank['unpack_bytes'],
+                    rank['grad_bytes'],
+                )
+            )
+    two = results[-1]
+    alone = _projected(results[0]['ranks'][0])[1]
+    for rank in two['ranks']:
+        efficiency, work, comm = _projected(rank)
+        print(
+            'rank {}: work {:.2f} ms (1 process: {:.2f}), communication {:.2f} ms '
+            'per step -> projected efficiency {:.3f} ({:.3f} against the '
+            '1-process work)'.format(
+                rank['rank'],
+                ms * work,
+                ms * alone,
+                ms * comm,
+                efficiency,
+                alone / (work + comm),
+            )
+        )
+    measured = two['examples_per_s'] / (2 * results[0]['examples_per_s'])
+    print('measured scaling efficiency with 2 processes: {:.3f}'.format(measured))
+    print('load average at end: {:.2f} {:.2f} {:.2f}'.format(*os.getloadavg()))
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--steps', type=int, default=30)
-    parser.add_argument('--warmup', type=int, default=3)
+    parser.add_argument('--steps', type=int, default=100)
+    parser.add_argument('--warmup', type=int, default=5)
+    parser.add_argument('--communicator', default='naive')
+    parser.add_argument(
+        '--no-bind', dest='bind', action='store_false', help='do not bind to cores'
+    )
+    parser.add_argument(
+        '--rank-prefix',
+        default='',
+        help='a command each rank runs under, e.g. "nice -n -5"',
+    )
+    parser.add_argument('--json', help='also write the raw results to this file')
     parser.add_argument('--worker', action='store_true')
+    args, _ = parser.parse_known_args(argv)
+    if args.worker:
+        worker(args.steps, args.warmup, args.communicator)
+        return 0
     from chainerlite.chainermn.testing import find_mpiexec
 
     parser.add_argument('--mpiexec', default=find_mpiexec())
     args = parser.parse_args(argv)
-    if args.worker:
-        worker(args.steps, args.warmup)
-        return 0
-    results = [run(args.mpiexec, n, args.steps, args.warmup) for n in (1, 2)]
-    print(
-        '{:>9} {:>12} {:>10} {:>16}'.format(
-            'processes', 'examples/s', 'ms/step', 'comm ms/step'
-        )
-    )
-    for r in results:
-        print(
-            '{:>9} {:>12.0f} {:>10.2f} {:>16.2f}'.format(
-                r['processes'],
-                r['examples_per_s'],
-                1e3 * r['step_s'],
-                1e3 * r['comm_step_s'],
-            )
-        )
-    efficiency = results[1]['examples_per_s'] / (2 * results[0]['examples_per_s'])
-    print('scaling efficiency with 2 processes: {:.2f}'.format(efficiency))
+    results = [run(args.mpiexec, n, args) for n in (1, 2)]
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump(results, f, indent=1)
+    _print_report(results)
     return 0
 
 

@@ -43,18 +43,24 @@ def params_with_grad(model, zero_fill=False):
     return params
 
 
-def pack(arrays, dtype, xp=numpy):
-    """One flat ``dtype`` buffer of ``xp`` holding ``arrays`` one after another."""
-    buffer = xp.empty(sum(a.size for a in arrays), dtype=dtype)
+def pack(arrays, dtype, xp=numpy, out=None, scale=1):
+    """One flat ``dtype`` buffer of ``xp`` holding ``arrays`` one after another.
+
+    Each array is multiplied by ``scale`` and cast to ``dtype`` on its way
+    into the buffer (one pass over its elements, in its own dtype). With
+    ``out`` (a flat ``dtype`` buffer of the right size), that buffer is
+    filled and returned instead of a new one.
+    """
+    if out is None:
+        out = xp.empty(sum(a.size for a in arrays), dtype=dtype)
     offset = 0
     for array in arrays:
-        chunk = buffer[offset : offset + array.size]
-        if xp is numpy:
-            chunk[...] = to_host(array).ravel()
-        else:
-            chunk[...] = xp.asarray(array).ravel()
+        chunk = out[offset : offset + array.size].reshape(array.shape)
+        if not isinstance(array, xp.ndarray):
+            array = to_host(array) if xp is numpy else xp.asarray(array)
+        xp.multiply(array, scale, out=chunk, casting='unsafe')
         offset += array.size
-    return buffer
+    return out
 
 
 def unpack(buffer, arrays):
@@ -64,3 +70,23 @@ def unpack(buffer, arrays):
         piece = buffer[offset : offset + array.size].reshape(array.shape)
         backend.copyto(array, piece)
         offset += array.size
+
+
+def unpack_grads(buffer, params):
+    """Gives ``params`` their gradients from consecutive pieces of ``buffer``.
+
+    A host gradient of the buffer's dtype becomes a view of its piece (no
+    copy); any other gradient (another dtype, another device) has its piece
+    copied into it.
+    """
+    offset = 0
+    for param in params:
+        grad = param.grad
+        piece = buffer[offset : offset + grad.size].reshape(grad.shape)
+        if type(grad) is numpy.ndarray and type(piece) is numpy.ndarray and (
+            grad.dtype == piece.dtype
+        ):
+            param.grad = piece
+        else:
+            backend.copyto(grad, piece)
+        offset += grad.size

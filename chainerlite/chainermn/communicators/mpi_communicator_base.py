@@ -1,5 +1,7 @@
 """Communicators over an mpi4py communicator: arrays, objects and models."""
 
+import weakref
+
 import numpy
 
 import chainerlite
@@ -62,6 +64,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     def __init__(self, mpi_comm):
         super(MpiCommunicatorBase, self).__init__()
         self.mpi_comm = mpi_comm
+        self._grad_buffers = weakref.WeakKeyDictionary()
         self._ranks = _communication_utility.init_ranks(mpi_comm)
 
     rank = property(lambda self: self.mpi_comm.rank, doc='Rank of this process.')
@@ -263,11 +266,16 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     def multi_node_mean_grad(self, model, zero_fill=False):
         """Replaces each gradient of ``model`` with its mean over the ranks.
 
-        All gradients travel in one packed buffer reduced by one
+        All gradients travel in one packed buffer reduced in place by one
         ``Allreduce``, in ``allreduce_grad_dtype`` when it is set (float16
         halves the bytes on the wire) and otherwise in the widest dtype of
-        the gradients. Parameters whose gradient is None are left out, or
-        given a zero gradient first when ``zero_fill`` is True.
+        the gradients. The buffer is kept for the next call with the same
+        model, and host gradients of its dtype come back as views of it, so
+        a step copies the gradients once (scaled by ``1 / size`` on the
+        way in). With one process the mean is the gradient itself and
+        nothing is exchanged (unless the wire dtype would round it).
+        Parameters whose gradient is None are left out, or given a zero
+        gradient first when ``zero_fill`` is True.
         In debug mode (:func:`chainer.set_debug`) a NaN in the result
         raises ValueError.
         """
@@ -275,19 +283,33 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         grads = [p.grad for p in params]
         if not grads:
             return
-        dtype = self.allreduce_grad_dtype or numpy.result_type(*grads)
-        buffer = _memory_utility.pack(grads, dtype, self._wire_xp(grads))
+        dtype = numpy.dtype(self.allreduce_grad_dtype or numpy.result_type(*grads))
+        if self.size == 1 and all(numpy.can_cast(g.dtype, dtype) for g in grads):
+            _check_no_nan(grads)
+            return
+        buffer = self._grad_buffer(model, params, dtype)
         # scaled first, so that float16 sums do not overflow
-        buffer *= buffer.dtype.type(1.0 / self.size)
+        _memory_utility.pack(grads, dtype, out=buffer, scale=1.0 / self.size)
         self._allreduce_in_place(buffer)
-        if chainerlite.is_debug():
-            xp = backend.get_array_module(buffer)
-            if bool(xp.isnan(buffer).any()):
-                raise ValueError(
-                    'multi_node_mean_grad: parameters diverged after the '
-                    'allreduce (a gradient holds NaN)'
-                )
-        _memory_utility.unpack(buffer, grads)
+        _check_no_nan([buffer])
+        _memory_utility.unpack_grads(buffer, params)
+
+    def _grad_buffer(self, model, params, dtype):
+        """The flat buffer of ``params``' gradients, kept from the last call.
+
+        One per model, and a new one when the parameters taking part, their
+        sizes or the dtype change: gradients handed back earlier are views
+        of it at their own offsets, so packing into it never overwrites a
+        gradient not yet read.
+        """
+        xp = self._wire_xp([p.grad for p in params])
+        layout = (xp, dtype, tuple((id(p), p.grad.size) for p in params))
+        kept = self._grad_buffers.get(model)
+        if kept is not None and kept[0] == layout:
+            return kept[1]
+        buffer = xp.empty(sum(p.grad.size for p in params), dtype=dtype)
+        self._grad_buffers[model] = (layout, buffer)
+        return buffer
 
     def _allreduce_in_place(self, buffer):
         op, datatype = _mpi.sum_op(buffer.dtype)
@@ -300,6 +322,18 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     def _wire_xp(self, arrays):
         """The array module of the packed buffers handed to MPI (host here)."""
         return numpy
+
+
+def _check_no_nan(arrays):
+    """In debug mode, raises ValueError when one of ``arrays`` holds NaN."""
+    if not chainerlite.is_debug():
+        return
+    for array in arrays:
+        if bool(backend.get_array_module(array).isnan(array).any()):
+            raise ValueError(
+                'multi_node_mean_grad: parameters diverged after the '
+                'allreduce (a gradient holds NaN)'
+            )
 
 
 def _check_same_layout(comm, layout):

@@ -176,10 +176,54 @@ def test_multi_node_mean_grad_one_packed_allreduce(comm):
     counting = _CountingComm(comm.mpi_comm)
     comm.mpi_comm = counting
     comm.multi_node_mean_grad(model)
-    assert counting.calls == {'Allreduce': 1}
+    # with one process the mean is the gradient: nothing to exchange
+    assert counting.calls == ({'Allreduce': 1} if comm.size > 1 else {})
     base = (comm.size - 1) / 2
     for i, (_, p) in enumerate(params):
         numpy.testing.assert_allclose(p.grad, base + i)
+
+
+def test_multi_node_mean_grad_hands_back_views_of_one_kept_buffer(comm2):
+    model = _model()
+    params = [p for _, p in sorted(model.namedparams())]
+    for step in range(3):
+        for i, p in enumerate(params):
+            if step == 1:
+                p.grad[...] = comm2.rank + i + step  # into last step's views
+            else:
+                p.grad = numpy.full_like(p.array, comm2.rank + i + step)
+        comm2.multi_node_mean_grad(model)
+        base = (comm2.size - 1) / 2 + step
+        for i, p in enumerate(params):
+            numpy.testing.assert_allclose(p.grad, base + i)
+        owners = {id(p.grad.base) for p in params}
+        assert len(owners) == 1 and params[0].grad.base is not None
+        if step:
+            assert params[0].grad.base is buffer  # no new buffer per step
+        buffer = params[0].grad.base
+
+
+def test_multi_node_mean_grad_models_keep_their_own_buffers(comm2):
+    first, second = _model(), _model()
+    for model, value in ((first, 1.0), (second, 5.0)):
+        for _, p in model.namedparams():
+            p.grad = numpy.full_like(p.array, value + comm2.rank)
+        comm2.multi_node_mean_grad(model)
+    for model, value in ((first, 1.0), (second, 5.0)):
+        for _, p in model.namedparams():
+            numpy.testing.assert_allclose(p.grad, value + (comm2.size - 1) / 2)
+
+
+def test_multi_node_mean_grad_mixed_dtypes_copy_back(comm):
+    model = _model()
+    model.a.W.array = model.a.W.array.astype(numpy.float16)
+    model.a.W.grad = numpy.full((3, 2), comm.rank + 0.5, dtype=numpy.float16)
+    model.b.W.grad[...] = comm.rank
+    kept = model.a.W.grad
+    comm.multi_node_mean_grad(model)
+    assert model.a.W.grad is kept and kept.dtype == numpy.float16
+    numpy.testing.assert_allclose(kept, comm.size / 2.0)
+    numpy.testing.assert_allclose(model.b.W.grad, (comm.size - 1) / 2)
 
 
 def test_multi_node_mean_grad_skips_or_zero_fills(comm):
