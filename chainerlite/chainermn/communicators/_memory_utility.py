@@ -83,9 +83,7 @@ def unpack_grads(buffer, params):
     for param in params:
         grad = param.grad
         piece = buffer[offset : offset + grad.size].reshape(grad.shape)
-        if type(grad) is numpy.ndarray and type(piece) is numpy.ndarray and (
-            grad.dtype == piece.dtype
-        ):
+        if type(grad) is type(piece) is numpy.ndarray and grad.dtype == piece.dtype:
             param.grad = piece
         else:
             backend.copyto(grad, piece)

@@ -186,6 +186,7 @@ def test_multi_node_mean_grad_one_packed_allreduce(comm):
 def test_multi_node_mean_grad_hands_back_views_of_one_kept_buffer(comm2):
     model = _model()
     params = [p for _, p in sorted(model.namedparams())]
+    buffers = []
     for step in range(3):
         for i, p in enumerate(params):
             if step == 1:
@@ -198,9 +199,8 @@ def test_multi_node_mean_grad_hands_back_views_of_one_kept_buffer(comm2):
             numpy.testing.assert_allclose(p.grad, base + i)
         owners = {id(p.grad.base) for p in params}
         assert len(owners) == 1 and params[0].grad.base is not None
-        if step:
-            assert params[0].grad.base is buffer  # no new buffer per step
-        buffer = params[0].grad.base
+        buffers.append(params[0].grad.base)
+    assert buffers[0] is buffers[1] is buffers[2]  # no new buffer per step
 
 
 def test_multi_node_mean_grad_models_keep_their_own_buffers(comm2):
