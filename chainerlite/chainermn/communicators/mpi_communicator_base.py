@@ -304,7 +304,10 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         """
         xp = self._wire_xp([p.grad for p in params])
         layout = (xp, dtype, tuple((id(p), p.grad.size) for p in params))
-        kept = self._grad_buffers.get(model)
+        try:
+            kept = self._grad_buffers.get(model)
+        except TypeError:  # a model not hashable or weakly referable
+            return xp.empty(sum(p.grad.size for p in params), dtype=dtype)
         if kept is not None and kept[0] == layout:
             return kept[1]
         buffer = xp.empty(sum(p.grad.size for p in params), dtype=dtype)

@@ -214,6 +214,24 @@ def test_multi_node_mean_grad_models_keep_their_own_buffers(comm2):
             numpy.testing.assert_allclose(p.grad, value + (comm2.size - 1) / 2)
 
 
+class _UnhashableChain(chainerlite.Chain):
+    def __eq__(self, other):
+        return self is other
+
+    __hash__ = None
+
+
+def test_multi_node_mean_grad_unhashable_model(comm2):
+    model = _UnhashableChain()
+    with model.init_scope():
+        model.a = links.Linear(2, 3)
+    for _ in range(2):
+        for _, p in model.namedparams():
+            p.grad = numpy.full_like(p.array, comm2.rank)
+        comm2.multi_node_mean_grad(model)
+        numpy.testing.assert_allclose(model.a.W.grad, (comm2.size - 1) / 2)
+
+
 def test_multi_node_mean_grad_mixed_dtypes_copy_back(comm):
     model = _model()
     model.a.W.array = model.a.W.array.astype(numpy.float16)
