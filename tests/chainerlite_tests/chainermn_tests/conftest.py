@@ -25,6 +25,35 @@ def comm2(comm):
     return comm
 
 
+class _CountingComm(object):
+    """Wraps an mpi4py communicator and counts the calls of each method."""
+
+    def __init__(self, real):
+        self._real = real
+        self.calls = {}
+
+    def __getattr__(self, name):
+        attr = getattr(self._real, name)
+        if not callable(attr):
+            return attr
+
+        def counted(*args, **kwargs):
+            self.calls[name] = self.calls.get(name, 0) + 1
+            return attr(*args, **kwargs)
+
+        return counted
+
+
+@pytest.fixture
+def mpi_calls(comm):
+    """Counts, by method name, the MPI calls ``comm`` makes from now on."""
+    real = comm.mpi_comm
+    counting = _CountingComm(real)
+    comm.mpi_comm = counting
+    yield counting.calls
+    comm.mpi_comm = real
+
+
 def pytest_runtest_logreport(report):
     """Under mpiexec, a test that fails on one rank leaves the other ranks
     waiting in a collective: print the failure and abort the whole job."""

@@ -43,6 +43,22 @@ def test_first_update_broadcasts_then_averages(comm):
         )
 
 
+def test_a_training_step_makes_one_mpi_call(comm, mpi_calls):
+    model = _mlp(0)
+    opt = chainerlite.chainermn.create_multi_node_optimizer(
+        optimizers.MomentumSGD(), comm
+    )
+    opt.setup(model)
+    opt.update()  # the broadcast
+    x = numpy.ones((2, 4), dtype=numpy.float32)
+    t = numpy.zeros(2, dtype=numpy.int32)
+    mpi_calls.clear()
+    for _ in range(3):
+        opt.update(_loss, model, x, t)
+    # no barrier or broadcast per step; nothing at all with one process
+    assert mpi_calls == ({'Allreduce': 3} if comm.size > 1 else {})
+
+
 def test_new_link_is_broadcast_again(comm):
     model = chainerlite.Chain()
     with model.init_scope():
