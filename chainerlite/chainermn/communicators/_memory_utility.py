@@ -56,9 +56,12 @@ def pack(arrays, dtype, xp=numpy, out=None, scale=1):
     offset = 0
     for array in arrays:
         chunk = out[offset : offset + array.size].reshape(array.shape)
-        if not isinstance(array, xp.ndarray):
-            array = to_host(array) if xp is numpy else xp.asarray(array)
-        xp.multiply(array, scale, out=chunk, casting='unsafe')
+        if xp is numpy:
+            if not isinstance(array, numpy.ndarray):
+                array = to_host(array)
+            numpy.multiply(array, scale, out=chunk, casting='unsafe')
+        else:
+            chunk[...] = xp.asarray(array) * scale
         offset += array.size
     return out
 
