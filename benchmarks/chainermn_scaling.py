@@ -20,7 +20,10 @@ gradients' size with both ranks started together (after a barrier), which
 is the communication cost without waiting for a slower rank. From these,
 the projected efficiency is ``work / (work + comm)`` with ``work`` the
 compute and update CPU time of a step and ``comm`` the packing CPU time
-plus that synchronised allreduce (none of it overlaps the backward: on
+plus that synchronised allreduce (from the means over the steps, and from
+the minima, which other load inflates least); the 1-process step time over
+``work + comm`` also counts what the second process costs the first in
+shared caches and memory bandwidth (none of it overlaps the backward: on
 shared memory the exchange is CPU work of the same cores, and MPICH moves
 a non-blocking allreduce on only inside MPI calls)::
 
@@ -209,21 +212,22 @@ def run(mpiexec, processes, args):
     command = [mpiexec, '-n', str(processes)] + bind + args.rank_prefix.split()
     command += [sys.executable, __file__, '--worker', '--steps', str(args.steps)]
     command += ['--warmup', str(args.warmup), '--communicator', args.communicator]
+    load = os.getloadavg()[0]
     out = subprocess.run(
         command, env=env, check=True, stdout=subprocess.PIPE, text=True
     ).stdout
     result = json.loads(out.strip().splitlines()[-1])
     result['bind'] = ' '.join(bind) or 'none'
+    result['load'] = [load, os.getloadavg()[0]]  # 1-minute, before and after
     return result
 
 
-def _projected(rank):
-    """work / (work + comm) of one rank, from CPU times (see the docstring)."""
+def _projected(rank, stat):
+    """``(work, comm)`` CPU seconds per step of one rank (see the docstring)."""
     phases = rank['phases']
-    work = phases['compute_cpu']['mean'] + phases['update_cpu']['mean']
-    packing = phases['comm_cpu']['mean'] - phases['allreduce_cpu']['mean']
-    comm = packing + rank['synced_allreduce_cpu']['mean']
-    return work / (work + comm), work, comm
+    work = phases['compute_cpu'][stat] + phases['update_cpu'][stat]
+    packing = phases['comm_cpu'][stat] - phases['allreduce_cpu'][stat]
+    return work, packing + rank['synced_allreduce_cpu'][stat]
 
 
 def _cell(summary):
@@ -234,12 +238,19 @@ def _cell(summary):
 
 def _print_report(results):
     ms = 1e3
-    print('load average at start: {:.2f} {:.2f} {:.2f}'.format(*os.getloadavg()))
-    print('{:>9} {:>12} {:>10}  binding'.format('processes', 'examples/s', 'ms/step'))
+    print(
+        '{:>9} {:>12} {:>10}  {:<14} load (1 min) before, after'.format(
+            'processes', 'examples/s', 'ms/step', 'binding'
+        )
+    )
     for r in results:
         print(
-            '{:>9} {:>12.0f} {:>10.2f}  {}'.format(
-                r['processes'], r['examples_per_s'], ms * r['step_s'], r['bind']
+            '{:>9} {:>12.0f} {:>10.2f}  {:<14} {:.2f}, {:.2f}'.format(
+                r['processes'],
+                r['examples_per_s'],
+                ms * r['step_s'],
+                r['bind'],
+                *r['load'],
             )
         )
     print('per rank, ms per step, mean median min; wall | process CPU:')
@@ -266,24 +277,26 @@ def _print_report(results):
                 )
             )
     two = results[-1]
-    alone = _projected(results[0]['ranks'][0])[1]
-    for rank in two['ranks']:
-        efficiency, work, comm = _projected(rank)
-        print(
-            'rank {}: work {:.2f} ms (1 process: {:.2f}), communication {:.2f} ms '
-            'per step -> projected efficiency {:.3f} ({:.3f} against the '
-            '1-process work)'.format(
-                rank['rank'],
-                ms * work,
-                ms * alone,
-                ms * comm,
-                efficiency,
-                alone / (work + comm),
+    print('projection from process CPU times (statistic over the steps):')
+    for stat in ('mean', 'min'):
+        alone = sum(_projected(results[0]['ranks'][0], stat))
+        for rank in two['ranks']:
+            work, comm = _projected(rank, stat)
+            print(
+                '  {:4} rank {}: work {:.2f} ms, communication {:.2f} ms -> '
+                'work/(work+comm) {:.3f}; 1-process step {:.2f} ms / (work+comm) '
+                '{:.3f}'.format(
+                    stat,
+                    rank['rank'],
+                    ms * work,
+                    ms * comm,
+                    work / (work + comm),
+                    ms * alone,
+                    alone / (work + comm),
+                )
             )
-        )
     measured = two['examples_per_s'] / (2 * results[0]['examples_per_s'])
     print('measured scaling efficiency with 2 processes: {:.3f}'.format(measured))
-    print('load average at end: {:.2f} {:.2f} {:.2f}'.format(*os.getloadavg()))
 
 
 def main(argv=None):
