@@ -53,7 +53,15 @@ class _Position(object):
             raise ValueError('cannot iterate over an empty dataset')
 
     def copy(self):
+        # Shares the order array: it is only ever replaced while iterating.
         return copy.copy(self)
+
+    def detached(self):
+        """A copy with its own order array, safe from in-place loads."""
+        other = copy.copy(self)
+        if other.order is not None:
+            other.order = other.order.copy()
+        return other
 
     @property
     def epoch_size(self):
@@ -112,12 +120,14 @@ class _Position(object):
         self.epoch = serializer('epoch', self.epoch)
         self.is_new_epoch = serializer('is_new_epoch', self.is_new_epoch)
         if self.order is not None:
-            # Orders are replaced, never changed in place: copies of this
-            # position (and saved snapshots) may share the array.
+            # Loaded in place, as Chainer does (the multi-node iterator's
+            # slaves rely on it); copies and pickles own their array.
             try:
-                self.order = serializer('order', self.order.copy())
+                order = serializer('order', self.order)
             except KeyError:  # written by an older Chainer
-                self.order = serializer('_order', self.order.copy())
+                order = serializer('_order', self.order)
+            if order is not None:
+                self.order = numpy.asarray(order)
         previous = self.previous_epoch_detail
         try:
             previous = serializer(

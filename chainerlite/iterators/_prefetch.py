@@ -72,7 +72,7 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
         state = super().__getstate__()
         state['_pool'] = None
         state['_pending'] = collections.deque()
-        state['_ahead'] = self._pos.copy()
+        state['_ahead'] = state['_pos'].copy()
         return state
 
     def __del__(self):

@@ -20,7 +20,7 @@ class _PositionAttributes(iterator.Iterator):
     def __getstate__(self):
         # Copies and unpickled iterators move independently.
         state = self.__dict__.copy()
-        state['_pos'] = self._pos.copy()
+        state['_pos'] = self._pos.detached()
         return state
 
     @property

@@ -85,3 +85,21 @@ def test_copies_move_independently():
     assert it.epoch_detail == pytest.approx(0.5)
     assert other.epoch_detail == 0 and other.next() == [1, 2]
     assert it.next() == [3, 4]
+
+
+def test_order_is_loaded_in_place_and_copies_keep_theirs():
+    import copy
+
+    it = iterators.SerialIterator(list(range(6)), 2, shuffle=True)
+    it.next()
+    other = copy.copy(it)
+    before = other._order.copy()
+    saved = {}
+    it.serialize(serializers.DictionarySerializer(saved))
+    order = it._order
+    assert saved['order'] is order
+    saved['order'] = numpy.roll(saved['order'].copy(), 1)
+    it.serialize(serializers.NpzDeserializer(saved))
+    assert it._order is order
+    numpy.testing.assert_array_equal(order, saved['order'])
+    numpy.testing.assert_array_equal(other._order, before)
