@@ -342,7 +342,9 @@ class Link:
             for path, param in child.namedparams(include_uninit):
                 yield '/' + name + path, param
 
-    def params(self, include_uninit: bool = True) -> typing.Iterator[variable.Parameter]:
+    def params(
+        self, include_uninit: bool = True
+    ) -> typing.Iterator[variable.Parameter]:
         """Yields the parameters of this link and its descendants.
 
         Args:

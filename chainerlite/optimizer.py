@@ -163,7 +163,9 @@ class UpdateRule:
         update)."""
         return self._state
 
-    def add_hook(self, hook: _Hook, name: str | None = None, timing: str = 'pre') -> None:
+    def add_hook(
+        self, hook: _Hook, name: str | None = None, timing: str = 'pre'
+    ) -> None:
         """Registers a hook called as ``hook(rule, param)`` at each update.
 
         Args:
