@@ -9,7 +9,6 @@ costs nothing when it runs.
 
 from __future__ import annotations
 
-import numbers
 import typing as tp
 
 if tp.TYPE_CHECKING:
@@ -38,7 +37,9 @@ Xp = tp.Any
 NdArray = tp.Union['numpy.ndarray', 'cupy.ndarray']
 
 # A scalar: a Python number, a NumPy scalar, or what NumPy turns into one.
-ScalarValue = tp.Union['numpy.generic', bytes, str, memoryview, numbers.Number]
+# (Chainer lists numbers.Number, which type checkers do not accept for int
+# or float.)
+ScalarValue = tp.Union['numpy.generic', bytes, str, memoryview, int, float, complex]
 
 
 @tp.runtime_checkable
