@@ -228,7 +228,7 @@ stubtest: $(STAMP)
 		--allowlist tools/stubtest_allowlist.txt
 
 # mypy over the annotated package and the user-style examples of
-# tests/typing, whose assert_type lines state what a user's editor sees
+# tests/typing_examples, whose assert_type lines state what an editor infers
 # (config in pyproject.toml). As for stubtest, mypy reads the package
 # through a tree of links in which chainerlite/_core is the _core folder.
 TYPECHECK := build/typecheck
@@ -239,7 +239,7 @@ typecheck: $(STAMP)
 	cp -rs $(abspath chainerlite) $(TYPECHECK)/chainerlite
 	ln -sfn $(abspath _core) $(TYPECHECK)/chainerlite/_core
 	MYPYPATH=$(TYPECHECK) $(PY) -m mypy --cache-dir build/mypy-cache \
-		-p chainerlite tests/typing
+		$(TYPECHECK)/chainerlite tests/typing_examples
 
 clean:
 	rm -rf build dist $(VENV) $(NP1) $(LINT) $(KERNELS) _core/*.c _core/*.so *.egg-info \
