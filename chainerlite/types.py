@@ -62,11 +62,13 @@ InitializerSpec = tp.Union[AbstractInitializer, ScalarValue, 'numpy.ndarray']
 
 # What ``chainerlite.get_device`` accepts: a Device, a string such as
 # ``'@numpy'`` or ``'@cupy:0'``, a ``(module, id)`` or ``(name, id)`` pair, a
-# module, or a CuPy device.
+# module, a CuPy device, or a legacy integer id (-1 for the CPU; Chainer's
+# alias leaves it out, though its functions accept it too).
 DeviceSpec = tp.Union[
     'backend.Device',
     'cuda.Device',
     str,
+    int,
     tp.Tuple[str, int],
     'ModuleType',
     tp.Tuple['ModuleType', int],
