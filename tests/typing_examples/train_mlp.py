@@ -25,7 +25,7 @@ class MLP(chainer.Chain):
             self.l2 = L.Linear(n_units, n_out, initialW=chainer.initializers.HeNormal())
 
     def forward(self, x: chainer.Variable | np.ndarray) -> chainer.Variable:
-        h = self.l1(x)
+        h = F.relu(self.l1(x))
         assert_type(h, chainer.Variable)
         return self.l2(F.dropout(h, 0.1))
 
@@ -36,7 +36,7 @@ def main(out: str) -> chainer.Variable:
     t = (x.sum(axis=1) > 2).astype(np.int32)
     dataset = chainer.datasets.TupleDataset(x, t)
 
-    model = L.Classifier(MLP(8, 2))
+    model = L.Classifier(MLP(8, 2), lossfun=F.softmax_cross_entropy)
     optimizer = chainer.optimizers.Adam(alpha=0.01)
     assert_type(optimizer.setup(model), chainer.optimizers.Adam)
     optimizer.add_hook(chainer.optimizer_hooks.WeightDecay(1e-4))
@@ -54,6 +54,9 @@ def main(out: str) -> chainer.Variable:
         # there, and the type again after an F.* call.
         y = F.argmax(predictor(x), axis=1)
     assert_type(y, chainer.Variable)
+    loss = F.softmax_cross_entropy(predictor(x), t)
+    assert_type(loss, chainer.Variable)
+    chainer.reporter.report({'loss': loss})
     chainer.serializers.save_npz(out + '/model.npz', model)
     chainer.serializers.load_npz(out + '/model.npz', model)
     return y

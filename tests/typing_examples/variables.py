@@ -45,7 +45,9 @@ def main() -> chainer.Variable:
     assert_type(L.Linear(3, 2).to_device(device), L.Linear)
 
     with chainer.function_hooks.TimerHook() as hook:
-        F.exp(x)
+        assert_type(
+            F.sigmoid(F.max_pooling_2d(x.reshape(1, 1, 2, 3), 2)), chainer.Variable
+        )
     assert_type(hook, chainer.function_hooks.TimerHook)
     return z
 
