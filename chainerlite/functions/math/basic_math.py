@@ -63,28 +63,28 @@ def add(*xs):
     return y
 
 
-def sub(a: Variable | NdArray, b: Variable | NdArray):
+def sub(a: Variable | NdArray | float, b: Variable | NdArray | float):
     """Element-wise difference ``a - b`` (a scalar may be either operand)."""
     if not isinstance(a, Variable) and isinstance(b, Variable):
         return a - b
     return _lhs(a, b, 'sub') - b
 
 
-def mul(a: Variable | NdArray, b: Variable | NdArray) -> Variable:
+def mul(a: Variable | NdArray | float, b: Variable | NdArray | float) -> Variable:
     """Element-wise product ``a * b`` (a scalar may be either operand)."""
     if not isinstance(a, Variable) and isinstance(b, Variable):
         return b * a
     return _lhs(a, b, 'mul') * b
 
 
-def div(a: Variable | NdArray, b: Variable | NdArray):
+def div(a: Variable | NdArray | float, b: Variable | NdArray | float):
     """Element-wise quotient ``a / b`` (a scalar may be either operand)."""
     if not isinstance(a, Variable) and isinstance(b, Variable):
         return a / b
     return _lhs(a, b, 'div') / b
 
 
-def pow(a: Variable | NdArray, b: Variable | NdArray):
+def pow(a: Variable | NdArray | float, b: Variable | NdArray | float):
     """Element-wise power ``a ** b`` (a scalar may be either operand)."""
     if not isinstance(a, Variable) and isinstance(b, Variable):
         return a**b
