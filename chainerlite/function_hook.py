@@ -12,6 +12,10 @@ if typing.TYPE_CHECKING:
     from chainerlite import types
     from chainerlite.function_node import FunctionNode
 
+    # The arrays a callback gets (None for an input that was not retained
+    # or a missing gradient).
+    _Arrays = tuple[types.NdArray | None, ...]
+
 
 class FunctionHook(object):
     """Base class of function hooks.
@@ -100,10 +104,7 @@ class FunctionHook(object):
         pass
 
     def backward_preprocess(
-        self,
-        function: FunctionNode,
-        in_data: tuple[types.NdArray | None, ...],
-        out_grad: tuple[types.NdArray | None, ...],
+        self, function: FunctionNode, in_data: _Arrays, out_grad: _Arrays
     ) -> None:
         """Called before ``function.backward``.
 
@@ -116,10 +117,7 @@ class FunctionHook(object):
         pass
 
     def backward_postprocess(
-        self,
-        function: FunctionNode,
-        in_data: tuple[types.NdArray | None, ...],
-        out_grad: tuple[types.NdArray | None, ...],
+        self, function: FunctionNode, in_data: _Arrays, out_grad: _Arrays
     ) -> None:
         """Called after ``function.backward`` (arguments as backward_preprocess)."""
         pass
