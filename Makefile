@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test test-mpi fuzz mutants test-numpy1 compat check-kernels bench perf-docs docs \
-	docs-doctest wheel lint format stubtest clean
+	docs-doctest wheel lint format stubtest typecheck clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -226,6 +226,20 @@ stubtest: $(STAMP)
 	ln -sfn ../../../_core $(STUBS)/chainerlite/_core
 	MYPYPATH=$(STUBS) $(PY) -m mypy.stubtest chainerlite._core \
 		--allowlist tools/stubtest_allowlist.txt
+
+# mypy over the annotated package and the user-style examples of
+# tests/typing_examples, whose assert_type lines state what an editor infers
+# (config in pyproject.toml). As for stubtest, mypy reads the package
+# through a tree of links in which chainerlite/_core is the _core folder.
+TYPECHECK := build/typecheck
+
+typecheck: $(STAMP)
+	$(PY) -m pip install -q 'mypy==2.4.1'
+	rm -rf $(TYPECHECK) && mkdir -p $(TYPECHECK)
+	cp -rs $(abspath chainerlite) $(TYPECHECK)/chainerlite
+	ln -sfn $(abspath _core) $(TYPECHECK)/chainerlite/_core
+	MYPYPATH=$(TYPECHECK) $(PY) -m mypy --cache-dir build/mypy-cache \
+		$(TYPECHECK)/chainerlite tests/typing_examples
 
 clean:
 	rm -rf build dist $(VENV) $(NP1) $(LINT) $(KERNELS) _core/*.c _core/*.so *.egg-info \

@@ -35,8 +35,10 @@ class VariableNode:
 @disjoint_base
 class Variable:
     __array_priority__: int
-    array: _Array | None
-    data: _Array | None
+    # None only for a Variable made without data; typed as the array so
+    # that user code can read `.array.shape` without a None check.
+    array: _Array
+    data: _Array
     grad: _Array | None
     grad_var: Variable | None
     name: str | None

@@ -39,6 +39,7 @@ from chainerlite import datasets  # NOQA
 from chainerlite import iterators  # NOQA
 from chainerlite import distributions  # NOQA
 from chainerlite import graph_optimizations  # NOQA
+from chainerlite import types  # NOQA
 
 from chainerlite._core import backward, grad  # NOQA
 from chainerlite._core import get_function_hooks  # NOQA

@@ -1,6 +1,12 @@
 """The base class of devices (``chainerlite.backend.Device``)."""
 
+from __future__ import annotations
+
 import contextlib
+import typing
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
 
 
 def _convert_arrays(arrays, func):
@@ -39,9 +45,9 @@ class Device(object):
 
     """
 
-    xp = None
-    supported_array_types = ()
-    name = None
+    xp: types.Xp = None
+    supported_array_types: tuple[type, ...] = ()
+    name: typing.Any = None
 
     @staticmethod
     def from_array(array):
@@ -72,21 +78,21 @@ class Device(object):
     def __exit__(self, *exc_info):
         return False
 
-    def create_context(self):
+    def create_context(self) -> typing.ContextManager[None]:
         """Returns a context manager in which this device is the current one.
 
         On devices without a notion of "current" (the CPU) it does nothing.
         """
         return contextlib.nullcontext()
 
-    def send_array(self, array):
+    def send_array(self, array: types.NdArray) -> types.NdArray:
         """Returns ``array`` on this device (the array itself if it is
         already there)."""
         raise NotImplementedError(
             '{}.send_array is not implemented'.format(type(self).__name__)
         )
 
-    def send(self, arrays):
+    def send(self, arrays: typing.Any) -> typing.Any:
         """Sends an array, or each array of a list or tuple, to this device.
 
         Args:
@@ -100,10 +106,10 @@ class Device(object):
         """
         return _convert_arrays(arrays, self.send_array)
 
-    def use(self):
+    def use(self) -> None:
         """Makes this device the current one of the thread (a no-op where
         there is no current device, as on the CPU)."""
 
-    def is_array_supported(self, array):
+    def is_array_supported(self, array: typing.Any) -> bool:
         """Returns whether ``array`` lives on this device."""
         return isinstance(array, self.supported_array_types)

@@ -7,13 +7,19 @@ Chainer without iDeep and ChainerX, :class:`Intel64Device` and
 specifier into a device; ``device.send(arrays)`` moves arrays there.
 """
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import _backend
 from chainerlite.backends import _chainerx
 from chainerlite.backends import _cpu
 from chainerlite.backends import cuda
 from chainerlite.backends import intel64
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
 
 Device = _backend.Device
 CpuDevice = _cpu.CpuDevice
@@ -63,7 +69,7 @@ def _device_from_str(device_spec):
     return _device_from_id(device_id, device_spec)
 
 
-def get_device(device_spec):
+def get_device(device_spec: types.DeviceSpec) -> Device:
     """Returns the device a specifier denotes.
 
     Args:
@@ -116,7 +122,7 @@ def get_device(device_spec):
     )
 
 
-def using_device(device_spec):
+def using_device(device_spec: types.DeviceSpec) -> typing.ContextManager[None]:
     """Returns a context manager in which a device is the current one.
 
     The specifier is checked at once (see :func:`get_device`); on the CPU
@@ -132,7 +138,7 @@ def using_device(device_spec):
     return get_device(device_spec).create_context()
 
 
-def get_device_from_array(array):
+def get_device_from_array(array: types.NdArray) -> Device:
     """Returns the device where ``array`` lives.
 
     Anything that is not an array of a known kind gives the CPU.
@@ -148,7 +154,7 @@ def _is_array(value):
     return isinstance(value, (numpy.ndarray, cuda.ndarray))
 
 
-def copyto(dst, src):
+def copyto(dst: types.NdArray, src: types.NdArray) -> None:
     """Copies the elements of ``src`` into ``dst``, across devices.
 
     Args:

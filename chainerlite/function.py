@@ -7,12 +7,19 @@ runs on the same compiled graph as :class:`FunctionNode` through
 backprop), as in Chainer.
 """
 
+from __future__ import annotations
+
+import typing
 import weakref
 
 from chainerlite._core import force_backprop_mode, no_backprop_mode  # NOQA
 from chainerlite.backends import cuda
 from chainerlite.function_node import FunctionNode
 from chainerlite.variable import Variable
+
+if typing.TYPE_CHECKING:
+    from chainerlite import function_hook
+    from chainerlite import types
 
 
 class FunctionAdapter(FunctionNode):
@@ -101,7 +108,9 @@ class Function(object):
     _node_ref = None
     _owned_node = None
 
-    def __call__(self, *inputs):
+    def __call__(
+        self, *inputs: Variable | types.NdArray
+    ) -> Variable | tuple[Variable, ...]:
         node = self.node
         if node.inputs is not None:
             # a second call gets a node of its own
@@ -165,11 +174,13 @@ class Function(object):
             ret[i] = data
         return tuple(ret)
 
-    def add_hook(self, hook, name=None):
+    def add_hook(
+        self, hook: function_hook.FunctionHook, name: str | None = None
+    ) -> None:
         """Registers a function hook on this function only."""
         self.node.add_hook(hook, name)
 
-    def delete_hook(self, name):
+    def delete_hook(self, name: str) -> None:
         """Unregisters the local hook named ``name``."""
         self.node.delete_hook(name)
 
@@ -177,16 +188,20 @@ class Function(object):
         """Checks input types (override with ``type_check.expect``)."""
         pass
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[types.NdArray, ...]) -> tuple[types.NdArray, ...]:
         """Computes outputs from input arrays; dispatches on the array type."""
         if any(isinstance(x, cuda.ndarray) for x in inputs):
             return self.forward_gpu(inputs)
         return self.forward_cpu(inputs)
 
-    def forward_cpu(self, inputs):
+    def forward_cpu(
+        self, inputs: tuple[types.NdArray, ...]
+    ) -> tuple[types.NdArray, ...]:
         raise NotImplementedError('%s does not implement forward_cpu' % self.label)
 
-    def forward_gpu(self, inputs):
+    def forward_gpu(
+        self, inputs: tuple[types.NdArray, ...]
+    ) -> tuple[types.NdArray, ...]:
         raise NotImplementedError('%s does not implement forward_gpu' % self.label)
 
     def backward(self, inputs, grad_outputs):

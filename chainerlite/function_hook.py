@@ -1,6 +1,20 @@
 """``FunctionHook``: callbacks run around every function application."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import _core
+
+if typing.TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from chainerlite import types
+    from chainerlite.function_node import FunctionNode
+
+    # The arrays a callback gets (None for an input that was not retained
+    # or a missing gradient).
+    _Arrays = tuple[types.NdArray | None, ...]
 
 
 class FunctionHook(object):
@@ -40,7 +54,7 @@ class FunctionHook(object):
     #: with ``(function, in_data)``, as in Chainer.
     forward_postprocess_out_data = False
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         hooks = _core.get_function_hooks()
         if self.name in hooks:
             raise KeyError('hook %s already exists' % self.name)
@@ -52,14 +66,14 @@ class FunctionHook(object):
             raise
         return self
 
-    def __exit__(self, *_):
+    def __exit__(self, *_: object) -> typing.Literal[False]:
         hooks = _core.get_function_hooks()
         if hooks.get(self.name) is self:
             del hooks[self.name]
         self.deleted(None)
         return False
 
-    def added(self, function):
+    def added(self, function: FunctionNode | None) -> None:
         """Called when the hook is registered.
 
         Args:
@@ -68,11 +82,13 @@ class FunctionHook(object):
         """
         pass
 
-    def deleted(self, function):
+    def deleted(self, function: FunctionNode | None) -> None:
         """Called when the hook is unregistered (``function`` as in added)."""
         pass
 
-    def forward_preprocess(self, function, in_data):
+    def forward_preprocess(
+        self, function: FunctionNode, in_data: tuple[types.NdArray, ...]
+    ) -> None:
         """Called before ``function.forward``.
 
         Args:
@@ -81,11 +97,15 @@ class FunctionHook(object):
         """
         pass
 
-    def forward_postprocess(self, function, in_data):
+    def forward_postprocess(
+        self, function: FunctionNode, in_data: tuple[types.NdArray, ...]
+    ) -> None:
         """Called after ``function.forward`` (arguments as forward_preprocess)."""
         pass
 
-    def backward_preprocess(self, function, in_data, out_grad):
+    def backward_preprocess(
+        self, function: FunctionNode, in_data: _Arrays, out_grad: _Arrays
+    ) -> None:
         """Called before ``function.backward``.
 
         Args:
@@ -96,6 +116,8 @@ class FunctionHook(object):
         """
         pass
 
-    def backward_postprocess(self, function, in_data, out_grad):
+    def backward_postprocess(
+        self, function: FunctionNode, in_data: _Arrays, out_grad: _Arrays
+    ) -> None:
         """Called after ``function.backward`` (arguments as backward_preprocess)."""
         pass

@@ -1,6 +1,13 @@
 """Base class of the initializers and the fan computation they share."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import utils
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
 
 
 class Initializer:
@@ -16,10 +23,10 @@ class Initializer:
 
     """
 
-    def __init__(self, dtype=None):
+    def __init__(self, dtype: types.DTypeSpec | None = None) -> None:
         self.dtype = dtype
 
-    def __call__(self, array):
+    def __call__(self, array: types.NdArray) -> None:
         """Fills ``array`` with new values, in place.
 
         Subclasses implement this; how the values are chosen depends on the
@@ -38,7 +45,7 @@ class Initializer:
             )
 
 
-def get_fans(shape):
+def get_fans(shape: types.Shape) -> tuple[int, int]:
     """Returns the fan-in and fan-out of a weight of the given shape.
 
     The first axis is the output axis; all the others together form the

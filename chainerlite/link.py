@@ -1,9 +1,12 @@
 """Building blocks of models: links that hold parameters, and their trees."""
 
+from __future__ import annotations
+
 import collections
 import contextlib
 import copy as copy_module
 import numbers
+import typing
 import warnings
 
 import numpy
@@ -13,6 +16,12 @@ from chainerlite import initializers
 from chainerlite import link_hook
 from chainerlite import variable
 from chainerlite.backends import cuda
+
+if typing.TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from chainerlite import types
+    from chainerlite.sequential import Sequential
 
 _COPY_MODES = ('init', 'copy', 'share')
 
@@ -74,13 +83,16 @@ class Link:
 
     """
 
-    def __init__(self, **params):
+    # What calling the link runs; subclasses define it.
+    forward: typing.Callable[..., typing.Any]
+
+    def __init__(self, **params: typing.Any) -> None:
         self._params = set()
         self._persistent = set()
         self._within_init_scope = False
         self._device = backend.CpuDevice()
         self._local_link_hooks = collections.OrderedDict()
-        self.name = None
+        self.name: str | None = None
         for name, value in params.items():
             if _is_shape(value):
                 value = value, numpy.float32
@@ -88,7 +100,7 @@ class Link:
             self.add_param(name, shape, dtype=dtype)
 
     @property
-    def printable_specs(self):
+    def printable_specs(self) -> typing.Iterator[tuple[str, typing.Any]]:
         """The ``(name, value)`` pairs that ``str(link)`` shows.
 
         A link class yields the arguments that tell its instances apart
@@ -103,7 +115,7 @@ class Link:
         )
         return '{}({})'.format(type(self).__name__, specs)
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
         hooks = link_hook._get_link_hooks()
         local = self.__dict__.get('_local_link_hooks')
         if not hooks and not local:
@@ -123,11 +135,11 @@ class Link:
         return out
 
     @property
-    def local_link_hooks(self):
+    def local_link_hooks(self) -> collections.OrderedDict[str, link_hook.LinkHook]:
         """collections.OrderedDict: The hooks of this link, by name."""
         return self._local_link_hooks
 
-    def add_hook(self, hook, name=None):
+    def add_hook(self, hook: link_hook.LinkHook, name: str | None = None) -> Self:
         """Registers a link hook on this link.
 
         Args:
@@ -155,7 +167,7 @@ class Link:
         self._local_link_hooks[name] = hook
         return self
 
-    def delete_hook(self, name):
+    def delete_hook(self, name: str) -> None:
         """Unregisters the link hook registered under ``name``.
 
         Raises:
@@ -181,12 +193,12 @@ class Link:
         super().__delattr__(name)
 
     @property
-    def within_init_scope(self):
+    def within_init_scope(self) -> bool:
         """bool: ``True`` inside ``with link.init_scope():``."""
         return getattr(self, '_within_init_scope', False)
 
     @contextlib.contextmanager
-    def init_scope(self):
+    def init_scope(self) -> typing.Iterator[None]:
         """Registers the parameters and links assigned inside the block.
 
         Inside ``with self.init_scope():``, assigning a
@@ -201,16 +213,22 @@ class Link:
             self._within_init_scope = old
 
     @property
-    def device(self):
+    def device(self) -> backend.Device:
         """~chainerlite.backend.Device: Where the link's arrays live."""
         return self._device
 
     @property
-    def xp(self):
+    def xp(self) -> types.Xp:
         """module: The array module (``numpy`` or ``cupy``) of the link."""
         return self._device.xp
 
-    def add_param(self, name, shape=None, dtype=numpy.float32, initializer=None):
+    def add_param(
+        self,
+        name: str,
+        shape: types.ShapeSpec | None = None,
+        dtype: types.DTypeSpec = numpy.float32,
+        initializer: types.InitializerSpec | None = None,
+    ) -> None:
         """Registers a new parameter.
 
         Args:
@@ -236,7 +254,7 @@ class Link:
         with self.init_scope():
             setattr(self, name, variable.Parameter(initializer, shape))
 
-    def add_persistent(self, name, value):
+    def add_persistent(self, name: str, value: typing.Any) -> None:
         """Registers a persistent value: state saved with the link.
 
         Args:
@@ -257,7 +275,7 @@ class Link:
         self._params.discard(name)
         super().__setattr__(name, value)
 
-    def register_persistent(self, name):
+    def register_persistent(self, name: str) -> None:
         """Registers an existing attribute as a persistent value.
 
         A parameter of that name stops being a parameter.
@@ -278,7 +296,7 @@ class Link:
         self._params.discard(name)
 
     @classmethod
-    def from_params(cls, *args, **kwargs):
+    def from_params(cls, *args: typing.Any, **kwargs: typing.Any) -> Self:
         """Builds a link whose parameters copy the given arrays.
 
         Links that can be rebuilt from their parameters (such as
@@ -303,7 +321,9 @@ class Link:
     def _named_children(self):
         return ()
 
-    def namedparams(self, include_uninit=True):
+    def namedparams(
+        self, include_uninit: bool = True
+    ) -> typing.Iterator[tuple[str, variable.Parameter]]:
         """Yields the parameters of this link and its descendants by path.
 
         Args:
@@ -322,7 +342,9 @@ class Link:
             for path, param in child.namedparams(include_uninit):
                 yield '/' + name + path, param
 
-    def params(self, include_uninit=True):
+    def params(
+        self, include_uninit: bool = True
+    ) -> typing.Iterator[variable.Parameter]:
         """Yields the parameters of this link and its descendants.
 
         Args:
@@ -336,7 +358,7 @@ class Link:
         for _, param in self.namedparams(include_uninit):
             yield param
 
-    def namedlinks(self, skipself=False):
+    def namedlinks(self, skipself: bool = False) -> typing.Iterator[tuple[str, Link]]:
         """Yields this link and its descendants by path.
 
         Args:
@@ -354,7 +376,7 @@ class Link:
             for path, link in child.namedlinks(skipself=True):
                 yield '/' + name + path, link
 
-    def links(self, skipself=False):
+    def links(self, skipself: bool = False) -> typing.Iterator[Link]:
         """Yields this link and its descendants.
 
         Args:
@@ -367,7 +389,7 @@ class Link:
         for _, link in self.namedlinks(skipself):
             yield link
 
-    def children(self):
+    def children(self) -> typing.Iterator[Link]:
         """Yields the child links (none for a plain :class:`Link`).
 
         Yields:
@@ -377,7 +399,7 @@ class Link:
         for _, child in self._named_children():
             yield child
 
-    def copy(self, mode='share'):
+    def copy(self, mode: str = 'share') -> Self:
         """Copies the link and its descendants into a new tree.
 
         The copy has no name, since it belongs to no parent.
@@ -427,7 +449,7 @@ class Link:
         # Called on a shallow copy: replace the children by shared copies.
         pass
 
-    def repeat(self, n_repeat, mode='init'):
+    def repeat(self, n_repeat: int, mode: str = 'init') -> Sequential:
         """Makes a :class:`~chainerlite.Sequential` of copies of this link.
 
         Args:
@@ -454,7 +476,7 @@ class Link:
             ret.append(self.copy(mode))
         return ret
 
-    def copyparams(self, link, copy_persistent=True):
+    def copyparams(self, link: Link, copy_persistent: bool = True) -> None:
         """Copies the parameter arrays (and persistents) of ``link`` here.
 
         ``link`` must have the structure of this link. Arrays are copied
@@ -489,7 +511,7 @@ class Link:
         for name, child in self._named_children():
             child.copyparams(others[name], copy_persistent)
 
-    def addgrads(self, link):
+    def addgrads(self, link: Link) -> None:
         """Adds the gradients of the parameters of ``link`` to these ones.
 
         ``link`` must have the structure of this link; the gradients are
@@ -512,12 +534,12 @@ class Link:
         for name, child in self._named_children():
             child.addgrads(others[name])
 
-    def cleargrads(self):
+    def cleargrads(self) -> None:
         """Sets the gradient of every parameter to ``None``."""
         for param in self.params():
             param.cleargrad()
 
-    def zerograds(self):
+    def zerograds(self) -> None:
         """Fills the gradient of every parameter with zeros.
 
         .. deprecated::
@@ -532,7 +554,7 @@ class Link:
         for param in self.params():
             param.zerograd()
 
-    def enable_update(self):
+    def enable_update(self) -> None:
         """Enables the update rules of all the parameters.
 
         Only parameters that have an update rule (set by an optimizer's
@@ -542,7 +564,7 @@ class Link:
             if param.update_rule is not None:
                 param.update_rule.enabled = True
 
-    def disable_update(self):
+    def disable_update(self) -> None:
         """Disables the update rules of all the parameters.
 
         Only parameters that have an update rule (set by an optimizer's
@@ -553,14 +575,14 @@ class Link:
                 param.update_rule.enabled = False
 
     @property
-    def update_enabled(self):
+    def update_enabled(self) -> bool:
         """bool: ``True`` if an update rule of a parameter is enabled."""
         return any(
             param.update_rule is not None and param.update_rule.enabled
             for param in self.params()
         )
 
-    def count_params(self):
+    def count_params(self) -> int:
         """Counts the elements of all the parameters.
 
         Uninitialized parameters are left out, with a warning each.
@@ -606,7 +628,7 @@ class Link:
         for name, child in self._named_children():
             child.serialize(serializer[name])
 
-    def to_device(self, device):
+    def to_device(self, device: types.DeviceSpec) -> Self:
         """Moves the parameters and persistent arrays to a device, in place.
 
         Args:
@@ -632,7 +654,7 @@ class Link:
                 d[name] = device.send(d[name])
         self._device = device
 
-    def to_cpu(self):
+    def to_cpu(self) -> Self:
         """Moves the parameters and persistent arrays to the CPU, in place.
 
         Deprecated, as in Chainer 7: use ``to_device('@numpy')``.
@@ -644,7 +666,7 @@ class Link:
         _warn_deprecated_move('to_cpu', "'@numpy'")
         return self.to_device(backend.CpuDevice())
 
-    def to_gpu(self, device=None):
+    def to_gpu(self, device: types.CudaDeviceSpec | None = None) -> Self:
         """Moves the parameters and persistent arrays to a GPU, in place.
 
         Args:
@@ -724,13 +746,13 @@ class Chain(Link):
 
     """
 
-    def __init__(self, **links):
+    def __init__(self, **links: Link) -> None:
         super().__init__()
         self._children = set()
         for name, link in links.items():
             self.add_link(name, link)
 
-    def __getitem__(self, name):
+    def __getitem__(self, name: str) -> typing.Any:
         """Returns the child link named ``name``."""
         return getattr(self, name)
 
@@ -748,7 +770,7 @@ class Chain(Link):
         self._children.discard(name)
         super().__delattr__(name)
 
-    def add_link(self, name, link):
+    def add_link(self, name: str, link: Link) -> None:
         """Registers a child link.
 
         Args:
@@ -802,7 +824,7 @@ class ChainList(Link):
 
     """
 
-    def __init__(self, *links):
+    def __init__(self, *links: Link) -> None:
         super().__init__()
         self._children = []
         for link in links:
@@ -816,17 +838,17 @@ class ChainList(Link):
             )
         super().__setattr__(name, value)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int) -> Link:
         """Returns the child (or list of children) at ``index``."""
         return self._children[index]
 
-    def __iter__(self):
+    def __iter__(self) -> typing.Iterator[Link]:
         return iter(self._children)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._children)
 
-    def add_link(self, link):
+    def add_link(self, link: Link) -> None:
         """Appends a child link, named by its index.
 
         Args:
@@ -836,7 +858,7 @@ class ChainList(Link):
         link.name = str(len(self._children))
         self._children.append(link)
 
-    def append(self, link):
+    def append(self, link: Link) -> None:
         """Appends a child link (same as :meth:`add_link`).
 
         Args:

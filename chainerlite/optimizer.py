@@ -7,9 +7,12 @@ and a :class:`Hyperparameter` whose missing entries are read from the
 optimizer's one.
 """
 
+from __future__ import annotations
+
 import collections
 import contextlib
 import copy
+import typing
 import warnings
 
 import numpy
@@ -20,6 +23,12 @@ from chainerlite import serializer as serializer_module
 from chainerlite import variable
 from chainerlite.backends import cuda
 from chainerlite.backends import cuda_multi_tensor
+
+if typing.TYPE_CHECKING:
+    from typing_extensions import Self
+
+    # A callable, often with `name` and `timing` attributes.
+    _Hook = typing.Any
 
 
 def _using_device(device):
@@ -54,10 +63,14 @@ class Hyperparameter:
 
     """
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: Hyperparameter | None = None) -> None:
         self._parent = parent
 
-    def __getattr__(self, name):
+    if typing.TYPE_CHECKING:
+        # Tells type checkers that entries of any name may be set.
+        def __setattr__(self, name: str, value: typing.Any) -> None: ...
+
+    def __getattr__(self, name: str) -> typing.Any:
         if '_parent' not in self.__dict__:
             raise AttributeError('_parent is not set up yet')
         parent = self._parent
@@ -72,11 +85,11 @@ class Hyperparameter:
         )
 
     @property
-    def parent(self):
+    def parent(self) -> Hyperparameter | None:
         """Hyperparameter: The parent set, or ``None``."""
         return self._parent
 
-    def get_dict(self):
+    def get_dict(self) -> dict[str, typing.Any]:
         """Returns every entry visible from this set, the parents' included.
 
         Returns:
@@ -103,16 +116,16 @@ class HyperparameterProxy:
 
     """
 
-    def __init__(self, attr_name):
+    def __init__(self, attr_name: str) -> None:
         self._attr_name = attr_name
         self.__doc__ = 'Alias to ``self.hyperparam.{}``.'.format(attr_name)
 
-    def __get__(self, obj, type=None):
+    def __get__(self, obj: typing.Any, type: typing.Any = None) -> typing.Any:
         if obj is None:
             return self
         return getattr(obj.hyperparam, self._attr_name)
 
-    def __set__(self, obj, value):
+    def __set__(self, obj: typing.Any, value: typing.Any) -> None:
         setattr(obj.hyperparam, self._attr_name, value)
 
 
@@ -134,7 +147,7 @@ class UpdateRule:
 
     """
 
-    def __init__(self, parent_hyperparam=None):
+    def __init__(self, parent_hyperparam: Hyperparameter | None = None) -> None:
         self._pre_update_hooks = collections.OrderedDict()
         self._post_update_hooks = collections.OrderedDict()
         self._state = None
@@ -145,12 +158,14 @@ class UpdateRule:
         self._fp32_param = None
 
     @property
-    def state(self):
+    def state(self) -> dict[str, typing.Any] | None:
         """dict: The state arrays of the rule (``None`` before the first
         update)."""
         return self._state
 
-    def add_hook(self, hook, name=None, timing='pre'):
+    def add_hook(
+        self, hook: _Hook, name: str | None = None, timing: str = 'pre'
+    ) -> None:
         """Registers a hook called as ``hook(rule, param)`` at each update.
 
         Args:
@@ -178,7 +193,7 @@ class UpdateRule:
         hooks = self._pre_update_hooks if timing == 'pre' else self._post_update_hooks
         hooks[name] = hook
 
-    def remove_hook(self, name):
+    def remove_hook(self, name: str) -> None:
         """Unregisters the hook registered as ``name``.
 
         Raises:
@@ -190,7 +205,7 @@ class UpdateRule:
         else:
             del self._post_update_hooks[name]
 
-    def update(self, param):
+    def update(self, param: variable.Parameter) -> None:
         """Updates ``param`` with its gradient.
 
         A parameter without an array or a gradient is left untouched.
@@ -225,7 +240,7 @@ class UpdateRule:
                 param.xp.copyto(param.array, target.array, casting='unsafe')
                 target.grad = None
 
-    def update_core(self, param):
+    def update_core(self, param: variable.Parameter) -> None:
         """Runs :meth:`update_core_cpu` or :meth:`update_core_gpu`.
 
         Args:
@@ -237,7 +252,7 @@ class UpdateRule:
         else:
             self.update_core_gpu(param)
 
-    def update_core_cpu(self, param):
+    def update_core_cpu(self, param: variable.Parameter) -> None:
         """Updates a parameter held in NumPy arrays (subclasses define it).
 
         Args:
@@ -246,7 +261,7 @@ class UpdateRule:
         """
         raise NotImplementedError()
 
-    def update_core_gpu(self, param):
+    def update_core_gpu(self, param: variable.Parameter) -> None:
         """Updates a parameter held in CuPy arrays (subclasses define it).
 
         Args:
@@ -255,7 +270,7 @@ class UpdateRule:
         """
         raise NotImplementedError()
 
-    def init_state(self, param):
+    def init_state(self, param: variable.Parameter) -> None:
         """Fills :attr:`state` before the first update (no state here).
 
         Args:
@@ -264,7 +279,7 @@ class UpdateRule:
 
         """
 
-    def use_fp32_update(self, flag=True):
+    def use_fp32_update(self, flag: bool = True) -> None:
         """Updates float16 parameters through a float32 master copy.
 
         Args:
@@ -273,7 +288,7 @@ class UpdateRule:
         """
         self._use_fp32_update = flag
 
-    def serialize(self, serializer):
+    def serialize(self, serializer: serializer_module.AbstractSerializer) -> None:
         """Saves or loads ``t`` and the state arrays.
 
         When loading into a rule with no state yet, the state names come
@@ -352,7 +367,7 @@ class Optimizer:
 
     """
 
-    target = None
+    target: typing.Any = None
     t = 0
     epoch = 0
     _pre_update_hooks = None
@@ -360,7 +375,7 @@ class Optimizer:
     _loss_scale = None
     use_auto_new_epoch = False
 
-    def setup(self, link):
+    def setup(self, link: link_module.Link) -> Self:
         """Sets the target link and resets ``t``, ``epoch`` and the hooks.
 
         Args:
@@ -382,7 +397,12 @@ class Optimizer:
         self._post_update_hooks = collections.OrderedDict()
         return self
 
-    def update(self, lossfun=None, *args, **kwds):
+    def update(
+        self,
+        lossfun: typing.Callable[..., typing.Any] | None = None,
+        *args: typing.Any,
+        **kwds: typing.Any,
+    ) -> None:
         """Updates the parameters (subclasses define it).
 
         Args:
@@ -393,7 +413,7 @@ class Optimizer:
         """
         raise NotImplementedError()
 
-    def new_epoch(self, auto=False):
+    def new_epoch(self, auto: bool = False) -> None:
         """Starts a new epoch: increments :attr:`epoch`.
 
         Args:
@@ -417,7 +437,9 @@ class Optimizer:
             )
         self.epoch += 1
 
-    def add_hook(self, hook, name=None, timing='auto'):
+    def add_hook(
+        self, hook: _Hook, name: str | None = None, timing: str = 'auto'
+    ) -> None:
         """Registers a hook function.
 
         Args:
@@ -451,7 +473,7 @@ class Optimizer:
         hooks = self._pre_update_hooks if timing == 'pre' else self._post_update_hooks
         hooks[name] = hook
 
-    def remove_hook(self, name):
+    def remove_hook(self, name: str) -> None:
         """Unregisters the hook registered as ``name``.
 
         Raises:
@@ -465,7 +487,7 @@ class Optimizer:
         else:
             raise KeyError('hook "{}" is not registered'.format(name))
 
-    def call_hooks(self, timing='pre'):
+    def call_hooks(self, timing: str = 'pre') -> None:
         """Calls the hooks registered for ``timing``, in registration order.
 
         Args:
@@ -489,7 +511,7 @@ class Optimizer:
         else:
             hook(self)
 
-    def set_loss_scale(self, loss_scale):
+    def set_loss_scale(self, loss_scale: float | None) -> None:
         """Sets a static loss scale used by ``update(lossfun)``.
 
         The loss is back-propagated with ``loss_scale``, and each gradient
@@ -501,7 +523,7 @@ class Optimizer:
         """
         self._loss_scale = loss_scale
 
-    def loss_scaling(self, interval=1000, scale=None):
+    def loss_scaling(self, interval: int = 1000, scale: float | None = None) -> None:
         """Configures static or dynamic loss scaling.
 
         With ``scale``, the loss is back-propagated with that fixed scale
@@ -552,7 +574,7 @@ class Optimizer:
             self._loss_scaling_good_steps = 0
         return True
 
-    def serialize(self, serializer):
+    def serialize(self, serializer: serializer_module.AbstractSerializer) -> None:
         """Saves or loads ``t``, ``epoch`` and each update rule's state.
 
         The rule of the parameter at path ``'/l1/W'`` of the target is
@@ -590,7 +612,7 @@ class GradientMethod(Optimizer):
         self.hyperparam = Hyperparameter()
         self._use_fp32_update = False
 
-    def setup(self, link):
+    def setup(self, link: link_module.Link) -> Self:
         """Sets the target link and an update rule on each parameter.
 
         Args:
@@ -607,7 +629,7 @@ class GradientMethod(Optimizer):
                 param.update_rule.use_fp32_update()
         return self
 
-    def create_update_rule(self):
+    def create_update_rule(self) -> UpdateRule:
         """Returns a new update rule (subclasses define it).
 
         Returns:
@@ -617,14 +639,19 @@ class GradientMethod(Optimizer):
         """
         raise NotImplementedError()
 
-    def reallocate_cleared_grads(self):
+    def reallocate_cleared_grads(self) -> None:
         """Gives zero gradients to the initialized parameters without one."""
         for param in self.target.params(include_uninit=False):
             if param.grad is None:
                 with _using_device(param.device):
                     param.grad = param.xp.zeros_like(param.array)
 
-    def update(self, lossfun=None, *args, **kwds):
+    def update(
+        self,
+        lossfun: typing.Callable[..., typing.Any] | None = None,
+        *args: typing.Any,
+        **kwds: typing.Any,
+    ) -> None:
         """Updates the parameters.
 
         With ``lossfun``, computes ``loss = lossfun(*args, **kwds)``, clears
@@ -661,7 +688,7 @@ class GradientMethod(Optimizer):
                 param.update()
         self.call_hooks('post')
 
-    def use_cleargrads(self, use=True):
+    def use_cleargrads(self, use: bool = True) -> None:
         """Chooses cleargrads (default) or zerograds in ``update(lossfun)``.
 
         .. deprecated::
@@ -676,7 +703,7 @@ class GradientMethod(Optimizer):
         )
         self._use_cleargrads = use
 
-    def use_multi_tensor_update(self, flag=True):
+    def use_multi_tensor_update(self, flag: bool = True) -> None:
         """Updates the GPU parameters in a few launches (beyond Chainer).
 
         With it, the fused update kernels of SGD, MomentumSGD, Adam (and
@@ -693,7 +720,7 @@ class GradientMethod(Optimizer):
         """
         self._multi_tensor_update = flag
 
-    def use_fp32_update(self, flag=True):
+    def use_fp32_update(self, flag: bool = True) -> None:
         """Updates float16 parameters through float32 master copies.
 
         Applies to the current rules and to those of later :meth:`setup`

@@ -7,10 +7,13 @@ with ``with reporter:`` (or :meth:`Reporter.scope`) and reads its
 does nothing. The stack of current reporters is thread-local.
 """
 
+from __future__ import annotations
+
 import collections
 import contextlib
 import json
 import threading
+import typing
 import warnings
 
 import numpy
@@ -49,7 +52,7 @@ class Reporter(object):
         return False
 
     @contextlib.contextmanager
-    def scope(self, observation):
+    def scope(self, observation: dict[str, typing.Any]) -> typing.Iterator[None]:
         """Makes this reporter current and collects into ``observation``."""
         old = self.observation
         self.observation = observation
@@ -59,16 +62,20 @@ class Reporter(object):
             finally:
                 self.observation = old
 
-    def add_observer(self, name, observer):
+    def add_observer(self, name: str, observer: typing.Any) -> None:
         """Registers ``observer`` (usually a link) under ``name``."""
         self._observer_names[id(observer)] = name
 
-    def add_observers(self, prefix, observers):
+    def add_observers(
+        self, prefix: str, observers: typing.Iterable[tuple[str, typing.Any]]
+    ) -> None:
         """Registers ``(name, observer)`` pairs under ``prefix + name``."""
         for name, observer in observers:
             self._observer_names[id(observer)] = prefix + name
 
-    def report(self, values, observer=None):
+    def report(
+        self, values: typing.Mapping[str, typing.Any], observer: typing.Any = None
+    ) -> None:
         """Stores ``values`` (a dict); keys get the observer's name prefix.
 
         Unless ``config.keep_graph_on_report`` is set, a Variable is stored
@@ -87,13 +94,15 @@ class Reporter(object):
             self.observation[key] = value
 
 
-def get_current_reporter():
+def get_current_reporter() -> Reporter | None:
     """Returns the current reporter of this thread (None if there is none)."""
     stack = _reporters()
     return stack[-1] if stack else None
 
 
-def report(values, observer=None):
+def report(
+    values: typing.Mapping[str, typing.Any], observer: typing.Any = None
+) -> None:
     """Reports ``values`` to the current reporter, if any.
 
     Args:
@@ -107,7 +116,7 @@ def report(values, observer=None):
 
 
 @contextlib.contextmanager
-def report_scope(observation):
+def report_scope(observation: dict[str, typing.Any]) -> typing.Iterator[None]:
     """Collects what is reported in the block into ``observation``."""
     current = get_current_reporter()
     if current is None:
@@ -135,7 +144,7 @@ class Summary(object):
         self._x2 = 0.0
         self._n = 0.0
 
-    def add(self, value, weight=1):
+    def add(self, value: typing.Any, weight: typing.Any = 1) -> None:
         """Adds ``value`` with ``weight`` (a scalar, array or Variable)."""
         self._x = self._x + weight * value
         self._x2 = self._x2 + weight * value * value
@@ -173,7 +182,7 @@ class DictSummary(object):
     def __init__(self):
         self._summaries = collections.defaultdict(Summary)
 
-    def add(self, d):
+    def add(self, d: typing.Mapping[str, typing.Any]) -> None:
         """Adds each scalar value of ``d`` to the summary of its key.
 
         A value may be a ``(value, weight)`` pair. Values that are not

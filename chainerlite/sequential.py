@@ -1,9 +1,15 @@
 """``Sequential``: a link that calls its layers one after another."""
 
+from __future__ import annotations
+
 import ast
 import inspect
+import typing
 
 from chainerlite import link
+
+if typing.TYPE_CHECKING:
+    _Layer = typing.Callable[..., typing.Any]
 
 
 def _layer_name(layer):
@@ -96,7 +102,7 @@ class Sequential(link.ChainList):
 
     """
 
-    def __init__(self, *layers):
+    def __init__(self, *layers: _Layer) -> None:
         super().__init__()
         self._layers = []
         for layer in layers:
@@ -189,7 +195,7 @@ class Sequential(link.ChainList):
         ]
         self.__dict__.update(state)
 
-    def forward(self, *x):
+    def forward(self, *x: typing.Any) -> typing.Any:
         """Calls the layers in turn, starting with ``x``.
 
         Args:
@@ -208,7 +214,7 @@ class Sequential(link.ChainList):
             x = layer(*x) if isinstance(x, tuple) else layer(x)
         return x
 
-    def add_link(self, link):
+    def add_link(self, link: link.Link) -> None:
         """Appends a link as a layer (same as :meth:`append`).
 
         Args:
@@ -217,7 +223,7 @@ class Sequential(link.ChainList):
         """
         self.append(link)
 
-    def append(self, layer):
+    def append(self, layer: _Layer) -> None:
         """Appends a layer.
 
         Args:
@@ -229,7 +235,7 @@ class Sequential(link.ChainList):
         """
         self.insert(len(self._layers), layer)
 
-    def extend(self, sequential):
+    def extend(self, sequential: typing.Iterable[_Layer]) -> None:
         """Appends each layer of ``sequential`` (any iterable of layers).
 
         Args:
@@ -239,7 +245,7 @@ class Sequential(link.ChainList):
         for layer in sequential:
             self.append(layer)
 
-    def insert(self, i, layer):
+    def insert(self, i: int, layer: _Layer) -> None:
         """Inserts a layer before position ``i``.
 
         Args:
@@ -262,7 +268,7 @@ class Sequential(link.ChainList):
         self._layers.insert(i, layer)
         self._sync_children()
 
-    def remove(self, layer):
+    def remove(self, layer: _Layer) -> None:
         """Removes the first occurrence of ``layer``.
 
         Args:
@@ -278,7 +284,7 @@ class Sequential(link.ChainList):
             )
         del self[self._layers.index(layer)]
 
-    def remove_by_layer_type(self, type_name):
+    def remove_by_layer_type(self, type_name: str) -> None:
         """Removes the layers of a type.
 
         Args:
@@ -291,7 +297,7 @@ class Sequential(link.ChainList):
         ]
         self._sync_children()
 
-    def pop(self, i=-1):
+    def pop(self, i: int = -1) -> _Layer:
         """Removes and returns the layer at ``i`` (the last by default).
 
         Args:
@@ -305,12 +311,12 @@ class Sequential(link.ChainList):
         del self[i]
         return layer
 
-    def clear(self):
+    def clear(self) -> None:
         """Removes all the layers."""
         self._layers = []
         self._sync_children()
 
-    def index(self, layer, start=0, end=None):
+    def index(self, layer: _Layer, start: int = 0, end: int | None = None) -> int:
         """Returns the position of the first occurrence of ``layer``.
 
         Args:
@@ -328,7 +334,7 @@ class Sequential(link.ChainList):
         end = len(self._layers) if end is None else end
         return self._layers.index(layer, start, end)
 
-    def count(self, layer):
+    def count(self, layer: _Layer) -> int:
         """Returns how many times ``layer`` appears.
 
         Args:
@@ -340,7 +346,7 @@ class Sequential(link.ChainList):
         """
         return self._layers.count(layer)
 
-    def count_by_layer_type(self, type_name):
+    def count_by_layer_type(self, type_name: str) -> int:
         """Returns how many layers are of a type.
 
         Args:
@@ -353,7 +359,7 @@ class Sequential(link.ChainList):
         """
         return sum(_layer_name(layer) == type_name for layer in self._layers)
 
-    def flatten(self):
+    def flatten(self) -> Sequential:
         """Returns a Sequential with the nested Sequentials expanded.
 
         Returns:

@@ -4,13 +4,20 @@
 ``Parameter`` is a Python subclass that adds lazy initialisation.
 """
 
+from __future__ import annotations
+
+import typing
+
 import numpy
 
 from chainerlite import _core
 from chainerlite._core import Variable, VariableNode  # NOQA
 
+if typing.TYPE_CHECKING:
+    from chainerlite import types
 
-def as_variable(obj):
+
+def as_variable(obj: Variable | types.NdArray) -> Variable:
     """Returns ``obj`` as a Variable.
 
     Args:
@@ -23,7 +30,7 @@ def as_variable(obj):
     return _core._as_variable(obj)
 
 
-def as_array(obj):
+def as_array(obj: Variable | types.NdArray) -> types.NdArray:
     """Returns the array of ``obj`` (``obj`` itself if it is an array).
 
     Args:
@@ -53,11 +60,17 @@ class Parameter(Variable):
         name (str): Name of the parameter.
     """
 
-    _grad_initializer = None
+    _grad_initializer: typing.Any = None
     _initial_device = None  # where an uninitialised array will live
-    update_rule = None
+    update_rule: typing.Any = None
+    initializer: typing.Any
 
-    def __init__(self, initializer=None, shape=None, name=None):
+    def __init__(
+        self,
+        initializer: types.InitializerSpec | None = None,
+        shape: types.ShapeSpec | None = None,
+        name: str | None = None,
+    ) -> None:
         from chainerlite import initializers
 
         if isinstance(initializer, Variable):
@@ -85,11 +98,11 @@ class Parameter(Variable):
                 self.grad = numpy.full_like(data, numpy.nan)
 
     @property
-    def is_initialized(self):
+    def is_initialized(self) -> bool:
         """True once the parameter has an array."""
         return self.array is not None
 
-    def initialize(self, shape):
+    def initialize(self, shape: types.ShapeSpec) -> None:
         """Creates the array of the given shape with the initializer.
 
         Args:
@@ -108,7 +121,7 @@ class Parameter(Variable):
                 initializers.generate_array(ginit, shape, numpy, dtype=self.array.dtype)
             )
 
-    def to_device(self, device):
+    def to_device(self, device: types.DeviceSpec) -> None:
         """Moves the parameter; an uninitialised one remembers the device."""
         if self.is_initialized:
             super().to_device(device)
@@ -117,11 +130,11 @@ class Parameter(Variable):
 
             self._initial_device = str(backend.get_device(device))
 
-    def to_cpu(self):
+    def to_cpu(self) -> None:
         """Moves the parameter to host memory (see :meth:`to_device`)."""
         self.to_device('@numpy')
 
-    def to_gpu(self, device=None):
+    def to_gpu(self, device: types.CudaDeviceSpec | None = None) -> None:
         """Moves the parameter to a GPU (see :meth:`to_device`)."""
         self.to_device('@cupy:%d' % (0 if device is None else int(device)))
 
@@ -138,19 +151,19 @@ class Parameter(Variable):
             self.grad = None  # the added gradient replaces the NaN fill
         super().addgrad(var)
 
-    def cleargrad(self):
+    def cleargrad(self) -> None:
         Variable.cleargrad(self)
         if self._grad_initializer is not None:
             self._grad_initializer = None
 
-    def zerograd(self):
+    def zerograd(self) -> None:
         super().zerograd()
         if not self.is_initialized:
             from chainerlite import initializers
 
             self._grad_initializer = initializers.Zero()
 
-    def update(self):
+    def update(self) -> None:
         """Updates the array with its update rule (set by an optimizer)."""
         if self.update_rule is not None:
             self.update_rule.update(self)

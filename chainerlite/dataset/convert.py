@@ -6,13 +6,19 @@ as a :class:`chainerlite.backend.Device` (or ``None``), whatever spec the
 caller used; older plain functions receive the spec as given.
 """
 
+from __future__ import annotations
+
 import functools
 import sys
+import typing
 
 import numpy
 
 from chainerlite import backend
 from chainerlite.backends import cuda
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
 
 
 class Converter(object):
@@ -127,7 +133,11 @@ def to_device(device, x):
 
 
 @converter()
-def concat_examples(batch, device=None, padding=None):
+def concat_examples(
+    batch: typing.Sequence[typing.Any],
+    device: types.DeviceSpec | None = None,
+    padding: typing.Any = None,
+) -> typing.Any:
     """Stacks a list of examples into a batch of arrays.
 
     Each example is an array (or a Python scalar), a tuple of them, or a

@@ -1,9 +1,15 @@
 """Bases shared by the Gaussian and the uniform initializer families."""
 
+from __future__ import annotations
+
 import math
+import typing
 
 from chainerlite import backend
 from chainerlite import initializer
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
 
 
 class RandomInitializer(initializer.Initializer):
@@ -17,7 +23,9 @@ class RandomInitializer(initializer.Initializer):
 
     """
 
-    def __init__(self, scale, dtype=None, rng=None):
+    def __init__(
+        self, scale: float, dtype: types.DTypeSpec | None = None, rng=None
+    ) -> None:
         super().__init__(dtype)
         self.scale = scale
         self.rng = rng
@@ -41,7 +49,9 @@ class FanScaled(RandomInitializer):
     _distribution = None
     _gain = None
 
-    def __init__(self, scale=1.0, dtype=None, *, rng=None):
+    def __init__(
+        self, scale: float = 1.0, dtype: types.DTypeSpec | None = None, *, rng=None
+    ) -> None:
         super().__init__(scale, dtype, rng)
 
     def _fan(self, fan_in, fan_out):

@@ -1,9 +1,15 @@
 """Initializers that fill arrays with constants or an identity matrix."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import initializer
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
 
 
 class Constant(initializer.Initializer):
@@ -16,7 +22,11 @@ class Constant(initializer.Initializer):
 
     """
 
-    def __init__(self, fill_value, dtype=None):
+    def __init__(
+        self,
+        fill_value: types.ScalarValue | types.NdArray,
+        dtype: types.DTypeSpec | None = None,
+    ) -> None:
         super().__init__(dtype)
         self.fill_value = fill_value
 
@@ -34,7 +44,7 @@ class Zero(Constant):
 
     """
 
-    def __init__(self, dtype=None):
+    def __init__(self, dtype: types.DTypeSpec | None = None) -> None:
         super().__init__(0.0, dtype)
 
 
@@ -46,7 +56,7 @@ class One(Constant):
 
     """
 
-    def __init__(self, dtype=None):
+    def __init__(self, dtype: types.DTypeSpec | None = None) -> None:
         super().__init__(1.0, dtype)
 
 
@@ -58,7 +68,7 @@ class NaN(Constant):
 
     """
 
-    def __init__(self, dtype=None):
+    def __init__(self, dtype: types.DTypeSpec | None = None) -> None:
         super().__init__(numpy.nan, dtype)
 
 
@@ -74,7 +84,9 @@ class Identity(initializer.Initializer):
 
     """
 
-    def __init__(self, scale=1.0, dtype=None):
+    def __init__(
+        self, scale: float = 1.0, dtype: types.DTypeSpec | None = None
+    ) -> None:
         super().__init__(dtype)
         self.scale = scale
 

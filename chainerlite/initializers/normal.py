@@ -1,6 +1,13 @@
 """Initializers that draw from a Gaussian distribution."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.initializers import _random
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
 
 
 class Normal(_random.RandomInitializer):
@@ -14,7 +21,9 @@ class Normal(_random.RandomInitializer):
 
     """
 
-    def __init__(self, scale=0.05, dtype=None, *, rng=None):
+    def __init__(
+        self, scale: float = 0.05, dtype: types.DTypeSpec | None = None, *, rng=None
+    ) -> None:
         super().__init__(scale, dtype, rng)
 
     def __call__(self, array):
@@ -88,7 +97,14 @@ class HeNormal(_random.FanScaled):
     _distribution = Normal
     _gain = 2.0
 
-    def __init__(self, scale=1.0, dtype=None, fan_option='fan_in', *, rng=None):
+    def __init__(
+        self,
+        scale: float = 1.0,
+        dtype: types.DTypeSpec | None = None,
+        fan_option: str = 'fan_in',
+        *,
+        rng=None,
+    ) -> None:
         super().__init__(scale, dtype, rng=rng)
         self.fan_option = fan_option
 

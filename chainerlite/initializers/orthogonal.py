@@ -1,8 +1,15 @@
 """Initializer that fills arrays with (semi-)orthogonal matrices."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import utils
 from chainerlite import initializer
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
 
 _MODES = ('auto', 'projection', 'embedding', 'basis')
 
@@ -43,7 +50,14 @@ class Orthogonal(initializer.Initializer):
 
     """
 
-    def __init__(self, scale=1.1, dtype=None, mode='auto', *, rng=None):
+    def __init__(
+        self,
+        scale: float = 1.1,
+        dtype: types.DTypeSpec | None = None,
+        mode: str = 'auto',
+        *,
+        rng=None,
+    ) -> None:
         if mode not in _MODES:
             raise ValueError(
                 'Orthogonal: invalid mode {!r}; expected one of {}'.format(mode, _MODES)

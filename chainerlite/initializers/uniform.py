@@ -1,6 +1,13 @@
 """Initializers that draw from uniform distributions."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.initializers import _random
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
 
 
 class Uniform(_random.RandomInitializer):
@@ -14,7 +21,9 @@ class Uniform(_random.RandomInitializer):
 
     """
 
-    def __init__(self, scale=0.05, dtype=None, *, rng=None):
+    def __init__(
+        self, scale: float = 0.05, dtype: types.DTypeSpec | None = None, *, rng=None
+    ) -> None:
         super().__init__(scale, dtype, rng)
 
     def __call__(self, array):

@@ -1,7 +1,14 @@
 """SerialIterator: minibatches read in the main thread."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.dataset import iterator
 from chainerlite.iterators import _position
+
+if typing.TYPE_CHECKING:
+    from chainerlite.iterators import order_samplers
 
 
 class _PositionAttributes(iterator.Iterator):
@@ -92,8 +99,13 @@ class SerialIterator(_PositionAttributes):
     """
 
     def __init__(
-        self, dataset, batch_size, repeat=True, shuffle=None, order_sampler=None
-    ):
+        self,
+        dataset: typing.Any,
+        batch_size: int,
+        repeat: bool = True,
+        shuffle: bool | None = None,
+        order_sampler: order_samplers.OrderSampler | None = None,
+    ) -> None:
         self._set_dataset(dataset, batch_size, repeat, shuffle, order_sampler)
 
     def __next__(self):

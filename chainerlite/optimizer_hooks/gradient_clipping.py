@@ -1,5 +1,7 @@
 """Hook that rescales all gradients to bound their global L2 norm."""
 
+from __future__ import annotations
+
 import math
 
 from chainerlite.backends import cuda
@@ -46,7 +48,7 @@ class GradientClipping:
     call_for_each_param = False
     timing = 'pre'
 
-    def __init__(self, threshold):
+    def __init__(self, threshold: float) -> None:
         self.threshold = threshold
 
     def __call__(self, opt):

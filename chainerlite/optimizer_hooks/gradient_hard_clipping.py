@@ -1,5 +1,7 @@
 """Hook that clips each gradient element into a range."""
 
+from __future__ import annotations
+
 from chainerlite import backend
 
 
@@ -26,7 +28,7 @@ class GradientHardClipping:
     call_for_each_param = True
     timing = 'pre'
 
-    def __init__(self, lower_bound, upper_bound):
+    def __init__(self, lower_bound: float, upper_bound: float) -> None:
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
 

@@ -1,5 +1,7 @@
 """Layer-wise adaptive rate scaling (LARS) hook."""
 
+from __future__ import annotations
+
 
 class GradientLARS:
     """Optimizer/UpdateRule hook for layer-wise adaptive rate scaling.
@@ -31,7 +33,9 @@ class GradientLARS:
     call_for_each_param = True
     timing = 'pre'
 
-    def __init__(self, threshold=1e-2, weight_decay=0.0, eps=1e-9):
+    def __init__(
+        self, threshold: float = 1e-2, weight_decay: float = 0.0, eps: float = 1e-9
+    ) -> None:
         self.threshold = threshold
         self.weight_decay = weight_decay
         self.eps = eps

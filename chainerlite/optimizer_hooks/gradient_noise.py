@@ -1,6 +1,9 @@
 """Hook that adds annealed Gaussian noise to the gradients."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 
 def exponential_decay_noise(xp, shape, dtype, hook, opt):
@@ -47,7 +50,11 @@ class GradientNoise:
     call_for_each_param = True
     timing = 'pre'
 
-    def __init__(self, eta, noise_func=exponential_decay_noise):
+    def __init__(
+        self,
+        eta: float,
+        noise_func: typing.Callable[..., typing.Any] = exponential_decay_noise,
+    ) -> None:
         self.eta = eta
         self.noise_func = noise_func
 

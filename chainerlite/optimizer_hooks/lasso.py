@@ -1,5 +1,7 @@
 """L1 regularization hook."""
 
+from __future__ import annotations
+
 from chainerlite import backend
 
 
@@ -25,7 +27,7 @@ class Lasso:
     call_for_each_param = True
     timing = 'pre'
 
-    def __init__(self, rate):
+    def __init__(self, rate: float) -> None:
         self.rate = rate
 
     def __call__(self, rule, param):

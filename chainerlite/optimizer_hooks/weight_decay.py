@@ -1,5 +1,7 @@
 """L2 regularization hook."""
 
+from __future__ import annotations
+
 from chainerlite.backends import cuda
 from chainerlite.optimizer_hooks import _kernels
 
@@ -41,7 +43,7 @@ class WeightDecay:
     call_for_each_param = True
     timing = 'pre'
 
-    def __init__(self, rate):
+    def __init__(self, rate: float) -> None:
         self.rate = rate
 
     def __call__(self, rule, param):

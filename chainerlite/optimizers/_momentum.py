@@ -1,5 +1,7 @@
 """Bases shared by the optimizers with a velocity (momentum SGD, NAG)."""
 
+from __future__ import annotations
+
 from chainerlite import optimizer
 
 _LR = 0.01
@@ -23,7 +25,12 @@ class MomentumRule(optimizer.UpdateRule):
 
     _default_hyperparam = None
 
-    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
+    def __init__(
+        self,
+        parent_hyperparam=None,
+        lr: float | None = None,
+        momentum: float | None = None,
+    ) -> None:
         super().__init__(parent_hyperparam or self._default_hyperparam)
         if lr is not None:
             self.hyperparam.lr = lr
@@ -48,7 +55,7 @@ class MomentumMethod(optimizer.GradientMethod):
     lr = optimizer.HyperparameterProxy('lr')
     momentum = optimizer.HyperparameterProxy('momentum')
 
-    def __init__(self, lr=_LR, momentum=_MOMENTUM):
+    def __init__(self, lr: float = _LR, momentum: float = _MOMENTUM) -> None:
         super().__init__()
         self.hyperparam.lr = lr
         self.hyperparam.momentum = momentum

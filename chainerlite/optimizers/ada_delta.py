@@ -1,5 +1,7 @@
 """AdaDelta."""
 
+from __future__ import annotations
+
 from chainerlite import optimizer
 from chainerlite.optimizers import _rule
 
@@ -31,7 +33,9 @@ class AdaDeltaRule(_rule.ArrayRule):
 
     _default_hyperparam = _default_hyperparam
 
-    def __init__(self, parent_hyperparam=None, rho=None, eps=None):
+    def __init__(
+        self, parent_hyperparam=None, rho: float | None = None, eps: float | None = None
+    ) -> None:
         super().__init__(parent_hyperparam, rho=rho, eps=eps)
 
     def init_state(self, param):
@@ -63,5 +67,7 @@ class AdaDelta(_rule.ArrayMethod):
     rho = optimizer.HyperparameterProxy('rho')
     eps = optimizer.HyperparameterProxy('eps')
 
-    def __init__(self, rho=_default_hyperparam.rho, eps=_default_hyperparam.eps):
+    def __init__(
+        self, rho: float = _default_hyperparam.rho, eps: float = _default_hyperparam.eps
+    ) -> None:
         super().__init__(rho=rho, eps=eps)

@@ -1,5 +1,7 @@
 """AdaGrad."""
 
+from __future__ import annotations
+
 from chainerlite import backend
 from chainerlite import optimizer
 from chainerlite.optimizers import _kernels
@@ -25,7 +27,9 @@ class AdaGradRule(optimizer.UpdateRule):
 
     """
 
-    def __init__(self, parent_hyperparam=None, lr=None, eps=None):
+    def __init__(
+        self, parent_hyperparam=None, lr: float | None = None, eps: float | None = None
+    ) -> None:
         super().__init__(parent_hyperparam or _default_hyperparam)
         if lr is not None:
             self.hyperparam.lr = lr
@@ -70,7 +74,9 @@ class AdaGrad(optimizer.GradientMethod):
     lr = optimizer.HyperparameterProxy('lr')
     eps = optimizer.HyperparameterProxy('eps')
 
-    def __init__(self, lr=_default_hyperparam.lr, eps=_default_hyperparam.eps):
+    def __init__(
+        self, lr: float = _default_hyperparam.lr, eps: float = _default_hyperparam.eps
+    ) -> None:
         super().__init__()
         self.hyperparam.lr = lr
         self.hyperparam.eps = eps

@@ -1,5 +1,7 @@
 """Adam and its variants (AdamW, AMSGrad, AdaBound, AMSBound)."""
 
+from __future__ import annotations
+
 import math
 
 import numpy
@@ -92,17 +94,17 @@ class AdamRule(optimizer.UpdateRule):
     def __init__(
         self,
         parent_hyperparam=None,
-        alpha=None,
-        beta1=None,
-        beta2=None,
-        eps=None,
-        eta=None,
-        weight_decay_rate=None,
-        amsgrad=None,
-        adabound=None,
-        final_lr=None,
-        gamma=None,
-    ):
+        alpha: float | None = None,
+        beta1: float | None = None,
+        beta2: float | None = None,
+        eps: float | None = None,
+        eta: float | None = None,
+        weight_decay_rate: float | None = None,
+        amsgrad: bool | None = None,
+        adabound: bool | None = None,
+        final_lr: float | None = None,
+        gamma: float | None = None,
+    ) -> None:
         super().__init__(parent_hyperparam or _default_hyperparam)
         values = (
             alpha,
@@ -229,17 +231,17 @@ class Adam(optimizer.GradientMethod):
 
     def __init__(
         self,
-        alpha=_default_hyperparam.alpha,
-        beta1=_default_hyperparam.beta1,
-        beta2=_default_hyperparam.beta2,
-        eps=_default_hyperparam.eps,
-        eta=_default_hyperparam.eta,
-        weight_decay_rate=_default_hyperparam.weight_decay_rate,
-        amsgrad=_default_hyperparam.amsgrad,
-        adabound=_default_hyperparam.adabound,
-        final_lr=_default_hyperparam.final_lr,
-        gamma=_default_hyperparam.gamma,
-    ):
+        alpha: float = _default_hyperparam.alpha,
+        beta1: float = _default_hyperparam.beta1,
+        beta2: float = _default_hyperparam.beta2,
+        eps: float = _default_hyperparam.eps,
+        eta: float = _default_hyperparam.eta,
+        weight_decay_rate: float = _default_hyperparam.weight_decay_rate,
+        amsgrad: bool = _default_hyperparam.amsgrad,
+        adabound: bool = _default_hyperparam.adabound,
+        final_lr: float = _default_hyperparam.final_lr,
+        gamma: float = _default_hyperparam.gamma,
+    ) -> None:
         super().__init__()
         values = (
             alpha,
@@ -280,13 +282,13 @@ class AdamW(Adam):
 
     def __init__(
         self,
-        alpha=_default_hyperparam.alpha,
-        beta1=_default_hyperparam.beta1,
-        beta2=_default_hyperparam.beta2,
-        eps=_default_hyperparam.eps,
-        eta=_default_hyperparam.eta,
-        weight_decay_rate=_default_hyperparam.weight_decay_rate,
-    ):
+        alpha: float = _default_hyperparam.alpha,
+        beta1: float = _default_hyperparam.beta1,
+        beta2: float = _default_hyperparam.beta2,
+        eps: float = _default_hyperparam.eps,
+        eta: float = _default_hyperparam.eta,
+        weight_decay_rate: float = _default_hyperparam.weight_decay_rate,
+    ) -> None:
         super().__init__(
             alpha=alpha,
             beta1=beta1,
@@ -302,12 +304,12 @@ class AMSGrad(Adam):
 
     def __init__(
         self,
-        alpha=_default_hyperparam.alpha,
-        beta1=_default_hyperparam.beta1,
-        beta2=_default_hyperparam.beta2,
-        eps=_default_hyperparam.eps,
-        eta=_default_hyperparam.eta,
-    ):
+        alpha: float = _default_hyperparam.alpha,
+        beta1: float = _default_hyperparam.beta1,
+        beta2: float = _default_hyperparam.beta2,
+        eps: float = _default_hyperparam.eps,
+        eta: float = _default_hyperparam.eta,
+    ) -> None:
         super().__init__(
             alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta, amsgrad=True
         )
@@ -318,14 +320,14 @@ class AdaBound(Adam):
 
     def __init__(
         self,
-        alpha=_default_hyperparam.alpha,
-        beta1=_default_hyperparam.beta1,
-        beta2=_default_hyperparam.beta2,
-        final_lr=_default_hyperparam.final_lr,
-        gamma=_default_hyperparam.gamma,
-        eps=_default_hyperparam.eps,
-        eta=_default_hyperparam.eta,
-    ):
+        alpha: float = _default_hyperparam.alpha,
+        beta1: float = _default_hyperparam.beta1,
+        beta2: float = _default_hyperparam.beta2,
+        final_lr: float = _default_hyperparam.final_lr,
+        gamma: float = _default_hyperparam.gamma,
+        eps: float = _default_hyperparam.eps,
+        eta: float = _default_hyperparam.eta,
+    ) -> None:
         super().__init__(
             alpha=alpha,
             beta1=beta1,
@@ -344,14 +346,14 @@ class AMSBound(Adam):
 
     def __init__(
         self,
-        alpha=_default_hyperparam.alpha,
-        beta1=_default_hyperparam.beta1,
-        beta2=_default_hyperparam.beta2,
-        final_lr=_default_hyperparam.final_lr,
-        gamma=_default_hyperparam.gamma,
-        eps=_default_hyperparam.eps,
-        eta=_default_hyperparam.eta,
-    ):
+        alpha: float = _default_hyperparam.alpha,
+        beta1: float = _default_hyperparam.beta1,
+        beta2: float = _default_hyperparam.beta2,
+        final_lr: float = _default_hyperparam.final_lr,
+        gamma: float = _default_hyperparam.gamma,
+        eps: float = _default_hyperparam.eps,
+        eta: float = _default_hyperparam.eta,
+    ) -> None:
         super().__init__(
             alpha=alpha,
             beta1=beta1,

@@ -1,5 +1,7 @@
 """M-SVAG: momentum with stochastic variance-adapted step factors."""
 
+from __future__ import annotations
+
 from chainerlite import optimizer
 from chainerlite.optimizers import _rule
 
@@ -45,11 +47,11 @@ class MSVAGRule(_rule.ArrayRule):
     def __init__(
         self,
         parent_hyperparam=None,
-        lr=None,
-        beta=None,
-        eta=None,
-        weight_decay_rate=None,
-    ):
+        lr: float | None = None,
+        beta: float | None = None,
+        eta: float | None = None,
+        weight_decay_rate: float | None = None,
+    ) -> None:
         super().__init__(
             parent_hyperparam,
             lr=lr,
@@ -102,9 +104,9 @@ class MSVAG(_rule.ArrayMethod):
 
     def __init__(
         self,
-        lr=_default_hyperparam.lr,
-        beta=_default_hyperparam.beta,
-        eta=_default_hyperparam.eta,
-        weight_decay_rate=_default_hyperparam.weight_decay_rate,
-    ):
+        lr: float = _default_hyperparam.lr,
+        beta: float = _default_hyperparam.beta,
+        eta: float = _default_hyperparam.eta,
+        weight_decay_rate: float = _default_hyperparam.weight_decay_rate,
+    ) -> None:
         super().__init__(lr=lr, beta=beta, eta=eta, weight_decay_rate=weight_decay_rate)

@@ -1,5 +1,7 @@
 """RMSprop."""
 
+from __future__ import annotations
+
 from chainerlite import backend
 from chainerlite import optimizer
 from chainerlite.optimizers import _kernels
@@ -50,11 +52,11 @@ class RMSpropRule(optimizer.UpdateRule):
     def __init__(
         self,
         parent_hyperparam=None,
-        lr=None,
-        alpha=None,
-        eps=None,
-        eps_inside_sqrt=None,
-    ):
+        lr: float | None = None,
+        alpha: float | None = None,
+        eps: float | None = None,
+        eps_inside_sqrt: bool | None = None,
+    ) -> None:
         super().__init__(parent_hyperparam or _default_hyperparam)
         for name, value in (
             ('lr', lr),
@@ -120,11 +122,11 @@ class RMSprop(optimizer.GradientMethod):
 
     def __init__(
         self,
-        lr=_default_hyperparam.lr,
-        alpha=_default_hyperparam.alpha,
-        eps=_default_hyperparam.eps,
-        eps_inside_sqrt=_default_hyperparam.eps_inside_sqrt,
-    ):
+        lr: float = _default_hyperparam.lr,
+        alpha: float = _default_hyperparam.alpha,
+        eps: float = _default_hyperparam.eps,
+        eps_inside_sqrt: bool = _default_hyperparam.eps_inside_sqrt,
+    ) -> None:
         super().__init__()
         self.hyperparam.lr = lr
         self.hyperparam.alpha = alpha

@@ -1,5 +1,7 @@
 """Alex Graves's RMSprop."""
 
+from __future__ import annotations
+
 from chainerlite import optimizer
 from chainerlite.optimizers import _rule
 
@@ -33,8 +35,13 @@ class RMSpropGravesRule(_rule.ArrayRule):
     _default_hyperparam = _default_hyperparam
 
     def __init__(
-        self, parent_hyperparam=None, lr=None, alpha=None, momentum=None, eps=None
-    ):
+        self,
+        parent_hyperparam=None,
+        lr: float | None = None,
+        alpha: float | None = None,
+        momentum: float | None = None,
+        eps: float | None = None,
+    ) -> None:
         super().__init__(
             parent_hyperparam, lr=lr, alpha=alpha, momentum=momentum, eps=eps
         )
@@ -76,9 +83,9 @@ class RMSpropGraves(_rule.ArrayMethod):
 
     def __init__(
         self,
-        lr=_default_hyperparam.lr,
-        alpha=_default_hyperparam.alpha,
-        momentum=_default_hyperparam.momentum,
-        eps=_default_hyperparam.eps,
-    ):
+        lr: float = _default_hyperparam.lr,
+        alpha: float = _default_hyperparam.alpha,
+        momentum: float = _default_hyperparam.momentum,
+        eps: float = _default_hyperparam.eps,
+    ) -> None:
         super().__init__(lr=lr, alpha=alpha, momentum=momentum, eps=eps)

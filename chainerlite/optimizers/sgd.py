@@ -1,5 +1,7 @@
 """Stochastic gradient descent."""
 
+from __future__ import annotations
+
 from chainerlite import optimizer
 from chainerlite.optimizers import _kernels
 
@@ -17,7 +19,7 @@ class SGDRule(optimizer.UpdateRule):
 
     """
 
-    def __init__(self, parent_hyperparam=None, lr=None):
+    def __init__(self, parent_hyperparam=None, lr: float | None = None) -> None:
         super().__init__(parent_hyperparam or _default_hyperparam)
         if lr is not None:
             self.hyperparam.lr = lr
@@ -55,7 +57,7 @@ class SGD(optimizer.GradientMethod):
 
     lr = optimizer.HyperparameterProxy('lr')
 
-    def __init__(self, lr=_default_hyperparam.lr):
+    def __init__(self, lr: float = _default_hyperparam.lr) -> None:
         super().__init__()
         self.hyperparam.lr = lr
 

@@ -1,5 +1,7 @@
 """Simon Funk's SMORMS3."""
 
+from __future__ import annotations
+
 from chainerlite import optimizer
 from chainerlite.optimizers import _rule
 
@@ -32,7 +34,9 @@ class SMORMS3Rule(_rule.ArrayRule):
 
     _default_hyperparam = _default_hyperparam
 
-    def __init__(self, parent_hyperparam=None, lr=None, eps=None):
+    def __init__(
+        self, parent_hyperparam=None, lr: float | None = None, eps: float | None = None
+    ) -> None:
         super().__init__(parent_hyperparam, lr=lr, eps=eps)
 
     def init_state(self, param):
@@ -66,5 +70,7 @@ class SMORMS3(_rule.ArrayMethod):
     lr = optimizer.HyperparameterProxy('lr')
     eps = optimizer.HyperparameterProxy('eps')
 
-    def __init__(self, lr=_default_hyperparam.lr, eps=_default_hyperparam.eps):
+    def __init__(
+        self, lr: float = _default_hyperparam.lr, eps: float = _default_hyperparam.eps
+    ) -> None:
         super().__init__(lr=lr, eps=eps)

@@ -1,6 +1,9 @@
 """Saving and loading object states in NumPy ``.npz`` files."""
 
+from __future__ import annotations
+
 import copy
+import typing
 
 import numpy
 from numpy.lib import npyio
@@ -9,6 +12,11 @@ from chainerlite import serializer as serializer_module
 from chainerlite.backends import cuda
 from chainerlite.serializers import _npz_cast
 from chainerlite.serializers import _npz_reader
+
+if typing.TYPE_CHECKING:
+    import os
+
+    _File = typing.Union[str, os.PathLike[str], typing.IO[bytes]]
 
 
 class DictionarySerializer(serializer_module.Serializer):
@@ -244,7 +252,7 @@ def serialize(obj):
     return s.target
 
 
-def save_npz(file, obj, compression=True):
+def save_npz(file: _File, obj: typing.Any, compression: bool = True) -> None:
     """Saves the state of an object (a link, an optimizer) to an npz file.
 
     Args:
@@ -279,7 +287,13 @@ def save_npz(file, obj, compression=True):
         numpy.savez(file, **target)
 
 
-def load_npz(file, obj, path='', strict=True, ignore_names=None):
+def load_npz(
+    file: _File,
+    obj: typing.Any,
+    path: str = '',
+    strict: bool = True,
+    ignore_names: typing.Any = None,
+) -> None:
     """Loads the state of an object from an npz file.
 
     The file is not trusted: it is opened with ``allow_pickle=False`` and

@@ -1,16 +1,23 @@
 """The training loop: :class:`Trainer`."""
 
+from __future__ import annotations
+
 import collections
 import os
 import sys
 import time
 import traceback
+import typing
 
 from chainerlite import reporter as reporter_module
 from chainerlite import serializer as serializer_module
 from chainerlite.training import extension as extension_module
 from chainerlite.training import util
 from chainerlite.utils import argument
+
+if typing.TYPE_CHECKING:
+    from chainerlite.training import updater as updater_module
+    from chainerlite.training.util import TriggerSpec
 
 
 class _ExtensionEntry(object):
@@ -56,7 +63,13 @@ class Trainer(object):
 
     """
 
-    def __init__(self, updater, stop_trigger=None, out='result', extensions=None):
+    def __init__(
+        self,
+        updater: updater_module.Updater,
+        stop_trigger: TriggerSpec = None,
+        out: str = 'result',
+        extensions: typing.Iterable[typing.Any] | None = None,
+    ) -> None:
         self.updater = updater
         self.stop_trigger = util.get_trigger(stop_trigger)
         self.observation = {}
@@ -69,15 +82,15 @@ class Trainer(object):
         self.reporter = reporter
         self._extensions = collections.OrderedDict()
         self._done = False
-        self._start_at = None
-        self._final_elapsed_time = None
+        self._start_at: float | None = None
+        self._final_elapsed_time: float | None = None
         self._snapshot_elapsed_time = 0.0
         updater.connect_trainer(self)
         for ext in extensions or ():
             self.extend(ext)
 
     @property
-    def elapsed_time(self):
+    def elapsed_time(self) -> float:
         """Seconds of training so far, including the time before the
         snapshot the trainer was resumed from.
 
@@ -93,13 +106,13 @@ class Trainer(object):
 
     def extend(
         self,
-        extension,
-        name=None,
-        trigger=None,
-        priority=None,
-        call_before_training=False,
-        **kwargs,
-    ):
+        extension: typing.Any,
+        name: str | None = None,
+        trigger: TriggerSpec = None,
+        priority: int | None = None,
+        call_before_training: bool = False,
+        **kwargs: typing.Any,
+    ) -> None:
         """Registers an extension.
 
         Args:
@@ -168,7 +181,7 @@ class Trainer(object):
             extension, priority, trigger, call_before_training
         )
 
-    def get_extension(self, name):
+    def get_extension(self, name: str) -> typing.Any:
         """Returns the extension registered under ``name``.
 
         Raises:
@@ -188,7 +201,7 @@ class Trainer(object):
             self._extensions.items(), key=lambda item: item[1].priority, reverse=True
         )
 
-    def run(self, show_loop_exception_msg=True):
+    def run(self, show_loop_exception_msg: bool = True) -> None:
         """Runs the training loop until the stop trigger fires.
 
         Before the loop, the output directory is created and the

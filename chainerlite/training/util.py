@@ -1,14 +1,25 @@
 """Trigger helpers: :func:`get_trigger` turns a trigger spec into a
 callable."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.training.triggers import interval_trigger
+
+#: What a trigger argument accepts: ``(period, unit)`` with the unit
+#: ``'epoch'`` or ``'iteration'``, a callable that takes the trainer and
+#: says whether to fire, or None.
+TriggerSpec = typing.Union[
+    typing.Tuple[float, str], typing.Callable[[typing.Any], bool], None
+]
 
 
 def _never_fire_trigger(trainer):
     return False
 
 
-def get_trigger(trigger):
+def get_trigger(trigger: TriggerSpec) -> typing.Callable[[typing.Any], bool]:
     """Returns a trigger callable for a trigger specification.
 
     Args:

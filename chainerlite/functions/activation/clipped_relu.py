@@ -1,11 +1,19 @@
 """Clipped rectified linear unit, and ReLU6."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class ClippedReLU(function_node.FunctionNode):
@@ -46,7 +54,7 @@ class ClippedReLU(function_node.FunctionNode):
         return None
 
 
-def clipped_relu(x, z=20.0):
+def clipped_relu(x: Variable | NdArray, z=20.0) -> Variable:
     """Clipped rectified linear unit function.
 
     For a clipping value :math:`z > 0` it computes
@@ -78,7 +86,7 @@ def clipped_relu(x, z=20.0):
     return ClippedReLU(z).apply((x,))[0]
 
 
-def relu6(x):
+def relu6(x: Variable | NdArray) -> Variable:
     """Rectified linear unit function clipped at 6.
 
     .. math::

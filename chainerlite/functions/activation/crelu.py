@@ -1,10 +1,18 @@
 """Concatenated rectified linear unit."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import get_item
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class CReLU(function_node.FunctionNode):
@@ -44,7 +52,7 @@ class CReLU(function_node.FunctionNode):
         return (gy_pos * positive - gy_neg * negative,)
 
 
-def crelu(x, axis=1):
+def crelu(x: Variable | NdArray, axis=1) -> Variable:
     """Concatenated rectified linear unit function.
 
     .. math::

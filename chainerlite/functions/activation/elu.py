@@ -1,5 +1,9 @@
 """Exponential linear unit."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -7,6 +11,10 @@ from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
 from chainerlite.functions.math import exponential
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class ELU(function_node.FunctionNode):
@@ -46,7 +54,7 @@ class ELU(function_node.FunctionNode):
         return None
 
 
-def elu(x, alpha=1.0):
+def elu(x: Variable | NdArray, alpha=1.0) -> Variable:
     """Exponential linear unit function.
 
     .. math::

@@ -1,6 +1,9 @@
 """Gaussian error linear unit (not part of Chainer 7.8.1)."""
 
+from __future__ import annotations
+
 import math
+import typing
 
 import numpy
 
@@ -11,6 +14,10 @@ from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
 from chainerlite.functions.math import exponential
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 _erfc_cpu = numpy.vectorize(math.erfc, otypes=[numpy.float64])
 
@@ -73,7 +80,7 @@ class GELU(function_node.FunctionNode):
         return None
 
 
-def gelu(x):
+def gelu(x: Variable | NdArray) -> Variable:
     """Gaussian error linear unit function.
 
     .. math::

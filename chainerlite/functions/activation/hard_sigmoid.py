@@ -1,11 +1,19 @@
 """Hard (piecewise linear) sigmoid."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class HardSigmoid(function_node.FunctionNode):
@@ -39,7 +47,7 @@ class HardSigmoid(function_node.FunctionNode):
         return None
 
 
-def hard_sigmoid(x):
+def hard_sigmoid(x: Variable | NdArray) -> Variable:
     """Elementwise hard-sigmoid function.
 
     .. math::

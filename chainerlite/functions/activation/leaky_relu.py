@@ -1,5 +1,9 @@
 """Leaky rectified linear unit."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -7,6 +11,10 @@ from chainerlite._core import ops_math
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class LeakyReLU(function_node.FunctionNode):
@@ -51,7 +59,7 @@ class LeakyReLU(function_node.FunctionNode):
         return utils.force_array(coef, x.dtype)
 
 
-def leaky_relu(x, slope=0.2):
+def leaky_relu(x: Variable | NdArray, slope=0.2) -> Variable:
     """Leaky rectified linear unit function.
 
     .. math::

@@ -1,5 +1,9 @@
 """Logarithm of the softmax along an axis."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -9,6 +13,10 @@ from chainerlite.functions.array import broadcast
 from chainerlite.functions.math import exponential
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _log_softmax(x, axis, xp):
@@ -57,7 +65,7 @@ class LogSoftmax(function_node.FunctionNode):
         return (utils.force_array(gy - gx),)
 
 
-def log_softmax(x, axis=1):
+def log_softmax(x: Variable | NdArray, axis=1) -> Variable:
     """Channel-wise log-softmax function.
 
     .. math::

@@ -1,10 +1,18 @@
 """Maxout activation."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Maxout(function_node.FunctionNode):
@@ -55,7 +63,7 @@ class Maxout(function_node.FunctionNode):
         return (reshape.reshape(spread * self._argmax_mask, self._x_shape),)
 
 
-def maxout(x, pool_size, axis=1):
+def maxout(x: Variable | NdArray, pool_size, axis=1) -> Variable:
     """Maxout activation function.
 
     The ``axis`` dimension of ``x``, of size ``M * pool_size``, is split

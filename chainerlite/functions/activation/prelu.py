@@ -1,5 +1,9 @@
 """Parametric rectified linear unit."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -7,6 +11,10 @@ from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _extended_shape(W, x):
@@ -53,7 +61,7 @@ class PReLUFunction(function_node.FunctionNode):
         return tuple(ret)
 
 
-def prelu(x, W):
+def prelu(x: Variable | NdArray, W: Variable | NdArray) -> Variable:
     """Parametric ReLU function.
 
     .. math::

@@ -1,8 +1,16 @@
 """Rectified linear unit and the node of its gradient."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite._core import ops_nn
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 #: Rectified linear unit node. It is compiled (``chainerlite._core.ops_nn``):
@@ -31,7 +39,7 @@ class ReLUGrad(function_node.FunctionNode):
         return ReLUGrad(self.mask).apply(grad_outputs)
 
 
-def relu(x):
+def relu(x: Variable | NdArray) -> Variable:
     """Rectified linear unit function.
 
     .. math::

@@ -1,6 +1,9 @@
 """Randomized leaky rectified linear unit."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import configuration
@@ -8,6 +11,10 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.noise import _random
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class RReLU(function_node.FunctionNode):
@@ -36,7 +43,7 @@ class RReLU(function_node.FunctionNode):
         return (grad_outputs[0] * self._slope,)
 
 
-def rrelu(x, l=1.0 / 8, u=1.0 / 3, *, r=None, return_r=False):
+def rrelu(x: Variable | NdArray, l=1.0 / 8, u=1.0 / 3, *, r=None, return_r=False):
     """Randomized leaky rectified linear unit function.
 
     .. math::

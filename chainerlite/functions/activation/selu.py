@@ -1,11 +1,21 @@
 """Scaled exponential linear unit."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.activation import elu
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def selu(
-    x, alpha=1.6732632423543772848170429916717, scale=1.0507009873554804934193349852946
-):
+    x: Variable | NdArray,
+    alpha=1.6732632423543772848170429916717,
+    scale=1.0507009873554804934193349852946,
+) -> Variable:
     """Scaled exponential linear unit function.
 
     .. math::

@@ -1,5 +1,9 @@
 """Logistic sigmoid."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -7,6 +11,10 @@ from chainerlite._core import ops_math
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _stable_sigmoid(x, xp):
@@ -50,7 +58,7 @@ class Sigmoid(function_node.FunctionNode):
         return (grad_outputs[0] * (y * (ops_math.scalar_like(1, y) - y)),)
 
 
-def sigmoid(x):
+def sigmoid(x: Variable | NdArray) -> Variable:
     """Elementwise sigmoid logistic function.
 
     .. math::

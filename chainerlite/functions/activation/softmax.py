@@ -1,5 +1,9 @@
 """Softmax along an axis."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -8,6 +12,10 @@ from chainerlite.functions.activation import _kernels
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Softmax(function_node.FunctionNode):
@@ -55,7 +63,7 @@ class Softmax(function_node.FunctionNode):
         return (gx,)
 
 
-def softmax(x, axis=1):
+def softmax(x: Variable | NdArray, axis=1) -> Variable:
     """Softmax function.
 
     .. math::

@@ -1,5 +1,9 @@
 """Softplus."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -7,6 +11,10 @@ from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
 from chainerlite.functions.activation import sigmoid
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Softplus(function_node.FunctionNode):
@@ -45,7 +53,7 @@ class Softplus(function_node.FunctionNode):
         return None
 
 
-def softplus(x, beta=1.0):
+def softplus(x: Variable | NdArray, beta=1.0) -> Variable:
     """Elementwise softplus function.
 
     .. math::

@@ -1,5 +1,9 @@
 """Swish activation with a learnable parameter."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -10,6 +14,10 @@ from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _extended_shape(beta, x):
@@ -76,7 +84,7 @@ class Swish(function_node.FunctionNode):
         return tuple(ret)
 
 
-def swish(x, beta):
+def swish(x: Variable | NdArray, beta: Variable | NdArray) -> Variable:
     """Swish activation function.
 
     .. math::

@@ -1,13 +1,21 @@
 """Hyperbolic tangent."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite._core import ops_nn
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 #: Hyperbolic tangent node, compiled (``chainerlite._core.ops_nn``).
 Tanh = ops_nn.Tanh
 
 
-def tanh(x):
+def tanh(x: Variable | NdArray) -> Variable:
     """Elementwise hyperbolic tangent function.
 
     .. math::

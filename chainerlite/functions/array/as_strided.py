@@ -1,10 +1,17 @@
 """A strided view of the memory that holds an array."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import get_item
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _storage(x):
@@ -128,7 +135,7 @@ class AsStrided(function_node.FunctionNode):
         return node.apply(grad_outputs)
 
 
-def as_strided(x, shape, strides, storage_offset=None):
+def as_strided(x: Variable | NdArray, shape, strides, storage_offset=None) -> Variable:
     """Creates a new array from the memory of ``x`` with given strides.
 
     Like :func:`numpy.lib.stride_tricks.as_strided`, but ``strides`` and

@@ -1,10 +1,17 @@
 """Broadcasting of an array to a given shape."""
 
+from __future__ import annotations
+
 import chainerlite
+import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import sum_to
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class BroadcastTo(function_node.FunctionNode):
@@ -38,7 +45,7 @@ class BroadcastTo(function_node.FunctionNode):
         return (sum_to.sum_to(grad_outputs[0], self._in_shape),)
 
 
-def broadcast_to(x, shape):
+def broadcast_to(x: Variable | NdArray, shape) -> Variable:
     """Broadcasts an array to a given shape.
 
     Args:

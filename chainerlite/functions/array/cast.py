@@ -1,10 +1,17 @@
 """Conversion of an array to another dtype."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 import chainerlite
 from chainerlite import function_node
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Cast(function_node.FunctionNode):
@@ -27,7 +34,7 @@ class Cast(function_node.FunctionNode):
         return (cast(grad_outputs[0], self._in_type),)
 
 
-def cast(x, typ):
+def cast(x: Variable | NdArray, typ) -> Variable:
     """Converts an array to another dtype.
 
     Args:

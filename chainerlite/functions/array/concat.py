@@ -1,11 +1,18 @@
 """Concatenation of arrays along an existing axis."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import split_axis
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Concat(function_node.FunctionNode):
@@ -45,7 +52,7 @@ class Concat(function_node.FunctionNode):
         return split_axis.split_axis(gy, self._indices, self.axis)
 
 
-def concat(xs, axis=1):
+def concat(xs: typing.Sequence[Variable | NdArray], axis=1) -> Variable:
     """Concatenates arrays along an existing axis.
 
     Args:

@@ -1,10 +1,18 @@
 """Copy of an array to a device."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import variable
 from chainerlite.backends import cuda
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Copy(function_node.FunctionNode):
@@ -25,7 +33,7 @@ class Copy(function_node.FunctionNode):
         return Copy(self._out_device, self._in_device).apply(grad_outputs)
 
 
-def copy(x, dst):
+def copy(x: Variable | NdArray, dst) -> Variable:
     """Copies an array onto a device.
 
     If ``x`` already lives on ``dst``, no copy takes place and the output

@@ -1,8 +1,16 @@
 """Rearrangement of channels into spatial blocks."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite.functions.array import space2depth
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Depth2Space(function_node.FunctionNode):
@@ -31,7 +39,7 @@ class Depth2Space(function_node.FunctionNode):
         return (space2depth.space2depth(grad_outputs[0], self.r),)
 
 
-def depth2space(X, r):
+def depth2space(X: Variable | NdArray, r) -> Variable:
     """Rearranges channels of an image batch into spatial blocks.
 
     Every group of ``r * r`` channels becomes one channel ``r`` times larger

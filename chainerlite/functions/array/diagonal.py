@@ -1,8 +1,16 @@
 """Extraction of a diagonal of an array."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Diagonal(function_node.FunctionNode):
@@ -62,7 +70,7 @@ class DiagonalGrad(function_node.FunctionNode):
         return (diagonal(grad_outputs[0], self.offset, self.axis1, self.axis2),)
 
 
-def diagonal(x, offset=0, axis1=0, axis2=1):
+def diagonal(x: Variable | NdArray, offset=0, axis1=0, axis2=1) -> Variable:
     """Takes a diagonal of an array.
 
     As :func:`numpy.diagonal`: the axes ``axis1`` and ``axis2`` are removed

@@ -1,6 +1,14 @@
 """Depth-wise stacking of arrays (along the third axis)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.array import _stack_along
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Dstack(_stack_along.StackAlong):
@@ -11,7 +19,7 @@ class Dstack(_stack_along.StackAlong):
     _min_ndim = 3
 
 
-def dstack(xs):
+def dstack(xs: typing.Sequence[Variable | NdArray]) -> Variable:
     """Concatenates arrays depth-wise (along the third axis).
 
     Arrays of three or more axes are concatenated along axis 2; arrays of

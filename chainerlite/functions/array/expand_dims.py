@@ -1,9 +1,17 @@
 """Insertion of a new axis of size one."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import reshape
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class ExpandDims(function_node.FunctionNode):
@@ -33,7 +41,7 @@ class ExpandDims(function_node.FunctionNode):
         return (reshape.reshape(grad_outputs[0], self._in_shape),)
 
 
-def expand_dims(x, axis):
+def expand_dims(x: Variable | NdArray, axis) -> Variable:
     """Inserts a new axis of size one.
 
     Args:

@@ -1,8 +1,16 @@
 """Flattening of an array into one dimension."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite.functions.array import reshape
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Flatten(function_node.FunctionNode):
@@ -20,7 +28,7 @@ class Flatten(function_node.FunctionNode):
         return (reshape.reshape(grad_outputs[0], self._in_shape),)
 
 
-def flatten(x):
+def flatten(x: Variable | NdArray) -> Variable:
     """Flattens an array into one dimension, in C order.
 
     Args:

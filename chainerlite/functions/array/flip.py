@@ -1,7 +1,15 @@
 """Reversal of the order of elements along an axis."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _flip(array, axis):
@@ -50,7 +58,7 @@ class Flip(function_node.FunctionNode):
         return (flip(grad_outputs[0], self.axis),)
 
 
-def flip(x, axis):
+def flip(x: Variable | NdArray, axis) -> Variable:
     """Reverses the order of elements along an axis.
 
     Args:

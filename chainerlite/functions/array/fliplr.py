@@ -1,6 +1,14 @@
 """Reversal of an array in the left/right direction (axis 1)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.array import _flip_base
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class FlipLR(_flip_base.FlipBase):
@@ -10,7 +18,7 @@ class FlipLR(_flip_base.FlipBase):
     _min_ndim = 2
 
 
-def fliplr(a):
+def fliplr(a: Variable | NdArray) -> Variable:
     """Reverses the order of elements along axis 1 (left/right).
 
     Args:

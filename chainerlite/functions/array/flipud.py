@@ -1,6 +1,14 @@
 """Reversal of an array in the up/down direction (axis 0)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.array import _flip_base
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class FlipUD(_flip_base.FlipBase):
@@ -10,7 +18,7 @@ class FlipUD(_flip_base.FlipBase):
     _min_ndim = 1
 
 
-def flipud(a):
+def flipud(a: Variable | NdArray) -> Variable:
     """Reverses the order of elements along axis 0 (up/down).
 
     Args:

@@ -1,6 +1,9 @@
 """Extraction of array elements by NumPy-style indexing."""
 
+from __future__ import annotations
+
 import numbers
+import typing
 
 import numpy
 
@@ -8,6 +11,10 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _normalize_slices(slices):
@@ -92,7 +99,7 @@ class GetItemGrad(function_node.FunctionNode):
         return GetItem(self.slices).apply(grad_outputs)
 
 
-def get_item(x, slices):
+def get_item(x: Variable | NdArray, slices) -> Variable:
     """Extracts elements of an array with NumPy-style indexing.
 
     Args:

@@ -1,6 +1,14 @@
 """Horizontal (column-wise) stacking of arrays."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.array import _stack_along
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Hstack(_stack_along.StackAlong):
@@ -11,7 +19,7 @@ class Hstack(_stack_along.StackAlong):
     _min_ndim = 1
 
 
-def hstack(xs):
+def hstack(xs: typing.Sequence[Variable | NdArray]) -> Variable:
     """Concatenates arrays horizontally (column-wise).
 
     Arrays of two or more axes are concatenated along axis 1, one-dimensional

@@ -1,9 +1,17 @@
 """Extraction of image patches into columns (im2col)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite.functions.connection import _conv_args
 from chainerlite.utils import _windows
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Im2Col(function_node.FunctionNode):
@@ -79,7 +87,9 @@ class Im2ColGrad(function_node.FunctionNode):
         return Im2Col(*self.im2col.window_params()).apply(grad_outputs)
 
 
-def im2col(x, ksize, stride=1, pad=0, cover_all=False, dilate=1):
+def im2col(
+    x: Variable | NdArray, ksize, stride=1, pad=0, cover_all=False, dilate=1
+) -> Variable:
     """Extracts the patches a convolution kernel sees into columns.
 
     For each output position ``(y, x)`` and kernel tap ``(j, i)``, channel

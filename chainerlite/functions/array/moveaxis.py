@@ -1,8 +1,16 @@
 """Moving axes of an array to new positions."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _as_axis_tuple(axis):
@@ -54,7 +62,7 @@ class Moveaxis(function_node.FunctionNode):
         return (moveaxis(grad_outputs[0], self.destination, self.source),)
 
 
-def moveaxis(x, source, destination):
+def moveaxis(x: Variable | NdArray, source, destination) -> Variable:
     """Moves axes of an array to new positions.
 
     The other axes keep their relative order.

@@ -1,6 +1,9 @@
 """Padding of an array."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
@@ -8,6 +11,10 @@ from chainerlite import utils
 from chainerlite.functions.array import get_item
 from chainerlite.functions.array import reshape
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 # Modes whose padded values are copies of input elements; the gradient of
 # such a value goes back to the element it copies.
@@ -80,7 +87,7 @@ class Pad(function_node.FunctionNode):
         return (reshape.reshape(gx, self._in_shape),)
 
 
-def pad(x, pad_width, mode='constant', **keywords):
+def pad(x: Variable | NdArray, pad_width, mode='constant', **keywords) -> Variable:
     """Pads an array.
 
     Args:

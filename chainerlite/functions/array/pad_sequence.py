@@ -1,9 +1,17 @@
 """Padding of arrays of different lengths into one batch array."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import get_item
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class PadSequence(function_node.FunctionNode):
@@ -45,7 +53,9 @@ class PadSequence(function_node.FunctionNode):
         )
 
 
-def pad_sequence(xs, length=None, padding=0):
+def pad_sequence(
+    xs: typing.Sequence[Variable | NdArray], length=None, padding=0
+) -> Variable:
     """Pads arrays of different lengths into one batch array.
 
     Args:

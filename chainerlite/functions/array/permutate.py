@@ -1,12 +1,19 @@
 """Permutation of an array along an axis by given indices."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import variable
 from chainerlite.backends import cuda
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _check_indices(indices):
@@ -60,7 +67,7 @@ class Permutate(function_node.FunctionNode):
         return permutate(grad_outputs[0], indices, self.axis, not self.inv), None
 
 
-def permutate(x, indices, axis=0, inv=False):
+def permutate(x: Variable | NdArray, indices, axis=0, inv=False) -> Variable:
     """Permutes an array along an axis.
 
     ``y[i] = x[indices[i]]`` along ``axis``; with ``inv=True`` the inverse

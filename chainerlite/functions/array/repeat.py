@@ -1,6 +1,9 @@
 """Repetition of the elements of an array."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
@@ -9,6 +12,10 @@ from chainerlite.functions.array import get_item
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Repeat(function_node.FunctionNode):
@@ -69,7 +76,7 @@ class Repeat(function_node.FunctionNode):
         return (reshape.reshape(gx, self._in_shape),)
 
 
-def repeat(x, repeats, axis=None):
+def repeat(x: Variable | NdArray, repeats, axis=None) -> Variable:
     """Repeats each element of an array.
 
     Args:

@@ -1,9 +1,16 @@
 """Reshaping of an array."""
 
+from __future__ import annotations
+
 import chainerlite
+import typing
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Reshape(function_node.FunctionNode):
@@ -36,7 +43,7 @@ class Reshape(function_node.FunctionNode):
         return (grad_outputs[0].reshape(self._in_shape),)
 
 
-def reshape(x, shape):
+def reshape(x: Variable | NdArray, shape) -> Variable:
     """Reshapes an array without copying its data when possible.
 
     Args:

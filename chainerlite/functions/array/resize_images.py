@@ -1,10 +1,17 @@
 """Resizing of images by bilinear or nearest-neighbour interpolation."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 _MODES = ('bilinear', 'nearest')
 
@@ -88,7 +95,9 @@ class ResizeImages(_ResizeAxes):
         return super().forward(inputs)
 
 
-def resize_images(x, output_shape, mode='bilinear', align_corners=True):
+def resize_images(
+    x: Variable | NdArray, output_shape, mode='bilinear', align_corners=True
+) -> Variable:
     """Resizes images to the given shape.
 
     Each output pixel is interpolated from the input pixels around the

@@ -1,8 +1,16 @@
 """Rolling of an axis of an array backwards to a given position."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Rollaxis(function_node.FunctionNode):
@@ -45,7 +53,7 @@ class Rollaxis(function_node.FunctionNode):
         return (rollaxis(grad_outputs[0], position, back),)
 
 
-def rollaxis(x, axis, start=0):
+def rollaxis(x: Variable | NdArray, axis, start=0) -> Variable:
     """Rolls an axis of an array backwards until it lies at a given position.
 
     Args:

@@ -1,11 +1,18 @@
 """Out-of-place scatter-add of values into an array."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import function_node
 from chainerlite.functions.array import get_item
 from chainerlite.functions.array import sum_to
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class ScatterAdd(function_node.FunctionNode):
@@ -42,7 +49,7 @@ class ScatterAdd(function_node.FunctionNode):
         return gy, gb
 
 
-def scatter_add(a, slices, b):
+def scatter_add(a: Variable | NdArray, slices, b: Variable | NdArray) -> Variable:
     """Adds values into the indexed positions of a copy of an array.
 
     The output is ``a`` with ``b`` added at ``a[slices]``; positions that

@@ -1,10 +1,17 @@
 """Selection of one element per row of a matrix."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class SelectItem(function_node.FunctionNode):
@@ -54,7 +61,7 @@ class SelectItemGrad(function_node.FunctionNode):
         return SelectItem().apply((grad_outputs[0], t))[0], None
 
 
-def select_item(x, t):
+def select_item(x: Variable | NdArray, t: Variable | NdArray) -> Variable:
     """Selects one element from each row of a matrix.
 
     ``y[i] = x[i, t[i]]`` for every row ``i``.

@@ -1,9 +1,17 @@
 """Separation of an array into the slices along an axis."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import stack
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Separate(function_node.FunctionNode):
@@ -34,7 +42,7 @@ class Separate(function_node.FunctionNode):
         return (stack.stack(gys, self.axis),)
 
 
-def separate(x, axis=0):
+def separate(x: Variable | NdArray, axis=0) -> tuple[Variable, ...]:
     """Separates an array into its slices along an axis.
 
     This is the inverse of :func:`stack`.

@@ -1,8 +1,16 @@
 """Rearrangement of spatial blocks into channels."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite.functions.array import depth2space
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Space2Depth(function_node.FunctionNode):
@@ -30,7 +38,7 @@ class Space2Depth(function_node.FunctionNode):
         return (depth2space.depth2space(grad_outputs[0], self.r),)
 
 
-def space2depth(X, r):
+def space2depth(X: Variable | NdArray, r) -> Variable:
     """Rearranges spatial blocks of an image batch into channels.
 
     Each ``r x r`` block of every channel becomes one pixel of ``r * r``

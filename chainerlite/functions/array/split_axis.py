@@ -1,12 +1,19 @@
 """Splitting of an array into several along an axis."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.backends import cuda
 from chainerlite.functions.array import concat
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _normalize(indices_or_sections):
@@ -66,7 +73,7 @@ class SplitAxis(function_node.FunctionNode):
         return (concat.concat(gys, self.axis),)
 
 
-def split_axis(x, indices_or_sections, axis, force_tuple=True):
+def split_axis(x: Variable | NdArray, indices_or_sections, axis, force_tuple=True):
     """Splits an array into several along an axis.
 
     Args:

@@ -1,9 +1,17 @@
 """Removal of axes of size one."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import reshape
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Squeeze(function_node.FunctionNode):
@@ -46,7 +54,7 @@ class Squeeze(function_node.FunctionNode):
         return (reshape.reshape(grad_outputs[0], self._in_shape),)
 
 
-def squeeze(x, axis=None):
+def squeeze(x: Variable | NdArray, axis=None) -> Variable:
     """Removes axes of size one.
 
     Args:

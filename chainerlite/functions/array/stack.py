@@ -1,9 +1,17 @@
 """Stacking of arrays along a new axis."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import separate
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Stack(function_node.FunctionNode):
@@ -33,7 +41,7 @@ class Stack(function_node.FunctionNode):
         return separate.separate(grad_outputs[0], self.axis)
 
 
-def stack(xs, axis=0):
+def stack(xs: typing.Sequence[Variable | NdArray], axis=0) -> Variable:
     """Stacks arrays of one shape along a new axis.
 
     Args:

@@ -1,10 +1,17 @@
 """Sum of array elements down to a given (broadcastable) shape."""
 
+from __future__ import annotations
+
 import chainerlite
+import typing
 from chainerlite import function_node
 from chainerlite.functions.array import broadcast
 from chainerlite.utils import array as array_utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class SumTo(function_node.FunctionNode):
@@ -31,7 +38,7 @@ class SumTo(function_node.FunctionNode):
         return (broadcast.broadcast_to(grad_outputs[0], self._in_shape),)
 
 
-def sum_to(x, shape):
+def sum_to(x: Variable | NdArray, shape) -> Variable:
     """Sums the elements of ``x`` so that the result has the given shape.
 
     This is the reverse of :func:`broadcast_to`: leading axes that ``shape``

@@ -1,7 +1,15 @@
 """Interchange of two axes of an array."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _expect_axis(x_type, axis, name):
@@ -35,7 +43,7 @@ class Swapaxes(function_node.FunctionNode):
         return (swapaxes(grad_outputs[0], self.axis1, self.axis2),)
 
 
-def swapaxes(x, axis1, axis2):
+def swapaxes(x: Variable | NdArray, axis1, axis2) -> Variable:
     """Interchanges two axes of an array.
 
     Args:

@@ -1,10 +1,18 @@
 """Construction of an array by tiling a given array."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Tile(function_node.FunctionNode):
@@ -41,7 +49,7 @@ class Tile(function_node.FunctionNode):
         return (reshape.reshape(gx, self._in_shape),)
 
 
-def tile(x, reps):
+def tile(x: Variable | NdArray, reps) -> Variable:
     """Constructs an array by repeating a given array as a whole.
 
     Args:

@@ -1,7 +1,15 @@
 """Permutation of array axes."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Transpose(function_node.FunctionNode):
@@ -32,7 +40,7 @@ class Transpose(function_node.FunctionNode):
         return (transpose(grad_outputs[0], inverse),)
 
 
-def transpose(x, axes=None):
+def transpose(x: Variable | NdArray, axes=None) -> Variable:
     """Permutes the axes of an array.
 
     Args:

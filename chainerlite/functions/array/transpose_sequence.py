@@ -1,9 +1,17 @@
 """Transposition of a batch of sequences into a sequence of batches."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import variable
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _transposed_lengths(lengths):
@@ -51,7 +59,7 @@ class TransposeSequence(function_node.FunctionNode):
         return tuple(gxs[i] for i in indexes)
 
 
-def transpose_sequence(xs):
+def transpose_sequence(xs: typing.Sequence[Variable | NdArray]) -> tuple[Variable, ...]:
     """Transposes a list of sequences into a list of time steps.
 
     ``xs`` holds sequences (arrays whose first axis is time) sorted by

@@ -1,6 +1,14 @@
 """Vertical (row-wise) stacking of arrays."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.array import _stack_along
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Vstack(_stack_along.StackAlong):
@@ -11,7 +19,7 @@ class Vstack(_stack_along.StackAlong):
     _min_ndim = 2
 
 
-def vstack(xs):
+def vstack(xs: typing.Sequence[Variable | NdArray]) -> Variable:
     """Concatenates arrays vertically (row-wise).
 
     Arrays of two or more axes are concatenated along axis 0;

@@ -1,12 +1,19 @@
 """Elementwise choice between two arrays by a boolean condition."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import sum_to
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Where(function_node.FunctionNode):
@@ -40,7 +47,7 @@ class Where(function_node.FunctionNode):
         return tuple(grads)
 
 
-def where(condition, x, y):
+def where(condition, x: Variable | NdArray, y: Variable | NdArray) -> Variable:
     """Chooses elements from ``x`` where ``condition`` holds, else from ``y``.
 
     The three arguments are broadcast together.

@@ -1,11 +1,19 @@
 """Bilinear function of two inputs (the Neural Tensor Network layer)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import matmul
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _as_mat(x):
@@ -109,7 +117,9 @@ class BilinearFunction(function_node.FunctionNode):
         return tuple(grads[i] for i in indexes)
 
 
-def bilinear(e1, e2, W, V1=None, V2=None, b=None):
+def bilinear(
+    e1, e2, W: Variable | NdArray, V1=None, V2=None, b: Variable | NdArray | None = None
+) -> Variable:
     """Bilinear function of two inputs.
 
     It is the building block of the Neural Tensor Network. With ``I`` the

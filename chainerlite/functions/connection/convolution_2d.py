@@ -1,6 +1,14 @@
 """Two-dimensional convolution."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.connection import convolution_nd
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Nodes2D:
@@ -32,8 +40,16 @@ class Convolution2DFunction(Nodes2D, convolution_nd.ConvolutionND):
 
 
 def convolution_2d(
-    x, W, b=None, stride=1, pad=0, cover_all=False, *, dilate=1, groups=1
-):
+    x: Variable | NdArray,
+    W: Variable | NdArray,
+    b: Variable | NdArray | None = None,
+    stride=1,
+    pad=0,
+    cover_all=False,
+    *,
+    dilate=1,
+    groups=1,
+) -> Variable:
     """Two-dimensional convolution function.
 
     It computes correlations between the filters ``W`` and the patches of

@@ -1,9 +1,17 @@
 """N-dimensional convolution and the node of its filter gradient."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite.functions.connection import _conv_utils
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class ConvolutionFamily(function_node.FunctionNode):
@@ -126,7 +134,16 @@ class ConvolutionNDGradW(function_node.FunctionNode):
         return tuple(grads)
 
 
-def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+def convolution_nd(
+    x: Variable | NdArray,
+    W: Variable | NdArray,
+    b: Variable | NdArray | None = None,
+    stride=1,
+    pad=0,
+    cover_all=False,
+    dilate=1,
+    groups=1,
+) -> Variable:
     """N-dimensional convolution function.
 
     The N-d generalisation of :func:`convolution_2d`: it correlates the
@@ -197,7 +214,16 @@ def check_spatial_ndim(x, ndim, name):
         )
 
 
-def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+def convolution_1d(
+    x: Variable | NdArray,
+    W: Variable | NdArray,
+    b: Variable | NdArray | None = None,
+    stride=1,
+    pad=0,
+    cover_all=False,
+    dilate=1,
+    groups=1,
+) -> Variable:
     """1-dimensional convolution: :func:`convolution_nd` of 3-d inputs.
 
     Raises:
@@ -208,7 +234,16 @@ def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, gro
     return convolution_nd(x, W, b, stride, pad, cover_all, dilate, groups)
 
 
-def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+def convolution_3d(
+    x: Variable | NdArray,
+    W: Variable | NdArray,
+    b: Variable | NdArray | None = None,
+    stride=1,
+    pad=0,
+    cover_all=False,
+    dilate=1,
+    groups=1,
+) -> Variable:
     """3-dimensional convolution: :func:`convolution_nd` of 5-d inputs.
 
     Raises:

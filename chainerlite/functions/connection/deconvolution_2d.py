@@ -1,7 +1,15 @@
 """Two-dimensional deconvolution (transposed convolution)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.connection import convolution_2d
 from chainerlite.functions.connection import deconvolution_nd
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Deconvolution2DFunction(convolution_2d.Nodes2D, deconvolution_nd.DeconvolutionND):
@@ -19,8 +27,16 @@ class Deconvolution2DFunction(convolution_2d.Nodes2D, deconvolution_nd.Deconvolu
 
 
 def deconvolution_2d(
-    x, W, b=None, stride=1, pad=0, outsize=None, *, dilate=1, groups=1
-):
+    x: Variable | NdArray,
+    W: Variable | NdArray,
+    b: Variable | NdArray | None = None,
+    stride=1,
+    pad=0,
+    outsize=None,
+    *,
+    dilate=1,
+    groups=1,
+) -> Variable:
     """Two-dimensional deconvolution function.
 
     This is the transpose of :func:`convolution_2d` (its gradient with

@@ -1,9 +1,17 @@
 """N-dimensional deconvolution (transposed convolution)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.connection import _conv_utils
 from chainerlite.functions.connection import convolution_nd
 from chainerlite.utils import _windows
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class DeconvolutionND(convolution_nd.ConvolutionFamily):
@@ -111,7 +119,16 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
         return tuple(grads)
 
 
-def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
+def deconvolution_nd(
+    x: Variable | NdArray,
+    W: Variable | NdArray,
+    b: Variable | NdArray | None = None,
+    stride=1,
+    pad=0,
+    outsize=None,
+    dilate=1,
+    groups=1,
+) -> Variable:
     """N-dimensional deconvolution function.
 
     The N-d generalisation of :func:`deconvolution_2d`, the transpose of
@@ -168,7 +185,16 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
     return func.apply(inputs)[0]
 
 
-def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
+def deconvolution_1d(
+    x: Variable | NdArray,
+    W: Variable | NdArray,
+    b: Variable | NdArray | None = None,
+    stride=1,
+    pad=0,
+    outsize=None,
+    dilate=1,
+    groups=1,
+) -> Variable:
     """1-dimensional deconvolution: :func:`deconvolution_nd` of 3-d inputs.
 
     Raises:
@@ -179,7 +205,16 @@ def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)
 
 
-def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
+def deconvolution_3d(
+    x: Variable | NdArray,
+    W: Variable | NdArray,
+    b: Variable | NdArray | None = None,
+    stride=1,
+    pad=0,
+    outsize=None,
+    dilate=1,
+    groups=1,
+) -> Variable:
     """3-dimensional deconvolution: :func:`deconvolution_nd` of 5-d inputs.
 
     Raises:

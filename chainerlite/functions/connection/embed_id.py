@@ -1,10 +1,17 @@
 """Lookup of embedding vectors by ID and the node of its gradient."""
 
+from __future__ import annotations
+
 import chainerlite
+import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import get_item
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class EmbedIDFunction(function_node.FunctionNode):
@@ -77,7 +84,9 @@ class EmbedIDGrad(function_node.FunctionNode):
         return None, embed_id(x, grad_outputs[0], self.ignore_label)
 
 
-def embed_id(x, W, ignore_label=None):
+def embed_id(
+    x: Variable | NdArray, W: Variable | NdArray, ignore_label=None
+) -> Variable:
     """Efficient linear function for one-hot input.
 
     It looks up the rows of the matrix ``W`` at the IDs in ``x``; it is the

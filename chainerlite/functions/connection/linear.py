@@ -1,9 +1,17 @@
 """Fully-connected (linear) layer and the nodes of its gradients."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite._core import ops_nn
 from chainerlite import utils
 from chainerlite.functions.array import reshape
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 #: Linear function node ``y = x W^T + b``. It is compiled
@@ -54,7 +62,12 @@ class LinearGradWeight(function_node.FunctionNode):
         return tuple(grads)
 
 
-def linear(x, W, b=None, n_batch_axes=1):
+def linear(
+    x: Variable | NdArray,
+    W: Variable | NdArray,
+    b: Variable | NdArray | None = None,
+    n_batch_axes=1,
+) -> Variable:
     """Linear function, also called a fully-connected layer.
 
     It computes ``y = x W^T + b``. The leading ``n_batch_axes`` axes of

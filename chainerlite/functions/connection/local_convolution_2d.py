@@ -1,5 +1,9 @@
 """Two-dimensional local convolution: unshared filters per output pixel."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import cast
@@ -11,6 +15,10 @@ from chainerlite.functions.math import einsum
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import _windows
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _as_dtype(x, dtype):
@@ -79,7 +87,12 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
         return tuple(grads)
 
 
-def local_convolution_2d(x, W, b=None, stride=1):
+def local_convolution_2d(
+    x: Variable | NdArray,
+    W: Variable | NdArray,
+    b: Variable | NdArray | None = None,
+    stride=1,
+) -> Variable:
     """Two-dimensional local convolution function.
 
     Like :func:`convolution_2d` without padding, but each output position

@@ -1,10 +1,19 @@
 """Shift: each channel group moves by its own offset (a zero-FLOP
+
 alternative to a spatial convolution)."""
+
+from __future__ import annotations
+
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.connection import _conv_args
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _span(size, offset):
@@ -77,7 +86,7 @@ class Shift(function_node.FunctionNode):
         return func.apply(grad_outputs)
 
 
-def shift(x, ksize=3, dilate=1):
+def shift(x: Variable | NdArray, ksize=3, dilate=1) -> Variable:
     """Shift function.
 
     See `Shift: A Zero FLOP, Zero Parameter Alternative to Spatial

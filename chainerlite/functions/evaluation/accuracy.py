@@ -1,8 +1,16 @@
 """Classification accuracy."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Accuracy(function_node.FunctionNode):
@@ -39,7 +47,9 @@ class Accuracy(function_node.FunctionNode):
         return (xp.asarray(int(correct.sum()) / counted, y.dtype),)
 
 
-def accuracy(y, t, ignore_label=None):
+def accuracy(
+    y: Variable | NdArray, t: Variable | NdArray, ignore_label=None
+) -> Variable:
     """Computes the accuracy of a multi-class classification.
 
     The class predicted for a sample is the index of the largest score along

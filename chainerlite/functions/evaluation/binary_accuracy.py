@@ -1,8 +1,16 @@
 """Binary classification accuracy."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 _IGNORE_LABEL = -1
 
@@ -27,7 +35,7 @@ class BinaryAccuracy(function_node.FunctionNode):
         return (xp.asarray(correct / counted, y.dtype),)
 
 
-def binary_accuracy(y, t):
+def binary_accuracy(y: Variable | NdArray, t: Variable | NdArray) -> Variable:
     """Computes the accuracy of binary classifications.
 
     An element is predicted positive when its score is non-negative. Labels

@@ -1,10 +1,17 @@
 """Per-class precision, recall, F-beta score and support."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.evaluation import accuracy
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class ClassificationSummary(function_node.FunctionNode):
@@ -93,7 +100,9 @@ def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):
     return ClassificationSummary(label_num, beta, ignore_label).apply((y, t))
 
 
-def precision(y, t, label_num=None, ignore_label=-1):
+def precision(
+    y: Variable | NdArray, t: Variable | NdArray, label_num=None, ignore_label=-1
+) -> tuple[Variable, Variable]:
     """Per-class precision and support; see :func:`classification_summary`.
 
     Returns:
@@ -106,7 +115,9 @@ def precision(y, t, label_num=None, ignore_label=-1):
     return summary[0], summary[3]
 
 
-def recall(y, t, label_num=None, ignore_label=-1):
+def recall(
+    y: Variable | NdArray, t: Variable | NdArray, label_num=None, ignore_label=-1
+) -> tuple[Variable, Variable]:
     """Per-class recall and support; see :func:`classification_summary`.
 
     Returns:
@@ -119,7 +130,9 @@ def recall(y, t, label_num=None, ignore_label=-1):
     return summary[1], summary[3]
 
 
-def f1_score(y, t, label_num=None, ignore_label=-1):
+def f1_score(
+    y: Variable | NdArray, t: Variable | NdArray, label_num=None, ignore_label=-1
+) -> tuple[Variable, Variable]:
     """Per-class F1 score and support; see :func:`classification_summary`.
 
     Returns:

@@ -1,8 +1,16 @@
 """Elementwise absolute error between two arrays."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import utils
 from chainerlite.functions.loss import _difference
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class AbsoluteError(_difference.DifferenceLoss):
@@ -19,7 +27,7 @@ class AbsoluteError(_difference.DifferenceLoss):
         return gy * self._sign
 
 
-def absolute_error(x0, x1):
+def absolute_error(x0: Variable | NdArray, x1: Variable | NdArray) -> Variable:
     """Elementwise absolute error function.
 
     .. math::

@@ -1,5 +1,9 @@
 """BlackOut loss."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import variable
 from chainerlite.functions.array import broadcast
@@ -10,8 +14,14 @@ from chainerlite.functions.math import logarithm_1p
 from chainerlite.functions.math import logsumexp
 from chainerlite.functions.math import sum as sum_mod
 
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
-def black_out(x, t, W, samples, reduce='mean'):
+
+def black_out(
+    x: Variable | NdArray, t, W: Variable | NdArray, samples, reduce='mean'
+) -> Variable:
     """BlackOut loss function (Ji et al., ICLR 2016).
 
     For each example, the target word ``t`` and ``K`` sampled words are

@@ -1,5 +1,9 @@
 """Contrastive loss of pairs of samples."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -8,6 +12,10 @@ from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Contrastive(function_node.FunctionNode):
@@ -81,7 +89,13 @@ class Contrastive(function_node.FunctionNode):
         return tuple(grads)
 
 
-def contrastive(x0, x1, y, margin=1, reduce='mean'):
+def contrastive(
+    x0: Variable | NdArray,
+    x1: Variable | NdArray,
+    y: Variable | NdArray,
+    margin=1,
+    reduce='mean',
+) -> Variable:
     """Contrastive loss of pairs of samples.
 
     A pair is labeled :math:`1` when its samples are similar and :math:`0`

@@ -1,5 +1,9 @@
 """Linear-chain conditional random field: loss and Viterbi decoding."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import variable
 from chainerlite.functions.array import broadcast
@@ -11,6 +15,10 @@ from chainerlite.functions.array import select_item
 from chainerlite.functions.math import logsumexp
 from chainerlite.functions.math import minmax
 from chainerlite.functions.math import sum as sum_mod
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _array(x):
@@ -42,7 +50,7 @@ def _pad_to(x, size):
     return pad.pad(x, ((0, size - x.shape[0]),), 'constant')
 
 
-def crf1d(cost, xs, ys, reduce='mean'):
+def crf1d(cost, xs: typing.Sequence[Variable | NdArray], ys, reduce='mean') -> Variable:
     """Negative log-likelihood of a linear-chain conditional random field.
 
     For a sequence of label scores ``x_1 .. x_T`` and labels ``y_1 ..
@@ -113,7 +121,7 @@ def crf1d(cost, xs, ys, reduce='mean'):
     return loss
 
 
-def argmax_crf1d(cost, xs):
+def argmax_crf1d(cost, xs: typing.Sequence[Variable | NdArray]):
     """Most probable label sequences of a linear-chain CRF (Viterbi).
 
     Args:

@@ -1,11 +1,19 @@
 """Cross-covariance penalty between two sets of features."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.math import matmul
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _center(x):
@@ -66,7 +74,7 @@ class CrossCovariance(function_node.FunctionNode):
         return tuple(grads)
 
 
-def cross_covariance(y, z, reduce='half_squared_sum'):
+def cross_covariance(y: Variable | NdArray, z, reduce='half_squared_sum') -> Variable:
     """Cross-covariance penalty between two sets of features.
 
     For batches :math:`y` of shape ``(N, M)`` and :math:`z` of shape

@@ -1,6 +1,9 @@
 """Connectionist temporal classification loss."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
@@ -9,6 +12,10 @@ from chainerlite import variable
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 # log(0) stand-in: finite, so sums of impossible paths stay free of NaN.
 _LOG_ZERO = -1e30
@@ -150,8 +157,13 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
 
 
 def connectionist_temporal_classification(
-    x, t, blank_symbol, input_length=None, label_length=None, reduce='mean'
-):
+    x: Variable | NdArray,
+    t,
+    blank_symbol,
+    input_length=None,
+    label_length=None,
+    reduce='mean',
+) -> Variable:
     """Connectionist temporal classification (CTC) loss.
 
     The negative log likelihood of the label sequences ``t`` under the

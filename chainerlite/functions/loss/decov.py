@@ -1,5 +1,9 @@
 """DeCov loss: penalizes the covariance between hidden units."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -8,6 +12,10 @@ from chainerlite.functions.array import transpose
 from chainerlite.functions.math import matmul
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class DeCov(function_node.FunctionNode):
@@ -58,7 +66,7 @@ class DeCov(function_node.FunctionNode):
         return (matmul.matmul(centered, gcov) * scale,)
 
 
-def decov(h, reduce='half_squared_sum'):
+def decov(h: Variable | NdArray, reduce='half_squared_sum') -> Variable:
     """DeCov loss of hidden activations.
 
     For a batch :math:`h` of shape ``(N, M)``, let :math:`C` be the

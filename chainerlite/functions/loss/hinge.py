@@ -1,10 +1,18 @@
 """Hinge loss for multi-class classification (one-vs-all)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Hinge(function_node.FunctionNode):
@@ -59,7 +67,9 @@ class Hinge(function_node.FunctionNode):
         return gx, None
 
 
-def hinge(x, t, norm='L1', reduce='mean'):
+def hinge(
+    x: Variable | NdArray, t: Variable | NdArray, norm='L1', reduce='mean'
+) -> Variable:
     """Hinge loss for multi-class classification (one-vs-all).
 
     For a batch of :math:`N` score vectors over :math:`K` classes,

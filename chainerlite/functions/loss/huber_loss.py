@@ -1,11 +1,19 @@
 """Huber loss: squared near zero, linear beyond ``delta``."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class HuberLoss(function_node.FunctionNode):
@@ -61,7 +69,9 @@ class HuberLoss(function_node.FunctionNode):
         return tuple(gx if i == 0 else -gx for i in indexes)
 
 
-def huber_loss(x, t, delta, reduce='sum_along_second_axis'):
+def huber_loss(
+    x: Variable | NdArray, t: Variable | NdArray, delta, reduce='sum_along_second_axis'
+) -> Variable:
     """Huber loss function.
 
     For :math:`d = x - t` it computes, elementwise,

@@ -1,9 +1,17 @@
 """Mean absolute error between two arrays."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.loss import _difference
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class MeanAbsoluteError(_difference.DifferenceLoss):
@@ -24,7 +32,7 @@ class MeanAbsoluteError(_difference.DifferenceLoss):
         )
 
 
-def mean_absolute_error(x0, x1):
+def mean_absolute_error(x0: Variable | NdArray, x1: Variable | NdArray) -> Variable:
     """Mean absolute error function.
 
     It computes the mean of the absolute differences of two arrays of the

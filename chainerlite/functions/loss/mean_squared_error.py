@@ -1,8 +1,16 @@
 """Mean squared error between two arrays."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.loss import _difference
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class MeanSquaredError(_difference.DifferenceLoss):
@@ -20,7 +28,7 @@ class MeanSquaredError(_difference.DifferenceLoss):
         return broadcast.broadcast_to(gy, x0.shape) * (x0 - x1) * (2.0 / x0.size)
 
 
-def mean_squared_error(x0, x1):
+def mean_squared_error(x0: Variable | NdArray, x1: Variable | NdArray) -> Variable:
     """Mean squared error function.
 
     It computes the mean of the squared differences of two arrays of the

@@ -1,6 +1,9 @@
 """Negative sampling loss (word2vec style)."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
@@ -11,6 +14,10 @@ from chainerlite.functions.array import reshape
 from chainerlite.functions.loss import _logistic
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 _IGNORE_LABEL = -1
 
@@ -99,7 +106,13 @@ class NegativeSampling(function_node.FunctionNode):
 
 
 def negative_sampling(
-    x, t, W, sampler, sample_size, reduce='sum', return_samples=False
+    x: Variable | NdArray,
+    t: Variable | NdArray,
+    W: Variable | NdArray,
+    sampler,
+    sample_size,
+    reduce='sum',
+    return_samples=False,
 ):
     """Negative sampling loss function.
 

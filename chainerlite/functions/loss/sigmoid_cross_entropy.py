@@ -1,11 +1,19 @@
 """Cross entropy of sigmoid activations and binary labels."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.loss import _logistic
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 _IGNORE_LABEL = -1
 
@@ -54,7 +62,9 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         return gx, None
 
 
-def sigmoid_cross_entropy(x, t, normalize=True, reduce='mean'):
+def sigmoid_cross_entropy(
+    x: Variable | NdArray, t: Variable | NdArray, normalize=True, reduce='mean'
+) -> Variable:
     """Cross entropy loss of pre-sigmoid activations and binary labels.
 
     Each element of ``x`` is the logit of the probability that the matching

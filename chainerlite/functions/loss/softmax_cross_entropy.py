@@ -1,5 +1,9 @@
 """Cross entropy of softmax activations and labels (or soft targets)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -12,6 +16,10 @@ from chainerlite.functions.loss import _kernels
 from chainerlite.functions.math import exponential
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _check_class_weight(class_weight):
@@ -276,8 +284,8 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
 
 
 def softmax_cross_entropy(
-    x,
-    t,
+    x: Variable | NdArray,
+    t: Variable | NdArray,
     normalize=True,
     cache_score=True,
     class_weight=None,
@@ -285,7 +293,7 @@ def softmax_cross_entropy(
     reduce='mean',
     enable_double_backprop=False,
     soft_target_loss='cross-entropy',
-):
+) -> Variable:
     """Cross entropy loss of pre-softmax activations.
 
     The softmax is taken along the second axis of ``x``; for a label

@@ -1,7 +1,15 @@
 """Elementwise squared error between two arrays."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import utils
 from chainerlite.functions.loss import _difference
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class SquaredError(_difference.DifferenceLoss):
@@ -18,7 +26,7 @@ class SquaredError(_difference.DifferenceLoss):
         return gy * (x0 - x1) * 2.0
 
 
-def squared_error(x0, x1):
+def squared_error(x0: Variable | NdArray, x1: Variable | NdArray) -> Variable:
     """Elementwise squared error function.
 
     .. math::

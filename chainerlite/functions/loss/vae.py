@@ -1,6 +1,9 @@
 """Losses of variational auto-encoders: KL divergence and likelihoods."""
 
+from __future__ import annotations
+
 import math
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
@@ -9,6 +12,10 @@ from chainerlite.functions.loss import _logistic
 from chainerlite.functions.math import exponential
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _check_reduce(reduce):
@@ -61,7 +68,9 @@ class GaussianKLDivergence(function_node.FunctionNode):
         return tuple(grads)
 
 
-def gaussian_kl_divergence(mean, ln_var, reduce='sum'):
+def gaussian_kl_divergence(
+    mean: Variable | NdArray, ln_var: Variable | NdArray, reduce='sum'
+) -> Variable:
     """KL divergence of Gaussian variables from the standard Gaussian.
 
     For a Gaussian :math:`N(\\mu, S)` with a diagonal covariance
@@ -125,7 +134,9 @@ class BernoulliNLL(function_node.FunctionNode):
         return tuple(grads)
 
 
-def bernoulli_nll(x, y, reduce='sum'):
+def bernoulli_nll(
+    x: Variable | NdArray, y: Variable | NdArray, reduce='sum'
+) -> Variable:
     """Negative log-likelihood of a Bernoulli distribution.
 
     With :math:`p = \\sigma(y)`, the logistic sigmoid of ``y``, it computes
@@ -197,7 +208,12 @@ class GaussianNLL(function_node.FunctionNode):
         return tuple(grads)
 
 
-def gaussian_nll(x, mean, ln_var, reduce='sum'):
+def gaussian_nll(
+    x: Variable | NdArray,
+    mean: Variable | NdArray,
+    ln_var: Variable | NdArray,
+    reduce='sum',
+) -> Variable:
     """Negative log-likelihood of a Gaussian with a diagonal covariance.
 
     For a Gaussian :math:`N(\\mu, S)` with :math:`S_{ii} = \\sigma_i^2`,

@@ -1,9 +1,17 @@
 """Elementwise absolute value."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.math import basic_math
 
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
-def absolute(x):
+
+def absolute(x: Variable | NdArray) -> Variable:
     """Elementwise absolute value function.
 
     .. math::

@@ -1,6 +1,14 @@
 """Elementwise inverse hyperbolic tangent."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.math import _unary
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Arctanh(_unary.UnaryFloat):
@@ -17,7 +25,7 @@ class Arctanh(_unary.UnaryFloat):
         return (gy / (1.0 - x * x),)
 
 
-def arctanh(x):
+def arctanh(x: Variable | NdArray) -> Variable:
     """Elementwise inverse hyperbolic tangent function.
 
     .. math::

@@ -1,6 +1,9 @@
 """Mean and weighted average of array elements over given axes."""
 
+from __future__ import annotations
+
 import chainerlite
+import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -8,6 +11,10 @@ from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Mean(function_node.FunctionNode):
@@ -43,7 +50,7 @@ class Mean(function_node.FunctionNode):
         return (gx * self._scale,)
 
 
-def mean(x, axis=None, keepdims=False):
+def mean(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:
     """Arithmetic mean of array elements over given axes.
 
     Args:
@@ -103,7 +110,7 @@ def _check_weights(x, weights, axis):
         )
 
 
-def average(x, axis=None, weights=None, keepdims=False):
+def average(x: Variable | NdArray, axis=None, weights=None, keepdims=False) -> Variable:
     """Weighted average of array elements over given axes.
 
     .. math::

@@ -4,6 +4,10 @@ The node classes are compiled in the core (``chainerlite._core.ops_math``);
 the functions below are the ``F.*`` spellings of the operators.
 """
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite._core import (  # NOQA
     Absolute,
     Add,
@@ -20,6 +24,9 @@ from chainerlite._core import (  # NOQA
     SubFromConstant,
 )
 from chainerlite.variable import Variable, as_variable
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
 
 
 def _lhs(a, b, name):
@@ -56,34 +63,34 @@ def add(*xs):
     return y
 
 
-def sub(a, b):
+def sub(a: Variable | NdArray | float, b: Variable | NdArray | float):
     """Element-wise difference ``a - b`` (a scalar may be either operand)."""
     if not isinstance(a, Variable) and isinstance(b, Variable):
         return a - b
     return _lhs(a, b, 'sub') - b
 
 
-def mul(a, b):
+def mul(a: Variable | NdArray | float, b: Variable | NdArray | float) -> Variable:
     """Element-wise product ``a * b`` (a scalar may be either operand)."""
     if not isinstance(a, Variable) and isinstance(b, Variable):
         return b * a
     return _lhs(a, b, 'mul') * b
 
 
-def div(a, b):
+def div(a: Variable | NdArray | float, b: Variable | NdArray | float):
     """Element-wise quotient ``a / b`` (a scalar may be either operand)."""
     if not isinstance(a, Variable) and isinstance(b, Variable):
         return a / b
     return _lhs(a, b, 'div') / b
 
 
-def pow(a, b):
+def pow(a: Variable | NdArray | float, b: Variable | NdArray | float):
     """Element-wise power ``a ** b`` (a scalar may be either operand)."""
     if not isinstance(a, Variable) and isinstance(b, Variable):
         return a**b
     return _lhs(a, b, 'pow') ** b
 
 
-def neg(x):
+def neg(x: Variable | NdArray) -> Variable:
     """Element-wise negation ``-x``."""
     return -as_variable(x)

@@ -1,11 +1,19 @@
 """Squared L2 norm of each example of a minibatch."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class BatchL2NormSquared(function_node.FunctionNode):
@@ -29,7 +37,7 @@ class BatchL2NormSquared(function_node.FunctionNode):
         return (broadcast.broadcast_to(gy, x.shape) * x * 2.0,)
 
 
-def batch_l2_norm_squared(x):
+def batch_l2_norm_squared(x: Variable | NdArray) -> Variable:
     """Squared L2 norm of each example of a minibatch.
 
     .. math::

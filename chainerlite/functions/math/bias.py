@@ -1,9 +1,17 @@
 """Elementwise sum with a variable broadcast along given axes."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.math import _axis_broadcast
 
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
-def bias(x, y, axis=1):
+
+def bias(x: Variable | NdArray, y: Variable | NdArray, axis=1) -> Variable:
     """Elementwise summation with broadcasting.
 
     ``y`` is added to ``x`` after being broadcast to the shape of ``x``: the

@@ -1,9 +1,17 @@
 """Elementwise ceiling (not differentiable)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.math import _detached
 
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
-def ceil(x):
+
+def ceil(x: Variable | NdArray) -> Variable:
     """Elementwise ceiling function.
 
     .. math::

@@ -1,6 +1,9 @@
 """Cholesky decomposition of a symmetric positive definite matrix."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
@@ -8,6 +11,10 @@ from chainerlite import utils
 from chainerlite.functions.math import inv
 from chainerlite.functions.math import matmul
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Cholesky(function_node.FunctionNode):
@@ -53,7 +60,7 @@ class Cholesky(function_node.FunctionNode):
         return ((s + inv.matrix_transpose(s)) * 0.5,)
 
 
-def cholesky(a):
+def cholesky(a: Variable | NdArray) -> Variable:
     """Cholesky decomposition.
 
     Finds the lower triangular matrix :math:`L` with :math:`A = L L^T` for a

@@ -1,9 +1,17 @@
 """Clipping of the elements of a variable to an interval."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Clip(function_node.FunctionNode):
@@ -47,7 +55,7 @@ class Clip(function_node.FunctionNode):
         return (gy * utils.force_array(inside, gy.dtype),)
 
 
-def clip(x, x_min, x_max):
+def clip(x: Variable | NdArray, x_min, x_max) -> Variable:
     """Clips (limits) the elements of a variable.
 
     Elements below ``x_min`` become ``x_min`` and elements above ``x_max``

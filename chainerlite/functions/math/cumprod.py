@@ -1,11 +1,19 @@
 """Cumulative product of array elements along an axis."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import utils
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import separate
 from chainerlite.functions.array import stack
 from chainerlite.functions.math import cumsum
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Cumprod(cumsum.AlongAxis):
@@ -50,7 +58,7 @@ class Cumprod(cumsum.AlongAxis):
         return (reshape.reshape(gx, in_shape),)
 
 
-def cumprod(x, axis=None):
+def cumprod(x: Variable | NdArray, axis=None) -> Variable:
     """Cumulative product of array elements along an axis.
 
     Args:

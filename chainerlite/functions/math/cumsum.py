@@ -1,10 +1,18 @@
 """Cumulative sum of array elements along an axis."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import reshape
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class AlongAxis(function_node.FunctionNode):
@@ -67,7 +75,7 @@ class Cumsum(AlongAxis):
         return (reshape.reshape(gx, self._in_shape),)
 
 
-def cumsum(x, axis=None):
+def cumsum(x: Variable | NdArray, axis=None) -> Variable:
     """Cumulative sum of array elements along an axis.
 
     Args:

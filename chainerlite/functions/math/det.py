@@ -1,12 +1,19 @@
 """Determinant of a square matrix and of a batch of square matrices."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import inv
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class _DeterminantBase(inv.SquareMatrices):
@@ -43,7 +50,7 @@ class BatchDet(_DeterminantBase):
     _ndim = 3
 
 
-def det(a):
+def det(a: Variable | NdArray) -> Variable:
     """Computes the determinant of a square matrix.
 
     Args:
@@ -67,7 +74,7 @@ def det(a):
     return Det().apply((a,))[0]
 
 
-def batch_det(a):
+def batch_det(a: Variable | NdArray) -> Variable:
     """Computes the determinants of a batch of square matrices.
 
     Args:

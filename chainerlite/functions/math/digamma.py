@@ -1,8 +1,16 @@
 """Digamma function, the derivative of log-gamma."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite.functions.math import _special
 from chainerlite.functions.math import polygamma
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class DiGamma(_special.UnarySpecial):
@@ -17,7 +25,7 @@ class DiGamma(_special.UnarySpecial):
         return (gy * polygamma.polygamma(one, x),)
 
 
-def digamma(x):
+def digamma(x: Variable | NdArray) -> Variable:
     """Elementwise digamma :math:`\\psi(x) = \\frac{d}{dx}\\log\\Gamma(x)`
     (needs SciPy on the CPU).
 

@@ -1,6 +1,9 @@
 """Elementwise Gauss error function."""
 
+from __future__ import annotations
+
 import math
+import typing
 
 import numpy
 
@@ -9,6 +12,10 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.math import exponential
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 # NumPy has no erf ufunc; the standard library's is exact to double
 # precision, so it is applied element by element in float64.
@@ -42,7 +49,7 @@ class Erf(function_node.FunctionNode):
         return (gy * exponential.exp(-(x * x)) * (2.0 / math.sqrt(math.pi)),)
 
 
-def erf(x):
+def erf(x: Variable | NdArray) -> Variable:
     """Elementwise error function.
 
     .. math::

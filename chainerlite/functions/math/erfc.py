@@ -1,11 +1,18 @@
 """Elementwise complementary error function."""
 
+from __future__ import annotations
+
 import math
+import typing
 
 import numpy
 
 from chainerlite.functions.math import _unary
 from chainerlite.functions.math import exponential
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 # The standard library's erfc keeps its relative accuracy in the far tail,
 # where 1 - erf(x) would cancel to zero.
@@ -35,7 +42,7 @@ class Erfc(_unary.UnaryFloat):
         return (gy * exponential.exp(-(x * x)) * (-2.0 / math.sqrt(math.pi)),)
 
 
-def erfc(x):
+def erfc(x: Variable | NdArray) -> Variable:
     """Elementwise complementary error function.
 
     .. math::

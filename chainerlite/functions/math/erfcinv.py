@@ -1,6 +1,14 @@
 """Elementwise inverse complementary error function."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.math import erfinv
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class ErfcInv(erfinv.ErfInv):
@@ -11,7 +19,7 @@ class ErfcInv(erfinv.ErfInv):
     sign = -1.0
 
 
-def erfcinv(x):
+def erfcinv(x: Variable | NdArray) -> Variable:
     """Elementwise inverse function of the complementary error function.
 
     .. math::

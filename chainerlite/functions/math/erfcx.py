@@ -1,8 +1,15 @@
 """Elementwise scaled complementary error function."""
 
+from __future__ import annotations
+
 import math
+import typing
 
 from chainerlite.functions.math import _special
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Erfcx(_special.UnarySpecialOfOutput):
@@ -18,7 +25,7 @@ class Erfcx(_special.UnarySpecialOfOutput):
         return (gy * (2.0 * x * y - 2.0 / math.sqrt(math.pi)),)
 
 
-def erfcx(x):
+def erfcx(x: Variable | NdArray) -> Variable:
     """Elementwise scaled complementary error function.
 
     .. math::

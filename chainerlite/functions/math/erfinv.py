@@ -1,9 +1,16 @@
 """Elementwise inverse error function."""
 
+from __future__ import annotations
+
 import math
+import typing
 
 from chainerlite.functions.math import _special
 from chainerlite.functions.math import exponential
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class ErfInv(_special.UnarySpecialOfOutput):
@@ -20,7 +27,7 @@ class ErfInv(_special.UnarySpecialOfOutput):
         return (gy * exponential.exp(y * y) * (self.sign * math.sqrt(math.pi) / 2.0),)
 
 
-def erfinv(x):
+def erfinv(x: Variable | NdArray) -> Variable:
     """Elementwise inverse function of the error function.
 
     .. math::

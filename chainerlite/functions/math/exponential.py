@@ -1,12 +1,19 @@
 """Elementwise exponential and logarithms (natural, base 2, base 10)."""
 
+from __future__ import annotations
+
 import math
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite._core import ops_math
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _check_float_input(in_types):
@@ -36,7 +43,7 @@ class Exp(function_node.FunctionNode):
         return (grad_outputs[0] * y,)
 
 
-def exp(x):
+def exp(x: Variable | NdArray) -> Variable:
     """Elementwise exponential function.
 
     .. math::
@@ -98,7 +105,7 @@ class Log(_Logarithm):
     """Elementwise natural logarithm function."""
 
 
-def log(x):
+def log(x: Variable | NdArray) -> Variable:
     """Elementwise natural logarithm function.
 
     .. math::
@@ -129,7 +136,7 @@ class Log2(_Logarithm):
     scale = 1.0 / math.log(2.0)
 
 
-def log2(x):
+def log2(x: Variable | NdArray) -> Variable:
     """Elementwise base-2 logarithm function.
 
     .. math::
@@ -160,7 +167,7 @@ class Log10(_Logarithm):
     scale = 1.0 / math.log(10.0)
 
 
-def log10(x):
+def log10(x: Variable | NdArray) -> Variable:
     """Elementwise base-10 logarithm function.
 
     .. math::

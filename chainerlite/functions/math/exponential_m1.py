@@ -1,9 +1,17 @@
 """Elementwise exponential minus one."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Expm1(function_node.FunctionNode):
@@ -29,7 +37,7 @@ class Expm1(function_node.FunctionNode):
         return (grad_outputs[0] * (y + 1.0),)
 
 
-def expm1(x):
+def expm1(x: Variable | NdArray) -> Variable:
     """Elementwise exponential minus one.
 
     It is accurate for ``x`` close to zero, where ``exp(x) - 1`` loses

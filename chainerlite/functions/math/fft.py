@@ -1,8 +1,16 @@
 """One-dimensional discrete Fourier transform of (real, imag) pairs."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class FFT(function_node.FunctionNode):
@@ -60,7 +68,7 @@ def _transform(x, method):
     return FFT(method).apply(x)
 
 
-def fft(x):
+def fft(x: Variable | NdArray):
     """One-dimensional discrete Fourier transform along the last axis.
 
     A complex array is given as its real and imaginary parts. With
@@ -89,7 +97,7 @@ def fft(x):
     return _transform(x, 'fft')
 
 
-def ifft(x):
+def ifft(x: Variable | NdArray):
     """One-dimensional inverse discrete Fourier transform along the last axis.
 
     .. math::

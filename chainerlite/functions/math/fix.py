@@ -1,9 +1,17 @@
 """Elementwise rounding toward zero (not differentiable)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.math import _detached
 
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
-def fix(x):
+
+def fix(x: Variable | NdArray) -> Variable:
     """Rounds each element toward zero.
 
     .. math::

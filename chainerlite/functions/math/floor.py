@@ -1,9 +1,17 @@
 """Elementwise floor (not differentiable)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.math import _detached
 
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
-def floor(x):
+
+def floor(x: Variable | NdArray) -> Variable:
     """Elementwise floor function.
 
     .. math::

@@ -1,10 +1,18 @@
 """Elementwise remainder of a division, with the sign of the dividend."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import sum_to as sum_to_module
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Fmod(function_node.FunctionNode):
@@ -42,7 +50,7 @@ class Fmod(function_node.FunctionNode):
         )
 
 
-def fmod(x, divisor):
+def fmod(x: Variable | NdArray, divisor) -> Variable:
     """Elementwise mod function.
 
     It computes the remainder of ``x / divisor`` with the sign of ``x``, as

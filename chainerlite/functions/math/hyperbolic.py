@@ -1,9 +1,17 @@
 """Elementwise hyperbolic sine and cosine."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Sinh(function_node.FunctionNode):
@@ -52,7 +60,7 @@ class Cosh(function_node.FunctionNode):
         return (grad_outputs[0] * sinh(x),)
 
 
-def sinh(x):
+def sinh(x: Variable | NdArray) -> Variable:
     """Elementwise hyperbolic sine function.
 
     .. math::
@@ -76,7 +84,7 @@ def sinh(x):
     return Sinh().apply((x,))[0]
 
 
-def cosh(x):
+def cosh(x: Variable | NdArray) -> Variable:
     """Elementwise hyperbolic cosine function.
 
     .. math::

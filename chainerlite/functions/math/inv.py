@@ -1,6 +1,9 @@
 """Inverse of a square matrix and of a batch of square matrices."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import configuration
@@ -9,6 +12,10 @@ from chainerlite import utils
 from chainerlite.functions.array import transpose
 from chainerlite.functions.math import matmul
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _invert(x, name):
@@ -81,7 +88,7 @@ class BatchInv(_InverseBase):
     _name = 'batch_inv'
 
 
-def inv(a):
+def inv(a: Variable | NdArray) -> Variable:
     """Computes the inverse of a square matrix.
 
     Args:
@@ -107,7 +114,7 @@ def inv(a):
     return Inv().apply((a,))[0]
 
 
-def batch_inv(a):
+def batch_inv(a: Variable | NdArray) -> Variable:
     """Computes the inverses of a batch of square matrices.
 
     Args:

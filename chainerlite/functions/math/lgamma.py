@@ -1,7 +1,15 @@
 """Logarithm of the absolute value of the gamma function."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.math import _special
 from chainerlite.functions.math import digamma
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class LGamma(_special.UnarySpecial):
@@ -14,7 +22,7 @@ class LGamma(_special.UnarySpecial):
         return (gy * digamma.digamma(x),)
 
 
-def lgamma(x):
+def lgamma(x: Variable | NdArray) -> Variable:
     """Elementwise :math:`\\log |\\Gamma(x)|` (needs SciPy on the CPU).
 
     Args:

@@ -1,8 +1,16 @@
 """Elementwise linear interpolation between two variables."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class LinearInterpolate(function_node.FunctionNode):
@@ -31,7 +39,7 @@ class LinearInterpolate(function_node.FunctionNode):
         return g * (x - y), gx, g - gx
 
 
-def linear_interpolate(p, x, y):
+def linear_interpolate(p, x: Variable | NdArray, y: Variable | NdArray) -> Variable:
     """Elementwise linear-interpolation function.
 
     .. math::

@@ -1,9 +1,16 @@
 """Elementwise logarithm of the standard normal CDF."""
 
+from __future__ import annotations
+
 import math
+import typing
 
 from chainerlite.functions.math import _special
 from chainerlite.functions.math import erfcx as erfcx_module
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class LogNdtr(_special.UnarySpecial):
@@ -24,7 +31,7 @@ class LogNdtr(_special.UnarySpecial):
         )
 
 
-def log_ndtr(x):
+def log_ndtr(x: Variable | NdArray) -> Variable:
     """Elementwise logarithm of the cumulative distribution function of the
     standard normal.
 

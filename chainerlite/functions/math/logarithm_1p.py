@@ -1,9 +1,17 @@
 """Elementwise natural logarithm of one plus the input."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Log1p(function_node.FunctionNode):
@@ -29,7 +37,7 @@ class Log1p(function_node.FunctionNode):
         return (grad_outputs[0] / (x + 1.0),)
 
 
-def log1p(x):
+def log1p(x: Variable | NdArray) -> Variable:
     """Elementwise natural logarithm of one plus the input.
 
     It is accurate for ``x`` close to zero, where ``log(1 + x)`` loses digits.

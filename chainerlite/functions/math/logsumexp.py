@@ -1,5 +1,9 @@
 """Logarithm of the sum of exponentials over given axes."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -7,6 +11,10 @@ from chainerlite.functions.array import broadcast
 from chainerlite.functions.math import exponential
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class LogSumExp(function_node.FunctionNode):
@@ -44,7 +52,7 @@ class LogSumExp(function_node.FunctionNode):
         return (gy * e / broadcast.broadcast_to(total, x.shape),)
 
 
-def logsumexp(x, axis=None):
+def logsumexp(x: Variable | NdArray, axis=None) -> Variable:
     """Logarithm of the sum of exponentials of array elements.
 
     .. math::

@@ -1,6 +1,9 @@
 """Matrix product of two (stacks of) matrices."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
@@ -8,6 +11,10 @@ from chainerlite import utils
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import sum_to
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _matrix_shape_of_output(y_shape, a_ndim, b_ndim):
@@ -90,7 +97,9 @@ class MatMul(function_node.FunctionNode):
         return tuple(grads)
 
 
-def matmul(a, b, transa=False, transb=False):
+def matmul(
+    a: Variable | NdArray, b: Variable | NdArray, transa=False, transb=False
+) -> Variable:
     """Computes the matrix product of two arrays.
 
     Two 1-D arrays give their inner product; 2-D arrays give the matrix

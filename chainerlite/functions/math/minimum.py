@@ -1,8 +1,15 @@
 """Elementwise minimum of two variables."""
 
+from __future__ import annotations
+
 import operator
+import typing
 
 from chainerlite.functions.math import _elementwise_compare
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Minimum(_elementwise_compare.ElementwiseCompare):
@@ -13,7 +20,7 @@ class Minimum(_elementwise_compare.ElementwiseCompare):
     _x1_wins = staticmethod(operator.le)
 
 
-def minimum(x1, x2):
+def minimum(x1: Variable | NdArray, x2: Variable | NdArray) -> Variable:
     """Elementwise minimum of input variables.
 
     Where ``x1`` and ``x2`` are equal, the gradient goes to ``x1``.

@@ -1,12 +1,19 @@
 """Maximum and minimum of array elements, and their indices."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class SelectorBase(function_node.FunctionNode):
@@ -105,7 +112,7 @@ class ArgMin(IndexSelectorBase):
         return xp.argmin(x, axis=self.axis)
 
 
-def max(x, axis=None, keepdims=False):
+def max(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:
     """Maximum of array elements over given axes.
 
     Where several elements are equal to the maximum, each of them receives
@@ -136,7 +143,7 @@ def max(x, axis=None, keepdims=False):
     return Max(axis, keepdims).apply((x,))[0]
 
 
-def min(x, axis=None, keepdims=False):
+def min(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:
     """Minimum of array elements over given axes.
 
     Where several elements are equal to the minimum, each of them receives
@@ -165,7 +172,7 @@ def min(x, axis=None, keepdims=False):
     return Min(axis, keepdims).apply((x,))[0]
 
 
-def argmax(x, axis=None):
+def argmax(x: Variable | NdArray, axis=None) -> Variable:
     """Index of the maximum of array elements over an axis.
 
     Args:
@@ -192,7 +199,7 @@ def argmax(x, axis=None):
     return ArgMax(axis).apply((x,))[0]
 
 
-def argmin(x, axis=None):
+def argmin(x: Variable | NdArray, axis=None) -> Variable:
     """Index of the minimum of array elements over an axis.
 
     Args:

@@ -1,10 +1,17 @@
 """Elementwise cumulative distribution function of the standard normal."""
 
+from __future__ import annotations
+
 import math
+import typing
 
 from chainerlite.functions.math import _unary
 from chainerlite.functions.math import erfc
 from chainerlite.functions.math import exponential
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Ndtr(_unary.UnaryFloat):
@@ -23,7 +30,7 @@ class Ndtr(_unary.UnaryFloat):
         return (gy * exponential.exp(-0.5 * x * x) * (1.0 / math.sqrt(2.0 * math.pi)),)
 
 
-def ndtr(x):
+def ndtr(x: Variable | NdArray) -> Variable:
     """Elementwise cumulative distribution function of the standard normal.
 
     .. math::

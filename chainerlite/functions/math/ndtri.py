@@ -1,9 +1,16 @@
 """Elementwise inverse of the standard normal CDF."""
 
+from __future__ import annotations
+
 import math
+import typing
 
 from chainerlite.functions.math import _special
 from chainerlite.functions.math import exponential
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Ndtri(_special.UnarySpecialOfOutput):
@@ -19,7 +26,7 @@ class Ndtri(_special.UnarySpecialOfOutput):
         return (gy * exponential.exp(0.5 * y * y) * math.sqrt(2.0 * math.pi),)
 
 
-def ndtri(x):
+def ndtri(x: Variable | NdArray) -> Variable:
     """Elementwise inverse of the cumulative distribution function of the
     standard normal (its quantile function).
 

@@ -1,9 +1,17 @@
 """Polygamma function (needs SciPy)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.math import _scipy_special
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class PolyGamma(function_node.FunctionNode):
@@ -34,7 +42,7 @@ class PolyGamma(function_node.FunctionNode):
         return None, gy * polygamma(n + 1, x)
 
 
-def polygamma(n, x):
+def polygamma(n, x: Variable | NdArray) -> Variable:
     """Polygamma function: the ``n``-th derivative of the digamma function.
 
     .. math::

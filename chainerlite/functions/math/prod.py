@@ -1,6 +1,9 @@
 """Product of array elements over given axes."""
 
+from __future__ import annotations
+
 import math
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
@@ -10,6 +13,10 @@ from chainerlite.functions.array import reshape
 from chainerlite.functions.array import transpose
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Prod(function_node.FunctionNode):
@@ -115,7 +122,7 @@ class ProductOfOthers(function_node.FunctionNode):
         return (sum_mod.sum(others * g * off_diagonal, axis=axis + 1),)
 
 
-def prod(x, axis=None, keepdims=False):
+def prod(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:
     """Product of array elements over given axes.
 
     Zeros in ``x`` are handled exactly: the gradient of an element is the

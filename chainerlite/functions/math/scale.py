@@ -1,9 +1,17 @@
 """Elementwise product with a variable broadcast along given axes."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.math import _axis_broadcast
 
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
-def scale(x, y, axis=1):
+
+def scale(x: Variable | NdArray, y: Variable | NdArray, axis=1) -> Variable:
     """Elementwise product with broadcasting.
 
     ``x`` is multiplied by ``y`` after ``y`` is broadcast to the shape of

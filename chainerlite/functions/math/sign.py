@@ -1,9 +1,17 @@
 """Elementwise sign (not differentiable)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.math import _detached
 
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
-def sign(x):
+
+def sign(x: Variable | NdArray) -> Variable:
     """Elementwise sign function.
 
     .. math::

@@ -1,6 +1,9 @@
 """Product of a sparse (COO) matrix and a dense matrix."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import function_node
@@ -11,6 +14,9 @@ from chainerlite.functions.array import swapaxes
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import sparse
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.variable import Variable
 
 
 def _last_two_swapped(x, swap):
@@ -124,7 +130,7 @@ class CooMatMul(function_node.FunctionNode):
         return tuple(grads)
 
 
-def sparse_matmul(a, b, transa=False, transb=False):
+def sparse_matmul(a, b, transa=False, transb=False) -> Variable:
     """Computes the product of a sparse and a dense matrix.
 
     One of ``a`` and ``b`` is a :class:`chainerlite.utils.CooMatrix` (made

@@ -1,9 +1,17 @@
 """Elementwise square root and reciprocal square root."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Sqrt(function_node.FunctionNode):
@@ -29,7 +37,7 @@ class Sqrt(function_node.FunctionNode):
         return (grad_outputs[0] / (y * 2.0),)
 
 
-def sqrt(x):
+def sqrt(x: Variable | NdArray) -> Variable:
     """Elementwise square root function.
 
     .. math::
@@ -55,7 +63,7 @@ def sqrt(x):
     return Sqrt().apply((x,))[0]
 
 
-def rsqrt(x):
+def rsqrt(x: Variable | NdArray) -> Variable:
     """Elementwise reciprocal square root function.
 
     .. math::

@@ -1,9 +1,17 @@
 """Elementwise square."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Square(function_node.FunctionNode):
@@ -29,7 +37,7 @@ class Square(function_node.FunctionNode):
         return (grad_outputs[0] * x * 2.0,)
 
 
-def square(x):
+def square(x: Variable | NdArray) -> Variable:
     """Elementwise square function.
 
     .. math::

@@ -1,9 +1,17 @@
 """Elementwise squared difference of two variables."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class SquaredDifference(function_node.FunctionNode):
@@ -29,7 +37,7 @@ class SquaredDifference(function_node.FunctionNode):
         return gx1, -gx1
 
 
-def squared_difference(x1, x2):
+def squared_difference(x1: Variable | NdArray, x2: Variable | NdArray) -> Variable:
     """Squared difference of input variables.
 
     .. math::

@@ -1,11 +1,19 @@
 """Sum of array elements over given axes."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _normalize_axis(axis):
@@ -83,7 +91,7 @@ class Sum(function_node.FunctionNode):
         return (gx,)
 
 
-def sum(x, axis=None, keepdims=False):
+def sum(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:
     """Sum of array elements over given axes.
 
     Args:

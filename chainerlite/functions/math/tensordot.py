@@ -1,6 +1,14 @@
 """Tensor dot product of two arrays along given axes."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.math import einsum
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class TensorDot(einsum.EinSum):
@@ -74,7 +82,7 @@ def _normalize(axes, ndim, name):
     return axes
 
 
-def tensordot(a, b, axes=2):
+def tensordot(a: Variable | NdArray, b: Variable | NdArray, axes=2) -> Variable:
     """Tensor dot product of two arrays along given axes.
 
     The paired axes of ``a`` and ``b`` are multiplied and summed over, as if

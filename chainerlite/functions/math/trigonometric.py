@@ -1,10 +1,18 @@
 """Elementwise trigonometric functions and their inverses."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import sum_to as sum_to_module
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class _UnaryTrigonometric(function_node.FunctionNode):
@@ -117,7 +125,7 @@ class Arctan2(function_node.FunctionNode):
         return gx1, gx2
 
 
-def sin(x):
+def sin(x: Variable | NdArray) -> Variable:
     """Elementwise sine function.
 
     .. math::
@@ -141,7 +149,7 @@ def sin(x):
     return Sin().apply((x,))[0]
 
 
-def cos(x):
+def cos(x: Variable | NdArray) -> Variable:
     """Elementwise cosine function.
 
     .. math::
@@ -165,7 +173,7 @@ def cos(x):
     return Cos().apply((x,))[0]
 
 
-def tan(x):
+def tan(x: Variable | NdArray) -> Variable:
     """Elementwise tangent function.
 
     .. math::
@@ -189,7 +197,7 @@ def tan(x):
     return Tan().apply((x,))[0]
 
 
-def arcsin(x):
+def arcsin(x: Variable | NdArray) -> Variable:
     """Elementwise inverse sine function.
 
     .. math::
@@ -214,7 +222,7 @@ def arcsin(x):
     return Arcsin().apply((x,))[0]
 
 
-def arccos(x):
+def arccos(x: Variable | NdArray) -> Variable:
     """Elementwise inverse cosine function.
 
     .. math::
@@ -239,7 +247,7 @@ def arccos(x):
     return Arccos().apply((x,))[0]
 
 
-def arctan(x):
+def arctan(x: Variable | NdArray) -> Variable:
     """Elementwise inverse tangent function.
 
     .. math::
@@ -264,7 +272,7 @@ def arctan(x):
     return Arctan().apply((x,))[0]
 
 
-def arctan2(x1, x2):
+def arctan2(x1: Variable | NdArray, x2: Variable | NdArray) -> Variable:
     """Elementwise arctangent function with two arguments.
 
     It gives the angle of the point ``(x2, x1)``, in the quadrant given by

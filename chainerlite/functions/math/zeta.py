@@ -1,9 +1,17 @@
 """Hurwitz zeta function (needs SciPy)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.math import _scipy_special
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Zeta(function_node.FunctionNode):
@@ -34,7 +42,7 @@ class Zeta(function_node.FunctionNode):
         return (gy * (-self.x) * zeta(self.x + 1, q),)
 
 
-def zeta(x, q):
+def zeta(x: Variable | NdArray, q) -> Variable:
     """Hurwitz zeta function.
 
     .. math::

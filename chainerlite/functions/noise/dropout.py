@@ -1,6 +1,9 @@
 """Dropout: drops elements at random during training."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import backend
 from chainerlite import configuration
@@ -11,6 +14,10 @@ from chainerlite.backends import cuda
 from chainerlite.functions.noise import _kernels
 from chainerlite.functions.noise import _random
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Dropout(function_node.FunctionNode):
@@ -60,7 +67,7 @@ class Dropout(function_node.FunctionNode):
         return (grad_outputs[0] * self._scale,)
 
 
-def dropout(x, ratio=0.5, *, mask=None, return_mask=False):
+def dropout(x: Variable | NdArray, ratio=0.5, *, mask=None, return_mask=False):
     """Drops elements of the input at random and scales the rest.
 
     In training mode (``chainerlite.config.train`` is ``True``), each

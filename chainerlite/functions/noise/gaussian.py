@@ -1,11 +1,19 @@
 """Sampling from a Gaussian with the reparameterization trick."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.math import exponential
 from chainerlite.functions.noise import _random
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Gaussian(function_node.FunctionNode):
@@ -52,7 +60,9 @@ class Gaussian(function_node.FunctionNode):
         return tuple(grads)
 
 
-def gaussian(mean, ln_var, *, eps=None, return_eps=False):
+def gaussian(
+    mean: Variable | NdArray, ln_var: Variable | NdArray, *, eps=None, return_eps=False
+):
     """Draws a sample from a Gaussian distribution, differentiably.
 
     It returns :math:`\\mu + \\exp(\\frac{1}{2} \\log \\sigma^2)\\,\\epsilon`

@@ -1,5 +1,9 @@
 """Simplified DropConnect: a linear layer with randomly dropped weights."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -10,6 +14,10 @@ from chainerlite.functions.math import einsum
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.functions.noise import _random
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _cast(x, dtype):
@@ -115,8 +123,14 @@ class SimplifiedDropconnect(function_node.FunctionNode):
 
 
 def simplified_dropconnect(
-    x, W, b=None, ratio=0.5, train=True, mask=None, use_batchwise_mask=True
-):
+    x: Variable | NdArray,
+    W: Variable | NdArray,
+    b: Variable | NdArray | None = None,
+    ratio=0.5,
+    train=True,
+    mask=None,
+    use_batchwise_mask=True,
+) -> Variable:
     """Linear unit with randomly dropped weights (simplified DropConnect).
 
     In training, each weight is kept with probability ``1 - ratio`` (else

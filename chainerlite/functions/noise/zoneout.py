@@ -1,5 +1,9 @@
 """Zoneout: keeps units of the previous state at random during training."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import configuration
 from chainerlite import function_node
@@ -7,6 +11,10 @@ from chainerlite import utils
 from chainerlite import variable
 from chainerlite.functions.noise import _random
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Zoneout(function_node.FunctionNode):
@@ -43,7 +51,7 @@ class Zoneout(function_node.FunctionNode):
         return tuple(gy * flags[i] for i in indexes)
 
 
-def zoneout(h, x, ratio=0.5):
+def zoneout(h: Variable | NdArray, x: Variable | NdArray, ratio=0.5) -> Variable:
     """Keeps elements of the previous state at random, replacing the input.
 
     In training mode, each element of the output is the element of ``h``

@@ -1,5 +1,9 @@
 """Batch normalization, with batch statistics or with fixed ones."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite.backends import cuda
 from chainerlite.functions.array import broadcast
@@ -8,6 +12,10 @@ from chainerlite.functions.math import sum as sum_mod
 from chainerlite.functions.normalization import _kernels
 from chainerlite.functions.normalization import _norm_utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _compute_axis(x_ndim, gamma_ndim, axis):
@@ -258,8 +266,15 @@ class FixedBatchNormalization(function_node.FunctionNode):
 
 
 def batch_normalization(
-    x, gamma, beta, eps=2e-5, running_mean=None, running_var=None, decay=0.9, axis=None
-):
+    x: Variable | NdArray,
+    gamma: Variable | NdArray,
+    beta: Variable | NdArray,
+    eps=2e-5,
+    running_mean=None,
+    running_var=None,
+    decay=0.9,
+    axis=None,
+) -> Variable:
     """Batch normalization function.
 
     It normalizes the input by the mean and the variance of the batch, then

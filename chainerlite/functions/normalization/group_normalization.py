@@ -1,5 +1,9 @@
 """Group normalization."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
@@ -8,6 +12,10 @@ from chainerlite.functions.math import sqrt
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.functions.normalization import _norm_utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class GroupNormalization(function_node.FunctionNode):
@@ -133,7 +141,13 @@ class _MulInvStd(function_node.FunctionNode):
         return gx, gy
 
 
-def group_normalization(x, groups, gamma, beta, eps=1e-5):
+def group_normalization(
+    x: Variable | NdArray,
+    groups,
+    gamma: Variable | NdArray,
+    beta: Variable | NdArray,
+    eps=1e-5,
+) -> Variable:
     """Group normalization function.
 
     It splits the channels of each sample into ``groups`` groups, normalizes

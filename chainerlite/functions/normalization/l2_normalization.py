@@ -1,11 +1,19 @@
 """L2 normalization of vectors."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.functions.normalization import _norm_utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class NormalizeL2(function_node.FunctionNode):
@@ -54,7 +62,7 @@ class NormalizeL2(function_node.FunctionNode):
         return (_norm_utils.as_dtype(gx, x.dtype),)
 
 
-def normalize(x, eps=1e-5, axis=1):
+def normalize(x: Variable | NdArray, eps=1e-5, axis=1) -> Variable:
     """Normalizes vectors by their L2 norm (a.k.a. Euclidean norm).
 
     It divides ``x`` by its L2 norm along ``axis``, without reducing that

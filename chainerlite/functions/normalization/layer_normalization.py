@@ -1,5 +1,9 @@
 """Layer normalization."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import function_node
 from chainerlite.backends import cuda
 from chainerlite.functions.array import broadcast
@@ -7,6 +11,10 @@ from chainerlite.functions.math import sum as sum_mod
 from chainerlite.functions.normalization import _kernels
 from chainerlite.functions.normalization import _norm_utils
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class LayerNormalization(function_node.FunctionNode):
@@ -82,7 +90,9 @@ class LayerNormalization(function_node.FunctionNode):
         return tuple(grads[i] for i in indexes)
 
 
-def layer_normalization(x, gamma, beta, eps=1e-5):
+def layer_normalization(
+    x: Variable | NdArray, gamma: Variable | NdArray, beta: Variable | NdArray, eps=1e-5
+) -> Variable:
     """Layer normalization.
 
     It normalizes each row of ``x`` by the mean and the variance of that

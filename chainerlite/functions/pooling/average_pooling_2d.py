@@ -1,6 +1,14 @@
 """Two-dimensional average pooling."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.pooling import average_pooling_nd
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class AveragePooling2D(average_pooling_nd.AveragePoolingND):
@@ -12,7 +20,9 @@ class AveragePooling2D(average_pooling_nd.AveragePoolingND):
         super().__init__(2, ksize, stride, pad, pad_value)
 
 
-def average_pooling_2d(x, ksize, stride=None, pad=0, pad_value=0):
+def average_pooling_2d(
+    x: Variable | NdArray, ksize, stride=None, pad=0, pad_value=0
+) -> Variable:
     """Spatial average pooling function.
 
     Each output element is the average of a ``ksize`` window of its input

@@ -1,9 +1,17 @@
 """N-dimensional average pooling and the node of its gradient."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite.functions.connection import convolution_nd
 from chainerlite.functions.pooling import pooling_nd
 from chainerlite.utils import size_of_shape
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class AveragePoolingND(pooling_nd.PoolingND):
@@ -81,7 +89,9 @@ class AveragePoolingNDGrad(pooling_nd.PoolingND):
         return func.apply(grad_outputs)
 
 
-def average_pooling_nd(x, ksize, stride=None, pad=0, pad_value=0):
+def average_pooling_nd(
+    x: Variable | NdArray, ksize, stride=None, pad=0, pad_value=0
+) -> Variable:
     """N-dimensionally spatial average pooling function.
 
     The N-d generalisation of :func:`average_pooling_2d`: each output
@@ -124,7 +134,9 @@ def average_pooling_nd(x, ksize, stride=None, pad=0, pad_value=0):
     return func.apply((x,))[0]
 
 
-def average_pooling_1d(x, ksize, stride=None, pad=0, pad_value=0):
+def average_pooling_1d(
+    x: Variable | NdArray, ksize, stride=None, pad=0, pad_value=0
+) -> Variable:
     """1-dimensional average pooling: :func:`average_pooling_nd` of 3-d
     inputs.
 
@@ -136,7 +148,9 @@ def average_pooling_1d(x, ksize, stride=None, pad=0, pad_value=0):
     return average_pooling_nd(x, ksize, stride, pad, pad_value)
 
 
-def average_pooling_3d(x, ksize, stride=None, pad=0, pad_value=0):
+def average_pooling_3d(
+    x: Variable | NdArray, ksize, stride=None, pad=0, pad_value=0
+) -> Variable:
     """3-dimensional average pooling: :func:`average_pooling_nd` of 5-d
     inputs.
 

@@ -1,6 +1,14 @@
 """Two-dimensional max pooling."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.pooling import max_pooling_nd
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class MaxPooling2D(max_pooling_nd.MaxPoolingND):
@@ -12,7 +20,14 @@ class MaxPooling2D(max_pooling_nd.MaxPoolingND):
         super().__init__(2, ksize, stride, pad, cover_all)
 
 
-def max_pooling_2d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+def max_pooling_2d(
+    x: Variable | NdArray,
+    ksize,
+    stride=None,
+    pad=0,
+    cover_all=True,
+    return_indices=False,
+):
     """Spatial max pooling function.
 
     Each output element is the maximum of a ``ksize`` window of its input

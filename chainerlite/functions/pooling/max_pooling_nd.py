@@ -1,12 +1,19 @@
 """N-dimensional max pooling and the nodes of its gradients."""
 
+from __future__ import annotations
+
 import numpy
+import typing
 
 from chainerlite import _core
 from chainerlite import backend
 from chainerlite.functions.connection import convolution_nd
 from chainerlite.functions.pooling import pooling_nd
 from chainerlite.utils import _windows
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class MaxPoolingND(pooling_nd.PoolingND):
@@ -113,7 +120,14 @@ def apply_max_pooling(func, x, return_indices):
     return y
 
 
-def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+def max_pooling_nd(
+    x: Variable | NdArray,
+    ksize,
+    stride=None,
+    pad=0,
+    cover_all=True,
+    return_indices=False,
+):
     """N-dimensionally spatial max pooling function.
 
     The N-d generalisation of :func:`max_pooling_2d`: each output element
@@ -157,7 +171,14 @@ def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True, return_indices=
     return apply_max_pooling(func, x, return_indices)
 
 
-def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+def max_pooling_1d(
+    x: Variable | NdArray,
+    ksize,
+    stride=None,
+    pad=0,
+    cover_all=True,
+    return_indices=False,
+):
     """1-dimensional max pooling: :func:`max_pooling_nd` of 3-d inputs.
 
     Raises:
@@ -168,7 +189,14 @@ def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
 
 
-def max_pooling_3d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+def max_pooling_3d(
+    x: Variable | NdArray,
+    ksize,
+    stride=None,
+    pad=0,
+    cover_all=True,
+    return_indices=False,
+):
     """3-dimensional max pooling: :func:`max_pooling_nd` of 5-d inputs.
 
     Raises:

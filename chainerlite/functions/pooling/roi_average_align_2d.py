@@ -1,6 +1,14 @@
 """Region of interest average align."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.pooling import _roi
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class ROIAverageAlign2D(_roi.AlignPooling):
@@ -10,8 +18,13 @@ class ROIAverageAlign2D(_roi.AlignPooling):
 
 
 def roi_average_align_2d(
-    x, rois, roi_indices, outsize, spatial_scale, sampling_ratio=None
-):
+    x: Variable | NdArray,
+    rois,
+    roi_indices,
+    outsize,
+    spatial_scale,
+    sampling_ratio=None,
+) -> Variable:
     """Spatial region of interest (ROI) average align function.
 
     Each ROI, scaled by ``spatial_scale`` to feature map coordinates

@@ -1,6 +1,14 @@
 """Region of interest max align."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.pooling import _roi
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class ROIMaxAlign2D(_roi.AlignPooling):
@@ -9,7 +17,14 @@ class ROIMaxAlign2D(_roi.AlignPooling):
     reduce = 'max'
 
 
-def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale, sampling_ratio=None):
+def roi_max_align_2d(
+    x: Variable | NdArray,
+    rois,
+    roi_indices,
+    outsize,
+    spatial_scale,
+    sampling_ratio=None,
+) -> Variable:
     """Spatial region of interest (ROI) max align function.
 
     Each ROI, scaled by ``spatial_scale`` to feature map coordinates

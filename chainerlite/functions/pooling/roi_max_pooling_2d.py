@@ -1,6 +1,14 @@
 """Region of interest max pooling."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.pooling import _roi
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class ROIMaxPooling2D(_roi.PixelPooling):
@@ -9,7 +17,9 @@ class ROIMaxPooling2D(_roi.PixelPooling):
     reduce = 'max'
 
 
-def roi_max_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
+def roi_max_pooling_2d(
+    x: Variable | NdArray, rois, roi_indices, outsize, spatial_scale
+) -> Variable:
     """Spatial region of interest (ROI) max pooling function.
 
     Each ROI, scaled by ``spatial_scale`` to feature map coordinates and

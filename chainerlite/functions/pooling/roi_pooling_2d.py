@@ -1,7 +1,15 @@
 """Region of interest max pooling with the ROI's image in the ROI."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.pooling import _roi
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class ROIPooling2D(_roi.ROIPooling):
@@ -33,7 +41,7 @@ class ROIPooling2D(_roi.ROIPooling):
         )
 
 
-def roi_pooling_2d(x, rois, outh, outw, spatial_scale):
+def roi_pooling_2d(x: Variable | NdArray, rois, outh, outw, spatial_scale) -> Variable:
     """Spatial region of interest (ROI) pooling function.
 
     Each ROI, scaled by ``spatial_scale`` to feature map coordinates and

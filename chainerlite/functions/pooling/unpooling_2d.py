@@ -1,6 +1,14 @@
 """Two-dimensional unpooling."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.pooling import unpooling_nd
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Unpooling2D(unpooling_nd.UnpoolingND):
@@ -12,7 +20,9 @@ class Unpooling2D(unpooling_nd.UnpoolingND):
         super().__init__(2, ksize, stride, pad, outsize, cover_all)
 
 
-def unpooling_2d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def unpooling_2d(
+    x: Variable | NdArray, ksize, stride=None, pad=0, outsize=None, cover_all=True
+) -> Variable:
     """Inverse operation of pooling for 2-D images.
 
     Each input element is copied to every position of its ``ksize`` window

@@ -1,10 +1,18 @@
 """N-dimensional unpooling and the node of its gradient."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite.functions.connection import convolution_nd
 from chainerlite.functions.pooling import pooling_nd
 from chainerlite.utils import _windows
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def set_outsize(pooling, outsize):
@@ -108,7 +116,9 @@ class UnpoolingNDGrad(pooling_nd.PoolingND):
         return func.apply(grad_outputs)
 
 
-def unpooling_nd(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def unpooling_nd(
+    x: Variable | NdArray, ksize, stride=None, pad=0, outsize=None, cover_all=True
+) -> Variable:
     """Inverse operation of N-dimensional spatial pooling.
 
     The N-d generalisation of :func:`unpooling_2d`: each input element is
@@ -151,7 +161,9 @@ def unpooling_nd(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     return func.apply((x,))[0]
 
 
-def unpooling_1d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def unpooling_1d(
+    x: Variable | NdArray, ksize, stride=None, pad=0, outsize=None, cover_all=True
+) -> Variable:
     """1-dimensional unpooling: :func:`unpooling_nd` of 3-d inputs.
 
     Raises:
@@ -162,7 +174,9 @@ def unpooling_1d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     return unpooling_nd(x, ksize, stride, pad, outsize, cover_all)
 
 
-def unpooling_3d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def unpooling_3d(
+    x: Variable | NdArray, ksize, stride=None, pad=0, outsize=None, cover_all=True
+) -> Variable:
     """3-dimensional unpooling: :func:`unpooling_nd` of 5-d inputs.
 
     Raises:

@@ -1,8 +1,16 @@
 """Two-dimensional upsampling with max pooling indices."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.pooling import pooling_nd
 from chainerlite.functions.pooling import unpooling_nd
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Upsampling2D(pooling_nd.PoolingND):
@@ -67,7 +75,15 @@ class Upsampling2DGrad(pooling_nd.PoolingND):
         return func.apply(grad_outputs)
 
 
-def upsampling_2d(x, indices, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def upsampling_2d(
+    x: Variable | NdArray,
+    indices,
+    ksize,
+    stride=None,
+    pad=0,
+    outsize=None,
+    cover_all=True,
+) -> Variable:
     """Upsampling using pooling indices.
 
     This is the partial inverse of :func:`max_pooling_2d`: each input

@@ -1,11 +1,19 @@
 """Stacked GRUs over variable-length sequences."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.activation import sigmoid
 from chainerlite.functions.activation import tanh
 from chainerlite.functions.array import concat
 from chainerlite.functions.array import split_axis
 from chainerlite.functions.connection import linear
 from chainerlite.functions.rnn import n_step_rnn
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class _GRUCell(object):
@@ -59,7 +67,15 @@ def n_step_gru_base(
     return hy, ys
 
 
-def n_step_gru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
+def n_step_gru(
+    n_layers,
+    dropout_ratio,
+    hx,
+    ws,
+    bs,
+    xs: typing.Sequence[Variable | NdArray],
+    **kwargs,
+):
     """Stacked uni-directional GRU over sequences.
 
     Each layer computes, at every time step ``t``,
@@ -119,7 +135,15 @@ def n_step_gru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
     )
 
 
-def n_step_bigru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
+def n_step_bigru(
+    n_layers,
+    dropout_ratio,
+    hx,
+    ws,
+    bs,
+    xs: typing.Sequence[Variable | NdArray],
+    **kwargs,
+):
     """Stacked bidirectional GRU over sequences.
 
     As :func:`n_step_gru`, but each layer runs forward and backward in

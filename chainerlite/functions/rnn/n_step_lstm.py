@@ -1,10 +1,18 @@
 """Stacked LSTMs over variable-length sequences."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import stack
 from chainerlite.functions.connection import linear
 from chainerlite.functions.rnn import lstm
 from chainerlite.functions.rnn import n_step_rnn
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _interleave(params):
@@ -65,7 +73,16 @@ def n_step_lstm_base(
     return hy, cy, ys
 
 
-def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
+def n_step_lstm(
+    n_layers,
+    dropout_ratio,
+    hx,
+    cx,
+    ws,
+    bs,
+    xs: typing.Sequence[Variable | NdArray],
+    **kwargs,
+):
     """Stacked uni-directional LSTM over sequences.
 
     Each layer computes, at every time step ``t``,
@@ -129,7 +146,16 @@ def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
     )
 
 
-def n_step_bilstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
+def n_step_bilstm(
+    n_layers,
+    dropout_ratio,
+    hx,
+    cx,
+    ws,
+    bs,
+    xs: typing.Sequence[Variable | NdArray],
+    **kwargs,
+):
     """Stacked bidirectional LSTM over sequences.
 
     As :func:`n_step_lstm`, but each layer runs forward and backward in

@@ -7,6 +7,10 @@ still running, longest first), so a step works on the first rows of the
 state only; the rows of sequences that have ended keep their last state.
 """
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import variable
 from chainerlite.functions.activation import relu
 from chainerlite.functions.activation import tanh
@@ -15,6 +19,10 @@ from chainerlite.functions.array import split_axis
 from chainerlite.functions.array import stack
 from chainerlite.functions.connection import linear
 from chainerlite.functions.noise import dropout
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 def _check_kwargs(name, kwargs):
@@ -239,7 +247,16 @@ def n_step_rnn_base(
     return hy, ys
 
 
-def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh', **kwargs):
+def n_step_rnn(
+    n_layers,
+    dropout_ratio,
+    hx,
+    ws,
+    bs,
+    xs: typing.Sequence[Variable | NdArray],
+    activation='tanh',
+    **kwargs,
+):
     """Stacked uni-directional RNN over sequences.
 
     Each layer ``l`` computes, at every time step ``t``,
@@ -308,7 +325,16 @@ def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh', **kwa
     )
 
 
-def n_step_birnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh', **kwargs):
+def n_step_birnn(
+    n_layers,
+    dropout_ratio,
+    hx,
+    ws,
+    bs,
+    xs: typing.Sequence[Variable | NdArray],
+    activation='tanh',
+    **kwargs,
+):
     """Stacked bidirectional RNN over sequences.
 
     As :func:`n_step_rnn`, but each layer runs forward and backward in

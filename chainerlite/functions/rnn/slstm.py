@@ -1,5 +1,9 @@
 """S-LSTM cell activation: an LSTM cell with two children."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.activation import sigmoid
@@ -9,6 +13,10 @@ from chainerlite.functions.array import stack
 from chainerlite.functions.rnn import _formula
 from chainerlite.functions.rnn import lstm
 from chainerlite.utils import type_check
+
+if typing.TYPE_CHECKING:
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class SLSTM(function_node.FunctionNode):
@@ -98,7 +106,9 @@ class SLSTMGrad(_formula.FormulaNode):
         return tuple(grads + gxs)
 
 
-def slstm(c_prev1, c_prev2, x1, x2):
+def slstm(
+    c_prev1, c_prev2, x1: Variable | NdArray, x2: Variable | NdArray
+) -> tuple[Variable, ...]:
     """S-LSTM units as an activation function.
 
     The S-LSTM cell merges two child cells, as in a binary tree of LSTMs

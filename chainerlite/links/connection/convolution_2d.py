@@ -1,7 +1,16 @@
 """Two-dimensional convolution layer link."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.functions.connection import convolution_2d
 from chainerlite.links.connection import convolution_nd
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Convolution2D(convolution_nd.ConvolutionLayer):
@@ -58,18 +67,18 @@ class Convolution2D(convolution_nd.ConvolutionLayer):
 
     def __init__(
         self,
-        in_channels,
-        out_channels,
-        ksize=None,
-        stride=1,
-        pad=0,
-        nobias=False,
-        initialW=None,
-        initial_bias=None,
+        in_channels: int | None,
+        out_channels: int | tuple[int, int],
+        ksize: int | tuple[int, int] | None = None,
+        stride: int | tuple[int, int] = 1,
+        pad: int | tuple[int, int] = 0,
+        nobias: bool = False,
+        initialW: types.InitializerSpec | None = None,
+        initial_bias: types.InitializerSpec | None = None,
         *,
-        dilate=1,
-        groups=1,
-    ):
+        dilate: int | tuple[int, int] = 1,
+        groups: int = 1,
+    ) -> None:
         super().__init__(
             2,
             in_channels,
@@ -84,7 +93,7 @@ class Convolution2D(convolution_nd.ConvolutionLayer):
             groups,
         )
 
-    def forward(self, x):
+    def forward(self, x: Variable | NdArray) -> Variable:
         """Applies the convolution to ``x``.
 
         Args:
@@ -105,3 +114,7 @@ class Convolution2D(convolution_nd.ConvolutionLayer):
             dilate=self.dilate,
             groups=self.groups,
         )
+
+    if typing.TYPE_CHECKING:
+        # Calling the link runs forward (see Link.__call__).
+        __call__ = forward

@@ -1,9 +1,18 @@
 """Word embedding link: a lookup table of vectors."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import initializers
 from chainerlite import link
 from chainerlite import variable
 from chainerlite.functions.connection import embed_id
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class EmbedID(link.Link):
@@ -39,7 +48,13 @@ class EmbedID(link.Link):
     # Links pickled before the attribute existed read it from the class.
     ignore_label = None
 
-    def __init__(self, in_size, out_size, initialW=None, ignore_label=None):
+    def __init__(
+        self,
+        in_size: int,
+        out_size: int,
+        initialW: types.InitializerSpec | None = None,
+        ignore_label: int | None = None,
+    ) -> None:
         super().__init__()
         self.ignore_label = ignore_label
         if initialW is None:
@@ -66,7 +81,7 @@ class EmbedID(link.Link):
         in_size, out_size = W.shape
         return cls(in_size, out_size, initialW=W.copy(), ignore_label=ignore_label)
 
-    def forward(self, x):
+    def forward(self, x: Variable | NdArray) -> Variable:
         """Looks up the vectors of the IDs in ``x``.
 
         Args:
@@ -78,3 +93,7 @@ class EmbedID(link.Link):
 
         """
         return embed_id.embed_id(x, self.W, ignore_label=self.ignore_label)
+
+    if typing.TYPE_CHECKING:
+        # Calling the link runs forward (see Link.__call__).
+        __call__ = forward

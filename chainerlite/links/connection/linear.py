@@ -1,10 +1,19 @@
 """Fully-connected layer link."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import initializers
 from chainerlite import link
 from chainerlite import utils
 from chainerlite import variable
 from chainerlite.functions.connection import linear
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
+    from chainerlite.types import NdArray
+    from chainerlite.variable import Variable
 
 
 class Linear(link.Link):
@@ -47,8 +56,13 @@ class Linear(link.Link):
     """
 
     def __init__(
-        self, in_size, out_size=None, nobias=False, initialW=None, initial_bias=None
-    ):
+        self,
+        in_size: int | None,
+        out_size: int | None = None,
+        nobias: bool = False,
+        initialW: types.InitializerSpec | None = None,
+        initial_bias: types.InitializerSpec | None = None,
+    ) -> None:
         super().__init__()
         if out_size is None:
             in_size, out_size = None, in_size
@@ -104,7 +118,7 @@ class Linear(link.Link):
     def _initialize_params(self, in_size):
         self._initialize_param(self.W, (self.out_size, in_size))
 
-    def forward(self, x, n_batch_axes=1):
+    def forward(self, x: Variable | NdArray, n_batch_axes: int = 1) -> Variable:
         """Applies the layer to ``x``.
 
         Args:
@@ -120,3 +134,7 @@ class Linear(link.Link):
         if self.W.array is None:
             self._initialize_params(utils.size_of_shape(x.shape[n_batch_axes:]))
         return linear.linear(x, self.W, self.b, n_batch_axes=n_batch_axes)
+
+    if typing.TYPE_CHECKING:
+        # Calling the link runs forward (see Link.__call__).
+        __call__ = forward

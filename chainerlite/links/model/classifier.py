@@ -1,5 +1,9 @@
 """Classifier link: a predictor with a loss and an accuracy."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import link
 from chainerlite import reporter
 from chainerlite.functions.evaluation import accuracy
@@ -53,11 +57,13 @@ class Classifier(link.Chain):
 
     def __init__(
         self,
-        predictor,
-        lossfun=softmax_cross_entropy.softmax_cross_entropy,
-        accfun=accuracy.accuracy,
-        label_key=-1,
-    ):
+        predictor: typing.Callable[..., typing.Any],
+        lossfun: typing.Callable[
+            ..., typing.Any
+        ] = softmax_cross_entropy.softmax_cross_entropy,
+        accfun: typing.Callable[..., typing.Any] = accuracy.accuracy,
+        label_key: int | str = -1,
+    ) -> None:
         if not isinstance(label_key, (int, str)):
             raise TypeError(
                 'label_key must be int or str, but is {}'.format(type(label_key))

@@ -1,6 +1,9 @@
 """Batch normalization link, with running statistics for inference."""
 
+from __future__ import annotations
+
 import copy
+import typing
 
 import chainerlite
 from chainerlite import configuration
@@ -8,6 +11,9 @@ from chainerlite import initializers
 from chainerlite import link
 from chainerlite import variable
 from chainerlite.functions.normalization import batch_normalization
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
 
 
 def _initializer(value, default, dtype):
@@ -82,18 +88,18 @@ class BatchNormalization(link.Link):
 
     def __init__(
         self,
-        size=None,
-        decay=0.9,
-        eps=2e-5,
-        dtype=None,
-        use_gamma=True,
-        use_beta=True,
-        initial_gamma=None,
-        initial_beta=None,
-        axis=None,
-        initial_avg_mean=None,
-        initial_avg_var=None,
-    ):
+        size: int | tuple[int, ...] | None = None,
+        decay: float = 0.9,
+        eps: float = 2e-5,
+        dtype: types.DTypeSpec | None = None,
+        use_gamma: bool = True,
+        use_beta: bool = True,
+        initial_gamma: types.InitializerSpec | None = None,
+        initial_beta: types.InitializerSpec | None = None,
+        axis: int | tuple[int, ...] | None = None,
+        initial_avg_mean: types.InitializerSpec | None = None,
+        initial_avg_var: types.InitializerSpec | None = None,
+    ) -> None:
         super().__init__()
         self._dtype = chainerlite.get_dtype(dtype, map_mixed16='float32')
         self.avg_mean = None

@@ -1,5 +1,7 @@
 """Dumping the computational graph of a reported variable."""
 
+from __future__ import annotations
+
 import os
 import shutil
 import subprocess
@@ -39,8 +41,12 @@ class DumpGraph(extension.Extension):
     priority = extension.PRIORITY_READER
 
     def __init__(
-        self, root_name, filename=None, variable_style=None, function_style=None
-    ):
+        self,
+        root_name,
+        filename: str | None = None,
+        variable_style=None,
+        function_style=None,
+    ) -> None:
         self._root_name = root_name
         self._filename = 'cg.dot' if filename is None else filename
         self._variable_style = 'default' if variable_style is None else variable_style

@@ -1,6 +1,9 @@
 """Evaluation of models on a validation set during training."""
 
+from __future__ import annotations
+
 import copy
+import typing
 import warnings
 
 from chainerlite import backend
@@ -11,6 +14,9 @@ from chainerlite import reporter as reporter_module
 from chainerlite.training import extension
 from chainerlite.training.extensions import util
 from chainerlite.utils import argument
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
 
 
 class Evaluator(extension.Extension):
@@ -43,14 +49,14 @@ class Evaluator(extension.Extension):
 
     def __init__(
         self,
-        iterator,
-        target,
-        converter=convert.concat_examples,
-        device=None,
-        eval_hook=None,
-        eval_func=None,
+        iterator: typing.Any,
+        target: typing.Any,
+        converter: typing.Callable[..., typing.Any] = convert.concat_examples,
+        device: types.DeviceSpec | None = None,
+        eval_hook: typing.Callable[..., typing.Any] | None | None = None,
+        eval_func: typing.Callable[..., typing.Any] | None | None = None,
         **kwargs,
-    ):
+    ) -> None:
         (progress_bar,) = argument.parse_kwargs(kwargs, ('progress_bar', False))
         if not isinstance(iterator, dict):
             iterator = {'main': iterator}

@@ -1,5 +1,9 @@
 """Exponential schedule of an optimizer attribute."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.training.extensions import _shift
 
 
@@ -21,7 +25,14 @@ class ExponentialShift(_shift.ShiftExtension):
 
     """
 
-    def __init__(self, attr, rate, init=None, target=None, optimizer=None):
+    def __init__(
+        self,
+        attr: str,
+        rate: float,
+        init: float | None = None,
+        target: typing.Any = None,
+        optimizer: typing.Any = None,
+    ) -> None:
         if rate < 0:
             raise ValueError(
                 'ExponentialShift: the rate must not be negative, got {}'.format(rate)

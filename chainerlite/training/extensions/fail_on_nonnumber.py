@@ -1,5 +1,7 @@
 """Stopping the training when the parameters diverge."""
 
+from __future__ import annotations
+
 from chainerlite.backends import cuda
 from chainerlite.training import extension
 
@@ -15,7 +17,7 @@ class FailOnNonNumber(extension.Extension):
 
     """
 
-    def __init__(self, check_grad=True):
+    def __init__(self, check_grad=True) -> None:
         self._check_grad = check_grad
 
     def __call__(self, trainer):

@@ -1,5 +1,9 @@
 """Inverse decay of an optimizer attribute."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.training.extensions import _shift
 
 
@@ -19,7 +23,15 @@ class InverseShift(_shift.ShiftExtension):
 
     """
 
-    def __init__(self, attr, gamma, power, init=None, target=None, optimizer=None):
+    def __init__(
+        self,
+        attr: str,
+        gamma: float,
+        power,
+        init: float | None = None,
+        target: typing.Any = None,
+        optimizer: typing.Any = None,
+    ) -> None:
         if gamma < 0:
             raise ValueError(
                 'InverseShift: gamma must not be negative, got {}'.format(gamma)

@@ -1,5 +1,9 @@
 """Linear schedule of an optimizer attribute."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.training.extensions import _shift
 
 
@@ -19,7 +23,9 @@ class LinearShift(_shift.ShiftExtension):
 
     """
 
-    def __init__(self, attr, value_range, time_range, optimizer=None):
+    def __init__(
+        self, attr: str, value_range, time_range, optimizer: typing.Any = None
+    ) -> None:
         super(LinearShift, self).__init__(attr, value_range[0], None, optimizer)
         self._value_range = value_range
         self._time_range = time_range

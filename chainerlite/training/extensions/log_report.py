@@ -1,13 +1,19 @@
 """Accumulating observations into a log, written as JSON."""
 
+from __future__ import annotations
+
 import json
 import os
+import typing
 
 from chainerlite import reporter
 from chainerlite.training import extension
 from chainerlite.training import util
 from chainerlite.training.extensions import _atomic
 from chainerlite.utils import argument
+
+if typing.TYPE_CHECKING:
+    from chainerlite.training.util import TriggerSpec
 
 
 class LogReport(extension.Extension):
@@ -33,8 +39,13 @@ class LogReport(extension.Extension):
     """
 
     def __init__(
-        self, keys=None, trigger=(1, 'epoch'), postprocess=None, filename=None, **kwargs
-    ):
+        self,
+        keys: typing.Iterable[str] | None = None,
+        trigger: TriggerSpec = (1, 'epoch'),
+        postprocess: typing.Callable[..., typing.Any] | None | None = None,
+        filename: str | None = None,
+        **kwargs,
+    ) -> None:
         (log_name,) = argument.parse_kwargs(kwargs, ('log_name', 'log'))
         if filename is None:
             filename = log_name

@@ -1,9 +1,16 @@
 """Ratio of two sums of observed values (a micro average)."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import reporter
 from chainerlite.training import extension
 from chainerlite.training import util
 from chainerlite import variable
+
+if typing.TYPE_CHECKING:
+    from chainerlite.training.util import TriggerSpec
 
 
 def _value(value):
@@ -29,8 +36,12 @@ class MicroAverage(extension.Extension):
     priority = extension.PRIORITY_EDITOR
 
     def __init__(
-        self, numerator_key, denominator_key, result_key, trigger=(1, 'epoch')
-    ):
+        self,
+        numerator_key,
+        denominator_key,
+        result_key,
+        trigger: TriggerSpec = (1, 'epoch'),
+    ) -> None:
         self._trigger = util.get_trigger(trigger)
         self._numerator_key = numerator_key
         self._denominator_key = denominator_key

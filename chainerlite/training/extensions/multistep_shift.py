@@ -1,6 +1,9 @@
 """Multi-step schedule of an optimizer attribute."""
 
+from __future__ import annotations
+
 import bisect
+import typing
 
 from chainerlite.training.extensions import _shift
 
@@ -20,7 +23,14 @@ class MultistepShift(_shift.ShiftExtension):
 
     """
 
-    def __init__(self, attr, gamma, step_value, init, optimizer=None):
+    def __init__(
+        self,
+        attr: str,
+        gamma: float,
+        step_value,
+        init: float,
+        optimizer: typing.Any = None,
+    ) -> None:
         super(MultistepShift, self).__init__(attr, init, None, optimizer)
         self._gamma = gamma
         self._step_value = sorted(step_value)

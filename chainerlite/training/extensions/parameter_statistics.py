@@ -1,5 +1,7 @@
 """Statistics of the parameters and gradients of links."""
 
+from __future__ import annotations
+
 import numpy
 
 from chainerlite.backends import cuda
@@ -62,7 +64,7 @@ class ParameterStatistics(extension.Extension):
         prefix=None,
         trigger=(1, 'epoch'),
         skip_nan_params=False,
-    ):
+    ) -> None:
         if not isinstance(links, (list, tuple)):
             links = [links]
         self._links = links

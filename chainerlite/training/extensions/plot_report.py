@@ -1,13 +1,19 @@
 """Plotting observed values over the training."""
 
+from __future__ import annotations
+
 import json
 import os
+import typing
 
 from chainerlite import reporter
 from chainerlite.training import extension
 from chainerlite.training import util
 from chainerlite.training.extensions import _plot
 from chainerlite.utils import argument
+
+if typing.TYPE_CHECKING:
+    from chainerlite.training.util import TriggerSpec
 
 
 class PlotReport(extension.Extension):
@@ -36,13 +42,13 @@ class PlotReport(extension.Extension):
         self,
         y_keys,
         x_key='iteration',
-        trigger=(1, 'epoch'),
-        postprocess=None,
-        filename=None,
+        trigger: TriggerSpec = (1, 'epoch'),
+        postprocess: typing.Callable[..., typing.Any] | None | None = None,
+        filename: str | None = None,
         marker='x',
         grid=True,
         **kwargs,
-    ):
+    ) -> None:
         (file_name,) = argument.parse_kwargs(kwargs, ('file_name', 'plot.png'))
         if filename is None:
             filename = file_name

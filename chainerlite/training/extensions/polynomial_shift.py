@@ -1,5 +1,9 @@
 """Polynomial decay of an optimizer attribute."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.training.extensions import _shift
 
 
@@ -20,7 +24,15 @@ class PolynomialShift(_shift.ShiftExtension):
 
     """
 
-    def __init__(self, attr, rate, max_count, init=None, target=None, optimizer=None):
+    def __init__(
+        self,
+        attr: str,
+        rate: float,
+        max_count,
+        init: float | None = None,
+        target: typing.Any = None,
+        optimizer: typing.Any = None,
+    ) -> None:
         super(PolynomialShift, self).__init__(
             attr, init, target, optimizer, grows=rate < 0
         )

@@ -1,5 +1,9 @@
 """Printing the log entries as a table."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.training import extension
 from chainerlite.training.extensions import log_report as log_report_module
 from chainerlite.training.extensions import util
@@ -21,7 +25,12 @@ class PrintReport(extension.Extension):
 
     """
 
-    def __init__(self, entries, log_report='LogReport', out=None):
+    def __init__(
+        self,
+        entries: typing.Iterable[str],
+        log_report: typing.Any = 'LogReport',
+        out: typing.Any = None,
+    ) -> None:
         self._entries = list(entries)
         self._log_report = log_report
         self._out = out

@@ -1,6 +1,9 @@
 """A progress bar of the training on the terminal."""
 
+from __future__ import annotations
+
 import time
+import typing
 
 from chainerlite.training import extension
 from chainerlite.training.extensions import util
@@ -33,8 +36,12 @@ class ProgressBar(extension.Extension):
     """
 
     def __init__(
-        self, training_length=None, update_interval=100, bar_length=50, out=None
-    ):
+        self,
+        training_length: tuple[float, str] | None = None,
+        update_interval: int = 100,
+        bar_length: int = 50,
+        out: typing.Any = None,
+    ) -> None:
         self._training_length = training_length
         self._update_interval = update_interval
         self._bar_length = bar_length

@@ -8,6 +8,8 @@ into place, so that a crash while writing never leaves a partial file under
 the snapshot's name.
 """
 
+from __future__ import annotations
+
 import multiprocessing
 import os
 import queue
@@ -28,7 +30,7 @@ class Writer(object):
 
     """
 
-    def __init__(self, savefun=npz.save_npz, **kwds):
+    def __init__(self, savefun=npz.save_npz, **kwds) -> None:
         self._savefun = savefun
         self._kwds = kwds
         self._started = False
@@ -86,7 +88,7 @@ class StandardWriter(Writer):
     implement :meth:`create_worker`.
     """
 
-    def __init__(self, savefun=npz.save_npz, **kwds):
+    def __init__(self, savefun=npz.save_npz, **kwds) -> None:
         super(StandardWriter, self).__init__(savefun, **kwds)
         self._worker = None
 
@@ -146,7 +148,7 @@ class QueueWriter(Writer):
 
     """
 
-    def __init__(self, savefun=npz.save_npz, task=None):
+    def __init__(self, savefun=npz.save_npz, task=None) -> None:
         super(QueueWriter, self).__init__(savefun)
         self._task = SimpleWriter(savefun) if task is None else task
         self._queue = self.create_queue()

@@ -1,5 +1,9 @@
 """Step schedule of an optimizer attribute."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.training.extensions import _shift
 
 
@@ -19,7 +23,15 @@ class StepShift(_shift.ShiftExtension):
 
     """
 
-    def __init__(self, attr, gamma, step, init=None, target=None, optimizer=None):
+    def __init__(
+        self,
+        attr: str,
+        gamma: float,
+        step,
+        init: float | None = None,
+        target: typing.Any = None,
+        optimizer: typing.Any = None,
+    ) -> None:
         super(StepShift, self).__init__(attr, init, target, optimizer, grows=gamma > 1)
         self._gamma = gamma
         self._step = step

@@ -1,9 +1,12 @@
 """Terminal helpers of the progress extensions."""
 
+from __future__ import annotations
+
 import collections
 import datetime
 import sys
 import time
+import typing
 
 # Erases from the cursor to the end of the screen.
 ERASE_BELOW = '\033[J'
@@ -38,7 +41,7 @@ def format_duration(seconds):
 class Speedometer(object):
     """Iterations per second over the recent window of samples."""
 
-    def __init__(self, window=100):
+    def __init__(self, window=100) -> None:
         self._samples = collections.deque(maxlen=window)
 
     def add(self, iteration, now=None):
@@ -62,7 +65,7 @@ class Redrawer(object):
     terminal.
     """
 
-    def __init__(self, out):
+    def __init__(self, out: typing.Any) -> None:
         self.out = out
         self.enabled = is_tty(out)
         self._lines = 0

@@ -1,6 +1,9 @@
 """Plotting the distribution of variables (parameters) over training."""
 
+from __future__ import annotations
+
 import os
+import typing
 
 import numpy
 
@@ -10,6 +13,10 @@ from chainerlite.training import extension
 from chainerlite.training import util
 from chainerlite.training.extensions import _plot
 from chainerlite.utils import argument
+
+if typing.TYPE_CHECKING:
+    from chainerlite import types
+    from chainerlite.training.util import TriggerSpec
 
 
 class Reservoir(object):
@@ -25,7 +32,9 @@ class Reservoir(object):
 
     """
 
-    def __init__(self, size, data_shape, dtype=numpy.float32):
+    def __init__(
+        self, size, data_shape, dtype: types.DTypeSpec = numpy.float32
+    ) -> None:
         self.size = size
         self.data = numpy.zeros((size,) + tuple(data_shape), dtype=dtype)
         self.idxs = numpy.zeros((size,), dtype=numpy.int64)
@@ -59,7 +68,7 @@ class Statistician(object):
 
     """
 
-    def __init__(self, collect_mean, collect_std, percentile_sigmas):
+    def __init__(self, collect_mean, collect_std, percentile_sigmas) -> None:
         self.collect_mean = collect_mean
         self.collect_std = collect_std
         self.percentile_sigmas = percentile_sigmas
@@ -132,13 +141,13 @@ class VariableStatisticsPlot(extension.Extension):
         plot_mean=True,
         plot_std=True,
         percentile_sigmas=(0, 0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87, 100),
-        trigger=(1, 'epoch'),
-        filename=None,
+        trigger: TriggerSpec = (1, 'epoch'),
+        filename: str | None = None,
         figsize=None,
         marker=None,
         grid=True,
         **kwargs,
-    ):
+    ) -> None:
         (file_name,) = argument.parse_kwargs(kwargs, ('file_name', 'statistics.png'))
         if filename is None:
             filename = file_name

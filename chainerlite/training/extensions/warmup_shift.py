@@ -1,5 +1,9 @@
 """Linear warm-up of an optimizer attribute."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite.training.extensions import _shift
 
 
@@ -17,7 +21,14 @@ class WarmupShift(_shift.ShiftExtension):
 
     """
 
-    def __init__(self, attr, warmup_start, warmup_iter, init=None, optimizer=None):
+    def __init__(
+        self,
+        attr: str,
+        warmup_start,
+        warmup_iter,
+        init: float | None = None,
+        optimizer: typing.Any = None,
+    ) -> None:
         super(WarmupShift, self).__init__(attr, init, None, optimizer)
         self._warmup_start = warmup_start
         self._warmup_iter = warmup_iter

@@ -1,11 +1,17 @@
 """Stop trigger that ends the training when a monitored value stops
 improving."""
 
+from __future__ import annotations
+
 import operator
+import typing
 
 from chainerlite import reporter
 from chainerlite.training import util
 from chainerlite.utils import argument
+
+if typing.TYPE_CHECKING:
+    from chainerlite.training.util import TriggerSpec
 
 
 class EarlyStoppingTrigger(object):
@@ -36,14 +42,14 @@ class EarlyStoppingTrigger(object):
 
     def __init__(
         self,
-        check_trigger=(1, 'epoch'),
-        monitor='main/loss',
-        patience=None,
-        mode='auto',
-        verbose=False,
-        max_trigger=(100, 'epoch'),
+        check_trigger: TriggerSpec = (1, 'epoch'),
+        monitor: str = 'main/loss',
+        patience: int | None = None,
+        mode: str = 'auto',
+        verbose: bool = False,
+        max_trigger: TriggerSpec = (100, 'epoch'),
         **kwargs,
-    ):
+    ) -> None:
         (patients,) = argument.parse_kwargs(kwargs, ('patients', None))
         if patience is not None and patients is not None:
             raise TypeError(

@@ -1,5 +1,7 @@
 """Trigger that fires at a regular interval of iterations or epochs."""
 
+from __future__ import annotations
+
 from chainerlite.training.triggers import _progress
 
 
@@ -19,7 +21,7 @@ class IntervalTrigger(object):
 
     """
 
-    def __init__(self, period, unit):
+    def __init__(self, period: float, unit: str) -> None:
         _progress.check_unit('IntervalTrigger', unit)
         if not period > 0:
             raise ValueError(

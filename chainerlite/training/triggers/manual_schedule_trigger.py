@@ -1,5 +1,7 @@
 """Trigger that fires at given iterations or epochs."""
 
+from __future__ import annotations
+
 from chainerlite.training.triggers import _progress
 
 
@@ -21,7 +23,7 @@ class ManualScheduleTrigger(object):
 
     """
 
-    def __init__(self, points, unit):
+    def __init__(self, points, unit: str) -> None:
         _progress.check_unit('ManualScheduleTrigger', unit)
         if isinstance(points, (int, float)):
             points = [points]

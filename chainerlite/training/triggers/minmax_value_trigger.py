@@ -1,7 +1,14 @@
 """Triggers that fire when an observed value reaches a new best."""
 
+from __future__ import annotations
+
+import typing
+
 from chainerlite import reporter
 from chainerlite.training import util
+
+if typing.TYPE_CHECKING:
+    from chainerlite.training.util import TriggerSpec
 
 
 class BestValueTrigger(object):
@@ -21,7 +28,12 @@ class BestValueTrigger(object):
 
     """
 
-    def __init__(self, key, compare, trigger=(1, 'epoch')):
+    def __init__(
+        self,
+        key: str,
+        compare: typing.Callable[[float, float], bool],
+        trigger: TriggerSpec = (1, 'epoch'),
+    ) -> None:
         self._key = key
         self._best_value = None
         self._interval_trigger = util.get_trigger(trigger)
@@ -67,7 +79,7 @@ class MaxValueTrigger(BestValueTrigger):
 
     """
 
-    def __init__(self, key, trigger=(1, 'epoch')):
+    def __init__(self, key: str, trigger: TriggerSpec = (1, 'epoch')) -> None:
         super(MaxValueTrigger, self).__init__(
             key, lambda best, new: new > best, trigger
         )
@@ -82,7 +94,7 @@ class MinValueTrigger(BestValueTrigger):
 
     """
 
-    def __init__(self, key, trigger=(1, 'epoch')):
+    def __init__(self, key: str, trigger: TriggerSpec = (1, 'epoch')) -> None:
         super(MinValueTrigger, self).__init__(
             key, lambda best, new: new < best, trigger
         )

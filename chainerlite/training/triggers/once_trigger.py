@@ -1,5 +1,7 @@
 """Trigger that fires once (and optionally again on resume)."""
 
+from __future__ import annotations
+
 import warnings
 
 
@@ -16,7 +18,7 @@ class OnceTrigger(object):
 
     """
 
-    def __init__(self, call_on_resume=False):
+    def __init__(self, call_on_resume: bool = False) -> None:
         self._flag_first = True
         self._flag_resumed = call_on_resume
 

@@ -1,5 +1,7 @@
 """Trigger that fires at regular intervals of training time."""
 
+from __future__ import annotations
+
 
 class TimeTrigger(object):
     """Fires each time ``trainer.elapsed_time`` passes a multiple of
@@ -12,7 +14,7 @@ class TimeTrigger(object):
 
     """
 
-    def __init__(self, period):
+    def __init__(self, period: float) -> None:
         if not period > 0:
             raise ValueError(
                 'TimeTrigger: the period must be positive, got {!r}'.format(period)

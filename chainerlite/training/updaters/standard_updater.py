@@ -1,5 +1,8 @@
 """The standard updater: one batch, one optimizer step per iteration."""
 
+from __future__ import annotations
+
+import typing
 import warnings
 
 from chainerlite import backend
@@ -7,6 +10,10 @@ from chainerlite.dataset import convert
 from chainerlite import serializer as serializer_module
 from chainerlite.training import updater as updater_module
 from chainerlite.utils import argument
+
+if typing.TYPE_CHECKING:
+    from chainerlite import optimizer as optimizer_module
+    from chainerlite import types
 
 
 def _describe(value):
@@ -78,15 +85,15 @@ class StandardUpdater(updater_module.Updater):
 
     def __init__(
         self,
-        iterator,
-        optimizer,
-        converter=convert.concat_examples,
-        device=None,
-        loss_func=None,
-        loss_scale=None,
-        auto_new_epoch=True,
-        **kwargs,
-    ):
+        iterator: typing.Any,
+        optimizer: optimizer_module.Optimizer | dict[str, optimizer_module.Optimizer],
+        converter: typing.Callable[..., typing.Any] = convert.concat_examples,
+        device: types.DeviceSpec | None = None,
+        loss_func: typing.Callable[..., typing.Any] | None = None,
+        loss_scale: float | None = None,
+        auto_new_epoch: bool = True,
+        **kwargs: typing.Any,
+    ) -> None:
         (input_device,) = argument.parse_kwargs(kwargs, ('input_device', None))
         if device is not None:
             device = backend.get_device(device)
