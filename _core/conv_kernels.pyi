@@ -21,3 +21,6 @@ def col2im_2d(
     dy: int,
     dx: int,
 ) -> None: ...
+def channels_to_batch(
+    y: numpy.ndarray, bias: numpy.ndarray | None, out: numpy.ndarray
+) -> None: ...
