@@ -4,9 +4,11 @@
 
 Each is one pass over C-contiguous float32/float64 arrays (flattened by
 the caller) where NumPy makes several temporaries: the backwards of
-elu, leaky_relu, sigmoid, softplus, swish and gelu, and gelu's forward
-(NumPy has no ``erfc``). They compute in double and round once to the
-array's dtype. The functions' double-backprop graphs stay in Python; these
+leaky_relu, softplus and gelu, and gelu's forward (NumPy has no
+``erfc``). Those with a transcendental compute in double and round once
+to the array's dtype. (elu, sigmoid and swish stay on NumPy: measured,
+their compiled passes were slower, libm's scalar ``exp`` against NumPy's
+vectorized loops, and for sigmoid the call's own cost.) The functions' double-backprop graphs stay in Python; these
 serve only their plain backward (``_backward_arrays``).
 """
 from libc.math cimport M_SQRT1_2, erfc, exp, fabs
@@ -25,34 +27,17 @@ cdef inline double _sigmoid(double t) noexcept nogil:
     return (1.0 if t >= 0 else e) / (1.0 + e)
 
 
-def elu_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
-             double alpha):
-    """``gx = gy`` where ``x >= 0``, else ``gy * alpha * exp(x)``."""
-    cdef Py_ssize_t i
-    with nogil:
-        for i in range(x.shape[0]):
-            if x[i] >= 0:
-                gx[i] = gy[i]
-            else:
-                gx[i] = <real>(gy[i] * alpha * exp(x[i]))
-
-
 def leaky_relu_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
                     double slope):
     """``gx = gy`` where ``x >= 0``, else ``gy * slope``."""
-    cdef Py_ssize_t i
-    cdef real s = <real>slope
+    cdef Py_ssize_t i, n = x.shape[0]
+    cdef const real* xs = &x[0] if n else NULL
+    cdef const real* gs = &gy[0] if n else NULL
+    cdef real* out = &gx[0] if n else NULL
+    cdef real s = <real>slope, one = 1
     with nogil:
-        for i in range(x.shape[0]):
-            gx[i] = gy[i] if x[i] >= 0 else gy[i] * s
-
-
-def sigmoid_grad(const real[::1] y, const real[::1] gy, real[::1] gx):
-    """``gx = gy * y * (1 - y)`` from the sigmoid's output ``y``."""
-    cdef Py_ssize_t i
-    with nogil:
-        for i in range(y.shape[0]):
-            gx[i] = gy[i] * (y[i] * (1 - y[i]))
+        for i in range(n):
+            out[i] = gs[i] * (one if xs[i] >= 0 else s)
 
 
 def softplus_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
@@ -62,27 +47,6 @@ def softplus_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
     with nogil:
         for i in range(x.shape[0]):
             gx[i] = <real>(gy[i] * _sigmoid(beta * x[i]))
-
-
-def swish_grad(const real[:, :, ::1] x, const real[::1] beta,
-               const real[:, :, ::1] gy, real[:, :, ::1] gx,
-               real[::1] gbeta):
-    """Gradients of ``x * sigmoid(beta * x)``, ``x`` seen as ``(n, b, r)``
-    with ``beta`` of length ``b``: ``gx`` and ``gbeta`` (summed over the
-    ``n`` and ``r`` axes)."""
-    cdef Py_ssize_t a, b, r
-    cdef double s, g, gds, acc
-    with nogil:
-        for b in range(x.shape[1]):
-            acc = 0
-            for a in range(x.shape[0]):
-                for r in range(x.shape[2]):
-                    s = _sigmoid(beta[b] * x[a, b, r])
-                    g = gy[a, b, r]
-                    gds = g * s * (1 - s)
-                    gx[a, b, r] = <real>(g * s + gds * beta[b] * x[a, b, r])
-                    acc += gds * x[a, b, r] * x[a, b, r]
-            gbeta[b] = <real>acc
 
 
 cdef inline double _normal_cdf(double t) noexcept nogil:

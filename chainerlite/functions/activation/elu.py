@@ -3,9 +3,7 @@
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite._core import act_kernels
 from chainerlite.backends import cuda
-from chainerlite.functions.activation import _cpu_kernels
 from chainerlite.functions.activation import _kernels
 from chainerlite.functions.math import exponential
 from chainerlite.utils import type_check
@@ -41,13 +39,10 @@ class ELU(function_node.FunctionNode):
         return (grad_outputs[0] * coef,)
 
     def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel on the GPU, a compiled one on the CPU; None (the
-        # graph path) for the inputs neither takes
-        x, gy = self.inputs[0].data, grad_outputs[0]
+        # one fused kernel on the GPU; None (the graph path) on the CPU
+        x = self.inputs[0].data
         if isinstance(x, cuda.ndarray):
-            return (_kernels.elu_bwd(x, gy, x.dtype.type(self.alpha)),)
-        if _cpu_kernels.takes(x, gy):
-            return (_cpu_kernels.elementwise(act_kernels.elu_grad, (x, gy), self.alpha),)
+            return (_kernels.elu_bwd(x, grad_outputs[0], x.dtype.type(self.alpha)),)
         return None
 
 

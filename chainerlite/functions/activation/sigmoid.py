@@ -3,10 +3,8 @@
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite._core import act_kernels
 from chainerlite._core import ops_math
 from chainerlite.backends import cuda
-from chainerlite.functions.activation import _cpu_kernels
 from chainerlite.functions.activation import _kernels
 from chainerlite.utils import type_check
 
@@ -47,12 +45,9 @@ class Sigmoid(function_node.FunctionNode):
 
     def _backward_arrays(self, indexes, grad_outputs):
         (y,) = self._retained_output_data
-        gy = grad_outputs[0]
         if isinstance(y, cuda.ndarray):
-            return (_kernels.sigmoid_bwd(y, gy),)
-        if _cpu_kernels.takes(y, gy):
-            return (_cpu_kernels.elementwise(act_kernels.sigmoid_grad, (y, gy)),)
-        return (gy * (y * (ops_math.scalar_like(1, y) - y)),)
+            return (_kernels.sigmoid_bwd(y, grad_outputs[0]),)
+        return (grad_outputs[0] * (y * (ops_math.scalar_like(1, y) - y)),)
 
 
 def sigmoid(x):

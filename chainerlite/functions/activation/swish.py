@@ -1,15 +1,9 @@
 """Swish activation with a learnable parameter."""
 
-import math
-
-import numpy
-
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite._core import act_kernels
 from chainerlite.backends import cuda
-from chainerlite.functions.activation import _cpu_kernels
 from chainerlite.functions.activation import _kernels
 from chainerlite.functions.activation import sigmoid
 from chainerlite.functions.array import broadcast
@@ -66,33 +60,20 @@ class Swish(function_node.FunctionNode):
         return tuple(ret)
 
     def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel (and the sum for beta) on the GPU, a compiled
-        # one on the CPU; None (the graph path) for the inputs neither takes
+        # one fused kernel (and the sum for beta) on the GPU; None (the
+        # graph path) on the CPU
         x, beta = self.inputs[0].data, self.inputs[1].data
-        gy = grad_outputs[0]
         if not isinstance(x, cuda.ndarray):
-            return _compiled_grad(x, beta, gy, indexes)
-        gx, gbeta = _kernels.swish_bwd(x, beta.reshape(_extended_shape(beta, x)), gy)
+            return None
+        gx, gbeta = _kernels.swish_bwd(
+            x, beta.reshape(_extended_shape(beta, x)), grad_outputs[0]
+        )
         ret = []
         if 0 in indexes:
             ret.append(gx)
         if 1 in indexes:
             ret.append(gbeta.sum(axis=_reduction_axes(beta, x)))
         return tuple(ret)
-
-
-def _compiled_grad(x, beta, gy, indexes):
-    # x seen as (n, beta.size, r): the kernel sums beta's gradient itself
-    if not _cpu_kernels.takes(x, gy) or beta.dtype != x.dtype:
-        return None
-    x_shape = x.shape
-    shape = (x_shape[0], beta.size, math.prod(x_shape[1 + beta.ndim :]))
-    x, gy = (numpy.ascontiguousarray(a).reshape(shape) for a in (x, gy))
-    gx = numpy.empty(shape, x.dtype)
-    gbeta = numpy.empty(beta.size, x.dtype)
-    act_kernels.swish_grad(x, beta.ravel(), gy, gx, gbeta)
-    grads = {0: gx.reshape(x_shape), 1: gbeta.reshape(beta.shape)}
-    return tuple(grads[i] for i in indexes)
 
 
 def swish(x, beta):
