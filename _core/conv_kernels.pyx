@@ -79,38 +79,62 @@ def im2col_2d(const pixel[:, :, :, ::1] img, pixel[:, :, :, :, :, :] col,
               int sy, int sx, int py, int px, int dy, int dx, pixel pval):
     """Fills ``col[b, c, i, j, y, x]`` with the pixel that tap ``(i, j)``
     sees at output ``(y, x)`` of image ``img[b, c]``, or ``pval`` in the
-    padding. Each ``(y, x)`` block of ``col`` must be C-contiguous.
-
-    The blocks are written in the order of memory: by image then tap in
-    the batch-major layout, by tap then image in the channel-major one
-    (where the blocks of one tap of all images follow each other)."""
+    padding. Each ``(y, x)`` block of ``col`` must be C-contiguous."""
     cdef Py_ssize_t n = col.shape[0], c = col.shape[1]
-    cdef Py_ssize_t kh = col.shape[2], kw = col.shape[3]
-    cdef Py_ssize_t oh = col.shape[4], ow = col.shape[5]
-    cdef Py_ssize_t h = img.shape[2], w = img.shape[3]
     cdef Py_ssize_t b, ch, i, j
     cdef bint parallel = col.size >= PARALLEL_MIN
-    cdef bint image_inner = col.strides[0] == oh * ow * <Py_ssize_t>sizeof(pixel)
     if col.size == 0:
-        return
-    if image_inner:
-        for ch in prange(c, nogil=True, schedule='static',
-                         use_threads_if=parallel):
-            for i in range(kh):
-                for j in range(kw):
-                    for b in range(n):
-                        _im2col_tap(&img[b, ch, 0, 0], &col[b, ch, i, j, 0, 0],
-                                    h, w, oh, ow, i, j, sy, sx, py, px, dy,
-                                    dx, pval)
         return
     for b in prange(n, nogil=True, schedule='static',
                     use_threads_if=parallel):
         for ch in range(c):
-            for i in range(kh):
-                for j in range(kw):
+            for i in range(col.shape[2]):
+                for j in range(col.shape[3]):
                     _im2col_tap(&img[b, ch, 0, 0], &col[b, ch, i, j, 0, 0],
-                                h, w, oh, ow, i, j, sy, sx, py, px, dy, dx,
+                                img.shape[2], img.shape[3], col.shape[4],
+                                col.shape[5], i, j, sy, sx, py, px, dy, dx,
                                 pval)
+
+
+cdef void _padded_tap(const pixel* src, pixel* out, Py_ssize_t wp,
+                      Py_ssize_t oh, Py_ssize_t ow, int sy,
+                      int sx) noexcept nogil:
+    # one tap of one padded plane (src: the tap's first pixel) into the
+    # C-contiguous (oh, ow) block out: rows copied without bounds tests
+    cdef Py_ssize_t oy, ox
+    cdef const pixel* row
+    for oy in range(oh):
+        row = src + oy * sy * wp
+        if sx == 1:
+            for ox in range(ow):
+                out[ox] = row[ox]
+        else:
+            for ox in range(ow):
+                out[ox] = row[ox * sx]
+        out += ow
+
+
+def im2col_padded_2d(const pixel[:, :, :, ::1] padded,
+                     pixel[:, :, :, :, :, :] col, int sy, int sx, int dy,
+                     int dx):
+    """:func:`im2col_2d` of images already padded (large enough for every
+    tap at every output), into a column array whose ``(y, x)`` blocks of
+    one tap and all images follow each other (the channel-major layout,
+    seen as ``(n, c, kh, kw, out_h, out_w)``); the blocks are written in
+    that order of memory."""
+    cdef Py_ssize_t n = col.shape[0], c = col.shape[1]
+    cdef Py_ssize_t b, ch, i, j
+    cdef bint parallel = col.size >= PARALLEL_MIN
+    if col.size == 0:
+        return
+    for ch in prange(c, nogil=True, schedule='static',
+                     use_threads_if=parallel):
+        for i in range(col.shape[2]):
+            for j in range(col.shape[3]):
+                for b in range(n):
+                    _padded_tap(&padded[b, ch, i * dy, j * dx],
+                                &col[b, ch, i, j, 0, 0], padded.shape[3],
+                                col.shape[4], col.shape[5], sy, sx)
 
 
 def col2im_2d(const real[:, :, :, :, :, :] col, real[:, :, :, :] img,
