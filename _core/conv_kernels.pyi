@@ -12,12 +12,7 @@ def im2col_2d(
     pval: float,
 ) -> None: ...
 def im2col_padded_2d(
-    padded: numpy.ndarray,
-    col: numpy.ndarray,
-    sy: int,
-    sx: int,
-    dy: int,
-    dx: int,
+    padded: numpy.ndarray, col: numpy.ndarray, sy: int, sx: int, dy: int, dx: int
 ) -> None: ...
 def col2im_2d(
     col: numpy.ndarray,

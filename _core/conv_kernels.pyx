@@ -42,6 +42,18 @@ cdef inline Py_ssize_t _end_inside(Py_ssize_t ow, Py_ssize_t w, int sx,
     return 0 if w - off <= 0 else min(ow, (w - off + sx - 1) // sx)
 
 
+cdef inline void _copy_row(const pixel* row, pixel* out, Py_ssize_t lo,
+                           Py_ssize_t hi, int sx) noexcept nogil:
+    # out[ox] = row[ox * sx] for ox in [lo, hi); stride 1 is a plain copy
+    cdef Py_ssize_t ox
+    if sx == 1:
+        for ox in range(lo, hi):
+            out[ox] = row[ox]
+    else:
+        for ox in range(lo, hi):
+            out[ox] = row[ox * sx]
+
+
 cdef void _im2col_tap(
         const pixel* src, pixel* out, Py_ssize_t h, Py_ssize_t w,
         Py_ssize_t oh, Py_ssize_t ow, Py_ssize_t i, Py_ssize_t j, int sy,
@@ -64,12 +76,7 @@ cdef void _im2col_tap(
             row = src + iy * w
             for ox in range(lo):
                 out[ox] = pval
-            if sx == 1:
-                for ox in range(lo, hi):
-                    out[ox] = row[ox + off]
-            else:
-                for ox in range(lo, hi):
-                    out[ox] = row[ox * sx + off]
+            _copy_row(row + off, out, lo, hi, sx)
             for ox in range(hi, ow):
                 out[ox] = pval
         out += ow
@@ -101,16 +108,9 @@ cdef void _padded_tap(const pixel* src, pixel* out, Py_ssize_t wp,
                       int sx) noexcept nogil:
     # one tap of one padded plane (src: the tap's first pixel) into the
     # C-contiguous (oh, ow) block out: rows copied without bounds tests
-    cdef Py_ssize_t oy, ox
-    cdef const pixel* row
+    cdef Py_ssize_t oy
     for oy in range(oh):
-        row = src + oy * sy * wp
-        if sx == 1:
-            for ox in range(ow):
-                out[ox] = row[ox]
-        else:
-            for ox in range(ow):
-                out[ox] = row[ox * sx]
+        _copy_row(src + oy * sy * wp, out, 0, ow, sx)
         out += ow
 
 

@@ -321,7 +321,9 @@ def _padded_2d(img, ksize, stride, pad, pval, dilate, outs):
     # C-contiguous images padded with pval to the extent the windows reach
     # (cover_all's may pass the padding; rows and columns no window
     # reaches are left out)
-    extent = [(o - 1) * s + (k - 1) * d + 1 for o, s, k, d in zip(outs, stride, ksize, dilate)]
+    extent = [
+        (o - 1) * s + (k - 1) * d + 1 for o, s, k, d in zip(outs, stride, ksize, dilate)
+    ]
     padded = numpy.full(img.shape[:2] + tuple(extent), pval, img.dtype)
     (hp, wp), (py, px), (h, w) = extent, pad, img.shape[2:]
     rows, cols = max(0, min(h, hp - py)), max(0, min(w, wp - px))

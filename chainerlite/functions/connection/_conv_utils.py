@@ -21,6 +21,7 @@ from chainerlite.utils import type_check
 # dtypes of the compiled layout change of convolve
 _COMPILED_DTYPES = (numpy.float32, numpy.float64)
 
+
 def check_inputs(in_types):
     """Type check shared by the convolution functions.
 
@@ -181,7 +182,11 @@ def convolve(x, W, params, b=None):
     col = params.grouped_columns(x, ksize)
     y = xp.matmul(W.reshape(groups, c_out // groups, -1), col)
     n = x.shape[0]
-    if isinstance(y, numpy.ndarray) and y.size and y.dtype == x.dtype in _COMPILED_DTYPES:
+    if (
+        isinstance(y, numpy.ndarray)
+        and y.size
+        and y.dtype == x.dtype in _COMPILED_DTYPES
+    ):
         # the layout change and the bias in one compiled pass
         out = numpy.empty((n, c_out) + tuple(outs), x.dtype)
         if b is not None:
