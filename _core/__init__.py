@@ -43,6 +43,8 @@ from chainerlite._core.ops_math import (  # NOQA
     SubFromConstant,
 )
 from chainerlite._core.conv_kernels import col2im_2d, im2col_2d  # NOQA
+from chainerlite._core.conv_kernels import channels_to_batch  # NOQA
+from chainerlite._core.conv_kernels import im2col_padded_2d  # NOQA
 from chainerlite._core.lstm_kernels import (  # NOQA
     lstm_backward,
     lstm_forward,

@@ -11,6 +11,9 @@ def im2col_2d(
     dx: int,
     pval: float,
 ) -> None: ...
+def im2col_padded_2d(
+    padded: numpy.ndarray, col: numpy.ndarray, sy: int, sx: int, dy: int, dx: int
+) -> None: ...
 def col2im_2d(
     col: numpy.ndarray,
     img: numpy.ndarray,
@@ -20,4 +23,7 @@ def col2im_2d(
     px: int,
     dy: int,
     dx: int,
+) -> None: ...
+def channels_to_batch(
+    y: numpy.ndarray, bias: numpy.ndarray | None, out: numpy.ndarray
 ) -> None: ...

@@ -297,18 +297,38 @@ def _compiled(array, ksize):
 def _im2col_2d(img, ksize, stride, pad, pval, dilate, channel_major, outs):
     n, c = img.shape[:2]
     dtype = img.dtype
+    dilate = as_tuple(dilate, 2)
     pval = numpy.asarray(pval, dtype)
     if channel_major:
         col = numpy.empty((c,) + ksize + (n,) + outs, dtype)
         # the kernel sees both layouts as (n, c, kh, kw, out_h, out_w)
         view = col.transpose(3, 0, 1, 2, 4, 5)
+        # padded once, then each tap's rows are plain copies
+        img = _padded_2d(img, ksize, stride, pad, pval, dilate, outs)
     else:
         col = view = numpy.empty((n, c) + ksize + outs, dtype)
-    img = numpy.ascontiguousarray(img)
+        img = numpy.ascontiguousarray(img)
     if dtype == numpy.float16:  # copied as bits
         img, view, pval = (a.view(numpy.uint16) for a in (img, view, pval))
-    _core.im2col_2d(img, view, *stride, *pad, *as_tuple(dilate, 2), pval[()])
+    if channel_major:
+        _core.im2col_padded_2d(img, view, *stride, *dilate)
+    else:
+        _core.im2col_2d(img, view, *stride, *pad, *dilate, pval[()])
     return col
+
+
+def _padded_2d(img, ksize, stride, pad, pval, dilate, outs):
+    # C-contiguous images padded with pval to the extent the windows reach
+    # (cover_all's may pass the padding; rows and columns no window
+    # reaches are left out)
+    extent = [
+        (o - 1) * s + (k - 1) * d + 1 for o, s, k, d in zip(outs, stride, ksize, dilate)
+    ]
+    padded = numpy.full(img.shape[:2] + tuple(extent), pval, img.dtype)
+    (hp, wp), (py, px), (h, w) = extent, pad, img.shape[2:]
+    rows, cols = max(0, min(h, hp - py)), max(0, min(w, wp - px))
+    padded[:, :, py : py + rows, px : px + cols] = img[:, :, :rows, :cols]
+    return padded
 
 
 def _col2im_2d(col, stride, pad, dims, dilate, channel_major):

@@ -10,7 +10,9 @@ import numpy
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite._core import act_kernels
 from chainerlite.backends import cuda
+from chainerlite.functions.activation import _cpu_kernels
 from chainerlite.functions.activation import _kernels
 from chainerlite.functions.math import exponential
 from chainerlite.utils import type_check
@@ -25,6 +27,8 @@ _erfc_cpu = numpy.vectorize(math.erfc, otypes=[numpy.float64])
 def _normal_cdf(x, xp):
     # Phi(x) = erfc(-x / sqrt(2)) / 2 keeps full relative precision in the
     # left tail, where 1 + erf(x / sqrt(2)) would cancel.
+    if _cpu_kernels.takes(x):
+        return _cpu_kernels.elementwise(act_kernels.normal_cdf, (x,))
     t = -x / math.sqrt(2)
     if xp is numpy:
         return (_erfc_cpu(t) * 0.5).astype(x.dtype)
@@ -65,6 +69,8 @@ class GELU(function_node.FunctionNode):
         self.retain_inputs((0,))
         if xp is cuda.cupy:
             return (_kernels.gelu_fwd(x),)
+        if _cpu_kernels.takes(x):
+            return (_cpu_kernels.elementwise(act_kernels.gelu, (x,)),)
         return (utils.force_array(x * _normal_cdf(x, xp), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
@@ -73,10 +79,13 @@ class GELU(function_node.FunctionNode):
         return (grad_outputs[0] * (cdf + x * _normal_pdf(x)),)
 
     def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel on the GPU; None (the graph path) on the CPU
-        x = self.inputs[0].data
+        # one fused kernel on the GPU, a compiled one on the CPU; None (the
+        # graph path) for the inputs neither takes
+        x, gy = self.inputs[0].data, grad_outputs[0]
         if isinstance(x, cuda.ndarray):
-            return (_kernels.gelu_bwd(x, grad_outputs[0]),)
+            return (_kernels.gelu_bwd(x, gy),)
+        if _cpu_kernels.takes(x, gy):
+            return (_cpu_kernels.elementwise(act_kernels.gelu_grad, (x, gy)),)
         return None
 
 

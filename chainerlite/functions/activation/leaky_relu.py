@@ -7,8 +7,10 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite._core import act_kernels
 from chainerlite._core import ops_math
 from chainerlite.backends import cuda
+from chainerlite.functions.activation import _cpu_kernels
 from chainerlite.functions.activation import _kernels
 from chainerlite.utils import type_check
 
@@ -44,12 +46,13 @@ class LeakyReLU(function_node.FunctionNode):
         return (grad_outputs[0] * self._slopes(),)
 
     def _backward_arrays(self, indexes, grad_outputs):
-        x = self.inputs[0].data
+        x, gy = self.inputs[0].data, grad_outputs[0]
         if isinstance(x, cuda.ndarray):
-            return (
-                _kernels.leaky_relu_bwd(x, grad_outputs[0], x.dtype.type(self.slope)),
-            )
-        return (grad_outputs[0] * self._slopes(),)
+            return (_kernels.leaky_relu_bwd(x, gy, x.dtype.type(self.slope)),)
+        if _cpu_kernels.takes(x, gy):
+            kernel = act_kernels.leaky_relu_grad
+            return (_cpu_kernels.elementwise(kernel, (x, gy), self.slope),)
+        return (gy * self._slopes(),)
 
     def _slopes(self):
         # 1 where the input is non-negative, the slope elsewhere

@@ -7,7 +7,9 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite._core import act_kernels
 from chainerlite.backends import cuda
+from chainerlite.functions.activation import _cpu_kernels
 from chainerlite.functions.activation import _kernels
 from chainerlite.functions.activation import sigmoid
 from chainerlite.utils import type_check
@@ -46,10 +48,14 @@ class Softplus(function_node.FunctionNode):
         return (grad_outputs[0] * sigmoid.sigmoid(x * self.beta),)
 
     def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel on the GPU; None (the graph path) on the CPU
-        x = self.inputs[0].data
+        # one fused kernel on the GPU, a compiled one on the CPU; None (the
+        # graph path) for the inputs neither takes
+        x, gy = self.inputs[0].data, grad_outputs[0]
         if isinstance(x, cuda.ndarray):
-            return (_kernels.softplus_bwd(x, grad_outputs[0], x.dtype.type(self.beta)),)
+            return (_kernels.softplus_bwd(x, gy, x.dtype.type(self.beta)),)
+        if _cpu_kernels.takes(x, gy):
+            kernel = act_kernels.softplus_grad
+            return (_cpu_kernels.elementwise(kernel, (x, gy), self.beta),)
         return None
 
 

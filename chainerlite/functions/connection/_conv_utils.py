@@ -12,10 +12,14 @@ no large transposed copy is made.
 
 import numpy
 
+from chainerlite import _core
 from chainerlite import backend
 from chainerlite.functions.connection import _conv_args
 from chainerlite.utils import _windows
 from chainerlite.utils import type_check
+
+# dtypes of the compiled layout change of convolve
+_COMPILED_DTYPES = (numpy.float32, numpy.float64)
 
 
 def check_inputs(in_types):
@@ -153,8 +157,8 @@ def _batch_major(y, n, dims, dtype):
     return xp.ascontiguousarray(y).astype(dtype, copy=False)
 
 
-def convolve(x, W, params):
-    """Convolution of ``x`` by ``W`` (a cross-correlation, no bias).
+def convolve(x, W, params, b=None):
+    """Convolution of ``x`` by ``W`` (a cross-correlation) plus the bias.
 
     Args:
         x (numpy.ndarray or cupy.ndarray): Input of shape
@@ -162,6 +166,8 @@ def convolve(x, W, params):
         W (numpy.ndarray or cupy.ndarray): Filters of shape
             ``(c_O, c_I / groups, k_1, ..., k_N)``.
         params (ConvParams): Convolution parameters.
+        b (numpy.ndarray or cupy.ndarray): Bias of shape ``(c_O,)`` and
+            the dtype of ``x``, or ``None``.
 
     Returns:
         numpy.ndarray or cupy.ndarray: Output of shape
@@ -175,7 +181,27 @@ def convolve(x, W, params):
     # (G * c_I * prod(k), n * prod(outs)) in G blocks: no copy needed
     col = params.grouped_columns(x, ksize)
     y = xp.matmul(W.reshape(groups, c_out // groups, -1), col)
-    return _batch_major(y, x.shape[0], outs, x.dtype)
+    n = x.shape[0]
+    if (
+        isinstance(y, numpy.ndarray)
+        and y.size
+        and y.dtype == x.dtype in _COMPILED_DTYPES
+    ):
+        # the layout change and the bias in one compiled pass
+        out = numpy.empty((n, c_out) + tuple(outs), x.dtype)
+        if b is not None:
+            b = numpy.ascontiguousarray(b)
+        _core.channels_to_batch(y.reshape(c_out, -1), b, out.reshape(n, c_out, -1))
+        return out
+    y = _batch_major(y, n, outs, x.dtype)
+    return y if b is None else add_bias(y, b)
+
+
+def add_bias(y, b):
+    """Adds the per-channel bias ``b`` to ``y`` of shape ``(n, c, ...)``
+    in place and returns it."""
+    y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
+    return y
 
 
 def convolve_transpose(x, W, dims, params):

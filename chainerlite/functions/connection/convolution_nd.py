@@ -40,11 +40,6 @@ class ConvolutionFamily(function_node.FunctionNode):
         """Gradient of the bias: ``gy`` summed over all but the channels."""
         return sum_mod.sum(gy, axis=(0,) + tuple(range(2, self.ndim + 2)))
 
-    def add_bias(self, y, b):
-        """Adds the per-channel bias ``b`` to ``y`` in place."""
-        y += b.reshape((1, -1) + (1,) * self.ndim)
-        return y
-
 
 class ConvolutionND(ConvolutionFamily):
     """N-dimensional convolution ``y = W * x + b``.
@@ -80,10 +75,8 @@ class ConvolutionND(ConvolutionFamily):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
-        y = _conv_utils.convolve(x, W, self.params)
-        if len(inputs) == 3:
-            y = self.add_bias(y, inputs[2])
-        return (y,)
+        b = inputs[2] if len(inputs) == 3 else None
+        return (_conv_utils.convolve(x, W, self.params, b),)
 
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()

@@ -99,7 +99,7 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
         )
         y = _conv_utils.convolve_transpose(x, W, self.outs, p)
         if len(inputs) == 3:
-            y = self.add_bias(y, inputs[2])
+            y = _conv_utils.add_bias(y, inputs[2])
         return (y,)
 
     def backward(self, indexes, grad_outputs):

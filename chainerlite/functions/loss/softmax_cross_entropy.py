@@ -83,6 +83,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
     """
 
     _stats = None  # (max, sum of exponentials) of the fused GPU path
+    _gpu_weight = None  # the class weights of x's dtype on the GPU path
 
     def __init__(
         self,
@@ -139,7 +140,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             )
         if self.class_weight is not None and self.class_weight.shape[0] != x.shape[1]:
             raise ValueError('class_weight.shape[0] should be x.shape[1]')
-        if xp is cuda.cupy and not soft and self.class_weight is None:
+        if xp is cuda.cupy:
             return (self._forward_gpu(x, t),)
 
         log_y = _log_softmax(xp, x)
@@ -168,26 +169,37 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         return utils.force_array(loss, dtype)
 
     def _forward_gpu(self, x, t):
-        # hard labels without class weights: the loss of each label from
-        # the maximum and the sum of exponentials of its sample, fused
+        # the loss of each sample from its maximum and its sum of
+        # exponentials along the class axis, fused
         cupy = cuda.cupy
-        valid = t != self.ignore_label
-        _check_labels(cupy.where(valid, t, 0), x.shape[1], self.ignore_label)
         x = cupy.ascontiguousarray(x)
         m = x.max(axis=1, keepdims=True)
         s = _softmax_kernels.sum_exp_shifted(x, m, axis=1, keepdims=True)
         self._y, self._t, self._weights, self._stats = None, t, None, (m, s)
-        loss = _kernels.sce_fwd(
-            t,
-            m.reshape(t.shape),
-            s.reshape(t.shape),
-            x,
-            x.shape[1],
-            _trailing_size(x),
-            self.ignore_label,
-        )
+        if t.dtype.kind == 'f':
+            t = t.astype(x.dtype, copy=False)
+            self._t = t
+            kl = self.soft_target_loss == 'kl-divergence'
+            kernel = _kernels.sce_soft_kl_fwd if kl else _kernels.sce_soft_fwd
+            loss = kernel(x, m, s, t, axis=1)
+            return self._reduce(loss, x.size // x.shape[1], x.dtype)
+        valid = t != self.ignore_label
+        _check_labels(cupy.where(valid, t, 0), x.shape[1], self.ignore_label)
+        args = (t, m.reshape(t.shape), s.reshape(t.shape), x)
+        if self.class_weight is None:
+            loss = _kernels.sce_fwd(*args, *self._label_params(x))
+        else:
+            weight = backend.move_array_like(self.class_weight, x)
+            self._gpu_weight = weight.astype(x.dtype, copy=False)
+            loss = _kernels.sce_weighted_fwd(
+                *args, self._gpu_weight, *self._label_params(x)
+            )
         count = int(valid.sum()) if self.normalize else len(x)
         return self._reduce(loss, count, x.dtype)
+
+    def _label_params(self, x):
+        # the trailing parameters of the hard-label kernels
+        return x.shape[1], _trailing_size(x), self.ignore_label
 
     def _backward_arrays(self, indexes, grad_outputs):
         # one fused kernel after the fused GPU forward (without double
@@ -202,16 +214,16 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             g = gloss.reshape(shape)
         else:
             g = gloss * gloss.dtype.type(self._coeff)
-        gx = _kernels.sce_bwd(
-            x,
-            m,
-            s,
-            self._t.reshape(shape),
-            g,
-            x.shape[1],
-            _trailing_size(x),
-            self.ignore_label,
-        )
+        t = self._t
+        if t.dtype.kind == 'f':
+            p_sum = t.sum(axis=1, keepdims=True)
+            gx = _kernels.sce_soft_bwd(x, m, s, t, p_sum, g)
+        elif self._gpu_weight is None:
+            gx = _kernels.sce_bwd(x, m, s, t.reshape(shape), g, *self._label_params(x))
+        else:
+            gx = _kernels.sce_weighted_bwd(
+                x, m, s, t.reshape(shape), g, self._gpu_weight, *self._label_params(x)
+            )
         return tuple((gx, None)[i] for i in indexes)
 
     def _target_weights(self, xp, x, t):

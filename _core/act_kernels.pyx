@@ -1,0 +1,81 @@
+# cython: boundscheck=False, wraparound=False
+# (kernels: their loops index only within the shapes they read)
+"""Compiled element-wise kernels of activation functions on the CPU.
+
+Each is one pass over C-contiguous float32/float64 arrays (flattened by
+the caller) where NumPy makes several temporaries: the backwards of
+leaky_relu, softplus and gelu, and gelu's forward (NumPy has no
+``erfc``). Those with a transcendental compute in double and round once
+to the array's dtype. (elu, sigmoid and swish stay on NumPy: measured,
+their compiled passes were slower, libm's scalar ``exp`` against NumPy's
+vectorized loops, and for sigmoid the call's own cost.) The functions' double-backprop graphs stay in Python; these
+serve only their plain backward (``_backward_arrays``).
+"""
+from libc.math cimport M_SQRT1_2, erfc, exp, fabs
+
+ctypedef fused real:
+    float
+    double
+
+#: 1 / sqrt(2 pi), the normal density at 0
+cdef double INV_SQRT_2PI = 0.3989422804014327
+
+
+cdef inline double _sigmoid(double t) noexcept nogil:
+    # exp(-|t|) never overflows; both tails keep their relative precision
+    cdef double e = exp(-fabs(t))
+    return (1.0 if t >= 0 else e) / (1.0 + e)
+
+
+def leaky_relu_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
+                    double slope):
+    """``gx = gy`` where ``x >= 0``, else ``gy * slope``."""
+    cdef Py_ssize_t i, n = x.shape[0]
+    cdef const real* xs = &x[0] if n else NULL
+    cdef const real* gs = &gy[0] if n else NULL
+    cdef real* out = &gx[0] if n else NULL
+    cdef real s = <real>slope, one = 1
+    with nogil:
+        for i in range(n):
+            out[i] = gs[i] * (one if xs[i] >= 0 else s)
+
+
+def softplus_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
+                  double beta):
+    """``gx = gy * sigmoid(beta * x)``."""
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(x.shape[0]):
+            gx[i] = <real>(gy[i] * _sigmoid(beta * x[i]))
+
+
+cdef inline double _normal_cdf(double t) noexcept nogil:
+    # erfc keeps the left tail's relative precision (1 + erf would cancel)
+    return 0.5 * erfc(-t * M_SQRT1_2)
+
+
+def gelu(const real[::1] x, real[::1] y):
+    """``y = x * Phi(x)``, ``Phi`` the standard normal distribution."""
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(x.shape[0]):
+            y[i] = <real>(x[i] * _normal_cdf(x[i]))
+
+
+def normal_cdf(const real[::1] x, real[::1] y):
+    """``y = Phi(x)``."""
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(x.shape[0]):
+            y[i] = <real>_normal_cdf(x[i])
+
+
+def gelu_grad(const real[::1] x, const real[::1] gy, real[::1] gx):
+    """``gx = gy * (Phi(x) + x * phi(x))``, ``phi`` the normal density."""
+    cdef Py_ssize_t i
+    cdef double t
+    with nogil:
+        for i in range(x.shape[0]):
+            t = x[i]
+            gx[i] = <real>(gy[i] * (_normal_cdf(t)
+                                    + t * INV_SQRT_2PI * exp(-0.5 * t * t)))
