@@ -49,4 +49,3 @@ def oversample(images, crop_dims):
     # stacked as (n, 10, ...): the crops of one image side by side
     stacked = backend.get_array_module(images).stack(crops, axis=1)
     return stacked.reshape((-1,) + stacked.shape[2:])
-

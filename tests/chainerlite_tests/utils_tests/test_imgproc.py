@@ -18,7 +18,9 @@ def test_oversample_takes_corners_centre_and_mirrors():
             image[:, 1:4, 2:4],
         ]
         expected += [numpy.flip(crop, axis=2) for crop in expected]
-        numpy.testing.assert_array_equal(crops[10 * n : 10 * n + 10], numpy.stack(expected))
+        numpy.testing.assert_array_equal(
+            crops[10 * n : 10 * n + 10], numpy.stack(expected)
+        )
 
 
 def test_oversample_errors():

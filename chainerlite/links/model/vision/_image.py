@@ -58,8 +58,9 @@ def _rgb_uint8(image, caller):
             )
         if not isinstance(image, Image.Image):
             raise TypeError(
-                '{}: an image must be a PIL.Image or a numpy.ndarray, not '
-                '{}'.format(caller, type(image).__name__)
+                '{}: an image must be a PIL.Image or a numpy.ndarray, not {}'.format(
+                    caller, type(image).__name__
+                )
             )
         return numpy.asarray(image.convert('RGB'))
     if image.ndim == 3 and image.shape[0] in (1, 3):

@@ -24,9 +24,7 @@ from chainerlite.utils import argument
 from chainerlite.utils import imgproc
 
 _NO_TEST = 'test argument is not supported anymore. Use chainer.using_config'
-_NO_VOLATILE = (
-    'volatile argument is not supported anymore. Use chainer.using_config'
-)
+_NO_VOLATILE = 'volatile argument is not supported anymore. Use chainer.using_config'
 
 
 class PretrainedLayers(link.Chain):
@@ -191,7 +189,9 @@ def load(model, pretrained_model, npz_name, make_npz):
 
 def models_path(file_name):
     """Path of a file in ``pfnet/chainer/models`` under the dataset root."""
-    return os.path.join(download.get_dataset_directory('pfnet/chainer/models/'), file_name)
+    return os.path.join(
+        download.get_dataset_directory('pfnet/chainer/models/'), file_name
+    )
 
 
 def download_caffemodel(model_name, url, npz_name, convert):

@@ -118,7 +118,10 @@ class GoogLeNet(_layers.PretrainedLayers):
         self._mean = _MEAN
         if pretrained_model:
             # The weights are overwritten: skip the random draws.
-            kwargs = {'initialW': initializers.Zero(), 'initial_bias': initializers.Zero()}
+            kwargs = {
+                'initialW': initializers.Zero(),
+                'initial_bias': initializers.Zero(),
+            }
         else:
             kwargs = {
                 'initialW': initializers.LeCunUniform(scale=1.0),

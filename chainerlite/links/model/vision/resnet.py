@@ -57,11 +57,23 @@ class BottleneckA(link.Chain):
         stride_1x1, stride_3x3 = (1, stride) if downsample_fb else (stride, 1)
         with self.init_scope():
             self.conv1 = Convolution2D(
-                in_channels, mid_channels, 1, stride_1x1, 0, initialW=initialW, nobias=True
+                in_channels,
+                mid_channels,
+                1,
+                stride_1x1,
+                0,
+                initialW=initialW,
+                nobias=True,
             )
             self.bn1 = BatchNormalization(mid_channels)
             self.conv2 = Convolution2D(
-                mid_channels, mid_channels, 3, stride_3x3, 1, initialW=initialW, nobias=True
+                mid_channels,
+                mid_channels,
+                3,
+                stride_3x3,
+                1,
+                initialW=initialW,
+                nobias=True,
             )
             self.bn2 = BatchNormalization(mid_channels)
             self.conv3 = Convolution2D(
@@ -218,10 +230,18 @@ class ResNetLayers(_layers.PretrainedLayers):
         with self.init_scope():
             self.conv1 = Convolution2D(3, 64, 7, 2, 3, initialW=initialW)
             self.bn1 = BatchNormalization(64)
-            self.res2 = BuildingBlock(blocks[0], 64, 64, 256, 1, initialW, downsample_fb)
-            self.res3 = BuildingBlock(blocks[1], 256, 128, 512, 2, initialW, downsample_fb)
-            self.res4 = BuildingBlock(blocks[2], 512, 256, 1024, 2, initialW, downsample_fb)
-            self.res5 = BuildingBlock(blocks[3], 1024, 512, 2048, 2, initialW, downsample_fb)
+            self.res2 = BuildingBlock(
+                blocks[0], 64, 64, 256, 1, initialW, downsample_fb
+            )
+            self.res3 = BuildingBlock(
+                blocks[1], 256, 128, 512, 2, initialW, downsample_fb
+            )
+            self.res4 = BuildingBlock(
+                blocks[2], 512, 256, 1024, 2, initialW, downsample_fb
+            )
+            self.res5 = BuildingBlock(
+                blocks[3], 1024, 512, 2048, 2, initialW, downsample_fb
+            )
             self.fc6 = Linear(2048, 1000, initialW=initialW)
         name = 'ResNet-{}-model'.format(n_layers)
 

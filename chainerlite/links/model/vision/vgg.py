@@ -74,7 +74,10 @@ class VGGLayers(_layers.PretrainedLayers):
         self._n_layers = n_layers
         if pretrained_model:
             # The weights are overwritten: skip the random draws.
-            kwargs = {'initialW': initializers.Zero(), 'initial_bias': initializers.Zero()}
+            kwargs = {
+                'initialW': initializers.Zero(),
+                'initial_bias': initializers.Zero(),
+            }
         else:
             kwargs = {
                 'initialW': initializers.Normal(0.01),
@@ -84,7 +87,9 @@ class VGGLayers(_layers.PretrainedLayers):
         with self.init_scope():
             for block, count in enumerate(_BLOCKS[n_layers]):
                 for i in range(count):
-                    conv = Convolution2D(in_channels, _CHANNELS[block], 3, 1, 1, **kwargs)
+                    conv = Convolution2D(
+                        in_channels, _CHANNELS[block], 3, 1, 1, **kwargs
+                    )
                     setattr(self, 'conv{}_{}'.format(block + 1, i + 1), conv)
                     in_channels = _CHANNELS[block]
             self.fc6 = Linear(512 * 7 * 7, 4096, **kwargs)

@@ -36,7 +36,9 @@ def test_googlenet_every_layer():
         'loss2_fc2': (1000,),
     }
     numpy.testing.assert_allclose(
-        out['pool5'].array[:, :, 0, 0], out['inception_5b'].array.mean(axis=(2, 3)), rtol=1e-4
+        out['pool5'].array[:, :, 0, 0],
+        out['inception_5b'].array.mean(axis=(2, 3)),
+        rtol=1e-4,
     )
     # LRN as in Caffe: x / (1 + 1e-4 / 5 * sum of 5 neighbouring squares) ** 0.75
     pool = out['pool1'].array  # checked at its top-left pixel
@@ -45,5 +47,7 @@ def test_googlenet_every_layer():
     denom = (1 + 1e-4 / 5 * sum(squares[i : i + 64] for i in range(5))) ** 0.75
     numpy.testing.assert_allclose(pool[0, :, 0, 0], window / denom, rtol=1e-5)
 
-    out = model.extract([numpy.zeros((80, 60), numpy.uint8)], layers=['pool1'], size=None)
+    out = model.extract(
+        [numpy.zeros((80, 60), numpy.uint8)], layers=['pool1'], size=None
+    )
     assert out['pool1'].shape == (1, 64, 20, 15)

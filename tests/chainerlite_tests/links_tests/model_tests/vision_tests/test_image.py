@@ -23,7 +23,9 @@ def test_prepare_is_bgr_minus_mean_channels_first(prepare, mean):
     y = prepare(image, size=None)
     assert y.dtype == numpy.float32
     numpy.testing.assert_array_equal(y, expected)
-    numpy.testing.assert_array_equal(prepare(image.transpose(2, 0, 1), size=None), expected)
+    numpy.testing.assert_array_equal(
+        prepare(image.transpose(2, 0, 1), size=None), expected
+    )
     gray = image[:, :, 0]
     y = prepare(gray[None], size=None)
     for c in range(3):

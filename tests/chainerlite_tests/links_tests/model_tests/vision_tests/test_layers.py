@@ -111,7 +111,9 @@ def test_extract_prepares_and_stacks_the_images():
     ]
     out = model.extract(images, size=None)
     assert list(out) == ['pool']
-    x = numpy.stack([_numpy_prepare(images[0]), _numpy_prepare(images[1].transpose(1, 2, 0))])
+    x = numpy.stack(
+        [_numpy_prepare(images[0]), _numpy_prepare(images[1].transpose(1, 2, 0))]
+    )
     expected = numpy.maximum(model.conv(x).array, 0).mean(axis=(2, 3))
     numpy.testing.assert_allclose(out['pool'].array, expected, rtol=1e-5, atol=1e-5)
     assert out['pool'].creator is not None  # extract keeps enable_backprop
@@ -169,12 +171,16 @@ def test_load_from_a_path_and_from_the_dataset_root(tmp_path, monkeypatch):
 def test_auto_converts_the_downloaded_caffemodel(tmp_path, monkeypatch, fake_caffe):
     monkeypatch.setattr(download, '_dataset_root', str(tmp_path))
     urls = []
-    monkeypatch.setattr(download, 'cached_download', lambda url: urls.append(url) or 'x')
+    monkeypatch.setattr(
+        download, 'cached_download', lambda url: urls.append(url) or 'x'
+    )
     monkeypatch.setattr(_layers, 'read_caffemodel', lambda path: fake_caffe)
     model = googlenet.GoogLeNet()
     assert urls == ['http://dl.caffe.berkeleyvision.org/bvlc_googlenet.caffemodel']
     assert (model.conv1.W.array == fake_caffe.value('conv1/7x7_s2')).all()
-    assert (model.inc5b.projp.b.array == fake_caffe.value('inception_5b/pool_proj') + 0.5).all()
+    assert (
+        model.inc5b.projp.b.array == fake_caffe.value('inception_5b/pool_proj') + 0.5
+    ).all()
     assert (tmp_path / 'pfnet' / 'chainer' / 'models' / 'bvlc_googlenet.npz').exists()
 
 
@@ -185,7 +191,9 @@ def test_auto_without_network_or_caffemodel_says_what_to_do(tmp_path, monkeypatc
         raise urllib.error.URLError('Name or service not known')
 
     monkeypatch.setattr(download, 'cached_download', offline)
-    with pytest.raises(OSError, match='GoogLeNet: cannot download .*convert_caffemodel_to_npz'):
+    with pytest.raises(
+        OSError, match='GoogLeNet: cannot download .*convert_caffemodel_to_npz'
+    ):
         googlenet.GoogLeNet()
     with pytest.raises(OSError, match='ResNet-50-model.caffemodel does not exist'):
         resnet.ResNet50Layers()

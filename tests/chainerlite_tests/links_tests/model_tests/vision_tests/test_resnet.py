@@ -6,11 +6,21 @@ from chainerlite.links.model.vision import resnet
 from chainerlite.serializers import npz
 
 
-def test_resnet50_every_layer_roundtrip_and_caffe_transfer(tmp_path, fake_caffe, zero_init):
+def test_resnet50_every_layer_roundtrip_and_caffe_transfer(
+    tmp_path, fake_caffe, zero_init
+):
     model = links.ResNet50Layers(pretrained_model=None)
     assert set(zero_init) == {('HeNormal', 1.0)}
     assert model.available_layers == [
-        'conv1', 'pool1', 'res2', 'res3', 'res4', 'res5', 'pool5', 'fc6', 'prob'
+        'conv1',
+        'pool1',
+        'res2',
+        'res3',
+        'res4',
+        'res5',
+        'pool5',
+        'fc6',
+        'prob',
     ]
     assert model.res3.a.conv1.stride == (2, 2) and model.res3.a.conv2.stride == (1, 1)
     resnet._transfer(fake_caffe, model, 50)  # every layer gets its own value
@@ -49,8 +59,12 @@ def test_resnet50_every_layer_roundtrip_and_caffe_transfer(tmp_path, fake_caffe,
     npz.save_npz(path, model)
     loaded = resnet.ResNet50Layers(pretrained_model=path, downsample_fb=True)
     assert loaded.res3.a.conv1.stride == (1, 1) and loaded.res3.a.conv2.stride == (2, 2)
-    numpy.testing.assert_array_equal(loaded.res5.b2.bn2.avg_mean, model.res5.b2.bn2.avg_mean)
-    numpy.testing.assert_array_equal(loaded.res2.a.conv4.W.array, model.res2.a.conv4.W.array)
+    numpy.testing.assert_array_equal(
+        loaded.res5.b2.bn2.avg_mean, model.res5.b2.bn2.avg_mean
+    )
+    numpy.testing.assert_array_equal(
+        loaded.res2.a.conv4.W.array, model.res2.a.conv4.W.array
+    )
 
     copied = model.copy()
     assert copied.conv1 is copied.functions['conv1'][0]
@@ -89,5 +103,7 @@ def test_deep_resnets(cls, n_layers, blocks, caffe_names, fake_caffe, zero_init)
 
 
 def test_resnet_bad_depth():
-    with pytest.raises(ValueError, match='ResNetLayers: n_layers must be 50, 101 or 152'):
+    with pytest.raises(
+        ValueError, match='ResNetLayers: n_layers must be 50, 101 or 152'
+    ):
         resnet.ResNetLayers(None, 34)
