@@ -19,7 +19,42 @@ except ImportError:
 available = Image is not None
 
 
-def prepare(image, size, mean, caller):
+def prepare_for(mean, models, module):
+    """Returns the ``prepare(image, size=(224, 224))`` of a family of models.
+
+    Args:
+        mean (tuple of 3 floats): The BGR mean the models were trained with.
+        models (str): The models' name, for the docstring.
+        module (str): The module the function belongs to.
+
+    """
+
+    def prepare(image, size=(224, 224)):
+        return convert(image, size, mean, 'prepare')
+
+    prepare.__module__ = module
+    prepare.__qualname__ = 'prepare'
+    prepare.__doc__ = """Converts an image into an input array of the {} models.
+
+    The image is resized, turned from RGB to BGR, the mean the models were
+    trained with ({} in BGR order) is subtracted, and the axes become
+    ``(channels, height, width)``, as the models expect.
+
+    Args:
+        image (PIL.Image or numpy.ndarray): An RGB or grayscale image; an
+            array has shape ``(height, width)``, ``(height, width,
+            channels)`` or ``(channels, height, width)``.
+        size (pair of ints): ``(width, height)`` after resizing (Pillow's
+            order); ``None`` keeps the size.
+
+    Returns:
+        numpy.ndarray: Shape ``(3, height, width)``, of the default dtype.
+
+    """.format(models, ', '.join(map(str, mean)))
+    return prepare
+
+
+def convert(image, size, mean, caller):
     """Returns ``image`` as a BGR, mean-subtracted ``(3, h, w)`` array.
 
     Args:

@@ -145,7 +145,7 @@ class PretrainedLayers(link.Chain):
     def _batch(self, images, size):
         name = type(self).__name__
         return convert.concat_examples(
-            [_image.prepare(image, size, self._mean, name) for image in images]
+            [_image.convert(image, size, self._mean, name) for image in images]
         )
 
 

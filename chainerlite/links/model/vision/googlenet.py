@@ -226,24 +226,7 @@ class GoogLeNet(_layers.PretrainedLayers):
         npz.save_npz(path_npz, model, compression=False)
 
 
-def prepare(image, size=(224, 224)):
-    """Converts an image into an input array of GoogLeNet.
-
-    The image is resized, turned from RGB to BGR, the mean (104, 117, 123 in
-    BGR) is subtracted, and the axes become ``(channels, height, width)``.
-
-    Args:
-        image (PIL.Image or numpy.ndarray): An RGB or grayscale image; an
-            array has shape ``(height, width)``, ``(height, width,
-            channels)`` or ``(channels, height, width)``.
-        size (pair of ints): ``(width, height)`` after resizing (Pillow's
-            order); ``None`` keeps the size.
-
-    Returns:
-        numpy.ndarray: Shape ``(3, height, width)``, the default dtype.
-
-    """
-    return _image.prepare(image, size, _MEAN, 'prepare')
+prepare = _image.prepare_for(_MEAN, 'GoogLeNet', __name__)
 
 
 def _transfer(src, dst):

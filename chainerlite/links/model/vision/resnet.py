@@ -343,25 +343,7 @@ class ResNet152Layers(ResNetLayers):
         super().convert_caffemodel_to_npz(path_caffemodel, path_npz, 152)
 
 
-def prepare(image, size=(224, 224)):
-    """Converts an image into an input array of the ResNet models.
-
-    The image is resized, turned from RGB to BGR, MSRA's mean (103.063,
-    115.903, 123.152 in BGR) is subtracted, and the axes become
-    ``(channels, height, width)``.
-
-    Args:
-        image (PIL.Image or numpy.ndarray): An RGB or grayscale image; an
-            array has shape ``(height, width)``, ``(height, width,
-            channels)`` or ``(channels, height, width)``.
-        size (pair of ints): ``(width, height)`` after resizing (Pillow's
-            order); ``None`` keeps the size.
-
-    Returns:
-        numpy.ndarray: Shape ``(3, height, width)``, the default dtype.
-
-    """
-    return _image.prepare(image, size, _MEAN, 'prepare')
+prepare = _image.prepare_for(_MEAN, 'ResNet', __name__)
 
 
 def _caffe_block_names(n_layers):

@@ -176,25 +176,7 @@ class VGG19Layers(VGGLayers):
         super().convert_caffemodel_to_npz(path_caffemodel, path_npz, 19)
 
 
-def prepare(image, size=(224, 224)):
-    """Converts an image into an input array of the VGG models.
-
-    The image is resized, turned from RGB to BGR, the mean of the training
-    images (103.939, 116.779, 123.68 in BGR) is subtracted, and the axes
-    become ``(channels, height, width)``.
-
-    Args:
-        image (PIL.Image or numpy.ndarray): An RGB or grayscale image; an
-            array has shape ``(height, width)``, ``(height, width,
-            channels)`` or ``(channels, height, width)``.
-        size (pair of ints): ``(width, height)`` after resizing (Pillow's
-            order); ``None`` keeps the size.
-
-    Returns:
-        numpy.ndarray: Shape ``(3, height, width)``, the default dtype.
-
-    """
-    return _image.prepare(image, size, _MEAN, 'prepare')
+prepare = _image.prepare_for(_MEAN, 'VGG', __name__)
 
 
 def _transfer(src, dst):
