@@ -102,11 +102,6 @@ class GoogLeNet(_layers.PretrainedLayers):
             ``.npz`` file; ``None`` initializes the weights randomly with
             ``LeCunUniform`` and the biases to zero.
 
-    Attributes:
-        functions (collections.OrderedDict): Layer name -> the callables
-            that compute it from the previous layer (the auxiliary
-            classifiers, last, from the layer they branch off).
-        available_layers (list of str): The layer names.
 
     """
 

@@ -203,10 +203,6 @@ class ResNetLayers(_layers.PretrainedLayers):
         downsample_fb (bool): Where the first bottleneck of a stage strides;
             see :class:`BottleneckA`.
 
-    Attributes:
-        functions (collections.OrderedDict): Layer name -> the callables
-            that compute it from the previous layer.
-        available_layers (list of str): The layer names.
 
     """
 

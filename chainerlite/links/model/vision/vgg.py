@@ -53,10 +53,6 @@ class VGGLayers(_layers.PretrainedLayers):
             ``Normal(0.01)`` and the biases to zero, as the paper did.
         n_layers (int): 16 or 19.
 
-    Attributes:
-        functions (collections.OrderedDict): Layer name -> the callables
-            that compute it from the previous layer.
-        available_layers (list of str): The layer names.
 
     """
 
