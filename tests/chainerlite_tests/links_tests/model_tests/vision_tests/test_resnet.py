@@ -107,3 +107,24 @@ def test_resnet_bad_depth():
         ValueError, match='ResNetLayers: n_layers must be 50, 101 or 152'
     ):
         resnet.ResNetLayers(None, 34)
+
+
+def test_auto_converts_a_caffemodel_in_the_dataset_root(
+    tmp_path, monkeypatch, fake_caffe, zero_init
+):
+    from chainerlite.dataset import download
+    from chainerlite.links.model.vision import _layers
+
+    monkeypatch.setattr(download, '_dataset_root', str(tmp_path))
+    models = tmp_path / 'pfnet' / 'chainer' / 'models'
+    models.mkdir(parents=True)
+    (models / 'ResNet-50-model.caffemodel').write_bytes(b'')
+    read = []
+    monkeypatch.setattr(
+        _layers, 'read_caffemodel', lambda path: read.append(path) or fake_caffe
+    )
+    model = resnet.ResNet50Layers()
+    assert read == [str(models / 'ResNet-50-model.caffemodel')]
+    assert (models / 'ResNet-50-model.npz').exists()
+    assert (model.res5.b2.conv2.W.array == fake_caffe.value('res5c_branch2b')).all()
+    assert (model.bn1.avg_mean == fake_caffe.value('bn_conv1') + 0.25).all()
