@@ -12,6 +12,7 @@ import sys
 
 from chainerlite import configuration
 from chainerlite import function
+from chainerlite import initializers
 from chainerlite import link
 from chainerlite import variable
 from chainerlite.dataset import convert
@@ -159,6 +160,24 @@ def _keep(outputs, wanted, name, h):
     if name in wanted:
         outputs[name] = h
         wanted.remove(name)
+
+
+def initial_weights(pretrained_model, random):
+    """The ``initialW``/``initial_bias`` keyword arguments of a model's layers.
+
+    Args:
+        pretrained_model: The constructor's argument; when weights are
+            loaded, every array starts at zero (the random draws would be
+            overwritten).
+        random (~chainerlite.initializer.Initializer): The initializer of
+            the weights otherwise; the biases start at zero.
+
+    Returns:
+        dict: ``initialW`` and ``initial_bias``.
+
+    """
+    zero = initializers.Zero()
+    return {'initialW': zero if pretrained_model else random, 'initial_bias': zero}
 
 
 def load(model, pretrained_model, npz_name, make_npz):

@@ -105,23 +105,15 @@ class GoogLeNet(_layers.PretrainedLayers):
 
     """
 
+    _mean = _MEAN
     _extract_layers = ['pool5']
     _branches = {'loss1_fc2': 'inception_4a', 'loss2_fc2': 'inception_4d'}
 
     def __init__(self, pretrained_model='auto'):
         super().__init__()
-        self._mean = _MEAN
-        if pretrained_model:
-            # The weights are overwritten: skip the random draws.
-            kwargs = {
-                'initialW': initializers.Zero(),
-                'initial_bias': initializers.Zero(),
-            }
-        else:
-            kwargs = {
-                'initialW': initializers.LeCunUniform(scale=1.0),
-                'initial_bias': initializers.Zero(),
-            }
+        kwargs = _layers.initial_weights(
+            pretrained_model, initializers.LeCunUniform(scale=1.0)
+        )
         with self.init_scope():
             self.conv1 = Convolution2D(3, 64, 7, stride=2, pad=3, **kwargs)
             self.conv2_reduce = Convolution2D(64, 64, 1, **kwargs)

@@ -206,6 +206,7 @@ class ResNetLayers(_layers.PretrainedLayers):
 
     """
 
+    _mean = _MEAN
     _extract_layers = ['pool5']
 
     def __init__(self, pretrained_model, n_layers, downsample_fb=False):
@@ -216,12 +217,9 @@ class ResNetLayers(_layers.PretrainedLayers):
                     type(self).__name__, n_layers
                 )
             )
-        self._mean = _MEAN
-        if pretrained_model:
-            # The weights are overwritten: skip the random draws.
-            initialW = initializers.Zero()
-        else:
-            initialW = initializers.HeNormal(scale=1.0)
+        initialW = _layers.initial_weights(
+            pretrained_model, initializers.HeNormal(scale=1.0)
+        )['initialW']
         blocks = _BLOCKS[n_layers]
         with self.init_scope():
             self.conv1 = Convolution2D(3, 64, 7, 2, 3, initialW=initialW)

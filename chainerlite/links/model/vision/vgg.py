@@ -56,6 +56,7 @@ class VGGLayers(_layers.PretrainedLayers):
 
     """
 
+    _mean = _MEAN
     _extract_layers = ['fc7']
 
     def __init__(self, pretrained_model='auto', n_layers=16):
@@ -66,19 +67,8 @@ class VGGLayers(_layers.PretrainedLayers):
                     type(self).__name__, n_layers
                 )
             )
-        self._mean = _MEAN
         self._n_layers = n_layers
-        if pretrained_model:
-            # The weights are overwritten: skip the random draws.
-            kwargs = {
-                'initialW': initializers.Zero(),
-                'initial_bias': initializers.Zero(),
-            }
-        else:
-            kwargs = {
-                'initialW': initializers.Normal(0.01),
-                'initial_bias': initializers.Zero(),
-            }
+        kwargs = _layers.initial_weights(pretrained_model, initializers.Normal(0.01))
         in_channels = 3
         with self.init_scope():
             for block, count in enumerate(_BLOCKS[n_layers]):
