@@ -33,6 +33,12 @@ from chainerlite.links.loss.crf1d import CRF1d  # NOQA
 from chainerlite.links.loss.hierarchical_softmax import BinaryHierarchicalSoftmax  # NOQA
 from chainerlite.links.loss.negative_sampling import NegativeSampling  # NOQA
 from chainerlite.links.model.classifier import Classifier  # NOQA
+from chainerlite.links.model.vision.googlenet import GoogLeNet  # NOQA
+from chainerlite.links.model.vision.resnet import ResNet101Layers  # NOQA
+from chainerlite.links.model.vision.resnet import ResNet152Layers  # NOQA
+from chainerlite.links.model.vision.resnet import ResNet50Layers  # NOQA
+from chainerlite.links.model.vision.vgg import VGG16Layers  # NOQA
+from chainerlite.links.model.vision.vgg import VGG19Layers  # NOQA
 from chainerlite.links.normalization.batch_normalization import BatchNormalization  # NOQA
 from chainerlite.links.normalization.batch_renormalization import BatchRenormalization  # NOQA
 from chainerlite.links.normalization.decorrelated_batch_normalization import (
