@@ -62,7 +62,9 @@ def export(model, args, directory=None, export_params=True, graph_name='Graph'):
     """
     if not isinstance(args, (list, tuple)):
         args = [args]
-    args = [a if isinstance(a, variable.Variable) else variable.Variable(a) for a in args]
+    args = [
+        a if isinstance(a, variable.Variable) else variable.Variable(a) for a in args
+    ]
     with chainerlite.using_config('train', False):
         outputs = model(*args)
     if not isinstance(outputs, (list, tuple)):
@@ -81,8 +83,9 @@ def export(model, args, directory=None, export_params=True, graph_name='Graph'):
         converter = _CONVERTERS.get(label)
         if converter is None:
             raise NotImplementedError(
-                'chainer.exporters.caffe.export: {} cannot be exported to '
-                'Caffe'.format(label)
+                'chainer.exporters.caffe.export: {} cannot be exported to Caffe'.format(
+                    label
+                )
             )
         counts[label] = counts.get(label, 0) + 1
         name = '{}-{}'.format(label, counts[label])
@@ -211,8 +214,9 @@ def _average_pooling(node, net, name, bottoms):
 def _batch_normalization(node, net, name, bottoms):
     if node.axis is not None:
         raise NotImplementedError(
-            'chainer.exporters.caffe.export: batch normalization over axis '
-            '{}'.format(node.axis)
+            'chainer.exporters.caffe.export: batch normalization over axis {}'.format(
+                node.axis
+            )
         )
     gamma, beta, mean, var = _params(node)
     bn = _layer(net, name + '_bn', 'BatchNorm', bottoms[:1])

@@ -99,7 +99,9 @@ class Field:
             low, high = _INT_RANGES[kind]
             if not low <= value <= high:
                 raise ValueError(
-                    'value {} out of range for {} field {}'.format(value, kind, self.name)
+                    'value {} out of range for {} field {}'.format(
+                        value, kind, self.name
+                    )
                 )
             return value
         if kind == 'bool':
@@ -110,7 +112,9 @@ class Field:
             if isinstance(value, bytes):
                 value = value.decode('utf-8')
             if not isinstance(value, str):
-                raise TypeError('{!r} is not a str for field {}'.format(value, self.name))
+                raise TypeError(
+                    '{!r} is not a str for field {}'.format(value, self.name)
+                )
             return value
         if kind == 'bytes':
             return bytes(value)
@@ -307,7 +311,11 @@ class Message:
             raise ValueError('HasField on the repeated field "{}"'.format(name))
         if name in self._present:
             return True
-        return field.kind == 'message' and name in self._fields and self._fields[name]._has_content()
+        return (
+            field.kind == 'message'
+            and name in self._fields
+            and self._fields[name]._has_content()
+        )
 
     def _has_content(self):
         if self._present:
@@ -343,7 +351,9 @@ class Message:
             if field.kind == 'message':
                 items = value if field.repeated else (value,)
                 for item in items:
-                    out += _wire.encode_length_delimited(number, item.SerializeToString())
+                    out += _wire.encode_length_delimited(
+                        number, item.SerializeToString()
+                    )
             elif field.kind in ('string', 'bytes'):
                 items = value if field.repeated else (value,)
                 for item in items:
@@ -406,7 +416,9 @@ class Message:
             elif field.kind in ('string', 'bytes'):
                 if wire_type != _wire.LENGTH:
                     raise _wire.DecodeError(
-                        '{} field {} has wire type {}'.format(field.kind, name, wire_type)
+                        '{} field {} has wire type {}'.format(
+                            field.kind, name, wire_type
+                        )
                     )
                 item = buf[value[0] : value[1]]
                 if field.kind == 'string':
@@ -450,7 +462,9 @@ class Message:
                     lines.append(item.to_text(exclude, indent + 2))
                     lines.append('{}}}\n'.format(pad))
                 else:
-                    lines.append('{}{}: {}\n'.format(pad, field.name, _text_value(field, item)))
+                    lines.append(
+                        '{}{}: {}\n'.format(pad, field.name, _text_value(field, item))
+                    )
         return ''.join(lines)
 
     def __repr__(self):
@@ -469,7 +483,9 @@ def _decode_packed(field, buf, start, stop):
                     field.kind, field.name, size, width
                 )
             )
-        return numpy.frombuffer(buf, dtype='<f{}'.format(width), count=size // width, offset=start).astype(field.dtype)
+        return numpy.frombuffer(
+            buf, dtype='<f{}'.format(width), count=size // width, offset=start
+        ).astype(field.dtype)
     values = []
     pos = start
     while pos < stop:

@@ -135,7 +135,9 @@ class CaffeFunction(link.Chain):
             name = self.split_map.get(name, name)
             if name not in blobs:
                 raise KeyError(
-                    'CaffeFunction: blob "{}" is neither given nor computed'.format(name)
+                    'CaffeFunction: blob "{}" is neither given nor computed'.format(
+                        name
+                    )
                 )
             result.append(blobs[name])
         return tuple(result)
@@ -190,7 +192,9 @@ def _read_net(path):
 
 
 def _error(layer, message, cls=ValueError):
-    return cls('CaffeFunction: layer "{}" ({}): {}'.format(layer.name, layer.type, message))
+    return cls(
+        'CaffeFunction: layer "{}" ({}): {}'.format(layer.name, layer.type, message)
+    )
 
 
 def _blob(layer, index, what):
@@ -313,7 +317,9 @@ def _inner_product(layer, bottoms):
     b = None
     if param.bias_term:
         b = _blob_array(layer, _blob(layer, 1, 'bias'), (out_size,), 'bias')
-    child = linear.Linear(in_size, out_size, nobias=b is None, initialW=W, initial_bias=b)
+    child = linear.Linear(
+        in_size, out_size, nobias=b is None, initialW=W, initial_bias=b
+    )
     return child, child
 
 
@@ -421,7 +427,9 @@ def _eltwise(layer, bottoms):
             return y
 
     else:
-        raise _error(layer, 'operation {} is not supported'.format(operation), RuntimeError)
+        raise _error(
+            layer, 'operation {} is not supported'.format(operation), RuntimeError
+        )
     return forward
 
 
@@ -473,7 +481,9 @@ def _reshape(layer, bottoms):
         start = first + len(shape) + 1 if first < 0 else first
         stop = len(shape) if num_axes == -1 else start + num_axes
         if not 0 <= start <= stop <= len(shape):
-            raise _error(layer, 'axes {}..{} of a {}-d input'.format(start, stop, len(shape)))
+            raise _error(
+                layer, 'axes {}..{} of a {}-d input'.format(start, stop, len(shape))
+            )
         # a 0 in the new shape keeps the input's size on that axis
         new = [shape[start + i] if d == 0 else d for i, d in enumerate(dims)]
         return F.reshape(x, shape=shape[:start] + new + shape[stop:])

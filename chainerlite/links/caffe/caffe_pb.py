@@ -84,10 +84,7 @@ class BatchNormParameter(Message):
 
 
 class ConcatParameter(Message):
-    FIELDS = (
-        _opt('axis', 2, 'int32', 1),
-        _opt('concat_dim', 1, 'uint32', 1),
-    )
+    FIELDS = (_opt('axis', 2, 'int32', 1), _opt('concat_dim', 1, 'uint32', 1))
 
 
 class ConvolutionParameter(Message):
@@ -144,7 +141,13 @@ class LRNParameter(Message):
         _opt('local_size', 1, 'uint32', 5),
         _opt('alpha', 2, 'float', 1.0),
         _opt('beta', 3, 'float', 0.75),
-        _opt('norm_region', 4, 'enum', 0, enum={'ACROSS_CHANNELS': 0, 'WITHIN_CHANNEL': 1}),
+        _opt(
+            'norm_region',
+            4,
+            'enum',
+            0,
+            enum={'ACROSS_CHANNELS': 0, 'WITHIN_CHANNEL': 1},
+        ),
         _opt('k', 5, 'float', 1.0),
         _engine(6),
     )

@@ -136,16 +136,22 @@ def test_batch_norm_and_scale(tmp_path):
     x = _rand(2, 3, 2)
     (y,) = _run(func, {'x': x}, ['y'])
     n = (x - mean[:, None]) / numpy.sqrt(var[:, None] + 1e-3)
-    numpy.testing.assert_allclose(y, n * gamma[:, None] + beta[:, None], rtol=1e-4, atol=1e-5)
+    numpy.testing.assert_allclose(
+        y, n * gamma[:, None] + beta[:, None], rtol=1e-4, atol=1e-5
+    )
 
 
 def test_elementwise_layers(tmp_path):
     net = caffe_pb.NetParameter()
     _add_layer(net, 'split', 'Split', ['a'], ['a1', 'a2'])
-    _add_layer(net, 'prod', 'Eltwise', ['a1', 'b'], ['prod']).eltwise_param.operation = 0
+    _add_layer(
+        net, 'prod', 'Eltwise', ['a1', 'b'], ['prod']
+    ).eltwise_param.operation = 0
     coeff = _add_layer(net, 'sum', 'Eltwise', ['a2', 'b'], ['sum'])
     coeff.eltwise_param.coeff.extend([2, -1])
-    _add_layer(net, 'max', 'Eltwise', ['a', 'b', 'prod'], ['max']).eltwise_param.operation = 2
+    _add_layer(
+        net, 'max', 'Eltwise', ['a', 'b', 'prod'], ['max']
+    ).eltwise_param.operation = 2
     _add_layer(net, 'cat', 'Concat', ['a', 'b'], ['cat'])
     _add_layer(net, 'sig', 'Sigmoid', ['a'], ['sig'])
     _add_layer(net, 'tanh', 'TanH', ['a'], ['tanh'])
@@ -169,7 +175,9 @@ def test_elementwise_layers(tmp_path):
 
 def test_slice_reshape_lrn_and_average_pooling(tmp_path):
     net = caffe_pb.NetParameter()
-    _add_layer(net, 'slice', 'Slice', ['x'], ['s1', 's2']).slice_param.slice_point.append(1)
+    _add_layer(
+        net, 'slice', 'Slice', ['x'], ['s1', 's2']
+    ).slice_param.slice_point.append(1)
     reshape = _add_layer(net, 'reshape', 'Reshape', ['s2'], ['r'])
     reshape.reshape_param.shape.dim.extend([0, -1])  # 0 keeps the batch size
     lrn = _add_layer(net, 'lrn', 'LRN', ['x'], ['n'])
@@ -317,7 +325,9 @@ def test_unsupported_configurations(tmp_path, typ, field, name, value):
 
 def test_missing_weight_blob(tmp_path):
     net = caffe_pb.NetParameter()
-    _add_layer(net, 'conv', 'Convolution', ['x'], ['y']).convolution_param.kernel_size.append(1)
+    _add_layer(
+        net, 'conv', 'Convolution', ['x'], ['y']
+    ).convolution_param.kernel_size.append(1)
     with pytest.raises(ValueError, match='weight blob'):
         _load(tmp_path, net)
 

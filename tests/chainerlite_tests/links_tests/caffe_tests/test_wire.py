@@ -104,7 +104,10 @@ def test_unpacked_numbers_and_unknown_fields_are_read():
 def test_negative_int32_round_trip():
     param = caffe_pb.ReshapeParameter(num_axes=-1, axis=-2)
     encoded = param.SerializeToString()
-    assert encoded == b'\x10' + b'\xfe' + b'\xff' * 8 + b'\x01' + b'\x18' + b'\xff' * 9 + b'\x01'
+    assert (
+        encoded
+        == b'\x10' + b'\xfe' + b'\xff' * 8 + b'\x01' + b'\x18' + b'\xff' * 9 + b'\x01'
+    )
     parsed = caffe_pb.ReshapeParameter.FromString(encoded)
     assert (parsed.axis, parsed.num_axes) == (-2, -1)
 
