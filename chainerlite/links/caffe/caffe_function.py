@@ -21,6 +21,10 @@ _INPUT_TYPES = frozenset(
     ['Data', 'Input', 'ImageData', 'MemoryData', 'HDF5Data', 'DummyData', 'WindowData']
 )
 
+# Bound of the block-diagonal weight that emulates a grouped convolution
+# (``groups`` times the stored weight): 1 GiB of float32.
+_MAX_GROUPED_SIZE = 1 << 28
+
 _V1 = caffe_pb.V1LayerParameter
 # V1 layer type (an enum) -> type name of the current format
 _V1_TYPES = {
@@ -156,7 +160,12 @@ class CaffeFunction(link.Chain):
                     '{} layer'.format(layer.name, typ)
                 )
             return
-        func = setup(layer, bottoms)
+        try:
+            func = setup(layer, bottoms)
+        except (TypeError, ValueError) as e:
+            if str(e).startswith('CaffeFunction'):
+                raise
+            raise _error(layer, str(e)) from e
         name = layer.name
         if name in self.forwards:
             raise ValueError('CaffeFunction: two layers are named "{}"'.format(name))
@@ -251,6 +260,10 @@ def _as_pair(value):
 
 def _convolution(layer, bottoms, deconv=False):
     param = layer.convolution_param
+    if param.axis != 1:
+        raise _error(
+            layer, 'axis {} is not supported (only 1)'.format(param.axis), RuntimeError
+        )
     ksize = _pair(param, 'kernel', param.kernel_size, None)
     if ksize is None:
         raise _error(layer, 'the kernel size is not given')
@@ -265,6 +278,11 @@ def _convolution(layer, bottoms, deconv=False):
     if len(dims) != 4 or groups < 1 or dims[0] % groups:
         raise _error(layer, 'weight of shape {} with {} groups'.format(dims, groups))
     data = _blob_array(layer, blob, dims, 'weight')
+    if data.size * groups > _MAX_GROUPED_SIZE:
+        raise _error(
+            layer,
+            'a weight of {} values in {} groups is too large'.format(data.size, groups),
+        )
     # Caffe's groups become a block-diagonal weight, one block per group.
     n_first = dims[0] // groups
     W = numpy.zeros((dims[0], dims[1] * groups) + dims[2:], numpy.float32)
@@ -438,6 +456,8 @@ def _lrn(layer, bottoms):
     if param.norm_region != caffe_pb.LRNParameter.ACROSS_CHANNELS:
         raise _error(layer, 'only ACROSS_CHANNELS is supported', RuntimeError)
     n = param.local_size
+    if n < 1:
+        raise _error(layer, 'local_size must be positive')
     k = param.k
     alpha = param.alpha / n
     beta = param.beta

@@ -350,3 +350,23 @@ def test_backward_through_the_loaded_network(tmp_path):
     chainerlite.functions.sum(y).backward()
     numpy.testing.assert_allclose(x.grad, numpy.tile(W.sum(axis=0), (4, 1)), rtol=1e-5)
     numpy.testing.assert_allclose(func['fc'].b.grad, [4, 4])
+
+
+def test_grouped_weight_too_large(tmp_path):
+    net = caffe_pb.NetParameter()
+    conv = _add_layer(net, 'conv', 'Convolution', ['x'], ['y'], [_rand(2**17, 1, 1, 1)])
+    conv.convolution_param.kernel_size.append(1)
+    conv.convolution_param.group = 2**17  # 2**34 values once block-diagonal
+    conv.convolution_param.bias_term = False
+    with pytest.raises(ValueError, match='too large'):
+        _load(tmp_path, net)
+
+
+def test_link_errors_name_the_layer(tmp_path):
+    net = caffe_pb.NetParameter()
+    conv = _add_layer(net, 'conv', 'Convolution', ['x'], ['y'], [_rand(1, 1, 1, 1)])
+    conv.convolution_param.kernel_size.append(1)
+    conv.convolution_param.stride.append(0)
+    conv.convolution_param.bias_term = False
+    with pytest.raises(ValueError, match='CaffeFunction: layer "conv".*stride'):
+        _load(tmp_path, net)
