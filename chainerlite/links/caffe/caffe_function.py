@@ -231,7 +231,7 @@ def _blob_array(layer, blob, shape, what):
                 what, data.size, size, tuple(shape)
             ),
         )
-    return data.astype(numpy.float32).reshape(shape)
+    return data.astype(numpy.float32, copy=False).reshape(shape)
 
 
 def _pair(param, prefix, repeated, default):
