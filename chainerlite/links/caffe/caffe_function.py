@@ -356,7 +356,7 @@ def _batch_norm(layer, bottoms):
     )
     child.avg_mean[...] = mean * factor
     child.avg_var[...] = var * factor
-    if param.HasField('use_global_stats') and param.use_global_stats:
+    if param.use_global_stats:
 
         def forward(x):
             with chainerlite.using_config('train', False):
@@ -372,21 +372,24 @@ def _batch_norm(layer, bottoms):
 
 def _scale(layer, bottoms):
     param = layer.scale_param
-    bias_term = param.bias_term
-    if len(bottoms) > 1:  # the scale is the second bottom
-        shape = None
-        if bias_term:
-            bias_blob = _blob(layer, 0, 'bias')
-            shape = _blob_dims(bias_blob)
-        child = scale.Scale(axis=param.axis, bias_term=bias_term, bias_shape=shape)
-    else:
+    learned = len(bottoms) == 1  # else the scale is the second bottom
+    W = b = None
+    if learned:
         w_blob = _blob(layer, 0, 'scale')
-        shape = _blob_dims(w_blob)
-        child = scale.Scale(axis=param.axis, W_shape=shape, bias_term=bias_term)
-        child.W.array[...] = _blob_array(layer, w_blob, shape, 'scale')
-        bias_blob = _blob(layer, 1, 'bias') if bias_term else None
-    if bias_term:
-        child.bias.b.array[...] = _blob_array(layer, bias_blob, shape, 'bias')
+        W = _blob_array(layer, w_blob, _blob_dims(w_blob), 'scale')
+    if param.bias_term:
+        bias_blob = _blob(layer, 1 if learned else 0, 'bias')
+        b = _blob_array(layer, bias_blob, _blob_dims(bias_blob), 'bias')
+    child = scale.Scale(
+        axis=param.axis,
+        W_shape=None if W is None else W.shape,
+        bias_term=b is not None,
+        bias_shape=None if b is None else b.shape,
+    )
+    if W is not None:
+        child.W.array[...] = W
+    if b is not None:
+        child.bias.b.array[...] = b
     return child, child
 
 
