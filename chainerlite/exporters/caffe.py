@@ -195,6 +195,18 @@ def _deconvolution(node, net, name, bottoms):
 
 
 def _pooling(node, net, name, bottoms, pool):
+    # Caffe rounds the output size up (as cover_all=True does)
+    if not node.cover_all:
+        for size, k, s, p in zip(
+            node.inputs[0].shape[2:], node.ksize, node.stride, node.pad
+        ):
+            if (size + 2 * p - k) % s:
+                raise NotImplementedError(
+                    'chainer.exporters.caffe.export: {} whose windows do not '
+                    'cover the input (Caffe would add a partial window)'.format(
+                        type(node).__name__
+                    )
+                )
     layer = _layer(net, name, 'Pooling', bottoms[:1])
     p = layer.pooling_param
     p.pool = pool

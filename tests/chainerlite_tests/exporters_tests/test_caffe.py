@@ -108,3 +108,10 @@ def test_constant_operand_is_rejected(tmp_path):
     c = _rand(2, 3)
     with pytest.raises(NotImplementedError, match='neither a model input'):
         caffe.export(lambda x: x + c, [_rand(2, 3)], str(tmp_path))
+
+
+def test_pooling_that_caffe_would_round_up(tmp_path):
+    x = _rand(1, 1, 5, 5)
+    with pytest.raises(NotImplementedError, match='partial window'):
+        caffe.export(lambda x: F.average_pooling_2d(x, 2), [x], str(tmp_path))
+    caffe.export(lambda x: F.average_pooling_2d(x, 3, stride=2), [x], str(tmp_path))
