@@ -153,20 +153,18 @@ def test_elementwise_layers(tmp_path):
         net, 'max', 'Eltwise', ['a', 'b', 'prod'], ['max']
     ).eltwise_param.operation = 2
     _add_layer(net, 'cat', 'Concat', ['a', 'b'], ['cat'])
-    _add_layer(net, 'sig', 'Sigmoid', ['a'], ['sig'])
     _add_layer(net, 'tanh', 'TanH', ['a'], ['tanh'])
     _add_layer(net, 'leaky', 'ReLU', ['a'], ['leaky']).relu_param.negative_slope = 0.25
     _add_layer(net, 'drop', 'Dropout', ['a'], ['drop'])
     func = _load(tmp_path, net)
     assert func.split_map == {'a1': 'a', 'a2': 'a'}
     a, b = _rand(2, 3), _rand(2, 3)
-    names = ['prod', 'sum', 'max', 'cat', 'sig', 'tanh', 'leaky', 'drop', 'a1']
+    names = ['prod', 'sum', 'max', 'cat', 'tanh', 'leaky', 'drop', 'a1']
     out = dict(zip(names, _run(func, {'a': a, 'b': b}, names)))
     numpy.testing.assert_allclose(out['prod'], a * b, rtol=1e-6)
     numpy.testing.assert_allclose(out['sum'], 2 * a - b, rtol=1e-6)
     numpy.testing.assert_allclose(out['max'], numpy.maximum(numpy.maximum(a, b), a * b))
     numpy.testing.assert_allclose(out['cat'], numpy.concatenate([a, b], axis=1))
-    numpy.testing.assert_allclose(out['sig'], 1 / (1 + numpy.exp(-a)), rtol=1e-5)
     numpy.testing.assert_allclose(out['tanh'], numpy.tanh(a), rtol=1e-5)
     numpy.testing.assert_allclose(out['leaky'], numpy.where(a > 0, a, a * 0.25))
     numpy.testing.assert_allclose(out['drop'], a)  # identity in test mode
@@ -211,10 +209,14 @@ def test_v1_layers_format(tmp_path):
     relu = net.layers.add(name='relu', type=caffe_pb.V1LayerParameter.RELU)
     relu.bottom.append('y')
     relu.top.append('z')
+    sigmoid = net.layers.add(name='sig', type=caffe_pb.V1LayerParameter.SIGMOID)
+    sigmoid.bottom.append('z')
+    sigmoid.top.append('s')
     func = _load(tmp_path, net)
     x = _rand(4, 3)
-    (z,) = _run(func, {'x': x}, ['z'])
+    z, s = _run(func, {'x': x}, ['z', 's'])
     numpy.testing.assert_allclose(z, numpy.maximum(x @ W.T, 0), rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(s, 1 / (1 + numpy.exp(-z)), rtol=1e-5)
 
 
 def test_disable_missing_bottoms_and_unsupported_layers(tmp_path):
