@@ -3,6 +3,7 @@
 from chainerlite.links.activation.maxout import Maxout  # NOQA
 from chainerlite.links.activation.prelu import PReLU  # NOQA
 from chainerlite.links.activation.swish import Swish  # NOQA
+from chainerlite.links.caffe.caffe_function import CaffeFunction  # NOQA
 from chainerlite.links.connection.bias import Bias  # NOQA
 from chainerlite.links.connection.bilinear import Bilinear  # NOQA
 from chainerlite.links.connection.convolution_2d import Convolution2D  # NOQA

@@ -1,0 +1,3 @@
+"""Exporters of computational graphs to other frameworks' formats."""
+
+from chainerlite.exporters import caffe  # NOQA
