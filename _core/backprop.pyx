@@ -166,13 +166,19 @@ cdef tuple _IDX01 = (0, 1)
 cdef object _watched_arrays(FunctionNode f, tuple indexes, tuple gys,
                             tuple watch):
     # The array-level backward of a node that reports its nested calls to
-    # the hooks in ``watch`` (apply_nested)
+    # the hooks in ``watch`` (apply_nested). The hooks are this thread's;
+    # the node's count only says that some pass watches (threads may run
+    # passes over shared nodes).
     cdef BuiltinNode b = <BuiltinNode>f
-    b._watch = watch
+    cdef ThreadState state = get_state()
+    prev = state.watch
+    state.watch = watch
+    b._watch += 1
     try:
         return b._backward_arrays(indexes, gys)
     finally:
-        b._watch = None
+        b._watch -= 1
+        state.watch = prev
 
 
 cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,

@@ -64,9 +64,9 @@ cdef enum:
 
 cdef class BuiltinNode(FunctionNode):
     # A compiled node of one output, applied by apply_builtin.
-    # Set by backprop around _backward_arrays when hooks watch the forward
-    # calls a backward makes (see apply_nested); None otherwise.
-    cdef tuple _watch
+    # Backward passes now in its _backward_arrays while hooks of their
+    # thread watch the forward calls a backward makes (see apply_nested)
+    cdef int _watch
     cdef int retained(self)
     cdef object compute(self, x0, x1, x2)
     cdef bint quick_check(self, int n, x0, x1, x2)

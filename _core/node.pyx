@@ -1701,14 +1701,18 @@ cdef object apply_nested(BuiltinNode parent, BuiltinNode op, x0, x1=None):
     """Applies the fresh node ``op`` to arrays within a backward of ``parent``.
 
     For the array-level backward of a built-in node that declares
-    ``_reports_nested``: while backprop has set ``parent._watch`` (hooks
-    watch forward calls and no double backprop is asked), it does what
-    applying ``op`` in the Variable-level ``backward`` does under
-    no-backprop mode, without Variables: the forward hooks see ``op`` and
-    its input (and output) arrays. Returns the output array.
+    ``_reports_nested``, called while ``parent._watch`` is set: where
+    backprop in this thread watches (hooks watch forward calls and no
+    double backprop is asked) it does what applying ``op`` in the
+    Variable-level ``backward`` does under no-backprop mode, without
+    Variables: the forward hooks see ``op`` and its input (and output)
+    arrays. Returns the output array.
     """
     cdef ThreadState state = get_state()
-    cdef tuple entries = parent._watch
+    cdef tuple entries = state.watch
+    if entries is None:
+        # another thread's pass set the parent's count
+        return ensure_array(op.compute(x0, x1, None))
     cdef tuple in_data = (x0,) if x1 is None else (x0, x1)
     call_forward_hooks(entries, FWD_PRE, op, in_data)
     state.running += 1

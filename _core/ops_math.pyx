@@ -250,7 +250,7 @@ cdef class SubFromConstant(_Const):
         return -grad_outputs[0],
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        if self._watch is not None:
+        if self._watch:
             return apply_nested(self, Neg.__new__(Neg), grad_outputs[0]),
         return -grad_outputs[0],
 
@@ -303,7 +303,7 @@ cdef class MulConstant(_Const):
         return grad_outputs[0] * self.value,
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        if self._watch is not None:
+        if self._watch:
             return apply_nested(self, _const_node(MulConstant, self.value),
                                 grad_outputs[0]),
         return grad_outputs[0] * self._c,
@@ -460,7 +460,7 @@ cdef class Neg(_Unary):
         return -grad_outputs[0],
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        if self._watch is not None:
+        if self._watch:
             return apply_nested(self, Neg.__new__(Neg), grad_outputs[0]),
         return -grad_outputs[0],
 
