@@ -17,8 +17,9 @@ from chainerlite._core.hooks cimport (
     BWD_POST, BWD_PRE, FWD_POST, FWD_POST_OUT, FWD_PRE, HookEntry,
     active_entries, any_mask, global_entries)
 from chainerlite._core.node cimport (
-    ACCUMULATES, USES_ARRAYS, FunctionNode, Variable, VariableNode,
-    check_finite, check_grad, ensure_array, new_variable, node_facts)
+    ACCUMULATES, REPORTS_NESTED, USES_ARRAYS, BuiltinNode, FunctionNode,
+    Variable, VariableNode, check_finite, check_grad, ensure_array,
+    new_variable, node_facts)
 
 import warnings
 
@@ -162,18 +163,44 @@ cdef tuple _IDX1 = (1,)
 cdef tuple _IDX01 = (0, 1)
 
 
+cdef object _watched_arrays(FunctionNode f, tuple indexes, tuple gys,
+                            tuple watch):
+    # The array-level backward of a node that reports its nested calls to
+    # the hooks in ``watch`` (apply_nested). The hooks are this thread's;
+    # the node's count only says that some pass watches (threads may run
+    # passes over shared nodes).
+    cdef BuiltinNode b = <BuiltinNode>f
+    cdef ThreadState state = get_state()
+    prev = state.watch
+    state.watch = watch
+    b._watch += 1
+    try:
+        return b._backward_arrays(indexes, gys)
+    finally:
+        b._watch -= 1
+        state.watch = prev
+
+
 cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
-                         bint arrays, ThreadState state, tuple current):
+                         bint arrays, ThreadState state, tuple current,
+                         tuple watch=None):
     """The input gradients of ``f`` for ``indexes``, as the pass holds them.
 
     ``arrays``: the array-level backward may be used (no double backprop,
     and no global hook watches the forward calls, which Chainer shows nested
-    in backward). ``current``: for a node that overrides
-    ``backward_accumulate``, the gradients the targets have so far.
+    in backward). ``watch``: else, in raw mode, the hooks that watch them;
+    a node whose array-level backward reports its nested calls uses it
+    then. ``current``: for a node that overrides ``backward_accumulate``,
+    the gradients the targets have so far.
     """
     cdef int prev = state.enable_backprop
-    if arrays and node_facts(type(f)) & USES_ARRAYS:
+    cdef int facts = node_facts(type(f))
+    if arrays and facts & USES_ARRAYS:
         gxs = f._backward_arrays(indexes, gys)
+        if gxs is not None:
+            return _arrays_of(f, gxs, indexes)
+    elif watch is not None and facts & REPORTS_NESTED and current is None:
+        gxs = _watched_arrays(f, indexes, gys, watch)
         if gxs is not None:
             return _arrays_of(f, gxs, indexes)
     gvars = _as_grad_vars(gys) if raw else gys
@@ -190,13 +217,22 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
     return tuple([_unwrap(f, gx, raw) for gx in gxs])
 
 
-cdef inline tuple _backward1(FunctionNode f, tuple gys, ThreadState state):
+cdef inline object _backward1(FunctionNode f, g, ThreadState state,
+                              tuple watch):
     # _run_backward for a one-in, one-out node whose class uses its
-    # array-level backward (step_fast checked that)
-    gxs = f._backward_arrays(_IDX0, gys)
+    # array-level backward (step_fast checked that): the input gradient
+    cdef tuple gys = (g,)
+    if watch is None:
+        gxs = f._backward_arrays(_IDX0, gys)
+    else:
+        gxs = _watched_arrays(f, _IDX0, gys, watch)
+    if type(gxs) is tuple and len(<tuple>gxs) == 1:
+        gx = (<tuple>gxs)[0]
+        if type(gx) is _ndarray:
+            return gx
     if gxs is None:
-        return _run_backward(f, _IDX0, gys, True, False, state, None)
-    return _arrays_of(f, gxs, _IDX0)
+        return _run_backward(f, _IDX0, gys, True, False, state, None)[0]
+    return _arrays_of(f, gxs, _IDX0)[0]
 
 
 cdef tuple _arrays_of(FunctionNode f, gxs, tuple indexes):
@@ -232,6 +268,7 @@ cdef class _Pass:
     cdef dict found             # grad(): gradient of an input taken by its creator
     cdef dict seeds             # grad(): grad_inputs, joined when an input is taken
     cdef tuple entries          # global hook entries with a backward callback
+    cdef tuple watch            # raw, and global hooks watch forward calls
     cdef bint debug             # check gradients for NaN/Inf
 
     cdef int deliver(self, VariableNode x, gx) except -1:
@@ -343,10 +380,17 @@ cdef class _Pass:
 
         Returns False when ``f`` needs the general path.
         """
-        if not (self.arrays and f._n_out == 1 and not self.debug
+        if not (f._n_out == 1 and not self.debug
                 and f._local_hooks is None and f._inputs is not None
-                and len(f._inputs) == 1
-                and node_facts(type(f)) & USES_ARRAYS):
+                and len(f._inputs) == 1):
+            return False
+        cdef int facts = node_facts(type(f))
+        cdef tuple watch = None
+        if not self.arrays:
+            if self.watch is None or not facts & REPORTS_NESTED:
+                return False
+            watch = self.watch
+        elif not facts & USES_ARRAYS:
             return False
         cdef PyObject* p = f._outs[0]
         if p == NULL:
@@ -358,21 +402,19 @@ cdef class _Pass:
         if not self.wants(x):
             return True
         cdef tuple entries = self.entries
-        cdef tuple gys = (g,)
         if entries is None:
-            gxs = _backward1(f, gys, self.state)
+            gx = _backward1(f, g, self.state, watch)
         else:
             in_data = _NONE1 if x._data is None else (x._data,)
-            out_grad = gys
+            out_grad = (g,)
             _call_backward_hooks(entries, BWD_PRE, f, in_data, out_grad)
             _check_not_unchained(f)
             self.state.running += 1
             try:
-                gxs = _backward1(f, gys, self.state)
+                gx = _backward1(f, g, self.state, watch)
             finally:
                 self.state.running -= 1
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
-        gx = gxs[0]
         if gx is None:
             return True
         check_grad(f, x, gx, True)
@@ -403,7 +445,7 @@ cdef class _Pass:
                 entries = None
         if entries is None:
             gxs = _run_backward(f, indexes, gys, self.raw, self.arrays,
-                                self.state, current)
+                                self.state, current, self.watch)
         else:
             in_data = _hook_in_data(f)
             out_grad = _hook_out_grad(gys, self.raw)
@@ -412,7 +454,8 @@ cdef class _Pass:
             self.state.running += 1
             try:
                 gxs = _run_backward(f, indexes, gys, self.raw,
-                                    self.arrays, self.state, current)
+                                    self.arrays, self.state, current,
+                                    self.watch)
             finally:
                 self.state.running -= 1
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
@@ -551,6 +594,8 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         mask = any_mask(bp.entries)
         if mask & (FWD_PRE | FWD_POST | FWD_POST_OUT):
             bp.arrays = False
+            if bp.raw and not bp.debug:
+                bp.watch = bp.entries
         if not mask & (BWD_PRE | BWD_POST):
             bp.entries = None
     for var, g in zip(outputs, grad_outputs):

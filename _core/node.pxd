@@ -64,8 +64,12 @@ cdef enum:
 
 cdef class BuiltinNode(FunctionNode):
     # A compiled node of one output, applied by apply_builtin.
+    # Backward passes now in its _backward_arrays while hooks of their
+    # thread watch the forward calls a backward makes (see apply_nested)
+    cdef int _watch
     cdef int retained(self)
     cdef object compute(self, x0, x1, x2)
+    cdef bint quick_check(self, int n, x0, x1, x2)
     cdef inline object input_data(self, Py_ssize_t i):
         return (<VariableNode>self._inputs[i])._data
     cdef object output_data(self)
@@ -75,6 +79,9 @@ cdef class BuiltinNode(FunctionNode):
 cdef enum:
     USES_ARRAYS = 1        # its _backward_arrays goes with its backward
     ACCUMULATES = 2        # it overrides backward_accumulate
+    # a BuiltinNode whose _backward_arrays reports its nested calls
+    # (_reports_nested, apply_nested)
+    REPORTS_NESTED = 4
 
 
 cdef Variable new_variable(data, bint requires_grad)
@@ -83,6 +90,7 @@ cdef Variable get_variable(VariableNode node)
 cdef tuple apply_node(FunctionNode node, tuple inputs)
 cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=*,
                             Variable x2=*)
+cdef object apply_nested(BuiltinNode parent, BuiltinNode op, x0, x1=*)
 cdef int node_facts(type cls) except -1
 cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
                             tuple in_data, tuple out_data=*) except -1

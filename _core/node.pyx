@@ -1624,6 +1624,17 @@ cdef class BuiltinNode(FunctionNode):
         # the output array from the input arrays (x1, x2: None if absent)
         raise NotImplementedError
 
+    cdef bint quick_check(self, int n, x0, x1, x2):
+        # True when the n input arrays (x1, x2: None if absent) surely pass
+        # check_type_forward, which then does not run
+        return False
+
+    cdef bint _quick_check(self, tuple in_data):
+        cdef Py_ssize_t n = len(in_data)
+        return n <= 3 and self.quick_check(
+            n, in_data[0] if n > 0 else None, in_data[1] if n > 1 else None,
+            in_data[2] if n > 2 else None)
+
     cdef object output_data(self):
         # the retained output array (RETAIN_Y)
         cdef tuple retained = self._retained_output_data
@@ -1653,26 +1664,24 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
     building Variables, tuples or calls that nothing needs.
     """
     cdef ThreadState state = get_state()
-    cdef tuple in_data
-    if x1 is None:
-        in_data = (x0._data,)
-    elif x2 is None:
-        in_data = (x0._data, x1._data)
-    else:
-        in_data = (x0._data, x1._data, x2._data)
     if debug_enabled(state):
         return node.apply(_variables(x0, x1, x2))[0]
     cdef bint checked = type_check_enabled(state)
-    if checked and not node._quick_check(in_data):
-        node._check_data_type_forward(in_data)
+    cdef int n = 1 if x1 is None else (2 if x2 is None else 3)
+    if checked and not node.quick_check(
+            n, x0._data, None if x1 is None else x1._data,
+            None if x2 is None else x2._data):
+        node._check_data_type_forward(_in_data(x0, x1, x2))
     cdef tuple entries = entries_with_callbacks(state)
+    cdef tuple in_data = None
     if entries is None:
-        y = _compute(node, x0, x1, x2, checked, in_data)
+        y = _compute(node, x0, x1, x2, checked)
     else:
+        in_data = _in_data(x0, x1, x2)
         call_forward_hooks(entries, FWD_PRE, node, in_data)
         state.running += 1
         try:
-            y = _compute(node, x0, x1, x2, checked, in_data)
+            y = _compute(node, x0, x1, x2, checked)
         finally:
             state.running -= 1
     if type(y) is not _ndarray:
@@ -1688,8 +1697,37 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
     return out
 
 
+cdef object apply_nested(BuiltinNode parent, BuiltinNode op, x0, x1=None):
+    """Applies the fresh node ``op`` to arrays within a backward of ``parent``.
+
+    For the array-level backward of a built-in node that declares
+    ``_reports_nested``, called while ``parent._watch`` is set: where
+    backprop in this thread watches (hooks watch forward calls and no
+    double backprop is asked) it does what applying ``op`` in the
+    Variable-level ``backward`` does under no-backprop mode, without
+    Variables: the forward hooks see ``op`` and its input (and output)
+    arrays. Returns the output array.
+    """
+    cdef ThreadState state = get_state()
+    cdef tuple entries = state.watch
+    if entries is None:
+        # another thread's pass set the parent's count
+        return ensure_array(op.compute(x0, x1, None))
+    cdef tuple in_data = (x0,) if x1 is None else (x0, x1)
+    call_forward_hooks(entries, FWD_PRE, op, in_data)
+    state.running += 1
+    try:
+        y = op.compute(x0, x1, None)
+    finally:
+        state.running -= 1
+    if type(y) is not _ndarray:
+        y = ensure_array(y)
+    call_forward_hooks(entries, FWD_POST, op, in_data, (y,))
+    return y
+
+
 cdef inline object _compute(BuiltinNode node, Variable x0, Variable x1,
-                            Variable x2, bint checked, tuple in_data):
+                            Variable x2, bint checked):
     if x1 is None:
         return node.compute(x0._data, None, None)
     try:
@@ -1698,8 +1736,16 @@ cdef inline object _compute(BuiltinNode node, Variable x0, Variable x1,
     except ValueError:
         # e.g. shapes that do not broadcast: the type check names them
         if checked:
-            node._check_data_type_forward(in_data)
+            node._check_data_type_forward(_in_data(x0, x1, x2))
         raise
+
+
+cdef tuple _in_data(Variable x0, Variable x1, Variable x2):
+    if x1 is None:
+        return (x0._data,)
+    if x2 is None:
+        return (x0._data, x1._data)
+    return (x0._data, x1._data, x2._data)
 
 
 cdef tuple _variables(Variable x0, Variable x1, Variable x2):
@@ -1763,7 +1809,7 @@ cdef int node_facts(type cls) except -1:
     # a type lookup, which gives the class a version tag if it has none
     # (reading __mro__ and __dict__ below does not)
     getattr(cls, 'backward')
-    arrays_owner = backward_owner = accumulate_owner = None
+    arrays_owner = backward_owner = accumulate_owner = nested_owner = None
     for klass in cls.__mro__:
         d = klass.__dict__
         if arrays_owner is None and '_backward_arrays' in d:
@@ -1772,11 +1818,19 @@ cdef int node_facts(type cls) except -1:
             backward_owner = klass
         if accumulate_owner is None and 'backward_accumulate' in d:
             accumulate_owner = klass
+        if nested_owner is None and '_reports_nested' in d:
+            nested_owner = klass
     if accumulate_owner is not FunctionNode:
         facts |= ACCUMULATES
     elif arrays_owner is not FunctionNode and issubclass(
             arrays_owner, backward_owner):
         facts |= USES_ARRAYS
+        # the declaration holds for the _backward_arrays next to it (or
+        # one of its bases), not for a subclass's own override
+        if (nested_owner is not None and issubclass(cls, BuiltinNode)
+                and issubclass(nested_owner, arrays_owner)
+                and nested_owner.__dict__['_reports_nested']):
+            facts |= REPORTS_NESTED
     tag = type_tag(cls)
     if tag != 0:
         _facts_tags[tag % KINDS_SLOTS] = tag

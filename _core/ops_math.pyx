@@ -10,7 +10,7 @@ import numpy
 
 from chainerlite._core.node cimport (
     RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, VariableNode,
-    apply_builtin, array_module, ensure_array, functions_module, is_array,
+    apply_builtin, apply_nested, array_module, ensure_array, functions_module, is_array,
     is_float_dtype, new_variable, type_check_module)
 
 cdef object _f16 = numpy.dtype(numpy.float16)
@@ -76,13 +76,13 @@ cdef class _Binary(BuiltinNode):
     def check_type_forward(self, in_types):
         _expect_same_dtype(type_check_module(), in_types, self._float_only())
 
-    cdef bint _quick_check(self, tuple in_data):
+    cdef bint quick_check(self, int n, x0, x1, x2):
         # Same dtype (and a float one where required); shapes are left to
         # NumPy, and a ValueError of it gets the full check's message.
-        if len(in_data) != 2:
+        if n != 2:
             return False
-        da = getattr(in_data[0], 'dtype', None)
-        return da is not None and da is getattr(in_data[1], 'dtype', None) \
+        da = getattr(x0, 'dtype', None)
+        return da is not None and da is getattr(x1, 'dtype', None) \
             and (not self._float_only() or is_float_dtype(da))
 
     cdef tuple _shapes(self):
@@ -99,8 +99,8 @@ cdef class _Unary(BuiltinNode):
     def check_type_forward(self, in_types):
         type_check_module().expect(in_types.size() == 1)
 
-    cdef bint _quick_check(self, tuple in_data):
-        return len(in_data) == 1
+    cdef bint quick_check(self, int n, x0, x1, x2):
+        return n == 1
 
 
 cdef dict _const_cache = {}
@@ -201,6 +201,9 @@ cdef class AddConstant(_Const):
     cdef object compute(self, x, unused1, unused2):
         return x + self._const(x)
 
+    # its backward applies no node: nothing to report
+    _reports_nested = True
+
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0],
 
@@ -241,10 +244,14 @@ cdef class SubFromConstant(_Const):
     cdef object compute(self, x, unused1, unused2):
         return self._const(x) - x
 
+    _reports_nested = True
+
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        if self._watch:
+            return apply_nested(self, Neg.__new__(Neg), grad_outputs[0]),
         return -grad_outputs[0],
 
 
@@ -290,10 +297,15 @@ cdef class MulConstant(_Const):
     cdef object compute(self, x, unused1, unused2):
         return x * self._const(x)
 
+    _reports_nested = True
+
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self.value,
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        if self._watch:
+            return apply_nested(self, _const_node(MulConstant, self.value),
+                                grad_outputs[0]),
         return grad_outputs[0] * self._c,
 
 
@@ -442,10 +454,14 @@ cdef class Neg(_Unary):
     cdef object compute(self, x, unused1, unused2):
         return -x
 
+    _reports_nested = True
+
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        if self._watch:
+            return apply_nested(self, Neg.__new__(Neg), grad_outputs[0]),
         return -grad_outputs[0],
 
 
@@ -463,9 +479,8 @@ cdef class Absolute(_Unary):
     cdef object compute(self, x, unused1, unused2):
         return abs(x)
 
-    cdef bint _quick_check(self, tuple in_data):
-        return len(in_data) == 1 and is_float_dtype(
-            getattr(in_data[0], 'dtype', None))
+    cdef bint quick_check(self, int n, x0, x1, x2):
+        return n == 1 and is_float_dtype(getattr(x0, 'dtype', None))
 
     cdef int retained(self):
         return RETAIN_X0
@@ -490,6 +505,12 @@ cdef Variable _as_input(x, like):
     if data is not None and x.dtype != data.dtype:
         x = x.astype(data.dtype)
     return new_variable(x, False)
+
+
+cdef _Const _const_node(type cls, value):
+    cdef _Const node = cls.__new__(cls)
+    node.value = value
+    return node
 
 
 cdef object _with_const(_Const node, value, lhs):

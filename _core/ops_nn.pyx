@@ -33,9 +33,8 @@ cdef class _Activation(BuiltinNode):
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    cdef bint _quick_check(self, tuple in_data):
-        return len(in_data) == 1 and is_float_dtype(
-            getattr(in_data[0], 'dtype', None))
+    cdef bint quick_check(self, int n, x0, x1, x2):
+        return n == 1 and is_float_dtype(getattr(x0, 'dtype', None))
 
     cdef int retained(self):
         return RETAIN_Y
@@ -131,11 +130,9 @@ cdef class LinearFunction(BuiltinNode):
                 b_type.shape[0] == w_type.shape[0],
             )
 
-    cdef bint _quick_check(self, tuple in_data):
-        cdef Py_ssize_t n = len(in_data)
+    cdef bint quick_check(self, int n, x, W, b):
         if n != 2 and n != 3:
             return False
-        x, W = in_data[0], in_data[1]
         if type(x) is not _ndarray or type(W) is not _ndarray:
             return False
         if not (PyArray_NDIM(<PyArrayObject*>x) == 2
@@ -146,7 +143,6 @@ cdef class LinearFunction(BuiltinNode):
             return False
         if n == 2:
             return True
-        b = in_data[2]
         return type(b) is _ndarray and PyArray_NDIM(<PyArrayObject*>b) == 1 \
             and PyArray_DIMS(<PyArrayObject*>b)[0] \
             == PyArray_DIMS(<PyArrayObject*>W)[0] and b.dtype == x.dtype

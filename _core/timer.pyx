@@ -6,6 +6,7 @@ stack of running calls, per-function sums, the call history) lives here;
 the CUDA-event path.
 """
 cimport cython
+from cpython.ref cimport PyObject
 
 from chainerlite._core.config cimport ThreadState, get_state
 
@@ -39,6 +40,8 @@ def _set_cupy(module):
     _cupy = module
 
 
+# No references to containers: kept out of the garbage collector's lists
+@cython.no_gc
 @cython.freelist(64)
 cdef class _Call:
     """One running call: which function, since when, time of nested calls."""
@@ -113,7 +116,7 @@ cdef class TimerRecorder:
         # instead of returning: they are over.
         while stack and (<_Call>stack[-1]).depth >= state.running:
             stack.pop()
-        call.key = id(function)
+        call.key = <Py_ssize_t><PyObject*>function
         call.phase = phase
         call.depth = state.running
         if _cupy is not None and _on_gpu(arrays):
@@ -129,7 +132,7 @@ cdef class TimerRecorder:
     cdef int stop(self, function) except -1:
         cdef list stack = self._stack(get_state())
         cdef _Call call, parent
-        cdef Py_ssize_t key = id(function), i
+        cdef Py_ssize_t key = <Py_ssize_t><PyObject*>function, i
         cdef double elapsed
         if stack and (<_Call>stack[-1]).key == key:
             call = stack.pop()

@@ -126,6 +126,63 @@ def test_nested_forward_calls_of_backward_are_seen_by_forward_hooks(build):
     np.testing.assert_allclose(x.grad, x2.grad, rtol=1e-6)
 
 
+@pytest.mark.parametrize(
+    'op',
+    [
+        lambda x: x * 3.0,
+        lambda x: x + 2.0,
+        lambda x: x - 1.0,
+        lambda x: -x,
+        lambda x: 2.0 - x,
+        lambda x: F.tanh(x),  # Variable-level backward: the reference path
+    ],
+)
+def test_nested_calls_of_array_backward_match_variable_backward(op):
+    # Without double backprop a compiled node's array-level backward reports
+    # its nested calls itself; the Variable-level backward (taken with
+    # enable_double_backprop) is the reference for what hooks see.
+    def run(double):
+        x = _x()
+        with Recorder() as hook:
+            y = op(x)
+            y.grad = np.array([1.5, -2.0], np.float32)
+            y.backward(enable_double_backprop=double)
+        events = [e[1:3] for e in hook.log if e[1] != 'added']
+        in_data = [e[3] for e in hook.log if e[1] == 'fpre']
+        return events, in_data, x.grad
+
+    events, in_data, gx = run(False)
+    ref_events, ref_in_data, ref_gx = run(True)
+    assert events == ref_events
+    for got, want in zip(in_data, ref_in_data):
+        assert len(got) == len(want)
+        for a, b in zip(got, want):
+            assert type(a) is np.ndarray
+            np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(gx, ref_gx)
+
+
+def test_subclass_overriding_array_backward_reports_through_variables():
+    # the declaration that an array-level backward reports its nested calls
+    # holds for the class that makes it, not for a subclass's override
+    class Twice(basic_math.MulConstant):
+        def _backward_arrays(self, indexes, grad_outputs):
+            return (grad_outputs[0] * 3.0,)
+
+    x = _x()
+    with Recorder() as hook:
+        (y,) = Twice(3.0).apply((x,))
+        y.grad = np.ones(2, np.float32)
+        y.backward()
+    kinds = [e[1] for e in hook.log]
+    assert kinds[kinds.index('bpre') : kinds.index('bpost')] == [
+        'bpre',
+        'fpre',
+        'fpost',
+    ]
+    np.testing.assert_array_equal(x.grad, [3.0, 3.0])
+
+
 def test_backward_only_hook_sees_no_nested_forward_calls():
     x = _x()
     hook = _BackwardOnly()
