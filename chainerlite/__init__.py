@@ -39,6 +39,7 @@ from chainerlite import datasets  # NOQA
 from chainerlite import iterators  # NOQA
 from chainerlite import distributions  # NOQA
 from chainerlite import graph_optimizations  # NOQA
+from chainerlite import warnings  # NOQA
 
 from chainerlite._core import backward, grad  # NOQA
 from chainerlite._core import get_function_hooks  # NOQA
@@ -64,6 +65,7 @@ from chainerlite.optimizer import GradientMethod, Optimizer, UpdateRule  # NOQA
 from chainerlite.sequential import Sequential  # NOQA
 from chainerlite.reporter import Reporter, report, report_scope  # NOQA
 from chainerlite.reporter import get_current_reporter  # NOQA
+from chainerlite.reporter import DictSummary, Summary  # NOQA
 from chainerlite.serializer import AbstractSerializer, Deserializer, Serializer  # NOQA
 from chainerlite.variable import Parameter, Variable, as_array, as_variable  # NOQA
 
@@ -101,3 +103,37 @@ def get_array_types():
     if cuda.available:
         return numpy.ndarray, cuda.ndarray
     return (numpy.ndarray,)
+
+
+def get_cpu_array_types():
+    """Returns the array types that live in host memory.
+
+    Returns:
+        tuple of type: ``(numpy.ndarray,)`` (iDeep is not available).
+
+    """
+    import numpy
+
+    return (numpy.ndarray,)
+
+
+def is_arrays_compatible(arrays):
+    """Tells whether arrays can be used together in one computation.
+
+    ``None`` entries are ignored. The others must all be host arrays or all
+    CuPy arrays (NumPy scalars are not arrays).
+
+    Args:
+        arrays (iterable): Arrays (or ``None``).
+
+    Returns:
+        bool: ``True`` if they are compatible (also for no arrays).
+
+    """
+    arrays = [a for a in arrays if a is not None]
+    if not arrays:
+        return True
+    for types in (get_cpu_array_types(), (cuda.ndarray,)):
+        if isinstance(arrays[0], types):
+            return all(isinstance(a, types) for a in arrays)
+    return False

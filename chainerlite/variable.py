@@ -23,6 +23,34 @@ def as_variable(obj):
     return _core._as_variable(obj)
 
 
+def variable_repr(var):
+    """Returns ``repr(var)``: ``variable NAME(ARRAY)``, the array as
+    ``repr`` shows it (``variable(None)`` for no array).
+
+    Args:
+        var (Variable): The variable.
+
+    Returns:
+        str: The representation.
+
+    """
+    return repr(var)
+
+
+def variable_str(var):
+    """Returns ``str(var)``: ``variable NAME(ARRAY)``, the array as
+    ``str`` shows it.
+
+    Args:
+        var (Variable): The variable.
+
+    Returns:
+        str: The text.
+
+    """
+    return str(var)
+
+
 def as_array(obj):
     """Returns the array of ``obj`` (``obj`` itself if it is an array).
 
