@@ -101,7 +101,9 @@ class Im2colNDKernel(object):
             lines.append(
                 'const int x_{a} = o_{a} * s_{a} - p_{a} + j_{a} * di_{a};'.format(a=a)
             )
-        inside = ' && '.join('0 <= x_{a} && x_{a} < d_{a}'.format(a=a) for a in range(ndim))
+        inside = ' && '.join(
+            '0 <= x_{a} && x_{a} < d_{a}'.format(a=a) for a in range(ndim)
+        )
         lines.append(
             'col = ({}) ? img[{}] : (T)0;'.format(
                 inside, flat_index('rest', x, _names('d', ndim))

@@ -20,12 +20,11 @@ def final(*args, **kwargs):
         raise TypeError(
             'final() got unexpected keyword arguments: {}'.format(sorted(kwargs))
         )
-    if not (
-        isinstance(action, type) and issubclass(action, (Exception, Warning))
-    ):
+    if not (isinstance(action, type) and issubclass(action, (Exception, Warning))):
         raise TypeError(
-            'final(): action must be an exception or warning class, '
-            'got {!r}'.format(action)
+            'final(): action must be an exception or warning class, got {!r}'.format(
+                action
+            )
         )
 
     def mark(method):
@@ -47,8 +46,9 @@ def _check_overrides(cls):
                 continue
             if vars(cls)[name] is value:
                 continue
-            message = 'Overriding method {!r} of {} in {} is not allowed: it is final.'.format(
-                name, base.__name__, cls.__name__
+            message = (
+                'Overriding method {!r} of {} in {} is not allowed: it is '
+                'final.'.format(name, base.__name__, cls.__name__)
             )
             if issubclass(action, Warning):
                 warnings.warn(message, action, stacklevel=3)

@@ -201,7 +201,5 @@ def batch_matmul(a, b, transa=False, transb=False):
         DeprecationWarning: Always.
 
     """
-    warnings.warn(
-        'batch_matmul is deprecated. Use matmul instead.', DeprecationWarning
-    )
+    warnings.warn('batch_matmul is deprecated. Use matmul instead.', DeprecationWarning)
     return BatchMatMul(transa, transb).apply((a, b))[0]

@@ -55,7 +55,9 @@ class MaxPoolingND(pooling_nd.PoolingND):
         # the forward kernel of max_pooling_nd_kernel (None when an output
         # length is not positive: the general path handles it)
         dims = x.shape[2:]
-        outs = _windows.out_sizes(dims, self.ksize, self.stride, self.pad, self.cover_all)
+        outs = _windows.out_sizes(
+            dims, self.ksize, self.stride, self.pad, self.cover_all
+        )
         if min(outs) <= 0:
             return None
         y = xp.empty(x.shape[:2] + outs, x.dtype)

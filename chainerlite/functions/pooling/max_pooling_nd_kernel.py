@@ -74,9 +74,7 @@ class MaxPoolingNDKernelBackward(pooling_nd_kernel.PoolingNDKernelBackward):
         return 'gx = (T)sum;'
 
 
-_INDEX_TYPES = [
-    {'T': t, 'S': 'int64'} for t in cuda_kernel.FLOAT_TYPES
-]
+_INDEX_TYPES = [{'T': t, 'S': 'int64'} for t in cuda_kernel.FLOAT_TYPES]
 _kernels = {}
 
 

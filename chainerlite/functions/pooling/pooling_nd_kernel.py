@@ -22,7 +22,11 @@ def window_args(dims, outs, node):
     ``dims``, the output lengths ``outs``, and the ``ksize``, ``stride``
     and ``pad`` of the pooling ``node``."""
     return (
-        tuple(dims) + tuple(outs) + tuple(node.ksize) + tuple(node.stride) + tuple(node.pad)
+        tuple(dims)
+        + tuple(outs)
+        + tuple(node.ksize)
+        + tuple(node.stride)
+        + tuple(node.pad)
     )
 
 
@@ -97,7 +101,9 @@ class PoolingNDKernelForward(_PoolingNDKernel):
         for a in range(ndim):
             lines.append('for (int j_{a} = 0; j_{a} < k_{a}; ++j_{a}) {{'.format(a=a))
             lines.append('const int x_{a} = o_{a} * s_{a} - p_{a} + j_{a};'.format(a=a))
-        inside = ' && '.join('0 <= x_{a} && x_{a} < d_{a}'.format(a=a) for a in range(ndim))
+        inside = ' && '.join(
+            '0 <= x_{a} && x_{a} < d_{a}'.format(a=a) for a in range(ndim)
+        )
         lines += [
             'const bool inside = {};'.format(inside),
             'const ptrdiff_t x_index = inside ? {} : 0;'.format(

@@ -19,11 +19,23 @@ def test_generated_parameters_and_names(ndim):
         for name in ('d', 'out', 'k', 's', 'p', 'di')
         for a in range(ndim)
     )
-    in_params, out_params, operation, name = conv_nd_kernel.Im2colNDKernel.generate(ndim)
-    assert (in_params, out_params, name) == ('raw T img, ' + axes, 'T col', 'im2col_%dd' % ndim)
+    in_params, out_params, operation, name = conv_nd_kernel.Im2colNDKernel.generate(
+        ndim
+    )
+    assert (in_params, out_params, name) == (
+        'raw T img, ' + axes,
+        'T col',
+        'im2col_%dd' % ndim,
+    )
     assert operation.count('j_%d' % (ndim - 1)) > 0
-    in_params, out_params, operation, name = conv_nd_kernel.Col2imNDKernel.generate(ndim)
-    assert (in_params, out_params, name) == ('raw T col, ' + axes, 'T img', 'col2im_%dd' % ndim)
+    in_params, out_params, operation, name = conv_nd_kernel.Col2imNDKernel.generate(
+        ndim
+    )
+    assert (in_params, out_params, name) == (
+        'raw T col, ' + axes,
+        'T img',
+        'col2im_%dd' % ndim,
+    )
     # one loop per axis, closed
     assert operation.count('for (') == ndim
     assert operation.count('{') == operation.count('}')
@@ -66,5 +78,7 @@ def test_kernels_match_numpy(shape, ksize, stride, pad, dilate):
     numpy.testing.assert_array_equal(cuda.to_cpu(col), expected)
     gcol = numpy.random.uniform(-1, 1, expected.shape).astype(numpy.float32)
     expected = conv_nd.col2im_nd_cpu(gcol, stride, pad, shape[2:], dilate=dilate)
-    img = conv_nd.col2im_nd_gpu(cuda.to_gpu(gcol), stride, pad, shape[2:], dilate=dilate)
+    img = conv_nd.col2im_nd_gpu(
+        cuda.to_gpu(gcol), stride, pad, shape[2:], dilate=dilate
+    )
     numpy.testing.assert_allclose(cuda.to_cpu(img), expected, rtol=1e-5, atol=1e-6)

@@ -59,8 +59,10 @@ def test_backward_and_double_backward(a_shape, b_shape, transa, transb):
 
     gradient_check.check_backward(f, (a, b), gy)
     gradient_check.check_double_backward(
-        f, (a, b), gy, (numpy.random.uniform(-1, 1, a_shape),
-                        numpy.random.uniform(-1, 1, b_shape))
+        f,
+        (a, b),
+        gy,
+        (numpy.random.uniform(-1, 1, a_shape), numpy.random.uniform(-1, 1, b_shape)),
     )
 
 

@@ -24,9 +24,24 @@ def _axes(ndim):
 @pytest.mark.parametrize(
     'generator, in_params, out_params, name',
     [
-        (mx.MaxPoolingNDKernelForward, 'raw T in, {}', 'T out, S indexes', 'max_pool_2d_fwd'),
-        (mx.MaxPoolingNDKernelBackward, 'raw T gy, raw S indexes, {}', 'T gx', 'max_pool_2d_bwd'),
-        (avg.AveragePoolingNDKernelForward, 'raw T in, {}, T coeff', 'T out', 'avg_pool_2d_fwd'),
+        (
+            mx.MaxPoolingNDKernelForward,
+            'raw T in, {}',
+            'T out, S indexes',
+            'max_pool_2d_fwd',
+        ),
+        (
+            mx.MaxPoolingNDKernelBackward,
+            'raw T gy, raw S indexes, {}',
+            'T gx',
+            'max_pool_2d_bwd',
+        ),
+        (
+            avg.AveragePoolingNDKernelForward,
+            'raw T in, {}, T coeff',
+            'T out',
+            'avg_pool_2d_fwd',
+        ),
         (avg.AveragePoolingNDKernelBackward, 'raw T gy, {}', 'T gx', 'avg_pool_2d_bwd'),
     ],
 )
@@ -64,7 +79,11 @@ def _pool_both(func, x, gy):
 @attr.gpu
 @pytest.mark.parametrize(
     'shape, ksize, stride, pad',
-    [((2, 3, 7), 3, 2, 1), ((2, 2, 5, 6), (2, 3), (1, 2), (1, 0)), ((1, 2, 4, 5, 3), 2, 1, 1)],
+    [
+        ((2, 3, 7), 3, 2, 1),
+        ((2, 2, 5, 6), (2, 3), (1, 2), (1, 0)),
+        ((1, 2, 4, 5, 3), 2, 1, 1),
+    ],
 )
 def test_gpu_poolings_match_numpy(shape, ksize, stride, pad):
     x = numpy.random.permutation(numpy.prod(shape)).reshape(shape).astype(numpy.float32)
