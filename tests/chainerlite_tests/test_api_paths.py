@@ -121,3 +121,12 @@ def test_optimizer_call_hook():
     seen = []
     optimizer.call_hook(lambda opt: seen.append(opt))
     assert seen == [optimizer]
+
+
+def test_discriminative_loss_module_path():
+    from chainerlite.functions.loss import discriminative_loss
+
+    assert (
+        discriminative_loss.discriminative_margin_based_clustering_loss
+        is chainerlite.functions.discriminative_margin_based_clustering_loss
+    )
