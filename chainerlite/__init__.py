@@ -55,6 +55,7 @@ from chainerlite.distribution import (
     register_kl,
 )  # NOQA
 from chainerlite.function import Function, force_backprop_mode, no_backprop_mode  # NOQA
+from chainerlite.function import FunctionAdapter  # NOQA
 from chainerlite.function_hook import FunctionHook  # NOQA
 from chainerlite.function_node import FunctionNode  # NOQA
 from chainerlite.graph_optimizations.static_graph import static_code, static_graph  # NOQA
@@ -137,3 +138,45 @@ def is_arrays_compatible(arrays):
         if isinstance(arrays[0], types):
             return all(isinstance(a, types) for a in arrays)
     return False
+
+
+def get_compute_mode():
+    """Returns ``chainerlite.config.compute_mode`` (``None`` by default)."""
+    return config.compute_mode
+
+
+class _FallbackType(object):
+    # The type of the Fallback sentinel.
+    def __repr__(self):
+        return 'Fallback'
+
+
+#: What ``FunctionNode.forward_chainerx`` returns to ask for the NumPy/CuPy
+#: ``forward`` instead (ChainerX is never used by chainerlite).
+Fallback = _FallbackType()
+
+
+class DebugMode(object):
+    """Context manager turning the debug mode on or off in this thread
+    (deprecated: use ``chainerlite.using_config('debug', ...)``).
+
+    Args:
+        debug (bool): The debug mode inside the ``with`` block.
+
+    """
+
+    def __init__(self, debug):
+        import warnings as _warnings
+
+        _warnings.warn(
+            'chainer.DebugMode is deprecated. '
+            'Use chainer.using_config("debug", ...) instead.',
+            DeprecationWarning,
+        )
+        self._using = using_config('debug', debug)
+
+    def __enter__(self):
+        self._using.__enter__()
+
+    def __exit__(self, *exc_info):
+        self._using.__exit__(*exc_info)

@@ -130,3 +130,20 @@ def test_discriminative_loss_module_path():
         discriminative_loss.discriminative_margin_based_clustering_loss
         is chainerlite.functions.discriminative_margin_based_clustering_loss
     )
+
+
+def test_debug_mode_context_manager():
+    with pytest.warns(DeprecationWarning, match='DebugMode'):
+        mode = chainerlite.DebugMode(True)
+    assert not chainerlite.is_debug()
+    with mode:
+        assert chainerlite.is_debug()
+    assert not chainerlite.is_debug()
+
+
+def test_get_compute_mode_and_fallback():
+    assert chainerlite.get_compute_mode() is None
+    with chainerlite.using_config('compute_mode', 'cudnn_fast'):
+        assert chainerlite.get_compute_mode() == 'cudnn_fast'
+    assert repr(chainerlite.Fallback) == 'Fallback'
+    assert chainerlite.FunctionAdapter is chainerlite.function.FunctionAdapter
