@@ -7,7 +7,6 @@ sum of the gradients of the windows that read it (the caller scales by the
 same coefficient).
 """
 
-from chainerlite.backends import cuda_kernel
 from chainerlite.functions.pooling import pooling_nd_kernel
 
 
@@ -67,19 +66,7 @@ class AveragePoolingNDKernelBackward(pooling_nd_kernel.PoolingNDKernelBackward):
         return 'gx = (T)sum;'
 
 
-_kernels = {}
-
-
-def kernel(generator, ndim):
-    """The :class:`~chainerlite.backends.cuda_kernel.Elementwise` kernel of
-    ``generator`` (a class of this module) for ``ndim`` axes (made once)."""
-    key = (generator, ndim)
-    if key not in _kernels:
-        in_params, out_params, operation, name = generator.generate(ndim)
-        _kernels[key] = cuda_kernel.Elementwise(
-            in_params, out_params, operation, name, preamble=cuda_kernel.ACC_TYPE
-        )
-    return _kernels[key]
+kernel = pooling_nd_kernel.kernel
 
 
 for _ndim in (1, 2, 3):

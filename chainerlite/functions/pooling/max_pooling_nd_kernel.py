@@ -75,24 +75,12 @@ class MaxPoolingNDKernelBackward(pooling_nd_kernel.PoolingNDKernelBackward):
 
 
 _INDEX_TYPES = [{'T': t, 'S': 'int64'} for t in cuda_kernel.FLOAT_TYPES]
-_kernels = {}
 
 
 def kernel(generator, ndim):
-    """The :class:`~chainerlite.backends.cuda_kernel.Elementwise` kernel of
-    ``generator`` (a class of this module) for ``ndim`` axes (made once)."""
-    key = (generator, ndim)
-    if key not in _kernels:
-        in_params, out_params, operation, name = generator.generate(ndim)
-        _kernels[key] = cuda_kernel.Elementwise(
-            in_params,
-            out_params,
-            operation,
-            name,
-            preamble=cuda_kernel.ACC_TYPE,
-            check_types=_INDEX_TYPES,
-        )
-    return _kernels[key]
+    """The kernel of ``generator`` (a class of this module) for ``ndim``
+    axes (see :func:`pooling_nd_kernel.kernel`)."""
+    return pooling_nd_kernel.kernel(generator, ndim, _INDEX_TYPES)
 
 
 for _ndim in (1, 2, 3):

@@ -14,7 +14,36 @@ In the source, ``nc`` is the flat index of the batch and channel axes,
 ``j_a`` the tap, and ``tap`` the flat position of the tap in the window.
 """
 
+from chainerlite.backends import cuda_kernel
 from chainerlite.utils import conv_nd_kernel
+
+_kernels = {}
+
+
+def kernel(generator, ndim, check_types=None):
+    """The :class:`~chainerlite.backends.cuda_kernel.Elementwise` kernel of
+    ``generator`` (a pooling kernel class) for ``ndim`` axes, made once.
+
+    Args:
+        generator (type): The class whose ``generate(ndim)`` gives the
+            source.
+        ndim (int): Number of spatial axes.
+        check_types (list of dict): As for
+            :class:`~chainerlite.backends.cuda_kernel.Elementwise`.
+
+    """
+    key = (generator, ndim)
+    if key not in _kernels:
+        in_params, out_params, operation, name = generator.generate(ndim)
+        _kernels[key] = cuda_kernel.Elementwise(
+            in_params,
+            out_params,
+            operation,
+            name,
+            preamble=cuda_kernel.ACC_TYPE,
+            check_types=check_types,
+        )
+    return _kernels[key]
 
 
 def window_args(dims, outs, node):
