@@ -1106,7 +1106,7 @@ cdef class FunctionNode:
 
     Subclasses implement :meth:`forward` (or ``forward_cpu``/``forward_gpu``)
     on raw arrays and :meth:`backward` on Variables, and are called through
-    :meth:`apply`. A node is applied once; its inputs are held strongly and
+    :meth:`apply`. Its inputs (of the latest apply) are held strongly and
     its outputs weakly.
     """
 
@@ -1485,9 +1485,10 @@ cdef object _retained_input(VariableNode x):
 cdef tuple apply_node(FunctionNode node, tuple inputs):
     cdef Variable v
     cdef ThreadState state = get_state()
-    if node._inputs is not None or node._outs != NULL:
-        raise RuntimeError('%s has already been applied; create a new '
-                           'FunctionNode for each call' % node.label)
+    # Applying a node again re-links it to the new inputs and outputs, as in
+    # Chainer: the outputs of the earlier call keep it as their creator, but
+    # it no longer lists them (_outs holds only the new output nodes, each
+    # of which clears its entry when it dies), so nothing dangles.
     generic_attrs(node, FunctionNode)
     # None stands for an absent input, as in Chainer: forward sees None
     # there, and no gradient is asked for it.

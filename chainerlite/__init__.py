@@ -40,6 +40,7 @@ from chainerlite import iterators  # NOQA
 from chainerlite import distributions  # NOQA
 from chainerlite import graph_optimizations  # NOQA
 from chainerlite import types  # NOQA
+from chainerlite import warnings  # NOQA
 
 from chainerlite._core import backward, grad  # NOQA
 from chainerlite._core import get_function_hooks  # NOQA
@@ -55,6 +56,7 @@ from chainerlite.distribution import (
     register_kl,
 )  # NOQA
 from chainerlite.function import Function, force_backprop_mode, no_backprop_mode  # NOQA
+from chainerlite.function import FunctionAdapter  # NOQA
 from chainerlite.function_hook import FunctionHook  # NOQA
 from chainerlite.function_node import FunctionNode  # NOQA
 from chainerlite.graph_optimizations.static_graph import static_code, static_graph  # NOQA
@@ -65,6 +67,7 @@ from chainerlite.optimizer import GradientMethod, Optimizer, UpdateRule  # NOQA
 from chainerlite.sequential import Sequential  # NOQA
 from chainerlite.reporter import Reporter, report, report_scope  # NOQA
 from chainerlite.reporter import get_current_reporter  # NOQA
+from chainerlite.reporter import DictSummary, Summary  # NOQA
 from chainerlite.serializer import AbstractSerializer, Deserializer, Serializer  # NOQA
 from chainerlite.variable import Parameter, Variable, as_array, as_variable  # NOQA
 
@@ -102,3 +105,79 @@ def get_array_types():
     if cuda.available:
         return numpy.ndarray, cuda.ndarray
     return (numpy.ndarray,)
+
+
+def get_cpu_array_types():
+    """Returns the array types that live in host memory.
+
+    Returns:
+        tuple of type: ``(numpy.ndarray,)`` (iDeep is not available).
+
+    """
+    import numpy
+
+    return (numpy.ndarray,)
+
+
+def is_arrays_compatible(arrays):
+    """Tells whether arrays can be used together in one computation.
+
+    ``None`` entries are ignored. The others must all be host arrays or all
+    CuPy arrays (NumPy scalars are not arrays).
+
+    Args:
+        arrays (iterable): Arrays (or ``None``).
+
+    Returns:
+        bool: ``True`` if they are compatible (also for no arrays).
+
+    """
+    arrays = [a for a in arrays if a is not None]
+    if not arrays:
+        return True
+    for types in (get_cpu_array_types(), (cuda.ndarray,)):
+        if isinstance(arrays[0], types):
+            return all(isinstance(a, types) for a in arrays)
+    return False
+
+
+def get_compute_mode():
+    """Returns ``chainerlite.config.compute_mode`` (``None`` by default)."""
+    return config.compute_mode
+
+
+class _FallbackType(object):
+    # The type of the Fallback sentinel.
+    def __repr__(self):
+        return 'Fallback'
+
+
+#: What ``FunctionNode.forward_chainerx`` returns to ask for the NumPy/CuPy
+#: ``forward`` instead (ChainerX is never used by chainerlite).
+Fallback = _FallbackType()
+
+
+class DebugMode(object):
+    """Context manager turning the debug mode on or off in this thread
+    (deprecated: use ``chainerlite.using_config('debug', ...)``).
+
+    Args:
+        debug (bool): The debug mode inside the ``with`` block.
+
+    """
+
+    def __init__(self, debug):
+        import warnings as _warnings
+
+        _warnings.warn(
+            'chainer.DebugMode is deprecated. '
+            'Use chainer.using_config("debug", ...) instead.',
+            DeprecationWarning,
+        )
+        self._using = using_config('debug', debug)
+
+    def __enter__(self):
+        self._using.__enter__()
+
+    def __exit__(self, *exc_info):
+        self._using.__exit__(*exc_info)

@@ -95,6 +95,58 @@ def _mean_times(timer_hook_or_summary):
     }
 
 
+class DotNode(object):
+    """One node of a computational graph as a Graphviz DOT statement.
+
+    Args:
+        node (VariableNode or FunctionNode): The node.
+        attribute (dict): DOT attributes added to (or replacing) the
+            defaults: the label, and the shape (``oval`` for a variable,
+            ``box`` for a function).
+        show_name (bool): Whether a named variable's label starts with its
+            name.
+
+    Attributes:
+        node: The node.
+        id_ (int): The node's id in the DOT text (``id(node)``).
+        attribute (dict): The DOT attributes.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite as chainer
+        >>> from chainerlite import computational_graph as c
+        >>> x = chainer.Variable(np.zeros((2, 3), np.float32), name='x')
+        >>> c.DotNode(x.node).label.split(' ', 1)[1]
+        '[label="x: (2, 3), float32",shape="oval"];'
+
+    """
+
+    def __init__(self, node, attribute=None, show_name=True):
+        if isinstance(node, variable.VariableNode):
+            label = node.label
+            if show_name and node.name is not None:
+                label = '%s: %s' % (node.name, label)
+            shape = 'oval'
+        elif isinstance(node, function_node.FunctionNode):
+            label, shape = node.label, 'box'
+        else:
+            raise TypeError(
+                'DotNode: node must be a VariableNode or a FunctionNode, '
+                'not %s' % type(node).__name__
+            )
+        self.node = node
+        self.id_ = id(node)
+        self.attribute = {'label': label, 'shape': shape}
+        if attribute is not None:
+            self.attribute.update(attribute)
+
+    @property
+    def label(self):
+        """str: The DOT statement of the node, ``ID [ATTRIBUTES];``."""
+        return '%d [%s];' % (self.id_, _attribute_text(self.attribute))
+
+
 class ComputationalGraph(object):
     """Graph of variable nodes and function nodes, as Graphviz DOT.
 

@@ -867,6 +867,25 @@ class ChainList(Link):
         """
         self.add_link(link)
 
+    def insert(self, index, link):
+        """Inserts a child link before position ``index`` (as
+        ``list.insert``) and renames the children by their new indexes.
+
+        Args:
+            index (int): Position of the new child.
+            link (Link): The new child.
+
+        """
+        if not isinstance(link, Link):
+            raise TypeError(
+                'ChainList.insert: a Link is required, got {}'.format(
+                    type(link).__name__
+                )
+            )
+        self._children.insert(index, link)
+        for i, child in enumerate(self._children):
+            child.name = str(i)
+
     __str__ = _str_with_children
 
     def _named_children(self):

@@ -501,9 +501,17 @@ class Optimizer:
             raise ValueError("timing must be either 'pre' or 'post'")
         hooks = self._pre_update_hooks if timing == 'pre' else self._post_update_hooks
         for hook in hooks.values():
-            self._call_hook(hook)
+            self.call_hook(hook)
 
-    def _call_hook(self, hook):
+    def call_hook(self, hook):
+        """Calls one optimizer hook: once with the optimizer, or, for a hook
+        whose ``call_for_each_param`` is true, once per parameter with its
+        update rule and the parameter.
+
+        Args:
+            hook (callable): The hook.
+
+        """
         if getattr(hook, 'call_for_each_param', False):
             for param in self.target.params():
                 with _using_device(param.device):

@@ -30,6 +30,34 @@ def as_variable(obj: Variable | types.NdArray) -> Variable:
     return _core._as_variable(obj)
 
 
+def variable_repr(var: Variable) -> str:
+    """Returns ``repr(var)``: ``variable NAME(ARRAY)``, the array as
+    ``repr`` shows it (``variable(None)`` for no array).
+
+    Args:
+        var (Variable): The variable.
+
+    Returns:
+        str: The representation.
+
+    """
+    return repr(var)
+
+
+def variable_str(var: Variable) -> str:
+    """Returns ``str(var)``: ``variable NAME(ARRAY)``, the array as
+    ``str`` shows it.
+
+    Args:
+        var (Variable): The variable.
+
+    Returns:
+        str: The text.
+
+    """
+    return str(var)
+
+
 def as_array(obj: Variable | types.NdArray) -> types.NdArray:
     """Returns the array of ``obj`` (``obj`` itself if it is an array).
 
@@ -120,15 +148,44 @@ class Parameter(Variable):
             self.grad = device.send(
                 initializers.generate_array(ginit, shape, numpy, dtype=self.array.dtype)
             )
+        self._remember_device(device)
 
     def to_device(self, device: types.DeviceSpec) -> None:
         """Moves the parameter; an uninitialised one remembers the device."""
+        from chainerlite import backend
+
+        device = backend.get_device(device)
         if self.is_initialized:
             super().to_device(device)
+            self._remember_device(device)
         else:
-            from chainerlite import backend
+            self._initial_device = device
 
-            self._initial_device = str(backend.get_device(device))
+    def _remember_device(self, device):
+        # A device of a user-defined kind that sends arrays as another
+        # device's arrays is still the parameter's device, as in Chainer;
+        # it is kept as long as the array it sent is.
+        from chainerlite import backend
+
+        self._sent_by = None
+        if backend.get_device_from_array(self.array) != device:
+            self._sent_by = (device, self.array)
+
+    _sent_by = None
+
+    @property
+    def device(self):
+        """The device of the array (the one :meth:`to_device` moved it
+        to); for an uninitialised parameter, the device its array will be
+        created on."""
+        if not self.is_initialized:
+            if self._initial_device is not None:
+                return self._initial_device
+        elif self._sent_by is not None:
+            if self._sent_by[1] is self.array:
+                return self._sent_by[0]
+            self._sent_by = None
+        return super().device
 
     def to_cpu(self) -> None:
         """Moves the parameter to host memory (see :meth:`to_device`)."""

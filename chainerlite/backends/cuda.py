@@ -66,12 +66,35 @@ else:
         def __init__(self, *args, **kwargs):
             check_cuda_available()
 
+    class _NoCuda(object):
+        # Without CuPy, cuda.Device/Event/Stream accept any arguments and do
+        # nothing (a `with cuda.Device(...)` block simply runs on the CPU).
+
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc_info):
+            return False
+
+    class Device(_NoCuda):
+        """Stand-in for ``cupy.cuda.Device`` when CuPy is absent."""
+
+    class Event(_NoCuda):
+        """Stand-in for ``cupy.cuda.Event`` when CuPy is absent."""
+
+    class Stream(_NoCuda):
+        """Stand-in for ``cupy.cuda.Stream`` when CuPy is absent."""
+
 
 _CUPY_CUDA_NAMES = ('Device', 'Event', 'Stream')
 
 
 def __getattr__(name):
-    # cuda.Device, cuda.Event, cuda.Stream: CuPy's, looked up when used.
+    # With CuPy: cuda.Device, cuda.Event, cuda.Stream are CuPy's, looked up
+    # when used.
     if name in _CUPY_CUDA_NAMES:
         return getattr(cupy.cuda, name)
     raise AttributeError('module {!r} has no attribute {!r}'.format(__name__, name))

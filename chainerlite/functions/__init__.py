@@ -203,6 +203,7 @@ from chainerlite.functions.math.inv import batch_inv  # NOQA
 from chainerlite.functions.math.inv import inv  # NOQA
 from chainerlite.functions.math.logsumexp import logsumexp  # NOQA
 from chainerlite.functions.math.matmul import matmul  # NOQA
+from chainerlite.functions.math.matmul import batch_matmul  # NOQA
 from chainerlite.functions.math.minmax import argmax  # NOQA
 from chainerlite.functions.math.minmax import argmin  # NOQA
 from chainerlite.functions.math.minmax import max  # NOQA

@@ -18,3 +18,5 @@ from chainerlite.training.updater import Updater  # NOQA
 from chainerlite.training.updaters import ParallelUpdater  # NOQA
 from chainerlite.training.updaters import StandardUpdater  # NOQA
 from chainerlite.training.util import get_trigger  # NOQA
+from chainerlite.training.triggers.interval_trigger import IntervalTrigger  # NOQA
+from chainerlite.training import trigger  # NOQA

@@ -79,3 +79,7 @@ from chainerlite.utils import collections_abc  # NOQA
 from chainerlite.utils import precision  # NOQA
 from chainerlite.utils import conv  # NOQA
 from chainerlite.utils import conv_nd  # NOQA
+from chainerlite.utils.array import sum_to  # NOQA
+from chainerlite.utils.conv import get_conv_outsize, get_deconv_outsize  # NOQA
+from chainerlite.utils.meta import enable_final, final  # NOQA
+from chainerlite.utils.nondeterministic import nondeterministic  # NOQA

@@ -22,6 +22,7 @@ import numpy
 
 from chainerlite import _core
 from chainerlite import backend
+from chainerlite.utils import conv_nd_kernel
 
 _COMPILED_DTYPES = (numpy.float16, numpy.float32, numpy.float64)
 
@@ -221,6 +222,10 @@ def im2col(
     xp = backend.get_array_module(img)
     n, c = img.shape[:2]
     ksize = tuple(ksize)
+    if xp is not numpy and not channel_major and pval == 0:
+        col = _im2col_cuda(img, ksize, stride, pad, cover_all, dilate, outs)
+        if col is not None:
+            return col
     if _compiled(img, ksize):
         if outs is None:
             outs = out_sizes(img.shape[2:], ksize, stride, pad, cover_all, dilate)
@@ -261,6 +266,8 @@ def col2im(col, stride, pad, dims, dilate=1, channel_major=False):
     """
     xp = backend.get_array_module(col)
     ndim = len(dims)
+    if xp is not numpy and not channel_major:
+        return _col2im_cuda(col, stride, pad, dims, dilate)
     if _compiled(col, dims) and col.dtype != numpy.float16:
         return _col2im_2d(col, stride, pad, dims, dilate, channel_major)
     # Summed with the channels and the batch as the innermost axes, so that
@@ -283,6 +290,47 @@ def col2im(col, stride, pad, dims, dilate=1, channel_major=False):
         img[slices] += col[tap]
     img = img[tuple(slice(p, p + d) for p, d in zip(pad, dims))]
     return img.transpose((ndim + 1, ndim) + tuple(range(ndim)))
+
+
+def _im2col_cuda(img, ksize, stride, pad, cover_all, dilate, outs):
+    # CuPy images: the N-d im2col kernel of conv_nd_kernel (None when an
+    # output length is not positive: the general path reports it)
+    ndim = len(ksize)
+    dims = img.shape[2:]
+    dilate = as_tuple(dilate, ndim)
+    if outs is None:
+        outs = out_sizes(dims, ksize, stride, pad, cover_all, dilate)
+    if min(outs) <= 0:
+        return None
+    xp = backend.get_array_module(img)
+    col = xp.empty(img.shape[:2] + ksize + tuple(outs), dtype=img.dtype)
+    conv_nd_kernel.im2col_kernel(ndim)(
+        xp.ascontiguousarray(img),
+        *(tuple(dims) + tuple(outs) + ksize + tuple(stride) + tuple(pad) + dilate),
+        col,
+    )
+    return col
+
+
+def _col2im_cuda(col, stride, pad, dims, dilate):
+    # CuPy columns: the N-d col2im kernel of conv_nd_kernel
+    ndim = len(dims)
+    ksize, outs = col.shape[2 : ndim + 2], col.shape[ndim + 2 :]
+    xp = backend.get_array_module(col)
+    img = xp.empty(col.shape[:2] + tuple(dims), dtype=col.dtype)
+    conv_nd_kernel.col2im_kernel(ndim)(
+        xp.ascontiguousarray(col),
+        *(
+            tuple(dims)
+            + tuple(outs)
+            + tuple(ksize)
+            + tuple(stride)
+            + tuple(pad)
+            + as_tuple(dilate, ndim)
+        ),
+        img,
+    )
+    return img
 
 
 def _compiled(array, ksize):

@@ -15,7 +15,8 @@ def sum_to(x, shape):
         shape (tuple of int): The shape of the result.
 
     Returns:
-        numpy.ndarray or cupy.ndarray: The sums, of dtype ``x.dtype``.
+        numpy.ndarray or cupy.ndarray: The sums, of dtype ``x.dtype``
+        (``x`` itself when it already has that shape).
 
     .. admonition:: Example
 
@@ -25,6 +26,8 @@ def sum_to(x, shape):
         array([[3, 5, 7]])
 
     """
+    if x.shape == tuple(shape):
+        return x
     lead = x.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         lead + i for i, dim in enumerate(shape) if dim == 1 and x.shape[lead + i] != 1
@@ -33,3 +36,51 @@ def sum_to(x, shape):
     if lead:
         y = y.reshape(shape)
     return _core.force_array(y, x.dtype)
+
+
+def as_vec(x):
+    """Returns ``x`` flattened to one dimension (a view when possible).
+
+    Args:
+        x (numpy.ndarray or cupy.ndarray): The array.
+
+    Returns:
+        numpy.ndarray or cupy.ndarray: ``x`` itself if it is 1-d, else a
+        1-d array of its elements in C order.
+
+    """
+    if x.ndim == 1:
+        return x
+    return x.ravel()
+
+
+def as_mat(x):
+    """Returns ``x`` as a matrix of one row per item of its first axis.
+
+    Args:
+        x (numpy.ndarray or cupy.ndarray): The array (at least 1-d).
+
+    Returns:
+        numpy.ndarray or cupy.ndarray: ``x`` itself if it is 2-d, else an
+        array of shape ``(len(x), size // len(x))``.
+
+    """
+    if x.ndim == 2:
+        return x
+    return x.reshape(len(x), -1)
+
+
+def empty_like(x):
+    """Returns an uninitialised array of the shape, dtype, memory order and
+    device of ``x``.
+
+    Args:
+        x (numpy.ndarray or cupy.ndarray): The model array.
+
+    Returns:
+        numpy.ndarray or cupy.ndarray: A new array.
+
+    """
+    from chainerlite import backend
+
+    return backend.get_array_module(x).empty_like(x)

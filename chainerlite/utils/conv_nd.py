@@ -1,7 +1,7 @@
 """N-dimensional ``im2col`` / ``col2im`` (Chainer's ``chainer.utils.conv_nd``).
 
-The functions work on NumPy and CuPy arrays alike, so the ``_cpu`` and
-``_gpu`` variants are the same code.
+The functions work on NumPy and CuPy arrays alike; on CuPy arrays they run
+the kernels of :mod:`chainerlite.utils.conv_nd_kernel`.
 """
 
 from chainerlite.utils._windows import as_tuple  # NOQA

@@ -1,51 +1,47 @@
-"""Image array helpers used by the pre-trained vision models."""
+"""Image preprocessing helpers (``chainer.utils.imgproc``)."""
 
 from chainerlite import backend
 
 
 def oversample(images, crop_dims):
-    """Takes ten crops of every image: four corners, centre, and mirrors.
-
-    For each image of ``images`` it takes the crops at the top-left,
-    top-right, bottom-left and bottom-right corners and at the centre,
-    then the same five crops flipped left to right. The ten crops of one
-    image are consecutive in the result.
+    """Ten crops of each image: the centre, the four corners and the
+    mirror images of these five.
 
     Args:
-        images (numpy.ndarray or cupy.ndarray): Images of shape
-            ``(n, channels, height, width)``.
-        crop_dims (pair of ints): ``(height, width)`` of the crops; neither
-            may exceed the images' own.
+        images (iterable of numpy.ndarray or cupy.ndarray): Images of shape ``(C, H, W)``,
+            all of the same shape.
+        crop_dims (tuple of int): ``(height, width)`` of a crop; at most the
+            image size.
 
     Returns:
-        numpy.ndarray or cupy.ndarray: The crops, of shape
-        ``(10 * n, channels) + crop_dims``, the dtype of ``images``.
-
-    Raises:
-        ValueError: If ``images`` is not 4-dimensional or a crop is larger
-            than the images.
+        numpy.ndarray or cupy.ndarray: Crops of shape ``(10 * len(images), C, height,
+        width)``: for each image, the four corners (top-left, top-right,
+        bottom-left, bottom-right), the centre, then their horizontal mirrors.
 
     """
-    if images.ndim != 4:
+    images = list(images)
+    if not images:
+        raise ValueError('oversample: no images given')
+    channels, height, width = images[0].shape
+    ch, cw = crop_dims
+    if ch > height or cw > width:
         raise ValueError(
-            'oversample: images must have shape (n, channels, height, '
-            'width), not {}'.format(images.shape)
-        )
-    height, width = images.shape[2:]
-    crop_h, crop_w = crop_dims
-    if crop_h > height or crop_w > width:
-        raise ValueError(
-            'oversample: crop {} is larger than the images ({}, {})'.format(
-                tuple(crop_dims), height, width
+            'oversample: crop {} is larger than the images {}'.format(
+                tuple(crop_dims), (height, width)
             )
         )
-    tops = (0, 0, height - crop_h, height - crop_h, (height - crop_h) // 2)
-    lefts = (0, width - crop_w, 0, width - crop_w, (width - crop_w) // 2)
-    crops = [
-        images[:, :, top : top + crop_h, left : left + crop_w]
-        for top, left in zip(tops, lefts)
+    offsets = [
+        (0, 0),
+        (0, width - cw),
+        (height - ch, 0),
+        (height - ch, width - cw),
+        ((height - ch) // 2, (width - cw) // 2),
     ]
-    crops += [crop[:, :, :, ::-1] for crop in crops]
-    # stacked as (n, 10, ...): the crops of one image side by side
-    stacked = backend.get_array_module(images).stack(crops, axis=1)
-    return stacked.reshape((-1,) + stacked.shape[2:])
+    xp = backend.get_array_module(images[0])
+    crops = xp.empty((10 * len(images), channels, ch, cw), dtype=images[0].dtype)
+    for n, image in enumerate(images):
+        for k, (top, left) in enumerate(offsets):
+            crop = image[:, top : top + ch, left : left + cw]
+            crops[10 * n + k] = crop
+            crops[10 * n + k + 5] = crop[:, :, ::-1]
+    return crops

@@ -468,3 +468,19 @@ def test_colorize_by_timer_hook():
     assert _red_fraction(fills[y.creator_node.label]) < 0.5
     assert nodes[id(z.creator_node)]['label'].startswith('Sleep\n')
     assert nodes[id(z.creator_node)]['label'].endswith('ms')
+
+
+def test_dot_node_of_a_variable_and_a_function():
+    x = chainerlite.Variable(numpy.ones((2, 3), numpy.float32), name='x')
+    y = chainerlite.functions.relu(x)
+    node = c.DotNode(x.node)
+    assert node.id_ == id(x.node)
+    assert node.label == '%d [label="x: (2, 3), float32",shape="oval"];' % id(x.node)
+    unnamed = c.DotNode(x.node, show_name=False)
+    assert unnamed.label == '%d [label="(2, 3), float32",shape="oval"];' % id(x.node)
+    styled = c.DotNode(y.creator_node, {'shape': 'record', 'color': 'red'})
+    assert styled.label == '%d [label="ReLU",shape="record",color="red"];' % id(
+        y.creator_node
+    )
+    with pytest.raises(TypeError, match='DotNode'):
+        c.DotNode(x)

@@ -329,11 +329,37 @@ def test_label_default_and_override():
     assert Named(1.0).label == 'my-label'
 
 
-def test_applying_same_node_twice_raises():
+def test_applying_same_node_again_relinks_it_as_in_chainer():
     f = Scale(2.0)
-    f.apply((Variable(_arr(3)),))
-    with pytest.raises(RuntimeError):
-        f.apply((Variable(_arr(3)),))
+    x1, x2 = Variable(_arr(3, seed=1)), Variable(_arr(3, seed=2))
+    (y1,) = f.apply((x1,))
+    (y2,) = f.apply((x2,))
+    numpy.testing.assert_allclose(y2.array, 2.0 * x2.array)
+    assert f.calls == 2
+    assert f.inputs == (x2.node,)
+    assert [ref() for ref in f.outputs] == [y2.node]
+    assert y1.creator is f and y2.creator is f
+    # backward through the latest call reaches its inputs only
+    y2.grad = numpy.ones(3, numpy.float32)
+    y2.backward()
+    numpy.testing.assert_allclose(x2.grad, numpy.full(3, 2.0))
+    assert x1.grad is None
+    # the earlier call's output is no longer an output of the node: as in
+    # Chainer, no gradient flows from it through the node
+    x2.cleargrad()
+    y2.grad = None
+    y1.grad = numpy.ones(3, numpy.float32)
+    y1.backward()
+    assert x1.grad is None and x2.grad is None
+
+
+def test_applying_same_node_again_without_backprop():
+    f = Scale(3.0)
+    with chainerlite.no_backprop_mode():
+        (a,) = f.apply((_arr(2),))
+        (b,) = f.apply((_arr(2, seed=1),))
+    numpy.testing.assert_allclose(b.array, 3.0 * _arr(2, seed=1))
+    assert a.creator is None and f.inputs is None
 
 
 # -------------------------------------------------------------- errors

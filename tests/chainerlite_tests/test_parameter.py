@@ -187,8 +187,42 @@ def test_uninitialized_parameter_remembers_its_device():
 
     p = chainerlite.Parameter(initializers.One())
     p.to_device('@numpy')
-    assert p._initial_device == '@numpy'
+    assert p.device == chainerlite.get_device('@numpy')
     p.initialize((2,))
     assert isinstance(p.array, numpy.ndarray)
     with pytest.raises(ValueError):
         p.to_device('@bogus')
+
+
+class _CopyingDevice(chainerlite.backend.Device):
+    # A user-defined device that keeps arrays in host memory.
+    xp = numpy
+    supported_array_types = (numpy.ndarray,)
+
+    def __init__(self, index):
+        self.index = index
+
+    def __eq__(self, other):
+        return isinstance(other, _CopyingDevice) and other.index == self.index
+
+    def __hash__(self):
+        return hash(self.index)
+
+    def __str__(self):
+        return '@copying:{}'.format(self.index)
+
+    def send_array(self, array):
+        return array.copy()
+
+
+def test_parameter_reports_the_user_device_it_was_moved_to():
+    initialized = chainerlite.Parameter(numpy.ones(2, numpy.float32))
+    uninitialized = chainerlite.Parameter()
+    for param in (initialized, uninitialized):
+        param.to_device(_CopyingDevice(3))
+        assert param.device == _CopyingDevice(3)
+    # a new array on another device: the parameter follows the array
+    initialized.array = numpy.zeros(2, numpy.float32)
+    assert initialized.device == chainerlite.get_device('@numpy')
+    uninitialized.initialize((2,))
+    assert uninitialized.device == _CopyingDevice(3)

@@ -94,3 +94,51 @@ def pow(a: Variable | NdArray | float, b: Variable | NdArray | float):
 def neg(x: Variable | NdArray) -> Variable:
     """Element-wise negation ``-x``."""
     return -as_variable(x)
+
+
+# The operator methods of Variable under their names in Chainer's module:
+# each one is ``self OP rhs`` (or ``rhs OP self`` for the r- forms).
+
+
+def absolute(self):
+    """``abs(self)``: element-wise absolute value of a Variable."""
+    return abs(self)
+
+
+def rsub(self, rhs):
+    """``rhs - self``."""
+    return self.__rsub__(rhs)
+
+
+def rdiv(self, rhs):
+    """``rhs / self``."""
+    return self.__rtruediv__(rhs)
+
+
+def floordiv(self, rhs):
+    """``floor(self / rhs)`` (no gradient flows through the floor)."""
+    from chainerlite.functions.math import floor
+
+    return floor.floor(self / rhs)
+
+
+def rfloordiv(self, rhs):
+    """``floor(rhs / self)`` (no gradient flows through the floor)."""
+    from chainerlite.functions.math import floor
+
+    return floor.floor(rhs / self)
+
+
+def rpow(self, rhs):
+    """``rhs ** self``."""
+    return self.__rpow__(rhs)
+
+
+def matmul(self, rhs):
+    """``self @ rhs``."""
+    return self.__matmul__(rhs)
+
+
+def rmatmul(self, rhs):
+    """``rhs @ self``."""
+    return self.__rmatmul__(rhs)

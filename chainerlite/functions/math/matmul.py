@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-import numpy
 import typing
+import warnings
+
+import numpy
 
 from chainerlite import backend
 from chainerlite import function_node
@@ -76,11 +78,14 @@ class MatMul(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         a, b = self.get_retained_inputs()
+        return self._input_grads(a, b, grad_outputs[0], indexes)
+
+    def _input_grads(self, a, b, gy, indexes):
         transa = self.transa and a.ndim > 1
         transb = self.transb and b.ndim > 1
         a2 = a if a.ndim > 1 else reshape.reshape(a, (1, a.shape[0]))
         b2 = b if b.ndim > 1 else reshape.reshape(b, (b.shape[0], 1))
-        gy = reshape.reshape(grad_outputs[0], self._gy_matrix_shape)
+        gy = reshape.reshape(gy, self._gy_matrix_shape)
         grads = []
         if 0 in indexes:
             if transa:
@@ -135,3 +140,75 @@ def matmul(
 
     """
     return MatMul(transa, transb).apply((a, b))[0]
+
+
+def _batch_shape(shape):
+    # A stack of column vectors (N, M) is the stack of matrices (N, M, 1).
+    shape = tuple(shape)
+    return shape + (1,) if len(shape) == 2 else shape
+
+
+class BatchMatMul(MatMul):
+    """Matrix products of two stacks of matrices (deprecated form)."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a', 'b'))
+        a_type, b_type = in_types
+        type_check.expect(
+            a_type.dtype.kind == 'f',
+            a_type.dtype == b_type.dtype,
+            a_type.ndim >= 2,
+            a_type.ndim <= 3,
+            b_type.ndim >= 2,
+            b_type.ndim <= 3,
+            a_type.shape[0] == b_type.shape[0],
+        )
+        a_shape = _batch_shape(type_check.eval(a_type.shape))
+        b_shape = _batch_shape(type_check.eval(b_type.shape))
+        a_axis = 1 if self.transa else 2
+        b_axis = 2 if self.transb else 1
+        if a_shape[a_axis] != b_shape[b_axis]:
+            raise type_check.InvalidType(
+                'a.shape[{}] == b.shape[{}] (2-d operands as (N, M, 1))'.format(
+                    a_axis, b_axis
+                ),
+                '{} != {}'.format(a_shape[a_axis], b_shape[b_axis]),
+            )
+
+    def forward(self, inputs):
+        a, b = inputs
+        a = a.reshape(_batch_shape(a.shape))
+        b = b.reshape(_batch_shape(b.shape))
+        return super().forward((a, b))
+
+    def backward(self, indexes, grad_outputs):
+        a, b = self.get_retained_inputs()
+        a3 = reshape.reshape(a, _batch_shape(a.shape))
+        b3 = reshape.reshape(b, _batch_shape(b.shape))
+        grads = self._input_grads(a3, b3, grad_outputs[0], indexes)
+        shapes = [x.shape for i, x in enumerate((a, b)) if i in indexes]
+        return tuple(reshape.reshape(g, s) for g, s in zip(grads, shapes))
+
+
+def batch_matmul(a, b, transa=False, transb=False):
+    """Matrix products of two stacks of matrices (deprecated: use
+    :func:`matmul`).
+
+    Args:
+        a (Variable or numpy.ndarray or cupy.ndarray): A stack of matrices
+            ``(N, M, K)``, or of column vectors ``(N, M)`` (taken as
+            ``(N, M, 1)``).
+        b (Variable or numpy.ndarray or cupy.ndarray): The same for the
+            right operands, with the same ``N`` and dtype.
+        transa (bool): If ``True``, each matrix of ``a`` is transposed first.
+        transb (bool): If ``True``, each matrix of ``b`` is transposed first.
+
+    Returns:
+        Variable: The ``N`` products, of shape ``(N, rows, cols)``.
+
+    Warns:
+        DeprecationWarning: Always.
+
+    """
+    warnings.warn('batch_matmul is deprecated. Use matmul instead.', DeprecationWarning)
+    return BatchMatMul(transa, transb).apply((a, b))[0]

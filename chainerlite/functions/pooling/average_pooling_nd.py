@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite import backend
 from chainerlite.functions.connection import convolution_nd
+from chainerlite.functions.pooling import average_pooling_nd_kernel
 from chainerlite.functions.pooling import pooling_nd
+from chainerlite.functions.pooling import pooling_nd_kernel
+from chainerlite.utils import _windows
 from chainerlite.utils import size_of_shape
 
 if typing.TYPE_CHECKING:
@@ -48,10 +53,27 @@ class AveragePoolingND(pooling_nd.PoolingND):
         (x,) = inputs
         xp = backend.get_array_module(x)
         self._in_shape = x.shape
+        if xp is not numpy and self.pad_value is not None:
+            return (self._forward_cuda(xp, x),)
         col = self.im2col(x)
         divisor = self.divisor(xp, x.shape[2:], x.dtype)
         y = col.sum(axis=self.window_axes()) / divisor
         return (y.astype(x.dtype, copy=False),)
+
+    def _forward_cuda(self, xp, x):
+        # zero padding: the forward kernel of average_pooling_nd_kernel
+        dims = x.shape[2:]
+        outs = _windows.out_sizes(dims, self.ksize, self.stride, self.pad)
+        y = xp.empty(x.shape[:2] + outs, x.dtype)
+        average_pooling_nd_kernel.kernel(
+            average_pooling_nd_kernel.AveragePoolingNDKernelForward, self.ndim
+        )(
+            xp.ascontiguousarray(x),
+            *pooling_nd_kernel.window_args(dims, outs, self),
+            x.dtype.type(1.0 / size_of_shape(self.ksize)),
+            y,
+        )
+        return y
 
     def backward(self, indexes, grad_outputs):
         return AveragePoolingNDGrad(self).apply(grad_outputs)
@@ -77,6 +99,17 @@ class AveragePoolingNDGrad(pooling_nd.PoolingND):
         xp = backend.get_array_module(gy)
         dims = self.apool._in_shape[2:]
         gy = gy / self.apool.divisor(xp, dims, gy.dtype)
+        if xp is not numpy and self.apool.pad_value is not None:
+            # zero padding: the backward kernel of average_pooling_nd_kernel
+            gx = xp.empty(self.apool._in_shape, gy.dtype)
+            average_pooling_nd_kernel.kernel(
+                average_pooling_nd_kernel.AveragePoolingNDKernelBackward, self.ndim
+            )(
+                xp.ascontiguousarray(gy),
+                *pooling_nd_kernel.window_args(dims, gy.shape[2:], self),
+                gx,
+            )
+            return (gx,)
         gcol = xp.broadcast_to(
             gy.reshape(gy.shape[:2] + (1,) * self.ndim + gy.shape[2:]),
             gy.shape[:2] + self.ksize + gy.shape[2:],

@@ -8,7 +8,9 @@ import typing
 from chainerlite import _core
 from chainerlite import backend
 from chainerlite.functions.connection import convolution_nd
+from chainerlite.functions.pooling import max_pooling_nd_kernel
 from chainerlite.functions.pooling import pooling_nd
+from chainerlite.functions.pooling import pooling_nd_kernel
 from chainerlite.utils import _windows
 
 if typing.TYPE_CHECKING:
@@ -33,6 +35,10 @@ class MaxPoolingND(pooling_nd.PoolingND):
         if self.compiled(x):
             return (self._forward_compiled(x),)
         xp = backend.get_array_module(x)
+        if xp is not numpy:
+            y = self._forward_cuda(xp, x)
+            if y is not None:
+                return (y,)
         taps = self.window_views(x, pval=-float('inf'))
         # The running maximum over the taps (NaN propagates, as in max), and
         # the first tap that holds it (as argmax would give).
@@ -50,6 +56,27 @@ class MaxPoolingND(pooling_nd.PoolingND):
         y = numpy.empty(x.shape[:2] + outs, x.dtype)
         self.indexes = numpy.empty(y.shape, numpy.intp)
         _core.max_pooling_2d(x, y, self.indexes, *self.ksize, *self.stride, *self.pad)
+        return y
+
+    def _forward_cuda(self, xp, x):
+        # the forward kernel of max_pooling_nd_kernel (None when an output
+        # length is not positive: the general path handles it)
+        dims = x.shape[2:]
+        outs = _windows.out_sizes(
+            dims, self.ksize, self.stride, self.pad, self.cover_all
+        )
+        if min(outs) <= 0:
+            return None
+        y = xp.empty(x.shape[:2] + outs, x.dtype)
+        self.indexes = xp.empty(y.shape, numpy.intp)
+        max_pooling_nd_kernel.kernel(
+            max_pooling_nd_kernel.MaxPoolingNDKernelForward, self.ndim
+        )(
+            xp.ascontiguousarray(x),
+            *pooling_nd_kernel.window_args(dims, outs, self),
+            y,
+            self.indexes,
+        )
         return y
 
     def backward(self, indexes, grad_outputs):
@@ -76,6 +103,18 @@ class MaxPoolingNDGrad(pooling_nd.PoolingND):
             gx = numpy.zeros(self.mpool._in_shape, gy.dtype)
             _core.max_pooling_2d_grad(
                 gy, self.mpool.indexes, gx, *self.ksize, *self.stride, *self.pad
+            )
+            return (gx,)
+        xp = backend.get_array_module(gy)
+        if xp is not numpy:
+            gx = xp.empty(self.mpool._in_shape, gy.dtype)
+            max_pooling_nd_kernel.kernel(
+                max_pooling_nd_kernel.MaxPoolingNDKernelBackward, self.ndim
+            )(
+                xp.ascontiguousarray(gy),
+                xp.ascontiguousarray(self.mpool.indexes),
+                *pooling_nd_kernel.window_args(gx.shape[2:], gy.shape[2:], self),
+                gx,
             )
             return (gx,)
         return (

@@ -1,0 +1,83 @@
+"""Declaring methods that subclasses must not override (``utils.final``)."""
+
+import warnings
+
+
+def final(*args, **kwargs):
+    """Marks a method as final: a subclass that overrides it is refused.
+
+    Usable bare (``@final``) or with an argument (``@final(action=...)``).
+    It takes effect in classes whose base comes from :func:`enable_final`.
+
+    Args:
+        action (type): What happens when a subclass overrides the method:
+            an exception class (raised when the subclass is defined) or a
+            warning class (warned). :class:`TypeError` by default.
+
+    """
+    action = kwargs.pop('action', TypeError)
+    if kwargs:
+        raise TypeError(
+            'final() got unexpected keyword arguments: {}'.format(sorted(kwargs))
+        )
+    if not (isinstance(action, type) and issubclass(action, (Exception, Warning))):
+        raise TypeError(
+            'final(): action must be an exception or warning class, got {!r}'.format(
+                action
+            )
+        )
+
+    def mark(method):
+        method.__final_action__ = action
+        return method
+
+    if len(args) == 1 and callable(args[0]):
+        return mark(args[0])
+    if args:
+        raise TypeError('final() takes no positional arguments but a method')
+    return mark
+
+
+def _check_overrides(cls):
+    for base in cls.__mro__[1:]:
+        for name, value in vars(base).items():
+            action = getattr(value, '__final_action__', None)
+            if action is None or name not in vars(cls):
+                continue
+            if vars(cls)[name] is value:
+                continue
+            message = (
+                'Overriding method {!r} of {} in {} is not allowed: it is '
+                'final.'.format(name, base.__name__, cls.__name__)
+            )
+            if issubclass(action, Warning):
+                warnings.warn(message, action, stacklevel=3)
+            else:
+                raise action(message)
+
+
+def enable_final(base=(), meta_base=()):
+    """Returns a base class whose subclasses honour :func:`final`.
+
+    Args:
+        base (type or tuple of type): Base classes of the returned class.
+        meta_base (type or tuple of type): Base metaclasses (give the
+            metaclasses of ``base`` here to avoid a metaclass conflict).
+
+    Returns:
+        type: A class to inherit from.
+
+    """
+    if not isinstance(base, (list, tuple)):
+        base = (base,)
+    if not isinstance(meta_base, (list, tuple)):
+        meta_base = (meta_base,)
+    if not meta_base:
+        meta_base = (type,)
+
+    class FinalChecker(*meta_base):
+        def __init__(cls, name, bases, namespace, **kwargs):
+            super().__init__(name, bases, namespace, **kwargs)
+            _check_overrides(cls)
+
+    return FinalChecker('FinalEnabled', tuple(base) or (object,), {})

@@ -1,0 +1,81 @@
+import warnings
+
+import pytest
+
+from chainerlite import utils
+
+
+def _base_with_final_method(**kwargs):
+    class Base(utils.enable_final()):
+        @utils.final(**kwargs)
+        def method(self):
+            return 'base'
+
+        def free(self):
+            return 'base'
+
+    return Base
+
+
+def test_overriding_a_final_method_raises_type_error():
+    base = _base_with_final_method()
+    with pytest.raises(TypeError, match="'method'"):
+
+        class Child(base):
+            def method(self):
+                return 'child'
+
+
+def test_other_methods_and_plain_subclasses_are_allowed():
+    base = _base_with_final_method()
+
+    class Child(base):
+        def free(self):
+            return 'child'
+
+    class GrandChild(Child):
+        pass
+
+    assert GrandChild().method() == 'base'
+    assert GrandChild().free() == 'child'
+
+
+def test_warning_action_warns_and_keeps_the_override():
+    base = _base_with_final_method(action=UserWarning)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+
+        class Child(base):
+            def method(self):
+                return 'child'
+
+    assert [w.category for w in caught] == [UserWarning]
+    assert Child().method() == 'child'
+
+
+def test_exception_action_raises_it():
+    base = _base_with_final_method(action=ValueError)
+    with pytest.raises(ValueError):
+
+        class Child(base):
+            def method(self):
+                return 'child'
+
+
+def test_enable_final_with_bases_and_metaclass():
+    class Meta(type):
+        pass
+
+    class Mixin(metaclass=Meta):
+        def hello(self):
+            return 'hello'
+
+    base = utils.enable_final(base=Mixin, meta_base=Meta)
+    assert issubclass(base, Mixin)
+    assert isinstance(base, Meta)
+    assert base().hello() == 'hello'
+
+
+def test_final_rejects_a_bad_action():
+    with pytest.raises(TypeError, match='action'):
+        utils.final(action='ignore')
