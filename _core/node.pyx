@@ -831,6 +831,14 @@ cdef class Variable:
     def __pos__(self):
         return self
 
+    def __floordiv__(self, other):
+        from chainerlite.functions.math import basic_math
+        return basic_math.floordiv(self, other)
+
+    def __rfloordiv__(self, other):
+        from chainerlite.functions.math import basic_math
+        return basic_math.rfloordiv(self, other)
+
     def __matmul__(self, other):
         return functions_module().matmul(self, other)
 

@@ -40,30 +40,6 @@ cdef class _Activation(BuiltinNode):
         return RETAIN_Y
 
 
-cdef class ReLU(_Activation):
-    """Rectified linear unit."""
-
-    cdef object compute(self, x, unused1, unused2):
-        if type(x) is _ndarray:
-            # a 0-d zero of x's dtype: faster than a Python 0, and NumPy 1
-            # keeps a 0-d x's dtype with it
-            return _maximum(x, typed_const(0, x))
-        return array_module(x).maximum(x, 0)
-
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        from chainerlite.functions.activation.relu import ReLUGrad
-        return ReLUGrad(y.array > 0).apply(grad_outputs)
-
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        return grad_outputs[0] * (self.output_data() > 0),
-
-
-cpdef relu(x):
-    """Applies ReLU to a Variable or an array (see ``F.relu``)."""
-    return apply_builtin(ReLU.__new__(ReLU), as_variable_fast(x))
-
-
 cdef object _kernels = None
 
 
@@ -75,6 +51,36 @@ cdef object _activation_kernels():
         from chainerlite.functions.activation import _kernels as kernels
         _kernels = kernels
     return _kernels
+
+
+cdef class ReLU(_Activation):
+    """Rectified linear unit."""
+
+    cdef object compute(self, x, unused1, unused2):
+        if type(x) is _ndarray:
+            # a 0-d zero of x's dtype: faster than a Python 0, and NumPy 1
+            # keeps a 0-d x's dtype with it
+            return _maximum(x, typed_const(0, x))
+        xp = array_module(x)
+        if xp is not numpy:
+            return _activation_kernels().relu_fwd(x)
+        return xp.maximum(x, 0)
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        from chainerlite.functions.activation.relu import ReLUGrad
+        return ReLUGrad(y.array > 0).apply(grad_outputs)
+
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        y = self.output_data()
+        if type(y) is not _ndarray and array_module(y) is not numpy:
+            return _activation_kernels().relu_bwd(y, grad_outputs[0]),
+        return grad_outputs[0] * (y > 0),
+
+
+cpdef relu(x):
+    """Applies ReLU to a Variable or an array (see ``F.relu``)."""
+    return apply_builtin(ReLU.__new__(ReLU), as_variable_fast(x))
 
 
 cdef class Tanh(_Activation):

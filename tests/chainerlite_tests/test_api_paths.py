@@ -100,11 +100,16 @@ def test_module_aliases():
         (lambda v: basic_math.rpow(v, 2.0), [2.0, 0.25]),
         (lambda v: basic_math.floordiv(v, 2.0), [0.0, -1.0]),
         (lambda v: basic_math.rfloordiv(v, 3.0), [3.0, -2.0]),
+        (lambda v: v // 2.0, [0.0, -1.0]),
+        (lambda v: 3.0 // v, [3.0, -2.0]),
     ],
 )
 def test_basic_math_operator_functions(func, expected):
     v = chainerlite.Variable(numpy.array([1.0, -2.0], numpy.float32))
-    numpy.testing.assert_allclose(func(v).array, expected)
+    y = func(v)
+    assert isinstance(y, chainerlite.Variable)
+    assert y.dtype == numpy.float32
+    numpy.testing.assert_allclose(y.array, expected)
 
 
 def test_basic_math_matmul_functions():

@@ -32,6 +32,19 @@ elu_bwd = cuda_kernel.Elementwise(
     preamble=_PREAMBLE,
 )
 
+relu_fwd = cuda_kernel.Elementwise(
+    'T x',
+    'T y',
+    'y = x > 0 ? x : (T)0;',
+    'chainerlite_relu_fwd',
+)
+relu_bwd = cuda_kernel.Elementwise(
+    'T y, T gy',
+    'T gx',
+    'gx = y > 0 ? gy : (T)0;',
+    'chainerlite_relu_bwd',
+)
+
 leaky_relu_fwd = cuda_kernel.Elementwise(
     'T x, T slope',
     'T y',

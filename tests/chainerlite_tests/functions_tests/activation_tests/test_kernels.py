@@ -13,6 +13,7 @@ from chainerlite.testing import attr
 # name: (function, the kernels its GPU forward and backward run)
 CASES = {
     'elu': (lambda x: F.elu(x, alpha=0.7), (_kernels.elu_fwd, _kernels.elu_bwd)),
+    'relu': (F.relu, (_kernels.relu_fwd, _kernels.relu_bwd)),
     'leaky_relu': (
         lambda x: F.leaky_relu(x, slope=0.3),
         (_kernels.leaky_relu_fwd, _kernels.leaky_relu_bwd),
