@@ -135,9 +135,9 @@ def is_arrays_compatible(arrays):
     arrays = [a for a in arrays if a is not None]
     if not arrays:
         return True
-    for types in (get_cpu_array_types(), (cuda.ndarray,)):
-        if isinstance(arrays[0], types):
-            return all(isinstance(a, types) for a in arrays)
+    for kinds in (get_cpu_array_types(), (cuda.ndarray,)):
+        if isinstance(arrays[0], kinds):
+            return all(isinstance(a, kinds) for a in arrays)
     return False
 
 

@@ -193,7 +193,7 @@ class Parameter(Variable):
 
     def to_gpu(self, device: types.CudaDeviceSpec | None = None) -> None:
         """Moves the parameter to a GPU (see :meth:`to_device`)."""
-        self.to_device('@cupy:%d' % (0 if device is None else int(device)))
+        self.to_device('@cupy:%d' % (0 if device is None else int(device)))  # type: ignore[arg-type]
 
     def copydata(self, var):
         """Copies ``var``'s array; an uninitialised parameter is created."""

@@ -8,8 +8,8 @@ def oversample(images, crop_dims):
     mirror images of these five.
 
     Args:
-        images (iterable of numpy.ndarray or cupy.ndarray): Images of shape ``(C, H, W)``,
-            all of the same shape.
+        images (iterable of numpy.ndarray or cupy.ndarray): Images of
+            shape ``(C, H, W)``, all of the same shape.
         crop_dims (tuple of int): ``(height, width)`` of a crop; at most the
             image size.
 

@@ -33,16 +33,10 @@ elu_bwd = cuda_kernel.Elementwise(
 )
 
 relu_fwd = cuda_kernel.Elementwise(
-    'T x',
-    'T y',
-    'y = x > 0 ? x : (T)0;',
-    'chainerlite_relu_fwd',
+    'T x', 'T y', 'y = x > 0 ? x : (T)0;', 'chainerlite_relu_fwd'
 )
 relu_bwd = cuda_kernel.Elementwise(
-    'T y, T gy',
-    'T gx',
-    'gx = y > 0 ? gy : (T)0;',
-    'chainerlite_relu_bwd',
+    'T y, T gy', 'T gx', 'gx = y > 0 ? gy : (T)0;', 'chainerlite_relu_bwd'
 )
 
 leaky_relu_fwd = cuda_kernel.Elementwise(

@@ -65,7 +65,7 @@ def _names(prefix, ndim):
 
 class _PoolingNDKernel(object):
     #: kernel name, formatted with the number of axes
-    name = None
+    name: str | None = None
 
     @classmethod
     def in_params(cls, ndim):

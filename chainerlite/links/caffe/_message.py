@@ -249,8 +249,8 @@ class Message:
     protobuf package exposes enum values on the message class.
     """
 
-    FIELDS = ()
-    ENUMS = {}
+    FIELDS: tuple = ()
+    ENUMS: dict = {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

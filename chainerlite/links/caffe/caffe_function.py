@@ -1,5 +1,6 @@
 """CaffeFunction: runs a binary Caffe model (``.caffemodel``) on Variables."""
 
+import typing
 import warnings
 
 import numpy
@@ -25,7 +26,7 @@ _INPUT_TYPES = frozenset(
 # (``groups`` times the stored weight): 1 GiB of float32.
 _MAX_GROUPED_SIZE = 1 << 28
 
-_V1 = caffe_pb.V1LayerParameter
+_V1: typing.Any = caffe_pb.V1LayerParameter  # enum values are set at import
 # V1 layer type (an enum) -> type name of the current format
 _V1_TYPES = {
     _V1.BNLL: 'BNLL',
