@@ -497,6 +497,23 @@ cdef class Variable:
 
     # -- data -----------------------------------------------------------
     @property
+    def raw_array(self):
+        """The array as stored (the same as :attr:`array`: chainerlite keeps
+        every array in the standard layout)."""
+        return self._data
+
+    @property
+    def layout(self):
+        """The memory layout of the array: always None (standard)."""
+        return None
+
+    def debug_print(self):
+        """Returns a multi-line summary: name, device, array type, shape,
+        dtype, and the mean and standard deviation of the array and grad."""
+        from chainerlite import variable
+        return variable._debug_summary(self)
+
+    @property
     def array(self):
         """The underlying data array (NumPy or CuPy)."""
         return self._data
@@ -1038,6 +1055,13 @@ cdef dict _extra_set(dict extra, obj, name, value):
     return extra
 
 
+cdef dict _extra_put(dict extra, name, value):
+    if extra is None:
+        extra = {}
+    extra[name] = value
+    return extra
+
+
 cdef int _extra_del(dict extra, obj, name) except -1:
     if extra is not None and name in extra:
         del extra[name]
@@ -1127,10 +1151,46 @@ cdef class FunctionNode:
         return _extra_get(self._extra, self, name)
 
     def __setattr__(self, name, value):
-        self._extra = _extra_set(self._extra, self, name, value)
+        extra = _extra_set(self._extra, self, name, value)
+        if extra is not None:  # a property setter may have made the dict
+            self._extra = extra
 
     def __delattr__(self, name):
         _extra_del(self._extra, self, name)
+
+    # -- debugging and Chainer's layout attributes ---------------------------
+    @property
+    def stack(self):
+        """Where the node was applied (a ``traceback.StackSummary``), kept
+        in debug mode only; otherwise None."""
+        return None if self._extra is None else self._extra.get('stack')
+
+    @stack.setter
+    def stack(self, value):
+        self._extra = _extra_put(self._extra, 'stack', value)
+
+    @property
+    def lazy_grad_sum(self):
+        """Chainer's switch for summing gradients late; accepted, and
+        gradients are always summed as they arrive (default False)."""
+        return False if self._extra is None else self._extra.get(
+            'lazy_grad_sum', False)
+
+    @lazy_grad_sum.setter
+    def lazy_grad_sum(self, value):
+        self._extra = _extra_put(self._extra, 'lazy_grad_sum', value)
+
+    @property
+    def input_layouts(self):
+        """Memory layouts of the inputs: None for each (chainerlite uses
+        the standard layout only); None before the node is applied."""
+        return None if self._inputs is None else (None,) * len(self._inputs)
+
+    @property
+    def output_layouts(self):
+        """Memory layouts of the outputs: None for each; None before the
+        node is applied."""
+        return None if self._inputs is None else (None,) * self._n_out
 
     # -- graph attributes ---------------------------------------------------
     @property
@@ -1498,6 +1558,9 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
     # it no longer lists them (_outs holds only the new output nodes, each
     # of which clears its entry when it dies), so nothing dangles.
     generic_attrs(node, FunctionNode)
+    if debug_enabled(state):
+        import traceback
+        node.stack = traceback.extract_stack()
     # None stands for an absent input, as in Chainer: forward sees None
     # there, and no gradient is asked for it.
     input_vars = [new_variable(None, False) if x is None

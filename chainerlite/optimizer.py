@@ -570,17 +570,41 @@ class Optimizer:
         # gradient overflowed, so that the update is skipped.
         if not self._loss_scaling_is_dynamic:
             return True
+        self.check_nan_in_grads()
+        self.update_loss_scale()
+        return self.is_safe_to_update()
+
+    _loss_scaling_isnan = False
+
+    def check_nan_in_grads(self) -> None:
+        """Records whether any gradient of the target holds NaN or Inf (read
+        by :meth:`is_safe_to_update` and :meth:`update_loss_scale`)."""
+        self._loss_scaling_isnan = False
         for param in self.target.params(include_uninit=False):
             grad = param.grad
             if grad is not None and not bool(param.xp.isfinite(grad).all()):
-                self._loss_scale = max(self._loss_scale / 2, 1.0)
-                self._loss_scaling_good_steps = 0
-                return False
+                self._loss_scaling_isnan = True
+                return
+
+    def is_safe_to_update(self) -> bool:
+        """False when :meth:`check_nan_in_grads` last found NaN or Inf."""
+        return not self._loss_scaling_isnan
+
+    def update_loss_scale(self) -> None:
+        """Adjusts a dynamic loss scale (see :meth:`loss_scaling`) after
+        :meth:`check_nan_in_grads`: halved (to at least 1) after an
+        overflow, doubled after ``interval`` good steps in a row. Does
+        nothing for a fixed scale or none."""
+        if not self._loss_scaling_is_dynamic:
+            return
+        if self._loss_scaling_isnan:
+            self._loss_scale = max(self._loss_scale / 2, 1.0)
+            self._loss_scaling_good_steps = 0
+            return
         self._loss_scaling_good_steps += 1
         if self._loss_scaling_good_steps >= self._loss_scaling_interval:
             self._loss_scale *= 2
             self._loss_scaling_good_steps = 0
-        return True
 
     def serialize(self, serializer: serializer_module.AbstractSerializer) -> None:
         """Saves or loads ``t``, ``epoch`` and each update rule's state.

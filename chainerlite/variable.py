@@ -224,3 +224,36 @@ class Parameter(Variable):
         """Updates the array with its update rule (set by an optimizer)."""
         if self.update_rule is not None:
             self.update_rule.update(self)
+
+
+def _debug_summary(var: Variable) -> str:
+    # The text of Variable.debug_print, laid out as Chainer lays it out.
+    def statistics(array):
+        if array is None:
+            return 'None'
+        return 'mean={:.8f}, std={:.8f}'.format(float(array.mean()), float(array.std()))
+
+    array = var.array
+    if var.name is None:
+        lines = ['<variable at {:#x}>'.format(id(var))]
+    else:
+        lines = ['<variable {}>'.format(var.name)]
+    if array is None:
+        lines += [
+            '- {}: None'.format(key)
+            for key in ('device', 'backend', 'shape', 'dtype', 'statistics')
+        ]
+    else:
+        if isinstance(array, numpy.ndarray) or numpy.isscalar(array):
+            device = 'CPU'
+        else:
+            device = '<CUDA Device {}>'.format(array.device.id)
+        lines += [
+            '- device: {}'.format(device),
+            '- backend: {}'.format(type(array)),
+            '- shape: {}'.format(array.shape),
+            '- dtype: {}'.format(array.dtype),
+            '- statistics: {}'.format(statistics(array)),
+        ]
+    lines.append('- grad: {}'.format(statistics(var.grad)))
+    return '\n'.join(lines)
