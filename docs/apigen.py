@@ -36,6 +36,7 @@ PAGES = [
     ('cuda', 'CUDA (CuPy)', 'chainerlite.backends.cuda'),
     ('testing', 'Testing utilities', 'chainerlite.testing'),
     ('gradient_check', 'Gradient check', 'chainerlite.gradient_check'),
+    ('exporters', 'Exporting to Caffe', 'chainerlite.exporters.caffe'),
 ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import typing
 
 from chainerlite.dataset import iterator
@@ -9,6 +10,11 @@ from chainerlite.iterators import _position
 
 if typing.TYPE_CHECKING:
     from chainerlite.iterators import order_samplers
+
+# Where an iterator stands, as Chainer's iterators expose it in ``_state``.
+IteratorState = collections.namedtuple(
+    'IteratorState', ('current_position', 'epoch', 'is_new_epoch', 'order')
+)
 
 
 class _PositionAttributes(iterator.Iterator):
@@ -64,6 +70,13 @@ class _PositionAttributes(iterator.Iterator):
     @property
     def _order(self):
         return self._pos.order
+
+    @property
+    def _state(self):
+        pos = self._pos
+        return IteratorState(
+            pos.current_position, pos.epoch, pos.is_new_epoch, pos.order
+        )
 
 
 class SerialIterator(_PositionAttributes):

@@ -103,3 +103,11 @@ def test_order_is_loaded_in_place_and_copies_keep_theirs():
     assert it._order is order
     numpy.testing.assert_array_equal(order, saved['order'])
     numpy.testing.assert_array_equal(other._order, before)
+
+
+def test_state_tells_where_the_iterator_stands():
+    it = iterators.SerialIterator(list(range(4)), 3, shuffle=True)
+    it.next()
+    state = it._state
+    assert (state.current_position, state.epoch, state.is_new_epoch) == (3, 0, False)
+    assert state.order is it._order
