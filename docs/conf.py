@@ -23,7 +23,6 @@ autodoc_member_order = 'bysource'
 exclude_patterns = ['_build']
 html_theme = 'alabaster'
 html_static_path = ['_static']
-suppress_warnings = ['myst.header']
 
 # The examples run from a scratch folder, and know which hardware exists.
 doctest_global_setup = '''
@@ -34,3 +33,7 @@ from chainerlite.backends import cuda as _cuda
 cuda_available = _cuda.available
 multi_gpu = cuda_available and _cuda.cupy.cuda.runtime.getDeviceCount() > 1
 '''
+
+# Type annotations name classes unqualified (e.g. ``Device``), which several
+# modules export; Sphinx would warn that the reference is ambiguous.
+suppress_warnings = ['myst.header', 'ref.python']
