@@ -50,14 +50,6 @@ class AveragePoolingNDKernelBackward(pooling_nd_kernel.PoolingNDKernelBackward):
         return 'raw T gy'
 
     @classmethod
-    def out_params(cls):
-        return 'T gx'
-
-    @classmethod
-    def before(cls):
-        return 'typename acc_type<T>::type sum = 0;'
-
-    @classmethod
     def at_tap(cls, ndim):
         return 'sum += (typename acc_type<T>::type)gy[y_index];'
 

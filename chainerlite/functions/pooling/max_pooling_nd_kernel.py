@@ -55,14 +55,6 @@ class MaxPoolingNDKernelBackward(pooling_nd_kernel.PoolingNDKernelBackward):
         return 'raw T gy, raw S indexes'
 
     @classmethod
-    def out_params(cls):
-        return 'T gx'
-
-    @classmethod
-    def before(cls):
-        return 'typename acc_type<T>::type sum = 0;'
-
-    @classmethod
     def at_tap(cls, ndim):
         return (
             'if (indexes[y_index] == tap) '

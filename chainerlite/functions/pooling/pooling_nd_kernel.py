@@ -149,7 +149,16 @@ class PoolingNDKernelForward(_PoolingNDKernel):
 class PoolingNDKernelBackward(_PoolingNDKernel):
     """A kernel over the input elements, visiting each window that reads
     the element; at a visit, ``y_index`` is the flat index of the window's
-    output element."""
+    output element. Both poolings sum gradients into ``gx`` in the
+    accumulation type."""
+
+    @classmethod
+    def out_params(cls):
+        return 'T gx'
+
+    @classmethod
+    def before(cls):
+        return 'typename acc_type<T>::type sum = 0;'
 
     @classmethod
     def _visit(cls, ndim):
