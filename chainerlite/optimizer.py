@@ -595,15 +595,16 @@ class Optimizer:
         :meth:`check_nan_in_grads`: halved (to at least 1) after an
         overflow, doubled after ``interval`` good steps in a row. Does
         nothing for a fixed scale or none."""
-        if not self._loss_scaling_is_dynamic:
+        scale = self._loss_scale
+        if not self._loss_scaling_is_dynamic or scale is None:
             return
         if self._loss_scaling_isnan:
-            self._loss_scale = max(self._loss_scale / 2, 1.0)
+            self._loss_scale = max(scale / 2, 1.0)
             self._loss_scaling_good_steps = 0
             return
         self._loss_scaling_good_steps += 1
         if self._loss_scaling_good_steps >= self._loss_scaling_interval:
-            self._loss_scale *= 2
+            self._loss_scale = scale * 2
             self._loss_scaling_good_steps = 0
 
     def serialize(self, serializer: serializer_module.AbstractSerializer) -> None:

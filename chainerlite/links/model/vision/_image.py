@@ -13,7 +13,7 @@ import chainerlite
 try:
     from PIL import Image
 except ImportError:
-    Image = None  # type: ignore[assignment]
+    Image = None  # type: ignore[assignment, unused-ignore]
 
 #: Whether Pillow can be imported (Chainer's ``available`` flag).
 available = Image is not None
