@@ -9,6 +9,7 @@ import sys as _sys
 from chainerlite import configuration  # NOQA
 from chainerlite import backend  # NOQA
 from chainerlite import backends  # NOQA
+from chainerlite import device_resident  # NOQA
 from chainerlite.backends import cuda  # NOQA  (Chainer's old alias)
 from chainerlite.backends import intel64  # NOQA
 from chainerlite import function  # NOQA
@@ -48,6 +49,8 @@ from chainerlite._dtype import get_dtype, mixed16  # NOQA
 from chainerlite._runtime_info import print_runtime_info  # NOQA
 from chainerlite.backend import get_device, using_device  # NOQA
 from chainerlite.backends.cuda import should_use_cudnn  # NOQA
+from chainerlite.backends.cuda import should_use_cudnn_tensor_core  # NOQA
+from chainerlite.device_resident import DeviceResident  # NOQA
 from chainerlite.configuration import config, global_config, using_config  # NOQA
 from chainerlite.distribution import (
     cross_entropy,

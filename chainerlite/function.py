@@ -14,6 +14,7 @@ import weakref
 
 from chainerlite._core import force_backprop_mode, no_backprop_mode  # NOQA
 from chainerlite.backends import cuda
+from chainerlite.function_hook import FunctionHook  # NOQA: F401  (Chainer's old path)
 from chainerlite.function_node import FunctionNode
 from chainerlite.variable import Variable
 

@@ -6,6 +6,7 @@ from Python: override ``forward`` (or ``forward_cpu``/``forward_gpu``) and
 """
 
 from chainerlite._core import FunctionNode  # NOQA
+from chainerlite._core import grad  # NOQA: F401  (chainer.function_node.grad)
 
 
 class DoubleBackpropError(RuntimeError):

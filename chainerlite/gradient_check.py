@@ -13,6 +13,15 @@ from chainerlite import function_node
 from chainerlite import utils
 
 
+def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
+    """Chainer's older name of :func:`chainerlite.testing.assert_allclose`
+    (same arguments and checks)."""
+    # chainerlite.testing needs pytest; import it only when checking
+    from chainerlite.testing import array as testing_array
+
+    testing_array.assert_allclose(x, y, atol=atol, rtol=rtol, verbose=verbose)
+
+
 class NondifferentiableError(Exception):
     """Raised by :func:`numerical_grad` when the function has a kink or jump.
 

@@ -12,6 +12,7 @@ import warnings
 import numpy
 
 from chainerlite import backend
+from chainerlite import device_resident
 from chainerlite import initializers
 from chainerlite import link_hook
 from chainerlite import variable
@@ -46,7 +47,7 @@ def _is_shape(value):
     )
 
 
-class Link:
+class Link(device_resident.DeviceResident):
     """Building block of models: a callable object that owns parameters.
 
     A link registers the :class:`~chainerlite.Parameter` objects assigned
@@ -87,10 +88,10 @@ class Link:
     forward: typing.Callable[..., typing.Any]
 
     def __init__(self, **params: typing.Any) -> None:
+        super().__init__()
         self._params = set()
         self._persistent = set()
         self._within_init_scope = False
-        self._device = backend.CpuDevice()
         self._local_link_hooks = collections.OrderedDict()
         self.name: str | None = None
         for name, value in params.items():
@@ -211,16 +212,6 @@ class Link:
             yield
         finally:
             self._within_init_scope = old
-
-    @property
-    def device(self) -> backend.Device:
-        """~chainerlite.backend.Device: Where the link's arrays live."""
-        return self._device
-
-    @property
-    def xp(self) -> types.Xp:
-        """module: The array module (``numpy`` or ``cupy``) of the link."""
-        return self._device.xp
 
     def add_param(
         self,
@@ -628,64 +619,21 @@ class Link:
         for name, child in self._named_children():
             child.serialize(serializer[name])
 
-    def to_device(self, device: types.DeviceSpec) -> Self:
-        """Moves the parameters and persistent arrays to a device, in place.
-
-        Args:
-            device: A device specifier (``'@numpy'``, ``'@cupy:0'``, a
-                :class:`~chainerlite.backend.Device`, ...).
-
-        Returns:
-            Link: This link.
-
-        """
-        device = backend.get_device(device)
-        for link in self.links():
-            link._to_device(device)
-        return self
-
-    def _to_device(self, device):
-        # Moves this link's own arrays; links with more state extend it.
+    def device_resident_accept(
+        self, visitor: device_resident.DeviceResidentsVisitor
+    ) -> None:
+        """Hands ``visitor`` this link, its parameters, its persistent arrays
+        and then each child link (see
+        :class:`~chainerlite.device_resident.DeviceResident`)."""
+        super().device_resident_accept(visitor)
         d = self.__dict__
-        for name in self._params:
-            d[name].to_device(device)
-        for name in self._persistent:
+        for name in sorted(self._params):
+            visitor.visit_variable(d[name])
+        for name in sorted(self._persistent):
             if _is_array(d[name]):
-                d[name] = device.send(d[name])
-        self._device = device
-
-    def to_cpu(self) -> Self:
-        """Moves the parameters and persistent arrays to the CPU, in place.
-
-        Deprecated, as in Chainer 7: use ``to_device('@numpy')``.
-
-        Returns:
-            Link: This link.
-
-        """
-        _warn_deprecated_move('to_cpu', "'@numpy'")
-        return self.to_device(backend.CpuDevice())
-
-    def to_gpu(self, device: types.CudaDeviceSpec | None = None) -> Self:
-        """Moves the parameters and persistent arrays to a GPU, in place.
-
-        Args:
-            device (int): The GPU id; the current CUDA device when ``None``.
-
-        Returns:
-            Link: This link.
-
-        Deprecated, as in Chainer 7: use ``to_device('@cupy:N')``.
-
-        Raises:
-            RuntimeError: If CuPy or a CUDA device is not available.
-
-        """
-        _warn_deprecated_move('to_gpu', "'@cupy:N'")
-        cuda.check_cuda_available()
-        if device is None:
-            device = cuda.cupy.cuda.runtime.getDevice()
-        return self.to_device(backend.GpuDevice(device))
+                d[name] = visitor.visit_array(d[name])
+        for _, child in self._named_children():
+            child.device_resident_accept(visitor)
 
 
 def block_str(name, items):
@@ -713,14 +661,6 @@ def _str_with_children(link):
     return block_str(
         type(link).__name__,
         ((name, str(child)) for name, child in link._named_children()),
-    )
-
-
-def _warn_deprecated_move(method, spec):
-    warnings.warn(
-        'Link.%s is deprecated; use Link.to_device(%s) instead' % (method, spec),
-        DeprecationWarning,
-        stacklevel=3,
     )
 
 

@@ -11,16 +11,18 @@ import random
 import numpy
 import pytest
 
-from chainerlite.testing import _random
+from chainerlite.testing import random as testing_random
 
 
 def pytest_report_header(config):
-    return 'random seeds: {}={}'.format(_random.SEED_ENV, _random.base_seed())
+    return 'random seeds: {}={}'.format(
+        testing_random.SEED_ENV, testing_random.base_seed()
+    )
 
 
 @pytest.fixture(autouse=True)
 def _seeded_random(request):
-    seed = _random.seed_for(request.node.nodeid)
+    seed = testing_random.seed_for(request.node.nodeid)
     request.node.user_properties.append(('random_seed', seed))
     numpy.random.seed(seed)
     random.seed(seed)
@@ -39,7 +41,7 @@ def pytest_runtest_makereport(item, call):
                     'random seed',
                     'numpy.random and random were seeded with {} ({}={}); rerun '
                     'with the same setting to get the same draws'.format(
-                        seeds[-1], _random.SEED_ENV, _random.base_seed()
+                        seeds[-1], testing_random.SEED_ENV, testing_random.base_seed()
                     ),
                 )
             )

@@ -14,6 +14,8 @@ import functools
 import numbers
 import warnings
 
+import numpy
+
 from chainerlite import _backend
 from chainerlite import _core
 
@@ -517,3 +519,32 @@ def should_use_cudnn(level, lowest_version=0):
             )
         )
     return cudnn_enabled
+
+
+_TENSOR_CORE_VALUES = ('always', 'auto', 'never')
+
+
+def should_use_cudnn_tensor_core(dtype):
+    """Tells whether a cuDNN call should use Tensor Cores.
+
+    Args:
+        dtype (numpy.dtype): The dtype of the input arrays.
+
+    Returns:
+        bool: True when ``config.use_cudnn_tensor_core`` is ``'always'``;
+        False when it is ``'never'``; for ``'auto'``, True only for float16
+        with cuDNN enabled (never here: :data:`cudnn_enabled` is False).
+
+    Raises:
+        ValueError: If ``config.use_cudnn_tensor_core`` is not one of
+            ``'always'``, ``'auto'`` or ``'never'``.
+    """
+    mode = _core.config.use_cudnn_tensor_core
+    if mode not in _TENSOR_CORE_VALUES:
+        raise ValueError(
+            'invalid use_cudnn_tensor_core configuration: {!r} (expected one '
+            'of {})'.format(mode, _TENSOR_CORE_VALUES)
+        )
+    if mode != 'auto':
+        return mode == 'always'
+    return cudnn_enabled and numpy.dtype(dtype) == numpy.float16

@@ -11,6 +11,9 @@ from chainerlite.function_hooks import _stack
 _FIELDS = (('used_bytes', operator.add), ('acquired_bytes', operator.add))
 _COLUMNS = (('used_bytes', 'UsedBytes'), ('acquired_bytes', 'AcquiredBytes'))
 
+#: Whether CuPy's memory hooks, which the hook needs, can be used.
+memory_hook_available = cuda.available
+
 
 def _pool_counter(name):
     # CuPy's memory pool calls the memory hooks registered in the current

@@ -15,6 +15,7 @@ import functools
 from chainerlite import configuration
 from chainerlite import function_hook
 from chainerlite import variable
+from chainerlite.graph_optimizations.static_graph_utilities import static_code  # NOQA: F401
 
 
 class StaticSchedule(object):
@@ -138,12 +139,3 @@ def static_graph(*args, **kwargs):
     if args:
         raise TypeError('static_graph takes only keyword options')
     return lambda func: _make_static(func, **options)
-
-
-def static_code(*args, **kwargs):
-    """Marks a function as code that must run at every call of a static
-    chain.  Since static chains always run define-by-run, the function is
-    called as is."""
-    if len(args) == 1 and not kwargs and callable(args[0]):
-        return args[0]
-    return lambda func: func

@@ -66,3 +66,4 @@ from chainerlite.links.rnn.peephole import StatefulPeepholeLSTM  # NOQA
 from chainerlite.links.rnn.tree_lstm import ChildSumTreeLSTM  # NOQA
 from chainerlite.links.rnn.tree_lstm import NaryTreeLSTM  # NOQA
 from chainerlite.links.rnn.zoneoutlstm import StatefulZoneoutLSTM  # NOQA
+from chainerlite.links.theano.theano_function import TheanoFunction  # NOQA

@@ -21,8 +21,20 @@ _OPTION_DICTS = (
 )
 
 
-class FunctionTestError(AssertionError):
+class _TestError(AssertionError):
+    # The base of the errors the test case classes raise.
+    pass
+
+
+class FunctionTestError(_TestError):
     """Raised when a function under test, or its test case, is wrong.
+
+    It is an :class:`AssertionError`, so test runners report it as a failure.
+    """
+
+
+class LinkTestError(_TestError):
+    """Raised when a link under test, or its test case, is wrong.
 
     It is an :class:`AssertionError`, so test runners report it as a failure.
     """
@@ -64,6 +76,8 @@ class _CheckedTestCase(unittest.TestCase):
     skip_backward_test = False
     dodge_nondifferentiable = False
     contiguous = None
+    # What the checks raise: FunctionTestError, or LinkTestError for links.
+    _error = FunctionTestError
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -93,7 +107,7 @@ class _CheckedTestCase(unittest.TestCase):
 
     def _start(self, test_name, backend_config, skip):
         if backend_config is None:
-            raise FunctionTestError(
+            raise self._error(
                 '{}.{} needs a backend_config: decorate the class with '
                 'chainerlite.testing.inject_backend_tests'.format(
                     type(self).__name__, test_name
@@ -107,12 +121,12 @@ class _CheckedTestCase(unittest.TestCase):
                 'skip_{}_test is set'.format(test_name[len('test_') :])
             )
         if self.contiguous not in (None, 'C'):
-            raise FunctionTestError(
+            raise self._error(
                 "contiguous must be None or 'C', not {!r}".format(self.contiguous)
             )
 
     def _fail(self, test_name, message, inputs):
-        raise FunctionTestError(
+        raise self._error(
             '{}.{} on backend {{{}}}: {}\n{}'.format(
                 type(self).__name__,
                 test_name,
@@ -129,21 +143,21 @@ class _CheckedTestCase(unittest.TestCase):
         if not isinstance(arrays, tuple) or not all(
             isinstance(a, numpy.ndarray) or (allow_none and a is None) for a in arrays
         ):
-            raise FunctionTestError(
+            raise self._error(
                 '{}.{} must return a tuple of numpy.ndarray, not {!r}'.format(
                     type(self).__name__, method_name, arrays
                 )
             )
         if templates is not None:
             if len(arrays) != len(templates):
-                raise FunctionTestError(
+                raise self._error(
                     '{}.{} returned {} arrays for {} templates'.format(
                         type(self).__name__, method_name, len(arrays), len(templates)
                     )
                 )
             for i, (a, t) in enumerate(zip(arrays, templates)):
                 if a is not None and a.shape != t.shape:
-                    raise FunctionTestError(
+                    raise self._error(
                         '{}.{} returned shape {} at {}, expected {}'.format(
                             type(self).__name__, method_name, a.shape, i, t.shape
                         )
@@ -157,7 +171,7 @@ class _CheckedTestCase(unittest.TestCase):
         if not isinstance(expected, tuple) or not all(
             isinstance(y, (numpy.ndarray, numpy.generic)) for y in expected
         ):
-            raise FunctionTestError(
+            raise self._error(
                 '{}.forward_expected must return a tuple of numpy.ndarray, '
                 'not {!r}'.format(type(self).__name__, expected)
             )
@@ -181,7 +195,7 @@ class _CheckedTestCase(unittest.TestCase):
         if not isinstance(outputs, tuple) or not all(
             isinstance(y, chainerlite.Variable) for y in outputs
         ):
-            raise FunctionTestError(
+            raise self._error(
                 '{}.forward must return a tuple of Variables, not {!r}'.format(
                     type(self).__name__, outputs
                 )
@@ -189,7 +203,7 @@ class _CheckedTestCase(unittest.TestCase):
         xp = backend_config.xp
         for i, y in enumerate(outputs):
             if not isinstance(y.array, xp.ndarray):
-                raise FunctionTestError(
+                raise self._error(
                     'output {} of {}.forward is a {}, not an array of the '
                     'device {}'.format(
                         i,
@@ -254,10 +268,10 @@ class _CheckedTestCase(unittest.TestCase):
                     if not self.dodge_nondifferentiable:
                         raise
                     reason = str(error)
-                except FunctionTestError:
+                except _TestError:
                     raise
                 except AssertionError as error:
-                    raise FunctionTestError(
+                    raise self._error(
                         '{}.{} on backend {{{}}} failed:\n{}'.format(
                             type(self).__name__, test_name, backend_config, error
                         )

@@ -9,7 +9,69 @@ from chainerlite.testing import array as array_module
 from chainerlite.testing import function_link
 
 
-class LinkTestCase(function_link._CheckedTestCase):
+class _LinkTestBase(function_link._CheckedTestCase):
+    """What LinkTestCase and LinkInitializersTestCase share: making the
+    link, running it and finding its parameters."""
+
+    __test__ = False
+
+    _error = function_link.LinkTestError
+    param_names = ()
+
+    def generate_params(self):
+        """Returns the initializers given to ``create_link``."""
+        raise NotImplementedError(
+            '{} must define generate_params'.format(type(self).__name__)
+        )
+
+    def create_link(self, initializers):
+        """Returns a new link (on the CPU) made with ``initializers``."""
+        raise NotImplementedError(
+            '{} must define create_link'.format(type(self).__name__)
+        )
+
+    def forward(self, link, inputs, device):
+        """Applies ``link`` to the input Variables; returns a tuple."""
+        outputs = link(*inputs)
+        return outputs if isinstance(outputs, tuple) else (outputs,)
+
+    def _create_link(self):
+        link = self.create_link(self.generate_params())
+        if not isinstance(link, chainerlite.Link):
+            raise self._error(
+                '{}.create_link must return a Link, not {!r}'.format(
+                    type(self).__name__, link
+                )
+            )
+        return link
+
+    def _forward(self, link, inputs, backend_config):
+        return self._check_variables(
+            self.forward(link, inputs, backend_config.device), backend_config
+        )
+
+    def _params(self, link, names=None):
+        # The parameters named by param_names (or names), in that order.
+        params = dict(link.namedparams())
+        found = []
+        for name in self.param_names if names is None else names:
+            param = params.get('/' + name.lstrip('/'))
+            if param is None:
+                raise self._error(
+                    '{}: the link has no parameter {!r} (it has {})'.format(
+                        type(self).__name__, name, ', '.join(sorted(params)) or 'none'
+                    )
+                )
+            if param.array is None:
+                raise self._error(
+                    '{}: the parameter {!r} is still uninitialized after a '
+                    'forward'.format(type(self).__name__, name)
+                )
+            found.append(param)
+        return tuple(found)
+
+
+class LinkTestCase(_LinkTestBase):
     """A base class for tests of a link (Chainer's contract).
 
     It provides ``test_forward`` and ``test_backward``, each taking a
@@ -74,29 +136,10 @@ class LinkTestCase(function_link._CheckedTestCase):
     values). ``test_backward`` checks the gradients of the inputs and of
     the named parameters with
     :func:`~chainerlite.gradient_check.check_backward`. Failures raise
-    :class:`~chainerlite.testing.FunctionTestError`.
+    :class:`~chainerlite.testing.LinkTestError`.
     """
 
     __test__ = False
-
-    param_names = ()
-
-    def generate_params(self):
-        """Returns the initializers given to ``create_link``."""
-        raise NotImplementedError(
-            '{} must define generate_params'.format(type(self).__name__)
-        )
-
-    def create_link(self, initializers):
-        """Returns a new link (on the CPU) made with ``initializers``."""
-        raise NotImplementedError(
-            '{} must define create_link'.format(type(self).__name__)
-        )
-
-    def forward(self, link, inputs, device):
-        """Applies ``link`` to the input Variables; returns a tuple."""
-        outputs = link(*inputs)
-        return outputs if isinstance(outputs, tuple) else (outputs,)
 
     def forward_expected(self, link, inputs):
         """Returns the expected outputs (NumPy) of the CPU link."""
@@ -158,37 +201,3 @@ class LinkTestCase(function_link._CheckedTestCase):
             )
 
         self._run_gradient_check('test_backward', backend_config, check)
-
-    def _create_link(self):
-        link = self.create_link(self.generate_params())
-        if not isinstance(link, chainerlite.Link):
-            raise function_link.FunctionTestError(
-                '{}.create_link must return a Link, not {!r}'.format(
-                    type(self).__name__, link
-                )
-            )
-        return link
-
-    def _forward(self, link, inputs, backend_config):
-        return self._check_variables(
-            self.forward(link, inputs, backend_config.device), backend_config
-        )
-
-    def _params(self, link):
-        params = dict(link.namedparams())
-        found = []
-        for name in self.param_names:
-            param = params.get('/' + name.lstrip('/'))
-            if param is None:
-                raise function_link.FunctionTestError(
-                    '{}: the link has no parameter {!r} (it has {})'.format(
-                        type(self).__name__, name, ', '.join(sorted(params)) or 'none'
-                    )
-                )
-            if param.array is None:
-                raise function_link.FunctionTestError(
-                    '{}: the parameter {!r} is still uninitialized after a '
-                    'forward'.format(type(self).__name__, name)
-                )
-            found.append(param)
-        return tuple(found)

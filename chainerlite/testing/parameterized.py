@@ -244,6 +244,24 @@ def parameterize_pytest(names, values):
                     assert self.n ** 2 == self.square
 
     """
+    return parameterize(*from_pytest_parameterize(names, values))
+
+
+def from_pytest_parameterize(names, values):
+    """Turns :func:`pytest.mark.parametrize` arguments into the dicts that
+    :func:`parameterize` takes.
+
+    Args:
+        names (str or list of str): Comma-separated names, or a list.
+        values (list): One entry per parameter set: a tuple of values, one
+            per name, or with a single name the value itself.
+
+    Returns:
+        list of dict: One ``{name: value}`` dict per entry of ``values``.
+
+    Raises:
+        ValueError: If an entry does not have one value per name.
+    """
     if isinstance(names, str):
         names = [n.strip() for n in names.split(',') if n.strip()]
     names = list(names)
@@ -259,7 +277,7 @@ def parameterize_pytest(names, values):
                 )
             )
         params.append(dict(zip(names, value)))
-    return parameterize(*params)
+    return params
 
 
 def product(parameter):

@@ -3,10 +3,11 @@
 import numpy
 
 from chainerlite import backend
+from chainerlite import device_resident
 from chainerlite.backends import cuda
 
 
-class WalkerAlias:
+class WalkerAlias(device_resident.DeviceResident):
     """Draws integers from a fixed discrete distribution in O(1) per sample.
 
     The table built at construction splits the ``n`` entries into ``n``
@@ -41,6 +42,7 @@ class WalkerAlias:
     """
 
     def __init__(self, probs):
+        super().__init__()
         if isinstance(probs, cuda.ndarray):
             probs = cuda.to_cpu(probs)
         probs = numpy.asarray(probs, numpy.float64)
@@ -72,38 +74,11 @@ class WalkerAlias:
         """bool: ``True`` if the table lives on a GPU (samples are CuPy)."""
         return not isinstance(self.threshold, numpy.ndarray)
 
-    @property
-    def device(self):
-        """~chainerlite.backend.Device: Where the table lives."""
-        return backend.get_device_from_array(self.threshold)
-
-    def to_cpu(self):
-        """Moves the table to the host; samples are then NumPy arrays."""
-        self.to_device('@numpy')
-
-    def to_gpu(self, device=None):
-        """Moves the table to a GPU; samples are then CuPy arrays.
-
-        Args:
-            device (int or None): GPU id (the current one, else 0, if None).
-
-        """
-        if device is None:
-            device = cuda.cupy.cuda.Device().id if cuda.available else 0
-        self.to_device(device)
-
-    def to_device(self, device):
-        """Moves the table to a device.
-
-        Args:
-            device: A device specifier accepted by
-                :func:`chainerlite.backend.get_device` (``'@numpy'``,
-                ``'@cupy:0'``, an int, ...).
-
-        """
-        device = backend.get_device(device)
-        self.threshold = device.send(self.threshold)
-        self.alias = device.send(self.alias)
+    def device_resident_accept(self, visitor):
+        """Hands ``visitor`` this sampler and its two tables."""
+        super().device_resident_accept(visitor)
+        self.threshold = visitor.visit_array(self.threshold)
+        self.alias = visitor.visit_array(self.alias)
 
     def sample(self, shape):
         """Draws samples with the given shape.

@@ -152,3 +152,73 @@ def test_get_compute_mode_and_fallback():
         assert chainerlite.get_compute_mode() == 'cudnn_fast'
     assert repr(chainerlite.Fallback) == 'Fallback'
     assert chainerlite.FunctionAdapter is chainerlite.function.FunctionAdapter
+
+
+def test_should_use_cudnn_tensor_core_follows_the_config():
+    assert chainerlite.should_use_cudnn_tensor_core is cuda.should_use_cudnn_tensor_core
+    with chainerlite.using_config('use_cudnn_tensor_core', 'always'):
+        assert cuda.should_use_cudnn_tensor_core(numpy.float32)
+    with chainerlite.using_config('use_cudnn_tensor_core', 'never'):
+        assert not cuda.should_use_cudnn_tensor_core(numpy.float16)
+    with chainerlite.using_config('use_cudnn_tensor_core', 'auto'):
+        assert cuda.should_use_cudnn_tensor_core(numpy.float16) == cuda.cudnn_enabled
+        assert not cuda.should_use_cudnn_tensor_core(numpy.float32)
+    with chainerlite.using_config('use_cudnn_tensor_core', 'sometimes'):
+        with pytest.raises(ValueError, match='use_cudnn_tensor_core'):
+            cuda.should_use_cudnn_tensor_core(numpy.float16)
+
+
+def test_old_module_paths_of_hooks_grad_and_assert_allclose():
+    from chainerlite import function
+    from chainerlite import function_node
+    from chainerlite import gradient_check
+    from chainerlite.function_hooks import cupy_memory_profile
+
+    assert function.FunctionHook is chainerlite.FunctionHook
+    assert function_node.grad is chainerlite.grad
+    assert cupy_memory_profile.memory_hook_available == cuda.available
+    gradient_check.assert_allclose(numpy.ones(2), numpy.ones(2) + 1e-7)
+    with pytest.raises(AssertionError):
+        gradient_check.assert_allclose(numpy.ones(2), numpy.zeros(2))
+
+
+def test_static_graph_utilities():
+    from chainerlite.graph_optimizations import static_graph_utilities as s
+
+    def f(x):
+        return x + 1
+
+    assert s.static_code(f) is f
+    assert chainerlite.graph_optimizations.static_code is s.static_code
+
+    class Double(chainerlite.FunctionNode):
+        def forward(self, inputs):
+            return (inputs[0] * 2,)
+
+    (y,) = s.static_forward_optimizations(Double(), (numpy.ones(2),))
+    numpy.testing.assert_array_equal(y, numpy.full(2, 2.0))
+
+
+def test_pooling_2d_base_class():
+    from chainerlite.functions.pooling import pooling_2d
+
+    class MinPooling2D(pooling_2d.Pooling2D):
+        def forward(self, inputs):
+            (x,) = inputs
+            n, c, h, w = x.shape
+            return (
+                x.reshape(n, c, h // self.kh, self.kh, w // self.kw, self.kw).min(
+                    axis=(3, 5)
+                ),
+            )
+
+    node = MinPooling2D((2, 1), pad=(1, 0))
+    assert (node.kh, node.kw, node.sy, node.sx, node.ph, node.pw) == (2, 1, 2, 1, 1, 0)
+    assert node.cover_all and not node.return_indices
+    x = numpy.arange(16, dtype=numpy.float32).reshape(1, 1, 4, 4)
+    (y,) = MinPooling2D(2).apply((x,))
+    numpy.testing.assert_array_equal(y.array, [[[[0, 2], [8, 10]]]])
+    with pytest.raises(ValueError, match='pooling_2d'):
+        pooling_2d.Pooling2D(0)
+    with pytest.raises(chainerlite.utils.type_check.InvalidType):
+        MinPooling2D(2).apply((numpy.zeros((4, 4), numpy.float32),))

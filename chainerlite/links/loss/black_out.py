@@ -39,9 +39,9 @@ class BlackOut(link.Link):
                 initializers._get_initializer(None), (len(counts), in_size)
             )
 
-    def _to_device(self, device):
-        super()._to_device(device)
-        self.sampler.to_device(device)
+    def device_resident_accept(self, visitor):
+        super().device_resident_accept(visitor)
+        self.sampler.device_resident_accept(visitor)
 
     def forward(self, x, t):
         """Returns the BlackOut loss of ``t`` given ``x``, averaged."""

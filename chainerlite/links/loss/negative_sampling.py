@@ -42,9 +42,9 @@ class NegativeSampling(link.Link):
         with self.init_scope():
             self.W = variable.Parameter(initializers.Zero(dtype), (vocab_size, in_size))
 
-    def _to_device(self, device):
-        super()._to_device(device)
-        self.sampler.to_device(device)
+    def device_resident_accept(self, visitor):
+        super().device_resident_accept(visitor)
+        self.sampler.device_resident_accept(visitor)
 
     def forward(self, x, t, reduce='sum', **kwargs):
         """Computes the loss.

@@ -77,12 +77,12 @@ class StateMixin(object):
         for name, state in zip(self.state_names, states):
             setattr(self, name, state)
 
-    def _to_device(self, device):
-        super()._to_device(device)
+    def device_resident_accept(self, visitor):
+        super().device_resident_accept(visitor)
         for name in self.state_names:
             state = getattr(self, name)
             if state is not None:
-                state.to_device(device)
+                visitor.visit_variable(state)
 
 
 class StatefulLSTMBase(StateMixin, link.Chain):

@@ -101,7 +101,7 @@ def test_forward_expected_sees_the_link_after_its_forward():
 def test_wrong_parameter_gradient_fails_backward():
     cls = _make(wrong_grad=True)
     _run(cls, 'test_forward')
-    with pytest.raises(testing.FunctionTestError, match='check_backward'):
+    with pytest.raises(testing.LinkTestError, match='check_backward'):
         _run(cls, 'test_backward')
 
 
@@ -109,17 +109,17 @@ def test_wrong_forward_expected_fails_forward():
     def forward_expected(self, link, inputs):
         return (link(inputs[0]).array + 1,)
 
-    with pytest.raises(testing.FunctionTestError, match='differs'):
+    with pytest.raises(testing.LinkTestError, match='differs'):
         _run(_make(forward_expected=forward_expected), 'test_forward')
 
 
 def test_unknown_parameter_name():
-    with pytest.raises(testing.FunctionTestError, match="no parameter 'b'"):
+    with pytest.raises(testing.LinkTestError, match="no parameter 'b'"):
         _run(_make(param_names=('W', 'b')), 'test_backward')
 
 
 def test_create_link_must_return_a_link():
-    with pytest.raises(testing.FunctionTestError, match='must return a Link'):
+    with pytest.raises(testing.LinkTestError, match='must return a Link'):
         _run(_make(create_link=lambda self, i: None), 'test_forward')
 
 

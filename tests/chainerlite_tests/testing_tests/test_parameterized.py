@@ -139,7 +139,7 @@ class TestDecoratorsOverParameterized(unittest.TestCase):
         self.draw = numpy.random.uniform()
 
     def test_fix_random_reaches_every_class(self):
-        numpy.random.seed(testing._random.base_seed())
+        numpy.random.seed(testing.random.base_seed())
         assert self.draw == numpy.random.uniform()
 
 
@@ -251,3 +251,13 @@ def test_product_splits_joint_keys():
     assert params == [{'a': 1, 'b': 'x', 'c': 0}, {'a': 2, 'b': 'y', 'c': 0}]
     with pytest.raises(ValueError, match="'a,b'"):
         testing.product({'a,b': [(1, 2, 3)]})
+
+
+def test_from_pytest_parameterize():
+    assert testing.from_pytest_parameterize('x, y', [(1, 2), (3, 4)]) == [
+        {'x': 1, 'y': 2},
+        {'x': 3, 'y': 4},
+    ]
+    assert testing.from_pytest_parameterize(['x'], [5, 6]) == [{'x': 5}, {'x': 6}]
+    with pytest.raises(ValueError, match='2 names'):
+        testing.from_pytest_parameterize('x,y', [(1, 2, 3)])

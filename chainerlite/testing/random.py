@@ -62,9 +62,17 @@ def _cupy_random():
     return cuda.cupy.random
 
 
-def _seed():
-    """Seeds the random generators and returns what restores them."""
-    seed = base_seed()
+# What restores the generators, one entry per fixed section still open.
+_fixed_sections = []
+# The sections do_setup opened, innermost last.
+_setup_sections = []
+
+
+def _seed(seed=None):
+    """Seeds the random generators (with the base seed by default) and
+    returns what restores them."""
+    if seed is None:
+        seed = base_seed()
     state = numpy.random.get_state()
     numpy.random.seed(seed)
     cupy_random = _cupy_random()
@@ -72,7 +80,9 @@ def _seed():
     if cupy_random is not None:
         cupy_state = cupy_random.get_random_state()
         cupy_random.seed(seed)
-    return state, cupy_random, cupy_state
+    saved = state, cupy_random, cupy_state
+    _fixed_sections.append(saved)
+    return saved
 
 
 def _restore(saved):
@@ -80,6 +90,52 @@ def _restore(saved):
     numpy.random.set_state(state)
     if cupy_random is not None:
         cupy_random.set_random_state(cupy_state)
+    _fixed_sections.remove(saved)
+
+
+def generate_seed():
+    """Draws a seed for another generator inside a fixed test.
+
+    The seed comes from NumPy's global generator, which :func:`fix_random`
+    (or :func:`do_setup`) has seeded, so a test that seeds its own generator
+    with it draws the same numbers on every run.
+
+    Returns:
+        int: A seed in ``[0, 2**31)``.
+
+    Raises:
+        AssertionError: Outside a test decorated with :func:`fix_random` and
+            outside :func:`do_setup` ... :func:`do_teardown`.
+    """
+    assert _fixed_sections, (
+        'generate_seed: the random generators are not fixed here; decorate '
+        'the test with chainerlite.testing.fix_random() or call do_setup()'
+    )
+    return int(numpy.random.randint(2**31))
+
+
+def do_setup(deterministic=True):
+    """Seeds NumPy's (and CuPy's) global generators until :func:`do_teardown`.
+
+    Args:
+        deterministic (bool): Seed with the base seed (see
+            :func:`base_seed`); ``False`` seeds from the operating system's
+            entropy, so each run differs.
+    """
+    seed = base_seed() if deterministic else int.from_bytes(os.urandom(4), 'little')
+    _setup_sections.append(_seed(seed))
+
+
+def do_teardown():
+    """Restores the generators as they were before the matching
+    :func:`do_setup`.
+
+    Raises:
+        RuntimeError: If no :func:`do_setup` is open.
+    """
+    if not _setup_sections:
+        raise RuntimeError('do_teardown: there is no do_setup to undo')
+    _restore(_setup_sections.pop())
 
 
 def _wrap_function(f):

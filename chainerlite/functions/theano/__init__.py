@@ -1,0 +1,2 @@
+"""Theano wrappers (Chainer's ``chainer.functions.theano``); see
+:mod:`chainerlite.functions.theano.theano_function`."""

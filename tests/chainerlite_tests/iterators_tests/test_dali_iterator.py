@@ -1,0 +1,69 @@
+import numpy
+import pytest
+
+from chainerlite import iterators
+from chainerlite import serializers
+
+
+class FakePipeline:
+    """DALI's pipeline interface over a fixed list of samples."""
+
+    def __init__(self, n, batch_size, epoch_size=None):
+        self.samples = numpy.arange(n)
+        self.batch_size = batch_size
+        self.built = 0
+        self._epoch_size = {'reader': n} if epoch_size is None else epoch_size
+        self._next = 0
+
+    def build(self):
+        self.built += 1
+
+    def epoch_size(self):
+        return self._epoch_size
+
+    def run(self):
+        idx = (self._next + numpy.arange(self.batch_size)) % len(self.samples)
+        self._next += self.batch_size
+        return (self.samples[idx],)
+
+
+def test_epochs_and_positions():
+    pipe = FakePipeline(6, 4)
+    it = iterators.DaliIterator(pipe)
+    assert pipe.built == 0 and it.previous_epoch_detail is None
+    (batch,) = next(it)
+    assert pipe.built == 1
+    numpy.testing.assert_array_equal(batch, [0, 1, 2, 3])
+    assert (it.epoch, it.current_position, it.is_new_epoch) == (0, 4, False)
+    assert it.epoch_detail == pytest.approx(4 / 6)
+    (batch,) = next(it)
+    numpy.testing.assert_array_equal(batch, [4, 5, 0, 1])
+    assert (it.epoch, it.current_position, it.is_new_epoch) == (1, 2, True)
+    assert it.previous_epoch_detail == pytest.approx(4 / 6)
+    next(it)
+    assert pipe.built == 1
+
+
+def test_no_repeat_stops_after_one_epoch():
+    it = iterators.DaliIterator(FakePipeline(4, 2), repeat=False)
+    assert len(list(it)) == 2
+    assert not it.repeat
+
+
+def test_serialize_round_trip(tmp_path):
+    it = iterators.DaliIterator(FakePipeline(6, 4))
+    next(it)
+    next(it)
+    path = str(tmp_path / 'it.npz')
+    serializers.save_npz(path, it)
+    other = iterators.DaliIterator(FakePipeline(6, 4))
+    serializers.load_npz(path, other)
+    assert (other.epoch, other.current_position, other.is_new_epoch) == (1, 2, True)
+    assert other.previous_epoch_detail == pytest.approx(4 / 6)
+
+
+@pytest.mark.parametrize('size', [{}, 0, {'reader': -1}])
+def test_bad_epoch_size(size):
+    it = iterators.DaliIterator(FakePipeline(4, 2, epoch_size=size))
+    with pytest.raises(ValueError, match='DaliIterator'):
+        next(it)
