@@ -77,7 +77,7 @@ class _CheckedTestCase(unittest.TestCase):
     dodge_nondifferentiable = False
     contiguous = None
     # What the checks raise: FunctionTestError, or LinkTestError for links.
-    _error = FunctionTestError
+    _error: type[_TestError] = FunctionTestError
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
