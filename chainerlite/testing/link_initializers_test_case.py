@@ -43,21 +43,21 @@ class LinkInitializersTestCase(link_test_case._LinkTestBase):
     :func:`~chainerlite.testing.inject_backend_tests`::
 
         @testing.inject_backend_tests(None, [{}])
-        class TestLinearInit(testing.LinkInitializersTestCase):
+        class TestConvInit(testing.LinkInitializersTestCase):
 
             param_names = ('W', 'b')
 
             def generate_params(self):
-                return (numpy.random.uniform(-1, 1, (2, 3)),
-                        numpy.random.uniform(-1, 1, (2,)))
+                return (numpy.ones((2, 3, 1, 1), numpy.float32),
+                        numpy.zeros((2,), numpy.float32))
 
             def create_link(self, initializers):
                 initialW, initial_bias = initializers
-                return L.Linear(3, 2, initialW=initialW,
-                                initial_bias=initial_bias)
+                return L.Convolution2D(None, 2, 1, initialW=initialW,
+                                       initial_bias=initial_bias)
 
             def generate_inputs(self):
-                return numpy.random.uniform(-1, 1, (4, 3)),
+                return numpy.ones((1, 3, 4, 4), numpy.float32),
 
             def get_initializers(self):
                 return ([initializers.Constant(1), 2],
