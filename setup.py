@@ -105,6 +105,8 @@ def _extensions():
             define_macros=MACROS,
             extra_compile_args=openmp if pyx.stem in OPENMP_MODULES else [],
             extra_link_args=openmp if pyx.stem in OPENMP_MODULES else [],
+            # a C header of the same name holds the module's kernels
+            depends=[str(h.relative_to(ROOT)) for h in CORE.glob(pyx.stem + '.h')],
         )
         for pyx in sorted(CORE.glob('*.pyx'))
     ]
