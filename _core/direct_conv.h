@@ -104,61 +104,96 @@ CL_AVX2_INLINE __m256i cl_lane_mask(cl_idx count) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)count), lanes);
 }
 
-/* One block of `nb` (<= 8) output channels at 8 output columns of one
- * output row: acc[k] += w[co0 + k] * row, over every input channel and
- * tap. `full` is a constant at each call, so both versions unroll. */
+/* One block of `nb` output channels at 8 output columns of `rows` (1 or
+ * 2) output rows: acc[r * nb + k] += w[co0 + k] * row r, over every input
+ * channel and tap. Two rows share each broadcast weight. `rows`, `nb` and
+ * `full` are constants at each call, so that every version unrolls and
+ * keeps its rows * nb sums in registers. */
 CL_AVX2_INLINE void cl_forward_block(const float *x0, const float *w0,
                                      cl_idx plane, cl_idx wp, cl_idx cin,
                                      cl_idx kh, cl_idx kw, cl_idx cout,
-                                     int nb, int full, __m256i mask,
+                                     const int rows, const int nb,
+                                     const int full, __m256i mask,
                                      __m256 *acc) {
     for (cl_idx ci = 0; ci < cin; ci++) {
         for (cl_idx i = 0; i < kh; i++) {
             const float *row = x0 + ci * plane + i * wp;
             const float *w = w0 + ((ci * kh + i) * kw) * cout;
             for (cl_idx j = 0; j < kw; j++) {
-                __m256 v = full ? _mm256_loadu_ps(row + j)
-                                : _mm256_maskload_ps(row + j, mask);
-                for (int k = 0; k < nb; k++)
-                    acc[k] = _mm256_fmadd_ps(_mm256_broadcast_ss(w + k), v,
-                                             acc[k]);
+                __m256 v[2];
+                for (int r = 0; r < rows; r++)
+                    v[r] = full ? _mm256_loadu_ps(row + r * wp + j)
+                                : _mm256_maskload_ps(row + r * wp + j, mask);
+                for (int k = 0; k < nb; k++) {
+                    __m256 wk = _mm256_broadcast_ss(w + k);
+                    for (int r = 0; r < rows; r++)
+                        acc[r * nb + k] =
+                            _mm256_fmadd_ps(wk, v[r], acc[r * nb + k]);
+                }
                 w += cout;
             }
         }
     }
 }
 
+/* output channels [co0, co0 + nb) at one tile of `rows` rows */
+CL_AVX2_INLINE void cl_forward_channels(const float *x0, const float *wt,
+                                        const float *bias, float *out,
+                                        cl_idx plane, cl_idx wp, cl_idx cin,
+                                        cl_idx kh, cl_idx kw, cl_idx cout,
+                                        cl_idx ow, cl_idx out_plane,
+                                        cl_idx co0, const int rows,
+                                        const int nb, const int full,
+                                        __m256i mask) {
+    __m256 acc[8];
+    for (int r = 0; r < rows; r++)
+        for (int k = 0; k < nb; k++)
+            acc[r * nb + k] = _mm256_set1_ps(bias ? bias[co0 + k] : 0.0f);
+    cl_forward_block(x0, wt + co0, plane, wp, cin, kh, kw, cout, rows, nb,
+                     full, mask, acc);
+    for (int r = 0; r < rows; r++) {
+        for (int k = 0; k < nb; k++) {
+            float *dst = out + (co0 + k) * out_plane + r * ow;
+            if (full)
+                _mm256_storeu_ps(dst, acc[r * nb + k]);
+            else
+                _mm256_maskstore_ps(dst, mask, acc[r * nb + k]);
+        }
+    }
+}
+
+/* every output channel at one tile: blocks of 8 / rows, then single */
 CL_AVX2_INLINE void cl_forward_tile(const float *x0, const float *wt,
                                     const float *bias, float *out,
                                     cl_idx plane, cl_idx wp, cl_idx cin,
                                     cl_idx kh, cl_idx kw, cl_idx cout,
-                                    cl_idx out_plane, int full,
+                                    cl_idx ow, cl_idx out_plane,
+                                    const int rows, const int full,
                                     __m256i mask) {
-    __m256 acc[8];
+    const int nb = 8 / rows;
     cl_idx co0 = 0;
-    for (; co0 + 8 <= cout; co0 += 8) {
-        for (int k = 0; k < 8; k++)
-            acc[k] = _mm256_set1_ps(bias ? bias[co0 + k] : 0.0f);
-        cl_forward_block(x0, wt + co0, plane, wp, cin, kh, kw, cout, 8,
-                         full, mask, acc);
-        for (int k = 0; k < 8; k++) {
-            float *dst = out + (co0 + k) * out_plane;
-            if (full)
-                _mm256_storeu_ps(dst, acc[k]);
-            else
-                _mm256_maskstore_ps(dst, mask, acc[k]);
-        }
-    }
-    for (; co0 < cout; co0++) {
-        acc[0] = _mm256_set1_ps(bias ? bias[co0] : 0.0f);
-        cl_forward_block(x0, wt + co0, plane, wp, cin, kh, kw, cout, 1,
-                         full, mask, acc);
-        float *dst = out + co0 * out_plane;
-        if (full)
-            _mm256_storeu_ps(dst, acc[0]);
-        else
-            _mm256_maskstore_ps(dst, mask, acc[0]);
-    }
+    for (; co0 + nb <= cout; co0 += nb)
+        cl_forward_channels(x0, wt, bias, out, plane, wp, cin, kh, kw, cout,
+                            ow, out_plane, co0, rows, nb, full, mask);
+    for (; co0 < cout; co0++)
+        cl_forward_channels(x0, wt, bias, out, plane, wp, cin, kh, kw, cout,
+                            ow, out_plane, co0, rows, 1, full, mask);
+}
+
+/* one tile of `rows` rows at every output column */
+CL_AVX2_INLINE void cl_forward_rows(const float *x0, const float *wt,
+                                    const float *bias, float *out,
+                                    cl_idx plane, cl_idx wp, cl_idx cin,
+                                    cl_idx kh, cl_idx kw, cl_idx cout,
+                                    cl_idx ow, cl_idx out_plane,
+                                    const int rows, __m256i mask) {
+    cl_idx ox = 0;
+    for (; ox + 8 <= ow; ox += 8)
+        cl_forward_tile(x0 + ox, wt, bias, out + ox, plane, wp, cin, kh, kw,
+                        cout, ow, out_plane, rows, 1, mask);
+    if (ox < ow)
+        cl_forward_tile(x0 + ox, wt, bias, out + ox, plane, wp, cin, kh, kw,
+                        cout, ow, out_plane, rows, 0, mask);
 }
 
 CL_AVX2 static void cl_conv_forward_avx2(const float *xp, const float *wt,
@@ -169,19 +204,16 @@ CL_AVX2 static void cl_conv_forward_avx2(const float *xp, const float *wt,
     cl_idx oh = hp - kh + 1, ow = wp - kw + 1;
     cl_idx plane = hp * wp, out_plane = oh * ow;
     __m256i mask = cl_lane_mask(ow % 8);
-    __m256i all = cl_lane_mask(8);
     for (cl_idx b = 0; b < n; b++) {
-        for (cl_idx oy = 0; oy < oh; oy++) {
-            const float *x0 = xp + b * cin * plane + oy * wp;
-            float *out = y + b * cout * out_plane + oy * ow;
-            cl_idx ox = 0;
-            for (; ox + 8 <= ow; ox += 8)
-                cl_forward_tile(x0 + ox, wt, bias, out + ox, plane, wp, cin,
-                                kh, kw, cout, out_plane, 1, all);
-            if (ox < ow)
-                cl_forward_tile(x0 + ox, wt, bias, out + ox, plane, wp, cin,
-                                kh, kw, cout, out_plane, 0, mask);
-        }
+        const float *x0 = xp + b * cin * plane;
+        float *out = y + b * cout * out_plane;
+        cl_idx oy = 0;
+        for (; oy + 2 <= oh; oy += 2)
+            cl_forward_rows(x0 + oy * wp, wt, bias, out + oy * ow, plane, wp,
+                            cin, kh, kw, cout, ow, out_plane, 2, mask);
+        if (oy < oh)
+            cl_forward_rows(x0 + oy * wp, wt, bias, out + oy * ow, plane, wp,
+                            cin, kh, kw, cout, ow, out_plane, 1, mask);
     }
 }
 
