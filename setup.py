@@ -43,7 +43,7 @@ if os.environ.get('CHAINERLITE_CYTHON_TRACE') == '1':
 
 # The CPU kernels share the batch among OpenMP threads; without OpenMP (a
 # compiler that lacks it) their prange loops compile as plain loops.
-OPENMP_MODULES = ('conv_kernels', 'lstm_kernels', 'pool_kernels')
+OPENMP_MODULES = ('conv_kernels', 'direct_conv', 'lstm_kernels', 'pool_kernels')
 
 
 def _openmp_flags():

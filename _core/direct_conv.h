@@ -10,6 +10,9 @@
  * the compiler for the baseline instruction set), and on x86-64 with GCC
  * or Clang one compiled for AVX2 + FMA, picked at run time when the CPU
  * has them. The wheel stays portable: nothing else is built for AVX2.
+ * The AVX2 kernels share the batch (forward) or the input channels (filter
+ * gradient) among OpenMP threads when `parallel` is set and the module is
+ * built with OpenMP; the portable ones run on one thread.
  */
 #ifndef CHAINERLITE_DIRECT_CONV_H
 #define CHAINERLITE_DIRECT_CONV_H
@@ -200,10 +203,12 @@ CL_AVX2 static void cl_conv_forward_avx2(const float *xp, const float *wt,
                                          const float *bias, float *y,
                                          cl_idx n, cl_idx cin, cl_idx hp,
                                          cl_idx wp, cl_idx cout, cl_idx kh,
-                                         cl_idx kw) {
+                                         cl_idx kw, int parallel) {
     cl_idx oh = hp - kh + 1, ow = wp - kw + 1;
     cl_idx plane = hp * wp, out_plane = oh * ow;
     __m256i mask = cl_lane_mask(ow % 8);
+    (void)parallel;
+#pragma omp parallel for schedule(static) if (parallel)
     for (cl_idx b = 0; b < n; b++) {
         const float *x0 = xp + b * cin * plane;
         float *out = y + b * cout * out_plane;
@@ -273,7 +278,9 @@ CL_AVX2_INLINE void cl_grad_weight_width(const float *xp, const float *gy,
                                          float *gw, cl_idx n, cl_idx cin,
                                          cl_idx hp, cl_idx wp, cl_idx cout,
                                          cl_idx kh, const int cb,
-                                         const int kw) {
+                                         const int kw, int parallel) {
+    (void)parallel;
+#pragma omp parallel for schedule(static) if (parallel)
     for (cl_idx ci = 0; ci < cin; ci++) {
         for (cl_idx i = 0; i < kh; i++) {
             cl_idx co0 = 0;
@@ -293,17 +300,18 @@ CL_AVX2 static void cl_conv_grad_weight_avx2(const float *xp,
                                              float *acc, cl_idx n,
                                              cl_idx cin, cl_idx hp,
                                              cl_idx wp, cl_idx cout,
-                                             cl_idx kh, cl_idx kw) {
+                                             cl_idx kh, cl_idx kw,
+                                             int parallel) {
     (void)acc;
     switch (kw) {
-    case 1: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 8, 1); break;
-    case 2: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 6, 2); break;
-    case 3: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 4, 3); break;
-    case 4: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 3, 4); break;
-    case 5: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 2, 5); break;
-    case 6: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 2, 6); break;
-    case 7: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 1, 7); break;
-    default: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 1, 8); break;
+    case 1: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 8, 1, parallel); break;
+    case 2: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 6, 2, parallel); break;
+    case 3: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 4, 3, parallel); break;
+    case 4: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 3, 4, parallel); break;
+    case 5: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 2, 5, parallel); break;
+    case 6: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 2, 6, parallel); break;
+    case 7: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 1, 7, parallel); break;
+    default: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 1, 8, parallel); break;
     }
 }
 
@@ -313,8 +321,12 @@ static int cl_avx2_supported(void) {
 }
 #else
 /* no AVX2 version: the names stand for the portable kernels */
-#define cl_conv_forward_avx2 cl_conv_forward_plain
-#define cl_conv_grad_weight_avx2 cl_conv_grad_weight_plain
+#define cl_conv_forward_avx2(xp, wt, bias, y, n, cin, hp, wp, cout, kh, kw, \
+                             parallel)                                    \
+    cl_conv_forward_plain(xp, wt, bias, y, n, cin, hp, wp, cout, kh, kw)
+#define cl_conv_grad_weight_avx2(xp, gy, gw, acc, n, cin, hp, wp, cout, kh, \
+                                 kw, parallel)                             \
+    cl_conv_grad_weight_plain(xp, gy, gw, acc, n, cin, hp, wp, cout, kh, kw)
 static int cl_avx2_supported(void) { return 0; }
 #endif
 

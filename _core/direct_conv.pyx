@@ -8,7 +8,10 @@ gradient of the filters. With few channels this beats im2col + BLAS,
 whose product then has a short side that OpenBLAS runs far below the
 CPU's peak. On x86-64 the AVX2/FMA versions run when the CPU has them
 (checked once at import); :func:`direct_conv_simd` tells, and
-``portable=True`` forces the plain C versions (the only ones elsewhere).
+``portable=True`` forces the plain C versions (the only ones elsewhere;
+the convolutions then keep im2col + BLAS, which is faster than them).
+The AVX2 versions share large work among OpenMP threads
+(``OMP_NUM_THREADS``).
 """
 from libc.stdlib cimport free, malloc
 
@@ -21,7 +24,8 @@ cdef extern from "direct_conv.h" nogil:
     void cl_conv_forward_avx2(const float* xp, const float* wt,
                               const float* bias, float* y, Py_ssize_t n,
                               Py_ssize_t cin, Py_ssize_t hp, Py_ssize_t wp,
-                              Py_ssize_t cout, Py_ssize_t kh, Py_ssize_t kw)
+                              Py_ssize_t cout, Py_ssize_t kh, Py_ssize_t kw,
+                              int parallel)
     void cl_conv_grad_weight_plain(const float* xp, const float* gy,
                                    float* gw, float* acc, Py_ssize_t n,
                                    Py_ssize_t cin, Py_ssize_t hp,
@@ -31,13 +35,16 @@ cdef extern from "direct_conv.h" nogil:
                                   float* gw, float* acc, Py_ssize_t n,
                                   Py_ssize_t cin, Py_ssize_t hp,
                                   Py_ssize_t wp, Py_ssize_t cout,
-                                  Py_ssize_t kh, Py_ssize_t kw)
+                                  Py_ssize_t kh, Py_ssize_t kw, int parallel)
     int cl_avx2_supported()
 
 #: Widest filter row of the AVX2 gradient (one register per tap).
 DIRECT_CONV_MAX_KW = 8
 
 cdef bint _SIMD = cl_avx2_supported()
+
+#: Multiply-adds below which one thread does the work.
+cdef Py_ssize_t PARALLEL_MIN = 1 << 22
 
 
 def direct_conv_simd():
@@ -73,6 +80,7 @@ def direct_conv_2d(const float[:, :, :, ::1] xp, const float[:, :, :, ::1] wt,
         raise ValueError('direct_conv_2d: bias of length {} for {} output '
                          'channels'.format(bias.shape[0], cout))
     cdef const float* b = &bias[0] if bias is not None else NULL
+    cdef bint parallel = y.size * wt.size >= PARALLEL_MIN
     if y.shape[0] == 0 or cout == 0:
         return
     with nogil:
@@ -80,7 +88,7 @@ def direct_conv_2d(const float[:, :, :, ::1] xp, const float[:, :, :, ::1] wt,
             cl_conv_forward_avx2(&xp[0, 0, 0, 0], &wt[0, 0, 0, 0], b,
                                  &y[0, 0, 0, 0], xp.shape[0], xp.shape[1],
                                  xp.shape[2], xp.shape[3], cout, wt.shape[1],
-                                 wt.shape[2])
+                                 wt.shape[2], parallel)
         else:
             cl_conv_forward_plain(&xp[0, 0, 0, 0], &wt[0, 0, 0, 0], b,
                                   &y[0, 0, 0, 0], xp.shape[0], xp.shape[1],
@@ -97,6 +105,7 @@ def direct_conv_2d_grad_weight(const float[:, :, :, ::1] xp,
                   _dims(gw.shape), _dims(gy.shape))
     cdef bint simd = _SIMD and not portable and gw.shape[3] <= DIRECT_CONV_MAX_KW
     cdef float* acc = NULL
+    cdef bint parallel = gy.size * (gw.size // max(gw.shape[0], 1)) >= PARALLEL_MIN
     if gw.shape[0] == 0 or gw.shape[1] == 0:
         return
     if not simd:
@@ -108,7 +117,8 @@ def direct_conv_2d_grad_weight(const float[:, :, :, ::1] xp,
             cl_conv_grad_weight_avx2(&xp[0, 0, 0, 0], &gy[0, 0, 0, 0],
                                      &gw[0, 0, 0, 0], acc, xp.shape[0],
                                      xp.shape[1], xp.shape[2], xp.shape[3],
-                                     gw.shape[0], gw.shape[2], gw.shape[3])
+                                     gw.shape[0], gw.shape[2], gw.shape[3],
+                                     parallel)
         else:
             cl_conv_grad_weight_plain(&xp[0, 0, 0, 0], &gy[0, 0, 0, 0],
                                       &gw[0, 0, 0, 0], acc, xp.shape[0],
