@@ -273,28 +273,26 @@ CL_AVX2_INLINE void cl_grad_weight_block(const float *xp, const float *gy,
                 cl_hsum(sums[k * kw + j]);
 }
 
-/* all output channels for one filter width, in blocks of cb then 1 */
-CL_AVX2_INLINE void cl_grad_weight_width(const float *xp, const float *gy,
+/* all output channels for input channel ci, in blocks of cb then 1 */
+CL_AVX2_INLINE void cl_grad_weight_input(const float *xp, const float *gy,
                                          float *gw, cl_idx n, cl_idx cin,
                                          cl_idx hp, cl_idx wp, cl_idx cout,
-                                         cl_idx kh, const int cb,
-                                         const int kw, int parallel) {
-    (void)parallel;
-#pragma omp parallel for schedule(static) if (parallel)
-    for (cl_idx ci = 0; ci < cin; ci++) {
-        for (cl_idx i = 0; i < kh; i++) {
-            cl_idx co0 = 0;
-            for (; co0 + cb <= cout; co0 += cb)
-                cl_grad_weight_block(xp, gy, gw, n, cin, hp, wp, cout, kh,
-                                     co0, ci, i, cb, kw);
-            for (; co0 < cout; co0++)
-                cl_grad_weight_block(xp, gy, gw, n, cin, hp, wp, cout, kh,
-                                     co0, ci, i, 1, kw);
-        }
+                                         cl_idx kh, cl_idx ci, const int cb,
+                                         const int kw) {
+    for (cl_idx i = 0; i < kh; i++) {
+        cl_idx co0 = 0;
+        for (; co0 + cb <= cout; co0 += cb)
+            cl_grad_weight_block(xp, gy, gw, n, cin, hp, wp, cout, kh, co0,
+                                 ci, i, cb, kw);
+        for (; co0 < cout; co0++)
+            cl_grad_weight_block(xp, gy, gw, n, cin, hp, wp, cout, kh, co0,
+                                 ci, i, 1, kw);
     }
 }
 
-/* As cl_conv_grad_weight_plain (acc unused); needs kw <= 8. */
+/* As cl_conv_grad_weight_plain (acc unused); needs kw <= 8. The widths
+ * are spelled out inside the loop, so that each call has constant block
+ * sizes (an OpenMP body would otherwise see them as variables). */
 CL_AVX2 static void cl_conv_grad_weight_avx2(const float *xp,
                                              const float *gy, float *gw,
                                              float *acc, cl_idx n,
@@ -303,15 +301,19 @@ CL_AVX2 static void cl_conv_grad_weight_avx2(const float *xp,
                                              cl_idx kh, cl_idx kw,
                                              int parallel) {
     (void)acc;
-    switch (kw) {
-    case 1: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 8, 1, parallel); break;
-    case 2: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 6, 2, parallel); break;
-    case 3: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 4, 3, parallel); break;
-    case 4: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 3, 4, parallel); break;
-    case 5: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 2, 5, parallel); break;
-    case 6: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 2, 6, parallel); break;
-    case 7: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 1, 7, parallel); break;
-    default: cl_grad_weight_width(xp, gy, gw, n, cin, hp, wp, cout, kh, 1, 8, parallel); break;
+    (void)parallel;
+#pragma omp parallel for schedule(static) if (parallel)
+    for (cl_idx ci = 0; ci < cin; ci++) {
+        switch (kw) {
+        case 1: cl_grad_weight_input(xp, gy, gw, n, cin, hp, wp, cout, kh, ci, 8, 1); break;
+        case 2: cl_grad_weight_input(xp, gy, gw, n, cin, hp, wp, cout, kh, ci, 6, 2); break;
+        case 3: cl_grad_weight_input(xp, gy, gw, n, cin, hp, wp, cout, kh, ci, 4, 3); break;
+        case 4: cl_grad_weight_input(xp, gy, gw, n, cin, hp, wp, cout, kh, ci, 3, 4); break;
+        case 5: cl_grad_weight_input(xp, gy, gw, n, cin, hp, wp, cout, kh, ci, 2, 5); break;
+        case 6: cl_grad_weight_input(xp, gy, gw, n, cin, hp, wp, cout, kh, ci, 2, 6); break;
+        case 7: cl_grad_weight_input(xp, gy, gw, n, cin, hp, wp, cout, kh, ci, 1, 7); break;
+        default: cl_grad_weight_input(xp, gy, gw, n, cin, hp, wp, cout, kh, ci, 1, 8); break;
+        }
     }
 }
 
