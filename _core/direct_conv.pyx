@@ -66,9 +66,9 @@ cdef _check_shapes(str name, tuple xp, tuple w, tuple out):
             '{}'.format(name, xp, w, out))
 
 
-def direct_conv_2d(const float[:, :, :, ::1] xp, const float[:, :, :, ::1] wt,
-                 const float[::1] bias, float[:, :, :, ::1] y,
-                 bint portable=False):
+def direct_conv_2d(const float[:, :, :, ::1] xp,
+                   const float[:, :, :, ::1] wt, const float[::1] bias,
+                   float[:, :, :, ::1] y, bint portable=False):
     """``y[b, o] = bias[o] + sum_c correlate(xp[b, c], W[o, c])``, valid
     positions only, with the filters given as ``wt = W.transpose(1, 2, 3,
     0)`` (C-contiguous ``(cin, kh, kw, cout)``). ``bias`` may be None."""
@@ -97,8 +97,8 @@ def direct_conv_2d(const float[:, :, :, ::1] xp, const float[:, :, :, ::1] wt,
 
 
 def direct_conv_2d_grad_weight(const float[:, :, :, ::1] xp,
-                     const float[:, :, :, ::1] gy, float[:, :, :, ::1] gw,
-                     bint portable=False):
+                               const float[:, :, :, ::1] gy,
+                               float[:, :, :, ::1] gw, bint portable=False):
     """``gw[o, c, i, j] = sum_b sum_yx gy[b, o, y, x] * xp[b, c, y + i,
     x + j]``: the gradient of :func:`direct_conv_2d`'s filters."""
     _check_shapes('direct_conv_2d_grad_weight', _dims(xp.shape),

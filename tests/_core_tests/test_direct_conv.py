@@ -110,7 +110,9 @@ def test_simd_flag_is_a_bool():
         lambda xp, wt, y, gW: _core.direct_conv_2d(xp, wt, None, y[:, :, 1:].copy()),
         lambda xp, wt, y, gW: _core.direct_conv_2d(xp, wt[1:].copy(), None, y),
         lambda xp, wt, y, gW: _core.direct_conv_2d(xp, wt, np.zeros(3, np.float32), y),
-        lambda xp, wt, y, gW: _core.direct_conv_2d_grad_weight(xp, y, gW[:, :, :2].copy()),
+        lambda xp, wt, y, gW: _core.direct_conv_2d_grad_weight(
+            xp, y, gW[:, :, :2].copy()
+        ),
     ],
 )
 def test_mismatched_shapes_raise(call):
@@ -156,7 +158,9 @@ def test_convolution_2d_float32_stride_1(pad, ksize):
     oh, ow = gy.shape[2:]
     for i in range(ksize):
         for j in range(ksize):
-            gx[:, :, i : i + oh, j : j + ow] += np.einsum('bohw,oc->bchw', gy, W[:, :, i, j])
+            gx[:, :, i : i + oh, j : j + ow] += np.einsum(
+                'bohw,oc->bchw', gy, W[:, :, i, j]
+            )
     gx = gx[:, :, pad : pad + x.shape[2], pad : pad + x.shape[3]]
     np.testing.assert_allclose(xv.grad, gx, rtol=1e-4, atol=1e-4)
 
@@ -179,7 +183,9 @@ def test_direct_path_is_taken_and_agrees_with_blas(monkeypatch):
 
     calls = []
     original = _core.direct_conv_2d
-    monkeypatch.setattr(_core, 'direct_conv_2d', lambda *a: calls.append(1) or original(*a))
+    monkeypatch.setattr(
+        _core, 'direct_conv_2d', lambda *a: calls.append(1) or original(*a)
+    )
     direct = run()
     assert len(calls) == 3  # forward, input gradient, deconvolution
     monkeypatch.setattr(_conv_utils, '_DIRECT_SIMD', False)
@@ -196,17 +202,8 @@ def test_check_backward_on_the_direct_path():
     gy = rng.uniform(-1, 1, (2, 3, 4, 5)).astype(np.float32)
     ggs = [rng.uniform(-1, 1, a.shape).astype(np.float32) for a in (x, W, b)]
     gradient_check.check_backward(
-        lambda *a: F.convolution_2d(*a, pad=1),
-        (x, W, b),
-        gy,
-        atol=1e-2,
-        rtol=1e-2,
+        lambda *a: F.convolution_2d(*a, pad=1), (x, W, b), gy, atol=1e-2, rtol=1e-2
     )
     gradient_check.check_double_backward(
-        lambda *a: F.convolution_2d(*a, pad=1),
-        (x, W, b),
-        gy,
-        ggs,
-        atol=1e-2,
-        rtol=1e-2,
+        lambda *a: F.convolution_2d(*a, pad=1), (x, W, b), gy, ggs, atol=1e-2, rtol=1e-2
     )

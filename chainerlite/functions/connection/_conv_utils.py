@@ -271,11 +271,12 @@ def convolve_transpose(x, W, dims, params):
     # stride 1: the correlation of x padded by k - 1 - p with the flipped
     # filters, channels swapped (the direct kernel, when it applies)
     full = tuple(k - 1 - p for k, p in zip(ksize, params.pad))
+    spanned = tuple(d + f - p for d, f, p in zip(x.shape[2:], full, params.pad))
     if (
         params.direct(x, (c_out_g, c_in) + tuple(ksize))
         and W.dtype == x.dtype
         and min(full) >= 0
-        and tuple(dims) == tuple(d + k - 1 - 2 * p for d, k, p in zip(x.shape[2:], ksize, params.pad))
+        and tuple(dims) == spanned
     ):
         out = numpy.empty(x.shape[:1] + (c_out_g,) + tuple(dims), x.dtype)
         padded = _windows._padded_2d(x, ksize, (1, 1), full, 0, (1, 1), dims)
