@@ -11,7 +11,7 @@ $(VENV)/bin/python:
 	$(PY) -m pip install --upgrade pip
 	$(PY) -m pip install 'setuptools>=64' wheel 'cython>=3.0,<3.4' 'numpy>=2'
 
-$(STAMP): $(VENV)/bin/python setup.py pyproject.toml $(wildcard _core/*.pyx _core/*.pxd)
+$(STAMP): $(VENV)/bin/python setup.py pyproject.toml $(wildcard _core/*.pyx _core/*.pxd _core/*.h)
 	$(PY) -m pip install --no-build-isolation -e '.[test]'
 	touch $(STAMP)
 
@@ -79,7 +79,7 @@ mutants: $(STAMP)
 # only when a source changes; `make wheel` shows the platform tag.
 WHEEL_STAMP := dist/.built
 WHEEL_SOURCES := setup.py pyproject.toml MANIFEST.in \
-	$(wildcard _core/*.py _core/*.pyx _core/*.pxd _core/*.pyi) \
+	$(wildcard _core/*.py _core/*.pyx _core/*.pxd _core/*.pyi _core/*.h) \
 	$(shell find chainerlite -type f -not -path '*__pycache__*' \
 		-not -name _build_info.py)
 

@@ -43,7 +43,7 @@ if os.environ.get('CHAINERLITE_CYTHON_TRACE') == '1':
 
 # The CPU kernels share the batch among OpenMP threads; without OpenMP (a
 # compiler that lacks it) their prange loops compile as plain loops.
-OPENMP_MODULES = ('conv_kernels', 'lstm_kernels', 'pool_kernels')
+OPENMP_MODULES = ('conv_kernels', 'direct_conv', 'lstm_kernels', 'pool_kernels')
 
 
 def _openmp_flags():
@@ -105,6 +105,8 @@ def _extensions():
             define_macros=MACROS,
             extra_compile_args=openmp if pyx.stem in OPENMP_MODULES else [],
             extra_link_args=openmp if pyx.stem in OPENMP_MODULES else [],
+            # a C header of the same name holds the module's kernels
+            depends=[str(h.relative_to(ROOT)) for h in CORE.glob(pyx.stem + '.h')],
         )
         for pyx in sorted(CORE.glob('*.pyx'))
     ]

@@ -2,7 +2,9 @@
 
 The figure: per-op time of the 200-op chain and per-layer time of the tiny MLP
 for every engine, and the overhead of each FunctionHook (ns per op). The page:
-the machine, the settings, every results table, the targets and the figure.
+the machine, the settings, every results table, the targets, the figure, and
+last the hand-written notes of benchmarks/performance_notes.md (how the
+figures are reached and what bounds them), which a regeneration keeps.
 
     python benchmarks/compare.py --json results.json
     python benchmarks/plot.py results.json --out docs
@@ -28,6 +30,7 @@ NAMES = {
     'chainer': 'Chainer',
     'torch': 'PyTorch',
 }
+NOTES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'performance_notes.md')
 COLOURS = {
     'chainerlite': '#d62728',
     'chainer': '#1f77b4',
@@ -196,8 +199,16 @@ def page(results, figure_name):
             '',
             f'![per-op time and hook overhead]({figure_name})',
             '',
+            *notes_section(),
         ]
     )
+
+
+def notes_section():
+    if not os.path.exists(NOTES):
+        return []
+    with open(NOTES) as f:
+        return ['## Notes', '', f.read().rstrip('\n'), '']
 
 
 def main(argv=None):
