@@ -14,7 +14,10 @@ also reports where its time goes, in wall time and in process CPU time
 (mean, median and minimum over the steps): ``compute`` (forward, backward and
 the optimizer's bookkeeping), ``update`` (the wrapped optimizer's update),
 ``comm`` (``multi_node_mean_grad``: packing, the allreduce, handing the
-gradients back) and, inside it, ``allreduce``; the bytes copied per step to
+gradients back) and, inside it, ``allreduce`` (when every rank is on this
+node, the shared-memory exchange instead: its two barriers and the summing
+of the rank's slice, which packs that slice on the way; ``--no-shared-memory``
+uses the Allreduce anyway); the bytes copied per step to
 pack and unpack the gradients; and the allreduce alone on a buffer of the
 gradients' size with both ranks started together (after a barrier), which
 is the communication cost without waiting for a slower rank. From these,
@@ -178,13 +181,16 @@ def worker(steps, warmup, communicator, shared_memory=True):
         exchange = functools.partial(allreduce, buffer)
     else:
         window = node_mean._windows[model]
+        grads = [p.grad for _, p in sorted(model.namedparams())]
 
         def exchange():
-            node_mean._reduce(window)
+            node_mean._reduce(window)  # packs this rank's slice too
             node_mean._barrier(window)
 
     synced = {'wall': [], 'cpu': []}
     for _ in range(max(10, steps // 2)):
+        if node_mean is not None:
+            window.pack(grads, 1.0 / comm.size)  # all but this rank's slice
         comm.mpi_comm.Barrier()
         wall, cpu = time.perf_counter(), time.process_time()
         exchange()

@@ -5,8 +5,10 @@ shared-memory window; after a barrier, rank ``r`` adds up slice ``r`` of
 every rank's segment and writes the sum into that slice of every segment;
 after a second barrier each segment holds the whole mean, and the
 gradients are handed back as views of the rank's own segment. No MPI call
-moves data, so nothing waits for MPI's progress engine, and each rank
-reads each gradient element of its slice once.
+moves data, so nothing waits for MPI's progress engine. Rank ``r`` packs
+its own slice piece by piece while summing it (the piece is still in cache
+when it is added), so a step moves each gradient element through memory
+fewer times than packing everything first would.
 """
 
 import sys
@@ -72,10 +74,31 @@ class _Window(object):
         self.headers = [raw[:_HEADER].view(numpy.int64) for raw in self._raws]
         self.segments = [raw[_HEADER:].view(self.dtype) for raw in self._raws]
         self.mine = self.segments[node.rank]
+        self.own = []  # (offset, gradient piece) of the rank's slice
         step = max(1, _ALIGN // self.dtype.itemsize)
         blocks = -(-self.size // step)
-        bounds = [min(self.size, step * (blocks * r // node.size)) for r in range(node.size + 1)]
+        bounds = [
+            min(self.size, step * (blocks * r // node.size))
+            for r in range(node.size + 1)
+        ]
         self.slice = slice(bounds[node.rank], bounds[node.rank + 1])
+
+    def pack(self, grads, scale):
+        """Packs ``grads`` times ``scale`` into the rank's segment, except
+        the pieces in its own slice, which :meth:`NodeMean._reduce` packs."""
+        self.own = []
+        offset, part = 0, self.slice
+        for grad in grads:
+            flat = _memory_utility.to_host(grad).reshape(-1)
+            end = offset + flat.size
+            start, stop = max(part.start, offset), min(part.stop, end)
+            if start >= stop:
+                start = stop = end
+            else:
+                self.own.append((start, flat[start - offset : stop - offset]))
+            _scale_into(flat[: start - offset], self.mine[offset:start], scale)
+            _scale_into(flat[stop - offset :], self.mine[stop:end], scale)
+            offset = end
 
     def publish(self, rank, key):
         self.headers[rank][0] = key
@@ -96,6 +119,7 @@ class _Window(object):
         """Stops using the window; it is freed once no array views it."""
         self.detach()
         self.headers = self.segments = self.mine = None
+        self.own = []
 
     def viewed(self):
         """Whether an array (a gradient kept somewhere) still views it."""
@@ -106,6 +130,11 @@ class _Window(object):
         self._raws = None
         self.win.Unlock_all()
         self.win.Free()
+
+
+def _scale_into(source, out, scale):
+    # scaled before the sum, so that float16 sums do not overflow
+    numpy.multiply(source, scale, out=out, casting='unsafe')
 
 
 class NodeMean(object):
@@ -141,7 +170,7 @@ class NodeMean(object):
         ready = window.key == key
         if ready:
             self._adopt(window, params)
-            _memory_utility.pack(grads, dtype, out=window.mine, scale=1.0 / node.size)
+            window.pack(grads, 1.0 / node.size)
         window.publish(node.rank, key)
         self._barrier(window)
         keys = window.keys()
@@ -149,7 +178,7 @@ class NodeMean(object):
         if not ready or keys[0] != window.key:
             # every rank changed its parameters the same way
             window = self._replace(model, window, params, dtype, key)
-            _memory_utility.pack(grads, dtype, out=window.mine, scale=1.0 / node.size)
+            window.pack(grads, 1.0 / node.size)
             self._barrier(window)
         self._reduce(window)
         self._barrier(window)
@@ -191,15 +220,20 @@ class NodeMean(object):
         window.win.Sync()
 
     def _reduce(self, window):
+        # the rank's slice: its own gradients packed a piece at a time,
         # summed in rank order into rank 0's segment, then copied out
-        segments, part = window.segments, window.slice
-        for start in range(part.start, part.stop, _CHUNK):
-            piece = slice(start, min(start + _CHUNK, part.stop))
-            total = segments[0][piece]
-            for segment in segments[1:]:
-                numpy.add(total, segment[piece], out=total)
-            for segment in segments[1:]:
-                segment[piece] = total
+        segments, scale = window.segments, 1.0 / self.node.size
+        for offset, source in window.own:
+            for start in range(0, source.size, _CHUNK):
+                stop = min(start + _CHUNK, source.size)
+                piece = slice(offset + start, offset + stop)
+                _scale_into(source[start:stop], window.mine[piece], scale)
+                total = segments[0][piece]
+                for segment in segments[1:]:
+                    numpy.add(total, segment[piece], out=total)
+                for segment in segments[1:]:
+                    segment[piece] = total
+        window.own = []
 
     def _free_retired(self):
         """Frees (collectively) the retired windows no rank's array views.
