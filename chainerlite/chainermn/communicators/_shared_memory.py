@@ -54,8 +54,9 @@ def _layout_key(params, dtype):
 class _Window(object):
     """One shared-memory window: a flat gradient segment per rank."""
 
-    def __init__(self, node, params, dtype, key):
+    def __init__(self, node, model, params, dtype, key):
         MPI = _mpi.get_mpi()
+        self.model = weakref.ref(model)
         self.key = key
         self.dtype = numpy.dtype(dtype)
         self.size = sum(p.grad.size for p in params)
@@ -200,8 +201,8 @@ class NodeMean(object):
             self._all.remove(old)
             old.retire()
             self._retired.append(old)
-            self._free_retired()
-        window = _Window(self.node, params, dtype, key)
+        self._tidy()
+        window = _Window(self.node, model, params, dtype, key)
         self._all.append(window)
         self._windows[model] = window
         return window
@@ -235,18 +236,31 @@ class NodeMean(object):
                     segment[piece] = total
         window.own = []
 
-    def _free_retired(self):
-        """Frees (collectively) the retired windows no rank's array views.
+    def _tidy(self):
+        """Collectively retires the windows whose model is gone on every
+        rank, and frees the retired windows that no rank's arrays view.
 
         A window that some array still views is kept: freeing it would
-        leave that array pointing at unmapped memory.
+        leave that array pointing at unmapped memory. Every rank made the
+        same windows in the same order, so their positions match.
         """
-        views = [w.viewed() for w in self._retired]
-        anywhere = [any(flags) for flags in zip(*self.node.allgather(views))]
-        for window, viewed in zip(list(self._retired), anywhere):
-            if not viewed:
+        flags = self.node.allgather(
+            (
+                [w.model() is None for w in self._all],
+                [w.viewed() for w in self._retired],
+            )
+        )
+        gone = [all(f) for f in zip(*(dead for dead, _ in flags))]
+        viewed = [any(f) for f in zip(*(views for _, views in flags))]
+        for window, is_viewed in zip(list(self._retired), viewed):
+            if not is_viewed:
                 self._retired.remove(window)
                 window.free()
+        for window, is_gone in zip(list(self._all), gone):
+            if is_gone:
+                self._all.remove(window)
+                window.retire()
+                self._retired.append(window)
 
     def free(self):
         """Frees the windows (collective); gradients get their own copies.
@@ -258,7 +272,7 @@ class NodeMean(object):
         self._retired += self._all
         self._all = []
         self._windows = weakref.WeakKeyDictionary()
-        self._free_retired()
+        self._tidy()
         _kept_until_exit.extend(self._retired)
         self._retired = []
         self.node.Free()

@@ -1,6 +1,7 @@
 """The shared-memory mean of gradients (every rank on one node)."""
 
 import copy
+import gc
 
 import numpy
 import pytest
@@ -115,6 +116,18 @@ def test_parameters_added_and_removed(shared):
     _random_grads(model, shared.rank, 5)
     shared.multi_node_mean_grad(model)
     assert len(node_mean._all) == 1 and not node_mean._retired
+
+
+def test_windows_of_dead_models_are_freed(shared):
+    for step in range(3):
+        model = _model(3, 2)
+        _random_grads(model, shared.rank, step)
+        shared.multi_node_mean_grad(model)
+        del model
+        gc.collect()
+    node_mean = shared._node_mean
+    # the last model's window, and the one before, retired at the last call
+    assert len(node_mean._all) == 1 and len(node_mean._retired) == 1
 
 
 def test_mismatch_is_an_error_on_every_rank(shared):
