@@ -175,7 +175,9 @@ class NodeMean(object):
         window.publish(node.rank, key)
         self._barrier(window)
         keys = window.keys()
-        self._check_keys(keys)
+        if len(set(keys)) > 1:
+            self._barrier(window)  # every rank has read the keys
+            self._check_keys(keys)
         if not ready or keys[0] != window.key:
             # every rank changed its parameters the same way
             window = self._replace(model, window, params, dtype, key)
