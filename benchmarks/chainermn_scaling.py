@@ -14,7 +14,10 @@ also reports where its time goes, in wall time and in process CPU time
 (mean, median and minimum over the steps): ``compute`` (forward, backward and
 the optimizer's bookkeeping), ``update`` (the wrapped optimizer's update),
 ``comm`` (``multi_node_mean_grad``: packing, the allreduce, handing the
-gradients back) and, inside it, ``allreduce``; the bytes copied per step to
+gradients back) and, inside it, ``allreduce`` (when every rank is on this
+node, the shared-memory exchange instead: its two barriers and the summing
+of the rank's slice, which packs that slice on the way; ``--no-shared-memory``
+uses the Allreduce anyway); the bytes copied per step to
 pack and unpack the gradients; and the allreduce alone on a buffer of the
 gradients' size with both ranks started together (after a barrier), which
 is the communication cost without waiting for a slower rank. From these,
@@ -42,6 +45,7 @@ for _name in ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS'):
     os.environ.setdefault(_name, '1')  # before NumPy loads its BLAS
 
 import argparse  # noqa: E402
+import functools  # noqa: E402
 import json  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -86,7 +90,7 @@ def _summary(samples):
     }
 
 
-def worker(steps, warmup, communicator):
+def worker(steps, warmup, communicator, shared_memory=True):
     import chainerlite
     from chainerlite import functions as F
     from chainerlite import links as L
@@ -128,6 +132,20 @@ def worker(steps, warmup, communicator):
         seen['unpack'] = _copied_bytes(after, seen['buffer'])
 
     comm._allreduce_in_place = clocks['allreduce'].wrap(watched_allreduce)
+    if not shared_memory:
+        comm._node_mean = False
+    node_mean = comm._shared_memory()
+    if node_mean is not None:
+        # within one node "allreduce" is the two barriers and the summing
+        mean = node_mean.mean
+
+        def watched_mean(*args):
+            seen['buffer'] = mean(*args)
+            return seen['buffer']
+
+        node_mean.mean = watched_mean
+        node_mean._reduce = clocks['allreduce'].wrap(node_mean._reduce)
+        node_mean._barrier = clocks['allreduce'].wrap(node_mean._barrier)
     comm.multi_node_mean_grad = watched_mean_grad
     actual = optimizer.actual_optimizer
     actual.update = clocks['update'].wrap(actual.update)
@@ -159,11 +177,23 @@ def worker(steps, warmup, communicator):
     # the allreduce alone, both ranks starting together
     grad_size = sum(p.size for p in model.params())
     buffer = numpy.zeros(grad_size, dtype=numpy.float32)
+    if node_mean is None:
+        exchange = functools.partial(allreduce, buffer)
+    else:
+        window = node_mean._windows[model]
+        grads = [p.grad for _, p in sorted(model.namedparams())]
+
+        def exchange():
+            node_mean._reduce(window)  # packs this rank's slice too
+            node_mean._barrier(window)
+
     synced = {'wall': [], 'cpu': []}
     for _ in range(max(10, steps // 2)):
+        if node_mean is not None:
+            window.pack(grads, 1.0 / comm.size)  # all but this rank's slice
         comm.mpi_comm.Barrier()
         wall, cpu = time.perf_counter(), time.process_time()
-        allreduce(buffer)
+        exchange()
         synced['wall'].append(time.perf_counter() - wall)
         synced['cpu'].append(time.process_time() - cpu)
 
@@ -212,6 +242,8 @@ def run(mpiexec, processes, args):
     command = [mpiexec, '-n', str(processes)] + bind + args.rank_prefix.split()
     command += [sys.executable, __file__, '--worker', '--steps', str(args.steps)]
     command += ['--warmup', str(args.warmup), '--communicator', args.communicator]
+    if not args.shared_memory:
+        command.append('--no-shared-memory')
     load = os.getloadavg()[0]
     out = subprocess.run(
         command, env=env, check=True, stdout=subprocess.PIPE, text=True
@@ -312,11 +344,17 @@ def main(argv=None):
         default='',
         help='a command each rank runs under, e.g. "nice -n -5"',
     )
+    parser.add_argument(
+        '--no-shared-memory',
+        dest='shared_memory',
+        action='store_false',
+        help='exchange by Allreduce even when every rank is on this node',
+    )
     parser.add_argument('--json', help='also write the raw results to this file')
     parser.add_argument('--worker', action='store_true')
     args, _ = parser.parse_known_args(argv)
     if args.worker:
-        worker(args.steps, args.warmup, args.communicator)
+        worker(args.steps, args.warmup, args.communicator, args.shared_memory)
         return 0
     from chainerlite.chainermn.testing import find_mpiexec
 

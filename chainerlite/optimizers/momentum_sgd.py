@@ -4,6 +4,8 @@ from chainerlite.optimizers import _kernels
 from chainerlite.optimizers import _momentum
 
 _default_hyperparam = _momentum.default_hyperparam()
+# elements of a large parameter updated per pass on the CPU
+_CHUNK = 1 << 16
 
 
 class MomentumSGDRule(_momentum.MomentumRule):
@@ -26,11 +28,19 @@ class MomentumSGDRule(_momentum.MomentumRule):
 
     def update_core_cpu(self, param):
         hp = self.hyperparam
-        v = self.state['v']
-        v *= hp.momentum
-        v -= hp.lr * param.grad
-        array = param.array
-        array += v
+        v, grad, array = self.state['v'], param.grad, param.array
+        if v.size > _CHUNK and all(a.flags.c_contiguous for a in (v, grad, array)):
+            # the same operations a piece at a time, so that each piece of
+            # v is still in cache when the next operation reads it
+            v, grad, array = v.reshape(-1), grad.reshape(-1), array.reshape(-1)
+            pieces = [slice(i, i + _CHUNK) for i in range(0, v.size, _CHUNK)]
+        else:
+            pieces = [Ellipsis]
+        for piece in pieces:
+            v_piece = v[piece]
+            v_piece *= hp.momentum
+            v_piece -= hp.lr * grad[piece]
+            array[piece] += v_piece
 
     def update_core_gpu(self, param):
         # one fused kernel

@@ -9,6 +9,7 @@ from chainerlite import backend
 from chainerlite.chainermn import _mpi
 from chainerlite.chainermn.communicators import _communication_utility
 from chainerlite.chainermn.communicators import _memory_utility
+from chainerlite.chainermn.communicators import _shared_memory
 from chainerlite.chainermn.communicators import communicator_base
 
 try:
@@ -66,6 +67,9 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         self.mpi_comm = mpi_comm
         self._grad_buffers = weakref.WeakKeyDictionary()
         self._ranks = _communication_utility.init_ranks(mpi_comm)
+        # the shared-memory mean (False: not every rank on this node);
+        # decided at the first exchange of host gradients
+        self._node_mean = None
 
     rank = property(lambda self: self.mpi_comm.rank, doc='Rank of this process.')
     size = property(lambda self: self.mpi_comm.size, doc='Number of processes.')
@@ -266,14 +270,18 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     def multi_node_mean_grad(self, model, zero_fill=False):
         """Replaces each gradient of ``model`` with its mean over the ranks.
 
-        All gradients travel in one packed buffer reduced in place by one
-        ``Allreduce``, in ``allreduce_grad_dtype`` when it is set (float16
-        halves the bytes on the wire) and otherwise in the widest dtype of
-        the gradients. The buffer is kept for the next call with the same
-        model, and host gradients of its dtype come back as views of it, so
-        a step copies the gradients once (scaled by ``1 / size`` on the
-        way in). With one process the mean is the gradient itself and
-        nothing is exchanged (unless the wire dtype would round it).
+        All gradients travel in one packed buffer, in
+        ``allreduce_grad_dtype`` when it is set (float16 halves the bytes
+        on the wire) and otherwise in the widest dtype of the gradients.
+        When every rank runs on this node, each rank's buffer lies in an
+        MPI shared-memory window and the ranks add it up between two
+        barriers, each summing its slice of all buffers; otherwise one
+        ``Allreduce`` reduces it in place. The buffer is kept for the next
+        call with the same model, and host gradients of its dtype come back
+        as views of it, so a step copies the gradients once (scaled by
+        ``1 / size`` on the way in). With one process the mean is the
+        gradient itself and nothing is exchanged (unless the wire dtype
+        would round it).
         Parameters whose gradient is None are left out, or given a zero
         gradient first when ``zero_fill`` is True.
         In debug mode (:func:`chainer.set_debug`) a NaN in the result
@@ -287,12 +295,31 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         if self.size == 1 and all(numpy.can_cast(g.dtype, dtype) for g in grads):
             _check_no_nan(grads)
             return
-        buffer = self._grad_buffer(model, params, dtype)
-        # scaled first, so that float16 sums do not overflow
-        _memory_utility.pack(grads, dtype, out=buffer, scale=1.0 / self.size)
-        self._allreduce_in_place(buffer)
+        buffer = None
+        if self._wire_xp(grads) is numpy and self._shared_memory() is not None:
+            buffer = self._node_mean.mean(model, params, dtype)
+        if buffer is None:
+            buffer = self._grad_buffer(model, params, dtype)
+            # scaled first, so that float16 sums do not overflow
+            _memory_utility.pack(grads, dtype, out=buffer, scale=1.0 / self.size)
+            self._allreduce_in_place(buffer)
         _check_no_nan([buffer])
         _memory_utility.unpack_grads(buffer, params)
+
+    def _shared_memory(self):
+        """The shared-memory mean of this node, or None when not usable."""
+        if self._node_mean is None:
+            self._node_mean = _shared_memory.create(self.mpi_comm) or False
+        return self._node_mean or None
+
+    def finalize(self):
+        """Frees the shared-memory windows (collective: every rank calls it).
+
+        Gradients that were views of them get their own copy first.
+        """
+        if self._node_mean:
+            self._node_mean.free()
+        self._node_mean = None
 
     def _grad_buffer(self, model, params, dtype):
         """The flat buffer of ``params``' gradients, kept from the last call.

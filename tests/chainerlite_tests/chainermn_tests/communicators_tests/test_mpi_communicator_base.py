@@ -150,6 +150,7 @@ def test_bcast_data_mismatch_names_rank(comm2):
 
 
 def test_multi_node_mean_grad_one_packed_allreduce(comm, mpi_calls):
+    comm._node_mean = False  # across nodes (test_shared_memory: within one)
     model = _model()
     params = sorted(model.namedparams())
     for i, (_, p) in enumerate(params):
@@ -242,6 +243,7 @@ def test_multi_node_mean_grad_skips_or_zero_fills(comm):
 
 
 def test_multi_node_mean_grad_float16_on_the_wire(comm):
+    comm._node_mean = False  # across nodes
     comm.set_config('allreduce_grad_dtype', numpy.float16)
     model = _model()
     for _, p in model.namedparams():
