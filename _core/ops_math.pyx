@@ -304,8 +304,7 @@ cdef class MulConstant(_Const):
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
         if self._watch:
-            return apply_nested(self, _const_node(MulConstant, self.value),
-                                grad_outputs[0]),
+            return apply_nested(self, _nested_const(self), grad_outputs[0]),
         return grad_outputs[0] * self._c,
 
 
@@ -510,6 +509,13 @@ cdef Variable _as_input(x, like):
 cdef _Const _const_node(type cls, value):
     cdef _Const node = cls.__new__(cls)
     node.value = value
+    return node
+
+
+cdef _Const _nested_const(_Const parent):
+    # a fresh node of the parent's class, value and typed constant
+    cdef _Const node = _const_node(type(parent), parent.value)
+    node._c = parent._c
     return node
 
 
