@@ -13,6 +13,7 @@ class Stat:
     @property
     def backward_time(self) -> float: ...
 
+@disjoint_base
 class TimerRecorder(CompiledHook):
     history: list[tuple[str, float]]
     stats: dict[str, Stat]
