@@ -10,6 +10,10 @@ from cpython.dict cimport PyDict_Size
 from cpython.object cimport PyObject_GenericGetDict
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 
+cdef extern from "Python.h":
+    object PyObject_Vectorcall(object callable, PyObject** args, size_t nargsf,
+                               PyObject* kwnames)
+
 from chainerlite._core.config cimport ThreadState, get_state
 
 
@@ -212,22 +216,31 @@ cdef class HookEntry:
     # called as a plain function with the hook prepended (no bound-method
     # lookup per call); one set on the instance is looked up on it.
     cdef object call2(self, int index, a, b):
+        cdef PyObject* args[3]
         if self.direct >> index & 1:
             (<CompiledHook>self.hook).call(index, a, b, None)
             return None
         func = self.funcs[index]
         if func is None:
             return getattr(self.hook, _CALLBACKS[index])(a, b)
-        return func(self.hook, a, b)
+        args[0] = <PyObject*>self.hook
+        args[1] = <PyObject*>a
+        args[2] = <PyObject*>b
+        return PyObject_Vectorcall(func, args, 3, NULL)
 
     cdef object call3(self, int index, a, b, c):
+        cdef PyObject* args[4]
         if self.direct >> index & 1:
             (<CompiledHook>self.hook).call(index, a, b, c)
             return None
         func = self.funcs[index]
         if func is None:
             return getattr(self.hook, _CALLBACKS[index])(a, b, c)
-        return func(self.hook, a, b, c)
+        args[0] = <PyObject*>self.hook
+        args[1] = <PyObject*>a
+        args[2] = <PyObject*>b
+        args[3] = <PyObject*>c
+        return PyObject_Vectorcall(func, args, 4, NULL)
 
 
 cdef HookRegistry _registry(ThreadState state):

@@ -251,7 +251,7 @@ cdef class SubFromConstant(_Const):
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
         if self._watch:
-            return apply_nested(self, Neg.__new__(Neg), grad_outputs[0]),
+            return apply_nested(self, Neg.__new__(Neg), grad_outputs)
         return -grad_outputs[0],
 
 
@@ -304,7 +304,7 @@ cdef class MulConstant(_Const):
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
         if self._watch:
-            return apply_nested(self, _nested_const(self), grad_outputs[0]),
+            return apply_nested(self, _nested_const(self), grad_outputs)
         return grad_outputs[0] * self._c,
 
 
@@ -460,7 +460,7 @@ cdef class Neg(_Unary):
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
         if self._watch:
-            return apply_nested(self, Neg.__new__(Neg), grad_outputs[0]),
+            return apply_nested(self, Neg.__new__(Neg), grad_outputs)
         return -grad_outputs[0],
 
 
