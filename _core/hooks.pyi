@@ -13,14 +13,25 @@ class HookRegistry(dict[str, Any]):
 @disjoint_base
 class CompiledHook: ...
 
-def forward_preprocess(self: CompiledHook, function: Any, in_data: tuple[Any, ...]) -> None: ...
-def forward_postprocess(self: CompiledHook, function: Any, in_data: tuple[Any, ...]) -> None: ...
+def forward_preprocess(
+    self: CompiledHook, function: Any, in_data: tuple[Any, ...]
+) -> None: ...
+def forward_postprocess(
+    self: CompiledHook, function: Any, in_data: tuple[Any, ...]
+) -> None: ...
 def backward_preprocess(
-    self: CompiledHook, function: Any, in_data: tuple[Any, ...], out_grad: tuple[Any, ...]
+    self: CompiledHook,
+    function: Any,
+    in_data: tuple[Any, ...],
+    out_grad: tuple[Any, ...],
 ) -> None: ...
 def backward_postprocess(
-    self: CompiledHook, function: Any, in_data: tuple[Any, ...], out_grad: tuple[Any, ...]
+    self: CompiledHook,
+    function: Any,
+    in_data: tuple[Any, ...],
+    out_grad: tuple[Any, ...],
 ) -> None: ...
+
 @disjoint_base
 class HookEntry:
     @property
