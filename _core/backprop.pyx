@@ -164,13 +164,12 @@ cdef tuple _IDX01 = (0, 1)
 
 
 cdef object _watched_arrays(FunctionNode f, tuple indexes, tuple gys,
-                            tuple watch):
+                            tuple watch, ThreadState state):
     # The array-level backward of a node that reports its nested calls to
     # the hooks in ``watch`` (apply_nested). The hooks are this thread's;
     # the node's count only says that some pass watches (threads may run
     # passes over shared nodes).
     cdef BuiltinNode b = <BuiltinNode>f
-    cdef ThreadState state = get_state()
     prev = state.watch
     state.watch = watch
     b._watch += 1
@@ -200,7 +199,7 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
         if gxs is not None:
             return _arrays_of(f, gxs, indexes)
     elif watch is not None and facts & REPORTS_NESTED and current is None:
-        gxs = _watched_arrays(f, indexes, gys, watch)
+        gxs = _watched_arrays(f, indexes, gys, watch, state)
         if gxs is not None:
             return _arrays_of(f, gxs, indexes)
     gvars = _as_grad_vars(gys) if raw else gys
@@ -217,15 +216,15 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
     return tuple([_unwrap(f, gx, raw) for gx in gxs])
 
 
-cdef inline object _backward1(FunctionNode f, g, ThreadState state,
+cdef inline object _backward1(FunctionNode f, tuple gys, ThreadState state,
                               tuple watch):
     # _run_backward for a one-in, one-out node whose class uses its
-    # array-level backward (step_fast checked that): the input gradient
-    cdef tuple gys = (g,)
+    # array-level backward (step_fast checked that): the input gradient,
+    # from the 1-tuple of the output gradient
     if watch is None:
         gxs = f._backward_arrays(_IDX0, gys)
     else:
-        gxs = _watched_arrays(f, _IDX0, gys, watch)
+        gxs = _watched_arrays(f, _IDX0, gys, watch, state)
     if type(gxs) is tuple and len(<tuple>gxs) == 1:
         gx = (<tuple>gxs)[0]
         if type(gx) is _ndarray:
@@ -402,16 +401,16 @@ cdef class _Pass:
         if not self.wants(x):
             return True
         cdef tuple entries = self.entries
+        cdef tuple out_grad = (g,)
         if entries is None:
-            gx = _backward1(f, g, self.state, watch)
+            gx = _backward1(f, out_grad, self.state, watch)
         else:
             in_data = _NONE1 if x._data is None else (x._data,)
-            out_grad = (g,)
             _call_backward_hooks(entries, BWD_PRE, f, in_data, out_grad)
             _check_not_unchained(f)
             self.state.running += 1
             try:
-                gx = _backward1(f, g, self.state, watch)
+                gx = _backward1(f, out_grad, self.state, watch)
             finally:
                 self.state.running -= 1
             _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)

@@ -20,6 +20,15 @@ cdef enum:
     FWD_POST_OUT = 16
 
 
+cdef class CompiledHook:
+    # A hook whose callbacks are compiled: a class that takes this module's
+    # forward_preprocess ... backward_postprocess functions as callbacks is
+    # called here, through ``call``, with no Python call. ``index`` is the
+    # callback's (0..3, in FWD_PRE .. BWD_POST order); ``out`` is the output
+    # gradients of a backward callback, else None.
+    cdef int call(self, int index, function, in_data, out) except -1
+
+
 cdef class HookEntry:
     # One registered hook and which callbacks it overrides. The mask holds
     # while the hook's class and the size of its instance dict are those it
@@ -33,6 +42,8 @@ cdef class HookEntry:
     # per callback: the class's function, or None when the instance
     # overrides it
     cdef list funcs
+    # bit (1 << index) set: callback ``index`` is a CompiledHook's own
+    cdef int direct
 
     cdef int current_mask(self) except -1
     cdef int _recompute(self) except -1

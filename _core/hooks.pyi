@@ -11,6 +11,28 @@ class HookRegistry(dict[str, Any]):
     def setdefault(self, key: str, default: Any = ...) -> Any: ...
 
 @disjoint_base
+class CompiledHook: ...
+
+def forward_preprocess(
+    self: CompiledHook, function: Any, in_data: tuple[Any, ...]
+) -> None: ...
+def forward_postprocess(
+    self: CompiledHook, function: Any, in_data: tuple[Any, ...]
+) -> None: ...
+def backward_preprocess(
+    self: CompiledHook,
+    function: Any,
+    in_data: tuple[Any, ...],
+    out_grad: tuple[Any, ...],
+) -> None: ...
+def backward_postprocess(
+    self: CompiledHook,
+    function: Any,
+    in_data: tuple[Any, ...],
+    out_grad: tuple[Any, ...],
+) -> None: ...
+
+@disjoint_base
 class HookEntry:
     @property
     def hook(self) -> Any: ...

@@ -10,6 +10,10 @@ from cpython.dict cimport PyDict_Size
 from cpython.object cimport PyObject_GenericGetDict
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 
+cdef extern from "Python.h":
+    object PyObject_Vectorcall(object callable, PyObject** args, size_t nargsf,
+                               PyObject* kwnames)
+
 from chainerlite._core.config cimport ThreadState, get_state
 
 
@@ -142,6 +146,39 @@ cdef int _compute_mask(hook) except -1:
     return mask
 
 
+cdef class CompiledHook:
+    """Base of hooks whose callbacks are compiled (TimerHook's recorder).
+
+    A subclass implements the C method ``call``; its class takes the
+    functions below as its callbacks. The dispatcher then calls ``call``
+    directly; a Python subclass that overrides a callback is called as
+    usual for that callback.
+    """
+
+    cdef int call(self, int index, function, in_data, out) except -1:
+        return 0
+
+
+def forward_preprocess(CompiledHook self not None, function, in_data):
+    self.call(0, function, in_data, None)
+
+
+def forward_postprocess(CompiledHook self not None, function, in_data):
+    self.call(1, function, in_data, None)
+
+
+def backward_preprocess(CompiledHook self not None, function, in_data, out_grad):
+    self.call(2, function, in_data, out_grad)
+
+
+def backward_postprocess(CompiledHook self not None, function, in_data, out_grad):
+    self.call(3, function, in_data, out_grad)
+
+
+cdef tuple _COMPILED = (forward_preprocess, forward_postprocess,
+                        backward_preprocess, backward_postprocess)
+
+
 cdef class HookEntry:
 
     def __cinit__(self, hook):
@@ -155,12 +192,18 @@ cdef class HookEntry:
         return self._recompute()
 
     cdef int _recompute(self) except -1:
+        cdef int i
         hook = self.hook
         cls = type(hook)
         inst = _instance_dict(hook)
         self.mask = _compute_mask(hook)
         self.funcs = [None if inst is not None and name in inst
                       else getattr(cls, name) for name in _CALLBACKS]
+        self.direct = 0
+        if isinstance(hook, CompiledHook):
+            for i in range(4):
+                if self.funcs[i] is _COMPILED[i]:
+                    self.direct |= 1 << i
         # the lookups above give the class a version tag if it had none
         self.type_tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
         self.type_ = cls
@@ -168,21 +211,36 @@ cdef class HookEntry:
         self.dict_size = -1 if inst is None else PyDict_Size(inst)
         return self.mask
 
-    # Calls callback ``index`` (0..3, in _CALLBACKS order). A callback
-    # defined on the class is called as a plain function with the hook
-    # prepended (no bound-method lookup per call); one set on the instance
-    # is looked up on it.
+    # Calls callback ``index`` (0..3, in _CALLBACKS order). A compiled
+    # hook's own callback is a C call; another defined on the class is
+    # called as a plain function with the hook prepended (no bound-method
+    # lookup per call); one set on the instance is looked up on it.
     cdef object call2(self, int index, a, b):
+        cdef PyObject* args[3]
+        if self.direct >> index & 1:
+            (<CompiledHook>self.hook).call(index, a, b, None)
+            return None
         func = self.funcs[index]
         if func is None:
             return getattr(self.hook, _CALLBACKS[index])(a, b)
-        return func(self.hook, a, b)
+        args[0] = <PyObject*>self.hook
+        args[1] = <PyObject*>a
+        args[2] = <PyObject*>b
+        return PyObject_Vectorcall(func, args, 3, NULL)
 
     cdef object call3(self, int index, a, b, c):
+        cdef PyObject* args[4]
+        if self.direct >> index & 1:
+            (<CompiledHook>self.hook).call(index, a, b, c)
+            return None
         func = self.funcs[index]
         if func is None:
             return getattr(self.hook, _CALLBACKS[index])(a, b, c)
-        return func(self.hook, a, b, c)
+        args[0] = <PyObject*>self.hook
+        args[1] = <PyObject*>a
+        args[2] = <PyObject*>b
+        args[3] = <PyObject*>c
+        return PyObject_Vectorcall(func, args, 4, NULL)
 
 
 cdef HookRegistry _registry(ThreadState state):

@@ -90,7 +90,7 @@ cdef Variable get_variable(VariableNode node)
 cdef tuple apply_node(FunctionNode node, tuple inputs)
 cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=*,
                             Variable x2=*)
-cdef object apply_nested(BuiltinNode parent, BuiltinNode op, x0, x1=*)
+cdef tuple apply_nested(BuiltinNode parent, BuiltinNode op, tuple in_data)
 cdef int node_facts(type cls) except -1
 cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
                             tuple in_data, tuple out_data=*) except -1

@@ -1769,7 +1769,7 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
     return out
 
 
-cdef object apply_nested(BuiltinNode parent, BuiltinNode op, x0, x1=None):
+cdef tuple apply_nested(BuiltinNode parent, BuiltinNode op, tuple in_data):
     """Applies the fresh node ``op`` to arrays within a backward of ``parent``.
 
     For the array-level backward of a built-in node that declares
@@ -1778,14 +1778,16 @@ cdef object apply_nested(BuiltinNode parent, BuiltinNode op, x0, x1=None):
     double backprop is asked) it does what applying ``op`` in the
     Variable-level ``backward`` does under no-backprop mode, without
     Variables: the forward hooks see ``op`` and its input (and output)
-    arrays. Returns the output array.
+    arrays. ``in_data``: one or two arrays (the output gradients, as the
+    backward received them). Returns the 1-tuple of the output array.
     """
     cdef ThreadState state = get_state()
     cdef tuple entries = state.watch
+    x0 = in_data[0]
+    x1 = in_data[1] if len(in_data) > 1 else None
     if entries is None:
         # another thread's pass set the parent's count
-        return ensure_array(op.compute(x0, x1, None))
-    cdef tuple in_data = (x0,) if x1 is None else (x0, x1)
+        return ensure_array(op.compute(x0, x1, None)),
     call_forward_hooks(entries, FWD_PRE, op, in_data)
     state.running += 1
     try:
@@ -1794,8 +1796,9 @@ cdef object apply_nested(BuiltinNode parent, BuiltinNode op, x0, x1=None):
         state.running -= 1
     if type(y) is not _ndarray:
         y = ensure_array(y)
-    call_forward_hooks(entries, FWD_POST, op, in_data, (y,))
-    return y
+    cdef tuple out = (y,)
+    call_forward_hooks(entries, FWD_POST, op, in_data, out)
+    return out
 
 
 cdef inline object _compute(BuiltinNode node, Variable x0, Variable x1,

@@ -8,10 +8,17 @@ end of this module (``node.pyx`` cimports them).
 """
 import numpy
 
+from cpython.object cimport Py_TYPE
+from cpython.ref cimport PyObject, Py_REFCNT
+
 from chainerlite._core.node cimport (
     RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, VariableNode,
     apply_builtin, apply_nested, array_module, ensure_array, functions_module, is_array,
     is_float_dtype, new_variable, type_check_module)
+
+cdef extern from "Python.h":
+    ctypedef struct _TypeWeakrefs "PyTypeObject":
+        Py_ssize_t tp_weaklistoffset
 
 cdef object _f16 = numpy.dtype(numpy.float16)
 cdef object _f32 = numpy.dtype(numpy.float32)
@@ -251,7 +258,7 @@ cdef class SubFromConstant(_Const):
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
         if self._watch:
-            return apply_nested(self, Neg.__new__(Neg), grad_outputs[0]),
+            return _nested_call(self, Neg, grad_outputs)
         return -grad_outputs[0],
 
 
@@ -304,8 +311,7 @@ cdef class MulConstant(_Const):
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
         if self._watch:
-            return apply_nested(self, _const_node(MulConstant, self.value),
-                                grad_outputs[0]),
+            return _nested_call(self, MulConstant, grad_outputs)
         return grad_outputs[0] * self._c,
 
 
@@ -461,7 +467,7 @@ cdef class Neg(_Unary):
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
         if self._watch:
-            return apply_nested(self, Neg.__new__(Neg), grad_outputs[0]),
+            return _nested_call(self, Neg, grad_outputs)
         return -grad_outputs[0],
 
 
@@ -511,6 +517,36 @@ cdef _Const _const_node(type cls, value):
     cdef _Const node = cls.__new__(cls)
     node.value = value
     return node
+
+
+# A node of a nested call that nothing kept (no reference, weak reference,
+# attribute or local hook): the next nested call reuses it.
+cdef BuiltinNode _spare = None
+
+
+cdef tuple _nested_call(BuiltinNode parent, type cls, tuple grad_outputs):
+    """apply_nested of a fresh node of ``cls`` (a constant node gets the
+    constant of ``parent``, one of its class) to the output gradients of
+    ``parent``."""
+    global _spare
+    cdef BuiltinNode node = _spare
+    if node is not None and type(node) is cls:
+        _spare = None
+    else:
+        node = cls.__new__(cls)
+    if isinstance(node, _Const) and isinstance(parent, _Const):
+        (<_Const>node).value = (<_Const>parent).value
+        (<_Const>node)._c = (<_Const>parent)._c
+    out = apply_nested(parent, node, grad_outputs)
+    if (Py_REFCNT(node) == 1 and node._extra is None
+            and node._local_hooks is None and not _has_weakrefs(node)):
+        _spare = node
+    return out
+
+
+cdef bint _has_weakrefs(obj):
+    cdef Py_ssize_t offset = (<_TypeWeakrefs*>Py_TYPE(obj)).tp_weaklistoffset
+    return offset > 0 and (<PyObject**>(<char*><PyObject*>obj + offset))[0] != NULL
 
 
 cdef object _with_const(_Const node, value, lhs):

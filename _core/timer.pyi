@@ -2,6 +2,8 @@ from typing import Any
 
 from typing_extensions import disjoint_base
 
+from chainerlite._core.hooks import CompiledHook
+
 @disjoint_base
 class Stat:
     @property
@@ -12,7 +14,7 @@ class Stat:
     def backward_time(self) -> float: ...
 
 @disjoint_base
-class TimerRecorder:
+class TimerRecorder(CompiledHook):
     history: list[tuple[str, float]]
     stats: dict[str, Stat]
     outer_time: float

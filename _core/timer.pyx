@@ -9,6 +9,8 @@ cimport cython
 from cpython.ref cimport PyObject
 
 from chainerlite._core.config cimport ThreadState, get_state
+from chainerlite._core.hooks cimport CompiledHook, _TypeWithTag
+from chainerlite._core import hooks as _hooks
 
 cdef extern from *:
     """
@@ -70,7 +72,7 @@ cdef class Stat:
         return self.by_phase[2]
 
 
-cdef class TimerRecorder:
+cdef class TimerRecorder(CompiledHook):
     """Accumulates the timings of one TimerHook.
 
     Attributes:
@@ -86,6 +88,13 @@ cdef class TimerRecorder:
     cdef public double outer_time
     cdef public list gpu_calls
     cdef long _gpu_ids
+    # the stack of the thread that used the recorder last
+    cdef ThreadState _last_state
+    cdef list _last_stack
+    # the name of the node class met last, while the class is unchanged
+    cdef object _name_type
+    cdef unsigned int _name_tag
+    cdef object _name
 
     def __cinit__(self):
         self.history = []
@@ -95,11 +104,15 @@ cdef class TimerRecorder:
     cdef list _stack(self, ThreadState state):
         # This thread's running calls, kept in the thread's state under the
         # recorder itself (removed again by reset_thread).
+        if state is self._last_state:
+            return self._last_stack
         if state.scratch is None:
             state.scratch = {}
         stack = state.scratch.get(self)
         if stack is None:
             stack = state.scratch[self] = []
+        self._last_state = state
+        self._last_stack = stack
         return <list>stack
 
     def reset_thread(self):
@@ -107,8 +120,31 @@ cdef class TimerRecorder:
         cdef ThreadState state = get_state()
         if state.scratch is not None:
             state.scratch.pop(self, None)
+        if state is self._last_state:
+            self._last_state = None
+            self._last_stack = None
 
-    cdef int start(self, function, tuple arrays, int phase) except -1:
+    cdef object _name_of(self, function):
+        # function._impl_name, remembered for the class met last where the
+        # class does not override it (then it is the class's name)
+        cls = type(function)
+        cdef unsigned int tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
+        if cls is self._name_type and tag != 0 and tag == self._name_tag:
+            return self._name
+        name = function._impl_name
+        if getattr(cls, '_impl_name', None) is _base_impl_name():
+            self._name_type = cls
+            self._name_tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
+            self._name = name
+        return name
+
+    cdef int call(self, int index, function, in_data, out) except -1:
+        if index == 0 or index == 2:
+            return self.start(function, in_data, out, index // 2 + 1)
+        return self.stop(function)
+
+    cdef int start(self, function, tuple arrays, tuple more,
+                   int phase) except -1:
         cdef ThreadState state = get_state()
         cdef list stack = self._stack(state)
         cdef _Call call = _Call.__new__(_Call)
@@ -119,7 +155,8 @@ cdef class TimerRecorder:
         call.key = <Py_ssize_t><PyObject*>function
         call.phase = phase
         call.depth = state.running
-        if _cupy is not None and _on_gpu(arrays):
+        if _cupy is not None and (
+                _on_gpu(arrays) or (more is not None and _on_gpu(more))):
             call.event = _cupy.cuda.Event()
             call.event.record()
             self._gpu_ids += 1
@@ -150,24 +187,28 @@ cdef class TimerRecorder:
             stop = _cupy.cuda.Event()
             stop.record()
             self.gpu_calls.append(
-                (function._impl_name, call.phase, call.event, stop,
+                (self._name_of(function), call.phase, call.event, stop,
                  call.call_id, None if parent is None else parent.call_id))
             return 0
         elapsed = chainerlite_now() - call.start
-        self.record(function._impl_name, call.phase, elapsed,
-                    elapsed - call.nested)
+        self._add(self._name_of(function), call.phase, elapsed,
+                  elapsed - call.nested)
         if parent is None:
             self.outer_time += elapsed
         elif parent.event is None:
             parent.nested += elapsed
         return 0
 
-    cpdef record(self, name, int phase, double elapsed, double self_time):
+    def record(self, name, int phase, double elapsed, double self_time):
         """Adds one finished call to the history and the per-name sums."""
-        cdef Stat stat
         if phase != 1 and phase != 2:
             raise ValueError('TimerRecorder.record: phase must be 1 (forward) '
                              'or 2 (backward), got %d' % phase)
+        self._add(name, phase, elapsed, self_time)
+
+    cdef int _add(self, name, int phase, double elapsed,
+                  double self_time) except -1:
+        cdef Stat stat
         self.history.append((name, elapsed))
         found = self.stats.get(name)
         if found is None:
@@ -177,6 +218,7 @@ cdef class TimerRecorder:
             stat = <Stat?>found
         stat.self_time += self_time
         stat.by_phase[phase] += elapsed
+        return 0
 
 
 cdef bint _on_gpu(tuple arrays):
@@ -186,20 +228,22 @@ cdef bint _on_gpu(tuple arrays):
     return False
 
 
-# The callbacks of TimerHook, which derives from TimerRecorder: compiled
-# functions that bind as methods, with no attribute lookup per call.
-
-def forward_preprocess(TimerRecorder self not None, function, in_data):
-    self.start(function, in_data, 1)
-
-
-def forward_postprocess(TimerRecorder self not None, function, in_data):
-    self.stop(function)
+# The callbacks of TimerHook, which derives from TimerRecorder: the
+# dispatcher calls TimerRecorder.call for them, with no Python call.
+forward_preprocess = _hooks.forward_preprocess
+forward_postprocess = _hooks.forward_postprocess
+backward_preprocess = _hooks.backward_preprocess
+backward_postprocess = _hooks.backward_postprocess
 
 
-def backward_preprocess(TimerRecorder self not None, function, in_data, out_grad):
-    self.start(function, in_data + out_grad, 2)
+cdef object _base_impl = None
 
 
-def backward_postprocess(TimerRecorder self not None, function, in_data, out_grad):
-    self.stop(function)
+cdef object _base_impl_name():
+    # FunctionNode's own _impl_name (the node module imports this one's
+    # users, so it is looked up on first use)
+    global _base_impl
+    if _base_impl is None:
+        from chainerlite._core.node import FunctionNode
+        _base_impl = FunctionNode.__dict__['_impl_name']
+    return _base_impl

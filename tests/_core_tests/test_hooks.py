@@ -1,4 +1,5 @@
 import threading
+import weakref
 
 from unittest import mock
 import numpy as np
@@ -503,3 +504,48 @@ def test_registry_accepts_duck_typed_hooks():
     finally:
         del hooks['duck']
     assert duck.seen == ['_ * 2.0']
+
+
+def _nested_muls(hook_class):
+    # the MulConstant nodes of the nested calls of two backward steps
+    x = _x()
+    y = F.sum((x * 2.0) * 3.0)
+    with hook_class() as hook:
+        y.backward()
+    return hook
+
+
+def test_nested_nodes_a_hook_keeps_stay_distinct():
+    class Keep(chainerlite.FunctionHook):
+        def __init__(self):
+            self.kept = []
+
+        def forward_preprocess(self, function, in_data):
+            if isinstance(function, basic_math.MulConstant):
+                self.kept.append((function, function.value))
+
+    kept = _nested_muls(Keep).kept
+    assert [value for _, value in kept] == [3.0, 2.0]
+    assert [f.value for f, _ in kept] == [3.0, 2.0]
+    assert kept[0][0] is not kept[1][0]
+
+
+def test_nested_nodes_given_attributes_or_weak_references_are_not_reused():
+    class Mark(chainerlite.FunctionHook):
+        def __init__(self):
+            self.refs = []
+
+        def forward_preprocess(self, function, in_data):
+            if isinstance(function, basic_math.MulConstant):
+                assert not hasattr(function, 'seen')
+                function.seen = True
+                self.refs.append(weakref.ref(function))
+
+    class WeakOnly(Mark):
+        def forward_preprocess(self, function, in_data):
+            if isinstance(function, basic_math.MulConstant):
+                self.refs.append(weakref.ref(function))
+
+    assert len(_nested_muls(Mark).refs) == 2
+    first, second = (ref() for ref in _nested_muls(WeakOnly).refs)
+    assert first is None or first is not second

@@ -2,6 +2,7 @@ import gc
 import io
 import time
 import weakref
+from unittest import mock
 
 import numpy
 import pytest
@@ -294,3 +295,58 @@ def test_a_backward_that_raised_is_forgotten():
         Sleep().apply((x,))
         Sleep().apply((x,))
     _check_only_sleeps_counted(hook, 2)
+
+
+class _Counted(timer.TimerHook):
+    # overrides one callback in Python: that one is called, the others
+    # stay compiled
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def forward_preprocess(self, function, in_data):
+        self.seen.append(function.label)
+        super().forward_preprocess(function, in_data)
+
+
+def test_subclass_override_is_called_and_the_rest_still_records():
+    hook = _Counted()
+    x = _variable()
+    with hook:
+        y = F.exp(x)
+        F.sum(y * 2.0).backward()
+    # backward calls nested in the backward of each function are seen too
+    assert hook.seen == ['exp', '_ * 2.0', 'Sum', 'BroadcastTo', '_ * 2.0', '_ * _']
+    occurrences = {name: r['occurrence'] for name, r in hook.summary().items()}
+    assert occurrences == {
+        'Exp': 2,
+        'MulConstant': 3,  # forward, backward and its nested forward
+        'Sum': 2,
+        'BroadcastTo': 1,
+        'Mul': 1,
+    }
+    assert hook.total_time() > 0
+
+
+def test_callback_patched_on_the_instance_replaces_the_compiled_one():
+    hook = timer.TimerHook()
+    with hook, mock.patch.object(hook, 'backward_postprocess') as patched:
+        F.sum(F.exp(_variable())).backward()
+    assert [c.args[0].label for c in patched.call_args_list] == ['Sum', 'exp']
+    # backward calls never closed by the patched callback are not recorded
+    backward = {name: r['backward_time'] for name, r in hook.summary().items()}
+    assert backward == dict.fromkeys(['Exp', 'Sum', 'BroadcastTo', 'Mul'], 0.0)
+
+
+def test_name_follows_a_class_changed_after_use():
+    class Twice(function_node.FunctionNode):
+        def forward(self, inputs):
+            return (inputs[0] * 2,)
+
+    hook = timer.TimerHook()
+    x = _variable()
+    with hook:
+        Twice().apply((x,))
+        Twice._impl_name = 'Renamed'
+        Twice().apply((x,))
+    assert [name for name, _ in hook.call_history] == ['Twice', 'Renamed']
