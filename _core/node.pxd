@@ -72,7 +72,7 @@ cdef class BuiltinNode(FunctionNode):
     cdef bint quick_check(self, int n, x0, x1, x2)
     cdef inline object input_data(self, Py_ssize_t i):
         return (<VariableNode>self._inputs[i])._data
-    cdef object output_data(self)
+    cdef object retained_y(self)
 
 
 # Facts about a node class, computed once per class version (node_facts).

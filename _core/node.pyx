@@ -1187,6 +1187,24 @@ cdef class FunctionNode:
         return None if self._inputs is None else (None,) * len(self._inputs)
 
     @property
+    def output_data(self):
+        """The retained output arrays, one entry per output (None for one
+        not retained); see :meth:`retain_outputs`. Prefer
+        :meth:`get_retained_outputs`.
+
+        Raises:
+            RuntimeError: If no output array is retained.
+        """
+        if (self._output_indexes_to_retain is None
+                or self._retained_output_data is None):
+            raise RuntimeError('%s: retained output data is gone' % self.label)
+        data = [None] * self._n_out
+        for i, array in zip(self._output_indexes_to_retain,
+                            self._retained_output_data):
+            data[i] = array
+        return tuple(data)
+
+    @property
     def output_layouts(self):
         """Memory layouts of the outputs: None for each; None before the
         node is applied."""
@@ -1341,6 +1359,18 @@ cdef class FunctionNode:
     def check_type_forward(self, in_types):
         """Checks input types (override with ``type_check.expect``)."""
         pass
+
+    def check_layout_forward(self, inputs):
+        """Checks the memory layouts of the input Variables: any layout but
+        the standard one is a RuntimeError (chainerlite's Variables always
+        have the standard layout, None)."""
+        layouts = [getattr(x, 'layout', None) for x in inputs]
+        if any(layout is not None for layout in layouts):
+            raise RuntimeError(
+                'Inputs with non-standard layouts were given to a function '
+                'without explicit `check_layout_forward` implementation.\n'
+                'Function: %s\nInput layouts: %s'
+                % (self.label, ', '.join(str(layout) for layout in layouts)))
 
     def _check_data_type_forward(self, in_data):
         # Light mode first: conditions evaluate on the arrays themselves.
@@ -1707,7 +1737,7 @@ cdef class BuiltinNode(FunctionNode):
             n, in_data[0] if n > 0 else None, in_data[1] if n > 1 else None,
             in_data[2] if n > 2 else None)
 
-    cdef object output_data(self):
+    cdef object retained_y(self):
         # the retained output array (RETAIN_Y)
         cdef tuple retained = self._retained_output_data
         if retained is None or len(retained) != 1:

@@ -72,7 +72,7 @@ cdef class ReLU(_Activation):
         return ReLUGrad(y.array > 0).apply(grad_outputs)
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        y = self.output_data()
+        y = self.retained_y()
         if type(y) is not _ndarray and array_module(y) is not numpy:
             return _activation_kernels().relu_bwd(y, grad_outputs[0]),
         return grad_outputs[0] * (y > 0),
@@ -99,7 +99,7 @@ cdef class Tanh(_Activation):
         return grad_outputs[0] * (1 - y * y),
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        y = self.output_data()
+        y = self.retained_y()
         if type(y) is not _ndarray and array_module(y) is not numpy:
             return _activation_kernels().tanh_bwd(y, grad_outputs[0]),
         return grad_outputs[0] * (typed_const(1, y) - y * y),

@@ -164,16 +164,7 @@ class Function(object):
     @property
     def output_data(self):
         """Tuple of the retained output arrays (None for the others)."""
-        node = self.node
-        indexes = node._output_indexes_to_retain
-        if indexes is None or node.outputs is None:
-            raise RuntimeError(
-                'retain_outputs was not called in forward of %s' % self.label
-            )
-        ret = [None] * len(node.outputs)
-        for i, data in zip(indexes, node._retained_output_data):
-            ret[i] = data
-        return tuple(ret)
+        return self.node.output_data
 
     def add_hook(
         self, hook: function_hook.FunctionHook, name: str | None = None

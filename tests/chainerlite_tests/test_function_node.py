@@ -887,3 +887,39 @@ def test_none_outputs_become_variables_without_data():
     assert r3 is None
     numpy.testing.assert_array_equal(r2.array, [8.0, 11.0])
     numpy.testing.assert_array_equal(x.grad, [6.0, 12.0])
+
+
+def test_output_data_is_aligned_with_the_outputs():
+    class Two(chainerlite.FunctionNode):
+        def forward(self, inputs):
+            self.retain_outputs((1,))
+            (x,) = inputs
+            return x * 2, x * 3
+
+    node = Two()
+    node.apply((numpy.ones(2, numpy.float32),))
+    first, second = node.output_data
+    assert first is None
+    numpy.testing.assert_array_equal(second, numpy.full(2, 3.0))
+
+
+def test_output_data_without_retained_outputs_raises():
+    class One(chainerlite.FunctionNode):
+        def forward(self, inputs):
+            return (inputs[0] * 2,)
+
+    node = One()
+    node.apply((numpy.ones(2, numpy.float32),))
+    with pytest.raises(RuntimeError, match='retained output data is gone'):
+        node.output_data
+
+
+def test_check_layout_forward_accepts_standard_layouts_only():
+    node = chainerlite.FunctionNode()
+    assert node.check_layout_forward((chainerlite.Variable(numpy.ones(2)),)) is None
+
+    class ChannelLast:
+        layout = 'CHANNEL_LAST'
+
+    with pytest.raises(RuntimeError, match='non-standard layouts'):
+        node.check_layout_forward((ChannelLast(),))
