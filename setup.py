@@ -8,6 +8,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import sys
 import sysconfig
 import tempfile
 
@@ -44,6 +45,10 @@ if os.environ.get('CHAINERLITE_CYTHON_TRACE') == '1':
 # The CPU kernels share the batch among OpenMP threads; without OpenMP (a
 # compiler that lacks it) their prange loops compile as plain loops.
 OPENMP_MODULES = ('conv_kernels', 'direct_conv', 'lstm_kernels', 'pool_kernels')
+
+
+# vec_math finds libmvec at run time; before glibc 2.34 dlopen is in libdl.
+_DL = {'vec_math': ['-ldl']} if sys.platform.startswith('linux') else {}
 
 
 def _openmp_flags():
@@ -104,7 +109,8 @@ def _extensions():
             include_dirs=[numpy.get_include()],
             define_macros=MACROS,
             extra_compile_args=openmp if pyx.stem in OPENMP_MODULES else [],
-            extra_link_args=openmp if pyx.stem in OPENMP_MODULES else [],
+            extra_link_args=(openmp if pyx.stem in OPENMP_MODULES else [])
+            + _DL.get(pyx.stem, []),
             # a C header of the same name holds the module's kernels
             depends=[str(h.relative_to(ROOT)) for h in CORE.glob(pyx.stem + '.h')],
         )

@@ -7,6 +7,7 @@ requested; their Python-level ``backward`` builds differentiable nodes
 ``chainerlite.functions``).
 """
 from chainerlite._core.ops_math cimport typed_const
+from chainerlite._core.vec_math cimport tanh_array
 from chainerlite._core.node cimport (
     RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, apply_builtin,
     array_module, as_variable_fast, functions_module, is_float_dtype,
@@ -88,7 +89,8 @@ cdef class Tanh(_Activation):
 
     cdef object compute(self, x, unused1, unused2):
         if type(x) is _ndarray:
-            return _tanh(x)
+            y = tanh_array(x)
+            return _tanh(x) if y is None else y
         xp = array_module(x)
         if xp is not numpy:
             return _activation_kernels().tanh_fwd(x)
