@@ -16,7 +16,8 @@ class Stat:
 @disjoint_base
 class TimerRecorder(CompiledHook):
     history: list[tuple[str, float]]
-    stats: dict[str, Stat]
+    @property
+    def stats(self) -> dict[str, Stat]: ...
     outer_time: float
     gpu_calls: list[tuple[Any, ...]]
     def reset_thread(self) -> None: ...

@@ -7,6 +7,7 @@ the CUDA-event path.
 """
 cimport cython
 from cpython.ref cimport PyObject
+from libc.stdlib cimport free, realloc
 
 from chainerlite._core.config cimport ThreadState, get_state
 from chainerlite._core.hooks cimport CompiledHook, _TypeWithTag
@@ -57,11 +58,46 @@ cdef class _Call:
     cdef long call_id
 
 
+@cython.final
+cdef class _CallStack:
+    """A thread's running calls, innermost last. Its list only grows, so
+    pushing and popping never resize it; popped slots are cleared."""
+
+    cdef list items
+    cdef Py_ssize_t n
+
+    def __cinit__(self):
+        self.items = []
+
+    cdef inline _Call at(self, Py_ssize_t i):
+        return <_Call>self.items[i]
+
+    cdef inline int push(self, _Call call) except -1:
+        if self.n < len(self.items):
+            self.items[self.n] = call
+        else:
+            self.items.append(call)
+        self.n += 1
+        return 0
+
+    cdef inline _Call pop(self):
+        self.n -= 1
+        call = <_Call>self.items[self.n]
+        self.items[self.n] = None
+        return call
+
+    cdef int truncate(self, Py_ssize_t n) except -1:
+        while self.n > n:
+            self.pop()
+        return 0
+
+
 cdef class Stat:
     """Seconds spent in one function: without nested calls, and by phase."""
 
     cdef readonly double self_time
     cdef double by_phase[3]     # [unused, forward, backward]
+    cdef Py_ssize_t occurrences
 
     @property
     def forward_time(self):
@@ -75,6 +111,11 @@ cdef class Stat:
 cdef class TimerRecorder(CompiledHook):
     """Accumulates the timings of one TimerHook.
 
+    Finished calls are kept as (name index, seconds) in a C buffer and
+    become ``(name, seconds)`` tuples when ``history`` is read: a timed op
+    allocates no Python object for its record (nor feeds the garbage
+    collector one).
+
     Attributes:
         history (list): ``(function_name, seconds)`` per finished call.
         stats (dict): ``name -> Stat``.
@@ -83,25 +124,59 @@ cdef class TimerRecorder(CompiledHook):
             yet: ``(name, phase, start, stop, call_id, parent_id)``.
     """
 
-    cdef public list history
-    cdef public dict stats
+    cdef list _history           # finished calls already made tuples
+    cdef readonly dict stats
     cdef public double outer_time
     cdef public list gpu_calls
     cdef long _gpu_ids
+    # calls finished since history was last read
+    cdef Py_ssize_t* _pending_name   # index into _names
+    cdef double* _pending_elapsed
+    cdef Py_ssize_t _n_pending
+    cdef Py_ssize_t _cap_pending
+    cdef list _names             # index -> name
+    cdef list _stat_of           # index -> Stat of that name
+    cdef dict _index             # name -> index
     # the stack of the thread that used the recorder last
     cdef ThreadState _last_state
-    cdef list _last_stack
-    # the name of the node class met last, while the class is unchanged
+    cdef _CallStack _last_stack
+    # the name index of the node class met last, while the class is unchanged
     cdef object _name_type
     cdef unsigned int _name_tag
-    cdef object _name
+    cdef Py_ssize_t _name_idx
 
     def __cinit__(self):
-        self.history = []
+        self._history = []
         self.stats = {}
         self.gpu_calls = []
+        self._names = []
+        self._stat_of = []
+        self._index = {}
 
-    cdef list _stack(self, ThreadState state):
+    def __dealloc__(self):
+        free(self._pending_name)
+        free(self._pending_elapsed)
+
+    @property
+    def history(self):
+        self._flush()
+        return self._history
+
+    @history.setter
+    def history(self, list value not None):
+        self._n_pending = 0
+        self._history = value
+
+    cdef int _flush(self) except -1:
+        cdef Py_ssize_t i
+        cdef list names = self._names
+        for i in range(self._n_pending):
+            self._history.append(
+                (names[self._pending_name[i]], self._pending_elapsed[i]))
+        self._n_pending = 0
+        return 0
+
+    cdef _CallStack _stack(self, ThreadState state):
         # This thread's running calls, kept in the thread's state under the
         # recorder itself (removed again by reset_thread).
         if state is self._last_state:
@@ -110,10 +185,10 @@ cdef class TimerRecorder(CompiledHook):
             state.scratch = {}
         stack = state.scratch.get(self)
         if stack is None:
-            stack = state.scratch[self] = []
+            stack = state.scratch[self] = _CallStack()
         self._last_state = state
-        self._last_stack = stack
-        return <list>stack
+        self._last_stack = <_CallStack>stack
+        return <_CallStack>stack
 
     def reset_thread(self):
         """Forgets the calls this thread has marked as running."""
@@ -124,19 +199,30 @@ cdef class TimerRecorder(CompiledHook):
             self._last_state = None
             self._last_stack = None
 
-    cdef object _name_of(self, function):
-        # function._impl_name, remembered for the class met last where the
-        # class does not override it (then it is the class's name)
+    cdef Py_ssize_t _name_index(self, function) except -1:
+        # the index of function._impl_name, remembered for the class met
+        # last where the class does not override it (then it is the class's
+        # name)
         cls = type(function)
         cdef unsigned int tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
         if cls is self._name_type and tag != 0 and tag == self._name_tag:
-            return self._name
-        name = function._impl_name
+            return self._name_idx
+        cdef Py_ssize_t idx = self._intern(function._impl_name)
         if getattr(cls, '_impl_name', None) is _base_impl_name():
             self._name_type = cls
             self._name_tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
-            self._name = name
-        return name
+            self._name_idx = idx
+        return idx
+
+    cdef Py_ssize_t _intern(self, name) except -1:
+        found = self._index.get(name)
+        if found is not None:
+            return <Py_ssize_t>found
+        cdef Py_ssize_t idx = len(self._names)
+        self._names.append(name)
+        self._stat_of.append(Stat.__new__(Stat))
+        self._index[name] = idx
+        return idx
 
     cdef int call(self, int index, function, in_data, out) except -1:
         if index == 0 or index == 2:
@@ -146,11 +232,11 @@ cdef class TimerRecorder(CompiledHook):
     cdef int start(self, function, tuple arrays, tuple more,
                    int phase) except -1:
         cdef ThreadState state = get_state()
-        cdef list stack = self._stack(state)
+        cdef _CallStack stack = self._stack(state)
         cdef _Call call = _Call.__new__(_Call)
         # Calls at this depth or deeper that are still on the stack raised
         # instead of returning: they are over.
-        while stack and (<_Call>stack[-1]).depth >= state.running:
+        while stack.n and stack.at(stack.n - 1).depth >= state.running:
             stack.pop()
         call.key = <Py_ssize_t><PyObject*>function
         call.phase = phase
@@ -163,35 +249,36 @@ cdef class TimerRecorder(CompiledHook):
             call.call_id = self._gpu_ids
         else:
             call.start = chainerlite_now()
-        stack.append(call)
+        stack.push(call)
         return 0
 
     cdef int stop(self, function) except -1:
-        cdef list stack = self._stack(get_state())
-        cdef _Call call, parent
+        cdef _CallStack stack = self._stack(get_state())
+        cdef _Call call, parent = None
         cdef Py_ssize_t key = <Py_ssize_t><PyObject*>function, i
         cdef double elapsed
-        if stack and (<_Call>stack[-1]).key == key:
+        if stack.n and stack.at(stack.n - 1).key == key:
             call = stack.pop()
         else:
             # calls that raised never reached their postprocess: drop them
-            for i in range(len(stack) - 2, -1, -1):
-                if (<_Call>stack[i]).key == key:
+            for i in range(stack.n - 2, -1, -1):
+                if stack.at(i).key == key:
                     break
             else:
                 return 0  # began before the hook was registered
-            call = stack[i]
-            del stack[i:]
-        parent = stack[-1] if stack else None
+            call = stack.at(i)
+            stack.truncate(i)
+        if stack.n:
+            parent = stack.at(stack.n - 1)
         if call.event is not None:
             stop = _cupy.cuda.Event()
             stop.record()
             self.gpu_calls.append(
-                (self._name_of(function), call.phase, call.event, stop,
+                (self._names[self._name_index(function)], call.phase, call.event, stop,
                  call.call_id, None if parent is None else parent.call_id))
             return 0
         elapsed = chainerlite_now() - call.start
-        self._add(self._name_of(function), call.phase, elapsed,
+        self._add(self._name_index(function), call.phase, elapsed,
                   elapsed - call.nested)
         if parent is None:
             self.outer_time += elapsed
@@ -204,20 +291,37 @@ cdef class TimerRecorder(CompiledHook):
         if phase != 1 and phase != 2:
             raise ValueError('TimerRecorder.record: phase must be 1 (forward) '
                              'or 2 (backward), got %d' % phase)
-        self._add(name, phase, elapsed, self_time)
+        self._add(self._intern(name), phase, elapsed, self_time)
 
-    cdef int _add(self, name, int phase, double elapsed,
+    cdef int _add(self, Py_ssize_t idx, int phase, double elapsed,
                   double self_time) except -1:
-        cdef Stat stat
-        self.history.append((name, elapsed))
-        found = self.stats.get(name)
-        if found is None:
-            stat = Stat.__new__(Stat)
-            self.stats[name] = stat
-        else:
-            stat = <Stat?>found
+        cdef Stat stat = <Stat>self._stat_of[idx]
+        if stat.occurrences == 0:
+            # in stats from its first finished call, in order of finishing
+            self.stats[self._names[idx]] = stat
+        stat.occurrences += 1
         stat.self_time += self_time
         stat.by_phase[phase] += elapsed
+        if self._n_pending == self._cap_pending:
+            self._grow()
+        self._pending_name[self._n_pending] = idx
+        self._pending_elapsed[self._n_pending] = elapsed
+        self._n_pending += 1
+        return 0
+
+    cdef int _grow(self) except -1:
+        cdef Py_ssize_t cap = max(256, 2 * self._cap_pending)
+        cdef Py_ssize_t* names = <Py_ssize_t*>realloc(
+            self._pending_name, cap * sizeof(Py_ssize_t))
+        if names == NULL:
+            raise MemoryError('TimerHook: no memory for the call history')
+        self._pending_name = names
+        cdef double* elapsed = <double*>realloc(
+            self._pending_elapsed, cap * sizeof(double))
+        if elapsed == NULL:
+            raise MemoryError('TimerHook: no memory for the call history')
+        self._pending_elapsed = elapsed
+        self._cap_pending = cap
         return 0
 
 

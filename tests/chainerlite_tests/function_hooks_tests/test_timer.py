@@ -350,3 +350,58 @@ def test_name_follows_a_class_changed_after_use():
         Twice._impl_name = 'Renamed'
         Twice().apply((x,))
     assert [name for name, _ in hook.call_history] == ['Twice', 'Renamed']
+
+
+def test_long_history_keeps_every_call_in_order():
+    # more calls than the first buffer of finished calls holds, with the
+    # history read part way (the calls read are not repeated)
+    x = _variable()
+    with timer.TimerHook() as hook:
+        for _ in range(300):
+            x = F.exp(x * -1.0)
+        first = list(hook.call_history)
+        for _ in range(300):
+            x = F.tanh(x)
+    history = hook.call_history
+    assert [name for name, _ in first] == ['MulConstant', 'Exp'] * 300
+    assert history[:600] == first
+    assert [name for name, _ in history[600:]] == ['Tanh'] * 300
+    assert all(isinstance(e, float) and e >= 0 for _, e in history)
+    summary = hook.summary()
+    assert [(k, v['occurrence']) for k, v in summary.items()] == [
+        ('MulConstant', 300),
+        ('Exp', 300),
+        ('Tanh', 300),
+    ]
+    assert list(hook.stats) == ['MulConstant', 'Exp', 'Tanh']
+
+
+def test_recorded_and_timed_calls_keep_their_order():
+    hook = timer.TimerHook()
+    with hook:
+        F.exp(_variable())
+    hook.record('Outside', 1, 0.5, 0.25)
+    with hook:
+        F.tanh(_variable())
+    assert [name for name, _ in hook.call_history] == ['Exp', 'Outside', 'Tanh']
+    assert hook.call_history[1] == ('Outside', 0.5)
+    assert hook.stats['Outside'].forward_time == 0.5
+    assert hook.stats['Outside'].self_time == 0.25
+
+
+def test_assigning_the_history_drops_the_unread_calls():
+    hook = timer.TimerHook()
+    with hook:
+        F.exp(_variable())
+        hook.history = []
+        F.tanh(_variable())
+    assert [name for name, _ in hook.call_history] == ['Tanh']
+    with pytest.raises(TypeError):
+        hook.history = None
+    with pytest.raises(AttributeError):
+        hook.stats = {}
+
+
+def test_record_rejects_an_unknown_phase():
+    with pytest.raises(ValueError, match='phase'):
+        timer.TimerHook().record('F', 3, 1.0, 1.0)
