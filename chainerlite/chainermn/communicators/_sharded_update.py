@@ -1,0 +1,180 @@
+"""The optimizer's update sharded over the ranks of one node.
+
+When the wrapped optimizer's update works element by element (each new
+element of a parameter and of its states depends on the same element of
+the parameter, its gradient and its states only), the rank that sums a
+slice of the gradients also updates that slice of the parameters, while
+the sum is still in cache: each rank does the update work of its slice
+only. The updated slices meet in a shared parameter buffer, from which
+each rank copies the others' slices into its own parameters after the
+second barrier; the optimizer states live in one shared buffer that every
+rank's rules view (each rank writes its slice only), so they stay the
+same on every rank without being copied. The result is bitwise that of
+the unsharded update: the same operations on the same elements.
+
+The states leave the shared buffer (each rank gets its own copy again) at
+the next exchange that is not sharded, and when the window is retired.
+"""
+
+import sys
+import types
+
+import numpy
+
+import chainerlite
+from chainerlite.chainermn import _mpi
+from chainerlite.optimizers import momentum_sgd
+from chainerlite.optimizers import sgd
+
+# the optimizers (exact types: a subclass may change the update) whose
+# update is GradientMethod's, with the elementwise rule they create; the
+# number published by a rank that can shard its update with that optimizer
+_ELEMENTWISE = {
+    sgd.SGD: (1, sgd.SGDRule),
+    momentum_sgd.MomentumSGD: (2, momentum_sgd.MomentumSGDRule),
+}
+
+
+def kind(optimizer, params, dtype):
+    """The number of ``optimizer``'s elementwise update when updating
+    slices of ``params`` (those of its target that have a gradient, all
+    host arrays of ``dtype``) does exactly what ``optimizer.update()``
+    would; 0 when it would not (hooks, loss scaling, debug mode, another
+    dtype, a parameter left out of the exchange, another rule)."""
+    known = _ELEMENTWISE.get(type(optimizer))
+    if known is None or chainerlite.is_debug() or optimizer.target is None:
+        return 0
+    if optimizer._pre_update_hooks or optimizer._post_update_hooks:
+        return 0
+    if optimizer._loss_scale is not None or optimizer._loss_scaling_is_dynamic:
+        return 0
+    exchanged = {id(p) for p in params}
+    for param in optimizer.target.params():
+        if param.array is None:
+            continue
+        rule = param.update_rule
+        if (
+            id(param) not in exchanged
+            or type(rule) is not known[1]
+            or not rule.enabled
+            or rule._pre_update_hooks
+            or rule._post_update_hooks
+            or rule._use_fp32_update
+            or param._loss_scale is not None
+            or not _plain(param.array, dtype, param.shape)
+            or not _plain(param.grad, dtype, param.shape)
+            or not all(
+                _plain(s, dtype, param.shape) for s in (rule.state or {}).values()
+            )
+        ):
+            return 0
+    return known[0]
+
+
+def _plain(array, dtype, shape):
+    return (
+        type(array) is numpy.ndarray
+        and array.dtype == dtype
+        and array.shape == shape
+        and array.flags.c_contiguous
+    )
+
+
+class Shards(object):
+    """The shared parameter and state buffers of one gradient window.
+
+    Rank 0 allocates them (one flat ``dtype`` buffer the size of the
+    gradients for the parameters, and one per state array of a rule); the
+    others map them.
+    """
+
+    def __init__(self, node, size, dtype, n_states):
+        MPI = _mpi.get_mpi()
+        self.n_states = n_states
+        nbytes = (1 + n_states) * size * dtype.itemsize if node.rank == 0 else 0
+        self.win = MPI.Win.Allocate_shared(nbytes, dtype.itemsize, comm=node)
+        self.win.Lock_all(MPI.MODE_NOCHECK)
+        self._raw = numpy.frombuffer(self.win.Shared_query(0)[0], dtype=dtype)
+        self.params = self._raw[:size]
+        self.states = [
+            self._raw[(k + 1) * size : (k + 2) * size] for k in range(n_states)
+        ]
+        self.rules = []  # the rules whose states view the buffers
+
+    def adopt(self, params, offsets, part):
+        """Makes the rules' states of ``params`` (prepared) views of the
+        shared state buffers and counts their update, copying the
+        rank's ``part`` (a slice of the flat layout) of a state that is not
+        one yet; the other ranks copy theirs."""
+        rules = [p.update_rule for p in params]
+        self.keep(params)
+        for param, rule, offset in zip(params, rules, offsets):
+            rule.t += 1  # as its update would
+            end = offset + param.size
+            start, stop = max(part.start, offset), min(part.stop, end)
+            for key, shared in zip(sorted(rule.state), self.states):
+                view = shared[offset:end].reshape(param.shape)
+                state = rule.state[key]
+                if state.ctypes.data == view.ctypes.data:
+                    continue
+                if start < stop:
+                    shared[start:stop] = state.reshape(-1)[
+                        start - offset : stop - offset
+                    ]
+                rule.state[key] = view
+        self.rules = rules
+
+    def keep(self, params):
+        """Detaches the states of the rules but those of ``params`` (when
+        the states are still, so before the first barrier of a step)."""
+        if [id(p.update_rule) for p in params] != [id(r) for r in self.rules]:
+            self.detach()
+
+    def detach(self):
+        """Gives the rules' states their own copies again."""
+        for rule in self.rules:
+            state = rule.state or {}
+            for key, value in state.items():
+                if numpy.may_share_memory(value, self._raw):
+                    state[key] = value.copy()
+        self.rules = []
+
+    def update(self, param, rule, local, piece, grad):
+        """Updates elements ``local`` of ``param`` (``piece`` of the flat
+        layout) from ``grad``, and publishes them in the shared buffer."""
+        array = param.array.reshape(-1)[local]
+        state = rule._state
+        rule._state = {
+            key: shared[piece] for key, shared in zip(sorted(state), self.states)
+        }
+        try:
+            rule.update_core_cpu(types.SimpleNamespace(array=array, grad=grad))
+        finally:
+            rule._state = state
+        self.params[piece] = array
+
+    def collect(self, params, offsets, part):
+        """Copies the other ranks' updated slices into ``params``."""
+        for param, offset in zip(params, offsets):
+            flat, end = param.array.reshape(-1), offset + param.size
+            for start, stop in (
+                (offset, min(end, part.start)),
+                (max(offset, part.stop), end),
+            ):
+                if start < stop:
+                    flat[start - offset : stop - offset] = self.params[start:stop]
+
+    def retire(self):
+        """Stops using the buffers; they are freed once no array views them."""
+        self.detach()
+        self.params = self.states = None
+
+    def viewed(self):
+        """Whether an array (a state kept somewhere) still views them."""
+        # the counts: the attribute's reference and the call's
+        return sys.getrefcount(self._raw) > 2
+
+    def free(self):
+        self._raw = None
+        self.win.Unlock_all()
+        self.win.Free()
