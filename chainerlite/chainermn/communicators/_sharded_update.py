@@ -100,6 +100,7 @@ class Shards(object):
             self._raw[(k + 1) * size : (k + 2) * size] for k in range(n_states)
         ]
         self.rules = []  # the rules whose states view the buffers
+        self._views = {}  # (rule id, state name): the view it was given
 
     def adopt(self, params, offsets, part):
         """Makes the rules' states of ``params`` (prepared) views of the
@@ -113,10 +114,11 @@ class Shards(object):
             end = offset + param.size
             start, stop = max(part.start, offset), min(part.stop, end)
             for key, shared in zip(sorted(rule.state), self.states):
-                view = shared[offset:end].reshape(param.shape)
-                state = rule.state[key]
-                if state.ctypes.data == view.ctypes.data:
+                state, view = rule.state[key], self._views.get((id(rule), key))
+                if state is view:
                     continue
+                view = shared[offset:end].reshape(param.shape)
+                self._views[id(rule), key] = view
                 if start < stop:
                     shared[start:stop] = state.reshape(-1)[
                         start - offset : stop - offset
@@ -138,6 +140,7 @@ class Shards(object):
                 if numpy.may_share_memory(value, self._raw):
                     state[key] = value.copy()
         self.rules = []
+        self._views = {}
 
     def update(self, param, rule, local, piece, grad):
         """Updates elements ``local`` of ``param`` (``piece`` of the flat

@@ -121,7 +121,8 @@ class _Window(object):
         """The shared buffers for the states of ``params``' rules (made,
         collectively, on first use and when the rules keep more states)."""
         for param in params:
-            param.update_rule._prepare(param)
+            if param.update_rule.state is None:
+                param.update_rule._prepare(param)  # as its first update would
         n_states = len(params[0].update_rule.state)
         if self.shards is None or self.shards.n_states < n_states:
             if self.shards is not None:
