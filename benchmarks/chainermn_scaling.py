@@ -114,7 +114,7 @@ def worker(steps, warmup, communicator, shared_memory=True, sharded=True):
     def loss(x, t):
         return F.softmax_cross_entropy(model(x), t)
 
-    names = ('comm', 'allreduce', 'update', 'shard_update', 'shard_collect')
+    names = ('comm', 'allreduce', 'update', 'shard_update', 'shard_finish')
     clocks = {name: _Clock() for name in names}
     seen = {'buffer': None, 'pack': 0, 'unpack': 0}
     allreduce = comm._allreduce_in_place
@@ -155,7 +155,7 @@ def worker(steps, warmup, communicator, shared_memory=True, sharded=True):
     # the update sharded over the ranks (when it is) runs inside the mean
     Shards = _sharded_update.Shards
     Shards.update = clocks['shard_update'].wrap(Shards.update)
-    Shards.collect = clocks['shard_collect'].wrap(Shards.collect)
+    Shards.finish = clocks['shard_finish'].wrap(Shards.finish)
     comm._mean_grad = watched_mean_grad
     actual = optimizer.actual_optimizer
     actual.update = clocks['update'].wrap(actual.update)
@@ -176,10 +176,10 @@ def worker(steps, warmup, communicator, shared_memory=True, sharded=True):
         for name, clock in clocks.items():
             spent[name] = (clock.wall, clock.cpu)
         # the sharded update counts as update, not as communication
-        inner, collect = spent.pop('shard_update'), spent.pop('shard_collect')
-        spent['update'] = tuple(map(sum, zip(spent['update'], inner, collect)))
+        inner, finish = spent.pop('shard_update'), spent.pop('shard_finish')
+        spent['update'] = tuple(map(sum, zip(spent['update'], inner, finish)))
         spent['comm'] = tuple(
-            c - u - k for c, u, k in zip(spent['comm'], inner, collect)
+            c - u - k for c, u, k in zip(spent['comm'], inner, finish)
         )
         spent['allreduce'] = tuple(a - u for a, u in zip(spent['allreduce'], inner))
         spent['compute'] = tuple(

@@ -4,13 +4,13 @@ When the wrapped optimizer's update works element by element (each new
 element of a parameter and of its states depends on the same element of
 the parameter, its gradient and its states only), the rank that sums a
 slice of the gradients also updates that slice of the parameters, while
-the sum is still in cache: each rank does the update work of its slice
-only. The updated slices meet in a shared parameter buffer, from which
-each rank copies the others' slices into its own parameters after the
-second barrier; the optimizer states live in one shared buffer that every
-rank's rules view (each rank writes its slice only), so they stay the
-same on every rank without being copied. The result is bitwise that of
-the unsharded update: the same operations on the same elements.
+the sum is still in cache. The optimizer states live in one shared
+buffer that every rank's rules view (each rank writes its slice only), so
+they stay the same on every rank without being copied; after the second
+barrier each rank brings the rest of its parameters up to date from them
+(``MomentumSGD``: ``param += v``, the rule's last step), so each rank does
+about half the update work. The result is bitwise that of the unsharded
+update: the same operations on the same values.
 
 The states leave the shared buffer (each rank gets its own copy again) at
 the next exchange that is not sharded, and when the window is retired.
@@ -26,12 +26,25 @@ from chainerlite.chainermn import _mpi
 from chainerlite.optimizers import momentum_sgd
 from chainerlite.optimizers import sgd
 
+
+def _sgd_finish(rule, array, grad, states):
+    # no state: the whole (cheap) rule, from the mean gradient
+    rule.update_core_cpu(types.SimpleNamespace(array=array, grad=grad))
+
+
+def _momentum_finish(rule, array, grad, states):
+    # the rule's last step, from the velocity its owner left
+    array += states[0]
+
+
 # the optimizers (exact types: a subclass may change the update) whose
-# update is GradientMethod's, with the elementwise rule they create; the
-# number published by a rank that can shard its update with that optimizer
+# update is GradientMethod's, with: the number a rank that can shard its
+# update publishes, the elementwise rule they create, and how a rank that
+# does not own a slice brings its parameters there once the states are
+# updated (the same operations on the same values as the rule's)
 _ELEMENTWISE = {
-    sgd.SGD: (1, sgd.SGDRule),
-    momentum_sgd.MomentumSGD: (2, momentum_sgd.MomentumSGDRule),
+    sgd.SGD: (1, sgd.SGDRule, _sgd_finish),
+    momentum_sgd.MomentumSGD: (2, momentum_sgd.MomentumSGDRule, _momentum_finish),
 }
 
 
@@ -81,24 +94,25 @@ def _plain(array, dtype, shape):
 
 
 class Shards(object):
-    """The shared parameter and state buffers of one gradient window.
+    """The shared state buffers of one gradient window, for ``rule``'s
+    kind of rule.
 
     Rank 0 allocates them (one flat ``dtype`` buffer the size of the
-    gradients for the parameters, and one per state array of a rule); the
-    others map them.
+    gradients per state array of a rule); the others map them.
     """
 
-    def __init__(self, node, size, dtype, n_states):
+    def __init__(self, node, size, dtype, rule):
         MPI = _mpi.get_mpi()
-        self.n_states = n_states
-        nbytes = (1 + n_states) * size * dtype.itemsize if node.rank == 0 else 0
+        self.rule_type = type(rule)
+        n_states = len(rule.state)
+        self._finish = next(
+            known[2] for known in _ELEMENTWISE.values() if known[1] is type(rule)
+        )
+        nbytes = n_states * size * dtype.itemsize if node.rank == 0 else 0
         self.win = MPI.Win.Allocate_shared(nbytes, dtype.itemsize, comm=node)
         self.win.Lock_all(MPI.MODE_NOCHECK)
         self._raw = numpy.frombuffer(self.win.Shared_query(0)[0], dtype=dtype)
-        self.params = self._raw[:size]
-        self.states = [
-            self._raw[(k + 1) * size : (k + 2) * size] for k in range(n_states)
-        ]
+        self.states = [self._raw[k * size : (k + 1) * size] for k in range(n_states)]
         self.rules = []  # the rules whose states view the buffers
         self._views = {}  # (rule id, state name): the view it was given
 
@@ -143,8 +157,8 @@ class Shards(object):
         self._views = {}
 
     def update(self, param, rule, local, piece, grad):
-        """Updates elements ``local`` of ``param`` (``piece`` of the flat
-        layout) from ``grad``, and publishes them in the shared buffer."""
+        """Updates elements ``local`` of ``param`` and the states' elements
+        (``piece`` of the flat layout) from ``grad``."""
         array = param.array.reshape(-1)[local]
         state = rule._state
         rule._state = {
@@ -154,10 +168,11 @@ class Shards(object):
             rule.update_core_cpu(types.SimpleNamespace(array=array, grad=grad))
         finally:
             rule._state = state
-        self.params[piece] = array
 
-    def collect(self, params, offsets, part):
-        """Copies the other ranks' updated slices into ``params``."""
+    def finish(self, params, offsets, part, mean):
+        """Updates the elements of ``params`` outside the rank's ``part``
+        from the states the other ranks updated and the ``mean`` gradient
+        (flat)."""
         for param, offset in zip(params, offsets):
             flat, end = param.array.reshape(-1), offset + param.size
             for start, stop in (
@@ -165,12 +180,17 @@ class Shards(object):
                 (max(offset, part.stop), end),
             ):
                 if start < stop:
-                    flat[start - offset : stop - offset] = self.params[start:stop]
+                    self._finish(
+                        param.update_rule,
+                        flat[start - offset : stop - offset],
+                        mean[start:stop],
+                        [shared[start:stop] for shared in self.states],
+                    )
 
     def retire(self):
         """Stops using the buffers; they are freed once no array views them."""
         self.detach()
-        self.params = self.states = None
+        self.states = None
 
     def viewed(self):
         """Whether an array (a state kept somewhere) still views them."""

@@ -119,16 +119,16 @@ class _Window(object):
 
     def shards_for(self, node, params):
         """The shared buffers for the states of ``params``' rules (made,
-        collectively, on first use and when the rules keep more states)."""
+        collectively, on first use and when the kind of rule changes)."""
         for param in params:
             if param.update_rule.state is None:
                 param.update_rule._prepare(param)  # as its first update would
-        n_states = len(params[0].update_rule.state)
-        if self.shards is None or self.shards.n_states < n_states:
+        rule = params[0].update_rule
+        if self.shards is None or self.shards.rule_type is not type(rule):
             if self.shards is not None:
                 self.shards.retire()
                 _kept_until_exit.append(self.shards)
-            self.shards = _sharded_update.Shards(node, self.size, self.dtype, n_states)
+            self.shards = _sharded_update.Shards(node, self.size, self.dtype, rule)
         return self.shards
 
     def detach(self):
@@ -234,7 +234,7 @@ class NodeMean(object):
         self._reduce(window, params, shards)
         self._barrier(window)
         if shards is not None:
-            shards.collect(params, window.offsets, window.slice)
+            shards.finish(params, window.offsets, window.slice, window.mine)
         return window.mine, shards is not None
 
     def _check_keys(self, keys):
