@@ -17,8 +17,11 @@ the optimizer's bookkeeping), ``update`` (the wrapped optimizer's update),
 gradients back) and, inside it, ``allreduce`` (when every rank is on this
 node, the shared-memory exchange instead: its two barriers and the summing
 of the rank's slice, which packs that slice on the way; ``--no-shared-memory``
-uses the Allreduce anyway); the bytes copied per step to
-pack and unpack the gradients; and the allreduce alone on a buffer of the
+uses the Allreduce anyway). On one node the update is sharded (each rank
+updates the slice it sums while it sums it, then brings the rest of its
+parameters up to date from the shared states; ``--no-sharded-update``
+gives every rank the whole update): that work counts as ``update``, not as
+``comm``. Then the bytes copied per step to pack and unpack the gradients; and the allreduce alone on a buffer of the
 gradients' size with both ranks started together (after a barrier), which
 is the communication cost without waiting for a slower rank. From these,
 the projected efficiency is ``work / (work + comm)`` with ``work`` the
