@@ -224,6 +224,7 @@ class NodeMean(object):
             # every rank changed its parameters the same way
             window = self._replace(model, window, params, dtype, key)
             window.pack(grads, 1.0 / node.size)
+            window.publish(node.rank, key, kind)
             self._barrier(window)
         shards = None
         if window.sharded():

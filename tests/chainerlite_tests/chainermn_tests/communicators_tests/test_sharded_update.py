@@ -34,11 +34,7 @@ def _train(comm, optimizer, steps=3, setup=None):
     if setup is not None:
         setup(opt, comm.rank)
     opt.update()  # the broadcast
-    rng = numpy.random.RandomState(comm.rank)
-    for _ in range(steps):
-        x = rng.randn(6, 40).astype(numpy.float32)
-        t = rng.randint(0, 9, 6).astype(numpy.int32)
-        opt.update(lambda: functions.softmax_cross_entropy(model(x), t))
+    _steps(comm, opt, steps)
     return model, opt
 
 
@@ -156,3 +152,28 @@ def test_states_leave_shared_memory(shared, tmp_path):
     for key, value in _states(model).items():
         numpy.testing.assert_array_equal(value, states[key])
         value[...] = 0  # writable memory of its own
+
+
+def _steps(comm, opt, steps):
+    rng = numpy.random.RandomState(comm.rank)
+    for _ in range(steps):
+        x = rng.randn(6, 40).astype(numpy.float32)
+        t = rng.randint(0, 9, 6).astype(numpy.int32)
+        opt.update(lambda: functions.softmax_cross_entropy(opt.target(x), t))
+
+
+@pytest.mark.parametrize('sharded', [True, False])
+def test_a_link_added_during_training(shared, sharded):
+    trained = []
+    for setup in (None if sharded else _unsharded, _unsharded):
+        model, opt = _train(shared, optimizers.MomentumSGD(), setup=setup)
+        with model.init_scope():
+            model.append(links.Linear(9, 9))
+        opt.setup(model)  # new rules, no hooks: a new window next step
+        if setup is not None:
+            setup(opt, shared.rank)
+        opt.update()  # the broadcast
+        _steps(shared, opt, 2)
+        trained.append((model, opt))
+    assert _in_shared_memory(shared, trained[0][0]) == sharded
+    _assert_same(*trained[0], *trained[1])
