@@ -236,6 +236,9 @@ class NodeMean(object):
         self._barrier(window)
         if shards is not None:
             shards.finish(params, window.offsets, window.slice, window.mine)
+            # no rank writes a state in place (a snapshot loaded, say) while
+            # another still reads it
+            self._barrier(window)
         return window.mine, shards is not None
 
     def _check_keys(self, keys):
