@@ -22,8 +22,9 @@ updates the slice it sums while it sums it, then brings the rest of its
 parameters up to date from the shared states; ``--no-sharded-update``
 gives every rank the whole update): that work counts as ``update``, not as
 ``comm``. Then the bytes copied per step to pack and unpack the
-gradients; and the allreduce alone on a buffer of the gradients' size with both ranks started together (after a barrier), which
-is the communication cost without waiting for a slower rank. From these,
+gradients; and the allreduce alone on a buffer of the gradients' size
+with both ranks started together (after a barrier), which is the
+communication cost without waiting for a slower rank. From these,
 the projected efficiency is ``work / (work + comm)`` with ``work`` the
 compute and update CPU time of a step and ``comm`` the packing CPU time
 plus that synchronised allreduce (from the means over the steps, and from
