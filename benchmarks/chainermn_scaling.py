@@ -17,10 +17,14 @@ the optimizer's bookkeeping), ``update`` (the wrapped optimizer's update),
 gradients back) and, inside it, ``allreduce`` (when every rank is on this
 node, the shared-memory exchange instead: its two barriers and the summing
 of the rank's slice, which packs that slice on the way; ``--no-shared-memory``
-uses the Allreduce anyway); the bytes copied per step to
-pack and unpack the gradients; and the allreduce alone on a buffer of the
-gradients' size with both ranks started together (after a barrier), which
-is the communication cost without waiting for a slower rank. From these,
+uses the Allreduce anyway). On one node the update is sharded (each rank
+updates the slice it sums while it sums it, then brings the rest of its
+parameters up to date from the shared states; ``--no-sharded-update``
+gives every rank the whole update): that work counts as ``update``, not as
+``comm``. Then the bytes copied per step to pack and unpack the
+gradients; and the allreduce alone on a buffer of the gradients' size
+with both ranks started together (after a barrier), which is the
+communication cost without waiting for a slower rank. From these,
 the projected efficiency is ``work / (work + comm)`` with ``work`` the
 compute and update CPU time of a step and ``comm`` the packing CPU time
 plus that synchronised allreduce (from the means over the steps, and from
@@ -90,12 +94,13 @@ def _summary(samples):
     }
 
 
-def worker(steps, warmup, communicator, shared_memory=True):
+def worker(steps, warmup, communicator, shared_memory=True, sharded=True):
     import chainerlite
     from chainerlite import functions as F
     from chainerlite import links as L
     from chainerlite import optimizers
     import chainerlite.chainermn as chainermn
+    from chainerlite.chainermn.communicators import _sharded_update
 
     comm = chainermn.create_communicator(communicator)
     model = chainerlite.Sequential(
@@ -113,23 +118,25 @@ def worker(steps, warmup, communicator, shared_memory=True):
     def loss(x, t):
         return F.softmax_cross_entropy(model(x), t)
 
-    clocks = {name: _Clock() for name in ('comm', 'allreduce', 'update')}
+    names = ('comm', 'allreduce', 'update', 'shard_update', 'shard_finish')
+    clocks = {name: _Clock() for name in names}
     seen = {'buffer': None, 'pack': 0, 'unpack': 0}
     allreduce = comm._allreduce_in_place
-    timed_mean_grad = clocks['comm'].wrap(comm.multi_node_mean_grad)
+    timed_mean_grad = clocks['comm'].wrap(comm._mean_grad)
 
     def watched_allreduce(buffer):
         seen['buffer'] = buffer
         allreduce(buffer)
 
-    def watched_mean_grad(target, zero_fill=False):
+    def watched_mean_grad(target, zero_fill=False, optimizer=None):
         # the copies are counted outside the timed call
         seen['buffer'] = None
         grads = [p.grad for p in target.params() if p.grad is not None]
-        timed_mean_grad(target, zero_fill)
+        updated = timed_mean_grad(target, zero_fill, optimizer)
         seen['pack'] = _copied_bytes(grads, seen['buffer'])
         after = [p.grad for p in target.params() if p.grad is not None]
         seen['unpack'] = _copied_bytes(after, seen['buffer'])
+        return updated
 
     comm._allreduce_in_place = clocks['allreduce'].wrap(watched_allreduce)
     if not shared_memory:
@@ -140,13 +147,20 @@ def worker(steps, warmup, communicator, shared_memory=True):
         mean = node_mean.mean
 
         def watched_mean(*args):
-            seen['buffer'] = mean(*args)
-            return seen['buffer']
+            seen['buffer'], updated = mean(*args)
+            return seen['buffer'], updated
 
         node_mean.mean = watched_mean
         node_mean._reduce = clocks['allreduce'].wrap(node_mean._reduce)
         node_mean._barrier = clocks['allreduce'].wrap(node_mean._barrier)
-    comm.multi_node_mean_grad = watched_mean_grad
+    if not sharded:
+        # an optimizer hook that does nothing: the update is not sharded
+        optimizer.actual_optimizer.add_hook(lambda opt: None, name='unsharded')
+    # the update sharded over the ranks (when it is) runs inside the mean
+    Shards = _sharded_update.Shards
+    Shards.update = clocks['shard_update'].wrap(Shards.update)
+    Shards.finish = clocks['shard_finish'].wrap(Shards.finish)
+    comm._mean_grad = watched_mean_grad
     actual = optimizer.actual_optimizer
     actual.update = clocks['update'].wrap(actual.update)
 
@@ -165,6 +179,13 @@ def worker(steps, warmup, communicator, shared_memory=True):
         spent = {'step': (wall, cpu)}
         for name, clock in clocks.items():
             spent[name] = (clock.wall, clock.cpu)
+        # the sharded update counts as update, not as communication
+        inner, finish = spent.pop('shard_update'), spent.pop('shard_finish')
+        spent['update'] = tuple(map(sum, zip(spent['update'], inner, finish)))
+        spent['comm'] = tuple(
+            c - u - k for c, u, k in zip(spent['comm'], inner, finish)
+        )
+        spent['allreduce'] = tuple(a - u for a, u in zip(spent['allreduce'], inner))
         spent['compute'] = tuple(
             spent['step'][i] - spent['comm'][i] - spent['update'][i] for i in (0, 1)
         )
@@ -244,6 +265,8 @@ def run(mpiexec, processes, args):
     command += ['--warmup', str(args.warmup), '--communicator', args.communicator]
     if not args.shared_memory:
         command.append('--no-shared-memory')
+    if not args.sharded_update:
+        command.append('--no-sharded-update')
     load = os.getloadavg()[0]
     out = subprocess.run(
         command, env=env, check=True, stdout=subprocess.PIPE, text=True
@@ -350,11 +373,23 @@ def main(argv=None):
         action='store_false',
         help='exchange by Allreduce even when every rank is on this node',
     )
+    parser.add_argument(
+        '--no-sharded-update',
+        dest='sharded_update',
+        action='store_false',
+        help='every rank runs the whole update (no sharding over the ranks)',
+    )
     parser.add_argument('--json', help='also write the raw results to this file')
     parser.add_argument('--worker', action='store_true')
     args, _ = parser.parse_known_args(argv)
     if args.worker:
-        worker(args.steps, args.warmup, args.communicator, args.shared_memory)
+        worker(
+            args.steps,
+            args.warmup,
+            args.communicator,
+            args.shared_memory,
+            args.sharded_update,
+        )
         return 0
     from chainerlite.chainermn.testing import find_mpiexec
 

@@ -42,7 +42,14 @@ class _MultiNodeOptimizer(object):
             self.communicator.bcast_data(target)
             self.mark_broadcast()
             return
-        self.communicator.multi_node_mean_grad(target, self.zero_fill)
+        comm = self.communicator
+        if _plain_mean(comm):
+            # within one node, the exchange may do the update (sharded)
+            if comm._mean_grad(target, self.zero_fill, actual):
+                actual.t += 1
+                return
+        else:
+            comm.multi_node_mean_grad(target, self.zero_fill)
         actual.update(None)
 
     def _layout(self):
@@ -61,6 +68,19 @@ class _MultiNodeOptimizer(object):
 
     def __setattr__(self, name, value):
         setattr(self.actual_optimizer, name, value)
+
+
+def _plain_mean(comm):
+    """Whether ``comm``'s gradient mean is the MPI communicators' own (not
+    replaced by a subclass or on the instance)."""
+    from chainerlite.chainermn.communicators import mpi_communicator_base
+
+    base = mpi_communicator_base.MpiCommunicatorBase
+    return (
+        isinstance(comm, base)
+        and type(comm).multi_node_mean_grad is base.multi_node_mean_grad
+        and 'multi_node_mean_grad' not in vars(comm)
+    )
 
 
 def create_multi_node_optimizer(

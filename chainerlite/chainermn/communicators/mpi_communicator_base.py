@@ -287,17 +287,24 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         In debug mode (:func:`chainer.set_debug`) a NaN in the result
         raises ValueError.
         """
+        self._mean_grad(model, zero_fill)
+
+    def _mean_grad(self, model, zero_fill, optimizer=None):
+        """:meth:`multi_node_mean_grad`; with ``optimizer`` (wrapped by a
+        multi-node optimizer, with ``model`` as target), returns whether
+        its update was also done, sharded over the ranks of this node (see
+        :mod:`._sharded_update`; its ``t`` is left to the caller)."""
         params = _memory_utility.params_with_grad(model, zero_fill)
         grads = [p.grad for p in params]
         if not grads:
-            return
+            return False
         dtype = numpy.dtype(self.allreduce_grad_dtype or numpy.result_type(*grads))
         if self.size == 1 and all(numpy.can_cast(g.dtype, dtype) for g in grads):
             _check_no_nan(grads)
-            return
-        buffer = None
+            return False
+        buffer, updated = None, False
         if self._wire_xp(grads) is numpy and self._shared_memory() is not None:
-            buffer = self._node_mean.mean(model, params, dtype)
+            buffer, updated = self._node_mean.mean(model, params, dtype, optimizer)
         if buffer is None:
             buffer = self._grad_buffer(model, params, dtype)
             # scaled first, so that float16 sums do not overflow
@@ -305,6 +312,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             self._allreduce_in_place(buffer)
         _check_no_nan([buffer])
         _memory_utility.unpack_grads(buffer, params)
+        return updated
 
     def _shared_memory(self):
         """The shared-memory mean of this node, or None when not usable."""
