@@ -7,8 +7,11 @@ dictionary; the two flags read on every op (``enable_backprop`` and
 import sys
 
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
-from cpython.pystate cimport PyThreadState_GetDict
+from cpython.pystate cimport PyThreadState, PyThreadState_Get, PyThreadState_GetDict
 from cpython.ref cimport PyObject
+
+cdef extern from "Python.h":
+    unsigned long long PyThreadState_GetID(PyThreadState* tstate)
 
 cdef object _STATE_KEY = '__chainerlite_thread_state__'
 cdef int _global_backprop = 1
@@ -27,13 +30,31 @@ cdef class ThreadState:
         self.hooks = None
 
 
+# The state of the thread that asked last, known by its thread state and
+# that state's id, which the interpreter never gives to another thread (a
+# new thread may get the address of a finished one's). Held, so that it
+# stays valid whatever happens to the thread's dictionary.
+cdef PyThreadState* _last_tstate = NULL
+cdef unsigned long long _last_id = 0
+cdef ThreadState _last_state = None
+
+
 cdef ThreadState get_state():
+    global _last_tstate, _last_id, _last_state
+    cdef PyThreadState* ts = PyThreadState_Get()
+    cdef unsigned long long tid = PyThreadState_GetID(ts)
+    if ts == _last_tstate and tid == _last_id:
+        return _last_state
     cdef PyObject* d = PyThreadState_GetDict()
     cdef PyObject* s = PyDict_GetItem(<object>d, _STATE_KEY)
     if s != NULL:
-        return <ThreadState>s
-    state = ThreadState()
-    PyDict_SetItem(<object>d, _STATE_KEY, state)
+        state = <ThreadState>s
+    else:
+        state = ThreadState()
+        PyDict_SetItem(<object>d, _STATE_KEY, state)
+    _last_tstate = ts
+    _last_id = tid
+    _last_state = state
     return state
 
 

@@ -467,10 +467,14 @@ timer = importlib.import_module('chainerlite._core.timer')
 rec = timer.TimerRecorder()
 for phase in (0, 3, 100, -1):
     raises(ValueError, rec.record, 'f', phase, 1.0, 1.0)
-rec.stats = {'f': 5}
-raises(TypeError, rec.record, 'f', 1, 1.0, 1.0)
-rec.history = None
-raises(AttributeError, rec.record, 'g', 1, 1.0, 1.0)
+raises(AttributeError, setattr, rec, 'stats', {'f': 5})
+raises(TypeError, setattr, rec, 'history', None)
+raises(TypeError, setattr, rec, 'history', ('f', 1.0))
+rec.stats.clear()
+rec.record('f', 1, 1.0, 1.0)
+rec.history.append('junk')
+rec.record('g', 2, 1.0, 1.0)
+assert rec.history == [('f', 1.0), 'junk', ('g', 1.0)], rec.history
 for cb in (timer.forward_preprocess, timer.forward_postprocess):
     raises(TypeError, cb, None, Twice(), ())
 raises(TypeError, timer.backward_postprocess, None, Twice(), (), ())
