@@ -42,19 +42,41 @@ cdef inline void _activate(const real[:, :, :, :] x, Py_ssize_t b,
 
 cdef void _forward_row(const real[:, :, :] c_prev, const real[:, :, :, :] x,
                        real[:, :, :] c_next, real[:, :, :] h,
+                       real[:, :, :, :] act, bint save,
                        Py_ssize_t b) noexcept nogil:
     cdef Py_ssize_t u, r
     cdef real g[4]
-    cdef real c
+    cdef real c, tc
+    if b >= x.shape[0]:
+        for u in range(c_prev.shape[1]):
+            for r in range(c_prev.shape[2]):
+                c_next[b, u, r] = c_prev[b, u, r]
+        return
     for u in range(c_prev.shape[1]):
         for r in range(c_prev.shape[2]):
-            if b >= x.shape[0]:
-                c_next[b, u, r] = c_prev[b, u, r]
-                continue
             _activate(x, b, u, r, g)
             c = g[0] * g[1] + g[2] * c_prev[b, u, r]
             c_next[b, u, r] = c
-            h[b, u, r] = g[3] * <real>tanh(c)
+            tc = <real>tanh(c)
+            h[b, u, r] = g[3] * tc
+            if save:
+                act[b, u, 0, r] = g[0]
+                act[b, u, 1, r] = g[1]
+                act[b, u, 2, r] = g[2]
+                act[b, u, 3, r] = g[3]
+                act[b, u, 4, r] = tc
+
+
+cdef inline void _cell_grads(real a, real i, real f, real o, real tc,
+                             real c_prev, real gc, real gh, real* gx,
+                             real* gc_prev) noexcept nogil:
+    # the gradients of one cell from its activated gates and tanh(c)
+    cdef real grad = gc + gh * o * (1 - tc * tc)
+    gx[0] = grad * i * (1 - a * a)
+    gx[1] = grad * a * i * (1 - i)
+    gx[2] = grad * c_prev * f * (1 - f)
+    gx[3] = gh * tc * o * (1 - o)
+    gc_prev[0] = grad * f
 
 
 cdef void _backward_row(const real[:, :, :] c_prev, const real[:, :, :, :] x,
@@ -63,33 +85,72 @@ cdef void _backward_row(const real[:, :, :] c_prev, const real[:, :, :, :] x,
                         real[:, :, :, :] gx, Py_ssize_t b) noexcept nogil:
     cdef Py_ssize_t u, r
     cdef real g[4]
-    cdef real a, i, f, o, tc, grad, go
+    cdef real d[4]
+    if b >= x.shape[0]:
+        _pass_row(gc, gc_prev, b)
+        return
     for u in range(c_prev.shape[1]):
         for r in range(c_prev.shape[2]):
-            if b >= x.shape[0]:
-                gc_prev[b, u, r] = gc[b, u, r]
-                continue
             _activate(x, b, u, r, g)
-            a, i, f, o = g[0], g[1], g[2], g[3]
-            tc = <real>tanh(c_next[b, u, r])
-            go = gh[b, u, r]
-            grad = gc[b, u, r] + go * o * (1 - tc * tc)
-            gx[b, u, 0, r] = grad * i * (1 - a * a)
-            gx[b, u, 1, r] = grad * a * i * (1 - i)
-            gx[b, u, 2, r] = grad * c_prev[b, u, r] * f * (1 - f)
-            gx[b, u, 3, r] = go * tc * o * (1 - o)
-            gc_prev[b, u, r] = grad * f
+            _cell_grads(g[0], g[1], g[2], g[3], <real>tanh(c_next[b, u, r]),
+                        c_prev[b, u, r], gc[b, u, r], gh[b, u, r], d,
+                        &gc_prev[b, u, r])
+            _store4(gx, b, u, r, d)
+
+
+cdef void _backward_saved_row(const real[:, :, :] c_prev,
+                              const real[:, :, :, :] act,
+                              const real[:, :, :] gc, const real[:, :, :] gh,
+                              real[:, :, :] gc_prev, real[:, :, :, :] gx,
+                              Py_ssize_t b) noexcept nogil:
+    cdef Py_ssize_t u, r
+    cdef real d[4]
+    if b >= act.shape[0]:
+        _pass_row(gc, gc_prev, b)
+        return
+    for u in range(c_prev.shape[1]):
+        for r in range(c_prev.shape[2]):
+            _cell_grads(act[b, u, 0, r], act[b, u, 1, r], act[b, u, 2, r],
+                        act[b, u, 3, r], act[b, u, 4, r], c_prev[b, u, r],
+                        gc[b, u, r], gh[b, u, r], d, &gc_prev[b, u, r])
+            _store4(gx, b, u, r, d)
+
+
+cdef inline void _pass_row(const real[:, :, :] gc, real[:, :, :] gc_prev,
+                           Py_ssize_t b) noexcept nogil:
+    # a row past the batch of x: its cell state was copied
+    cdef Py_ssize_t u, r
+    for u in range(gc.shape[1]):
+        for r in range(gc.shape[2]):
+            gc_prev[b, u, r] = gc[b, u, r]
+
+
+cdef inline void _store4(real[:, :, :, :] gx, Py_ssize_t b, Py_ssize_t u,
+                         Py_ssize_t r, const real* d) noexcept nogil:
+    gx[b, u, 0, r] = d[0]
+    gx[b, u, 1, r] = d[1]
+    gx[b, u, 2, r] = d[2]
+    gx[b, u, 3, r] = d[3]
+
+
+cdef inline bint _parallel(Py_ssize_t rows, const real[:, :, :] c) noexcept nogil:
+    return rows * c.shape[1] * c.shape[2] >= PARALLEL_MIN
 
 
 def lstm_forward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
-                 real[:, :, :] c_next, real[:, :, :] h):
-    """Fills the new cell state ``c_next`` and the output ``h``."""
+                 real[:, :, :] c_next, real[:, :, :] h,
+                 real[:, :, :, :] act=None):
+    """Fills the new cell state ``c_next`` and the output ``h``.
+
+    ``act`` (optional, shaped ``(len(x), units, 5, rest)``) receives the
+    activated gates ``a, i, f, o`` and ``tanh(c)`` of each cell, for
+    :func:`lstm_backward_saved`.
+    """
     cdef Py_ssize_t b
-    cdef bint parallel = x.shape[0] * c_prev.shape[1] * c_prev.shape[2] >= (
-        PARALLEL_MIN)
+    cdef bint save = act is not None
     for b in prange(c_prev.shape[0], nogil=True, schedule='static',
-                    use_threads_if=parallel):
-        _forward_row(c_prev, x, c_next, h, b)
+                    use_threads_if=_parallel(x.shape[0], c_prev)):
+        _forward_row(c_prev, x, c_next, h, act, save, b)
 
 
 def lstm_backward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
@@ -99,8 +160,18 @@ def lstm_backward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
     """Fills the gradients ``gc_prev`` and ``gx`` of the cell's inputs from
     those ``gc`` and ``gh`` of its outputs."""
     cdef Py_ssize_t b
-    cdef bint parallel = x.shape[0] * c_prev.shape[1] * c_prev.shape[2] >= (
-        PARALLEL_MIN)
     for b in prange(c_prev.shape[0], nogil=True, schedule='static',
-                    use_threads_if=parallel):
+                    use_threads_if=_parallel(x.shape[0], c_prev)):
         _backward_row(c_prev, x, c_next, gc, gh, gc_prev, gx, b)
+
+
+def lstm_backward_saved(const real[:, :, :] c_prev, const real[:, :, :, :] act,
+                        const real[:, :, :] gc, const real[:, :, :] gh,
+                        real[:, :, :] gc_prev, real[:, :, :, :] gx):
+    """:func:`lstm_backward` from the activations ``act`` that
+    :func:`lstm_forward` saved: the same values, no transcendental function
+    evaluated again."""
+    cdef Py_ssize_t b
+    for b in prange(c_prev.shape[0], nogil=True, schedule='static',
+                    use_threads_if=_parallel(act.shape[0], c_prev)):
+        _backward_saved_row(c_prev, act, gc, gh, gc_prev, gx, b)

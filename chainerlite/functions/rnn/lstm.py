@@ -4,6 +4,7 @@ import math
 
 import numpy
 
+import chainerlite
 from chainerlite import _core
 from chainerlite import backend
 from chainerlite import function_node
@@ -61,6 +62,11 @@ def _rows(x, batch):
 class LSTM(function_node.FunctionNode):
     """LSTM cell activation with a forget gate."""
 
+    # The compiled forward's activated gates and tanh(c) (see
+    # _core.lstm_forward), kept for one array-level backward that then
+    # evaluates no transcendental function again; None when not taken.
+    _act = None
+
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('c_prev', 'x'))
         c_type, x_type = in_types
@@ -84,8 +90,11 @@ class LSTM(function_node.FunctionNode):
         if _compiled(c_prev, x):
             c_next = numpy.empty_like(c_prev, order='C')
             h = numpy.empty((len(x),) + c_prev.shape[1:], x.dtype)
+            gates = _gate_cells(x)
+            if chainerlite.config.enable_backprop:
+                self._act = numpy.empty(gates.shape[:2] + (5,) + gates.shape[3:], x.dtype)
             _core.lstm_forward(
-                _cells(c_prev), _gate_cells(x), _cells(c_next), _cells(h)
+                _cells(c_prev), gates, _cells(c_next), _cells(h), self._act
             )
             return c_next, h
         batch = len(x)
@@ -119,22 +128,30 @@ class LSTM(function_node.FunctionNode):
         # graph path) otherwise
         c_prev, x = self.inputs[0].data, self.inputs[1].data
         (c_next,) = self._retained_output_data
+        # a second backward through this node recomputes the activations
+        act, self._act = self._act, None
         if isinstance(x, cuda.ndarray):
             grads = _backward_gpu(c_prev, x, c_next, *grad_outputs)
         elif _compiled(c_prev, x, *[g for g in grad_outputs if g is not None]):
-            grads = _backward_cpu(c_prev, x, c_next, *grad_outputs)
+            grads = _backward_cpu(c_prev, x, c_next, *grad_outputs, act=act)
         else:
             return None
         return tuple(grads[i] for i in indexes)
 
 
-def _backward_cpu(c_prev, x, c_next, gc, gh):
+def _backward_cpu(c_prev, x, c_next, gc, gh, act=None):
+    # act: the activations the forward saved, or None to evaluate them
     if gc is None:
         gc = numpy.zeros_like(c_prev)
     if gh is None:
         gh = numpy.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
     gc_prev = numpy.empty_like(c_prev, order='C')
     gx = numpy.empty_like(x, order='C')
+    if act is not None:
+        _core.lstm_backward_saved(
+            _cells(c_prev), act, _cells(gc), _cells(gh), _cells(gc_prev), _gate_cells(gx)
+        )
+        return gc_prev, gx
     _core.lstm_backward(
         _cells(c_prev),
         _gate_cells(x),
