@@ -7,12 +7,16 @@ in the order of the NumPy formula of
 :mod:`chainerlite.functions.rnn.lstm` (``tanh`` and ``exp`` come from the
 C library, so results may differ from NumPy's in the last bit). Arrays are
 seen as ``(batch, units, rest)``, the gate sources as ``(batch, units, 4,
-rest)`` with the gates ``a, i, f, o`` on the third axis. Rows past the
+rest)`` with the gates ``a, i, f, o`` on the third axis (the entry points
+take the arrays in the shapes of ``F.lstm`` and make these views; the
+arrays they fill must be C-contiguous). Rows past the
 batch of ``x`` are copied (cell state) or passed through (its gradient).
 OpenMP shares the batch among its threads once the arrays are large.
 """
 from cython.parallel cimport prange
 from libc.math cimport exp, fabs, tanh
+
+import numpy
 
 ctypedef fused real:
     float
@@ -25,9 +29,9 @@ cdef Py_ssize_t PARALLEL_MIN = 1 << 16
 cdef inline real _sigmoid(real v) noexcept nogil:
     # exp(-|v|) never overflows (as the NumPy path computes it)
     cdef real e = <real>exp(-fabs(v))
-    if v >= 0:
-        return 1 / (e + 1)
-    return e / (e + 1)
+    # a select, not a branch: v's sign is unpredictable
+    cdef real num = 1 if v >= 0 else e
+    return num / (e + 1)
 
 
 cdef inline void _activate(const real[:, :, :, :] x, Py_ssize_t b,
@@ -137,41 +141,141 @@ cdef inline bint _parallel(Py_ssize_t rows, const real[:, :, :] c) noexcept nogi
     return rows * c.shape[1] * c.shape[2] >= PARALLEL_MIN
 
 
-def lstm_forward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
-                 real[:, :, :] c_next, real[:, :, :] h,
-                 real[:, :, :, :] act=None):
-    """Fills the new cell state ``c_next`` and the output ``h``.
+cdef object _f32 = numpy.dtype(numpy.float32)
+cdef object _f64 = numpy.dtype(numpy.float64)
 
-    ``act`` (optional, shaped ``(len(x), units, 5, rest)``) receives the
-    activated gates ``a, i, f, o`` and ``tanh(c)`` of each cell, for
-    :func:`lstm_backward_saved`.
-    """
+
+cdef object _view(a, Py_ssize_t gates):
+    # ``a``, shaped (batch, gates * units, ...), as (batch, units, rest),
+    # or as (batch, units, gates, rest) when gates > 1
+    shape = a.shape
+    cdef Py_ssize_t rest = 1, k
+    for k in range(2, len(shape)):
+        rest *= shape[k]
+    if gates == 1:
+        return a.reshape(shape[0], shape[1], rest)
+    return a.reshape(shape[0], shape[1] // gates, gates, rest)
+
+
+cdef bint _single(a) except -1:
+    # True for float32 arrays, False for float64 ones
+    dtype = a.dtype
+    if dtype == _f32:
+        return True
+    if dtype == _f64:
+        return False
+    raise TypeError('lstm kernels take float32 or float64 arrays, not %s' % dtype)
+
+
+cdef int _check(bint ok, str what) except -1:
+    if not ok:
+        raise ValueError('lstm kernels: shapes do not match (%s)' % what)
+    return 0
+
+
+cdef int _check_cells(const real[:, :, :] c, const real[:, :, :] other,
+                      Py_ssize_t rows, str what) except -1:
+    # ``other`` has ``rows`` rows and the cells of c
+    return _check(other.shape[0] == rows and other.shape[1] == c.shape[1]
+                  and other.shape[2] == c.shape[2], what)
+
+
+cdef int _check_gates(const real[:, :, :] c, const real[:, :, :, :] x,
+                      Py_ssize_t parts, str what) except -1:
+    # ``x`` holds ``parts`` values for each cell of its rows of c
+    return _check(x.shape[0] <= c.shape[0] and x.shape[1] == c.shape[1]
+                  and x.shape[2] == parts and x.shape[3] == c.shape[2], what)
+
+
+cdef int _forward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
+                  real[:, :, :] c_next, real[:, :, :] h,
+                  real[:, :, :, :] act, bint save) except -1:
     cdef Py_ssize_t b
-    cdef bint save = act is not None
+    _check_gates(c_prev, x, 4, 'x')
+    _check_cells(c_prev, c_next, c_prev.shape[0], 'c_next')
+    _check_cells(c_prev, h, x.shape[0], 'h')
+    if save:
+        _check(act.shape[0] == x.shape[0], 'act')
+        _check_gates(c_prev, act, 5, 'act')
     for b in prange(c_prev.shape[0], nogil=True, schedule='static',
                     use_threads_if=_parallel(x.shape[0], c_prev)):
         _forward_row(c_prev, x, c_next, h, act, save, b)
+    return 0
 
 
-def lstm_backward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
-                  const real[:, :, :] c_next, const real[:, :, :] gc,
-                  const real[:, :, :] gh, real[:, :, :] gc_prev,
-                  real[:, :, :, :] gx):
-    """Fills the gradients ``gc_prev`` and ``gx`` of the cell's inputs from
-    those ``gc`` and ``gh`` of its outputs."""
+def lstm_forward(c_prev, x, c_next, h, bint save=False):
+    """Fills the new cell state ``c_next`` and the output ``h``.
+
+    With ``save``, returns the activated gates ``a, i, f, o`` and
+    ``tanh(c)`` of each cell (an array of shape ``(len(x), units, 5,
+    rest)``) for :func:`lstm_backward_saved`; None otherwise.
+    """
+    c3, x4 = _view(c_prev, 1), _view(x, 4)
+    act = None
+    if save:
+        act = numpy.empty((x4.shape[0], x4.shape[1], 5, x4.shape[3]), x.dtype)
+    if _single(c_prev):
+        _forward[float](c3, x4, _view(c_next, 1), _view(h, 1), act, save)
+    else:
+        _forward[double](c3, x4, _view(c_next, 1), _view(h, 1), act, save)
+    return act
+
+
+cdef int _backward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
+                   const real[:, :, :] c_next, const real[:, :, :] gc,
+                   const real[:, :, :] gh, real[:, :, :] gc_prev,
+                   real[:, :, :, :] gx) except -1:
     cdef Py_ssize_t b
+    _check_gates(c_prev, x, 4, 'x')
+    _check_grads(c_prev, gc, gh, gc_prev, gx, x.shape[0])
+    _check_cells(c_prev, c_next, c_prev.shape[0], 'c_next')
     for b in prange(c_prev.shape[0], nogil=True, schedule='static',
                     use_threads_if=_parallel(x.shape[0], c_prev)):
         _backward_row(c_prev, x, c_next, gc, gh, gc_prev, gx, b)
+    return 0
 
 
-def lstm_backward_saved(const real[:, :, :] c_prev, const real[:, :, :, :] act,
-                        const real[:, :, :] gc, const real[:, :, :] gh,
-                        real[:, :, :] gc_prev, real[:, :, :, :] gx):
-    """:func:`lstm_backward` from the activations ``act`` that
-    :func:`lstm_forward` saved: the same values, no transcendental function
-    evaluated again."""
+cdef int _check_grads(const real[:, :, :] c_prev, const real[:, :, :] gc,
+                      const real[:, :, :] gh, real[:, :, :] gc_prev,
+                      real[:, :, :, :] gx, Py_ssize_t rows) except -1:
+    _check_cells(c_prev, gc, c_prev.shape[0], 'gc')
+    _check_cells(c_prev, gh, rows, 'gh')
+    _check_cells(c_prev, gc_prev, c_prev.shape[0], 'gc_prev')
+    _check(gx.shape[0] == rows, 'gx')
+    return _check_gates(c_prev, gx, 4, 'gx')
+
+
+def lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx):
+    """Fills the gradients ``gc_prev`` and ``gx`` of the cell's inputs from
+    those ``gc`` and ``gh`` of its outputs."""
+    c3, x4, n3 = _view(c_prev, 1), _view(x, 4), _view(c_next, 1)
+    gc3, gh3, gp3, gx4 = _view(gc, 1), _view(gh, 1), _view(gc_prev, 1), _view(gx, 4)
+    if _single(c_prev):
+        _backward[float](c3, x4, n3, gc3, gh3, gp3, gx4)
+    else:
+        _backward[double](c3, x4, n3, gc3, gh3, gp3, gx4)
+
+
+cdef int _backward_saved(const real[:, :, :] c_prev,
+                         const real[:, :, :, :] act, const real[:, :, :] gc,
+                         const real[:, :, :] gh, real[:, :, :] gc_prev,
+                         real[:, :, :, :] gx) except -1:
     cdef Py_ssize_t b
+    _check_gates(c_prev, act, 5, 'act')
+    _check_grads(c_prev, gc, gh, gc_prev, gx, act.shape[0])
     for b in prange(c_prev.shape[0], nogil=True, schedule='static',
                     use_threads_if=_parallel(act.shape[0], c_prev)):
         _backward_saved_row(c_prev, act, gc, gh, gc_prev, gx, b)
+    return 0
+
+
+def lstm_backward_saved(c_prev, act, gc, gh, gc_prev, gx):
+    """:func:`lstm_backward` from the activations ``act`` that
+    :func:`lstm_forward` saved: the same values, no transcendental function
+    evaluated again."""
+    c3, gc3, gh3 = _view(c_prev, 1), _view(gc, 1), _view(gh, 1)
+    gp3, gx4 = _view(gc_prev, 1), _view(gx, 4)
+    if _single(c_prev):
+        _backward_saved[float](c3, act, gc3, gh3, gp3, gx4)
+    else:
+        _backward_saved[double](c3, act, gc3, gh3, gp3, gx4)

@@ -1,6 +1,5 @@
 """LSTM cell activation."""
 
-import math
 
 import numpy
 
@@ -20,6 +19,9 @@ from chainerlite.functions.rnn import _kernels
 from chainerlite.utils import type_check
 
 
+_FLOAT32, _FLOAT64 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
+
+
 def _gate_shape(x):
     # x's channel i * 4 + k feeds gate k (a, i, f, o) of unit i.
     return (x.shape[0], x.shape[1] // 4, 4) + x.shape[2:]
@@ -28,11 +30,6 @@ def _gate_shape(x):
 def _split_gates(x):
     r = x.reshape(_gate_shape(x))
     return [r[:, :, k] for k in range(4)]
-
-
-def _gate_cells(x):
-    # gate sources (batch, 4 * units, ...) seen as (batch, units, 4, rest)
-    return x.reshape(_gate_shape(x)[:3] + (math.prod(x.shape[2:]),))
 
 
 def _gate_variables(x):
@@ -44,14 +41,12 @@ def _gate_variables(x):
 def _compiled(*arrays):
     # whether the compiled kernels of chainerlite._core take these arrays
     dtype = arrays[0].dtype
-    return dtype in (numpy.float32, numpy.float64) and all(
-        isinstance(a, numpy.ndarray) and a.dtype == dtype for a in arrays
-    )
-
-
-def _cells(a):
-    # (batch, units, ...) seen as (batch, units, rest)
-    return a.reshape(a.shape[:2] + (math.prod(a.shape[2:]),))
+    if dtype != _FLOAT32 and dtype != _FLOAT64:
+        return False
+    for a in arrays:
+        if not isinstance(a, numpy.ndarray) or a.dtype != dtype:
+            return False
+    return True
 
 
 def _rows(x, batch):
@@ -84,19 +79,16 @@ class LSTM(function_node.FunctionNode):
 
     def forward(self, inputs):
         c_prev, x = inputs
-        xp = backend.get_array_module(c_prev, x)
         self.retain_inputs((0, 1))
         self.retain_outputs((0,))
         if _compiled(c_prev, x):
             c_next = numpy.empty_like(c_prev, order='C')
             h = numpy.empty((len(x),) + c_prev.shape[1:], x.dtype)
-            gates = _gate_cells(x)
-            if chainerlite.config.enable_backprop:
-                self._act = numpy.empty(gates.shape[:2] + (5,) + gates.shape[3:], x.dtype)
-            _core.lstm_forward(
-                _cells(c_prev), gates, _cells(c_next), _cells(h), self._act
+            self._act = _core.lstm_forward(
+                c_prev, x, c_next, h, chainerlite.config.enable_backprop
             )
             return c_next, h
+        xp = backend.get_array_module(c_prev, x)
         batch = len(x)
         if xp is cuda.cupy:
             return _forward_gpu(c_prev, x)
@@ -147,20 +139,10 @@ def _backward_cpu(c_prev, x, c_next, gc, gh, act=None):
         gh = numpy.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
     gc_prev = numpy.empty_like(c_prev, order='C')
     gx = numpy.empty_like(x, order='C')
-    if act is not None:
-        _core.lstm_backward_saved(
-            _cells(c_prev), act, _cells(gc), _cells(gh), _cells(gc_prev), _gate_cells(gx)
-        )
-        return gc_prev, gx
-    _core.lstm_backward(
-        _cells(c_prev),
-        _gate_cells(x),
-        _cells(c_next),
-        _cells(gc),
-        _cells(gh),
-        _cells(gc_prev),
-        _gate_cells(gx),
-    )
+    if act is None:
+        _core.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx)
+    else:
+        _core.lstm_backward_saved(c_prev, act, gc, gh, gc_prev, gx)
     return gc_prev, gx
 
 
