@@ -1,22 +1,29 @@
 # cython: boundscheck=False, wraparound=False
-# (kernels: their loops index only within the shapes they read)
+# (kernels: the entry points check every shape their loops index)
 """Compiled LSTM cell (``F.lstm``) on the CPU: forward and gradient.
 
 Each runs the cell's elementwise formula in one pass, with the operations
 in the order of the NumPy formula of
 :mod:`chainerlite.functions.rnn.lstm` (``tanh`` and ``exp`` come from the
-C library, so results may differ from NumPy's in the last bit). Arrays are
-seen as ``(batch, units, rest)``, the gate sources as ``(batch, units, 4,
-rest)`` with the gates ``a, i, f, o`` on the third axis (the entry points
-take the arrays in the shapes of ``F.lstm`` and make these views; the
-arrays they fill must be C-contiguous). Rows past the
-batch of ``x`` are copied (cell state) or passed through (its gradient).
-OpenMP shares the batch among its threads once the arrays are large.
+C library, so results may differ from NumPy's in the last bit). The entry
+points take the arrays in the shapes of ``F.lstm`` and see them as C-ordered
+``(batch, units, rest)`` cells, the gate sources as ``(batch, units, 4,
+rest)`` with the gates ``a, i, f, o`` on the third axis (inputs are made
+contiguous; the arrays they fill must be C-contiguous). Rows past the batch
+of ``x`` are copied (cell state) or passed through (its gradient). OpenMP
+shares the batch among its threads once the arrays are large.
 """
 from cython.parallel cimport prange
 from libc.math cimport exp, fabs, tanh
+from libc.string cimport memcpy
 
 import numpy
+
+cdef extern from "numpy/ndarraytypes.h":
+    ctypedef struct PyArrayObject:
+        pass
+    void* PyArray_DATA(PyArrayObject* arr)
+    bint PyArray_IS_C_CONTIGUOUS(PyArrayObject* arr)
 
 ctypedef fused real:
     float
@@ -24,6 +31,11 @@ ctypedef fused real:
 
 #: Elements below which one thread does the work.
 cdef Py_ssize_t PARALLEL_MIN = 1 << 16
+
+cdef object _f32 = numpy.dtype(numpy.float32)
+cdef object _f64 = numpy.dtype(numpy.float64)
+cdef object _ndarray = numpy.ndarray
+cdef object _contiguous = numpy.ascontiguousarray
 
 
 cdef inline real _sigmoid(real v) noexcept nogil:
@@ -34,127 +46,132 @@ cdef inline real _sigmoid(real v) noexcept nogil:
     return num / (e + 1)
 
 
-cdef inline void _activate(const real[:, :, :, :] x, Py_ssize_t b,
-                           Py_ssize_t u, Py_ssize_t r,
-                           real* gates) noexcept nogil:
-    # the gates a, i, f, o of one cell: tanh(a) and sigmoid of the others
-    gates[0] = <real>tanh(x[b, u, 0, r])
-    gates[1] = _sigmoid(x[b, u, 1, r])
-    gates[2] = _sigmoid(x[b, u, 2, r])
-    gates[3] = _sigmoid(x[b, u, 3, r])
+cdef struct Cells:
+    # the layout shared by the arrays of one call
+    Py_ssize_t rows      # rows of the cell state
+    Py_ssize_t batch     # rows of x (the first rows of the cell state)
+    Py_ssize_t units
+    Py_ssize_t rest      # elements of a cell per unit (trailing axes)
 
 
-cdef void _forward_row(const real[:, :, :] c_prev, const real[:, :, :, :] x,
-                       real[:, :, :] c_next, real[:, :, :] h,
-                       real[:, :, :, :] act, bint save,
+cdef void _forward_row(const real* c_prev, const real* x, real* c_next,
+                       real* h, real* act, Cells s,
                        Py_ssize_t b) noexcept nogil:
-    cdef Py_ssize_t u, r
-    cdef real g[4]
-    cdef real c, tc
-    if b >= x.shape[0]:
-        for u in range(c_prev.shape[1]):
-            for r in range(c_prev.shape[2]):
-                c_next[b, u, r] = c_prev[b, u, r]
+    cdef Py_ssize_t u, r, n = s.units * s.rest, o, xo, ao, q = s.rest
+    cdef real a, i, f, g, c, tc
+    if b >= s.batch:
+        memcpy(&c_next[b * n], &c_prev[b * n], n * sizeof(real))
         return
-    for u in range(c_prev.shape[1]):
-        for r in range(c_prev.shape[2]):
-            _activate(x, b, u, r, g)
-            c = g[0] * g[1] + g[2] * c_prev[b, u, r]
-            c_next[b, u, r] = c
+    for u in range(s.units):
+        for r in range(q):
+            o = b * n + u * q + r
+            xo = (b * n + u * q) * 4 + r
+            a = <real>tanh(x[xo])
+            i = _sigmoid(x[xo + q])
+            f = _sigmoid(x[xo + 2 * q])
+            g = _sigmoid(x[xo + 3 * q])
+            c = a * i + f * c_prev[o]
+            c_next[o] = c
             tc = <real>tanh(c)
-            h[b, u, r] = g[3] * tc
-            if save:
-                act[b, u, 0, r] = g[0]
-                act[b, u, 1, r] = g[1]
-                act[b, u, 2, r] = g[2]
-                act[b, u, 3, r] = g[3]
-                act[b, u, 4, r] = tc
+            h[o] = g * tc
+            if act != NULL:
+                ao = (b * n + u * q) * 5 + r
+                act[ao] = a
+                act[ao + q] = i
+                act[ao + 2 * q] = f
+                act[ao + 3 * q] = g
+                act[ao + 4 * q] = tc
 
 
 cdef inline void _cell_grads(real a, real i, real f, real o, real tc,
                              real c_prev, real gc, real gh, real* gx,
-                             real* gc_prev) noexcept nogil:
-    # the gradients of one cell from its activated gates and tanh(c)
+                             Py_ssize_t stride, real* gc_prev) noexcept nogil:
+    # the gradients of one cell from its activated gates and tanh(c); gx
+    # receives those of the four gates, ``stride`` apart
     cdef real grad = gc + gh * o * (1 - tc * tc)
     gx[0] = grad * i * (1 - a * a)
-    gx[1] = grad * a * i * (1 - i)
-    gx[2] = grad * c_prev * f * (1 - f)
-    gx[3] = gh * tc * o * (1 - o)
+    gx[stride] = grad * a * i * (1 - i)
+    gx[2 * stride] = grad * c_prev * f * (1 - f)
+    gx[3 * stride] = gh * tc * o * (1 - o)
     gc_prev[0] = grad * f
 
 
-cdef void _backward_row(const real[:, :, :] c_prev, const real[:, :, :, :] x,
-                        const real[:, :, :] c_next, const real[:, :, :] gc,
-                        const real[:, :, :] gh, real[:, :, :] gc_prev,
-                        real[:, :, :, :] gx, Py_ssize_t b) noexcept nogil:
-    cdef Py_ssize_t u, r
-    cdef real g[4]
-    cdef real d[4]
-    if b >= x.shape[0]:
-        _pass_row(gc, gc_prev, b)
+cdef void _backward_row(const real* c_prev, const real* x, const real* c_next,
+                        const real* gc, const real* gh, real* gc_prev,
+                        real* gx, Cells s, Py_ssize_t b) noexcept nogil:
+    cdef Py_ssize_t u, r, n = s.units * s.rest, o, xo
+    if b >= s.batch:
+        memcpy(&gc_prev[b * n], &gc[b * n], n * sizeof(real))
         return
-    for u in range(c_prev.shape[1]):
-        for r in range(c_prev.shape[2]):
-            _activate(x, b, u, r, g)
-            _cell_grads(g[0], g[1], g[2], g[3], <real>tanh(c_next[b, u, r]),
-                        c_prev[b, u, r], gc[b, u, r], gh[b, u, r], d,
-                        &gc_prev[b, u, r])
-            _store4(gx, b, u, r, d)
+    for u in range(s.units):
+        for r in range(s.rest):
+            o = b * n + u * s.rest + r
+            xo = (b * n + u * s.rest) * 4 + r
+            _cell_grads(<real>tanh(x[xo]), _sigmoid(x[xo + s.rest]),
+                        _sigmoid(x[xo + 2 * s.rest]),
+                        _sigmoid(x[xo + 3 * s.rest]), <real>tanh(c_next[o]),
+                        c_prev[o], gc[o], gh[o], &gx[xo], s.rest, &gc_prev[o])
 
 
-cdef void _backward_saved_row(const real[:, :, :] c_prev,
-                              const real[:, :, :, :] act,
-                              const real[:, :, :] gc, const real[:, :, :] gh,
-                              real[:, :, :] gc_prev, real[:, :, :, :] gx,
-                              Py_ssize_t b) noexcept nogil:
-    cdef Py_ssize_t u, r
-    cdef real d[4]
-    if b >= act.shape[0]:
-        _pass_row(gc, gc_prev, b)
+cdef void _backward_saved_row(const real* c_prev, const real* act,
+                              const real* gc, const real* gh, real* gc_prev,
+                              real* gx, Cells s, Py_ssize_t b) noexcept nogil:
+    cdef Py_ssize_t u, r, n = s.units * s.rest, o, ao, q = s.rest
+    if b >= s.batch:
+        memcpy(&gc_prev[b * n], &gc[b * n], n * sizeof(real))
         return
-    for u in range(c_prev.shape[1]):
-        for r in range(c_prev.shape[2]):
-            _cell_grads(act[b, u, 0, r], act[b, u, 1, r], act[b, u, 2, r],
-                        act[b, u, 3, r], act[b, u, 4, r], c_prev[b, u, r],
-                        gc[b, u, r], gh[b, u, r], d, &gc_prev[b, u, r])
-            _store4(gx, b, u, r, d)
+    for u in range(s.units):
+        for r in range(s.rest):
+            o = b * n + u * s.rest + r
+            ao = (b * n + u * s.rest) * 5 + r
+            _cell_grads(act[ao], act[ao + q], act[ao + 2 * q], act[ao + 3 * q],
+                        act[ao + 4 * q], c_prev[o], gc[o], gh[o],
+                        &gx[(b * n + u * s.rest) * 4 + r], q, &gc_prev[o])
 
 
-cdef inline void _pass_row(const real[:, :, :] gc, real[:, :, :] gc_prev,
-                           Py_ssize_t b) noexcept nogil:
-    # a row past the batch of x: its cell state was copied
-    cdef Py_ssize_t u, r
-    for u in range(gc.shape[1]):
-        for r in range(gc.shape[2]):
-            gc_prev[b, u, r] = gc[b, u, r]
+cdef inline bint _parallel(Cells s) noexcept nogil:
+    return s.batch * s.units * s.rest >= PARALLEL_MIN
 
 
-cdef inline void _store4(real[:, :, :, :] gx, Py_ssize_t b, Py_ssize_t u,
-                         Py_ssize_t r, const real* d) noexcept nogil:
-    gx[b, u, 0, r] = d[0]
-    gx[b, u, 1, r] = d[1]
-    gx[b, u, 2, r] = d[2]
-    gx[b, u, 3, r] = d[3]
+cdef Cells _layout(c_prev, x) except *:
+    # the cells of c_prev, and the batch of x (x's layout is checked)
+    cdef Cells s
+    cdef Py_ssize_t k
+    shape = c_prev.shape
+    if len(shape) < 2:
+        raise ValueError('lstm kernels: c_prev has shape %s' % (shape,))
+    s.rows, s.units, s.rest = shape[0], shape[1], 1
+    for k in range(2, len(shape)):
+        s.rest *= shape[k]
+    s.batch = len(x) if x.ndim >= 2 else -1
+    if not 0 <= s.batch <= s.rows:
+        raise ValueError('lstm kernels: x has shape %s' % (x.shape,))
+    _expect(x, c_prev.dtype, s, s.batch, 4, 1, 'x', False)
+    return s
 
 
-cdef inline bint _parallel(Py_ssize_t rows, const real[:, :, :] c) noexcept nogil:
-    return rows * c.shape[1] * c.shape[2] >= PARALLEL_MIN
-
-
-cdef object _f32 = numpy.dtype(numpy.float32)
-cdef object _f64 = numpy.dtype(numpy.float64)
-
-
-cdef object _view(a, Py_ssize_t gates):
-    # ``a``, shaped (batch, gates * units, ...), as (batch, units, rest),
-    # or as (batch, units, gates, rest) when gates > 1
-    shape = a.shape
+cdef int _expect(a, dtype, Cells s, Py_ssize_t rows, Py_ssize_t per_unit,
+                 Py_ssize_t per_cell, str name, bint filled) except -1:
+    # ``a`` has ``rows`` rows of ``per_unit * units`` entries of
+    # ``per_cell * rest`` elements; an array to fill must be a C-contiguous
+    # ndarray
     cdef Py_ssize_t rest = 1, k
+    if filled and not (isinstance(a, _ndarray)
+                       and PyArray_IS_C_CONTIGUOUS(<PyArrayObject*>a)):
+        raise ValueError('lstm kernels: %s must be C-contiguous' % name)
+    if a.dtype != dtype:
+        raise TypeError('lstm kernels: %s is %s, not %s' % (name, a.dtype, dtype))
+    shape = a.shape
     for k in range(2, len(shape)):
         rest *= shape[k]
-    if gates == 1:
-        return a.reshape(shape[0], shape[1], rest)
-    return a.reshape(shape[0], shape[1] // gates, gates, rest)
+    if len(shape) < 2 or shape[0] != rows or shape[1] != per_unit * s.units \
+            or rest != per_cell * s.rest:
+        raise ValueError('lstm kernels: %s has shape %s' % (name, shape))
+    return 0
+
+
+cdef inline void* _data(a) noexcept:
+    return PyArray_DATA(<PyArrayObject*>a)
 
 
 cdef bint _single(a) except -1:
@@ -167,40 +184,11 @@ cdef bint _single(a) except -1:
     raise TypeError('lstm kernels take float32 or float64 arrays, not %s' % dtype)
 
 
-cdef int _check(bint ok, str what) except -1:
-    if not ok:
-        raise ValueError('lstm kernels: shapes do not match (%s)' % what)
-    return 0
-
-
-cdef int _check_cells(const real[:, :, :] c, const real[:, :, :] other,
-                      Py_ssize_t rows, str what) except -1:
-    # ``other`` has ``rows`` rows and the cells of c
-    return _check(other.shape[0] == rows and other.shape[1] == c.shape[1]
-                  and other.shape[2] == c.shape[2], what)
-
-
-cdef int _check_gates(const real[:, :, :] c, const real[:, :, :, :] x,
-                      Py_ssize_t parts, str what) except -1:
-    # ``x`` holds ``parts`` values for each cell of its rows of c
-    return _check(x.shape[0] <= c.shape[0] and x.shape[1] == c.shape[1]
-                  and x.shape[2] == parts and x.shape[3] == c.shape[2], what)
-
-
-cdef int _forward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
-                  real[:, :, :] c_next, real[:, :, :] h,
-                  real[:, :, :, :] act, bint save) except -1:
+cdef void _forward(const real* c_prev, const real* x, real* c_next, real* h,
+                   real* act, Cells s) noexcept nogil:
     cdef Py_ssize_t b
-    _check_gates(c_prev, x, 4, 'x')
-    _check_cells(c_prev, c_next, c_prev.shape[0], 'c_next')
-    _check_cells(c_prev, h, x.shape[0], 'h')
-    if save:
-        _check(act.shape[0] == x.shape[0], 'act')
-        _check_gates(c_prev, act, 5, 'act')
-    for b in prange(c_prev.shape[0], nogil=True, schedule='static',
-                    use_threads_if=_parallel(x.shape[0], c_prev)):
-        _forward_row(c_prev, x, c_next, h, act, save, b)
-    return 0
+    for b in prange(s.rows, schedule='static', use_threads_if=_parallel(s)):
+        _forward_row(c_prev, x, c_next, h, act, s, b)
 
 
 def lstm_forward(c_prev, x, c_next, h, bint save=False):
@@ -210,72 +198,100 @@ def lstm_forward(c_prev, x, c_next, h, bint save=False):
     ``tanh(c)`` of each cell (an array of shape ``(len(x), units, 5,
     rest)``) for :func:`lstm_backward_saved`; None otherwise.
     """
-    c3, x4 = _view(c_prev, 1), _view(x, 4)
+    c_prev, x = _contiguous(c_prev), _contiguous(x)
+    cdef Cells s = _layout(c_prev, x)
+    dtype = c_prev.dtype
+    _expect(c_next, dtype, s, s.rows, 1, 1, 'c_next', True)
+    _expect(h, dtype, s, s.batch, 1, 1, 'h', True)
     act = None
     if save:
-        act = numpy.empty((x4.shape[0], x4.shape[1], 5, x4.shape[3]), x.dtype)
+        act = numpy.empty((s.batch, s.units, 5, s.rest), dtype)
+    cdef void* p_act = NULL if act is None else _data(act)
+    cdef void* p_c = _data(c_prev)
+    cdef void* p_x = _data(x)
+    cdef void* p_next = _data(c_next)
+    cdef void* p_h = _data(h)
     if _single(c_prev):
-        _forward[float](c3, x4, _view(c_next, 1), _view(h, 1), act, save)
+        with nogil:
+            _forward(<float*>p_c, <float*>p_x, <float*>p_next, <float*>p_h,
+                     <float*>p_act, s)
     else:
-        _forward[double](c3, x4, _view(c_next, 1), _view(h, 1), act, save)
+        with nogil:
+            _forward(<double*>p_c, <double*>p_x, <double*>p_next, <double*>p_h,
+                     <double*>p_act, s)
     return act
 
 
-cdef int _backward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
-                   const real[:, :, :] c_next, const real[:, :, :] gc,
-                   const real[:, :, :] gh, real[:, :, :] gc_prev,
-                   real[:, :, :, :] gx) except -1:
+cdef void _backward(const real* c_prev, const real* x, const real* c_next,
+                    const real* gc, const real* gh, real* gc_prev, real* gx,
+                    Cells s) noexcept nogil:
     cdef Py_ssize_t b
-    _check_gates(c_prev, x, 4, 'x')
-    _check_grads(c_prev, gc, gh, gc_prev, gx, x.shape[0])
-    _check_cells(c_prev, c_next, c_prev.shape[0], 'c_next')
-    for b in prange(c_prev.shape[0], nogil=True, schedule='static',
-                    use_threads_if=_parallel(x.shape[0], c_prev)):
-        _backward_row(c_prev, x, c_next, gc, gh, gc_prev, gx, b)
-    return 0
+    for b in prange(s.rows, schedule='static', use_threads_if=_parallel(s)):
+        _backward_row(c_prev, x, c_next, gc, gh, gc_prev, gx, s, b)
 
 
-cdef int _check_grads(const real[:, :, :] c_prev, const real[:, :, :] gc,
-                      const real[:, :, :] gh, real[:, :, :] gc_prev,
-                      real[:, :, :, :] gx, Py_ssize_t rows) except -1:
-    _check_cells(c_prev, gc, c_prev.shape[0], 'gc')
-    _check_cells(c_prev, gh, rows, 'gh')
-    _check_cells(c_prev, gc_prev, c_prev.shape[0], 'gc_prev')
-    _check(gx.shape[0] == rows, 'gx')
-    return _check_gates(c_prev, gx, 4, 'gx')
+cdef int _expect_grads(Cells s, dtype, gc, gh, gc_prev, gx) except -1:
+    _expect(gc, dtype, s, s.rows, 1, 1, 'gc', False)
+    _expect(gh, dtype, s, s.batch, 1, 1, 'gh', False)
+    _expect(gc_prev, dtype, s, s.rows, 1, 1, 'gc_prev', True)
+    return _expect(gx, dtype, s, s.batch, 4, 1, 'gx', True)
 
 
 def lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx):
     """Fills the gradients ``gc_prev`` and ``gx`` of the cell's inputs from
     those ``gc`` and ``gh`` of its outputs."""
-    c3, x4, n3 = _view(c_prev, 1), _view(x, 4), _view(c_next, 1)
-    gc3, gh3, gp3, gx4 = _view(gc, 1), _view(gh, 1), _view(gc_prev, 1), _view(gx, 4)
+    c_prev, x, c_next = _contiguous(c_prev), _contiguous(x), _contiguous(c_next)
+    gc, gh = _contiguous(gc), _contiguous(gh)
+    cdef Cells s = _layout(c_prev, x)
+    dtype = c_prev.dtype
+    _expect(c_next, dtype, s, s.rows, 1, 1, 'c_next', False)
+    _expect_grads(s, dtype, gc, gh, gc_prev, gx)
+    cdef void* p_c = _data(c_prev)
+    cdef void* p_x = _data(x)
+    cdef void* p_next = _data(c_next)
+    cdef void* p_gc = _data(gc)
+    cdef void* p_gh = _data(gh)
+    cdef void* p_gcp = _data(gc_prev)
+    cdef void* p_gx = _data(gx)
     if _single(c_prev):
-        _backward[float](c3, x4, n3, gc3, gh3, gp3, gx4)
+        with nogil:
+            _backward(<float*>p_c, <float*>p_x, <float*>p_next, <float*>p_gc,
+                      <float*>p_gh, <float*>p_gcp, <float*>p_gx, s)
     else:
-        _backward[double](c3, x4, n3, gc3, gh3, gp3, gx4)
+        with nogil:
+            _backward(<double*>p_c, <double*>p_x, <double*>p_next, <double*>p_gc,
+                      <double*>p_gh, <double*>p_gcp, <double*>p_gx, s)
 
 
-cdef int _backward_saved(const real[:, :, :] c_prev,
-                         const real[:, :, :, :] act, const real[:, :, :] gc,
-                         const real[:, :, :] gh, real[:, :, :] gc_prev,
-                         real[:, :, :, :] gx) except -1:
+cdef void _backward_saved(const real* c_prev, const real* act, const real* gc,
+                          const real* gh, real* gc_prev, real* gx,
+                          Cells s) noexcept nogil:
     cdef Py_ssize_t b
-    _check_gates(c_prev, act, 5, 'act')
-    _check_grads(c_prev, gc, gh, gc_prev, gx, act.shape[0])
-    for b in prange(c_prev.shape[0], nogil=True, schedule='static',
-                    use_threads_if=_parallel(act.shape[0], c_prev)):
-        _backward_saved_row(c_prev, act, gc, gh, gc_prev, gx, b)
-    return 0
+    for b in prange(s.rows, schedule='static', use_threads_if=_parallel(s)):
+        _backward_saved_row(c_prev, act, gc, gh, gc_prev, gx, s, b)
 
 
 def lstm_backward_saved(c_prev, act, gc, gh, gc_prev, gx):
     """:func:`lstm_backward` from the activations ``act`` that
     :func:`lstm_forward` saved: the same values, no transcendental function
     evaluated again."""
-    c3, gc3, gh3 = _view(c_prev, 1), _view(gc, 1), _view(gh, 1)
-    gp3, gx4 = _view(gc_prev, 1), _view(gx, 4)
+    c_prev, act = _contiguous(c_prev), _contiguous(act)
+    gc, gh = _contiguous(gc), _contiguous(gh)
+    cdef Cells s = _layout(c_prev, gx)
+    dtype = c_prev.dtype
+    _expect(act, dtype, s, s.batch, 1, 5, 'act', False)
+    _expect_grads(s, dtype, gc, gh, gc_prev, gx)
+    cdef void* p_c = _data(c_prev)
+    cdef void* p_act = _data(act)
+    cdef void* p_gc = _data(gc)
+    cdef void* p_gh = _data(gh)
+    cdef void* p_gcp = _data(gc_prev)
+    cdef void* p_gx = _data(gx)
     if _single(c_prev):
-        _backward_saved[float](c3, act, gc3, gh3, gp3, gx4)
+        with nogil:
+            _backward_saved(<float*>p_c, <float*>p_act, <float*>p_gc, <float*>p_gh,
+                            <float*>p_gcp, <float*>p_gx, s)
     else:
-        _backward_saved[double](c3, act, gc3, gh3, gp3, gx4)
+        with nogil:
+            _backward_saved(<double*>p_c, <double*>p_act, <double*>p_gc,
+                            <double*>p_gh, <double*>p_gcp, <double*>p_gx, s)
