@@ -5,8 +5,8 @@ def lstm_forward(
     x: numpy.ndarray,
     c_next: numpy.ndarray,
     h: numpy.ndarray,
-    act: numpy.ndarray | None = None,
-) -> None: ...
+    save: bool = False,
+) -> numpy.ndarray | None: ...
 def lstm_backward(
     c_prev: numpy.ndarray,
     x: numpy.ndarray,

@@ -1,6 +1,5 @@
 """LSTM cell activation."""
 
-
 import numpy
 
 import chainerlite
