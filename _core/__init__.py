@@ -53,7 +53,6 @@ from chainerlite._core.direct_conv import (  # NOQA
 )
 from chainerlite._core.lstm_kernels import (  # NOQA
     lstm_backward,
-    lstm_backward_saved,
     lstm_forward,
 )
 from chainerlite._core.pool_kernels import (  # NOQA

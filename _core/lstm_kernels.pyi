@@ -15,12 +15,5 @@ def lstm_backward(
     gh: numpy.ndarray,
     gc_prev: numpy.ndarray,
     gx: numpy.ndarray,
-) -> None: ...
-def lstm_backward_saved(
-    c_prev: numpy.ndarray,
-    act: numpy.ndarray,
-    gc: numpy.ndarray,
-    gh: numpy.ndarray,
-    gc_prev: numpy.ndarray,
-    gx: numpy.ndarray,
+    act: numpy.ndarray | None = None,
 ) -> None: ...

@@ -54,32 +54,37 @@ cdef struct Cells:
     Py_ssize_t rest      # elements of a cell per unit (trailing axes)
 
 
+cdef inline void _gates(const real* x, Py_ssize_t q,
+                        real* g) noexcept nogil:
+    # the gates a, i, f, o of one cell, ``q`` apart from x[0]: tanh(a) and
+    # the sigmoid of the others
+    g[0] = <real>tanh(x[0])
+    g[1] = _sigmoid(x[q])
+    g[2] = _sigmoid(x[2 * q])
+    g[3] = _sigmoid(x[3 * q])
+
+
 cdef void _forward_row(const real* c_prev, const real* x, real* c_next,
                        real* h, real* act, Cells s,
                        Py_ssize_t b) noexcept nogil:
-    cdef Py_ssize_t u, r, n = s.units * s.rest, o, xo, ao, q = s.rest
-    cdef real a, i, f, g, c, tc
-    if b >= s.batch:
+    cdef Py_ssize_t u, r, k, o, ao, q = s.rest, n = s.units * s.rest
+    cdef real g[4]
+    cdef real c, tc
+    if b >= s.batch:  # a row that x does not update
         memcpy(&c_next[b * n], &c_prev[b * n], n * sizeof(real))
         return
     for u in range(s.units):
         for r in range(q):
             o = b * n + u * q + r
-            xo = (b * n + u * q) * 4 + r
-            a = <real>tanh(x[xo])
-            i = _sigmoid(x[xo + q])
-            f = _sigmoid(x[xo + 2 * q])
-            g = _sigmoid(x[xo + 3 * q])
-            c = a * i + f * c_prev[o]
+            _gates(&x[(b * n + u * q) * 4 + r], q, g)
+            c = g[0] * g[1] + g[2] * c_prev[o]
             c_next[o] = c
             tc = <real>tanh(c)
-            h[o] = g * tc
+            h[o] = g[3] * tc
             if act != NULL:
                 ao = (b * n + u * q) * 5 + r
-                act[ao] = a
-                act[ao + q] = i
-                act[ao + 2 * q] = f
-                act[ao + 3 * q] = g
+                for k in range(4):
+                    act[ao + k * q] = g[k]
                 act[ao + 4 * q] = tc
 
 
@@ -97,36 +102,28 @@ cdef inline void _cell_grads(real a, real i, real f, real o, real tc,
 
 
 cdef void _backward_row(const real* c_prev, const real* x, const real* c_next,
-                        const real* gc, const real* gh, real* gc_prev,
-                        real* gx, Cells s, Py_ssize_t b) noexcept nogil:
-    cdef Py_ssize_t u, r, n = s.units * s.rest, o, xo
-    if b >= s.batch:
+                        const real* act, const real* gc, const real* gh,
+                        real* gc_prev, real* gx, Cells s,
+                        Py_ssize_t b) noexcept nogil:
+    # the activations come from act when given, else from x and c_next
+    cdef Py_ssize_t u, r, o, xo, ao, q = s.rest, n = s.units * s.rest
+    cdef real g[4]
+    if b >= s.batch:  # the cell state was copied: its gradient passes
         memcpy(&gc_prev[b * n], &gc[b * n], n * sizeof(real))
         return
     for u in range(s.units):
-        for r in range(s.rest):
-            o = b * n + u * s.rest + r
-            xo = (b * n + u * s.rest) * 4 + r
-            _cell_grads(<real>tanh(x[xo]), _sigmoid(x[xo + s.rest]),
-                        _sigmoid(x[xo + 2 * s.rest]),
-                        _sigmoid(x[xo + 3 * s.rest]), <real>tanh(c_next[o]),
-                        c_prev[o], gc[o], gh[o], &gx[xo], s.rest, &gc_prev[o])
-
-
-cdef void _backward_saved_row(const real* c_prev, const real* act,
-                              const real* gc, const real* gh, real* gc_prev,
-                              real* gx, Cells s, Py_ssize_t b) noexcept nogil:
-    cdef Py_ssize_t u, r, n = s.units * s.rest, o, ao, q = s.rest
-    if b >= s.batch:
-        memcpy(&gc_prev[b * n], &gc[b * n], n * sizeof(real))
-        return
-    for u in range(s.units):
-        for r in range(s.rest):
-            o = b * n + u * s.rest + r
-            ao = (b * n + u * s.rest) * 5 + r
-            _cell_grads(act[ao], act[ao + q], act[ao + 2 * q], act[ao + 3 * q],
-                        act[ao + 4 * q], c_prev[o], gc[o], gh[o],
-                        &gx[(b * n + u * s.rest) * 4 + r], q, &gc_prev[o])
+        for r in range(q):
+            o = b * n + u * q + r
+            xo = (b * n + u * q) * 4 + r
+            if act == NULL:
+                _gates(&x[xo], q, g)
+                _cell_grads(g[0], g[1], g[2], g[3], <real>tanh(c_next[o]),
+                            c_prev[o], gc[o], gh[o], &gx[xo], q, &gc_prev[o])
+            else:
+                ao = (b * n + u * q) * 5 + r
+                _cell_grads(act[ao], act[ao + q], act[ao + 2 * q],
+                            act[ao + 3 * q], act[ao + 4 * q], c_prev[o], gc[o],
+                            gh[o], &gx[xo], q, &gc_prev[o])
 
 
 cdef inline bint _parallel(Cells s) noexcept nogil:
@@ -171,7 +168,8 @@ cdef int _expect(a, dtype, Cells s, Py_ssize_t rows, Py_ssize_t per_unit,
 
 
 cdef inline void* _data(a) noexcept:
-    return PyArray_DATA(<PyArrayObject*>a)
+    # the elements of an ndarray; NULL for None
+    return NULL if a is None else PyArray_DATA(<PyArrayObject*>a)
 
 
 cdef bint _single(a) except -1:
@@ -185,9 +183,10 @@ cdef bint _single(a) except -1:
 
 
 cdef void _forward(const real* c_prev, const real* x, real* c_next, real* h,
-                   real* act, Cells s) noexcept nogil:
+                   real* act, Cells s) noexcept:
     cdef Py_ssize_t b
-    for b in prange(s.rows, schedule='static', use_threads_if=_parallel(s)):
+    for b in prange(s.rows, nogil=True, schedule='static',
+                    use_threads_if=_parallel(s)):
         _forward_row(c_prev, x, c_next, h, act, s, b)
 
 
@@ -196,7 +195,7 @@ def lstm_forward(c_prev, x, c_next, h, bint save=False):
 
     With ``save``, returns the activated gates ``a, i, f, o`` and
     ``tanh(c)`` of each cell (an array of shape ``(len(x), units, 5,
-    rest)``) for :func:`lstm_backward_saved`; None otherwise.
+    rest)``) for :func:`lstm_backward`; None otherwise.
     """
     c_prev, x = _contiguous(c_prev), _contiguous(x)
     cdef Cells s = _layout(c_prev, x)
@@ -206,92 +205,52 @@ def lstm_forward(c_prev, x, c_next, h, bint save=False):
     act = None
     if save:
         act = numpy.empty((s.batch, s.units, 5, s.rest), dtype)
-    cdef void* p_act = NULL if act is None else _data(act)
-    cdef void* p_c = _data(c_prev)
-    cdef void* p_x = _data(x)
-    cdef void* p_next = _data(c_next)
-    cdef void* p_h = _data(h)
     if _single(c_prev):
-        with nogil:
-            _forward(<float*>p_c, <float*>p_x, <float*>p_next, <float*>p_h,
-                     <float*>p_act, s)
+        _forward(<float*>_data(c_prev), <float*>_data(x), <float*>_data(c_next),
+                 <float*>_data(h), <float*>_data(act), s)
     else:
-        with nogil:
-            _forward(<double*>p_c, <double*>p_x, <double*>p_next, <double*>p_h,
-                     <double*>p_act, s)
+        _forward(<double*>_data(c_prev), <double*>_data(x), <double*>_data(c_next),
+                 <double*>_data(h), <double*>_data(act), s)
     return act
 
 
 cdef void _backward(const real* c_prev, const real* x, const real* c_next,
-                    const real* gc, const real* gh, real* gc_prev, real* gx,
-                    Cells s) noexcept nogil:
+                    const real* act, const real* gc, const real* gh,
+                    real* gc_prev, real* gx, Cells s) noexcept:
     cdef Py_ssize_t b
-    for b in prange(s.rows, schedule='static', use_threads_if=_parallel(s)):
-        _backward_row(c_prev, x, c_next, gc, gh, gc_prev, gx, s, b)
+    for b in prange(s.rows, nogil=True, schedule='static',
+                    use_threads_if=_parallel(s)):
+        _backward_row(c_prev, x, c_next, act, gc, gh, gc_prev, gx, s, b)
 
 
-cdef int _expect_grads(Cells s, dtype, gc, gh, gc_prev, gx) except -1:
-    _expect(gc, dtype, s, s.rows, 1, 1, 'gc', False)
-    _expect(gh, dtype, s, s.batch, 1, 1, 'gh', False)
-    _expect(gc_prev, dtype, s, s.rows, 1, 1, 'gc_prev', True)
-    return _expect(gx, dtype, s, s.batch, 4, 1, 'gx', True)
-
-
-def lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx):
+def lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, act=None):
     """Fills the gradients ``gc_prev`` and ``gx`` of the cell's inputs from
-    those ``gc`` and ``gh`` of its outputs."""
-    c_prev, x, c_next = _contiguous(c_prev), _contiguous(x), _contiguous(c_next)
+    those ``gc`` and ``gh`` of its outputs.
+
+    Given ``act``, what :func:`lstm_forward` saved, it reads the activations
+    there (the same values) instead of evaluating them again from ``x`` and
+    ``c_next``, which it then does not read.
+    """
+    c_prev, x = _contiguous(c_prev), _contiguous(x)
     gc, gh = _contiguous(gc), _contiguous(gh)
     cdef Cells s = _layout(c_prev, x)
     dtype = c_prev.dtype
-    _expect(c_next, dtype, s, s.rows, 1, 1, 'c_next', False)
-    _expect_grads(s, dtype, gc, gh, gc_prev, gx)
-    cdef void* p_c = _data(c_prev)
-    cdef void* p_x = _data(x)
-    cdef void* p_next = _data(c_next)
-    cdef void* p_gc = _data(gc)
-    cdef void* p_gh = _data(gh)
-    cdef void* p_gcp = _data(gc_prev)
-    cdef void* p_gx = _data(gx)
-    if _single(c_prev):
-        with nogil:
-            _backward(<float*>p_c, <float*>p_x, <float*>p_next, <float*>p_gc,
-                      <float*>p_gh, <float*>p_gcp, <float*>p_gx, s)
+    if act is None:
+        c_next = _contiguous(c_next)
+        _expect(c_next, dtype, s, s.rows, 1, 1, 'c_next', False)
     else:
-        with nogil:
-            _backward(<double*>p_c, <double*>p_x, <double*>p_next, <double*>p_gc,
-                      <double*>p_gh, <double*>p_gcp, <double*>p_gx, s)
-
-
-cdef void _backward_saved(const real* c_prev, const real* act, const real* gc,
-                          const real* gh, real* gc_prev, real* gx,
-                          Cells s) noexcept nogil:
-    cdef Py_ssize_t b
-    for b in prange(s.rows, schedule='static', use_threads_if=_parallel(s)):
-        _backward_saved_row(c_prev, act, gc, gh, gc_prev, gx, s, b)
-
-
-def lstm_backward_saved(c_prev, act, gc, gh, gc_prev, gx):
-    """:func:`lstm_backward` from the activations ``act`` that
-    :func:`lstm_forward` saved: the same values, no transcendental function
-    evaluated again."""
-    c_prev, act = _contiguous(c_prev), _contiguous(act)
-    gc, gh = _contiguous(gc), _contiguous(gh)
-    cdef Cells s = _layout(c_prev, gx)
-    dtype = c_prev.dtype
-    _expect(act, dtype, s, s.batch, 1, 5, 'act', False)
-    _expect_grads(s, dtype, gc, gh, gc_prev, gx)
-    cdef void* p_c = _data(c_prev)
-    cdef void* p_act = _data(act)
-    cdef void* p_gc = _data(gc)
-    cdef void* p_gh = _data(gh)
-    cdef void* p_gcp = _data(gc_prev)
-    cdef void* p_gx = _data(gx)
+        c_next = None  # not read
+        act = _contiguous(act)
+        _expect(act, dtype, s, s.batch, 1, 5, 'act', False)
+    _expect(gc, dtype, s, s.rows, 1, 1, 'gc', False)
+    _expect(gh, dtype, s, s.batch, 1, 1, 'gh', False)
+    _expect(gc_prev, dtype, s, s.rows, 1, 1, 'gc_prev', True)
+    _expect(gx, dtype, s, s.batch, 4, 1, 'gx', True)
     if _single(c_prev):
-        with nogil:
-            _backward_saved(<float*>p_c, <float*>p_act, <float*>p_gc, <float*>p_gh,
-                            <float*>p_gcp, <float*>p_gx, s)
+        _backward(<float*>_data(c_prev), <float*>_data(x), <float*>_data(c_next),
+                  <float*>_data(act), <float*>_data(gc), <float*>_data(gh),
+                  <float*>_data(gc_prev), <float*>_data(gx), s)
     else:
-        with nogil:
-            _backward_saved(<double*>p_c, <double*>p_act, <double*>p_gc,
-                            <double*>p_gh, <double*>p_gcp, <double*>p_gx, s)
+        _backward(<double*>_data(c_prev), <double*>_data(x),
+                  <double*>_data(c_next), <double*>_data(act), <double*>_data(gc),
+                  <double*>_data(gh), <double*>_data(gc_prev), <double*>_data(gx), s)

@@ -98,10 +98,8 @@ def test_saved_activations_give_the_recomputed_gradients(dtype, shape, batch):
     grads = []
     for saved in (True, False):
         gc_prev, gx = np.empty_like(c_prev), np.empty_like(x)
-        if saved:
-            _core.lstm_backward_saved(c_prev, act, gc, gh, gc_prev, gx)
-        else:
-            _core.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx)
+        saved_act = act if saved else None
+        _core.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, saved_act)
         grads.append((gc_prev, gx))
     for a, b in zip(*grads):
         np.testing.assert_array_equal(a, b)
@@ -177,9 +175,9 @@ def test_backward_kernels_reject_arrays_that_do_not_fit():
     act = _core.lstm_forward(c_prev, x, np.empty_like(c_prev), np.empty_like(gh), True)
     gc_prev, gx = np.empty_like(c_prev), np.empty_like(x)
     with pytest.raises(ValueError, match='lstm kernels: act'):
-        _core.lstm_backward_saved(c_prev, act[:1], gc, gh, gc_prev, gx)
+        _core.lstm_backward(c_prev, x, None, gc, gh, gc_prev, gx, act[:1])
     with pytest.raises(ValueError, match='lstm kernels: gh'):
-        _core.lstm_backward_saved(c_prev, act, gc, gh[:1], gc_prev, gx)
+        _core.lstm_backward(c_prev, x, None, gc, gh[:1], gc_prev, gx, act)
     with pytest.raises(ValueError, match='lstm kernels: gx'):
         _core.lstm_backward(c_prev, x, c_prev, gc, gh, gc_prev, gx.T.copy().T)
     with pytest.raises(TypeError, match='float32 or float64'):

@@ -138,10 +138,7 @@ def _backward_cpu(c_prev, x, c_next, gc, gh, act=None):
         gh = numpy.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
     gc_prev = numpy.empty_like(c_prev, order='C')
     gx = numpy.empty_like(x, order='C')
-    if act is None:
-        _core.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx)
-    else:
-        _core.lstm_backward_saved(c_prev, act, gc, gh, gc_prev, gx)
+    _core.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, act)
     return gc_prev, gx
 
 
