@@ -1,8 +1,12 @@
 import numpy
 
 def lstm_forward(
-    c_prev: numpy.ndarray, x: numpy.ndarray, c_next: numpy.ndarray, h: numpy.ndarray
-) -> None: ...
+    c_prev: numpy.ndarray,
+    x: numpy.ndarray,
+    c_next: numpy.ndarray,
+    h: numpy.ndarray,
+    save: bool = False,
+) -> numpy.ndarray | None: ...
 def lstm_backward(
     c_prev: numpy.ndarray,
     x: numpy.ndarray,
@@ -11,4 +15,5 @@ def lstm_backward(
     gh: numpy.ndarray,
     gc_prev: numpy.ndarray,
     gx: numpy.ndarray,
+    act: numpy.ndarray | None = None,
 ) -> None: ...

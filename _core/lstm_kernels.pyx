@@ -1,18 +1,29 @@
 # cython: boundscheck=False, wraparound=False
-# (kernels: their loops index only within the shapes they read)
+# (kernels: the entry points check every shape their loops index)
 """Compiled LSTM cell (``F.lstm``) on the CPU: forward and gradient.
 
 Each runs the cell's elementwise formula in one pass, with the operations
 in the order of the NumPy formula of
 :mod:`chainerlite.functions.rnn.lstm` (``tanh`` and ``exp`` come from the
-C library, so results may differ from NumPy's in the last bit). Arrays are
-seen as ``(batch, units, rest)``, the gate sources as ``(batch, units, 4,
-rest)`` with the gates ``a, i, f, o`` on the third axis. Rows past the
-batch of ``x`` are copied (cell state) or passed through (its gradient).
-OpenMP shares the batch among its threads once the arrays are large.
+C library, so results may differ from NumPy's in the last bit). The entry
+points take the arrays in the shapes of ``F.lstm`` and see them as C-ordered
+``(batch, units, rest)`` cells, the gate sources as ``(batch, units, 4,
+rest)`` with the gates ``a, i, f, o`` on the third axis (inputs are made
+contiguous; the arrays they fill must be C-contiguous). Rows past the batch
+of ``x`` are copied (cell state) or passed through (its gradient). OpenMP
+shares the batch among its threads once the arrays are large.
 """
 from cython.parallel cimport prange
 from libc.math cimport exp, fabs, tanh
+from libc.string cimport memcpy
+
+import numpy
+
+cdef extern from "numpy/ndarraytypes.h":
+    ctypedef struct PyArrayObject:
+        pass
+    void* PyArray_DATA(PyArrayObject* arr)
+    bint PyArray_IS_C_CONTIGUOUS(PyArrayObject* arr)
 
 ctypedef fused real:
     float
@@ -21,86 +32,225 @@ ctypedef fused real:
 #: Elements below which one thread does the work.
 cdef Py_ssize_t PARALLEL_MIN = 1 << 16
 
+cdef object _f32 = numpy.dtype(numpy.float32)
+cdef object _f64 = numpy.dtype(numpy.float64)
+cdef object _ndarray = numpy.ndarray
+cdef object _contiguous = numpy.ascontiguousarray
+
 
 cdef inline real _sigmoid(real v) noexcept nogil:
     # exp(-|v|) never overflows (as the NumPy path computes it)
     cdef real e = <real>exp(-fabs(v))
-    if v >= 0:
-        return 1 / (e + 1)
-    return e / (e + 1)
+    # a select, not a branch: v's sign is unpredictable
+    cdef real num = 1 if v >= 0 else e
+    return num / (e + 1)
 
 
-cdef inline void _activate(const real[:, :, :, :] x, Py_ssize_t b,
-                           Py_ssize_t u, Py_ssize_t r,
-                           real* gates) noexcept nogil:
-    # the gates a, i, f, o of one cell: tanh(a) and sigmoid of the others
-    gates[0] = <real>tanh(x[b, u, 0, r])
-    gates[1] = _sigmoid(x[b, u, 1, r])
-    gates[2] = _sigmoid(x[b, u, 2, r])
-    gates[3] = _sigmoid(x[b, u, 3, r])
+cdef struct Cells:
+    # the layout shared by the arrays of one call
+    Py_ssize_t rows      # rows of the cell state
+    Py_ssize_t batch     # rows of x (the first rows of the cell state)
+    Py_ssize_t units
+    Py_ssize_t rest      # elements of a cell per unit (trailing axes)
 
 
-cdef void _forward_row(const real[:, :, :] c_prev, const real[:, :, :, :] x,
-                       real[:, :, :] c_next, real[:, :, :] h,
+cdef inline void _gates(const real* x, Py_ssize_t q,
+                        real* g) noexcept nogil:
+    # the gates a, i, f, o of one cell, ``q`` apart from x[0]: tanh(a) and
+    # the sigmoid of the others
+    g[0] = <real>tanh(x[0])
+    g[1] = _sigmoid(x[q])
+    g[2] = _sigmoid(x[2 * q])
+    g[3] = _sigmoid(x[3 * q])
+
+
+cdef void _forward_row(const real* c_prev, const real* x, real* c_next,
+                       real* h, real* act, Cells s,
                        Py_ssize_t b) noexcept nogil:
-    cdef Py_ssize_t u, r
+    cdef Py_ssize_t u, r, k, o, ao, q = s.rest, n = s.units * s.rest
     cdef real g[4]
-    cdef real c
-    for u in range(c_prev.shape[1]):
-        for r in range(c_prev.shape[2]):
-            if b >= x.shape[0]:
-                c_next[b, u, r] = c_prev[b, u, r]
-                continue
-            _activate(x, b, u, r, g)
-            c = g[0] * g[1] + g[2] * c_prev[b, u, r]
-            c_next[b, u, r] = c
-            h[b, u, r] = g[3] * <real>tanh(c)
+    cdef real c, tc
+    if b >= s.batch:  # a row that x does not update
+        memcpy(&c_next[b * n], &c_prev[b * n], n * sizeof(real))
+        return
+    for u in range(s.units):
+        for r in range(q):
+            o = b * n + u * q + r
+            _gates(&x[(b * n + u * q) * 4 + r], q, g)
+            c = g[0] * g[1] + g[2] * c_prev[o]
+            c_next[o] = c
+            tc = <real>tanh(c)
+            h[o] = g[3] * tc
+            if act != NULL:
+                ao = (b * n + u * q) * 5 + r
+                for k in range(4):
+                    act[ao + k * q] = g[k]
+                act[ao + 4 * q] = tc
 
 
-cdef void _backward_row(const real[:, :, :] c_prev, const real[:, :, :, :] x,
-                        const real[:, :, :] c_next, const real[:, :, :] gc,
-                        const real[:, :, :] gh, real[:, :, :] gc_prev,
-                        real[:, :, :, :] gx, Py_ssize_t b) noexcept nogil:
-    cdef Py_ssize_t u, r
+cdef inline void _cell_grads(real a, real i, real f, real o, real tc,
+                             real c_prev, real gc, real gh, real* gx,
+                             Py_ssize_t stride, real* gc_prev) noexcept nogil:
+    # the gradients of one cell from its activated gates and tanh(c); gx
+    # receives those of the four gates, ``stride`` apart
+    cdef real grad = gc + gh * o * (1 - tc * tc)
+    gx[0] = grad * i * (1 - a * a)
+    gx[stride] = grad * a * i * (1 - i)
+    gx[2 * stride] = grad * c_prev * f * (1 - f)
+    gx[3 * stride] = gh * tc * o * (1 - o)
+    gc_prev[0] = grad * f
+
+
+cdef void _backward_row(const real* c_prev, const real* x, const real* c_next,
+                        const real* act, const real* gc, const real* gh,
+                        real* gc_prev, real* gx, Cells s,
+                        Py_ssize_t b) noexcept nogil:
+    # the activations come from act when given, else from x and c_next
+    cdef Py_ssize_t u, r, o, xo, ao, q = s.rest, n = s.units * s.rest
     cdef real g[4]
-    cdef real a, i, f, o, tc, grad, go
-    for u in range(c_prev.shape[1]):
-        for r in range(c_prev.shape[2]):
-            if b >= x.shape[0]:
-                gc_prev[b, u, r] = gc[b, u, r]
-                continue
-            _activate(x, b, u, r, g)
-            a, i, f, o = g[0], g[1], g[2], g[3]
-            tc = <real>tanh(c_next[b, u, r])
-            go = gh[b, u, r]
-            grad = gc[b, u, r] + go * o * (1 - tc * tc)
-            gx[b, u, 0, r] = grad * i * (1 - a * a)
-            gx[b, u, 1, r] = grad * a * i * (1 - i)
-            gx[b, u, 2, r] = grad * c_prev[b, u, r] * f * (1 - f)
-            gx[b, u, 3, r] = go * tc * o * (1 - o)
-            gc_prev[b, u, r] = grad * f
+    if b >= s.batch:  # the cell state was copied: its gradient passes
+        memcpy(&gc_prev[b * n], &gc[b * n], n * sizeof(real))
+        return
+    for u in range(s.units):
+        for r in range(q):
+            o = b * n + u * q + r
+            xo = (b * n + u * q) * 4 + r
+            if act == NULL:
+                _gates(&x[xo], q, g)
+                _cell_grads(g[0], g[1], g[2], g[3], <real>tanh(c_next[o]),
+                            c_prev[o], gc[o], gh[o], &gx[xo], q, &gc_prev[o])
+            else:
+                ao = (b * n + u * q) * 5 + r
+                _cell_grads(act[ao], act[ao + q], act[ao + 2 * q],
+                            act[ao + 3 * q], act[ao + 4 * q], c_prev[o], gc[o],
+                            gh[o], &gx[xo], q, &gc_prev[o])
 
 
-def lstm_forward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
-                 real[:, :, :] c_next, real[:, :, :] h):
-    """Fills the new cell state ``c_next`` and the output ``h``."""
+cdef inline bint _parallel(Cells s) noexcept nogil:
+    return s.batch * s.units * s.rest >= PARALLEL_MIN
+
+
+cdef Cells _layout(c_prev, x) except *:
+    # the cells of c_prev, and the batch of x (x's layout is checked)
+    cdef Cells s
+    cdef Py_ssize_t k
+    shape = c_prev.shape
+    if len(shape) < 2:
+        raise ValueError('lstm kernels: c_prev has shape %s' % (shape,))
+    s.rows, s.units, s.rest = shape[0], shape[1], 1
+    for k in range(2, len(shape)):
+        s.rest *= shape[k]
+    s.batch = len(x) if x.ndim >= 2 else -1
+    if not 0 <= s.batch <= s.rows:
+        raise ValueError('lstm kernels: x has shape %s' % (x.shape,))
+    _expect(x, c_prev.dtype, s, s.batch, 4, 1, 'x', False)
+    return s
+
+
+cdef int _expect(a, dtype, Cells s, Py_ssize_t rows, Py_ssize_t per_unit,
+                 Py_ssize_t per_cell, str name, bint filled) except -1:
+    # ``a`` has ``rows`` rows of ``per_unit * units`` entries of
+    # ``per_cell * rest`` elements; an array to fill must be a C-contiguous
+    # ndarray
+    cdef Py_ssize_t rest = 1, k
+    if filled and not (isinstance(a, _ndarray)
+                       and PyArray_IS_C_CONTIGUOUS(<PyArrayObject*>a)):
+        raise ValueError('lstm kernels: %s must be C-contiguous' % name)
+    if a.dtype != dtype:
+        raise TypeError('lstm kernels: %s is %s, not %s' % (name, a.dtype, dtype))
+    shape = a.shape
+    for k in range(2, len(shape)):
+        rest *= shape[k]
+    if len(shape) < 2 or shape[0] != rows or shape[1] != per_unit * s.units \
+            or rest != per_cell * s.rest:
+        raise ValueError('lstm kernels: %s has shape %s' % (name, shape))
+    return 0
+
+
+cdef inline void* _data(a) noexcept:
+    # the elements of an ndarray; NULL for None
+    return NULL if a is None else PyArray_DATA(<PyArrayObject*>a)
+
+
+cdef bint _single(a) except -1:
+    # True for float32 arrays, False for float64 ones
+    dtype = a.dtype
+    if dtype == _f32:
+        return True
+    if dtype == _f64:
+        return False
+    raise TypeError('lstm kernels take float32 or float64 arrays, not %s' % dtype)
+
+
+cdef void _forward(const real* c_prev, const real* x, real* c_next, real* h,
+                   real* act, Cells s) noexcept:
     cdef Py_ssize_t b
-    cdef bint parallel = x.shape[0] * c_prev.shape[1] * c_prev.shape[2] >= (
-        PARALLEL_MIN)
-    for b in prange(c_prev.shape[0], nogil=True, schedule='static',
-                    use_threads_if=parallel):
-        _forward_row(c_prev, x, c_next, h, b)
+    for b in prange(s.rows, nogil=True, schedule='static',
+                    use_threads_if=_parallel(s)):
+        _forward_row(c_prev, x, c_next, h, act, s, b)
 
 
-def lstm_backward(const real[:, :, :] c_prev, const real[:, :, :, :] x,
-                  const real[:, :, :] c_next, const real[:, :, :] gc,
-                  const real[:, :, :] gh, real[:, :, :] gc_prev,
-                  real[:, :, :, :] gx):
+def lstm_forward(c_prev, x, c_next, h, bint save=False):
+    """Fills the new cell state ``c_next`` and the output ``h``.
+
+    With ``save``, returns the activated gates ``a, i, f, o`` and
+    ``tanh(c)`` of each cell (an array of shape ``(len(x), units, 5,
+    rest)``) for :func:`lstm_backward`; None otherwise.
+    """
+    c_prev, x = _contiguous(c_prev), _contiguous(x)
+    cdef Cells s = _layout(c_prev, x)
+    dtype = c_prev.dtype
+    _expect(c_next, dtype, s, s.rows, 1, 1, 'c_next', True)
+    _expect(h, dtype, s, s.batch, 1, 1, 'h', True)
+    act = None
+    if save:
+        act = numpy.empty((s.batch, s.units, 5, s.rest), dtype)
+    if _single(c_prev):
+        _forward(<float*>_data(c_prev), <float*>_data(x), <float*>_data(c_next),
+                 <float*>_data(h), <float*>_data(act), s)
+    else:
+        _forward(<double*>_data(c_prev), <double*>_data(x), <double*>_data(c_next),
+                 <double*>_data(h), <double*>_data(act), s)
+    return act
+
+
+cdef void _backward(const real* c_prev, const real* x, const real* c_next,
+                    const real* act, const real* gc, const real* gh,
+                    real* gc_prev, real* gx, Cells s) noexcept:
+    cdef Py_ssize_t b
+    for b in prange(s.rows, nogil=True, schedule='static',
+                    use_threads_if=_parallel(s)):
+        _backward_row(c_prev, x, c_next, act, gc, gh, gc_prev, gx, s, b)
+
+
+def lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, act=None):
     """Fills the gradients ``gc_prev`` and ``gx`` of the cell's inputs from
-    those ``gc`` and ``gh`` of its outputs."""
-    cdef Py_ssize_t b
-    cdef bint parallel = x.shape[0] * c_prev.shape[1] * c_prev.shape[2] >= (
-        PARALLEL_MIN)
-    for b in prange(c_prev.shape[0], nogil=True, schedule='static',
-                    use_threads_if=parallel):
-        _backward_row(c_prev, x, c_next, gc, gh, gc_prev, gx, b)
+    those ``gc`` and ``gh`` of its outputs.
+
+    Given ``act``, what :func:`lstm_forward` saved, it reads the activations
+    there (the same values) instead of evaluating them again from ``x`` and
+    ``c_next``, which it then does not read.
+    """
+    c_prev, x = _contiguous(c_prev), _contiguous(x)
+    gc, gh = _contiguous(gc), _contiguous(gh)
+    cdef Cells s = _layout(c_prev, x)
+    dtype = c_prev.dtype
+    if act is None:
+        c_next = _contiguous(c_next)
+        _expect(c_next, dtype, s, s.rows, 1, 1, 'c_next', False)
+    else:
+        c_next = None  # not read
+        act = _contiguous(act)
+        _expect(act, dtype, s, s.batch, 1, 5, 'act', False)
+    _expect(gc, dtype, s, s.rows, 1, 1, 'gc', False)
+    _expect(gh, dtype, s, s.batch, 1, 1, 'gh', False)
+    _expect(gc_prev, dtype, s, s.rows, 1, 1, 'gc_prev', True)
+    _expect(gx, dtype, s, s.batch, 4, 1, 'gx', True)
+    if _single(c_prev):
+        _backward(<float*>_data(c_prev), <float*>_data(x), <float*>_data(c_next),
+                  <float*>_data(act), <float*>_data(gc), <float*>_data(gh),
+                  <float*>_data(gc_prev), <float*>_data(gx), s)
+    else:
+        _backward(<double*>_data(c_prev), <double*>_data(x),
+                  <double*>_data(c_next), <double*>_data(act), <double*>_data(gc),
+                  <double*>_data(gh), <double*>_data(gc_prev), <double*>_data(gx), s)

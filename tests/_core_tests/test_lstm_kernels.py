@@ -9,6 +9,7 @@ import pytest
 
 import chainerlite
 import chainerlite.functions as F
+from chainerlite import _core
 
 
 def _sigmoid(x):
@@ -74,3 +75,111 @@ def test_empty(shape, batch):
     c.backward()
     np.testing.assert_array_equal(c_prev.grad[batch:], 1)
     assert x.grad.shape == x.shape
+
+
+def _saved_case(dtype, shape, batch):
+    rng = np.random.RandomState(1)
+    c_prev = rng.uniform(-1, 1, shape).astype(dtype)
+    x = rng.uniform(-3, 3, (batch, 4 * shape[1]) + shape[2:]).astype(dtype)
+    gc = rng.uniform(-1, 1, shape).astype(dtype)
+    gh = rng.uniform(-1, 1, (batch,) + shape[1:]).astype(dtype)
+    return c_prev, x, gc, gh
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+@pytest.mark.parametrize('shape,batch', [((4, 3), 4), ((4, 3), 2), ((3, 2, 3), 2)])
+def test_saved_activations_give_the_recomputed_gradients(dtype, shape, batch):
+    # the backward that reads the forward's activations and the one that
+    # evaluates them again agree bit for bit
+    c_prev, x, gc, gh = _saved_case(dtype, shape, batch)
+    c_next, h = np.empty_like(c_prev), np.empty_like(gh)
+    act = _core.lstm_forward(c_prev, x, c_next, h, True)
+    assert act.shape == (batch, shape[1], 5, int(np.prod(shape[2:])))
+    grads = []
+    for saved in (True, False):
+        gc_prev, gx = np.empty_like(c_prev), np.empty_like(x)
+        saved_act = act if saved else None
+        _core.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, saved_act)
+        grads.append((gc_prev, gx))
+    for a, b in zip(*grads):
+        np.testing.assert_array_equal(a, b)
+    c_ex, h_ex, gc_ex, gx_ex = _reference(c_prev, x, gc, gh)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(c_next, c_ex, rtol=tol, atol=tol)
+    np.testing.assert_allclose(h, h_ex, rtol=tol, atol=tol)
+    np.testing.assert_allclose(grads[0][0], gc_ex, rtol=tol, atol=tol)
+    np.testing.assert_allclose(grads[0][1], gx_ex, rtol=tol, atol=tol)
+
+
+def test_forward_keeps_activations_only_for_backprop():
+    c_prev, x, _, _ = _saved_case(np.float32, (2, 3), 2)
+    c, _ = F.lstm(c_prev, x)
+    assert c.creator._act is not None
+    with chainerlite.no_backprop_mode():
+        assert F.lstm(c_prev, x)[0].creator is None
+    c_next, h = np.empty_like(c_prev), np.empty_like(c_prev)
+    assert _core.lstm_forward(c_prev, x, c_next, h) is None
+
+
+def test_second_backward_recomputes_the_same_gradients():
+    c_prev, x, gc, gh = _saved_case(np.float32, (3, 2), 3)
+    cv, xv = chainerlite.Variable(c_prev), chainerlite.Variable(x)
+    c, h = F.lstm(cv, xv)
+    c.grad, h.grad = gc, gh
+    chainerlite.backward([c, h])
+    first = cv.grad.copy(), xv.grad.copy()
+    assert c.creator._act is None  # used once, then dropped
+    # into the existing .grad: accumulated, the same values again
+    c.grad, h.grad = gc, gh
+    chainerlite.backward([c, h])
+    np.testing.assert_array_equal(cv.grad, first[0] * 2)
+    np.testing.assert_array_equal(xv.grad, first[1] * 2)
+
+
+def test_double_backward_through_the_saved_path():
+    rng = np.random.RandomState(2)
+    c_prev = rng.uniform(-1, 1, (3, 2))
+    x = rng.uniform(-1, 1, (2, 8))
+    gc, gh = rng.uniform(-1, 1, (3, 2)), rng.uniform(-1, 1, (2, 2))
+    ggs = rng.uniform(-1, 1, (3, 2)), rng.uniform(-1, 1, (2, 8))
+    chainerlite.gradient_check.check_backward(F.lstm, (c_prev, x), (gc, gh))
+    chainerlite.gradient_check.check_double_backward(F.lstm, (c_prev, x), (gc, gh), ggs)
+
+
+@pytest.mark.parametrize(
+    'name,array,error',
+    [
+        ('c_next', np.empty((3, 2), np.float32)[::-1], ValueError),
+        ('c_next', np.empty((3, 3), np.float32), ValueError),
+        ('h', np.empty((3, 2), np.float32), ValueError),
+        ('h', np.empty((2, 2), np.float64), TypeError),
+        ('x', np.empty((4, 8), np.float32), ValueError),
+        ('x', np.empty((2, 6), np.float32), ValueError),
+        ('c_prev', np.empty(3, np.float32), ValueError),
+    ],
+)
+def test_kernels_reject_arrays_that_do_not_fit(name, array, error):
+    args = {
+        'c_prev': np.zeros((3, 2), np.float32),
+        'x': np.zeros((2, 8), np.float32),
+        'c_next': np.empty((3, 2), np.float32),
+        'h': np.empty((2, 2), np.float32),
+    }
+    args[name] = array
+    with pytest.raises(error, match='lstm kernels'):
+        _core.lstm_forward(*args.values())
+
+
+def test_backward_kernels_reject_arrays_that_do_not_fit():
+    c_prev, x, gc, gh = _saved_case(np.float32, (3, 2), 2)
+    act = _core.lstm_forward(c_prev, x, np.empty_like(c_prev), np.empty_like(gh), True)
+    gc_prev, gx = np.empty_like(c_prev), np.empty_like(x)
+    with pytest.raises(ValueError, match='lstm kernels: act'):
+        _core.lstm_backward(c_prev, x, None, gc, gh, gc_prev, gx, act[:1])
+    with pytest.raises(ValueError, match='lstm kernels: gh'):
+        _core.lstm_backward(c_prev, x, None, gc, gh[:1], gc_prev, gx, act)
+    with pytest.raises(ValueError, match='lstm kernels: gx'):
+        _core.lstm_backward(c_prev, x, c_prev, gc, gh, gc_prev, gx.T.copy().T)
+    with pytest.raises(TypeError, match='float32 or float64'):
+        half = [a.astype(np.float16) for a in (c_prev, x, c_prev, gc, gh)]
+        _core.lstm_backward(*half, gc_prev.astype(np.float16), gx.astype(np.float16))

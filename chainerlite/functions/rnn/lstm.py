@@ -1,9 +1,8 @@
 """LSTM cell activation."""
 
-import math
-
 import numpy
 
+import chainerlite
 from chainerlite import _core
 from chainerlite import backend
 from chainerlite import function_node
@@ -19,6 +18,9 @@ from chainerlite.functions.rnn import _kernels
 from chainerlite.utils import type_check
 
 
+_FLOAT32, _FLOAT64 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
+
+
 def _gate_shape(x):
     # x's channel i * 4 + k feeds gate k (a, i, f, o) of unit i.
     return (x.shape[0], x.shape[1] // 4, 4) + x.shape[2:]
@@ -27,11 +29,6 @@ def _gate_shape(x):
 def _split_gates(x):
     r = x.reshape(_gate_shape(x))
     return [r[:, :, k] for k in range(4)]
-
-
-def _gate_cells(x):
-    # gate sources (batch, 4 * units, ...) seen as (batch, units, 4, rest)
-    return x.reshape(_gate_shape(x)[:3] + (math.prod(x.shape[2:]),))
 
 
 def _gate_variables(x):
@@ -43,14 +40,12 @@ def _gate_variables(x):
 def _compiled(*arrays):
     # whether the compiled kernels of chainerlite._core take these arrays
     dtype = arrays[0].dtype
-    return dtype in (numpy.float32, numpy.float64) and all(
-        isinstance(a, numpy.ndarray) and a.dtype == dtype for a in arrays
-    )
-
-
-def _cells(a):
-    # (batch, units, ...) seen as (batch, units, rest)
-    return a.reshape(a.shape[:2] + (math.prod(a.shape[2:]),))
+    if dtype != _FLOAT32 and dtype != _FLOAT64:
+        return False
+    for a in arrays:
+        if not isinstance(a, numpy.ndarray) or a.dtype != dtype:
+            return False
+    return True
 
 
 def _rows(x, batch):
@@ -60,6 +55,11 @@ def _rows(x, batch):
 
 class LSTM(function_node.FunctionNode):
     """LSTM cell activation with a forget gate."""
+
+    # The compiled forward's activated gates and tanh(c) (see
+    # _core.lstm_forward), kept for one array-level backward that then
+    # evaluates no transcendental function again; None when not taken.
+    _act = None
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('c_prev', 'x'))
@@ -78,16 +78,16 @@ class LSTM(function_node.FunctionNode):
 
     def forward(self, inputs):
         c_prev, x = inputs
-        xp = backend.get_array_module(c_prev, x)
         self.retain_inputs((0, 1))
         self.retain_outputs((0,))
         if _compiled(c_prev, x):
             c_next = numpy.empty_like(c_prev, order='C')
             h = numpy.empty((len(x),) + c_prev.shape[1:], x.dtype)
-            _core.lstm_forward(
-                _cells(c_prev), _gate_cells(x), _cells(c_next), _cells(h)
+            self._act = _core.lstm_forward(
+                c_prev, x, c_next, h, chainerlite.config.enable_backprop
             )
             return c_next, h
+        xp = backend.get_array_module(c_prev, x)
         batch = len(x)
         if xp is cuda.cupy:
             return _forward_gpu(c_prev, x)
@@ -119,31 +119,26 @@ class LSTM(function_node.FunctionNode):
         # graph path) otherwise
         c_prev, x = self.inputs[0].data, self.inputs[1].data
         (c_next,) = self._retained_output_data
+        # a second backward through this node recomputes the activations
+        act, self._act = self._act, None
         if isinstance(x, cuda.ndarray):
             grads = _backward_gpu(c_prev, x, c_next, *grad_outputs)
         elif _compiled(c_prev, x, *[g for g in grad_outputs if g is not None]):
-            grads = _backward_cpu(c_prev, x, c_next, *grad_outputs)
+            grads = _backward_cpu(c_prev, x, c_next, *grad_outputs, act=act)
         else:
             return None
         return tuple(grads[i] for i in indexes)
 
 
-def _backward_cpu(c_prev, x, c_next, gc, gh):
+def _backward_cpu(c_prev, x, c_next, gc, gh, act=None):
+    # act: the activations the forward saved, or None to evaluate them
     if gc is None:
         gc = numpy.zeros_like(c_prev)
     if gh is None:
         gh = numpy.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
     gc_prev = numpy.empty_like(c_prev, order='C')
     gx = numpy.empty_like(x, order='C')
-    _core.lstm_backward(
-        _cells(c_prev),
-        _gate_cells(x),
-        _cells(c_next),
-        _cells(gc),
-        _cells(gh),
-        _cells(gc_prev),
-        _gate_cells(gx),
-    )
+    _core.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, act)
     return gc_prev, gx
 
 
