@@ -1,4 +1,4 @@
-/* Element-wise tanh and exp over arrays, through glibc's vector math
+/* Element-wise tanh over arrays, through glibc's vector math
  * library (libmvec) where the CPU and the C library have it.
  *
  * glibc's scalar tanh costs ~30 ns per element on the machines this was
@@ -24,33 +24,27 @@
 typedef __m256 (*cl_vf8)(__m256);
 typedef __m256d (*cl_vd4)(__m256d);
 
-/* index 0: tanh, 1: exp */
-static cl_vf8 cl_vm_f32[2];
-static cl_vd4 cl_vm_f64[2];
+static cl_vf8 cl_vm_tanhf8;
+static cl_vd4 cl_vm_tanh4;
 
 static int cl_vm_init(void) {
-    static const char *f32[2] = {"_ZGVdN8v_tanhf", "_ZGVdN8v_expf"};
-    static const char *f64[2] = {"_ZGVdN4v_tanh", "_ZGVdN4v_exp"};
     __builtin_cpu_init();
     if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")))
         return 0;
     void *lib = dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
     if (lib == NULL)
         return 0;
-    for (int i = 0; i < 2; i++) {
-        cl_vm_f32[i] = (cl_vf8)dlsym(lib, f32[i]);
-        cl_vm_f64[i] = (cl_vd4)dlsym(lib, f64[i]);
-        if (cl_vm_f32[i] == NULL || cl_vm_f64[i] == NULL)
-            return 0;
-    }
-    return 1; /* the library stays loaded for the life of the process */
+    cl_vm_tanhf8 = (cl_vf8)dlsym(lib, "_ZGVdN8v_tanhf");
+    cl_vm_tanh4 = (cl_vd4)dlsym(lib, "_ZGVdN4v_tanh");
+    /* the library stays loaded for the life of the process */
+    return cl_vm_tanhf8 != NULL && cl_vm_tanh4 != NULL;
 }
 
-/* y[i] = f(x[i]) for i < n; the last partial vector goes through a padded
+/* y[i] = tanh(x[i]) for i < n; the last partial vector goes through a padded
  * copy, so no lane reads or writes past the arrays. x and y may be equal. */
 __attribute__((target("avx2,fma"))) static void
-cl_vm_apply_f32(int which, const float *x, float *y, ptrdiff_t n) {
-    cl_vf8 f = cl_vm_f32[which];
+cl_vm_tanh_f32(const float *x, float *y, ptrdiff_t n) {
+    cl_vf8 f = cl_vm_tanhf8;
     ptrdiff_t i = 0;
     for (; i + 8 <= n; i += 8)
         _mm256_storeu_ps(y + i, f(_mm256_loadu_ps(x + i)));
@@ -63,8 +57,8 @@ cl_vm_apply_f32(int which, const float *x, float *y, ptrdiff_t n) {
 }
 
 __attribute__((target("avx2,fma"))) static void
-cl_vm_apply_f64(int which, const double *x, double *y, ptrdiff_t n) {
-    cl_vd4 f = cl_vm_f64[which];
+cl_vm_tanh_f64(const double *x, double *y, ptrdiff_t n) {
+    cl_vd4 f = cl_vm_tanh4;
     ptrdiff_t i = 0;
     for (; i + 4 <= n; i += 4)
         _mm256_storeu_pd(y + i, f(_mm256_loadu_pd(x + i)));
@@ -78,13 +72,11 @@ cl_vm_apply_f64(int which, const double *x, double *y, ptrdiff_t n) {
 #else
 #define CL_HAVE_MVEC 0
 static int cl_vm_init(void) { return 0; }
-static void cl_vm_apply_f32(int which, const float *x, float *y,
-                            ptrdiff_t n) {
-    (void)which; (void)x; (void)y; (void)n;
+static void cl_vm_tanh_f32(const float *x, float *y, ptrdiff_t n) {
+    (void)x; (void)y; (void)n;
 }
-static void cl_vm_apply_f64(int which, const double *x, double *y,
-                            ptrdiff_t n) {
-    (void)which; (void)x; (void)y; (void)n;
+static void cl_vm_tanh_f64(const double *x, double *y, ptrdiff_t n) {
+    (void)x; (void)y; (void)n;
 }
 #endif
 

@@ -1,4 +1,4 @@
-"""Element-wise tanh and exp of float32/float64 arrays, vectorised.
+"""Element-wise tanh of float32/float64 arrays, vectorised.
 
 The loops of ``vec_math.h`` call glibc's vector math library (libmvec),
 found at import on x86-64 Linux with AVX2 and FMA: there ``tanh`` runs
@@ -15,13 +15,8 @@ cnp.import_array()
 
 cdef extern from "vec_math.h" nogil:
     int cl_vm_init()
-    void cl_vm_apply_f32(int which, const float* x, float* y, Py_ssize_t n)
-    void cl_vm_apply_f64(int which, const double* x, double* y,
-                         Py_ssize_t n)
-
-cdef enum:
-    TANH = 0
-    EXP = 1
+    void cl_vm_tanh_f32(const float* x, float* y, Py_ssize_t n)
+    void cl_vm_tanh_f64(const double* x, double* y, Py_ssize_t n)
 
 cdef bint _READY = cl_vm_init()
 cdef object _float32 = numpy.dtype(numpy.float32)
@@ -29,11 +24,7 @@ cdef object _float64 = numpy.dtype(numpy.float64)
 
 
 def vec_math_available():
-    """Whether libmvec's AVX2 tanh and exp run on this machine."""
-    return _READY
-
-
-cdef bint vec_math_ready() noexcept nogil:
+    """Whether libmvec's AVX2 tanh runs on this machine."""
     return _READY
 
 
@@ -51,26 +42,9 @@ cdef object tanh_array(x):
     cdef cnp.ndarray y = numpy.empty_like(a)
     cdef Py_ssize_t n = cnp.PyArray_SIZE(a)
     if dtype.itemsize == 4:
-        cl_vm_apply_f32(TANH, <const float*>cnp.PyArray_DATA(a),
-                        <float*>cnp.PyArray_DATA(y), n)
+        cl_vm_tanh_f32(<const float*>cnp.PyArray_DATA(a),
+                       <float*>cnp.PyArray_DATA(y), n)
     else:
-        cl_vm_apply_f64(TANH, <const double*>cnp.PyArray_DATA(a),
-                        <double*>cnp.PyArray_DATA(y), n)
+        cl_vm_tanh_f64(<const double*>cnp.PyArray_DATA(a),
+                       <double*>cnp.PyArray_DATA(y), n)
     return y
-
-
-# C-level loops for the compiled kernels; callers check vec_math_ready().
-cdef void tanh_f32(const float* x, float* y, Py_ssize_t n) noexcept nogil:
-    cl_vm_apply_f32(TANH, x, y, n)
-
-
-cdef void tanh_f64(const double* x, double* y, Py_ssize_t n) noexcept nogil:
-    cl_vm_apply_f64(TANH, x, y, n)
-
-
-cdef void exp_f32(const float* x, float* y, Py_ssize_t n) noexcept nogil:
-    cl_vm_apply_f32(EXP, x, y, n)
-
-
-cdef void exp_f64(const double* x, double* y, Py_ssize_t n) noexcept nogil:
-    cl_vm_apply_f64(EXP, x, y, n)
