@@ -14,8 +14,8 @@ from chainerlite._core cimport node as _node
 from chainerlite._core.config cimport (
     ThreadState, debug_enabled, get_state, set_local_backprop)
 from chainerlite._core.hooks cimport (
-    BWD_POST, BWD_PRE, FWD_POST, FWD_POST_OUT, FWD_PRE, HookEntry,
-    active_entries, any_mask, global_entries)
+    BWD_POST, BWD_PRE, FWD_POST, FWD_POST_OUT, FWD_PRE, active_entries,
+    any_mask, dispatch, global_entries)
 from chainerlite._core.node cimport (
     ACCUMULATES, REPORTS_NESTED, USES_ARRAYS, BuiltinNode, FunctionNode,
     Variable, VariableNode, check_finite, check_grad, ensure_array,
@@ -104,15 +104,6 @@ cdef class _Heap:
         f = <FunctionNode>top
         Py_DECREF(f)
         return f
-
-
-cdef int _call_backward_hooks(tuple entries, int bit, FunctionNode f,
-                              tuple in_data, tuple out_grad) except -1:
-    cdef HookEntry e
-    for e in entries:
-        if e.current_mask() & bit:
-            e.call3(2 if bit == BWD_PRE else 3, f, in_data, out_grad)
-    return 0
 
 
 cdef tuple _hook_in_data(FunctionNode f):
@@ -406,14 +397,14 @@ cdef class _Pass:
             gx = _backward1(f, out_grad, self.state, watch)
         else:
             in_data = _NONE1 if x._data is None else (x._data,)
-            _call_backward_hooks(entries, BWD_PRE, f, in_data, out_grad)
+            dispatch(entries, 2, f, in_data, out_grad)
             _check_not_unchained(f)
             self.state.running += 1
             try:
                 gx = _backward1(f, out_grad, self.state, watch)
             finally:
                 self.state.running -= 1
-            _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
+            dispatch(entries, 3, f, in_data, out_grad)
         if gx is None:
             return True
         check_grad(f, x, gx, True)
@@ -448,7 +439,7 @@ cdef class _Pass:
         else:
             in_data = _hook_in_data(f)
             out_grad = _hook_out_grad(gys, self.raw)
-            _call_backward_hooks(entries, BWD_PRE, f, in_data, out_grad)
+            dispatch(entries, 2, f, in_data, out_grad)
             _check_not_unchained(f)
             self.state.running += 1
             try:
@@ -457,7 +448,7 @@ cdef class _Pass:
                                     self.watch)
             finally:
                 self.state.running -= 1
-            _call_backward_hooks(entries, BWD_POST, f, in_data, out_grad)
+            dispatch(entries, 3, f, in_data, out_grad)
         if self.debug:
             check_finite(f, gxs if self.raw else tuple([
                 None if g is None else (<Variable>g)._data for g in gxs]),

@@ -1,3 +1,4 @@
+cimport cython
 from cpython.object cimport PyTypeObject
 from cpython.ref cimport PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
@@ -29,6 +30,7 @@ cdef class CompiledHook:
     cdef int call(self, int index, function, in_data, out) except -1
 
 
+@cython.final
 cdef class HookEntry:
     # One registered hook and which callbacks it overrides. The mask holds
     # while the hook's class and the size of its instance dict are those it
@@ -39,16 +41,15 @@ cdef class HookEntry:
     cdef Py_ssize_t dict_size
     cdef unsigned int type_tag
     cdef object type_
-    # per callback: the class's function, or None when the instance
-    # overrides it
-    cdef list funcs
+    # per callback: the class's function, or NULL when the instance
+    # overrides it; borrowed from ``owned``, the tuple that holds them
+    cdef PyObject* funcs[4]
+    cdef tuple owned
     # bit (1 << index) set: callback ``index`` is a CompiledHook's own
     cdef int direct
 
     cdef int current_mask(self) except -1
     cdef int _recompute(self) except -1
-    cdef object call2(self, int index, a, b)
-    cdef object call3(self, int index, a, b, c)
 
 
 cdef class HookRegistry(dict):
@@ -63,6 +64,8 @@ cdef class HookRegistry(dict):
 cdef tuple active_entries(ThreadState state, object local_hooks)
 cdef tuple global_entries(ThreadState state)
 cdef int any_mask(tuple entries) except -1
+cdef int dispatch(tuple entries, int index, function, in_data,
+                  out) except -1
 
 
 cdef inline bint still_valid(HookEntry e):

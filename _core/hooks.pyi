@@ -1,4 +1,4 @@
-from typing import Any
+from typing import Any, final
 
 from typing_extensions import disjoint_base
 
@@ -32,7 +32,7 @@ def backward_postprocess(
     out_grad: tuple[Any, ...],
 ) -> None: ...
 
-@disjoint_base
+@final
 class HookEntry:
     @property
     def hook(self) -> Any: ...

@@ -197,13 +197,14 @@ cdef class HookEntry:
         cls = type(hook)
         inst = _instance_dict(hook)
         self.mask = _compute_mask(hook)
-        self.funcs = [None if inst is not None and name in inst
-                      else getattr(cls, name) for name in _CALLBACKS]
+        self.owned = tuple([None if inst is not None and name in inst
+                            else getattr(cls, name) for name in _CALLBACKS])
         self.direct = 0
-        if isinstance(hook, CompiledHook):
-            for i in range(4):
-                if self.funcs[i] is _COMPILED[i]:
-                    self.direct |= 1 << i
+        for i in range(4):
+            func = self.owned[i]
+            self.funcs[i] = NULL if func is None else <PyObject*>func
+            if isinstance(hook, CompiledHook) and func is _COMPILED[i]:
+                self.direct |= 1 << i
         # the lookups above give the class a version tag if it had none
         self.type_tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
         self.type_ = cls
@@ -211,36 +212,49 @@ cdef class HookEntry:
         self.dict_size = -1 if inst is None else PyDict_Size(inst)
         return self.mask
 
-    # Calls callback ``index`` (0..3, in _CALLBACKS order). A compiled
-    # hook's own callback is a C call; another defined on the class is
-    # called as a plain function with the hook prepended (no bound-method
-    # lookup per call); one set on the instance is looked up on it.
-    cdef object call2(self, int index, a, b):
-        cdef PyObject* args[3]
-        if self.direct >> index & 1:
-            (<CompiledHook>self.hook).call(index, a, b, None)
-            return None
-        func = self.funcs[index]
-        if func is None:
-            return getattr(self.hook, _CALLBACKS[index])(a, b)
-        args[0] = <PyObject*>self.hook
-        args[1] = <PyObject*>a
-        args[2] = <PyObject*>b
-        return PyObject_Vectorcall(func, args, 3, NULL)
 
-    cdef object call3(self, int index, a, b, c):
-        cdef PyObject* args[4]
-        if self.direct >> index & 1:
-            (<CompiledHook>self.hook).call(index, a, b, c)
-            return None
-        func = self.funcs[index]
-        if func is None:
-            return getattr(self.hook, _CALLBACKS[index])(a, b, c)
-        args[0] = <PyObject*>self.hook
-        args[1] = <PyObject*>a
-        args[2] = <PyObject*>b
-        args[3] = <PyObject*>c
-        return PyObject_Vectorcall(func, args, 4, NULL)
+cdef int dispatch(tuple entries, int index, function, in_data,
+                  out) except -1:
+    """Calls callback ``index`` (0..3, in _CALLBACKS order) of each entry.
+
+    Only entries that override it are called. ``out``: the output
+    gradients of a backward callback; for forward_postprocess the output
+    arrays, passed to hooks that declared ``forward_postprocess_out_data``.
+    Forward entries were validated when the op started; a backward
+    callback asks each entry again, as the pass outlives many ops. A
+    compiled hook's own callback is a C call; one defined on the class is
+    called as a plain function with the hook prepended (no bound method
+    per call); one set on the instance is looked up on it.
+    """
+    cdef Py_ssize_t i
+    cdef int bit = 1 << index, mask
+    cdef size_t nargs
+    cdef HookEntry e
+    cdef PyObject* func
+    cdef PyObject* args[4]
+    for i in range(PyTuple_GET_SIZE(entries)):
+        e = <HookEntry>PyTuple_GET_ITEM(entries, i)
+        mask = e.mask if index < 2 else e.current_mask()
+        if not mask & bit:
+            continue
+        if e.direct & bit:
+            (<CompiledHook>e.hook).call(index, function, in_data, out)
+            continue
+        nargs = 4 if index >= 2 or (index == 1 and mask & FWD_POST_OUT) else 3
+        func = e.funcs[index]
+        if func == NULL:
+            callback = getattr(e.hook, _CALLBACKS[index])
+            if nargs == 4:
+                callback(function, in_data, out)
+            else:
+                callback(function, in_data)
+            continue
+        args[0] = <PyObject*>e.hook
+        args[1] = <PyObject*>function
+        args[2] = <PyObject*>in_data
+        args[3] = <PyObject*>out
+        PyObject_Vectorcall(<object>func, args, nargs, NULL)
+    return 0
 
 
 cdef HookRegistry _registry(ThreadState state):

@@ -92,8 +92,6 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=*,
                             Variable x2=*)
 cdef tuple apply_nested(BuiltinNode parent, BuiltinNode op, tuple in_data)
 cdef int node_facts(type cls) except -1
-cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
-                            tuple in_data, tuple out_data=*) except -1
 cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1
 cdef object ensure_array(object y)
 cdef bint is_array(object x)

@@ -21,8 +21,8 @@ from chainerlite._core.config cimport (
     ThreadState, backprop_enabled, debug_enabled, get_state,
     type_check_enabled)
 from chainerlite._core.hooks cimport (
-    FWD_POST, FWD_POST_OUT, FWD_PRE, HookEntry, _TypeWithTag, active_entries,
-    any_mask, entries_with_callbacks)
+    FWD_POST_OUT, HookRegistry, _TypeWithTag, active_entries, any_mask,
+    dispatch, entries_with_callbacks)
 from chainerlite._core cimport ops_math
 from chainerlite._core.backprop cimport backprop
 
@@ -1544,23 +1544,6 @@ cdef str grad_count_message(FunctionNode func, Py_ssize_t n, indexes):
 
 # --------------------------------------------------------------------- apply
 
-cdef int call_forward_hooks(tuple entries, int bit, FunctionNode node,
-                            tuple in_data, tuple out_data=None) except -1:
-    cdef HookEntry e
-    cdef int mask
-    for e in entries:
-        # validated when the op started (entries_with_callbacks/any_mask)
-        mask = e.mask
-        if mask & bit:
-            if bit == FWD_PRE:
-                e.call2(0, node, in_data)
-            elif mask & FWD_POST_OUT:
-                e.call3(1, node, in_data, out_data)
-            else:
-                e.call2(1, node, in_data)
-    return 0
-
-
 cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1:
     """Debug mode: raises if an array holds NaN or Inf."""
     for a in arrays:
@@ -1611,7 +1594,7 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
     node._input_indexes_to_retain = None
     node._output_indexes_to_retain = None
     if entries:
-        call_forward_hooks(entries, FWD_PRE, node, in_data)
+        dispatch(entries, 0, node, in_data, None)
         # hooks that keep a stack of running calls (TimerHook) learn from
         # this depth which of their calls raised instead of returning
         state.running += 1
@@ -1631,7 +1614,7 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
             raise TypeError('%s.forward must return a tuple of arrays; got %s'
                             % (node.label, _type_name(y)))
     if entries:
-        call_forward_hooks(entries, FWD_POST, node, in_data, outputs)
+        dispatch(entries, 1, node, in_data, outputs)
     if debug_enabled(state):
         check_finite(node, outputs, 'forward')
     if node._input_indexes_to_retain is not None:
@@ -1780,7 +1763,7 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
         y = _compute(node, x0, x1, x2, checked)
     else:
         in_data = _in_data(x0, x1, x2)
-        call_forward_hooks(entries, FWD_PRE, node, in_data)
+        dispatch(entries, 0, node, in_data, None)
         state.running += 1
         try:
             y = _compute(node, x0, x1, x2, checked)
@@ -1789,7 +1772,10 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
     if type(y) is not _ndarray:
         y = ensure_array(y)
     if entries is not None:
-        call_forward_hooks(entries, FWD_POST, node, in_data, (y,))
+        # a 1-tuple of the output only for hooks that take it
+        dispatch(entries, 1, node, in_data,
+                 (y,) if (<HookRegistry>state.hooks).mask & FWD_POST_OUT
+                 else None)
     cdef bint requires_grad = x0._requires_grad or (
         x1 is not None and x1._requires_grad) or (
         x2 is not None and x2._requires_grad)
@@ -1818,7 +1804,7 @@ cdef tuple apply_nested(BuiltinNode parent, BuiltinNode op, tuple in_data):
     if entries is None:
         # another thread's pass set the parent's count
         return ensure_array(op.compute(x0, x1, None)),
-    call_forward_hooks(entries, FWD_PRE, op, in_data)
+    dispatch(entries, 0, op, in_data, None)
     state.running += 1
     try:
         y = op.compute(x0, x1, None)
@@ -1827,7 +1813,7 @@ cdef tuple apply_nested(BuiltinNode parent, BuiltinNode op, tuple in_data):
     if type(y) is not _ndarray:
         y = ensure_array(y)
     cdef tuple out = (y,)
-    call_forward_hooks(entries, FWD_POST, op, in_data, out)
+    dispatch(entries, 1, op, in_data, out)
     return out
 
 

@@ -23,6 +23,8 @@ python -m ...``.
 
 import argparse
 
+import numpy as np
+
 import chainerlite
 from chainerlite import functions as F
 from chainerlite import iterators
@@ -58,9 +60,17 @@ def main(argv=None):
     parser.add_argument('--epoch', type=int, default=10)
     parser.add_argument('--unit', type=int, default=64)
     parser.add_argument('--out', default='result_mpi')
+    parser.add_argument(
+        '--seed',
+        type=int,
+        help="seeds NumPy's global generator (rank r uses seed + r), which "
+        'draws the initial weights and the order of the examples',
+    )
     args = parser.parse_args(argv)
 
     comm = chainermn.create_communicator(args.communicator)
+    if args.seed is not None:
+        np.random.seed(args.seed + comm.rank)
     if comm.rank == 0:
         print(
             '{} processes, {} examples per step in all'.format(

@@ -27,6 +27,8 @@ def test_two_processes_learn(tmp_path):
             'chainerlite.examples.train_digits_mpi',
             '--epoch',
             '3',
+            '--seed',
+            '0',
             '--out',
             str(tmp_path),
         ],
