@@ -7,6 +7,7 @@ requested; their Python-level ``backward`` builds differentiable nodes
 ``chainerlite.functions``).
 """
 from chainerlite._core.ops_math cimport typed_const
+from chainerlite._core.relu_kernels cimport relu_array, relu_grad_array
 from chainerlite._core.vec_math cimport tanh_array
 from chainerlite._core.node cimport (
     RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, apply_builtin,
@@ -59,6 +60,9 @@ cdef class ReLU(_Activation):
 
     cdef object compute(self, x, unused1, unused2):
         if type(x) is _ndarray:
+            y = relu_array(x)
+            if y is not None:
+                return y
             # a 0-d zero of x's dtype: faster than a Python 0, and NumPy 1
             # keeps a 0-d x's dtype with it
             return _maximum(x, typed_const(0, x))
@@ -76,6 +80,9 @@ cdef class ReLU(_Activation):
         y = self.retained_y()
         if type(y) is not _ndarray and array_module(y) is not numpy:
             return _activation_kernels().relu_bwd(y, grad_outputs[0]),
+        gx = relu_grad_array(y, grad_outputs[0])
+        if gx is not None:
+            return gx,
         return grad_outputs[0] * (y > 0),
 
 
