@@ -2,10 +2,12 @@
 # (kernels: the entry points check every shape their loops index)
 """Compiled LSTM cell (``F.lstm``) on the CPU: forward and gradient.
 
-Each runs the cell's elementwise formula in one pass, with the operations
+Each runs the cell's elementwise formula row by row, with the operations
 in the order of the NumPy formula of
-:mod:`chainerlite.functions.rnn.lstm` (``tanh`` and ``exp`` come from the
-C library, so results may differ from NumPy's in the last bit). The entry
+:mod:`chainerlite.functions.rnn.lstm`. The sigmoid is Chainer's
+``tanh(v / 2) / 2 + 1 / 2``, so that a row's gates and cell states take one
+vectorised ``tanh`` each (libmvec's, see ``vec_math``; the C library's where
+it is absent); results may differ from NumPy's in the last bit. The entry
 points take the arrays in the shapes of ``F.lstm`` and see them as C-ordered
 ``(batch, units, rest)`` cells, the gate sources as ``(batch, units, 4,
 rest)`` with the gates ``a, i, f, o`` on the third axis (inputs are made
@@ -14,8 +16,11 @@ of ``x`` are copied (cell state) or passed through (its gradient). OpenMP
 shares the batch among its threads once the arrays are large.
 """
 from cython.parallel cimport prange
-from libc.math cimport exp, fabs, tanh
+from libc.math cimport tanh
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
+
+from chainerlite._core.vec_math cimport tanh_f32, tanh_f64
 
 import numpy
 
@@ -38,14 +43,6 @@ cdef object _ndarray = numpy.ndarray
 cdef object _contiguous = numpy.ascontiguousarray
 
 
-cdef inline real _sigmoid(real v) noexcept nogil:
-    # exp(-|v|) never overflows (as the NumPy path computes it)
-    cdef real e = <real>exp(-fabs(v))
-    # a select, not a branch: v's sign is unpredictable
-    cdef real num = 1 if v >= 0 else e
-    return num / (e + 1)
-
-
 cdef struct Cells:
     # the layout shared by the arrays of one call
     Py_ssize_t rows      # rows of the cell state
@@ -54,38 +51,72 @@ cdef struct Cells:
     Py_ssize_t rest      # elements of a cell per unit (trailing axes)
 
 
-cdef inline void _gates(const real* x, Py_ssize_t q,
-                        real* g) noexcept nogil:
-    # the gates a, i, f, o of one cell, ``q`` apart from x[0]: tanh(a) and
-    # the sigmoid of the others
-    g[0] = <real>tanh(x[0])
-    g[1] = _sigmoid(x[q])
-    g[2] = _sigmoid(x[2 * q])
-    g[3] = _sigmoid(x[3 * q])
+cdef void _tanh(const real* x, real* y, Py_ssize_t n) noexcept nogil:
+    # y = tanh(x) (x and y may be equal): libmvec's vector loops where the
+    # machine has them, else the C library's tanh
+    cdef Py_ssize_t i
+    cdef bint done
+    if real is float:
+        done = tanh_f32(x, y, n)
+    else:
+        done = tanh_f64(x, y, n)
+    if not done:
+        for i in range(n):
+            y[i] = <real>tanh(x[i])
 
 
-cdef void _forward_row(const real* c_prev, const real* x, real* c_next,
-                       real* h, real* act, Cells s,
-                       Py_ssize_t b) noexcept nogil:
-    cdef Py_ssize_t u, r, k, o, ao, q = s.rest, n = s.units * s.rest
-    cdef real g[4]
-    cdef real c, tc
+cdef void _activate(const real* x, real* g, Cells s) noexcept nogil:
+    # The activated gates of one row of x (units, 4, rest) into g, in the
+    # same layout: tanh(a), and sigmoid(v) = tanh(v / 2) / 2 + 1 / 2 (the
+    # formula of Chainer's LSTM) for i, f and o, so that the whole row is
+    # one call of the vector tanh.
+    cdef Py_ssize_t u, k, r, j, q = s.rest
+    cdef real half = 0.5
+    for u in range(s.units):
+        j = u * 4 * q
+        for r in range(q):
+            g[j + r] = x[j + r]
+        for k in range(q, 4 * q):
+            g[j + k] = x[j + k] * half
+    _tanh(g, g, s.units * 4 * q)
+    for u in range(s.units):
+        j = u * 4 * q
+        for k in range(q, 4 * q):
+            g[j + k] = g[j + k] * half + half
+
+
+cdef int _forward_row(const real* c_prev, const real* x, real* c_next,
+                      real* h, real* act, Cells s,
+                      Py_ssize_t b) noexcept nogil:
+    # -1 if the scratch memory could not be had (nothing written)
+    cdef Py_ssize_t u, r, k, o, go, ao, q = s.rest, n = s.units * s.rest
     if b >= s.batch:  # a row that x does not update
         memcpy(&c_next[b * n], &c_prev[b * n], n * sizeof(real))
-        return
+        return 0
+    # the row's activated gates, then tanh of its cell states
+    cdef real* g = <real*>malloc(5 * n * sizeof(real))
+    if g == NULL:
+        return -1
+    cdef real* tc = g + 4 * n
+    _activate(&x[b * n * 4], g, s)
+    for u in range(s.units):
+        for r in range(q):
+            go = u * 4 * q + r
+            c_next[b * n + u * q + r] = (g[go] * g[go + q]
+                                         + g[go + 2 * q] * c_prev[b * n + u * q + r])
+    _tanh(&c_next[b * n], tc, n)
     for u in range(s.units):
         for r in range(q):
             o = b * n + u * q + r
-            _gates(&x[(b * n + u * q) * 4 + r], q, g)
-            c = g[0] * g[1] + g[2] * c_prev[o]
-            c_next[o] = c
-            tc = <real>tanh(c)
-            h[o] = g[3] * tc
+            go = u * 4 * q + r
+            h[o] = g[go + 3 * q] * tc[u * q + r]
             if act != NULL:
                 ao = (b * n + u * q) * 5 + r
                 for k in range(4):
-                    act[ao + k * q] = g[k]
-                act[ao + 4 * q] = tc
+                    act[ao + k * q] = g[go + k * q]
+                act[ao + 4 * q] = tc[u * q + r]
+    free(g)
+    return 0
 
 
 cdef inline void _cell_grads(real a, real i, real f, real o, real tc,
@@ -101,29 +132,42 @@ cdef inline void _cell_grads(real a, real i, real f, real o, real tc,
     gc_prev[0] = grad * f
 
 
-cdef void _backward_row(const real* c_prev, const real* x, const real* c_next,
-                        const real* act, const real* gc, const real* gh,
-                        real* gc_prev, real* gx, Cells s,
-                        Py_ssize_t b) noexcept nogil:
+cdef int _backward_row(const real* c_prev, const real* x, const real* c_next,
+                       const real* act, const real* gc, const real* gh,
+                       real* gc_prev, real* gx, Cells s,
+                       Py_ssize_t b) noexcept nogil:
     # the activations come from act when given, else from x and c_next
-    cdef Py_ssize_t u, r, o, xo, ao, q = s.rest, n = s.units * s.rest
-    cdef real g[4]
+    # (evaluated as the forward does); -1 if the scratch memory could not
+    # be had (nothing written)
+    cdef Py_ssize_t u, r, o, xo, go, ao, q = s.rest, n = s.units * s.rest
+    cdef real* g = NULL
+    cdef real* tc
     if b >= s.batch:  # the cell state was copied: its gradient passes
         memcpy(&gc_prev[b * n], &gc[b * n], n * sizeof(real))
-        return
+        return 0
+    if act == NULL:
+        g = <real*>malloc(5 * n * sizeof(real))
+        if g == NULL:
+            return -1
+        tc = g + 4 * n
+        _activate(&x[b * n * 4], g, s)
+        _tanh(&c_next[b * n], tc, n)
     for u in range(s.units):
         for r in range(q):
             o = b * n + u * q + r
             xo = (b * n + u * q) * 4 + r
             if act == NULL:
-                _gates(&x[xo], q, g)
-                _cell_grads(g[0], g[1], g[2], g[3], <real>tanh(c_next[o]),
-                            c_prev[o], gc[o], gh[o], &gx[xo], q, &gc_prev[o])
+                go = u * 4 * q + r
+                _cell_grads(g[go], g[go + q], g[go + 2 * q], g[go + 3 * q],
+                            tc[u * q + r], c_prev[o], gc[o], gh[o], &gx[xo],
+                            q, &gc_prev[o])
             else:
                 ao = (b * n + u * q) * 5 + r
                 _cell_grads(act[ao], act[ao + q], act[ao + 2 * q],
                             act[ao + 3 * q], act[ao + 4 * q], c_prev[o], gc[o],
                             gh[o], &gx[xo], q, &gc_prev[o])
+    free(g)
+    return 0
 
 
 cdef inline bint _parallel(Cells s) noexcept nogil:
@@ -182,12 +226,16 @@ cdef bint _single(a) except -1:
     raise TypeError('lstm kernels take float32 or float64 arrays, not %s' % dtype)
 
 
-cdef void _forward(const real* c_prev, const real* x, real* c_next, real* h,
-                   real* act, Cells s) noexcept:
-    cdef Py_ssize_t b
+cdef int _forward(const real* c_prev, const real* x, real* c_next, real* h,
+                  real* act, Cells s) except -1:
+    cdef Py_ssize_t b, failed = 0
     for b in prange(s.rows, nogil=True, schedule='static',
                     use_threads_if=_parallel(s)):
-        _forward_row(c_prev, x, c_next, h, act, s, b)
+        failed += _forward_row(c_prev, x, c_next, h, act, s, b) < 0
+    if failed:
+        raise MemoryError('lstm_forward: no memory for the activations of '
+                          'a row')
+    return 0
 
 
 def lstm_forward(c_prev, x, c_next, h, bint save=False):
@@ -214,13 +262,18 @@ def lstm_forward(c_prev, x, c_next, h, bint save=False):
     return act
 
 
-cdef void _backward(const real* c_prev, const real* x, const real* c_next,
-                    const real* act, const real* gc, const real* gh,
-                    real* gc_prev, real* gx, Cells s) noexcept:
-    cdef Py_ssize_t b
+cdef int _backward(const real* c_prev, const real* x, const real* c_next,
+                   const real* act, const real* gc, const real* gh,
+                   real* gc_prev, real* gx, Cells s) except -1:
+    cdef Py_ssize_t b, failed = 0
     for b in prange(s.rows, nogil=True, schedule='static',
                     use_threads_if=_parallel(s)):
-        _backward_row(c_prev, x, c_next, act, gc, gh, gc_prev, gx, s, b)
+        failed += _backward_row(c_prev, x, c_next, act, gc, gh, gc_prev, gx,
+                                s, b) < 0
+    if failed:
+        raise MemoryError('lstm_backward: no memory for the activations of '
+                          'a row')
+    return 0
 
 
 def lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, act=None):

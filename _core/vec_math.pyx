@@ -28,6 +28,23 @@ def vec_math_available():
     return _READY
 
 
+cdef bint tanh_f32(const float* x, float* y, Py_ssize_t n) noexcept nogil:
+    """``y[i] = tanh(x[i])`` for ``i < n`` (x and y may be equal); False,
+    with nothing written, where the vector library is absent."""
+    if not _READY:
+        return False
+    cl_vm_tanh_f32(x, y, n)
+    return True
+
+
+cdef bint tanh_f64(const double* x, double* y, Py_ssize_t n) noexcept nogil:
+    """:func:`tanh_f32` for float64."""
+    if not _READY:
+        return False
+    cl_vm_tanh_f64(x, y, n)
+    return True
+
+
 cdef object tanh_array(x):
     """tanh of a float32/float64 NumPy array as a new C-contiguous array,
     or None where the vector library is absent or the dtype is another."""

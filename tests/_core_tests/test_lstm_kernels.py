@@ -1,7 +1,8 @@
 """The compiled LSTM cell against a NumPy reference of its formula.
 
-``tanh`` and ``exp`` come from the C library in the kernels, so values
-agree to a few units in the last place, not bit for bit.
+The kernels take ``tanh`` from libmvec's vector loops (or the C library)
+and the sigmoid as ``tanh(v / 2) / 2 + 1 / 2``, so values agree to a few
+units in the last place, not bit for bit.
 """
 
 import numpy as np
@@ -183,3 +184,25 @@ def test_backward_kernels_reject_arrays_that_do_not_fit():
     with pytest.raises(TypeError, match='float32 or float64'):
         half = [a.astype(np.float16) for a in (c_prev, x, c_prev, gc, gh)]
         _core.lstm_backward(*half, gc_prev.astype(np.float16), gx.astype(np.float16))
+
+
+@pytest.mark.parametrize('dtype, tol', [(np.float32, 2e-6), (np.float64, 1e-14)])
+@pytest.mark.parametrize('units, rest', [(1, 1), (7, 1), (64, 1), (333, 3)])
+def test_wide_gates_every_vector_tail(dtype, tol, units, rest):
+    # Gate inputs far into both tails of tanh and the sigmoid, rows whose
+    # lengths (4 * units * rest gates, units * rest cells) leave every
+    # remainder of the vector width, against the formula in long double.
+    rng = np.random.default_rng(units * 10 + rest)
+    batch = 3
+    shape = (batch + 1, units) + ((rest,) if rest > 1 else ())
+    c_prev = rng.uniform(-3, 3, shape).astype(dtype)
+    x = rng.uniform(-30, 30, (batch, 4 * units) + shape[2:]).astype(dtype)
+    gc = rng.uniform(-1, 1, shape).astype(dtype)
+    gh = rng.uniform(-1, 1, (batch,) + shape[1:]).astype(dtype)
+    c_next, h = np.empty_like(c_prev), np.empty_like(gh)
+    act = _core.lstm_forward(c_prev, x, c_next, h, True)
+    gc_prev, gx = np.empty_like(c_prev), np.empty_like(x)
+    _core.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, act)
+    wide = [a.astype(np.longdouble) for a in (c_prev, x, gc, gh)]
+    for got, ref in zip((c_next, h, gc_prev, gx), _reference(*wide)):
+        np.testing.assert_allclose(got, ref.astype(np.float64), rtol=tol * 10, atol=tol)

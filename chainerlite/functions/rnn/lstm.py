@@ -48,6 +48,12 @@ def _compiled(*arrays):
     return True
 
 
+def _sigmoid(x, xp):
+    # Chainer's LSTM sigmoid, which the compiled kernels use too: one tanh
+    half = x.dtype.type(0.5)
+    return xp.tanh(x * half) * half + half
+
+
 def _rows(x, batch):
     # The first ``batch`` rows of ``x`` (``x`` itself when it has no more).
     return x if batch == len(x) else get_item.get_item(x, slice(0, batch))
@@ -93,9 +99,7 @@ class LSTM(function_node.FunctionNode):
             return _forward_gpu(c_prev, x)
         a, i, f, o = _split_gates(x)
         a = xp.tanh(a)
-        i = sigmoid._stable_sigmoid(i, xp)
-        f = sigmoid._stable_sigmoid(f, xp)
-        o = sigmoid._stable_sigmoid(o, xp)
+        i, f, o = _sigmoid(i, xp), _sigmoid(f, xp), _sigmoid(o, xp)
         c_next = a * i + f * c_prev[:batch]
         h = o * xp.tanh(c_next)
         if batch < len(c_prev):
