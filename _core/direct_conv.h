@@ -148,7 +148,7 @@ CL_AVX2_INLINE void cl_forward_channels(const float *x0, const float *wt,
                                         cl_idx co0, const int rows,
                                         const int nb, const int full,
                                         __m256i mask) {
-    __m256 acc[8];
+    __m256 acc[12];
     for (int r = 0; r < rows; r++)
         for (int k = 0; k < nb; k++)
             acc[r * nb + k] = _mm256_set1_ps(bias ? bias[co0 + k] : 0.0f);
@@ -165,7 +165,9 @@ CL_AVX2_INLINE void cl_forward_channels(const float *x0, const float *wt,
     }
 }
 
-/* every output channel at one tile: blocks of 8 / rows, then single */
+/* every output channel at one tile: blocks of 12 / rows channels (12
+ * sums in registers: enough independent FMA chains to cover the FMA
+ * latency), then one block of the rest */
 CL_AVX2_INLINE void cl_forward_tile(const float *x0, const float *wt,
                                     const float *bias, float *out,
                                     cl_idx plane, cl_idx wp, cl_idx cin,
@@ -173,14 +175,22 @@ CL_AVX2_INLINE void cl_forward_tile(const float *x0, const float *wt,
                                     cl_idx ow, cl_idx out_plane,
                                     const int rows, const int full,
                                     __m256i mask) {
-    const int nb = 8 / rows;
+    const int nb = 12 / rows;
     cl_idx co0 = 0;
     for (; co0 + nb <= cout; co0 += nb)
         cl_forward_channels(x0, wt, bias, out, plane, wp, cin, kh, kw, cout,
                             ow, out_plane, co0, rows, nb, full, mask);
-    for (; co0 < cout; co0++)
-        cl_forward_channels(x0, wt, bias, out, plane, wp, cin, kh, kw, cout,
-                            ow, out_plane, co0, rows, 1, full, mask);
+#define CL_REST(m)                                                          \
+    case m:                                                                 \
+        cl_forward_channels(x0, wt, bias, out, plane, wp, cin, kh, kw, cout, \
+                            ow, out_plane, co0, rows, m, full, mask);       \
+        break;
+    switch (cout - co0) {
+    CL_REST(1) CL_REST(2) CL_REST(3) CL_REST(4) CL_REST(5) CL_REST(6)
+    CL_REST(7) CL_REST(8) CL_REST(9) CL_REST(10) CL_REST(11)
+    default: break;
+    }
+#undef CL_REST
 }
 
 /* one tile of `rows` rows at every output column */
