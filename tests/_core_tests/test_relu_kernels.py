@@ -11,7 +11,20 @@ from chainerlite import gradient_check
 from chainerlite._core import relu_kernels
 
 FLOATS = [np.float32, np.float64]
-SPECIAL = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-45, -1e-45, 1e-310, -1e-310, 3.0, -3.0]
+SPECIAL = [
+    np.nan,
+    -np.nan,
+    np.inf,
+    -np.inf,
+    0.0,
+    -0.0,
+    1e-45,
+    -1e-45,
+    1e-310,
+    -1e-310,
+    3.0,
+    -3.0,
+]
 
 
 def _bits_equal(a, b):
@@ -64,7 +77,9 @@ def test_relu_grad_matches_numpy(dtype):
 
 @pytest.mark.parametrize('order', ['C', 'F'])
 def test_layouts_kept(order):
-    x = np.asarray(np.random.default_rng(2).standard_normal((5, 7)), np.float32, order=order)
+    x = np.asarray(
+        np.random.default_rng(2).standard_normal((5, 7)), np.float32, order=order
+    )
     y = relu_kernels.relu(x)
     assert y.flags[order + '_CONTIGUOUS']
     _bits_equal(y, _numpy_relu(x))
