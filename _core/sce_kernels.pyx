@@ -212,12 +212,17 @@ cdef void _rows_grad(
         row[k[i]] = gi * (y_k - <real>1)
 
 
+cdef inline bint _is_block(cnp.ndarray a):
+    # one aligned C-ordered block: the loops index it as a C array
+    return cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISALIGNED(a)
+
+
 cdef inline bint _is_matrix(x):
     # a C-contiguous 2-D float32/float64 NumPy array with rows and classes
     if type(x) is not cnp.ndarray:
         return False
     cdef cnp.ndarray a = <cnp.ndarray>x
-    if a.ndim != 2 or not cnp.PyArray_IS_C_CONTIGUOUS(a):
+    if a.ndim != 2 or not _is_block(a):
         return False
     if a.descr is not _float32 and a.descr is not _float64:
         return False
@@ -226,7 +231,7 @@ cdef inline bint _is_matrix(x):
 
 cdef inline bint _as_int64(object value, int64_t* out):
     # False where the ignore label is not an integer that int64 holds
-    if not isinstance(value, int):
+    if not isinstance(value, (int, numpy.integer)):
         return False
     try:
         out[0] = value
@@ -282,7 +287,7 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
         return None
     cdef cnp.ndarray tv = <cnp.ndarray>t
     if (tv.descr is not _int32 and tv.descr is not _int64) or tv.ndim != 1 \
-            or tv.shape[0] != n or not cnp.PyArray_IS_C_CONTIGUOUS(tv):
+            or tv.shape[0] != n or not _is_block(tv):
         return None
     cdef int typ = a.descr.type_num
     cdef cnp.ndarray k = cnp.PyArray_EMPTY(1, a.shape, cnp.NPY_INTP, 0)
@@ -349,7 +354,7 @@ cdef object sce_backward_array(x, stats, g, object coeff):
     cdef cnp.ndarray a = <cnp.ndarray>x
     cdef cnp.ndarray gv = <cnp.ndarray>g
     cdef Py_ssize_t n = a.shape[0], c = a.shape[1], g_step = 1
-    if gv.descr is not a.descr or not cnp.PyArray_IS_C_CONTIGUOUS(gv):
+    if gv.descr is not a.descr or not _is_block(gv):
         return None
     if coeff is None:
         if gv.ndim != 1 or gv.shape[0] != n:

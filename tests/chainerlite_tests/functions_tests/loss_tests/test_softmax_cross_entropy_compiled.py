@@ -22,6 +22,7 @@ OPTIONS = [
     {'ignore_label': 0},
     {'ignore_label': 7, 'reduce': 'no'},
     {'ignore_label': -5, 'normalize': False},
+    {'ignore_label': np.int64(2)},
 ]
 
 
@@ -60,6 +61,14 @@ def _labels(rng, n, c, ignore_label, dtype):
     t = rng.integers(0, c, n)
     t[rng.random(n) < 0.3] = ignore_label
     return t.astype(dtype)
+
+
+def _unaligned(x):
+    buf = np.zeros(x.nbytes + 1, np.uint8)[1:]
+    out = buf.view(x.dtype).reshape(x.shape)
+    out[...] = x
+    assert not out.flags.aligned
+    return out
 
 
 def _node(x, t, **kwargs):
@@ -166,6 +175,7 @@ def test_nothing_of_the_size_of_x_is_kept():
     [
         (lambda x, t: (x.astype(np.float16), t), {}),
         (lambda x, t: (x[:, ::2], t), {}),  # not contiguous
+        (lambda x, t: (_unaligned(x), t), {}),
         (lambda x, t: (x, t.astype(np.int16)), {}),
         (lambda x, t: (x.reshape(4, 3, 2), np.stack([t, t], 1) % 3), {}),
         (lambda x, t: (x, t), {'class_weight': np.ones(6, np.float32)}),
