@@ -59,3 +59,4 @@ from chainerlite._core.pool_kernels import (  # NOQA
     max_pooling_2d,
     max_pooling_2d_grad,
 )
+from chainerlite._core.sce_kernels import sce_backward, sce_forward  # NOQA

@@ -8,6 +8,7 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite import variable
+from chainerlite import _core
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels as _softmax_kernels
 from chainerlite.functions.array import broadcast
@@ -84,6 +85,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
 
     _stats = None  # (max, sum of exponentials) of the fused GPU path
     _gpu_weight = None  # the class weights of x's dtype on the GPU path
+    _cpu_stats = None  # what the compiled CPU gradient needs (sce_kernels)
 
     def __init__(
         self,
@@ -142,6 +144,9 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             raise ValueError('class_weight.shape[0] should be x.shape[1]')
         if xp is cuda.cupy:
             return (self._forward_gpu(x, t),)
+        loss = self._forward_compiled(x, t)
+        if loss is not None:
+            return (loss,)
 
         log_y = _log_softmax(xp, x)
         self._y = xp.exp(log_y) if self.cache_score else None
@@ -160,6 +165,25 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         else:
             count = len(x)
         return (self._reduce(loss, count, x.dtype),)
+
+    def _forward_compiled(self, x, t):
+        # The compiled loops (_core/sce_kernels.pyx) of the common case: a
+        # 2-D NumPy x, hard labels, no class weights, cache_score without
+        # double backprop. They keep two values per row for the gradient
+        # instead of y and the one-hot weights. None where they do not
+        # apply or a label is out of range (the general code raises).
+        if self.class_weight is not None or not self.cache_score:
+            return None
+        if self.reduce == 'no':
+            mode = 0
+        else:
+            mode = 1 if self.normalize else 2
+        out = _core.sce_forward(x, t, self.ignore_label, mode)
+        if not out:
+            return None
+        loss, self._cpu_stats, self._coeff = out
+        self._y, self._t, self._weights = None, t, None
+        return loss
 
     def _reduce(self, loss, count, dtype):
         self._coeff = None
@@ -202,8 +226,10 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         return x.shape[1], _trailing_size(x), self.ignore_label
 
     def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel after the fused GPU forward (without double
-        # backprop); None (the graph path) otherwise
+        # one fused kernel after the fused GPU forward or the compiled CPU
+        # one (without double backprop); None (the graph path) otherwise
+        if self._cpu_stats is not None:
+            return self._backward_compiled(indexes, grad_outputs)
         if self._stats is None or self.enable_double_backprop:
             return None
         x = self.inputs[0].data
@@ -224,6 +250,15 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             gx = _kernels.sce_weighted_bwd(
                 x, m, s, t.reshape(shape), g, self._gpu_weight, *self._label_params(x)
             )
+        return tuple((gx, None)[i] for i in indexes)
+
+    def _backward_compiled(self, indexes, grad_outputs):
+        # after _forward_compiled; None (the graph path, which rebuilds the
+        # one-hot weights) for a gradient the loops do not take
+        x = self.inputs[0].data
+        gx = _core.sce_backward(x, self._cpu_stats, grad_outputs[0], self._coeff)
+        if gx is None:
+            return None
         return tuple((gx, None)[i] for i in indexes)
 
     def _target_weights(self, xp, x, t):

@@ -1,0 +1,411 @@
+"""Softmax cross entropy of hard labels on a 2-D float32/float64 NumPy
+array: the loss in three passes over the rows, the gradient in two.
+
+The loops do NumPy's operations in its order, so that the results are those
+of the general code bit for bit: ``x - max`` and ``(x - max) - log_s`` in
+the dtype of ``x``, ``exp`` and ``log`` by NumPy itself (its vectorized
+float32 ``exp`` rounds differently from the C library's), the sums of each
+row and of the losses in NumPy's pairwise order. The loss of a row is
+``-log_y[n, t_n]`` picked directly instead of the sum of a one-hot product
+(whose other terms are zeros), and nothing of size ``x`` is kept for the
+gradient: it recomputes ``y`` from the maximum and ``log_s`` of each row.
+
+Both functions return None where they do not apply (another dtype, rank or
+array type, a layout that is not C-contiguous, labels that are not 1-D
+int32/int64, an empty batch), and the caller keeps its general code.
+"""
+cimport numpy as cnp
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.math cimport HUGE_VAL as _HUGE_VAL
+from libc.stdint cimport int32_t, int64_t
+
+import numpy
+
+cnp.import_array()
+
+ctypedef fused real:
+    float
+    double
+
+ctypedef fused label:
+    int32_t
+    int64_t
+
+cdef object _float32 = numpy.dtype(numpy.float32)
+cdef object _float64 = numpy.dtype(numpy.float64)
+cdef object _int32 = numpy.dtype(numpy.int32)
+cdef object _int64 = numpy.dtype(numpy.int64)
+cdef object _exp = numpy.exp
+cdef object _log = numpy.log
+
+# NumPy's pairwise summation: blocks of up to 128 sums with 8 accumulators
+cdef enum:
+    _PW_BLOCK = 128
+
+
+cdef real _pairwise_sum(const real* a, Py_ssize_t n) noexcept nogil:
+    # NumPy's order for a contiguous float sum, so that the rounding (and
+    # hence the loss) is the same as x.sum(axis=1)
+    cdef real res, r0, r1, r2, r3, r4, r5, r6, r7
+    cdef Py_ssize_t i, n2
+    if n < 8:
+        res = 0
+        for i in range(n):
+            res += a[i]
+        return res
+    if n <= _PW_BLOCK:
+        r0, r1, r2, r3 = a[0], a[1], a[2], a[3]
+        r4, r5, r6, r7 = a[4], a[5], a[6], a[7]
+        i = 8
+        while i < n - n % 8:
+            r0 += a[i]
+            r1 += a[i + 1]
+            r2 += a[i + 2]
+            r3 += a[i + 3]
+            r4 += a[i + 4]
+            r5 += a[i + 5]
+            r6 += a[i + 6]
+            r7 += a[i + 7]
+            i += 8
+        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        while i < n:
+            res += a[i]
+            i += 1
+        return res
+    n2 = n // 2
+    n2 -= n2 % 8
+    return _pairwise_sum(a, n2) + _pairwise_sum(a + n2, n - n2)
+
+
+cdef Py_ssize_t _read_labels(
+        const label* t, Py_ssize_t* k, Py_ssize_t n, Py_ssize_t c,
+        int64_t ignore) noexcept nogil:
+    """Copies the labels into k, -1 for an ignored row.
+
+    Returns the number of rows that are not ignored, or -1 at the first
+    label out of range (the caller raises).
+    """
+    cdef Py_ssize_t i, valid = 0
+    cdef int64_t v
+    for i in range(n):
+        v = t[i]
+        if v == ignore:
+            k[i] = -1
+        elif v < 0 or v >= c:
+            return -1
+        else:
+            k[i] = <Py_ssize_t>v
+            valid += 1
+    return valid
+
+
+cdef inline void _row_range(
+        const real* a, Py_ssize_t n, real* hi_out, real* lo_out) noexcept nogil:
+    # The largest and smallest of a row, with 8 independent lanes (a loop
+    # the compiler vectorizes). NaN is skipped unless a[0] is NaN: a NaN row
+    # still gets a NaN log of the sum of exponentials, hence NaN results.
+    cdef real hi[8]
+    cdef real lo[8]
+    cdef real v
+    cdef Py_ssize_t j = 0, q
+    for q in range(8):
+        hi[q] = a[0]
+        lo[q] = a[0]
+    while j + 8 <= n:
+        for q in range(8):
+            v = a[j + q]
+            hi[q] = v if v > hi[q] else hi[q]
+            lo[q] = v if v < lo[q] else lo[q]
+        j += 8
+    while j < n:
+        v = a[j]
+        hi[0] = v if v > hi[0] else hi[0]
+        lo[0] = v if v < lo[0] else lo[0]
+        j += 1
+    for q in range(1, 8):
+        hi[0] = hi[q] if hi[q] > hi[0] else hi[0]
+        lo[0] = lo[q] if lo[q] < lo[0] else lo[0]
+    hi_out[0] = hi[0]
+    lo_out[0] = lo[0]
+
+
+cdef void _rows_shift(const real* x, real* shifted, real* m_out,
+                      char* finite, Py_ssize_t n, Py_ssize_t c) noexcept nogil:
+    # x - max of each row, the maximum, and whether x - max is all finite
+    # but for NaN (which the log of the sum of exponentials shows)
+    cdef Py_ssize_t i, j
+    cdef const real* row
+    cdef real* out
+    cdef real m, low
+    for i in range(n):
+        row = x + i * c
+        out = shifted + i * c
+        _row_range(row, c, &m, &low)
+        m_out[i] = m
+        for j in range(c):
+            out[j] = row[j] - m
+        # an infinite maximum, or -inf in x - max, fails
+        finite[i] = m - m == 0 and <real>(low - m) > -_HUGE_VAL
+
+
+cdef void _rows_sum(const real* e, real* s, Py_ssize_t n,
+                    Py_ssize_t c) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        # NumPy's sum adds the pairwise sum to its identity, +0
+        s[i] = <real>0 + _pairwise_sum(e + i * c, c)
+
+
+cdef void _rows_loss(
+        const real* x, const Py_ssize_t* k, const real* m, const real* log_s,
+        const char* finite, real* scratch, real* loss, Py_ssize_t n,
+        Py_ssize_t c) noexcept nogil:
+    # The general code sums w * log_y over the row, with log_y
+    # = (x - max) - log_s and w the one-hot label row (all zero for an
+    # ignored row). Where log_y is all finite that sum is +0 plus the
+    # picked value (the other terms are signed zeros); otherwise (-inf
+    # logits) the product sum is formed as written, NaN included.
+    cdef Py_ssize_t i, j
+    cdef real v
+    for i in range(n):
+        if finite[i] and log_s[i] - log_s[i] == 0:
+            if k[i] < 0:
+                loss[i] = -(<real>0)
+            else:
+                v = <real>(x[i * c + k[i]] - m[i]) - log_s[i]
+                loss[i] = -(<real>0 + v)
+            continue
+        for j in range(c):
+            v = <real>(x[i * c + j] - m[i]) - log_s[i]
+            scratch[j] = (<real>1 if j == k[i] else <real>0) * v
+        loss[i] = -(<real>0 + _pairwise_sum(scratch, c))
+
+
+cdef void _rows_log_y(
+        const real* x, const real* m, const real* log_s, real* out,
+        Py_ssize_t n, Py_ssize_t c) noexcept nogil:
+    cdef Py_ssize_t i, j
+    for i in range(n):
+        for j in range(c):
+            out[i * c + j] = <real>(x[i * c + j] - m[i]) - log_s[i]
+
+
+cdef void _rows_grad(
+        const Py_ssize_t* k, const real* g, Py_ssize_t g_step, real* gx,
+        Py_ssize_t n, Py_ssize_t c) noexcept nogil:
+    # gx holds y; it becomes g * (y * sum(w) - w) with w the one-hot label
+    # row (all zero, of sum 0, for an ignored row), rounded as written
+    cdef Py_ssize_t i, j
+    cdef real* row
+    cdef real gi, y_k
+    for i in range(n):
+        row = gx + i * c
+        gi = g[i * g_step]
+        if k[i] < 0:
+            for j in range(c):
+                row[j] = gi * (row[j] * <real>0 - <real>0)
+            continue
+        y_k = row[k[i]]
+        # y * 1 - 0 is y: only the label's entry subtracts
+        for j in range(c):
+            row[j] = gi * row[j]
+        row[k[i]] = gi * (y_k - <real>1)
+
+
+cdef inline bint _is_block(cnp.ndarray a):
+    # one aligned C-ordered block: the loops index it as a C array
+    return cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISALIGNED(a)
+
+
+cdef inline bint _is_matrix(x):
+    # a C-contiguous 2-D float32/float64 NumPy array with rows and classes
+    if type(x) is not cnp.ndarray:
+        return False
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    if a.ndim != 2 or not _is_block(a):
+        return False
+    if a.descr is not _float32 and a.descr is not _float64:
+        return False
+    return a.shape[0] > 0 and a.shape[1] > 0
+
+
+cdef inline bint _as_int64(object value, int64_t* out):
+    # False where the ignore label is not an integer that int64 holds
+    if not isinstance(value, (int, numpy.integer)):
+        return False
+    try:
+        out[0] = value
+    except OverflowError:
+        return False
+    return True
+
+
+cdef Py_ssize_t _labels(cnp.ndarray t, cnp.ndarray k, Py_ssize_t c,
+                        int64_t ignore):
+    cdef Py_ssize_t n = k.shape[0], valid
+    cdef void* pt = cnp.PyArray_DATA(t)
+    cdef Py_ssize_t* pk = <Py_ssize_t*>cnp.PyArray_DATA(k)
+    cdef bint i32 = t.descr is _int32
+    with nogil:
+        if i32:
+            valid = _read_labels(<const int32_t*>pt, pk, n, c, ignore)
+        else:
+            valid = _read_labels(<const int64_t*>pt, pk, n, c, ignore)
+    return valid
+
+
+cdef object _mean(cnp.ndarray loss, Py_ssize_t count):
+    # loss.sum() * dtype(1 / max(count, 1)) as a 0-d array, and the factor
+    # (NumPy's sum adds the pairwise sum to its identity, +0)
+    cdef double coeff = 1.0 / (count if count > 1 else 1)
+    cdef Py_ssize_t n = loss.shape[0]
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(0, NULL, loss.descr.type_num, 0)
+    if loss.descr is _float32:
+        (<float*>cnp.PyArray_DATA(out))[0] = (<float>0 + _pairwise_sum(
+            <const float*>cnp.PyArray_DATA(loss), n)) * <float>coeff
+    else:
+        (<double*>cnp.PyArray_DATA(out))[0] = (0.0 + _pairwise_sum(
+            <const double*>cnp.PyArray_DATA(loss), n)) * coeff
+    return out, coeff
+
+
+cdef object sce_forward_array(x, t, object ignore_label, int mode):
+    """The loss, what the gradient needs, and the factor of the mean.
+
+    ``mode`` is 0 for ``reduce='no'`` (the factor is None), 1 for the mean
+    over the rows that are not ignored, 2 for the mean over all rows.
+    Returns ``(loss, stats, coeff)`` with ``stats`` an opaque tuple for
+    :func:`sce_backward_array`; False where a label is out of range; None where
+    the arrays are not handled.
+    """
+    cdef int64_t ignore
+    if not _is_matrix(x) or not _as_int64(ignore_label, &ignore):
+        return None
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    cdef Py_ssize_t n = a.shape[0], c = a.shape[1]
+    if type(t) is not cnp.ndarray:
+        return None
+    cdef cnp.ndarray tv = <cnp.ndarray>t
+    if (tv.descr is not _int32 and tv.descr is not _int64) or tv.ndim != 1 \
+            or tv.shape[0] != n or not _is_block(tv):
+        return None
+    cdef int typ = a.descr.type_num
+    cdef cnp.ndarray k = cnp.PyArray_EMPTY(1, a.shape, cnp.NPY_INTP, 0)
+    cdef Py_ssize_t valid = _labels(tv, k, c, ignore)
+    if valid < 0:
+        return False
+    cdef cnp.ndarray e = cnp.PyArray_EMPTY(2, a.shape, typ, 0)
+    cdef cnp.ndarray m = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
+    cdef cnp.ndarray s = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
+    cdef cnp.ndarray loss = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
+    cdef void* px = cnp.PyArray_DATA(a)
+    cdef void* pe = cnp.PyArray_DATA(e)
+    cdef void* pm = cnp.PyArray_DATA(m)
+    cdef void* ps = cnp.PyArray_DATA(s)
+    cdef void* pl = cnp.PyArray_DATA(loss)
+    cdef const Py_ssize_t* pk = <const Py_ssize_t*>cnp.PyArray_DATA(k)
+    cdef bint f32 = typ == cnp.NPY_FLOAT32
+    cdef char* finite = <char*>PyMem_Malloc(n)
+    if finite == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            if f32:
+                _rows_shift(<const float*>px, <float*>pe, <float*>pm, finite,
+                            n, c)
+            else:
+                _rows_shift(<const double*>px, <double*>pe, <double*>pm,
+                            finite, n, c)
+        # NumPy's exp and log, so that the results are its own bit for bit
+        _exp(e, e)
+        with nogil:
+            if f32:
+                _rows_sum(<const float*>pe, <float*>ps, n, c)
+            else:
+                _rows_sum(<const double*>pe, <double*>ps, n, c)
+        _log(s, s)
+        with nogil:
+            # the exponentials are no longer needed: e is the scratch row
+            if f32:
+                _rows_loss(<const float*>px, pk, <const float*>pm,
+                           <const float*>ps, finite, <float*>pe, <float*>pl,
+                           n, c)
+            else:
+                _rows_loss(<const double*>px, pk, <const double*>pm,
+                           <const double*>ps, finite, <double*>pe,
+                           <double*>pl, n, c)
+    finally:
+        PyMem_Free(finite)
+    stats = (k, m, s)
+    if mode == 0:
+        return loss, stats, None
+    out, coeff = _mean(loss, valid if mode == 1 else n)
+    return out, stats, coeff
+
+
+cdef object sce_backward_array(x, stats, g, object coeff):
+    """The gradient of x from the ``stats`` of :func:`sce_forward_array` and the
+    gradient ``g`` of the loss: a 0-d array scaled by ``coeff`` (the factor
+    of the mean) in the dtype of x, or with ``coeff`` None, one value per
+    row. None where g is not of x's dtype or of that shape.
+    """
+    if not _is_matrix(x) or type(g) is not cnp.ndarray:
+        return None
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    cdef cnp.ndarray gv = <cnp.ndarray>g
+    cdef Py_ssize_t n = a.shape[0], c = a.shape[1], g_step = 1
+    if gv.descr is not a.descr or not _is_block(gv):
+        return None
+    if coeff is None:
+        if gv.ndim != 1 or gv.shape[0] != n:
+            return None
+    elif gv.ndim == 0:
+        g_step = 0
+    else:
+        return None
+    cdef cnp.ndarray k = <cnp.ndarray>stats[0]
+    cdef cnp.ndarray m = <cnp.ndarray>stats[1]
+    cdef cnp.ndarray s = <cnp.ndarray>stats[2]
+    cdef int typ = a.descr.type_num
+    cdef bint f32 = typ == cnp.NPY_FLOAT32
+    cdef float g32
+    cdef double g64
+    cdef void* pg = cnp.PyArray_DATA(gv)
+    if g_step == 0:
+        # gloss * dtype(coeff), rounded in x's dtype as NumPy does
+        if f32:
+            g32 = (<float*>pg)[0] * <float>(<double>coeff)
+            pg = &g32
+        else:
+            g64 = (<double*>pg)[0] * <double>coeff
+            pg = &g64
+    cdef cnp.ndarray gx = cnp.PyArray_EMPTY(2, a.shape, typ, 0)
+    cdef void* px = cnp.PyArray_DATA(a)
+    cdef void* pm = cnp.PyArray_DATA(m)
+    cdef void* ps = cnp.PyArray_DATA(s)
+    cdef void* po = cnp.PyArray_DATA(gx)
+    cdef const Py_ssize_t* pk = <const Py_ssize_t*>cnp.PyArray_DATA(k)
+    with nogil:
+        if f32:
+            _rows_log_y(<const float*>px, <const float*>pm, <const float*>ps,
+                        <float*>po, n, c)
+        else:
+            _rows_log_y(<const double*>px, <const double*>pm,
+                        <const double*>ps, <double*>po, n, c)
+    _exp(gx, gx)
+    with nogil:
+        if f32:
+            _rows_grad(pk, <const float*>pg, g_step, <float*>po, n, c)
+        else:
+            _rows_grad(pk, <const double*>pg, g_step, <double*>po, n, c)
+    return gx
+
+
+def sce_forward(x, t, ignore_label, int mode):
+    """:func:`sce_forward_array` from Python."""
+    return sce_forward_array(x, t, ignore_label, mode)
+
+
+def sce_backward(x, stats, g, coeff):
+    """:func:`sce_backward_array` from Python."""
+    return sce_backward_array(x, stats, g, coeff)
