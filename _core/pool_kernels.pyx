@@ -12,8 +12,13 @@ an array is large enough.
 
 Each plane is done by a ``nogil`` function on raw pointers and local
 variables (which the compiler keeps in registers, unlike the shared
-variables of a ``prange`` body); windows that lie inside the image skip
-the bounds tests of those that reach into the padding.
+variables of a ``prange`` body). Along rows of unit stride, the windows
+that lie inside the image go to the vectorised kernels of
+``pool_kernels.h`` (2x2 windows 2 apart have their own), a block of rows
+at a time; the windows that reach into the padding, and every window of a
+strided row, are done one by one, those inside the image without bounds
+tests. The gradient of disjoint windows takes the same split; that of
+overlapping ones is done one by one, a pass per tap.
 """
 from cython.parallel cimport prange
 from libc.math cimport INFINITY
@@ -40,51 +45,141 @@ cdef inline void _take(real v, Py_ssize_t k, real* best,
     best[0] = v if replace else b
 
 
+cdef extern from "pool_kernels.h" nogil:
+    void cl_pool_max2x2_f32(const float* src, Py_ssize_t s_h,
+                            Py_ssize_t step, Py_ssize_t rows, Py_ssize_t n,
+                            float* dst, Py_ssize_t* index, Py_ssize_t d_s)
+    void cl_pool_max2x2_f64(const double* src, Py_ssize_t s_h,
+                            Py_ssize_t step, Py_ssize_t rows, Py_ssize_t n,
+                            double* dst, Py_ssize_t* index, Py_ssize_t d_s)
+    void cl_pool_max_taps_f32(const float* row, Py_ssize_t s_h, int kh,
+                              int kw, int sx, float* dst,
+                              Py_ssize_t* index, Py_ssize_t n)
+    void cl_pool_max_taps_f64(const double* row, Py_ssize_t s_h, int kh,
+                              int kw, int sx, double* dst,
+                              Py_ssize_t* index, Py_ssize_t n)
+    void cl_pool_grad2x2_f32(const float* gy, Py_ssize_t g_h,
+                             const Py_ssize_t* index, Py_ssize_t d_s,
+                             float* gx, Py_ssize_t w, Py_ssize_t step,
+                             Py_ssize_t rows, Py_ssize_t n)
+    void cl_pool_grad2x2_f64(const double* gy, Py_ssize_t g_h,
+                             const Py_ssize_t* index, Py_ssize_t d_s,
+                             double* gx, Py_ssize_t w, Py_ssize_t step,
+                             Py_ssize_t rows, Py_ssize_t n)
+    void cl_pool_grad_taps_f32(const float* gy, const Py_ssize_t* index,
+                               float* gx, Py_ssize_t w, int kh, int kw,
+                               int sx, Py_ssize_t n)
+    void cl_pool_grad_taps_f64(const double* gy, const Py_ssize_t* index,
+                               double* gx, Py_ssize_t w, int kh, int kw,
+                               int sx, Py_ssize_t n)
+
+
+cdef inline void _inside(Py_ssize_t d, Py_ssize_t outs, int k, int s,
+                         int p, Py_ssize_t* lo, Py_ssize_t* hi) noexcept nogil:
+    # [lo, hi): the output positions along one axis whose windows lie
+    # inside the image (empty when lo >= hi)
+    lo[0] = (p + s - 1) // s
+    hi[0] = (d + p - k) // s + 1 if d + p >= k else 0
+    if hi[0] > outs:
+        hi[0] = outs
+
+
+cdef void _max_windows(
+        const real* src, Py_ssize_t s_h, Py_ssize_t s_w, Py_ssize_t h,
+        Py_ssize_t w, real* dst, Py_ssize_t* index, Py_ssize_t y0,
+        Py_ssize_t ox_begin, Py_ssize_t ox_end, int kh, int kw, int sx,
+        int px) noexcept nogil:
+    # the windows ox_begin..ox_end - 1 of the output row whose windows
+    # start at image row y0, into dst[ox], index[ox]
+    cdef Py_ssize_t ox, iy, ix, x0, k
+    cdef int i, j
+    cdef real v, best
+    cdef Py_ssize_t best_k
+    cdef const real* row
+    for ox in range(ox_begin, ox_end):
+        x0 = ox * sx - px
+        if y0 >= 0 and y0 + kh <= h and x0 >= 0 and x0 + kw <= w:
+            row = src + y0 * s_h + x0 * s_w
+            best = row[0]
+            best_k = 0
+            k = 0
+            for i in range(kh):
+                for j in range(kw):
+                    if k > 0:
+                        _take(row[i * s_h + j * s_w], k, &best, &best_k)
+                    k += 1
+        else:
+            k = 0
+            best_k = 0
+            best = -INFINITY
+            for i in range(kh):
+                iy = y0 + i
+                for j in range(kw):
+                    ix = x0 + j
+                    if iy < 0 or iy >= h or ix < 0 or ix >= w:
+                        v = -INFINITY
+                    else:
+                        v = src[iy * s_h + ix * s_w]
+                    if k == 0:
+                        best = v
+                    else:
+                        _take(v, k, &best, &best_k)
+                    k += 1
+        dst[ox] = best
+        index[ox] = best_k
+
+
+cdef inline void _max_block(
+        const real* src, Py_ssize_t s_h, real* dst, Py_ssize_t* index,
+        Py_ssize_t d_s, Py_ssize_t rows, Py_ssize_t n, int kh, int kw,
+        int sy, int sx) noexcept nogil:
+    # rows x n windows inside the image along contiguous rows, the first
+    # at src (rows of windows sy image rows apart), outputs d_s apart
+    cdef Py_ssize_t r
+    if kh == 2 and kw == 2 and sx == 2:
+        if real is float:
+            cl_pool_max2x2_f32(src, s_h, sy * s_h, rows, n, dst, index, d_s)
+        else:
+            cl_pool_max2x2_f64(src, s_h, sy * s_h, rows, n, dst, index, d_s)
+        return
+    for r in range(rows):
+        if real is float:
+            cl_pool_max_taps_f32(src + r * sy * s_h, s_h, kh, kw, sx,
+                                 dst + r * d_s, index + r * d_s, n)
+        else:
+            cl_pool_max_taps_f64(src + r * sy * s_h, s_h, kh, kw, sx,
+                                 dst + r * d_s, index + r * d_s, n)
+
+
 cdef void _max_plane(
         const real* src, Py_ssize_t s_h, Py_ssize_t s_w, Py_ssize_t h,
         Py_ssize_t w, real* dst, Py_ssize_t* index, Py_ssize_t oh,
         Py_ssize_t ow, int kh, int kw, int sy, int sx, int py,
         int px) noexcept nogil:
     # one image plane (strides s_h, s_w in elements) into the C-contiguous
-    # (oh, ow) planes dst and index
-    cdef Py_ssize_t oy, ox, iy, ix, y0, x0, k
-    cdef int i, j
-    cdef real v, best
-    cdef Py_ssize_t best_k
-    cdef const real* row
+    # (oh, ow) planes dst and index: along a contiguous row, the windows
+    # inside the image by the row kernels, the others (and every window of
+    # a strided row) one by one
+    cdef Py_ssize_t oy, y0, oy_lo, oy_hi, ox_lo, ox_hi
+    _inside(h, oh, kh, sy, py, &oy_lo, &oy_hi)
+    _inside(w, ow, kw, sx, px, &ox_lo, &ox_hi)
+    if s_w != 1 or ox_lo >= ox_hi:
+        oy_hi = oy_lo
     for oy in range(oh):
         y0 = oy * sy - py
-        for ox in range(ow):
-            x0 = ox * sx - px
-            if y0 >= 0 and y0 + kh <= h and x0 >= 0 and x0 + kw <= w:
-                row = src + y0 * s_h + x0 * s_w
-                best = row[0]
-                best_k = 0
-                k = 0
-                for i in range(kh):
-                    for j in range(kw):
-                        if k > 0:
-                            _take(row[i * s_h + j * s_w], k, &best, &best_k)
-                        k += 1
-            else:
-                k = 0
-                best_k = 0
-                best = -INFINITY
-                for i in range(kh):
-                    iy = y0 + i
-                    for j in range(kw):
-                        ix = x0 + j
-                        if iy < 0 or iy >= h or ix < 0 or ix >= w:
-                            v = -INFINITY
-                        else:
-                            v = src[iy * s_h + ix * s_w]
-                        if k == 0:
-                            best = v
-                        else:
-                            _take(v, k, &best, &best_k)
-                        k += 1
-            dst[oy * ow + ox] = best
-            index[oy * ow + ox] = best_k
+        if oy < oy_lo or oy >= oy_hi:
+            _max_windows(src, s_h, s_w, h, w, dst + oy * ow, index + oy * ow,
+                         y0, 0, ow, kh, kw, sx, px)
+        else:
+            # the windows that reach into the padding
+            _max_windows(src, s_h, s_w, h, w, dst + oy * ow, index + oy * ow,
+                         y0, 0, ox_lo, kh, kw, sx, px)
+            _max_windows(src, s_h, s_w, h, w, dst + oy * ow, index + oy * ow,
+                         y0, ox_hi, ow, kh, kw, sx, px)
+    if oy_lo < oy_hi:
+        _max_block(src + (oy_lo * sy - py) * s_h + ox_lo * sx - px, s_h,
+                   dst + oy_lo * ow + ox_lo, index + oy_lo * ow + ox_lo, ow,
+                   oy_hi - oy_lo, ox_hi - ox_lo, kh, kw, sy, sx)
 
 
 def max_pooling_2d(const real[:, :, :, :] x, real[:, :, :, ::1] y,
@@ -108,23 +203,75 @@ def max_pooling_2d(const real[:, :, :, :] x, real[:, :, :, ::1] y,
                    y.shape[3], kh, kw, sy, sx, py, px)
 
 
+cdef void _grad_windows(
+        const real* gy, Py_ssize_t g_w, const Py_ssize_t* index, real* gx,
+        Py_ssize_t h, Py_ssize_t w, Py_ssize_t oy, Py_ssize_t ox_begin,
+        Py_ssize_t ox_end, Py_ssize_t k, Py_ssize_t taps, int kw, int sy,
+        int sx, int py, int px) noexcept nogil:
+    # tap k (every tap where taps is 1) of the windows ox_begin..ox_end - 1
+    # of output row oy (gy, index: that row)
+    cdef Py_ssize_t ox, iy, ix, at
+    for ox in range(ox_begin, ox_end):
+        at = index[ox]
+        if taps > 1 and at != k:
+            continue
+        iy = oy * sy + at // kw - py
+        ix = ox * sx + at % kw - px
+        if iy >= 0 and iy < h and ix >= 0 and ix < w:
+            gx[iy * w + ix] += gy[ox * g_w]
+
+
+cdef inline void _grad_block(
+        const real* gy, Py_ssize_t g_h, const Py_ssize_t* index,
+        Py_ssize_t d_s, real* gx, Py_ssize_t w, Py_ssize_t rows,
+        Py_ssize_t n, int kh, int kw, int sy, int sx) noexcept nogil:
+    # rows x n disjoint windows inside the image, the first at gx (rows w
+    # apart); gy along contiguous rows g_h apart, index rows d_s apart
+    cdef Py_ssize_t r
+    if kh == 2 and kw == 2 and sx == 2:
+        if real is float:
+            cl_pool_grad2x2_f32(gy, g_h, index, d_s, gx, w, sy * w, rows, n)
+        else:
+            cl_pool_grad2x2_f64(gy, g_h, index, d_s, gx, w, sy * w, rows, n)
+        return
+    for r in range(rows):
+        if real is float:
+            cl_pool_grad_taps_f32(gy + r * g_h, index + r * d_s,
+                                  gx + r * sy * w, w, kh, kw, sx, n)
+        else:
+            cl_pool_grad_taps_f64(gy + r * g_h, index + r * d_s,
+                                  gx + r * sy * w, w, kh, kw, sx, n)
+
+
 cdef void _grad_plane(
         const real* gy, Py_ssize_t g_h, Py_ssize_t g_w,
         const Py_ssize_t* index, real* gx, Py_ssize_t h, Py_ssize_t w,
-        Py_ssize_t oh, Py_ssize_t ow, Py_ssize_t taps, int kw, int sy,
-        int sx, int py, int px) noexcept nogil:
-    # one plane: gy (strides g_h, g_w) onto the C-contiguous (h, w) gx
-    cdef Py_ssize_t k, oy, ox, iy, ix, at
+        Py_ssize_t oh, Py_ssize_t ow, Py_ssize_t taps, int kh, int kw,
+        int sy, int sx, int py, int px) noexcept nogil:
+    # one plane: gy (strides g_h, g_w) onto the C-contiguous (h, w) gx;
+    # disjoint windows (taps 1) inside the image along a contiguous gy row
+    # by the row kernels, the others one by one
+    cdef Py_ssize_t k, oy, oy_lo, oy_hi, ox_lo, ox_hi
+    _inside(h, oh, kh, sy, py, &oy_lo, &oy_hi)
+    _inside(w, ow, kw, sx, px, &ox_lo, &ox_hi)
+    if taps > 1 or g_w != 1 or ox_lo >= ox_hi:
+        oy_hi = oy_lo
     for k in range(taps):
         for oy in range(oh):
-            for ox in range(ow):
-                at = index[oy * ow + ox]
-                if taps > 1 and at != k:
-                    continue
-                iy = oy * sy + at // kw - py
-                ix = ox * sx + at % kw - px
-                if iy >= 0 and iy < h and ix >= 0 and ix < w:
-                    gx[iy * w + ix] += gy[oy * g_h + ox * g_w]
+            if oy < oy_lo or oy >= oy_hi:
+                _grad_windows(gy + oy * g_h, g_w, index + oy * ow, gx, h, w,
+                              oy, 0, ow, k, taps, kw, sy, sx, py, px)
+            else:
+                # the windows that reach into the padding
+                _grad_windows(gy + oy * g_h, g_w, index + oy * ow, gx, h, w,
+                              oy, 0, ox_lo, k, taps, kw, sy, sx, py, px)
+                _grad_windows(gy + oy * g_h, g_w, index + oy * ow, gx, h, w,
+                              oy, ox_hi, ow, k, taps, kw, sy, sx, py, px)
+    if oy_lo < oy_hi:
+        _grad_block(gy + oy_lo * g_h + ox_lo, g_h,
+                    index + oy_lo * ow + ox_lo, ow,
+                    gx + (oy_lo * sy - py) * w + ox_lo * sx - px, w,
+                    oy_hi - oy_lo, ox_hi - ox_lo, kh, kw, sy, sx)
 
 
 def max_pooling_2d_grad(const real[:, :, :, :] gy,
@@ -150,4 +297,4 @@ def max_pooling_2d_grad(const real[:, :, :, :] gy,
         ch = p % c
         _grad_plane(&gy[b, ch, 0, 0], g_h, g_w, &indexes[b, ch, 0, 0],
                     &gx[b, ch, 0, 0], gx.shape[2], gx.shape[3], gy.shape[2],
-                    gy.shape[3], taps, kw, sy, sx, py, px)
+                    gy.shape[3], taps, kh, kw, sy, sx, py, px)

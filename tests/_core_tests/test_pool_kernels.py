@@ -8,6 +8,7 @@ import pytest
 
 import chainerlite
 import chainerlite.functions as F
+from chainerlite._core import pool_kernels
 
 # ksize, stride, pad, cover_all
 CASES = [
@@ -49,9 +50,10 @@ def _reference_grad(gy, index, ksize, stride, pad, shape):
     )
     for k in range(kh * kw):
         i, j = divmod(k, kw)
-        big[:, :, i : i + sy * oh : sy, j : j + sx * ow : sx] += np.where(
-            index == k, gy, 0
-        ).astype(gy.dtype)
+        with np.errstate(invalid='ignore'):  # inf + -inf where windows overlap
+            big[:, :, i : i + sy * oh : sy, j : j + sx * ow : sx] += np.where(
+                index == k, gy, 0
+            ).astype(gy.dtype)
     return big[:, :, py : py + shape[2], px : px + shape[3]]
 
 
@@ -81,4 +83,128 @@ def test_forward_and_grad_match_reference(dtype, case):
     y.backward()
     np.testing.assert_array_equal(
         xv.grad, _reference_grad(gy, index, ksize, stride, pad, x.shape)
+    )
+
+
+# The row kernels (windows inside the image along contiguous rows) against
+# the one-by-one loop that a strided row takes, and against the reference.
+# ksize, stride, pad, cover_all: the 2x2 kernel, other disjoint windows,
+# overlapping ones, and padding whose inner windows still take the kernels.
+FAST_CASES = [
+    ((2, 2), (2, 2), (0, 0), False),
+    ((2, 2), (2, 2), (0, 0), True),
+    ((3, 3), (3, 3), (0, 0), True),
+    ((2, 3), (2, 3), (0, 0), False),
+    ((3, 3), (1, 1), (1, 1), False),
+    ((2, 2), (2, 2), (1, 1), True),
+    ((3, 2), (2, 2), (0, 1), True),
+]
+# (h, w): narrow and wide rows (past the vector loops), odd sizes whose last
+# window reaches past the image when cover_all is True
+SIZES = [(8, 8), (7, 9), (6, 40), (9, 37), (1, 1), (2, 3)]
+SPECIAL = np.array([np.nan, -np.inf, np.inf, -0.0, 0.0, 1.0, -1.0, 2.0])
+
+
+def _special_input(dtype, shape, seed):
+    # few distinct values, so that windows hold ties of signed zeros, equal
+    # values, infinities and NaNs in every order
+    rng = np.random.RandomState(seed)
+    return SPECIAL[rng.randint(0, len(SPECIAL), shape)].astype(dtype)
+
+
+def _bits(a):
+    # the bytes of each element, so that NaNs and signed zeros compare too
+    return np.ascontiguousarray(a).view(np.uint8)
+
+
+def _strided_copy(x):
+    # the same values along rows of stride 2 (the one-by-one loop)
+    big = np.zeros(x.shape[:3] + (2 * x.shape[3],), x.dtype)
+    big[..., ::2] = x
+    return big[..., ::2]
+
+
+def _compiled(x, ksize, stride, pad, cover_all):
+    n, c, h, w = x.shape
+    oh, ow = (
+        (d + 2 * p - k + (s - 1 if cover_all else 0)) // s + 1
+        for d, k, s, p in zip((h, w), ksize, stride, pad)
+    )
+    y = np.empty((n, c, oh, ow), x.dtype)
+    index = np.empty(y.shape, np.intp)
+    pool_kernels.max_pooling_2d(x, y, index, *ksize, *stride, *pad)
+    return y, index
+
+
+def _compiled_grad(gy, index, shape, ksize, stride, pad):
+    gx = np.zeros(shape, gy.dtype)
+    pool_kernels.max_pooling_2d_grad(gy, index, gx, *ksize, *stride, *pad)
+    return gx
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+@pytest.mark.parametrize('size', SIZES)
+@pytest.mark.parametrize('case', FAST_CASES)
+def test_row_kernels_match_one_by_one_and_reference(dtype, size, case):
+    ksize, stride, pad, cover_all = case
+    h, w = size
+    if any(d + 2 * p < k for d, k, p in zip(size, ksize, pad)):
+        pytest.skip('no window fits')
+    x = _special_input(dtype, (2, 3, h, w), seed=h * 100 + w)
+    y, index = _compiled(x, ksize, stride, pad, cover_all)
+    y_slow, index_slow = _compiled(_strided_copy(x), ksize, stride, pad, cover_all)
+    expected, expected_index = _reference(x, ksize, stride, pad, cover_all)
+    np.testing.assert_array_equal(_bits(y), _bits(y_slow))
+    np.testing.assert_array_equal(index, index_slow)
+    np.testing.assert_array_equal(y, expected)
+    np.testing.assert_array_equal(np.signbit(y), np.signbit(expected))
+    np.testing.assert_array_equal(index, expected_index)
+
+    gy = _special_input(dtype, y.shape, seed=h * 100 + w + 1)
+    gx = _compiled_grad(gy, index, x.shape, ksize, stride, pad)
+    # a strided gy takes the one-by-one loop
+    gx_slow = _compiled_grad(_strided_copy(gy), index, x.shape, ksize, stride, pad)
+    np.testing.assert_array_equal(_bits(gx), _bits(gx_slow))
+    np.testing.assert_array_equal(
+        gx, _reference_grad(gy, index, ksize, stride, pad, x.shape)
+    )
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_row_kernels_take_views(dtype):
+    # rows of unit stride in a view: channels and rows skipped, an offset
+    # start, planes and rows farther apart than the image is wide
+    base = _special_input(dtype, (3, 6, 20, 30), seed=5)
+    x = base[::2, 1::2, 3::2, 5:25]
+    assert x.strides[3] == x.itemsize and not x.flags.c_contiguous
+    ksize, stride, pad = (2, 2), (2, 2), (0, 0)
+    y, index = _compiled(x, ksize, stride, pad, True)
+    y_ref, index_ref = _compiled(np.ascontiguousarray(x), ksize, stride, pad, True)
+    np.testing.assert_array_equal(_bits(y), _bits(y_ref))
+    np.testing.assert_array_equal(index, index_ref)
+    gy = _special_input(dtype, y.shape + (2,), seed=6)[..., 0]  # gy rows strided
+    gy2 = _special_input(dtype, (y.shape[0], y.shape[1], y.shape[2] * 2, y.shape[3]), 7)
+    for g in (gy, gy2[:, :, ::2]):
+        np.testing.assert_array_equal(
+            _bits(_compiled_grad(g, index, x.shape, ksize, stride, pad)),
+            _bits(_reference_grad(g, index, ksize, stride, pad, x.shape)),
+        )
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_max_pooling_2d_function_fast_path(dtype):
+    # F.max_pooling_2d(x, 2) on an even image (the 2x2 kernels), forward
+    # and backward, against the reference
+    x = _special_input(dtype, (4, 5, 12, 34), seed=8)
+    xv = chainerlite.Variable(x)
+    y, index = F.max_pooling_2d(xv, 2, return_indices=True)
+    expected, expected_index = _reference(x, (2, 2), (2, 2), (0, 0), True)
+    np.testing.assert_array_equal(_bits(y.array), _bits(expected))
+    np.testing.assert_array_equal(index, expected_index)
+    gy = np.random.RandomState(9).uniform(-1, 1, y.shape).astype(dtype)
+    y.grad = gy
+    y.backward()
+    np.testing.assert_array_equal(
+        _bits(xv.grad),
+        _bits(_reference_grad(gy, index, (2, 2), (2, 2), (0, 0), x.shape)),
     )
