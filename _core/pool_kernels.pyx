@@ -29,6 +29,9 @@ ctypedef fused real:
 
 #: Elements below which one thread does the work.
 cdef Py_ssize_t PARALLEL_MIN = 1 << 17
+#: Outputs that a task of a stacked array (see ``_plane_step``) takes at
+#: least: many small planes in one call of the kernels, not one each.
+cdef Py_ssize_t GROUP_MIN = 1 << 12
 
 
 cdef inline void _take(real v, Py_ssize_t k, real* best,
@@ -182,6 +185,31 @@ cdef void _max_plane(
                    oy_hi - oy_lo, ox_hi - ox_lo, kh, kw, sy, sx)
 
 
+cdef inline Py_ssize_t _plane_step(
+        Py_ssize_t n, Py_ssize_t c, Py_ssize_t s_n, Py_ssize_t s_c,
+        Py_ssize_t rows, Py_ssize_t row_step) noexcept nogil:
+    # The distance between planes when they are stacked: the same between
+    # any two planes one after the other, and the rows of windows of one
+    # plane leading on to those of the next (rows of them row_step apart);
+    # then all the planes are one block of n * c * rows rows. Else 0.
+    cdef Py_ssize_t step = s_c if c > 1 else s_n
+    if c > 1 and n > 1 and s_n != c * s_c:
+        return 0
+    if n * c > 1 and step != rows * row_step:
+        return 0
+    return rows * row_step
+
+
+cdef inline bint _all_inside(Py_ssize_t h, Py_ssize_t w, Py_ssize_t oh,
+                             Py_ssize_t ow, int kh, int kw, int sy, int sx,
+                             int py, int px) noexcept nogil:
+    # whether every window lies inside the image
+    cdef Py_ssize_t oy_lo, oy_hi, ox_lo, ox_hi
+    _inside(h, oh, kh, sy, py, &oy_lo, &oy_hi)
+    _inside(w, ow, kw, sx, px, &ox_lo, &ox_hi)
+    return oy_lo == 0 and oy_hi == oh and ox_lo == 0 and ox_hi == ow
+
+
 def max_pooling_2d(const real[:, :, :, :] x, real[:, :, :, ::1] y,
                    Py_ssize_t[:, :, :, ::1] indexes, int kh, int kw,
                    int sy, int sx, int py, int px):
@@ -192,7 +220,25 @@ def max_pooling_2d(const real[:, :, :, :] x, real[:, :, :, ::1] y,
     cdef Py_ssize_t s_h = x.strides[2] // <Py_ssize_t>sizeof(real)
     cdef Py_ssize_t s_w = x.strides[3] // <Py_ssize_t>sizeof(real)
     cdef bint parallel = x.size * kh * kw >= PARALLEL_MIN
+    cdef Py_ssize_t oh = y.shape[2], ow = y.shape[3], step, per, first
     if y.size == 0:
+        return
+    step = _plane_step(
+        x.shape[0], c, x.strides[0] // <Py_ssize_t>sizeof(real),
+        x.strides[1] // <Py_ssize_t>sizeof(real), oh, sy * s_h)
+    if (s_w == 1 and step > 0 and
+            _all_inside(x.shape[2], x.shape[3], oh, ow, kh, kw, sy, sx,
+                        py, px)):
+        # stacked planes: groups of them, each one block of rows
+        per = (GROUP_MIN + oh * ow - 1) // (oh * ow)
+        for p in prange((planes + per - 1) // per, nogil=True,
+                        schedule='static', use_threads_if=parallel):
+            first = p * per
+            _max_block(&x[0, 0, 0, 0] + first * step, s_h,
+                       &y[0, 0, 0, 0] + first * oh * ow,
+                       &indexes[0, 0, 0, 0] + first * oh * ow, ow,
+                       (per if planes - first > per else planes - first) * oh,
+                       ow, kh, kw, sy, sx)
         return
     for p in prange(planes, nogil=True, schedule='static',
                     use_threads_if=parallel):
@@ -289,7 +335,27 @@ def max_pooling_2d_grad(const real[:, :, :, :] gy,
     # most one gradient, and one pass does.
     cdef Py_ssize_t taps = kh * kw if sy < kh or sx < kw else 1
     cdef bint parallel = gx.size >= PARALLEL_MIN
+    cdef Py_ssize_t oh = gy.shape[2], ow = gy.shape[3], w = gx.shape[3]
+    cdef Py_ssize_t per, first
     if gy.size == 0:
+        return
+    if (taps == 1 and g_w == 1 and gx.shape[2] == oh * sy and
+            _plane_step(gy.shape[0], c,
+                        gy.strides[0] // <Py_ssize_t>sizeof(real),
+                        gy.strides[1] // <Py_ssize_t>sizeof(real), oh,
+                        g_h) > 0 and
+            _all_inside(gx.shape[2], w, oh, ow, kh, kw, sy, sx, py, px)):
+        # stacked planes (gx's are, as its height is oh * sy): groups of
+        # them, each one block of rows
+        per = (GROUP_MIN + oh * ow - 1) // (oh * ow)
+        for p in prange((planes + per - 1) // per, nogil=True,
+                        schedule='static', use_threads_if=parallel):
+            first = p * per
+            _grad_block(&gy[0, 0, 0, 0] + first * oh * g_h, g_h,
+                        &indexes[0, 0, 0, 0] + first * oh * ow, ow,
+                        &gx[0, 0, 0, 0] + first * oh * sy * w, w,
+                        (per if planes - first > per else planes - first) * oh,
+                        ow, kh, kw, sy, sx)
         return
     for p in prange(planes, nogil=True, schedule='static',
                     use_threads_if=parallel):

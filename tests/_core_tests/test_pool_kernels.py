@@ -208,3 +208,37 @@ def test_max_pooling_2d_function_fast_path(dtype):
         _bits(xv.grad),
         _bits(_reference_grad(gy, index, (2, 2), (2, 2), (0, 0), x.shape)),
     )
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+@pytest.mark.parametrize(
+    'view',
+    [
+        # planes one after the other (one block of rows for all of them):
+        # C-contiguous, one channel, one image, rows wider than the image
+        lambda a: np.ascontiguousarray(a[:, :, :, :8]),
+        lambda a: np.ascontiguousarray(a[:, :1, :, :6]),
+        lambda a: np.ascontiguousarray(a[:1, :, :, :6]),
+        lambda a: a[:, :, :, 3:11],
+        # planes not one after the other
+        lambda a: a[:, :, :6, :8],
+        lambda a: a[:, ::2, :, :8],
+        lambda a: a[::2, :, :, :8],
+    ],
+)
+def test_planes_stacked_or_not(dtype, view):
+    base = _special_input(dtype, (3, 4, 8, 12), seed=10)
+    x = view(base)
+    ksize, stride, pad = (2, 2), (2, 2), (0, 0)
+    y, index = _compiled(x, ksize, stride, pad, False)
+    expected, expected_index = _reference(x, ksize, stride, pad, False)
+    np.testing.assert_array_equal(_bits(y), _bits(expected))
+    np.testing.assert_array_equal(index, expected_index)
+    gy = _special_input(dtype, y.shape, seed=11)
+    gy_view = np.zeros(gy.shape[:3] + (gy.shape[3] + 3,), dtype)[..., 1:-2]
+    gy_view[...] = gy
+    for g in (gy, gy_view):
+        np.testing.assert_array_equal(
+            _bits(_compiled_grad(g, index, x.shape, ksize, stride, pad)),
+            _bits(_reference_grad(g, index, ksize, stride, pad, x.shape)),
+        )
