@@ -37,6 +37,25 @@
         (best) = b_ != b_ ? b_ : m_;                                        \
     } while (0)
 
+/* The loops of cl_pool_max2x2 over rows x n windows (n: its argument or
+ * a constant). */
+#define CL_POOL_MAX2X2_ROWS(T, N)                                           \
+    for (ptrdiff_t r = 0; r < rows; r++) {                                  \
+        const T *r0 = src + r * step;                                       \
+        const T *r1 = r0 + s_h;                                             \
+        T *d = dst + r * d_s;                                               \
+        ptrdiff_t *at = index + r * d_s;                                    \
+        for (ptrdiff_t o = 0; o < (N); o++) {                               \
+            T best = r0[2 * o];                                             \
+            ptrdiff_t k = 0;                                                \
+            CL_POOL_TAKE(T, r0[2 * o + 1], 1, best, k);                     \
+            CL_POOL_TAKE(T, r1[2 * o], 2, best, k);                         \
+            CL_POOL_TAKE(T, r1[2 * o + 1], 3, best, k);                     \
+            d[o] = best;                                                    \
+            at[o] = k;                                                      \
+        }                                                                   \
+    }
+
 /* GCC vectorises the selects of CL_POOL_TAKE only when comparisons may be
  * evaluated whether or not they are needed, which the default
  * -ftrapping-math forbids (they may raise the invalid flag on a NaN). The
@@ -47,25 +66,25 @@
 #define CL_POOL_LOOPS(T, S)                                                 \
     /* rows x n 2x2 windows side by side: row r's windows start at       \
      * src + r * step (their second rows s_h further), its outputs at      \
-     * dst + r * d_s */                                                    \
+     * dst + r * d_s. A short row is done with n a constant (the loop over \
+     * its windows unrolled and the rows vectorised): the vector loop over \
+     * a row of 2, 4 or 8 windows is mostly its set-up. */                 \
     CL_POOL_CLONES static void cl_pool_max2x2_##S(                         \
         const T *restrict src, ptrdiff_t s_h, ptrdiff_t step,               \
         ptrdiff_t rows, ptrdiff_t n, T *restrict dst,                       \
         ptrdiff_t *restrict index, ptrdiff_t d_s) {                         \
-        for (ptrdiff_t r = 0; r < rows; r++) {                              \
-            const T *r0 = src + r * step;                                   \
-            const T *r1 = r0 + s_h;                                         \
-            T *d = dst + r * d_s;                                           \
-            ptrdiff_t *at = index + r * d_s;                                \
-            for (ptrdiff_t o = 0; o < n; o++) {                             \
-                T best = r0[2 * o];                                         \
-                ptrdiff_t k = 0;                                            \
-                CL_POOL_TAKE(T, r0[2 * o + 1], 1, best, k);                 \
-                CL_POOL_TAKE(T, r1[2 * o], 2, best, k);                     \
-                CL_POOL_TAKE(T, r1[2 * o + 1], 3, best, k);                 \
-                d[o] = best;                                                \
-                at[o] = k;                                                  \
-            }                                                               \
+        switch (n) {                                                        \
+        case 2:                                                             \
+            CL_POOL_MAX2X2_ROWS(T, 2);                                      \
+            break;                                                          \
+        case 4:                                                             \
+            CL_POOL_MAX2X2_ROWS(T, 4);                                      \
+            break;                                                          \
+        case 8:                                                             \
+            CL_POOL_MAX2X2_ROWS(T, 8);                                      \
+            break;                                                          \
+        default:                                                            \
+            CL_POOL_MAX2X2_ROWS(T, n);                                      \
         }                                                                   \
     }                                                                       \
     /* kh x kw windows sx apart, rows s_h apart: one pass over the row of  \
