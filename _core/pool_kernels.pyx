@@ -20,8 +20,11 @@ strided row, are done one by one, those inside the image without bounds
 tests. The gradient of disjoint windows takes the same split; that of
 overlapping ones is done one by one, a pass per tap.
 """
+cimport numpy as cnp
 from cython.parallel cimport prange
 from libc.math cimport INFINITY
+
+cnp.import_array()
 
 ctypedef fused real:
     float
@@ -210,43 +213,111 @@ cdef inline bint _all_inside(Py_ssize_t h, Py_ssize_t w, Py_ssize_t oh,
     return oy_lo == 0 and oy_hi == oh and ox_lo == 0 and ox_hi == ow
 
 
-def max_pooling_2d(const real[:, :, :, :] x, real[:, :, :, ::1] y,
-                   Py_ssize_t[:, :, :, ::1] indexes, int kh, int kw,
-                   int sy, int sx, int py, int px):
-    """Fills ``y`` with the window maxima of ``x`` and ``indexes`` with
-    their positions in the flattened ``(kh, kw)`` windows."""
-    cdef Py_ssize_t c = y.shape[1], planes = y.shape[0] * y.shape[1]
-    cdef Py_ssize_t p, b, ch
-    cdef Py_ssize_t s_h = x.strides[2] // <Py_ssize_t>sizeof(real)
-    cdef Py_ssize_t s_w = x.strides[3] // <Py_ssize_t>sizeof(real)
-    cdef bint parallel = x.size * kh * kw >= PARALLEL_MIN
-    cdef Py_ssize_t oh = y.shape[2], ow = y.shape[3], step, per, first
-    if y.size == 0:
+cdef int _check(cnp.ndarray a, str name, int typenum, bint contiguous,
+                bint out) except -1:
+    # a 4-d aligned array of the type typenum, C-contiguous if asked (an
+    # output: C-contiguous and writable), as the kernels read it
+    if cnp.PyArray_NDIM(a) != 4:
+        raise ValueError('{} must be 4-d, not {}-d'.format(name, a.ndim))
+    if cnp.PyArray_TYPE(a) != typenum:
+        raise ValueError('{} must be of dtype {}, not {}'.format(
+            name, cnp.PyArray_DescrFromType(typenum), a.dtype))
+    if not cnp.PyArray_ISALIGNED(a):
+        raise ValueError('{} is not aligned'.format(name))
+    if (contiguous or out) and not cnp.PyArray_IS_C_CONTIGUOUS(a):
+        raise ValueError('{} must be C-contiguous'.format(name))
+    if out and not cnp.PyArray_ISWRITEABLE(a):
+        raise ValueError('{} is read-only'.format(name))
+    return 0
+
+
+cdef int _check_all(cnp.ndarray images, str name, cnp.ndarray outs,
+                    str outs_name, cnp.ndarray indexes,
+                    bint write_images) except -1:
+    # the images (float32 or float64), the outputs of the windows (their
+    # dtype) and the indexes (intp, of the outputs' shape); returns the
+    # dtype's number
+    cdef int typenum = cnp.PyArray_TYPE(images)
+    if typenum != cnp.NPY_FLOAT32 and typenum != cnp.NPY_FLOAT64:
+        raise ValueError('{} must be float32 or float64, not {}'.format(
+            name, images.dtype))
+    _check(images, name, typenum, False, write_images)
+    _check(outs, outs_name, typenum, False, not write_images)
+    _check(indexes, 'indexes', cnp.NPY_INTP, True, not write_images)
+    cdef int i
+    for i in range(4):
+        if (i < 2 and outs.shape[i] != images.shape[i] or
+                indexes.shape[i] != outs.shape[i]):
+            raise ValueError(
+                'shapes do not match: {} {}, {} {}, indexes {}'.format(
+                    name, (<object>images).shape, outs_name,
+                    (<object>outs).shape, (<object>indexes).shape))
+    return typenum
+
+
+cdef void _forward(const real* x, const cnp.npy_intp* shape,
+                   const cnp.npy_intp* strides, real* y, Py_ssize_t* indexes,
+                   Py_ssize_t oh, Py_ssize_t ow, int kh, int kw, int sy,
+                   int sx, int py, int px) noexcept nogil:
+    # x of shape and strides (bytes), into the C-contiguous y and indexes
+    cdef Py_ssize_t c = shape[1], planes = shape[0] * shape[1]
+    cdef Py_ssize_t h = shape[2], w = shape[3], p, step, per, first
+    cdef Py_ssize_t s_n = strides[0] // <Py_ssize_t>sizeof(real)
+    cdef Py_ssize_t s_c = strides[1] // <Py_ssize_t>sizeof(real)
+    cdef Py_ssize_t s_h = strides[2] // <Py_ssize_t>sizeof(real)
+    cdef Py_ssize_t s_w = strides[3] // <Py_ssize_t>sizeof(real)
+    cdef bint parallel = planes * h * w * kh * kw >= PARALLEL_MIN
+    if planes * oh * ow == 0:
         return
-    step = _plane_step(
-        x.shape[0], c, x.strides[0] // <Py_ssize_t>sizeof(real),
-        x.strides[1] // <Py_ssize_t>sizeof(real), oh, sy * s_h)
+    step = _plane_step(shape[0], c, s_n, s_c, oh, sy * s_h)
     if (s_w == 1 and step > 0 and
-            _all_inside(x.shape[2], x.shape[3], oh, ow, kh, kw, sy, sx,
-                        py, px)):
+            _all_inside(h, w, oh, ow, kh, kw, sy, sx, py, px)):
         # stacked planes: groups of them, each one block of rows
         per = (GROUP_MIN + oh * ow - 1) // (oh * ow)
-        for p in prange((planes + per - 1) // per, nogil=True,
-                        schedule='static', use_threads_if=parallel):
+        for p in prange((planes + per - 1) // per, schedule='static',
+                        use_threads_if=parallel):
             first = p * per
-            _max_block(&x[0, 0, 0, 0] + first * step, s_h,
-                       &y[0, 0, 0, 0] + first * oh * ow,
-                       &indexes[0, 0, 0, 0] + first * oh * ow, ow,
+            _max_block(x + first * step, s_h, y + first * oh * ow,
+                       indexes + first * oh * ow, ow,
                        (per if planes - first > per else planes - first) * oh,
                        ow, kh, kw, sy, sx)
         return
-    for p in prange(planes, nogil=True, schedule='static',
-                    use_threads_if=parallel):
-        b = p // c
-        ch = p % c
-        _max_plane(&x[b, ch, 0, 0], s_h, s_w, x.shape[2], x.shape[3],
-                   &y[b, ch, 0, 0], &indexes[b, ch, 0, 0], y.shape[2],
-                   y.shape[3], kh, kw, sy, sx, py, px)
+    for p in prange(planes, schedule='static', use_threads_if=parallel):
+        _max_plane(x + (p // c) * s_n + (p % c) * s_c, s_h, s_w, h, w,
+                   y + p * oh * ow, indexes + p * oh * ow, oh, ow, kh, kw,
+                   sy, sx, py, px)
+
+
+def max_pooling_2d(cnp.ndarray x not None, cnp.ndarray y not None,
+                   cnp.ndarray indexes not None, int kh, int kw, int sy,
+                   int sx, int py, int px):
+    """Fills ``y`` with the window maxima of ``x`` and ``indexes`` with
+    their positions in the flattened ``(kh, kw)`` windows.
+
+    ``x`` is a float32 or float64 array of shape ``(n, c, h, w)``; ``y``
+    (of its dtype) and ``indexes`` (intp) are C-contiguous and writable, of
+    shape ``(n, c, oh, ow)``. Plain arrays, not memoryviews, are taken:
+    checking them is cheaper than acquiring three buffers, which matters
+    for small images.
+
+    Raises:
+        ValueError: If the arrays are not of these dtypes, layouts and
+            shapes.
+    """
+    cdef int typenum = _check_all(x, 'x', y, 'y', indexes, False)
+    cdef Py_ssize_t oh = y.shape[2], ow = y.shape[3]
+    with nogil:
+        if typenum == cnp.NPY_FLOAT32:
+            _forward(<const float*>cnp.PyArray_DATA(x), cnp.PyArray_DIMS(x),
+                     cnp.PyArray_STRIDES(x), <float*>cnp.PyArray_DATA(y),
+                     <Py_ssize_t*>cnp.PyArray_DATA(indexes), oh, ow, kh, kw,
+                     sy, sx, py, px)
+        else:
+            _forward(<const double*>cnp.PyArray_DATA(x),
+                     cnp.PyArray_DIMS(x), cnp.PyArray_STRIDES(x),
+                     <double*>cnp.PyArray_DATA(y),
+                     <Py_ssize_t*>cnp.PyArray_DATA(indexes), oh, ow, kh, kw,
+                     sy, sx, py, px)
 
 
 cdef void _grad_windows(
@@ -320,47 +391,72 @@ cdef void _grad_plane(
                     oy_hi - oy_lo, ox_hi - ox_lo, kh, kw, sy, sx)
 
 
-def max_pooling_2d_grad(const real[:, :, :, :] gy,
-                        const Py_ssize_t[:, :, :, ::1] indexes,
-                        real[:, :, :, ::1] gx, int kh, int kw,
-                        int sy, int sx, int py, int px):
-    """Adds each ``gy`` onto the pixel of ``gx`` (zeros) that its index
-    names in its window."""
-    cdef Py_ssize_t c = gy.shape[1], planes = gy.shape[0] * gy.shape[1]
-    cdef Py_ssize_t p, b, ch
-    cdef Py_ssize_t g_h = gy.strides[2] // <Py_ssize_t>sizeof(real)
-    cdef Py_ssize_t g_w = gy.strides[3] // <Py_ssize_t>sizeof(real)
+cdef void _backward(const real* gy, const cnp.npy_intp* shape,
+                    const cnp.npy_intp* strides, const Py_ssize_t* indexes,
+                    real* gx, Py_ssize_t h, Py_ssize_t w, int kh, int kw,
+                    int sy, int sx, int py, int px) noexcept nogil:
+    # gy of shape and strides (bytes) onto the C-contiguous (.., h, w) gx
+    cdef Py_ssize_t c = shape[1], planes = shape[0] * shape[1]
+    cdef Py_ssize_t oh = shape[2], ow = shape[3], p, per, first
+    cdef Py_ssize_t g_n = strides[0] // <Py_ssize_t>sizeof(real)
+    cdef Py_ssize_t g_c = strides[1] // <Py_ssize_t>sizeof(real)
+    cdef Py_ssize_t g_h = strides[2] // <Py_ssize_t>sizeof(real)
+    cdef Py_ssize_t g_w = strides[3] // <Py_ssize_t>sizeof(real)
     # Overlapping windows: one pass per tap, so that each pixel sums its
     # gradients in the order of the taps; disjoint ones give a pixel at
     # most one gradient, and one pass does.
     cdef Py_ssize_t taps = kh * kw if sy < kh or sx < kw else 1
-    cdef bint parallel = gx.size >= PARALLEL_MIN
-    cdef Py_ssize_t oh = gy.shape[2], ow = gy.shape[3], w = gx.shape[3]
-    cdef Py_ssize_t per, first
-    if gy.size == 0:
+    cdef bint parallel = planes * h * w >= PARALLEL_MIN
+    if planes * oh * ow == 0:
         return
-    if (taps == 1 and g_w == 1 and gx.shape[2] == oh * sy and
-            _plane_step(gy.shape[0], c,
-                        gy.strides[0] // <Py_ssize_t>sizeof(real),
-                        gy.strides[1] // <Py_ssize_t>sizeof(real), oh,
-                        g_h) > 0 and
-            _all_inside(gx.shape[2], w, oh, ow, kh, kw, sy, sx, py, px)):
+    if (taps == 1 and g_w == 1 and h == oh * sy and
+            _plane_step(shape[0], c, g_n, g_c, oh, g_h) > 0 and
+            _all_inside(h, w, oh, ow, kh, kw, sy, sx, py, px)):
         # stacked planes (gx's are, as its height is oh * sy): groups of
         # them, each one block of rows
         per = (GROUP_MIN + oh * ow - 1) // (oh * ow)
-        for p in prange((planes + per - 1) // per, nogil=True,
-                        schedule='static', use_threads_if=parallel):
+        for p in prange((planes + per - 1) // per, schedule='static',
+                        use_threads_if=parallel):
             first = p * per
-            _grad_block(&gy[0, 0, 0, 0] + first * oh * g_h, g_h,
-                        &indexes[0, 0, 0, 0] + first * oh * ow, ow,
-                        &gx[0, 0, 0, 0] + first * oh * sy * w, w,
+            _grad_block(gy + first * oh * g_h, g_h,
+                        indexes + first * oh * ow, ow,
+                        gx + first * oh * sy * w, w,
                         (per if planes - first > per else planes - first) * oh,
                         ow, kh, kw, sy, sx)
         return
-    for p in prange(planes, nogil=True, schedule='static',
-                    use_threads_if=parallel):
-        b = p // c
-        ch = p % c
-        _grad_plane(&gy[b, ch, 0, 0], g_h, g_w, &indexes[b, ch, 0, 0],
-                    &gx[b, ch, 0, 0], gx.shape[2], gx.shape[3], gy.shape[2],
-                    gy.shape[3], taps, kh, kw, sy, sx, py, px)
+    for p in prange(planes, schedule='static', use_threads_if=parallel):
+        _grad_plane(gy + (p // c) * g_n + (p % c) * g_c, g_h, g_w,
+                    indexes + p * oh * ow, gx + p * h * w, h, w, oh, ow,
+                    taps, kh, kw, sy, sx, py, px)
+
+
+def max_pooling_2d_grad(cnp.ndarray gy not None, cnp.ndarray indexes not None,
+                        cnp.ndarray gx not None, int kh, int kw, int sy,
+                        int sx, int py, int px):
+    """Adds each ``gy`` onto the pixel of ``gx`` (zeros) that its index
+    names in its window.
+
+    ``gy`` is a float32 or float64 array of shape ``(n, c, oh, ow)`` and
+    ``indexes`` the C-contiguous intp array of its shape from
+    :func:`max_pooling_2d`; ``gx`` (of gy's dtype) is C-contiguous and
+    writable, of shape ``(n, c, h, w)``.
+
+    Raises:
+        ValueError: If the arrays are not of these dtypes, layouts and
+            shapes.
+    """
+    cdef int typenum = _check_all(gx, 'gx', gy, 'gy', indexes, True)
+    cdef Py_ssize_t h = gx.shape[2], w = gx.shape[3]
+    with nogil:
+        if typenum == cnp.NPY_FLOAT32:
+            _backward(<const float*>cnp.PyArray_DATA(gy),
+                      cnp.PyArray_DIMS(gy), cnp.PyArray_STRIDES(gy),
+                      <const Py_ssize_t*>cnp.PyArray_DATA(indexes),
+                      <float*>cnp.PyArray_DATA(gx), h, w, kh, kw, sy, sx,
+                      py, px)
+        else:
+            _backward(<const double*>cnp.PyArray_DATA(gy),
+                      cnp.PyArray_DIMS(gy), cnp.PyArray_STRIDES(gy),
+                      <const Py_ssize_t*>cnp.PyArray_DATA(indexes),
+                      <double*>cnp.PyArray_DATA(gx), h, w, kh, kw, sy, sx,
+                      py, px)

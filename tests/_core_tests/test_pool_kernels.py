@@ -242,3 +242,54 @@ def test_planes_stacked_or_not(dtype, view):
             _bits(_compiled_grad(g, index, x.shape, ksize, stride, pad)),
             _bits(_reference_grad(g, index, ksize, stride, pad, x.shape)),
         )
+
+
+def _forward_args():
+    x = np.zeros((2, 3, 4, 4), np.float32)
+    return [x, np.empty((2, 3, 2, 2), np.float32), np.empty((2, 3, 2, 2), np.intp)]
+
+
+def _read_only(a):
+    a.flags.writeable = False
+    return a
+
+
+@pytest.mark.parametrize(
+    'place, bad, message',
+    [
+        (0, np.zeros((2, 3, 4, 4), np.float16), 'float32 or float64'),
+        (0, np.zeros((3, 4, 4), np.float32), '4-d'),
+        (1, np.empty((2, 3, 2, 2), np.float64), 'dtype float32'),
+        (1, np.empty((2, 3, 2, 4), np.float32)[..., ::2], 'C-contiguous'),
+        (1, _read_only(np.empty((2, 3, 2, 2), np.float32)), 'read-only'),
+        (1, np.empty((2, 2, 2, 2), np.float32), 'shapes do not match'),
+        (2, np.empty((2, 3, 2, 2), np.int32), 'dtype'),
+        (2, np.empty((2, 3, 2, 3), np.intp), 'shapes do not match'),
+    ],
+)
+def test_bad_arrays_raise(place, bad, message):
+    args = _forward_args()
+    args[place] = bad
+    with pytest.raises(ValueError, match=message):
+        pool_kernels.max_pooling_2d(*args, 2, 2, 2, 2, 0, 0)
+    with pytest.raises(TypeError):
+        pool_kernels.max_pooling_2d(args[0].tolist(), *args[1:], 2, 2, 2, 2, 0, 0)
+
+
+def test_bad_grad_arrays_raise():
+    gy = np.zeros((2, 3, 2, 2), np.float32)
+    index = np.zeros(gy.shape, np.intp)
+    gx = np.zeros((2, 3, 4, 4), np.float32)
+    with pytest.raises(ValueError, match='C-contiguous'):
+        pool_kernels.max_pooling_2d_grad(gy, index, gx[..., ::-1], 2, 2, 2, 2, 0, 0)
+    with pytest.raises(ValueError, match='C-contiguous'):
+        idx = np.zeros((2, 3, 2, 4), np.intp)[..., ::2]
+        pool_kernels.max_pooling_2d_grad(gy, idx, gx, 2, 2, 2, 2, 0, 0)
+    with pytest.raises(ValueError, match='dtype float32'):
+        pool_kernels.max_pooling_2d_grad(
+            gy.astype(np.float64), index, gx, 2, 2, 2, 2, 0, 0
+        )
+    with pytest.raises(ValueError, match='shapes do not match'):
+        pool_kernels.max_pooling_2d_grad(gy, index, gx[:1], 2, 2, 2, 2, 0, 0)
+    # a read-only index (the forward's, kept by the node) is taken
+    pool_kernels.max_pooling_2d_grad(gy, _read_only(index), gx, 2, 2, 2, 2, 0, 0)
