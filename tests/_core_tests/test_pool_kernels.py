@@ -293,3 +293,20 @@ def test_bad_grad_arrays_raise():
         pool_kernels.max_pooling_2d_grad(gy, index, gx[:1], 2, 2, 2, 2, 0, 0)
     # a read-only index (the forward's, kept by the node) is taken
     pool_kernels.max_pooling_2d_grad(gy, _read_only(index), gx, 2, 2, 2, 2, 0, 0)
+
+
+@pytest.mark.parametrize('cover_all', [False, True])
+def test_large_arrays_shared_among_threads(cover_all):
+    # past PARALLEL_MIN: planes stacked (even sizes) or done one by one
+    # (odd ones, whose last windows reach past the image with cover_all)
+    x = _special_input(np.float32, (4, 8, 65, 64), seed=12)
+    for images in (np.ascontiguousarray(x[:, :, :64]), x[:, :, :, 1:]):
+        y, index = _compiled(images, (2, 2), (2, 2), (0, 0), cover_all)
+        expected, expected_index = _reference(images, (2, 2), (2, 2), (0, 0), cover_all)
+        np.testing.assert_array_equal(_bits(y), _bits(expected))
+        np.testing.assert_array_equal(index, expected_index)
+        gy = _special_input(np.float32, y.shape, seed=13)
+        np.testing.assert_array_equal(
+            _bits(_compiled_grad(gy, index, images.shape, (2, 2), (2, 2), (0, 0))),
+            _bits(_reference_grad(gy, index, (2, 2), (2, 2), (0, 0), images.shape)),
+        )
