@@ -294,7 +294,8 @@ def max_pooling_2d(cnp.ndarray x not None, cnp.ndarray y not None,
     """Fills ``y`` with the window maxima of ``x`` and ``indexes`` with
     their positions in the flattened ``(kh, kw)`` windows.
 
-    ``x`` is a float32 or float64 array of shape ``(n, c, h, w)``; ``y``
+    ``x`` is a float32 or float64 array of shape ``(n, c, h, w)`` (copied
+    first if it is not aligned); ``y``
     (of its dtype) and ``indexes`` (intp) are C-contiguous and writable, of
     shape ``(n, c, oh, ow)``. Plain arrays, not memoryviews, are taken:
     checking them is cheaper than acquiring three buffers, which matters
@@ -304,6 +305,8 @@ def max_pooling_2d(cnp.ndarray x not None, cnp.ndarray y not None,
         ValueError: If the arrays are not of these dtypes, layouts and
             shapes.
     """
+    if not cnp.PyArray_ISALIGNED(x):
+        x = cnp.PyArray_NewCopy(x, cnp.NPY_CORDER)  # (as the kernels read)
     cdef int typenum = _check_all(x, 'x', y, 'y', indexes, False)
     cdef Py_ssize_t oh = y.shape[2], ow = y.shape[3]
     with nogil:
@@ -436,7 +439,8 @@ def max_pooling_2d_grad(cnp.ndarray gy not None, cnp.ndarray indexes not None,
     """Adds each ``gy`` onto the pixel of ``gx`` (zeros) that its index
     names in its window.
 
-    ``gy`` is a float32 or float64 array of shape ``(n, c, oh, ow)`` and
+    ``gy`` is a float32 or float64 array of shape ``(n, c, oh, ow)``
+    (copied first if it is not aligned) and
     ``indexes`` the C-contiguous intp array of its shape from
     :func:`max_pooling_2d`; ``gx`` (of gy's dtype) is C-contiguous and
     writable, of shape ``(n, c, h, w)``.
@@ -445,6 +449,8 @@ def max_pooling_2d_grad(cnp.ndarray gy not None, cnp.ndarray indexes not None,
         ValueError: If the arrays are not of these dtypes, layouts and
             shapes.
     """
+    if not cnp.PyArray_ISALIGNED(gy):
+        gy = cnp.PyArray_NewCopy(gy, cnp.NPY_CORDER)  # (as the kernels read)
     cdef int typenum = _check_all(gx, 'gx', gy, 'gy', indexes, True)
     cdef Py_ssize_t h = gx.shape[2], w = gx.shape[3]
     with nogil:

@@ -310,3 +310,24 @@ def test_large_arrays_shared_among_threads(cover_all):
             _bits(_compiled_grad(gy, index, images.shape, (2, 2), (2, 2), (0, 0))),
             _bits(_reference_grad(gy, index, (2, 2), (2, 2), (0, 0), images.shape)),
         )
+
+
+def test_unaligned_inputs_are_taken():
+    # x and gy whose data do not start at a multiple of their itemsize
+    x = _special_input(np.float32, (2, 3, 6, 8), seed=14)
+    buf = np.zeros(x.nbytes + 1, np.uint8)
+    unaligned = np.frombuffer(buf[1:].data, np.float32).reshape(x.shape)
+    unaligned[...] = x
+    assert not unaligned.flags.aligned
+    y, index = _compiled(unaligned, (2, 2), (2, 2), (0, 0), False)
+    y_ref, index_ref = _compiled(x, (2, 2), (2, 2), (0, 0), False)
+    np.testing.assert_array_equal(_bits(y), _bits(y_ref))
+    np.testing.assert_array_equal(index, index_ref)
+    gy = _special_input(np.float32, y.shape, seed=15)
+    buf = np.zeros(gy.nbytes + 1, np.uint8)
+    gy_unaligned = np.frombuffer(buf[1:].data, np.float32).reshape(gy.shape)
+    gy_unaligned[...] = gy
+    np.testing.assert_array_equal(
+        _bits(_compiled_grad(gy_unaligned, index, x.shape, (2, 2), (2, 2), (0, 0))),
+        _bits(_compiled_grad(gy, index, x.shape, (2, 2), (2, 2), (0, 0))),
+    )
