@@ -255,6 +255,16 @@ cdef int _check_all(cnp.ndarray images, str name, cnp.ndarray outs,
     return typenum
 
 
+cdef int _check_windows(int kh, int kw, int sy, int sx, int py,
+                        int px) except -1:
+    # the kernels divide by the strides
+    if kh < 1 or kw < 1 or sy < 1 or sx < 1 or py < 0 or px < 0:
+        raise ValueError(
+            'window sizes and strides must be positive and paddings '
+            'non-negative: {}'.format((kh, kw, sy, sx, py, px)))
+    return 0
+
+
 cdef void _forward(const real* x, const cnp.npy_intp* shape,
                    const cnp.npy_intp* strides, real* y, Py_ssize_t* indexes,
                    Py_ssize_t oh, Py_ssize_t ow, int kh, int kw, int sy,
@@ -295,19 +305,20 @@ def max_pooling_2d(cnp.ndarray x not None, cnp.ndarray y not None,
     their positions in the flattened ``(kh, kw)`` windows.
 
     ``x`` is a float32 or float64 array of shape ``(n, c, h, w)`` (copied
-    first if it is not aligned); ``y``
-    (of its dtype) and ``indexes`` (intp) are C-contiguous and writable, of
-    shape ``(n, c, oh, ow)``. Plain arrays, not memoryviews, are taken:
-    checking them is cheaper than acquiring three buffers, which matters
-    for small images.
+    first if it is not aligned); ``y`` (of its dtype) and ``indexes``
+    (intp) are C-contiguous and writable, of shape ``(n, c, oh, ow)``.
+    Plain arrays, not memoryviews, are taken: checking them is cheaper
+    than acquiring three buffers, which matters for small images.
 
     Raises:
         ValueError: If the arrays are not of these dtypes, layouts and
-            shapes.
+            shapes, or a window size or stride is not positive or a
+            padding is negative.
     """
     if not cnp.PyArray_ISALIGNED(x):
         x = cnp.PyArray_NewCopy(x, cnp.NPY_CORDER)  # (as the kernels read)
     cdef int typenum = _check_all(x, 'x', y, 'y', indexes, False)
+    _check_windows(kh, kw, sy, sx, py, px)
     cdef Py_ssize_t oh = y.shape[2], ow = y.shape[3]
     with nogil:
         if typenum == cnp.NPY_FLOAT32:
@@ -440,18 +451,19 @@ def max_pooling_2d_grad(cnp.ndarray gy not None, cnp.ndarray indexes not None,
     names in its window.
 
     ``gy`` is a float32 or float64 array of shape ``(n, c, oh, ow)``
-    (copied first if it is not aligned) and
-    ``indexes`` the C-contiguous intp array of its shape from
-    :func:`max_pooling_2d`; ``gx`` (of gy's dtype) is C-contiguous and
-    writable, of shape ``(n, c, h, w)``.
+    (copied first if it is not aligned) and ``indexes`` the C-contiguous
+    intp array of its shape from :func:`max_pooling_2d`; ``gx`` (of gy's
+    dtype) is C-contiguous and writable, of shape ``(n, c, h, w)``.
 
     Raises:
         ValueError: If the arrays are not of these dtypes, layouts and
-            shapes.
+            shapes, or a window size or stride is not positive or a
+            padding is negative.
     """
     if not cnp.PyArray_ISALIGNED(gy):
         gy = cnp.PyArray_NewCopy(gy, cnp.NPY_CORDER)  # (as the kernels read)
     cdef int typenum = _check_all(gx, 'gx', gy, 'gy', indexes, True)
+    _check_windows(kh, kw, sy, sx, py, px)
     cdef Py_ssize_t h = gx.shape[2], w = gx.shape[3]
     with nogil:
         if typenum == cnp.NPY_FLOAT32:

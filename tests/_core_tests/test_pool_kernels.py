@@ -331,3 +331,16 @@ def test_unaligned_inputs_are_taken():
         _bits(_compiled_grad(gy_unaligned, index, x.shape, (2, 2), (2, 2), (0, 0))),
         _bits(_compiled_grad(gy, index, x.shape, (2, 2), (2, 2), (0, 0))),
     )
+
+
+@pytest.mark.parametrize(
+    'windows',
+    [(0, 2, 2, 2, 0, 0), (2, 2, 0, 2, 0, 0), (2, 2, 2, -1, 0, 0), (2, 2, 2, 2, -1, 0)],
+)
+def test_bad_windows_raise(windows):
+    with pytest.raises(ValueError, match='positive'):
+        pool_kernels.max_pooling_2d(*_forward_args(), *windows)
+    gy = np.zeros((2, 3, 2, 2), np.float32)
+    gx = np.zeros((2, 3, 4, 4), np.float32)
+    with pytest.raises(ValueError, match='positive'):
+        pool_kernels.max_pooling_2d_grad(gy, np.zeros(gy.shape, np.intp), gx, *windows)
