@@ -12,11 +12,19 @@ an array is large enough.
 
 Each plane is done by a ``nogil`` function on raw pointers and local
 variables (which the compiler keeps in registers, unlike the shared
-variables of a ``prange`` body); windows that lie inside the image skip
-the bounds tests of those that reach into the padding.
+variables of a ``prange`` body). Along rows of unit stride, the windows
+that lie inside the image go to the vectorised kernels of
+``pool_kernels.h`` (2x2 windows 2 apart have their own), a block of rows
+at a time; the windows that reach into the padding, and every window of a
+strided row, are done one by one, those inside the image without bounds
+tests. The gradient of disjoint windows takes the same split; that of
+overlapping ones is done one by one, a pass per tap.
 """
+cimport numpy as cnp
 from cython.parallel cimport prange
 from libc.math cimport INFINITY
+
+cnp.import_array()
 
 ctypedef fused real:
     float
@@ -24,6 +32,9 @@ ctypedef fused real:
 
 #: Elements below which one thread does the work.
 cdef Py_ssize_t PARALLEL_MIN = 1 << 17
+#: Outputs that a task of a stacked array (see ``_plane_step``) takes at
+#: least: many small planes in one call of the kernels, not one each.
+cdef Py_ssize_t GROUP_MIN = 1 << 12
 
 
 cdef inline void _take(real v, Py_ssize_t k, real* best,
@@ -40,114 +51,430 @@ cdef inline void _take(real v, Py_ssize_t k, real* best,
     best[0] = v if replace else b
 
 
+cdef extern from "pool_kernels.h" nogil:
+    void cl_pool_max2x2_f32(const float* src, Py_ssize_t s_h,
+                            Py_ssize_t step, Py_ssize_t rows, Py_ssize_t n,
+                            float* dst, Py_ssize_t* index, Py_ssize_t d_s)
+    void cl_pool_max2x2_f64(const double* src, Py_ssize_t s_h,
+                            Py_ssize_t step, Py_ssize_t rows, Py_ssize_t n,
+                            double* dst, Py_ssize_t* index, Py_ssize_t d_s)
+    void cl_pool_max_taps_f32(const float* row, Py_ssize_t s_h, int kh,
+                              int kw, int sx, float* dst,
+                              Py_ssize_t* index, Py_ssize_t n)
+    void cl_pool_max_taps_f64(const double* row, Py_ssize_t s_h, int kh,
+                              int kw, int sx, double* dst,
+                              Py_ssize_t* index, Py_ssize_t n)
+    void cl_pool_grad2x2_f32(const float* gy, Py_ssize_t g_h,
+                             const Py_ssize_t* index, Py_ssize_t d_s,
+                             float* gx, Py_ssize_t w, Py_ssize_t step,
+                             Py_ssize_t rows, Py_ssize_t n)
+    void cl_pool_grad2x2_f64(const double* gy, Py_ssize_t g_h,
+                             const Py_ssize_t* index, Py_ssize_t d_s,
+                             double* gx, Py_ssize_t w, Py_ssize_t step,
+                             Py_ssize_t rows, Py_ssize_t n)
+    void cl_pool_grad_taps_f32(const float* gy, const Py_ssize_t* index,
+                               float* gx, Py_ssize_t w, int kh, int kw,
+                               int sx, Py_ssize_t n)
+    void cl_pool_grad_taps_f64(const double* gy, const Py_ssize_t* index,
+                               double* gx, Py_ssize_t w, int kh, int kw,
+                               int sx, Py_ssize_t n)
+
+
+cdef inline void _inside(Py_ssize_t d, Py_ssize_t outs, int k, int s,
+                         int p, Py_ssize_t* lo, Py_ssize_t* hi) noexcept nogil:
+    # [lo, hi): the output positions along one axis whose windows lie
+    # inside the image (empty when lo >= hi)
+    lo[0] = (p + s - 1) // s
+    hi[0] = (d + p - k) // s + 1 if d + p >= k else 0
+    if hi[0] > outs:
+        hi[0] = outs
+
+
+cdef void _max_windows(
+        const real* src, Py_ssize_t s_h, Py_ssize_t s_w, Py_ssize_t h,
+        Py_ssize_t w, real* dst, Py_ssize_t* index, Py_ssize_t y0,
+        Py_ssize_t ox_begin, Py_ssize_t ox_end, int kh, int kw, int sx,
+        int px) noexcept nogil:
+    # the windows ox_begin..ox_end - 1 of the output row whose windows
+    # start at image row y0, into dst[ox], index[ox]
+    cdef Py_ssize_t ox, iy, ix, x0, k
+    cdef int i, j
+    cdef real v, best
+    cdef Py_ssize_t best_k
+    cdef const real* row
+    for ox in range(ox_begin, ox_end):
+        x0 = ox * sx - px
+        if y0 >= 0 and y0 + kh <= h and x0 >= 0 and x0 + kw <= w:
+            row = src + y0 * s_h + x0 * s_w
+            best = row[0]
+            best_k = 0
+            k = 0
+            for i in range(kh):
+                for j in range(kw):
+                    if k > 0:
+                        _take(row[i * s_h + j * s_w], k, &best, &best_k)
+                    k += 1
+        else:
+            k = 0
+            best_k = 0
+            best = -INFINITY
+            for i in range(kh):
+                iy = y0 + i
+                for j in range(kw):
+                    ix = x0 + j
+                    if iy < 0 or iy >= h or ix < 0 or ix >= w:
+                        v = -INFINITY
+                    else:
+                        v = src[iy * s_h + ix * s_w]
+                    if k == 0:
+                        best = v
+                    else:
+                        _take(v, k, &best, &best_k)
+                    k += 1
+        dst[ox] = best
+        index[ox] = best_k
+
+
+cdef inline void _max_block(
+        const real* src, Py_ssize_t s_h, real* dst, Py_ssize_t* index,
+        Py_ssize_t d_s, Py_ssize_t rows, Py_ssize_t n, int kh, int kw,
+        int sy, int sx) noexcept nogil:
+    # rows x n windows inside the image along contiguous rows, the first
+    # at src (rows of windows sy image rows apart), outputs d_s apart
+    cdef Py_ssize_t r
+    if kh == 2 and kw == 2 and sx == 2:
+        if real is float:
+            cl_pool_max2x2_f32(src, s_h, sy * s_h, rows, n, dst, index, d_s)
+        else:
+            cl_pool_max2x2_f64(src, s_h, sy * s_h, rows, n, dst, index, d_s)
+        return
+    for r in range(rows):
+        if real is float:
+            cl_pool_max_taps_f32(src + r * sy * s_h, s_h, kh, kw, sx,
+                                 dst + r * d_s, index + r * d_s, n)
+        else:
+            cl_pool_max_taps_f64(src + r * sy * s_h, s_h, kh, kw, sx,
+                                 dst + r * d_s, index + r * d_s, n)
+
+
 cdef void _max_plane(
         const real* src, Py_ssize_t s_h, Py_ssize_t s_w, Py_ssize_t h,
         Py_ssize_t w, real* dst, Py_ssize_t* index, Py_ssize_t oh,
         Py_ssize_t ow, int kh, int kw, int sy, int sx, int py,
         int px) noexcept nogil:
     # one image plane (strides s_h, s_w in elements) into the C-contiguous
-    # (oh, ow) planes dst and index
-    cdef Py_ssize_t oy, ox, iy, ix, y0, x0, k
-    cdef int i, j
-    cdef real v, best
-    cdef Py_ssize_t best_k
-    cdef const real* row
+    # (oh, ow) planes dst and index: along a contiguous row, the windows
+    # inside the image by the row kernels, the others (and every window of
+    # a strided row) one by one
+    cdef Py_ssize_t oy, y0, oy_lo, oy_hi, ox_lo, ox_hi
+    _inside(h, oh, kh, sy, py, &oy_lo, &oy_hi)
+    _inside(w, ow, kw, sx, px, &ox_lo, &ox_hi)
+    if s_w != 1 or ox_lo >= ox_hi:
+        oy_hi = oy_lo
     for oy in range(oh):
         y0 = oy * sy - py
-        for ox in range(ow):
-            x0 = ox * sx - px
-            if y0 >= 0 and y0 + kh <= h and x0 >= 0 and x0 + kw <= w:
-                row = src + y0 * s_h + x0 * s_w
-                best = row[0]
-                best_k = 0
-                k = 0
-                for i in range(kh):
-                    for j in range(kw):
-                        if k > 0:
-                            _take(row[i * s_h + j * s_w], k, &best, &best_k)
-                        k += 1
-            else:
-                k = 0
-                best_k = 0
-                best = -INFINITY
-                for i in range(kh):
-                    iy = y0 + i
-                    for j in range(kw):
-                        ix = x0 + j
-                        if iy < 0 or iy >= h or ix < 0 or ix >= w:
-                            v = -INFINITY
-                        else:
-                            v = src[iy * s_h + ix * s_w]
-                        if k == 0:
-                            best = v
-                        else:
-                            _take(v, k, &best, &best_k)
-                        k += 1
-            dst[oy * ow + ox] = best
-            index[oy * ow + ox] = best_k
+        if oy < oy_lo or oy >= oy_hi:
+            _max_windows(src, s_h, s_w, h, w, dst + oy * ow, index + oy * ow,
+                         y0, 0, ow, kh, kw, sx, px)
+        else:
+            # the windows that reach into the padding
+            _max_windows(src, s_h, s_w, h, w, dst + oy * ow, index + oy * ow,
+                         y0, 0, ox_lo, kh, kw, sx, px)
+            _max_windows(src, s_h, s_w, h, w, dst + oy * ow, index + oy * ow,
+                         y0, ox_hi, ow, kh, kw, sx, px)
+    if oy_lo < oy_hi:
+        _max_block(src + (oy_lo * sy - py) * s_h + ox_lo * sx - px, s_h,
+                   dst + oy_lo * ow + ox_lo, index + oy_lo * ow + ox_lo, ow,
+                   oy_hi - oy_lo, ox_hi - ox_lo, kh, kw, sy, sx)
 
 
-def max_pooling_2d(const real[:, :, :, :] x, real[:, :, :, ::1] y,
-                   Py_ssize_t[:, :, :, ::1] indexes, int kh, int kw,
-                   int sy, int sx, int py, int px):
-    """Fills ``y`` with the window maxima of ``x`` and ``indexes`` with
-    their positions in the flattened ``(kh, kw)`` windows."""
-    cdef Py_ssize_t c = y.shape[1], planes = y.shape[0] * y.shape[1]
-    cdef Py_ssize_t p, b, ch
-    cdef Py_ssize_t s_h = x.strides[2] // <Py_ssize_t>sizeof(real)
-    cdef Py_ssize_t s_w = x.strides[3] // <Py_ssize_t>sizeof(real)
-    cdef bint parallel = x.size * kh * kw >= PARALLEL_MIN
-    if y.size == 0:
+cdef inline Py_ssize_t _plane_step(
+        Py_ssize_t n, Py_ssize_t c, Py_ssize_t s_n, Py_ssize_t s_c,
+        Py_ssize_t rows, Py_ssize_t row_step) noexcept nogil:
+    # The distance between planes when they are stacked: the same between
+    # any two planes one after the other, and the rows of windows of one
+    # plane leading on to those of the next (rows of them row_step apart);
+    # then all the planes are one block of n * c * rows rows. Else 0.
+    cdef Py_ssize_t step = s_c if c > 1 else s_n
+    if c > 1 and n > 1 and s_n != c * s_c:
+        return 0
+    if n * c > 1 and step != rows * row_step:
+        return 0
+    return rows * row_step
+
+
+cdef inline bint _all_inside(Py_ssize_t h, Py_ssize_t w, Py_ssize_t oh,
+                             Py_ssize_t ow, int kh, int kw, int sy, int sx,
+                             int py, int px) noexcept nogil:
+    # whether every window lies inside the image
+    cdef Py_ssize_t oy_lo, oy_hi, ox_lo, ox_hi
+    _inside(h, oh, kh, sy, py, &oy_lo, &oy_hi)
+    _inside(w, ow, kw, sx, px, &ox_lo, &ox_hi)
+    return oy_lo == 0 and oy_hi == oh and ox_lo == 0 and ox_hi == ow
+
+
+cdef int _check(cnp.ndarray a, str name, int typenum, bint contiguous,
+                bint out) except -1:
+    # a 4-d aligned array of the type typenum, C-contiguous if asked (an
+    # output: C-contiguous and writable), as the kernels read it
+    if cnp.PyArray_NDIM(a) != 4:
+        raise ValueError('{} must be 4-d, not {}-d'.format(name, a.ndim))
+    if cnp.PyArray_TYPE(a) != typenum:
+        raise ValueError('{} must be of dtype {}, not {}'.format(
+            name, cnp.PyArray_DescrFromType(typenum), a.dtype))
+    if not cnp.PyArray_ISALIGNED(a):
+        raise ValueError('{} is not aligned'.format(name))
+    if (contiguous or out) and not cnp.PyArray_IS_C_CONTIGUOUS(a):
+        raise ValueError('{} must be C-contiguous'.format(name))
+    if out and not cnp.PyArray_ISWRITEABLE(a):
+        raise ValueError('{} is read-only'.format(name))
+    return 0
+
+
+cdef int _check_all(cnp.ndarray images, str name, cnp.ndarray outs,
+                    str outs_name, cnp.ndarray indexes,
+                    bint write_images) except -1:
+    # the images (float32 or float64), the outputs of the windows (their
+    # dtype) and the indexes (intp, of the outputs' shape); returns the
+    # dtype's number
+    cdef int typenum = cnp.PyArray_TYPE(images)
+    if typenum != cnp.NPY_FLOAT32 and typenum != cnp.NPY_FLOAT64:
+        raise ValueError('{} must be float32 or float64, not {}'.format(
+            name, images.dtype))
+    _check(images, name, typenum, False, write_images)
+    _check(outs, outs_name, typenum, False, not write_images)
+    _check(indexes, 'indexes', cnp.NPY_INTP, True, not write_images)
+    cdef int i
+    for i in range(4):
+        if (i < 2 and outs.shape[i] != images.shape[i] or
+                indexes.shape[i] != outs.shape[i]):
+            raise ValueError(
+                'shapes do not match: {} {}, {} {}, indexes {}'.format(
+                    name, (<object>images).shape, outs_name,
+                    (<object>outs).shape, (<object>indexes).shape))
+    return typenum
+
+
+cdef int _check_windows(int kh, int kw, int sy, int sx, int py,
+                        int px) except -1:
+    # the kernels divide by the strides
+    if kh < 1 or kw < 1 or sy < 1 or sx < 1 or py < 0 or px < 0:
+        raise ValueError(
+            'window sizes and strides must be positive and paddings '
+            'non-negative: {}'.format((kh, kw, sy, sx, py, px)))
+    return 0
+
+
+cdef void _forward(const real* x, const cnp.npy_intp* shape,
+                   const cnp.npy_intp* strides, real* y, Py_ssize_t* indexes,
+                   Py_ssize_t oh, Py_ssize_t ow, int kh, int kw, int sy,
+                   int sx, int py, int px) noexcept nogil:
+    # x of shape and strides (bytes), into the C-contiguous y and indexes
+    cdef Py_ssize_t c = shape[1], planes = shape[0] * shape[1]
+    cdef Py_ssize_t h = shape[2], w = shape[3], p, step, per, first
+    cdef Py_ssize_t s_n = strides[0] // <Py_ssize_t>sizeof(real)
+    cdef Py_ssize_t s_c = strides[1] // <Py_ssize_t>sizeof(real)
+    cdef Py_ssize_t s_h = strides[2] // <Py_ssize_t>sizeof(real)
+    cdef Py_ssize_t s_w = strides[3] // <Py_ssize_t>sizeof(real)
+    cdef bint parallel = planes * h * w * kh * kw >= PARALLEL_MIN
+    if planes * oh * ow == 0:
         return
-    for p in prange(planes, nogil=True, schedule='static',
-                    use_threads_if=parallel):
-        b = p // c
-        ch = p % c
-        _max_plane(&x[b, ch, 0, 0], s_h, s_w, x.shape[2], x.shape[3],
-                   &y[b, ch, 0, 0], &indexes[b, ch, 0, 0], y.shape[2],
-                   y.shape[3], kh, kw, sy, sx, py, px)
+    step = _plane_step(shape[0], c, s_n, s_c, oh, sy * s_h)
+    if (s_w == 1 and step > 0 and
+            _all_inside(h, w, oh, ow, kh, kw, sy, sx, py, px)):
+        # stacked planes: groups of them, each one block of rows
+        per = (GROUP_MIN + oh * ow - 1) // (oh * ow)
+        for p in prange((planes + per - 1) // per, schedule='static',
+                        use_threads_if=parallel):
+            first = p * per
+            _max_block(x + first * step, s_h, y + first * oh * ow,
+                       indexes + first * oh * ow, ow,
+                       (per if planes - first > per else planes - first) * oh,
+                       ow, kh, kw, sy, sx)
+        return
+    for p in prange(planes, schedule='static', use_threads_if=parallel):
+        _max_plane(x + (p // c) * s_n + (p % c) * s_c, s_h, s_w, h, w,
+                   y + p * oh * ow, indexes + p * oh * ow, oh, ow, kh, kw,
+                   sy, sx, py, px)
+
+
+def max_pooling_2d(cnp.ndarray x not None, cnp.ndarray y not None,
+                   cnp.ndarray indexes not None, int kh, int kw, int sy,
+                   int sx, int py, int px):
+    """Fills ``y`` with the window maxima of ``x`` and ``indexes`` with
+    their positions in the flattened ``(kh, kw)`` windows.
+
+    ``x`` is a float32 or float64 array of shape ``(n, c, h, w)`` (copied
+    first if it is not aligned); ``y`` (of its dtype) and ``indexes``
+    (intp) are C-contiguous and writable, of shape ``(n, c, oh, ow)``.
+    Plain arrays, not memoryviews, are taken: checking them is cheaper
+    than acquiring three buffers, which matters for small images.
+
+    Raises:
+        ValueError: If the arrays are not of these dtypes, layouts and
+            shapes, or a window size or stride is not positive or a
+            padding is negative.
+    """
+    if not cnp.PyArray_ISALIGNED(x):
+        x = cnp.PyArray_NewCopy(x, cnp.NPY_CORDER)  # (as the kernels read)
+    cdef int typenum = _check_all(x, 'x', y, 'y', indexes, False)
+    _check_windows(kh, kw, sy, sx, py, px)
+    cdef Py_ssize_t oh = y.shape[2], ow = y.shape[3]
+    with nogil:
+        if typenum == cnp.NPY_FLOAT32:
+            _forward(<const float*>cnp.PyArray_DATA(x), cnp.PyArray_DIMS(x),
+                     cnp.PyArray_STRIDES(x), <float*>cnp.PyArray_DATA(y),
+                     <Py_ssize_t*>cnp.PyArray_DATA(indexes), oh, ow, kh, kw,
+                     sy, sx, py, px)
+        else:
+            _forward(<const double*>cnp.PyArray_DATA(x),
+                     cnp.PyArray_DIMS(x), cnp.PyArray_STRIDES(x),
+                     <double*>cnp.PyArray_DATA(y),
+                     <Py_ssize_t*>cnp.PyArray_DATA(indexes), oh, ow, kh, kw,
+                     sy, sx, py, px)
+
+
+cdef void _grad_windows(
+        const real* gy, Py_ssize_t g_w, const Py_ssize_t* index, real* gx,
+        Py_ssize_t h, Py_ssize_t w, Py_ssize_t oy, Py_ssize_t ox_begin,
+        Py_ssize_t ox_end, Py_ssize_t k, Py_ssize_t taps, int kw, int sy,
+        int sx, int py, int px) noexcept nogil:
+    # tap k (every tap where taps is 1) of the windows ox_begin..ox_end - 1
+    # of output row oy (gy, index: that row)
+    cdef Py_ssize_t ox, iy, ix, at
+    for ox in range(ox_begin, ox_end):
+        at = index[ox]
+        if taps > 1 and at != k:
+            continue
+        iy = oy * sy + at // kw - py
+        ix = ox * sx + at % kw - px
+        if iy >= 0 and iy < h and ix >= 0 and ix < w:
+            gx[iy * w + ix] += gy[ox * g_w]
+
+
+cdef inline void _grad_block(
+        const real* gy, Py_ssize_t g_h, const Py_ssize_t* index,
+        Py_ssize_t d_s, real* gx, Py_ssize_t w, Py_ssize_t rows,
+        Py_ssize_t n, int kh, int kw, int sy, int sx) noexcept nogil:
+    # rows x n disjoint windows inside the image, the first at gx (rows w
+    # apart); gy along contiguous rows g_h apart, index rows d_s apart
+    cdef Py_ssize_t r
+    if kh == 2 and kw == 2 and sx == 2:
+        if real is float:
+            cl_pool_grad2x2_f32(gy, g_h, index, d_s, gx, w, sy * w, rows, n)
+        else:
+            cl_pool_grad2x2_f64(gy, g_h, index, d_s, gx, w, sy * w, rows, n)
+        return
+    for r in range(rows):
+        if real is float:
+            cl_pool_grad_taps_f32(gy + r * g_h, index + r * d_s,
+                                  gx + r * sy * w, w, kh, kw, sx, n)
+        else:
+            cl_pool_grad_taps_f64(gy + r * g_h, index + r * d_s,
+                                  gx + r * sy * w, w, kh, kw, sx, n)
 
 
 cdef void _grad_plane(
         const real* gy, Py_ssize_t g_h, Py_ssize_t g_w,
         const Py_ssize_t* index, real* gx, Py_ssize_t h, Py_ssize_t w,
-        Py_ssize_t oh, Py_ssize_t ow, Py_ssize_t taps, int kw, int sy,
-        int sx, int py, int px) noexcept nogil:
-    # one plane: gy (strides g_h, g_w) onto the C-contiguous (h, w) gx
-    cdef Py_ssize_t k, oy, ox, iy, ix, at
+        Py_ssize_t oh, Py_ssize_t ow, Py_ssize_t taps, int kh, int kw,
+        int sy, int sx, int py, int px) noexcept nogil:
+    # one plane: gy (strides g_h, g_w) onto the C-contiguous (h, w) gx;
+    # disjoint windows (taps 1) inside the image along a contiguous gy row
+    # by the row kernels, the others one by one
+    cdef Py_ssize_t k, oy, oy_lo, oy_hi, ox_lo, ox_hi
+    _inside(h, oh, kh, sy, py, &oy_lo, &oy_hi)
+    _inside(w, ow, kw, sx, px, &ox_lo, &ox_hi)
+    if taps > 1 or g_w != 1 or ox_lo >= ox_hi:
+        oy_hi = oy_lo
     for k in range(taps):
         for oy in range(oh):
-            for ox in range(ow):
-                at = index[oy * ow + ox]
-                if taps > 1 and at != k:
-                    continue
-                iy = oy * sy + at // kw - py
-                ix = ox * sx + at % kw - px
-                if iy >= 0 and iy < h and ix >= 0 and ix < w:
-                    gx[iy * w + ix] += gy[oy * g_h + ox * g_w]
+            if oy < oy_lo or oy >= oy_hi:
+                _grad_windows(gy + oy * g_h, g_w, index + oy * ow, gx, h, w,
+                              oy, 0, ow, k, taps, kw, sy, sx, py, px)
+            else:
+                # the windows that reach into the padding
+                _grad_windows(gy + oy * g_h, g_w, index + oy * ow, gx, h, w,
+                              oy, 0, ox_lo, k, taps, kw, sy, sx, py, px)
+                _grad_windows(gy + oy * g_h, g_w, index + oy * ow, gx, h, w,
+                              oy, ox_hi, ow, k, taps, kw, sy, sx, py, px)
+    if oy_lo < oy_hi:
+        _grad_block(gy + oy_lo * g_h + ox_lo, g_h,
+                    index + oy_lo * ow + ox_lo, ow,
+                    gx + (oy_lo * sy - py) * w + ox_lo * sx - px, w,
+                    oy_hi - oy_lo, ox_hi - ox_lo, kh, kw, sy, sx)
 
 
-def max_pooling_2d_grad(const real[:, :, :, :] gy,
-                        const Py_ssize_t[:, :, :, ::1] indexes,
-                        real[:, :, :, ::1] gx, int kh, int kw,
-                        int sy, int sx, int py, int px):
-    """Adds each ``gy`` onto the pixel of ``gx`` (zeros) that its index
-    names in its window."""
-    cdef Py_ssize_t c = gy.shape[1], planes = gy.shape[0] * gy.shape[1]
-    cdef Py_ssize_t p, b, ch
-    cdef Py_ssize_t g_h = gy.strides[2] // <Py_ssize_t>sizeof(real)
-    cdef Py_ssize_t g_w = gy.strides[3] // <Py_ssize_t>sizeof(real)
+cdef void _backward(const real* gy, const cnp.npy_intp* shape,
+                    const cnp.npy_intp* strides, const Py_ssize_t* indexes,
+                    real* gx, Py_ssize_t h, Py_ssize_t w, int kh, int kw,
+                    int sy, int sx, int py, int px) noexcept nogil:
+    # gy of shape and strides (bytes) onto the C-contiguous (.., h, w) gx
+    cdef Py_ssize_t c = shape[1], planes = shape[0] * shape[1]
+    cdef Py_ssize_t oh = shape[2], ow = shape[3], p, per, first
+    cdef Py_ssize_t g_n = strides[0] // <Py_ssize_t>sizeof(real)
+    cdef Py_ssize_t g_c = strides[1] // <Py_ssize_t>sizeof(real)
+    cdef Py_ssize_t g_h = strides[2] // <Py_ssize_t>sizeof(real)
+    cdef Py_ssize_t g_w = strides[3] // <Py_ssize_t>sizeof(real)
     # Overlapping windows: one pass per tap, so that each pixel sums its
     # gradients in the order of the taps; disjoint ones give a pixel at
     # most one gradient, and one pass does.
     cdef Py_ssize_t taps = kh * kw if sy < kh or sx < kw else 1
-    cdef bint parallel = gx.size >= PARALLEL_MIN
-    if gy.size == 0:
+    cdef bint parallel = planes * h * w >= PARALLEL_MIN
+    if planes * oh * ow == 0:
         return
-    for p in prange(planes, nogil=True, schedule='static',
-                    use_threads_if=parallel):
-        b = p // c
-        ch = p % c
-        _grad_plane(&gy[b, ch, 0, 0], g_h, g_w, &indexes[b, ch, 0, 0],
-                    &gx[b, ch, 0, 0], gx.shape[2], gx.shape[3], gy.shape[2],
-                    gy.shape[3], taps, kw, sy, sx, py, px)
+    if (taps == 1 and g_w == 1 and h == oh * sy and
+            _plane_step(shape[0], c, g_n, g_c, oh, g_h) > 0 and
+            _all_inside(h, w, oh, ow, kh, kw, sy, sx, py, px)):
+        # stacked planes (gx's are, as its height is oh * sy): groups of
+        # them, each one block of rows
+        per = (GROUP_MIN + oh * ow - 1) // (oh * ow)
+        for p in prange((planes + per - 1) // per, schedule='static',
+                        use_threads_if=parallel):
+            first = p * per
+            _grad_block(gy + first * oh * g_h, g_h,
+                        indexes + first * oh * ow, ow,
+                        gx + first * oh * sy * w, w,
+                        (per if planes - first > per else planes - first) * oh,
+                        ow, kh, kw, sy, sx)
+        return
+    for p in prange(planes, schedule='static', use_threads_if=parallel):
+        _grad_plane(gy + (p // c) * g_n + (p % c) * g_c, g_h, g_w,
+                    indexes + p * oh * ow, gx + p * h * w, h, w, oh, ow,
+                    taps, kh, kw, sy, sx, py, px)
+
+
+def max_pooling_2d_grad(cnp.ndarray gy not None, cnp.ndarray indexes not None,
+                        cnp.ndarray gx not None, int kh, int kw, int sy,
+                        int sx, int py, int px):
+    """Adds each ``gy`` onto the pixel of ``gx`` (zeros) that its index
+    names in its window.
+
+    ``gy`` is a float32 or float64 array of shape ``(n, c, oh, ow)``
+    (copied first if it is not aligned) and ``indexes`` the C-contiguous
+    intp array of its shape from :func:`max_pooling_2d`; ``gx`` (of gy's
+    dtype) is C-contiguous and writable, of shape ``(n, c, h, w)``.
+
+    Raises:
+        ValueError: If the arrays are not of these dtypes, layouts and
+            shapes, or a window size or stride is not positive or a
+            padding is negative.
+    """
+    if not cnp.PyArray_ISALIGNED(gy):
+        gy = cnp.PyArray_NewCopy(gy, cnp.NPY_CORDER)  # (as the kernels read)
+    cdef int typenum = _check_all(gx, 'gx', gy, 'gy', indexes, True)
+    _check_windows(kh, kw, sy, sx, py, px)
+    cdef Py_ssize_t h = gx.shape[2], w = gx.shape[3]
+    with nogil:
+        if typenum == cnp.NPY_FLOAT32:
+            _backward(<const float*>cnp.PyArray_DATA(gy),
+                      cnp.PyArray_DIMS(gy), cnp.PyArray_STRIDES(gy),
+                      <const Py_ssize_t*>cnp.PyArray_DATA(indexes),
+                      <float*>cnp.PyArray_DATA(gx), h, w, kh, kw, sy, sx,
+                      py, px)
+        else:
+            _backward(<const double*>cnp.PyArray_DATA(gy),
+                      cnp.PyArray_DIMS(gy), cnp.PyArray_STRIDES(gy),
+                      <const Py_ssize_t*>cnp.PyArray_DATA(indexes),
+                      <double*>cnp.PyArray_DATA(gx), h, w, kh, kw, sy, sx,
+                      py, px)

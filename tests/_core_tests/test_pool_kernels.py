@@ -8,6 +8,7 @@ import pytest
 
 import chainerlite
 import chainerlite.functions as F
+from chainerlite._core import pool_kernels
 
 # ksize, stride, pad, cover_all
 CASES = [
@@ -49,9 +50,10 @@ def _reference_grad(gy, index, ksize, stride, pad, shape):
     )
     for k in range(kh * kw):
         i, j = divmod(k, kw)
-        big[:, :, i : i + sy * oh : sy, j : j + sx * ow : sx] += np.where(
-            index == k, gy, 0
-        ).astype(gy.dtype)
+        with np.errstate(invalid='ignore'):  # inf + -inf where windows overlap
+            big[:, :, i : i + sy * oh : sy, j : j + sx * ow : sx] += np.where(
+                index == k, gy, 0
+            ).astype(gy.dtype)
     return big[:, :, py : py + shape[2], px : px + shape[3]]
 
 
@@ -82,3 +84,263 @@ def test_forward_and_grad_match_reference(dtype, case):
     np.testing.assert_array_equal(
         xv.grad, _reference_grad(gy, index, ksize, stride, pad, x.shape)
     )
+
+
+# The row kernels (windows inside the image along contiguous rows) against
+# the one-by-one loop that a strided row takes, and against the reference.
+# ksize, stride, pad, cover_all: the 2x2 kernel, other disjoint windows,
+# overlapping ones, and padding whose inner windows still take the kernels.
+FAST_CASES = [
+    ((2, 2), (2, 2), (0, 0), False),
+    ((2, 2), (2, 2), (0, 0), True),
+    ((3, 3), (3, 3), (0, 0), True),
+    ((2, 3), (2, 3), (0, 0), False),
+    ((3, 3), (1, 1), (1, 1), False),
+    ((2, 2), (2, 2), (1, 1), True),
+    ((3, 2), (2, 2), (0, 1), True),
+]
+# (h, w): narrow and wide rows (past the vector loops), odd sizes whose last
+# window reaches past the image when cover_all is True
+SIZES = [(8, 8), (7, 9), (6, 40), (9, 37), (1, 1), (2, 3)]
+SPECIAL = np.array([np.nan, -np.inf, np.inf, -0.0, 0.0, 1.0, -1.0, 2.0])
+
+
+def _special_input(dtype, shape, seed):
+    # few distinct values, so that windows hold ties of signed zeros, equal
+    # values, infinities and NaNs in every order
+    rng = np.random.RandomState(seed)
+    return SPECIAL[rng.randint(0, len(SPECIAL), shape)].astype(dtype)
+
+
+def _bits(a):
+    # the bytes of each element, so that NaNs and signed zeros compare too
+    return np.ascontiguousarray(a).view(np.uint8)
+
+
+def _strided_copy(x):
+    # the same values along rows of stride 2 (the one-by-one loop)
+    big = np.zeros(x.shape[:3] + (2 * x.shape[3],), x.dtype)
+    big[..., ::2] = x
+    return big[..., ::2]
+
+
+def _compiled(x, ksize, stride, pad, cover_all):
+    n, c, h, w = x.shape
+    oh, ow = (
+        (d + 2 * p - k + (s - 1 if cover_all else 0)) // s + 1
+        for d, k, s, p in zip((h, w), ksize, stride, pad)
+    )
+    y = np.empty((n, c, oh, ow), x.dtype)
+    index = np.empty(y.shape, np.intp)
+    pool_kernels.max_pooling_2d(x, y, index, *ksize, *stride, *pad)
+    return y, index
+
+
+def _compiled_grad(gy, index, shape, ksize, stride, pad):
+    gx = np.zeros(shape, gy.dtype)
+    pool_kernels.max_pooling_2d_grad(gy, index, gx, *ksize, *stride, *pad)
+    return gx
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+@pytest.mark.parametrize('size', SIZES)
+@pytest.mark.parametrize('case', FAST_CASES)
+def test_row_kernels_match_one_by_one_and_reference(dtype, size, case):
+    ksize, stride, pad, cover_all = case
+    h, w = size
+    if any(d + 2 * p < k for d, k, p in zip(size, ksize, pad)):
+        pytest.skip('no window fits')
+    x = _special_input(dtype, (2, 3, h, w), seed=h * 100 + w)
+    y, index = _compiled(x, ksize, stride, pad, cover_all)
+    y_slow, index_slow = _compiled(_strided_copy(x), ksize, stride, pad, cover_all)
+    expected, expected_index = _reference(x, ksize, stride, pad, cover_all)
+    np.testing.assert_array_equal(_bits(y), _bits(y_slow))
+    np.testing.assert_array_equal(index, index_slow)
+    np.testing.assert_array_equal(y, expected)
+    np.testing.assert_array_equal(np.signbit(y), np.signbit(expected))
+    np.testing.assert_array_equal(index, expected_index)
+
+    gy = _special_input(dtype, y.shape, seed=h * 100 + w + 1)
+    gx = _compiled_grad(gy, index, x.shape, ksize, stride, pad)
+    # a strided gy takes the one-by-one loop
+    gx_slow = _compiled_grad(_strided_copy(gy), index, x.shape, ksize, stride, pad)
+    np.testing.assert_array_equal(_bits(gx), _bits(gx_slow))
+    np.testing.assert_array_equal(
+        gx, _reference_grad(gy, index, ksize, stride, pad, x.shape)
+    )
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_row_kernels_take_views(dtype):
+    # rows of unit stride in a view: channels and rows skipped, an offset
+    # start, planes and rows farther apart than the image is wide
+    base = _special_input(dtype, (3, 6, 20, 30), seed=5)
+    x = base[::2, 1::2, 3::2, 5:25]
+    assert x.strides[3] == x.itemsize and not x.flags.c_contiguous
+    ksize, stride, pad = (2, 2), (2, 2), (0, 0)
+    y, index = _compiled(x, ksize, stride, pad, True)
+    y_ref, index_ref = _compiled(np.ascontiguousarray(x), ksize, stride, pad, True)
+    np.testing.assert_array_equal(_bits(y), _bits(y_ref))
+    np.testing.assert_array_equal(index, index_ref)
+    gy = _special_input(dtype, y.shape + (2,), seed=6)[..., 0]  # gy rows strided
+    gy2 = _special_input(dtype, (y.shape[0], y.shape[1], y.shape[2] * 2, y.shape[3]), 7)
+    for g in (gy, gy2[:, :, ::2]):
+        np.testing.assert_array_equal(
+            _bits(_compiled_grad(g, index, x.shape, ksize, stride, pad)),
+            _bits(_reference_grad(g, index, ksize, stride, pad, x.shape)),
+        )
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_max_pooling_2d_function_fast_path(dtype):
+    # F.max_pooling_2d(x, 2) on an even image (the 2x2 kernels), forward
+    # and backward, against the reference
+    x = _special_input(dtype, (4, 5, 12, 34), seed=8)
+    xv = chainerlite.Variable(x)
+    y, index = F.max_pooling_2d(xv, 2, return_indices=True)
+    expected, expected_index = _reference(x, (2, 2), (2, 2), (0, 0), True)
+    np.testing.assert_array_equal(_bits(y.array), _bits(expected))
+    np.testing.assert_array_equal(index, expected_index)
+    gy = np.random.RandomState(9).uniform(-1, 1, y.shape).astype(dtype)
+    y.grad = gy
+    y.backward()
+    np.testing.assert_array_equal(
+        _bits(xv.grad),
+        _bits(_reference_grad(gy, index, (2, 2), (2, 2), (0, 0), x.shape)),
+    )
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+@pytest.mark.parametrize(
+    'view',
+    [
+        # planes one after the other (one block of rows for all of them):
+        # C-contiguous, one channel, one image, rows wider than the image
+        lambda a: np.ascontiguousarray(a[:, :, :, :8]),
+        lambda a: np.ascontiguousarray(a[:, :1, :, :6]),
+        lambda a: np.ascontiguousarray(a[:1, :, :, :6]),
+        lambda a: a[:, :, :, 3:11],
+        # planes not one after the other
+        lambda a: a[:, :, :6, :8],
+        lambda a: a[:, ::2, :, :8],
+        lambda a: a[::2, :, :, :8],
+    ],
+)
+def test_planes_stacked_or_not(dtype, view):
+    base = _special_input(dtype, (3, 4, 8, 12), seed=10)
+    x = view(base)
+    ksize, stride, pad = (2, 2), (2, 2), (0, 0)
+    y, index = _compiled(x, ksize, stride, pad, False)
+    expected, expected_index = _reference(x, ksize, stride, pad, False)
+    np.testing.assert_array_equal(_bits(y), _bits(expected))
+    np.testing.assert_array_equal(index, expected_index)
+    gy = _special_input(dtype, y.shape, seed=11)
+    gy_view = np.zeros(gy.shape[:3] + (gy.shape[3] + 3,), dtype)[..., 1:-2]
+    gy_view[...] = gy
+    for g in (gy, gy_view):
+        np.testing.assert_array_equal(
+            _bits(_compiled_grad(g, index, x.shape, ksize, stride, pad)),
+            _bits(_reference_grad(g, index, ksize, stride, pad, x.shape)),
+        )
+
+
+def _forward_args():
+    x = np.zeros((2, 3, 4, 4), np.float32)
+    return [x, np.empty((2, 3, 2, 2), np.float32), np.empty((2, 3, 2, 2), np.intp)]
+
+
+def _read_only(a):
+    a.flags.writeable = False
+    return a
+
+
+@pytest.mark.parametrize(
+    'place, bad, message',
+    [
+        (0, np.zeros((2, 3, 4, 4), np.float16), 'float32 or float64'),
+        (0, np.zeros((3, 4, 4), np.float32), '4-d'),
+        (1, np.empty((2, 3, 2, 2), np.float64), 'dtype float32'),
+        (1, np.empty((2, 3, 2, 4), np.float32)[..., ::2], 'C-contiguous'),
+        (1, _read_only(np.empty((2, 3, 2, 2), np.float32)), 'read-only'),
+        (1, np.empty((2, 2, 2, 2), np.float32), 'shapes do not match'),
+        (2, np.empty((2, 3, 2, 2), np.int32), 'dtype'),
+        (2, np.empty((2, 3, 2, 3), np.intp), 'shapes do not match'),
+    ],
+)
+def test_bad_arrays_raise(place, bad, message):
+    args = _forward_args()
+    args[place] = bad
+    with pytest.raises(ValueError, match=message):
+        pool_kernels.max_pooling_2d(*args, 2, 2, 2, 2, 0, 0)
+    with pytest.raises(TypeError):
+        pool_kernels.max_pooling_2d(args[0].tolist(), *args[1:], 2, 2, 2, 2, 0, 0)
+
+
+def test_bad_grad_arrays_raise():
+    gy = np.zeros((2, 3, 2, 2), np.float32)
+    index = np.zeros(gy.shape, np.intp)
+    gx = np.zeros((2, 3, 4, 4), np.float32)
+    with pytest.raises(ValueError, match='C-contiguous'):
+        pool_kernels.max_pooling_2d_grad(gy, index, gx[..., ::-1], 2, 2, 2, 2, 0, 0)
+    with pytest.raises(ValueError, match='C-contiguous'):
+        idx = np.zeros((2, 3, 2, 4), np.intp)[..., ::2]
+        pool_kernels.max_pooling_2d_grad(gy, idx, gx, 2, 2, 2, 2, 0, 0)
+    with pytest.raises(ValueError, match='dtype float32'):
+        pool_kernels.max_pooling_2d_grad(
+            gy.astype(np.float64), index, gx, 2, 2, 2, 2, 0, 0
+        )
+    with pytest.raises(ValueError, match='shapes do not match'):
+        pool_kernels.max_pooling_2d_grad(gy, index, gx[:1], 2, 2, 2, 2, 0, 0)
+    # a read-only index (the forward's, kept by the node) is taken
+    pool_kernels.max_pooling_2d_grad(gy, _read_only(index), gx, 2, 2, 2, 2, 0, 0)
+
+
+@pytest.mark.parametrize('cover_all', [False, True])
+def test_large_arrays_shared_among_threads(cover_all):
+    # past PARALLEL_MIN: planes stacked (even sizes) or done one by one
+    # (odd ones, whose last windows reach past the image with cover_all)
+    x = _special_input(np.float32, (4, 8, 65, 64), seed=12)
+    for images in (np.ascontiguousarray(x[:, :, :64]), x[:, :, :, 1:]):
+        y, index = _compiled(images, (2, 2), (2, 2), (0, 0), cover_all)
+        expected, expected_index = _reference(images, (2, 2), (2, 2), (0, 0), cover_all)
+        np.testing.assert_array_equal(_bits(y), _bits(expected))
+        np.testing.assert_array_equal(index, expected_index)
+        gy = _special_input(np.float32, y.shape, seed=13)
+        np.testing.assert_array_equal(
+            _bits(_compiled_grad(gy, index, images.shape, (2, 2), (2, 2), (0, 0))),
+            _bits(_reference_grad(gy, index, (2, 2), (2, 2), (0, 0), images.shape)),
+        )
+
+
+def test_unaligned_inputs_are_taken():
+    # x and gy whose data do not start at a multiple of their itemsize
+    x = _special_input(np.float32, (2, 3, 6, 8), seed=14)
+    buf = np.zeros(x.nbytes + 1, np.uint8)
+    unaligned = np.frombuffer(buf[1:].data, np.float32).reshape(x.shape)
+    unaligned[...] = x
+    assert not unaligned.flags.aligned
+    y, index = _compiled(unaligned, (2, 2), (2, 2), (0, 0), False)
+    y_ref, index_ref = _compiled(x, (2, 2), (2, 2), (0, 0), False)
+    np.testing.assert_array_equal(_bits(y), _bits(y_ref))
+    np.testing.assert_array_equal(index, index_ref)
+    gy = _special_input(np.float32, y.shape, seed=15)
+    buf = np.zeros(gy.nbytes + 1, np.uint8)
+    gy_unaligned = np.frombuffer(buf[1:].data, np.float32).reshape(gy.shape)
+    gy_unaligned[...] = gy
+    np.testing.assert_array_equal(
+        _bits(_compiled_grad(gy_unaligned, index, x.shape, (2, 2), (2, 2), (0, 0))),
+        _bits(_compiled_grad(gy, index, x.shape, (2, 2), (2, 2), (0, 0))),
+    )
+
+
+@pytest.mark.parametrize(
+    'windows',
+    [(0, 2, 2, 2, 0, 0), (2, 2, 0, 2, 0, 0), (2, 2, 2, -1, 0, 0), (2, 2, 2, 2, -1, 0)],
+)
+def test_bad_windows_raise(windows):
+    with pytest.raises(ValueError, match='positive'):
+        pool_kernels.max_pooling_2d(*_forward_args(), *windows)
+    gy = np.zeros((2, 3, 2, 2), np.float32)
+    gx = np.zeros((2, 3, 4, 4), np.float32)
+    with pytest.raises(ValueError, match='positive'):
+        pool_kernels.max_pooling_2d_grad(gy, np.zeros(gy.shape, np.intp), gx, *windows)
