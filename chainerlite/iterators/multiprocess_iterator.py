@@ -14,6 +14,9 @@ from chainerlite.iterators import _prefetch
 from chainerlite.iterators import _shared_memory
 
 # What a worker process holds, set once when it starts.
+#: Seconds finalize() waits at most for the batches in flight.
+_FINALIZE_WAIT = 10.0
+
 _worker_dataset = None
 _worker_buffer = None
 _worker_mem = None
@@ -239,6 +242,14 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
     def finalize(self):
         """Stops the worker processes; the iterator cannot be used after."""
         if self.__dict__.get('_pool') is not None:
+            # A worker killed while it sends a result holds the lock of the
+            # pool's result queue forever, and Pool.terminate() then waits
+            # forever (CPython's multiprocessing): the batches in flight
+            # arrive first (for a while at most), so that the workers are
+            # idle when they are stopped.
+            deadline = time.monotonic() + _FINALIZE_WAIT
+            for (_, result), _ in self._pending:
+                result.wait(max(0.0, deadline - time.monotonic()))
             self._pending.clear()
             self._stop_pool()
         self._finalized = True

@@ -179,6 +179,32 @@ def test_no_worker_outlives_the_main_process(tmp_path, end):
     assert not any(os.path.exists('/proc/%d' % p) for p in workers)
 
 
+def test_finalize_with_batches_in_flight_never_hangs(tmp_path):
+    # finalize() right after an epoch, prefetched batches still being sent:
+    # stopping a worker in the middle of a send used to leave the pool's
+    # result queue locked and finalize() waiting forever (about 1 run in
+    # 360 of this loop). In a subprocess, so that a hang fails the test.
+    script = tmp_path / 'loop.py'
+    script.write_text(
+        textwrap.dedent('''
+        import numpy
+        from chainerlite import iterators
+        for _ in range(60):
+            data = [numpy.arange(10 ** (i % 4), dtype='f') for i in range(8)]
+            it = iterators.MultiprocessIterator(
+                data, 2, n_processes=2, n_prefetch=2, shuffle=False)
+            got = [a for _ in range(8) for a in it.next()]
+            it.finalize()
+            assert len(got) == 16
+        print('done')
+    ''')
+    )
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0 and proc.stdout.strip() == 'done', proc.stderr[-2000:]
+
+
 def test_automatic_shared_memory_with_growing_examples():
     # Regions are sized from the first batch; later, larger examples still
     # arrive whole (through pipes).
