@@ -213,55 +213,58 @@ cdef inline bint _all_inside(Py_ssize_t h, Py_ssize_t w, Py_ssize_t oh,
     return oy_lo == 0 and oy_hi == oh and ox_lo == 0 and ox_hi == ow
 
 
-cdef int _check(cnp.ndarray a, str name, int typenum, bint contiguous,
-                bint out) except -1:
+cdef int _check(str fname, cnp.ndarray a, str name, int typenum,
+                bint contiguous, bint out) except -1:
     # a 4-d aligned array of the type typenum, C-contiguous if asked (an
     # output: C-contiguous and writable), as the kernels read it
+    cdef str problem = None
     if cnp.PyArray_NDIM(a) != 4:
-        raise ValueError('{} must be 4-d, not {}-d'.format(name, a.ndim))
-    if cnp.PyArray_TYPE(a) != typenum:
-        raise ValueError('{} must be of dtype {}, not {}'.format(
-            name, cnp.PyArray_DescrFromType(typenum), a.dtype))
-    if not cnp.PyArray_ISALIGNED(a):
-        raise ValueError('{} is not aligned'.format(name))
-    if (contiguous or out) and not cnp.PyArray_IS_C_CONTIGUOUS(a):
-        raise ValueError('{} must be C-contiguous'.format(name))
-    if out and not cnp.PyArray_ISWRITEABLE(a):
-        raise ValueError('{} is read-only'.format(name))
+        problem = 'must be 4-d, not {}-d'.format(a.ndim)
+    elif cnp.PyArray_TYPE(a) != typenum:
+        problem = 'must be of dtype {}, not {}'.format(
+            cnp.PyArray_DescrFromType(typenum), a.dtype)
+    elif not cnp.PyArray_ISALIGNED(a):
+        problem = 'is not aligned'
+    elif (contiguous or out) and not cnp.PyArray_IS_C_CONTIGUOUS(a):
+        problem = 'must be C-contiguous'
+    elif out and not cnp.PyArray_ISWRITEABLE(a):
+        problem = 'is read-only'
+    if problem is not None:
+        raise ValueError('{}: {} {}'.format(fname, name, problem))
     return 0
 
 
-cdef int _check_all(cnp.ndarray images, str name, cnp.ndarray outs,
-                    str outs_name, cnp.ndarray indexes,
+cdef int _check_all(str fname, cnp.ndarray images, str name,
+                    cnp.ndarray outs, str outs_name, cnp.ndarray indexes,
                     bint write_images) except -1:
     # the images (float32 or float64), the outputs of the windows (their
-    # dtype) and the indexes (intp, of the outputs' shape); returns the
-    # dtype's number
+    # dtype) and the indexes (intp, of the outputs' shape) of the kernel
+    # ``fname``; returns the dtype's number
     cdef int typenum = cnp.PyArray_TYPE(images)
     if typenum != cnp.NPY_FLOAT32 and typenum != cnp.NPY_FLOAT64:
-        raise ValueError('{} must be float32 or float64, not {}'.format(
-            name, images.dtype))
-    _check(images, name, typenum, False, write_images)
-    _check(outs, outs_name, typenum, False, not write_images)
-    _check(indexes, 'indexes', cnp.NPY_INTP, True, not write_images)
+        raise ValueError('{}: {} must be float32 or float64, not {}'.format(
+            fname, name, images.dtype))
+    _check(fname, images, name, typenum, False, write_images)
+    _check(fname, outs, outs_name, typenum, False, not write_images)
+    _check(fname, indexes, 'indexes', cnp.NPY_INTP, True, not write_images)
     cdef int i
     for i in range(4):
         if (i < 2 and outs.shape[i] != images.shape[i] or
                 indexes.shape[i] != outs.shape[i]):
             raise ValueError(
-                'shapes do not match: {} {}, {} {}, indexes {}'.format(
-                    name, (<object>images).shape, outs_name,
+                '{}: shapes do not match: {} {}, {} {}, indexes {}'.format(
+                    fname, name, (<object>images).shape, outs_name,
                     (<object>outs).shape, (<object>indexes).shape))
     return typenum
 
 
-cdef int _check_windows(int kh, int kw, int sy, int sx, int py,
-                        int px) except -1:
+cdef int _check_windows(str fname, int kh, int kw, int sy, int sx,
+                        int py, int px) except -1:
     # the kernels divide by the strides
     if kh < 1 or kw < 1 or sy < 1 or sx < 1 or py < 0 or px < 0:
         raise ValueError(
-            'window sizes and strides must be positive and paddings '
-            'non-negative: {}'.format((kh, kw, sy, sx, py, px)))
+            '{}: window sizes and strides must be positive and paddings '
+            'non-negative: {}'.format(fname, (kh, kw, sy, sx, py, px)))
     return 0
 
 
@@ -317,8 +320,9 @@ def max_pooling_2d(cnp.ndarray x not None, cnp.ndarray y not None,
     """
     if not cnp.PyArray_ISALIGNED(x):
         x = cnp.PyArray_NewCopy(x, cnp.NPY_CORDER)  # (as the kernels read)
-    cdef int typenum = _check_all(x, 'x', y, 'y', indexes, False)
-    _check_windows(kh, kw, sy, sx, py, px)
+    cdef int typenum = _check_all('max_pooling_2d', x, 'x', y, 'y', indexes,
+                                  False)
+    _check_windows('max_pooling_2d', kh, kw, sy, sx, py, px)
     cdef Py_ssize_t oh = y.shape[2], ow = y.shape[3]
     with nogil:
         if typenum == cnp.NPY_FLOAT32:
@@ -462,8 +466,9 @@ def max_pooling_2d_grad(cnp.ndarray gy not None, cnp.ndarray indexes not None,
     """
     if not cnp.PyArray_ISALIGNED(gy):
         gy = cnp.PyArray_NewCopy(gy, cnp.NPY_CORDER)  # (as the kernels read)
-    cdef int typenum = _check_all(gx, 'gx', gy, 'gy', indexes, True)
-    _check_windows(kh, kw, sy, sx, py, px)
+    cdef int typenum = _check_all('max_pooling_2d_grad', gx, 'gx', gy, 'gy',
+                                  indexes, True)
+    _check_windows('max_pooling_2d_grad', kh, kw, sy, sx, py, px)
     cdef Py_ssize_t h = gx.shape[2], w = gx.shape[3]
     with nogil:
         if typenum == cnp.NPY_FLOAT32:
