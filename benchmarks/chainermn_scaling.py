@@ -34,7 +34,18 @@ shared caches and memory bandwidth (none of it overlaps the backward: on
 shared memory the exchange is CPU work of the same cores, and MPICH moves
 a non-blocking allreduce on only inside MPI calls)::
 
-    python benchmarks/chainermn_scaling.py [--steps 100] [--mpiexec PATH]
+    python benchmarks/chainermn_scaling.py [--steps 100] [--rounds 5] [--mpiexec PATH]
+
+A shared machine drifts: the same 1-process run took from 11.1 to 12.6 ms
+a step in runs a minute apart. So the runs are repeated (``--rounds``;
+the order reversed every other round, so that a drift in time weighs on
+all alike) and each round's efficiency is printed; the result is their
+median, and the breakdown printed is the median round's. Each round
+also runs 2 processes that train separate models and only meet at a
+barrier once a step (``barrier only``): the 1-process step over that
+step is the most any synchronous data-parallel training could reach on
+the machine at that moment, since a rank that is held up (by the
+hypervisor, say) holds up the other.
 
 On a busy machine, ``--rank-prefix CMD`` runs each rank under ``CMD``:
 with Linux's autogroup scheduling, ``nice`` alone does not lift the ranks
@@ -94,29 +105,59 @@ def _summary(samples):
     }
 
 
-def worker(steps, warmup, communicator, shared_memory=True, sharded=True):
+def _model_and_batch(rank):
     import chainerlite
     from chainerlite import functions as F
     from chainerlite import links as L
-    from chainerlite import optimizers
-    import chainerlite.chainermn as chainermn
-    from chainerlite.chainermn.communicators import _sharded_update
 
-    comm = chainermn.create_communicator(communicator)
     model = chainerlite.Sequential(
         L.Linear(784, 1000), F.relu, L.Linear(1000, 1000), F.relu, L.Linear(1000, 10)
     )
-    optimizer = chainermn.create_multi_node_optimizer(
-        optimizers.MomentumSGD(lr=0.01), comm
-    )
-    optimizer.setup(model)
-    optimizer.update()  # the initial broadcast
-    rng = numpy.random.RandomState(comm.rank)
+    rng = numpy.random.RandomState(rank)
     x = rng.rand(100, 784).astype(numpy.float32)
     t = rng.randint(0, 10, 100).astype(numpy.int32)
 
     def loss(x, t):
         return F.softmax_cross_entropy(model(x), t)
+
+    return model, loss, x, t
+
+
+def barrier_worker(steps, warmup):
+    """Each rank trains its own model (no gradient exchange) and waits
+    for the others at one barrier per step: what synchronous training
+    costs on this machine before any data moves."""
+    from mpi4py import MPI
+
+    from chainerlite import optimizers
+
+    comm = MPI.COMM_WORLD
+    model, loss, x, t = _model_and_batch(comm.rank)
+    optimizer = optimizers.MomentumSGD(lr=0.01)
+    optimizer.setup(model)
+    for step in range(warmup + steps):
+        if step == warmup:
+            comm.Barrier()
+            start = time.perf_counter()
+        optimizer.update(loss, x, t)
+        comm.Barrier()
+    elapsed = time.perf_counter() - start
+    if comm.rank == 0:
+        print(json.dumps({'processes': comm.size, 'step_s': elapsed / steps}))
+
+
+def worker(steps, warmup, communicator, shared_memory=True, sharded=True):
+    from chainerlite import optimizers
+    import chainerlite.chainermn as chainermn
+    from chainerlite.chainermn.communicators import _sharded_update
+
+    comm = chainermn.create_communicator(communicator)
+    model, loss, x, t = _model_and_batch(comm.rank)
+    optimizer = chainermn.create_multi_node_optimizer(
+        optimizers.MomentumSGD(lr=0.01), comm
+    )
+    optimizer.setup(model)
+    optimizer.update()  # the initial broadcast
 
     names = ('comm', 'allreduce', 'update', 'shard_update', 'shard_finish')
     clocks = {name: _Clock() for name in names}
@@ -255,7 +296,7 @@ def _bind_options(mpiexec):
     return ['-bind-to', 'core'] if b'-bind-to' in usage else []
 
 
-def run(mpiexec, processes, args):
+def run(mpiexec, processes, args, barrier_only=False):
     env = dict(
         os.environ, OPENBLAS_NUM_THREADS='1', OMP_NUM_THREADS='1', MKL_NUM_THREADS='1'
     )
@@ -263,6 +304,8 @@ def run(mpiexec, processes, args):
     command = [mpiexec, '-n', str(processes)] + bind + args.rank_prefix.split()
     command += [sys.executable, __file__, '--worker', '--steps', str(args.steps)]
     command += ['--warmup', str(args.warmup), '--communicator', args.communicator]
+    if barrier_only:
+        command.append('--barrier-only')
     if not args.shared_memory:
         command.append('--no-shared-memory')
     if not args.sharded_update:
@@ -289,6 +332,37 @@ def _cell(summary):
     return '{mean:6.2f} {median:6.2f} {min:6.2f}'.format(
         **{key: 1e3 * value for key, value in summary.items()}
     )
+
+
+def _efficiency(pair):
+    one, two = pair
+    return two['examples_per_s'] / (2 * one['examples_per_s'])
+
+
+def _median_round(rounds):
+    """The round whose efficiency is the median (the lower of the two
+    middle ones when the count is even)."""
+    ordered = sorted(rounds, key=_efficiency)
+    return ordered[(len(ordered) - 1) // 2]
+
+
+def _print_rounds(rounds, floors):
+    print(
+        'round  ms/step: 1 process  2 processes  (barrier only)  '
+        'efficiency  (barrier only)'
+    )
+    for index, (one, two) in enumerate(rounds):
+        floor = floors[index]
+        print(
+            '{:>5} {:>18.2f} {:>12.2f} {:>15.2f} {:>11.3f} {:>15.3f}'.format(
+                index + 1,
+                1e3 * one['step_s'],
+                1e3 * two['step_s'],
+                1e3 * floor['step_s'],
+                _efficiency((one, two)),
+                one['step_s'] / floor['step_s'],
+            )
+        )
 
 
 def _print_report(results):
@@ -350,14 +424,20 @@ def _print_report(results):
                     alone / (work + comm),
                 )
             )
-    measured = two['examples_per_s'] / (2 * results[0]['examples_per_s'])
-    print('measured scaling efficiency with 2 processes: {:.3f}'.format(measured))
+    print(
+        'scaling efficiency with 2 processes, this round: {:.3f}'.format(
+            _efficiency(results)
+        )
+    )
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--steps', type=int, default=100)
     parser.add_argument('--warmup', type=int, default=5)
+    parser.add_argument(
+        '--rounds', type=int, default=5, help='pairs of 1- and 2-process runs'
+    )
     parser.add_argument('--communicator', default='naive')
     parser.add_argument(
         '--no-bind', dest='bind', action='store_false', help='do not bind to cores'
@@ -381,7 +461,11 @@ def main(argv=None):
     )
     parser.add_argument('--json', help='also write the raw results to this file')
     parser.add_argument('--worker', action='store_true')
+    parser.add_argument('--barrier-only', action='store_true')
     args, _ = parser.parse_known_args(argv)
+    if args.worker and args.barrier_only:
+        barrier_worker(args.steps, args.warmup)
+        return 0
     if args.worker:
         worker(
             args.steps,
@@ -395,11 +479,29 @@ def main(argv=None):
 
     parser.add_argument('--mpiexec', default=find_mpiexec())
     args = parser.parse_args(argv)
-    results = [run(args.mpiexec, n, args) for n in (1, 2)]
+    if args.rounds < 1:
+        parser.error('--rounds must be at least 1')
+    rounds, floors = [], []
+    for index in range(args.rounds):
+        # 0: two processes with a barrier only
+        order = (1, 2, 0) if index % 2 == 0 else (0, 2, 1)
+        runs = {n: run(args.mpiexec, n or 2, args, barrier_only=not n) for n in order}
+        rounds.append([runs[1], runs[2]])
+        floors.append(runs[0])
     if args.json:
         with open(args.json, 'w') as f:
-            json.dump(results, f, indent=1)
-    _print_report(results)
+            json.dump({'rounds': rounds, 'barrier_only': floors}, f, indent=1)
+    median = _median_round(rounds)
+    print('the median round ({} of {}):'.format(rounds.index(median) + 1, len(rounds)))
+    _print_report(median)
+    _print_rounds(rounds, floors)
+    efficiencies = sorted(_efficiency(pair) for pair in rounds)
+    print(
+        'measured scaling efficiency with 2 processes: {:.3f} (median of {} '
+        'rounds; lowest {:.3f}, highest {:.3f})'.format(
+            _efficiency(median), len(rounds), efficiencies[0], efficiencies[-1]
+        )
+    )
     return 0
 
 
