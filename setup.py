@@ -50,6 +50,15 @@ OPENMP_MODULES = ('conv_kernels', 'direct_conv', 'lstm_kernels', 'pool_kernels')
 # vec_math finds libmvec at run time; before glibc 2.34 dlopen is in libdl.
 _DL = {'vec_math': ['-ldl']} if sys.platform.startswith('linux') else {}
 
+# optim_kernels must round every operation as NumPy does: no fused
+# multiply-add; and sqrt need not set errno, so that its loop vectorises
+# (MSVC neither fuses nor vectorises differently by default).
+_STRICT_FP = (
+    {}
+    if sys.platform == 'win32'
+    else {'optim_kernels': ['-ffp-contract=off', '-fno-math-errno']}
+)
+
 
 def _openmp_flags():
     if os.environ.get('CHAINERLITE_NO_OPENMP') == '1':
@@ -108,7 +117,8 @@ def _extensions():
             [str(pyx.relative_to(ROOT))],
             include_dirs=[numpy.get_include()],
             define_macros=MACROS,
-            extra_compile_args=openmp if pyx.stem in OPENMP_MODULES else [],
+            extra_compile_args=(openmp if pyx.stem in OPENMP_MODULES else [])
+            + _STRICT_FP.get(pyx.stem, []),
             extra_link_args=(openmp if pyx.stem in OPENMP_MODULES else [])
             + _DL.get(pyx.stem, []),
             # a C header of the same name holds the module's kernels

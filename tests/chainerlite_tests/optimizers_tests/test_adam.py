@@ -158,3 +158,42 @@ def test_defaults_and_rule_override():
     rule = optimizers.adam.AdamRule(opt.hyperparam, beta1=0.5, amsgrad=True)
     assert rule.hyperparam.beta1 == 0.5 and rule.hyperparam.amsgrad
     assert rule.hyperparam.alpha == 0.001
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+@pytest.mark.parametrize('kwargs', [{}, {'weight_decay_rate': 0.01, 'eta': 0.5}])
+def test_compiled_update_gives_the_numpy_rule_bits(monkeypatch, dtype, kwargs):
+    # the same steps with the one-pass loop and with the NumPy expressions
+    from chainerlite._core import optim_kernels
+
+    rng = numpy.random.RandomState(0)
+    start = rng.randn(7, 13).astype(dtype)
+    grads = [rng.randn(7, 13).astype(dtype) for _ in range(4)]
+
+    def run():
+        link = chainerlite.Link()
+        with link.init_scope():
+            link.w = chainerlite.Parameter(start.copy())
+        optimizer = optimizers.Adam(**kwargs)
+        optimizer.setup(link)
+        for g in grads:
+            link.w.grad = g.copy()
+            optimizer.update()
+        state = link.w.update_rule.state
+        return link.w.array, state['m'], state['v']
+
+    calls = []
+    compiled = optim_kernels.adam
+
+    def counted(*args):
+        calls.append(compiled(*args))
+        return calls[-1]
+
+    monkeypatch.setattr(optim_kernels, 'adam', counted)
+    fast = run()
+    assert calls == [True] * len(grads)
+    monkeypatch.setattr(optim_kernels, 'adam', lambda *args: False)
+    slow = run()
+    for a, b in zip(fast, slow):
+        assert a.dtype == dtype
+        numpy.testing.assert_array_equal(a.view(numpy.uint8), b.view(numpy.uint8))

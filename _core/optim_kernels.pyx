@@ -1,0 +1,98 @@
+"""Optimizer updates on the CPU in one compiled pass (the loops are in
+``optim_kernels.h``).
+
+:func:`adam` declines (returns False, and the caller keeps NumPy) where
+its loop would not give NumPy's bits: another dtype or array type, arrays
+that are not one C-contiguous block of the same dtype and shape, arrays
+that overlap in memory, or a hyperparameter that is not a Python number (a NumPy scalar may change the
+dtype NumPy computes in) or does not fit the dtype.
+"""
+cimport numpy as cnp
+
+import numpy
+
+cnp.import_array()
+
+
+cdef extern from "optim_kernels.h" nogil:
+    void cl_adam_f32(float* param, const float* grad, float* m, float* v,
+                     Py_ssize_t n, float b1c, float b2c, float lr, float eps,
+                     float eta, float wd)
+    void cl_adam_f64(double* param, const double* grad, double* m, double* v,
+                     Py_ssize_t n, double b1c, double b2c, double lr,
+                     double eps, double eta, double wd)
+
+cdef object _float32 = numpy.dtype(numpy.float32)
+cdef object _float64 = numpy.dtype(numpy.float64)
+# beyond this a Python float does not fit float32, and NumPy 1.x would
+# compute in float64 instead
+cdef double _FLOAT32_MAX = 3.4028234663852886e38
+
+
+cdef bint _plain(object a, cnp.ndarray like):
+    # a C-contiguous ndarray of like's dtype and shape
+    return (type(a) is cnp.ndarray
+            and (<cnp.ndarray>a).descr is like.descr
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a)
+            and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, like))
+
+
+cdef bint _number(object x, bint single):
+    if type(x) is not float and type(x) is not int:
+        return False
+    return not single or abs(x) <= _FLOAT32_MAX
+
+
+cdef bint _disjoint(tuple arrays):
+    # each array is one contiguous block: compare the blocks' bounds
+    cdef Py_ssize_t i, j
+    cdef char* start_i
+    cdef char* start_j
+    cdef Py_ssize_t size
+    for i in range(len(arrays)):
+        start_i = <char*>cnp.PyArray_DATA(<cnp.ndarray>arrays[i])
+        size = cnp.PyArray_NBYTES(<cnp.ndarray>arrays[i])
+        for j in range(i):
+            start_j = <char*>cnp.PyArray_DATA(<cnp.ndarray>arrays[j])
+            if start_i < start_j + size and start_j < start_i + size:
+                return False
+    return True
+
+
+def adam(param, grad, m, v, one_minus_beta1, one_minus_beta2, lr, eps, eta,
+         weight_decay_rate):
+    """Adam's update (without AMSGrad or AdaBound) of ``param``, ``m`` and
+    ``v`` in place, from ``grad``; True if done, False if declined."""
+    if type(param) is not cnp.ndarray:
+        return False
+    cdef cnp.ndarray p = <cnp.ndarray>param
+    dtype = p.descr
+    if dtype is not _float32 and dtype is not _float64:
+        return False
+    if not (cnp.PyArray_IS_C_CONTIGUOUS(p) and _plain(grad, p)
+            and _plain(m, p) and _plain(v, p)):
+        return False
+    if not _disjoint((param, grad, m, v)):
+        return False
+    cdef bint single = dtype is _float32
+    scalars = (one_minus_beta1, one_minus_beta2, lr, eps, eta,
+               weight_decay_rate)
+    for x in scalars:
+        if not _number(x, single):
+            return False
+    cdef double b1c = one_minus_beta1, b2c = one_minus_beta2
+    cdef double c_lr = lr, c_eps = eps, c_eta = eta, wd = weight_decay_rate
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(p)
+    cdef void* pd = cnp.PyArray_DATA(p)
+    cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>grad)
+    cdef void* md = cnp.PyArray_DATA(<cnp.ndarray>m)
+    cdef void* vd = cnp.PyArray_DATA(<cnp.ndarray>v)
+    with nogil:
+        if single:
+            cl_adam_f32(<float*>pd, <const float*>gd, <float*>md, <float*>vd,
+                        n, <float>b1c, <float>b2c, <float>c_lr, <float>c_eps,
+                        <float>c_eta, <float>wd)
+        else:
+            cl_adam_f64(<double*>pd, <const double*>gd, <double*>md,
+                        <double*>vd, n, b1c, b2c, c_lr, c_eps, c_eta, wd)
+    return True
