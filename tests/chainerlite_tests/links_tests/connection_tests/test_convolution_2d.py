@@ -135,7 +135,6 @@ def test_groups_must_divide_channels():
         L.Convolution2D(3, 4, 3, groups=2)
 
 
-
 class _ChannelShard(L.Convolution2D):
     # Keeps the total input channels in ``in_channels`` and gives the base
     # class only its share, as ChainerMN's channel-parallel convolution
@@ -155,6 +154,7 @@ def test_no_in_channels_attribute(cls):
     shard = _ChannelShard(3, 4, 1, share=2)
     assert shard.in_channels == 3
     assert shard(numpy.ones((1, 3, 2, 2), numpy.float32)).shape == (1, 4, 2, 2)
+
 
 def test_serialization_round_trip(roundtrip):
     src = L.Convolution2D(2, 3, 2)
