@@ -37,12 +37,15 @@ class _CheckpointStats(object):
 class _MultiNodeCheckpointer(extension.Extension):
     """See :func:`create_multi_node_checkpointer`."""
 
-    priority = extension.PRIORITY_WRITER
-
     def __init__(self, name, comm, cp_interval, gc_interval, path):
+        if cp_interval < 1 or gc_interval < 1:
+            raise ValueError(
+                'create_multi_node_checkpointer: cp_interval and gc_interval '
+                'must be at least 1, got {} and {}'.format(cp_interval, gc_interval)
+            )
         self.name = name
         self.comm = comm
-        self.trigger = cp_interval, 'iteration'
+        self.cp_interval = cp_interval
         self.gc_interval = gc_interval
         self.path = path
         self.stats = _CheckpointStats()
@@ -58,10 +61,12 @@ class _MultiNodeCheckpointer(extension.Extension):
             if match is not None:
                 yield match.group(1), int(match.group(2)), int(match.group(3))
 
-    def _directory(self, trainer=None):
-        if self.path is not None:
-            return self.path
-        return trainer.out if trainer is not None else os.getcwd()
+    def _directory(self, target=None):
+        # Fixed at the first use (the trainer's out without a path), so
+        # that finalize() removes the files where they were written.
+        if self.path is None:
+            self.path = target.out if hasattr(target, 'out') else os.getcwd()
+        return self.path
 
     def __call__(self, trainer):
         self.save(trainer, trainer.updater.iteration)
@@ -69,9 +74,10 @@ class _MultiNodeCheckpointer(extension.Extension):
     def save(self, target, iteration):
         """Writes ``target`` as this rank's checkpoint of ``iteration``.
 
-        Only the newest ``gc_interval`` checkpoints of this rank are kept.
+        Once this rank has more than ``gc_interval`` checkpoints beyond the
+        newest ``cp_interval``, the older ones are removed.
         """
-        directory = self._directory(target if hasattr(target, 'out') else None)
+        directory = self._directory(target)
         os.makedirs(directory, exist_ok=True)
         (filename,) = self._filenames([iteration])
         self.stats.start()
@@ -80,10 +86,12 @@ class _MultiNodeCheckpointer(extension.Extension):
         os.replace(temporary, os.path.join(directory, filename))
         self.stats.end()
         self.files.append(filename)
-        while len(self.files) > self.gc_interval:
-            stale = os.path.join(directory, self.files.pop(0))
-            if os.path.exists(stale):
-                os.remove(stale)
+        if len(self.files) - self.cp_interval > self.gc_interval:
+            stale = self.files[: -self.cp_interval]
+            del self.files[: -self.cp_interval]
+            for name in stale:
+                if os.path.exists(os.path.join(directory, name)):
+                    os.remove(os.path.join(directory, name))
 
     def maybe_load(self, trainer, optimizer=None, path=None):
         """Loads the newest iteration that every rank has a checkpoint of.
@@ -92,9 +100,9 @@ class _MultiNodeCheckpointer(extension.Extension):
         given, its first update after loading is a normal step (every rank
         loaded the same parameters, so no broadcast is needed).
         """
-        directory = path or self._directory(
-            trainer if hasattr(trainer, 'out') else None
-        )
+        if self.path is None and path is not None:
+            self.path = path
+        directory = self._directory(trainer)
         mine = set()
         if os.path.isdir(directory):
             mine = {
@@ -119,10 +127,10 @@ class _MultiNodeCheckpointer(extension.Extension):
         return self.stats.report()
 
     def finalize(self):
-        """Removes this rank's checkpoint files."""
-        directory = self._directory()
+        """Removes this rank's checkpoint files (the training ended well:
+        a later run starts afresh)."""
         for filename in self.files:
-            path = os.path.join(directory, filename)
+            path = os.path.join(self.path, filename)
             if os.path.exists(path):
                 os.remove(path)
         self.files = []
@@ -131,11 +139,13 @@ class _MultiNodeCheckpointer(extension.Extension):
 def create_multi_node_checkpointer(name, comm, cp_interval=5, gc_interval=5, path=None):
     """An extension that keeps per-rank checkpoints to resume from.
 
-    Every ``cp_interval`` iterations (as a trainer extension) or at each
-    :meth:`save`, each rank writes its own ``NAME.RANK.ITERATION`` file
-    under ``path`` (the trainer's ``out`` by default) and keeps its newest
-    ``gc_interval`` ones. :meth:`maybe_load` finds the newest iteration
-    saved by every rank and loads it, so a job restarted after a failure
-    resumes consistently.
+    Each time it is triggered (every iteration unless the trainer is given
+    another trigger) or at each :meth:`save`, each rank writes its own
+    ``NAME.RANK.ITERATION`` file under ``path`` (the trainer's ``out`` by
+    default). It keeps the newest ``cp_interval`` of them, removing the
+    older ones once more than ``gc_interval`` have piled up. :meth:`maybe_load`
+    finds the newest iteration saved by every rank and loads it, so a job
+    restarted after a failure resumes consistently; when the training ends
+    normally, ``finalize`` removes the checkpoints.
     """
     return _MultiNodeCheckpointer(name, comm, cp_interval, gc_interval, path)

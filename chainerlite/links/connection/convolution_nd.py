@@ -92,7 +92,9 @@ class ConvolutionLayer(link.Link):
         )
         check_groups(in_channels, out_channels, self.groups)
         self.ndim = ndim
-        self.in_channels = in_channels
+        # No ``in_channels`` attribute (as in Chainer): subclasses such as
+        # ChainerMN's channel-parallel convolution keep their own total
+        # there and pass the per-process count to this constructor.
         self.out_channels = out_channels
         self.ksize = ksize
         with self.init_scope():

@@ -135,6 +135,27 @@ def test_groups_must_divide_channels():
         L.Convolution2D(3, 4, 3, groups=2)
 
 
+class _ChannelShard(L.Convolution2D):
+    # Keeps the total input channels in ``in_channels`` and gives the base
+    # class only its share, as ChainerMN's channel-parallel convolution
+    # example does; the base class must not overwrite the attribute.
+    def __init__(self, in_channels, out_channels, ksize, share):
+        self.in_channels = in_channels
+        super().__init__(share, out_channels, ksize)
+
+    def forward(self, x):
+        return super().forward(x[:, : self.in_channels - 1])
+
+
+@pytest.mark.parametrize('cls', [L.Convolution2D, L.ConvolutionND])
+def test_no_in_channels_attribute(cls):
+    args = (2,) if cls is L.ConvolutionND else ()
+    assert not hasattr(cls(*(args + (3, 4, 1))), 'in_channels')
+    shard = _ChannelShard(3, 4, 1, share=2)
+    assert shard.in_channels == 3
+    assert shard(numpy.ones((1, 3, 2, 2), numpy.float32)).shape == (1, 4, 2, 2)
+
+
 def test_serialization_round_trip(roundtrip):
     src = L.Convolution2D(2, 3, 2)
     dst = L.Convolution2D(3, 2)
@@ -187,7 +208,7 @@ def test_from_params_copies_filter_and_bias():
         chainerlite.Parameter(W), b, stride=2, pad=1, groups=2
     )
     assert isinstance(link, L.Convolution2D)
-    assert (link.in_channels, link.out_channels) == (4, 6)
+    assert link.channels_of(link.W.shape, link.groups) == (4, 6)
     assert link.stride == (2, 2) and link.pad == (1, 1)
     numpy.testing.assert_array_equal(link.W.array, W)
     numpy.testing.assert_array_equal(link.b.array, b)

@@ -61,7 +61,7 @@ def test_from_params_of_fixed_rank_links(cls, ndim):
     W = numpy.random.uniform(-1, 1, (2, 3) + (2,) * ndim).astype(numpy.float32)
     link = cls.from_params(W)
     assert type(link) is cls and link.b is None
-    assert (link.in_channels, link.out_channels, link.ndim) == (3, 2, ndim)
+    assert link.channels_of(link.W.shape, 1) == (3, 2) and link.ndim == ndim
     numpy.testing.assert_array_equal(link.W.array, W)
 
 

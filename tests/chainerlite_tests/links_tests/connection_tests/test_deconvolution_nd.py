@@ -54,7 +54,7 @@ def test_from_params(cls, ndim):
     b = numpy.random.uniform(-1, 1, 6).astype(numpy.float32)
     link = cls.from_params(W, b, stride=2, groups=2)
     assert type(link) is cls
-    assert (link.in_channels, link.out_channels) == (4, 6)
+    assert link.channels_of(link.W.shape, link.groups) == (4, 6)
     numpy.testing.assert_array_equal(link.W.array, W)
     numpy.testing.assert_array_equal(link.b.array, b)
     x = numpy.random.uniform(-1, 1, (1, 4) + (3,) * ndim).astype(numpy.float32)
