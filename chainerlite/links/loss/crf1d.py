@@ -1,5 +1,7 @@
 """Linear-chain conditional random field layer."""
 
+import numpy
+
 from chainerlite import initializers
 from chainerlite import link
 from chainerlite import variable
@@ -18,6 +20,19 @@ def _time_major(seqs):
 
 def _array_time_major(seqs, xp):
     return [xp.stack([s[t] for s in seqs if len(s) > t]) for t in range(len(seqs[0]))]
+
+
+def _longest_first(xs, name):
+    # The batch-major sequences may come in any order; the time-major layout
+    # needs the longest first. NumPy's default argsort, as Chainer calls it,
+    # so that sequences of equal length keep Chainer's relative order (the
+    # per-sequence losses and scores come out in this order).
+    if not isinstance(xs, (list, tuple)) or not xs:
+        raise ValueError(
+            'CRF1d.{}: with transpose=True, xs must be a non-empty list of '
+            'sequences'.format(name)
+        )
+    return numpy.argsort([-len(x) for x in xs]).astype(numpy.int32)
 
 
 class CRF1d(link.Link):
@@ -54,16 +69,30 @@ class CRF1d(link.Link):
                 ``(length, n_label)`` per sequence when ``transpose``.
             ys (list): Labels, laid out as ``xs``.
             reduce (str): ``'mean'`` or ``'no'``.
-            transpose (bool): The inputs are batch-major (sequences sorted
-                by decreasing length) and are made time-major first.
+            transpose (bool): The inputs are batch-major, in any order: they
+                are sorted by decreasing length and made time-major first.
 
         Returns:
-            Variable: The loss.
+            Variable: The loss. With ``transpose`` and ``reduce='no'``, the
+            losses are in the order of decreasing length (as in Chainer).
+
+        Raises:
+            ValueError: With ``transpose``, if ``xs`` is empty or ``ys`` has
+                another number of sequences.
 
         """
         if transpose:
-            xs = _time_major(xs)
-            ys = _array_time_major([getattr(y, 'array', y) for y in ys], self.xp)
+            order = _longest_first(xs, 'forward')
+            if len(ys) != len(xs):
+                raise ValueError(
+                    'CRF1d.forward: xs has {} sequences but ys has {}'.format(
+                        len(xs), len(ys)
+                    )
+                )
+            xs = _time_major([xs[i] for i in order])
+            ys = _array_time_major(
+                [getattr(ys[i], 'array', ys[i]) for i in order], self.xp
+            )
         return crf1d.crf1d(self.cost, xs, ys, reduce)
 
     def argmax(self, xs, transpose=False):
@@ -71,17 +100,27 @@ class CRF1d(link.Link):
 
         Args:
             xs (list): Label scores, as in :meth:`forward`.
-            transpose (bool): The inputs are batch-major; the paths are then
-                returned batch-major too.
+            transpose (bool): The inputs are batch-major, in any order; the
+                paths are then returned batch-major, one per input sequence
+                in the input order.
 
         Returns:
             tuple: The scores (a Variable) and the paths (a list of int32
-            arrays), as :func:`~chainerlite.functions.argmax_crf1d`.
+            arrays), as :func:`~chainerlite.functions.argmax_crf1d`. With
+            ``transpose``, the scores stay in the order of decreasing length
+            (as in Chainer), while the paths follow the inputs.
+
+        Raises:
+            ValueError: With ``transpose``, if ``xs`` is empty.
 
         """
         if transpose:
-            xs = _time_major(xs)
+            order = _longest_first(xs, 'argmax')
+            xs = _time_major([xs[i] for i in order])
         score, path = crf1d.argmax_crf1d(self.cost, xs)
         if transpose:
-            path = _array_time_major(path, self.xp)
+            sorted_paths = _array_time_major(path, self.xp)
+            path = [None] * len(sorted_paths)
+            for position, index in enumerate(order):
+                path[index] = sorted_paths[position]
         return score, path
