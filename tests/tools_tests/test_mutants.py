@@ -127,6 +127,20 @@ def test_test_files_of_public_and_private_modules(finder):
     assert finder.mirror('chainerlite.functions.array._flip_base') is None
 
 
+def test_test_files_grouped_in_one_file_are_found_by_function_name(finder):
+    # erfcx has no test_erfcx.py: test_error_functions.py calls F.erfcx; the
+    # private _roi is used by roi_*_2d modules tested in test_roi_pooling.py
+    math = 'tests/chainerlite_tests/functions_tests/math_tests/'
+    assert finder.mirror('chainerlite.functions.math.erfcx') is None
+    assert finder.files('chainerlite.functions.math.erfcx', 'Erfcx') == [
+        math + 'test_error_functions.py'
+    ]
+    pooling = 'tests/chainerlite_tests/functions_tests/pooling_tests/'
+    assert finder.files('chainerlite.functions.pooling._roi', 'ROIPooling') == [
+        pooling + 'test_roi_pooling.py'
+    ]
+
+
 def test_test_files_follow_subclasses_into_other_modules(finder):
     math = 'tests/chainerlite_tests/functions_tests/math_tests/'
     assert finder.files('chainerlite.functions.math.einsum', 'EinSum') == [

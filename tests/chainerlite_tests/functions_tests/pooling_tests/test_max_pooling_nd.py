@@ -100,3 +100,31 @@ def test_invalid_inputs():
         F.max_pooling_nd(numpy.zeros((1, 2, 4), numpy.int32), 2)
     with pytest.raises(ValueError, match='max_pooling_nd: ksize'):
         F.max_pooling_nd(numpy.zeros((1, 2, 4)), (2, 2))
+
+
+@pytest.mark.parametrize('cover_all', [True, False])
+def test_gradient_of_the_gradient_node_is_checked_twice(cover_all):
+    # The gradient of max pooling is linear in gy (x fixed): gx(gy). Its
+    # backward pools with the saved argmax positions, and that pooling's
+    # backward is the gradient again; check both numerically (the third
+    # order of max_pooling_nd).
+    import chainerlite
+    from chainerlite import gradient_check
+
+    rng = numpy.random.RandomState(0)
+    x = chainerlite.Variable(rng.permutation(2 * 3 * 60).reshape(2, 3, 4, 3, 5) / 360.0)
+    args = ((2, 2, 3), (2, 1, 2), (1, 0, 1), cover_all)
+    y = F.max_pooling_nd(x, *args)
+
+    def gx_of(gy):
+        (gx,) = chainerlite.grad(
+            [y], [x], grad_outputs=[gy], enable_double_backprop=True
+        )
+        return gx
+
+    gy = rng.uniform(-1, 1, y.shape)
+    ggx = rng.uniform(-1, 1, x.shape)
+    gggy = rng.uniform(-1, 1, y.shape)
+    gradient_check.check_double_backward(
+        gx_of, gy, ggx, gggy, dtype=numpy.float64, atol=1e-6, rtol=1e-6
+    )

@@ -5,6 +5,7 @@ import math
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
 from chainerlite import testing
@@ -168,6 +169,24 @@ class TestROIFunctions:
         opts = {'atol': 1e-4, 'rtol': 1e-3, 'eps': 1e-4}
         gradient_check.check_backward(f, x, gy, **opts)
         gradient_check.check_double_backward(f, x, gy, ggx, **opts)
+
+    def test_gradient_is_checked_to_the_third_order(self):
+        # x fixed, the gradient is linear in gy: check its own first and
+        # second derivatives (the gather and scatter nodes each way)
+        x = chainerlite.Variable(self.x.astype(numpy.float64))
+        y = self._call(x)
+
+        def gx_of(gy):
+            (gx,) = chainerlite.grad(
+                [y], [x], grad_outputs=[gy], enable_double_backprop=True
+            )
+            return gx
+
+        rng = numpy.random.RandomState(0)
+        gy = rng.uniform(-1, 1, y.shape)
+        ggx = rng.uniform(-1, 1, x.shape)
+        gggy = rng.uniform(-1, 1, y.shape)
+        gradient_check.check_double_backward(gx_of, gy, ggx, gggy, atol=1e-6, rtol=1e-6)
 
 
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
