@@ -20,7 +20,8 @@ def checked_value(source, key, value):
     """Reads the array stored under ``key`` and checks it against ``value``.
 
     Args:
-        source: The source of the arrays (see ``_npz_reader``).
+        source: The source of the arrays (see ``_npz_reader``; ``label``
+            names the deserializer in error messages).
         key (str): The full key of the array.
         value: The current value: an array, a scalar or ``None``.
 
@@ -35,6 +36,7 @@ def checked_value(source, key, value):
             scalars, any integer for a Python ``int``).
 
     """
+    label = source.label  # the deserializer, as error messages name it
     header = source.header(key)
     if header is None:
         return None
@@ -44,24 +46,25 @@ def checked_value(source, key, value):
     if isinstance(value, (numpy.ndarray, cuda.ndarray)):
         if shape != value.shape:
             raise ValueError(
-                'NpzDeserializer: shape mismatch for key {!r}: the file has '
-                '{} but the target has {}'.format(key, shape, value.shape)
+                '{}: shape mismatch for key {!r}: the file has '
+                '{} but the target has {}'.format(label, key, shape, value.shape)
             )
         if not numpy.can_cast(dtype, value.dtype, 'same_kind'):
             raise TypeError(
-                'NpzDeserializer: cannot load {} data of key {!r} into an '
-                'array of {}'.format(dtype, key, value.dtype)
+                '{}: cannot load {} data of key {!r} into an array of {}'.format(
+                    label, dtype, key, value.dtype
+                )
             )
-        return _cast_array(key, source.read(key), value.dtype)
+        return _cast_array(label, key, source.read(key), value.dtype)
     if math.prod(shape) != 1:
         raise ValueError(
-            'NpzDeserializer: key {!r} holds an array of shape {} but the '
-            'target is a single {}'.format(key, shape, type(value).__name__)
+            '{}: key {!r} holds an array of shape {} but the '
+            'target is a single {}'.format(label, key, shape, type(value).__name__)
         )
-    return _cast_scalar(key, source.read(key).reshape(()), value)
+    return _cast_scalar(label, key, source.read(key).reshape(()), value)
 
 
-def _cast_array(key, data, dtype):
+def _cast_array(label, key, data, dtype):
     if data.dtype == dtype:
         return data
     with numpy.errstate(over='ignore', invalid='ignore'):
@@ -75,14 +78,14 @@ def _cast_array(key, data, dtype):
         overflow = False
     if overflow:
         raise ValueError(
-            'NpzDeserializer: values of key {!r} are out of the range of {}'.format(
-                key, dtype
+            '{}: values of key {!r} are out of the range of {}'.format(
+                label, key, dtype
             )
         )
     return cast
 
 
-def _cast_scalar(key, data, value):
+def _cast_scalar(label, key, data, value):
     value_type = type(value)
     kind = data.dtype.type
     # int() keeps every bit of a NumPy integer; other casts must be safe.
@@ -97,6 +100,7 @@ def _cast_scalar(key, data, value):
         except (TypeError, ValueError) as e:
             reason = str(e)
     raise TypeError(
-        'NpzDeserializer: cannot load {} data of key {!r} into a value of '
-        'type {} ({})'.format(data.dtype, key, value_type.__name__, reason)
+        '{}: cannot load {} data of key {!r} into a value of type {} ({})'.format(
+            label, data.dtype, key, value_type.__name__, reason
+        )
     )

@@ -47,16 +47,19 @@ def open_source(npz):
     return _MappingSource(npz)
 
 
-def _error(key, message):
-    return ValueError('NpzDeserializer: key {!r} {}'.format(key, message))
+def _error(key, message, label='NpzDeserializer'):
+    return ValueError('{}: key {!r} {}'.format(label, key, message))
 
 
-def _check_kind(key, dtype):
+def check_kind(key, dtype, label='NpzDeserializer'):
+    """Rejects a stored dtype that is not a number or a boolean."""
     if dtype.kind not in _KINDS:
-        raise _error(key, 'holds an array of unsupported dtype {}'.format(dtype))
+        raise _error(key, 'holds an array of unsupported dtype {}'.format(dtype), label)
 
 
 class _MappingSource:
+    label = 'NpzDeserializer'  # names the reader in error messages
+
     def __init__(self, mapping):
         self._mapping = mapping
 
@@ -72,7 +75,7 @@ class _MappingSource:
             if array.shape == () and array[()] is None:
                 return None
             raise _error(key, 'holds Python objects (an object array)')
-        _check_kind(key, array.dtype)
+        check_kind(key, array.dtype)
         return array.shape, array.dtype
 
     def read(self, key):
@@ -80,6 +83,8 @@ class _MappingSource:
 
 
 class _ZipSource:
+    label = 'NpzDeserializer'
+
     def __init__(self, archive):
         self._archive = archive
         self._members = {}
@@ -134,7 +139,7 @@ class _ZipSource:
         except (ValueError, zipfile.BadZipFile) as e:
             raise _error(key, 'is not a valid .npy member: {}'.format(e)) from e
         if not dtype.hasobject:
-            _check_kind(key, dtype)
+            check_kind(key, dtype)
             size = self._members[key].file_size - fp.tell()
             if size != math.prod(shape) * dtype.itemsize:
                 raise _error(

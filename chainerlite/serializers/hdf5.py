@@ -1,39 +1,203 @@
-"""HDF5 serialization, as in a Chainer install without h5py.
+"""Saving and loading object states in HDF5 files, through h5py.
 
-chainerlite saves and loads models with NPZ files only
-(:mod:`chainerlite.serializers.npz`); ``_available`` is False and the HDF5
-functions raise RuntimeError.
+As in Chainer, h5py is optional: where it is installed, ``save_hdf5``
+writes one group per link and one dataset per value, and ``load_hdf5``
+reads them back; where it is not, ``_available`` is False and every entry
+point raises a RuntimeError saying what to install. h5py is imported on
+first use, not with chainerlite.
+
+Loading is :class:`~chainerlite.serializers.NpzDeserializer`'s, on the
+datasets of the file: the file is not trusted (a dataset's shape and dtype
+are checked against its target before its data is read; datasets of
+Python objects or other non-numeric types are refused), and every value is
+checked before any is assigned, so that an error leaves the object as it
+was.
 """
 
-_available = False
+import importlib.util
+
+import numpy
+
+from chainerlite import serializer as serializer_module
+from chainerlite.backends import cuda
+from chainerlite.serializers import _npz_reader
+from chainerlite.serializers import npz
+
+# find_spec imports nothing; it answers None where h5py is missing (or
+# blocked with sys.modules['h5py'] = None).
+_available = importlib.util.find_spec('h5py') is not None
 
 
-def _unavailable(what):
-    return RuntimeError(
-        '{} needs HDF5 support (h5py), which chainerlite does not have; use '
-        'chainerlite.serializers.save_npz / load_npz instead.'.format(what)
-    )
+def _h5py(what):
+    if not _available:
+        raise RuntimeError(
+            '{} needs h5py (pip install h5py, or pip install '
+            '"chainerlite[hdf5]"); save_npz / load_npz need nothing more'.format(what)
+        )
+    import h5py
+
+    return h5py
 
 
-class HDF5Serializer(object):
-    """Would write to an HDF5 file; raises RuntimeError when constructed."""
+class HDF5Serializer(serializer_module.Serializer):
+    """Serializer that writes values into an HDF5 group.
+
+    Each value becomes a dataset of the group and each child
+    (``serializer['child']``) a subgroup; ``None`` is stored as an empty
+    dataset.
+
+    Args:
+        group (h5py.Group): The group (or open file) to write into.
+        compression (int): gzip level of the datasets of more than one
+            element (a scalar is stored uncompressed).
+
+    Raises:
+        RuntimeError: If h5py is not installed.
+
+    """
 
     def __init__(self, group, compression=4):
-        raise _unavailable('HDF5Serializer')
+        self._h5py = _h5py('HDF5Serializer')
+        self.group = group
+        self.compression = compression
+
+    def __getitem__(self, key):
+        # an optimizer's keys start with '/'; h5py would read that as the
+        # file's root
+        return HDF5Serializer(
+            self.group.require_group(key.strip('/')), self.compression
+        )
+
+    def __call__(self, key, value):
+        key = key.lstrip('/')
+        if value is None:
+            self.group.create_dataset(key, data=self._h5py.Empty('f'))
+            return value
+        array = numpy.asarray(cuda.to_cpu(value))
+        compression = None if array.size <= 1 else self.compression
+        self.group.create_dataset(key, data=array, compression=compression)
+        return value
 
 
-class HDF5Deserializer(object):
-    """Would read an HDF5 file; raises RuntimeError when constructed."""
+class _GroupSource:
+    """The datasets under an h5py group, as a source of
+    :class:`~chainerlite.serializers.NpzDeserializer` (keys are the
+    datasets' paths from the group, ``'child/W'``)."""
 
-    def __init__(self, group, path='', strict=True):
-        raise _unavailable('HDF5Deserializer')
+    label = 'HDF5Deserializer'
+
+    def __init__(self, group, h5py):
+        self._group = group
+        self._dataset_type = h5py.Dataset
+
+    def _dataset(self, key):
+        item = self._group.get(key) if key else None
+        return item if isinstance(item, self._dataset_type) else None
+
+    def __contains__(self, key):
+        return self._dataset(key) is not None
+
+    def keys(self):
+        names = []
+
+        def visit(name, item):
+            if isinstance(item, self._dataset_type):
+                names.append(name)
+
+        self._group.visititems(visit)
+        return names
+
+    def header(self, key):
+        dataset = self._dataset(key)
+        if dataset.shape is None:  # an empty dataset: a saved None
+            return None
+        _npz_reader.check_kind(key, dataset.dtype, self.label)
+        return tuple(dataset.shape), dataset.dtype
+
+    def read(self, key):
+        dataset = self._dataset(key)
+        array = numpy.empty(dataset.shape, dataset.dtype)
+        if array.size:
+            dataset.read_direct(array)
+        return array
+
+
+class HDF5Deserializer(npz.NpzDeserializer):
+    """Deserializer that reads values from an HDF5 group.
+
+    It reads as :class:`~chainerlite.serializers.NpzDeserializer` does,
+    the keys being the paths of the datasets under ``group``: arrays are
+    filled in place, scalars converted to the type of the current value, an
+    empty dataset (a saved ``None``) loads as ``None``; every value is
+    checked before any is assigned.
+
+    Args:
+        group (h5py.Group): The group (or open file) to read from.
+        path (str): The path of ``group`` in its file; only informative, as
+            in Chainer (reading starts at ``group``).
+        strict (bool): If ``True``, a value missing from the file raises
+            ``KeyError``; otherwise the current value is kept.
+        ignore_names (str, callable or list of them): Keys to skip (see
+            :class:`~chainerlite.serializers.NpzDeserializer`).
+
+    Raises:
+        RuntimeError: If h5py is not installed.
+
+    """
+
+    def __init__(self, group, path='', strict=True, ignore_names=None):
+        h5py = _h5py('HDF5Deserializer')
+        super().__init__({}, strict=strict, ignore_names=ignore_names)
+        self.group = group
+        self.group_path = path
+        self._source = _GroupSource(group, h5py)
 
 
 def save_hdf5(filename, obj, compression=4):
-    """Would save ``obj`` to an HDF5 file; raises RuntimeError."""
-    raise _unavailable('save_hdf5')
+    """Saves the state of an object (a link, an optimizer...) to an HDF5 file.
+
+    Args:
+        filename (str): The file to write (replaced if it exists).
+        obj: The object (see :meth:`~chainerlite.serializer.Serializer.save`).
+        compression (int): gzip level of the array datasets.
+
+    Raises:
+        RuntimeError: If h5py is not installed.
+
+    """
+    h5py = _h5py('save_hdf5')
+    with h5py.File(filename, 'w') as f:
+        HDF5Serializer(f, compression=compression).save(obj)
 
 
-def load_hdf5(filename, obj):
-    """Would load ``obj`` from an HDF5 file; raises RuntimeError."""
-    raise _unavailable('load_hdf5')
+def load_hdf5(filename, obj, path='', strict=True, ignore_names=None):
+    """Loads the state of an object from an HDF5 file written by
+    :func:`save_hdf5` (checked as :func:`~chainerlite.serializers.load_npz`
+    checks an npz file).
+
+    Args:
+        filename (str): The file to read.
+        obj: The object to load into.
+        path (str): The group of ``obj`` in the file (``''``: the root).
+        strict (bool): Whether a value missing from the file is an error.
+        ignore_names (str, callable or list of them): Keys to skip.
+
+    Raises:
+        RuntimeError: If h5py is not installed.
+        KeyError: If ``strict`` and a value is missing, or ``path`` is not a
+            group of the file.
+        ValueError: If a stored dataset does not fit its target (shape,
+            range) or holds no numbers.
+        TypeError: If a stored dtype cannot be cast to the target's.
+
+    """
+    h5py = _h5py('load_hdf5')
+    with h5py.File(filename, 'r') as f:
+        group = f
+        if path.strip('/'):
+            group = f.get(path.strip('/'))
+            if not isinstance(group, h5py.Group):
+                raise KeyError(
+                    'load_hdf5: {!r} is not a group of {}'.format(path, filename)
+                )
+        HDF5Deserializer(group, path, strict, ignore_names).load(obj)

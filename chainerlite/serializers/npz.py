@@ -148,7 +148,7 @@ class NpzDeserializer(serializer_module.Deserializer):
         if key not in self._source:
             if self.strict:
                 raise KeyError(
-                    'NpzDeserializer: key {!r} is not in the file'.format(key)
+                    '{}: key {!r} is not in the file'.format(self._source.label, key)
                 )
             return value
         loaded = self._checked_value(key, value)
