@@ -4,10 +4,7 @@ import numpy
 import pytest
 
 import chainerlite
-from chainerlite import iterators
 from chainerlite import links
-from chainerlite import optimizers
-from chainerlite import training
 from chainerlite.chainermn.extensions import checkpoint
 import chainerlite.chainermn
 
@@ -74,18 +71,9 @@ def test_keeps_cp_interval_newest_once_gc_interval_more_pile_up(comm, tmp_path):
     cp.finalize()
 
 
-def _trainer(comm, out, iterations):
-    model = links.Classifier(links.Linear(3, 2))
-    opt = chainerlite.chainermn.create_multi_node_optimizer(optimizers.SGD(), comm)
-    opt.setup(model)
-    data = chainerlite.datasets.TupleDataset(
-        numpy.ones((4, 3), numpy.float32), numpy.array([0, 1, 0, 1], 'i')
-    )
-    updater = training.StandardUpdater(iterators.SerialIterator(data, 2), opt)
-    return training.Trainer(updater, (iterations, 'iteration'), out=out)
-
-
-def test_trainer_extension_saves_every_iteration_and_cleans_up(comm, tmp_path):
+def test_trainer_extension_saves_every_iteration_and_cleans_up(
+    comm, tmp_path, tiny_trainer
+):
     # As ChainerMN's MNIST example uses it: no path (the trainer's out),
     # maybe_load before the run. Each iteration is saved (the default
     # trigger); a run that ends normally removes its checkpoints, so the
@@ -93,7 +81,7 @@ def test_trainer_extension_saves_every_iteration_and_cleans_up(comm, tmp_path):
     out = os.path.join(_shared_tmp(comm, tmp_path), 'result')
     seen = []
     for _ in range(2):
-        trainer = _trainer(comm, out, 3)
+        trainer = tiny_trainer(comm, out, (3, 'iteration'))
         cp = chainerlite.chainermn.create_multi_node_checkpointer('run', comm)
         cp.maybe_load(trainer, trainer.updater.get_optimizer('main'))
         assert trainer.updater.iteration == 0

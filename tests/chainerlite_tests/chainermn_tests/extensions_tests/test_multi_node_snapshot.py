@@ -1,11 +1,6 @@
-import numpy
 import pytest
 
 import chainerlite
-from chainerlite import iterators
-from chainerlite import links
-from chainerlite import optimizers
-from chainerlite import training
 from chainerlite.training import extensions
 import chainerlite.chainermn
 from chainerlite.chainermn.extensions import _multi_node_snapshot
@@ -29,20 +24,9 @@ def test_parse_replica_sets_rejects_overlap():
         _multi_node_snapshot._parse_replica_sets([[0, 1], [1]], 3)
 
 
-def _trainer(comm, out):
-    model = links.Classifier(links.Linear(3, 2))
-    opt = chainerlite.chainermn.create_multi_node_optimizer(optimizers.SGD(), comm)
-    opt.setup(model)
-    data = chainerlite.datasets.TupleDataset(
-        numpy.ones((4, 3), numpy.float32), numpy.array([0, 1, 0, 1], 'i')
-    )
-    updater = training.StandardUpdater(iterators.SerialIterator(data, 2), opt)
-    return training.Trainer(updater, out=out)
-
-
-def test_master_writes_and_replicas_autoload(comm, tmp_path):
+def test_master_writes_and_replicas_autoload(comm, tmp_path, tiny_trainer):
     out = comm.bcast_obj(str(tmp_path) if comm.rank == 0 else None)
-    trainer = _trainer(comm, out)
+    trainer = tiny_trainer(comm, out)
     snap = chainerlite.chainermn.extensions.multi_node_snapshot(
         comm, extensions.snapshot(target=trainer.updater, autoload=True), []
     )
@@ -53,7 +37,7 @@ def test_master_writes_and_replicas_autoload(comm, tmp_path):
     snap(trainer)
     snap.finalize()
     comm.mpi_comm.barrier()
-    resumed = _trainer(comm, out)
+    resumed = tiny_trainer(comm, out)
     snap2 = chainerlite.chainermn.extensions.multi_node_snapshot(
         comm, extensions.snapshot(target=resumed.updater, autoload=True), []
     )
