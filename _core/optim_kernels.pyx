@@ -4,8 +4,9 @@
 :func:`adam` declines (returns False, and the caller keeps NumPy) where
 its loop would not give NumPy's bits: another dtype or array type, arrays
 that are not one C-contiguous block of the same dtype and shape, arrays
-that overlap in memory, or a hyperparameter that is not a Python number (a NumPy scalar may change the
-dtype NumPy computes in) or does not fit the dtype.
+that overlap in memory, or a hyperparameter that is not a Python number
+(a NumPy scalar may change the dtype NumPy computes in) or does not fit
+the dtype.
 """
 cimport numpy as cnp
 
@@ -44,7 +45,8 @@ cdef bint _number(object x, bint single):
 
 
 cdef bint _disjoint(tuple arrays):
-    # each array is one contiguous block: compare the blocks' bounds
+    # each array is one contiguous block of the same size (same shape and
+    # dtype): compare the blocks' bounds
     cdef Py_ssize_t i, j
     cdef char* start_i
     cdef char* start_j

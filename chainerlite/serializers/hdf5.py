@@ -147,6 +147,8 @@ class HDF5Deserializer(npz.NpzDeserializer):
 
     def __init__(self, group, path='', strict=True, ignore_names=None):
         h5py = _h5py('HDF5Deserializer')
+        # NpzDeserializer's reading and checks, on the group's datasets
+        # (its keys start at the group: no key prefix)
         super().__init__({}, strict=strict, ignore_names=ignore_names)
         self.group = group
         self.group_path = path
