@@ -11,7 +11,9 @@ datasets of the file: the file is not trusted (a dataset's shape and dtype
 are checked against its target before its data is read; datasets of
 Python objects or other non-numeric types are refused), and every value is
 checked before any is assigned, so that an error leaves the object as it
-was.
+was. Data is read only from the group being loaded: external links,
+external raw storage, virtual datasets and soft links that leave the group
+are refused before anything is read (see ``_hdf5_links``).
 """
 
 import importlib.util
@@ -20,6 +22,7 @@ import numpy
 
 from chainerlite import serializer as serializer_module
 from chainerlite.backends import cuda
+from chainerlite.serializers import _hdf5_links
 from chainerlite.serializers import _npz_reader
 from chainerlite.serializers import npz
 
@@ -142,6 +145,10 @@ class HDF5Deserializer(npz.NpzDeserializer):
 
     Raises:
         RuntimeError: If h5py is not installed.
+        ValueError: If data under ``group`` would be read from elsewhere:
+            an external link, a soft link leaving ``group``, a dataset with
+            external storage or a virtual dataset (the error names the
+            key; checked before anything is read).
 
     """
 
@@ -152,6 +159,7 @@ class HDF5Deserializer(npz.NpzDeserializer):
         super().__init__({}, strict=strict, ignore_names=ignore_names)
         self.group = group
         self.group_path = path
+        _hdf5_links.check_group(group, h5py, _GroupSource.label)
         self._source = _GroupSource(group, h5py)
 
 
@@ -189,17 +197,25 @@ def load_hdf5(filename, obj, path='', strict=True, ignore_names=None):
         KeyError: If ``strict`` and a value is missing, or ``path`` is not a
             group of the file.
         ValueError: If a stored dataset does not fit its target (shape,
-            range) or holds no numbers.
+            range) or holds no numbers, or if the file would have data read
+            from elsewhere (see :class:`HDF5Deserializer`); nothing is
+            assigned then.
         TypeError: If a stored dtype cannot be cast to the target's.
 
     """
     h5py = _h5py('load_hdf5')
     with h5py.File(filename, 'r') as f:
         group = f
-        if path.strip('/'):
-            group = f.get(path.strip('/'))
-            if not isinstance(group, h5py.Group):
+        for name in path.strip('/').split('/') if path.strip('/') else ():
+            # each step a hard link: a soft or external one could lead
+            # anywhere (into another file)
+            link = group.get(name, getlink=True)
+            if not isinstance(link, h5py.HardLink) or not isinstance(
+                group[name], h5py.Group
+            ):
                 raise KeyError(
-                    'load_hdf5: {!r} is not a group of {}'.format(path, filename)
+                    'load_hdf5: {!r} is not a group of {} (reached through '
+                    'groups only, not links)'.format(path, filename)
                 )
+            group = group[name]
         HDF5Deserializer(group, path, strict, ignore_names).load(obj)
