@@ -2,11 +2,12 @@
 ``optim_kernels.h``).
 
 :func:`adam` declines (returns False, and the caller keeps NumPy) where
-its loop would not give NumPy's bits: another dtype or array type, arrays
-that are not one C-contiguous block of the same dtype and shape, arrays
-that overlap in memory, or a hyperparameter that is not a Python number
-(a NumPy scalar may change the dtype NumPy computes in) or does not fit
-the dtype.
+its loop would not give NumPy's bits or could not run safely: another
+dtype or array type, arrays that are not one aligned C-contiguous block of
+the same dtype and shape, a read-only array to write (the caller's NumPy
+code then raises), arrays that overlap in memory, or a hyperparameter
+that is not a Python number (a NumPy scalar may change the dtype NumPy
+computes in) or does not fit the dtype.
 """
 cimport numpy as cnp
 
@@ -30,11 +31,14 @@ cdef object _float64 = numpy.dtype(numpy.float64)
 cdef double _FLOAT32_MAX = 3.4028234663852886e38
 
 
-cdef bint _plain(object a, cnp.ndarray like):
-    # a C-contiguous ndarray of like's dtype and shape
+cdef bint _plain(object a, cnp.ndarray like, bint written):
+    # an aligned C-contiguous ndarray of like's dtype and shape, writeable
+    # if written
     return (type(a) is cnp.ndarray
             and (<cnp.ndarray>a).descr is like.descr
             and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a)
+            and cnp.PyArray_ISALIGNED(<cnp.ndarray>a)
+            and (not written or cnp.PyArray_ISWRITEABLE(<cnp.ndarray>a))
             and cnp.PyArray_SAMESHAPE(<cnp.ndarray>a, like))
 
 
@@ -71,8 +75,8 @@ def adam(param, grad, m, v, one_minus_beta1, one_minus_beta2, lr, eps, eta,
     dtype = p.descr
     if dtype is not _float32 and dtype is not _float64:
         return False
-    if not (cnp.PyArray_IS_C_CONTIGUOUS(p) and _plain(grad, p)
-            and _plain(m, p) and _plain(v, p)):
+    if not (_plain(p, p, True) and _plain(grad, p, False)
+            and _plain(m, p, True) and _plain(v, p, True)):
         return False
     if not _disjoint((param, grad, m, v)):
         return False

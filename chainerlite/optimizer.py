@@ -17,12 +17,14 @@ import warnings
 
 import numpy
 
+from chainerlite import _read_only
 from chainerlite import backend
 from chainerlite import link as link_module
 from chainerlite import serializer as serializer_module
 from chainerlite import variable
 from chainerlite.backends import cuda
 from chainerlite.backends import cuda_multi_tensor
+from chainerlite.serializers import _checks
 
 if typing.TYPE_CHECKING:
     from typing_extensions import Self
@@ -218,9 +220,15 @@ class UpdateRule:
         Args:
             param (~chainerlite.Variable): The parameter to update.
 
+        Raises:
+            ValueError: If the parameter's array, a state array or a
+                gradient to divide by the loss scale is a read-only NumPy
+                array (checked before anything is written).
+
         """
         if not self.enabled or param.array is None or param.grad is None:
             return
+        _read_only.check(self, param)
         self.t += 1
         with _using_device(param.device):
             target = param
@@ -246,7 +254,12 @@ class UpdateRule:
         Args:
             param (~chainerlite.Variable): The parameter to update.
 
+        Raises:
+            ValueError: If the parameter's array or a state array is a
+                read-only NumPy array (nothing is written).
+
         """
+        _read_only.check(self, param, unscale=False)
         if backend.get_array_module(param.array) is numpy:
             self.update_core_cpu(param)
         else:
@@ -302,7 +315,7 @@ class UpdateRule:
                 (de)serializer, positioned at this parameter's path.
 
         """
-        self.t = serializer('t', self.t)
+        self.t = _checks.load_count(serializer, 't', self.t, 'UpdateRule.serialize')
         if self._state is not None:
             for key in list(self._state):
                 self._state[key] = serializer(key, self._state[key])
@@ -618,8 +631,10 @@ class Optimizer:
                 (de)serializer.
 
         """
-        self.t = serializer('t', self.t)
-        self.epoch = serializer('epoch', self.epoch)
+        self.t = _checks.load_count(serializer, 't', self.t, 'Optimizer.serialize')
+        self.epoch = _checks.load_count(
+            serializer, 'epoch', self.epoch, 'Optimizer.serialize'
+        )
         for name, param in self.target.namedparams():
             rule = getattr(param, 'update_rule', None)
             if rule is not None:
@@ -702,6 +717,13 @@ class GradientMethod(Optimizer):
             *args: Arguments of ``lossfun``.
             **kwds: Keyword arguments of ``lossfun``.
 
+        Raises:
+            ValueError: If a parameter to update has a read-only NumPy
+                array, state array, or gradient to divide by the loss
+                scale; raised before any hook runs or anything is written,
+                naming the parameter's path (Chainer lets NumPy raise
+                midway, some parameters and states already updated).
+
         """
         if lossfun is not None:
             loss = lossfun(*args, **kwds)
@@ -712,12 +734,15 @@ class GradientMethod(Optimizer):
             loss.backward(loss_scale=self._loss_scale)
             del loss
         self.reallocate_cleared_grads()
+        params = list(self.target.params())
+        # a read-only array anywhere: an error before anything is written
+        _read_only.check_all(self, params)
         if not self._grads_are_finite_or_rescale():
             return
         self.call_hooks('pre')
         self.t += 1
         with cuda_multi_tensor.deferred(self._multi_tensor_update):
-            for param in self.target.params():
+            for param in params:
                 param.update()
         self.call_hooks('post')
 
