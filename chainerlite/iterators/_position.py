@@ -9,6 +9,7 @@ import copy
 import numpy
 
 from chainerlite.iterators import order_samplers
+from chainerlite.iterators import _snapshot_checks
 
 
 def make_order_sampler(shuffle, order_sampler):
@@ -73,13 +74,13 @@ class _Position(object):
     def epoch_detail(self):
         return self.epoch + self.current_position / self.epoch_size
 
-    def _indices(self, start, stop):
-        if self.order is None:
-            return list(range(start, min(stop, self.dataset_length)))
-        return self.order[start:stop].tolist()
-
     def advance(self):
         """Moves by one batch and returns its dataset indices.
+
+        With ``repeat`` the batch always has ``batch_size`` indices: one
+        that reaches the end of the epoch goes on with the next epoch's
+        order, over as many epochs as it takes. Without ``repeat`` the
+        batch stops at the end of the first epoch.
 
         Raises:
             StopIteration: If the iterator does not repeat and the epoch
@@ -89,33 +90,48 @@ class _Position(object):
         """
         if not self.repeat and self.epoch > 0:
             raise StopIteration
-        self.previous_epoch_detail = self.epoch_detail
+        # Worked on copies, so that a failing order sampler moves nothing.
+        order, epoch = self.order, self.epoch
         start = self.current_position
         stop = start + self.batch_size
         size = self.epoch_size
-        indices = self._indices(start, stop)
-        if stop < size:
-            self.current_position = stop
-            self.is_new_epoch = False
-            return indices
-        if self.order is not None:
-            new_order = numpy.asarray(self.order_sampler(self.order, start))
-            if len(new_order) != size:
-                raise ValueError(
-                    'the order sampler returned an order of {} indices '
-                    'where the previous order had {}'.format(len(new_order), size)
-                )
-            self.order = new_order
-        self.current_position = 0
-        if self.repeat:  # the batch continues into the next epoch
-            rest = stop - size
-            indices += self._indices(0, rest)
-            self.current_position = rest
-        self.epoch += 1
-        self.is_new_epoch = True
+        indices = []
+        while stop >= size:  # the batch reaches the end of an epoch
+            indices += self._indices(order, start, size)
+            order = self._next_order(order, start)
+            epoch += 1
+            start = 0
+            if not self.repeat:
+                stop = 0
+                break
+            stop -= size
+        indices += self._indices(order, start, stop)
+        self.previous_epoch_detail = self.epoch_detail
+        self.is_new_epoch = epoch != self.epoch
+        self.order, self.epoch, self.current_position = order, epoch, stop
         return indices
 
+    def _indices(self, order, start, stop):
+        if order is None:
+            return list(range(start, stop))
+        return order[start:stop].tolist()
+
+    def _next_order(self, order, position):
+        if order is None:
+            return None
+        new_order = numpy.asarray(self.order_sampler(order, position))
+        if len(new_order) != len(order):
+            raise ValueError(
+                'the order sampler returned an order of {} indices '
+                'where the previous order had {}'.format(len(new_order), len(order))
+            )
+        return new_order
+
     def serialize(self, serializer):
+        # a snapshot is untrusted: every value is checked before any is set
+        _snapshot_checks.check_position(
+            serializer, self, self.dataset_length, self.order, self.order_sampler
+        )
         self.current_position = serializer('current_position', self.current_position)
         self.epoch = serializer('epoch', self.epoch)
         self.is_new_epoch = serializer('is_new_epoch', self.is_new_epoch)
@@ -134,7 +150,9 @@ class _Position(object):
                 'previous_epoch_detail', -1.0 if previous is None else previous
             )
         except KeyError:  # written by an older Chainer: infer it
-            previous = self.epoch_detail - self.batch_size / self.epoch_size
-            if self.epoch == 0 and self.current_position == 0:
-                previous = -1.0
+            previous = -1.0
+            if self.epoch_detail > 0:
+                previous = max(
+                    0.0, self.epoch_detail - self.batch_size / self.epoch_size
+                )
         self.previous_epoch_detail = None if previous < 0 else float(previous)

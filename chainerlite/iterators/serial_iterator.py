@@ -84,8 +84,10 @@ class SerialIterator(_PositionAttributes):
 
     Each ``next()`` returns a list of ``batch_size`` examples. With
     ``repeat`` it runs forever and a batch that crosses the end of an epoch
-    continues with the next epoch's order; without it the last batch of the
-    epoch may be shorter and the next call raises ``StopIteration``.
+    continues with the next epoch's order (over several epochs when the
+    batch is larger than an epoch: batches are always full); without it
+    the last batch of the epoch may be shorter and the next call raises
+    ``StopIteration``.
 
     Args:
         dataset: Any object with ``__len__`` and ``__getitem__``.
