@@ -143,13 +143,7 @@ class NpzDeserializer(serializer_module.Deserializer):
 
         """
         key = self.path + key.lstrip('/')
-        if self._ignored(key):
-            return value
-        if key not in self._source:
-            if self.strict:
-                raise KeyError(
-                    '{}: key {!r} is not in the file'.format(self._source.label, key)
-                )
+        if not self._stored(key):
             return value
         loaded = self._checked_value(key, value)
         if not self._dry_run:
@@ -157,6 +151,27 @@ class NpzDeserializer(serializer_module.Deserializer):
         if value is None and loaded is not None:
             self._check_siblings()
         return value
+
+    def _peek(self, key, value):
+        # What __call__ would return in the assigning walk, in either walk,
+        # assigning nothing (see serializers._checks.peek).
+        key = self.path + key.lstrip('/')
+        if not self._stored(key):
+            return value
+        return self._checked_value(key, value)
+
+    def _stored(self, key):
+        # Whether the value of the full key is loaded (not ignored, in the
+        # file); a missing key is an error when strict.
+        if self._ignored(key):
+            return False
+        if key not in self._source:
+            if self.strict:
+                raise KeyError(
+                    '{}: key {!r} is not in the file'.format(self._source.label, key)
+                )
+            return False
+        return True
 
     def load(self, obj):
         """Loads the state of ``obj``, checking every value first.

@@ -2,6 +2,7 @@
 
 import numpy
 
+from chainerlite.serializers import _checks
 from chainerlite.training import extension
 
 
@@ -62,7 +63,9 @@ class ShiftExtension(extension.Extension):
 
     def serialize(self, serializer):
         """Saves or loads the step count and the last value set."""
-        self._t = serializer('_t', self._t)
+        self._t = _checks.load_count(
+            serializer, '_t', self._t, type(self).__name__ + '.serialize'
+        )
         last = serializer('_last_value', self._last_value)
         if isinstance(last, numpy.ndarray):
             last = last.item()

@@ -7,6 +7,7 @@ import os
 import typing
 
 from chainerlite import reporter
+from chainerlite.serializers import _checks
 from chainerlite.training import extension
 from chainerlite.training import util
 from chainerlite.training.extensions import _atomic
@@ -99,4 +100,6 @@ class LogReport(extension.Extension):
         if hasattr(self._trigger, 'serialize'):
             self._trigger.serialize(serializer['_trigger'])
         self._summary.serialize(serializer['_summary'])
-        self._log = json.loads(serializer('_log', json.dumps(self._log)))
+        self._log = _checks.load_json(
+            serializer, '_log', json.dumps(self._log), 'LogReport.serialize', list
+        )

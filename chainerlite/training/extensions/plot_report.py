@@ -7,6 +7,7 @@ import os
 import typing
 
 from chainerlite import reporter
+from chainerlite.serializers import _checks
 from chainerlite.training import extension
 from chainerlite.training import util
 from chainerlite.training.extensions import _plot
@@ -119,7 +120,11 @@ class PlotReport(extension.Extension):
         """Saves or loads the trigger and the plotted points."""
         if hasattr(self._trigger, 'serialize'):
             self._trigger.serialize(serializer['_trigger'])
-        data = json.loads(
-            serializer('_plot_{}'.format(self._file_name), json.dumps(self._data))
+        data = _checks.load_json(
+            serializer,
+            '_plot_{}'.format(self._file_name),
+            json.dumps(self._data),
+            'PlotReport.serialize',
+            dict,
         )
         self._data = {key: [tuple(p) for p in points] for key, points in data.items()}

@@ -8,6 +8,8 @@ every iteration. The position is saved in snapshots.
 
 import warnings
 
+from chainerlite.serializers import _checks
+
 _UNITS = ('epoch', 'iteration')
 
 
@@ -58,8 +60,12 @@ class Progress(object):
 
     def serialize(self, serializer):
         try:
-            self._previous_iteration = serializer(
-                'previous_iteration', self._previous_iteration
+            self._previous_iteration = _checks.load_count(
+                serializer,
+                'previous_iteration',
+                self._previous_iteration,
+                'trigger.serialize',
+                minimum=-1,  # -1: not called yet
             )
         except KeyError:
             warnings.warn(
@@ -69,8 +75,11 @@ class Progress(object):
             )
             self._previous_iteration = -1
         try:
-            self._previous_epoch_detail = serializer(
-                'previous_epoch_detail', self._previous_epoch_detail
+            self._previous_epoch_detail = _checks.load_finite(
+                serializer,
+                'previous_epoch_detail',
+                self._previous_epoch_detail,
+                'trigger.serialize',
             )
         except KeyError:
             warnings.warn(

@@ -8,6 +8,7 @@ import warnings
 from chainerlite import backend
 from chainerlite.dataset import convert
 from chainerlite import serializer as serializer_module
+from chainerlite.serializers import _checks
 from chainerlite.training import updater as updater_module
 from chainerlite.utils import argument
 
@@ -230,4 +231,6 @@ class StandardUpdater(updater_module.Updater):
             serializer_module.serialize_object(
                 optimizer.target, serializer['model:' + name]
             )
-        self.iteration = serializer('iteration', self.iteration)
+        self.iteration = _checks.load_count(
+            serializer, 'iteration', self.iteration, 'StandardUpdater.serialize'
+        )
