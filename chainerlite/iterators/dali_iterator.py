@@ -8,6 +8,7 @@ Turning the outputs into arrays is the converter's job, as in Chainer.
 """
 
 from chainerlite.dataset import iterator
+from chainerlite.serializers import _checks
 
 
 class DaliIterator(iterator.Iterator):
@@ -94,8 +95,11 @@ class DaliIterator(iterator.Iterator):
 
     def serialize(self, serializer):
         """Saves or loads the position in the epochs."""
-        self.current_position = serializer('current_position', self.current_position)
-        self.epoch = serializer('epoch', self.epoch)
+        owner = 'DaliIterator.serialize'
+        self.current_position = _checks.load_count(
+            serializer, 'current_position', self.current_position, owner
+        )
+        self.epoch = _checks.load_count(serializer, 'epoch', self.epoch, owner)
         self.is_new_epoch = serializer('is_new_epoch', self.is_new_epoch)
         self._previous_epoch_detail = serializer(
             'previous_epoch_detail', self._previous_epoch_detail

@@ -67,3 +67,15 @@ def test_bad_epoch_size(size):
     it = iterators.DaliIterator(FakePipeline(4, 2, epoch_size=size))
     with pytest.raises(ValueError, match='DaliIterator'):
         next(it)
+
+
+@pytest.mark.parametrize('key', ['epoch', 'current_position'])
+def test_a_negative_position_in_a_snapshot_is_refused(key):
+    it = iterators.DaliIterator(FakePipeline(6, 4))
+    next(it)
+    state = serializers.npz.serialize(it)
+    state[key] = numpy.asarray(-1)
+    other = iterators.DaliIterator(FakePipeline(6, 4))
+    with pytest.raises(ValueError, match="DaliIterator.serialize: .*'{}'".format(key)):
+        serializers.NpzDeserializer(state).load(other)
+    assert (other.epoch, other.current_position) == (0, 0)
