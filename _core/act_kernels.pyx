@@ -29,7 +29,8 @@ cdef inline double _sigmoid(double t) noexcept nogil:
 
 def leaky_relu_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
                     double slope):
-    """``gx = gy`` where ``x >= 0``, else ``gy * slope``."""
+    """``gx = gy * slope`` where ``x <= 0`` (unless ``x * slope`` is NaN:
+    -inf with a zero slope), else ``gy`` (NaN included), as Chainer."""
     cdef Py_ssize_t i, n = x.shape[0]
     cdef const real* xs = &x[0] if n else NULL
     cdef const real* gs = &gy[0] if n else NULL
@@ -37,7 +38,7 @@ def leaky_relu_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
     cdef real s = <real>slope, one = 1
     with nogil:
         for i in range(n):
-            out[i] = gs[i] * (one if xs[i] >= 0 else s)
+            out[i] = gs[i] * (s if xs[i] <= 0 and xs[i] * s == xs[i] * s else one)
 
 
 def softplus_grad(const real[::1] x, const real[::1] gy, real[::1] gx,

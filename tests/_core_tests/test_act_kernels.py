@@ -22,7 +22,8 @@ def _expected(name, x, gy):
     """(forward, gradient) of each function at x, in float64."""
     x, gy = x.astype(np.float64), gy.astype(np.float64)
     if name == 'leaky_relu':
-        return np.where(x >= 0, x, 0.3 * x), gy * np.where(x >= 0, 1, 0.3)
+        # at 0 the slope, as Chainer
+        return np.where(x > 0, x, 0.3 * x), gy * np.where(x > 0, 1, 0.3)
     if name == 'softplus':
         s = 1 / (1 + np.exp(-2 * x))
         return np.logaddexp(0, 2 * x) / 2, gy * s

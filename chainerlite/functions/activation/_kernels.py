@@ -20,14 +20,14 @@ _PREAMBLE = cuda_kernel.ACC_TYPE + _SIGMOID
 elu_fwd = cuda_kernel.Elementwise(
     'T x, T alpha',
     'T y',
-    _A + 'y = x >= 0 ? x : (T)((A)alpha * expm1((A)x));',
+    _A + 'y = x > 0 ? x : (T)((A)alpha * expm1((A)x));',
     'chainerlite_elu_fwd',
     preamble=_PREAMBLE,
 )
 elu_bwd = cuda_kernel.Elementwise(
     'T x, T gy, T alpha',
     'T gx',
-    _A + 'gx = x >= 0 ? gy : (T)((A)gy * (A)alpha * exp((A)x));',
+    _A + 'gx = x > 0 ? gy : (T)((A)gy * (A)alpha * exp((A)x));',
     'chainerlite_elu_bwd',
     preamble=_PREAMBLE,
 )
@@ -42,13 +42,13 @@ relu_bwd = cuda_kernel.Elementwise(
 leaky_relu_fwd = cuda_kernel.Elementwise(
     'T x, T slope',
     'T y',
-    'y = x >= 0 ? x : (T)(x * slope);',
+    'y = x <= 0 ? (T)(x * slope) : x;',
     'chainerlite_leaky_relu_fwd',
 )
 leaky_relu_bwd = cuda_kernel.Elementwise(
     'T x, T gy, T slope',
     'T gx',
-    'gx = x >= 0 ? gy : (T)(gy * slope);',
+    'gx = (x <= 0 && x * slope == x * slope) ? (T)(gy * slope) : gy;',
     'chainerlite_leaky_relu_bwd',
 )
 

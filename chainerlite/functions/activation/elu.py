@@ -9,6 +9,7 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
+from chainerlite.functions.array import where
 from chainerlite.functions.math import exponential
 from chainerlite.utils import type_check
 
@@ -39,12 +40,17 @@ class ELU(function_node.FunctionNode):
         return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        # d/dx = 1 where x >= 0 and alpha * exp(x) where x < 0; the
-        # exponential only sees the negative part, so it never overflows.
+        # d/dx = 1 where x > 0 and alpha * exp(x) elsewhere (x = 0 and NaN
+        # included, as in Chainer); the exponential only sees x where x is
+        # not positive, so it never overflows, and +inf gives 1, not NaN.
         (x,) = self.get_retained_inputs()
-        negative = utils.force_array(x.array < 0, x.dtype)
-        coef = exponential.exp(x * negative) * (self.alpha * negative) + (1 - negative)
-        return (grad_outputs[0] * coef,)
+        xs = x.array
+        positive = utils.force_array(xs > 0)
+        rest = where.where(positive, backend.get_array_module(xs).zeros_like(xs), x)
+        coef = exponential.exp(rest) * (
+            self.alpha * utils.force_array(~positive, xs.dtype)
+        )
+        return (grad_outputs[0] * (coef + utils.force_array(positive, xs.dtype)),)
 
     def _backward_arrays(self, indexes, grad_outputs):
         # one fused kernel on the GPU; None (the graph path) on the CPU

@@ -39,6 +39,9 @@ class LeakyReLU(function_node.FunctionNode):
         # max(x, slope * x) for a slope up to 1 (negative slopes too),
         # min(...) above 1; the slope as an array of x's dtype
         slope = ops_math.scalar_like(self.slope, x)
+        if self.slope == 0:
+            # x * 0 is NaN at +inf, where the output is +inf
+            return (utils.force_array(xp.where(x <= 0, x * slope, x), x.dtype),)
         pick = xp.maximum if self.slope <= 1 else xp.minimum
         return (utils.force_array(pick(x, x * slope), x.dtype),)
 
@@ -55,11 +58,14 @@ class LeakyReLU(function_node.FunctionNode):
         return (gy * self._slopes(),)
 
     def _slopes(self):
-        # 1 where the input is non-negative, the slope elsewhere
+        # the slope where x <= 0, 1 elsewhere (NaN included) as in Chainer;
+        # also 1 where slope * x is NaN (x = -inf, slope 0), whose output
+        # Chainer's gradient treats as positive
         x = self.inputs[0].data
-        scalar = ops_math.scalar_like
-        coef = (x >= scalar(0, x)) * scalar(1 - self.slope, x) + scalar(self.slope, x)
-        return utils.force_array(coef, x.dtype)
+        xp = backend.get_array_module(x)
+        scaled = x * ops_math.scalar_like(self.slope, x)
+        sloped = (x <= 0) & (scaled == scaled)
+        return utils.force_array(xp.where(sloped, self.slope, 1.0), x.dtype)
 
 
 def leaky_relu(x: Variable | NdArray, slope=0.2) -> Variable:

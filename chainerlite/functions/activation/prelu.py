@@ -9,6 +9,7 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
+from chainerlite.functions.array import where
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
 
@@ -49,15 +50,20 @@ class PReLUFunction(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()
         (gy,) = grad_outputs
-        negative = utils.force_array(x.array < 0, x.dtype)
+        # picked, not masked by a product: an infinite slope or input where
+        # the other side is taken must not turn the gradient into NaN; NaN
+        # inputs count as negative, as in Chainer
+        nonneg = x.array >= 0
+        zero = backend.get_array_module(nonneg).zeros(x.shape, x.dtype)
         ret = []
         if 0 in indexes:
             W_b = broadcast.broadcast_to(
                 reshape.reshape(W, _extended_shape(W, x)), x.shape
             )
-            ret.append(gy * (1 - negative) + gy * W_b * negative)
+            ret.append(where.where(nonneg, gy, gy * W_b))
         if 1 in indexes:
-            ret.append(sum_mod.sum(gy * x * negative, axis=_reduction_axes(W, x)))
+            gW = where.where(nonneg, zero, gy * x)
+            ret.append(sum_mod.sum(gW, axis=_reduction_axes(W, x)))
         return tuple(ret)
 
 
