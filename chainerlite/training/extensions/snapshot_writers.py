@@ -5,7 +5,8 @@ A writer is called as ``writer(filename, outdir, target)`` where ``target``
 is the state to save (a dict of arrays captured when the snapshot was
 taken). Every writer saves to a temporary file in ``outdir`` and renames it
 into place, so that a crash while writing never leaves a partial file under
-the snapshot's name.
+the snapshot's name; the temporary file a killed writer leaves is removed
+by the next write in ``outdir``.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
-import tempfile
 import threading
 
 from chainerlite.serializers import npz
+from chainerlite.training.extensions import _atomic
 
 
 class Writer(object):
@@ -50,22 +51,16 @@ class Writer(object):
         self._finalized = True
 
     def save(self, filename, outdir, target, savefun, **kwds):
-        """Writes ``target`` through a temporary file renamed into place."""
+        """Writes ``target`` through a temporary file renamed into place
+        (removing the temporary files that interrupted writes left in
+        ``outdir``)."""
         if not self._started:
             self.initialize(outdir)
-        fd, tmppath = tempfile.mkstemp(
-            prefix='tmp' + filename, suffix='.part', dir=outdir
+        _atomic.write_file(
+            os.path.join(outdir, filename),
+            lambda path: savefun(path, target, **kwds),
+            sync=True,
         )
-        os.close(fd)
-        try:
-            savefun(tmppath, target, **kwds)
-            with open(tmppath, 'rb') as f:
-                os.fsync(f.fileno())
-            os.replace(tmppath, os.path.join(outdir, filename))
-        except BaseException:
-            if os.path.exists(tmppath):
-                os.remove(tmppath)
-            raise
 
 
 class SimpleWriter(Writer):
