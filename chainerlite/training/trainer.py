@@ -11,6 +11,7 @@ import typing
 
 from chainerlite import reporter as reporter_module
 from chainerlite import serializer as serializer_module
+from chainerlite.training import _random_states
 from chainerlite.training import extension as extension_module
 from chainerlite.training import util
 from chainerlite.utils import argument
@@ -309,7 +310,11 @@ class Trainer(object):
 
         The keys follow Chainer's snapshots: ``updater/...``,
         ``stop_trigger/...``, ``extensions/NAME/...``,
-        ``extension_triggers/NAME/...`` and ``_snapshot_elapsed_time``.
+        ``extension_triggers/NAME/...`` and ``_snapshot_elapsed_time``;
+        ``_random_state/numpy`` (not in Chainer's) holds the state of
+        NumPy's global generator, restored on loading when present, so
+        that shuffling and dropout go on as in a run that was not
+        interrupted.
         """
         self.updater.serialize(serializer['updater'])
         if hasattr(self.stop_trigger, 'serialize'):
@@ -332,3 +337,4 @@ class Trainer(object):
             self._snapshot_elapsed_time = float(
                 serializer('_snapshot_elapsed_time', self._snapshot_elapsed_time)
             )
+        _random_states.serialize(serializer['_random_state'])
