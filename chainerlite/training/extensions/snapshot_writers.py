@@ -16,6 +16,7 @@ import os
 import queue
 import threading
 
+from chainerlite import _parent_watch
 from chainerlite.serializers import npz
 from chainerlite.training.extensions import _atomic
 
@@ -163,15 +164,22 @@ class QueueWriter(Writer):
 
     def consume(self, q):
         """Runs the tasks of ``q`` until it gets ``None``."""
+        busy = threading.Lock()  # held while a snapshot is written
+        self._watch(busy)
         while True:
             task = q.get()
             if task is None:
                 q.task_done()
                 return
             try:
-                task[0](task[1], task[2], task[3])
+                with busy:
+                    task[0](task[1], task[2], task[3])
             finally:
                 q.task_done()
+
+    def _watch(self, busy):
+        # Run by the consumer before its first task.
+        pass
 
     def finalize(self):
         if not self._finalized:
@@ -192,10 +200,21 @@ class ThreadQueueWriter(QueueWriter):
 
 
 class ProcessQueueWriter(QueueWriter):
-    """Queue writer whose consumer is a process."""
+    """Queue writer whose consumer is a process.
+
+    The consumer ends soon after the trainer's process dies, even when it
+    is killed, once the snapshot that it is writing is complete.
+    """
 
     def create_queue(self):
         return multiprocessing.JoinableQueue()
 
     def create_consumer(self, q):
+        self._parent = os.getpid()
         return multiprocessing.Process(target=self.consume, args=(q,))
+
+    def _watch(self, busy):
+        # The consumer ends soon after the trainer dies, even killed with
+        # SIGKILL (no finalize() then), once the snapshot that it is
+        # writing is complete.
+        _parent_watch.exit_with_parent(self._parent, busy)
