@@ -445,7 +445,12 @@ cdef class PowConstVar(_Const):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
-        return grad_outputs[0] * y * float(numpy.log(self.value)),
+        base = float(self.value)
+        if base <= 0:
+            # the gradient is y * log(base): Chainer raises here as well
+            raise ValueError('%s ** x has no gradient: log of a base <= 0'
+                             % _value_str(self.value))
+        return grad_outputs[0] * y * float(numpy.log(base)),
 
 
 # -------------------------------------------------------------- neg / abs

@@ -40,7 +40,55 @@ TOLERANCE = {'float16': (5e-3, 1e-3), 'float32': (1e-4, 1e-5), 'float64': (1e-9,
 
 # Cases where chainerlite knowingly differs from Chainer: key -> reason.
 # Each function named here is listed in docs/differences.rst.
-KNOWN = {}
+_NAN_WINDOW = (
+    'a window holding NaN: output NaN as in Chainer, but its gradient goes to '
+    'the first maximum, not to the NaN'
+)
+_ROI_NAN = 'NaN in the image reaches the outputs that read it; Chainer skips it'
+_SUMMARY = 'float32 scores for float32 inputs; Chainer gives float64 here'
+_INF_PIXEL = 'interpolating next to an infinite pixel gives NaN (weight 0 times inf)'
+_CONTRASTIVE = 'gradient at a NaN/inf input: inf (Chainer: NaN)'
+KNOWN = {
+    'clipped_relu/z0': (
+        'ValueError for z <= 0 (Chainer: a bare assert, gone under python -O)'
+    ),
+    'logsumexp/rows': (
+        'the limit (+-inf) where Chainer subtracts inf from inf and gives NaN'
+    ),
+    'logsumexp/all': 'the limit (-inf) for all -inf where Chainer gives NaN',
+    'max_pooling_2d/cover_all': _NAN_WINDOW,
+    'max_pooling_3d/pad': _NAN_WINDOW,
+    'spatial_pyramid_pooling_2d/ties': _NAN_WINDOW,
+    'upsampling_2d/index-1': 'negative indexes raise IndexError; Chainer wraps them',
+    'roi_max_align_2d/special': _ROI_NAN,
+    'roi_average_pooling_2d/special': _ROI_NAN,
+    'roi_max_pooling_2d/special': _ROI_NAN,
+    'roi_pooling_2d/special': _ROI_NAN,
+    'deformable_convolution_2d_sampler/special': 'offset gradient at NaN/inf offsets: '
+    'those of spatial_transformer_sampler (0 at NaN, NaN from inf pixels)',
+    'resize_images/special': _INF_PIXEL,
+    'resize_images/nearest': _INF_PIXEL,
+    'huber_loss/delta': 'NaN gradient at an infinite difference (Chainer: +-delta)',
+    'hinge/margin': 'gradient 0 at a NaN score (Chainer: NaN)',
+    'contrastive/zero_distance': _CONTRASTIVE,
+    'contrastive/margin': _CONTRASTIVE,
+    'crf1d/special': 'gradient 0 for a transition cost next to NaN (Chainer: NaN)',
+    'connectionist_temporal_classification/special': (
+        'NaN loss for a NaN input; Chainer clamps log(0) to -1e10 and loses the NaN'
+    ),
+    'precision/ties': _SUMMARY,
+    'recall/ties': _SUMMARY,
+    'f1_score/ties': _SUMMARY,
+    'classification_summary/ties': _SUMMARY,
+    'r2_score/constant': '0 for constant true values (Chainer: NaN from 0 / 0)',
+    'fixed_decorrelated_batch_normalization/special': (
+        "the gradient of mean sums over the batch; Chainer's misses that factor"
+    ),
+    'discriminative_margin_based_clustering_loss/ties': (
+        'the variance term is normalised otherwise than in Chainer (open: found '
+        'by this sweep, on finite inputs too)'
+    ),
+}
 
 
 def encode(array):
@@ -196,7 +244,7 @@ def compare_all(oracle, modes=MODES, cases=None):
     import chainerlite.functions as F
 
     for case in kink_cases.CASES if cases is None else cases:
-        for mode in modes:
+        for mode in modes if case.double else [m for m in modes if m != 'double']:
             got = run_case(chainerlite, F, case, mode)
             yield case, mode, compare(oracle[case.key], got)
 

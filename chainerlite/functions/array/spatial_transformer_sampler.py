@@ -8,6 +8,7 @@ from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import get_item
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import transpose
+from chainerlite.functions.array import where
 from chainerlite.utils import type_check
 
 
@@ -18,8 +19,9 @@ def sample_bilinear(x, py, px):
     xp = backend.get_array_module(getattr(x, 'array', x))
     n, c, h, w = x.shape
     flat = transpose.transpose(reshape.reshape(x, (n, c, h * w)), (0, 2, 1))
-    y0 = xp.floor(py.array)
-    x0 = xp.floor(px.array)
+    py, px = _clamp(xp, py, h), _clamp(xp, px, w)
+    y0 = _cell(xp, py.array, h)
+    x0 = _cell(xp, px.array, w)
     batch = xp.broadcast_to(xp.arange(n)[:, None], y0.shape)
     dy, dx = py - y0, px - x0
     out = None
@@ -35,6 +37,23 @@ def sample_bilinear(x, py, px):
             )
             out = term if out is None else out + term
     return out
+
+
+def _clamp(xp, p, size):
+    """``p`` clamped to one pixel of zeros around the image, as in Chainer:
+    no gradient on or beyond the clamp nor at NaN, which is kept (it reads
+    that border with NaN weights)."""
+    a = p.array
+    free = (a > -1) & (a < size)
+    return where.where(free, p, xp.clip(a, -1, size))
+
+
+def _cell(xp, p, size):
+    """The pixel row (or column) at or before each clamped position ``p``:
+    -1 for NaN, at most ``size - 1``."""
+    cell = xp.floor(p)
+    cell[xp.isnan(cell)] = -1
+    return xp.minimum(cell, size - 1)
 
 
 def spatial_transformer_sampler(x, grid):

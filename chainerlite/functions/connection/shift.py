@@ -29,11 +29,12 @@ class Shift(function_node.FunctionNode):
     """Shift of channel groups over the taps of a ``kh x kw`` window.
 
     The channels are split into ``kh * kw`` groups of ``c // (kh * kw)``
-    channels, one per window tap in C order; the channels left over after
-    the last group stay in place. Group ``(i, j)`` moves so that its output
-    at ``(y, x)`` is its input at
-    ``(y + (i - kh // 2) * dy, x + (j - kw // 2) * dx)`` (zero outside the
-    image).
+    channels, one per window tap in C order, except that the centre tap
+    (no move) comes last and the last tap takes the centre's place, as in
+    Chainer; the channels left over after the last group stay in place.
+    The group of tap ``(i, j)`` moves so that its output at ``(y, x)`` is
+    its input at ``(y - (i - kh // 2) * dy, x - (j - kw // 2) * dx)`` (zero
+    outside the image).
 
     Args:
         ksize (int or pair of ints): Window size; both must be odd.
@@ -71,10 +72,13 @@ class Shift(function_node.FunctionNode):
         c, h, w = x.shape[1:]
         size = c // (self.kh * self.kw)
         y = xp.zeros_like(x)
-        for g in range(self.kh * self.kw):
-            i, j = divmod(g, self.kw)
-            rows_y, rows_x = _span(h, self.sign * (i - self.kh // 2) * self.dy)
-            cols_y, cols_x = _span(w, self.sign * (j - self.kw // 2) * self.dx)
+        taps = list(range(self.kh * self.kw))
+        centre = len(taps) // 2
+        taps[centre], taps[-1] = taps[-1], taps[centre]
+        for g, tap in enumerate(taps):
+            i, j = divmod(tap, self.kw)
+            rows_y, rows_x = _span(h, self.sign * (self.kh // 2 - i) * self.dy)
+            cols_y, cols_x = _span(w, self.sign * (self.kw // 2 - j) * self.dx)
             chans = slice(g * size, (g + 1) * size)
             y[:, chans, rows_y, cols_y] = x[:, chans, rows_x, cols_x]
         rest = slice(self.kh * self.kw * size, c)

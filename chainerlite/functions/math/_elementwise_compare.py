@@ -18,6 +18,8 @@ class ElementwiseCompare(function_node.FunctionNode):
 
     _array_function = None
     _x1_wins = None
+    # where x2 gets the gradient; None: wherever x1 does not
+    _x2_wins = None
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x1', 'x2'))
@@ -38,7 +40,11 @@ class ElementwiseCompare(function_node.FunctionNode):
         (gy,) = grad_outputs
         to_x1 = utils.force_array(self._x1_wins(x1.array, x2.array))
         gx1 = gy * to_x1.astype(gy.dtype)
-        gx2 = gy * (~to_x1).astype(gy.dtype)
+        if self._x2_wins is None:
+            to_x2 = ~to_x1
+        else:
+            to_x2 = utils.force_array(self._x2_wins(x1.array, x2.array))
+        gx2 = gy * to_x2.astype(gy.dtype)
         return (
             sum_to_module.sum_to(gx1, x1.shape),
             sum_to_module.sum_to(gx2, x2.shape),

@@ -18,6 +18,8 @@ class Minimum(_elementwise_compare.ElementwiseCompare):
     _array_function = 'minimum'
     # Ties send the gradient to x1.
     _x1_wins = staticmethod(operator.le)
+    # Where either is NaN neither gets it (as in Chainer).
+    _x2_wins = staticmethod(operator.gt)
 
 
 def minimum(x1: Variable | NdArray, x2: Variable | NdArray) -> Variable:

@@ -8,6 +8,7 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import sum_to as sum_to_module
+from chainerlite.functions.math import sqrt
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -74,7 +75,8 @@ class Arcsin(_UnaryTrigonometric):
 
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
-        return (grad_outputs[0] * (1.0 - x * x) ** -0.5,)
+        # 1 / sqrt: NaN at |x| = inf as in Chainer (a power -0.5 gives 0)
+        return (grad_outputs[0] / sqrt.sqrt(1.0 - x * x),)
 
 
 class Arccos(_UnaryTrigonometric):
@@ -84,7 +86,8 @@ class Arccos(_UnaryTrigonometric):
 
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
-        return (-grad_outputs[0] * (1.0 - x * x) ** -0.5,)
+        # 1 / sqrt: NaN at |x| = inf as in Chainer (a power -0.5 gives 0)
+        return (-grad_outputs[0] / sqrt.sqrt(1.0 - x * x),)
 
 
 class Arctan(_UnaryTrigonometric):

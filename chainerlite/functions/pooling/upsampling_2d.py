@@ -44,7 +44,22 @@ class Upsampling2D(pooling_nd.PoolingND):
     def forward(self, inputs):
         (x,) = inputs
         unpooling_nd.default_outsize(self, x.shape[2:])
+        self._check_indexes()
         return (pooling_nd.scatter_windows(x, self.indexes, self, self.outs),)
+
+    def _check_indexes(self):
+        # an index outside the window would drop its value silently; Chainer
+        # raises IndexError (it wraps negative ones, which are refused here)
+        size = 1
+        for k in self.ksize:
+            size *= k
+        idx = self.indexes
+        if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= size):
+            bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
+            raise IndexError(
+                f'upsampling_2d: index {bad} is out of bounds for a window of '
+                f'{size} elements (ksize {tuple(self.ksize)})'
+            )
 
     def backward(self, indexes, grad_outputs):
         return Upsampling2DGrad(self).apply(grad_outputs)

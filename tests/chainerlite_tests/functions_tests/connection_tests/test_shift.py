@@ -7,15 +7,18 @@ from chainerlite.utils import type_check
 
 
 def _reference(x, ksize, dilate):
-    """Group g = (i, j) of the channels reads its input moved by the
-    offset of tap (i, j); the leftover channels stay."""
+    """Group g of the channels reads its input moved against the offset of
+    tap g = (i, j), with the centre tap and the last one swapped (what
+    Chainer 7.8.1 does); the leftover channels stay."""
     (kh, kw), (dy, dx) = ksize, dilate
     n, c, h, w = x.shape
     size = c // (kh * kw)
     y = x.astype(numpy.float64).copy()
+    centre, last = (kh * kw) // 2, kh * kw - 1
     for g in range(kh * kw):
-        i, j = divmod(g, kw)
-        oy, ox = (i - kh // 2) * dy, (j - kw // 2) * dx
+        tap = {centre: last, last: centre}.get(g, g)
+        i, j = divmod(tap, kw)
+        oy, ox = (kh // 2 - i) * dy, (kw // 2 - j) * dx
         for ch in range(g * size, (g + 1) * size):
             for a in range(h):
                 for b in range(w):
