@@ -18,9 +18,18 @@ that lie inside the image go to the vectorised kernels of
 at a time; the windows that reach into the padding, and every window of a
 strided row, are done one by one, those inside the image without bounds
 tests. The gradient of disjoint windows takes the same split; that of
-overlapping ones is done one by one, a pass per tap.
+overlapping ones is done one by one, in reverse order (see
+``_grad_plane``).
+
+A window that reaches into the padding is run over only where it meets the
+image, so the work is bounded by the image whatever the window size (a
+``ksize`` of ``10 ** 9`` on a 5x5 image is 25 taps, not ``10 ** 18``). The
+planes are done in chunks of about ``WORK_PER_CHECK`` taps with the GIL
+released, and Ctrl-C is looked for between chunks, outside the parallel
+loops.
 """
 cimport numpy as cnp
+from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange
 from libc.math cimport INFINITY
 
@@ -35,6 +44,8 @@ cdef Py_ssize_t PARALLEL_MIN = 1 << 17
 #: Outputs that a task of a stacked array (see ``_plane_step``) takes at
 #: least: many small planes in one call of the kernels, not one each.
 cdef Py_ssize_t GROUP_MIN = 1 << 12
+#: Taps (or gradients) between two looks for a pending Ctrl-C (some ms).
+cdef Py_ssize_t WORK_PER_CHECK = 1 << 24
 
 
 cdef inline void _take(real v, Py_ssize_t k, real* best,
@@ -84,7 +95,7 @@ cdef inline void _inside(Py_ssize_t d, Py_ssize_t outs, int k, int s,
                          int p, Py_ssize_t* lo, Py_ssize_t* hi) noexcept nogil:
     # [lo, hi): the output positions along one axis whose windows lie
     # inside the image (empty when lo >= hi)
-    lo[0] = (p + s - 1) // s
+    lo[0] = (<Py_ssize_t>p + s - 1) // s
     hi[0] = (d + p - k) // s + 1 if d + p >= k else 0
     if hi[0] > outs:
         hi[0] = outs
@@ -97,9 +108,8 @@ cdef void _max_windows(
         int px) noexcept nogil:
     # the windows ox_begin..ox_end - 1 of the output row whose windows
     # start at image row y0, into dst[ox], index[ox]
-    cdef Py_ssize_t ox, iy, ix, x0, k
-    cdef int i, j
-    cdef real v, best
+    cdef Py_ssize_t ox, x0, k, i, j, i0, i1, j0, j1
+    cdef real best
     cdef Py_ssize_t best_k
     cdef const real* row
     for ox in range(ox_begin, ox_end):
@@ -115,22 +125,19 @@ cdef void _max_windows(
                         _take(row[i * s_h + j * s_w], k, &best, &best_k)
                     k += 1
         else:
-            k = 0
+            # Only the taps on the image: a padding tap (-inf) changes
+            # neither the maximum nor its index once one is taken, and
+            # before any is, the maximum is -inf at index 0 (tap 0's).
             best_k = 0
             best = -INFINITY
-            for i in range(kh):
-                iy = y0 + i
-                for j in range(kw):
-                    ix = x0 + j
-                    if iy < 0 or iy >= h or ix < 0 or ix >= w:
-                        v = -INFINITY
-                    else:
-                        v = src[iy * s_h + ix * s_w]
-                    if k == 0:
-                        best = v
-                    else:
-                        _take(v, k, &best, &best_k)
-                    k += 1
+            i0 = -y0 if y0 < 0 else 0
+            i1 = h - y0 if y0 + kh > h else kh
+            j0 = -x0 if x0 < 0 else 0
+            j1 = w - x0 if x0 + kw > w else kw
+            for i in range(i0, i1):
+                for j in range(j0, j1):
+                    _take(src[(y0 + i) * s_h + (x0 + j) * s_w], i * kw + j,
+                          &best, &best_k)
         dst[ox] = best
         index[ox] = best_k
 
@@ -268,18 +275,35 @@ cdef int _check_windows(str fname, int kh, int kw, int sy, int sx,
     return 0
 
 
+cdef inline Py_ssize_t _chunk(Py_ssize_t planes,
+                              Py_ssize_t per_plane) noexcept nogil:
+    # planes done between two looks for Ctrl-C: about WORK_PER_CHECK taps
+    if per_plane >= WORK_PER_CHECK:
+        return 1
+    return WORK_PER_CHECK // (per_plane + 1) + 1
+
+
+cdef inline Py_ssize_t _taps_on_image(Py_ssize_t h, Py_ssize_t w, int kh,
+                                      int kw) noexcept nogil:
+    # the most taps of a window that meet the image
+    return (kh if kh < h else h) * (kw if kw < w else w)
+
+
 cdef void _forward(const real* x, const cnp.npy_intp* shape,
                    const cnp.npy_intp* strides, real* y, Py_ssize_t* indexes,
                    Py_ssize_t oh, Py_ssize_t ow, int kh, int kw, int sy,
-                   int sx, int py, int px) noexcept nogil:
-    # x of shape and strides (bytes), into the C-contiguous y and indexes
-    cdef Py_ssize_t c = shape[1], planes = shape[0] * shape[1]
+                   int sx, int py, int px, Py_ssize_t begin,
+                   Py_ssize_t end) noexcept nogil:
+    # the planes begin..end - 1 of x of shape and strides (bytes), into the
+    # C-contiguous y and indexes
+    cdef Py_ssize_t c = shape[1], planes = end - begin
     cdef Py_ssize_t h = shape[2], w = shape[3], p, step, per, first
     cdef Py_ssize_t s_n = strides[0] // <Py_ssize_t>sizeof(real)
     cdef Py_ssize_t s_c = strides[1] // <Py_ssize_t>sizeof(real)
     cdef Py_ssize_t s_h = strides[2] // <Py_ssize_t>sizeof(real)
     cdef Py_ssize_t s_w = strides[3] // <Py_ssize_t>sizeof(real)
-    cdef bint parallel = planes * h * w * kh * kw >= PARALLEL_MIN
+    cdef bint parallel = (planes * oh * ow * _taps_on_image(h, w, kh, kw)
+                          >= PARALLEL_MIN)
     if planes * oh * ow == 0:
         return
     step = _plane_step(shape[0], c, s_n, s_c, oh, sy * s_h)
@@ -289,13 +313,14 @@ cdef void _forward(const real* x, const cnp.npy_intp* shape,
         per = (GROUP_MIN + oh * ow - 1) // (oh * ow)
         for p in prange((planes + per - 1) // per, schedule='static',
                         use_threads_if=parallel):
-            first = p * per
+            first = begin + p * per
             _max_block(x + first * step, s_h, y + first * oh * ow,
                        indexes + first * oh * ow, ow,
-                       (per if planes - first > per else planes - first) * oh,
+                       (per if end - first > per else end - first) * oh,
                        ow, kh, kw, sy, sx)
         return
-    for p in prange(planes, schedule='static', use_threads_if=parallel):
+    for p in prange(begin, end, schedule='static',
+                    use_threads_if=parallel):
         _max_plane(x + (p // c) * s_n + (p % c) * s_c, s_h, s_w, h, w,
                    y + p * oh * ow, indexes + p * oh * ow, oh, ow, kh, kw,
                    sy, sx, py, px)
@@ -323,33 +348,39 @@ def max_pooling_2d(cnp.ndarray x not None, cnp.ndarray y not None,
     cdef int typenum = _check_all('max_pooling_2d', x, 'x', y, 'y', indexes,
                                   False)
     _check_windows('max_pooling_2d', kh, kw, sy, sx, py, px)
-    cdef Py_ssize_t oh = y.shape[2], ow = y.shape[3]
-    with nogil:
-        if typenum == cnp.NPY_FLOAT32:
-            _forward(<const float*>cnp.PyArray_DATA(x), cnp.PyArray_DIMS(x),
-                     cnp.PyArray_STRIDES(x), <float*>cnp.PyArray_DATA(y),
-                     <Py_ssize_t*>cnp.PyArray_DATA(indexes), oh, ow, kh, kw,
-                     sy, sx, py, px)
-        else:
-            _forward(<const double*>cnp.PyArray_DATA(x),
-                     cnp.PyArray_DIMS(x), cnp.PyArray_STRIDES(x),
-                     <double*>cnp.PyArray_DATA(y),
-                     <Py_ssize_t*>cnp.PyArray_DATA(indexes), oh, ow, kh, kw,
-                     sy, sx, py, px)
+    cdef Py_ssize_t oh = y.shape[2], ow = y.shape[3], begin = 0, end
+    cdef Py_ssize_t planes = x.shape[0] * x.shape[1]
+    cdef Py_ssize_t chunk = _chunk(
+        planes, oh * ow * _taps_on_image(x.shape[2], x.shape[3], kh, kw))
+    while begin < planes:
+        end = begin + chunk if planes - begin > chunk else planes
+        with nogil:
+            if typenum == cnp.NPY_FLOAT32:
+                _forward(<const float*>cnp.PyArray_DATA(x),
+                         cnp.PyArray_DIMS(x), cnp.PyArray_STRIDES(x),
+                         <float*>cnp.PyArray_DATA(y),
+                         <Py_ssize_t*>cnp.PyArray_DATA(indexes), oh, ow, kh,
+                         kw, sy, sx, py, px, begin, end)
+            else:
+                _forward(<const double*>cnp.PyArray_DATA(x),
+                         cnp.PyArray_DIMS(x), cnp.PyArray_STRIDES(x),
+                         <double*>cnp.PyArray_DATA(y),
+                         <Py_ssize_t*>cnp.PyArray_DATA(indexes), oh, ow, kh,
+                         kw, sy, sx, py, px, begin, end)
+        PyErr_CheckSignals()  # raises KeyboardInterrupt on Ctrl-C
+        begin = end
 
 
 cdef void _grad_windows(
         const real* gy, Py_ssize_t g_w, const Py_ssize_t* index, real* gx,
         Py_ssize_t h, Py_ssize_t w, Py_ssize_t oy, Py_ssize_t ox_begin,
-        Py_ssize_t ox_end, Py_ssize_t k, Py_ssize_t taps, int kw, int sy,
-        int sx, int py, int px) noexcept nogil:
-    # tap k (every tap where taps is 1) of the windows ox_begin..ox_end - 1
-    # of output row oy (gy, index: that row)
+        Py_ssize_t ox_end, int kw, int sy, int sx, int py,
+        int px) noexcept nogil:
+    # the windows ox_end - 1 down to ox_begin of output row oy (gy, index:
+    # that row)
     cdef Py_ssize_t ox, iy, ix, at
-    for ox in range(ox_begin, ox_end):
+    for ox in range(ox_end - 1, ox_begin - 1, -1):
         at = index[ox]
-        if taps > 1 and at != k:
-            continue
         iy = oy * sy + at // kw - py
         ix = ox * sx + at % kw - px
         if iy >= 0 and iy < h and ix >= 0 and ix < w:
@@ -381,27 +412,31 @@ cdef inline void _grad_block(
 cdef void _grad_plane(
         const real* gy, Py_ssize_t g_h, Py_ssize_t g_w,
         const Py_ssize_t* index, real* gx, Py_ssize_t h, Py_ssize_t w,
-        Py_ssize_t oh, Py_ssize_t ow, Py_ssize_t taps, int kh, int kw,
+        Py_ssize_t oh, Py_ssize_t ow, bint overlap, int kh, int kw,
         int sy, int sx, int py, int px) noexcept nogil:
     # one plane: gy (strides g_h, g_w) onto the C-contiguous (h, w) gx;
-    # disjoint windows (taps 1) inside the image along a contiguous gy row
-    # by the row kernels, the others one by one
-    cdef Py_ssize_t k, oy, oy_lo, oy_hi, ox_lo, ox_hi
+    # disjoint windows inside the image along a contiguous gy row by the
+    # row kernels, the others one by one. Each pixel sums its gradients in
+    # the order of the taps that name it (as the NumPy path, a pass per
+    # tap); the tap of a pixel in the window at (oy, ox) is
+    # (y + py - oy * sy, x + px - ox * sx), so a later tap is a window
+    # earlier in C order: one pass over the windows in reverse order adds
+    # them in that order, whatever the number of taps.
+    cdef Py_ssize_t oy, oy_lo, oy_hi, ox_lo, ox_hi
     _inside(h, oh, kh, sy, py, &oy_lo, &oy_hi)
     _inside(w, ow, kw, sx, px, &ox_lo, &ox_hi)
-    if taps > 1 or g_w != 1 or ox_lo >= ox_hi:
+    if overlap or g_w != 1 or ox_lo >= ox_hi:
         oy_hi = oy_lo
-    for k in range(taps):
-        for oy in range(oh):
-            if oy < oy_lo or oy >= oy_hi:
-                _grad_windows(gy + oy * g_h, g_w, index + oy * ow, gx, h, w,
-                              oy, 0, ow, k, taps, kw, sy, sx, py, px)
-            else:
-                # the windows that reach into the padding
-                _grad_windows(gy + oy * g_h, g_w, index + oy * ow, gx, h, w,
-                              oy, 0, ox_lo, k, taps, kw, sy, sx, py, px)
-                _grad_windows(gy + oy * g_h, g_w, index + oy * ow, gx, h, w,
-                              oy, ox_hi, ow, k, taps, kw, sy, sx, py, px)
+    for oy in range(oh - 1, -1, -1):
+        if oy < oy_lo or oy >= oy_hi:
+            _grad_windows(gy + oy * g_h, g_w, index + oy * ow, gx, h, w,
+                          oy, 0, ow, kw, sy, sx, py, px)
+        else:
+            # the windows that reach into the padding
+            _grad_windows(gy + oy * g_h, g_w, index + oy * ow, gx, h, w,
+                          oy, ox_hi, ow, kw, sy, sx, py, px)
+            _grad_windows(gy + oy * g_h, g_w, index + oy * ow, gx, h, w,
+                          oy, 0, ox_lo, kw, sy, sx, py, px)
     if oy_lo < oy_hi:
         _grad_block(gy + oy_lo * g_h + ox_lo, g_h,
                     index + oy_lo * ow + ox_lo, ow,
@@ -412,22 +447,23 @@ cdef void _grad_plane(
 cdef void _backward(const real* gy, const cnp.npy_intp* shape,
                     const cnp.npy_intp* strides, const Py_ssize_t* indexes,
                     real* gx, Py_ssize_t h, Py_ssize_t w, int kh, int kw,
-                    int sy, int sx, int py, int px) noexcept nogil:
-    # gy of shape and strides (bytes) onto the C-contiguous (.., h, w) gx
-    cdef Py_ssize_t c = shape[1], planes = shape[0] * shape[1]
+                    int sy, int sx, int py, int px, Py_ssize_t begin,
+                    Py_ssize_t end) noexcept nogil:
+    # the planes begin..end - 1 of gy of shape and strides (bytes) onto the
+    # C-contiguous (.., h, w) gx
+    cdef Py_ssize_t c = shape[1], planes = end - begin
     cdef Py_ssize_t oh = shape[2], ow = shape[3], p, per, first
     cdef Py_ssize_t g_n = strides[0] // <Py_ssize_t>sizeof(real)
     cdef Py_ssize_t g_c = strides[1] // <Py_ssize_t>sizeof(real)
     cdef Py_ssize_t g_h = strides[2] // <Py_ssize_t>sizeof(real)
     cdef Py_ssize_t g_w = strides[3] // <Py_ssize_t>sizeof(real)
-    # Overlapping windows: one pass per tap, so that each pixel sums its
-    # gradients in the order of the taps; disjoint ones give a pixel at
-    # most one gradient, and one pass does.
-    cdef Py_ssize_t taps = kh * kw if sy < kh or sx < kw else 1
+    # Disjoint windows give a pixel at most one gradient, so their order
+    # does not matter (see _grad_plane for overlapping ones).
+    cdef bint overlap = sy < kh or sx < kw
     cdef bint parallel = planes * h * w >= PARALLEL_MIN
     if planes * oh * ow == 0:
         return
-    if (taps == 1 and g_w == 1 and h == oh * sy and
+    if (not overlap and g_w == 1 and h == oh * sy and
             _plane_step(shape[0], c, g_n, g_c, oh, g_h) > 0 and
             _all_inside(h, w, oh, ow, kh, kw, sy, sx, py, px)):
         # stacked planes (gx's are, as its height is oh * sy): groups of
@@ -435,17 +471,17 @@ cdef void _backward(const real* gy, const cnp.npy_intp* shape,
         per = (GROUP_MIN + oh * ow - 1) // (oh * ow)
         for p in prange((planes + per - 1) // per, schedule='static',
                         use_threads_if=parallel):
-            first = p * per
+            first = begin + p * per
             _grad_block(gy + first * oh * g_h, g_h,
                         indexes + first * oh * ow, ow,
                         gx + first * oh * sy * w, w,
-                        (per if planes - first > per else planes - first) * oh,
+                        (per if end - first > per else end - first) * oh,
                         ow, kh, kw, sy, sx)
         return
-    for p in prange(planes, schedule='static', use_threads_if=parallel):
+    for p in prange(begin, end, schedule='static', use_threads_if=parallel):
         _grad_plane(gy + (p // c) * g_n + (p % c) * g_c, g_h, g_w,
                     indexes + p * oh * ow, gx + p * h * w, h, w, oh, ow,
-                    taps, kh, kw, sy, sx, py, px)
+                    overlap, kh, kw, sy, sx, py, px)
 
 
 def max_pooling_2d_grad(cnp.ndarray gy not None, cnp.ndarray indexes not None,
@@ -469,17 +505,23 @@ def max_pooling_2d_grad(cnp.ndarray gy not None, cnp.ndarray indexes not None,
     cdef int typenum = _check_all('max_pooling_2d_grad', gx, 'gx', gy, 'gy',
                                   indexes, True)
     _check_windows('max_pooling_2d_grad', kh, kw, sy, sx, py, px)
-    cdef Py_ssize_t h = gx.shape[2], w = gx.shape[3]
-    with nogil:
-        if typenum == cnp.NPY_FLOAT32:
-            _backward(<const float*>cnp.PyArray_DATA(gy),
-                      cnp.PyArray_DIMS(gy), cnp.PyArray_STRIDES(gy),
-                      <const Py_ssize_t*>cnp.PyArray_DATA(indexes),
-                      <float*>cnp.PyArray_DATA(gx), h, w, kh, kw, sy, sx,
-                      py, px)
-        else:
-            _backward(<const double*>cnp.PyArray_DATA(gy),
-                      cnp.PyArray_DIMS(gy), cnp.PyArray_STRIDES(gy),
-                      <const Py_ssize_t*>cnp.PyArray_DATA(indexes),
-                      <double*>cnp.PyArray_DATA(gx), h, w, kh, kw, sy, sx,
-                      py, px)
+    cdef Py_ssize_t h = gx.shape[2], w = gx.shape[3], begin = 0, end
+    cdef Py_ssize_t planes = gy.shape[0] * gy.shape[1]
+    cdef Py_ssize_t chunk = _chunk(planes, gy.shape[2] * gy.shape[3] + h * w)
+    while begin < planes:
+        end = begin + chunk if planes - begin > chunk else planes
+        with nogil:
+            if typenum == cnp.NPY_FLOAT32:
+                _backward(<const float*>cnp.PyArray_DATA(gy),
+                          cnp.PyArray_DIMS(gy), cnp.PyArray_STRIDES(gy),
+                          <const Py_ssize_t*>cnp.PyArray_DATA(indexes),
+                          <float*>cnp.PyArray_DATA(gx), h, w, kh, kw, sy, sx,
+                          py, px, begin, end)
+            else:
+                _backward(<const double*>cnp.PyArray_DATA(gy),
+                          cnp.PyArray_DIMS(gy), cnp.PyArray_STRIDES(gy),
+                          <const Py_ssize_t*>cnp.PyArray_DATA(indexes),
+                          <double*>cnp.PyArray_DATA(gx), h, w, kh, kw, sy,
+                          sx, py, px, begin, end)
+        PyErr_CheckSignals()  # raises KeyboardInterrupt on Ctrl-C
+        begin = end

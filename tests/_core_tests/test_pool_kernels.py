@@ -344,3 +344,73 @@ def test_bad_windows_raise(windows):
     gx = np.zeros((2, 3, 4, 4), np.float32)
     with pytest.raises(ValueError, match='positive'):
         pool_kernels.max_pooling_2d_grad(gy, np.zeros(gy.shape, np.intp), gx, *windows)
+
+
+@pytest.mark.parametrize('pad', [0, 3])
+@pytest.mark.parametrize('ksize', [10**9, 2**31 - 1])
+def test_huge_windows_are_clipped_to_the_image(ksize, pad):
+    # the case: the work is the 25 taps on the image, not ksize**2
+    x = np.random.RandomState(0).permutation(25).astype(np.float32).reshape(1, 1, 5, 5)
+    xv = chainerlite.Variable(x)
+    y, index = F.max_pooling_2d(xv, ksize, pad=pad, return_indices=True)
+    assert y.shape == (1, 1, 1, 1) and y.array[0, 0, 0, 0] == 24
+    row, col = divmod(int(np.argmax(x)), 5)
+    assert index[0, 0, 0, 0] == (row + pad) * ksize + col + pad
+    y.grad = np.ones_like(y.array)
+    y.backward()
+    np.testing.assert_array_equal(xv.grad, (x == 24).astype(np.float32))
+
+
+def test_overlapping_huge_windows_sum_in_tap_order():
+    # two overlapping windows of 10**6 over a 5x5 image: the gradient of
+    # each lands where the reference (one pass per tap) puts it
+    x = np.random.RandomState(1).uniform(-1, 1, (2, 3, 5, 5)).astype(np.float32)
+    ksize, stride, pad = 10**6, 10**6 - 1, 10**6 - 3
+    xv = chainerlite.Variable(x)
+    y, index = F.max_pooling_2d(xv, ksize, stride, pad, return_indices=True)
+    near = (9, 9), (8, 8), (6, 6)  # the same windows, clipped: same maxima
+    y_small = F.max_pooling_2d(x, *near)
+    np.testing.assert_array_equal(y.array, y_small.array)
+    gy = np.random.RandomState(2).uniform(-1, 1, y.shape).astype(np.float32)
+    y.grad = gy
+    y.backward()
+    ys = chainerlite.Variable(x)
+    y_small = F.max_pooling_2d(ys, *near)
+    y_small.grad = gy
+    y_small.backward()
+    np.testing.assert_array_equal(xv.grad, ys.grad)
+
+
+def test_ctrl_c_interrupts_a_long_pooling():
+    # a pooling of about a minute on one thread ends at once on SIGINT
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        'import numpy as np, chainerlite.functions as F\n'
+        'x = np.zeros((16, 16, 1024, 1024), np.float32)\n'
+        "print('ready', flush=True)\n"
+        'F.max_pooling_2d(x, 64, stride=4)\n'
+        "print('finished', flush=True)\n"
+    )
+    env = dict(__import__('os').environ, OMP_NUM_THREADS='1')
+    proc = subprocess.Popen(
+        [sys.executable, '-c', code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout.readline() == 'ready\n'
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - start
+    finally:
+        proc.kill()
+    assert 'KeyboardInterrupt' in err and 'finished' not in out
+    assert took < 3, 'ended {:.1f} s after SIGINT'.format(took)

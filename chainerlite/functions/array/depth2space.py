@@ -6,6 +6,7 @@ import typing
 
 from chainerlite import function_node
 from chainerlite.functions.array import space2depth
+from chainerlite.functions.connection import _conv_args
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -17,7 +18,7 @@ class Depth2Space(function_node.FunctionNode):
     """Rearrangement of channels into ``r x r`` spatial blocks."""
 
     def __init__(self, r):
-        self.r = r
+        self.r = _conv_args.positive_int(r, 'r', 'depth2space')
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('X',))

@@ -39,6 +39,9 @@ class Diagonal(function_node.FunctionNode):
     def forward(self, inputs):
         (x,) = inputs
         self._in_shape = x.shape
+        # An offset past either end gives the empty diagonal that one at
+        # that end gives; NumPy takes only a C long.
+        self.offset = max(-x.shape[self.axis1], min(self.offset, x.shape[self.axis2]))
         return (x.diagonal(self.offset, self.axis1, self.axis2),)
 
     def backward(self, indexes, grad_outputs):

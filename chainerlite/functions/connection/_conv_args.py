@@ -3,12 +3,17 @@
 A stride or a dilation of zero would make every output position (or every
 filter tap) read the same pixel, and a negative one would index backwards;
 neither is an error NumPy reports clearly, so the functions and links that
-take these arguments check them first.
+take these arguments check them first. A value above ``2 ** 31 - 1`` is
+refused too: the compiled kernels take C ints, and Chainer fails there
+anyway, as it pads the images to at least that length (a ValueError or
+MemoryError from NumPy).
 """
 
 import operator
 
 _BOUNDS = {1: 'a positive int', 0: 'a non-negative int'}
+#: The largest window size, stride, padding or dilation.
+MAXIMUM = 2**31 - 1
 
 
 def _as_int(value):
@@ -35,7 +40,7 @@ def int_tuple(value, n, name, where, minimum=1):
 
     Raises:
         ValueError: If ``value`` is not an int or a sequence of ``n`` ints,
-            or holds one below ``minimum``.
+            or holds one below ``minimum`` or above :data:`MAXIMUM`.
     """
     try:
         items = [_as_int(v) for v in value] if len(value) == n else [None]
@@ -49,6 +54,12 @@ def int_tuple(value, n, name, where, minimum=1):
                 _BOUNDS[minimum],
                 'a pair' if n == 2 else 'a tuple of {}'.format(n),
                 value,
+            )
+        )
+    if max(items) > MAXIMUM:
+        raise ValueError(
+            '{}: {} must be at most {}, but {!r} is given'.format(
+                where, name, MAXIMUM, value
             )
         )
     return tuple(items)

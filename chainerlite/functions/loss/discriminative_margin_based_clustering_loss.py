@@ -110,6 +110,11 @@ def discriminative_margin_based_clustering_loss(
     xp = backend.get_array_module(labels)
     n, d = embeddings.shape[:2]
     k = max_embedding_dim
+    if k < 1:  # (Chainer's check)
+        raise ValueError(
+            'discriminative_margin_based_clustering_loss: max_embedding_dim '
+            'must be positive, not {}'.format(k)
+        )
     dtype = embeddings.dtype
     # masks[b, c, i]: whether pixel i of image b is in cluster c + 1.
     ids = xp.arange(1, k + 1).reshape(1, k, 1)

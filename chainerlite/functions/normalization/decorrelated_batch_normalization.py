@@ -2,6 +2,7 @@
 
 from chainerlite import backend
 from chainerlite import function_node
+from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import transpose
 from chainerlite.functions.math import matmul
@@ -37,7 +38,9 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
     """
 
     def __init__(self, groups, eps, mean=None, projection=None, decay=0.9):
-        self.groups = groups
+        self.groups = _conv_args.positive_int(
+            groups, 'groups', 'decorrelated_batch_normalization'
+        )
         self.eps = eps
         self.running_mean = mean
         self.running_projection = projection
@@ -186,6 +189,7 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
 
     """
     b, c = x.shape[:2]
+    _conv_args.positive_int(groups, 'groups', 'fixed_decorrelated_batch_normalization')
     if c % groups != 0:
         raise ValueError(
             'fixed_decorrelated_batch_normalization: groups ({}) must '

@@ -6,6 +6,7 @@ import typing
 
 from chainerlite import function_node
 from chainerlite.functions.array import broadcast
+from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import average
 from chainerlite.functions.math import sqrt
@@ -197,6 +198,7 @@ def group_normalization(
         )
     if not isinstance(groups, int):
         raise TypeError("Argument: 'groups' type must be (int).")
+    _conv_args.positive_int(groups, 'groups', 'group_normalization')
     if x.shape[1] % groups != 0:
         raise ValueError(
             "Argument: 'groups' must be a divisor of the number of channels."

@@ -11,7 +11,6 @@ from chainerlite.functions.connection import convolution_nd
 from chainerlite.functions.pooling import average_pooling_nd_kernel
 from chainerlite.functions.pooling import pooling_nd
 from chainerlite.functions.pooling import pooling_nd_kernel
-from chainerlite.utils import _windows
 from chainerlite.utils import size_of_shape
 
 if typing.TYPE_CHECKING:
@@ -53,17 +52,17 @@ class AveragePoolingND(pooling_nd.PoolingND):
         (x,) = inputs
         xp = backend.get_array_module(x)
         self._in_shape = x.shape
+        outs = self.out_sizes(x.shape[2:])
         if xp is not numpy and self.pad_value is not None:
-            return (self._forward_cuda(xp, x),)
+            return (self._forward_cuda(xp, x, outs),)
         col = self.im2col(x)
         divisor = self.divisor(xp, x.shape[2:], x.dtype)
         y = col.sum(axis=self.window_axes()) / divisor
         return (y.astype(x.dtype, copy=False),)
 
-    def _forward_cuda(self, xp, x):
+    def _forward_cuda(self, xp, x, outs):
         # zero padding: the forward kernel of average_pooling_nd_kernel
         dims = x.shape[2:]
-        outs = _windows.out_sizes(dims, self.ksize, self.stride, self.pad)
         y = xp.empty(x.shape[:2] + outs, x.dtype)
         average_pooling_nd_kernel.kernel(
             average_pooling_nd_kernel.AveragePoolingNDKernelForward, self.ndim

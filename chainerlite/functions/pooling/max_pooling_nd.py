@@ -11,7 +11,6 @@ from chainerlite.functions.connection import convolution_nd
 from chainerlite.functions.pooling import max_pooling_nd_kernel
 from chainerlite.functions.pooling import pooling_nd
 from chainerlite.functions.pooling import pooling_nd_kernel
-from chainerlite.utils import _windows
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
@@ -32,13 +31,12 @@ class MaxPoolingND(pooling_nd.PoolingND):
     def forward(self, inputs):
         (x,) = inputs
         self._in_shape = x.shape
+        outs = self.out_sizes(x.shape[2:])
         if self.compiled(x):
-            return (self._forward_compiled(x),)
+            return (self._forward_compiled(x, outs),)
         xp = backend.get_array_module(x)
         if xp is not numpy:
-            y = self._forward_cuda(xp, x)
-            if y is not None:
-                return (y,)
+            return (self._forward_cuda(xp, x, outs),)
         taps = self.window_views(x, pval=-float('inf'))
         # The running maximum over the taps (NaN propagates, as in max), and
         # the first tap that holds it (as argmax would give).
@@ -49,24 +47,15 @@ class MaxPoolingND(pooling_nd.PoolingND):
             xp.maximum(y, tap, out=y)
         return (y,)
 
-    def _forward_compiled(self, x):
-        outs = _windows.out_sizes(
-            x.shape[2:], self.ksize, self.stride, self.pad, self.cover_all
-        )
+    def _forward_compiled(self, x, outs):
         y = numpy.empty(x.shape[:2] + outs, x.dtype)
         self.indexes = numpy.empty(y.shape, numpy.intp)
         _core.max_pooling_2d(x, y, self.indexes, *self.ksize, *self.stride, *self.pad)
         return y
 
-    def _forward_cuda(self, xp, x):
-        # the forward kernel of max_pooling_nd_kernel (None when an output
-        # length is not positive: the general path handles it)
+    def _forward_cuda(self, xp, x, outs):
+        # the forward kernel of max_pooling_nd_kernel
         dims = x.shape[2:]
-        outs = _windows.out_sizes(
-            dims, self.ksize, self.stride, self.pad, self.cover_all
-        )
-        if min(outs) <= 0:
-            return None
         y = xp.empty(x.shape[:2] + outs, x.dtype)
         self.indexes = xp.empty(y.shape, numpy.intp)
         max_pooling_nd_kernel.kernel(

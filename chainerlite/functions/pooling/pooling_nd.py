@@ -51,6 +51,32 @@ class PoolingND(function_node.FunctionNode):
         (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f', x_type.ndim == self.ndim + 2)
 
+    def out_sizes(self, dims):
+        """Output lengths of these windows on images of lengths ``dims``.
+
+        Raises:
+            AssertionError: If one is not positive (Chainer's type), before
+                any work is done: a window far larger than the image would
+                otherwise be run over tap by tap.
+
+        """
+        outs = _windows.out_sizes(
+            dims, self.ksize, self.stride, self.pad, self.cover_all
+        )
+        if min(outs) <= 0:
+            raise AssertionError(
+                '{}: output sizes should be positive, but ksize {}, stride {} '
+                'and pad {} give {} on an input of {}'.format(
+                    self.function_name,
+                    self.ksize,
+                    self.stride,
+                    self.pad,
+                    outs,
+                    tuple(dims),
+                )
+            )
+        return outs
+
     def window_params(self):
         """Returns the keyword arguments of a node with the same windows
         (``ndim`` too)."""

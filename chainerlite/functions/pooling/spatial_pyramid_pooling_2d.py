@@ -1,5 +1,7 @@
 """Spatial pyramid pooling."""
 
+import sys
+
 from chainerlite.functions.array import concat
 from chainerlite.functions.array import reshape
 from chainerlite.functions.pooling import max_pooling_2d
@@ -33,6 +35,10 @@ def spatial_pyramid_pooling_2d(x, pyramid_height, pooling=None):
         Variable: Output of shape ``(n, c * (4**pyramid_height - 1) / 3, 1,
         1)`` and ``x``'s dtype.
 
+    Raises:
+        MemoryError: If that output is more than NumPy can address (at
+            once, rather than after pooling every level that fits).
+
     .. admonition:: Example
 
         >>> import numpy as np
@@ -50,7 +56,17 @@ def spatial_pyramid_pooling_2d(x, pyramid_height, pooling=None):
                 pooling
             )
         )
-    n, _, height, width = x.shape
+    n, c, height, width = x.shape
+    # (4 ** 32 - 1) / 3 features a channel are more than NumPy can index
+    if pyramid_height > 32 or (
+        n * c * (4**pyramid_height - 1) // 3 * x.dtype.itemsize > sys.maxsize
+    ):
+        raise MemoryError(
+            'spatial_pyramid_pooling_2d: the output of {} levels, (4 ** {} - 1) '
+            '/ 3 features a channel, is too large'.format(
+                pyramid_height, pyramid_height
+            )
+        )
     levels = []
     for level in range(pyramid_height):
         n_bins = 2**level
