@@ -5,9 +5,15 @@ batch over; a second position (``_ahead``) chooses the batches being
 loaded. Pickling, copying, serializing and resetting all act on the
 caller's position and drop what was being loaded, so a restored iterator
 continues exactly where the caller was.
+
+The pool of threads or processes is stopped by a ``weakref.finalize``,
+which runs when the iterator is collected or, for an iterator still alive
+(in a reference cycle, say), at interpreter exit while modules still work:
+a ``__del__`` run that late fails and prints a traceback.
 """
 
 import collections
+import weakref
 
 from chainerlite.iterators import serial_iterator
 
@@ -21,9 +27,15 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
         self._ahead = self._pos.copy()
         self._pending = collections.deque()
         self._pool = None
+        self._closer = None
 
     # -- subclass hooks --------------------------------------------------
     def _start_pool(self):
+        raise NotImplementedError
+
+    @staticmethod
+    def _close_pool(pool):
+        # Stops the pool (must not refer to the iterator).
         raise NotImplementedError
 
     def _submit(self, indices):
@@ -35,7 +47,7 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
     # --------------------------------------------------------------------
     def __next__(self):
         if self._pool is None:
-            self._pool = self._start_pool()
+            self._set_pool(self._start_pool())
         self._fill()
         if not self._pending:
             raise StopIteration
@@ -57,6 +69,16 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
         self._pending.clear()
         self._ahead = self._pos.copy()
 
+    def _set_pool(self, pool):
+        self._pool = pool
+        self._closer = weakref.finalize(self, self._close_pool, pool)
+
+    def _stop_pool(self):
+        closer = self.__dict__.get('_closer')
+        self._pool = self._closer = None
+        if closer is not None:
+            closer()
+
     def reset(self):
         """Goes back to the start of the first epoch (with a new order)."""
         self._pos.reset()
@@ -70,10 +92,7 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
     def __getstate__(self):
         # Workers and batches in flight stay with this object.
         state = super().__getstate__()
-        state['_pool'] = None
+        state['_pool'] = state['_closer'] = None
         state['_pending'] = collections.deque()
         state['_ahead'] = state['_pos'].copy()
         return state
-
-    def __del__(self):
-        self.finalize()

@@ -1,41 +1,34 @@
 """MultiprocessIterator: examples loaded by worker processes."""
 
+import contextlib
 import multiprocessing
-import os
-import signal
 import sys
-import threading
-import time
 import warnings
 
 import numpy
 
+from chainerlite.iterators import _dtype_pickle
 from chainerlite.iterators import _prefetch
 from chainerlite.iterators import _shared_memory
+from chainerlite.iterators import _workers
 
 # What a worker process holds, set once when it starts.
-#: Seconds finalize() waits at most for the batches in flight.
-_FINALIZE_WAIT = 10.0
-
 _worker_dataset = None
 _worker_buffer = None
 _worker_mem = None
 
 
-def _exit_with_parent(parent):
-    # A worker whose main process died without stopping it (killed, or
-    # crashed) exits instead of waiting forever for tasks.
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(1)
+class _Pickled(object):
+    # The dataset sent to workers that do not fork, pickled so that its
+    # arrays keep their byte order.
+    def __init__(self, dataset):
+        self.data = _dtype_pickle.dumps(dataset)
 
 
-def _init_worker(dataset, raw_buffer, shared_mem, parent):
+def _init_worker(dataset, raw_buffer, shared_mem):
     global _worker_dataset, _worker_buffer, _worker_mem
-    # Ctrl-C goes to the whole process group: the main process handles it
-    # and stops the workers.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    if isinstance(dataset, _Pickled):
+        dataset = _dtype_pickle.loads(dataset.data)
     _worker_dataset = dataset
     _worker_mem = shared_mem
     if raw_buffer is not None:
@@ -69,11 +62,15 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
     :class:`~chainerlite.iterators.SerialIterator`. Workers start at the
     first ``next()`` and inherit the dataset (on Linux, by fork), so the
     dataset need not be picklable there. The NumPy arrays of the examples
-    come back through shared memory, the rest pickled. Workers ignore
-    Ctrl-C; :meth:`finalize` (also called when the iterator is
-    garbage-collected, or on leaving a ``with`` block) stops
-    them; they are daemonic, so they end with the main process, and exit
-    on their own if it is killed.
+    come back through shared memory, the rest pickled; either way arrays
+    keep their dtype, byte order included. Workers ignore Ctrl-C;
+    :meth:`finalize` (also run when the iterator is garbage-collected, at
+    interpreter exit, or on leaving a ``with`` block) stops them; they are
+    daemonic, so they end with the main process, and exit on their own if
+    it is killed. A worker that dies while loading (killed, out of memory,
+    a crash in the dataset's code) makes ``next()`` raise a
+    ``RuntimeError`` that says so at once; the position does not move,
+    and the next call starts new workers.
 
     Args:
         dataset: Any object with ``__len__`` and ``__getitem__``.
@@ -94,8 +91,8 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
             warning (:class:`MultiprocessIterator.TimeoutWarning`) that the
             dataset seems stalled; ``None`` for no warning. The iterator
             keeps waiting after the warning.
-        maxtasksperchild (int): Replace a worker after it has read this
-            many batches' worth of examples (``None``: never).
+        maxtasksperchild (int): Replace a worker after it has loaded its
+            share of this many batches (``None``: never).
 
     """
 
@@ -149,61 +146,75 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
                 'b', self.n_prefetch * self.batch_size * self._mem
             )
             self._buffer = numpy.frombuffer(raw, dtype=numpy.uint8)
-        with warnings.catch_warnings():
-            # Python 3.12+ warns when forking with threads running; the
-            # workers only read the dataset.
-            warnings.filterwarnings(
-                'ignore', message='.*fork', category=DeprecationWarning
-            )
-            return _context().Pool(
-                self.n_processes,
-                _init_worker,
-                (self.dataset, raw, self._mem, os.getpid()),
-                self.maxtasksperchild,
-            )
+        context = _context()
+        dataset = self.dataset
+        if context.get_start_method() != 'fork':
+            dataset = _Pickled(dataset)
+        return _workers.WorkerPool(
+            context,
+            self.n_processes,
+            _fetch,
+            _init_worker,
+            (dataset, raw, self._mem),
+            self.maxtasksperchild,
+        )
+
+    @staticmethod
+    def _close_pool(pool):
+        pool.terminate()
 
     def _submit(self, indices):
-        batch_slot = self._free_regions.pop()
-        first = batch_slot * self.batch_size
+        region = self._free_regions.pop()
+        first = region * self.batch_size
         tasks = [(first + j, i) for j, i in enumerate(indices)]
-        return batch_slot, self._pool.map_async(_fetch, tasks)
+        return self._pool, self._pool.submit(tasks), region
 
     def _receive(self, task):
-        batch_slot, result = task
         try:
-            batch = self._wait(result)
-            if self._buffer is not None:
-                mem = self._mem
-                first = batch_slot * self.batch_size
-                batch = [
-                    _shared_memory.unpack(
-                        example, self._buffer[(first + j) * mem : (first + j + 1) * mem]
-                    )
-                    for j, example in enumerate(batch)
-                ]
-        finally:
-            self._free_regions.append(batch_slot)
+            batch = self._receive_batch(task)
+        except _workers.WorkerDied:
+            # The workers are gone: load again from the caller's position.
+            self._pending.clear()
+            self._stop_pool()
+            super()._drop_pending()
+            raise
         if self._mem is None:
             self._size_shared_memory(batch)
         return batch
 
+    def _receive_batch(self, task):
+        pool, key, region = task
+        try:
+            batch = self._wait(pool, key)
+        finally:
+            self._free_regions.append(region)
+        if self._buffer is None:
+            return batch
+        mem = self._mem
+        first = region * self.batch_size
+        return [
+            _shared_memory.unpack(
+                example, self._buffer[(first + j) * mem : (first + j + 1) * mem]
+            )
+            for j, example in enumerate(batch)
+        ]
+
     def _size_shared_memory(self, batch):
         # shared_mem=None: the first batch came through pipes; size the
         # regions after its largest example (with room for larger ones)
-        # and move to workers that write into them.
+        # and move to workers that write into them. The batches in flight
+        # are received from the old workers, which then stop.
         needed = max(_shared_memory.size_of(example) for example in batch)
         self._mem = -(-needed * 5 // 4 // 4096) * 4096
         if self._mem:
-            for _, result in (task for task, _ in self._pending):
-                result.wait()
-            old, self._pool = self._pool, self._new_pool()
-            old.close()
-            old.join()
+            self._closer.detach()
+            self._pool.close()
+            self._set_pool(self._new_pool())
 
-    def _wait(self, result):
+    def _wait(self, pool, key):
         if self.dataset_timeout is not None:
             try:
-                return result.get(self.dataset_timeout)
+                return pool.receive(key, self.dataset_timeout)
             except multiprocessing.TimeoutError:
                 warnings.warn(
                     'MultiprocessIterator: no batch arrived within '
@@ -212,13 +223,16 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
                     'too few workers). Still waiting.'.format(self.dataset_timeout),
                     MultiprocessIterator.TimeoutWarning,
                 )
-        return result.get()
+        return pool.receive(key)
 
     def _drop_pending(self):
         # A dropped batch may still be written into its region: wait for it.
-        for (batch_slot, result), _ in self._pending:
-            result.wait()
-            self._free_regions.append(batch_slot)
+        for (pool, key, region), _ in self._pending:
+            with contextlib.suppress(Exception):  # its error goes with it
+                pool.receive(key)
+            self._free_regions.append(region)
+        if self._pool is not None and not self._pool.running:
+            self._stop_pool()  # a worker died: new ones at the next call
         super()._drop_pending()
 
     def reset(self):
@@ -234,24 +248,10 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
             )
         super().reset()
 
-    def _stop_pool(self):
-        pool, self._pool = self._pool, None
-        pool.terminate()
-        pool.join()
-
     def finalize(self):
         """Stops the worker processes; the iterator cannot be used after."""
-        if self.__dict__.get('_pool') is not None:
-            # A worker killed while it sends a result holds the lock of the
-            # pool's result queue forever, and Pool.terminate() then waits
-            # forever (CPython's multiprocessing): the batches in flight
-            # arrive first (for a while at most), so that the workers are
-            # idle when they are stopped.
-            deadline = time.monotonic() + _FINALIZE_WAIT
-            for (_, result), _ in self._pending:
-                result.wait(max(0.0, deadline - time.monotonic()))
-            self._pending.clear()
-            self._stop_pool()
+        self._pending.clear()
+        self._stop_pool()
         self._finalized = True
 
     def __getstate__(self):

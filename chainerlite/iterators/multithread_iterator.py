@@ -42,6 +42,11 @@ class MultithreadIterator(_prefetch._PrefetchIterator):
     def _start_pool(self):
         return mp_pool.ThreadPool(self.n_threads)
 
+    @staticmethod
+    def _close_pool(pool):
+        pool.terminate()
+        pool.join()
+
     def _submit(self, indices):
         return self._pool.map_async(self.dataset.__getitem__, indices)
 
@@ -50,9 +55,5 @@ class MultithreadIterator(_prefetch._PrefetchIterator):
 
     def finalize(self):
         """Stops the threads; ``next()`` or ``reset()`` starts new ones."""
-        pool = self.__dict__.get('_pool')
-        if pool is not None:
-            self._pool = None
-            self._drop_pending()
-            pool.terminate()
-            pool.join()
+        self._drop_pending()
+        self._stop_pool()
