@@ -31,15 +31,16 @@ def _load_reference():
 reference = _load_reference()
 _FULL = os.environ.get('CHAINERLITE_FUZZ') == 'full'
 
-# (class, options, examples in the bounded slice)
+# (class, options, examples in the bounded slice, in the full run)
 _ITERATORS = {
-    'serial': (iterators.SerialIterator, {}, 150),
-    'thread': (iterators.MultithreadIterator, {'n_threads': 2}, 60),
-    'process': (iterators.MultiprocessIterator, {'n_processes': 2}, 12),
+    'serial': (iterators.SerialIterator, {}, 150, 5000),
+    'thread': (iterators.MultithreadIterator, {'n_threads': 2}, 60, 1500),
+    'process': (iterators.MultiprocessIterator, {'n_processes': 2}, 12, 300),
     'process-shared': (
         iterators.MultiprocessIterator,
         {'n_processes': 1, 'n_prefetch': 3, 'shared_mem': 64},
         8,
+        200,
     ),
 }
 
@@ -87,9 +88,9 @@ _cases = st.tuples(
 
 @pytest.mark.parametrize('kind', sorted(_ITERATORS))
 def test_batches_and_positions_follow_the_model(kind):
-    cls, options, examples = _ITERATORS[kind]
+    cls, options, examples, full = _ITERATORS[kind]
 
-    @settings(max_examples=2000 if _FULL else examples, deadline=None, database=None)
+    @settings(max_examples=full if _FULL else examples, deadline=None, database=None)
     @given(_cases)
     def check(case):
         n, batch_size, repeat, mode, epoch_size, seed, cut = case
@@ -131,7 +132,7 @@ def test_batches_and_positions_follow_the_model(kind):
 @pytest.mark.parametrize('kind', sorted(_ITERATORS))
 def test_three_examples_in_batches_of_four(kind):
     # The reported case, with the values Chainer 7.8.1 returns.
-    cls, options, _ = _ITERATORS[kind]
+    cls, options, _, _ = _ITERATORS[kind]
     it = cls([0, 1, 2], 4, shuffle=False, **options)
     got = _observe(it, 4)
     it.finalize()
