@@ -34,26 +34,6 @@ _CLASSES = {
 }
 
 
-def _observe(it, count):
-    seen = []
-    for _ in range(count):
-        try:
-            batch = it.next()
-        except StopIteration:
-            break
-        seen.append(
-            (
-                [int(x) for x in batch],
-                it.epoch,
-                it.epoch_detail,
-                it.is_new_epoch,
-                it.previous_epoch_detail,
-                it.current_position,
-            )
-        )
-    return seen
-
-
 def main(kinds):
     spec = importlib.util.spec_from_file_location('_reference_positions', _MODEL)
     model = importlib.util.module_from_spec(spec)
@@ -81,7 +61,7 @@ def main(kinds):
             else:
                 expected = model.expected_batches(n, b, repeat, sampler(), 9)
                 it = cls(list(range(n)), b, repeat, order_sampler=sampler(), **options)
-            got = _observe(it, 9)
+            got = model.observe(it, 9)
             if hasattr(it, 'finalize'):
                 it.finalize()
             if got != expected:

@@ -57,6 +57,28 @@ def expected_batches(dataset_length, batch_size, repeat, sampler, count):
     return batches
 
 
+def observe(it, count):
+    """Runs an iterator for up to ``count`` batches; returns what it
+    reports, in the form of :func:`expected_batches`."""
+    seen = []
+    for _ in range(count):
+        try:
+            batch = it.next()
+        except StopIteration:
+            break
+        seen.append(
+            (
+                [int(x) for x in batch],
+                it.epoch,
+                it.epoch_detail,
+                it.is_new_epoch,
+                it.previous_epoch_detail,
+                it.current_position,
+            )
+        )
+    return seen
+
+
 class StatelessSampler(object):
     """An order sampler whose order depends only on its arguments, so that
     copies, restored iterators and the model agree on every epoch.

@@ -45,26 +45,6 @@ _ITERATORS = {
 }
 
 
-def _observe(it, count):
-    seen = []
-    for _ in range(count):
-        try:
-            batch = it.next()
-        except StopIteration:
-            break
-        seen.append(
-            (
-                [int(x) for x in batch],
-                it.epoch,
-                it.epoch_detail,
-                it.is_new_epoch,
-                it.previous_epoch_detail,
-                it.current_position,
-            )
-        )
-    return seen
-
-
 def _sampler(mode, n, epoch_size, seed):
     if mode == 'none':
         return None
@@ -110,16 +90,16 @@ def test_batches_and_positions_follow_the_model(kind):
         it = make()
         try:
             assert it.previous_epoch_detail is None
-            first = _observe(it, cut)
+            first = reference.observe(it, cut)
             if mode == 'shuffle':  # its random state moved on: no resume
-                rest = _observe(it, count - len(first))
+                rest = reference.observe(it, count - len(first))
             else:  # resume in a fresh iterator from a snapshot
                 saved = {}
                 it.serialize(serializers.DictionarySerializer(saved))
                 it.finalize()
                 it = make()
                 it.serialize(serializers.NpzDeserializer(saved))
-                rest = _observe(it, count - len(first))
+                rest = reference.observe(it, count - len(first))
         finally:
             it.finalize()
         assert first + rest == expected
@@ -134,7 +114,7 @@ def test_three_examples_in_batches_of_four(kind):
     # The reported case, with the values Chainer 7.8.1 returns.
     cls, options, _, _ = _ITERATORS[kind]
     it = cls([0, 1, 2], 4, shuffle=False, **options)
-    got = _observe(it, 4)
+    got = reference.observe(it, 4)
     it.finalize()
     assert got == [
         ([0, 1, 2, 0], 1, 4 / 3, True, 0.0, 1),
