@@ -84,10 +84,6 @@ KNOWN = {
     'fixed_decorrelated_batch_normalization/special': (
         "the gradient of mean sums over the batch; Chainer's misses that factor"
     ),
-    'discriminative_margin_based_clustering_loss/ties': (
-        'the variance term is normalised otherwise than in Chainer (open: found '
-        'by this sweep, on finite inputs too)'
-    ),
 }
 
 

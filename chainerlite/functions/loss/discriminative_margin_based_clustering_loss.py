@@ -39,23 +39,27 @@ def discriminative_margin_based_clustering_loss(
 
     From De Brabandere et al., *Semantic Instance Segmentation with a
     Discriminative Loss Function* (2017). Each pixel has an embedding
-    vector; the pixels labelled ``c`` (for ``c`` in ``1 ... K``, with ``K =
-    max_embedding_dim``; label ``0`` is the background and larger labels
-    are ignored) form cluster ``c``, with mean :math:`\\mu_c` (the zero
-    vector for a cluster without pixels). Per image, with
-    :math:`[\\cdot]_+ = \\max(\\cdot, 0)` and the L1 or L2 norm:
+    vector; in image ``b`` the pixels labelled ``c`` (for ``c`` in ``1 ...
+    K``, with ``K = max_embedding_dim``; label ``0`` is the background and
+    other labels are ignored) form cluster ``c``, with mean
+    :math:`\\mu_{bc}` (the zero vector where it has no pixel). With
+    :math:`[\\cdot]_+ = \\max(\\cdot, 0)`, the L1 or L2 norm, ``n`` images and
+    :math:`N_c` pixels labelled ``c`` in the whole batch:
 
-    - the pull term draws pixels to their cluster mean,
-      :math:`\\sum_c \\frac{1}{N_c} \\sum_{i \\in c}
-      [\\|\\mu_c - x_i\\| - \\delta_v]_+^2` over the clusters with pixels;
-    - the push term drives the means apart,
-      :math:`\\frac{1}{K(K-1)} \\sum_{c \\ne c'}
-      [2\\delta_d - \\|\\mu_c - \\mu_{c'}\\|]_+^2` over all ``K`` clusters;
+    - the pull (variance) term draws pixels to their cluster mean,
+      :math:`\\frac{1}{K} \\sum_c \\frac{1}{N_c} \\sum_b \\sum_{i \\in c}
+      [\\|\\mu_{bc} - x_{bi}\\| - \\delta_v]_+^2` over the clusters with
+      pixels;
+    - the push (distance) term drives the means of an image apart,
+      :math:`\\frac{1}{n K(K-1)} \\sum_b \\sum_{c \\ne c'}
+      [2\\delta_d - \\|\\mu_{bc} - \\mu_{bc'}\\|]_+^2` over all ``K``
+      clusters;
     - the regularization term keeps the means small,
-      :math:`\\frac{1}{K} \\sum_c \\|\\mu_c\\|`.
+      :math:`\\frac{1}{n K} \\sum_c \\|(\\mu_{1c}, \\dots, \\mu_{nc})\\|`, the
+      norm of a cluster's means in all images taken as one vector.
 
-    Each term is averaged over the batch and weighted by ``alpha``,
-    ``beta`` and ``gamma`` respectively.
+    The three terms are weighted by ``alpha``, ``beta`` and ``gamma``. A
+    zero vector has the norm's gradient 0, also for the L2 norm.
 
     Args:
         embeddings (Variable or numpy.ndarray or cupy.ndarray): Embeddings
@@ -83,12 +87,12 @@ def discriminative_margin_based_clustering_loss(
 
         >>> import numpy as np
         >>> import chainerlite.functions as F
-        >>> emb = np.array([[[[0., 1.], [4., 5.]]]])   # one 2x2 image, d=1
+        >>> emb = np.array([[[[0., 1.], [4., 5.]], [[0., 0.], [0., 0.]]]])
         >>> lab = np.array([[[1, 1], [2, 2]]], np.int32)
         >>> pull, push, reg = F.discriminative_margin_based_clustering_loss(
         ...     emb, lab, 0.2, 3., 2, alpha=1, beta=1, gamma=1)
         >>> float(pull.array), float(push.array), float(reg.array)
-        (0.18, 4.0, 2.5)
+        (0.09, 4.0, 2.5)
 
     """
     if norm not in (1, 2):
@@ -124,11 +128,13 @@ def discriminative_margin_based_clustering_loss(
     means = matmul.matmul(masks, pixels) / xp.maximum(counts, 1)  # (n, k, d)
 
     # Each pixel against the mean of its own cluster (pixels of no cluster
-    # get the zero vector and have no weight).
+    # get the zero vector and have no weight). A cluster's pull is the mean
+    # over its pixels of the whole batch, as in Chainer.
     own_means = matmul.matmul(transpose.transpose(masks, (0, 2, 1)), means)
     pull = relu.relu(_norm(pixels - own_means, norm) - delta_v) ** 2
-    pull = matmul.matmul(masks, expand_dims.expand_dims(pull, 2))
-    l_pull = sum_mod.sum(pull / xp.maximum(counts, 1)) / n
+    pull = matmul.matmul(masks, expand_dims.expand_dims(pull, 2))  # (n, k, 1)
+    pull = sum_mod.sum(pull, axis=0) / xp.maximum(counts.sum(axis=0), 1)
+    l_pull = sum_mod.sum(pull) / k
 
     shape = (n, k, k, d)
     pair_diff = broadcast.broadcast_to(
@@ -138,5 +144,7 @@ def discriminative_margin_based_clustering_loss(
     off_diagonal = 1 - xp.eye(k, dtype=dtype)
     l_push = sum_mod.sum(push * off_diagonal) / (n * max(k * (k - 1), 1))
 
-    l_reg = sum_mod.sum(_norm(means, norm)) / (n * k)
+    # A cluster's size is the norm of its means in all images together.
+    per_cluster = transpose.transpose(means, (1, 0, 2)).reshape(k, n * d)
+    l_reg = sum_mod.sum(_norm(per_cluster, norm)) / (n * k)
     return alpha * l_pull, beta * l_push, gamma * l_reg
