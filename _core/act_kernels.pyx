@@ -8,10 +8,16 @@ leaky_relu, softplus and gelu, and gelu's forward (NumPy has no
 ``erfc``). Those with a transcendental compute in double and round once
 to the array's dtype. (elu, sigmoid and swish stay on NumPy: measured,
 their compiled passes were slower, libm's scalar ``exp`` against NumPy's
-vectorized loops, and for sigmoid the call's own cost.) The functions' double-backprop graphs stay in Python; these
-serve only their plain backward (``_backward_arrays``).
+vectorized loops, and for sigmoid the call's own cost.) The functions'
+double-backprop graphs stay in Python; these serve only their plain
+backward (``_backward_arrays``).
+
+Each kernel first checks its arrays (a few comparisons): one length,
+aligned, the output apart from the inputs; else a ValueError names it.
 """
 from libc.math cimport M_SQRT1_2, erfc, exp, fabs
+
+from chainerlite._core.argcheck cimport Span, aligned, overlap, span
 
 ctypedef fused real:
     float
@@ -19,6 +25,27 @@ ctypedef fused real:
 
 #: 1 / sqrt(2 pi), the normal density at 0
 cdef double INV_SQRT_2PI = 0.3989422804014327
+
+
+cdef int _check(str kernel, const void* x, Py_ssize_t n, const void* gy,
+                Py_ssize_t n_gy, void* out, Py_ssize_t n_out,
+                Py_ssize_t itemsize) except -1:
+    # the arrays of an element-wise kernel (gy NULL for a kernel of one
+    # input): one length, aligned, and the output apart from the inputs
+    cdef Span s_out = span(out, 1, &n_out, &itemsize, itemsize)
+    if (n_out != n or gy != NULL and n_gy != n):
+        raise ValueError('act_kernels.{}: arrays of different lengths: '
+                         '{}, {}, {}'.format(kernel, n, n_gy if gy else '-',
+                                             n_out))
+    if not (aligned(x, 1, &itemsize, itemsize)
+            and aligned(gy, 1, &itemsize, itemsize)
+            and aligned(out, 1, &itemsize, itemsize)):
+        raise ValueError('act_kernels.{}: an array is not aligned'.format(kernel))
+    if (overlap(s_out, span(x, 1, &n, &itemsize, itemsize)) or gy != NULL
+            and overlap(s_out, span(gy, 1, &n_gy, &itemsize, itemsize))):
+        raise ValueError('act_kernels.{}: the output overlaps an input'
+                         .format(kernel))
+    return 0
 
 
 cdef inline double _sigmoid(double t) noexcept nogil:
@@ -31,6 +58,8 @@ def leaky_relu_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
                     double slope):
     """``gx = gy * slope`` where ``x <= 0`` (unless ``x * slope`` is NaN:
     -inf with a zero slope), else ``gy`` (NaN included), as Chainer."""
+    _check('leaky_relu_grad', &x[0], x.shape[0], &gy[0], gy.shape[0], &gx[0],
+           gx.shape[0], sizeof(real))
     cdef Py_ssize_t i, n = x.shape[0]
     cdef const real* xs = &x[0] if n else NULL
     cdef const real* gs = &gy[0] if n else NULL
@@ -44,6 +73,8 @@ def leaky_relu_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
 def softplus_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
                   double beta):
     """``gx = gy * sigmoid(beta * x)``."""
+    _check('softplus_grad', &x[0], x.shape[0], &gy[0], gy.shape[0], &gx[0],
+           gx.shape[0], sizeof(real))
     cdef Py_ssize_t i
     with nogil:
         for i in range(x.shape[0]):
@@ -57,6 +88,7 @@ cdef inline double _normal_cdf(double t) noexcept nogil:
 
 def gelu(const real[::1] x, real[::1] y):
     """``y = x * Phi(x)``, ``Phi`` the standard normal distribution."""
+    _check('gelu', &x[0], x.shape[0], NULL, 0, &y[0], y.shape[0], sizeof(real))
     cdef Py_ssize_t i
     with nogil:
         for i in range(x.shape[0]):
@@ -65,6 +97,8 @@ def gelu(const real[::1] x, real[::1] y):
 
 def normal_cdf(const real[::1] x, real[::1] y):
     """``y = Phi(x)``."""
+    _check('normal_cdf', &x[0], x.shape[0], NULL, 0, &y[0], y.shape[0],
+           sizeof(real))
     cdef Py_ssize_t i
     with nogil:
         for i in range(x.shape[0]):
@@ -73,6 +107,8 @@ def normal_cdf(const real[::1] x, real[::1] y):
 
 def gelu_grad(const real[::1] x, const real[::1] gy, real[::1] gx):
     """``gx = gy * (Phi(x) + x * phi(x))``, ``phi`` the normal density."""
+    _check('gelu_grad', &x[0], x.shape[0], &gy[0], gy.shape[0], &gx[0],
+           gx.shape[0], sizeof(real))
     cdef Py_ssize_t i
     cdef double t
     with nogil:

@@ -12,8 +12,16 @@ column array is seen as ``(n, c, kh, kw, out_h, out_w)`` whichever of its
 two layouts it has in memory. The images of a batch are independent, so
 OpenMP shares the batch among its threads (``OMP_NUM_THREADS``) once an
 array is large enough to pay for starting them.
+
+Each first checks what its loops rely on (a few comparisons): the batch and
+channels of both arrays, alignment, the output apart from the input,
+positive strides and dilations, paddings that are not negative, and the
+layout and reach of the columns; else a ValueError names it.
 """
 from cython.parallel cimport prange
+from libc.limits cimport INT_MAX
+
+from chainerlite._core.argcheck cimport Span, aligned, overlap, span
 
 # float16 pixels are copied as their bits; col2im adds, so it has no
 # float16 version (the caller keeps NumPy's float16 arithmetic).
@@ -28,6 +36,59 @@ ctypedef fused real:
 
 #: Elements below which one thread does the work.
 cdef Py_ssize_t PARALLEL_MIN = 1 << 17
+
+
+cdef tuple _dims(const Py_ssize_t* shape, int ndim):
+    return tuple([shape[k] for k in range(ndim)])
+
+
+cdef int _check_window(str kernel, Py_ssize_t kh, Py_ssize_t kw, int sy,
+                       int sx, int py, int px, int dy, int dx) except -1:
+    # strides and dilations positive, paddings not negative, and every
+    # pixel offset j * dx - px (and sx - 1 - offset) of a tap fits an int
+    if sy < 1 or sx < 1 or dy < 1 or dx < 1 or py < 0 or px < 0 or (
+            kh > 1 and (kh - 1) > (INT_MAX - sy - py) // dy) or (
+            kw > 1 and (kw - 1) > (INT_MAX - sx - px) // dx) or (
+            sy > INT_MAX - py or sx > INT_MAX - px):
+        raise ValueError(
+            'conv_kernels.{}: strides and dilations must be positive, '
+            'paddings non-negative, and the taps within an int: {}'.format(
+                kernel, (kh, kw, sy, sx, py, px, dy, dx)))
+    return 0
+
+
+cdef int _check_arrays(str kernel, const void* src, int src_ndim,
+                       const Py_ssize_t* src_shape,
+                       const Py_ssize_t* src_strides, const void* dst,
+                       int dst_ndim, const Py_ssize_t* dst_shape,
+                       const Py_ssize_t* dst_strides,
+                       Py_ssize_t itemsize) except -1:
+    # images and columns of one batch and one set of channels, aligned,
+    # the array written apart from the one read
+    if src_shape[0] != dst_shape[0] or src_shape[1] != dst_shape[1]:
+        raise ValueError('conv_kernels.{}: batch or channels differ: {} '
+                         'and {}'.format(kernel, _dims(src_shape, src_ndim),
+                                         _dims(dst_shape, dst_ndim)))
+    if not (aligned(src, src_ndim, src_strides, itemsize)
+            and aligned(dst, dst_ndim, dst_strides, itemsize)):
+        raise ValueError('conv_kernels.{}: an array is not aligned'
+                         .format(kernel))
+    if overlap(span(src, src_ndim, src_shape, src_strides, itemsize),
+               span(dst, dst_ndim, dst_shape, dst_strides, itemsize)):
+        raise ValueError('conv_kernels.{}: the output overlaps the input'
+                         .format(kernel))
+    return 0
+
+
+cdef int _check_blocks(str kernel, const Py_ssize_t* shape,
+                       const Py_ssize_t* strides,
+                       Py_ssize_t itemsize) except -1:
+    # each (out_h, out_w) block of the columns is C-contiguous
+    if (shape[5] > 1 and strides[5] != itemsize
+            or shape[4] > 1 and strides[4] != shape[5] * itemsize):
+        raise ValueError('conv_kernels.{}: the (out_h, out_w) blocks of the '
+                         'columns must be C-contiguous'.format(kernel))
+    return 0
 
 
 cdef inline Py_ssize_t _first_inside(Py_ssize_t ow, int sx,
@@ -87,6 +148,12 @@ def im2col_2d(const pixel[:, :, :, ::1] img, pixel[:, :, :, :, :, :] col,
     """Fills ``col[b, c, i, j, y, x]`` with the pixel that tap ``(i, j)``
     sees at output ``(y, x)`` of image ``img[b, c]``, or ``pval`` in the
     padding. Each ``(y, x)`` block of ``col`` must be C-contiguous."""
+    _check_window('im2col_2d', col.shape[2], col.shape[3], sy, sx, py, px,
+                  dy, dx)
+    _check_arrays('im2col_2d', &img[0, 0, 0, 0], 4, img.shape, img.strides,
+                  &col[0, 0, 0, 0, 0, 0], 6, col.shape, col.strides,
+                  sizeof(pixel))
+    _check_blocks('im2col_2d', col.shape, col.strides, sizeof(pixel))
     cdef Py_ssize_t n = col.shape[0], c = col.shape[1]
     cdef Py_ssize_t b, ch, i, j
     cdef bint parallel = col.size >= PARALLEL_MIN
@@ -114,6 +181,14 @@ cdef void _padded_tap(const pixel* src, pixel* out, Py_ssize_t wp,
         out += ow
 
 
+cdef inline bint _reaches(Py_ssize_t size, Py_ssize_t k, int d,
+                          Py_ssize_t outs, int s) noexcept nogil:
+    # (k - 1) * d + (outs - 1) * s < size, without overflow (k, outs >= 1)
+    if k - 1 > (size - 1) // d:
+        return False
+    return outs - 1 <= (size - 1 - (k - 1) * d) // s
+
+
 def im2col_padded_2d(const pixel[:, :, :, ::1] padded,
                      pixel[:, :, :, :, :, :] col, int sy, int sx, int dy,
                      int dx):
@@ -122,6 +197,20 @@ def im2col_padded_2d(const pixel[:, :, :, ::1] padded,
     one tap and all images follow each other (the channel-major layout,
     seen as ``(n, c, kh, kw, out_h, out_w)``); the blocks are written in
     that order of memory."""
+    _check_window('im2col_padded_2d', col.shape[2], col.shape[3], sy, sx, 0,
+                  0, dy, dx)
+    _check_arrays('im2col_padded_2d', &padded[0, 0, 0, 0], 4, padded.shape,
+                  padded.strides, &col[0, 0, 0, 0, 0, 0], 6, col.shape,
+                  col.strides, sizeof(pixel))
+    _check_blocks('im2col_padded_2d', col.shape, col.strides, sizeof(pixel))
+    if col.size and not (_reaches(padded.shape[2], col.shape[2], dy,
+                                  col.shape[4], sy)
+                         and _reaches(padded.shape[3], col.shape[3], dx,
+                                      col.shape[5], sx)):
+        raise ValueError(
+            'conv_kernels.im2col_padded_2d: the windows of columns {} reach '
+            'past the padded images {}'.format(_dims(col.shape, 6),
+                                               _dims(padded.shape, 4)))
     cdef Py_ssize_t n = col.shape[0], c = col.shape[1]
     cdef Py_ssize_t b, ch, i, j
     cdef bint parallel = col.size >= PARALLEL_MIN
@@ -141,6 +230,13 @@ def col2im_2d(const real[:, :, :, :, :, :] col, real[:, :, :, :] img,
               int sy, int sx, int py, int px, int dy, int dx):
     """Adds ``col[b, c, i, j, y, x]`` onto the pixel of ``img[b, c]`` that
     tap ``(i, j)`` sees at output ``(y, x)`` (``img`` holds zeros)."""
+    _check_window('col2im_2d', col.shape[2], col.shape[3], sy, sx, py, px,
+                  dy, dx)
+    _check_arrays('col2im_2d', &col[0, 0, 0, 0, 0, 0], 6, col.shape,
+                  col.strides, &img[0, 0, 0, 0], 4, img.shape, img.strides,
+                  sizeof(real))
+    if col.size == 0:
+        return
     cdef Py_ssize_t n = col.shape[0], c = col.shape[1]
     cdef Py_ssize_t kh = col.shape[2], kw = col.shape[3]
     cdef Py_ssize_t oh = col.shape[4], ow = col.shape[5]
@@ -170,6 +266,25 @@ def channels_to_batch(const real[:, ::1] y, const real[::1] bias,
     added when ``bias`` is None): the batch-major output of a
     convolution and its bias in one pass."""
     cdef Py_ssize_t n = out.shape[0], c = out.shape[1], p = out.shape[2]
+    cdef Py_ssize_t itemsize = sizeof(real)
+    if (y.shape[0] != c or y.shape[1] != n * p
+            or bias is not None and bias.shape[0] != c):
+        raise ValueError(
+            'conv_kernels.channels_to_batch: shapes do not match: y {}, '
+            'bias {}, out {}'.format(_dims(y.shape, 2), None if bias is None
+                                     else bias.shape[0], _dims(out.shape, 3)))
+    cdef const void* pb = &bias[0] if bias is not None else NULL
+    if not (aligned(&y[0, 0], 2, y.strides, itemsize)
+            and aligned(pb, 1, &itemsize, itemsize)
+            and aligned(&out[0, 0, 0], 3, out.strides, itemsize)):
+        raise ValueError('conv_kernels.channels_to_batch: an array is not '
+                         'aligned')
+    cdef Span s_out = span(&out[0, 0, 0], 3, out.shape, out.strides, itemsize)
+    if overlap(s_out, span(&y[0, 0], 2, y.shape, y.strides, itemsize)) or (
+            pb != NULL and overlap(s_out, span(pb, 1, &c, &itemsize,
+                                               itemsize))):
+        raise ValueError('conv_kernels.channels_to_batch: the output '
+                         'overlaps an input')
     cdef Py_ssize_t b, ch, k
     cdef real shift
     cdef bint has_bias = bias is not None

@@ -11,9 +11,12 @@ CPU's peak. On x86-64 the AVX2/FMA versions run when the CPU has them
 ``portable=True`` forces the plain C versions (the only ones elsewhere;
 the convolutions then keep im2col + BLAS, which is faster than them).
 The AVX2 versions share large work among OpenMP threads
-(``OMP_NUM_THREADS``).
+(``OMP_NUM_THREADS``). The entry points check the shapes, alignment and
+that the output is apart from the inputs before anything runs.
 """
 from libc.stdlib cimport free, malloc
+
+from chainerlite._core.argcheck cimport Span, aligned, overlap, span
 
 
 cdef extern from "direct_conv.h" nogil:
@@ -66,6 +69,30 @@ cdef _check_shapes(str name, tuple xp, tuple w, tuple out):
             '{}'.format(name, xp, w, out))
 
 
+cdef inline Span _block(const float* data, Py_ssize_t size) noexcept nogil:
+    # the bytes of a C-contiguous float32 array
+    cdef Py_ssize_t itemsize = sizeof(float)
+    return span(data, 1, &size, &itemsize, itemsize)
+
+
+cdef int _check_memory(str name, float* out, Py_ssize_t n_out,
+                       const float* a, Py_ssize_t n_a, const float* b,
+                       Py_ssize_t n_b, const float* c,
+                       Py_ssize_t n_c) except -1:
+    # the C-contiguous arrays of a call (c NULL if absent) aligned, and the
+    # output apart from the inputs
+    cdef Py_ssize_t itemsize = sizeof(float)
+    cdef Span s_out = _block(out, n_out)
+    if not (aligned(out, 0, NULL, itemsize) and aligned(a, 0, NULL, itemsize)
+            and aligned(b, 0, NULL, itemsize)
+            and aligned(c, 0, NULL, itemsize)):
+        raise ValueError('{}: an array is not aligned'.format(name))
+    if (overlap(s_out, _block(a, n_a)) or overlap(s_out, _block(b, n_b))
+            or c != NULL and overlap(s_out, _block(c, n_c))):
+        raise ValueError('{}: the output overlaps an input'.format(name))
+    return 0
+
+
 def direct_conv_2d(const float[:, :, :, ::1] xp,
                    const float[:, :, :, ::1] wt, const float[::1] bias,
                    float[:, :, :, ::1] y, bint portable=False):
@@ -80,6 +107,8 @@ def direct_conv_2d(const float[:, :, :, ::1] xp,
         raise ValueError('direct_conv_2d: bias of length {} for {} output '
                          'channels'.format(bias.shape[0], cout))
     cdef const float* b = &bias[0] if bias is not None else NULL
+    _check_memory('direct_conv_2d', &y[0, 0, 0, 0], y.size, &xp[0, 0, 0, 0],
+                  xp.size, &wt[0, 0, 0, 0], wt.size, b, cout)
     cdef bint parallel = y.size * wt.size >= PARALLEL_MIN
     if y.shape[0] == 0 or cout == 0:
         return
@@ -103,6 +132,8 @@ def direct_conv_2d_grad_weight(const float[:, :, :, ::1] xp,
     x + j]``: the gradient of :func:`direct_conv_2d`'s filters."""
     _check_shapes('direct_conv_2d_grad_weight', _dims(xp.shape),
                   _dims(gw.shape), _dims(gy.shape))
+    _check_memory('direct_conv_2d_grad_weight', &gw[0, 0, 0, 0], gw.size,
+                  &xp[0, 0, 0, 0], xp.size, &gy[0, 0, 0, 0], gy.size, NULL, 0)
     cdef bint simd = _SIMD and not portable and gw.shape[3] <= DIRECT_CONV_MAX_KW
     cdef float* acc = NULL
     cdef bint parallel = gy.size * (gw.size // max(gw.shape[0], 1)) >= PARALLEL_MIN

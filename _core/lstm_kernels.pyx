@@ -11,7 +11,8 @@ it is absent); results may differ from NumPy's in the last bit. The entry
 points take the arrays in the shapes of ``F.lstm`` and see them as C-ordered
 ``(batch, units, rest)`` cells, the gate sources as ``(batch, units, 4,
 rest)`` with the gates ``a, i, f, o`` on the third axis (inputs are made
-contiguous; the arrays they fill must be C-contiguous). Rows past the batch
+contiguous and aligned; the arrays they fill must be C-contiguous,
+aligned, writeable and apart from every other array of the call). Rows past the batch
 of ``x`` are copied (cell state) or passed through (its gradient). OpenMP
 shares the batch among its threads once the arrays are large.
 """
@@ -20,15 +21,14 @@ from libc.math cimport tanh
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
+cimport numpy as cnp
+
+from chainerlite._core.argcheck cimport array_span, overlap
 from chainerlite._core.vec_math cimport tanh_f32, tanh_f64
 
 import numpy
 
-cdef extern from "numpy/ndarraytypes.h":
-    ctypedef struct PyArrayObject:
-        pass
-    void* PyArray_DATA(PyArrayObject* arr)
-    bint PyArray_IS_C_CONTIGUOUS(PyArrayObject* arr)
+cnp.import_array()
 
 ctypedef fused real:
     float
@@ -40,7 +40,15 @@ cdef Py_ssize_t PARALLEL_MIN = 1 << 16
 cdef object _f32 = numpy.dtype(numpy.float32)
 cdef object _f64 = numpy.dtype(numpy.float64)
 cdef object _ndarray = numpy.ndarray
-cdef object _contiguous = numpy.ascontiguousarray
+cdef object _ascontiguous = numpy.ascontiguousarray
+
+
+cdef object _contiguous(a):
+    # an aligned C-contiguous ndarray of a's values (a itself if it is one)
+    a = _ascontiguous(a)
+    if not cnp.PyArray_ISALIGNED(<cnp.ndarray>a):
+        a = cnp.PyArray_NewCopy(<cnp.ndarray>a, cnp.NPY_CORDER)
+    return a
 
 
 cdef struct Cells:
@@ -194,12 +202,16 @@ cdef Cells _layout(c_prev, x) except *:
 cdef int _expect(a, dtype, Cells s, Py_ssize_t rows, Py_ssize_t per_unit,
                  Py_ssize_t per_cell, str name, bint filled) except -1:
     # ``a`` has ``rows`` rows of ``per_unit * units`` entries of
-    # ``per_cell * rest`` elements; an array to fill must be a C-contiguous
-    # ndarray
+    # ``per_cell * rest`` elements; an array to fill must be an aligned,
+    # writeable, C-contiguous ndarray
     cdef Py_ssize_t rest = 1, k
     if filled and not (isinstance(a, _ndarray)
-                       and PyArray_IS_C_CONTIGUOUS(<PyArrayObject*>a)):
-        raise ValueError('lstm kernels: %s must be C-contiguous' % name)
+                       and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a)
+                       and cnp.PyArray_ISALIGNED(<cnp.ndarray>a)):
+        raise ValueError('lstm kernels: %s must be C-contiguous and aligned'
+                         % name)
+    if filled and not cnp.PyArray_ISWRITEABLE(<cnp.ndarray>a):
+        raise ValueError('lstm kernels: %s is read-only' % name)
     if a.dtype != dtype:
         raise TypeError('lstm kernels: %s is %s, not %s' % (name, a.dtype, dtype))
     shape = a.shape
@@ -213,7 +225,21 @@ cdef int _expect(a, dtype, Cells s, Py_ssize_t rows, Py_ssize_t per_unit,
 
 cdef inline void* _data(a) noexcept:
     # the elements of an ndarray; NULL for None
-    return NULL if a is None else PyArray_DATA(<PyArrayObject*>a)
+    return NULL if a is None else cnp.PyArray_DATA(<cnp.ndarray>a)
+
+
+cdef int _apart(str kernel, tuple outputs, tuple arrays) except -1:
+    # each output shares no memory with any other array of the call (None
+    # entries are absent arrays)
+    cdef Py_ssize_t i, j
+    for i in range(len(outputs)):
+        for j in range(len(arrays)):
+            if (arrays[j] is not None and arrays[j] is not outputs[i]
+                    and overlap(array_span(outputs[i]), array_span(arrays[j]))
+                    or arrays[j] is outputs[i] and j != i):
+                raise ValueError('{}: an output overlaps another array of '
+                                 'the call'.format(kernel))
+    return 0
 
 
 cdef bint _single(a) except -1:
@@ -250,6 +276,7 @@ def lstm_forward(c_prev, x, c_next, h, bint save=False):
     dtype = c_prev.dtype
     _expect(c_next, dtype, s, s.rows, 1, 1, 'c_next', True)
     _expect(h, dtype, s, s.batch, 1, 1, 'h', True)
+    _apart('lstm_forward', (c_next, h), (c_next, h, c_prev, x))
     act = None
     if save:
         act = numpy.empty((s.batch, s.units, 5, s.rest), dtype)
@@ -299,6 +326,8 @@ def lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, act=None):
     _expect(gh, dtype, s, s.batch, 1, 1, 'gh', False)
     _expect(gc_prev, dtype, s, s.rows, 1, 1, 'gc_prev', True)
     _expect(gx, dtype, s, s.batch, 4, 1, 'gx', True)
+    _apart('lstm_backward', (gc_prev, gx),
+           (gc_prev, gx, c_prev, x, c_next, act, gc, gh))
     if _single(c_prev):
         _backward(<float*>_data(c_prev), <float*>_data(x), <float*>_data(c_next),
                   <float*>_data(act), <float*>_data(gc), <float*>_data(gh),

@@ -30,6 +30,7 @@ loops.
 """
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
+from chainerlite._core.argcheck cimport Span, array_span, overlap
 from cython.parallel cimport prange
 from libc.math cimport INFINITY
 
@@ -265,6 +266,17 @@ cdef int _check_all(str fname, cnp.ndarray images, str name,
     return typenum
 
 
+cdef int _check_apart(str fname, cnp.ndarray images, cnp.ndarray outs,
+                      cnp.ndarray indexes) except -1:
+    # the arrays of a call share no memory (one is written while the
+    # others are read)
+    cdef Span a = array_span(images), b = array_span(outs)
+    cdef Span c = array_span(indexes)
+    if overlap(a, b) or overlap(a, c) or overlap(b, c):
+        raise ValueError('{}: arrays overlap in memory'.format(fname))
+    return 0
+
+
 cdef int _check_windows(str fname, int kh, int kw, int sy, int sx,
                         int py, int px) except -1:
     # the kernels divide by the strides
@@ -340,14 +352,15 @@ def max_pooling_2d(cnp.ndarray x not None, cnp.ndarray y not None,
 
     Raises:
         ValueError: If the arrays are not of these dtypes, layouts and
-            shapes, or a window size or stride is not positive or a
-            padding is negative.
+            shapes or overlap in memory, or a window size or stride is not
+            positive or a padding is negative.
     """
     if not cnp.PyArray_ISALIGNED(x):
         x = cnp.PyArray_NewCopy(x, cnp.NPY_CORDER)  # (as the kernels read)
     cdef int typenum = _check_all('max_pooling_2d', x, 'x', y, 'y', indexes,
                                   False)
     _check_windows('max_pooling_2d', kh, kw, sy, sx, py, px)
+    _check_apart('max_pooling_2d', x, y, indexes)
     cdef Py_ssize_t oh = y.shape[2], ow = y.shape[3], begin = 0, end
     cdef Py_ssize_t planes = x.shape[0] * x.shape[1]
     cdef Py_ssize_t chunk = _chunk(
@@ -497,14 +510,15 @@ def max_pooling_2d_grad(cnp.ndarray gy not None, cnp.ndarray indexes not None,
 
     Raises:
         ValueError: If the arrays are not of these dtypes, layouts and
-            shapes, or a window size or stride is not positive or a
-            padding is negative.
+            shapes or overlap in memory, or a window size or stride is not
+            positive or a padding is negative.
     """
     if not cnp.PyArray_ISALIGNED(gy):
         gy = cnp.PyArray_NewCopy(gy, cnp.NPY_CORDER)  # (as the kernels read)
     cdef int typenum = _check_all('max_pooling_2d_grad', gx, 'gx', gy, 'gy',
                                   indexes, True)
     _check_windows('max_pooling_2d_grad', kh, kw, sy, sx, py, px)
+    _check_apart('max_pooling_2d_grad', gx, gy, indexes)
     cdef Py_ssize_t h = gx.shape[2], w = gx.shape[3], begin = 0, end
     cdef Py_ssize_t planes = gy.shape[0] * gy.shape[1]
     cdef Py_ssize_t chunk = _chunk(planes, gy.shape[2] * gy.shape[3] + h * w)

@@ -2,7 +2,7 @@
 each (the loops are in ``relu_kernels.h``).
 
 Both return None where they do not apply (another dtype or array type, a
-layout that is not one contiguous block, operands that differ in shape,
+layout that is not one aligned contiguous block, operands that differ in shape,
 dtype or layout), and the caller keeps NumPy.
 """
 cimport numpy as cnp
@@ -30,10 +30,13 @@ cdef object _float64 = numpy.dtype(numpy.float64)
 
 
 cdef inline int _kind(cnp.ndarray a):
-    # 4 or 8 for a float32/float64 array in one C- or Fortran-ordered
-    # block (so that its elements are read in memory order), else 0
+    # 4 or 8 for an aligned float32/float64 array in one C- or
+    # Fortran-ordered block (so that its elements are read in memory
+    # order), else 0
     dtype = a.descr
     if dtype is not _float32 and dtype is not _float64:
+        return 0
+    if not cnp.PyArray_ISALIGNED(a):
         return 0
     if not (cnp.PyArray_IS_C_CONTIGUOUS(a) or cnp.PyArray_IS_F_CONTIGUOUS(a)):
         return 0

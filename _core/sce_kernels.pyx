@@ -35,6 +35,7 @@ cdef object _float32 = numpy.dtype(numpy.float32)
 cdef object _float64 = numpy.dtype(numpy.float64)
 cdef object _int32 = numpy.dtype(numpy.int32)
 cdef object _int64 = numpy.dtype(numpy.int64)
+cdef object _intp = numpy.dtype(numpy.intp)
 cdef object _exp = numpy.exp
 cdef object _log = numpy.log
 
@@ -343,11 +344,38 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
     return out, stats, coeff
 
 
+cdef bint _is_row_array(object a, cnp.ndarray x, object descr):
+    # one aligned C-contiguous value of dtype descr per row of x
+    return (type(a) is cnp.ndarray and (<cnp.ndarray>a).descr is descr
+            and (<cnp.ndarray>a).ndim == 1
+            and (<cnp.ndarray>a).shape[0] == x.shape[0]
+            and _is_block(<cnp.ndarray>a))
+
+
+cdef bint _are_stats(object stats, cnp.ndarray x):
+    # what sce_forward_array returns for x: labels in [-1, classes) (-1 for
+    # an ignored row; the gradient indexes the row with them), the maxima
+    # and the logs of the sums
+    if type(stats) is not tuple or len(<tuple>stats) != 3:
+        return False
+    k, m, s = <tuple>stats
+    if not (_is_row_array(k, x, _intp) and _is_row_array(m, x, x.descr)
+            and _is_row_array(s, x, x.descr)):
+        return False
+    cdef const Py_ssize_t* pk = <const Py_ssize_t*>cnp.PyArray_DATA(k)
+    cdef Py_ssize_t i, c = x.shape[1]
+    for i in range(x.shape[0]):
+        if pk[i] < -1 or pk[i] >= c:
+            return False
+    return True
+
+
 cdef object sce_backward_array(x, stats, g, object coeff):
     """The gradient of x from the ``stats`` of :func:`sce_forward_array` and the
     gradient ``g`` of the loss: a 0-d array scaled by ``coeff`` (the factor
     of the mean) in the dtype of x, or with ``coeff`` None, one value per
-    row. None where g is not of x's dtype or of that shape.
+    row. None where g is not of x's dtype or of that shape, or ``stats``
+    is not what :func:`sce_forward_array` returns for x.
     """
     if not _is_matrix(x) or type(g) is not cnp.ndarray:
         return None
@@ -362,6 +390,8 @@ cdef object sce_backward_array(x, stats, g, object coeff):
     elif gv.ndim == 0:
         g_step = 0
     else:
+        return None
+    if not _are_stats(stats, a):
         return None
     cdef cnp.ndarray k = <cnp.ndarray>stats[0]
     cdef cnp.ndarray m = <cnp.ndarray>stats[1]

@@ -11,13 +11,16 @@ _DTYPES = (numpy.float32, numpy.float64)
 
 
 def takes(*arrays):
-    """Tells whether the kernels take ``arrays``: NumPy arrays of one shape
-    and one dtype, float32 or float64."""
+    """Tells whether the kernels take ``arrays``: aligned NumPy arrays of
+    one shape and one dtype, float32 or float64."""
     first = arrays[0]
     return (
         all(type(a) is numpy.ndarray for a in arrays)
         and first.dtype in _DTYPES
-        and all(a.dtype == first.dtype and a.shape == first.shape for a in arrays)
+        and all(
+            a.dtype == first.dtype and a.shape == first.shape and a.flags.aligned
+            for a in arrays
+        )
     )
 
 

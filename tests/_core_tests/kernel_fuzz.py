@@ -1,0 +1,681 @@
+"""The child program of test_kernel_fuzz: calls compiled entry points of
+``chainerlite._core`` with random arguments.
+
+Run as ``python kernel_fuzz.py SEED CALLS LOG ENTRY...``: for each entry
+(``module.name``) a forked child makes CALLS calls, writing a description of
+each call to LOG before making it, and exits 0 when every call returned or
+raised a clean exception. The parent prints one line per entry:
+``ENTRY ok`` or ``ENTRY FAIL <why>: <the call>``.
+
+Arrays are placed against guard pages (mmap + mprotect through ctypes): an
+inaccessible page right after the array's last byte (or right before its
+first byte), so that reading past the end (or before the start) is a
+segmentation fault of the child. Read-only arrays live in pages mapped
+read-only, so that writing into one is a segmentation fault as well.
+"""
+
+import ctypes
+import mmap
+import os
+import random
+import signal
+import sys
+import time
+import warnings
+
+import numpy
+
+PAGE = mmap.PAGESIZE
+PROT_NONE = 0  # (not in the mmap module)
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mmap.restype = ctypes.c_void_p
+_libc.mmap.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_size_t,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_long,
+]
+_libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+_libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+_MAP_FAILED = ctypes.c_void_p(-1).value
+
+# exceptions that a compiled kernel may raise for arguments it refuses
+CLEAN = (ValueError, TypeError, OverflowError, BufferError)
+# extreme values for the integer parameters of the kernels
+EXTREMES = [0, -1, 1, 2, -(2**31), 2**31 - 1, 2**30, 2**63 - 1, -(2**63), 2**64]
+
+
+class Arena:
+    """Mappings of one call, each an array against guard pages."""
+
+    def __init__(self):
+        self.maps = []
+
+    def _map(self, size):
+        pages = max(1, -(-size // PAGE))
+        length = (pages + 2) * PAGE
+        prot = mmap.PROT_READ | mmap.PROT_WRITE
+        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
+        addr = _libc.mmap(None, length, prot, flags, -1, 0)
+        if addr in (None, _MAP_FAILED):
+            raise OSError(ctypes.get_errno(), 'mmap failed')
+        self.maps.append((addr, length))
+        for guard in (addr, addr + length - PAGE):
+            if _libc.mprotect(guard, PAGE, PROT_NONE):
+                raise OSError(ctypes.get_errno(), 'mprotect failed')
+        return addr + PAGE, pages * PAGE
+
+    def array(self, values, at_start=False, misaligned=False, readonly=False):
+        """A C-contiguous copy of ``values`` against a guard page: the one
+        after its end, or the one before its start; one byte off its
+        dtype's alignment if asked; in read-only pages if asked."""
+        values = numpy.ascontiguousarray(values)
+        nbytes = values.nbytes
+        size = nbytes + (1 if misaligned else 0)
+        base, usable = self._map(size)
+        start = base if at_start else base + usable - size
+        offset = start - base + (1 if misaligned else 0)
+        raw = (ctypes.c_char * usable).from_address(base)
+        flat = numpy.frombuffer(raw, numpy.uint8)[offset : offset + nbytes]
+        out = flat.view(values.dtype).reshape(values.shape)
+        out[...] = values
+        if readonly:
+            _libc.mprotect(base, usable, mmap.PROT_READ)
+            out.flags.writeable = False
+        return out
+
+    def release(self):
+        for addr, length in self.maps:
+            _libc.munmap(addr, length)
+        self.maps = []
+
+
+class Gen:
+    """Random arguments of one call: arrays of the right kind most of the
+    time, with one of their properties spoiled now and then."""
+
+    def __init__(self, rng, arena):
+        self.rng = rng
+        self.arena = arena
+        self.inputs = []  # arrays read, for aliasing
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    def dim(self, hi=5):
+        return self.rng.choice([0, 1, 1, 2, 3, hi, self.rng.randint(1, hi)])
+
+    def real(self):
+        return self.rng.choice([numpy.float32, numpy.float64])
+
+    def values(self, shape, dtype, lo=None, hi=None):
+        dtype = numpy.dtype(dtype)
+        if dtype.kind in 'iu':
+            lo = -3 if lo is None else lo
+            hi = max(lo + 1, 10 if hi is None else hi)
+            return numpy.random.randint(lo, hi, size=shape).astype(dtype)
+        if dtype.kind == 'b':
+            return numpy.random.rand(*shape) > 0.5
+        v = numpy.random.standard_normal(shape).astype(dtype)
+        if v.size and self.chance(0.1):
+            v.flat[self.rng.randrange(v.size)] = self.rng.choice(
+                [numpy.nan, numpy.inf, -numpy.inf, 0.0, -0.0]
+            )
+        return v
+
+    def array(self, shape, dtype, out=False, lo=None, hi=None, spoil=0.15):
+        """An array of ``shape`` and ``dtype`` (written by the kernel when
+        ``out``), placed and laid out at random; with probability
+        ``spoil`` its shape, dtype, layout or type is wrong."""
+        shape = tuple(shape)
+        if self.chance(spoil):
+            spoiled = self._spoil(shape, dtype, out)
+            if spoiled is not None:
+                return spoiled
+        return self._make(shape, dtype, out, lo, hi)
+
+    def _make(self, shape, dtype, out, lo=None, hi=None, layout=None):
+        rng = self.rng
+        layout = layout or rng.choice(['c'] * 6 + ['f', 'step', 'reversed'])
+        readonly = not out and self.chance(0.3)
+        place = dict(
+            at_start=self.chance(0.5), misaligned=self.chance(0.05), readonly=readonly
+        )
+        values = self.values(shape, dtype, lo, hi)
+        if layout == 'f' and len(shape) > 1:
+            a = self.arena.array(values.T, **place).T
+        elif layout == 'step' and shape:
+            wide = numpy.repeat(values, 2, axis=-1)
+            a = self.arena.array(wide, **place)[..., ::2]
+        elif layout == 'reversed' and shape:
+            a = self.arena.array(values[..., ::-1], **place)[..., ::-1]
+        else:
+            a = self.arena.array(values, **place)
+        if not out:
+            self.inputs.append(a)
+        return a
+
+    def _spoil(self, shape, dtype, out):
+        rng = self.rng
+        kind = rng.choice(
+            ['shape', 'ndim', 'dtype', 'swapped', 'junk', 'alias', 'readonly']
+        )
+        if kind == 'shape' and shape:
+            axis = rng.randrange(len(shape))
+            wrong = list(shape)
+            wrong[axis] = max(0, wrong[axis] + rng.choice([-1, 1, 2, 7]))
+            return self._make(wrong, dtype, out)
+        if kind == 'ndim':
+            wrong = shape[1:] if shape and self.chance(0.5) else (2,) + shape
+            return self._make(wrong, dtype, out)
+        if kind == 'dtype':
+            other = rng.choice(
+                [
+                    numpy.float16,
+                    numpy.float32,
+                    numpy.float64,
+                    numpy.int32,
+                    numpy.int64,
+                    numpy.intp,
+                    numpy.uint8,
+                    numpy.complex64,
+                    bool,
+                ]
+            )
+            return self._make(shape, other, out)
+        if kind == 'swapped':
+            return self._make(shape, numpy.dtype(dtype).newbyteorder(), out)
+        if kind == 'junk':
+            return rng.choice(
+                [
+                    None,
+                    0,
+                    1.5,
+                    'x',
+                    [],
+                    [1.0, 2.0],
+                    (1, 2),
+                    object(),
+                    numpy.float32(1),
+                    numpy.zeros(()),
+                    numpy.zeros(shape, object),
+                ]
+            )
+        if kind == 'alias' and self.inputs:
+            # an array already passed (read), or an overlapping view of it
+            other = rng.choice(self.inputs)
+            if self.chance(0.5) or not other.size:
+                return other
+            flat = other.reshape(-1) if other.flags.c_contiguous else other.ravel()
+            if flat.base is None or not numpy.shares_memory(flat, other):
+                return other
+            return flat[1:] if flat.size > 1 else flat
+        if kind == 'readonly' and out:
+            a = self._make(shape, dtype, False)
+            self.inputs.pop()
+            return a
+        return None
+
+    def int_param(self, lo, hi):
+        """An integer in [lo, hi], or now and then an extreme one."""
+        if self.chance(0.05):
+            return self.rng.choice(EXTREMES)
+        return self.rng.randint(lo, hi)
+
+    def float_param(self):
+        if self.chance(0.1):
+            return self.rng.choice(
+                [0.0, -1.0, 1e300, numpy.nan, numpy.inf, numpy.float32(0.5), None, 'x']
+            )
+        return self.rng.uniform(-2, 2)
+
+
+# -- the entry points: arguments of one call each -----------------------------
+
+
+def _unary(g, scalars=0, arrays=2):
+    n, dt = g.dim(40), g.real()
+    args = [g.array((n,), dt) for _ in range(arrays - 1)]
+    args.append(g.array((n,), dt, out=True))
+    return args + [g.float_param() for _ in range(scalars)]
+
+
+def _relu(g):
+    shape = [g.dim() for _ in range(g.rng.randint(0, 4))]
+    return [g.array(shape, g.real())]
+
+
+def _relu_grad(g):
+    shape, dt = [g.dim() for _ in range(g.rng.randint(0, 4))], g.real()
+    return [g.array(shape, dt), g.array(shape, dt)]
+
+
+def _int_params(g, *ranges):
+    return [g.int_param(lo, hi) for lo, hi in ranges]
+
+
+def _window(g):
+    # sy, sx, py, px, dy, dx
+    return _int_params(g, (1, 3), (1, 3), (0, 3), (0, 3), (1, 2), (1, 2))
+
+
+def _images_and_columns(g, dtypes, image_size, columns_out):
+    # images (n, c, h, w) and columns (n, c, kh, kw, oh, ow) of one dtype
+    n, c, h, w = g.dim(3), g.dim(3), g.dim(image_size), g.dim(image_size)
+    kh, kw, oh, ow = g.dim(3), g.dim(3), g.dim(6), g.dim(6)
+    dt = g.rng.choice(dtypes)
+    img = g.array((n, c, h, w), dt, out=not columns_out)
+    col = g.array((n, c, kh, kw, oh, ow), dt, out=columns_out)
+    return img, col
+
+
+_PIXELS = [numpy.float32, numpy.float64, numpy.float16]
+
+
+def _im2col(g):
+    img, col = _images_and_columns(g, _PIXELS, 6, True)
+    return [img, col] + _window(g) + [g.float_param()]
+
+
+def _im2col_padded(g):
+    padded, col = _images_and_columns(g, _PIXELS, 8, True)
+    sy, sx, _, _, dy, dx = _window(g)
+    return [padded, col, sy, sx, dy, dx]
+
+
+def _col2im(g):
+    img, col = _images_and_columns(g, [numpy.float32, numpy.float64], 6, False)
+    return [col, img] + _window(g)
+
+
+def _channels_to_batch(g):
+    n, c, p, dt = g.dim(), g.dim(), g.dim(), g.real()
+    bias = None if g.chance(0.3) else g.array((c,), dt)
+    return [g.array((c, n * p), dt), bias, g.array((n, c, p), dt, out=True)]
+
+
+def _direct_conv(g):
+    n, cin, cout, kh, kw = g.dim(3), g.dim(3), g.dim(4), g.dim(3), g.dim(3)
+    hp, wp = kh + g.dim(4), kw + g.dim(9)
+    xp = g.array((n, cin, hp, wp), numpy.float32)
+    wt = g.array((cin, kh, kw, cout), numpy.float32)
+    bias = None if g.chance(0.3) else g.array((cout,), numpy.float32)
+    y = g.array((n, cout, hp - kh + 1, wp - kw + 1), numpy.float32, out=True)
+    return [xp, wt, bias, y, g.chance(0.5)]
+
+
+def _direct_conv_grad(g):
+    n, cin, cout, kh, kw = g.dim(3), g.dim(3), g.dim(4), g.dim(3), g.dim(9)
+    hp, wp = kh + g.dim(4), kw + g.dim(9)
+    xp = g.array((n, cin, hp, wp), numpy.float32)
+    gy = g.array((n, cout, hp - kh + 1, wp - kw + 1), numpy.float32)
+    gw = g.array((cout, cin, kh, kw), numpy.float32, out=True)
+    return [xp, gy, gw, g.chance(0.5)]
+
+
+def _lstm_shapes(g):
+    rows, units = g.dim(4), g.dim(4)
+    batch = g.rng.randint(0, rows)
+    rest = tuple(g.dim(3) for _ in range(g.rng.randint(0, 2)))
+    return rows, batch, units, rest, g.real()
+
+
+def _lstm_forward(g):
+    rows, batch, units, rest, dt = _lstm_shapes(g)
+    return [
+        g.array((rows, units) + rest, dt),
+        g.array((batch, 4 * units) + rest, dt),
+        g.array((rows, units) + rest, dt, out=True),
+        g.array((batch, units) + rest, dt, out=True),
+        g.chance(0.5),
+    ]
+
+
+def _lstm_backward(g):
+    rows, batch, units, rest, dt = _lstm_shapes(g)
+    size = 1
+    for r in rest:
+        size *= r
+    act = None if g.chance(0.5) else g.array((batch, units, 5, size), dt)
+    return [
+        g.array((rows, units) + rest, dt),
+        g.array((batch, 4 * units) + rest, dt),
+        g.array((rows, units) + rest, dt),
+        g.array((rows, units) + rest, dt),
+        g.array((batch, units) + rest, dt),
+        g.array((rows, units) + rest, dt, out=True),
+        g.array((batch, 4 * units) + rest, dt, out=True),
+        act,
+    ]
+
+
+def _adam(g):
+    shape = [g.dim(6) for _ in range(g.rng.randint(0, 3))]
+    dt = g.real()
+    return [
+        g.array(shape, dt, out=True),
+        g.array(shape, dt),
+        g.array(shape, dt, out=True),
+        g.array(shape, dt, out=True),
+    ] + [g.float_param() for _ in range(6)]
+
+
+def _pool_params(g):
+    # kh, kw, sy, sx, py, px
+    return _int_params(g, (1, 4), (1, 4), (1, 3), (1, 3), (0, 2), (0, 2))
+
+
+def _max_pooling(g):
+    n, c, h, w, oh, ow = (g.dim() for _ in range(6))
+    dt = g.real()
+    return [
+        g.array((n, c, h, w), dt),
+        g.array((n, c, oh, ow), dt, out=True),
+        g.array((n, c, oh, ow), numpy.intp, out=True),
+    ] + _pool_params(g)
+
+
+def _max_pooling_grad(g):
+    n, c, h, w, oh, ow = (g.dim() for _ in range(6))
+    dt = g.real()
+    params = _pool_params(g)
+    taps = max(1, min(params[0] * params[1], 64))
+    return [
+        g.array((n, c, oh, ow), dt),
+        g.array(
+            (n, c, oh, ow),
+            numpy.intp,
+            lo=-1 if g.chance(0.1) else 0,
+            hi=taps + (5 if g.chance(0.1) else 0),
+        ),
+        g.array((n, c, h, w), dt, out=True),
+    ] + params
+
+
+def _sce_forward(g):
+    n, c = g.dim(6), g.dim(6)
+    x = g.array((n, c), g.real())
+    t = g.array((n,), g.rng.choice([numpy.int32, numpy.int64]), lo=-1, hi=c + 1)
+    ignore = g.rng.choice([-1, 0, 2**70, 1.5, None])
+    return [x, t, ignore, g.rng.choice([0, 1, 2, 3, -1])]
+
+
+def _sce_backward(g):
+    n, c, dt = g.dim(6), g.dim(6), g.real()
+    x = g.array((n, c), dt)
+    if g.chance(0.3):
+        stats = g.rng.choice([None, (), (1, 2, 3), [x, x, x], 'abc'])
+    else:
+        stats = (
+            g.array(
+                (n,),
+                numpy.intp,
+                lo=-1 if g.chance(0.2) else 0,
+                hi=c + (3 if g.chance(0.1) else 0),
+            ),
+            g.array((n,), dt),
+            g.array((n,), dt),
+        )
+    mean = g.chance(0.5)
+    grad = g.array(() if mean else (n,), dt)
+    return [x, stats, grad, g.float_param() if mean else None]
+
+
+KERNELS = {
+    'act_kernels.leaky_relu_grad': lambda g: _unary(g, 1, 3),
+    'act_kernels.softplus_grad': lambda g: _unary(g, 1, 3),
+    'act_kernels.gelu': lambda g: _unary(g, 0, 2),
+    'act_kernels.normal_cdf': lambda g: _unary(g, 0, 2),
+    'act_kernels.gelu_grad': lambda g: _unary(g, 0, 3),
+    'relu_kernels.relu': _relu,
+    'relu_kernels.relu_grad': _relu_grad,
+    'conv_kernels.im2col_2d': _im2col,
+    'conv_kernels.im2col_padded_2d': _im2col_padded,
+    'conv_kernels.col2im_2d': _col2im,
+    'conv_kernels.channels_to_batch': _channels_to_batch,
+    'direct_conv.direct_conv_2d': _direct_conv,
+    'direct_conv.direct_conv_2d_grad_weight': _direct_conv_grad,
+    'lstm_kernels.lstm_forward': _lstm_forward,
+    'lstm_kernels.lstm_backward': _lstm_backward,
+    'optim_kernels.adam': _adam,
+    'pool_kernels.max_pooling_2d': _max_pooling,
+    'pool_kernels.max_pooling_2d_grad': _max_pooling_grad,
+    'sce_kernels.sce_forward': _sce_forward,
+    'sce_kernels.sce_backward': _sce_backward,
+}
+
+
+def _junk(g):
+    # one argument for an entry point that takes Python objects
+    from chainerlite._core import node
+
+    choices = [
+        None,
+        0,
+        -1,
+        2**70,
+        1.5,
+        'x',
+        b'x',
+        (),
+        [],
+        {},
+        object(),
+        len,
+        numpy.float32(1),
+        (None,),
+        [None, None],
+        {'a': 1},
+    ]
+    pick = g.rng.randrange(len(choices) + 3)
+    if pick < len(choices):
+        return choices[pick]
+    dt = g.rng.choice([numpy.float32, numpy.float64, numpy.int32, numpy.float16])
+    a = g.array([g.dim(4) for _ in range(g.rng.randint(0, 3))], dt, spoil=0.3)
+    if pick == len(choices) and isinstance(a, numpy.ndarray) and a.dtype.kind == 'f':
+        return node.Variable(a)
+    if pick == len(choices) + 1:
+        return [a, a]
+    return a
+
+
+def _generic(g):
+    """Arguments for an entry point that takes Python objects: 0 to 4 of
+    them, plain values, arrays or Variables."""
+    return [_junk(g) for _ in range(g.rng.randint(0, 4))]
+
+
+# Entry points that take Python objects (Variables, lists, hooks,
+# configuration values): fuzzed with wrong types, odd values and arrays.
+# The classes of the core are fuzzed too (constructors with such
+# arguments, then every method of the instance).
+GENERIC = {
+    'backprop': ['backprop', 'backward', 'grad'],
+    'config': [
+        'in_light_mode',
+        'set_light_mode',
+        '_show',
+        'using_config',
+        'no_backprop_mode',
+        'force_backprop_mode',
+    ],
+    'hooks': [
+        'forward_preprocess',
+        'forward_postprocess',
+        'backward_preprocess',
+        'backward_postprocess',
+        'get_function_hooks',
+    ],
+    'node': ['get_array_module', 'force_array', '_rebuild_variable', '_as_variable'],
+    'ops_math': ['_expect_same_dtype', 'scalar_like'],
+    'ops_nn': ['relu', 'tanh', 'is_2d', 'linear2d'],
+    'direct_conv': ['direct_conv_simd'],
+    'vec_math': ['vec_math_available'],
+}
+
+# Entry points not fuzzed, with the reason.
+SKIP = {
+    'node._set_cupy': 'installs a module as CuPy for the whole process: '
+    'every later call would test a fake CuPy, not the kernels',
+    'timer._set_cupy': 'installs a module as CuPy for the whole process',
+}
+
+
+def entry_points():
+    """Every callable defined by a module of ``chainerlite._core``, as
+    ``module.name``: its functions and its classes."""
+    import importlib
+    import pkgutil
+
+    import chainerlite._core as core
+
+    names = []
+    for info in pkgutil.iter_modules(core.__path__):
+        module = importlib.import_module('chainerlite._core.' + info.name)
+        for name, value in vars(module).items():
+            if name.startswith('__') or not callable(value):
+                continue
+            if getattr(value, '__module__', None) == module.__name__:
+                names.append(info.name + '.' + name)
+    return sorted(names)
+
+
+def _call_class(cls, g, describe):
+    # constructor, then every method of the instance (and of an instance
+    # made by __new__ alone, never initialised)
+    instances = []
+    args = _generic(g)
+    describe(cls.__name__ + '(*{!r})'.format(args))
+    try:
+        instances.append(cls(*args))
+    except Exception:
+        pass
+    try:
+        instances.append(cls.__new__(cls))
+    except Exception:
+        pass
+    for obj in instances:
+        for name in sorted(dir(cls)):
+            if name in ('__del__', '__dealloc__') or (
+                name.startswith('__')
+                and name not in ('__call__', '__enter__', '__exit__', '__repr__')
+            ):
+                continue
+            try:
+                attr = getattr(obj, name)
+            except Exception:
+                continue
+            if not callable(attr) or isinstance(attr, type):
+                continue
+            args = _generic(g)
+            describe('{}.{}(*{!r})'.format(cls.__name__, name, args))
+            try:
+                attr(*args)
+            except Exception:
+                pass
+
+
+def _describe_arg(a):
+    if isinstance(a, numpy.ndarray):
+        return (
+            'array(shape={}, dtype={}, strides={}, C={}, aligned={}, '
+            'writeable={}, at={:#x})'.format(
+                a.shape,
+                a.dtype.str,
+                a.strides,
+                a.flags.c_contiguous,
+                a.flags.aligned,
+                a.flags.writeable,
+                a.ctypes.data,
+            )
+        )
+    return repr(a)
+
+
+def fuzz_entry(entry, seed, calls, log):
+    """Makes ``calls`` calls of ``entry``; raises AssertionError on a call
+    that raises an exception other than a clean one."""
+    import importlib
+
+    warnings.simplefilter('ignore')
+    module_name, name = entry.split('.')
+    module = importlib.import_module('chainerlite._core.' + module_name)
+    func = getattr(module, name)
+    rng = random.Random('{}:{}'.format(seed, entry))
+    numpy.random.seed(rng.randrange(2**32))
+
+    def describe(text):
+        log.seek(0)
+        log.write(text)
+        log.truncate()
+        log.flush()
+
+    for _ in range(calls):
+        arena = Arena()
+        g = Gen(rng, arena)
+        if isinstance(func, type):
+            _call_class(func, g, describe)
+        else:
+            args = KERNELS[entry](g) if entry in KERNELS else _generic(g)
+            describe('{}({})'.format(entry, ', '.join(map(_describe_arg, args))))
+            try:
+                result = func(*args)
+            except CLEAN:
+                pass
+            except Exception as e:
+                if entry in KERNELS:
+                    raise AssertionError('{} raised {!r}'.format(entry, e)) from None
+            else:
+                del result
+            del args
+        g.inputs = []
+        arena.release()
+
+
+def main(argv):
+    seed, calls, log_path = int(argv[1]), int(argv[2]), argv[3]
+    entry_points()  # imported once, before the children are forked
+    for entry in argv[4:]:
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:
+            code = 3
+            try:
+                with open(log_path, 'w') as log:
+                    fuzz_entry(entry, seed, calls, log)
+                code = 0
+            except BaseException as e:
+                with open(log_path, 'w') as log:
+                    log.write('{!r}'.format(e))
+            finally:
+                os._exit(code)
+        began = time.monotonic()
+        deadline = began + 60
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                status = None
+                break
+            time.sleep(0.01)
+        if status == 0:
+            print(entry, '{:.2f}s'.format(time.monotonic() - began), 'ok', flush=True)
+            continue
+        with open(log_path) as log:
+            last = log.read()
+        if status is None:
+            why = 'hung (killed after 60 s)'
+        elif os.WIFSIGNALED(status):
+            why = 'killed by signal {}'.format(os.WTERMSIG(status))
+        else:
+            why = 'exit status {}'.format(os.WEXITSTATUS(status))
+        print(entry, 'FAIL', why + ':', last.replace('\n', ' '), flush=True)
+
+
+if __name__ == '__main__':
+    main(sys.argv)
