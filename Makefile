@@ -58,10 +58,21 @@ test-mpi: $(MPI_STAMP)
 		--workdir build/chainermn-compat --timeout 240 \
 		--floor $(MPI_COMPAT_FLOOR)
 
-# The property-based tests of backprop with many more random graphs (about
-# 7 minutes); `make test` runs a bounded profile of the same tests.
+# The sweeps at full size (about 10 minutes): the property-based tests of
+# backprop with many more random graphs, every compiled entry point fuzzed
+# against guard pages, every public function's integer arguments far beyond
+# the input, every public function at its kinks and special values against
+# Chainer 7.8.1's recorded results (plain, hooked, double backprop), and the
+# iterators' positions against a plain model. `make test` runs a bounded
+# slice of each (CHAINERLITE_FUZZ unset).
+FUZZ_TESTS := tests/_core_tests/test_grad_properties.py \
+	tests/_core_tests/test_kernel_fuzz.py \
+	tests/chainerlite_tests/functions_tests/test_int_parameter_sweep.py \
+	tests/tools_tests/test_kink_sweep.py \
+	tests/chainerlite_tests/iterators_tests/test_positions_property.py
+
 fuzz: $(STAMP)
-	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q tests/_core_tests/test_grad_properties.py
+	CHAINERLITE_FUZZ=full HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q $(FUZZ_TESTS)
 
 # Mutation check of the Python nodes' backward paths (tools/mutants.py): each
 # backward/_backward_arrays is mutated (scale, drop, swap) and its module's
