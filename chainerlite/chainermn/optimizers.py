@@ -1,5 +1,7 @@
 """The optimizer wrapper that averages gradients over the processes."""
 
+from chainerlite import serializer as serializer_module
+
 
 class _MultiNodeOptimizer(object):
     """Wraps an optimizer: exchanges gradients, then lets it update.
@@ -7,8 +9,10 @@ class _MultiNodeOptimizer(object):
     The first :meth:`update` (and the first after the set of parameters
     changes, e.g. a link was added and :meth:`setup` called again)
     broadcasts rank 0's parameters instead of updating, so that every rank
-    starts from the same model. Every other attribute is the wrapped
-    optimizer's.
+    starts from the same model. After the optimizer's state was loaded
+    (a job resumed from a checkpoint), the first :meth:`update` broadcasts
+    and then updates too: the update of that step is not lost. Every other
+    attribute is the wrapped optimizer's.
     """
 
     def __init__(self, actual_optimizer, communicator, zero_fill):
@@ -16,6 +20,8 @@ class _MultiNodeOptimizer(object):
         object.__setattr__(self, 'communicator', communicator)
         object.__setattr__(self, 'zero_fill', zero_fill)
         object.__setattr__(self, '_broadcast_layout', None)
+        # set by a load: the next broadcast is followed by the update
+        object.__setattr__(self, '_resumed', False)
 
     def setup(self, link):
         self.actual_optimizer.setup(link)
@@ -41,7 +47,10 @@ class _MultiNodeOptimizer(object):
         if self._layout() != self._broadcast_layout:
             self.communicator.bcast_data(target)
             self.mark_broadcast()
-            return
+            if not self._resumed:
+                return  # a fresh start: this step only makes ranks equal
+        if self._resumed:
+            object.__setattr__(self, '_resumed', False)
         comm = self.communicator
         if _plain_mean(comm):
             # within one node, the exchange may do the update (sharded)
@@ -51,6 +60,16 @@ class _MultiNodeOptimizer(object):
         else:
             comm.multi_node_mean_grad(target, self.zero_fill)
         actual.update(None)
+
+    def serialize(self, serializer):
+        """Saves or loads the wrapped optimizer's state.
+
+        After a load, the next :meth:`update` broadcasts rank 0's
+        parameters (as a first update does) and then updates as usual.
+        """
+        self.actual_optimizer.serialize(serializer)
+        if isinstance(serializer, serializer_module.Deserializer):
+            object.__setattr__(self, '_resumed', True)
 
     def _layout(self):
         return sorted(

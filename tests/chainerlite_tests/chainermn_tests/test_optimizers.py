@@ -125,3 +125,81 @@ def test_two_ranks_train_as_one_process(comm):
         numpy.testing.assert_allclose(
             p.array, q.array, rtol=1e-5, atol=1e-6, err_msg=name
         )
+
+
+def _batch(step, rank):
+    # each rank its own data, the same at the same step of every run
+    rng = numpy.random.RandomState(1000 * step + rank)
+    x = rng.uniform(-1, 1, (5, 4)).astype(numpy.float32)
+    return x, rng.randint(0, 3, 5).astype(numpy.int32)
+
+
+def _steps(opt, model, comm, start, stop):
+    for step in range(start, stop):
+        opt.update(_loss, model, *_batch(step, comm.rank))
+
+
+def _params(model):
+    return [p.array.copy() for _, p in sorted(model.namedparams())]
+
+
+@pytest.mark.parametrize(
+    'make_optimizer',
+    [
+        lambda: optimizers.MomentumSGD(lr=0.1),  # sharded within one node
+        lambda: optimizers.Adam(alpha=0.01),
+    ],
+    ids=['MomentumSGD', 'Adam'],
+)
+def test_a_resumed_job_loses_no_update(comm, tmp_path, make_optimizer):
+    from chainerlite import serializers
+
+    def new(seed):
+        model = _mlp(seed)
+        opt = chainerlite.chainermn.create_multi_node_optimizer(make_optimizer(), comm)
+        opt.setup(model)
+        return model, opt
+
+    model, opt = new(comm.rank)
+    _steps(opt, model, comm, 0, 20)  # the first step broadcasts
+    straight, straight_t = _params(model), opt.t
+    assert straight_t == 19
+
+    model, opt = new(comm.rank)
+    _steps(opt, model, comm, 0, 10)
+    serializers.save_npz(str(tmp_path / 'model.npz'), model)
+    serializers.save_npz(str(tmp_path / 'opt.npz'), opt)
+    # the job restarts: new objects, another start, then the checkpoint
+    model, opt = new(comm.rank + 100)
+    serializers.load_npz(str(tmp_path / 'model.npz'), model)
+    serializers.load_npz(str(tmp_path / 'opt.npz'), opt)
+    assert opt.t == 9
+    _steps(opt, model, comm, 10, 20)
+    assert opt.t == straight_t
+    for a, b in zip(_params(model), straight):
+        assert a.tobytes() == b.tobytes()
+
+
+def test_after_a_load_the_first_update_broadcasts_and_updates(comm, tmp_path):
+    from chainerlite import serializers
+
+    model = _mlp(comm.rank)  # a different model on each rank
+    opt = chainerlite.chainermn.create_multi_node_optimizer(
+        optimizers.SGD(lr=0.5), comm
+    )
+    opt.setup(model)
+    serializers.save_npz(str(tmp_path / 'opt.npz'), opt)
+    serializers.load_npz(str(tmp_path / 'opt.npz'), opt)
+    start = comm.bcast_obj(_params(model))  # rank 0's
+    for i, (_, p) in enumerate(sorted(model.namedparams())):
+        p.grad = numpy.full_like(p.array, comm.rank + i)
+    opt.update()
+    assert opt.t == 1
+    base = (comm.size - 1) / 2
+    for i, (got, before) in enumerate(zip(_params(model), start)):
+        numpy.testing.assert_allclose(got, before - 0.5 * (base + i), rtol=1e-6)
+    # a set of parameters that changes later is broadcast as at a start
+    model.append(links.Linear(3, 2))
+    opt.setup(model)  # (t starts again from 0)
+    opt.update()
+    assert opt.t == 0
