@@ -8,6 +8,7 @@ gradients are written only once the whole pass succeeded.
 """
 from cpython.dict cimport PyDict_SetDefault
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
+from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 
 from chainerlite._core cimport node as _node
@@ -474,11 +475,17 @@ cdef class _Pass:
 
 
 cdef int _check_not_unchained(FunctionNode f) except -1:
-    # A backward_preprocess hook may have called f.unchain().
+    # Called after f's backward_preprocess hooks: f.unchain() was called
+    # while they ran, by one of them (this thread) or by another thread.
     if f._inputs is None:
+        if f._unchained_by == PyThread_get_thread_ident():
+            cause = 'by a backward_preprocess hook'
+        else:
+            cause = ('by another thread (do not unchain a graph that a '
+                     'thread back-propagates through)')
         raise RuntimeError(
-            '%s was unchained by a backward_preprocess hook during backprop; '
-            'its input gradients cannot be computed' % f.label)
+            '%s was unchained while backward was running over it, %s; its '
+            'input gradients cannot be computed' % (f.label, cause))
     return 0
 
 

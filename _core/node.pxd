@@ -43,6 +43,7 @@ cdef class FunctionNode:
     cdef public tuple _retained_output_data
     cdef object _local_hooks
     cdef dict _extra             # attributes set from Python (created lazily)
+    cdef unsigned long _unchained_by  # thread of the last unchain() (0: none)
     cdef object __weakref__
 
     cdef _link_outputs(self, tuple nodes)

@@ -10,6 +10,7 @@ node, so the pointer is never left dangling.
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject_GenericGetDict, PyObject_GenericSetAttr
+from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.ref cimport Py_REFCNT, PyObject
 
 import types
@@ -1522,6 +1523,9 @@ cdef class FunctionNode:
     def unchain(self):
         """Purges input and output references of this node."""
         cdef Py_ssize_t i
+        # first: a backward running over this node in another thread
+        # tells from it who unchained the node
+        self._unchained_by = PyThread_get_thread_ident()
         if self._outs != NULL:
             for i in range(self._n_out):
                 if self._outs[i] != NULL:

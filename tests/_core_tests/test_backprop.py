@@ -334,7 +334,48 @@ def test_hook_that_unchains_its_node_gets_a_clear_error():
     y = F.sum(F.tanh(x) * x)
     with Unchain():
         with pytest.raises(
-            RuntimeError, match='unchained by a backward_preprocess hook'
+            RuntimeError,
+            match='unchained while backward was running over it, by a '
+            'backward_preprocess hook;',
         ):
             y.backward()
+    assert x.grad is None
+
+
+def test_another_thread_that_unchains_a_node_under_backward_is_named():
+    # The backward thread's hook holds the node while a real second thread
+    # unchains it; the error names the other thread, not a hook.
+    reached, unchained = threading.Event(), threading.Event()
+
+    class Hold(chainerlite.FunctionHook):
+        name = 'hold'
+
+        def backward_preprocess(self, function, in_data, out_grad):
+            if function is target:
+                reached.set()
+                assert unchained.wait(10)
+
+    def other():
+        assert reached.wait(10)
+        target.unchain()
+        unchained.set()
+
+    x = _v(1.0, 2.0)
+    h = F.tanh(x) * x
+    target = h.creator
+    y = F.sum(h * 3.0)
+    thread = threading.Thread(target=other)
+    thread.start()
+    try:
+        with Hold():
+            with pytest.raises(RuntimeError) as info:
+                y.backward()
+    finally:
+        reached.set()
+        thread.join(10)
+    message = str(info.value)
+    assert 'unchained while backward was running over it, by another thread' in (
+        message
+    )
+    assert 'hook' not in message
     assert x.grad is None
