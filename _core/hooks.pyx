@@ -15,6 +15,7 @@ cdef extern from "Python.h":
                                PyObject* kwnames)
 
 from chainerlite._core.config cimport ThreadState, get_state
+from chainerlite._core.handover cimport FUNCTION_HOOK, provided
 
 
 cdef tuple _CALLBACKS = ('forward_preprocess', 'forward_postprocess',
@@ -23,13 +24,12 @@ cdef tuple _base_funcs = None
 
 
 cdef tuple _base_callbacks():
-    # The callbacks of FunctionHook itself, which do nothing. Its module
-    # imports the core, so it is imported on first use.
+    # The callbacks of FunctionHook itself, which do nothing (the class is
+    # handed down by its module), read on first use.
     global _base_funcs
     if _base_funcs is None:
-        from chainerlite.function_hook import FunctionHook
-        _base_funcs = tuple([FunctionHook.__dict__[name]
-                             for name in _CALLBACKS])
+        base = provided(FUNCTION_HOOK).__dict__
+        _base_funcs = tuple([base[name] for name in _CALLBACKS])
     return _base_funcs
 
 

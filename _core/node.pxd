@@ -100,5 +100,3 @@ cdef str grad_count_message(FunctionNode func, Py_ssize_t n, indexes)
 cdef bint is_float_dtype(dtype)
 cdef int check_grad(FunctionNode func, VariableNode x, object gx, bint raw) except -1
 cdef object array_module(x)
-cdef object functions_module()
-cdef object type_check_module()

@@ -26,6 +26,9 @@ from chainerlite._core.hooks cimport (
     dispatch, entries_with_callbacks)
 from chainerlite._core cimport ops_math
 from chainerlite._core.backprop cimport backprop
+from chainerlite._core.handover cimport (
+    BACKEND, DEBUG_SUMMARY, FLOORDIV, FUNCTION_HOOK, FUNCTIONS, RFLOORDIV,
+    TYPE_CHECK, provided)
 
 cdef extern from "numpy/ndarraytypes.h":
     ctypedef struct PyArrayObject:
@@ -53,37 +56,6 @@ def _set_cupy(cupy):
     global _cupy, _cupy_ndarray
     _cupy = cupy
     _cupy_ndarray = cupy.ndarray
-
-
-# Python modules of the package that the core calls off the hot path. They
-# import the core themselves, so each is imported on first use.
-cdef object _backend = None
-cdef object _functions = None
-cdef object _type_check = None
-
-
-cdef object backend_module():
-    global _backend
-    if _backend is None:
-        from chainerlite import backend
-        _backend = backend
-    return _backend
-
-
-cdef object functions_module():
-    global _functions
-    if _functions is None:
-        from chainerlite import functions
-        _functions = functions
-    return _functions
-
-
-cdef object type_check_module():
-    global _type_check
-    if _type_check is None:
-        from chainerlite.utils import type_check
-        _type_check = type_check
-    return _type_check
 
 
 cdef bint is_array(object x):
@@ -511,8 +483,7 @@ cdef class Variable:
     def debug_print(self):
         """Returns a multi-line summary: name, device, array type, shape,
         dtype, and the mean and standard deviation of the array and grad."""
-        from chainerlite import variable
-        return variable._debug_summary(self)
+        return provided(DEBUG_SUMMARY)(self)
 
     @property
     def array(self):
@@ -620,7 +591,7 @@ cdef class Variable:
     @property
     def device(self):
         """Device of the data (a ``chainerlite.backend.Device``)."""
-        return backend_module().get_device_from_array(self._data)
+        return provided(BACKEND).get_device_from_array(self._data)
 
     @property
     def label(self):
@@ -730,27 +701,27 @@ cdef class Variable:
         src = var.grad
         if src is None:
             return
-        src = backend_module().move_array_like(src, self._data)
+        src = provided(BACKEND).move_array_like(src, self._data)
         mine = self.grad
         self.grad = src.copy() if mine is None else mine + src
 
     def copydata(self, var):
         """Copies the array of ``var`` into this variable's array in place."""
-        src = backend_module().move_array_like(var.array, self._data)
+        src = provided(BACKEND).move_array_like(var.array, self._data)
         self.xp.copyto(self._data, src)
 
     def to_cpu(self):
         """Moves data and grad to host memory (NumPy)."""
-        backend_module().variable_to_device(self, '@numpy')
+        provided(BACKEND).variable_to_device(self, '@numpy')
 
     def to_gpu(self, device=None):
         """Moves data and grad to a GPU (CuPy)."""
         spec = '@cupy:%d' % (0 if device is None else int(device))
-        backend_module().variable_to_device(self, spec)
+        provided(BACKEND).variable_to_device(self, spec)
 
     def to_device(self, device):
         """Moves data and grad to ``device`` (e.g. ``'@numpy'``, ``'@cupy:0'``)."""
-        backend_module().variable_to_device(self, device)
+        provided(BACKEND).variable_to_device(self, device)
 
     def backward(self, retain_grad=False, enable_double_backprop=False,
                  loss_scale=None):
@@ -781,7 +752,7 @@ cdef class Variable:
         """Returns a reshaped variable (see ``chainerlite.functions.reshape``)."""
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = shape[0]
-        return functions_module().reshape(
+        return provided(FUNCTIONS).reshape(
             self, tuple(shape))
 
     def transpose(self, *axes):
@@ -791,22 +762,22 @@ cdef class Variable:
         elif len(axes) == 1 and (isinstance(axes[0], (tuple, list))
                                  or axes[0] is None):
             axes = axes[0]
-        return functions_module().transpose(
+        return provided(FUNCTIONS).transpose(
             self, axes)
 
     def mean(self, axis=None, *, weights=None, keepdims=False):
         """Returns the (weighted) mean (see ``chainerlite.functions.average``)."""
-        return functions_module().average(
+        return provided(FUNCTIONS).average(
             self, axis=axis, weights=weights, keepdims=keepdims)
 
     @property
     def T(self):
         """Transposed variable (all axes reversed)."""
-        return functions_module().transpose(
+        return provided(FUNCTIONS).transpose(
             self, None)
 
     def __getitem__(self, slices):
-        return functions_module().get_item(
+        return provided(FUNCTIONS).get_item(
             self, slices)
 
     # -- operators ------------------------------------------------------------
@@ -850,18 +821,16 @@ cdef class Variable:
         return self
 
     def __floordiv__(self, other):
-        from chainerlite.functions.math import basic_math
-        return basic_math.floordiv(self, other)
+        return provided(FLOORDIV)(self, other)
 
     def __rfloordiv__(self, other):
-        from chainerlite.functions.math import basic_math
-        return basic_math.rfloordiv(self, other)
+        return provided(RFLOORDIV)(self, other)
 
     def __matmul__(self, other):
-        return functions_module().matmul(self, other)
+        return provided(FUNCTIONS).matmul(self, other)
 
     def __rmatmul__(self, other):
-        return functions_module().matmul(other, self)
+        return provided(FUNCTIONS).matmul(other, self)
 
     def __richcmp__(self, other, int op):
         raise NotImplementedError(
@@ -1312,8 +1281,7 @@ cdef class FunctionNode:
             hook (FunctionHook): The hook.
             name (str): Name to register it under; ``hook.name`` by default.
         """
-        from chainerlite.function_hook import FunctionHook
-        if not isinstance(hook, FunctionHook):
+        if not isinstance(hook, provided(FUNCTION_HOOK)):
             raise TypeError('Hook must be of type FunctionHook, not %s'
                             % _type_name(hook))
         if name is None:
@@ -1379,7 +1347,7 @@ cdef class FunctionNode:
         # a message that names the function and the failing condition.
         cdef ThreadState state = get_state()
         cdef bint prev = state.light_mode
-        tc = type_check_module()
+        tc = provided(TYPE_CHECK)
         state.light_mode = True
         try:
             self.check_type_forward(tc.LightTypeInfoTuple(in_data))

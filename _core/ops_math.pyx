@@ -13,8 +13,9 @@ from cpython.ref cimport PyObject, Py_REFCNT
 
 from chainerlite._core.node cimport (
     RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, VariableNode,
-    apply_builtin, apply_nested, array_module, ensure_array, functions_module, is_array,
-    is_float_dtype, new_variable, type_check_module)
+    apply_builtin, apply_nested, array_module, ensure_array, is_array,
+    is_float_dtype, new_variable)
+from chainerlite._core.handover cimport FUNCTIONS, TYPE_CHECK, provided
 
 cdef extern from "Python.h":
     ctypedef struct _TypeWeakrefs "PyTypeObject":
@@ -63,7 +64,7 @@ cdef object _sum_to_raw(x, tuple shape):
 cdef object _sum_to_var(x, tuple shape):
     if x.shape == shape:
         return x
-    return functions_module().sum_to(x, shape)
+    return provided(FUNCTIONS).sum_to(x, shape)
 
 
 def _expect_same_dtype(type_check, in_types, bint float_only):
@@ -81,7 +82,7 @@ cdef class _Binary(BuiltinNode):
         return False
 
     def check_type_forward(self, in_types):
-        _expect_same_dtype(type_check_module(), in_types, self._float_only())
+        _expect_same_dtype(provided(TYPE_CHECK), in_types, self._float_only())
 
     cdef bint quick_check(self, int n, x0, x1, x2):
         # Same dtype (and a float one where required); shapes are left to
@@ -104,7 +105,7 @@ cdef class _Unary(BuiltinNode):
     """Element-wise node of one variable (and maybe a constant)."""
 
     def check_type_forward(self, in_types):
-        type_check_module().expect(in_types.size() == 1)
+        provided(TYPE_CHECK).expect(in_types.size() == 1)
 
     cdef bint quick_check(self, int n, x0, x1, x2):
         return n == 1
@@ -400,7 +401,7 @@ cdef class PowVarVar(_Binary):
             if i == 0:
                 ret.append(_sum_to_var(gy * x1 * x0 ** (x1 - 1), x0.shape))
             else:
-                log = functions_module().log
+                log = provided(FUNCTIONS).log
                 ret.append(_sum_to_var(gy * y * log(x0), x1.shape))
         return tuple(ret)
 
@@ -484,8 +485,8 @@ cdef class Absolute(_Unary):
         return '|_|'
 
     def check_type_forward(self, in_types):
-        type_check_module().expect(in_types.size() == 1,
-                                   in_types[0].dtype.kind == 'f')
+        provided(TYPE_CHECK).expect(in_types.size() == 1,
+                                    in_types[0].dtype.kind == 'f')
 
     cdef object compute(self, x, unused1, unused2):
         return abs(x)

@@ -11,8 +11,10 @@ from chainerlite._core.relu_kernels cimport relu_array, relu_grad_array
 from chainerlite._core.vec_math cimport tanh_array
 from chainerlite._core.node cimport (
     RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, apply_builtin,
-    array_module, as_variable_fast, functions_module, is_float_dtype,
-    type_check_module)
+    array_module, as_variable_fast, is_float_dtype)
+from chainerlite._core.handover cimport (
+    ACTIVATION_KERNELS, FUNCTIONS, LINEAR_GRAD_DATA, LINEAR_GRAD_WEIGHT,
+    RELU_GRAD, TYPE_CHECK, provided)
 
 import numpy
 
@@ -31,7 +33,7 @@ cdef class _Activation(BuiltinNode):
     """Element-wise function of a float input; backward reads the output."""
 
     def check_type_forward(self, in_types):
-        type_check = type_check_module()
+        type_check = provided(TYPE_CHECK)
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
@@ -40,19 +42,6 @@ cdef class _Activation(BuiltinNode):
 
     cdef int retained(self):
         return RETAIN_Y
-
-
-cdef object _kernels = None
-
-
-cdef object _activation_kernels():
-    # The fused CuPy kernels (chainerlite.functions.activation._kernels),
-    # imported on the first GPU call.
-    global _kernels
-    if _kernels is None:
-        from chainerlite.functions.activation import _kernels as kernels
-        _kernels = kernels
-    return _kernels
 
 
 cdef class ReLU(_Activation):
@@ -68,18 +57,17 @@ cdef class ReLU(_Activation):
             return _maximum(x, typed_const(0, x))
         xp = array_module(x)
         if xp is not numpy:
-            return _activation_kernels().relu_fwd(x)
+            return provided(ACTIVATION_KERNELS).relu_fwd(x)
         return xp.maximum(x, 0)
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
-        from chainerlite.functions.activation.relu import ReLUGrad
-        return ReLUGrad(y.array > 0).apply(grad_outputs)
+        return provided(RELU_GRAD)(y.array > 0).apply(grad_outputs)
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
         y = self.retained_y()
         if type(y) is not _ndarray and array_module(y) is not numpy:
-            return _activation_kernels().relu_bwd(y, grad_outputs[0]),
+            return provided(ACTIVATION_KERNELS).relu_bwd(y, grad_outputs[0]),
         gx = relu_grad_array(y, grad_outputs[0])
         if gx is not None:
             return gx,
@@ -100,7 +88,7 @@ cdef class Tanh(_Activation):
             return _tanh(x) if y is None else y
         xp = array_module(x)
         if xp is not numpy:
-            return _activation_kernels().tanh_fwd(x)
+            return provided(ACTIVATION_KERNELS).tanh_fwd(x)
         return xp.tanh(x)
 
     def backward(self, indexes, grad_outputs):
@@ -110,7 +98,7 @@ cdef class Tanh(_Activation):
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
         y = self.retained_y()
         if type(y) is not _ndarray and array_module(y) is not numpy:
-            return _activation_kernels().tanh_bwd(y, grad_outputs[0]),
+            return provided(ACTIVATION_KERNELS).tanh_bwd(y, grad_outputs[0]),
         return grad_outputs[0] * (typed_const(1, y) - y * y),
 
 
@@ -123,7 +111,7 @@ cdef class LinearFunction(BuiltinNode):
     """Linear function ``y = x W^T + b``."""
 
     def check_type_forward(self, in_types):
-        type_check = type_check_module()
+        type_check = provided(TYPE_CHECK)
         n_in = in_types.size()
         type_check.expect(2 <= n_in, n_in <= 3)
         has_bias = type_check.eval(n_in) == 3
@@ -174,15 +162,14 @@ cdef class LinearFunction(BuiltinNode):
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
-        from chainerlite.functions.connection.linear import (
-            LinearGradData, LinearGradWeight)
         grads = []
         if 0 in indexes:
-            grads.append(LinearGradData().apply((W, gy))[0])
+            grads.append(provided(LINEAR_GRAD_DATA)().apply((W, gy))[0])
         if 1 in indexes:
-            grads.append(LinearGradWeight(W.dtype).apply((x, gy))[0])
+            grads.append(
+                provided(LINEAR_GRAD_WEIGHT)(W.dtype).apply((x, gy))[0])
         if 2 in indexes:
-            grads.append(functions_module().sum(gy, axis=0))
+            grads.append(provided(FUNCTIONS).sum(gy, axis=0))
         return tuple(grads)
 
     cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):

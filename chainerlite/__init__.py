@@ -44,6 +44,7 @@ from chainerlite import types  # NOQA
 from chainerlite import warnings  # NOQA
 
 from chainerlite._core import backward, grad  # NOQA
+from chainerlite._core import handover as _core_handover
 from chainerlite._core import get_function_hooks  # NOQA
 from chainerlite._dtype import get_dtype, mixed16  # NOQA
 from chainerlite._runtime_info import print_runtime_info  # NOQA
@@ -73,6 +74,14 @@ from chainerlite.reporter import get_current_reporter  # NOQA
 from chainerlite.reporter import DictSummary, Summary  # NOQA
 from chainerlite.serializer import AbstractSerializer, Deserializer, Serializer  # NOQA
 from chainerlite.variable import Parameter, Variable, as_array, as_variable  # NOQA
+
+# Every module the core calls into has handed itself down by now
+# (chainerlite._core.handover); one left out is a bug of this package.
+if _core_handover.missing():
+    raise ImportError(
+        'chainerlite: not handed down to its core: %s'
+        % ', '.join(_core_handover.missing())
+    )
 
 __version__ = '0.1.0'
 

@@ -10,9 +10,11 @@ specifier into a device; ``device.send(arrays)`` moves arrays there.
 from __future__ import annotations
 
 import numpy
+import sys
 import typing
 
 from chainerlite import _backend
+from chainerlite._core import handover
 from chainerlite.backends import _chainerx
 from chainerlite.backends import _cpu
 from chainerlite.backends import cuda
@@ -189,3 +191,7 @@ def variable_to_device(var, device_spec):
         var.array = device.send(var.array)
     if var.grad is not None:
         var.grad = device.send(var.grad)
+
+
+# Variable's device methods call this module from the core.
+handover.provide(backend=sys.modules[__name__])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typing
 
 from chainerlite import _core
+from chainerlite._core import handover
 
 if typing.TYPE_CHECKING:
     from typing_extensions import Self
@@ -121,3 +122,7 @@ class FunctionHook(object):
     ) -> None:
         """Called after ``function.backward`` (arguments as backward_preprocess)."""
         pass
+
+
+# add_hook's type check and the core's test for overridden callbacks
+handover.provide(FunctionHook=FunctionHook)

@@ -11,6 +11,7 @@ import typing
 import numpy
 
 from chainerlite import _core
+from chainerlite._core import handover
 from chainerlite._core import Variable, VariableNode  # NOQA
 
 if typing.TYPE_CHECKING:
@@ -257,3 +258,6 @@ def _debug_summary(var: Variable) -> str:
         ]
     lines.append('- grad: {}'.format(statistics(var.grad)))
     return '\n'.join(lines)
+
+
+handover.provide(debug_summary=_debug_summary)  # Variable.debug_print

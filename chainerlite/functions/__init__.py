@@ -4,6 +4,10 @@ One explicit import line per public function, grouped by category; keep each
 group sorted.
 """
 
+import sys as _sys
+
+from chainerlite._core import handover as _handover
+
 # --- activation ---
 from chainerlite.functions.activation.clipped_relu import clipped_relu  # NOQA
 from chainerlite.functions.activation.clipped_relu import relu6  # NOQA
@@ -279,3 +283,7 @@ from chainerlite.functions.rnn.tree_lstm import tree_lstm  # NOQA
 
 # --- util ---
 from chainerlite.functions.util.forget import forget  # NOQA
+
+# Variable's methods (reshape, T, mean, [], @) and a few compiled nodes call
+# F.* from the core.
+_handover.provide(functions=_sys.modules[__name__])

@@ -501,6 +501,7 @@ GENERIC = {
         'no_backprop_mode',
         'force_backprop_mode',
     ],
+    'handover': ['provide', 'missing'],
     'hooks': [
         'forward_preprocess',
         'forward_postprocess',

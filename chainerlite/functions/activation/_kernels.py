@@ -5,7 +5,10 @@ calls the array-module code makes. ``A`` is the type computed in (float for
 float16/float32, double for float64), ``T`` the array dtype.
 """
 
+import sys
+
 from chainerlite.backends import cuda_kernel
+from chainerlite._core import handover
 
 _A = 'typedef typename acc_type<T>::type A;'
 _SIGMOID = '''
@@ -218,3 +221,6 @@ log_softmax_bwd = cuda_kernel.Elementwise(
     'chainerlite_log_softmax_bwd',
     preamble=_PREAMBLE,
 )
+
+# the GPU paths of the compiled ReLU and tanh nodes (_core/ops_nn.pyx)
+handover.provide(activation_kernels=sys.modules[__name__])

@@ -6,6 +6,7 @@ import typing
 
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite._core import handover
 from chainerlite._core import ops_nn
 
 if typing.TYPE_CHECKING:
@@ -64,3 +65,7 @@ def relu(x: Variable | NdArray) -> Variable:
 
     """
     return ops_nn.relu(x)
+
+
+# the double backprop of the compiled ReLU (_core/ops_nn.pyx)
+handover.provide(ReLUGrad=ReLUGrad)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typing
 
 from chainerlite import function_node
+from chainerlite._core import handover
 from chainerlite._core import ops_nn
 from chainerlite import utils
 from chainerlite.functions.array import reshape
@@ -113,3 +114,7 @@ def linear(
     if n_batch_axes > 1:
         y = reshape.reshape(y, batch_shape + (-1,))
     return y
+
+
+# the double backprop of the compiled linear node (_core/ops_nn.pyx)
+handover.provide(LinearGradData=LinearGradData, LinearGradWeight=LinearGradWeight)

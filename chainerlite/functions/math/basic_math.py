@@ -24,6 +24,7 @@ from chainerlite._core import (  # NOQA
     SubFromConstant,
 )
 from chainerlite.variable import Variable, as_variable
+from chainerlite._core import handover
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
@@ -142,3 +143,7 @@ def matmul(self, rhs):
 def rmatmul(self, rhs):
     """``rhs @ self``."""
     return self.__rmatmul__(rhs)
+
+
+# Variable's // operators, from the core
+handover.provide(floordiv=floordiv, rfloordiv=rfloordiv)
