@@ -222,6 +222,7 @@ lint: $(LINT)/bin/ruff
 	$(LINT)/bin/ruff check .
 	$(LINT)/bin/ruff format --check .
 	PATH=$(abspath $(LINT))/bin:$$PATH cython-lint _core/*.pyx _core/*.pxd
+	$(LINT)/bin/python tools/check_core_imports.py
 
 format: $(LINT)/bin/ruff
 	$(LINT)/bin/ruff format .
