@@ -8,7 +8,6 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite._core import ops_math
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -93,12 +92,6 @@ class _Logarithm(function_node.FunctionNode):
         (x,) = self.get_retained_inputs()
         g = grad_outputs[0] / x
         return ((g if self.scale == 1.0 else g * self.scale),)
-
-    def _backward_arrays(self, indexes, grad_outputs):
-        g = utils.force_array(grad_outputs[0] / self.inputs[0].data)
-        if self.scale != 1.0:
-            g = g * ops_math.scalar_like(self.scale, g)
-        return (g,)
 
 
 class Log(_Logarithm):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import typing
 
-from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
@@ -76,19 +75,6 @@ class Sum(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         (gy,) = grad_outputs
         return (_unreduce(gy, self.axis, self._in_shape, self.keepdims),)
-
-    def _backward_arrays(self, indexes, grad_outputs):
-        # The same gradient on raw arrays (used without double backprop).
-        (gy,) = grad_outputs
-        in_shape = self._in_shape
-        if self.axis is not None and not self.keepdims:
-            shape = list(gy.shape)
-            for a in sorted(a % len(in_shape) for a in self.axis):
-                shape.insert(a, 1)
-            gy = gy.reshape(shape)
-        gx = backend.get_array_module(gy).empty(in_shape, gy.dtype)
-        gx[...] = gy
-        return (gx,)
 
 
 def sum(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:

@@ -61,10 +61,28 @@ class Dropout(function_node.FunctionNode):
         return (utils.force_array(x * self._scale, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        return (grad_outputs[0] * self._scale,)
+        return DropoutGrad(self._scale).apply(grad_outputs)
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        return (grad_outputs[0] * self._scale,)
+
+class DropoutGrad(function_node.FunctionNode):
+    """Gradient of dropout: the output gradient times the scaled mask.
+
+    It is linear in its input, so its own gradient applies it again.
+
+    Args:
+        scale (numpy.ndarray or cupy.ndarray): The scaled mask of the
+            forward pass, of the dtype of the gradient.
+
+    """
+
+    def __init__(self, scale):
+        self.scale = scale
+
+    def forward(self, inputs):
+        return (inputs[0] * self.scale,)
+
+    def backward(self, indexes, grad_outputs):
+        return DropoutGrad(self.scale).apply(grad_outputs)
 
 
 def dropout(x: Variable | NdArray, ratio=0.5, *, mask=None, return_mask=False):
