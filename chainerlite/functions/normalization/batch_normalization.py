@@ -5,12 +5,14 @@ from __future__ import annotations
 import typing
 
 from chainerlite import function_node
+from chainerlite import utils
 from chainerlite.backends import cuda
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.functions.normalization import _kernels
 from chainerlite.functions.normalization import _norm_utils
+from chainerlite.functions.rnn import _formula
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -92,7 +94,7 @@ class BatchNormalization(function_node.FunctionNode):
             return (self._forward_gpu(x, gamma, beta, axis),)
         shape = _param_shape(x.shape, axis)
         xhat, mean, var = _norm_utils.standardize(x, axis, self.eps)
-        self._mean, self._var = mean, var  # for _backward_arrays
+        self._mean, self._stat = mean, var  # for BatchNormalizationGrad
         y = xhat * gamma.reshape(shape) + beta.reshape(shape)
         decay = self.decay
         if self.running_mean is not None:
@@ -116,7 +118,7 @@ class BatchNormalization(function_node.FunctionNode):
         )
         s = _kernels.sum_sq_dev(x, mean, axis=axis, keepdims=True)
         var, inv_std = _kernels.bn_stats(s, 1.0 / m, self.eps)
-        self._mean, self._var, self._inv_std = mean, var, inv_std
+        self._mean, self._stat = mean, inv_std  # for BatchNormalizationGrad
         y = _kernels.bn_fwd(x, mean, inv_std, gamma.reshape(shape), beta.reshape(shape))
         running = (self.running_mean, self.running_var)
         if running != (None, None):
@@ -135,52 +137,53 @@ class BatchNormalization(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
-        dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
-        axis = self._reduced
-        xc, gy = (_norm_utils.as_dtype(v, dtype) for v in (x, grad_outputs[0]))
-        gamma_c = _norm_utils.as_dtype(gamma, dtype)
-        gx, xhat = _norm_utils.standardize_grad(
-            xc, gy * _expand(gamma_c, x.shape, axis), axis, self.eps
-        )
-        ggamma = sum_mod.sum(gy * xhat, axis=axis)
-        gbeta = sum_mod.sum(gy, axis=axis)
-        return (
-            _norm_utils.as_dtype(gx, x.dtype),
-            _norm_utils.as_dtype(ggamma, gamma.dtype),
-            _norm_utils.as_dtype(gbeta, gamma.dtype),
-        )
+        grad = BatchNormalizationGrad(self.eps, self._reduced, self._mean, self._stat)
+        return grad.apply((x, gamma, grad_outputs[0]))
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        # The gradients of backward() on raw arrays, from the statistics
-        # of the forward pass (used when no double backprop is asked for).
-        x, gamma = self.inputs[0].data, self.inputs[1].data
+
+class BatchNormalizationGrad(_formula.FormulaNode):
+    """Gradients of :class:`BatchNormalization`: ``(x, gamma, gy)`` to
+    ``(gx, ggamma, gbeta)``.
+
+    Its forward takes the statistics of the forward pass (the variance on
+    the CPU, its inverse square root on the GPU); its own gradient
+    differentiates :meth:`formula`, which rebuilds them from ``x``.
+    """
+
+    def __init__(self, eps, axis, mean, stat):
+        self.eps = eps
+        self.axis = axis
+        self.mean = mean
+        self.stat = stat
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2))
+        x, gamma, gy = inputs
         if isinstance(x, cuda.ndarray):
-            return self._backward_gpu(x, gamma, grad_outputs[0], indexes)
+            return self._forward_gpu(x, gamma, gy)
         dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
-        axis = self._reduced
+        axis = self.axis
         shape = _param_shape(x.shape, axis)
-        gy = grad_outputs[0].astype(dtype, copy=False)
-        inv_std = (self._var + self.eps) ** -0.5
-        xhat = (x.astype(dtype, copy=False) - self._mean) * inv_std
+        gy = gy.astype(dtype, copy=False)
+        inv_std = (self.stat + self.eps) ** -0.5
+        xhat = (x.astype(dtype, copy=False) - self.mean) * inv_std
         ggamma = (gy * xhat).sum(axis=axis)
         gbeta = gy.sum(axis=axis)
         m = x.size // gamma.size
         # gx = gamma inv_std (gy - mean(gy) - xhat mean(gy xhat))
         gx = gy - (gbeta.reshape(shape) + xhat * ggamma.reshape(shape)) * (1.0 / m)
         gx *= gamma.reshape(shape).astype(dtype, copy=False) * inv_std
-        grads = (
+        return (
             gx.astype(x.dtype, copy=False),
             ggamma.astype(gamma.dtype, copy=False),
             gbeta.astype(gamma.dtype, copy=False),
         )
-        return tuple(grads[i] for i in indexes)
 
-    def _backward_gpu(self, x, gamma, gy, indexes):
+    def _forward_gpu(self, x, gamma, gy):
         # two launches: the sums of gy and gy * xhat, then gx
-        axis = self._reduced
-        shape = _param_shape(x.shape, axis)
-        mean, inv_std = self._mean, self._inv_std
-        gbeta, ggamma = _kernels.bn_grad_sums(gy, x, mean, inv_std, axis=axis)
+        shape = _param_shape(x.shape, self.axis)
+        mean, inv_std = self.mean, self.stat
+        gbeta, ggamma = _kernels.bn_grad_sums(gy, x, mean, inv_std, axis=self.axis)
         inv_m = mean.dtype.type(gamma.size / x.size)
         gx = _kernels.bn_bwd(
             gy,
@@ -192,12 +195,26 @@ class BatchNormalization(function_node.FunctionNode):
             ggamma.reshape(shape),
             inv_m,
         )
-        grads = (
+        return (
             gx,
             ggamma.astype(gamma.dtype, copy=False),
             gbeta.astype(gamma.dtype, copy=False),
         )
-        return tuple(grads[i] for i in indexes)
+
+    def formula(self, x, gamma, gy):
+        dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
+        axis = self.axis
+        xc, gy_c, gamma_c = (_norm_utils.as_dtype(v, dtype) for v in (x, gy, gamma))
+        gx, xhat = _norm_utils.standardize_grad(
+            xc, gy_c * _expand(gamma_c, x.shape, axis), axis, self.eps
+        )
+        ggamma = sum_mod.sum(gy_c * xhat, axis=axis)
+        gbeta = sum_mod.sum(gy_c, axis=axis)
+        return (
+            _norm_utils.as_dtype(gx, x.dtype),
+            _norm_utils.as_dtype(ggamma, gamma.dtype),
+            _norm_utils.as_dtype(gbeta, gamma.dtype),
+        )
 
 
 class FixedBatchNormalization(function_node.FunctionNode):
@@ -241,13 +258,49 @@ class FixedBatchNormalization(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, gamma, mean, var = self.get_retained_inputs()
+        grad = FixedBatchNormalizationGrad(self.eps, self._reduced)
+        return grad.apply((x, gamma, mean, var, grad_outputs[0]))
+
+
+class FixedBatchNormalizationGrad(_formula.FormulaNode):
+    """Gradients of :class:`FixedBatchNormalization`: ``(x, gamma, mean,
+    var, gy)`` to the gradients of ``(x, gamma, beta, mean, var)``."""
+
+    def __init__(self, eps, axis):
+        self.eps = eps
+        self.axis = axis
+
+    def forward(self, inputs):
+        # the operations of formula() on the arrays, in its order
+        self.retain_inputs((0, 1, 2, 3, 4))
+        x, gamma, mean, var, gy = inputs
         p_dtype = gamma.dtype
         dtype = _norm_utils.compute_dtype(x.dtype, p_dtype)
         x_c, gy, gamma, mean, var = (
-            _norm_utils.as_dtype(v, dtype)
-            for v in (x, grad_outputs[0], gamma, mean, var)
+            v.astype(dtype, copy=False) for v in (x, gy, gamma, mean, var)
         )
-        axis = self._reduced
+        axis = self.axis
+        shape = _param_shape(x.shape, axis)
+        inv_std = (var + self.eps) ** -0.5
+        xc = x_c - mean.reshape(shape)
+        gbeta = utils.force_array(gy.sum(axis=axis))
+        gy_xc = utils.force_array((gy * xc).sum(axis=axis))
+        gx = gy * (gamma * inv_std).reshape(shape)
+        ggamma = gy_xc * inv_std
+        gmean = -gbeta * gamma * inv_std
+        gvar = gy_xc * gamma * inv_std**3 * -0.5
+        return (gx.astype(x.dtype, copy=False),) + tuple(
+            utils.force_array(g).astype(p_dtype, copy=False)
+            for g in (ggamma, gbeta, gmean, gvar)
+        )
+
+    def formula(self, x, gamma, mean, var, gy):
+        p_dtype = gamma.dtype
+        dtype = _norm_utils.compute_dtype(x.dtype, p_dtype)
+        x_c, gy, gamma, mean, var = (
+            _norm_utils.as_dtype(v, dtype) for v in (x, gy, gamma, mean, var)
+        )
+        axis = self.axis
         inv_std = (var + self.eps) ** -0.5
         xc = x_c - _expand(mean, x.shape, axis)
         gbeta = sum_mod.sum(gy, axis=axis)

@@ -10,6 +10,7 @@ from chainerlite.functions.array import broadcast
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.functions.normalization import _kernels
 from chainerlite.functions.normalization import _norm_utils
+from chainerlite.functions.rnn import _formula
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -19,6 +20,9 @@ if typing.TYPE_CHECKING:
 
 class LayerNormalization(function_node.FunctionNode):
     """Layer normalization of a batch of vectors."""
+
+    # the statistics of the GPU forward, for LayerNormalizationGrad
+    _mean = _inv_std = None
 
     def __init__(self, eps=1e-5):
         self.eps = eps
@@ -53,26 +57,32 @@ class LayerNormalization(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
-        dtype = _norm_utils.compute_dtype(x.dtype)
-        x_c, gy, gamma = (
-            _norm_utils.as_dtype(v, dtype) for v in (x, grad_outputs[0], gamma)
-        )
-        gx, xhat = _norm_utils.standardize_grad(
-            x_c, gy * broadcast.broadcast_to(gamma, x.shape), (1,), self.eps
-        )
-        ggamma = sum_mod.sum(gy * xhat, axis=0)
-        gbeta = sum_mod.sum(gy, axis=0)
-        return tuple(_norm_utils.as_dtype(g, x.dtype) for g in (gx, ggamma, gbeta))
+        grad = LayerNormalizationGrad(self.eps, self._mean, self._inv_std)
+        return grad.apply((x, gamma, grad_outputs[0]))
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        # four launches on the GPU; None (the graph path) on the CPU
-        x, gamma = self.inputs[0].data, self.inputs[1].data
+
+class LayerNormalizationGrad(_formula.FormulaNode):
+    """Gradients of :class:`LayerNormalization`: ``(x, gamma, gy)`` to
+    ``(gx, ggamma, gbeta)``.
+
+    On the GPU its forward runs the kernels of batch normalization with the
+    statistics of the forward pass (``mean``, ``inv_std``); elsewhere it
+    evaluates :meth:`formula`, which its own gradient differentiates.
+    """
+
+    def __init__(self, eps, mean=None, inv_std=None):
+        self.eps = eps
+        self.mean = mean
+        self.inv_std = inv_std
+
+    def forward(self, inputs):
+        x, gamma, gy = inputs
         if not isinstance(x, cuda.ndarray):
-            return None
-        gy = grad_outputs[0]
-        mean, inv_std = self._mean, self._inv_std
-        # gx: batch normalization's gradient along each row, with gy gamma
-        # for gy and a gamma of one
+            return super().forward(inputs)
+        self.retain_inputs((0, 1, 2))
+        # four launches: gx is batch normalization's gradient along each
+        # row, with gy gamma for gy and a gamma of one
+        mean, inv_std = self.mean, self.inv_std
         g_scaled = gy * gamma
         total, total_xhat = _kernels.bn_grad_sums(
             g_scaled, x, mean, inv_std, axis=1, keepdims=True
@@ -82,12 +92,21 @@ class LayerNormalization(function_node.FunctionNode):
             g_scaled, x, mean, inv_std, gamma.dtype.type(1), total, total_xhat, inv_m
         )
         gbeta, ggamma = _kernels.bn_grad_sums(gy, x, mean, inv_std, axis=0)
-        grads = (
+        return (
             gx,
             ggamma.astype(x.dtype, copy=False),
             gbeta.astype(x.dtype, copy=False),
         )
-        return tuple(grads[i] for i in indexes)
+
+    def formula(self, x, gamma, gy):
+        dtype = _norm_utils.compute_dtype(x.dtype)
+        x_c, gy, gamma = (_norm_utils.as_dtype(v, dtype) for v in (x, gy, gamma))
+        gx, xhat = _norm_utils.standardize_grad(
+            x_c, gy * broadcast.broadcast_to(gamma, x.shape), (1,), self.eps
+        )
+        ggamma = sum_mod.sum(gy * xhat, axis=0)
+        gbeta = sum_mod.sum(gy, axis=0)
+        return tuple(_norm_utils.as_dtype(g, x.dtype) for g in (gx, ggamma, gbeta))
 
 
 def layer_normalization(
