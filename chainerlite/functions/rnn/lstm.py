@@ -63,7 +63,7 @@ class LSTM(function_node.FunctionNode):
     """LSTM cell activation with a forget gate."""
 
     # The compiled forward's activated gates and tanh(c) (see
-    # _core.lstm_forward), kept for one array-level backward that then
+    # _core.lstm_forward), handed to LSTMGrad by the first backward, which then
     # evaluates no transcendental function again; None when not taken.
     _act = None
 
@@ -115,31 +115,14 @@ class LSTM(function_node.FunctionNode):
             gc = xp.zeros_like(c_prev.array)
         if gh is None:
             gh = xp.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
-        grads = LSTMGrad().apply((c_prev, x, c_next, gc, gh))
-        return tuple(grads[i] for i in indexes)
-
-    def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel on the GPU or (compiled) on the CPU; None (the
-        # graph path) otherwise
-        c_prev, x = self.inputs[0].data, self.inputs[1].data
-        (c_next,) = self._retained_output_data
         # a second backward through this node recomputes the activations
         act, self._act = self._act, None
-        if isinstance(x, cuda.ndarray):
-            grads = _backward_gpu(c_prev, x, c_next, *grad_outputs)
-        elif _compiled(c_prev, x, *[g for g in grad_outputs if g is not None]):
-            grads = _backward_cpu(c_prev, x, c_next, *grad_outputs, act=act)
-        else:
-            return None
+        grads = LSTMGrad(act).apply((c_prev, x, c_next, gc, gh))
         return tuple(grads[i] for i in indexes)
 
 
-def _backward_cpu(c_prev, x, c_next, gc, gh, act=None):
+def _backward_cpu(c_prev, x, c_next, gc, gh, act):
     # act: the activations the forward saved, or None to evaluate them
-    if gc is None:
-        gc = numpy.zeros_like(c_prev)
-    if gh is None:
-        gh = numpy.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
     gc_prev = numpy.empty_like(c_prev, order='C')
     gx = numpy.empty_like(x, order='C')
     _core.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, act)
@@ -159,10 +142,6 @@ def _forward_gpu(c_prev, x):
 def _backward_gpu(c_prev, x, c_next, gc, gh):
     cupy = cuda.cupy
     batch = len(x)
-    if gc is None:
-        gc = cupy.zeros_like(c_prev)
-    if gh is None:
-        gh = cupy.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
     gx = cupy.empty_like(x)
     gc_prev = cupy.empty_like(c_prev)
     _kernels.lstm_bwd(
@@ -181,13 +160,29 @@ def _backward_gpu(c_prev, x, c_next, gc, gh):
 
 class LSTMGrad(_formula.FormulaNode):
     """Gradients of :class:`LSTM`: ``(c_prev, x, c_next, gc, gh)`` to
-    ``(gc_prev, gx)``."""
+    ``(gc_prev, gx)``.
+
+    Its forward is one fused kernel on the GPU or (compiled) on the CPU,
+    :meth:`formula` otherwise; its own gradient differentiates the formula.
+
+    Args:
+        act (numpy.ndarray): The activations the compiled forward of
+            :class:`LSTM` saved (see ``chainerlite._core.lstm_forward``), or
+            ``None`` to evaluate them again.
+
+    """
+
+    def __init__(self, act=None):
+        self.act = act
 
     def forward(self, inputs):
-        if not _compiled(*inputs):
+        xp = backend.get_array_module(*inputs)
+        if xp is not cuda.cupy and not _compiled(*inputs):
             return super().forward(inputs)
         self.retain_inputs(tuple(range(len(inputs))))
-        return _backward_cpu(*inputs)
+        if xp is cuda.cupy:
+            return _backward_gpu(*inputs)
+        return _backward_cpu(*inputs, self.act)
 
     def formula(self, c_prev, x, c_next, gc, gh):
         batch = len(x)
