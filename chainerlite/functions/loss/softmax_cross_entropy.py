@@ -225,42 +225,6 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         # the trailing parameters of the hard-label kernels
         return x.shape[1], _trailing_size(x), self.ignore_label
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel after the fused GPU forward or the compiled CPU
-        # one (without double backprop); None (the graph path) otherwise
-        if self._cpu_stats is not None:
-            return self._backward_compiled(indexes, grad_outputs)
-        if self._stats is None or self.enable_double_backprop:
-            return None
-        x = self.inputs[0].data
-        m, s = self._stats
-        (gloss,) = grad_outputs
-        shape = x.shape[:1] + (1,) + x.shape[2:]
-        if self._coeff is None:
-            g = gloss.reshape(shape)
-        else:
-            g = gloss * gloss.dtype.type(self._coeff)
-        t = self._t
-        if t.dtype.kind == 'f':
-            p_sum = t.sum(axis=1, keepdims=True)
-            gx = _kernels.sce_soft_bwd(x, m, s, t, p_sum, g)
-        elif self._gpu_weight is None:
-            gx = _kernels.sce_bwd(x, m, s, t.reshape(shape), g, *self._label_params(x))
-        else:
-            gx = _kernels.sce_weighted_bwd(
-                x, m, s, t.reshape(shape), g, self._gpu_weight, *self._label_params(x)
-            )
-        return tuple((gx, None)[i] for i in indexes)
-
-    def _backward_compiled(self, indexes, grad_outputs):
-        # after _forward_compiled; None (the graph path, which rebuilds the
-        # one-hot weights) for a gradient the loops do not take
-        x = self.inputs[0].data
-        gx = _core.sce_backward(x, self._cpu_stats, grad_outputs[0], self._coeff)
-        if gx is None:
-            return None
-        return tuple((gx, None)[i] for i in indexes)
-
     def _target_weights(self, xp, x, t):
         """The weights ``w`` of ``log y`` in the loss, of the shape of x."""
         if t.dtype.kind == 'f':
@@ -279,14 +243,11 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
         (gloss,) = grad_outputs
-        xp = x.xp
-        weights = self._weights
-        if weights is None:
-            weights = self._target_weights(xp, x.array, self._t)
-        weight_sum = weights.sum(axis=1, keepdims=True)
         if not self.enable_double_backprop:
-            grad = _SoftmaxCrossEntropyGrad(self._y, weights, weight_sum, self._coeff)
-            return grad.apply((x, gloss))[0], None
+            return _SoftmaxCrossEntropyGrad(self).apply((x, gloss))[0], None
+        xp = x.xp
+        weights = self._target_weights(xp, x.array, self._t)
+        weight_sum = weights.sum(axis=1, keepdims=True)
         shifted = x - xp.broadcast_to(x.array.max(axis=1, keepdims=True), x.shape)
         e = exponential.exp(shifted)
         y = e / broadcast.broadcast_to(sum_mod.sum(e, axis=1, keepdims=True), x.shape)
@@ -301,26 +262,60 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
 
 
 class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
-    """Gradient of softmax cross entropy; it cannot be differentiated."""
+    """Gradient of softmax cross entropy: ``(x, gloss)`` to ``gx``; it
+    cannot be differentiated.
 
-    def __init__(self, y, weights, weight_sum, coeff):
-        self._y = y
-        self._weights = weights
-        self._weight_sum = weight_sum
-        self._coeff = coeff
+    Its forward reads what the forward of ``loss`` (the
+    :class:`SoftmaxCrossEntropy` node) kept: the statistics of the compiled
+    CPU loops or of the fused GPU kernels, else the softmax and the target
+    weights (computed again when they were not cached).
+    """
+
+    def __init__(self, loss):
+        self.loss = loss
 
     def forward(self, inputs):
         x, gloss = inputs
+        f = self.loss
+        if f._cpu_stats is not None:
+            # None for a gradient the compiled loops do not take
+            gx = _core.sce_backward(x, f._cpu_stats, gloss, f._coeff)
+            if gx is not None:
+                return (gx,)
+        elif f._stats is not None:
+            return (self._forward_gpu(x, gloss),)
         xp = backend.get_array_module(x)
-        y = self._y
+        weights = f._weights
+        if weights is None:
+            weights = f._target_weights(xp, x, f._t)
+        y = f._y
         if y is None:
             y = xp.exp(_log_softmax(xp, x))
-        if self._coeff is None:
+        if f._coeff is None:
             gloss = xp.expand_dims(gloss, 1)
         else:
-            gloss = gloss * gloss.dtype.type(self._coeff)
-        gx = gloss * (y * self._weight_sum - self._weights)
+            gloss = gloss * gloss.dtype.type(f._coeff)
+        gx = gloss * (y * weights.sum(axis=1, keepdims=True) - weights)
         return (utils.force_array(gx, x.dtype),)
+
+    def _forward_gpu(self, x, gloss):
+        # one fused kernel after the fused GPU forward
+        f = self.loss
+        m, s = f._stats
+        shape = x.shape[:1] + (1,) + x.shape[2:]
+        if f._coeff is None:
+            g = gloss.reshape(shape)
+        else:
+            g = gloss * gloss.dtype.type(f._coeff)
+        t = f._t
+        if t.dtype.kind == 'f':
+            p_sum = t.sum(axis=1, keepdims=True)
+            return _kernels.sce_soft_bwd(x, m, s, t, p_sum, g)
+        if f._gpu_weight is None:
+            return _kernels.sce_bwd(x, m, s, t.reshape(shape), g, *f._label_params(x))
+        return _kernels.sce_weighted_bwd(
+            x, m, s, t.reshape(shape), g, f._gpu_weight, *f._label_params(x)
+        )
 
     def backward(self, indexes, grad_outputs):
         raise RuntimeError(
