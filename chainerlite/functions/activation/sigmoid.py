@@ -49,13 +49,33 @@ class Sigmoid(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         (y,) = self.get_retained_outputs()
-        return (grad_outputs[0] * (y * (1 - y)),)
+        return SigmoidGrad().apply((y, grad_outputs[0]))
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        (y,) = self._retained_output_data
+
+class SigmoidGrad(function_node.FunctionNode):
+    """Gradient of the sigmoid from its output: ``gy * y * (1 - y)``.
+
+    Inputs are the sigmoid's output ``y`` and the output gradient ``gy``.
+    """
+
+    def forward(self, inputs):
+        y, gy = inputs
+        self.retain_inputs((0, 1))
         if isinstance(y, cuda.ndarray):
-            return (_kernels.sigmoid_bwd(y, grad_outputs[0]),)
-        return (grad_outputs[0] * (y * (ops_math.scalar_like(1, y) - y)),)
+            return (_kernels.sigmoid_bwd(y, gy),)
+        one = ops_math.scalar_like(1, y)
+        return (utils.force_array(gy * (y * (one - y))),)
+
+    def backward(self, indexes, grad_outputs):
+        y, gy = self.get_retained_inputs()
+        (g,) = grad_outputs
+        ret = []
+        if 0 in indexes:
+            # d/dy y (1 - y) = 1 - 2 y
+            ret.append(g * gy * (1 - 2 * y))
+        if 1 in indexes:
+            ret.append(SigmoidGrad().apply((y, g))[0])
+        return tuple(ret)
 
 
 def sigmoid(x: Variable | NdArray) -> Variable:

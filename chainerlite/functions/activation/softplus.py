@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -45,18 +47,42 @@ class Softplus(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
-        return (grad_outputs[0] * sigmoid.sigmoid(x * self.beta),)
+        return SoftplusGrad(self.beta).apply((x, grad_outputs[0]))
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel on the GPU, a compiled one on the CPU; None (the
-        # graph path) for the inputs neither takes
-        x, gy = self.inputs[0].data, grad_outputs[0]
+
+class SoftplusGrad(function_node.FunctionNode):
+    """Gradient of softplus: ``gy * sigmoid(beta x)``.
+
+    Inputs are the softplus input ``x`` and the output gradient ``gy``.
+    """
+
+    def __init__(self, beta):
+        self.beta = beta
+
+    def forward(self, inputs):
+        x, gy = inputs
+        self.retain_inputs((0, 1))
+        # one fused kernel on the GPU, a compiled one on the CPU where it
+        # takes the arrays
         if isinstance(x, cuda.ndarray):
             return (_kernels.softplus_bwd(x, gy, x.dtype.type(self.beta)),)
         if _cpu_kernels.takes(x, gy):
             kernel = act_kernels.softplus_grad
             return (_cpu_kernels.elementwise(kernel, (x, gy), self.beta),)
-        return None
+        s = utils.force_array(sigmoid._stable_sigmoid(x * self.beta, numpy), x.dtype)
+        return (utils.force_array(gy * s),)
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        (g,) = grad_outputs
+        ret = []
+        if 0 in indexes:
+            # d/dx sigmoid(beta x) = beta s (1 - s), s = sigmoid(beta x)
+            s = sigmoid.sigmoid(x * self.beta)
+            ret.append(sigmoid.SigmoidGrad().apply((s, g * gy * self.beta))[0])
+        if 1 in indexes:
+            ret.append(SoftplusGrad(self.beta).apply((x, g))[0])
+        return tuple(ret)
 
 
 def softplus(x: Variable | NdArray, beta=1.0) -> Variable:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -53,34 +55,73 @@ class Swish(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, beta = self.get_retained_inputs()
-        (gy,) = grad_outputs
-        beta_b = broadcast.broadcast_to(
-            reshape.reshape(beta, _extended_shape(beta, x)), x.shape
-        )
-        s = sigmoid.sigmoid(beta_b * x)
-        # ds/d(beta x) = s (1 - s)
-        gy_ds = gy * (s * (1 - s))
+        return SwishGrad(indexes).apply((x, beta, grad_outputs[0]))
+
+
+class SwishGrad(function_node.FunctionNode):
+    """Gradients of swish for the inputs it is asked for.
+
+    Inputs are swish's ``x`` and ``beta`` and the output gradient ``gy``;
+    the outputs are the gradients of ``x`` (index 0) and ``beta`` (index 1)
+    for the indexes in ``indexes``, in that order.
+    """
+
+    def __init__(self, indexes):
+        self.indexes = indexes
+
+    def forward(self, inputs):
+        x, beta, gy = inputs
+        self.retain_inputs((0, 1, 2))
+        beta_e = beta.reshape(_extended_shape(beta, x))
+        if isinstance(x, cuda.ndarray):
+            # one fused kernel (and the sum for beta)
+            gx, gbeta = _kernels.swish_bwd(x, beta_e, gy)
+        else:
+            s = utils.force_array(sigmoid._stable_sigmoid(beta_e * x, numpy), x.dtype)
+            gy_ds = gy * (s * (1 - s))
+            gx = gy * s + gy_ds * beta_e * x if 0 in self.indexes else None
+            gbeta = gy_ds * x * x
         ret = []
-        if 0 in indexes:
-            ret.append(gy * s + gy_ds * beta_b * x)
-        if 1 in indexes:
-            ret.append(sum_mod.sum(gy_ds * x * x, axis=_reduction_axes(beta, x)))
+        if 0 in self.indexes:
+            ret.append(utils.force_array(gx))
+        if 1 in self.indexes:
+            gbeta = gbeta.sum(axis=_reduction_axes(beta, x))
+            ret.append(utils.force_array(gbeta))
         return tuple(ret)
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel (and the sum for beta) on the GPU; None (the
-        # graph path) on the CPU
-        x, beta = self.inputs[0].data, self.inputs[1].data
-        if not isinstance(x, cuda.ndarray):
-            return None
-        gx, gbeta = _kernels.swish_bwd(
-            x, beta.reshape(_extended_shape(beta, x)), grad_outputs[0]
-        )
+    def backward(self, indexes, grad_outputs):
+        # gx = gy (s + u s') and gbeta = sum(gy x^2 s') with u = beta x,
+        # s = sigmoid(u), s' = s (1 - s), s'' = s' (1 - 2 s)
+        x, beta, gy = self.get_retained_inputs()
+        ggs = dict(zip(self.indexes, grad_outputs))
+        shape = _extended_shape(beta, x)
+        beta_b = broadcast.broadcast_to(reshape.reshape(beta, shape), x.shape)
+        u = beta_b * x
+        s = sigmoid.sigmoid(u)
+        ds = s * (1 - s)
+        dds = ds * (1 - 2 * s)
+        du = 2 * ds + u * dds  # d(s + u s')/du
+        g_x, g_beta, g_gy = [], [], []
+        if ggs.get(0) is not None:
+            ggx = ggs[0]
+            g_x.append(ggx * gy * du * beta_b)
+            g_beta.append(ggx * gy * du * x)
+            g_gy.append(ggx * (s + u * ds))
+        if ggs.get(1) is not None:
+            ggb = broadcast.broadcast_to(reshape.reshape(ggs[1], shape), x.shape)
+            t = ggb * gy * x
+            g_x.append(t * du)
+            # the small factor first: x^3 overflows float16 where s'' is 0
+            g_beta.append(t * (dds * x) * x)
+            g_gy.append(ggb * (ds * x) * x)
         ret = []
-        if 0 in indexes:
-            ret.append(gx)
-        if 1 in indexes:
-            ret.append(gbeta.sum(axis=_reduction_axes(beta, x)))
+        for i, terms in enumerate((g_x, g_beta, g_gy)):
+            if i not in indexes:
+                continue
+            total = sum(terms[1:], terms[0]) if terms else None
+            if i == 1 and total is not None:
+                total = sum_mod.sum(total, axis=_reduction_axes(beta, x))
+            ret.append(total)
         return tuple(ret)
 
 
