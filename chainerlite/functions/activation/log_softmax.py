@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
-from chainerlite.functions.array import broadcast
+from chainerlite.functions.activation import softmax
 from chainerlite.functions.math import exponential
-from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -49,20 +50,39 @@ class LogSoftmax(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         (y,) = self.get_retained_outputs()
-        (gy,) = grad_outputs
-        total = sum_mod.sum(gy, axis=self.axis, keepdims=True)
-        return (gy - exponential.exp(y) * broadcast.broadcast_to(total, y.shape),)
+        return LogSoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        (y,) = self._retained_output_data
-        gy = grad_outputs[0]
-        xp = backend.get_array_module(y)
-        if xp is cuda.cupy:
-            total = gy.sum(axis=self.axis, keepdims=True)
+
+class LogSoftmaxGrad(function_node.FunctionNode):
+    """Gradient of the log-softmax from its output: ``gy - exp(y) sum(gy)``.
+
+    Inputs are the log-softmax output ``y`` and the output gradient ``gy``;
+    the sum runs along ``axis``.
+    """
+
+    def __init__(self, axis):
+        self.axis = axis
+
+    def forward(self, inputs):
+        y, gy = inputs
+        self.retain_inputs((0, 1))
+        total = gy.sum(axis=self.axis, keepdims=True)
+        if isinstance(y, cuda.ndarray):
             return (_kernels.log_softmax_bwd(y, gy, total),)
-        gx = utils.force_array(xp.exp(y))
-        gx *= gy.sum(axis=self.axis, keepdims=True)
+        gx = utils.force_array(numpy.exp(y))
+        gx *= total
         return (utils.force_array(gy - gx),)
+
+    def backward(self, indexes, grad_outputs):
+        y, gy = self.get_retained_inputs()
+        (g,) = grad_outputs
+        p = exponential.exp(y)
+        ret = []
+        if 0 in indexes:
+            ret.append(-g * p * softmax._broadcast_sum(gy, self.axis, y.shape))
+        if 1 in indexes:
+            ret.append(g - softmax._broadcast_sum(g * p, self.axis, y.shape))
+        return tuple(ret)
 
 
 def log_softmax(x: Variable | NdArray, axis=1) -> Variable:

@@ -18,6 +18,11 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
+def _broadcast_sum(v, axis, shape):
+    """The sum of the variable ``v`` along ``axis``, broadcast to ``shape``."""
+    return broadcast.broadcast_to(sum_mod.sum(v, axis=axis, keepdims=True), shape)
+
+
 class Softmax(function_node.FunctionNode):
     """Softmax along an axis."""
 
@@ -46,21 +51,43 @@ class Softmax(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         (y,) = self.get_retained_outputs()
-        (gy,) = grad_outputs
-        ygy = y * gy
-        total = sum_mod.sum(ygy, axis=self.axis, keepdims=True)
-        return (ygy - y * broadcast.broadcast_to(total, y.shape),)
+        return SoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        (y,) = self._retained_output_data
+
+class SoftmaxGrad(function_node.FunctionNode):
+    """Gradient of the softmax from its output: ``y (gy - sum(y gy))``.
+
+    Inputs are the softmax output ``y`` and the output gradient ``gy``; the
+    sum runs along ``axis``.
+    """
+
+    def __init__(self, axis):
+        self.axis = axis
+
+    def forward(self, inputs):
+        y, gy = inputs
+        self.retain_inputs((0, 1))
         if isinstance(y, cuda.ndarray):
-            gy = grad_outputs[0]
             s = _kernels.sum_product(y, gy, axis=self.axis, keepdims=True)
             return (_kernels.softmax_bwd(y, gy, s),)
-        gx = utils.force_array(y * grad_outputs[0])
+        gx = utils.force_array(y * gy)
         total = gx.sum(axis=self.axis, keepdims=True)
         gx -= y * total
         return (gx,)
+
+    def backward(self, indexes, grad_outputs):
+        y, gy = self.get_retained_inputs()
+        (g,) = grad_outputs
+        ret = []
+        if 0 in indexes:
+            # d gx_i / d y_k = (gy_i - sum(y gy)) [i = k] - y_i gy_k
+            s_ygy = _broadcast_sum(y * gy, self.axis, y.shape)
+            s_yg = _broadcast_sum(y * g, self.axis, y.shape)
+            ret.append(g * (gy - s_ygy) - gy * s_yg)
+        if 1 in indexes:
+            # gx is linear in gy with a symmetric matrix
+            ret.append(SoftmaxGrad(self.axis).apply((y, g))[0])
+        return tuple(ret)
 
 
 def softmax(x: Variable | NdArray, axis=1) -> Variable:
