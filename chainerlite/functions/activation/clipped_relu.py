@@ -40,18 +40,33 @@ class ClippedReLU(function_node.FunctionNode):
         return (utils.force_array(xp.clip(x, 0, self.cap), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        (x,) = self.get_retained_inputs()
-        inside = (0 < x.array) & (x.array < self.cap)
-        return (grad_outputs[0] * utils.force_array(inside, x.dtype),)
+        return ClippedReLUGrad(self.inputs[0].data, self.cap).apply(grad_outputs)
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel on the GPU; None (the graph path) on the CPU
-        x = self.inputs[0].data
+
+class ClippedReLUGrad(function_node.FunctionNode):
+    """Gradient of the clipped ReLU: ``gy`` where ``0 < x < z``, 0
+    elsewhere; linear in its one input, the output gradient ``gy``.
+
+    Args:
+        x (numpy.ndarray or cupy.ndarray): Input of the clipped ReLU.
+        z (float): Its clipping value.
+
+    """
+
+    def __init__(self, x, z):
+        self.x = x
+        self.cap = z
+
+    def forward(self, inputs):
+        (gy,) = inputs
+        x = self.x
         if isinstance(x, cuda.ndarray):
-            return (
-                _kernels.clipped_relu_bwd(x, grad_outputs[0], x.dtype.type(self.cap)),
-            )
-        return None
+            return (_kernels.clipped_relu_bwd(x, gy, x.dtype.type(self.cap)),)
+        inside = (0 < x) & (x < self.cap)
+        return (utils.force_array(gy * utils.force_array(inside, x.dtype)),)
+
+    def backward(self, indexes, grad_outputs):
+        return ClippedReLUGrad(self.x, self.cap).apply(grad_outputs)
 
 
 def clipped_relu(x: Variable | NdArray, z=20.0) -> Variable:

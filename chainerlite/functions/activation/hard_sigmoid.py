@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -33,18 +35,32 @@ class HardSigmoid(function_node.FunctionNode):
         return (utils.force_array(xp.clip(x * 0.2 + 0.5, 0, 1), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        (x,) = self.get_retained_inputs()
-        xp = backend.get_array_module(x.array)
-        dtype = x.dtype.type
-        slope = xp.where((-2.5 < x.array) & (x.array < 2.5), dtype(0.2), dtype(0))
-        return (grad_outputs[0] * utils.force_array(slope),)
+        return HardSigmoidGrad(self.inputs[0].data).apply(grad_outputs)
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel on the GPU; None (the graph path) on the CPU
-        x = self.inputs[0].data
+
+class HardSigmoidGrad(function_node.FunctionNode):
+    """Gradient of the hard sigmoid: ``0.2 gy`` where ``-2.5 < x < 2.5``,
+    0 elsewhere; linear in its one input, the output gradient ``gy``.
+
+    Args:
+        x (numpy.ndarray or cupy.ndarray): Input of the hard sigmoid.
+
+    """
+
+    def __init__(self, x):
+        self.x = x
+
+    def forward(self, inputs):
+        (gy,) = inputs
+        x = self.x
         if isinstance(x, cuda.ndarray):
-            return (_kernels.hard_sigmoid_bwd(x, grad_outputs[0]),)
-        return None
+            return (_kernels.hard_sigmoid_bwd(x, gy),)
+        dtype = x.dtype.type
+        slope = numpy.where((-2.5 < x) & (x < 2.5), dtype(0.2), dtype(0))
+        return (utils.force_array(gy * utils.force_array(slope)),)
+
+    def backward(self, indexes, grad_outputs):
+        return HardSigmoidGrad(self.x).apply(grad_outputs)
 
 
 def hard_sigmoid(x: Variable | NdArray) -> Variable:

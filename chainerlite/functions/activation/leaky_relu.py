@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -46,26 +48,44 @@ class LeakyReLU(function_node.FunctionNode):
         return (utils.force_array(pick(x, x * slope), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        return (grad_outputs[0] * self._slopes(),)
+        return LeakyReLUGrad(self.inputs[0].data, self.slope).apply(grad_outputs)
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        x, gy = self.inputs[0].data, grad_outputs[0]
+
+class LeakyReLUGrad(function_node.FunctionNode):
+    """Gradient of the leaky ReLU: ``gy`` times the slope at ``x``.
+
+    The slope is ``slope`` where ``x <= 0``, 1 elsewhere (NaN included, as
+    in Chainer); also 1 where ``slope * x`` is NaN (``x = -inf``, slope 0),
+    whose output Chainer's gradient treats as positive. The node is linear
+    in its one input, the output gradient ``gy``.
+
+    Args:
+        x (numpy.ndarray or cupy.ndarray): Input of the leaky ReLU.
+        slope (float): Slope of its negative part.
+
+    """
+
+    def __init__(self, x, slope):
+        self.x = x
+        self.slope = slope
+
+    def forward(self, inputs):
+        (gy,) = inputs
+        x = self.x
+        # one fused kernel on the GPU, a compiled one on the CPU where it
+        # takes the arrays
         if isinstance(x, cuda.ndarray):
             return (_kernels.leaky_relu_bwd(x, gy, x.dtype.type(self.slope)),)
         if _cpu_kernels.takes(x, gy):
             kernel = act_kernels.leaky_relu_grad
             return (_cpu_kernels.elementwise(kernel, (x, gy), self.slope),)
-        return (gy * self._slopes(),)
-
-    def _slopes(self):
-        # the slope where x <= 0, 1 elsewhere (NaN included) as in Chainer;
-        # also 1 where slope * x is NaN (x = -inf, slope 0), whose output
-        # Chainer's gradient treats as positive
-        x = self.inputs[0].data
-        xp = backend.get_array_module(x)
         scaled = x * ops_math.scalar_like(self.slope, x)
         sloped = (x <= 0) & (scaled == scaled)
-        return utils.force_array(xp.where(sloped, self.slope, 1.0), x.dtype)
+        slopes = utils.force_array(numpy.where(sloped, self.slope, 1.0), x.dtype)
+        return (utils.force_array(gy * slopes),)
+
+    def backward(self, indexes, grad_outputs):
+        return LeakyReLUGrad(self.x, self.slope).apply(grad_outputs)
 
 
 def leaky_relu(x: Variable | NdArray, slope=0.2) -> Variable:
