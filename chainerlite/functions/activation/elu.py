@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -40,24 +42,46 @@ class ELU(function_node.FunctionNode):
         return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        # d/dx = 1 where x > 0 and alpha * exp(x) elsewhere (x = 0 and NaN
-        # included, as in Chainer); the exponential only sees x where x is
-        # not positive, so it never overflows, and +inf gives 1, not NaN.
         (x,) = self.get_retained_inputs()
-        xs = x.array
-        positive = utils.force_array(xs > 0)
-        rest = where.where(positive, backend.get_array_module(xs).zeros_like(xs), x)
-        coef = exponential.exp(rest) * (
-            self.alpha * utils.force_array(~positive, xs.dtype)
-        )
-        return (grad_outputs[0] * (coef + utils.force_array(positive, xs.dtype)),)
+        return ELUGrad(self.alpha).apply((x, grad_outputs[0]))
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel on the GPU; None (the graph path) on the CPU
-        x = self.inputs[0].data
+
+class ELUGrad(function_node.FunctionNode):
+    """Gradient of the ELU: ``gy`` where ``x > 0``, ``gy alpha exp(x)``
+    elsewhere (``x = 0`` and NaN included, as in Chainer).
+
+    Inputs are the ELU input ``x`` and the output gradient ``gy``.
+    """
+
+    def __init__(self, alpha):
+        self.alpha = alpha
+
+    def forward(self, inputs):
+        x, gy = inputs
+        self.retain_inputs((0, 1))
         if isinstance(x, cuda.ndarray):
-            return (_kernels.elu_bwd(x, grad_outputs[0], x.dtype.type(self.alpha)),)
-        return None
+            return (_kernels.elu_bwd(x, gy, x.dtype.type(self.alpha)),)
+        positive = utils.force_array(x > 0)
+        rest = numpy.where(positive, numpy.zeros_like(x), x)
+        coef = numpy.exp(rest) * (self.alpha * utils.force_array(~positive, x.dtype))
+        coef += utils.force_array(positive, x.dtype)
+        return (utils.force_array(gy * coef),)
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        (g,) = grad_outputs
+        ret = []
+        if 0 in indexes:
+            # d/dx of the slope: alpha exp(x) where x is not positive
+            xs = x.array
+            positive = utils.force_array(xs > 0)
+            xp = backend.get_array_module(xs)
+            rest = where.where(positive, xp.zeros_like(xs), x)
+            notpos = utils.force_array(~positive, xs.dtype)
+            ret.append(g * gy * (exponential.exp(rest) * (self.alpha * notpos)))
+        if 1 in indexes:
+            ret.append(ELUGrad(self.alpha).apply((x, g))[0])
+        return tuple(ret)
 
 
 def elu(x: Variable | NdArray, alpha=1.0) -> Variable:

@@ -22,37 +22,16 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 _erfc_cpu = numpy.vectorize(math.erfc, otypes=[numpy.float64])
+#: the standard normal density at 0
+_INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
 
-def _normal_cdf(x, xp):
-    # Phi(x) = erfc(-x / sqrt(2)) / 2 keeps full relative precision in the
-    # left tail, where 1 + erf(x / sqrt(2)) would cancel.
+def _normal_cdf(x):
+    # Phi(x) = erfc(-x / sqrt(2)) / 2 of a NumPy array keeps full relative
+    # precision in the left tail, where 1 + erf(x / sqrt(2)) would cancel.
     if _cpu_kernels.takes(x):
         return _cpu_kernels.elementwise(act_kernels.normal_cdf, (x,))
-    t = -x / math.sqrt(2)
-    if xp is numpy:
-        return (_erfc_cpu(t) * 0.5).astype(x.dtype)
-    from cupyx.scipy import special
-
-    return special.erfc(t) * 0.5
-
-
-def _normal_pdf(x):
-    return exponential.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
-
-
-class _NormalCDF(function_node.FunctionNode):
-    """Cumulative distribution function of the standard normal."""
-
-    def forward(self, inputs):
-        (x,) = inputs
-        xp = backend.get_array_module(x)
-        self.retain_inputs((0,))
-        return (utils.force_array(_normal_cdf(x, xp), x.dtype),)
-
-    def backward(self, indexes, grad_outputs):
-        (x,) = self.get_retained_inputs()
-        return (grad_outputs[0] * _normal_pdf(x),)
+    return (_erfc_cpu(-x / math.sqrt(2)) * 0.5).astype(x.dtype)
 
 
 class GELU(function_node.FunctionNode):
@@ -71,22 +50,44 @@ class GELU(function_node.FunctionNode):
             return (_kernels.gelu_fwd(x),)
         if _cpu_kernels.takes(x):
             return (_cpu_kernels.elementwise(act_kernels.gelu, (x,)),)
-        return (utils.force_array(x * _normal_cdf(x, xp), x.dtype),)
+        return (utils.force_array(x * _normal_cdf(x), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
-        (cdf,) = _NormalCDF().apply((x,))
-        return (grad_outputs[0] * (cdf + x * _normal_pdf(x)),)
+        return GELUGrad().apply((x, grad_outputs[0]))
 
-    def _backward_arrays(self, indexes, grad_outputs):
-        # one fused kernel on the GPU, a compiled one on the CPU; None (the
-        # graph path) for the inputs neither takes
-        x, gy = self.inputs[0].data, grad_outputs[0]
+
+class GELUGrad(function_node.FunctionNode):
+    """Gradient of GELU: ``gy (Phi(x) + x phi(x))``, ``phi`` the normal
+    density.
+
+    Inputs are the GELU input ``x`` and the output gradient ``gy``.
+    """
+
+    def forward(self, inputs):
+        x, gy = inputs
+        self.retain_inputs((0, 1))
+        # one fused kernel on the GPU, a compiled one on the CPU where it
+        # takes the arrays
         if isinstance(x, cuda.ndarray):
             return (_kernels.gelu_bwd(x, gy),)
         if _cpu_kernels.takes(x, gy):
             return (_cpu_kernels.elementwise(act_kernels.gelu_grad, (x, gy)),)
-        return None
+        cdf = utils.force_array(_normal_cdf(x), x.dtype)
+        pdf = numpy.exp(x * x * -0.5) * _INV_SQRT_2PI
+        return (utils.force_array(gy * (cdf + x * pdf)),)
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        (g,) = grad_outputs
+        ret = []
+        if 0 in indexes:
+            # d/dx (Phi(x) + x phi(x)) = phi(x) (2 - x^2)
+            pdf = exponential.exp(x * x * -0.5) * _INV_SQRT_2PI
+            ret.append(g * gy * pdf * (2 - x * x))
+        if 1 in indexes:
+            ret.append(GELUGrad().apply((x, g))[0])
+        return tuple(ret)
 
 
 def gelu(x: Variable | NdArray) -> Variable:
