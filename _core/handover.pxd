@@ -10,9 +10,6 @@ cdef enum:
     RFLOORDIV           # chainerlite.functions.math.basic_math.rfloordiv
     FUNCTION_HOOK       # class chainerlite.function_hook.FunctionHook
     ACTIVATION_KERNELS  # module chainerlite.functions.activation._kernels
-    RELU_GRAD           # class chainerlite.functions.activation.relu.ReLUGrad
-    LINEAR_GRAD_DATA    # classes of chainerlite.functions.connection.linear
-    LINEAR_GRAD_WEIGHT
     N_SLOTS
 
 cdef object provided(int slot)

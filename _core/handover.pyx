@@ -2,7 +2,7 @@
 
 The core never imports ``chainerlite``: the Python modules that define what
 it calls (type checks, ``F.*`` behind some Variable methods, the grad nodes
-of its built-in nodes, CuPy kernels, ``FunctionHook``) hand those objects
+CuPy kernels, ``FunctionHook``) hand those objects
 down with :func:`provide` when they are imported, and the core reads each
 from a slot here (``provided(SLOT)``, a C call and a list read). Importing
 ``chainerlite`` imports all of them, and checks that none is missing.
@@ -13,18 +13,14 @@ cimport cython
 # each object is defined.
 cdef tuple _NAMES = (
     'backend', 'functions', 'type_check', 'debug_summary', 'floordiv',
-    'rfloordiv', 'FunctionHook', 'activation_kernels', 'ReLUGrad',
-    'LinearGradData', 'LinearGradWeight')
+    'rfloordiv', 'FunctionHook', 'activation_kernels')
 cdef tuple _SOURCES = (
     'chainerlite.backend', 'chainerlite.functions',
     'chainerlite.utils.type_check', 'chainerlite.variable._debug_summary',
     'chainerlite.functions.math.basic_math.floordiv',
     'chainerlite.functions.math.basic_math.rfloordiv',
     'chainerlite.function_hook.FunctionHook',
-    'chainerlite.functions.activation._kernels',
-    'chainerlite.functions.activation.relu.ReLUGrad',
-    'chainerlite.functions.connection.linear.LinearGradData',
-    'chainerlite.functions.connection.linear.LinearGradWeight')
+    'chainerlite.functions.activation._kernels')
 cdef dict _SLOT_OF = {name: i for i, name in enumerate(_NAMES)}
 cdef list _slots = [None] * N_SLOTS
 

@@ -70,6 +70,9 @@ cdef class BuiltinNode(FunctionNode):
     cdef int _watch
     cdef int retained(self)
     cdef object compute(self, x0, x1, x2)
+    # its one backward: the grad nodes it applies (apply_nested, or
+    # apply_builtin) to the output gradients, arrays or Variables alike
+    cdef tuple grads(self, tuple indexes, tuple gys)
     cdef bint quick_check(self, int n, x0, x1, x2)
     cdef inline object input_data(self, Py_ssize_t i):
         return (<VariableNode>self._inputs[i])._data

@@ -1665,9 +1665,9 @@ cdef class BuiltinNode(FunctionNode):
     """Compiled node of one output with the built-in contract.
 
     A subclass declares once what its backward needs (:meth:`retained`),
-    computes its output from arrays (:meth:`compute`) and may give an
-    array-level backward (``_backward_arrays``) next to the Variable-level
-    ``backward`` that double backprop uses. :func:`apply_builtin` applies
+    computes its output from arrays (:meth:`compute`) and writes its
+    backward once (``grads``), as grad nodes applied to Variables in
+    ``backward`` or to arrays in a compute-only run. :func:`apply_builtin` applies
     any of them without going through :meth:`forward`; ``apply()`` (the
     general path, taken in debug mode) runs the same declaration through
     this :meth:`forward`.
@@ -1685,6 +1685,23 @@ cdef class BuiltinNode(FunctionNode):
         # True when the n input arrays (x1, x2: None if absent) surely pass
         # check_type_forward, which then does not run
         return False
+
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        # the input gradients for indexes from the output gradients gys:
+        # Variables in backward (a graph where double backprop asks for
+        # one), arrays in the compute-only run of a pass that needs none
+        raise NotImplementedError('%s has no backward' % self.label)
+
+    # backward and the array-level run are both grads: the derivative is
+    # written once, and the grad nodes that grads applies on arrays
+    # report their calls to the hooks that watch backward (apply_nested)
+    _reports_nested = True
+
+    def backward(self, indexes, grad_outputs):
+        return self.grads(tuple(indexes), tuple(grad_outputs))
+
+    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
+        return self.grads(indexes, grad_outputs)
 
     cdef bint _quick_check(self, tuple in_data):
         cdef Py_ssize_t n = len(in_data)

@@ -1,7 +1,15 @@
-# The operators of Variable (node.pyx cimports them), and the typed scalar
-# constant of raw-array code.
+# The operators of Variable (node.pyx cimports them), the typed scalar
+# constant of raw-array code, and what the backward of a built-in node uses
+# to apply its grad nodes to Variables or arrays alike (see apply_grad).
+from chainerlite._core.node cimport BuiltinNode
 
 cdef object typed_const(value, x)
+
+cdef object apply_grad(BuiltinNode parent, BuiltinNode op, a, b=*)
+cdef object apply_function(BuiltinNode parent, f, x, arg)
+cdef tuple retained_inputs(BuiltinNode node, gy)
+cdef object grad_mul(BuiltinNode parent, a, b)
+cdef object grad_mul_const(BuiltinNode parent, a, value)
 
 cdef object add(lhs, rhs)
 cdef object sub(lhs, rhs)

@@ -1,25 +1,21 @@
 """Built-in arithmetic nodes behind the Variable operators.
 
 Each node follows the built-in contract (``node.BuiltinNode``): it declares
-what it retains, computes its output from arrays, and has a Variable-level
-``backward`` (for double backprop) next to an array-level
-``_backward_arrays``. The operators of ``Variable`` call the functions at the
+what it retains, computes its output from arrays, and writes its backward
+once (``grads``) as the nodes of this module applied to the output gradients
+(``apply_grad``): Variables where a graph is wanted, arrays in the
+compute-only run. The operators of ``Variable`` call the functions at the
 end of this module (``node.pyx`` cimports them).
 """
 import numpy
 
-from cpython.object cimport Py_TYPE
-from cpython.ref cimport PyObject, Py_REFCNT
-
 from chainerlite._core.node cimport (
     RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, VariableNode,
-    apply_builtin, apply_nested, array_module, ensure_array, is_array,
+    apply_builtin, apply_nested, array_module, as_variable_fast, is_array,
     is_float_dtype, new_variable)
+from chainerlite._core.config cimport (
+    ThreadState, get_state, set_local_backprop)
 from chainerlite._core.handover cimport FUNCTIONS, TYPE_CHECK, provided
-
-cdef extern from "Python.h":
-    ctypedef struct _TypeWeakrefs "PyTypeObject":
-        Py_ssize_t tp_weaklistoffset
 
 cdef object _f16 = numpy.dtype(numpy.float16)
 cdef object _f32 = numpy.dtype(numpy.float32)
@@ -61,10 +57,71 @@ cdef object _sum_to_raw(x, tuple shape):
     return y
 
 
-cdef object _sum_to_var(x, tuple shape):
+cdef object sum_to(BuiltinNode parent, x, tuple shape):
+    """``F.sum_to(x, shape)`` for a backward (see apply_grad)."""
     if x.shape == shape:
         return x
-    return provided(FUNCTIONS).sum_to(x, shape)
+    return apply_function(parent, provided(FUNCTIONS).sum_to, x, shape)
+
+
+cdef object apply_function(BuiltinNode parent, f, x, arg):
+    """``f(x, arg)``, a function of ``chainerlite.functions`` reducing an
+    array with a NumPy method, within a backward of ``parent``: on a
+    Variable it is applied; on an array its sum is taken with NumPy where no
+    hook watches backward (the same sum ``f``'s node computes), else ``f``'s
+    node is applied without a graph, so that the hooks see it."""
+    cdef ThreadState state
+    if isinstance(x, Variable):
+        return f(x, arg)
+    state = get_state()
+    if state.watch is None:
+        return _sum_to_raw(x, arg) if type(arg) is tuple else x.sum(arg)
+    cdef int prev = state.enable_backprop
+    set_local_backprop(state, 0)
+    try:
+        return (<Variable>f(new_variable(x, False), arg))._data
+    finally:
+        set_local_backprop(state, prev)
+
+
+cdef object apply_grad(BuiltinNode parent, BuiltinNode op, a, b=None):
+    """Applies the fresh node ``op`` to ``a`` (and ``b``) in a backward of
+    ``parent``: to Variables it is applied as any node (a graph where
+    backprop is on); to arrays it runs compute-only, and the hooks that
+    watch backward see its call (apply_nested)."""
+    if isinstance(a, Variable):
+        return apply_builtin(op, <Variable>a,
+                             None if b is None else as_variable_fast(b))
+    return apply_nested(parent, op, (a,) if b is None else (a, b))[0]
+
+
+cdef tuple retained_inputs(BuiltinNode node, gy):
+    """The retained inputs of ``node`` as ``gy`` is: Variables or arrays."""
+    if isinstance(gy, Variable):
+        return node.get_retained_inputs()
+    return tuple([node.input_data(i) for i in node._input_indexes_to_retain])
+
+
+cdef object grad_mul(BuiltinNode parent, a, b):
+    return apply_grad(parent, Mul.__new__(Mul), a, b)
+
+
+cdef object grad_div(BuiltinNode parent, a, b):
+    return apply_grad(parent, Div.__new__(Div), a, b)
+
+
+cdef object grad_neg(BuiltinNode parent, a):
+    return apply_grad(parent, Neg.__new__(Neg), a)
+
+
+cdef object _grad_const(BuiltinNode parent, type cls, a, value):
+    cdef _Const node = cls.__new__(cls)
+    node.value = value
+    return apply_grad(parent, node, a)
+
+
+cdef object grad_mul_const(BuiltinNode parent, a, value):
+    return _grad_const(parent, MulConstant, a, value)
 
 
 def _expect_same_dtype(type_check, in_types, bint float_only):
@@ -188,15 +245,10 @@ cdef class Add(_Binary):
     cdef object compute(self, a, b, unused):
         return a + b
 
-    def backward(self, indexes, grad_outputs):
-        gy = grad_outputs[0]
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        gy = gys[0]
         s0, s1 = self._shapes()
-        return tuple([_sum_to_var(gy, s0 if i == 0 else s1) for i in indexes])
-
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        gy = grad_outputs[0]
-        s0, s1 = self._shapes()
-        return tuple([_sum_to_raw(gy, s0 if i == 0 else s1) for i in indexes])
+        return tuple([sum_to(self, gy, s0 if i == 0 else s1) for i in indexes])
 
 
 cdef class AddConstant(_Const):
@@ -209,14 +261,8 @@ cdef class AddConstant(_Const):
     cdef object compute(self, x, unused1, unused2):
         return x + self._const(x)
 
-    # its backward applies no node: nothing to report
-    _reports_nested = True
-
-    def backward(self, indexes, grad_outputs):
-        return grad_outputs[0],
-
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        return grad_outputs[0],
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        return gys[0],
 
 
 cdef class Sub(_Binary):
@@ -229,17 +275,11 @@ cdef class Sub(_Binary):
     cdef object compute(self, a, b, unused):
         return a - b
 
-    def backward(self, indexes, grad_outputs):
-        gy = grad_outputs[0]
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        gy = gys[0]
         s0, s1 = self._shapes()
-        return tuple([_sum_to_var(gy, s0) if i == 0 else _sum_to_var(-gy, s1)
-                      for i in indexes])
-
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        gy = grad_outputs[0]
-        s0, s1 = self._shapes()
-        return tuple([_sum_to_raw(gy, s0) if i == 0 else _sum_to_raw(-gy, s1)
-                      for i in indexes])
+        return tuple([sum_to(self, gy, s0) if i == 0
+                      else sum_to(self, grad_neg(self, gy), s1) for i in indexes])
 
 
 cdef class SubFromConstant(_Const):
@@ -252,15 +292,8 @@ cdef class SubFromConstant(_Const):
     cdef object compute(self, x, unused1, unused2):
         return self._const(x) - x
 
-    _reports_nested = True
-
-    def backward(self, indexes, grad_outputs):
-        return -grad_outputs[0],
-
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        if self._watch:
-            return _nested_call(self, Neg, grad_outputs)
-        return -grad_outputs[0],
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        return grad_neg(self, gys[0]),
 
 
 # ----------------------------------------------------------------- mul / div
@@ -281,18 +314,13 @@ cdef class Mul(_Binary):
     cdef int retained(self):
         return RETAIN_X0 | RETAIN_X1
 
-    def backward(self, indexes, grad_outputs):
-        x0, x1 = self.get_retained_inputs()
-        gy = grad_outputs[0]
-        return tuple([_sum_to_var(gy * x1, x0.shape) if i == 0
-                      else _sum_to_var(gy * x0, x1.shape) for i in indexes])
-
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        x0 = self.input_data(0)
-        x1 = self.input_data(1)
-        gy = grad_outputs[0]
-        return tuple([_sum_to_raw(gy * x1, x0.shape) if i == 0
-                      else _sum_to_raw(gy * x0, x1.shape) for i in indexes])
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        gy = gys[0]
+        x0, x1 = retained_inputs(self, gy)
+        s0, s1 = self._shapes()
+        return tuple([sum_to(self, grad_mul(self, gy, x1), s0) if i == 0
+                      else sum_to(self, grad_mul(self, gy, x0), s1)
+                      for i in indexes])
 
 
 cdef class MulConstant(_Const):
@@ -305,15 +333,11 @@ cdef class MulConstant(_Const):
     cdef object compute(self, x, unused1, unused2):
         return x * self._const(x)
 
-    _reports_nested = True
-
-    def backward(self, indexes, grad_outputs):
-        return grad_outputs[0] * self.value,
-
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        if self._watch:
-            return _nested_call(self, MulConstant, grad_outputs)
-        return grad_outputs[0] * self._c,
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        cdef _Const node = MulConstant.__new__(MulConstant)
+        node.value = self.value
+        node._c = self._c
+        return apply_grad(self, node, gys[0]),
 
 
 cdef class Div(_Binary):
@@ -332,24 +356,14 @@ cdef class Div(_Binary):
     cdef int retained(self):
         return RETAIN_X0 | RETAIN_X1
 
-    def backward(self, indexes, grad_outputs):
-        x0, x1 = self.get_retained_inputs()
-        gx0 = grad_outputs[0] / x1
-        ret = []
-        for i in indexes:
-            if i == 0:
-                ret.append(_sum_to_var(gx0, x0.shape))
-            else:
-                ret.append(_sum_to_var(-gx0 * x0 / x1, x1.shape))
-        return tuple(ret)
-
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        x0 = self.input_data(0)
-        x1 = self.input_data(1)
-        gx0 = grad_outputs[0] / x1
-        return tuple([_sum_to_raw(gx0, x0.shape) if i == 0
-                      else _sum_to_raw(-gx0 * x0 / x1, x1.shape)
-                      for i in indexes])
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        x0, x1 = retained_inputs(self, gys[0])
+        s0, s1 = self._shapes()
+        gx0 = grad_div(self, gys[0], x1)
+        return tuple([
+            sum_to(self, gx0, s0) if i == 0 else
+            sum_to(self, grad_div(self, grad_mul(self, grad_neg(self, gx0), x0), x1), s1)
+            for i in indexes])
 
 
 cdef class DivFromConstant(_Const):
@@ -365,13 +379,10 @@ cdef class DivFromConstant(_Const):
     cdef int retained(self):
         return RETAIN_X0
 
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return -self.value * grad_outputs[0] / (x * x),
-
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        x = self.input_data(0)
-        return -self._c * grad_outputs[0] / (x * x),
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        x, = retained_inputs(self, gys[0])
+        return grad_div(self, grad_mul_const(self, gys[0], -self.value),
+                    grad_mul(self, x, x)),
 
 
 # ------------------------------------------------------------------- powers
@@ -399,10 +410,10 @@ cdef class PowVarVar(_Binary):
         ret = []
         for i in indexes:
             if i == 0:
-                ret.append(_sum_to_var(gy * x1 * x0 ** (x1 - 1), x0.shape))
+                ret.append(sum_to(self, gy * x1 * x0 ** (x1 - 1), x0.shape))
             else:
                 log = provided(FUNCTIONS).log
-                ret.append(_sum_to_var(gy * y * log(x0), x1.shape))
+                ret.append(sum_to(self, gy * y * log(x0), x1.shape))
         return tuple(ret)
 
 
@@ -419,16 +430,11 @@ cdef class PowVarConst(_Const):
     cdef int retained(self):
         return RETAIN_X0
 
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        x, = retained_inputs(self, gys[0])
         c = self.value
-        return grad_outputs[0] * (c * x ** (c - 1)),
-
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        x = self.input_data(0)
-        c = self.value
-        gy = grad_outputs[0]
-        return _same_dtype(ensure_array(gy * (c * x ** (c - 1))), gy),
+        return grad_mul(self, gys[0], grad_mul_const(
+            self, _grad_const(self, PowVarConst, x, c - 1), c)),
 
 
 cdef class PowConstVar(_Const):
@@ -466,15 +472,8 @@ cdef class Neg(_Unary):
     cdef object compute(self, x, unused1, unused2):
         return -x
 
-    _reports_nested = True
-
-    def backward(self, indexes, grad_outputs):
-        return -grad_outputs[0],
-
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        if self._watch:
-            return _nested_call(self, Neg, grad_outputs)
-        return -grad_outputs[0],
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        return grad_neg(self, gys[0]),
 
 
 cdef class Absolute(_Unary):
@@ -497,13 +496,28 @@ cdef class Absolute(_Unary):
     cdef int retained(self):
         return RETAIN_X0
 
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] * x.xp.sign(x.array),
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        cdef AbsoluteGrad node = AbsoluteGrad.__new__(AbsoluteGrad)
+        node.x = self.input_data(0)
+        return apply_grad(self, node, gys[0]),
 
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        x = self.input_data(0)
-        return grad_outputs[0] * array_module(x).sign(x),
+
+cdef class AbsoluteGrad(_Unary):
+    """Gradient of ``abs``: the output gradient times the sign of the input
+    ``x`` (an array); its own gradient is the same node's."""
+
+    cdef readonly object x
+
+    def __init__(self, x):
+        self.x = x
+
+    cdef object compute(self, gy, unused1, unused2):
+        return gy * array_module(self.x).sign(self.x)
+
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        cdef AbsoluteGrad node = AbsoluteGrad.__new__(AbsoluteGrad)
+        node.x = self.x
+        return apply_grad(self, node, gys[0]),
 
 
 # ------------------------------------------- the operators of Variable
@@ -517,42 +531,6 @@ cdef Variable _as_input(x, like):
     if data is not None and x.dtype != data.dtype:
         x = x.astype(data.dtype)
     return new_variable(x, False)
-
-
-cdef _Const _const_node(type cls, value):
-    cdef _Const node = cls.__new__(cls)
-    node.value = value
-    return node
-
-
-# A node of a nested call that nothing kept (no reference, weak reference,
-# attribute or local hook): the next nested call reuses it.
-cdef BuiltinNode _spare = None
-
-
-cdef tuple _nested_call(BuiltinNode parent, type cls, tuple grad_outputs):
-    """apply_nested of a fresh node of ``cls`` (a constant node gets the
-    constant of ``parent``, one of its class) to the output gradients of
-    ``parent``."""
-    global _spare
-    cdef BuiltinNode node = _spare
-    if node is not None and type(node) is cls:
-        _spare = None
-    else:
-        node = cls.__new__(cls)
-    if isinstance(node, _Const) and isinstance(parent, _Const):
-        (<_Const>node).value = (<_Const>parent).value
-        (<_Const>node)._c = (<_Const>parent)._c
-    out = apply_nested(parent, node, grad_outputs)
-    if (Py_REFCNT(node) == 1 and node._extra is None
-            and node._local_hooks is None and not _has_weakrefs(node)):
-        _spare = node
-    return out
-
-
-cdef bint _has_weakrefs(obj):
-    cdef Py_ssize_t offset = (<_TypeWeakrefs*>Py_TYPE(obj)).tp_weaklistoffset
-    return offset > 0 and (<PyObject**>(<char*><PyObject*>obj + offset))[0] != NULL
 
 
 cdef object _with_const(_Const node, value, lhs):

@@ -1,20 +1,20 @@
 """Compiled ReLU, tanh and linear nodes, the most frequent layers of MLPs.
 
-Built-in nodes (``node.BuiltinNode``) like the arithmetic ones: they compute
-on raw arrays both ways when no hook needs them and no double backprop is
-requested; their Python-level ``backward`` builds differentiable nodes
-(the grad nodes are defined next to the public functions in
-``chainerlite.functions``).
+Built-in nodes (``node.BuiltinNode``) like the arithmetic ones, with their
+grad nodes: each backward is written once (``grads``) and applies grad
+nodes of this module, on Variables where a graph is wanted and on arrays in
+the compute-only run (``ops_math.apply_grad``).
 """
-from chainerlite._core.ops_math cimport typed_const
+from chainerlite._core.ops_math cimport (
+    apply_function, apply_grad, grad_mul, grad_mul_const, retained_inputs,
+    typed_const)
 from chainerlite._core.relu_kernels cimport relu_array, relu_grad_array
 from chainerlite._core.vec_math cimport tanh_array
 from chainerlite._core.node cimport (
     RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, apply_builtin,
     array_module, as_variable_fast, is_float_dtype)
 from chainerlite._core.handover cimport (
-    ACTIVATION_KERNELS, FUNCTIONS, LINEAR_GRAD_DATA, LINEAR_GRAD_WEIGHT,
-    RELU_GRAD, TYPE_CHECK, provided)
+    ACTIVATION_KERNELS, FUNCTIONS, TYPE_CHECK, provided)
 
 import numpy
 
@@ -60,18 +60,45 @@ cdef class ReLU(_Activation):
             return provided(ACTIVATION_KERNELS).relu_fwd(x)
         return xp.maximum(x, 0)
 
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return provided(RELU_GRAD)(y.array > 0).apply(grad_outputs)
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        return _relu_grad(self, self.retained_y(), gys[0]),
 
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        y = self.retained_y()
+
+cdef object _relu_grad(BuiltinNode parent, y, gy):
+    cdef ReLUGrad node = ReLUGrad.__new__(ReLUGrad)
+    node.y = y
+    return apply_grad(parent, node, gy)
+
+
+cdef class ReLUGrad(BuiltinNode):
+    """Gradient of ReLU: the output gradient where the ReLU output ``y``
+    (an array) is positive, zero elsewhere; its own gradient is the same
+    node's."""
+
+    cdef readonly object y
+
+    def __init__(self, y):
+        self.y = y
+
+    def check_type_forward(self, in_types):
+        type_check = provided(TYPE_CHECK)
+        type_check._argname(in_types, ('gy',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    cdef bint quick_check(self, int n, x0, x1, x2):
+        return n == 1 and is_float_dtype(getattr(x0, 'dtype', None))
+
+    cdef object compute(self, gy, unused1, unused2):
+        y = self.y
         if type(y) is not _ndarray and array_module(y) is not numpy:
-            return provided(ACTIVATION_KERNELS).relu_bwd(y, grad_outputs[0]),
-        gx = relu_grad_array(y, grad_outputs[0])
+            return provided(ACTIVATION_KERNELS).relu_bwd(y, gy)
+        gx = relu_grad_array(y, gy)
         if gx is not None:
-            return gx,
-        return grad_outputs[0] * (y > 0),
+            return gx
+        return gy * (y > 0)
+
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        return _relu_grad(self, self.y, gys[0]),
 
 
 cpdef relu(x):
@@ -91,15 +118,48 @@ cdef class Tanh(_Activation):
             return provided(ACTIVATION_KERNELS).tanh_fwd(x)
         return xp.tanh(x)
 
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return grad_outputs[0] * (1 - y * y),
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        gy = gys[0]
+        y = self.get_retained_outputs()[0] if isinstance(gy, Variable) \
+            else self.retained_y()
+        return apply_grad(self, TanhGrad.__new__(TanhGrad), y, gy),
 
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        y = self.retained_y()
+
+cdef class TanhGrad(BuiltinNode):
+    """Gradient of tanh from its output: ``gy * (1 - y * y)`` of the
+    inputs ``(y, gy)``."""
+
+    def check_type_forward(self, in_types):
+        type_check = provided(TYPE_CHECK)
+        type_check._argname(in_types, ('y', 'gy'))
+        type_check.expect(in_types[0].dtype.kind == 'f',
+                          in_types[1].dtype == in_types[0].dtype)
+
+    cdef bint quick_check(self, int n, x0, x1, x2):
+        if n != 2:
+            return False
+        dt = getattr(x0, 'dtype', None)
+        return is_float_dtype(dt) and getattr(x1, 'dtype', None) is dt
+
+    cdef int retained(self):
+        return RETAIN_X0 | RETAIN_X1
+
+    cdef object compute(self, y, gy, unused):
         if type(y) is not _ndarray and array_module(y) is not numpy:
-            return provided(ACTIVATION_KERNELS).tanh_bwd(y, grad_outputs[0]),
-        return grad_outputs[0] * (typed_const(1, y) - y * y),
+            return provided(ACTIVATION_KERNELS).tanh_bwd(y, gy)
+        return gy * (typed_const(1, y) - y * y)
+
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        g = gys[0]
+        y, gy = retained_inputs(self, g)
+        yg = grad_mul(self, y, g)
+        ret = []
+        for i in indexes:
+            if i == 0:  # -2 gy y g
+                ret.append(grad_mul(self, grad_mul_const(self, gy, -2.0), yg))
+            else:
+                ret.append(apply_grad(self, TanhGrad.__new__(TanhGrad), y, g))
+        return tuple(ret)
 
 
 cpdef tanh(x):
@@ -159,32 +219,87 @@ cdef class LinearFunction(BuiltinNode):
             y += b
         return y
 
-    def backward(self, indexes, grad_outputs):
-        x, W = self.get_retained_inputs()
-        gy, = grad_outputs
-        grads = []
-        if 0 in indexes:
-            grads.append(provided(LINEAR_GRAD_DATA)().apply((W, gy))[0])
-        if 1 in indexes:
-            grads.append(
-                provided(LINEAR_GRAD_WEIGHT)(W.dtype).apply((x, gy))[0])
-        if 2 in indexes:
-            grads.append(provided(FUNCTIONS).sum(gy, axis=0))
-        return tuple(grads)
-
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        x = self.input_data(0)
-        W = self.input_data(1)
-        gy = grad_outputs[0]
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        gy = gys[0]
+        x, W = retained_inputs(self, gy)
         ret = []
         for i in indexes:
             if i == 0:
-                ret.append(_cast(gy.dot(W), x.dtype))
+                ret.append(_grad_data(self, W, gy))
             elif i == 1:
-                ret.append(_cast(gy.T.dot(x), W.dtype))
+                ret.append(_grad_weight(self, x, gy, self.input_data(1).dtype))
             else:
-                ret.append(gy.sum(0))
+                ret.append(apply_function(self, provided(FUNCTIONS).sum, gy, 0))
         return tuple(ret)
+
+
+cdef object _grad_data(BuiltinNode parent, W, gy):
+    return apply_grad(parent, LinearGradData.__new__(LinearGradData), W, gy)
+
+
+cdef object _grad_weight(BuiltinNode parent, x, gy, w_dtype):
+    cdef LinearGradWeight node = LinearGradWeight.__new__(LinearGradWeight)
+    node.w_dtype = w_dtype
+    return apply_grad(parent, node, x, gy)
+
+
+cdef object _linear(BuiltinNode parent, x, W):
+    return apply_grad(parent, LinearFunction.__new__(LinearFunction), x, W)
+
+
+cdef class _LinearGrad(BuiltinNode):
+    """A gradient of the linear function: a product of two 2-d arrays,
+    both retained for its own gradients."""
+
+    def check_type_forward(self, in_types):
+        type_check = provided(TYPE_CHECK)
+        type_check.expect(in_types.size() == 2)
+        a_type, b_type = in_types[0], in_types[1]
+        type_check.expect(a_type.dtype.kind == 'f', b_type.dtype.kind == 'f',
+                          a_type.ndim == 2, b_type.ndim == 2)
+
+    cdef bint quick_check(self, int n, a, b, unused):
+        return n == 2 and type(a) is _ndarray and type(b) is _ndarray \
+            and PyArray_NDIM(<PyArrayObject*>a) == 2 \
+            and PyArray_NDIM(<PyArrayObject*>b) == 2 \
+            and is_float_dtype(a.dtype) and is_float_dtype(b.dtype)
+
+    cdef int retained(self):
+        return RETAIN_X0 | RETAIN_X1
+
+
+cdef class LinearGradData(_LinearGrad):
+    """Gradient of the linear function for its input: ``gy W`` of the
+    inputs ``(W, gy)``, in the dtype of ``gy``."""
+
+    cdef object compute(self, W, gy, unused):
+        return _cast(gy.dot(W), gy.dtype)
+
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        ggx = gys[0]
+        W, gy = retained_inputs(self, ggx)
+        return tuple([
+            _grad_weight(self, ggx, gy, self.input_data(0).dtype) if i == 0
+            else _linear(self, ggx, W) for i in indexes])
+
+
+cdef class LinearGradWeight(_LinearGrad):
+    """Gradient of the linear function for its weight: ``gy^T x`` of the
+    inputs ``(x, gy)``, in the weight's dtype ``w_dtype``."""
+
+    cdef readonly object w_dtype
+
+    def __init__(self, w_dtype):
+        self.w_dtype = numpy.dtype(w_dtype)
+
+    cdef object compute(self, x, gy, unused):
+        return _cast(gy.T.dot(x), self.w_dtype)
+
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        ggW = gys[0]
+        x, gy = retained_inputs(self, ggW)
+        return tuple([_grad_data(self, ggW, gy) if i == 0
+                      else _linear(self, x, ggW) for i in indexes])
 
 
 cdef object _cast(y, dtype):

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import typing
 
-from chainerlite import function_node
-from chainerlite import utils
-from chainerlite._core import handover
 from chainerlite._core import ops_nn
 
 if typing.TYPE_CHECKING:
@@ -14,30 +11,11 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-#: Rectified linear unit node. It is compiled (``chainerlite._core.ops_nn``):
-#: forward and backward run on raw arrays unless a hook needs the node or
-#: double backprop is requested, where ``ReLUGrad`` below takes over.
+#: Rectified linear unit node, compiled (``chainerlite._core.ops_nn``). Its
+#: backward applies ``ReLUGrad``, compiled too: ``ReLUGrad(y)`` passes the
+#: output gradient where the ReLU output ``y`` is positive.
 ReLU = ops_nn.ReLU
-
-
-class ReLUGrad(function_node.FunctionNode):
-    """Gradient of ReLU: passes the gradient where the output is positive.
-
-    Args:
-        mask (numpy.ndarray or cupy.ndarray): Boolean array, ``True`` where
-            the ReLU output is positive.
-
-    """
-
-    def __init__(self, mask):
-        self.mask = mask
-
-    def forward(self, inputs):
-        (gy,) = inputs
-        return (utils.force_array(gy * self.mask, gy.dtype),)
-
-    def backward(self, indexes, grad_outputs):
-        return ReLUGrad(self.mask).apply(grad_outputs)
+ReLUGrad = ops_nn.ReLUGrad
 
 
 def relu(x: Variable | NdArray) -> Variable:
@@ -65,7 +43,3 @@ def relu(x: Variable | NdArray) -> Variable:
 
     """
     return ops_nn.relu(x)
-
-
-# the double backprop of the compiled ReLU (_core/ops_nn.pyx)
-handover.provide(ReLUGrad=ReLUGrad)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import typing
 
-from chainerlite import function_node
-from chainerlite._core import handover
 from chainerlite._core import ops_nn
 from chainerlite import utils
 from chainerlite.functions.array import reshape
@@ -15,52 +13,13 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-#: Linear function node ``y = x W^T + b``. It is compiled
-#: (``chainerlite._core.ops_nn``): forward and backward run on raw arrays unless
-#: a hook needs the node or double backprop is requested, where the grad
-#: nodes below take over.
+#: Linear function node ``y = x W^T + b``, compiled
+#: (``chainerlite._core.ops_nn``), and the compiled nodes its backward applies:
+#: ``LinearGradData()`` of ``(W, gy)`` and ``LinearGradWeight(W.dtype)`` of
+#: ``(x, gy)``.
 LinearFunction = ops_nn.LinearFunction
-
-
-class LinearGradData(function_node.FunctionNode):
-    """Gradient of the linear function with respect to its input."""
-
-    def forward(self, inputs):
-        W, gy = inputs
-        self.retain_inputs((0, 1))
-        return (utils.force_array(gy.dot(W), gy.dtype),)
-
-    def backward(self, indexes, grad_outputs):
-        W, gy = self.get_retained_inputs()
-        (ggx,) = grad_outputs
-        grads = []
-        if 0 in indexes:
-            grads.append(LinearGradWeight(W.dtype).apply((ggx, gy))[0])
-        if 1 in indexes:
-            grads.append(LinearFunction().apply((ggx, W))[0])
-        return tuple(grads)
-
-
-class LinearGradWeight(function_node.FunctionNode):
-    """Gradient of the linear function with respect to its weight."""
-
-    def __init__(self, w_dtype):
-        self._w_dtype = w_dtype
-
-    def forward(self, inputs):
-        x, gy = inputs
-        self.retain_inputs((0, 1))
-        return (utils.force_array(gy.T.dot(x), self._w_dtype),)
-
-    def backward(self, indexes, grad_outputs):
-        x, gy = self.get_retained_inputs()
-        (ggW,) = grad_outputs
-        grads = []
-        if 0 in indexes:
-            grads.append(LinearGradData().apply((ggW, gy))[0])
-        if 1 in indexes:
-            grads.append(LinearFunction().apply((x, ggW))[0])
-        return tuple(grads)
+LinearGradData = ops_nn.LinearGradData
+LinearGradWeight = ops_nn.LinearGradWeight
 
 
 def linear(
@@ -114,7 +73,3 @@ def linear(
     if n_batch_axes > 1:
         y = reshape.reshape(y, batch_shape + (-1,))
     return y
-
-
-# the double backprop of the compiled linear node (_core/ops_nn.pyx)
-handover.provide(LinearGradData=LinearGradData, LinearGradWeight=LinearGradWeight)
