@@ -110,11 +110,10 @@ class LSTM(function_node.FunctionNode):
         c_prev, x = self.get_retained_inputs()
         (c_next,) = self.get_retained_outputs()
         gc, gh = grad_outputs
-        xp = backend.get_array_module(x.array)
         if gc is None:
-            gc = xp.zeros_like(c_prev.array)
+            gc = x.xp.zeros_like(c_prev.array)
         if gh is None:
-            gh = xp.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
+            gh = x.xp.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
         # a second backward through this node recomputes the activations
         act, self._act = self._act, None
         grads = LSTMGrad(act).apply((c_prev, x, c_next, gc, gh))
@@ -176,11 +175,11 @@ class LSTMGrad(_formula.FormulaNode):
         self.act = act
 
     def forward(self, inputs):
-        xp = backend.get_array_module(*inputs)
-        if xp is not cuda.cupy and not _compiled(*inputs):
+        gpu = isinstance(inputs[1], cuda.ndarray)
+        if not gpu and not _compiled(*inputs):
             return super().forward(inputs)
-        self.retain_inputs(tuple(range(len(inputs))))
-        if xp is cuda.cupy:
+        self.retain_inputs((0, 1, 2, 3, 4))
+        if gpu:
             return _backward_gpu(*inputs)
         return _backward_cpu(*inputs, self.act)
 
