@@ -15,10 +15,9 @@ from chainerlite._core cimport node as _node
 from chainerlite._core.config cimport (
     ThreadState, debug_enabled, get_state, set_local_backprop)
 from chainerlite._core.hooks cimport (
-    BWD_POST, BWD_PRE, FWD_POST, FWD_POST_OUT, FWD_PRE, active_entries,
-    any_mask, dispatch, global_entries)
+    BWD_POST, BWD_PRE, active_entries, any_mask, dispatch, global_entries)
 from chainerlite._core.node cimport (
-    ACCUMULATES, REPORTS_NESTED, USES_ARRAYS, BuiltinNode, FunctionNode,
+    ACCUMULATES, COMPILED_GRADS, BuiltinNode, FunctionNode,
     Variable, VariableNode, check_finite, check_grad, ensure_array,
     new_variable, node_facts)
 
@@ -155,45 +154,21 @@ cdef tuple _IDX1 = (1,)
 cdef tuple _IDX01 = (0, 1)
 
 
-cdef object _watched_arrays(FunctionNode f, tuple indexes, tuple gys,
-                            tuple watch, ThreadState state):
-    # The array-level backward of a node that reports its nested calls to
-    # the hooks in ``watch`` (apply_nested). The hooks are this thread's;
-    # the node's count only says that some pass watches (threads may run
-    # passes over shared nodes).
-    cdef BuiltinNode b = <BuiltinNode>f
-    prev = state.watch
-    state.watch = watch
-    b._watch += 1
-    try:
-        return b._backward_arrays(indexes, gys)
-    finally:
-        b._watch -= 1
-        state.watch = prev
-
-
 cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
-                         bint arrays, ThreadState state, tuple current,
-                         tuple watch=None):
+                         ThreadState state, tuple current):
     """The input gradients of ``f`` for ``indexes``, as the pass holds them.
 
-    ``arrays``: the array-level backward may be used (no double backprop,
-    and no global hook watches the forward calls, which Chainer shows nested
-    in backward). ``watch``: else, in raw mode, the hooks that watch them;
-    a node whose array-level backward reports its nested calls uses it
-    then. ``current``: for a node that overrides ``backward_accumulate``,
+    One path whether or not hooks are registered: a compiled node runs its
+    ``grads`` on the arrays of a raw pass (its grad nodes run compute-only
+    and report to this thread's forward hooks, see apply_nested); any other
+    node, or a double-backprop pass, runs ``backward`` on Variables (with
+    backprop off in a raw pass, so the grad nodes it applies build no
+    graph). ``current``: for a node that overrides ``backward_accumulate``,
     the gradients the targets have so far.
     """
     cdef int prev = state.enable_backprop
-    cdef int facts = node_facts(type(f))
-    if arrays and facts & USES_ARRAYS:
-        gxs = f._backward_arrays(indexes, gys)
-        if gxs is not None:
-            return _arrays_of(f, gxs, indexes)
-    elif watch is not None and facts & REPORTS_NESTED and current is None:
-        gxs = _watched_arrays(f, indexes, gys, watch, state)
-        if gxs is not None:
-            return _arrays_of(f, gxs, indexes)
+    if raw and current is None and node_facts(type(f)) & COMPILED_GRADS:
+        return _arrays_of(f, (<BuiltinNode>f).grads(indexes, gys), indexes)
     gvars = _as_grad_vars(gys) if raw else gys
     set_local_backprop(state, 0 if raw else 1)
     try:
@@ -209,25 +184,33 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
 
 
 cdef inline object _backward1(FunctionNode f, tuple gys, ThreadState state,
-                              tuple watch):
-    # _run_backward for a one-in, one-out node whose class uses its
-    # array-level backward (step_fast checked that): the input gradient,
-    # from the 1-tuple of the output gradient
-    if watch is None:
-        gxs = f._backward_arrays(_IDX0, gys)
-    else:
-        gxs = _watched_arrays(f, _IDX0, gys, watch, state)
+                              int facts):
+    # _run_backward of a raw pass for a one-in, one-out node that does not
+    # accumulate (step_fast checked that): the input gradient array, from
+    # the 1-tuple of the output gradient array
+    cdef int prev
+    if facts & COMPILED_GRADS:
+        gxs = (<BuiltinNode>f).grads(_IDX0, gys)
+        if type(gxs) is tuple and len(<tuple>gxs) == 1:
+            gx = (<tuple>gxs)[0]
+            if type(gx) is _ndarray:
+                return gx
+        return _arrays_of(f, gxs, _IDX0)[0]
+    prev = state.enable_backprop
+    set_local_backprop(state, 0)
+    try:
+        gxs = f.backward(_IDX0, (new_variable(gys[0], False),))
+    finally:
+        set_local_backprop(state, prev)
     if type(gxs) is tuple and len(<tuple>gxs) == 1:
         gx = (<tuple>gxs)[0]
-        if type(gx) is _ndarray:
-            return gx
-    if gxs is None:
-        return _run_backward(f, _IDX0, gys, True, False, state, None)[0]
+        if type(gx) is Variable and type((<Variable>gx)._data) is _ndarray:
+            return (<Variable>gx)._data
     return _arrays_of(f, gxs, _IDX0)[0]
 
 
 cdef tuple _arrays_of(FunctionNode f, gxs, tuple indexes):
-    # what _backward_arrays gave, as a tuple of arrays (None entries kept)
+    # what a backward gave, as a tuple of arrays (None entries kept)
     if type(gxs) is tuple and len(<tuple>gxs) == len(indexes):
         for gx in <tuple>gxs:
             if type(gx) is not _ndarray:
@@ -247,7 +230,6 @@ cdef class _Pass:
 
     cdef ThreadState state
     cdef bint raw, retain_grad
-    cdef bint arrays            # raw, and no global hook watches forward calls
     cdef bint load_grads        # backward(): a node's own grad joins at first use
     cdef _Heap heap
     cdef dict grads             # VariableNode -> pending gradient
@@ -259,7 +241,6 @@ cdef class _Pass:
     cdef dict found             # grad(): gradient of an input taken by its creator
     cdef dict seeds             # grad(): grad_inputs, joined when an input is taken
     cdef tuple entries          # global hook entries with a backward callback
-    cdef tuple watch            # raw, and global hooks watch forward calls
     cdef bint debug             # check gradients for NaN/Inf
 
     cdef int deliver(self, VariableNode x, gx) except -1:
@@ -367,21 +348,16 @@ cdef class _Pass:
         return idx or None
 
     cdef bint step_fast(self, FunctionNode f) except -1:
-        """Backward of a one-in, one-out node on raw arrays.
+        """Backward of a one-in, one-out node in a raw pass.
 
         Returns False when ``f`` needs the general path.
         """
-        if not (f._n_out == 1 and not self.debug
+        if not (self.raw and f._n_out == 1 and not self.debug
                 and f._local_hooks is None and f._inputs is not None
                 and len(f._inputs) == 1):
             return False
         cdef int facts = node_facts(type(f))
-        cdef tuple watch = None
-        if not self.arrays:
-            if self.watch is None or not facts & REPORTS_NESTED:
-                return False
-            watch = self.watch
-        elif not facts & USES_ARRAYS:
+        if facts & ACCUMULATES:
             return False
         cdef PyObject* p = f._outs[0]
         if p == NULL:
@@ -395,14 +371,14 @@ cdef class _Pass:
         cdef tuple entries = self.entries
         cdef tuple out_grad = (g,)
         if entries is None:
-            gx = _backward1(f, out_grad, self.state, watch)
+            gx = _backward1(f, out_grad, self.state, facts)
         else:
             in_data = _NONE1 if x._data is None else (x._data,)
             dispatch(entries, 2, f, in_data, out_grad)
             _check_not_unchained(f)
             self.state.running += 1
             try:
-                gx = _backward1(f, out_grad, self.state, watch)
+                gx = _backward1(f, out_grad, self.state, facts)
             finally:
                 self.state.running -= 1
             dispatch(entries, 3, f, in_data, out_grad)
@@ -435,8 +411,8 @@ cdef class _Pass:
             if not any_mask(entries):
                 entries = None
         if entries is None:
-            gxs = _run_backward(f, indexes, gys, self.raw, self.arrays,
-                                self.state, current, self.watch)
+            gxs = _run_backward(f, indexes, gys, self.raw, self.state,
+                                current)
         else:
             in_data = _hook_in_data(f)
             out_grad = _hook_out_grad(gys, self.raw)
@@ -445,8 +421,7 @@ cdef class _Pass:
             self.state.running += 1
             try:
                 gxs = _run_backward(f, indexes, gys, self.raw,
-                                    self.arrays, self.state, current,
-                                    self.watch)
+                                    self.state, current)
             finally:
                 self.state.running -= 1
             dispatch(entries, 3, f, in_data, out_grad)
@@ -568,7 +543,6 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
     cdef VariableNode x
     bp.state = get_state()
     bp.raw = not enable_double_backprop
-    bp.arrays = bp.raw
     bp.retain_grad = retain_grad
     bp.debug = debug_enabled(bp.state)
     bp.heap = _Heap()
@@ -583,17 +557,11 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         bp.wanted = set(inputs)
         bp.found = {}
     # Global hooks are resolved once per pass (local ones per node); a hook
-    # that overrides no callback costs nothing here. One that watches
-    # forward calls sees those a backward makes, as in Chainer, so the
-    # nodes' backward() runs instead of their array-level shortcuts.
+    # that overrides no backward callback costs nothing here, and none
+    # changes which code runs (forward hooks see the grad nodes' applies).
     if bp.state.hooks is not None and len(bp.state.hooks) > 0:
         bp.entries = global_entries(bp.state)
-        mask = any_mask(bp.entries)
-        if mask & (FWD_PRE | FWD_POST | FWD_POST_OUT):
-            bp.arrays = False
-            if bp.raw and not bp.debug:
-                bp.watch = bp.entries
-        if not mask & (BWD_PRE | BWD_POST):
+        if not any_mask(bp.entries) & (BWD_PRE | BWD_POST):
             bp.entries = None
     for var, g in zip(outputs, grad_outputs):
         if g is not None:

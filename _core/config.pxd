@@ -8,7 +8,6 @@ cdef class ThreadState:
     cdef object hooks           # HookRegistry: global hooks of this thread
     cdef dict scratch           # per-thread data of compiled hooks, by id
     cdef int running            # hooked forward/backward calls now running
-    cdef tuple watch            # hooks apply_nested reports to (see backprop)
 
 
 cdef ThreadState get_state()

@@ -48,10 +48,6 @@ cdef class FunctionNode:
 
     cdef _link_outputs(self, tuple nodes)
     cdef bint _quick_check(self, tuple in_data)
-    # The array-level backward of every node, compiled or Python: input
-    # gradients as arrays from output gradients as arrays, or None to use
-    # backward(). See node_facts for when it is used.
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs)
 
 
 # What a built-in node keeps for its backward, declared once per class by
@@ -64,10 +60,8 @@ cdef enum:
 
 
 cdef class BuiltinNode(FunctionNode):
-    # A compiled node of one output, applied by apply_builtin.
-    # Backward passes now in its _backward_arrays while hooks of their
-    # thread watch the forward calls a backward makes (see apply_nested)
-    cdef int _watch
+    # A compiled node of one output, applied by apply_builtin. It adds no
+    # field: FunctionNode's freelist serves it (and its grad nodes)
     cdef int retained(self)
     cdef object compute(self, x0, x1, x2)
     # its one backward: the grad nodes it applies (apply_nested, or
@@ -81,11 +75,10 @@ cdef class BuiltinNode(FunctionNode):
 
 # Facts about a node class, computed once per class version (node_facts).
 cdef enum:
-    USES_ARRAYS = 1        # its _backward_arrays goes with its backward
+    # a BuiltinNode whose backward is BuiltinNode's: a raw pass runs its
+    # grads on arrays
+    COMPILED_GRADS = 1
     ACCUMULATES = 2        # it overrides backward_accumulate
-    # a BuiltinNode whose _backward_arrays reports its nested calls
-    # (_reports_nested, apply_nested)
-    REPORTS_NESTED = 4
 
 
 cdef Variable new_variable(data, bint requires_grad)
@@ -94,7 +87,7 @@ cdef Variable get_variable(VariableNode node)
 cdef tuple apply_node(FunctionNode node, tuple inputs)
 cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=*,
                             Variable x2=*)
-cdef tuple apply_nested(BuiltinNode parent, BuiltinNode op, tuple in_data)
+cdef tuple apply_nested(BuiltinNode op, tuple in_data)
 cdef int node_facts(type cls) except -1
 cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1
 cdef object ensure_array(object y)

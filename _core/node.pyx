@@ -1103,6 +1103,9 @@ cdef bytes _declared_kinds(cls):
     return kinds
 
 
+# Nodes are made and freed per op (the grad nodes of a backward too): a
+# freelist serves FunctionNode and its compiled subclasses that add no field.
+@cython.freelist(256)
 cdef class FunctionNode:
     """Function node of the computational graph (Chainer's ``FunctionNode``).
 
@@ -1434,20 +1437,6 @@ cdef class FunctionNode:
         return tuple([gx if g is None else (g if gx is None else gx + g)
                       for gx, g in zip(gxs, grad_inputs)])
 
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        """Input gradients as arrays, or None to use :meth:`backward`.
-
-        The array-level twin of :meth:`backward`, for compiled and Python
-        nodes alike: ``grad_outputs`` holds arrays (None for an output
-        without a gradient) and the result gives one array (or None) per
-        index in ``indexes``. Backprop uses it instead of ``backward`` when
-        no double backprop is requested and no hook watches the forward
-        calls a backward makes, and only if the class that defines it is
-        the one that defines ``backward`` or a subclass of it (a subclass
-        that overrides ``backward`` alone keeps its semantics).
-        """
-        return None
-
     def get_retained_inputs(self):
         """Returns the retained inputs as Variables (see retain_inputs)."""
         if self._input_indexes_to_retain is None or self._inputs is None:
@@ -1692,16 +1681,11 @@ cdef class BuiltinNode(FunctionNode):
         # one), arrays in the compute-only run of a pass that needs none
         raise NotImplementedError('%s has no backward' % self.label)
 
-    # backward and the array-level run are both grads: the derivative is
-    # written once, and the grad nodes that grads applies on arrays
-    # report their calls to the hooks that watch backward (apply_nested)
-    _reports_nested = True
-
+    # backward and the compute-only run of a raw pass are both grads: the
+    # derivative is written once, and the grad nodes that grads applies on
+    # arrays report their calls to this thread's hooks (apply_nested)
     def backward(self, indexes, grad_outputs):
         return self.grads(tuple(indexes), tuple(grad_outputs))
-
-    cpdef object _backward_arrays(self, tuple indexes, tuple grad_outputs):
-        return self.grads(indexes, grad_outputs)
 
     cdef bint _quick_check(self, tuple in_data):
         cdef Py_ssize_t n = len(in_data)
@@ -1774,24 +1758,20 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
     return out
 
 
-cdef tuple apply_nested(BuiltinNode parent, BuiltinNode op, tuple in_data):
-    """Applies the fresh node ``op`` to arrays within a backward of ``parent``.
+cdef tuple apply_nested(BuiltinNode op, tuple in_data):
+    """Applies the fresh node ``op`` to arrays, compute-only.
 
-    For the array-level backward of a built-in node that declares
-    ``_reports_nested``, called while ``parent._watch`` is set: where
-    backprop in this thread watches (hooks watch forward calls and no
-    double backprop is asked) it does what applying ``op`` in the
-    Variable-level ``backward`` does under no-backprop mode, without
-    Variables: the forward hooks see ``op`` and its input (and output)
-    arrays. ``in_data``: one or two arrays (the output gradients, as the
-    backward received them). Returns the 1-tuple of the output array.
+    What the ``grads`` of a compiled node does in a raw pass: as applying
+    ``op`` to Variables under no-backprop mode, without Variables or graph,
+    whether or not hooks are registered; this thread's forward hooks see
+    ``op`` and its input (and output) arrays. ``in_data``: one or two
+    arrays. Returns the 1-tuple of the output array.
     """
     cdef ThreadState state = get_state()
-    cdef tuple entries = state.watch
+    cdef tuple entries = entries_with_callbacks(state)
     x0 = in_data[0]
     x1 = in_data[1] if len(in_data) > 1 else None
     if entries is None:
-        # another thread's pass set the parent's count
         return ensure_array(op.compute(x0, x1, None)),
     dispatch(entries, 0, op, in_data, None)
     state.running += 1
@@ -1880,7 +1860,7 @@ cdef int _facts_slots[KINDS_SLOTS]
 
 
 cdef int node_facts(type cls) except -1:
-    """USES_ARRAYS and ACCUMULATES bits of a FunctionNode class."""
+    """COMPILED_GRADS and ACCUMULATES bits of a FunctionNode class."""
     cdef unsigned int tag = type_tag(cls)
     cdef Py_ssize_t slot = tag % KINDS_SLOTS
     if tag != 0 and _facts_tags[slot] == tag:
@@ -1889,28 +1869,18 @@ cdef int node_facts(type cls) except -1:
     # a type lookup, which gives the class a version tag if it has none
     # (reading __mro__ and __dict__ below does not)
     getattr(cls, 'backward')
-    arrays_owner = backward_owner = accumulate_owner = nested_owner = None
+    backward_owner = accumulate_owner = None
     for klass in cls.__mro__:
         d = klass.__dict__
-        if arrays_owner is None and '_backward_arrays' in d:
-            arrays_owner = klass
         if backward_owner is None and 'backward' in d:
             backward_owner = klass
         if accumulate_owner is None and 'backward_accumulate' in d:
             accumulate_owner = klass
-        if nested_owner is None and '_reports_nested' in d:
-            nested_owner = klass
     if accumulate_owner is not FunctionNode:
         facts |= ACCUMULATES
-    elif arrays_owner is not FunctionNode and issubclass(
-            arrays_owner, backward_owner):
-        facts |= USES_ARRAYS
-        # the declaration holds for the _backward_arrays next to it (or
-        # one of its bases), not for a subclass's own override
-        if (nested_owner is not None and issubclass(cls, BuiltinNode)
-                and issubclass(nested_owner, arrays_owner)
-                and nested_owner.__dict__['_reports_nested']):
-            facts |= REPORTS_NESTED
+    elif backward_owner is BuiltinNode:
+        # a Python subclass that overrides backward keeps its semantics
+        facts |= COMPILED_GRADS
     tag = type_tag(cls)
     if tag != 0:
         _facts_tags[tag % KINDS_SLOTS] = tag

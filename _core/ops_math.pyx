@@ -16,6 +16,7 @@ from chainerlite._core.node cimport (
 from chainerlite._core.config cimport (
     ThreadState, get_state, set_local_backprop)
 from chainerlite._core.handover cimport FUNCTIONS, TYPE_CHECK, provided
+from chainerlite._core.hooks cimport entries_with_callbacks
 
 cdef object _f16 = numpy.dtype(numpy.float16)
 cdef object _f32 = numpy.dtype(numpy.float32)
@@ -67,14 +68,15 @@ cdef object sum_to(BuiltinNode parent, x, tuple shape):
 cdef object apply_function(BuiltinNode parent, f, x, arg):
     """``f(x, arg)``, a function of ``chainerlite.functions`` reducing an
     array with a NumPy method, within a backward of ``parent``: on a
-    Variable it is applied; on an array its sum is taken with NumPy where no
-    hook watches backward (the same sum ``f``'s node computes), else ``f``'s
-    node is applied without a graph, so that the hooks see it."""
+    Variable it is applied; on an array its sum is taken with NumPy where
+    this thread has no forward hook (the same sum ``f``'s node computes),
+    else ``f``'s node is applied without a graph, so that the hooks see
+    it."""
     cdef ThreadState state
     if isinstance(x, Variable):
         return f(x, arg)
     state = get_state()
-    if state.watch is None:
+    if entries_with_callbacks(state) is None:
         return _sum_to_raw(x, arg) if type(arg) is tuple else x.sum(arg)
     cdef int prev = state.enable_backprop
     set_local_backprop(state, 0)
@@ -88,11 +90,11 @@ cdef object apply_grad(BuiltinNode parent, BuiltinNode op, a, b=None):
     """Applies the fresh node ``op`` to ``a`` (and ``b``) in a backward of
     ``parent``: to Variables it is applied as any node (a graph where
     backprop is on); to arrays it runs compute-only, and the hooks that
-    watch backward see its call (apply_nested)."""
+    watch forward calls see it (apply_nested)."""
     if isinstance(a, Variable):
         return apply_builtin(op, <Variable>a,
                              None if b is None else as_variable_fast(b))
-    return apply_nested(parent, op, (a,) if b is None else (a, b))[0]
+    return apply_nested(op, (a,) if b is None else (a, b))[0]
 
 
 cdef tuple retained_inputs(BuiltinNode node, gy):

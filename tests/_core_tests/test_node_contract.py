@@ -1,8 +1,8 @@
 """Which backward of a node the compiled backprop runs.
 
-``backward_accumulate`` when a class overrides it (as in Chainer),
-``_backward_arrays`` when it goes with the class's ``backward`` and no
-double backprop is asked for, ``backward`` otherwise.
+``backward_accumulate`` when a class overrides it (as in Chainer), else
+``backward``: on Variables with backprop off (compute-only) in a pass
+without double backprop, with backprop on otherwise.
 """
 
 import numpy as np
@@ -39,16 +39,10 @@ class ScaleAccumulate(Scale):
         return (gx if g is None else gx + g,)
 
 
-class ScaleArrays(Scale):
-    def _backward_arrays(self, indexes, grad_outputs):
-        self.calls.append('arrays')
-        return (grad_outputs[0] * np.float32(3),)
-
-
-class ScaleArraysOverridden(ScaleArrays):
+class ScaleRecordingMode(Scale):
     def backward(self, indexes, grad_outputs):
-        self.calls.append('own backward')
-        return (grad_outputs[0] * 5.0,)
+        self.calls.append(chainerlite.config.enable_backprop)
+        return (grad_outputs[0] * 3.0,)
 
 
 @pytest.mark.parametrize('double', [False, True])
@@ -82,25 +76,15 @@ def test_backward_accumulate_in_grad():
     assert calls[0] == ('accumulate', False)
 
 
-def test_array_backward_is_used_without_double_backprop():
+@pytest.mark.parametrize('double', [False, True])
+def test_backward_runs_compute_only_without_double_backprop(double):
     calls = []
     x = _var(1, 2)
-    F.sum(ScaleArrays(calls).apply((x,))[0]).backward()
-    assert calls == ['arrays']
+    (y,) = ScaleRecordingMode(calls).apply((x,))
+    F.sum(y).backward(enable_double_backprop=double)
+    assert calls == [double]
     np.testing.assert_allclose(x.grad, [3, 3])
-    calls[:] = []
-    x.cleargrad()
-    F.sum(ScaleArrays(calls).apply((x,))[0]).backward(enable_double_backprop=True)
-    assert calls == ['backward']
-    np.testing.assert_allclose(x.grad, [3, 3])
-
-
-def test_subclass_that_overrides_backward_keeps_its_backward():
-    calls = []
-    x = _var(1, 2)
-    F.sum(ScaleArraysOverridden(calls).apply((x,))[0]).backward()
-    assert calls == ['own backward']
-    np.testing.assert_allclose(x.grad, [5, 5])
+    assert (x.grad_var.creator is None) is not double
 
 
 def test_subclass_of_compiled_node_that_overrides_backward():
