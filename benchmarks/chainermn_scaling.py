@@ -14,14 +14,15 @@ also reports where its time goes, in wall time and in process CPU time
 (mean, median and minimum over the steps): ``compute`` (forward, backward and
 the optimizer's bookkeeping), ``update`` (the wrapped optimizer's update),
 ``comm`` (``multi_node_mean_grad``: packing, the allreduce, handing the
-gradients back) and, inside it, ``allreduce`` (when every rank is on this
-node, the shared-memory exchange instead: its two barriers and the summing
-of the rank's slice, which packs that slice on the way; ``--no-shared-memory``
-uses the Allreduce anyway). On one node the update is sharded (each rank
-updates the slice it sums while it sums it, then brings the rest of its
-parameters up to date from the shared states; ``--no-sharded-update``
-gives every rank the whole update): that work counts as ``update``, not as
-``comm``. Then the bytes copied per step to pack and unpack the
+gradients back, and with a sharded update the hand-over of the updated
+parameters and states, ``allgather_owned``) and, inside it, ``allreduce``
+(when every rank is on this node, the shared-memory exchange instead: its
+two barriers and the summing of the rank's slice, which packs that slice on
+the way; ``--no-shared-memory`` uses the Allreduce anyway). On one node the
+update is sharded (each rank runs the update rule of its share of the
+parameters, then the communicator hands the new parameters and states to
+the other rank; ``--no-sharded-update`` gives every rank the whole update).
+Then the bytes copied per step to pack and unpack the
 gradients; and the allreduce alone on a buffer of the gradients' size
 with both ranks started together (after a barrier), which is the
 communication cost without waiting for a slower rank. From these,
@@ -149,7 +150,7 @@ def barrier_worker(steps, warmup):
 def worker(steps, warmup, communicator, shared_memory=True, sharded=True):
     from chainerlite import optimizers
     import chainerlite.chainermn as chainermn
-    from chainerlite.chainermn.communicators import _sharded_update
+    from chainerlite.chainermn import _sharded_update
 
     comm = chainermn.create_communicator(communicator)
     model, loss, x, t = _model_and_batch(comm.rank)
@@ -159,25 +160,24 @@ def worker(steps, warmup, communicator, shared_memory=True, sharded=True):
     optimizer.setup(model)
     optimizer.update()  # the initial broadcast
 
-    names = ('comm', 'allreduce', 'update', 'shard_update', 'shard_finish')
+    names = ('comm', 'allreduce', 'update', 'gather')
     clocks = {name: _Clock() for name in names}
     seen = {'buffer': None, 'pack': 0, 'unpack': 0}
     allreduce = comm._allreduce_in_place
-    timed_mean_grad = clocks['comm'].wrap(comm._mean_grad)
+    timed_mean_grad = clocks['comm'].wrap(comm.multi_node_mean_grad)
 
     def watched_allreduce(buffer):
         seen['buffer'] = buffer
         allreduce(buffer)
 
-    def watched_mean_grad(target, zero_fill=False, optimizer=None):
+    def watched_mean_grad(target, zero_fill=False):
         # the copies are counted outside the timed call
         seen['buffer'] = None
         grads = [p.grad for p in target.params() if p.grad is not None]
-        updated = timed_mean_grad(target, zero_fill, optimizer)
+        timed_mean_grad(target, zero_fill)
         seen['pack'] = _copied_bytes(grads, seen['buffer'])
         after = [p.grad for p in target.params() if p.grad is not None]
         seen['unpack'] = _copied_bytes(after, seen['buffer'])
-        return updated
 
     comm._allreduce_in_place = clocks['allreduce'].wrap(watched_allreduce)
     if not shared_memory:
@@ -188,22 +188,19 @@ def worker(steps, warmup, communicator, shared_memory=True, sharded=True):
         mean = node_mean.mean
 
         def watched_mean(*args):
-            seen['buffer'], updated = mean(*args)
-            return seen['buffer'], updated
+            seen['buffer'] = mean(*args)
+            return seen['buffer']
 
         node_mean.mean = watched_mean
         node_mean._reduce = clocks['allreduce'].wrap(node_mean._reduce)
         node_mean._barrier = clocks['allreduce'].wrap(node_mean._barrier)
     if not sharded:
-        # an optimizer hook that does nothing: the update is not sharded
-        optimizer.actual_optimizer.add_hook(lambda opt: None, name='unsharded')
-    # the update sharded over the ranks (when it is) runs inside the mean
-    Shards = _sharded_update.Shards
-    Shards.update = clocks['shard_update'].wrap(Shards.update)
-    Shards.finish = clocks['shard_finish'].wrap(Shards.finish)
-    comm._mean_grad = watched_mean_grad
+        _sharded_update.applies = lambda actual, comm: False
+    comm.multi_node_mean_grad = watched_mean_grad
     actual = optimizer.actual_optimizer
-    actual.update = clocks['update'].wrap(actual.update)
+    # the whole update runs this, the sharded one too (with the hand-over)
+    actual.update_from_grads = clocks['update'].wrap(actual.update_from_grads)
+    comm.allgather_owned = clocks['gather'].wrap(comm.allgather_owned)
 
     samples = {(phase, kind): [] for phase in PHASES for kind in ('wall', 'cpu')}
     for step in range(warmup + steps):
@@ -220,13 +217,10 @@ def worker(steps, warmup, communicator, shared_memory=True, sharded=True):
         spent = {'step': (wall, cpu)}
         for name, clock in clocks.items():
             spent[name] = (clock.wall, clock.cpu)
-        # the sharded update counts as update, not as communication
-        inner, finish = spent.pop('shard_update'), spent.pop('shard_finish')
-        spent['update'] = tuple(map(sum, zip(spent['update'], inner, finish)))
-        spent['comm'] = tuple(
-            c - u - k for c, u, k in zip(spent['comm'], inner, finish)
-        )
-        spent['allreduce'] = tuple(a - u for a, u in zip(spent['allreduce'], inner))
+        # the hand-over of the sharded update counts as communication
+        gather = spent.pop('gather')
+        spent['update'] = tuple(u - g for u, g in zip(spent['update'], gather))
+        spent['comm'] = tuple(c + g for c, g in zip(spent['comm'], gather))
         spent['compute'] = tuple(
             spent['step'][i] - spent['comm'][i] - spent['update'][i] for i in (0, 1)
         )

@@ -532,6 +532,13 @@ class Optimizer:
         else:
             hook(self)
 
+    @property
+    def loss_scale(self) -> float | None:
+        """float: The loss scale ``update(lossfun)`` back-propagates with
+        (``None`` for none); set by :meth:`set_loss_scale` or
+        :meth:`loss_scaling`. Beyond Chainer, which keeps it private."""
+        return self._loss_scale
+
     def set_loss_scale(self, loss_scale: float | None) -> None:
         """Sets a static loss scale used by ``update(lossfun)``.
 
@@ -733,18 +740,52 @@ class GradientMethod(Optimizer):
                 self.target.zerograds()
             loss.backward(loss_scale=self._loss_scale)
             del loss
+        self.update_from_grads()
+
+    def update_from_grads(
+        self,
+        params: typing.Sequence[variable.Parameter] | None = None,
+        exchange: typing.Callable[[], None] | None = None,
+    ) -> bool:
+        """The update of :meth:`update` once the gradients are computed.
+
+        Beyond Chainer: a data-parallel wrapper (ChainerMN's multi-node
+        optimizer) uses it to let each process run the update rules of its
+        share of the parameters. Everything else is as in :meth:`update`:
+        missing gradients become zeros, the ``'pre'`` hooks see every
+        gradient, :attr:`t` is incremented and the ``'post'`` hooks run.
+
+        Args:
+            params (list of ~chainerlite.Parameter): The parameters whose
+                rules run (in this order); every parameter of the target
+                when ``None``.
+            exchange (callable): Called without arguments after the rules
+                ran and before the ``'post'`` hooks (the wrapper brings the
+                other processes' results in here).
+
+        Returns:
+            bool: ``False`` when the update was skipped (dynamic loss
+            scaling found an infinite or NaN gradient), ``True`` otherwise.
+
+        Raises:
+            ValueError: As :meth:`update`, for a read-only array.
+
+        """
         self.reallocate_cleared_grads()
-        params = list(self.target.params())
+        every = list(self.target.params())
         # a read-only array anywhere: an error before anything is written
-        _read_only.check_all(self, params)
+        _read_only.check_all(self, every)
         if not self._grads_are_finite_or_rescale():
-            return
+            return False
         self.call_hooks('pre')
         self.t += 1
         with cuda_multi_tensor.deferred(self._multi_tensor_update):
-            for param in params:
+            for param in every if params is None else params:
                 param.update()
+        if exchange is not None:
+            exchange()
         self.call_hooks('post')
+        return True
 
     def use_cleargrads(self, use: bool = True) -> None:
         """Chooses cleargrads (default) or zerograds in ``update(lossfun)``.

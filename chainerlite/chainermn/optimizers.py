@@ -1,17 +1,24 @@
 """The optimizer wrapper that averages gradients over the processes."""
 
 from chainerlite import serializer as serializer_module
+from chainerlite.chainermn import _sharded_update
 
 
 class _MultiNodeOptimizer(object):
     """Wraps an optimizer: exchanges gradients, then lets it update.
 
+    When every rank runs on one node, the update of a gradient method is
+    shared out: each rank runs the update rules of its share of the
+    parameters and the communicator hands the results to the others (see
+    :mod:`chainerlite.chainermn._sharded_update`); the result is bitwise
+    that of every rank updating every parameter.
+
     The first :meth:`update` (and the first after the set of parameters
     changes, e.g. a link was added and :meth:`setup` called again)
     broadcasts rank 0's parameters instead of updating, so that every rank
     starts from the same model. After the optimizer's state was loaded
-    (a job resumed from a checkpoint), the first :meth:`update` broadcasts
-    and then updates too: the update of that step is not lost. Every other
+    (a job resumed from a checkpoint) on rank 0, the first :meth:`update`
+    broadcasts and then updates too: the update of that step is not lost. Every other
     attribute is the wrapped optimizer's.
     """
 
@@ -22,6 +29,11 @@ class _MultiNodeOptimizer(object):
         object.__setattr__(self, '_broadcast_layout', None)
         # set by a load: the next broadcast is followed by the update
         object.__setattr__(self, '_resumed', False)
+        # the rules' states living in the communicator's shared memory
+        object.__setattr__(self, '_resident', {})
+        # whether an update ran since the last broadcast: the first one runs
+        # whole on every rank, so that every rank's rules have their states
+        object.__setattr__(self, '_updated', False)
 
     def setup(self, link):
         self.actual_optimizer.setup(link)
@@ -42,24 +54,27 @@ class _MultiNodeOptimizer(object):
                 target.cleargrads()
             else:
                 target.zerograds()
-            loss.backward(loss_scale=getattr(actual, '_loss_scale', None))
+            loss.backward(loss_scale=getattr(actual, 'loss_scale', None))
             del loss
         if self._layout() != self._broadcast_layout:
             self.communicator.bcast_data(target)
             self.mark_broadcast()
-            if not self._resumed:
-                return  # a fresh start: this step only makes ranks equal
-        if self._resumed:
+            # rank 0's state decides, as its parameters do: a replica that
+            # was handed rank 0's fresh state (multi_node_snapshot) does
+            # not update alone
+            resumed = self.communicator.bcast_obj(self._resumed)
             object.__setattr__(self, '_resumed', False)
+            if not resumed:
+                return  # a fresh start: this step only makes ranks equal
+        object.__setattr__(self, '_resumed', False)
         comm = self.communicator
-        if _plain_mean(comm):
-            # within one node, the exchange may do the update (sharded)
-            if comm._mean_grad(target, self.zero_fill, actual):
-                actual.t += 1
-                return
+        comm.multi_node_mean_grad(target, self.zero_fill)
+        if self._updated and _sharded_update.applies(actual, comm):
+            _sharded_update.update(actual, comm, self._resident)
         else:
-            comm.multi_node_mean_grad(target, self.zero_fill)
-        actual.update(None)
+            _sharded_update.detach(self._resident, target.params())
+            actual.update(None)
+            object.__setattr__(self, '_updated', True)
 
     def serialize(self, serializer):
         """Saves or loads the wrapped optimizer's state.
@@ -81,25 +96,13 @@ class _MultiNodeOptimizer(object):
     def mark_broadcast(self):
         """Records the parameters as equal on every rank (no broadcast next)."""
         object.__setattr__(self, '_broadcast_layout', self._layout())
+        object.__setattr__(self, '_updated', False)
 
     def __getattr__(self, name):
         return getattr(self.actual_optimizer, name)
 
     def __setattr__(self, name, value):
         setattr(self.actual_optimizer, name, value)
-
-
-def _plain_mean(comm):
-    """Whether ``comm``'s gradient mean is the MPI communicators' own (not
-    replaced by a subclass or on the instance)."""
-    from chainerlite.chainermn.communicators import mpi_communicator_base
-
-    base = mpi_communicator_base.MpiCommunicatorBase
-    return (
-        isinstance(comm, base)
-        and type(comm).multi_node_mean_grad is base.multi_node_mean_grad
-        and 'multi_node_mean_grad' not in vars(comm)
-    )
 
 
 def create_multi_node_optimizer(

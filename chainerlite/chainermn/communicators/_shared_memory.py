@@ -19,7 +19,7 @@ import numpy
 
 from chainerlite.chainermn import _mpi
 from chainerlite.chainermn.communicators import _memory_utility
-from chainerlite.chainermn.communicators import _sharded_update
+from chainerlite.chainermn.communicators import _shared_gather
 
 # rank slices start at multiples of this many bytes (a few cache lines)
 _ALIGN = 256
@@ -76,9 +76,7 @@ class _Window(object):
         self.headers = [raw[:_HEADER].view(numpy.int64) for raw in self._raws]
         self.segments = [raw[_HEADER:].view(self.dtype) for raw in self._raws]
         self.mine = self.segments[node.rank]
-        self.own = []  # (offset, gradient piece, index) of the rank's slice
-        self.offsets = []  # of each gradient in the flat layout
-        self.shards = None  # the buffers of a sharded update
+        self.own = []  # (offset, gradient piece) of the rank's slice
         step = max(1, _ALIGN // self.dtype.itemsize)
         blocks = -(-self.size // step)
         bounds = [
@@ -90,46 +88,25 @@ class _Window(object):
     def pack(self, grads, scale):
         """Packs ``grads`` times ``scale`` into the rank's segment, except
         the pieces in its own slice, which :meth:`NodeMean._reduce` packs."""
-        self.own, self.offsets = [], []
+        self.own = []
         offset, part = 0, self.slice
-        for index, grad in enumerate(grads):
+        for grad in grads:
             flat = _memory_utility.to_host(grad).reshape(-1)
             end = offset + flat.size
-            self.offsets.append(offset)
             start, stop = max(part.start, offset), min(part.stop, end)
             if start >= stop:
                 start = stop = end
             else:
-                self.own.append((start, flat[start - offset : stop - offset], index))
+                self.own.append((start, flat[start - offset : stop - offset]))
             _scale_into(flat[: start - offset], self.mine[offset:start], scale)
             _scale_into(flat[stop - offset :], self.mine[stop:end], scale)
             offset = end
 
-    def publish(self, rank, key, kind):
+    def publish(self, rank, key):
         self.headers[rank][0] = key
-        self.headers[rank][1] = kind
 
     def keys(self):
         return [int(header[0]) for header in self.headers]
-
-    def sharded(self):
-        """Whether every rank published the same elementwise update."""
-        kinds = {int(header[1]) for header in self.headers}
-        return len(kinds) == 1 and 0 not in kinds
-
-    def shards_for(self, node, params):
-        """The shared buffers for the states of ``params``' rules (made,
-        collectively, on first use and when the kind of rule changes)."""
-        for param in params:
-            if param.update_rule.state is None:
-                param.update_rule._prepare(param)  # as its first update would
-        rule = params[0].update_rule
-        if self.shards is None or self.shards.rule_type is not type(rule):
-            if self.shards is not None:
-                self.shards.retire()
-                _kept_until_exit.append(self.shards)
-            self.shards = _sharded_update.Shards(node, self.size, self.dtype, rule)
-        return self.shards
 
     def detach(self):
         """Gives gradients that are views of this window their own copy."""
@@ -143,23 +120,16 @@ class _Window(object):
     def retire(self):
         """Stops using the window; it is freed once no array views it."""
         self.detach()
-        if self.shards is not None:
-            self.shards.retire()
         self.headers = self.segments = self.mine = None
         self.own = []
 
     def viewed(self):
-        """Whether an array (a gradient or state kept somewhere) still
-        views it."""
+        """Whether an array (a gradient kept somewhere) still views it."""
         # each count: the list's reference, the loop's and the call's
-        if self.shards is not None and self.shards.viewed():
-            return True
         return any(sys.getrefcount(raw) > 3 for raw in self._raws)
 
     def free(self):
         self._raws = None
-        if self.shards is not None:
-            self.shards.free()
         self.win.Unlock_all()
         self.win.Free()
 
@@ -177,19 +147,25 @@ class NodeMean(object):
         self._windows = weakref.WeakKeyDictionary()
         self._all = []  # every window in use, freed by :meth:`free`
         self._retired = []  # windows replaced, not yet freed
+        self._gather = None  # the window of :meth:`allgather_owned`
 
-    def mean(self, model, params, dtype, optimizer=None):
+    def allgather_owned(self, arrays, owners):
+        """Copies each of ``arrays`` from the rank ``owners[i]`` into the
+        others'; returns their slots (see :mod:`._shared_gather`)."""
+        old = self._gather
+        self._gather, slots = _shared_gather.allgather(
+            self.node, old, arrays, owners, self._sync
+        )
+        if old is not None and old is not self._gather:
+            self._retired.append(old)  # freed once no array views it
+        return slots
+
+    def mean(self, model, params, dtype):
         """Replaces the gradients of ``params`` (``model``'s) by their mean.
 
-        With ``optimizer`` (whose target is ``model``), also updates the
-        parameters as ``optimizer.update()`` would (without counting its
-        ``t``), each rank its slice, when every rank's update can be
-        sharded so (see :mod:`._sharded_update`).
-
-        Returns ``(segment, updated)``: the rank's segment that now holds
-        the packed mean, or None when ``model`` cannot key a window (not
-        hashable or weakly referable: the caller then uses an Allreduce),
-        and whether the parameters were updated.
+        Returns the rank's segment that now holds the packed mean, or None
+        when ``model`` cannot key a window (not hashable or weakly
+        referable: the caller then uses an Allreduce).
 
         Raises:
             ValueError: on every rank, when the ranks' gradients differ in
@@ -198,13 +174,10 @@ class NodeMean(object):
         node = self.node
         grads = [p.grad for p in params]
         key = _layout_key(params, dtype)
-        kind = 0
-        if optimizer is not None:
-            kind = _sharded_update.kind(optimizer, params, dtype)
         try:
             window = self._windows.get(model)
         except TypeError:
-            return None, False
+            return None
         if window is None:
             self._check_keys(node.allgather(key))
             window = self._replace(model, None, params, dtype, key)
@@ -212,9 +185,7 @@ class NodeMean(object):
         if ready:
             self._adopt(window, params)
             window.pack(grads, 1.0 / node.size)
-        if window.shards is not None:
-            window.shards.keep(params if kind else ())
-        window.publish(node.rank, key, kind)
+        window.publish(node.rank, key)
         self._barrier(window)
         keys = window.keys()
         if len(set(keys)) > 1:
@@ -224,22 +195,11 @@ class NodeMean(object):
             # every rank changed its parameters the same way
             window = self._replace(model, window, params, dtype, key)
             window.pack(grads, 1.0 / node.size)
-            window.publish(node.rank, key, kind)
+            window.publish(node.rank, key)
             self._barrier(window)
-        shards = None
-        if window.sharded():
-            shards = window.shards_for(node, params)
-            shards.adopt(params, window.offsets, window.slice)
-        elif window.shards is not None:
-            window.shards.detach()  # nobody writes the states before the barrier
-        self._reduce(window, params, shards)
+        self._reduce(window)
         self._barrier(window)
-        if shards is not None:
-            shards.finish(params, window.offsets, window.slice, window.mine)
-            # no rank writes a state in place (a snapshot loaded, say) while
-            # another still reads it
-            self._barrier(window)
-        return window.mine, shards is not None
+        return window.mine
 
     def _check_keys(self, keys):
         for rank, key in enumerate(keys):
@@ -272,19 +232,18 @@ class NodeMean(object):
             window.param_ids = ids
 
     def _barrier(self, window):
-        window.win.Sync()
-        self.node.Barrier()
-        window.win.Sync()
+        self._sync(window.win)
 
-    def _reduce(self, window, params=(), shards=None):
+    def _sync(self, win):
+        win.Sync()
+        self.node.Barrier()
+        win.Sync()
+
+    def _reduce(self, window):
         # the rank's slice: its own gradients packed a piece at a time,
-        # summed in rank order into rank 0's segment, then copied out (and
-        # with ``shards``, the parameters updated from it)
+        # summed in rank order into rank 0's segment, then copied out
         segments, scale = window.segments, 1.0 / self.node.size
-        for offset, source, index in window.own:
-            if shards is not None:
-                param = params[index]
-                rule, local = param.update_rule, offset - window.offsets[index]
+        for offset, source in window.own:
             for start in range(0, source.size, _CHUNK):
                 stop = min(start + _CHUNK, source.size)
                 piece = slice(offset + start, offset + stop)
@@ -294,9 +253,6 @@ class NodeMean(object):
                     numpy.add(total, segment[piece], out=total)
                 for segment in segments[1:]:
                     segment[piece] = total
-                if shards is not None:
-                    part = slice(local + start, local + stop)
-                    shards.update(param, rule, part, piece, total)
         window.own = []
 
     def _tidy(self):
@@ -334,6 +290,9 @@ class NodeMean(object):
             window.retire()
         self._retired += self._all
         self._all = []
+        if self._gather is not None:
+            self._retired.append(self._gather)
+            self._gather = None
         self._windows = weakref.WeakKeyDictionary()
         self._tidy()
         _kept_until_exit.extend(self._retired)

@@ -287,24 +287,17 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         In debug mode (:func:`chainer.set_debug`) a NaN in the result
         raises ValueError.
         """
-        self._mean_grad(model, zero_fill)
-
-    def _mean_grad(self, model, zero_fill, optimizer=None):
-        """:meth:`multi_node_mean_grad`; with ``optimizer`` (wrapped by a
-        multi-node optimizer, with ``model`` as target), returns whether
-        its update was also done, sharded over the ranks of this node (see
-        :mod:`._sharded_update`; its ``t`` is left to the caller)."""
         params = _memory_utility.params_with_grad(model, zero_fill)
         grads = [p.grad for p in params]
         if not grads:
-            return False
+            return
         dtype = numpy.dtype(self.allreduce_grad_dtype or numpy.result_type(*grads))
         if self.size == 1 and all(numpy.can_cast(g.dtype, dtype) for g in grads):
             _check_no_nan(grads)
-            return False
-        buffer, updated = None, False
+            return
+        buffer = None
         if self._wire_xp(grads) is numpy and self._shared_memory() is not None:
-            buffer, updated = self._node_mean.mean(model, params, dtype, optimizer)
+            buffer = self._node_mean.mean(model, params, dtype)
         if buffer is None:
             buffer = self._grad_buffer(model, params, dtype)
             # scaled first, so that float16 sums do not overflow
@@ -312,7 +305,61 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             self._allreduce_in_place(buffer)
         _check_no_nan([buffer])
         _memory_utility.unpack_grads(buffer, params)
-        return updated
+
+    def allgather_owned(self, arrays, owners):
+        """Gives each array the values it has on the rank that owns it.
+
+        Every rank passes the same layout: ``arrays`` (C-contiguous NumPy
+        arrays, the same sizes and dtypes on every rank) and ``owners`` (the
+        rank owning each). Within one node the bytes go through shared
+        memory, and an array given as the slot handed back for it by the
+        last call (kept, say, as an optimizer state) lives there: it is not
+        copied at all; otherwise one ``Allgatherv`` moves each rank's owned
+        arrays, packed.
+
+        Returns:
+            list: Arrays with the values of ``arrays``: their slots in the
+            node's shared memory, or ``arrays`` themselves.
+
+        Raises:
+            ValueError: when ``arrays`` and ``owners`` differ in length, or
+                (on every rank, within one node) when the ranks' layouts
+                differ.
+        """
+        if len(arrays) != len(owners):
+            raise ValueError(
+                'allgather_owned: {} arrays but {} owners'.format(
+                    len(arrays), len(owners)
+                )
+            )
+        if self.size == 1:
+            return list(arrays)
+        if self._shared_memory() is not None:
+            return self._node_mean.allgather_owned(arrays, owners)
+        flats = [a.reshape(-1).view(numpy.uint8) for a in arrays]
+        counts = [
+            sum(f.size for f, o in zip(flats, owners) if o == rank)
+            for rank in range(self.size)
+        ]
+        raw = numpy.empty(sum(counts), dtype=numpy.uint8)
+        displacements = [int(d) for d in numpy.cumsum([0] + counts[:-1])]
+        mine = [f for f, o in zip(flats, owners) if o == self.rank]
+        if mine:
+            start = displacements[self.rank]
+            raw[start : start + counts[self.rank]] = numpy.concatenate(mine)
+        MPI = _mpi.get_mpi()
+        self.mpi_comm.Allgatherv(MPI.IN_PLACE, [raw, counts, displacements, MPI.BYTE])
+        offsets = list(displacements)
+        for flat, owner in zip(flats, owners):
+            if owner != self.rank:
+                flat[...] = raw[offsets[owner] : offsets[owner] + flat.size]
+            offsets[owner] += flat.size
+        return list(arrays)
+
+    def shares_node_memory(self):
+        """Whether every rank runs on this node and exchanges arrays
+        through shared memory (collective on first use)."""
+        return self._shared_memory() is not None
 
     def _shared_memory(self):
         """The shared-memory mean of this node, or None when not usable."""
