@@ -1,7 +1,7 @@
 """Mutation operators on the gradients a node's backward returns.
 
 Each operator takes the tuple of input gradients returned by ``backward``
-(Variables) or ``_backward_arrays`` (arrays), possibly with ``None`` entries,
+(Variables) or by a grad node's ``forward`` (arrays), possibly with ``None`` entries,
 and returns a mutated tuple, or None when it cannot apply. ``None`` as a
 gradient means a zero gradient, so replacing one by ``None`` is a real change.
 """

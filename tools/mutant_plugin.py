@@ -1,7 +1,13 @@
-"""pytest plugin that plants one mutant in a node's backward method.
+"""pytest plugin that plants one mutant in a node's derivative.
+
+A node's derivative is written once: its ``backward`` applies grad nodes
+(Chainer's naming: ``<Op>Grad``), whose ``forward`` computes the gradient
+arrays (the plain backward pass runs it compute-only) and whose
+``backward`` gives the second derivative. So a mutant changes what a
+``backward`` returns, or what the ``forward`` of a grad node returns.
 
 A mutant is written ``module:Class:method:operator``, e.g.
-``chainerlite.functions.activation.tanh:Tanh:_backward_arrays:scale``. To run
+``chainerlite.functions.activation.sigmoid:SigmoidGrad:forward:scale``. To run
 tests against one mutant::
 
     CHAINERLITE_MUTANT=chainerlite.functions.activation.tanh:Tanh:backward:scale \\
@@ -20,17 +26,29 @@ import os
 from tools import mutant_ops
 
 ENV = 'CHAINERLITE_MUTANT'
-METHODS = ('backward', '_backward_arrays')
+METHODS = ('backward',)
+# what a grad node's methods give: gradient arrays (forward) and Variables
+GRAD_METHODS = ('forward', 'backward')
+
+
+def mutable_methods(cls_name):
+    """The methods mutated on the node class named ``cls_name``."""
+    return GRAD_METHODS if cls_name.endswith('Grad') else METHODS
+
+
+def methods_of(cls):
+    """The mutated methods that the node class ``cls`` defines itself."""
+    return tuple(m for m in mutable_methods(cls.__name__) if m in vars(cls))
 
 
 @dataclasses.dataclass
 class Mutant:
-    """One mutation of one backward method, and what it did during a run.
+    """One mutation of one derivative method, and what it did during a run.
 
     Attributes:
         module (str): Module defining the node class.
         cls (str): Name of the node class that defines ``method`` itself.
-        method (str): ``'backward'`` or ``'_backward_arrays'``.
+        method (str): ``'backward'``, or ``'forward'`` of a grad node.
         operator (str): A key of :data:`tools.mutant_ops.OPERATORS`.
         calls (int): Calls of the mutated method since :meth:`apply`.
         changed (int): Calls whose gradients the operator changed in value.
@@ -47,7 +65,7 @@ class Mutant:
     def parse(cls, spec):
         """Builds a mutant from ``module:Class:method:operator``."""
         module, name, method, operator = spec.split(':')
-        if method not in METHODS or operator not in mutant_ops.OPERATORS:
+        if method not in mutable_methods(name) or operator not in mutant_ops.OPERATORS:
             raise ValueError('bad mutant %r' % spec)
         return cls(module, name, method, operator)
 
@@ -65,12 +83,12 @@ class Mutant:
         operator = mutant_ops.OPERATORS[self.operator]
 
         @functools.wraps(original)
-        def mutated(node, indexes, grad_outputs):
+        def mutated(node, *args):
             # counted before the call: a backward that raises by design
             # (a gradient that cannot be differentiated) is called, and no
             # operator can change what it returns
             self.calls += 1
-            grads = original(node, indexes, grad_outputs)
+            grads = original(node, *args)
             if not isinstance(grads, (tuple, list)):
                 return grads
             grads = tuple(grads)

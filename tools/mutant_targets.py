@@ -20,7 +20,7 @@ NAME_SEARCH = ('functions_tests', 'links_tests')
 
 @dataclasses.dataclass(frozen=True)
 class Target:
-    """A Python node class and the backward methods it defines itself."""
+    """A Python node class and the derivative methods it defines itself."""
 
     module: str
     cls: str
@@ -50,14 +50,14 @@ def targets():
 
     Returns:
         list of Target: Sorted by module and class; a class that defines
-        neither ``backward`` nor ``_backward_arrays`` has empty ``methods``
+        none of :func:`tools.mutant_plugin.methods_of` has empty ``methods``
         (what it inherits is mutated on the class defining it).
     """
     found = []
     for module in _import_functions():
         for cls in _node_classes(module):
             if cls.__module__ == module.__name__:
-                methods = tuple(m for m in mutant_plugin.METHODS if m in vars(cls))
+                methods = mutant_plugin.methods_of(cls)
                 found.append(Target(module.__name__, cls.__name__, methods))
     return sorted(found, key=lambda t: (t.module, t.cls))
 

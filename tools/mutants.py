@@ -1,12 +1,14 @@
-"""Mutation check of the backward methods of the Python function nodes.
+"""Mutation check of the derivatives of the Python function nodes.
 
-Every ``backward`` / ``_backward_arrays`` defined by a FunctionNode subclass
-under ``chainerlite.functions`` is mutated in turn by each operator of
-:mod:`tools.mutant_ops`, and the tests of its module are run against the
-mutant (``-x``, one pytest session per mutant, many sessions per process,
-see :mod:`tools.mutant_worker`). A mutant is *killed* when the tests fail,
-*survived* when they pass, *not applicable* when the operator never changed
-a gradient although the method ran, *no tests* when no test file was found.
+Every ``backward`` defined by a FunctionNode subclass under
+``chainerlite.functions``, and the ``forward`` of each grad node (a class
+named ``<Op>Grad``: it computes the gradient arrays), is mutated in turn by
+each operator of :mod:`tools.mutant_ops`, and the tests of its module are
+run against the mutant (``-x``, one pytest session per mutant, many
+sessions per process, see :mod:`tools.mutant_worker`). A mutant is *killed*
+when the tests fail, *survived* when they pass, *not applicable* when the
+operator never changed a gradient although the method ran, *no tests* when
+no test file was found.
 Kill rate = killed / (killed + survived)::
 
     .venv/bin/python -m tools.mutants [--only PATTERN] [--operators scale,drop]

@@ -14,9 +14,13 @@ from tools import mutants
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SIGMOID = 'chainerlite.functions.activation.sigmoid'
-SIGMOID_TESTS = (
-    'tests/chainerlite_tests/functions_tests/activation_tests/test_sigmoid.py'
-)
+ACTIVATION_TESTS = 'tests/chainerlite_tests/functions_tests/activation_tests/'
+# Sigmoid's mirror, and the file that checks every activation's grad node
+# (it names Sigmoid and SigmoidGrad)
+SIGMOID_TESTS = [
+    ACTIVATION_TESTS + 'test_grad_nodes.py',
+    ACTIVATION_TESTS + 'test_sigmoid.py',
+]
 
 
 @pytest.fixture(scope='module')
@@ -69,6 +73,11 @@ def test_mutant_spec_round_trip_and_validation():
         mutant_plugin.Mutant.parse(SIGMOID + ':Sigmoid:backward:negate')
     with pytest.raises(ValueError):
         mutant_plugin.Mutant.parse(SIGMOID + ':Sigmoid:forward:scale')
+    with pytest.raises(ValueError):
+        mutant_plugin.Mutant.parse(SIGMOID + ':Sigmoid:_backward_arrays:scale')
+    # a grad node's forward computes gradients: it is mutated too
+    spec = SIGMOID + ':SigmoidGrad:forward:scale'
+    assert mutant_plugin.Mutant.parse(spec).spec == spec
 
 
 def _sigmoid_grad(x, double):
@@ -79,14 +88,18 @@ def _sigmoid_grad(x, double):
     return gx.array
 
 
-def test_mutant_scales_the_backward_and_restores_it():
-    # Sigmoid's backward is its one derivative: the plain pass and double
-    # backprop both run it
+@pytest.mark.parametrize(
+    'cls, method', [('Sigmoid', 'backward'), ('SigmoidGrad', 'forward')]
+)
+def test_mutant_scales_the_gradient_and_restores_it(cls, method):
+    # Sigmoid's backward is its one derivative and applies SigmoidGrad,
+    # whose forward computes the gradient arrays: the plain pass (which runs
+    # SigmoidGrad compute-only) and double backprop both run each of them
     x = chainerlite.Variable(numpy.array([-1.0, 0.5, 2.0]))
     s = 1 / (1 + numpy.exp(-x.array))
     expected = s * (1 - s)
-    original = vars(sigmoid.Sigmoid)['backward']
-    mutant = mutant_plugin.Mutant(SIGMOID, 'Sigmoid', 'backward', 'scale')
+    original = vars(getattr(sigmoid, cls))[method]
+    mutant = mutant_plugin.Mutant(SIGMOID, cls, method, 'scale')
     mutant.apply()
     try:
         for double in (False, True):
@@ -94,13 +107,15 @@ def test_mutant_scales_the_backward_and_restores_it():
     finally:
         mutant.restore()
     assert (mutant.calls, mutant.changed) == (2, 2)
-    assert vars(sigmoid.Sigmoid)['backward'] is original
+    assert vars(getattr(sigmoid, cls))[method] is original
     numpy.testing.assert_allclose(_sigmoid_grad(x, False), expected)
 
 
 def test_targets_find_own_and_inherited_methods():
     found = {(t.module, t.cls): t.methods for t in mutant_targets.targets()}
     assert found[SIGMOID, 'Sigmoid'] == ('backward',)
+    assert found[SIGMOID, 'SigmoidGrad'] == ('forward', 'backward')
+    assert not any('_backward_arrays' in methods for methods in found.values())
     flip = 'chainerlite.functions.array.'
     assert found[flip + 'fliplr', 'FlipLR'] == ()
     assert found[flip + '_flip_base', 'FlipBase'] == ('backward',)
@@ -117,7 +132,7 @@ def test_compiled_nodes_are_listed_apart():
 
 
 def test_test_files_of_public_and_private_modules(finder):
-    assert finder.files(SIGMOID, 'Sigmoid') == [SIGMOID_TESTS]
+    assert finder.files(SIGMOID, 'Sigmoid') == SIGMOID_TESTS
     base = 'tests/chainerlite_tests/functions_tests/array_tests/'
     assert finder.files('chainerlite.functions.array._flip_base', 'FlipBase') == [
         base + 'test_fliplr.py',
@@ -129,6 +144,7 @@ def test_test_files_of_public_and_private_modules(finder):
 def test_test_files_grouped_in_one_file_are_found_by_function_name(finder):
     # erfcx has no test_erfcx.py: test_error_functions.py calls F.erfcx; the
     # private _roi is used by roi_*_2d modules tested in test_roi_pooling.py
+    # and called by the sweep over every function's integer arguments
     math = 'tests/chainerlite_tests/functions_tests/math_tests/'
     assert finder.mirror('chainerlite.functions.math.erfcx') is None
     assert finder.files('chainerlite.functions.math.erfcx', 'Erfcx') == [
@@ -136,7 +152,8 @@ def test_test_files_grouped_in_one_file_are_found_by_function_name(finder):
     ]
     pooling = 'tests/chainerlite_tests/functions_tests/pooling_tests/'
     assert finder.files('chainerlite.functions.pooling._roi', 'ROIPooling') == [
-        pooling + 'test_roi_pooling.py'
+        pooling + 'test_roi_pooling.py',
+        'tests/chainerlite_tests/functions_tests/test_int_parameter_sweep.py',
     ]
 
 
@@ -151,9 +168,11 @@ def test_test_files_follow_subclasses_into_other_modules(finder):
 def test_plan_filters_and_groups_by_test_files(finder):
     groups = mutants.plan(['activation.sigmoid:'], ['scale', 'swap'], finder)
     assert groups == {
-        (SIGMOID_TESTS,): [
+        tuple(SIGMOID_TESTS): [
             SIGMOID + ':Sigmoid:backward:scale',
             SIGMOID + ':Sigmoid:backward:swap',
+            SIGMOID + ':SigmoidGrad:forward:scale',
+            SIGMOID + ':SigmoidGrad:forward:swap',
             SIGMOID + ':SigmoidGrad:backward:scale',
             SIGMOID + ':SigmoidGrad:backward:swap',
         ]
