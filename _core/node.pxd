@@ -79,6 +79,7 @@ cdef enum:
     # grads on arrays
     COMPILED_GRADS = 1
     ACCUMULATES = 2        # it overrides backward_accumulate
+    OWN_TYPE_CHECK = 4     # it overrides check_type_forward
 
 
 cdef Variable new_variable(data, bint requires_grad)

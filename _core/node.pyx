@@ -11,7 +11,8 @@ cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject_GenericGetDict, PyObject_GenericSetAttr
 from cpython.pythread cimport PyThread_get_thread_ident
-from cpython.ref cimport Py_REFCNT, PyObject
+from cpython.ref cimport Py_INCREF, Py_REFCNT, PyObject
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 import types
 import weakref
@@ -1537,16 +1538,24 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
         node.stack = traceback.extract_stack()
     # None stands for an absent input, as in Chainer: forward sees None
     # there, and no gradient is asked for it.
-    input_vars = [new_variable(None, False) if x is None
-                  else as_variable_fast(x) for x in inputs]
-    in_data = tuple([(<Variable>v)._data for v in input_vars])
+    cdef tuple input_vars = inputs
+    for x in inputs:
+        if not isinstance(x, Variable):
+            input_vars = tuple([new_variable(None, False) if x is None
+                                else as_variable_fast(x) for x in inputs])
+            break
+    cdef Py_ssize_t i, n = len(input_vars)
+    cdef tuple in_data = PyTuple_New(n)
     cdef bint requires_grad = False
-    for v in input_vars:
+    for i in range(n):
+        v = <Variable>input_vars[i]
+        Py_INCREF(v._data)
+        PyTuple_SET_ITEM(in_data, i, v._data)
         if v._requires_grad:
             requires_grad = True
-            break
-    if type_check_enabled(state) and not node._quick_check(in_data) and (
-            type(node).check_type_forward is not FunctionNode.check_type_forward):
+    if type_check_enabled(state) and (
+            node_facts(type(node)) & OWN_TYPE_CHECK) and (
+            not node._quick_check(in_data)):
         node._check_data_type_forward(in_data)
 
     cdef tuple entries = active_entries(state, node._local_hooks)
@@ -1568,12 +1577,17 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
     if not isinstance(outputs, tuple):
         raise TypeError('forward output must be a tuple (%s)\nActual: %s'
                         % (node.label, _type_name(outputs)))
-    outputs = tuple([ensure_array(y) for y in outputs])
-    for y in outputs:
-        # None: an output that forward does not produce, as Chainer allows
-        if y is not None and not is_array(y):
-            raise TypeError('%s.forward must return a tuple of arrays; got %s'
-                            % (node.label, _type_name(y)))
+    for y in <tuple>outputs:
+        if type(y) is not _ndarray:
+            outputs = tuple([ensure_array(y) for y in outputs])
+            for y in outputs:
+                # None: an output that forward does not produce, as Chainer
+                # allows
+                if y is not None and not is_array(y):
+                    raise TypeError(
+                        '%s.forward must return a tuple of arrays; got %s'
+                        % (node.label, _type_name(y)))
+            break
     if entries:
         dispatch(entries, 1, node, in_data, outputs)
     if debug_enabled(state):
@@ -1584,7 +1598,10 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
     if node._output_indexes_to_retain is not None:
         node._output_indexes_to_retain = _checked_indexes(
             node, node._output_indexes_to_retain, len(outputs), 'output')
-    ret = tuple([new_variable(y, requires_grad) for y in outputs])
+    if len(<tuple>outputs) == 1:
+        ret = (new_variable((<tuple>outputs)[0], requires_grad),)
+    else:
+        ret = tuple([new_variable(y, requires_grad) for y in outputs])
     if backprop_enabled(state):
         _link(node, input_vars, ret, outputs)
     return ret
@@ -1616,7 +1633,7 @@ cdef tuple _checked_indexes(FunctionNode node, tuple indexes, Py_ssize_t n,
     return indexes
 
 
-cdef int _link(FunctionNode node, list input_vars, tuple ret,
+cdef int _link(FunctionNode node, tuple input_vars, tuple ret,
                tuple outputs) except -1:
     cdef Variable v
     cdef VariableNode y
@@ -1860,7 +1877,8 @@ cdef int _facts_slots[KINDS_SLOTS]
 
 
 cdef int node_facts(type cls) except -1:
-    """COMPILED_GRADS and ACCUMULATES bits of a FunctionNode class."""
+    """COMPILED_GRADS, ACCUMULATES and OWN_TYPE_CHECK bits of a
+    FunctionNode class."""
     cdef unsigned int tag = type_tag(cls)
     cdef Py_ssize_t slot = tag % KINDS_SLOTS
     if tag != 0 and _facts_tags[slot] == tag:
@@ -1876,6 +1894,9 @@ cdef int node_facts(type cls) except -1:
             backward_owner = klass
         if accumulate_owner is None and 'backward_accumulate' in d:
             accumulate_owner = klass
+    if getattr(cls, 'check_type_forward') is not (
+            FunctionNode.check_type_forward):
+        facts |= OWN_TYPE_CHECK
     if accumulate_owner is not FunctionNode:
         facts |= ACCUMULATES
     elif backward_owner is BuiltinNode:

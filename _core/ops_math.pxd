@@ -6,6 +6,7 @@ from chainerlite._core.node cimport BuiltinNode
 cdef object typed_const(value, x)
 
 cdef object apply_grad(BuiltinNode parent, BuiltinNode op, a, b=*)
+cdef bint unwatched(a) except -1
 cdef object apply_function(BuiltinNode parent, f, x, arg)
 cdef tuple retained_inputs(BuiltinNode node, gy)
 cdef object grad_mul(BuiltinNode parent, a, b)

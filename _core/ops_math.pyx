@@ -11,8 +11,8 @@ import numpy
 
 from chainerlite._core.node cimport (
     RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, VariableNode,
-    apply_builtin, apply_nested, array_module, as_variable_fast, is_array,
-    is_float_dtype, new_variable)
+    apply_builtin, apply_nested, array_module, as_variable_fast, ensure_array,
+    is_array, is_float_dtype, new_variable)
 from chainerlite._core.config cimport (
     ThreadState, get_state, set_local_backprop)
 from chainerlite._core.handover cimport FUNCTIONS, TYPE_CHECK, provided
@@ -95,6 +95,15 @@ cdef object apply_grad(BuiltinNode parent, BuiltinNode op, a, b=None):
         return apply_builtin(op, <Variable>a,
                              None if b is None else as_variable_fast(b))
     return apply_nested(op, (a,) if b is None else (a, b))[0]
+
+
+cdef bint unwatched(a) except -1:
+    """Whether a grad node applied to ``a`` runs compute-only with no one
+    to see it: ``a`` is an array and this thread has no forward hook. A
+    backward may then run the grad node's computation without making the
+    node (what apply_nested would do with it, minus the allocation)."""
+    return not isinstance(a, Variable) and (
+        entries_with_callbacks(get_state()) is None)
 
 
 cdef tuple retained_inputs(BuiltinNode node, gy):
@@ -336,6 +345,10 @@ cdef class MulConstant(_Const):
         return x * self._const(x)
 
     cdef tuple grads(self, tuple indexes, tuple gys):
+        # the grad node is this node again (same constant): unwatched, this
+        # node computes it
+        if unwatched(gys[0]):
+            return ensure_array(self.compute(gys[0], None, None)),
         cdef _Const node = MulConstant.__new__(MulConstant)
         node.value = self.value
         node._c = self._c

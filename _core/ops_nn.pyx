@@ -7,12 +7,12 @@ the compute-only run (``ops_math.apply_grad``).
 """
 from chainerlite._core.ops_math cimport (
     apply_function, apply_grad, grad_mul, grad_mul_const, retained_inputs,
-    typed_const)
+    typed_const, unwatched)
 from chainerlite._core.relu_kernels cimport relu_array, relu_grad_array
 from chainerlite._core.vec_math cimport tanh_array
 from chainerlite._core.node cimport (
     RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, apply_builtin,
-    array_module, as_variable_fast, is_float_dtype)
+    array_module, as_variable_fast, ensure_array, is_float_dtype)
 from chainerlite._core.handover cimport (
     ACTIVATION_KERNELS, FUNCTIONS, TYPE_CHECK, provided)
 
@@ -65,6 +65,8 @@ cdef class ReLU(_Activation):
 
 
 cdef object _relu_grad(BuiltinNode parent, y, gy):
+    if unwatched(gy):
+        return _relu_grad_array(y, gy)
     cdef ReLUGrad node = ReLUGrad.__new__(ReLUGrad)
     node.y = y
     return apply_grad(parent, node, gy)
@@ -89,16 +91,20 @@ cdef class ReLUGrad(BuiltinNode):
         return n == 1 and is_float_dtype(getattr(x0, 'dtype', None))
 
     cdef object compute(self, gy, unused1, unused2):
-        y = self.y
-        if type(y) is not _ndarray and array_module(y) is not numpy:
-            return provided(ACTIVATION_KERNELS).relu_bwd(y, gy)
-        gx = relu_grad_array(y, gy)
-        if gx is not None:
-            return gx
-        return gy * (y > 0)
+        return _relu_grad_array(self.y, gy)
 
     cdef tuple grads(self, tuple indexes, tuple gys):
         return _relu_grad(self, self.y, gys[0]),
+
+
+cdef object _relu_grad_array(y, gy):
+    # ReLUGrad's computation (an array)
+    if type(y) is not _ndarray and array_module(y) is not numpy:
+        return provided(ACTIVATION_KERNELS).relu_bwd(y, gy)
+    gx = relu_grad_array(y, gy)
+    if gx is not None:
+        return gx
+    return ensure_array(gy * (y > 0))
 
 
 cpdef relu(x):
@@ -238,6 +244,8 @@ cdef object _grad_data(BuiltinNode parent, W, gy):
 
 
 cdef object _grad_weight(BuiltinNode parent, x, gy, w_dtype):
+    if unwatched(gy):
+        return _grad_weight_array(x, gy, w_dtype)
     cdef LinearGradWeight node = LinearGradWeight.__new__(LinearGradWeight)
     node.w_dtype = w_dtype
     return apply_grad(parent, node, x, gy)
@@ -293,13 +301,18 @@ cdef class LinearGradWeight(_LinearGrad):
         self.w_dtype = numpy.dtype(w_dtype)
 
     cdef object compute(self, x, gy, unused):
-        return _cast(gy.T.dot(x), self.w_dtype)
+        return _grad_weight_array(x, gy, self.w_dtype)
 
     cdef tuple grads(self, tuple indexes, tuple gys):
         ggW = gys[0]
         x, gy = retained_inputs(self, ggW)
         return tuple([_grad_data(self, ggW, gy) if i == 0
                       else _linear(self, x, ggW) for i in indexes])
+
+
+cdef object _grad_weight_array(x, gy, w_dtype):
+    # LinearGradWeight's computation
+    return _cast(gy.T.dot(x), w_dtype)
 
 
 cdef object _cast(y, dtype):
