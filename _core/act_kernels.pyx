@@ -14,10 +14,13 @@ backward (``_backward_arrays``).
 
 Each kernel first checks its arrays (a few comparisons): one length,
 aligned, the output apart from the inputs; else a ValueError names it.
+The elements are done in chunks, and Ctrl-C is looked for between chunks
+(see ``chunks.pxd``).
 """
 from libc.math cimport M_SQRT1_2, erfc, exp, fabs
 
 from chainerlite._core.argcheck cimport Span, aligned, overlap, span
+from chainerlite._core.chunks cimport Chunks, chunks, next_chunk
 
 ctypedef fused real:
     float
@@ -25,6 +28,8 @@ ctypedef fused real:
 
 #: 1 / sqrt(2 pi), the normal density at 0
 cdef double INV_SQRT_2PI = 0.3989422804014327
+#: Units of work (see chunks.pxd) of an element: a select, a libm call.
+cdef Py_ssize_t SELECT_WORK = 4, LIBM_WORK = 16
 
 
 cdef int _check(str kernel, const void* x, Py_ssize_t n, const void* gy,
@@ -65,9 +70,12 @@ def leaky_relu_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
     cdef const real* gs = &gy[0] if n else NULL
     cdef real* out = &gx[0] if n else NULL
     cdef real s = <real>slope, one = 1
-    with nogil:
-        for i in range(n):
-            out[i] = gs[i] * (s if xs[i] <= 0 and xs[i] * s == xs[i] * s else one)
+    cdef Chunks todo = chunks(n, SELECT_WORK, 1)
+    while next_chunk(&todo):
+        with nogil:
+            for i in range(todo.begin, todo.end):
+                out[i] = gs[i] * (s if xs[i] <= 0 and xs[i] * s == xs[i] * s
+                                  else one)
 
 
 def softplus_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
@@ -76,9 +84,11 @@ def softplus_grad(const real[::1] x, const real[::1] gy, real[::1] gx,
     _check('softplus_grad', &x[0], x.shape[0], &gy[0], gy.shape[0], &gx[0],
            gx.shape[0], sizeof(real))
     cdef Py_ssize_t i
-    with nogil:
-        for i in range(x.shape[0]):
-            gx[i] = <real>(gy[i] * _sigmoid(beta * x[i]))
+    cdef Chunks todo = chunks(x.shape[0], LIBM_WORK, 1)
+    while next_chunk(&todo):
+        with nogil:
+            for i in range(todo.begin, todo.end):
+                gx[i] = <real>(gy[i] * _sigmoid(beta * x[i]))
 
 
 cdef inline double _normal_cdf(double t) noexcept nogil:
@@ -90,9 +100,11 @@ def gelu(const real[::1] x, real[::1] y):
     """``y = x * Phi(x)``, ``Phi`` the standard normal distribution."""
     _check('gelu', &x[0], x.shape[0], NULL, 0, &y[0], y.shape[0], sizeof(real))
     cdef Py_ssize_t i
-    with nogil:
-        for i in range(x.shape[0]):
-            y[i] = <real>(x[i] * _normal_cdf(x[i]))
+    cdef Chunks todo = chunks(x.shape[0], LIBM_WORK, 1)
+    while next_chunk(&todo):
+        with nogil:
+            for i in range(todo.begin, todo.end):
+                y[i] = <real>(x[i] * _normal_cdf(x[i]))
 
 
 def normal_cdf(const real[::1] x, real[::1] y):
@@ -100,9 +112,11 @@ def normal_cdf(const real[::1] x, real[::1] y):
     _check('normal_cdf', &x[0], x.shape[0], NULL, 0, &y[0], y.shape[0],
            sizeof(real))
     cdef Py_ssize_t i
-    with nogil:
-        for i in range(x.shape[0]):
-            y[i] = <real>_normal_cdf(x[i])
+    cdef Chunks todo = chunks(x.shape[0], LIBM_WORK, 1)
+    while next_chunk(&todo):
+        with nogil:
+            for i in range(todo.begin, todo.end):
+                y[i] = <real>_normal_cdf(x[i])
 
 
 def gelu_grad(const real[::1] x, const real[::1] gy, real[::1] gx):
@@ -111,8 +125,10 @@ def gelu_grad(const real[::1] x, const real[::1] gy, real[::1] gx):
            gx.shape[0], sizeof(real))
     cdef Py_ssize_t i
     cdef double t
-    with nogil:
-        for i in range(x.shape[0]):
-            t = x[i]
-            gx[i] = <real>(gy[i] * (_normal_cdf(t)
-                                    + t * INV_SQRT_2PI * exp(-0.5 * t * t)))
+    cdef Chunks todo = chunks(x.shape[0], LIBM_WORK, 1)
+    while next_chunk(&todo):
+        with nogil:
+            for i in range(todo.begin, todo.end):
+                t = x[i]
+                gx[i] = <real>(gy[i] * (_normal_cdf(t) + t * INV_SQRT_2PI
+                                        * exp(-0.5 * t * t)))

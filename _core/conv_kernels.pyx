@@ -10,8 +10,10 @@ the C order of the taps, starting from zero, as the NumPy loop does.
 Arrays are passed as strided views, so the caller picks the layout: the
 column array is seen as ``(n, c, kh, kw, out_h, out_w)`` whichever of its
 two layouts it has in memory. The images of a batch are independent, so
-OpenMP shares the batch among its threads (``OMP_NUM_THREADS``) once an
-array is large enough to pay for starting them.
+OpenMP shares the image planes (or their taps) among its threads
+(``OMP_NUM_THREADS``) once an array is large enough to pay for starting
+them. They are done in chunks, and Ctrl-C is looked for between chunks
+(see ``chunks.pxd``).
 
 Each first checks what its loops rely on (a few comparisons): the batch and
 channels of both arrays, alignment, the output apart from the input,
@@ -22,6 +24,7 @@ from cython.parallel cimport prange
 from libc.limits cimport INT_MAX
 
 from chainerlite._core.argcheck cimport Span, aligned, overlap, span
+from chainerlite._core.chunks cimport Chunks, chunks, cl_max_threads, next_chunk
 
 # float16 pixels are copied as their bits; col2im adds, so it has no
 # float16 version (the caller keeps NumPy's float16 arithmetic).
@@ -154,20 +157,24 @@ def im2col_2d(const pixel[:, :, :, ::1] img, pixel[:, :, :, :, :, :] col,
                   &col[0, 0, 0, 0, 0, 0], 6, col.shape, col.strides,
                   sizeof(pixel))
     _check_blocks('im2col_2d', col.shape, col.strides, sizeof(pixel))
-    cdef Py_ssize_t n = col.shape[0], c = col.shape[1]
-    cdef Py_ssize_t b, ch, i, j
+    cdef Py_ssize_t c = col.shape[1], kh = col.shape[2], kw = col.shape[3]
+    cdef Py_ssize_t t, b, ch, i, j
     cdef bint parallel = col.size >= PARALLEL_MIN
     if col.size == 0:
         return
-    for b in prange(n, nogil=True, schedule='static',
-                    use_threads_if=parallel):
-        for ch in range(c):
-            for i in range(col.shape[2]):
-                for j in range(col.shape[3]):
-                    _im2col_tap(&img[b, ch, 0, 0], &col[b, ch, i, j, 0, 0],
-                                img.shape[2], img.shape[3], col.shape[4],
-                                col.shape[5], i, j, sy, sx, py, px, dy, dx,
-                                pval)
+    # the taps (b, ch, i, j) in C order, each an (out_h, out_w) block
+    cdef Chunks todo = chunks(col.size // (col.shape[4] * col.shape[5]),
+                              col.shape[4] * col.shape[5], cl_max_threads())
+    while next_chunk(&todo):
+        for t in prange(todo.begin, todo.end, nogil=True, schedule='static',
+                        use_threads_if=parallel):
+            b = t // (c * kh * kw)
+            ch = t // (kh * kw) % c
+            i = t // kw % kh
+            j = t % kw
+            _im2col_tap(&img[b, ch, 0, 0], &col[b, ch, i, j, 0, 0],
+                        img.shape[2], img.shape[3], col.shape[4],
+                        col.shape[5], i, j, sy, sx, py, px, dy, dx, pval)
 
 
 cdef void _padded_tap(const pixel* src, pixel* out, Py_ssize_t wp,
@@ -211,19 +218,24 @@ def im2col_padded_2d(const pixel[:, :, :, ::1] padded,
             'conv_kernels.im2col_padded_2d: the windows of columns {} reach '
             'past the padded images {}'.format(_dims(col.shape, 6),
                                                _dims(padded.shape, 4)))
-    cdef Py_ssize_t n = col.shape[0], c = col.shape[1]
-    cdef Py_ssize_t b, ch, i, j
+    cdef Py_ssize_t n = col.shape[0], kh = col.shape[2], kw = col.shape[3]
+    cdef Py_ssize_t t, b, ch, i, j
     cdef bint parallel = col.size >= PARALLEL_MIN
     if col.size == 0:
         return
-    for ch in prange(c, nogil=True, schedule='static',
-                     use_threads_if=parallel):
-        for i in range(col.shape[2]):
-            for j in range(col.shape[3]):
-                for b in range(n):
-                    _padded_tap(&padded[b, ch, i * dy, j * dx],
-                                &col[b, ch, i, j, 0, 0], padded.shape[3],
-                                col.shape[4], col.shape[5], sy, sx)
+    # the taps (ch, i, j) in C order, each n (out_h, out_w) blocks
+    cdef Chunks todo = chunks(col.shape[1] * kh * kw, col.size // col.shape[1]
+                              // (kh * kw), cl_max_threads())
+    while next_chunk(&todo):
+        for t in prange(todo.begin, todo.end, nogil=True, schedule='static',
+                        use_threads_if=parallel):
+            ch = t // (kh * kw)
+            i = t // kw % kh
+            j = t % kw
+            for b in range(n):
+                _padded_tap(&padded[b, ch, i * dy, j * dx],
+                            &col[b, ch, i, j, 0, 0], padded.shape[3],
+                            col.shape[4], col.shape[5], sy, sx)
 
 
 def col2im_2d(const real[:, :, :, :, :, :] col, real[:, :, :, :] img,
@@ -241,11 +253,15 @@ def col2im_2d(const real[:, :, :, :, :, :] col, real[:, :, :, :] img,
     cdef Py_ssize_t kh = col.shape[2], kw = col.shape[3]
     cdef Py_ssize_t oh = col.shape[4], ow = col.shape[5]
     cdef Py_ssize_t h = img.shape[2], w = img.shape[3]
-    cdef Py_ssize_t b, ch, i, j, oy, ox, iy, ix
+    cdef Py_ssize_t p, b, ch, i, j, oy, ox, iy, ix
     cdef bint parallel = col.size >= PARALLEL_MIN
-    for b in prange(n, nogil=True, schedule='static',
-                    use_threads_if=parallel):
-        for ch in range(c):
+    # the planes (b, ch); an add costs a few units (see chunks.pxd)
+    cdef Chunks todo = chunks(n * c, 4 * kh * kw * oh * ow, cl_max_threads())
+    while next_chunk(&todo):
+        for p in prange(todo.begin, todo.end, nogil=True, schedule='static',
+                        use_threads_if=parallel):
+            b = p // c
+            ch = p % c
             # one tap at a time: each pixel sums its taps in C order
             for i in range(kh):
                 for j in range(kw):

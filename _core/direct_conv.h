@@ -61,16 +61,18 @@ static void cl_conv_forward_plain(const float *xp, const float *wt,
 }
 
 /* gw (cout, cin, kh, kw) = sum over b, oy, ox of
- * gy[b, co, oy, ox] * xp[b, ci, oy + i, ox + j]; acc: ow floats of
+ * gy[b, co, oy, ox] * xp[b, ci, oy + i, ox + j], for the input channels
+ * ci0 <= ci < ci1 (each entry is summed alone); acc: ow floats of
  * scratch (one partial sum per output column, so the inner loop has no
  * reduction and vectorises without reassociating). */
 static void cl_conv_grad_weight_plain(const float *xp, const float *gy,
                                       float *gw, float *acc, cl_idx n,
                                       cl_idx cin, cl_idx hp, cl_idx wp,
-                                      cl_idx cout, cl_idx kh, cl_idx kw) {
+                                      cl_idx cout, cl_idx kh, cl_idx kw,
+                                      cl_idx ci0, cl_idx ci1) {
     cl_idx oh = hp - kh + 1, ow = wp - kw + 1;
     for (cl_idx co = 0; co < cout; co++) {
-        for (cl_idx ci = 0; ci < cin; ci++) {
+        for (cl_idx ci = ci0; ci < ci1; ci++) {
             for (cl_idx i = 0; i < kh; i++) {
                 for (cl_idx j = 0; j < kw; j++) {
                     float total = 0.0f;
@@ -309,11 +311,12 @@ CL_AVX2 static void cl_conv_grad_weight_avx2(const float *xp,
                                              cl_idx cin, cl_idx hp,
                                              cl_idx wp, cl_idx cout,
                                              cl_idx kh, cl_idx kw,
+                                             cl_idx ci0, cl_idx ci1,
                                              int parallel) {
     (void)acc;
     (void)parallel;
 #pragma omp parallel for schedule(static) if (parallel)
-    for (cl_idx ci = 0; ci < cin; ci++) {
+    for (cl_idx ci = ci0; ci < ci1; ci++) {
         switch (kw) {
         case 1: cl_grad_weight_input(xp, gy, gw, n, cin, hp, wp, cout, kh, ci, 8, 1); break;
         case 2: cl_grad_weight_input(xp, gy, gw, n, cin, hp, wp, cout, kh, ci, 6, 2); break;
@@ -337,8 +340,9 @@ static int cl_avx2_supported(void) {
                              parallel)                                    \
     cl_conv_forward_plain(xp, wt, bias, y, n, cin, hp, wp, cout, kh, kw)
 #define cl_conv_grad_weight_avx2(xp, gy, gw, acc, n, cin, hp, wp, cout, kh, \
-                                 kw, parallel)                             \
-    cl_conv_grad_weight_plain(xp, gy, gw, acc, n, cin, hp, wp, cout, kh, kw)
+                                 kw, ci0, ci1, parallel)                   \
+    cl_conv_grad_weight_plain(xp, gy, gw, acc, n, cin, hp, wp, cout, kh, kw, \
+                              ci0, ci1)
 static int cl_avx2_supported(void) { return 0; }
 #endif
 

@@ -12,11 +12,14 @@ CPU's peak. On x86-64 the AVX2/FMA versions run when the CPU has them
 the convolutions then keep im2col + BLAS, which is faster than them).
 The AVX2 versions share large work among OpenMP threads
 (``OMP_NUM_THREADS``). The entry points check the shapes, alignment and
-that the output is apart from the inputs before anything runs.
+that the output is apart from the inputs before anything runs, and do the
+images (forward) or input channels (filter gradient) in chunks, looking
+for Ctrl-C between them (see ``chunks.pxd``).
 """
 from libc.stdlib cimport free, malloc
 
 from chainerlite._core.argcheck cimport Span, aligned, overlap, span
+from chainerlite._core.chunks cimport Chunks, chunks, cl_max_threads, next_chunk
 
 
 cdef extern from "direct_conv.h" nogil:
@@ -33,12 +36,15 @@ cdef extern from "direct_conv.h" nogil:
                                    float* gw, float* acc, Py_ssize_t n,
                                    Py_ssize_t cin, Py_ssize_t hp,
                                    Py_ssize_t wp, Py_ssize_t cout,
-                                   Py_ssize_t kh, Py_ssize_t kw)
+                                   Py_ssize_t kh, Py_ssize_t kw,
+                                   Py_ssize_t ci0, Py_ssize_t ci1)
     void cl_conv_grad_weight_avx2(const float* xp, const float* gy,
                                   float* gw, float* acc, Py_ssize_t n,
                                   Py_ssize_t cin, Py_ssize_t hp,
                                   Py_ssize_t wp, Py_ssize_t cout,
-                                  Py_ssize_t kh, Py_ssize_t kw, int parallel)
+                                  Py_ssize_t kh, Py_ssize_t kw,
+                                  Py_ssize_t ci0, Py_ssize_t ci1,
+                                  int parallel)
     int cl_avx2_supported()
 
 #: Widest filter row of the AVX2 gradient (one register per tap).
@@ -48,6 +54,9 @@ cdef bint _SIMD = cl_avx2_supported()
 
 #: Multiply-adds below which one thread does the work.
 cdef Py_ssize_t PARALLEL_MIN = 1 << 22
+#: Multiply-adds in a unit of work of chunks.pxd (the vector kernels do
+#: several a nanosecond).
+cdef Py_ssize_t MACS_PER_UNIT = 8
 
 
 def direct_conv_simd():
@@ -112,17 +121,24 @@ def direct_conv_2d(const float[:, :, :, ::1] xp,
     cdef bint parallel = y.size * wt.size >= PARALLEL_MIN
     if y.shape[0] == 0 or cout == 0:
         return
-    with nogil:
-        if _SIMD and not portable:
-            cl_conv_forward_avx2(&xp[0, 0, 0, 0], &wt[0, 0, 0, 0], b,
-                                 &y[0, 0, 0, 0], xp.shape[0], xp.shape[1],
-                                 xp.shape[2], xp.shape[3], cout, wt.shape[1],
-                                 wt.shape[2], parallel)
-        else:
-            cl_conv_forward_plain(&xp[0, 0, 0, 0], &wt[0, 0, 0, 0], b,
-                                  &y[0, 0, 0, 0], xp.shape[0], xp.shape[1],
-                                  xp.shape[2], xp.shape[3], cout,
-                                  wt.shape[1], wt.shape[2])
+    # the images (of y.size / n outputs of cin * kh * kw terms), in chunks
+    cdef Py_ssize_t macs = y.size // y.shape[0] * (wt.size // cout)
+    cdef Chunks todo = chunks(y.shape[0], macs // MACS_PER_UNIT,
+                              cl_max_threads())
+    while next_chunk(&todo):
+        with nogil:
+            if _SIMD and not portable:
+                cl_conv_forward_avx2(
+                    &xp[todo.begin, 0, 0, 0], &wt[0, 0, 0, 0], b,
+                    &y[todo.begin, 0, 0, 0], todo.end - todo.begin,
+                    xp.shape[1], xp.shape[2], xp.shape[3], cout, wt.shape[1],
+                    wt.shape[2], parallel)
+            else:
+                cl_conv_forward_plain(
+                    &xp[todo.begin, 0, 0, 0], &wt[0, 0, 0, 0], b,
+                    &y[todo.begin, 0, 0, 0], todo.end - todo.begin,
+                    xp.shape[1], xp.shape[2], xp.shape[3], cout, wt.shape[1],
+                    wt.shape[2])
 
 
 def direct_conv_2d_grad_weight(const float[:, :, :, ::1] xp,
@@ -143,16 +159,24 @@ def direct_conv_2d_grad_weight(const float[:, :, :, ::1] xp,
         acc = <float*>malloc(gy.shape[3] * sizeof(float))
         if acc == NULL:
             raise MemoryError()
-    with nogil:
-        if simd:
-            cl_conv_grad_weight_avx2(&xp[0, 0, 0, 0], &gy[0, 0, 0, 0],
-                                     &gw[0, 0, 0, 0], acc, xp.shape[0],
-                                     xp.shape[1], xp.shape[2], xp.shape[3],
-                                     gw.shape[0], gw.shape[2], gw.shape[3],
-                                     parallel)
-        else:
-            cl_conv_grad_weight_plain(&xp[0, 0, 0, 0], &gy[0, 0, 0, 0],
-                                      &gw[0, 0, 0, 0], acc, xp.shape[0],
-                                      xp.shape[1], xp.shape[2], xp.shape[3],
-                                      gw.shape[0], gw.shape[2], gw.shape[3])
-    free(acc)
+    # the input channels (each gy.size * kh * kw terms), in chunks
+    cdef Py_ssize_t macs = gy.size * gw.shape[2] * gw.shape[3]
+    cdef Chunks todo = chunks(gw.shape[1], macs // MACS_PER_UNIT,
+                              cl_max_threads())
+    try:
+        while next_chunk(&todo):
+            with nogil:
+                if simd:
+                    cl_conv_grad_weight_avx2(
+                        &xp[0, 0, 0, 0], &gy[0, 0, 0, 0], &gw[0, 0, 0, 0],
+                        acc, xp.shape[0], xp.shape[1], xp.shape[2],
+                        xp.shape[3], gw.shape[0], gw.shape[2], gw.shape[3],
+                        todo.begin, todo.end, parallel)
+                else:
+                    cl_conv_grad_weight_plain(
+                        &xp[0, 0, 0, 0], &gy[0, 0, 0, 0], &gw[0, 0, 0, 0],
+                        acc, xp.shape[0], xp.shape[1], xp.shape[2],
+                        xp.shape[3], gw.shape[0], gw.shape[2], gw.shape[3],
+                        todo.begin, todo.end)
+    finally:
+        free(acc)

@@ -14,7 +14,9 @@ rest)`` with the gates ``a, i, f, o`` on the third axis (inputs are made
 contiguous and aligned; the arrays they fill must be C-contiguous,
 aligned, writeable and apart from every other array of the call). Rows past the batch
 of ``x`` are copied (cell state) or passed through (its gradient). OpenMP
-shares the batch among its threads once the arrays are large.
+shares the batch among its threads once the arrays are large; the rows are
+done in chunks, and Ctrl-C is looked for between chunks (see
+``chunks.pxd``).
 """
 from cython.parallel cimport prange
 from libc.math cimport tanh
@@ -24,6 +26,7 @@ from libc.string cimport memcpy
 cimport numpy as cnp
 
 from chainerlite._core.argcheck cimport array_span, overlap
+from chainerlite._core.chunks cimport Chunks, chunks, cl_max_threads, next_chunk
 from chainerlite._core.vec_math cimport tanh_f32, tanh_f64
 
 import numpy
@@ -36,6 +39,8 @@ ctypedef fused real:
 
 #: Elements below which one thread does the work.
 cdef Py_ssize_t PARALLEL_MIN = 1 << 16
+#: Units of work (see chunks.pxd) of a cell, forward or backward.
+cdef Py_ssize_t CELL_WORK = 32
 
 cdef object _f32 = numpy.dtype(numpy.float32)
 cdef object _f64 = numpy.dtype(numpy.float64)
@@ -182,6 +187,10 @@ cdef inline bint _parallel(Cells s) noexcept nogil:
     return s.batch * s.units * s.rest >= PARALLEL_MIN
 
 
+cdef inline Chunks _row_chunks(Cells s) noexcept nogil:
+    return chunks(s.rows, CELL_WORK * s.units * s.rest, cl_max_threads())
+
+
 cdef Cells _layout(c_prev, x) except *:
     # the cells of c_prev, and the batch of x (x's layout is checked)
     cdef Cells s
@@ -255,12 +264,14 @@ cdef bint _single(a) except -1:
 cdef int _forward(const real* c_prev, const real* x, real* c_next, real* h,
                   real* act, Cells s) except -1:
     cdef Py_ssize_t b, failed = 0
-    for b in prange(s.rows, nogil=True, schedule='static',
-                    use_threads_if=_parallel(s)):
-        failed += _forward_row(c_prev, x, c_next, h, act, s, b) < 0
-    if failed:
-        raise MemoryError('lstm_forward: no memory for the activations of '
-                          'a row')
+    cdef Chunks rows = _row_chunks(s)
+    while next_chunk(&rows):
+        for b in prange(rows.begin, rows.end, nogil=True, schedule='static',
+                        use_threads_if=_parallel(s)):
+            failed += _forward_row(c_prev, x, c_next, h, act, s, b) < 0
+        if failed:
+            raise MemoryError('lstm_forward: no memory for the activations '
+                              'of a row')
     return 0
 
 
@@ -293,13 +304,15 @@ cdef int _backward(const real* c_prev, const real* x, const real* c_next,
                    const real* act, const real* gc, const real* gh,
                    real* gc_prev, real* gx, Cells s) except -1:
     cdef Py_ssize_t b, failed = 0
-    for b in prange(s.rows, nogil=True, schedule='static',
-                    use_threads_if=_parallel(s)):
-        failed += _backward_row(c_prev, x, c_next, act, gc, gh, gc_prev, gx,
-                                s, b) < 0
-    if failed:
-        raise MemoryError('lstm_backward: no memory for the activations of '
-                          'a row')
+    cdef Chunks rows = _row_chunks(s)
+    while next_chunk(&rows):
+        for b in prange(rows.begin, rows.end, nogil=True, schedule='static',
+                        use_threads_if=_parallel(s)):
+            failed += _backward_row(c_prev, x, c_next, act, gc, gh, gc_prev,
+                                    gx, s, b) < 0
+        if failed:
+            raise MemoryError('lstm_backward: no memory for the activations '
+                              'of a row')
     return 0
 
 

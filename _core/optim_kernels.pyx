@@ -7,9 +7,12 @@ dtype or array type, arrays that are not one aligned C-contiguous block of
 the same dtype and shape, a read-only array to write (the caller's NumPy
 code then raises), arrays that overlap in memory, or a hyperparameter
 that is not a Python number (a NumPy scalar may change the dtype NumPy
-computes in) or does not fit the dtype.
+computes in) or does not fit the dtype. The elements are done in chunks,
+and Ctrl-C is looked for between chunks (see ``chunks.pxd``).
 """
 cimport numpy as cnp
+
+from chainerlite._core.chunks cimport Chunks, chunks, next_chunk
 
 import numpy
 
@@ -88,17 +91,24 @@ def adam(param, grad, m, v, one_minus_beta1, one_minus_beta2, lr, eps, eta,
             return False
     cdef double b1c = one_minus_beta1, b2c = one_minus_beta2
     cdef double c_lr = lr, c_eps = eps, c_eta = eta, wd = weight_decay_rate
-    cdef Py_ssize_t n = cnp.PyArray_SIZE(p)
     cdef void* pd = cnp.PyArray_DATA(p)
     cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>grad)
     cdef void* md = cnp.PyArray_DATA(<cnp.ndarray>m)
     cdef void* vd = cnp.PyArray_DATA(<cnp.ndarray>v)
-    with nogil:
-        if single:
-            cl_adam_f32(<float*>pd, <const float*>gd, <float*>md, <float*>vd,
-                        n, <float>b1c, <float>b2c, <float>c_lr, <float>c_eps,
-                        <float>c_eta, <float>wd)
-        else:
-            cl_adam_f64(<double*>pd, <const double*>gd, <double*>md,
-                        <double*>vd, n, b1c, b2c, c_lr, c_eps, c_eta, wd)
+    # an element: about 2 units of work (see chunks.pxd), memory bound
+    cdef Chunks todo = chunks(cnp.PyArray_SIZE(p), 2, 1)
+    cdef Py_ssize_t i, n
+    while next_chunk(&todo):
+        i = todo.begin
+        n = todo.end - i
+        with nogil:
+            if single:
+                cl_adam_f32(<float*>pd + i, <const float*>gd + i,
+                            <float*>md + i, <float*>vd + i, n, <float>b1c,
+                            <float>b2c, <float>c_lr, <float>c_eps,
+                            <float>c_eta, <float>wd)
+            else:
+                cl_adam_f64(<double*>pd + i, <const double*>gd + i,
+                            <double*>md + i, <double*>vd + i, n, b1c, b2c,
+                            c_lr, c_eps, c_eta, wd)
     return True

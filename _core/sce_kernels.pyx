@@ -10,6 +10,9 @@ row and of the losses in NumPy's pairwise order. The loss of a row is
 (whose other terms are zeros), and nothing of size ``x`` is kept for the
 gradient: it recomputes ``y`` from the maximum and ``log_s`` of each row.
 
+The passes over the rows go in chunks of rows, and Ctrl-C is looked for
+between chunks (see ``chunks.pxd``).
+
 Both functions return None where they do not apply (another dtype, rank or
 array type, a layout that is not C-contiguous, labels that are not 1-D
 int32/int64, an empty batch), and the caller keeps its general code.
@@ -18,6 +21,8 @@ cimport numpy as cnp
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.math cimport HUGE_VAL as _HUGE_VAL
 from libc.stdint cimport int32_t, int64_t
+
+from chainerlite._core.chunks cimport Chunks, chunks, next_chunk
 
 import numpy
 
@@ -131,14 +136,15 @@ cdef inline void _row_range(
 
 
 cdef void _rows_shift(const real* x, real* shifted, real* m_out,
-                      char* finite, Py_ssize_t n, Py_ssize_t c) noexcept nogil:
+                      char* finite, Py_ssize_t i0, Py_ssize_t i1,
+                      Py_ssize_t c) noexcept nogil:
     # x - max of each row, the maximum, and whether x - max is all finite
     # but for NaN (which the log of the sum of exponentials shows)
     cdef Py_ssize_t i, j
     cdef const real* row
     cdef real* out
     cdef real m, low
-    for i in range(n):
+    for i in range(i0, i1):
         row = x + i * c
         out = shifted + i * c
         _row_range(row, c, &m, &low)
@@ -149,18 +155,18 @@ cdef void _rows_shift(const real* x, real* shifted, real* m_out,
         finite[i] = m - m == 0 and <real>(low - m) > -_HUGE_VAL
 
 
-cdef void _rows_sum(const real* e, real* s, Py_ssize_t n,
+cdef void _rows_sum(const real* e, real* s, Py_ssize_t i0, Py_ssize_t i1,
                     Py_ssize_t c) noexcept nogil:
     cdef Py_ssize_t i
-    for i in range(n):
+    for i in range(i0, i1):
         # NumPy's sum adds the pairwise sum to its identity, +0
         s[i] = <real>0 + _pairwise_sum(e + i * c, c)
 
 
 cdef void _rows_loss(
         const real* x, const Py_ssize_t* k, const real* m, const real* log_s,
-        const char* finite, real* scratch, real* loss, Py_ssize_t n,
-        Py_ssize_t c) noexcept nogil:
+        const char* finite, real* scratch, real* loss, Py_ssize_t i0,
+        Py_ssize_t i1, Py_ssize_t c) noexcept nogil:
     # The general code sums w * log_y over the row, with log_y
     # = (x - max) - log_s and w the one-hot label row (all zero for an
     # ignored row). Where log_y is all finite that sum is +0 plus the
@@ -168,7 +174,7 @@ cdef void _rows_loss(
     # logits) the product sum is formed as written, NaN included.
     cdef Py_ssize_t i, j
     cdef real v
-    for i in range(n):
+    for i in range(i0, i1):
         if finite[i] and log_s[i] - log_s[i] == 0:
             if k[i] < 0:
                 loss[i] = -(<real>0)
@@ -184,22 +190,22 @@ cdef void _rows_loss(
 
 cdef void _rows_log_y(
         const real* x, const real* m, const real* log_s, real* out,
-        Py_ssize_t n, Py_ssize_t c) noexcept nogil:
+        Py_ssize_t i0, Py_ssize_t i1, Py_ssize_t c) noexcept nogil:
     cdef Py_ssize_t i, j
-    for i in range(n):
+    for i in range(i0, i1):
         for j in range(c):
             out[i * c + j] = <real>(x[i * c + j] - m[i]) - log_s[i]
 
 
 cdef void _rows_grad(
         const Py_ssize_t* k, const real* g, Py_ssize_t g_step, real* gx,
-        Py_ssize_t n, Py_ssize_t c) noexcept nogil:
+        Py_ssize_t i0, Py_ssize_t i1, Py_ssize_t c) noexcept nogil:
     # gx holds y; it becomes g * (y * sum(w) - w) with w the one-hot label
     # row (all zero, of sum 0, for an ignored row), rounded as written
     cdef Py_ssize_t i, j
     cdef real* row
     cdef real gi, y_k
-    for i in range(n):
+    for i in range(i0, i1):
         row = gx + i * c
         gi = g[i * g_step]
         if k[i] < 0:
@@ -211,6 +217,57 @@ cdef void _rows_grad(
         for j in range(c):
             row[j] = gi * row[j]
         row[k[i]] = gi * (y_k - <real>1)
+
+
+cdef struct Rows:
+    # the C-contiguous arrays of a call (those of x's dtype untyped)
+    const void* x
+    void* e           # forward: x - max, then exp of it, then scratch;
+                      # backward: the gradient
+    void* m           # the maximum of each row
+    void* s           # the sum of its exponentials, then the log of it
+    void* loss
+    const Py_ssize_t* k
+    char* finite
+    const void* g
+    Py_ssize_t g_step
+    Py_ssize_t c
+
+
+cdef enum Pass:
+    SHIFT, SUM, LOSS, LOG_Y, GRAD
+
+
+cdef void _pass_rows(Pass which, const Rows* r, Py_ssize_t i0, Py_ssize_t i1,
+                     const real* x) noexcept nogil:
+    # one pass over the rows [i0, i1); x is r.x, typed
+    cdef real* e = <real*>r.e
+    cdef real* m = <real*>r.m
+    cdef real* s = <real*>r.s
+    if which == SHIFT:
+        _rows_shift(x, e, m, r.finite, i0, i1, r.c)
+    elif which == SUM:
+        _rows_sum(e, s, i0, i1, r.c)
+    elif which == LOSS:
+        _rows_loss(x, r.k, m, s, r.finite, e, <real*>r.loss, i0, i1, r.c)
+    elif which == LOG_Y:
+        _rows_log_y(x, m, s, e, i0, i1, r.c)
+    else:
+        _rows_grad(r.k, <const real*>r.g, r.g_step, e, i0, i1, r.c)
+
+
+cdef int _run(Pass which, const Rows* r, Py_ssize_t n, bint f32) except -1:
+    # the pass over all n rows, in chunks (see chunks.pxd; an element is
+    # about 2 units of work)
+    cdef Chunks todo = chunks(n, 2 * r.c, 1)
+    while next_chunk(&todo):
+        with nogil:
+            if f32:
+                _pass_rows(which, r, todo.begin, todo.end, <const float*>r.x)
+            else:
+                _pass_rows(which, r, todo.begin, todo.end,
+                           <const double*>r.x)
+    return 0
 
 
 cdef inline bint _is_block(cnp.ndarray a):
@@ -299,44 +356,30 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
     cdef cnp.ndarray m = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
     cdef cnp.ndarray s = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
     cdef cnp.ndarray loss = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
-    cdef void* px = cnp.PyArray_DATA(a)
-    cdef void* pe = cnp.PyArray_DATA(e)
-    cdef void* pm = cnp.PyArray_DATA(m)
-    cdef void* ps = cnp.PyArray_DATA(s)
-    cdef void* pl = cnp.PyArray_DATA(loss)
-    cdef const Py_ssize_t* pk = <const Py_ssize_t*>cnp.PyArray_DATA(k)
+    cdef Rows r
+    r.x = cnp.PyArray_DATA(a)
+    r.e = cnp.PyArray_DATA(e)
+    r.m = cnp.PyArray_DATA(m)
+    r.s = cnp.PyArray_DATA(s)
+    r.loss = cnp.PyArray_DATA(loss)
+    r.k = <const Py_ssize_t*>cnp.PyArray_DATA(k)
+    r.g = NULL
+    r.g_step = 0
+    r.c = c
     cdef bint f32 = typ == cnp.NPY_FLOAT32
-    cdef char* finite = <char*>PyMem_Malloc(n)
-    if finite == NULL:
+    r.finite = <char*>PyMem_Malloc(n)
+    if r.finite == NULL:
         raise MemoryError()
     try:
-        with nogil:
-            if f32:
-                _rows_shift(<const float*>px, <float*>pe, <float*>pm, finite,
-                            n, c)
-            else:
-                _rows_shift(<const double*>px, <double*>pe, <double*>pm,
-                            finite, n, c)
+        _run(SHIFT, &r, n, f32)
         # NumPy's exp and log, so that the results are its own bit for bit
         _exp(e, e)
-        with nogil:
-            if f32:
-                _rows_sum(<const float*>pe, <float*>ps, n, c)
-            else:
-                _rows_sum(<const double*>pe, <double*>ps, n, c)
+        _run(SUM, &r, n, f32)
         _log(s, s)
-        with nogil:
-            # the exponentials are no longer needed: e is the scratch row
-            if f32:
-                _rows_loss(<const float*>px, pk, <const float*>pm,
-                           <const float*>ps, finite, <float*>pe, <float*>pl,
-                           n, c)
-            else:
-                _rows_loss(<const double*>px, pk, <const double*>pm,
-                           <const double*>ps, finite, <double*>pe,
-                           <double*>pl, n, c)
+        # the exponentials are no longer needed: e is the scratch row
+        _run(LOSS, &r, n, f32)
     finally:
-        PyMem_Free(finite)
+        PyMem_Free(r.finite)
     stats = (k, m, s)
     if mode == 0:
         return loss, stats, None
@@ -410,24 +453,20 @@ cdef object sce_backward_array(x, stats, g, object coeff):
             g64 = (<double*>pg)[0] * <double>coeff
             pg = &g64
     cdef cnp.ndarray gx = cnp.PyArray_EMPTY(2, a.shape, typ, 0)
-    cdef void* px = cnp.PyArray_DATA(a)
-    cdef void* pm = cnp.PyArray_DATA(m)
-    cdef void* ps = cnp.PyArray_DATA(s)
-    cdef void* po = cnp.PyArray_DATA(gx)
-    cdef const Py_ssize_t* pk = <const Py_ssize_t*>cnp.PyArray_DATA(k)
-    with nogil:
-        if f32:
-            _rows_log_y(<const float*>px, <const float*>pm, <const float*>ps,
-                        <float*>po, n, c)
-        else:
-            _rows_log_y(<const double*>px, <const double*>pm,
-                        <const double*>ps, <double*>po, n, c)
+    cdef Rows r
+    r.x = cnp.PyArray_DATA(a)
+    r.e = cnp.PyArray_DATA(gx)
+    r.m = cnp.PyArray_DATA(m)
+    r.s = cnp.PyArray_DATA(s)
+    r.loss = NULL
+    r.k = <const Py_ssize_t*>cnp.PyArray_DATA(k)
+    r.finite = NULL
+    r.g = pg
+    r.g_step = g_step
+    r.c = c
+    _run(LOG_Y, &r, n, f32)
     _exp(gx, gx)
-    with nogil:
-        if f32:
-            _rows_grad(pk, <const float*>pg, g_step, <float*>po, n, c)
-        else:
-            _rows_grad(pk, <const double*>pg, g_step, <double*>po, n, c)
+    _run(GRAD, &r, n, f32)
     return gx
 
 

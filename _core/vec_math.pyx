@@ -8,6 +8,8 @@ glibc's scalar ``tanh``, within one unit in the last place. Elsewhere
 """
 cimport numpy as cnp
 
+from chainerlite._core.chunks cimport Chunks, chunks, next_chunk
+
 import numpy
 
 cnp.import_array()
@@ -47,7 +49,9 @@ cdef bint tanh_f64(const double* x, double* y, Py_ssize_t n) noexcept nogil:
 
 cdef object tanh_array(x):
     """tanh of a float32/float64 NumPy array as a new C-contiguous array,
-    or None where the vector library is absent or the dtype is another."""
+    or None where the vector library is absent or the dtype is another.
+    The elements are done in chunks, and Ctrl-C is looked for between
+    chunks (see ``chunks.pxd``)."""
     if not _READY or type(x) is not cnp.ndarray:
         return None
     cdef cnp.ndarray a = <cnp.ndarray>x
@@ -56,12 +60,21 @@ cdef object tanh_array(x):
         return None
     if not cnp.PyArray_IS_C_CONTIGUOUS(a):
         a = numpy.ascontiguousarray(a)
-    cdef cnp.ndarray y = numpy.empty_like(a)
-    cdef Py_ssize_t n = cnp.PyArray_SIZE(a)
-    if dtype.itemsize == 4:
-        cl_vm_tanh_f32(<const float*>cnp.PyArray_DATA(a),
-                       <float*>cnp.PyArray_DATA(y), n)
-    else:
-        cl_vm_tanh_f64(<const double*>cnp.PyArray_DATA(a),
-                       <double*>cnp.PyArray_DATA(y), n)
+    # (not numpy.empty_like, a Python function: no Python code runs here)
+    cdef cnp.ndarray y = cnp.PyArray_EMPTY(
+        cnp.PyArray_NDIM(a), cnp.PyArray_DIMS(a), cnp.PyArray_TYPE(a), 0)
+    cdef bint single = dtype.itemsize == 4
+    cdef const void* px = cnp.PyArray_DATA(a)
+    cdef void* py = cnp.PyArray_DATA(y)
+    # an element: about 2 units of work (see chunks.pxd)
+    cdef Chunks todo = chunks(cnp.PyArray_SIZE(a), 2, 1)
+    while next_chunk(&todo):
+        with nogil:
+            if single:
+                cl_vm_tanh_f32(<const float*>px + todo.begin,
+                               <float*>py + todo.begin, todo.end - todo.begin)
+            else:
+                cl_vm_tanh_f64(<const double*>px + todo.begin,
+                               <double*>py + todo.begin,
+                               todo.end - todo.begin)
     return y

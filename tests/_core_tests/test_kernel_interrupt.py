@@ -1,0 +1,199 @@
+"""Long compiled loops end on Ctrl-C (see _core/chunks.pxd).
+
+One child process runs a long call of each kernel with a SIGINT already
+raised at its thread when the kernel is entered: the signal is raised from
+C (through ctypes) and the kernel called from C (map), so that no Python
+code runs in between to see it first. A kernel that looks for Ctrl-C
+between its chunks raises KeyboardInterrupt after its first chunk; one
+that does not runs to the end (and Python raises afterwards). Where the
+call fills an array, most of it is left as it was (NaN, or zero where the
+kernel adds); otherwise the interrupted call takes a fraction of the time
+of a whole one.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+CHILD = '''
+import ctypes, functools, json, operator, signal, sys, time
+import numpy as np
+from chainerlite import _core
+from chainerlite._core import (act_kernels, conv_kernels, direct_conv,
+                               lstm_kernels, ops_nn, optim_kernels,
+                               pool_kernels, sce_kernels)
+
+libc = ctypes.CDLL(None)
+libc.pthread_self.restype = ctypes.c_ulong
+libc.pthread_kill.argtypes = (ctypes.c_ulong, ctypes.c_int)
+sigint = functools.partial(libc.pthread_kill, libc.pthread_self(),
+                           signal.SIGINT)
+call_each = operator.methodcaller('__call__')
+f16, f32 = np.float16, np.float32
+P = functools.partial
+
+
+def nans(*shape, dtype=f32):
+    return np.full(shape, np.nan, dtype)
+
+
+def ones16(*shape):
+    return np.ones(shape, f16).view(np.uint16)
+
+
+def interrupted(call):
+    # seconds until the KeyboardInterrupt of a call entered with SIGINT
+    # pending
+    start = time.perf_counter()
+    try:
+        list(map(call_each, (sigint, call)))
+    except KeyboardInterrupt:
+        return time.perf_counter() - start
+    raise AssertionError('no KeyboardInterrupt')
+
+
+def whole(call):
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def case(name, call, left=None):
+    # left(): the fraction of the output that the call has not reached
+    result = {'seconds': interrupted(call)}
+    if left is None:
+        result['whole'] = whole(call)
+    else:
+        result['left'] = float(left())
+    print(json.dumps([name, result]), flush=True)
+
+
+def run(name):
+    # the work of a call is two chunks or more, its arrays some tens of MB
+    if name == 'im2col_2d':
+        # float16 pixels are copied as their bits (uint16)
+        col = nans(16, 16, 3, 3, 128, 128, dtype=f16)
+        case(name, P(_core.im2col_2d, ones16(16, 16, 128, 128),
+                     col.view(np.uint16), 1, 1, 1, 1, 1, 1, np.uint16(0)),
+             lambda: np.isnan(col).mean())
+    elif name == 'im2col_padded_2d':
+        col = nans(16, 3, 3, 16, 128, 128, dtype=f16)
+        case(name, P(_core.im2col_padded_2d, ones16(16, 16, 130, 130),
+                     col.view(np.uint16).transpose(3, 0, 1, 2, 4, 5), 1, 1,
+                     1, 1),
+             lambda: np.isnan(col).mean())
+    elif name == 'col2im_2d':
+        img = np.zeros((8, 16, 128, 128), f32)
+        case(name, P(_core.col2im_2d, np.ones((8, 16, 3, 3, 128, 128), f32),
+                     img, 1, 1, 1, 1, 1, 1), lambda: (img == 0).mean())
+    elif name == 'direct_conv_2d':
+        y = nans(128, 16, 32, 32)
+        case(name, P(_core.direct_conv_2d, np.ones((128, 16, 34, 34), f32),
+                     np.ones((16, 3, 3, 16), f32), None, y),
+             lambda: np.isnan(y).mean())
+    elif name == 'direct_conv_2d_grad_weight':
+        gw = nans(16, 16, 3, 3)
+        case(name, P(_core.direct_conv_2d_grad_weight,
+                     np.ones((128, 16, 34, 34), f32),
+                     np.ones((128, 16, 32, 32), f32), gw),
+             lambda: np.isnan(gw).mean())
+    elif name in ('lstm_forward', 'lstm_backward'):
+        c, x = np.ones((512, 4096), f32), np.ones((512, 4 * 4096), f32)
+        out = nans(512, 4096)
+        if name == 'lstm_forward':
+            call = P(_core.lstm_forward, c, x, out, nans(512, 4096))
+        else:
+            call = P(_core.lstm_backward, c, x, c, c, c, out, nans(*x.shape))
+        case(name, call, lambda: np.isnan(out).mean())
+    elif name in ('leaky_relu_grad', 'softplus_grad', 'gelu', 'normal_cdf',
+                  'gelu_grad'):
+        x, out = np.ones(1 << 23, f32), nans(1 << 23)
+        args = {'leaky_relu_grad': (x, x, out, 0.2),
+                'softplus_grad': (x, x, out, 1.0), 'gelu': (x, out),
+                'normal_cdf': (x, out), 'gelu_grad': (x, x, out)}[name]
+        case(name, P(getattr(act_kernels, name), *args),
+             lambda: np.isnan(out).mean())
+    elif name == 'adam':
+        size = 9 << 20
+        m = np.zeros(size, f32)
+        case(name, P(optim_kernels.adam, np.ones(size, f32),
+                     np.ones(size, f32), m, np.zeros(size, f32), 0.1, 0.001,
+                     0.001, 1e-8, 1.0, 0.0), lambda: (m == 0).mean())
+    elif name == 'sce_forward':
+        x, t = np.ones((2048, 8192), f32), np.zeros(2048, np.int32)
+        case(name, P(sce_kernels.sce_forward, x, t, -1, 1))
+    elif name == 'sce_backward':
+        x, t = np.ones((2048, 8192), f32), np.zeros(2048, np.int32)
+        _, stats, coeff = sce_kernels.sce_forward(x, t, -1, 1)
+        case(name, P(sce_kernels.sce_backward, x, stats, np.ones((), f32),
+                     coeff))
+    elif name == 'tanh':  # vec_math's loop
+        case(name, P(ops_nn.tanh, np.ones(1 << 25, f32)))
+    elif name in ('max_pooling_2d', 'max_pooling_2d_grad'):
+        x = np.ones((16, 16, 192, 192), f32)
+        y, index = nans(16, 16, 190, 190), np.zeros((16, 16, 190, 190), np.intp)
+        if name == 'max_pooling_2d':
+            case(name, P(_core.max_pooling_2d, x, y, index, 3, 3, 1, 1, 0, 0),
+                 lambda: np.isnan(y).mean())
+        else:
+            gx = np.zeros(x.shape, f32)
+            case(name, P(_core.max_pooling_2d_grad, np.ones(y.shape, f32),
+                         index, gx, 3, 3, 1, 1, 0, 0),
+                 lambda: (gx == 0).mean())
+
+
+for name in sys.argv[1:]:
+    run(name)
+'''
+
+KERNELS = (
+    'im2col_2d',
+    'im2col_padded_2d',
+    'col2im_2d',
+    'direct_conv_2d',
+    'direct_conv_2d_grad_weight',
+    'lstm_forward',
+    'lstm_backward',
+    'leaky_relu_grad',
+    'softplus_grad',
+    'gelu',
+    'normal_cdf',
+    'gelu_grad',
+    'adam',
+    'sce_forward',
+    'sce_backward',
+    'tanh',
+    'max_pooling_2d',
+    'max_pooling_2d_grad',
+)
+
+
+@pytest.fixture(scope='module')
+def results():
+    env = dict(os.environ, OMP_NUM_THREADS='1')  # chunks of one thread
+    proc = subprocess.run(
+        [sys.executable, '-c', textwrap.dedent(CHILD), *KERNELS],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return dict(json.loads(line) for line in proc.stdout.splitlines())
+
+
+@pytest.mark.parametrize('kernel', KERNELS)
+def test_kernel_ends_on_ctrl_c(results, kernel):
+    result = results[kernel]
+    assert result['seconds'] < 3
+    if 'left' in result:
+        # stopped after its first chunk, with part of the output reached
+        assert 0 < result['left'] < 1, result
+    else:
+        # a fraction of the whole call, but not nothing: the signal was not
+        # seen before the kernel ran
+        assert result['whole'] / 50 < result['seconds'] < result['whole'] / 2, result
