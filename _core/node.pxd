@@ -48,6 +48,7 @@ cdef class FunctionNode:
 
     cdef _link_outputs(self, tuple nodes)
     cdef bint _quick_check(self, tuple in_data)
+    cdef Variable _retained_output(self, Py_ssize_t index, data)
 
 
 # What a built-in node keeps for its backward, declared once per class by

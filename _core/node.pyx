@@ -1451,32 +1451,35 @@ cdef class FunctionNode:
         An output whose Variable is gone is recreated with this node as its
         creator.
         """
-        cdef Variable var
-        cdef VariableNode node
-        cdef Py_ssize_t index
         if (self._output_indexes_to_retain is None or self._outs == NULL
                 or self._retained_output_data is None):
             return ()
-        ret = []
-        for i, data in zip(self._output_indexes_to_retain,
-                           self._retained_output_data):
-            index = _checked_index(self, i, self._n_out, 'output')
-            if data is None:
-                # an output forward gave as None (Chainer allows it)
-                ret.append(None)
-                continue
-            if self._outs[index] == NULL:
-                var = new_variable(data, True)
-                node = var._node
-                node._creator = self
-                node._rank = self._rank + 1
-                node._data = data
-                self._outs[index] = <PyObject*>node
-            else:
-                node = <VariableNode>self._outs[index]
-                var = get_variable(node)
-            ret.append(var)
-        return tuple(ret)
+        cdef tuple indexes = self._output_indexes_to_retain
+        cdef tuple retained = self._retained_output_data
+        cdef Py_ssize_t j, index, n = min(len(indexes), len(retained))
+        cdef tuple ret = PyTuple_New(n)
+        for j in range(n):
+            index = _checked_index(self, indexes[j], self._n_out, 'output')
+            data = retained[j]
+            # None: an output forward gave as None (Chainer allows it)
+            out = None if data is None else self._retained_output(index, data)
+            Py_INCREF(out)
+            PyTuple_SET_ITEM(ret, j, out)
+        return ret
+
+    cdef Variable _retained_output(self, Py_ssize_t index, data):
+        # the Variable of output index, made again if it is gone
+        cdef Variable var
+        cdef VariableNode node
+        if self._outs[index] == NULL:
+            var = new_variable(data, True)
+            node = var._node
+            node._creator = self
+            node._rank = self._rank + 1
+            node._data = data
+            self._outs[index] = <PyObject*>node
+            return var
+        return get_variable(<VariableNode>self._outs[index])
 
     def unchain(self):
         """Purges input and output references of this node."""

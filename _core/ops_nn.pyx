@@ -240,6 +240,8 @@ cdef class LinearFunction(BuiltinNode):
 
 
 cdef object _grad_data(BuiltinNode parent, W, gy):
+    if unwatched(gy):
+        return _grad_data_array(W, gy)
     return apply_grad(parent, LinearGradData.__new__(LinearGradData), W, gy)
 
 
@@ -281,7 +283,7 @@ cdef class LinearGradData(_LinearGrad):
     inputs ``(W, gy)``, in the dtype of ``gy``."""
 
     cdef object compute(self, W, gy, unused):
-        return _cast(gy.dot(W), gy.dtype)
+        return _grad_data_array(W, gy)
 
     cdef tuple grads(self, tuple indexes, tuple gys):
         ggx = gys[0]
@@ -308,6 +310,11 @@ cdef class LinearGradWeight(_LinearGrad):
         x, gy = retained_inputs(self, ggW)
         return tuple([_grad_data(self, ggW, gy) if i == 0
                       else _linear(self, x, ggW) for i in indexes])
+
+
+cdef object _grad_data_array(W, gy):
+    # LinearGradData's computation
+    return _cast(gy.dot(W), gy.dtype)
 
 
 cdef object _grad_weight_array(x, gy, w_dtype):
