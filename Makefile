@@ -74,8 +74,8 @@ FUZZ_TESTS := tests/_core_tests/test_grad_properties.py \
 fuzz: $(STAMP)
 	CHAINERLITE_FUZZ=full HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q $(FUZZ_TESTS)
 
-# Mutation check of the Python nodes' backward paths (tools/mutants.py): each
-# backward/_backward_arrays is mutated (scale, drop, swap) and its module's
+# Mutation check of the nodes' derivatives (tools/mutants.py): each backward,
+# and the forward of each grad node (<Op>Grad), is mutated (scale, drop, swap) and its module's
 # tests are run against it; prints the survivors and the kill rate and writes
 # build/mutants.json. A report (exit status 0); a full run (423 mutants)
 # took 16 minutes on two cores. MUTANTS_ARGS narrows it, e.g.

@@ -120,9 +120,9 @@ def shift(x: Variable | NdArray, ksize=3, dilate=1) -> Variable:
         >>> x = np.arange(1, 4, dtype=np.float32).reshape(1, 3, 1, 1)
         >>> x = np.broadcast_to(x, (1, 3, 1, 3)).copy()
         >>> F.shift(x, ksize=(1, 3)).array[0, :, 0]
-        array([[0., 1., 1.],
-               [2., 2., 2.],
-               [3., 3., 0.]], dtype=float32)
+        array([[1., 1., 0.],
+               [0., 2., 2.],
+               [3., 3., 3.]], dtype=float32)
 
     """
     return Shift(ksize, dilate).apply((x,))[0]
