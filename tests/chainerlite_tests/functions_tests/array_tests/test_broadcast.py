@@ -123,3 +123,39 @@ def test_broadcast_incompatible_shapes(shapes):
     xs = [numpy.zeros(shape, numpy.float32) for shape in shapes]
     with pytest.raises(type_check.InvalidType, match='Broadcast'):
         F.broadcast(*xs)
+
+
+@pytest.mark.parametrize(
+    'x',
+    [
+        numpy.arange(3, dtype=numpy.float32),  # viewed directly
+        numpy.full((), 2.5, numpy.float64),
+        numpy.arange(6, dtype=numpy.float16).reshape(2, 3)[:, ::2][:1],
+        numpy.arange(6, dtype=numpy.int32).reshape(3, 2).T[:, :1],
+        numpy.arange(3, dtype=numpy.float32)[::-1],
+        numpy.zeros((0, 1), numpy.float32),
+        numpy.array([1, 'a'], dtype=object)[:1],
+        # size-one axis with an unusual stride (still C-contiguous)
+        numpy.lib.stride_tricks.as_strided(
+            numpy.arange(3, dtype=numpy.float32), (1, 3), (1000, 4)
+        ),
+    ],
+)
+def test_forward_is_numpy_broadcast_read_only_view(x):
+    # Chainer's broadcast_to gives NumPy's read-only broadcast view; the
+    # direct view of a contiguous array must be the same, bit for bit.
+    shape = (4,) + tuple(2 if n == 1 else n for n in x.shape)
+    y = F.broadcast_to(x, shape).array
+    expected = numpy.broadcast_to(x, shape)
+    assert y.shape == expected.shape and y.dtype == x.dtype
+    assert not y.flags.writeable
+    assert numpy.shares_memory(y, x) or x.size == 0
+    assert y.tobytes() == expected.tobytes()
+
+
+def test_forward_view_follows_the_input():
+    x = numpy.arange(3, dtype=numpy.float32).reshape(3, 1)
+    y = F.broadcast_to(x, (2, 3, 4)).array
+    x[1, 0] = 7
+    assert (y[:, 1, :] == 7).all()
+    assert y.strides == (0, 4, 0)
