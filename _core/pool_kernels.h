@@ -3,8 +3,8 @@
  * them) per call, the forward and the gradient of disjoint windows.
  *
  * The forward takes the taps of a window in C order with the comparisons
- * of the one-by-one loop of pool_kernels.pyx (CL_POOL_TAKE), so values and
- * indexes are the same bit for bit; only the bounds tests and the per-tap
+ * of the one-by-one loop of pool_kernels.pyx (CL_POOL_TAKE, then
+ * CL_POOL_NAN_INDEX), so values and indexes are the same bit for bit; only the bounds tests and the per-tap
  * branches are gone, and the loops over the windows are left for the
  * compiler to vectorise. The gradient adds each gy onto the one pixel its
  * index names, as that loop does. On x86-64 with GCC each is compiled for
@@ -27,7 +27,10 @@
 /* One more tap v (number k) of the running maximum best at best_k: a
  * larger v moves the index; v replaces the maximum unless it is smaller or
  * the maximum is NaN (so an equal v gives its sign, a NaN propagates).
- * Selects, not branches, so that the loops vectorise. */
+ * Selects, not branches, so that the loops vectorise. A NaN does not move
+ * the index here: the windows whose maximum is NaN, rare, have it moved
+ * to their first NaN afterwards (CL_POOL_NAN_INDEX), which costs less
+ * than a second select per tap. */
 #define CL_POOL_TAKE(T, v, k, best, best_k)                                 \
     do {                                                                    \
         T v_ = (v);                                                         \
@@ -37,24 +40,50 @@
         (best) = b_ != b_ ? b_ : m_;                                        \
     } while (0)
 
-/* The loops of cl_pool_max2x2 over rows x n windows (n: its argument or
- * a constant). */
-#define CL_POOL_MAX2X2_ROWS(T, N)                                           \
-    for (ptrdiff_t r = 0; r < rows; r++) {                                  \
-        const T *r0 = src + r * step;                                       \
-        const T *r1 = r0 + s_h;                                             \
-        T *d = dst + r * d_s;                                               \
-        ptrdiff_t *at = index + r * d_s;                                    \
-        for (ptrdiff_t o = 0; o < (N); o++) {                               \
-            T best = r0[2 * o];                                             \
-            ptrdiff_t k = 0;                                                \
-            CL_POOL_TAKE(T, r0[2 * o + 1], 1, best, k);                     \
-            CL_POOL_TAKE(T, r1[2 * o], 2, best, k);                         \
-            CL_POOL_TAKE(T, r1[2 * o + 1], 3, best, k);                     \
-            d[o] = best;                                                    \
-            at[o] = k;                                                      \
+/* The n windows (kh x kw, sx apart, rows s_h apart from row) whose
+ * maximum in dst is NaN get the index of their first NaN, as numpy.argmax
+ * (and Chainer) give. */
+#define CL_POOL_NAN_INDEX(T, row, s_h, kh, kw, sx, dst, index, n)           \
+    do {                                                                    \
+        for (ptrdiff_t o = 0; o < (n); o++) {                               \
+            if ((dst)[o] == (dst)[o])                                       \
+                continue;                                                   \
+            for (ptrdiff_t k = 0; k < (ptrdiff_t)(kh) * (kw); k++) {        \
+                T v_ = (row)[(k / (kw)) * (s_h) + k % (kw) + o * (sx)];     \
+                if (v_ != v_) {                                             \
+                    (index)[o] = k;                                         \
+                    break;                                                  \
+                }                                                           \
+            }                                                               \
         }                                                                   \
-    }
+    } while (0)
+
+/* The loops of cl_pool_max2x2 over rows x n windows (n: its argument or
+ * a constant); whether a maximum is NaN is gathered on the way (a
+ * vectorised OR), and the rows looked at again only then. */
+#define CL_POOL_MAX2X2_ROWS(T, N)                                           \
+    do {                                                                    \
+        int nan = 0;                                                        \
+        for (ptrdiff_t r = 0; r < rows; r++) {                              \
+            const T *r0 = src + r * step;                                   \
+            const T *r1 = r0 + s_h;                                         \
+            T *d = dst + r * d_s;                                           \
+            ptrdiff_t *at = index + r * d_s;                                \
+            for (ptrdiff_t o = 0; o < (N); o++) {                           \
+                T best = r0[2 * o];                                         \
+                ptrdiff_t k = 0;                                            \
+                CL_POOL_TAKE(T, r0[2 * o + 1], 1, best, k);                 \
+                CL_POOL_TAKE(T, r1[2 * o], 2, best, k);                     \
+                CL_POOL_TAKE(T, r1[2 * o + 1], 3, best, k);                 \
+                d[o] = best;                                                \
+                at[o] = k;                                                  \
+                nan |= best != best;                                        \
+            }                                                               \
+        }                                                                   \
+        for (ptrdiff_t r = 0; nan && r < rows; r++)                         \
+            CL_POOL_NAN_INDEX(T, src + r * step, s_h, 2, 2, 2,              \
+                              dst + r * d_s, index + r * d_s, (N));         \
+    } while (0)
 
 /* GCC vectorises the selects of CL_POOL_TAKE only when comparisons may be
  * evaluated whether or not they are needed, which the default
@@ -96,11 +125,16 @@
             dst[o] = row[o * sx];                                           \
             index[o] = 0;                                                   \
         }                                                                   \
+        int nan = 0;                                                        \
         for (ptrdiff_t k = 1; k < (ptrdiff_t)kh * kw; k++) {                \
             const T *tap = row + (k / kw) * s_h + k % kw;                   \
             for (ptrdiff_t o = 0; o < n; o++)                               \
                 CL_POOL_TAKE(T, tap[o * sx], k, dst[o], index[o]);          \
         }                                                                   \
+        for (ptrdiff_t o = 0; o < n; o++)                                   \
+            nan |= dst[o] != dst[o];                                        \
+        if (nan)                                                            \
+            CL_POOL_NAN_INDEX(T, row, s_h, kh, kw, sx, dst, index, n);      \
     }                                                                       \
     /* gradient of rows x n disjoint 2x2 windows side by side: row r's    \
      * gy and index at gy + r * g_h and index + r * d_s, its windows from   \

@@ -5,8 +5,9 @@
 They give exactly the results of the NumPy path of
 :mod:`chainerlite.functions.pooling.max_pooling_nd`: the running maximum
 over the taps in C order (as ``numpy.maximum``: NaN propagates, and of two
-equal values the later tap's is kept), the first tap holding it as the
-index, and gradients summed onto each pixel in the order of the taps.
+equal values the later tap's is kept), as the index the first tap that
+holds it or, in a window with NaN, the first NaN (as ``numpy.argmax``, and
+Chainer), and gradients summed onto each pixel in the order of the taps.
 Padding is ``-inf``. OpenMP shares the image planes among its threads once
 an array is large enough.
 
@@ -24,13 +25,12 @@ overlapping ones is done one by one, in reverse order (see
 A window that reaches into the padding is run over only where it meets the
 image, so the work is bounded by the image whatever the window size (a
 ``ksize`` of ``10 ** 9`` on a 5x5 image is 25 taps, not ``10 ** 18``). The
-planes are done in chunks of about ``WORK_PER_CHECK`` taps with the GIL
-released, and Ctrl-C is looked for between chunks, outside the parallel
-loops.
+planes are done in chunks with the GIL released, and Ctrl-C is looked for
+between chunks, outside the parallel loops (see ``chunks.pxd``).
 """
 cimport numpy as cnp
-from cpython.exc cimport PyErr_CheckSignals
 from chainerlite._core.argcheck cimport Span, array_span, overlap
+from chainerlite._core.chunks cimport Chunks, chunks, cl_max_threads, next_chunk
 from cython.parallel cimport prange
 from libc.math cimport INFINITY
 
@@ -45,19 +45,17 @@ cdef Py_ssize_t PARALLEL_MIN = 1 << 17
 #: Outputs that a task of a stacked array (see ``_plane_step``) takes at
 #: least: many small planes in one call of the kernels, not one each.
 cdef Py_ssize_t GROUP_MIN = 1 << 12
-#: Taps (or gradients) between two looks for a pending Ctrl-C (some ms).
-cdef Py_ssize_t WORK_PER_CHECK = 1 << 24
 
 
 cdef inline void _take(real v, Py_ssize_t k, real* best,
                        Py_ssize_t* best_k) noexcept nogil:
     # One more tap of the running maximum (the first one is taken as is):
-    # a larger v moves the index; v replaces the maximum unless it is
-    # smaller or the maximum is NaN (so an equal v gives its sign, a NaN
-    # propagates). Selects, not branches: on random data the comparison
-    # is unpredictable.
+    # a larger v, or the first NaN, moves the index; v replaces the maximum
+    # unless it is smaller or the maximum is NaN (so an equal v gives its
+    # sign, a NaN propagates). Selects, not branches: on random data the
+    # comparison is unpredictable.
     cdef real b = best[0]
-    cdef bint larger = v > b
+    cdef bint larger = (b == b) & (not v <= b)
     cdef bint replace = (b == b) & (not v < b)
     best_k[0] = k if larger else best_k[0]
     best[0] = v if replace else b
@@ -247,7 +245,7 @@ cdef int _check_all(str fname, cnp.ndarray images, str name,
                     bint write_images) except -1:
     # the images (float32 or float64), the outputs of the windows (their
     # dtype) and the indexes (intp, of the outputs' shape) of the kernel
-    # ``fname``; returns the dtype's number
+    # ``fname``
     cdef int typenum = cnp.PyArray_TYPE(images)
     if typenum != cnp.NPY_FLOAT32 and typenum != cnp.NPY_FLOAT64:
         raise ValueError('{}: {} must be float32 or float64, not {}'.format(
@@ -263,7 +261,7 @@ cdef int _check_all(str fname, cnp.ndarray images, str name,
                 '{}: shapes do not match: {} {}, {} {}, indexes {}'.format(
                     fname, name, (<object>images).shape, outs_name,
                     (<object>outs).shape, (<object>indexes).shape))
-    return typenum
+    return 0
 
 
 cdef int _check_apart(str fname, cnp.ndarray images, cnp.ndarray outs,
@@ -285,14 +283,6 @@ cdef int _check_windows(str fname, int kh, int kw, int sy, int sx,
             '{}: window sizes and strides must be positive and paddings '
             'non-negative: {}'.format(fname, (kh, kw, sy, sx, py, px)))
     return 0
-
-
-cdef inline Py_ssize_t _chunk(Py_ssize_t planes,
-                              Py_ssize_t per_plane) noexcept nogil:
-    # planes done between two looks for Ctrl-C: about WORK_PER_CHECK taps
-    if per_plane >= WORK_PER_CHECK:
-        return 1
-    return WORK_PER_CHECK // (per_plane + 1) + 1
 
 
 cdef inline Py_ssize_t _taps_on_image(Py_ssize_t h, Py_ssize_t w, int kh,
@@ -357,31 +347,12 @@ def max_pooling_2d(cnp.ndarray x not None, cnp.ndarray y not None,
     """
     if not cnp.PyArray_ISALIGNED(x):
         x = cnp.PyArray_NewCopy(x, cnp.NPY_CORDER)  # (as the kernels read)
-    cdef int typenum = _check_all('max_pooling_2d', x, 'x', y, 'y', indexes,
-                                  False)
+    _check_all('max_pooling_2d', x, 'x', y, 'y', indexes, False)
     _check_windows('max_pooling_2d', kh, kw, sy, sx, py, px)
     _check_apart('max_pooling_2d', x, y, indexes)
-    cdef Py_ssize_t oh = y.shape[2], ow = y.shape[3], begin = 0, end
-    cdef Py_ssize_t planes = x.shape[0] * x.shape[1]
-    cdef Py_ssize_t chunk = _chunk(
-        planes, oh * ow * _taps_on_image(x.shape[2], x.shape[3], kh, kw))
-    while begin < planes:
-        end = begin + chunk if planes - begin > chunk else planes
-        with nogil:
-            if typenum == cnp.NPY_FLOAT32:
-                _forward(<const float*>cnp.PyArray_DATA(x),
-                         cnp.PyArray_DIMS(x), cnp.PyArray_STRIDES(x),
-                         <float*>cnp.PyArray_DATA(y),
-                         <Py_ssize_t*>cnp.PyArray_DATA(indexes), oh, ow, kh,
-                         kw, sy, sx, py, px, begin, end)
-            else:
-                _forward(<const double*>cnp.PyArray_DATA(x),
-                         cnp.PyArray_DIMS(x), cnp.PyArray_STRIDES(x),
-                         <double*>cnp.PyArray_DATA(y),
-                         <Py_ssize_t*>cnp.PyArray_DATA(indexes), oh, ow, kh,
-                         kw, sy, sx, py, px, begin, end)
-        PyErr_CheckSignals()  # raises KeyboardInterrupt on Ctrl-C
-        begin = end
+    _run(False, x, y, indexes, kh, kw, sy, sx, py, px,
+         y.shape[2] * y.shape[3] * _taps_on_image(x.shape[2], x.shape[3], kh,
+                                                  kw))
 
 
 cdef void _grad_windows(
@@ -458,8 +429,9 @@ cdef void _grad_plane(
 
 
 cdef void _backward(const real* gy, const cnp.npy_intp* shape,
-                    const cnp.npy_intp* strides, const Py_ssize_t* indexes,
-                    real* gx, Py_ssize_t h, Py_ssize_t w, int kh, int kw,
+                    const cnp.npy_intp* strides, real* gx,
+                    const Py_ssize_t* indexes, Py_ssize_t h, Py_ssize_t w,
+                    int kh, int kw,
                     int sy, int sx, int py, int px, Py_ssize_t begin,
                     Py_ssize_t end) noexcept nogil:
     # the planes begin..end - 1 of gy of shape and strides (bytes) onto the
@@ -515,27 +487,57 @@ def max_pooling_2d_grad(cnp.ndarray gy not None, cnp.ndarray indexes not None,
     """
     if not cnp.PyArray_ISALIGNED(gy):
         gy = cnp.PyArray_NewCopy(gy, cnp.NPY_CORDER)  # (as the kernels read)
-    cdef int typenum = _check_all('max_pooling_2d_grad', gx, 'gx', gy, 'gy',
-                                  indexes, True)
+    _check_all('max_pooling_2d_grad', gx, 'gx', gy, 'gy', indexes, True)
     _check_windows('max_pooling_2d_grad', kh, kw, sy, sx, py, px)
     _check_apart('max_pooling_2d_grad', gx, gy, indexes)
-    cdef Py_ssize_t h = gx.shape[2], w = gx.shape[3], begin = 0, end
-    cdef Py_ssize_t planes = gy.shape[0] * gy.shape[1]
-    cdef Py_ssize_t chunk = _chunk(planes, gy.shape[2] * gy.shape[3] + h * w)
-    while begin < planes:
-        end = begin + chunk if planes - begin > chunk else planes
+    _run(True, gy, gx, indexes, kh, kw, sy, sx, py, px,
+         gy.shape[2] * gy.shape[3] + gx.shape[2] * gx.shape[3])
+
+
+cdef struct Call:
+    # the arrays of a kernel call: src strided, dst and indexes C-contiguous
+    const void* src
+    const cnp.npy_intp* shape
+    const cnp.npy_intp* strides
+    void* dst
+    Py_ssize_t* indexes
+    Py_ssize_t d_h  # dst's planes
+    Py_ssize_t d_w
+    int kh, kw, sy, sx, py, px
+
+
+cdef void _planes(bint grad, const Call* a, Py_ssize_t begin, Py_ssize_t end,
+                  const real* src) noexcept nogil:
+    # the planes begin..end - 1 (src: a.src, typed)
+    if grad:
+        _backward(src, a.shape, a.strides, <real*>a.dst, a.indexes, a.d_h,
+                  a.d_w, a.kh, a.kw, a.sy, a.sx, a.py, a.px, begin, end)
+    else:
+        _forward(src, a.shape, a.strides, <real*>a.dst, a.indexes, a.d_h,
+                 a.d_w, a.kh, a.kw, a.sy, a.sx, a.py, a.px, begin, end)
+
+
+cdef int _run(bint grad, cnp.ndarray src, cnp.ndarray dst,
+              cnp.ndarray indexes, int kh, int kw, int sy, int sx, int py,
+              int px, Py_ssize_t work_per_plane) except -1:
+    # The forward (the windows of the planes of src into dst and indexes)
+    # or the gradient (src's added onto dst where indexes name), planes in
+    # chunks.
+    cdef Call a
+    a.src = cnp.PyArray_DATA(src)
+    a.shape = cnp.PyArray_DIMS(src)
+    a.strides = cnp.PyArray_STRIDES(src)
+    a.dst = cnp.PyArray_DATA(dst)
+    a.indexes = <Py_ssize_t*>cnp.PyArray_DATA(indexes)
+    a.d_h, a.d_w = dst.shape[2], dst.shape[3]
+    a.kh, a.kw, a.sy, a.sx, a.py, a.px = kh, kw, sy, sx, py, px
+    cdef bint single = cnp.PyArray_TYPE(src) == cnp.NPY_FLOAT32
+    cdef Chunks todo = chunks(src.shape[0] * src.shape[1], work_per_plane,
+                              cl_max_threads())
+    while next_chunk(&todo):
         with nogil:
-            if typenum == cnp.NPY_FLOAT32:
-                _backward(<const float*>cnp.PyArray_DATA(gy),
-                          cnp.PyArray_DIMS(gy), cnp.PyArray_STRIDES(gy),
-                          <const Py_ssize_t*>cnp.PyArray_DATA(indexes),
-                          <float*>cnp.PyArray_DATA(gx), h, w, kh, kw, sy, sx,
-                          py, px, begin, end)
+            if single:
+                _planes(grad, &a, todo.begin, todo.end, <const float*>a.src)
             else:
-                _backward(<const double*>cnp.PyArray_DATA(gy),
-                          cnp.PyArray_DIMS(gy), cnp.PyArray_STRIDES(gy),
-                          <const Py_ssize_t*>cnp.PyArray_DATA(indexes),
-                          <double*>cnp.PyArray_DATA(gx), h, w, kh, kw, sy,
-                          sx, py, px, begin, end)
-        PyErr_CheckSignals()  # raises KeyboardInterrupt on Ctrl-C
-        begin = end
+                _planes(grad, &a, todo.begin, todo.end, <const double*>a.src)
+    return 0

@@ -40,10 +40,6 @@ TOLERANCE = {'float16': (5e-3, 1e-3), 'float32': (1e-4, 1e-5), 'float64': (1e-9,
 
 # Cases where chainerlite knowingly differs from Chainer: key -> reason.
 # Each function named here is listed in docs/differences.rst.
-_NAN_WINDOW = (
-    'a window holding NaN: output NaN as in Chainer, but its gradient goes to '
-    'the first maximum, not to the NaN'
-)
 _ROI_NAN = 'NaN in the image reaches the outputs that read it; Chainer skips it'
 _SUMMARY = 'float32 scores for float32 inputs; Chainer gives float64 here'
 _INF_PIXEL = 'interpolating next to an infinite pixel gives NaN (weight 0 times inf)'
@@ -56,9 +52,6 @@ KNOWN = {
         'the limit (+-inf) where Chainer subtracts inf from inf and gives NaN'
     ),
     'logsumexp/all': 'the limit (-inf) for all -inf where Chainer gives NaN',
-    'max_pooling_2d/cover_all': _NAN_WINDOW,
-    'max_pooling_3d/pad': _NAN_WINDOW,
-    'spatial_pyramid_pooling_2d/ties': _NAN_WINDOW,
     'upsampling_2d/index-1': 'negative indexes raise IndexError; Chainer wraps them',
     'roi_max_align_2d/special': _ROI_NAN,
     'roi_average_pooling_2d/special': _ROI_NAN,

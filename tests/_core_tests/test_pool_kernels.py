@@ -1,7 +1,8 @@
 """The compiled 2-D max pooling against a NumPy reference: the running
 maximum over the taps in C order (NaN propagates, a tie keeps the later
-tap's value, the first tap holding the maximum is the index), and gradients
-added onto each pixel in the order of the taps."""
+tap's value, the first tap holding the maximum is the index, or the first
+NaN as in Chainer), and gradients added onto each pixel in the order of the
+taps."""
 
 import numpy as np
 import pytest
@@ -36,7 +37,7 @@ def _reference(x, ksize, stride, pad, cover_all):
     ]
     y, index = taps[0].copy(), np.zeros((n, c, oh, ow), np.intp)
     for k, tap in enumerate(taps[1:], 1):
-        index[tap > y] = k
+        index[(tap > y) | np.isnan(tap) & ~np.isnan(y)] = k
         y = np.maximum(y, tap)
     return y, index
 

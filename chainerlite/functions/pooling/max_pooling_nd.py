@@ -39,12 +39,17 @@ class MaxPoolingND(pooling_nd.PoolingND):
             return (self._forward_cuda(xp, x, outs),)
         taps = self.window_views(x, pval=-float('inf'))
         # The running maximum over the taps (NaN propagates, as in max), and
-        # the first tap that holds it (as argmax would give).
+        # the first tap that holds it, or the first NaN (as argmax gives).
         y = taps[0].copy()
         self.indexes = xp.zeros(y.shape, dtype=numpy.intp)
         for k, tap in enumerate(taps[1:], 1):
             xp.copyto(self.indexes, k, where=tap > y)
             xp.maximum(y, tap, out=y)
+        nan = xp.isnan(y)
+        if nan.any():
+            # the windows with NaN: the first NaN, taps in reverse order
+            for k in range(len(taps) - 1, -1, -1):
+                xp.copyto(self.indexes, k, where=nan & xp.isnan(taps[k]))
         return (y,)
 
     def _forward_compiled(self, x, outs):

@@ -3,7 +3,8 @@
 
 The forward kernel gives each window's maximum (padding counts as
 ``-inf``; a NaN propagates) and, in ``indexes``, the position in the
-window of the first tap holding it: the same as the CPU path. The backward
+window of the first tap holding it (of the first NaN in a window with NaN,
+as Chainer's CPU path): the same as the CPU path. The backward
 kernel adds to each input element the gradients of the windows whose
 maximum it is.
 """
@@ -35,8 +36,7 @@ class MaxPoolingNDKernelForward(pooling_nd_kernel.PoolingNDKernelForward):
             'const T v = inside ? in[x_index] : (T)(-CUDART_INF_F);\n'
             'if (first) { m = v; first = false; }\n'
             'else if (!isnan(m)) {\n'
-            '  if (v > m) { m = v; argmax = tap; }\n'
-            '  else if (isnan(v)) { m = v; }\n'
+            '  if (v > m || isnan(v)) { m = v; argmax = tap; }\n'
             '}'
         )
 
