@@ -415,3 +415,21 @@ def test_ctrl_c_interrupts_a_long_pooling():
         proc.kill()
     assert 'KeyboardInterrupt' in err and 'finished' not in out
     assert took < 3, 'ended {:.1f} s after SIGINT'.format(took)
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+@pytest.mark.parametrize(
+    'ksize, stride',
+    [((2, 2), (2, 2)), ((3, 3), (1, 1)), ((3, 3), (2, 2)), ((3, 2), (1, 2))],
+)
+def test_vector_kernels_index_the_first_nan(dtype, ksize, stride):
+    # contiguous rows of windows inside the image: the vectorised kernels,
+    # where windows with NaN get their index after the loop over the taps
+    rng = np.random.RandomState(1)
+    x = rng.randint(-2, 3, (3, 4, 12, 13)).astype(dtype)
+    x[rng.rand(*x.shape) < 0.05] = np.nan
+    x[0, 0] = np.nan  # a plane of NaN
+    expected, index = _reference(x, ksize, stride, (0, 0), False)
+    y, got_index = F.max_pooling_2d(x, ksize, stride, 0, False, return_indices=True)
+    np.testing.assert_array_equal(y.array, expected)
+    np.testing.assert_array_equal(got_index, index)
