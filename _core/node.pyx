@@ -1704,8 +1704,8 @@ cdef class BuiltinNode(FunctionNode):
     # backward and the compute-only run of a raw pass are both grads: the
     # derivative is written once, and the grad nodes that grads applies on
     # arrays report their calls to this thread's hooks (apply_nested)
-    def backward(self, indexes, grad_outputs):
-        return self.grads(tuple(indexes), tuple(grad_outputs))
+    def backward(self, target_input_indexes, grad_outputs):
+        return self.grads(tuple(target_input_indexes), tuple(grad_outputs))
 
     cdef bint _quick_check(self, tuple in_data):
         cdef Py_ssize_t n = len(in_data)

@@ -222,8 +222,9 @@ cdef void _rows_grad(
 cdef struct Rows:
     # the C-contiguous arrays of a call (those of x's dtype untyped)
     const void* x
-    void* e           # forward: x - max, then exp of it, then scratch;
-                      # backward: the gradient
+    # e: forward: x - max, then exp of it, then scratch; backward: the
+    # gradient
+    void* e
     void* m           # the maximum of each row
     void* s           # the sum of its exponentials, then the log of it
     void* loss
