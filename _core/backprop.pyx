@@ -538,7 +538,6 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         The gradients of ``inputs`` (Variables or None) when given, else None.
     """
     cdef _Pass bp = _Pass.__new__(_Pass)
-    cdef int mask
     cdef Variable var
     cdef VariableNode x
     bp.state = get_state()

@@ -1580,8 +1580,8 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
     if not isinstance(outputs, tuple):
         raise TypeError('forward output must be a tuple (%s)\nActual: %s'
                         % (node.label, _type_name(outputs)))
-    for y in <tuple>outputs:
-        if type(y) is not _ndarray:
+    for first in <tuple>outputs:
+        if type(first) is not _ndarray:
             outputs = tuple([ensure_array(y) for y in outputs])
             for y in outputs:
                 # None: an output that forward does not produce, as Chainer

@@ -397,7 +397,7 @@ cdef class DivFromConstant(_Const):
     cdef tuple grads(self, tuple indexes, tuple gys):
         x, = retained_inputs(self, gys[0])
         return grad_div(self, grad_mul_const(self, gys[0], -self.value),
-                    grad_mul(self, x, x)),
+                        grad_mul(self, x, x)),
 
 
 # ------------------------------------------------------------------- powers

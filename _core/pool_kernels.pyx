@@ -396,7 +396,7 @@ cdef inline void _grad_block(
 cdef void _grad_plane(
         const real* gy, Py_ssize_t g_h, Py_ssize_t g_w,
         const Py_ssize_t* index, real* gx, Py_ssize_t h, Py_ssize_t w,
-        Py_ssize_t oh, Py_ssize_t ow, bint overlap, int kh, int kw,
+        Py_ssize_t oh, Py_ssize_t ow, bint overlapping, int kh, int kw,
         int sy, int sx, int py, int px) noexcept nogil:
     # one plane: gy (strides g_h, g_w) onto the C-contiguous (h, w) gx;
     # disjoint windows inside the image along a contiguous gy row by the
@@ -409,7 +409,7 @@ cdef void _grad_plane(
     cdef Py_ssize_t oy, oy_lo, oy_hi, ox_lo, ox_hi
     _inside(h, oh, kh, sy, py, &oy_lo, &oy_hi)
     _inside(w, ow, kw, sx, px, &ox_lo, &ox_hi)
-    if overlap or g_w != 1 or ox_lo >= ox_hi:
+    if overlapping or g_w != 1 or ox_lo >= ox_hi:
         oy_hi = oy_lo
     for oy in range(oh - 1, -1, -1):
         if oy < oy_lo or oy >= oy_hi:
@@ -444,11 +444,11 @@ cdef void _backward(const real* gy, const cnp.npy_intp* shape,
     cdef Py_ssize_t g_w = strides[3] // <Py_ssize_t>sizeof(real)
     # Disjoint windows give a pixel at most one gradient, so their order
     # does not matter (see _grad_plane for overlapping ones).
-    cdef bint overlap = sy < kh or sx < kw
+    cdef bint overlapping = sy < kh or sx < kw
     cdef bint parallel = planes * h * w >= PARALLEL_MIN
     if planes * oh * ow == 0:
         return
-    if (not overlap and g_w == 1 and h == oh * sy and
+    if (not overlapping and g_w == 1 and h == oh * sy and
             _plane_step(shape[0], c, g_n, g_c, oh, g_h) > 0 and
             _all_inside(h, w, oh, ow, kh, kw, sy, sx, py, px)):
         # stacked planes (gx's are, as its height is oh * sy): groups of
@@ -466,7 +466,7 @@ cdef void _backward(const real* gy, const cnp.npy_intp* shape,
     for p in prange(begin, end, schedule='static', use_threads_if=parallel):
         _grad_plane(gy + (p // c) * g_n + (p % c) * g_c, g_h, g_w,
                     indexes + p * oh * ow, gx + p * h * w, h, w, oh, ow,
-                    overlap, kh, kw, sy, sx, py, px)
+                    overlapping, kh, kw, sy, sx, py, px)
 
 
 def max_pooling_2d_grad(cnp.ndarray gy not None, cnp.ndarray indexes not None,

@@ -13,7 +13,9 @@ left.
 
 import os
 import tempfile
+import types
 
+fcntl: types.ModuleType | None
 try:
     import fcntl
 except ImportError:  # Windows
