@@ -8,6 +8,7 @@ import numpy
 
 from chainerlite import backend
 from chainerlite.functions.connection import convolution_nd
+from chainerlite.functions.pooling import _taps
 from chainerlite.functions.pooling import average_pooling_nd_kernel
 from chainerlite.functions.pooling import pooling_nd
 from chainerlite.functions.pooling import pooling_nd_kernel
@@ -16,6 +17,10 @@ from chainerlite.utils import size_of_shape
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
     from chainerlite.variable import Variable
+
+# The largest column array of a single window built to sum it as Chainer
+# does (see docs/differences.rst for larger ones).
+_ONE_WINDOW = 1 << 22
 
 
 class AveragePoolingND(pooling_nd.PoolingND):
@@ -39,14 +44,20 @@ class AveragePoolingND(pooling_nd.PoolingND):
         super().__init__(ndim, ksize, stride, pad, cover_all=False)
         self.pad_value = pad_value
 
-    def divisor(self, xp, dims, dtype):
-        """Number of averaged elements: a scalar, or one per window."""
+    def divisor(self, xp, dims, outs, dtype):
+        """Number of averaged elements: a scalar, or one per window.
+
+        With ``pad_value=None``, the product of the windows' input lengths
+        along each axis, multiplied in ``dtype`` as Chainer does (so rounded
+        where it passes the dtype's integers).
+        """
         if self.pad_value is not None:
             return dtype.type(size_of_shape(self.ksize))
-        # Padded elements are left out: count the input pixels of each
-        # window.
-        ones = xp.ones((1, 1) + tuple(dims), dtype)
-        return self.im2col(ones).sum(axis=self.window_axes())
+        counts = _taps.window_counts(dims, outs, self.ksize, self.stride, self.pad)
+        width = numpy.asarray(counts[0], dtype)
+        for axis in counts[1:]:
+            width = width[..., None] * numpy.asarray(axis, dtype)
+        return xp.asarray(width)
 
     def forward(self, inputs):
         (x,) = inputs
@@ -55,9 +66,29 @@ class AveragePoolingND(pooling_nd.PoolingND):
         outs = self.out_sizes(x.shape[2:])
         if xp is not numpy and self.pad_value is not None:
             return (self._forward_cuda(xp, x, outs),)
-        col = self.im2col(x)
-        divisor = self.divisor(xp, x.shape[2:], x.dtype)
-        y = col.sum(axis=self.window_axes()) / divisor
+        one_window = (
+            size_of_shape(outs) == 1
+            and x.size * size_of_shape(self.ksize) <= _ONE_WINDOW
+        )
+        if xp is not numpy or one_window:
+            # A column array: NumPy sums the contiguous column of a single
+            # window pairwise, which a sum tap by tap would not reproduce.
+            col = self.im2col(x)
+            if self.pad_value is not None:
+                return (col.mean(axis=self.window_axes()),)
+            y = col.sum(axis=self.window_axes())
+            return (y / self.divisor(xp, x.shape[2:], outs, x.dtype),)
+        # The sums over the taps that reach the image, each added in the C
+        # order of the taps from +0 as NumPy's sum of a column array does
+        # (the padding's zeros change nothing); with zero padding, a mean:
+        # float16 summed in float32.
+        acc = x.dtype
+        if self.pad_value is not None and acc == numpy.float16:
+            acc = numpy.dtype(numpy.float32)
+        y = numpy.zeros(x.shape[:2] + outs, acc)
+        for _, out, inp in self.reaching_taps(x.shape[2:], outs):
+            y[out] += x[inp]
+        y /= self.divisor(xp, x.shape[2:], outs, acc)
         return (y.astype(x.dtype, copy=False),)
 
     def _forward_cuda(self, xp, x, outs):
@@ -97,8 +128,23 @@ class AveragePoolingNDGrad(pooling_nd.PoolingND):
         (gy,) = inputs
         xp = backend.get_array_module(gy)
         dims = self.apool._in_shape[2:]
-        gy = gy / self.apool.divisor(xp, dims, gy.dtype)
-        if xp is not numpy and self.apool.pad_value is not None:
+        divisor = self.apool.divisor(xp, dims, gy.shape[2:], gy.dtype)
+        if xp is not numpy:
+            return (self._forward_cuda(xp, gy / divisor, dims),)
+        # As Chainer: with pad_value=None each gradient is divided before it
+        # is spread, with zero padding the sums are; spread tap by tap in C
+        # order over the taps that reach the image.
+        if self.apool.pad_value is None:
+            gy = gy / divisor
+        gx = numpy.zeros(self.apool._in_shape, gy.dtype)
+        for _, out, inp in self.reaching_taps(dims, gy.shape[2:]):
+            gx[inp] += gy[out]
+        if self.apool.pad_value is not None:
+            gx /= divisor
+        return (gx,)
+
+    def _forward_cuda(self, xp, gy, dims):
+        if self.apool.pad_value is not None:
             # zero padding: the backward kernel of average_pooling_nd_kernel
             gx = xp.empty(self.apool._in_shape, gy.dtype)
             average_pooling_nd_kernel.kernel(
@@ -108,12 +154,12 @@ class AveragePoolingNDGrad(pooling_nd.PoolingND):
                 *pooling_nd_kernel.window_args(dims, gy.shape[2:], self),
                 gx,
             )
-            return (gx,)
+            return gx
         gcol = xp.broadcast_to(
             gy.reshape(gy.shape[:2] + (1,) * self.ndim + gy.shape[2:]),
             gy.shape[:2] + self.ksize + gy.shape[2:],
         )
-        return (self.col2im(gcol, dims),)
+        return self.col2im(gcol, dims)
 
     def backward(self, indexes, grad_outputs):
         a = self.apool

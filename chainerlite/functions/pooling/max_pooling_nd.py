@@ -11,6 +11,7 @@ from chainerlite.functions.connection import convolution_nd
 from chainerlite.functions.pooling import max_pooling_nd_kernel
 from chainerlite.functions.pooling import pooling_nd
 from chainerlite.functions.pooling import pooling_nd_kernel
+from chainerlite.utils import size_of_shape
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
@@ -32,24 +33,33 @@ class MaxPoolingND(pooling_nd.PoolingND):
         (x,) = inputs
         self._in_shape = x.shape
         outs = self.out_sizes(x.shape[2:])
+        if size_of_shape(self.ksize) > numpy.iinfo(numpy.intp).max:
+            raise ValueError(
+                '{}: a window of ksize {} has more positions than its indexes '
+                '({}) can hold'.format(
+                    self.function_name, self.ksize, numpy.dtype(numpy.intp)
+                )
+            )
         if self.compiled(x):
             return (self._forward_compiled(x, outs),)
         xp = backend.get_array_module(x)
         if xp is not numpy:
             return (self._forward_cuda(xp, x, outs),)
-        taps = self.window_views(x, pval=-float('inf'))
-        # The running maximum over the taps (NaN propagates, as in max), and
-        # the first tap that holds it, or the first NaN (as argmax gives).
-        y = taps[0].copy()
+        # The running maximum over the taps that reach the image (the
+        # padding's -inf changes nothing; NaN propagates, as in max), and
+        # the first tap that holds it, or the first NaN (as argmax gives);
+        # a window of -inf (or padding) only keeps the first tap, 0.
+        taps = list(self.reaching_taps(x.shape[2:], outs))
+        y = xp.full(x.shape[:2] + outs, -numpy.inf, x.dtype)
         self.indexes = xp.zeros(y.shape, dtype=numpy.intp)
-        for k, tap in enumerate(taps[1:], 1):
-            xp.copyto(self.indexes, k, where=tap > y)
-            xp.maximum(y, tap, out=y)
+        for k, out, inp in taps:
+            xp.copyto(self.indexes[out], k, where=x[inp] > y[out])
+            xp.maximum(y[out], x[inp], out=y[out])
         nan = xp.isnan(y)
         if nan.any():
             # the windows with NaN: the first NaN, taps in reverse order
-            for k in range(len(taps) - 1, -1, -1):
-                xp.copyto(self.indexes, k, where=nan & xp.isnan(taps[k]))
+            for k, out, inp in reversed(taps):
+                xp.copyto(self.indexes[out], k, where=nan[out] & xp.isnan(x[inp]))
         return (y,)
 
     def _forward_compiled(self, x, outs):

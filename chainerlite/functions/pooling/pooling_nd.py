@@ -12,6 +12,7 @@ import numpy
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.connection import _conv_args
+from chainerlite.functions.pooling import _taps
 from chainerlite.utils import _windows
 from chainerlite.utils import type_check
 
@@ -88,12 +89,10 @@ class PoolingND(function_node.FunctionNode):
             'cover_all': self.cover_all,
         }
 
-    def window_views(self, x, pval=0):
-        """The per-tap views of ``x`` (see
-        :func:`chainerlite.utils._windows.window_views`)."""
-        return _windows.window_views(
-            x, self.ksize, self.stride, self.pad, pval, self.cover_all
-        )
+    def reaching_taps(self, dims, outs):
+        """The taps of these windows that reach images of lengths ``dims``
+        (see :func:`._taps.reaching_taps`)."""
+        return _taps.reaching_taps(dims, outs, self.ksize, self.stride, self.pad)
 
     def im2col(self, x):
         """Column array of ``x`` for these windows."""
@@ -132,24 +131,17 @@ def scatter_windows(x, indexes, pooling, dims):
 
     Returns:
         numpy.ndarray or cupy.ndarray: Images of shape
-        ``(n, c, d_1, ..., d_N)``; values of overlapping windows are summed.
+        ``(n, c, d_1, ..., d_N)``; values of overlapping windows are summed
+        (in the C order of the taps; a value placed in the padding is
+        dropped).
 
     """
     xp = backend.get_array_module(x)
-    img = xp.zeros(
-        x.shape[:2]
-        + tuple(
-            d + 2 * p + s - 1 for d, p, s in zip(dims, pooling.pad, pooling.stride)
-        ),
-        dtype=x.dtype,
-    )
-    taps = _windows.tap_views(
-        img, pooling.ksize, pooling.stride, (1,) * pooling.ndim, x.shape[2:]
-    )
+    img = xp.zeros(x.shape[:2] + tuple(dims), dtype=x.dtype)
     zero = xp.zeros((), dtype=x.dtype)
-    for k, tap in enumerate(taps):
-        tap += xp.where(indexes == k, x, zero)  # adds into img
-    return img[(Ellipsis,) + tuple(slice(p, p + d) for p, d in zip(pooling.pad, dims))]
+    for k, out, inp in pooling.reaching_taps(dims, x.shape[2:]):
+        img[inp] += xp.where(indexes[out] == k, x[out], zero)
+    return img
 
 
 def gather_windows(x, indexes, pooling):
@@ -160,15 +152,15 @@ def gather_windows(x, indexes, pooling):
             ``(n, c, d_1, ..., d_N)``.
         indexes (numpy.ndarray or cupy.ndarray): Integer positions in the
             flattened windows, of the output shape.
-        pooling (PoolingND): Node whose window parameters (and
-            ``cover_all``) are used.
+        pooling (PoolingND): Node whose window parameters are used.
 
     Returns:
-        numpy.ndarray or cupy.ndarray: Array of the shape of ``indexes``.
+        numpy.ndarray or cupy.ndarray: Array of the shape of ``indexes``
+        (zero where the position lies in the padding).
 
     """
     xp = backend.get_array_module(x)
     y = xp.zeros(indexes.shape, dtype=x.dtype)
-    for k, tap in enumerate(pooling.window_views(x)):
-        xp.copyto(y, tap, where=indexes == k)
+    for k, out, inp in pooling.reaching_taps(x.shape[2:], indexes.shape[2:]):
+        xp.copyto(y[out], x[inp], where=indexes[out] == k)
     return y
