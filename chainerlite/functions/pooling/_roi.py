@@ -127,7 +127,9 @@ def integer_bins(batch, y_lo, y_hi, x_lo, x_hi, width):
     return Geometry(batch, index, weight, valid, valid.sum(axis=3))
 
 
-def bilinear_samples(batch, y_start, x_start, bin_h, bin_w, outsize, grid, size):
+def bilinear_samples(
+    batch, y_start, x_start, bin_h, bin_w, outsize, grid, size, picks=None
+):
     """Geometry of ROI Align: a grid of bilinear samples per bin.
 
     Args:
@@ -138,30 +140,23 @@ def bilinear_samples(batch, y_start, x_start, bin_h, bin_w, outsize, grid, size)
         outsize (tuple of int): ``(outh, outw)``.
         grid (tuple of array): Samples per bin along each axis, per ROI.
         size (tuple of int): ``(H, W)`` of the feature map.
+        picks (tuple): ``None`` for every sample, or ``((iy, y_used), (ix,
+            x_used))``: the sample numbers to take along each axis, of shape
+            ``(R, outh, m)`` and ``(R, outw, n)``, in increasing order.
 
     """
     n_rois = len(batch)
     outh, outw = outsize
     height, width = size
     grid_h, grid_w = grid
-    gh, gw = int(grid_h.max(initial=1)), int(grid_w.max(initial=1))
-    iy = numpy.arange(gh)[None, None, :]
-    ix = numpy.arange(gw)[None, None, :]
-    ph = numpy.arange(outh)[None, :, None]
-    pw = numpy.arange(outw)[None, :, None]
-    # Sample coordinates, shape (R, oh, gh) and (R, ow, gw).
-    ys = (
-        y_start[:, None, None]
-        + ph * bin_h[:, None, None]
-        + (iy + 0.5) * bin_h[:, None, None] / grid_h[:, None, None]
-    )
-    xs = (
-        x_start[:, None, None]
-        + pw * bin_w[:, None, None]
-        + (ix + 0.5) * bin_w[:, None, None] / grid_w[:, None, None]
-    )
-    y_used = iy < grid_h[:, None, None]
-    x_used = ix < grid_w[:, None, None]
+    if picks is None:
+        iy = numpy.arange(int(grid_h.max(initial=1)))[None, None, :]
+        ix = numpy.arange(int(grid_w.max(initial=1)))[None, None, :]
+        picks = (iy, iy < grid_h[:, None, None]), (ix, ix < grid_w[:, None, None])
+    (iy, y_used), (ix, x_used) = picks
+    ys = _coordinate(y_start, bin_h, grid_h, numpy.arange(outh)[None, :, None], iy)
+    xs = _coordinate(x_start, bin_w, grid_w, numpy.arange(outw)[None, :, None], ix)
+    gh, gw = ys.shape[2], xs.shape[2]
     y0, y1, wy0, wy1, y_in = _linear_neighbours(ys, height)
     x0, x1, wx0, wx1, x_in = _linear_neighbours(xs, width)
 
@@ -189,6 +184,69 @@ def bilinear_samples(batch, y_start, x_start, bin_h, bin_w, outsize, grid, size)
     # Samples outside the map count as zeros in the average.
     count = numpy.broadcast_to((grid_h * grid_w)[:, None, None], (n_rois, outh, outw))
     return Geometry(batch, index.astype(numpy.int64), weight, valid, count)
+
+
+def _coordinate(start, bin_size, grid, p, i):
+    # Coordinate of sample i of bin p, shape (R, bins, samples).
+    return (
+        start[:, None, None]
+        + p * bin_size[:, None, None]
+        + (i + 0.5) * bin_size[:, None, None] / grid[:, None, None]
+    )
+
+
+def _first_sample(start, bin_size, grid, p, bound, strict=False):
+    # Smallest sample number whose coordinate is >= bound (> if strict), or
+    # grid where none is, by bisection: coordinates grow with the number.
+    lo = numpy.zeros(numpy.broadcast(start[:, None, None], p, bound).shape, numpy.int64)
+    hi = numpy.broadcast_to(grid[:, None, None], lo.shape).copy()
+    while (lo < hi).any():
+        mid = lo + (hi - lo) // 2
+        c = _coordinate(start, bin_size, grid, p, mid)
+        above = c > bound if strict else c >= bound
+        open_ = lo < hi
+        hi = numpy.where(open_ & above, mid, hi)
+        lo = numpy.where(open_ & ~above, mid + 1, lo)
+    return lo
+
+
+def extreme_samples(start, bin_size, grid, n_bins, size):
+    """First and last sample of each pixel cell along one axis.
+
+    The bilinear sample is linear (or constant where clamped) along each
+    axis inside one cell of pixels, so the largest sample of a bin, and the
+    first one among equals, is among the first and last samples of each
+    cell it meets. They are found in time independent of ``grid``.
+
+    Returns:
+        tuple: ``(i, used)`` of shape ``(R, n_bins, 2 * cells)``, for
+        :func:`bilinear_samples`'s ``picks``.
+
+    """
+    p = numpy.arange(n_bins)[None, :, None]
+    full = numpy.zeros((len(start), n_bins, 1))
+    first = _first_sample(start, bin_size, grid, p, full - 1.0)
+    end = _first_sample(start, bin_size, grid, p, full + size, strict=True)
+    nonempty = first < end
+
+    def cell(i):
+        i = numpy.minimum(i, grid[:, None, None] - 1)
+        c = numpy.floor(numpy.maximum(_coordinate(start, bin_size, grid, p, i), 0.0))
+        return numpy.minimum(c, size - 1).astype(numpy.int64)
+
+    c_first = cell(first)
+    spans = numpy.where(nonempty, cell(end - 1) - c_first + 1, 1)
+    k = c_first + numpy.arange(int(spans.max(initial=1)))[None, None, :]
+    # Cell 0 also holds the clamped coordinates in [-1, 0).
+    bound = numpy.where(k == 0, -1.0, k)
+    lo = numpy.maximum(first, _first_sample(start, bin_size, grid, p, bound))
+    upper = _first_sample(start, bin_size, grid, p, (k + 1).astype(float))
+    hi = numpy.where(k >= size - 1, end, numpy.minimum(end, upper))
+    exists = nonempty & (k <= size - 1) & (lo < hi)
+    i = numpy.stack([lo, hi - 1], axis=-1).reshape(lo.shape[:2] + (-1,))
+    used = numpy.stack([exists, exists & (hi - 1 > lo)], axis=-1)
+    i = numpy.where(used.reshape(i.shape), i, 0)
+    return i, used.reshape(i.shape)
 
 
 def _linear_neighbours(p, size):
@@ -392,9 +450,19 @@ def sampling_pair(sampling_ratio):
     return tuple(None if r is None else int(r) for r in ratios)
 
 
-def align_geometry(rois, roi_indices, x_shape, outsize, scale, sampling_ratio):
+WORK_LIMIT = 2**22
+"""Most samples times channels that ROI Align reduces sample by sample."""
+
+
+def align_geometry(rois, roi_indices, x_shape, outsize, scale, sampling_ratio, name):
     """Geometry of ROI Align for ``rois`` given as ``(y_min, x_min, y_max,
-    x_max)`` in image coordinates."""
+    x_max)`` in image coordinates.
+
+    When the samples of all bins times the channels exceed
+    :data:`WORK_LIMIT`, ``name`` (the public function) decides: the max
+    keeps only the extreme samples of each pixel cell (see
+    :func:`extreme_samples`), the average raises :class:`ValueError`.
+    """
     y_min, x_min, y_max, x_max = [rois[:, i] * scale for i in range(4)]
     roi_h = numpy.maximum(y_max - y_min, 1.0)
     roi_w = numpy.maximum(x_max - x_min, 1.0)
@@ -402,15 +470,26 @@ def align_geometry(rois, roi_indices, x_shape, outsize, scale, sampling_ratio):
         sampling_grid(sampling_ratio[0], roi_h, outsize[0]),
         sampling_grid(sampling_ratio[1], roi_w, outsize[1]),
     )
+    bins = (roi_h / outsize[0], roi_w / outsize[1])
+    per_bin = int(grid[0].max(initial=1)) * int(grid[1].max(initial=1))
+    work = per_bin * len(rois) * outsize[0] * outsize[1] * x_shape[1]
+    picks = None
+    if work > WORK_LIMIT:
+        if name == 'roi_average_align_2d':
+            raise ValueError(
+                '{}: sampling_ratio {!r} gives {} samples per bin, {} samples '
+                'times channels in all, over the bound of {}'.format(
+                    name, sampling_ratio, per_bin, work, WORK_LIMIT
+                )
+            )
+        picks = tuple(
+            extreme_samples(start, bin_size, g, n, size)
+            for start, bin_size, g, n, size in zip(
+                (y_min, x_min), bins, grid, outsize, x_shape[2:]
+            )
+        )
     return bilinear_samples(
-        roi_indices,
-        y_min,
-        x_min,
-        roi_h / outsize[0],
-        roi_w / outsize[1],
-        outsize,
-        grid,
-        x_shape[2:],
+        roi_indices, y_min, x_min, bins[0], bins[1], outsize, grid, x_shape[2:], picks
     )
 
 
@@ -457,4 +536,5 @@ class AlignPooling(ROIPooling):
             self.outsize,
             self.spatial_scale,
             self.sampling_ratio,
+            self.function_name,
         )

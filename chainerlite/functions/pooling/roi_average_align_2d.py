@@ -15,6 +15,7 @@ class ROIAverageAlign2D(_roi.AlignPooling):
     """Region of interest average align."""
 
     reduce = 'average'
+    function_name = 'roi_average_align_2d'
 
 
 def roi_average_align_2d(
