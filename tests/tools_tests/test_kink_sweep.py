@@ -12,6 +12,7 @@ with double backprop. ``make test`` runs every case plainly and a third of
 them in the other two modes; ``CHAINERLITE_FUZZ=full`` runs all of them.
 """
 
+import importlib.util
 import os
 import pathlib
 
@@ -77,6 +78,11 @@ def test_compare_sees_a_difference(oracle):
     assert kink_sweep.compare(raised, want) is not None
 
 
+# The special functions need SciPy, which the NumPy 1 venv of make
+# test-numpy1 lacks: there they raise ImportError and are not compared.
+_NO_SCIPY = importlib.util.find_spec('scipy') is None
+
+
 @pytest.mark.parametrize('mode', kink_sweep.MODES)
 def test_agrees_with_chainer(oracle, mode):
     cases = kink_cases.CASES
@@ -84,6 +90,8 @@ def test_agrees_with_chainer(oracle, mode):
         cases = cases[::3]
     differ, stale = [], []
     for case, _, detail in kink_sweep.compare_all(oracle, (mode,), cases):
+        if _NO_SCIPY and detail is not None and 'SciPy is not available' in detail:
+            continue  # a special function, where SciPy is missing
         if detail is not None and case.key not in kink_sweep.KNOWN:
             differ.append(f'{case.key}: {detail}')
         if detail is None and case.key in kink_sweep.KNOWN and mode == 'plain':

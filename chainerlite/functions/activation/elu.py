@@ -65,7 +65,8 @@ class ELUGrad(function_node.FunctionNode):
         rest = numpy.where(positive, numpy.zeros_like(x), x)
         coef = numpy.exp(rest) * (self.alpha * utils.force_array(~positive, x.dtype))
         coef += utils.force_array(positive, x.dtype)
-        return (utils.force_array(gy * coef),)
+        # NumPy 1 gives float64 for 0-d arrays times a Python float
+        return (utils.force_array(gy * coef, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()

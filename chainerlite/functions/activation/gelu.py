@@ -75,7 +75,8 @@ class GELUGrad(function_node.FunctionNode):
             return (_cpu_kernels.elementwise(act_kernels.gelu_grad, (x, gy)),)
         cdf = utils.force_array(_normal_cdf(x), x.dtype)
         pdf = numpy.exp(x * x * -0.5) * _INV_SQRT_2PI
-        return (utils.force_array(gy * (cdf + x * pdf)),)
+        # NumPy 1 gives float64 for 0-d arrays times a Python float
+        return (utils.force_array(gy * (cdf + x * pdf), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()

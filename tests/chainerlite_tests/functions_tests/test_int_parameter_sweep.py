@@ -216,10 +216,18 @@ def test_the_sweep_varies_the_reported_parameters():
         assert (name, p) in params
 
 
+# The special functions compute with SciPy; where it is missing (the NumPy 1
+# venv of make test-numpy1) they raise ImportError, which says nothing about
+# their integer arguments.
+_NO_SCIPY = importlib.util.find_spec('scipy') is None
+
+
 def test_int_parameters_do_not_make_unbounded_work():
     bad = []
     for case, outcome, seconds in run_cases(all_cases()):
         name, base, param, _ = case
+        if _NO_SCIPY and outcome.startswith('BAD ImportError: SciPy is not available'):
+            continue
         also = cases.ALSO_RAISES.get(name, ('',))[0]
         if seconds is None or (
             outcome.startswith('BAD') and not outcome.startswith('BAD {}:'.format(also))
