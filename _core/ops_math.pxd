@@ -5,12 +5,12 @@ from chainerlite._core.node cimport BuiltinNode
 
 cdef object typed_const(value, x)
 
-cdef object apply_grad(BuiltinNode parent, BuiltinNode op, a, b=*)
+cdef object apply_grad(BuiltinNode op, a, b=*)
 cdef bint unwatched(a) except -1
-cdef object apply_function(BuiltinNode parent, f, x, arg)
+cdef object apply_function(f, x, arg)
 cdef tuple retained_inputs(BuiltinNode node, gy)
-cdef object grad_mul(BuiltinNode parent, a, b)
-cdef object grad_mul_const(BuiltinNode parent, a, value)
+cdef object grad_mul(a, b)
+cdef object grad_mul_const(a, value)
 
 cdef object add(lhs, rhs)
 cdef object sub(lhs, rhs)

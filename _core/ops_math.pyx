@@ -58,16 +58,16 @@ cdef object _sum_to_raw(x, tuple shape):
     return y
 
 
-cdef object sum_to(BuiltinNode parent, x, tuple shape):
+cdef object sum_to(x, tuple shape):
     """``F.sum_to(x, shape)`` for a backward (see apply_grad)."""
     if x.shape == shape:
         return x
-    return apply_function(parent, provided(FUNCTIONS).sum_to, x, shape)
+    return apply_function(provided(FUNCTIONS).sum_to, x, shape)
 
 
-cdef object apply_function(BuiltinNode parent, f, x, arg):
+cdef object apply_function(f, x, arg):
     """``f(x, arg)``, a function of ``chainerlite.functions`` reducing an
-    array with a NumPy method, within a backward of ``parent``: on a
+    array with a NumPy method, within a backward: on a
     Variable it is applied; on an array its sum is taken with NumPy where
     this thread has no forward hook (the same sum ``f``'s node computes),
     else ``f``'s node is applied without a graph, so that the hooks see
@@ -86,9 +86,9 @@ cdef object apply_function(BuiltinNode parent, f, x, arg):
         set_local_backprop(state, prev)
 
 
-cdef object apply_grad(BuiltinNode parent, BuiltinNode op, a, b=None):
-    """Applies the fresh node ``op`` to ``a`` (and ``b``) in a backward of
-    ``parent``: to Variables it is applied as any node (a graph where
+cdef object apply_grad(BuiltinNode op, a, b=None):
+    """Applies the fresh node ``op`` to ``a`` (and ``b``) in a backward:
+    to Variables it is applied as any node (a graph where
     backprop is on); to arrays it runs compute-only, and the hooks that
     watch forward calls see it (apply_nested)."""
     if isinstance(a, Variable):
@@ -113,26 +113,26 @@ cdef tuple retained_inputs(BuiltinNode node, gy):
     return tuple([node.input_data(i) for i in node._input_indexes_to_retain])
 
 
-cdef object grad_mul(BuiltinNode parent, a, b):
-    return apply_grad(parent, Mul.__new__(Mul), a, b)
+cdef object grad_mul(a, b):
+    return apply_grad(Mul.__new__(Mul), a, b)
 
 
-cdef object grad_div(BuiltinNode parent, a, b):
-    return apply_grad(parent, Div.__new__(Div), a, b)
+cdef object grad_div(a, b):
+    return apply_grad(Div.__new__(Div), a, b)
 
 
-cdef object grad_neg(BuiltinNode parent, a):
-    return apply_grad(parent, Neg.__new__(Neg), a)
+cdef object grad_neg(a):
+    return apply_grad(Neg.__new__(Neg), a)
 
 
-cdef object _grad_const(BuiltinNode parent, type cls, a, value):
+cdef object _grad_const(type cls, a, value):
     cdef _Const node = cls.__new__(cls)
     node.value = value
-    return apply_grad(parent, node, a)
+    return apply_grad(node, a)
 
 
-cdef object grad_mul_const(BuiltinNode parent, a, value):
-    return _grad_const(parent, MulConstant, a, value)
+cdef object grad_mul_const(a, value):
+    return _grad_const(MulConstant, a, value)
 
 
 def _expect_same_dtype(type_check, in_types, bint float_only):
@@ -259,7 +259,7 @@ cdef class Add(_Binary):
     cdef tuple grads(self, tuple indexes, tuple gys):
         gy = gys[0]
         s0, s1 = self._shapes()
-        return tuple([sum_to(self, gy, s0 if i == 0 else s1) for i in indexes])
+        return tuple([sum_to(gy, s0 if i == 0 else s1) for i in indexes])
 
 
 cdef class AddConstant(_Const):
@@ -289,8 +289,8 @@ cdef class Sub(_Binary):
     cdef tuple grads(self, tuple indexes, tuple gys):
         gy = gys[0]
         s0, s1 = self._shapes()
-        return tuple([sum_to(self, gy, s0) if i == 0
-                      else sum_to(self, grad_neg(self, gy), s1) for i in indexes])
+        return tuple([sum_to(gy, s0) if i == 0
+                      else sum_to(grad_neg(gy), s1) for i in indexes])
 
 
 cdef class SubFromConstant(_Const):
@@ -304,7 +304,7 @@ cdef class SubFromConstant(_Const):
         return self._const(x) - x
 
     cdef tuple grads(self, tuple indexes, tuple gys):
-        return grad_neg(self, gys[0]),
+        return grad_neg(gys[0]),
 
 
 # ----------------------------------------------------------------- mul / div
@@ -329,8 +329,8 @@ cdef class Mul(_Binary):
         gy = gys[0]
         x0, x1 = retained_inputs(self, gy)
         s0, s1 = self._shapes()
-        return tuple([sum_to(self, grad_mul(self, gy, x1), s0) if i == 0
-                      else sum_to(self, grad_mul(self, gy, x0), s1)
+        return tuple([sum_to(grad_mul(gy, x1), s0) if i == 0
+                      else sum_to(grad_mul(gy, x0), s1)
                       for i in indexes])
 
 
@@ -352,7 +352,7 @@ cdef class MulConstant(_Const):
         cdef _Const node = MulConstant.__new__(MulConstant)
         node.value = self.value
         node._c = self._c
-        return apply_grad(self, node, gys[0]),
+        return apply_grad(node, gys[0]),
 
 
 cdef class Div(_Binary):
@@ -374,10 +374,10 @@ cdef class Div(_Binary):
     cdef tuple grads(self, tuple indexes, tuple gys):
         x0, x1 = retained_inputs(self, gys[0])
         s0, s1 = self._shapes()
-        gx0 = grad_div(self, gys[0], x1)
+        gx0 = grad_div(gys[0], x1)
         return tuple([
-            sum_to(self, gx0, s0) if i == 0 else
-            sum_to(self, grad_div(self, grad_mul(self, grad_neg(self, gx0), x0), x1), s1)
+            sum_to(gx0, s0) if i == 0 else
+            sum_to(grad_div(grad_mul(grad_neg(gx0), x0), x1), s1)
             for i in indexes])
 
 
@@ -396,8 +396,8 @@ cdef class DivFromConstant(_Const):
 
     cdef tuple grads(self, tuple indexes, tuple gys):
         x, = retained_inputs(self, gys[0])
-        return grad_div(self, grad_mul_const(self, gys[0], -self.value),
-                        grad_mul(self, x, x)),
+        return grad_div(grad_mul_const(gys[0], -self.value),
+                        grad_mul(x, x)),
 
 
 # ------------------------------------------------------------------- powers
@@ -425,10 +425,10 @@ cdef class PowVarVar(_Binary):
         ret = []
         for i in indexes:
             if i == 0:
-                ret.append(sum_to(self, gy * x1 * x0 ** (x1 - 1), x0.shape))
+                ret.append(sum_to(gy * x1 * x0 ** (x1 - 1), x0.shape))
             else:
                 log = provided(FUNCTIONS).log
-                ret.append(sum_to(self, gy * y * log(x0), x1.shape))
+                ret.append(sum_to(gy * y * log(x0), x1.shape))
         return tuple(ret)
 
 
@@ -448,8 +448,7 @@ cdef class PowVarConst(_Const):
     cdef tuple grads(self, tuple indexes, tuple gys):
         x, = retained_inputs(self, gys[0])
         c = self.value
-        return grad_mul(self, gys[0], grad_mul_const(
-            self, _grad_const(self, PowVarConst, x, c - 1), c)),
+        return grad_mul(gys[0], grad_mul_const(_grad_const(PowVarConst, x, c - 1), c)),
 
 
 cdef class PowConstVar(_Const):
@@ -488,7 +487,7 @@ cdef class Neg(_Unary):
         return -x
 
     cdef tuple grads(self, tuple indexes, tuple gys):
-        return grad_neg(self, gys[0]),
+        return grad_neg(gys[0]),
 
 
 cdef class Absolute(_Unary):
@@ -514,7 +513,7 @@ cdef class Absolute(_Unary):
     cdef tuple grads(self, tuple indexes, tuple gys):
         cdef AbsoluteGrad node = AbsoluteGrad.__new__(AbsoluteGrad)
         node.x = self.input_data(0)
-        return apply_grad(self, node, gys[0]),
+        return apply_grad(node, gys[0]),
 
 
 cdef class AbsoluteGrad(_Unary):
@@ -532,7 +531,7 @@ cdef class AbsoluteGrad(_Unary):
     cdef tuple grads(self, tuple indexes, tuple gys):
         cdef AbsoluteGrad node = AbsoluteGrad.__new__(AbsoluteGrad)
         node.x = self.x
-        return apply_grad(self, node, gys[0]),
+        return apply_grad(node, gys[0]),
 
 
 # ------------------------------------------- the operators of Variable

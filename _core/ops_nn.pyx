@@ -61,15 +61,15 @@ cdef class ReLU(_Activation):
         return xp.maximum(x, 0)
 
     cdef tuple grads(self, tuple indexes, tuple gys):
-        return _relu_grad(self, self.retained_y(), gys[0]),
+        return _relu_grad(self.retained_y(), gys[0]),
 
 
-cdef object _relu_grad(BuiltinNode parent, y, gy):
+cdef object _relu_grad(y, gy):
     if unwatched(gy):
         return _relu_grad_array(y, gy)
     cdef ReLUGrad node = ReLUGrad.__new__(ReLUGrad)
     node.y = y
-    return apply_grad(parent, node, gy)
+    return apply_grad(node, gy)
 
 
 cdef class ReLUGrad(BuiltinNode):
@@ -94,7 +94,7 @@ cdef class ReLUGrad(BuiltinNode):
         return _relu_grad_array(self.y, gy)
 
     cdef tuple grads(self, tuple indexes, tuple gys):
-        return _relu_grad(self, self.y, gys[0]),
+        return _relu_grad(self.y, gys[0]),
 
 
 cdef object _relu_grad_array(y, gy):
@@ -128,7 +128,7 @@ cdef class Tanh(_Activation):
         gy = gys[0]
         y = self.get_retained_outputs()[0] if isinstance(gy, Variable) \
             else self.retained_y()
-        return apply_grad(self, TanhGrad.__new__(TanhGrad), y, gy),
+        return apply_grad(TanhGrad.__new__(TanhGrad), y, gy),
 
 
 cdef class TanhGrad(BuiltinNode):
@@ -158,13 +158,13 @@ cdef class TanhGrad(BuiltinNode):
     cdef tuple grads(self, tuple indexes, tuple gys):
         g = gys[0]
         y, gy = retained_inputs(self, g)
-        yg = grad_mul(self, y, g)
+        yg = grad_mul(y, g)
         ret = []
         for i in indexes:
             if i == 0:  # -2 gy y g
-                ret.append(grad_mul(self, grad_mul_const(self, gy, -2.0), yg))
+                ret.append(grad_mul(grad_mul_const(gy, -2.0), yg))
             else:
-                ret.append(apply_grad(self, TanhGrad.__new__(TanhGrad), y, g))
+                ret.append(apply_grad(TanhGrad.__new__(TanhGrad), y, g))
         return tuple(ret)
 
 
@@ -231,30 +231,30 @@ cdef class LinearFunction(BuiltinNode):
         ret = []
         for i in indexes:
             if i == 0:
-                ret.append(_grad_data(self, W, gy))
+                ret.append(_grad_data(W, gy))
             elif i == 1:
-                ret.append(_grad_weight(self, x, gy, self.input_data(1).dtype))
+                ret.append(_grad_weight(x, gy, self.input_data(1).dtype))
             else:
-                ret.append(apply_function(self, provided(FUNCTIONS).sum, gy, 0))
+                ret.append(apply_function(provided(FUNCTIONS).sum, gy, 0))
         return tuple(ret)
 
 
-cdef object _grad_data(BuiltinNode parent, W, gy):
+cdef object _grad_data(W, gy):
     if unwatched(gy):
         return _grad_data_array(W, gy)
-    return apply_grad(parent, LinearGradData.__new__(LinearGradData), W, gy)
+    return apply_grad(LinearGradData.__new__(LinearGradData), W, gy)
 
 
-cdef object _grad_weight(BuiltinNode parent, x, gy, w_dtype):
+cdef object _grad_weight(x, gy, w_dtype):
     if unwatched(gy):
         return _grad_weight_array(x, gy, w_dtype)
     cdef LinearGradWeight node = LinearGradWeight.__new__(LinearGradWeight)
     node.w_dtype = w_dtype
-    return apply_grad(parent, node, x, gy)
+    return apply_grad(node, x, gy)
 
 
-cdef object _linear(BuiltinNode parent, x, W):
-    return apply_grad(parent, LinearFunction.__new__(LinearFunction), x, W)
+cdef object _linear(x, W):
+    return apply_grad(LinearFunction.__new__(LinearFunction), x, W)
 
 
 cdef class _LinearGrad(BuiltinNode):
@@ -289,8 +289,8 @@ cdef class LinearGradData(_LinearGrad):
         ggx = gys[0]
         W, gy = retained_inputs(self, ggx)
         return tuple([
-            _grad_weight(self, ggx, gy, self.input_data(0).dtype) if i == 0
-            else _linear(self, ggx, W) for i in indexes])
+            _grad_weight(ggx, gy, self.input_data(0).dtype) if i == 0
+            else _linear(ggx, W) for i in indexes])
 
 
 cdef class LinearGradWeight(_LinearGrad):
@@ -308,8 +308,8 @@ cdef class LinearGradWeight(_LinearGrad):
     cdef tuple grads(self, tuple indexes, tuple gys):
         ggW = gys[0]
         x, gy = retained_inputs(self, ggW)
-        return tuple([_grad_data(self, ggW, gy) if i == 0
-                      else _linear(self, x, ggW) for i in indexes])
+        return tuple([_grad_data(ggW, gy) if i == 0
+                      else _linear(x, ggW) for i in indexes])
 
 
 cdef object _grad_data_array(W, gy):
