@@ -17,7 +17,11 @@ import importlib.util
 import sys
 import types
 
-_ALIASES = {'chainer': 'chainerlite', 'chainermn': 'chainerlite.chainermn'}
+_ALIASES = {
+    'chainer': 'chainerlite',
+    'chainermn': 'chainerlite.chainermn',
+    'onnx_chainer': 'chainerlite.onnx',
+}
 
 
 class _AliasLoader(importlib.abc.Loader):

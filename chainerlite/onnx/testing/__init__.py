@@ -1,0 +1,1 @@
+"""Helpers for testing exported models (``onnx_chainer.testing``)."""
