@@ -42,6 +42,8 @@ from chainerlite import distributions  # NOQA
 from chainerlite import graph_optimizations  # NOQA
 from chainerlite import types  # NOQA
 from chainerlite import warnings  # NOQA
+from chainerlite.functions import array  # NOQA  (Chainer's top level has
+from chainerlite.functions.math import basic_math  # NOQA  these two modules)
 
 from chainerlite._core import backward, grad  # NOQA
 from chainerlite._core import handover as _core_handover
@@ -83,7 +85,11 @@ if _core_handover.missing():
         % ', '.join(_core_handover.missing())
     )
 
-__version__ = '0.1.0'
+#: The Chainer API level this package implements: code written for Chainer
+#: reads ``chainer.__version__`` to choose its Chainer 7 code path.
+__version__ = '7.8.1'
+#: chainerlite's own release (the installed distribution's version).
+__chainerlite_version__ = '0.1.0'
 
 # True silences the FutureWarning of experimental APIs (utils.experimental).
 disable_experimental_feature_warning = bool(

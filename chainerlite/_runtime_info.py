@@ -81,7 +81,7 @@ class _RuntimeInfo(object):
 
     def __init__(self):
         self.platform_version = platform.platform()
-        self.chainerlite_version = chainerlite.__version__
+        self.chainerlite_version = chainerlite.__chainerlite_version__
         self.python_version = '{} ({})'.format(
             platform.python_version(), platform.python_implementation()
         )

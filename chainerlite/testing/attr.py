@@ -15,6 +15,10 @@ import importlib
 import pytest
 
 from chainerlite.testing import parameterized
+from chainerlite.testing._requirement import requirement_checks
+
+# Whether pytest, which the markers need, is there (Chainer's check trio).
+is_available, check_available, get_error = requirement_checks(__name__, 'pytest')
 
 
 def _cuda():

@@ -115,6 +115,17 @@ class BackendConfig:
             np_array = numpy.asarray(np_array)
         return self.device.send(np_array)
 
+    def get_func_str(self):
+        """Returns the options as text fit for a method name, every option in
+        Chainer's order (``use_chainerx_false__chainerx_device_None__...``)."""
+        words = {True: 'true', False: 'false'}
+        return '__'.join(
+            '{}_{}'.format(
+                key, words.get(value, value) if isinstance(value, bool) else value
+            )
+            for key, value in ((k, getattr(self, k)) for k in _DEFAULTS)
+        )
+
     def __enter__(self):
         import chainerlite
 

@@ -6,6 +6,16 @@ import unittest
 import pytest
 
 
+class QuietTestRunner(object):
+    """Runs a test suite into a ``unittest.TestResult``, printing nothing."""
+
+    def run(self, suite):
+        """Runs ``suite`` and returns its ``unittest.TestResult``."""
+        result = unittest.TestResult()
+        suite(result)
+        return result
+
+
 def _skip_exceptions():
     return (unittest.SkipTest, pytest.skip.Exception)
 

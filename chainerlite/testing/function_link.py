@@ -76,6 +76,9 @@ class _CheckedTestCase(unittest.TestCase):
     skip_backward_test = False
     dodge_nondifferentiable = False
     contiguous = None
+    # The dtype the numerical gradients are computed in (a ``dtype`` in the
+    # check options wins).
+    numerical_grad_dtype = numpy.float64
     # What the checks raise: FunctionTestError, or LinkTestError for links.
     _error: type[_TestError] = FunctionTestError
 
@@ -247,10 +250,10 @@ class _CheckedTestCase(unittest.TestCase):
                 )
 
     def _check_options(self, options):
-        # As in Chainer, the numerical side runs in float64 unless a test
-        # asks for another dtype.
+        # As in Chainer, the numerical side runs in numerical_grad_dtype
+        # (float64 unless a test asks for another dtype).
         options = dict(options)
-        options.setdefault('dtype', numpy.float64)
+        options.setdefault('dtype', self.numerical_grad_dtype)
         if self.dodge_nondifferentiable:
             options['detect_nondifferentiable'] = True
         return options
@@ -467,3 +470,10 @@ class FunctionTestCase(_CheckedTestCase):
         templates = tuple(array_module._as_numpy(y.array) for y in outputs)
         y_grad = self._generate_arrays('generate_grad_outputs', templates)
         return self._to_device(y_grad, backend_config)
+
+
+# Chainer offers the link test cases at this path too; they import this
+# module, so they come last.
+from chainerlite.testing.link_initializers_test_case import InitializerArgument  # NOQA: E402,F401
+from chainerlite.testing.link_initializers_test_case import LinkInitializersTestCase  # NOQA: E402,E501,F401
+from chainerlite.testing.link_test_case import LinkTestCase  # NOQA: E402,F401

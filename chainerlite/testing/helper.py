@@ -7,6 +7,7 @@ from unittest import mock
 import pytest
 
 from chainerlite.testing import parameterized
+from chainerlite.testing.warning import assert_warns  # NOQA: F401 (Chainer's path)
 
 
 def run_module(name, file):

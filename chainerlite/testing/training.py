@@ -2,6 +2,11 @@
 
 from unittest import mock
 
+from chainerlite.testing._requirement import requirement_checks
+
+# Whether the mock library is there (Chainer's check trio).
+is_available, check_available, get_error = requirement_checks(__name__, 'unittest.mock')
+
 
 def _advance(updater, iter_per_epoch):
     updater.update_core()

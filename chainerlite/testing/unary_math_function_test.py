@@ -12,6 +12,10 @@ from chainerlite import gradient_check
 from chainerlite.testing import array as array_module
 from chainerlite.testing import attr
 from chainerlite.testing import parameterized
+from chainerlite.testing._requirement import requirement_checks
+
+# Whether pytest, which the test markers need, is there (Chainer's checks).
+is_available, check_available, _ = requirement_checks(__name__, 'pytest')
 
 _SHAPES = [(3, 2), ()]
 _DTYPES = [numpy.float16, numpy.float32, numpy.float64]

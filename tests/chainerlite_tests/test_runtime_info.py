@@ -22,7 +22,7 @@ def _fields(text):
 def test_runtime_info_names_versions():
     info = _runtime_info._get_runtime_info()
     fields = _fields(str(info))
-    assert fields['chainerlite'] == chainerlite.__version__
+    assert fields['chainerlite'] == chainerlite.__chainerlite_version__
     assert fields['Python'].startswith('{}.{}.{} ('.format(*sys.version_info[:3]))
     assert fields['NumPy'] == numpy.__version__
     assert fields['ChainerX'] == 'Not Available'
@@ -89,7 +89,7 @@ def test_python_m_chainerlite_prints_the_report():
         check=True,
     )
     fields = _fields(result.stdout)
-    assert fields['chainerlite'] == chainerlite.__version__
+    assert fields['chainerlite'] == chainerlite.__chainerlite_version__
     assert fields['Compiled core'].startswith('loaded (')
 
 
