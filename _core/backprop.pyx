@@ -14,12 +14,14 @@ from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from chainerlite._core cimport node as _node
 from chainerlite._core.config cimport (
     ThreadState, debug_enabled, get_state, set_local_backprop)
+from chainerlite._core.facts cimport (
+    ACCUMULATES, BWD_POST, BWD_PRE, COMPILED_GRADS, class_facts)
 from chainerlite._core.hooks cimport (
-    BWD_POST, BWD_PRE, active_entries, any_mask, dispatch, global_entries)
+    active_entries, any_mask, dispatch, global_entries)
 from chainerlite._core.node cimport (
-    ACCUMULATES, COMPILED_GRADS, BuiltinNode, FunctionNode,
+    BuiltinNode, FunctionNode,
     Variable, VariableNode, check_finite, check_grad, ensure_array,
-    new_variable, node_facts)
+    new_variable)
 
 import warnings
 
@@ -167,7 +169,8 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
     the gradients the targets have so far.
     """
     cdef int prev = state.enable_backprop
-    if raw and current is None and node_facts(type(f)) & COMPILED_GRADS:
+    if raw and current is None and (
+            class_facts(type(f)).flags & COMPILED_GRADS):
         return _arrays_of(f, (<BuiltinNode>f).grads(indexes, gys), indexes)
     gvars = _as_grad_vars(gys) if raw else gys
     set_local_backprop(state, 0 if raw else 1)
@@ -356,7 +359,7 @@ cdef class _Pass:
                 and f._local_hooks is None and f._inputs is not None
                 and len(f._inputs) == 1):
             return False
-        cdef int facts = node_facts(type(f))
+        cdef int facts = class_facts(type(f)).flags
         if facts & ACCUMULATES:
             return False
         cdef PyObject* p = f._outs[0]
@@ -403,7 +406,7 @@ cdef class _Pass:
         if indexes is None:
             return 0
         cdef tuple current = None
-        if node_facts(type(f)) & ACCUMULATES:
+        if class_facts(type(f)).flags & ACCUMULATES:
             current = self.current_grads(inputs_t, indexes)
         entries = self.entries
         if f._local_hooks:

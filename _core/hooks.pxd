@@ -4,21 +4,12 @@ from cpython.ref cimport PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 
 from chainerlite._core.config cimport ThreadState
+from chainerlite._core.facts cimport (
+    BWD_POST, BWD_PRE, FWD_POST, FWD_POST_OUT, FWD_PRE, _TypeWithTag)
 
 cdef extern from "Python.h":
-    ctypedef struct _TypeWithTag "PyTypeObject":
-        unsigned int tp_version_tag
     PyTypeObject* _type_of "Py_TYPE"(PyObject* o)
     Py_ssize_t _dict_size "PyDict_GET_SIZE"(PyObject* d)
-
-cdef enum:
-    FWD_PRE = 1
-    FWD_POST = 2
-    BWD_PRE = 4
-    BWD_POST = 8
-    # set when the hook's forward_postprocess_out_data is True: its
-    # forward_postprocess takes (function, in_data, out_data)
-    FWD_POST_OUT = 16
 
 
 cdef class CompiledHook:
@@ -32,9 +23,10 @@ cdef class CompiledHook:
 
 @cython.final
 cdef class HookEntry:
-    # One registered hook and which callbacks it overrides. The mask holds
-    # while the hook's class and the size of its instance dict are those it
-    # was computed with (see still_valid).
+    # One registered hook and which callbacks it overrides: its class's
+    # facts (facts.ClassFacts) with the callbacks set on the instance. It
+    # holds while the class's version tag is the one of those facts (see
+    # still_valid).
     cdef readonly object hook
     cdef readonly int mask
     cdef object inst_dict        # the hook's instance __dict__ (or None)
@@ -71,10 +63,14 @@ cdef int dispatch(tuple entries, int index, function, in_data,
 cdef inline bint still_valid(HookEntry e):
     """Whether the mask of ``e`` still describes its hook.
 
-    It does while the class is unmodified (same type, same version tag) and
-    the instance dict has the same size: patching a callback on the
-    instance (mock.patch.object) adds or removes a key. Asked on every op,
-    so it reads borrowed pointers and counts no references.
+    It does while the class is unmodified: same type, same version tag
+    (facts' rule). Setting or deleting a callback on a FunctionHook
+    instance (setattr, mock.patch.object) marks its class modified
+    (hooks.callback_set), which covers instance patches whatever else
+    changes in the instance dict; a callback written straight into the
+    instance ``__dict__`` bypasses that, and the dict's size catches one
+    that adds a key. Asked on every op, so it reads borrowed pointers and
+    counts no references.
     """
     cdef PyTypeObject* t = _type_of(<PyObject*>e.hook)
     return (e.mask >= 0 and e.type_tag != 0

@@ -15,22 +15,18 @@ cdef extern from "Python.h":
                                PyObject* kwnames)
 
 from chainerlite._core.config cimport ThreadState, get_state
-from chainerlite._core.handover cimport FUNCTION_HOOK, provided
+from chainerlite._core.facts cimport (
+    ClassFacts, class_facts, register_compiled_hook)
+
+cdef extern from "Python.h":
+    void PyType_Modified(object type)
 
 
 cdef tuple _CALLBACKS = ('forward_preprocess', 'forward_postprocess',
                          'backward_preprocess', 'backward_postprocess')
-cdef tuple _base_funcs = None
-
-
-cdef tuple _base_callbacks():
-    # The callbacks of FunctionHook itself, which do nothing (the class is
-    # handed down by its module), read on first use.
-    global _base_funcs
-    if _base_funcs is None:
-        base = provided(FUNCTION_HOOK).__dict__
-        _base_funcs = tuple([base[name] for name in _CALLBACKS])
-    return _base_funcs
+# what marks a hook class modified when set or deleted on an instance
+cdef frozenset _HOOK_ATTRS = frozenset(
+    _CALLBACKS + ('forward_postprocess_out_data',))
 
 
 cdef class HookRegistry(dict):
@@ -120,30 +116,19 @@ cdef object _instance_dict(obj):
         return None
 
 
-cdef int _compute_mask(hook) except -1:
-    cdef int mask = 0, bit = 1
-    cdef Py_ssize_t i
-    try:
-        inst = PyObject_GenericGetDict(hook, NULL)
-    except AttributeError:
-        inst = {}
-    cls = type(hook)
-    base = _base_callbacks()
-    for i in range(4):
-        name = _CALLBACKS[i]
-        # looked up on the class or the instance dict: a hook's own
-        # __getattribute__ is not run for callbacks it never receives
-        if not callable(inst[name] if name in inst
-                        else getattr(cls, name, None)):
-            raise TypeError('%s.%s is not a function hook: it has no callable '
-                            '%s' % (cls.__module__, cls.__qualname__, name))
-        if name in inst or getattr(cls, name, None) is not base[i]:
-            mask |= bit
-        bit <<= 1
-    if mask & FWD_POST and getattr(hook, 'forward_postprocess_out_data',
-                                   False):
-        mask |= FWD_POST_OUT
-    return mask
+def callback_set(hook, name):
+    """Marks the class of ``hook`` modified when ``name`` is a callback.
+
+    FunctionHook's __setattr__ and __delattr__ call it after the change, so
+    a callback set, replaced or removed on an instance (mock.patch.object)
+    takes effect on the next op: entries are valid while their class's
+    version tag holds (facts' rule), and this gives the class a new one.
+    The instance dict's size alone would miss a callback gained while
+    another attribute is lost. (CPython 3.12+ gives a class at most 1000
+    tags; past that its hooks are re-examined on every op, still right.)
+    """
+    if name in _HOOK_ATTRS:
+        PyType_Modified(type(hook))
 
 
 cdef class CompiledHook:
@@ -177,6 +162,7 @@ def backward_postprocess(CompiledHook self not None, function, in_data, out_grad
 
 cdef tuple _COMPILED = (forward_preprocess, forward_postprocess,
                         backward_preprocess, backward_postprocess)
+register_compiled_hook(CompiledHook, _COMPILED)
 
 
 cdef class HookEntry:
@@ -192,25 +178,48 @@ cdef class HookEntry:
         return self._recompute()
 
     cdef int _recompute(self) except -1:
-        cdef int i
+        # the class's facts, then the callbacks set on the instance: those
+        # are looked up on it when called (funcs[i] NULL)
+        cdef int i, bit
         hook = self.hook
         cls = type(hook)
+        cdef ClassFacts facts = class_facts(cls)
         inst = _instance_dict(hook)
-        self.mask = _compute_mask(hook)
-        self.owned = tuple([None if inst is not None and name in inst
-                            else getattr(cls, name) for name in _CALLBACKS])
-        self.direct = 0
+        cdef int mask = facts.hook_mask
+        cdef int direct = facts.hook_direct
+        owned = []
+        for i in range(4):
+            bit = 1 << i
+            name = _CALLBACKS[i]
+            if inst is not None and name in inst:
+                func = inst[name]
+                owned.append(None)
+                mask |= bit
+                direct &= ~bit
+            else:
+                func = getattr(cls, name, None)
+                owned.append(func)
+            if not callable(func):
+                raise TypeError('%s.%s is not a function hook: it has no '
+                                'callable %s' % (cls.__module__,
+                                                 cls.__qualname__, name))
+        if inst is not None and 'forward_postprocess_out_data' in inst:
+            mask &= ~FWD_POST_OUT
+            if inst['forward_postprocess_out_data']:
+                mask |= FWD_POST_OUT
+        if not mask & FWD_POST:
+            mask &= ~FWD_POST_OUT
+        self.owned = tuple(owned)
         for i in range(4):
             func = self.owned[i]
             self.funcs[i] = NULL if func is None else <PyObject*>func
-            if isinstance(hook, CompiledHook) and func is _COMPILED[i]:
-                self.direct |= 1 << i
-        # the lookups above give the class a version tag if it had none
-        self.type_tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
+        self.direct = direct
+        self.mask = mask
+        self.type_tag = facts.tag
         self.type_ = cls
         self.inst_dict = inst
         self.dict_size = -1 if inst is None else PyDict_Size(inst)
-        return self.mask
+        return mask
 
 
 cdef int dispatch(tuple entries, int index, function, in_data,

@@ -1,6 +1,7 @@
 from cpython.ref cimport PyObject
 
 from chainerlite._core.config cimport ThreadState
+from chainerlite._core.facts cimport ClassFacts
 
 
 cdef class VariableNode:
@@ -47,7 +48,7 @@ cdef class FunctionNode:
     cdef object __weakref__
 
     cdef _link_outputs(self, tuple nodes)
-    cdef bint _quick_check(self, tuple in_data)
+    cdef bint _quick_check(self, ClassFacts facts, tuple in_data)
     cdef Variable _retained_output(self, Py_ssize_t index, data)
 
 
@@ -74,15 +75,6 @@ cdef class BuiltinNode(FunctionNode):
     cdef object retained_y(self)
 
 
-# Facts about a node class, computed once per class version (node_facts).
-cdef enum:
-    # a BuiltinNode whose backward is BuiltinNode's: a raw pass runs its
-    # grads on arrays
-    COMPILED_GRADS = 1
-    ACCUMULATES = 2        # it overrides backward_accumulate
-    OWN_TYPE_CHECK = 4     # it overrides check_type_forward
-
-
 cdef Variable new_variable(data, bint requires_grad)
 cdef Variable as_variable_fast(x)
 cdef Variable get_variable(VariableNode node)
@@ -90,7 +82,6 @@ cdef tuple apply_node(FunctionNode node, tuple inputs)
 cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=*,
                             Variable x2=*)
 cdef tuple apply_nested(BuiltinNode op, tuple in_data)
-cdef int node_facts(type cls) except -1
 cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1
 cdef object ensure_array(object y)
 cdef bint is_array(object x)

@@ -14,7 +14,6 @@ from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.ref cimport Py_INCREF, Py_REFCNT, PyObject
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
-import types
 import weakref
 
 import numpy
@@ -22,9 +21,11 @@ import numpy
 from chainerlite._core.config cimport (
     ThreadState, backprop_enabled, debug_enabled, get_state,
     type_check_enabled)
+from chainerlite._core.facts cimport (
+    FWD_POST_OUT, OWN_ATTR_HOOKS, OWN_TYPE_CHECK, ClassFacts, class_facts,
+    kinds_match, register_nodes)
 from chainerlite._core.hooks cimport (
-    FWD_POST_OUT, HookRegistry, _TypeWithTag, active_entries, any_mask,
-    dispatch, entries_with_callbacks)
+    HookRegistry, active_entries, any_mask, dispatch, entries_with_callbacks)
 from chainerlite._core cimport ops_math
 from chainerlite._core.backprop cimport backprop
 from chainerlite._core.handover cimport (
@@ -34,8 +35,6 @@ from chainerlite._core.handover cimport (
 cdef extern from "numpy/ndarraytypes.h":
     ctypedef struct PyArrayObject:
         pass
-    ctypedef struct PyArray_Descr:
-        char kind
     int PyArray_NDIM(PyArrayObject* arr)
     Py_ssize_t* PyArray_DIMS(PyArrayObject* arr)
     PyObject* PyArray_DESCR(PyArrayObject* arr)
@@ -45,7 +44,6 @@ from libc.string cimport memcmp, memcpy
 DEF MAX_DIMS = 8
 
 cdef object _ndarray = numpy.ndarray
-cdef object _function_type = types.FunctionType
 cdef object _generic = numpy.generic
 cdef object _asarray = numpy.asarray
 cdef object _cupy = None             # set by backends.cuda when CuPy loads
@@ -429,7 +427,7 @@ cdef class Variable:
         self._requires_grad = True
 
     def __init__(self, data=None, *, name=None, grad=None, requires_grad=True):
-        generic_attrs(self, Variable)
+        generic_attrs(self)
         data = _plain_array(data, 'Variable data')
         cdef VariableNode node = self._node
         if Py_REFCNT(node) > 2 or node._creator is not None:
@@ -960,46 +958,14 @@ cdef extern from *:
     void chl_use_generic_attrs(object tp)
 
 
-# Per-class caches are keyed by the class's version tag, which CPython never
-# gives to another class or to a modified one: they hold no reference to the
-# class (classes made at run time can be freed) and stay valid by
-# construction. Tag 0 (none assigned) is never cached; the caches are
-# bounded, so tags of dead classes do not pile up.
-cdef Py_ssize_t TAG_CACHE_SIZE = 4096
-
-
-cdef inline unsigned int type_tag(cls):
-    return (<_TypeWithTag*><PyObject*>cls).tp_version_tag
-
-
-cdef set _attr_types_seen = set()    # version tags of classes checked
-cdef tuple _ATTR_HOOKS = ('__getattr__', '__getattribute__', '__setattr__',
-                          '__delattr__')
-
-
-cdef inline int generic_attrs(object obj, type base) except -1:
+cdef inline int generic_attrs(object obj) except -1:
     # Compiled classes (no instance dict) and switched types return at the
     # first test, without touching a Python object.
     if not chl_needs_attr_check(obj):
         return 0
     cls = type(obj)
-    cdef unsigned int tag = type_tag(cls)
-    if tag != 0 and tag in _attr_types_seen:
-        return 0
-    for klass in cls.__mro__:
-        if klass is base:
-            break
-        d = klass.__dict__
-        for name in _ATTR_HOOKS:
-            if name in d:
-                # the subclass has its own attribute hooks: remember it
-                tag = type_tag(cls)
-                if tag != 0:
-                    if len(_attr_types_seen) >= TAG_CACHE_SIZE:
-                        _attr_types_seen.clear()
-                    _attr_types_seen.add(tag)
-                return 0
-    chl_use_generic_attrs(cls)
+    if not class_facts(cls).flags & OWN_ATTR_HOOKS:
+        chl_use_generic_attrs(cls)
     return 0
 
 
@@ -1071,37 +1037,6 @@ cdef class _DeadRef:
 cdef object _dead_ref = _DeadRef()
 cdef int _MAX_RANK = (1 << 30) - 1
 cdef tuple _IDX0 = (0,)
-
-
-# Asked on every apply, so a direct-mapped table instead of a dict: slot
-# ``tag % KINDS_SLOTS`` holds one class's tag and kinds (two classes that
-# share a slot take turns).
-DEF KINDS_SLOTS = 256
-cdef unsigned int _kinds_tags[KINDS_SLOTS]
-cdef list _kinds_slots = [None] * KINDS_SLOTS
-
-
-cdef bytes _declared_kinds(cls):
-    """The kinds declared on a node class's check_type_forward, or None.
-
-    See ``type_check.only_kinds``. The mark sits on the function, so an
-    overriding or patched check has none.
-    """
-    cdef unsigned int tag = type_tag(cls)
-    if tag != 0 and _kinds_tags[tag % KINDS_SLOTS] == tag:
-        return <bytes>_kinds_slots[tag % KINDS_SLOTS]
-    kinds = None
-    check = getattr(cls, 'check_type_forward', None)
-    if type(check) is _function_type:
-        declared = getattr(check, '_type_check_kinds', None)
-        if type(declared) is str:
-            kinds = declared.encode('ascii')
-    # the lookups above give the class a version tag if it had none
-    tag = type_tag(cls)
-    if tag != 0:
-        _kinds_tags[tag % KINDS_SLOTS] = tag
-        _kinds_slots[tag % KINDS_SLOTS] = kinds
-    return kinds
 
 
 # Nodes are made and freed per op (the grad nodes of a backward too): a
@@ -1366,25 +1301,14 @@ cdef class FunctionNode:
         with tc.get_function_check_context(self):
             self.check_type_forward(in_types)
 
-    cdef bint _quick_check(self, tuple in_data):
-        # A check_type_forward marked with type_check.only_kinds asks only
+    cdef bint _quick_check(self, ClassFacts facts, tuple in_data):
+        # A check_type_forward made by type_check.declare_kinds asks only
         # for a number of inputs of given dtype kinds; inputs that satisfy
         # it skip the check, anything else gets the check and its message.
-        cdef bytes kinds = _declared_kinds(type(self))
-        if kinds is None:
-            return False
-        cdef Py_ssize_t i, n = len(kinds)
-        if len(in_data) != n:
-            return False
-        cdef char* want = kinds
-        for i in range(n):
-            a = in_data[i]
-            if type(a) is _ndarray:
-                if (<PyArray_Descr*>PyArray_DESCR(<PyArrayObject*>a)).kind != want[i]:
-                    return False
-            elif ord(a.dtype.kind) != want[i]:
-                return False
-        return True
+        cdef Py_ssize_t n = len(in_data)
+        return n <= 3 and kinds_match(
+            facts.kinds, n, in_data[0] if n > 0 else None,
+            in_data[1] if n > 1 else None, in_data[2] if n > 2 else None)
 
     def forward(self, inputs):
         """Computes outputs from input arrays; dispatches on the array type."""
@@ -1535,7 +1459,7 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
     # Chainer: the outputs of the earlier call keep it as their creator, but
     # it no longer lists them (_outs holds only the new output nodes, each
     # of which clears its entry when it dies), so nothing dangles.
-    generic_attrs(node, FunctionNode)
+    generic_attrs(node)
     if debug_enabled(state):
         import traceback
         node.stack = traceback.extract_stack()
@@ -1556,10 +1480,12 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
         PyTuple_SET_ITEM(in_data, i, v._data)
         if v._requires_grad:
             requires_grad = True
-    if type_check_enabled(state) and (
-            node_facts(type(node)) & OWN_TYPE_CHECK) and (
-            not node._quick_check(in_data)):
-        node._check_data_type_forward(in_data)
+    cdef ClassFacts facts
+    if type_check_enabled(state):
+        facts = class_facts(type(node))
+        if facts.flags & OWN_TYPE_CHECK and not node._quick_check(
+                facts, in_data):
+            node._check_data_type_forward(in_data)
 
     cdef tuple entries = active_entries(state, node._local_hooks)
     if entries and not any_mask(entries):
@@ -1692,8 +1618,10 @@ cdef class BuiltinNode(FunctionNode):
 
     cdef bint quick_check(self, int n, x0, x1, x2):
         # True when the n input arrays (x1, x2: None if absent) surely pass
-        # check_type_forward, which then does not run
-        return False
+        # check_type_forward, which then does not run: by default, when the
+        # check is a declaration of kinds (type_check.declare_kinds) that
+        # they match
+        return kinds_match(class_facts(type(self)).kinds, n, x0, x1, x2)
 
     cdef tuple grads(self, tuple indexes, tuple gys):
         # the input gradients for indexes from the output gradients gys:
@@ -1707,7 +1635,7 @@ cdef class BuiltinNode(FunctionNode):
     def backward(self, target_input_indexes, grad_outputs):
         return self.grads(tuple(target_input_indexes), tuple(grad_outputs))
 
-    cdef bint _quick_check(self, tuple in_data):
+    cdef bint _quick_check(self, ClassFacts facts, tuple in_data):
         cdef Py_ssize_t n = len(in_data)
         return n <= 3 and self.quick_check(
             n, in_data[0] if n > 0 else None, in_data[1] if n > 1 else None,
@@ -1873,45 +1801,6 @@ cdef int _link_builtin(BuiltinNode node, Variable x0, Variable x1,
     return 0
 
 
-# Facts about node classes, asked once per node in backward: a
-# direct-mapped table like the one of _declared_kinds.
-cdef unsigned int _facts_tags[KINDS_SLOTS]
-cdef int _facts_slots[KINDS_SLOTS]
-
-
-cdef int node_facts(type cls) except -1:
-    """COMPILED_GRADS, ACCUMULATES and OWN_TYPE_CHECK bits of a
-    FunctionNode class."""
-    cdef unsigned int tag = type_tag(cls)
-    cdef Py_ssize_t slot = tag % KINDS_SLOTS
-    if tag != 0 and _facts_tags[slot] == tag:
-        return _facts_slots[slot]
-    cdef int facts = 0
-    # a type lookup, which gives the class a version tag if it has none
-    # (reading __mro__ and __dict__ below does not)
-    getattr(cls, 'backward')
-    backward_owner = accumulate_owner = None
-    for klass in cls.__mro__:
-        d = klass.__dict__
-        if backward_owner is None and 'backward' in d:
-            backward_owner = klass
-        if accumulate_owner is None and 'backward_accumulate' in d:
-            accumulate_owner = klass
-    if getattr(cls, 'check_type_forward') is not (
-            FunctionNode.check_type_forward):
-        facts |= OWN_TYPE_CHECK
-    if accumulate_owner is not FunctionNode:
-        facts |= ACCUMULATES
-    elif backward_owner is BuiltinNode:
-        # a Python subclass that overrides backward keeps its semantics
-        facts |= COMPILED_GRADS
-    tag = type_tag(cls)
-    if tag != 0:
-        _facts_tags[tag % KINDS_SLOTS] = tag
-        _facts_slots[tag % KINDS_SLOTS] = facts
-    return facts
-
-
 cdef object _f16 = numpy.dtype(numpy.float16)
 cdef object _f32 = numpy.dtype(numpy.float32)
 cdef object _f64 = numpy.dtype(numpy.float64)
@@ -1959,3 +1848,6 @@ def _as_variable(obj):
         raise TypeError('as_variable expects a Variable or an array, got %s'
                         % _type_name(obj))
     return new_variable(_plain_array(obj, 'Variable data'), False)
+
+
+register_nodes(FunctionNode, BuiltinNode)

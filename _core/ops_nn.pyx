@@ -18,6 +18,8 @@ from chainerlite._core.handover cimport (
 
 import numpy
 
+from chainerlite._core.facts import KindsCheck
+
 cdef object _ndarray = numpy.ndarray
 cdef object _maximum = numpy.maximum
 cdef object _tanh = numpy.tanh
@@ -32,13 +34,7 @@ cdef extern from "numpy/ndarraytypes.h":
 cdef class _Activation(BuiltinNode):
     """Element-wise function of a float input; backward reads the output."""
 
-    def check_type_forward(self, in_types):
-        type_check = provided(TYPE_CHECK)
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    cdef bint quick_check(self, int n, x0, x1, x2):
-        return n == 1 and is_float_dtype(getattr(x0, 'dtype', None))
+    check_type_forward = KindsCheck(('x',), 'f')
 
     cdef int retained(self):
         return RETAIN_Y
@@ -82,13 +78,7 @@ cdef class ReLUGrad(BuiltinNode):
     def __init__(self, y):
         self.y = y
 
-    def check_type_forward(self, in_types):
-        type_check = provided(TYPE_CHECK)
-        type_check._argname(in_types, ('gy',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    cdef bint quick_check(self, int n, x0, x1, x2):
-        return n == 1 and is_float_dtype(getattr(x0, 'dtype', None))
+    check_type_forward = KindsCheck(('gy',), 'f')
 
     cdef object compute(self, gy, unused1, unused2):
         return _relu_grad_array(self.y, gy)

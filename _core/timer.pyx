@@ -10,7 +10,8 @@ from cpython.ref cimport PyObject
 from libc.stdlib cimport free, realloc
 
 from chainerlite._core.config cimport ThreadState, get_state
-from chainerlite._core.hooks cimport CompiledHook, _TypeWithTag
+from chainerlite._core.facts cimport PLAIN_IMPL_NAME, ClassFacts, class_facts
+from chainerlite._core.hooks cimport CompiledHook
 from chainerlite._core import hooks as _hooks
 
 cdef extern from *:
@@ -140,9 +141,8 @@ cdef class TimerRecorder(CompiledHook):
     # the stack of the thread that used the recorder last
     cdef ThreadState _last_state
     cdef _CallStack _last_stack
-    # the name index of the node class met last, while the class is unchanged
-    cdef object _name_type
-    cdef unsigned int _name_tag
+    # the name index of the node class met last, while its facts hold
+    cdef ClassFacts _name_facts
     cdef Py_ssize_t _name_idx
 
     def __cinit__(self):
@@ -200,17 +200,15 @@ cdef class TimerRecorder(CompiledHook):
             self._last_stack = None
 
     cdef Py_ssize_t _name_index(self, function) except -1:
-        # the index of function._impl_name, remembered for the class met
-        # last where the class does not override it (then it is the class's
-        # name)
-        cls = type(function)
-        cdef unsigned int tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
-        if cls is self._name_type and tag != 0 and tag == self._name_tag:
+        # the index of function._impl_name, remembered with the facts of
+        # the class met last where the class does not override it (then it
+        # is the class's name); a modified class has new facts
+        cdef ClassFacts facts = class_facts(type(function))
+        if facts is self._name_facts:
             return self._name_idx
         cdef Py_ssize_t idx = self._intern(function._impl_name)
-        if getattr(cls, '_impl_name', None) is _base_impl_name():
-            self._name_type = cls
-            self._name_tag = (<_TypeWithTag*><PyObject*>cls).tp_version_tag
+        if facts.flags & PLAIN_IMPL_NAME:
+            self._name_facts = facts
             self._name_idx = idx
         return idx
 
@@ -338,16 +336,3 @@ forward_preprocess = _hooks.forward_preprocess
 forward_postprocess = _hooks.forward_postprocess
 backward_preprocess = _hooks.backward_preprocess
 backward_postprocess = _hooks.backward_postprocess
-
-
-cdef object _base_impl = None
-
-
-cdef object _base_impl_name():
-    # FunctionNode's own _impl_name (the node module imports this one's
-    # users, so it is looked up on first use)
-    global _base_impl
-    if _base_impl is None:
-        from chainerlite._core.node import FunctionNode
-        _base_impl = FunctionNode.__dict__['_impl_name']
-    return _base_impl

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typing
 
 from chainerlite import _core
-from chainerlite._core import handover
+from chainerlite._core import handover, hooks
 
 if typing.TYPE_CHECKING:
     from typing_extensions import Self
@@ -54,6 +54,17 @@ class FunctionHook(object):
     #: argument, ``out_data`` (the output arrays); by default it is called
     #: with ``(function, in_data)``, as in Chainer.
     forward_postprocess_out_data = False
+
+    # A callback set or deleted on an instance (mock.patch.object) takes
+    # effect on the next op: hooks.callback_set marks the class modified,
+    # which is what the core's cached facts about hooks follow.
+    def __setattr__(self, name: str, value: object) -> None:
+        super().__setattr__(name, value)
+        hooks.callback_set(self, name)
+
+    def __delattr__(self, name: str) -> None:
+        super().__delattr__(name)
+        hooks.callback_set(self, name)
 
     def __enter__(self) -> Self:
         hooks = _core.get_function_hooks()

@@ -36,6 +36,7 @@ import threading
 
 import numpy
 
+from chainerlite._core import facts as _facts
 from chainerlite._core import handover
 from chainerlite._core.config import in_light_mode as _in_light_mode
 from chainerlite._core.config import set_light_mode as _set_light_mode
@@ -606,46 +607,42 @@ def get_function_check_context(function):
         _thread_local.current_function = previous
 
 
-def only_kinds(kinds):
-    """Declares that a ``check_type_forward`` asks only for dtype kinds.
+def declare_kinds(**kinds):
+    """Makes a ``check_type_forward`` that asks only for dtype kinds.
 
-    A chainerlite extension. The decorated check must accept exactly
-    ``len(kinds)`` inputs whose ``dtype.kind`` are the characters of
-    ``kinds``, in order, and reject everything else. Inputs that match then
-    skip the check (which costs about a microsecond per call); any other
-    inputs get the full check and its message. The declaration belongs to
-    the function, so a subclass or a patch that replaces the check is
+    A chainerlite extension: the one statement of such a contract. The
+    check made accepts exactly the named inputs, in order, each of the
+    dtype kind given (``x='f'``), and rejects anything else with the
+    messages of :func:`argname` and :func:`expect`. Inputs that match skip
+    the check (which costs about a microsecond per call): the core reads
+    the same declaration. A subclass or a patch that replaces the check is
     checked in full.
 
     Args:
-        kinds (str): One dtype kind character per input, e.g. ``'f'``.
+        **kinds: ``name=kind`` per input, in order; ``kind`` is one dtype
+            kind character, e.g. ``'f'``.
 
     Returns:
-        callable: Decorator that marks the check function.
+        A ``check_type_forward`` method, to assign in the class body.
 
     .. admonition:: Example
 
         >>> from chainerlite import function_node
         >>> from chainerlite.utils import type_check
         >>> class Twice(function_node.FunctionNode):
-        ...     @type_check.only_kinds('f')
-        ...     def check_type_forward(self, in_types):
-        ...         type_check.argname(in_types, ('x',))
-        ...         type_check.expect(in_types[0].dtype.kind == 'f')
+        ...     check_type_forward = type_check.declare_kinds(x='f')
         ...     def forward(self, inputs):
         ...         return inputs[0] * 2,
 
     """
-    if not isinstance(kinds, str) or not kinds:
+    if not kinds or not all(
+        isinstance(k, str) and len(k) == 1 and k.isascii() for k in kinds.values()
+    ):
         raise TypeError(
-            'only_kinds takes a non-empty str of dtype kinds, not {!r}'.format(kinds)
+            'declare_kinds takes name=kind for one or more inputs, each kind '
+            'one dtype kind character, not {!r}'.format(kinds)
         )
-
-    def mark(check):
-        check._type_check_kinds = kinds
-        return check
-
-    return mark
+    return _facts.KindsCheck(tuple(kinds), ''.join(kinds.values()))
 
 
 def expect(*bool_exprs):

@@ -28,9 +28,7 @@ def _x():
 
 def _node_class(with_attr_hooks=False):
     class Double(chainerlite.FunctionNode):
-        @type_check.only_kinds('f')
-        def check_type_forward(self, in_types):
-            type_check.expect(in_types[0].dtype.kind == 'f')
+        check_type_forward = type_check.declare_kinds(x='f')
 
         def forward(self, inputs):
             self.retain_inputs((0,))

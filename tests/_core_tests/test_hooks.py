@@ -304,6 +304,66 @@ def test_callback_patched_on_class_is_called():
     assert m.call_count == 1
 
 
+@pytest.mark.parametrize('callback', ['forward_preprocess', 'backward_postprocess'])
+def test_callback_gained_while_another_attribute_is_lost_is_called(callback):
+    # The instance dict keeps its size between the two ops: a validity
+    # guess from that size never called the new callback.
+    hook = chainerlite.FunctionHook()
+    hook.scratch = 1
+    calls = []
+    x = _x()
+    with hook:
+        x * 2.0
+        del hook.scratch
+        setattr(hook, callback, lambda function, *arrays: calls.append(function.label))
+        y = x * 2.0
+        y.grad = np.ones(2, np.float32)
+        y.backward()
+    assert calls and set(calls) == {'_ * 2.0'}
+
+
+def test_callback_lost_while_another_attribute_is_gained_is_not_called():
+    hook = chainerlite.FunctionHook()
+    calls = []
+    hook.forward_preprocess = lambda function, in_data: calls.append(1)
+    x = _x()
+    with hook:
+        x * 2.0
+        del hook.forward_preprocess
+        hook.scratch = 1
+        x * 2.0
+    assert calls == [1]
+
+
+def test_patched_callback_of_a_hook_with_changing_attributes_is_called():
+    # a hook that sets and deletes attributes of its own between ops
+    class Busy(chainerlite.FunctionHook):
+        def backward_postprocess(self, function, in_data, out_grad):
+            self.last = function.label
+
+    hook = Busy()
+    hook.first = True
+    x = _x()
+    with hook:
+        x * 2.0
+        with mock.patch.object(hook, 'forward_preprocess') as m:
+            del hook.first
+            x * 2.0
+        x * 2.0
+    assert m.call_count == 1
+
+
+def test_callback_written_into_the_instance_dict_is_called():
+    hook = chainerlite.FunctionHook()
+    calls = []
+    x = _x()
+    with hook:
+        x * 2.0
+        vars(hook)['forward_preprocess'] = lambda function, in_data: calls.append(1)
+        x * 2.0
+    assert calls == [1]
+
+
 def test_hooks_are_thread_local():
     fired = []
 

@@ -26,10 +26,7 @@ class ClippedReLU(function_node.FunctionNode):
             raise ValueError('z must be positive, got {}'.format(z))
         self.cap = z
 
-    @type_check.only_kinds('f')
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check.declare_kinds(x='f')
 
     def forward(self, inputs):
         (x,) = inputs

@@ -26,10 +26,7 @@ class ELU(function_node.FunctionNode):
     def __init__(self, alpha=1.0):
         self.alpha = float(alpha)
 
-    @type_check.only_kinds('f')
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check.declare_kinds(x='f')
 
     def forward(self, inputs):
         (x,) = inputs

@@ -21,10 +21,7 @@ if typing.TYPE_CHECKING:
 class HardSigmoid(function_node.FunctionNode):
     """Hard sigmoid: ``clip(0.2 x + 0.5, 0, 1)``."""
 
-    @type_check.only_kinds('f')
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check.declare_kinds(x='f')
 
     def forward(self, inputs):
         (x,) = inputs

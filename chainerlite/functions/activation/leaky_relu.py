@@ -27,10 +27,7 @@ class LeakyReLU(function_node.FunctionNode):
     def __init__(self, slope=0.2):
         self.slope = slope
 
-    @type_check.only_kinds('f')
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check.declare_kinds(x='f')
 
     def forward(self, inputs):
         (x,) = inputs

@@ -34,10 +34,7 @@ def _stable_sigmoid(x, xp):
 class Sigmoid(function_node.FunctionNode):
     """Elementwise logistic sigmoid."""
 
-    @type_check.only_kinds('f')
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check.declare_kinds(x='f')
 
     def forward(self, inputs):
         (x,) = inputs

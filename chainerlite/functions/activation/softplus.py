@@ -28,10 +28,7 @@ class Softplus(function_node.FunctionNode):
         self.beta = float(beta)
         self.beta_inv = 1.0 / self.beta
 
-    @type_check.only_kinds('f')
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check.declare_kinds(x='f')
 
     def forward(self, inputs):
         (x,) = inputs

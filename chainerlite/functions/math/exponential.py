@@ -15,11 +15,6 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-def _check_float_input(in_types):
-    type_check._argname(in_types, ('x',))
-    type_check.expect(in_types[0].dtype.kind == 'f')
-
-
 class Exp(function_node.FunctionNode):
     """Elementwise exponential function."""
 
@@ -27,9 +22,7 @@ class Exp(function_node.FunctionNode):
     def label(self):
         return 'exp'
 
-    @type_check.only_kinds('f')
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
+    check_type_forward = type_check.declare_kinds(x='f')
 
     def forward(self, inputs):
         (x,) = inputs
@@ -78,9 +71,7 @@ class _Logarithm(function_node.FunctionNode):
     def label(self):
         return self.name
 
-    @type_check.only_kinds('f')
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
+    check_type_forward = type_check.declare_kinds(x='f')
 
     def forward(self, inputs):
         (x,) = inputs

@@ -21,10 +21,7 @@ class Sqrt(function_node.FunctionNode):
     def label(self):
         return 'sqrt'
 
-    @type_check.only_kinds('f')
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check.declare_kinds(x='f')
 
     def forward(self, inputs):
         (x,) = inputs

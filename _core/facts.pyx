@@ -1,0 +1,236 @@
+"""One record of facts per class, computed in one place.
+
+The core asks, per op, what a node class declares (its dtype kinds, whether
+it has its own type check, backward_accumulate or compiled grads), whether
+a Python class has its own attribute hooks, which callbacks a hook class
+overrides, and the TimerHook which name to file a node under. All of it is
+a :class:`ClassFacts`, computed by :func:`_compute` and kept in one table.
+
+The one invalidation rule is CPython's: a class's ``tp_version_tag``
+changes whenever the class or one of its bases is modified (a method,
+check or callback replaced on it), and a tag is never given to another
+class. A record is found by the class's current tag, so a modification
+takes effect on the next op. Records hold no reference to the class
+(classes made at run time can be freed); a class without a tag (0) is
+recomputed on every ask.
+"""
+from cpython.object cimport PyObject
+
+import types
+
+cdef extern from "numpy/ndarraytypes.h":
+    ctypedef struct PyArrayObject:
+        pass
+    ctypedef struct PyArray_Descr:
+        char kind
+    PyObject* PyArray_DESCR(PyArrayObject* arr)
+
+import numpy
+
+from chainerlite._core.handover cimport FUNCTION_HOOK, TYPE_CHECK, provided
+
+cdef object _ndarray = numpy.ndarray
+cdef object _MethodType = types.MethodType
+
+cdef tuple _CALLBACKS = ('forward_preprocess', 'forward_postprocess',
+                         'backward_preprocess', 'backward_postprocess')
+cdef tuple _ATTR_HOOKS = ('__getattr__', '__getattribute__', '__setattr__',
+                          '__delattr__')
+cdef unsigned long _HEAPTYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE
+
+# registered at import by the modules that define them
+cdef type _function_node = None
+cdef type _builtin_node = None
+cdef type _compiled_hook = None
+cdef tuple _compiled_callbacks = ()
+
+
+cdef int register_nodes(type function_node, type builtin_node) except -1:
+    global _function_node, _builtin_node
+    _function_node = function_node
+    _builtin_node = builtin_node
+    return 0
+
+
+cdef int register_compiled_hook(type compiled_hook,
+                                tuple callbacks) except -1:
+    global _compiled_hook, _compiled_callbacks
+    _compiled_hook = compiled_hook
+    _compiled_callbacks = callbacks
+    return 0
+
+
+cdef class ClassFacts:
+    """Facts about one class (see the module docstring)."""
+
+
+# Asked on every op, so a direct-mapped table instead of a dict: slot
+# ``tag % SLOTS`` holds the record of one class (two classes that share a
+# slot take turns).
+DEF SLOTS = 256
+cdef unsigned int _tags[SLOTS]
+cdef list _records = [None] * SLOTS
+
+
+cdef ClassFacts class_facts(type cls):
+    """The facts of ``cls`` as it is now."""
+    cdef unsigned int tag = type_tag(cls)
+    cdef Py_ssize_t slot = tag % SLOTS
+    if tag != 0 and _tags[slot] == tag:
+        return <ClassFacts>_records[slot]
+    cdef ClassFacts facts = _compute(cls)
+    if facts.tag != 0:
+        slot = facts.tag % SLOTS
+        _tags[slot] = facts.tag
+        _records[slot] = facts
+    return facts
+
+
+cdef ClassFacts _compute(type cls):
+    cdef ClassFacts facts = ClassFacts.__new__(ClassFacts)
+    cdef int flags = 0
+    if _own_attr_hooks(cls):
+        flags |= OWN_ATTR_HOOKS
+    if _function_node is not None and issubclass(cls, _function_node):
+        flags |= _node_flags(cls)
+        facts.kinds = _declared_kinds(cls)
+    else:
+        _hook_facts(cls, facts)
+    facts.flags = flags
+    # the type lookups above give the class a tag if it had none
+    facts.tag = type_tag(cls)
+    return facts
+
+
+cdef bint _own_attr_hooks(type cls):
+    # Python classes up to the first compiled one
+    for klass in cls.__mro__:
+        if not (<type>klass).__flags__ & _HEAPTYPE:
+            break
+        d = klass.__dict__
+        for name in _ATTR_HOOKS:
+            if name in d:
+                return True
+    return False
+
+
+cdef int _node_flags(type cls) except -1:
+    cdef int flags = 0
+    backward_owner = accumulate_owner = None
+    for klass in cls.__mro__:
+        d = klass.__dict__
+        if backward_owner is None and 'backward' in d:
+            backward_owner = klass
+        if accumulate_owner is None and 'backward_accumulate' in d:
+            accumulate_owner = klass
+    base = _function_node.__dict__
+    if getattr(cls, 'check_type_forward') is not base['check_type_forward']:
+        flags |= OWN_TYPE_CHECK
+    if accumulate_owner is not _function_node:
+        flags |= ACCUMULATES
+    elif backward_owner is _builtin_node:
+        # a Python subclass that overrides backward keeps its semantics
+        flags |= COMPILED_GRADS
+    if getattr(cls, '_impl_name', None) is base['_impl_name']:
+        flags |= PLAIN_IMPL_NAME
+    return flags
+
+
+cdef bytes _declared_kinds(type cls):
+    # The declaration sits on the check itself: a subclass or a patch that
+    # replaces the check declares nothing.
+    check = getattr(cls, 'check_type_forward', None)
+    if type(check) is KindsCheck:
+        return (<KindsCheck>check).codes
+    return None
+
+
+cdef tuple _base_funcs = None
+
+
+cdef tuple _base_callbacks():
+    # FunctionHook's own callbacks, which do nothing, as first read: one
+    # patched on FunctionHook itself is an override like any other
+    global _base_funcs
+    if _base_funcs is None:
+        base = provided(FUNCTION_HOOK).__dict__
+        _base_funcs = tuple([base[name] for name in _CALLBACKS])
+    return _base_funcs
+
+
+cdef int _hook_facts(type cls, ClassFacts facts) except -1:
+    # which callbacks the class overrides (a class that has none of them is
+    # no hook: Variable, ...)
+    cdef list funcs = [getattr(cls, name, None) for name in _CALLBACKS]
+    if funcs == [None] * 4:
+        return 0
+    cdef int bit = 1, i
+    cdef tuple base = _base_callbacks()
+    compiled = _compiled_hook is not None and issubclass(cls, _compiled_hook)
+    for i in range(4):
+        func = funcs[i]
+        if func is not base[i]:
+            facts.hook_mask |= bit
+            if compiled and func is _compiled_callbacks[i]:
+                facts.hook_direct |= bit
+        bit <<= 1
+    if getattr(cls, 'forward_postprocess_out_data', False):
+        facts.hook_mask |= FWD_POST_OUT
+    return 0
+
+
+cdef bint kinds_match(bytes kinds, Py_ssize_t n, x0, x1, x2):
+    """Whether the ``n`` input arrays (x1, x2: None if absent) are of the
+    declared ``kinds``, which their declared check then accepts."""
+    if kinds is None or n != len(kinds):
+        return False
+    cdef const char* want = kinds
+    cdef Py_ssize_t i
+    for i in range(n):
+        a = x0 if i == 0 else (x1 if i == 1 else x2)
+        if type(a) is _ndarray:
+            if (<PyArray_Descr*>PyArray_DESCR(<PyArrayObject*>a)).kind \
+                    != want[i]:
+                return False
+        else:
+            dtype = getattr(a, 'dtype', None)
+            if dtype is None or ord(dtype.kind) != want[i]:
+                return False
+    return True
+
+
+cdef class KindsCheck:
+    """A ``check_type_forward`` that asks for inputs of given dtype kinds.
+
+    Made by ``type_check.declare_kinds``; the one statement of such a
+    contract. As a method it runs the full check (names, count, kinds) with
+    ``type_check``'s messages; the core reads the same declaration to let
+    inputs of those kinds skip it (kinds_match).
+    """
+
+    cdef readonly tuple names
+    cdef readonly str kinds
+    cdef bytes codes
+
+    def __init__(self, tuple names, str kinds):
+        if len(names) != len(kinds) or not names or not kinds.isascii():
+            raise ValueError('KindsCheck needs one ASCII dtype kind per '
+                             'input name; got %r and %r' % (names, kinds))
+        self.names = names
+        self.kinds = kinds
+        self.codes = kinds.encode('ascii')
+
+    def __get__(self, obj, objtype):
+        if obj is None:
+            return self
+        return _MethodType(self, obj)
+
+    def __call__(self, node, in_types):
+        type_check = provided(TYPE_CHECK)
+        type_check._argname(in_types, self.names)
+        type_check.expect(*[in_types[i].dtype.kind == k
+                            for i, k in enumerate(self.kinds)])
+
+    def __repr__(self):
+        return 'declare_kinds(%s)' % ', '.join(
+            '%s=%r' % item for item in zip(self.names, self.kinds))
