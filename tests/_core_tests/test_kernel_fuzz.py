@@ -1,12 +1,12 @@
 """Every compiled entry point survives random arguments.
 
-``kernel_fuzz.py`` (run in a subprocess, each entry point in a forked
-child) calls every function and class of the modules of
-``chainerlite._core`` and ``chainerlite._kernels`` with random shapes,
-dtypes (byte-swapped too), strides (Fortran order, steps, negative),
-misaligned and read-only arrays, arrays passed twice or overlapping, and
-wrong types. The arrays lie against guard pages and read-only arrays in
-read-only pages, so that reading past an array or writing into a read-only one kills the child. A kernel passes when
+``kernel_fuzz.py`` (run in a subprocess, each entry point in a forked child)
+calls every function and class of the modules of ``chainerlite._core`` and
+``chainerlite._kernels`` with random shapes, dtypes (byte-swapped too),
+strides (Fortran order, steps, negative), misaligned and read-only arrays,
+arrays passed twice or overlapping, and wrong types. The arrays lie against
+guard pages and read-only arrays in read-only pages, so that reading past an
+array or writing into a read-only one kills the child. A kernel passes when
 each call returns (or declines) or raises ValueError, TypeError,
 OverflowError or BufferError; an entry point that takes Python objects
 passes when nothing crashes or hangs.
