@@ -11,7 +11,8 @@ $(VENV)/bin/python:
 	$(PY) -m pip install --upgrade pip
 	$(PY) -m pip install 'setuptools>=64' wheel 'cython>=3.0,<3.4' 'numpy>=2'
 
-$(STAMP): $(VENV)/bin/python setup.py pyproject.toml $(wildcard _core/*.pyx _core/*.pxd _core/*.h)
+$(STAMP): $(VENV)/bin/python setup.py pyproject.toml $(wildcard _core/*.pyx _core/*.pxd) \
+	$(wildcard _kernels/*.pyx _kernels/*.pxd _kernels/*.h)
 	$(PY) -m pip install --no-build-isolation -e '.[test]'
 	touch $(STAMP)
 
@@ -90,7 +91,8 @@ mutants: $(STAMP)
 # only when a source changes; `make wheel` shows the platform tag.
 WHEEL_STAMP := dist/.built
 WHEEL_SOURCES := setup.py pyproject.toml MANIFEST.in \
-	$(wildcard _core/*.py _core/*.pyx _core/*.pxd _core/*.pyi _core/*.h) \
+	$(wildcard _core/*.py _core/*.pyx _core/*.pxd _core/*.pyi) \
+	$(wildcard _kernels/*.py _kernels/*.pyx _kernels/*.pxd _kernels/*.h) \
 	$(shell find chainerlite -type f -not -path '*__pycache__*' \
 		-not -name _build_info.py)
 
@@ -260,7 +262,7 @@ $(LINT)/bin/ruff:
 lint: $(LINT)/bin/ruff
 	$(LINT)/bin/ruff check .
 	$(LINT)/bin/ruff format --check .
-	PATH=$(abspath $(LINT))/bin:$$PATH cython-lint _core/*.pyx _core/*.pxd
+	PATH=$(abspath $(LINT))/bin:$$PATH cython-lint _core/*.pyx _core/*.pxd _kernels/*.pyx _kernels/*.pxd
 	$(LINT)/bin/python tools/check_core_imports.py
 
 format: $(LINT)/bin/ruff
@@ -293,5 +295,5 @@ typecheck: $(STAMP)
 		$(TYPECHECK)/chainerlite tests/typing_examples
 
 clean:
-	rm -rf build dist $(VENV) $(NP1) $(LINT) $(KERNELS) _core/*.c _core/*.so *.egg-info \
+	rm -rf build dist $(VENV) $(NP1) $(LINT) $(KERNELS) _core/*.c _core/*.so _kernels/*.c _kernels/*.so *.egg-info \
 		chainerlite/_build_info.py

@@ -1,12 +1,19 @@
-"""Build script: compiles every ``_core/NAME.pyx`` into ``chainerlite._core.NAME``.
+"""Build script: compiles every ``_core/NAME.pyx`` into ``chainerlite._core.NAME``
+(the graph engine) and every ``_kernels/NAME.pyx`` into
+``chainerlite._kernels.NAME`` (the CPU kernels); a new ``.pyx`` in either
+folder is picked up with no edit here.
 
 Cython resolves ``cimport chainerlite._core.X`` by path, so the ``.pxd`` files
-are mirrored into ``build/pxd/chainerlite/_core/`` before cythonizing.
+are mirrored into ``build/pxd/chainerlite/<package>/`` before cythonizing. A
+kernel has no hand-written ``.pxd``: the one that lets other modules cimport
+its public ``cdef`` functions is written there from its ``.pyx``
+(:func:`_kernel_pxd`). A kernel asks for build options on a line
+``# build: OPTION ...`` at the top of its ``.pyx`` (:func:`_build_options`).
 """
 
 import os
 import pathlib
-import shutil
+import re
 import subprocess
 import sys
 import sysconfig
@@ -19,6 +26,9 @@ from setuptools import Extension, find_packages, setup
 
 ROOT = pathlib.Path(__file__).resolve().parent
 CORE = ROOT / '_core'
+KERNELS = ROOT / '_kernels'
+#: package name -> source folder
+PACKAGES = {'chainerlite._core': CORE, 'chainerlite._kernels': KERNELS}
 PXD_ROOT = ROOT / 'build' / 'pxd'
 
 # Bounds checks and negative-index wrapping stay on: the core indexes Python
@@ -42,24 +52,6 @@ if os.environ.get('CHAINERLITE_CYTHON_TRACE') == '1':
     MACROS.append(('CYTHON_TRACE', '1'))
 
 
-# The CPU kernels share the batch among OpenMP threads; without OpenMP (a
-# compiler that lacks it) their prange loops compile as plain loops.
-OPENMP_MODULES = ('conv_kernels', 'direct_conv', 'lstm_kernels', 'pool_kernels')
-
-
-# vec_math finds libmvec at run time; before glibc 2.34 dlopen is in libdl.
-_DL = {'vec_math': ['-ldl']} if sys.platform.startswith('linux') else {}
-
-# optim_kernels must round every operation as NumPy does: no fused
-# multiply-add; and sqrt need not set errno, so that its loop vectorises
-# (MSVC neither fuses nor vectorises differently by default).
-_STRICT_FP = (
-    {}
-    if sys.platform == 'win32'
-    else {'optim_kernels': ['-ffp-contract=off', '-fno-math-errno']}
-)
-
-
 def _openmp_flags():
     if os.environ.get('CHAINERLITE_NO_OPENMP') == '1':
         return []
@@ -80,19 +72,81 @@ def _openmp_flags():
     return ['-fopenmp']
 
 
+def _build_options(openmp):
+    """What each option a kernel may ask for adds: (compile args, link
+    args). The kernel's ``.pyx`` says why it needs one."""
+    return {
+        # OpenMP threads for prange loops (plain loops without OpenMP)
+        'openmp': (openmp, openmp),
+        # every operation rounded as written: no fused multiply-add, and a
+        # sqrt that need not set errno (so that its loop vectorises); MSVC
+        # neither fuses nor vectorises differently by default
+        'strict-fp': (
+            [] if sys.platform == 'win32' else ['-ffp-contract=off', '-fno-math-errno'],
+            [],
+        ),
+        # dlopen, in libdl before glibc 2.34
+        'libdl': ([], ['-ldl'] if sys.platform.startswith('linux') else []),
+    }
+
+
+_BUILD_LINE = re.compile(r'^# build: (.+)$', re.MULTILINE)
+
+
+def _requested(pyx, options):
+    """The build options that ``pyx`` asks for (``# build:`` lines)."""
+    names = [n for line in _BUILD_LINE.findall(pyx.read_text()) for n in line.split()]
+    unknown = sorted(set(names) - set(options))
+    if unknown:
+        raise SystemExit('{}: unknown build option(s) {}'.format(pyx, unknown))
+    return names
+
+
+# a top-level cdef function that other modules may cimport: public name, not
+# inline; its signature may span lines up to the colon that ends it
+_EXPORTED = re.compile(
+    r'^cdef (?!(?:inline|class|struct|union|enum|extern|packed|ctypedef|fused)\b)'
+    r'([^(=\n]*?\b([A-Za-z]\w*)\s*\([^)]*\)[^:\n]*):\s*$',
+    re.MULTILINE,
+)
+
+
+def _kernel_pxd(pyx):
+    """The declarations of the public cdef functions of the kernel ``pyx``
+    (the ``.pxd`` other modules cimport them by), or None if it has none."""
+    decls = [
+        'cdef ' + ' '.join(m.group(1).split())
+        for m in _EXPORTED.finditer(pyx.read_text())
+    ]
+    if not decls:
+        return None
+    head = '# Written by setup.py from _kernels/{}: do not edit.\n'.format(pyx.name)
+    if any('cnp.' in d for d in decls):
+        head += 'cimport numpy as cnp\n'
+    return head + '\n' + '\n'.join(decls) + '\n'
+
+
+def _write_if_changed(path, data):
+    # only when missing or changed, so that cythonize's timestamp check
+    # does not regenerate every module on each build
+    if not path.exists() or path.read_bytes() != data:
+        path.write_bytes(data)
+
+
 def _mirror_pxd():
-    # Files are written only when missing or changed, so that cythonize's
-    # timestamp check does not regenerate every module on each build.
-    target = PXD_ROOT / 'chainerlite' / '_core'
-    target.mkdir(parents=True, exist_ok=True)
-    for pkg in (PXD_ROOT / 'chainerlite', target):
-        init = pkg / '__init__.pxd'
-        if not init.exists():
-            init.touch()
-    for pxd in CORE.glob('*.pxd'):
-        copy = target / pxd.name
-        if not copy.exists() or copy.read_bytes() != pxd.read_bytes():
-            shutil.copy2(pxd, copy)
+    (PXD_ROOT / 'chainerlite').mkdir(parents=True, exist_ok=True)
+    _write_if_changed(PXD_ROOT / 'chainerlite' / '__init__.pxd', b'')
+    for package, folder in PACKAGES.items():
+        target = PXD_ROOT.joinpath(*package.split('.'))
+        target.mkdir(parents=True, exist_ok=True)
+        _write_if_changed(target / '__init__.pxd', b'')
+        for pxd in folder.glob('*.pxd'):
+            _write_if_changed(target / pxd.name, pxd.read_bytes())
+    for pyx in KERNELS.glob('*.pyx'):
+        text = _kernel_pxd(pyx)
+        if text is not None:
+            target = PXD_ROOT / 'chainerlite' / '_kernels' / (pyx.stem + '.pxd')
+            _write_if_changed(target, text.encode())
 
 
 def _write_build_info():
@@ -110,30 +164,29 @@ def _write_build_info():
 def _extensions():
     _mirror_pxd()
     _write_build_info()
-    openmp = _openmp_flags()
-    exts = [
-        Extension(
-            'chainerlite._core.' + pyx.stem,
-            [str(pyx.relative_to(ROOT))],
-            include_dirs=[numpy.get_include()],
-            define_macros=MACROS,
-            extra_compile_args=(openmp if pyx.stem in OPENMP_MODULES else [])
-            + _STRICT_FP.get(pyx.stem, []),
-            extra_link_args=(openmp if pyx.stem in OPENMP_MODULES else [])
-            + _DL.get(pyx.stem, []),
-            # a C header of the same name holds the module's kernels
-            depends=[str(h.relative_to(ROOT)) for h in CORE.glob(pyx.stem + '.h')],
-        )
-        for pyx in sorted(CORE.glob('*.pyx'))
-    ]
+    options = _build_options(_openmp_flags())
+    exts = []
+    for package, folder in PACKAGES.items():
+        for pyx in sorted(folder.glob('*.pyx')):
+            wanted = [options[name] for name in _requested(pyx, options)]
+            exts.append(
+                Extension(
+                    package + '.' + pyx.stem,
+                    [str(pyx.relative_to(ROOT))],
+                    include_dirs=[numpy.get_include(), str(KERNELS)],
+                    define_macros=MACROS,
+                    extra_compile_args=[a for c, _ in wanted for a in c],
+                    extra_link_args=[a for _, ln in wanted for a in ln],
+                    depends=[str(h.relative_to(ROOT)) for h in KERNELS.glob('*.h')],
+                )
+            )
     return cythonize(
         exts, compiler_directives=DIRECTIVES, include_path=[str(PXD_ROOT)], quiet=True
     )
 
 
 setup(
-    packages=find_packages(include=['chainerlite', 'chainerlite.*'])
-    + ['chainerlite._core'],
-    package_dir={'chainerlite._core': '_core'},
+    packages=find_packages(include=['chainerlite', 'chainerlite.*']) + list(PACKAGES),
+    package_dir={name: folder.name for name, folder in PACKAGES.items()},
     ext_modules=_extensions(),
 )

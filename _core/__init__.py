@@ -42,21 +42,3 @@ from chainerlite._core.ops_math import (  # NOQA
     Sub,
     SubFromConstant,
 )
-from chainerlite._core.conv_kernels import col2im_2d, im2col_2d  # NOQA
-from chainerlite._core.conv_kernels import channels_to_batch  # NOQA
-from chainerlite._core.conv_kernels import im2col_padded_2d  # NOQA
-from chainerlite._core.direct_conv import (  # NOQA
-    DIRECT_CONV_MAX_KW,
-    direct_conv_2d,
-    direct_conv_2d_grad_weight,
-    direct_conv_simd,
-)
-from chainerlite._core.lstm_kernels import (  # NOQA
-    lstm_backward,
-    lstm_forward,
-)
-from chainerlite._core.pool_kernels import (  # NOQA
-    max_pooling_2d,
-    max_pooling_2d_grad,
-)
-from chainerlite._core.sce_kernels import sce_backward, sce_forward  # NOQA

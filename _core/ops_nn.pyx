@@ -8,8 +8,8 @@ the compute-only run (``ops_math.apply_grad``).
 from chainerlite._core.ops_math cimport (
     apply_function, apply_grad, grad_mul, grad_mul_const, retained_inputs,
     typed_const, unwatched)
-from chainerlite._core.relu_kernels cimport relu_array, relu_grad_array
-from chainerlite._core.vec_math cimport tanh_array
+from chainerlite._kernels.relu cimport relu_array, relu_grad_array
+from chainerlite._kernels.vec_math cimport tanh_array
 from chainerlite._core.node cimport (
     RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, apply_builtin,
     array_module, as_variable_fast, ensure_array, is_float_dtype)

@@ -1,8 +1,12 @@
-"""Fails when the compiled core imports the package above it.
+"""Fails when the compiled core imports the package above it, or a kernel
+imports anything of chainerlite but the kernels.
 
-``chainerlite._core`` depends on nothing in ``chainerlite`` outside itself:
-what it calls in the package is handed down at import
-(``_core/handover.pyx``). This scans the sources of ``_core/`` (``.pyx``,
+``chainerlite._core`` (the engine) depends on nothing in ``chainerlite``
+outside itself but the kernels (``chainerlite._kernels``, imported or
+cimported): what it calls in the package is handed down at import
+(``_core/handover.pyx``). ``chainerlite._kernels`` depends on nothing in
+``chainerlite`` outside itself, the engine included. This scans the
+sources of ``_core/`` and ``_kernels/`` (``.pyx``,
 ``.pxd``, ``.pxi``, ``.py``; the ``.pyi`` stubs are never run) for imports,
 wherever they are (in functions too): ``import``, ``cimport``,
 ``from ... import``/``cimport``, relative ones, ``__import__('...')``,
@@ -11,8 +15,8 @@ Python, so the scan is textual: comments and string literals are taken out
 first (a string is kept only as the argument of the dynamic forms), and
 bracketed or backslash-continued statements are joined.
 
-Any module ``chainerlite`` or ``chainerlite.*`` outside ``chainerlite._core``
-is an upward import; each is printed as ``file:line: text``.
+Any other module ``chainerlite`` or ``chainerlite.*`` is an upward import;
+each is printed as ``file:line: text``.
 
 Exit status: 0 when there is none, 1 otherwise.
 """
@@ -24,7 +28,9 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SUFFIXES = ('.pyx', '.pxd', '.pxi', '.py')
-PACKAGE, CORE = 'chainerlite', 'chainerlite._core'
+PACKAGE, CORE, KERNELS = 'chainerlite', 'chainerlite._core', 'chainerlite._kernels'
+#: folder -> (its package, the packages of chainerlite it may import)
+ALLOWED = {'_core': (CORE, (CORE, KERNELS)), '_kernels': (KERNELS, (KERNELS,))}
 
 _NAME = r'[A-Za-z_][\w.]*'
 _FROM = re.compile(r'(?:^|[:;])\s*from\s+(\.*)\s*(%s)?\s+c?import\s+(.+)' % _NAME)
@@ -117,9 +123,10 @@ def _imported(code, strings):
         yield strings[int(m.group(1) or m.group(2))]
 
 
-def _upward(module):
-    """Whether ``module`` (as written in ``_core/``) is in the package but
-    outside the core. One leading dot is the core itself, two the package."""
+def _upward(module, allowed=(CORE,)):
+    """Whether ``module`` (as written in the sources of ``allowed[0]``) is
+    in the package but outside the packages ``allowed``. One leading dot is
+    that package itself, two the package above."""
     dots = len(module) - len(module.lstrip('.'))
     if dots:
         if dots == 1:
@@ -127,16 +134,17 @@ def _upward(module):
         module = PACKAGE + '.' + module[dots:] if module[dots:] else PACKAGE
     if module != PACKAGE and not module.startswith(PACKAGE + '.'):
         return False
-    return module != CORE and not module.startswith(CORE + '.')
+    return not any(module == a or module.startswith(a + '.') for a in allowed)
 
 
-def upward_imports(path):
-    """``(line, statement)`` of each upward import in the file ``path``."""
+def upward_imports(path, allowed=(CORE, KERNELS)):
+    """``(line, statement)`` of each upward import in the file ``path``,
+    whose package may import ``allowed``."""
     found = []
     text = pathlib.Path(path).read_text()
     lines = text.splitlines()
     for line, code, strings in _statements(text):
-        if any(_upward(m) for m in _imported(code, strings)):
+        if any(_upward(m, allowed) for m in _imported(code, strings)):
             found.append((line, lines[line - 1].strip()))
     return found
 
@@ -144,26 +152,35 @@ def upward_imports(path):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     p.add_argument(
-        'core',
-        nargs='?',
-        default=str(ROOT / '_core'),
-        help='the folder of the core sources (default: _core/)',
+        'folders',
+        nargs='*',
+        default=[str(ROOT / name) for name in ALLOWED],
+        help='folders of compiled sources, each named _core or _kernels '
+        '(default: both)',
     )
     args = p.parse_args(argv)
-    files = sorted(f for f in pathlib.Path(args.core).iterdir() if f.suffix in SUFFIXES)
-    if not files:
-        print('check_core_imports: no core sources in %s' % args.core)
-        return 1
-    bad = [(f, line, s) for f in files for line, s in upward_imports(f)]
+    bad, files = [], []
+    for folder in map(pathlib.Path, args.folders):
+        found = sorted(f for f in folder.iterdir() if f.suffix in SUFFIXES)
+        if folder.name not in ALLOWED or not found:
+            print(
+                'check_core_imports: no core sources in %s (_core or _kernels)' % folder
+            )
+            return 1
+        allowed = ALLOWED[folder.name][1]
+        bad += [(f, line, s) for f in found for line, s in upward_imports(f, allowed)]
+        files += found
     for f, line, statement in bad:
         print('%s:%d: %s' % (f, line, statement))
     if bad:
         print(
-            'check_core_imports: %d import(s) of chainerlite from its core; hand '
-            'the object down instead (_core/handover.pyx)' % len(bad)
+            'check_core_imports: %d import(s) of chainerlite from its core or '
+            'kernels; hand the object down instead (_core/handover.pyx)' % len(bad)
         )
         return 1
-    print('check_core_imports: %d core sources, no upward import' % len(files))
+    print(
+        'check_core_imports: %d core and kernel sources, no upward import' % len(files)
+    )
     return 0
 
 

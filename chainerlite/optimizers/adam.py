@@ -8,7 +8,7 @@ import numpy
 
 from chainerlite import backend
 from chainerlite import optimizer
-from chainerlite._core import optim_kernels
+from chainerlite._kernels import optim
 from chainerlite.optimizers import _kernels
 
 _default_hyperparam = optimizer.Hyperparameter()
@@ -149,17 +149,21 @@ class AdamRule(optimizer.UpdateRule):
         dtype = _intermediate_dtype(param.dtype)
         _check_eps(hp, dtype)
         m, v = self.state['m'], self.state['v']
-        if not (hp.amsgrad or hp.adabound) and optim_kernels.adam(
-            param.array,
-            param.grad,
-            m,
-            v,
-            1 - hp.beta1,
-            1 - hp.beta2,
-            self.lr,
-            hp.eps,
-            hp.eta,
-            hp.weight_decay_rate,
+        if (
+            not (hp.amsgrad or hp.adabound)
+            and optim.adam(
+                param.array,
+                param.grad,
+                m,
+                v,
+                1 - hp.beta1,
+                1 - hp.beta2,
+                self.lr,
+                hp.eps,
+                hp.eta,
+                hp.weight_decay_rate,
+            )
+            is not None
         ):
             return  # the expressions below in one compiled pass
         grad = param.grad.astype(dtype, copy=False)

@@ -12,7 +12,7 @@ tap ``(j_1, ..., j_N)`` sees when the filter sits at output position
 
 The functions work on NumPy and CuPy arrays alike, so the ``_cpu`` and
 ``_gpu`` names of Chainer are the same code; 2-D NumPy images of a floating
-dtype go through the compiled kernels of ``chainerlite._core``, which give
+dtype go through the compiled kernels of ``chainerlite._kernels.conv``, which give
 the same results.
 """
 
@@ -20,7 +20,7 @@ import itertools
 
 import numpy
 
-from chainerlite import _core
+from chainerlite._kernels import conv as conv_kernels
 from chainerlite import backend
 from chainerlite.utils import conv_nd_kernel
 
@@ -359,9 +359,9 @@ def _im2col_2d(img, ksize, stride, pad, pval, dilate, channel_major, outs):
     if dtype == numpy.float16:  # copied as bits
         img, view, pval = (a.view(numpy.uint16) for a in (img, view, pval))
     if channel_major:
-        _core.im2col_padded_2d(img, view, *stride, *dilate)
+        conv_kernels.im2col_padded_2d(img, view, *stride, *dilate)
     else:
-        _core.im2col_2d(img, view, *stride, *pad, *dilate, pval[()])
+        conv_kernels.im2col_2d(img, view, *stride, *pad, *dilate, pval[()])
     return col
 
 
@@ -383,5 +383,5 @@ def _col2im_2d(col, stride, pad, dims, dilate, channel_major):
     if channel_major:
         col = col.transpose(3, 0, 1, 2, 4, 5)
     img = numpy.zeros(col.shape[:2] + tuple(dims), col.dtype)
-    _core.col2im_2d(col, img, *stride, *pad, *as_tuple(dilate, 2))
+    conv_kernels.col2im_2d(col, img, *stride, *pad, *as_tuple(dilate, 2))
     return img

@@ -1,5 +1,6 @@
 """The child program of test_kernel_fuzz: calls compiled entry points of
-``chainerlite._core`` with random arguments.
+``chainerlite._core`` (the engine) and ``chainerlite._kernels`` (the CPU
+kernels) with random arguments.
 
 Run as ``python kernel_fuzz.py SEED CALLS LOG ENTRY...``: for each entry
 (``module.name``) a forked child makes CALLS calls, writing a description of
@@ -235,10 +236,10 @@ class Gen:
 # -- the entry points: arguments of one call each -----------------------------
 
 
-def _unary(g, scalars=0, arrays=2):
-    n, dt = g.dim(40), g.real()
-    args = [g.array((n,), dt) for _ in range(arrays - 1)]
-    args.append(g.array((n,), dt, out=True))
+def _elementwise(g, scalars=0, arrays=1):
+    shape = [g.dim(8) for _ in range(g.rng.randint(0, 3))]
+    dt = g.real()
+    args = [g.array(shape, dt) for _ in range(arrays)]
     return args + [g.float_param() for _ in range(scalars)]
 
 
@@ -424,26 +425,26 @@ def _sce_backward(g):
 
 
 KERNELS = {
-    'act_kernels.leaky_relu_grad': lambda g: _unary(g, 1, 3),
-    'act_kernels.softplus_grad': lambda g: _unary(g, 1, 3),
-    'act_kernels.gelu': lambda g: _unary(g, 0, 2),
-    'act_kernels.normal_cdf': lambda g: _unary(g, 0, 2),
-    'act_kernels.gelu_grad': lambda g: _unary(g, 0, 3),
-    'relu_kernels.relu': _relu,
-    'relu_kernels.relu_grad': _relu_grad,
-    'conv_kernels.im2col_2d': _im2col,
-    'conv_kernels.im2col_padded_2d': _im2col_padded,
-    'conv_kernels.col2im_2d': _col2im,
-    'conv_kernels.channels_to_batch': _channels_to_batch,
+    'act.leaky_relu_grad': lambda g: _elementwise(g, 1, 2),
+    'act.softplus_grad': lambda g: _elementwise(g, 1, 2),
+    'act.gelu': lambda g: _elementwise(g, 0, 1),
+    'act.normal_cdf': lambda g: _elementwise(g, 0, 1),
+    'act.gelu_grad': lambda g: _elementwise(g, 0, 2),
+    'relu.relu': _relu,
+    'relu.relu_grad': _relu_grad,
+    'conv.im2col_2d': _im2col,
+    'conv.im2col_padded_2d': _im2col_padded,
+    'conv.col2im_2d': _col2im,
+    'conv.channels_to_batch': _channels_to_batch,
     'direct_conv.direct_conv_2d': _direct_conv,
     'direct_conv.direct_conv_2d_grad_weight': _direct_conv_grad,
-    'lstm_kernels.lstm_forward': _lstm_forward,
-    'lstm_kernels.lstm_backward': _lstm_backward,
-    'optim_kernels.adam': _adam,
-    'pool_kernels.max_pooling_2d': _max_pooling,
-    'pool_kernels.max_pooling_2d_grad': _max_pooling_grad,
-    'sce_kernels.sce_forward': _sce_forward,
-    'sce_kernels.sce_backward': _sce_backward,
+    'lstm.lstm_forward': _lstm_forward,
+    'lstm.lstm_backward': _lstm_backward,
+    'optim.adam': _adam,
+    'pool.max_pooling_2d': _max_pooling,
+    'pool.max_pooling_2d_grad': _max_pooling_grad,
+    'sce.sce_forward': _sce_forward,
+    'sce.sce_backward': _sce_backward,
 }
 
 
@@ -524,22 +525,40 @@ SKIP = {
 }
 
 
-def entry_points():
-    """Every callable defined by a module of ``chainerlite._core``, as
-    ``module.name``: its functions and its classes."""
+#: The compiled packages whose entry points are fuzzed (their module names
+#: differ, so that an entry point is ``module.name``).
+PACKAGES = ('chainerlite._core', 'chainerlite._kernels')
+
+
+def _modules():
+    """``{name: module}`` of every module of :data:`PACKAGES`."""
     import importlib
     import pkgutil
 
-    import chainerlite._core as core
+    found = {}
+    for package in PACKAGES:
+        path = importlib.import_module(package).__path__
+        for info in pkgutil.iter_modules(path):
+            assert info.name not in found, 'two modules ' + info.name
+            found[info.name] = importlib.import_module(package + '.' + info.name)
+    return found
 
+
+def module(name):
+    """The module ``name`` of one of :data:`PACKAGES`."""
+    return _modules()[name]
+
+
+def entry_points():
+    """Every callable defined by a module of :data:`PACKAGES`, as
+    ``module.name``: its functions and its classes."""
     names = []
-    for info in pkgutil.iter_modules(core.__path__):
-        module = importlib.import_module('chainerlite._core.' + info.name)
-        for name, value in vars(module).items():
+    for short, mod in _modules().items():
+        for name, value in vars(mod).items():
             if name.startswith('__') or not callable(value):
                 continue
-            if getattr(value, '__module__', None) == module.__name__:
-                names.append(info.name + '.' + name)
+            if getattr(value, '__module__', None) == mod.__name__:
+                names.append(short + '.' + name)
     return sorted(names)
 
 
@@ -598,12 +617,9 @@ def _describe_arg(a):
 def fuzz_entry(entry, seed, calls, log):
     """Makes ``calls`` calls of ``entry``; raises AssertionError on a call
     that raises an exception other than a clean one."""
-    import importlib
-
     warnings.simplefilter('ignore')
     module_name, name = entry.split('.')
-    module = importlib.import_module('chainerlite._core.' + module_name)
-    func = getattr(module, name)
+    func = getattr(module(module_name), name)
     rng = random.Random('{}:{}'.format(seed, entry))
     numpy.random.seed(rng.randrange(2**32))
 

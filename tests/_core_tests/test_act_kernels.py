@@ -1,4 +1,4 @@
-"""The compiled activation kernels (``chainerlite._core.act_kernels``),
+"""The compiled activation kernels (``chainerlite._kernels.act``),
 through the functions' CPU paths, against NumPy references of their
 formulas; ``math.erfc`` gives the normal distribution of the references."""
 

@@ -1,4 +1,4 @@
-"""The compiled direct convolutions (``chainerlite._core.direct_conv``)
+"""The compiled direct convolutions (``chainerlite._kernels.direct_conv``)
 against NumPy references, in both versions (AVX2/FMA where the CPU has it,
 and the portable C one), and the convolution functions that use them."""
 
@@ -7,7 +7,7 @@ import pytest
 
 import chainerlite
 import chainerlite.functions as F
-from chainerlite import _core
+from chainerlite._kernels import direct_conv
 from chainerlite import gradient_check
 from chainerlite.functions.connection import _conv_utils
 
@@ -69,13 +69,13 @@ def test_forward_and_filter_gradient_match_reference(shape, portable):
     bias = np.random.RandomState(1).uniform(-1, 1, W.shape[0]).astype(np.float32)
     wt = np.ascontiguousarray(W.transpose(1, 2, 3, 0))
     y = np.full(gy.shape, np.nan, np.float32)
-    _core.direct_conv_2d(xp, wt, bias, y, portable)
+    direct_conv.direct_conv_2d(xp, wt, bias, y, portable)
     expected = _valid_correlation(xp, W) + bias[:, None, None]
     np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
-    _core.direct_conv_2d(xp, wt, None, y, portable)
+    direct_conv.direct_conv_2d(xp, wt, None, y, portable)
     np.testing.assert_allclose(y, expected - bias[:, None, None], rtol=1e-5, atol=1e-5)
     gW = np.full(W.shape, np.nan, np.float32)
-    _core.direct_conv_2d_grad_weight(xp, gy, gW, portable)
+    direct_conv.direct_conv_2d_grad_weight(xp, gy, gW, portable)
     np.testing.assert_allclose(
         gW, _filter_gradient(xp, gy, *W.shape[2:]), rtol=1e-5, atol=1e-4
     )
@@ -90,27 +90,31 @@ def test_lanes_past_the_outputs_do_not_leak():
     y = np.empty(gy.shape, np.float32)
     gW = np.empty(W.shape, np.float32)
     for portable in VERSIONS:
-        _core.direct_conv_2d(xp, wt, None, y, portable)
+        direct_conv.direct_conv_2d(xp, wt, None, y, portable)
         np.testing.assert_allclose(
             y[..., :-1], _valid_correlation(xp, W)[..., :-1], rtol=1e-5, atol=1e-5
         )
-        _core.direct_conv_2d_grad_weight(xp, gy, gW, portable)
+        direct_conv.direct_conv_2d_grad_weight(xp, gy, gW, portable)
         np.testing.assert_allclose(
             gW[..., :-1], _filter_gradient(xp, gy, 3, 3)[..., :-1], rtol=1e-5, atol=1e-5
         )
 
 
 def test_simd_flag_is_a_bool():
-    assert _core.direct_conv_simd() in (True, False)
+    assert direct_conv.direct_conv_simd() in (True, False)
 
 
 @pytest.mark.parametrize(
     'call',
     [
-        lambda xp, wt, y, gW: _core.direct_conv_2d(xp, wt, None, y[:, :, 1:].copy()),
-        lambda xp, wt, y, gW: _core.direct_conv_2d(xp, wt[1:].copy(), None, y),
-        lambda xp, wt, y, gW: _core.direct_conv_2d(xp, wt, np.zeros(3, np.float32), y),
-        lambda xp, wt, y, gW: _core.direct_conv_2d_grad_weight(
+        lambda xp, wt, y, gW: direct_conv.direct_conv_2d(
+            xp, wt, None, y[:, :, 1:].copy()
+        ),
+        lambda xp, wt, y, gW: direct_conv.direct_conv_2d(xp, wt[1:].copy(), None, y),
+        lambda xp, wt, y, gW: direct_conv.direct_conv_2d(
+            xp, wt, np.zeros(3, np.float32), y
+        ),
+        lambda xp, wt, y, gW: direct_conv.direct_conv_2d_grad_weight(
             xp, y, gW[:, :, :2].copy()
         ),
     ],
@@ -125,7 +129,7 @@ def test_mismatched_shapes_raise(call):
 def test_wrong_dtype_raises():
     xp, W, gy = _arrays(1, 1, 1, 3, 3, 3, 3)
     with pytest.raises(ValueError):
-        _core.direct_conv_2d(xp.astype(np.float64), W, None, gy)
+        direct_conv.direct_conv_2d(xp.astype(np.float64), W, None, gy)
 
 
 # through the functions: (pad, ksize) of float32 stride-1 convolutions
@@ -166,7 +170,7 @@ def test_convolution_2d_float32_stride_1(pad, ksize):
 
 
 def test_direct_path_is_taken_and_agrees_with_blas(monkeypatch):
-    if not _core.direct_conv_simd():
+    if not direct_conv.direct_conv_simd():
         pytest.skip('no AVX2/FMA: the im2col + BLAS path runs')
     rng = np.random.RandomState(3)
     x = rng.uniform(-1, 1, (2, 4, 5, 11)).astype(np.float32)
@@ -182,9 +186,9 @@ def test_direct_path_is_taken_and_agrees_with_blas(monkeypatch):
         return y.array, xv.grad, Wv.grad, d
 
     calls = []
-    original = _core.direct_conv_2d
+    original = direct_conv.direct_conv_2d
     monkeypatch.setattr(
-        _core, 'direct_conv_2d', lambda *a: calls.append(1) or original(*a)
+        direct_conv, 'direct_conv_2d', lambda *a: calls.append(1) or original(*a)
     )
     direct = run()
     assert len(calls) == 3  # forward, input gradient, deconvolution

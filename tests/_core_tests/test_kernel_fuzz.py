@@ -1,8 +1,8 @@
 """Every compiled entry point survives random arguments.
 
-``kernel_fuzz.py`` (run in a subprocess, each entry point in a forked
-child) calls every function and class of the modules of
-``chainerlite._core`` with random shapes, dtypes (byte-swapped too),
+``kernel_fuzz.py`` (run in a subprocess, each entry point in a forked child)
+calls every function and class of the modules of ``chainerlite._core`` and
+``chainerlite._kernels`` with random shapes, dtypes (byte-swapped too),
 strides (Fortran order, steps, negative), misaligned and read-only arrays,
 arrays passed twice or overlapping, and wrong types. The arrays lie against
 guard pages and read-only arrays in read-only pages, so that reading past an
@@ -15,7 +15,6 @@ passes when nothing crashes or hangs.
 fuzz``) many more calls.
 """
 
-import importlib
 import inspect
 import os
 import pathlib
@@ -46,16 +45,16 @@ def _generic_entries():
 
 
 def test_every_entry_point_is_fuzzed():
-    # a new function in chainerlite._core fails here until it is given a
-    # generator of arguments (KERNELS), listed as taking Python objects
-    # (GENERIC), or skipped with a reason (SKIP); classes are fuzzed as
-    # taking Python objects
+    # a new function in chainerlite._core or chainerlite._kernels fails
+    # here until it is given a generator of arguments (KERNELS), listed as
+    # taking Python objects (GENERIC), or skipped with a reason (SKIP);
+    # classes are fuzzed as taking Python objects
     entries = kernel_fuzz.entry_points()
     known = set(kernel_fuzz.KERNELS) | set(_generic_entries()) | set(kernel_fuzz.SKIP)
     functions = []
     for entry in entries:
         module, name = entry.split('.')
-        value = getattr(importlib.import_module('chainerlite._core.' + module), name)
+        value = getattr(kernel_fuzz.module(module), name)
         if not inspect.isclass(value):
             functions.append(entry)
     assert sorted(set(functions) - known) == []

@@ -1,4 +1,4 @@
-"""Long compiled loops end on Ctrl-C (see _core/chunks.pxd).
+"""Long compiled loops end on Ctrl-C (see _kernels/chunks.pxd).
 
 One child process runs a long call of each kernel with a SIGINT already
 raised at its thread when the kernel is entered: the signal is raised from
@@ -22,10 +22,11 @@ import pytest
 CHILD = '''
 import ctypes, functools, json, operator, signal, sys, time
 import numpy as np
-from chainerlite import _core
-from chainerlite._core import (act_kernels, conv_kernels, direct_conv,
-                               lstm_kernels, ops_nn, optim_kernels,
-                               pool_kernels, sce_kernels)
+from chainerlite._core import ops_nn
+from chainerlite._kernels import (act as act_kernels, conv as conv_kernels,
+                                  direct_conv, lstm as lstm_kernels,
+                                  optim as optim_kernels, pool as pool_kernels,
+                                  sce as sce_kernels)
 
 libc = ctypes.CDLL(None)
 libc.pthread_self.restype = ctypes.c_ulong
@@ -77,27 +78,27 @@ def run(name):
     if name == 'im2col_2d':
         # float16 pixels are copied as their bits (uint16)
         col = nans(16, 16, 3, 3, 128, 128, dtype=f16)
-        case(name, P(_core.im2col_2d, ones16(16, 16, 128, 128),
+        case(name, P(conv_kernels.im2col_2d, ones16(16, 16, 128, 128),
                      col.view(np.uint16), 1, 1, 1, 1, 1, 1, np.uint16(0)),
              lambda: np.isnan(col).mean())
     elif name == 'im2col_padded_2d':
         col = nans(16, 3, 3, 16, 128, 128, dtype=f16)
-        case(name, P(_core.im2col_padded_2d, ones16(16, 16, 130, 130),
+        case(name, P(conv_kernels.im2col_padded_2d, ones16(16, 16, 130, 130),
                      col.view(np.uint16).transpose(3, 0, 1, 2, 4, 5), 1, 1,
                      1, 1),
              lambda: np.isnan(col).mean())
     elif name == 'col2im_2d':
         img = np.zeros((8, 16, 128, 128), f32)
-        case(name, P(_core.col2im_2d, np.ones((8, 16, 3, 3, 128, 128), f32),
+        case(name, P(conv_kernels.col2im_2d, np.ones((8, 16, 3, 3, 128, 128), f32),
                      img, 1, 1, 1, 1, 1, 1), lambda: (img == 0).mean())
     elif name == 'direct_conv_2d':
         y = nans(128, 16, 32, 32)
-        case(name, P(_core.direct_conv_2d, np.ones((128, 16, 34, 34), f32),
+        case(name, P(direct_conv.direct_conv_2d, np.ones((128, 16, 34, 34), f32),
                      np.ones((16, 3, 3, 16), f32), None, y),
              lambda: np.isnan(y).mean())
     elif name == 'direct_conv_2d_grad_weight':
         gw = nans(16, 16, 3, 3)
-        case(name, P(_core.direct_conv_2d_grad_weight,
+        case(name, P(direct_conv.direct_conv_2d_grad_weight,
                      np.ones((128, 16, 34, 34), f32),
                      np.ones((128, 16, 32, 32), f32), gw),
              lambda: np.isnan(gw).mean())
@@ -105,18 +106,16 @@ def run(name):
         c, x = np.ones((512, 4096), f32), np.ones((512, 4 * 4096), f32)
         out = nans(512, 4096)
         if name == 'lstm_forward':
-            call = P(_core.lstm_forward, c, x, out, nans(512, 4096))
+            call = P(lstm_kernels.lstm_forward, c, x, out, nans(512, 4096))
         else:
-            call = P(_core.lstm_backward, c, x, c, c, c, out, nans(*x.shape))
+            call = P(lstm_kernels.lstm_backward, c, x, c, c, c, out, nans(*x.shape))
         case(name, call, lambda: np.isnan(out).mean())
     elif name in ('leaky_relu_grad', 'softplus_grad', 'gelu', 'normal_cdf',
                   'gelu_grad'):
-        x, out = np.ones(1 << 23, f32), nans(1 << 23)
-        args = {'leaky_relu_grad': (x, x, out, 0.2),
-                'softplus_grad': (x, x, out, 1.0), 'gelu': (x, out),
-                'normal_cdf': (x, out), 'gelu_grad': (x, x, out)}[name]
-        case(name, P(getattr(act_kernels, name), *args),
-             lambda: np.isnan(out).mean())
+        x = np.ones(1 << 23, f32)
+        args = {'leaky_relu_grad': (x, x, 0.2), 'softplus_grad': (x, x, 1.0),
+                'gelu': (x,), 'normal_cdf': (x,), 'gelu_grad': (x, x)}[name]
+        case(name, P(getattr(act_kernels, name), *args))
     elif name == 'adam':
         size = 9 << 20
         m = np.zeros(size, f32)
@@ -137,11 +136,11 @@ def run(name):
         x = np.ones((16, 16, 192, 192), f32)
         y, index = nans(16, 16, 190, 190), np.zeros((16, 16, 190, 190), np.intp)
         if name == 'max_pooling_2d':
-            case(name, P(_core.max_pooling_2d, x, y, index, 3, 3, 1, 1, 0, 0),
+            case(name, P(pool_kernels.max_pooling_2d, x, y, index, 3, 3, 1, 1, 0, 0),
                  lambda: np.isnan(y).mean())
         else:
             gx = np.zeros(x.shape, f32)
-            case(name, P(_core.max_pooling_2d_grad, np.ones(y.shape, f32),
+            case(name, P(pool_kernels.max_pooling_2d_grad, np.ones(y.shape, f32),
                          index, gx, 3, 3, 1, 1, 0, 0),
                  lambda: (gx == 0).mean())
 

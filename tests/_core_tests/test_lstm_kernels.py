@@ -10,7 +10,7 @@ import pytest
 
 import chainerlite
 import chainerlite.functions as F
-from chainerlite import _core
+from chainerlite._kernels import lstm as lstm_kernels
 
 
 def _sigmoid(x):
@@ -94,13 +94,13 @@ def test_saved_activations_give_the_recomputed_gradients(dtype, shape, batch):
     # evaluates them again agree bit for bit
     c_prev, x, gc, gh = _saved_case(dtype, shape, batch)
     c_next, h = np.empty_like(c_prev), np.empty_like(gh)
-    act = _core.lstm_forward(c_prev, x, c_next, h, True)
+    act = lstm_kernels.lstm_forward(c_prev, x, c_next, h, True)
     assert act.shape == (batch, shape[1], 5, int(np.prod(shape[2:])))
     grads = []
     for saved in (True, False):
         gc_prev, gx = np.empty_like(c_prev), np.empty_like(x)
         saved_act = act if saved else None
-        _core.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, saved_act)
+        lstm_kernels.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, saved_act)
         grads.append((gc_prev, gx))
     for a, b in zip(*grads):
         np.testing.assert_array_equal(a, b)
@@ -119,7 +119,7 @@ def test_forward_keeps_activations_only_for_backprop():
     with chainerlite.no_backprop_mode():
         assert F.lstm(c_prev, x)[0].creator is None
     c_next, h = np.empty_like(c_prev), np.empty_like(c_prev)
-    assert _core.lstm_forward(c_prev, x, c_next, h) is None
+    assert lstm_kernels.lstm_forward(c_prev, x, c_next, h) is None
 
 
 def test_second_backward_recomputes_the_same_gradients():
@@ -168,22 +168,26 @@ def test_kernels_reject_arrays_that_do_not_fit(name, array, error):
     }
     args[name] = array
     with pytest.raises(error, match='lstm kernels'):
-        _core.lstm_forward(*args.values())
+        lstm_kernels.lstm_forward(*args.values())
 
 
 def test_backward_kernels_reject_arrays_that_do_not_fit():
     c_prev, x, gc, gh = _saved_case(np.float32, (3, 2), 2)
-    act = _core.lstm_forward(c_prev, x, np.empty_like(c_prev), np.empty_like(gh), True)
+    act = lstm_kernels.lstm_forward(
+        c_prev, x, np.empty_like(c_prev), np.empty_like(gh), True
+    )
     gc_prev, gx = np.empty_like(c_prev), np.empty_like(x)
     with pytest.raises(ValueError, match='lstm kernels: act'):
-        _core.lstm_backward(c_prev, x, None, gc, gh, gc_prev, gx, act[:1])
+        lstm_kernels.lstm_backward(c_prev, x, None, gc, gh, gc_prev, gx, act[:1])
     with pytest.raises(ValueError, match='lstm kernels: gh'):
-        _core.lstm_backward(c_prev, x, None, gc, gh[:1], gc_prev, gx, act)
+        lstm_kernels.lstm_backward(c_prev, x, None, gc, gh[:1], gc_prev, gx, act)
     with pytest.raises(ValueError, match='lstm kernels: gx'):
-        _core.lstm_backward(c_prev, x, c_prev, gc, gh, gc_prev, gx.T.copy().T)
+        lstm_kernels.lstm_backward(c_prev, x, c_prev, gc, gh, gc_prev, gx.T.copy().T)
     with pytest.raises(TypeError, match='float32 or float64'):
         half = [a.astype(np.float16) for a in (c_prev, x, c_prev, gc, gh)]
-        _core.lstm_backward(*half, gc_prev.astype(np.float16), gx.astype(np.float16))
+        lstm_kernels.lstm_backward(
+            *half, gc_prev.astype(np.float16), gx.astype(np.float16)
+        )
 
 
 @pytest.mark.parametrize('dtype, tol', [(np.float32, 2e-6), (np.float64, 1e-14)])
@@ -200,9 +204,9 @@ def test_wide_gates_every_vector_tail(dtype, tol, units, rest):
     gc = rng.uniform(-1, 1, shape).astype(dtype)
     gh = rng.uniform(-1, 1, (batch,) + shape[1:]).astype(dtype)
     c_next, h = np.empty_like(c_prev), np.empty_like(gh)
-    act = _core.lstm_forward(c_prev, x, c_next, h, True)
+    act = lstm_kernels.lstm_forward(c_prev, x, c_next, h, True)
     gc_prev, gx = np.empty_like(c_prev), np.empty_like(x)
-    _core.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, act)
+    lstm_kernels.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, act)
     wide = [a.astype(np.longdouble) for a in (c_prev, x, gc, gh)]
     for got, ref in zip((c_next, h, gc_prev, gx), _reference(*wide)):
         np.testing.assert_allclose(got, ref.astype(np.float64), rtol=tol * 10, atol=tol)

@@ -9,7 +9,7 @@ import pytest
 
 import chainerlite
 import chainerlite.functions as F
-from chainerlite._core import pool_kernels
+from chainerlite._kernels import pool as pool_kernels
 
 # ksize, stride, pad, cover_all
 CASES = [

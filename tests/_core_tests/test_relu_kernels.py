@@ -1,4 +1,4 @@
-"""The one-pass ReLU loops of ``chainerlite._core.relu_kernels`` give NumPy's
+"""The one-pass ReLU loops of ``chainerlite._kernels.relu`` give NumPy's
 results bit for bit (``maximum(x, 0)`` and ``gy * (y > 0)``), through
 ``F.relu`` and directly, and decline what they do not handle."""
 
@@ -8,7 +8,7 @@ import pytest
 import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
-from chainerlite._core import relu_kernels
+from chainerlite._kernels import relu as relu_kernels
 
 FLOATS = [np.float32, np.float64]
 SPECIAL = [

@@ -111,3 +111,36 @@ def test_lines_are_counted_through_multiline_strings(tmp_path):
 def test_an_empty_folder_fails(tmp_path, capsys):
     assert check_core_imports.main([str(tmp_path)]) == 1
     assert 'no core sources' in capsys.readouterr().out
+
+
+def _kernels_with(tmp_path, text):
+    kernels = tmp_path / '_kernels'
+    kernels.mkdir()
+    (kernels / 'synthetic.pyx').write_text(text)
+    return kernels
+
+
+@pytest.mark.parametrize(
+    'text',
+    [
+        'from chainerlite._core.node cimport Variable\n',
+        'from chainerlite._core import ops_nn\n',
+        'import chainerlite.functions\n',
+        'from .. import _core\n',
+    ],
+)
+def test_a_kernel_importing_the_engine_or_package_fails(tmp_path, capsys, text):
+    assert check_core_imports.main([str(_kernels_with(tmp_path, text))]) == 1
+    assert 'synthetic.pyx:1: ' in capsys.readouterr().out
+
+
+def test_kernels_import_kernels_and_the_engine_imports_kernels(tmp_path, capsys):
+    text = (
+        'from chainerlite._kernels.chunks cimport chunks\n'
+        'from chainerlite._kernels import relu\nfrom . import dtypes\n'
+    )
+    assert check_core_imports.main([str(_kernels_with(tmp_path, text))]) == 0
+    core = _core_with(tmp_path, 'synthetic.pyx', text.replace('from . ', 'from .. '))
+    assert check_core_imports.main([str(core)]) == 1  # `from .. import dtypes`
+    core = _core_with(tmp_path / 'again', 'synthetic.pyx', text.split('from . ')[0])
+    assert check_core_imports.main([str(core)]) == 0, capsys.readouterr().out

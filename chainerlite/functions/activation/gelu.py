@@ -10,9 +10,8 @@ import numpy
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite._core import act_kernels
+from chainerlite._kernels import act
 from chainerlite.backends import cuda
-from chainerlite.functions.activation import _cpu_kernels
 from chainerlite.functions.activation import _kernels
 from chainerlite.functions.math import exponential
 from chainerlite.utils import type_check
@@ -29,8 +28,9 @@ _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 def _normal_cdf(x):
     # Phi(x) = erfc(-x / sqrt(2)) / 2 of a NumPy array keeps full relative
     # precision in the left tail, where 1 + erf(x / sqrt(2)) would cancel.
-    if _cpu_kernels.takes(x):
-        return _cpu_kernels.elementwise(act_kernels.normal_cdf, (x,))
+    y = act.normal_cdf(x)
+    if y is not None:
+        return y
     return (_erfc_cpu(-x / math.sqrt(2)) * 0.5).astype(x.dtype)
 
 
@@ -45,8 +45,9 @@ class GELU(function_node.FunctionNode):
         self.retain_inputs((0,))
         if xp is cuda.cupy:
             return (_kernels.gelu_fwd(x),)
-        if _cpu_kernels.takes(x):
-            return (_cpu_kernels.elementwise(act_kernels.gelu, (x,)),)
+        y = act.gelu(x)
+        if y is not None:
+            return (y,)
         return (utils.force_array(x * _normal_cdf(x), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
@@ -68,8 +69,9 @@ class GELUGrad(function_node.FunctionNode):
         # takes the arrays
         if isinstance(x, cuda.ndarray):
             return (_kernels.gelu_bwd(x, gy),)
-        if _cpu_kernels.takes(x, gy):
-            return (_cpu_kernels.elementwise(act_kernels.gelu_grad, (x, gy)),)
+        gx = act.gelu_grad(x, gy)
+        if gx is not None:
+            return (gx,)
         cdf = utils.force_array(_normal_cdf(x), x.dtype)
         pdf = numpy.exp(x * x * -0.5) * _INV_SQRT_2PI
         # NumPy 1 gives float64 for 0-d arrays times a Python float

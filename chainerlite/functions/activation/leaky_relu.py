@@ -9,10 +9,9 @@ import numpy
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite._core import act_kernels
 from chainerlite._core import ops_math
+from chainerlite._kernels import act
 from chainerlite.backends import cuda
-from chainerlite.functions.activation import _cpu_kernels
 from chainerlite.functions.activation import _kernels
 from chainerlite.utils import type_check
 
@@ -73,9 +72,9 @@ class LeakyReLUGrad(function_node.FunctionNode):
         # takes the arrays
         if isinstance(x, cuda.ndarray):
             return (_kernels.leaky_relu_bwd(x, gy, x.dtype.type(self.slope)),)
-        if _cpu_kernels.takes(x, gy):
-            kernel = act_kernels.leaky_relu_grad
-            return (_cpu_kernels.elementwise(kernel, (x, gy), self.slope),)
+        gx = act.leaky_relu_grad(x, gy, self.slope)
+        if gx is not None:
+            return (gx,)
         scaled = x * ops_math.scalar_like(self.slope, x)
         sloped = (x <= 0) & (scaled == scaled)
         slopes = utils.force_array(numpy.where(sloped, self.slope, 1.0), x.dtype)

@@ -9,9 +9,8 @@ import numpy
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite._core import act_kernels
+from chainerlite._kernels import act
 from chainerlite.backends import cuda
-from chainerlite.functions.activation import _cpu_kernels
 from chainerlite.functions.activation import _kernels
 from chainerlite.functions.activation import sigmoid
 from chainerlite.utils import type_check
@@ -63,9 +62,9 @@ class SoftplusGrad(function_node.FunctionNode):
         # takes the arrays
         if isinstance(x, cuda.ndarray):
             return (_kernels.softplus_bwd(x, gy, x.dtype.type(self.beta)),)
-        if _cpu_kernels.takes(x, gy):
-            kernel = act_kernels.softplus_grad
-            return (_cpu_kernels.elementwise(kernel, (x, gy), self.beta),)
+        gx = act.softplus_grad(x, gy, self.beta)
+        if gx is not None:
+            return (gx,)
         s = utils.force_array(sigmoid._stable_sigmoid(x * self.beta, numpy), x.dtype)
         return (utils.force_array(gy * s),)
 

@@ -12,7 +12,8 @@ no large transposed copy is made.
 
 import numpy
 
-from chainerlite import _core
+from chainerlite._kernels import conv as conv_kernels
+from chainerlite._kernels import direct_conv
 from chainerlite import backend
 from chainerlite.functions.connection import _conv_args
 from chainerlite.utils import _windows
@@ -23,7 +24,7 @@ _COMPILED_DTYPES = (numpy.float32, numpy.float64)
 # the direct kernels run where they beat im2col + BLAS: filters of up to
 # this many weights (measured one thread, AVX2, 3x3: 16 -> 16 channels
 # 0.70-0.75x the time, 32 -> 32 0.85-0.90x, 64 -> 64 0.98-1.08x)
-_DIRECT_SIMD = _core.direct_conv_simd()
+_DIRECT_SIMD = direct_conv.direct_conv_simd()
 _DIRECT_MAX_WEIGHTS = 16384
 
 
@@ -157,7 +158,7 @@ class ConvParams:
             and self.dilate == (1, 1)
             and self.groups == 1
             and W_shape[0] * W_shape[1] * W_shape[2] * W_shape[3] <= _DIRECT_MAX_WEIGHTS
-            and W_shape[3] <= _core.DIRECT_CONV_MAX_KW
+            and W_shape[3] <= direct_conv.DIRECT_CONV_MAX_KW
         )
 
     def padded(self, x, ksize, outs):
@@ -218,7 +219,7 @@ def convolve(x, W, params, b=None):
         wt = numpy.ascontiguousarray(W.transpose(1, 2, 3, 0))
         if b is not None:
             b = numpy.ascontiguousarray(b)
-        _core.direct_conv_2d(params.padded(x, ksize, outs), wt, b, out)
+        direct_conv.direct_conv_2d(params.padded(x, ksize, outs), wt, b, out)
         return out
     groups = params.groups
     # (G * c_I * prod(k), n * prod(outs)) in G blocks: no copy needed
@@ -234,7 +235,9 @@ def convolve(x, W, params, b=None):
         out = numpy.empty((n, c_out) + tuple(outs), x.dtype)
         if b is not None:
             b = numpy.ascontiguousarray(b)
-        _core.channels_to_batch(y.reshape(c_out, -1), b, out.reshape(n, c_out, -1))
+        conv_kernels.channels_to_batch(
+            y.reshape(c_out, -1), b, out.reshape(n, c_out, -1)
+        )
         return out
     y = _batch_major(y, n, outs, x.dtype)
     return y if b is None else add_bias(y, b)
@@ -281,7 +284,7 @@ def convolve_transpose(x, W, dims, params):
         out = numpy.empty(x.shape[:1] + (c_out_g,) + tuple(dims), x.dtype)
         padded = _windows._padded_2d(x, ksize, (1, 1), full, 0, (1, 1), dims)
         wt = numpy.ascontiguousarray(W[:, :, ::-1, ::-1].transpose(0, 2, 3, 1))
-        _core.direct_conv_2d(padded, wt, None, out)
+        direct_conv.direct_conv_2d(padded, wt, None, out)
         return out
     groups = params.groups
     W = W.reshape(groups, c_in // groups, -1).transpose(0, 2, 1)
@@ -310,7 +313,7 @@ def convolve_grad_weight(x, gy, ksize, params):
     if params.direct(x, w_shape) and gy.dtype == x.dtype:
         gW = numpy.empty(w_shape, x.dtype)
         padded = params.padded(x, ksize, gy.shape[2:])
-        _core.direct_conv_2d_grad_weight(padded, numpy.ascontiguousarray(gy), gW)
+        direct_conv.direct_conv_2d_grad_weight(padded, numpy.ascontiguousarray(gy), gW)
         return gW
     groups = params.groups
     col = params.grouped_columns(x, ksize)

@@ -8,7 +8,7 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite import variable
-from chainerlite import _core
+from chainerlite._kernels import sce
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels as _softmax_kernels
 from chainerlite.functions.array import broadcast
@@ -167,7 +167,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         return (self._reduce(loss, count, x.dtype),)
 
     def _forward_compiled(self, x, t):
-        # The compiled loops (_core/sce_kernels.pyx) of the common case: a
+        # The compiled loops (_kernels/sce.pyx) of the common case: a
         # 2-D NumPy x, hard labels, no class weights, cache_score without
         # double backprop. They keep two values per row for the gradient
         # instead of y and the one-hot weights. None where they do not
@@ -178,8 +178,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             mode = 0
         else:
             mode = 1 if self.normalize else 2
-        out = _core.sce_forward(x, t, self.ignore_label, mode)
-        if not out:
+        out = sce.sce_forward(x, t, self.ignore_label, mode)
+        if out is None:
             return None
         loss, self._cpu_stats, self._coeff = out
         self._y, self._t, self._weights = None, t, None
@@ -279,7 +279,7 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
         f = self.loss
         if f._cpu_stats is not None:
             # None for a gradient the compiled loops do not take
-            gx = _core.sce_backward(x, f._cpu_stats, gloss, f._coeff)
+            gx = sce.sce_backward(x, f._cpu_stats, gloss, f._coeff)
             if gx is not None:
                 return (gx,)
         elif f._stats is not None:

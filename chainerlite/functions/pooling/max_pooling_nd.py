@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy
 import typing
 
-from chainerlite import _core
+from chainerlite._kernels import pool
 from chainerlite import backend
 from chainerlite.functions.connection import convolution_nd
 from chainerlite.functions.pooling import max_pooling_nd_kernel
@@ -65,7 +65,7 @@ class MaxPoolingND(pooling_nd.PoolingND):
     def _forward_compiled(self, x, outs):
         y = numpy.empty(x.shape[:2] + outs, x.dtype)
         self.indexes = numpy.empty(y.shape, numpy.intp)
-        _core.max_pooling_2d(x, y, self.indexes, *self.ksize, *self.stride, *self.pad)
+        pool.max_pooling_2d(x, y, self.indexes, *self.ksize, *self.stride, *self.pad)
         return y
 
     def _forward_cuda(self, xp, x, outs):
@@ -105,7 +105,7 @@ class MaxPoolingNDGrad(pooling_nd.PoolingND):
         (gy,) = inputs
         if self.compiled(gy):
             gx = numpy.zeros(self.mpool._in_shape, gy.dtype)
-            _core.max_pooling_2d_grad(
+            pool.max_pooling_2d_grad(
                 gy, self.mpool.indexes, gx, *self.ksize, *self.stride, *self.pad
             )
             return (gx,)

@@ -3,7 +3,7 @@
 import numpy
 
 import chainerlite
-from chainerlite import _core
+from chainerlite._kernels import lstm as lstm_kernels
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.backends import cuda
@@ -38,7 +38,7 @@ def _gate_variables(x):
 
 
 def _compiled(*arrays):
-    # whether the compiled kernels of chainerlite._core take these arrays
+    # whether the compiled kernels of chainerlite._kernels.lstm take these arrays
     dtype = arrays[0].dtype
     if dtype != _FLOAT32 and dtype != _FLOAT64:
         return False
@@ -63,7 +63,7 @@ class LSTM(function_node.FunctionNode):
     """LSTM cell activation with a forget gate."""
 
     # The compiled forward's activated gates and tanh(c) (see
-    # _core.lstm_forward), handed to LSTMGrad by the first backward, which then
+    # lstm_kernels.lstm_forward), handed to LSTMGrad by the first backward, which then
     # evaluates no transcendental function again; None when not taken.
     _act = None
 
@@ -89,7 +89,7 @@ class LSTM(function_node.FunctionNode):
         if _compiled(c_prev, x):
             c_next = numpy.empty_like(c_prev, order='C')
             h = numpy.empty((len(x),) + c_prev.shape[1:], x.dtype)
-            self._act = _core.lstm_forward(
+            self._act = lstm_kernels.lstm_forward(
                 c_prev, x, c_next, h, chainerlite.config.enable_backprop
             )
             return c_next, h
@@ -124,7 +124,7 @@ def _backward_cpu(c_prev, x, c_next, gc, gh, act):
     # act: the activations the forward saved, or None to evaluate them
     gc_prev = numpy.empty_like(c_prev, order='C')
     gx = numpy.empty_like(x, order='C')
-    _core.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, act)
+    lstm_kernels.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, act)
     return gc_prev, gx
 
 
@@ -166,7 +166,7 @@ class LSTMGrad(_formula.FormulaNode):
 
     Args:
         act (numpy.ndarray): The activations the compiled forward of
-            :class:`LSTM` saved (see ``chainerlite._core.lstm_forward``), or
+            :class:`LSTM` saved (see ``chainerlite._kernels.lstm.lstm_forward``), or
             ``None`` to evaluate them again.
 
     """

@@ -1,5 +1,5 @@
 """ReLU's forward and gradient on float32/float64 NumPy arrays, one pass
-each (the loops are in ``relu_kernels.h``).
+each (the loops are in the C below).
 
 Both return None where they do not apply (another dtype or array type, a
 layout that is not one aligned contiguous block, operands that differ in shape,
@@ -7,12 +7,49 @@ dtype or layout), and the caller keeps NumPy.
 """
 cimport numpy as cnp
 
-import numpy
+from chainerlite._kernels.dtypes cimport float32, float64
 
 cnp.import_array()
 
+#: ``maximum(x, 0)`` and ``gy * (y > 0)``, bit for bit.
+PRECISION = 'bitwise NumPy'
 
-cdef extern from "relu_kernels.h" nogil:
+cdef extern from * nogil:
+    """
+    /* ReLU and its gradient over contiguous float32/float64 arrays, one pass.
+     *
+     * NumPy's maximum(x, 0) checks for NaN lane by lane and the gradient
+     * gy * (y > 0) makes a boolean temporary and a second pass; these loops do
+     * each in one pass that the compiler vectorises, cloned for the CPU
+     * (CL_CLONES, dispatch.h).
+     *
+     * Results are those of the NumPy expressions, bit for bit: relu keeps x
+     * where x > 0 or x is NaN and gives +0 elsewhere (as NumPy's vector loops
+     * do for -0); the gradient multiplies gy by 1 or 0, so an infinite or NaN
+     * gy where y <= 0 gives NaN, as in NumPy.
+     */
+
+    #include <stddef.h>
+
+    #include "dispatch.h"
+
+    #define CL_RELU_LOOPS(T, SUFFIX)                                            \
+        CL_CLONES static void cl_relu_##SUFFIX(const T *x, T *y,          \
+                                                    ptrdiff_t n) {             \
+            for (ptrdiff_t i = 0; i < n; i++) {                                 \
+                T v = x[i];                                                     \
+                y[i] = (v > 0 || v != v) ? v : (T)0;                            \
+            }                                                                   \
+        }                                                                       \
+        CL_CLONES static void cl_relu_grad_##SUFFIX(                      \
+            const T *y, const T *gy, T *gx, ptrdiff_t n) {                      \
+            for (ptrdiff_t i = 0; i < n; i++)                                   \
+                gx[i] = gy[i] * (y[i] > 0 ? (T)1 : (T)0);                       \
+        }
+
+    CL_RELU_LOOPS(float, f32)
+    CL_RELU_LOOPS(double, f64)
+    """
     void cl_relu_f32(const float* x, float* y, Py_ssize_t n)
     void cl_relu_f64(const double* x, double* y, Py_ssize_t n)
     void cl_relu_grad_f32(const float* y, const float* gy, float* gx,
@@ -25,16 +62,13 @@ cdef extern from "numpy/arrayobject.h":
     object PyArray_NewLikeArray(cnp.ndarray prototype, cnp.NPY_ORDER order,
                                 void* descr, int subok)
 
-cdef object _float32 = numpy.dtype(numpy.float32)
-cdef object _float64 = numpy.dtype(numpy.float64)
-
 
 cdef inline int _kind(cnp.ndarray a):
     # 4 or 8 for an aligned float32/float64 array in one C- or
     # Fortran-ordered block (so that its elements are read in memory
     # order), else 0
     dtype = a.descr
-    if dtype is not _float32 and dtype is not _float64:
+    if dtype is not float32() and dtype is not float64():
         return 0
     if not cnp.PyArray_ISALIGNED(a):
         return 0

@@ -1,4 +1,5 @@
 # cython: boundscheck=False, wraparound=False
+# build: openmp
 # (kernels: their loops index only within the shapes they read)
 """Compiled im2col / col2im of 2-D images on the CPU.
 
@@ -23,8 +24,8 @@ layout and reach of the columns; else a ValueError names it.
 from cython.parallel cimport prange
 from libc.limits cimport INT_MAX
 
-from chainerlite._core.argcheck cimport Span, aligned, overlap, span
-from chainerlite._core.chunks cimport Chunks, chunks, cl_max_threads, next_chunk
+from chainerlite._kernels.argcheck cimport Span, aligned, overlap, span
+from chainerlite._kernels.chunks cimport Chunks, chunks, cl_max_threads, next_chunk
 
 # float16 pixels are copied as their bits; col2im adds, so it has no
 # float16 version (the caller keeps NumPy's float16 arithmetic).
@@ -38,6 +39,10 @@ ctypedef fused real:
     double
 
 #: Elements below which one thread does the work.
+#: The NumPy paths of utils._windows (copies, and sums in their order), bit
+#: for bit.
+PRECISION = 'bitwise NumPy'
+
 cdef Py_ssize_t PARALLEL_MIN = 1 << 17
 
 
@@ -54,7 +59,7 @@ cdef int _check_window(str kernel, Py_ssize_t kh, Py_ssize_t kw, int sy,
             kw > 1 and (kw - 1) > (INT_MAX - sx - px) // dx) or (
             sy > INT_MAX - py or sx > INT_MAX - px):
         raise ValueError(
-            'conv_kernels.{}: strides and dilations must be positive, '
+            'conv.{}: strides and dilations must be positive, '
             'paddings non-negative, and the taps within an int: {}'.format(
                 kernel, (kh, kw, sy, sx, py, px, dy, dx)))
     return 0
@@ -69,16 +74,16 @@ cdef int _check_arrays(str kernel, const void* src, int src_ndim,
     # images and columns of one batch and one set of channels, aligned,
     # the array written apart from the one read
     if src_shape[0] != dst_shape[0] or src_shape[1] != dst_shape[1]:
-        raise ValueError('conv_kernels.{}: batch or channels differ: {} '
+        raise ValueError('conv.{}: batch or channels differ: {} '
                          'and {}'.format(kernel, _dims(src_shape, src_ndim),
                                          _dims(dst_shape, dst_ndim)))
     if not (aligned(src, src_ndim, src_strides, itemsize)
             and aligned(dst, dst_ndim, dst_strides, itemsize)):
-        raise ValueError('conv_kernels.{}: an array is not aligned'
+        raise ValueError('conv.{}: an array is not aligned'
                          .format(kernel))
     if overlap(span(src, src_ndim, src_shape, src_strides, itemsize),
                span(dst, dst_ndim, dst_shape, dst_strides, itemsize)):
-        raise ValueError('conv_kernels.{}: the output overlaps the input'
+        raise ValueError('conv.{}: the output overlaps the input'
                          .format(kernel))
     return 0
 
@@ -89,7 +94,7 @@ cdef int _check_blocks(str kernel, const Py_ssize_t* shape,
     # each (out_h, out_w) block of the columns is C-contiguous
     if (shape[5] > 1 and strides[5] != itemsize
             or shape[4] > 1 and strides[4] != shape[5] * itemsize):
-        raise ValueError('conv_kernels.{}: the (out_h, out_w) blocks of the '
+        raise ValueError('conv.{}: the (out_h, out_w) blocks of the '
                          'columns must be C-contiguous'.format(kernel))
     return 0
 
@@ -215,7 +220,7 @@ def im2col_padded_2d(const pixel[:, :, :, ::1] padded,
                          and _reaches(padded.shape[3], col.shape[3], dx,
                                       col.shape[5], sx)):
         raise ValueError(
-            'conv_kernels.im2col_padded_2d: the windows of columns {} reach '
+            'conv.im2col_padded_2d: the windows of columns {} reach '
             'past the padded images {}'.format(_dims(col.shape, 6),
                                                _dims(padded.shape, 4)))
     cdef Py_ssize_t n = col.shape[0], kh = col.shape[2], kw = col.shape[3]
@@ -286,20 +291,20 @@ def channels_to_batch(const real[:, ::1] y, const real[::1] bias,
     if (y.shape[0] != c or y.shape[1] != n * p
             or bias is not None and bias.shape[0] != c):
         raise ValueError(
-            'conv_kernels.channels_to_batch: shapes do not match: y {}, '
+            'conv.channels_to_batch: shapes do not match: y {}, '
             'bias {}, out {}'.format(_dims(y.shape, 2), None if bias is None
                                      else bias.shape[0], _dims(out.shape, 3)))
     cdef const void* pb = &bias[0] if bias is not None else NULL
     if not (aligned(&y[0, 0], 2, y.strides, itemsize)
             and aligned(pb, 1, &itemsize, itemsize)
             and aligned(&out[0, 0, 0], 3, out.strides, itemsize)):
-        raise ValueError('conv_kernels.channels_to_batch: an array is not '
+        raise ValueError('conv.channels_to_batch: an array is not '
                          'aligned')
     cdef Span s_out = span(&out[0, 0, 0], 3, out.shape, out.strides, itemsize)
     if overlap(s_out, span(&y[0, 0], 2, y.shape, y.strides, itemsize)) or (
             pb != NULL and overlap(s_out, span(pb, 1, &c, &itemsize,
                                                itemsize))):
-        raise ValueError('conv_kernels.channels_to_batch: the output '
+        raise ValueError('conv.channels_to_batch: the output '
                          'overlaps an input')
     cdef Py_ssize_t b, ch, k
     cdef real shift

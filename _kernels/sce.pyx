@@ -15,18 +15,24 @@ between chunks (see ``chunks.pxd``).
 
 Both functions return None where they do not apply (another dtype, rank or
 array type, a layout that is not C-contiguous, labels that are not 1-D
-int32/int64, an empty batch), and the caller keeps its general code.
+int32/int64, an empty batch, a label out of range), and the caller keeps its
+general code.
 """
 cimport numpy as cnp
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.math cimport HUGE_VAL as _HUGE_VAL
 from libc.stdint cimport int32_t, int64_t
 
-from chainerlite._core.chunks cimport Chunks, chunks, next_chunk
+from chainerlite._kernels.chunks cimport Chunks, chunks, next_chunk
+from chainerlite._kernels.dtypes cimport float32, float64, int32, int64, intp
 
 import numpy
 
 cnp.import_array()
+
+#: The general NumPy path of softmax_cross_entropy, bit for bit (any NaN
+#: for any NaN).
+PRECISION = 'bitwise NumPy'
 
 ctypedef fused real:
     float
@@ -36,11 +42,6 @@ ctypedef fused label:
     int32_t
     int64_t
 
-cdef object _float32 = numpy.dtype(numpy.float32)
-cdef object _float64 = numpy.dtype(numpy.float64)
-cdef object _int32 = numpy.dtype(numpy.int32)
-cdef object _int64 = numpy.dtype(numpy.int64)
-cdef object _intp = numpy.dtype(numpy.intp)
 cdef object _exp = numpy.exp
 cdef object _log = numpy.log
 
@@ -283,7 +284,7 @@ cdef inline bint _is_matrix(x):
     cdef cnp.ndarray a = <cnp.ndarray>x
     if a.ndim != 2 or not _is_block(a):
         return False
-    if a.descr is not _float32 and a.descr is not _float64:
+    if a.descr is not float32() and a.descr is not float64():
         return False
     return a.shape[0] > 0 and a.shape[1] > 0
 
@@ -304,7 +305,7 @@ cdef Py_ssize_t _labels(cnp.ndarray t, cnp.ndarray k, Py_ssize_t c,
     cdef Py_ssize_t n = k.shape[0], valid
     cdef void* pt = cnp.PyArray_DATA(t)
     cdef Py_ssize_t* pk = <Py_ssize_t*>cnp.PyArray_DATA(k)
-    cdef bint i32 = t.descr is _int32
+    cdef bint i32 = t.descr is int32()
     with nogil:
         if i32:
             valid = _read_labels(<const int32_t*>pt, pk, n, c, ignore)
@@ -319,7 +320,7 @@ cdef object _mean(cnp.ndarray loss, Py_ssize_t count):
     cdef double coeff = 1.0 / (count if count > 1 else 1)
     cdef Py_ssize_t n = loss.shape[0]
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(0, NULL, loss.descr.type_num, 0)
-    if loss.descr is _float32:
+    if loss.descr is float32():
         (<float*>cnp.PyArray_DATA(out))[0] = (<float>0 + _pairwise_sum(
             <const float*>cnp.PyArray_DATA(loss), n)) * <float>coeff
     else:
@@ -334,8 +335,8 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
     ``mode`` is 0 for ``reduce='no'`` (the factor is None), 1 for the mean
     over the rows that are not ignored, 2 for the mean over all rows.
     Returns ``(loss, stats, coeff)`` with ``stats`` an opaque tuple for
-    :func:`sce_backward_array`; False where a label is out of range; None where
-    the arrays are not handled.
+    :func:`sce_backward_array`; None where the arrays are not handled or a
+    label is out of range (the general code then raises).
     """
     cdef int64_t ignore
     if not _is_matrix(x) or not _as_int64(ignore_label, &ignore):
@@ -345,14 +346,14 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
     if type(t) is not cnp.ndarray:
         return None
     cdef cnp.ndarray tv = <cnp.ndarray>t
-    if (tv.descr is not _int32 and tv.descr is not _int64) or tv.ndim != 1 \
+    if (tv.descr is not int32() and tv.descr is not int64()) or tv.ndim != 1 \
             or tv.shape[0] != n or not _is_block(tv):
         return None
     cdef int typ = a.descr.type_num
     cdef cnp.ndarray k = cnp.PyArray_EMPTY(1, a.shape, cnp.NPY_INTP, 0)
     cdef Py_ssize_t valid = _labels(tv, k, c, ignore)
     if valid < 0:
-        return False
+        return None
     cdef cnp.ndarray e = cnp.PyArray_EMPTY(2, a.shape, typ, 0)
     cdef cnp.ndarray m = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
     cdef cnp.ndarray s = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
@@ -403,7 +404,7 @@ cdef bint _are_stats(object stats, cnp.ndarray x):
     if type(stats) is not tuple or len(<tuple>stats) != 3:
         return False
     k, m, s = <tuple>stats
-    if not (_is_row_array(k, x, _intp) and _is_row_array(m, x, x.descr)
+    if not (_is_row_array(k, x, intp()) and _is_row_array(m, x, x.descr)
             and _is_row_array(s, x, x.descr)):
         return False
     cdef const Py_ssize_t* pk = <const Py_ssize_t*>cnp.PyArray_DATA(k)
