@@ -7,7 +7,8 @@ compiled core is built in place (``_core/*.so``, NumPy-2 builds that also
 load on NumPy 1.26) and installs as ``chainerlite._core``, so a plain
 ``sys.path`` entry is not enough: a finder placed first on
 ``sys.meta_path`` maps ``chainerlite`` to ``chainerlite/`` and
-``chainerlite._core`` to ``_core/``.
+``chainerlite._core`` to ``_core/`` and ``chainerlite._kernels`` to
+``_kernels/``.
 """
 
 import importlib.abc
@@ -16,9 +17,13 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-# Only the two package roots need mapping: their submodules are found
+# Only the three package roots need mapping: their submodules are found
 # through each package's __path__.
-_ROOTS = {'chainerlite': ROOT / 'chainerlite', 'chainerlite._core': ROOT / '_core'}
+_ROOTS = {
+    'chainerlite': ROOT / 'chainerlite',
+    'chainerlite._core': ROOT / '_core',
+    'chainerlite._kernels': ROOT / '_kernels',
+}
 
 
 class _TreeFinder(importlib.abc.MetaPathFinder):
