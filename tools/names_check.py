@@ -131,6 +131,8 @@ def signature_problem(chainer_sig, ours, by_position=False):
     alone, so their names may differ."""
     theirs, mine = parse_signature(chainer_sig), parse_signature(ours)
     P = inspect.Parameter
+    if [p[1] for p in theirs] == [P.VAR_POSITIONAL, P.VAR_KEYWORD]:
+        return None  # a pass-through wrapper: what it takes is elsewhere
     positional = [
         p for p in mine if p[1] in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
     ]

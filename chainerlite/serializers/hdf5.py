@@ -136,10 +136,11 @@ class HDF5Deserializer(npz.NpzDeserializer):
 
     Args:
         group (h5py.Group): The group (or open file) to read from.
-        path (str): The path of ``group`` in its file; only informative, as
-            in Chainer (reading starts at ``group``).
         strict (bool): If ``True``, a value missing from the file raises
             ``KeyError``; otherwise the current value is kept.
+        path (str): The path of ``group`` in its file; only informative
+            (reading starts at ``group``). Keyword only: Chainer 7.8.1
+            takes ``strict`` second.
         ignore_names (str, callable or list of them): Keys to skip (see
             :class:`~chainerlite.serializers.NpzDeserializer`).
 
@@ -152,7 +153,7 @@ class HDF5Deserializer(npz.NpzDeserializer):
 
     """
 
-    def __init__(self, group, path='', strict=True, ignore_names=None):
+    def __init__(self, group, strict=True, *, path='', ignore_names=None):
         h5py = _h5py('HDF5Deserializer')
         # NpzDeserializer's reading and checks, on the group's datasets
         # (its keys start at the group: no key prefix)
@@ -218,4 +219,4 @@ def load_hdf5(filename, obj, path='', strict=True, ignore_names=None):
                     'groups only, not links)'.format(path, filename)
                 )
             group = group[name]
-        HDF5Deserializer(group, path, strict, ignore_names).load(obj)
+        HDF5Deserializer(group, strict, path=path, ignore_names=ignore_names).load(obj)

@@ -93,14 +93,14 @@ def _apply(marks, obj):
     return parameterized.apply_to_classes(obj, mark_all)
 
 
-def gpu(obj):
+def gpu(f):
     """Marks a test (function or class) as needing a GPU.
 
     It gets the ``gpu`` marker and is skipped when CUDA is not available.
     """
     return _apply(
         (pytest.mark.skipif(_no_gpu, reason='CUDA is not available'), pytest.mark.gpu),
-        obj,
+        f,
     )
 
 

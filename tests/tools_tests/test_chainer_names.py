@@ -58,6 +58,7 @@ def test_no_stale_known_entry(failures):
         ('(x, y=1)', '(x, y=2)', "default of 'y' is 2, not 1"),
         ('(x, y=?)', '(x, y=2)', None),
         ('(*xs)', '(xs)', 'takes no *xs'),
+        ('(*args, **kwargs)', '(x, y=1)', None),
         ('(x, shape=(1, 2))', '(x, shape=(1, 2))', None),
     ],
 )

@@ -120,6 +120,21 @@ def test_a_bad_file_is_an_error_that_leaves_the_model_as_it_was(
 
 
 @needs_h5py
+def test_deserializer_takes_strict_second_as_chainer(tmp_path):
+    # Chainer 7.8.1: HDF5Deserializer(group, strict=True)
+    path = str(tmp_path / 'f.h5')
+    with h5py.File(path, 'w') as f:
+        hdf5.HDF5Serializer(f).save(chainerlite.links.Linear(3, 2))
+    target = _model()
+    with h5py.File(path, 'r') as f:
+        with pytest.raises(KeyError, match='HDF5Deserializer'):
+            serializers.HDF5Deserializer(f, True).load(target)
+        serializers.HDF5Deserializer(f, False).load(target)
+        with pytest.raises(TypeError):
+            serializers.HDF5Deserializer(f, False, '/')
+
+
+@needs_h5py
 def test_missing_values_strict_and_not(tmp_path):
     path = str(tmp_path / 'f.h5')
     with h5py.File(path, 'w') as f:
