@@ -14,9 +14,12 @@ can be read, that a call written for Chainer binds in chainerlite:
 - a literal default is the same value.
 
 Run ``python -m tools.names_check [LIST]`` to print every failure and a
-summary; ``problems()`` gives them to the test.
+summary (``--prune`` also removes the known-missing entries that resolve
+now); ``problems()`` gives them to the test. A new failure goes into
+``chainer_names_missing.txt`` by hand, under its reason.
 """
 
+import argparse
 import fnmatch
 import importlib
 import inspect
@@ -272,10 +275,34 @@ def problems(entries=None):
     return found
 
 
+def prune(found, path=KNOWN_MISSING):
+    """Removes from the known-missing file the entries that match no name
+    of ``found`` (fixed since); returns them."""
+    stale = [
+        p
+        for p in read_known_missing(path)
+        if not any(fnmatch.fnmatchcase(f, p) for f in found)
+    ]
+    lines = pathlib.Path(path).read_text().splitlines()
+    kept = [line for line in lines if line.strip() not in stale]
+    pathlib.Path(path).write_text('\n'.join(kept) + '\n')
+    return stale
+
+
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    entries = read_list(argv[0]) if argv else read_list()
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('names', nargs='?', default=str(NAMES), help='the names list')
+    parser.add_argument(
+        '--prune',
+        action='store_true',
+        help='remove the known-missing entries that now resolve',
+    )
+    args = parser.parse_args(argv)
+    entries = read_list(args.names)
     found = problems(entries)
+    if args.prune:
+        for path in prune(found):
+            print('pruned %s' % path)
     known = read_known_missing()
     unknown = [p for p in found if known_reason(p, known) is None]
     for path, reason in sorted(found.items()):
