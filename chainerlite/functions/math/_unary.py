@@ -19,9 +19,7 @@ class UnaryFloat(function_node.FunctionNode):
     def label(self):
         return self.name
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check.declare_kinds(x='f')
 
     def forward(self, inputs):
         (x,) = inputs
