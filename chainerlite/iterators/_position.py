@@ -89,7 +89,7 @@ class _Position(object):
 
         """
         if not self.repeat and self.epoch > 0:
-            raise StopIteration
+            self.stop()
         # Worked on copies, so that a failing order sampler moves nothing.
         order, epoch = self.order, self.epoch
         start = self.current_position
@@ -110,6 +110,12 @@ class _Position(object):
         self.is_new_epoch = epoch != self.epoch
         self.order, self.epoch, self.current_position = order, epoch, stop
         return indices
+
+    def stop(self):
+        """Raises StopIteration; as in Chainer, the call that stops moves
+        ``previous_epoch_detail`` to the current ``epoch_detail``."""
+        self.previous_epoch_detail = self.epoch_detail
+        raise StopIteration
 
     def _indices(self, order, start, stop):
         if order is None:

@@ -50,7 +50,7 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
             self._set_pool(self._start_pool())
         self._fill()
         if not self._pending:
-            raise StopIteration
+            self._pos.stop()
         task, after = self._pending.popleft()
         batch = self._receive(task)
         self._pos = after
