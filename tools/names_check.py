@@ -151,6 +151,9 @@ def signature_problem(chainer_sig, ours, by_position=False):
     }
     i = 0
     for name, kind, default in theirs:
+        # (the ``self`` of a function that Chainer installs as a method
+        # is passed by place)
+        by_place = by_position or name == 'self'
         if kind is P.VAR_POSITIONAL and not var_pos:
             return 'takes no *%s' % name
         if kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD):
@@ -158,14 +161,14 @@ def signature_problem(chainer_sig, ours, by_position=False):
                 if (
                     kind is P.POSITIONAL_OR_KEYWORD
                     and positional[i][0] != name
-                    and not by_position
+                    and not by_place
                 ):
                     return 'parameter %d is %r, not %r' % (i, positional[i][0], name)
             elif not var_pos:
                 return 'takes no parameter %r at %d' % (name, i)
             i += 1
         keyword = kind is P.KEYWORD_ONLY or (
-            kind is P.POSITIONAL_OR_KEYWORD and not by_position
+            kind is P.POSITIONAL_OR_KEYWORD and not by_place
         )
         if keyword and name not in by_name and not var_kw:
             return 'takes no keyword %r' % name
@@ -174,14 +177,24 @@ def signature_problem(chainer_sig, ours, by_position=False):
             return 'requires %r' % name
         if mine_p and default not in (None, '?') and mine_p[2] not in ('?', default):
             return 'default of %r is %s, not %s' % (name, mine_p[2], default)
-    for name, kind, default in mine:
-        if default is None and kind not in (P.VAR_POSITIONAL, P.VAR_KEYWORD):
-            if (
-                name not in required
-                and kind is not P.POSITIONAL_ONLY
-                and not by_position
-            ):
-                return 'requires %r' % name
+    their_places = [
+        p for p in theirs if p[1] in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
+    ]
+    for j, (name, kind, default) in enumerate(mine):
+        if (
+            default is not None
+            or kind in (P.VAR_POSITIONAL, P.VAR_KEYWORD)
+            or name in required
+        ):
+            continue
+        # a required parameter Chainer's callers pass by place, required
+        # there too
+        place = their_places[j] if j < len(their_places) else None
+        by_place = (
+            by_position or kind is P.POSITIONAL_ONLY or (place and place[0] == 'self')
+        )
+        if not (by_place and place and place[2] is None):
+            return 'requires %r' % name
     return None
 
 

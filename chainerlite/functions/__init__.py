@@ -194,7 +194,7 @@ from chainerlite.functions.math.zeta import zeta  # NOQA
 
 # --- math: reductions and products ---
 from chainerlite.functions.math.average import average  # NOQA
-from chainerlite.functions.math.average import mean  # NOQA
+from chainerlite.functions.math.average import average as mean  # NOQA  (as Chainer's)
 from chainerlite.functions.math.batch_l2_norm_squared import batch_l2_norm_squared  # NOQA
 from chainerlite.functions.math.cholesky import cholesky  # NOQA
 from chainerlite.functions.math.cumprod import cumprod  # NOQA

@@ -59,6 +59,7 @@ def test_no_stale_known_entry(failures):
         ('(x, y=?)', '(x, y=2)', None),
         ('(*xs)', '(xs)', 'takes no *xs'),
         ('(*args, **kwargs)', '(x, y=1)', None),
+        ('(self, rhs)', '(a, rhs)', None),
         ('(x, shape=(1, 2))', '(x, shape=(1, 2))', None),
     ],
 )

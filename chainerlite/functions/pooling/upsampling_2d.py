@@ -92,7 +92,7 @@ class Upsampling2DGrad(pooling_nd.PoolingND):
 
 def upsampling_2d(
     x: Variable | NdArray,
-    indices,
+    indexes,
     ksize,
     stride=None,
     pad=0,
@@ -102,13 +102,13 @@ def upsampling_2d(
     """Upsampling using pooling indices.
 
     This is the partial inverse of :func:`max_pooling_2d`: each input
-    element goes to the position of its window that ``indices`` names (the
+    element goes to the position of its window that ``indexes`` names (the
     place the maximum was taken from), and the rest of the output is zero.
 
     Args:
         x (Variable or numpy.ndarray or cupy.ndarray): Input of shape
             ``(n, c, h, w)``.
-        indices (numpy.ndarray or cupy.ndarray): Integer positions in the
+        indexes (numpy.ndarray or cupy.ndarray): Integer positions in the
             flattened ``kh * kw`` windows, of the shape of ``x``; as returned
             by ``max_pooling_2d(..., return_indices=True)``.
         ksize (int or pair of ints): Window size; ``k`` means ``(k, k)``.
@@ -118,7 +118,7 @@ def upsampling_2d(
         outsize (None or pair of ints): Output height and width. ``None``
             picks the size whose pooling gives ``(h, w)``; a given size must
             pool to ``(h, w)``.
-        cover_all (bool): Whether the pooling that made ``indices`` covered
+        cover_all (bool): Whether the pooling that made ``indexes`` covered
             all of its input.
 
     Returns:
@@ -140,4 +140,4 @@ def upsampling_2d(
                [4., 0.]], dtype=float32)
 
     """
-    return Upsampling2D(indices, ksize, stride, pad, outsize, cover_all).apply((x,))[0]
+    return Upsampling2D(indexes, ksize, stride, pad, outsize, cover_all).apply((x,))[0]
