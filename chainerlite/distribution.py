@@ -141,15 +141,15 @@ class Distribution(object):
 _KLDIVERGENCE = {}
 
 
-def register_kl(dist1, dist2):
+def register_kl(Dist1, Dist2):
     """Decorator registering the KL divergence between two distribution types.
 
-    The decorated function takes an instance of ``dist1`` and one of
-    ``dist2`` and returns :math:`KL(p \\| q)` per batch element.
+    The decorated function takes an instance of ``Dist1`` and one of
+    ``Dist2`` and returns :math:`KL(p \\| q)` per batch element.
     """
 
     def wrapper(func):
-        _KLDIVERGENCE[dist1, dist2] = func
+        _KLDIVERGENCE[Dist1, Dist2] = func
         return func
 
     return wrapper

@@ -166,7 +166,7 @@ class UpdateRule:
         return self._state
 
     def add_hook(
-        self, hook: _Hook, name: str | None = None, timing: str = 'pre'
+        self, hook: _Hook, name: str | None = None, timing: str = 'auto'
     ) -> None:
         """Registers a hook called as ``hook(rule, param)`` at each update.
 
@@ -174,24 +174,29 @@ class UpdateRule:
             hook (callable): The hook.
             name (str): Registration name; ``hook.name`` (or the function
                 name) when ``None``.
-            timing (str): ``'pre'`` (before the update) or ``'post'``.
+            timing (str): ``'pre'`` (before the update), ``'post'``, or
+                ``'auto'``: ``hook.timing`` when the hook has it, ``'pre'``
+                otherwise (as in Chainer 7.8.1, a ``hook.timing`` other than
+                ``'pre'`` runs the hook after the update).
 
         Raises:
             TypeError: If ``hook`` is not callable.
-            ValueError: If ``timing`` is invalid, no name can be found, or
-                the name is already registered.
+            ValueError: If ``timing`` is invalid or no name can be found.
+            KeyError: If the name is already registered.
 
         """
         if not callable(hook):
             raise TypeError('hook function must be callable')
-        if timing not in ('pre', 'post'):
-            raise ValueError("timing must be either 'pre' or 'post'")
+        if timing not in ('pre', 'post', 'auto'):
+            raise ValueError("timing must be one of ('pre', 'post', 'auto')")
+        if timing == 'auto':
+            timing = getattr(hook, 'timing', 'pre')
         if name is None:
             name = getattr(hook, 'name', getattr(hook, '__name__', None))
             if name is None:
                 raise ValueError('the name of the hook function is not specified')
         if name in self._pre_update_hooks or name in self._post_update_hooks:
-            raise ValueError('hook "{}" already exists'.format(name))
+            raise KeyError('hook "{}" already exists'.format(name))
         hooks = self._pre_update_hooks if timing == 'pre' else self._post_update_hooks
         hooks[name] = hook
 

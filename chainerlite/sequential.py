@@ -316,21 +316,26 @@ class Sequential(link.ChainList):
         self._layers = []
         self._sync_children()
 
-    def index(self, layer: _Layer, start: int = 0, end: int | None = None) -> int:
+    def index(
+        self, layer: _Layer, start: int | None = None, end: int | None = None
+    ) -> int:
         """Returns the position of the first occurrence of ``layer``.
 
         Args:
             layer (callable): The layer.
-            start (int): Where the search starts.
+            start (int): Where the search starts (the beginning when
+                ``None``).
             end (int): Where the search stops (the end when ``None``).
 
         Returns:
-            int: The position.
+            int: The position in the whole sequence (Chainer 7.8.1 gives
+            it from ``start``; see docs/differences.rst).
 
         Raises:
             ValueError: If ``layer`` is not found.
 
         """
+        start = 0 if start is None else start
         end = len(self._layers) if end is None else end
         return self._layers.index(layer, start, end)
 

@@ -21,3 +21,28 @@ def test_upsampling_2d_takes_indexes():
     y, indexes = F.max_pooling_2d(x, 2, return_indices=True)
     out = F.upsampling_2d(y, indexes=indexes, ksize=2, outsize=(2, 2))
     numpy.testing.assert_array_equal(out.array[0, 0], [[0.0, 0.0], [4.0, 0.0]])
+
+
+def test_sequential_index_start_none():
+    import chainerlite
+
+    seq = chainerlite.Sequential(F.relu, F.tanh, F.sigmoid)
+    assert seq.index(F.tanh, None) == 1
+    assert seq.index(F.sigmoid, None, None) == 2
+    # Chainer gives 1 here (the place in layers[1:]; docs/differences.rst)
+    assert seq.index(F.sigmoid, 1) == 2
+
+
+def test_register_kl_takes_chainers_keywords():
+    from chainerlite import distribution
+    from chainerlite import distributions as D
+
+    class MyNormal(D.Normal):
+        pass
+
+    @distribution.register_kl(Dist1=MyNormal, Dist2=MyNormal)
+    def _kl(p, q):
+        return 'mine'
+
+    p = MyNormal(numpy.zeros(2, numpy.float32), numpy.ones(2, numpy.float32))
+    assert distribution.kl_divergence(p, p) == 'mine'

@@ -150,13 +150,13 @@ def test_update_rule_hook_registration_errors():
     with pytest.raises(TypeError):
         rule.add_hook(object())
     with pytest.raises(ValueError, match='timing'):
-        rule.add_hook(lambda r, p: None, name='x', timing='auto')
+        rule.add_hook(lambda r, p: None, name='x', timing='bad')
 
     def my_hook(rule, param):
         pass
 
     rule.add_hook(my_hook)
-    with pytest.raises(ValueError, match='already exists'):
+    with pytest.raises(KeyError, match='already exists'):
         rule.add_hook(my_hook, timing='post')
     rule.remove_hook('my_hook')
     rule.add_hook(my_hook, timing='post')
@@ -174,8 +174,29 @@ def test_update_rule_hook_name_attribute():
 
     rule = _RecordingRule()
     rule.add_hook(Hook())
-    with pytest.raises(ValueError, match='named'):
+    with pytest.raises(KeyError, match='named'):
         rule.add_hook(Hook())
+
+
+def test_update_rule_hook_timing_auto_as_chainer():
+    # Chainer 7.8.1: 'auto' (the default) reads hook.timing, 'pre' without
+    # it; any other hook.timing runs after the update.
+    def hook(timing):
+        class Hook:
+            def __call__(self, rule, param):
+                pass
+
+        if timing is not None:
+            Hook.timing = timing
+        return Hook()
+
+    rule = _RecordingRule()
+    rule.add_hook(hook('post'), name='post')
+    rule.add_hook(hook(None), name='none')
+    rule.add_hook(hook('bogus'), name='bogus')
+    rule.add_hook(hook('post'), name='forced', timing='pre')
+    assert list(rule._pre_update_hooks) == ['none', 'forced']
+    assert list(rule._post_update_hooks) == ['post', 'bogus']
 
 
 def test_update_rule_base_is_abstract():
