@@ -24,6 +24,7 @@ import fnmatch
 import importlib
 import inspect
 import pathlib
+import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -259,6 +260,28 @@ def _kind_problem(kind, obj):
     return None if ours == kind else 'is a %s, not a %s' % (ours, kind)
 
 
+def _set_on_instances(path):
+    # Whether a class's own code sets the attribute on its instances
+    # (``self.NAME =``), where Chainer declares it on the class: read on an
+    # instance, as code does, it is there.
+    owner, _, name = path.rpartition('.')
+    try:
+        cls = resolve(owner)
+    except (ImportError, AttributeError):
+        return False
+    if not inspect.isclass(cls):
+        return False
+    assignment = re.compile(r'\bself\.%s\s*=[^=]' % re.escape(name))
+    for klass in cls.__mro__:
+        try:
+            source = inspect.getsource(klass)
+        except (OSError, TypeError):
+            continue
+        if assignment.search(source):
+            return True
+    return False
+
+
 def check(entry):
     """Returns why one (kind, path, signature) entry fails, or None."""
     from tools.chainer_names import signature_text
@@ -267,6 +290,8 @@ def check(entry):
     try:
         obj = resolve(_our_path(path))
     except (ImportError, AttributeError):
+        if kind in ('property', 'attribute') and _set_on_instances(_our_path(path)):
+            return None
         return 'missing'
     problem = _kind_problem(kind, obj)
     if problem is None and sig is not None:

@@ -46,3 +46,25 @@ def test_register_kl_takes_chainers_keywords():
 
     p = MyNormal(numpy.zeros(2, numpy.float32), numpy.ones(2, numpy.float32))
     assert distribution.kl_divergence(p, p) == 'mine'
+
+
+def test_set_state_by_chainers_keywords():
+    import pytest
+
+    import chainerlite
+
+    lstm = chainerlite.links.LSTM(2, 3)
+    c = chainerlite.Variable(numpy.zeros((1, 3), numpy.float32))
+    h = chainerlite.Variable(numpy.ones((1, 3), numpy.float32))
+    lstm.set_state(h=h, c=c)  # Chainer: set_state(self, c, h)
+    assert lstm.c is c and lstm.h is h
+    lstm.set_state(h, h=c)
+    with pytest.raises(TypeError, match="repeated keyword 'h'"):
+        lstm.set_state(c, h, h=h)
+    with pytest.raises(TypeError, match="unexpected keyword 'x'"):
+        lstm.set_state(c, x=h)
+    with pytest.raises(TypeError, match=r'takes 2 states \(c, h\), not 1'):
+        lstm.set_state(c)
+    gru = chainerlite.links.StatefulGRU(2, 3)
+    gru.set_state(h=h)
+    assert gru.h is h

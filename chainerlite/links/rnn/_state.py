@@ -50,24 +50,37 @@ class StateMixin(object):
         for name in self.state_names:
             setattr(self, name, None)
 
-    def set_state(self, *states):
+    def set_state(self, *states, **named):
         """Sets the state, moved to the link's device.
 
         Args:
             states (Variable): One Variable per name of ``state_names``
-                (``h``, or ``c`` and ``h``), of shape
-                ``(batch, out_size)``.
+                (``h``, or ``c`` and ``h``), of shape ``(batch, out_size)``,
+                given in that order or by name (``set_state(c=c, h=h)``), as
+                Chainer's ``set_state(c, h)`` takes them.
 
         Raises:
-            TypeError: If a state is not a Variable.
+            TypeError: If a state is not a Variable, or the states given
+                are not exactly one per name.
 
         """
-        if len(states) != len(self.state_names):
+        names = self.state_names
+        given = dict(zip(names, states))
+        for name, state in named.items():
+            if name not in names or name in given:
+                raise TypeError(
+                    'set_state got {} keyword {!r}'.format(
+                        'a repeated' if name in given else 'an unexpected', name
+                    )
+                )
+            given[name] = state
+        if len(states) > len(names) or len(given) != len(names):
             raise TypeError(
                 'set_state takes {} states ({}), not {}'.format(
-                    len(self.state_names), ', '.join(self.state_names), len(states)
+                    len(names), ', '.join(names), len(states) + len(named)
                 )
             )
+        states = tuple(given[name] for name in names)
         for name, state in zip(self.state_names, states):
             if not isinstance(state, variable.Variable):
                 raise TypeError(
