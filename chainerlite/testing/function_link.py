@@ -65,8 +65,9 @@ def _as_noncontiguous(xp, a):
     return out
 
 
-class _CheckedTestCase(unittest.TestCase):
-    """What FunctionTestCase and LinkTestCase share: fixtures and checks."""
+class _Checks(object):
+    """What FunctionTestCase and LinkTestCase share: fixtures and checks
+    (a mixin: the test case classes add unittest.TestCase)."""
 
     __test__ = False
 
@@ -287,94 +288,16 @@ class _CheckedTestCase(unittest.TestCase):
         )
 
 
-class FunctionTestCase(_CheckedTestCase):
-    """A base class for tests of a function (Chainer's contract).
+class _CheckedTestCase(_Checks, unittest.TestCase):
+    """The shared checks as a test case (LinkTestCase's base)."""
 
-    A subclass defines the function and its expected behaviour; this class
-    provides ``test_forward``, ``test_backward`` and ``test_double_backward``,
-    each taking a ``backend_config``, so it is decorated with
-    :func:`~chainerlite.testing.inject_backend_tests` (and usually
-    :func:`~chainerlite.testing.parameterize`)::
+    __test__ = False
 
-        @testing.parameterize(*testing.product({
-            'shape': [(), (3, 2)],
-            'dtype': [numpy.float16, numpy.float32, numpy.float64],
-        }))
-        @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
-        class TestExp(testing.FunctionTestCase):
 
-            def setUp(self):
-                if self.dtype == numpy.float16:
-                    self.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
-                    self.check_backward_options = {'dtype': numpy.float64}
-
-            def generate_inputs(self):
-                x = numpy.random.uniform(-1, 1, self.shape)
-                return x.astype(self.dtype),
-
-            def forward(self, inputs, device):
-                x, = inputs
-                return F.exp(x),
-
-            def forward_expected(self, inputs):
-                x, = inputs
-                return numpy.exp(x),
-
-    Methods a subclass must define:
-
-    * ``generate_inputs(self)``: returns a tuple of ``numpy.ndarray`` inputs.
-    * ``forward(self, inputs, device)``: ``inputs`` is a tuple of Variables
-      on ``device`` (a :class:`chainerlite.backend.Device`); returns a tuple
-      of output Variables on the same device.
-    * ``forward_expected(self, inputs)``: ``inputs`` is a tuple of
-      ``numpy.ndarray``; returns a tuple of the expected output arrays, with
-      the dtypes the outputs must have.
-
-    Methods a subclass may define:
-
-    * ``before_test(self, test_name)``: called before each test, with
-      ``test_name`` one of ``'test_forward'``, ``'test_backward'`` and
-      ``'test_double_backward'`` (``self.backend_config`` and
-      ``self.test_name`` are set, the latter also while the inputs are
-      generated); raise :class:`unittest.SkipTest` there to skip.
-    * ``generate_grad_outputs(self, outputs_template)``: returns a tuple of
-      output gradients (NumPy), one per output of the shape and dtype of its
-      template (host copies of the outputs). By default uniform in
-      ``[-1, 1)``, ``None`` for non-float outputs.
-    * ``generate_grad_grad_inputs(self, inputs_template)``: the same for the
-      gradients of the input gradients, used by the double backward test.
-
-    Attributes a subclass may set (as class or instance attributes):
-
-    * ``check_forward_options`` (dict): keyword arguments of
-      :func:`~chainerlite.testing.assert_allclose` (``atol``, ``rtol``).
-    * ``check_backward_options`` (dict): keyword arguments of
-      :func:`~chainerlite.gradient_check.check_backward` (``eps``, ``atol``,
-      ``rtol``, ``dtype``, ``no_grads``).
-    * ``check_double_backward_options`` (dict): keyword arguments of
-      :func:`~chainerlite.gradient_check.check_double_backward`.
-    * ``skip_forward_test``, ``skip_backward_test``,
-      ``skip_double_backward_test`` (bool): skip that test.
-    * ``dodge_nondifferentiable`` (bool): the gradient checks detect inputs
-      at which the function is not differentiable, and new inputs are
-      generated (up to 10 times) when they are.
-    * ``contiguous`` (``None`` or ``'C'``): ``None`` (the default) makes the
-      arrays given to the function non-contiguous where their shape allows;
-      ``'C'`` makes them C-contiguous.
-
-    Each test works on its own copies of the three option dicts, so
-    ``setUp`` may update them in place.
-
-    The forward test checks that the outputs have the expected number, shape
-    and dtype, are arrays of the device, match ``forward_expected`` within
-    ``check_forward_options``, and that the inputs are left unchanged.
-    Failures raise :class:`FunctionTestError` (an :class:`AssertionError`)
-    whose message shows the inputs; so do malformed test cases (for example
-    a ``forward`` that does not return Variables).
-
-    A subclass that is a base for other test classes, not a test itself, sets
-    ``__test__ = False`` so that pytest does not collect it.
-    """
+class FunctionTestBase(_Checks):
+    """The checks of :class:`FunctionTestCase` without
+    :class:`unittest.TestCase`, as Chainer's mixin: a class that lists it
+    with a test case class gets the same tests."""
 
     __test__ = False
 
@@ -470,6 +393,98 @@ class FunctionTestCase(_CheckedTestCase):
         templates = tuple(array_module._as_numpy(y.array) for y in outputs)
         y_grad = self._generate_arrays('generate_grad_outputs', templates)
         return self._to_device(y_grad, backend_config)
+
+
+class FunctionTestCase(FunctionTestBase, unittest.TestCase):
+    """A base class for tests of a function (Chainer's contract).
+
+    A subclass defines the function and its expected behaviour; this class
+    provides ``test_forward``, ``test_backward`` and ``test_double_backward``,
+    each taking a ``backend_config``, so it is decorated with
+    :func:`~chainerlite.testing.inject_backend_tests` (and usually
+    :func:`~chainerlite.testing.parameterize`)::
+
+        @testing.parameterize(*testing.product({
+            'shape': [(), (3, 2)],
+            'dtype': [numpy.float16, numpy.float32, numpy.float64],
+        }))
+        @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+        class TestExp(testing.FunctionTestCase):
+
+            def setUp(self):
+                if self.dtype == numpy.float16:
+                    self.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
+                    self.check_backward_options = {'dtype': numpy.float64}
+
+            def generate_inputs(self):
+                x = numpy.random.uniform(-1, 1, self.shape)
+                return x.astype(self.dtype),
+
+            def forward(self, inputs, device):
+                x, = inputs
+                return F.exp(x),
+
+            def forward_expected(self, inputs):
+                x, = inputs
+                return numpy.exp(x),
+
+    Methods a subclass must define:
+
+    * ``generate_inputs(self)``: returns a tuple of ``numpy.ndarray`` inputs.
+    * ``forward(self, inputs, device)``: ``inputs`` is a tuple of Variables
+      on ``device`` (a :class:`chainerlite.backend.Device`); returns a tuple
+      of output Variables on the same device.
+    * ``forward_expected(self, inputs)``: ``inputs`` is a tuple of
+      ``numpy.ndarray``; returns a tuple of the expected output arrays, with
+      the dtypes the outputs must have.
+
+    Methods a subclass may define:
+
+    * ``before_test(self, test_name)``: called before each test, with
+      ``test_name`` one of ``'test_forward'``, ``'test_backward'`` and
+      ``'test_double_backward'`` (``self.backend_config`` and
+      ``self.test_name`` are set, the latter also while the inputs are
+      generated); raise :class:`unittest.SkipTest` there to skip.
+    * ``generate_grad_outputs(self, outputs_template)``: returns a tuple of
+      output gradients (NumPy), one per output of the shape and dtype of its
+      template (host copies of the outputs). By default uniform in
+      ``[-1, 1)``, ``None`` for non-float outputs.
+    * ``generate_grad_grad_inputs(self, inputs_template)``: the same for the
+      gradients of the input gradients, used by the double backward test.
+
+    Attributes a subclass may set (as class or instance attributes):
+
+    * ``check_forward_options`` (dict): keyword arguments of
+      :func:`~chainerlite.testing.assert_allclose` (``atol``, ``rtol``).
+    * ``check_backward_options`` (dict): keyword arguments of
+      :func:`~chainerlite.gradient_check.check_backward` (``eps``, ``atol``,
+      ``rtol``, ``dtype``, ``no_grads``).
+    * ``check_double_backward_options`` (dict): keyword arguments of
+      :func:`~chainerlite.gradient_check.check_double_backward`.
+    * ``skip_forward_test``, ``skip_backward_test``,
+      ``skip_double_backward_test`` (bool): skip that test.
+    * ``dodge_nondifferentiable`` (bool): the gradient checks detect inputs
+      at which the function is not differentiable, and new inputs are
+      generated (up to 10 times) when they are.
+    * ``contiguous`` (``None`` or ``'C'``): ``None`` (the default) makes the
+      arrays given to the function non-contiguous where their shape allows;
+      ``'C'`` makes them C-contiguous.
+
+    Each test works on its own copies of the three option dicts, so
+    ``setUp`` may update them in place.
+
+    The forward test checks that the outputs have the expected number, shape
+    and dtype, are arrays of the device, match ``forward_expected`` within
+    ``check_forward_options``, and that the inputs are left unchanged.
+    Failures raise :class:`FunctionTestError` (an :class:`AssertionError`)
+    whose message shows the inputs; so do malformed test cases (for example
+    a ``forward`` that does not return Variables).
+
+    A subclass that is a base for other test classes, not a test itself, sets
+    ``__test__ = False`` so that pytest does not collect it.
+    """
+
+    __test__ = False
 
 
 # Chainer offers the link test cases at this path too; they import this

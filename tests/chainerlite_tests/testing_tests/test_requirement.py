@@ -117,3 +117,37 @@ def test_numerical_grad_dtype_reaches_check_backward():
         case.setUp()
         case.test_backward()
     assert seen == [numpy.float32]
+
+
+def test_function_test_base_is_a_mixin():
+    import numpy
+
+    import chainerlite.functions as F
+    from chainerlite.testing import function_link
+
+    assert not issubclass(function_link.FunctionTestBase, unittest.TestCase)
+    assert issubclass(testing.FunctionTestCase, function_link.FunctionTestBase)
+
+    class Exp(function_link.FunctionTestBase, unittest.TestCase):
+        __module__ = 'not_a_loaded_module'
+        wrong = False
+
+        def generate_inputs(self):
+            return (numpy.random.uniform(-1, 1, (2, 3)),)
+
+        def forward(self, inputs, device):
+            return (F.exp(inputs[0]) * (2 if self.wrong else 1),)
+
+        def forward_expected(self, inputs):
+            return (numpy.exp(inputs[0]),)
+
+    cls = testing.inject_backend_tests(None, [{}])(Exp).classes[0]
+    for name in ('test_forward', 'test_backward', 'test_double_backward'):
+        case = cls(name)
+        case.setUp()
+        getattr(case, name)()
+    cls.wrong = True
+    case = cls('test_forward')
+    case.setUp()
+    with pytest.raises(testing.FunctionTestError):
+        case.test_forward()
