@@ -6,14 +6,18 @@
 the matching ``chainerlite`` module (and ``import chainermn`` give
 ``chainerlite.chainermn``), and ``import chainerx`` give a
 stand-in that reports itself unavailable, as Chainer does on a machine
-without ChainerX. When a real Chainer is installed too, a line on stderr
+without ChainerX; ``importlib.metadata.version('chainer')`` gives the
+Chainer version chainerlite implements. When a real Chainer is installed too, a line on stderr
 says which package answers (never silently).
 """
 
 import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.metadata
 import importlib.util
+import pathlib
+import re
 import sys
 import types
 
@@ -31,15 +35,56 @@ class _AliasLoader(importlib.abc.Loader):
         self.target = target
 
     def create_module(self, spec):
-        return importlib.import_module(self.target)
+        module = importlib.import_module(self.target)
+        # The submodules the target has imported get their alias names now:
+        # importing an alias submodule later would otherwise rebind the
+        # alias package's attribute of that name (onnx_chainer.export, the
+        # function) to the submodule.
+        prefix = self.target + '.'
+        for name, sub in list(sys.modules.items()):
+            if name.startswith(prefix):
+                sys.modules.setdefault(spec.name + name[len(self.target) :], sub)
+        return module
 
     def exec_module(self, module):
         # the target module was executed when it was imported
         pass
 
 
+class _ChainerDistribution(importlib.metadata.Distribution):
+    """What ``importlib.metadata`` says of ``chainer`` under the alias: the
+    Chainer version whose API chainerlite implements (``chainerlite.
+    __version__``), so requirement checks that name Chainer
+    (``version('chainer')``) see the Chainer 7 they ask for."""
+
+    def read_text(self, filename):
+        if filename != 'METADATA':
+            return None
+        import chainerlite
+
+        return (
+            'Metadata-Version: 2.1\nName: chainer\nVersion: {}\n'
+            'Summary: chainerlite {} answering for Chainer\n'.format(
+                chainerlite.__version__, chainerlite.__chainerlite_version__
+            )
+        )
+
+    def locate_file(self, path):
+        import chainerlite
+
+        return pathlib.Path(chainerlite.__file__).parent / path
+
+
 class _AliasFinder(importlib.abc.MetaPathFinder):
-    """Maps ``chainer`` and ``chainer.X`` to ``chainerlite`` and ``chainerlite.X``."""
+    """Maps ``chainer`` and ``chainer.X`` to ``chainerlite`` and ``chainerlite.X``
+    (and answers ``importlib.metadata`` for ``chainer``)."""
+
+    def find_distributions(
+        self, context=importlib.metadata.DistributionFinder.Context()
+    ):
+        """Yields the ``chainer`` distribution when it is asked for by name."""
+        if context.name is not None and _canonical(context.name) == 'chainer':
+            yield _ChainerDistribution()
 
     def find_spec(self, fullname, path=None, target=None):
         head, _, rest = fullname.partition('.')
@@ -52,6 +97,10 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
         return importlib.machinery.ModuleSpec(
             fullname, _AliasLoader(real), is_package=True
         )
+
+
+def _canonical(name):
+    return re.sub(r'[-_.]+', '-', name).lower()
 
 
 def _chainerx_standin():

@@ -125,3 +125,20 @@ def test_chainermn_is_answered_too(tmp_path):
         'chainerlite.chainermn.communicators.naive_communicator',
         'chainerlite.chainermn.datasets.scatter',
     ]
+
+
+def test_metadata_answers_for_chainer(tmp_path):
+    script = tmp_path / 'probe.py'
+    script.write_text(
+        'import importlib.metadata as m\n'
+        'import chainer\n'
+        "print(m.version('chainer'), m.version('Chainer'), chainer.__version__)\n"
+        "print(m.distribution('chainer').metadata['Summary'])\n"
+    )
+    proc = _run([str(script)], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == '7.8.1 7.8.1 7.8.1'
+    assert lines[1].startswith('chainerlite ') and lines[1].endswith(
+        ' answering for Chainer'
+    )

@@ -151,3 +151,22 @@ def test_function_test_base_is_a_mixin():
     case.setUp()
     with pytest.raises(testing.FunctionTestError):
         case.test_forward()
+
+
+@pytest.mark.parametrize(
+    'requirement, met',
+    [
+        ('chainer', True),
+        ('chainer>=7.0.0', True),
+        ('Chainer==7.8.1', True),
+        ('chainer<7', False),
+    ],
+)
+def test_requirements_on_chainer_are_met_at_its_api_level(requirement, met):
+    assert helper._installed(requirement) is met
+
+    def probe():
+        pass
+
+    marks = helper.with_requires(requirement)(probe).pytestmark
+    assert bool(marks[0].args[0]) is not met
