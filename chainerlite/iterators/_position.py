@@ -133,7 +133,7 @@ class _Position(object):
             )
         return new_order
 
-    def serialize(self, serializer):
+    def serialize(self, serializer, order_key='order'):
         # a snapshot is untrusted: every value is checked before any is set
         _snapshot_checks.check_position(
             serializer, self, self.dataset_length, self.order, self.order_sampler
@@ -144,10 +144,13 @@ class _Position(object):
         if self.order is not None:
             # Loaded in place, as Chainer does (the multi-node iterator's
             # slaves rely on it); copies and pickles own their array.
+            # Written under order_key (Chainer's MultithreadIterator uses
+            # '_order'); loaded from either key.
+            other_key = '_order' if order_key == 'order' else 'order'
             try:
-                order = serializer('order', self.order)
-            except KeyError:  # written by an older Chainer
-                order = serializer('_order', self.order)
+                order = serializer(order_key, self.order)
+            except KeyError:
+                order = serializer(other_key, self.order)
             if order is not None:
                 self.order = numpy.asarray(order)
         previous = self.previous_epoch_detail

@@ -21,6 +21,8 @@ from chainerlite.iterators import serial_iterator
 class _PrefetchIterator(serial_iterator._PositionAttributes):
     # How many batches are loaded ahead (set by subclasses).
     _depth = 1
+    # The snapshot key of the order (Chainer's MultithreadIterator: '_order').
+    _ORDER_KEY = 'order'
 
     def _set_dataset(self, *args):
         super()._set_dataset(*args)
@@ -86,7 +88,7 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
 
     def serialize(self, serializer):
         """Saves or loads the position, so training can resume mid-epoch."""
-        self._pos.serialize(serializer)
+        self._pos.serialize(serializer, self._ORDER_KEY)
         self._drop_pending()
 
     def __getstate__(self):

@@ -25,6 +25,8 @@ class MultithreadIterator(_prefetch._PrefetchIterator):
 
     """
 
+    _ORDER_KEY = '_order'  # the key Chainer 7.8.1's MultithreadIterator writes
+
     def __init__(
         self,
         dataset,
