@@ -7,8 +7,8 @@ the matching ``chainerlite`` module (and ``import chainermn`` give
 ``chainerlite.chainermn``), and ``import chainerx`` give a
 stand-in that reports itself unavailable, as Chainer does on a machine
 without ChainerX; ``importlib.metadata.version('chainer')`` gives the
-Chainer version chainerlite implements. When a real Chainer is installed too, a line on stderr
-says which package answers (never silently).
+Chainer version chainerlite implements. When a real Chainer is installed
+too, a line on stderr says which package answers (never silently).
 """
 
 import importlib
