@@ -1,0 +1,82 @@
+"""Routes each public name to the runner for its kind and collects the results."""
+
+import inspect
+import time
+
+from tools.diff_chainer import distributions
+from tools.diff_chainer import functions
+from tools.diff_chainer import initializers
+from tools.diff_chainer import iterators
+from tools.diff_chainer import links
+from tools.diff_chainer import names
+from tools.diff_chainer import optimizers
+from tools.diff_chainer import pair
+from tools.diff_chainer import triggers
+
+
+def runner_for(qualified, obj, chainer):
+    """The runner of ``qualified`` (a function of ``(qualified, libs, tally,
+    examples, seconds)`` returning None or the reason it made no case), or
+    the reason there is none."""
+    module = qualified.rpartition('.')[0]
+    is_class = inspect.isclass(obj)
+    if module == 'chainer.functions' and not is_class:
+        return lambda q, *a: functions.run(q.rpartition('.')[2], *a)
+    if module == 'chainer.links' and is_class and issubclass(obj, chainer.Link):
+        return links.run
+    if (
+        module == 'chainer.optimizers'
+        and is_class
+        and issubclass(obj, chainer.Optimizer)
+    ):
+        return optimizers.run
+    if module == 'chainer.optimizer_hooks' and is_class:
+        return optimizers.run_hook
+    if module == 'chainer.initializers' and is_class:
+        return initializers.run
+    if module == 'chainer.iterators' and is_class:
+        return iterators.run
+    if module == 'chainer.distributions' and is_class:
+        return distributions.run
+    if module == 'chainer.training.triggers' and is_class:
+        return triggers.run
+    kind = 'class' if is_class else 'function' if callable(obj) else type(obj).__name__
+    return f'no runner for a {kind} of {module} yet'
+
+
+def run_all(libs, only, examples, seconds):
+    results = {}
+    for qualified, obj in names.public_names().items():
+        if only not in qualified:
+            continue
+        entry = {'aspects': {}, 'examples': {}, 'cases': 0, 'agreed': 0, 'both_ran': 0}
+        try:
+            names.twin(qualified)
+        except (AttributeError, ImportError) as e:
+            entry['aspects'] = {'exists': 1}
+            entry['examples'] = {'exists': f'missing in chainerlite: {e}'}
+            results[qualified] = entry
+            continue
+        runner = runner_for(qualified, obj, libs[0])
+        if isinstance(runner, str):
+            entry['reason'] = runner
+            results[qualified] = entry
+            continue
+        tally = pair.Tally()
+        start = time.monotonic()
+        try:
+            reason = runner(qualified, libs, tally, examples, seconds)
+        except Exception as e:  # noqa: BLE001 - a harness failure is reported per name
+            reason = f'harness error: {type(e).__name__}: {e}'[:300]
+        entry.update(
+            cases=tally.cases,
+            agreed=tally.agreed,
+            both_ran=tally.both_ran,
+            aspects=tally.aspects,
+            examples=tally.examples,
+            seconds=round(time.monotonic() - start, 2),
+        )
+        if reason or not tally.cases:
+            entry['reason'] = reason or 'no case was made'
+        results[qualified] = entry
+    return results

@@ -1,0 +1,104 @@
+"""Running one generated case on both libraries, stage by stage.
+
+A case is a list of stages, each a function of the library (the ``chainer``
+or ``chainerlite`` module) and a per-library scratch dict that earlier
+stages filled. Stages run on Chainer and then on chainerlite; the case stops
+at the first stage where either side raised, so that what follows is only
+compared where both had something to work on.
+"""
+
+import dataclasses
+import time
+
+from hypothesis import HealthCheck
+from hypothesis import Phase
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+
+from tools.diff_chainer import compare
+
+
+@dataclasses.dataclass
+class Tally:
+    """The cases of one public name, and the aspects in which they differed."""
+
+    cases: int = 0
+    agreed: int = 0
+    both_ran: int = 0  # cases in which neither side raised at any stage
+    aspects: dict = dataclasses.field(default_factory=dict)  # aspect -> cases
+    examples: dict = dataclasses.field(default_factory=dict)  # aspect -> first one
+
+    def add(self, diffs, ran, label=''):
+        self.cases += 1
+        self.both_ran += ran
+        if not diffs:
+            self.agreed += 1
+        for aspect in sorted({a for a, _ in diffs}):
+            self.aspects[aspect] = self.aspects.get(aspect, 0) + 1
+            if aspect not in self.examples:
+                detail = '; '.join(d for a, d in diffs if a == aspect)
+                self.examples[aspect] = f'{label}: {detail}'[:400]
+
+
+def aspect_of(stage_name, expected, actual):
+    """The aspect a stage's difference counts against: the stage, and
+    whether only the exception type or raising at all differed."""
+    if expected.raised and actual.raised:
+        return f'{stage_name}:error-type'
+    if expected.raised or actual.raised:
+        return f'{stage_name}:raises'
+    return stage_name
+
+
+def run_case(libs, stages, tally, label=''):
+    """Runs ``stages`` (name, fn(lib, scratch)) on both libraries, Chainer
+    first, and adds the case to ``tally``."""
+    scratch = [{} for _ in libs]
+    scratch[1]['peer'] = scratch[0]  # chainerlite's stages may copy from Chainer's
+    diffs = []
+    ran = True
+    for stage_name, stage in stages:
+        outcomes = [
+            compare.run(lambda lib=lib, s=s: stage(lib, s))
+            for lib, s in zip(libs, scratch)
+        ]
+        found = compare.differences(outcomes[0], outcomes[1], stage_name)
+        aspect = aspect_of(stage_name, *outcomes)
+        diffs += [(aspect, d) for d in found]
+        if outcomes[0].raised or outcomes[1].raised:
+            ran = False
+            break
+    tally.add(diffs, ran, label)
+
+
+def explore(draw_case, examples, seconds):
+    """Calls ``draw_case(data)`` for up to ``examples`` generated examples
+    within ``seconds``."""
+    deadline = time.monotonic() + seconds
+
+    @settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(st.data())
+    def body(data):
+        if time.monotonic() < deadline:  # then the remaining calls draw nothing
+            draw_case(data)
+
+    body()
+
+
+def serialized(key):
+    """A stage that gives what ``DictionarySerializer`` saves of ``scratch[key]``."""
+
+    def stage(lib, scratch):
+        target = lib.serializers.DictionarySerializer()
+        target.save(scratch[key])
+        return target.target
+
+    return stage
