@@ -509,6 +509,7 @@ GENERIC = {
         'backward_preprocess',
         'backward_postprocess',
         'get_function_hooks',
+        'callback_set',
     ],
     'node': ['get_array_module', 'force_array', '_rebuild_variable', '_as_variable'],
     'ops_math': ['_expect_same_dtype', 'scalar_like'],
