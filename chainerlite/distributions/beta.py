@@ -27,6 +27,7 @@ class Beta(_scalar_event.ScalarEvent):
 
     def log_prob(self, x):
         a, b = self.a, self.b
+        x = variable.as_variable(x)  # -x of a 0-d array would be a NumPy scalar
         return (a - 1.0) * F.log(x) + (b - 1.0) * F.log1p(-x) - _lbeta(a, b)
 
     @property

@@ -37,19 +37,23 @@ class Pareto(_scalar_event.ScalarEvent):
     def _where_alpha_above(self, bound, value):
         xp = self.xp
         inf = xp.full(value.shape, xp.inf, value.dtype)
-        return F.where(self.alpha.array > bound, value, inf)
+        return F.where(self._alpha_above(bound), value, inf)
+
+    def _alpha_above(self, bound):
+        # an array even for 0-d parameters (a comparison there gives a bool_)
+        return self.xp.asarray(self.alpha.array > bound)
 
     @property
     def mean(self):
         a = self.alpha
         # For alpha <= 1 the mean is infinite; guard the division there.
-        safe = F.where(a.array > 1, a, self.xp.full(a.shape, 2, a.dtype))
+        safe = F.where(self._alpha_above(1), a, self.xp.full(a.shape, 2, a.dtype))
         return self._where_alpha_above(1, safe * self.scale / (safe - 1.0))
 
     @property
     def variance(self):
         a = self.alpha
-        safe = F.where(a.array > 2, a, self.xp.full(a.shape, 3, a.dtype))
+        safe = F.where(self._alpha_above(2), a, self.xp.full(a.shape, 3, a.dtype))
         value = F.square(self.scale) * safe / (F.square(safe - 1.0) * (safe - 2.0))
         return self._where_alpha_above(2, value)
 

@@ -21,7 +21,8 @@ class Poisson(_scalar_event.ScalarEvent):
 
     def log_prob(self, x):
         x = variable.as_array(x)
-        xf = x.astype(self.lam.dtype, copy=False)
+        # a Variable: xf + 1.0 of a 0-d array would be a NumPy scalar
+        xf = variable.as_variable(x.astype(self.lam.dtype, copy=False))
         return xf * F.log(self.lam) - self.lam - F.lgamma(xf + 1.0)
 
     @property

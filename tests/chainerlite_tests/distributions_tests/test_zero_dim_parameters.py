@@ -1,0 +1,35 @@
+"""Distributions with 0-d parameters and points, with Chainer 7.8.1's values
+(found by the differential harness, tools/diff_chainer: arithmetic on 0-d
+arrays gives NumPy scalars, which functions refuse)."""
+
+import numpy
+import pytest
+
+from chainerlite import distributions as D
+
+
+def f32(value):
+    return numpy.asarray(numpy.float32(value))
+
+
+@pytest.mark.parametrize(
+    ('dist', 'x', 'expected'),
+    [
+        (lambda: D.Beta(a=f32(2), b=f32(3)), f32(0.5), 0.40546513),
+        (lambda: D.Poisson(lam=f32(2)), f32(3), -1.712318),
+        (lambda: D.Pareto(scale=f32(2), alpha=f32(3)), f32(3), -1.2163954),
+    ],
+)
+def test_log_prob_of_0d(dist, x, expected):
+    y = dist().log_prob(x)
+    assert y.shape == () and y.dtype == numpy.float32
+    assert float(y.array) == pytest.approx(expected, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ('alpha', 'mean', 'variance'), [(3, 3.0, 3.0), (1.5, 6.0, numpy.inf)]
+)
+def test_pareto_moments_of_0d(alpha, mean, variance):
+    d = D.Pareto(scale=f32(2), alpha=f32(alpha))
+    assert d.mean.shape == () and float(d.mean.array) == pytest.approx(mean)
+    assert float(d.variance.array) == pytest.approx(variance)
