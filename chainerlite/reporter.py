@@ -142,7 +142,7 @@ class Summary(object):
     def __init__(self):
         self._x = 0.0
         self._x2 = 0.0
-        self._n = 0.0
+        self._n = 0  # an int, as in Chainer (snapshots hold its dtype)
 
     def add(self, value: typing.Any, weight: typing.Any = 1) -> None:
         """Adds ``value`` with ``weight`` (a scalar, array or Variable)."""

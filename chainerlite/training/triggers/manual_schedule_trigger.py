@@ -43,5 +43,9 @@ class ManualScheduleTrigger(object):
         return max(self.points), self.unit
 
     def serialize(self, serializer):
-        """Saves or loads the position of the previous call."""
+        """Saves or loads the position of the previous call and ``finished``."""
         self._progress.serialize(serializer)
+        try:
+            self.finished = bool(serializer('finished', self.finished))
+        except KeyError:  # written by an older Chainer: the next call sets it
+            self.finished = False
