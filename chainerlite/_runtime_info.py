@@ -81,6 +81,9 @@ class _RuntimeInfo(object):
 
     def __init__(self):
         self.platform_version = platform.platform()
+        # the Chainer API level (Chainer's report names its version) and
+        # chainerlite's own release
+        self.chainer_version = chainerlite.__version__
         self.chainerlite_version = chainerlite.__chainerlite_version__
         self.python_version = '{} ({})'.format(
             platform.python_version(), platform.python_implementation()
@@ -117,6 +120,7 @@ class _RuntimeInfo(object):
             )
         return [
             ('Platform', self.platform_version),
+            ('Chainer', self.chainer_version),
             ('chainerlite', self.chainerlite_version),
             ('Python', self.python_version),
             ('Compiled core', core),
