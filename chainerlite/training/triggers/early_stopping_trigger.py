@@ -77,11 +77,13 @@ class EarlyStoppingTrigger(object):
 
     def __call__(self, trainer):
         """Returns whether the training should stop."""
-        if self._max_trigger(trainer):
-            return True
+        # As in Chainer, the value counts before the max_trigger check, so
+        # one reported at a call that stops on max_trigger stays summed.
         observation = trainer.observation
         if self.monitor in observation:
             self._summary.add({self.monitor: observation[self.monitor]})
+        if self._max_trigger(trainer):
+            return True
         if not self._interval_trigger(trainer):
             return False
         stats = self._summary.compute_mean()
