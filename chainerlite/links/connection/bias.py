@@ -50,13 +50,13 @@ class Bias(link.Link):
             Variable: The sum, of the shape of the input.
 
         Raises:
-            AssertionError: If the number of arguments does not fit the
-                link (Chainer's type for this error).
+            ValueError: If the number of arguments does not fit the
+                link (Chainer's type for this error outside debug mode).
 
         """
         learned = 'b' in self._params
         if len(xs) != (1 if learned else 2):
-            raise AssertionError(
+            raise ValueError(
                 'Bias takes {} input(s) {} a learned bias, but {} were given'.format(
                     1 if learned else 2, 'with' if learned else 'without', len(xs)
                 )

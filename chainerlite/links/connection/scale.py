@@ -70,13 +70,13 @@ class Scale(link.Chain):
             Variable: The result, of the shape of the input.
 
         Raises:
-            AssertionError: If the number of arguments does not fit the
-                link (Chainer's type for this error).
+            ValueError: If the number of arguments does not fit the
+                link (Chainer's type for this error outside debug mode).
 
         """
         learned = 'W' in self._params
         if len(xs) != (1 if learned else 2):
-            raise AssertionError(
+            raise ValueError(
                 'Scale takes {} input(s) {} a learned scale, but {} were given'.format(
                     1 if learned else 2, 'with' if learned else 'without', len(xs)
                 )

@@ -42,9 +42,9 @@ def test_bias_needs_a_shape():
 
 
 def test_wrong_number_of_inputs():
-    with pytest.raises(AssertionError, match='1 input'):
+    with pytest.raises(ValueError, match='1 input'):
         L.Scale(W_shape=(3,))(_x(), _x())
-    with pytest.raises(AssertionError, match='2 input'):
+    with pytest.raises(ValueError, match='2 input'):
         L.Scale()(_x())
 
 
