@@ -52,7 +52,9 @@ class DeCov(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         (h,) = self.get_retained_inputs()
         (gloss,) = grad_outputs
-        scale = 1.0 / len(h)
+        # an empty batch: inf, as NumPy's division gives in Chainer (the
+        # gradient is then empty, not a ZeroDivisionError)
+        scale = 1.0 / len(h) if len(h) else float('inf')
         mean = sum_mod.sum(h, axis=0, keepdims=True) * scale
         centered = h - broadcast.broadcast_to(mean, h.shape)
         if self.reduce == 'half_squared_sum':

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -74,3 +75,16 @@ def test_invalid_reduce():
 def test_invalid_inputs(h):
     with pytest.raises(type_check.InvalidType, match='DeCov'):
         F.decov(h)
+
+
+@pytest.mark.parametrize('reduce', ['half_squared_sum', 'no'])
+def test_empty_batch_gives_nan_and_an_empty_gradient(reduce):
+    # As Chainer 7.8.1 (found by the differential harness, tools/diff_chainer).
+    h = chainerlite.Variable(numpy.zeros((0, 3)))
+    with numpy.errstate(all='ignore'):
+        y = F.decov(h, reduce)
+        (gh,) = chainerlite.grad(
+            [y], [h], [chainerlite.Variable(numpy.ones_like(y.array))]
+        )
+    assert numpy.isnan(y.array).all()
+    assert gh.shape == (0, 3) and gh.dtype == numpy.float64
