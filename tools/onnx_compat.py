@@ -34,6 +34,9 @@ def _key(test_id):
     return test_id
 
 
+_ID = re.compile(r'(tests/\S.*?::test\w*(?:\[[^\]]*\])?\]?)(?: - |$)')
+
+
 def _outcomes(log_path):
     # the short summary of `pytest -rA`: one "OUTCOME test-id[ - message]" a line
     outcomes = {}
@@ -42,9 +45,12 @@ def _outcomes(log_path):
             word, _, rest = line.rstrip('\n').partition(' ')
             if word not in ('PASSED', 'FAILED', 'ERROR', 'SKIPPED', 'XFAIL', 'XPASS'):
                 continue
-            test_id = rest.split(' - ')[0].strip()
-            if not test_id.startswith('tests/'):
+            # the id ends at its test function (and parameters); a class's
+            # parameters may hold ' - ' (ops='a - b'), the message follows one
+            match = _ID.match(rest)
+            if match is None:
                 continue
+            test_id = match.group(1)
             outcomes[_key(test_id)] = (
                 'passed' if word in ('PASSED', 'XPASS') else 'failed'
             )

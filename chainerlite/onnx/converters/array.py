@@ -94,8 +94,23 @@ def convert_rollaxis(func, opset_version, input_names, output_names, context):
 
 @register('Reshape', opsets=(5,))
 def convert_reshape(func, opset_version, input_names, output_names, context):
+    # F.reshape holds its shape; a replaced function named 'Reshape'
+    # (as_funcnode) takes it as its second input, a shape computed at run time
+    if len(input_names) == 2 and not hasattr(func, 'shape'):
+        return _util.single('Reshape', input_names, output_names)
+    if len(input_names) != 1 or not hasattr(func, 'shape'):
+        raise ValueError(
+            'Reshape: the shape must be the function\'s parameter or its '
+            'second input, got {} inputs'.format(len(input_names))
+        )
     shape = _util.int64s(context, func.shape, 'shape')
     return _util.single('Reshape', [input_names[0], shape], output_names)
+
+
+@register('Shape', opsets=(1,))
+def convert_shape(func, opset_version, input_names, output_names, context):
+    # for a replaced function named 'Shape' returning x.shape as int64
+    return _util.single('Shape', input_names, output_names)
 
 
 @register('ExpandDims', opsets=(1,))

@@ -1,6 +1,7 @@
 """Arithmetic, elementwise math and reductions."""
 
 import numpy as np
+from onnx.helper import np_dtype_to_tensor_dtype
 
 from chainerlite.onnx import onnx_helper
 from chainerlite.onnx.converters import _util
@@ -33,8 +34,8 @@ for _name, _op, _opset in (
     ('Sinh', 'Sinh', 9),
     ('Cosh', 'Cosh', 9),
     ('PowVarVar', 'Pow', 7),
-    ('Maximum', 'Max', 8),
-    ('Minimum', 'Min', 8),
+    ('Maximum', 'Max', 6),
+    ('Minimum', 'Min', 6),
     ('sign', 'Sign', 9),
 ):
     register(_name, opsets=(_opset,))(_elementwise(_op))
@@ -109,28 +110,24 @@ for _name, _op in (
 
 
 def _arg_reduction(op):
+    # ONNX's ArgMax/ArgMin give int64; Chainer's give int32, so a Cast follows
     def convert(func, opset_version, input_names, output_names, context):
-        if func.axis is None:
-            gb = onnx_helper.GraphBuilder()
-            flat = gb.op(
-                'Reshape', [input_names[0], _util.int64s(context, [-1], 'shape')]
-            )
-            gb.op(op, [flat], axis=0, keepdims=0)
-            return gb.nodes(output_names)
-        ndim = len(_util.in_shape(func))
-        return _util.single(
-            op,
-            input_names,
-            output_names,
-            axis=_util.norm_axis(func.axis, ndim),
-            keepdims=0,
-        )
+        gb = onnx_helper.GraphBuilder()
+        x, axis = input_names[0], func.axis
+        if axis is None:
+            x = gb.op('Reshape', [x, _util.int64s(context, [-1], 'shape')])
+            axis = 0
+        else:
+            axis = _util.norm_axis(axis, len(_util.in_shape(func)))
+        index = gb.op(op, [x], axis=axis, keepdims=0)
+        gb.op('Cast', [index], to=np_dtype_to_tensor_dtype(np.dtype(np.int32)))
+        return gb.nodes(output_names)
 
     return convert
 
 
-register('ArgMax', opsets=(1,))(_arg_reduction('ArgMax'))
-register('ArgMin', opsets=(1,))(_arg_reduction('ArgMin'))
+register('ArgMax', opsets=(6,))(_arg_reduction('ArgMax'))
+register('ArgMin', opsets=(6,))(_arg_reduction('ArgMin'))
 
 
 @register('BroadcastTo', opsets=(8,))

@@ -1,5 +1,7 @@
 """Pooling, unpooling and ROI pooling."""
 
+import warnings
+
 import numpy as np
 
 from chainerlite.onnx import onnx_helper
@@ -88,6 +90,12 @@ def convert_unpooling(func, opset_version, input_names, output_names, context):
 
 @register('ROIPooling2D', opsets=(1,))
 def convert_roi_pooling(func, opset_version, input_names, output_names, context):
+    warnings.warn(
+        'ROIPooling2D is exported as MaxRoiPool, which runtimes implement '
+        'differently (some give max(output, 0)); check the runtime\'s output '
+        'against roi_pooling_2d (ONNX Runtime\'s matches it)',
+        UserWarning,
+    )
     outsize = getattr(func, 'outsize', None) or (func.outh, func.outw)
     return _util.single(
         'MaxRoiPool',

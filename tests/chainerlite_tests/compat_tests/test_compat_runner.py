@@ -142,3 +142,22 @@ def test_metadata_answers_for_chainer(tmp_path):
     assert lines[1].startswith('chainerlite ') and lines[1].endswith(
         ' answering for Chainer'
     )
+
+
+def test_importing_an_alias_submodule_keeps_the_package_attribute(tmp_path):
+    # onnx_chainer.export is the function; importing the module
+    # onnx_chainer.export under its alias name must not rebind it
+    pytest.importorskip('onnx', reason='the onnx package is not installed')
+    script = tmp_path / 'uses_onnx_chainer.py'
+    script.write_text(
+        textwrap.dedent('''
+        import onnx_chainer
+        from onnx_chainer.export import RetainInputHook
+        import onnx_chainer.export
+        from onnx_chainer import export
+        print(type(export).__name__, RetainInputHook.__module__)
+    ''')
+    )
+    proc = _run([str(script)], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ['function', 'chainerlite.onnx.retain']
