@@ -40,6 +40,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / 'tests' / 'tools_tests' / 'data' / 'chainer_names.txt'
 _LITERALS = (type(None), bool, int, float, str)
 _PRIVATE_REF = re.compile(r'\bchainer((?:\.[A-Za-z]\w*)*)\.(_[A-Za-z]\w*)')
+_IMPORT_AS = re.compile(r'^\s*import\s+(chainer(?:\.\w+)*)\s+as\s+(\w+)', re.M)
 _FROM_IMPORT = re.compile(
     r'^\s*from\s+chainer((?:\.\w+)*)\s+import\s+\(?([^)#\n]+)', re.M
 )
@@ -170,11 +171,19 @@ def _private_refs(folders, modules):
             text = file.read_text(errors='replace')
             for mod, name in _PRIVATE_REF.findall(text):
                 yield 'chainer' + mod, name, file
+            aliases = {alias: mod for mod, alias in _IMPORT_AS.findall(text)}
             for mod, names in _FROM_IMPORT.findall(text):
                 for name in names.replace('\\', ' ').split(','):
-                    name = name.split(' as ')[0].strip()
+                    name, _, alias = (part.strip() for part in name.partition(' as '))
                     if name.startswith('_') and not name.startswith('__'):
                         yield 'chainer' + mod, name, file
+                    elif 'chainer%s.%s' % (mod, name) in modules:
+                        aliases[alias or name] = 'chainer%s.%s' % (mod, name)
+            # module._name, the module bound to a local name by an import
+            for alias, module in aliases.items():
+                pattern = r'(?<![\w.])%s\.(_[A-Za-z]\w*)' % re.escape(alias)
+                for name in re.findall(pattern, text):
+                    yield module, name, file
 
 
 def _reached(folders, modules):

@@ -20,6 +20,37 @@ def _as_numpy(x):
     return x
 
 
+def _as_noncontiguous(xp, a):
+    """Returns a copy of ``a`` that is not C-contiguous, where possible."""
+    axes = [i for i, n in enumerate(a.shape) if n > 1]
+    if not axes:
+        return a.copy()
+    axis = axes[-1]
+    shape = list(a.shape)
+    shape[axis] *= 2
+    index = [slice(None)] * a.ndim
+    index[axis] = slice(None, None, 2)
+    out = xp.empty(shape, a.dtype)[tuple(index)]
+    out[...] = a
+    return out
+
+
+def _as_noncontiguous_array(array):
+    """Returns an array equal to ``array`` that is not C-contiguous (the
+    helper Chainer's tests use): ``None`` stays ``None``, lists and tuples
+    are converted item by item, an array of one element or none comes back
+    as it is (it cannot be non-contiguous)."""
+    if array is None:
+        return None
+    if isinstance(array, (list, tuple)):
+        return type(array)(_as_noncontiguous_array(a) for a in array)
+    if array.size <= 1:
+        return array
+    from chainerlite import backend
+
+    return _as_noncontiguous(backend.get_array_module(array), array)
+
+
 def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
     """Asserts that two arrays are equal within a tolerance.
 

@@ -50,21 +50,6 @@ def _uniform(template):
     return numpy.random.uniform(-1, 1, template.shape).astype(template.dtype)
 
 
-def _as_noncontiguous(xp, a):
-    """Returns a copy of ``a`` that is not C-contiguous, where possible."""
-    axes = [i for i, n in enumerate(a.shape) if n > 1]
-    if not axes:
-        return a.copy()
-    axis = axes[-1]
-    shape = list(a.shape)
-    shape[axis] *= 2
-    index = [slice(None)] * a.ndim
-    index[axis] = slice(None, None, 2)
-    out = xp.empty(shape, a.dtype)[tuple(index)]
-    out[...] = a
-    return out
-
-
 class _Checks(object):
     """What FunctionTestCase and LinkTestCase share: fixtures and checks
     (a mixin: the test case classes add unittest.TestCase)."""
@@ -192,7 +177,7 @@ class _Checks(object):
             elif self.contiguous == 'C':
                 moved.append(xp.array(a, order='C'))
             else:
-                moved.append(_as_noncontiguous(xp, a))
+                moved.append(array_module._as_noncontiguous(xp, a))
         return tuple(moved)
 
     def _check_variables(self, outputs, backend_config):

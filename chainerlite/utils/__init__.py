@@ -71,6 +71,10 @@ def tempdir(**kwargs):
 
 
 from chainerlite.utils.experimental import experimental  # NOQA
+from chainerlite.utils.error import _check_arrays_forward_compatible  # NOQA
+from chainerlite.utils.error import _format_array_props  # NOQA
+from chainerlite.utils.error import _raise_from  # NOQA
+from chainerlite.utils.error import _repr_with_named_data  # NOQA
 from chainerlite.utils.sparse import CooMatrix, get_order, to_coo  # NOQA
 from chainerlite.utils import argument  # NOQA
 from chainerlite.utils import array  # NOQA

@@ -170,3 +170,18 @@ def test_requirements_on_chainer_are_met_at_its_api_level(requirement, met):
 
     marks = helper.with_requires(requirement)(probe).pytestmark
     assert bool(marks[0].args[0]) is not met
+
+
+def test_as_noncontiguous_array():
+    import numpy
+
+    from chainerlite.testing import array
+
+    x = numpy.arange(6.0).reshape(2, 3)
+    y = array._as_noncontiguous_array(x)
+    assert not y.flags.c_contiguous
+    numpy.testing.assert_array_equal(y, x)
+    one = numpy.ones(1)
+    pair = array._as_noncontiguous_array((one, None))
+    assert type(pair) is tuple and pair[0] is one and pair[1] is None
+    assert isinstance(array._as_noncontiguous_array([x]), list)
