@@ -59,8 +59,10 @@ class Trainer(object):
         reporter (~chainerlite.Reporter): The reporter; the targets of the
             optimizers and their child links are registered as observers
             under the optimizers' names.
-        is_before_training (bool): True while the extensions with
-            ``call_before_training`` run before the first iteration.
+        is_before_training (bool): True before the first iteration (the
+            updater's iteration is 0), as in Chainer: the extensions with
+            ``call_before_training`` run then, and not again when a run
+            resumes from a snapshot.
 
     """
 
@@ -75,7 +77,6 @@ class Trainer(object):
         self.stop_trigger = util.get_trigger(stop_trigger)
         self.observation = {}
         self.out = out
-        self.is_before_training = False
         reporter = reporter_module.Reporter()
         for name, optimizer in updater.get_all_optimizers().items():
             reporter.add_observer(name, optimizer.target)
@@ -235,20 +236,23 @@ class Trainer(object):
         self._finalize(entries, raise_error=True)
         self._done = True
 
+    @property
+    def is_before_training(self):
+        """True before the first iteration (the updater's iteration is 0)."""
+        return self.updater.iteration == 0
+
     def _initialize(self, entries):
         for _, entry in entries:
             initializer = getattr(entry.extension, 'initialize', None)
             if initializer and not getattr(entry.trigger, 'finished', False):
                 initializer(self)
         self.observation = {}
-        self.is_before_training = True
-        try:
-            with self.reporter.scope(self.observation):
-                for _, entry in entries:
-                    if entry.call_before_training:
-                        entry.extension(self)
-        finally:
-            self.is_before_training = False
+        if not self.is_before_training:
+            return
+        with self.reporter.scope(self.observation):
+            for _, entry in entries:
+                if entry.call_before_training:
+                    entry.extension(self)
 
     def _loop(self, entries, show_loop_exception_msg):
         update = self.updater.update

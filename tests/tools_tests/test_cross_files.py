@@ -141,3 +141,25 @@ def test_trainer_snapshot_has_chainers_layout(tmp_path):
     for key, value in theirs.items():
         if value.dtype.kind not in 'US' and key != '_snapshot_elapsed_time':
             numpy.testing.assert_array_equal(mine[key], value, err_msg=key)
+
+
+def test_resumed_run_skips_the_before_training_calls(tmp_path):
+    # Recorded on Chainer 7.8.1 with the same snapshot: is_before_training
+    # is False after the load (iteration 2), the extension registered with
+    # call_before_training=True runs at iterations 3 and 4 only, and the
+    # LogReport goes on from its two entries.
+    trainer = models.trainer(chainerlite, str(tmp_path))
+    assert trainer.is_before_training
+    chainerlite.serializers.load_npz(str(DATA / 'trainer.npz'), trainer)
+    seen = []
+    trainer.extend(
+        lambda t: seen.append((t.updater.iteration, t.is_before_training)),
+        name='probe',
+        trigger=(1, 'iteration'),
+        call_before_training=True,
+    )
+    assert not trainer.is_before_training
+    trainer.run()
+    assert seen == [(3, False), (4, False)]
+    log = trainer.get_extension('LogReport').log
+    assert [entry['iteration'] for entry in log] == [1, 2, 3, 4]
