@@ -27,13 +27,16 @@ class NormalizeL2(function_node.FunctionNode):
 
     def __init__(self, eps=1e-5, axis=1):
         self.eps = eps
-        self.axis = (axis,) if isinstance(axis, int) else tuple(axis)
+        # None: every axis, as in Chainer
+        self.axis = (
+            (axis,) if isinstance(axis, int) else None if axis is None else tuple(axis)
+        )
 
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
         (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f')
-        for a in self.axis:
+        for a in self.axis or ():
             type_check.expect(-x_type.ndim <= a, a < x_type.ndim)
 
     def forward(self, inputs):

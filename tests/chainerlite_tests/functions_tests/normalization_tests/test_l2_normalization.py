@@ -93,3 +93,21 @@ def test_zero_vector_stays_zero_with_gradient_over_eps():
 def test_invalid_inputs(shape, dtype, axis):
     with pytest.raises(type_check.InvalidType, match='NormalizeL2'):
         F.normalize(numpy.ones(shape, dtype), axis=axis)
+
+
+def test_axis_none_normalizes_over_every_axis():
+    # Chainer 7.8.1 accepts axis=None (found by the differential harness,
+    # tools/diff_chainer); values and gradient recorded from Chainer.
+    x = chainerlite.Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3) - 2)
+    y = F.normalize(x, axis=None)
+    (gx,) = chainerlite.grad([F.sum(y * y[::-1])], [x])
+    numpy.testing.assert_allclose(
+        y.array,
+        [[-0.45883039, -0.22941519, 0.0], [0.22941519, 0.45883039, 0.68824559]],
+        rtol=1e-6,
+    )
+    numpy.testing.assert_allclose(
+        gx.array,
+        [[0.01662063, 0.1662043, 0.31578797], [-0.1662043, -0.01662063, 0.13296305]],
+        rtol=1e-5,
+    )
