@@ -35,7 +35,8 @@ from_chx = _chainerx.from_chx
 # nearly every function's forward and backward)
 get_array_module = cuda.get_array_module
 
-# Kinds of device, in the order get_device_from_array asks them.
+# Kinds of device, in the order get_device_from_array asks them (the CPU
+# last: it is the answer when no other kind claims an array).
 _DEVICE_TYPES = (ChainerxDevice, Intel64Device, GpuDevice, CpuDevice)
 
 
@@ -140,15 +141,17 @@ def using_device(device_spec: types.DeviceSpec) -> typing.ContextManager[None]:
     return get_device(device_spec).create_context()
 
 
-def get_device_from_array(array: types.NdArray) -> Device:
-    """Returns the device where ``array`` lives.
+def get_device_from_array(*arrays: types.NdArray) -> Device:
+    """Returns the device where the first array off the CPU lives.
 
-    Anything that is not an array of a known kind gives the CPU.
+    Anything that is not an array of a known kind counts as the CPU; with
+    no array off the CPU (or none at all) it gives the CPU.
     """
-    for device_type in _DEVICE_TYPES:
-        device = device_type.from_array(array)
-        if device is not None:
-            return device
+    for array in arrays:
+        for device_type in _DEVICE_TYPES[:-1]:
+            device = device_type.from_array(array)
+            if device is not None:
+                return device
     return CpuDevice()
 
 

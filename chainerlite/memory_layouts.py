@@ -54,24 +54,56 @@ def _inverse(axes):
     return tuple(inv)
 
 
-def get_semantic_shape(raw_shape, layout):
-    """Returns the semantic shape of data stored with ``layout``.
+def _transpose_shape(shape, src_layout, dst_layout):
+    # the shape of data stored with src_layout, stored with dst_layout
+    src = get_layout_axes(len(shape), src_layout)
+    dst = get_layout_axes(len(shape), dst_layout)
+    position = _inverse(src)
+    return tuple(shape[position[a]] for a in dst)
+
+
+_unspecified = object()
+
+
+def get_semantic_shape(arr_or_var, *, assumed_layout=_unspecified):
+    """Returns the semantic shape of an array or a Variable.
+
+    chainerlite's Variables and arrays carry no layout, so this is their
+    shape, unless ``assumed_layout`` says how an array is stored.
 
     .. admonition:: Example
 
+        >>> import numpy as np
         >>> from chainerlite import memory_layouts as ml
-        >>> ml.get_semantic_shape((8, 32, 32, 3), ml.CUDNN_CHANNEL_LAST_X)
+        >>> raw = np.zeros((8, 32, 32, 3))
+        >>> ml.get_semantic_shape(raw, assumed_layout=ml.CUDNN_CHANNEL_LAST_X)
         (8, 3, 32, 32)
 
+    Raises:
+        ValueError: If ``assumed_layout`` is unknown.
+        AssertionError: If a Variable is assumed to have a layout other
+            than the standard one (``None``), as Chainer raises for a
+            layout that is not the Variable's.
+
     """
-    axes = _inverse(get_layout_axes(len(raw_shape), layout))
-    return tuple(raw_shape[i] for i in axes)
+    from chainerlite import variable
+
+    if isinstance(arr_or_var, variable.Variable):
+        if assumed_layout not in (_unspecified, None):
+            raise AssertionError(
+                'get_semantic_shape: the Variable has the standard layout, '
+                'not {!r}'.format(assumed_layout)
+            )
+        return arr_or_var.shape
+    if assumed_layout is _unspecified:
+        return arr_or_var.shape
+    return _transpose_shape(arr_or_var.shape, assumed_layout, None)
 
 
-def get_raw_shape(semantic_shape, layout):
-    """Returns the memory shape of data of ``semantic_shape`` in ``layout``."""
-    axes = get_layout_axes(len(semantic_shape), layout)
-    return tuple(semantic_shape[a] for a in axes)
+def get_raw_shape(arr_or_var):
+    """Returns the shape in memory of an array or a Variable (for
+    chainerlite, whose Variables keep the standard layout, their shape)."""
+    return arr_or_var.shape
 
 
 def transpose_array(array, src_layout, dst_layout):

@@ -178,6 +178,12 @@ class ZippedImageDataset(ImageDataset):
     def _source(self, name):
         return io.BytesIO(self._zip.read(name))
 
+    def get_example(self, i_or_filename):
+        """Reads an image by its index or by its name in the archive."""
+        if isinstance(i_or_filename, str):
+            return _read_image(self._source(i_or_filename), self._dtype)
+        return super().get_example(i_or_filename)
+
 
 class MultiZippedImageDataset(concatenated_dataset.ConcatenatedDataset):
     """The images of several zip archives, one archive after another.

@@ -92,11 +92,11 @@ class TextDataset(dataset_mixin.DatasetMixin):
     def __len__(self):
         return len(self._starts)
 
-    def get_example(self, i):
+    def get_example(self, idx):
         if self._pid != os.getpid():
             self._open()
         lines = []
-        for fp, start in zip(self._fps, self._starts[i]):
+        for fp, start in zip(self._fps, self._starts[idx]):
             fp.seek(start)
             lines.append(fp.readline())
         return lines[0] if self._single else tuple(lines)

@@ -88,7 +88,7 @@ class CupyMemoryProfileHook(_stack.CallStackHook):
         self._total_used = 0
         self._total_acquired = 0
 
-    def added(self, function):
+    def added(self, function=None):
         local = self._threads
         if function is None:
             local.reset()
@@ -96,7 +96,7 @@ class CupyMemoryProfileHook(_stack.CallStackHook):
             self._counter.__enter__()
         local.registrations += 1
 
-    def deleted(self, function):
+    def deleted(self, function=None):
         local = self._threads
         local.registrations -= 1
         if local.registrations == 0:

@@ -55,6 +55,25 @@ def test_unrecognized_values_live_on_the_cpu():
         assert backend.get_device_from_array(value) == backend.CpuDevice()
 
 
+def test_get_device_from_array_takes_several_arrays(monkeypatch):
+    # Chainer 7.8.1: the device of the first array not on the CPU; NumPy
+    # arrays before it do not decide, and no array at all gives the CPU.
+    class Marked:
+        pass
+
+    class MarkedDevice(backend.CpuDevice):
+        @staticmethod
+        def from_array(array):
+            return MarkedDevice() if isinstance(array, Marked) else None
+
+    kinds = (MarkedDevice,) + backend._DEVICE_TYPES
+    monkeypatch.setattr(backend, '_DEVICE_TYPES', kinds)
+    found = backend.get_device_from_array(numpy.zeros(1), None, Marked())
+    assert type(found) is MarkedDevice
+    assert backend.get_device_from_array() == backend.CpuDevice()
+    assert backend.get_device_from_array(numpy.zeros(1), 2) == backend.CpuDevice()
+
+
 def test_get_array_module():
     x = numpy.zeros(2)
     assert backend.get_array_module(x) is numpy

@@ -82,30 +82,30 @@ class Linear(link.Link):
                 )
 
     @classmethod
-    def from_params(cls, W, bias=None, nobias=False):
+    def from_params(cls, W, b=None, nobias=False):
         """Builds a layer from the arrays of its weight and bias.
 
         Args:
             W (Variable or numpy.ndarray or cupy.ndarray): Weight of shape
                 ``(out_size, in_size)``.
-            bias (Variable or numpy.ndarray or cupy.ndarray): Bias of shape
+            b (Variable or numpy.ndarray or cupy.ndarray): Bias of shape
                 ``(out_size,)``, or ``None`` (then the layer has no bias).
             nobias (bool): If ``True``, the layer has no bias.
 
         Returns:
             Linear: The layer, whose parameters hold copies of ``W`` and
-            ``bias``.
+            ``b``.
 
         """
         W = getattr(W, 'array', W)
-        bias = getattr(bias, 'array', bias)
+        b = getattr(b, 'array', b)
         out_size, in_size = W.shape
         return cls(
             in_size,
             out_size,
-            nobias=nobias or bias is None,
+            nobias=nobias or b is None,
             initialW=W.copy(),
-            initial_bias=None if bias is None else bias.copy(),
+            initial_bias=None if b is None else b.copy(),
         )
 
     @property

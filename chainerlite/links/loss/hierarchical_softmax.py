@@ -16,24 +16,30 @@ from chainerlite.functions.math import sum as sum_mod
 
 
 class TreeParser:
-    """Paths of the leaves of a binary tree, as flat arrays.
+    """Paths from the root of a binary tree to its leaves.
 
-    The tree is nested pairs whose leaves are word ids ``0 .. n - 1``. The
+    The tree is nested pairs; anything that is not a tuple is a leaf. The
     internal nodes are numbered in depth-first order from the root (0).
-    For leaf ``w``, ``paths[begins[w]:begins[w + 1]]`` are the internal
-    nodes from the root to it and ``codes`` (same slice) is ``+1`` where
-    the path goes to the left child, ``-1`` to the right one.
+    After :meth:`parse`, :meth:`get_paths` gives each leaf the internal
+    nodes from the root to it and :meth:`get_codes` the turns taken there:
+    ``+1`` to the left child, ``-1`` to the right one.
 
     Args:
-        tree: The tree, as nested pairs.
-        dtype: Dtype of ``codes``.
-
-    Raises:
-        ValueError: If the leaves are not the integers ``0 .. n - 1``.
+        dtype: Dtype of the codes.
 
     """
 
-    def __init__(self, tree, dtype):
+    def __init__(self, dtype):
+        self.dtype = dtype
+        self._paths, self._codes, self._size = {}, {}, 0
+
+    def parse(self, tree):
+        """Reads ``tree``, replacing what an earlier call read.
+
+        Raises:
+            ValueError: If an internal node does not have two children.
+
+        """
         found = {}
         counter = itertools.count()
 
@@ -41,8 +47,8 @@ class TreeParser:
             if isinstance(node, tuple):
                 if len(node) != 2:
                     raise ValueError(
-                        'BinaryHierarchicalSoftmax: internal nodes must be '
-                        'pairs, got {!r}'.format(node)
+                        'TreeParser.parse: internal nodes must be pairs, '
+                        'got {!r}'.format(node)
                     )
                 index = next(counter)
                 walk(node[0], path + [(index, 1.0)])
@@ -51,20 +57,51 @@ class TreeParser:
                 found[node] = path
 
         walk(tree, [])
-        n = len(found)
-        if sorted(found) != list(range(n)):
+        self._size = next(counter)
+        self._paths, self._codes = {}, {}
+        for leaf, path in found.items():
+            self._paths[leaf] = numpy.array([s[0] for s in path], numpy.int32)
+            self._codes[leaf] = numpy.array([s[1] for s in path], self.dtype)
+
+    def size(self):
+        """Returns the number of internal nodes."""
+        return self._size
+
+    def get_paths(self):
+        """Returns {leaf: int32 array of the internal nodes to it}."""
+        return self._paths
+
+    def get_codes(self):
+        """Returns {leaf: array of the turns (+1 left, -1 right) to it}."""
+        return self._codes
+
+
+class _FlatTree:
+    # The paths of a tree whose leaves are the word ids 0 .. n - 1, as flat
+    # arrays: for word w, paths[begins[w]:begins[w + 1]] are the internal
+    # nodes from the root to it and codes (same slice) its turns.
+
+    def __init__(self, tree, dtype):
+        parser = TreeParser(dtype)
+        parser.parse(tree)
+        paths, codes = parser.get_paths(), parser.get_codes()
+        n = len(paths)
+        if sorted(paths) != list(range(n)):
             raise ValueError(
                 'BinaryHierarchicalSoftmax: the leaves must be the word ids '
-                '0 .. {}, got {}'.format(n - 1, sorted(found))
+                '0 .. {}, got {}'.format(n - 1, sorted(paths))
             )
-        self.n_nodes = next(counter)
-        lengths = [len(found[w]) for w in range(n)]
+        self.n_nodes = parser.size()
+        lengths = [len(paths[w]) for w in range(n)]
         self.begins = numpy.concatenate([[0], numpy.cumsum(lengths)]).astype(
             numpy.int32
         )
-        steps = [step for w in range(n) for step in found[w]]
-        self.paths = numpy.array([s[0] for s in steps], numpy.int32)
-        self.codes = numpy.array([s[1] for s in steps], dtype)
+        self.paths = numpy.concatenate([paths[w] for w in range(n)] or [[]]).astype(
+            numpy.int32
+        )
+        self.codes = numpy.concatenate([codes[w] for w in range(n)] or [[]]).astype(
+            dtype
+        )
 
 
 class BinaryHierarchicalSoftmax(link.Link):
@@ -90,7 +127,7 @@ class BinaryHierarchicalSoftmax(link.Link):
     def __init__(self, in_size, tree, dtype=None):
         super().__init__()
         dtype = chainerlite.get_dtype(dtype)
-        self._func = TreeParser(tree, dtype)
+        self._func = _FlatTree(tree, dtype)
         with self.init_scope():
             self.W = variable.Parameter(
                 initializers._get_initializer(None), (self._func.n_nodes, in_size)

@@ -11,12 +11,11 @@ from chainerlite.links.rnn import _state
 class MGUBase(link.Chain):
     """The two layers of an MGU (see :class:`StatelessMGU`)."""
 
-    def __init__(self, in_size, out_size):
+    def __init__(self, n_inputs, n_units):
         super().__init__()
-        self.out_size = out_size
         with self.init_scope():
-            self.W_f = linear.Linear(in_size + out_size, out_size)
-            self.W_h = linear.Linear(in_size + out_size, out_size)
+            self.W_f = linear.Linear(n_inputs + n_units, n_units)
+            self.W_h = linear.Linear(n_inputs + n_units, n_units)
 
     def _step(self, h, x):
         f = sigmoid.sigmoid(self.W_f(concat.concat((h, x), axis=1)))
@@ -39,8 +38,8 @@ class StatelessMGU(MGUBase):
     are :class:`~chainerlite.links.Linear` layers with a bias.
 
     Args:
-        in_size (int): Dimension of the input.
-        out_size (int): Dimension of the state.
+        n_inputs (int): Dimension of the input.
+        n_units (int): Dimension of the state.
 
     .. admonition:: Example
 
@@ -58,9 +57,9 @@ class StatelessMGU(MGUBase):
 
         Args:
             h (Variable or numpy.ndarray or cupy.ndarray): Previous state,
-                of shape ``(batch, out_size)``.
+                of shape ``(batch, n_units)``.
             x (Variable or numpy.ndarray or cupy.ndarray): Input, of shape
-                ``(batch, in_size)``.
+                ``(batch, n_inputs)``.
 
         Returns:
             Variable: The new state.
@@ -96,6 +95,7 @@ class StatefulMGU(_state.StateMixin, MGUBase):
 
     def __init__(self, in_size, out_size):
         super().__init__(in_size, out_size)
+        self.out_size = out_size
         self.reset_state()
 
     def forward(self, x):

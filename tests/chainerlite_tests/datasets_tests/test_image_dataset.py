@@ -51,6 +51,10 @@ def test_zipped_images(tmp_path):
     (tmp_path / 'labels.lst').write_text('img1.png 7\n')
     one = datasets.ZippedImageDataset(str(tmp_path / '0.zip'))
     assert len(one) == 2 and one[1].shape == (3, 2, 3)
+    # by its name in the archive too, as Chainer's get_example(i_or_filename)
+    numpy.testing.assert_array_equal(one.get_example('img1.png'), one[1])
+    with pytest.raises(KeyError):
+        one.get_example('absent.png')
     multi = datasets.MultiZippedImageDataset(
         [str(tmp_path / '0.zip'), str(tmp_path / '1.zip')], numpy.int32
     )

@@ -32,6 +32,7 @@ def test_parallel_files_filter_and_pickle(files):
         list(files), encoding=['utf-8', 'ascii'], filter_func=lambda x, y: y != '2\n'
     )
     assert len(ds) == 3 and ds[1] == ('\n', '3\n')
+    assert ds.get_example(idx=1) == ds[1]  # Chainer's parameter name
     clone = pickle.loads(pickle.dumps(ds))
     assert clone[2] == ('end', '4\n')
     ds.close()

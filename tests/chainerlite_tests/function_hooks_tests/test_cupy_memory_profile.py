@@ -143,6 +143,15 @@ def test_local_registration(pool, monkeypatch):
     assert hook.call_history == [('Malloc', 512, 0)]
 
 
+def test_added_and_deleted_called_without_a_function(pool, monkeypatch):
+    # Chainer 7.8.1's hook methods take function=None (a global registration)
+    hook = _new_hook(pool, monkeypatch)
+    hook.added()
+    assert len(pool.hooks) == 1
+    hook.deleted()
+    assert pool.hooks == {}
+
+
 def test_print_report(pool, monkeypatch):
     hook = _new_hook(pool, monkeypatch)
     hook.call_history.extend(

@@ -2,6 +2,7 @@
 
 import collections
 import os
+import warnings
 
 from chainerlite import initializers
 from chainerlite import link
@@ -126,6 +127,24 @@ class BottleneckB(link.Chain):
         return relu(self.bn3(self.conv3(h)) + x)
 
 
+def _n_layers(n_layers, kwargs):
+    # BuildingBlock's n_layers, or its deprecated name n_layer
+    if 'n_layer' in kwargs:
+        warnings.warn(
+            'BuildingBlock: n_layer is deprecated; use n_layers',
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        n_layers = kwargs.pop('n_layer')
+    if kwargs:
+        raise TypeError(
+            'BuildingBlock: unexpected keyword arguments {}'.format(sorted(kwargs))
+        )
+    if n_layers is None:
+        raise TypeError('BuildingBlock: n_layers is required')
+    return n_layers
+
+
 class BuildingBlock(link.Chain):
     """A stage of a residual network: one BottleneckA, then BottleneckBs.
 
@@ -133,8 +152,10 @@ class BuildingBlock(link.Chain):
     names in the order they are applied.
 
     Args:
-        n_layer (int): Number of bottlenecks.
-        in_channels (int): Input channels.
+        n_layers (int): Number of bottlenecks (``n_layer=``, its
+            deprecated name, is taken too).
+        in_channels (int): Input channels (``None``: inferred at the first
+            call).
         mid_channels (int): Channels inside the bottlenecks.
         out_channels (int): Output channels.
         stride (int or pair of ints): Stride of the first bottleneck.
@@ -142,25 +163,36 @@ class BuildingBlock(link.Chain):
         downsample_fb (bool): Where the first bottleneck strides; see
             :class:`BottleneckA`.
 
+    Raises:
+        TypeError: If ``n_layers`` is missing or an unknown keyword is
+            given.
+
     """
 
     def __init__(
         self,
-        n_layer,
-        in_channels,
-        mid_channels,
-        out_channels,
-        stride,
+        n_layers=None,
+        in_channels=None,
+        mid_channels=None,
+        out_channels=None,
+        stride=None,
         initialW=None,
-        downsample_fb=False,
+        downsample_fb=None,
+        **kwargs,
     ):
+        n_layers = _n_layers(n_layers, kwargs)
         super().__init__()
         with self.init_scope():
             self.a = BottleneckA(
-                in_channels, mid_channels, out_channels, stride, initialW, downsample_fb
+                in_channels,
+                mid_channels,
+                out_channels,
+                stride,
+                initialW,
+                bool(downsample_fb),
             )
             self._forward = ['a']
-            for i in range(1, n_layer):
+            for i in range(1, n_layers):
                 name = 'b{}'.format(i)
                 setattr(self, name, BottleneckB(out_channels, mid_channels, initialW))
                 self._forward.append(name)

@@ -98,6 +98,8 @@ def test_from_params():
     numpy.testing.assert_allclose(layer(x).array, x.dot(W.T) + b, rtol=1e-6)
     assert L.Linear.from_params(W).b is None
     assert L.Linear.from_params(W, b, nobias=True).b is None
+    # the bias by Chainer's keyword
+    numpy.testing.assert_array_equal(L.Linear.from_params(W, b=b).b.array, b)
 
 
 def test_from_params_is_not_defined_for_every_link():

@@ -51,3 +51,24 @@ def test_loss_matches_reference_and_backward():
 def test_tree_leaves_must_be_word_ids():
     with pytest.raises(ValueError, match='word ids'):
         BHSM(2, ((0, 2), 3))
+    with pytest.raises(ValueError, match='pairs'):
+        BHSM(2, ((0, 1, 2), 3))
+
+
+def test_tree_parser_as_chainer():
+    # Chainer 7.8.1's TreeParser(dtype).parse(tree), values recorded there
+    from chainerlite.links.loss.hierarchical_softmax import TreeParser
+
+    parser = TreeParser(numpy.float32)
+    assert parser.size() == 0
+    parser.parse(((0, 1), ((2, 3), 4)))
+    assert parser.size() == 4
+    paths = {k: v.tolist() for k, v in parser.get_paths().items()}
+    assert paths == {0: [0, 1], 1: [0, 1], 2: [0, 2, 3], 3: [0, 2, 3], 4: [0, 2]}
+    codes = parser.get_codes()
+    assert codes[3].dtype == numpy.float32 and codes[3].tolist() == [-1, 1, -1]
+    assert codes[1].tolist() == [1, -1]
+    parser.parse(('a', 'b'))  # a new tree replaces the old; any leaves
+    assert parser.size() == 1 and sorted(parser.get_paths()) == ['a', 'b']
+    with pytest.raises(ValueError, match='pairs'):
+        parser.parse(((0, 1, 2), 3))

@@ -21,7 +21,8 @@ def _mgu_reference(link, h, x):
 
 def test_stateless_mgu_matches_reference_and_backward():
     with chainerlite.using_config('dtype', numpy.float64):
-        link = L.StatelessMGU(3, 4)
+        link = L.StatelessMGU(n_inputs=3, n_units=4)  # Chainer's names
+    assert link.W_f.W.shape == link.W_h.W.shape == (4, 7)
     link.W_f.b.array[...] = numpy.random.uniform(-1, 1, 4)
     h = numpy.random.uniform(-1, 1, (2, 4))
     x = numpy.random.uniform(-1, 1, (2, 3))

@@ -128,3 +128,22 @@ def test_auto_converts_a_caffemodel_in_the_dataset_root(
     assert (models / 'ResNet-50-model.npz').exists()
     assert (model.res5.b2.conv2.W.array == fake_caffe.value('res5c_branch2b')).all()
     assert (model.bn1.avg_mean == fake_caffe.value('bn_conv1') + 0.25).all()
+
+
+def test_building_block_arguments_as_chainer():
+    # Chainer 7.8.1: n_layers, every argument by keyword, n_layer deprecated
+    block = resnet.BuildingBlock(
+        n_layers=3, in_channels=4, mid_channels=2, out_channels=8, stride=2
+    )
+    assert block._forward == ['a', 'b1', 'b2']
+    x = numpy.ones((1, 4, 6, 6), numpy.float32)
+    assert block(x).shape == (1, 8, 3, 3)
+    with pytest.warns(DeprecationWarning, match='n_layers'):
+        old = resnet.BuildingBlock(
+            in_channels=4, mid_channels=2, out_channels=8, stride=1, n_layer=2
+        )
+    assert old._forward == ['a', 'b1']
+    with pytest.raises(TypeError, match='n_layers is required'):
+        resnet.BuildingBlock(in_channels=4, mid_channels=2, out_channels=8)
+    with pytest.raises(TypeError, match='unexpected keyword'):
+        resnet.BuildingBlock(2, 4, 2, 8, 1, n_units=3)
