@@ -159,6 +159,24 @@ def _is_array(value):
     return isinstance(value, (numpy.ndarray, cuda.ndarray))
 
 
+def _contains_nan(x):
+    # Whether an array (NumPy or CuPy) holds a NaN; integer and boolean
+    # arrays never do (Chainer's helper of the same name).
+    if x.dtype.kind not in 'fc':
+        return False
+    device = get_device_from_array(x)
+    with device.create_context():
+        return bool(device.xp.isnan(x).any())
+
+
+def _guess_device_from_array_module(xp):
+    # A device whose arrays ``xp`` makes: the current CUDA device for CuPy,
+    # else the CPU (Chainer's helper of the same name).
+    if cuda.available and xp is cuda.cupy:
+        return cuda.GpuDevice(cuda.cupy.cuda.Device())
+    return CpuDevice()
+
+
 def copyto(dst: types.NdArray, src: types.NdArray) -> None:
     """Copies the elements of ``src`` into ``dst``, across devices.
 

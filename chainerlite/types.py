@@ -10,6 +10,7 @@ costs nothing when it runs.
 from __future__ import annotations
 
 import typing as tp
+from typing import TYPE_CHECKING  # NOQA: F401 (Chainer's types module has it)
 
 if tp.TYPE_CHECKING:
     from types import ModuleType
@@ -51,7 +52,7 @@ class AbstractInitializer(tp.Protocol):
     :class:`chainerlite.Initializer` and its subclasses.
     """
 
-    dtype: DTypeSpec | None
+    dtype: DTypeSpec | None = None
 
     def __call__(self, array: NdArray) -> None: ...
 

@@ -287,12 +287,20 @@ def get_device(*args):
     return DummyDevice
 
 
-def _current_or(device):
+# The types Chainer's CUDA helpers take as device ids.
+_integer_types = (int, numpy.integer)
+
+
+def _get_device_or_current(device):
+    # A cupy.cuda.Device: None gives the current one, a CUDA device as is,
+    # an id >= 0 its device (Chainer's helper of the same name).
     if device is None:
         return cupy.cuda.Device()
-    if _is_device_id(device):
-        return cupy.cuda.Device(int(device))
-    return device
+    if _cupy_imported and isinstance(device, cupy.cuda.Device):
+        return device
+    if not (_is_device_id(device) and device >= 0):
+        raise ValueError('Invalid CUDA device specifier: {!r}'.format(device))
+    return cupy.cuda.Device(int(device))
 
 
 def _array_to_gpu(array, device, stream):
@@ -341,7 +349,7 @@ def to_gpu(array, device=None, stream=None):
             DeprecationWarning,
         )
     check_cuda_available()
-    device = _current_or(device)
+    device = _get_device_or_current(device)
     return _backend._convert_arrays(array, lambda a: _array_to_gpu(a, device, stream))
 
 
@@ -383,7 +391,7 @@ def copy(array, out=None, out_device=None, stream=None):
     if out is None:
         if out_device is None:
             out_device = array.device
-        with _current_or(out_device):
+        with _get_device_or_current(out_device):
             out = cupy.empty_like(array)
     with stream if stream is not None else DummyDevice:
         with out.device:

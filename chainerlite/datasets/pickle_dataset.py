@@ -9,6 +9,8 @@ import pickle
 import threading
 import weakref
 
+from chainerlite.dataset import dataset_mixin
+
 
 class PickleDatasetWriter(object):
     """Writes examples as consecutive pickles to a binary file object.
@@ -54,7 +56,7 @@ if hasattr(os, 'register_at_fork'):
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
-class PickleDataset(object):
+class PickleDataset(dataset_mixin.DatasetMixin):
     """Dataset of the examples pickled one after another in a file.
 
     **Trusted files only**: reading an example unpickles it, and unpickling
@@ -90,7 +92,7 @@ class PickleDataset(object):
     def __len__(self):
         return len(self._positions)
 
-    def __getitem__(self, index):
+    def get_example(self, index):
         with self._lock:
             self._reader.seek(self._positions[index])
             return pickle.load(self._reader)

@@ -53,11 +53,17 @@ class ScheduleManager(object):
     def __repr__(self):
         return 'ScheduleManager({} schedule(s))'.format(len(self.schedules))
 
-    def get_schedule(self, key):
-        """Returns ``(schedule, is_new)`` for the signature ``key``."""
+    def get_schedule(self, in_vars, enable_double_backprop=False):
+        """Returns the schedule of a call with inputs ``in_vars`` (a new,
+        empty one for a signature not seen yet).
+
+        ``enable_double_backprop`` is taken as Chainer's; the define-by-run
+        graph always supports double backprop.
+        """
+        key = _signature(tuple(in_vars))
         schedule = self.schedules.get(key)
         if schedule is not None:
-            return schedule, False
+            return schedule
         if self.minimize_cache_size:
             # Keep only the schedules of the other train/backprop modes.
             for old in [k for k in self.schedules if k[:2] == key[:2]]:
@@ -66,7 +72,7 @@ class ScheduleManager(object):
         self.schedules[key] = schedule
         if self.verbosity_level >= 1:
             print('static_graph: new schedule for signature {}'.format(key))
-        return schedule, True
+        return schedule
 
 
 def _signature(args):
@@ -92,12 +98,10 @@ def _make_static(func, verbosity_level, force_test_define_by_run, minimize_cache
         if manager is None:
             manager = ScheduleManager(minimize_cache_size, verbosity_level)
             chain.schedule_manager = manager
-        schedule, is_new = manager.get_schedule(
-            _signature(args + tuple(kwargs.values()))
-        )
+        schedule = manager.get_schedule(args + tuple(kwargs.values()))
         chain.static_schedule = schedule
         schedule.call_count += 1
-        if not is_new:
+        if schedule.call_count > 1:
             return func(chain, *args, **kwargs)
         with _ScheduleRecorder(schedule):
             out = func(chain, *args, **kwargs)

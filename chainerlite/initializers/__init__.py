@@ -67,6 +67,21 @@ def generate_array(initializer, shape, xp, dtype=None, device=None):
     return array
 
 
+def _check_is_initializer_like(initializer):
+    # Raises TypeError unless ``initializer`` is something a link takes as
+    # an initializer (Chainer's helper of the same name and message).
+    if not (
+        initializer is None
+        or callable(initializer)
+        or isinstance(initializer, (numpy.ndarray, cuda.ndarray))
+        or numpy.isscalar(initializer)
+    ):
+        raise TypeError(
+            'Initializer is of wrong type: {}. Allowed types are '
+            'Initializer, ndarray and scalar.'.format(type(initializer))
+        )
+
+
 def _get_initializer(initializer):
     """Turns the ``initializer`` argument of a link into a callable.
 

@@ -204,6 +204,20 @@ class _Checks(object):
         return outputs
 
     def _check_outputs(self, inputs, outputs, expected):
+        self._failure_inputs = inputs
+        self.check_forward_outputs(tuple(y.array for y in outputs), expected)
+
+    def check_forward_outputs(self, outputs, expected_outputs):
+        """Checks the output arrays of the forward test against the
+        expected ones: their number, shapes and dtypes, and their values
+        within ``check_forward_options``.
+
+        Raises:
+            FunctionTestError: (LinkTestError for a link) If they differ.
+
+        """
+        inputs = getattr(self, '_failure_inputs', ())
+        expected = expected_outputs
         if len(outputs) != len(expected):
             self._fail(
                 'test_forward',
@@ -221,13 +235,13 @@ class _Checks(object):
                     inputs,
                 )
             try:
-                array_module.assert_allclose(y.array, e, **self.check_forward_options)
+                array_module.assert_allclose(y, e, **self.check_forward_options)
             except AssertionError as error:
                 self._fail(
                     'test_forward',
                     'output {} differs from forward_expected\n{}\n{}'.format(
                         i,
-                        _format_arrays('actual:', [y.array]),
+                        _format_arrays('actual:', [y]),
                         _format_arrays('expected:', [e]),
                     )
                     + '\n'
@@ -281,8 +295,11 @@ class _CheckedTestCase(_Checks, unittest.TestCase):
 
 class FunctionTestBase(_Checks):
     """The checks of :class:`FunctionTestCase` without
-    :class:`unittest.TestCase`, as Chainer's mixin: a class that lists it
-    with a test case class gets the same tests."""
+    :class:`unittest.TestCase`, as Chainer's mixin: ``run_test_forward``,
+    ``run_test_backward`` and ``run_test_double_backward`` (each taking a
+    ``backend_config``) do the checks, which a class listing it with a test
+    case class calls from test methods of its own (FunctionTestCase's
+    ``test_forward``, ... call them)."""
 
     __test__ = False
 
@@ -303,7 +320,7 @@ class FunctionTestBase(_Checks):
         """Returns random second order gradients shaped like the inputs."""
         return tuple(_uniform(t) for t in inputs_template)
 
-    def test_forward(self, backend_config=None):
+    def run_test_forward(self, backend_config):
         """Checks the outputs of ``forward`` against ``forward_expected``."""
         self._start('test_forward', backend_config, self.skip_forward_test)
         inputs = self._generate_inputs()
@@ -322,7 +339,7 @@ class FunctionTestBase(_Checks):
                     inputs,
                 )
 
-    def test_backward(self, backend_config=None):
+    def run_test_backward(self, backend_config):
         """Checks the gradients of ``forward`` with ``check_backward``."""
         self._start('test_backward', backend_config, self.skip_backward_test)
 
@@ -337,7 +354,7 @@ class FunctionTestBase(_Checks):
 
         self._run_gradient_check('test_backward', backend_config, check)
 
-    def test_double_backward(self, backend_config=None):
+    def run_test_double_backward(self, backend_config):
         """Checks the second order gradients with ``check_double_backward``."""
         self._start(
             'test_double_backward', backend_config, self.skip_double_backward_test
@@ -470,6 +487,18 @@ class FunctionTestCase(FunctionTestBase, unittest.TestCase):
     """
 
     __test__ = False
+
+    def test_forward(self, backend_config=None):
+        """Runs :meth:`run_test_forward`."""
+        self.run_test_forward(backend_config)
+
+    def test_backward(self, backend_config=None):
+        """Runs :meth:`run_test_backward`."""
+        self.run_test_backward(backend_config)
+
+    def test_double_backward(self, backend_config=None):
+        """Runs :meth:`run_test_double_backward`."""
+        self.run_test_double_backward(backend_config)
 
 
 # Chainer offers the link test cases at this path too; they import this

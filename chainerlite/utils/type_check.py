@@ -54,7 +54,7 @@ def in_light_mode():
     return _in_light_mode()
 
 
-class _LightMode:
+class LightMode:
     """Context manager that switches the current thread to light mode."""
 
     def __enter__(self):
@@ -70,7 +70,7 @@ class _LightMode:
 #: Context manager (``with type_check.light_mode: ...``) under which the
 #: checks evaluate directly on arrays and raise :class:`InvalidType` without
 #: building expressions.
-light_mode = _LightMode()
+light_mode = LightMode()
 
 
 class TypeInfo:
@@ -319,7 +319,7 @@ def _binary(symbol, priority, func, right_associative=False):
 
 def _compare(symbol, inverse, func):
     def method(self, other):
-        return BoolBinaryOperator(symbol, inverse, self, other, func)
+        return BoolBinaryOperator(self, other, symbol, inverse, func)
 
     return method
 
@@ -445,11 +445,11 @@ class GetItem(Atom):
 
 
 class Call(Atom):
-    """Call ``fn(*args)`` in an expression."""
+    """Call ``obj(*args)`` in an expression."""
 
-    def __init__(self, fn, args):
+    def __init__(self, obj, args):
         super().__init__()
-        self._fn = fn
+        self._fn = obj
         self._args = tuple(args)
 
     def __str__(self):
@@ -465,10 +465,10 @@ class Call(Atom):
 class UnaryOperator(Expr):
     """Prefix operator (``-x``, ``+x``, ``~x``) in an expression."""
 
-    def __init__(self, priority, term, symbol, func):
+    def __init__(self, priority, term, exp, func):
         super().__init__(priority)
         self._term = term
-        self._symbol = symbol
+        self._symbol = exp
         self._func = func
 
     def __str__(self):
@@ -485,17 +485,17 @@ class BinaryOperator(Expr):
         priority (int): Precedence of the operator.
         lhs: Left operand (an :class:`Expr` or a plain value).
         rhs: Right operand.
-        symbol (str): The operator as printed (``'+'``).
+        exp (str): The operator as printed (``'+'``).
         func (callable): Computes the operator on values.
         right_associative (bool): ``True`` for ``**``.
 
     """
 
-    def __init__(self, priority, lhs, rhs, symbol, func, right_associative=False):
+    def __init__(self, priority, lhs, rhs, exp, func, right_associative=False):
         super().__init__(priority)
         self.lhs = lhs
         self.rhs = rhs
-        self._symbol = symbol
+        self._symbol = exp
         self._func = func
         self._right_associative = right_associative
 
@@ -520,18 +520,18 @@ class BoolBinaryOperator(BinaryOperator, Testable):
     """Comparison in an expression; :meth:`expect` checks it.
 
     Args:
-        symbol (str): The comparison as printed (``'=='``).
-        inverse (str): The negated comparison, printed between the actual
-            values when the check fails (``'!='``).
         lhs: Left operand.
         rhs: Right operand.
+        exp (str): The comparison as printed (``'=='``).
+        inv (str): The negated comparison, printed between the actual
+            values when the check fails (``'!='``).
         func (callable): Computes the comparison on values.
 
     """
 
-    def __init__(self, symbol, inverse, lhs, rhs, func):
-        super().__init__(-1, lhs, rhs, symbol, func)
-        self._inverse = inverse
+    def __init__(self, lhs, rhs, exp, inv, func):
+        super().__init__(-1, lhs, rhs, exp, func)
+        self._inverse = inv
 
     def __str__(self):
         # Comparisons chain in Python, so nested ones always get
@@ -589,18 +589,18 @@ def _label(function):
 
 
 @contextlib.contextmanager
-def get_function_check_context(function):
+def get_function_check_context(f):
     """Names the function whose inputs are being checked.
 
     :class:`InvalidType` errors raised inside the ``with`` block mention
-    ``function`` (its ``label``, else its class name).
+    ``f`` (its ``label``, else its class name).
 
     Args:
-        function: The function node being checked.
+        f: The function node being checked.
 
     """
     previous = getattr(_thread_local, 'current_function', None)
-    _thread_local.current_function = function
+    _thread_local.current_function = f
     try:
         yield
     finally:
@@ -704,6 +704,21 @@ def make_variable(value, name):
     if in_light_mode():
         return value
     return Variable(value, name)
+
+
+def _make_variable_from_array(array, name):
+    # The type-check variable describing one array (the array itself in
+    # light mode), as Chainer's helper of the same name.
+    import chainerlite
+
+    if not isinstance(array, chainerlite.get_array_types()):
+        raise InvalidType(
+            'isinstance({}, ndarray)'.format(name),
+            'type({}) == {}'.format(name, type(array)),
+        )
+    if in_light_mode():
+        return array
+    return Variable(TypeInfo(array.shape, array.dtype), name)
 
 
 def _prod_impl(xs):

@@ -106,3 +106,12 @@ def test_link_to_device_and_device_use():
     assert link.device == device
     device.use()
     assert isinstance(link.W.array, numpy.ndarray)
+
+
+def test_contains_nan_and_device_of_a_module():
+    # Chainer 7.8.1's private helpers that its code (and extensions) reach
+    assert backend._contains_nan(numpy.array([1.0, numpy.nan]))
+    assert not backend._contains_nan(numpy.array([1.0, numpy.inf]))
+    assert not backend._contains_nan(numpy.array([1, 2]))
+    assert backend._contains_nan(numpy.array([complex(0, numpy.nan)]))
+    assert backend._guess_device_from_array_module(numpy) == backend.CpuDevice()

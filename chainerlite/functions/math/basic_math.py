@@ -64,32 +64,32 @@ def add(*xs):
     return y
 
 
-def sub(a: Variable | NdArray | float, b: Variable | NdArray | float):
-    """Element-wise difference ``a - b`` (a scalar may be either operand)."""
-    if not isinstance(a, Variable) and isinstance(b, Variable):
-        return a - b
-    return _lhs(a, b, 'sub') - b
+def sub(a: Variable | NdArray | float, rhs: Variable | NdArray | float):
+    """Element-wise difference ``a - rhs`` (a scalar may be either operand)."""
+    if not isinstance(a, Variable) and isinstance(rhs, Variable):
+        return a - rhs
+    return _lhs(a, rhs, 'sub') - rhs
 
 
-def mul(a: Variable | NdArray | float, b: Variable | NdArray | float) -> Variable:
-    """Element-wise product ``a * b`` (a scalar may be either operand)."""
-    if not isinstance(a, Variable) and isinstance(b, Variable):
-        return b * a
-    return _lhs(a, b, 'mul') * b
+def mul(a: Variable | NdArray | float, rhs: Variable | NdArray | float) -> Variable:
+    """Element-wise product ``a * rhs`` (a scalar may be either operand)."""
+    if not isinstance(a, Variable) and isinstance(rhs, Variable):
+        return rhs * a
+    return _lhs(a, rhs, 'mul') * rhs
 
 
-def div(a: Variable | NdArray | float, b: Variable | NdArray | float):
-    """Element-wise quotient ``a / b`` (a scalar may be either operand)."""
-    if not isinstance(a, Variable) and isinstance(b, Variable):
-        return a / b
-    return _lhs(a, b, 'div') / b
+def div(a: Variable | NdArray | float, rhs: Variable | NdArray | float):
+    """Element-wise quotient ``a / rhs`` (a scalar may be either operand)."""
+    if not isinstance(a, Variable) and isinstance(rhs, Variable):
+        return a / rhs
+    return _lhs(a, rhs, 'div') / rhs
 
 
-def pow(a: Variable | NdArray | float, b: Variable | NdArray | float):
-    """Element-wise power ``a ** b`` (a scalar may be either operand)."""
-    if not isinstance(a, Variable) and isinstance(b, Variable):
-        return a**b
-    return _lhs(a, b, 'pow') ** b
+def pow(a: Variable | NdArray | float, rhs: Variable | NdArray | float):
+    """Element-wise power ``a ** rhs`` (a scalar may be either operand)."""
+    if not isinstance(a, Variable) and isinstance(rhs, Variable):
+        return a**rhs
+    return _lhs(a, rhs, 'pow') ** rhs
 
 
 def neg(x: Variable | NdArray) -> Variable:

@@ -37,7 +37,7 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
     (``(groups, C // groups, C // groups)``) hold the batch statistics.
     """
 
-    def __init__(self, groups, eps, mean=None, projection=None, decay=0.9):
+    def __init__(self, groups=16, eps=2e-5, mean=None, projection=None, decay=0.9):
         self.groups = _conv_args.positive_int(
             groups, 'groups', 'decorrelated_batch_normalization'
         )

@@ -80,3 +80,8 @@ class Bilinear(link.Link):
         if self.nobias:
             return bilinear.bilinear(e1, e2, self.W)
         return bilinear.bilinear(e1, e2, self.W, self.V1, self.V2, self.b)
+
+    def zero_grads(self):
+        """Chainer's older name of :meth:`~chainerlite.Link.zerograds`
+        (deprecated: it warns, as that does)."""
+        self.zerograds()

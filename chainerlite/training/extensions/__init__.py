@@ -20,7 +20,7 @@ from chainerlite.training.extensions.polynomial_shift import PolynomialShift  # 
 from chainerlite.training.extensions.print_report import PrintReport  # NOQA
 from chainerlite.training.extensions.progress_bar import ProgressBar  # NOQA
 from chainerlite.training.extensions.step_shift import StepShift  # NOQA
-from chainerlite.training.extensions.unchain_variables import unchain_variables  # NOQA
+from chainerlite.training.extensions.variable_unchain import unchain_variables  # NOQA
 from chainerlite.training.extensions.value_observation import observe_lr  # NOQA
 from chainerlite.training.extensions.value_observation import observe_value  # NOQA
 from chainerlite.training.extensions.variable_statistics_plot import (

@@ -168,7 +168,7 @@ class VariableStatisticsPlot(extension.Extension):
         self._reservoirs = {
             key: Reservoir(max_sample_size, (n_stats,)) for key in self._keys
         }
-        self._available = _plot.available('VariableStatisticsPlot')
+        self._available = self.available()
 
     def __call__(self, trainer):
         """Samples the statistics and redraws when triggered."""
@@ -186,17 +186,25 @@ class VariableStatisticsPlot(extension.Extension):
             )
             self._reservoirs[key].add(row, iteration)
         if self._available:
-            self._draw(os.path.join(trainer.out, self._file_name))
+            self.save_plot_using_module(
+                os.path.join(trainer.out, self._file_name), _plot.pyplot()
+            )
 
-    def _draw(self, path):
-        plt = _plot.pyplot()
+    @staticmethod
+    def available():
+        """Whether matplotlib is installed (warns when it is not)."""
+        return _plot.available('VariableStatisticsPlot')
+
+    def save_plot_using_module(self, file_path, plt):
+        """Draws the sampled statistics with the pyplot module ``plt`` and
+        saves the figure to ``file_path`` (format from its name)."""
         figure, axes = plt.subplots(
             1, len(self._keys), figsize=self._figsize, squeeze=False
         )
         try:
             for ax, key in zip(axes[0], self._keys):
                 self._draw_one(ax, key)
-            _plot.save_figure(figure, path)
+            _plot.save_figure(figure, file_path)
         finally:
             plt.close(figure)
 

@@ -199,3 +199,24 @@ def test_elementwise_kernel_is_cached():
     k = cuda.elementwise('T x', 'T y', 'y = x * 2', 'chainerlite_test_double')
     assert k is cuda.elementwise('T x', 'T y', 'y = x * 2', 'chainerlite_test_double')
     cupy.testing.assert_array_equal(k(cupy.arange(3.0)), [0.0, 2.0, 4.0])
+
+
+@pytest.mark.parametrize('spec', [-1, 'gpu', 1.0, True])
+def test_get_device_or_current_refuses_what_is_not_a_cuda_device(spec):
+    # Chainer 7.8.1: ValueError before any CUDA call, CuPy or not
+    with pytest.raises(ValueError, match='Invalid CUDA device specifier'):
+        cuda._get_device_or_current(spec)
+
+
+def test_integer_types():
+    assert isinstance(numpy.int64(1), cuda._integer_types)
+    assert isinstance(3, cuda._integer_types)
+    assert not isinstance(1.0, cuda._integer_types)
+
+
+@attr.gpu
+def test_get_device_or_current_on_a_gpu():
+    current = cuda.cupy.cuda.Device()
+    assert cuda._get_device_or_current(None).id == current.id
+    assert cuda._get_device_or_current(0).id == 0
+    assert cuda._get_device_or_current(current) is current

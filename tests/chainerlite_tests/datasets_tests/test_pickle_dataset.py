@@ -16,6 +16,9 @@ def test_write_then_read_in_any_order(tmp_path):
     with datasets.open_pickle_dataset(path) as ds:
         assert len(ds) == 3
         assert ds[2] == {'three': [3]} and ds[0] == 1 and ds[1] == 'two'
+        # a DatasetMixin with get_example, as Chainer's: slices and lists
+        assert ds.get_example(1) == 'two' and ds[-1] == {'three': [3]}
+        assert ds[:2] == [1, 'two'] and ds[[2, 0]] == [{'three': [3]}, 1]
         clone = pickle.loads(pickle.dumps(ds))
         assert clone[1] == 'two'
         clone.close()

@@ -94,3 +94,18 @@ def test_static_code_runs_the_function():
 
     assert double(3) == 6
     assert chainer.static_code()(double)(4) == 8
+
+
+def test_schedule_manager_get_schedule_from_input_variables():
+    # Chainer 7.8.1's get_schedule(in_vars, enable_double_backprop=False):
+    # one schedule per input shapes and dtypes in a mode
+    from chainerlite.graph_optimizations.static_graph import ScheduleManager
+
+    manager = ScheduleManager(minimize_cache_size=False)
+    x = chainer.Variable(numpy.zeros((2, 3), numpy.float32))
+    first = manager.get_schedule((x,))
+    assert manager.get_schedule([x], enable_double_backprop=True) is first
+    other = manager.get_schedule((chainer.Variable(numpy.zeros((4, 3))),))
+    assert other is not first and len(manager.schedules) == 2
+    with chainer.using_config('train', False):
+        assert manager.get_schedule((x,)) is not first

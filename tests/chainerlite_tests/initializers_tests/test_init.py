@@ -88,3 +88,25 @@ def test_generate_array_on_gpu(initializer):
     assert isinstance(array, cuda.cupy.ndarray)
     assert array.device.id == 0
     assert bool(cuda.cupy.isfinite(array).all())
+
+
+@pytest.mark.parametrize(
+    'value, ok',
+    [
+        (None, True),
+        (1, True),
+        (numpy.float32(2), True),
+        (numpy.zeros(1), True),
+        (initializers.Zero(), True),
+        (lambda a: None, True),
+        ('x', True),  # a scalar to NumPy, as Chainer 7.8.1 lets it through
+        ([1, 2], False),
+        ((1,), False),
+    ],
+)
+def test_check_is_initializer_like(value, ok):
+    if ok:
+        initializers._check_is_initializer_like(value)
+    else:
+        with pytest.raises(TypeError, match='Initializer is of wrong type'):
+            initializers._check_is_initializer_like(value)

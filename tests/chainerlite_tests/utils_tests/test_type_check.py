@@ -364,3 +364,36 @@ def test_same_types():
 def test_comparison_with_two_expressions(x, op):
     expr = op(x.shape[0], x.shape[1])
     assert T.eval(expr) is op(2, 3)
+
+
+def test_expression_classes_built_as_chainer():
+    # Chainer 7.8.1's constructor orders, by keyword; printed and
+    # evaluated as Chainer's (recorded there)
+    a, b = T.Variable(1, 'a'), T.Variable(2, 'b')
+    check = T.BoolBinaryOperator(lhs=a, rhs=b, exp='==', inv='!=', func=operator.eq)
+    with pytest.raises(T.InvalidType) as info:
+        check.expect()
+    assert (info.value.expect, info.value.actual) == ('a == b', '1 != 2')
+    plus = T.BinaryOperator(priority=4, lhs=a, rhs=2, exp='+', func=operator.add)
+    assert (str(plus), plus.eval()) == ('a + 2', 3)
+    neg = T.UnaryOperator(priority=6, term=a, exp='-', func=operator.neg)
+    assert (str(neg), neg.eval()) == ('-a', -1)
+    call = T.Call(obj=T.Variable(len, 'len'), args=(T.Variable([1], 'xs'),))
+    assert (str(call), call.eval()) == ('len(xs)', 1)
+    with T.get_function_check_context(f=type('Node', (), {'label': 'Mine'})()):
+        with pytest.raises(T.InvalidType, match='Mine'):
+            T.expect(a == b)
+
+
+def test_light_mode_class_and_variable_from_array():
+    assert isinstance(T.light_mode, T.LightMode)
+    x = numpy.zeros((2, 3), numpy.float32)
+    v = T._make_variable_from_array(x, 'x')
+    assert str(v) == 'x' and v.eval().shape == (2, 3)
+    T.expect(v.dtype == numpy.float32, v.ndim == 2)
+    with T.LightMode():
+        assert T.in_light_mode()
+        assert T._make_variable_from_array(x, 'x') is x
+    assert not T.in_light_mode()
+    with pytest.raises(T.InvalidType, match=r'isinstance\(x, ndarray\)'):
+        T._make_variable_from_array(numpy.float32(1), 'x')

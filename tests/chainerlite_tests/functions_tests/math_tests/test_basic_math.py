@@ -82,3 +82,18 @@ def test_double_backward_of_operators():
     ggy = rng.uniform(-1, 1, (3,))
     gradient_check.check_backward(f, (x, y), gy)
     gradient_check.check_double_backward(f, (x, y), gy, (ggx, ggy))
+
+
+def test_module_functions_take_chainer_names():
+    # Chainer 7.8.1's basic_math.sub/mul/div/pow(self, rhs): the right
+    # operand by keyword
+    x = chainerlite.Variable(np.array([2.0, 3.0]))
+    y = np.array([4.0, 2.0])
+    for name, expected in (
+        ('sub', [-2.0, 1.0]),
+        ('mul', [8.0, 6.0]),
+        ('div', [0.5, 1.5]),
+        ('pow', [16.0, 9.0]),
+    ):
+        out = getattr(basic_math, name)(x, rhs=y)
+        np.testing.assert_allclose(out.array, expected)

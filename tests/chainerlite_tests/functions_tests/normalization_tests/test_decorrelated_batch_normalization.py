@@ -130,3 +130,15 @@ def test_fixed_casts_statistics_to_the_data_dtype():
     y = F.fixed_decorrelated_batch_normalization(x, mean, projection, groups=1)
     assert y.dtype == numpy.float64
     numpy.testing.assert_allclose(y.array, 2 * (x - 0.5))
+
+
+def test_function_node_defaults_as_chainer():
+    # Chainer 7.8.1's DecorrelatedBatchNormalization(groups=16, eps=2e-5)
+    from chainerlite.functions.normalization import decorrelated_batch_normalization
+
+    node = decorrelated_batch_normalization.DecorrelatedBatchNormalization()
+    assert (node.groups, node.eps) == (16, 2e-5)
+    x = numpy.random.RandomState(0).uniform(-1, 1, (8, 32)).astype(numpy.float32)
+    (y,) = node.apply((x,))
+    expected = F.decorrelated_batch_normalization(x, groups=16, eps=2e-5)
+    numpy.testing.assert_allclose(y.array, expected.array, rtol=1e-5, atol=1e-5)

@@ -1,3 +1,5 @@
+import warnings
+
 import numpy
 import pytest
 
@@ -44,3 +46,16 @@ def test_invalid_initial_shapes(index):
     arrays[index] = _uniform(*(n + 1 for n in arrays[index].shape))
     with pytest.raises(AssertionError, match='Bilinear'):
         links.Bilinear(2, 3, 4, False, arrays[0], tuple(arrays[1:]))
+
+
+def test_zero_grads_fills_zeros_and_warns():
+    # Chainer 7.8.1's Bilinear.zero_grads: Link.zerograds under its old name
+    link = links.Bilinear(2, 3, 4)
+    for param in link.params():
+        param.grad = numpy.ones_like(param.array)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter('always')
+        link.zero_grads()
+    assert any('Link.zerograds is deprecated' in str(w.message) for w in seen)
+    for param in link.params():
+        assert not param.grad.any()

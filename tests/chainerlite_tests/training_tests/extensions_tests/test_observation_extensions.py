@@ -86,9 +86,23 @@ def test_unchain_variables_cuts_the_reported_graph():
     trainer = testing.get_trainer_with_mock_updater()
     trainer.observation = {'y': y, 'number': 1.0}
     assert y.creator is not None
-    extensions.unchain_variables(trainer)
+    ext = extensions.unchain_variables()
+    ext(trainer)
     assert y.creator is None
-    assert extensions.unchain_variables.trigger == (1, 'iteration')
+    assert ext.priority == 0  # after every other extension, as Chainer's
+
+
+def test_unchain_variables_fires_where_the_flag_was_on():
+    # Chainer 7.8.1: the trigger answers the flag as it was at the
+    # previous check (at initialization for the first)
+    ext = extensions.unchain_variables()
+    with chainerlite.using_config('keep_graph_on_report', True):
+        ext.initialize(None)
+    fired = []
+    for flag in (False, True, True, False):
+        with chainerlite.using_config('keep_graph_on_report', flag):
+            fired.append(bool(ext.trigger(None)))
+    assert fired == [True, False, True, True]
 
 
 def test_parameter_statistics_values_and_keys(trained):
@@ -131,9 +145,37 @@ def test_dump_graph_writes_the_first_iteration_graph(trained, tmp_path):
         dot = f.read()
     assert dot.startswith('digraph') and 'MeanSquaredError' in dot
     trainer, _ = trained(1)
+    assert extensions.dump_graph is extensions.DumpGraph  # a class in Chainer
     trainer.extend(extensions.dump_graph('missing/key'))
     with pytest.raises(KeyError, match='missing/key'):
         trainer.run(show_loop_exception_msg=False)
+
+
+def test_dump_graph_trigger_and_state_as_chainer(tmp_path):
+    # Chainer 7.8.1: the trigger fires once; out_name= is the older
+    # filename; its state is saved under _original_flag and _flag_called
+    ext = extensions.DumpGraph('y', out_name='old.dot')
+    with chainerlite.using_config('keep_graph_on_report', False):
+        ext.initialize(None)
+        assert chainerlite.config.keep_graph_on_report is True
+        assert [ext.trigger(None) for _ in range(3)] == [True, False, False]
+        trainer = testing.get_trainer_with_mock_updater()
+        trainer.out = str(tmp_path)
+        trainer.observation = {'y': 1.0}
+        with pytest.raises(TypeError, match='not a Variable'):
+            ext(trainer)
+        assert chainerlite.config.keep_graph_on_report is False
+        trainer.observation = {'y': F.sum(chainerlite.Variable(np.ones(2)))}
+        ext(trainer)
+    assert (tmp_path / 'old.dot').exists()
+    state = {}
+    ext.serialize(chainerlite.serializers.DictionarySerializer(state))
+    assert state == {'_original_flag': False, '_flag_called': True}
+    fresh = extensions.DumpGraph('y')
+    fresh.serialize(chainerlite.serializers.NpzDeserializer(state))
+    assert fresh.trigger(None) is False
+    with pytest.raises(TypeError, match='unexpected keyword'):
+        extensions.DumpGraph('y', outname='x.dot')
 
 
 def test_reservoir_and_statistician():
@@ -163,3 +205,19 @@ def test_variable_statistics_plot(trained, tmp_path):
     trainer.run()
     with open(str(tmp_path / 'stats.png'), 'rb') as f:
         assert f.read(4) == b'\x89PNG'
+
+
+def test_variable_statistics_plot_with_a_given_pyplot(trained, tmp_path):
+    # Chainer 7.8.1's available() and save_plot_using_module(file_path, plt)
+    pytest.importorskip('matplotlib')
+    import matplotlib.pyplot as plt
+
+    assert extensions.VariableStatisticsPlot.available() is True
+    trainer, model = trained(1)
+    ext = extensions.VariableStatisticsPlot(model, trigger=(1, 'iteration'))
+    trainer.extend(ext)
+    trainer.run()
+    path = str(tmp_path / 'again.pdf')
+    ext.save_plot_using_module(path, plt)
+    with open(path, 'rb') as f:
+        assert f.read(4) == b'%PDF'
