@@ -158,6 +158,12 @@ class Function(object):
         return self.node.rank
 
     @property
+    def stack(self):
+        """Where the function was called (recorded in debug mode), else
+        None."""
+        return self.node.stack
+
+    @property
     def local_function_hooks(self):
         return self.node.local_function_hooks
 

@@ -87,6 +87,11 @@ class Parameter(Variable):
         shape (int or tuple of int): Shape of the array; None defers the
             creation of the array.
         name (str): Name of the parameter.
+        layout: The memory layout; only ``None`` (the standard one), as
+            chainerlite has no memory layouts (docs/differences.rst).
+
+    Raises:
+        NotImplementedError: If ``layout`` is not ``None``.
     """
 
     _grad_initializer: typing.Any = None
@@ -99,9 +104,16 @@ class Parameter(Variable):
         initializer: types.InitializerSpec | None = None,
         shape: types.ShapeSpec | None = None,
         name: str | None = None,
+        *,
+        layout: typing.Any = None,
     ) -> None:
         from chainerlite import initializers
 
+        if layout is not None:
+            raise NotImplementedError(
+                'Parameter: memory layouts are not supported by chainerlite '
+                '(layout={!r}); only layout=None'.format(layout)
+            )
         if isinstance(initializer, Variable):
             initializer = initializer.array
         if initializer is None:

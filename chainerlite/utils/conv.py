@@ -65,24 +65,10 @@ def im2col_gpu(
 
 
 def im2col(
-    img,
-    kh,
-    kw,
-    sy,
-    sx,
-    ph,
-    pw,
-    pval=0,
-    cover_all=False,
-    dy=1,
-    dx=1,
-    out_h=None,
-    out_w=None,
+    img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1, out_h=None, out_w=None
 ):
-    """:func:`im2col_cpu` on NumPy or CuPy arrays."""
-    return im2col_cpu(
-        img, kh, kw, sy, sx, ph, pw, pval, cover_all, dy, dx, out_h, out_w
-    )
+    """:func:`im2col_cpu` on NumPy or CuPy arrays, padded with zeros."""
+    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, 0, cover_all, dy, dx, out_h, out_w)
 
 
 def col2im_cpu(col, sy, sx, ph, pw, h, w, dy=1, dx=1):

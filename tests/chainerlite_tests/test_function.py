@@ -85,3 +85,16 @@ def test_output_data_requires_retain_outputs():
     f(chainerlite.Variable(np.array([1.0])))
     with pytest.raises(RuntimeError):
         f.output_data
+
+
+def test_stack_is_the_call_site_in_debug_mode():
+    # Chainer 7.8.1's Function.stack: its node's stack, None outside debug
+    x = chainerlite.Variable(np.array([1.0, 3.0]))
+    f = _Square()
+    f(x)
+    assert f.stack is None
+    with chainerlite.using_config('debug', True):
+        g = _Square()
+        y = g(x)  # (the node lives while its output does)
+    assert y.creator is g
+    assert any('test_stack_is_the_call_site' in frame.name for frame in g.stack)

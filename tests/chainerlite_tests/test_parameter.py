@@ -226,3 +226,12 @@ def test_parameter_reports_the_user_device_it_was_moved_to():
     assert initialized.device == chainerlite.get_device('@numpy')
     uninitialized.initialize((2,))
     assert uninitialized.device == _CopyingDevice(3)
+
+
+def test_layout_keyword():
+    # Chainer 7.8.1's Parameter(..., *, layout=None); chainerlite has the
+    # standard layout only
+    p = chainerlite.Parameter(numpy.zeros(2, numpy.float32), layout=None)
+    assert p.shape == (2,)
+    with pytest.raises(NotImplementedError, match='layout'):
+        chainerlite.Parameter(0.0, (2,), layout='CUDNN_CHANNEL_LAST_W')
