@@ -173,9 +173,19 @@ def get_cross_validation_datasets(dataset, n_folds=None, order=None, **kwargs):
         list: ``n_folds`` pairs ``(train, validation)`` of
         :class:`SubDataset` objects.
 
+    Raises:
+        ValueError: If ``n_folds`` exceeds the number of examples (of a
+            non-empty dataset).
+
     """
     n_folds = _n_folds(n_folds, kwargs)
     n = len(dataset)
+    if 0 < n < n_folds:
+        # Chainer fails here too (ValueError), on an empty validation fold
+        raise ValueError(
+            'get_cross_validation_datasets: n_folds ({}) exceeds the {} '
+            'examples, so a validation fold would be empty'.format(n_folds, n)
+        )
     if order is None:
         order = numpy.arange(n)
     order = numpy.asarray(order)

@@ -50,3 +50,18 @@ def test_cross_validation_folds():
         assert sorted(tr[:] + te[:]) == list(range(6))
     with pytest.raises(TypeError, match='n_folds'):
         datasets.get_cross_validation_datasets([1, 2])
+
+
+@pytest.mark.parametrize('random', [False, True])
+def test_cross_validation_with_more_folds_than_examples(random):
+    # ValueError as in Chainer 7.8.1 (found by the differential harness,
+    # tools/diff_chainer); as many folds as examples, or an empty dataset, work.
+    make = (
+        datasets.get_cross_validation_datasets_random
+        if random
+        else datasets.get_cross_validation_datasets
+    )
+    with pytest.raises(ValueError, match='n_folds'):
+        make(list(range(5)), 6)
+    assert [(len(a), len(b)) for a, b in make(list(range(5)), 5)] == [(4, 1)] * 5
+    assert [(len(a), len(b)) for a, b in make([], 2)] == [(0, 0)] * 2
