@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import chainerlite
-import numpy
 import typing
 from chainerlite import backend
 from chainerlite import function_node
+from chainerlite._core import ops_array
 from chainerlite.functions.array import sum_to
 from chainerlite.utils import type_check
 
@@ -15,73 +15,9 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-class BroadcastTo(function_node.FunctionNode):
-    """Broadcasting of an array to a given shape."""
-
-    def __init__(self, shape):
-        self._shape = tuple(shape)
-
-    def check_type_forward(self, in_types):
-        # Light mode gives the arrays themselves: a shape that fits passes
-        # at once; any other input gets the full check and its message.
-        if (
-            type(in_types) is type_check.LightTypeInfoTuple
-            and len(in_types) == 1
-            and _fits(in_types[0].shape, self._shape)
-        ):
-            return
-        type_check._argname(in_types, ('x',))
-        (x_type,) = in_types
-        ndim = type_check.eval(x_type.ndim)
-        type_check.expect(x_type.ndim <= len(self._shape))
-        for i in range(-ndim, 0):
-            dim = type_check.eval(x_type.shape[i])
-            if dim != 1 and dim != self._shape[i]:
-                raise type_check.InvalidType(
-                    'in_types[0].shape[{}] == 1 or in_types[0].shape[{}] == {}'.format(
-                        i, i, self._shape[i]
-                    ),
-                    'in_types[0].shape[{}] == {}'.format(i, dim),
-                )
-
-    def forward(self, inputs):
-        (x,) = inputs
-        self._in_shape = x.shape
-        return (_view(x, self._shape),)
-
-    def backward(self, indexes, grad_outputs):
-        return (sum_to.sum_to(grad_outputs[0], self._in_shape),)
-
-
-def _fits(in_shape, shape):
-    # Whether ``in_shape`` broadcasts to ``shape``.
-    lead = len(shape) - len(in_shape)
-    if lead < 0:
-        return False
-    for n, d in zip(in_shape, shape[lead:]):
-        if n != 1 and n != d:
-            return False
-    return True
-
-
-def _view(x, shape):
-    # A read-only view of ``x`` broadcast to ``shape``, as
-    # ``xp.broadcast_to`` gives. NumPy's is written in Python (about 2 us);
-    # a C-contiguous NumPy array of plain numbers is viewed directly, with
-    # stride zero on the axes it lacks or has of size one.
-    if (
-        type(x) is not numpy.ndarray
-        or not x.flags.c_contiguous
-        or x.dtype.kind not in 'biufc'
-        or x.size == 0
-    ):
-        return backend.get_array_module(x).broadcast_to(x, shape)
-    strides = (0,) * (len(shape) - x.ndim)
-    if x.ndim:
-        strides += tuple([0 if n == 1 else s for n, s in zip(x.shape, x.strides)])
-    y = numpy.ndarray(shape, x.dtype, x, 0, strides)
-    y.setflags(write=False)
-    return y
+# Compiled (F.sum's backward applies it to every loss gradient): its check
+# and its read-only view of a NumPy array are written in C.
+BroadcastTo = ops_array.BroadcastTo
 
 
 def broadcast_to(x: Variable | NdArray, shape) -> Variable:
@@ -108,7 +44,7 @@ def broadcast_to(x: Variable | NdArray, shape) -> Variable:
     """
     if x.shape == tuple(shape):
         return chainerlite.as_variable(x)
-    return BroadcastTo(shape).apply((x,))[0]
+    return ops_array.broadcast_to(x, shape)
 
 
 class Broadcast(function_node.FunctionNode):

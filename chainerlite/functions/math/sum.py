@@ -4,40 +4,18 @@ from __future__ import annotations
 
 import typing
 
-from chainerlite import function_node
-from chainerlite import utils
+from chainerlite._core import ops_array
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
-from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
     from chainerlite.variable import Variable
 
 
-def _normalize_axis(axis):
-    if axis is None:
-        return None
-    if isinstance(axis, int):
-        return (axis,)
-    if isinstance(axis, tuple) and all(isinstance(a, int) for a in axis):
-        if len(set(axis)) != len(axis):
-            raise ValueError(
-                'duplicate value in axis: ({})'.format(', '.join(map(str, axis)))
-            )
-        return axis
-    raise TypeError('None, int or tuple of int are required')
-
-
-def _check_axis(x_type, axis):
-    # Each axis of the (normalized) ``axis`` must be in range for ``x``.
-    if axis is None:
-        return
-    for a in axis:
-        if a >= 0:
-            type_check.expect(a < x_type.ndim)
-        else:
-            type_check.expect(-a - 1 < x_type.ndim)
+# F.average normalizes and checks its axis as F.sum does.
+_normalize_axis = ops_array.normalize_axis
+_check_axis = ops_array.expect_axes
 
 
 def _unreduce(gy, axis, in_shape, keepdims):
@@ -51,38 +29,8 @@ def _unreduce(gy, axis, in_shape, keepdims):
     return broadcast.broadcast_to(gy, in_shape)
 
 
-class Sum(function_node.FunctionNode):
-    """Sum of array elements over given axes."""
-
-    def __init__(self, axis=None, keepdims=False):
-        self.axis = _normalize_axis(axis)
-        self.keepdims = keepdims
-
-    def check_type_forward(self, in_types):
-        # Light mode gives the arrays themselves: a float input whose axes
-        # are in range passes at once; anything else gets the full check.
-        if type(in_types) is type_check.LightTypeInfoTuple and len(in_types) == 1:
-            x = in_types[0]
-            if x.dtype.kind == 'f' and (
-                self.axis is None or all(-x.ndim <= a < x.ndim for a in self.axis)
-            ):
-                return
-        type_check._argname(in_types, ('x',))
-        (x_type,) = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
-        _check_axis(x_type, self.axis)
-
-    def forward(self, inputs):
-        (x,) = inputs
-        self._in_shape = x.shape
-        y = utils.force_array(x.sum(axis=self.axis, keepdims=self.keepdims))
-        if y.dtype != x.dtype:
-            y = y.astype(x.dtype)
-        return (y,)
-
-    def backward(self, indexes, grad_outputs):
-        (gy,) = grad_outputs
-        return (_unreduce(gy, self.axis, self._in_shape, self.keepdims),)
+# Compiled (every loss is a sum): its check and backward are written in C.
+Sum = ops_array.Sum
 
 
 def sum(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:
@@ -112,4 +60,4 @@ def sum(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:
                [12.]], dtype=float32)
 
     """
-    return Sum(axis, keepdims).apply((x,))[0]
+    return ops_array.sum(x, axis, keepdims)

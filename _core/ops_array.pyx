@@ -1,0 +1,288 @@
+"""Compiled sum, broadcast_to and reshape nodes.
+
+Every loss is an F.sum, whose backward applies Reshape (with an axis) and
+BroadcastTo, as in Chainer; written in Python their type checks and
+NumPy's broadcast view cost more than the sum itself. Built-in nodes
+(``node.BuiltinNode``) with their checks and views in C, and each backward
+written once (``grads``) as grad nodes applied to Variables or arrays
+alike. ``chainerlite.functions`` names these classes and functions.
+"""
+cimport numpy as cnp
+from cpython.ref cimport Py_INCREF, PyObject, PyTypeObject
+
+from chainerlite._core.config cimport (
+    ThreadState, get_state, set_local_backprop)
+from chainerlite._core.handover cimport FUNCTIONS, TYPE_CHECK, provided
+from chainerlite._core.node cimport (
+    BuiltinNode, Variable, apply_builtin, array_module, as_variable_fast,
+    ensure_array, is_float_dtype, new_variable)
+from chainerlite._core.ops_math cimport apply_grad
+
+import numpy
+
+cnp.import_array()
+
+cdef extern from "numpy/arrayobject.h":
+    PyTypeObject PyArray_Type
+    # steals a reference to descr
+    object PyArray_NewFromDescr(PyTypeObject* subtype, PyObject* descr,
+                                int nd, cnp.npy_intp* dims,
+                                cnp.npy_intp* strides, void* data, int flags,
+                                PyObject* obj)
+
+DEF MAX_DIMS = 32   # NPY_MAXDIMS of NumPy 1 (NumPy 2 allows more)
+
+cdef object _ndarray = numpy.ndarray
+
+
+cpdef object broadcast_view(x, tuple shape):
+    """A read-only view of ``x`` broadcast to ``shape``, as
+    ``xp.broadcast_to`` gives. A C-contiguous, non-empty NumPy array of
+    plain numbers is viewed directly (stride zero on the axes it lacks or
+    has of size one); any other array, or a shape it does not broadcast
+    to, goes to ``xp.broadcast_to``."""
+    cdef cnp.npy_intp dims[MAX_DIMS]
+    cdef cnp.npy_intp strides[MAX_DIMS]
+    cdef Py_ssize_t i, n, d, nd = len(shape), lead
+    cdef cnp.ndarray a
+    cdef int t
+    if type(x) is not _ndarray or nd > MAX_DIMS:
+        return array_module(x).broadcast_to(x, shape)
+    a = <cnp.ndarray>x
+    t = cnp.PyArray_TYPE(a)
+    lead = nd - cnp.PyArray_NDIM(a)
+    if (lead < 0 or cnp.PyArray_SIZE(a) == 0
+            or not (t <= cnp.NPY_CLONGDOUBLE or t == cnp.NPY_FLOAT16)
+            or not cnp.PyArray_IS_C_CONTIGUOUS(a)):
+        return numpy.broadcast_to(x, shape)
+    for i in range(nd):
+        d = shape[i]
+        dims[i] = d
+        strides[i] = 0
+        if i >= lead:
+            n = cnp.PyArray_DIMS(a)[i - lead]
+            if n != 1:
+                if n != d:
+                    return numpy.broadcast_to(x, shape)  # its error
+                strides[i] = cnp.PyArray_STRIDES(a)[i - lead]
+    descr = <PyObject*>cnp.PyArray_DESCR(a)
+    Py_INCREF(<object>descr)
+    view = PyArray_NewFromDescr(&PyArray_Type, descr, <int>nd, dims, strides,
+                                cnp.PyArray_DATA(a), 0, NULL)
+    cnp.set_array_base(<cnp.ndarray>view, x)
+    return view
+
+
+cdef bint _fits(x, tuple shape) except -1:
+    # whether the NumPy array x broadcasts to shape
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    cdef Py_ssize_t i, n, lead = len(shape) - cnp.PyArray_NDIM(a)
+    if lead < 0:
+        return False
+    for i in range(cnp.PyArray_NDIM(a)):
+        n = cnp.PyArray_DIMS(a)[i]
+        if n != 1 and n != <Py_ssize_t>shape[lead + i]:
+            return False
+    return True
+
+
+cdef object _apply_to(f, x, arg):
+    """``f(x, arg)``, a function of ``chainerlite.functions``, in a
+    backward: applied to a Variable as it is, and to an array (a pass
+    without double backprop) as to a Variable with backprop off, so that
+    the same node runs with or without hooks."""
+    cdef ThreadState state
+    cdef int prev
+    if isinstance(x, Variable):
+        return f(x, arg)
+    state = get_state()
+    prev = state.enable_backprop
+    set_local_backprop(state, 0)
+    try:
+        return (<Variable>f(new_variable(x, False), arg))._data
+    finally:
+        set_local_backprop(state, prev)
+
+
+cdef class BroadcastTo(BuiltinNode):
+    """Broadcasting of an array to a given shape."""
+
+    cdef readonly tuple _shape
+    cdef readonly object _in_shape
+
+    def __init__(self, shape):
+        self._shape = tuple(shape)
+
+    def check_type_forward(self, in_types):
+        type_check = provided(TYPE_CHECK)
+        type_check._argname(in_types, ('x',))
+        x_type = in_types[0]
+        ndim = type_check.eval(x_type.ndim)
+        type_check.expect(x_type.ndim <= len(self._shape))
+        for i in range(-ndim, 0):
+            dim = type_check.eval(x_type.shape[i])
+            if dim != 1 and dim != self._shape[i]:
+                raise type_check.InvalidType(
+                    'in_types[0].shape[{}] == 1 or in_types[0].shape[{}] == {}'
+                    .format(i, i, self._shape[i]),
+                    'in_types[0].shape[{}] == {}'.format(i, dim))
+
+    cdef bint quick_check(self, int n, x, unused1, unused2):
+        return n == 1 and type(x) is _ndarray and _fits(x, self._shape)
+
+    cdef object compute(self, x, unused1, unused2):
+        self._in_shape = x.shape
+        return broadcast_view(x, self._shape)
+
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        return _apply_to(provided(FUNCTIONS).sum_to, gys[0], self._in_shape),
+
+
+cdef object _size(shape):
+    size = 1
+    for d in shape:
+        size *= d
+    return size
+
+
+cdef class Reshape(BuiltinNode):
+    """Reshaping of an array."""
+
+    cdef readonly tuple shape
+    cdef readonly object _in_shape
+
+    def __init__(self, shape):
+        self.shape = tuple(shape)
+        if self.shape.count(-1) > 1:
+            raise ValueError('Shapes can only specify one unknown dimension.')
+
+    def check_type_forward(self, in_types):
+        type_check = provided(TYPE_CHECK)
+        type_check._argname(in_types, ('x',))
+        x_type = in_types[0]
+        known_size = _size([d for d in self.shape if d != -1])
+        if -1 in self.shape:
+            if known_size != 0:
+                type_check.expect(x_type.size % known_size == 0)
+        else:
+            type_check.expect(x_type.size == known_size)
+
+    cdef bint quick_check(self, int n, x, unused1, unused2):
+        return n == 1 and type(x) is _ndarray and -1 not in self.shape and (
+            cnp.PyArray_SIZE(<cnp.ndarray>x) == _size(self.shape))
+
+    cdef object compute(self, x, unused1, unused2):
+        self._in_shape = x.shape
+        return x.reshape(self.shape)
+
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        gy = gys[0]
+        if gy.shape == self._in_shape:
+            return gy,
+        cdef Reshape node = Reshape.__new__(Reshape)
+        node.shape = self._in_shape
+        return apply_grad(node, gy),
+
+
+cpdef broadcast_to(x, shape):
+    """Applies BroadcastTo to a Variable or an array (see F.broadcast_to)."""
+    cdef BroadcastTo node = BroadcastTo.__new__(BroadcastTo)
+    node._shape = tuple(shape)
+    return apply_builtin(node, as_variable_fast(x))
+
+
+cpdef reshape(x, shape):
+    """Applies Reshape to a Variable or an array (see F.reshape)."""
+    return apply_builtin(Reshape(shape), as_variable_fast(x))
+
+
+def normalize_axis(axis):
+    """``axis`` of F.sum as None or a tuple of ints (TypeError, or
+    ValueError for a repeated axis, otherwise)."""
+    if axis is None:
+        return None
+    if isinstance(axis, int):
+        return (axis,)
+    if isinstance(axis, tuple) and all([isinstance(a, int) for a in axis]):
+        if len(set(axis)) != len(axis):
+            raise ValueError('duplicate value in axis: ({})'.format(
+                ', '.join(map(str, axis))))
+        return axis
+    raise TypeError('None, int or tuple of int are required')
+
+
+def expect_axes(x_type, axis):
+    """Type check: each axis of the normalized ``axis`` is in range for
+    ``x_type``."""
+    if axis is None:
+        return
+    type_check = provided(TYPE_CHECK)
+    for a in axis:
+        if a >= 0:
+            type_check.expect(a < x_type.ndim)
+        else:
+            type_check.expect(-a - 1 < x_type.ndim)
+
+
+cdef class Sum(BuiltinNode):
+    """Sum of array elements over given axes."""
+
+    cdef readonly object axis
+    cdef readonly object keepdims
+    cdef readonly object _in_shape
+
+    def __init__(self, axis=None, keepdims=False):
+        self.axis = normalize_axis(axis)
+        self.keepdims = keepdims
+
+    def check_type_forward(self, in_types):
+        type_check = provided(TYPE_CHECK)
+        type_check._argname(in_types, ('x',))
+        x_type = in_types[0]
+        type_check.expect(x_type.dtype.kind == 'f')
+        expect_axes(x_type, self.axis)
+
+    cdef bint quick_check(self, int n, x, unused1, unused2):
+        cdef Py_ssize_t a, ndim
+        if n != 1 or type(x) is not _ndarray or not is_float_dtype(x.dtype):
+            return False
+        if self.axis is not None:
+            ndim = cnp.PyArray_NDIM(<cnp.ndarray>x)
+            for a in self.axis:
+                if not -ndim <= a < ndim:
+                    return False
+        return True
+
+    cdef object compute(self, x, unused1, unused2):
+        self._in_shape = x.shape
+        y = ensure_array(x.sum(axis=self.axis, keepdims=self.keepdims))
+        if y.dtype != x.dtype:
+            y = y.astype(x.dtype)
+        return y
+
+    cdef tuple grads(self, tuple indexes, tuple gys):
+        # Chainer's: the gradient, its summed axes put back with size one,
+        # broadcast to the input's shape
+        gy = gys[0]
+        cdef tuple in_shape = self._in_shape
+        cdef Py_ssize_t ndim = len(in_shape)
+        cdef list shape
+        cdef Reshape node
+        if self.axis is not None and not self.keepdims:
+            shape = list(gy.shape)
+            for a in sorted([a % ndim for a in self.axis]):
+                shape.insert(a, 1)
+            if tuple(shape) != gy.shape:
+                node = Reshape.__new__(Reshape)
+                node.shape = tuple(shape)
+                gy = apply_grad(node, gy)
+        if gy.shape == in_shape:
+            return gy,
+        cdef BroadcastTo broadcast = BroadcastTo.__new__(BroadcastTo)
+        broadcast._shape = in_shape
+        return apply_grad(broadcast, gy),
+
+
+cpdef sum(x, axis=None, keepdims=False):
+    """Applies Sum to a Variable or an array (see F.sum)."""
+    return apply_builtin(Sum(axis, keepdims), as_variable_fast(x))
