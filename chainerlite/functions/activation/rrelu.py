@@ -18,25 +18,47 @@ if typing.TYPE_CHECKING:
 
 
 class RReLU(function_node.FunctionNode):
-    """Randomized leaky rectified linear unit with given slopes."""
+    """Randomized leaky rectified linear unit.
 
-    def __init__(self, r):
+    In training mode the slopes are ``r``, or drawn from
+    :math:`U(lower, upper)` in the first forward when ``r`` is ``None``; in
+    test mode they are :math:`(lower + upper) / 2`. ``r`` holds the slopes
+    used afterwards.
+    """
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, r=None):
+        if not 0.0 <= lower < 1.0:
+            raise ValueError('rrelu: lower must be in the range [0, 1)')
+        if not 0.0 <= upper < 1.0:
+            raise ValueError('rrelu: upper must be in the range [0, 1)')
+        if not lower < upper:
+            raise ValueError('rrelu: lower must be less than upper')
+        self.lower = lower
+        self.upper = upper
         self.r = r
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f')
-        if self.r.shape != type_check.eval(x_type.shape):
-            raise type_check.InvalidType(
-                'r.shape == x.shape',
-                '{} != {}'.format(self.r.shape, type_check.eval(x_type.shape)),
-            )
+        if self.r is not None:
+            type_check.expect(x_type.dtype == self.r.dtype)
+            if self.r.shape != type_check.eval(x_type.shape):
+                raise type_check.InvalidType(
+                    'r.shape == x.shape',
+                    '{} != {}'.format(self.r.shape, type_check.eval(x_type.shape)),
+                )
 
     def forward(self, inputs):
         (x,) = inputs
         xp = backend.get_array_module(x)
-        self._slope = xp.where(x >= 0, x.dtype.type(1), self.r.astype(x.dtype))
+        if not configuration.config.train:
+            self.r = xp.full(x.shape, (self.lower + self.upper) / 2, x.dtype)
+        elif self.r is None:
+            sample = _random.uniform(xp, x.shape, numpy.float64)
+            span = self.upper - self.lower
+            self.r = utils.force_array(self.lower + span * sample, x.dtype)
+        self._slope = xp.where(x >= 0, x.dtype.type(1), self.r)
         return (utils.force_array(x * self._slope, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
@@ -61,11 +83,15 @@ def rrelu(x: Variable | NdArray, l=1.0 / 8, u=1.0 / 3, *, r=None, return_r=False
         u (float): Upper bound of the slopes.
         r (numpy.ndarray or cupy.ndarray): The slopes to use
             in training mode, of the shape of ``x``; drawn when ``None``.
-        return_r (bool): Also return the slopes ``r``.
+        return_r (bool): Also return the slopes used (in test mode the
+            constant ``(l + u) / 2`` of the shape of ``x``).
 
     Returns:
         Variable or tuple: The output of the shape and dtype of ``x``, and
         the slopes array as well if ``return_r`` is ``True``.
+
+    Raises:
+        ValueError: If ``l`` or ``u`` is outside ``[0, 1)`` or ``l >= u``.
 
     .. admonition:: Example
 
@@ -78,16 +104,8 @@ def rrelu(x: Variable | NdArray, l=1.0 / 8, u=1.0 / 3, *, r=None, return_r=False
                [ 2.  , -0.75]], dtype=float32)
 
     """
-    x_array = getattr(x, 'array', x)
-    xp = backend.get_array_module(x_array)
-    if r is None:
-        sample = _random.uniform(xp, x_array.shape, numpy.float64)
-        r = utils.force_array(l + (u - l) * sample, x_array.dtype)
-    if configuration.config.train:
-        slopes = r
-    else:
-        slopes = xp.full(x_array.shape, (l + u) / 2, x_array.dtype)
-    y = RReLU(slopes).apply((x,))[0]
+    node = RReLU(l, u, r)
+    y = node.apply((x,))[0]
     if return_r:
-        return y, r
+        return y, node.r
     return y

@@ -31,31 +31,29 @@ def _check_indices(indices):
 
 
 class Permutate(function_node.FunctionNode):
-    """Permutation of an array along an axis."""
+    """Permutation of an array along an axis by ``indices``, a 1-D signed
+    integer array kept on the node (it is not an input of the graph)."""
 
-    def __init__(self, axis=0, inv=False):
+    def __init__(self, indices, axis, inv):
         if not isinstance(axis, int):
             raise TypeError('permutate: axis must be int')
+        self.indices = indices
         self.axis = axis
         self.inv = inv
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 'indices'))
-        x_type, ind_type = in_types
+        type_check._argname(in_types, ('x',))
+        (x_type,) = in_types
         axis = type_check.make_variable(self.axis, 'axis')
-        type_check.expect(
-            ind_type.dtype.kind == 'i',
-            ind_type.ndim == 1,
-            -x_type.ndim <= axis,
-            axis < x_type.ndim,
-        )
-        type_check.expect(x_type.shape[self.axis] == ind_type.shape[0])
+        type_check.expect(-x_type.ndim <= axis, axis < x_type.ndim)
+        length = type_check.make_variable(len(self.indices), 'len(indices)')
+        type_check.expect(x_type.shape[self.axis] == length)
 
     def forward(self, inputs):
-        x, indices = inputs
+        (x,) = inputs
+        indices = self.indices
         _check_indices(indices)
-        xp = backend.get_array_module(*inputs)
-        self.retain_inputs((1,))
+        xp = backend.get_array_module(x)
         if self.inv:
             inverse = xp.empty_like(indices)
             inverse[indices] = xp.arange(len(indices), dtype=indices.dtype)
@@ -63,8 +61,8 @@ class Permutate(function_node.FunctionNode):
         return (xp.take(x, indices, axis=self.axis),)
 
     def backward(self, indexes, grad_outputs):
-        (indices,) = self.get_retained_inputs()
-        return permutate(grad_outputs[0], indices, self.axis, not self.inv), None
+        node = Permutate(self.indices, self.axis, not self.inv)
+        return node.apply(grad_outputs)
 
 
 def permutate(x: Variable | NdArray, indices, axis=0, inv=False) -> Variable:
@@ -76,8 +74,9 @@ def permutate(x: Variable | NdArray, indices, axis=0, inv=False) -> Variable:
     Args:
         x (Variable or numpy.ndarray or cupy.ndarray): Input variable.
         indices (Variable or numpy.ndarray or cupy.ndarray): A permutation
-            of ``0, ..., x.shape[axis] - 1`` as a signed integer 1-D array.
-            It gets no gradient.
+            of ``0, ..., x.shape[axis] - 1`` as a signed integer 1-D array,
+            kept on the node (a Variable's array is taken; it gets no
+            gradient).
         axis (int): The axis to permute along.
         inv (bool): If ``True``, ``indices`` is treated as its inverse.
 
@@ -85,7 +84,8 @@ def permutate(x: Variable | NdArray, indices, axis=0, inv=False) -> Variable:
         Variable: Output variable of the shape of ``x``.
 
     Raises:
-        ValueError: If ``indices`` is not a permutation.
+        ValueError: If ``indices`` is not a 1-D signed integer array or not
+            a permutation.
 
     .. admonition:: Example
 
@@ -103,4 +103,6 @@ def permutate(x: Variable | NdArray, indices, axis=0, inv=False) -> Variable:
                [0., 1.]], dtype=float32)
 
     """
-    return Permutate(axis, inv).apply((x, variable.as_array(indices)))[0]
+    if indices.dtype.kind != 'i' or indices.ndim != 1:
+        raise ValueError('permutate: indices must be a one-dimensional int array')
+    return Permutate(variable.as_array(indices), axis, inv).apply((x,))[0]

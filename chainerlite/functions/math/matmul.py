@@ -10,8 +10,10 @@ import numpy
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite.functions.array import cast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import sum_to
+from chainerlite.functions.array import swapaxes
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -33,9 +35,12 @@ def _matrix_shape_of_output(y_shape, a_ndim, b_ndim):
 class MatMul(function_node.FunctionNode):
     """Matrix product of two (stacks of) matrices."""
 
-    def __init__(self, transa=False, transb=False):
+    def __init__(self, transa=False, transb=False, transc=False, dtype=None):
         self.transa = transa
         self.transb = transb
+        # transc transposes each output matrix; dtype casts the output.
+        self.transc = transc
+        self.dtype = dtype
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a', 'b'))
@@ -74,6 +79,10 @@ class MatMul(function_node.FunctionNode):
             b = b.swapaxes(-1, -2)
         y = utils.force_array(xp.matmul(a, b))
         self._gy_matrix_shape = _matrix_shape_of_output(y.shape, a.ndim, b.ndim)
+        if self.transc and y.ndim > 1:
+            y = xp.ascontiguousarray(y.swapaxes(-1, -2))
+        if self.dtype is not None:
+            y = y.astype(self.dtype, copy=False)
         return (y,)
 
     def backward(self, indexes, grad_outputs):
@@ -85,6 +94,10 @@ class MatMul(function_node.FunctionNode):
         transb = self.transb and b.ndim > 1
         a2 = a if a.ndim > 1 else reshape.reshape(a, (1, a.shape[0]))
         b2 = b if b.ndim > 1 else reshape.reshape(b, (b.shape[0], 1))
+        if self.transc and gy.ndim > 1:
+            gy = swapaxes.swapaxes(gy, -1, -2)
+        if gy.dtype != a.dtype:
+            gy = cast.cast(gy, a.dtype)
         gy = reshape.reshape(gy, self._gy_matrix_shape)
         grads = []
         if 0 in indexes:

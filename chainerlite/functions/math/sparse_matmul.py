@@ -36,6 +36,7 @@ class CooMatMul(function_node.FunctionNode):
         transa=False,
         transb=False,
         transc=False,
+        dtype=None,
     ):
         if sp_row.ndim != sp_col.ndim or sp_row.shape != sp_col.shape:
             raise ValueError('CooMatMul: sp_row and sp_col must have the same shape')
@@ -46,6 +47,8 @@ class CooMatMul(function_node.FunctionNode):
         self.transa = transa
         self.transb = transb
         self.transc = transc
+        # The dtype of the output; None: NumPy's result type of the two.
+        self.dtype = dtype
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('sp', 'dn'))
@@ -91,7 +94,7 @@ class CooMatMul(function_node.FunctionNode):
             out = out[0]
         if self.transc:
             out = out.swapaxes(-1, -2)
-        return (utils.force_array(out),)
+        return (utils.force_array(out, self.dtype),)
 
     def backward(self, indexes, grad_outputs):
         data, dn = self.get_retained_inputs()

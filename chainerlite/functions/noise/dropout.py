@@ -25,13 +25,17 @@ class Dropout(function_node.FunctionNode):
 
     After forward, ``mask`` holds the scaled mask that was applied: ``0``
     where an element was dropped, ``1 / (1 - dropout_ratio)`` elsewhere.
+    ``return_mask`` (Chainer's flag that keeps its cuDNN path, which makes
+    no mask, from being taken) is kept as given: every path of chainerlite
+    makes the mask.
     """
 
-    def __init__(self, dropout_ratio, mask=None):
+    def __init__(self, dropout_ratio, mask=None, return_mask=False):
         if not 0.0 <= dropout_ratio < 1.0:
             raise ValueError('dropout_ratio must be in the range [0, 1)')
         self.dropout_ratio = dropout_ratio
         self.mask = mask
+        self.return_mask = return_mask
 
     check_type_forward = type_check.declare_kinds(x='f')
 
@@ -128,7 +132,7 @@ def dropout(x: Variable | NdArray, ratio=0.5, *, mask=None, return_mask=False):
 
     """
     if configuration.config.train:
-        func = Dropout(ratio, mask)
+        func = Dropout(ratio, mask, return_mask)
         out = func.apply((x,))[0]
         mask = func.mask
     else:

@@ -297,10 +297,7 @@ def convert_where(func, opset_version, input_names, output_names, context):
 
 @register('Permutate', opsets=(1,))
 def convert_permutate(func, opset_version, input_names, output_names, context):
-    if hasattr(func, 'indices'):
-        indices = np.asarray(func.indices)
-    else:
-        indices = np.asarray(context.variable_of(func.inputs[1]).array)
+    indices = np.asarray(func.indices)
     if func.inv:
         indices = np.argsort(indices)
     ndim = len(_util.in_shape(func))

@@ -69,3 +69,44 @@ def test_slopes_of_another_shape_are_invalid():
 def test_integer_input_is_invalid():
     with pytest.raises(type_check.InvalidType, match='RReLU'):
         F.rrelu(numpy.ones((2,), numpy.int32), r=numpy.ones((2,), numpy.int32))
+
+
+@pytest.mark.parametrize(
+    'l, u, message',
+    [
+        (1.5, 0.3, 'lower must be in'),
+        (-0.1, 0.2, 'lower must be in'),
+        (0.1, 1.0, 'upper must be in'),
+        (0.3, 0.2, 'lower must be less'),
+    ],
+)
+def test_bounds_outside_0_1_or_unordered_are_refused(l, u, message):
+    # Chainer 7.8.1's RReLU(lower, upper, r) refuses these with ValueError.
+    with pytest.raises(ValueError, match=message):
+        F.rrelu(numpy.ones((2,), numpy.float32), l, u)
+
+
+def test_test_mode_returns_the_constant_slopes():
+    # Chainer 7.8.1 returns the slopes it used: (l + u) / 2 in test mode,
+    # even where r was given.
+    x = numpy.array([-1.0, 2.0], numpy.float32)
+    given = numpy.full((2,), 0.25, numpy.float32)
+    with chainerlite.using_config('train', False):
+        y, r = F.rrelu(x, 0.1, 0.3, r=given, return_r=True)
+    numpy.testing.assert_array_equal(r, numpy.full((2,), 0.2, numpy.float32))
+    assert r.dtype == numpy.float32
+    numpy.testing.assert_allclose(y.array, [-0.2, 2.0])
+
+
+def test_slopes_of_another_dtype_are_invalid():
+    with pytest.raises(type_check.InvalidType, match='RReLU'):
+        F.rrelu(numpy.ones((2,), numpy.float32), r=numpy.ones((2,), numpy.float64))
+
+
+def test_node_takes_chainers_arguments():
+    node = F.activation.rrelu.RReLU(0.2, 0.4)
+    assert (node.lower, node.upper, node.r) == (0.2, 0.4, None)
+    (y,) = node.apply((-numpy.ones((50,), numpy.float32),))
+    assert node.r.shape == (50,) and node.r.dtype == numpy.float32
+    assert ((node.r >= 0.2) & (node.r <= 0.4)).all()
+    numpy.testing.assert_array_equal(y.array, -node.r)

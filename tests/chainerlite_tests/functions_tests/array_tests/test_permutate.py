@@ -81,17 +81,41 @@ def test_indices_variable_gets_no_gradient():
 
 
 @pytest.mark.parametrize(
+    'indices',
+    [numpy.array([0, 1, 2], numpy.float32), numpy.array([[0, 1, 2]], numpy.int32)],
+)
+def test_indices_not_1d_int(indices):
+    # Chainer 7.8.1 refuses these in the function, with ValueError.
+    with pytest.raises(ValueError, match='one-dimensional int'):
+        F.permutate(numpy.zeros((3, 2), numpy.float32), indices)
+
+
+@pytest.mark.parametrize(
     'indices, axis',
-    [
-        (numpy.array([0, 1], numpy.int32), 0),
-        (numpy.array([0, 1, 2], numpy.float32), 0),
-        (numpy.array([[0, 1, 2]], numpy.int32), 0),
-        (numpy.array([0, 1], numpy.int32), 2),
-    ],
+    [(numpy.array([0, 1], numpy.int32), 0), (numpy.array([0, 1], numpy.int32), 2)],
 )
 def test_invalid_inputs(indices, axis):
     with pytest.raises(type_check.InvalidType, match='Permutate'):
         F.permutate(numpy.zeros((3, 2), numpy.float32), indices, axis)
+
+
+def test_node_keeps_indices_as_chainer():
+    # Chainer 7.8.1: Permutate(indices, axis, inv) holds the indices, the
+    # graph has x alone as input, and backward applies the inverse node.
+    indices = numpy.array([2, 0, 1], numpy.int32)
+    x = chainerlite.Variable(numpy.arange(6, dtype=numpy.float32).reshape(3, 2))
+    y = F.permutate(x, chainerlite.Variable(indices), axis=0, inv=True)
+    node = y.creator
+    assert isinstance(node, F.array.permutate.Permutate)
+    assert node.indices is indices or (node.indices == indices).all()
+    assert (node.axis, node.inv) == (0, True)
+    assert len(node.inputs) == 1
+    numpy.testing.assert_array_equal(y.array, [[2, 3], [4, 5], [0, 1]])
+    y.grad = numpy.arange(6, dtype=numpy.float32).reshape(3, 2)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [[4, 5], [0, 1], [2, 3]])
+    (direct,) = F.array.permutate.Permutate(indices, 0, False).apply((x.array,))
+    numpy.testing.assert_array_equal(direct.array, [[4, 5], [0, 1], [2, 3]])
 
 
 @pytest.mark.parametrize('indices', [[0, 1, 1], [0, 1, 3], [-1, 0, 1]])

@@ -89,3 +89,32 @@ def test_invalid_shapes(a_shape, b_shape, transa, transb):
 def test_invalid_dtypes(a_dtype, b_dtype):
     with pytest.raises(type_check.InvalidType):
         F.matmul(numpy.zeros((2, 2), a_dtype), numpy.zeros((2, 2), b_dtype))
+
+
+@pytest.mark.parametrize(
+    'a_shape, b_shape', [((2, 5, 3), (3, 4)), ((5, 3), (3,)), ((3,), (3, 4))]
+)
+@pytest.mark.parametrize('transc', [False, True])
+@pytest.mark.parametrize('dtype', [None, numpy.float32])
+def test_node_transc_and_dtype(a_shape, b_shape, transc, dtype):
+    # Chainer 7.8.1's MatMul(transa, transb, transc, dtype): transc gives
+    # each output matrix transposed, dtype casts the output; the gradients
+    # are in the inputs' dtype.
+    from chainerlite.functions.math.matmul import MatMul
+
+    rng = numpy.random.RandomState(0)
+    a = rng.uniform(-1, 1, a_shape)
+    b = rng.uniform(-1, 1, b_shape)
+    (y,) = MatMul(transc=transc, dtype=dtype).apply((a, b))
+    expected = numpy.matmul(a, b)
+    numpy.testing.assert_allclose(y.array, _t(expected, transc), rtol=1e-6)
+    assert y.dtype == (dtype or numpy.float64)
+    gy = rng.uniform(-1, 1, y.shape).astype(y.dtype)
+    gradient_check.check_backward(
+        lambda a, b: MatMul(transc=transc, dtype=dtype).apply((a, b)),
+        (a, b),
+        gy,
+        dtype=numpy.float64,
+        atol=1e-3,
+        rtol=1e-3,
+    )

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
 from chainerlite import testing
@@ -122,3 +123,20 @@ def test_exactly_one_operand_is_sparse():
         F.sparse_matmul(a, a)
     with pytest.raises(ValueError, match='sparse_matmul'):
         F.sparse_matmul(utils.to_coo(a), utils.to_coo(a))
+
+
+def test_node_dtype_casts_the_output():
+    # Chainer 7.8.1's CooMatMul(..., transc, dtype): the output in dtype,
+    # the gradients in the dtypes of the sparse values and the dense input.
+    dense = numpy.array([[0, 2], [1, 0]], numpy.float64)
+    a = utils.to_coo(dense)
+    b = numpy.array([[1, 2], [3, 4]], numpy.float64)
+    node = CooMatMul(a.row, a.col, a.shape, a.order, dtype=numpy.float32)
+    assert node.dtype == numpy.float32
+    data = chainerlite.Variable(getattr(a.data, 'array', a.data))
+    (y,) = node.apply((data, b))
+    assert y.dtype == numpy.float32
+    numpy.testing.assert_array_equal(y.array, dense @ b)
+    y.grad = numpy.ones((2, 2), numpy.float32)
+    y.backward()
+    assert data.grad.dtype == numpy.float64

@@ -132,3 +132,15 @@ def test_mask_is_cast_to_the_dtype_of_x():
 def test_integer_input_is_invalid():
     with pytest.raises(type_check.InvalidType, match='Dropout'):
         F.dropout(numpy.ones(3, numpy.int32))
+
+
+@pytest.mark.parametrize('return_mask', [False, True])
+def test_node_takes_return_mask_and_makes_the_mask(return_mask):
+    # Chainer 7.8.1's Dropout(dropout_ratio, mask=None, return_mask=False):
+    # on the CPU the mask is made and kept whatever the flag.
+    node = F.noise.dropout.Dropout(0.5, None, return_mask)
+    assert node.return_mask is return_mask
+    x = numpy.ones((4, 5), numpy.float32)
+    (y,) = node.apply((x,))
+    assert node.mask.shape == x.shape
+    numpy.testing.assert_array_equal(y.array, x * node.mask)
