@@ -5,6 +5,7 @@ from __future__ import annotations
 import typing
 
 from chainerlite.functions.math import einsum
+from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
@@ -12,25 +13,81 @@ if typing.TYPE_CHECKING:
 
 
 class TensorDot(einsum.EinSum):
-    """Tensor dot product of two arrays.
+    """Tensor dot product of two arrays, with Chainer's arguments.
 
-    Its gradients are those of the einsum with the same subscripts; the
-    forward calls ``tensordot`` directly.
-
-    Args:
-        in_subs (pair of str): Einsum subscripts of ``a`` and ``b``.
-        out_sub (str): Einsum subscripts of the output.
-        axes (pair of tuple of int): The paired axes of ``a`` and ``b``.
-
+    ``axes`` is as in :func:`tensordot`. ``a_axes`` and ``b_axes``, when
+    given, are ``[free axes, summed axes]`` of ``a`` and ``[summed axes,
+    free axes]`` of ``b`` (``a_axes[1][k]`` summed with ``b_axes[0][k]``);
+    ``c_axes`` is ``[positions of a's free axes, positions of b's free
+    axes]`` in the output (by default a's then b's, in order). The first
+    forward sets all three, as Chainer's node does; ``dtype`` casts the
+    output. The gradients are those of the einsum with the same subscripts.
     """
 
-    def __init__(self, in_subs, out_sub, axes):
-        super().__init__(in_subs, out_sub)
+    def __init__(self, axes=2, a_axes=None, b_axes=None, c_axes=None, dtype=None):
+        if isinstance(axes, (list, tuple)):
+            if len(axes) != 2:
+                raise ValueError(
+                    'tensordot: axes must be a pair of sequence of '
+                    'integers when it is a list or tuple'
+                )
+        elif not isinstance(axes, int):
+            raise TypeError(
+                'tensordot: axes must be a pair of sequence of integers or an integer'
+            )
+        super().__init__((), '', out_dtype=dtype)
         self.axes = axes
+        self.a_axes = a_axes
+        self.b_axes = b_axes
+        self.c_axes = c_axes
+        self.dtype = dtype
+
+    def _set_axes(self, a_ndim, b_ndim):
+        if self.a_axes is None or self.b_axes is None:
+            summed_a, summed_b = _pair_axes(self.axes, a_ndim, b_ndim)
+            self.a_axes = [[i for i in range(a_ndim) if i not in summed_a], summed_a]
+            self.b_axes = [summed_b, [j for j in range(b_ndim) if j not in summed_b]]
+        if self.c_axes is None:
+            n_a = len(self.a_axes[0])
+            n_b = len(self.b_axes[1])
+            self.c_axes = [list(range(n_a)), list(range(n_a, n_a + n_b))]
+        # the einsum subscripts of these axes
+        a_sub = einsum._SYMBOLS[:a_ndim]
+        free = iter(einsum._SYMBOLS[a_ndim:])
+        paired = dict(zip(self.b_axes[0], self.a_axes[1]))
+        b_sub = ''.join(
+            a_sub[paired[j]] if j in paired else next(free) for j in range(b_ndim)
+        )
+        out = [None] * (len(self.c_axes[0]) + len(self.c_axes[1]))
+        for pos, i in zip(self.c_axes[0], self.a_axes[0]):
+            out[pos] = a_sub[i]
+        for pos, j in zip(self.c_axes[1], self.b_axes[1]):
+            out[pos] = b_sub[j]
+        self.in_subs = (a_sub, b_sub)
+        self.out_sub = ''.join(out)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a', 'b'))
+        a_type, b_type = in_types
+        self._set_axes(type_check.eval(a_type.ndim), type_check.eval(b_type.ndim))
+        super().check_type_forward(in_types)
+
+    def forward(self, inputs):
+        a, b = inputs
+        self._set_axes(a.ndim, b.ndim)
+        return super().forward(inputs)
 
     def _contract(self, xp, inputs):
         a, b = inputs
-        return xp.tensordot(a, b, axes=self.axes)
+        y = xp.tensordot(a, b, axes=(tuple(self.a_axes[1]), tuple(self.b_axes[0])))
+        # tensordot gives a's free axes, then b's, each in ascending order
+        order = sorted(self.a_axes[0]) + [a.ndim + j for j in sorted(self.b_axes[1])]
+        where = dict(zip(self.a_axes[0], self.c_axes[0]))
+        where.update((a.ndim + j, p) for j, p in zip(self.b_axes[1], self.c_axes[1]))
+        perm = [0] * len(order)
+        for k, axis in enumerate(order):
+            perm[where[axis]] = k
+        return y.transpose(perm) if perm != sorted(perm) else y
 
 
 def _pair_axes(axes, a_ndim, b_ndim):
@@ -130,13 +187,4 @@ def tensordot(a: Variable | NdArray, b: Variable | NdArray, axes=2) -> Variable:
             )
     if a.ndim + b.ndim - len(b_axes) > len(einsum._SYMBOLS):
         raise ValueError('tensordot: too many axes')
-    a_sub = einsum._SYMBOLS[: a.ndim]
-    free = iter(einsum._SYMBOLS[a.ndim :])
-    paired = dict(zip(b_axes, a_axes))
-    b_sub = ''.join(
-        a_sub[paired[j]] if j in paired else next(free) for j in range(b.ndim)
-    )
-    out_sub = ''.join(c for i, c in enumerate(a_sub) if i not in a_axes) + ''.join(
-        c for j, c in enumerate(b_sub) if j not in paired
-    )
-    return TensorDot((a_sub, b_sub), out_sub, (a_axes, b_axes)).apply((a, b))[0]
+    return TensorDot(axes=(a_axes, b_axes)).apply((a, b))[0]

@@ -12,12 +12,28 @@ if typing.TYPE_CHECKING:
 
 
 class AveragePooling2D(average_pooling_nd.AveragePoolingND):
-    """Average pooling over windows of 2-D images (no cover_all mode)."""
+    """Average pooling over windows of 2-D images.
+
+    Takes Chainer's arguments: ``cover_all`` changes nothing (Chainer's
+    node has no cover_all mode and pools as if it were ``False``; so does
+    this one, whose ``cover_all`` attribute is ``False``), and
+    ``return_indices`` is kept (average pooling has no indices).
+    ``pad_value`` is as in :func:`average_pooling_2d`.
+    """
 
     function_name = 'average_pooling_2d'
 
-    def __init__(self, ksize, stride=None, pad=0, pad_value=0):
-        super().__init__(2, ksize, stride, pad, pad_value)
+    def __init__(
+        self,
+        ksize,
+        stride=None,
+        pad=0,
+        cover_all=True,
+        return_indices=False,
+        pad_value=0,
+    ):
+        super().__init__(2, ksize, stride, pad, pad_value=pad_value)
+        self.return_indices = return_indices
 
 
 def average_pooling_2d(
@@ -62,4 +78,5 @@ def average_pooling_2d(
         array([0. , 1.5, 3. ], dtype=float32)
 
     """
-    return AveragePooling2D(ksize, stride, pad, pad_value).apply((x,))[0]
+    func = AveragePooling2D(ksize, stride, pad, False, pad_value=pad_value)
+    return func.apply((x,))[0]

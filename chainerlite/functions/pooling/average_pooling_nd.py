@@ -29,12 +29,18 @@ class AveragePoolingND(pooling_nd.PoolingND):
     Args:
         ndim (int): Number of spatial axes.
         ksize, stride, pad, pad_value: As in :func:`average_pooling_nd`.
+        cover_all (bool): Must be ``False`` (``True`` raises ``ValueError``,
+            as in Chainer).
 
     """
 
     function_name = 'average_pooling_nd'
 
-    def __init__(self, ndim, ksize, stride=None, pad=0, pad_value=0):
+    def __init__(self, ndim, ksize, stride=None, pad=0, cover_all=False, pad_value=0):
+        if cover_all is True:
+            raise ValueError(
+                '{}: `cover_all` mode is not supported yet.'.format(self.function_name)
+            )
         if pad_value is not None and pad_value != 0:
             raise ValueError(
                 '{}: pad_value must be either 0 or None, not {}.'.format(
@@ -163,7 +169,7 @@ class AveragePoolingNDGrad(pooling_nd.PoolingND):
 
     def backward(self, indexes, grad_outputs):
         a = self.apool
-        func = AveragePoolingND(a.ndim, a.ksize, a.stride, a.pad, a.pad_value)
+        func = AveragePoolingND(a.ndim, a.ksize, a.stride, a.pad, pad_value=a.pad_value)
         return func.apply(grad_outputs)
 
 
@@ -208,7 +214,7 @@ def average_pooling_nd(
         array([[[1. , 2.5, 5. ]]], dtype=float32)
 
     """
-    func = AveragePoolingND(len(x.shape) - 2, ksize, stride, pad, pad_value)
+    func = AveragePoolingND(len(x.shape) - 2, ksize, stride, pad, pad_value=pad_value)
     return func.apply((x,))[0]
 
 

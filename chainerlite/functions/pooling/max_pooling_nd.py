@@ -24,10 +24,20 @@ class MaxPoolingND(pooling_nd.PoolingND):
     Args:
         ndim (int): Number of spatial axes.
         ksize, stride, pad, cover_all: As in :func:`max_pooling_nd`.
+        return_indices (bool): Kept as given (Chainer's flag that keeps its
+            cuDNN path, which keeps no indices, from being taken); every
+            forward of this node keeps ``indexes``, the position of each
+            maximum in its window.
 
     """
 
     function_name = 'max_pooling_nd'
+
+    def __init__(
+        self, ndim, ksize, stride=None, pad=0, cover_all=True, return_indices=False
+    ):
+        super().__init__(ndim, ksize, stride, pad, cover_all)
+        self.return_indices = return_indices
 
     def forward(self, inputs):
         (x,) = inputs
@@ -210,7 +220,7 @@ def max_pooling_nd(
         array([[[3., 5., 4.]]], dtype=float32)
 
     """
-    func = MaxPoolingND(len(x.shape) - 2, ksize, stride, pad, cover_all)
+    func = MaxPoolingND(len(x.shape) - 2, ksize, stride, pad, cover_all, return_indices)
     return apply_max_pooling(func, x, return_indices)
 
 

@@ -2,6 +2,7 @@ import numpy
 import pytest
 
 import chainerlite.functions as F
+from chainerlite import gradient_check
 from chainerlite import testing
 from chainerlite.utils import type_check
 
@@ -95,3 +96,40 @@ def test_integer_input_is_invalid():
     a = numpy.ones((2, 3), numpy.int32)
     with pytest.raises(type_check.InvalidType, match='TensorDot'):
         F.tensordot(a, numpy.ones((3,), numpy.int32), axes=1)
+
+
+def test_node_takes_chainers_axes_arguments():
+    # Chainer 7.8.1's TensorDot(axes=2, a_axes, b_axes, c_axes, dtype): after
+    # forward it holds a_axes = [free, summed], b_axes = [summed, free] and
+    # c_axes = [a's free positions, b's free positions]; its backward nodes
+    # place the output axes by c_axes.
+    from chainerlite.functions.math.tensordot import TensorDot
+
+    rng = numpy.random.RandomState(0)
+    a = rng.uniform(-1, 1, (2, 3, 4))
+    b = rng.uniform(-1, 1, (3, 5))
+    node = TensorDot(axes=([1], [0]), dtype=numpy.float32)
+    (y,) = node.apply((a, b))
+    assert y.dtype == numpy.float32
+    numpy.testing.assert_allclose(y.array, numpy.tensordot(a, b, ([1], [0])), rtol=1e-6)
+    assert [list(x) for x in node.a_axes] == [[0, 2], [1]]
+    assert [list(x) for x in node.b_axes] == [[0], [1]]
+    assert [list(x) for x in node.c_axes] == [[0, 1], [2]]
+    # b's free axis first in the output, then a's free axes
+    node = TensorDot(a_axes=[[0, 2], [1]], b_axes=[[0], [1]], c_axes=[[1, 2], [0]])
+    (y,) = node.apply((a, b))
+    expected = numpy.tensordot(a, b, ([1], [0])).transpose(2, 0, 1)
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-6)
+    gradient_check.check_backward(
+        lambda a, b: TensorDot(
+            a_axes=[[0, 2], [1]], b_axes=[[0], [1]], c_axes=[[1, 2], [0]]
+        ).apply((a, b)),
+        (a, b),
+        rng.uniform(-1, 1, (5, 2, 4)),
+        atol=1e-4,
+        rtol=1e-4,
+    )
+    with pytest.raises(TypeError, match='tensordot'):
+        TensorDot(axes=1.5)
+    with pytest.raises(ValueError, match='tensordot'):
+        TensorDot(axes=(1, 2, 3))

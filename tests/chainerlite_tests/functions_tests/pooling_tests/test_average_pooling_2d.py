@@ -112,3 +112,17 @@ def test_empty_batch():
     assert y.shape == (0, 3) + (3, 3)
     F.sum(y).backward()
     assert x.grad.shape == x.shape
+
+
+@pytest.mark.parametrize('cover_all', [False, True])
+def test_node_takes_chainers_arguments(cover_all):
+    # Chainer 7.8.1's AveragePooling2D(ksize, stride, pad, cover_all=True,
+    # return_indices=False) pools as without cover_all either way (recorded:
+    # 6x6 input, ksize 3, stride 2 gives 2x2 of [7, 9, 19, 21]).
+    from chainerlite.functions.pooling.average_pooling_2d import AveragePooling2D
+
+    x = numpy.arange(36, dtype=numpy.float32).reshape(1, 1, 6, 6)
+    node = AveragePooling2D(3, 2, 0, cover_all, True)
+    assert node.return_indices is True and node.cover_all is False
+    y = node.apply((x,))[0]
+    numpy.testing.assert_array_equal(y.array.ravel(), [7, 9, 19, 21])

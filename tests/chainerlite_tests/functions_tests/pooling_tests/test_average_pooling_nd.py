@@ -82,3 +82,18 @@ def test_fixed_rank_wrappers(func, ndim):
 def test_invalid_pad_value():
     with pytest.raises(ValueError, match='average_pooling_nd: pad_value'):
         F.average_pooling_nd(numpy.zeros((1, 1, 4)), 2, pad_value=1)
+
+
+def test_node_refuses_cover_all():
+    # Chainer 7.8.1's AveragePoolingND(ndim, ksize, stride, pad, cover_all,
+    # pad_value) raises ValueError for cover_all=True.
+    from chainerlite.functions.pooling.average_pooling_nd import AveragePoolingND
+
+    with pytest.raises(ValueError, match='cover_all'):
+        AveragePoolingND(2, 2, cover_all=True)
+    node = AveragePoolingND(2, 2, None, 0, False, None)
+    assert node.pad_value is None and node.cover_all is False
+    x = numpy.arange(16, dtype=numpy.float32).reshape(1, 1, 4, 4)
+    numpy.testing.assert_array_equal(
+        node.apply((x,))[0].array, [[[[2.5, 4.5], [10.5, 12.5]]]]
+    )

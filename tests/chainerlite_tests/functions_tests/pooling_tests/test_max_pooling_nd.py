@@ -128,3 +128,17 @@ def test_gradient_of_the_gradient_node_is_checked_twice(cover_all):
     gradient_check.check_double_backward(
         gx_of, gy, ggx, gggy, dtype=numpy.float64, atol=1e-6, rtol=1e-6
     )
+
+
+@pytest.mark.parametrize('return_indices', [False, True])
+def test_node_takes_return_indices(return_indices):
+    # Chainer 7.8.1's MaxPoolingND(ndim, ksize, stride, pad, cover_all,
+    # return_indices): the node keeps its indexes whatever the flag.
+    from chainerlite.functions.pooling.max_pooling_nd import MaxPoolingND
+
+    x = numpy.arange(16, dtype=numpy.float32).reshape(1, 1, 4, 4)
+    node = MaxPoolingND(2, 2, return_indices=return_indices)
+    assert node.return_indices is return_indices and node.cover_all is True
+    (y,) = node.apply((x,))
+    numpy.testing.assert_array_equal(y.array, [[[[5, 7], [13, 15]]]])
+    numpy.testing.assert_array_equal(node.indexes, numpy.full((1, 1, 2, 2), 3))
