@@ -194,6 +194,11 @@ def concat_examples(
     return to_device(device, _concat_arrays(batch, padding))
 
 
+# The plain function under the converter (Chainer's name): the device may be
+# any spec to_device takes (None, a negative int, a GPU id, a Device).
+concat_examples_func = concat_examples.func
+
+
 def _concat_arrays(arrays, padding):
     # Python scalars (and lists) become a NumPy array first.
     if not isinstance(arrays[0], (numpy.ndarray, cuda.ndarray)):
@@ -302,3 +307,65 @@ class ConcatWithAsyncTransfer(object):
 
     def _release_finished(self):
         self._pending = [(e, m) for e, m in self._pending if not e.done]
+
+
+class Conveyor(object):
+    """Sends arrays to a device one by one, asynchronously on a stream.
+
+    :meth:`put` starts sending an array and :meth:`get` returns the sent
+    arrays in the order they were put. With a GPU id (``device >= 0``) and a
+    CuPy ``stream``, a host array is copied to page-locked memory and sent
+    on ``stream``; otherwise ``put`` sends it at once with
+    :func:`to_device` (``device=None`` leaves it where it is, a negative id
+    means the CPU).
+
+    Args:
+        device (int or None): Target GPU id, a negative int for the CPU, or
+            ``None``.
+        stream (cupy.cuda.Stream or None): Stream of the asynchronous copies.
+    """
+
+    def __init__(self, device=None, stream=None):
+        self._device = device
+        self._stream = stream
+        self._ret_array = []
+        # page-locked buffers of the copies still in use (two at most)
+        self._pinned = []
+
+    def _asynchronous(self):
+        device = self._device
+        return device is not None and device >= 0 and self._stream is not None
+
+    def put(self, array):
+        """Starts sending ``array`` (a host array) to the device."""
+        if not self._asynchronous():
+            self._ret_array.append(to_device(self._device, array))
+            return
+        cupy = cuda.cupy
+        array = numpy.ascontiguousarray(array)
+        with cupy.cuda.Device(self._device):
+            pinned = cupy.cuda.alloc_pinned_memory(array.nbytes)
+            staging = numpy.frombuffer(pinned, array.dtype, array.size)
+            staging = staging.reshape(array.shape)
+            staging[...] = array
+            result = cupy.empty(array.shape, array.dtype)
+            result.set(staging, stream=self._stream)
+        self._pinned = self._pinned[-1:] + [pinned]
+        self._ret_array.append(result)
+
+    def get(self, sync=True):
+        """Returns the array put first of those not yet returned.
+
+        Args:
+            sync (bool): With an asynchronous copy, wait until the device
+                has finished all its work (so the array is complete); with
+                ``False`` the caller synchronizes.
+
+        Raises:
+            IndexError: If no array is waiting.
+        """
+        if not self._ret_array:
+            raise IndexError('Conveyor.get: no array was put')
+        if self._asynchronous() and sync:
+            cuda.cupy.cuda.runtime.deviceSynchronize()
+        return self._ret_array.pop(0)

@@ -7,8 +7,38 @@ from chainerlite import variable
 from chainerlite.link_hooks import _weight_hook
 
 
-def _l2normalize(xp, v, eps):
+def l2normalize(xp, v, eps):
+    """``v`` divided by its L2 norm plus ``eps`` (``xp``: numpy or cupy)."""
     return v / (xp.sqrt(xp.sum(v * v)) + eps)
+
+
+def update_approximate_vectors(weight_matrix, u, n_power_iteration, eps):
+    """Power iteration on a 2-D weight: the approximate first left and
+    right singular vectors ``(u, v)``, from the left one ``u``.
+
+    Args:
+        weight_matrix (Variable or numpy.ndarray or cupy.ndarray): 2-D weight.
+        u (numpy.ndarray or cupy.ndarray): Left vector, of
+            ``weight_matrix.shape[0]`` elements.
+        n_power_iteration (int): Number of iterations (at least one).
+        eps (float): Added to the norms.
+
+    Returns:
+        tuple: The new ``u`` and ``v`` (arrays).
+    """
+    w = variable.as_array(weight_matrix)
+    xp = backend.get_array_module(w)
+    for _ in range(n_power_iteration):
+        v = l2normalize(xp, w.T.dot(u), eps)
+        u = l2normalize(xp, w.dot(v), eps)
+    return u, v
+
+
+def calculate_max_singular_value(weight_matrix, u, v):
+    """The largest singular value ``u^T W v`` of a 2-D weight, as a
+    Variable (the gradient flows to the weight)."""
+    xp = backend.get_array_module(u)
+    return F.sum(weight_matrix * xp.outer(u, v))
 
 
 def _as_matrix(weight, axis):
@@ -100,7 +130,7 @@ class SpectralNormalization(_weight_hook.WeightHook):
             )
         xp = backend.get_array_module(weight.array)
         u = xp.random.normal(size=(weight.shape[self.axis],))
-        u = _l2normalize(xp, u, self.eps).astype(weight.dtype)
+        u = l2normalize(xp, u, self.eps).astype(weight.dtype)
         setattr(link, self.vector_name, u)
         link.register_persistent(self.vector_name)
         if self.use_gamma:
@@ -114,22 +144,29 @@ class SpectralNormalization(_weight_hook.WeightHook):
         if self.use_gamma:
             delattr(link, 'gamma')
 
+    def reshape_W(self, W):
+        """``W`` as a matrix with one row per index of ``axis``."""
+        return _as_matrix(W, self.axis)
+
+    def normalize_weight(self, link):
+        """The link's weight divided by its approximate largest singular
+        value (times ``factor``, over ``gamma``), as at each forward; in
+        training this advances the power iteration's vector."""
+        return self.compute_weight(link, getattr(link, self.weight_name))
+
     def compute_weight(self, link, weight):
-        matrix = _as_matrix(weight, self.axis)
+        matrix = self.reshape_W(weight)
         u = getattr(link, self.vector_name)
-        xp = backend.get_array_module(u)
         recomputing = configuration.config.in_recomputing
         if recomputing and self.v is not None:
             v = self.v
         else:
-            w = matrix.array
-            for _ in range(self.n_power_iteration):
-                v = _l2normalize(xp, w.T.dot(u), self.eps)
-                u = _l2normalize(xp, w.dot(v), self.eps)
+            n = self.n_power_iteration
+            u, v = update_approximate_vectors(matrix, u, n, self.eps)
             if configuration.config.train and not recomputing:
                 getattr(link, self.vector_name)[...] = u
         self.v = v
-        sigma = F.sum(matrix * xp.outer(u, v))
+        sigma = calculate_max_singular_value(matrix, u, v)
         if self.factor is not None:
             sigma = sigma / self.factor
         if self.use_gamma:

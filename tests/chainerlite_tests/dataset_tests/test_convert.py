@@ -114,3 +114,49 @@ def test_to_gpu_and_async_transfer():
     padded = dataset.concat_examples([cupy.ones(1), cupy.ones(2)], padding=0)
     assert isinstance(padded, cupy.ndarray)
     assert padded.tolist() == [[1, 0], [1, 1]]
+
+
+def test_concat_examples_func_is_the_plain_function():
+    # Chainer 7.8.1: concat_examples wraps concat_examples_func, which takes
+    # the device spec as given (a negative int: the CPU).
+    from chainerlite.dataset import convert
+
+    batch = [(numpy.zeros(2), 1), (numpy.ones(2), 2)]
+    xs, ts = convert.concat_examples_func(batch, -1)
+    numpy.testing.assert_array_equal(xs, [[0, 0], [1, 1]])
+    numpy.testing.assert_array_equal(ts, [1, 2])
+    padded = convert.concat_examples_func([numpy.zeros(1), numpy.ones(2)], None, -1)
+    numpy.testing.assert_array_equal(padded, [[0, -1], [1, 1]])
+
+
+@pytest.mark.parametrize('device', [None, -1])
+def test_conveyor_returns_arrays_in_put_order(device):
+    from chainerlite.dataset.convert import Conveyor
+
+    conveyor = Conveyor(device)
+    arrays = [numpy.full(3, i, numpy.float32) for i in range(3)]
+    for a in arrays:
+        conveyor.put(a)
+    for a in arrays:
+        got = conveyor.get()
+        assert isinstance(got, numpy.ndarray)
+        numpy.testing.assert_array_equal(got, a)
+    with pytest.raises(IndexError, match='Conveyor'):
+        conveyor.get()
+
+
+@attr.gpu
+def test_conveyor_sends_on_the_stream():
+    import cupy
+
+    from chainerlite.dataset.convert import Conveyor
+
+    conveyor = Conveyor(0, cupy.cuda.Stream(non_blocking=True))
+    arrays = [numpy.arange(6, dtype=numpy.float32) * i for i in range(3)]
+    for a in arrays:
+        conveyor.put(a)
+    got = [conveyor.get(), conveyor.get(sync=False), conveyor.get()]
+    cupy.cuda.runtime.deviceSynchronize()
+    for a, g in zip(arrays, got):
+        assert isinstance(g, cupy.ndarray)
+        numpy.testing.assert_array_equal(cupy.asnumpy(g), a)

@@ -111,3 +111,34 @@ def test_errors():
     assert chainerlite._get_link_hooks() == {}
     with pytest.raises(ValueError, match='n_power_iteration'):
         SpectralNormalization(n_power_iteration=0)
+
+
+def test_chainers_helpers():
+    # Chainer 7.8.1's module helpers and SpectralNormalization.reshape_W /
+    # normalize_weight: power iteration converges to the top singular
+    # vectors; normalize_weight gives the weight over its largest singular
+    # value and advances u in training.
+    from chainerlite.link_hooks import spectral_normalization as sn
+
+    rng = numpy.random.RandomState(1)
+    w = rng.uniform(-1, 1, (4, 6))
+    v = numpy.array([3.0, 4.0])
+    numpy.testing.assert_allclose(sn.l2normalize(numpy, v, 0.0), [0.6, 0.8])
+    u0 = sn.l2normalize(numpy, rng.normal(size=4), 1e-12)
+    u, v = sn.update_approximate_vectors(chainerlite.Variable(w), u0, 200, 1e-12)
+    top = numpy.linalg.svd(w, compute_uv=False)[0]
+    sigma = sn.calculate_max_singular_value(chainerlite.Variable(w), u, v)
+    assert isinstance(sigma, chainerlite.Variable)
+    numpy.testing.assert_allclose(float(sigma.array), top, rtol=1e-6)
+
+    link = L.Convolution2D(3, 5, 2)
+    hook = SpectralNormalization(n_power_iteration=50)
+    link.add_hook(hook)
+    link(numpy.zeros((1, 3, 4, 4), numpy.float32))
+    assert hook.reshape_W(link.W).shape == (5, 12)
+    before = link.W_u.copy()
+    normalized = hook.normalize_weight(link)
+    assert not numpy.array_equal(before, link.W_u)
+    matrix = link.W.array.reshape(5, 12)
+    top = numpy.linalg.svd(matrix, compute_uv=False)[0]
+    numpy.testing.assert_allclose(normalized.array, link.W.array / top, rtol=1e-3)

@@ -127,3 +127,13 @@ def test_tempdir_is_removed():
 def test_collections_abc():
     assert isinstance([], collections_abc.Sequence)
     assert isinstance({}, collections_abc.Mapping)
+
+
+def test_collections_ordered_dict_is_pythons():
+    # chainer.utils._collections.OrderedDict is collections.OrderedDict on
+    # Python 3.
+    import collections
+
+    from chainerlite.utils import _collections
+
+    assert _collections.OrderedDict is collections.OrderedDict
