@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typing
+import warnings
 
 from chainerlite import function_node
 from chainerlite import utils
@@ -90,6 +91,13 @@ class BatchNormalization(function_node.FunctionNode):
         x, gamma, beta = inputs
         axis = _compute_axis(x.ndim, gamma.ndim, self.axis)
         self._reduced = axis
+        if 0 in axis and all(x.shape[i] == 1 for i in axis):
+            warnings.warn(
+                'A batch with no more than one sample has been given to '
+                'F.batch_normalization. F.batch_normalization will always '
+                'output a zero tensor for such batches.',
+                UserWarning,
+            )
         if isinstance(x, cuda.ndarray):
             return (self._forward_gpu(x, gamma, beta, axis),)
         shape = _param_shape(x.shape, axis)

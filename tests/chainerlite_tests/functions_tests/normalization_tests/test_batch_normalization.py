@@ -1,3 +1,5 @@
+import warnings
+
 import numpy
 import pytest
 
@@ -231,3 +233,19 @@ def test_fixed_invalid_inputs(mean_shape, var_shape, var_dtype):
     var = numpy.zeros(var_shape, var_dtype)
     with pytest.raises(type_check.InvalidType, match='FixedBatchNormalization'):
         F.fixed_batch_normalization(x, gamma, beta, mean, var)
+
+
+@pytest.mark.parametrize(
+    ('shape', 'warns'),
+    [((1, 3), True), ((1, 3, 1, 1), True), ((2, 3), False), ((1, 3, 2), False)],
+)
+def test_one_sample_batch_warns(shape, warns):
+    # A UserWarning as in Chainer 7.8.1: the output is all zeros (found by
+    # the differential harness, tools/diff_chainer).
+    x = numpy.ones(shape, numpy.float32)
+    gamma, beta = numpy.ones(3, numpy.float32), numpy.zeros(3, numpy.float32)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        F.batch_normalization(x, gamma, beta)
+    found = [w for w in caught if 'no more than one sample' in str(w.message)]
+    assert len(found) == warns and all(w.category is UserWarning for w in found)
