@@ -154,8 +154,8 @@ compat: $(WHEEL_STAMP) $(NP1)/bin/python
 
 # The differential harness (tools/diff_chainer): the same generated calls
 # on Chainer 7.8.1 and on the wheel built here, in one process of a venv
-# that holds both (NumPy 1.26; Chainer needs setuptools<60 and builds
-# without isolation). Scores every public name of Chainer's module tree,
+# that holds both (NumPy 1.26, SciPy for the special functions; Chainer
+# needs setuptools<60 and builds without isolation). Scores every public name of Chainer's module tree,
 # writes build/diff-chainer/report.json and fails on a difference that
 # tests/diff_chainer_known.json does not list. About 10 minutes on two
 # cores; DIFF_ARGS=--full runs many more examples, DIFF_ARGS='--only relu'
@@ -165,7 +165,8 @@ DIFF := .venv-diff
 
 $(DIFF)/bin/python:
 	$(PYTHON) -m venv $(DIFF)
-	$(DIFF)/bin/python -m pip install -q 'numpy>=1.26,<2' 'setuptools<60' wheel 'hypothesis>=6'
+	$(DIFF)/bin/python -m pip install -q 'numpy>=1.26,<2' 'setuptools<60' wheel \
+		'hypothesis>=6' scipy
 	$(DIFF)/bin/python -m pip install -q --no-build-isolation chainer==7.8.1
 
 diff-chainer: $(WHEEL_STAMP) $(DIFF)/bin/python

@@ -1,9 +1,12 @@
 """The input strategies and the scoring of the Chainer differential harness
 (``tools/diff_chainer``), on NumPy and fakes alone."""
 
+import json
+import pathlib
 import types
 
 import numpy
+import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -136,3 +139,27 @@ def test_report_fails_only_on_differences_the_baseline_lacks():
     summary = report.summary(results)
     assert (summary['equal'], summary['different'], summary['not_covered']) == (1, 2, 1)
     assert summary['case_agreement'] == round(11 / 15, 4)
+
+
+def test_baseline_resolves_reason_keys(tmp_path):
+    path = tmp_path / 'known.json'
+    path.write_text(
+        json.dumps(
+            {'reasons': {'r': 'why'}, 'known': {'chainer.functions.a': {'grad': 'r'}}}
+        )
+    )
+    assert report.load_known(path) == {'chainer.functions.a': {'grad': 'why'}}
+    path.write_text(json.dumps({'reasons': {}, 'known': {'chainer.x': {'grad': 'r'}}}))
+    with pytest.raises(ValueError, match="no reason 'r'"):
+        report.load_known(path)
+
+
+def test_checked_in_baseline_is_well_formed():
+    root = pathlib.Path(__file__).resolve().parents[2]
+    known = report.load_known(root / 'tests' / 'diff_chainer_known.json')
+    assert known
+    for name, aspects in known.items():
+        assert name.startswith('chainer.') and aspects
+        assert all(len(reason) > 20 for reason in aspects.values())
+    docs = (root / 'docs' / 'differences.rst').read_text()
+    assert 'diff_chainer_known.json' in docs

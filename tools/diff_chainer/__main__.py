@@ -24,8 +24,8 @@ def main(argv=None):
     parser.add_argument('--out', default=str(ROOT / 'build/diff-chainer/report.json'))
     parser.add_argument('--known', default=str(ROOT / 'tests/diff_chainer_known.json'))
     args = parser.parse_args(argv)
-    examples = args.examples or (1000 if args.full else 120)
-    seconds = 60.0 if args.full else 5.0
+    examples = args.examples or (600 if args.full else 120)
+    seconds = 20.0 if args.full else 5.0
 
     import chainer
 

@@ -3,6 +3,7 @@
 import inspect
 import time
 
+from tools.diff_chainer import datasets
 from tools.diff_chainer import distributions
 from tools.diff_chainer import functions
 from tools.diff_chainer import initializers
@@ -40,6 +41,8 @@ def runner_for(qualified, obj, chainer):
         return distributions.run
     if module == 'chainer.training.triggers' and is_class:
         return triggers.run
+    if module == 'chainer.datasets':
+        return datasets.run
     kind = 'class' if is_class else 'function' if callable(obj) else type(obj).__name__
     return f'no runner for a {kind} of {module} yet'
 

@@ -153,6 +153,9 @@ def signature_call(draw, plan):
     shape = draw(S.base_shapes)
     args, kwargs = [], {}
     for name, kind, default, has_default, variadic in plan:
+        if name == 'train':  # a train argument draws a random mask
+            kwargs[name] = False
+            continue
         if has_default and draw(st.booleans()):
             continue  # keep the default
         value = draw(_value(kind, shape, default))

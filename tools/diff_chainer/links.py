@@ -38,6 +38,9 @@ def plan(cls):
     for p in list(inspect.signature(cls.__init__).parameters.values())[1:]:
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             continue
+        if p.default is None and p.name in SIZE_NAMES:
+            required.append((p.name, 'size'))  # out_size=None: lazy forms
+            continue
         if p.default is not p.empty:
             if isinstance(p.default, (bool, int, float)):
                 optional[p.name] = p.default
@@ -106,15 +109,22 @@ def stages(name, args, kwargs, x, gy_seed):
                 if path in theirs and theirs[path].array is not None:
                     param.array = theirs[path].array.copy()
         shapes = [
-            (p, v.shape, v.dtype.name if v.array is not None else None)
+            (p, None if v.array is None else (v.shape, v.dtype.name))
             for p, v in link.namedparams()
         ]
         return {'params': sorted(shapes, key=str), 'repr': neutral_repr(link)}
 
     def forward(lib, s):
         s['x'] = lib.Variable(x.copy())
+        link = s['link']
         with lib.using_config('train', name not in TRAIN_RANDOM):
-            s['y'] = s['link'](s['x'])
+            if (
+                name in TRAIN_RANDOM
+                and 'train' in inspect.signature(link.forward).parameters
+            ):
+                s['y'] = link(s['x'], train=False)
+            else:
+                s['y'] = link(s['x'])
         return s['y']
 
     def gradient(lib, s):

@@ -1,9 +1,11 @@
 """Scoring the run: per public name, against the baseline of known differences.
 
 The baseline (``tests/diff_chainer_known.json``) maps a public name to the
-aspects in which chainerlite knowingly differs, each with its reason
-(``{"chainer.functions.elu": {"retained": "why"}}``). A name that differs
-in an aspect the baseline does not list is a regression and fails the run.
+aspects in which chainerlite knowingly differs, each to the key of its
+reason (``{"reasons": {"retained": "why"}, "known": {"chainer.functions.elu":
+{"retained": "retained"}}}``); docs/differences.rst describes each reason.
+A name that differs in an aspect the baseline does not list is a regression
+and fails the run.
 """
 
 import json
@@ -54,5 +56,15 @@ def summary(results):
 
 
 def load_known(path):
+    """``{name: {aspect: reason text}}`` of the baseline at ``path``; raises
+    ValueError for a reason key that the file does not define."""
     with open(path) as f:
-        return json.load(f)
+        doc = json.load(f)
+    reasons = doc['reasons']
+    out = {}
+    for name, aspects in doc['known'].items():
+        for aspect, key in aspects.items():
+            if key not in reasons:
+                raise ValueError(f'{path}: {name} [{aspect}]: no reason {key!r}')
+            out.setdefault(name, {})[aspect] = reasons[key]
+    return out
