@@ -155,12 +155,12 @@ compat: $(WHEEL_STAMP) $(NP1)/bin/python
 # The differential harness (tools/diff_chainer): the same generated calls
 # on Chainer 7.8.1 and on the wheel built here, in one process of a venv
 # that holds both (NumPy 1.26, SciPy for the special functions; Chainer
-# needs setuptools<60 and builds without isolation). Scores every public name of Chainer's module tree,
-# writes build/diff-chainer/report.json and fails on a difference that
-# tests/diff_chainer_known.json does not list. About 10 minutes on two
-# cores; DIFF_ARGS=--full runs many more examples, DIFF_ARGS='--only relu'
-# a few names. It runs from build/diff-chainer so that the source tree's
-# chainerlite/ does not shadow the installed wheel.
+# needs setuptools<60 and builds without isolation). Scores every public
+# name of Chainer's module tree, writes build/diff-chainer/report.json and
+# fails on a difference that tests/diff_chainer_known.json does not list.
+# About 5 minutes on two cores; DIFF_ARGS=--full runs many more examples,
+# DIFF_ARGS='--only relu' a few names. It runs from build/diff-chainer so
+# that the source tree's chainerlite/ does not shadow the installed wheel.
 DIFF := .venv-diff
 
 $(DIFF)/bin/python:
