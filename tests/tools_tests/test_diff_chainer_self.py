@@ -25,6 +25,8 @@ CASES = [
     'chainer.distributions.Normal',
     'chainer.training.triggers.IntervalTrigger',
     'chainer.datasets.split_dataset_random',
+    'chainer.reporter.DictSummary',
+    'chainer.reporter.report_scope',
 ]
 
 

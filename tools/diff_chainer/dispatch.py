@@ -12,6 +12,7 @@ from tools.diff_chainer import links
 from tools.diff_chainer import names
 from tools.diff_chainer import optimizers
 from tools.diff_chainer import pair
+from tools.diff_chainer import reporter
 from tools.diff_chainer import triggers
 
 
@@ -43,6 +44,8 @@ def runner_for(qualified, obj, chainer):
         return triggers.run
     if module == 'chainer.datasets':
         return datasets.run
+    if module == 'chainer.reporter':
+        return reporter.run
     kind = 'class' if is_class else 'function' if callable(obj) else type(obj).__name__
     return f'no runner for a {kind} of {module} yet'
 
