@@ -521,6 +521,56 @@ def check_backward(
         _compare_paths(checked, graph_grads, atol, rtol, x_data)
 
 
+def _check_backward_with_params(
+    func,
+    x_data,
+    y_grad,
+    params=(),
+    eps=1e-3,
+    atol=1e-5,
+    rtol=1e-4,
+    no_grads=None,
+    dtype=None,
+    detect_nondifferentiable=False,
+):
+    """:func:`check_backward` with parameters given as arrays, which the
+    caller's arrays never see perturbed (Chainer's ``LinkTestCase`` checks
+    a link this way).
+
+    ``func(xs, params)`` gets the list of input Variables and a tuple of
+    :class:`~chainerlite.Parameter` objects holding ``params`` and returns
+    the outputs; the gradients of the inputs and of the parameters are
+    checked as :func:`check_backward` does.
+
+    Raises:
+        AssertionError: If an item of ``params`` is not an array (as
+            Chainer's).
+    """
+    params = _as_tuple(params)
+    if not all(isinstance(p, chainerlite.get_array_types()) for p in params):
+        raise AssertionError(
+            '_check_backward_with_params: all parameters in params must be '
+            'arrays, not {}'.format(', '.join(type(p).__name__ for p in params))
+        )
+    wrapped = tuple(chainerlite.Parameter(p.copy()) for p in params)
+
+    def forward(*xs):
+        return func(list(xs), wrapped)
+
+    check_backward(
+        forward,
+        x_data,
+        y_grad,
+        wrapped,
+        eps,
+        atol,
+        rtol,
+        no_grads,
+        dtype,
+        detect_nondifferentiable,
+    )
+
+
 def _graph_path_grads(ys, targets, y_grad, scalar_loss):
     # The gradients through the Variable-level backward() of every node
     # (the path of double backprop), computed on the same graph before the

@@ -8,7 +8,8 @@ from chainerlite import distribution
 from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
 
-_EULER = float(numpy.euler_gamma)
+# Euler-Mascheroni constant (Chainer names it EULER too).
+EULER = float(numpy.euler_gamma)
 
 
 class Gumbel(_scalar_event.LocScale):
@@ -24,11 +25,11 @@ class Gumbel(_scalar_event.LocScale):
 
     @property
     def entropy(self):
-        return F.log(self.scale) + (_EULER + 1.0)
+        return F.log(self.scale) + (EULER + 1.0)
 
     @property
     def mean(self):
-        return self.loc + _EULER * self.scale
+        return self.loc + EULER * self.scale
 
     @property
     def variance(self):
@@ -46,7 +47,7 @@ def _kl_gumbel_gumbel(dist1, dist2):
     shift = (dist1.loc - dist2.loc) / dist2.scale
     return (
         -F.log(ratio)
-        + _EULER * (ratio - 1.0)
+        + EULER * (ratio - 1.0)
         + shift
         + F.exp(F.lgamma(1.0 + ratio) - shift)
         - 1.0

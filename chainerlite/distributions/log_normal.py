@@ -1,12 +1,12 @@
 """Log-normal distribution."""
 
-import math
-
 from chainerlite import distribution
 from chainerlite.distributions import _scalar_event
+from chainerlite.distributions import normal
 from chainerlite import functions as F
 
-_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+# log of the normalizing constant of the normal density.
+LOGPROBC = normal.LOGPROBC
 
 
 class LogNormal(_scalar_event.ScalarEvent):
@@ -22,11 +22,11 @@ class LogNormal(_scalar_event.ScalarEvent):
     def log_prob(self, x):
         logx = F.log(x)
         z = (logx - self.mu) / self.sigma
-        return -logx - F.log(self.sigma) - _LOG_SQRT_2PI - 0.5 * F.square(z)
+        return -logx - F.log(self.sigma) + LOGPROBC - 0.5 * F.square(z)
 
     @property
     def entropy(self):
-        return self.mu + F.log(self.sigma) + (_LOG_SQRT_2PI + 0.5)
+        return self.mu + F.log(self.sigma) + (0.5 - LOGPROBC)
 
     @property
     def mean(self):

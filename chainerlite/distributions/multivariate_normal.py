@@ -1,17 +1,21 @@
 """Multivariate normal distribution parameterized by a Cholesky factor."""
 
-import math
-
 import numpy
 
 from chainerlite import backend
 from chainerlite import distribution
+from chainerlite.distributions import normal
 from chainerlite import function_node
 from chainerlite import functions as F
+from chainerlite.functions.math import _scipy_special
 from chainerlite.utils import type_check
 from chainerlite import variable
 
-_LOG_2PI = math.log(2 * math.pi)
+# Entropy and log normalizing constant of a standard normal, per dimension.
+ENTROPYC = normal.ENTROPYC
+LOGPROBC = normal.LOGPROBC
+# Whether SciPy (which inverts triangular matrices on the CPU) is installed.
+available_cpu = _scipy_special.SCIPY_AVAILABLE
 
 
 def _solve_triangular():
@@ -133,7 +137,7 @@ class MultivariateNormal(distribution.Distribution):
 
     @property
     def entropy(self):
-        return self._half_logdet() + 0.5 * self.d * (1.0 + _LOG_2PI)
+        return self._half_logdet() + self.d * ENTROPYC
 
     @property
     def mean(self):
@@ -155,7 +159,7 @@ class MultivariateNormal(distribution.Distribution):
         inv = _batch_triangular_inv(self._flat_tril())
         z = _batch_matvec(inv, diff)
         sq = F.reshape(F.sum(F.square(z), axis=-1), sample_shape + self.batch_shape)
-        return -0.5 * sq - self._half_logdet() - 0.5 * self.d * _LOG_2PI
+        return -0.5 * sq - self._half_logdet() + self.d * LOGPROBC
 
     def sample_n(self, n):
         xp = self.xp

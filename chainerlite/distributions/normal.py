@@ -7,7 +7,11 @@ from chainerlite.distributions import _scalar_event
 from chainerlite import functions as F
 from chainerlite import variable
 
-_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+# Constants of the standard normal density: its entropy, the log of its
+# normalizing constant, and that constant.
+ENTROPYC = 0.5 * math.log(2 * math.pi * math.e)
+LOGPROBC = -0.5 * math.log(2 * math.pi)
+PROBC = 1.0 / math.sqrt(2 * math.pi)
 
 
 class Normal(_scalar_event.LocScale):
@@ -56,11 +60,11 @@ class Normal(_scalar_event.LocScale):
 
     def log_prob(self, x):
         z = self._standardize(x)
-        return -_LOG_SQRT_2PI - self.log_scale - 0.5 * F.square(z)
+        return LOGPROBC - self.log_scale - 0.5 * F.square(z)
 
     @property
     def entropy(self):
-        return self.log_scale + (_LOG_SQRT_2PI + 0.5)
+        return self.log_scale + ENTROPYC
 
     @property
     def mean(self):

@@ -91,11 +91,25 @@ class WalkerAlias(device_resident.DeviceResident):
             the device of the table.
 
         """
+        return self.sample_xp(backend.get_array_module(self.threshold), shape)
+
+    def sample_gpu(self, shape):
+        """Draws samples of the given shape with CuPy (the table must be on
+        the GPU, see :meth:`sample_xp`)."""
+        return self.sample_xp(cuda.cupy, shape)
+
+    def sample_xp(self, xp, shape):
+        """Draws samples of the given shape with the array module ``xp``
+        (NumPy or CuPy: that of the table).
+
+        Returns:
+            numpy.ndarray or cupy.ndarray: int32 array of entry indices.
+
+        """
         # Imported here: chainerlite.utils is imported before the functions
         # package, which imports chainerlite.utils itself.
         from chainerlite.functions.noise import _random
 
-        xp = backend.get_array_module(self.threshold)
         n = len(self.threshold)
         u = _random.uniform(xp, shape, numpy.float64) * n
         column = xp.minimum(u.astype(numpy.int32), n - 1)

@@ -32,6 +32,13 @@ class CReLU(function_node.FunctionNode):
         else:
             type_check.expect(x_type.ndim >= -self.axis)
 
+    def get_output_shape(self, input_shape):
+        """Returns the shape of the output for an input of ``input_shape``:
+        that shape with the length of ``axis`` doubled."""
+        shape = list(input_shape)
+        shape[self.axis] *= 2
+        return tuple(shape)
+
     def forward(self, inputs):
         (x,) = inputs
         xp = backend.get_array_module(x)

@@ -54,6 +54,21 @@ class Squeeze(function_node.FunctionNode):
         return (reshape.reshape(grad_outputs[0], self._in_shape),)
 
 
+def argone(iterable):
+    """Returns the positions of the ones in ``iterable`` (a shape, say).
+
+    Raises:
+        ValueError: If an element is not an int.
+    """
+    positions = []
+    for i, n in enumerate(iterable):
+        if not isinstance(n, int):
+            raise ValueError('argone: elements in iterable must be int')
+        if n == 1:
+            positions.append(i)
+    return positions
+
+
 def squeeze(x: Variable | NdArray, axis=None) -> Variable:
     """Removes axes of size one.
 

@@ -130,6 +130,25 @@ def recall(
     return summary[1], summary[3]
 
 
+def fbeta_score(
+    y: Variable | NdArray,
+    t: Variable | NdArray,
+    label_num=None,
+    beta=1.0,
+    ignore_label=-1,
+) -> tuple[Variable, Variable]:
+    """Per-class F-beta score and support; see :func:`classification_summary`.
+
+    Returns:
+        tuple of Variable: ``(fbeta_score, support)``.
+
+    """
+    summary = classification_summary(
+        y, t, label_num=label_num, beta=beta, ignore_label=ignore_label
+    )
+    return summary[2], summary[3]
+
+
 def f1_score(
     y: Variable | NdArray, t: Variable | NdArray, label_num=None, ignore_label=-1
 ) -> tuple[Variable, Variable]:

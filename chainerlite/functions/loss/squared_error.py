@@ -52,3 +52,9 @@ def squared_error(x0: Variable | NdArray, x1: Variable | NdArray) -> Variable:
 
     """
     return SquaredError().apply((x0, x1))[0]
+
+
+def squared_difference(x1: Variable | NdArray, x2: Variable | NdArray) -> Variable:
+    """:func:`squared_error` under Chainer's other argument names:
+    ``(x1 - x2) ** 2`` elementwise."""
+    return squared_error(x1, x2)

@@ -5,9 +5,14 @@ ImportError when it is called without SciPy (CuPy arrays use
 ``cupyx.scipy.special``).
 """
 
+import importlib.util
+
 import numpy
 
 from chainerlite import backend
+
+# Whether SciPy is installed (found without importing it).
+SCIPY_AVAILABLE = importlib.util.find_spec('scipy') is not None
 
 
 def routine(name, like, caller):

@@ -9,8 +9,8 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.utils import type_check
 
-# Subscript letters; a sublist's int ``k`` stands for ``_SYMBOLS[k]``.
-_SYMBOLS = string.ascii_uppercase + string.ascii_lowercase
+# Subscript letters; a sublist's int ``k`` stands for ``einsum_symbols[k]``.
+einsum_symbols = string.ascii_uppercase + string.ascii_lowercase
 
 
 def _einsum(xp, in_subs, out_sub, inputs, out_shape):
@@ -133,11 +133,13 @@ def _sublist_to_subscripts(sublist):
     for s in sublist:
         if s is Ellipsis:
             subscripts += '...'
-        elif isinstance(s, int) and 0 <= s < len(_SYMBOLS):
-            subscripts += _SYMBOLS[s]
+        elif isinstance(s, int) and 0 <= s < len(einsum_symbols):
+            subscripts += einsum_symbols[s]
         elif isinstance(s, int):
             raise ValueError(
-                'einsum: subscript {} is out of range [0, {})'.format(s, len(_SYMBOLS))
+                'einsum: subscript {} is out of range [0, {})'.format(
+                    s, len(einsum_symbols)
+                )
             )
         else:
             raise TypeError(
@@ -155,7 +157,7 @@ def _parse(operands):
         subscripts = operands[0].replace(' ', '')
         arrays = operands[1:]
         for c in subscripts:
-            if c not in '.,->' and c not in _SYMBOLS:
+            if c not in '.,->' and c not in einsum_symbols:
                 raise ValueError('einsum: character {} is not a valid symbol'.format(c))
     else:
         n = len(operands) // 2
@@ -203,7 +205,7 @@ def _expand_ellipsis(in_subs, out_sub, arrays):
     # and builds the implicit output subscripts (ellipsis axes first, then
     # the letters that occur once, sorted).
     used = set(''.join(in_subs))
-    fresh = [c for c in _SYMBOLS if c not in used]
+    fresh = [c for c in einsum_symbols if c not in used]
     ndims = [
         x.ndim - len(sub.replace('...', '')) if '...' in sub else 0
         for sub, x in zip(in_subs, arrays)

@@ -11,6 +11,11 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
+# As erfinv's: the scale of the derivative and whether SciPy is installed.
+BACKWORDC = erfinv.BACKWORDC
+available_cpu = erfinv.available_cpu
+
+
 class ErfcInv(erfinv.ErfInv):
     """Elementwise inverse complementary error function."""
 

@@ -5,12 +5,20 @@ from __future__ import annotations
 import math
 import typing
 
+from chainerlite.functions.math import _scipy_special
 from chainerlite.functions.math import _special
 from chainerlite.functions.math import exponential
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
     from chainerlite.variable import Variable
+
+
+# Whether the forward on the CPU can run (it needs SciPy).
+available_cpu = _scipy_special.SCIPY_AVAILABLE
+# The derivative of erf at 0 is 2 / sqrt(pi); its reciprocal scales the
+# derivative of the inverse.
+BACKWORDC = math.sqrt(math.pi) / 2
 
 
 class ErfInv(_special.UnarySpecialOfOutput):
@@ -24,7 +32,7 @@ class ErfInv(_special.UnarySpecialOfOutput):
     def backward(self, indexes, grad_outputs):
         (y,) = self.get_retained_outputs()
         (gy,) = grad_outputs
-        return (gy * exponential.exp(y * y) * (self.sign * math.sqrt(math.pi) / 2.0),)
+        return (gy * exponential.exp(y * y) * (self.sign * BACKWORDC),)
 
 
 def erfinv(x: Variable | NdArray) -> Variable:

@@ -5,12 +5,17 @@ from __future__ import annotations
 import math
 import typing
 
+from chainerlite.functions.math import _scipy_special
 from chainerlite.functions.math import _special
 from chainerlite.functions.math import exponential
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
     from chainerlite.variable import Variable
+
+
+# Whether the forward on the CPU can run (it needs SciPy).
+available_cpu = _scipy_special.SCIPY_AVAILABLE
 
 
 class Ndtri(_special.UnarySpecialOfOutput):

@@ -7,6 +7,7 @@ import typing
 from chainerlite._core import ops_array
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
+from chainerlite.functions.array import sum_to as sum_to_module
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
@@ -61,3 +62,8 @@ def sum(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:
 
     """
     return ops_array.sum(x, axis, keepdims)
+
+
+# Chainer defines sum_to and its node in this module.
+SumTo = sum_to_module.SumTo
+sum_to = sum_to_module.sum_to

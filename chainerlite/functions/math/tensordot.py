@@ -52,8 +52,8 @@ class TensorDot(einsum.EinSum):
             n_b = len(self.b_axes[1])
             self.c_axes = [list(range(n_a)), list(range(n_a, n_a + n_b))]
         # the einsum subscripts of these axes
-        a_sub = einsum._SYMBOLS[:a_ndim]
-        free = iter(einsum._SYMBOLS[a_ndim:])
+        a_sub = einsum.einsum_symbols[:a_ndim]
+        free = iter(einsum.einsum_symbols[a_ndim:])
         paired = dict(zip(self.b_axes[0], self.a_axes[1]))
         b_sub = ''.join(
             a_sub[paired[j]] if j in paired else next(free) for j in range(b_ndim)
@@ -185,6 +185,6 @@ def tensordot(a: Variable | NdArray, b: Variable | NdArray, axes=2) -> Variable:
                 'tensordot: shape mismatch: a.shape[{}] == {} but '
                 'b.shape[{}] == {}'.format(i, a.shape[i], j, b.shape[j])
             )
-    if a.ndim + b.ndim - len(b_axes) > len(einsum._SYMBOLS):
+    if a.ndim + b.ndim - len(b_axes) > len(einsum.einsum_symbols):
         raise ValueError('tensordot: too many axes')
     return TensorDot(axes=(a_axes, b_axes)).apply((a, b))[0]

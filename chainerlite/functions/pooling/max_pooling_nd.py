@@ -242,6 +242,25 @@ def max_pooling_1d(
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
 
 
+def max_pooling_2d(
+    x: Variable | NdArray,
+    ksize,
+    stride=None,
+    pad=0,
+    cover_all=True,
+    return_indices=False,
+):
+    """2-dimensional max pooling: :func:`max_pooling_nd` of 4-d inputs
+    (the values of :func:`~chainerlite.functions.max_pooling_2d`).
+
+    Raises:
+        ValueError: If ``x`` is not of shape ``(n, c, h, w)``.
+
+    """
+    convolution_nd.check_spatial_ndim(x, 2, 'max_pooling_2d')
+    return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
+
+
 def max_pooling_3d(
     x: Variable | NdArray,
     ksize,

@@ -9,6 +9,48 @@ from chainerlite import serializer as serializer_module
 from chainerlite.functions.normalization import decorrelated_batch_normalization as dbn
 
 
+def _with_group_axis(name, array, groups, ndim):
+    # Statistics saved before Chainer added the group axis lack it; each
+    # group gets a copy (with a warning when there are several).
+    if array.ndim == ndim:
+        return array
+    if array.ndim != ndim - 1:
+        raise ValueError(
+            'DecorrelatedBatchNormalization: unexpected shape of {}: {}'.format(
+                name, array.shape
+            )
+        )
+    if groups != 1:
+        warnings.warn(
+            'DecorrelatedBatchNormalization: {} was saved without its group '
+            'axis; it is copied to each of the {} groups'.format(name, groups),
+            UserWarning,
+        )
+    xp = chainerlite.backend.get_array_module(array)
+    return xp.broadcast_to(array, (groups,) + array.shape)
+
+
+def fix_avg_mean(avg_mean, groups):
+    """Returns a running mean of shape ``(groups, C)``: ``avg_mean`` itself,
+    or a 1-D one (as saved by older versions) repeated for each group.
+
+    Raises:
+        ValueError: If ``avg_mean`` is neither 1-D nor 2-D.
+    """
+    return _with_group_axis('avg_mean', avg_mean, groups, 2)
+
+
+def fix_avg_projection(avg_projection, groups):
+    """Returns a running projection of shape ``(groups, C, C)``:
+    ``avg_projection`` itself, or a 2-D one (as saved by older versions)
+    repeated for each group.
+
+    Raises:
+        ValueError: If ``avg_projection`` is neither 2-D nor 3-D.
+    """
+    return _with_group_axis('avg_projection', avg_projection, groups, 3)
+
+
 class DecorrelatedBatchNormalization(link.Link):
     """Decorrelated batch normalization layer (Huang et al., CVPR 2018).
 
@@ -64,21 +106,13 @@ class DecorrelatedBatchNormalization(link.Link):
         if not isinstance(serializer, serializer_module.Deserializer):
             super().serialize(serializer)
             return
-        for name in ('avg_mean', 'avg_projection'):
-            current = getattr(self, name)
+        for name, fix in (
+            ('avg_mean', fix_avg_mean),
+            ('avg_projection', fix_avg_projection),
+        ):
             loaded = serializer(name, None)
-            if loaded is None:
-                continue
-            if loaded.ndim == current.ndim - 1:
-                if self.groups != 1:
-                    warnings.warn(
-                        'DecorrelatedBatchNormalization: {} was saved '
-                        'without its group axis; it is copied to each of '
-                        'the {} groups'.format(name, self.groups),
-                        UserWarning,
-                    )
-                loaded = loaded[None]
-            current[...] = self.xp.asarray(loaded)
+            if loaded is not None:
+                getattr(self, name)[...] = self.xp.asarray(fix(loaded, self.groups))
         self.N = serializer('N', self.N)
 
     def forward(self, x, **kwargs):

@@ -10,14 +10,25 @@ from chainerlite.functions.array import transpose_sequence
 from chainerlite.functions.rnn import n_step_rnn as rnn
 
 
-def _permuted(seq, order, inverse=False):
-    out = [None] * len(seq)
-    for i, j in enumerate(order):
-        if inverse:
-            out[j] = seq[i]
+def permutate_list(lst, indices, inv):
+    """Returns the items of ``lst`` reordered by ``indices``: item ``i`` of
+    the result is ``lst[indices[i]]``, or, when ``inv`` is true, the result
+    holds ``lst[i]`` at ``indices[i]`` (the inverse reordering)."""
+    out = [None] * len(lst)
+    for i, j in enumerate(indices):
+        if inv:
+            out[j] = lst[i]
         else:
-            out[i] = seq[j]
+            out[i] = lst[j]
     return out
+
+
+def argsort_list_descent(lst):
+    """Returns the int32 indices that order the sequences of ``lst`` from
+    the longest to the shortest (sequences of one length keep their
+    order)."""
+    lengths = [-len(x) for x in lst]
+    return numpy.argsort(lengths, kind='stable').astype(numpy.int32)
 
 
 class NStepRNNBase(link.ChainList):
@@ -105,6 +116,20 @@ class NStepRNNBase(link.ChainList):
             [getattr(w, 'b{}'.format(j)) for j in range(self.n_weights)] for w in self
         ]
 
+    def init_hx(self, xs):
+        """Returns zero initial states for the sequences ``xs``: a Variable
+        of shape ``(n_layers * D, len(xs), out_size)`` of the dtype of
+        ``xs[0]``, on the device of the link."""
+        shape = (self.n_layers * self.direction, len(xs), self.out_size)
+        return variable.Variable(self.xp.zeros(shape, xs[0].dtype))
+
+    def rnn(self, *args):
+        """Runs the n-step function on sorted input; each subclass
+        implements it."""
+        raise NotImplementedError(
+            '{}.rnn is not implemented'.format(type(self).__name__)
+        )
+
     def _call(self, states, xs, **kwargs):
         rnn._check_kwargs(type(self).__name__, kwargs)
         if not isinstance(xs, (list, tuple)):
@@ -113,22 +138,18 @@ class NStepRNNBase(link.ChainList):
                     type(self).__name__, type(xs).__name__
                 )
             )
-        order = numpy.argsort([-len(x) for x in xs], kind='stable')
-        order = order.astype(numpy.int32)
-        xs = _permuted(xs, order)
-        shape = (self.n_layers * self.direction, len(xs), self.out_size)
+        order = argsort_list_descent(xs)
+        xs = permutate_list(xs, order, False)
         states = [
-            variable.Variable(self.xp.zeros(shape, xs[0].dtype))
-            if s is None
-            else permutate.permutate(s, order, axis=1)
+            self.init_hx(xs) if s is None else permutate.permutate(s, order, axis=1)
             for s in states
         ]
         outputs = self.rnn(
             *states, self.ws, self.bs, list(transpose_sequence.transpose_sequence(xs))
         )
         states = [permutate.permutate(s, order, axis=1, inv=True) for s in outputs[:-1]]
-        ys = _permuted(
-            transpose_sequence.transpose_sequence(outputs[-1]), order, inverse=True
+        ys = permutate_list(
+            transpose_sequence.transpose_sequence(outputs[-1]), order, True
         )
         return tuple(states) + (ys,)
 

@@ -18,6 +18,19 @@ def is_graphviz_available():
     return shutil.which('dot') is not None
 
 
+def is_return_code_zero(args):
+    """Whether the command ``args`` (a list of str) runs and exits with
+    status 0; its output is discarded, and a command that cannot be run
+    gives ``False``."""
+    try:
+        completed = subprocess.run(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+    except OSError:
+        return False
+    return completed.returncode == 0
+
+
 class DumpGraph(extension.Extension):
     """Writes the computational graph behind an observed variable, once.
 

@@ -146,13 +146,18 @@ class QueueWriter(Writer):
 
     def __init__(self, savefun=npz.save_npz, task=None) -> None:
         super(QueueWriter, self).__init__(savefun)
-        self._task = SimpleWriter(savefun) if task is None else task
+        self._task = self.create_task(savefun) if task is None else task
         self._queue = self.create_queue()
         self._consumer = self.create_consumer(self._queue)
         self._consumer.start()
 
     def __call__(self, filename, outdir, target):
         self._queue.put([self._task, filename, outdir, target])
+
+    def create_task(self, savefun):
+        """Returns the task the consumer runs when none is given: a
+        :class:`SimpleWriter` of ``savefun``."""
+        return SimpleWriter(savefun=savefun)
 
     def create_queue(self):
         """Returns the queue of the tasks."""

@@ -86,3 +86,75 @@ class Redrawer(object):
             self.out.write('\033[{}B'.format(self._lines))
             self.out.flush()
             self._lines = 0
+
+
+class ProgressBar(object):
+    """Base class of progress displays redrawn in place on a terminal
+    (Chainer's ``extensions.util.ProgressBar``, which extensions built on
+    Chainer subclass).
+
+    A subclass implements :meth:`get_lines`; :meth:`update` erases the
+    previous display, writes the lines (each ending with its own newline)
+    and moves the cursor back to the top of them. The cursor is moved with
+    ANSI escape sequences, which Windows 10 consoles accept too.
+
+    Args:
+        bar_length (int): Width of the bars a subclass draws (50 when
+            ``None``).
+        out: Output stream (``sys.stdout`` when ``None``).
+
+    """
+
+    def __init__(self, bar_length=None, out=None) -> None:
+        self._bar_length = 50 if bar_length is None else bar_length
+        self._out = resolve_out(out)
+        self._recent_timing: collections.deque = collections.deque(maxlen=100)
+
+    def update_speed(self, iteration, epoch_detail):
+        """Records the progress now and returns the speed over the last 100
+        records: ``(iterations per second, epochs per second)``, both
+        ``inf`` while no time has passed since the oldest record."""
+        now = time.time()
+        self._recent_timing.append((iteration, epoch_detail, now))
+        first_iteration, first_epoch, first_time = self._recent_timing[0]
+        elapsed = now - first_time
+        if elapsed == 0:
+            return float('inf'), float('inf')
+        return (
+            (iteration - first_iteration) / elapsed,
+            (epoch_detail - first_epoch) / elapsed,
+        )
+
+    def get_lines(self):
+        """Returns the lines to show, each ending with a newline."""
+        raise NotImplementedError(
+            '{}.get_lines is not implemented'.format(type(self).__name__)
+        )
+
+    def update(self):
+        """Replaces the display with :meth:`get_lines`."""
+        self.erase_console()
+        lines = self.get_lines()
+        for line in lines:
+            self._out.write(line)
+        self.move_cursor_up(len(lines))
+        self.flush()
+
+    def close(self):
+        """Erases the display."""
+        self.erase_console()
+        self.flush()
+
+    def erase_console(self):
+        """Erases from the cursor to the end of the screen."""
+        self._out.write(ERASE_BELOW)
+
+    def move_cursor_up(self, n):
+        """Moves the cursor up ``n`` lines."""
+        self._out.write('\033[{:d}A'.format(n))
+
+    def flush(self):
+        """Flushes the output stream if it can be flushed."""
+        flush = getattr(self._out, 'flush', None)
+        if flush is not None:
+            flush()

@@ -74,22 +74,33 @@ class Statistician(object):
         self.percentile_sigmas = percentile_sigmas
 
     def __call__(self, x, axis=0, dtype=None, xp=None):
-        """Returns a dict of ``'mean'``, ``'std'`` and ``'percentile'``
-        along ``axis`` (all the elements when ``None``), in ``dtype`` (that
-        of ``x`` by default)."""
-        if xp is None:
-            xp = cuda.get_array_module(x)
-        if dtype is None:
-            dtype = x.dtype
+        """Returns :meth:`collect` of ``x`` along ``axis`` (an int, a tuple
+        of ints, or ``None`` for all the axes); the values are cast to
+        ``dtype`` when it is given. ``xp`` is accepted for Chainer's callers
+        and not needed (the module of ``x`` is used)."""
+        if axis is None:
+            axis = tuple(range(x.ndim))
+        elif not isinstance(axis, (tuple, list)):
+            axis = (axis,)
+        stats = self.collect(x, tuple(axis))
+        if dtype is not None:
+            stats = {k: v.astype(dtype) for k, v in stats.items()}
+        return stats
+
+    def collect(self, x, axis):
+        """Returns a dict of ``'mean'``, ``'std'`` and ``'percentile'`` (those
+        asked for) of ``x`` over the tuple of axes ``axis``; subclasses
+        override it to collect other statistics."""
+        xp = cuda.get_array_module(x)
         stats = {}
         if self.collect_mean:
-            stats['mean'] = xp.asarray(x.mean(axis=axis, dtype=dtype))
+            stats['mean'] = xp.asarray(x.mean(axis=axis))
         if self.collect_std:
-            stats['std'] = xp.asarray(x.std(axis=axis, dtype=dtype))
+            stats['std'] = xp.asarray(x.std(axis=axis))
         if self.percentile_sigmas:
-            stats['percentile'] = xp.percentile(
-                x, self.percentile_sigmas, axis=axis
-            ).astype(dtype)
+            stats['percentile'] = xp.asarray(
+                xp.percentile(x, self.percentile_sigmas, axis=axis)
+            )
         return stats
 
 

@@ -59,6 +59,14 @@ def _scatter(link, array, attr, name):
         offset += size
 
 
+def size_num_grads(link):
+    """Returns ``(size, num)``: the total number of elements of the
+    parameters of ``link`` and the number of parameters, counting only
+    parameters with at least one element."""
+    sizes = [param.size for param in link.params() if param.size]
+    return sum(sizes), len(sizes)
+
+
 def gather_grads(link):
     """Returns the gradients of all the parameters of ``link`` in one flat
     CuPy array (zeros for missing gradients).
