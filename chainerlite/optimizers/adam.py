@@ -204,6 +204,21 @@ class AdamRule(optimizer.UpdateRule):
         else:
             _kernels.run(self, _kernels.adam, *args)
 
+    @property
+    def bounds(self):
+        """``(lower, upper)``: AdaBound's clip range of the step at the
+        current update count ``t``.
+
+        Raises:
+            RuntimeError: Before the first update (``t == 0``).
+        """
+        if self.t == 0:
+            raise RuntimeError(
+                "AdamRule.bounds: can't determine the bounds of AdaBound "
+                'optimizer because the update steps have not been started'
+            )
+        return self._bounds()
+
     def _bounds(self):
         hp = self.hyperparam
         if self.initial_alpha is None:

@@ -76,3 +76,21 @@ def test_walker_alias_sample_xp():
 def test_walker_alias_sample_gpu_needs_cupy():
     with pytest.raises(AttributeError, match='CuPy is not available'):
         WalkerAlias([1.0, 1.0]).sample_gpu((2,))
+
+
+def test_adam_rule_bounds_match_chainer():
+    link = chainerlite.links.Linear(2, 2)
+    opt = chainerlite.optimizers.AdaBound(alpha=0.01, final_lr=0.2, gamma=0.01)
+    opt.setup(link)
+    rule = link.W.update_rule
+    with pytest.raises(RuntimeError, match='bounds'):
+        rule.bounds
+    for _ in range(3):
+        link.cleargrads()
+        link.W.grad = np.ones((2, 2), np.float32)
+        link.b.grad = np.ones(2, np.float32)
+        opt.update()
+    # Recorded with Chainer 7.8.1; alpha scales final_lr.
+    assert rule.bounds == (0.0058252427184465995, 6.866666666666667)
+    opt.alpha = 0.02
+    assert rule.bounds == (0.011650485436893199, 13.733333333333334)
