@@ -7,6 +7,7 @@ NumPy's broadcast view cost more than the sum itself. Built-in nodes
 written once (``grads``) as grad nodes applied to Variables or arrays
 alike. ``chainerlite.functions`` names these classes and functions.
 """
+cimport cython
 cimport numpy as cnp
 from cpython.ref cimport Py_INCREF, PyObject, PyTypeObject
 
@@ -104,6 +105,8 @@ cdef object _apply_to(f, x, arg):
         set_local_backprop(state, prev)
 
 
+# Made per F.sum (every loss) with fields: freelists of their own.
+@cython.freelist(16)
 cdef class BroadcastTo(BuiltinNode):
     """Broadcasting of an array to a given shape."""
 
@@ -145,6 +148,7 @@ cdef object _size(shape):
     return size
 
 
+@cython.freelist(16)
 cdef class Reshape(BuiltinNode):
     """Reshaping of an array."""
 
@@ -224,6 +228,7 @@ def expect_axes(x_type, axis):
             type_check.expect(-a - 1 < x_type.ndim)
 
 
+@cython.freelist(16)
 cdef class Sum(BuiltinNode):
     """Sum of array elements over given axes."""
 

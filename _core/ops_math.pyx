@@ -7,6 +7,8 @@ once (``grads``) as the nodes of this module applied to the output gradients
 compute-only run. The operators of ``Variable`` call the functions at the
 end of this module (``node.pyx`` cimports them).
 """
+cimport cython
+
 import numpy
 
 from chainerlite._core.node cimport (
@@ -95,15 +97,6 @@ cdef object apply_grad(BuiltinNode op, a, b=None):
         return apply_builtin(op, <Variable>a,
                              None if b is None else as_variable_fast(b))
     return apply_nested(op, (a,) if b is None else (a, b))[0]
-
-
-cdef bint unwatched(a) except -1:
-    """Whether a grad node applied to ``a`` runs compute-only with no one
-    to see it: ``a`` is an array and this thread has no forward hook. A
-    backward may then run the grad node's computation without making the
-    node (what apply_nested would do with it, minus the allocation)."""
-    return not isinstance(a, Variable) and (
-        entries_with_callbacks(get_state()) is None)
 
 
 cdef tuple retained_inputs(BuiltinNode node, gy):
@@ -229,6 +222,9 @@ cdef object _same_dtype(y, x):
     return numpy.asarray(y, dt)
 
 
+# Made per op (x * 2.0) and per backward of one (its grad node), with a
+# field more than FunctionNode: a freelist of its own.
+@cython.freelist(256)
 cdef class _Const(_Unary):
     """Element-wise node of a variable and a scalar constant ``value``."""
 
@@ -348,7 +344,8 @@ cdef class MulConstant(_Const):
         # the grad node is this node again (same constant): unwatched, this
         # node computes it
         if unwatched(gys[0]):
-            return ensure_array(self.compute(gys[0], None, None)),
+            gx = self.compute(gys[0], None, None)
+            return (gx if type(gx) is _ndarray else ensure_array(gx)),
         cdef _Const node = MulConstant.__new__(MulConstant)
         node.value = self.value
         node._c = self._c

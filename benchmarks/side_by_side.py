@@ -14,6 +14,7 @@ OPENBLAS_NUM_THREADS=1).
 """
 
 import argparse
+import contextlib
 import importlib.abc
 import importlib.util
 import json
@@ -64,19 +65,12 @@ def small_op(F, fn, shape=(10, 10), seed=5):
         x.grad_var = None
         F.sum(fn(x)).backward()
 
-    return run, 1
-
-
-def hooked(hook_class, run):
-    def wrapped():
-        with hook_class():
-            run()
-
-    return wrapped
+    return run, 1, contextlib.nullcontext
 
 
 def cases():
-    """name -> (run, ops): run() does one repetition of ops ops."""
+    """name -> (run, ops, context): run() does one repetition of ops ops, timed
+    inside context (entered untimed: a hook registered around the sample)."""
     import numpy as np
 
     import chainerlite
@@ -109,19 +103,20 @@ def cases():
 
         return run
 
+    plain = contextlib.nullcontext
     table = {
-        'chain per op': (chain.run, chain.ops),
-        'tiny MLP per layer': (with_reset(mlp), mlp.ops),
+        'chain per op': (chain.run, chain.ops, plain),
+        'tiny MLP per layer': (with_reset(mlp), mlp.ops, plain),
         'sigmoid 10x10': small_op(F, F.sigmoid),
         'leaky_relu 10x10': small_op(F, F.leaky_relu),
         'softmax 10x10': small_op(F, F.softmax),
         'sum axis=0 10x10': small_op(F, lambda v: F.sum(v, axis=0)),
-        'LSTM cell': (lstm_cell, 1),
-        'LSTM 20 steps': (with_reset(lstm), 1),
-        'CNN step': (with_reset(cnn), 1),
+        'LSTM cell': (lstm_cell, 1, plain),
+        'LSTM 20 steps': (with_reset(lstm), 1, plain),
+        'CNN step': (with_reset(cnn), 1, plain),
     }
     for kind in ('trivial hook', 'TimerHook'):
-        table[f'chain + {kind}'] = (hooked(hooks[kind], chain.run), chain.ops)
+        table[f'chain + {kind}'] = (chain.run, chain.ops, hooks[kind])
     return table
 
 
@@ -130,21 +125,22 @@ def worker(root):
     table = cases()
     for line in sys.stdin:
         name, budget = json.loads(line)
-        run, ops = table[name]
-        try:
-            run()  # warm
-        except Exception as e:  # a tree whose build lacks what a case needs
-            print(json.dumps(None), flush=True)
-            print(f'{name}: {type(e).__name__}: {e}', file=sys.stderr)
-            continue
-        start = time.thread_time()
-        run()
-        once = time.thread_time() - start
-        reps = max(1, int(budget / max(once, 1e-6)))
-        start = time.thread_time()
-        for _ in range(reps):
+        run, ops, context = table[name]
+        with context():
+            try:
+                run()  # warm
+            except Exception as e:  # a tree whose build lacks what a case needs
+                print(json.dumps(None), flush=True)
+                print(f'{name}: {type(e).__name__}: {e}', file=sys.stderr)
+                continue
+            start = time.thread_time()
             run()
-        per_op = (time.thread_time() - start) / reps / ops
+            once = time.thread_time() - start
+            reps = max(1, int(budget / max(once, 1e-6)))
+            start = time.thread_time()
+            for _ in range(reps):
+                run()
+            per_op = (time.thread_time() - start) / reps / ops
         print(json.dumps(per_op * 1e6), flush=True)
 
 
