@@ -23,10 +23,14 @@ holds, in this order:
 
 Compute or decline: an entry point returns its result, or None where it
 does not apply (another dtype, layout or array type, arguments it cannot
-take as NumPy would), having written nothing; the caller then keeps its
-NumPy (or CuPy) path. Kernels that write into output arrays the caller made
-for them (conv, direct_conv, pool, lstm) are chosen by the caller and never
-decline: a wrong argument is a ValueError that names the kernel.
+take as NumPy would, or where NumPy is faster), having written nothing;
+the caller then keeps its NumPy (or CuPy) path: ``out = kernel.f(...)``,
+``if out is not None: return out``. The caller need not know when a kernel
+applies: ``direct_conv``, for one, takes the convolution's images and
+parameters as they are and pads the images itself. Kernels that write into
+output arrays the caller made for them (conv, pool, lstm) are chosen by the
+caller and never decline: a wrong argument is a ValueError that names the
+kernel.
 
 Its public ``cdef`` functions (a name without a leading underscore) can be
 cimported by the engine, ``from chainerlite._kernels.NAME cimport f``:

@@ -1,26 +1,42 @@
 # cython: boundscheck=False, wraparound=False
 # build: openmp
-# (kernels: the shapes are checked before the loops of the C below run)
+# (kernels: the entry points make the arrays that the C below reads to fit)
 """Compiled direct convolutions of float32 images, stride 1, on the CPU.
 
-The C kernels below multiply straight from the padded
-images, with no column array: the forward (bias included) and the
-gradient of the filters. With few channels this beats im2col + BLAS,
-whose product then has a short side that OpenBLAS runs far below the
-CPU's peak. On x86-64 the AVX2/FMA versions run when the CPU has them
-(checked once at import); :func:`direct_conv_simd` tells, and
-``portable=True`` forces the plain C versions (the only ones elsewhere;
-the convolutions then keep im2col + BLAS, which is faster than them).
+The C kernels below multiply straight from the padded images, with no
+column array: the forward (bias included) and the gradient of the
+filters; the transposed convolution is a forward of flipped filters. With
+few channels this beats im2col + BLAS, whose product then has a short side
+that OpenBLAS runs far below the CPU's peak.
+
+The entry points :func:`conv2d`, :func:`conv2d_transpose` and
+:func:`conv2d_grad_weight` take the arrays and parameters of the
+convolution as the convolution functions hold them, and compute or
+decline: they return a new array, or None where the kernels do not apply,
+and the caller keeps im2col + BLAS. They apply to float32 NumPy arrays,
+images not empty, stride and dilation 1, one group, filters of at most
+:data:`MAX_WEIGHTS` weights and rows of at most :data:`MAX_KW`, and only
+where the CPU runs the AVX2/FMA kernels (checked once at import;
+:func:`direct_conv_simd` tells): the plain C versions, the only ones off
+x86-64, are slower than im2col + BLAS, and run only when ``portable=True``
+asks for them (tests). The images are padded into a copy (no copy for a
+padding of 0 on a C-contiguous array), which ``cache`` keeps from the
+forward for the filter gradient.
+
 The AVX2 versions share large work among OpenMP threads
-(``OMP_NUM_THREADS``). The entry points check the shapes, alignment and
-that the output is apart from the inputs before anything runs, and do the
-images (forward) or input channels (filter gradient) in chunks, looking
-for Ctrl-C between them (see ``chunks.pxd``).
+(``OMP_NUM_THREADS``). The loops do the images (forward) or input channels
+(filter gradient) in chunks, looking for Ctrl-C between them (see
+``chunks.pxd``).
 """
+cimport numpy as cnp
 from libc.stdlib cimport free, malloc
 
-from chainerlite._kernels.argcheck cimport Span, aligned, overlap, span
 from chainerlite._kernels.chunks cimport Chunks, chunks, cl_max_threads, next_chunk
+from chainerlite._kernels.dtypes cimport float32
+
+import numpy
+
+cnp.import_array()
 
 
 cdef extern from * nogil:
@@ -385,8 +401,12 @@ cdef extern from * nogil:
 #: AVX2): within a relative 1e-5 of the float64 convolution.
 PRECISION = 'rtol 1e-5 float32'
 
-#: Widest filter row of the AVX2 gradient (one register per tap).
-DIRECT_CONV_MAX_KW = 8
+#: Most weights of the filters taken: the direct kernels beat im2col + BLAS
+#: up to there (measured one thread, AVX2, 3x3: 16 -> 16 channels
+#: 0.70-0.75x the time, 32 -> 32 0.85-0.90x, 64 -> 64 0.98-1.08x).
+MAX_WEIGHTS = 16384
+#: Widest filter row taken (the AVX2 gradient keeps a register per tap).
+MAX_KW = 8
 
 cdef bint _SIMD = cl_cpu_avx2_fma()
 
@@ -402,62 +422,151 @@ def direct_conv_simd():
     return _SIMD
 
 
-cdef tuple _dims(Py_ssize_t* shape):
-    return shape[0], shape[1], shape[2], shape[3]
+# -- when the kernels apply -----------------------------------------------
 
 
-cdef _check_shapes(str name, tuple xp, tuple w, tuple out):
-    # xp (n, cin, hp, wp); w (cout, cin, kh, kw); out (n, cout, oh, ow)
-    if (xp[1] != w[1] or out[0] != xp[0] or out[1] != w[0]
-            or out[2] != xp[2] - w[2] + 1 or out[3] != xp[3] - w[3] + 1
-            or out[2] < 1 or out[3] < 1):
-        raise ValueError(
-            '{}: shapes do not match: padded input {}, filters {}, output '
-            '{}'.format(name, xp, w, out))
+cdef inline bint _is_f32(a, int ndim):
+    # a NumPy float32 array of ndim axes
+    return (isinstance(a, cnp.ndarray) and (<cnp.ndarray>a).descr is float32()
+            and (<cnp.ndarray>a).ndim == ndim)
 
 
-cdef inline Span _block(const float* data, Py_ssize_t size) noexcept nogil:
-    # the bytes of a C-contiguous float32 array
-    cdef Py_ssize_t itemsize = sizeof(float)
-    return span(data, 1, &size, &itemsize, itemsize)
+cdef bint _takes(x, cout, cin, ksize, stride, pad,
+                 dilate, groups, bint portable) except -1:
+    # Whether the kernels convolve the images x by filters (cout, cin,
+    # *ksize) with these parameters: float32 NumPy images, not empty, of cin
+    # channels; stride and dilation 1, one group, padding >= 0; small
+    # filters; and the AVX2 kernels (without them im2col + BLAS is faster)
+    # unless portable.
+    if not ((_SIMD or portable) and _is_f32(x, 4) and x.size
+            and x.shape[1] == cin and stride == (1, 1) and dilate == (1, 1)
+            and groups == 1 and isinstance(pad, tuple) and len(pad) == 2
+            and isinstance(ksize, tuple) and len(ksize) == 2):
+        return False
+    kh, kw = ksize  # Python ints: the product cannot overflow
+    return (pad[0] >= 0 and pad[1] >= 0 and kh >= 1 and 1 <= kw <= MAX_KW
+            and cout * cin * kh * kw <= MAX_WEIGHTS)
 
 
-cdef int _check_memory(str name, float* out, Py_ssize_t n_out,
-                       const float* a, Py_ssize_t n_a, const float* b,
-                       Py_ssize_t n_b, const float* c,
-                       Py_ssize_t n_c) except -1:
-    # the C-contiguous arrays of a call (c NULL if absent) aligned, and the
-    # output apart from the inputs
-    cdef Py_ssize_t itemsize = sizeof(float)
-    cdef Span s_out = _block(out, n_out)
-    if not (aligned(out, 0, NULL, itemsize) and aligned(a, 0, NULL, itemsize)
-            and aligned(b, 0, NULL, itemsize)
-            and aligned(c, 0, NULL, itemsize)):
-        raise ValueError('{}: an array is not aligned'.format(name))
-    if (overlap(s_out, _block(a, n_a)) or overlap(s_out, _block(b, n_b))
-            or c != NULL and overlap(s_out, _block(c, n_c))):
-        raise ValueError('{}: the output overlaps an input'.format(name))
-    return 0
+cdef inline tuple _out_dims(x, ksize, pad):
+    # (oh, ow) of the convolution: x padded by pad on each side, stride 1
+    return (x.shape[2] + 2 * pad[0] - ksize[0] + 1,
+            x.shape[3] + 2 * pad[1] - ksize[1] + 1)
 
 
-def direct_conv_2d(const float[:, :, :, ::1] xp,
-                   const float[:, :, :, ::1] wt, const float[::1] bias,
-                   float[:, :, :, ::1] y, bint portable=False):
-    """``y[b, o] = bias[o] + sum_c correlate(xp[b, c], W[o, c])``, valid
-    positions only, with the filters given as ``wt = W.transpose(1, 2, 3,
-    0)`` (C-contiguous ``(cin, kh, kw, cout)``). ``bias`` may be None."""
+cdef cnp.ndarray _block(a):
+    # a as one aligned C-contiguous array (a itself when it is one)
+    cdef cnp.ndarray b = numpy.ascontiguousarray(a)
+    return b if cnp.PyArray_ISALIGNED(b) else b.copy()
+
+
+cdef cnp.ndarray _padded(cnp.ndarray x, Py_ssize_t ph, Py_ssize_t pw):
+    # x with ph rows and pw columns of zeros on each side, C-contiguous
+    if ph == 0 and pw == 0:
+        return _block(x)
+    cdef Py_ssize_t h = x.shape[2], w = x.shape[3]
+    cdef cnp.ndarray padded = numpy.zeros(
+        (x.shape[0], x.shape[1], h + 2 * ph, w + 2 * pw), numpy.float32)
+    padded[:, :, ph:ph + h, pw:pw + w] = x
+    return padded
+
+
+cdef cnp.ndarray _padded_kept(cnp.ndarray x, tuple pad, list cache):
+    # _padded(x, *pad), kept in cache for the next call with the same x
+    # (and taken from it only at the shape the loops will read)
+    if (cache is not None and len(cache) == 3 and cache[0] is x
+            and cache[1] == pad and _is_f32(cache[2], 4)
+            and cache[2].shape == (x.shape[0], x.shape[1],
+                                   x.shape[2] + 2 * pad[0],
+                                   x.shape[3] + 2 * pad[1])):
+        return cache[2]
+    padded = _padded(x, pad[0], pad[1])
+    if cache is not None:
+        cache[:] = [x, pad, padded]
+    return padded
+
+
+# -- the entry points -----------------------------------------------------
+
+
+def conv2d(x, W, b, stride, pad, dilate, groups, list cache=None,
+           bint portable=False):
+    """The convolution (cross-correlation) of the images ``x`` (n, c, h, w)
+    by the filters ``W`` (c_O, c, kh, kw), padded by ``pad`` (ph, pw) on each
+    side, plus the bias ``b`` (c_O,) if not None: a new float32 array (n,
+    c_O, h + 2 ph - kh + 1, w + 2 pw - kw + 1), or None where the kernels do
+    not apply (see the module). ``stride``, ``dilate`` (tuples) and
+    ``groups`` only decide that. ``cache``, a list that the caller keeps for
+    one convolution, holds the padded images for
+    :func:`conv2d_grad_weight`; ``portable`` runs the plain C kernels."""
+    if not (_is_f32(W, 4) and _takes(x, W.shape[0], W.shape[1], W.shape[2:],
+                                     stride, pad, dilate, groups, portable)):
+        return None
+    cdef Py_ssize_t cout = W.shape[0]
+    if b is not None and not (_is_f32(b, 1) and b.shape[0] == cout):
+        return None
+    oh, ow = _out_dims(x, W.shape[2:], pad)
+    if oh < 1 or ow < 1:
+        return None
+    y = numpy.empty((x.shape[0], cout, oh, ow), numpy.float32)
+    _forward(_padded_kept(x, pad, cache), _block(W.transpose(1, 2, 3, 0)),
+             None if b is None else _block(b), y, portable)
+    return y
+
+
+def conv2d_transpose(x, W, dims, stride, pad, dilate, groups,
+                     bint portable=False):
+    """The transposed convolution of ``x`` (n, c, h, w) by ``W`` (c, c_O,
+    kh, kw) to images of lengths ``dims`` (the gradient of :func:`conv2d`
+    with respect to its input): a new float32 array (n, c_O, *dims), or None
+    where the kernels do not apply (see the module; also where ``dims`` are
+    not ``h + kh - 1 - 2 ph, w + kw - 1 - 2 pw`` or a padding is past
+    ``k - 1``)."""
+    if not (_is_f32(W, 4) and _takes(x, W.shape[1], W.shape[0], W.shape[2:],
+                                     stride, pad, dilate, groups, portable)):
+        return None
+    # stride 1: the correlation of x padded by k - 1 - p with the flipped
+    # filters, channels swapped
+    full = (W.shape[2] - 1 - pad[0], W.shape[3] - 1 - pad[1])
+    if (full[0] < 0 or full[1] < 0
+            or dims != _out_dims(x, W.shape[2:], full)):
+        return None
+    y = numpy.empty((x.shape[0], W.shape[1]) + dims, numpy.float32)
+    _forward(_padded(x, full[0], full[1]),
+             _block(W[:, :, ::-1, ::-1].transpose(0, 2, 3, 1)), None, y,
+             portable)
+    return y
+
+
+def conv2d_grad_weight(x, gy, ksize, stride, pad, dilate, groups,
+                       list cache=None, bint portable=False):
+    """The gradient of :func:`conv2d` with respect to its filters of lengths
+    ``ksize`` (kh, kw), given the gradient ``gy`` of its output: a new
+    float32 array (c_O, c, kh, kw), or None where the kernels do not apply
+    (see the module). ``cache``: the list given to :func:`conv2d`, whose
+    padded images are reused when ``x`` is the same array."""
+    if not (_is_f32(gy, 4) and _is_f32(x, 4)
+            and _takes(x, gy.shape[1], x.shape[1], ksize, stride, pad,
+                       dilate, groups, portable)):
+        return None
+    if gy.shape != (x.shape[0], gy.shape[1]) + _out_dims(x, ksize, pad):
+        return None
+    gw = numpy.empty((gy.shape[1], x.shape[1]) + ksize, numpy.float32)
+    _grad_weight(_padded_kept(x, pad, cache), _block(gy), gw, portable)
+    return gw
+
+
+# -- the loops, on arrays the entry points made to fit --------------------
+
+
+cdef _forward(const float[:, :, :, ::1] xp, const float[:, :, :, ::1] wt,
+              const float[::1] bias, float[:, :, :, ::1] y, bint portable):
+    # y[b, o] = bias[o] + sum_c correlate(xp[b, c], W[o, c]), valid
+    # positions only, wt = W.transpose(1, 2, 3, 0); bias may be None
     cdef Py_ssize_t cout = wt.shape[3]
-    _check_shapes('direct_conv_2d', _dims(xp.shape),
-                  (cout, wt.shape[0], wt.shape[1], wt.shape[2]),
-                  _dims(y.shape))
-    if bias is not None and bias.shape[0] != cout:
-        raise ValueError('direct_conv_2d: bias of length {} for {} output '
-                         'channels'.format(bias.shape[0], cout))
     cdef const float* b = &bias[0] if bias is not None else NULL
-    _check_memory('direct_conv_2d', &y[0, 0, 0, 0], y.size, &xp[0, 0, 0, 0],
-                  xp.size, &wt[0, 0, 0, 0], wt.size, b, cout)
     cdef bint parallel = y.size * wt.size >= PARALLEL_MIN
-    if y.shape[0] == 0 or cout == 0:
+    if cout == 0:
         return
     # the images (of y.size / n outputs of cin * kh * kw terms), in chunks
     cdef Py_ssize_t macs = y.size // y.shape[0] * (wt.size // cout)
@@ -479,19 +588,13 @@ def direct_conv_2d(const float[:, :, :, ::1] xp,
                     wt.shape[2])
 
 
-def direct_conv_2d_grad_weight(const float[:, :, :, ::1] xp,
-                               const float[:, :, :, ::1] gy,
-                               float[:, :, :, ::1] gw, bint portable=False):
-    """``gw[o, c, i, j] = sum_b sum_yx gy[b, o, y, x] * xp[b, c, y + i,
-    x + j]``: the gradient of :func:`direct_conv_2d`'s filters."""
-    _check_shapes('direct_conv_2d_grad_weight', _dims(xp.shape),
-                  _dims(gw.shape), _dims(gy.shape))
-    _check_memory('direct_conv_2d_grad_weight', &gw[0, 0, 0, 0], gw.size,
-                  &xp[0, 0, 0, 0], xp.size, &gy[0, 0, 0, 0], gy.size, NULL, 0)
-    cdef bint simd = _SIMD and not portable and gw.shape[3] <= DIRECT_CONV_MAX_KW
+cdef _grad_weight(const float[:, :, :, ::1] xp, const float[:, :, :, ::1] gy,
+                  float[:, :, :, ::1] gw, bint portable):
+    # gw[o, c, i, j] = sum_b sum_yx gy[b, o, y, x] * xp[b, c, y + i, x + j]
+    cdef bint simd = _SIMD and not portable
     cdef float* acc = NULL
     cdef bint parallel = gy.size * (gw.size // max(gw.shape[0], 1)) >= PARALLEL_MIN
-    if gw.shape[0] == 0 or gw.shape[1] == 0:
+    if gw.shape[0] == 0:
         return
     if not simd:
         acc = <float*>malloc(gy.shape[3] * sizeof(float))

@@ -297,23 +297,60 @@ def _channels_to_batch(g):
     return [g.array((c, n * p), dt), bias, g.array((n, c, p), dt, out=True)]
 
 
+def _conv_params(g):
+    # stride, pad, dilate, groups: most often those the direct kernels take
+    def pair(lo, hi):
+        return (g.rng.randint(lo, hi), g.rng.randint(lo, hi))
+
+    stride = (1, 1) if g.chance(0.8) else pair(1, 2)
+    dilate = (1, 1) if g.chance(0.8) else pair(1, 2)
+    pad = pair(0, 3) if g.chance(0.9) else g.rng.choice([pair(-1, 1), (1,) * 3, [1, 1]])
+    return [stride, pad, dilate, 1 if g.chance(0.9) else 2]
+
+
+def _spanned(g, dims, ksize, pad, sign):
+    # dims + sign * (k - 1 - 2 p), now and then one off
+    if not (isinstance(pad, tuple) and len(pad) == 2):
+        return dims
+    return tuple(
+        d + sign * (k - 1 - 2 * p) + (g.chance(0.05) and g.rng.choice([-1, 1]))
+        for d, k, p in zip(dims, ksize, pad)
+    )
+
+
+def _cache(g, x):
+    # the padded images the direct kernels keep: none, empty, or stale
+    kind = g.rng.choice(['none', 'empty', 'stale'])
+    if kind == 'stale':
+        return [x, (1, 1), g.array((1, 1, 2, 2), numpy.float32)]
+    return None if kind == 'none' else []
+
+
 def _direct_conv(g):
-    n, cin, cout, kh, kw = g.dim(3), g.dim(3), g.dim(4), g.dim(3), g.dim(3)
-    hp, wp = kh + g.dim(4), kw + g.dim(9)
-    xp = g.array((n, cin, hp, wp), numpy.float32)
-    wt = g.array((cin, kh, kw, cout), numpy.float32)
+    n, cin, cout, kh, kw = g.dim(3), g.dim(3), g.dim(4), g.dim(3), g.dim(9)
+    x = g.array((n, cin, g.dim(6), g.dim(9)), numpy.float32)
+    W = g.array((cout, cin, kh, kw), numpy.float32)
     bias = None if g.chance(0.3) else g.array((cout,), numpy.float32)
-    y = g.array((n, cout, hp - kh + 1, wp - kw + 1), numpy.float32, out=True)
-    return [xp, wt, bias, y, g.chance(0.5)]
+    return [x, W, bias] + _conv_params(g) + [_cache(g, x), g.chance(0.5)]
+
+
+def _direct_conv_transpose(g):
+    n, cin, cout, kh, kw = g.dim(3), g.dim(3), g.dim(4), g.dim(3), g.dim(9)
+    dims = (g.dim(6), g.dim(9))
+    x = g.array((n, cin) + dims, numpy.float32)
+    W = g.array((cin, cout, kh, kw), numpy.float32)
+    params = _conv_params(g)
+    return [x, W, _spanned(g, dims, (kh, kw), params[1], 1)] + params + [g.chance(0.5)]
 
 
 def _direct_conv_grad(g):
     n, cin, cout, kh, kw = g.dim(3), g.dim(3), g.dim(4), g.dim(3), g.dim(9)
-    hp, wp = kh + g.dim(4), kw + g.dim(9)
-    xp = g.array((n, cin, hp, wp), numpy.float32)
-    gy = g.array((n, cout, hp - kh + 1, wp - kw + 1), numpy.float32)
-    gw = g.array((cout, cin, kh, kw), numpy.float32, out=True)
-    return [xp, gy, gw, g.chance(0.5)]
+    dims = (g.dim(6), g.dim(9))
+    x = g.array((n, cin) + dims, numpy.float32)
+    params = _conv_params(g)
+    outs = _spanned(g, dims, (kh, kw), params[1], -1)
+    gy = g.array((n, cout) + tuple(max(0, d) for d in outs), numpy.float32)
+    return [x, gy, (kh, kw)] + params + [_cache(g, x), g.chance(0.5)]
 
 
 def _lstm_shapes(g):
@@ -436,8 +473,9 @@ KERNELS = {
     'conv.im2col_padded_2d': _im2col_padded,
     'conv.col2im_2d': _col2im,
     'conv.channels_to_batch': _channels_to_batch,
-    'direct_conv.direct_conv_2d': _direct_conv,
-    'direct_conv.direct_conv_2d_grad_weight': _direct_conv_grad,
+    'direct_conv.conv2d': _direct_conv,
+    'direct_conv.conv2d_transpose': _direct_conv_transpose,
+    'direct_conv.conv2d_grad_weight': _direct_conv_grad,
     'lstm.lstm_forward': _lstm_forward,
     'lstm.lstm_backward': _lstm_backward,
     'optim.adam': _adam,

@@ -132,20 +132,24 @@ def test_channels_to_batch_shapes():
         conv_kernels.channels_to_batch(y, None, y.reshape(2, 3, 4))
 
 
-def test_direct_conv_memory():
-    xp = numpy.ones((1, 2, 4, 4), numpy.float32)
-    wt = numpy.ones((2, 3, 3, 2), numpy.float32)
-    with pytest.raises(ValueError, match='direct_conv_2d: the output overlaps'):
-        buf = numpy.ones(32 + 4, numpy.float32)
-        direct_conv.direct_conv_2d(
-            buf[:32].reshape(xp.shape), wt, None, buf[28:].reshape(1, 2, 2, 2)
-        )
-    with pytest.raises(ValueError, match='direct_conv_2d_grad_weight: an array is'):
-        direct_conv.direct_conv_2d_grad_weight(
-            xp,
-            numpy.ones((1, 2, 2, 2), numpy.float32),
-            _misaligned(36, numpy.float32).reshape(2, 2, 3, 3),
-        )
+def test_direct_conv_overlapping_and_misaligned_inputs():
+    # inputs that overlap or are misaligned are read through aligned
+    # copies: the bits of separate arrays
+    buf = numpy.linspace(-1, 1, 2 * 4 * 4 * 4 + 1).astype(numpy.float32)
+    x = buf[:64].reshape(2, 2, 4, 4)
+    W = buf[1 : 1 + 4 * 2 * 3 * 3].reshape(4, 2, 3, 3)
+    odd = _misaligned(2 * 2 * 4 * 4, numpy.float32).reshape(x.shape)
+    odd[...] = x
+    args = ((1, 1), (1, 1), (1, 1), 1, None, True)
+    y = direct_conv.conv2d(x, W, None, *args)
+    apart = direct_conv.conv2d(x.copy(), W.copy(), None, *args)
+    numpy.testing.assert_array_equal(y, apart)
+    numpy.testing.assert_array_equal(y, direct_conv.conv2d(odd, W.copy(), None, *args))
+    gy = buf[: y.size].reshape(y.shape)
+    gW = direct_conv.conv2d_grad_weight(odd, gy, (3, 3), *args)
+    numpy.testing.assert_array_equal(
+        gW, direct_conv.conv2d_grad_weight(x.copy(), gy.copy(), (3, 3), *args)
+    )
 
 
 def test_lstm_outputs():

@@ -21,11 +21,6 @@ from chainerlite.utils import type_check
 
 # dtypes of the compiled layout change of convolve
 _COMPILED_DTYPES = (numpy.float32, numpy.float64)
-# the direct kernels run where they beat im2col + BLAS: filters of up to
-# this many weights (measured one thread, AVX2, 3x3: 16 -> 16 channels
-# 0.70-0.75x the time, 32 -> 32 0.85-0.90x, 64 -> 64 0.98-1.08x)
-_DIRECT_SIMD = direct_conv.direct_conv_simd()
-_DIRECT_MAX_WEIGHTS = 16384
 
 
 def check_inputs(in_types):
@@ -86,9 +81,9 @@ class ConvParams:
         self.groups = _conv_args.positive_int(groups, 'groups', where)
         # (x, ksize, columns) of the last NumPy input: the filter gradient
         # reuses the columns of the forward (as Chainer keeps them on CPU);
-        # likewise (x, ksize, padded x) for the direct kernels
+        # likewise the direct kernels their padded images (their cache)
         self._columns = None
-        self._padded = None
+        self._direct_cache = []
 
     def kwargs(self):
         """Keyword arguments of a convolution function, but ``cover_all``."""
@@ -142,35 +137,6 @@ class ConvParams:
             rows *= k
         return col.reshape(self.groups, rows, -1)
 
-    def direct(self, x, W_shape):
-        """Whether the compiled direct kernels compute the convolution of
-        ``x`` by filters of shape ``W_shape`` (and its gradients): float32
-        NumPy images, stride and dilation 1, one group, small filters, and
-        a CPU with the kernels' SIMD instructions (otherwise im2col + BLAS
-        is faster)."""
-        return (
-            _DIRECT_SIMD
-            and self.ndim == 2
-            and isinstance(x, numpy.ndarray)
-            and x.dtype == numpy.float32
-            and x.size > 0
-            and self.stride == (1, 1)
-            and self.dilate == (1, 1)
-            and self.groups == 1
-            and W_shape[0] * W_shape[1] * W_shape[2] * W_shape[3] <= _DIRECT_MAX_WEIGHTS
-            and W_shape[3] <= direct_conv.DIRECT_CONV_MAX_KW
-        )
-
-    def padded(self, x, ksize, outs):
-        """``x`` padded to the extent of the windows of outputs of lengths
-        ``outs`` (C-contiguous), kept for the filter gradient."""
-        cached = self._padded
-        if cached is not None and cached[0] is x and cached[1] == ksize:
-            return cached[2]
-        padded = _windows._padded_2d(x, ksize, self.stride, self.pad, 0, (1, 1), outs)
-        self._padded = x, ksize, padded
-        return padded
-
     def col2im(self, col, dims):
         """Images of lengths ``dims`` summed from a channel-major column
         array."""
@@ -214,12 +180,8 @@ def convolve(x, W, params, b=None):
     xp = backend.get_array_module(x, W)
     c_out, ksize = W.shape[0], W.shape[2:]
     outs = params.out_size(x.shape[2:], ksize)
-    if params.direct(x, W.shape) and W.dtype == x.dtype:
-        out = numpy.empty((x.shape[0], c_out) + tuple(outs), x.dtype)
-        wt = numpy.ascontiguousarray(W.transpose(1, 2, 3, 0))
-        if b is not None:
-            b = numpy.ascontiguousarray(b)
-        direct_conv.direct_conv_2d(params.padded(x, ksize, outs), wt, b, out)
+    out = direct_conv.conv2d(x, W, b, cache=params._direct_cache, **params.kwargs())
+    if out is not None:
         return out
     groups = params.groups
     # (G * c_I * prod(k), n * prod(outs)) in G blocks: no copy needed
@@ -271,20 +233,8 @@ def convolve_transpose(x, W, dims, params):
     xp = backend.get_array_module(x, W)
     c_in, c_out_g = W.shape[:2]
     ksize = W.shape[2:]
-    # stride 1: the correlation of x padded by k - 1 - p with the flipped
-    # filters, channels swapped (the direct kernel, when it applies)
-    full = tuple(k - 1 - p for k, p in zip(ksize, params.pad))
-    spanned = tuple(d + f - p for d, f, p in zip(x.shape[2:], full, params.pad))
-    if (
-        params.direct(x, (c_out_g, c_in) + tuple(ksize))
-        and W.dtype == x.dtype
-        and min(full) >= 0
-        and tuple(dims) == spanned
-    ):
-        out = numpy.empty(x.shape[:1] + (c_out_g,) + tuple(dims), x.dtype)
-        padded = _windows._padded_2d(x, ksize, (1, 1), full, 0, (1, 1), dims)
-        wt = numpy.ascontiguousarray(W[:, :, ::-1, ::-1].transpose(0, 2, 3, 1))
-        direct_conv.direct_conv_2d(padded, wt, None, out)
+    out = direct_conv.conv2d_transpose(x, W, dims, **params.kwargs())
+    if out is not None:
         return out
     groups = params.groups
     W = W.reshape(groups, c_in // groups, -1).transpose(0, 2, 1)
@@ -308,13 +258,11 @@ def convolve_grad_weight(x, gy, ksize, params):
 
     """
     xp = backend.get_array_module(x, gy)
-    c_out = gy.shape[1]
-    w_shape = (c_out, x.shape[1]) + tuple(ksize)
-    if params.direct(x, w_shape) and gy.dtype == x.dtype:
-        gW = numpy.empty(w_shape, x.dtype)
-        padded = params.padded(x, ksize, gy.shape[2:])
-        direct_conv.direct_conv_2d_grad_weight(padded, numpy.ascontiguousarray(gy), gW)
-        return gW
+    out = direct_conv.conv2d_grad_weight(
+        x, gy, ksize, cache=params._direct_cache, **params.kwargs()
+    )
+    if out is not None:
+        return out
     groups = params.groups
     col = params.grouped_columns(x, ksize)
     # computed transposed, as col @ gy^T: OpenBLAS runs this orientation
