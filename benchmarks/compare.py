@@ -13,8 +13,13 @@ CNN step and 20 steps of an LSTM cell (the real-model programs).
 Chainer and PyTorch are optional. OMP_WAIT_POLICY defaults to PASSIVE: the
 OpenMP threads of PyTorch otherwise spin after each call, which bills the
 next contestant in the round for CPU time they take from its BLAS threads.
+``--models`` adds the models section (benchmarks/models/: ResNet-18,
+Transformer encoder, LSTM language model training steps against PyTorch, 1
+and 2 threads, in subprocesses; about 15 minutes on 2 cores, 3 with
+--quick); ``--only-models`` runs that section alone.
 
     python benchmarks/compare.py --quick | --rounds 100 --json results.json
+    python benchmarks/compare.py --only-models [--working-tree]
 """
 
 import argparse
@@ -32,6 +37,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from programs import collect_benches, depth_label, describe, note
+from models import section as models_section
 
 SHALLOW = 1000
 DEPTHS = {False: (SHALLOW, 1_000_000), True: (SHALLOW, 100_000)}  # by --quick
@@ -409,6 +415,42 @@ def write_json(path, results):
         json.dump(results, f, indent=1)
 
 
+def run_models(args, stats):
+    """The models section: its tables, its statistics merged into ``stats``,
+    its targets; returns its results."""
+    result = models_section.run(args.quick, args.model_rounds, args.working_tree)
+    us, peak = models_section.stats(result)
+    stats['us'].update(us)
+    stats['peak'].update(peak)
+    models_section.print_tables(result)
+    return result
+
+
+def model_targets():
+    return [
+        Target(label, 'models', name, ref, limit, metric)
+        for label, name, ref, limit, metric in models_section.targets()
+    ]
+
+
+def models_only(args):
+    stats = {'us': {}, 'delta': {}, 'peak': {}}
+    result = run_models(args, stats)
+    settings = f'models section, {result["rounds"]} rounds'
+    results = evaluate_targets(model_targets(), stats, settings)
+    if args.json:
+        write_json(
+            args.json,
+            {
+                'machine': machine(),
+                'settings': settings,
+                'models': result,
+                'targets': results,
+            },
+        )
+    return 0
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     p.add_argument('--quick', action='store_true', help='smoke run: few rounds (CI)')
@@ -419,7 +461,31 @@ def main(argv=None):
         '(default 60, 5 with --quick); the larger programs take fewer',
     )
     p.add_argument('--json', metavar='PATH', help='write the results as JSON')
+    p.add_argument(
+        '--models',
+        action='store_true',
+        help='also the models section (real-model steps; minutes)',
+    )
+    p.add_argument(
+        '--only-models', action='store_true', help='the models section alone'
+    )
+    p.add_argument(
+        '--model-rounds',
+        type=int,
+        help='timed rounds of the models section (default 2, 1 with --quick)',
+    )
+    p.add_argument(
+        '--working-tree',
+        action='store_true',
+        help="measure this checkout's chainerlite (in another venv, e.g. the "
+        "oracle's; see tools/oracle_tree.py)",
+    )
     args = p.parse_args(argv)
+    if args.working_tree:
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'tools'))
+        __import__('oracle_tree').use_working_tree()
+    if args.only_models:
+        return models_only(args)
     sections, depths, host = plan(args), DEPTHS[args.quick], machine()
     first = sections[0]
     benches = checked(collect_benches(depths))
@@ -440,8 +506,12 @@ def main(argv=None):
     names = {g: [b.name for b in benches if b.group == g] for g in TABLES}
     for group in TABLES:
         print_table(group, titles[group], names[group], stats)
+    goals, models = targets(depths), None
+    if args.models:
+        models = run_models(args, stats)
+        goals += model_targets()
     settings = settings_line(args.quick, sections, depths)
-    results = evaluate_targets(targets(depths), stats, settings)
+    results = evaluate_targets(goals, stats, settings)
     if args.json:
         write_json(
             args.json,
@@ -458,6 +528,7 @@ def main(argv=None):
                 'peak_bytes': peaks,
                 'targets': results,
                 'samples_s': times,
+                'models': models,
             },
         )
     return 0

@@ -2,13 +2,25 @@
 (convolution, pooling, LSTM cell) dominates the graph bookkeeping.
 
 The same programs run side by side with PyTorch in ``benchmarks/compare.py``
-(groups ``cnn`` and ``lstm``).
+(groups ``cnn`` and ``lstm``; the ResNet-18, Transformer and LSTM language
+model steps in its ``--models`` section).
 """
+
+import json
+import pathlib
+import subprocess
+import sys
 
 import numpy as np
 
 import chainerlite
 import chainerlite.functions as F
+
+# benchmarks/ holds the ``models`` package beside this suite
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import models  # noqa: E402
+
+MEASURE = pathlib.Path(models.__file__).resolve().parent / 'measure.py'
 
 
 class CNNStep:
@@ -61,3 +73,58 @@ class LSTMSteps:
         for x in self.xs:
             c, h = F.lstm(c, F.linear(x, Wx, b) + F.linear(h, Wh))
         F.sum(h).backward()
+
+
+class _ModelStep:
+    """A training step of a model of benchmarks/models (chainerlite's side;
+    ``compare.py --models`` runs PyTorch's beside it), at both its batch
+    sizes; and the peak RSS of a step, measured in a fresh process."""
+
+    model = None
+    timeout = 900
+    number = 1
+    repeat = (1, 3, 60.0)
+    warmup_time = 0
+
+    def setup(self, batch):
+        self.step = models.make_step('chainerlite', self.model, batch)
+        self.step()  # lazy allocations and the optimizer's state
+
+    def time_step(self, batch):
+        self.step()
+
+    def track_rss_peak(self, batch):
+        done = subprocess.run(
+            [
+                sys.executable,
+                str(MEASURE),
+                'peak',
+                'chainerlite',
+                self.model,
+                str(batch),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return json.loads(done.stdout)['rss_peak'] / 2**20
+
+    track_rss_peak.unit = 'MiB'
+
+
+class ResNet18Step(_ModelStep):
+    model = 'resnet18'
+    params = models.BATCHES[model]
+    param_names = ['batch']
+
+
+class TransformerStep(_ModelStep):
+    model = 'transformer'
+    params = models.BATCHES[model]
+    param_names = ['batch']
+
+
+class LSTMLanguageModelStep(_ModelStep):
+    model = 'lstm_lm'
+    params = models.BATCHES[model]
+    param_names = ['batch']

@@ -1,0 +1,215 @@
+"""Times and peak memory of the model steps, chainerlite against PyTorch.
+
+    python benchmarks/models/measure.py time [--threads N] [--rounds R]
+        [--models M ...] [--batches small|both] [--size full|tiny]
+    python benchmarks/models/measure.py peak LIBRARY MODEL BATCH [--threads N]
+
+``time``: for each model and batch size, one step of each library is built,
+run once untimed, then timed ``R`` rounds, the libraries alternating (the
+first of a round rotates); per step the median and the best of the process
+CPU time (all threads' CPU, so that other processes' load is not counted)
+and of the wall time. ``peak``: in this (fresh) process, the step is built,
+then the resident set's high-water mark over two steps is read above the
+resident set before them (``VmHWM`` reset through ``/proc/self/clear_refs``,
+else ``ru_maxrss``); then tracemalloc's peak during a third step. RSS is
+the measure common to both libraries: tracemalloc sees NumPy's arrays
+(chainerlite's) but not torch's tensors.
+
+The thread count goes to OPENBLAS_NUM_THREADS, OMP_NUM_THREADS and
+MKL_NUM_THREADS before NumPy or torch load, and to torch.set_num_threads.
+A library that cannot be imported is left out (noted on stderr). Both print
+one JSON object on stdout.
+"""
+
+import argparse
+import gc
+import json
+import os
+import pathlib
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+
+HERE = pathlib.Path(__file__).resolve().parent
+THREAD_VARIABLES = ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS')
+MiB = 2**20
+
+
+def set_threads(n):
+    """Thread settings for the BLAS and OpenMP libraries; call before they load."""
+    for name in THREAD_VARIABLES:
+        os.environ[name] = str(n)
+    os.environ.setdefault('OMP_WAIT_POLICY', 'PASSIVE')
+
+
+def prepare(args):
+    """Threads, then the import path of ``models`` (and of this checkout's
+    chainerlite with ``--working-tree``)."""
+    set_threads(args.threads)
+    sys.path.insert(0, str(HERE.parent))
+    if args.working_tree:
+        sys.path.insert(0, str(HERE.parents[1] / 'tools'))
+        import oracle_tree
+
+        oracle_tree.use_working_tree()
+
+
+def available(libraries, threads):
+    """The libraries of ``libraries`` that import (torch set to ``threads``)."""
+    found = []
+    for name in libraries:
+        try:
+            module = __import__(name)
+        except ImportError as e:
+            print(f'note: {name} skipped ({e})', file=sys.stderr)
+            continue
+        if name == 'torch':
+            module.set_num_threads(threads)
+        found.append(name)
+    return found
+
+
+def time_steps(steps, rounds):
+    """{library: {'cpu': [...], 'wall': [...]}} seconds per step."""
+    for step in steps.values():
+        step()  # untimed: lazy allocations, optimizer state
+    samples = {name: {'cpu': [], 'wall': []} for name in steps}
+    names = list(steps)
+    for r in range(rounds):
+        gc.collect()
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            c0, w0 = time.process_time(), time.perf_counter()
+            steps[name]()
+            samples[name]['cpu'].append(time.process_time() - c0)
+            samples[name]['wall'].append(time.perf_counter() - w0)
+    return samples
+
+
+def summary(times):
+    return {
+        f'{kind} {stat.__name__}': stat(values)
+        for kind, values in times.items()
+        for stat in (statistics.median, min)
+    }
+
+
+def run_time(args):
+    import models
+
+    libraries = available(models.LIBRARIES, args.threads)
+    rows = []
+    for model in args.models:
+        sizes = models.BATCHES[model]
+        for batch in sizes[:1] if args.batches == 'small' else sizes:
+            steps = {
+                lib: models.make_step(lib, model, batch, args.size) for lib in libraries
+            }
+            samples = time_steps(steps, args.rounds)
+            rows += [
+                dict(
+                    model=model,
+                    batch=batch,
+                    library=lib,
+                    threads=args.threads,
+                    samples=s,
+                    **summary(s),
+                )
+                for lib, s in samples.items()
+            ]
+            del steps
+            gc.collect()
+    return {'rows': rows}
+
+
+def rss_status():
+    """(VmRSS, VmHWM) in bytes, or None where /proc is not there."""
+    try:
+        with open('/proc/self/status') as f:
+            fields = dict(line.split(':', 1) for line in f)
+    except OSError:
+        return None
+    return tuple(int(fields[k].split()[0]) * 1024 for k in ('VmRSS', 'VmHWM'))
+
+
+def reset_high_water():
+    """Resets VmHWM to the current RSS; False where the kernel does not allow it."""
+    try:
+        with open('/proc/self/clear_refs', 'w') as f:
+            f.write('5')
+    except OSError:
+        return False
+    return True
+
+
+def run_peak(args):
+    import models
+
+    if not available([args.library], args.threads):
+        return {'skipped': args.library}
+    step = models.make_step(args.library, args.model, args.batch, args.size)
+    gc.collect()
+    if reset_high_water() and rss_status():
+        before = rss_status()[0]
+        step(), step()
+        rss, source = rss_status()[1] - before, 'VmHWM'
+    else:
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        step(), step()
+        after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        rss, source = after - before, 'ru_maxrss'
+    tracemalloc.start()
+    start = tracemalloc.get_traced_memory()[0]
+    step()
+    traced = tracemalloc.get_traced_memory()[1] - start
+    tracemalloc.stop()
+    return dict(
+        model=args.model,
+        batch=args.batch,
+        library=args.library,
+        threads=args.threads,
+        rss_peak=rss,
+        rss_source=source,
+        traced_peak=traced,
+    )
+
+
+def parser():
+    p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    sub = p.add_subparsers(dest='command', required=True)
+    timing = sub.add_parser('time', help='step times, libraries interleaved')
+    timing.add_argument('--rounds', type=int, default=3)
+    timing.add_argument('--models', nargs='+', default=None)
+    timing.add_argument('--batches', choices=('small', 'both'), default='both')
+    peak = sub.add_parser('peak', help='peak memory of one step (fresh process)')
+    peak.add_argument('library')
+    peak.add_argument('model')
+    peak.add_argument('batch', type=int)
+    for s in (timing, peak):
+        s.add_argument('--threads', type=int, default=1)
+        s.add_argument('--size', choices=('full', 'tiny'), default='full')
+        s.add_argument(
+            '--working-tree',
+            action='store_true',
+            help="import this checkout's chainerlite (tools/oracle_tree.py)",
+        )
+    return p
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    prepare(args)
+    if args.command == 'time':
+        import models
+
+        args.models = args.models or list(models.MODELS)
+        result = run_time(args)
+    else:
+        result = run_peak(args)
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
