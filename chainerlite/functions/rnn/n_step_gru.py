@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typing
 
+from chainerlite import backend
 from chainerlite.functions.activation import sigmoid
 from chainerlite.functions.activation import tanh
 from chainerlite.functions.array import concat
@@ -18,32 +19,47 @@ if typing.TYPE_CHECKING:
 
 class _GRUCell(object):
     n_weights = 6
+    n_states = 1
 
     def prepare(self, ws, bs):
-        # The input parts of r, z and the candidate in one matrix, the
-        # hidden parts of r and z in another (the candidate's hidden part is
-        # gated by r, so it stays apart).
+        # the parts of r, z and the candidate, input and recurrent
         return (
             concat.concat(ws[:3], axis=0),
             concat.concat(bs[:3], axis=0),
-            concat.concat(ws[3:5], axis=0),
-            concat.concat(bs[3:5], axis=0),
-            ws[5],
-            bs[5],
+            concat.concat(ws[3:], axis=0),
+            concat.concat(bs[3:], axis=0),
         )
-
-    def project(self, x, params):
-        return linear.linear(x, params[0], params[1])
 
     def step(self, states, xw, params):
         (h,) = states
-        _, _, w_rz, b_rz, w_h, b_h = params
+        w, b = params
         x_r, x_z, x_h = split_axis.split_axis(xw, 3, axis=1)
-        h_r, h_z = split_axis.split_axis(linear.linear(h, w_rz, b_rz), 2, axis=1)
+        h_r, h_z, h_h = split_axis.split_axis(linear.linear(h, w, b), 3, axis=1)
         r = sigmoid.sigmoid(x_r + h_r)
         z = sigmoid.sigmoid(x_z + h_z)
-        h_bar = tanh.tanh(x_h + r * linear.linear(h, w_h, b_h))
+        h_bar = tanh.tanh(x_h + r * h_h)
         return ((1 - z) * h_bar + z * h,)
+
+    def forward_arrays(self, states, xw, rec):
+        h = states[0].copy()
+        xp = backend.get_array_module(h)
+        n = h.shape[1]
+        (rz,) = sigmoid.Sigmoid().forward((xw[:, : 2 * n] + rec[:, : 2 * n],))
+        r, z = rz[:, :n], rz[:, n:]
+        h_h = rec[:, 2 * n :]
+        h_bar = xp.tanh(xw[:, 2 * n :] + r * h_h)
+        return ((1 - z) * h_bar + z * h,), (h, r, z, h_bar, h_h)
+
+    def backward_arrays(self, saved, gstates):
+        h, r, z, h_bar, h_h = saved
+        (gh,) = gstates
+        xp = backend.get_array_module(h)
+        g_bar = gh * (1 - z) * (1 - h_bar * h_bar)
+        g_z = gh * (h - h_bar) * z * (1 - z)
+        g_r = g_bar * h_h * r * (1 - r)
+        gx = xp.concatenate((g_r, g_z, g_bar), axis=1)
+        grec = xp.concatenate((g_r, g_z, g_bar * r), axis=1)
+        return gx, grec, (gh * z,)
 
 
 def n_step_gru_base(

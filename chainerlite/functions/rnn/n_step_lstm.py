@@ -25,23 +25,35 @@ def _interleave(params):
 
 class _LSTMCell(object):
     n_weights = 8
+    n_states = 2
 
     def prepare(self, ws, bs):
+        # both biases are added to the input part
         return (
             _interleave(ws[:4]),
-            _interleave(ws[4:]),
             _interleave(bs[:4]) + _interleave(bs[4:]),
+            _interleave(ws[4:]),
+            None,
         )
-
-    def project(self, x, params):
-        w_x, _, b = params
-        return linear.linear(x, w_x, b)
 
     def step(self, states, xw, params):
         h, c = states
-        _, w_h, _ = params
-        c, h = lstm.lstm(c, xw + linear.linear(h, w_h))
+        w, _ = params
+        c, h = lstm.lstm(c, xw + linear.linear(h, w))
         return h, c
+
+    def forward_arrays(self, states, xw, rec):
+        c_prev = states[1].copy()
+        gates = xw + rec
+        cell = lstm.LSTM()
+        c, h = cell.forward((c_prev, gates))
+        return (h, c), (c_prev, gates, c, cell._act)
+
+    def backward_arrays(self, saved, gstates):
+        c_prev, gates, c, act = saved
+        gh, gc = gstates
+        gc_prev, gx = lstm.LSTMGrad(act).forward((c_prev, gates, c, gc, gh))
+        return gx, gx, (None, gc_prev)
 
 
 def n_step_lstm_base(

@@ -1,16 +1,17 @@
 """Stacked RNNs over variable-length sequences (``n_step_rnn`` family).
 
 :func:`n_step_rnn_impl` runs any cell over a batch of sequences, layer by
-layer and in one or both directions, as a graph of existing functions. The
-sequences arrive transposed (``xs[t]`` holds step ``t`` of every sequence
-still running, longest first), so a step works on the first rows of the
-state only; the rows of sequences that have ended keep their last state.
+layer and in one or both directions. The sequences arrive transposed
+(``xs[t]`` holds step ``t`` of every sequence still running, longest
+first), so a step works on the first rows of the state only; the rows of
+sequences that have ended keep their last state.
 """
 
 from __future__ import annotations
 
 import typing
 
+from chainerlite import backend
 from chainerlite import variable
 from chainerlite.functions.activation import relu
 from chainerlite.functions.activation import tanh
@@ -19,6 +20,7 @@ from chainerlite.functions.array import split_axis
 from chainerlite.functions.array import stack
 from chainerlite.functions.connection import linear
 from chainerlite.functions.noise import dropout
+from chainerlite.functions.rnn import _recurrence
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
@@ -38,60 +40,6 @@ def _check_kwargs(name, kwargs):
                 name, ', '.join(sorted(kwargs))
             )
         )
-
-
-def _offsets(batches):
-    offsets = []
-    total = 0
-    for b in batches[:-1]:
-        total += b
-        offsets.append(total)
-    return offsets
-
-
-def _split_rows(states, n):
-    # Each state split into its first n rows and the rest.
-    parts = [split_axis.split_axis(s, [n], axis=0) for s in states]
-    return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
-
-
-def _join_rows(heads, tails):
-    return tuple(concat.concat((h, t), axis=0) for h, t in zip(heads, tails))
-
-
-def _one_direction(cell, states, params, xw, batches, reverse):
-    """Runs ``cell`` along one direction; returns the outputs of each step
-    (in time order) and the final states of all rows."""
-    steps = (
-        split_axis.split_axis(xw, _offsets(batches), axis=0)
-        if len(batches) > 1
-        else (xw,)
-    )
-    ys = [None] * len(batches)
-    if not reverse:
-        ended = []
-        for t, xw_t in enumerate(steps):
-            if batches[t] < len(states[0]):
-                states, rest = _split_rows(states, batches[t])
-                ended.append(rest)
-            states = cell.step(states, xw_t, params)
-            ys[t] = states[0]
-        for rest in reversed(ended):
-            states = _join_rows(states, rest)
-        return ys, states
-    initial = states
-    states, _ = _split_rows(initial, batches[-1])
-    for t in reversed(range(len(batches))):
-        if batches[t] > len(states[0]):
-            _, more = _split_rows(initial, len(states[0]))
-            more, _ = _split_rows(more, batches[t] - len(states[0]))
-            states = _join_rows(states, more)
-        states = cell.step(states, steps[t], params)
-        ys[t] = states[0]
-    if len(states[0]) < len(initial[0]):
-        _, rest = _split_rows(initial, len(states[0]))
-        states = _join_rows(states, rest)
-    return ys, states
 
 
 def _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, xs):
@@ -135,14 +83,23 @@ def n_step_rnn_impl(
 ):
     """Runs a stacked, possibly bidirectional RNN made of ``cell``.
 
+    The input parts of the pre-activations of all steps of a layer and
+    direction are one matrix product; the steps then run in one
+    :class:`~chainerlite.functions.rnn._recurrence.Recurrence` node.
+
     Args:
         name (str): Name of the calling function, for error messages.
         cell: The recurrent cell: it has ``n_weights`` (weight matrices
-            and bias vectors per layer and direction) and the methods
-            ``prepare(ws, bs)`` (parameters of a layer and direction),
-            ``project(x, params)`` (the input part of the pre-activations
-            of all steps at once) and ``step(states, xw, params)`` (the new
-            states, the output first).
+            and bias vectors per layer and direction), ``n_states`` and the
+            methods ``prepare(ws, bs)`` (the input weight and bias and the
+            recurrent weight and bias, or None, of a layer and direction),
+            ``step(states, xw, (w, b))`` (the new states, the output first,
+            as differentiable functions) and its array forms
+            ``forward_arrays(states, xw, rec)`` (the new states and what the
+            gradient reads; ``rec`` is ``h @ w.T + b``) and
+            ``backward_arrays(saved, gstates)`` (the gradients of ``xw`` and
+            of ``rec``, and the direct parts of those of the states, None
+            where there is none).
         n_layers (int): Number of layers.
         dropout_ratio (float): Dropout ratio of the inputs of every layer
             but the first (in training mode).
@@ -171,47 +128,53 @@ def n_step_rnn_impl(
         outputs = []
         for d in range(n_dirs):
             index = layer * n_dirs + d
-            params = cell.prepare(ws[index], bs[index])
-            ys, last = _one_direction(
-                cell,
-                tuple(s[index] for s in states),
-                params,
-                cell.project(x, params),
-                batches,
-                reverse=d == 1,
+            w_x, b_x, w, b = cell.prepare(ws[index], bs[index])
+            inputs = (
+                (linear.linear(x, w_x, b_x),)
+                + tuple(s[index] for s in states)
+                + ((w,) if b is None else (w, b))
             )
-            outputs.append(concat.concat(ys, axis=0) if len(ys) > 1 else ys[0])
-            finals.append(last)
+            out = _recurrence.Recurrence(cell, batches, d == 1).apply(inputs)
+            outputs.append(out[0])
+            finals.append(out[1:])
         x = concat.concat(outputs, axis=1) if use_bi_direction else outputs[0]
     stacked = tuple(stack.stack(s, axis=0) for s in zip(*finals))
     ys = (
-        list(split_axis.split_axis(x, _offsets(batches), axis=0))
+        list(split_axis.split_axis(x, _recurrence.offsets(batches)[1:], axis=0))
         if len(batches) > 1
         else [x]
     )
     return stacked, ys
 
 
+_ACTIVATIONS = {'tanh': tanh.tanh, 'relu': relu.relu}
+
+
 class _RNNCell(object):
     n_weights = 2
+    n_states = 1
 
     def __init__(self, activation):
         self.activation = activation
 
     def prepare(self, ws, bs):
-        return ws, bs
-
-    def project(self, x, params):
-        ws, bs = params
-        return linear.linear(x, ws[0], bs[0])
+        return ws[0], bs[0], ws[1], bs[1]
 
     def step(self, states, xw, params):
         (h,) = states
-        ws, bs = params
-        return (self.activation(xw + linear.linear(h, ws[1], bs[1])),)
+        w, b = params
+        return (_ACTIVATIONS[self.activation](xw + linear.linear(h, w, b)),)
 
+    def forward_arrays(self, states, xw, rec):
+        pre = xw + rec
+        xp = backend.get_array_module(pre)
+        h = xp.tanh(pre) if self.activation == 'tanh' else xp.maximum(pre, 0)
+        return (h,), h
 
-_ACTIVATIONS = {'tanh': tanh.tanh, 'relu': relu.relu}
+    def backward_arrays(self, h, gstates):
+        (gh,) = gstates
+        g = gh * (1 - h * h) if self.activation == 'tanh' else gh * (h > 0)
+        return g, g, (None,)
 
 
 def n_step_rnn_base(
@@ -235,7 +198,7 @@ def n_step_rnn_base(
         )
     (hy,), ys = n_step_rnn_impl(
         name,
-        _RNNCell(_ACTIVATIONS[activation]),
+        _RNNCell(activation),
         n_layers,
         dropout_ratio,
         (hx,),
