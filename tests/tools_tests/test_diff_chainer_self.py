@@ -9,6 +9,7 @@ import pytest
 
 import chainerlite
 from tools.diff_chainer import dispatch
+from tools.diff_chainer import generic
 from tools.diff_chainer import names
 from tools.diff_chainer import pair
 
@@ -27,6 +28,12 @@ CASES = [
     'chainer.datasets.split_dataset_random',
     'chainer.reporter.DictSummary',
     'chainer.reporter.report_scope',
+    'chainer.training.extensions.LogReport',
+    'chainer.training.extensions.snapshot',
+    'chainer.training.get_trigger',
+    'chainer.Variable',
+    'chainer.config',
+    'chainer.testing.assert_allclose',
 ]
 
 
@@ -66,6 +73,46 @@ def test_names_leave_out_modules_and_foreign_objects():
     assert 'chainerlite.functions.numpy' not in found
 
 
-def test_names_without_a_runner_say_so():
-    reason = dispatch.runner_for('chainer.testing.assert_allclose', len, chainerlite)
-    assert reason == 'no runner for a function of chainer.testing yet'
+def test_names_without_a_runner_of_their_kind_run_as_objects():
+    runner = dispatch.runner_for('chainer.testing.assert_allclose', len, chainerlite)
+    assert runner is generic.run
+
+
+def test_signatures_that_bind_calls_differently_are_found():
+    def chainer_side(x, axis=None, *, keep=False):
+        pass
+
+    def renamed(y, axis=None, *, keep=False):
+        pass
+
+    def keyword_only(x, *, axis=None, keep=False):
+        pass
+
+    def other_default(x, axis=0, keep=False, extra=1):
+        pass
+
+    def more(x, axis=None, keep=False, extra=1):
+        pass
+
+    expected = generic.signature(chainer_side)
+    assert generic.incompatible(expected, generic.signature(more)) == []
+    assert 'no x' in generic.incompatible(expected, generic.signature(renamed))
+    assert 'axis keyword-only' in generic.incompatible(
+        expected, generic.signature(keyword_only)
+    )
+    assert 'axis=0 vs None' in generic.incompatible(
+        expected, generic.signature(other_default)
+    )
+
+
+def test_a_missing_attribute_is_found():
+    class Chainers:
+        def method(self):
+            pass
+
+    class Ours:
+        pass
+
+    scratch = {}
+    assert generic.attributes(Chainers, scratch, 'a') == 'lacks: '
+    assert generic.attributes(Ours, {'peer': scratch}, 'a') == 'lacks: method'

@@ -6,6 +6,7 @@ import time
 from tools.diff_chainer import datasets
 from tools.diff_chainer import distributions
 from tools.diff_chainer import functions
+from tools.diff_chainer import generic
 from tools.diff_chainer import initializers
 from tools.diff_chainer import iterators
 from tools.diff_chainer import links
@@ -13,6 +14,7 @@ from tools.diff_chainer import names
 from tools.diff_chainer import optimizers
 from tools.diff_chainer import pair
 from tools.diff_chainer import reporter
+from tools.diff_chainer import training
 from tools.diff_chainer import triggers
 
 
@@ -40,20 +42,23 @@ def runner_for(qualified, obj, chainer):
         return iterators.run
     if module == 'chainer.distributions' and is_class:
         return distributions.run
-    if module == 'chainer.training.triggers' and is_class:
+    if (module == 'chainer.training.triggers' and is_class) or (
+        qualified == 'chainer.training.IntervalTrigger'
+    ):
         return triggers.run
+    if module.startswith('chainer.training'):
+        return training.run
     if module == 'chainer.datasets':
         return datasets.run
     if module == 'chainer.reporter':
         return reporter.run
-    kind = 'class' if is_class else 'function' if callable(obj) else type(obj).__name__
-    return f'no runner for a {kind} of {module} yet'
+    return generic.run
 
 
 def run_all(libs, only, examples, seconds):
     results = {}
     for qualified, obj in names.public_names().items():
-        if only not in qualified:
+        if not any(part in qualified for part in only.split(',')):
             continue
         entry = {'aspects': {}, 'examples': {}, 'cases': 0, 'agreed': 0, 'both_ran': 0}
         try:
@@ -74,6 +79,11 @@ def run_all(libs, only, examples, seconds):
             reason = runner(qualified, libs, tally, examples, seconds)
         except Exception as e:  # noqa: BLE001 - a harness failure is reported per name
             reason = f'harness error: {type(e).__name__}: {e}'[:300]
+        if reason and not tally.cases:
+            # nothing of what it does was compared: what code sees of it is
+            generic.run(qualified, libs, tally, examples, seconds)
+            entry['note'] = reason
+            reason = None
         entry.update(
             cases=tally.cases,
             agreed=tally.agreed,

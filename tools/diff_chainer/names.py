@@ -58,3 +58,11 @@ def twin(qualified_name):
     module_name, _, name = qualified_name.rpartition('.')
     module = importlib.import_module('chainerlite' + module_name[len('chainer') :])
     return getattr(module, name)
+
+
+def resolve(lib, qualified_name):
+    """The object of ``lib`` (the chainer or chainerlite module) for
+    Chainer's ``qualified_name``."""
+    module_name, _, name = qualified_name.rpartition('.')
+    module = importlib.import_module(lib.__name__ + module_name[len('chainer') :])
+    return getattr(module, name)

@@ -34,7 +34,8 @@ class ShiftExtension(extension.Extension):
         return self._optimizer or trainer.updater.get_optimizer('main')
 
     def initialize(self, trainer):
-        """Sets the attribute to its initial (or resumed) value."""
+        """Sets the attribute to its initial (or resumed) value, which is
+        the last value set from then on (saved as such, as Chainer's)."""
         optimizer = self._get_optimizer(trainer)
         if self._init is None:
             self._init = getattr(optimizer, self._attr)
@@ -43,6 +44,7 @@ class ShiftExtension(extension.Extension):
         else:
             value = self._bounded(self.compute(self._t))
         setattr(optimizer, self._attr, value)
+        self._last_value = value
 
     def __call__(self, trainer):
         """Advances the schedule by one step and sets the attribute."""
@@ -60,6 +62,15 @@ class ShiftExtension(extension.Extension):
         if not self._grows and abs(value) < abs(target):
             return target
         return value
+
+    def _serialize_count(self, serializer):
+        """Saves or loads the step count alone: the schedules whose value
+        follows from it save no last value in Chainer's snapshots."""
+        self._t = _checks.load_count(
+            serializer, '_t', self._t, type(self).__name__ + '.serialize'
+        )
+        if _checks.loading(serializer):
+            self._last_value = None  # initialize computes it from the count
 
     def serialize(self, serializer):
         """Saves or loads the step count and the last value set."""

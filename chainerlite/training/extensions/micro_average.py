@@ -46,8 +46,9 @@ class MicroAverage(extension.Extension):
         self._numerator_key = numerator_key
         self._denominator_key = denominator_key
         self._result_key = result_key
-        self._numerator = 0.0
-        self._denominator = 0.0
+        # sums start as int 0, as Chainer's: int observations stay ints
+        self._numerator = 0
+        self._denominator = 0
 
     def __call__(self, trainer):
         """Accumulates the sums; reports the ratio when triggered."""
@@ -59,9 +60,11 @@ class MicroAverage(extension.Extension):
         self._numerator += _value(observation[self._numerator_key])
         self._denominator += _value(observation[self._denominator_key])
         if self._trigger(trainer):
-            reporter.report({self._result_key: self._numerator / self._denominator})
-            self._numerator = 0.0
-            self._denominator = 0.0
+            reporter.report(
+                {self._result_key: float(self._numerator) / self._denominator}
+            )
+            self._numerator = 0
+            self._denominator = 0
 
     def serialize(self, serializer):
         """Saves or loads the trigger and the running sums."""

@@ -37,3 +37,9 @@ class MultistepShift(_shift.ShiftExtension):
 
     def compute(self, t):
         return self._init * self._gamma ** bisect.bisect_right(self._step_value, t)
+
+    def serialize(self, serializer):
+        """Saves or loads the call count and, as Chainer's keys, the number
+        of steps taken (``_current_step``, which follows from the count)."""
+        self._serialize_count(serializer)
+        serializer('_current_step', bisect.bisect_right(self._step_value, self._t))

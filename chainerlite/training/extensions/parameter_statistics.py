@@ -7,6 +7,7 @@ import numpy
 from chainerlite.backends import cuda
 from chainerlite import reporter
 from chainerlite.training import extension
+from chainerlite.training import util as training_util
 
 _PERCENTILE_SIGMAS = (0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87)
 
@@ -37,7 +38,10 @@ class ParameterStatistics(extension.Extension):
         report_params (bool): Report statistics of the parameters.
         report_grads (bool): Report statistics of the gradients.
         prefix (str): Prefix of the keys.
-        trigger: When to report (``(1, 'epoch')``).
+        trigger: When to report the mean of the statistics collected
+            at each call since the last report (``(1, 'epoch')``); the
+            extension itself is called at its own trigger (``(1, 'iteration')``
+            unless ``Trainer.extend`` says otherwise).
         skip_nan_params (bool): For an array holding NaN, report NaN for
             every statistic without computing them.
 
@@ -80,11 +84,13 @@ class ParameterStatistics(extension.Extension):
             attrs.append('grad')
         self._attrs = attrs
         self._prefix = prefix
-        self.trigger = trigger
+        self._trigger = training_util.get_trigger(trigger)
+        self._summary = reporter.DictSummary()
         self._skip_nan_params = skip_nan_params
 
     def __call__(self, trainer):
-        """Computes and reports the statistics."""
+        """Computes the statistics; reports their means when the
+        reporting trigger fires."""
         statistics = {}
         prefix = self._prefix + '/' if self._prefix else ''
         for link in self._links:
@@ -112,7 +118,10 @@ class ParameterStatistics(extension.Extension):
                                 statistics['{}/{}'.format(key, i)] = v
                         else:
                             statistics[key] = value
-        reporter.report(statistics)
+        self._summary.add(statistics)
+        if self._trigger(trainer):
+            reporter.report(self._summary.compute_mean())
+            self._summary = reporter.DictSummary()
 
     def register_statistics(self, name, function):
         """Adds a statistic ``function`` (of a flat array) under ``name``."""

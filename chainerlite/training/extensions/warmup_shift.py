@@ -38,3 +38,7 @@ class WarmupShift(_shift.ShiftExtension):
             return self._init
         start = self._warmup_start
         return start + (self._init - start) * t / self._warmup_iter
+
+    def serialize(self, serializer):
+        """Saves or loads the call count (``_t``, Chainer's only key)."""
+        self._serialize_count(serializer)

@@ -108,7 +108,7 @@ def test_unchain_variables_fires_where_the_flag_was_on():
 def test_parameter_statistics_values_and_keys(trained):
     link = L.Linear(3, 2)
     link.W.grad = np.zeros((2, 3), np.float32)
-    stats = extensions.ParameterStatistics(link, prefix='p')
+    stats = extensions.ParameterStatistics(link, prefix='p', trigger=lambda t: True)
     trainer = testing.get_trainer_with_mock_updater()
     reporter = chainerlite.Reporter()
     observation = {}
@@ -125,7 +125,11 @@ def test_parameter_statistics_values_and_keys(trained):
     assert observation['p/None/W/grad/zeros'] == 6
     link.W.array[0, 0] = np.nan
     only = extensions.ParameterStatistics(
-        link, statistics=None, report_grads=False, skip_nan_params=True
+        link,
+        statistics=None,
+        report_grads=False,
+        skip_nan_params=True,
+        trigger=lambda t: True,
     )
     only.register_statistics('first', lambda x: x[1])
     observation = {}
@@ -133,6 +137,29 @@ def test_parameter_statistics_values_and_keys(trained):
         only(trainer)
     assert np.isnan(observation['None/W/data/first'])
     assert observation['None/b/data/first'] == link.b.array[1]
+
+
+def test_parameter_statistics_reports_means_at_its_own_trigger():
+    # Chainer 7.8.1: called at every iteration (the class's trigger), it
+    # collects the statistics and reports their means when the trigger
+    # given to it fires (found by the differential harness)
+    assert extensions.ParameterStatistics.trigger == (1, 'iteration')
+    link = L.Linear(1, 1, initialW=np.ones((1, 1), np.float32))
+    fire = iter([False, True, True])
+    stats = extensions.ParameterStatistics(
+        link,
+        statistics={'max': np.max},
+        report_grads=False,
+        trigger=lambda t: next(fire),
+    )
+    reported = []
+    for value in (1.0, 3.0, 5.0):
+        link.W.array[...] = value
+        observation = {}
+        with chainerlite.Reporter().scope(observation):
+            stats(None)
+        reported.append(observation.get('None/W/data/max'))
+    assert reported == [None, 2.0, 5.0]
 
 
 def test_dump_graph_writes_the_first_iteration_graph(trained, tmp_path):
@@ -221,3 +248,16 @@ def test_variable_statistics_plot_with_a_given_pyplot(trained, tmp_path):
     ext.save_plot_using_module(path, plt)
     with open(path, 'rb') as f:
         assert f.read(4) == b'%PDF'
+
+
+def test_micro_average_sums_keep_the_observed_type():
+    # Chainer 7.8.1: the running sums start at int 0, so int observations
+    # are saved as ints (found by the differential harness)
+    average = extensions.MicroAverage('n', 'd', 'r', trigger=lambda t: False)
+    trainer = testing.get_trainer_with_mock_updater()
+    trainer.observation = {'n': 2, 'd': 3}
+    average(trainer)
+    target = chainerlite.serializers.DictionarySerializer()
+    target.save(average)
+    assert target.target['_numerator'].dtype.kind == 'i'
+    assert int(target.target['_denominator']) == 3

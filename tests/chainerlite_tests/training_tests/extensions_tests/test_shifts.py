@@ -96,3 +96,37 @@ def test_invalid_arguments():
         extensions.ExponentialShift('lr', -0.5)
     with pytest.raises(ValueError, match='gamma'):
         extensions.InverseShift('lr', -1.0, 1.0)
+
+
+def test_the_initial_value_is_the_last_value_saved():
+    # Chainer 7.8.1 saves the value set at initialization as _last_value
+    # before the first call (found by the differential harness)
+    shift = extensions.ExponentialShift('lr', 0.5)
+    _values(shift, 0, start=4.0)
+    target = serializers.DictionarySerializer()
+    target.save(shift)
+    assert target.target['_last_value'] == 4.0
+
+
+def test_multistep_shift_saves_chainers_keys_and_resumes():
+    # Chainer 7.8.1's keys: _t and _current_step (the steps taken)
+    shift = extensions.MultistepShift('lr', 0.5, [1, 3], 2.0)
+    _values(shift, 3)
+    target = serializers.DictionarySerializer()
+    target.save(shift)
+    assert sorted(target.target) == ['_current_step', '_t']
+    assert (target.target['_t'], target.target['_current_step']) == (3, 2)
+    resumed = extensions.MultistepShift('lr', 0.5, [1, 3], 2.0)
+    serializers.NpzDeserializer(target.target).load(resumed)
+    assert _values(resumed, 1) == [0.5, 0.5]
+
+
+def test_warmup_shift_saves_only_its_count():
+    shift = extensions.WarmupShift('lr', 0.0, 4, 1.0)
+    _values(shift, 2)
+    target = serializers.DictionarySerializer()
+    target.save(shift)
+    assert sorted(target.target) == ['_t']
+    resumed = extensions.WarmupShift('lr', 0.0, 4, 1.0)
+    serializers.NpzDeserializer(target.target).load(resumed)
+    assert _values(resumed, 1) == [0.5, 0.75]
