@@ -1,10 +1,9 @@
 """Fused CuPy kernels of the update rules (GPU path only): one launch per
 parameter and step.
 
-``P`` is the parameter's dtype, ``M`` the dtype of the states and of the
-computation where a rule keeps float16 parameters' states in float32.
-Hyperparameters are float64 scalars; the arithmetic runs in ``A`` (float
-for float16/float32, double for float64). Each kernel also has
+``P`` is the parameter's dtype and ``M`` the states' (the parameter's, as
+in Chainer 7.8.1). Hyperparameters are float64 scalars; the arithmetic
+runs in ``A`` (float for float16/float32, double for float64). Each kernel also has
 multi-tensor variants (:mod:`chainerlite.backends.cuda_multi_tensor`).
 """
 
@@ -13,7 +12,7 @@ from chainerlite.backends import cuda_multi_tensor
 
 _A = 'typedef typename acc_type<T>::type A;'
 _MIXED = [
-    {'P': 'float16', 'M': 'float32'},
+    {'P': 'float16', 'M': 'float16'},
     {'P': 'float32', 'M': 'float32'},
     {'P': 'float64', 'M': 'float64'},
 ]
@@ -42,14 +41,16 @@ momentum_sgd = cuda_multi_tensor.register(
 # Adam and its variants: vhat = max(vhat, v) with AMSGrad (the vhat
 # output is v itself otherwise), the step clipped to [lower, upper] (0 and
 # inf when AdaBound is off).
+# The moments are stored in M and read back (rounded) as the CPU rule does;
+# the arithmetic runs in float for float16.
 _ADAM = (
-    'typedef M A; A g = (A)grad;'
-    'm += (A)one_minus_beta1 * (g - m);'
-    'v += (A)one_minus_beta2 * (g * g - v);'
+    'typedef typename acc_type<M>::type A; A g = (A)grad;'
+    'm = (M)((A)m + (A)one_minus_beta1 * (g - (A)m));'
+    'v = (M)((A)v + (A)one_minus_beta2 * (g * g - (A)v));'
     '{vhat}'
-    'A step = (A)lr / (sqrt({denom}) + (A)eps);'
+    'A step = (A)lr / (sqrt((A){denom}) + (A)eps);'
     'step = step < (A)lower ? (A)lower : (step > (A)upper ? (A)upper : step);'
-    'A delta = (A)eta * (step * m + (A)weight_decay_rate * (A)param);'
+    'A delta = (A)eta * (step * (A)m + (A)weight_decay_rate * (A)param);'
     'param = (P)((A)param - (A)(P)delta);'
 )
 _ADAM_IN = (
@@ -63,6 +64,7 @@ adam = cuda_multi_tensor.register(
         'P param, M m, M v',
         _ADAM.format(vhat='', denom='v'),
         'chainerlite_adam_update',
+        preamble=cuda_kernel.ACC_TYPE,
         check_types=_MIXED,
     )
 )
@@ -70,8 +72,9 @@ adam_amsgrad = cuda_multi_tensor.register(
     cuda_kernel.Elementwise(
         _ADAM_IN,
         'P param, M m, M v, M vhat',
-        _ADAM.format(vhat='vhat = vhat > v ? vhat : v;', denom='vhat'),
+        _ADAM.format(vhat='vhat = (A)vhat > (A)v ? vhat : v;', denom='vhat'),
         'chainerlite_adam_amsgrad_update',
+        preamble=cuda_kernel.ACC_TYPE,
         check_types=_MIXED,
     )
 )

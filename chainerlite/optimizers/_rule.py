@@ -1,17 +1,7 @@
 """Bases of the optimizers whose rules are written once with array-module
 code."""
 
-import numpy
-
 from chainerlite import optimizer
-
-
-def intermediate_dtype(dtype):
-    """Dtype of the states and of the computation for a parameter dtype.
-
-    Float16 parameters keep their states and compute in float32.
-    """
-    return numpy.dtype(numpy.float32 if dtype == numpy.float16 else dtype)
 
 
 class ArrayRule(optimizer.UpdateRule):
@@ -31,16 +21,15 @@ class ArrayRule(optimizer.UpdateRule):
                 setattr(self.hyperparam, name, value)
 
     def zeros_state(self, param, *names):
-        """Creates zero states like ``param`` in the intermediate dtype."""
-        dtype = intermediate_dtype(param.dtype)
+        """Creates zero states like ``param``, in its dtype (a float16
+        parameter's states are float16 and the rule computes in float16,
+        as Chainer 7.8.1's)."""
         for name in names:
-            self.state[name] = param.xp.zeros_like(param.array, dtype=dtype)
+            self.state[name] = param.xp.zeros_like(param.array)
 
     def grad_and_hyperparam(self, param):
-        """Returns the gradient in the intermediate dtype and the
-        hyperparameters."""
-        dtype = intermediate_dtype(param.dtype)
-        return param.grad.astype(dtype, copy=False), self.hyperparam
+        """Returns the gradient and the hyperparameters."""
+        return param.grad, self.hyperparam
 
     def update_core_gpu(self, param):
         self.update_core_cpu(param)

@@ -38,7 +38,8 @@ _NAMES = (
 
 
 def _intermediate_dtype(dtype):
-    # Float16 parameters keep their moments and compute in float32.
+    # The dtype of the computation: float32 for float16 parameters, whose
+    # moments stay float16 (as Chainer 7.8.1's).
     return numpy.dtype(numpy.float32 if dtype == numpy.float16 else dtype)
 
 
@@ -126,11 +127,10 @@ class AdamRule(optimizer.UpdateRule):
 
     def init_state(self, param):
         xp = backend.get_array_module(param.array)
-        dtype = _intermediate_dtype(param.dtype)
-        self.state['m'] = xp.zeros_like(param.array, dtype=dtype)
-        self.state['v'] = xp.zeros_like(param.array, dtype=dtype)
+        self.state['m'] = xp.zeros_like(param.array)
+        self.state['v'] = xp.zeros_like(param.array)
         if self.hyperparam.amsgrad:
-            self.state['vhat'] = xp.zeros_like(param.array, dtype=dtype)
+            self.state['vhat'] = xp.zeros_like(param.array)
 
     @property
     def lr(self):
@@ -173,7 +173,7 @@ class AdamRule(optimizer.UpdateRule):
         if hp.amsgrad:
             vhat = self.state['vhat']
             xp.maximum(vhat, v, out=vhat)
-        step = self.lr / (xp.sqrt(vhat) + hp.eps)
+        step = self.lr / (xp.sqrt(vhat.astype(dtype, copy=False)) + hp.eps)
         if hp.adabound:
             step = xp.clip(step, *self._bounds())
         array = param.array

@@ -6,9 +6,23 @@ reason (``{"reasons": {"retained": "why"}, "known": {"chainer.functions.elu":
 {"retained": "retained"}}}``); docs/differences.rst describes each reason.
 A name that differs in an aspect the baseline does not list is a regression
 and fails the run.
+
+Each name is scored by the share of its generated cases in which chainerlite
+agreed with Chainer in every aspect (issue 28's goals: at least 99% of all
+cases, at least 95% for every name). The floor file
+(``tests/diff_chainer_floor.json``: ``{"total": share, "names": {name:
+share}}``) holds the shares to keep; a run that falls below one fails.
 """
 
 import json
+import math
+
+NAME_GOAL = 0.95
+TOTAL_GOAL = 0.99
+# Below the measured share, the floor that --write-floor records: a
+# time-bounded run may draw a few cases fewer on a slower machine.
+NAME_MARGIN = 0.02
+TOTAL_MARGIN = 0.005
 
 
 def status(entry):
@@ -53,6 +67,81 @@ def summary(results):
         'cases_agreed': agreed,
         'case_agreement': round(agreed / cases, 4) if cases else None,
     }
+
+
+def share(entry):
+    """The share of ``entry``'s cases that agreed, None when it ran none."""
+    cases = entry.get('cases', 0)
+    return entry.get('agreed', 0) / cases if cases else None
+
+
+def scores(results):
+    """The shares of agreeing cases, per name and over all cases, with the
+    names below the per-name goal (worst first) and whether the goals hold."""
+    per_name = {n: share(e) for n, e in sorted(results.items()) if share(e) is not None}
+    cases = sum(e.get('cases', 0) for e in results.values())
+    agreed = sum(e.get('agreed', 0) for e in results.values())
+    total = agreed / cases if cases else None
+    below = sorted((s, n) for n, s in per_name.items() if s < NAME_GOAL)
+    return {
+        'total': None if total is None else round(total, 4),
+        'total_goal': TOTAL_GOAL,
+        'total_meets_goal': total is not None and total >= TOTAL_GOAL,
+        'name_goal': NAME_GOAL,
+        'names_scored': len(per_name),
+        'names_meeting_goal': len(per_name) - len(below),
+        'below_goal': [
+            {'name': n, 'share': round(s, 4), 'cases': results[n]['cases']}
+            for s, n in below
+        ],
+        'per_name': {n: round(s, 4) for n, s in per_name.items()},
+    }
+
+
+def below_floor(results, floor, whole_run):
+    """``[(name, share, floor)]`` for the names whose share fell below their
+    floor, and ``('total', ...)`` when ``whole_run`` and the total did.
+    A name the floor file lacks is not checked; one that ran no case where
+    its floor expects some counts as share 0."""
+    out = []
+    for name, low in sorted(floor.get('names', {}).items()):
+        if name in results:
+            got = share(results[name]) or 0.0
+            if got < low:
+                out.append((name, round(got, 4), low))
+    if whole_run and 'total' in floor:
+        total = scores(results)['total'] or 0.0
+        if total < floor['total']:
+            out.append(('total', total, floor['total']))
+    return out
+
+
+def make_floor(results, previous, whole_run):
+    """The floor file's content after ``results``: each measured share less
+    its margin, rounded down to 0.001, replacing the ``previous`` floor's of
+    the names run (and its total when ``whole_run``)."""
+
+    def down(x, margin):
+        return max(0.0, math.floor(round((x - margin) * 1000, 6)) / 1000)
+
+    measured = scores(results)
+    names = dict(previous.get('names', {}))
+    names.update({n: down(s, NAME_MARGIN) for n, s in measured['per_name'].items()})
+    out = {'names': names}
+    if whole_run:
+        out['total'] = down(measured['total'] or 0.0, TOTAL_MARGIN)
+    elif 'total' in previous:
+        out['total'] = previous['total']
+    return out
+
+
+def load_floor(path):
+    """The floor file at ``path``, or an empty floor when there is none."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return {}
 
 
 def load_known(path):

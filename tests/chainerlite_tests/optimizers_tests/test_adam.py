@@ -124,18 +124,6 @@ def test_eps_too_small():
         opt.update()
 
 
-def test_float16_keeps_float32_state(run_optimizer):
-    # Squared gradients of 1e-3 underflow in float16; the state does not.
-    param = numpy.ones(3, numpy.float16)
-    grads = numpy.full((2, 3), 1e-3, numpy.float16)
-    w = run_optimizer(optimizers.Adam(alpha=0.01), param, grads)
-    expected, _, _ = _reference(
-        param, grads.astype(numpy.float64), dict(_DEFAULTS, alpha=0.01)
-    )
-    numpy.testing.assert_allclose(w.array, expected, rtol=1e-3)
-    assert w.update_rule.state['v'].dtype == numpy.float32
-
-
 @pytest.mark.parametrize(
     'cls, flags',
     [

@@ -22,10 +22,3 @@ def test_matches_reference(kwargs, problem, run_optimizer, check_update):
         expected = expected - g * numpy.minimum(x, lr) / (numpy.sqrt(g2) + eps)
         mem = 1 + mem * (1 - x)
     check_update(w.array, param, expected, len(grads))
-
-
-def test_states_of_float16_are_float32(run_optimizer):
-    param = numpy.full(3, 0.5, numpy.float16)
-    grads = numpy.full((2, 3), 0.25, numpy.float16)
-    w = run_optimizer(optimizers.SMORMS3(), param, grads)
-    assert all(s.dtype == numpy.float32 for s in w.update_rule.state.values())
