@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typing
 
+from chainerlite.functions.array import concat
 from chainerlite.functions.array import reshape
-from chainerlite.functions.array import stack
 from chainerlite.functions.connection import linear
 from chainerlite.functions.rnn import lstm
 from chainerlite.functions.rnn import n_step_rnn
@@ -15,12 +15,17 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-def _interleave(params):
-    # Gate blocks [i, f, a, o] (W_0..W_3 or W_4..W_7) laid out as F.lstm
-    # reads them: row 4 j + k is gate k (a, i, f, o) of unit j.
+def _blocks(params):
+    # Gates [i, f, a, o] (W_0..W_3 or W_4..W_7) as the blocks [a, i, f, o]
+    # of rows: seen as (batch, 4, units), they are F.lstm's gates of one
+    # cell whose trailing axis holds the units.
     i, f, a, o = params
-    w = stack.stack((a, i, f, o), axis=1)
-    return reshape.reshape(w, (w.shape[0] * 4,) + w.shape[2:])
+    return concat.concat((a, i, f, o), axis=0)
+
+
+def _cell_shape(x, gates):
+    # (batch, units) seen as one cell with the units on a trailing axis
+    return (len(x), gates, x.shape[1] // gates)
 
 
 class _LSTMCell(object):
@@ -29,31 +34,37 @@ class _LSTMCell(object):
 
     def prepare(self, ws, bs):
         # both biases are added to the input part
-        return (
-            _interleave(ws[:4]),
-            _interleave(bs[:4]) + _interleave(bs[4:]),
-            _interleave(ws[4:]),
-            None,
-        )
+        return _blocks(ws[:4]), _blocks(bs[:4]) + _blocks(bs[4:]), _blocks(ws[4:]), None
 
     def step(self, states, xw, params):
         h, c = states
         w, _ = params
-        c, h = lstm.lstm(c, xw + linear.linear(h, w))
-        return h, c
+        gates = xw + linear.linear(h, w)
+        c, h = lstm.lstm(
+            reshape.reshape(c, _cell_shape(c, 1)),
+            reshape.reshape(gates, _cell_shape(gates, 4)),
+        )
+        return reshape.reshape(h, h.shape[::2]), reshape.reshape(c, c.shape[::2])
 
     def forward_arrays(self, states, xw, rec):
-        c_prev = states[1].copy()
+        c_prev = states[1].reshape(_cell_shape(states[1], 1)).copy()
         gates = xw + rec
+        gates = gates.reshape(_cell_shape(gates, 4))
         cell = lstm.LSTM()
         c, h = cell.forward((c_prev, gates))
-        return (h, c), (c_prev, gates, c, cell._act)
+        return (h.reshape(h.shape[::2]), c.reshape(c.shape[::2])), (
+            c_prev,
+            gates,
+            c,
+            cell._act,
+        )
 
     def backward_arrays(self, saved, gstates):
         c_prev, gates, c, act = saved
-        gh, gc = gstates
+        gh, gc = (g.reshape(c_prev.shape) for g in gstates)
         gc_prev, gx = lstm.LSTMGrad(act).forward((c_prev, gates, c, gc, gh))
-        return gx, gx, (None, gc_prev)
+        gx = gx.reshape(gx.shape[0], -1)
+        return gx, gx, (None, gc_prev.reshape(gc_prev.shape[::2]))
 
 
 def n_step_lstm_base(

@@ -123,14 +123,15 @@ def n_step_rnn_impl(
     x = concat.concat(xs, axis=0) if len(xs) > 1 else xs[0]
     finals = []
     for layer in range(n_layers):
-        if layer > 0 and dropout_ratio > 0:
-            x = dropout.dropout(x, dropout_ratio)
         outputs = []
         for d in range(n_dirs):
+            # as Chainer: each direction draws its own mask (in training
+            # mode, even of ratio 0), over the rows of all steps in order
+            x_d = dropout.dropout(x, dropout_ratio) if layer > 0 else x
             index = layer * n_dirs + d
             w_x, b_x, w, b = cell.prepare(ws[index], bs[index])
             inputs = (
-                (linear.linear(x, w_x, b_x),)
+                (linear.linear(x_d, w_x, b_x),)
                 + tuple(s[index] for s in states)
                 + ((w,) if b is None else (w, b))
             )

@@ -14,6 +14,7 @@ from chainerlite.onnx.converters import math  # noqa: F401
 from chainerlite.onnx.converters import noise  # noqa: F401
 from chainerlite.onnx.converters import normalization  # noqa: F401
 from chainerlite.onnx.converters import pooling  # noqa: F401
+from chainerlite.onnx.converters import recurrence  # noqa: F401
 from chainerlite.onnx.converters import resize  # noqa: F401
 from chainerlite.onnx.converters import rnn  # noqa: F401
 from chainerlite.onnx.converters.converter import converters  # noqa: F401
