@@ -21,6 +21,11 @@ from chainerlite.utils import type_check
 
 # dtypes of the compiled layout change of convolve
 _COMPILED_DTYPES = (numpy.float32, numpy.float64)
+# im2col + BLAS runs over NumPy batches in chunks of images whose column
+# matrix takes about this many bytes (one image at least), so that no
+# column matrix of the whole batch (activation x kernel) is made, nor kept
+# from the forward for the filter gradient (Chainer recomputes it too)
+_CHUNK_BYTES = 32 * 2**20
 
 
 def check_inputs(in_types):
@@ -79,10 +84,8 @@ class ConvParams:
         self.cover_all = _windows.as_tuple(cover_all, ndim)
         self.dilate = _conv_args.int_tuple(dilate, ndim, 'dilate', where)
         self.groups = _conv_args.positive_int(groups, 'groups', where)
-        # (x, ksize, columns) of the last NumPy input: the filter gradient
-        # reuses the columns of the forward (as Chainer keeps them on CPU);
-        # likewise the direct kernels their padded images (their cache)
-        self._columns = None
+        # the direct kernels' padded images from the forward to the
+        # filter gradient (their cache)
         self._direct_cache = []
 
     def kwargs(self):
@@ -116,22 +119,16 @@ class ConvParams:
 
     def grouped_columns(self, x, ksize):
         """Channel-major column array of ``x`` as ``groups`` blocks of shape
-        ``(c / groups * prod(ksize), n * prod(outs))`` (a view, no copy)."""
-        cached = self._columns
-        if cached is not None and cached[0] is x and cached[1] == ksize:
-            col = cached[2]
-        else:
-            col = _windows.im2col(
-                x,
-                ksize,
-                self.stride,
-                self.pad,
-                cover_all=self.cover_all,
-                dilate=self.dilate,
-                channel_major=True,
-            )
-            if isinstance(x, numpy.ndarray):
-                self._columns = x, ksize, col
+        ``(c / groups * prod(ksize), n * prod(outs))``."""
+        col = _windows.im2col(
+            x,
+            ksize,
+            self.stride,
+            self.pad,
+            cover_all=self.cover_all,
+            dilate=self.dilate,
+            channel_major=True,
+        )
         rows = col.shape[0] // self.groups
         for k in ksize:
             rows *= k
@@ -145,6 +142,25 @@ class ConvParams:
         )
 
 
+def batch_chunks(x, image_bytes):
+    """Slices of the batch axis of ``x`` whose images take about
+    ``_CHUNK_BYTES`` of columns at ``image_bytes`` each; the whole batch
+    in one for a CuPy array or an empty batch."""
+    n = x.shape[0]
+    if not isinstance(x, numpy.ndarray) or not n:
+        return [slice(0, n)]
+    step = max(1, _CHUNK_BYTES // max(1, image_bytes))
+    return [slice(i, min(n, i + step)) for i in range(0, n, step)]
+
+
+def _column_bytes(channels, ksize, dims, dtype):
+    # bytes of one image's column matrix
+    size = channels * numpy.dtype(dtype).itemsize
+    for n in tuple(ksize) + tuple(dims):
+        size *= n
+    return size
+
+
 def _channel_major(y, groups):
     # (n, G * c, *dims) -> (G, c, n * prod(dims)); sizes are spelled out (no
     # -1) so that an empty batch reshapes too
@@ -153,11 +169,22 @@ def _channel_major(y, groups):
     return y.reshape(groups, channels // groups, y[0].size)
 
 
-def _batch_major(y, n, dims, dtype):
-    # (G, c, n * prod(dims)) -> C-contiguous (n, G * c, *dims) of ``dtype``
-    xp = backend.get_array_module(y)
-    y = y.reshape((y.shape[0] * y.shape[1], n) + tuple(dims)).swapaxes(0, 1)
-    return xp.ascontiguousarray(y).astype(dtype, copy=False)
+def _to_batch_major(y, b, out):
+    # (G, c, n * prod(dims)) -> out (n, G * c, *dims), plus the bias when the
+    # compiled pass takes it (then returns True)
+    n, c_out = out.shape[:2]
+    if (
+        isinstance(y, numpy.ndarray)
+        and y.size
+        and y.dtype == out.dtype in _COMPILED_DTYPES
+    ):
+        # the layout change and the bias in one compiled pass
+        conv_kernels.channels_to_batch(
+            y.reshape(c_out, -1), b, out.reshape(n, c_out, -1)
+        )
+        return True
+    out[...] = y.reshape((c_out, n) + out.shape[2:]).swapaxes(0, 1)
+    return False
 
 
 def convolve(x, W, params, b=None):
@@ -184,25 +211,16 @@ def convolve(x, W, params, b=None):
     if out is not None:
         return out
     groups = params.groups
-    # (G * c_I * prod(k), n * prod(outs)) in G blocks: no copy needed
-    col = params.grouped_columns(x, ksize)
-    y = xp.matmul(W.reshape(groups, c_out // groups, -1), col)
-    n = x.shape[0]
-    if (
-        isinstance(y, numpy.ndarray)
-        and y.size
-        and y.dtype == x.dtype in _COMPILED_DTYPES
-    ):
-        # the layout change and the bias in one compiled pass
-        out = numpy.empty((n, c_out) + tuple(outs), x.dtype)
-        if b is not None:
-            b = numpy.ascontiguousarray(b)
-        conv_kernels.channels_to_batch(
-            y.reshape(c_out, -1), b, out.reshape(n, c_out, -1)
-        )
-        return out
-    y = _batch_major(y, n, outs, x.dtype)
-    return y if b is None else add_bias(y, b)
+    W = W.reshape(groups, c_out // groups, -1)
+    if isinstance(b, numpy.ndarray):
+        b = numpy.ascontiguousarray(b)
+    out = xp.empty((x.shape[0], c_out) + tuple(outs), x.dtype)
+    image_bytes = _column_bytes(x.shape[1], ksize, outs, x.dtype)
+    for s in batch_chunks(x, image_bytes):
+        # (G * c_I * prod(k), n * prod(outs)) of the chunk in G blocks
+        y = xp.matmul(W, params.grouped_columns(x[s], ksize))
+        biased = _to_batch_major(y, b, out[s])
+    return out if b is None or biased else add_bias(out, b)
 
 
 def add_bias(y, b):
@@ -238,9 +256,16 @@ def convolve_transpose(x, W, dims, params):
         return out
     groups = params.groups
     W = W.reshape(groups, c_in // groups, -1).transpose(0, 2, 1)
-    col = xp.matmul(W, _channel_major(x, groups))
-    col = col.reshape((groups * c_out_g,) + ksize + x.shape[:1] + x.shape[2:])
-    return xp.ascontiguousarray(params.col2im(col, dims)).astype(x.dtype, copy=False)
+    out = xp.empty(x.shape[:1] + (groups * c_out_g,) + tuple(dims), x.dtype)
+    image_bytes = _column_bytes(groups * c_out_g, ksize, x.shape[2:], x.dtype)
+    for s in batch_chunks(x, image_bytes):
+        chunk = x[s]
+        shape = (groups * c_out_g,) + ksize + chunk.shape[:1] + x.shape[2:]
+        # one expression: the chunk's columns are freed before the next's
+        out[s] = params.col2im(
+            xp.matmul(W, _channel_major(chunk, groups)).reshape(shape), dims
+        )
+    return out
 
 
 def convolve_grad_weight(x, gy, ksize, params):
@@ -264,9 +289,16 @@ def convolve_grad_weight(x, gy, ksize, params):
     if out is not None:
         return out
     groups = params.groups
-    col = params.grouped_columns(x, ksize)
-    # computed transposed, as col @ gy^T: OpenBLAS runs this orientation
-    # (a long shared axis, few output columns) about twice as fast
-    gW = xp.matmul(col, _channel_major(gy, groups).transpose(0, 2, 1))
+    gW = None
+    image_bytes = _column_bytes(x.shape[1], ksize, gy.shape[2:], x.dtype)
+    for s in batch_chunks(x, image_bytes):
+        # the columns again, chunk by chunk (none were kept); computed
+        # transposed, as col @ gy^T: OpenBLAS runs this orientation (a long
+        # shared axis, few output columns) about twice as fast
+        part = xp.matmul(
+            params.grouped_columns(x[s], ksize),
+            _channel_major(gy[s], groups).transpose(0, 2, 1),
+        )
+        gW = part if gW is None else xp.add(gW, part, out=gW)
     gW = gW.transpose(0, 2, 1)
     return gW.reshape((gy.shape[1], -1) + tuple(ksize))
