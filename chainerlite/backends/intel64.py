@@ -1,16 +1,18 @@
-"""iDeep (Intel64) support, as in a Chainer install without iDeep.
+"""iDeep (Intel64) support: oneDNN, the library iDeep wrapped, in its place.
 
-chainerlite has no iDeep code path: :func:`is_ideep_available` is always
-False, :func:`should_use_ideep` always False (the NumPy code runs whatever
-``config.use_ideep`` says), and constructing an :class:`Intel64Device`
-raises. The names exist so that code written for Chainer imports and takes
-its NumPy branch.
+Chainer's iDeep backend ran functions on oneDNN. Here the 2-d convolutions
+run on oneDNN where it is installed (the ``onednn`` extra; see
+``chainerlite._kernels.onednn``), on NumPy arrays: :func:`is_ideep_available`
+tells whether it was found, and :func:`should_use_ideep` answers with
+``config.use_ideep`` as Chainer's does. There is no iDeep array type
+(``mdarray``), so constructing an :class:`Intel64Device` raises.
 """
 
 import numpy
 
 from chainerlite import _backend
 from chainerlite import _core
+from chainerlite._kernels import onednn
 
 ideep = None
 
@@ -37,7 +39,10 @@ class Intel64Device(_backend.Device):
     name = '@intel64'
 
     def __init__(self):
-        check_ideep_available()
+        raise RuntimeError(
+            "iDeep arrays are not available: no '@intel64' device "
+            '(oneDNN, where installed, runs on NumPy arrays)'
+        )
 
     @staticmethod
     def from_array(array):
@@ -51,44 +56,60 @@ class Intel64Device(_backend.Device):
 
 
 def is_ideep_available():
-    """Returns whether iDeep can be used (never, in chainerlite)."""
-    return False
+    """Returns whether oneDNN (iDeep's library) was found and works."""
+    return onednn.available()
 
 
 def check_ideep_available():
-    """Raises RuntimeError, naming iDeep, since it cannot be used."""
-    raise RuntimeError(
-        'iDeep is not available: chainerlite has no iDeep (Intel64) '
-        'code path; use the default NumPy backend.'
-    )
+    """Raises RuntimeError, with the reason, where oneDNN cannot be used."""
+    if not onednn.available():
+        raise RuntimeError(
+            'iDeep is not available.\nReason: oneDNN (libdnnl.so.3, the '
+            "'onednn' extra) was not found or does not work: "
+            + onednn.unavailable_reason()
+        )
 
 
 def should_use_ideep(level):
-    """Tells whether a function should take its iDeep path.
+    """Tells whether a function should take its iDeep (oneDNN) path.
 
     Args:
         level (str): ``'>=auto'`` or ``'==always'``, the lowest
             ``config.use_ideep`` value at which the caller would use iDeep.
 
     Returns:
-        bool: Always False, since iDeep is not available.
+        bool: False where oneDNN is not available; else whether
+        ``config.use_ideep`` is at ``level`` or above.
 
     Raises:
         ValueError: If ``level`` or ``config.use_ideep`` is not a valid
-            value.
+            value (where oneDNN is available, as in Chainer).
 
     """
+    if not is_ideep_available():
+        return False
     if level not in ('>=auto', '==always'):
         raise ValueError('invalid iDeep level: {!r}'.format(level))
-    if _core.config.use_ideep not in _USE_IDEEP_VALUES:
+    mode = _core.config.use_ideep
+    if mode not in _USE_IDEEP_VALUES:
         raise ValueError(
             'invalid use_ideep configuration: {!r} (expected one of {})'.format(
-                _core.config.use_ideep, _USE_IDEEP_VALUES
+                mode, _USE_IDEEP_VALUES
             )
         )
-    return False
+    return mode == 'always' or (level == '>=auto' and mode == 'auto')
 
 
 def inputs_all_ready(inputs, supported_ndim=(2, 4)):
-    """Tells whether iDeep can process all the inputs (never here)."""
-    return False
+    """Tells whether oneDNN can take all the inputs: it is available and
+    each input (a Variable's array, or an array) is a float32 NumPy array
+    with a number of axes in ``supported_ndim``."""
+    if not is_ideep_available():
+        return False
+    arrays = [getattr(a, 'array', a) for a in inputs]
+    return all(
+        isinstance(a, numpy.ndarray)
+        and a.dtype == numpy.float32
+        and a.ndim in supported_ndim
+        for a in arrays
+    )

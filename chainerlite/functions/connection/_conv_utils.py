@@ -16,6 +16,7 @@ from chainerlite._kernels import conv as conv_kernels
 from chainerlite._kernels import direct_conv
 from chainerlite import backend
 from chainerlite.functions.connection import _conv_args
+from chainerlite.functions.connection import _onednn_conv
 from chainerlite.utils import _windows
 from chainerlite.utils import type_check
 
@@ -207,6 +208,9 @@ def convolve(x, W, params, b=None):
     xp = backend.get_array_module(x, W)
     c_out, ksize = W.shape[0], W.shape[2:]
     outs = params.out_size(x.shape[2:], ksize)
+    out = _onednn_conv.convolve(x, W, b, params, outs)
+    if out is not None:
+        return out
     out = direct_conv.conv2d(x, W, b, cache=params._direct_cache, **params.kwargs())
     if out is not None:
         return out
@@ -251,6 +255,9 @@ def convolve_transpose(x, W, dims, params):
     xp = backend.get_array_module(x, W)
     c_in, c_out_g = W.shape[:2]
     ksize = W.shape[2:]
+    out = _onednn_conv.convolve_transpose(x, W, dims, params)
+    if out is not None:
+        return out
     out = direct_conv.conv2d_transpose(x, W, dims, **params.kwargs())
     if out is not None:
         return out
@@ -283,6 +290,9 @@ def convolve_grad_weight(x, gy, ksize, params):
 
     """
     xp = backend.get_array_module(x, gy)
+    out = _onednn_conv.convolve_grad_weight(x, gy, ksize, params)
+    if out is not None:
+        return out
     out = direct_conv.conv2d_grad_weight(
         x, gy, ksize, cache=params._direct_cache, **params.kwargs()
     )

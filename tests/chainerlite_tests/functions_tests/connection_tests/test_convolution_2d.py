@@ -58,7 +58,7 @@ def _reference(x, W, b, stride, pad, dilate, groups, cover_all):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+@testing.inject_backend_tests(None, [{}, {'use_ideep': 'always'}, {'use_cuda': True}])
 class TestConvolution2D(testing.FunctionTestCase):
     def setUp(self):
         self.stride, self.pad, self.dilate, self.groups, self.cover_all = self.case

@@ -63,7 +63,7 @@ def _reference(x, W, b, stride, pad, dilate, groups, outsize):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+@testing.inject_backend_tests(None, [{}, {'use_ideep': 'always'}, {'use_cuda': True}])
 class TestDeconvolution2D(testing.FunctionTestCase):
     def setUp(self):
         (

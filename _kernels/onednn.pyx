@@ -1,0 +1,516 @@
+# build: libdl
+# (libdnnl is found at run time with dlopen: nothing of oneDNN at build time)
+"""2-d float32 convolutions through oneDNN (libdnnl), where it is installed.
+
+oneDNN is the CPU kernel library that PyTorch's convolutions and Chainer's
+iDeep backend run on. Nothing of it is needed to build or import this
+module: the library is looked for on the first call (:func:`available`),
+with ``dlopen``, in this order: the path in the environment variable
+``CHAINERLITE_ONEDNN_LIBRARY``; ``lib/libdnnl.so.3`` under the Python
+prefix, where the ``onednn-cpu-gomp`` wheel (the ``onednn`` extra) puts
+it; then the system's library path. A build of it that cannot make a CPU
+engine (the SYCL build of the ``onednn`` wheel, without a SYCL CPU device)
+counts as absent, and :func:`unavailable_reason` says why.
+
+The entry points :func:`conv2d`, :func:`conv2d_transpose` (the gradient
+of the input) and :func:`conv2d_grad_weight` take float32 NumPy arrays in
+NCHW layout (filters OIHW, ``groups`` blocks of them) and the parameters
+of the convolution, and return a new array, or None where oneDNN is absent
+or does not take the case (another dtype or number of axes, an empty
+array, a problem oneDNN refuses); then the caller keeps its own path. The
+arrays are reordered to the layout oneDNN's kernels choose and back within
+each call; the primitives are kept in a cache keyed by shapes and
+parameters (:data:`CACHE_SIZE` entries at most). oneDNN's threads are the
+OpenMP threads of the process (``OMP_NUM_THREADS``, as for the other
+kernels: both use libgomp).
+"""
+cimport numpy as cnp
+from libc.stdint cimport int64_t
+
+import os
+import sys
+
+import numpy
+
+cnp.import_array()
+
+#: Sums in another order than NumPy's matmul: relative error of float32
+#: accumulation over the filter window.
+PRECISION = 'rtol 1e-4 float32 (atol 1e-5 of the output scale)'
+
+#: Number of convolution problems whose primitives are kept.
+CACHE_SIZE = 64
+
+
+cdef extern from * nogil:
+    """
+    /* oneDNN's C API (v3), called through pointers looked up with dlsym.
+     *
+     * Only what the convolutions need is declared here: the library's objects
+     * are opaque pointers, and the few enumeration values are those of its
+     * v3 API (stable across 3.x). A plan is the primitives of one problem:
+     * the convolution, with its inputs and output in the layouts its kernels
+     * chose, and the reorders from and to the plain layouts of NumPy arrays.
+     */
+    #include <stdint.h>
+    #include <stdlib.h>
+    #include <string.h>
+    #include <dlfcn.h>
+
+    enum {
+        CL_DNNL_CPU = 1, CL_DNNL_F32 = 3,
+        CL_DNNL_TAG_ANY = 1, CL_DNNL_TAG_A = 2, CL_DNNL_TAG_ABCD = 5,
+        CL_DNNL_TAG_ABCDE = 6,
+        CL_DNNL_FWD_TRAINING = 64, CL_DNNL_CONV_DIRECT = 1,
+        CL_DNNL_STREAM_DEFAULT = 1, CL_DNNL_SCRATCHPAD_USER = 1,
+        CL_DNNL_ARG_SRC = 1, CL_DNNL_ARG_DST = 17, CL_DNNL_ARG_WEIGHTS = 33,
+        CL_DNNL_ARG_BIAS = 41, CL_DNNL_ARG_DIFF_SRC = 129,
+        CL_DNNL_ARG_DIFF_DST = 145, CL_DNNL_ARG_DIFF_WEIGHTS = 161,
+        CL_DNNL_ARG_SCRATCHPAD = 80, CL_DNNL_ARG_FROM = 1, CL_DNNL_ARG_TO = 17,
+        CL_DNNL_Q_SRC = 129, CL_DNNL_Q_DIFF_SRC = 130, CL_DNNL_Q_WEIGHTS = 131,
+        CL_DNNL_Q_DIFF_WEIGHTS = 132, CL_DNNL_Q_DST = 133,
+        CL_DNNL_Q_DIFF_DST = 134, CL_DNNL_Q_SCRATCHPAD = 136,
+    };
+
+    typedef void *cl_h;              /* any oneDNN object */
+    typedef const void *cl_ch;
+    typedef int64_t cl_dims[12];
+    typedef struct { int arg; cl_h memory; } cl_dnnl_arg;
+
+    static struct {
+        int (*engine_create)(cl_h *, int, size_t);
+        int (*stream_create)(cl_h *, cl_h, unsigned);
+        int (*stream_wait)(cl_h);
+        int (*md_create)(cl_h *, int, const int64_t *, int, int);
+        int (*md_destroy)(cl_h);
+        int (*md_equal)(cl_ch, cl_ch);
+        size_t (*md_size)(cl_ch);
+        int (*memory_create)(cl_h *, cl_ch, cl_h, void *);
+        int (*memory_destroy)(cl_h);
+        int (*attr_create)(cl_h *);
+        int (*attr_destroy)(cl_h);
+        int (*attr_scratchpad)(cl_h, int);
+        int (*conv_fwd)(cl_h *, cl_h, int, int, cl_ch, cl_ch, cl_ch, cl_ch,
+                        const int64_t *, const int64_t *, const int64_t *,
+                        const int64_t *, cl_ch);
+        int (*conv_bwd_data)(cl_h *, cl_h, int, cl_ch, cl_ch, cl_ch,
+                             const int64_t *, const int64_t *, const int64_t *,
+                             const int64_t *, cl_ch, cl_ch);
+        int (*conv_bwd_weights)(cl_h *, cl_h, int, cl_ch, cl_ch, cl_ch, cl_ch,
+                                const int64_t *, const int64_t *,
+                                const int64_t *, const int64_t *, cl_ch, cl_ch);
+        int (*reorder_pd)(cl_h *, cl_ch, cl_h, cl_ch, cl_h, cl_ch);
+        cl_ch (*query_md)(cl_ch, int, int);
+        int (*pd_destroy)(cl_h);
+        int (*primitive_create)(cl_h *, cl_ch);
+        int (*execute)(cl_ch, cl_h, int, const cl_dnnl_arg *);
+        int (*primitive_destroy)(cl_h);
+        cl_h engine, stream;
+    } cl_dnnl;
+
+    /* 1 when the library at `path` loads, has every function and makes a CPU
+     * engine and stream; 0 (the library unloaded), with `why` set, when not. */
+    static int cl_dnnl_open(const char *path, const char **why) {
+        void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (lib == NULL) { *why = "not found"; return 0; }
+        #define CL_SYM(field, name) \\
+            if ((*(void **)&cl_dnnl.field = dlsym(lib, name)) == NULL) { \\
+                *why = "a function is missing (not oneDNN 3)"; \\
+                dlclose(lib); return 0; }
+        CL_SYM(engine_create, "dnnl_engine_create")
+        CL_SYM(stream_create, "dnnl_stream_create")
+        CL_SYM(stream_wait, "dnnl_stream_wait")
+        CL_SYM(md_create, "dnnl_memory_desc_create_with_tag")
+        CL_SYM(md_destroy, "dnnl_memory_desc_destroy")
+        CL_SYM(md_equal, "dnnl_memory_desc_equal")
+        CL_SYM(md_size, "dnnl_memory_desc_get_size")
+        CL_SYM(memory_create, "dnnl_memory_create")
+        CL_SYM(memory_destroy, "dnnl_memory_destroy")
+        CL_SYM(attr_create, "dnnl_primitive_attr_create")
+        CL_SYM(attr_destroy, "dnnl_primitive_attr_destroy")
+        CL_SYM(attr_scratchpad, "dnnl_primitive_attr_set_scratchpad_mode")
+        CL_SYM(conv_fwd, "dnnl_convolution_forward_primitive_desc_create")
+        CL_SYM(conv_bwd_data,
+               "dnnl_convolution_backward_data_primitive_desc_create")
+        CL_SYM(conv_bwd_weights,
+               "dnnl_convolution_backward_weights_primitive_desc_create")
+        CL_SYM(reorder_pd, "dnnl_reorder_primitive_desc_create")
+        CL_SYM(query_md, "dnnl_primitive_desc_query_md")
+        CL_SYM(pd_destroy, "dnnl_primitive_desc_destroy")
+        CL_SYM(primitive_create, "dnnl_primitive_create")
+        CL_SYM(execute, "dnnl_primitive_execute")
+        CL_SYM(primitive_destroy, "dnnl_primitive_destroy")
+        #undef CL_SYM
+        if (cl_dnnl.engine_create(&cl_dnnl.engine, CL_DNNL_CPU, 0) != 0) {
+            *why = "it makes no CPU engine (a build for another runtime)";
+            dlclose(lib); return 0;
+        }
+        if (cl_dnnl.stream_create(&cl_dnnl.stream, cl_dnnl.engine,
+                                  CL_DNNL_STREAM_DEFAULT) != 0) {
+            *why = "it makes no CPU stream";
+            dlclose(lib); return 0;
+        }
+        /* the library stays loaded for the life of the process */
+        return 1;
+    }
+
+    /* What a plan computes: out = f(in0, in1) (+ bias). */
+    enum { CL_CONV_FWD = 0, CL_CONV_BWD_DATA = 1, CL_CONV_BWD_WEIGHTS = 2 };
+
+    typedef struct {
+        cl_h pd, prim;        /* the convolution */
+        cl_h plain[3];        /* plain layouts of in0, in1, out */
+        cl_ch chosen[3];      /* the convolution's layouts of them (in pd) */
+        cl_h reorder[3];      /* to chosen (inputs) or from it (out); or NULL */
+        cl_h bias;            /* plain layout of the bias, or NULL */
+        int args[3];
+        size_t scratch;
+    } cl_dnnl_plan;
+
+    static cl_h cl_dnnl_reorder(cl_ch from, cl_ch to) {
+        cl_h pd = NULL, prim = NULL;
+        if (cl_dnnl.reorder_pd(&pd, from, cl_dnnl.engine, to, cl_dnnl.engine,
+                               NULL) != 0)
+            return NULL;
+        if (cl_dnnl.primitive_create(&prim, pd) != 0)
+            prim = NULL;
+        cl_dnnl.pd_destroy(pd);
+        return prim;
+    }
+
+    static void cl_dnnl_plan_free(cl_dnnl_plan *p) {
+        if (p == NULL) return;
+        if (p->prim) cl_dnnl.primitive_destroy(p->prim);
+        if (p->pd) cl_dnnl.pd_destroy(p->pd);
+        for (int i = 0; i < 3; i++) {
+            if (p->reorder[i]) cl_dnnl.primitive_destroy(p->reorder[i]);
+            if (p->plain[i]) cl_dnnl.md_destroy(p->plain[i]);
+        }
+        if (p->bias) cl_dnnl.md_destroy(p->bias);
+        free(p);
+    }
+
+    /* The plan of a convolution of x (n, c, h, w) by filters
+     * (g, o / g, c / g, kh, kw) into y (n, o, oh, ow), of kind `kind`; NULL
+     * where oneDNN refuses the problem. `dims` holds the shapes of x, of the
+     * filters and of y (4 + 5 + 4 values); `geom` strides, dilations (0 for
+     * none, as oneDNN counts them), left and right paddings (2 each). */
+    static cl_dnnl_plan *cl_dnnl_plan_new(int kind, const int64_t *dims,
+                                          const int64_t *geom, int with_bias) {
+        cl_dnnl_plan *p = (cl_dnnl_plan *)calloc(1, sizeof(cl_dnnl_plan));
+        cl_h any[3] = {NULL, NULL, NULL}, attr = NULL, hint = NULL;
+        cl_h x_plain = NULL, w_plain = NULL, y_plain = NULL;
+        int ok = p != NULL;
+        const int64_t *xd = dims, *wd = dims + 4, *yd = dims + 9;
+        int wn = wd[0] == 1 ? 4 : 5;       /* one group: OIHW */
+        const int64_t *wdims = wd[0] == 1 ? wd + 1 : wd;
+        int wtag = wn == 4 ? CL_DNNL_TAG_ABCD : CL_DNNL_TAG_ABCDE;
+        const int64_t *st = geom, *dl = geom + 2, *pl = geom + 4, *pr = geom + 6;
+        ok = ok && cl_dnnl.md_create(&x_plain, 4, xd, CL_DNNL_F32,
+                                     CL_DNNL_TAG_ABCD) == 0;
+        ok = ok && cl_dnnl.md_create(&w_plain, wn, wdims, CL_DNNL_F32, wtag) == 0;
+        ok = ok && cl_dnnl.md_create(&y_plain, 4, yd, CL_DNNL_F32,
+                                     CL_DNNL_TAG_ABCD) == 0;
+        ok = ok && cl_dnnl.md_create(&any[0], 4, xd, CL_DNNL_F32,
+                                     CL_DNNL_TAG_ANY) == 0;
+        ok = ok && cl_dnnl.md_create(&any[1], wn, wdims, CL_DNNL_F32,
+                                     CL_DNNL_TAG_ANY) == 0;
+        ok = ok && cl_dnnl.md_create(&any[2], 4, yd, CL_DNNL_F32,
+                                     CL_DNNL_TAG_ANY) == 0;
+        if (ok && with_bias)
+            ok = cl_dnnl.md_create(&p->bias, 1, yd + 1, CL_DNNL_F32,
+                                   CL_DNNL_TAG_A) == 0;
+        ok = ok && cl_dnnl.attr_create(&attr) == 0
+             && cl_dnnl.attr_scratchpad(attr, CL_DNNL_SCRATCHPAD_USER) == 0;
+        /* the forward: the problem itself (kind FWD), or the backward's hint */
+        ok = ok && cl_dnnl.conv_fwd(&hint, cl_dnnl.engine, CL_DNNL_FWD_TRAINING,
+                                    CL_DNNL_CONV_DIRECT, any[0], any[1],
+                                    p->bias, any[2], st, dl, pl, pr, attr) == 0;
+        int q[3];
+        if (ok && kind == CL_CONV_FWD) {
+            p->pd = hint; hint = NULL;
+            p->plain[0] = x_plain; p->plain[1] = w_plain; p->plain[2] = y_plain;
+            q[0] = CL_DNNL_Q_SRC; q[1] = CL_DNNL_Q_WEIGHTS; q[2] = CL_DNNL_Q_DST;
+            p->args[0] = CL_DNNL_ARG_SRC; p->args[1] = CL_DNNL_ARG_WEIGHTS;
+            p->args[2] = CL_DNNL_ARG_DST;
+        } else if (ok && kind == CL_CONV_BWD_DATA) {
+            ok = cl_dnnl.conv_bwd_data(&p->pd, cl_dnnl.engine,
+                                       CL_DNNL_CONV_DIRECT, any[0], any[1],
+                                       any[2], st, dl, pl, pr, hint, attr) == 0;
+            p->plain[0] = y_plain; p->plain[1] = w_plain; p->plain[2] = x_plain;
+            q[0] = CL_DNNL_Q_DIFF_DST; q[1] = CL_DNNL_Q_WEIGHTS;
+            q[2] = CL_DNNL_Q_DIFF_SRC;
+            p->args[0] = CL_DNNL_ARG_DIFF_DST; p->args[1] = CL_DNNL_ARG_WEIGHTS;
+            p->args[2] = CL_DNNL_ARG_DIFF_SRC;
+        } else if (ok) {
+            ok = cl_dnnl.conv_bwd_weights(&p->pd, cl_dnnl.engine,
+                                          CL_DNNL_CONV_DIRECT, any[0], any[1],
+                                          NULL, any[2], st, dl, pl, pr, hint,
+                                          attr) == 0;
+            p->plain[0] = x_plain; p->plain[1] = y_plain; p->plain[2] = w_plain;
+            q[0] = CL_DNNL_Q_SRC; q[1] = CL_DNNL_Q_DIFF_DST;
+            q[2] = CL_DNNL_Q_DIFF_WEIGHTS;
+            p->args[0] = CL_DNNL_ARG_SRC; p->args[1] = CL_DNNL_ARG_DIFF_DST;
+            p->args[2] = CL_DNNL_ARG_DIFF_WEIGHTS;
+        }
+        if (ok) {
+            x_plain = w_plain = y_plain = NULL;   /* owned by the plan now */
+            ok = cl_dnnl.primitive_create(&p->prim, p->pd) == 0;
+            p->scratch = cl_dnnl.md_size(
+                cl_dnnl.query_md(p->pd, CL_DNNL_Q_SCRATCHPAD, 0));
+        }
+        for (int i = 0; ok && i < 3; i++) {
+            p->chosen[i] = cl_dnnl.query_md(p->pd, q[i], 0);
+            if (cl_dnnl.md_equal(p->chosen[i], p->plain[i]))
+                continue;
+            p->reorder[i] = i < 2 ? cl_dnnl_reorder(p->plain[i], p->chosen[i])
+                                  : cl_dnnl_reorder(p->chosen[i], p->plain[i]);
+            ok = p->reorder[i] != NULL;
+        }
+        if (x_plain) cl_dnnl.md_destroy(x_plain);
+        if (w_plain) cl_dnnl.md_destroy(w_plain);
+        if (y_plain) cl_dnnl.md_destroy(y_plain);
+        for (int i = 0; i < 3; i++)
+            if (any[i]) cl_dnnl.md_destroy(any[i]);
+        if (attr) cl_dnnl.attr_destroy(attr);
+        if (hint) cl_dnnl.pd_destroy(hint);
+        if (!ok) { cl_dnnl_plan_free(p); return NULL; }
+        return p;
+    }
+
+    static int cl_dnnl_memory(cl_h *m, cl_ch md, void *data) {
+        return cl_dnnl.memory_create(m, md, cl_dnnl.engine, data);
+    }
+
+    static int cl_dnnl_reorder_run(cl_h prim, cl_h from, cl_h to) {
+        cl_dnnl_arg a[2] = {{CL_DNNL_ARG_FROM, from}, {CL_DNNL_ARG_TO, to}};
+        return cl_dnnl.execute(prim, cl_dnnl.stream, 2, a);
+    }
+
+    /* Runs the plan: out = f(in0, in1) (+ bias), all in plain layouts. 0 on
+     * success; nonzero (out may be partly written) when oneDNN fails or
+     * memory runs out. */
+    static int cl_dnnl_run(const cl_dnnl_plan *p, const float *in0,
+                           const float *in1, const float *bias, float *out) {
+        void *data[3] = {(void *)in0, (void *)in1, out};
+        void *own[4] = {NULL, NULL, NULL, NULL};
+        cl_h plain[3] = {NULL, NULL, NULL}, used[3] = {NULL, NULL, NULL};
+        cl_h mb = NULL, ms = NULL;
+        int err = 0;
+        for (int i = 0; !err && i < 3; i++) {
+            err = cl_dnnl_memory(&plain[i], p->plain[i], data[i]);
+            if (err || p->reorder[i] == NULL) { used[i] = plain[i]; continue; }
+            size_t bytes = (cl_dnnl.md_size(p->chosen[i]) + 63) / 64 * 64;
+            own[i] = aligned_alloc(64, bytes ? bytes : 64);
+            err = own[i] == NULL
+                  || cl_dnnl_memory(&used[i], p->chosen[i], own[i]) != 0;
+            if (!err && i < 2)
+                err = cl_dnnl_reorder_run(p->reorder[i], plain[i], used[i]);
+        }
+        if (!err && p->scratch) {
+            own[3] = aligned_alloc(64, (p->scratch + 63) / 64 * 64);
+            err = own[3] == NULL
+                  || cl_dnnl_memory(&ms, cl_dnnl.query_md(
+                         p->pd, CL_DNNL_Q_SCRATCHPAD, 0), own[3]) != 0;
+        }
+        if (!err && p->bias)
+            err = cl_dnnl_memory(&mb, p->bias, (void *)bias);
+        if (!err) {
+            cl_dnnl_arg a[5];
+            int n = 0;
+            for (int i = 0; i < 3; i++) {
+                a[n].arg = p->args[i]; a[n].memory = used[i]; n++;
+            }
+            if (ms) { a[n].arg = CL_DNNL_ARG_SCRATCHPAD; a[n].memory = ms; n++; }
+            if (mb) { a[n].arg = CL_DNNL_ARG_BIAS; a[n].memory = mb; n++; }
+            err = cl_dnnl.execute(p->prim, cl_dnnl.stream, n, a);
+        }
+        if (!err && p->reorder[2])
+            err = cl_dnnl_reorder_run(p->reorder[2], used[2], plain[2]);
+        if (!err)
+            err = cl_dnnl.stream_wait(cl_dnnl.stream);
+        for (int i = 0; i < 3; i++) {
+            if (used[i] && used[i] != plain[i]) cl_dnnl.memory_destroy(used[i]);
+            if (plain[i]) cl_dnnl.memory_destroy(plain[i]);
+        }
+        if (mb) cl_dnnl.memory_destroy(mb);
+        if (ms) cl_dnnl.memory_destroy(ms);
+        for (int i = 0; i < 4; i++) free(own[i]);
+        return err;
+    }
+    """
+    int CL_CONV_FWD, CL_CONV_BWD_DATA, CL_CONV_BWD_WEIGHTS
+    ctypedef struct cl_dnnl_plan:
+        pass
+    int cl_dnnl_open(const char* path, const char** why)
+    cl_dnnl_plan* cl_dnnl_plan_new(int kind, const int64_t* dims,
+                                   const int64_t* geom, int with_bias)
+    void cl_dnnl_plan_free(cl_dnnl_plan* p)
+    int cl_dnnl_run(const cl_dnnl_plan* p, const float* in0, const float* in1,
+                    const float* bias, float* out)
+
+
+cdef class _Plan:
+    """The primitives of one convolution problem (freed with the object)."""
+    cdef cl_dnnl_plan* plan
+
+    def __dealloc__(self):
+        cl_dnnl_plan_free(self.plan)
+
+
+# None before the first look for the library, then '' (found) or the reason
+# it is not used
+cdef object _state = None
+cdef dict _plans = {}
+
+
+def _candidates():
+    path = os.environ.get('CHAINERLITE_ONEDNN_LIBRARY')
+    if path:
+        return [path]
+    return [
+        os.path.join(prefix, 'lib', 'libdnnl.so.3')
+        for prefix in dict.fromkeys((sys.prefix, sys.base_prefix))
+    ] + ['libdnnl.so.3']
+
+
+cdef bint _load():
+    global _state
+    cdef const char* why = NULL
+    if _state is not None:
+        return not _state
+    reasons = []
+    if not sys.platform.startswith('linux'):
+        reasons.append('oneDNN is looked for on Linux only')
+    else:
+        for path in _candidates():
+            if cl_dnnl_open(os.fsencode(path), &why):
+                _state = ''
+                return True
+            reasons.append('{}: {}'.format(path, why.decode()))
+    _state = '; '.join(reasons)
+    return False
+
+
+def available():
+    """Whether oneDNN was found and works (looked for on the first call)."""
+    return _load()
+
+
+def unavailable_reason():
+    """Why oneDNN is not used ('' when it is)."""
+    _load()
+    return _state
+
+
+cdef _Plan _plan(int kind, tuple dims, tuple geom, bint with_bias):
+    # the cached plan of a problem, or None where oneDNN refuses it
+    key = (kind, dims, geom, with_bias)
+    plan = _plans.pop(key, None)
+    cdef int64_t cdims[13]
+    cdef int64_t cgeom[8]
+    cdef int i
+    if plan is None:
+        for i in range(13):
+            cdims[i] = dims[i]
+        for i in range(8):
+            cgeom[i] = geom[i]
+        plan = _Plan()
+        (<_Plan>plan).plan = cl_dnnl_plan_new(kind, cdims, cgeom, with_bias)
+        if len(_plans) >= CACHE_SIZE:
+            del _plans[next(iter(_plans))]
+    # most recently used last; a refused problem is kept too (plan NULL)
+    _plans[key] = plan
+    return plan if (<_Plan>plan).plan != NULL else None
+
+
+cdef bint _takes(a, int ndim):
+    return (
+        type(a) is cnp.ndarray
+        and (<cnp.ndarray>a).descr.type_num == cnp.NPY_FLOAT32
+        and (<cnp.ndarray>a).ndim == ndim
+        and (<cnp.ndarray>a).size > 0
+    )
+
+
+cdef tuple _geometry(x_dims, k_dims, y_dims, stride, pad, dilate):
+    # strides, dilations (oneDNN counts 0 for none), left and right paddings;
+    # the right padding makes floor((in + pl + pr - span) / s) + 1 = out,
+    # Chainer's cover_all included, or None where no padding does
+    right = []
+    for i in range(2):
+        span = (k_dims[i] - 1) * dilate[i] + 1
+        r = max((y_dims[i] - 1) * stride[i] + span - x_dims[i] - pad[i], 0)
+        if (x_dims[i] + pad[i] + r - span) // stride[i] + 1 != y_dims[i]:
+            return None
+        right.append(r)
+    return (
+        stride[0], stride[1], dilate[0] - 1, dilate[1] - 1,
+        pad[0], pad[1], right[0], right[1],
+    )
+
+
+cdef object _run(int kind, x_shape, w_shape, y_shape, groups, stride, pad,
+                 dilate, in0, in1, bias, out_shape):
+    # out of shape out_shape from the plan of the problem, or None
+    if not _load():
+        return None
+    if groups < 1 or w_shape[0] % groups or x_shape[1] != w_shape[1] * groups:
+        return None
+    geom = _geometry(x_shape[2:], w_shape[2:], y_shape[2:], stride, pad, dilate)
+    if geom is None:
+        return None
+    w_dims = (groups, w_shape[0] // groups) + tuple(w_shape[1:])
+    dims = tuple(x_shape) + w_dims + tuple(y_shape)
+    cdef _Plan plan = _plan(kind, dims, geom, bias is not None)
+    if plan is None:
+        return None
+    cdef cnp.ndarray a = numpy.ascontiguousarray(in0)
+    cdef cnp.ndarray w = numpy.ascontiguousarray(in1)
+    cdef cnp.ndarray b
+    cdef const float* pb = NULL
+    if bias is not None:
+        b = numpy.ascontiguousarray(bias)
+        pb = <const float*>cnp.PyArray_DATA(b)
+    cdef cnp.ndarray out = numpy.empty(out_shape, numpy.float32)
+    cdef const float* p0 = <const float*>cnp.PyArray_DATA(a)
+    cdef const float* p1 = <const float*>cnp.PyArray_DATA(w)
+    cdef float* po = <float*>cnp.PyArray_DATA(out)
+    cdef int err
+    with nogil:
+        err = cl_dnnl_run(plan.plan, p0, p1, pb, po)
+    return out if err == 0 else None
+
+
+def conv2d(x, W, b, outs, stride, pad, dilate, groups):
+    """The convolution (cross-correlation) of ``x`` (n, c, h, w) by ``W``
+    (o, c / groups, kh, kw) plus the bias ``b`` (o,) or None, of output
+    lengths ``outs``; stride, pad and dilate are pairs. A new array, or None
+    where oneDNN is absent or does not take the case."""
+    if not (_takes(x, 4) and _takes(W, 4)) or (b is not None and not _takes(b, 1)):
+        return None
+    y_shape = (x.shape[0], W.shape[0]) + tuple(outs)
+    return _run(CL_CONV_FWD, x.shape, W.shape, y_shape, groups, stride, pad,
+                dilate, x, W, b, y_shape)
+
+
+def conv2d_transpose(gy, W, dims, stride, pad, dilate, groups):
+    """The gradient of :func:`conv2d`'s input: ``gy`` (n, o, oh, ow) by the
+    filters ``W`` (o, c / groups, kh, kw) into images of lengths ``dims``;
+    a new array (n, c, *dims), or None as :func:`conv2d`."""
+    if not (_takes(gy, 4) and _takes(W, 4)):
+        return None
+    x_shape = (gy.shape[0], W.shape[1] * groups) + tuple(dims)
+    return _run(CL_CONV_BWD_DATA, x_shape, W.shape, gy.shape, groups, stride,
+                pad, dilate, gy, W, None, x_shape)
+
+
+def conv2d_grad_weight(x, gy, ksize, stride, pad, dilate, groups):
+    """The gradient of :func:`conv2d`'s filters, of lengths ``ksize``, from
+    its input ``x`` and output gradient ``gy``; a new array
+    (o, c / groups, *ksize), or None as :func:`conv2d`."""
+    if not (_takes(x, 4) and _takes(gy, 4)):
+        return None
+    w_shape = (gy.shape[1], x.shape[1] // groups) + tuple(ksize)
+    return _run(CL_CONV_BWD_WEIGHTS, x.shape, w_shape, gy.shape, groups, stride,
+                pad, dilate, x, gy, None, w_shape)

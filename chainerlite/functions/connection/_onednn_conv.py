@@ -1,0 +1,58 @@
+"""When the 2-d convolutions run on oneDNN (``chainerlite._kernels.onednn``).
+
+``config.use_ideep`` chooses, with Chainer's values: ``'never'`` (the
+default, as in Chainer) keeps chainerlite's own kernels; ``'always'`` uses
+oneDNN wherever it takes the case; ``'auto'`` uses it where it takes the
+case and was measured faster than chainerlite's own path (see
+:func:`_faster`). Each function returns the result, or None for the caller
+to keep its own path (oneDNN absent, or the case not taken).
+"""
+
+import numpy
+
+from chainerlite import _core
+from chainerlite._kernels import onednn
+
+
+def _wanted(x, params, c_in, ksize):
+    # whether to ask oneDNN for a convolution of c_in input channels
+    mode = _core.config.use_ideep
+    if mode == 'never' or params.ndim != 2 or not isinstance(x, numpy.ndarray):
+        return False
+    return mode != 'auto' or _faster(c_in // params.groups, ksize)
+
+
+def _faster(c_in, ksize):
+    # measured with benchmarks/onednn_conv.py (ResNet-18's CIFAR layers and
+    # the small CNN, batch 32 and 128, one and two threads): oneDNN takes
+    # 0.4-0.8x the time of chainerlite's path with 16 or more input channels
+    # per group and windows larger than 1x1; it is slower on 1x1 windows
+    # (1.1x) and on the 3-channel first layer (1.0-1.5x)
+    return c_in >= 16 and tuple(ksize) != (1, 1)
+
+
+def convolve(x, W, b, params, outs):
+    """``convolve``'s result through oneDNN, or None."""
+    if not _wanted(x, params, W.shape[1] * params.groups, W.shape[2:]):
+        return None
+    return onednn.conv2d(
+        x, W, b, outs, params.stride, params.pad, params.dilate, params.groups
+    )
+
+
+def convolve_transpose(x, W, dims, params):
+    """``convolve_transpose``'s result through oneDNN, or None."""
+    if not _wanted(x, params, W.shape[1] * params.groups, W.shape[2:]):
+        return None
+    return onednn.conv2d_transpose(
+        x, W, dims, params.stride, params.pad, params.dilate, params.groups
+    )
+
+
+def convolve_grad_weight(x, gy, ksize, params):
+    """``convolve_grad_weight``'s result through oneDNN, or None."""
+    if not _wanted(x, params, x.shape[1], ksize):
+        return None
+    return onednn.conv2d_grad_weight(
+        x, gy, ksize, params.stride, params.pad, params.dilate, params.groups
+    )

@@ -1,0 +1,246 @@
+"""The oneDNN convolutions (``chainerlite._kernels.onednn``) and the
+convolution functions on both paths (``use_ideep`` 'always' and 'never').
+
+Where oneDNN is not installed (the plain test venv) only the tests of its
+absence run; ``make test-onednn`` runs them all in a venv with the
+``onednn`` extra.
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+from chainerlite import gradient_check
+from chainerlite._kernels import onednn
+
+needs_onednn = pytest.mark.skipif(
+    not onednn.available(), reason='oneDNN is not installed'
+)
+
+# (x shape, out channels, ksize, stride, pad, dilate, groups, cover_all)
+CASES = [
+    ((2, 6, 9, 9), 4, 3, 1, 1, 1, 1, False),
+    ((2, 6, 9, 7), 4, (3, 2), (2, 1), (1, 0), 1, 2, False),
+    ((3, 4, 11, 11), 6, 3, 2, 0, 2, 2, True),
+    ((2, 3, 7, 7), 5, 2, 3, 1, 1, 1, True),
+    ((2, 32, 8, 8), 64, 1, 2, 0, 1, 1, False),
+    ((2, 64, 6, 6), 32, 3, 1, 1, 1, 1, False),
+]
+
+
+def _data(case, seed=0):
+    shape, c_out, ksize, stride, pad, dilate, groups, cover_all = case
+    rng = np.random.default_rng(seed)
+    k = ksize if isinstance(ksize, tuple) else (ksize, ksize)
+    x = rng.standard_normal(shape).astype(np.float32)
+    W = rng.standard_normal((c_out, shape[1] // groups) + k).astype(np.float32)
+    b = rng.standard_normal(c_out).astype(np.float32)
+    kwargs = dict(stride=stride, pad=pad, dilate=dilate, groups=groups)
+    return x, W, b, dict(kwargs, cover_all=cover_all)
+
+
+def _forward_backward(x, W, b, kwargs, mode):
+    xv, Wv, bv = (chainerlite.Variable(a.copy()) for a in (x, W, b))
+    with chainerlite.using_config('use_ideep', mode):
+        y = F.convolution_2d(xv, Wv, bv, **kwargs)
+        y.grad = np.cos(np.arange(y.size, dtype=np.float32)).reshape(y.shape)
+        y.backward()
+    return y.array, xv.grad, Wv.grad, bv.grad
+
+
+@needs_onednn
+@pytest.mark.parametrize('case', CASES)
+def test_both_paths_agree(case):
+    # within the tolerances of Chainer's convolution tests for float32
+    x, W, b, kwargs = _data(case)
+    ours = _forward_backward(x, W, b, kwargs, 'never')
+    theirs = _forward_backward(x, W, b, kwargs, 'always')
+    for a, e in zip(theirs, ours):
+        assert a.dtype == e.dtype and a.shape == e.shape
+        np.testing.assert_allclose(a, e, atol=1e-5 * max(1, abs(e).max()), rtol=1e-4)
+
+
+@needs_onednn
+@pytest.mark.parametrize('case', CASES[:4])
+def test_kernels_compute(case):
+    # the entry points themselves give the results, not a decline
+    x, W, b, kwargs = _data(case)
+    params = kwargs.copy()
+    y = F.convolution_2d(x, W, b, **params).array
+
+    def pair(v):
+        return v if isinstance(v, tuple) else (v, v)
+
+    stride, pad, dilate = (pair(params[k]) for k in ('stride', 'pad', 'dilate'))
+    groups = params['groups']
+    got = onednn.conv2d(x, W, b, y.shape[2:], stride, pad, dilate, groups)
+    np.testing.assert_allclose(got, y, atol=1e-4, rtol=1e-4)
+    gy = np.ones_like(y)
+    gx = onednn.conv2d_transpose(gy, W, x.shape[2:], stride, pad, dilate, groups)
+    gW = onednn.conv2d_grad_weight(x, gy, W.shape[2:], stride, pad, dilate, groups)
+    assert gx.shape == x.shape and gW.shape == W.shape
+
+
+@needs_onednn
+@pytest.mark.parametrize('mode', ['always', 'never'])
+@pytest.mark.parametrize('case', CASES[:3])
+def test_check_backward(case, mode):
+    x, W, b, kwargs = _data(case, seed=1)
+    rng = np.random.default_rng(2)
+    shape = F.convolution_2d(x, W, b, **kwargs).shape
+    gy = rng.standard_normal(shape).astype(np.float32)
+    with chainerlite.using_config('use_ideep', mode):
+        gradient_check.check_backward(
+            lambda x, W, b: F.convolution_2d(x, W, b, **kwargs),
+            (x, W, b),
+            gy,
+            dtype=None,
+            eps=1e-2,
+            atol=5e-3,
+            rtol=5e-2,
+        )
+
+
+@needs_onednn
+def test_declines_what_it_does_not_take():
+    x = np.ones((2, 4, 5, 5), np.float32)
+    W = np.ones((3, 4, 3, 3), np.float32)
+    args = ((5, 5), (1, 1), (1, 1), (1, 1), 1)
+    assert onednn.conv2d(x, W, None, *args) is not None
+    assert onednn.conv2d(x.astype(np.float64), W, None, *args) is None
+    assert onednn.conv2d(x[:0], W, None, *args) is None
+    assert onednn.conv2d(x, W, None, *args[:-1], 2) is None  # 4 % 2 but 3 % 2
+    assert onednn.conv2d(x, W[:, :3], None, *args) is None  # channels differ
+    # an output length that no right padding gives
+    assert onednn.conv2d(x, W, None, (1, 1), *args[1:]) is None
+
+
+def _run(code, **env):
+    full = dict(os.environ, **env)
+    out = subprocess.run(
+        [sys.executable, '-c', textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=full,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_absent_library_declines():
+    # simulated absence: the library path names no file
+    out = _run(
+        '''
+        import numpy as np
+        import chainerlite, chainerlite.functions as F
+        from chainerlite._kernels import onednn
+        from chainerlite.backends import intel64
+        x = np.ones((2, 64, 6, 6), np.float32)
+        W = np.ones((64, 64, 3, 3), np.float32)
+        assert onednn.conv2d(x, W, None, (6, 6), (1, 1), (1, 1), (1, 1), 1) is None
+        assert not intel64.is_ideep_available()
+        assert not intel64.should_use_ideep('>=auto')
+        assert not intel64.inputs_all_ready((x,))
+        try:
+            intel64.check_ideep_available()
+        except RuntimeError as e:
+            assert '/nowhere/libdnnl.so.3: not found' in str(e), e
+        else:
+            raise AssertionError('no error')
+        with chainerlite.using_config('use_ideep', 'always'):
+            y = F.convolution_2d(x, W, pad=1).array
+        assert float(y[0, 0, 2, 2]) == 64 * 9
+        print('ok')
+        ''',
+        CHAINERLITE_ONEDNN_LIBRARY='/nowhere/libdnnl.so.3',
+    )
+    assert out.strip() == 'ok'
+
+
+@needs_onednn
+@pytest.mark.parametrize('threads', [1, 2])
+def test_threads_follow_openmp(threads):
+    # oneDNN reports the thread count it runs with; it is the OpenMP one
+    out = _run(
+        '''
+        import numpy as np
+        from chainerlite._kernels import onednn
+        x = np.ones((2, 16, 6, 6), np.float32)
+        W = np.ones((16, 16, 3, 3), np.float32)
+        y = onednn.conv2d(x, W, None, (6, 6), (1, 1), (1, 1), (1, 1), 1)
+        assert y is not None and y[0, 0, 2, 2] == 16 * 9
+        ''',
+        OMP_NUM_THREADS=str(threads),
+        ONEDNN_VERBOSE='1',
+    )
+    assert 'nthr:{}'.format(threads) in out, out[:400]
+
+
+@needs_onednn
+def test_intel64_reports_onednn():
+    from chainerlite.backends import intel64
+
+    assert intel64.is_ideep_available()
+    intel64.check_ideep_available()
+    x = np.zeros((2, 3), np.float32)
+    assert intel64.inputs_all_ready((x, chainerlite.Variable(x)))
+    assert not intel64.inputs_all_ready((x.astype(np.float64),))
+    assert not intel64.inputs_all_ready((np.zeros(3, np.float32),))
+    expected = {'always': (True, True), 'auto': (True, False), 'never': (False, False)}
+    for mode, answers in expected.items():
+        with chainerlite.using_config('use_ideep', mode):
+            assert (
+                intel64.should_use_ideep('>=auto'),
+                intel64.should_use_ideep('==always'),
+            ) == answers
+    with chainerlite.using_config('use_ideep', True):
+        with pytest.raises(ValueError, match='use_ideep'):
+            intel64.should_use_ideep('>=auto')
+    with pytest.raises(ValueError, match='level'):
+        intel64.should_use_ideep('==auto')
+
+
+class _Recorder:
+    # stands in for the kernel module: records which entry points were asked
+    def __init__(self):
+        self.calls = []
+
+    def __getattr__(self, name):
+        def entry(*args):
+            self.calls.append(name)
+
+        return entry
+
+
+@pytest.mark.parametrize(
+    'mode, shape, ksize, asked',
+    [
+        ('never', (2, 32, 6, 6), 3, False),
+        ('always', (2, 3, 6, 6), 1, True),
+        ('auto', (2, 32, 6, 6), 3, True),
+        ('auto', (2, 3, 6, 6), 3, False),  # few input channels
+        ('auto', (2, 32, 6, 6), 1, False),  # a 1x1 window
+    ],
+)
+def test_use_ideep_chooses_the_path(monkeypatch, mode, shape, ksize, asked):
+    from chainerlite.functions.connection import _onednn_conv
+
+    recorder = _Recorder()
+    monkeypatch.setattr(_onednn_conv, 'onednn', recorder)
+    x = chainerlite.Variable(np.ones(shape, np.float32))
+    W = chainerlite.Variable(np.ones((8, shape[1], ksize, ksize), np.float32))
+    with chainerlite.using_config('use_ideep', mode):
+        y = F.convolution_2d(x, W)
+        y.grad = np.ones_like(y.array)
+        y.backward()
+    expected = ['conv2d', 'conv2d_transpose', 'conv2d_grad_weight'] if asked else []
+    assert recorder.calls == expected
+    # the recorder declined each time: chainerlite's own path computed
+    assert y.array[0, 0, 0, 0] == shape[1] * ksize * ksize
