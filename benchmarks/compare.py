@@ -27,6 +27,7 @@ import datetime
 import gc
 import json
 import os
+import pathlib
 import platform
 import statistics
 import sys
@@ -38,7 +39,9 @@ import numpy as np
 
 from programs import collect_benches, depth_label, describe, note
 from models import section as models_section
+from side_by_side import use_tree
 
+ROOT = pathlib.Path(__file__).resolve().parents[1]  # this checkout
 SHALLOW = 1000
 DEPTHS = {False: (SHALLOW, 1_000_000), True: (SHALLOW, 100_000)}  # by --quick
 REFERENCES = (('NumPy', 'numpy'), ('PyTorch', 'torch'), ('Chainer', 'chainer'))
@@ -418,7 +421,9 @@ def write_json(path, results):
 def run_models(args, stats):
     """The models section: its tables, its statistics merged into ``stats``,
     its targets; returns its results."""
-    result = models_section.run(args.quick, args.model_rounds, args.working_tree)
+    result = models_section.run(
+        args.quick, args.model_rounds, ROOT if args.working_tree else None
+    )
     us, peak = models_section.stats(result)
     stats['us'].update(us)
     stats['peak'].update(peak)
@@ -477,13 +482,12 @@ def main(argv=None):
     p.add_argument(
         '--working-tree',
         action='store_true',
-        help="measure this checkout's chainerlite (in another venv, e.g. the "
-        "oracle's; see tools/oracle_tree.py)",
+        help="measure this checkout's chainerlite (built in place), e.g. from "
+        'a venv that holds torch and Chainer',
     )
     args = p.parse_args(argv)
     if args.working_tree:
-        sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'tools'))
-        __import__('oracle_tree').use_working_tree()
+        use_tree(ROOT)
     if args.only_models:
         return models_only(args)
     sections, depths, host = plan(args), DEPTHS[args.quick], machine()

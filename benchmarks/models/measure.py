@@ -3,6 +3,7 @@
     python benchmarks/models/measure.py time [--threads N] [--rounds R]
         [--models M ...] [--batches small|both] [--size full|tiny]
     python benchmarks/models/measure.py peak LIBRARY MODEL BATCH [--threads N]
+    python benchmarks/models/measure.py profile MODEL BATCH [--top K]
 
 ``time``: for each model and batch size, one step of each library is built,
 run once untimed, then timed ``R`` rounds, the libraries alternating (the
@@ -14,6 +15,11 @@ resident set before them (``VmHWM`` reset through ``/proc/self/clear_refs``,
 else ``ru_maxrss``); then tracemalloc's peak during a third step. RSS is
 the measure common to both libraries: tracemalloc sees NumPy's arrays
 (chainerlite's) but not torch's tensors.
+
+``profile``: where chainerlite's step spends its time: after a warm-up
+step, TimerHook's table of one step (each function's forward and backward
+together, by function name) and cProfile's top ``K`` functions by their own
+time (the optimizer's update and Python around the nodes included).
 
 The thread count goes to OPENBLAS_NUM_THREADS, OMP_NUM_THREADS and
 MKL_NUM_THREADS before NumPy or torch load, and to torch.set_num_threads.
@@ -45,15 +51,14 @@ def set_threads(n):
 
 
 def prepare(args):
-    """Threads, then the import path of ``models`` (and of this checkout's
-    chainerlite with ``--working-tree``)."""
+    """Threads, then the import path of ``models`` (and of the chainerlite of
+    the checkout ``--tree``)."""
     set_threads(args.threads)
     sys.path.insert(0, str(HERE.parent))
-    if args.working_tree:
-        sys.path.insert(0, str(HERE.parents[1] / 'tools'))
-        import oracle_tree
+    if args.tree:
+        from side_by_side import use_tree
 
-        oracle_tree.use_working_tree()
+        use_tree(pathlib.Path(args.tree).resolve())
 
 
 def available(libraries, threads):
@@ -175,6 +180,24 @@ def run_peak(args):
     )
 
 
+def run_profile(args):
+    import cProfile
+    import pstats
+
+    import chainerlite
+    import models
+
+    step = models.make_step('chainerlite', args.model, args.batch, args.size)
+    step()
+    hook = chainerlite.function_hooks.TimerHook()
+    with hook:
+        step()
+    hook.print_report(unit='ms')
+    profile = cProfile.Profile()
+    profile.runcall(step)
+    pstats.Stats(profile).sort_stats('tottime').print_stats(args.top)
+
+
 def parser():
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     sub = p.add_subparsers(dest='command', required=True)
@@ -186,13 +209,18 @@ def parser():
     peak.add_argument('library')
     peak.add_argument('model')
     peak.add_argument('batch', type=int)
-    for s in (timing, peak):
+    profile = sub.add_parser('profile', help="where chainerlite's step goes")
+    profile.add_argument('model')
+    profile.add_argument('batch', type=int)
+    profile.add_argument('--top', type=int, default=25)
+    for s in (timing, peak, profile):
         s.add_argument('--threads', type=int, default=1)
         s.add_argument('--size', choices=('full', 'tiny'), default='full')
         s.add_argument(
-            '--working-tree',
-            action='store_true',
-            help="import this checkout's chainerlite (tools/oracle_tree.py)",
+            '--tree',
+            metavar='DIR',
+            help='import chainerlite from the checkout DIR (its chainerlite/, '
+            '_core/ and _kernels/ built in place), e.g. in the venv of torch',
         )
     return p
 
@@ -205,6 +233,8 @@ def main(argv=None):
 
         args.models = args.models or list(models.MODELS)
         result = run_time(args)
+    elif args.command == 'profile':
+        return run_profile(args)
     else:
         result = run_peak(args)
     print(json.dumps(result))

@@ -15,11 +15,12 @@ THREADS = (1, 2)
 MiB = 2**20
 
 
-def measure(*argv, working_tree=False):
-    """One ``measure.py`` run's JSON; its notes (a skipped library) echoed."""
+def measure(*argv, tree=None):
+    """One ``measure.py`` run's JSON (chainerlite from the checkout ``tree``,
+    else the installed one); its notes (a skipped library) echoed."""
     cmd = [sys.executable, str(MEASURE), *map(str, argv)]
     done = subprocess.run(
-        cmd + ['--working-tree'] * working_tree,
+        cmd + (['--tree', str(tree)] if tree else []),
         capture_output=True,
         text=True,
         check=False,
@@ -30,7 +31,7 @@ def measure(*argv, working_tree=False):
     return json.loads(done.stdout)
 
 
-def run(quick=False, rounds=None, working_tree=False, size='full'):
+def run(quick=False, rounds=None, tree=None, size='full'):
     """Times (1 and 2 threads; with ``quick``: one thread, the smaller batch,
     one round) and peaks (one thread) of every model (``size`` 'tiny': the
     small versions, for the tests)."""
@@ -48,10 +49,10 @@ def run(quick=False, rounds=None, working_tree=False, size='full'):
             batches,
             '--size',
             size,
-            working_tree=working_tree,
+            tree=tree,
         )['rows']
     peaks = [
-        measure('peak', lib, model, batch, '--size', size, working_tree=working_tree)
+        measure('peak', lib, model, batch, '--size', size, tree=tree)
         for model in MODELS
         for batch in BATCHES[model][: 1 if quick else 2]
         for lib in LIBRARIES

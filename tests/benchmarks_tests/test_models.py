@@ -53,7 +53,7 @@ def test_unknown_model():
         models.make_step('chainerlite', 'vgg', 2)
 
 
-def _measure(*argv):
+def _measure(*argv, parse=json.loads):
     done = subprocess.run(
         [sys.executable, MEASURE, *argv],
         capture_output=True,
@@ -61,7 +61,7 @@ def _measure(*argv):
         timeout=300,
         check=True,
     )
-    return json.loads(done.stdout)
+    return parse(done.stdout)
 
 
 def test_measure_time_interleaves_the_libraries():
@@ -77,10 +77,20 @@ def test_measure_time_interleaves_the_libraries():
 
 
 def test_measure_peak_of_a_step():
-    row = _measure('peak', 'chainerlite', 'resnet18', '8', '--size', 'tiny')
+    tree = str(section.MEASURE.parents[2])  # this checkout, by its path
+    row = _measure(
+        'peak', 'chainerlite', 'resnet18', '8', '--size', 'tiny', '--tree', tree
+    )
     assert row['rss_peak'] >= 0
     # the traced peak of a step holds at least the activations of the stem
     assert row['traced_peak'] > 8 * 4 * 8 * 8 * 4
+
+
+def test_measure_profile_lists_functions():
+    out = _measure('profile', 'lstm_lm', '3', '--size', 'tiny', '--top', '4', parse=str)
+    timer, _, profile = out.partition('function calls')
+    assert 'Recurrence' in timer and 'SoftmaxCrossEntropy' in timer
+    assert 'Ordered by: internal time' in profile
 
 
 def test_high_water_reset_follows_the_rss():
