@@ -47,7 +47,7 @@ class MatMul(function_node.FunctionNode):
         a_type, b_type = in_types
         type_check.expect(
             a_type.dtype.kind == 'f',
-            a_type.dtype == b_type.dtype,
+            b_type.dtype.kind == 'f',  # a mix gives NumPy's result dtype
             a_type.ndim >= 1,
             b_type.ndim >= 1,
         )
@@ -96,23 +96,35 @@ class MatMul(function_node.FunctionNode):
         b2 = b if b.ndim > 1 else reshape.reshape(b, (b.shape[0], 1))
         if self.transc and gy.ndim > 1:
             gy = swapaxes.swapaxes(gy, -1, -2)
-        if gy.dtype != a.dtype:
-            gy = cast.cast(gy, a.dtype)
         gy = reshape.reshape(gy, self._gy_matrix_shape)
         grads = []
         if 0 in indexes:
+            # Against a 1-D operand, gy is first cast to its dtype (as in
+            # Chainer 7.8.1, which rounds there with mixed dtypes).
+            g = _cast_to(gy, b) if b.ndim == 1 else gy
             if transa:
-                ga = matmul(b2, gy, transa=transb, transb=True)
+                ga = matmul(b2, g, transa=transb, transb=True)
             else:
-                ga = matmul(gy, b2, transb=not transb)
-            grads.append(reshape.reshape(sum_to.sum_to(ga, a2.shape), a.shape))
+                ga = matmul(g, b2, transb=not transb)
+            grads.append(_as_input(sum_to.sum_to(ga, a2.shape), a))
         if 1 in indexes:
+            g = _cast_to(gy, a) if a.ndim == 1 else gy
             if transb:
-                gb = matmul(gy, a2, transa=True, transb=transa)
+                gb = matmul(g, a2, transa=True, transb=transa)
             else:
-                gb = matmul(a2, gy, transa=not transa)
-            grads.append(reshape.reshape(sum_to.sum_to(gb, b2.shape), b.shape))
+                gb = matmul(a2, g, transa=not transa)
+            grads.append(_as_input(sum_to.sum_to(gb, b2.shape), b))
         return tuple(grads)
+
+
+def _cast_to(v, x):
+    return v if v.dtype == x.dtype else cast.cast(v, x.dtype)
+
+
+def _as_input(grad, x):
+    # The gradient in the shape and dtype of the input x (mixed dtypes and
+    # MatMul's dtype argument compute it in another one).
+    return _cast_to(reshape.reshape(grad, x.shape), x)
 
 
 def matmul(

@@ -83,3 +83,24 @@ def test_unknown_multioutput_is_rejected():
             numpy.zeros(4, numpy.float32),
             multioutput='variance_weighted',
         )
+
+
+@pytest.mark.parametrize(
+    'pred_dtype, true_dtype',
+    [(numpy.float16, numpy.float64), (numpy.float64, numpy.float16)],
+)
+def test_mixed_float_dtypes_score_in_pred_dtype(pred_dtype, true_dtype):
+    # As Chainer 7.8.1: a mix of float dtypes is accepted, the score has
+    # pred's dtype.
+    pred = numpy.array([[0.5, 1.0], [1.5, 2.5], [3.0, 2.0]], pred_dtype)
+    true = numpy.array([[0.0, 1.0], [2.0, 3.0], [3.0, 1.0]], true_dtype)
+    y = F.r2_score(pred, true, multioutput='raw_values')
+    assert y.dtype == pred_dtype
+    p, t = pred.astype(numpy.float64), true.astype(numpy.float64)
+    expected = 1 - ((p - t) ** 2).sum(0) / ((t - t.mean(0)) ** 2).sum(0)
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-2)
+
+
+def test_integer_true_is_invalid():
+    with pytest.raises(type_check.InvalidType, match='R2_score'):
+        F.r2_score(numpy.zeros((2, 2), numpy.float32), numpy.zeros((2, 2), numpy.int32))

@@ -84,11 +84,36 @@ def test_invalid_shapes(a_shape, b_shape, transa, transb):
 
 
 @pytest.mark.parametrize(
-    'a_dtype, b_dtype', [(numpy.float32, numpy.float64), (numpy.int32, numpy.int32)]
+    'a_dtype, b_dtype', [(numpy.int32, numpy.int32), (numpy.float32, numpy.int32)]
 )
 def test_invalid_dtypes(a_dtype, b_dtype):
     with pytest.raises(type_check.InvalidType):
         F.matmul(numpy.zeros((2, 2), a_dtype), numpy.zeros((2, 2), b_dtype))
+
+
+@pytest.mark.parametrize(
+    'a_dtype, b_dtype', [(numpy.float16, numpy.float32), (numpy.float64, numpy.float32)]
+)
+def test_mixed_float_dtypes_as_chainer(a_dtype, b_dtype):
+    # Chainer 7.8.1 accepts a mix: NumPy's result dtype, each gradient in
+    # its input's dtype (computed in the result's, then cast).
+    a_array = numpy.arange(6).reshape(2, 3).astype(a_dtype)
+    b_array = numpy.linspace(-1, 1, 6).reshape(3, 2).astype(b_dtype)
+    a, b = chainerlite.Variable(a_array), chainerlite.Variable(b_array)
+    y = F.matmul(a, b)
+    out = numpy.result_type(a_dtype, b_dtype)
+    assert y.dtype == out
+    numpy.testing.assert_allclose(y.array, a_array.astype(out) @ b_array.astype(out))
+    gy = numpy.ones((2, 2), out)
+    y.grad = gy
+    y.backward()
+    assert a.grad.dtype == a_dtype and b.grad.dtype == b_dtype
+    numpy.testing.assert_allclose(
+        a.grad, (gy @ b_array.astype(out).T).astype(a_dtype), rtol=1e-3
+    )
+    numpy.testing.assert_allclose(
+        b.grad, (a_array.astype(out).T @ gy).astype(b_dtype), rtol=1e-3
+    )
 
 
 @pytest.mark.parametrize(
