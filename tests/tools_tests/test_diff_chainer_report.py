@@ -1,6 +1,7 @@
 """The differential harness's scores and floor file (tools/diff_chainer/report.py)."""
 
 import json
+import pathlib
 
 from tools.diff_chainer import report
 
@@ -88,3 +89,12 @@ def test_load_floor_missing_file_is_empty(tmp_path):
     path = tmp_path / 'floor.json'
     path.write_text(json.dumps({'total': 0.5, 'names': {}}))
     assert report.load_floor(path) == {'total': 0.5, 'names': {}}
+
+
+def test_checked_in_floor_is_well_formed():
+    root = pathlib.Path(__file__).resolve().parents[2]
+    floor = report.load_floor(root / 'tests' / 'diff_chainer_floor.json')
+    assert 0 < floor['total'] <= 1
+    assert floor['names']
+    for name, low in floor['names'].items():
+        assert name.startswith('chainer.') and 0 <= low <= 1
