@@ -71,9 +71,9 @@ def test_below_floor_names_and_total():
 def test_make_floor_keeps_a_margin_and_merges_partial_runs():
     whole = report.make_floor(RESULTS, {}, whole_run=True)
     assert whole['names'] == {
-        'chainer.functions.a': 0.98,
-        'chainer.functions.b': 0.88,
-        'chainer.functions.c': 0.93,
+        'chainer.functions.a': 0.95,
+        'chainer.functions.b': 0.85,
+        'chainer.functions.c': 0.9,
     }
     assert whole['total'] == 0.945
     assert report.below_floor(RESULTS, whole, whole_run=True) == []
@@ -81,7 +81,7 @@ def test_make_floor_keeps_a_margin_and_merges_partial_runs():
     partial = report.make_floor(RESULTS, previous, whole_run=False)
     assert partial['total'] == 0.5
     assert partial['names']['chainer.x'] == 0.7
-    assert partial['names']['chainer.functions.b'] == 0.88
+    assert partial['names']['chainer.functions.b'] == 0.85
 
 
 def test_load_floor_missing_file_is_empty(tmp_path):

@@ -20,8 +20,9 @@ import math
 NAME_GOAL = 0.95
 TOTAL_GOAL = 0.99
 # Below the measured share, the floor that --write-floor records: a
-# time-bounded run may draw a few cases fewer on a slower machine.
-NAME_MARGIN = 0.02
+# time-bounded run draws fewer cases on a busy machine (a third fewer was
+# seen on two shared cores), which moves a share by a few points.
+NAME_MARGIN = 0.05
 TOTAL_MARGIN = 0.005
 
 
