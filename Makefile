@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-mpi fuzz mutants test-numpy1 compat onnx-compat check-kernels bench perf-docs docs \
+.PHONY: demo test test-mpi fuzz mutants test-numpy1 test-onednn compat onnx-compat check-kernels bench perf-docs docs \
 	docs-doctest wheel lint format stubtest typecheck clean diff-chainer
 
 $(VENV)/bin/python:
@@ -131,6 +131,27 @@ test-numpy1: $(WHEEL_STAMP)
 	cd build/numpy1 && ../../$(NP1)/bin/python -m pytest -q ../../tests
 	cd build/numpy1 && ../../$(NP1)/bin/python -m pytest -q -p no:cacheprovider \
 		--doctest-modules --import-mode=importlib --pyargs chainerlite
+
+# The convolution tests with oneDNN installed (the wheel from `make wheel`
+# with its "onednn" extra, in a fresh venv, found there with no setting),
+# both paths: use_ideep 'always' and 'never'. `make test` runs them without
+# oneDNN, where they check that it is absent and the own kernels run.
+ONEDNN_VENV := .venv-onednn
+ONEDNN_TESTS := tests/_kernels_tests/test_onednn.py \
+	tests/chainerlite_tests/functions_tests/connection_tests/test_convolution_2d.py \
+	tests/chainerlite_tests/functions_tests/connection_tests/test_deconvolution_2d.py \
+	tests/chainerlite_tests/functions_tests/connection_tests/test_dilated_convolution_2d.py \
+	tests/chainerlite_tests/functions_tests/connection_tests/test_depthwise_convolution_2d.py \
+	tests/chainerlite_tests/links_tests/connection_tests/test_convolution_2d.py
+
+test-onednn: $(WHEEL_STAMP)
+	rm -rf $(ONEDNN_VENV) build/onednn && mkdir -p build/onednn
+	$(PYTHON) -m venv $(ONEDNN_VENV)
+	$(ONEDNN_VENV)/bin/python -m pip install -q --only-binary :all: \
+		'numpy>=2' 'pytest>=7' 'hypothesis>=6' tqdm "$$(ls dist/chainerlite-*.whl)[onednn]"
+	cd build/onednn && ../../$(ONEDNN_VENV)/bin/python -c \
+		'from chainerlite._kernels import onednn; assert onednn.available(), onednn.unavailable_reason()'
+	cd build/onednn && ../../$(ONEDNN_VENV)/bin/python -m pytest -q $(addprefix ../../,$(ONEDNN_TESTS))
 
 # Chainer 7.8.1's own unit tests (../shared/chainer-compat) against the wheel
 # built here, in the NumPy 1.26 venv (the baseline ran on it), scored test by

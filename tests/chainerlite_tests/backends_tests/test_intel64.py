@@ -8,6 +8,10 @@ import chainerlite
 from chainerlite import backend
 from chainerlite.backends import intel64
 
+pytestmark = pytest.mark.skipif(
+    intel64.is_ideep_available(), reason='oneDNN is installed'
+)
+
 
 def test_ideep_is_not_available():
     assert intel64.is_ideep_available() is False
