@@ -4,7 +4,13 @@ from chainerlite._core.config cimport ThreadState
 from chainerlite._core.facts cimport ClassFacts
 
 
-cdef class VariableNode:
+# Attributes set from Python on an instance (no __dict__): a dict created
+# on first use
+cdef class _Attributes:
+    cdef dict _extra
+
+
+cdef class VariableNode(_Attributes):
     cdef object _data            # retained array (None unless retained)
     cdef object _name
     cdef object _weak_variable   # weakref to a Variable that does not own it
@@ -23,17 +29,16 @@ cdef class VariableNode:
     cdef tuple shape_tuple(self)
 
 
-cdef class Variable:
+cdef class Variable(_Attributes):
     cdef object _data
     cdef readonly VariableNode _node   # readonly: Chainer's name for .node
     cdef object _grad_var
     cdef bint _requires_grad
     cdef public object _loss_scale
-    cdef dict _extra             # attributes set from Python (created lazily)
     cdef object __weakref__
 
 
-cdef class FunctionNode:
+cdef class FunctionNode(_Attributes):
     cdef tuple _inputs
     cdef PyObject* _out1         # inline storage when there is one output
     cdef PyObject** _outs        # borrowed pointers; NULL entries are dead
@@ -43,7 +48,6 @@ cdef class FunctionNode:
     cdef public tuple _output_indexes_to_retain
     cdef public tuple _retained_output_data
     cdef object _local_hooks
-    cdef dict _extra             # attributes set from Python (created lazily)
     cdef unsigned long _unchained_by  # thread of the last unchain() (0: none)
     cdef object __weakref__
 
@@ -79,6 +83,7 @@ cdef Variable new_variable(data, bint requires_grad)
 cdef Variable as_variable_fast(x)
 cdef Variable get_variable(VariableNode node)
 cdef tuple apply_node(FunctionNode node, tuple inputs)
+cdef int node_flags(FunctionNode f) except -1
 cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=*,
                             Variable x2=*)
 cdef tuple apply_nested(BuiltinNode op, tuple in_data)

@@ -5,7 +5,12 @@ from typing_extensions import disjoint_base
 _Array: TypeAlias = Any
 
 @disjoint_base
-class VariableNode:
+class _Attributes:
+    def __getattribute__(self, name: str, /) -> Any: ...
+    def __getattr__(self, name: str) -> Any: ...
+
+@disjoint_base
+class VariableNode(_Attributes):
     creator: Any
     creator_node: FunctionNode | None
     data: _Array | None
@@ -33,7 +38,7 @@ class VariableNode:
     def unchain(self) -> None: ...
 
 @disjoint_base
-class Variable:
+class Variable(_Attributes):
     __array_priority__: int
     # None only for a Variable made without data; typed as the array so
     # that user code can read `.array.shape` without a None check.
@@ -53,7 +58,6 @@ class Variable:
         grad: _Array | None = ...,
         requires_grad: bool = ...,
     ) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
     @property
     def raw_array(self) -> _Array: ...
     @property
@@ -129,7 +133,7 @@ class Variable:
     def __rmatmul__(self, other: Any) -> Variable: ...
 
 @disjoint_base
-class FunctionNode:
+class FunctionNode(_Attributes):
     inputs: tuple[VariableNode, ...] | None
     outputs: tuple[Callable[[], VariableNode | None], ...] | None
     rank: int
@@ -138,7 +142,6 @@ class FunctionNode:
     _retained_output_data: tuple[_Array, ...] | None
     stack: Any
     lazy_grad_sum: bool
-    def __getattr__(self, name: str) -> Any: ...
     @property
     def input_layouts(self) -> tuple[None, ...] | None: ...
     @property

@@ -22,8 +22,8 @@ from chainerlite._core.config cimport (
     ThreadState, backprop_enabled, debug_enabled, get_state,
     type_check_enabled)
 from chainerlite._core.facts cimport (
-    FWD_POST_OUT, OWN_ATTR_HOOKS, OWN_TYPE_CHECK, ClassFacts, class_facts,
-    kinds_match, register_nodes)
+    ACCUMULATES, CALL_REPLACED, COMPILED_GRADS, FWD_POST_OUT, OWN_ATTR_HOOKS,
+    OWN_TYPE_CHECK, ClassFacts, class_facts, kinds_match, register_nodes)
 from chainerlite._core.hooks cimport (
     HookRegistry, active_entries, any_mask, dispatch, entries_with_callbacks)
 from chainerlite._core cimport ops_math
@@ -137,7 +137,7 @@ cdef str _type_name(x):
 
 @cython.no_gc_clear
 @cython.freelist(256)
-cdef class VariableNode:
+cdef class VariableNode(_Attributes):
     """Node of the computational graph that stands for one Variable.
 
     It outlives its Variable when a function still needs it for backprop. It
@@ -403,7 +403,7 @@ cdef object _plain_array(data, str what):
 
 @cython.no_gc_clear
 @cython.freelist(256)
-cdef class Variable:
+cdef class Variable(_Attributes):
     """Array with a gradient and a place in the computational graph.
 
     Args:
@@ -457,15 +457,6 @@ cdef class Variable:
         cdef VariableNode node = self._node
         if node is not None and node._variable == <PyObject*>self:
             node._variable = NULL
-
-    def __getattr__(self, name):
-        return _extra_get(self._extra, self, name)
-
-    def __setattr__(self, name, value):
-        self._extra = _extra_set(self._extra, self, name, value)
-
-    def __delattr__(self, name):
-        _extra_del(self._extra, self, name)
 
     # -- data -----------------------------------------------------------
     @property
@@ -928,7 +919,9 @@ def _rebuild_variable(cls, data, name, grad, requires_grad, state):
 
 # Instances of the compiled classes have no __dict__ (creating one per object
 # would cost an allocation per op); attributes that Python code sets on them
-# go to a dict created on first use instead.
+# go to a dict created on first use instead. As in an instance dict, an entry
+# there hides a method of the class (a method patched on the instance), but
+# not a data descriptor (a property).
 #
 # The __getattr__ that this needs would make CPython route every attribute
 # access of a Python subclass (function nodes written in Python, Parameter)
@@ -953,9 +946,20 @@ cdef extern from *:
         t->tp_setattro = PyObject_GenericSetAttr;
         PyType_Modified(t);
     }
+    static int chl_has_dict(PyObject *o) {
+        return Py_TYPE(o)->tp_dictoffset != 0;
+    }
+    static int chl_is_data_descr(PyObject *o, PyObject *name) {
+        /* whether the class attribute ``name`` of o's type takes sets */
+        PyObject *d = _PyType_Lookup(Py_TYPE(o), name);
+        return d != NULL && Py_TYPE(d)->tp_descr_set != NULL;
+    }
     """
     bint chl_needs_attr_check(object o)
     void chl_use_generic_attrs(object tp)
+    bint chl_has_dict(object o)
+    bint chl_is_data_descr(object o, object name)
+    object PyObject_GenericGetAttr(object o, object name)
 
 
 cdef inline int generic_attrs(object obj) except -1:
@@ -969,6 +973,24 @@ cdef inline int generic_attrs(object obj) except -1:
     return 0
 
 
+cdef int node_flags(FunctionNode f) except -1:
+    """The facts flags of ``f``'s class as ``f``'s own attributes change
+    them: a ``backward`` or ``backward_accumulate`` set on the node is what
+    its backward runs, called through Python."""
+    cdef int flags = class_facts(type(f)).flags
+    d = f._extra
+    if d is None:
+        if not chl_has_dict(f):
+            return flags        # a compiled node with no attribute of its own
+        d = _idict(f, None)
+    if d:
+        if 'backward' in d:
+            flags &= ~COMPILED_GRADS
+        if 'backward_accumulate' in d:
+            flags |= ACCUMULATES
+    return flags
+
+
 cdef object _extra_get(dict extra, obj, name):
     if extra is not None:
         try:
@@ -979,12 +1001,19 @@ cdef object _extra_get(dict extra, obj, name):
                          % (type(obj).__name__, name))
 
 
+cdef object _extra_find(dict extra, obj, name):
+    # __getattribute__ of a compiled instance that has extra attributes
+    if name in extra and not chl_is_data_descr(obj, name):
+        return extra[name]
+    return PyObject_GenericGetAttr(obj, name)
+
+
 cdef dict _extra_set(dict extra, obj, name, value):
     try:
         PyObject_GenericSetAttr(obj, name, value)
         return extra
     except AttributeError:
-        if hasattr(type(obj), name):
+        if chl_is_data_descr(obj, name):
             raise  # e.g. a read-only property
     if extra is None:
         extra = {}
@@ -1019,6 +1048,27 @@ cdef dict _idict(obj, dict extra):
     return d
 
 
+cdef class _Attributes:
+    """Base of VariableNode, Variable and FunctionNode: the attributes that
+    Python code sets on an instance (see above)."""
+
+    def __getattribute__(self, name):
+        if self._extra is None:
+            return PyObject_GenericGetAttr(self, name)
+        return _extra_find(self._extra, self, name)
+
+    def __getattr__(self, name):
+        return _extra_get(self._extra, self, name)
+
+    def __setattr__(self, name, value):
+        extra = _extra_set(self._extra, self, name, value)
+        if extra is not None:  # a property setter may have made the dict
+            self._extra = extra
+
+    def __delattr__(self, name):
+        _extra_del(self._extra, self, name)
+
+
 cdef object _to_numpy(a):
     if type(a) is _ndarray:
         return a
@@ -1042,7 +1092,7 @@ cdef tuple _IDX0 = (0,)
 # Nodes are made and freed per op (the grad nodes of a backward too): a
 # freelist serves FunctionNode and its compiled subclasses that add no field.
 @cython.freelist(256)
-cdef class FunctionNode:
+cdef class FunctionNode(_Attributes):
     """Function node of the computational graph (Chainer's ``FunctionNode``).
 
     Subclasses implement :meth:`forward` (or ``forward_cpu``/``forward_gpu``)
@@ -1055,17 +1105,6 @@ cdef class FunctionNode:
         if self._outs != NULL and self._outs != &self._out1:
             PyMem_Free(self._outs)
         self._outs = NULL
-
-    def __getattr__(self, name):
-        return _extra_get(self._extra, self, name)
-
-    def __setattr__(self, name, value):
-        extra = _extra_set(self._extra, self, name, value)
-        if extra is not None:  # a property setter may have made the dict
-            self._extra = extra
-
-    def __delattr__(self, name):
-        _extra_del(self._extra, self, name)
 
     # -- debugging and Chainer's layout attributes ---------------------------
     @property
@@ -1670,7 +1709,8 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
     building Variables, tuples or calls that nothing needs.
     """
     cdef ThreadState state = get_state()
-    if debug_enabled(state):
+    if debug_enabled(state) or (
+            class_facts(type(node)).flags & CALL_REPLACED):
         return node.apply(_variables(x0, x1, x2))[0]
     cdef bint checked = type_check_enabled(state)
     cdef int n = 1 if x1 is None else (2 if x2 is None else 3)
