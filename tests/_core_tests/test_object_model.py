@@ -8,6 +8,9 @@ removing it brings back the compiled path (the class's facts lose the flag
 that sent the engine through Python).
 """
 
+import subprocess
+import sys
+import textwrap
 from unittest import mock
 
 import numpy as np
@@ -343,3 +346,36 @@ def test_instance_attribute_does_not_hide_a_property():
         x.node.shape = (5,)
     x.array = np.zeros(2, np.float32)  # a property with a setter
     assert x.array.tolist() == [0, 0] and x.shape == (2,)
+
+
+def test_a_class_patched_more_often_than_it_has_version_tags():
+    # CPython 3.12+ gives a class at most 1000 version tags, after which
+    # its facts are recomputed on every op: still right. In a subprocess, so
+    # that the classes of this one keep their tags.
+    code = textwrap.dedent("""
+        import numpy as np
+        import chainerlite.functions as F
+        from chainerlite import Variable
+        from chainerlite.function_node import FunctionNode
+
+        original = FunctionNode.apply
+        calls = []
+
+        def apply(self, inputs):
+            calls.append(type(self).__name__)
+            return original(self, inputs)
+
+        x = Variable(np.array([-1, 2], np.float32))
+        for _ in range(700):
+            FunctionNode.apply = apply
+            assert F.relu(x).array.tolist() == [0, 2]
+            FunctionNode.apply = original
+            F.relu(x)
+        assert calls == ['ReLU'] * 700, len(calls)
+        F.sum(F.relu(x)).backward()
+        assert x.grad.tolist() == [0, 1]
+    """)
+    proc = subprocess.run(
+        [sys.executable, '-c', code], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
