@@ -1460,6 +1460,38 @@ cdef class FunctionNode(_Attributes):
         return 'Function `%s` (%s): %s' % (
             self.label, type(self).__name__, message)
 
+    # -- copy and pickle ----------------------------------------------------
+    def __reduce__(self):
+        # copy.copy, copy.deepcopy and pickle of a node not yet applied (as
+        # code copies a prepared node before applying it): its class, the
+        # attributes set on it and its local hooks
+        if self._inputs is not None or self._n_out:
+            raise TypeError(
+                '%s: a FunctionNode that was applied cannot be copied or '
+                'pickled (the graph holds it); copy it before apply'
+                % self.label)
+        for klass in type(self).__mro__:
+            if not (<type>klass).__flags__ & _HEAPTYPE:
+                break
+        if klass.__basicsize__ != FunctionNode.__basicsize__:
+            raise TypeError('%s cannot be copied or pickled: the compiled '
+                            '%s holds fields of its own'
+                            % (self.label, klass.__name__))
+        return (_rebuild_node, (type(self), _idict(self, self._extra) or None,
+                                self._local_hooks or None))
+
+
+cdef unsigned long _HEAPTYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE
+
+
+def _rebuild_node(cls, state, hooks):
+    cdef FunctionNode node = cls.__new__(cls)
+    if state:
+        for k, v in state.items():
+            setattr(node, k, v)
+    node._local_hooks = hooks
+    return node
+
 
 cdef str grad_count_message(FunctionNode func, Py_ssize_t n, indexes):
     cdef Py_ssize_t n_in = len(func._inputs)

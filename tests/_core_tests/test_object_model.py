@@ -8,6 +8,8 @@ removing it brings back the compiled path (the class's facts lose the flag
 that sent the engine through Python).
 """
 
+import copy
+import pickle
 import subprocess
 import sys
 import textwrap
@@ -379,3 +381,42 @@ def test_a_class_patched_more_often_than_it_has_version_tags():
         [sys.executable, '-c', code], capture_output=True, text=True, timeout=120
     )
     assert proc.returncode == 0, proc.stderr
+
+
+class Quiet(chainerlite.FunctionHook):
+    name = 'quiet'
+
+
+class Scale(FunctionNode):
+    def __init__(self, factor):
+        self.factor = factor
+
+    def forward(self, inputs):
+        return (inputs[0] * self.factor,)
+
+
+def _pickled(obj):
+    return pickle.loads(pickle.dumps(obj))
+
+
+@pytest.mark.parametrize('dup', [copy.copy, copy.deepcopy, _pickled])
+def test_a_node_not_yet_applied_is_copied(dup):
+    node = Scale(np.float32(3))
+    node.add_hook(Quiet())
+    twin = dup(node)
+    assert type(twin) is Scale and twin.factor == 3
+    assert list(twin.local_function_hooks) == ['quiet']
+    assert twin.inputs is None and twin.outputs is None
+    (y,) = twin.apply((_var(1, 2),))
+    assert y.array.tolist() == [3, 6] and node.inputs is None
+    relu = dup(ops_nn.ReLU())
+    assert F.sum(relu.apply((_var(-1, 2),))[0]).array == 2
+
+
+@pytest.mark.parametrize('dup', [copy.copy, copy.deepcopy, _pickled])
+def test_copying_a_node_that_cannot_be_copied_is_refused(dup):
+    x = _var(1)
+    with pytest.raises(TypeError, match='applied cannot be copied'):
+        dup((x * x).creator)
+    with pytest.raises(TypeError, match='compiled MulConstant holds fields'):
+        dup(ops_math.MulConstant(2.0))
