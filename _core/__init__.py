@@ -51,6 +51,6 @@ from chainerlite._core.facts import open_classes  # NOQA: E402
 # replaces their attributes (mock.patch.object(FunctionNode, 'apply', ...));
 # the compiled classes take that too, and the engine honours it (facts).
 # (The modules by import: the facade's name `config` is the configuration.)
-for _name in ('config', 'hooks', 'node', 'ops_math', 'ops_nn', 'timer'):
+for _name in ('config', 'hooks', 'node', 'ops_array', 'ops_math', 'ops_nn', 'timer'):
     open_classes(importlib.import_module('chainerlite._core.' + _name))
 del _name
