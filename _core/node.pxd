@@ -4,13 +4,7 @@ from chainerlite._core.config cimport ThreadState
 from chainerlite._core.facts cimport ClassFacts
 
 
-# Attributes set from Python on an instance (no __dict__): a dict created
-# on first use
-cdef class _Attributes:
-    cdef dict _extra
-
-
-cdef class VariableNode(_Attributes):
+cdef class VariableNode:
     cdef object _data            # retained array (None unless retained)
     cdef object _name
     cdef object _weak_variable   # weakref to a Variable that does not own it
@@ -22,6 +16,7 @@ cdef class VariableNode(_Attributes):
     cdef public int _rank        # public: Chainer's tests set it by hand
     cdef bint _requires_grad
     cdef PyObject* _variable     # borrowed; cleared when the Variable dies
+    cdef dict _extra             # attributes set from Python (created lazily)
     cdef object __weakref__
 
     cdef _set_creator(self, FunctionNode creator)
@@ -29,16 +24,17 @@ cdef class VariableNode(_Attributes):
     cdef tuple shape_tuple(self)
 
 
-cdef class Variable(_Attributes):
+cdef class Variable:
     cdef object _data
     cdef readonly VariableNode _node   # readonly: Chainer's name for .node
     cdef object _grad_var
     cdef bint _requires_grad
     cdef public object _loss_scale
+    cdef dict _extra             # attributes set from Python (created lazily)
     cdef object __weakref__
 
 
-cdef class FunctionNode(_Attributes):
+cdef class FunctionNode:
     cdef tuple _inputs
     cdef PyObject* _out1         # inline storage when there is one output
     cdef PyObject** _outs        # borrowed pointers; NULL entries are dead
@@ -48,6 +44,7 @@ cdef class FunctionNode(_Attributes):
     cdef public tuple _output_indexes_to_retain
     cdef public tuple _retained_output_data
     cdef object _local_hooks
+    cdef dict _extra             # attributes set from Python (created lazily)
     cdef unsigned long _unchained_by  # thread of the last unchain() (0: none)
     cdef object __weakref__
 

@@ -5,12 +5,9 @@ from typing_extensions import disjoint_base
 _Array: TypeAlias = Any
 
 @disjoint_base
-class _Attributes:
+class VariableNode:
     def __getattribute__(self, name: str, /) -> Any: ...
     def __getattr__(self, name: str) -> Any: ...
-
-@disjoint_base
-class VariableNode(_Attributes):
     creator: Any
     creator_node: FunctionNode | None
     data: _Array | None
@@ -38,7 +35,9 @@ class VariableNode(_Attributes):
     def unchain(self) -> None: ...
 
 @disjoint_base
-class Variable(_Attributes):
+class Variable:
+    def __getattribute__(self, name: str, /) -> Any: ...
+    def __getattr__(self, name: str) -> Any: ...
     __array_priority__: int
     # None only for a Variable made without data; typed as the array so
     # that user code can read `.array.shape` without a None check.
@@ -133,7 +132,9 @@ class Variable(_Attributes):
     def __rmatmul__(self, other: Any) -> Variable: ...
 
 @disjoint_base
-class FunctionNode(_Attributes):
+class FunctionNode:
+    def __getattribute__(self, name: str, /) -> Any: ...
+    def __getattr__(self, name: str) -> Any: ...
     inputs: tuple[VariableNode, ...] | None
     outputs: tuple[Callable[[], VariableNode | None], ...] | None
     rank: int

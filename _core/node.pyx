@@ -137,7 +137,7 @@ cdef str _type_name(x):
 
 @cython.no_gc_clear
 @cython.freelist(256)
-cdef class VariableNode(_Attributes):
+cdef class VariableNode:
     """Node of the computational graph that stands for one Variable.
 
     It outlives its Variable when a function still needs it for backprop. It
@@ -168,6 +168,22 @@ cdef class VariableNode(_Attributes):
         else:
             self._variable = NULL
             self._weak_variable = weakref.ref(variable)
+
+    def __getattribute__(self, name):
+        if self._extra is None:
+            return PyObject_GenericGetAttr(self, name)
+        return _extra_find(self._extra, self, name)
+
+    def __getattr__(self, name):
+        return _extra_get(self._extra, self, name)
+
+    def __setattr__(self, name, value):
+        extra = _extra_set(self._extra, self, name, value)
+        if extra is not None:  # a property setter may have made the dict
+            self._extra = extra
+
+    def __delattr__(self, name):
+        _extra_del(self._extra, self, name)
 
     def __dealloc__(self):
         cdef FunctionNode c = self._creator
@@ -403,7 +419,7 @@ cdef object _plain_array(data, str what):
 
 @cython.no_gc_clear
 @cython.freelist(256)
-cdef class Variable(_Attributes):
+cdef class Variable:
     """Array with a gradient and a place in the computational graph.
 
     Args:
@@ -452,6 +468,22 @@ cdef class Variable(_Attributes):
         self._grad_var = None
         if grad is not None:
             self.grad = grad
+
+    def __getattribute__(self, name):
+        if self._extra is None:
+            return PyObject_GenericGetAttr(self, name)
+        return _extra_find(self._extra, self, name)
+
+    def __getattr__(self, name):
+        return _extra_get(self._extra, self, name)
+
+    def __setattr__(self, name, value):
+        extra = _extra_set(self._extra, self, name, value)
+        if extra is not None:  # a property setter may have made the dict
+            self._extra = extra
+
+    def __delattr__(self, name):
+        _extra_del(self._extra, self, name)
 
     def __dealloc__(self):
         cdef VariableNode node = self._node
@@ -921,7 +953,10 @@ def _rebuild_variable(cls, data, name, grad, requires_grad, state):
 # would cost an allocation per op); attributes that Python code sets on them
 # go to a dict created on first use instead. As in an instance dict, an entry
 # there hides a method of the class (a method patched on the instance), but
-# not a data descriptor (a property).
+# not a data descriptor (a property). VariableNode, Variable and FunctionNode
+# each define the same four attribute methods over the helpers below: a
+# common compiled base class would cost them their freelists (Cython then
+# allocates through the base), 4-7% of a small op.
 #
 # The __getattr__ that this needs would make CPython route every attribute
 # access of a Python subclass (function nodes written in Python, Parameter)
@@ -1048,27 +1083,6 @@ cdef dict _idict(obj, dict extra):
     return d
 
 
-cdef class _Attributes:
-    """Base of VariableNode, Variable and FunctionNode: the attributes that
-    Python code sets on an instance (see above)."""
-
-    def __getattribute__(self, name):
-        if self._extra is None:
-            return PyObject_GenericGetAttr(self, name)
-        return _extra_find(self._extra, self, name)
-
-    def __getattr__(self, name):
-        return _extra_get(self._extra, self, name)
-
-    def __setattr__(self, name, value):
-        extra = _extra_set(self._extra, self, name, value)
-        if extra is not None:  # a property setter may have made the dict
-            self._extra = extra
-
-    def __delattr__(self, name):
-        _extra_del(self._extra, self, name)
-
-
 cdef object _to_numpy(a):
     if type(a) is _ndarray:
         return a
@@ -1092,7 +1106,7 @@ cdef tuple _IDX0 = (0,)
 # Nodes are made and freed per op (the grad nodes of a backward too): a
 # freelist serves FunctionNode and its compiled subclasses that add no field.
 @cython.freelist(256)
-cdef class FunctionNode(_Attributes):
+cdef class FunctionNode:
     """Function node of the computational graph (Chainer's ``FunctionNode``).
 
     Subclasses implement :meth:`forward` (or ``forward_cpu``/``forward_gpu``)
@@ -1100,6 +1114,22 @@ cdef class FunctionNode(_Attributes):
     :meth:`apply`. Its inputs (of the latest apply) are held strongly and
     its outputs weakly.
     """
+
+    def __getattribute__(self, name):
+        if self._extra is None:
+            return PyObject_GenericGetAttr(self, name)
+        return _extra_find(self._extra, self, name)
+
+    def __getattr__(self, name):
+        return _extra_get(self._extra, self, name)
+
+    def __setattr__(self, name, value):
+        extra = _extra_set(self._extra, self, name, value)
+        if extra is not None:  # a property setter may have made the dict
+            self._extra = extra
+
+    def __delattr__(self, name):
+        _extra_del(self._extra, self, name)
 
     def __dealloc__(self):
         if self._outs != NULL and self._outs != &self._out1:
