@@ -42,3 +42,15 @@ from chainerlite._core.ops_math import (  # NOQA
     Sub,
     SubFromConstant,
 )
+
+import importlib  # NOQA: E402
+
+from chainerlite._core.facts import open_classes  # NOQA: E402
+
+# Chainer's classes are plain Python classes, and code built on it sets and
+# replaces their attributes (mock.patch.object(FunctionNode, 'apply', ...));
+# the compiled classes take that too, and the engine honours it (facts).
+# (The modules by import: the facade's name `config` is the configuration.)
+for _name in ('config', 'hooks', 'node', 'ops_array', 'ops_math', 'ops_nn', 'timer'):
+    open_classes(importlib.import_module('chainerlite._core.' + _name))
+del _name

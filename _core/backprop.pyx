@@ -15,13 +15,13 @@ from chainerlite._core cimport node as _node
 from chainerlite._core.config cimport (
     ThreadState, debug_enabled, get_state, set_local_backprop)
 from chainerlite._core.facts cimport (
-    ACCUMULATES, BWD_POST, BWD_PRE, COMPILED_GRADS, class_facts)
+    ACCUMULATES, BWD_POST, BWD_PRE, COMPILED_GRADS)
 from chainerlite._core.hooks cimport (
     active_entries, any_mask, dispatch, global_entries)
 from chainerlite._core.node cimport (
     BuiltinNode, FunctionNode,
     Variable, VariableNode, check_finite, check_grad, ensure_array,
-    new_variable)
+    new_variable, node_flags)
 
 import warnings
 
@@ -170,7 +170,7 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
     """
     cdef int prev = state.enable_backprop
     if raw and current is None and (
-            class_facts(type(f)).flags & COMPILED_GRADS):
+            node_flags(f) & COMPILED_GRADS):
         return _arrays_of(f, (<BuiltinNode>f).grads(indexes, gys), indexes)
     gvars = _as_grad_vars(gys) if raw else gys
     set_local_backprop(state, 0 if raw else 1)
@@ -359,7 +359,7 @@ cdef class _Pass:
                 and f._local_hooks is None and f._inputs is not None
                 and len(f._inputs) == 1):
             return False
-        cdef int facts = class_facts(type(f)).flags
+        cdef int facts = node_flags(f)
         if facts & ACCUMULATES:
             return False
         cdef PyObject* p = f._outs[0]
@@ -406,7 +406,7 @@ cdef class _Pass:
         if indexes is None:
             return 0
         cdef tuple current = None
-        if class_facts(type(f)).flags & ACCUMULATES:
+        if node_flags(f) & ACCUMULATES:
             current = self.current_grads(inputs_t, indexes)
         entries = self.entries
         if f._local_hooks:

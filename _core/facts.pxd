@@ -17,6 +17,9 @@ cdef enum:
     # __setattr__ or __delattr__ (below its compiled base)
     OWN_ATTR_HOOKS = 8
     PLAIN_IMPL_NAME = 16   # its _impl_name is FunctionNode's (its name)
+    # a BuiltinNode class whose apply or forward is not the compiled one
+    # (replaced on it or a base): apply_builtin calls its apply()
+    CALL_REPLACED = 32
 
 
 # Hook callbacks, one bit each (ClassFacts.hook_mask, HookEntry.mask)

@@ -13,6 +13,13 @@ class. A record is found by the class's current tag, so a modification
 takes effect on the next op. Records hold no reference to the class
 (classes made at run time can be freed); a class without a tag (0) is
 recomputed on every ask.
+
+The compiled classes are opened (:func:`open_classes`) so that Python code
+can set and delete their attributes as it can on Chainer's pure-Python
+classes; CPython then marks the class modified, and the facts record which
+of the methods the engine calls in C (``apply``, ``forward``, ``backward``,
+``backward_accumulate``, ``check_type_forward``) are no longer the compiled
+ones, so the engine calls the replacement through Python instead.
 """
 from cpython.object cimport PyObject
 
@@ -38,6 +45,17 @@ cdef tuple _ATTR_HOOKS = ('__getattr__', '__getattribute__', '__setattr__',
                           '__delattr__')
 cdef unsigned long _HEAPTYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE
 
+cdef extern from *:
+    """
+    static void chl_open_type(PyObject *tp) {
+        /* A static type is immutable from Python (type_setattro refuses
+           it) only because of this flag; its dict, method cache and slot
+           updates work as for a class written in Python. */
+        ((PyTypeObject *)tp)->tp_flags &= ~Py_TPFLAGS_IMMUTABLETYPE;
+    }
+    """
+    void chl_open_type(object tp)
+
 # registered at import by the modules that define them
 cdef type _function_node = None
 cdef type _builtin_node = None
@@ -45,11 +63,49 @@ cdef type _compiled_hook = None
 cdef tuple _compiled_callbacks = ()
 
 
+# what FunctionNode and BuiltinNode define for the methods the engine calls
+# in C, as compiled: anything else found there is a replacement
+cdef object _apply, _check, _impl_name, _forward, _backward
+
+
 cdef int register_nodes(type function_node, type builtin_node) except -1:
-    global _function_node, _builtin_node
+    global _function_node, _builtin_node, _apply, _check, _impl_name
+    global _forward, _backward
     _function_node = function_node
     _builtin_node = builtin_node
+    d = function_node.__dict__
+    _apply = d['apply']
+    _check = d['check_type_forward']
+    _impl_name = d['_impl_name']
+    d = builtin_node.__dict__
+    _forward = d['forward']
+    _backward = d['backward']
     return 0
+
+
+def class_flags(type cls):
+    """The names of the flags that the facts of ``cls`` hold now, e.g.
+    ``CALL_REPLACED`` while an ``apply`` or ``forward`` replaced on a
+    compiled node class (or its base) is in effect."""
+    cdef int flags = class_facts(cls).flags
+    return frozenset([name for name, bit in _FLAG_NAMES if flags & bit])
+
+
+cdef tuple _FLAG_NAMES = (
+    ('COMPILED_GRADS', COMPILED_GRADS), ('ACCUMULATES', ACCUMULATES),
+    ('OWN_TYPE_CHECK', OWN_TYPE_CHECK), ('OWN_ATTR_HOOKS', OWN_ATTR_HOOKS),
+    ('PLAIN_IMPL_NAME', PLAIN_IMPL_NAME), ('CALL_REPLACED', CALL_REPLACED))
+
+
+def open_classes(module):
+    """Lets Python code set and delete the attributes of the classes that
+    the compiled ``module`` defines under public names (Chainer's classes
+    are plain Python classes: code patches their methods, mock.patch.object
+    included)."""
+    for name, obj in vars(module).items():
+        if (isinstance(obj, type) and not name.startswith('_')
+                and obj.__module__ == module.__name__):
+            chl_open_type(obj)
 
 
 cdef int register_compiled_hook(type compiled_hook,
@@ -114,26 +170,43 @@ cdef bint _own_attr_hooks(type cls):
     return False
 
 
-cdef int _node_flags(type cls) except -1:
-    cdef int flags = 0
-    backward_owner = accumulate_owner = None
+cdef object _resolve(type cls, str name):
+    # what the class attribute ``name`` of ``cls`` is, as stored (a
+    # function, a property): the first of its classes that holds one
     for klass in cls.__mro__:
         d = klass.__dict__
-        if backward_owner is None and 'backward' in d:
-            backward_owner = klass
-        if accumulate_owner is None and 'backward_accumulate' in d:
-            accumulate_owner = klass
-    base = _function_node.__dict__
-    if getattr(cls, 'check_type_forward') is not base['check_type_forward']:
+        if name in d:
+            return d[name]
+    return None
+
+
+cdef int _node_flags(type cls) except -1:
+    cdef int flags = 0
+    if _resolve(cls, 'check_type_forward') is not _check:
         flags |= OWN_TYPE_CHECK
-    if accumulate_owner is not _function_node:
+    cdef bint builtin = issubclass(cls, _builtin_node)
+    cdef bint replaced = _resolve(cls, 'apply') is not _apply
+    if builtin and (replaced or _resolve(cls, 'forward') is not _forward):
+        flags |= CALL_REPLACED
+    # as in Chainer, a backward_accumulate patched on FunctionNode itself
+    # is the base's and is not called: only one of a subclass is
+    if (_resolve(cls, 'backward_accumulate')
+            is not _resolve(_function_node, 'backward_accumulate')):
         flags |= ACCUMULATES
-    elif backward_owner is _builtin_node:
-        # a Python subclass that overrides backward keeps its semantics
+    elif (builtin and _resolve(cls, 'backward') is _backward
+            and not _base_replaced()):
+        # a subclass or a patch that replaces backward keeps its semantics;
+        # grad nodes applied to arrays would skip an apply or forward
+        # replaced on the base they share
         flags |= COMPILED_GRADS
-    if getattr(cls, '_impl_name', None) is base['_impl_name']:
+    if _resolve(cls, '_impl_name') is _impl_name:
         flags |= PLAIN_IMPL_NAME
     return flags
+
+
+cdef bint _base_replaced():
+    return (_resolve(_builtin_node, 'apply') is not _apply
+            or _resolve(_builtin_node, 'forward') is not _forward)
 
 
 cdef bytes _declared_kinds(type cls):

@@ -16,6 +16,7 @@ cdef class VariableNode:
     cdef public int _rank        # public: Chainer's tests set it by hand
     cdef bint _requires_grad
     cdef PyObject* _variable     # borrowed; cleared when the Variable dies
+    cdef dict _extra             # attributes set from Python (created lazily)
     cdef object __weakref__
 
     cdef _set_creator(self, FunctionNode creator)
@@ -79,6 +80,7 @@ cdef Variable new_variable(data, bint requires_grad)
 cdef Variable as_variable_fast(x)
 cdef Variable get_variable(VariableNode node)
 cdef tuple apply_node(FunctionNode node, tuple inputs)
+cdef int node_flags(FunctionNode f) except -1
 cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=*,
                             Variable x2=*)
 cdef tuple apply_nested(BuiltinNode op, tuple in_data)

@@ -6,6 +6,8 @@ _Array: TypeAlias = Any
 
 @disjoint_base
 class VariableNode:
+    def __getattribute__(self, name: str, /) -> Any: ...
+    def __getattr__(self, name: str) -> Any: ...
     creator: Any
     creator_node: FunctionNode | None
     data: _Array | None
@@ -34,6 +36,8 @@ class VariableNode:
 
 @disjoint_base
 class Variable:
+    def __getattribute__(self, name: str, /) -> Any: ...
+    def __getattr__(self, name: str) -> Any: ...
     __array_priority__: int
     # None only for a Variable made without data; typed as the array so
     # that user code can read `.array.shape` without a None check.
@@ -53,7 +57,6 @@ class Variable:
         grad: _Array | None = ...,
         requires_grad: bool = ...,
     ) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
     @property
     def raw_array(self) -> _Array: ...
     @property
@@ -130,6 +133,8 @@ class Variable:
 
 @disjoint_base
 class FunctionNode:
+    def __getattribute__(self, name: str, /) -> Any: ...
+    def __getattr__(self, name: str) -> Any: ...
     inputs: tuple[VariableNode, ...] | None
     outputs: tuple[Callable[[], VariableNode | None], ...] | None
     rank: int
@@ -138,7 +143,6 @@ class FunctionNode:
     _retained_output_data: tuple[_Array, ...] | None
     stack: Any
     lazy_grad_sum: bool
-    def __getattr__(self, name: str) -> Any: ...
     @property
     def input_layouts(self) -> tuple[None, ...] | None: ...
     @property

@@ -22,8 +22,8 @@ from chainerlite._core.config cimport (
     ThreadState, backprop_enabled, debug_enabled, get_state,
     type_check_enabled)
 from chainerlite._core.facts cimport (
-    FWD_POST_OUT, OWN_ATTR_HOOKS, OWN_TYPE_CHECK, ClassFacts, class_facts,
-    kinds_match, register_nodes)
+    ACCUMULATES, CALL_REPLACED, COMPILED_GRADS, FWD_POST_OUT, OWN_ATTR_HOOKS,
+    OWN_TYPE_CHECK, ClassFacts, class_facts, kinds_match, register_nodes)
 from chainerlite._core.hooks cimport (
     HookRegistry, active_entries, any_mask, dispatch, entries_with_callbacks)
 from chainerlite._core cimport ops_math
@@ -168,6 +168,22 @@ cdef class VariableNode:
         else:
             self._variable = NULL
             self._weak_variable = weakref.ref(variable)
+
+    def __getattribute__(self, name):
+        if self._extra is None:
+            return PyObject_GenericGetAttr(self, name)
+        return _extra_find(self._extra, self, name)
+
+    def __getattr__(self, name):
+        return _extra_get(self._extra, self, name)
+
+    def __setattr__(self, name, value):
+        extra = _extra_set(self._extra, self, name, value)
+        if extra is not None:  # a property setter may have made the dict
+            self._extra = extra
+
+    def __delattr__(self, name):
+        _extra_del(self._extra, self, name)
 
     def __dealloc__(self):
         cdef FunctionNode c = self._creator
@@ -453,19 +469,26 @@ cdef class Variable:
         if grad is not None:
             self.grad = grad
 
-    def __dealloc__(self):
-        cdef VariableNode node = self._node
-        if node is not None and node._variable == <PyObject*>self:
-            node._variable = NULL
+    def __getattribute__(self, name):
+        if self._extra is None:
+            return PyObject_GenericGetAttr(self, name)
+        return _extra_find(self._extra, self, name)
 
     def __getattr__(self, name):
         return _extra_get(self._extra, self, name)
 
     def __setattr__(self, name, value):
-        self._extra = _extra_set(self._extra, self, name, value)
+        extra = _extra_set(self._extra, self, name, value)
+        if extra is not None:  # a property setter may have made the dict
+            self._extra = extra
 
     def __delattr__(self, name):
         _extra_del(self._extra, self, name)
+
+    def __dealloc__(self):
+        cdef VariableNode node = self._node
+        if node is not None and node._variable == <PyObject*>self:
+            node._variable = NULL
 
     # -- data -----------------------------------------------------------
     @property
@@ -928,7 +951,12 @@ def _rebuild_variable(cls, data, name, grad, requires_grad, state):
 
 # Instances of the compiled classes have no __dict__ (creating one per object
 # would cost an allocation per op); attributes that Python code sets on them
-# go to a dict created on first use instead.
+# go to a dict created on first use instead. As in an instance dict, an entry
+# there hides a method of the class (a method patched on the instance), but
+# not a data descriptor (a property). VariableNode, Variable and FunctionNode
+# each define the same four attribute methods over the helpers below: a
+# common compiled base class would cost them their freelists (Cython then
+# allocates through the base), 4-7% of a small op.
 #
 # The __getattr__ that this needs would make CPython route every attribute
 # access of a Python subclass (function nodes written in Python, Parameter)
@@ -953,9 +981,20 @@ cdef extern from *:
         t->tp_setattro = PyObject_GenericSetAttr;
         PyType_Modified(t);
     }
+    static int chl_has_dict(PyObject *o) {
+        return Py_TYPE(o)->tp_dictoffset != 0;
+    }
+    static int chl_is_data_descr(PyObject *o, PyObject *name) {
+        /* whether the class attribute ``name`` of o's type takes sets */
+        PyObject *d = _PyType_Lookup(Py_TYPE(o), name);
+        return d != NULL && Py_TYPE(d)->tp_descr_set != NULL;
+    }
     """
     bint chl_needs_attr_check(object o)
     void chl_use_generic_attrs(object tp)
+    bint chl_has_dict(object o)
+    bint chl_is_data_descr(object o, object name)
+    object PyObject_GenericGetAttr(object o, object name)
 
 
 cdef inline int generic_attrs(object obj) except -1:
@@ -969,6 +1008,24 @@ cdef inline int generic_attrs(object obj) except -1:
     return 0
 
 
+cdef int node_flags(FunctionNode f) except -1:
+    """The facts flags of ``f``'s class as ``f``'s own attributes change
+    them: a ``backward`` or ``backward_accumulate`` set on the node is what
+    its backward runs, called through Python."""
+    cdef int flags = class_facts(type(f)).flags
+    d = f._extra
+    if d is None:
+        if not chl_has_dict(f):
+            return flags        # a compiled node with no attribute of its own
+        d = _idict(f, None)
+    if d:
+        if 'backward' in d:
+            flags &= ~COMPILED_GRADS
+        if 'backward_accumulate' in d:
+            flags |= ACCUMULATES
+    return flags
+
+
 cdef object _extra_get(dict extra, obj, name):
     if extra is not None:
         try:
@@ -979,12 +1036,19 @@ cdef object _extra_get(dict extra, obj, name):
                          % (type(obj).__name__, name))
 
 
+cdef object _extra_find(dict extra, obj, name):
+    # __getattribute__ of a compiled instance that has extra attributes
+    if name in extra and not chl_is_data_descr(obj, name):
+        return extra[name]
+    return PyObject_GenericGetAttr(obj, name)
+
+
 cdef dict _extra_set(dict extra, obj, name, value):
     try:
         PyObject_GenericSetAttr(obj, name, value)
         return extra
     except AttributeError:
-        if hasattr(type(obj), name):
+        if chl_is_data_descr(obj, name):
             raise  # e.g. a read-only property
     if extra is None:
         extra = {}
@@ -1051,10 +1115,10 @@ cdef class FunctionNode:
     its outputs weakly.
     """
 
-    def __dealloc__(self):
-        if self._outs != NULL and self._outs != &self._out1:
-            PyMem_Free(self._outs)
-        self._outs = NULL
+    def __getattribute__(self, name):
+        if self._extra is None:
+            return PyObject_GenericGetAttr(self, name)
+        return _extra_find(self._extra, self, name)
 
     def __getattr__(self, name):
         return _extra_get(self._extra, self, name)
@@ -1066,6 +1130,11 @@ cdef class FunctionNode:
 
     def __delattr__(self, name):
         _extra_del(self._extra, self, name)
+
+    def __dealloc__(self):
+        if self._outs != NULL and self._outs != &self._out1:
+            PyMem_Free(self._outs)
+        self._outs = NULL
 
     # -- debugging and Chainer's layout attributes ---------------------------
     @property
@@ -1421,6 +1490,38 @@ cdef class FunctionNode:
         return 'Function `%s` (%s): %s' % (
             self.label, type(self).__name__, message)
 
+    # -- copy and pickle ----------------------------------------------------
+    def __reduce__(self):
+        # copy.copy, copy.deepcopy and pickle of a node not yet applied (as
+        # code copies a prepared node before applying it): its class, the
+        # attributes set on it and its local hooks
+        if self._inputs is not None or self._n_out:
+            raise TypeError(
+                '%s: a FunctionNode that was applied cannot be copied or '
+                'pickled (the graph holds it); copy it before apply'
+                % self.label)
+        for klass in type(self).__mro__:
+            if not (<type>klass).__flags__ & _HEAPTYPE:
+                break
+        if klass.__basicsize__ != FunctionNode.__basicsize__:
+            raise TypeError('%s cannot be copied or pickled: the compiled '
+                            '%s holds fields of its own'
+                            % (self.label, klass.__name__))
+        return (_rebuild_node, (type(self), _idict(self, self._extra) or None,
+                                self._local_hooks or None))
+
+
+cdef unsigned long _HEAPTYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE
+
+
+def _rebuild_node(cls, state, hooks):
+    cdef FunctionNode node = cls.__new__(cls)
+    if state:
+        for k, v in state.items():
+            setattr(node, k, v)
+    node._local_hooks = hooks
+    return node
+
 
 cdef str grad_count_message(FunctionNode func, Py_ssize_t n, indexes):
     cdef Py_ssize_t n_in = len(func._inputs)
@@ -1670,7 +1771,8 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
     building Variables, tuples or calls that nothing needs.
     """
     cdef ThreadState state = get_state()
-    if debug_enabled(state):
+    if debug_enabled(state) or (
+            class_facts(type(node)).flags & CALL_REPLACED):
         return node.apply(_variables(x0, x1, x2))[0]
     cdef bint checked = type_check_enabled(state)
     cdef int n = 1 if x1 is None else (2 if x2 is None else 3)

@@ -487,6 +487,48 @@ raises(AttributeError, getattr, lc, 'anything')
 gc_ = config.GlobalConfig.__new__(config.GlobalConfig)
 raises(AttributeError, getattr, gc_, 'train')
 ''',
+    'compiled_classes_patched_hostilely': '''
+ops_nn = importlib.import_module('chainerlite._core.ops_nn')
+ops_math = importlib.import_module('chainerlite._core.ops_math')
+x = Variable(arr())
+for cls, name in [(FunctionNode, 'apply'), (FunctionNode, 'backward_accumulate'),
+                  (FunctionNode, 'check_type_forward'), (FunctionNode, '_impl_name'),
+                  (ops_nn.ReLU, 'check_type_forward')]:
+    saved = cls.__dict__.get(name)
+    if saved is not None:
+        delattr(cls, name)
+    else:
+        setattr(cls, name, None)
+    for op in (lambda: F.relu(x), lambda: x * 2.0, lambda: Twice().apply((x,))[0]):
+        try:
+            F.sum(op()).backward()
+        except Exception:
+            pass  # e.g. the apply deleted: an AttributeError, no crash
+    if saved is not None:
+        setattr(cls, name, saved)
+    else:
+        delattr(cls, name)
+Variable.__getattribute__ = lambda self, name: 5
+assert x.anything == 5
+del Variable.__getattribute__
+assert x.shape == (3,)
+Variable.__del__ = lambda self: kept.append(self)
+kept = []
+del x
+Variable.__del__ = lambda self: None
+del Variable.__del__
+# another compiled node class of the same layout (refused for any other)
+for y, cls in [(F.relu(Variable(arr())), ops_math.Neg),
+               (Variable(arr()) * 3.0, ops_math.AddConstant)]:
+    try:
+        y.creator.__class__ = cls
+    except TypeError:
+        continue
+    y.grad = arr()
+    y.backward()
+    F.sum(y.creator.apply((Variable(arr()),))[0]).backward()
+kept.clear()
+''',
 }
 
 # Uninitialised (Cls.__new__) instances of every compiled class, and objects
