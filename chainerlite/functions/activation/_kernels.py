@@ -28,9 +28,9 @@ elu_fwd = cuda_kernel.Elementwise(
     preamble=_PREAMBLE,
 )
 elu_bwd = cuda_kernel.Elementwise(
-    'T x, T gy, T alpha',
+    'T cond, T y, T gy, T alpha',
     'T gx',
-    _A + 'gx = x > 0 ? gy : (T)((A)gy * (A)alpha * exp((A)x));',
+    _A + 'gx = cond > 0 ? gy : (T)((A)gy * ((A)y + (A)alpha));',
     'chainerlite_elu_bwd',
     preamble=_PREAMBLE,
 )

@@ -11,8 +11,6 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
-from chainerlite.functions.array import where
-from chainerlite.functions.math import exponential
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -31,7 +29,11 @@ class ELU(function_node.FunctionNode):
     def forward(self, inputs):
         (x,) = inputs
         xp = backend.get_array_module(x)
-        self.retain_inputs((0,))
+        # As Chainer: the output is kept; the input only where a negative
+        # alpha makes the output's sign differ from the input's.
+        if self.alpha < 0:
+            self.retain_inputs((0,))
+        self.retain_outputs((0,))
         if xp is cuda.cupy:
             return (_kernels.elu_fwd(x, x.dtype.type(self.alpha)),)
         negative = xp.minimum(x, 0)
@@ -39,46 +41,43 @@ class ELU(function_node.FunctionNode):
         return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        (x,) = self.get_retained_inputs()
-        return ELUGrad(self.alpha).apply((x, grad_outputs[0]))
+        (y,) = self.get_retained_outputs()
+        cond = self.get_retained_inputs()[0] if self.alpha < 0 else y
+        return ELUGrad(self.alpha, cond.array).apply((y, grad_outputs[0]))
 
 
 class ELUGrad(function_node.FunctionNode):
-    """Gradient of the ELU: ``gy`` where ``x > 0``, ``gy alpha exp(x)``
-    elsewhere (``x = 0`` and NaN included, as in Chainer).
+    """Gradient of the ELU from its output ``y``: ``gy`` where the input was
+    positive (``cond > 0``), ``gy (y + alpha)`` elsewhere (``alpha exp(x)``;
+    ``x = 0`` and NaN included, as in Chainer).
 
-    Inputs are the ELU input ``x`` and the output gradient ``gy``.
+    Inputs are the ELU output ``y`` and the output gradient ``gy``;
+    ``cond`` is the input (or, for ``alpha >= 0``, the output: same sign).
     """
 
-    def __init__(self, alpha):
+    def __init__(self, alpha, cond):
         self.alpha = alpha
+        self.cond = cond
 
     def forward(self, inputs):
-        x, gy = inputs
+        y, gy = inputs
         self.retain_inputs((0, 1))
-        if isinstance(x, cuda.ndarray):
-            return (_kernels.elu_bwd(x, gy, x.dtype.type(self.alpha)),)
-        positive = utils.force_array(x > 0)
-        rest = numpy.where(positive, numpy.zeros_like(x), x)
-        coef = numpy.exp(rest) * (self.alpha * utils.force_array(~positive, x.dtype))
-        coef += utils.force_array(positive, x.dtype)
-        # NumPy 1 gives float64 for 0-d arrays times a Python float
-        return (utils.force_array(gy * coef, x.dtype),)
+        if isinstance(y, cuda.ndarray):
+            return (_kernels.elu_bwd(self.cond, y, gy, y.dtype.type(self.alpha)),)
+        one, alpha = y.dtype.type(1), y.dtype.type(self.alpha)
+        slope = numpy.where(self.cond > 0, one, y + alpha)
+        return (utils.force_array(gy * slope, y.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, gy = self.get_retained_inputs()
+        y, gy = self.get_retained_inputs()
         (g,) = grad_outputs
         ret = []
         if 0 in indexes:
-            # d/dx of the slope: alpha exp(x) where x is not positive
-            xs = x.array
-            positive = utils.force_array(xs > 0)
-            xp = backend.get_array_module(xs)
-            rest = where.where(positive, xp.zeros_like(xs), x)
-            notpos = utils.force_array(~positive, xs.dtype)
-            ret.append(g * gy * (exponential.exp(rest) * (self.alpha * notpos)))
+            # d(y + alpha)/dy is 1 where the input was not positive
+            notpos = utils.force_array(self.cond <= 0, y.dtype)
+            ret.append(g * gy * notpos)
         if 1 in indexes:
-            ret.append(ELUGrad(self.alpha).apply((x, g))[0])
+            ret.append(ELUGrad(self.alpha, self.cond).apply((y, g))[0])
         return tuple(ret)
 
 

@@ -31,7 +31,13 @@ class LeakyReLU(function_node.FunctionNode):
     def forward(self, inputs):
         (x,) = inputs
         xp = backend.get_array_module(x)
-        self.retain_inputs((0,))
+        # As Chainer: the output tells the sides apart for a slope >= 0
+        # (a slope of 0 included: -inf gives NaN, treated as positive), the
+        # input for a negative slope.
+        if self.slope >= 0:
+            self.retain_outputs((0,))
+        else:
+            self.retain_inputs((0,))
         if xp is cuda.cupy:
             return (_kernels.leaky_relu_fwd(x, x.dtype.type(self.slope)),)
         # max(x, slope * x) for a slope up to 1 (negative slopes too),
@@ -44,7 +50,11 @@ class LeakyReLU(function_node.FunctionNode):
         return (utils.force_array(pick(x, x * slope), x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        return LeakyReLUGrad(self.inputs[0].data, self.slope).apply(grad_outputs)
+        if self.slope >= 0:
+            cond = self.get_retained_outputs()[0].array
+        else:
+            cond = self.get_retained_inputs()[0].array
+        return LeakyReLUGrad(cond, self.slope).apply(grad_outputs)
 
 
 class LeakyReLUGrad(function_node.FunctionNode):
@@ -56,7 +66,9 @@ class LeakyReLUGrad(function_node.FunctionNode):
     in its one input, the output gradient ``gy``.
 
     Args:
-        x (numpy.ndarray or cupy.ndarray): Input of the leaky ReLU.
+        x (numpy.ndarray or cupy.ndarray): Input of the leaky ReLU, or its
+            output where ``slope >= 0`` (on the same side of 0, and NaN
+            where ``slope * x`` is).
         slope (float): Slope of its negative part.
 
     """

@@ -58,11 +58,14 @@ class RReLU(function_node.FunctionNode):
             sample = _random.uniform(xp, x.shape, numpy.float64)
             span = self.upper - self.lower
             self.r = utils.force_array(self.lower + span * sample, x.dtype)
-        self._slope = xp.where(x >= 0, x.dtype.type(1), self.r)
-        return (utils.force_array(x * self._slope, x.dtype),)
+        slope = xp.where(x >= 0, x.dtype.type(1), self.r)
+        self.retain_outputs((0,))  # as Chainer's: the backward reads its sign
+        return (utils.force_array(x * slope, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        return (grad_outputs[0] * self._slope,)
+        y = self.get_retained_outputs()[0].array
+        xp = backend.get_array_module(y)
+        return (grad_outputs[0] * xp.where(y >= 0, y.dtype.type(1), self.r),)
 
 
 def rrelu(x: Variable | NdArray, l=1.0 / 8, u=1.0 / 3, *, r=None, return_r=False):

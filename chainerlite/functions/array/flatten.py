@@ -4,28 +4,11 @@ from __future__ import annotations
 
 import typing
 
-from chainerlite import function_node
 from chainerlite.functions.array import reshape
-from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
     from chainerlite.variable import Variable
-
-
-class Flatten(function_node.FunctionNode):
-    """Flattening of an array into one dimension."""
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-
-    def forward(self, inputs):
-        (x,) = inputs
-        self._in_shape = x.shape
-        return (x.ravel(),)
-
-    def backward(self, indexes, grad_outputs):
-        return (reshape.reshape(grad_outputs[0], self._in_shape),)
 
 
 def flatten(x: Variable | NdArray) -> Variable:
@@ -46,4 +29,5 @@ def flatten(x: Variable | NdArray) -> Variable:
         array([1., 2., 3., 4.], dtype=float32)
 
     """
-    return Flatten().apply((x,))[0]
+    # A reshape, as in Chainer: no node where ``x`` is already flat.
+    return reshape.reshape(x, (x.size,))

@@ -55,6 +55,7 @@ class Moveaxis(function_node.FunctionNode):
         (x,) = inputs
         _check_unique(self.source, x.ndim, 'source')
         _check_unique(self.destination, x.ndim, 'destination')
+        self.retain_inputs(())  # none, as Chainer's node declares
         xp = backend.get_array_module(x)
         return (xp.moveaxis(x, self.source, self.destination),)
 

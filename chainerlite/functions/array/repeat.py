@@ -52,17 +52,18 @@ class Repeat(function_node.FunctionNode):
     def forward(self, inputs):
         (x,) = inputs
         xp = backend.get_array_module(x)
-        self._in_shape = x.shape
+        self.retain_inputs((0,))  # as Chainer's: the backward reads its shape
         repeats = self.repeats[0] if len(self.repeats) == 1 else list(self.repeats)
         return (xp.repeat(x, repeats, self.axis),)
 
     def backward(self, indexes, grad_outputs):
         (gy,) = grad_outputs
+        in_shape = self.get_retained_inputs()[0].shape
         if self.axis is None:
-            axis, shape = 0, (utils.size_of_shape(self._in_shape),)
+            axis, shape = 0, (utils.size_of_shape(in_shape),)
         else:
-            axis = self.axis % len(self._in_shape)
-            shape = self._in_shape
+            axis = self.axis % len(in_shape)
+            shape = in_shape
         n = shape[axis]
         if len(self.repeats) == 1:
             # Each element's copies are adjacent: split the axis and sum.
@@ -73,7 +74,7 @@ class Repeat(function_node.FunctionNode):
             xp = backend.get_array_module(gy)
             slices = (slice(None),) * axis + (xp.asarray(index),)
             gx = get_item.GetItemGrad(slices, shape).apply((gy,))[0]
-        return (reshape.reshape(gx, self._in_shape),)
+        return (reshape.reshape(gx, in_shape),)
 
 
 def repeat(x: Variable | NdArray, repeats, axis=None) -> Variable:

@@ -42,6 +42,7 @@ class Rollaxis(function_node.FunctionNode):
         (x,) = inputs
         xp = backend.get_array_module(x)
         self._ndim = x.ndim
+        self.retain_inputs(())  # none, as Chainer's node declares
         return (xp.rollaxis(x, self.axis, self.start),)
 
     def backward(self, indexes, grad_outputs):

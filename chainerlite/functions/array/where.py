@@ -8,6 +8,7 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite import variable as variable_mod
 from chainerlite.functions.array import sum_to
 from chainerlite.utils import type_check
 
@@ -17,33 +18,40 @@ if typing.TYPE_CHECKING:
 
 
 class Where(function_node.FunctionNode):
-    """Elementwise choice between two arrays by a boolean condition."""
+    """Elementwise choice between two arrays by a boolean condition.
+
+    As Chainer's node: the condition is an attribute (an array, which gets
+    no gradient), the inputs are ``x`` and ``y``; nothing is retained.
+    """
+
+    def __init__(self, condition):
+        self.condition = condition
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('condition', 'x', 'y'))
-        c_type, x_type, y_type = in_types
+        type_check._argname(in_types, ('x', 'y'))
+        x_type, y_type = in_types
+        c_type = type_check._make_variable_from_array(
+            utils.force_array(self.condition), 'condition'
+        )
         type_check.expect(c_type.dtype == numpy.bool_, x_type.dtype == y_type.dtype)
         type_check.expect_broadcast_shapes(c_type.shape, x_type.shape, y_type.shape)
 
     def forward(self, inputs):
-        condition, x, y = inputs
+        x, y = inputs
         xp = backend.get_array_module(*inputs)
-        self.retain_inputs((0,))
-        self._shapes = (x.shape, y.shape)
-        return (utils.force_array(xp.where(condition, x, y)),)
+        return (utils.force_array(xp.where(self.condition, x, y)),)
 
     def backward(self, indexes, grad_outputs):
-        (condition,) = self.get_retained_inputs()
         (gy,) = grad_outputs
         xp = backend.get_array_module(gy)
         zero = xp.zeros((), gy.dtype)
-        grads = [None, None, None]
+        grads = []
+        if 0 in indexes:
+            gx = Where(self.condition).apply((gy, zero))[0]
+            grads.append(sum_to.sum_to(gx, self.inputs[0].shape))
         if 1 in indexes:
-            gx = Where().apply((condition, gy, zero))[0]
-            grads[1] = sum_to.sum_to(gx, self._shapes[0])
-        if 2 in indexes:
-            gz = Where().apply((condition, zero, gy))[0]
-            grads[2] = sum_to.sum_to(gz, self._shapes[1])
+            gz = Where(self.condition).apply((zero, gy))[0]
+            grads.append(sum_to.sum_to(gz, self.inputs[1].shape))
         return tuple(grads)
 
 
@@ -76,4 +84,6 @@ def where(condition, x: Variable | NdArray, y: Variable | NdArray) -> Variable:
                [0., 4.]], dtype=float32)
 
     """
-    return Where().apply((condition, x, y))[0]
+    if isinstance(condition, variable_mod.Variable):
+        condition = condition.array
+    return Where(condition).apply((x, y))[0]

@@ -29,6 +29,8 @@ class BinaryAccuracy(function_node.FunctionNode):
 
     def forward(self, inputs):
         y, t = inputs
+        # Both inputs kept, as Chainer's (an old-style Function) keeps them.
+        self.retain_inputs((0, 1))
         xp = backend.get_array_module(y)
         correct = int(((y >= 0) == t).sum())
         counted = max(int((t != _IGNORE_LABEL).sum()), 1)

@@ -27,6 +27,8 @@ class ClassificationSummary(function_node.FunctionNode):
 
     def forward(self, inputs):
         y, t = inputs
+        # Both inputs kept, as Chainer's (an old-style Function) keeps them.
+        self.retain_inputs((0, 1))
         xp = backend.get_array_module(y)
         label_num = self.label_num
         if label_num is None:

@@ -29,6 +29,8 @@ class R2_score(function_node.FunctionNode):
 
     def forward(self, inputs):
         pred, true = inputs
+        # Both inputs kept, as Chainer's (an old-style Function) keeps them.
+        self.retain_inputs((0, 1))
         xp = backend.get_array_module(pred)
         residual = ((pred - true) ** 2).sum(axis=0)
         total = ((true - true.mean(axis=0)) ** 2).sum(axis=0)

@@ -14,6 +14,7 @@ class UnaryFloat(function_node.FunctionNode):
     """
 
     name = None
+    keeps_input = True  # False where the backward reads only the output
 
     @property
     def label(self):
@@ -23,6 +24,7 @@ class UnaryFloat(function_node.FunctionNode):
 
     def forward(self, inputs):
         (x,) = inputs
-        self.retain_inputs((0,))
+        if self.keeps_input:
+            self.retain_inputs((0,))
         y = self.compute(backend.get_array_module(x), x)
         return (utils.force_array(y, x.dtype),)

@@ -16,7 +16,11 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-class _DeterminantBase(inv.SquareMatrices):
+class BatchDet(inv.SquareMatrices):
+    """Determinants of a batch of square matrices."""
+
+    _ndim = 3
+
     def forward(self, inputs):
         (a,) = inputs
         xp = backend.get_array_module(a)
@@ -34,20 +38,8 @@ class _DeterminantBase(inv.SquareMatrices):
         (gy,) = grad_outputs
         scale = reshape.reshape(gy * y, y.shape + (1, 1))
         scale = broadcast.broadcast_to(scale, a.shape)
-        a_inv = (inv.inv if self._ndim == 2 else inv.batch_inv)(a)
+        a_inv = inv.batch_inv(a)
         return (scale * inv.matrix_transpose(a_inv),)
-
-
-class Det(_DeterminantBase):
-    """Determinant of a square matrix."""
-
-    _ndim = 2
-
-
-class BatchDet(_DeterminantBase):
-    """Determinants of a batch of square matrices."""
-
-    _ndim = 3
 
 
 def det(a: Variable | NdArray) -> Variable:
@@ -71,7 +63,10 @@ def det(a: Variable | NdArray) -> Variable:
         -2.0
 
     """
-    return Det().apply((a,))[0]
+    # As Chainer: a batch of one matrix through BatchDet, between two
+    # reshapes (so the last node, a reshape, retains nothing).
+    batched = reshape.reshape(a, (1, a.shape[0], a.shape[1]))
+    return reshape.reshape(BatchDet().apply((batched,))[0], ())
 
 
 def batch_det(a: Variable | NdArray) -> Variable:

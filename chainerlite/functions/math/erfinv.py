@@ -26,6 +26,7 @@ class ErfInv(_special.UnarySpecialOfOutput):
 
     name = 'erfinv'
     special_name = 'erfinv'
+    keeps_input = False  # as Chainer's: the backward reads the output
     # The sign of the derivative of the function it inverts.
     sign = 1.0
 

@@ -33,20 +33,27 @@ class LogSumExp(function_node.FunctionNode):
         (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
+        self.retain_outputs((0,))
         # Shift by the maximum so that exp cannot overflow; a slice whose
         # maximum is infinite is not shifted (its result is +-inf or nan).
         m = xp.amax(x, axis=self.axis, keepdims=True)
-        self._shift = xp.where(xp.isfinite(m), m, x.dtype.type(0))
-        s = xp.sum(xp.exp(x - self._shift), axis=self.axis)
-        y = xp.log(s) + self._shift.reshape(s.shape)
+        shift = xp.where(xp.isfinite(m), m, x.dtype.type(0))
+        s = xp.sum(xp.exp(x - shift), axis=self.axis)
+        y = xp.log(s) + shift.reshape(s.shape)
         return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        # The gradient is the softmax of x over the axes. Computed from the
-        # shifted exponentials rather than exp(x - y), it keeps its
-        # precision when the rounded output is large.
+        # The gradient is the softmax of x over the axes, from the retained
+        # input and output (as Chainer's node keeps them): exp(x - y)
+        # normalised by its sum, so that it keeps its precision where the
+        # output is rounded (float16 near 1000); a slice with an infinite
+        # output is not shifted, as in the forward.
         (x,) = self.get_retained_inputs()
-        e = exponential.exp(x - self._shift)
+        (y,) = self.get_retained_outputs()
+        xp = backend.get_array_module(y.array)
+        shift = xp.where(xp.isfinite(y.array), y.array, y.dtype.type(0))
+        shift = sum_mod._unreduce(shift, self.axis, x.shape, False)
+        e = exponential.exp(x - shift.array)
         total = sum_mod.sum(e, axis=self.axis, keepdims=True)
         gy = sum_mod._unreduce(grad_outputs[0], self.axis, x.shape, False)
         return (gy * e / broadcast.broadcast_to(total, x.shape),)

@@ -23,6 +23,7 @@ class Ndtri(_special.UnarySpecialOfOutput):
 
     name = 'ndtri'
     special_name = 'ndtri'
+    keeps_input = False  # as Chainer's: the backward reads the output
 
     def backward(self, indexes, grad_outputs):
         (y,) = self.get_retained_outputs()
