@@ -353,6 +353,43 @@ def _direct_conv_grad(g):
     return [x, gy, (kh, kw)] + params + [_cache(g, x), g.chance(0.5)]
 
 
+def _onednn_conv(g):
+    n, cin, cout, kh, kw = g.dim(3), g.dim(3), g.dim(4), g.dim(3), g.dim(9)
+    dims = (g.dim(6), g.dim(9))
+    x = g.array((n, cin) + dims, numpy.float32)
+    W = g.array((cout, cin, kh, kw), numpy.float32)
+    bias = None if g.chance(0.3) else g.array((cout,), numpy.float32)
+    params = _conv_params(g)
+    stride, pad, dilate = params[:3]
+    outs = dims
+    if isinstance(pad, tuple) and len(pad) == 2:
+        # the output lengths of the problem, now and then one off
+        outs = tuple(
+            (d + 2 * p - (k - 1) * dl - 1) // s + 1 + (g.chance(0.05) and 1)
+            for d, k, p, s, dl in zip(dims, (kh, kw), pad, stride, dilate)
+        )
+    return [x, W, bias, outs] + params
+
+
+def _onednn_transpose(g):
+    n, cin, cout, kh, kw = g.dim(3), g.dim(3), g.dim(4), g.dim(3), g.dim(9)
+    dims = (g.dim(6), g.dim(9))
+    gy = g.array((n, cin) + dims, numpy.float32)
+    W = g.array((cin, cout, kh, kw), numpy.float32)
+    params = _conv_params(g)
+    return [gy, W, _spanned(g, dims, (kh, kw), params[1], 1)] + params
+
+
+def _onednn_grad(g):
+    n, cin, cout, kh, kw = g.dim(3), g.dim(3), g.dim(4), g.dim(3), g.dim(9)
+    dims = (g.dim(6), g.dim(9))
+    x = g.array((n, cin) + dims, numpy.float32)
+    params = _conv_params(g)
+    outs = _spanned(g, dims, (kh, kw), params[1], -1)
+    gy = g.array((n, cout) + tuple(max(0, d) for d in outs), numpy.float32)
+    return [x, gy, (kh, kw)] + params
+
+
 def _lstm_shapes(g):
     rows, units = g.dim(4), g.dim(4)
     batch = g.rng.randint(0, rows)
@@ -476,6 +513,9 @@ KERNELS = {
     'direct_conv.conv2d': _direct_conv,
     'direct_conv.conv2d_transpose': _direct_conv_transpose,
     'direct_conv.conv2d_grad_weight': _direct_conv_grad,
+    'onednn.conv2d': _onednn_conv,
+    'onednn.conv2d_transpose': _onednn_transpose,
+    'onednn.conv2d_grad_weight': _onednn_grad,
     'lstm.lstm_forward': _lstm_forward,
     'lstm.lstm_backward': _lstm_backward,
     'optim.adam': _adam,
@@ -562,6 +602,7 @@ GENERIC = {
     'ops_nn': ['relu', 'tanh', 'is_2d', 'linear2d'],
     'direct_conv': ['direct_conv_simd'],
     'vec_math': ['vec_math_available'],
+    'onednn': ['available', 'unavailable_reason', '_candidates'],
 }
 
 # Entry points not fuzzed, with the reason.

@@ -117,6 +117,7 @@ def test_declines_what_it_does_not_take():
     assert onednn.conv2d(x[:0], W, None, *args) is None
     assert onednn.conv2d(x, W, None, *args[:-1], 2) is None  # 4 % 2 but 3 % 2
     assert onednn.conv2d(x, W[:, :3], None, *args) is None  # channels differ
+    assert onednn.conv2d(x, W, np.ones(2, np.float32), *args) is None  # bias
     # an output length that no right padding gives
     assert onednn.conv2d(x, W, None, (1, 1), *args[1:]) is None
 
