@@ -372,22 +372,15 @@ def _onednn_conv(g):
 
 
 def _onednn_transpose(g):
-    n, cin, cout, kh, kw = g.dim(3), g.dim(3), g.dim(4), g.dim(3), g.dim(9)
-    dims = (g.dim(6), g.dim(9))
-    gy = g.array((n, cin) + dims, numpy.float32)
-    W = g.array((cin, cout, kh, kw), numpy.float32)
-    params = _conv_params(g)
-    return [gy, W, _spanned(g, dims, (kh, kw), params[1], 1)] + params
+    # the direct kernel's leading arguments: gy, W, dims, stride, pad,
+    # dilate, groups
+    return _direct_conv_transpose(g)[:7]
 
 
 def _onednn_grad(g):
-    n, cin, cout, kh, kw = g.dim(3), g.dim(3), g.dim(4), g.dim(3), g.dim(9)
-    dims = (g.dim(6), g.dim(9))
-    x = g.array((n, cin) + dims, numpy.float32)
-    params = _conv_params(g)
-    outs = _spanned(g, dims, (kh, kw), params[1], -1)
-    gy = g.array((n, cout) + tuple(max(0, d) for d in outs), numpy.float32)
-    return [x, gy, (kh, kw)] + params
+    # the direct kernel's leading arguments: x, gy, ksize, stride, pad,
+    # dilate, groups
+    return _direct_conv_grad(g)[:7]
 
 
 def _lstm_shapes(g):
