@@ -57,7 +57,9 @@ cpdef object broadcast_view(x, tuple shape):
             or not cnp.PyArray_IS_C_CONTIGUOUS(a)):
         return numpy.broadcast_to(x, shape)
     for i in range(nd):
-        d = shape[i]
+        d = _dim(shape[i])
+        if d < 0:  # negative, or no Py_ssize_t
+            return numpy.broadcast_to(x, shape)  # its error
         dims[i] = d
         strides[i] = 0
         if i >= lead:
@@ -74,16 +76,28 @@ cpdef object broadcast_view(x, tuple shape):
     return view
 
 
+cdef Py_ssize_t _dim(d):
+    # a size as a Py_ssize_t; -1 for one that is none
+    try:
+        return d
+    except (OverflowError, TypeError):
+        return -1
+
+
 cdef bint _fits(x, tuple shape) except -1:
-    # whether the NumPy array x broadcasts to shape
+    # whether the NumPy array x broadcasts to shape (no: a size that is no
+    # Py_ssize_t, which the full check then names)
     cdef cnp.ndarray a = <cnp.ndarray>x
     cdef Py_ssize_t i, n, lead = len(shape) - cnp.PyArray_NDIM(a)
     if lead < 0:
         return False
-    for i in range(cnp.PyArray_NDIM(a)):
-        n = cnp.PyArray_DIMS(a)[i]
-        if n != 1 and n != <Py_ssize_t>shape[lead + i]:
-            return False
+    try:
+        for i in range(cnp.PyArray_NDIM(a)):
+            n = cnp.PyArray_DIMS(a)[i]
+            if n != 1 and n != <Py_ssize_t>shape[lead + i]:
+                return False
+    except (OverflowError, TypeError):
+        return False
     return True
 
 
@@ -173,7 +187,7 @@ cdef class Reshape(BuiltinNode):
 
     cdef bint quick_check(self, int n, x, unused1, unused2):
         return n == 1 and type(x) is _ndarray and -1 not in self.shape and (
-            cnp.PyArray_SIZE(<cnp.ndarray>x) == _size(self.shape))
+            <object>cnp.PyArray_SIZE(<cnp.ndarray>x) == _size(self.shape))
 
     cdef object compute(self, x, unused1, unused2):
         self._in_shape = x.shape
@@ -248,11 +262,10 @@ cdef class Sum(BuiltinNode):
         expect_axes(x_type, self.axis)
 
     cdef bint quick_check(self, int n, x, unused1, unused2):
-        cdef Py_ssize_t a, ndim
         if n != 1 or type(x) is not _ndarray or not is_float_dtype(x.dtype):
             return False
         if self.axis is not None:
-            ndim = cnp.PyArray_NDIM(<cnp.ndarray>x)
+            ndim = <object>cnp.PyArray_NDIM(<cnp.ndarray>x)  # any int axis
             for a in self.axis:
                 if not -ndim <= a < ndim:
                     return False
