@@ -89,58 +89,81 @@ def _times_transposed(a, x):
     return xp.matmul(a, x.T).T
 
 
-def _run_arrays(cell, batches, reverse, xw, states, w, b):
+def _order(batches, reverse):
+    return reversed(range(len(batches))) if reverse else range(len(batches))
+
+
+def _advance(states, new, batch):
+    # The states after a step that gave their first ``batch`` rows ``new``
+    # (no array is written: the rows of each step stay as they were).
+    xp = backend.get_array_module(new[0])
+    return [
+        n if batch == len(s) else xp.concatenate((n, s[batch:]))
+        for s, n in zip(states, new)
+    ]
+
+
+def _run_arrays(cell, batches, reverse, xw, states, w, b, keep=True):
     # The forward on arrays: the outputs of all steps, the final states and
-    # what the gradient reads (the inputs of the recurrent product of each
-    # step, gathered like xw, and what the cell saved per step).
+    # what the gradient reads (the outputs, and what the cell saved per
+    # step; kept only with ``keep``).
     xp = backend.get_array_module(xw)
     starts = offsets(batches)
-    states = [xp.array(s, order='C') for s in states]
     ys = xp.empty((len(xw), states[0].shape[1]), xw.dtype)
-    h_prev = xp.empty_like(ys)
     saved = [None] * len(batches)
-    order = reversed(range(len(batches))) if reverse else range(len(batches))
-    for t in order:
+    for t in _order(batches, reverse):
         lo, hi = starts[t], starts[t] + batches[t]
         rows = [s[: batches[t]] for s in states]
-        h_prev[lo:hi] = rows[0]
         rec = _times_transposed(w, rows[0])
         if b is not None:
             rec += b
-        new, saved[t] = cell.forward_arrays(rows, xw[lo:hi], rec)
-        for s, n in zip(states, new):
-            s[: batches[t]] = n
+        new, saved_t = cell.forward_arrays(rows, xw[lo:hi], rec)
+        if keep:
+            saved[t] = saved_t
+        states = _advance(states, new, batches[t])
         ys[lo:hi] = new[0]
-    return ys, states, (h_prev, saved)
+    return ys, states, (ys, saved)
 
 
-def _grad_arrays(cell, batches, reverse, cache, w, b, gys, gfinals):
+def _recurrent_inputs(ys, h, batches, reverse):
+    # The inputs of the recurrent product of every step, gathered like xw.
+    starts = offsets(batches)
+    gathered = backend.get_array_module(ys).empty_like(ys)
+    for t in _order(batches, reverse):
+        lo, hi = starts[t], starts[t] + batches[t]
+        gathered[lo:hi] = h[: batches[t]]
+        (h,) = _advance([h], [ys[lo:hi]], batches[t])
+    return gathered
+
+
+def _grad_arrays(cell, batches, reverse, cache, h, w, b, gys, gfinals):
     # Back through the steps: the gradients of xw, of the initial states
-    # and of the recurrent weight and bias.
-    h_prev, saved = cache
-    xp = backend.get_array_module(h_prev)
+    # (h is the initial output state) and of the recurrent weight and bias.
+    ys, saved = cache
+    xp = backend.get_array_module(ys)
     starts = offsets(batches)
     gstates = [xp.array(g, order='C') for g in gfinals]
-    gxw = None
-    grec = xp.empty((len(h_prev), len(w)), w.dtype)
+    gxw = grec = None
     w_t = xp.ascontiguousarray(w.T)
-    order = range(len(batches)) if reverse else reversed(range(len(batches)))
-    for t in order:
+    for t in reversed(list(_order(batches, reverse))):
         lo, hi = starts[t], starts[t] + batches[t]
         rows = [g[: batches[t]] for g in gstates]
         rows[0] += gys[lo:hi]
         gx_t, grec_t, direct = cell.backward_arrays(saved[t], rows)
         if gxw is None:
-            gxw = xp.empty((len(h_prev), gx_t.shape[1]), gx_t.dtype)
+            gxw = xp.empty((len(ys), gx_t.shape[1]), gx_t.dtype)
+            # one array where the cell's two gradients are the same
+            grec = gxw if grec_t is gx_t else xp.empty((len(ys), len(w)), w.dtype)
         gxw[lo:hi] = gx_t
-        grec[lo:hi] = grec_t
+        if grec is not gxw:
+            grec[lo:hi] = grec_t
         gh = _times_transposed(w_t, grec_t)
         if direct[0] is not None:
             gh += direct[0]
         rows[0][...] = gh
         for row, d in zip(rows[1:], direct[1:]):
             row[...] = d
-    gw = xp.matmul(grec.T, h_prev)
+    gw = xp.matmul(grec.T, _recurrent_inputs(ys, h, batches, reverse))
     grads = [gxw] + gstates + [gw]
     if b is not None:
         grads.append(grec.sum(axis=0))
@@ -178,10 +201,11 @@ class Recurrence(function_node.FunctionNode):
         n = self.cell.n_states
         xw, states, w = inputs[0], inputs[1 : 1 + n], inputs[1 + n]
         b = inputs[2 + n] if len(inputs) > 2 + n else None
+        keep = chainerlite.config.enable_backprop
         ys, finals, cache = _run_arrays(
-            self.cell, self.batches, self.reverse, xw, states, w, b
+            self.cell, self.batches, self.reverse, xw, states, w, b, keep
         )
-        if chainerlite.config.enable_backprop:
+        if keep:
             self._cache = cache
         return (ys,) + tuple(finals)
 
@@ -236,7 +260,15 @@ class RecurrenceGrad(_formula.FormulaNode):
                 self.cell, self.batches, self.reverse, xw, states, w, b
             )
         return _grad_arrays(
-            self.cell, self.batches, self.reverse, cache, w, b, grads[0], grads[1:]
+            self.cell,
+            self.batches,
+            self.reverse,
+            cache,
+            states[0],
+            w,
+            b,
+            grads[0],
+            grads[1:],
         )
 
     def formula(self, *inputs):

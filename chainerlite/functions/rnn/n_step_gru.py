@@ -41,7 +41,7 @@ class _GRUCell(object):
         return ((1 - z) * h_bar + z * h,)
 
     def forward_arrays(self, states, xw, rec):
-        h = states[0].copy()
+        h = states[0]
         xp = backend.get_array_module(h)
         n = h.shape[1]
         (rz,) = sigmoid.Sigmoid().forward((xw[:, : 2 * n] + rec[:, : 2 * n],))

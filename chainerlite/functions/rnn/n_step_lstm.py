@@ -47,17 +47,19 @@ class _LSTMCell(object):
         return reshape.reshape(h, h.shape[::2]), reshape.reshape(c, c.shape[::2])
 
     def forward_arrays(self, states, xw, rec):
-        c_prev = states[1].reshape(_cell_shape(states[1], 1)).copy()
+        c_prev = states[1].reshape(_cell_shape(states[1], 1))
         gates = xw + rec
         gates = gates.reshape(_cell_shape(gates, 4))
         cell = lstm.LSTM()
         c, h = cell.forward((c_prev, gates))
-        return (h.reshape(h.shape[::2]), c.reshape(c.shape[::2])), (
-            c_prev,
-            gates,
-            c,
-            cell._act,
-        )
+        if cell._act is None:
+            saved = c_prev, gates, c, None
+        else:
+            # Given the activations, the compiled gradient reads neither the
+            # gates nor c, only their shapes: the step's rows of xw (kept by
+            # the node anyway) and c_prev stand in for them.
+            saved = c_prev, xw.reshape(gates.shape), c_prev, cell._act
+        return (h.reshape(h.shape[::2]), c.reshape(c.shape[::2])), saved
 
     def backward_arrays(self, saved, gstates):
         c_prev, gates, c, act = saved
