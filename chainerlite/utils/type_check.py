@@ -574,11 +574,79 @@ class InvalidType(Exception):
                     _label(function), msg
                 )
         super().__init__(msg)
+        # A base such as numpy's AxisError keeps its own arguments: one
+        # message for every class of the family.
+        self.args = (msg,)
         self.expect = expect
         self.actual = actual
 
     def __reduce__(self):
-        return (InvalidType, (self.expect, self.actual, self.args[0]))
+        return (type(self), (self.expect, self.actual, self.args[0]))
+
+
+# The InvalidType family: where Chainer 7.8.1 fails on an input inside its
+# own code (an IndexError from a shape lookup, numpy's AxisError, ...) and
+# chainerlite's type check finds the input invalid, the check raises a
+# class that is both InvalidType (its message names the function and the
+# condition) and Chainer's type, so that code catching either catches it.
+class InvalidTypeValueError(InvalidType, ValueError):
+    """:class:`InvalidType` that is also a ``ValueError``."""
+
+
+class InvalidTypeTypeError(InvalidType, TypeError):
+    """:class:`InvalidType` that is also a ``TypeError``."""
+
+
+class InvalidTypeIndexError(InvalidType, IndexError):
+    """:class:`InvalidType` that is also an ``IndexError``."""
+
+
+class InvalidTypeAxisError(InvalidType, numpy.exceptions.AxisError):
+    """:class:`InvalidType` that is also NumPy's ``AxisError`` (so a
+    ``ValueError`` and an ``IndexError``)."""
+
+    def __str__(self):
+        return self.args[0]
+
+
+class InvalidTypeAssertionError(InvalidType, AssertionError):
+    """:class:`InvalidType` that is also an ``AssertionError``."""
+
+
+class InvalidTypeRuntimeError(InvalidType, RuntimeError):
+    """:class:`InvalidType` that is also a ``RuntimeError`` (Chainer's type
+    checks of a chained comparison raise it)."""
+
+
+_FAMILY = {
+    cls.__bases__[1]: cls
+    for cls in (
+        InvalidTypeValueError,
+        InvalidTypeTypeError,
+        InvalidTypeIndexError,
+        InvalidTypeAxisError,
+        InvalidTypeAssertionError,
+        InvalidTypeRuntimeError,
+    )
+}
+
+
+@contextlib.contextmanager
+def invalid_as(error_type):
+    """Raises the :class:`InvalidType` of the ``with`` block as the member of
+    the InvalidType family that is also ``error_type`` (``ValueError``,
+    ``TypeError``, ``IndexError``, ``numpy.AxisError``, ``AssertionError``
+    or ``RuntimeError``): the type Chainer 7.8.1 raises on the same input.
+
+    A chainerlite extension; the message stays the check's.
+    """
+    cls = _FAMILY[error_type]
+    try:
+        yield
+    except InvalidType as e:
+        if isinstance(e, cls):
+            raise
+        raise cls(e.expect, e.actual, e.args[0]) from None
 
 
 def _label(function):

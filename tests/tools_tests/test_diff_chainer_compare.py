@@ -125,3 +125,16 @@ def test_api_warnings_are_compared_and_numpy_runtime_warnings_are_not():
         "out: warnings [] vs ['UserWarning']"
     ]
     assert compare.differences(quiet, compare.run(runtime)) == []
+
+
+def test_builtin_types_agree_by_isinstance_not_by_name():
+    class Both(InvalidType, IndexError):
+        pass
+
+    chainer_side = compare.run(raising(IndexError('tuple index out of range')))
+    assert compare.differences(chainer_side, compare.run(raising(Both('x')))) == []
+    assert compare.differences(chainer_side, compare.run(raising(InvalidType('x'))))
+    # a library's class that is only named as the builtin is not an instance
+    named_alike = type('ValueError', (Exception,), {})
+    builtin_value = compare.run(raising(ValueError('v')))
+    assert compare.differences(builtin_value, compare.run(raising(named_alike('v'))))

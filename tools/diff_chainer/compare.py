@@ -1,10 +1,19 @@
 """Outcomes of one call on one library, and their comparison.
 
 An outcome is backend-neutral: Chainer's and chainerlite's ``Variable``
-objects become ``('variable', array)``, exceptions become their class names
-(the whole MRO, so that an exception of chainerlite is accepted where it is
-an instance of a class of the same name as Chainer's), and warnings the
-names of their categories. Only NumPy is imported here.
+objects become ``('variable', array)``, exceptions become the names of the
+classes of their MRO, and warnings the names of their categories. Only
+NumPy is imported here.
+
+The exception rule: chainerlite's exception agrees with Chainer's where it
+is an instance of Chainer's class. A builtin or NumPy class (``ValueError``,
+``IndexError``, ``numpy.AxisError``...) is the same class in both libraries
+and is named with its module, so an exception agrees only by being an
+instance of that very class (e.g. chainerlite's ``InvalidType`` family:
+``type_check.InvalidType`` subclasses that are also ``IndexError``, where
+Chainer fails inside its own code on the same input). A class of either
+library is named without its module, so ``chainerlite...InvalidType``
+stands for ``chainer...InvalidType``. The message is not compared.
 """
 
 import dataclasses
@@ -43,7 +52,7 @@ def run(thunk):
             error, message = (), ''
         except Exception as e:  # noqa: BLE001 - any exception is an outcome
             value = None
-            error = tuple(c.__name__ for c in type(e).__mro__)
+            error = tuple(_class_name(c) for c in type(e).__mro__)
             message = f'{type(e).__name__}: {e}'[:300]
     warned = frozenset(
         w.category.__name__
@@ -51,6 +60,13 @@ def run(thunk):
         if w.category.__name__ not in _IGNORED_WARNINGS
     )
     return Outcome(value, error, message, warned)
+
+
+def _class_name(cls):
+    """A builtin or NumPy class with its module, a library's class by name."""
+    if cls.__module__ == 'builtins' or cls.__module__.split('.')[0] == 'numpy':
+        return f'{cls.__module__}.{cls.__qualname__}'
+    return cls.__name__
 
 
 def plain(obj):

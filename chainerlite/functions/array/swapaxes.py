@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite import function_node
 from chainerlite.utils import type_check
 
@@ -14,10 +16,12 @@ if typing.TYPE_CHECKING:
 
 def _expect_axis(x_type, axis, name):
     axis_var = type_check.make_variable(axis, name)
-    if axis >= 0:
-        type_check.expect(x_type.ndim > axis_var)
-    else:
-        type_check.expect(x_type.ndim >= -axis_var)
+    # NumPy's AxisError, as Chainer's swapaxes raises
+    with type_check.invalid_as(numpy.exceptions.AxisError):
+        if axis >= 0:
+            type_check.expect(x_type.ndim > axis_var)
+        else:
+            type_check.expect(x_type.ndim >= -axis_var)
 
 
 class Swapaxes(function_node.FunctionNode):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite import function_node
 from chainerlite.utils import type_check
 
@@ -16,15 +18,20 @@ class Transpose(function_node.FunctionNode):
     """Permutation of array axes."""
 
     def __init__(self, axes=None):
+        if isinstance(axes, int):  # one axis, as NumPy (and Chainer) take it
+            axes = (axes,)
         self.axes = None if axes is None else tuple(axes)
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         if self.axes is not None:
             (x_type,) = in_types
-            type_check.expect(x_type.ndim == len(self.axes))
-            for axis in self.axes:
-                type_check.expect(-x_type.ndim <= axis, axis < x_type.ndim)
+            # the types NumPy's transpose raises in Chainer's forward
+            with type_check.invalid_as(ValueError):
+                type_check.expect(x_type.ndim == len(self.axes))
+            with type_check.invalid_as(numpy.exceptions.AxisError):
+                for axis in self.axes:
+                    type_check.expect(-x_type.ndim <= axis, axis < x_type.ndim)
 
     def forward(self, inputs):
         (x,) = inputs

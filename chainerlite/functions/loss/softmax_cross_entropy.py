@@ -118,23 +118,33 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x', 't'))
         x_type, t_type = in_types
-        if type_check.eval(t_type.dtype.kind) == 'f':
-            type_check.expect(
-                x_type.dtype.kind == 'f', x_type.ndim >= 2, x_type.shape == t_type.shape
-            )
-        else:
-            type_check.expect(
-                x_type.dtype.kind == 'f',
-                t_type.dtype.kind == 'i',
-                t_type.ndim == x_type.ndim - 1,
-                x_type.shape[0] == t_type.shape[0],
-                x_type.shape[2:] == t_type.shape[1:],
-            )
+        # The types Chainer 7.8.1's check fails with: IndexError where it
+        # indexes the first axis of a 0-d input or label (its double-backprop
+        # path checks in log_softmax first), RuntimeError (a type-check
+        # variable read as a bool) for any other failure.
+        zero_dim = 0 in (type_check.eval(x_type.ndim), type_check.eval(t_type.ndim))
+        label = type_check.eval(t_type.dtype.kind) == 'i'
+        indexing = zero_dim and label and not self.enable_double_backprop
+        with type_check.invalid_as(IndexError if indexing else RuntimeError):
+            if type_check.eval(t_type.dtype.kind) == 'f':
+                type_check.expect(
+                    x_type.dtype.kind == 'f',
+                    x_type.ndim >= 2,
+                    x_type.shape == t_type.shape,
+                )
+            else:
+                type_check.expect(
+                    x_type.dtype.kind == 'f',
+                    t_type.dtype.kind == 'i',
+                    t_type.ndim == x_type.ndim - 1,
+                    x_type.shape[0] == t_type.shape[0],
+                    x_type.shape[2:] == t_type.shape[1:],
+                )
 
     def forward(self, inputs):
         x, t = inputs
         xp = backend.get_array_module(x)
-        self.retain_inputs((0,))
+        self.retain_inputs((0, 1))  # both, as Chainer's node keeps them
         soft = t.dtype.kind == 'f'
         if soft and self.class_weight is not None:
             raise NotImplementedError(
@@ -241,7 +251,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         return weights * xp.expand_dims(scale, 1)
 
     def backward(self, indexes, grad_outputs):
-        (x,) = self.get_retained_inputs()
+        x = self.get_retained_inputs()[0]
         (gloss,) = grad_outputs
         if not self.enable_double_backprop:
             return _SoftmaxCrossEntropyGrad(self).apply((x, gloss))[0], None
