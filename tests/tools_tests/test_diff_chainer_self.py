@@ -34,6 +34,22 @@ CASES = [
     'chainer.Variable',
     'chainer.config',
     'chainer.testing.assert_allclose',
+    'chainer.serializers.save_npz',
+    'chainer.serializers.NpzDeserializer',
+    'chainer.function_hooks.PrintHook',
+    'chainer.function_hooks.TimerHook',
+    'chainer.link_hooks.SpectralNormalization',
+    'chainer.LinkHook',
+    'chainer.FunctionHook',
+    'chainer.grad',
+    'chainer.backward',
+    'chainer.using_config',
+    'chainer.FunctionNode',
+    'chainer.Parameter',
+    'chainer.Summary',
+    'chainer.dataset.concat_examples',
+    'chainer.utils.WalkerAlias',
+    'chainer.backend.CpuDevice',
 ]
 
 
@@ -116,3 +132,24 @@ def test_a_missing_attribute_is_found():
     scratch = {}
     assert generic.attributes(Chainers, scratch, 'a') == 'lacks: '
     assert generic.attributes(Ours, {'peer': scratch}, 'a') == 'lacks: method'
+
+
+class _Shifted:
+    """chainerlite, but with ``optimizers.MomentumSGD`` taking twice the
+    learning rate asked for."""
+
+    def __init__(self):
+        base = chainerlite.optimizers
+        self.optimizers = types.SimpleNamespace(
+            MomentumSGD=lambda lr, **kw: base.MomentumSGD(lr=2 * lr, **kw)
+        )
+
+    def __getattr__(self, name):
+        return getattr(chainerlite, name)
+
+
+def test_a_changed_training_run_is_found():
+    tally = pair.Tally()
+    runner = dispatch.runner_for('chainer.training.Trainer', None, chainerlite)
+    runner('chainer.training.Trainer', (chainerlite, _Shifted()), tally, 4, 10.0)
+    assert tally.aspects.get('train', 0) > 0

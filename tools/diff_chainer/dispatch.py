@@ -7,6 +7,8 @@ from tools.diff_chainer import datasets
 from tools.diff_chainer import distributions
 from tools.diff_chainer import functions
 from tools.diff_chainer import generic
+from tools.diff_chainer import helpers
+from tools.diff_chainer import hooks
 from tools.diff_chainer import initializers
 from tools.diff_chainer import iterators
 from tools.diff_chainer import links
@@ -14,8 +16,10 @@ from tools.diff_chainer import names
 from tools.diff_chainer import optimizers
 from tools.diff_chainer import pair
 from tools.diff_chainer import reporter
+from tools.diff_chainer import serializers
 from tools.diff_chainer import training
 from tools.diff_chainer import triggers
+from tools.diff_chainer import variables
 
 
 def runner_for(qualified, obj, chainer):
@@ -46,6 +50,19 @@ def runner_for(qualified, obj, chainer):
         qualified == 'chainer.training.IntervalTrigger'
     ):
         return triggers.run
+    if module == 'chainer' and qualified.rpartition('.')[2] in variables.NAMES:
+        return variables.run
+    if module == 'chainer' and qualified.rpartition('.')[2] in reporter.NAMES:
+        return reporter.run
+    if module in ('chainer.utils', 'chainer.backend', 'chainer.dataset'):
+        return helpers.run
+    if module == 'chainer.serializers':
+        return serializers.run
+    if module in ('chainer.function_hooks', 'chainer.link_hooks') or qualified in (
+        'chainer.FunctionHook',
+        'chainer.LinkHook',
+    ):
+        return hooks.run
     if module.startswith('chainer.training'):
         return training.run
     if module == 'chainer.datasets':

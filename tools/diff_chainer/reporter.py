@@ -9,6 +9,10 @@ from hypothesis import strategies as st
 from tools.diff_chainer import pair
 from tools.diff_chainer import strategies as S
 
+# The reporter's names that ``chainer`` re-exports.
+NAMES = frozenset(
+    'Reporter Summary DictSummary report report_scope get_current_reporter'.split()
+)
 values = st.sampled_from(['float', 'array', 'variable', 'int'])
 
 

@@ -97,7 +97,10 @@ def _files(out_dir):
 
 def _json_or_array(value):
     """A saved JSON text (LogReport's log, PlotReport's data) as its
-    values, without the clock's entries; other values as they are."""
+    values, without the clock's entries; float64 values (sums of float32
+    ones) as float32; other values as they are."""
+    if getattr(value, 'dtype', None) == numpy.float64:
+        return value.astype(numpy.float32)
     if getattr(value, 'dtype', None) is None or value.dtype.kind != 'U':
         return value
     try:
