@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import collections.abc
 import contextlib
 import copy as copy_module
 import numbers
@@ -745,8 +746,14 @@ class Chain(Link):
             d[name].name = name
 
 
-class ChainList(Link):
+class ChainList(Link, collections.abc.MutableSequence):
     """Link that holds a list of child links, named by their index.
+
+    It is a mutable sequence, as Chainer's: besides indexing, ``len`` and
+    :meth:`insert`, item assignment and deletion (children renamed by
+    their new indexes) and the list methods of
+    :class:`collections.abc.MutableSequence` (``extend``, ``pop``,
+    ``remove``, ``reverse``, ``index``, ``count``, ``clear``).
 
     Args:
         *links (Link): The initial children.
@@ -781,6 +788,31 @@ class ChainList(Link):
     def __getitem__(self, index: int) -> Link:
         """Returns the child (or list of children) at ``index``."""
         return self._children[index]
+
+    def __setitem__(self, index, value):
+        """Replaces the child at ``index`` (an int), or the children of a
+        slice by those of ``value``, renaming them by their indexes."""
+        if isinstance(index, slice):
+            self._children[index] = value
+            self._rename_children()
+        elif isinstance(index, int):
+            value.name = str(index)
+            self._children[index] = value
+        else:
+            raise TypeError(
+                'ChainList indices must be integers or slices, not {}'.format(
+                    type(index).__name__
+                )
+            )
+
+    def __delitem__(self, index):
+        """Removes the child (or the children of a slice) at ``index``."""
+        del self._children[index]
+        self._rename_children()
+
+    def _rename_children(self):
+        for i, child in enumerate(self._children):
+            child.name = str(i)
 
     def __iter__(self) -> typing.Iterator[Link]:
         return iter(self._children)
@@ -823,8 +855,7 @@ class ChainList(Link):
                 )
             )
         self._children.insert(index, link)
-        for i, child in enumerate(self._children):
-            child.name = str(i)
+        self._rename_children()
 
     __str__ = _str_with_children
 

@@ -7,7 +7,9 @@ from chainerlite import function_hook
 from chainerlite._core import timer as _timer
 from chainerlite.backends import cuda
 
-_UNITS = (('sec', 1.0), ('ms', 1e3), ('us', 1e6), ('ns', 1e9))
+# Chainer's TimerHook.table: the factor from seconds to each unit.
+UNIT_TABLE = {'sec': 1, 'ms': 10**3, 'us': 10**6, 'ns': 10**9}
+_UNITS = tuple((unit, float(factor)) for unit, factor in UNIT_TABLE.items())
 _timer._set_cupy(cuda.cupy if cuda._cupy_imported else None)
 
 
@@ -86,6 +88,7 @@ class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
     """
 
     name = 'TimerHook'
+    table = dict(UNIT_TABLE)
 
     # The callbacks and the bookkeeping are compiled (TimerRecorder in
     # chainerlite._core.timer): they run around every op.

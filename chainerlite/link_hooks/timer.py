@@ -42,6 +42,7 @@ class TimerHook(link_hook.LinkHook):
     """
 
     name = 'TimerHook'
+    table = dict(_function_timer.UNIT_TABLE)
 
     def __init__(self):
         self.call_history = []

@@ -1,3 +1,5 @@
+import collections.abc
+
 import numpy
 import pytest
 
@@ -493,3 +495,31 @@ def test_parameter_assigned_in_init_scope_gets_name():
         a.v = variable.Parameter(numpy.zeros(2, numpy.float32))
     assert a.v.name == 'v'
     assert '/v' in [path for path, _ in a.namedparams()]
+
+
+def test_chain_list_is_a_mutable_sequence():
+    # Chainer 7.8.1's ChainList is a collections.abc.MutableSequence: the
+    # list methods rename the children by their new indexes (found by the
+    # differential harness; these results were recorded from Chainer)
+    c = chainerlite.ChainList(L.Linear(1, 1), L.Linear(1, 2), L.Linear(1, 3))
+    assert isinstance(c, collections.abc.MutableSequence)
+    c.reverse()
+    assert [(link.name, link.out_size) for link in c] == [('0', 3), ('1', 2), ('2', 1)]
+    assert c.pop(0).out_size == 3 and [link.name for link in c] == ['0', '1']
+    c.extend([L.Linear(1, 4)])
+    assert c.index(c[1]) == 1 and [p for p, _ in c.namedparams()] == [
+        '/0/W',
+        '/0/b',
+        '/1/W',
+        '/1/b',
+        '/2/W',
+        '/2/b',
+    ]
+    del c[0]
+    assert [link.name for link in c] == ['0', '1']
+    c[0:1] = [L.Linear(1, 5), L.Linear(1, 6)]
+    assert [(link.name, link.out_size) for link in c] == [('0', 5), ('1', 6), ('2', 4)]
+    with pytest.raises(TypeError, match='integers or slices'):
+        c['a'] = L.Linear(1, 1)
+    c.clear()
+    assert len(c) == 0

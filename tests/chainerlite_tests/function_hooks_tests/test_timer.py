@@ -405,3 +405,10 @@ def test_assigning_the_history_drops_the_unread_calls():
 def test_record_rejects_an_unknown_phase():
     with pytest.raises(ValueError, match='phase'):
         timer.TimerHook().record('F', 3, 1.0, 1.0)
+
+
+def test_unit_table_is_chainers():
+    # Chainer 7.8.1's class attribute (found by the differential harness)
+    table = {'sec': 1, 'ms': 10**3, 'us': 10**6, 'ns': 10**9}
+    assert chainerlite.function_hooks.TimerHook.table == table
+    assert chainerlite.link_hooks.TimerHook.table == table
