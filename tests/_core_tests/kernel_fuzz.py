@@ -582,7 +582,14 @@ GENERIC = {
         'get_function_hooks',
         'callback_set',
     ],
-    'node': ['get_array_module', 'force_array', '_rebuild_variable', '_as_variable'],
+    'node': [
+        'get_array_module',
+        'force_array',
+        '_rebuild_variable',
+        '_rebuild_node',
+        '_as_variable',
+    ],
+    'facts': ['class_flags', 'open_classes'],
     'ops_math': ['_expect_same_dtype', 'scalar_like'],
     'ops_array': [
         'broadcast_view',
