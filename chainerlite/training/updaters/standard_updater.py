@@ -76,8 +76,6 @@ class StandardUpdater(updater_module.Updater):
 
     Attributes:
         converter: The converter.
-        device: The device of the model (a Device, or ``None``).
-        input_device: The device of the inputs (a Device, or ``None``).
         loss_func: The loss function (``None``: the optimizer's target).
         iteration (int): Number of completed iterations.
         auto_new_epoch (bool): Whether epochs are started automatically.
@@ -129,9 +127,19 @@ class StandardUpdater(updater_module.Updater):
 
         self.converter = converter
         self.loss_func = loss_func
-        self.device = device
-        self.input_device = input_device
+        self._device = device
+        self._input_device = input_device
         self.iteration = 0
+
+    @property
+    def device(self):
+        """The device of the model (a Device, or ``None``); read-only."""
+        return self._device
+
+    @property
+    def input_device(self):
+        """The device of the inputs (a Device, or ``None``); read-only."""
+        return self._input_device
 
     @staticmethod
     def _move_model(model, device):

@@ -202,3 +202,14 @@ def test_multiprocess_parallel_updater_without_nccl(Regressor, ListIterator):
             mpu.MultiprocessParallelUpdater(
                 [ListIterator([1], 1)], optimizer, devices=[0]
             )
+
+
+def test_devices_are_read_only_properties(setup):
+    # Chainer 7.8.1: StandardUpdater.device and input_device are properties
+    # without a setter (found by the differential harness)
+    *_, updater = setup()
+    assert isinstance(training.updaters.StandardUpdater.device, property)
+    assert isinstance(training.updaters.StandardUpdater.input_device, property)
+    assert updater.device is None and updater.input_device is None
+    with pytest.raises(AttributeError):
+        updater.device = chainerlite.get_device('@numpy')
