@@ -9,12 +9,14 @@
 run once untimed, then timed ``R`` rounds, the libraries alternating (the
 first of a round rotates); per step the median and the best of the process
 CPU time (all threads' CPU, so that other processes' load is not counted)
-and of the wall time. ``peak``: in this (fresh) process, the step is built,
-then the resident set's high-water mark over two steps is read above the
-resident set before them (``VmHWM`` reset through ``/proc/self/clear_refs``,
-else ``ru_maxrss``); then tracemalloc's peak during a third step. RSS is
-the measure common to both libraries: tracemalloc sees NumPy's arrays
-(chainerlite's) but not torch's tensors.
+and of the wall time. ``peak``: in this (fresh) process, the library runs
+two steps of the model's tiny version (its start-up memory: thread pools,
+kernels loaded on first use), the step is built, then the resident set's
+high-water mark over two steps is read above the resident set before them
+(``VmHWM`` reset through ``/proc/self/clear_refs``, else ``ru_maxrss``);
+then tracemalloc's peak during a third step. RSS is the measure common to
+both libraries: tracemalloc sees NumPy's arrays (chainerlite's) but not
+torch's tensors.
 
 ``profile``: where chainerlite's step spends its time: after a warm-up
 step, TimerHook's table of one step (each function's forward and backward
@@ -153,6 +155,9 @@ def run_peak(args):
 
     if not available([args.library], args.threads):
         return {'skipped': args.library}
+    warm = models.make_step(args.library, args.model, 2, 'tiny')
+    warm(), warm()  # the library's one-time start-up memory, not the step's
+    del warm
     step = models.make_step(args.library, args.model, args.batch, args.size)
     gc.collect()
     if reset_high_water() and rss_status():
