@@ -30,8 +30,18 @@ class Independent(distribution.Distribution):
                     batch_ndim, reinterpreted_batch_ndims
                 )
             )
-        self.distribution = distribution
-        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
+        self._distribution = distribution
+        self._reinterpreted_batch_ndims = reinterpreted_batch_ndims
+
+    @property
+    def distribution(self):
+        """The wrapped distribution (read-only)."""
+        return self._distribution
+
+    @property
+    def reinterpreted_batch_ndims(self):
+        """The number of batch axes read as event axes (read-only)."""
+        return self._reinterpreted_batch_ndims
 
     @property
     def _split(self):

@@ -160,3 +160,16 @@ def test_independent_normal():
     assert D.Independent(base, 0).event_shape == ()
     with pytest.raises(ValueError, match='Independent'):
         D.Independent(base, 3)
+
+
+def test_independent_wraps_read_only():
+    # Chainer 7.8.1: distribution and reinterpreted_batch_ndims are
+    # properties without a setter (found by the differential harness)
+    normal = D.Normal(
+        numpy.zeros((2, 3), numpy.float32), numpy.ones((2, 3), numpy.float32)
+    )
+    ind = D.Independent(normal)
+    assert ind.distribution is normal and ind.reinterpreted_batch_ndims == 1
+    assert (ind.batch_shape, ind.event_shape) == ((2,), (3,))
+    with pytest.raises(AttributeError):
+        ind.distribution = normal
