@@ -24,9 +24,12 @@ class Distribution(object):
         )
 
     def __repr__(self):
+        try:
+            params = self.params
+        except NotImplementedError:  # a distribution without params: never fail
+            return object.__repr__(self)
         params = ', '.join(
-            '{}={}'.format(k, getattr(v, 'array', v))
-            for k, v in sorted(self.params.items())
+            '{}={}'.format(k, getattr(v, 'array', v)) for k, v in sorted(params.items())
         )
         return '{}({})'.format(type(self).__name__, params)
 
