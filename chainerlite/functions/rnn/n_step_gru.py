@@ -163,8 +163,9 @@ def n_step_bigru(
     """Stacked bidirectional GRU over sequences.
 
     As :func:`n_step_gru`, but each layer runs forward and backward in
-    time, with its own weights per direction, and passes the concatenation
-    of both outputs (forward first) to the next layer.
+    time, with its own weights (and, in training mode, its own dropout mask
+    of the layer's inputs) per direction, and passes the concatenation of
+    both outputs (forward first) to the next layer.
 
     Args:
         n_layers (int): Number of layers :math:`S`.

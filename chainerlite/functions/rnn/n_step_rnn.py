@@ -102,7 +102,7 @@ def n_step_rnn_impl(
             where there is none).
         n_layers (int): Number of layers.
         dropout_ratio (float): Dropout ratio of the inputs of every layer
-            but the first (in training mode).
+            but the first (in training mode; a mask per direction).
         states (tuple of Variable): Initial states, ``(hx,)`` or
             ``(hx, cx)``, of shape ``(n_layers * D, B, N)``, where ``D`` is
             2 for a bidirectional RNN and 1 otherwise.
@@ -302,8 +302,9 @@ def n_step_birnn(
     """Stacked bidirectional RNN over sequences.
 
     As :func:`n_step_rnn`, but each layer runs forward and backward in
-    time, with its own weights per direction, and passes the concatenation
-    of both outputs (forward first) to the next layer.
+    time, with its own weights (and, in training mode, its own dropout mask
+    of the layer's inputs) per direction, and passes the concatenation of
+    both outputs (forward first) to the next layer.
 
     Args:
         n_layers (int): Number of layers :math:`S`.
