@@ -187,7 +187,7 @@ DIFF := .venv-diff
 $(DIFF)/bin/python:
 	$(PYTHON) -m venv $(DIFF)
 	$(DIFF)/bin/python -m pip install -q 'numpy>=1.26,<2' 'setuptools<60' wheel \
-		'hypothesis>=6' scipy
+		'hypothesis>=6' scipy h5py
 	$(DIFF)/bin/python -m pip install -q --no-build-isolation chainer==7.8.1
 
 diff-chainer: $(WHEEL_STAMP) $(DIFF)/bin/python
