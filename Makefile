@@ -132,7 +132,7 @@ test-numpy1: $(WHEEL_STAMP)
 	cd build/numpy1 && ../../$(NP1)/bin/python -m pytest -q -p no:cacheprovider \
 		--doctest-modules --import-mode=importlib --pyargs chainerlite
 
-# The convolution tests with oneDNN installed (the wheel from `make wheel`
+# The convolution and batch normalization tests with oneDNN installed (the wheel from `make wheel`
 # with its "onednn" extra, in a fresh venv, found there with no setting),
 # both paths: use_ideep 'always' and 'never'. `make test` runs them without
 # oneDNN, where they check that it is absent and the own kernels run.
@@ -142,7 +142,9 @@ ONEDNN_TESTS := tests/_kernels_tests/test_onednn.py \
 	tests/chainerlite_tests/functions_tests/connection_tests/test_deconvolution_2d.py \
 	tests/chainerlite_tests/functions_tests/connection_tests/test_dilated_convolution_2d.py \
 	tests/chainerlite_tests/functions_tests/connection_tests/test_depthwise_convolution_2d.py \
-	tests/chainerlite_tests/links_tests/connection_tests/test_convolution_2d.py
+	tests/chainerlite_tests/links_tests/connection_tests/test_convolution_2d.py \
+	tests/chainerlite_tests/functions_tests/normalization_tests/test_batch_normalization.py \
+	tests/chainerlite_tests/links_tests/normalization_tests/test_batch_normalization.py
 
 test-onednn: $(WHEEL_STAMP)
 	rm -rf $(ONEDNN_VENV) build/onednn && mkdir -p build/onednn

@@ -1,6 +1,7 @@
 # build: libdl
 # (libdnnl is found at run time with dlopen: nothing of oneDNN at build time)
-"""2-d float32 convolutions through oneDNN (libdnnl), where it is installed.
+"""2-d float32 convolutions and batch normalization through oneDNN (libdnnl),
+where it is installed.
 
 oneDNN is the CPU kernel library that PyTorch's convolutions and Chainer's
 iDeep backend run on. Nothing of it is needed to build or import this
@@ -12,15 +13,18 @@ it; then the system's library path. A build of it that cannot make a CPU
 engine (the SYCL build of the ``onednn`` wheel, without a SYCL CPU device)
 counts as absent, and :func:`unavailable_reason` says why.
 
-The entry points :func:`conv2d`, :func:`conv2d_transpose` (the gradient
+The convolutions :func:`conv2d`, :func:`conv2d_transpose` (the gradient
 of the input) and :func:`conv2d_grad_weight` take float32 NumPy arrays in
 NCHW layout (filters OIHW, ``groups`` blocks of them) and the parameters
 of the convolution, and return a new array, or None where oneDNN is absent
 or does not take the case (another dtype or number of axes, an empty
 array, a problem oneDNN refuses); then the caller keeps its own path. The
 arrays are reordered to the layout oneDNN's kernels choose and back within
-each call; the primitives are kept in a cache keyed by shapes and
-parameters (:data:`CACHE_SIZE` entries at most). oneDNN's threads are the
+each call. :func:`batch_norm` and :func:`batch_norm_grad` normalize
+float32 (n, c) or (n, c, h, w) arrays over all axes but the channels, in
+place of NumPy's several passes. The primitives are kept in a cache keyed
+by shapes and parameters (:data:`CACHE_SIZE` entries at most, all kinds
+together). oneDNN's threads are the
 OpenMP threads of the process (``OMP_NUM_THREADS``, as for the other
 kernels: both use libgomp).
 """
@@ -70,6 +74,11 @@ cdef extern from * nogil:
         CL_DNNL_Q_SRC = 129, CL_DNNL_Q_DIFF_SRC = 130, CL_DNNL_Q_WEIGHTS = 131,
         CL_DNNL_Q_DIFF_WEIGHTS = 132, CL_DNNL_Q_DST = 133,
         CL_DNNL_Q_DIFF_DST = 134, CL_DNNL_Q_SCRATCHPAD = 136,
+        CL_DNNL_TAG_AB = 3, CL_DNNL_BACKWARD = 128,
+        CL_DNNL_USE_SCALE = 2, CL_DNNL_USE_SHIFT = 4,
+        CL_DNNL_ARG_MEAN = 49, CL_DNNL_ARG_VARIANCE = 50,
+        CL_DNNL_ARG_SCALE = 51, CL_DNNL_ARG_SHIFT = 52,
+        CL_DNNL_ARG_DIFF_SCALE = 255, CL_DNNL_ARG_DIFF_SHIFT = 256,
     };
 
     typedef void *cl_h;              /* any oneDNN object */
@@ -99,6 +108,9 @@ cdef extern from * nogil:
         int (*conv_bwd_weights)(cl_h *, cl_h, int, cl_ch, cl_ch, cl_ch, cl_ch,
                                 const int64_t *, const int64_t *,
                                 const int64_t *, const int64_t *, cl_ch, cl_ch);
+        int (*bn_fwd)(cl_h *, cl_h, int, cl_ch, cl_ch, float, unsigned, cl_ch);
+        int (*bn_bwd)(cl_h *, cl_h, int, cl_ch, cl_ch, cl_ch, float, unsigned,
+                      cl_ch, cl_ch);
         int (*reorder_pd)(cl_h *, cl_ch, cl_h, cl_ch, cl_h, cl_ch);
         cl_ch (*query_md)(cl_ch, int, int);
         int (*pd_destroy)(cl_h);
@@ -134,6 +146,8 @@ cdef extern from * nogil:
                "dnnl_convolution_backward_data_primitive_desc_create")
         CL_SYM(conv_bwd_weights,
                "dnnl_convolution_backward_weights_primitive_desc_create")
+        CL_SYM(bn_fwd, "dnnl_batch_normalization_forward_primitive_desc_create")
+        CL_SYM(bn_bwd, "dnnl_batch_normalization_backward_primitive_desc_create")
         CL_SYM(reorder_pd, "dnnl_reorder_primitive_desc_create")
         CL_SYM(query_md, "dnnl_primitive_desc_query_md")
         CL_SYM(pd_destroy, "dnnl_primitive_desc_destroy")
@@ -282,6 +296,110 @@ cdef extern from * nogil:
         return cl_dnnl.memory_create(m, md, cl_dnnl.engine, data);
     }
 
+    /* Batch normalization over the axes but 1 of plain (n, c) or (n, c, h,
+     * w) data, with scale and shift: the forward (training: it computes the
+     * mean and biased variance) and its backward. */
+    typedef struct {
+        cl_h fwd_pd, fwd, bwd_pd, bwd;
+        cl_h data, stat;      /* plain layouts of x and of a statistic */
+    } cl_dnnl_bn;
+
+    static void cl_dnnl_bn_free(cl_dnnl_bn *p) {
+        if (p == NULL) return;
+        if (p->fwd) cl_dnnl.primitive_destroy(p->fwd);
+        if (p->bwd) cl_dnnl.primitive_destroy(p->bwd);
+        if (p->fwd_pd) cl_dnnl.pd_destroy(p->fwd_pd);
+        if (p->bwd_pd) cl_dnnl.pd_destroy(p->bwd_pd);
+        if (p->data) cl_dnnl.md_destroy(p->data);
+        if (p->stat) cl_dnnl.md_destroy(p->stat);
+        free(p);
+    }
+
+    static cl_dnnl_bn *cl_dnnl_bn_new(int ndims, const int64_t *dims,
+                                      float eps) {
+        cl_dnnl_bn *p = (cl_dnnl_bn *)calloc(1, sizeof(cl_dnnl_bn));
+        cl_h attr = NULL;
+        unsigned flags = CL_DNNL_USE_SCALE | CL_DNNL_USE_SHIFT;
+        int ok = p != NULL
+            && cl_dnnl.md_create(&p->data, ndims, dims, CL_DNNL_F32,
+                                 ndims == 2 ? CL_DNNL_TAG_AB
+                                            : CL_DNNL_TAG_ABCD) == 0
+            && cl_dnnl.md_create(&p->stat, 1, dims + 1, CL_DNNL_F32,
+                                 CL_DNNL_TAG_A) == 0
+            && cl_dnnl.attr_create(&attr) == 0
+            && cl_dnnl.attr_scratchpad(attr, CL_DNNL_SCRATCHPAD_USER) == 0
+            && cl_dnnl.bn_fwd(&p->fwd_pd, cl_dnnl.engine, CL_DNNL_FWD_TRAINING,
+                              p->data, p->data, eps, flags, attr) == 0
+            && cl_dnnl.bn_bwd(&p->bwd_pd, cl_dnnl.engine, CL_DNNL_BACKWARD,
+                              p->data, p->data, p->data, eps, flags,
+                              p->fwd_pd, attr) == 0
+            && cl_dnnl.primitive_create(&p->fwd, p->fwd_pd) == 0
+            && cl_dnnl.primitive_create(&p->bwd, p->bwd_pd) == 0;
+        if (attr) cl_dnnl.attr_destroy(attr);
+        if (!ok) { cl_dnnl_bn_free(p); return NULL; }
+        return p;
+    }
+
+    /* Runs `prim` (of descriptor `pd`) on n plain arrays: args[i] is the
+     * argument of ptrs[i], of layout `data` when big[i], else `stat`. 0 on
+     * success. */
+    static int cl_dnnl_bn_exec(const cl_dnnl_bn *p, cl_h prim, cl_ch pd, int n,
+                               const int *args, const int *big,
+                               void *const *ptrs) {
+        cl_dnnl_arg a[10];
+        void *scratch = NULL;
+        int made = 0, err = 0;
+        size_t bytes = cl_dnnl.md_size(cl_dnnl.query_md(pd,
+                                                       CL_DNNL_Q_SCRATCHPAD, 0));
+        for (; !err && made < n; made++) {
+            a[made].arg = args[made];
+            err = cl_dnnl_memory(&a[made].memory,
+                                 big[made] ? p->data : p->stat, ptrs[made]);
+        }
+        if (err) made--;
+        if (!err && bytes) {
+            scratch = aligned_alloc(64, (bytes + 63) / 64 * 64);
+            a[made].arg = CL_DNNL_ARG_SCRATCHPAD;
+            err = scratch == NULL || cl_dnnl_memory(
+                &a[made].memory, cl_dnnl.query_md(pd, CL_DNNL_Q_SCRATCHPAD, 0),
+                scratch) != 0;
+            if (!err) made++;
+        }
+        if (!err)
+            err = cl_dnnl.execute(prim, cl_dnnl.stream, made, a)
+                  || cl_dnnl.stream_wait(cl_dnnl.stream);
+        for (int i = 0; i < made; i++)
+            cl_dnnl.memory_destroy(a[i].memory);
+        free(scratch);
+        return err;
+    }
+
+    /* y = gamma (x - mean) / sqrt(var + eps) + beta, mean and var out. */
+    static int cl_dnnl_bn_forward(const cl_dnnl_bn *p, const float *x,
+                                  const float *gamma, const float *beta,
+                                  float *y, float *mean, float *var) {
+        int args[6] = {CL_DNNL_ARG_SRC, CL_DNNL_ARG_SCALE, CL_DNNL_ARG_SHIFT,
+                       CL_DNNL_ARG_DST, CL_DNNL_ARG_MEAN, CL_DNNL_ARG_VARIANCE};
+        int big[6] = {1, 0, 0, 1, 0, 0};
+        void *ptrs[6] = {(void *)x, (void *)gamma, (void *)beta, y, mean, var};
+        return cl_dnnl_bn_exec(p, p->fwd, p->fwd_pd, 6, args, big, ptrs);
+    }
+
+    /* The gradients of x, gamma and beta from gy. */
+    static int cl_dnnl_bn_backward(const cl_dnnl_bn *p, const float *x,
+                                   const float *gamma, const float *mean,
+                                   const float *var, const float *gy,
+                                   float *gx, float *ggamma, float *gbeta) {
+        int args[8] = {CL_DNNL_ARG_SRC, CL_DNNL_ARG_SCALE, CL_DNNL_ARG_MEAN,
+                       CL_DNNL_ARG_VARIANCE, CL_DNNL_ARG_DIFF_DST,
+                       CL_DNNL_ARG_DIFF_SRC, CL_DNNL_ARG_DIFF_SCALE,
+                       CL_DNNL_ARG_DIFF_SHIFT};
+        int big[8] = {1, 0, 0, 0, 1, 1, 0, 0};
+        void *ptrs[8] = {(void *)x, (void *)gamma, (void *)mean, (void *)var,
+                         (void *)gy, gx, ggamma, gbeta};
+        return cl_dnnl_bn_exec(p, p->bwd, p->bwd_pd, 8, args, big, ptrs);
+    }
+
     static int cl_dnnl_reorder_run(cl_h prim, cl_h from, cl_h to) {
         cl_dnnl_arg a[2] = {{CL_DNNL_ARG_FROM, from}, {CL_DNNL_ARG_TO, to}};
         return cl_dnnl.execute(prim, cl_dnnl.stream, 2, a);
@@ -348,6 +466,17 @@ cdef extern from * nogil:
     void cl_dnnl_plan_free(cl_dnnl_plan* p)
     int cl_dnnl_run(const cl_dnnl_plan* p, const float* in0, const float* in1,
                     const float* bias, float* out)
+    ctypedef struct cl_dnnl_bn:
+        pass
+    cl_dnnl_bn* cl_dnnl_bn_new(int ndims, const int64_t* dims, float eps)
+    void cl_dnnl_bn_free(cl_dnnl_bn* p)
+    int cl_dnnl_bn_forward(const cl_dnnl_bn* p, const float* x,
+                           const float* gamma, const float* beta, float* y,
+                           float* mean, float* var)
+    int cl_dnnl_bn_backward(const cl_dnnl_bn* p, const float* x,
+                            const float* gamma, const float* mean,
+                            const float* var, const float* gy, float* gx,
+                            float* ggamma, float* gbeta)
 
 
 cdef class _Plan:
@@ -356,6 +485,14 @@ cdef class _Plan:
 
     def __dealloc__(self):
         cl_dnnl_plan_free(self.plan)
+
+
+cdef class _NormPlan:
+    """The primitives of one batch normalization (freed with the object)."""
+    cdef cl_dnnl_bn* plan
+
+    def __dealloc__(self):
+        cl_dnnl_bn_free(self.plan)
 
 
 # None before the first look for the library, then '' (found) or the reason
@@ -533,3 +670,88 @@ def conv2d_grad_weight(x, gy, ksize, stride, pad, dilate, groups):
     w_shape = (gy.shape[1], x.shape[1] // groups) + tuple(ksize)
     return _run(CL_CONV_BWD_WEIGHTS, x.shape, w_shape, gy.shape, groups, stride,
                 pad, dilate, x, gy, None, w_shape)
+
+
+cdef _NormPlan _norm_plan(tuple shape, float eps):
+    # the cached plan of a batch normalization, or None where refused
+    key = ('bn', shape, eps)
+    plan = _plans.pop(key, None)
+    cdef int64_t cdims[4]
+    cdef int i
+    if plan is None:
+        for i in range(len(shape)):
+            cdims[i] = shape[i]
+        plan = _NormPlan()
+        (<_NormPlan>plan).plan = cl_dnnl_bn_new(len(shape), cdims, eps)
+        if len(_plans) >= CACHE_SIZE:
+            del _plans[next(iter(_plans))]
+    _plans[key] = plan
+    return plan if (<_NormPlan>plan).plan != NULL else None
+
+
+cdef bint _norm_takes(x, stats):
+    # x (n, c) or (n, c, h, w) not empty, each of stats a float32 array of c
+    if not ((_takes(x, 2) or _takes(x, 4)) and _load()):
+        return False
+    return all(_takes(a, 1) and a.shape[0] == x.shape[1] for a in stats)
+
+
+cdef const float* _data(cnp.ndarray a):
+    return <const float*>cnp.PyArray_DATA(a)
+
+
+def batch_norm(x, gamma, beta, eps):
+    """Batch normalization of ``x`` (n, c) or (n, c, h, w) over all its
+    axes but 1, scaled by ``gamma`` and shifted by ``beta`` (c,):
+    ``(y, mean, var)``, the statistics (c,) with the variance biased; or
+    None where oneDNN is absent or does not take the case."""
+    if not _norm_takes(x, (gamma, beta)):
+        return None
+    cdef _NormPlan plan = _norm_plan(x.shape, eps)
+    if plan is None:
+        return None
+    cdef cnp.ndarray a = numpy.ascontiguousarray(x)
+    cdef cnp.ndarray g = numpy.ascontiguousarray(gamma)
+    cdef cnp.ndarray b = numpy.ascontiguousarray(beta)
+    cdef cnp.ndarray y = numpy.empty(x.shape, numpy.float32)
+    cdef cnp.ndarray mean = numpy.empty(x.shape[1], numpy.float32)
+    cdef cnp.ndarray var = numpy.empty(x.shape[1], numpy.float32)
+    cdef const float* pa = _data(a)
+    cdef const float* pg = _data(g)
+    cdef const float* pb = _data(b)
+    cdef float* py = <float*>cnp.PyArray_DATA(y)
+    cdef float* pm = <float*>cnp.PyArray_DATA(mean)
+    cdef float* pv = <float*>cnp.PyArray_DATA(var)
+    cdef int err
+    with nogil:
+        err = cl_dnnl_bn_forward(plan.plan, pa, pg, pb, py, pm, pv)
+    return None if err else (y, mean, var)
+
+
+def batch_norm_grad(x, gamma, mean, var, gy, eps):
+    """The gradients ``(gx, ggamma, gbeta)`` of :func:`batch_norm` from its
+    output's ``gy``, with the statistics it returned; or None as
+    :func:`batch_norm`."""
+    if not _norm_takes(x, (gamma, mean, var)):
+        return None
+    if not (_takes(gy, x.ndim) and gy.shape == x.shape):
+        return None
+    cdef _NormPlan plan = _norm_plan(x.shape, eps)
+    if plan is None:
+        return None
+    arrays = [numpy.ascontiguousarray(a) for a in (x, gamma, mean, var, gy)]
+    cdef const float* px = _data(arrays[0])
+    cdef const float* pg = _data(arrays[1])
+    cdef const float* pm = _data(arrays[2])
+    cdef const float* pv = _data(arrays[3])
+    cdef const float* pgy = _data(arrays[4])
+    cdef cnp.ndarray gx = numpy.empty(x.shape, numpy.float32)
+    cdef cnp.ndarray ggamma = numpy.empty(x.shape[1], numpy.float32)
+    cdef cnp.ndarray gbeta = numpy.empty(x.shape[1], numpy.float32)
+    cdef float* pgx = <float*>cnp.PyArray_DATA(gx)
+    cdef float* pgg = <float*>cnp.PyArray_DATA(ggamma)
+    cdef float* pgb = <float*>cnp.PyArray_DATA(gbeta)
+    cdef int err
+    with nogil:
+        err = cl_dnnl_bn_backward(plan.plan, px, pg, pm, pv, pgy, pgx, pgg, pgb)
+    return None if err else (gx, ggamma, gbeta)

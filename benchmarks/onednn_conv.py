@@ -1,5 +1,6 @@
-"""Per-layer times of the 2-d convolution: chainerlite's own path, oneDNN
-(``chainerlite._kernels.onednn``) and PyTorch, side by side in one process.
+"""Per-layer times of the 2-d convolution (``--norm``: batch normalization):
+chainerlite's own path, oneDNN (``chainerlite._kernels.onednn``) and
+PyTorch, side by side in one process.
 
 Each case is a forward, the input gradient and the filter gradient of one
 float32 convolution (ResNet-18's CIFAR layers and the small CNN of
@@ -53,6 +54,44 @@ def _ours(x, W, gy, stride, pad, mode):
     return step
 
 
+# batch normalization: (name, channels, size) of ResNet-18's
+NORMS = [
+    ('bn 64 32x32', 64, 32),
+    ('bn 128 16x16', 128, 16),
+    ('bn 256 8x8', 256, 8),
+    ('bn 512 4x4', 512, 4),
+]
+
+
+def _norm_ours(x, gy, mode):
+    import chainerlite.functions as F
+
+    gamma = np.ones(x.shape[1], np.float32)
+    beta = np.zeros(x.shape[1], np.float32)
+
+    def step():
+        with chainerlite.using_config('use_ideep', mode):
+            xv = chainerlite.Variable(x)
+            y = F.batch_normalization(xv, gamma, beta)
+            y.grad = gy
+            y.backward()
+
+    return step
+
+
+def _norm_torch(torch, x, gy):
+    tx = torch.tensor(x, requires_grad=True)
+    gamma = torch.ones(x.shape[1], requires_grad=True)
+    beta = torch.zeros(x.shape[1], requires_grad=True)
+    tgy = torch.tensor(gy)
+
+    def step():
+        y = torch.nn.functional.batch_norm(tx, None, None, gamma, beta, training=True)
+        torch.autograd.grad(y, (tx, gamma, beta), tgy)
+
+    return step
+
+
 def _torch(torch, x, W, gy, stride, pad):
     tx = torch.tensor(x, requires_grad=True)
     tW = torch.tensor(W, requires_grad=True)
@@ -71,6 +110,36 @@ def _time(fn, clock):
     return clock() - t
 
 
+def _cases(torch, rng, batch, norm):
+    # (name, {engine: step}) of each layer
+    for name, c, size in NORMS if norm else ():
+        x = rng.standard_normal((batch, c, size, size)).astype(np.float32)
+        gy = rng.standard_normal(x.shape).astype(np.float32)
+        yield (
+            name,
+            {
+                'ours': _norm_ours(x, gy, 'never'),
+                'onednn': _norm_ours(x, gy, 'always'),
+                'torch': _norm_torch(torch, x, gy),
+            },
+        )
+    for name, cin, cout, size, k, s, p in () if norm else LAYERS:
+        if name.startswith('cnn') and batch != 32:
+            continue
+        x = rng.standard_normal((batch, cin, size, size)).astype(np.float32)
+        W = rng.standard_normal((cout, cin, k, k)).astype(np.float32)
+        out = (size + 2 * p - k) // s + 1
+        gy = rng.standard_normal((batch, cout, out, out)).astype(np.float32)
+        yield (
+            name,
+            {
+                'ours': _ours(x, W, gy, s, p, 'never'),
+                'onednn': _ours(x, W, gy, s, p, 'always'),
+                'torch': _torch(torch, x, W, gy, s, p),
+            },
+        )
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--threads', type=int, default=1)
@@ -79,6 +148,8 @@ def main():
     # process CPU time counts the threads' spinning too: with two threads
     # the wall clock tells the speed
     parser.add_argument('--clock', choices=('cpu', 'wall'), default='cpu')
+    # batch normalization instead of the convolutions
+    parser.add_argument('--norm', action='store_true')
     args = parser.parse_args()
     clock = time.process_time if args.clock == 'cpu' else time.perf_counter
     import torch
@@ -91,18 +162,7 @@ def main():
     print('| layer | batch | ours | oneDNN | PyTorch | oneDNN/ours |')
     print('|---|---|---|---|---|---|')
     for batch in args.batches:
-        for name, cin, cout, size, k, s, p in LAYERS:
-            if name.startswith('cnn') and batch != 32:
-                continue
-            x = rng.standard_normal((batch, cin, size, size)).astype(np.float32)
-            W = rng.standard_normal((cout, cin, k, k)).astype(np.float32)
-            out = (size + 2 * p - k) // s + 1
-            gy = rng.standard_normal((batch, cout, out, out)).astype(np.float32)
-            cases = {
-                'ours': _ours(x, W, gy, s, p, 'never'),
-                'onednn': _ours(x, W, gy, s, p, 'always'),
-                'torch': _torch(torch, x, W, gy, s, p),
-            }
+        for name, cases in _cases(torch, rng, batch, args.norm):
             for fn in cases.values():
                 fn()  # primitives made, caches warm
             best = {key: float('inf') for key in cases}

@@ -383,6 +383,22 @@ def _onednn_grad(g):
     return _direct_conv_grad(g)[:7]
 
 
+def _onednn_bn(g):
+    c = g.dim(4)
+    shape = (g.dim(3), c) + ((g.dim(4), g.dim(4)) if g.chance(0.7) else ())
+    x = g.array(shape, numpy.float32)
+    params = [g.array((c,), numpy.float32) for _ in range(2)]
+    return [x] + params + [2e-5]
+
+
+def _onednn_bn_grad(g):
+    x, gamma, mean = _onednn_bn(g)[:3]
+    c = mean.size if isinstance(mean, numpy.ndarray) else 1
+    var = g.array((c,), numpy.float32, lo=0.0, hi=2.0)
+    shape = x.shape if isinstance(x, numpy.ndarray) else (1, c)
+    return [x, gamma, mean, var, g.array(shape, numpy.float32), 2e-5]
+
+
 def _lstm_shapes(g):
     rows, units = g.dim(4), g.dim(4)
     batch = g.rng.randint(0, rows)
@@ -509,6 +525,8 @@ KERNELS = {
     'onednn.conv2d': _onednn_conv,
     'onednn.conv2d_transpose': _onednn_transpose,
     'onednn.conv2d_grad_weight': _onednn_grad,
+    'onednn.batch_norm': _onednn_bn,
+    'onednn.batch_norm_grad': _onednn_bn_grad,
     'lstm.lstm_forward': _lstm_forward,
     'lstm.lstm_backward': _lstm_backward,
     'optim.adam': _adam,

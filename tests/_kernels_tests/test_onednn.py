@@ -87,6 +87,15 @@ def test_kernels_compute(case):
     assert gx.shape == x.shape and gW.shape == W.shape
 
 
+def _check_backward(fn, inputs, gy, mode):
+    # in float32 (oneDNN takes no float64), so with a larger step and
+    # tolerances than Chainer's float64 checks
+    with chainerlite.using_config('use_ideep', mode):
+        gradient_check.check_backward(
+            fn, inputs, gy, dtype=None, eps=1e-2, atol=5e-3, rtol=5e-2
+        )
+
+
 @needs_onednn
 @pytest.mark.parametrize('mode', ['always', 'never'])
 @pytest.mark.parametrize('case', CASES[:3])
@@ -95,16 +104,9 @@ def test_check_backward(case, mode):
     rng = np.random.default_rng(2)
     shape = F.convolution_2d(x, W, b, **kwargs).shape
     gy = rng.standard_normal(shape).astype(np.float32)
-    with chainerlite.using_config('use_ideep', mode):
-        gradient_check.check_backward(
-            lambda x, W, b: F.convolution_2d(x, W, b, **kwargs),
-            (x, W, b),
-            gy,
-            dtype=None,
-            eps=1e-2,
-            atol=5e-3,
-            rtol=5e-2,
-        )
+    _check_backward(
+        lambda x, W, b: F.convolution_2d(x, W, b, **kwargs), (x, W, b), gy, mode
+    )
 
 
 @needs_onednn
@@ -245,3 +247,76 @@ def test_use_ideep_chooses_the_path(monkeypatch, mode, shape, ksize, asked):
     assert recorder.calls == expected
     # the recorder declined each time: chainerlite's own path computed
     assert y.array[0, 0, 0, 0] == shape[1] * ksize * ksize
+
+
+def _bn(x, mode):
+    rng = np.random.default_rng(3)
+    c = x.shape[1]
+    gamma = rng.uniform(0.5, 1.5, c).astype(np.float32)
+    beta = rng.standard_normal(c).astype(np.float32)
+    bn = chainerlite.links.BatchNormalization(c)
+    bn.gamma.array[...] = gamma
+    bn.beta.array[...] = beta
+    xv = chainerlite.Variable(x.copy())
+    with chainerlite.using_config('use_ideep', mode):
+        y = bn(xv)
+        y.grad = np.sin(np.arange(y.size, dtype=np.float32)).reshape(y.shape)
+        y.backward()
+    return y.array, xv.grad, bn.gamma.grad, bn.beta.grad, bn.avg_mean, bn.avg_var
+
+
+@needs_onednn
+@pytest.mark.parametrize('shape', [(5, 3), (4, 6, 5, 3), (2, 16, 4, 4)])
+def test_batch_normalization_both_paths_agree(shape):
+    x = np.random.default_rng(4).standard_normal(shape).astype(np.float32) * 3 + 1
+    ours = _bn(x, 'never')
+    theirs = _bn(x, 'always')
+    for a, e in zip(theirs, ours):
+        assert a.dtype == e.dtype and a.shape == e.shape
+        np.testing.assert_allclose(a, e, atol=1e-4, rtol=1e-4)
+
+
+@needs_onednn
+@pytest.mark.parametrize('mode', ['always', 'never'])
+def test_batch_normalization_check_backward(mode):
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 3, 3, 2)).astype(np.float32)
+    gamma = rng.uniform(0.5, 1.5, 3).astype(np.float32)
+    beta = rng.standard_normal(3).astype(np.float32)
+    gy = rng.standard_normal(x.shape).astype(np.float32)
+    _check_backward(F.batch_normalization, (x, gamma, beta), gy, mode)
+
+
+@needs_onednn
+def test_batch_norm_kernel_declines():
+    x = np.ones((2, 3, 4, 4), np.float32)
+    p = np.ones(3, np.float32)
+    y, mean, var = onednn.batch_norm(x, p, p, 2e-5)
+    assert mean.shape == var.shape == (3,)
+    assert onednn.batch_norm(x.astype(np.float64), p, p, 2e-5) is None
+    assert onednn.batch_norm(x[..., 0], p, p, 2e-5) is None  # 3 axes
+    assert onednn.batch_norm(x, p[:2], p, 2e-5) is None
+    assert onednn.batch_norm_grad(x, p, mean, var, x[:1], 2e-5) is None
+    assert onednn.batch_norm_grad(x, p, mean, var[:2], x, 2e-5) is None
+
+
+@pytest.mark.parametrize(
+    'mode, shape, asked',
+    [
+        ('never', (2, 3, 2, 2), []),
+        ('auto', (2, 3, 2, 2), ['batch_norm', 'batch_norm_grad']),
+        ('always', (2, 3, 4), []),  # 3 axes: not taken
+    ],
+)
+def test_use_ideep_chooses_the_norm_path(monkeypatch, mode, shape, asked):
+    from chainerlite.functions.normalization import _onednn_norm
+
+    recorder = _Recorder()
+    monkeypatch.setattr(_onednn_norm, 'onednn', recorder)
+    x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    y = _bn(x, mode)[0]
+    assert recorder.calls == asked
+    # the recorder declined: NumPy normalized
+    with chainerlite.using_config('use_ideep', 'never'):
+        expected = _bn(x, 'never')[0]
+    np.testing.assert_array_equal(y, expected)

@@ -13,6 +13,7 @@ from chainerlite.functions.array import reshape
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.functions.normalization import _kernels
 from chainerlite.functions.normalization import _norm_utils
+from chainerlite.functions.normalization import _onednn_norm
 from chainerlite.functions.rnn import _formula
 from chainerlite.utils import type_check
 
@@ -100,10 +101,14 @@ class BatchNormalization(function_node.FunctionNode):
             )
         if isinstance(x, cuda.ndarray):
             return (self._forward_gpu(x, gamma, beta, axis),)
-        shape = _param_shape(x.shape, axis)
-        xhat, mean, var = _norm_utils.standardize(x, axis, self.eps)
+        out = _onednn_norm.batch_normalization(x, gamma, beta, self.eps, axis)
+        if out is None:
+            shape = _param_shape(x.shape, axis)
+            xhat, mean, var = _norm_utils.standardize(x, axis, self.eps)
+            y = xhat * gamma.reshape(shape) + beta.reshape(shape)
+        else:
+            y, mean, var = out
         self._mean, self._stat = mean, var  # for BatchNormalizationGrad
-        y = xhat * gamma.reshape(shape) + beta.reshape(shape)
         decay = self.decay
         if self.running_mean is not None:
             self.running_mean *= decay
@@ -169,6 +174,11 @@ class BatchNormalizationGrad(_formula.FormulaNode):
         x, gamma, gy = inputs
         if isinstance(x, cuda.ndarray):
             return self._forward_gpu(x, gamma, gy)
+        out = _onednn_norm.batch_normalization_grad(
+            x, gamma, gy, self.mean, self.stat, self.eps, self.axis
+        )
+        if out is not None:
+            return out
         dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
         axis = self.axis
         shape = _param_shape(x.shape, axis)

@@ -78,7 +78,7 @@ def _tolerances(test):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+@testing.inject_backend_tests(None, [{}, {'use_ideep': 'always'}, {'use_cuda': True}])
 class TestBatchNormalization(testing.FunctionTestCase):
     def setUp(self):
         self.x_shape, self.param_shape, self.axis = self.case

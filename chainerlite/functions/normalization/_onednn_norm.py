@@ -1,0 +1,46 @@
+"""When batch normalization runs on oneDNN (``chainerlite._kernels.onednn``).
+
+As for the convolutions (``functions/connection/_onednn_conv.py``),
+``config.use_ideep`` chooses: ``'never'`` (the default) keeps NumPy,
+``'auto'`` and ``'always'`` use oneDNN where it takes the case: float32
+NumPy arrays of 2 or 4 axes normalized over all axes but the channels
+(axis 1), with float32 parameters. Measured with
+``benchmarks/onednn_conv.py --norm``, it is faster than NumPy's passes on
+every ResNet-18 shape, so ``'auto'`` takes it wherever ``'always'`` does.
+Each function returns the result, or None for the caller to keep NumPy.
+"""
+
+import numpy
+
+from chainerlite import _core
+from chainerlite._kernels import onednn
+
+
+def _wanted(x, gamma, axis):
+    return (
+        _core.config.use_ideep != 'never'
+        and isinstance(x, numpy.ndarray)
+        and x.ndim in (2, 4)
+        and gamma.ndim == 1
+        and tuple(axis) == (0,) + tuple(range(2, x.ndim))
+    )
+
+
+def batch_normalization(x, gamma, beta, eps, axis):
+    """``(y, mean, var)`` of the batch normalization of ``x`` over ``axis``,
+    the statistics with the reduced axes kept; or None."""
+    if not _wanted(x, gamma, axis):
+        return None
+    out = onednn.batch_norm(x, gamma, beta, eps)
+    if out is None:
+        return None
+    y, mean, var = out
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    return y, mean.reshape(shape), var.reshape(shape)
+
+
+def batch_normalization_grad(x, gamma, gy, mean, var, eps, axis):
+    """``(gx, ggamma, gbeta)`` from the forward's statistics; or None."""
+    if not _wanted(x, gamma, axis):
+        return None
+    return onednn.batch_norm_grad(x, gamma, mean.reshape(-1), var.reshape(-1), gy, eps)
