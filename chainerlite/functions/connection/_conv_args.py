@@ -16,6 +16,12 @@ _BOUNDS = {1: 'a positive int', 0: 'a non-negative int'}
 MAXIMUM = 2**31 - 1
 
 
+class LengthError(ValueError, AssertionError):
+    """A sequence of window arguments of the wrong length. Chainer 7.8.1
+    fails on one with an AssertionError in its N-d functions and a
+    ValueError (an unpacking) in its 2-D ones; this is both."""
+
+
 def _as_int(value):
     try:
         return operator.index(value)
@@ -39,15 +45,18 @@ def int_tuple(value, n, name, where, minimum=1):
         tuple of int: The ``n`` values.
 
     Raises:
-        ValueError: If ``value`` is not an int or a sequence of ``n`` ints,
-            or holds one below ``minimum`` or above :data:`MAXIMUM`.
+        ValueError: If ``value`` is not an int or a sequence of ``n`` ints
+            (:class:`LengthError` for a sequence of another length), or
+            holds one below ``minimum`` or above :data:`MAXIMUM`.
     """
     try:
         items = [_as_int(v) for v in value] if len(value) == n else [None]
+        error = ValueError if len(value) == n else LengthError
     except TypeError:  # not a sequence: one value for every axis
         items = [_as_int(value)] * n
+        error = ValueError
     if any(v is None or v < minimum for v in items):
-        raise ValueError(
+        raise error(
             '{}: {} must be {} or {} of them, but {!r} is given'.format(
                 where,
                 name,
@@ -56,7 +65,7 @@ def int_tuple(value, n, name, where, minimum=1):
                 value,
             )
         )
-    if max(items) > MAXIMUM:
+    if items and max(items) > MAXIMUM:
         raise ValueError(
             '{}: {} must be at most {}, but {!r} is given'.format(
                 where, name, MAXIMUM, value

@@ -12,7 +12,11 @@ if typing.TYPE_CHECKING:
 
 
 class Nodes2D:
-    """Mixin of the 2-D convolution nodes: their gradients stay 2-D nodes."""
+    """Mixin of the 2-D convolution nodes: their gradients stay 2-D nodes,
+    and their bias has the dtype of ``x`` (Chainer 7.8.1's 2-D nodes refuse
+    another, its N-d ones take any float dtype)."""
+
+    bias_of_x_dtype = True
 
     def convolution(self, cover_all):
         return Convolution2DFunction(cover_all=cover_all, **self.params.kwargs())

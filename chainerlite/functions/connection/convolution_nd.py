@@ -5,6 +5,7 @@ from __future__ import annotations
 import typing
 
 from chainerlite import function_node
+from chainerlite.functions.array import cast as cast_mod
 from chainerlite.functions.connection import _conv_utils
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
@@ -21,7 +22,26 @@ class ConvolutionFamily(function_node.FunctionNode):
     (:class:`~chainerlite.functions.connection._conv_utils.ConvParams`) and
     builds the nodes of its gradients with :meth:`convolution` and
     :meth:`deconvolution`, which the 2-D classes override to stay 2-D.
+    The N-d nodes take a bias of any float dtype, as Chainer 7.8.1's do
+    (added in the output's dtype, its gradient in its own); the 2-D ones
+    set ``bias_of_x_dtype`` and want the dtype of ``x``, as Chainer's.
     """
+
+    bias_of_x_dtype = False
+
+    def check_bias_type(self, b_type, x_type, channels):
+        """Checks the bias: ``channels`` long, of a float dtype (that of
+        ``x`` where ``bias_of_x_dtype``)."""
+        if self.bias_of_x_dtype:
+            _conv_utils.check_bias(b_type, x_type, channels)
+        else:
+            type_check.expect(
+                b_type.dtype.kind == 'f', b_type.ndim == 1, b_type.shape[0] == channels
+            )
+
+    def bias_input(self, inputs, dtype):
+        """The bias of ``inputs`` in ``dtype`` (the output's), or None."""
+        return inputs[2].astype(dtype, copy=False) if len(inputs) == 3 else None
 
     def convolution(self, cover_all):
         """Convolution node with the parameters of this node."""
@@ -37,8 +57,11 @@ class ConvolutionFamily(function_node.FunctionNode):
         )
 
     def bias_grad(self, gy):
-        """Gradient of the bias: ``gy`` summed over all but the channels."""
-        return sum_mod.sum(gy, axis=(0,) + tuple(range(2, self.ndim + 2)))
+        """Gradient of the bias: ``gy`` summed over all but the channels,
+        in the bias's dtype."""
+        gb = sum_mod.sum(gy, axis=(0,) + tuple(range(2, self.ndim + 2)))
+        dtype = self.inputs[2].dtype
+        return gb if gb.dtype == dtype else cast_mod.cast(gb, dtype)
 
 
 class ConvolutionND(ConvolutionFamily):
@@ -70,12 +93,12 @@ class ConvolutionND(ConvolutionFamily):
             w_type.shape[0] % groups == 0,
         )
         if b_type is not None:
-            _conv_utils.check_bias(b_type, x_type, w_type.shape[0])
+            self.check_bias_type(b_type, x_type, w_type.shape[0])
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
-        b = inputs[2] if len(inputs) == 3 else None
+        b = self.bias_input(inputs, x.dtype)
         return (_conv_utils.convolve(x, W, self.params, b),)
 
     def backward(self, indexes, grad_outputs):
@@ -156,7 +179,8 @@ def convolution_nd(
         W (Variable or numpy.ndarray or cupy.ndarray): Filters of shape
             ``(c_O, c_I / groups, k_1, ..., k_N)``.
         b (Variable or numpy.ndarray or cupy.ndarray): Bias of shape
-            ``(c_O,)`` and the dtype of ``x``, or ``None``.
+            ``(c_O,)`` of any float dtype (added in the dtype of ``x``), or
+            ``None``.
         stride (int or tuple of ints): Strides; ``s`` means ``(s,) * N``.
         pad (int or tuple of ints): Zero padding on each side.
         cover_all (bool): Use all input elements (see above).
@@ -183,7 +207,7 @@ def convolution_nd(
         array([[[1., 5., 9.]]], dtype=float32)
 
     """
-    func = ConvolutionND(len(x.shape) - 2, stride, pad, cover_all, dilate, groups)
+    func = ConvolutionND(len(x.shape[2:]), stride, pad, cover_all, dilate, groups)
     inputs = (x, W) if b is None else (x, W, b)
     return func.apply(inputs)[0]
 

@@ -61,7 +61,7 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
             in_size = x_type.shape[axis + 2]
             type_check.expect(lower <= in_size, in_size <= upper)
         if b_type is not None:
-            _conv_utils.check_bias(b_type, x_type, w_type.shape[1] * p.groups)
+            self.check_bias_type(b_type, x_type, w_type.shape[1] * p.groups)
 
     def estimated_outsize_error(self, axis):
         """The error raised when the computed output length of ``axis`` is
@@ -99,7 +99,7 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
         )
         y = _conv_utils.convolve_transpose(x, W, self.outs, p)
         if len(inputs) == 3:
-            y = _conv_utils.add_bias(y, inputs[2])
+            y = _conv_utils.add_bias(y, self.bias_input(inputs, y.dtype))
         return (y,)
 
     def backward(self, indexes, grad_outputs):
@@ -150,7 +150,8 @@ def deconvolution_nd(
         W (Variable or numpy.ndarray or cupy.ndarray): Filters of shape
             ``(c_I, c_O / groups, k_1, ..., k_N)``.
         b (Variable or numpy.ndarray or cupy.ndarray): Bias of shape
-            ``(c_O,)`` and the dtype of ``x``, or ``None``.
+            ``(c_O,)`` of any float dtype (added in the dtype of ``x``), or
+            ``None``.
         stride (int or tuple of ints): Strides.
         pad (int or tuple of ints): Padding removed from each side of the
             output.
@@ -180,7 +181,7 @@ def deconvolution_nd(
         array([[[1., 1., 2., 2., 3., 3.]]], dtype=float32)
 
     """
-    func = DeconvolutionND(len(x.shape) - 2, stride, pad, outsize, dilate, groups)
+    func = DeconvolutionND(len(x.shape[2:]), stride, pad, outsize, dilate, groups)
     inputs = (x, W) if b is None else (x, W, b)
     return func.apply(inputs)[0]
 
