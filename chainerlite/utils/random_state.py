@@ -51,8 +51,21 @@ def _new_seed(xp):
     return int(xp.random.get_random_state().randint(0, _CUPY_SEED_BOUND, size=()))
 
 
+def _bits32(shape, seed):
+    # uniform 32-bit words from a PCG64 generator seeded with ``seed``: each
+    # 64-bit output gives two words (half the generator's work of a float64
+    # sample, and no conversion)
+    size = 1
+    for n in shape:
+        size *= n
+    words = numpy.random.PCG64(seed).random_raw((size + 1) // 2).view(numpy.uint32)
+    return words[:size].reshape(shape)
+
+
 def _draw_from_seed(xp, method, shape, seed):
     if xp is numpy:
+        if method == 'bits32':
+            return _bits32(shape, seed)
         if _thread.scratch is None:
             _thread.scratch = numpy.random.RandomState()
         generator = _thread.scratch
@@ -111,11 +124,13 @@ def draw(xp, method, shape):
         xp (module): ``numpy`` or ``cupy``: where the samples are drawn.
         method (str): Name of the sampling method of
             ``xp.random.RandomState`` (``'random_sample'``,
-            ``'standard_normal'``).
+            ``'standard_normal'``), or ``'bits32'`` (NumPy only): uniform
+            ``uint32`` words.
         shape (tuple of int): Shape of the result.
 
     Returns:
-        numpy.ndarray or cupy.ndarray: The samples, in float64.
+        numpy.ndarray or cupy.ndarray: The samples, in float64 (``uint32``
+        for ``'bits32'``).
 
     Raises:
         RuntimeError: A replay has no recorded draw left.

@@ -7,6 +7,8 @@ the array module (``numpy.random`` or ``cupy.random``), or, inside
 ``F.forget``, in a way that its recomputation can replay.
 """
 
+import numpy
+
 from chainerlite.utils import random_state
 
 
@@ -24,6 +26,25 @@ def uniform(xp, shape, dtype):
 
     """
     return random_state.draw(xp, 'random_sample', shape).astype(dtype, copy=False)
+
+
+def keep_mask(shape, ratio):
+    """Draws a NumPy boolean mask that is ``True`` with probability ``1 - ratio``.
+
+    Each element compares a uniform 32-bit word with ``ratio`` scaled to
+    :math:`2^{32}` (rounded down), so the probability is within
+    :math:`2^{-32}` of ``1 - ratio``; no float is drawn.
+
+    Args:
+        shape (tuple of int): Shape of the result.
+        ratio (float): Probability of ``False``, in ``[0, 1)``.
+
+    Returns:
+        numpy.ndarray: The mask, of dtype ``bool``.
+
+    """
+    threshold = numpy.uint32(int(ratio * 4294967296.0))
+    return random_state.draw(numpy, 'bits32', shape) >= threshold
 
 
 def normal(xp, shape, dtype):

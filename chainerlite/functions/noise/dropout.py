@@ -49,9 +49,9 @@ class Dropout(function_node.FunctionNode):
             self._scale = self.mask
             return (y,)
         if self.mask is None:
-            keep = _random.uniform(xp, x.shape, numpy.float32) >= self.dropout_ratio
+            keep = _random.keep_mask(x.shape, self.dropout_ratio)
             scale = x.dtype.type(1.0 / (1.0 - self.dropout_ratio))
-            self.mask = keep.astype(x.dtype) * scale
+            self.mask = numpy.multiply(keep, scale, dtype=x.dtype)
         elif self.mask.shape != x.shape:
             raise ValueError(
                 'dropout: mask must have the shape of x; got {} for x of {}'.format(

@@ -81,14 +81,46 @@ def test_mask_is_reused():
 def test_mask_is_drawn_by_the_random_helper(monkeypatch):
     draws = []
 
-    def uniform(xp, shape, dtype):
-        draws.append(shape)
-        return numpy.linspace(0, 0.99, 4).reshape(shape).astype(dtype)
+    def draw(xp, method, shape):
+        draws.append((method, shape))
+        words = [0, 2**31 - 1, 2**31, 2**32 - 1]
+        return numpy.array(words, numpy.uint32).reshape(shape)
 
-    monkeypatch.setattr(_random, 'uniform', uniform)
+    monkeypatch.setattr(_random.random_state, 'draw', draw)
     y = F.dropout(numpy.ones((2, 2), numpy.float32), 0.5)
-    assert draws == [(2, 2)]
+    assert draws == [('bits32', (2, 2))]
     numpy.testing.assert_array_equal(y.array, [[0, 0], [2, 2]])
+
+
+@pytest.mark.parametrize('ratio', [0.0, 0.1, 0.5, 0.9, 1 - 2**-40])
+def test_keep_mask_threshold(monkeypatch, ratio):
+    # True exactly where the word is at least floor(ratio * 2**32)
+    threshold = int(ratio * 2**32)
+    words = numpy.random.randint(0, 2**32, size=1000, dtype=numpy.uint64)
+    words[:3] = [0, 2**32 - 1, threshold]
+    drawn = words.astype(numpy.uint32)
+    monkeypatch.setattr(_random.random_state, 'draw', lambda xp, method, shape: drawn)
+    keep = _random.keep_mask((1000,), ratio)
+    numpy.testing.assert_array_equal(keep, words >= threshold)
+    assert keep[1] and keep[2] and bool(keep[0]) == (ratio == 0.0)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+def test_mask_is_made_in_the_dtype_of_x(dtype):
+    x = numpy.ones(200000, dtype)
+    y, mask = F.dropout(x, 0.25, return_mask=True)
+    assert mask.dtype == dtype and y.dtype == dtype
+    assert set(numpy.unique(mask).tolist()) == {0.0, float(dtype(1 / 0.75))}
+    # 200000 Bernoulli(0.75) draws: the kept fraction is within 6 sigma
+    assert abs((mask != 0).mean() - 0.75) < 6 * (0.75 * 0.25 / 200000) ** 0.5
+
+
+def test_odd_sized_draws_are_replayed_by_forget():
+    x = chainerlite.Variable(numpy.ones((3, 5, 7), numpy.float32))
+    y = F.forget(lambda a: F.dropout(a, 0.5) * 1, x)
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, y.array)
 
 
 def test_gradient_is_masked():
