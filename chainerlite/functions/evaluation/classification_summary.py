@@ -32,7 +32,8 @@ class ClassificationSummary(function_node.FunctionNode):
         xp = backend.get_array_module(y)
         label_num = self.label_num
         if label_num is None:
-            label_num = max(int(t.max()) + 1, y.shape[1])
+            # All labels count, the ignored ones too (as in Chainer 7.8.1).
+            label_num = int(t.max()) + 1
         pred = y.argmax(axis=1).reshape(t.shape).ravel()
         t = t.ravel()
         used = t != self.ignore_label
@@ -41,16 +42,15 @@ class ClassificationSummary(function_node.FunctionNode):
         support = xp.bincount(t, minlength=label_num)[:label_num]
         predicted = xp.bincount(pred, minlength=label_num)[:label_num]
         true_pos = xp.bincount(t[hit], minlength=label_num)[:label_num]
-        dtype = y.dtype
-        # 0/0 is NaN, as for a class never predicted or never present.
+        # The ratios of the counts are float64 and the counts int64 (the
+        # platform's index type) whatever the dtype of y, as in Chainer
+        # 7.8.1. 0/0 is NaN, as for a class never predicted or never present.
         with numpy.errstate(divide='ignore', invalid='ignore'):
-            precision = (true_pos / predicted).astype(dtype)
-            recall = (true_pos / support).astype(dtype)
+            precision = true_pos / predicted
+            recall = true_pos / support
             b2 = self.beta * self.beta
-            fbeta = ((1 + b2) * precision * recall / (b2 * precision + recall)).astype(
-                dtype
-            )
-        return precision, recall, fbeta, support.astype(numpy.int32)
+            fbeta = (1 + b2) * precision * recall / (b2 * precision + recall)
+        return precision, recall, fbeta, support
 
 
 def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):
@@ -74,15 +74,16 @@ def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):
             ``(batch, n_classes, ...)``.
         t (Variable or numpy.ndarray or cupy.ndarray): Integer labels of
             shape ``(batch, ...)``.
-        label_num (int): The number of classes; ``None`` takes the larger of
-            ``y.shape[1]`` and ``t.max() + 1``.
+        label_num (int): The number of classes; ``None`` takes
+            ``t.max() + 1`` (over all labels, ignored ones included).
         beta (float): The weight :math:`\\beta` of recall in the F-score.
         ignore_label (int): Samples with this label are skipped.
 
     Returns:
         tuple of Variable: ``(precision, recall, fbeta_score, support)``,
         each of shape ``(label_num,)``; ``support`` (the number of samples
-        of each class) is int32, the others have ``y``'s dtype.
+        of each class) has the platform's index dtype (int64 on 64-bit
+        systems), the others are float64, as in Chainer.
 
     .. admonition:: Example
 
@@ -92,11 +93,11 @@ def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):
         >>> t = np.array([0, 1, 1], np.int32)
         >>> p, r, f, s = F.classification_summary(y, t)
         >>> p.array
-        array([0.5, 1. ], dtype=float32)
+        array([0.5, 1. ])
         >>> r.array
-        array([1. , 0.5], dtype=float32)
+        array([1. , 0.5])
         >>> s.array
-        array([1, 2], dtype=int32)
+        array([1, 2])
 
     """
     return ClassificationSummary(label_num, beta, ignore_label).apply((y, t))

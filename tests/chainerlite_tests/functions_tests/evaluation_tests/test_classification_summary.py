@@ -45,13 +45,12 @@ class TestClassificationSummary:
             p_exp, r_exp = tp / predicted, tp / support
             b2 = self.beta**2
             f_exp = (1 + b2) * p_exp * r_exp / (b2 * p_exp + r_exp)
-        tol = {'atol': 1e-3, 'rtol': 1e-3}
+        # Chainer 7.8.1's dtypes whatever the dtype of y: float64 ratios of
+        # the counts, int64 counts.
         for actual, expected in ((p, p_exp), (r, r_exp), (f, f_exp)):
-            assert actual.dtype == self.dtype
-            numpy.testing.assert_allclose(
-                actual.array, expected.astype(self.dtype), **tol
-            )
-        assert s.dtype == numpy.int32
+            assert actual.dtype == numpy.float64
+            numpy.testing.assert_allclose(actual.array, expected, rtol=1e-12)
+        assert s.dtype == numpy.int64
         numpy.testing.assert_array_equal(s.array, support)
 
 
@@ -72,6 +71,28 @@ def test_label_num_defaults_to_the_largest_label():
     t = numpy.array([0, 3], numpy.int32)
     _, s = F.precision(y, t)
     numpy.testing.assert_array_equal(s.array, [1, 0, 0, 1])
+
+
+def test_label_num_default_ignores_the_classes_of_y():
+    # As in Chainer 7.8.1: only the labels count (the ignored ones too);
+    # results recorded from it.
+    y = numpy.eye(6, dtype=numpy.float32)[[0, 1, 2, 1, 0]]
+    p, r, f, s = F.classification_summary(y, numpy.array([0, 1, 2, 1, 0], numpy.int32))
+    assert [v.shape for v in (p, r, f, s)] == [(3,)] * 4
+    t = numpy.array([0, 1, 5], numpy.int32)
+    _, s = F.precision(numpy.eye(3, dtype=numpy.float32), t, ignore_label=5)
+    numpy.testing.assert_array_equal(s.array, [1, 1, 0, 0, 0, 0])
+    p, s = F.precision(
+        numpy.ones((2, 2), numpy.float32), numpy.array([-1, -1], numpy.int32)
+    )
+    assert p.shape == s.shape == (0,)
+    assert (p.dtype, s.dtype) == (numpy.float64, numpy.int64)
+
+
+def test_a_1d_score_array_fails_on_its_class_axis():
+    # Chainer 7.8.1: numpy's AxisError from the argmax over axis 1.
+    with pytest.raises(numpy.exceptions.AxisError):
+        F.precision(numpy.ones(1), numpy.ones(1, numpy.int32))
 
 
 def test_mismatched_batch_is_invalid():
