@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import operator
 import typing
 
 from chainerlite import function_node
 from chainerlite.functions.array import depth2space
-from chainerlite.functions.connection import _conv_args
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -18,14 +18,18 @@ class Space2Depth(function_node.FunctionNode):
     """Rearrangement of ``r x r`` spatial blocks into channels."""
 
     def __init__(self, r):
-        self.r = _conv_args.positive_int(r, 'r', 'space2depth')
+        self.r = r
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('X',))
         (x_type,) = in_types
-        r = type_check.make_variable(self.r, 'r')
         type_check.expect(x_type.dtype.kind == 'f', x_type.ndim == 4)
-        type_check.expect(x_type.shape[2] % r == 0, x_type.shape[3] % r == 0)
+        self.r = block_size(self.r, 'space2depth')
+        # Chainer 7.8.1 fails in its reshape here: a ValueError.
+        with type_check.invalid_as(ValueError):
+            type_check.expect(
+                x_type.shape[2] % self.r == 0, x_type.shape[3] % self.r == 0
+            )
 
     def forward(self, inputs):
         (X,) = inputs
@@ -37,6 +41,25 @@ class Space2Depth(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         return (depth2space.depth2space(grad_outputs[0], self.r),)
+
+
+def block_size(r, where):
+    """Returns the block size ``r`` as an int, checked after the input's
+    dtype and rank, with the types Chainer 7.8.1's reshapes fail with:
+    ``TypeError`` for a non-integer (a float too), ``ZeroDivisionError``
+    for 0, ``ValueError`` for a negative one."""
+    try:
+        checked = operator.index(r)
+    except TypeError:
+        checked = None
+    message = '{}: r must be a positive int, but {!r} is given'.format(where, r)
+    if checked is None:
+        raise TypeError(message)
+    if checked == 0:
+        raise ZeroDivisionError(message)
+    if checked < 0:
+        raise ValueError(message)
+    return checked
 
 
 def space2depth(X: Variable | NdArray, r) -> Variable:

@@ -1,6 +1,8 @@
 import numpy
 import pytest
 
+import chainerlite
+
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -79,3 +81,39 @@ class TestDepth2Space(testing.FunctionTestCase):
 def test_invalid_inputs(x):
     with pytest.raises(type_check.InvalidType, match='Depth2Space'):
         F.depth2space(x, 2)
+
+
+# The types Chainer 7.8.1 fails with (recorded from it): the rank first
+# (InvalidType), then r: TypeError for a non-integer, ZeroDivisionError
+# for 0, ValueError for a negative one or a shape r does not divide.
+@pytest.mark.parametrize(
+    'func, x',
+    [
+        (F.depth2space, numpy.ones((1, 4, 2, 2), numpy.float16)),
+        (F.space2depth, numpy.ones((1, 1, 4, 4), numpy.float16)),
+    ],
+)
+@pytest.mark.parametrize(
+    'r, error',
+    [
+        (numpy.array(0.2, numpy.float16), TypeError),
+        (chainerlite.Variable(numpy.array(0.2, numpy.float16)), TypeError),
+        (2.0, TypeError),
+        (1.5, TypeError),
+        (0, ZeroDivisionError),
+        (-2, ValueError),
+        (3, ValueError),
+    ],
+)
+def test_bad_block_size_raises_chainers_type(func, x, r, error):
+    with pytest.raises(error, match='(?i)' + func.__name__):
+        func(x, r)
+    with pytest.raises(type_check.InvalidType):
+        func(numpy.array(0.2, numpy.float16), r)
+
+
+def test_block_size_of_an_integer_array():
+    x = numpy.arange(16, dtype=numpy.float32).reshape(1, 1, 4, 4)
+    y = F.space2depth(x, numpy.array(2))
+    numpy.testing.assert_array_equal(y.array, F.space2depth(x, 2).array)
+    numpy.testing.assert_array_equal(F.depth2space(y, numpy.int64(2)).array, x)
