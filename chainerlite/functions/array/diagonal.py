@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import typing
 
 from chainerlite import backend
@@ -24,6 +25,17 @@ class Diagonal(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         (x_type,) = in_types
+        # Axes that are not ints are a TypeError before the rank is
+        # checked, as in Chainer 7.8.1 (which compares them first).
+        for name in ('axis1', 'axis2'):
+            try:
+                operator.index(getattr(self, name))
+            except TypeError:
+                raise TypeError(
+                    'diagonal: {} must be an int, but {!r} is given'.format(
+                        name, getattr(self, name)
+                    )
+                ) from None
         axis1 = type_check.make_variable(self.axis1, 'axis1')
         axis2 = type_check.make_variable(self.axis2, 'axis2')
         type_check.expect(
@@ -34,7 +46,9 @@ class Diagonal(function_node.FunctionNode):
             axis2 < x_type.ndim,
         )
         ndim = type_check.eval(x_type.ndim)
-        type_check.expect(axis1 % ndim != axis2 % ndim)
+        # The same axis twice: NumPy's ValueError in Chainer 7.8.1.
+        with type_check.invalid_as(ValueError):
+            type_check.expect(axis1 % ndim != axis2 % ndim)
 
     def forward(self, inputs):
         (x,) = inputs

@@ -76,3 +76,22 @@ def test_defaults():
 def test_invalid_inputs(shape, axis1, axis2):
     with pytest.raises(type_check.InvalidType, match='Diagonal'):
         F.diagonal(numpy.zeros(shape, numpy.float32), 0, axis1, axis2)
+
+
+# The types Chainer 7.8.1 fails with (recorded from it): axes that are not
+# ints are a TypeError before the rank is checked; the same axis twice is
+# NumPy's ValueError (here also InvalidType).
+@pytest.mark.parametrize('shape', [(), (3,), (2, 2)])
+def test_axis_of_none_is_a_type_error(shape):
+    x = numpy.zeros(shape, numpy.float16)
+    with pytest.raises(TypeError, match='diagonal: axis1 must be an int'):
+        F.diagonal(x, axis1=None, axis2=None)
+
+
+def test_the_same_axis_twice_is_a_value_error():
+    x = numpy.zeros((1, 1, 3), numpy.float32)
+    for error in (ValueError, type_check.InvalidType):
+        with pytest.raises(error, match='Diagonal'):
+            F.diagonal(x, axis1=2, axis2=2)
+        with pytest.raises(error, match='Diagonal'):
+            F.diagonal(x, axis1=-1, axis2=2)
