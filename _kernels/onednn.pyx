@@ -90,6 +90,7 @@ cdef extern from * nogil:
         int (*engine_create)(cl_h *, int, size_t);
         int (*stream_create)(cl_h *, cl_h, unsigned);
         int (*stream_wait)(cl_h);
+        int (*stream_destroy)(cl_h);
         int (*md_create)(cl_h *, int, const int64_t *, int, int);
         int (*md_destroy)(cl_h);
         int (*md_equal)(cl_ch, cl_ch);
@@ -117,8 +118,15 @@ cdef extern from * nogil:
         int (*primitive_create)(cl_h *, cl_ch);
         int (*execute)(cl_ch, cl_h, int, const cl_dnnl_arg *);
         int (*primitive_destroy)(cl_h);
-        cl_h engine, stream;
+        cl_h engine;
     } cl_dnnl;
+
+    /* A stream of the engine: one per call, since a stream is not to be used
+     * by two threads at once. */
+    static int cl_dnnl_stream(cl_h *stream) {
+        return cl_dnnl.stream_create(stream, cl_dnnl.engine,
+                                     CL_DNNL_STREAM_DEFAULT);
+    }
 
     /* 1 when the library at `path` loads, has every function and makes a CPU
      * engine and stream; 0 (the library unloaded), with `why` set, when not. */
@@ -132,6 +140,7 @@ cdef extern from * nogil:
         CL_SYM(engine_create, "dnnl_engine_create")
         CL_SYM(stream_create, "dnnl_stream_create")
         CL_SYM(stream_wait, "dnnl_stream_wait")
+        CL_SYM(stream_destroy, "dnnl_stream_destroy")
         CL_SYM(md_create, "dnnl_memory_desc_create_with_tag")
         CL_SYM(md_destroy, "dnnl_memory_desc_destroy")
         CL_SYM(md_equal, "dnnl_memory_desc_equal")
@@ -159,11 +168,12 @@ cdef extern from * nogil:
             *why = "it makes no CPU engine (a build for another runtime)";
             dlclose(lib); return 0;
         }
-        if (cl_dnnl.stream_create(&cl_dnnl.stream, cl_dnnl.engine,
-                                  CL_DNNL_STREAM_DEFAULT) != 0) {
+        cl_h stream;
+        if (cl_dnnl_stream(&stream) != 0) {
             *why = "it makes no CPU stream";
             dlclose(lib); return 0;
         }
+        cl_dnnl.stream_destroy(stream);
         /* the library stays loaded for the life of the process */
         return 1;
     }
@@ -348,15 +358,16 @@ cdef extern from * nogil:
                                void *const *ptrs) {
         cl_dnnl_arg a[10];
         void *scratch = NULL;
-        int made = 0, err = 0;
+        cl_h stream = NULL;
+        int made = 0, err = cl_dnnl_stream(&stream);
         size_t bytes = cl_dnnl.md_size(cl_dnnl.query_md(pd,
                                                        CL_DNNL_Q_SCRATCHPAD, 0));
-        for (; !err && made < n; made++) {
-            a[made].arg = args[made];
-            err = cl_dnnl_memory(&a[made].memory,
-                                 big[made] ? p->data : p->stat, ptrs[made]);
+        for (int i = 0; !err && i < n; i++) {
+            a[made].arg = args[i];
+            err = cl_dnnl_memory(&a[made].memory, big[i] ? p->data : p->stat,
+                                 ptrs[i]);
+            if (!err) made++;
         }
-        if (err) made--;
         if (!err && bytes) {
             scratch = aligned_alloc(64, (bytes + 63) / 64 * 64);
             a[made].arg = CL_DNNL_ARG_SCRATCHPAD;
@@ -366,10 +377,11 @@ cdef extern from * nogil:
             if (!err) made++;
         }
         if (!err)
-            err = cl_dnnl.execute(prim, cl_dnnl.stream, made, a)
-                  || cl_dnnl.stream_wait(cl_dnnl.stream);
+            err = cl_dnnl.execute(prim, stream, made, a)
+                  || cl_dnnl.stream_wait(stream);
         for (int i = 0; i < made; i++)
             cl_dnnl.memory_destroy(a[i].memory);
+        if (stream) cl_dnnl.stream_destroy(stream);
         free(scratch);
         return err;
     }
@@ -400,9 +412,10 @@ cdef extern from * nogil:
         return cl_dnnl_bn_exec(p, p->bwd, p->bwd_pd, 8, args, big, ptrs);
     }
 
-    static int cl_dnnl_reorder_run(cl_h prim, cl_h from, cl_h to) {
+    static int cl_dnnl_reorder_run(cl_h prim, cl_h stream, cl_h from,
+                                   cl_h to) {
         cl_dnnl_arg a[2] = {{CL_DNNL_ARG_FROM, from}, {CL_DNNL_ARG_TO, to}};
-        return cl_dnnl.execute(prim, cl_dnnl.stream, 2, a);
+        return cl_dnnl.execute(prim, stream, 2, a);
     }
 
     /* Runs the plan: out = f(in0, in1) (+ bias), all in plain layouts. 0 on
@@ -413,8 +426,8 @@ cdef extern from * nogil:
         void *data[3] = {(void *)in0, (void *)in1, out};
         void *own[4] = {NULL, NULL, NULL, NULL};
         cl_h plain[3] = {NULL, NULL, NULL}, used[3] = {NULL, NULL, NULL};
-        cl_h mb = NULL, ms = NULL;
-        int err = 0;
+        cl_h mb = NULL, ms = NULL, stream = NULL;
+        int err = cl_dnnl_stream(&stream);
         for (int i = 0; !err && i < 3; i++) {
             err = cl_dnnl_memory(&plain[i], p->plain[i], data[i]);
             if (err || p->reorder[i] == NULL) { used[i] = plain[i]; continue; }
@@ -423,7 +436,8 @@ cdef extern from * nogil:
             err = own[i] == NULL
                   || cl_dnnl_memory(&used[i], p->chosen[i], own[i]) != 0;
             if (!err && i < 2)
-                err = cl_dnnl_reorder_run(p->reorder[i], plain[i], used[i]);
+                err = cl_dnnl_reorder_run(p->reorder[i], stream, plain[i],
+                                          used[i]);
         }
         if (!err && p->scratch) {
             own[3] = aligned_alloc(64, (p->scratch + 63) / 64 * 64);
@@ -441,12 +455,13 @@ cdef extern from * nogil:
             }
             if (ms) { a[n].arg = CL_DNNL_ARG_SCRATCHPAD; a[n].memory = ms; n++; }
             if (mb) { a[n].arg = CL_DNNL_ARG_BIAS; a[n].memory = mb; n++; }
-            err = cl_dnnl.execute(p->prim, cl_dnnl.stream, n, a);
+            err = cl_dnnl.execute(p->prim, stream, n, a);
         }
         if (!err && p->reorder[2])
-            err = cl_dnnl_reorder_run(p->reorder[2], used[2], plain[2]);
+            err = cl_dnnl_reorder_run(p->reorder[2], stream, used[2], plain[2]);
         if (!err)
-            err = cl_dnnl.stream_wait(cl_dnnl.stream);
+            err = cl_dnnl.stream_wait(stream);
+        if (stream) cl_dnnl.stream_destroy(stream);
         for (int i = 0; i < 3; i++) {
             if (used[i] && used[i] != plain[i]) cl_dnnl.memory_destroy(used[i]);
             if (plain[i]) cl_dnnl.memory_destroy(plain[i]);

@@ -320,3 +320,17 @@ def test_use_ideep_chooses_the_norm_path(monkeypatch, mode, shape, asked):
     with chainerlite.using_config('use_ideep', 'never'):
         expected = _bn(x, 'never')[0]
     np.testing.assert_array_equal(y, expected)
+
+
+@needs_onednn
+def test_python_threads_at_once():
+    # each call runs on a stream of its own: threads do not share one
+    import concurrent.futures
+
+    x, W, b, kwargs = _data(CASES[5])
+    args = ((6, 6), (1, 1), (1, 1), (1, 1), 1)
+    expected = onednn.conv2d(x, W, b, *args)
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: onednn.conv2d(x, W, b, *args), range(32)))
+    for y in results:
+        np.testing.assert_array_equal(y, expected)
