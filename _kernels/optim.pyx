@@ -2,9 +2,9 @@
 # (its loop must round every operation as NumPy does: no fused multiply-add;
 # and sqrt need not set errno, so that the loop vectorises)
 """Optimizer updates on the CPU in one compiled pass (the loops are in the
-C below).
+C below): Adam, SGD and MomentumSGD.
 
-:func:`adam` declines (returns None, and the caller keeps NumPy) where
+Each entry point declines (returns None, and the caller keeps NumPy) where
 its loop would not give NumPy's bits or could not run safely: another
 dtype or array type, arrays that are not one aligned C-contiguous block of
 the same dtype and shape, a read-only array to write (the caller's NumPy
@@ -20,7 +20,8 @@ from chainerlite._kernels.dtypes cimport float32, float64
 
 cnp.import_array()
 
-#: Adam's NumPy expressions, bit for bit (NaN payloads aside).
+#: The NumPy expressions of Adam's, SGD's and MomentumSGD's update rules,
+#: bit for bit (NaN payloads aside).
 PRECISION = 'bitwise NumPy'
 
 
@@ -68,6 +69,31 @@ cdef extern from * nogil:
 
     CL_ADAM_LOOP(float, f32, sqrtf)
     CL_ADAM_LOOP(double, f64, sqrt)
+
+    /* SGD: param -= lr * grad */
+    #define CL_SGD_LOOP(T, SUFFIX)                                              \
+        CL_CLONES static void cl_sgd_##SUFFIX(                                  \
+            T *param, const T *grad, ptrdiff_t n, T lr) {                       \
+            for (ptrdiff_t i = 0; i < n; i++)                                   \
+                param[i] = param[i] - lr * grad[i];                             \
+        }
+
+    /* MomentumSGD: v *= momentum; v -= lr * grad; param += v */
+    #define CL_MOMENTUM_LOOP(T, SUFFIX)                                         \
+        CL_CLONES static void cl_momentum_##SUFFIX(                             \
+            T *param, const T *grad, T *v, ptrdiff_t n, T lr, T momentum) {    \
+            for (ptrdiff_t i = 0; i < n; i++) {                                 \
+                T vi = v[i] * momentum;                                         \
+                vi = vi - lr * grad[i];                                         \
+                v[i] = vi;                                                      \
+                param[i] = param[i] + vi;                                       \
+            }                                                                   \
+        }
+
+    CL_SGD_LOOP(float, f32)
+    CL_SGD_LOOP(double, f64)
+    CL_MOMENTUM_LOOP(float, f32)
+    CL_MOMENTUM_LOOP(double, f64)
     """
     void cl_adam_f32(float* param, const float* grad, float* m, float* v,
                      Py_ssize_t n, float b1c, float b2c, float lr, float eps,
@@ -75,6 +101,12 @@ cdef extern from * nogil:
     void cl_adam_f64(double* param, const double* grad, double* m, double* v,
                      Py_ssize_t n, double b1c, double b2c, double lr,
                      double eps, double eta, double wd)
+    void cl_sgd_f32(float* param, const float* grad, Py_ssize_t n, float lr)
+    void cl_sgd_f64(double* param, const double* grad, Py_ssize_t n, double lr)
+    void cl_momentum_f32(float* param, const float* grad, float* v,
+                         Py_ssize_t n, float lr, float momentum)
+    void cl_momentum_f64(double* param, const double* grad, double* v,
+                         Py_ssize_t n, double lr, double momentum)
 
 # beyond this a Python float does not fit float32, and NumPy 1.x would
 # compute in float64 instead
@@ -115,28 +147,40 @@ cdef bint _disjoint(tuple arrays):
     return True
 
 
+cdef bint _takes(object param, tuple others, tuple written, tuple scalars):
+    # the checks of every entry point: param a float32/float64 ndarray, the
+    # other arrays plain ones like it (those in written writeable), all
+    # disjoint, the scalars Python numbers that fit the dtype
+    if type(param) is not cnp.ndarray:
+        return False
+    cdef cnp.ndarray p = <cnp.ndarray>param
+    if p.descr is not float32() and p.descr is not float64():
+        return False
+    if not _plain(p, p, True):
+        return False
+    for a, w in zip(others, written):
+        if not _plain(a, p, w):
+            return False
+    if not _disjoint((param,) + others):
+        return False
+    cdef bint single = p.descr is float32()
+    for x in scalars:
+        if not _number(x, single):
+            return False
+    return True
+
+
 def adam(param, grad, m, v, one_minus_beta1, one_minus_beta2, lr, eps, eta,
          weight_decay_rate):
     """Adam's update (without AMSGrad or AdaBound) of ``param``, ``m`` and
     ``v`` in place, from ``grad``: returns ``param``, or None (nothing
     written) where it declines."""
-    if type(param) is not cnp.ndarray:
-        return None
-    cdef cnp.ndarray p = <cnp.ndarray>param
-    dtype = p.descr
-    if dtype is not float32() and dtype is not float64():
-        return None
-    if not (_plain(p, p, True) and _plain(grad, p, False)
-            and _plain(m, p, True) and _plain(v, p, True)):
-        return None
-    if not _disjoint((param, grad, m, v)):
-        return None
-    cdef bint single = dtype is float32()
     scalars = (one_minus_beta1, one_minus_beta2, lr, eps, eta,
                weight_decay_rate)
-    for x in scalars:
-        if not _number(x, single):
-            return None
+    if not _takes(param, (grad, m, v), (False, True, True), scalars):
+        return None
+    cdef cnp.ndarray p = <cnp.ndarray>param
+    cdef bint single = p.descr is float32()
     cdef double b1c = one_minus_beta1, b2c = one_minus_beta2
     cdef double c_lr = lr, c_eps = eps, c_eta = eta, wd = weight_decay_rate
     cdef void* pd = cnp.PyArray_DATA(p)
@@ -159,4 +203,56 @@ def adam(param, grad, m, v, one_minus_beta1, one_minus_beta2, lr, eps, eta,
                 cl_adam_f64(<double*>pd + i, <const double*>gd + i,
                             <double*>md + i, <double*>vd + i, n, b1c, b2c,
                             c_lr, c_eps, c_eta, wd)
+    return param
+
+
+def sgd(param, grad, lr):
+    """SGD's update ``param -= lr * grad`` in place: returns ``param``, or
+    None (nothing written) where it declines."""
+    if not _takes(param, (grad,), (False,), (lr,)):
+        return None
+    cdef cnp.ndarray p = <cnp.ndarray>param
+    cdef bint single = p.descr is float32()
+    cdef double c_lr = lr
+    cdef void* pd = cnp.PyArray_DATA(p)
+    cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>grad)
+    # an element: about 1 unit of work (see chunks.pxd), memory bound
+    cdef Chunks todo = chunks(cnp.PyArray_SIZE(p), 1, 1)
+    cdef Py_ssize_t i, n
+    while next_chunk(&todo):
+        i = todo.begin
+        n = todo.end - i
+        with nogil:
+            if single:
+                cl_sgd_f32(<float*>pd + i, <const float*>gd + i, n, <float>c_lr)
+            else:
+                cl_sgd_f64(<double*>pd + i, <const double*>gd + i, n, c_lr)
+    return param
+
+
+def momentum_sgd(param, grad, v, lr, momentum):
+    """MomentumSGD's update ``v *= momentum; v -= lr * grad; param += v``
+    in place: returns ``param``, or None (nothing written) where it
+    declines."""
+    if not _takes(param, (grad, v), (False, True), (lr, momentum)):
+        return None
+    cdef cnp.ndarray p = <cnp.ndarray>param
+    cdef bint single = p.descr is float32()
+    cdef double c_lr = lr, c_momentum = momentum
+    cdef void* pd = cnp.PyArray_DATA(p)
+    cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>grad)
+    cdef void* vd = cnp.PyArray_DATA(<cnp.ndarray>v)
+    cdef Chunks todo = chunks(cnp.PyArray_SIZE(p), 1, 1)
+    cdef Py_ssize_t i, n
+    while next_chunk(&todo):
+        i = todo.begin
+        n = todo.end - i
+        with nogil:
+            if single:
+                cl_momentum_f32(<float*>pd + i, <const float*>gd + i,
+                                <float*>vd + i, n, <float>c_lr,
+                                <float>c_momentum)
+            else:
+                cl_momentum_f64(<double*>pd + i, <const double*>gd + i,
+                                <double*>vd + i, n, c_lr, c_momentum)
     return param

@@ -1,5 +1,6 @@
 """Stochastic gradient descent with momentum."""
 
+from chainerlite._kernels import optim
 from chainerlite.optimizers import _kernels
 from chainerlite.optimizers import _momentum
 
@@ -29,6 +30,8 @@ class MomentumSGDRule(_momentum.MomentumRule):
     def update_core_cpu(self, param):
         hp = self.hyperparam
         v, grad, array = self.state['v'], param.grad, param.array
+        if optim.momentum_sgd(array, grad, v, hp.lr, hp.momentum) is not None:
+            return  # the operations below in one compiled pass
         if v.size > _CHUNK and all(a.flags.c_contiguous for a in (v, grad, array)):
             # the same operations a piece at a time, so that each piece of
             # v is still in cache when the next operation reads it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from chainerlite import optimizer
+from chainerlite._kernels import optim
 from chainerlite.optimizers import _kernels
 
 _default_hyperparam = optimizer.Hyperparameter()
@@ -25,8 +26,9 @@ class SGDRule(optimizer.UpdateRule):
             self.hyperparam.lr = lr
 
     def update_core_cpu(self, param):
-        array = param.array
-        array -= self.hyperparam.lr * param.grad
+        array, lr = param.array, self.hyperparam.lr
+        if optim.sgd(array, param.grad, lr) is None:  # else done in one pass
+            array -= lr * param.grad
 
     def update_core_gpu(self, param):
         # one fused kernel

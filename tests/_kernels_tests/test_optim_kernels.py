@@ -141,3 +141,123 @@ def test_adam_takes_large_float64_hyperparameters():
     assert optim_kernels.adam(*arrays, *hyper) is arrays[0]
     for got, want in zip(arrays, expected):
         _assert_same(got, want)
+
+
+def _numpy_sgd(param, grad, lr):
+    # SGDRule.update_core_cpu's expression
+    param -= lr * grad
+
+
+def _numpy_momentum_sgd(param, grad, v, lr, momentum):
+    # MomentumSGDRule.update_core_cpu's expressions
+    v *= momentum
+    v -= lr * grad
+    param += v
+
+
+SGD_CASES = [
+    (optim_kernels.sgd, _numpy_sgd, 2, [(0.01,), (1,), (0.3,)]),
+    (
+        optim_kernels.momentum_sgd,
+        _numpy_momentum_sgd,
+        3,
+        [(0.01, 0.9), (1, 0), (0.3, 0.5)],
+    ),
+]
+
+
+@pytest.mark.parametrize('n', [0, 1, 7, 15, 16, 17, 33, 65, 1000])
+@pytest.mark.parametrize('dtype', FLOATS)
+@pytest.mark.parametrize('kernel, numpy_update, n_arrays, hypers', SGD_CASES)
+def test_sgd_updates_match_numpy_every_tail(
+    n, dtype, kernel, numpy_update, n_arrays, hypers
+):
+    for hyper in hypers:
+        arrays = list(_state(n, dtype, n)[:n_arrays])
+        expected = [a.copy() for a in arrays]
+        guard = np.full(n + 16, 7.0, dtype)  # nothing is written past n
+        param = guard[:n]
+        param[...] = arrays[0]
+        numpy_update(*expected, *hyper)
+        assert kernel(param, *arrays[1:], *hyper) is param
+        for got, want in zip([param] + arrays[1:], expected):
+            _assert_same(got, want)
+        assert (guard[n:] == 7.0).all()
+
+
+@pytest.mark.parametrize('dtype', FLOATS)
+@pytest.mark.parametrize('kernel, numpy_update, n_arrays, hypers', SGD_CASES)
+def test_sgd_updates_match_numpy_on_special_values(
+    dtype, kernel, numpy_update, n_arrays, hypers
+):
+    with np.errstate(all='ignore'):
+        arrays = list(_state(997, dtype, 1, special=True))
+        arrays = arrays[:2] + arrays[2:n_arrays]
+        expected = [a.copy() for a in arrays]
+        numpy_update(*expected, *hypers[0])
+        assert kernel(*arrays, *hypers[0]) is arrays[0]
+    for got, want in zip(arrays, expected):
+        _assert_same(got, want)
+
+
+@pytest.mark.parametrize('kernel, numpy_update, n_arrays, hypers', SGD_CASES)
+def test_sgd_updates_decline_what_numpy_would_round_otherwise(
+    kernel, numpy_update, n_arrays, hypers
+):
+    def declined(arrays, hyper=hypers[0]):
+        before = [np.array(a, copy=True) for a in arrays]
+        assert kernel(*arrays, *hyper) is None
+        for a, b in zip(arrays, before):
+            np.testing.assert_array_equal(a, b)
+
+    arrays = list(_state(24, np.float32, 4)[:n_arrays])
+    declined(
+        [arrays[0].astype(np.float16)] + [a.astype(np.float16) for a in arrays[1:]]
+    )
+    declined([arrays[0], arrays[1].astype(np.float64)] + arrays[2:])  # mixed dtypes
+    declined([arrays[0], arrays[1].reshape(4, 6)] + arrays[2:])  # another shape
+    declined([arrays[0], np.zeros((24, 2), np.float32)[:, 0]] + arrays[2:])  # strided
+    declined([arrays[0], arrays[0]] + arrays[2:])  # overlapping
+    declined([list(arrays[0])] + arrays[1:])
+    readonly = arrays[0].copy()
+    readonly.flags.writeable = False
+    declined([readonly] + arrays[1:])
+    declined(arrays, (np.float32(0.1),) + hypers[0][1:])  # a NumPy scalar
+    declined(arrays, (1e39,) + hypers[0][1:])  # beyond float32
+
+
+@pytest.mark.parametrize('n_params', [1, 3])
+def test_sgd_and_momentum_sgd_rules_take_the_kernels_bitwise(n_params):
+    # a step of the optimizers on float32 and float64 parameters gives the
+    # bits of the NumPy expressions (the rules' fallback), over steps
+    import chainerlite
+    from chainerlite import optimizers
+
+    for opt_class, kwargs in [
+        (optimizers.SGD, {'lr': 0.1}),
+        (optimizers.MomentumSGD, {}),
+    ]:
+        for dtype in FLOATS:
+            model = chainerlite.Link()
+            with model.init_scope():
+                for i in range(n_params):
+                    setattr(
+                        model, 'w%d' % i, chainerlite.Parameter(np.ones((5, 3), dtype))
+                    )
+            opt = opt_class(**kwargs).setup(model)
+            params = sorted(model.namedparams())
+            expected = [p.array.copy() for _, p in params]
+            v = [np.zeros_like(a) for a in expected]
+            rng = np.random.default_rng(0)
+            for _ in range(3):
+                for k, (_, p) in enumerate(params):
+                    p.grad = rng.standard_normal((5, 3)).astype(dtype)
+                    if opt_class is optimizers.SGD:
+                        _numpy_sgd(expected[k], p.grad, 0.1)
+                    else:
+                        _numpy_momentum_sgd(
+                            expected[k], p.grad, v[k], opt.lr, opt.momentum
+                        )
+                opt.update()
+            for (_, p), want in zip(params, expected):
+                _assert_same(p.array, want)
