@@ -33,6 +33,27 @@ cdef enum:
     FWD_POST_OUT = 16
 
 
+cdef class Contract:
+    # a declared check_type_forward (see facts.pyx)
+    cdef readonly tuple names
+    cdef readonly int count
+    cdef readonly int optional
+    cdef readonly str kinds
+    cdef readonly tuple same
+    cdef readonly tuple ndims
+    cdef readonly tuple dims
+    cdef readonly bint broadcast
+    cdef char _kinds[3]
+    cdef int _ndims[3]
+    cdef int _n_same
+    cdef int _same[3][2]
+    cdef int _n_dims
+    cdef int _dims[3][4]
+    cdef bint _typed
+    cdef bint accepts(self, Py_ssize_t n, x0, x1, x2)
+    cdef _expect(self, type_check, in_types, int lo, int hi)
+
+
 @cython.final
 cdef class ClassFacts:
     # What the core needs to know about a class, valid while the class is
@@ -42,6 +63,8 @@ cdef class ClassFacts:
     # the dtype kinds of a node class's declared check (type_check's
     # declare_kinds), one per input, or None
     cdef readonly bytes kinds
+    # the node class's check_type_forward where it is a declared Contract
+    cdef readonly Contract contract
     # hook callbacks the class overrides (FWD_PRE..BWD_POST, FWD_POST_OUT
     # from its forward_postprocess_out_data) and, of those, the ones that
     # are a CompiledHook's own (called in C)

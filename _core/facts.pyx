@@ -31,6 +31,8 @@ cdef extern from "numpy/ndarraytypes.h":
     ctypedef struct PyArray_Descr:
         char kind
     PyObject* PyArray_DESCR(PyArrayObject* arr)
+    int PyArray_NDIM(PyArrayObject* arr)
+    Py_ssize_t* PyArray_DIMS(PyArrayObject* arr)
 
 import numpy
 
@@ -150,6 +152,9 @@ cdef ClassFacts _compute(type cls):
     if _function_node is not None and issubclass(cls, _function_node):
         flags |= _node_flags(cls)
         facts.kinds = _declared_kinds(cls)
+        check = getattr(cls, 'check_type_forward', None)
+        if type(check) is Contract:
+            facts.contract = check
     else:
         _hook_facts(cls, facts)
     facts.flags = flags
@@ -307,3 +312,180 @@ cdef class KindsCheck:
     def __repr__(self):
         return 'declare_kinds(%s)' % ', '.join(
             '%s=%r' % item for item in zip(self.names, self.kinds))
+
+
+cdef inline object _input(Py_ssize_t i, x0, x1, x2):
+    return x0 if i == 0 else (x1 if i == 1 else x2)
+
+
+cdef class Contract:
+    """A ``check_type_forward`` stated as a declaration: the one statement
+    of a node's type contract.
+
+    It names the inputs (the last ``optional`` of them may be absent) and
+    declares, per input, a dtype kind and a number of dimensions, and
+    between inputs equal dtypes, equal dimensions and broadcastable shapes.
+    As a method it runs the full check with ``type_check``'s messages, in
+    a fixed order: the count, the names, then the kinds, dtypes, ndims,
+    dimensions and shapes of the inputs always given, then those that
+    involve an optional input. :meth:`accepts` reads the same declaration
+    in C for the core, which lets inputs it accepts skip the check.
+
+    Args:
+        names (tuple of str or None): Input names for the messages (None:
+            ``in_types[i]``; then ``optional`` must be 0).
+        count (int): The number of inputs, optional ones included.
+        optional (int): How many of the last inputs may be absent.
+        kinds (str): A dtype kind per input, ``'.'`` for any.
+        same (tuple): ``(i, j)`` pairs: input i's dtype equals input j's.
+        ndims (tuple): ``(i, ndim)`` pairs.
+        dims (tuple): ``(i, a, j, b)``: ``shape[a]`` of input i equals
+            ``shape[b]`` of input j.
+        broadcast (bool): The shapes of inputs 0 and 1 broadcast together.
+    """
+
+    def __init__(self, names=None, count=None, int optional=0, str kinds='',
+                 tuple same=(), tuple ndims=(), tuple dims=(),
+                 bint broadcast=False):
+        if count is None:
+            count = len(names) if names is not None else len(kinds)
+        if (not 0 < count <= 3 or not 0 <= optional < count
+                or (names is None and optional)
+                or (names is not None and len(names) != count)
+                or len(kinds) not in (0, count) or not kinds.isascii()
+                or len(same) > 3 or len(dims) > 3
+                or (broadcast and count < 2)):
+            raise ValueError('Contract: inconsistent declaration')
+        self.names = None if names is None else tuple(names)
+        self.count = count
+        self.optional = optional
+        self.kinds = kinds or '.' * count
+        self.same = same
+        self.ndims = ndims
+        self.dims = dims
+        self.broadcast = broadcast
+        self._typed = bool(self.kinds.strip('.') or same or ndims or dims
+                           or broadcast)
+        cdef int i
+        for i in range(3):
+            self._kinds[i] = 0 if i >= count or self.kinds[i] == '.' \
+                else ord(self.kinds[i])
+            self._ndims[i] = -1
+        for i, nd in ndims:
+            self._ndims[i] = nd
+        self._n_same = len(same)
+        for k, (i, j) in enumerate(same):
+            self._same[k][0] = i
+            self._same[k][1] = j
+        self._n_dims = len(dims)
+        for k, (i, a, j, b) in enumerate(dims):
+            self._dims[k][0] = i
+            self._dims[k][1] = a
+            self._dims[k][2] = j
+            self._dims[k][3] = b
+
+    def __get__(self, obj, objtype):
+        if obj is None:
+            return self
+        return _MethodType(self, obj)
+
+    cdef bint accepts(self, Py_ssize_t n, x0, x1, x2):
+        """Whether the ``n`` input arrays (x1, x2: None if absent) surely
+        pass the declared check (False where unsure: a declaration of more
+        than the count on arrays that are not NumPy's)."""
+        if n > self.count or n < self.count - self.optional:
+            return False
+        if not self._typed:
+            return True
+        cdef Py_ssize_t i, j, k, a, b
+        for i in range(n):
+            x = _input(i, x0, x1, x2)
+            if type(x) is not _ndarray:
+                return False
+            if self._kinds[i] and (<PyArray_Descr*>PyArray_DESCR(
+                    <PyArrayObject*>x)).kind != self._kinds[i]:
+                return False
+            if self._ndims[i] >= 0 and \
+                    PyArray_NDIM(<PyArrayObject*>x) != self._ndims[i]:
+                return False
+        for k in range(self._n_same):
+            i, j = self._same[k][0], self._same[k][1]
+            if i >= n or j >= n:
+                continue
+            xi, xj = _input(i, x0, x1, x2), _input(j, x0, x1, x2)
+            if PyArray_DESCR(<PyArrayObject*>xi) != \
+                    PyArray_DESCR(<PyArrayObject*>xj):
+                return False
+        for k in range(self._n_dims):
+            i, a = self._dims[k][0], self._dims[k][1]
+            j, b = self._dims[k][2], self._dims[k][3]
+            if i >= n or j >= n:
+                continue
+            xi, xj = _input(i, x0, x1, x2), _input(j, x0, x1, x2)
+            if (a >= PyArray_NDIM(<PyArrayObject*>xi)
+                    or b >= PyArray_NDIM(<PyArrayObject*>xj)
+                    or PyArray_DIMS(<PyArrayObject*>xi)[a]
+                    != PyArray_DIMS(<PyArrayObject*>xj)[b]):
+                return False
+        return not self.broadcast or _broadcastable(x0, x1)
+
+    def fast_accepts(self, *arrays):
+        """What the core's fast path decides for these input arrays: True
+        lets them skip the check."""
+        cdef Py_ssize_t n = len(arrays)
+        return n <= 3 and self.accepts(
+            n, arrays[0] if n > 0 else None, arrays[1] if n > 1 else None,
+            arrays[2] if n > 2 else None)
+
+    def __call__(self, node, in_types):
+        type_check = provided(TYPE_CHECK)
+        cdef int n = self.count
+        if self.optional:
+            n_in = in_types.size()
+            type_check.expect(self.count - self.optional <= n_in,
+                              n_in <= self.count)
+            n = type_check.eval(n_in)
+        elif self.names is None:
+            type_check.expect(in_types.size() == n)
+        if self.names is not None:
+            type_check._argname(in_types, self.names[:n])
+        cdef int given = self.count - self.optional
+        self._expect(type_check, in_types, 0, given)
+        if n > given:
+            self._expect(type_check, in_types, given, n)
+
+    cdef _expect(self, type_check, in_types, int lo, int hi):
+        # the clauses whose highest input is in [lo, hi)
+        terms = []
+        for i in range(lo, hi):
+            if self.kinds[i] != '.':
+                terms.append(in_types[i].dtype.kind == self.kinds[i])
+        for i, j in self.same:
+            if lo <= max(i, j) < hi:
+                terms.append(in_types[i].dtype == in_types[j].dtype)
+        for i, nd in self.ndims:
+            if lo <= i < hi:
+                terms.append(in_types[i].ndim == nd)
+        for i, a, j, b in self.dims:
+            if lo <= max(i, j) < hi:
+                terms.append(in_types[i].shape[a] == in_types[j].shape[b])
+        if terms:
+            type_check.expect(*terms)
+        if self.broadcast and lo <= 1 < hi:
+            type_check.expect_broadcast_shapes(in_types[0].shape,
+                                               in_types[1].shape)
+
+    def __repr__(self):
+        return 'Contract(names=%r, kinds=%r)' % (self.names, self.kinds)
+
+
+cdef bint _broadcastable(x, y):
+    cdef int nx = PyArray_NDIM(<PyArrayObject*>x)
+    cdef int ny = PyArray_NDIM(<PyArrayObject*>y)
+    cdef Py_ssize_t* dx = PyArray_DIMS(<PyArrayObject*>x)
+    cdef Py_ssize_t* dy = PyArray_DIMS(<PyArrayObject*>y)
+    cdef int k
+    for k in range(1, min(nx, ny) + 1):
+        if dx[nx - k] != dy[ny - k] and dx[nx - k] != 1 and dy[ny - k] != 1:
+            return False
+    return True

@@ -1371,10 +1371,15 @@ cdef class FunctionNode:
             self.check_type_forward(in_types)
 
     cdef bint _quick_check(self, ClassFacts facts, tuple in_data):
-        # A check_type_forward made by type_check.declare_kinds asks only
-        # for a number of inputs of given dtype kinds; inputs that satisfy
-        # it skip the check, anything else gets the check and its message.
+        # A check_type_forward that is a declaration (type_check's
+        # declare_kinds, a facts.Contract) is read here too: inputs that
+        # surely satisfy it skip the check, anything else gets the check
+        # and its message.
         cdef Py_ssize_t n = len(in_data)
+        if n <= 3 and facts.contract is not None:
+            return facts.contract.accepts(
+                n, in_data[0] if n > 0 else None,
+                in_data[1] if n > 1 else None, in_data[2] if n > 2 else None)
         return n <= 3 and kinds_match(
             facts.kinds, n, in_data[0] if n > 0 else None,
             in_data[1] if n > 1 else None, in_data[2] if n > 2 else None)
@@ -1720,9 +1725,12 @@ cdef class BuiltinNode(FunctionNode):
     cdef bint quick_check(self, int n, x0, x1, x2):
         # True when the n input arrays (x1, x2: None if absent) surely pass
         # check_type_forward, which then does not run: by default, when the
-        # check is a declaration of kinds (type_check.declare_kinds) that
-        # they match
-        return kinds_match(class_facts(type(self)).kinds, n, x0, x1, x2)
+        # check is a declaration (declare_kinds, a facts.Contract) that
+        # accepts them
+        cdef ClassFacts facts = class_facts(type(self))
+        if facts.contract is not None:
+            return facts.contract.accepts(n, x0, x1, x2)
+        return kinds_match(facts.kinds, n, x0, x1, x2)
 
     cdef tuple grads(self, tuple indexes, tuple gys):
         # the input gradients for indexes from the output gradients gys:

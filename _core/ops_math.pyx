@@ -17,8 +17,9 @@ from chainerlite._core.node cimport (
     is_array, is_float_dtype, new_variable)
 from chainerlite._core.config cimport (
     ThreadState, get_state, set_local_backprop)
-from chainerlite._core.handover cimport FUNCTIONS, TYPE_CHECK, provided
+from chainerlite._core.handover cimport FUNCTIONS, provided
 from chainerlite._core.hooks cimport entries_with_callbacks
+from chainerlite._core.facts cimport Contract
 
 cdef object _f16 = numpy.dtype(numpy.float16)
 cdef object _f32 = numpy.dtype(numpy.float32)
@@ -128,31 +129,10 @@ cdef object grad_mul_const(a, value):
     return _grad_const(MulConstant, a, value)
 
 
-def _expect_same_dtype(type_check, in_types, bint float_only):
-    type_check.expect(in_types.size() == 2)
-    if float_only:
-        type_check.expect(in_types[0].dtype.kind == 'f')
-    type_check.expect(in_types[0].dtype == in_types[1].dtype)
-    type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
-
-
 cdef class _Binary(BuiltinNode):
     """Element-wise binary node with broadcasting."""
 
-    cdef bint _float_only(self):
-        return False
-
-    def check_type_forward(self, in_types):
-        _expect_same_dtype(provided(TYPE_CHECK), in_types, self._float_only())
-
-    cdef bint quick_check(self, int n, x0, x1, x2):
-        # Same dtype (and a float one where required); shapes are left to
-        # NumPy, and a ValueError of it gets the full check's message.
-        if n != 2:
-            return False
-        da = getattr(x0, 'dtype', None)
-        return da is not None and da is getattr(x1, 'dtype', None) \
-            and (not self._float_only() or is_float_dtype(da))
+    check_type_forward = Contract(count=2, same=((0, 1),), broadcast=True)
 
     cdef tuple _shapes(self):
         if self._inputs is None or len(self._inputs) != 2:
@@ -165,11 +145,7 @@ cdef class _Binary(BuiltinNode):
 cdef class _Unary(BuiltinNode):
     """Element-wise node of one variable (and maybe a constant)."""
 
-    def check_type_forward(self, in_types):
-        provided(TYPE_CHECK).expect(in_types.size() == 1)
-
-    cdef bint quick_check(self, int n, x0, x1, x2):
-        return n == 1
+    check_type_forward = Contract(count=1)
 
 
 cdef dict _const_cache = {}
@@ -308,8 +284,8 @@ cdef class SubFromConstant(_Const):
 cdef class Mul(_Binary):
     """Element-wise product of two variables (``x * y``)."""
 
-    cdef bint _float_only(self):
-        return True
+    check_type_forward = Contract(count=2, kinds='f.', same=((0, 1),),
+                                  broadcast=True)
 
     @property
     def label(self):
@@ -355,8 +331,8 @@ cdef class MulConstant(_Const):
 cdef class Div(_Binary):
     """Element-wise quotient of two variables (``x / y``)."""
 
-    cdef bint _float_only(self):
-        return True
+    check_type_forward = Contract(count=2, kinds='f.', same=((0, 1),),
+                                  broadcast=True)
 
     @property
     def label(self):
@@ -402,8 +378,8 @@ cdef class DivFromConstant(_Const):
 cdef class PowVarVar(_Binary):
     """Element-wise power of two variables (``x ** y``)."""
 
-    cdef bint _float_only(self):
-        return True
+    check_type_forward = Contract(count=2, kinds='f.', same=((0, 1),),
+                                  broadcast=True)
 
     @property
     def label(self):
@@ -494,15 +470,10 @@ cdef class Absolute(_Unary):
     def label(self):
         return '|_|'
 
-    def check_type_forward(self, in_types):
-        provided(TYPE_CHECK).expect(in_types.size() == 1,
-                                    in_types[0].dtype.kind == 'f')
+    check_type_forward = Contract(count=1, kinds='f')
 
     cdef object compute(self, x, unused1, unused2):
         return abs(x)
-
-    cdef bint quick_check(self, int n, x0, x1, x2):
-        return n == 1 and is_float_dtype(getattr(x0, 'dtype', None))
 
     cdef int retained(self):
         return RETAIN_X0

@@ -12,23 +12,18 @@ from chainerlite._kernels.relu cimport relu_array, relu_grad_array
 from chainerlite._kernels.vec_math cimport tanh_array
 from chainerlite._core.node cimport (
     RETAIN_X0, RETAIN_X1, RETAIN_Y, BuiltinNode, Variable, apply_builtin,
-    array_module, as_variable_fast, ensure_array, is_float_dtype)
+    array_module, as_variable_fast, ensure_array)
 from chainerlite._core.handover cimport (
-    ACTIVATION_KERNELS, FUNCTIONS, TYPE_CHECK, provided)
+    ACTIVATION_KERNELS, FUNCTIONS, provided)
 
 import numpy
 
 from chainerlite._core.facts import KindsCheck
+from chainerlite._core.facts cimport Contract
 
 cdef object _ndarray = numpy.ndarray
 cdef object _maximum = numpy.maximum
 cdef object _tanh = numpy.tanh
-
-cdef extern from "numpy/ndarraytypes.h":
-    ctypedef struct PyArrayObject:
-        pass
-    int PyArray_NDIM(PyArrayObject* arr)
-    Py_ssize_t* PyArray_DIMS(PyArrayObject* arr)
 
 
 cdef class _Activation(BuiltinNode):
@@ -125,17 +120,7 @@ cdef class TanhGrad(BuiltinNode):
     """Gradient of tanh from its output: ``gy * (1 - y * y)`` of the
     inputs ``(y, gy)``."""
 
-    def check_type_forward(self, in_types):
-        type_check = provided(TYPE_CHECK)
-        type_check._argname(in_types, ('y', 'gy'))
-        type_check.expect(in_types[0].dtype.kind == 'f',
-                          in_types[1].dtype == in_types[0].dtype)
-
-    cdef bint quick_check(self, int n, x0, x1, x2):
-        if n != 2:
-            return False
-        dt = getattr(x0, 'dtype', None)
-        return is_float_dtype(dt) and getattr(x1, 'dtype', None) is dt
+    check_type_forward = Contract(('y', 'gy'), kinds='f.', same=((1, 0),))
 
     cdef int retained(self):
         return RETAIN_X0 | RETAIN_X1
@@ -166,45 +151,9 @@ cpdef tanh(x):
 cdef class LinearFunction(BuiltinNode):
     """Linear function ``y = x W^T + b``."""
 
-    def check_type_forward(self, in_types):
-        type_check = provided(TYPE_CHECK)
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        has_bias = type_check.eval(n_in) == 3
-        type_check._argname(
-            in_types, ('x', 'W', 'b') if has_bias else ('x', 'W'))
-        x_type, w_type = in_types[0], in_types[1]
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
-            x_type.ndim == 2,
-            w_type.ndim == 2,
-            x_type.shape[1] == w_type.shape[1],
-        )
-        if has_bias:
-            b_type = in_types[2]
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 1,
-                b_type.shape[0] == w_type.shape[0],
-            )
-
-    cdef bint quick_check(self, int n, x, W, b):
-        if n != 2 and n != 3:
-            return False
-        if type(x) is not _ndarray or type(W) is not _ndarray:
-            return False
-        if not (PyArray_NDIM(<PyArrayObject*>x) == 2
-                and PyArray_NDIM(<PyArrayObject*>W) == 2
-                and PyArray_DIMS(<PyArrayObject*>x)[1]
-                == PyArray_DIMS(<PyArrayObject*>W)[1]
-                and is_float_dtype(x.dtype) and is_float_dtype(W.dtype)):
-            return False
-        if n == 2:
-            return True
-        return type(b) is _ndarray and PyArray_NDIM(<PyArrayObject*>b) == 1 \
-            and PyArray_DIMS(<PyArrayObject*>b)[0] \
-            == PyArray_DIMS(<PyArrayObject*>W)[0] and b.dtype == x.dtype
+    check_type_forward = Contract(
+        ('x', 'W', 'b'), optional=1, kinds='ff.', same=((2, 0),),
+        ndims=((0, 2), (1, 2), (2, 1)), dims=((0, 1, 1, 1), (2, 0, 1, 0)))
 
     cdef int retained(self):
         return RETAIN_X0 | RETAIN_X1
@@ -261,18 +210,8 @@ cdef class _LinearGrad(BuiltinNode):
     """A gradient of the linear function: a product of two 2-d arrays,
     both retained for its own gradients."""
 
-    def check_type_forward(self, in_types):
-        type_check = provided(TYPE_CHECK)
-        type_check.expect(in_types.size() == 2)
-        a_type, b_type = in_types[0], in_types[1]
-        type_check.expect(a_type.dtype.kind == 'f', b_type.dtype.kind == 'f',
-                          a_type.ndim == 2, b_type.ndim == 2)
-
-    cdef bint quick_check(self, int n, a, b, unused):
-        return n == 2 and type(a) is _ndarray and type(b) is _ndarray \
-            and PyArray_NDIM(<PyArrayObject*>a) == 2 \
-            and PyArray_NDIM(<PyArrayObject*>b) == 2 \
-            and is_float_dtype(a.dtype) and is_float_dtype(b.dtype)
+    check_type_forward = Contract(count=2, kinds='ff',
+                                  ndims=((0, 2), (1, 2)))
 
     cdef int retained(self):
         return RETAIN_X0 | RETAIN_X1
