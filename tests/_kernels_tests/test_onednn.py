@@ -18,6 +18,7 @@ import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
 from chainerlite._kernels import onednn
+from chainerlite.backends import intel64
 
 needs_onednn = pytest.mark.skipif(
     not onednn.available(), reason='oneDNN is not installed'
@@ -188,8 +189,6 @@ def test_threads_follow_openmp(threads):
 
 @needs_onednn
 def test_intel64_reports_onednn():
-    from chainerlite.backends import intel64
-
     assert intel64.is_ideep_available()
     intel64.check_ideep_available()
     x = np.zeros((2, 3), np.float32)
@@ -211,7 +210,8 @@ def test_intel64_reports_onednn():
 
 
 class _Recorder:
-    # stands in for the kernel module: records which entry points were asked
+    # stands in for the kernel module (with oneDNN reported available):
+    # records which entry points were asked
     def __init__(self):
         self.calls = []
 
@@ -237,6 +237,7 @@ def test_use_ideep_chooses_the_path(monkeypatch, mode, shape, ksize, asked):
 
     recorder = _Recorder()
     monkeypatch.setattr(_onednn_conv, 'onednn', recorder)
+    monkeypatch.setattr(intel64, 'is_ideep_available', lambda: True)
     x = chainerlite.Variable(np.ones(shape, np.float32))
     W = chainerlite.Variable(np.ones((8, shape[1], ksize, ksize), np.float32))
     with chainerlite.using_config('use_ideep', mode):
@@ -313,6 +314,7 @@ def test_use_ideep_chooses_the_norm_path(monkeypatch, mode, shape, asked):
 
     recorder = _Recorder()
     monkeypatch.setattr(_onednn_norm, 'onednn', recorder)
+    monkeypatch.setattr(intel64, 'is_ideep_available', lambda: True)
     x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
     y = _bn(x, mode)[0]
     assert recorder.calls == asked
@@ -334,3 +336,14 @@ def test_python_threads_at_once():
         results = list(pool.map(lambda _: onednn.conv2d(x, W, b, *args), range(32)))
     for y in results:
         np.testing.assert_array_equal(y, expected)
+
+
+@needs_onednn
+def test_bad_use_ideep_raises_as_chainer():
+    # Chainer raises for a use_ideep that is none of its values where iDeep
+    # is available (where it is absent, the NumPy path runs)
+    x = np.ones((1, 16, 4, 4), np.float32)
+    W = np.ones((16, 16, 3, 3), np.float32)
+    with chainerlite.using_config('use_ideep', True):
+        with pytest.raises(ValueError, match='use_ideep'):
+            F.convolution_2d(x, W)

@@ -12,12 +12,17 @@ import numpy
 
 from chainerlite import _core
 from chainerlite._kernels import onednn
+from chainerlite.backends import intel64
 
 
 def _wanted(x, params, c_in, ksize):
     # whether to ask oneDNN for a convolution of c_in input channels
+    # as Chainer: a use_ideep that is none of its values raises ValueError
+    # where oneDNN is available
     mode = _core.config.use_ideep
     if mode == 'never' or params.ndim != 2 or not isinstance(x, numpy.ndarray):
+        return False
+    if not intel64.should_use_ideep('>=auto'):
         return False
     return mode != 'auto' or _faster(c_in // params.groups, ksize)
 

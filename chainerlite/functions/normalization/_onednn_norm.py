@@ -14,6 +14,7 @@ import numpy
 
 from chainerlite import _core
 from chainerlite._kernels import onednn
+from chainerlite.backends import intel64
 
 
 def _wanted(x, gamma, axis):
@@ -23,6 +24,7 @@ def _wanted(x, gamma, axis):
         and x.ndim in (2, 4)
         and gamma.ndim == 1
         and tuple(axis) == (0,) + tuple(range(2, x.ndim))
+        and intel64.should_use_ideep('>=auto')
     )
 
 
