@@ -9,6 +9,7 @@ import numpy
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite._kernels import norm
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
 from chainerlite.functions.activation import softmax
@@ -51,7 +52,10 @@ class LogSoftmax(function_node.FunctionNode):
             m = x.max(axis=self.axis, keepdims=True)
             s = _kernels.sum_exp_shifted(x, m, axis=self.axis, keepdims=True)
             return (_kernels.log_softmax_fwd(x, m, s),)
-        return (utils.force_array(_log_softmax(x, self.axis, xp)),)
+        y = norm.softmax(x, self.axis, True)
+        if y is None:
+            y = utils.force_array(_log_softmax(x, self.axis, xp))
+        return (y,)
 
     def backward(self, indexes, grad_outputs):
         (y,) = self.get_retained_outputs()
@@ -71,6 +75,9 @@ class LogSoftmaxGrad(function_node.FunctionNode):
     def forward(self, inputs):
         y, gy = inputs
         self.retain_inputs((0, 1))
+        gx = norm.softmax_grad(y, gy, self.axis, True)
+        if gx is not None:
+            return (gx,)  # the expressions below in one pass over each row
         total = gy.sum(axis=self.axis, keepdims=True)
         if isinstance(y, cuda.ndarray):
             return (_kernels.log_softmax_bwd(y, gy, total),)

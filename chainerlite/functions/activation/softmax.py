@@ -7,6 +7,7 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite._kernels import norm
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
 from chainerlite.functions.array import broadcast
@@ -49,6 +50,9 @@ class Softmax(function_node.FunctionNode):
             m = x.max(axis=self.axis, keepdims=True)
             s = _kernels.sum_exp_shifted(x, m, axis=self.axis, keepdims=True)
             return (_kernels.softmax_fwd(x, m, s),)
+        y = norm.softmax(x, self.axis, False)
+        if y is not None:
+            return (y,)  # the expressions below in one pass over each row
         e = utils.force_array(x - x.max(axis=self.axis, keepdims=True))
         xp.exp(e, out=e)
         e /= e.sum(axis=self.axis, keepdims=True)
@@ -75,6 +79,9 @@ class SoftmaxGrad(function_node.FunctionNode):
         if isinstance(y, cuda.ndarray):
             s = _kernels.sum_product(y, gy, axis=self.axis, keepdims=True)
             return (_kernels.softmax_bwd(y, gy, s),)
+        gx = norm.softmax_grad(y, gy, self.axis, False)
+        if gx is not None:
+            return (gx,)  # the expressions below in one pass over each row
         gx = utils.force_array(y * gy)
         total = gx.sum(axis=self.axis, keepdims=True)
         gx -= y * total

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typing
 
 from chainerlite import function_node
+from chainerlite._kernels import norm
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.array import reshape
@@ -12,6 +13,7 @@ from chainerlite.functions.math import average
 from chainerlite.functions.math import sqrt
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.functions.normalization import _norm_utils
+from chainerlite.functions.rnn import _formula
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -46,27 +48,54 @@ class GroupNormalization(function_node.FunctionNode):
             beta_type.shape == gamma_type.shape,
         )
 
-    def _param_shape(self, x):
-        return (1, x.shape[1]) + (1,) * (x.ndim - 2)
-
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
+        y = norm.group_norm(x, gamma, beta, self.groups, self.eps)
+        if y is not None:
+            return (y,)  # the expressions below in one pass over each group
         grouped = x.reshape(x.shape[0], self.groups, -1)
         xhat = _norm_utils.standardize(grouped, (2,), self.eps)[0]
-        shape = self._param_shape(x)
+        shape = _param_shape(x)
         y = xhat.reshape(x.shape) * gamma.reshape(shape) + beta.reshape(shape)
         return (y.astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
+        grad = GroupNormalizationGrad(self.groups, self.eps)
+        return grad.apply((x, gamma, grad_outputs[0]))
+
+
+def _param_shape(x):
+    return (1, x.shape[1]) + (1,) * (x.ndim - 2)
+
+
+class GroupNormalizationGrad(_formula.FormulaNode):
+    """Gradients of :class:`GroupNormalization`: ``(x, gamma, gy)`` to
+    ``(gx, ggamma, gbeta)``.
+
+    Its forward runs the one-pass kernel where it applies, else evaluates
+    :meth:`formula`, which its own gradient differentiates.
+    """
+
+    def __init__(self, groups, eps):
+        self.groups = groups
+        self.eps = eps
+
+    def forward(self, inputs):
+        x, gamma, gy = inputs
+        grads = norm.group_norm_grad(x, gamma, gy, self.groups, self.eps)
+        if grads is None:
+            return super().forward(inputs)
+        self.retain_inputs((0, 1, 2))
+        return grads
+
+    def formula(self, x, gamma, gy):
         dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
-        x_c, gy, gamma_c = (
-            _norm_utils.as_dtype(v, dtype) for v in (x, grad_outputs[0], gamma)
-        )
+        x_c, gy_c, gamma_c = (_norm_utils.as_dtype(v, dtype) for v in (x, gy, gamma))
         grouped_shape = (x.shape[0], self.groups, -1)
-        gxhat = gy * broadcast.broadcast_to(
-            reshape.reshape(gamma_c, self._param_shape(x)), x.shape
+        gxhat = gy_c * broadcast.broadcast_to(
+            reshape.reshape(gamma_c, _param_shape(x)), x.shape
         )
         gx, xhat = _norm_utils.standardize_grad(
             reshape.reshape(x_c, grouped_shape),
@@ -77,8 +106,8 @@ class GroupNormalization(function_node.FunctionNode):
         gx = reshape.reshape(gx, x.shape)
         xhat = reshape.reshape(xhat, x.shape)
         axis = (0,) + tuple(range(2, x.ndim))
-        ggamma = sum_mod.sum(gy * xhat, axis=axis)
-        gbeta = sum_mod.sum(gy, axis=axis)
+        ggamma = sum_mod.sum(gy_c * xhat, axis=axis)
+        gbeta = sum_mod.sum(gy_c, axis=axis)
         return (
             _norm_utils.as_dtype(gx, x.dtype),
             _norm_utils.as_dtype(ggamma, gamma.dtype),
