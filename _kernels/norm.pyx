@@ -1,14 +1,15 @@
 # build: strict-fp
 # (no fused multiply-add, so that a row of equal values normalizes to exact
 # zeros; sqrt need not set errno)
-"""Softmax, log-softmax, layer and group normalization on float32/float64 NumPy
+"""Softmax, log-softmax, layer, group and batch normalization on float32/float64 NumPy
 arrays, forward and backward, one pass over the data each (the loops are
 in the C below).
 
 NumPy runs each of these as four to ten whole-array operations, each with
 its own temporary; these loops take one row at a time (a row is the
 softmax axis, a sample of layer normalization, a group of channels of a
-sample in group normalization) and do all of its
+sample in group normalization; a channel's block of a sample in batch
+normalization, whose statistics merge the blocks' by Chan's formula) and do all of its
 passes while it is in the cache: the statistics of the row, then its
 output. Row sums accumulate in double in eight independent lanes (which
 the compiler vectorises); ``exp`` is a polynomial of the argument reduced
@@ -265,10 +266,82 @@ cdef extern from * nogil:
         }                                                                       \
     }
 
+    #define CL_BATCH_LOOPS(T, SUFFIX)                                           \
+    /* batch normalization's statistics of x (n, c, s) over n and s: the      \
+     * mean and biased variance of each channel, each block of s elements    \
+     * read once (its own mean and squared deviations, in the cache, merged  \
+     * into the channel's by Chan's formula) */                               \
+    CL_CLONES static void cl_batch_stats_##SUFFIX(                              \
+        const T *x, ptrdiff_t n, ptrdiff_t c, ptrdiff_t s, ptrdiff_t c0,        \
+        ptrdiff_t c1, double *mean, double *var) {                              \
+        for (ptrdiff_t k = c0; k < c1; k++) {                                   \
+            double mu = 0, m2 = 0;                                              \
+            for (ptrdiff_t i = 0; i < n; i++) {                                 \
+                const T *b = x + (i * c + k) * s;                               \
+                double bs, bm2;                                                 \
+                CL_SUM(bs, s, b[j]);                                            \
+                double bmu = bs / s;                                            \
+                CL_SUM(bm2, s, (b[j] - bmu) * (b[j] - bmu));                    \
+                double delta = bmu - mu, before = (double)i * s;                \
+                double w = (double)s / (before + s);                            \
+                mu += delta * w;                                                \
+                m2 += bm2 + delta * delta * before * w;                         \
+            }                                                                   \
+            mean[k] = mu;                                                       \
+            var[k] = m2 / ((double)n * s);                                      \
+        }                                                                       \
+    }                                                                           \
+    /* y = (x - mean) inv_std gamma + beta for channels [c0, c1) */            \
+    CL_CLONES static void cl_batch_apply_##SUFFIX(                              \
+        const T *x, T *y, ptrdiff_t n, ptrdiff_t c, ptrdiff_t s, ptrdiff_t c0,  \
+        ptrdiff_t c1, const double *mean, const double *var, double eps,        \
+        const T *gamma, const T *beta) {                                        \
+        for (ptrdiff_t k = c0; k < c1; k++) {                                   \
+            T mu = (T)mean[k], scale = (T)(1.0 / sqrt(var[k] + eps)) * gamma[k];\
+            T shift = beta[k];                                                  \
+            for (ptrdiff_t i = 0; i < n; i++) {                                 \
+                const T *b = x + (i * c + k) * s;                               \
+                T *out = y + (i * c + k) * s;                                   \
+                for (ptrdiff_t j = 0; j < s; j++)                               \
+                    out[j] = (b[j] - mu) * scale + shift;                       \
+            }                                                                   \
+        }                                                                       \
+    }                                                                           \
+    /* its gradients for channels [c0, c1): gx, and ggamma, gbeta (double) */  \
+    CL_CLONES static void cl_batch_grad_##SUFFIX(                               \
+        const T *x, const T *gy, T *gx, ptrdiff_t n, ptrdiff_t c, ptrdiff_t s,  \
+        ptrdiff_t c0, ptrdiff_t c1, const double *mean, const double *var,      \
+        double eps, const T *gamma, double *gg, double *gb) {                   \
+        for (ptrdiff_t k = c0; k < c1; k++) {                                   \
+            T mu = (T)mean[k], inv = (T)(1.0 / sqrt(var[k] + eps));             \
+            double sg = 0, sgx = 0;                                             \
+            for (ptrdiff_t i = 0; i < n; i++) {                                 \
+                const T *b = x + (i * c + k) * s, *g = gy + (i * c + k) * s;    \
+                double a, d;                                                    \
+                CL_SUM(a, s, g[j]);                                             \
+                CL_SUM(d, s, g[j] * ((b[j] - mu) * inv));                       \
+                sg += a;                                                        \
+                sgx += d;                                                       \
+            }                                                                   \
+            gg[k] = sgx;                                                        \
+            gb[k] = sg;                                                         \
+            double m = (double)n * s;                                           \
+            T mg = (T)(sg / m), mgx = (T)(sgx / m), scale = gamma[k] * inv;     \
+            for (ptrdiff_t i = 0; i < n; i++) {                                 \
+                const T *b = x + (i * c + k) * s, *g = gy + (i * c + k) * s;    \
+                T *out = gx + (i * c + k) * s;                                  \
+                for (ptrdiff_t j = 0; j < s; j++)                               \
+                    out[j] = scale * (g[j] - mg - ((b[j] - mu) * inv) * mgx);   \
+            }                                                                   \
+        }                                                                       \
+    }
+
     CL_NORM_LOOPS(float, f32)
     CL_NORM_LOOPS(double, f64)
     CL_GROUP_LOOPS(float, f32)
     CL_GROUP_LOOPS(double, f64)
+    CL_BATCH_LOOPS(float, f32)
+    CL_BATCH_LOOPS(double, f64)
     """
     void cl_softmax_f32(const float* x, float* y, Py_ssize_t r0,
                         Py_ssize_t r1, Py_ssize_t n, int log)
@@ -312,6 +385,33 @@ cdef extern from * nogil:
                                 double* gb, Py_ssize_t r0, Py_ssize_t r1,
                                 Py_ssize_t groups, Py_ssize_t cg,
                                 Py_ssize_t s, double eps)
+
+    void cl_batch_stats_f32(const float* x, Py_ssize_t n, Py_ssize_t c,
+                            Py_ssize_t s, Py_ssize_t c0, Py_ssize_t c1,
+                            double* mean, double* var)
+    void cl_batch_stats_f64(const double* x, Py_ssize_t n, Py_ssize_t c,
+                            Py_ssize_t s, Py_ssize_t c0, Py_ssize_t c1,
+                            double* mean, double* var)
+    void cl_batch_apply_f32(const float* x, float* y, Py_ssize_t n,
+                            Py_ssize_t c, Py_ssize_t s, Py_ssize_t c0,
+                            Py_ssize_t c1, const double* mean,
+                            const double* var, double eps, const float* gamma,
+                            const float* beta)
+    void cl_batch_apply_f64(const double* x, double* y, Py_ssize_t n,
+                            Py_ssize_t c, Py_ssize_t s, Py_ssize_t c0,
+                            Py_ssize_t c1, const double* mean,
+                            const double* var, double eps,
+                            const double* gamma, const double* beta)
+    void cl_batch_grad_f32(const float* x, const float* gy, float* gx,
+                           Py_ssize_t n, Py_ssize_t c, Py_ssize_t s,
+                           Py_ssize_t c0, Py_ssize_t c1, const double* mean,
+                           const double* var, double eps, const float* gamma,
+                           double* gg, double* gb)
+    void cl_batch_grad_f64(const double* x, const double* gy, double* gx,
+                           Py_ssize_t n, Py_ssize_t c, Py_ssize_t s,
+                           Py_ssize_t c0, Py_ssize_t c1, const double* mean,
+                           const double* var, double eps,
+                           const double* gamma, double* gg, double* gb)
 
 
 cdef bint _plain(object a, object like):
@@ -558,4 +658,107 @@ def group_norm_grad(x, gamma, gy, groups, eps):
                                        <const double*>gyd, <double*>gxd, ggd,
                                        gbd, todo.begin, todo.end, g, cg, s,
                                        c_eps)
+    return gx, gg.astype(a.dtype), gb.astype(a.dtype)
+
+
+# below this many elements a block (n, channel) the passes of NumPy over the
+# whole array are as fast
+_BATCH_MIN_BLOCK = 8
+
+
+cdef bint _batch_args(object x, object gamma, object other, object eps):
+    # x a non-empty (n, c, ...) float array with blocks of at least
+    # _BATCH_MIN_BLOCK elements, gamma and other (c,) of its dtype, eps a
+    # number
+    if not _plain(x, None) or not (type(eps) is float or type(eps) is int):
+        return False
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    if cnp.PyArray_NDIM(a) < 3 or cnp.PyArray_SIZE(a) == 0:
+        return False
+    if cnp.PyArray_SIZE(a) // (a.shape[0] * a.shape[1]) < _BATCH_MIN_BLOCK:
+        return False
+    for v in (gamma, other):
+        if not (_plain(v, None) and cnp.PyArray_NDIM(<cnp.ndarray>v) == 1
+                and (<cnp.ndarray>v).shape[0] == a.shape[1]
+                and (<cnp.ndarray>v).descr is a.descr):
+            return False
+    return True
+
+
+def batch_norm(x, gamma, beta, eps):
+    """Batch normalization of ``x`` (samples, channels, ...) over all axes
+    but the channels: ``(y, mean, var)`` (the statistics (channels,) in
+    ``x``'s dtype, the variance biased), or None where it declines."""
+    if not _batch_args(x, gamma, beta, eps):
+        return None
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    cdef Py_ssize_t n = a.shape[0], c = a.shape[1]
+    cdef Py_ssize_t s = cnp.PyArray_SIZE(a) // (n * c)
+    cdef double c_eps = eps
+    cdef cnp.ndarray y = numpy.empty_like(a)
+    cdef cnp.ndarray mean = numpy.empty(c, numpy.float64)
+    cdef cnp.ndarray var = numpy.empty(c, numpy.float64)
+    cdef bint single = a.descr is float32()
+    cdef void* xd = cnp.PyArray_DATA(a)
+    cdef void* yd = cnp.PyArray_DATA(y)
+    cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>gamma)
+    cdef void* bd = cnp.PyArray_DATA(<cnp.ndarray>beta)
+    cdef double* md = <double*>cnp.PyArray_DATA(mean)
+    cdef double* vd = <double*>cnp.PyArray_DATA(var)
+    cdef Chunks todo = chunks(c, 3 * n * s, 1)
+    while next_chunk(&todo):
+        with nogil:
+            if single:
+                cl_batch_stats_f32(<const float*>xd, n, c, s, todo.begin,
+                                   todo.end, md, vd)
+                cl_batch_apply_f32(<const float*>xd, <float*>yd, n, c, s,
+                                   todo.begin, todo.end, md, vd, c_eps,
+                                   <const float*>gd, <const float*>bd)
+            else:
+                cl_batch_stats_f64(<const double*>xd, n, c, s, todo.begin,
+                                   todo.end, md, vd)
+                cl_batch_apply_f64(<const double*>xd, <double*>yd, n, c, s,
+                                   todo.begin, todo.end, md, vd, c_eps,
+                                   <const double*>gd, <const double*>bd)
+    return y, mean.astype(a.dtype), var.astype(a.dtype)
+
+
+def batch_norm_grad(x, gamma, gy, mean, var, eps):
+    """The gradients ``(gx, ggamma, gbeta)`` of :func:`batch_norm` from its
+    input ``x``, ``gamma``, the output gradient ``gy`` and the statistics
+    of the forward pass (any arrays of ``channels`` numbers), or None where
+    it declines."""
+    if not (_batch_args(x, gamma, gamma, eps) and _plain(gy, x)):
+        return None
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    cdef Py_ssize_t n = a.shape[0], c = a.shape[1]
+    cdef Py_ssize_t s = cnp.PyArray_SIZE(a) // (n * c)
+    if numpy.size(mean) != c or numpy.size(var) != c:
+        return None
+    cdef cnp.ndarray m64 = numpy.ascontiguousarray(mean, numpy.float64).reshape(c)
+    cdef cnp.ndarray v64 = numpy.ascontiguousarray(var, numpy.float64).reshape(c)
+    cdef double c_eps = eps
+    cdef cnp.ndarray gx = numpy.empty_like(a)
+    cdef cnp.ndarray gg = numpy.empty(c, numpy.float64)
+    cdef cnp.ndarray gb = numpy.empty(c, numpy.float64)
+    cdef bint single = a.descr is float32()
+    cdef void* xd = cnp.PyArray_DATA(a)
+    cdef void* gyd = cnp.PyArray_DATA(<cnp.ndarray>gy)
+    cdef void* gxd = cnp.PyArray_DATA(gx)
+    cdef void* gmd = cnp.PyArray_DATA(<cnp.ndarray>gamma)
+    cdef double* md = <double*>cnp.PyArray_DATA(m64)
+    cdef double* vd = <double*>cnp.PyArray_DATA(v64)
+    cdef double* ggd = <double*>cnp.PyArray_DATA(gg)
+    cdef double* gbd = <double*>cnp.PyArray_DATA(gb)
+    cdef Chunks todo = chunks(c, 4 * n * s, 1)
+    while next_chunk(&todo):
+        with nogil:
+            if single:
+                cl_batch_grad_f32(<const float*>xd, <const float*>gyd,
+                                  <float*>gxd, n, c, s, todo.begin, todo.end,
+                                  md, vd, c_eps, <const float*>gmd, ggd, gbd)
+            else:
+                cl_batch_grad_f64(<const double*>xd, <const double*>gyd,
+                                  <double*>gxd, n, c, s, todo.begin, todo.end,
+                                  md, vd, c_eps, <const double*>gmd, ggd, gbd)
     return gx, gg.astype(a.dtype), gb.astype(a.dtype)

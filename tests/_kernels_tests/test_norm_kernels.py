@@ -200,3 +200,66 @@ def test_functions_take_the_kernels_and_differentiate_twice():
     for f, want in cases:
         np.testing.assert_array_equal(f(x).array, want)
         gradient_check.check_double_backward(f, x, gy, ggx, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize('dtype', FLOATS)
+@pytest.mark.parametrize(
+    'shape', [(2, 3, 8), (5, 4, 3, 3), (1, 2, 17, 5), (7, 3, 4, 4)]
+)
+def test_batch_norm_matches_float64(dtype, shape):
+    rng = np.random.default_rng(shape[1] * 7 + shape[-1])
+    x = (rng.standard_normal(shape) * 2 + 5).astype(dtype)
+    c = shape[1]
+    gamma, beta = (rng.standard_normal(c).astype(dtype) for _ in range(2))
+    gy = rng.standard_normal(shape).astype(dtype)
+    eps = 2e-5
+    axes = (0,) + tuple(range(2, len(shape)))
+    pshape = (1, c) + (1,) * (len(shape) - 2)
+    x64 = x.astype(np.float64)
+    mean = x64.mean(axes, keepdims=True)
+    var = ((x64 - mean) ** 2).mean(axes, keepdims=True)
+    inv = 1 / np.sqrt(var + eps)
+    xhat = (x64 - mean) * inv
+    g64 = gamma.astype(np.float64).reshape(pshape)
+    y, got_mean, got_var = norm.batch_norm(x, gamma, beta, eps)
+    _close(y, xhat * g64 + beta.reshape(pshape), dtype)
+    _close(got_mean, mean.reshape(c), dtype)
+    _close(got_var, var.reshape(c), dtype)
+    gy64 = gy.astype(np.float64)
+    gbeta, ggamma = gy64.sum(axes), (gy64 * xhat).sum(axes)
+    m = x.size // c
+    gx = (
+        g64 * inv * (gy64 - (gbeta.reshape(pshape) + xhat * ggamma.reshape(pshape)) / m)
+    )
+    size = np.abs(gy).max() * np.abs(gamma).max() * np.abs(inv).max()
+    got = norm.batch_norm_grad(x, gamma, gy, got_mean, got_var, eps)
+    for g, want in zip(got, (gx, ggamma, gbeta)):
+        _close(g, want, dtype, size)
+
+
+def test_batch_norm_declines():
+    x = np.ones((2, 3, 4, 4), np.float32)
+    g = np.ones(3, np.float32)
+    assert norm.batch_norm(x.reshape(2, 3, 16)[:, :, :4], g, g, 1e-5) is None
+    assert norm.batch_norm(np.ones((4, 3), np.float32), g, g, 1e-5) is None
+    assert norm.batch_norm(np.ones((4, 3, 2), np.float32), g, g, 1e-5) is None
+    assert norm.batch_norm(x, g.astype(np.float64), g, 1e-5) is None
+    assert norm.batch_norm(x, g, g, np.float64(1e-5)) is None
+    assert norm.batch_norm_grad(x, g, x, g[:2], g, 1e-5) is None
+    assert norm.batch_norm_grad(x, g, x.astype(np.float64), g, g, 1e-5) is None
+
+
+def test_batch_normalization_takes_the_kernel_and_differentiates_twice():
+    import chainerlite.functions as F
+    from chainerlite import gradient_check
+
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((3, 2, 3, 3))
+    gamma, beta = rng.standard_normal(2), rng.standard_normal(2)
+    gy, ggx = rng.standard_normal(x.shape), rng.standard_normal(x.shape)
+
+    def f(x):
+        return F.batch_normalization(x, gamma, beta)
+
+    np.testing.assert_array_equal(f(x).array, norm.batch_norm(x, gamma, beta, 2e-5)[0])
+    gradient_check.check_double_backward(f, x, gy, ggx, rtol=1e-4, atol=1e-4)

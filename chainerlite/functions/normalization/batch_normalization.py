@@ -14,6 +14,7 @@ from chainerlite.functions.math import sum as sum_mod
 from chainerlite.functions.normalization import _kernels
 from chainerlite.functions.normalization import _norm_utils
 from chainerlite.functions.normalization import _onednn_norm
+from chainerlite._kernels import norm
 from chainerlite.functions.rnn import _formula
 from chainerlite.utils import type_check
 
@@ -47,6 +48,12 @@ def _check_axes(x_type, gamma_type, axis):
 def _param_shape(x_shape, axis):
     # Shape that broadcasts a parameter over the reduced axes of x.
     return tuple(1 if i in axis else n for i, n in enumerate(x_shape))
+
+
+def _per_channel(x, axis):
+    # statistics over all axes but the channels (the second): the layout
+    # that the one-pass kernels take
+    return tuple(axis) == (0,) + tuple(range(2, x.ndim))
 
 
 def _expand(param, x_shape, axis):
@@ -102,6 +109,11 @@ class BatchNormalization(function_node.FunctionNode):
         if isinstance(x, cuda.ndarray):
             return (self._forward_gpu(x, gamma, beta, axis),)
         out = _onednn_norm.batch_normalization(x, gamma, beta, self.eps, axis)
+        if out is None and _per_channel(x, axis):
+            out = norm.batch_norm(x, gamma, beta, self.eps)  # one pass, or None
+            if out is not None:
+                shape = _param_shape(x.shape, axis)
+                out = out[0], out[1].reshape(shape), out[2].reshape(shape)
         if out is None:
             shape = _param_shape(x.shape, axis)
             xhat, mean, var = _norm_utils.standardize(x, axis, self.eps)
@@ -177,6 +189,8 @@ class BatchNormalizationGrad(_formula.FormulaNode):
         out = _onednn_norm.batch_normalization_grad(
             x, gamma, gy, self.mean, self.stat, self.eps, self.axis
         )
+        if out is None and _per_channel(x, self.axis):
+            out = norm.batch_norm_grad(x, gamma, gy, self.mean, self.stat, self.eps)
         if out is not None:
             return out
         dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
