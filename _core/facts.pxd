@@ -43,6 +43,9 @@ cdef class Contract:
     cdef readonly tuple ndims
     cdef readonly tuple dims
     cdef readonly bint broadcast
+    cdef readonly str axes
+    cdef readonly str size
+    cdef readonly str to_shape
     cdef char _kinds[3]
     cdef int _ndims[3]
     cdef int _n_same
@@ -50,7 +53,7 @@ cdef class Contract:
     cdef int _n_dims
     cdef int _dims[3][4]
     cdef bint _typed
-    cdef bint accepts(self, Py_ssize_t n, x0, x1, x2)
+    cdef bint accepts(self, node, Py_ssize_t n, x0, x1, x2)
     cdef _expect(self, type_check, in_types, int lo, int hi)
 
 

@@ -342,11 +342,16 @@ cdef class Contract:
         dims (tuple): ``(i, a, j, b)``: ``shape[a]`` of input i equals
             ``shape[b]`` of input j.
         broadcast (bool): The shapes of inputs 0 and 1 broadcast together.
+        axes, size, to_shape (str): For one input, the name of a node
+            attribute: the axes (None or a tuple of ints) that must be in
+            range of its ndim, the shape (with at most one -1) its size
+            must fit, the shape it must broadcast to.
     """
 
     def __init__(self, names=None, count=None, int optional=0, str kinds='',
                  tuple same=(), tuple ndims=(), tuple dims=(),
-                 bint broadcast=False):
+                 bint broadcast=False, str axes=None, str size=None,
+                 str to_shape=None):
         if count is None:
             count = len(names) if names is not None else len(kinds)
         if (not 0 < count <= 3 or not 0 <= optional < count
@@ -354,7 +359,8 @@ cdef class Contract:
                 or (names is not None and len(names) != count)
                 or len(kinds) not in (0, count) or not kinds.isascii()
                 or len(same) > 3 or len(dims) > 3
-                or (broadcast and count < 2)):
+                or (broadcast and count < 2)
+                or ((axes or size or to_shape) and count != 1)):
             raise ValueError('Contract: inconsistent declaration')
         self.names = None if names is None else tuple(names)
         self.count = count
@@ -364,8 +370,11 @@ cdef class Contract:
         self.ndims = ndims
         self.dims = dims
         self.broadcast = broadcast
+        self.axes = axes
+        self.size = size
+        self.to_shape = to_shape
         self._typed = bool(self.kinds.strip('.') or same or ndims or dims
-                           or broadcast)
+                           or broadcast or axes or size or to_shape)
         cdef int i
         for i in range(3):
             self._kinds[i] = 0 if i >= count or self.kinds[i] == '.' \
@@ -389,7 +398,7 @@ cdef class Contract:
             return self
         return _MethodType(self, obj)
 
-    cdef bint accepts(self, Py_ssize_t n, x0, x1, x2):
+    cdef bint accepts(self, node, Py_ssize_t n, x0, x1, x2):
         """Whether the ``n`` input arrays (x1, x2: None if absent) surely
         pass the declared check (False where unsure: a declaration of more
         than the count on arrays that are not NumPy's)."""
@@ -427,14 +436,23 @@ cdef class Contract:
                     or PyArray_DIMS(<PyArrayObject*>xi)[a]
                     != PyArray_DIMS(<PyArrayObject*>xj)[b]):
                 return False
-        return not self.broadcast or _broadcastable(x0, x1)
+        if self.broadcast and not _broadcastable(x0, x1):
+            return False
+        if self.axes is not None:
+            return _axes_fit(x0, getattr(node, self.axes))
+        if self.size is not None:
+            shape = getattr(node, self.size)
+            return -1 not in shape and <object>_size(x0) == _product(shape)
+        if self.to_shape is not None:
+            return _fits(x0, getattr(node, self.to_shape))
+        return True
 
-    def fast_accepts(self, *arrays):
-        """What the core's fast path decides for these input arrays: True
-        lets them skip the check."""
+    def fast_accepts(self, node, *arrays):
+        """What the core's fast path decides for these input arrays of
+        ``node``: True lets them skip the check."""
         cdef Py_ssize_t n = len(arrays)
         return n <= 3 and self.accepts(
-            n, arrays[0] if n > 0 else None, arrays[1] if n > 1 else None,
+            node, n, arrays[0] if n > 0 else None, arrays[1] if n > 1 else None,
             arrays[2] if n > 2 else None)
 
     def __call__(self, node, in_types):
@@ -453,6 +471,13 @@ cdef class Contract:
         self._expect(type_check, in_types, 0, given)
         if n > given:
             self._expect(type_check, in_types, given, n)
+        if self.axes is not None:
+            expect_axes(in_types[0], getattr(node, self.axes))
+        elif self.size is not None:
+            _expect_size(type_check, in_types[0], getattr(node, self.size))
+        elif self.to_shape is not None:
+            _expect_fits(type_check, in_types[0],
+                         getattr(node, self.to_shape))
 
     cdef _expect(self, type_check, in_types, int lo, int hi):
         # the clauses whose highest input is in [lo, hi)
@@ -489,3 +514,78 @@ cdef bint _broadcastable(x, y):
         if dx[nx - k] != dy[ny - k] and dx[nx - k] != 1 and dy[ny - k] != 1:
             return False
     return True
+
+
+cdef bint _axes_fit(x, axis):
+    if axis is None:
+        return True
+    ndim = <object>PyArray_NDIM(<PyArrayObject*>x)
+    for a in axis:
+        if not -ndim <= a < ndim:
+            return False
+    return True
+
+
+def expect_axes(x_type, axis):
+    """Type check: each axis of the normalized ``axis`` (None or a tuple
+    of ints) is in range for ``x_type``."""
+    if axis is None:
+        return
+    type_check = provided(TYPE_CHECK)
+    for a in axis:
+        if a >= 0:
+            type_check.expect(a < x_type.ndim)
+        else:
+            type_check.expect(-a - 1 < x_type.ndim)
+
+
+cdef Py_ssize_t _size(x):
+    cdef Py_ssize_t k, total = 1
+    for k in range(PyArray_NDIM(<PyArrayObject*>x)):
+        total *= PyArray_DIMS(<PyArrayObject*>x)[k]
+    return total
+
+
+cdef object _product(shape):
+    size = 1
+    for d in shape:
+        size *= d
+    return size
+
+
+cdef _expect_size(type_check, x_type, tuple shape):
+    known_size = _product([d for d in shape if d != -1])
+    if -1 in shape:
+        if known_size != 0:
+            type_check.expect(x_type.size % known_size == 0)
+    else:
+        type_check.expect(x_type.size == known_size)
+
+
+cdef bint _fits(x, tuple shape) except -1:
+    # whether the NumPy array x broadcasts to shape (no: a size that is no
+    # Py_ssize_t, which the full check then names)
+    cdef int nd = PyArray_NDIM(<PyArrayObject*>x)
+    cdef Py_ssize_t i, n, lead = len(shape) - nd
+    if lead < 0:
+        return False
+    try:
+        for i in range(nd):
+            n = PyArray_DIMS(<PyArrayObject*>x)[i]
+            if n != 1 and n != <Py_ssize_t>shape[lead + i]:
+                return False
+    except (OverflowError, TypeError):
+        return False
+    return True
+
+
+cdef _expect_fits(type_check, x_type, tuple shape):
+    ndim = type_check.eval(x_type.ndim)
+    type_check.expect(x_type.ndim <= len(shape))
+    for i in range(-ndim, 0):
+        dim = type_check.eval(x_type.shape[i])
+        if dim != 1 and dim != shape[i]:
+            raise type_check.InvalidType(
+                'in_types[0].shape[{}] == 1 or in_types[0].shape[{}] == {}'
+                .format(i, i, shape[i]),
+                'in_types[0].shape[{}] == {}'.format(i, dim))

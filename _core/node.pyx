@@ -1378,7 +1378,7 @@ cdef class FunctionNode:
         cdef Py_ssize_t n = len(in_data)
         if n <= 3 and facts.contract is not None:
             return facts.contract.accepts(
-                n, in_data[0] if n > 0 else None,
+                self, n, in_data[0] if n > 0 else None,
                 in_data[1] if n > 1 else None, in_data[2] if n > 2 else None)
         return n <= 3 and kinds_match(
             facts.kinds, n, in_data[0] if n > 0 else None,
@@ -1729,7 +1729,7 @@ cdef class BuiltinNode(FunctionNode):
         # accepts them
         cdef ClassFacts facts = class_facts(type(self))
         if facts.contract is not None:
-            return facts.contract.accepts(n, x0, x1, x2)
+            return facts.contract.accepts(self, n, x0, x1, x2)
         return kinds_match(facts.kinds, n, x0, x1, x2)
 
     cdef tuple grads(self, tuple indexes, tuple gys):

@@ -13,11 +13,13 @@ from cpython.ref cimport Py_INCREF, PyObject, PyTypeObject
 
 from chainerlite._core.config cimport (
     ThreadState, get_state, set_local_backprop)
-from chainerlite._core.handover cimport FUNCTIONS, TYPE_CHECK, provided
+from chainerlite._core.handover cimport FUNCTIONS, provided
 from chainerlite._core.node cimport (
     BuiltinNode, Variable, apply_builtin, array_module, as_variable_fast,
-    ensure_array, is_float_dtype, new_variable)
+    ensure_array, new_variable)
 from chainerlite._core.ops_math cimport apply_grad
+from chainerlite._core.facts cimport Contract
+from chainerlite._core.facts import expect_axes  # F.sum's check
 
 import numpy
 
@@ -84,23 +86,6 @@ cdef Py_ssize_t _dim(d):
         return -1
 
 
-cdef bint _fits(x, tuple shape) except -1:
-    # whether the NumPy array x broadcasts to shape (no: a size that is no
-    # Py_ssize_t, which the full check then names)
-    cdef cnp.ndarray a = <cnp.ndarray>x
-    cdef Py_ssize_t i, n, lead = len(shape) - cnp.PyArray_NDIM(a)
-    if lead < 0:
-        return False
-    try:
-        for i in range(cnp.PyArray_NDIM(a)):
-            n = cnp.PyArray_DIMS(a)[i]
-            if n != 1 and n != <Py_ssize_t>shape[lead + i]:
-                return False
-    except (OverflowError, TypeError):
-        return False
-    return True
-
-
 cdef object _apply_to(f, x, arg):
     """``f(x, arg)``, a function of ``chainerlite.functions``, in a
     backward: applied to a Variable as it is, and to an array (a pass
@@ -130,22 +115,7 @@ cdef class BroadcastTo(BuiltinNode):
     def __init__(self, shape):
         self._shape = tuple(shape)
 
-    def check_type_forward(self, in_types):
-        type_check = provided(TYPE_CHECK)
-        type_check._argname(in_types, ('x',))
-        x_type = in_types[0]
-        ndim = type_check.eval(x_type.ndim)
-        type_check.expect(x_type.ndim <= len(self._shape))
-        for i in range(-ndim, 0):
-            dim = type_check.eval(x_type.shape[i])
-            if dim != 1 and dim != self._shape[i]:
-                raise type_check.InvalidType(
-                    'in_types[0].shape[{}] == 1 or in_types[0].shape[{}] == {}'
-                    .format(i, i, self._shape[i]),
-                    'in_types[0].shape[{}] == {}'.format(i, dim))
-
-    cdef bint quick_check(self, int n, x, unused1, unused2):
-        return n == 1 and type(x) is _ndarray and _fits(x, self._shape)
+    check_type_forward = Contract(('x',), to_shape='_shape')
 
     cdef object compute(self, x, unused1, unused2):
         self._in_shape = x.shape
@@ -153,13 +123,6 @@ cdef class BroadcastTo(BuiltinNode):
 
     cdef tuple grads(self, tuple indexes, tuple gys):
         return _apply_to(provided(FUNCTIONS).sum_to, gys[0], self._in_shape),
-
-
-cdef object _size(shape):
-    size = 1
-    for d in shape:
-        size *= d
-    return size
 
 
 @cython.freelist(16)
@@ -174,20 +137,7 @@ cdef class Reshape(BuiltinNode):
         if self.shape.count(-1) > 1:
             raise ValueError('Shapes can only specify one unknown dimension.')
 
-    def check_type_forward(self, in_types):
-        type_check = provided(TYPE_CHECK)
-        type_check._argname(in_types, ('x',))
-        x_type = in_types[0]
-        known_size = _size([d for d in self.shape if d != -1])
-        if -1 in self.shape:
-            if known_size != 0:
-                type_check.expect(x_type.size % known_size == 0)
-        else:
-            type_check.expect(x_type.size == known_size)
-
-    cdef bint quick_check(self, int n, x, unused1, unused2):
-        return n == 1 and type(x) is _ndarray and -1 not in self.shape and (
-            <object>cnp.PyArray_SIZE(<cnp.ndarray>x) == _size(self.shape))
+    check_type_forward = Contract(('x',), size='shape')
 
     cdef object compute(self, x, unused1, unused2):
         self._in_shape = x.shape
@@ -229,19 +179,6 @@ def normalize_axis(axis):
     raise TypeError('None, int or tuple of int are required')
 
 
-def expect_axes(x_type, axis):
-    """Type check: each axis of the normalized ``axis`` is in range for
-    ``x_type``."""
-    if axis is None:
-        return
-    type_check = provided(TYPE_CHECK)
-    for a in axis:
-        if a >= 0:
-            type_check.expect(a < x_type.ndim)
-        else:
-            type_check.expect(-a - 1 < x_type.ndim)
-
-
 @cython.freelist(16)
 cdef class Sum(BuiltinNode):
     """Sum of array elements over given axes."""
@@ -254,22 +191,7 @@ cdef class Sum(BuiltinNode):
         self.axis = normalize_axis(axis)
         self.keepdims = keepdims
 
-    def check_type_forward(self, in_types):
-        type_check = provided(TYPE_CHECK)
-        type_check._argname(in_types, ('x',))
-        x_type = in_types[0]
-        type_check.expect(x_type.dtype.kind == 'f')
-        expect_axes(x_type, self.axis)
-
-    cdef bint quick_check(self, int n, x, unused1, unused2):
-        if n != 1 or type(x) is not _ndarray or not is_float_dtype(x.dtype):
-            return False
-        if self.axis is not None:
-            ndim = <object>cnp.PyArray_NDIM(<cnp.ndarray>x)  # any int axis
-            for a in self.axis:
-                if not -ndim <= a < ndim:
-                    return False
-        return True
+    check_type_forward = Contract(('x',), kinds='f', axes='axis')
 
     cdef object compute(self, x, unused1, unused2):
         self._in_shape = x.shape
