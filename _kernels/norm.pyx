@@ -334,6 +334,30 @@ cdef extern from * nogil:
                     out[j] = scale * (g[j] - mg - ((b[j] - mu) * inv) * mgx);   \
             }                                                                   \
         }                                                                       \
+    }                                                                           \
+    /* fixed batch normalization's gradient for channels [c0, c1): gx = gy   \
+     * scale, and the sums of gy and of gy (x - mean) (double) */              \
+    CL_CLONES static void cl_batch_fixed_grad_##SUFFIX(                         \
+        const T *x, const T *gy, T *gx, ptrdiff_t n, ptrdiff_t c, ptrdiff_t s,  \
+        ptrdiff_t c0, ptrdiff_t c1, const double *mean, const double *scale,    \
+        double *sgy, double *sgxc) {                                            \
+        for (ptrdiff_t k = c0; k < c1; k++) {                                   \
+            T mu = (T)mean[k], sc = (T)scale[k];                                \
+            double sg = 0, sgx = 0;                                             \
+            for (ptrdiff_t i = 0; i < n; i++) {                                 \
+                const T *b = x + (i * c + k) * s, *g = gy + (i * c + k) * s;    \
+                T *out = gx + (i * c + k) * s;                                  \
+                double a, d;                                                    \
+                CL_SUM(a, s, g[j]);                                             \
+                CL_SUM(d, s, g[j] * (b[j] - mu));                               \
+                for (ptrdiff_t j = 0; j < s; j++)                               \
+                    out[j] = g[j] * sc;                                         \
+                sg += a;                                                        \
+                sgx += d;                                                       \
+            }                                                                   \
+            sgy[k] = sg;                                                        \
+            sgxc[k] = sgx;                                                      \
+        }                                                                       \
     }
 
     CL_NORM_LOOPS(float, f32)
@@ -412,6 +436,16 @@ cdef extern from * nogil:
                            Py_ssize_t c0, Py_ssize_t c1, const double* mean,
                            const double* var, double eps,
                            const double* gamma, double* gg, double* gb)
+    void cl_batch_fixed_grad_f32(const float* x, const float* gy, float* gx,
+                                 Py_ssize_t n, Py_ssize_t c, Py_ssize_t s,
+                                 Py_ssize_t c0, Py_ssize_t c1,
+                                 const double* mean, const double* scale,
+                                 double* sgy, double* sgxc)
+    void cl_batch_fixed_grad_f64(const double* x, const double* gy,
+                                 double* gx, Py_ssize_t n, Py_ssize_t c,
+                                 Py_ssize_t s, Py_ssize_t c0, Py_ssize_t c1,
+                                 const double* mean, const double* scale,
+                                 double* sgy, double* sgxc)
 
 
 cdef bint _plain(object a, object like):
@@ -762,3 +796,89 @@ def batch_norm_grad(x, gamma, gy, mean, var, eps):
                                   <double*>gxd, n, c, s, todo.begin, todo.end,
                                   md, vd, c_eps, <const double*>gmd, ggd, gbd)
     return gx, gg.astype(a.dtype), gb.astype(a.dtype)
+
+
+cdef cnp.ndarray _channel_values(object v, Py_ssize_t c):
+    # v as a C-contiguous float64 vector of c numbers, or None
+    if type(v) is not cnp.ndarray or cnp.PyArray_SIZE(<cnp.ndarray>v) != c:
+        return None
+    return numpy.ascontiguousarray(v, numpy.float64).reshape(c)
+
+
+def batch_norm_fixed(x, gamma, beta, mean, var, eps):
+    """Batch normalization of ``x`` (samples, channels, ...) with the given
+    statistics (arrays of ``channels`` numbers): a new array, or None where
+    it declines."""
+    if not _batch_args(x, gamma, beta, eps):
+        return None
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    cdef Py_ssize_t n = a.shape[0], c = a.shape[1]
+    cdef Py_ssize_t s = cnp.PyArray_SIZE(a) // (n * c)
+    cdef cnp.ndarray m64 = _channel_values(mean, c)
+    cdef cnp.ndarray v64 = _channel_values(var, c)
+    if m64 is None or v64 is None:
+        return None
+    cdef double c_eps = eps
+    cdef cnp.ndarray y = numpy.empty_like(a)
+    cdef bint single = a.descr is float32()
+    cdef void* xd = cnp.PyArray_DATA(a)
+    cdef void* yd = cnp.PyArray_DATA(y)
+    cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>gamma)
+    cdef void* bd = cnp.PyArray_DATA(<cnp.ndarray>beta)
+    cdef double* md = <double*>cnp.PyArray_DATA(m64)
+    cdef double* vd = <double*>cnp.PyArray_DATA(v64)
+    cdef Chunks todo = chunks(c, n * s, 1)
+    while next_chunk(&todo):
+        with nogil:
+            if single:
+                cl_batch_apply_f32(<const float*>xd, <float*>yd, n, c, s,
+                                   todo.begin, todo.end, md, vd, c_eps,
+                                   <const float*>gd, <const float*>bd)
+            else:
+                cl_batch_apply_f64(<const double*>xd, <double*>yd, n, c, s,
+                                   todo.begin, todo.end, md, vd, c_eps,
+                                   <const double*>gd, <const double*>bd)
+    return y
+
+
+def batch_norm_fixed_grad(x, gy, mean, scale):
+    """For the batch normalization of ``x`` with the given ``mean`` and
+    ``scale`` (gamma over the deviation; arrays of ``channels`` numbers),
+    ``(gy * scale, sum(gy), sum(gy * (x - mean)))``, the sums per channel
+    in float64, or None where it declines."""
+    if not (_plain(x, None) and _plain(gy, x)):
+        return None
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    if cnp.PyArray_NDIM(a) < 3 or cnp.PyArray_SIZE(a) == 0:
+        return None
+    cdef Py_ssize_t n = a.shape[0], c = a.shape[1]
+    cdef Py_ssize_t s = cnp.PyArray_SIZE(a) // (n * c)
+    if s < _BATCH_MIN_BLOCK:
+        return None
+    cdef cnp.ndarray m64 = _channel_values(mean, c)
+    cdef cnp.ndarray s64 = _channel_values(scale, c)
+    if m64 is None or s64 is None:
+        return None
+    cdef cnp.ndarray gx = numpy.empty_like(a)
+    cdef cnp.ndarray sgy = numpy.empty(c, numpy.float64)
+    cdef cnp.ndarray sgxc = numpy.empty(c, numpy.float64)
+    cdef bint single = a.descr is float32()
+    cdef void* xd = cnp.PyArray_DATA(a)
+    cdef void* gyd = cnp.PyArray_DATA(<cnp.ndarray>gy)
+    cdef void* gxd = cnp.PyArray_DATA(gx)
+    cdef double* md = <double*>cnp.PyArray_DATA(m64)
+    cdef double* sd = <double*>cnp.PyArray_DATA(s64)
+    cdef double* a_d = <double*>cnp.PyArray_DATA(sgy)
+    cdef double* b_d = <double*>cnp.PyArray_DATA(sgxc)
+    cdef Chunks todo = chunks(c, 2 * n * s, 1)
+    while next_chunk(&todo):
+        with nogil:
+            if single:
+                cl_batch_fixed_grad_f32(<const float*>xd, <const float*>gyd,
+                                        <float*>gxd, n, c, s, todo.begin,
+                                        todo.end, md, sd, a_d, b_d)
+            else:
+                cl_batch_fixed_grad_f64(<const double*>xd, <const double*>gyd,
+                                        <double*>gxd, n, c, s, todo.begin,
+                                        todo.end, md, sd, a_d, b_d)
+    return gx, sgy, sgxc

@@ -263,3 +263,48 @@ def test_batch_normalization_takes_the_kernel_and_differentiates_twice():
 
     np.testing.assert_array_equal(f(x).array, norm.batch_norm(x, gamma, beta, 2e-5)[0])
     gradient_check.check_double_backward(f, x, gy, ggx, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize('dtype', FLOATS)
+@pytest.mark.parametrize('shape', [(2, 3, 8), (5, 4, 3, 3)])
+def test_fixed_batch_norm_matches_float64(dtype, shape):
+    rng = np.random.default_rng(shape[1])
+    x = (rng.standard_normal(shape) * 2 + 5).astype(dtype)
+    c = shape[1]
+    gamma, beta, mean = (rng.standard_normal(c).astype(dtype) for _ in range(3))
+    var = rng.random(c).astype(dtype) + 0.5
+    gy = rng.standard_normal(shape).astype(dtype)
+    pshape = (1, c) + (1,) * (len(shape) - 2)
+    axes = (0,) + tuple(range(2, len(shape)))
+    scale = gamma.astype(np.float64) / np.sqrt(var.astype(np.float64) + 2e-5)
+    xc = x.astype(np.float64) - mean.reshape(pshape)
+    want = xc * scale.reshape(pshape) + beta.reshape(pshape)
+    _close(norm.batch_norm_fixed(x, gamma, beta, mean, var, 2e-5), want, dtype)
+    gx, sgy, sgxc = norm.batch_norm_fixed_grad(x, gy, mean, scale)
+    size = np.abs(gy).max() * np.abs(scale).max()
+    _close(gx, gy * scale.reshape(pshape), dtype, size)
+    np.testing.assert_allclose(sgy, gy.astype(np.float64).sum(axes), rtol=1e-12)
+    np.testing.assert_allclose(sgxc, (gy * xc).sum(axes), rtol=1e-6, atol=1e-6)
+    assert norm.batch_norm_fixed(x, gamma, beta, mean[:2], var, 2e-5) is None
+    assert norm.batch_norm_fixed_grad(x, gy, list(mean), scale) is None
+
+
+def test_fixed_batch_normalization_takes_the_kernel_and_differentiates_twice():
+    import chainerlite.functions as F
+    from chainerlite import gradient_check
+
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((3, 2, 3, 3))
+    gamma, beta, mean = (rng.standard_normal(2) for _ in range(3))
+    var = rng.random(2) + 0.5
+    gy, ggx = rng.standard_normal(x.shape), rng.standard_normal(x.shape)
+
+    def f(x, gamma, mean, var):
+        return F.fixed_batch_normalization(x, gamma, beta, mean, var)
+
+    want = norm.batch_norm_fixed(x, gamma, beta, mean, var, 2e-5)
+    np.testing.assert_array_equal(f(x, gamma, mean, var).array, want)
+    args = (x, gamma, mean, var)
+    ggs = (ggx,) + tuple(rng.standard_normal(2) for _ in range(3))
+    gradient_check.check_backward(f, args, gy, rtol=1e-4, atol=1e-4)
+    gradient_check.check_double_backward(f, args, gy, ggs, rtol=1e-4, atol=1e-4)

@@ -282,6 +282,10 @@ class FixedBatchNormalization(function_node.FunctionNode):
         x, gamma, beta, mean, var = inputs
         axis = _compute_axis(x.ndim, gamma.ndim, self.axis)
         self._reduced = axis
+        if _per_channel(x, axis):
+            y = norm.batch_norm_fixed(x, gamma, beta, mean, var, self.eps)
+            if y is not None:
+                return (y,)  # the expressions below in one pass
         shape = _param_shape(x.shape, axis)
         dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
         scale = gamma.astype(dtype) / (var.astype(dtype) + self.eps) ** 0.5
@@ -314,10 +318,17 @@ class FixedBatchNormalizationGrad(_formula.FormulaNode):
         axis = self.axis
         shape = _param_shape(x.shape, axis)
         inv_std = (var + self.eps) ** -0.5
-        xc = x_c - mean.reshape(shape)
-        gbeta = utils.force_array(gy.sum(axis=axis))
-        gy_xc = utils.force_array((gy * xc).sum(axis=axis))
-        gx = gy * (gamma * inv_std).reshape(shape)
+        sums = None
+        if x.dtype == dtype and _per_channel(x, axis):
+            sums = norm.batch_norm_fixed_grad(x, gy, mean, gamma * inv_std)
+        if sums is None:
+            xc = x_c - mean.reshape(shape)
+            gbeta = utils.force_array(gy.sum(axis=axis))
+            gy_xc = utils.force_array((gy * xc).sum(axis=axis))
+            gx = gy * (gamma * inv_std).reshape(shape)
+        else:  # the same in one pass, the sums in float64
+            gx, gbeta, gy_xc = sums
+            gbeta, gy_xc = gbeta.astype(dtype), gy_xc.astype(dtype)
         ggamma = gy_xc * inv_std
         gmean = -gbeta * gamma * inv_std
         gvar = gy_xc * gamma * inv_std**3 * -0.5
