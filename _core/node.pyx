@@ -854,12 +854,15 @@ cdef class Variable:
     def __rmatmul__(self, other):
         return provided(FUNCTIONS).matmul(other, self)
 
+    # TypeError, as Chainer 7.8.1 raises (earlier Chainers raised
+    # NotImplementedError)
     def __richcmp__(self, other, int op):
-        raise NotImplementedError(
-            'comparison of Variables is not supported; compare their arrays')
+        raise TypeError(
+            'Variables do not support the %s operator; compare their arrays'
+            % _CMP_OPS[op])
 
     def __bool__(self):
-        raise NotImplementedError(
+        raise TypeError(
             'the truth value of a Variable is undefined; use its array')
 
     def __hash__(self):
@@ -1090,6 +1093,9 @@ cdef object _to_numpy(a):
 
 
 # --------------------------------------------------------------- FunctionNode
+
+cdef tuple _CMP_OPS = ('<', '<=', '==', '!=', '>', '>=')
+
 
 cdef class _DeadRef:
     """Stands for a weak reference whose referent is gone."""
@@ -1360,9 +1366,10 @@ cdef class FunctionNode:
         try:
             self.check_type_forward(tc.LightTypeInfoTuple(in_data))
             return
-        except Exception:
-            # e.g. InvalidType, or an IndexError from `shape[1]` of a 1-d
-            # array: the full check below reports it properly.
+        except tc.InvalidType:
+            # rerun below for the message; any other error (an IndexError
+            # from `shape[1]` of a 1-d array) reaches the caller, as in
+            # Chainer 7.8.1
             pass
         finally:
             state.light_mode = prev

@@ -507,6 +507,60 @@ def _sce_backward(g):
     return [x, stats, grad, g.float_param() if mean else None]
 
 
+def _softmax(g, grad):
+    shape = [g.dim(6) for _ in range(g.rng.randint(1, 3))]
+    dt = g.real()
+    arrays = [g.array(shape, dt) for _ in range(2 if grad else 1)]
+    return arrays + [g.int_param(-3, 2), g.chance(0.5)]
+
+
+def _row_norm(g, grad):
+    # layer_norm(x, gamma, beta, eps) / layer_norm_grad(x, gamma, gy, eps)
+    n, d, dt = g.dim(6), g.dim(9), g.real()
+    x = g.array((n, d), dt)
+    third = (n, d) if grad else (d,)
+    return [x, g.array((d,), dt), g.array(third, dt), g.float_param()]
+
+
+def _group_norm(g, grad):
+    n, groups, per, hw, dt = g.dim(3), g.dim(3), g.dim(3), g.dim(4), g.real()
+    c = groups * per
+    x = g.array((n, c, hw, hw), dt)
+    third = (n, c, hw, hw) if grad else (c,)
+    groups = groups if g.chance(0.9) else g.int_param(-1, 5)
+    return [x, g.array((c,), dt), g.array(third, dt), groups, g.float_param()]
+
+
+def _batch_norm(g, kind):
+    n, c, hw, dt = g.dim(4), g.dim(5), g.dim(4), g.real()
+    x = g.array((n, c, hw, hw), dt)
+    vec = [g.array((c,), dt) for _ in range(4)]
+    eps = g.float_param()
+    if kind == 'forward':
+        return [x, vec[0], vec[1], eps]
+    if kind == 'grad':
+        return [x, vec[0], g.array((n, c, hw, hw), dt), vec[1], vec[2], eps]
+    if kind == 'fixed':
+        return [x, vec[0], vec[1], vec[2], g.array((c,), dt, lo=0), eps]
+    return [x, g.array((n, c, hw, hw), dt), vec[0], vec[1]]
+
+
+def _add_rows(g):
+    v, d, n, dt = g.dim(6), g.dim(6), g.dim(6), g.real()
+    ids = g.array((n,), g.rng.choice([numpy.int32, numpy.int64]), lo=-2, hi=v + 2)
+    skip = g.rng.choice([None, -1, 0, 2**70, 1.5])
+    return [g.array((v, d), dt, out=True), ids, g.array((n, d), dt), skip]
+
+
+def _sgd(g, momentum):
+    shape = [g.dim(6) for _ in range(g.rng.randint(0, 3))]
+    dt = g.real()
+    arrays = [g.array(shape, dt, out=True), g.array(shape, dt)]
+    if momentum:
+        arrays.append(g.array(shape, dt, out=True))
+    return arrays + [g.float_param() for _ in range(2 if momentum else 1)]
+
+
 KERNELS = {
     'act.leaky_relu_grad': lambda g: _elementwise(g, 1, 2),
     'act.softplus_grad': lambda g: _elementwise(g, 1, 2),
@@ -530,6 +584,19 @@ KERNELS = {
     'lstm.lstm_forward': _lstm_forward,
     'lstm.lstm_backward': _lstm_backward,
     'optim.adam': _adam,
+    'optim.sgd': lambda g: _sgd(g, False),
+    'optim.momentum_sgd': lambda g: _sgd(g, True),
+    'norm.softmax': lambda g: _softmax(g, False),
+    'norm.softmax_grad': lambda g: _softmax(g, True),
+    'norm.layer_norm': lambda g: _row_norm(g, False),
+    'norm.layer_norm_grad': lambda g: _row_norm(g, True),
+    'norm.group_norm': lambda g: _group_norm(g, False),
+    'norm.group_norm_grad': lambda g: _group_norm(g, True),
+    'norm.batch_norm': lambda g: _batch_norm(g, 'forward'),
+    'norm.batch_norm_grad': lambda g: _batch_norm(g, 'grad'),
+    'norm.batch_norm_fixed': lambda g: _batch_norm(g, 'fixed'),
+    'norm.batch_norm_fixed_grad': lambda g: _batch_norm(g, 'fixed_grad'),
+    'scatter.add_rows': _add_rows,
     'pool.max_pooling_2d': _max_pooling,
     'pool.max_pooling_2d_grad': _max_pooling_grad,
     'sce.sce_forward': _sce_forward,
@@ -607,16 +674,9 @@ GENERIC = {
         '_rebuild_node',
         '_as_variable',
     ],
-    'facts': ['class_flags', 'open_classes'],
-    'ops_math': ['_expect_same_dtype', 'scalar_like'],
-    'ops_array': [
-        'broadcast_view',
-        'broadcast_to',
-        'reshape',
-        'sum',
-        'normalize_axis',
-        'expect_axes',
-    ],
+    'facts': ['class_flags', 'open_classes', 'expect_axes'],
+    'ops_math': ['scalar_like'],
+    'ops_array': ['broadcast_view', 'broadcast_to', 'reshape', 'sum', 'normalize_axis'],
     'ops_nn': ['relu', 'tanh', 'is_2d', 'linear2d'],
     'direct_conv': ['direct_conv_simd'],
     'vec_math': ['vec_math_available'],
