@@ -5,6 +5,7 @@ from typing_extensions import disjoint_base
 from chainerlite._core.node import BuiltinNode, Variable
 
 def broadcast_view(x: Any, shape: tuple[int, ...]) -> Any: ...
+
 @disjoint_base
 class BroadcastTo(BuiltinNode):
     @property
@@ -24,7 +25,7 @@ class Reshape(BuiltinNode):
 def broadcast_to(x: Any, shape: Any) -> Variable: ...
 def reshape(x: Any, shape: Any) -> Variable: ...
 def normalize_axis(axis: Any) -> tuple[int, ...] | None: ...
-def expect_axes(x_type: Any, axis: tuple[int, ...] | None) -> None: ...
+
 @disjoint_base
 class Sum(BuiltinNode):
     @property

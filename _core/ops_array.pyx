@@ -19,7 +19,6 @@ from chainerlite._core.node cimport (
     ensure_array, new_variable)
 from chainerlite._core.ops_math cimport apply_grad
 from chainerlite._core.facts cimport Contract
-from chainerlite._core.facts import expect_axes  # F.sum's check
 
 import numpy
 

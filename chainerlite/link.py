@@ -785,7 +785,13 @@ class ChainList(Link, collections.abc.MutableSequence):
             )
         super().__setattr__(name, value)
 
-    def __getitem__(self, index: int) -> Link:
+    @typing.overload
+    def __getitem__(self, index: int) -> Link: ...
+
+    @typing.overload
+    def __getitem__(self, index: slice) -> list[Link]: ...
+
+    def __getitem__(self, index):
         """Returns the child (or list of children) at ``index``."""
         return self._children[index]
 

@@ -59,10 +59,6 @@ class Trainer(object):
         reporter (~chainerlite.Reporter): The reporter; the targets of the
             optimizers and their child links are registered as observers
             under the optimizers' names.
-        is_before_training (bool): True before the first iteration (the
-            updater's iteration is 0), as in Chainer: the extensions with
-            ``call_before_training`` run then, and not again when a run
-            resumes from a snapshot.
 
     """
 
@@ -238,7 +234,9 @@ class Trainer(object):
 
     @property
     def is_before_training(self):
-        """True before the first iteration (the updater's iteration is 0)."""
+        """True before the first iteration (the updater's iteration is 0),
+        as in Chainer: the extensions with ``call_before_training`` run
+        then, and not again when a run resumes from a snapshot."""
         return self.updater.iteration == 0
 
     def _initialize(self, entries):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typing
 
-from chainerlite._core import ops_array
+from chainerlite._core import facts, ops_array
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import sum_to as sum_to_module
@@ -16,7 +16,7 @@ if typing.TYPE_CHECKING:
 
 # F.average normalizes and checks its axis as F.sum does.
 _normalize_axis = ops_array.normalize_axis
-_check_axis = ops_array.expect_axes
+_check_axis = facts.expect_axes
 
 
 def _unreduce(gy, axis, in_shape, keepdims):
