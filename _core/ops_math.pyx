@@ -18,7 +18,6 @@ from chainerlite._core.node cimport (
 from chainerlite._core.config cimport (
     ThreadState, get_state, set_local_backprop)
 from chainerlite._core.handover cimport FUNCTIONS, provided
-from chainerlite._core.hooks cimport entries_with_callbacks
 from chainerlite._core.facts cimport Contract
 
 cdef object _f16 = numpy.dtype(numpy.float16)
@@ -48,19 +47,6 @@ cdef inline bint _is_scalar(x):
     return t is float or t is int or t is bool or isinstance(x, _generic)
 
 
-cdef object _sum_to_raw(x, tuple shape):
-    if x.shape == shape:
-        return x
-    cdef Py_ssize_t lead = x.ndim - len(shape)
-    lead_axes = tuple(range(lead))
-    axes = tuple([i + lead for i, s in enumerate(shape)
-                  if s == 1 and x.shape[i + lead] != 1])
-    y = x.sum(lead_axes + axes, keepdims=True)
-    if lead > 0:
-        y = y.squeeze(lead_axes)
-    return y
-
-
 cdef object sum_to(x, tuple shape):
     """``F.sum_to(x, shape)`` for a backward (see apply_grad)."""
     if x.shape == shape:
@@ -70,17 +56,13 @@ cdef object sum_to(x, tuple shape):
 
 cdef object apply_function(f, x, arg):
     """``f(x, arg)``, a function of ``chainerlite.functions`` reducing an
-    array with a NumPy method, within a backward: on a
-    Variable it is applied; on an array its sum is taken with NumPy where
-    this thread has no forward hook (the same sum ``f``'s node computes),
-    else ``f``'s node is applied without a graph, so that the hooks see
-    it."""
+    array, within a backward: on a Variable it is applied; on an array
+    ``f``'s node is applied without a graph, with or without hooks (so
+    that the same node methods run, and the hooks see them)."""
     cdef ThreadState state
     if isinstance(x, Variable):
         return f(x, arg)
     state = get_state()
-    if entries_with_callbacks(state) is None:
-        return _sum_to_raw(x, arg) if type(arg) is tuple else x.sum(arg)
     cdef int prev = state.enable_backprop
     set_local_backprop(state, 0)
     try:
