@@ -41,7 +41,6 @@ TOLERANCE = {'float16': (5e-3, 1e-3), 'float32': (1e-4, 1e-5), 'float64': (1e-9,
 # Cases where chainerlite knowingly differs from Chainer: key -> reason.
 # Each function named here is listed in docs/differences.rst.
 _ROI_NAN = 'NaN in the image reaches the outputs that read it; Chainer skips it'
-_SUMMARY = 'float32 scores for float32 inputs; Chainer gives float64 here'
 _INF_PIXEL = 'interpolating next to an infinite pixel gives NaN (weight 0 times inf)'
 _CONTRASTIVE = 'gradient at a NaN/inf input: inf (Chainer: NaN)'
 KNOWN = {
@@ -69,10 +68,6 @@ KNOWN = {
     'connectionist_temporal_classification/special': (
         'NaN loss for a NaN input; Chainer clamps log(0) to -1e10 and loses the NaN'
     ),
-    'precision/ties': _SUMMARY,
-    'recall/ties': _SUMMARY,
-    'f1_score/ties': _SUMMARY,
-    'classification_summary/ties': _SUMMARY,
     'r2_score/constant': '0 for constant true values (Chainer: NaN from 0 / 0)',
     'fixed_decorrelated_batch_normalization/special': (
         "the gradient of mean sums over the batch; Chainer's misses that factor"

@@ -86,11 +86,11 @@ class ConvolutionND(ConvolutionFamily):
     def check_type_forward(self, in_types):
         x_type, w_type, b_type = _conv_utils.check_inputs(in_types)
         groups = self.params.groups
+        type_check.expect(x_type.ndim == self.ndim + 2, w_type.ndim == self.ndim + 2)
+        # after the ranks, so that an input of too few axes fails them
+        # (InvalidType, as in Chainer) before shape[1] is read
         type_check.expect(
-            x_type.ndim == self.ndim + 2,
-            w_type.ndim == self.ndim + 2,
-            x_type.shape[1] == w_type.shape[1] * groups,
-            w_type.shape[0] % groups == 0,
+            x_type.shape[1] == w_type.shape[1] * groups, w_type.shape[0] % groups == 0
         )
         if b_type is not None:
             self.check_bias_type(b_type, x_type, w_type.shape[0])

@@ -49,8 +49,10 @@ class NegativeSampling(function_node.FunctionNode):
             x_type.shape[0] == t_type.shape[0],
             w_type.dtype == x_type.dtype,
             w_type.ndim == 2,
-            w_type.shape[1] == x_type.shape[1],
         )
+        # after the ranks, so that a 1-d x fails them (InvalidType, as in
+        # Chainer) before shape[1] is read
+        type_check.expect(w_type.shape[1] == x_type.shape[1])
 
     def forward(self, inputs):
         x, t, W = inputs

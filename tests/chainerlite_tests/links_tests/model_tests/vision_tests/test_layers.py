@@ -130,7 +130,9 @@ def test_predict_averages_ten_crops_in_test_mode():
 
     y = model.predict([image], oversample=False)
     assert y.shape == (1, 1000) and y.creator is None
-    numpy.testing.assert_allclose(y.array, probs(x[:, :, 16:240, 16:240]), rtol=1e-4)
+    numpy.testing.assert_allclose(
+        y.array, probs(x[:, :, 16:240, 16:240]), rtol=1e-4, atol=1e-12
+    )
 
     crops = []
     for top, left in [(0, 0), (0, 32), (32, 0), (32, 32), (16, 16)]:
@@ -140,7 +142,7 @@ def test_predict_averages_ten_crops_in_test_mode():
     with chainerlite.using_config('train', True):
         y = model.predict([image])
     assert y.creator is None
-    numpy.testing.assert_allclose(y.array, expected, rtol=1e-4)
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-4, atol=1e-12)
 
 
 def test_load_from_a_path_and_from_the_dataset_root(tmp_path, monkeypatch):
