@@ -31,9 +31,10 @@ def _arrays(value, out):
 
 
 def _trace(step):
-    log, ids = [], {}
+    log, ids, seen = [], {}, []
 
     def number(a):
+        seen.append(a)  # alive until the trace ends: no id is reused
         return ids.setdefault(id(a), len(ids))
 
     def profile(frame, event, arg):
@@ -53,10 +54,9 @@ def _trace(step):
             )
         )
 
-    keep = []  # arrays stay alive during the step: ids are not reused
     sys.setprofile(profile)
     try:
-        keep.append(step())
+        step()
     finally:
         sys.setprofile(None)
     return log
