@@ -4,6 +4,7 @@ import chainerlite
 from chainerlite import function
 from chainerlite import function_node
 from chainerlite import variable
+from chainerlite.functions.math import identity
 from chainerlite.utils import random_state
 
 
@@ -64,19 +65,41 @@ class Forget(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         if chainerlite.config.enable_backprop:
-            raise function_node.DoubleBackpropError(
-                'F.forget does not support double backpropagation.'
-            )
+            return self._backward_with_graph(indexes, grad_outputs)
         xs = [variable.Variable(x.array) for x in self.get_retained_inputs()]
+        outs = self._recompute(xs)
+        pairs = [(out, gy) for out, gy in zip(outs, grad_outputs) if gy is not None]
+        chainerlite.backward([out for out, _ in pairs], [gy for _, gy in pairs])
+        return tuple(xs[i].grad_var for i in indexes)
+
+    def _recompute(self, xs):
         with (
             function.force_backprop_mode(),
             chainerlite.using_config('in_recomputing', True),
             random_state.replaying(self._draws),
         ):
-            outs = _call_func(self.func, xs)
+            return _call_func(self.func, xs)
+
+    def _backward_with_graph(self, indexes, grad_outputs):
+        # Double backprop: the recomputed graph hangs from the inputs of this
+        # node and the returned gradients from it and from grad_outputs, so a
+        # later backward differentiates through both. Each input goes
+        # through an identity of its own, so that the gradient of one input
+        # is never passed on to another input computed from it.
+        xs = [
+            identity.identity(x) if x.requires_grad else x
+            for x in self.get_retained_inputs()
+        ]
+        outs = self._recompute(xs)
         pairs = [(out, gy) for out, gy in zip(outs, grad_outputs) if gy is not None]
-        chainerlite.backward([out for out, _ in pairs], [gy for _, gy in pairs])
-        return tuple(xs[i].grad_var for i in indexes)
+        targets = [xs[i] for i in indexes]
+        gxs = chainerlite.grad(
+            [out for out, _ in pairs],
+            targets,
+            [gy for _, gy in pairs],
+            enable_double_backprop=True,
+        )
+        return tuple(gxs)
 
 
 def forget(func, *xs):
@@ -105,9 +128,14 @@ def forget(func, *xs):
     from a call without ``forget`` (it still matches between the two runs).
     While it is recomputed, ``chainerlite.config.in_recomputing`` is
     ``True``, so links such as BatchNormalization can avoid updating their
-    statistics twice. Double backpropagation through ``forget`` is not supported:
-    running backward with ``enable_double_backprop=True`` raises
-    ``RuntimeError``.
+    statistics twice.
+
+    Double backpropagation through ``forget`` is supported (Chainer raises
+    instead): with ``enable_double_backprop=True`` the recomputation builds
+    its graph from the inputs of ``forget``, and the gradients it returns
+    hang from that graph and from the output gradients, so that they can be
+    differentiated again, random draws replayed as well. Without it the
+    recomputed graph is released as soon as its gradients are taken.
 
     Args:
         func (callable): A function that takes variables and returns a

@@ -159,12 +159,13 @@ def test_non_variable_return(value, type_name):
         F.forget(lambda a: value, _variable())
 
 
-def test_double_backprop_is_rejected():
+def test_double_backprop_builds_a_graph_of_the_gradients():
     x, y = _variable(), _variable()
     z = F.forget(_f, x, y)
     z.grad = numpy.ones(x.shape)
-    with pytest.raises(RuntimeError, match='double backpropagation'):
-        z.backward(enable_double_backprop=True)
+    z.backward(enable_double_backprop=True)
+    assert x.grad_var.creator is not None
+    numpy.testing.assert_allclose(x.grad, 2 * x.array + y.array)
 
 
 def _dropout_grads(xp, use_forget):
