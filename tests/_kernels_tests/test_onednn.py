@@ -305,7 +305,12 @@ def test_batch_norm_kernel_declines():
     'mode, shape, asked',
     [
         ('never', (2, 3, 2, 2), []),
+        # blocks of 4: the one-pass kernel declines, oneDNN is asked
         ('auto', (2, 3, 2, 2), ['batch_norm', 'batch_norm_grad']),
+        ('auto', (3, 5), ['batch_norm', 'batch_norm_grad']),
+        # blocks of 16: the one-pass kernel (faster) computes
+        ('auto', (2, 3, 4, 4), []),
+        ('always', (2, 3, 4, 4), ['batch_norm', 'batch_norm_grad']),
         ('always', (2, 3, 4), []),  # 3 axes: not taken
     ],
 )

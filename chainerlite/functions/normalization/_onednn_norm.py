@@ -1,13 +1,16 @@
 """When batch normalization runs on oneDNN (``chainerlite._kernels.onednn``).
 
 As for the convolutions (``functions/connection/_onednn_conv.py``),
-``config.use_ideep`` chooses: ``'never'`` (the default) keeps NumPy,
-``'auto'`` and ``'always'`` use oneDNN where it takes the case: float32
-NumPy arrays of 2 or 4 axes normalized over all axes but the channels
-(axis 1), with float32 parameters. Measured with
-``benchmarks/onednn_conv.py --norm``, it is faster than NumPy's passes on
-every ResNet-18 shape, so ``'auto'`` takes it wherever ``'always'`` does.
-Each function returns the result, or None for the caller to keep NumPy.
+``config.use_ideep`` chooses: ``'never'`` (the default) keeps
+chainerlite's own kernels; oneDNN takes float32 NumPy arrays of 2 or 4 axes
+normalized over all axes but the channels (axis 1), with float32
+parameters. ``'always'`` asks oneDNN first (:func:`first`); ``'auto'`` asks
+it only where chainerlite's one-pass kernel (``_kernels.norm``) declined:
+measured with ``benchmarks/onednn_conv.py --norm``, that kernel takes
+0.4-0.8x oneDNN's time on ResNet-18's shapes (batch 32 and 128, one
+thread), and oneDNN 0.3-0.4x NumPy's passes on (n, c) arrays and small
+images, which the kernel leaves to NumPy. Each function returns the
+result, or None for the caller to keep its own path.
 """
 
 import numpy
@@ -15,6 +18,11 @@ import numpy
 from chainerlite import _core
 from chainerlite._kernels import onednn
 from chainerlite.backends import intel64
+
+
+def first():
+    """Whether oneDNN is asked before chainerlite's one-pass kernel."""
+    return _core.config.use_ideep == 'always'
 
 
 def _wanted(x, gamma, axis):

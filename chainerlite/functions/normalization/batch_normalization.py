@@ -56,6 +56,27 @@ def _per_channel(x, axis):
     return tuple(axis) == (0,) + tuple(range(2, x.ndim))
 
 
+def _first_of(onednn_call, own_call):
+    # the first result (not None) of oneDNN's and the one-pass kernel's
+    # calls, asked in the order that config.use_ideep gives
+    calls = (onednn_call, own_call) if _onednn_norm.first() else (own_call, onednn_call)
+    for call in calls:
+        out = call()
+        if out is not None:
+            return out
+    return None
+
+
+def _one_pass(x, gamma, beta, eps, axis):
+    # (y, mean, var) of the one-pass kernel, statistics with the reduced
+    # axes kept; or None
+    out = norm.batch_norm(x, gamma, beta, eps) if _per_channel(x, axis) else None
+    if out is None:
+        return None
+    shape = _param_shape(x.shape, axis)
+    return out[0], out[1].reshape(shape), out[2].reshape(shape)
+
+
 def _expand(param, x_shape, axis):
     return broadcast.broadcast_to(
         reshape.reshape(param, _param_shape(x_shape, axis)), x_shape
@@ -108,12 +129,10 @@ class BatchNormalization(function_node.FunctionNode):
             )
         if isinstance(x, cuda.ndarray):
             return (self._forward_gpu(x, gamma, beta, axis),)
-        out = _onednn_norm.batch_normalization(x, gamma, beta, self.eps, axis)
-        if out is None and _per_channel(x, axis):
-            out = norm.batch_norm(x, gamma, beta, self.eps)  # one pass, or None
-            if out is not None:
-                shape = _param_shape(x.shape, axis)
-                out = out[0], out[1].reshape(shape), out[2].reshape(shape)
+        out = _first_of(
+            lambda: _onednn_norm.batch_normalization(x, gamma, beta, self.eps, axis),
+            lambda: _one_pass(x, gamma, beta, self.eps, axis),
+        )
         if out is None:
             shape = _param_shape(x.shape, axis)
             xhat, mean, var = _norm_utils.standardize(x, axis, self.eps)
@@ -186,11 +205,17 @@ class BatchNormalizationGrad(_formula.FormulaNode):
         x, gamma, gy = inputs
         if isinstance(x, cuda.ndarray):
             return self._forward_gpu(x, gamma, gy)
-        out = _onednn_norm.batch_normalization_grad(
-            x, gamma, gy, self.mean, self.stat, self.eps, self.axis
+        args = (self.mean, self.stat, self.eps)
+        out = _first_of(
+            lambda: _onednn_norm.batch_normalization_grad(
+                x, gamma, gy, *args, self.axis
+            ),
+            lambda: (
+                norm.batch_norm_grad(x, gamma, gy, *args)
+                if _per_channel(x, self.axis)
+                else None
+            ),
         )
-        if out is None and _per_channel(x, self.axis):
-            out = norm.batch_norm_grad(x, gamma, gy, self.mean, self.stat, self.eps)
         if out is not None:
             return out
         dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
