@@ -1,0 +1,134 @@
+"""The segment DP of :func:`~chainerlite.link_hooks.plan_forget`.
+
+The blocks form a chain, run in order. Block ``i`` leaves ``kept[i]`` bytes
+alive when it runs normally, ``out[i]`` (its outputs) when it runs under
+``F.forget``, and ``peak[i]`` bytes above what was alive before it at the
+highest while its forward runs. As in Chainer, what the forward pass leaves
+stays alive through the whole backward pass, on top of which come the
+gradients of the parameters (``grads[i]`` bytes per block, accumulated from
+the last block back to the first), ``rest`` bytes of the step's own at the
+worst (the loss and the gradients flowing back), and, while a forgotten
+block is recomputed, the ``kept[i]`` bytes of its graph again. Forgetting
+block ``i`` costs ``seconds[i]`` (its forward runs twice).
+
+The peak during backward is then the bytes kept by the forward pass plus
+the largest of (all the gradients) and (for each forgotten block, its graph
+plus the gradients present when it is recomputed). For each bound on that
+largest term, the DP walks the blocks in call order with the bytes kept so
+far as its state and the recompute time as its cost, allowing only the
+blocks whose recomputation stays under the bound; each block's forward
+constraint depends only on the state, so the cheapest choice per state is
+enough (a state with more bytes and more time than another is dropped).
+"""
+
+import dataclasses
+import math
+
+
+@dataclasses.dataclass(frozen=True)
+class Block:
+    """What the profile says of one block (bytes and seconds)."""
+
+    kept: int
+    out: int
+    peak: int
+    grads: int
+    seconds: float
+
+
+def _recompute_extra(blocks):
+    # For each block: its graph plus the gradients present when it is
+    # recomputed (its own and those of the blocks after it).
+    extra, grads = [0] * len(blocks), 0
+    for i in reversed(range(len(blocks))):
+        grads += blocks[i].grads
+        extra[i] = grads + blocks[i].kept
+    return extra, grads
+
+
+def peak_of(blocks, forgotten, base, tail):
+    """The predicted peak of a step in which the blocks whose indexes are in
+    ``forgotten`` run under ``F.forget``.
+
+    Args:
+        blocks (list of Block): The chain, in call order.
+        forgotten (set of int): Indexes of the forgotten blocks.
+        base (int): Bytes allocated by the step before the first block.
+        tail (int): What the step adds at its worst after the last block
+            (the loss, backward's gradients).
+
+    """
+    extra, grads = _recompute_extra(blocks)
+    prefix, worst = base, base
+    for i, block in enumerate(blocks):
+        worst = max(worst, prefix + block.peak)
+        prefix += block.out if i in forgotten else block.kept
+    largest = max([grads] + [extra[i] for i in forgotten])
+    return max(worst, prefix + max(0, tail - grads) + largest)
+
+
+def choose(blocks, budget, base, tail):
+    """The blocks to forget so that :func:`peak_of` stays within ``budget``
+    with the least recompute time.
+
+    Returns:
+        frozenset of int or None: The indexes to forget, or None when no
+        choice fits the budget.
+
+    """
+    extra, grads = _recompute_extra(blocks)
+    rest = max(0, tail - grads)
+    best = None
+    for bound in sorted({grads, *extra}):
+        if bound < grads:
+            continue
+        allowed = {i for i in range(len(blocks)) if extra[i] <= bound}
+        found = _walk(blocks, allowed, budget - rest - bound, budget, base)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = found
+    return None if best is None else best[1]
+
+
+def _walk(blocks, allowed, end_limit, budget, base):
+    # The cheapest (seconds, forgotten) whose forward fits ``budget`` and
+    # whose bytes kept at the end are at most ``end_limit``; or None.
+    if end_limit < 0:
+        return None
+    # Bytes are counted in units of 1/4096 of the budget, rounded up, so
+    # that the states stay few; the rounding only overestimates.
+    unit = max(1, budget // 4096)
+
+    def units(n):
+        return -(-n // unit)
+
+    limit = budget // unit
+    states = {units(base): (0.0, frozenset())}
+    for i, block in enumerate(blocks):
+        following = {}
+        for prefix, (cost, chosen) in states.items():
+            if prefix + units(block.peak) > limit:
+                continue
+            options = [(prefix + units(block.kept), cost, chosen)]
+            if i in allowed:
+                options.append(
+                    (prefix + units(block.out), cost + block.seconds, chosen | {i})
+                )
+            for key, c, ch in options:
+                if key not in following or c < following[key][0]:
+                    following[key] = (c, ch)
+        states = _pareto(following)
+    fits = [pair for p, pair in states.items() if p <= end_limit // unit]
+    if not fits:
+        return None
+    return min(fits, key=lambda pair: (pair[0], len(pair[1])))
+
+
+def _pareto(states):
+    # Keeps the states that no other beats in both bytes and time.
+    kept, best = {}, math.inf
+    for prefix in sorted(states):
+        cost, chosen = states[prefix]
+        if cost < best:
+            kept[prefix] = (cost, chosen)
+            best = cost
+    return kept

@@ -1,0 +1,157 @@
+"""The profiled step of :func:`~chainerlite.link_hooks.plan_forget`: bytes
+and seconds of each block, traced with :mod:`tracemalloc`."""
+
+import contextlib
+import time
+import tracemalloc
+
+from chainerlite import link_hook
+from chainerlite import variable
+from chainerlite.link_hooks import _forget_dp
+
+
+def _nbytes(out):
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    return sum(
+        o.array.nbytes if isinstance(o, variable.Variable) else getattr(o, 'nbytes', 0)
+        for o in outs
+    )
+
+
+class _Probe(link_hook.LinkHook):
+    # Added to each block: the traced memory and the time at the start and
+    # the end of its call, and the highest traced memory during it.
+
+    name = '_ForgetProfile'
+
+    def __init__(self, tracker):
+        self.tracker = tracker
+        self.records = {}  # id(link) -> [order, before, after, peak, out, seconds]
+        self._open = {}
+
+    def forward_preprocess(self, args):
+        key = id(args.link)
+        if key in self.records or key in self._open:
+            raise ValueError(
+                'plan_forget: the block {} is called more than once in the '
+                'step; give blocks that run once'.format(type(args.link).__name__)
+            )
+        before = self.tracker.mark()
+        self._open[key] = (before, time.perf_counter())
+
+    def forward_postprocess(self, args):
+        seconds = time.perf_counter()
+        key = id(args.link)
+        before, start = self._open.pop(key)
+        peak = self.tracker.block_peak()
+        after = self.tracker.mark()
+        self.records[key] = [
+            len(self.records),
+            before,
+            after,
+            peak,
+            _nbytes(args.out),
+            seconds - start,
+        ]
+
+
+class _Tracker(object):
+    # The step's traced memory: the highest value over the whole step, the
+    # highest since the last mark (tracemalloc's peak is reset at each mark).
+
+    def __init__(self):
+        self.step_peak = 0
+        self.last_peak = 0  # the highest between the last two marks
+
+    def mark(self):
+        current, peak = tracemalloc.get_traced_memory()
+        self.step_peak = max(self.step_peak, peak)
+        self.last_peak = peak
+        tracemalloc.reset_peak()
+        return current
+
+    def block_peak(self):
+        return tracemalloc.get_traced_memory()[1]
+
+
+@contextlib.contextmanager
+def traced():
+    """Traces allocations in the body (starting tracemalloc if it is off),
+    and yields a tracker of the body's memory."""
+    started = not tracemalloc.is_tracing()
+    if started:
+        tracemalloc.start()
+    try:
+        yield _Tracker()
+    finally:
+        if started:
+            tracemalloc.stop()
+
+
+def measure_step(step):
+    """Runs ``step`` once traced: ``(peak bytes above the start, seconds)``."""
+    with traced() as tracker:
+        start_bytes = tracker.mark()
+        start = time.perf_counter()
+        step()
+        seconds = time.perf_counter() - start
+        tracker.mark()
+    return tracker.step_peak - start_bytes, seconds
+
+
+def profile(step, links):
+    """Runs ``step`` once with a probe on each of ``links``.
+
+    Returns:
+        tuple: ``(blocks, order, base, tail, peak, seconds)``: the blocks of
+        the DP in call order, the indexes into ``links`` in that order, the
+        bytes allocated before the first block and after the last one at the
+        worst, the step's peak and its seconds (bytes above the traced
+        memory at the start of the step).
+
+    """
+    with traced() as tracker:
+        probe = _Probe(tracker)
+        added = []
+        try:
+            for link in links:
+                link.add_hook(probe)
+                added.append(link)
+            start_bytes = tracker.mark()
+            start = time.perf_counter()
+            step()
+            seconds = time.perf_counter() - start
+            tracker.mark()
+        finally:
+            for link in added:
+                link.delete_hook(probe.name)
+    missing = [link for link in links if id(link) not in probe.records]
+    if missing:
+        raise ValueError(
+            'plan_forget: the step did not call the block {}'.format(
+                type(missing[0]).__name__
+            )
+        )
+    order = sorted(range(len(links)), key=lambda i: probe.records[id(links[i])][0])
+    records = [probe.records[id(links[i])] for i in order]
+    blocks = []
+    for i, (_, before, after, peak, out, secs) in enumerate(records):
+        # What is freed between this block and the next one (the input of
+        # this block when nothing retained it) is part of what it keeps.
+        following = records[i + 1][1] if i + 1 < len(records) else after
+        blocks.append(
+            _forget_dp.Block(
+                kept=max(0, following - before),
+                out=out,
+                peak=max(0, peak - before),
+                grads=sum(
+                    p.array.nbytes
+                    for p in links[order[i]].params()
+                    if p.array is not None
+                ),
+                seconds=secs,
+            )
+        )
+    base = records[0][1] - start_bytes
+    tail = tracker.last_peak - records[-1][2]
+    return blocks, order, base, max(0, tail), tracker.step_peak - start_bytes, seconds

@@ -1,0 +1,247 @@
+"""Choosing which blocks of a model to run under ``F.forget`` so that a
+training step fits a memory budget, with the least recompute time.
+
+The planner profiles one step: for each block (a link the model calls once
+per step: the children of a :class:`~chainerlite.Sequential`, a
+:class:`~chainerlite.ChainList` or a :class:`~chainerlite.Chain`, or the
+links given), the bytes it leaves alive until backward, the bytes of its
+outputs, the highest memory while it runs and its forward time, all traced
+with :mod:`tracemalloc`. A forgotten block keeps only its inputs and
+outputs and runs its forward again during backward.
+
+The choice is a dynamic program over the chain of blocks (segment DP), not
+Chen et al.'s sqrt(n) rule: sqrt(n) assumes blocks of equal size and cost,
+and the blocks of real models differ (a ResNet's first stage holds four
+times the activations of its last one per block, at a similar time), so a
+uniform spacing either misses a budget or recomputes more than needed. The
+DP walks the blocks in call order; its state is the bytes kept by the
+blocks before the current one, its cost the recompute time; the memory
+constraints at a block (its forward, and its recomputation during backward
+on top of everything kept before it) depend only on that state, so keeping
+the cheapest choice per state gives the least recompute time that fits,
+under the model's estimate of memory. States are counted in units of
+1/4096 of the budget (rounded up), so the DP stays small for any number of
+blocks. An exact solver over the whole graph (Checkmate) is left out: it
+would also cut inside blocks, which the link-level plan cannot apply.
+"""
+
+from chainerlite import link as _link
+from chainerlite.link_hooks import _forget_dp
+from chainerlite.link_hooks import _forget_profile
+from chainerlite.link_hooks import forget_hook
+
+
+class ForgetPlan(object):
+    """The blocks :func:`plan_forget` chose, with its predictions.
+
+    Apply the plan with :meth:`apply` (or ``with plan:``), which adds a
+    :class:`~chainerlite.link_hooks.ForgetHook` to each chosen block;
+    :meth:`remove` takes them away and leaves the model as it was.
+
+    Attributes:
+        budget (int): The budget, in bytes.
+        names (list of str): Paths of the forgotten blocks in the model
+            (``'/blocks/0'``), in call order.
+        links (list of ~chainerlite.Link): The forgotten blocks.
+        predicted_peak (int): Predicted peak bytes of a step with the plan,
+            above the memory traced when the step starts.
+        predicted_seconds (float): Predicted step time with the plan (the
+            profiled step plus the forward time of the forgotten blocks;
+            under tracing, as :meth:`measure` times it).
+        profiled_peak (int): Peak bytes of the profiled step (no forget).
+        profiled_seconds (float): Time of the profiled step.
+        measured_peak (int or None): Peak bytes of the step :meth:`measure`
+            ran, None before.
+        measured_seconds (float or None): Its time.
+
+    """
+
+    def __init__(self, budget, names, links, predicted, profiled):
+        self.budget = budget
+        self.names = names
+        self.links = links
+        self.predicted_peak, self.predicted_seconds = predicted
+        self.profiled_peak, self.profiled_seconds = profiled
+        self.measured_peak = self.measured_seconds = None
+        self._hooks = []
+
+    def apply(self):
+        """Adds a :class:`~chainerlite.link_hooks.ForgetHook` to each block
+        of the plan (does nothing if the plan is applied already).
+
+        Returns:
+            ForgetPlan: The plan.
+
+        """
+        if not self._hooks:
+            for link in self.links:
+                hook = forget_hook.ForgetHook()
+                link.add_hook(hook, name='ForgetPlan')
+                self._hooks.append((link, hook))
+        return self
+
+    def remove(self):
+        """Deletes the hooks :meth:`apply` added."""
+        while self._hooks:
+            link, _ = self._hooks.pop()
+            link.delete_hook('ForgetPlan')
+
+    def __enter__(self):
+        return self.apply()
+
+    def __exit__(self, *exc_info):
+        self.remove()
+        return False
+
+    def measure(self, step):
+        """Runs ``step`` once with the plan applied, traced.
+
+        Returns:
+            tuple: ``(peak bytes, seconds)``, also stored in
+            :attr:`measured_peak` and :attr:`measured_seconds`.
+
+        """
+        applied = bool(self._hooks)
+        self.apply()
+        try:
+            found = _forget_profile.measure_step(step)
+        finally:
+            if not applied:
+                self.remove()
+        self.measured_peak, self.measured_seconds = found
+        return found
+
+    def __repr__(self):
+        return (
+            '<ForgetPlan budget={:.1f}MiB forget={} predicted {:.1f}MiB '
+            '{:.3f}s>'.format(
+                self.budget / 2**20,
+                self.names,
+                self.predicted_peak / 2**20,
+                self.predicted_seconds,
+            )
+        )
+
+
+def _check_budget(budget):
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)):
+        raise TypeError(
+            'plan_forget: budget must be a number of bytes, not {}'.format(
+                type(budget).__name__
+            )
+        )
+    if not budget > 0 or budget == float('inf'):
+        raise ValueError(
+            'plan_forget: budget must be a positive, finite number of bytes, '
+            'not {!r}'.format(budget)
+        )
+    return int(budget)
+
+
+def _blocks_of(model, blocks):
+    if not isinstance(model, _link.Link):
+        raise TypeError(
+            'plan_forget: model must be a Link, not {}'.format(type(model).__name__)
+        )
+    links = list(model.children()) if blocks is None else list(blocks)
+    if not links:
+        raise ValueError('plan_forget: there are no blocks to choose from')
+    names = {id(link): name for name, link in model.namedlinks(skipself=True)}
+    seen = set()
+    for link in links:
+        if not isinstance(link, _link.Link) or id(link) not in names:
+            raise ValueError(
+                'plan_forget: each block must be a link of the model, not {!r}'.format(
+                    link
+                )
+            )
+        if id(link) in seen:
+            raise ValueError(
+                'plan_forget: the block {} is given twice'.format(names[id(link)])
+            )
+        seen.add(id(link))
+    return links, [names[id(link)] for link in links]
+
+
+def plan_forget(model, step, budget, blocks=None):
+    """Profiles one step and chooses the blocks to forget to fit ``budget``.
+
+    ``step`` is run once, traced (a forward and backward pass of ``model``,
+    and whatever else it does, such as an optimizer's update: run one step
+    before planning, so that state created on the first step, like the
+    optimizer's, is not counted). The blocks chosen are those whose
+    recomputation costs the least time among the sets whose predicted peak
+    fits the budget; see the module's notes for the algorithm. A budget at
+    or above the step's peak gives an empty plan.
+
+    Args:
+        model (~chainerlite.Link): The model.
+        step (callable): Runs one training step, with no arguments.
+        budget (int or float): Peak bytes the step may allocate above the
+            memory traced when it starts (parameters, data and the
+            optimizer's state are not counted unless the step allocates
+            them).
+        blocks (list of ~chainerlite.Link): The links the plan may forget,
+            each called once per step, in any order; the model's children
+            by default.
+
+    Returns:
+        ForgetPlan: The plan (not applied yet).
+
+    Raises:
+        TypeError: If ``budget`` is not a number or ``model`` not a link.
+        ValueError: If ``budget`` is not positive and finite, if no choice
+            of blocks fits it (the message gives the smallest predicted
+            peak), or if a block is not a link of the model, given twice,
+            not called by the step or called more than once.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite as chainer
+        >>> import chainerlite.functions as F
+        >>> from chainerlite.link_hooks import plan_forget
+        >>> model = chainer.Sequential(
+        ...     *[chainer.Sequential(chainer.links.Linear(64, 64), F.tanh,
+        ...                          chainer.links.Linear(64, 64), F.tanh)
+        ...       for _ in range(8)])
+        >>> x = np.ones((2048, 64), np.float32)
+        >>> def step():
+        ...     model.cleargrads()
+        ...     F.sum(model(x)).backward()
+        >>> step()
+        >>> free = plan_forget(model, step, budget=2**30)
+        >>> free.names
+        []
+        >>> plan = plan_forget(model, step, budget=free.profiled_peak * 0.8)
+        >>> len(plan.names) > 0, plan.predicted_peak <= plan.budget
+        (True, True)
+        >>> peak, seconds = plan.measure(step)
+        >>> bool(peak < free.profiled_peak)
+        True
+
+    """
+    budget = _check_budget(budget)
+    links, names = _blocks_of(model, blocks)
+    found, order, base, tail, peak, seconds = _forget_profile.profile(step, links)
+    chosen = _forget_dp.choose(found, budget, base, tail)
+    if chosen is None:
+        lowest = _forget_dp.peak_of(found, set(range(len(found))), base, tail)
+        raise ValueError(
+            'plan_forget: no choice of blocks fits a budget of {:.2f} MiB; '
+            'forgetting every block is predicted to peak at {:.2f} MiB'.format(
+                budget / 2**20, lowest / 2**20
+            )
+        )
+    indexes = sorted(chosen)
+    predicted = (
+        _forget_dp.peak_of(found, chosen, base, tail),
+        seconds + sum(found[i].seconds for i in indexes),
+    )
+    return ForgetPlan(
+        budget,
+        [names[order[i]] for i in indexes],
+        [links[order[i]] for i in indexes],
+        predicted,
+        (peak, seconds),
+    )
