@@ -125,7 +125,7 @@ def n_step_gru(
 
     Returns:
         tuple: ``(hy, ys)``: the final hidden states, of shape
-        :math:`(S, B, N)`, and the list of the outputs of the last layer per
+        :math:`(S, B, N)`, and the tuple of the outputs of the last layer per
         time step, ``ys[t]`` of shape :math:`(B_t, N)`.
 
     Raises:

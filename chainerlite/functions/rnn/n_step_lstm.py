@@ -145,7 +145,7 @@ def n_step_lstm(
 
     Returns:
         tuple: ``(hy, cy, ys)``: the final hidden and cell states, of shape
-        :math:`(S, B, N)`, and the list of the outputs of the last layer per
+        :math:`(S, B, N)`, and the tuple of the outputs of the last layer per
         time step, ``ys[t]`` of shape :math:`(B_t, N)`.
 
     Raises:

@@ -113,7 +113,7 @@ def n_step_rnn_impl(
         use_bi_direction (bool): Run each layer in both directions.
 
     Returns:
-        tuple: The final states, stacked like ``states``, and the list of
+        tuple: The final states, stacked like ``states``, and the tuple of
         the outputs of the last layer per time step.
 
     """
@@ -141,9 +141,9 @@ def n_step_rnn_impl(
         x = concat.concat(outputs, axis=1) if use_bi_direction else outputs[0]
     stacked = tuple(stack.stack(s, axis=0) for s in zip(*finals))
     ys = (
-        list(split_axis.split_axis(x, _recurrence.offsets(batches)[1:], axis=0))
+        tuple(split_axis.split_axis(x, _recurrence.offsets(batches)[1:], axis=0))
         if len(batches) > 1
-        else [x]
+        else (x,)
     )
     return stacked, ys
 
@@ -255,7 +255,7 @@ def n_step_rnn(
 
     Returns:
         tuple: ``(hy, ys)``: the final hidden states, of shape
-        :math:`(S, B, N)`, and the list of the outputs of the last layer per
+        :math:`(S, B, N)`, and the tuple of the outputs of the last layer per
         time step, ``ys[t]`` of shape :math:`(B_t, N)`.
 
     Raises:

@@ -116,6 +116,8 @@ def test_forward_matches_reference(kind, n_layers, lengths):
     finals, ys = _reference(step, n_layers, n_dirs, states, ws, bs, xs)
     for got, expected in zip(out[:n_states], finals):
         numpy.testing.assert_allclose(got.array, expected, rtol=1e-6)
+    # the outputs per time step come back as a tuple, as Chainer's do
+    assert isinstance(out[-1], tuple)
     assert len(out[-1]) == len(ys)
     for got, expected in zip(out[-1], ys):
         numpy.testing.assert_allclose(got.array, expected, rtol=1e-6)
