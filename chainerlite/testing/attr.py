@@ -7,18 +7,27 @@ CUDA devices, cuDNN, iDeep or ChainerX are missing. Each decorates test
 functions, classes, and what :func:`~chainerlite.testing.parameterize` and
 :func:`~chainerlite.testing.inject_backend_tests` return. Whether they are
 present is decided when the test runs, so importing
-this module needs neither CuPy nor the compiled core.
+this module needs neither CuPy nor the compiled core, nor pytest: without
+pytest the decorators raise ``RuntimeError`` (as ``check_available()``
+does) when they are applied.
 """
 
+import functools
 import importlib
-
-import pytest
 
 from chainerlite.testing import parameterized
 from chainerlite.testing._requirement import requirement_checks
 
 # Whether pytest, which the markers need, is there (Chainer's check trio).
 is_available, check_available, get_error = requirement_checks(__name__, 'pytest')
+
+
+def _pytest_mark():
+    """``pytest.mark``, imported when a decorator is applied."""
+    check_available()
+    import pytest
+
+    return pytest.mark
 
 
 def _cuda():
@@ -98,10 +107,24 @@ def gpu(f):
 
     It gets the ``gpu`` marker and is skipped when CUDA is not available.
     """
-    return _apply(
-        (pytest.mark.skipif(_no_gpu, reason='CUDA is not available'), pytest.mark.gpu),
-        f,
-    )
+    mark = _pytest_mark()
+    return _apply((mark.skipif(_no_gpu, reason='CUDA is not available'), mark.gpu), f)
+
+
+def gpu_test_method(method):
+    """:func:`gpu` for the GPU tests of the testing module's base classes.
+
+    Without pytest those classes still import: the test then raises
+    ``RuntimeError`` (from ``check_available()``) when it runs.
+    """
+    if is_available():
+        return gpu(method)
+
+    @functools.wraps(method)
+    def needs_pytest(*args, **kwargs):
+        check_available()
+
+    return needs_pytest
 
 
 def multi_gpu(gpu_num):
@@ -115,16 +138,15 @@ def multi_gpu(gpu_num):
         and skips the test when fewer devices are present.
 
     """
+    mark = _pytest_mark()
     missing = _Missing(lambda: _gpu_count() < gpu_num)
 
     def decorator(obj):
         return _apply(
             (
-                pytest.mark.skipif(
-                    missing, reason='needs {} CUDA devices'.format(gpu_num)
-                ),
-                pytest.mark.multi_gpu(gpu_num),
-                pytest.mark.gpu,
+                mark.skipif(missing, reason='needs {} CUDA devices'.format(gpu_num)),
+                mark.multi_gpu(gpu_num),
+                mark.gpu,
             ),
             obj,
         )
@@ -138,12 +160,9 @@ def cudnn(obj):
     It gets the ``cudnn`` and ``gpu`` markers and is skipped when cuDNN is
     not available.
     """
+    mark = _pytest_mark()
     return _apply(
-        (
-            pytest.mark.skipif(_no_cudnn, reason='cuDNN is not available'),
-            pytest.mark.cudnn,
-            pytest.mark.gpu,
-        ),
+        (mark.skipif(_no_cudnn, reason='cuDNN is not available'), mark.cudnn, mark.gpu),
         obj,
     )
 
@@ -153,7 +172,7 @@ def slow(obj):
 
     Deselect such tests with ``-m "not slow"``.
     """
-    return _apply((pytest.mark.slow,), obj)
+    return _apply((_pytest_mark().slow,), obj)
 
 
 def ideep(obj):
@@ -162,12 +181,9 @@ def ideep(obj):
     chainerlite has no iDeep backend, so such a test is skipped unless a
     ``chainerlite.backends.intel64`` module says iDeep is available.
     """
+    mark = _pytest_mark()
     return _apply(
-        (
-            pytest.mark.skipif(_no_ideep, reason='iDeep is not available'),
-            pytest.mark.ideep,
-        ),
-        obj,
+        (mark.skipif(_no_ideep, reason='iDeep is not available'), mark.ideep), obj
     )
 
 
@@ -177,11 +193,9 @@ def chainerx(obj):
     The test is skipped unless an importable ``chainerx`` says it is
     available.
     """
+    mark = _pytest_mark()
     return _apply(
-        (
-            pytest.mark.skipif(_no_chainerx, reason='ChainerX is not available'),
-            pytest.mark.chainerx,
-        ),
+        (mark.skipif(_no_chainerx, reason='ChainerX is not available'), mark.chainerx),
         obj,
     )
 

@@ -10,7 +10,6 @@ import functools
 import sys
 
 import numpy
-import pytest
 
 from chainerlite.testing import attr
 from chainerlite.testing import parameterized
@@ -174,11 +173,12 @@ class BackendConfig:
         """Returns the pytest marks that tests on this backend carry."""
         marks = []
         if self.use_ideep != 'never':
-            marks.append(pytest.mark.ideep)
+            marks.append(attr._pytest_mark().ideep)
         if self.use_chainerx:
+            mark = attr._pytest_mark()
             return marks + [
-                pytest.mark.chainerx,
-                pytest.mark.skip(reason='chainerlite has no ChainerX'),
+                mark.chainerx,
+                mark.skip(reason='chainerlite has no ChainerX'),
             ]
         if self.use_cuda:
             if self.cuda_device > 0:

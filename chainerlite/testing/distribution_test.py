@@ -169,10 +169,10 @@ class distribution_unittest(unittest.TestCase):
             expected = _as_numpy(self.cpu_dist.mean)
             array.assert_allclose(smp.mean(axis=0), expected, rtol=3e-2, atol=3e-2)
 
-    @attr.gpu
+    @attr.gpu_test_method
     def test_mean_gpu(self):
         self._check_property('mean', 'mean', True)
 
-    @attr.gpu
+    @attr.gpu_test_method
     def test_log_prob_gpu(self):
         self._check_method('log_prob', self._log_prob_name(), True)

@@ -2,9 +2,8 @@
 
 import importlib.metadata
 import pkgutil
+import unittest
 from unittest import mock
-
-import pytest
 
 from chainerlite.testing import parameterized
 from chainerlite.testing.warning import assert_warns  # NOQA: F401 (Chainer's path)
@@ -27,6 +26,8 @@ def run_module(name, file):
     """
     if name != '__main__':
         return None
+    import pytest
+
     return pytest.main([file, '-v'])
 
 
@@ -49,7 +50,14 @@ def _installed(requirement):
 
 
 def _skip_decorator(skip, reason):
-    mark = pytest.mark.skipif(skip, reason=reason)
+    # pytest's mark where pytest is installed (it also skips plain pytest
+    # classes); unittest's skip otherwise, so these helpers need no pytest.
+    try:
+        import pytest
+    except ImportError:
+        mark = unittest.skipIf(skip, reason)
+    else:
+        mark = pytest.mark.skipif(skip, reason=reason)
 
     def decorator(obj):
         return parameterized.apply_to_classes(obj, mark)

@@ -171,21 +171,21 @@ def unary_math_function_unittest(
     def test_forward_cpu(self):
         check_forward(self, self.x)
 
-    @attr.gpu
+    @attr.gpu_test_method
     def test_forward_gpu(self):
         check_forward(self, *on_gpu(self.x))
 
     def test_backward_cpu(self):
         check_backward(self, self.x, self.gy)
 
-    @attr.gpu
+    @attr.gpu_test_method
     def test_backward_gpu(self):
         check_backward(self, *on_gpu(self.x, self.gy))
 
     def test_double_backward_cpu(self):
         check_double_backward(self, self.x, self.gy, self.ggx)
 
-    @attr.gpu
+    @attr.gpu_test_method
     def test_double_backward_gpu(self):
         check_double_backward(self, *on_gpu(self.x, self.gy, self.ggx))
 
