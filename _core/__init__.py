@@ -25,6 +25,7 @@ from chainerlite._core.node import (  # NOQA
     _set_cupy,
     force_array,
     get_array_module,
+    substitute_forward,
 )
 from chainerlite._core.backprop import backward, grad  # NOQA
 from chainerlite._core.ops_math import (  # NOQA

@@ -1565,6 +1565,35 @@ cdef object _retained_input(VariableNode x):
     return get_variable(x)
 
 
+def substitute_forward(node, outputs):
+    """Has the node being applied link ``node`` and ``outputs`` instead.
+
+    Called from a forward pre-hook (``forward_preprocess``), it makes the
+    apply that called the hook skip the forward of the node it applies and
+    link ``node`` (an earlier node of the same class that ran its forward,
+    so that it holds what its backward needs) with ``outputs`` (the arrays
+    that forward returned) into the graph. ``F.forget`` uses it to reuse
+    kept outputs when it recomputes.
+    """
+    if not isinstance(node, FunctionNode):
+        raise TypeError('substitute_forward: node must be a FunctionNode, '
+                        'not %s' % _type_name(node))
+    if not isinstance(outputs, tuple) or not outputs:
+        raise TypeError('substitute_forward: outputs must be a non-empty '
+                        'tuple of arrays, not %s' % _type_name(outputs))
+    get_state().substitute = (node, outputs)
+
+
+cdef tuple _take_substitute(ThreadState state, FunctionNode node):
+    cdef tuple substitute = state.substitute
+    state.substitute = None
+    if type(substitute[0]) is not type(node):
+        raise RuntimeError(
+            'substitute_forward: a %s was given in place of a %s'
+            % (_type_name(substitute[0]), _type_name(node)))
+    return substitute
+
+
 cdef tuple apply_node(FunctionNode node, tuple inputs):
     cdef Variable v
     cdef ThreadState state = get_state()
@@ -1607,13 +1636,17 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
     node._output_indexes_to_retain = None
     if entries:
         dispatch(entries, 0, node, in_data, None)
-        # hooks that keep a stack of running calls (TimerHook) learn from
-        # this depth which of their calls raised instead of returning
-        state.running += 1
-        try:
-            outputs = node.forward(in_data)
-        finally:
-            state.running -= 1
+        if state.substitute is not None:
+            node, outputs = _take_substitute(state, node)
+        else:
+            # hooks that keep a stack of running calls (TimerHook) learn
+            # from this depth which of their calls raised instead of
+            # returning
+            state.running += 1
+            try:
+                outputs = node.forward(in_data)
+            finally:
+                state.running -= 1
     else:
         outputs = node.forward(in_data)
     if not isinstance(outputs, tuple):
@@ -1802,11 +1835,16 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
     else:
         in_data = _in_data(x0, x1, x2)
         dispatch(entries, 0, node, in_data, None)
-        state.running += 1
-        try:
-            y = _compute(node, x0, x1, x2, checked)
-        finally:
-            state.running -= 1
+        if state.substitute is not None:
+            substitute, outputs = _take_substitute(state, node)
+            node = <BuiltinNode>substitute
+            y = outputs[0]
+        else:
+            state.running += 1
+            try:
+                y = _compute(node, x0, x1, x2, checked)
+            finally:
+                state.running -= 1
     if type(y) is not _ndarray:
         y = ensure_array(y)
     if entries is not None:

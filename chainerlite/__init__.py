@@ -55,6 +55,7 @@ from chainerlite.backends.cuda import should_use_cudnn  # NOQA
 from chainerlite.backends.cuda import should_use_cudnn_tensor_core  # NOQA
 from chainerlite.device_resident import DeviceResident  # NOQA
 from chainerlite.configuration import config, global_config, using_config  # NOQA
+from chainerlite.functions.util.forget_tag import forget_tag  # NOQA
 from chainerlite.distribution import (
     cross_entropy,
     Distribution,

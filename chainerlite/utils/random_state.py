@@ -100,6 +100,14 @@ class _Replay(object):
         self.position += 1
         return self.seeds[self.position - 1]
 
+    def skip(self, count):
+        if self.position + count > len(self.seeds):
+            raise RuntimeError(
+                'forget: the recomputation passed over more random draws '
+                'than its forward call made ({} draws)'.format(len(self.seeds))
+            )
+        self.position += count
+
 
 def _seed(xp, depth):
     # The seed of a draw made under the frames up to ``depth``.
@@ -143,6 +151,25 @@ def draw(xp, method, shape):
     else:
         return getattr(xp.random, method)(shape)
     return _draw_from_seed(xp, method, shape, seed)
+
+
+def skip(count):
+    """Passes over the next ``count`` draws of this thread's innermost replay.
+
+    A recomputation that does not run a part of the recorded call again
+    (``F.forget`` reusing the outputs it kept) passes over the draws that
+    part made, so that the draws after it stay in step.
+
+    Args:
+        count (int): The number of recorded draws to pass over.
+
+    Raises:
+        RuntimeError: No replay is active, or it has fewer draws left.
+    """
+    frames = _thread.frames
+    if not frames or not isinstance(frames[-1], _Replay):
+        raise RuntimeError('random_state.skip: no replay is active in this thread')
+    frames[-1].skip(count)
 
 
 @contextlib.contextmanager

@@ -5,6 +5,8 @@ from chainerlite import function
 from chainerlite import function_node
 from chainerlite import variable
 from chainerlite.functions.math import identity
+from chainerlite.functions.util import forget_keep
+from chainerlite.functions.util import forget_policy
 from chainerlite.utils import random_state
 
 
@@ -48,19 +50,28 @@ class Forget(function_node.FunctionNode):
     Args:
         func (callable): The function to call; it takes variables and
             returns a variable or a tuple of variables.
+        keep: What to keep of ``func``'s intermediate results (see
+            :func:`forget`).
 
     """
 
-    def __init__(self, func):
+    def __init__(self, func, keep=None):
         if not callable(func):
             raise TypeError('func must be callable')
         self.func = func
+        self._policy = forget_policy.as_policy(keep)
+        self._kept = None
 
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
         with function.no_backprop_mode(), random_state.recording() as self._draws:
             xs = [variable.Variable(x) for x in inputs]
-            outs = _call_func(self.func, xs)
+            if self._policy is None:
+                outs = _call_func(self.func, xs)
+            else:
+                with forget_keep.KeepRecorder(self._policy, self._draws) as recorder:
+                    outs = _call_func(self.func, xs)
+                self._kept = recorder.kept
         return tuple(out.array for out in outs)
 
     def backward(self, indexes, grad_outputs):
@@ -78,7 +89,10 @@ class Forget(function_node.FunctionNode):
             chainerlite.using_config('in_recomputing', True),
             random_state.replaying(self._draws),
         ):
-            return _call_func(self.func, xs)
+            if not self._kept:
+                return _call_func(self.func, xs)
+            with forget_keep.KeptReuser(self._kept):
+                return _call_func(self.func, xs)
 
     def _backward_with_graph(self, indexes, grad_outputs):
         # Double backprop: the recomputed graph hangs from the inputs of this
@@ -102,7 +116,7 @@ class Forget(function_node.FunctionNode):
         return tuple(gxs)
 
 
-def forget(func, *xs):
+def forget(func, *xs, keep=None):
     """Calls a function without storing its intermediate results.
 
     During forward propagation every function records its inputs and
@@ -174,7 +188,7 @@ def forget(func, *xs):
         else variable.Variable(x, requires_grad=True)
         for x in xs
     )
-    outs = Forget(func).apply(xs)
+    outs = Forget(func, keep).apply(xs)
     if len(outs) == 1:
         return outs[0]
     return outs

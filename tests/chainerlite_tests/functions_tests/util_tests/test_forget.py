@@ -1,5 +1,3 @@
-import threading
-
 import numpy
 import pytest
 
@@ -247,36 +245,19 @@ def _check_replays(func, shape, calls):
     return outputs
 
 
-def _in_threads(target, n_threads):
-    results = [None] * n_threads
-    barrier = threading.Barrier(n_threads)
-
-    def run(i):
-        barrier.wait()
-        results[i] = target()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n_threads)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert all(r is not None for r in results)  # no thread failed
-    return results
-
-
-def test_each_thread_replays_its_own_draws():
-    outputs = _in_threads(lambda: _check_replays(_masked, (16, 16), 20), 8)
+def test_each_thread_replays_its_own_draws(in_threads):
+    outputs = in_threads(lambda: _check_replays(_masked, (16, 16), 20), 8)
     assert all((y == 0).any() and (y != 0).any() for ys in outputs for y in ys)
 
 
-def test_threads_share_one_stream_as_serial_calls_do():
+def test_threads_share_one_stream_as_serial_calls_do(in_threads):
     def drop(a):
         return F.dropout(a) * 1.0
 
     numpy.random.seed(5)
     serial = _check_replays(drop, (8, 8), 8 * 10)
     numpy.random.seed(5)
-    threaded = sum(_in_threads(lambda: _check_replays(drop, (8, 8), 10), 8), [])
+    threaded = sum(in_threads(lambda: _check_replays(drop, (8, 8), 10), 8), [])
     assert sorted(y.tobytes() for y in threaded) == sorted(y.tobytes() for y in serial)
 
 
@@ -312,8 +293,8 @@ def test_nested_forget_draws_as_plain_calls():
         numpy.testing.assert_array_equal(a, b)
 
 
-def test_backward_in_another_thread_replays_the_forward_draws():
+def test_backward_in_another_thread_replays_the_forward_draws(in_threads):
     x = chainerlite.Variable(numpy.ones((6, 6), numpy.float32))
-    (y,) = _in_threads(lambda: F.forget(lambda a: F.dropout(a) * 1.0, x), 1)
+    (y,) = in_threads(lambda: F.forget(lambda a: F.dropout(a) * 1.0, x), 1)
     F.sum(y).backward()
     numpy.testing.assert_array_equal(x.grad, y.array)

@@ -1,8 +1,6 @@
 """Double backpropagation through F.forget: every function family, random
 replay in threads, and a gradient-penalty training loop."""
 
-import threading
-
 import numpy
 import pytest
 
@@ -129,7 +127,7 @@ def test_input_computed_from_another_input():
         numpy.testing.assert_allclose(a, b, rtol=1e-12)
 
 
-def test_nested_forget_and_dropout_in_threads():
+def test_nested_forget_and_dropout_in_threads(in_threads):
     # y = 4 M a^2 with M the product of two dropout masks (one in a nested
     # forget), so with c the weights of y, the first gradient is 8 c M a
     # and the gradient of its squares' sum is 128 c^2 M a: both follow from
@@ -150,19 +148,7 @@ def test_nested_forget_and_dropout_in_threads():
             assert mask.any() and not mask.all()
         return True
 
-    outcomes = [None] * 6
-    barrier = threading.Barrier(6)
-
-    def target(i):
-        barrier.wait()
-        outcomes[i] = run()
-
-    threads = [threading.Thread(target=target, args=(i,)) for i in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert outcomes == [True] * 6  # no thread failed
+    assert in_threads(run, 6) == [True] * 6
 
 
 def test_first_order_backward_keeps_no_graph():
