@@ -371,23 +371,29 @@ class ROIPooling(function_node.FunctionNode):
 
     reduce = None
 
+    def _geometry(self, rois_arrays, x_shape, xp):
+        host = [cuda.to_cpu(a) for a in rois_arrays]
+        return self.geometry(*host, x_shape=x_shape).to(xp)
+
     def forward(self, inputs):
+        # as Chainer's: the ROI arrays are retained and backward rebuilds the
+        # geometry from them; only the choice of the max variants is kept
+        self.retain_inputs(tuple(range(1, len(inputs))))
         x = inputs[0]
         xp = backend.get_array_module(x)
-        host = [cuda.to_cpu(a) for a in inputs[1:]]
-        geometry = self.geometry(*host, x_shape=x.shape).to(xp)
-        choice = None
+        geometry = self._geometry(inputs[1:], x.shape, xp)
+        self._choice = None
         if self.reduce == 'max':
-            choice = choose_max(x.reshape(x.shape[:2] + (-1,)), geometry)
-        self._gather = ROIGather(geometry, choice, x.shape)
-        return self._gather.forward((x,))
+            self._choice = choose_max(x.reshape(x.shape[:2] + (-1,)), geometry)
+        return ROIGather(geometry, self._choice, x.shape).forward((x,))
 
     def backward(self, indexes, grad_outputs):
-        gather = self._gather
-        (gx,) = ROIScatter(gather.geometry, gather.choice, gather.x_shape).apply(
-            grad_outputs
-        )
-        return (gx,) + (None,) * (len(self.inputs) - 1)
+        rois = [v.array for v in self.get_retained_inputs()]
+        x_shape = self.inputs[0].shape
+        xp = backend.get_array_module(grad_outputs[0].array)
+        geometry = self._geometry(rois, x_shape, xp)
+        (gx,) = ROIScatter(geometry, self._choice, x_shape).apply(grad_outputs)
+        return (gx,) + (None,) * len(rois)
 
 
 def check_scale(spatial_scale):

@@ -26,6 +26,10 @@ NEEDS_SCIPY = pytest.mark.skipif(
     importlib.util.find_spec('scipy') is None, reason='SciPy is not installed'
 )
 SCIPY_CASES = ('erfinv', 'erfcinv', 'ndtri')
+FMAP = numpy.arange(32, dtype=numpy.float32).reshape(1, 2, 4, 4) / 7
+ROIS = numpy.array([[0, 0, 2, 2], [1, 1, 3, 3], [0.5, 0, 3, 2.5]], numpy.float32)
+ROI_INDICES = numpy.zeros(3, numpy.int32)
+ROIS5 = numpy.hstack([ROI_INDICES[:, None], ROIS])
 
 CASES = {
     'elu': (lambda: F.elu(X), (None, (0,))),
@@ -53,6 +57,23 @@ CASES = {
     ),
     'precision': (lambda: F.precision(X, LABELS)[0], ((0, 1), None)),
     'r2_score': (lambda: F.r2_score(X, U), ((0, 1), None)),
+    'roi_pooling_2d': (lambda: F.roi_pooling_2d(FMAP, ROIS5, 2, 2, 1.0), ((1,), None)),
+    'roi_average_pooling_2d': (
+        lambda: F.roi_average_pooling_2d(FMAP, ROIS, ROI_INDICES, 2, 1.0),
+        ((1, 2), None),
+    ),
+    'roi_max_pooling_2d': (
+        lambda: F.roi_max_pooling_2d(FMAP, ROIS, ROI_INDICES, 2, 1.0),
+        ((1, 2), None),
+    ),
+    'roi_average_align_2d': (
+        lambda: F.roi_average_align_2d(FMAP, ROIS, ROI_INDICES, 2, 1.0, 2),
+        ((1, 2), None),
+    ),
+    'roi_max_align_2d': (
+        lambda: F.roi_max_align_2d(FMAP, ROIS, ROI_INDICES, 2, 1.0, 2),
+        ((1, 2), None),
+    ),
 }
 
 
@@ -113,6 +134,28 @@ def test_backward_from_what_is_retained(func):
     gradient_check.check_backward(func, SMOOTH, gy, eps=1e-4, atol=1e-6, rtol=1e-5)
     gradient_check.check_double_backward(
         func, SMOOTH, gy, ggx, eps=1e-4, atol=1e-5, rtol=1e-4
+    )
+
+
+@pytest.mark.parametrize(
+    'func',
+    [
+        lambda x: F.roi_pooling_2d(x, ROIS5, 2, 2, 1.0),
+        lambda x: F.roi_average_pooling_2d(x, ROIS, ROI_INDICES, 2, 1.0),
+        lambda x: F.roi_max_pooling_2d(x, ROIS, ROI_INDICES, 2, 1.0),
+        lambda x: F.roi_average_align_2d(x, ROIS, ROI_INDICES, 2, 1.0, 2),
+        lambda x: F.roi_max_align_2d(x, ROIS, ROI_INDICES, 2, 1.0, 2),
+    ],
+)
+def test_roi_backward_rebuilds_the_geometry_from_the_retained_rois(func):
+    # distinct values, so no tie of a max moves under the numerical step
+    x = numpy.random.RandomState(1).permutation(32).reshape(FMAP.shape) / 7.0
+    rng = numpy.random.RandomState(0)
+    gy = rng.uniform(-1, 1, func(x).shape)
+    ggx = rng.uniform(-1, 1, x.shape)
+    gradient_check.check_backward(func, x, gy, eps=1e-3, atol=1e-6, rtol=1e-5)
+    gradient_check.check_double_backward(
+        func, x, gy, ggx, eps=1e-3, atol=1e-5, rtol=1e-4
     )
 
 
