@@ -14,6 +14,8 @@
  *                   such code runs only where cl_cpu_avx2_fma() says so.
  *   cl_cpu_avx2_fma()  whether this CPU has AVX2 and FMA (0 where
  *                   CL_HAVE_AVX2 is 0).
+ *   CL_AVX512_INLINE, cl_cpu_avx512f()  the same for hand-written AVX-512F
+ *                   code (where CL_HAVE_AVX2 is 1).
  *
  * Nothing else in the wheel is built for more than the baseline.
  */
@@ -39,9 +41,17 @@ static inline int cl_cpu_avx2_fma(void) {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
+#define CL_AVX512 __attribute__((target("avx512f")))
+#define CL_AVX512_INLINE \
+    static inline __attribute__((always_inline, target("avx512f")))
+static inline int cl_cpu_avx512f(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+}
 #else
 #define CL_HAVE_AVX2 0
 static inline int cl_cpu_avx2_fma(void) { return 0; }
+static inline int cl_cpu_avx512f(void) { return 0; }
 #endif
 
 #endif

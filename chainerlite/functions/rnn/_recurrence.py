@@ -20,6 +20,7 @@ itself (double backprop) differentiates the graph of ``step``.
 import chainerlite
 from chainerlite import backend
 from chainerlite import function_node
+from chainerlite._kernels import packed_gemm
 from chainerlite.functions.array import concat
 from chainerlite.functions.array import split_axis
 from chainerlite.functions.rnn import _formula
@@ -80,11 +81,16 @@ def run_graph(cell, states, params, xw, batches, reverse):
     return (concat.concat(ys, axis=0) if len(ys) > 1 else ys[0]), states
 
 
-def _times_transposed(a, x):
-    # x @ a.T, the few rows of x against a matrix a stored in C order,
-    # computed as (a @ x.T).T: OpenBLAS (0.3.23 and 0.3.31 alike) runs this
-    # orientation, a long M, near its peak, where x @ a.T and x @ a
-    # take up to 1.5 times as long, each on one of them.
+def _times_transposed(a, x, packed=None):
+    # x @ a.T, the few rows of x against a matrix a stored in C order: the
+    # packed_gemm kernel where ``packed`` (a.T packed) is given and takes
+    # x, else computed as (a @ x.T).T: OpenBLAS (0.3.23 and 0.3.31 alike)
+    # runs this orientation, a long M, near its peak, where x @ a.T and
+    # x @ a take up to 1.5 times as long, each on one of them.
+    if packed is not None:
+        out = packed_gemm.matmul(x, packed)
+        if out is not None:
+            return out
     xp = backend.get_array_module(x)
     return xp.matmul(a, x.T).T
 
@@ -111,10 +117,11 @@ def _run_arrays(cell, batches, reverse, xw, states, w, b, keep=True):
     starts = offsets(batches)
     ys = xp.empty((len(xw), states[0].shape[1]), xw.dtype)
     saved = [None] * len(batches)
+    packed = packed_gemm.pack(w, True)  # w.T, laid out once for all steps
     for t in _order(batches, reverse):
         lo, hi = starts[t], starts[t] + batches[t]
         rows = [s[: batches[t]] for s in states]
-        rec = _times_transposed(w, rows[0])
+        rec = _times_transposed(w, rows[0], packed)
         if b is not None:
             rec += b
         new, saved_t = cell.forward_arrays(rows, xw[lo:hi], rec)
@@ -144,7 +151,8 @@ def _grad_arrays(cell, batches, reverse, cache, h, w, b, gys, gfinals):
     starts = offsets(batches)
     gstates = [xp.array(g, order='C') for g in gfinals]
     gxw = grec = None
-    w_t = xp.ascontiguousarray(w.T)
+    packed = packed_gemm.pack(w, False)
+    w_t = None if packed is not None else xp.ascontiguousarray(w.T)
     for t in reversed(list(_order(batches, reverse))):
         lo, hi = starts[t], starts[t] + batches[t]
         rows = [g[: batches[t]] for g in gstates]
@@ -157,7 +165,7 @@ def _grad_arrays(cell, batches, reverse, cache, h, w, b, gys, gfinals):
         gxw[lo:hi] = gx_t
         if grec is not gxw:
             grec[lo:hi] = grec_t
-        gh = _times_transposed(w_t, grec_t)
+        gh = _times_transposed(w_t, grec_t, packed)
         if direct[0] is not None:
             gh += direct[0]
         rows[0][...] = gh

@@ -13,6 +13,7 @@ import pytest
 import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
+from chainerlite._kernels import packed_gemm
 from chainerlite.functions.rnn import _recurrence
 from chainerlite.functions.rnn import n_step_gru
 from chainerlite.functions.rnn import n_step_lstm
@@ -129,6 +130,31 @@ def test_node_matches_graph_of_steps(kind, reverse, batches, rows, dtype):
     for got, expected in zip(run(True), run(False)):
         assert got.dtype == dtype
         numpy.testing.assert_allclose(got, expected, **tol)
+
+
+@pytest.mark.skipif(
+    packed_gemm.pack(numpy.ones((1, 1), numpy.float32), False) is None,
+    reason='packed_gemm needs a CPU with AVX-512F',
+)
+@pytest.mark.parametrize('kind', sorted(_CELLS))
+def test_float32_steps_run_the_packed_products(kind, monkeypatch):
+    # every step's recurrent product, forward and backward, is packed_gemm's
+    # (the float32 case of test_node_matches_graph_of_steps checks values)
+    calls = []
+    matmul = packed_gemm.matmul
+
+    def counted(x, packed):
+        out = matmul(x, packed)
+        calls.append(out is not None)
+        return out
+
+    monkeypatch.setattr(packed_gemm, 'matmul', counted)
+    batches = [3, 3, 2, 1]
+    cell, arrays = _layer(kind, batches, 3, numpy.float32, units=40, in_size=5)
+    vs = [chainerlite.Variable(a) for a in arrays]
+    outs = _recurrence.Recurrence(cell, batches, False).apply(vs)
+    F.sum(outs[0]).backward()
+    assert calls == [True] * (2 * len(batches))
 
 
 def _flat_call(name):

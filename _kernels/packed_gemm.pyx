@@ -1,0 +1,193 @@
+# cython: boundscheck=False, wraparound=False
+# build: openmp
+# (openmp: the column panels of a product are shared among the threads)
+"""Products of a few rows against a matrix packed once: the recurrent
+products of an RNN's steps (``h @ w.T`` forward, ``g @ w`` backward, the
+same ``w`` at every step).
+
+OpenBLAS runs a product of 20 or 64 rows against a 650 x 2600 matrix at
+about half its speed on large ones: it packs the matrix again at every
+call, and its kernels are made for a long M. :func:`pack` lays the matrix
+out once in panels of 32 columns (the rows of the reduction axis of each
+panel contiguous, the last panel padded with zeros); :func:`matmul` then
+runs an AVX-512 kernel over the panels, ten rows of the left operand
+against each panel at a time, accumulating in float32 registers. The
+panels are shared among OpenMP's threads.
+
+Both decline (return None) for what they do not take: another dtype than
+float32, arrays that are not NumPy's or not 2-d, an empty product, a CPU
+without AVX-512F (or a compiler that cannot build it); the caller then
+keeps NumPy's matmul.
+"""
+cimport numpy as cnp
+from cython.parallel cimport prange
+
+from chainerlite._kernels.chunks cimport Chunks, chunks, cl_max_threads, next_chunk
+from chainerlite._kernels.dtypes cimport float32
+
+import numpy
+
+cnp.import_array()
+
+#: Sums of float32 products in another order than BLAS's: a relative
+#: 1e-5 of the sum of the products' magnitudes.
+PRECISION = 'rtol 1e-5 float32'
+
+cdef extern from * nogil:
+    """
+    #include "dispatch.h"
+    #define CL_NR 32  /* columns of a panel */
+    #define CL_MR 10  /* rows of the left operand against a panel at once */
+
+    #if CL_HAVE_AVX2
+    /* c[i, :nc] = a[i, :k] @ panel for the first mr rows of a; the panel
+     * holds k rows of CL_NR floats. mr is a constant where it is inlined. */
+    CL_AVX512_INLINE void cl_pg_tile(int mr, Py_ssize_t k, const float* a,
+                                     Py_ssize_t lda, const float* panel,
+                                     float* c, Py_ssize_t ldc, int nc) {
+        __m512 c0[CL_MR], c1[CL_MR];
+        int i;
+        Py_ssize_t j;
+        for (i = 0; i < CL_MR; i++) {
+            c0[i] = _mm512_setzero_ps();
+            c1[i] = _mm512_setzero_ps();
+        }
+        for (j = 0; j < k; j++) {
+            __m512 b0 = _mm512_loadu_ps(panel + j * CL_NR);
+            __m512 b1 = _mm512_loadu_ps(panel + j * CL_NR + 16);
+            #pragma GCC unroll 10
+            for (i = 0; i < CL_MR; i++) {
+                if (i < mr) {
+                    __m512 x = _mm512_set1_ps(a[i * lda + j]);
+                    c0[i] = _mm512_fmadd_ps(x, b0, c0[i]);
+                    c1[i] = _mm512_fmadd_ps(x, b1, c1[i]);
+                }
+            }
+        }
+        __mmask16 m0 = nc >= 16 ? 0xFFFF : (__mmask16)((1u << nc) - 1);
+        __mmask16 m1 = nc >= 32 ? 0xFFFF
+                       : nc <= 16 ? 0 : (__mmask16)((1u << (nc - 16)) - 1);
+        for (i = 0; i < mr; i++) {
+            _mm512_mask_storeu_ps(c + i * ldc, m0, c0[i]);
+            _mm512_mask_storeu_ps(c + i * ldc + 16, m1, c1[i]);
+        }
+    }
+
+    #define CL_PG_CASE(R) case R: cl_pg_tile(R, k, a, lda, panel, c, ldc, nc); break;
+    static CL_AVX512 void cl_pg_panel(Py_ssize_t m, Py_ssize_t k,
+                                      const float* a, Py_ssize_t lda,
+                                      const float* panel, float* c,
+                                      Py_ssize_t ldc, int nc) {
+        Py_ssize_t r;
+        for (r = 0; r < m; r += CL_MR, a += CL_MR * lda, c += CL_MR * ldc) {
+            switch (m - r < CL_MR ? (int)(m - r) : CL_MR) {
+                CL_PG_CASE(1) CL_PG_CASE(2) CL_PG_CASE(3) CL_PG_CASE(4)
+                CL_PG_CASE(5) CL_PG_CASE(6) CL_PG_CASE(7) CL_PG_CASE(8)
+                CL_PG_CASE(9) CL_PG_CASE(10)
+            }
+        }
+    }
+    static int cl_pg_cpu(void) { return cl_cpu_avx512f(); }
+    #else
+    static void cl_pg_panel(Py_ssize_t m, Py_ssize_t k, const float* a,
+                            Py_ssize_t lda, const float* panel, float* c,
+                            Py_ssize_t ldc, int nc) {}
+    static int cl_pg_cpu(void) { return 0; }
+    #endif
+
+    /* panel p of w (rows x cols, C order): transposed, its rows p*CL_NR...
+     * as columns (w is n x k); else its columns p*CL_NR... (w is k x n) */
+    static void cl_pg_pack(const float* w, Py_ssize_t rows, Py_ssize_t cols,
+                           int transposed, Py_ssize_t p, float* panel) {
+        Py_ssize_t j, q, n = transposed ? rows : cols;
+        Py_ssize_t k = transposed ? cols : rows, first = p * CL_NR;
+        int nc = n - first < CL_NR ? (int)(n - first) : CL_NR;
+        for (j = 0; j < k; j++) {
+            float* dst = panel + j * CL_NR;
+            for (q = 0; q < nc; q++)
+                dst[q] = transposed ? w[(first + q) * cols + j]
+                                    : w[j * cols + first + q];
+            for (q = nc; q < CL_NR; q++)
+                dst[q] = 0.0f;
+        }
+    }
+    """
+    int CL_NR
+    void cl_pg_panel(Py_ssize_t m, Py_ssize_t k, const float* a,
+                     Py_ssize_t lda, const float* panel, float* c,
+                     Py_ssize_t ldc, int nc)
+    void cl_pg_pack(const float* w, Py_ssize_t rows, Py_ssize_t cols,
+                    int transposed, Py_ssize_t p, float* panel)
+    int cl_pg_cpu()
+
+cdef bint _cpu = cl_pg_cpu()
+#: Multiply-adds below which one thread does a product.
+cdef Py_ssize_t PARALLEL_MIN = 1 << 22
+
+
+cdef class Packed:
+    """A matrix ``b`` (``k`` x ``n``) laid out for :func:`matmul`."""
+
+    cdef readonly Py_ssize_t k
+    cdef readonly Py_ssize_t n
+    cdef cnp.ndarray panels
+
+
+cdef bint _takes(a):
+    return (type(a) is numpy.ndarray and cnp.PyArray_NDIM(<cnp.ndarray>a) == 2
+            and (<cnp.ndarray>a).descr is float32()
+            and cnp.PyArray_SIZE(<cnp.ndarray>a) > 0)
+
+
+def pack(w, transposed):
+    """``w.T`` (``transposed``) or ``w`` laid out for :func:`matmul`: a
+    :class:`Packed`, or None where the kernel does not take ``w``."""
+    if not _cpu or not _takes(w):
+        return None
+    cdef cnp.ndarray a = numpy.ascontiguousarray(w)
+    cdef int t = 1 if transposed else 0
+    cdef Packed b = Packed()
+    b.k = a.shape[1] if t else a.shape[0]
+    b.n = a.shape[0] if t else a.shape[1]
+    cdef Py_ssize_t p, count = (b.n + CL_NR - 1) // CL_NR
+    b.panels = numpy.empty((count, b.k, CL_NR), numpy.float32)
+    cdef const float* src = <const float*>cnp.PyArray_DATA(a)
+    cdef float* dst = <float*>cnp.PyArray_DATA(b.panels)
+    cdef Py_ssize_t rows = a.shape[0], cols = a.shape[1], size = b.k * CL_NR
+    cdef Chunks todo = chunks(count, size, 1)
+    while next_chunk(&todo):
+        with nogil:
+            for p in range(todo.begin, todo.end):
+                cl_pg_pack(src, rows, cols, t, p, dst + p * size)
+    return b
+
+
+def matmul(x, Packed b):
+    """``x @ b`` as a new float32 array, or None where the kernel does not
+    take ``x`` (then nothing is computed)."""
+    if b is None or not _takes(x) or x.shape[1] != b.k:
+        return None
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    if a.strides[1] != 4 or a.strides[0] % 4 or not cnp.PyArray_ISALIGNED(a):
+        a = numpy.ascontiguousarray(a)
+    cdef Py_ssize_t m = a.shape[0], k = b.k, n = b.n, p
+    cdef Py_ssize_t lda = a.strides[0] // 4
+    cdef cnp.ndarray out = numpy.empty((m, n), numpy.float32)
+    cdef const float* pa = <const float*>cnp.PyArray_DATA(a)
+    cdef const float* pb = <const float*>cnp.PyArray_DATA(b.panels)
+    cdef float* pc = <float*>cnp.PyArray_DATA(out)
+    cdef Py_ssize_t count = (n + CL_NR - 1) // CL_NR, size = k * CL_NR
+    cdef int threads = cl_max_threads() if m * k * n >= PARALLEL_MIN else 1
+    cdef Chunks todo = chunks(count, m * k * CL_NR // 16 + 1, threads)
+    while next_chunk(&todo):
+        with nogil:
+            if threads > 1:
+                for p in prange(todo.begin, todo.end, num_threads=threads,
+                                schedule='static'):
+                    cl_pg_panel(m, k, pa, lda, pb + p * size, pc + p * CL_NR,
+                                n, CL_NR if n - p * CL_NR > CL_NR else n - p * CL_NR)
+            else:
+                for p in range(todo.begin, todo.end):
+                    cl_pg_panel(m, k, pa, lda, pb + p * size, pc + p * CL_NR,
+                                n, CL_NR if n - p * CL_NR > CL_NR else n - p * CL_NR)
+    return out

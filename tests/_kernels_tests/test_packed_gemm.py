@@ -1,0 +1,135 @@
+"""packed_gemm: products of a few rows against a matrix packed once,
+against float64 products, within its PRECISION; its declines."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from chainerlite._kernels import packed_gemm
+
+RTOL = 1e-5  # of the sum of the products' magnitudes (PRECISION)
+
+needs_kernel = pytest.mark.skipif(
+    packed_gemm.pack(np.ones((1, 1), np.float32), False) is None,
+    reason='packed_gemm needs a CPU with AVX-512F',
+)
+
+
+def _check(x, b, y):
+    x64, b64 = x.astype(np.float64), b.astype(np.float64)
+    scale = np.abs(x64) @ np.abs(b64)
+    assert y.dtype == np.float32 and y.shape == scale.shape
+    assert np.all(np.abs(y - x64 @ b64) <= RTOL * scale + 1e-30)
+
+
+@needs_kernel
+@pytest.mark.parametrize('transposed', [False, True])
+@pytest.mark.parametrize(
+    'm, k, n',
+    [
+        (1, 1, 1),
+        (3, 5, 7),
+        (10, 17, 32),
+        (11, 64, 33),
+        (20, 650, 2600),
+        (23, 40, 95),
+        (64, 300, 80),
+    ],
+)
+def test_product(m, k, n, transposed):
+    rng = np.random.default_rng(m * 1000 + n)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    x = rng.standard_normal((m, k)).astype(np.float32)
+    w = np.ascontiguousarray(b.T) if transposed else b
+    packed = packed_gemm.pack(w, transposed)
+    assert (packed.k, packed.n) == (k, n)
+    _check(x, b, packed_gemm.matmul(x, packed))
+
+
+@needs_kernel
+def test_operands_in_any_layout():
+    rng = np.random.default_rng(1)
+    wide = rng.standard_normal((12, 70)).astype(np.float32)
+    x = wide[:, 3:43]  # rows apart by 70 elements
+    w = rng.standard_normal((33, 40)).astype(np.float32)
+    _check(x, w.T, packed_gemm.matmul(x, packed_gemm.pack(w.T.T, True)))
+    # a matrix in Fortran order is packed from its values
+    _check(x, w.T, packed_gemm.matmul(x, packed_gemm.pack(np.asfortranarray(w), True)))
+    _check(
+        x[:, ::-1],
+        w.T[::-1],
+        packed_gemm.matmul(x[:, ::-1], packed_gemm.pack(w.T[::-1], False)),
+    )
+
+
+@needs_kernel
+def test_special_values_propagate():
+    x = np.ones((3, 4), np.float32)
+    w = np.ones((4, 5), np.float32)
+    x[1, 2] = np.nan
+    w[0, 3] = np.inf
+    y = packed_gemm.matmul(x, packed_gemm.pack(w, False))
+    expected = x.astype(np.float64) @ w
+    np.testing.assert_array_equal(y, expected.astype(np.float32))
+
+
+@needs_kernel
+def test_threads_give_the_result_of_one(tmp_path):
+    # the panels are shared among the threads; each is summed alike
+    code = textwrap.dedent('''
+        import sys
+        import numpy as np
+        from chainerlite._kernels import packed_gemm as pg
+        rng = np.random.default_rng(2)
+        w = rng.standard_normal((2600, 650)).astype(np.float32)
+        x = rng.standard_normal((64, 650)).astype(np.float32)
+        np.save(sys.argv[1], pg.matmul(x, pg.pack(w, True)))
+    ''')
+    results = []
+    for threads in ('1', '2'):
+        path = str(tmp_path / f'{threads}.npy')
+        env = dict(os.environ, OMP_NUM_THREADS=threads)
+        subprocess.run(
+            [sys.executable, '-c', code, path], env=env, check=True, timeout=120
+        )
+        results.append(np.load(path))
+    np.testing.assert_array_equal(results[0], results[1])
+
+
+@pytest.mark.parametrize(
+    'w',
+    [
+        np.ones((4, 5)),
+        np.ones((4, 5), np.float16),
+        np.ones(5, np.float32),
+        np.ones((0, 5), np.float32),
+        [[1.0, 2.0]],
+        np.ones((2, 3, 4), np.float32),
+    ],
+    ids=['float64', 'float16', '1-d', 'empty', 'list', '3-d'],
+)
+def test_pack_declines(w):
+    assert packed_gemm.pack(w, False) is None
+    assert packed_gemm.pack(w, True) is None
+
+
+@needs_kernel
+@pytest.mark.parametrize(
+    'x',
+    [
+        np.ones((3, 4)),
+        np.ones(4, np.float32),
+        np.ones((3, 5), np.float32),
+        np.ones((0, 4), np.float32),
+        np.ones((2, 3, 4), np.float32),
+    ],
+    ids=['float64', '1-d', 'other-k', 'no-rows', '3-d'],
+)
+def test_matmul_declines(x):
+    packed = packed_gemm.pack(np.ones((4, 6), np.float32), False)
+    assert packed_gemm.matmul(x, packed) is None
+    assert packed_gemm.matmul(np.ones((3, 4), np.float32), None) is None
