@@ -48,19 +48,24 @@ class Maxout(function_node.FunctionNode):
         self._kept_shape = (
             self._pooled_shape[: axis + 1] + (1,) + self._pooled_shape[axis + 2 :]
         )
-        pooled = x.reshape(self._pooled_shape)
-        y = pooled.max(axis=axis + 1)
-        # Every element equal to the maximum of its group receives the
-        # gradient, as in Chainer's max.
-        self._argmax_mask = utils.force_array(
-            pooled == y.reshape(self._kept_shape), x.dtype
-        )
-        return (utils.force_array(y),)
+        # as Chainer's max node: x and y are kept, backward finds the
+        # maxima from them
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        return (utils.force_array(x.reshape(self._pooled_shape).max(axis=axis + 1)),)
 
     def backward(self, indexes, grad_outputs):
+        (x,) = self.get_retained_inputs()
+        (y,) = self.get_retained_outputs()
+        # Every element equal to the maximum of its group receives the
+        # gradient, as in Chainer's max.
+        argmax_mask = utils.force_array(
+            x.array.reshape(self._pooled_shape) == y.array.reshape(self._kept_shape),
+            x.dtype,
+        )
         gy = reshape.reshape(grad_outputs[0], self._kept_shape)
         spread = broadcast.broadcast_to(gy, self._pooled_shape)
-        return (reshape.reshape(spread * self._argmax_mask, self._x_shape),)
+        return (reshape.reshape(spread * argmax_mask, self._x_shape),)
 
 
 def maxout(x: Variable | NdArray, pool_size, axis=1) -> Variable:

@@ -23,6 +23,7 @@ from chainerlite._core import (  # NOQA
     Sub,
     SubFromConstant,
 )
+from chainerlite.functions.math import identity
 from chainerlite.variable import Variable, as_variable
 from chainerlite._core import handover
 
@@ -58,6 +59,10 @@ def add(*xs):
     """
     if not xs:
         raise TypeError('add takes at least one argument')
+    if len(xs) == 1:
+        # a node all the same, as Chainer's: the result is a new variable
+        # on the graph, not the input itself
+        return identity.Identity().apply(xs)[0]
     y = as_variable(xs[0])
     for x in xs[1:]:
         y = y + x

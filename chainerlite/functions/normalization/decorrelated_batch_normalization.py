@@ -51,6 +51,7 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
         _check_groups(in_types[0], self.groups)
 
     def forward(self, inputs):
+        self.retain_inputs(())  # declared empty, as Chainer's node does
         (x,) = inputs
         xp = backend.get_array_module(x)
         xg = _to_groups(x, self.groups)

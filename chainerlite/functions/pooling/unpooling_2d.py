@@ -15,6 +15,7 @@ class Unpooling2D(unpooling_nd.UnpoolingND):
     """Unpooling: copies each element over its window of the output."""
 
     function_name = 'unpooling_2d'
+    declares_no_retained = False
 
     def __init__(self, ksize, stride=None, pad=0, outsize=None, cover_all=True):
         super().__init__(2, ksize, stride, pad, outsize, cover_all)

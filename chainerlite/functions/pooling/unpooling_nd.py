@@ -70,6 +70,8 @@ class UnpoolingND(pooling_nd.PoolingND):
     """
 
     function_name = 'unpooling_nd'
+    # Chainer's N-d node declares an empty retained set, its 2-d one none
+    declares_no_retained = True
 
     def __init__(self, ndim, ksize, stride=None, pad=0, outsize=None, cover_all=True):
         super().__init__(ndim, ksize, stride, pad, cover_all)
@@ -80,6 +82,8 @@ class UnpoolingND(pooling_nd.PoolingND):
         check_outsize(self, in_types[0])
 
     def forward(self, inputs):
+        if self.declares_no_retained:
+            self.retain_inputs(())
         (x,) = inputs
         xp = backend.get_array_module(x)
         default_outsize(self, x.shape[2:])

@@ -57,6 +57,15 @@ CASES = {
     ),
     'precision': (lambda: F.precision(X, LABELS)[0], ((0, 1), None)),
     'r2_score': (lambda: F.r2_score(X, U), ((0, 1), None)),
+    'add_one_operand': (lambda: F.add(X), (None, None)),
+    'maxout': (lambda: F.maxout(X.T, 2), ((0,), (0,))),
+    'unpooling_1d': (lambda: F.unpooling_1d(X[None], 2), ((), None)),
+    'unpooling_nd': (lambda: F.unpooling_nd(FMAP, 2), ((), None)),
+    'unpooling_2d': (lambda: F.unpooling_2d(FMAP, 2), (None, None)),
+    'decorrelated_batch_normalization': (
+        lambda: F.decorrelated_batch_normalization(SQUARE, groups=1),
+        ((), None),
+    ),
     'roi_pooling_2d': (lambda: F.roi_pooling_2d(FMAP, ROIS5, 2, 2, 1.0), ((1,), None)),
     'roi_average_pooling_2d': (
         lambda: F.roi_average_pooling_2d(FMAP, ROIS, ROI_INDICES, 2, 1.0),
@@ -104,6 +113,13 @@ def test_flatten_of_a_flat_array_makes_no_node():
     assert F.flatten(x) is x
 
 
+def test_add_of_one_operand_is_a_new_variable_on_the_graph():
+    x = chainerlite.Variable(X)
+    y = F.add(x)
+    assert y is not x and y.creator_node is not None
+    numpy.testing.assert_array_equal(y.array, X)
+
+
 def test_det_raises_an_index_error_for_a_vector_as_chainer():
     with pytest.raises(IndexError):
         F.det(numpy.ones(3, numpy.float32))
@@ -123,6 +139,9 @@ SMOOTH = numpy.array([[-1.5, -0.6, 2.0], [0.5, -0.25, 3.0]])
         lambda x: F.logsumexp(x),
         lambda x: F.where(COND, x, x * 2),
         lambda x: F.repeat(x, (1, 2, 3), axis=1),
+        lambda x: F.maxout(x, 3),
+        lambda x: F.maxout(x, 2, axis=0),
+        lambda x: F.add(x),
         lambda x: F.det(x[:, :2]),
         pytest.param(lambda x: F.ndtri(1 / (1 + F.exp(x))), marks=NEEDS_SCIPY),
     ],
