@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test test-mpi fuzz mutants test-numpy1 test-onednn compat onnx-compat check-kernels bench perf-docs docs \
-	docs-doctest wheel lint format stubtest typecheck clean diff-chainer
+	docs-doctest wheel lint format stubtest typecheck clean diff-chainer diff-chainer-ci
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -187,7 +187,16 @@ compat: $(WHEEL_STAMP) $(NP1)/bin/python
 # About 5 minutes on two cores; DIFF_ARGS=--full runs many more examples,
 # DIFF_ARGS='--only relu' a few names. It runs from build/diff-chainer so
 # that the source tree's chainerlite/ does not shadow the installed wheel.
+# It reports two shares: agreement with Chainer, and with Chainer or, where
+# Chainer gives no answer, an independent reference (SciPy, finite
+# differences, Chainer on promoted dtypes; docs/differences.rst).
+# diff-chainer-ci (in .ci/run) runs a fixed number of examples per name with
+# no time bound, so its shares are the same every run of the same code, and
+# checks them against tests/diff_chainer_ci_floor.json.
 DIFF := .venv-diff
+DIFF_MAIN = cd build/diff-chainer && ../../$(DIFF)/bin/python -c 'import sys; \
+	sys.path.append("../.."); from tools.diff_chainer.__main__ import main; \
+	sys.exit(main())'
 
 $(DIFF)/bin/python:
 	$(PYTHON) -m venv $(DIFF)
@@ -195,12 +204,10 @@ $(DIFF)/bin/python:
 		'hypothesis>=6' scipy h5py
 	$(DIFF)/bin/python -m pip install -q --no-build-isolation chainer==7.8.1
 
-diff-chainer: $(WHEEL_STAMP) $(DIFF)/bin/python
+diff-chainer diff-chainer-ci: $(WHEEL_STAMP) $(DIFF)/bin/python
 	$(DIFF)/bin/python -m pip install -q --force-reinstall --no-deps dist/chainerlite-*.whl
 	mkdir -p build/diff-chainer
-	cd build/diff-chainer && ../../$(DIFF)/bin/python -c 'import sys; \
-		sys.path.append("../.."); from tools.diff_chainer.__main__ import main; \
-		sys.exit(main())' $(DIFF_ARGS)
+	$(DIFF_MAIN) $(if $(filter diff-chainer-ci,$@),--ci) $(DIFF_ARGS)
 
 # Chainer 7.8.1's own onnx_chainer tests (../shared/chainer-compat bundle)
 # against the wheel built here with "import onnx_chainer" answered by

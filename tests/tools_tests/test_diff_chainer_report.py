@@ -3,6 +3,8 @@
 import json
 import pathlib
 
+import pytest
+
 from tools.diff_chainer import report
 
 
@@ -91,10 +93,57 @@ def test_load_floor_missing_file_is_empty(tmp_path):
     assert report.load_floor(path) == {'total': 0.5, 'names': {}}
 
 
-def test_checked_in_floor_is_well_formed():
+@pytest.mark.parametrize('name', ['diff_chainer_floor', 'diff_chainer_ci_floor'])
+def test_checked_in_floor_is_well_formed(name):
     root = pathlib.Path(__file__).resolve().parents[2]
-    floor = report.load_floor(root / 'tests' / 'diff_chainer_floor.json')
-    assert 0 < floor['total'] <= 1
+    floor = report.load_floor(root / 'tests' / f'{name}.json')
+    assert 0 < floor['total'] <= floor['total_with_references'] <= 1
     assert floor['names']
     for name, low in floor['names'].items():
         assert name.startswith('chainer.') and 0 <= low <= 1
+
+
+WITH_REFERENCES = {
+    # 60 agree with Chainer; of the 40 where Chainer raised, 30 match the
+    # reference
+    'chainer.distributions.A': dict(
+        _entry(100, 60), agreed_with_references=90, referenced=40
+    ),
+    'chainer.functions.a': _entry(100, 100),
+}
+
+
+def test_both_shares_are_reported():
+    summary = report.summary(WITH_REFERENCES)
+    assert (summary['cases_agreed'], summary['case_agreement']) == (160, 0.8)
+    assert summary['cases_agreed_with_references'] == 190
+    assert summary['case_agreement_with_references'] == 0.95
+    assert summary['cases_referenced'] == 40
+    s = report.scores(WITH_REFERENCES)
+    assert (s['total'], s['total_with_references']) == (0.8, 0.95)
+    assert s['per_name']['chainer.distributions.A'] == 0.6
+    assert s['per_name_with_references']['chainer.distributions.A'] == 0.9
+    assert (s['names_meeting_goal'], s['names_meeting_goal_with_references']) == (1, 1)
+    assert [r['name'] for r in s['below_goal_with_references']] == [
+        'chainer.distributions.A'
+    ]
+    # a report of a run that scored no reference: both shares are the strict one
+    assert (
+        report.scores(RESULTS)['total_with_references']
+        == report.scores(RESULTS)['total']
+    )
+
+
+def test_floor_keeps_both_totals_with_the_mode_margins():
+    ci = report.make_floor(WITH_REFERENCES, {}, True, report.MARGINS['ci'])
+    assert (ci['total'], ci['total_with_references']) == (0.799, 0.949)
+    assert ci['names']['chainer.distributions.A'] == 0.58
+    timed = report.make_floor(WITH_REFERENCES, {}, True)
+    assert (timed['total'], timed['total_with_references']) == (0.795, 0.945)
+    assert timed['names']['chainer.distributions.A'] == 0.55
+    worse = dict(WITH_REFERENCES)
+    worse['chainer.distributions.A'] = dict(worse['chainer.distributions.A'])
+    worse['chainer.distributions.A']['agreed_with_references'] = 80
+    assert report.below_floor(worse, ci, whole_run=True) == [
+        ('total_with_references', 0.9, 0.949)
+    ]

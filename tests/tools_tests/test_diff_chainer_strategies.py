@@ -163,3 +163,14 @@ def test_checked_in_baseline_is_well_formed():
         assert all(len(reason) > 20 for reason in aspects.values())
     docs = (root / 'docs' / 'differences.rst').read_text()
     assert 'diff_chainer_known.json' in docs
+
+
+def test_explore_without_a_time_bound_draws_the_same_cases_every_run():
+    def drawn():
+        seen = []
+        pair.explore(lambda data: seen.append(data.draw(S.seeds)), 15, None)
+        return seen
+
+    first = drawn()
+    assert len(first) == 15
+    assert drawn() == first

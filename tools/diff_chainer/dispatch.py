@@ -104,6 +104,8 @@ def run_all(libs, only, examples, seconds):
         entry.update(
             cases=tally.cases,
             agreed=tally.agreed,
+            agreed_with_references=tally.agreed_with_references,
+            referenced=tally.referenced,
             both_ran=tally.both_ran,
             aspects=tally.aspects,
             examples=tally.examples,

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from tools import kink_cases
 from tools.diff_chainer import pair
+from tools.diff_chainer import references as references_module
 from tools.diff_chainer import strategies as S
 
 # Functions whose values come from a random generator in every mode: the
@@ -88,17 +89,19 @@ def stages(call, inputs, grad=True, double=True, train=True):
         s['vs'] = [x for x in s['xs'] if isinstance(x, lib.Variable)]
         if not ys or not s['vs']:
             return None
-        gys = [
-            lib.Variable(S.make_array(seed + i, y.shape, y.dtype))
-            for i, y in enumerate(ys)
-        ]
+        s['gys'] = [S.make_array(seed + i, y.shape, y.dtype) for i, y in enumerate(ys)]
+        gys = [lib.Variable(g) for g in s['gys']]
         s['gxs'] = lib.grad(ys, s['vs'], gys, enable_double_backprop=double)
         return s['gxs']
 
     def second(lib, s):
-        terms = [
-            lib.functions.sum(g * S.make_array(seed + 7 + i, g.shape, g.dtype))
+        s['ws'] = [
+            None if g is None else S.make_array(seed + 7 + i, g.shape, g.dtype)
             for i, g in enumerate(s.get('gxs') or ())
+        ]
+        terms = [
+            lib.functions.sum(g * w)
+            for g, w in zip(s['gxs'] or (), s['ws'])
             if g is not None
         ]
         if not terms:
@@ -111,6 +114,45 @@ def stages(call, inputs, grad=True, double=True, train=True):
         if double:
             out.append(('grad2', second))
     return out
+
+
+def references(call, inputs, grad=True, double=True, train=True):
+    """The references of a call's stages where Chainer gives no answer:
+    Chainer on promoted inputs where its type check refuses the dtypes
+    (forward, gradients), finite differences of chainerlite's gradient where
+    it refuses the second order."""
+    arrays = [x for x in inputs if isinstance(x, numpy.ndarray)]
+
+    def restage(count):
+        def make(dtype):
+            cast = [x.astype(dtype) if _floating(x) else x for x in inputs]
+            return stages(call, cast, grad, double, train)[:count]
+
+        return make
+
+    def first_order(lib, xs, s):
+        vs = [lib.Variable(x) if _floating(x) else x for x in xs]
+        with lib.using_config('train', train):
+            ys = _as_list(call(lib, lib.functions, *vs))
+        ys = [y for y in ys if hasattr(y, 'creator') and y.dtype.kind == 'f']
+        gys = [lib.Variable(g.astype(numpy.float64)) for g in s['gys']]
+        variables = [v for v in vs if isinstance(v, lib.Variable)]
+        gxs = lib.grad(ys, variables, gys)
+        return sum(
+            float(numpy.sum(g.array * w.astype(numpy.float64)))
+            for g, w in zip(gxs, s['ws'])
+            if g is not None and w is not None
+        )
+
+    return {
+        'forward': references_module.promoted(restage(1), arrays),
+        'grad': references_module.promoted(restage(3), arrays),
+        'grad2': references_module.second_order_by_differences(first_order, inputs),
+    }
+
+
+def _as_list(ys):
+    return list(ys) if isinstance(ys, (tuple, list)) else [ys]
 
 
 def _indexes(value):
@@ -200,7 +242,7 @@ def run(name, libs, tally, examples, seconds):
             case = data.draw(st.sampled_from(cases))
             inputs = data.draw(redrawn(case.inputs))
             label = f'template {case.label} ' + _describe(inputs)
-            stage_list = stages(case.call, inputs, case.grad, case.double)
+            call, flags = case.call, (case.grad, case.double, True)
         else:
             args, kwargs = data.draw(signature_call(plan))
 
@@ -208,8 +250,14 @@ def run(name, libs, tally, examples, seconds):
                 return getattr(F, name)(*xs, **kwargs)
 
             label = f'signature {_describe(args)} {kwargs}'
-            stage_list = stages(call, args, train=name not in TRAIN_RANDOM)
-        pair.run_case(libs, stage_list, tally, label)
+            inputs, flags = args, (True, True, name not in TRAIN_RANDOM)
+        pair.run_case(
+            libs,
+            stages(call, inputs, *flags),
+            tally,
+            label,
+            references(call, inputs, *flags),
+        )
 
     pair.explore(draw_case, examples, seconds)
     return None

@@ -5,9 +5,17 @@ or ``chainerlite`` module) and a per-library scratch dict that earlier
 stages filled. Stages run on Chainer and then on chainerlite; the case stops
 at the first stage where either side raised, so that what follows is only
 compared where both had something to work on.
+
+Where Chainer gives no answer (it raises where chainerlite computes: a
+method it leaves unimplemented, a second order it refuses, a dtype its type
+check refuses), a runner may name a reference for the stage
+(``references.py``); the case then also counts as agreeing "with the
+reference" when chainerlite's result matches it. The strict count (agreed
+with Chainer alone) never changes: both are kept.
 """
 
 import dataclasses
+import math
 import time
 
 from hypothesis import HealthCheck
@@ -25,16 +33,24 @@ class Tally:
     """The cases of one public name, and the aspects in which they differed."""
 
     cases: int = 0
-    agreed: int = 0
+    agreed: int = 0  # with Chainer in every aspect
+    # with Chainer, or with the reference where Chainer gave no answer
+    agreed_with_references: int = 0
+    referenced: int = 0  # cases in which a reference stood in for Chainer
     both_ran: int = 0  # cases in which neither side raised at any stage
     aspects: dict = dataclasses.field(default_factory=dict)  # aspect -> cases
     examples: dict = dataclasses.field(default_factory=dict)  # aspect -> first one
 
-    def add(self, diffs, ran, label=''):
+    def add(self, diffs, ran, label='', remaining=None, referenced=False):
+        """Adds a case that differed from Chainer in ``diffs`` and, after the
+        references, in ``remaining`` (``diffs`` when there was none)."""
         self.cases += 1
         self.both_ran += ran
+        self.referenced += referenced
         if not diffs:
             self.agreed += 1
+        if not (diffs if remaining is None else remaining):
+            self.agreed_with_references += 1
         for aspect in sorted({a for a, _ in diffs}):
             self.aspects[aspect] = self.aspects.get(aspect, 0) + 1
             if aspect not in self.examples:
@@ -52,12 +68,16 @@ def aspect_of(stage_name, expected, actual):
     return stage_name
 
 
-def run_case(libs, stages, tally, label=''):
+def run_case(libs, stages, tally, label='', references=None):
     """Runs ``stages`` (name, fn(lib, scratch)) on both libraries, Chainer
-    first, and adds the case to ``tally``."""
+    first, and adds the case to ``tally``. ``references`` maps a stage name
+    to ``fn(libs, scratch, outcomes)`` giving a ``references.Reference``
+    (or None) for a stage where Chainer raised and chainerlite did not; a
+    mismatch with it is the aspect ``STAGE:reference``."""
     scratch = [{} for _ in libs]
     scratch[1]['peer'] = scratch[0]  # chainerlite's stages may copy from Chainer's
-    diffs = []
+    diffs, remaining = [], []
+    referenced = False
     ran = True
     for stage_name, stage in stages:
         outcomes = [
@@ -67,16 +87,28 @@ def run_case(libs, stages, tally, label=''):
         found = compare.differences(outcomes[0], outcomes[1], stage_name)
         aspect = aspect_of(stage_name, *outcomes)
         diffs += [(aspect, d) for d in found]
+        reference = None
+        if outcomes[0].raised and not outcomes[1].raised and references:
+            make = references.get(stage_name)
+            reference = make and make(libs, scratch, outcomes)
+        if reference is None:
+            remaining += [(aspect, d) for d in found]
+        else:
+            referenced = True
+            missed = reference.differences(outcomes[1].value, stage_name)
+            remaining += [(f'{stage_name}:reference', d) for d in missed]
+            diffs += [(f'{stage_name}:reference', d) for d in missed]
         if outcomes[0].raised or outcomes[1].raised:
             ran = False
             break
-    tally.add(diffs, ran, label)
+    tally.add(diffs, ran, label, remaining, referenced)
 
 
 def explore(draw_case, examples, seconds):
     """Calls ``draw_case(data)`` for up to ``examples`` generated examples
-    within ``seconds``."""
-    deadline = time.monotonic() + seconds
+    within ``seconds`` (None: no time bound, so the same examples every run:
+    Hypothesis draws them derandomized)."""
+    deadline = time.monotonic() + (math.inf if seconds is None else seconds)
 
     @settings(
         max_examples=examples,

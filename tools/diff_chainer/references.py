@@ -1,0 +1,172 @@
+"""What a case is compared against where Chainer gives no answer.
+
+A ``Reference`` holds the plain form (``compare.plain``) expected of
+chainerlite's result, and optionally the dtype at whose precision both are
+compared. Two kinds are built here, for any runner whose stages can be
+rebuilt: ``promoted`` (Chainer on the inputs promoted to a dtype its type
+check accepts, where it refused a dtype or a mix of dtypes) and
+``second_order_by_differences`` (central finite differences, in float64, of
+chainerlite's own first-order gradient, where Chainer refuses a second
+order). ``distribution_references.py`` gives the SciPy/closed-form values of
+the distribution methods Chainer leaves unimplemented.
+"""
+
+import dataclasses
+
+import numpy
+
+from tools.diff_chainer import compare
+
+# The floating dtypes from the least to the most precise.
+PRECISION = (numpy.float16, numpy.float32, numpy.float64)
+# Finite differences evaluate the first-order gradient twice per input
+# element: inputs with more elements get no reference (the case stays a
+# difference in both counts).
+MAX_DIFFERENCED = 400
+
+
+@dataclasses.dataclass
+class Reference:
+    value: object  # the plain form expected of chainerlite's result
+    precision: object = None  # dtype both are rounded to before comparing
+
+    def differences(self, actual, path):
+        expected = self.value
+        if self.precision is not None:
+            expected = rounded(expected, self.precision)
+            actual = rounded(actual, self.precision)
+        return compare.differences(expected, actual, path)
+
+
+def rounded(value, dtype):
+    """``value`` (a plain form) with each floating array cast to ``dtype``."""
+    if isinstance(value, numpy.ndarray):
+        return value.astype(dtype) if value.dtype.kind == 'f' else value
+    if isinstance(value, tuple):
+        return tuple(rounded(v, dtype) for v in value)
+    if isinstance(value, list):
+        return [rounded(v, dtype) for v in value]
+    if isinstance(value, dict):
+        return {k: rounded(v, dtype) for k, v in value.items()}
+    return value
+
+
+def refused_by_type_check(outcome):
+    return 'InvalidType' in outcome.error
+
+
+def lowest_precision(arrays):
+    """The least precise floating dtype among ``arrays`` (None if none is)."""
+    found = [a.dtype.type for a in arrays if _floating(a)]
+    return min(found, key=PRECISION.index) if found else None
+
+
+def promoted(restage, arrays):
+    """A reference maker for a stage whose inputs Chainer's type check may
+    refuse: ``restage(dtype)`` gives the stages up to that one with every
+    floating input cast to ``dtype``. Chainer runs them for the most precise
+    dtype of ``arrays``, then float32, then float64; the first answer it gives
+    is the reference, compared at the lower precision of the least precise
+    input and that dtype."""
+    low = lowest_precision(arrays)
+    found = {a.dtype.type for a in arrays if _floating(a)}
+    candidates = [max(found, key=PRECISION.index)] if found else []
+    candidates += [d for d in (numpy.float32, numpy.float64) if d not in candidates]
+
+    def make(libs, scratch, outcomes):
+        if low is None or not refused_by_type_check(outcomes[0]):
+            return None
+        for dtype in candidates:
+            if found == {dtype}:
+                continue  # what Chainer just refused
+            s = {}
+            for _, stage in restage(dtype):
+                outcome = compare.run(lambda stage=stage: stage(libs[0], s))
+                if outcome.raised:
+                    break
+            else:
+                return Reference(outcome.value, min(low, dtype, key=PRECISION.index))
+        return None
+
+    return make
+
+
+def second_order_by_differences(first_order, inputs):
+    """A reference maker for a second-order stage that Chainer refuses.
+
+    ``first_order(lib, xs, scratch)`` gives the scalar that the second-order
+    stage differentiates (the first-order gradients, weighted and summed), for
+    ``xs``: the case's inputs with floating ones in float64 (``scratch`` is
+    chainerlite's, as its stages left it). The reference is
+    its central finite differences with respect to each floating input, in
+    the layout of chainerlite's result (a list or tuple with one gradient per
+    floating input), at the precision of the least precise input. Inputs
+    holding NaN or infinity, or too many elements, get no reference.
+    """
+    low = lowest_precision(inputs)
+    slots = [i for i, x in enumerate(inputs) if _floating(x)]
+
+    def make(libs, scratch, outcomes):
+        actual = outcomes[1].value
+        size = sum(inputs[i].size for i in slots)
+        if low is None or size > MAX_DIFFERENCED:
+            return None
+        if not all(numpy.isfinite(inputs[i]).all() for i in slots):
+            return None  # differences through NaN or infinity say nothing
+        if not (isinstance(actual, tuple) and actual[0] in ('list', 'tuple')):
+            return None
+        if len(actual[1]) != len(slots):
+            return None
+        base = [
+            numpy.array(x, dtype=numpy.float64) if _floating(x) else x for x in inputs
+        ]
+        expected = []
+        try:
+            for slot, got in zip(slots, actual[1]):
+                if not (isinstance(got, tuple) and got and got[0] == 'variable'):
+                    expected.append(got)  # None: no gradient to check
+                    continue
+                derivative = one_sided_or_central(
+                    first_order, libs[1], base, slot, scratch[1], got[1]
+                )
+                expected.append(('variable', derivative.astype(got[1].dtype)))
+        except Exception:  # noqa: BLE001 - then there is no reference
+            return None
+        return Reference((actual[0], expected), low)
+
+    return make
+
+
+def one_sided_or_central(first_order, lib, base, slot, scratch, actual):
+    """Differences of ``first_order`` along input ``slot``: per element the
+    central one, or where chainerlite's ``actual`` is nearer to it, the
+    one-sided one from the left or the right (at a kink, where the function
+    is not differentiable, either side's derivative is an answer)."""
+    x = base[slot]
+    at = first_order(lib, base, scratch)
+    out = numpy.empty(x.shape)
+    for index in numpy.ndindex(x.shape):
+        value = x[index]
+        step = 1e-5 * max(1.0, abs(value))
+        sides = []
+        for sign in (1.0, -1.0):
+            moved = list(base)
+            moved[slot] = x.copy()
+            moved[slot][index] = value + sign * step
+            sides.append(first_order(lib, moved, scratch))
+        candidates = numpy.array(
+            [
+                (sides[0] - sides[1]) / (2 * step),
+                (sides[0] - at) / step,
+                (at - sides[1]) / step,
+            ]
+        )
+        with numpy.errstate(invalid='ignore'):
+            gap = numpy.abs(candidates - float(actual[index]))
+        nearest = 0 if numpy.isnan(gap).all() else numpy.nanargmin(gap)
+        out[index] = candidates[nearest]
+    return out
+
+
+def _floating(x):
+    return isinstance(x, numpy.ndarray) and x.dtype.kind == 'f'
