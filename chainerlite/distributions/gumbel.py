@@ -23,6 +23,11 @@ class Gumbel(_scalar_event.LocScale):
     def cdf(self, x):
         return F.exp(-F.exp(-(x - self.loc) / self.scale))
 
+    def log_cdf(self, x):
+        # log(cdf) in closed form: the cdf underflows to 0 (and its log to
+        # -inf) in float32 where this is still a finite -exp(z), z < 89
+        return -F.exp(-(x - self.loc) / self.scale)
+
     @property
     def entropy(self):
         return F.log(self.scale) + (EULER + 1.0)

@@ -103,6 +103,17 @@ def test_gumbel():
     _close(chainer.kl_divergence(d, q), _mc_kl(d, q), rtol=2e-2, atol=2e-2)
 
 
+def test_gumbel_log_cdf_stays_finite_far_below_the_location():
+    # exp(-exp(z)) underflows in float32 for z > 4.5 or so; log_cdf is -exp(z)
+    loc = numpy.array([1.6744436, 0.0], numpy.float32)
+    scale = numpy.array([0.80684733, 1.0], numpy.float32)
+    x = numpy.array([-2.7498202, 1.0], numpy.float32)
+    got = D.Gumbel(loc, scale).log_cdf(x).array
+    z = (x.astype(numpy.float64) - loc) / scale
+    numpy.testing.assert_allclose(got, -numpy.exp(-z), rtol=1e-5)
+    assert got.dtype == numpy.float32 and numpy.isfinite(got).all()
+
+
 def test_poisson():
     d = D.Poisson(A)
     x = numpy.array([0.0, 2.0, 7.0])
