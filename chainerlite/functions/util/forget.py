@@ -91,7 +91,11 @@ class Forget(function_node.FunctionNode):
         ):
             if not self._kept:
                 return _call_func(self.func, xs)
-            with forget_keep.KeptReuser(self._kept):
+            # Used once: a kept node joins the recomputed graph, and held
+            # here it would hold that graph after its backward. A later
+            # backward recomputes everything, from the same draws.
+            kept, self._kept = self._kept, None
+            with forget_keep.KeptReuser(kept):
                 return _call_func(self.func, xs)
 
     def _backward_with_graph(self, indexes, grad_outputs):
@@ -151,12 +155,24 @@ def forget(func, *xs, keep=None):
     differentiated again, random draws replayed as well. Without it the
     recomputed graph is released as soon as its gradients are taken.
 
+    ``keep`` chooses intermediate results to keep all the same (Chainer's
+    ``forget`` keeps none): on backward the nodes it picks are not run
+    again, their kept outputs take their place in the recomputed graph.
+    See ``docs/guide/forget.rst``.
+
     Args:
         func (callable): A function that takes variables and returns a
             :class:`~chainerlite.Variable` or a tuple of them.
         *xs (Variable or numpy.ndarray or cupy.ndarray): The arguments of
             ``func``. Arrays are wrapped in variables that require
             gradients, so that ``forget`` always joins the graph.
+        keep: What to keep (keyword only): None (nothing), a
+            :class:`~chainerlite.FunctionNode` subclass (the outputs of
+            its nodes), a tag name (the outputs of the nodes applied in
+            ``with chainerlite.forget_tag(name):``), a tuple, list or set
+            of those, or a callable taking a
+            :class:`~chainerlite.functions.util.forget_policy.Site` and
+            returning whether to keep that node's outputs.
 
     Returns:
         Variable or tuple of Variable: What ``func`` returns: a variable, or

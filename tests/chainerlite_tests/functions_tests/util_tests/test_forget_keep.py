@@ -1,5 +1,7 @@
 """F.forget's keep: chosen intermediates are kept, the rest recomputed."""
 
+import gc
+import weakref
 from unittest import mock
 
 import numpy
@@ -278,3 +280,22 @@ def test_policy_of_a_tag_set():
     assert keep(forget_policy.Site(0, node, frozenset({'b', 'c'}), ()))
     assert not keep(forget_policy.Site(0, node, frozenset({'c'}), ()))
     assert forget_policy.as_policy(None) is None
+
+
+def test_backward_releases_the_kept_nodes():
+    # a kept node joins the recomputed graph; once that graph's backward is
+    # done, nothing holds it (nor, through its inputs, that graph) while the
+    # output of forget lives on
+    kept = []
+
+    def keep(site):
+        kept.append(weakref.ref(site.node))
+        return True
+
+    x = chainerlite.Variable(_X.copy())
+    W = chainerlite.Variable(_WS[0])
+    y = F.forget(lambda a, b: F.relu(F.linear(a, b)), x, W, keep=keep)
+    F.sum(y).backward()
+    gc.collect()
+    assert len(kept) == 2 and all(ref() is None for ref in kept)
+    assert y.creator is not None
