@@ -271,6 +271,11 @@ def using_config(name, value, config=config):
     return _ConfigContext(config, name, value)
 
 
+cdef class _BackpropModeContext(_ConfigContext):
+    """Context manager of :func:`no_backprop_mode` and
+    :func:`force_backprop_mode` (the class of Chainer's)."""
+
+
 def no_backprop_mode():
     """Context manager that disables graph construction in this thread.
 
@@ -278,7 +283,7 @@ def no_backprop_mode():
     memory is spent on backprop bookkeeping. Equivalent to
     ``using_config('enable_backprop', False)``.
     """
-    return _ConfigContext(config, 'enable_backprop', False)
+    return _BackpropModeContext(config, 'enable_backprop', False)
 
 
 def force_backprop_mode():
@@ -287,4 +292,4 @@ def force_backprop_mode():
     It overrides an enclosing :func:`no_backprop_mode`. Equivalent to
     ``using_config('enable_backprop', True)``.
     """
-    return _ConfigContext(config, 'enable_backprop', True)
+    return _BackpropModeContext(config, 'enable_backprop', True)

@@ -502,6 +502,20 @@ cdef class Variable:
         """The memory layout of the array: always None (standard)."""
         return None
 
+    def as_layout(self, layout):
+        """Returns the variable with its array in ``layout``: the variable
+        itself for the standard layout (None), the only one chainerlite
+        keeps arrays in.
+
+        Raises:
+            NotImplementedError: For any other layout.
+        """
+        if layout is None:
+            return self
+        raise NotImplementedError(
+            'Variable.as_layout: chainerlite keeps arrays in the standard '
+            'layout (None) only, not %r' % (layout,))
+
     def debug_print(self):
         """Returns a multi-line summary: name, device, array type, shape,
         dtype, and the mean and standard deviation of the array and grad."""
@@ -745,6 +759,29 @@ cdef class Variable:
         """Moves data and grad to ``device`` (e.g. ``'@numpy'``, ``'@cupy:0'``)."""
         provided(BACKEND).variable_to_device(self, device)
 
+    def to_intel64(self):
+        """Moves data and grad to iDeep arrays; raises RuntimeError, since
+        chainerlite has no iDeep array type (see ``backends.intel64``)."""
+        provided(BACKEND).variable_to_device(self, '@intel64')
+
+    # ChainerX: chainerlite behaves as a Chainer built without it.
+    def to_chx(self):
+        """Would move the arrays to ChainerX; raises RuntimeError, since
+        ChainerX is not available."""
+        raise RuntimeError('Variable.to_chx: ChainerX is not available in '
+                           'chainerlite')
+
+    def from_chx(self):
+        """Moves the arrays from ChainerX: nothing to do, since no array
+        is a ChainerX one here."""
+
+    @property
+    def chx_array(self):
+        """The ChainerX array; raises ValueError, since no array is a
+        ChainerX one here."""
+        raise ValueError('Variable.chx_array: the array is not a ChainerX '
+                         'array (ChainerX is not available in chainerlite)')
+
     def backward(self, retain_grad=False, enable_double_backprop=False,
                  loss_scale=None):
         """Runs error backpropagation from this variable.
@@ -870,24 +907,29 @@ cdef class Variable:
 
     # -- printing / pickling ----------------------------------------------------
     def __repr__(self):
-        prefix = 'variable' if self.name is None else 'variable %s' % self.name
+        prefix = 'variable %s' % self.name if self.name else 'variable'
         if self._data is None:
             return '%s(None)' % prefix
+        if self._data.size == 0 and self._data.ndim != 1:
+            # '[]' alone would not tell (0, 2) from (2, 0)
+            return '%s([], shape=%r)' % (prefix, tuple(self._data.shape))
         body = numpy.array2string(_to_numpy(self._data), separator=', ',
                                   prefix=prefix + '(')
         return '%s(%s)' % (prefix, body)
 
     def __str__(self):
-        prefix = 'variable' if self.name is None else 'variable %s' % self.name
+        prefix = 'variable %s' % self.name if self.name else 'variable'
         if self._data is None:
             return '%s(None)' % prefix
         body = numpy.array2string(_to_numpy(self._data), prefix=prefix + '(')
         return '%s(%s)' % (prefix, body)
 
     def summary(self):
-        """Returns a one-line description (name, shape, dtype)."""
-        name = '<variable>' if self.name is None else self.name
-        return '%s: %s' % (name, self.label)
+        """Returns ``'<variable NAME>'``, or ``'<variable at 0x...>'`` (its
+        address) for a variable without a name."""
+        if self.name:
+            return '<variable %s>' % self.name
+        return '<variable at 0x%x>' % id(self)
 
     def __copy__(self):
         return self._copy_to(Variable.__new__(type(self)), False)
@@ -1109,6 +1151,17 @@ cdef int _MAX_RANK = (1 << 30) - 1
 cdef tuple _IDX0 = (0,)
 
 
+class _FallbackType(object):
+    # The type of the Fallback sentinel.
+    def __repr__(self):
+        return 'Fallback'
+
+
+#: What ``FunctionNode.forward_chainerx`` returns to ask for the NumPy/CuPy
+#: ``forward`` instead (ChainerX is never used by chainerlite).
+Fallback = _FallbackType()
+
+
 # Nodes are made and freed per op (the grad nodes of a backward too): a
 # freelist serves FunctionNode and its compiled subclasses that add no field.
 @cython.freelist(256)
@@ -1163,6 +1216,17 @@ cdef class FunctionNode:
     @lazy_grad_sum.setter
     def lazy_grad_sum(self, value):
         self._extra = _extra_put(self._extra, 'lazy_grad_sum', value)
+
+    # ChainerX: chainerlite behaves as a Chainer built without it, where
+    # apply never calls forward_chainerx (no array is a ChainerX one).
+    chainerx_device = None
+    # whether forward is elementwise (Chainer's hint for ChainerX)
+    is_elementwise = False
+
+    def forward_chainerx(self, inputs):
+        """Would compute the outputs from ChainerX arrays; returns
+        ``Fallback`` (use :meth:`forward`). Never called here."""
+        return Fallback
 
     @property
     def input_layouts(self):
@@ -1654,14 +1718,7 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
                         % (node.label, _type_name(outputs)))
     for first in <tuple>outputs:
         if type(first) is not _ndarray:
-            outputs = tuple([ensure_array(y) for y in outputs])
-            for y in outputs:
-                # None: an output that forward does not produce, as Chainer
-                # allows
-                if y is not None and not is_array(y):
-                    raise TypeError(
-                        '%s.forward must return a tuple of arrays; got %s'
-                        % (node.label, _type_name(y)))
+            outputs = _checked_outputs(node, outputs)
             break
     if entries:
         dispatch(entries, 1, node, in_data, outputs)
@@ -1680,6 +1737,27 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
     if backprop_enabled(state):
         _link(node, input_vars, ret, outputs)
     return ret
+
+
+cdef tuple _checked_outputs(FunctionNode node, tuple outputs):
+    # Outputs that are not all NumPy arrays: CuPy arrays, None (an output
+    # that forward does not produce, as Chainer allows), or a mistake.
+    cdef bint scalars = False
+    for y in outputs:
+        if y is None or is_array(y):
+            continue
+        # chainerlite's own nodes may compute a NumPy scalar where a 0-d
+        # array is meant (it is made one); anything else is refused, as by
+        # Chainer
+        if not isinstance(y, _generic) or not type(node).__module__.startswith(
+                'chainerlite.'):
+            raise TypeError(
+                'forward output must be a tuple of ndarrays: %s.forward '
+                'returned %s' % (node.label, _type_name(y)))
+        scalars = True
+    if scalars:
+        return tuple([ensure_array(y) for y in outputs])
+    return outputs
 
 
 cdef Py_ssize_t _checked_index(FunctionNode node, index, Py_ssize_t n,

@@ -165,15 +165,9 @@ def get_compute_mode():
     return config.compute_mode
 
 
-class _FallbackType(object):
-    # The type of the Fallback sentinel.
-    def __repr__(self):
-        return 'Fallback'
-
-
 #: What ``FunctionNode.forward_chainerx`` returns to ask for the NumPy/CuPy
 #: ``forward`` instead (ChainerX is never used by chainerlite).
-Fallback = _FallbackType()
+from chainerlite._core.node import Fallback  # NOQA
 
 
 class DebugMode(object):

@@ -57,9 +57,6 @@ class Device(object):
     def __str__(self):
         return self.name
 
-    def __repr__(self):
-        return '<{}>'.format(type(self).__name__)
-
     def __eq__(self, other):
         return type(self) is type(other) and self.name == other.name
 

@@ -146,8 +146,13 @@ class UpdateRule:
         hyperparam (Hyperparameter): Hyperparameters of this rule; setting
             an entry overrides the optimizer's value for this parameter.
         t (int): Number of updates done by this rule.
+        is_elementwise (bool): Whether the rule updates each element of a
+            parameter from the same element of its gradient and states
+            alone (True for the built-in rules; False here).
 
     """
+
+    is_elementwise = False
 
     def __init__(self, parent_hyperparam: Hyperparameter | None = None) -> None:
         self._pre_update_hooks = collections.OrderedDict()
@@ -269,6 +274,18 @@ class UpdateRule:
             self.update_core_cpu(param)
         else:
             self.update_core_gpu(param)
+
+    def update_core_chainerx(self, param: variable.Parameter) -> None:
+        """Updates a parameter held in ChainerX arrays: through
+        :meth:`update_core_cpu` or :meth:`update_core_gpu` on the NumPy or
+        CuPy arrays that hold it (here every array is one of those, since
+        ChainerX is not available).
+
+        Args:
+            param (~chainerlite.Variable): The parameter to update.
+
+        """
+        self.update_core(param)
 
     def update_core_cpu(self, param: variable.Parameter) -> None:
         """Updates a parameter held in NumPy arrays (subclasses define it).

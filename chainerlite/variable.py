@@ -97,7 +97,7 @@ class Parameter(Variable):
     _grad_initializer: typing.Any = None
     _initial_device = None  # where an uninitialised array will live
     update_rule: typing.Any = None
-    initializer: typing.Any
+    initializer: typing.Any = None
 
     def __init__(
         self,

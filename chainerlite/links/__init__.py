@@ -29,7 +29,7 @@ from chainerlite.links.connection.lstm import LSTM  # NOQA
 from chainerlite.links.connection.mlp_convolution_2d import MLPConvolution2D  # NOQA
 from chainerlite.links.connection.scale import Scale  # NOQA
 from chainerlite.links.connection.parameter import Parameter  # NOQA
-from chainerlite.links.connection.simplified_dropconnect import SimplifiedDropconnect  # NOQA
+from chainerlite.links.activation.simplified_dropconnect import SimplifiedDropconnect  # NOQA
 from chainerlite.links.loss.black_out import BlackOut  # NOQA
 from chainerlite.links.loss.crf1d import CRF1d  # NOQA
 from chainerlite.links.loss.hierarchical_softmax import BinaryHierarchicalSoftmax  # NOQA

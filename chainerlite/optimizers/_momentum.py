@@ -23,6 +23,8 @@ class MomentumRule(optimizer.UpdateRule):
     and implements ``update_core_cpu``, which runs as is on CuPy arrays.
     """
 
+    is_elementwise = True
+
     _default_hyperparam = None
 
     def __init__(

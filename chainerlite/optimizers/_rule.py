@@ -12,6 +12,8 @@ class ArrayRule(optimizer.UpdateRule):
     keywords; those that are ``None`` keep the parent's value.
     """
 
+    is_elementwise = True
+
     _default_hyperparam = None
 
     def __init__(self, parent_hyperparam=None, **hyperparams):

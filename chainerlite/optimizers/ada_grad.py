@@ -27,6 +27,8 @@ class AdaGradRule(optimizer.UpdateRule):
 
     """
 
+    is_elementwise = True
+
     def __init__(
         self, parent_hyperparam=None, lr: float | None = None, eps: float | None = None
     ) -> None:

@@ -93,6 +93,8 @@ class AdamRule(optimizer.UpdateRule):
 
     """
 
+    is_elementwise = True
+
     def __init__(
         self,
         parent_hyperparam=None,

@@ -49,6 +49,8 @@ class RMSpropRule(optimizer.UpdateRule):
 
     """
 
+    is_elementwise = True
+
     def __init__(
         self,
         parent_hyperparam=None,

@@ -20,6 +20,8 @@ class SGDRule(optimizer.UpdateRule):
 
     """
 
+    is_elementwise = True
+
     def __init__(self, parent_hyperparam=None, lr: float | None = None) -> None:
         super().__init__(parent_hyperparam or _default_hyperparam)
         if lr is not None:

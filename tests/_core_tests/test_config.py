@@ -83,3 +83,17 @@ def test_show_lists_entries(capsys):
     lines = buf.getvalue().splitlines()
     assert any(line.split() == ['train', 'False'] for line in lines)
     assert lines == sorted(lines)
+
+
+def test_backprop_mode_contexts_are_of_chainers_class():
+    for make, inside in (
+        (chainerlite.no_backprop_mode, False),
+        (chainerlite.force_backprop_mode, True),
+    ):
+        context = make()
+        assert type(context).__name__ == '_BackpropModeContext'
+        before = chainerlite.config.enable_backprop
+        with context as entered:
+            assert entered is None
+            assert chainerlite.config.enable_backprop is inside
+        assert chainerlite.config.enable_backprop is before

@@ -108,7 +108,7 @@ assert repr(v) == 'variable(None)' and str(v) == 'variable(None)'
 assert v.name is None and v.creator is None and v.creator_node is None
 assert v.node is not None and v.node.get_variable_or_none() is v
 assert v.rank == 0 and v.requires_grad and v.grad is None and v.array is None
-assert v.label == 'None' and v.summary() == '<variable>: None'
+assert v.label == 'None' and v.summary() == '<variable at 0x%x>' % id(v)
 for attr in ('shape', 'ndim', 'size', 'dtype'):
     raises(AttributeError, getattr, v, attr)
 ''',

@@ -85,6 +85,8 @@ def test_module_aliases():
     from chainerlite.training.extensions import variable_unchain
 
     assert simplified_dropconnect.SimplifiedDropconnect is L.SimplifiedDropconnect
+    # defined there, as in Chainer (not in links.connection)
+    assert L.SimplifiedDropconnect.__module__ == simplified_dropconnect.__name__
     assert (
         variable_unchain.unchain_variables
         is chainerlite.training.extensions.unchain_variables

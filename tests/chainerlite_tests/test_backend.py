@@ -115,3 +115,11 @@ def test_contains_nan_and_device_of_a_module():
     assert not backend._contains_nan(numpy.array([1, 2]))
     assert backend._contains_nan(numpy.array([complex(0, numpy.nan)]))
     assert backend._guess_device_from_array_module(numpy) == backend.CpuDevice()
+
+
+def test_device_base_class_has_the_default_repr():
+    class Custom(backend.Device):
+        name = '@custom'
+
+    assert repr(Custom()).startswith('<%s.' % __name__)
+    assert repr(backend.CpuDevice()) == '<CpuDevice (numpy)>'

@@ -383,6 +383,36 @@ def test_forward_returning_list_raises_type_error():
         Bad().apply((Variable(_arr(3)),))
 
 
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_forward_returning_a_numpy_scalar_raises_type_error(dtype):
+    # a 0-d array cubed is a NumPy scalar: refused as in Chainer, not
+    # wrapped into an array
+    class Cube(FunctionNode):
+        def forward(self, inputs):
+            return (inputs[0] ** 3,)
+
+    with pytest.raises(TypeError, match='Cube.forward returned'):
+        Cube().apply((Variable(numpy.array(2, dtype)),))
+
+
+def test_forward_returning_none_for_an_output_is_accepted():
+    class FirstOnly(FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2, None
+
+    y, z = FirstOnly().apply((Variable(_arr(3)),))
+    numpy.testing.assert_array_equal(y.array, _arr(3) * 2)
+    assert z.array is None
+
+
+def test_chainerx_surface_of_a_node():
+    node = Scale(2.0)
+    assert node.chainerx_device is None and node.is_elementwise is False
+    assert node.forward_chainerx((_arr(2),)) is chainerlite.Fallback
+    node.is_elementwise = True
+    assert node.is_elementwise is True and FunctionNode.is_elementwise is False
+
+
 def test_backward_wrong_number_of_grads_raises_value_error():
     class TooMany(FunctionNode):
         def forward(self, inputs):

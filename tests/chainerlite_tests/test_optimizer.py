@@ -496,3 +496,29 @@ def test_hooks_are_reachable_from_the_optimizer_module():
         'WeightDecay',
     ):
         assert getattr(optimizer, name) is getattr(optimizer_hooks, name)
+
+
+# -- ChainerX surface of update rules ----------------------------------------
+
+
+def test_update_core_chainerx_runs_the_numpy_update():
+    rule = _RecordingRule()
+    param = chainerlite.Parameter(numpy.array([1.0, 2.0]))
+    param.grad = numpy.array([0.5, 0.5])
+    rule._state = {'n': 0}
+    rule.update_core_chainerx(param)
+    numpy.testing.assert_array_equal(param.array, [0.5, 1.5])
+    assert rule.log[0][0] == 'update' and rule.state['n'] == 1
+
+
+def test_built_in_rules_are_elementwise_and_the_base_is_not():
+    assert optimizer.UpdateRule.is_elementwise is False
+    assert _RecordingRule.is_elementwise is False
+    link = _link(w=[1.0])
+    for name in (
+        'AdaDelta AdaGrad Adam AdaBound AMSGrad CorrectedMomentumSGD MSVAG '
+        'MomentumSGD NesterovAG RMSprop RMSpropGraves SGD SMORMS3'
+    ).split():
+        opt = getattr(optimizers, name)()
+        opt.setup(link)
+        assert link.w.update_rule.is_elementwise is True, name

@@ -235,3 +235,10 @@ def test_layout_keyword():
     assert p.shape == (2,)
     with pytest.raises(NotImplementedError, match='layout'):
         chainerlite.Parameter(0.0, (2,), layout='CUDNN_CHANNEL_LAST_W')
+
+
+def test_initializer_is_a_class_attribute_and_per_parameter():
+    assert chainerlite.Parameter.initializer is None
+    init = chainerlite.initializers.Normal()
+    p = chainerlite.Parameter(init)
+    assert p.initializer is init and chainerlite.Parameter.initializer is None

@@ -322,6 +322,31 @@ def test_repr_none():
     assert repr(Variable(name='x')) == 'variable x(None)'
 
 
+@pytest.mark.parametrize('shape', [(0, 2), (2, 0), (3, 0, 1)])
+def test_repr_of_an_empty_array_shows_its_shape(shape):
+    v = Variable(numpy.zeros(shape, numpy.float16))
+    assert repr(v) == 'variable([], shape=%r)' % (shape,)
+    assert str(v) == 'variable([])'
+    assert repr(chainerlite.Parameter(numpy.zeros(shape))) == repr(v)
+
+
+def test_repr_of_an_empty_vector_has_no_shape():
+    assert repr(Variable(numpy.zeros((0,), numpy.float32))) == 'variable([])'
+
+
+def test_empty_name_is_printed_as_no_name():
+    v = Variable(numpy.array([1.0, 2.0]), name='')
+    assert repr(v) == 'variable([1., 2.])' and str(v) == 'variable([1. 2.])'
+    assert v.summary() == '<variable at 0x%x>' % id(v)
+
+
+def test_summary_is_the_name_or_the_address():
+    v = Variable(_arr(2, 3), name='w')
+    assert v.summary() == '<variable w>'
+    v.name = None
+    assert v.summary() == '<variable at 0x%x>' % id(v)
+
+
 def test_repr_multiline_is_aligned():
     v = Variable(numpy.array([[1.0, 2.0], [3.0, 4.0]], numpy.float32))
     assert repr(v) == 'variable([[1., 2.],\n          [3., 4.]])'
@@ -943,3 +968,30 @@ def test_variable_operands_of_two_dtypes_still_raise():
     w = chainerlite.Variable(numpy.ones(3, numpy.float64))
     with pytest.raises(chainerlite.utils.type_check.InvalidType):
         v + w
+
+
+# ------------------------------------------------- ChainerX, iDeep, layouts
+
+
+def test_chainerx_conversions_as_without_chainerx():
+    v = Variable(_arr(2))
+    with pytest.raises(RuntimeError, match='to_chx: ChainerX'):
+        v.to_chx()
+    assert v.from_chx() is None and isinstance(v.array, numpy.ndarray)
+    with pytest.raises(ValueError, match='chx_array'):
+        v.chx_array
+
+
+def test_to_intel64_raises_runtime_error_and_keeps_the_array():
+    v = Variable(_arr(2))
+    before = v.array
+    with pytest.raises(RuntimeError):
+        v.to_intel64()
+    assert v.array is before
+
+
+def test_as_layout():
+    v = Variable(_arr(1, 2, 3, 4))
+    assert v.as_layout(None) is v
+    with pytest.raises(NotImplementedError, match='as_layout'):
+        v.as_layout(chainerlite.memory_layouts.CUDNN_CHANNEL_LAST_X)
