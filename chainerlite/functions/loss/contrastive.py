@@ -49,34 +49,34 @@ class Contrastive(function_node.FunctionNode):
     def forward(self, inputs):
         x0, x1, y = inputs
         xp = backend.get_array_module(x0)
-        self.retain_inputs((0, 1))
+        # as Chainer's node: all three are kept, backward reads them
+        self.retain_inputs((0, 1, 2))
         dtype = x0.dtype
-        self._similar = y.astype(dtype)
+        similar = y.astype(dtype)
         diff = x0 - x1
         dist_sq = (diff * diff).sum(axis=1)
-        self._dist_is_zero = dist_sq == 0
         push = xp.maximum(dtype.type(self.margin) - xp.sqrt(dist_sq), 0)
         loss = (
-            self._similar * dist_sq + (dtype.type(1) - self._similar) * push * push
+            similar * dist_sq + (dtype.type(1) - similar) * push * push
         ) * dtype.type(0.5)
         if self.reduce == 'mean':
             loss = loss.sum() / dtype.type(len(x0))
         return (utils.force_array(loss, dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x0, x1 = self.get_retained_inputs()
+        x0, x1, y = self.get_retained_inputs()
+        similar = y.array.astype(x0.dtype)
         (gy,) = grad_outputs
         n = len(x0)
         if self.reduce == 'mean':
             gy = broadcast.broadcast_to(gy * (1.0 / n), (n,))
         diff = x0 - x1
+        dist_sq = sum_mod.sum(diff * diff, axis=1)
         # A zero distance gets a dummy one: its pair has a zero diff, so the
         # term it divides does not count, but must stay finite.
-        dist = (
-            sum_mod.sum(diff * diff, axis=1) + self._dist_is_zero.astype(diff.dtype)
-        ) ** 0.5
+        dist = (dist_sq + (dist_sq.array == 0).astype(diff.dtype)) ** 0.5
         push = relu.relu(self.margin - dist)
-        coeff = self._similar - (1.0 - self._similar) * push / dist
+        coeff = similar - (1.0 - similar) * push / dist
         coeff = reshape.reshape(gy * coeff, (n, 1))
         gx0 = broadcast.broadcast_to(coeff, x0.shape) * diff
         grads = []

@@ -42,29 +42,42 @@ class Hinge(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, t = inputs
-        xp = backend.get_array_module(x)
-        self.retain_inputs((0,))
-        # sign is -1 at the true class and +1 elsewhere.
-        self._sign = xp.ones_like(x)
-        self._sign[xp.arange(len(t)), t] = -1
-        margin = xp.maximum(self._sign * x + x.dtype.type(1), 0)
-        self._active = (margin > 0).astype(x.dtype)
+        # as Chainer's node: x and t are kept, backward reads both
+        self.retain_inputs((0, 1))
+        margin = _margin(x, t)
         loss = margin if self.norm == 'L1' else margin * margin
         if self.reduce == 'mean':
             loss = loss.sum() / x.dtype.type(len(x))
         return (utils.force_array(loss, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        (x,) = self.get_retained_inputs()
+        x, t = self.get_retained_inputs()
+        xp = backend.get_array_module(x.array)
+        rows = (xp.arange(len(x)), t.array)
+        # The margin sign * x + 1 is positive where x > -1 off the true
+        # class and x < 1 at it (exactly so in floating point: x + 1 is
+        # exact for x in [-2, -1/2]).
+        active = x.array > -1
+        active[rows] = x.array[rows] < 1
+        active = active.astype(x.dtype)
+        slope = active if self.norm == 'L1' else active.copy()
+        slope[rows] = -slope[rows]
         (gy,) = grad_outputs
         if self.reduce == 'mean':
             gy = broadcast.broadcast_to(gy * (1.0 / len(x)), x.shape)
-        slope = self._sign * self._active
         if self.norm == 'L1':
             gx = gy * slope
         else:
-            gx = gy * (x * (2.0 * self._active) + 2.0 * slope)
+            gx = gy * (x * (2.0 * active) + 2.0 * slope)
         return gx, None
+
+
+def _margin(x, t):
+    # sign * x + 1 (sign -1 at the true class, +1 elsewhere), clipped at 0
+    xp = backend.get_array_module(x)
+    sign = xp.ones_like(x)
+    sign[xp.arange(len(t)), t] = -1
+    return xp.maximum(sign * x + x.dtype.type(1), 0)
 
 
 def hinge(

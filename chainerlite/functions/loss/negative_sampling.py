@@ -57,7 +57,8 @@ class NegativeSampling(function_node.FunctionNode):
     def forward(self, inputs):
         x, t, W = inputs
         xp = backend.get_array_module(x)
-        self.retain_inputs((0, 2))
+        # as Chainer's node: x, t and W are kept, backward reads them
+        self.retain_inputs((0, 1, 2))
         # As in Chainer, the sampler draws the whole table and its first
         # column is then overwritten with the labels.
         samples = xp.asarray(self.sampler((len(t), self.sample_size + 1)))
@@ -67,17 +68,16 @@ class NegativeSampling(function_node.FunctionNode):
         # log sigmoid(-w.x); ignored rows count as nothing.
         self._sign = xp.ones(self.samples.shape, x.dtype)
         self._sign[:, 0] = -1
-        self._valid = (t != _IGNORE_LABEL).astype(x.dtype)[:, None]
         scores = (W[self.samples] * x[:, None, :]).sum(axis=2)
-        loss = (_logistic.softplus_array(xp, scores * self._sign) * self._valid).sum(
-            axis=1
-        )
+        loss = (
+            _logistic.softplus_array(xp, scores * self._sign) * _valid(t, x.dtype)
+        ).sum(axis=1)
         if self.reduce == 'sum':
             loss = loss.sum()
         return (utils.force_array(loss, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        x, W = self.get_retained_inputs()
+        x, t, W = self.get_retained_inputs()
         (gloss,) = grad_outputs
         n, n_columns = self.samples.shape
         picked_shape = (n, n_columns, x.shape[1])
@@ -91,7 +91,9 @@ class NegativeSampling(function_node.FunctionNode):
         scores = sum_mod.sum(w * xs, axis=2)
         # d softplus(s z) / dz = s sigmoid(s z), for the sign s = +-1.
         gscore = (
-            gloss * _logistic.sigmoid(scores * self._sign) * (self._sign * self._valid)
+            gloss
+            * _logistic.sigmoid(scores * self._sign)
+            * (self._sign * _valid(t.array, x.dtype))
         )
         gscore = broadcast.broadcast_to(
             reshape.reshape(gscore, (n, n_columns, 1)), picked_shape
@@ -176,3 +178,8 @@ def negative_sampling(
     if return_samples:
         return loss, func.samples
     return loss
+
+
+def _valid(t, dtype):
+    # per row, 1 where the label counts and 0 where it is ignored
+    return (t != _IGNORE_LABEL).astype(dtype)[:, None]

@@ -42,24 +42,47 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
     def forward(self, inputs):
         x, t = inputs
         xp = backend.get_array_module(x)
-        self.retain_inputs((0,))
-        valid = t != _IGNORE_LABEL
-        self._valid = valid.astype(x.dtype)
-        self._target = t.astype(x.dtype) * self._valid
-        loss = (_logistic.softplus_array(xp, x) - x * self._target) * self._valid
+        # as Chainer's node: x and t are kept, backward reads both
+        self.retain_inputs((0, 1))
+        # the mask of the labels that count is kept for backward (None when
+        # all count), the targets are taken again from the retained t
+        self._valid = valid = _valid(t, x.dtype)
+        target = t.astype(x.dtype)
+        if valid is not None:
+            target *= valid
+        loss = _logistic.softplus_array(xp, x) - x * target
+        if valid is not None:
+            loss *= valid
         if self.reduce == 'mean':
-            count = int(valid.sum()) if self.normalize else len(x)
+            if not self.normalize:
+                count = len(x)
+            elif valid is None:
+                count = t.size
+            else:
+                count = int(xp.count_nonzero(valid))
             self._coeff = 1.0 / max(count, 1)
             loss = loss.sum() * x.dtype.type(self._coeff)
         return (utils.force_array(loss, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        (x,) = self.get_retained_inputs()
+        x, t = self.get_retained_inputs()
+        valid = self._valid
+        # an ignored label's target does not matter: its gradient is
+        # multiplied by 0
+        target = t.array.astype(x.dtype)
         (gy,) = grad_outputs
         if self.reduce == 'mean':
             gy = broadcast.broadcast_to(gy * self._coeff, x.shape)
-        gx = gy * (_logistic.sigmoid(x) - self._target) * self._valid
+        gx = gy * (_logistic.sigmoid(x) - target)
+        if valid is not None:
+            gx = gx * valid
         return gx, None
+
+
+def _valid(t, dtype):
+    # 1 where the label counts, 0 where it is ignored; None when none is
+    valid = t != _IGNORE_LABEL
+    return None if valid.all() else valid.astype(dtype)
 
 
 def sigmoid_cross_entropy(

@@ -31,6 +31,15 @@ ROIS = numpy.array([[0, 0, 2, 2], [1, 1, 3, 3], [0.5, 0, 3, 2.5]], numpy.float32
 ROI_INDICES = numpy.zeros(3, numpy.int32)
 ROIS5 = numpy.hstack([ROI_INDICES[:, None], ROIS])
 
+BINARY = numpy.array([[0, 1, -1], [1, -1, 0]], numpy.int32)
+SIMILAR = numpy.array([1, 0], numpy.int32)
+EMBED = numpy.linspace(-1, 1, 12).reshape(4, 3).astype(numpy.float32)
+
+
+def _fixed_sampler(shape):
+    return numpy.arange(numpy.prod(shape)).reshape(shape) % 4
+
+
 CASES = {
     'elu': (lambda: F.elu(X), (None, (0,))),
     'elu_negative_alpha': (lambda: F.elu(X, alpha=-0.5), ((0,), (0,))),
@@ -65,6 +74,16 @@ CASES = {
     'decorrelated_batch_normalization': (
         lambda: F.decorrelated_batch_normalization(SQUARE, groups=1),
         ((), None),
+    ),
+    'hinge': (lambda: F.hinge(X, LABELS), ((0, 1), None)),
+    'sigmoid_cross_entropy': (
+        lambda: F.sigmoid_cross_entropy(X, BINARY),
+        ((0, 1), None),
+    ),
+    'contrastive': (lambda: F.contrastive(X, U, SIMILAR), ((0, 1, 2), None)),
+    'negative_sampling': (
+        lambda: F.negative_sampling(X, LABELS, EMBED, _fixed_sampler, 2),
+        ((0, 1, 2), None),
     ),
     'roi_pooling_2d': (lambda: F.roi_pooling_2d(FMAP, ROIS5, 2, 2, 1.0), ((1,), None)),
     'roi_average_pooling_2d': (
@@ -142,6 +161,22 @@ SMOOTH = numpy.array([[-1.5, -0.6, 2.0], [0.5, -0.25, 3.0]])
         lambda x: F.maxout(x, 3),
         lambda x: F.maxout(x, 2, axis=0),
         lambda x: F.add(x),
+        lambda x: F.hinge(x, LABELS),
+        lambda x: F.hinge(x, LABELS, norm='L2', reduce='no'),
+        lambda x: F.sigmoid_cross_entropy(x, BINARY),
+        lambda x: F.sigmoid_cross_entropy(x, BINARY, normalize=False, reduce='no'),
+        lambda x: F.sigmoid_cross_entropy(x, numpy.abs(BINARY)),
+        lambda x: F.contrastive(x, x[::-1] * 0.5, SIMILAR),
+        lambda x: F.contrastive(x, x[::-1] * 0.5, 1 - SIMILAR, reduce='no'),
+        lambda x: F.negative_sampling(x, LABELS, EMBED * x[0, 0], _fixed_sampler, 2),
+        lambda x: F.negative_sampling(
+            x,
+            numpy.array([1, -1], numpy.int32),
+            EMBED * x[0, 0],
+            _fixed_sampler,
+            2,
+            'no',
+        ),
         lambda x: F.det(x[:, :2]),
         pytest.param(lambda x: F.ndtri(1 / (1 + F.exp(x))), marks=NEEDS_SCIPY),
     ],
