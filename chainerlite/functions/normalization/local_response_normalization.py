@@ -52,7 +52,9 @@ class LocalResponseNormalization(function_node.FunctionNode):
         type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 2)
 
     def forward(self, inputs):
+        # as Chainer's node: x and y are kept, backward reads both
         self.retain_inputs((0,))
+        self.retain_outputs((0,))
         (x,) = inputs
         xc = x.astype(_norm_utils.compute_dtype(x.dtype), copy=False)
         scale = self.k + self.alpha * _window_sum(xc * xc, self.half)
@@ -60,13 +62,13 @@ class LocalResponseNormalization(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
+        (y,) = self.get_retained_outputs()
         dtype = _norm_utils.compute_dtype(x.dtype)
-        xc, gy = (_norm_utils.as_dtype(v, dtype) for v in (x, grad_outputs[0]))
+        xc, yc, gy = (_norm_utils.as_dtype(v, dtype) for v in (x, y, grad_outputs[0]))
         window_sum = ChannelWindowSum(self.half).apply((xc * xc,))[0]
         scale = self.k + self.alpha * window_sum
-        back = ChannelWindowSum(self.half).apply(
-            (gy * xc * scale ** (-self.beta - 1),)
-        )[0]
+        # x * scale ** (-beta - 1) is y / scale
+        back = ChannelWindowSum(self.half).apply((gy * yc / scale,))[0]
         gx = gy * scale**-self.beta - (2 * self.alpha * self.beta) * xc * back
         return (_norm_utils.as_dtype(gx, x.dtype),)
 

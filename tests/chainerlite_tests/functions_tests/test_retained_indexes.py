@@ -85,6 +85,10 @@ CASES = {
         lambda: F.negative_sampling(X, LABELS, EMBED, _fixed_sampler, 2),
         ((0, 1, 2), None),
     ),
+    'local_response_normalization': (
+        lambda: F.local_response_normalization(FMAP, n=3),
+        ((0,), (0,)),
+    ),
     'roi_pooling_2d': (lambda: F.roi_pooling_2d(FMAP, ROIS5, 2, 2, 1.0), ((1,), None)),
     'roi_average_pooling_2d': (
         lambda: F.roi_average_pooling_2d(FMAP, ROIS, ROI_INDICES, 2, 1.0),
@@ -161,6 +165,7 @@ SMOOTH = numpy.array([[-1.5, -0.6, 2.0], [0.5, -0.25, 3.0]])
         lambda x: F.maxout(x, 3),
         lambda x: F.maxout(x, 2, axis=0),
         lambda x: F.add(x),
+        lambda x: F.local_response_normalization(x, n=3, k=1, alpha=0.5, beta=0.6),
         lambda x: F.hinge(x, LABELS),
         lambda x: F.hinge(x, LABELS, norm='L2', reduce='no'),
         lambda x: F.sigmoid_cross_entropy(x, BINARY),
