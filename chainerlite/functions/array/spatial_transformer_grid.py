@@ -1,10 +1,47 @@
 """Sampling grid of a spatial transformer."""
 
 from chainerlite import backend
+from chainerlite import function_node
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import matmul
 from chainerlite.utils import type_check
+
+
+def _coordinates(xp, output_shape, dtype):
+    # (x_t, y_t, 1) of each output position, as rows of shape (3, h * w)
+    h, w = output_shape
+    ys, xs = xp.meshgrid(
+        xp.linspace(-1.0, 1.0, h), xp.linspace(-1.0, 1.0, w), indexing='ij'
+    )
+    return xp.stack([xs.ravel(), ys.ravel(), xp.ones(h * w)]).astype(dtype)
+
+
+class SpatialTransformerGrid(function_node.FunctionNode):
+    """``theta @ (x_t, y_t, 1)`` at each output position."""
+
+    def __init__(self, output_shape):
+        self.output_shape = output_shape
+
+    def forward(self, inputs):
+        # as Chainer's node, theta is kept; backward takes its batch size
+        # and dtype from it
+        self.retain_inputs((0,))
+        (theta,) = inputs
+        xp = backend.get_array_module(theta)
+        n = len(theta)
+        coords = _coordinates(xp, self.output_shape, theta.dtype)
+        grid = xp.matmul(theta, xp.broadcast_to(coords, (n,) + coords.shape))
+        return (grid.reshape((n, 2) + tuple(self.output_shape)),)
+
+    def backward(self, indexes, grad_outputs):
+        (theta,) = self.get_retained_inputs()
+        xp = backend.get_array_module(theta.array)
+        n = len(theta)
+        coords = _coordinates(xp, self.output_shape, theta.dtype)
+        gy = reshape.reshape(grad_outputs[0], (n, 2, coords.shape[1]))
+        coords_t = broadcast.broadcast_to(coords.T, (n,) + coords.T.shape)
+        return (matmul.matmul(gy, coords_t),)
 
 
 def spatial_transformer_grid(theta, output_shape):
@@ -51,11 +88,5 @@ def spatial_transformer_grid(theta, output_shape):
             'theta: float array of shape (n, 2, 3)',
             'spatial_transformer_grid: theta.shape {}, dtype {}'.format(shape, dtype),
         )
-    xp = backend.get_array_module(getattr(theta, 'array', theta))
     h, w = output_shape
-    ys, xs = xp.meshgrid(
-        xp.linspace(-1.0, 1.0, h), xp.linspace(-1.0, 1.0, w), indexing='ij'
-    )
-    coords = xp.stack([xs.ravel(), ys.ravel(), xp.ones(h * w)]).astype(dtype)
-    coords = broadcast.broadcast_to(coords, (shape[0], 3, h * w))
-    return reshape.reshape(matmul.matmul(theta, coords), (shape[0], 2, h, w))
+    return SpatialTransformerGrid((h, w)).apply((theta,))[0]

@@ -89,6 +89,10 @@ CASES = {
         lambda: F.local_response_normalization(FMAP, n=3),
         ((0,), (0,)),
     ),
+    'spatial_transformer_grid': (
+        lambda: F.spatial_transformer_grid(X[None], (2, 3)),
+        ((0,), None),
+    ),
     'roi_pooling_2d': (lambda: F.roi_pooling_2d(FMAP, ROIS5, 2, 2, 1.0), ((1,), None)),
     'roi_average_pooling_2d': (
         lambda: F.roi_average_pooling_2d(FMAP, ROIS, ROI_INDICES, 2, 1.0),
@@ -166,6 +170,7 @@ SMOOTH = numpy.array([[-1.5, -0.6, 2.0], [0.5, -0.25, 3.0]])
         lambda x: F.maxout(x, 2, axis=0),
         lambda x: F.add(x),
         lambda x: F.local_response_normalization(x, n=3, k=1, alpha=0.5, beta=0.6),
+        lambda x: F.spatial_transformer_grid(F.reshape(x, (1, 2, 3)), (3, 2)),
         lambda x: F.hinge(x, LABELS),
         lambda x: F.hinge(x, LABELS, norm='L2', reduce='no'),
         lambda x: F.sigmoid_cross_entropy(x, BINARY),
