@@ -25,9 +25,10 @@ class Maxout(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         (x_type,) = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f', -x_type.ndim <= self.axis, self.axis < x_type.ndim
-        )
+        # Chainer 7.8.1 reads x.shape[axis] first: an IndexError
+        with type_check.invalid_as(IndexError):
+            type_check.expect(-x_type.ndim <= self.axis, self.axis < x_type.ndim)
+        type_check.expect(x_type.dtype.kind == 'f')
         size = type_check.eval(x_type.shape[self.axis])
         if size % self.pool_size != 0:
             raise type_check.InvalidType(

@@ -39,16 +39,24 @@ class Diagonal(function_node.FunctionNode):
         axis1 = type_check.make_variable(self.axis1, 'axis1')
         axis2 = type_check.make_variable(self.axis2, 'axis2')
         type_check.expect(
-            x_type.ndim >= 2,
             -x_type.ndim <= axis1,
             axis1 < x_type.ndim,
             -x_type.ndim <= axis2,
             axis2 < x_type.ndim,
         )
+        # NumPy takes the offset before it compares the axes: an offset that
+        # is not an int is its TypeError in Chainer 7.8.1's forward.
+        try:
+            operator.index(self.offset)
+        except TypeError:
+            raise TypeError(
+                'diagonal: offset must be an int, but {!r} is given'.format(self.offset)
+            ) from None
         ndim = type_check.eval(x_type.ndim)
-        # The same axis twice: NumPy's ValueError in Chainer 7.8.1.
+        # Fewer than 2 axes or the same axis twice: NumPy's ValueError in
+        # Chainer 7.8.1.
         with type_check.invalid_as(ValueError):
-            type_check.expect(axis1 % ndim != axis2 % ndim)
+            type_check.expect(x_type.ndim >= 2, axis1 % ndim != axis2 % ndim)
 
     def forward(self, inputs):
         (x,) = inputs

@@ -97,12 +97,18 @@ def spatial_transformer_sampler(x, grid):
         or grid.shape[1] != 2
         or grid.shape[0] != x.shape[0]
     ):
-        raise type_check.InvalidType(
+        error = type_check.InvalidType(
             'x: (n, c, h, w), grid: (n, 2, out_h, out_w)',
             'spatial_transformer_sampler: x.shape {}, grid.shape {}'.format(
                 tuple(x.shape), tuple(grid.shape)
             ),
         )
+        # Chainer 7.8.1 reads grid.shape[1] and x.shape[0] with the ranks:
+        # fewer axes are an IndexError there
+        if len(x.shape) < 1 or len(grid.shape) < 2:
+            with type_check.invalid_as(IndexError):
+                raise error
+        raise error
     n, c, h, w = x.shape
     out_h, out_w = grid.shape[2:]
     grid = reshape.reshape(grid, (n, 2, out_h * out_w))

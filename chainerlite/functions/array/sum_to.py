@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-import chainerlite
 import typing
+
+import numpy
+
+import chainerlite
 from chainerlite import function_node
 from chainerlite.functions.array import broadcast
 from chainerlite.utils import array as array_utils
@@ -24,7 +27,14 @@ class SumTo(function_node.FunctionNode):
         type_check._argname(in_types, ('x',))
         (x_type,) = in_types
         ndim = len(self._shape)
-        type_check.expect(x_type.ndim >= ndim)
+        # Chainer 7.8.1 sums over axes that x lacks (numpy's AxisError, or
+        # ValueError for one axis twice), or fails on the NumPy scalar that
+        # its sum of a 0-d x over no axes gives (TypeError)
+        error_type = numpy.exceptions.AxisError
+        if type_check.eval(x_type.ndim) == 0 and 1 not in self._shape:
+            error_type = TypeError
+        with type_check.invalid_as(error_type):
+            type_check.expect(x_type.ndim >= ndim)
         for i in range(-ndim, 0):
             if self._shape[i] != 1:
                 type_check.expect(x_type.shape[i] == self._shape[i])

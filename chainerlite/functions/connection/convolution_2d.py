@@ -17,6 +17,9 @@ class Nodes2D:
     another, its N-d ones take any float dtype)."""
 
     bias_of_x_dtype = True
+    # Chainer 7.8.1's 2-D convolution checks x.shape[1] and W.shape[1] with
+    # the ranks: fewer than 2 axes is an IndexError there
+    reads_channels_with_ranks = True
 
     def convolution(self, cover_all):
         return Convolution2DFunction(cover_all=cover_all, **self.params.kwargs())

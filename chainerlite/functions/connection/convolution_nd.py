@@ -28,6 +28,7 @@ class ConvolutionFamily(function_node.FunctionNode):
     """
 
     bias_of_x_dtype = False
+    reads_channels_with_ranks = False
 
     def check_bias_type(self, b_type, x_type, channels):
         """Checks the bias: ``channels`` long, of a float dtype (that of
@@ -86,6 +87,9 @@ class ConvolutionND(ConvolutionFamily):
     def check_type_forward(self, in_types):
         x_type, w_type, b_type = _conv_utils.check_inputs(in_types)
         groups = self.params.groups
+        if self.reads_channels_with_ranks:
+            with type_check.invalid_as(IndexError):
+                type_check.expect(x_type.ndim >= 2, w_type.ndim >= 2)
         type_check.expect(x_type.ndim == self.ndim + 2, w_type.ndim == self.ndim + 2)
         # after the ranks, so that an input of too few axes fails them
         # (InvalidType, as in Chainer) before shape[1] is read

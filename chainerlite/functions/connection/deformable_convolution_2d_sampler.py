@@ -16,29 +16,32 @@ def _array(x):
 
 
 def _check_shapes(x, offset, W, b):
-    n, c, _, _ = x.shape
-    _, _, kh, kw = W.shape
-    checks = (
-        len(x.shape) == 4,
-        len(W.shape) == 4,
-        len(offset.shape) == 4,
-        W.shape[1] == c,
-        offset.shape[0] == n,
-        offset.shape[1] == 2 * kh * kw,
-        b is None or tuple(b.shape) == (W.shape[0],),
+    four_axes = len(x.shape) == len(W.shape) == len(offset.shape) == 4
+    offset_fits = four_axes and offset.shape[1] == 2 * W.shape[2] * W.shape[3]
+    if (
+        offset_fits
+        and W.shape[1] == x.shape[1]
+        and offset.shape[0] == x.shape[0]
+        and (b is None or tuple(b.shape) == (W.shape[0],))
+    ):
+        return
+    error = type_check.InvalidType(
+        'x: (n, c, h, w), W: (c_O, c, kh, kw), offset: '
+        '(n, 2 * kh * kw, out_h, out_w), b: (c_O,)',
+        'deformable_convolution_2d_sampler: x.shape {}, offset.shape {},'
+        ' W.shape {}, b.shape {}'.format(
+            tuple(x.shape),
+            tuple(offset.shape),
+            tuple(W.shape),
+            None if b is None else tuple(b.shape),
+        ),
     )
-    if not all(checks):
-        raise type_check.InvalidType(
-            'x: (n, c, h, w), W: (c_O, c, kh, kw), offset: '
-            '(n, 2 * kh * kw, out_h, out_w), b: (c_O,)',
-            'deformable_convolution_2d_sampler: x.shape {}, offset.shape {},'
-            ' W.shape {}, b.shape {}'.format(
-                tuple(x.shape),
-                tuple(offset.shape),
-                tuple(W.shape),
-                None if b is None else tuple(b.shape),
-            ),
-        )
+    if offset_fits:
+        raise error
+    # Chainer 7.8.1 unpacks the four axes of each and compares the offset's
+    # channels with the kernel: a ValueError
+    with type_check.invalid_as(ValueError):
+        raise error
 
 
 def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1, pad=0):

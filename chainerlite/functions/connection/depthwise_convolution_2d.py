@@ -46,12 +46,18 @@ def depthwise_convolution_2d(x, W, b=None, stride=1, pad=0):
 
     """
     if len(W.shape) != 4 or len(x.shape) != 4 or W.shape[1] != x.shape[1]:
-        raise type_check.InvalidType(
+        error = type_check.InvalidType(
             'W.shape == (m, x.shape[1], kh, kw)',
             'depthwise_convolution_2d: x.shape {}, W.shape {}'.format(
                 tuple(x.shape), tuple(W.shape)
             ),
         )
+        if len(W.shape) == 4 and len(x.shape) >= 2:
+            raise error
+        # Chainer 7.8.1 unpacks the four axes of W (a ValueError), then its
+        # convolution reads x.shape[1] (an IndexError)
+        with type_check.invalid_as(ValueError if len(W.shape) != 4 else IndexError):
+            raise error
     m, c_in, kh, kw = W.shape
     W = reshape.reshape(transpose.transpose(W, (1, 0, 2, 3)), (c_in * m, 1, kh, kw))
     return convolution_2d.convolution_2d(x, W, b, stride, pad, groups=c_in)

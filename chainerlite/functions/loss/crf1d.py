@@ -15,6 +15,7 @@ from chainerlite.functions.array import select_item
 from chainerlite.functions.math import logsumexp
 from chainerlite.functions.math import minmax
 from chainerlite.functions.math import sum as sum_mod
+from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
@@ -23,6 +24,35 @@ if typing.TYPE_CHECKING:
 
 def _array(x):
     return x.array if isinstance(x, variable.Variable) else x
+
+
+def _check_scores(cost, xs, name):
+    # Chainer 7.8.1 reads xs[0].shape[1] and cost.shape[0] (an IndexError
+    # for fewer axes) and asserts that they agree (an AssertionError).
+    shapes = 'cost.shape {}, xs[0].shape {}'.format(
+        cost.shape, xs[0].shape if xs else None
+    )
+    expect = 'cost: (n_label, n_label), xs[t]: (batch, n_label)'
+    if not xs or xs[0].ndim < 2 or cost.ndim < 1:
+        with type_check.invalid_as(IndexError):
+            raise type_check.InvalidType(expect, '{}: {}'.format(name, shapes))
+    if xs[0].shape[1] != cost.shape[0]:
+        with type_check.invalid_as(AssertionError):
+            raise type_check.InvalidType(expect, '{}: {}'.format(name, shapes))
+
+
+def _check_viterbi_scores(xs):
+    # As Chainer 7.8.1 fails: one step takes an argmax over axis 1 (at
+    # least 2 axes); more steps read the batch sizes (an IndexError for a
+    # 0-d step) and broadcast each step with the costs (2 axes).
+    ndims = [x.ndim for x in xs]
+    actual = 'argmax_crf1d: xs[t].ndim are {}'.format(ndims)
+    expect = 'xs[t].ndim == 2 (or >= 2 for one step)'
+    if len(xs) > 1 and 0 in ndims[:2]:
+        with type_check.invalid_as(IndexError):
+            raise type_check.InvalidType(expect, actual)
+    if min(ndims, default=2) < 2 or (len(xs) > 1 and max(ndims) != 2):
+        raise type_check.InvalidType(expect, actual)
 
 
 def _check_batches(xs, name):
@@ -96,6 +126,7 @@ def crf1d(cost, xs: typing.Sequence[Variable | NdArray], ys, reduce='mean') -> V
         raise ValueError(
             "crf1d: only 'mean' and 'no' are valid for reduce, got {!r}".format(reduce)
         )
+    _check_scores(cost, xs, 'crf1d')
     _check_batches(xs, 'crf1d')
     n_label = cost.shape[0]
     batch = xs[0].shape[0]
@@ -139,6 +170,7 @@ def argmax_crf1d(cost, xs: typing.Sequence[Variable | NdArray]):
         ValueError: If the batch sizes increase.
 
     """
+    _check_viterbi_scores(xs)
     _check_batches(xs, 'argmax_crf1d')
     xp = backend.get_array_module(_array(xs[0]))
     alpha = xs[0]

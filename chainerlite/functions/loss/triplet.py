@@ -1,5 +1,7 @@
 """Triplet loss of anchor, positive and negative samples."""
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -25,14 +27,21 @@ class Triplet(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('anchor', 'positive', 'negative'))
         anchor_type, positive_type, negative_type = in_types
+        # The exception types are Chainer 7.8.1's: its check reads
+        # anchor.shape[0] (IndexError for 0-d), its forward sums over axis
+        # 1 (AxisError for 1-d).
+        with type_check.invalid_as(IndexError):
+            type_check.expect(anchor_type.ndim >= 1)
         type_check.expect(
             anchor_type.dtype.kind == 'f',
-            anchor_type.ndim == 2,
             positive_type.dtype == anchor_type.dtype,
             negative_type.dtype == anchor_type.dtype,
             positive_type.shape == anchor_type.shape,
             negative_type.shape == anchor_type.shape,
+            anchor_type.shape[0] > 0,
         )
+        with type_check.invalid_as(numpy.exceptions.AxisError):
+            type_check.expect(anchor_type.ndim >= 2)
 
     def forward(self, inputs):
         anchor, positive, negative = inputs
@@ -56,10 +65,13 @@ class Triplet(function_node.FunctionNode):
         anchor, positive, negative = self.get_retained_inputs()
         (gy,) = grad_outputs
         n = len(anchor)
+        dist_shape = self._active.shape
         if self.reduce == 'mean':
-            gy = broadcast.broadcast_to(gy * (1.0 / n), (n,))
+            gy = broadcast.broadcast_to(gy * (1.0 / n), dist_shape)
+        # the distances' shape with the summed axis 1 kept
+        kept = dist_shape[:1] + (1,) + dist_shape[1:]
         scale = broadcast.broadcast_to(
-            reshape.reshape(gy * (2.0 * self._active), (n, 1)), anchor.shape
+            reshape.reshape(gy * (2.0 * self._active), kept), anchor.shape
         )
         grads = []
         if 0 in indexes:
@@ -85,19 +97,22 @@ def triplet(anchor, positive, negative, margin=0.2, reduce='mean'):
 
     Args:
         anchor (Variable or numpy.ndarray or cupy.ndarray): Anchors of shape
-            ``(N, K)`` and a floating point dtype.
+            ``(N, K)`` and a floating point dtype (more axes after ``K``
+            hold more triplets of each sample, as in Chainer 7.8.1).
         positive (Variable or numpy.ndarray or cupy.ndarray): Positive
             samples, of the shape and dtype of ``anchor``.
         negative (Variable or numpy.ndarray or cupy.ndarray): Negative
             samples, of the shape and dtype of ``anchor``.
         margin (float): Positive margin; otherwise :class:`ValueError` is
             raised.
-        reduce (str): ``'mean'`` averages :math:`L_n` over the triplets,
-            ``'no'`` returns them. Other values raise :class:`ValueError`.
+        reduce (str): ``'mean'`` sums :math:`L_n` and divides by ``N``
+            (the average over the triplets of 2-d inputs), ``'no'`` returns
+            them. Other values raise :class:`ValueError`.
 
     Returns:
         Variable: A scalar if ``reduce`` is ``'mean'``, else the losses of
-        shape ``(N,)``; of the dtype of ``anchor``.
+        shape ``(N,)`` (``anchor``'s shape without axis 1); of the dtype of
+        ``anchor``.
 
     .. admonition:: Example
 

@@ -23,11 +23,9 @@ class Cholesky(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a',))
         (a_type,) = in_types
-        type_check.expect(
-            a_type.dtype.kind == 'f',
-            a_type.ndim == 2,
-            a_type.shape[0] == a_type.shape[1],
-        )
+        type_check.expect(a_type.dtype.kind == 'f', a_type.ndim == 2)
+        # a separate expect: the light-mode check indexes real shapes
+        type_check.expect(a_type.shape[0] == a_type.shape[1])
 
     def forward(self, inputs):
         (a,) = inputs

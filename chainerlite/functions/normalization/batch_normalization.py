@@ -39,6 +39,7 @@ def _check_axes(x_type, gamma_type, axis):
         for a in (axis,) if isinstance(axis, int) else axis:
             type_check.expect(-x_type.ndim <= a, a < x_type.ndim)
     reduced = _compute_axis(x_ndim, type_check.eval(gamma_type.ndim), axis)
+    type_check.expect(x_type.ndim >= len(reduced))
     kept = [i for i in range(x_ndim) if i not in reduced]
     type_check.expect(gamma_type.ndim == len(kept))
     for i, a in enumerate(kept):

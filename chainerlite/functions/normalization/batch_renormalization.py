@@ -136,9 +136,10 @@ def batch_renormalization(
         rmax (float): Upper bound of ``r`` (lower bound ``1 / rmax``).
         dmax (float): Bound of ``|d|``.
         eps (float): Added to the variances.
-        running_mean (numpy.ndarray or cupy.ndarray): Running mean; without
-            it (and ``running_var``), ``r = 1`` and ``d = 0``.
-        running_var (numpy.ndarray or cupy.ndarray): Running variance.
+        running_mean (numpy.ndarray or cupy.ndarray): Running mean
+            (required).
+        running_var (numpy.ndarray or cupy.ndarray): Running variance
+            (required).
         decay (float): Decay rate of the running averages.
         update_statistics (bool): Update ``running_mean`` and
             ``running_var`` in place with the batch statistics (they are
@@ -159,6 +160,11 @@ def batch_renormalization(
                [ 1.5,  1.5]], dtype=float32)
 
     """
+    # required, as in Chainer 7.8.1 (its TypeError)
+    if running_mean is None:
+        raise TypeError('batch_renormalization: running_mean is required')
+    if running_var is None:
+        raise TypeError('batch_renormalization: running_var is required')
     func = BatchRenormalizationFunction(
         eps, running_mean, running_var, decay, rmax, dmax, update_statistics
     )

@@ -39,8 +39,9 @@ class LayerNormalization(function_node.FunctionNode):
             gamma_type.dtype == x_type.dtype,
             beta_type.dtype == x_type.dtype,
             gamma_type.shape == beta_type.shape,
-            gamma_type.shape[0] == x_type.shape[1],
         )
+        # a separate expect: the light-mode check indexes real shapes
+        type_check.expect(gamma_type.shape[0] == x_type.shape[1])
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))

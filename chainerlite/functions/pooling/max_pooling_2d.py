@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typing
 
+from chainerlite.functions.connection import convolution_nd
 from chainerlite.functions.pooling import max_pooling_nd
 
 if typing.TYPE_CHECKING:
@@ -56,8 +57,9 @@ def max_pooling_2d(
         the integer array of positions, of the same shape.
 
     Raises:
-        ValueError: If ``ksize`` or ``stride`` is not a positive int (or a
-            pair of them), or ``pad`` is not a non-negative one.
+        ValueError: If ``x`` does not have 4 axes, if ``ksize`` or
+            ``stride`` is not a positive int (or a pair of them), or ``pad``
+            is not a non-negative one.
 
     .. admonition:: Example
 
@@ -69,5 +71,6 @@ def max_pooling_2d(
                  [13., 15.]]]], dtype=float32)
 
     """
+    convolution_nd.check_spatial_ndim(x, 2, 'max_pooling_2d')
     func = MaxPooling2D(ksize, stride, pad, cover_all)
     return max_pooling_nd.apply_max_pooling(func, x, return_indices)

@@ -93,6 +93,17 @@ class Convolution2D(convolution_nd.ConvolutionLayer):
             groups,
         )
 
+    def initialize_for(self, x):
+        """Initialises ``W`` from the channels of ``x`` (of 4 axes) if it
+        is not yet."""
+        if self.W.array is None and x.ndim != 4:
+            # ValueError, as Chainer 7.8.1's unpacking of the four axes
+            raise ValueError(
+                'Convolution2D: in_channels is inferred from an input of shape '
+                '(n, c_I, h, w), but the input has shape {}'.format(x.shape)
+            )
+        super().initialize_for(x)
+
     def forward(self, x: Variable | NdArray) -> Variable:
         """Applies the convolution to ``x``.
 

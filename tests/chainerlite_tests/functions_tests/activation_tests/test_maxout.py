@@ -110,3 +110,12 @@ def test_axis_out_of_range_is_invalid(axis):
 def test_integer_input_is_invalid():
     with pytest.raises(type_check.InvalidType, match='Maxout'):
         F.maxout(numpy.ones((2, 4), numpy.int32), 2)
+
+
+@pytest.mark.parametrize('shape, axis', [((2,), 1), ((2,), -2), ((2, 6), 2)])
+def test_axis_out_of_range_is_index_error(shape, axis):
+    # Chainer 7.8.1 reads x.shape[axis] before anything else
+    x = numpy.zeros(shape, numpy.int32)
+    with pytest.raises(IndexError, match='Maxout') as info:
+        F.maxout(x, 2, axis=axis)
+    assert isinstance(info.value, type_check.InvalidType)

@@ -95,3 +95,17 @@ def test_the_same_axis_twice_is_a_value_error():
             F.diagonal(x, axis1=2, axis2=2)
         with pytest.raises(error, match='Diagonal'):
             F.diagonal(x, axis1=-1, axis2=2)
+
+
+@pytest.mark.parametrize('offset', [numpy.array([1, 2]), numpy.zeros((2, 0)), 1.0])
+def test_offset_not_an_int_is_type_error(offset):
+    # NumPy takes the offset before it compares the axes (Chainer 7.8.1)
+    x = numpy.zeros((2, 2), numpy.float32)
+    with pytest.raises(TypeError, match='diagonal: offset must be an int'):
+        F.diagonal(x, offset=offset, axis1=1)
+
+
+def test_1d_input_is_value_error():
+    with pytest.raises(ValueError, match='ndim') as info:
+        F.diagonal(numpy.zeros(3, numpy.float32), axis1=0, axis2=-1)
+    assert isinstance(info.value, type_check.InvalidType)

@@ -58,3 +58,21 @@ def test_grid_shape_is_checked():
         F.spatial_transformer_sampler(
             numpy.zeros((1, 2, 3, 3)), numpy.zeros((1, 3, 2, 2))
         )
+
+
+@pytest.mark.parametrize(
+    'x_shape, grid_shape, error',
+    [
+        ((), (1, 2, 2, 2), IndexError),  # Chainer reads x.shape[0]
+        ((1, 3, 4, 4), (1,), IndexError),  # and grid.shape[1]
+        ((1, 3, 4, 4), (1, 2), type_check.InvalidType),
+    ],
+)
+def test_bad_ranks_raise_chainers_type(x_shape, grid_shape, error):
+    x = numpy.zeros(x_shape, numpy.float32)
+    grid = numpy.zeros(grid_shape, numpy.float32)
+    with pytest.raises(error, match='spatial_transformer_sampler') as info:
+        F.spatial_transformer_sampler(x, grid)
+    assert isinstance(info.value, type_check.InvalidType)
+    if error is type_check.InvalidType:
+        assert not isinstance(info.value, IndexError)

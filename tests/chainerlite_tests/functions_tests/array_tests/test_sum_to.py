@@ -43,3 +43,20 @@ def test_same_shape_returns_input_variable():
 def test_invalid_shapes(in_shape, out_shape):
     with pytest.raises(type_check.InvalidType, match='SumTo'):
         F.sum_to(numpy.zeros(in_shape, numpy.float32), out_shape)
+
+
+@pytest.mark.parametrize(
+    'x_shape, shape, error',
+    [
+        # Chainer 7.8.1 sums over an axis that x lacks: AxisError
+        ((), (1,), numpy.exceptions.AxisError),
+        ((3,), (1, 1, 3), numpy.exceptions.AxisError),
+        # a 0-d x and no axis to sum: Chainer fails on a NumPy scalar
+        ((), (2,), TypeError),
+    ],
+)
+def test_fewer_axes_than_shape_raise_chainers_type(x_shape, shape, error):
+    x = numpy.zeros(x_shape, numpy.float32)
+    with pytest.raises(error, match='ndim') as info:
+        F.sum_to(x, shape)
+    assert isinstance(info.value, type_check.InvalidType)

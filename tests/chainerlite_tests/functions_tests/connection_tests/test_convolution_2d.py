@@ -208,3 +208,24 @@ def test_empty_batch(func, w_shape, out_hw, groups):
         numpy.zeros(y.shape),
         (numpy.zeros(x.shape), numpy.ones(W.shape), numpy.ones(6)),
     )
+
+
+@pytest.mark.parametrize('func', [F.convolution_2d, F.dilated_convolution_2d])
+@pytest.mark.parametrize(
+    'x_shape, w_shape, error',
+    [
+        # Chainer 7.8.1's 2-D check reads shape[1] of both with the ranks
+        ((), (2, 3, 1, 1), IndexError),
+        ((2, 3, 4, 4), (2,), IndexError),
+        # enough axes to read: the rank check fails on its own
+        ((2, 3, 4), (2, 3, 1, 1), type_check.InvalidType),
+    ],
+)
+def test_inputs_of_other_ranks_raise_chainers_type(func, x_shape, w_shape, error):
+    x = numpy.zeros(x_shape, numpy.float32)
+    W = numpy.zeros(w_shape, numpy.float32)
+    with pytest.raises(error, match='ndim') as info:
+        func(x, W)
+    assert isinstance(info.value, type_check.InvalidType)
+    if error is type_check.InvalidType:
+        assert not isinstance(info.value, IndexError)

@@ -78,3 +78,12 @@ def test_offset_shape_is_checked():
             numpy.zeros((1, 6, 3, 3)),
             numpy.zeros((2, 2, 2, 2)),
         )
+
+
+def test_offset_channels_not_fitting_the_kernel_is_value_error():
+    x = numpy.zeros((1, 1, 1, 4), numpy.float32)
+    offset = numpy.zeros((1, 1, 1, 4), numpy.float32)  # 2 * kh * kw is 2
+    W = numpy.zeros((1, 1, 1, 1), numpy.float32)
+    with pytest.raises(ValueError, match='deformable_convolution_2d_sampler') as info:
+        F.deformable_convolution_2d_sampler(x, offset, W)
+    assert isinstance(info.value, type_check.InvalidType)

@@ -37,3 +37,18 @@ def test_backward():
 def test_channels_must_match():
     with pytest.raises(type_check.InvalidType, match='depthwise'):
         F.depthwise_convolution_2d(numpy.zeros((1, 2, 4, 4)), numpy.zeros((3, 3, 2, 2)))
+
+
+@pytest.mark.parametrize(
+    'x_shape, w_shape, error',
+    [
+        ((1, 2, 3, 3), (1, 2, 1), ValueError),  # Chainer unpacks W's axes
+        ((), (1, 2, 1, 1), IndexError),  # its convolution reads x.shape[1]
+    ],
+)
+def test_bad_ranks_raise_chainers_type(x_shape, w_shape, error):
+    x = numpy.zeros(x_shape, numpy.float32)
+    W = numpy.zeros(w_shape, numpy.float32)
+    with pytest.raises(error, match='depthwise_convolution_2d') as info:
+        F.depthwise_convolution_2d(x, W)
+    assert isinstance(info.value, type_check.InvalidType)

@@ -5,6 +5,7 @@ import pytest
 
 import chainerlite.functions as F
 from chainerlite import gradient_check
+from chainerlite.utils import type_check
 
 
 def _score(cost, xs, b, labels):
@@ -64,3 +65,46 @@ def test_invalid_arguments():
             [numpy.zeros((1, 3)), numpy.zeros((2, 3))],
             [numpy.zeros(1, numpy.int32), numpy.zeros(2, numpy.int32)],
         )
+
+
+@pytest.mark.parametrize(
+    'cost_shape, x_shape, error',
+    [
+        ((), (3, 2), IndexError),  # Chainer 7.8.1 reads cost.shape[0]
+        ((2, 2), (3,), IndexError),  # and xs[0].shape[1]
+        ((2, 2), (3, 3), AssertionError),  # and asserts that they agree
+    ],
+)
+def test_crf1d_shapes_raise_chainers_type(cost_shape, x_shape, error):
+    cost = numpy.zeros(cost_shape, numpy.float32)
+    x = numpy.zeros(x_shape, numpy.float32)
+    with pytest.raises(error, match='crf1d') as info:
+        F.crf1d(cost, [x], [numpy.zeros(3, numpy.int32)])
+    assert isinstance(info.value, type_check.InvalidType)
+
+
+@pytest.mark.parametrize(
+    'x_shapes, error',
+    [
+        ([()], type_check.InvalidType),  # one step: an argmax over axis 1
+        ([(3,)], type_check.InvalidType),
+        ([(), ()], IndexError),  # more: the batch sizes are read
+        ([(3, 2, 2), (3, 2, 2)], type_check.InvalidType),
+    ],
+)
+def test_argmax_crf1d_shapes_raise_chainers_type(x_shapes, error):
+    cost = numpy.zeros((2, 2), numpy.float32)
+    xs = [numpy.zeros(s, numpy.float32) for s in x_shapes]
+    with pytest.raises(error, match='argmax_crf1d') as info:
+        F.argmax_crf1d(cost, xs)
+    assert isinstance(info.value, type_check.InvalidType)
+    if error is type_check.InvalidType:
+        assert not isinstance(info.value, IndexError)
+
+
+def test_argmax_crf1d_one_step_of_more_axes():
+    # as Chainer 7.8.1: the best label over axis 1 of each
+    x = numpy.arange(12, dtype=numpy.float32).reshape(2, 3, 2) % 5
+    score, path = F.argmax_crf1d(numpy.zeros((3, 3), numpy.float32), [x])
+    numpy.testing.assert_array_equal(score.array, x.max(axis=1))
+    numpy.testing.assert_array_equal(path[0], x.argmax(axis=1))

@@ -12,13 +12,13 @@ from chainerlite.utils import type_check
             'reduce': ['mean', 'no'],
             'margin': [0.2, 1],
             'dtype': [numpy.float16, numpy.float32, numpy.float64],
+            # axes after the second hold more triplets of each sample
+            'shape': [(5, 3), (4, 3, 2)],
         }
     )
 )
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
 class TestTriplet(testing.FunctionTestCase):
-    shape = (5, 3)
-
     def setUp(self):
         if self.dtype == numpy.float16:
             self.check_forward_options = {'atol': 1e-2, 'rtol': 1e-2}
@@ -65,7 +65,7 @@ class TestTriplet(testing.FunctionTestCase):
         dist = self._hinge_argument(*(v.astype(numpy.float64) for v in inputs))
         loss = numpy.maximum(dist, 0)
         if self.reduce == 'mean':
-            loss = loss.mean()
+            loss = loss.sum() / len(loss)
         return (numpy.asarray(loss, self.dtype),)
 
 
@@ -107,3 +107,19 @@ def test_invalid_options(margin, reduce, match):
 def test_invalid_inputs(a, p, n):
     with pytest.raises(type_check.InvalidType, match='Triplet'):
         F.triplet(a, p, n)
+
+
+@pytest.mark.parametrize(
+    'shape, error',
+    [
+        ((), IndexError),  # Chainer 7.8.1 reads anchor.shape[0]
+        ((3,), numpy.exceptions.AxisError),  # and sums over axis 1
+        ((0, 3), type_check.InvalidType),  # no triplet
+    ],
+)
+def test_anchor_without_triplets_raises_chainers_type(shape, error):
+    x = numpy.zeros(shape, numpy.float32)
+    with pytest.raises(error) as info:
+        F.triplet(x, x, x)
+    assert isinstance(info.value, type_check.InvalidType)
+    assert 'Triplet' in str(info.value)

@@ -52,3 +52,9 @@ def test_bad_shape_is_invalid(shape):
 def test_not_positive_definite_raises_value_error():
     with pytest.raises(ValueError, match='cholesky'):
         F.cholesky(-numpy.eye(2, dtype=numpy.float32))
+
+
+def test_0d_input_fails_the_rank_check():
+    with pytest.raises(type_check.InvalidType, match='ndim') as info:
+        F.cholesky(numpy.zeros((), numpy.float32))
+    assert not isinstance(info.value, IndexError)

@@ -82,3 +82,10 @@ def test_bad_shape_is_invalid(fn, shape):
     name = 'Reshape' if shape == (1, 2, 2) else 'BatchDet'
     with pytest.raises(type_check.InvalidType, match=name):
         getattr(F, fn)(numpy.zeros(shape, numpy.float32))
+
+
+@pytest.mark.parametrize('shape', [(), (3,)])
+def test_batch_det_too_few_axes_fail_the_rank_check(shape):
+    with pytest.raises(type_check.InvalidType, match='ndim') as info:
+        F.batch_det(numpy.zeros(shape, numpy.float32))
+    assert not isinstance(info.value, IndexError)

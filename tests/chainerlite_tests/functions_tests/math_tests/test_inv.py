@@ -76,3 +76,15 @@ def test_integer_input_is_invalid():
 def test_singular_matrix_raises_value_error(fn, shape):
     with pytest.raises(ValueError, match=fn + ': the input matrix is singular'):
         getattr(F, fn)(numpy.zeros(shape, numpy.float32))
+
+
+@pytest.mark.parametrize(
+    'func, shape',
+    [(F.inv, ()), (F.inv, (3,)), (F.batch_inv, ()), (F.batch_inv, (2, 2))],
+)
+def test_too_few_axes_fail_the_rank_check(func, shape):
+    # the rank is checked before the last two axes are read: InvalidType
+    # (as in Chainer 7.8.1), not an IndexError from the shape
+    with pytest.raises(type_check.InvalidType, match='ndim') as info:
+        func(numpy.zeros(shape, numpy.float32))
+    assert not isinstance(info.value, IndexError)

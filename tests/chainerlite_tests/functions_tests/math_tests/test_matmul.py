@@ -143,3 +143,13 @@ def test_node_transc_and_dtype(a_shape, b_shape, transc, dtype):
         atol=1e-3,
         rtol=1e-3,
     )
+
+
+def test_batch_matmul_0d_inputs_fail_the_rank_check():
+    x = numpy.zeros((), numpy.float32)
+    with (
+        pytest.warns(DeprecationWarning),
+        pytest.raises(type_check.InvalidType, match='ndim') as info,
+    ):
+        F.batch_matmul(x, x)
+    assert not isinstance(info.value, IndexError)

@@ -249,3 +249,11 @@ def test_one_sample_batch_warns(shape, warns):
         F.batch_normalization(x, gamma, beta)
     found = [w for w in caught if 'no more than one sample' in str(w.message)]
     assert len(found) == warns and all(w.category is UserWarning for w in found)
+
+
+def test_0d_input_fails_the_rank_check():
+    # Chainer 7.8.1: x needs an axis to take the statistics over
+    x = numpy.zeros((), numpy.float32)
+    with pytest.raises(type_check.InvalidType, match='ndim') as info:
+        F.batch_normalization(x, x, x)
+    assert not isinstance(info.value, IndexError)

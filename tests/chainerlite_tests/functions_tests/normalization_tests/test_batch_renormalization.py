@@ -134,4 +134,15 @@ def test_invalid_gamma_shape():
     x = numpy.zeros((3, 2), numpy.float32)
     g = numpy.ones(3, numpy.float32)
     with pytest.raises(type_check.InvalidType):
-        F.batch_renormalization(x, g, g, 1, 0)
+        F.batch_renormalization(x, g, g, 1, 0, running_mean=g, running_var=g)
+
+
+@pytest.mark.parametrize('missing', ['running_mean', 'running_var'])
+def test_running_statistics_are_required(missing):
+    x = numpy.zeros((3, 2), numpy.float32)
+    g = numpy.ones(2, numpy.float32)
+    stats = {'running_mean': g, 'running_var': g, missing: None}
+    with pytest.raises(
+        TypeError, match='batch_renormalization: {} is required'.format(missing)
+    ):
+        F.batch_renormalization(x, g, g, 1, 0, **stats)

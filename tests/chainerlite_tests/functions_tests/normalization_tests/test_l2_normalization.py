@@ -111,3 +111,12 @@ def test_axis_none_normalizes_over_every_axis():
         [[0.01662063, 0.1662043, 0.31578797], [-0.1662043, -0.01662063, 0.13296305]],
         rtol=1e-5,
     )
+
+
+@pytest.mark.parametrize('shape, axis', [((3,), 1), ((3, 2), -3), ((3, 2), (0, 5))])
+def test_axis_out_of_range_is_axis_error(shape, axis):
+    x = numpy.ones(shape, numpy.float32)
+    with pytest.raises(numpy.exceptions.AxisError) as info:
+        F.normalize(x, axis=axis)
+    assert isinstance(info.value, type_check.InvalidType)
+    assert 'NormalizeL2' in str(info.value)

@@ -81,3 +81,10 @@ def test_invalid_inputs(x_shape, gamma_shape, beta_shape, dtypes):
     beta = numpy.zeros(beta_shape, b_dtype)
     with pytest.raises(type_check.InvalidType, match='LayerNormalization'):
         F.layer_normalization(x, gamma, beta)
+
+
+def test_0d_inputs_fail_the_rank_check():
+    x = numpy.zeros((), numpy.float32)
+    with pytest.raises(type_check.InvalidType, match='ndim') as info:
+        F.layer_normalization(x, x, x)
+    assert not isinstance(info.value, IndexError)

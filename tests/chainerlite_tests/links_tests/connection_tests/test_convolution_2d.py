@@ -221,3 +221,12 @@ def test_from_params_without_bias():
     assert L.Convolution2D.from_params(W).b is None
     b = numpy.ones(3, numpy.float32)
     assert L.Convolution2D.from_params(W, b, nobias=True).b is None
+
+
+@pytest.mark.parametrize('shape', [(1, 1), (1, 1, 2, 2, 2)])
+def test_inferring_in_channels_needs_4_axes(shape):
+    # ValueError, as Chainer 7.8.1's unpacking of (n, c, h, w)
+    link = L.Convolution2D(2, 1)
+    with pytest.raises(ValueError, match='Convolution2D: in_channels is inferred'):
+        link(numpy.zeros(shape, numpy.float32))
+    assert link.W.array is None
