@@ -3,9 +3,9 @@
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.connection import _conv_args
-from chainerlite.functions.array import reshape
-from chainerlite.functions.array import transpose
+from chainerlite.functions.array import broadcast
 from chainerlite.functions.math import matmul
+from chainerlite.functions.math import sum as sum_mod
 from chainerlite.functions.normalization import _norm_utils
 from chainerlite.utils import type_check
 
@@ -208,7 +208,33 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
     # data) are cast to that of x.
     mean = _norm_utils.as_dtype(mean, x.dtype)
     projection = _norm_utils.as_dtype(projection, x.dtype)
-    xg = transpose.transpose(reshape.reshape(x, (b, groups, cg, -1)), (1, 0, 2, 3))
-    xg = xg - reshape.reshape(mean, (groups, 1, cg, 1))
-    y = matmul.matmul(reshape.reshape(projection, (groups, 1, cg, cg)), xg)
-    return reshape.reshape(transpose.transpose(y, (1, 0, 2, 3)), x.shape)
+    func = FixedDecorrelatedBatchNormalization(groups)
+    return func.apply((x, mean, projection))[0]
+
+
+class FixedDecorrelatedBatchNormalization(function_node.FunctionNode):
+    """``projection @ (x - mean)`` per channel group; keeps its three
+    inputs, as Chainer's node, and its backward (differentiable again)
+    reads them."""
+
+    def __init__(self, groups):
+        self.groups = groups
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2))
+        x, mean, projection = inputs
+        xp = backend.get_array_module(x)
+        xc = _to_groups(x, self.groups) - mean[:, :, None]
+        return (_from_groups(xp.matmul(projection, xc), x.shape),)
+
+    def backward(self, indexes, grad_outputs):
+        x, mean, projection = self.get_retained_inputs()
+        xc = _to_groups(x, self.groups) - broadcast.broadcast_to(
+            mean[:, :, None], (mean.shape + (x.size // mean.size,))
+        )
+        gyg = _to_groups(grad_outputs[0], self.groups)
+        gxc = matmul.matmul(projection, gyg, transa=True)
+        gx = _from_groups(gxc, x.shape)
+        gmean = -sum_mod.sum(gxc, axis=2)
+        gprojection = matmul.matmul(gyg, xc, transb=True)
+        return gx, gmean, gprojection

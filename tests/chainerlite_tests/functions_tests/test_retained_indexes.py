@@ -93,6 +93,12 @@ CASES = {
         lambda: F.spatial_transformer_grid(X[None], (2, 3)),
         ((0,), None),
     ),
+    'fixed_decorrelated_batch_normalization': (
+        lambda: F.fixed_decorrelated_batch_normalization(
+            FMAP, FMAP[0, :1, 0, :2], FMAP[0, :1, :2, :2], groups=1
+        ),
+        ((0, 1, 2), None),
+    ),
     'roi_pooling_2d': (lambda: F.roi_pooling_2d(FMAP, ROIS5, 2, 2, 1.0), ((1,), None)),
     'roi_average_pooling_2d': (
         lambda: F.roi_average_pooling_2d(FMAP, ROIS, ROI_INDICES, 2, 1.0),
@@ -220,6 +226,24 @@ def test_roi_backward_rebuilds_the_geometry_from_the_retained_rois(func):
     gradient_check.check_backward(func, x, gy, eps=1e-3, atol=1e-6, rtol=1e-5)
     gradient_check.check_double_backward(
         func, x, gy, ggx, eps=1e-3, atol=1e-5, rtol=1e-4
+    )
+
+
+def test_fixed_decorrelated_batch_normalization_backward_from_its_inputs():
+    rng = numpy.random.RandomState(0)
+    x = rng.uniform(-1, 1, (3, 4, 2))
+    mean = rng.uniform(-1, 1, (2, 2))
+    projection = rng.uniform(-1, 1, (2, 2, 2))
+    gy = rng.uniform(-1, 1, x.shape)
+    grads = [rng.uniform(-1, 1, a.shape) for a in (x, mean, projection)]
+
+    def func(x, mean, projection):
+        return F.fixed_decorrelated_batch_normalization(x, mean, projection, groups=2)
+
+    inputs = (x, mean, projection)
+    gradient_check.check_backward(func, inputs, gy, eps=1e-4, atol=1e-6, rtol=1e-5)
+    gradient_check.check_double_backward(
+        func, inputs, gy, grads, eps=1e-4, atol=1e-5, rtol=1e-4
     )
 
 
