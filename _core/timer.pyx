@@ -6,6 +6,7 @@ stack of running calls, per-function sums, the call history) lives here;
 the CUDA-event path.
 """
 cimport cython
+from cpython.dict cimport PyDict_GetItem
 from cpython.ref cimport PyObject
 from libc.stdlib cimport free, realloc
 
@@ -53,7 +54,8 @@ cdef class _Call:
     cdef Py_ssize_t key          # id() of the function node (never the node)
     cdef double start
     cdef double nested
-    cdef int phase               # 1 forward, 2 backward (index into stats)
+    cdef int phase               # 1 forward, 2 backward, 3 recomputation
+                                 # (index into Stat.by_phase)
     cdef int depth               # hooked calls running around this one
     cdef object event            # CUDA start event on the GPU, else None
     cdef long call_id
@@ -97,7 +99,9 @@ cdef class Stat:
     """Seconds spent in one function: without nested calls, and by phase."""
 
     cdef readonly double self_time
-    cdef double by_phase[3]     # [unused, forward, backward]
+    # [unused, forward, backward, forward run again by F.forget's
+    # recomputation (config.in_recomputing)]
+    cdef double by_phase[4]
     cdef Py_ssize_t occurrences
 
     @property
@@ -107,6 +111,10 @@ cdef class Stat:
     @property
     def backward_time(self):
         return self.by_phase[2]
+
+    @property
+    def recompute_time(self):
+        return self.by_phase[3]
 
 
 cdef class TimerRecorder(CompiledHook):
@@ -232,6 +240,8 @@ cdef class TimerRecorder(CompiledHook):
         cdef ThreadState state = get_state()
         cdef _CallStack stack = self._stack(state)
         cdef _Call call = _Call.__new__(_Call)
+        if phase == 1 and _recomputing(state):
+            phase = 3
         # Calls at this depth or deeper that are still on the stack raised
         # instead of returning: they are over.
         while stack.n and stack.at(stack.n - 1).depth >= state.running:
@@ -286,9 +296,10 @@ cdef class TimerRecorder(CompiledHook):
 
     def record(self, name, int phase, double elapsed, double self_time):
         """Adds one finished call to the history and the per-name sums."""
-        if phase != 1 and phase != 2:
-            raise ValueError('TimerRecorder.record: phase must be 1 (forward) '
-                             'or 2 (backward), got %d' % phase)
+        if not 1 <= phase <= 3:
+            raise ValueError('TimerRecorder.record: phase must be 1 (forward), '
+                             '2 (backward) or 3 (recomputation), got %d'
+                             % phase)
         self._add(self._intern(name), phase, elapsed, self_time)
 
     cdef int _add(self, Py_ssize_t idx, int phase, double elapsed,
@@ -321,6 +332,18 @@ cdef class TimerRecorder(CompiledHook):
         self._pending_elapsed = elapsed
         self._cap_pending = cap
         return 0
+
+
+cdef _IN_RECOMPUTING = 'in_recomputing'
+
+
+cdef inline bint _recomputing(ThreadState state):
+    # F.forget sets in_recomputing locally while it recomputes; an empty
+    # dict (no local setting at all) is the common case
+    if not state.config:
+        return False
+    cdef PyObject* value = PyDict_GetItem(state.config, _IN_RECOMPUTING)
+    return value != NULL and <object>value is True
 
 
 cdef bint _on_gpu(tuple arrays):

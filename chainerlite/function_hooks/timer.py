@@ -147,8 +147,10 @@ class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
             first appearance, to a dict with ``'elapsed_time'`` (total
             seconds of its calls, nested calls included), ``'occurrence'``
             (number of calls), ``'self_time'`` (seconds without the calls
-            nested in it), and ``'forward_time'`` / ``'backward_time'``
-            (elapsed time split by direction).
+            nested in it), and ``'forward_time'`` / ``'backward_time'`` /
+            ``'recompute_time'`` (elapsed time split by direction; the
+            forward calls that ``F.forget`` runs again in backward count
+            as recomputation, not forward).
         """
         result = collections.OrderedDict()
         for name, elapsed in self.call_history:
@@ -161,6 +163,7 @@ class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
                     'self_time': None if stats is None else stats.self_time,
                     'forward_time': None if stats is None else stats.forward_time,
                     'backward_time': None if stats is None else stats.backward_time,
+                    'recompute_time': None if stats is None else stats.recompute_time,
                 }
             record['elapsed_time'] += elapsed
             record['occurrence'] += 1
@@ -170,7 +173,8 @@ class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
         """Prints a table of the time spent in each function.
 
         Columns: function name, elapsed time (nested calls included), number
-        of calls, self time, forward time and backward time.
+        of calls, self time, forward, backward and recomputation time
+        (forward calls that ``F.forget`` runs again in backward).
 
         Args:
             unit (str): Unit of the times: ``'sec'``, ``'ms'``, ``'us'``,
@@ -188,6 +192,7 @@ class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
                 'SelfTime',
                 'Forward',
                 'Backward',
+                'Recompute',
             )
         ]
         for (name, record), (row_unit, row_factor) in zip(summary.items(), units):
@@ -205,6 +210,7 @@ class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
                     fmt(record['self_time']),
                     fmt(record['forward_time']),
                     fmt(record['backward_time']),
+                    fmt(record['recompute_time']),
                 )
             )
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]

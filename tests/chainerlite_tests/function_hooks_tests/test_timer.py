@@ -146,6 +146,7 @@ def test_print_report_of_nothing():
         'SelfTime',
         'Forward',
         'Backward',
+        'Recompute',
     ]
 
 
@@ -159,12 +160,16 @@ def test_self_time_excludes_nested_calls_and_directions_are_split():
     forget, sleep = summary['Forget'], summary['Sleep']
     for record in summary.values():
         assert 0 <= record['self_time'] <= record['elapsed_time'] + 1e-9
-        assert record['forward_time'] + record['backward_time'] == pytest.approx(
+        directions = ('forward_time', 'backward_time', 'recompute_time')
+        assert sum(record[d] for d in directions) == pytest.approx(
             record['elapsed_time']
         )
     # Forget's own work is tiny: its time is Sleep's (run inside it)
     assert forget['self_time'] < forget['elapsed_time'] - 0.02
-    assert sleep['forward_time'] >= 0.02 and sleep['backward_time'] >= 0.01
+    # Sleep's forward ran twice: once forward, once recomputed by forget
+    assert sleep['forward_time'] >= 0.01 and sleep['recompute_time'] >= 0.01
+    assert sleep['backward_time'] >= 0.01
+    assert forget['recompute_time'] == 0.0
     lines = _report(hook, 'ms')
     row = dict((line.split()[0], line.split()) for line in lines[1:])
     assert row['Sleep'][2] == '3' and row['Forget'][2] == '2'
@@ -402,9 +407,17 @@ def test_assigning_the_history_drops_the_unread_calls():
         hook.stats = {}
 
 
-def test_record_rejects_an_unknown_phase():
+@pytest.mark.parametrize('phase', [0, 4])
+def test_record_rejects_an_unknown_phase(phase):
     with pytest.raises(ValueError, match='phase'):
-        timer.TimerHook().record('F', 3, 1.0, 1.0)
+        timer.TimerHook().record('F', phase, 1.0, 1.0)
+
+
+def test_record_of_a_recomputation():
+    hook = timer.TimerHook()
+    hook.record('F', 3, 1.0, 0.5)
+    assert hook.summary()['F']['recompute_time'] == 1.0
+    assert hook.summary()['F']['forward_time'] == 0.0
 
 
 def test_unit_table_is_chainers():

@@ -1,6 +1,7 @@
 """F.forget's keep: chosen intermediates are kept, the rest recomputed."""
 
 import gc
+import time
 import weakref
 from unittest import mock
 
@@ -15,6 +16,7 @@ from chainerlite.functions.connection.linear import LinearFunction
 from chainerlite.functions.noise.dropout import Dropout
 from chainerlite.functions.util import forget
 from chainerlite.functions.util import forget_policy
+from chainerlite.function_hooks import TimerHook
 
 
 class _Calls(object):
@@ -299,3 +301,24 @@ def test_backward_releases_the_kept_nodes():
     gc.collect()
     assert len(kept) == 2 and all(ref() is None for ref in kept)
     assert y.creator is not None
+
+
+class _Slow(chainerlite.FunctionNode):
+    def forward(self, inputs):
+        time.sleep(0.02)
+        return (inputs[0] * 2,)
+
+    def backward(self, indexes, grad_outputs):
+        return (grad_outputs[0] * 2,)
+
+
+@pytest.mark.parametrize('keep, recomputed', [(None, True), (_Slow, False)])
+def test_timer_shows_the_recomputation(keep, recomputed):
+    x = chainerlite.Variable(numpy.ones(3))
+    with TimerHook() as hook:
+        y = F.forget(lambda a: F.exp(_Slow().apply((a,))[0]), x, keep=keep)
+        F.sum(y).backward()
+    slow = hook.summary()['_Slow']
+    assert slow['forward_time'] >= 0.02
+    assert (slow['recompute_time'] >= 0.02) == recomputed
+    assert hook.summary()['Exp']['recompute_time'] > 0
