@@ -12,6 +12,8 @@ from __future__ import annotations
 import typing
 import weakref
 
+import numpy
+
 from chainerlite._core import force_backprop_mode, no_backprop_mode  # NOQA
 from chainerlite.backends import cuda
 from chainerlite.function_hook import FunctionHook  # NOQA: F401  (Chainer's old path)
@@ -58,6 +60,14 @@ class FunctionAdapter(FunctionNode):
                 '%s.forward must return a tuple, got %s'
                 % (self.label, type(outputs).__name__)
             )
+        for y in outputs:
+            # the node's apply makes chainerlite's own nodes' NumPy scalars
+            # arrays; a user's Function may not return one, as in Chainer
+            if isinstance(y, numpy.generic):
+                raise TypeError(
+                    'forward output must be a tuple of ndarrays: %s.forward '
+                    'returned %s' % (self.label, type(y).__name__)
+                )
         return outputs
 
     def backward(self, target_input_indexes, grad_outputs):

@@ -31,6 +31,53 @@ def as_variable(obj: Variable | types.NdArray) -> Variable:
     return _core._as_variable(obj)
 
 
+def _check_grad_type(func, x, is_node_x, gx):
+    """Raises if ``gx`` cannot be the gradient of ``x``: Chainer's check of
+    each gradient that a node's backward returns (chainerlite's backward
+    makes the same check in the core).
+
+    Args:
+        func (FunctionNode or None): The node whose backward computed
+            ``gx``, named in the message (None: no node to name).
+        x (Variable or VariableNode): The input that ``gx`` is the gradient
+            of; one without a dtype (no array yet) accepts any gradient.
+        is_node_x (bool): Whether ``x`` is a VariableNode.
+        gx (numpy.ndarray or cupy.ndarray): The gradient.
+
+    Raises:
+        AssertionError: If ``gx`` is None.
+        TypeError: If ``gx`` is not an array of the kind of ``x``'s (NumPy
+            or CuPy), or its dtype is not ``x``'s.
+        ValueError: If its shape is not ``x``'s.
+
+    """
+    import chainerlite
+
+    assert gx is not None, '_check_grad_type: the gradient is None'
+    # a node may hold no array (not retained) but knows its dtype and shape
+    data = x.data if is_node_x else x.array
+    if (x.dtype if is_node_x else data) is None:
+        return  # no array yet: any gradient
+    where = '_check_grad_type: ' if func is None else '%s.backward: ' % func.label
+    if not isinstance(gx, chainerlite.get_array_types()) or not (
+        chainerlite.is_arrays_compatible((gx, data))
+    ):
+        raise TypeError(
+            '%sthe gradient is a %s.%s, not an array on the device of the '
+            'input' % (where, type(gx).__module__, type(gx).__name__)
+        )
+    if gx.dtype != x.dtype:
+        raise TypeError(
+            '%sthe gradient has dtype %s; the input has dtype %s'
+            % (where, gx.dtype, x.dtype)
+        )
+    if tuple(gx.shape) != tuple(x.shape):
+        raise ValueError(
+            '%sthe gradient has shape %s; the input has shape %s'
+            % (where, tuple(gx.shape), tuple(x.shape))
+        )
+
+
 def variable_repr(var: Variable) -> str:
     """Returns ``repr(var)``: ``variable NAME(ARRAY)``, the array as
     ``repr`` shows it (``variable(None)`` for no array).

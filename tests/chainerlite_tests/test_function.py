@@ -98,3 +98,17 @@ def test_stack_is_the_call_site_in_debug_mode():
         y = g(x)  # (the node lives while its output does)
     assert y.creator is g
     assert any('test_stack_is_the_call_site' in frame.name for frame in g.stack)
+
+
+def test_forward_returning_a_numpy_scalar_raises_type_error():
+    class Cube(chainerlite.Function):
+        def forward(self, inputs):
+            return (inputs[0] ** 3,)  # a NumPy scalar for a 0-d input
+
+        def backward(self, inputs, grads):
+            return (3 * inputs[0] ** 2 * grads[0],)
+
+    with pytest.raises(TypeError, match='Cube.forward returned float64'):
+        Cube()(chainerlite.Variable(np.array(2.0)))
+    y = Cube()(chainerlite.Variable(np.array([2.0])))
+    np.testing.assert_array_equal(y.array, [8.0])

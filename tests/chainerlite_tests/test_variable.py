@@ -1,6 +1,7 @@
 import copy
 import gc
 import pickle
+import re
 import weakref
 
 import numpy
@@ -995,3 +996,41 @@ def test_as_layout():
     assert v.as_layout(None) is v
     with pytest.raises(NotImplementedError, match='as_layout'):
         v.as_layout(chainerlite.memory_layouts.CUDNN_CHANNEL_LAST_X)
+
+
+# ------------------------------------------------------- _check_grad_type
+
+
+def test_check_grad_type_accepts_a_matching_gradient():
+    from chainerlite.variable import _check_grad_type
+
+    x = Variable(_arr(2, 3))
+    y = x * 2.0
+    assert _check_grad_type(None, x, False, _arr(2, 3)) is None
+    # a node whose array is not retained still knows its dtype and shape
+    assert y.node.data is None
+    assert _check_grad_type(y.creator, y.node, True, _arr(2, 3)) is None
+    # no array yet: any gradient
+    assert _check_grad_type(None, Variable(), False, _arr(4)) is None
+
+
+@pytest.mark.parametrize(
+    'gx, error, words',
+    [
+        (numpy.zeros((2, 3), numpy.float64), TypeError, 'dtype float64'),
+        (numpy.zeros((3, 2), numpy.float32), ValueError, 'shape (3, 2)'),
+        (numpy.float32(1), TypeError, 'numpy.float32'),
+        ([1.0, 2.0], TypeError, 'list'),
+    ],
+)
+def test_check_grad_type_refuses_a_wrong_gradient(gx, error, words):
+    from chainerlite.variable import _check_grad_type
+
+    x = Variable(_arr(2, 3))
+    with pytest.raises(error, match='_check_grad_type: .*' + re.escape(words)):
+        _check_grad_type(None, x, False, gx)
+    node = F.exp(x).creator
+    with pytest.raises(error, match='exp.backward: '):
+        _check_grad_type(node, x.node, True, gx)
+    with pytest.raises(AssertionError):
+        _check_grad_type(None, x, False, None)

@@ -16,7 +16,8 @@ class Square(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0,))
         (x,) = inputs
-        return (x * x,)
+        # x * x of a 0-d array is a NumPy scalar, which forward may not return
+        return (chainerlite.utils.force_array(x * x),)
 
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
@@ -43,7 +44,7 @@ class SquareNoDoubleBackward(Square):
 class SquareInPlace(Square):
     def forward(self, inputs):
         (x,) = inputs
-        y = x * x
+        y = chainerlite.utils.force_array(x * x)
         x *= 0
         return (y,)
 
