@@ -11,10 +11,12 @@ class WalkerAlias(device_resident.DeviceResident):
     """Draws integers from a fixed discrete distribution in O(1) per sample.
 
     The table built at construction splits the ``n`` entries into ``n``
-    equally likely columns; column ``i`` holds entry ``i`` with probability
-    ``threshold[i]`` and its alias ``alias[i]`` otherwise. A sample picks a
-    column uniformly, then one of its two entries. It is faster than
-    :func:`numpy.random.choice` for many draws, on the CPU and the GPU.
+    equally likely columns; column ``i`` yields ``values[2 * i]`` with
+    probability ``threshold[i]`` and ``values[2 * i + 1]`` otherwise (the
+    layout of Chainer's table; chainerlite's column ``i`` holds entry ``i``
+    first and its alias second). A sample picks a column uniformly, then
+    one of its two entries. It is faster than :func:`numpy.random.choice`
+    for many draws, on the CPU and the GPU.
 
     Args:
         probs (list of float or numpy.ndarray): Non-negative weights of the
@@ -22,9 +24,10 @@ class WalkerAlias(device_resident.DeviceResident):
 
     Attributes:
         threshold (numpy.ndarray or cupy.ndarray): float64 array of shape
-            ``(n,)``: the probability that column ``i`` yields ``i``.
-        alias (numpy.ndarray or cupy.ndarray): int32 array of shape ``(n,)``:
-            the entry that column ``i`` yields otherwise.
+            ``(n,)``: the probability that column ``i`` yields its first
+            entry.
+        values (numpy.ndarray or cupy.ndarray): int32 array of shape
+            ``(2 * n,)``: the two entries of each column in turn.
 
     Raises:
         ValueError: If ``probs`` is not a non-empty 1-dimensional sequence of
@@ -67,7 +70,9 @@ class WalkerAlias(device_resident.DeviceResident):
             scaled[g] -= 1.0 - scaled[s]
             (small if scaled[g] < 1 else large).append(g)
         self.threshold = threshold
-        self.alias = alias
+        self.values = numpy.stack(
+            [numpy.arange(n, dtype=numpy.int32), alias], 1
+        ).ravel()
 
     @property
     def use_gpu(self):
@@ -78,7 +83,7 @@ class WalkerAlias(device_resident.DeviceResident):
         """Hands ``visitor`` this sampler and its two tables."""
         super().device_resident_accept(visitor)
         self.threshold = visitor.visit_array(self.threshold)
-        self.alias = visitor.visit_array(self.alias)
+        self.values = visitor.visit_array(self.values)
 
     def sample(self, shape):
         """Draws samples with the given shape.
@@ -113,7 +118,5 @@ class WalkerAlias(device_resident.DeviceResident):
         n = len(self.threshold)
         u = _random.uniform(xp, shape, numpy.float64) * n
         column = xp.minimum(u.astype(numpy.int32), n - 1)
-        keep = (u - column) < self.threshold[column]
-        return xp.where(keep, column, self.alias[column]).astype(
-            numpy.int32, copy=False
-        )
+        second = (u - column) >= self.threshold[column]
+        return self.values[2 * column + second]

@@ -34,16 +34,28 @@ def test_zero_probability_is_never_drawn():
 
 
 def test_table_is_exact():
-    # Column i yields i with probability threshold[i], alias[i] otherwise;
-    # the columns together must give back the distribution.
+    # Column i yields values[2i] with probability threshold[i], values[2i+1]
+    # otherwise (Chainer's layout); the columns together must give back the
+    # distribution.
     probs = numpy.array([0.05, 0.4, 0.15, 0.3, 0.1])
     sampler = utils.WalkerAlias(probs)
     n = len(probs)
+    assert sampler.values.shape == (2 * n,) and sampler.values.dtype == numpy.int32
     rebuilt = numpy.zeros(n)
     for i in range(n):
-        rebuilt[i] += sampler.threshold[i] / n
-        rebuilt[sampler.alias[i]] += (1 - sampler.threshold[i]) / n
+        rebuilt[sampler.values[2 * i]] += sampler.threshold[i] / n
+        rebuilt[sampler.values[2 * i + 1]] += (1 - sampler.threshold[i]) / n
     numpy.testing.assert_allclose(rebuilt, probs)
+
+
+def test_a_column_yields_its_second_entry_past_its_threshold(monkeypatch):
+    sampler = utils.WalkerAlias([0.25, 0.75])
+    numpy.testing.assert_array_equal(sampler.threshold, [0.5, 1.0])
+    numpy.testing.assert_array_equal(sampler.values, [0, 1, 1, 1])
+    # u * 2 = column + fraction: column 0 below and past 0.5, column 1
+    draws = numpy.array([0.1, 0.2499, 0.25, 0.4, 0.6, 0.99])
+    monkeypatch.setattr(_random, 'uniform', lambda xp, shape, dtype: draws)
+    numpy.testing.assert_array_equal(sampler.sample((6,)), [0, 0, 1, 1, 1, 1])
 
 
 def test_sample_uses_the_random_helper(monkeypatch):
