@@ -61,3 +61,9 @@ def cast(x: Variable | NdArray, typ) -> Variable:
     if x.dtype == typ and not chainerlite.config.enable_backprop:
         return chainerlite.as_variable(x)
     return Cast(typ).apply((x,))[0]
+
+
+def as_dtype(x, dtype):
+    """``x`` itself where it already has ``dtype``, else :func:`cast` to it
+    (so a gradient through it comes back in the dtype of ``x``)."""
+    return x if x.dtype == dtype else cast(x, dtype)

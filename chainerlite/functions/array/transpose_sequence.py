@@ -7,6 +7,7 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import variable
+from chainerlite.functions.array import cast
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -31,7 +32,8 @@ class TransposeSequence(function_node.FunctionNode):
         x0 = in_types[0]
         type_check.expect(x0.ndim >= 1)
         for x in in_types[1:]:
-            type_check.expect(x.dtype == x0.dtype, x.ndim == x0.ndim)
+            # any float dtypes: the outputs have that of xs[0], as Chainer's
+            type_check.expect(x.dtype.kind == x0.dtype.kind, x.ndim == x0.ndim)
             for d in range(1, type_check.eval(x0.ndim)):
                 type_check.expect(x.shape[d] == x0.shape[d])
 
@@ -40,8 +42,10 @@ class TransposeSequence(function_node.FunctionNode):
         self._n_inputs = len(xs)
         self._item = (xs[0].shape[1:], xs[0].dtype)
         self._sizes = _transposed_lengths([len(x) for x in xs])
+        dtype = xs[0].dtype
         return tuple(
-            xp.stack([x[t] for x in xs[:size]]) for t, size in enumerate(self._sizes)
+            xp.stack([x[t] for x in xs[:size]]).astype(dtype, copy=False)
+            for t, size in enumerate(self._sizes)
         )
 
     def backward(self, indexes, grad_outputs):
@@ -56,7 +60,7 @@ class TransposeSequence(function_node.FunctionNode):
             variable.Variable(xp.zeros((0,) + shape, dtype))
             for _ in range(self._n_inputs - len(gxs))
         ]
-        return tuple(gxs[i] for i in indexes)
+        return tuple(cast.as_dtype(gxs[i], self.inputs[i].dtype) for i in indexes)
 
 
 def transpose_sequence(xs: typing.Sequence[Variable | NdArray]) -> tuple[Variable, ...]:

@@ -7,6 +7,7 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite.functions.array import cast
 from chainerlite.functions.array import sum_to as sum_to_module
 from chainerlite.functions.math import sqrt
 from chainerlite.utils import type_check
@@ -106,9 +107,9 @@ class Arctan2(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x1', 'x2'))
-        type_check.expect(
-            in_types[0].dtype.kind == 'f', in_types[0].dtype == in_types[1].dtype
-        )
+        # as Chainer's: any two float dtypes, the output in NumPy's
+        # promotion of them
+        type_check.expect(in_types[0].dtype.kind == 'f', in_types[1].dtype.kind == 'f')
         type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
 
     def forward(self, inputs):
@@ -119,10 +120,13 @@ class Arctan2(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x1, x2 = self.get_retained_inputs()
-        gy_over_sqnorm = grad_outputs[0] / (x1 * x1 + x2 * x2)
-        gx1 = sum_to_module.sum_to(gy_over_sqnorm * x2, x1.shape)
-        gx2 = sum_to_module.sum_to(-gy_over_sqnorm * x1, x2.shape)
-        return gx1, gx2
+        # computed in the output's dtype, each gradient in its input's
+        dtype = grad_outputs[0].dtype
+        a, b = (cast.as_dtype(v, dtype) for v in (x1, x2))
+        gy_over_sqnorm = grad_outputs[0] / (a * a + b * b)
+        gx1 = sum_to_module.sum_to(gy_over_sqnorm * b, x1.shape)
+        gx2 = sum_to_module.sum_to(-gy_over_sqnorm * a, x2.shape)
+        return cast.as_dtype(gx1, x1.dtype), cast.as_dtype(gx2, x2.dtype)
 
 
 def sin(x: Variable | NdArray) -> Variable:

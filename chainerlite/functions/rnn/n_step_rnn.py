@@ -15,6 +15,7 @@ from chainerlite import backend
 from chainerlite import variable
 from chainerlite.functions.activation import relu
 from chainerlite.functions.activation import tanh
+from chainerlite.functions.array import cast
 from chainerlite.functions.array import concat
 from chainerlite.functions.array import split_axis
 from chainerlite.functions.array import stack
@@ -96,7 +97,8 @@ def n_step_rnn_impl(
             ``step(states, xw, (w, b))`` (the new states, the output first,
             as differentiable functions) and its array forms
             ``forward_arrays(states, xw, rec)`` (the new states and what the
-            gradient reads; ``rec`` is ``h @ w.T + b``) and
+            gradient reads; ``rec`` is ``h @ w.T + b``, or ``xw + h @ w.T +
+            b`` where the cell's ``summed`` is True) and
             ``backward_arrays(saved, gstates)`` (the gradients of ``xw`` and
             of ``rec``, and the direct parts of those of the states, None
             where there is none).
@@ -130,10 +132,16 @@ def n_step_rnn_impl(
             x_d = dropout.dropout(x, dropout_ratio) if layer > 0 else x
             index = layer * n_dirs + d
             w_x, b_x, w, b = cell.prepare(ws[index], bs[index])
-            inputs = (
-                (linear.linear(x_d, w_x, b_x),)
-                + tuple(s[index] for s in states)
-                + ((w,) if b is None else (w, b))
+            xw = linear.linear(x_d, w_x, b_x)
+            # the recurrence runs in the dtype of xw (NumPy's promotion, as
+            # Chainer's); the other inputs' gradients go back in their own
+            inputs = tuple(
+                cast.as_dtype(v, xw.dtype)
+                for v in (
+                    (xw,)
+                    + tuple(s[index] for s in states)
+                    + ((w,) if b is None else (w, b))
+                )
             )
             out = _recurrence.Recurrence(cell, batches, d == 1).apply(inputs)
             outputs.append(out[0])
@@ -154,6 +162,7 @@ _ACTIVATIONS = {'tanh': tanh.tanh, 'relu': relu.relu}
 class _RNNCell(object):
     n_weights = 2
     n_states = 1
+    summed = True  # forward_arrays takes the whole pre-activation
 
     def __init__(self, activation):
         self.activation = activation
@@ -166,8 +175,7 @@ class _RNNCell(object):
         w, b = params
         return (_ACTIVATIONS[self.activation](xw + linear.linear(h, w, b)),)
 
-    def forward_arrays(self, states, xw, rec):
-        pre = xw + rec
+    def forward_arrays(self, states, xw, pre):
         xp = backend.get_array_module(pre)
         h = xp.tanh(pre) if self.activation == 'tanh' else xp.maximum(pre, 0)
         return (h,), h

@@ -123,7 +123,7 @@ def test_integer_input_is_invalid(name):
     'x1, x2',
     [
         (numpy.zeros(3, numpy.int32), numpy.ones(3, numpy.int32)),
-        (numpy.zeros(3, numpy.float32), numpy.ones(3, numpy.float64)),
+        (numpy.zeros(3, numpy.float32), numpy.ones(3, numpy.int32)),
         (numpy.zeros(3, numpy.float32), numpy.ones(2, numpy.float32)),
     ],
 )
