@@ -6,6 +6,7 @@ import numpy
 import typing
 
 from chainerlite import function_node
+from chainerlite.functions.array import cast
 from chainerlite.functions.array import get_item
 from chainerlite.functions.array import sum_to
 from chainerlite.utils import type_check
@@ -24,7 +25,9 @@ class ScatterAdd(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a', 'b'))
         a_type, b_type = in_types
-        type_check.expect(a_type.dtype == b_type.dtype)
+        # b may have another dtype of the same kind (as in Chainer, it is
+        # added in and the output has a's dtype)
+        type_check.expect(a_type.dtype.kind == b_type.dtype.kind)
         # Each index other than None and Ellipsis takes one axis (a boolean
         # mask as many as it has).
         n_axes = sum(
@@ -46,7 +49,7 @@ class ScatterAdd(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         (gy,) = grad_outputs
         gb = sum_to.sum_to(get_item.get_item(gy, self.slices), self._b_shape)
-        return gy, gb
+        return gy, cast.as_dtype(gb, self.inputs[1].dtype)
 
 
 def scatter_add(a: Variable | NdArray, slices, b: Variable | NdArray) -> Variable:

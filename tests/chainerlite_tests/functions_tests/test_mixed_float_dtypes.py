@@ -20,6 +20,16 @@ B = RNG.uniform(-1, 1, (3, 4))
 CASES = {
     'arctan2_64_32': (F.arctan2, ((A, F64), (B, F32)), F64),
     'arctan2_16_32': (F.arctan2, ((A, F16), (B, F32)), F32),
+    'scatter_add_32_16': (
+        lambda a, b: F.scatter_add(a, (slice(None), 0), b),
+        ((A, F32), (B[:, 0], F16)),
+        F32,
+    ),
+    'scatter_add_repeated_16_64': (
+        lambda a, b: F.scatter_add(a, ([0, 0, 1], 1), b),
+        ((A, F16), (B[:, 1], F64)),
+        F16,
+    ),
     'transpose_sequence_64_32': (
         lambda *xs: F.concat(F.transpose_sequence(xs), axis=0),
         ((A, F64), (B[:2], F32), (B[:1], F16)),
