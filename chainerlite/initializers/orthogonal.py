@@ -80,12 +80,19 @@ class Orthogonal(initializer.Initializer):
         self._check_mode(out_dim, in_dim, array.shape)
         xp = backend.get_array_module(array)
         rng = self.rng if self.rng is not None else xp.random
-        rows, cols = max(out_dim, in_dim), min(out_dim, in_dim)
-        q, r = xp.linalg.qr(rng.normal(size=(rows, cols)))
-        q = q * xp.where(xp.diagonal(r) >= 0, 1.0, -1.0)
-        if out_dim < in_dim:
-            q = q.T
-        array[...] = (q * self.scale).reshape(array.shape)
+        # The draws are Chainer's, so that a seed gives Chainer's values: a
+        # scalar is scale or -scale by a fair coin, a matrix comes from the
+        # QR decomposition of an (out, in) normal matrix (its transpose
+        # when it is wide)
+        if array.ndim == 0:
+            coin = rng.randint(2) if hasattr(rng, 'randint') else rng.integers(2)
+            array[...] = self.scale * (2 * int(coin) - 1)
+            return
+        a = rng.normal(size=(out_dim, in_dim))
+        wide = out_dim < in_dim
+        q, r = xp.linalg.qr(a.T if wide else a)
+        q = q * xp.copysign(self.scale, xp.diagonal(r))
+        array[...] = (q.T if wide else q).reshape(array.shape)
 
     def _check_mode(self, out_dim, in_dim, shape):
         allowed = {

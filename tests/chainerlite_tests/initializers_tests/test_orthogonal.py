@@ -92,10 +92,34 @@ def test_invalid_mode():
         initializers.Orthogonal(mode='square')
 
 
-def test_scalar_array_is_a_one_by_one_matrix():
+@pytest.mark.parametrize('seed', range(6))
+def test_scalar_array_is_the_scale_with_a_coin_flipped_sign(seed):
+    # one draw of randint(2) picks the sign, as Chainer draws it, so that a
+    # seed gives Chainer's value
+    coin = numpy.random.RandomState(seed).randint(2)
+    numpy.random.seed(seed)
     array = numpy.empty(())
     initializers.Orthogonal(scale=2.0)(array)
-    assert abs(float(array)) == pytest.approx(2.0)
+    assert float(array) == (2.0 if coin else -2.0)
+    array = numpy.empty((), numpy.float32)
+    initializers.Orthogonal(scale=2.0, rng=numpy.random.RandomState(seed))(array)
+    assert float(array) == (2.0 if coin else -2.0)
+
+
+@pytest.mark.parametrize('shape', [(2, 3), (3, 2), (2, 3, 2), (4, 4)])
+def test_matrix_comes_from_an_out_by_in_normal_draw(shape):
+    # the normal matrix is drawn (out, in) and decomposed transposed when it
+    # is wide, as Chainer does, so that a seed gives Chainer's values
+    out_dim, in_dim = shape[0], int(numpy.prod(shape[1:]))
+    drawn = numpy.random.RandomState(3).normal(size=(out_dim, in_dim))
+    wide = out_dim < in_dim
+    q, r = numpy.linalg.qr(drawn.T if wide else drawn)
+    q *= numpy.copysign(1.5, numpy.diag(r))
+    expected = (q.T if wide else q).reshape(shape)
+    numpy.random.seed(3)
+    array = numpy.empty(shape)
+    initializers.Orthogonal(scale=1.5)(array)
+    numpy.testing.assert_array_equal(array, expected)
 
 
 def test_vector_is_unit_column():

@@ -54,6 +54,25 @@ def test_batches_match_the_serial_iterator(make):
     assert it.previous_epoch_detail == pytest.approx(6 / 5)
 
 
+def test_shuffled_orders_are_the_serial_iterators_and_drawn_in_next(make):
+    # each epoch's order is drawn from NumPy's generator by next() itself,
+    # so a seed gives the serial iterator's batches (also across epochs) and
+    # nothing draws from the generator between calls
+    numpy.random.seed(1608018)
+    serial = iterators.SerialIterator(list(range(7)), 3)
+    expected = [serial.next() for _ in range(6)]
+    numpy.random.seed(1608018)
+    it = make(list(range(7)), 3)
+    got = []
+    for _ in range(6):
+        got.append(it.next())
+        state = numpy.random.get_state()
+        time.sleep(0.05)
+        assert numpy.random.get_state()[2] == state[2]
+        numpy.testing.assert_array_equal(numpy.random.get_state()[1], state[1])
+    assert got == expected
+
+
 def test_no_repeat_and_reset(make):
     it = make(list(range(5)), 2, repeat=False)
     for _ in range(2):
