@@ -22,6 +22,7 @@ keeps NumPy's matmul.
 cimport numpy as cnp
 from cython.parallel cimport prange
 
+from chainerlite._kernels.argcheck cimport array_span, overlap
 from chainerlite._kernels.chunks cimport Chunks, chunks, cl_max_threads, next_chunk
 from chainerlite._kernels.dtypes cimport float32
 
@@ -40,17 +41,27 @@ cdef extern from * nogil:
     #define CL_MR 10  /* rows of the left operand against a panel at once */
 
     #if CL_HAVE_AVX2
-    /* c[i, :nc] = a[i, :k] @ panel for the first mr rows of a; the panel
-     * holds k rows of CL_NR floats. mr is a constant where it is inlined. */
+    /* c[i, :nc] = d[i, :nc] + a[i, :k] @ panel for the first mr rows of
+     * a (d NULL: zeros); the panel holds k rows of CL_NR floats. mr is a
+     * constant where it is inlined. */
     CL_AVX512_INLINE void cl_pg_tile(int mr, Py_ssize_t k, const float* a,
                                      Py_ssize_t lda, const float* panel,
+                                     const float* d, Py_ssize_t ldd,
                                      float* c, Py_ssize_t ldc, int nc) {
         __m512 c0[CL_MR], c1[CL_MR];
         int i;
         Py_ssize_t j;
+        __mmask16 m0 = nc >= 16 ? 0xFFFF : (__mmask16)((1u << nc) - 1);
+        __mmask16 m1 = nc >= 32 ? 0xFFFF
+                       : nc <= 16 ? 0 : (__mmask16)((1u << (nc - 16)) - 1);
         for (i = 0; i < CL_MR; i++) {
-            c0[i] = _mm512_setzero_ps();
-            c1[i] = _mm512_setzero_ps();
+            if (d != NULL && i < mr) {
+                c0[i] = _mm512_maskz_loadu_ps(m0, d + i * ldd);
+                c1[i] = _mm512_maskz_loadu_ps(m1, d + i * ldd + 16);
+            } else {
+                c0[i] = _mm512_setzero_ps();
+                c1[i] = _mm512_setzero_ps();
+            }
         }
         for (j = 0; j < k; j++) {
             __m512 b0 = _mm512_loadu_ps(panel + j * CL_NR);
@@ -64,22 +75,22 @@ cdef extern from * nogil:
                 }
             }
         }
-        __mmask16 m0 = nc >= 16 ? 0xFFFF : (__mmask16)((1u << nc) - 1);
-        __mmask16 m1 = nc >= 32 ? 0xFFFF
-                       : nc <= 16 ? 0 : (__mmask16)((1u << (nc - 16)) - 1);
         for (i = 0; i < mr; i++) {
             _mm512_mask_storeu_ps(c + i * ldc, m0, c0[i]);
             _mm512_mask_storeu_ps(c + i * ldc + 16, m1, c1[i]);
         }
     }
 
-    #define CL_PG_CASE(R) case R: cl_pg_tile(R, k, a, lda, panel, c, ldc, nc); break;
+    #define CL_PG_CASE(R) \
+        case R: cl_pg_tile(R, k, a, lda, panel, d, ldd, c, ldc, nc); break;
     static CL_AVX512 void cl_pg_panel(Py_ssize_t m, Py_ssize_t k,
                                       const float* a, Py_ssize_t lda,
-                                      const float* panel, float* c,
+                                      const float* panel, const float* d,
+                                      Py_ssize_t ldd, float* c,
                                       Py_ssize_t ldc, int nc) {
         Py_ssize_t r;
-        for (r = 0; r < m; r += CL_MR, a += CL_MR * lda, c += CL_MR * ldc) {
+        for (r = 0; r < m; r += CL_MR, a += CL_MR * lda, c += CL_MR * ldc,
+                           d = d ? d + CL_MR * ldd : d) {
             switch (m - r < CL_MR ? (int)(m - r) : CL_MR) {
                 CL_PG_CASE(1) CL_PG_CASE(2) CL_PG_CASE(3) CL_PG_CASE(4)
                 CL_PG_CASE(5) CL_PG_CASE(6) CL_PG_CASE(7) CL_PG_CASE(8)
@@ -90,7 +101,8 @@ cdef extern from * nogil:
     static int cl_pg_cpu(void) { return cl_cpu_avx512f(); }
     #else
     static void cl_pg_panel(Py_ssize_t m, Py_ssize_t k, const float* a,
-                            Py_ssize_t lda, const float* panel, float* c,
+                            Py_ssize_t lda, const float* panel,
+                            const float* d, Py_ssize_t ldd, float* c,
                             Py_ssize_t ldc, int nc) {}
     static int cl_pg_cpu(void) { return 0; }
     #endif
@@ -114,8 +126,8 @@ cdef extern from * nogil:
     """
     int CL_NR
     void cl_pg_panel(Py_ssize_t m, Py_ssize_t k, const float* a,
-                     Py_ssize_t lda, const float* panel, float* c,
-                     Py_ssize_t ldc, int nc)
+                     Py_ssize_t lda, const float* panel, const float* d,
+                     Py_ssize_t ldd, float* c, Py_ssize_t ldc, int nc)
     void cl_pg_pack(const float* w, Py_ssize_t rows, Py_ssize_t cols,
                     int transposed, Py_ssize_t p, float* panel)
     int cl_pg_cpu()
@@ -162,20 +174,44 @@ def pack(w, transposed):
     return b
 
 
-def matmul(x, Packed b):
-    """``x @ b`` as a new float32 array, or None where the kernel does not
-    take ``x`` (then nothing is computed)."""
+cdef bint _rows(a, Py_ssize_t m, Py_ssize_t n):
+    # a is an (m, n) float32 ndarray of rows of contiguous elements
+    if not (type(a) is numpy.ndarray and cnp.PyArray_NDIM(<cnp.ndarray>a) == 2
+            and (<cnp.ndarray>a).descr is float32()
+            and a.shape[0] == m and a.shape[1] == n):
+        return False
+    cdef cnp.ndarray r = <cnp.ndarray>a
+    return (r.strides[1] == 4 and r.strides[0] % 4 == 0 and r.strides[0] >= 4 * n
+            and cnp.PyArray_ISALIGNED(r))
+
+
+def matmul(x, Packed b, out=None, add=None):
+    """``x @ b`` (plus ``add``, an array of the product's shape, where
+    given): written into ``out`` (a float32 array of the product's shape,
+    rows of contiguous elements, apart from ``x`` and ``add``) and
+    returned, or a new array without ``out``; None where the kernel does
+    not take ``x``, ``out`` or ``add`` (then nothing is written)."""
     if b is None or not _takes(x) or x.shape[1] != b.k:
         return None
     cdef cnp.ndarray a = <cnp.ndarray>x
     if a.strides[1] != 4 or a.strides[0] % 4 or not cnp.PyArray_ISALIGNED(a):
         a = numpy.ascontiguousarray(a)
     cdef Py_ssize_t m = a.shape[0], k = b.k, n = b.n, p
-    cdef Py_ssize_t lda = a.strides[0] // 4
-    cdef cnp.ndarray out = numpy.empty((m, n), numpy.float32)
+    if add is not None and not _rows(add, m, n):
+        return None
+    if out is None:
+        out = numpy.empty((m, n), numpy.float32)
+    elif not (_rows(out, m, n) and cnp.PyArray_ISWRITEABLE(<cnp.ndarray>out)
+              and not overlap(array_span(out), array_span(a))
+              and (add is None or not overlap(array_span(out), array_span(add)))):
+        return None
+    cdef Py_ssize_t lda = a.strides[0] // 4, ldc = out.strides[0] // 4
+    cdef Py_ssize_t ldd = add.strides[0] // 4 if add is not None else 0
     cdef const float* pa = <const float*>cnp.PyArray_DATA(a)
     cdef const float* pb = <const float*>cnp.PyArray_DATA(b.panels)
-    cdef float* pc = <float*>cnp.PyArray_DATA(out)
+    cdef const float* pd = (<const float*>cnp.PyArray_DATA(<cnp.ndarray>add)
+                            if add is not None else NULL)
+    cdef float* pc = <float*>cnp.PyArray_DATA(<cnp.ndarray>out)
     cdef Py_ssize_t count = (n + CL_NR - 1) // CL_NR, size = k * CL_NR
     cdef int threads = cl_max_threads() if m * k * n >= PARALLEL_MIN else 1
     cdef Chunks todo = chunks(count, m * k * CL_NR // 16 + 1, threads)
@@ -184,10 +220,18 @@ def matmul(x, Packed b):
             if threads > 1:
                 for p in prange(todo.begin, todo.end, num_threads=threads,
                                 schedule='static'):
-                    cl_pg_panel(m, k, pa, lda, pb + p * size, pc + p * CL_NR,
-                                n, CL_NR if n - p * CL_NR > CL_NR else n - p * CL_NR)
+                    _panel(m, k, pa, lda, pb + p * size, pd, ldd, pc, ldc, n, p)
             else:
                 for p in range(todo.begin, todo.end):
-                    cl_pg_panel(m, k, pa, lda, pb + p * size, pc + p * CL_NR,
-                                n, CL_NR if n - p * CL_NR > CL_NR else n - p * CL_NR)
+                    _panel(m, k, pa, lda, pb + p * size, pd, ldd, pc, ldc, n, p)
     return out
+
+
+cdef inline void _panel(Py_ssize_t m, Py_ssize_t k, const float* a,
+                        Py_ssize_t lda, const float* panel, const float* d,
+                        Py_ssize_t ldd, float* c, Py_ssize_t ldc, Py_ssize_t n,
+                        Py_ssize_t p) noexcept nogil:
+    # the columns of panel p
+    cdef Py_ssize_t first = p * CL_NR
+    cl_pg_panel(m, k, a, lda, panel, d + first if d != NULL else NULL, ldd,
+                c + first, ldc, CL_NR if n - first > CL_NR else n - first)

@@ -133,3 +133,70 @@ def test_matmul_declines(x):
     packed = packed_gemm.pack(np.ones((4, 6), np.float32), False)
     assert packed_gemm.matmul(x, packed) is None
     assert packed_gemm.matmul(np.ones((3, 4), np.float32), None) is None
+
+
+@needs_kernel
+def test_writes_into_out():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((13, 40)).astype(np.float32)
+    w = rng.standard_normal((40, 50)).astype(np.float32)
+    wide = np.full((13, 64), 7.0, np.float32)
+    out = wide[:, 5:55]  # rows apart by 64 elements
+    assert packed_gemm.matmul(x, packed_gemm.pack(w, False), out) is out
+    _check(x, w, out)
+    assert np.all(wide[:, :5] == 7) and np.all(wide[:, 55:] == 7)
+
+
+@needs_kernel
+@pytest.mark.parametrize(
+    'case', ['float64', 'shape', 'strided', 'read-only', 'overlaps x', 'list']
+)
+def test_out_it_does_not_take_is_left_alone(case):
+    x = np.ones((3, 4), np.float32)
+    packed = packed_gemm.pack(np.ones((4, 6), np.float32), False)
+    out = {
+        'float64': np.zeros((3, 6)),
+        'shape': np.zeros((3, 5), np.float32),
+        'strided': np.zeros((3, 12), np.float32)[:, ::2],
+        'read-only': np.zeros((3, 6), np.float32),
+        'list': [[0.0] * 6] * 3,
+    }.get(case)
+    if case == 'read-only':
+        out.flags.writeable = False
+    if case == 'overlaps x':
+        both = np.ones((3, 10), np.float32)
+        x, out = both[:, :4], both[:, 4:]
+        before = both.copy()
+    assert packed_gemm.matmul(x, packed, out) is None
+    if case == 'overlaps x':
+        np.testing.assert_array_equal(both, before)
+    elif case != 'list':
+        assert not np.any(out)
+
+
+@needs_kernel
+def test_add_starts_the_sums():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((21, 30)).astype(np.float32)
+    w = rng.standard_normal((30, 45)).astype(np.float32)
+    add = rng.standard_normal((21, 50)).astype(np.float32)[:, 2:47]
+    y = packed_gemm.matmul(x, packed_gemm.pack(w, False), None, add)
+    scale = np.abs(x) @ np.abs(w) + np.abs(add)
+    expected = x.astype(np.float64) @ w + add
+    assert np.all(np.abs(y - expected) <= 1e-5 * scale)
+
+
+@needs_kernel
+@pytest.mark.parametrize('case', ['float64', 'shape', 'strided', 'out overlaps'])
+def test_add_it_does_not_take_is_declined(case):
+    x = np.ones((3, 4), np.float32)
+    packed = packed_gemm.pack(np.ones((4, 6), np.float32), False)
+    add = {
+        'float64': np.zeros((3, 6)),
+        'shape': np.zeros((3, 7), np.float32),
+        'strided': np.zeros((3, 12), np.float32)[:, ::2],
+        'out overlaps': np.zeros((3, 6), np.float32),
+    }[case]
+    out = add if case == 'out overlaps' else np.zeros((3, 6), np.float32)
+    assert packed_gemm.matmul(x, packed, out, add) is None
+    assert not np.any(out)

@@ -81,16 +81,17 @@ def run_graph(cell, states, params, xw, batches, reverse):
     return (concat.concat(ys, axis=0) if len(ys) > 1 else ys[0]), states
 
 
-def _times_transposed(a, x, packed=None):
+def _times_transposed(a, x, packed=None, out=None):
     # x @ a.T, the few rows of x against a matrix a stored in C order: the
     # packed_gemm kernel where ``packed`` (a.T packed) is given and takes
-    # x, else computed as (a @ x.T).T: OpenBLAS (0.3.23 and 0.3.31 alike)
-    # runs this orientation, a long M, near its peak, where x @ a.T and
-    # x @ a take up to 1.5 times as long, each on one of them.
+    # x (written into ``out`` where it takes that too), else computed as
+    # (a @ x.T).T: OpenBLAS (0.3.23 and 0.3.31 alike) runs this
+    # orientation, a long M, near its peak, where x @ a.T and x @ a
+    # take up to 1.5 times as long, each on one of them.
     if packed is not None:
-        out = packed_gemm.matmul(x, packed)
-        if out is not None:
-            return out
+        y = packed_gemm.matmul(x, packed, out)
+        if y is not None:
+            return y
     xp = backend.get_array_module(x)
     return xp.matmul(a, x.T).T
 
@@ -121,8 +122,16 @@ def _run_arrays(cell, batches, reverse, xw, states, w, b, keep=True):
     for t in _order(batches, reverse):
         lo, hi = starts[t], starts[t] + batches[t]
         rows = [s[: batches[t]] for s in states]
-        rec = _times_transposed(w, rows[0], packed)
-        if b is not None:
+        rec = None
+        if cell.summed and packed is not None:  # xw's rows start the sums
+            rec = packed_gemm.matmul(rows[0], packed, None, xw[lo:hi])
+        if rec is None:
+            rec = _times_transposed(w, rows[0], packed)
+            if b is not None:
+                rec += b
+            if cell.summed:
+                rec = xw[lo:hi] + rec
+        elif b is not None:
             rec += b
         new, saved_t = cell.forward_arrays(rows, xw[lo:hi], rec)
         if keep:
@@ -165,10 +174,12 @@ def _grad_arrays(cell, batches, reverse, cache, h, w, b, gys, gfinals):
         gxw[lo:hi] = gx_t
         if grec is not gxw:
             grec[lo:hi] = grec_t
-        gh = _times_transposed(w_t, grec_t, packed)
+        # (the gradient of the step's outputs is read: rows[0] takes gh)
+        gh = _times_transposed(w_t, grec_t, packed, rows[0])
+        if gh is not rows[0]:
+            rows[0][...] = gh
         if direct[0] is not None:
-            gh += direct[0]
-        rows[0][...] = gh
+            rows[0] += direct[0]
         for row, d in zip(rows[1:], direct[1:]):
             row[...] = d
     gw = xp.matmul(grec.T, _recurrent_inputs(ys, h, batches, reverse))

@@ -20,6 +20,7 @@ if typing.TYPE_CHECKING:
 class _GRUCell(object):
     n_weights = 6
     n_states = 1
+    summed = False  # forward_arrays takes h @ w.T + b apart from xw
 
     def prepare(self, ws, bs):
         # the parts of r, z and the candidate, input and recurrent

@@ -31,6 +31,7 @@ def _cell_shape(x, gates):
 class _LSTMCell(object):
     n_weights = 8
     n_states = 2
+    summed = True  # forward_arrays takes the whole pre-activation
 
     def prepare(self, ws, bs):
         # both biases are added to the input part
@@ -46,10 +47,9 @@ class _LSTMCell(object):
         )
         return reshape.reshape(h, h.shape[::2]), reshape.reshape(c, c.shape[::2])
 
-    def forward_arrays(self, states, xw, rec):
+    def forward_arrays(self, states, xw, pre):
         c_prev = states[1].reshape(_cell_shape(states[1], 1))
-        gates = xw + rec
-        gates = gates.reshape(_cell_shape(gates, 4))
+        gates = pre.reshape(_cell_shape(pre, 4))
         cell = lstm.LSTM()
         c, h = cell.forward((c_prev, gates))
         if cell._act is None:
