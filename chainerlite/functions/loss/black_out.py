@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import variable
 from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import cast
 from chainerlite.functions.array import get_item
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import exponential
@@ -71,6 +74,10 @@ def black_out(
     xp = backend.get_array_module(samples)
     words = xp.concatenate((t.reshape(n, 1), samples), axis=1)
     embedded = get_item.get_item(W, words)
+    # x and W may have different float dtypes: the loss is computed in
+    # NumPy's promotion of them, as Chainer's (each gradient in its own)
+    dtype = numpy.result_type(x.dtype, W.dtype)
+    embedded, x = cast.as_dtype(embedded, dtype), cast.as_dtype(x, dtype)
     xs = broadcast.broadcast_to(reshape.reshape(x, (n, 1, -1)), embedded.shape)
     scores = sum_mod.sum(embedded * xs, axis=2)
     log_p = scores - broadcast.broadcast_to(

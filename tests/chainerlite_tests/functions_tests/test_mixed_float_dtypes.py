@@ -16,6 +16,10 @@ RNG = numpy.random.RandomState(0)
 A = RNG.uniform(-1, 1, (3, 4))
 B = RNG.uniform(-1, 1, (3, 4))
 
+LABELS = numpy.array([0, 1, 2], numpy.int32)
+SAMPLES = numpy.array([[1, 2], [3, 4], [0, 1]], numpy.int32)
+EMBED = RNG.uniform(-1, 1, (5, 4))
+
 # name -> (function, inputs as (array, dtype), Chainer's output dtype)
 CASES = {
     'arctan2_64_32': (F.arctan2, ((A, F64), (B, F32)), F64),
@@ -29,6 +33,16 @@ CASES = {
         lambda a, b: F.scatter_add(a, ([0, 0, 1], 1), b),
         ((A, F16), (B[:, 1], F64)),
         F16,
+    ),
+    'black_out_32_16': (
+        lambda x, w: F.black_out(x, LABELS, w, SAMPLES),
+        ((A, F32), (EMBED, F16)),
+        F32,
+    ),
+    'black_out_16_64': (
+        lambda x, w: F.black_out(x, LABELS, w, SAMPLES, reduce='no'),
+        ((A, F16), (EMBED, F64)),
+        F64,
     ),
     'transpose_sequence_64_32': (
         lambda *xs: F.concat(F.transpose_sequence(xs), axis=0),
