@@ -4,6 +4,7 @@ import numpy
 
 from chainerlite import backend
 from chainerlite import initializer
+from chainerlite.utils import _chainer_errors
 
 
 def _linear_kernel(ksize, normalize):
@@ -34,16 +35,24 @@ class _SamplingFilter(initializer.Initializer):
     def __call__(self, array):
         self._check_dtype(array)
         name = type(self).__name__
-        if array.ndim < 3:
+        # the types are Chainer 7.8.1's: it unpacks the two channel axes (a
+        # ValueError), asserts that they fit, then fails on no kernel axis
+        # (a TypeError)
+        if array.ndim < 2:
             raise ValueError(
-                '{}: the array needs a kernel axis after the output and '
-                'input channels, got shape {}'.format(name, array.shape)
+                '{}: the array needs output and input channel axes, got '
+                'shape {}'.format(name, array.shape)
             )
         out_channels, in_channels = array.shape[:2]
         if in_channels not in (1, out_channels):
-            raise ValueError(
+            raise _chainer_errors.AssertedValueError(
                 '{}: the input channels must be 1 or equal to the output '
                 'channels, got shape {}'.format(name, array.shape)
+            )
+        if array.ndim < 3:
+            raise _chainer_errors.TypedValueError(
+                '{}: the array needs a kernel axis after the output and '
+                'input channels, got shape {}'.format(name, array.shape)
             )
         kernel = numpy.ones(())
         for ksize in array.shape[2:]:

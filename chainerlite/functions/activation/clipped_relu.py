@@ -9,6 +9,7 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
+from chainerlite.utils import _chainer_errors
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -23,7 +24,10 @@ class ClippedReLU(function_node.FunctionNode):
         if not isinstance(z, float):
             raise TypeError('z must be float value')
         if not z > 0:
-            raise ValueError('z must be positive, got {}'.format(z))
+            # Chainer 7.8.1 asserts it: both types
+            raise _chainer_errors.AssertedValueError(
+                'clipped_relu: z must be positive, got {}'.format(z)
+            )
         self.cap = z
 
     check_type_forward = type_check.declare_kinds(x='f')

@@ -22,6 +22,18 @@ class LengthError(ValueError, AssertionError):
     ValueError (an unpacking) in its 2-D ones; this is both."""
 
 
+class ZeroError(ValueError, ZeroDivisionError):
+    """A zero where a positive int is needed (``groups``). Chainer 7.8.1
+    divides by it (a ZeroDivisionError) where chainerlite checks it (a
+    ValueError); this is both."""
+
+
+class OutputSizeError(RuntimeError, AssertionError):
+    """A convolution whose output would have no positions. Chainer 7.8.1
+    asserts that the output sizes are positive (an AssertionError) and its
+    cuDNN path raises a RuntimeError; this is both."""
+
+
 def _as_int(value):
     try:
         return operator.index(value)
@@ -92,14 +104,15 @@ def positive_int(value, name, where):
         int: The value.
 
     Raises:
-        ValueError: If ``value`` is not a positive int.
+        ValueError: If ``value`` is not a positive int (:class:`ZeroError`
+            for zero).
     """
     try:
         checked = int(value)
     except (TypeError, ValueError):
         checked = None
     if checked is None or checked != value or checked < 1:
-        raise ValueError(
+        raise (ZeroError if checked == 0 == value else ValueError)(
             '{}: {} must be a positive int, but {!r} is given'.format(
                 where, name, value
             )

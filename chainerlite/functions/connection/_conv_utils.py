@@ -104,7 +104,9 @@ class ConvParams:
         """Output lengths of the convolution of an input of lengths ``dims``.
 
         Raises:
-            RuntimeError: If an output length is not positive.
+            ~chainerlite.functions.connection._conv_args.OutputSizeError:
+                If an output length is not positive (a RuntimeError and an
+                AssertionError).
 
         """
         outs = _windows.out_sizes(
@@ -117,7 +119,9 @@ class ConvParams:
                     if self.ndim == 2
                     else 'Size of axis {}'.format(axis)
                 )
-                raise RuntimeError('{} in the output should be positive.'.format(name))
+                raise _conv_args.OutputSizeError(
+                    '{} in the output should be positive.'.format(name)
+                )
         return outs
 
     def grouped_columns(self, x, ksize):

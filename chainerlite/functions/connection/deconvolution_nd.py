@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typing
 
+from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.connection import _conv_utils
 from chainerlite.functions.connection import convolution_nd
 from chainerlite.utils import _windows
@@ -28,17 +29,27 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
 
     def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1, groups=1):
         self.ndim = ndim
-        # cover_all is decided in forward, from the input and output sizes.
-        self.params = _conv_utils.ConvParams(
-            stride, pad, False, dilate, groups, self.function_name, ndim
-        )
+        # outsize after stride and pad (ConvParams checks them again), as in
+        # Chainer 7.8.1: not a sequence is its TypeError, another length its
+        # AssertionError (or ValueError)
+        _conv_args.int_tuple(stride, ndim, 'stride', self.function_name)
+        _conv_args.int_tuple(pad, ndim, 'pad', self.function_name, minimum=0)
+        if outsize is not None and not hasattr(outsize, '__len__'):
+            raise TypeError(
+                '{}: outsize must be None or a tuple of {} ints, but {!r} is '
+                'given'.format(self.function_name, ndim, outsize)
+            )
         self.outs = (None,) * ndim if outsize is None else tuple(outsize)
         if len(self.outs) != ndim:
-            raise ValueError(
+            raise _conv_args.LengthError(
                 '{}: outsize must have {} values, but {!r} is given'.format(
                     self.function_name, ndim, outsize
                 )
             )
+        # cover_all is decided in forward, from the input and output sizes.
+        self.params = _conv_utils.ConvParams(
+            stride, pad, False, dilate, groups, self.function_name, ndim
+        )
 
     def check_type_forward(self, in_types):
         x_type, w_type, b_type = _conv_utils.check_inputs(in_types)

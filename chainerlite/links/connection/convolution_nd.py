@@ -19,12 +19,15 @@ def window_args(where, ndim, ksize, stride, pad, dilate, groups):
     Raises:
         ValueError: Naming ``where`` and the argument that is not valid.
     """
+    # groups first: Chainer 7.8.1 divides by it before it looks at the
+    # others (a zero is its ZeroDivisionError)
+    groups = _conv_args.positive_int(groups, 'groups', where)
     _conv_args.int_tuple(ksize, ndim, 'ksize', where)
     return (
         _conv_args.int_tuple(stride, ndim, 'stride', where),
         _conv_args.int_tuple(pad, ndim, 'pad', where, minimum=0),
         _conv_args.int_tuple(dilate, ndim, 'dilate', where),
-        _conv_args.positive_int(groups, 'groups', where),
+        groups,
     )
 
 

@@ -5,6 +5,7 @@ from chainerlite.functions.array import concat
 from chainerlite.functions.array import split_axis
 from chainerlite.functions.rnn import tree_lstm
 from chainerlite.links.connection import linear
+from chainerlite.utils import _chainer_errors
 
 
 def _split_arguments(name, args, n_children=None):
@@ -18,7 +19,8 @@ def _split_arguments(name, args, n_children=None):
             if n_children is not None
             else 'an odd number of'
         )
-        raise ValueError(
+        # Chainer 7.8.1 asserts the count: both types
+        raise _chainer_errors.AssertedValueError(
             '{} takes {} arguments (cs, hs and x), not {}'.format(
                 name, expected, len(args)
             )
@@ -158,7 +160,8 @@ class NaryTreeLSTM(_TreeLSTMBase):
 
     def __init__(self, in_size, out_size, n_ary=2):
         if n_ary < 1:
-            raise ValueError(
+            # Chainer 7.8.1 asserts it: both types
+            raise _chainer_errors.AssertedValueError(
                 'NaryTreeLSTM: n_ary must be at least 1, not {}'.format(n_ary)
             )
         super().__init__(in_size, out_size)

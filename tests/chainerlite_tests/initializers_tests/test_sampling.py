@@ -40,3 +40,21 @@ def test_bad_shapes(shape):
 def test_bad_interpolation():
     with pytest.raises(ValueError, match='DownsamplingConvFilter'):
         initializers.DownsamplingConvFilter(interpolation='cubic')
+
+
+@pytest.mark.parametrize(
+    'init', [initializers.UpsamplingDeconvFilter, initializers.DownsamplingConvFilter]
+)
+@pytest.mark.parametrize(
+    'shape, also',
+    [
+        ((3,), ValueError),  # Chainer 7.8.1 unpacks two channel axes
+        ((2, 3, 2), AssertionError),  # and asserts that they fit
+        ((2, 3), AssertionError),
+        ((2, 2), TypeError),  # then fails on no kernel axis
+    ],
+)
+def test_bad_shapes_raise_chainers_type_too(init, shape, also):
+    with pytest.raises(ValueError, match=init.__name__) as info:
+        init()(numpy.zeros(shape, numpy.float32))
+    assert isinstance(info.value, also)

@@ -109,3 +109,11 @@ def test_z_must_be_positive():
 def test_integer_input_is_invalid(func):
     with pytest.raises(type_check.InvalidType, match='ClippedReLU'):
         func(numpy.arange(3, dtype=numpy.int32))
+
+
+@pytest.mark.parametrize('z', [0.0, -1.0])
+def test_z_not_positive_is_also_assertion_error(z):
+    x = numpy.ones(3, numpy.float32)
+    with pytest.raises(ValueError, match='clipped_relu: z must be positive') as info:
+        F.clipped_relu(x, z)
+    assert isinstance(info.value, AssertionError)  # Chainer 7.8.1 asserts

@@ -168,3 +168,11 @@ def test_invalid_arguments():
         F.convolution_nd(x, W, pad=(1, 1))
     with pytest.raises(RuntimeError, match='positive'):
         F.convolution_nd(x, numpy.zeros((3, 2, 6)))
+
+
+def test_empty_output_is_runtime_and_assertion_error():
+    # Chainer 7.8.1 asserts on NumPy and raises RuntimeError on cuDNN
+    x, W = numpy.zeros((1, 2, 1)), numpy.zeros((3, 2, 4))
+    with pytest.raises(RuntimeError, match='should be positive') as info:
+        F.convolution_1d(x, W)
+    assert isinstance(info.value, AssertionError)

@@ -149,3 +149,15 @@ def test_invalid_bias():
     x, W = numpy.zeros((1, 3, 4), numpy.float32), numpy.zeros((3, 2, 2), numpy.float32)
     with pytest.raises(type_check.InvalidType):
         F.deconvolution_nd(x, W, numpy.zeros((2,), numpy.int32))
+
+
+def test_outsize_is_checked_after_stride_and_pad_as_in_chainer():
+    x, W = numpy.zeros((1, 2, 3)), numpy.zeros((2, 2, 2))
+    with pytest.raises(
+        TypeError, match='deconvolution_nd: outsize must be None or a tuple'
+    ):
+        F.deconvolution_nd(x, W, outsize=4)
+    with pytest.raises(AssertionError, match='outsize must have 1 values'):
+        F.deconvolution_nd(x, W, outsize=(4, 4))
+    with pytest.raises(ValueError, match='deconvolution_nd: pad'):
+        F.deconvolution_nd(x, W, pad=(1, 1), outsize=4)

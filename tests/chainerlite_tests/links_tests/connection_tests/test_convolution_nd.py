@@ -77,3 +77,18 @@ def test_invalid_arguments():
         L.ConvolutionND(2, 3, 4, 2, stride=(1, 1, 1))
     with pytest.raises(ValueError, match='divisible'):
         L.ConvolutionND(2, 3, 4, 2, groups=2)
+
+
+@pytest.mark.parametrize(
+    'make',
+    [
+        lambda: L.Convolution1D(2, 2, 3, stride=-1, groups=0),
+        lambda: L.Deconvolution3D(4, 4, 3, dilate=0, groups=0),
+        lambda: L.ConvolutionND(2, 2, 2, 3, groups=0),
+    ],
+)
+def test_zero_groups_is_checked_first_and_is_zero_division_too(make):
+    # Chainer 7.8.1 divides by groups before it looks at the others
+    with pytest.raises(ValueError, match='groups must be a positive int') as info:
+        make()
+    assert isinstance(info.value, ZeroDivisionError)

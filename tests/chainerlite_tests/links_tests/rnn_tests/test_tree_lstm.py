@@ -88,3 +88,15 @@ def test_bad_arguments():
         L.ChildSumTreeLSTM(3, 2)(None, numpy.zeros((4, 3)))
     with pytest.raises(ValueError, match='n_ary'):
         L.NaryTreeLSTM(3, 2, n_ary=0)
+
+
+def test_nary_counts_are_asserted_as_in_chainer():
+    # ValueErrors that are also Chainer 7.8.1's AssertionError
+    with pytest.raises(AssertionError, match='n_ary must be at least 1'):
+        L.NaryTreeLSTM(4, 1, n_ary=0)
+    link = L.NaryTreeLSTM(1, 1)
+    with pytest.raises(
+        ValueError, match='takes 2 \\* n_ary \\+ 1 = 5 arguments'
+    ) as info:
+        link(numpy.zeros((1, 1), numpy.float32))
+    assert isinstance(info.value, AssertionError)
