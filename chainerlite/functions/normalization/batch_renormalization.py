@@ -42,8 +42,10 @@ class BatchRenormalizationFunction(function_node.FunctionNode):
         x_type, gamma_type, beta_type = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',
-            gamma_type.dtype == x_type.dtype,
-            beta_type.dtype == x_type.dtype,
+            # gamma and beta may have another float dtype than x, as in
+            # Chainer, but the same one
+            gamma_type.dtype.kind == 'f',
+            beta_type.dtype == gamma_type.dtype,
             beta_type.shape == gamma_type.shape,
         )
         bn._check_axes(x_type, gamma_type, None)
@@ -81,7 +83,7 @@ class BatchRenormalizationFunction(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
         xp = backend.get_array_module(x.array)
-        dtype = _norm_utils.compute_dtype(x.dtype)
+        dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
         axis = self._reduced
         xc, gy, gamma_c = (
             _norm_utils.as_dtype(v, dtype) for v in (x, grad_outputs[0], gamma)
@@ -92,7 +94,9 @@ class BatchRenormalizationFunction(function_node.FunctionNode):
         gx, xhat = _norm_utils.standardize_grad(xc, gxhat, axis, self.eps)
         ggamma = sum_mod.sum(gy * (xhat * r + d), axis=axis)
         gbeta = sum_mod.sum(gy, axis=axis)
-        return tuple(_norm_utils.as_dtype(g, x.dtype) for g in (gx, ggamma, gbeta))
+        # each gradient in its input's dtype
+        grads = (gx, ggamma, gbeta)
+        return tuple(_norm_utils.as_dtype(g, v.dtype) for g, v in zip(grads, self.inputs))
 
 
 def batch_renormalization(

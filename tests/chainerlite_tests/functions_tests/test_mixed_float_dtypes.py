@@ -20,6 +20,23 @@ LABELS = numpy.array([0, 1, 2], numpy.int32)
 SAMPLES = numpy.array([[1, 2], [3, 4], [0, 1]], numpy.int32)
 EMBED = RNG.uniform(-1, 1, (5, 4))
 
+VEC4 = RNG.uniform(-1, 1, 4)
+
+
+def _renorm(x, gamma, beta):
+    # statistics kept in float32 whatever the dtypes of x and gamma
+    with chainerlite.using_config('train', True):
+        return F.batch_renormalization(
+            x,
+            gamma,
+            beta,
+            1.5,
+            0.5,
+            running_mean=numpy.full(4, 0.1, F32),
+            running_var=numpy.full(4, 0.5, F32),
+        )
+
+
 # name -> (function, inputs as (array, dtype), Chainer's output dtype)
 CASES = {
     'arctan2_64_32': (F.arctan2, ((A, F64), (B, F32)), F64),
@@ -42,6 +59,16 @@ CASES = {
     'black_out_16_64': (
         lambda x, w: F.black_out(x, LABELS, w, SAMPLES, reduce='no'),
         ((A, F16), (EMBED, F64)),
+        F64,
+    ),
+    'batch_renormalization_16_32': (
+        lambda x, g, b: _renorm(x, g, b),
+        ((A, F16), (VEC4 + 1.5, F32), (VEC4, F32)),
+        F16,
+    ),
+    'batch_renormalization_64_32': (
+        lambda x, g, b: _renorm(x, g, b),
+        ((A, F64), (VEC4 + 1.5, F32), (VEC4, F32)),
         F64,
     ),
     'transpose_sequence_64_32': (
