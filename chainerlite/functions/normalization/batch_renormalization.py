@@ -95,8 +95,8 @@ class BatchRenormalizationFunction(function_node.FunctionNode):
         ggamma = sum_mod.sum(gy * (xhat * r + d), axis=axis)
         gbeta = sum_mod.sum(gy, axis=axis)
         # each gradient in its input's dtype
-        grads = (gx, ggamma, gbeta)
-        return tuple(_norm_utils.as_dtype(g, v.dtype) for g, v in zip(grads, self.inputs))
+        grads = zip((gx, ggamma, gbeta), self.inputs)
+        return tuple(_norm_utils.as_dtype(g, v.dtype) for g, v in grads)
 
 
 def batch_renormalization(
