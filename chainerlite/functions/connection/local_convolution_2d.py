@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.array import cast
@@ -73,7 +75,11 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
         W_mat = reshape.reshape(W, (c_out, out_h, out_w, c_in * kh * kw))
         grads = []
         if 0 in indexes:
-            gcol = einsum.einsum('nopq,opqk->nkpq', _as_dtype(gy, W.dtype), W_mat)
+            # in the wider of the two dtypes, as Chainer's, then x's
+            dtype = numpy.result_type(gy.dtype, W.dtype)
+            gcol = einsum.einsum(
+                'nopq,opqk->nkpq', _as_dtype(gy, dtype), _as_dtype(W_mat, dtype)
+            )
             gx = im2col.Im2ColGrad(
                 x.shape, (kh, kw), (self.sy, self.sx), 0, False, 1
             ).apply((gcol,))[0]

@@ -118,3 +118,14 @@ def test_output_dtype_is_chainers_and_gradients_match_float64(name):
     numpy.testing.assert_allclose(y.array, y64.array, rtol=tol, atol=tol)
     for gx, gx64 in zip(gxs, gxs64):
         numpy.testing.assert_allclose(gx.array, gx64.array, rtol=tol, atol=tol)
+
+
+def test_local_convolution_2d_input_gradient_keeps_float64():
+    # a float64 x and a float32 W: the input's gradient is computed in
+    # float64 (W exactly widened), as Chainer's, not rounded through float32
+    x = RNG.uniform(-1, 1, (1, 2, 3, 3))
+    w = RNG.uniform(-1, 1, (2, 2, 2, 2, 2, 2)).astype(F32)
+    _, (gx, _) = _run(F.local_convolution_2d, ((x, F64), (w, F32)))
+    _, (gx64, _) = _run(F.local_convolution_2d, ((x, F64), (w, F64)))
+    assert gx.dtype == F64
+    numpy.testing.assert_allclose(gx.array, gx64.array, rtol=1e-14, atol=1e-15)
