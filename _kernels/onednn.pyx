@@ -24,7 +24,10 @@ each call. :func:`batch_norm` and :func:`batch_norm_grad` normalize
 float32 (n, c) or (n, c, h, w) arrays over all axes but the channels, in
 place of NumPy's several passes. The primitives are kept in a cache keyed
 by shapes and parameters (:data:`CACHE_SIZE` entries at most, all kinds
-together). oneDNN's threads are the
+together). The convolutions' arrays in oneDNN's layouts and its scratchpad
+are kept between calls in a workspace (one for each thread calling at once,
+as large as the largest call has needed), so that their pages are not
+faulted in again at each call. oneDNN's threads are the
 OpenMP threads of the process (``OMP_NUM_THREADS``, as for the other
 kernels: both use libgomp).
 """
@@ -418,33 +421,42 @@ cdef extern from * nogil:
         return cl_dnnl.execute(prim, stream, 2, a);
     }
 
-    /* Runs the plan: out = f(in0, in1) (+ bias), all in plain layouts. 0 on
-     * success; nonzero (out may be partly written) when oneDNN fails or
-     * memory runs out. */
+    #define CL_ROUND64(n) (((n) + 63) / 64 * 64)
+
+    /* Bytes of the workspace that cl_dnnl_run takes: the inputs and the
+     * output in the convolution's layouts where they differ from the plain
+     * ones, and the scratchpad, each rounded up to 64. */
+    static size_t cl_dnnl_plan_work(const cl_dnnl_plan *p) {
+        size_t n = CL_ROUND64(p->scratch);
+        for (int i = 0; i < 3; i++)
+            if (p->reorder[i])
+                n += CL_ROUND64(cl_dnnl.md_size(p->chosen[i]));
+        return n;
+    }
+
+    /* Runs the plan: out = f(in0, in1) (+ bias), all in plain layouts, the
+     * reordered arrays and the scratchpad in `work` (64-byte aligned, of
+     * cl_dnnl_plan_work bytes). 0 on success; nonzero (out may be partly
+     * written) when oneDNN fails. */
     static int cl_dnnl_run(const cl_dnnl_plan *p, const float *in0,
-                           const float *in1, const float *bias, float *out) {
+                           const float *in1, const float *bias, float *out,
+                           char *work) {
         void *data[3] = {(void *)in0, (void *)in1, out};
-        void *own[4] = {NULL, NULL, NULL, NULL};
         cl_h plain[3] = {NULL, NULL, NULL}, used[3] = {NULL, NULL, NULL};
         cl_h mb = NULL, ms = NULL, stream = NULL;
         int err = cl_dnnl_stream(&stream);
         for (int i = 0; !err && i < 3; i++) {
             err = cl_dnnl_memory(&plain[i], p->plain[i], data[i]);
             if (err || p->reorder[i] == NULL) { used[i] = plain[i]; continue; }
-            size_t bytes = (cl_dnnl.md_size(p->chosen[i]) + 63) / 64 * 64;
-            own[i] = aligned_alloc(64, bytes ? bytes : 64);
-            err = own[i] == NULL
-                  || cl_dnnl_memory(&used[i], p->chosen[i], own[i]) != 0;
+            err = cl_dnnl_memory(&used[i], p->chosen[i], work) != 0;
+            work += CL_ROUND64(cl_dnnl.md_size(p->chosen[i]));
             if (!err && i < 2)
                 err = cl_dnnl_reorder_run(p->reorder[i], stream, plain[i],
                                           used[i]);
         }
-        if (!err && p->scratch) {
-            own[3] = aligned_alloc(64, (p->scratch + 63) / 64 * 64);
-            err = own[3] == NULL
-                  || cl_dnnl_memory(&ms, cl_dnnl.query_md(
-                         p->pd, CL_DNNL_Q_SCRATCHPAD, 0), own[3]) != 0;
-        }
+        if (!err && p->scratch)
+            err = cl_dnnl_memory(&ms, cl_dnnl.query_md(
+                      p->pd, CL_DNNL_Q_SCRATCHPAD, 0), work) != 0;
         if (!err && p->bias)
             err = cl_dnnl_memory(&mb, p->bias, (void *)bias);
         if (!err) {
@@ -468,7 +480,6 @@ cdef extern from * nogil:
         }
         if (mb) cl_dnnl.memory_destroy(mb);
         if (ms) cl_dnnl.memory_destroy(ms);
-        for (int i = 0; i < 4; i++) free(own[i]);
         return err;
     }
     """
@@ -479,8 +490,9 @@ cdef extern from * nogil:
     cl_dnnl_plan* cl_dnnl_plan_new(int kind, const int64_t* dims,
                                    const int64_t* geom, int with_bias)
     void cl_dnnl_plan_free(cl_dnnl_plan* p)
+    size_t cl_dnnl_plan_work(const cl_dnnl_plan* p)
     int cl_dnnl_run(const cl_dnnl_plan* p, const float* in0, const float* in1,
-                    const float* bias, float* out)
+                    const float* bias, float* out, char* work)
     ctypedef struct cl_dnnl_bn:
         pass
     cl_dnnl_bn* cl_dnnl_bn_new(int ndims, const int64_t* dims, float eps)
@@ -514,6 +526,10 @@ cdef class _NormPlan:
 # it is not used
 cdef object _state = None
 cdef dict _plans = {}
+# idle workspaces of the convolutions (uint8 arrays): a call takes one and
+# gives it back, so that the reordered arrays are not allocated and their
+# pages faulted in at each call
+cdef list _idle = []
 
 
 def _candidates():
@@ -645,10 +661,25 @@ cdef object _run(int kind, x_shape, w_shape, y_shape, groups, stride, pad,
     cdef const float* p0 = <const float*>cnp.PyArray_DATA(a)
     cdef const float* p1 = <const float*>cnp.PyArray_DATA(w)
     cdef float* po = <float*>cnp.PyArray_DATA(out)
+    cdef cnp.ndarray work = _take(cl_dnnl_plan_work(plan.plan))
+    cdef char* pw = <char*>cnp.PyArray_DATA(work)
+    pw += (64 - <size_t>pw % 64) % 64
     cdef int err
     with nogil:
-        err = cl_dnnl_run(plan.plan, p0, p1, pb, po)
+        err = cl_dnnl_run(plan.plan, p0, p1, pb, po, pw)
+    _idle.append(work)
     return out if err == 0 else None
+
+
+cdef cnp.ndarray _take(size_t nbytes):
+    # an idle workspace with nbytes from a 64-byte boundary, or a new one;
+    # the idle ones too small are dropped
+    cdef cnp.ndarray buf
+    while _idle:
+        buf = _idle.pop()
+        if <size_t>buf.shape[0] >= nbytes + 64:
+            return buf
+    return numpy.empty(nbytes + 64, numpy.uint8)
 
 
 def conv2d(x, W, b, outs, stride, pad, dilate, groups):

@@ -344,6 +344,22 @@ def test_python_threads_at_once():
 
 
 @needs_onednn
+def test_workspace_kept_between_calls_of_other_sizes():
+    # the workspace a call leaves is reused by smaller calls and replaced
+    # for larger ones: each result is the one computed afresh
+    small, large = _data(CASES[5]), _data(((4, 64, 12, 12),) + CASES[5][1:])
+    args = ((1, 1), (1, 1), (1, 1), 1)
+    expected = [F.convolution_2d(x, W, b, pad=1).array for x, W, b, _ in (small, large)]
+    for k in (0, 1, 0, 1, 1, 0):
+        x, W, b, _ = (small, large)[k]
+        got = onednn.conv2d(x, W, b, x.shape[2:], *args)
+        np.testing.assert_allclose(got, expected[k], atol=1e-4, rtol=1e-4)
+        gx = onednn.conv2d_transpose(got, W, x.shape[2:], *args)
+        back = F.deconvolution_2d(expected[k], W, pad=1, outsize=x.shape[2:]).array
+        np.testing.assert_allclose(gx, back, atol=1e-3 * abs(back).max(), rtol=1e-4)
+
+
+@needs_onednn
 def test_bad_use_ideep_raises_as_chainer():
     # Chainer raises for a use_ideep that is none of its values where iDeep
     # is available (where it is absent, the NumPy path runs)
