@@ -94,8 +94,24 @@ class Reporter(object):
             self.observation[key] = value
 
 
-def get_current_reporter() -> Reporter | None:
-    """Returns the current reporter of this thread (None if there is none)."""
+def get_current_reporter() -> Reporter:
+    """Returns the current reporter of this thread.
+
+    Raises:
+        IndexError: If no reporter is current in this thread (as in
+            Chainer): outside ``with reporter:`` and ``reporter.scope``.
+    """
+    current = _current()
+    if current is None:
+        raise IndexError(
+            'get_current_reporter: no reporter is current in this thread '
+            '(use it inside `with reporter:` or `reporter.scope(...)`)'
+        )
+    return current
+
+
+def _current():
+    # the current reporter of this thread, None if there is none
     stack = _reporters()
     return stack[-1] if stack else None
 
@@ -110,18 +126,19 @@ def report(
         observer: The object the values belong to; its registered name is
             prefixed to the keys.
     """
-    current = get_current_reporter()
+    current = _current()
     if current is not None:
         current.report(values, observer)
 
 
 @contextlib.contextmanager
 def report_scope(observation: dict[str, typing.Any]) -> typing.Iterator[None]:
-    """Collects what is reported in the block into ``observation``."""
-    current = get_current_reporter()
-    if current is None:
-        raise RuntimeError('report_scope needs a current Reporter')
-    with current.scope(observation):
+    """Collects what is reported in the block into ``observation``.
+
+    Raises:
+        IndexError: If no reporter is current in this thread.
+    """
+    with get_current_reporter().scope(observation):
         yield
 
 

@@ -21,7 +21,10 @@ def test_report_goes_to_the_current_reporter_with_observer_prefix():
     loss = observation['main/loss']
     assert isinstance(loss, chainerlite.Variable) and loss.creator is None
     assert float(loss.array) == 2.0
-    assert reporter.get_current_reporter() is None
+    with pytest.raises(IndexError, match='get_current_reporter: no reporter'):
+        reporter.get_current_reporter()
+    with r:
+        assert reporter.get_current_reporter() is r
 
 
 def test_keep_graph_on_report_keeps_the_variable():
@@ -41,7 +44,7 @@ def test_report_without_reporter_does_nothing_and_unknown_observer_fails():
     with reporter.Reporter() as r:
         with pytest.raises(KeyError):
             r.report({'x': 1.0}, object())
-    with pytest.raises(RuntimeError):
+    with pytest.raises(IndexError):  # no current reporter, as in Chainer
         with reporter.report_scope({}):
             pass
 
@@ -49,9 +52,7 @@ def test_report_without_reporter_does_nothing_and_unknown_observer_fails():
 def test_reporters_are_thread_local():
     seen = []
     with reporter.Reporter():
-        t = threading.Thread(
-            target=lambda: seen.append(reporter.get_current_reporter())
-        )
+        t = threading.Thread(target=lambda: seen.append(reporter._current()))
         t.start()
         t.join()
     assert seen == [None]
