@@ -79,9 +79,11 @@ class EinSum(function_node.FunctionNode):
         self._in_dtypes = [x.dtype for x in inputs]
         if len(inputs) > 1:
             self.retain_inputs(tuple(range(len(inputs))))
-        dtype = self.out_dtype
-        if dtype is None:
-            dtype = numpy.result_type(*self._in_dtypes)
+        # computed in the promotion of the dtypes (NumPy 1 would promote a
+        # 0-d operand by its value: a float64 scalar times float16 in float16)
+        common = numpy.result_type(*self._in_dtypes)
+        inputs = [x.astype(common, copy=False) for x in inputs]
+        dtype = common if self.out_dtype is None else self.out_dtype
         return (utils.force_array(self._contract(xp, inputs), dtype),)
 
     def _contract(self, xp, inputs):

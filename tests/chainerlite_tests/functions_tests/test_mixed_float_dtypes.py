@@ -129,3 +129,13 @@ def test_local_convolution_2d_input_gradient_keeps_float64():
     _, (gx64, _) = _run(F.local_convolution_2d, ((x, F64), (w, F64)))
     assert gx.dtype == F64
     numpy.testing.assert_allclose(gx.array, gx64.array, rtol=1e-14, atol=1e-15)
+
+
+def test_tensordot_gradient_of_a_float64_operand_is_not_rounded_to_float16():
+    # the output (and its gradient) is a float64 scalar: the gradient of
+    # the float64 operand is gy * b in float64, whatever NumPy would do
+    # with a 0-d operand
+    a, b = A[:2, :2], B[:2, :2].astype(F16)
+    _, (ga, gb) = _run(F.tensordot, ((a, F64), (b, F16)))
+    assert ga.dtype == F64 and gb.dtype == F16
+    numpy.testing.assert_array_equal(ga.array, b.astype(F64) * -1.0)
