@@ -59,13 +59,16 @@ class FFT(function_node.FunctionNode):
 
 
 def _transform(x, method):
-    if not isinstance(x, tuple) or len(x) != 2:
-        raise TypeError(
-            '{}: x must be a tuple (real, imag) of two arrays, not {}'.format(
-                method, type(x).__name__
-            )
-        )
-    return FFT(method).apply(x)
+    # anything that unpacks into two (a list, an array or Variable of two
+    # rows), as in Chainer 7.8.1, with its exception type otherwise
+    try:
+        real, imag = x
+    except (TypeError, ValueError) as e:
+        raise type(e)(
+            '{}: x must be a pair (real, imag) of arrays, but a {} is given '
+            '({})'.format(method, type(x).__name__, e)
+        ) from None
+    return FFT(method).apply((real, imag))
 
 
 def fft(x: Variable | NdArray):
@@ -79,7 +82,8 @@ def fft(x: Variable | NdArray):
 
     Args:
         x (tuple): ``(real, imag)``, two variables or arrays of the same
-            shape (at least one dimension) and floating point dtype.
+            shape (at least one dimension) and floating point dtype, or
+            anything that unpacks into two (such as an array of two rows).
 
     Returns:
         tuple of Variable: ``(real, imag)`` of the transform, with the shape
@@ -105,7 +109,8 @@ def ifft(x: Variable | NdArray):
 
     Args:
         x (tuple): ``(real, imag)``, two variables or arrays of the same
-            shape (at least one dimension) and floating point dtype.
+            shape (at least one dimension) and floating point dtype, or
+            anything that unpacks into two (such as an array of two rows).
 
     Returns:
         tuple of Variable: ``(real, imag)`` of the inverse transform, with the

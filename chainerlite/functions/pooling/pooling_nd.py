@@ -30,7 +30,7 @@ class PoolingND(function_node.FunctionNode):
             :func:`~chainerlite.functions.convolution_nd`.
 
     Raises:
-        ValueError: If ``ksize`` or ``stride`` is not a positive int (or
+        ValueError: If ``ndim`` is below 1, if ``ksize`` or ``stride`` is not a positive int (or
             ``ndim`` of them), or ``pad`` not a non-negative one; the message
             names the public function, the ``function_name`` attribute of
             each subclass.
@@ -41,6 +41,12 @@ class PoolingND(function_node.FunctionNode):
         if stride is None:
             stride = ksize
         where = self.function_name
+        if ndim < 1:
+            # Chainer 7.8.1's type for it
+            raise ValueError(
+                '{}: pooling needs at least one spatial axis (an input of shape '
+                '(n, c, ...) of 3 or more dimensions)'.format(where)
+            )
         self.ndim = ndim
         self.ksize = _conv_args.int_tuple(ksize, ndim, 'ksize', where)
         self.stride = _conv_args.int_tuple(stride, ndim, 'stride', where)

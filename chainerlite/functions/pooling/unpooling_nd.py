@@ -19,15 +19,19 @@ def set_outsize(pooling, outsize):
     """Sets ``pooling.outs`` (one length or ``None`` per axis).
 
     Raises:
-        ValueError: If ``outsize`` does not have ``pooling.ndim`` values.
+        ValueError: If ``outsize`` does not have ``pooling.ndim`` values;
+            an :class:`~chainerlite.utils.type_check.InvalidType` too, the
+            type of Chainer 7.8.1's N-d check (its 2-D one unpacks it).
 
     """
     pooling.outs = (None,) * pooling.ndim if outsize is None else tuple(outsize)
     if len(pooling.outs) != pooling.ndim:
-        raise ValueError(
+        raise type_check.InvalidTypeValueError(
+            'len(outsize) == {}'.format(pooling.ndim),
+            repr(outsize),
             '{}: outsize must have {} values, but {!r} is given'.format(
                 pooling.function_name, pooling.ndim, outsize
-            )
+            ),
         )
 
 
@@ -58,6 +62,18 @@ def default_outsize(pooling, dims):
             pooling.outs, dims, pooling.ksize, pooling.stride, pooling.pad
         )
     )
+    if min(pooling.outs) < 0:
+        raise ValueError(
+            '{}: ksize {}, stride {} and pad {} give the output negative lengths '
+            '{} on an input of lengths {}'.format(
+                pooling.function_name,
+                pooling.ksize,
+                pooling.stride,
+                pooling.pad,
+                pooling.outs,
+                tuple(dims),
+            )
+        )
 
 
 class UnpoolingND(pooling_nd.PoolingND):

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -71,9 +72,23 @@ def test_ifft_inverts_fft():
 
 def test_invalid_inputs():
     x = numpy.zeros((3,), numpy.float32)
-    with pytest.raises(TypeError, match='fft'):
+    # what does not unpack into two: Chainer 7.8.1's exception types
+    with pytest.raises(ValueError, match='fft: x must be a pair'):
         F.fft(x)
+    with pytest.raises(TypeError, match='ifft: x must be a pair'):
+        F.ifft(numpy.zeros((), numpy.float32))
     with pytest.raises(type_check.InvalidType, match='fft'):
         F.fft((x, numpy.zeros((4,), numpy.float32)))
     with pytest.raises(type_check.InvalidType):
         F.ifft((x, x.astype(numpy.float64)))
+
+
+@pytest.mark.parametrize('func', [F.fft, F.ifft])
+def test_two_rows_unpack_into_real_and_imag(func):
+    # as in Chainer 7.8.1: an array or Variable of two rows is (real, imag)
+    z = numpy.random.uniform(-1, 1, (2, 3, 4))
+    for x in (z, chainerlite.Variable(z)):
+        real, imag = func(x)
+        want_real, want_imag = func((z[0], z[1]))
+        numpy.testing.assert_array_equal(real.array, want_real.array)
+        numpy.testing.assert_array_equal(imag.array, want_imag.array)

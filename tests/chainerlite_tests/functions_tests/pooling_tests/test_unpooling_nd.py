@@ -89,3 +89,28 @@ def test_outsize_must_pool_back_to_the_input():
         F.unpooling_nd(
             numpy.zeros((1, 1, 3), numpy.float32), 2, outsize=(9,), cover_all=False
         )
+
+
+@pytest.mark.parametrize(
+    'func', [F.unpooling_nd, F.max_pooling_nd, F.average_pooling_nd]
+)
+def test_no_spatial_axis_is_value_error(func):
+    # Chainer 7.8.1's type for an input of fewer than 3 axes
+    with pytest.raises(ValueError, match='at least one spatial axis'):
+        func(numpy.zeros((2, 3), numpy.float32), 1)
+
+
+def test_outsize_of_another_length_is_value_error_and_invalid_type():
+    x = numpy.zeros((3, 2, 4), numpy.float32)
+    with pytest.raises(
+        type_check.InvalidType, match='outsize must have 1 values'
+    ) as info:
+        F.unpooling_1d(x, 3, outsize=(3, 3))
+    assert isinstance(info.value, ValueError)
+
+
+def test_negative_output_lengths_are_an_error():
+    # Chainer 7.8.1 returns an empty array whose gradient it cannot compute
+    x = numpy.zeros((3, 1, 3), numpy.float32)
+    with pytest.raises(ValueError, match='unpooling_nd: .* negative lengths'):
+        F.unpooling_1d(x, 1, pad=2)
