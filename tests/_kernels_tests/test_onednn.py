@@ -229,7 +229,7 @@ class _Recorder:
         ('always', (2, 3, 6, 6), 1, True),
         ('auto', (2, 32, 6, 6), 3, True),
         ('auto', (2, 3, 6, 6), 3, False),  # few input channels
-        ('auto', (2, 32, 6, 6), 1, False),  # a 1x1 window
+        ('auto', (2, 32, 6, 6), 1, True),  # a 1x1 window
     ],
 )
 def test_use_ideep_chooses_the_path(monkeypatch, mode, shape, ksize, asked):

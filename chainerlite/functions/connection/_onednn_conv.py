@@ -15,7 +15,7 @@ from chainerlite._kernels import onednn
 from chainerlite.backends import intel64
 
 
-def _wanted(x, params, c_in, ksize):
+def _wanted(x, params, c_in):
     # whether to ask oneDNN for a convolution of c_in input channels
     # as Chainer: a use_ideep that is none of its values raises ValueError
     # where oneDNN is available
@@ -24,21 +24,21 @@ def _wanted(x, params, c_in, ksize):
         return False
     if not intel64.should_use_ideep('>=auto'):
         return False
-    return mode != 'auto' or _faster(c_in // params.groups, ksize)
+    return mode != 'auto' or _faster(c_in // params.groups)
 
 
-def _faster(c_in, ksize):
+def _faster(c_in):
     # measured with benchmarks/onednn_conv.py (ResNet-18's CIFAR layers and
-    # the small CNN, batch 32 and 128, one and two threads): oneDNN takes
-    # 0.4-0.8x the time of chainerlite's path with 16 or more input channels
-    # per group and windows larger than 1x1; it is slower on 1x1 windows
-    # (1.1x) and on the 3-channel first layer (1.0-1.5x)
-    return c_in >= 16 and tuple(ksize) != (1, 1)
+    # the small CNN, batch 32 and 128, one thread): oneDNN takes 0.4-0.8x
+    # the time of chainerlite's path with 16 or more input channels per
+    # group, 1x1 windows included since its workspace is kept between calls
+    # (0.55-0.8x); it is slower on the 3-channel first layer (1.1-1.4x)
+    return c_in >= 16
 
 
 def convolve(x, W, b, params, outs):
     """``convolve``'s result through oneDNN, or None."""
-    if not _wanted(x, params, W.shape[1] * params.groups, W.shape[2:]):
+    if not _wanted(x, params, W.shape[1] * params.groups):
         return None
     return onednn.conv2d(
         x, W, b, outs, params.stride, params.pad, params.dilate, params.groups
@@ -47,7 +47,7 @@ def convolve(x, W, b, params, outs):
 
 def convolve_transpose(x, W, dims, params):
     """``convolve_transpose``'s result through oneDNN, or None."""
-    if not _wanted(x, params, W.shape[1] * params.groups, W.shape[2:]):
+    if not _wanted(x, params, W.shape[1] * params.groups):
         return None
     return onednn.conv2d_transpose(
         x, W, dims, params.stride, params.pad, params.dilate, params.groups
@@ -56,7 +56,7 @@ def convolve_transpose(x, W, dims, params):
 
 def convolve_grad_weight(x, gy, ksize, params):
     """``convolve_grad_weight``'s result through oneDNN, or None."""
-    if not _wanted(x, params, x.shape[1], ksize):
+    if not _wanted(x, params, x.shape[1]):
         return None
     return onednn.conv2d_grad_weight(
         x, gy, ksize, params.stride, params.pad, params.dilate, params.groups
