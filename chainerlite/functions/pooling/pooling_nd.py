@@ -30,8 +30,9 @@ class PoolingND(function_node.FunctionNode):
             :func:`~chainerlite.functions.convolution_nd`.
 
     Raises:
-        ValueError: If ``ndim`` is below 1, if ``ksize`` or ``stride`` is not a positive int (or
-            ``ndim`` of them), or ``pad`` not a non-negative one; the message
+        ValueError: If ``ndim`` is below 1, if ``ksize`` or ``stride`` is
+            not a positive int (or ``ndim`` of them), or if ``pad`` is not
+            a non-negative one; the message
             names the public function, the ``function_name`` attribute of
             each subclass.
 
