@@ -73,9 +73,12 @@ class SoftplusGrad(function_node.FunctionNode):
         (g,) = grad_outputs
         ret = []
         if 0 in indexes:
-            # d/dx sigmoid(beta x) = beta s (1 - s), s = sigmoid(beta x)
-            s = sigmoid.sigmoid(x * self.beta)
-            ret.append(sigmoid.SigmoidGrad().apply((s, g * gy * self.beta))[0])
+            # d/dx sigmoid(beta x) = beta s (1 - s), s = sigmoid(beta x),
+            # with 1 - s taken as sigmoid(-beta x): no cancellation where s
+            # rounds near 1 (float16)
+            bx = x * self.beta
+            s = sigmoid.sigmoid(bx) * sigmoid.sigmoid(-bx)
+            ret.append(g * gy * self.beta * s)
         if 1 in indexes:
             ret.append(SoftplusGrad(self.beta).apply((x, g))[0])
         return tuple(ret)

@@ -95,3 +95,15 @@ def test_tiny_values_keep_relative_precision():
 def test_integer_input_is_invalid():
     with pytest.raises(type_check.InvalidType, match='Softplus'):
         F.softplus(numpy.arange(3, dtype=numpy.int32))
+
+
+def test_second_derivative_keeps_float16_precision_where_sigmoid_nears_one():
+    # beta s (1 - s) with s = sigmoid(beta x) rounding near 1 in float16:
+    # 1 - s is taken as sigmoid(-beta x), so the relative error stays at
+    # float16's resolution instead of that of 1 - s
+    x64 = numpy.array([5.0, 6.0, 7.0, 8.0])
+    x = chainerlite.Variable(x64.astype(numpy.float16))
+    (gx,) = chainerlite.grad([F.softplus(x)], [x], enable_double_backprop=True)
+    (ggx,) = chainerlite.grad([F.sum(gx)], [x])
+    s = 1 / (1 + numpy.exp(-x64.astype(numpy.float16).astype(numpy.float64)))
+    numpy.testing.assert_allclose(ggx.array, s * (1 - s), rtol=5e-3)
