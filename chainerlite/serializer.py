@@ -8,6 +8,7 @@ are walked by :func:`serialize_link` when they have no such method.
 """
 
 from chainerlite import link as link_module
+from chainerlite.utils import _chainer_errors
 
 
 class AbstractSerializer:
@@ -72,7 +73,7 @@ def serialize_object(obj, serializer):
 
     Raises:
         TypeError: If ``obj`` has no ``serialize`` method and is not a
-            Link.
+            Link (an ``AttributeError`` too, as Chainer 7.8.1's call of it).
 
     """
     method = getattr(obj, 'serialize', None)
@@ -81,7 +82,7 @@ def serialize_object(obj, serializer):
     elif isinstance(obj, link_module.Link):
         serialize_link(obj, serializer)
     else:
-        raise TypeError(
+        raise _chainer_errors.AttributeTypeError(
             'cannot serialize an object of type {}: it has no serialize method'.format(
                 type(obj).__name__
             )

@@ -14,3 +14,8 @@ class AssertedValueError(ValueError, AssertionError):
 
 class TypedValueError(ValueError, TypeError):
     """A bad argument on which Chainer 7.8.1 fails with a ``TypeError``."""
+
+
+class AttributeTypeError(TypeError, AttributeError):
+    """An object without a method that Chainer 7.8.1 calls on it (so an
+    ``AttributeError`` there)."""

@@ -11,6 +11,8 @@ MemoryError from NumPy).
 
 import operator
 
+from chainerlite.utils import _chainer_errors
+
 _BOUNDS = {1: 'a positive int', 0: 'a non-negative int'}
 #: The largest window size, stride, padding or dilation.
 MAXIMUM = 2**31 - 1
@@ -58,8 +60,9 @@ def int_tuple(value, n, name, where, minimum=1):
 
     Raises:
         ValueError: If ``value`` is not an int or a sequence of ``n`` ints
-            (:class:`LengthError` for a sequence of another length), or
-            holds one below ``minimum`` or above :data:`MAXIMUM`.
+            (:class:`LengthError` for a sequence of another length, a
+            ``TypeError`` too for what is not an int), or holds one below
+            ``minimum`` or above :data:`MAXIMUM`.
     """
     try:
         items = [_as_int(v) for v in value] if len(value) == n else [None]
@@ -67,6 +70,9 @@ def int_tuple(value, n, name, where, minimum=1):
     except TypeError:  # not a sequence: one value for every axis
         items = [_as_int(value)] * n
         error = ValueError
+    if error is ValueError and None in items:
+        # not an int: Chainer 7.8.1 fails on it with a TypeError
+        error = _chainer_errors.TypedValueError
     if any(v is None or v < minimum for v in items):
         raise error(
             '{}: {} must be {} or {} of them, but {!r} is given'.format(

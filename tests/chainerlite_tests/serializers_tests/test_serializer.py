@@ -1,3 +1,5 @@
+import io
+
 import numpy
 import pytest
 
@@ -59,3 +61,10 @@ def test_link_with_own_serialize_is_used_for_children():
     saver = serializers.DictionarySerializer()
     saver.save(chain)
     assert list(saver.target) == ['c/custom']
+
+
+def test_object_without_serialize_is_type_and_attribute_error():
+    # Chainer 7.8.1 calls obj.serialize (an AttributeError there)
+    with pytest.raises(TypeError, match='it has no serialize method') as info:
+        serializers.save_npz(io.BytesIO(), object())
+    assert isinstance(info.value, AttributeError)

@@ -1,4 +1,5 @@
 import numpy
+import pytest
 
 import chainerlite.functions as F
 import chainerlite.links as L
@@ -30,3 +31,11 @@ def test_lazy_shapes_from_the_input():
     link = L.LocalConvolution2D(None, 2, ksize=3)
     link(numpy.zeros((1, 3, 4, 5), numpy.float32))
     assert link.W.shape == (2, 2, 3, 3, 3, 3)
+
+
+@pytest.mark.parametrize('ksize', [None, 1.5])
+def test_ksize_not_an_int_is_value_and_type_error(ksize):
+    # Chainer 7.8.1 computes with it and fails with a TypeError
+    with pytest.raises(ValueError, match='LocalConvolution2D: ksize') as info:
+        L.LocalConvolution2D(1, 1, 1, ksize=ksize)
+    assert isinstance(info.value, TypeError)
