@@ -99,8 +99,9 @@ def measure_step(step):
     return tracker.step_peak - start_bytes, seconds
 
 
-def profile(step, links):
-    """Runs ``step`` once with a probe on each of ``links``.
+def profile(step, links, required):
+    """Runs ``step`` once with a probe on each of ``links`` (ValueError if
+    one is not called and ``required``, else it is left out).
 
     Returns:
         tuple: ``(blocks, order, base, tail, peak, seconds)``: the blocks of
@@ -126,13 +127,16 @@ def profile(step, links):
             for link in added:
                 link.delete_hook(probe.name)
     missing = [link for link in links if id(link) not in probe.records]
-    if missing:
+    if missing and required:
         raise ValueError(
             'plan_forget: the step did not call the block {}'.format(
                 type(missing[0]).__name__
             )
         )
-    order = sorted(range(len(links)), key=lambda i: probe.records[id(links[i])][0])
+    called = [i for i in range(len(links)) if id(links[i]) in probe.records]
+    if not called:
+        raise ValueError('plan_forget: the step called none of the blocks')
+    order = sorted(called, key=lambda i: probe.records[id(links[i])][0])
     records = [probe.records[id(links[i])] for i in order]
     blocks = []
     for i, (_, before, after, peak, out, secs) in enumerate(records):

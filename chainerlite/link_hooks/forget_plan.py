@@ -138,12 +138,22 @@ def _check_budget(budget):
     return int(budget)
 
 
+def _children(link):
+    # The model's children, a list of links that has no forward of its own
+    # (a ChainList the model iterates) replaced by its children, in turn.
+    for child in link.children():
+        if isinstance(child, _link.ChainList) and not hasattr(child, 'forward'):
+            yield from _children(child)
+        else:
+            yield child
+
+
 def _blocks_of(model, blocks):
     if not isinstance(model, _link.Link):
         raise TypeError(
             'plan_forget: model must be a Link, not {}'.format(type(model).__name__)
         )
-    links = list(model.children()) if blocks is None else list(blocks)
+    links = list(_children(model)) if blocks is None else list(blocks)
     if not links:
         raise ValueError('plan_forget: there are no blocks to choose from')
     names = {id(link): name for name, link in model.namedlinks(skipself=True)}
@@ -182,8 +192,10 @@ def plan_forget(model, step, budget, blocks=None):
             optimizer's state are not counted unless the step allocates
             them).
         blocks (list of ~chainerlite.Link): The links the plan may forget,
-            each called once per step, in any order; the model's children
-            by default.
+            each called once per step, in any order. By default the model's
+            children, where a :class:`~chainerlite.ChainList` that has no
+            forward (a list the model iterates) stands for its children;
+            those the step does not call are left out.
 
     Returns:
         ForgetPlan: The plan (not applied yet).
@@ -193,7 +205,7 @@ def plan_forget(model, step, budget, blocks=None):
         ValueError: If ``budget`` is not positive and finite, if no choice
             of blocks fits it (the message gives the smallest predicted
             peak), or if a block is not a link of the model, given twice,
-            not called by the step or called more than once.
+            called more than once, or given and not called by the step.
 
     .. admonition:: Example
 
@@ -223,7 +235,9 @@ def plan_forget(model, step, budget, blocks=None):
     """
     budget = _check_budget(budget)
     links, names = _blocks_of(model, blocks)
-    found, order, base, tail, peak, seconds = _forget_profile.profile(step, links)
+    found, order, base, tail, peak, seconds = _forget_profile.profile(
+        step, links, required=blocks is not None
+    )
     chosen = _forget_dp.choose(found, budget, base, tail)
     if chosen is None:
         lowest = _forget_dp.peak_of(found, set(range(len(found))), base, tail)
