@@ -203,6 +203,8 @@ cdef class _Const(_Unary):
 cdef class Add(_Binary):
     """Element-wise sum of two variables (``x + y``)."""
 
+    is_elementwise = True  # as Chainer marks it
+
     @property
     def label(self):
         return '_ + _'
@@ -219,6 +221,8 @@ cdef class Add(_Binary):
 cdef class AddConstant(_Const):
     """Sum of a variable and a constant (``x + c``)."""
 
+    is_elementwise = True  # as Chainer marks it
+
     @property
     def label(self):
         return '_ + %s' % _value_str(self.value)
@@ -232,6 +236,8 @@ cdef class AddConstant(_Const):
 
 cdef class Sub(_Binary):
     """Element-wise difference of two variables (``x - y``)."""
+
+    is_elementwise = True  # as Chainer marks it
 
     @property
     def label(self):
@@ -250,6 +256,8 @@ cdef class Sub(_Binary):
 cdef class SubFromConstant(_Const):
     """Constant minus a variable (``c - x``)."""
 
+    is_elementwise = True  # as Chainer marks it
+
     @property
     def label(self):
         return '%s - _' % _value_str(self.value)
@@ -265,6 +273,8 @@ cdef class SubFromConstant(_Const):
 
 cdef class Mul(_Binary):
     """Element-wise product of two variables (``x * y``)."""
+
+    is_elementwise = True  # as Chainer marks it
 
     check_type_forward = Contract(count=2, kinds='f.', same=((0, 1),),
                                   broadcast=True)
@@ -291,6 +301,8 @@ cdef class Mul(_Binary):
 cdef class MulConstant(_Const):
     """Product of a variable and a constant (``x * c``)."""
 
+    is_elementwise = True  # as Chainer marks it
+
     @property
     def label(self):
         return '_ * %s' % _value_str(self.value)
@@ -312,6 +324,8 @@ cdef class MulConstant(_Const):
 
 cdef class Div(_Binary):
     """Element-wise quotient of two variables (``x / y``)."""
+
+    is_elementwise = True  # as Chainer marks it
 
     check_type_forward = Contract(count=2, kinds='f.', same=((0, 1),),
                                   broadcast=True)
@@ -339,6 +353,8 @@ cdef class Div(_Binary):
 cdef class DivFromConstant(_Const):
     """Constant divided by a variable (``c / x``)."""
 
+    is_elementwise = True  # as Chainer marks it
+
     @property
     def label(self):
         return '%s / _' % _value_str(self.value)
@@ -359,6 +375,8 @@ cdef class DivFromConstant(_Const):
 
 cdef class PowVarVar(_Binary):
     """Element-wise power of two variables (``x ** y``)."""
+
+    is_elementwise = True  # as Chainer marks it
 
     check_type_forward = Contract(count=2, kinds='f.', same=((0, 1),),
                                   broadcast=True)
@@ -390,6 +408,8 @@ cdef class PowVarVar(_Binary):
 cdef class PowVarConst(_Const):
     """Power of a variable by a constant (``x ** c``)."""
 
+    is_elementwise = True  # as Chainer marks it
+
     @property
     def label(self):
         return '_ ** %s' % _value_str(self.value)
@@ -408,6 +428,8 @@ cdef class PowVarConst(_Const):
 
 cdef class PowConstVar(_Const):
     """Power of a constant by a variable (``c ** x``)."""
+
+    is_elementwise = True  # as Chainer marks it
 
     @property
     def label(self):
@@ -434,6 +456,8 @@ cdef class PowConstVar(_Const):
 cdef class Neg(_Unary):
     """Negation of a variable (``-x``)."""
 
+    is_elementwise = True  # as Chainer marks it
+
     @property
     def label(self):
         return '__neg__'
@@ -447,6 +471,8 @@ cdef class Neg(_Unary):
 
 cdef class Absolute(_Unary):
     """Element-wise absolute value (``abs(x)``)."""
+
+    is_elementwise = True  # as Chainer marks it
 
     @property
     def label(self):

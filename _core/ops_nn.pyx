@@ -38,6 +38,8 @@ cdef class _Activation(BuiltinNode):
 cdef class ReLU(_Activation):
     """Rectified linear unit."""
 
+    is_elementwise = True  # as Chainer marks it
+
     cdef object compute(self, x, unused1, unused2):
         if type(x) is _ndarray:
             y = relu_array(x)

@@ -413,6 +413,30 @@ def test_chainerx_surface_of_a_node():
     assert node.is_elementwise is True and FunctionNode.is_elementwise is False
 
 
+def test_elementwise_nodes_are_marked_as_in_chainer():
+    x = Variable(_arr(2))
+    marked = [
+        x + x,
+        x + 1.0,
+        x - x,
+        1.0 - x,
+        x * x,
+        x * 2.0,
+        x / x,
+        1.0 / x,
+        x**x,
+        x**2.0,
+        2.0**x,
+        -x,
+        abs(x),
+        F.relu(x),
+    ]
+    for y in marked:
+        assert y.creator.is_elementwise is True, y.creator.label
+    assert F.exp(x).creator.is_elementwise is False
+    assert F.sum(x).creator.is_elementwise is False
+
+
 def test_backward_wrong_number_of_grads_raises_value_error():
     class TooMany(FunctionNode):
         def forward(self, inputs):
