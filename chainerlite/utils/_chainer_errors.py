@@ -19,3 +19,8 @@ class TypedValueError(ValueError, TypeError):
 class AttributeTypeError(TypeError, AttributeError):
     """An object without a method that Chainer 7.8.1 calls on it (so an
     ``AttributeError`` there)."""
+
+
+class IndexValueError(ValueError, IndexError):
+    """An index out of range where Chainer 7.8.1 indexes with it (an
+    ``IndexError`` there)."""

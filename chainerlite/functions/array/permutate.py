@@ -9,6 +9,7 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import variable
 from chainerlite.backends import cuda
+from chainerlite.utils import _chainer_errors
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -20,7 +21,10 @@ def _check_indices(indices):
     indices = cuda.to_cpu(indices)
     outside = indices[(indices < 0) | (indices >= len(indices))]
     if outside.size:
-        raise ValueError('permutate: out of bounds index: {}'.format(outside[0]))
+        # past the end is Chainer 7.8.1's IndexError (it indexes with it); a
+        # negative one it takes from the end, which is not a permutation
+        error = ValueError if outside[0] < 0 else _chainer_errors.IndexValueError
+        raise error('permutate: out of bounds index: {}'.format(outside[0]))
     counts = numpy.bincount(indices, minlength=len(indices))
     if (counts > 1).any():
         raise ValueError(

@@ -1,5 +1,7 @@
 """Decorrelated batch normalization (ZCA whitening per channel group)."""
 
+import math
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.connection import _conv_args
@@ -13,14 +15,17 @@ from chainerlite.utils import type_check
 def _to_groups(x, groups):
     # (b, C, *s) -> (groups, C // groups, b * prod(s)): one matrix of
     # channels by samples per group.
+    # The lengths are spelled out (no -1): an input without channels is
+    # empty groups, as in Chainer 7.8.1.
     b, c = x.shape[:2]
-    g = x.reshape(b, groups, c // groups, -1).transpose(1, 2, 0, 3)
-    return g.reshape(groups, c // groups, -1)
+    size = math.prod(x.shape[2:])
+    g = x.reshape(b, groups, c // groups, size).transpose(1, 2, 0, 3)
+    return g.reshape(groups, c // groups, b * size)
 
 
 def _from_groups(y, shape):
     groups, cg = y.shape[:2]
-    y = y.reshape(groups, cg, shape[0], -1).transpose(2, 0, 1, 3)
+    y = y.reshape(groups, cg, shape[0], math.prod(shape[2:])).transpose(2, 0, 1, 3)
     return y.reshape(shape)
 
 

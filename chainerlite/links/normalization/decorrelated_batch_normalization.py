@@ -7,6 +7,7 @@ from chainerlite import configuration
 from chainerlite import link
 from chainerlite import serializer as serializer_module
 from chainerlite.functions.normalization import decorrelated_batch_normalization as dbn
+from chainerlite.utils import type_check
 
 
 def _with_group_axis(name, array, groups, ndim):
@@ -83,9 +84,13 @@ class DecorrelatedBatchNormalization(link.Link):
     def __init__(self, size, groups=16, decay=0.9, eps=2e-5, dtype=None):
         super().__init__()
         if size % groups != 0:
-            raise ValueError(
+            # Chainer 7.8.1 builds the link and its forward's type check
+            # refuses every input: an InvalidType too
+            raise type_check.InvalidTypeValueError(
+                'size % groups == 0',
+                '{} % {} != 0'.format(size, groups),
                 'DecorrelatedBatchNormalization: groups ({}) must divide '
-                'size ({})'.format(groups, size)
+                'size ({})'.format(groups, size),
             )
         dtype = chainerlite.get_dtype(dtype)
         cg = size // groups

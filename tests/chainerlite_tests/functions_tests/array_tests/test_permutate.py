@@ -124,3 +124,21 @@ def test_not_a_permutation(indices):
         F.permutate(
             numpy.zeros((3, 2), numpy.float32), numpy.array(indices, numpy.int32)
         )
+
+
+@pytest.mark.parametrize('inv', [False, True])
+def test_index_past_the_end_is_value_and_index_error(inv):
+    # Chainer 7.8.1 indexes with it: an IndexError there
+    x = numpy.zeros((4, 4), numpy.float32)
+    indices = numpy.array([0, 1, 2, 4], numpy.int32)
+    with pytest.raises(ValueError, match='permutate: out of bounds index: 4') as info:
+        F.permutate(x, indices, axis=1, inv=inv)
+    assert isinstance(info.value, IndexError)
+
+
+def test_negative_index_is_value_error_only():
+    # not a permutation; Chainer 7.8.1 would take it from the end
+    x = numpy.zeros(2, numpy.float32)
+    with pytest.raises(ValueError, match='out of bounds index: -1') as info:
+        F.permutate(x, numpy.array([-1, 0], numpy.int32))
+    assert not isinstance(info.value, IndexError)

@@ -265,3 +265,14 @@ def test_class_weight_with_soft_target_is_not_implemented():
 def test_invalid_inputs(x, t):
     with pytest.raises(type_check.InvalidType, match='SoftmaxCrossEntropy'):
         F.softmax_cross_entropy(x, t)
+
+
+@pytest.mark.parametrize('double, error', [(False, IndexError), (True, RuntimeError)])
+def test_0d_input_with_labels_raises_chainers_type(double, error):
+    # Chainer 7.8.1 indexes x's first axis, or (double backprop) reads a
+    # type-check variable as a bool; chainerlite's check names the function
+    x = numpy.zeros((), numpy.float32)
+    t = numpy.zeros(4, numpy.int32)
+    with pytest.raises(error, match='SoftmaxCrossEntropy') as info:
+        F.softmax_cross_entropy(x, t, enable_double_backprop=double)
+    assert isinstance(info.value, type_check.InvalidType)

@@ -142,3 +142,10 @@ def test_function_node_defaults_as_chainer():
     (y,) = node.apply((x,))
     expected = F.decorrelated_batch_normalization(x, groups=16, eps=2e-5)
     numpy.testing.assert_allclose(y.array, expected.array, rtol=1e-5, atol=1e-5)
+
+
+def test_no_channels_give_empty_groups():
+    # as in Chainer 7.8.1: zero channels split into 16 empty groups
+    x = numpy.zeros((2, 0, 3), numpy.float32)
+    y = F.decorrelated_batch_normalization(x)
+    assert y.shape == (2, 0, 3) and y.dtype == numpy.float32
