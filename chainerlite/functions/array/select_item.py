@@ -7,6 +7,7 @@ import typing
 
 from chainerlite import backend
 from chainerlite import function_node
+from chainerlite.utils import _chainer_errors
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -31,7 +32,15 @@ class SelectItem(function_node.FunctionNode):
         x, t = inputs
         xp = backend.get_array_module(*inputs)
         if xp is numpy and t.size and (t.min() < 0 or t.max() >= x.shape[1]):
-            raise ValueError('select_item: out of bounds index in t')
+            # past the end is Chainer 7.8.1's IndexError (it indexes with
+            # it); a negative one it takes from the end
+            past_end = t.max() >= x.shape[1]
+            error = _chainer_errors.IndexValueError if past_end else ValueError
+            raise error(
+                'select_item: out of bounds index in t (each must be in [0, {}))'.format(
+                    x.shape[1]
+                )
+            )
         self.retain_inputs((1,))
         self._in_shape = x.shape
         return (x[xp.arange(len(t)), t],)

@@ -73,6 +73,9 @@ def int_tuple(value, n, name, where, minimum=1):
     if error is ValueError and None in items:
         # not an int: Chainer 7.8.1 fails on it with a TypeError
         error = _chainer_errors.TypedValueError
+    elif error is ValueError and 0 in items and name in ('ksize', 'stride'):
+        # Chainer 7.8.1 divides by a zero stride or filter size
+        error = ZeroError
     if any(v is None or v < minimum for v in items):
         raise error(
             '{}: {} must be {} or {} of them, but {!r} is given'.format(

@@ -86,3 +86,11 @@ def test_invalid_inputs(x_shape, t):
 def test_out_of_bounds_index(t):
     with pytest.raises(ValueError, match='select_item'):
         F.select_item(numpy.zeros((2, 3), numpy.float32), numpy.array(t, numpy.int32))
+
+
+def test_label_past_the_end_is_value_and_index_error():
+    # Chainer 7.8.1 indexes with it: an IndexError there
+    x = numpy.zeros((1, 1), numpy.float32)
+    with pytest.raises(ValueError, match='select_item: out of bounds') as info:
+        F.select_item(x, numpy.array([1], numpy.int32))
+    assert isinstance(info.value, IndexError)

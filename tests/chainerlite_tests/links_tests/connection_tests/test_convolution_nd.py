@@ -92,3 +92,13 @@ def test_zero_groups_is_checked_first_and_is_zero_division_too(make):
     with pytest.raises(ValueError, match='groups must be a positive int') as info:
         make()
     assert isinstance(info.value, ZeroDivisionError)
+
+
+@pytest.mark.parametrize(
+    'kwargs', [{'ksize': 3, 'stride': 0}, {'ksize': 0}, {'ksize': (3, 0)}]
+)
+def test_zero_stride_or_ksize_is_also_zero_division_error(kwargs):
+    # Chainer 7.8.1 divides by them (at forward, or initialising W)
+    with pytest.raises(ValueError, match='must be a positive int') as info:
+        L.ConvolutionND(2, 1, 3, **kwargs)
+    assert isinstance(info.value, ZeroDivisionError)
