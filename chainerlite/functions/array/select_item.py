@@ -37,9 +37,8 @@ class SelectItem(function_node.FunctionNode):
             past_end = t.max() >= x.shape[1]
             error = _chainer_errors.IndexValueError if past_end else ValueError
             raise error(
-                'select_item: out of bounds index in t (each must be in [0, {}))'.format(
-                    x.shape[1]
-                )
+                'select_item: out of bounds index in t (each must be in '
+                '[0, {}))'.format(x.shape[1])
             )
         self.retain_inputs((1,))
         self._in_shape = x.shape
