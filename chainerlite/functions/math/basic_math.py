@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import typing
 
+import chainerlite
 from chainerlite._core import (  # NOQA
     Absolute,
     Add,
@@ -62,6 +63,12 @@ def add(*xs):
     if len(xs) == 1:
         # a node all the same, as Chainer's: the result is a new variable
         # on the graph, not the input itself
+        if not isinstance(xs[0], (Variable,) + chainerlite.get_array_types()):
+            raise TypeError(
+                'add: an operand must be a Variable or an array, got {}'.format(
+                    type(xs[0]).__name__
+                )
+            )
         return identity.Identity().apply(xs)[0]
     y = as_variable(xs[0])
     for x in xs[1:]:

@@ -151,6 +151,8 @@ def test_add_of_one_operand_is_a_new_variable_on_the_graph():
     y = F.add(x)
     assert y is not x and y.creator_node is not None
     numpy.testing.assert_array_equal(y.array, X)
+    with pytest.raises(TypeError, match='add: an operand'):
+        F.add(3.0)
 
 
 def test_det_raises_an_index_error_for_a_vector_as_chainer():
