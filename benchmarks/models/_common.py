@@ -49,6 +49,7 @@ def chainer_step(model, optimizer, loss_of):
         optimizer.update()
         return float(loss.array)
 
+    step.model = model  # for tools that change the model (benchmarks/forget)
     return step
 
 
@@ -63,4 +64,5 @@ def torch_step(model, optimizer, loss_of):
         optimizer.step()
         return float(loss.detach())
 
+    step.model = model
     return step
