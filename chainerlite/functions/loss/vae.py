@@ -8,6 +8,7 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite.functions.array import broadcast
 from chainerlite.functions.loss import _logistic
 from chainerlite.functions.math import exponential
 from chainerlite.functions.math import sum as sum_mod
@@ -32,6 +33,15 @@ def _reduce(loss, reduce):
     if reduce == 'mean':
         return sum_mod.sum(loss) / float(loss.size)
     return loss
+
+
+def _broadcast(*inputs):
+    # Chainer 7.8.1 computes these losses with broadcasting arithmetic:
+    # inputs of broadcastable shapes are broadcast (the gradients summed
+    # back); inputs of one shape go to the node as they are.
+    if len({tuple(x.shape) for x in inputs}) == 1:
+        return inputs
+    return broadcast.broadcast(*inputs)
 
 
 def _check_same_float_types(in_types, names):
@@ -86,7 +96,8 @@ def gaussian_kl_divergence(
         mean (Variable or numpy.ndarray or cupy.ndarray): The mean
             :math:`\\mu`, of a floating point dtype.
         ln_var (Variable or numpy.ndarray or cupy.ndarray): The log variance
-            :math:`\\log \\sigma^2`, of the shape and dtype of ``mean``.
+            :math:`\\log \\sigma^2`, of the dtype of ``mean`` and a shape
+            that broadcasts with it (as in Chainer 7.8.1).
         reduce (str): ``'sum'`` sums the elementwise values, ``'mean'``
             averages them and ``'no'`` returns them as they are. Other values
             raise :class:`ValueError`.
@@ -106,7 +117,7 @@ def gaussian_kl_divergence(
 
     """
     _check_reduce(reduce)
-    loss = GaussianKLDivergence().apply((mean, ln_var))[0]
+    loss = GaussianKLDivergence().apply(_broadcast(mean, ln_var))[0]
     return _reduce(loss, reduce)
 
 
@@ -152,7 +163,8 @@ def bernoulli_nll(
         x (Variable or numpy.ndarray or cupy.ndarray): Observed values
             (usually in :math:`[0, 1]`), of a floating point dtype.
         y (Variable or numpy.ndarray or cupy.ndarray): Pre-sigmoid
-            parameter of the distribution, of the shape and dtype of ``x``.
+            parameter of the distribution, of the dtype of ``x`` and a shape
+            that broadcasts with it (as in Chainer 7.8.1).
         reduce (str): ``'sum'``, ``'mean'`` or ``'no'`` (elementwise
             values); other values raise :class:`ValueError`.
 
@@ -171,7 +183,7 @@ def bernoulli_nll(
 
     """
     _check_reduce(reduce)
-    loss = BernoulliNLL().apply((x, y))[0]
+    loss = BernoulliNLL().apply(_broadcast(x, y))[0]
     return _reduce(loss, reduce)
 
 
@@ -228,9 +240,11 @@ def gaussian_nll(
         x (Variable or numpy.ndarray or cupy.ndarray): Observed values, of a
             floating point dtype.
         mean (Variable or numpy.ndarray or cupy.ndarray): The mean
-            :math:`\\mu`, of the shape and dtype of ``x``.
+            :math:`\\mu`, of the dtype of ``x``; the shapes of
+            ``x``, ``mean`` and ``ln_var`` broadcast together (as in
+            Chainer 7.8.1).
         ln_var (Variable or numpy.ndarray or cupy.ndarray): The log variance
-            :math:`\\log \\sigma^2`, of the shape and dtype of ``x``.
+            :math:`\\log \\sigma^2`, of the dtype of ``x``.
         reduce (str): ``'sum'``, ``'mean'`` or ``'no'`` (elementwise
             values); other values raise :class:`ValueError`.
 
@@ -249,5 +263,5 @@ def gaussian_nll(
 
     """
     _check_reduce(reduce)
-    loss = GaussianNLL().apply((x, mean, ln_var))[0]
+    loss = GaussianNLL().apply(_broadcast(x, mean, ln_var))[0]
     return _reduce(loss, reduce)

@@ -3,6 +3,7 @@ import math
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -114,14 +115,41 @@ def test_invalid_reduce(name):
 
 
 @pytest.mark.parametrize('name', sorted(FUNCTIONS))
-@pytest.mark.parametrize(
-    'bad', [numpy.zeros(3, numpy.float64), numpy.zeros(2, numpy.float32)]
-)
-def test_invalid_inputs(name, bad):
+def test_invalid_inputs(name):
     function, _, n_inputs, class_name = FUNCTIONS[name]
     x = numpy.zeros(3, numpy.float32)
     with pytest.raises(type_check.InvalidType, match=class_name):
-        function(*([x] * (n_inputs - 1) + [bad]))
+        function(*([x] * (n_inputs - 1) + [numpy.zeros(3, numpy.float64)]))
+    # shapes that do not broadcast
+    with pytest.raises(type_check.InvalidType, match='broadcast'):
+        function(*([x] * (n_inputs - 1) + [numpy.zeros(2, numpy.float32)]))
+
+
+@pytest.mark.parametrize('name', sorted(FUNCTIONS))
+@pytest.mark.parametrize('reduce', ['sum', 'mean', 'no'])
+def test_inputs_of_broadcastable_shapes(name, reduce):
+    # as in Chainer 7.8.1, whose losses are broadcasting arithmetic: the
+    # same as the inputs broadcast first, gradients summed back
+    function, _, n_inputs, _ = FUNCTIONS[name]
+    shapes = [(2, 3), (3,), (2, 1)][:n_inputs]
+    arrays = [numpy.random.uniform(0.1, 1, s).astype(numpy.float32) for s in shapes]
+    inputs = [chainerlite.Variable(a) for a in arrays]
+    wide = [chainerlite.Variable(numpy.broadcast_to(a, (2, 3)).copy()) for a in arrays]
+    y, want = function(*inputs, reduce=reduce), function(*wide, reduce=reduce)
+    numpy.testing.assert_allclose(y.array, want.array, rtol=1e-6)
+    chainerlite.functions.sum(y).backward()
+    chainerlite.functions.sum(want).backward()
+    for v, w in zip(inputs, wide):
+        assert v.grad.shape == v.shape
+        numpy.testing.assert_allclose(v.grad, _sum_to(w.grad, v.shape), rtol=1e-5)
+
+
+def _sum_to(a, shape):
+    lead = a.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, n in enumerate(shape) if n == 1 and a.shape[lead + i] != 1
+    )
+    return a.sum(axis=axes, keepdims=True).reshape(shape)
 
 
 @pytest.mark.parametrize('name', sorted(FUNCTIONS))
