@@ -134,3 +134,19 @@ def test_deleting_after_the_forward_was_replaced_raises():
     layer.forward = lambda x: x
     with pytest.raises(RuntimeError, match='ForgetHook.deleted'):
         layer.delete_hook('ForgetHook')
+
+
+def test_a_hooked_link_serializes_as_the_plain_one(tmp_path):
+    block = Block()
+    block.add_hook(link_hooks.ForgetHook())
+    block(chainerlite.Variable(numpy.ones((3, 4), numpy.float32)), 1.0)
+    chainerlite.serializers.save_npz(str(tmp_path / 'hooked.npz'), block)
+    plain = Block()
+    chainerlite.serializers.load_npz(str(tmp_path / 'hooked.npz'), plain)
+    for (name, p), (_, q) in zip(
+        sorted(block.namedparams()), sorted(plain.namedparams())
+    ):
+        numpy.testing.assert_array_equal(p.array, q.array, err_msg=name)
+    numpy.testing.assert_array_equal(block.bn.avg_mean, plain.bn.avg_mean)
+    with numpy.load(str(tmp_path / 'hooked.npz')) as saved:
+        assert not [key for key in saved.files if 'forward' in key]
