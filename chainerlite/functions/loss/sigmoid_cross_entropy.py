@@ -46,7 +46,10 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         # the mask of the labels that count is kept for backward (None when
         # all count), the targets are taken again from the retained t
-        self._valid = valid = _valid(t, x.dtype)
+        counts = t != _IGNORE_LABEL
+        n_counted = t.size if counts.all() else int(xp.count_nonzero(counts))
+        valid = None if n_counted == t.size else counts.astype(x.dtype)
+        self._valid = valid
         target = t.astype(x.dtype)
         if valid is not None:
             target *= valid
@@ -54,12 +57,7 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         if valid is not None:
             loss *= valid
         if self.reduce == 'mean':
-            if not self.normalize:
-                count = len(x)
-            elif valid is None:
-                count = t.size
-            else:
-                count = int(xp.count_nonzero(valid))
+            count = n_counted if self.normalize else len(x)
             self._coeff = 1.0 / max(count, 1)
             loss = loss.sum() * x.dtype.type(self._coeff)
         return (utils.force_array(loss, x.dtype),)
@@ -77,12 +75,6 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         if valid is not None:
             gx = gx * valid
         return gx, None
-
-
-def _valid(t, dtype):
-    # 1 where the label counts, 0 where it is ignored; None when none is
-    valid = t != _IGNORE_LABEL
-    return None if valid.all() else valid.astype(dtype)
 
 
 def sigmoid_cross_entropy(
