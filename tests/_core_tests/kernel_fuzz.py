@@ -561,6 +561,24 @@ def _sgd(g, momentum):
     return arrays + [g.float_param() for _ in range(2 if momentum else 1)]
 
 
+def _pack(g):
+    dt = g.rng.choice([numpy.float32, numpy.float32, numpy.float64])
+    w = g.array((g.dim(40), g.dim(40)), dt)
+    return [w, g.rng.choice([True, False, 0, 1, None])]
+
+
+def _packed_matmul(g):
+    from chainerlite._kernels import packed_gemm
+
+    m, k, n = g.dim(12), g.dim(40), g.dim(40)
+    w = g.values((n, k) if g.chance(0.5) else (k, n), numpy.float32)
+    b = g.rng.choice([packed_gemm.pack(w, w.shape == (n, k)), None, packed_gemm.Packed()])
+    x = g.array((m, k), numpy.float32)
+    out = g.array((m, n), numpy.float32, out=True) if g.chance(0.5) else None
+    add = g.array((m, n), numpy.float32) if g.chance(0.5) else None
+    return [x, b, out, add]
+
+
 KERNELS = {
     'act.leaky_relu_grad': lambda g: _elementwise(g, 1, 2),
     'act.softplus_grad': lambda g: _elementwise(g, 1, 2),
@@ -597,6 +615,8 @@ KERNELS = {
     'norm.batch_norm_fixed': lambda g: _batch_norm(g, 'fixed'),
     'norm.batch_norm_fixed_grad': lambda g: _batch_norm(g, 'fixed_grad'),
     'scatter.add_rows': _add_rows,
+    'packed_gemm.pack': _pack,
+    'packed_gemm.matmul': _packed_matmul,
     'pool.max_pooling_2d': _max_pooling,
     'pool.max_pooling_2d_grad': _max_pooling_grad,
     'sce.sce_forward': _sce_forward,
@@ -673,6 +693,7 @@ GENERIC = {
         '_rebuild_variable',
         '_rebuild_node',
         '_as_variable',
+        'substitute_forward',
     ],
     'facts': ['class_flags', 'open_classes', 'expect_axes'],
     'ops_math': ['scalar_like'],
