@@ -5,6 +5,7 @@ from chainerlite import link
 from chainerlite import variable
 from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.connection import convolution_nd
+from chainerlite.utils import _chainer_errors
 from chainerlite.utils import _windows
 
 
@@ -160,6 +161,12 @@ class ConvolutionLayer(link.Link):
         """Initialises ``W`` from the channels of the input ``x`` if it is
         not yet."""
         if self.W.array is None:
+            if x.ndim < 2:
+                # Chainer 7.8.1 reads x.shape[1]: an IndexError there
+                raise _chainer_errors.IndexValueError(
+                    '{}: in_channels is inferred from axis 1 of the input, but '
+                    'the input has shape {}'.format(self.where, x.shape)
+                )
             self._initialize_params(x.shape[1])
 
 

@@ -102,3 +102,16 @@ def test_zero_stride_or_ksize_is_also_zero_division_error(kwargs):
     with pytest.raises(ValueError, match='must be a positive int') as info:
         L.ConvolutionND(2, 1, 3, **kwargs)
     assert isinstance(info.value, ZeroDivisionError)
+
+
+@pytest.mark.parametrize(
+    'make',
+    [lambda: L.Convolution1D(None, 2, 1), lambda: L.DilatedConvolution2D(None, 2, 3)],
+)
+def test_inferring_in_channels_from_a_1d_input_is_index_error(make):
+    # Chainer 7.8.1 reads x.shape[1]; chainerlite names the link
+    link = make()
+    with pytest.raises(IndexError, match='in_channels is inferred from axis 1') as info:
+        link(numpy.zeros(3, numpy.float32))
+    assert isinstance(info.value, ValueError)
+    assert link.W.array is None
