@@ -1,6 +1,7 @@
 """Names, parameters and constants shared by the converters of one export."""
 
 import chainerlite
+import numpy
 import onnx
 from onnx import numpy_helper
 
@@ -16,7 +17,10 @@ def _constant_tensor(array, name):
         field = None
     if field is not None and field != 'raw_data':
         tensor.ClearField('raw_data')
-        getattr(tensor, field)[:] = array.flatten().tolist()
+        values = array.flatten()
+        if values.dtype == bool:  # stored in int32_data as 0 and 1
+            values = values.astype(numpy.int32)
+        getattr(tensor, field)[:] = values.tolist()
     return tensor
 
 

@@ -572,7 +572,9 @@ def _packed_matmul(g):
 
     m, k, n = g.dim(12), g.dim(40), g.dim(40)
     w = g.values((n, k) if g.chance(0.5) else (k, n), numpy.float32)
-    b = g.rng.choice([packed_gemm.pack(w, w.shape == (n, k)), None, packed_gemm.Packed()])
+    b = g.rng.choice(
+        [packed_gemm.pack(w, w.shape == (n, k)), None, packed_gemm.Packed()]
+    )
     x = g.array((m, k), numpy.float32)
     out = g.array((m, n), numpy.float32, out=True) if g.chance(0.5) else None
     add = g.array((m, n), numpy.float32) if g.chance(0.5) else None

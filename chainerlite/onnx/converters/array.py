@@ -289,6 +289,11 @@ def convert_where(func, opset_version, input_names, output_names, context):
     if len(input_names) == 3:
         condition = input_names[0]
         x, y = input_names[1:]
+    elif context.is_pinned(func.condition):
+        # the condition is one of the model's inputs (F.where keeps it as
+        # an attribute, not an input of the node)
+        condition = context.get_name(func.condition)
+        x, y = input_names
     else:
         condition = context.add_const(np.asarray(func.condition), 'condition')
         x, y = input_names

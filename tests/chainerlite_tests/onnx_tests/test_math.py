@@ -23,3 +23,32 @@ def test_maximum_minimum(onnx_matches, op, opset):
     a, b = rng.randn(2, 3, 4).astype(np.float32)
     proto = onnx_matches(chainerlite.Sequential(op), (a, b), opset)
     assert [n.op_type for n in proto.graph.node] == [op.__name__[:3].title()]
+
+
+@pytest.mark.parametrize('opset', [9, 11])
+def test_where_condition_given_as_a_model_input(onnx_matches, opset):
+    # F.where keeps the condition as an attribute of its node: when it is one
+    # of the model's inputs the graph reads that input, not a constant
+    cond = np.array([[1, 0, 0], [0, 1, 1]], dtype=bool)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    y = np.zeros((2, 3), np.float32)
+    proto = onnx_matches(chainerlite.Sequential(F.where), (cond, x, y), opset)
+    where = [n for n in proto.graph.node if n.op_type == 'Where']
+    assert where[0].input[0] == proto.graph.input[0].name
+    # the same model on another condition: the input is really read
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(
+        proto.SerializeToString(), providers=['CPUExecutionProvider']
+    )
+    names = [i.name for i in proto.graph.input]
+    (out,) = session.run(None, dict(zip(names, (~cond, x, y))))
+    np.testing.assert_array_equal(out, np.where(~cond, x, y))
+
+
+@pytest.mark.parametrize('opset', [9, 11])
+def test_where_condition_computed_in_the_model(onnx_matches, opset):
+    x = np.array([[-1, 2, -3], [4, -5, 6]], dtype=np.float32)
+    model = chainerlite.Sequential(lambda x: F.where(x.array > 0, x, x * 0.5))
+    proto = onnx_matches(model, x, opset)
+    assert any(n.op_type == 'Constant' for n in proto.graph.node)
