@@ -36,6 +36,13 @@ class OutputSizeError(RuntimeError, AssertionError):
     cuDNN path raises a RuntimeError; this is both."""
 
 
+class NegativeStrideError(ValueError, RuntimeError, AssertionError):
+    """A negative stride. Chainer 7.8.1 computes output lengths that are
+    not positive from it and then asserts (an AssertionError; a
+    RuntimeError in its 2-D deconvolution); this is both, and the
+    ValueError of chainerlite's check."""
+
+
 def _as_int(value):
     try:
         return operator.index(value)
@@ -76,6 +83,8 @@ def int_tuple(value, n, name, where, minimum=1):
     elif error is ValueError and 0 in items and name in ('ksize', 'stride'):
         # Chainer 7.8.1 divides by a zero stride or filter size
         error = ZeroError
+    elif error is ValueError and name == 'stride' and min(items, default=0) < 0:
+        error = NegativeStrideError
     if any(v is None or v < minimum for v in items):
         raise error(
             '{}: {} must be {} or {} of them, but {!r} is given'.format(

@@ -115,3 +115,19 @@ def test_inferring_in_channels_from_a_1d_input_is_index_error(make):
         link(numpy.zeros(3, numpy.float32))
     assert isinstance(info.value, ValueError)
     assert link.W.array is None
+
+
+@pytest.mark.parametrize(
+    'make',
+    [
+        lambda: L.Convolution1D(1, 3, 3, stride=-1),
+        lambda: L.Deconvolution1D(4, 4, 2, stride=(-1,)),
+        lambda: L.ConvolutionND(2, 1, 3, 3, stride=(1, -2)),
+    ],
+)
+def test_negative_stride_is_also_chainers_output_size_error(make):
+    # Chainer 7.8.1 asserts that the output lengths it computes are positive
+    with pytest.raises(ValueError, match='stride must be a positive int') as info:
+        make()
+    assert isinstance(info.value, AssertionError)
+    assert isinstance(info.value, RuntimeError)
