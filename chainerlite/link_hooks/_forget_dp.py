@@ -8,7 +8,10 @@ stays alive through the whole backward pass, on top of which come the
 gradients of the parameters (``grads[i]`` bytes per block, accumulated from
 the last block back to the first), ``rest`` bytes of the step's own at the
 worst (the loss and the gradients flowing back), and, while a forgotten
-block is recomputed, the ``kept[i]`` bytes of its graph again. Forgetting
+block is recomputed, the ``kept[i]`` bytes of its graph again and the
+gradient of its outputs (``out[i]`` bytes; the profiled step's worst after
+the last block, ``rest``, is measured where the gradients flowing back are
+those of the last blocks, smaller in a network that narrows). Forgetting
 block ``i`` costs ``seconds[i]`` (its forward runs twice).
 
 The peak during backward is then the bytes kept by the forward pass plus
@@ -37,12 +40,13 @@ class Block:
 
 
 def _recompute_extra(blocks):
-    # For each block: its graph plus the gradients present when it is
+    # For each block: its graph, the gradient of its outputs that its
+    # backward receives, and the parameters' gradients present when it is
     # recomputed (its own and those of the blocks after it).
     extra, grads = [0] * len(blocks), 0
     for i in reversed(range(len(blocks))):
         grads += blocks[i].grads
-        extra[i] = grads + blocks[i].kept
+        extra[i] = grads + blocks[i].kept + blocks[i].out
     return extra, grads
 
 
