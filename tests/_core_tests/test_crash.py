@@ -465,7 +465,7 @@ assert e.mask == -1 and e.hook is not None
     'timer_recorder_bad_calls': '''
 timer = importlib.import_module('chainerlite._core.timer')
 rec = timer.TimerRecorder()
-for phase in (0, 3, 100, -1):
+for phase in (0, 4, 100, -1):
     raises(ValueError, rec.record, 'f', phase, 1.0, 1.0)
 raises(AttributeError, setattr, rec, 'stats', {'f': 5})
 raises(TypeError, setattr, rec, 'history', None)
