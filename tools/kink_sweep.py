@@ -44,9 +44,6 @@ _ROI_NAN = 'NaN in the image reaches the outputs that read it; Chainer skips it'
 _INF_PIXEL = 'interpolating next to an infinite pixel gives NaN (weight 0 times inf)'
 _CONTRASTIVE = 'gradient at a NaN/inf input: inf (Chainer: NaN)'
 KNOWN = {
-    'clipped_relu/z0': (
-        'ValueError for z <= 0 (Chainer: a bare assert, gone under python -O)'
-    ),
     'logsumexp/rows': (
         'the limit (+-inf) where Chainer subtracts inf from inf and gives NaN'
     ),

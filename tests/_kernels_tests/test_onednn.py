@@ -368,3 +368,30 @@ def test_bad_use_ideep_raises_as_chainer():
     with chainerlite.using_config('use_ideep', True):
         with pytest.raises(ValueError, match='use_ideep'):
             F.convolution_2d(x, W)
+
+
+@pytest.mark.parametrize(
+    'library, setting, expected',
+    [
+        ('present', None, 'auto'),
+        ('missing', None, 'never'),
+        ('present', 'never', 'never'),
+        ('missing', 'always', 'always'),
+    ],
+)
+def test_use_ideep_default_follows_the_extra(tmp_path, library, setting, expected):
+    # 'auto' by default where the onednn extra's library is installed (found
+    # without loading it), Chainer's 'never' elsewhere; CHAINER_USE_IDEEP wins
+    path = tmp_path / 'libdnnl.so.3'
+    if library == 'present':
+        path.write_bytes(b'not a library')
+    env = dict(os.environ, CHAINERLITE_ONEDNN_LIBRARY=str(path))
+    env.pop('CHAINER_USE_IDEEP', None)
+    if setting is not None:
+        env['CHAINER_USE_IDEEP'] = setting
+    code = 'import chainerlite; print(chainerlite.config.use_ideep)'
+    out = subprocess.run(
+        [sys.executable, '-c', code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == expected

@@ -30,10 +30,11 @@ class ZeroError(ValueError, ZeroDivisionError):
     ValueError); this is both."""
 
 
-class OutputSizeError(RuntimeError, AssertionError):
-    """A convolution whose output would have no positions. Chainer 7.8.1
-    asserts that the output sizes are positive (an AssertionError) and its
-    cuDNN path raises a RuntimeError; this is both."""
+class OutputSizeError(ValueError, RuntimeError, AssertionError):
+    """A convolution whose output would have no positions: a bad argument
+    (ValueError). Chainer 7.8.1 asserts that the output sizes are positive
+    (an AssertionError) and its cuDNN path raises a RuntimeError; this is
+    all three."""
 
 
 class NegativeStrideError(ValueError, RuntimeError, AssertionError):

@@ -139,7 +139,9 @@ BASES.update(
     matmul=one(r(2, 3, 3), r(2, 3, 3)),
     batch_normalization=one(r(4, 3), r(3), r(3), axis=0),
     fixed_batch_normalization=one(r(4, 3), r(3), r(3), r(3), r(3), axis=0),
-    batch_renormalization=one(r(4, 3), r(3), r(3), 1.0, 0.0),
+    batch_renormalization=one(
+        r(4, 3), r(3), r(3), 1.0, 0.0, running_mean=r(3), running_var=r(3)
+    ),
     fixed_batch_renormalization=one(r(4, 3), r(3), r(3), r(3), r(3)),
     decorrelated_batch_normalization=one(r(4, 4), groups=2),
     fixed_decorrelated_batch_normalization=one(r(4, 4), r(2, 2), r(2, 2, 2), groups=2),
