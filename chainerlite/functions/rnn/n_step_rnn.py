@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite import backend
+from chainerlite import configuration
 from chainerlite import variable
 from chainerlite.functions.activation import relu
 from chainerlite.functions.activation import tanh
@@ -22,6 +25,7 @@ from chainerlite.functions.array import stack
 from chainerlite.functions.connection import linear
 from chainerlite.functions.noise import dropout
 from chainerlite.functions.rnn import _recurrence
+from chainerlite.utils import random_state
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
@@ -79,6 +83,18 @@ def _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, xs):
     return batches
 
 
+def _drop(x, ratio):
+    # As Chainer, a dropout of the layer's input in training mode, even of
+    # ratio 0: Chainer then still draws a mask (the random stream moves on).
+    # At ratio 0 on NumPy arrays the stream moves on as under a dropout (one
+    # seed, recorded and replayed by F.forget alike) but no mask is made or
+    # applied: the output and the gradient are the input's.
+    if ratio == 0 and configuration.config.train and isinstance(x.array, numpy.ndarray):
+        random_state.draw(numpy, 'bits32', (0,))
+        return x
+    return dropout.dropout(x, ratio)
+
+
 def n_step_rnn_impl(
     name, cell, n_layers, dropout_ratio, states, ws, bs, xs, use_bi_direction
 ):
@@ -129,7 +145,7 @@ def n_step_rnn_impl(
         for d in range(n_dirs):
             # as Chainer: each direction draws its own mask (in training
             # mode, even of ratio 0), over the rows of all steps in order
-            x_d = dropout.dropout(x, dropout_ratio) if layer > 0 else x
+            x_d = _drop(x, dropout_ratio) if layer > 0 else x
             index = layer * n_dirs + d
             w_x, b_x, w, b = cell.prepare(ws[index], bs[index])
             xw = linear.linear(x_d, w_x, b_x)

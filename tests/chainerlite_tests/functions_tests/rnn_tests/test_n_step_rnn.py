@@ -170,6 +170,47 @@ def test_dropout_applies_to_the_layers_above_the_first():
         numpy.testing.assert_array_equal(a.array, b.array)
 
 
+@pytest.mark.parametrize('bi', [False, True])
+def test_dropout_of_ratio_0_moves_the_stream_on_as_dropout_does(bi):
+    # Chainer draws a mask even at ratio 0; here each layer above the first
+    # and direction takes one seed, as F.dropout does, and the outputs and
+    # gradients are those outside training mode.
+    func = F.n_step_bilstm if bi else F.n_step_lstm
+    n_dirs = 2 if bi else 1
+    rand = numpy.random.uniform
+    states = [rand(-1, 1, (3 * n_dirs, 2, 2)).astype(numpy.float32) for _ in '12']
+
+    def width(i, k):  # columns of weight k of layer and direction i
+        return 2 if k >= 4 else 3 if i < n_dirs else 2 * n_dirs
+
+    ws = [
+        [rand(-1, 1, (2, width(i, k))).astype(numpy.float32) for k in range(8)]
+        for i in range(3 * n_dirs)
+    ]
+    bs = [[rand(-1, 1, 2).astype(numpy.float32) for _ in range(8)] for _ in ws]
+    xs = [
+        chainerlite.Variable(rand(-1, 1, (2, 3)).astype(numpy.float32))
+        for _ in range(2)
+    ]
+    runs = []
+    for train in (True, False):
+        numpy.random.seed(3)
+        with chainerlite.using_config('train', train):
+            hy, cy, ys = func(3, 0.0, *states, ws, bs, xs)
+        after = numpy.random.random_sample()
+        for x in xs:
+            x.cleargrad()
+        F.sum(F.concat(ys, axis=0) * F.concat(ys, axis=0)).backward()
+        runs.append(([y.array for y in ys], [x.grad.copy() for x in xs], after))
+    numpy.random.seed(3)
+    with chainerlite.using_config('train', True):
+        for _ in range(2 * n_dirs):
+            F.dropout(numpy.ones(3, numpy.float32), 0.0)
+    assert runs[0][2] == numpy.random.random_sample() != runs[1][2]
+    for a, b in zip(runs[0][0] + runs[0][1], runs[1][0] + runs[1][1]):
+        numpy.testing.assert_array_equal(a, b)
+
+
 def test_bad_inputs():
     _, (hx,), ws, bs, xs = _inputs('rnn_tanh', 2, [2, 1])
     with pytest.raises(ValueError, match='n_step_rnn: the batch sizes'):
