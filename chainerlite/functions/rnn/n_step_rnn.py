@@ -47,12 +47,11 @@ def _check_kwargs(name, kwargs):
         )
 
 
-def _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, xs):
-    if not isinstance(xs, (list, tuple)) or not xs:
+def _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, batches):
+    if not batches:
         raise ValueError(
             '{}: xs must be a non-empty list of arrays, one per time step'.format(name)
         )
-    batches = [len(x) for x in xs]
     if any(b < b_next for b, b_next in zip(batches, batches[1:])):
         raise ValueError(
             '{}: the batch sizes of xs must not increase (sort the '
@@ -80,7 +79,6 @@ def _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, xs):
                     name, what, n_dirs, n_layers * n_dirs, cell.n_weights
                 )
             )
-    return batches
 
 
 def _drop(x, ratio):
@@ -135,10 +133,40 @@ def n_step_rnn_impl(
         the outputs of the last layer per time step.
 
     """
+    if not isinstance(xs, (list, tuple)):
+        xs = ()
+    batches = [len(x) for x in xs]
+    x = concat.concat(xs, axis=0) if len(xs) > 1 else xs[0] if xs else None
+    stacked, y = run_rows(
+        name,
+        cell,
+        n_layers,
+        dropout_ratio,
+        states,
+        ws,
+        bs,
+        x,
+        batches,
+        use_bi_direction,
+    )
+    ys = (
+        tuple(split_axis.split_axis(y, _recurrence.offsets(batches)[1:], axis=0))
+        if len(batches) > 1
+        else (y,)
+    )
+    return stacked, ys
+
+
+def run_rows(
+    name, cell, n_layers, dropout_ratio, states, ws, bs, x, batches, use_bi_direction
+):
+    """:func:`n_step_rnn_impl` on the steps' inputs joined: ``x`` holds the
+    rows of all steps, those of step 0 first, ``batches[t]`` rows of step
+    ``t``. Returns the final states, stacked, and the outputs of the last
+    layer, rows in the order of ``x``."""
     n_dirs = 2 if use_bi_direction else 1
     states = tuple(variable.as_variable(s) for s in states)
-    batches = _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, xs)
-    x = concat.concat(xs, axis=0) if len(xs) > 1 else xs[0]
+    _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, batches)
     finals = []
     for layer in range(n_layers):
         outputs = []
@@ -163,13 +191,7 @@ def n_step_rnn_impl(
             outputs.append(out[0])
             finals.append(out[1:])
         x = concat.concat(outputs, axis=1) if use_bi_direction else outputs[0]
-    stacked = tuple(stack.stack(s, axis=0) for s in zip(*finals))
-    ys = (
-        tuple(split_axis.split_axis(x, _recurrence.offsets(batches)[1:], axis=0))
-        if len(batches) > 1
-        else (x,)
-    )
-    return stacked, ys
+    return tuple(stack.stack(s, axis=0) for s in zip(*finals)), x
 
 
 _ACTIVATIONS = {'tanh': tanh.tanh, 'relu': relu.relu}

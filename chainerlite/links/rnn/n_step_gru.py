@@ -9,6 +9,10 @@ class NStepGRUBase(n_step_rnn.NStepRNNBase):
 
     n_weights = 6
 
+    def _function(self):
+        name = 'n_step_bigru' if self.use_bi_direction else 'n_step_gru'
+        return name, n_step_gru._GRUCell()
+
     def rnn(self, hx, ws, bs, xs):
         return n_step_gru.n_step_gru_base(
             self.n_layers, self.dropout, hx, ws, bs, xs, self.use_bi_direction

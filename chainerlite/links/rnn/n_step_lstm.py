@@ -10,6 +10,10 @@ class NStepLSTMBase(n_step_rnn.NStepRNNBase):
     n_weights = 8
     n_cells = 2
 
+    def _function(self):
+        name = 'n_step_bilstm' if self.use_bi_direction else 'n_step_lstm'
+        return name, n_step_lstm._LSTMCell()
+
     def rnn(self, hx, cx, ws, bs, xs):
         return n_step_lstm.n_step_lstm_base(
             self.n_layers, self.dropout, hx, cx, ws, bs, xs, self.use_bi_direction

@@ -5,8 +5,9 @@ import numpy
 from chainerlite import initializers
 from chainerlite import link
 from chainerlite import variable
+from chainerlite.functions.array import concat
 from chainerlite.functions.array import permutate
-from chainerlite.functions.array import transpose_sequence
+from chainerlite.functions.array import split_axis
 from chainerlite.functions.rnn import n_step_rnn as rnn
 
 
@@ -31,6 +32,23 @@ def argsort_list_descent(lst):
     return numpy.argsort(lengths, kind='stable').astype(numpy.int32)
 
 
+def _time_major_rows(lengths, order):
+    # The rows of the sequences joined (in the order given) taken time-major
+    # as the n-step functions read them: step 0 of every sequence, longest
+    # first (``order``), then step 1 of those that have one, ...; None where
+    # that is the order of the join already. Also the rows of each step.
+    lengths = numpy.asarray(lengths, numpy.int64)
+    starts = numpy.cumsum(lengths) - lengths
+    longest = lengths[order]
+    batches = [int((longest > t).sum()) for t in range(longest[0] if len(order) else 0)]
+    if len(batches) <= 1 or batches[0] == 1:
+        return None, batches
+    rows = numpy.concatenate(
+        [starts[order[:b]] + t for t, b in enumerate(batches)]
+    ).astype(numpy.int32)
+    return rows, batches
+
+
 class NStepRNNBase(link.ChainList):
     """Base of the n-step RNN links.
 
@@ -42,8 +60,11 @@ class NStepRNNBase(link.ChainList):
     original order.
 
     Subclasses set ``n_weights`` (weights per layer and direction),
-    ``n_cells`` (states: 1, or 2 for an LSTM), ``use_bi_direction`` and
-    ``rnn`` (a method running the n-step function on sorted input).
+    ``n_cells`` (states: 1, or 2 for an LSTM), ``use_bi_direction``,
+    ``rnn`` (a method running the n-step function on sorted input) and
+    ``_function`` (the name of that function and its cell: a call joins
+    the sequences and takes their rows time-major in one gather, then runs
+    the function's layers on them directly).
 
     Args:
         n_layers (int): Number of layers.
@@ -123,6 +144,13 @@ class NStepRNNBase(link.ChainList):
         shape = (self.n_layers * self.direction, len(xs), self.out_size)
         return variable.Variable(self.xp.zeros(shape, xs[0].dtype))
 
+    def _function(self):
+        """The name of the n-step function and its cell; each subclass
+        implements it."""
+        raise NotImplementedError(
+            '{}._function is not implemented'.format(type(self).__name__)
+        )
+
     def rnn(self, *args):
         """Runs the n-step function on sorted input; each subclass
         implements it."""
@@ -139,19 +167,34 @@ class NStepRNNBase(link.ChainList):
                 )
             )
         order = argsort_list_descent(xs)
-        xs = permutate_list(xs, order, False)
         states = [
             self.init_hx(xs) if s is None else permutate.permutate(s, order, axis=1)
             for s in states
         ]
-        outputs = self.rnn(
-            *states, self.ws, self.bs, list(transpose_sequence.transpose_sequence(xs))
+        rows, batches = _time_major_rows([len(x) for x in xs], order)
+        x = None
+        if xs:
+            x = concat.concat(xs, axis=0) if len(xs) > 1 else xs[0]
+            if rows is not None:
+                x = permutate.permutate(x, self.xp.asarray(rows), axis=0)
+        name, cell = self._function()
+        outputs, y = rnn.run_rows(
+            name,
+            cell,
+            self.n_layers,
+            self.dropout,
+            states,
+            self.ws,
+            self.bs,
+            x,
+            batches,
+            self.use_bi_direction,
         )
-        states = [permutate.permutate(s, order, axis=1, inv=True) for s in outputs[:-1]]
-        ys = permutate_list(
-            transpose_sequence.transpose_sequence(outputs[-1]), order, True
-        )
-        return tuple(states) + (ys,)
+        states = [permutate.permutate(s, order, axis=1, inv=True) for s in outputs]
+        if rows is not None:
+            y = permutate.permutate(y, self.xp.asarray(rows), axis=0, inv=True)
+        ends = numpy.cumsum([len(x) for x in xs])[:-1]
+        return tuple(states) + (list(split_axis.split_axis(y, ends, axis=0)),)
 
     def forward(self, hx, xs, **kwargs):
         """Runs the RNN over sequences.
@@ -175,6 +218,10 @@ class NStepRNNBase(link.ChainList):
 
 class _NStepRNNActivation(NStepRNNBase):
     n_weights = 2
+
+    def _function(self):
+        name = 'n_step_birnn' if self.use_bi_direction else 'n_step_rnn'
+        return name, rnn._RNNCell(self.activation)
 
     def rnn(self, hx, ws, bs, xs):
         return rnn.n_step_rnn_base(

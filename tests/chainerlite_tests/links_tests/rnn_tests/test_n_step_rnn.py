@@ -76,6 +76,62 @@ def test_lstm_link_is_the_function_with_its_parameters():
         numpy.testing.assert_allclose(y.array, y2.array, rtol=1e-6)
 
 
+@pytest.mark.parametrize('lengths', [(3, 0, 5, 5, 1), (4, 4, 4), (0, 2), (1, 1)])
+@pytest.mark.parametrize('cls', [L.NStepLSTM, L.NStepBiLSTM])
+def test_lstm_link_joins_the_sequences_as_the_function_reads_them(cls, lengths):
+    # The link takes its sequences time-major in one gather (no per-step
+    # transposes): its outputs and gradients are the function's on the
+    # sorted, transposed sequences.
+    n_dirs = LINKS[cls][2]
+    link = cls(2, 3, 2, 0.0)
+    data = [numpy.random.uniform(-1, 1, (n, 3)).astype(numpy.float32) for n in lengths]
+    hx = numpy.random.uniform(-1, 1, (2 * n_dirs, len(lengths), 2)).astype(
+        numpy.float32
+    )
+    results = []
+    for joined in (True, False):
+        link.cleargrads()
+        xs = [chainerlite.Variable(x.copy()) for x in data]
+        h = chainerlite.Variable(hx.copy())
+        if joined:
+            hy, cy, ys = link(h, h, xs)
+        else:
+            order = numpy.argsort([-n for n in lengths], kind='stable')
+            func = F.n_step_bilstm if n_dirs == 2 else F.n_step_lstm
+            nonempty = [xs[i] for i in order if lengths[i]]
+            h_sorted = F.permutate(h, order.astype(numpy.int32), axis=1)
+            hy, cy, ys_t = func(
+                2,
+                0.0,
+                h_sorted,
+                h_sorted,
+                link.ws,
+                link.bs,
+                F.transpose_sequence(nonempty),
+            )
+            inverse = order.argsort().astype(numpy.int32)
+            hy, cy = (F.permutate(s, inverse, axis=1) for s in (hy, cy))
+            ys = dict(zip(order[: len(nonempty)], F.transpose_sequence(ys_t)))
+            ys = [ys.get(i) for i in range(len(xs))]
+        loss = F.sum(hy * hy) + F.sum(cy)
+        for y in ys:
+            if y is not None and len(y):
+                loss += F.sum(y * y * y)
+        loss.backward()
+        results.append(
+            [hy.array, cy.array, h.grad]
+            + [x.grad if x.grad is not None else numpy.zeros_like(x.array) for x in xs]
+            + [p.grad for p in link.params()]
+        )
+        if joined:
+            assert [y.shape for y in ys] == [(n, 2 * n_dirs) for n in lengths]
+            results[-1] += [y.array for y in ys if len(y)]
+        else:
+            results[-1] += [y.array for y in ys if y is not None]
+    for got, expected in zip(*results):
+        numpy.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize('cls', [L.NStepBiGRU, L.NStepLSTM])
 def test_backward(cls):
     with chainerlite.using_config('dtype', numpy.float64):
