@@ -391,7 +391,11 @@ def test_use_ideep_default_follows_the_extra(tmp_path, library, setting, expecte
         env['CHAINER_USE_IDEEP'] = setting
     code = 'import chainerlite; print(chainerlite.config.use_ideep)'
     out = subprocess.run(
-        [sys.executable, '-c', code], env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, '-c', code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == expected
