@@ -8,8 +8,9 @@ cdef class ThreadState:
     cdef object hooks           # HookRegistry: global hooks of this thread
     cdef dict scratch           # per-thread data of compiled hooks, by id
     cdef int running            # hooked forward/backward calls now running
-    cdef tuple substitute       # (node, outputs) a forward pre-hook gave in
-                                # place of the forward of the node applied
+    # (node, outputs) a forward pre-hook gave in place of the forward of the
+    # node applied
+    cdef tuple substitute
 
 
 cdef ThreadState get_state()

@@ -54,8 +54,8 @@ cdef class _Call:
     cdef Py_ssize_t key          # id() of the function node (never the node)
     cdef double start
     cdef double nested
-    cdef int phase               # 1 forward, 2 backward, 3 recomputation
-                                 # (index into Stat.by_phase)
+    # phase: 1 forward, 2 backward, 3 recomputation (index into Stat.by_phase)
+    cdef int phase
     cdef int depth               # hooked calls running around this one
     cdef object event            # CUDA start event on the GPU, else None
     cdef long call_id
