@@ -98,6 +98,12 @@ def _check_weights(x, weights, axis):
                 'weights.shape == x.shape', '{} != {}'.format(weights.shape, x.shape)
             )
         return
+    if axis == ():
+        # Averaging over no axis weighs each element by the one weight.
+        if weights.size != 1:
+            raise _weights_error('weights.size == 1', '{} != 1'.format(weights.size))
+        return
+    (axis,) = axis
     if not -x.ndim <= axis < x.ndim:
         raise _weights_error(
             '-x.ndim <= axis < x.ndim',
@@ -121,13 +127,14 @@ def average(x: Variable | NdArray, axis=None, weights=None, keepdims=False) -> V
             point dtype.
         axis (None, int or tuple of int): Axes along which the average is
             taken. ``None`` averages all the elements. With ``weights``, a
-            tuple may name one axis only.
+            tuple may name one axis at most; the empty tuple averages over
+            no axis, scaling each element by the one weight over itself.
         weights (None or Variable or numpy.ndarray or cupy.ndarray): The
             weights, of the dtype of ``x``. ``None`` weighs every element
             by one (the plain mean). With ``axis=None`` they have the shape
             of ``x``; with an int ``axis`` they are 1-D with
-            ``weights.shape == (x.shape[axis],)``. Gradients flow into them
-            too.
+            ``weights.shape == (x.shape[axis],)``; with ``axis=()``, a
+            single weight of any shape. Gradients flow into them too.
         keepdims (bool): If ``True``, the reduced axes are kept with size
             one.
 
@@ -155,16 +162,14 @@ def average(x: Variable | NdArray, axis=None, weights=None, keepdims=False) -> V
     if weights is None:
         return mean(x, axis, keepdims)
     axis = sum_mod._normalize_axis(axis)
-    if axis is not None:
-        if len(axis) != 1:
-            raise ValueError('tuple axis is not supported when weights is given')
-        (axis,) = axis
+    if axis is not None and len(axis) > 1:
+        raise ValueError('tuple axis is not supported when weights is given')
     _check_weights(x, weights, axis)
     divider = sum_mod.sum(weights)
     if axis is not None:
-        axis %= x.ndim
         shape = [1] * x.ndim
-        shape[axis] = x.shape[axis]
+        for a in axis:
+            shape[a % x.ndim] = x.shape[a]
         weights = broadcast.broadcast_to(
             reshape.reshape(weights, tuple(shape)), x.shape
         )

@@ -197,3 +197,23 @@ def test_weights_with_several_axes_are_not_supported():
     x = numpy.zeros((2, 3), numpy.float32)
     with pytest.raises(ValueError, match='tuple axis'):
         F.average(x, axis=(0, 1), weights=numpy.ones((2, 3), numpy.float32))
+
+
+@pytest.mark.parametrize('w_shape', [(1,), (1, 1), ()])
+@pytest.mark.parametrize('keepdims', [False, True])
+def test_empty_axis_tuple_weighs_each_element_by_itself(w_shape, keepdims):
+    # Averaging over no axis: each element times the single weight, over
+    # that weight, so x itself; the gradient of the weight is then zero.
+    x = chainerlite.Variable(numpy.arange(6, dtype=numpy.float64).reshape(2, 3))
+    w = chainerlite.Variable(numpy.full(w_shape, 2.5))
+    y = F.average(x, axis=(), weights=w, keepdims=keepdims)
+    numpy.testing.assert_allclose(y.array, x.array)
+    F.sum(y).backward()
+    numpy.testing.assert_allclose(x.grad, numpy.ones((2, 3)))
+    numpy.testing.assert_allclose(w.grad, numpy.zeros(w_shape), atol=1e-12)
+
+
+def test_empty_axis_tuple_needs_a_single_weight():
+    x = numpy.zeros((2, 3), numpy.float32)
+    with pytest.raises(type_check.InvalidType, match='weights.size == 1'):
+        F.average(x, axis=(), weights=numpy.ones(3, numpy.float32))
