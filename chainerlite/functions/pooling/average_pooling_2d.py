@@ -22,6 +22,7 @@ class AveragePooling2D(average_pooling_nd.AveragePoolingND):
     """
 
     function_name = 'average_pooling_2d'
+    refuses_empty = False
 
     def __init__(
         self,

@@ -35,6 +35,7 @@ class AveragePoolingND(pooling_nd.PoolingND):
     """
 
     function_name = 'average_pooling_nd'
+    refuses_empty = True
 
     def __init__(self, ndim, ksize, stride=None, pad=0, cover_all=False, pad_value=0):
         if cover_all is True:

@@ -32,6 +32,7 @@ class MaxPoolingND(pooling_nd.PoolingND):
     """
 
     function_name = 'max_pooling_nd'
+    refuses_empty = True
 
     def __init__(
         self, ndim, ksize, stride=None, pad=0, cover_all=True, return_indices=False

@@ -38,6 +38,10 @@ class PoolingND(function_node.FunctionNode):
 
     """
 
+    # Whether an empty input is refused (Chainer 7.8.1's N-d max and
+    # average pooling refuse one; its other pooling functions compute).
+    refuses_empty = False
+
     def __init__(self, ndim, ksize, stride=None, pad=0, cover_all=True):
         if stride is None:
             stride = ksize
@@ -58,6 +62,8 @@ class PoolingND(function_node.FunctionNode):
         type_check.argname(in_types, ('x',))
         (x_type,) = in_types
         type_check.expect(x_type.dtype.kind == 'f', x_type.ndim == self.ndim + 2)
+        if self.refuses_empty:
+            type_check.expect(x_type.size > 0)
 
     def out_sizes(self, dims):
         """Output lengths of these windows on images of lengths ``dims``.

@@ -5,6 +5,7 @@ import pytest
 
 import chainerlite.functions as F
 from chainerlite import testing
+from chainerlite.utils import type_check
 
 
 def _reference(x, ksize, stride, pad, pad_value):
@@ -97,3 +98,12 @@ def test_node_refuses_cover_all():
     numpy.testing.assert_array_equal(
         node.apply((x,))[0].array, [[[[2.5, 4.5], [10.5, 12.5]]]]
     )
+
+
+@pytest.mark.parametrize('func', [F.average_pooling_nd, F.average_pooling_1d])
+def test_empty_input_is_refused(func):
+    # As in Chainer 7.8.1, whose N-d pooling type-checks a non-empty input
+    # (its average_pooling_2d computes one: test_average_pooling_2d.py).
+    x = numpy.zeros((2, 0, 3), numpy.float32)
+    with pytest.raises(type_check.InvalidType, match=r'x\.size > 0'):
+        func(x, 1)

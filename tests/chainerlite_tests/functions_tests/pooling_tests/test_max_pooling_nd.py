@@ -142,3 +142,11 @@ def test_node_takes_return_indices(return_indices):
     (y,) = node.apply((x,))
     numpy.testing.assert_array_equal(y.array, [[[[5, 7], [13, 15]]]])
     numpy.testing.assert_array_equal(node.indexes, numpy.full((1, 1, 2, 2), 3))
+
+
+@pytest.mark.parametrize('shape', [(0, 2, 3), (2, 0, 3), (1, 2, 0, 4)])
+def test_empty_input_is_refused(shape):
+    # As in Chainer 7.8.1, whose N-d pooling type-checks a non-empty input.
+    x = numpy.zeros(shape, numpy.float32)
+    with pytest.raises(type_check.InvalidType, match=r'x\.size > 0'):
+        F.max_pooling_nd(x, 1)
