@@ -33,10 +33,6 @@ class SimplifiedDropconnect(function_node.FunctionNode):
     """
 
     def __init__(self, ratio, mask=None, use_batchwise_mask=True, train=True):
-        if not 0.0 <= ratio < 1.0:
-            raise ValueError(
-                'simplified_dropconnect: ratio must be in [0, 1), got {}'.format(ratio)
-            )
         self.ratio = ratio
         self.mask = mask
         self.use_batchwise_mask = use_batchwise_mask
@@ -81,6 +77,13 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         return tuple(w_shape)
 
     def forward(self, inputs):
+        # Checked after the inputs (whose errors come first, as in Chainer
+        # 7.8.1) and only in training: outside it the ratio is not used.
+        if self.train and not 0.0 <= self.ratio < 1.0:
+            raise ValueError(
+                'simplified_dropconnect: ratio must be in [0, 1) in training, '
+                'got {}'.format(self.ratio)
+            )
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
         xp = backend.get_array_module(x)
@@ -163,7 +166,8 @@ def simplified_dropconnect(
         Variable: Output of shape ``(n, out_size)`` and the dtype of ``x``.
 
     Raises:
-        ValueError: If ``ratio`` is outside ``[0, 1)``.
+        ValueError: If ``ratio`` is outside ``[0, 1)`` in training (after
+            the inputs are checked; outside training it is not used).
         ~chainerlite.utils.type_check.InvalidType: If the shapes or dtypes
             do not fit (the mask's included).
 

@@ -113,13 +113,30 @@ def test_invalid_shapes(x_shape, mask_shape, batchwise):
         F.simplified_dropconnect(x, W, mask=mask, use_batchwise_mask=batchwise)
 
 
-def test_invalid_ratio():
-    with pytest.raises(ValueError, match='simplified_dropconnect'):
+@pytest.mark.parametrize('ratio', [1, -1.0, 2.0])
+def test_invalid_ratio(ratio):
+    with pytest.raises(ValueError, match='simplified_dropconnect: ratio'):
         F.simplified_dropconnect(
             numpy.zeros((1, 1), numpy.float32),
             numpy.zeros((1, 1), numpy.float32),
-            ratio=1,
+            ratio=ratio,
         )
+
+
+@pytest.mark.parametrize('ratio', [1, -1.0, 2.0])
+def test_ratio_is_unused_outside_training(ratio):
+    # As Chainer 7.8.1 does, train=False ignores the ratio: the plain linear.
+    x = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    W = numpy.arange(12, dtype=numpy.float32).reshape(4, 3)
+    y = F.simplified_dropconnect(x, W, ratio=ratio, train=False)
+    numpy.testing.assert_allclose(y.array, x.dot(W.T))
+
+
+def test_bad_inputs_are_reported_before_a_bad_ratio():
+    x = numpy.zeros((2, 3), numpy.float32)
+    W = numpy.zeros((4, 5), numpy.float32)
+    with pytest.raises(type_check.InvalidType, match='W.shape'):
+        F.simplified_dropconnect(x, W, ratio=2.0)
 
 
 def test_link_defers_and_masks():
