@@ -64,6 +64,13 @@ def test_default_axis_is_zero():
     assert [y.shape for y in ys] == [(3,), (3,)]
 
 
+@pytest.mark.parametrize('shape, axis', [((0,), 0), ((0, 3), 0), ((2, 0), 1)])
+def test_empty_axis_separates_into_nothing(shape, axis):
+    # Chainer 7.8.1 divides by zero here; chainerlite returns no variable,
+    # as the split of an empty axis (docs/differences.rst).
+    assert F.separate(numpy.zeros(shape, numpy.float32), axis=axis) == ()
+
+
 def test_gradient_of_unused_outputs_is_zero():
     x = chainerlite.Variable(numpy.ones((3, 2), numpy.float32))
     ys = F.separate(x, axis=0)

@@ -217,3 +217,15 @@ def test_empty_axis_tuple_needs_a_single_weight():
     x = numpy.zeros((2, 3), numpy.float32)
     with pytest.raises(type_check.InvalidType, match='weights.size == 1'):
         F.average(x, axis=(), weights=numpy.ones(3, numpy.float32))
+
+
+@pytest.mark.parametrize('axis', [None, 1, (0, 1)])
+def test_mean_over_no_element_is_nan(axis):
+    # Chainer 7.8.1 divides by zero here (ZeroDivisionError); chainerlite
+    # gives NumPy's NaN and an empty gradient (docs/differences.rst).
+    x = chainerlite.Variable(numpy.zeros((2, 0, 3), numpy.float32))
+    with numpy.errstate(invalid='ignore'), pytest.warns(RuntimeWarning):
+        y = F.mean(x, axis=axis)
+    assert numpy.isnan(y.array).all()
+    F.sum(y).backward()
+    assert x.grad.shape == (2, 0, 3)
