@@ -385,6 +385,8 @@ def table(result):
         ' tracemalloc peak, the predicted and measured time of a traced step'
         ' (wall clock, as plan_forget predicts it) and the blocks forgotten.',
         '',
+        '![peak memory against step time](forget_curves.png)',
+        '',
     ]
     for model, batch in result['batches'].items():
         lines += [
