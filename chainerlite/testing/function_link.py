@@ -3,12 +3,14 @@
 See :class:`FunctionTestCase`.
 """
 
+import contextlib
 import unittest
 
 import numpy
 
 import chainerlite
 from chainerlite import gradient_check
+from chainerlite import utils
 from chainerlite.testing import array as array_module
 
 # How many times dodge_nondifferentiable draws new inputs before giving up.
@@ -22,8 +24,32 @@ _OPTION_DICTS = (
 
 
 class _TestError(AssertionError):
-    # The base of the errors the test case classes raise.
-    pass
+    """The base of the errors the test case classes raise."""
+
+    @classmethod
+    def check(cls, expr, message):
+        """Raises this error with ``message`` unless ``expr`` is true."""
+        if not expr:
+            raise cls(message)
+
+    @classmethod
+    def fail(cls, message, exc=None):
+        """Raises this error with ``message``; given the exception ``exc``
+        that caused the failure, the message ends with it and the error
+        carries its traceback."""
+        if exc is not None:
+            utils._raise_from(cls, message, exc)
+        raise cls(message)
+
+    @classmethod
+    @contextlib.contextmanager
+    def raise_if_fail(cls, message, error_types=AssertionError):
+        """Within the ``with`` block, turns an exception of ``error_types``
+        into this error (by :meth:`fail`)."""
+        try:
+            yield
+        except error_types as e:
+            cls.fail(message, e)
 
 
 class FunctionTestError(_TestError):
@@ -56,6 +82,8 @@ class _Checks(object):
 
     __test__ = False
 
+    # The BackendConfig of the running test (None outside one).
+    backend_config = None
     check_forward_options = {}
     check_backward_options = {}
     skip_forward_test = False
