@@ -7,6 +7,7 @@ import typing
 from chainerlite.functions.array import concat
 from chainerlite.functions.array import reshape
 from chainerlite.functions.connection import linear
+from chainerlite.functions.rnn import _views
 from chainerlite.functions.rnn import lstm
 from chainerlite.functions.rnn import n_step_rnn
 
@@ -20,7 +21,8 @@ def _blocks(params):
     # of rows: seen as (batch, 4, units), they are F.lstm's gates of one
     # cell whose trailing axis holds the units.
     i, f, a, o = params
-    return concat.concat((a, i, f, o), axis=0)
+    joined = _views.joined((a, i, f, o))
+    return concat.concat((a, i, f, o), axis=0) if joined is None else joined
 
 
 def _cell_shape(x, gates):
@@ -32,6 +34,8 @@ class _LSTMCell(object):
     n_weights = 8
     n_states = 2
     summed = True  # forward_arrays takes the whole pre-activation
+    # the weights and biases prepare joins, in order (see _views.share_rows)
+    row_blocks = ((2, 0, 1, 3), (6, 4, 5, 7))
 
     def prepare(self, ws, bs):
         # both biases are added to the input part

@@ -8,6 +8,7 @@ from chainerlite import variable
 from chainerlite.functions.array import concat
 from chainerlite.functions.array import permutate
 from chainerlite.functions.array import split_axis
+from chainerlite.functions.rnn import _views
 from chainerlite.functions.rnn import n_step_rnn as rnn
 
 
@@ -122,6 +123,12 @@ class NStepRNNBase(link.ChainList):
                             variable.Parameter(
                                 initializers._get_initializer(initial_bias), out_size
                             ),
+                        )
+                # the weights (and biases) the cell joins share one array
+                for group in getattr(self._function()[1], 'row_blocks', ()):
+                    for kind in 'wb':
+                        _views.share_rows(
+                            [getattr(weights, '{}{}'.format(kind, j)) for j in group]
                         )
                 self.add_link(weights)
 

@@ -85,6 +85,12 @@ def _step_of(cell):
     raise ValueError('Recurrence: no ONNX form of the cell {!r}'.format(cell))
 
 
+@register('JoinedViews', opsets=(1,))
+def convert_joined_views(func, opset_version, input_names, output_names, context):
+    # an n-step link's gate weights, views of one array: their concatenation
+    return _util.single('Concat', input_names, output_names, axis=0)
+
+
 @register('Recurrence', opsets=(7, 10))
 def convert_recurrence(func, opset_version, input_names, output_names, context):
     cell, batches = func.cell, func.batches

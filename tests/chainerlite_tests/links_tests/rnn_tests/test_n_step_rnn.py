@@ -9,6 +9,7 @@ import chainerlite.functions as F
 import chainerlite.links as L
 from chainerlite import gradient_check
 from chainerlite import initializers
+from chainerlite.functions.rnn import _views
 
 # class: (number of weights per layer and direction, states, directions)
 LINKS = {
@@ -176,3 +177,60 @@ def test_bad_calls():
         link(None, numpy.zeros((2, 3), numpy.float32))
     with pytest.raises(ValueError, match='using_config'):
         link(None, [numpy.zeros((2, 3), numpy.float32)], train=True)
+
+
+def _lstm_against_copies(link, xs):
+    # The link's outputs and parameter gradients, and the function's on
+    # copies of the parameters (separate arrays, joined by concatenation).
+    link.cleargrads()
+    hy, cy, ys = link(None, None, xs)
+    F.sum(hy * cy + 1).backward()
+    got = [hy.array, cy.array] + [p.grad for p in link.params()]
+    ws = [[chainerlite.Variable(w.array.copy()) for w in l] for l in link.ws]
+    bs = [[chainerlite.Variable(b.array.copy()) for b in l] for l in link.bs]
+    order = numpy.argsort([-len(x) for x in xs], kind='stable')
+    hx = numpy.zeros((len(ws), len(xs), hy.shape[2]), numpy.float32)
+    hy2, cy2, _ = F.n_step_lstm(
+        len(ws), 0.0, hx, hx, ws, bs, F.transpose_sequence([xs[i] for i in order])
+    )
+    inverse = order.argsort().astype(numpy.int32)
+    hy2, cy2 = (F.permutate(s, inverse, axis=1) for s in (hy2, cy2))
+    F.sum(hy2 * cy2 + 1).backward()
+    grads = {
+        id(p): q.grad
+        for l, m in ((link.ws, ws), (link.bs, bs))
+        for ps, qs in zip(l, m)
+        for p, q in zip(ps, qs)
+    }
+    expected = [hy2.array, cy2.array] + [grads[id(p)] for p in link.params()]
+    for a, b in zip(got, expected):
+        numpy.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_lstm_link_gate_weights_share_one_array_through_updates():
+    # The four gates' weights (and biases) are views of one array, which the
+    # call uses without joining them; an in-place update keeps that, and a
+    # parameter given a new array is joined by a copy again.
+    from chainerlite import optimizers
+
+    link = L.NStepLSTM(2, 3, 4, 0.0)
+    xs = [numpy.random.uniform(-1, 1, (n, 3)).astype(numpy.float32) for n in (2, 5)]
+    w0 = link.ws[0][0].array
+    assert w0.base is not None and all(w.array.base is w0.base for w in link.ws[0][:4])
+    assert link.ws[0][2].array.base[0:4].__array_interface__ == (
+        link.ws[0][2].array.__array_interface__
+    )  # the cell's order: a, i, f, o
+    _lstm_against_copies(link, xs)
+    optimizer = optimizers.SGD(lr=0.5)
+    optimizer.setup(link)
+    for _ in range(2):
+        link.cleargrads()
+        F.sum(link(None, None, xs)[0]).backward()
+        optimizer.update()
+    assert link.ws[0][0].array is w0
+    _lstm_against_copies(link, xs)
+    recurrent = [link.ws[1][j] for j in (6, 4, 5, 7)]
+    assert _views.joined(recurrent) is not None
+    link.ws[1][5].array = link.ws[1][5].array.copy()
+    assert _views.joined(recurrent) is None
+    _lstm_against_copies(link, xs)
