@@ -10,6 +10,7 @@ from chainerlite.functions.array import permutate
 from chainerlite.functions.array import split_axis
 from chainerlite.functions.rnn import _views
 from chainerlite.functions.rnn import n_step_rnn as rnn
+from chainerlite.functions.rnn._recurrence import offsets
 
 
 def permutate_list(lst, indices, inv):
@@ -63,9 +64,10 @@ class NStepRNNBase(link.ChainList):
     Subclasses set ``n_weights`` (weights per layer and direction),
     ``n_cells`` (states: 1, or 2 for an LSTM), ``use_bi_direction``,
     ``rnn`` (a method running the n-step function on sorted input) and
-    ``_function`` (the name of that function and its cell: a call joins
-    the sequences and takes their rows time-major in one gather, then runs
-    the function's layers on them directly).
+    ``_function`` (the name of that function and its cell, or None: a
+    call joins the sequences and takes their rows time-major in one
+    gather, then runs the function's layers on them directly, or calls
+    ``rnn`` on them split per step).
 
     Args:
         n_layers (int): Number of layers.
@@ -125,7 +127,9 @@ class NStepRNNBase(link.ChainList):
                             ),
                         )
                 # the weights (and biases) the cell joins share one array
-                for group in getattr(self._function()[1], 'row_blocks', ()):
+                function = self._function()
+                blocks = getattr(function and function[1], 'row_blocks', ())
+                for group in blocks:
                     for kind in 'wb':
                         _views.share_rows(
                             [getattr(weights, '{}{}'.format(kind, j)) for j in group]
@@ -152,11 +156,10 @@ class NStepRNNBase(link.ChainList):
         return variable.Variable(self.xp.zeros(shape, xs[0].dtype))
 
     def _function(self):
-        """The name of the n-step function and its cell; each subclass
-        implements it."""
-        raise NotImplementedError(
-            '{}._function is not implemented'.format(type(self).__name__)
-        )
+        """The name of the n-step function and its cell, which a call runs
+        on the joined rows directly; None (here) to call :meth:`rnn` on
+        the sorted, transposed sequences instead."""
+        return None
 
     def rnn(self, *args):
         """Runs the n-step function on sorted input; each subclass
@@ -184,19 +187,26 @@ class NStepRNNBase(link.ChainList):
             x = concat.concat(xs, axis=0) if len(xs) > 1 else xs[0]
             if rows is not None:
                 x = permutate.permutate(x, self.xp.asarray(rows), axis=0)
-        name, cell = self._function()
-        outputs, y = rnn.run_rows(
-            name,
-            cell,
-            self.n_layers,
-            self.dropout,
-            states,
-            self.ws,
-            self.bs,
-            x,
-            batches,
-            self.use_bi_direction,
-        )
+        function = self._function()
+        if function is None:  # a subclass that implements rnn only
+            steps = () if x is None else (x,)
+            if len(batches) > 1:
+                steps = split_axis.split_axis(x, offsets(batches)[1:], axis=0)
+            outputs = self.rnn(*states, self.ws, self.bs, list(steps))
+            outputs, y = outputs[:-1], concat.concat(outputs[-1], axis=0)
+        else:
+            outputs, y = rnn.run_rows(
+                function[0],
+                function[1],
+                self.n_layers,
+                self.dropout,
+                states,
+                self.ws,
+                self.bs,
+                x,
+                batches,
+                self.use_bi_direction,
+            )
         states = [permutate.permutate(s, order, axis=1, inv=True) for s in outputs]
         if rows is not None:
             y = permutate.permutate(y, self.xp.asarray(rows), axis=0, inv=True)

@@ -10,6 +10,7 @@ import chainerlite.links as L
 from chainerlite import gradient_check
 from chainerlite import initializers
 from chainerlite.functions.rnn import _views
+from chainerlite.links.rnn.n_step_rnn import NStepRNNBase
 
 # class: (number of weights per layer and direction, states, directions)
 LINKS = {
@@ -234,3 +235,21 @@ def test_lstm_link_gate_weights_share_one_array_through_updates():
     link.ws[1][5].array = link.ws[1][5].array.copy()
     assert _views.joined(recurrent) is None
     _lstm_against_copies(link, xs)
+
+
+def test_a_subclass_that_implements_rnn_only_is_called_on_sorted_steps():
+    # Chainer's contract for subclasses: rnn gets the sorted, transposed
+    # sequences; the link restores the order of its outputs.
+    class Doubling(NStepRNNBase):
+        n_weights = 2
+
+        def rnn(self, hx, ws, bs, xs):
+            assert [len(x) for x in xs] == [3, 2, 1]
+            return hx * 2, [x * 2 for x in xs]
+
+    link = Doubling(1, 3, 3, 0.0)
+    xs = [numpy.random.uniform(-1, 1, (n, 3)).astype(numpy.float32) for n in (1, 3, 2)]
+    hy, ys = link(None, xs)
+    assert hy.shape == (1, 3, 3)
+    for y, x in zip(ys, xs):
+        numpy.testing.assert_array_equal(y.array, x * 2)
