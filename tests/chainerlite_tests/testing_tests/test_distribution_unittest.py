@@ -4,10 +4,12 @@ import unittest
 
 import numpy
 import pytest
-from scipy import stats
 
 from chainerlite import distributions
 from chainerlite import testing
+
+# the checks compare with SciPy's distributions (the NumPy 1 venv has none)
+stats = pytest.importorskip('scipy.stats')
 
 
 class _NormalCase(testing.distribution_unittest):
