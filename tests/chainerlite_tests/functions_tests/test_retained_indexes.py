@@ -186,11 +186,13 @@ SMOOTH = numpy.array([[-1.5, -0.6, 2.0], [0.5, -0.25, 3.0]])
         lambda x: F.sigmoid_cross_entropy(x, numpy.abs(BINARY)),
         lambda x: F.contrastive(x, x[::-1] * 0.5, SIMILAR),
         lambda x: F.contrastive(x, x[::-1] * 0.5, 1 - SIMILAR, reduce='no'),
-        lambda x: F.negative_sampling(x, LABELS, EMBED * x[0, 0], _fixed_sampler, 2),
+        lambda x: F.negative_sampling(
+            x, LABELS, EMBED.astype(x.dtype) * x[0, 0], _fixed_sampler, 2
+        ),
         lambda x: F.negative_sampling(
             x,
             numpy.array([1, -1], numpy.int32),
-            EMBED * x[0, 0],
+            EMBED.astype(x.dtype) * x[0, 0],
             _fixed_sampler,
             2,
             'no',
