@@ -133,7 +133,8 @@ class WorkerPool(object):
 
     def __init__(self, context, processes, work, setup, setup_args, max_tasks):
         self._context = context
-        self._args = (os.getpid(), work, setup, setup_args)
+        self._owner = os.getpid()
+        self._args = (self._owner, work, setup, setup_args)
         self._max_tasks = max_tasks
         self._workers = []
         self._batches = {}
@@ -267,9 +268,17 @@ class WorkerPool(object):
         died with tasks)."""
         return bool(self._workers)
 
+    def _inherited(self):
+        # a process forked from the owner (a worker) holds a copy of the pool;
+        # its garbage collector may run the owner's finalizer there, and the
+        # workers are not its children to stop
+        return os.getpid() != self._owner
+
     def close(self):
         """Lets the workers finish their tasks (their results can still be
         received) and stop."""
+        if self._inherited():
+            return
         for worker in self._workers:
             if not worker.retiring:
                 worker.retiring = True
@@ -282,6 +291,8 @@ class WorkerPool(object):
 
     def terminate(self):
         """Stops the workers at once; what they were loading is lost."""
+        if self._inherited():
+            return
         workers, self._workers = self._workers, []
         self._batches.clear()
         for worker in workers:
