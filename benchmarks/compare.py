@@ -494,8 +494,11 @@ def main(argv=None):
     first = sections[0]
     benches = checked(collect_benches(depths))
     env = {'python': platform.python_version(), 'numpy': np.__version__}
+    # chainerlite's __version__ is the Chainer API level it answers (7.8.1);
+    # its own release is __chainerlite_version__
+    attrs = {'chainerlite': '__chainerlite_version__'}
     env.update(
-        (m, getattr(sys.modules[m], '__version__', '?'))
+        (m, getattr(sys.modules[m], attrs.get(m, '__version__'), '?'))
         for m in ('chainerlite', 'chainer', 'torch')
         if m in sys.modules
     )
