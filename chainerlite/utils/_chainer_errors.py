@@ -24,3 +24,29 @@ class AttributeTypeError(TypeError, AttributeError):
 class IndexValueError(ValueError, IndexError):
     """An index out of range where Chainer 7.8.1 indexes with it (an
     ``IndexError`` there)."""
+
+
+class LengthError(AssertedValueError):
+    """A sequence of window arguments of the wrong length. Chainer 7.8.1
+    fails on one with an AssertionError in its N-d functions and a
+    ValueError (an unpacking) in its 2-D ones; this is both."""
+
+
+class ZeroError(ValueError, ZeroDivisionError):
+    """A zero where a positive int is needed (``groups``). Chainer 7.8.1
+    divides by it (a ZeroDivisionError) where chainerlite checks it (a
+    ValueError); this is both."""
+
+
+class OutputSizeError(ValueError, RuntimeError, AssertionError):
+    """A convolution whose output would have no positions: a bad argument
+    (ValueError). Chainer 7.8.1 asserts that the output sizes are positive
+    (an AssertionError) and its cuDNN path raises a RuntimeError; this is
+    all three."""
+
+
+class NegativeStrideError(ValueError, RuntimeError, AssertionError):
+    """A negative stride. Chainer 7.8.1 computes output lengths that are
+    not positive from it and then asserts (an AssertionError; a
+    RuntimeError in its 2-D deconvolution); this is both, and the
+    ValueError of chainerlite's check."""

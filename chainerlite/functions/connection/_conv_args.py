@@ -18,32 +18,6 @@ _BOUNDS = {1: 'a positive int', 0: 'a non-negative int'}
 MAXIMUM = 2**31 - 1
 
 
-class LengthError(ValueError, AssertionError):
-    """A sequence of window arguments of the wrong length. Chainer 7.8.1
-    fails on one with an AssertionError in its N-d functions and a
-    ValueError (an unpacking) in its 2-D ones; this is both."""
-
-
-class ZeroError(ValueError, ZeroDivisionError):
-    """A zero where a positive int is needed (``groups``). Chainer 7.8.1
-    divides by it (a ZeroDivisionError) where chainerlite checks it (a
-    ValueError); this is both."""
-
-
-class OutputSizeError(ValueError, RuntimeError, AssertionError):
-    """A convolution whose output would have no positions: a bad argument
-    (ValueError). Chainer 7.8.1 asserts that the output sizes are positive
-    (an AssertionError) and its cuDNN path raises a RuntimeError; this is
-    all three."""
-
-
-class NegativeStrideError(ValueError, RuntimeError, AssertionError):
-    """A negative stride. Chainer 7.8.1 computes output lengths that are
-    not positive from it and then asserts (an AssertionError; a
-    RuntimeError in its 2-D deconvolution); this is both, and the
-    ValueError of chainerlite's check."""
-
-
 def _as_int(value):
     try:
         return operator.index(value)
@@ -68,13 +42,13 @@ def int_tuple(value, n, name, where, minimum=1):
 
     Raises:
         ValueError: If ``value`` is not an int or a sequence of ``n`` ints
-            (:class:`LengthError` for a sequence of another length, a
-            ``TypeError`` too for what is not an int), or holds one below
-            ``minimum`` or above :data:`MAXIMUM`.
+            (``_chainer_errors.LengthError`` for a sequence of another
+            length, a ``TypeError`` too for what is not an int), or holds
+            one below ``minimum`` or above :data:`MAXIMUM`.
     """
     try:
         items = [_as_int(v) for v in value] if len(value) == n else [None]
-        error = ValueError if len(value) == n else LengthError
+        error = ValueError if len(value) == n else _chainer_errors.LengthError
     except TypeError:  # not a sequence: one value for every axis
         items = [_as_int(value)] * n
         error = ValueError
@@ -83,9 +57,9 @@ def int_tuple(value, n, name, where, minimum=1):
         error = _chainer_errors.TypedValueError
     elif error is ValueError and 0 in items and name in ('ksize', 'stride'):
         # Chainer 7.8.1 divides by a zero stride or filter size
-        error = ZeroError
+        error = _chainer_errors.ZeroError
     elif error is ValueError and name == 'stride' and min(items, default=0) < 0:
-        error = NegativeStrideError
+        error = _chainer_errors.NegativeStrideError
     if any(v is None or v < minimum for v in items):
         raise error(
             '{}: {} must be {} or {} of them, but {!r} is given'.format(
@@ -123,15 +97,15 @@ def positive_int(value, name, where):
         int: The value.
 
     Raises:
-        ValueError: If ``value`` is not a positive int (:class:`ZeroError`
-            for zero).
+        ValueError: If ``value`` is not a positive int
+            (``_chainer_errors.ZeroError`` for zero).
     """
     try:
         checked = int(value)
     except (TypeError, ValueError):
         checked = None
     if checked is None or checked != value or checked < 1:
-        raise (ZeroError if checked == 0 == value else ValueError)(
+        raise (_chainer_errors.ZeroError if checked == 0 == value else ValueError)(
             '{}: {} must be a positive int, but {!r} is given'.format(
                 where, name, value
             )

@@ -17,6 +17,7 @@ from chainerlite._kernels import direct_conv
 from chainerlite import backend
 from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.connection import _onednn_conv
+from chainerlite.utils import _chainer_errors
 from chainerlite.utils import _windows
 from chainerlite.utils import type_check
 
@@ -104,7 +105,7 @@ class ConvParams:
         """Output lengths of the convolution of an input of lengths ``dims``.
 
         Raises:
-            ~chainerlite.functions.connection._conv_args.OutputSizeError:
+            ~chainerlite.utils._chainer_errors.OutputSizeError:
                 If an output length is not positive (a RuntimeError and an
                 AssertionError).
 
@@ -119,7 +120,7 @@ class ConvParams:
                     if self.ndim == 2
                     else 'Size of axis {}'.format(axis)
                 )
-                raise _conv_args.OutputSizeError(
+                raise _chainer_errors.OutputSizeError(
                     '{} in the output should be positive.'.format(name)
                 )
         return outs

@@ -7,6 +7,7 @@ import typing
 from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.connection import _conv_utils
 from chainerlite.functions.connection import convolution_nd
+from chainerlite.utils import _chainer_errors
 from chainerlite.utils import _windows
 from chainerlite.utils import type_check
 
@@ -41,7 +42,7 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
             )
         self.outs = (None,) * ndim if outsize is None else tuple(outsize)
         if len(self.outs) != ndim:
-            raise _conv_args.LengthError(
+            raise _chainer_errors.LengthError(
                 '{}: outsize must have {} values, but {!r} is given'.format(
                     self.function_name, ndim, outsize
                 )
