@@ -57,7 +57,6 @@ KNOWN = {
     'those of spatial_transformer_sampler (0 at NaN, NaN from inf pixels)',
     'resize_images/special': _INF_PIXEL,
     'resize_images/nearest': _INF_PIXEL,
-    'huber_loss/delta': 'NaN gradient at an infinite difference (Chainer: +-delta)',
     'hinge/margin': 'gradient 0 at a NaN score (Chainer: NaN)',
     'contrastive/zero_distance': _CONTRASTIVE,
     'contrastive/margin': _CONTRASTIVE,

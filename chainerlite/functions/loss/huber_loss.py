@@ -9,6 +9,7 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
+from chainerlite.functions.array import where
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -47,8 +48,10 @@ class HuberLoss(function_node.FunctionNode):
         diff = x - t
         abs_diff = abs(diff)
         self._inside = abs_diff <= delta
-        # Outside the quadratic zone the gradient is the clipped sign.
-        self._outside_grad = (xp.sign(diff) * delta) * ~self._inside
+        # Outside the quadratic zone the gradient is the clipped sign: delta
+        # itself at an infinite difference, NaN at a NaN one (as clipping
+        # the difference to [-delta, delta] gives).
+        self._outside_grad = utils.force_array(xp.sign(diff) * delta, x.dtype)
         loss = xp.where(
             self._inside,
             diff * diff * x.dtype.type(0.5),
@@ -64,7 +67,7 @@ class HuberLoss(function_node.FunctionNode):
         if self.reduce == 'sum_along_second_axis':
             gy = reshape.reshape(gy, x.shape[:1] + (1,) + x.shape[2:])
             gy = broadcast.broadcast_to(gy, x.shape)
-        clipped = (x - t) * self._inside.astype(x.dtype) + self._outside_grad
+        clipped = where.where(self._inside, x - t, self._outside_grad)
         gx = gy * clipped
         return tuple(gx if i == 0 else -gx for i in indexes)
 

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -103,3 +104,31 @@ def test_invalid_reduce():
 def test_invalid_inputs(x, t, reduce):
     with pytest.raises(type_check.InvalidType, match='HuberLoss'):
         F.huber_loss(x, t, 1.0, reduce=reduce)
+
+
+def test_gradient_at_special_differences_is_the_clipped_difference():
+    # At an infinite difference the slope is +-delta; a NaN difference
+    # gives NaN; |d| == delta is inside the quadratic zone (slope d).
+    x = numpy.array([[numpy.inf, -numpy.inf, numpy.nan, 2.0, -2.0, 0.5]], numpy.float32)
+    t = numpy.zeros_like(x)
+    xv = chainerlite.Variable(x)
+    tv = chainerlite.Variable(t)
+    y = F.sum(F.huber_loss(xv, tv, 2.0, reduce='no'))
+    y.backward()
+    want = [2.0, -2.0, numpy.nan, 2.0, -2.0, 0.5]
+    numpy.testing.assert_array_equal(xv.grad[0], want)
+    numpy.testing.assert_array_equal(tv.grad[0], -numpy.array(want))
+
+
+def test_second_order_is_one_inside_and_zero_outside():
+    x = chainerlite.Variable(numpy.array([[numpy.inf, 2.0, 3.0, 0.5]]))
+    loss = F.sum(F.huber_loss(x, numpy.zeros((1, 4)), 2.0))
+    (gx,) = chainerlite.grad([loss], [x], enable_double_backprop=True)
+    (ggx,) = chainerlite.grad([F.sum(gx)], [x])
+    numpy.testing.assert_array_equal(ggx.array, [[0.0, 1.0, 0.0, 1.0]])
+
+
+def test_gradient_of_a_0d_input():
+    x = chainerlite.Variable(numpy.array(5.0, numpy.float32))
+    F.huber_loss(x, numpy.array(0.0, numpy.float32), 1.0, reduce='no').backward()
+    assert x.grad.shape == () and x.grad == 1.0
