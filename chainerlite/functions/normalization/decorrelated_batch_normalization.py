@@ -75,8 +75,12 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
             self.running_mean *= self.decay
             self.running_mean += (1 - self.decay) * mean
         if self.running_projection is not None:
+            # Chainer 7.8.1 scales the batch's projection by m / (m - 1)
+            # in the running average (its "unbiased estimation"); files and
+            # models trained with it expect that scale
+            adjust = m / max(m - 1.0, 1.0)
             self.running_projection *= self.decay
-            self.running_projection += (1 - self.decay) * projection
+            self.running_projection += (1 - self.decay) * adjust * projection
         return (_from_groups(y, x.shape).astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):

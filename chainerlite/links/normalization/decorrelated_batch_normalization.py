@@ -1,5 +1,6 @@
 """Decorrelated batch normalization layer."""
 
+import operator
 import warnings
 
 import chainerlite
@@ -7,7 +8,7 @@ from chainerlite import configuration
 from chainerlite import link
 from chainerlite import serializer as serializer_module
 from chainerlite.functions.normalization import decorrelated_batch_normalization as dbn
-from chainerlite.utils import type_check
+from chainerlite.utils import _chainer_errors
 
 
 def _with_group_axis(name, array, groups, ndim):
@@ -29,6 +30,31 @@ def _with_group_axis(name, array, groups, ndim):
         )
     xp = chainerlite.backend.get_array_module(array)
     return xp.broadcast_to(array, (groups,) + array.shape)
+
+
+def check_groups(groups):
+    """Raises unless ``groups`` is a positive int. A ``groups`` that does
+    not divide ``size`` is accepted, as Chainer 7.8.1 accepts it: each
+    group then has ``size // groups`` channels and the first call refuses
+    every input (an InvalidType in training).
+
+    Raises:
+        ValueError: Naming the link; of Chainer's type as well (a
+            ``TypeError`` for what is not an int, a ``ZeroDivisionError``
+            for zero).
+    """
+    try:
+        operator.index(groups)
+    except TypeError:
+        error = _chainer_errors.TypedValueError
+    else:
+        error = _chainer_errors.ZeroError if groups == 0 else ValueError
+        if groups > 0:
+            return
+    raise error(
+        'DecorrelatedBatchNormalization: groups must be a positive int, but '
+        '{!r} is given'.format(groups)
+    )
 
 
 def fix_avg_mean(avg_mean, groups):
@@ -63,7 +89,8 @@ class DecorrelatedBatchNormalization(link.Link):
 
     Args:
         size (int): Number of channels.
-        groups (int): Number of channel groups; it must divide ``size``.
+        groups (int): Number of channel groups; inputs are refused unless
+            it divides ``size``.
         decay (float): Decay rate of the running averages.
         eps (float): Added to the diagonal of the covariances.
         dtype: Dtype of the running statistics.
@@ -83,15 +110,7 @@ class DecorrelatedBatchNormalization(link.Link):
 
     def __init__(self, size, groups=16, decay=0.9, eps=2e-5, dtype=None):
         super().__init__()
-        if size % groups != 0:
-            # Chainer 7.8.1 builds the link and its forward's type check
-            # refuses every input: an InvalidType too
-            raise type_check.InvalidTypeValueError(
-                'size % groups == 0',
-                '{} % {} != 0'.format(size, groups),
-                'DecorrelatedBatchNormalization: groups ({}) must divide '
-                'size ({})'.format(groups, size),
-            )
+        check_groups(groups)
         dtype = chainerlite.get_dtype(dtype)
         cg = size // groups
         xp = self.xp

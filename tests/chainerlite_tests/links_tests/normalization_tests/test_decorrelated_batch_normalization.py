@@ -21,8 +21,9 @@ def test_train_whitens_and_updates_then_test_uses_statistics():
     numpy.testing.assert_allclose(y.array, expected.array)
     projection = expected.creator.projection
     numpy.testing.assert_allclose(link.avg_mean, 0.5 * x.mean(axis=0).reshape(2, 2))
+    # the batch's projection enters the average scaled by m / (m - 1)
     numpy.testing.assert_allclose(
-        link.avg_projection, 0.5 * numpy.eye(2) + 0.5 * projection
+        link.avg_projection, 0.5 * numpy.eye(2) + 0.5 * (20 / 19) * projection
     )
     with chainerlite.using_config('train', False):
         y = link(x)
@@ -33,11 +34,28 @@ def test_train_whitens_and_updates_then_test_uses_statistics():
     )
 
 
-def test_rejects_groups_not_dividing_size():
-    with pytest.raises(ValueError, match='groups') as info:
-        links.DecorrelatedBatchNormalization(6, groups=4)
-    # Chainer 7.8.1's forward refuses such a link with InvalidType
-    assert isinstance(info.value, chainerlite.utils.type_check.InvalidType)
+def test_groups_not_dividing_size_builds_and_the_call_raises():
+    # as in Chainer 7.8.1: 6 // 4 channels per group, no input accepted
+    link = links.DecorrelatedBatchNormalization(6, groups=4)
+    assert link.avg_mean.shape == (4, 1)
+    assert link.avg_projection.shape == (4, 1, 1)
+    x = numpy.ones((3, 6), numpy.float32)
+    with pytest.raises(chainerlite.utils.type_check.InvalidType, match='% 4'):
+        link(x)
+    with chainerlite.using_config('train', False):
+        with pytest.raises(ValueError, match='groups'):
+            link(x)
+    assert link.avg_mean.tolist() == [[0.0]] * 4
+
+
+@pytest.mark.parametrize(
+    'groups, error',
+    [(0, ZeroDivisionError), (-2, ValueError), (2.0, TypeError), (None, TypeError)],
+)
+def test_rejects_groups_not_a_positive_int(groups, error):
+    with pytest.raises(error, match='DecorrelatedBatchNormalization: groups') as info:
+        links.DecorrelatedBatchNormalization(4, groups=groups)
+    assert isinstance(info.value, ValueError)
 
 
 @pytest.mark.parametrize('groups', [1, 2])
