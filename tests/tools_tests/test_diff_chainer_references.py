@@ -12,6 +12,10 @@ from tools.diff_chainer import pair
 from tools.diff_chainer import references
 
 
+# Chainer's outcome where it raised (a second order it refuses)
+REFUSED = types.SimpleNamespace(raised=True, value=None)
+
+
 class InvalidType(Exception):
     """Named as a type check's refusal is (the harness compares by name)."""
 
@@ -140,7 +144,7 @@ def test_finite_differences_match_a_known_second_order():
     libs, scratch = (None, chainerlite), [{}, {'w': w}]
     for actual, agrees in ((right, True), (wrong, False)):
         outcome = types.SimpleNamespace(value=actual)
-        ref = make(libs, scratch, [None, outcome])
+        ref = make(libs, scratch, [REFUSED, outcome])
         assert (ref.differences(actual, 'grad2') == []) is agrees
 
 
@@ -159,10 +163,11 @@ def test_finite_differences_accept_either_side_at_a_kink():
     for at_zero in (0.0, 0.5, 1.0):
         actual = ('list', [('variable', numpy.array([at_zero, 1.0], numpy.float32))])
         outcome = types.SimpleNamespace(value=actual)
-        ref = make((None, chainerlite), scratch, [None, outcome])
+        ref = make((None, chainerlite), scratch, [REFUSED, outcome])
         assert ref.differences(actual, 'grad2') == []
     wrong = ('list', [('variable', numpy.array([2.0, 1.0], numpy.float32))])
-    ref = make((None, chainerlite), scratch, [None, types.SimpleNamespace(value=wrong)])
+    outcomes = [REFUSED, types.SimpleNamespace(value=wrong)]
+    ref = make((None, chainerlite), scratch, outcomes)
     assert ref.differences(wrong, 'grad2')
 
 
@@ -171,10 +176,51 @@ def test_no_finite_differences_through_nan_or_for_large_inputs():
     outcome = types.SimpleNamespace(value=actual)
     nan = numpy.array([numpy.nan, 1.0], numpy.float32)
     make = references.second_order_by_differences(_cube_first_order, [nan])
-    assert make((None, chainerlite), [{}, {}], [None, outcome]) is None
+    assert make((None, chainerlite), [{}, {}], [REFUSED, outcome]) is None
     big = numpy.zeros(references.MAX_DIFFERENCED + 1, numpy.float32)
     make = references.second_order_by_differences(_cube_first_order, [big])
-    assert make((None, chainerlite), [{}, {}], [None, outcome]) is None
+    assert make((None, chainerlite), [{}, {}], [REFUSED, outcome]) is None
+
+
+def test_no_finite_differences_where_chainer_answers():
+    x = numpy.array([0.5], numpy.float32)
+    actual = ('tuple', [('variable', 3 * x * x)])
+    answered = types.SimpleNamespace(raised=False, value=actual)
+    make = references.second_order_by_differences(_cube_first_order, [x])
+    outcomes = [answered, types.SimpleNamespace(value=actual)]
+    assert make((None, chainerlite), [{}, {'w': x}], outcomes) is None
+
+
+def _gradients(*arrays):
+    return ('tuple', [('variable', a) for a in arrays])
+
+
+def test_gradients_in_other_dtypes_are_cast_to_their_inputs():
+    # Chainer answers a float16 input with a float32 gradient: the reference
+    # is its gradient in float16, compared at float16's precision
+    x = numpy.ones(3, numpy.float32)
+    h = numpy.ones(3, numpy.float16)
+    wide = numpy.array([1.0, 2.0, 1.0 / 3.0], numpy.float32)
+    chainer = types.SimpleNamespace(raised=False, value=_gradients(x, wide))
+    make = references.in_input_dtypes([x, h, 'label'])
+    ref = make(None, [{'gxs': [x, wide]}, {}], [chainer, None])
+    assert ref.precision is numpy.float16
+    assert ref.differences(_gradients(x, wide.astype(numpy.float16)), 'grad') == []
+    # the cast does not excuse another value or a gradient left wide
+    assert ref.differences(_gradients(x, (wide + 1).astype(numpy.float16)), 'grad')
+    assert ref.differences(_gradients(x, wide), 'grad')
+    # a second order after such gradients is compared the same way
+    second = types.SimpleNamespace(raised=False, value=_gradients(x, h))
+    assert make(None, [{'gxs': [x, wide]}, {}], [second, None]) is not None
+
+
+def test_no_cast_reference_where_chainer_keeps_the_dtypes_or_raises():
+    x = numpy.ones(2, numpy.float32)
+    h = numpy.ones(2, numpy.float16)
+    make = references.in_input_dtypes([x, h])
+    kept = types.SimpleNamespace(raised=False, value=_gradients(x, h))
+    assert make(None, [{'gxs': [x, h]}, {}], [kept, None]) is None
+    assert make(None, [{'gxs': [x, x]}, {}], [REFUSED, None]) is None
 
 
 def test_distribution_references_are_the_closed_forms():
@@ -211,3 +257,24 @@ def test_distribution_references_are_the_closed_forms():
         [-numpy.sum(pmf * numpy.log(pmf))],
     )
     assert D.value('Gamma', 'mode', {'k': q, 'theta': q}, None) is None
+
+
+def test_second_order_of_mixed_dtype_gradients_runs():
+    # a float32 and a float16 input: their gradients' weighted sums are
+    # added in float32 (the library's + refuses a mix), so the second order
+    # stage answers, each gradient in its input's dtype
+    from tools.diff_chainer import functions
+
+    def call(lib, F, a, b):
+        return a * F.cast(b, numpy.float32) ** 2
+
+    inputs = [numpy.full(3, 2.0, numpy.float32), numpy.full(3, 3.0, numpy.float16)]
+    scratch = {}
+    for _, stage in functions.stages(call, inputs):
+        result = stage(chainerlite, scratch)
+    assert [g.dtype for g in result] == [numpy.float32, numpy.float16]
+    ws, gys = scratch['ws'], scratch['gys'][0]
+    # d/da of (sum(gy*b^2*wa) + sum(gy*2ab*wb)) and d/db of it
+    numpy.testing.assert_allclose(result[0].array, gys * 6.0 * ws[1], rtol=1e-2)
+    expected_b = gys * (6.0 * ws[0] + 4.0 * ws[1])
+    numpy.testing.assert_allclose(result[1].array, expected_b, rtol=1e-2)

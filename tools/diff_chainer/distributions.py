@@ -165,21 +165,8 @@ def reference_makers(name, params, x, dtype):
     out = {}
     for check, _ in stages(name, params, x)[1:]:
         promoted = references.promoted(restage(check), arrays)
-        out[check] = _either(independent(check), promoted)
+        out[check] = references.either(independent(check), promoted)
     return out
-
-
-def _either(*makers):
-    """The first reference that one of ``makers`` gives."""
-
-    def make(libs, scratch, outcomes):
-        for maker in makers:
-            found = maker(libs, scratch, outcomes)
-            if found is not None:
-                return found
-        return None
-
-    return make
 
 
 def run(qualified, libs, tally, examples, seconds):

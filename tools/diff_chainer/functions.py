@@ -106,6 +106,11 @@ def stages(call, inputs, grad=True, double=True, train=True):
         ]
         if not terms:
             return None
+        widest = numpy.result_type(*[t.dtype for t in terms])
+        if any(t.dtype != widest for t in terms):
+            # gradients of inputs of mixed dtypes: sums in the widest one
+            # (+ refuses a mix in both libraries)
+            terms = [lib.functions.cast(t, widest) for t in terms]
         return lib.grad([sum(terms[1:], terms[0])], s['vs'])
 
     out = [('forward', forward), ('retained', retained)]
@@ -120,7 +125,8 @@ def references(call, inputs, grad=True, double=True, train=True):
     """The references of a call's stages where Chainer gives no answer:
     Chainer on promoted inputs where its type check refuses the dtypes
     (forward, gradients), finite differences of chainerlite's gradient where
-    it refuses the second order."""
+    it refuses the second order, and Chainer's gradients cast to their
+    inputs' dtypes where it answers with gradients in other dtypes."""
     arrays = [x for x in inputs if isinstance(x, numpy.ndarray)]
 
     def restage(count):
@@ -146,8 +152,14 @@ def references(call, inputs, grad=True, double=True, train=True):
 
     return {
         'forward': references_module.promoted(restage(1), arrays),
-        'grad': references_module.promoted(restage(3), arrays),
-        'grad2': references_module.second_order_by_differences(first_order, inputs),
+        'grad': references_module.either(
+            references_module.promoted(restage(3), arrays),
+            references_module.in_input_dtypes(inputs),
+        ),
+        'grad2': references_module.either(
+            references_module.second_order_by_differences(first_order, inputs),
+            references_module.in_input_dtypes(inputs),
+        ),
     }
 
 

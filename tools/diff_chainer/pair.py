@@ -8,7 +8,8 @@ compared where both had something to work on.
 
 Where Chainer gives no answer (it raises where chainerlite computes: a
 method it leaves unimplemented, a second order it refuses, a dtype its type
-check refuses), a runner may name a reference for the stage
+check refuses; or it answers in a form its own API refuses: a gradient in
+another dtype than its input's), a runner may name a reference for the stage
 (``references.py``); the case then also counts as agreeing "with the
 reference" when chainerlite's result matches it. The strict count (agreed
 with Chainer alone) never changes: both are kept.
@@ -72,8 +73,10 @@ def run_case(libs, stages, tally, label='', references=None):
     """Runs ``stages`` (name, fn(lib, scratch)) on both libraries, Chainer
     first, and adds the case to ``tally``. ``references`` maps a stage name
     to ``fn(libs, scratch, outcomes)`` giving a ``references.Reference``
-    (or None) for a stage where Chainer raised and chainerlite did not; a
-    mismatch with it is the aspect ``STAGE:reference``."""
+    (or None), asked for a stage where the two differ and chainerlite did not
+    raise (each maker states where Chainer gives no answer: it raised, or its
+    answer is of a form its own API refuses); a mismatch with it is the aspect
+    ``STAGE:reference``."""
     scratch = [{} for _ in libs]
     scratch[1]['peer'] = scratch[0]  # chainerlite's stages may copy from Chainer's
     diffs, remaining = [], []
@@ -88,7 +91,7 @@ def run_case(libs, stages, tally, label='', references=None):
         aspect = aspect_of(stage_name, *outcomes)
         diffs += [(aspect, d) for d in found]
         reference = None
-        if outcomes[0].raised and not outcomes[1].raised and references:
+        if found and not outcomes[1].raised and references:
             make = references.get(stage_name)
             reference = make and make(libs, scratch, outcomes)
         if reference is None:

@@ -29,13 +29,29 @@ MAX_DIFFERENCED = 400
 class Reference:
     value: object  # the plain form expected of chainerlite's result
     precision: object = None  # dtype both are rounded to before comparing
+    # whether the arrays' dtypes are the value's too (not only the rounding's)
+    exact_dtypes: bool = False
 
     def differences(self, actual, path):
         expected = self.value
+        found = []
+        if self.exact_dtypes:
+            found = compare.differences(dtypes_of(expected), dtypes_of(actual), path)
         if self.precision is not None:
             expected = rounded(expected, self.precision)
             actual = rounded(actual, self.precision)
-        return compare.differences(expected, actual, path)
+        return found or compare.differences(expected, actual, path)
+
+
+def dtypes_of(value):
+    """``value`` (a plain form) with each array replaced by its dtype's name."""
+    if isinstance(value, numpy.ndarray):
+        return f'dtype {value.dtype}'
+    if isinstance(value, (tuple, list)):
+        return type(value)(dtypes_of(v) for v in value)
+    if isinstance(value, dict):
+        return {k: dtypes_of(v) for k, v in value.items()}
+    return value
 
 
 def rounded(value, dtype):
@@ -109,7 +125,7 @@ def second_order_by_differences(first_order, inputs):
     def make(libs, scratch, outcomes):
         actual = outcomes[1].value
         size = sum(inputs[i].size for i in slots)
-        if low is None or size > MAX_DIFFERENCED:
+        if not outcomes[0].raised or low is None or size > MAX_DIFFERENCED:
             return None
         if not all(numpy.isfinite(inputs[i]).all() for i in slots):
             return None  # differences through NaN or infinity say nothing
@@ -133,6 +149,53 @@ def second_order_by_differences(first_order, inputs):
         except Exception:  # noqa: BLE001 - then there is no reference
             return None
         return Reference((actual[0], expected), low)
+
+    return make
+
+
+def in_input_dtypes(inputs):
+    """A reference maker for the gradient stages of a case where Chainer's
+    first-order gradients (``scratch['gxs']``) are in other dtypes than their
+    inputs' (its own ``Variable.backward`` refuses such a gradient): Chainer's
+    result with each gradient cast to its input's dtype, compared at the
+    precision of the least precise input (the second order differentiates
+    Chainer's wider gradients, rounded less than chainerlite's).
+    ``inputs`` are the case's inputs; the stage's result has one entry per
+    floating input."""
+    dtypes = [x.dtype for x in inputs if _floating(x)]
+    low = lowest_precision(inputs)
+
+    def make(libs, scratch, outcomes):
+        value = outcomes[0].value
+        first = scratch[0].get('gxs') or ()
+        if outcomes[0].raised or not (
+            isinstance(value, tuple) and value[0] in ('list', 'tuple')
+        ):
+            return None
+        if len(value[1]) != len(dtypes) or len(first) != len(dtypes):
+            return None
+        if all(g is None or g.dtype == d for g, d in zip(first, dtypes)):
+            return None  # Chainer's gradients have their inputs' dtypes
+        expected = [
+            ('variable', g[1].astype(dtype))
+            if isinstance(g, tuple) and g[:1] == ('variable',)
+            else g
+            for g, dtype in zip(value[1], dtypes)
+        ]
+        return Reference((value[0], expected), low, exact_dtypes=True)
+
+    return make
+
+
+def either(*makers):
+    """A reference maker giving the first reference one of ``makers`` gives."""
+
+    def make(libs, scratch, outcomes):
+        for maker in makers:
+            found = maker(libs, scratch, outcomes)
+            if found is not None:
+                return found
+        return None
 
     return make
 
