@@ -6,7 +6,9 @@ weighted sum of up to four pixels (one pixel with weight 1 for the integer
 bins of ROI pooling, the four bilinear neighbours for ROI Align), so the
 geometry is held as arrays over ``(r, i, j, k, corner)``: ``index`` (the flat
 pixel index ``y * W + x``) and ``weight`` (0 for a missing sample or
-corner). Samples are reduced either by their maximum or by a weighted sum.
+corner; a corner of weight 0 is skipped, so a NaN or infinite pixel it
+names does not reach the result). Samples are reduced either by their
+maximum or by a weighted sum, computed in float64 and cast to ``x``'s dtype.
 
 Once the maximal sample of each output element is chosen, the output is a
 fixed linear function of ``x``; :class:`ROIGather` applies it and
@@ -250,68 +252,91 @@ def extreme_samples(start, bin_size, grid, n_bins, size):
 
 
 def _linear_neighbours(p, size):
-    # The two pixels around each coordinate and their linear weights; a
-    # coordinate more than one pixel outside the map is not sampled.
+    # The two pixels around each coordinate and their linear weights. A
+    # coordinate more than one pixel outside the map is not sampled; one in
+    # [-1, 0) reads row 0, one past size - 1 reads row size - 1. A corner
+    # outside the map gets weight 0.
     inside = (p >= -1.0) & (p <= size)
-    p = numpy.clip(p, 0, None)
-    lo = numpy.floor(p).astype(numpy.int64)
-    at_edge = lo >= size - 1
-    lo = numpy.where(at_edge, size - 1, lo)
-    hi = numpy.where(at_edge, size - 1, lo + 1)
-    p = numpy.where(at_edge, lo, p)
-    w_hi = p - lo
-    return lo, hi, 1.0 - w_hi, w_hi, inside
+    lo = numpy.floor(p)
+    lo = numpy.where(lo == size, size - 1.0, lo)
+    hi = lo + 1.0
+    p = numpy.where(lo <= -1.0, 0.0, numpy.where(hi >= size, size - 1.0, p))
+    w_lo = numpy.where(lo >= 0.0, hi - p, 0.0)
+    w_hi = numpy.where(hi <= size - 1.0, p - lo, 0.0)
+    lo = numpy.clip(lo, 0, max(size - 1, 0)).astype(numpy.int64)
+    hi = numpy.clip(hi, 0, max(size - 1, 0)).astype(numpy.int64)
+    return lo, hi, w_lo, w_hi, inside
+
+
+def _terms(x_flat, batch, index, weight):
+    # Corner terms x * weight in float64, 0 where the weight is 0 (so that a
+    # NaN or infinite pixel of a skipped corner stays out).
+    xp = backend.get_array_module(x_flat)
+    gathered = x_flat[batch, :, index].astype(numpy.float64)  # (..., 4, C)
+    w = weight[..., None]
+    return xp.where(w > 0, gathered, 0.0) * w
 
 
 def sample_values(x_flat, geometry, k):
-    """Values of sample ``k`` of every output element, ``(R, C, oh, ow)``."""
-    index = geometry.index[:, :, :, k]  # (R, oh, ow, 4)
-    weight = geometry.weight[:, :, :, k]
+    """Values of sample ``k`` of every output element in float64, shape
+    ``(R, C, oh, ow)``: the corner terms added in corner order."""
     b = geometry.batch[:, None, None, None]
-    gathered = x_flat[b, :, index]  # (R, oh, ow, 4, C)
-    values = (gathered * weight[..., None].astype(x_flat.dtype)).sum(axis=3)
+    terms = _terms(x_flat, b, geometry.index[:, :, :, k], geometry.weight[:, :, :, k])
+    values = terms[:, :, :, 0]
+    for corner in range(1, terms.shape[3]):
+        values = values + terms[:, :, :, corner]
     return values.transpose(0, 3, 1, 2)
 
 
-def choose_max(x_flat, geometry):
+def choose_max(x_flat, geometry, strict):
     """Index of the largest valid sample of each output element.
 
+    Args:
+        x_flat (array): Feature map of shape ``(N, C, H * W)``.
+        geometry (Geometry): Samples of every output cell.
+        strict (bool): ``False``: as NumPy's ``argmax`` over the valid
+            samples (the first NaN, else the first of the largest).
+            ``True``: the first sample larger than every one before it and
+            than ``-inf``, so that NaN and ``-inf`` samples are never chosen.
+
     Returns:
-        array: Shape ``(R, C, oh, ow)``; -1 where a cell has no sample.
+        array: Shape ``(R, C, oh, ow)``; -1 where none is chosen.
 
     """
     xp = backend.get_array_module(x_flat)
     n_rois, outh, outw, n_samples = geometry.valid.shape
     shape = (n_rois, x_flat.shape[1], outh, outw)
-    best = xp.full(shape, -numpy.inf, x_flat.dtype)
+    best = xp.full(shape, -numpy.inf)
     choice = xp.full(shape, -1, numpy.int64)
     for k in range(n_samples):
         values = sample_values(x_flat, geometry, k)
-        valid = geometry.valid[:, None, :, :, k]
-        better = valid & ((values > best) | (choice < 0))
+        better = values > best
+        if not strict:
+            better |= (choice < 0) | (xp.isnan(values) & ~xp.isnan(best))
+        better &= geometry.valid[:, None, :, :, k]
         best = xp.where(better, values, best)
         choice = xp.where(better, k, choice)
     return choice
 
 
-def _coefficients(geometry, choice, n_channels, dtype):
-    # Pixel indices and weights of the linear map, shape
-    # (R, C, oh, ow, K', 4): for max pooling the chosen sample only (K' = 1),
-    # for averaging every sample with the weight divided by the count.
+def _coefficients(geometry, choice, n_channels):
+    # Pixel indices, weights (float64) and divisor of the linear map, shape
+    # (R, C, oh, ow, K', 4) and (R, C, oh, ow): for max pooling the chosen
+    # sample only (K' = 1, divisor 1), for averaging every sample and the
+    # count of the cell.
     xp = backend.get_array_module(geometry.index)
+    shape = (geometry.index.shape[0], n_channels) + geometry.index.shape[1:]
     if choice is None:
-        scale = 1.0 / xp.maximum(geometry.count, 1)
-        weight = geometry.weight * scale[..., None, None]
-        shape = (geometry.index.shape[0], n_channels) + geometry.index.shape[1:]
         index = xp.broadcast_to(geometry.index[:, None], shape)
-        weight = xp.broadcast_to(weight[:, None], shape)
-        return index, weight.astype(dtype)
+        weight = xp.broadcast_to(geometry.weight[:, None], shape)
+        divisor = xp.maximum(geometry.count, 1)[:, None].astype(numpy.float64)
+        return index, weight, divisor
     found = choice >= 0
     k = xp.maximum(choice, 0)[..., None, None]
     index = xp.take_along_axis(geometry.index[:, None], k, axis=4)
     weight = xp.take_along_axis(geometry.weight[:, None], k, axis=4)
     weight = weight * found[..., None, None]
-    return index, weight.astype(dtype)
+    return index, weight, 1.0
 
 
 class ROIGather(function_node.FunctionNode):
@@ -324,13 +349,14 @@ class ROIGather(function_node.FunctionNode):
 
     def forward(self, inputs):
         (x,) = inputs
-        index, weight = _coefficients(self.geometry, self.choice, x.shape[1], x.dtype)
-        x_flat = x.reshape(x.shape[:2] + (-1,))
+        index, weight, divisor = _coefficients(self.geometry, self.choice, x.shape[1])
         xp = backend.get_array_module(x)
+        x_flat = x.reshape(x.shape[:2] + (-1,))
         b = self.geometry.batch[:, None, None, None, None, None]
         c = xp.arange(x.shape[1])[None, :, None, None, None, None]
-        y = (x_flat[b, c, index] * weight).sum(axis=(4, 5))
-        return (y.astype(x.dtype, copy=False),)
+        terms = xp.where(weight > 0, x_flat[b, c, index], 0.0) * weight
+        y = terms.sum(axis=(4, 5)) / divisor
+        return (y.astype(x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         return ROIScatter(self.geometry, self.choice, self.x_shape).apply(grad_outputs)
@@ -348,14 +374,15 @@ class ROIScatter(function_node.FunctionNode):
         (gy,) = inputs
         xp = backend.get_array_module(gy)
         n, c, h, w = self.x_shape
-        index, weight = _coefficients(self.geometry, self.choice, c, gy.dtype)
-        gx = xp.zeros((n, c, h * w), gy.dtype)
+        index, weight, divisor = _coefficients(self.geometry, self.choice, c)
+        gx = xp.zeros((n, c, h * w))
         b = self.geometry.batch[:, None, None, None, None, None]
         ch = xp.arange(c)[None, :, None, None, None, None]
-        values = gy[..., None, None] * weight
+        scaled = (gy / divisor)[..., None, None]
+        values = xp.where(weight > 0, scaled, 0.0) * weight
         b, ch, index, values = xp.broadcast_arrays(b, ch, index, values)
         get_item.add_at(gx, (b.ravel(), ch.ravel(), index.ravel()), values.ravel())
-        return (gx.reshape(self.x_shape),)
+        return (gx.reshape(self.x_shape).astype(gy.dtype),)
 
     def backward(self, indexes, grad_outputs):
         return ROIGather(self.geometry, self.choice, self.x_shape).apply(grad_outputs)
@@ -364,16 +391,24 @@ class ROIScatter(function_node.FunctionNode):
 class ROIPooling(function_node.FunctionNode):
     """Base of the ROI functions: reduces the samples of each output cell.
 
-    Subclasses set ``reduce`` (``'max'`` or ``'average'``) and implement
+    Subclasses set ``reduce`` (``'max'`` or ``'average'``), ``strict_max``
+    (see :func:`choose_max`), ``empty`` (the value of a max cell without a
+    chosen sample) and ``function_name``, and implement
     ``geometry(*rois_arrays, x_shape)``, given the inputs after ``x`` as
     NumPy arrays, returning a :class:`Geometry` of NumPy arrays.
     """
 
     reduce = None
+    strict_max = False
+    empty = -numpy.inf
 
     def _geometry(self, rois_arrays, x_shape, xp):
         host = [cuda.to_cpu(a) for a in rois_arrays]
-        return self.geometry(*host, x_shape=x_shape).to(xp)
+        geometry = self.geometry(*host, x_shape=x_shape)
+        geometry.batch = image_indices(
+            geometry.batch, geometry.valid, x_shape[0], self.function_name
+        )
+        return geometry.to(xp)
 
     def forward(self, inputs):
         # as Chainer's: the ROI arrays are retained and backward rebuilds the
@@ -384,8 +419,12 @@ class ROIPooling(function_node.FunctionNode):
         geometry = self._geometry(inputs[1:], x.shape, xp)
         self._choice = None
         if self.reduce == 'max':
-            self._choice = choose_max(x.reshape(x.shape[:2] + (-1,)), geometry)
-        return ROIGather(geometry, self._choice, x.shape).forward((x,))
+            x_flat = x.reshape(x.shape[:2] + (-1,))
+            self._choice = choose_max(x_flat, geometry, self.strict_max)
+        (y,) = ROIGather(geometry, self._choice, x.shape).forward((x,))
+        if self._choice is not None and self.empty != 0:
+            y = xp.where(self._choice < 0, y.dtype.type(self.empty), y)
+        return (y,)
 
     def backward(self, indexes, grad_outputs):
         rois = [v.array for v in self.get_retained_inputs()]
@@ -394,6 +433,36 @@ class ROIPooling(function_node.FunctionNode):
         geometry = self._geometry(rois, x_shape, xp)
         (gx,) = ROIScatter(geometry, self._choice, x_shape).apply(grad_outputs)
         return (gx,) + (None,) * len(rois)
+
+
+def image_indices(batch, valid, n_images, name):
+    """The image of each ROI as an index into ``x`` (negative ones count from
+    the end, as Python's); :class:`IndexError` for one outside ``x`` that has
+    a sample, 0 for one without any."""
+    batch = numpy.asarray(batch, numpy.int64)
+    outside = (batch >= n_images) | (batch < -n_images)
+    used = valid.reshape(len(batch), -1).any(axis=1)
+    if (outside & used).any():
+        bad = int(batch[outside & used][0])
+        raise IndexError(
+            '{}: image index {} of a ROI is out of range for {} images'.format(
+                name, bad, n_images
+            )
+        )
+    return numpy.where(outside, 0, batch % max(n_images, 1))
+
+
+def finite_coordinates(values, name):
+    """Rejects a NaN or infinite ROI coordinate, as Python's ``int`` does:
+    :class:`ValueError` for NaN, :class:`OverflowError` for infinity (the
+    first in ROI order decides)."""
+    bad = ~numpy.isfinite(values)
+    if bad.any():
+        first = values.ravel()[numpy.flatnonzero(bad.ravel())[0]]
+        error = ValueError if numpy.isnan(first) else OverflowError
+        raise error(
+            '{}: a ROI coordinate is {} in feature map coordinates'.format(name, first)
+        )
 
 
 def check_scale(spatial_scale):
@@ -405,26 +474,25 @@ def check_scale(spatial_scale):
     return float(spatial_scale)
 
 
-def rounded(v):
-    """Rounds half away from zero, as the original ROI pooling does."""
-    return (numpy.sign(v) * numpy.floor(numpy.abs(v) + 0.5)).astype(numpy.int64)
-
-
-def pixel_bins(batch, corners, outsize, x_shape, scale, inclusive):
+def pixel_bins(batch, corners, outsize, x_shape, scale, inclusive, name):
     """Geometry of ROI max/average pooling over whole pixels.
 
     Args:
         batch (numpy.ndarray): Image of each ROI.
         corners (tuple of numpy.ndarray): ``(y_min, x_min, y_max, x_max)``
-            of each ROI in input image coordinates.
+            of each ROI in input image coordinates, float64.
         outsize (tuple of int): ``(outh, outw)``.
         x_shape (tuple of int): Shape of the feature map.
         scale (float): Spatial scale from image to feature map coordinates.
         inclusive (bool): Whether ``y_max`` and ``x_max`` are pixels of the
             ROI (the original ROI pooling) or its end.
+        name (str): The public function, for errors.
 
+    Corners are scaled in float64 and rounded half to even, as Chainer does.
     """
-    y_min, x_min, y_max, x_max = [rounded(c * scale) for c in corners]
+    scaled = numpy.stack([c * scale for c in corners], axis=1)
+    finite_coordinates(scaled, name)
+    y_min, x_min, y_max, x_max = numpy.rint(scaled).astype(numpy.int64).T
     extra = 1 if inclusive else 0
     height = numpy.maximum(y_max - y_min + extra, 1)
     width = numpy.maximum(x_max - x_min + extra, 1)
@@ -511,14 +579,15 @@ class PixelPooling(ROIPooling):
         check_input_types(in_types, 4)
 
     def geometry(self, rois, roi_indices, x_shape):
-        corners = [rois[:, i].astype(float) for i in range(4)]
+        corners = [rois[:, i].astype(numpy.float64) for i in range(4)]
         return pixel_bins(
             roi_indices,
             corners,
             self.outsize,
             x_shape,
             self.spatial_scale,
-            inclusive=False,
+            False,
+            self.function_name,
         )
 
 

@@ -15,6 +15,7 @@ class ROIAveragePooling2D(_roi.PixelPooling):
     """Region of interest average pooling."""
 
     reduce = 'average'
+    function_name = 'roi_average_pooling_2d'
 
 
 def roi_average_pooling_2d(

@@ -15,6 +15,7 @@ class ROIMaxAlign2D(_roi.AlignPooling):
     """Region of interest max align."""
 
     reduce = 'max'
+    strict_max = True
     function_name = 'roi_max_align_2d'
 
 

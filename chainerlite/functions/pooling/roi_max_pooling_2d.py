@@ -15,6 +15,7 @@ class ROIMaxPooling2D(_roi.PixelPooling):
     """Region of interest max pooling."""
 
     reduce = 'max'
+    function_name = 'roi_max_pooling_2d'
 
 
 def roi_max_pooling_2d(
@@ -24,8 +25,8 @@ def roi_max_pooling_2d(
 
     Each ROI, scaled by ``spatial_scale`` to feature map coordinates and
     rounded to whole pixels, is divided into ``outh x outw`` bins, and each
-    bin gives the largest value of the feature map in it (0 for an empty
-    bin). See `Fast R-CNN <https://arxiv.org/abs/1504.08083>`_.
+    bin gives the largest value of the feature map in it (the first NaN if
+    it holds one; ``-inf`` for an empty bin). See `Fast R-CNN <https://arxiv.org/abs/1504.08083>`_.
 
     Args:
         x (Variable or numpy.ndarray or cupy.ndarray): Feature maps of shape

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite.functions.pooling import _roi
 from chainerlite.utils import type_check
 
@@ -16,6 +18,8 @@ class ROIPooling2D(_roi.ROIPooling):
     """Region of interest max pooling (Fast R-CNN)."""
 
     reduce = 'max'
+    empty = 0.0
+    function_name = 'roi_pooling_2d'
 
     def __init__(self, outh, outw, spatial_scale):
         self.outsize = _roi.pair((outh, outw), 'outh, outw')
@@ -33,11 +37,20 @@ class ROIPooling2D(_roi.ROIPooling):
         )
 
     def geometry(self, rois, x_shape):
-        batch = rois[:, 0].astype(int)
-        # The ROI holds (x_min, y_min, x_max, y_max), its corners included.
-        corners = [rois[:, i].astype(float) for i in (2, 1, 4, 3)]
+        rois = rois.astype(numpy.float64)
+        # The ROI holds (x_min, y_min, x_max, y_max), its corners included;
+        # the image index is truncated toward zero as Python's int does.
+        _roi.finite_coordinates(rois[:, [1, 3, 2, 4, 0]], self.function_name)
+        batch = rois[:, 0].astype(numpy.int64)
+        corners = [rois[:, i] for i in (2, 1, 4, 3)]
         return _roi.pixel_bins(
-            batch, corners, self.outsize, x_shape, self.spatial_scale, inclusive=True
+            batch,
+            corners,
+            self.outsize,
+            x_shape,
+            self.spatial_scale,
+            True,
+            self.function_name,
         )
 
 
@@ -46,8 +59,9 @@ def roi_pooling_2d(x: Variable | NdArray, rois, outh, outw, spatial_scale) -> Va
 
     Each ROI, scaled by ``spatial_scale`` to feature map coordinates and
     rounded to whole pixels, is divided into ``outh x outw`` bins, and each
-    bin gives the largest value of the feature map in it (0 for an empty
-    bin). See `Fast R-CNN <https://arxiv.org/abs/1504.08083>`_.
+    bin gives the largest value of the feature map in it (the first NaN if
+    it holds one; 0 for an empty bin).
+    See `Fast R-CNN <https://arxiv.org/abs/1504.08083>`_.
 
     Args:
         x (Variable or numpy.ndarray or cupy.ndarray): Feature maps of shape
