@@ -11,6 +11,7 @@ from chainerlite import utils
 from chainerlite import variable
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
+from chainerlite.functions.array import stack
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -36,23 +37,40 @@ def _shift(xp, a, k):
     return out
 
 
+class _FirstOrderOnly(function_node.FunctionNode):
+    """Passes the CTC gradient on and refuses to differentiate it again.
+
+    The gradient is computed in forward, so its own derivative would be
+    wrong; Chainer 7.8.1's old-style node refuses a second order with a
+    RuntimeError too. Its second input is the frames, so that a second
+    order with respect to them reaches this node and raises.
+    """
+
+    def forward(self, inputs):
+        return inputs[:1]
+
+    def backward(self, indexes, grad_outputs):
+        raise RuntimeError(
+            'connectionist_temporal_classification: cannot twice-differentiate '
+            'the CTC loss (its gradient is not differentiable)'
+        )
+
+
 class ConnectionistTemporalClassification(function_node.FunctionNode):
-    """Connectionist temporal classification loss."""
+    """Connectionist temporal classification loss.
+
+    Its inputs are, as in Chainer, the input lengths, the label lengths, the
+    labels and the frames stacked into one ``(T, B, K)`` array.
+    """
 
     def __init__(self, blank_symbol, reduce='mean'):
         self.blank_symbol = blank_symbol
         self.reduce = reduce
 
     def check_type_forward(self, in_types):
-        n_x = len(in_types) - 3
-        type_check._argname(
-            in_types,
-            ('input_length', 'label_length', 't')
-            + tuple('x{}'.format(i) for i in range(n_x)),
-        )
-        input_length, label_length, t = in_types[:3]
+        type_check._argname(in_types, ('input_length', 'label_length', 't', 'x'))
+        input_length, label_length, t, x = in_types
         type_check.expect(
-            n_x > 0,
             input_length.dtype.kind == 'i',
             input_length.ndim == 1,
             label_length.dtype.kind == 'i',
@@ -61,26 +79,29 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
             t.ndim == 2,
             input_length.shape[0] == t.shape[0],
             label_length.shape[0] == t.shape[0],
+            x.dtype.kind == 'f',
+            x.ndim == 3,
+            x.shape[1] == t.shape[0],
+            x.shape[2] > self.blank_symbol,
         )
-        for x in in_types[3:]:
-            type_check.expect(
-                x.dtype.kind == 'f',
-                x.dtype == in_types[3].dtype,
-                x.ndim == 2,
-                x.shape == in_types[3].shape,
-                x.shape[0] == t.shape[0],
-                x.shape[1] > self.blank_symbol,
-            )
 
     def forward(self, inputs):
-        input_length, label_length, t = inputs[:3]
-        xs = inputs[3:]
-        xp = backend.get_array_module(*xs)
-        dtype = xs[0].dtype
-        x = xp.stack(xs).astype(numpy.float64)  # (T, B, K)
+        # Chainer's old-style node keeps every input; so does this one.
+        self.retain_inputs((0, 1, 2, 3))
+        input_length, label_length, t, x = inputs
+        xp = backend.get_array_module(x)
+        dtype = x.dtype
+        x = x.astype(numpy.float64)  # (T, B, K)
         n_time, batch, _ = x.shape
         log_y = x - x.max(axis=2, keepdims=True)
         log_y -= xp.log(xp.exp(log_y).sum(axis=2, keepdims=True))
+        # The softmax is NaN over a frame holding NaN or +inf. Where its log
+        # is not finite (a zero or NaN probability), Chainer's convention
+        # puts a large negative constant in its place; a NaN frame then
+        # makes the loss huge rather than NaN.
+        softmax = xp.exp(log_y)
+        log_zero = -1e4 if dtype == numpy.float16 else -1e10
+        log_y = xp.where(xp.isfinite(log_y), log_y, log_zero)
 
         # The label with a blank before, between and after its symbols.
         n_path = 2 * t.shape[1] + 1
@@ -134,11 +155,17 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
             beta[i] = xp.where((i <= last)[:, None], here + emit[i], _LOG_ZERO)
 
         # Occupancy of each (time, symbol) among the label's paths.
-        occupancy = xp.exp(alpha + beta - emit - log_p[None, :, None])
+        # The log probabilities are rounded to the input's dtype first, as
+        # Chainer computes them in that dtype: beside a NaN frame, where
+        # they are all near log_zero, this decides which positions count.
+        joint = xp.maximum(alpha + beta - emit, numpy.finfo(dtype).min).astype(dtype)
+        occupancy = xp.exp(joint - log_p.astype(dtype)[None, :, None], dtype=x.dtype)
         onehot = path[:, :, None] == xp.arange(x.shape[2])[None, None, :]
         occ_k = xp.einsum('tbs,bsk->tbk', occupancy, onehot.astype(x.dtype))
+        # Frames past an input's length get no gradient; a NaN there stays
+        # NaN, as in Chainer (which multiplies by the mask).
         active = (xp.arange(n_time)[:, None] <= last[None, :])[:, :, None]
-        self._grad = xp.where(active, xp.exp(log_y) - occ_k, 0).astype(dtype)
+        self._grad = ((softmax - occ_k) * active).astype(dtype)
 
         loss = -log_p
         if self.reduce == 'mean':
@@ -149,11 +176,13 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
         (gy,) = grad_outputs
         batch = self._grad.shape[1]
         if self.reduce == 'mean':
-            gy = broadcast.broadcast_to(gy * (1.0 / batch), (batch, 1))
+            gy = broadcast.broadcast_to(gy * (1.0 / batch), (1, batch, 1))
         else:
-            gy = reshape.reshape(gy, (batch, 1))
-        scale = broadcast.broadcast_to(gy, self._grad.shape[1:])
-        return tuple(None if i < 3 else scale * self._grad[i - 3] for i in indexes)
+            gy = reshape.reshape(gy, (1, batch, 1))
+        gx = broadcast.broadcast_to(gy, self._grad.shape) * self._grad
+        x = self.get_retained_inputs()[3]
+        gx = _FirstOrderOnly().apply((gx, x))[0]
+        return tuple(None if i < 3 else gx for i in indexes)
 
 
 def connectionist_temporal_classification(
@@ -224,4 +253,4 @@ def connectionist_temporal_classification(
     if label_length is None:
         label_length = xp.full((batch,), max_label, numpy.int32)
     node = ConnectionistTemporalClassification(blank_symbol, reduce)
-    return node.apply((input_length, label_length, t) + tuple(x))[0]
+    return node.apply((input_length, label_length, t, stack.stack(x)))[0]
