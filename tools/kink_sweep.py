@@ -61,7 +61,6 @@ KNOWN = {
     'contrastive/zero_distance': _CONTRASTIVE,
     'contrastive/margin': _CONTRASTIVE,
     'crf1d/special': 'gradient 0 for a transition cost next to NaN (Chainer: NaN)',
-    'r2_score/constant': '0 for constant true values (Chainer: NaN from 0 / 0)',
     'fixed_decorrelated_batch_normalization/special': (
         "the gradient of mean sums over the batch; Chainer's misses that factor"
     ),

@@ -34,12 +34,14 @@ class R2_score(function_node.FunctionNode):
         xp = backend.get_array_module(pred)
         residual = ((pred - true) ** 2).sum(axis=0)
         total = ((true - true.mean(axis=0)) ** 2).sum(axis=0)
-        # A constant target has no variance to explain: its score is 0.
+        # A constant target has no variance to explain: its column scores 0
+        # (and counts in the average, as in Chainer).
         constant = total == 0
         score = xp.where(constant, 0, 1 - residual / xp.where(constant, 1, total))
+        score = score.astype(pred.dtype, copy=False)
         if self.multioutput == 'uniform_average':
-            score = 0 if constant.any() else score.mean()
-        return (xp.asarray(score, pred.dtype),)
+            score = score.mean()
+        return (xp.asarray(score),)
 
 
 def r2_score(pred, true, sample_weight=None, multioutput='uniform_average'):

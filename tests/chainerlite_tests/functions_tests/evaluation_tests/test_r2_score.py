@@ -104,3 +104,14 @@ def test_mixed_float_dtypes_score_in_pred_dtype(pred_dtype, true_dtype):
 def test_integer_true_is_invalid():
     with pytest.raises(type_check.InvalidType, match='R2_score'):
         F.r2_score(numpy.zeros((2, 2), numpy.float32), numpy.zeros((2, 2), numpy.int32))
+
+
+def test_a_constant_column_scores_0_and_counts_in_the_average():
+    pred = numpy.array([[1.0, 2.0], [1.0, 3.0]], numpy.float32)
+    true = numpy.array([[1.0, 1.0], [1.0, 2.0]], numpy.float32)
+    raw = F.r2_score(pred, true, multioutput='raw_values').array
+    numpy.testing.assert_array_equal(raw, [0.0, -3.0])
+    assert F.r2_score(pred, true).array == -1.5
+    # a NaN in another column makes the average NaN
+    pred[1, 1] = numpy.nan
+    assert numpy.isnan(F.r2_score(pred, true).array)
