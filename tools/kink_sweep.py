@@ -40,8 +40,6 @@ TOLERANCE = {'float16': (5e-3, 1e-3), 'float32': (1e-4, 1e-5), 'float64': (1e-9,
 
 # Cases where chainerlite knowingly differs from Chainer: key -> reason.
 # Each function named here is listed in docs/differences.rst.
-_ROI_NAN = 'NaN in the image reaches the outputs that read it; Chainer skips it'
-_INF_PIXEL = 'interpolating next to an infinite pixel gives NaN (weight 0 times inf)'
 _CONTRASTIVE = 'gradient at a NaN/inf input: inf (Chainer: NaN)'
 KNOWN = {
     'logsumexp/rows': (
@@ -49,14 +47,8 @@ KNOWN = {
     ),
     'logsumexp/all': 'the limit (-inf) for all -inf where Chainer gives NaN',
     'upsampling_2d/index-1': 'negative indexes raise IndexError; Chainer wraps them',
-    'roi_max_align_2d/special': _ROI_NAN,
-    'roi_average_pooling_2d/special': _ROI_NAN,
-    'roi_max_pooling_2d/special': _ROI_NAN,
-    'roi_pooling_2d/special': _ROI_NAN,
     'deformable_convolution_2d_sampler/special': 'offset gradient at NaN/inf offsets: '
     'those of spatial_transformer_sampler (0 at NaN, NaN from inf pixels)',
-    'resize_images/special': _INF_PIXEL,
-    'resize_images/nearest': _INF_PIXEL,
     'hinge/margin': 'gradient 0 at a NaN score (Chainer: NaN)',
     'contrastive/zero_distance': _CONTRASTIVE,
     'contrastive/margin': _CONTRASTIVE,

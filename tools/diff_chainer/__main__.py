@@ -54,6 +54,13 @@ def main(argv=None):
     args.out = args.out or str(ROOT / 'build/diff-chainer' / OUT_NAMES[mode])
     args.floor = args.floor or str(ROOT / 'tests' / FLOOR_NAMES[mode])
 
+    import numpy
+
+    # Chainer 7.8.1 still names numpy.float (resize_images), which NumPy
+    # 1.24 removed: give it back so that Chainer answers as on the NumPy it
+    # supported.
+    if not hasattr(numpy, 'float'):
+        numpy.float = float
     import chainer
 
     import chainerlite

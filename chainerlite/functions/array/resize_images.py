@@ -7,6 +7,8 @@ import typing
 
 from chainerlite import backend
 from chainerlite import function_node
+from chainerlite.functions.array import get_item
+from chainerlite.utils import _chainer_errors
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -16,57 +18,106 @@ if typing.TYPE_CHECKING:
 _MODES = ('bilinear', 'nearest')
 
 
-def _source_coordinates(n_in, n_out, align_corners):
-    # Where each output pixel centre falls on the input grid, in input
-    # pixels: corners on corners, or pixel centres scaled about the middle.
+def _axis_samples(n_in, n_out, mode, align_corners):
+    """The first input pixel of each output pixel along one axis and the
+    weight of the next one (float64), as Chainer places them: bilinear
+    samples at ``i * (n_in - 1) / (n_out - 1)`` (corners aligned) or
+    ``max((i + 0.5) * n_in / n_out - 0.5, 0)``; nearest takes pixel
+    ``floor(i * n_in / n_out)`` whatever ``align_corners``."""
     i = numpy.arange(n_out, dtype=numpy.float64)
-    if align_corners:
-        if n_out == 1:
-            return numpy.zeros(1)
-        return i * ((n_in - 1) / (n_out - 1))
-    return (i + 0.5) * (n_in / n_out) - 0.5
-
-
-def _interpolation_matrix(n_in, n_out, mode, align_corners):
-    """The ``(n_out, n_in)`` matrix that resizes one axis."""
-    src = _source_coordinates(n_in, n_out, align_corners)
-    rows = numpy.arange(n_out)
-    matrix = numpy.zeros((n_out, n_in))
     if mode == 'nearest':
-        nearest = numpy.clip(numpy.floor(src + 0.5), 0, n_in - 1)
-        matrix[rows, nearest.astype(numpy.intp)] = 1
-        return matrix
-    src = numpy.clip(src, 0, n_in - 1)
-    lo = numpy.floor(src).astype(numpy.intp)
-    hi = numpy.minimum(lo + 1, n_in - 1)
-    weight = src - lo
-    matrix[rows, lo] += 1 - weight
-    matrix[rows, hi] += weight
-    return matrix
+        first = numpy.minimum(numpy.floor(i * (n_in / n_out)), n_in - 1)
+        return first.astype(numpy.intp), numpy.zeros(n_out)
+    if align_corners:
+        position = numpy.linspace(0, n_in - 1, num=n_out)
+    else:
+        position = numpy.maximum((i + 0.5) * (n_in / n_out) - 0.5, 0)
+    weight, first = numpy.modf(position)
+    return first.astype(numpy.intp), weight
 
 
-class _ResizeAxes(function_node.FunctionNode):
-    """``y[n, c] = rows @ x[n, c] @ cols.T``: a linear map of each image.
+class _Corners(object):
+    """The four input pixels of every output pixel and their weights.
 
-    Its backward is the same map with the transposed matrices.
+    ``pixels`` holds ``(rows, cols)`` index arrays of shape ``(oh, ow)``
+    per corner (top left, top right, bottom left, bottom right; the second
+    row or column is the last one at the border); ``weights`` holds the
+    corner weights in ``dtype``, computed as Chainer does so that the same
+    terms are rounded alike.
     """
 
-    def __init__(self, rows, cols):
-        self.rows = rows
-        self.cols = cols
+    def __init__(self, in_shape, out_shape, mode, align_corners, dtype, xp):
+        (v, vw), (u, uw) = (
+            _axis_samples(n_in, n_out, mode, align_corners)
+            for n_in, n_out in zip(in_shape, out_shape)
+        )
+        v1 = numpy.minimum(v + 1, in_shape[0] - 1)
+        u1 = numpy.minimum(u + 1, in_shape[1] - 1)
+        vw = vw.astype(dtype)[:, None]
+        right = numpy.broadcast_to(uw.astype(dtype)[None, :], out_shape)
+        left = 1 - right
+        bottom_left, bottom_right = left * vw, right * vw
+        self.weights = [
+            xp.asarray(w)
+            for w in (
+                left - bottom_left,
+                right - bottom_right,
+                bottom_left,
+                bottom_right,
+            )
+        ]
+        grid = [numpy.broadcast_to(a, out_shape) for a in (v[:, None], v1[:, None])]
+        cols = [numpy.broadcast_to(a, out_shape) for a in (u[None, :], u1[None, :])]
+        self.pixels = [(xp.asarray(r), xp.asarray(c)) for r in grid for c in cols]
+
+
+class _Gather(function_node.FunctionNode):
+    """``y[..., i, j]``: the weighted sum of the four corners of ``(i, j)``
+    (every corner, so a NaN or infinite pixel next to a sample reaches it
+    even at weight 0, as in Chainer). Its backward is :class:`_Scatter`."""
+
+    def __init__(self, corners, in_shape):
+        self.corners = corners
+        self.in_shape = in_shape
 
     def forward(self, inputs):
         (x,) = inputs
-        xp = backend.get_array_module(x)
-        rows = self.rows.astype(x.dtype, copy=False)
-        cols = self.cols.astype(x.dtype, copy=False)
-        return (xp.matmul(xp.matmul(rows, x), cols.T),)
+        with numpy.errstate(invalid='ignore'):  # inf * 0 is NaN, as in Chainer
+            terms = [
+                x[:, :, rows, cols] * w.astype(x.dtype, copy=False)
+                for (rows, cols), w in zip(self.corners.pixels, self.corners.weights)
+            ]
+        return (((terms[0] + terms[1]) + terms[2]) + terms[3],)
 
     def backward(self, indexes, grad_outputs):
-        return _ResizeAxes(self.rows.T, self.cols.T).apply(grad_outputs)
+        return _Scatter(self.corners, self.in_shape).apply(grad_outputs)
 
 
-class ResizeImages(_ResizeAxes):
+class _Scatter(function_node.FunctionNode):
+    """Adjoint of :class:`_Gather`: each output gradient times the corner
+    weights added into the input pixels, summed in float64."""
+
+    def __init__(self, corners, in_shape):
+        self.corners = corners
+        self.in_shape = in_shape
+
+    def forward(self, inputs):
+        (gy,) = inputs
+        xp = backend.get_array_module(gy)
+        n, c = gy.shape[:2]
+        gx = xp.zeros((n, c) + tuple(self.in_shape))
+        for (rows, cols), w in zip(self.corners.pixels, self.corners.weights):
+            with numpy.errstate(invalid='ignore'):
+                values = gy * w.astype(gy.dtype, copy=False)
+            index = (slice(None), slice(None), rows, cols)
+            get_item.add_at(gx, index, values.astype(numpy.float64))
+        return (gx.astype(gy.dtype),)
+
+    def backward(self, indexes, grad_outputs):
+        return _Gather(self.corners, self.in_shape).apply(grad_outputs)
+
+
+class ResizeImages(_Gather):
     """Resizing of a batch of images."""
 
     def __init__(self, output_shape, mode, align_corners):
@@ -85,12 +136,14 @@ class ResizeImages(_ResizeAxes):
 
     def forward(self, inputs):
         (x,) = inputs
-        xp = backend.get_array_module(x)
-        self.rows, self.cols = (
-            xp.asarray(
-                _interpolation_matrix(n_in, n_out, self.mode, self.align_corners)
-            )
-            for n_in, n_out in zip(x.shape[2:], self.output_shape)
+        self.in_shape = x.shape[2:]
+        self.corners = _Corners(
+            self.in_shape,
+            self.output_shape,
+            self.mode,
+            self.align_corners,
+            x.dtype,
+            backend.get_array_module(x),
         )
         return super().forward(inputs)
 
@@ -106,8 +159,10 @@ def resize_images(
     falls at ``i * (h_in - 1) / (h_out - 1)``); with ``False`` the images
     are scaled about their pixel centres (output pixel ``i`` falls at
     ``(i + 0.5) * h_in / h_out - 0.5``, clamped to the image). ``'bilinear'``
-    mixes the two nearest pixels of each axis linearly; ``'nearest'`` takes
-    the nearest pixel (the upper one at a tie).
+    mixes the two nearest pixels of each axis linearly (a NaN or infinite
+    one reaches the output even where its weight is 0, as in Chainer);
+    ``'nearest'`` takes pixel ``floor(i * h_in / h_out)`` whatever
+    ``align_corners``, as Chainer does.
 
     Args:
         x (Variable or numpy.ndarray or cupy.ndarray): Images of shape
@@ -120,8 +175,9 @@ def resize_images(
         Variable: Images of shape ``(n, c, h_out, w_out)``.
 
     Raises:
-        ValueError: If ``mode`` is not one of the modes above, or
-            ``output_shape`` is not two positive ints.
+        ValueError: If ``mode`` is not one of the modes above (also an
+            :class:`AssertionError`, as Chainer's), or ``output_shape`` is
+            not two positive ints.
         ~chainerlite.utils.type_check.InvalidType: If ``x`` is not a 4-d
             array of floats.
 
@@ -137,7 +193,7 @@ def resize_images(
 
     """
     if mode not in _MODES:
-        raise ValueError(
+        raise _chainer_errors.AssertedValueError(
             'resize_images: mode must be one of {}, not {!r}'.format(_MODES, mode)
         )
     output_shape = tuple(output_shape)

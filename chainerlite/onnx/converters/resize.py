@@ -15,11 +15,13 @@ def convert_resize_images(func, opset_version, input_names, output_names, contex
     mode = 'linear' if func.mode == 'bilinear' else 'nearest'
     if opset_version >= 11:
         # Resize-11 places the samples as resize_images does: the corners on
-        # the corners, or the pixel centres scaled about the middle
+        # the corners, or the pixel centres scaled about the middle; nearest
+        # takes pixel floor(i * in / out) whatever align_corners
         coordinates = 'align_corners' if func.align_corners else 'half_pixel'
         attrs = {'mode': mode, 'coordinate_transformation_mode': coordinates}
         if mode == 'nearest':
-            attrs['nearest_mode'] = 'round_prefer_ceil'
+            attrs['coordinate_transformation_mode'] = 'asymmetric'
+            attrs['nearest_mode'] = 'floor'
         n, c = _util.in_shape(func)[:2]
         names = [
             input_names[0],

@@ -3,6 +3,7 @@ import math
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
 from chainerlite import testing
@@ -26,8 +27,9 @@ def _reference(x, shape, mode, align_corners):
                 for k, a, b in zip((i, j), n_in, shape)
             )
             if mode == 'nearest':
-                r = min(max(math.floor(p + 0.5), 0), n_in[0] - 1)
-                c = min(max(math.floor(q + 0.5), 0), n_in[1] - 1)
+                # pixel floor(i * n_in / n_out) whatever align_corners
+                r = min(math.floor(i * n_in[0] / shape[0]), n_in[0] - 1)
+                c = min(math.floor(j * n_in[1] / shape[1]), n_in[1] - 1)
                 y[:, :, i, j] = x[:, :, r, c]
                 continue
             p = min(max(p, 0), n_in[0] - 1)
@@ -120,3 +122,45 @@ def test_invalid_arguments():
         F.resize_images(numpy.zeros((2, 2), numpy.float32), (3, 3))
     with pytest.raises(type_check.InvalidType, match='resize_images'):
         F.resize_images(x.astype(numpy.int32), (3, 3))
+
+
+def test_nearest_takes_the_pixel_at_or_before_the_scaled_index():
+    # output pixel i reads input floor(i * h_in / h_out), as Chainer does
+    x = numpy.arange(3.0).reshape(1, 1, 1, 3)
+    for align_corners in (True, False):
+        y = F.resize_images(x, (1, 5), mode='nearest', align_corners=align_corners)
+        numpy.testing.assert_array_equal(y.array[0, 0, 0], [0, 0, 1, 1, 2])
+
+
+def test_non_finite_pixel_reaches_its_neighbours_only():
+    # as Chainer: the four corners of a sample are all read (inf * 0 is
+    # NaN), pixels farther away are not
+    x = numpy.zeros((1, 1, 1, 5), numpy.float32)
+    x[0, 0, 0, 2] = numpy.inf
+    # (with one row, the second row of each sample is the same row at weight
+    # 0, so even the sample on the infinite pixel is NaN)
+    y = F.resize_images(x, (1, 5)).array[0, 0, 0]
+    numpy.testing.assert_array_equal(y, [0, numpy.nan, numpy.nan, 0, 0])
+    x[0, 0, 0, 2] = numpy.nan
+    y = F.resize_images(x, (1, 9)).array[0, 0, 0]
+    numpy.testing.assert_array_equal(y[[0, 1, 6, 7, 8]], 0)
+    assert numpy.isnan(y[2:6]).all()
+
+
+def test_gradient_of_an_infinite_output_gradient_stays_at_its_corners():
+    x = chainerlite.Variable(numpy.zeros((1, 1, 2, 3), numpy.float32))
+    y = F.resize_images(x, (2, 3))
+    gy = numpy.zeros((1, 1, 2, 3), numpy.float32)
+    gy[0, 0, 0, 0] = numpy.inf
+    (gx,) = chainerlite.grad([y], [x], [gy])
+    # sample (0, 0) sits on pixel (0, 0): its other corners get inf * 0
+    expected = numpy.zeros((2, 3), numpy.float32)
+    expected[0, 0] = numpy.inf
+    expected[0, 1] = expected[1, 0] = expected[1, 1] = numpy.nan
+    numpy.testing.assert_array_equal(gx.array[0, 0], expected)
+
+
+def test_unknown_mode_is_also_an_assertion_error():
+    x = numpy.zeros((1, 1, 2, 2), numpy.float32)
+    with pytest.raises(AssertionError, match='resize_images'):
+        F.resize_images(x, (2, 2), mode='area')
