@@ -34,25 +34,22 @@ class LogSumExp(function_node.FunctionNode):
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         self.retain_outputs((0,))
-        # Shift by the maximum so that exp cannot overflow; a slice whose
-        # maximum is infinite is not shifted (its result is +-inf or nan).
+        # Shift by the maximum so that exp cannot overflow. As in Chainer, a
+        # slice whose maximum is infinite (or NaN) gives NaN: inf - inf.
         m = xp.amax(x, axis=self.axis, keepdims=True)
-        shift = xp.where(xp.isfinite(m), m, x.dtype.type(0))
-        s = xp.sum(xp.exp(x - shift), axis=self.axis)
-        y = xp.log(s) + shift.reshape(s.shape)
+        s = xp.sum(xp.exp(x - m), axis=self.axis)
+        y = xp.log(s) + m.reshape(s.shape)
         return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         # The gradient is the softmax of x over the axes, from the retained
         # input and output (as Chainer's node keeps them): exp(x - y)
         # normalised by its sum, so that it keeps its precision where the
-        # output is rounded (float16 near 1000); a slice with an infinite
-        # output is not shifted, as in the forward.
+        # output is rounded (float16 near 1000); a slice whose output is
+        # NaN gets NaN, as in Chainer.
         (x,) = self.get_retained_inputs()
         (y,) = self.get_retained_outputs()
-        xp = backend.get_array_module(y.array)
-        shift = xp.where(xp.isfinite(y.array), y.array, y.dtype.type(0))
-        shift = sum_mod._unreduce(shift, self.axis, x.shape, False)
+        shift = sum_mod._unreduce(y.array, self.axis, x.shape, False)
         e = exponential.exp(x - shift.array)
         total = sum_mod.sum(e, axis=self.axis, keepdims=True)
         gy = sum_mod._unreduce(grad_outputs[0], self.axis, x.shape, False)

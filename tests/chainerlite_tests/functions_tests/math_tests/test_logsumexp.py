@@ -78,11 +78,19 @@ def test_large_inputs_do_not_overflow(dtype):
     numpy.testing.assert_allclose(x.grad, [[0.5, 0.5], [0.0, 1.0]])
 
 
-def test_infinite_maximum():
-    x = numpy.array([[-numpy.inf, -numpy.inf], [numpy.inf, 0.0]])
-    with numpy.errstate(divide='ignore'):
+def test_infinite_maximum_gives_nan_as_chainer():
+    # Chainer shifts every slice by its maximum, so inf - inf makes the
+    # slice NaN, its gradient too; the finite slice is unaffected.
+    x = chainerlite.Variable(
+        numpy.array([[-numpy.inf, -numpy.inf], [numpy.inf, 0.0], [0.0, 0.0]])
+    )
+    with numpy.errstate(invalid='ignore'):
         y = F.logsumexp(x, axis=1)
-    numpy.testing.assert_array_equal(y.array, [-numpy.inf, numpy.inf])
+        F.sum(y).backward()
+    numpy.testing.assert_array_equal(y.array, [numpy.nan, numpy.nan, numpy.log(2)])
+    numpy.testing.assert_array_equal(
+        x.grad, [[numpy.nan, numpy.nan], [numpy.nan, numpy.nan], [0.5, 0.5]]
+    )
 
 
 @pytest.mark.parametrize('axis', [2, -3, (0, 2)])
