@@ -171,12 +171,67 @@ def test_finite_differences_accept_either_side_at_a_kink():
     assert ref.differences(wrong, 'grad2')
 
 
-def test_no_finite_differences_through_nan_or_for_large_inputs():
+def _product_first_order(lib, xs, s):
+    # the first order of x0**2 * x1 + x2**3 is (2 x0 x1, x0**2, 3 x2**2),
+    # entry by entry weighted by w; the second order is
+    # (2 x1 w0 + 2 x0 w1, 2 x0 w0, 6 x2 w2)
+    x = lib.Variable(xs[0])
+    (gx,) = lib.grad([x[0] ** 2 * x[1] + x[2] ** 3], [x])
+    return gx.array * s['w']
+
+
+def _second_order_at(x, lite_value):
+    make = references.second_order_by_differences(_product_first_order, [x])
+    actual = ('list', [('variable', numpy.array(lite_value, numpy.float32))])
+    scratch = [{}, {'w': numpy.array([1.0, 3.0, 2.0])}]
+    outcomes = [REFUSED, types.SimpleNamespace(value=actual)]
+    ref = make((None, chainerlite), scratch, outcomes)
+    return ref.differences(actual, 'grad2')
+
+
+def test_a_nan_slope_where_the_first_order_is_nan_in_its_dtype():
+    # exp(12) overflows float16: the first order there is inf, finite in
+    # float64 where the differences are taken; a non-finite second order
+    # there is accepted, a wrong finite one is not
+    def first_order(lib, xs, s):
+        x = lib.Variable(xs[0])
+        (gx,) = lib.grad([lib.functions.sum(lib.functions.exp(x))], [x])
+        return gx.array * s['w']
+
+    x = numpy.array([12.0, 1.0], numpy.float16)
+    gx = chainerlite.Variable(numpy.array([numpy.inf, numpy.e], numpy.float16))
+    make = references.second_order_by_differences(first_order, [x])
+    for lite, agrees in (([numpy.inf, numpy.e], True), ([1.0, numpy.e], False)):
+        actual = ('list', [('variable', numpy.array(lite, numpy.float16))])
+        outcomes = [REFUSED, types.SimpleNamespace(value=actual)]
+        scratch = [{}, {'w': numpy.ones(2), 'gxs': [gx]}]
+        ref = make((None, chainerlite), scratch, outcomes)
+        assert (ref.differences(actual, 'grad2') == []) is agrees
+
+
+def test_finite_differences_at_nan_check_what_does_not_meet_it():
+    nan = numpy.nan
+    # x0 is NaN: its own entry is not measured; x1 and x2 move only finite
+    # first order entries (x0**2 w1 is NaN but moves with x0 alone): checked
+    x = numpy.array([nan, 2.0, 0.5], numpy.float32)
+    assert _second_order_at(x, [7.0, nan, 6.0]) == []
+    assert _second_order_at(x, [nan, nan, 6.0]) == []
+    assert _second_order_at(x, [nan, nan, 5.0])
+    # x1 is NaN: the first order entry 2 x0 x1 w0 is, and x0 moves it, so
+    # x0's entry (NaN, or what a library makes of NaN) is not checked; x2's is
+    x = numpy.array([2.0, nan, 0.5], numpy.float32)
+    assert _second_order_at(x, [nan, nan, 6.0]) == []
+    assert _second_order_at(x, [1.0, 4.0, 6.0]) == []
+    assert _second_order_at(x, [nan, nan, nan])
+    # all finite: every entry is checked
+    x = numpy.array([2.0, 1.0, 0.5], numpy.float32)
+    assert _second_order_at(x, [14.0, 4.0, 6.0]) == []
+    assert _second_order_at(x, [14.0, nan, 6.0])
+
+
+def test_no_finite_differences_for_large_inputs():
     actual = ('tuple', [('variable', numpy.zeros(2, numpy.float32))])
     outcome = types.SimpleNamespace(value=actual)
-    nan = numpy.array([numpy.nan, 1.0], numpy.float32)
-    make = references.second_order_by_differences(_cube_first_order, [nan])
-    assert make((None, chainerlite), [{}, {}], [REFUSED, outcome]) is None
     big = numpy.zeros(references.MAX_DIFFERENCED + 1, numpy.float32)
     make = references.second_order_by_differences(_cube_first_order, [big])
     assert make((None, chainerlite), [{}, {}], [REFUSED, outcome]) is None

@@ -144,11 +144,12 @@ def references(call, inputs, grad=True, double=True, train=True):
         gys = [lib.Variable(g.astype(numpy.float64)) for g in s['gys']]
         variables = [v for v in vs if isinstance(v, lib.Variable)]
         gxs = lib.grad(ys, variables, gys)
-        return sum(
-            float(numpy.sum(g.array * w.astype(numpy.float64)))
+        terms = [
+            (g.array * w.astype(numpy.float64)).ravel()
             for g, w in zip(gxs, s['ws'])
             if g is not None and w is not None
-        )
+        ]
+        return numpy.concatenate(terms) if terms else numpy.zeros(0)
 
     return {
         'forward': references_module.promoted(restage(1), arrays),

@@ -110,14 +110,26 @@ def promoted(restage, arrays):
 def second_order_by_differences(first_order, inputs):
     """A reference maker for a second-order stage that Chainer refuses.
 
-    ``first_order(lib, xs, scratch)`` gives the scalar that the second-order
-    stage differentiates (the first-order gradients, weighted and summed), for
-    ``xs``: the case's inputs with floating ones in float64 (``scratch`` is
-    chainerlite's, as its stages left it). The reference is
-    its central finite differences with respect to each floating input, in
-    the layout of chainerlite's result (a list or tuple with one gradient per
-    floating input), at the precision of the least precise input. Inputs
-    holding NaN or infinity, or too many elements, get no reference.
+    ``first_order(lib, xs, scratch)`` gives the entries of the first-order
+    gradients, each weighted as the second-order stage weights it (their sum
+    is what that stage differentiates), for ``xs``: the case's inputs with
+    floating ones in float64 (``scratch`` is chainerlite's, as its stages left
+    it). The reference is the central finite differences of the sum with
+    respect to each floating input element, in the layout of chainerlite's
+    result (a list or tuple with one gradient per floating input), at the
+    precision of the least precise input. Inputs with too many elements get
+    no reference.
+
+    At inputs holding NaN or infinity only the entries finite at the point
+    are summed (a non-finite one says nothing about its slope), and
+    chainerlite's second-order entries are compared with their differences,
+    except: a non-finite entry where chainerlite's first-order gradient (in
+    the case's dtype, which the gradient stage compared with Chainer's) is
+    non-finite too; an entry at an element that moves a first-order entry
+    non-finite at the point (what such an entry adds is a convention of how
+    NaN spreads; the dependence is measured where the non-finite input
+    elements are replaced by 0.5); an entry where nothing is measured (the
+    element is non-finite, or a step makes a summed entry non-finite).
     """
     low = lowest_precision(inputs)
     slots = [i for i, x in enumerate(inputs) if _floating(x)]
@@ -127,8 +139,6 @@ def second_order_by_differences(first_order, inputs):
         size = sum(inputs[i].size for i in slots)
         if not outcomes[0].raised or low is None or size > MAX_DIFFERENCED:
             return None
-        if not all(numpy.isfinite(inputs[i]).all() for i in slots):
-            return None  # differences through NaN or infinity say nothing
         if not (isinstance(actual, tuple) and actual[0] in ('list', 'tuple')):
             return None
         if len(actual[1]) != len(slots):
@@ -136,21 +146,62 @@ def second_order_by_differences(first_order, inputs):
         base = [
             numpy.array(x, dtype=numpy.float64) if _floating(x) else x for x in inputs
         ]
+        first = scratch[1].get('gxs') or [None] * len(slots)
         expected = []
         try:
-            for slot, got in zip(slots, actual[1]):
+            counted = numpy.isfinite(_entries(first_order, libs[1], base, scratch[1]))
+            for slot, got, gx in zip(slots, actual[1], first):
                 if not (isinstance(got, tuple) and got and got[0] == 'variable'):
                     expected.append(got)  # None: no gradient to check
                     continue
-                derivative = one_sided_or_central(
-                    first_order, libs[1], base, slot, scratch[1], got[1]
+                derivative, unmeasured = one_sided_or_central(
+                    first_order, libs[1], base, slot, scratch[1], got[1], counted
                 )
+                if gx is not None:  # NaN's slope is NaN in the case's dtype
+                    unmeasured |= ~numpy.isfinite(gx.array) & ~numpy.isfinite(got[1])
+                if not counted.all():
+                    for index in zip(*numpy.nonzero(~unmeasured)):
+                        unmeasured[index] = _feeds_non_finite(
+                            first_order,
+                            libs[1],
+                            base,
+                            slot,
+                            index,
+                            scratch[1],
+                            ~counted,
+                        )
+                derivative[unmeasured] = got[1][unmeasured]
                 expected.append(('variable', derivative.astype(got[1].dtype)))
         except Exception:  # noqa: BLE001 - then there is no reference
             return None
         return Reference((actual[0], expected), low)
 
     return make
+
+
+def _feeds_non_finite(first_order, lib, base, slot, index, scratch, uncounted):
+    """Whether input ``slot``'s element ``index`` moves a first-order entry
+    that is non-finite at the point (``uncounted``): measured at the point
+    with every non-finite input element replaced by 0.5, where the entries
+    are finite (True where they are not: nothing tells it does not)."""
+    finite = [
+        numpy.where(numpy.isfinite(x), x, 0.5) if _floating(x) else x for x in base
+    ]
+    x = finite[slot]
+    step = 1e-5 * max(1.0, abs(x[index]))
+    sides = []
+    for sign in (1.0, -1.0):
+        moved = list(finite)
+        moved[slot] = x.copy()
+        moved[slot][index] += sign * step
+        sides.append(_entries(first_order, lib, moved, scratch)[uncounted])
+    if not all(numpy.isfinite(side).all() for side in sides):
+        return True
+    return bool((sides[0] != sides[1]).any())
+
+
+def _entries(first_order, lib, xs, scratch):
+    return numpy.atleast_1d(numpy.asarray(first_order(lib, xs, scratch), float))
 
 
 def in_input_dtypes(inputs):
@@ -200,23 +251,33 @@ def either(*makers):
     return make
 
 
-def one_sided_or_central(first_order, lib, base, slot, scratch, actual):
-    """Differences of ``first_order`` along input ``slot``: per element the
-    central one, or where chainerlite's ``actual`` is nearer to it, the
-    one-sided one from the left or the right (at a kink, where the function
-    is not differentiable, either side's derivative is an answer)."""
+def one_sided_or_central(first_order, lib, base, slot, scratch, actual, counted):
+    """Differences of the sum of ``first_order``'s ``counted`` entries along
+    input ``slot``: per element the central one, or where chainerlite's
+    ``actual`` is nearer to it, the one-sided one from the left or the right
+    (at a kink, where the function is not differentiable, either side's
+    derivative is an answer). Also returns where nothing was measured: the
+    element is not finite, or a step makes a counted entry non-finite."""
     x = base[slot]
-    at = first_order(lib, base, scratch)
-    out = numpy.empty(x.shape)
+    at = _entries(first_order, lib, base, scratch)[counted].sum()
+    out = numpy.zeros(x.shape)
+    unknown = numpy.zeros(x.shape, bool)
     for index in numpy.ndindex(x.shape):
         value = x[index]
+        if not numpy.isfinite(value):
+            unknown[index] = True
+            continue
         step = 1e-5 * max(1.0, abs(value))
         sides = []
         for sign in (1.0, -1.0):
             moved = list(base)
             moved[slot] = x.copy()
             moved[slot][index] = value + sign * step
-            sides.append(first_order(lib, moved, scratch))
+            sides.append(_entries(first_order, lib, moved, scratch)[counted])
+        if not all(numpy.isfinite(side).all() for side in sides):
+            unknown[index] = True
+            continue
+        sides = [side.sum() for side in sides]
         candidates = numpy.array(
             [
                 (sides[0] - sides[1]) / (2 * step),
@@ -228,7 +289,7 @@ def one_sided_or_central(first_order, lib, base, slot, scratch, actual):
             gap = numpy.abs(candidates - float(actual[index]))
         nearest = 0 if numpy.isnan(gap).all() else numpy.nanargmin(gap)
         out[index] = candidates[nearest]
-    return out
+    return out, unknown
 
 
 def _floating(x):
