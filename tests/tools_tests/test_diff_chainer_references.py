@@ -333,3 +333,25 @@ def test_second_order_of_mixed_dtype_gradients_runs():
     numpy.testing.assert_allclose(result[0].array, gys * 6.0 * ws[1], rtol=1e-2)
     expected_b = gys * (6.0 * ws[0] + 4.0 * ws[1])
     numpy.testing.assert_allclose(result[1].array, expected_b, rtol=1e-2)
+
+
+def test_gradients_of_other_shapes_get_differences_of_the_forward():
+    # Chainer's gradient of a broadcast input keeps the broadcast shape: the
+    # reference is then the differences of sum(gy * y), here y = x**2
+    def weighted_outputs(lib, xs, s):
+        return (xs[0] ** 2 * s['gys'][0]).ravel()
+
+    x = numpy.array([1.0, -2.0], numpy.float32)
+    gy = numpy.array([3.0, 0.5])
+    make = references.first_order_by_differences(weighted_outputs, [x])
+    broadcast = chainerlite.Variable(numpy.ones((2, 2), numpy.float32))
+    chainer = types.SimpleNamespace(raised=False, value=_gradients(broadcast.array))
+    scratch = [{'gxs': [broadcast]}, {'gys': [gy]}]
+    right = _gradients(numpy.array([6.0, -2.0], numpy.float32))
+    outcomes = [chainer, types.SimpleNamespace(value=right)]
+    ref = make((None, chainerlite), scratch, outcomes)
+    assert ref.differences(right, 'grad') == []
+    assert ref.differences(_gradients(numpy.array([6.0, 2.0], numpy.float32)), 'grad')
+    # of the right shape, Chainer's answer stands: no reference
+    same = chainerlite.Variable(numpy.ones(2, numpy.float32))
+    assert make(None, [{'gxs': [same]}, {'gys': [gy]}], outcomes) is None

@@ -151,11 +151,20 @@ def references(call, inputs, grad=True, double=True, train=True):
         ]
         return numpy.concatenate(terms) if terms else numpy.zeros(0)
 
+    def weighted_outputs(lib, xs, s):
+        vs = [lib.Variable(x) if _floating(x) else x for x in xs]
+        with lib.using_config('train', train):
+            ys = _as_list(call(lib, lib.functions, *vs))
+        ys = [y for y in ys if hasattr(y, 'creator') and y.dtype.kind == 'f']
+        terms = [(y.array * g).ravel() for y, g in zip(ys, s['gys'])]
+        return numpy.concatenate(terms) if terms else numpy.zeros(0)
+
     return {
         'forward': references_module.promoted(restage(1), arrays),
         'grad': references_module.either(
             references_module.promoted(restage(3), arrays),
             references_module.in_input_dtypes(inputs),
+            references_module.first_order_by_differences(weighted_outputs, inputs),
         ),
         'grad2': references_module.either(
             references_module.second_order_by_differences(first_order, inputs),

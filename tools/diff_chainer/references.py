@@ -114,69 +114,105 @@ def second_order_by_differences(first_order, inputs):
     gradients, each weighted as the second-order stage weights it (their sum
     is what that stage differentiates), for ``xs``: the case's inputs with
     floating ones in float64 (``scratch`` is chainerlite's, as its stages left
-    it). The reference is the central finite differences of the sum with
-    respect to each floating input element, in the layout of chainerlite's
-    result (a list or tuple with one gradient per floating input), at the
-    precision of the least precise input. Inputs with too many elements get
-    no reference.
+    it). Also asked where Chainer's first-order gradients have other shapes
+    than their inputs' (its second order then differentiates gradients its own
+    ``Variable.backward`` refuses). The reference is ``by_differences`` of
+    it; a non-finite entry where
+    chainerlite's first-order gradient (in the case's dtype, which the
+    gradient stage compared with Chainer's) is non-finite too is accepted.
+    """
 
-    At inputs holding NaN or infinity only the entries finite at the point
+    def make(libs, scratch, outcomes):
+        if not (outcomes[0].raised or _other_shapes(scratch[0].get('gxs'), inputs)):
+            return None
+        return by_differences(
+            first_order, inputs, libs[1], scratch[1], outcomes[1], scratch[1].get('gxs')
+        )
+
+    return make
+
+
+def first_order_by_differences(weighted_outputs, inputs):
+    """A reference maker for a gradient stage where Chainer answers with a
+    gradient of another shape than its input's (a form its own
+    ``Variable.backward`` refuses): ``by_differences`` of
+    ``weighted_outputs(lib, xs, scratch)``, the entries of the outputs each
+    times its upstream gradient."""
+
+    def make(libs, scratch, outcomes):
+        if outcomes[0].raised or not _other_shapes(scratch[0].get('gxs'), inputs):
+            return None
+        return by_differences(
+            weighted_outputs, inputs, libs[1], scratch[1], outcomes[1]
+        )
+
+    return make
+
+
+def _other_shapes(gradients, inputs):
+    """Whether one of ``gradients`` (Variables or None, one per floating
+    input) has another shape than its input's."""
+    floating = [x for x in inputs if _floating(x)]
+    if not gradients or len(gradients) != len(floating):
+        return False
+    return any(
+        g is not None and g.shape != x.shape for g, x in zip(gradients, floating)
+    )
+
+
+def by_differences(entries, inputs, lib, scratch, outcome, first=None):
+    """The reference a stage's gradients get by central finite differences.
+
+    ``entries(lib, xs, scratch)`` gives the terms whose sum the stage
+    differentiates, for ``xs``: the case's inputs with floating ones in
+    float64 (``scratch`` is chainerlite's, as its stages left it). The
+    reference is the differences of the sum with respect to each floating
+    input element, in the layout of chainerlite's result ``outcome.value`` (a
+    list or tuple with one gradient per floating input), at the precision of
+    the least precise input. Inputs with too many elements get none.
+
+    At inputs holding NaN or infinity only the terms finite at the point
     are summed (a non-finite one says nothing about its slope), and
-    chainerlite's second-order entries are compared with their differences,
-    except: a non-finite entry where chainerlite's first-order gradient (in
-    the case's dtype, which the gradient stage compared with Chainer's) is
-    non-finite too; an entry at an element that moves a first-order entry
-    non-finite at the point (what such an entry adds is a convention of how
-    NaN spreads; the dependence is measured where the non-finite input
-    elements are replaced by 0.5); an entry where nothing is measured (the
-    element is non-finite, or a step makes a summed entry non-finite).
+    chainerlite's entries are compared with their differences, except: an
+    entry at an element that moves a term non-finite at the point (what such
+    a term adds is a convention of how NaN spreads; the dependence is
+    measured where the non-finite input elements are replaced by 0.5); an
+    entry where nothing is measured (the element is non-finite, or a step
+    makes a summed term non-finite); a non-finite entry where ``first`` (the
+    gradients this stage differentiates, in the case's dtype) is non-finite.
     """
     low = lowest_precision(inputs)
     slots = [i for i, x in enumerate(inputs) if _floating(x)]
-
-    def make(libs, scratch, outcomes):
-        actual = outcomes[1].value
-        size = sum(inputs[i].size for i in slots)
-        if not outcomes[0].raised or low is None or size > MAX_DIFFERENCED:
-            return None
-        if not (isinstance(actual, tuple) and actual[0] in ('list', 'tuple')):
-            return None
-        if len(actual[1]) != len(slots):
-            return None
-        base = [
-            numpy.array(x, dtype=numpy.float64) if _floating(x) else x for x in inputs
-        ]
-        first = scratch[1].get('gxs') or [None] * len(slots)
-        expected = []
-        try:
-            counted = numpy.isfinite(_entries(first_order, libs[1], base, scratch[1]))
-            for slot, got, gx in zip(slots, actual[1], first):
-                if not (isinstance(got, tuple) and got and got[0] == 'variable'):
-                    expected.append(got)  # None: no gradient to check
-                    continue
-                derivative, unmeasured = one_sided_or_central(
-                    first_order, libs[1], base, slot, scratch[1], got[1], counted
-                )
-                if gx is not None:  # NaN's slope is NaN in the case's dtype
-                    unmeasured |= ~numpy.isfinite(gx.array) & ~numpy.isfinite(got[1])
-                if not counted.all():
-                    for index in zip(*numpy.nonzero(~unmeasured)):
-                        unmeasured[index] = _feeds_non_finite(
-                            first_order,
-                            libs[1],
-                            base,
-                            slot,
-                            index,
-                            scratch[1],
-                            ~counted,
-                        )
-                derivative[unmeasured] = got[1][unmeasured]
-                expected.append(('variable', derivative.astype(got[1].dtype)))
-        except Exception:  # noqa: BLE001 - then there is no reference
-            return None
-        return Reference((actual[0], expected), low)
-
-    return make
+    actual = outcome.value
+    if low is None or sum(inputs[i].size for i in slots) > MAX_DIFFERENCED:
+        return None
+    if not (isinstance(actual, tuple) and actual[0] in ('list', 'tuple')):
+        return None
+    if len(actual[1]) != len(slots):
+        return None
+    base = [numpy.array(x, dtype=numpy.float64) if _floating(x) else x for x in inputs]
+    expected = []
+    try:
+        counted = numpy.isfinite(_entries(entries, lib, base, scratch))
+        for slot, got, gx in zip(slots, actual[1], first or [None] * len(slots)):
+            if not (isinstance(got, tuple) and got and got[0] == 'variable'):
+                expected.append(got)  # None: no gradient to check
+                continue
+            derivative, unmeasured = one_sided_or_central(
+                entries, lib, base, slot, scratch, got[1], counted
+            )
+            if gx is not None:  # NaN's slope is NaN in the case's dtype
+                unmeasured |= ~numpy.isfinite(gx.array) & ~numpy.isfinite(got[1])
+            if not counted.all():
+                for index in zip(*numpy.nonzero(~unmeasured)):
+                    unmeasured[index] = _feeds_non_finite(
+                        entries, lib, base, slot, index, scratch, ~counted
+                    )
+            derivative[unmeasured] = got[1][unmeasured]
+            expected.append(('variable', derivative.astype(got[1].dtype)))
+    except Exception:  # noqa: BLE001 - then there is no reference
+        return None
+    return Reference((actual[0], expected), low)
 
 
 def _feeds_non_finite(first_order, lib, base, slot, index, scratch, uncounted):
@@ -227,6 +263,8 @@ def in_input_dtypes(inputs):
             return None
         if all(g is None or g.dtype == d for g, d in zip(first, dtypes)):
             return None  # Chainer's gradients have their inputs' dtypes
+        if _other_shapes(first, inputs):
+            return None  # and not their shapes: first_order_by_differences
         expected = [
             ('variable', g[1].astype(dtype))
             if isinstance(g, tuple) and g[:1] == ('variable',)
