@@ -9,6 +9,7 @@ from chainerlite.functions.array import get_item
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import transpose
 from chainerlite.functions.array import where
+from chainerlite.functions.util import forget
 from chainerlite.utils import type_check
 
 
@@ -109,6 +110,11 @@ def spatial_transformer_sampler(x, grid):
             with type_check.invalid_as(IndexError):
                 raise error
         raise error
+    return SpatialTransformerSampler().apply((x, grid))[0]
+
+
+def _sample(x, grid):
+    # The sampling as differentiable functions of Variables.
     n, c, h, w = x.shape
     out_h, out_w = grid.shape[2:]
     grid = reshape.reshape(grid, (n, 2, out_h * out_w))
@@ -116,3 +122,17 @@ def spatial_transformer_sampler(x, grid):
     py = (grid[:, 1] + 1) * ((h - 1) / 2.0)
     y = sample_bilinear(x, py, px)  # (n, out_h * out_w, c)
     return reshape.reshape(transpose.transpose(y, (0, 2, 1)), (n, c, out_h, out_w))
+
+
+class SpatialTransformerSampler(forget.Forget):
+    """The sampler as one node that retains ``x`` and ``grid`` and nothing
+    else, as Chainer's does; its backward recomputes the sampling from them
+    as differentiable functions, so it is differentiable twice (where
+    Chainer's old-style node is not)."""
+
+    def __init__(self):
+        super().__init__(_sample)
+
+    @property
+    def label(self):
+        return 'SpatialTransformerSampler'

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
 from chainerlite.utils import type_check
@@ -76,3 +77,15 @@ def test_bad_ranks_raise_chainers_type(x_shape, grid_shape, error):
     assert isinstance(info.value, type_check.InvalidType)
     if error is type_check.InvalidType:
         assert not isinstance(info.value, IndexError)
+
+
+def test_one_node_retains_the_image_and_the_grid():
+    # as Chainer's node: x and grid are kept for backward, the output is not
+    x = chainerlite.Variable(numpy.random.uniform(-1, 1, (1, 2, 3, 3)))
+    grid = chainerlite.Variable(numpy.random.uniform(-1, 1, (1, 2, 2, 4)))
+    y = F.spatial_transformer_sampler(x, grid)
+    node = y.creator_node
+    assert node.label == 'SpatialTransformerSampler'
+    assert node.inputs == (x.node, grid.node)
+    assert tuple(node._input_indexes_to_retain) == (0, 1)
+    assert node._output_indexes_to_retain is None

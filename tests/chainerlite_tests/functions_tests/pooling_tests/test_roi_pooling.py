@@ -13,7 +13,7 @@ from chainerlite.utils import type_check
 
 
 def _round(v):
-    return int(math.floor(abs(v) + 0.5)) * (1 if v >= 0 else -1)
+    return round(v)  # half to even, as Chainer rounds box corners
 
 
 def _pixel_pool(fmap, y0, x0, h, w, outsize, reduce):
