@@ -62,7 +62,12 @@ class PReLUFunction(function_node.FunctionNode):
             )
             ret.append(where.where(nonneg, gy, gy * W_b))
         if 1 in indexes:
-            gW = where.where(nonneg, zero, gy * x)
+            # A NaN input gives W a NaN gradient, as a negative one would,
+            # through a constant: as in Chainer, it adds no second-order
+            # term to x's gradient (Chainer counts NaN as non-negative there).
+            xa = x.array
+            nan_fill = backend.get_array_module(xa).where(xa != xa, xa, zero)
+            gW = where.where(xa < 0, gy * x, nan_fill)
             ret.append(sum_mod.sum(gW, axis=_reduction_axes(W, x)))
         return tuple(ret)
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import numpy
 import typing
 
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite.functions.activation import relu
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
+from chainerlite.functions.math import maximum
+from chainerlite.functions.math import sqrt
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
 
@@ -65,20 +67,27 @@ class Contrastive(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x0, x1, y = self.get_retained_inputs()
-        similar = y.array.astype(x0.dtype)
+        xp = backend.get_array_module(x0.array)
+        similar = y.array.astype(x0.dtype)[:, None]
         (gy,) = grad_outputs
         n = len(x0)
         if self.reduce == 'mean':
             gy = broadcast.broadcast_to(gy * (1.0 / n), (n,))
+        gy = reshape.reshape(gy, (n, 1))
         diff = x0 - x1
-        dist_sq = sum_mod.sum(diff * diff, axis=1)
-        # A zero distance gets a dummy one: its pair has a zero diff, so the
-        # term it divides does not count, but must stay finite.
-        dist = (dist_sq + (dist_sq.array == 0).astype(diff.dtype)) ** 0.5
-        push = relu.relu(self.margin - dist)
-        coeff = similar - (1.0 - similar) * push / dist
-        coeff = reshape.reshape(gy * coeff, (n, 1))
-        gx0 = broadcast.broadcast_to(coeff, x0.shape) * diff
+        dist = sqrt.sqrt(sum_mod.sum(diff * diff, axis=1, keepdims=True))
+        # As Chainer: the pull of a similar pair and the push of a
+        # dissimilar one are both computed for every pair (a NaN or an
+        # infinite difference makes either NaN); the push is the maximum of
+        # margin - dist and 0 (at a tie its own gradient goes to margin -
+        # dist) and divides by the distance floored at a small eps (larger
+        # in float16).
+        push = maximum.maximum(self.margin - dist, xp.zeros(dist.shape, x0.dtype))
+        eps = 5e-3 if x0.dtype == numpy.float16 else 1e-7
+        floored = maximum.maximum(dist, xp.full(dist.shape, eps, x0.dtype))
+        pull = broadcast.broadcast_to(gy * similar, x0.shape) * diff
+        push = broadcast.broadcast_to(gy * (1.0 - similar) * push, x0.shape)
+        gx0 = pull - push * (diff / broadcast.broadcast_to(floored, x0.shape))
         grads = []
         if 0 in indexes:
             grads.append(gx0)

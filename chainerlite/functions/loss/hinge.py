@@ -60,6 +60,8 @@ class Hinge(function_node.FunctionNode):
         active = x.array > -1
         active[rows] = x.array[rows] < 1
         active = active.astype(x.dtype)
+        # a NaN score gets a NaN gradient, as in Chainer
+        active[xp.isnan(x.array)] = xp.nan
         slope = active if self.norm == 'L1' else active.copy()
         slope[rows] = -slope[rows]
         (gy,) = grad_outputs

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -86,3 +87,18 @@ def test_bad_W_is_invalid(x_shape, W_shape, W_dtype):
 def test_integer_input_is_invalid():
     with pytest.raises(type_check.InvalidType, match='PReLU'):
         F.prelu(numpy.ones((2, 3), numpy.int32), numpy.ones(3, numpy.int32))
+
+
+def test_nan_input_gradients_follow_chainer():
+    # First order: a NaN input counts as negative (W's gradient is NaN
+    # there, x's is gy * W). Second order: it adds nothing to x's gradient
+    # through W's gradient.
+    x = chainerlite.Variable(numpy.array([[numpy.nan, -2.0, 3.0]], numpy.float32))
+    W = chainerlite.Variable(numpy.array([0.5, 0.25, 2.0], numpy.float32))
+    gx, gW = chainerlite.grad(
+        [F.sum(F.prelu(x, W))], [x, W], enable_double_backprop=True
+    )
+    numpy.testing.assert_array_equal(gx.array, [[0.5, 0.25, 1.0]])
+    numpy.testing.assert_array_equal(gW.array, [numpy.nan, -2.0, 0.0])
+    (ggx,) = chainerlite.grad([F.sum(gW) + F.sum(gx * 0)], [x])
+    numpy.testing.assert_array_equal(ggx.array, [[0.0, 1.0, 0.0]])

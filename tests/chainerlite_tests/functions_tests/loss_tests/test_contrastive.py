@@ -131,3 +131,28 @@ def test_invalid_options(margin, reduce, match):
 def test_invalid_inputs(x0, x1, y):
     with pytest.raises(type_check.InvalidType, match='Contrastive'):
         F.contrastive(x0, x1, y)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_gradients_at_special_pairs_follow_chainer():
+    x0 = chainerlite.Variable(
+        numpy.array(
+            [[0.0, 0.0], [1.0, 1.0], [0.0, 0.0], [numpy.inf, 0.0], [numpy.nan, 0.0]],
+            numpy.float32,
+        )
+    )
+    x1 = numpy.array([[0, 0], [1, 1], [1, 0], [0, 0], [0, 0]], numpy.float32)
+    y = numpy.array([1, 0, 0, 1, 0], numpy.int32)
+    gy = numpy.array([1.0, 1.0, 2.0, 1.0, 1.0], numpy.float32)
+    loss = F.contrastive(x0, x1, y, margin=1, reduce='no')
+    (gx,) = chainerlite.grad([loss], [x0], [gy], enable_double_backprop=True)
+    # an infinite difference in a similar pair gives NaN (the push term
+    # is computed too: inf / inf); zero distances give 0
+    numpy.testing.assert_array_equal(
+        gx.array, [[0, 0], [0, 0], [0, 0], [numpy.nan, 0], [numpy.nan, numpy.nan]]
+    )
+    # the dissimilar pair at distance == margin: the push takes the slope
+    # of margin - dist there, so its second order is not 0
+    w = numpy.ones((5, 2), numpy.float32)
+    (ggx,) = chainerlite.grad([F.sum(gx * w)], [x0])
+    numpy.testing.assert_allclose(ggx.array[2], [2.0, 0.0])

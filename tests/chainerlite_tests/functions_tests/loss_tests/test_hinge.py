@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -97,3 +98,20 @@ def test_invalid_reduce():
 def test_invalid_inputs(x, t):
     with pytest.raises(type_check.InvalidType, match='Hinge'):
         F.hinge(x, t)
+
+
+@pytest.mark.parametrize('norm', ['L1', 'L2'])
+def test_gradient_at_special_scores(norm):
+    # A NaN score gets a NaN gradient (as in Chainer); the kinks (margin
+    # exactly 0) get 0; an infinite score off the true class its sign.
+    x = chainerlite.Variable(
+        numpy.array([[1.0, -1.0, numpy.nan], [numpy.inf, 1.0, -0.5]], numpy.float32)
+    )
+    t = numpy.array([0, 1], numpy.int32)
+    loss = F.sum(F.hinge(x, t, norm=norm, reduce='no'))
+    loss.backward()
+    inf_slope = 1.0 if norm == 'L1' else numpy.inf
+    # the last score has margin 0.5: slope 1 in both norms
+    numpy.testing.assert_array_equal(
+        x.grad, [[0.0, 0.0, numpy.nan], [inf_slope, 0.0, 1.0]]
+    )
