@@ -148,6 +148,22 @@ class ResizeImages(_Gather):
         return super().forward(inputs)
 
 
+def _shape_error(shape):
+    # The exception for a bad output_shape, of Chainer's type too: it fails
+    # indexing a shorter one (IndexError), looping over a float length
+    # (TypeError) or dividing by a zero length (ZeroDivisionError).
+    if len(shape) < 2:
+        return _chainer_errors.IndexValueError
+    if len(shape) > 2 or any(isinstance(n, (bool, numpy.bool_)) for n in shape):
+        return ValueError
+    for n in shape:
+        if not isinstance(n, (int, numpy.integer)):
+            return _chainer_errors.TypedValueError
+        if n <= 0:
+            return _chainer_errors.ZeroError if n == 0 else ValueError
+    return None
+
+
 def resize_images(
     x: Variable | NdArray, output_shape, mode='bilinear', align_corners=True
 ) -> Variable:
@@ -197,10 +213,9 @@ def resize_images(
             'resize_images: mode must be one of {}, not {!r}'.format(_MODES, mode)
         )
     output_shape = tuple(output_shape)
-    if len(output_shape) != 2 or not all(
-        isinstance(n, (int, numpy.integer)) and n > 0 for n in output_shape
-    ):
-        raise ValueError(
+    error = _shape_error(output_shape)
+    if error is not None:
+        raise error(
             'resize_images: output_shape must be two positive ints, not {!r}'.format(
                 output_shape
             )

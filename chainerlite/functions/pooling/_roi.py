@@ -24,18 +24,22 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.backends import cuda
 from chainerlite.functions.array import get_item
+from chainerlite.utils import _chainer_errors
 from chainerlite.utils import type_check
 
 
 def pair(value, name):
-    """Returns ``value`` as a pair of ints (an int gives ``(v, v)``)."""
+    """Returns ``value`` as a pair of positive ints (an int gives ``(v, v)``);
+    :class:`TypeError` otherwise, as Chainer's ROI functions raise."""
     if isinstance(value, numbers.Integral):
-        return int(value), int(value)
+        value = (value, value)
     try:
         first, second = value
     except (TypeError, ValueError):
+        first = second = None
+    if not all(isinstance(v, numbers.Integral) and v > 0 for v in (first, second)):
         raise TypeError(
-            '{} must be an int or a pair of ints, not {!r}'.format(name, value)
+            '{} must be a positive int or a pair of them, not {!r}'.format(name, value)
         )
     return int(first), int(second)
 
@@ -465,11 +469,16 @@ def finite_coordinates(values, name):
         )
 
 
-def check_scale(spatial_scale):
-    """Rejects a spatial scale that is not a real number."""
-    if not isinstance(spatial_scale, numbers.Real):
+def check_scale(spatial_scale, function_name, positive=True):
+    """Rejects a spatial scale that is not a real number, or (``positive``)
+    not above 0, with :class:`TypeError` as Chainer does."""
+    if not isinstance(spatial_scale, numbers.Real) or (
+        positive and not spatial_scale > 0
+    ):
         raise TypeError(
-            'spatial_scale must be a real number, not {!r}'.format(spatial_scale)
+            '{}: spatial_scale must be a {}real number, not {!r}'.format(
+                function_name, 'positive ' if positive else '', spatial_scale
+            )
         )
     return float(spatial_scale)
 
@@ -508,7 +517,7 @@ def sampling_grid(sampling_ratio, roi_size, n_bins):
     return numpy.full(roi_size.shape, sampling_ratio, numpy.int64)
 
 
-def sampling_pair(sampling_ratio):
+def sampling_pair(sampling_ratio, function_name):
     """Validates ``sampling_ratio`` and returns it as a pair."""
     if isinstance(sampling_ratio, (tuple, list)):
         ratios = tuple(sampling_ratio)
@@ -517,9 +526,9 @@ def sampling_pair(sampling_ratio):
     if len(ratios) != 2 or not all(
         r is None or (isinstance(r, numbers.Integral) and r > 0) for r in ratios
     ):
-        raise ValueError(
-            'sampling_ratio must be None, a positive int or a pair of them, '
-            'not {!r}'.format(sampling_ratio)
+        raise _chainer_errors.TypedValueError(
+            '{}: sampling_ratio must be None, a positive int or a pair of '
+            'them, not {!r}'.format(function_name, sampling_ratio)
         )
     return tuple(None if r is None else int(r) for r in ratios)
 
@@ -572,8 +581,8 @@ class PixelPooling(ROIPooling):
     x_max)`` with a separate image index each."""
 
     def __init__(self, outsize, spatial_scale):
-        self.outsize = pair(outsize, 'outsize')
-        self.spatial_scale = check_scale(spatial_scale)
+        self.outsize = pair(outsize, self.function_name + ': outsize')
+        self.spatial_scale = check_scale(spatial_scale, self.function_name)
 
     def check_type_forward(self, in_types):
         check_input_types(in_types, 4)
@@ -596,9 +605,9 @@ class AlignPooling(ROIPooling):
     x_max)`` with a separate image index each."""
 
     def __init__(self, outsize, spatial_scale, sampling_ratio=None):
-        self.outsize = pair(outsize, 'outsize')
-        self.spatial_scale = check_scale(spatial_scale)
-        self.sampling_ratio = sampling_pair(sampling_ratio)
+        self.outsize = pair(outsize, self.function_name + ': outsize')
+        self.spatial_scale = check_scale(spatial_scale, self.function_name)
+        self.sampling_ratio = sampling_pair(sampling_ratio, self.function_name)
 
     def check_type_forward(self, in_types):
         check_input_types(in_types, 4)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numbers
 import typing
 
 import numpy
 
 from chainerlite.functions.pooling import _roi
+from chainerlite.utils import _chainer_errors
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -22,8 +24,11 @@ class ROIPooling2D(_roi.ROIPooling):
     function_name = 'roi_pooling_2d'
 
     def __init__(self, outh, outw, spatial_scale):
-        self.outsize = _roi.pair((outh, outw), 'outh, outw')
-        self.spatial_scale = _roi.check_scale(spatial_scale)
+        self.outsize = (_out_length(outh, 'outh'), _out_length(outw, 'outw'))
+        # any real scale, as Chainer's (0 puts every box on pixel 0)
+        self.spatial_scale = _roi.check_scale(
+            spatial_scale, self.function_name, positive=False
+        )
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x', 'rois'))
@@ -52,6 +57,17 @@ class ROIPooling2D(_roi.ROIPooling):
             True,
             self.function_name,
         )
+
+
+def _out_length(n, name):
+    # Chainer leaves these unchecked: it fails dividing by a zero
+    # (ZeroDivisionError) or looping over a float (TypeError)
+    if not isinstance(n, numbers.Integral):
+        raise TypeError('roi_pooling_2d: {} must be an int, not {!r}'.format(name, n))
+    if n <= 0:
+        error = _chainer_errors.ZeroError if n == 0 else ValueError
+        raise error('roi_pooling_2d: {} must be positive, not {}'.format(name, n))
+    return int(n)
 
 
 def roi_pooling_2d(x: Variable | NdArray, rois, outh, outw, spatial_scale) -> Variable:

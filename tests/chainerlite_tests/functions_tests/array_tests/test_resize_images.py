@@ -164,3 +164,15 @@ def test_unknown_mode_is_also_an_assertion_error():
     x = numpy.zeros((1, 1, 2, 2), numpy.float32)
     with pytest.raises(AssertionError, match='resize_images'):
         F.resize_images(x, (2, 2), mode='area')
+
+
+def test_bad_output_shapes_are_also_chainers_exception_types():
+    x = numpy.zeros((1, 1, 2, 2), numpy.float32)
+    for shape, error in (
+        ((2,), IndexError),
+        ((2.0, 2), TypeError),
+        ((0, 2), ZeroDivisionError),
+        ((-1, 2), ValueError),
+    ):
+        with pytest.raises(error, match='resize_images: output_shape'):
+            F.resize_images(x, shape)

@@ -129,3 +129,35 @@ def test_roi_pooling_gradient_of_a_malformed_box_goes_to_its_pixels():
     expected = numpy.zeros((4, 4), numpy.float32)
     expected[1, 2] = 1
     numpy.testing.assert_array_equal(gx.array[0, 0], expected)
+
+
+@pytest.mark.parametrize(
+    'name', ['roi_max_pooling_2d', 'roi_average_pooling_2d', 'roi_max_align_2d']
+)
+@pytest.mark.parametrize(
+    'outsize, scale', [(0, 1.0), ((2, 0), 1.0), (2.0, 1.0), (2, 0.0), (2, -1.0)]
+)
+def test_bad_outsize_or_scale_is_a_type_error(name, outsize, scale):
+    # as Chainer's checks: a non-positive or non-int outsize, a scale <= 0
+    x = numpy.zeros((1, 1, 4, 4), numpy.float32)
+    with pytest.raises(TypeError, match=name):
+        getattr(F, name)(x, _boxes([0, 0, 2, 2]), ONE_IMAGE, outsize, scale)
+
+
+def test_bad_sampling_ratio_is_also_a_type_error():
+    x = numpy.zeros((1, 1, 4, 4), numpy.float32)
+    for ratio in (0, 2.0, (1, -1)):
+        with pytest.raises(TypeError, match='roi_max_align_2d: sampling_ratio'):
+            F.roi_max_align_2d(x, _boxes([0, 0, 2, 2]), ONE_IMAGE, 2, 1.0, ratio)
+
+
+def test_roi_pooling_output_lengths_and_any_real_scale():
+    x = numpy.arange(16, dtype=numpy.float32).reshape(1, 1, 4, 4)
+    box = _boxes([0, 0, 0, 3, 3])
+    with pytest.raises(ZeroDivisionError, match='roi_pooling_2d: outh'):
+        F.roi_pooling_2d(x, box, 0, 2, 1.0)
+    with pytest.raises(TypeError, match='roi_pooling_2d: outw'):
+        F.roi_pooling_2d(x, box, 2, 2.0, 1.0)
+    # Chainer does not check the scale: 0 puts the box on pixel 0
+    y = F.roi_pooling_2d(x, box, 1, 1, 0.0)
+    numpy.testing.assert_array_equal(y.array.ravel(), [0])
