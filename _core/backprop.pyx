@@ -18,6 +18,7 @@ from chainerlite._core.facts cimport (
     ACCUMULATES, BWD_POST, BWD_PRE, COMPILED_GRADS)
 from chainerlite._core.hooks cimport (
     active_entries, any_mask, dispatch, global_entries)
+from chainerlite._core.ops_math cimport grad_add
 from chainerlite._core.node cimport (
     BuiltinNode, FunctionNode,
     Variable, VariableNode, check_finite, check_grad, ensure_array,
@@ -251,9 +252,15 @@ cdef class _Pass:
 
         A creator is scheduled when one of its outputs gets its first
         pending gradient; a node with one output needs no further check.
+        The first gradient of a node joins what the node starts from (see
+        start), as Chainer's backward adds them: by an Add node.
         """
         cdef bint first = self.add(x, gx)
         cdef FunctionNode c = x._creator
+        if first:
+            initial = self.start(x)
+            if initial is not None:
+                self.grads[x] = grad_add(initial, gx)
         if c is None:
             if first and self.required is None:
                 self.leaves.append(x)
@@ -271,9 +278,24 @@ cdef class _Pass:
         cdef PyObject* old = PyDict_SetDefault(self.grads, x, gx)
         if len(self.grads) != n:
             return True
-        self.grads[x] = ensure_array(<object>old + gx) if self.raw \
-            else <object>old + gx
+        self.grads[x] = grad_add(<object>old, gx)
         return False
+
+    cdef object start(self, VariableNode x):
+        """What the gradient of ``x`` starts from, taken at its first use.
+
+        In ``backward()`` a leaf starts from the ``grad`` its variable
+        holds (the pass writes the total back when it ends); in ``grad()``
+        an input starts from its ``grad_inputs`` entry.
+        """
+        if self.seeds is not None:
+            return self.seeds.pop(x, None)
+        if not self.load_grads or x._creator is not None or x._variable == NULL:
+            return None
+        gv = (<Variable>x._variable)._grad_var
+        if gv is None:
+            return None
+        return (<Variable>gv)._data if self.raw else gv
 
     cdef object take(self, VariableNode y):
         """Removes and returns the gradient of the output node ``y`` (or None).
@@ -285,7 +307,7 @@ cdef class _Pass:
         cdef Variable var
         g = self.grads.pop(y, None)
         if self.seeds is not None and y in self.seeds:
-            g = _sum(self.seeds.pop(y), g, self.raw)
+            g = _sum(self.seeds.pop(y), g)
         if g is None and self.load_grads and y._variable != NULL:
             var = <Variable>y._variable
             gv = var._grad_var
@@ -310,6 +332,13 @@ cdef class _Pass:
         current = []
         for i in indexes:
             x = inputs[i]
+            if (self.required is None and (<VariableNode>x)._creator is None
+                    and x not in seen and x not in self.grads):
+                # a leaf's own grad is what it has so far (see start)
+                initial = self.start(x)
+                if initial is not None:
+                    self.grads[x] = initial
+                    self.leaves.append(x)
             current.append(None if x in seen else self.grads.get(x))
             seen.add(x)
         return tuple(current)
@@ -379,12 +408,18 @@ cdef class _Pass:
             in_data = _NONE1 if x._data is None else (x._data,)
             dispatch(entries, 2, f, in_data, out_grad)
             _check_not_unchained(f)
+            # as in Chainer, gradients that meet are added within the
+            # backward call (before its backward_postprocess callbacks)
             self.state.running += 1
             try:
                 gx = _backward1(f, out_grad, self.state, facts)
+                if gx is not None:
+                    check_grad(f, x, gx, True)
+                    self.deliver(x, gx)
             finally:
                 self.state.running -= 1
             dispatch(entries, 3, f, in_data, out_grad)
+            return True
         if gx is None:
             return True
         check_grad(f, x, gx, True)
@@ -394,8 +429,6 @@ cdef class _Pass:
     cdef int step(self, FunctionNode f) except -1:
         """Runs the backward of ``f`` and delivers the input gradients."""
         cdef tuple gys, indexes, entries, gxs
-        cdef VariableNode x
-        cdef Py_ssize_t j, k
         if self.step_fast(f):
             return 0
         gys = self.gather(f)
@@ -416,18 +449,28 @@ cdef class _Pass:
         if entries is None:
             gxs = _run_backward(f, indexes, gys, self.raw, self.state,
                                 current)
-        else:
-            in_data = _hook_in_data(f)
-            out_grad = _hook_out_grad(gys, self.raw)
-            dispatch(entries, 2, f, in_data, out_grad)
-            _check_not_unchained(f)
-            self.state.running += 1
-            try:
-                gxs = _run_backward(f, indexes, gys, self.raw,
-                                    self.state, current)
-            finally:
-                self.state.running -= 1
-            dispatch(entries, 3, f, in_data, out_grad)
+            self.deliver_all(f, inputs_t, indexes, gxs, current)
+            return 0
+        in_data = _hook_in_data(f)
+        out_grad = _hook_out_grad(gys, self.raw)
+        dispatch(entries, 2, f, in_data, out_grad)
+        _check_not_unchained(f)
+        # as in Chainer, gradients that meet are added within the backward
+        # call (before its backward_postprocess callbacks)
+        self.state.running += 1
+        try:
+            gxs = _run_backward(f, indexes, gys, self.raw, self.state, current)
+            self.deliver_all(f, inputs_t, indexes, gxs, current)
+        finally:
+            self.state.running -= 1
+        dispatch(entries, 3, f, in_data, out_grad)
+        return 0
+
+    cdef int deliver_all(self, FunctionNode f, tuple inputs_t, tuple indexes,
+                         tuple gxs, tuple current) except -1:
+        """Checks the input gradients ``gxs`` of ``f`` and delivers them."""
+        cdef VariableNode x
+        cdef Py_ssize_t j, k
         if self.debug:
             check_finite(f, gxs if self.raw else tuple([
                 None if g is None else (<Variable>g)._data for g in gxs]),
@@ -572,20 +615,19 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         bp.seeds = {}
         for x, g in zip(inputs, seeds):
             if g is not None:
-                bp.seeds[x] = _sum(bp.seeds.get(x), _unwrap_seed(g, bp.raw),
-                                   bp.raw)
+                bp.seeds[x] = _sum(bp.seeds.get(x), _unwrap_seed(g, bp.raw))
     while bp.heap.n:
         bp.step(bp.heap.pop())
     return _finish(bp, loss_scale, inputs, set_grad)
 
 
-cdef object _sum(a, b, bint raw):
+cdef object _sum(a, b):
     # a + b where None stands for zero
     if a is None:
         return b
     if b is None:
         return a
-    return ensure_array(a + b) if raw else a + b
+    return grad_add(a, b)
 
 
 cdef object _scaled_seed(g, loss_scale):
@@ -616,7 +658,7 @@ cdef list _finish(_Pass bp, loss_scale, list inputs, bint set_grad):
             else:
                 g = bp.grads.get(x)
                 if bp.seeds is not None:
-                    g = _sum(bp.seeds.get(x), g, raw)
+                    g = _sum(bp.seeds.get(x), g)
             gv = None if g is None else (new_variable(g, False) if raw else g)
             result.append(gv)
             if set_grad and x._variable != NULL:
@@ -627,22 +669,11 @@ cdef list _finish(_Pass bp, loss_scale, list inputs, bint set_grad):
             continue
         var = <Variable>x._variable
         g = bp.grads[x]
-        _add_to_grad(var, new_variable(g, False) if raw else g, raw)
+        # the total: a leaf's own grad joined its first gradient (start)
+        var._grad_var = new_variable(g, False) if raw else g
         if loss_scale is not None:
             var._loss_scale = loss_scale
     return None
-
-
-cdef int _add_to_grad(Variable var, gv, bint raw) except -1:
-    old = var._grad_var
-    if old is None:
-        var._grad_var = gv
-    elif raw:
-        var._grad_var = new_variable(
-            ensure_array((<Variable>old)._data + (<Variable>gv)._data), False)
-    else:
-        var._grad_var = old + gv
-    return 0
 
 
 def backward(outputs, grad_outputs=None, **kwargs):
@@ -650,9 +681,9 @@ def backward(outputs, grad_outputs=None, **kwargs):
 
     Args:
         outputs (tuple or list of Variable): Variables to start from.
-        grad_outputs (tuple or list): Their initial gradients (arrays or
-            Variables). When omitted (or for a None element) the output's
-            own ``grad_var`` is used; an output without one is skipped.
+        grad_outputs (tuple or list of Variable): Their initial gradients
+            (a None element skips its output). When omitted, the outputs'
+            own ``grad_var`` are used; an output without one is skipped.
         enable_double_backprop (bool): Build a graph of the backward pass.
     """
     enable_double_backprop = kwargs.pop('enable_double_backprop', False)
@@ -671,6 +702,9 @@ def backward(outputs, grad_outputs=None, **kwargs):
         if len(grads) != len(outputs):
             raise ValueError('backward(): %d grad_outputs for %d outputs'
                              % (len(grads), len(outputs)))
+        for g in grads:
+            if g is not None and not isinstance(g, Variable):
+                _not_a_variable(g)
     if grad_outputs is None:
         # as in Chainer, the outputs' own gradients are consumed
         for i, o in enumerate(outputs):
@@ -682,6 +716,15 @@ def backward(outputs, grad_outputs=None, **kwargs):
             (<Variable>o)._grad_var = None
             grads[i] = g
     backprop(outputs, grads, False, enable_double_backprop, None)
+
+
+cdef int _not_a_variable(g) except -1:
+    # Chainer's backward reads Variable attributes of each grad_output (an
+    # array fails there with an AttributeError)
+    from chainerlite.utils._chainer_errors import AttributeTypeError
+    raise AttributeTypeError(
+        'backward(): each element of grad_outputs must be a Variable or '
+        'None, not %s (wrap an array in chainer.Variable)' % type(g).__name__)
 
 
 cdef list _check_sequence(seq, str what, bint variables):

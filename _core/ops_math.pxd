@@ -10,6 +10,7 @@ cdef object typed_const(value, x)
 cdef object apply_grad(BuiltinNode op, a, b=*)
 cdef object apply_function(f, x, arg)
 cdef tuple retained_inputs(BuiltinNode node, gy)
+cdef object grad_add(a, b)
 cdef object grad_mul(a, b)
 cdef object grad_mul_const(a, value)
 

@@ -3,61 +3,41 @@
 import sys
 import warnings
 
-import numpy
-
-from chainerlite import function_hook
+from chainerlite import backend, function_hook, variable
 
 
-def _describe(array):
-    # Lines describing one array: device, type, shape, dtype, statistics.
-    backend = type(array)
-    lines = [
-        '- device: %s'
-        % ('CPU' if isinstance(array, numpy.ndarray) else 'GPU %d' % array.device.id),
-        '- backend: %s.%s' % (backend.__module__, backend.__name__),
-        '- shape: %s' % (array.shape,),
-        '- dtype: %s' % array.dtype,
-    ]
-    if array.size == 0:
-        lines.append('- statistics: (empty)')
-    elif array.dtype.kind in 'biuf':
-        a = array.astype(numpy.float64)
-        lines.append(
-            '- statistics: mean={:.8g}, std={:.8g}, min={:.8g}, max={:.8g}'.format(
-                float(a.mean()), float(a.std()), float(a.min()), float(a.max())
-            )
-        )
-    return lines
+def _summary(array):
+    # Variable.debug_print of the array (None: removed)
+    return '(removed)' if array is None else variable.Variable(array).debug_print()
 
 
-def _section(title, arrays, missing):
-    lines = [title]
-    for i, array in enumerate(arrays):
-        if array is None:
-            lines.append(missing)
-        else:
-            lines.append('<array %d>' % i)
-            lines.extend(_describe(array))
-    return lines
+def _grad_summary(grad):
+    # Variable.debug_print of a variable whose gradient is ``grad`` (data
+    # zeros like it); an empty variable for a missing gradient
+    if grad is None:
+        return variable.Variable().debug_print()
+    v = variable.Variable(backend.get_array_module(grad).zeros_like(grad))
+    v.grad = grad
+    return v.debug_print()
 
 
 class PrintHook(function_hook.FunctionHook):
     """Function hook that prints debug information about function calls.
 
-    Before each forward call it prints the function's label and a summary
-    of each input array (device, array type, shape, dtype, and mean,
-    standard deviation, minimum and maximum); before each backward call it
-    prints the inputs again (``(removed)`` for inputs the function did not
-    keep for backward) and a summary of each output gradient (``(None)``
-    when an output got no gradient). One ``with`` statement thus shows the
-    data flowing through every function, without print calls in the model
-    or in the library.
+    Before each forward call it prints the function's label and, for each
+    input array, what :meth:`Variable.debug_print` shows of a variable
+    holding it (``(removed)`` for an input the function did not keep for
+    backward); before each backward call it prints the inputs again and,
+    for each output gradient, the summary of a variable whose ``grad`` it
+    is (an empty variable when an output got no gradient). Each line is
+    written with ``end`` after it, as Chainer's hook writes them.
 
     Args:
         sep: *(deprecated)* Ignored, as in Chainer; passing it warns.
-        end (str): Text written after each message.
+        end (str): Text written after each line.
         file: Text stream the messages are written to.
-        flush (bool): If ``True``, the stream is flushed after each message.
+        flush (bool): If ``True``, the stream is flushed after each call's
+            message.
 
     .. admonition:: Example
 
@@ -70,15 +50,17 @@ class PrintHook(function_hook.FunctionHook):
         >>> x = chainer.Variable(np.array([1.0, 3.0], np.float32))
         >>> with PrintHook(file=out):
         ...     y = F.exp(x)
-        >>> print(out.getvalue())  # doctest: +NORMALIZE_WHITESPACE
+        >>> print(out.getvalue())  # doctest: +ELLIPSIS
         function	exp
         input data
-        <array 0>
+        <variable at 0x...>
         - device: CPU
-        - backend: numpy.ndarray
+        - backend: <class 'numpy.ndarray'>
         - shape: (2,)
         - dtype: float32
-        - statistics: mean=2, std=1, min=1, max=3
+        - statistics: mean=2.00000000, std=1.00000000
+        - grad: None
+        <BLANKLINE>
     """
 
     name = 'PrintHook'
@@ -94,19 +76,21 @@ class PrintHook(function_hook.FunctionHook):
         self.flush = flush
 
     def _print(self, lines):
-        self.file.write('\n'.join(lines) + self.end)
-        if self.flush:
+        for line in lines:
+            self.file.write(line + self.end)
+        if self.flush and hasattr(self.file, 'flush'):
             self.file.flush()
 
     def forward_preprocess(self, function, in_data):
         self._print(
-            ['function\t%s' % function.label]
-            + _section('input data', in_data, '(removed)')
+            ['function\t%s' % function.label, 'input data']
+            + [_summary(d) for d in in_data]
         )
 
     def backward_preprocess(self, function, in_data, out_grad):
         self._print(
-            ['function\t%s' % function.label]
-            + _section('input data', in_data, '(removed)')
-            + _section('output gradient', out_grad, '(None)')
+            ['function\t%s' % function.label, 'input data']
+            + [_summary(d) for d in in_data]
+            + ['output gradient']
+            + [_grad_summary(g) for g in out_grad]
         )

@@ -83,7 +83,7 @@ def observed(lib, name, kind, seed, batch, n_in, target):
     history = getattr(hook, 'call_history', None)
     if history is not None:
         out['history'] = [_name(entry[0]) for entry in history]
-    out['printed'] = _ADDRESS.sub('#', _NUMBER.sub('#', printed.getvalue()))
+    out['printed'] = _NUMBER.sub('#', _ADDRESS.sub('#', printed.getvalue()))
     return out
 
 

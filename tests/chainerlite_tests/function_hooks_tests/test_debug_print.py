@@ -12,24 +12,31 @@ from chainerlite.testing import attr
 
 
 def _blocks(text):
-    # One list of lines per message (messages start with 'function\t').
+    # One list of lines per message (messages start with 'function\t'),
+    # with the addresses of the printed variables left out.
     blocks = []
     for line in text.splitlines():
         if line.startswith('function\t'):
             blocks.append([])
-        blocks[-1].append(line)
+        blocks[-1].append('<variable>' if line.startswith('<variable at 0x') else line)
     return blocks
 
 
-def _array_block(index, shape, dtype, stats):
+def _variable_block(shape, dtype, stats, grad='None'):
     return [
-        '<array %d>' % index,
+        '<variable>',
         '- device: CPU',
-        '- backend: numpy.ndarray',
+        "- backend: <class 'numpy.ndarray'>",
         '- shape: %s' % (shape,),
         '- dtype: %s' % dtype,
         '- statistics: %s' % stats,
+        '- grad: %s' % grad,
     ]
+
+
+# what an empty variable shows (a missing output gradient)
+_KEYS = ('device', 'backend', 'shape', 'dtype', 'statistics', 'grad')
+_EMPTY = ['<variable>'] + ['- %s: None' % key for key in _KEYS]
 
 
 def test_exported_with_chainer_name():
@@ -45,8 +52,8 @@ def test_forward_prints_label_and_input_summaries():
         a * b.array.astype(numpy.float32)
     assert _blocks(out.getvalue()) == [
         ['function\t_ * _', 'input data']
-        + _array_block(0, (2,), 'float32', 'mean=2, std=1, min=1, max=3')
-        + _array_block(1, (1, 2), 'float32', 'mean=0, std=2, min=-2, max=2')
+        + _variable_block((2,), 'float32', 'mean=2.00000000, std=1.00000000')
+        + _variable_block((1, 2), 'float32', 'mean=0.00000000, std=2.00000000')
     ]
 
 
@@ -63,25 +70,32 @@ def test_backward_prints_inputs_and_output_gradients():
         'function\texp',
         'function\t_ * _',
     ]
-    # Exp keeps its output, not its input, for backward.
+    # Exp keeps its output, not its input, for backward; an output
+    # gradient is shown as the grad of a variable of zeros.
     assert blocks[1] == (
         ['function\texp', 'input data', '(removed)', 'output gradient']
-        + _array_block(0, (2,), 'float32', 'mean=3, std=1, min=2, max=4')
+        + _variable_block(
+            (2,),
+            'float32',
+            'mean=0.00000000, std=0.00000000',
+            grad='mean=3.00000000, std=1.00000000',
+        )
     )
 
 
-def test_integer_and_empty_arrays():
+def test_integer_arrays():
     out = io.StringIO()
     with debug_print.PrintHook(file=out):
         F.identity(numpy.array([1, 2], numpy.int32))
-        F.identity(numpy.zeros((0, 3), numpy.float64))
-    first, second = _blocks(out.getvalue())
-    assert first[-1] == '- statistics: mean=1.5, std=0.5, min=1, max=2'
-    assert first[-2] == '- dtype: int32'
-    assert second[-2:] == ['- dtype: float64', '- statistics: (empty)']
+    (block,) = _blocks(out.getvalue())
+    assert block[-3:] == [
+        '- dtype: int32',
+        '- statistics: mean=1.50000000, std=0.50000000',
+        '- grad: None',
+    ]
 
 
-def test_missing_output_gradient_is_shown_as_none():
+def test_missing_output_gradient_is_an_empty_variable():
     out = io.StringIO()
     x = chainerlite.Variable(numpy.ones((2, 2), numpy.float32))
     y0, y1 = F.split_axis(x, 2, 0)
@@ -91,8 +105,17 @@ def test_missing_output_gradient_is_shown_as_none():
     block = _blocks(out.getvalue())[0]
     assert block[0] == 'function\tSplitAxis'
     gradients = block[block.index('output gradient') + 1 :]
-    assert gradients[0] == '<array 0>'
-    assert gradients[-1] == '(None)'
+    assert gradients[-1 - len(_EMPTY) + 1 :] == _EMPTY
+    assert gradients[:7][-1] == '- grad: mean=1.00000000, std=0.00000000'
+
+
+def test_gradient_sums_are_printed_as_add_calls():
+    out = io.StringIO()
+    x = chainerlite.Variable(numpy.array([1.0, 2.0], numpy.float32))
+    with debug_print.PrintHook(file=out):
+        F.sum(x * x).backward()
+    labels = [block[0] for block in _blocks(out.getvalue())]
+    assert labels[-2:] == ['function\t_ * _', 'function\t_ + _']
 
 
 class _CountingStream(io.StringIO):
@@ -111,9 +134,13 @@ def test_end_and_flush(flush):
     x = chainerlite.Variable(numpy.ones(2, numpy.float32))
     with debug_print.PrintHook(end='<END>\n', file=out, flush=flush):
         F.exp(F.exp(x))
-    messages = out.getvalue().split('<END>\n')
-    assert len(messages) == 3 and messages[-1] == ''
-    assert all(m.startswith('function\texp\n') for m in messages[:2])
+    # each line ends with `end`; the stream is flushed once per message
+    pieces = out.getvalue().split('<END>\n')
+    assert pieces[-1] == ''
+    assert pieces[:3] == ['function\texp', 'input data', pieces[2]]
+    assert pieces[2].startswith('<variable at 0x')
+    assert pieces[2].endswith('- grad: None')
+    assert pieces.count('function\texp') == 2 and len(pieces) == 7
     assert out.flushes == (2 if flush else 0)
 
 
@@ -142,5 +169,5 @@ def test_gpu_arrays_are_described():
     with debug_print.PrintHook(file=out):
         F.exp(x)
     lines = out.getvalue().splitlines()
-    assert '- device: GPU 0' in lines
-    assert '- statistics: mean=2, std=1, min=1, max=3' in lines
+    assert '- device: <CUDA Device 0>' in lines
+    assert '- statistics: mean=2.00000000, std=1.00000000' in lines

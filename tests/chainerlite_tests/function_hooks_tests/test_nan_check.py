@@ -96,7 +96,8 @@ def test_non_finite_gradient_of_a_second_output():
     b_grad = numpy.array([[numpy.inf, 1.0]], numpy.float32)
     with pytest.raises(RuntimeError, match='output 1 of SplitAxis'):
         with nan_check.NaNHook():
-            chainerlite.backward([a, b], [numpy.ones_like(a.array), b_grad])
+            grads = [numpy.ones_like(a.array), b_grad]
+            chainerlite.backward([a, b], [chainerlite.Variable(g) for g in grads])
 
 
 def test_only_active_inside_the_block():

@@ -155,7 +155,7 @@ def test_lstm_grad_matches_the_backward_of_lstm():
     gh = numpy.random.uniform(-1, 1, (3, 2))
     c_var, x_var = chainerlite.Variable(c_prev), chainerlite.Variable(x)
     c, h = F.lstm(c_var, x_var)
-    chainerlite.backward([c, h], [gc, gh])
+    chainerlite.backward([c, h], [chainerlite.Variable(gc), chainerlite.Variable(gh)])
     gc_prev, gx = lstm_module.LSTMGrad()(c_prev, x, c.array, gc, gh)
     numpy.testing.assert_allclose(gc_prev.array, c_var.grad)
     numpy.testing.assert_allclose(gx.array, x_var.grad)
