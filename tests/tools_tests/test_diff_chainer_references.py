@@ -355,3 +355,30 @@ def test_gradients_of_other_shapes_get_differences_of_the_forward():
     # of the right shape, Chainer's answer stands: no reference
     same = chainerlite.Variable(numpy.ones(2, numpy.float32))
     assert make(None, [{'gxs': [same]}, {'gys': [gy]}], outcomes) is None
+
+
+def test_past_overflow_takes_chainer_in_float64_where_float16_overflowed():
+    # Chainer's e / (1 + e)**2 overflows float16 at x = 12: NaN there, tiny
+    # in float64; at x = 1e4 float64 overflows too, so NaN stays expected
+    def restage(dtype):
+        def stage(lib, s):
+            e = numpy.exp(numpy.array([0.0, 12.0, 1e4], dtype))
+            return e / (1 + e) ** 2
+
+        return [('out', stage)]
+
+    with numpy.errstate(all='ignore'):
+        narrow = restage(numpy.float16)[0][1](None, {})
+    make = references.past_overflow(restage, [numpy.zeros(3, numpy.float16)])
+    chainer = types.SimpleNamespace(raised=False, value=narrow)
+    with numpy.errstate(all='ignore'):
+        ref = make(
+            (None, None), [{}, {}], [chainer, types.SimpleNamespace(raised=False)]
+        )
+    assert ref.value.dtype == numpy.float16
+    expected = numpy.array([0.25, 6.1e-6, numpy.nan], numpy.float16)
+    assert ref.differences(expected, 'out') == []
+    assert ref.differences(numpy.array([0.25, 6.1e-6, 0], numpy.float16), 'out')
+    # nothing overflowed: no reference
+    fine = types.SimpleNamespace(raised=False, value=numpy.ones(3, numpy.float16))
+    assert make((None, None), [{}, {}], [fine, fine]) is None

@@ -159,16 +159,21 @@ def references(call, inputs, grad=True, double=True, train=True):
         terms = [(y.array * g).ravel() for y, g in zip(ys, s['gys'])]
         return numpy.concatenate(terms) if terms else numpy.zeros(0)
 
+    R = references_module
     return {
-        'forward': references_module.promoted(restage(1), arrays),
-        'grad': references_module.either(
-            references_module.promoted(restage(3), arrays),
-            references_module.in_input_dtypes(inputs),
-            references_module.first_order_by_differences(weighted_outputs, inputs),
+        'forward': R.either(
+            R.promoted(restage(1), arrays), R.past_overflow(restage(1), arrays)
         ),
-        'grad2': references_module.either(
-            references_module.second_order_by_differences(first_order, inputs),
-            references_module.in_input_dtypes(inputs),
+        'grad': R.either(
+            R.promoted(restage(3), arrays),
+            R.in_input_dtypes(inputs),
+            R.first_order_by_differences(weighted_outputs, inputs),
+            R.past_overflow(restage(3), arrays),
+        ),
+        'grad2': R.either(
+            R.second_order_by_differences(first_order, inputs),
+            R.in_input_dtypes(inputs),
+            R.past_overflow(restage(4), arrays),
         ),
     }
 

@@ -107,6 +107,52 @@ def promoted(restage, arrays):
     return make
 
 
+def past_overflow(restage, arrays):
+    """A reference maker for a stage where Chainer answers NaN or infinity
+    because an intermediate overflowed (or lost its precision in) a dtype
+    narrower than float64: ``restage(numpy.float64)`` gives the stages up
+    to that one with every floating input in float64. The reference is
+    Chainer's answer with each entry that is not finite, where Chainer's
+    float64 answer is, replaced by that one cast to the entry's dtype."""
+    low = lowest_precision(arrays)
+
+    def make(libs, scratch, outcomes):
+        if low in (None, numpy.float64) or outcomes[0].raised or outcomes[1].raised:
+            return None
+        s = {}
+        for _, stage in restage(numpy.float64):
+            wide = compare.run(lambda stage=stage: stage(libs[0], s))
+            if wide.raised:
+                return None
+        merged, replaced = _finite_from(outcomes[0].value, wide.value)
+        return Reference(merged) if replaced else None
+
+    return make
+
+
+def _finite_from(value, wide):
+    """``value`` (a plain form) with its non-finite entries taken from
+    ``wide`` (the same form in float64) where those are finite, and whether
+    any was."""
+    if isinstance(value, numpy.ndarray):
+        if not (
+            value.dtype.kind == 'f'
+            and isinstance(wide, numpy.ndarray)
+            and wide.shape == value.shape
+        ):
+            return value, False
+        taken = ~numpy.isfinite(value) & numpy.isfinite(wide)
+        out = value.copy()
+        out[taken] = wide[taken].astype(value.dtype)
+        return out, bool(taken.any())
+    if isinstance(value, (tuple, list)) and isinstance(wide, type(value)):
+        if len(value) != len(wide):
+            return value, False
+        pairs = [_finite_from(v, w) for v, w in zip(value, wide)]
+        return type(value)(p[0] for p in pairs), any(p[1] for p in pairs)
+    return value, False
+
+
 def second_order_by_differences(first_order, inputs):
     """A reference maker for a second-order stage that Chainer refuses.
 

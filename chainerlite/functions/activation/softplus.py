@@ -78,6 +78,10 @@ class SoftplusGrad(function_node.FunctionNode):
             # rounds near 1 (float16)
             bx = x * self.beta
             s = sigmoid.sigmoid(bx) * sigmoid.sigmoid(-bx)
+            top = backend.get_array_module(bx.array).isposinf(bx.array)
+            if top.any():
+                # NaN at beta x = +inf, as Chainer's e / (1 + e)**2 gives
+                s = s * utils.force_array(numpy.where(top, numpy.nan, 1.0), s.dtype)
             ret.append(g * gy * self.beta * s)
         if 1 in indexes:
             ret.append(SoftplusGrad(self.beta).apply((x, g))[0])

@@ -8,6 +8,7 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite.functions.activation import softplus
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.loss import _logistic
 from chainerlite.functions.math import exponential
@@ -141,7 +142,9 @@ class BernoulliNLL(function_node.FunctionNode):
         if 0 in indexes:
             grads.append(-gy * y)
         if 1 in indexes:
-            grads.append(gy * (_logistic.sigmoid(y) - x))
+            # through softplus's gradient node, whose second order follows
+            # Chainer's (NaN at y = +inf)
+            grads.append(softplus.SoftplusGrad(1.0).apply((y, gy))[0] - gy * x)
         return tuple(grads)
 
 

@@ -107,3 +107,16 @@ def test_second_derivative_keeps_float16_precision_where_sigmoid_nears_one():
     (ggx,) = chainerlite.grad([F.sum(gx)], [x])
     s = 1 / (1 + numpy.exp(-x64.astype(numpy.float16).astype(numpy.float64)))
     numpy.testing.assert_allclose(ggx.array, s * (1 - s), rtol=5e-3)
+
+
+@pytest.mark.parametrize('beta', [1.0, -2.0])
+def test_second_derivative_is_nan_where_beta_x_is_plus_infinity(beta):
+    # Chainer's beta e / (1 + e)**2 with e = exp(beta x) is inf / inf there;
+    # where beta x is -inf it is 0, and finite points keep their values
+    x = chainerlite.Variable(numpy.array([numpy.inf, -numpy.inf, 0.0]))
+    (gx,) = chainerlite.grad([F.softplus(x, beta)], [x], enable_double_backprop=True)
+    (ggx,) = chainerlite.grad([F.sum(gx)], [x])
+    infinite = 0 if beta > 0 else 1
+    assert numpy.isnan(ggx.array[infinite])
+    assert ggx.array[1 - infinite] == 0
+    assert ggx.array[2] == pytest.approx(beta / 4)

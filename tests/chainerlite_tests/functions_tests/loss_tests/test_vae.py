@@ -158,3 +158,16 @@ def test_integer_inputs_are_invalid(name):
     x = numpy.zeros(3, numpy.int32)
     with pytest.raises(type_check.InvalidType, match=class_name):
         function(*([x] * n_inputs))
+
+
+def test_bernoulli_nll_second_order_in_y_follows_softplus():
+    # d2/dy2 of softplus(y) - x y is sigmoid'(y): NaN at y = +inf as
+    # Chainer's softplus second order gives, 0 at -inf
+    x = chainerlite.Variable(numpy.array([0.3, 1.0, 0.5]))
+    y = chainerlite.Variable(numpy.array([numpy.inf, -numpy.inf, 0.0]))
+    loss = F.bernoulli_nll(x, y, reduce='no')
+    gx, gy = chainerlite.grad([loss], [x, y], enable_double_backprop=True)
+    ggx, ggy = chainerlite.grad([F.sum(gy)], [x, y])
+    assert numpy.isnan(ggy.array[0])
+    numpy.testing.assert_array_equal(ggy.array[1:], [0.0, 0.25])
+    numpy.testing.assert_array_equal(ggx.array, [-1.0, -1.0, -1.0])
