@@ -32,6 +32,12 @@ class LengthError(AssertedValueError):
     ValueError (an unpacking) in its 2-D ones; this is both."""
 
 
+class OverflowValueError(ValueError, OverflowError):
+    """An infinite value where an int is needed (a ROI corner). Chainer
+    7.8.1 converts it with ``int`` (an OverflowError); this is also the
+    ValueError of chainerlite's check."""
+
+
 class ZeroError(ValueError, ZeroDivisionError):
     """A zero where a positive int is needed (``groups``). Chainer 7.8.1
     divides by it (a ZeroDivisionError) where chainerlite checks it (a

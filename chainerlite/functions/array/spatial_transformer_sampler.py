@@ -4,11 +4,13 @@ spatial transformer)."""
 import numpy
 
 from chainerlite import backend
+from chainerlite import function_node
+from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import get_item
+from chainerlite.functions.array import pad
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import transpose
-from chainerlite.functions.array import where
 from chainerlite.functions.util import forget
 from chainerlite.utils import type_check
 
@@ -19,8 +21,12 @@ def sample_bilinear(x, py, px):
     Variable of shape ``(n, K, c)``."""
     xp = backend.get_array_module(getattr(x, 'array', x))
     n, c, h, w = x.shape
-    flat = transpose.transpose(reshape.reshape(x, (n, c, h * w)), (0, 2, 1))
-    py, px = _clamp(xp, py, h), _clamp(xp, px, w)
+    # As Chainer, the image is read with one pixel of zeros around it: a
+    # corner outside the image reads 0 (an infinite pixel nearby does not
+    # reach it through a zero weight)
+    padded = pad.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)), 'constant')
+    flat = transpose.transpose(reshape.reshape(padded, (n, c, -1)), (0, 2, 1))
+    py, px = _Clamp(h).apply((py,))[0], _Clamp(w).apply((px,))[0]
     y0 = _cell(xp, py.array, h)
     x0 = _cell(xp, px.array, w)
     batch = xp.broadcast_to(xp.arange(n)[:, None], y0.shape)
@@ -28,11 +34,8 @@ def sample_bilinear(x, py, px):
     out = None
     for cy, wy in ((y0, 1 - dy), (y0 + 1, dy)):
         for cx, wx in ((x0, 1 - dx), (x0 + 1, dx)):
-            inside = (cy >= 0) & (cy < h) & (cx >= 0) & (cx < w)
-            index = (xp.clip(cy, 0, h - 1) * w + xp.clip(cx, 0, w - 1)).astype(
-                numpy.intp
-            )
-            weight = wy * wx * inside.astype(wy.dtype)
+            index = ((cy + 1) * (w + 2) + (cx + 1)).astype(numpy.intp)
+            weight = wy * wx
             term = get_item.get_item(flat, (batch, index)) * broadcast.broadcast_to(
                 reshape.reshape(weight, weight.shape + (1,)), weight.shape + (c,)
             )
@@ -40,18 +43,29 @@ def sample_bilinear(x, py, px):
     return out
 
 
-def _clamp(xp, p, size):
-    """``p`` clamped to one pixel of zeros around the image, as in Chainer:
-    no gradient on or beyond the clamp nor at NaN, which is kept (it reads
-    that border with NaN weights)."""
-    a = p.array
-    free = (a > -1) & (a < size)
-    return where.where(free, p, xp.clip(a, -1, size))
+class _Clamp(function_node.FunctionNode):
+    """Positions clamped to one pixel of zeros around the image, as in
+    Chainer; NaN is kept (it reads that border with NaN weights). The
+    gradient is multiplied by the mask of the free positions, as Chainer's
+    is: 0 on or beyond the clamp and at NaN, but NaN where the incoming
+    gradient is NaN or infinite."""
+
+    def __init__(self, size):
+        self.size = size
+
+    def forward(self, inputs):
+        (p,) = inputs
+        xp = backend.get_array_module(p)
+        self._free = ((p > -1) & (p < self.size)).astype(p.dtype)
+        return (utils.force_array(xp.clip(p, -1, self.size), p.dtype),)
+
+    def backward(self, indexes, grad_outputs):
+        return (grad_outputs[0] * self._free,)
 
 
 def _cell(xp, p, size):
     """The pixel row (or column) at or before each clamped position ``p``:
-    -1 for NaN, at most ``size - 1``."""
+    -1 for NaN, at most ``size - 1`` (-1 and ``size`` are the zero border)."""
     cell = xp.floor(p)
     cell[xp.isnan(cell)] = -1
     return xp.minimum(cell, size - 1)
@@ -80,7 +94,8 @@ def spatial_transformer_sampler(x, grid):
 
     Raises:
         ~chainerlite.utils.type_check.InvalidType: If ``x`` is not 4-d or
-            ``grid`` is not of shape ``(n, 2, out_h, out_w)``.
+            ``grid`` is not of shape ``(n, 2, out_h, out_w)``, or ``x`` is
+            not of a floating dtype or ``grid`` not of ``x``'s dtype.
 
     .. admonition:: Example
 
@@ -136,3 +151,15 @@ class SpatialTransformerSampler(forget.Forget):
     @property
     def label(self):
         return 'SpatialTransformerSampler'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 'grid'))
+        x_type, grid_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            grid_type.dtype == x_type.dtype,
+            x_type.ndim == 4,
+            grid_type.ndim == 4,
+            grid_type.shape[1] == 2,
+            x_type.shape[0] == grid_type.shape[0],
+        )

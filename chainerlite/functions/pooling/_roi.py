@@ -458,12 +458,12 @@ def image_indices(batch, valid, n_images, name):
 
 def finite_coordinates(values, name):
     """Rejects a NaN or infinite ROI coordinate, as Python's ``int`` does:
-    :class:`ValueError` for NaN, :class:`OverflowError` for infinity (the
-    first in ROI order decides)."""
+    :class:`ValueError` for NaN, one that is also an :class:`OverflowError`
+    for infinity (the first in ROI order decides)."""
     bad = ~numpy.isfinite(values)
     if bad.any():
         first = values.ravel()[numpy.flatnonzero(bad.ravel())[0]]
-        error = ValueError if numpy.isnan(first) else OverflowError
+        error = ValueError if numpy.isnan(first) else _chainer_errors.OverflowValueError
         raise error(
             '{}: a ROI coordinate is {} in feature map coordinates'.format(name, first)
         )
@@ -541,12 +541,15 @@ def align_geometry(rois, roi_indices, x_shape, outsize, scale, sampling_ratio, n
     """Geometry of ROI Align for ``rois`` given as ``(y_min, x_min, y_max,
     x_max)`` in image coordinates.
 
+    A NaN or infinite corner raises as in :func:`finite_coordinates`.
     When the samples of all bins times the channels exceed
     :data:`WORK_LIMIT`, ``name`` (the public function) decides: the max
     keeps only the extreme samples of each pixel cell (see
     :func:`extreme_samples`), the average raises :class:`ValueError`.
     """
-    y_min, x_min, y_max, x_max = [rois[:, i] * scale for i in range(4)]
+    scaled = rois * scale
+    finite_coordinates(scaled, name)
+    y_min, x_min, y_max, x_max = scaled.T
     roi_h = numpy.maximum(y_max - y_min, 1.0)
     roi_w = numpy.maximum(x_max - x_min, 1.0)
     grid = (

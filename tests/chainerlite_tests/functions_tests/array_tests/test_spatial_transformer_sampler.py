@@ -89,3 +89,14 @@ def test_one_node_retains_the_image_and_the_grid():
     assert node.inputs == (x.node, grid.node)
     assert tuple(node._input_indexes_to_retain) == (0, 1)
     assert node._output_indexes_to_retain is None
+
+
+@pytest.mark.parametrize(
+    'x_dtype, grid_dtype',
+    [(numpy.int32, numpy.float32), (numpy.float32, numpy.float64)],
+)
+def test_dtypes_are_checked_by_the_sampler_node(x_dtype, grid_dtype):
+    x = numpy.zeros((1, 2, 3, 3), x_dtype)
+    grid = numpy.zeros((1, 2, 2, 4), grid_dtype)
+    with pytest.raises(type_check.InvalidType, match='SpatialTransformerSampler'):
+        F.spatial_transformer_sampler(x, grid)

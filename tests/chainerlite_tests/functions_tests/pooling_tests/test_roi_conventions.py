@@ -161,3 +161,10 @@ def test_roi_pooling_output_lengths_and_any_real_scale():
     # Chainer does not check the scale: 0 puts the box on pixel 0
     y = F.roi_pooling_2d(x, box, 1, 1, 0.0)
     numpy.testing.assert_array_equal(y.array.ravel(), [0])
+
+
+@pytest.mark.parametrize('value, error', [(nan, ValueError), (inf, OverflowError)])
+def test_align_with_a_non_finite_box_corner_raises(value, error):
+    x = numpy.zeros((1, 1, 4, 4), numpy.float32)
+    with pytest.raises(error, match='roi_average_align_2d'):
+        F.roi_average_align_2d(x, _boxes([0, 0, value, 1]), ONE_IMAGE, 1, 1.0)
