@@ -11,6 +11,7 @@ def backprop(
     inputs: list[VariableNode] | None = ...,
     set_grad: bool = ...,
     seeds: list[Any] | None = ...,
+    retain_graph: bool | None = ...,
 ) -> list[Variable | None] | None: ...
 def backward(
     outputs: Sequence[Variable], grad_outputs: Sequence[Any] | None = ..., **kwargs: Any
@@ -24,4 +25,5 @@ def grad(
     retain_grad: bool = ...,
     enable_double_backprop: bool = ...,
     loss_scale: float | None = ...,
+    retain_graph: bool | None = ...,
 ) -> list[Variable | None]: ...

@@ -13,7 +13,8 @@ from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 
 from chainerlite._core cimport node as _node
 from chainerlite._core.config cimport (
-    ThreadState, debug_enabled, get_state, set_local_backprop)
+    ThreadState, debug_enabled, get_state, retain_graph_enabled,
+    set_local_backprop)
 from chainerlite._core.facts cimport (
     ACCUMULATES, BWD_POST, BWD_PRE, COMPILED_GRADS)
 from chainerlite._core.hooks cimport (
@@ -21,7 +22,7 @@ from chainerlite._core.hooks cimport (
 from chainerlite._core.ops_math cimport grad_add
 from chainerlite._core.node cimport (
     BuiltinNode, FunctionNode,
-    Variable, VariableNode, check_finite, check_grad, ensure_array,
+    Variable, VariableNode, check_finite, check_grad, ensure_array, is_array,
     new_variable, node_flags)
 
 import warnings
@@ -234,6 +235,7 @@ cdef class _Pass:
 
     cdef ThreadState state
     cdef bint raw, retain_grad
+    cdef bint release           # free what each node retained once it ran
     cdef bint load_grads        # backward(): a node's own grad joins at first use
     cdef _Heap heap
     cdef dict grads             # VariableNode -> pending gradient
@@ -429,6 +431,8 @@ cdef class _Pass:
     cdef int step(self, FunctionNode f) except -1:
         """Runs the backward of ``f`` and delivers the input gradients."""
         cdef tuple gys, indexes, entries, gxs
+        if f._released:
+            _released_error(f)
         if self.step_fast(f):
             return 0
         gys = self.gather(f)
@@ -565,7 +569,8 @@ cdef set _required_nodes(list outputs, list input_nodes):
 
 cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
                     bint enable_double_backprop, loss_scale,
-                    list inputs=None, bint set_grad=True, list seeds=None):
+                    list inputs=None, bint set_grad=True, list seeds=None,
+                    retain_graph=None):
     """Runs one backward pass.
 
     Args:
@@ -579,6 +584,8 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         set_grad: Write gradients of leaves (or of ``inputs``) to their
             variables.
         seeds: For ``grad()``: initial gradients of ``inputs`` (or None).
+        retain_graph: False frees what each node retained once its backward
+            ran (a raw pass only); None reads ``config.retain_graph``.
 
     Returns:
         The gradients of ``inputs`` (Variables or None) when given, else None.
@@ -588,6 +595,10 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
     cdef VariableNode x
     bp.state = get_state()
     bp.raw = not enable_double_backprop
+    # a double-backprop pass keeps the graph: the one it builds uses it
+    bp.release = bp.raw and not (
+        retain_graph_enabled(bp.state) if retain_graph is None
+        else retain_graph)
     bp.retain_grad = retain_grad
     bp.debug = debug_enabled(bp.state)
     bp.heap = _Heap()
@@ -616,9 +627,60 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         for x, g in zip(inputs, seeds):
             if g is not None:
                 bp.seeds[x] = _sum(bp.seeds.get(x), _unwrap_seed(g, bp.raw))
-    while bp.heap.n:
-        bp.step(bp.heap.pop())
+    cdef FunctionNode f
+    if bp.release:
+        while bp.heap.n:
+            f = bp.heap.pop()
+            bp.step(f)
+            _release(f)
+    else:
+        while bp.heap.n:
+            bp.step(bp.heap.pop())
     return _finish(bp, loss_scale, inputs, set_grad)
+
+
+cdef int _released_error(FunctionNode f) except -1:
+    raise RuntimeError(
+        '%s: backward went through this node a second time, but an earlier '
+        'backward with retain_graph=False released what it retained (its '
+        'retained inputs and outputs and the arrays it stored); run that '
+        'backward with retain_graph=True (the default) to go through the '
+        'graph again' % f.label)
+
+
+cdef int _release(FunctionNode f) except -1:
+    """Frees what ``f`` keeps for its backward, which has run.
+
+    Its retained outputs, which no later node of the pass reads (every
+    consumer of an output runs before its creator), and the arrays stored
+    on it; a retained input goes when its own creator is released. An
+    output whose Variable is alive keeps its array (freeing it would save
+    nothing). A later pass that reaches ``f`` raises (see step).
+    """
+    cdef PyObject* p
+    cdef VariableNode y
+    cdef Py_ssize_t j
+    f._released = True
+    f._retained_output_data = None
+    for j in range(f._n_out):
+        p = f._outs[j]
+        if p != NULL:
+            y = <VariableNode>p
+            if y._variable == NULL and y._weak_variable is None:
+                y._data = None
+    _drop_arrays(f._extra)
+    if type(f).__dictoffset__:
+        _drop_arrays(f.__dict__)
+    return 0
+
+
+cdef int _drop_arrays(dict d) except -1:
+    # the arrays forward stored on a node for its backward (a mask, a
+    # statistic): attributes of a node whose backward has run
+    if d:
+        for name in [k for k, v in d.items() if is_array(v)]:
+            del d[name]
+    return 0
 
 
 cdef object _sum(a, b):
@@ -685,8 +747,10 @@ def backward(outputs, grad_outputs=None, **kwargs):
             (a None element skips its output). When omitted, the outputs'
             own ``grad_var`` are used; an output without one is skipped.
         enable_double_backprop (bool): Build a graph of the backward pass.
+        retain_graph (bool): As in :meth:`Variable.backward`.
     """
     enable_double_backprop = kwargs.pop('enable_double_backprop', False)
+    retain_graph = kwargs.pop('retain_graph', None)
     for name in ('retain_grad', 'loss_scale'):
         if name in kwargs:
             raise ValueError('chainerlite.backward does not support the %s '
@@ -715,7 +779,8 @@ def backward(outputs, grad_outputs=None, **kwargs):
                               'no default grad', RuntimeWarning)
             (<Variable>o)._grad_var = None
             grads[i] = g
-    backprop(outputs, grads, False, enable_double_backprop, None)
+    backprop(outputs, grads, False, enable_double_backprop, None, None, True,
+             None, retain_graph)
 
 
 cdef int _not_a_variable(g) except -1:
@@ -740,7 +805,8 @@ cdef list _check_sequence(seq, str what, bint variables):
 
 
 def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
-         retain_grad=False, enable_double_backprop=False, loss_scale=None):
+         retain_grad=False, enable_double_backprop=False, loss_scale=None,
+         retain_graph=None):
     """Computes the gradients of ``outputs`` with respect to ``inputs``.
 
     Only the part of the graph between them is traversed: a function node
@@ -763,6 +829,7 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
         enable_double_backprop (bool): Build a graph of the backward pass.
         loss_scale (float): Multiplies the default (all-ones) initial
             gradients and is recorded on the results.
+        retain_graph (bool): As in :meth:`Variable.backward`.
 
     Returns:
         list of Variable: One gradient per input (None when unreachable).
@@ -785,7 +852,7 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
             raise ValueError('grad(): %d grad_inputs for %d inputs'
                              % (len(seeds), len(inputs)))
     return backprop(outputs, grads, retain_grad, enable_double_backprop,
-                    loss_scale, nodes, set_grad, seeds)
+                    loss_scale, nodes, set_grad, seeds, retain_graph)
 
 
 cdef object _default_seed(Variable o, loss_scale):

@@ -4,6 +4,7 @@ cdef class ThreadState:
     cdef int enable_backprop    # -1: not overridden locally, else 0/1
     cdef int type_check         # -1: not overridden locally, else 0/1
     cdef int debug              # -1: not overridden locally, else 0/1
+    cdef int retain_graph       # -1: not overridden locally, else 0/1
     cdef bint light_mode        # type checks evaluate on plain values
     cdef object hooks           # HookRegistry: global hooks of this thread
     cdef dict scratch           # per-thread data of compiled hooks, by id
@@ -17,4 +18,5 @@ cdef ThreadState get_state()
 cdef bint backprop_enabled(ThreadState state)
 cdef bint type_check_enabled(ThreadState state)
 cdef bint debug_enabled(ThreadState state)
+cdef bint retain_graph_enabled(ThreadState state)
 cdef int set_local_backprop(ThreadState state, int value) except -1

@@ -17,6 +17,7 @@ cdef object _STATE_KEY = '__chainerlite_thread_state__'
 cdef int _global_backprop = 1
 cdef int _global_type_check = 1
 cdef int _global_debug = 0
+cdef int _global_retain_graph = 1
 
 
 cdef class ThreadState:
@@ -27,6 +28,7 @@ cdef class ThreadState:
         self.enable_backprop = -1
         self.type_check = -1
         self.debug = -1
+        self.retain_graph = -1
         self.hooks = None
 
 
@@ -76,6 +78,14 @@ cdef bint debug_enabled(ThreadState state):
     return _global_debug
 
 
+cdef bint retain_graph_enabled(ThreadState state):
+    # read once per backward pass: False releases what each node retained
+    # once its backward ran
+    if state.retain_graph >= 0:
+        return state.retain_graph
+    return _global_retain_graph
+
+
 cdef int set_local_backprop(ThreadState state, int value) except -1:
     # value -1 removes the local override.
     if value < 0:
@@ -120,16 +130,19 @@ cdef class GlobalConfig:
 
     def __setattr__(self, name, value):
         global _global_backprop, _global_type_check, _global_debug
+        global _global_retain_graph
         if name == 'enable_backprop':
             _global_backprop = _flag(value)
         elif name == 'type_check':
             _global_type_check = _flag(value)
         elif name == 'debug':
             _global_debug = _flag(value)
+        elif name == 'retain_graph':
+            _global_retain_graph = _flag(value)
         self._values[name] = value
 
     def __delattr__(self, name):
-        if name in ('enable_backprop', 'type_check', 'debug'):
+        if name in ('enable_backprop', 'type_check', 'debug', 'retain_graph'):
             raise AttributeError(
                 'global_config.%s cannot be deleted' % name)
         try:
@@ -175,6 +188,8 @@ cdef class LocalConfig:
             state.type_check = _flag(value)
         elif name == 'debug':
             state.debug = _flag(value)
+        elif name == 'retain_graph':
+            state.retain_graph = _flag(value)
         state.config[name] = value
 
     def __delattr__(self, name):
@@ -188,6 +203,8 @@ cdef class LocalConfig:
             state.type_check = -1
         elif name == 'debug':
             state.debug = -1
+        elif name == 'retain_graph':
+            state.retain_graph = -1
 
     def __dir__(self):
         return sorted(set(get_state().config) | set(dir(self._global)))

@@ -46,6 +46,7 @@ cdef class FunctionNode:
     cdef object _local_hooks
     cdef dict _extra             # attributes set from Python (created lazily)
     cdef unsigned long _unchained_by  # thread of the last unchain() (0: none)
+    cdef bint _released          # a retain_graph=False pass freed its arrays
     cdef object __weakref__
 
     cdef _link_outputs(self, tuple nodes)
@@ -72,11 +73,15 @@ cdef class BuiltinNode(FunctionNode):
     cdef tuple grads(self, tuple indexes, tuple gys)
     cdef bint quick_check(self, int n, x0, x1, x2)
     cdef inline object input_data(self, Py_ssize_t i):
-        return (<VariableNode>self._inputs[i])._data
+        d = (<VariableNode>self._inputs[i])._data
+        if d is None:
+            released_input(self, i)
+        return d
     cdef object retained_y(self)
 
 
 cdef Variable new_variable(data, bint requires_grad)
+cdef int released_input(FunctionNode f, Py_ssize_t i) except -1
 cdef Variable as_variable_fast(x)
 cdef Variable get_variable(VariableNode node)
 cdef tuple apply_node(FunctionNode node, tuple inputs)

@@ -783,7 +783,7 @@ cdef class Variable:
                          'array (ChainerX is not available in chainerlite)')
 
     def backward(self, retain_grad=False, enable_double_backprop=False,
-                 loss_scale=None):
+                 loss_scale=None, *, retain_graph=None):
         """Runs error backpropagation from this variable.
 
         If the gradient of this variable is unset and it holds one element,
@@ -796,6 +796,14 @@ cdef class Variable:
             enable_double_backprop (bool): Build a graph of the backward
                 computation so it can be differentiated again.
             loss_scale (float): Factor applied to the initial gradient.
+            retain_graph (bool): Keep what the nodes retained for backward
+                (the default, as in Chainer, unless
+                ``chainerlite.config.retain_graph`` is False). With False,
+                and without double backprop, each node releases its
+                retained arrays as soon as its backward ran, so that the
+                memory of the graph goes as the pass proceeds (PyTorch's
+                default); a later backward through the graph raises
+                RuntimeError.
         """
         if self._node._creator is None:
             return
@@ -804,7 +812,7 @@ cdef class Variable:
                 _initial_grad(self._data, loss_scale), False)
         grad = self._grad_var
         backprop([self], [grad], retain_grad, enable_double_backprop,
-                 loss_scale)
+                 loss_scale, None, True, None, retain_graph)
 
     # -- shape helpers ------------------------------------------------------
     def reshape(self, *shape):
@@ -1511,7 +1519,7 @@ cdef class FunctionNode:
         """Returns the retained inputs as Variables (see retain_inputs)."""
         if self._input_indexes_to_retain is None or self._inputs is None:
             return ()
-        return tuple([_retained_input(<VariableNode>self._inputs[i])
+        return tuple([_retained_input(self, i)
                       for i in self._input_indexes_to_retain])
 
     def get_retained_outputs(self):
@@ -1622,11 +1630,25 @@ cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1:
     return 0
 
 
-cdef object _retained_input(VariableNode x):
-    # An input given as None (it has no dtype) is retained as None.
-    if x._dtype is None and x._creator is None and x._data is None:
-        return None
+cdef object _retained_input(FunctionNode f, Py_ssize_t i):
+    cdef VariableNode x = <VariableNode>f._inputs[i]
+    if x._data is None:
+        # an input given as None (it has no dtype) is retained as None
+        if x._dtype is None and x._creator is None:
+            return None
+        if _variable_or_none(x) is None:
+            released_input(f, i)
     return get_variable(x)
+
+
+cdef int released_input(FunctionNode f, Py_ssize_t i) except -1:
+    # the retained input i of f is gone (its creator's backward ran in a
+    # pass that released the graph, and f's did not)
+    raise RuntimeError(
+        '%s: its retained input %d was freed by an earlier backward with '
+        'retain_graph=False, which releases what each node retained once '
+        'its backward ran; run that backward with retain_graph=True (the '
+        'default) to go through the graph again' % (f.label, i))
 
 
 def substitute_forward(node, outputs):

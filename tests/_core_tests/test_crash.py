@@ -319,6 +319,24 @@ gc.collect()
 y2, = f.get_retained_outputs()
 assert y2.creator is f and (y2.array == 1).all()
 ''',
+    'backward_after_release': '''
+x = Variable(arr(2, 3))
+W = Variable(arr(4, 3))
+h = F.relu(F.linear(x, W))
+f = h.creator
+keep = h * h                            # a consumer the pass does not reach
+loss = F.sum(F.tanh(h) * h)
+del h
+loss.backward(retain_graph=False)
+raises(RuntimeError, loss.backward)     # through released nodes
+raises(RuntimeError, F.sum(keep).backward)
+raises(RuntimeError, keep.creator.get_retained_inputs)
+raises(RuntimeError, lambda: f.output_data)
+assert f.get_retained_outputs() == ()
+f.get_retained_inputs()
+for v in (loss, keep):
+    v.creator.unchain()
+''',
     'outputs_setter_junk': '''
 x = Variable(arr())
 y = Twice().apply((x,))[0]

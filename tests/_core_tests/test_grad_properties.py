@@ -4,8 +4,9 @@ Hypothesis draws random graphs (``programs`` below): fan-out and
 fan-in, a value used together with its own descendants, several outputs,
 broadcasting, matrix products, reshapes and sums. For each graph the
 gradients from ``grad()``, ``backward()``, ``Variable.backward`` with
-retained intermediate gradients, ``grad(enable_double_backprop=True)`` and
-the path taken with a FunctionHook registered must all match central
+retained intermediate gradients, ``grad(enable_double_backprop=True)``,
+``backward(retain_graph=False)`` (equal to the retained graph's, bit for
+bit) and the path taken with a FunctionHook registered must all match central
 finite differences (float64).
 
 The number of graphs comes from the Hypothesis profile: ``default`` in
@@ -289,6 +290,22 @@ def _by_variable_backward(program):
     return [values[i].grad for i in wrt]
 
 
+def _by_backward_outputs_alive(program, retain_graph):
+    # retain_graph=False: the pass frees what each node retained once its
+    # backward ran; the outputs stay alive (as a loss does) while it runs
+    inputs, steps, outs, gos, wrt = program
+    values = run_chainer(inputs, steps)
+    outputs = [values[o] for o in outs]
+    wanted = [values[i] for i in wrt]
+    del values
+    chainerlite.backward(
+        outputs,
+        [chainerlite.Variable(g.copy()) for g in gos],
+        retain_graph=retain_graph,
+    )
+    return [v.grad for v in wanted if v.creator is None]
+
+
 def _leaf_part(program, grads):
     n_in = len(program[0])
     return [g for i, g in zip(program[4], grads) if i < n_in]
@@ -310,6 +327,10 @@ def test_every_backprop_path_matches_finite_differences(program):
         _leaf_part(program, expected),
         'chainerlite.backward()',
     )
+    released = _by_backward_outputs_alive(program, False)
+    _check(released, _leaf_part(program, expected), 'backward(retain_graph=False)')
+    for a, b in zip(released, _by_backward_outputs_alive(program, True)):
+        np.testing.assert_array_equal(a, b, 'release changed a gradient')
     hook = _Recorder()
     with hook:
         _check(_by_grad(program), expected, 'grad() with a hook')

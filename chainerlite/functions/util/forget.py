@@ -80,7 +80,11 @@ class Forget(function_node.FunctionNode):
         xs = [variable.Variable(x.array) for x in self.get_retained_inputs()]
         outs = self._recompute(xs)
         pairs = [(out, gy) for out, gy in zip(outs, grad_outputs) if gy is not None]
-        chainerlite.backward([out for out, _ in pairs], [gy for _, gy in pairs])
+        # The recomputed graph serves this backward only: each of its nodes
+        # frees what it retained once its backward ran.
+        chainerlite.backward(
+            [out for out, _ in pairs], [gy for _, gy in pairs], retain_graph=False
+        )
         return tuple(xs[i].grad_var for i in indexes)
 
     def _recompute(self, xs):
