@@ -382,3 +382,28 @@ def test_past_overflow_takes_chainer_in_float64_where_float16_overflowed():
     # nothing overflowed: no reference
     fine = types.SimpleNamespace(raised=False, value=numpy.ones(3, numpy.float16))
     assert make((None, None), [{}, {}], [fine, fine]) is None
+
+
+def test_an_expected_exception_stands_in_where_both_raise():
+    # Chainer leaves the method unimplemented; its sibling raises TypeError
+    # on the input: chainerlite's TypeError agrees with that reference, its
+    # ValueError or an answer does not
+    def stage_raising(error):
+        def stage(lib, s):
+            if lib.refuses:
+                raise NotImplementedError
+            if error:
+                raise error('bad input')
+            return numpy.zeros(1)
+
+        return stage
+
+    def expected_type_error(libs, scratch, outcomes):
+        return references.Reference(None, error='builtins.TypeError')
+
+    tally = pair.Tally()
+    for error in (TypeError, ValueError, None):
+        makers = {'prob': expected_type_error}
+        pair.run_case(_libs(0.0), [('prob', stage_raising(error))], tally, 'c', makers)
+    assert (tally.cases, tally.agreed, tally.agreed_with_references) == (3, 0, 1)
+    assert tally.aspects['prob:reference'] == 2

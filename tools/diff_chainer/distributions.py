@@ -6,6 +6,7 @@ to the parameters at generated points of its support."""
 import numpy
 from hypothesis import strategies as st
 
+from tools.diff_chainer import compare
 from tools.diff_chainer import distribution_references
 from tools.diff_chainer import pair
 from tools.diff_chainer import references
@@ -46,6 +47,15 @@ PROPERTIES = (
     'entropy',
     'mode',
 )
+# A method or property Chainer may leave unimplemented -> the one of the
+# same quantity that it computes from the same input.
+SIBLINGS = {
+    'prob': 'log_prob',
+    'log_cdf': 'cdf',
+    'survival_function': 'cdf',
+    'log_survival_function': 'cdf',
+    'stddev': 'variance',
+}
 METHODS = (
     'log_prob',
     'prob',
@@ -161,11 +171,29 @@ def reference_makers(name, params, x, dtype):
 
         return make
 
+    def sibling(check):
+        # Chainer's method of the same quantity raises on this input: so
+        # should chainerlite's (prob is exp(log_prob), ...)
+        def make(libs, scratch, outcomes):
+            if 'builtins.NotImplementedError' not in outcomes[0].error:
+                return None
+            if check not in SIBLINGS or 'dist' not in scratch[0]:
+                return None
+            attr = getattr(scratch[0]['dist'], SIBLINGS[check])
+            outcome = compare.run(lambda: attr(x.copy()) if check in METHODS else attr)
+            return (
+                references.Reference(None, error=outcome.error[0])
+                if outcome.raised
+                else None
+            )
+
+        return make
+
     arrays = list(params.values())
     out = {}
     for check, _ in stages(name, params, x)[1:]:
         promoted = references.promoted(restage(check), arrays)
-        out[check] = references.either(independent(check), promoted)
+        out[check] = references.either(sibling(check), independent(check), promoted)
     return out
 
 

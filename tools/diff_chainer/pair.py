@@ -73,10 +73,11 @@ def run_case(libs, stages, tally, label='', references=None):
     """Runs ``stages`` (name, fn(lib, scratch)) on both libraries, Chainer
     first, and adds the case to ``tally``. ``references`` maps a stage name
     to ``fn(libs, scratch, outcomes)`` giving a ``references.Reference``
-    (or None), asked for a stage where the two differ and chainerlite did not
-    raise (each maker states where Chainer gives no answer: it raised, or its
-    answer is of a form its own API refuses); a mismatch with it is the aspect
-    ``STAGE:reference``."""
+    (or None), asked for a stage where the two differ (each maker states
+    where Chainer gives no answer: it raised, or its answer is of a form its
+    own API refuses); a reference value stands in only where chainerlite
+    answered, an expected exception also where it raised. A mismatch with
+    it is the aspect ``STAGE:reference``."""
     scratch = [{} for _ in libs]
     scratch[1]['peer'] = scratch[0]  # chainerlite's stages may copy from Chainer's
     diffs, remaining = [], []
@@ -91,14 +92,16 @@ def run_case(libs, stages, tally, label='', references=None):
         aspect = aspect_of(stage_name, *outcomes)
         diffs += [(aspect, d) for d in found]
         reference = None
-        if found and not outcomes[1].raised and references:
+        if found and references:
             make = references.get(stage_name)
             reference = make and make(libs, scratch, outcomes)
+            if reference is not None and outcomes[1].raised and not reference.error:
+                reference = None  # a value stands in only where chainerlite answered
         if reference is None:
             remaining += [(aspect, d) for d in found]
         else:
             referenced = True
-            missed = reference.differences(outcomes[1].value, stage_name)
+            missed = reference.against(outcomes[1], stage_name)
             remaining += [(f'{stage_name}:reference', d) for d in missed]
             diffs += [(f'{stage_name}:reference', d) for d in missed]
         if outcomes[0].raised or outcomes[1].raised:

@@ -31,6 +31,18 @@ class Reference:
     precision: object = None  # dtype both are rounded to before comparing
     # whether the arrays' dtypes are the value's too (not only the rounding's)
     exact_dtypes: bool = False
+    # or, instead of a value, the class (named as compare names it) whose
+    # instance chainerlite is to raise
+    error: str = ''
+
+    def against(self, outcome, path):
+        """What differs between the reference and chainerlite's ``outcome``."""
+        if self.error:
+            if self.error in outcome.error:
+                return []
+            got = outcome.message or 'no exception'
+            return [f'{path}: expected {self.error}, chainerlite gave {got}']
+        return self.differences(outcome.value, path)
 
     def differences(self, actual, path):
         expected = self.value
