@@ -28,6 +28,32 @@ def uniform(xp, shape, dtype):
     return random_state.draw(xp, 'random_sample', shape).astype(dtype, copy=False)
 
 
+def uniform_below(xp, high, shape, dtype):
+    """Draws samples from the uniform distribution on ``[0, high)``.
+
+    Outside a recording or replay of ``F.forget`` these are the draws of
+    the array module's global generator that Chainer's ``WalkerAlias``
+    makes: ``numpy.random.uniform(0, high, shape)`` in float64, or CuPy's
+    ``uniform`` in float32 times ``high``; inside one, replayable draws
+    of the same distribution, as with :func:`uniform`.
+
+    Args:
+        xp (module): ``numpy`` or ``cupy``: where the samples are drawn.
+        high (int): Upper end of the interval.
+        shape (tuple of int): Shape of the result.
+        dtype: ``numpy.float64`` for NumPy, ``numpy.float32`` for CuPy.
+
+    Returns:
+        numpy.ndarray or cupy.ndarray: The samples.
+
+    """
+    if random_state.active():
+        return uniform(xp, shape, dtype) * dtype(high)
+    if xp is numpy:
+        return numpy.random.uniform(0, high, shape)
+    return xp.random.uniform(size=shape, dtype=dtype) * dtype(high)
+
+
 def keep_mask(shape, ratio):
     """Draws a NumPy boolean mask that is ``True`` with probability ``1 - ratio``.
 
