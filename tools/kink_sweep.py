@@ -42,8 +42,6 @@ TOLERANCE = {'float16': (5e-3, 1e-3), 'float32': (1e-4, 1e-5), 'float64': (1e-9,
 # Each function named here is listed in docs/differences.rst.
 KNOWN = {
     'upsampling_2d/index-1': 'negative indexes raise IndexError; Chainer wraps them',
-    'deformable_convolution_2d_sampler/special': 'offset gradient at NaN/inf offsets: '
-    'those of spatial_transformer_sampler (0 at NaN, NaN from inf pixels)',
     'fixed_decorrelated_batch_normalization/special': (
         "the gradient of mean sums over the batch; Chainer's misses that factor"
     ),

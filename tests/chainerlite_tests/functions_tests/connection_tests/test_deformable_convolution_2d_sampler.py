@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
 from chainerlite.utils import type_check
@@ -87,3 +88,35 @@ def test_offset_channels_not_fitting_the_kernel_is_value_error():
     with pytest.raises(ValueError, match='deformable_convolution_2d_sampler') as info:
         F.deformable_convolution_2d_sampler(x, offset, W)
     assert isinstance(info.value, type_check.InvalidType)
+
+
+@pytest.mark.filterwarnings('ignore::RuntimeWarning')
+def test_offset_gradient_beside_nan_and_infinite_pixels_is_chainers():
+    # Chainer reads the image with a border of zeros and multiplies the
+    # gradient of a clamped (or NaN) position by 0, so NaN or infinite
+    # pixels reach it as NaN; the pattern below is Chainer 7.8.1's.
+    nan, inf = numpy.nan, numpy.inf
+    x = (
+        numpy.array(
+            [
+                [[-4, nan, -1], [0.5, 2, 3.5], [inf, 6.5, -4]],
+                [[nan, -1, 0.5], [2, 3.5, inf], [6.5, -4, nan]],
+            ],
+            numpy.float32,
+        )[None]
+        / 3
+    )
+    offset = numpy.zeros((1, 8, 2, 2), numpy.float32)
+    offset[0, 0, 0, 0], offset[0, 5, 1, 1], offset[0, 2, 0, 1] = nan, inf, 0.5
+    W = numpy.linspace(-0.75, 1.75, 24).reshape(3, 2, 2, 2).astype(numpy.float32)
+    offset = chainerlite.Variable(offset)
+    y = F.deformable_convolution_2d_sampler(x, offset, W)
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    g = offset.grad.ravel()
+    finite = {10: -inf, 18: inf, 21: inf, 24: inf, 26: -inf}
+    for i, value in enumerate(g):
+        if i in finite:
+            assert value == finite[i], i
+        else:
+            assert numpy.isnan(value), i
