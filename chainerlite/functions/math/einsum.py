@@ -77,8 +77,9 @@ class EinSum(function_node.FunctionNode):
         xp = backend.get_array_module(*inputs)
         self._in_shapes = [x.shape for x in inputs]
         self._in_dtypes = [x.dtype for x in inputs]
-        if len(inputs) > 1:
-            self.retain_inputs(tuple(range(len(inputs))))
+        # every input is kept, as Chainer's node keeps them (one input's
+        # gradient does not read it)
+        self.retain_inputs(tuple(range(len(inputs))))
         # computed in the promotion of the dtypes (NumPy 1 would promote a
         # 0-d operand by its value: a float64 scalar times float16 in float16)
         common = numpy.result_type(*self._in_dtypes)
@@ -92,7 +93,7 @@ class EinSum(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         # The gradient of an input is the einsum of the output gradient with
         # the other inputs, onto the subscripts of that input.
-        inputs = list(self.get_retained_inputs()) if len(self.in_subs) > 1 else [None]
+        inputs = list(self.get_retained_inputs())
         grads = []
         for i in indexes:
             subs = list(self.in_subs)

@@ -188,3 +188,11 @@ def test_diag_einsum(subscripts, shapes, out_shape, expected):
 def test_diag_einsum_needs_the_output_shape():
     with pytest.raises(ValueError, match='DiagEinSum'):
         einsum_module.DiagEinSum('i', 'ii', None)
+
+
+def test_node_keeps_every_input_even_a_single_one():
+    # as Chainer's node does
+    a = numpy.ones((2, 3), numpy.float32)
+    assert tuple(F.einsum('ij->ji', a).creator_node._input_indexes_to_retain) == (0,)
+    node = F.einsum('ij,j->i', a, numpy.ones(3, numpy.float32)).creator_node
+    assert tuple(node._input_indexes_to_retain) == (0, 1)
