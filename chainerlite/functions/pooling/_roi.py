@@ -65,7 +65,8 @@ class Geometry(object):
 
     Args:
         batch (array): Image of each ROI, shape ``(R,)``.
-        index (array): Flat pixel indices, shape ``(R, oh, ow, K, 4)``.
+        index (array): Flat pixel indices, shape ``(R, oh, ow, K, P)``
+            (``P``: 4 bilinear corners, or 1 for whole pixels).
         weight (array): Weights, of the same shape (0 where unused).
         valid (array): Which samples exist, shape ``(R, oh, ow, K)``.
         count (array): Divisor of the average of each cell, ``(R, oh, ow)``.
@@ -109,7 +110,8 @@ def bin_edges(start, length, n_bins, size):
 
 
 def integer_bins(batch, y_lo, y_hi, x_lo, x_hi, width):
-    """Geometry of bins covering whole pixels (one corner per sample)."""
+    """Geometry of bins covering whole pixels (one corner per sample, so
+    the corner axis has length 1)."""
     n_rois, outh = y_lo.shape
     outw = x_lo.shape[1]
     bin_h = int(max((y_hi - y_lo).max(initial=0), 1))
@@ -121,15 +123,9 @@ def integer_bins(batch, y_lo, y_hi, x_lo, x_hi, width):
     valid = (ys < y_hi[:, :, None, None, None]) & (xs < x_hi[:, None, :, None, None])
     shape = (n_rois, outh, outw, bin_h * bin_w)
     valid = valid.reshape(shape)
-    index = numpy.zeros(shape + (4,), numpy.int64)
-    index[..., 0] = (
-        numpy.broadcast_to(ys * width + xs, valid.shape[:3] + (bin_h, bin_w)).reshape(
-            shape
-        )
-        * valid
-    )
-    weight = numpy.zeros(shape + (4,))
-    weight[..., 0] = valid
+    flat = numpy.broadcast_to(ys * width + xs, valid.shape[:3] + (bin_h, bin_w))
+    index = (flat.reshape(shape) * valid)[..., None]
+    weight = valid[..., None].astype(numpy.float64)
     return Geometry(batch, index, weight, valid, valid.sum(axis=3))
 
 
@@ -276,7 +272,7 @@ def _terms(x_flat, batch, index, weight):
     # Corner terms x * weight in float64, 0 where the weight is 0 (so that a
     # NaN or infinite pixel of a skipped corner stays out).
     xp = backend.get_array_module(x_flat)
-    gathered = x_flat[batch, :, index].astype(numpy.float64)  # (..., 4, C)
+    gathered = x_flat[batch, :, index].astype(numpy.float64)  # (..., P, C)
     w = weight[..., None]
     return xp.where(w > 0, gathered, 0.0) * w
 
@@ -325,7 +321,7 @@ def choose_max(x_flat, geometry, strict):
 
 def _coefficients(geometry, choice, n_channels):
     # Pixel indices, weights (float64) and divisor of the linear map, shape
-    # (R, C, oh, ow, K', 4) and (R, C, oh, ow): for max pooling the chosen
+    # (R, C, oh, ow, K', P) and (R, C, oh, ow): for max pooling the chosen
     # sample only (K' = 1, divisor 1), for averaging every sample and the
     # count of the cell.
     xp = backend.get_array_module(geometry.index)

@@ -176,3 +176,16 @@ def test_bad_output_shapes_are_also_chainers_exception_types():
     ):
         with pytest.raises(error, match='resize_images: output_shape'):
             F.resize_images(x, shape)
+
+
+def test_finite_and_non_finite_images_take_the_same_weights():
+    # the matrix form (all finite) and the corner form agree off the NaN
+    rng = numpy.random.RandomState(3)
+    x = rng.uniform(-1, 1, (1, 2, 5, 4))
+    y = F.resize_images(x, (7, 9), align_corners=False).array
+    x[0, 1, 2, 2] = numpy.nan  # the first channel stays finite
+    z = F.resize_images(x, (7, 9), align_corners=False).array
+    numpy.testing.assert_allclose(z[0, 0], y[0, 0], rtol=1e-12)
+    far = ~numpy.isnan(z[0, 1])
+    assert far.any() and (~far).any()
+    numpy.testing.assert_allclose(z[0, 1][far], y[0, 1][far], rtol=1e-12)
