@@ -11,6 +11,7 @@ from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import transpose
+from chainerlite.functions.array import where
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
 
@@ -109,17 +110,23 @@ class ProductOfOthers(function_node.FunctionNode):
         axis = self.axis
         n = x.shape[axis]
         pair_shape = x.shape[:axis] + (n,) + x.shape[axis:]
-        eye = xp.eye(n, dtype=x.dtype).reshape(
-            (1,) * axis + (n, n) + (1,) * (x.ndim - axis - 1)
+        diagonal = xp.broadcast_to(
+            xp.eye(n, dtype=bool).reshape(
+                (1,) * axis + (n, n) + (1,) * (x.ndim - axis - 1)
+            ),
+            pair_shape,
         )
-        off_diagonal = 1 - eye
         spread = broadcast.broadcast_to(
             reshape.reshape(x, x.shape[:axis] + (1,) + x.shape[axis:]), pair_shape
         )
-        z = spread * off_diagonal + eye
+        # selected, not multiplied by 0 and 1: an infinite x stays infinite
+        # there (inf * 0 would be NaN), as Chainer's cumulative products keep it
+        ones = xp.ones(pair_shape, x.dtype)
+        z = where.where(diagonal, ones, spread)
         others = ProductOfOthers(axis + 1).apply((z,))[0]
         g = reshape.reshape(g, x.shape[:axis] + (1,) + x.shape[axis:])
-        return (sum_mod.sum(others * g * off_diagonal, axis=axis + 1),)
+        terms = where.where(diagonal, ones * 0, others * g)
+        return (sum_mod.sum(terms, axis=axis + 1),)
 
 
 def prod(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:

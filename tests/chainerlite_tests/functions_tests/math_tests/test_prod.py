@@ -118,3 +118,18 @@ def test_duplicate_axis():
 def test_invalid_axis_type(axis):
     with pytest.raises(TypeError):
         F.prod(numpy.ones((2, 3), numpy.float32), axis=axis)
+
+
+def test_second_order_keeps_infinite_products_infinite():
+    # the products of the others are selected, not masked by multiplying
+    # with 0 and 1: a slice holding infinities gives infinite second-order
+    # terms, as Chainer's cumulative products do, instead of NaN (inf * 0)
+    x = chainerlite.Variable(numpy.array([[numpy.inf, numpy.inf, 1.0, 2.0]]))
+    (gx,) = chainerlite.grad([F.prod(x, axis=1)], [x], enable_double_backprop=True)
+    (ggx,) = chainerlite.grad([F.sum(gx)], [x])
+    numpy.testing.assert_array_equal(ggx.array, numpy.full((1, 4), numpy.inf))
+    # finite slices are unchanged: d2/dxi dxj of x0 x1 x2 summed over j != i
+    x = chainerlite.Variable(numpy.array([[2.0, 3.0, 5.0]]))
+    (gx,) = chainerlite.grad([F.prod(x, axis=1)], [x], enable_double_backprop=True)
+    (ggx,) = chainerlite.grad([F.sum(gx)], [x])
+    numpy.testing.assert_array_equal(ggx.array, [[8.0, 7.0, 5.0]])
