@@ -22,6 +22,13 @@ far as its state and the recompute time as its cost, allowing only the
 blocks whose recomputation stays under the bound; each block's forward
 constraint depends only on the state, so the cheapest choice per state is
 enough (a state with more bytes and more time than another is dropped).
+
+When the step releases the graph as backward goes (``retain_graph=False``),
+what a block kept is freed once its backward ran, so while block ``i``'s
+backward runs only the bytes kept by blocks ``0..i`` are alive, with the
+gradients of the parameters of blocks ``i..`` and, if ``i`` is forgotten,
+its recomputed graph. That bound involves only the state after block ``i``,
+so one walk checks it block by block.
 """
 
 import dataclasses
@@ -50,7 +57,19 @@ def _recompute_extra(blocks):
     return extra, grads
 
 
-def peak_of(blocks, forgotten, base, tail):
+def _released_extra(blocks, forgotten):
+    # With the graph released as backward goes: what comes on top of the
+    # bytes kept by blocks 0..i while block i's backward runs (the gradients
+    # of the parameters of blocks i.., and its recomputed graph if it is
+    # forgotten).
+    extra, _ = _recompute_extra(blocks)
+    return [
+        extra[i] if forgotten(i) else extra[i] - block.kept - block.out
+        for i, block in enumerate(blocks)
+    ]
+
+
+def peak_of(blocks, forgotten, base, tail, release=False):
     """The predicted peak of a step in which the blocks whose indexes are in
     ``forgotten`` run under ``F.forget``.
 
@@ -60,18 +79,25 @@ def peak_of(blocks, forgotten, base, tail):
         base (int): Bytes allocated by the step before the first block.
         tail (int): What the step adds at its worst after the last block
             (the loss, backward's gradients).
+        release (bool): Whether backward releases the graph as it goes.
 
     """
     extra, grads = _recompute_extra(blocks)
+    rest = max(0, tail - grads)
+    on_top = _released_extra(blocks, forgotten.__contains__) if release else None
     prefix, worst = base, base
     for i, block in enumerate(blocks):
         worst = max(worst, prefix + block.peak)
         prefix += block.out if i in forgotten else block.kept
+        if release:
+            worst = max(worst, prefix + rest + on_top[i])
+    if release:
+        return worst
     largest = max([grads] + [extra[i] for i in forgotten])
-    return max(worst, prefix + max(0, tail - grads) + largest)
+    return max(worst, prefix + rest + largest)
 
 
-def choose(blocks, budget, base, tail):
+def choose(blocks, budget, base, tail, release=False):
     """The blocks to forget so that :func:`peak_of` stays within ``budget``
     with the least recompute time.
 
@@ -82,6 +108,17 @@ def choose(blocks, budget, base, tail):
     """
     extra, grads = _recompute_extra(blocks)
     rest = max(0, tail - grads)
+    if release:
+        kept_on_top = _released_extra(blocks, lambda i: False)
+        found = _walk(
+            blocks,
+            set(range(len(blocks))),
+            budget,
+            budget,
+            base,
+            lambda i, forget: rest + (extra[i] if forget else kept_on_top[i]),
+        )
+        return None if found is None else found[1]
     best = None
     for bound in sorted({grads, *extra}):
         if bound < grads:
@@ -93,9 +130,11 @@ def choose(blocks, budget, base, tail):
     return None if best is None else best[1]
 
 
-def _walk(blocks, allowed, end_limit, budget, base):
+def _walk(blocks, allowed, end_limit, budget, base, on_top=None):
     # The cheapest (seconds, forgotten) whose forward fits ``budget`` and
     # whose bytes kept at the end are at most ``end_limit``; or None.
+    # ``on_top(i, forgotten)``: bytes that must fit in ``budget`` on top of
+    # those kept by blocks 0..i (None: no such bound).
     if end_limit < 0:
         return None
     # Bytes are counted in units of 1/4096 of the budget, rounded up, so
@@ -112,12 +151,19 @@ def _walk(blocks, allowed, end_limit, budget, base):
         for prefix, (cost, chosen) in states.items():
             if prefix + units(block.peak) > limit:
                 continue
-            options = [(prefix + units(block.kept), cost, chosen)]
+            options = [(prefix + units(block.kept), cost, chosen, False)]
             if i in allowed:
                 options.append(
-                    (prefix + units(block.out), cost + block.seconds, chosen | {i})
+                    (
+                        prefix + units(block.out),
+                        cost + block.seconds,
+                        chosen | {i},
+                        True,
+                    )
                 )
-            for key, c, ch in options:
+            for key, c, ch, forget in options:
+                if on_top is not None and key + units(on_top(i, forget)) > limit:
+                    continue
                 if key not in following or c < following[key][0]:
                     following[key] = (c, ch)
         states = _pareto(following)

@@ -25,6 +25,7 @@ blocks. An exact solver over the whole graph (Checkmate) is left out: it
 would also cut inside blocks, which the link-level plan cannot apply.
 """
 
+from chainerlite import configuration
 from chainerlite import link as _link
 from chainerlite.link_hooks import _forget_dp
 from chainerlite.link_hooks import _forget_profile
@@ -35,11 +36,17 @@ class ForgetPlan(object):
     """The blocks :func:`plan_forget` chose, with its predictions.
 
     Apply the plan with :meth:`apply` (or ``with plan:``), which adds a
-    :class:`~chainerlite.link_hooks.ForgetHook` to each chosen block;
-    :meth:`remove` takes them away and leaves the model as it was.
+    :class:`~chainerlite.link_hooks.ForgetHook` to each chosen block and,
+    for a plan made with ``release=True``, sets ``chainerlite.config.
+    retain_graph`` to False in the thread that applies it, so that the
+    step's backward frees the graph as it goes (the plan's peak counts on
+    it); :meth:`remove` takes them away and leaves the model and the
+    configuration as they were.
 
     Attributes:
         budget (int): The budget, in bytes.
+        release (bool): Whether the plan counts on the release of the graph
+            during backward (and applies it).
         names (list of str): Paths of the forgotten blocks in the model
             (``'/blocks/0'``), in call order.
         links (list of ~chainerlite.Link): The forgotten blocks.
@@ -56,14 +63,16 @@ class ForgetPlan(object):
 
     """
 
-    def __init__(self, budget, names, links, predicted, profiled):
+    def __init__(self, budget, names, links, predicted, profiled, release):
         self.budget = budget
+        self.release = release
         self.names = names
         self.links = links
         self.predicted_peak, self.predicted_seconds = predicted
         self.profiled_peak, self.profiled_seconds = profiled
         self.measured_peak = self.measured_seconds = None
         self._hooks = []
+        self._config = None  # the release's configuration context, applied
 
     def apply(self):
         """Adds a :class:`~chainerlite.link_hooks.ForgetHook` to each block
@@ -73,6 +82,9 @@ class ForgetPlan(object):
             ForgetPlan: The plan.
 
         """
+        if self.release and self._config is None:
+            self._config = configuration.using_config('retain_graph', False)
+            self._config.__enter__()
         if not self._hooks:
             for link in self.links:
                 hook = forget_hook.ForgetHook()
@@ -81,10 +93,14 @@ class ForgetPlan(object):
         return self
 
     def remove(self):
-        """Deletes the hooks :meth:`apply` added."""
+        """Deletes the hooks :meth:`apply` added and restores
+        ``config.retain_graph``."""
         while self._hooks:
             link, _ = self._hooks.pop()
             link.delete_hook('ForgetPlan')
+        if self._config is not None:
+            config, self._config = self._config, None
+            config.__exit__(None, None, None)
 
     def __enter__(self):
         return self.apply()
@@ -101,7 +117,7 @@ class ForgetPlan(object):
             :attr:`measured_peak` and :attr:`measured_seconds`.
 
         """
-        applied = bool(self._hooks)
+        applied = bool(self._hooks) or self._config is not None
         self.apply()
         try:
             found = _forget_profile.measure_step(step)
@@ -113,10 +129,11 @@ class ForgetPlan(object):
 
     def __repr__(self):
         return (
-            '<ForgetPlan budget={:.1f}MiB forget={} predicted {:.1f}MiB '
+            '<ForgetPlan budget={:.1f}MiB forget={}{} predicted {:.1f}MiB '
             '{:.3f}s>'.format(
                 self.budget / 2**20,
                 self.names,
+                ' release' if self.release else '',
                 self.predicted_peak / 2**20,
                 self.predicted_seconds,
             )
@@ -173,7 +190,7 @@ def _blocks_of(model, blocks):
     return links, [names[id(link)] for link in links]
 
 
-def plan_forget(model, step, budget, blocks=None):
+def plan_forget(model, step, budget, blocks=None, release=False):
     """Profiles one step and chooses the blocks to forget to fit ``budget``.
 
     ``step`` is run once, traced (a forward and backward pass of ``model``,
@@ -196,6 +213,13 @@ def plan_forget(model, step, budget, blocks=None):
             children, where a :class:`~chainerlite.ChainList` that has no
             forward (a list the model iterates) stands for its children;
             those the step does not call are left out.
+        release (bool): Plan for a step whose backward releases the graph
+            as it goes (``retain_graph=False``, see
+            :meth:`~chainerlite.Variable.backward`): each block's arrays are
+            freed once its backward ran, so fewer blocks need forgetting
+            for a budget and smaller budgets are reached. The plan applies
+            the release with its hooks; the step must then backward through
+            its graph once. The profiled step keeps the graph either way.
 
     Returns:
         ForgetPlan: The plan (not applied yet).
@@ -235,12 +259,13 @@ def plan_forget(model, step, budget, blocks=None):
     """
     budget = _check_budget(budget)
     links, names = _blocks_of(model, blocks)
-    found, order, base, tail, peak, seconds = _forget_profile.profile(
-        step, links, required=blocks is not None
-    )
-    chosen = _forget_dp.choose(found, budget, base, tail)
+    with configuration.using_config('retain_graph', True):
+        found, order, base, tail, peak, seconds = _forget_profile.profile(
+            step, links, required=blocks is not None
+        )
+    chosen = _forget_dp.choose(found, budget, base, tail, release)
     if chosen is None:
-        lowest = _forget_dp.peak_of(found, set(range(len(found))), base, tail)
+        lowest = _forget_dp.peak_of(found, set(range(len(found))), base, tail, release)
         raise ValueError(
             'plan_forget: no choice of blocks fits a budget of {:.2f} MiB; '
             'forgetting every block is predicted to peak at {:.2f} MiB'.format(
@@ -249,7 +274,7 @@ def plan_forget(model, step, budget, blocks=None):
         )
     indexes = sorted(chosen)
     predicted = (
-        _forget_dp.peak_of(found, chosen, base, tail),
+        _forget_dp.peak_of(found, chosen, base, tail, release),
         seconds + sum(found[i].seconds for i in indexes),
     )
     return ForgetPlan(
@@ -258,4 +283,5 @@ def plan_forget(model, step, budget, blocks=None):
         [links[order[i]] for i in indexes],
         predicted,
         (peak, seconds),
+        release,
     )

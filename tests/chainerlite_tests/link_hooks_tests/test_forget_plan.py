@@ -78,6 +78,36 @@ def test_plan_meets_the_budget_with_the_same_gradients(fraction):
         assert len(plan.names) > len(looser.names)
 
 
+def test_a_plan_with_release_reaches_further_and_keeps_gradients():
+    model, x, step = _setup()
+    free = link_hooks.plan_forget(model, step, budget=2**40)
+    loss = step()
+    plain = [p.grad.copy() for _, p in sorted(model.namedparams())]
+    lowest = link_hooks.plan_forget(model, step, budget=2**40, release=True)
+    # the release alone lowers the predicted peak
+    assert lowest.names == [] and lowest.predicted_peak < free.profiled_peak
+    budget = free.profiled_peak * 0.45
+    with pytest.raises(ValueError, match='no choice'):
+        link_hooks.plan_forget(model, step, budget=budget)
+    plan = link_hooks.plan_forget(model, step, budget=budget, release=True)
+    assert plan.release and plan.predicted_peak <= budget
+    # at a budget both reach, the release forgets fewer blocks
+    half = free.profiled_peak * 0.6
+    assert len(link_hooks.plan_forget(model, step, half, release=True).names) < len(
+        link_hooks.plan_forget(model, step, half).names
+    )
+    peak, _ = plan.measure(step)
+    assert peak <= budget * (1 + SLACK), (peak, budget)
+    assert chainerlite.config.retain_graph is True  # measure restored it
+    with plan:
+        assert chainerlite.config.retain_graph is False
+        assert step() == pytest.approx(loss, rel=1e-6)
+        for (_, p), want in zip(sorted(model.namedparams()), plain):
+            numpy.testing.assert_allclose(p.grad, want, rtol=1e-5, atol=1e-7)
+    assert chainerlite.config.retain_graph is True
+    assert 'release' in repr(plan)
+
+
 def test_removing_the_plan_leaves_nothing_behind():
     model, x, step = _setup()
     before = {name: dict(link.__dict__) for name, link in model.namedlinks()}
@@ -192,18 +222,19 @@ def test_default_blocks_look_into_chain_lists():
     assert plan.names and set(plan.names) <= {'/blocks/%d' % i for i in range(4)}
 
 
-def _brute(blocks, budget, base, tail):
+def _brute(blocks, budget, base, tail, release):
     best = None
     for r in range(len(blocks) + 1):
         for subset in itertools.combinations(range(len(blocks)), r):
-            if _forget_dp.peak_of(blocks, set(subset), base, tail) <= budget:
+            if _forget_dp.peak_of(blocks, set(subset), base, tail, release) <= budget:
                 cost = sum(blocks[i].seconds for i in subset)
                 if best is None or cost < best - 1e-12:
                     best = cost
     return best
 
 
-def test_the_dp_finds_the_cheapest_plan_that_fits():
+@pytest.mark.parametrize('release', [False, True])
+def test_the_dp_finds_the_cheapest_plan_that_fits(release):
     rng = numpy.random.RandomState(0)
     for _ in range(60):
         n = rng.randint(1, 8)
@@ -222,12 +253,12 @@ def test_the_dp_finds_the_cheapest_plan_that_fits():
             )
         base, tail = int(rng.randint(0, 20)), int(rng.randint(0, 100))
         budget = int(rng.randint(50, 1200))  # under 4096: bytes counted exactly
-        chosen = _forget_dp.choose(blocks, budget, base, tail)
-        best = _brute(blocks, budget, base, tail)
+        chosen = _forget_dp.choose(blocks, budget, base, tail, release)
+        best = _brute(blocks, budget, base, tail, release)
         if best is None:
             assert chosen is None
         else:
-            assert _forget_dp.peak_of(blocks, chosen, base, tail) <= budget
+            assert _forget_dp.peak_of(blocks, chosen, base, tail, release) <= budget
             assert math.isclose(
                 sum(blocks[i].seconds for i in chosen), best, abs_tol=1e-9
             )
