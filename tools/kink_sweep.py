@@ -41,10 +41,9 @@ TOLERANCE = {'float16': (5e-3, 1e-3), 'float32': (1e-4, 1e-5), 'float64': (1e-9,
 # Cases where chainerlite knowingly differs from Chainer: key -> reason.
 # Each function named here is listed in docs/differences.rst.
 KNOWN = {
-    'upsampling_2d/index-1': 'negative indexes raise IndexError; Chainer wraps them',
     'fixed_decorrelated_batch_normalization/special': (
         "the gradient of mean sums over the batch; Chainer's misses that factor"
-    ),
+    )
 }
 
 

@@ -56,3 +56,11 @@ class NegativeStrideError(ValueError, RuntimeError, AssertionError):
     not positive from it and then asserts (an AssertionError; a
     RuntimeError in its 2-D deconvolution); this is both, and the
     ValueError of chainerlite's check."""
+
+
+class ZeroStrideError(ZeroError, AssertionError):
+    """A zero stride. Chainer 7.8.1's convolutions divide by it (a
+    ZeroDivisionError); its deconvolutions compute an output length from
+    it that is not positive where the padding is large enough, and assert
+    (an AssertionError). This is both, and the ValueError of
+    chainerlite's check."""

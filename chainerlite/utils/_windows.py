@@ -226,7 +226,7 @@ def im2col(
         col = _im2col_cuda(img, ksize, stride, pad, cover_all, dilate, outs)
         if col is not None:
             return col
-    if _compiled(img, ksize):
+    if _compiled(img, ksize, dilate):
         if outs is None:
             outs = out_sizes(img.shape[2:], ksize, stride, pad, cover_all, dilate)
         if min(outs) > 0:
@@ -268,7 +268,7 @@ def col2im(col, stride, pad, dims, dilate=1, channel_major=False):
     ndim = len(dims)
     if xp is not numpy and not channel_major:
         return _col2im_cuda(col, stride, pad, dims, dilate)
-    if _compiled(col, dims) and col.dtype != numpy.float16:
+    if _compiled(col, dims, dilate) and col.dtype != numpy.float16:
         return _col2im_2d(col, stride, pad, dims, dilate, channel_major)
     # Summed with the channels and the batch as the innermost axes, so that
     # each tap adds long contiguous runs rather than image rows.
@@ -333,12 +333,14 @@ def _col2im_cuda(col, stride, pad, dims, dilate):
     return img
 
 
-def _compiled(array, ksize):
-    # whether the compiled kernels take these images (or their columns)
+def _compiled(array, ksize, dilate):
+    # whether the compiled kernels take these images (or their columns);
+    # they refuse a zero dilation (every tap on one pixel)
     return (
         len(ksize) == 2
         and isinstance(array, numpy.ndarray)
         and array.dtype in _COMPILED_DTYPES
+        and min(as_tuple(dilate, 2)) > 0
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy
 import typing
 
+import chainerlite
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import variable
@@ -17,17 +18,28 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-def _check_indices(indices):
+def _check_indices(indices, inv):
     indices = cuda.to_cpu(indices)
-    outside = indices[(indices < 0) | (indices >= len(indices))]
+    n = len(indices)
+    outside = indices[(indices < -n) | (indices >= n)]
     if outside.size:
-        # past the end is Chainer 7.8.1's IndexError (it indexes with it); a
-        # negative one it takes from the end, which is not a permutation
-        error = ValueError if outside[0] < 0 else _chainer_errors.IndexValueError
-        raise error('permutate: out of bounds index: {}'.format(outside[0]))
-    counts = numpy.bincount(indices, minlength=len(indices))
-    if (counts > 1).any():
+        # Chainer 7.8.1 indexes with it: an IndexError there
+        raise _chainer_errors.IndexValueError(
+            'permutate: out of bounds index: {}'.format(outside[0])
+        )
+    if chainerlite.is_debug() and (indices < 0).any():
+        # Chainer 7.8.1's debug mode refuses them too
         raise ValueError(
+            'permutate: out of bounds index: {} (a negative index is refused '
+            'in debug mode)'.format(indices[indices < 0][0])
+        )
+    # a negative index counts from the end, as NumPy's (and Chainer's
+    # outside debug mode)
+    counts = numpy.bincount(indices % max(n, 1), minlength=n)
+    if (counts > 1).any():
+        # Chainer 7.8.1's inverse of such indexes leaves places unset, and
+        # it then indexes with what they hold (an IndexError, mostly)
+        raise (_chainer_errors.IndexValueError if inv else ValueError)(
             'permutate: indices contains duplicate value: {}'.format(
                 int(numpy.argmax(counts > 1))
             )
@@ -51,12 +63,15 @@ class Permutate(function_node.FunctionNode):
         axis = type_check.make_variable(self.axis, 'axis')
         type_check.expect(-x_type.ndim <= axis, axis < x_type.ndim)
         length = type_check.make_variable(len(self.indices), 'len(indices)')
-        type_check.expect(x_type.shape[self.axis] == length)
+        # Chainer 7.8.1 does not check it and indexes (an IndexError where
+        # it fails)
+        with type_check.invalid_as(IndexError):
+            type_check.expect(x_type.shape[self.axis] == length)
 
     def forward(self, inputs):
         (x,) = inputs
         indices = self.indices
-        _check_indices(indices)
+        _check_indices(indices, self.inv)
         xp = backend.get_array_module(x)
         if self.inv:
             inverse = xp.empty_like(indices)
@@ -80,7 +95,8 @@ def permutate(x: Variable | NdArray, indices, axis=0, inv=False) -> Variable:
         indices (Variable or numpy.ndarray or cupy.ndarray): A permutation
             of ``0, ..., x.shape[axis] - 1`` as a signed integer 1-D array,
             kept on the node (a Variable's array is taken; it gets no
-            gradient).
+            gradient). A negative index counts from the end, as in NumPy,
+            but in debug mode (where it is refused, as in Chainer).
         axis (int): The axis to permute along.
         inv (bool): If ``True``, ``indices`` is treated as its inverse.
 

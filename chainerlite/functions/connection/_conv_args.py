@@ -55,9 +55,11 @@ def int_tuple(value, n, name, where, minimum=1):
     if error is ValueError and None in items:
         # not an int: Chainer 7.8.1 fails on it with a TypeError
         error = _chainer_errors.TypedValueError
-    elif error is ValueError and 0 in items and name in ('ksize', 'stride'):
-        # Chainer 7.8.1 divides by a zero stride or filter size
+    elif error is ValueError and 0 in items and name == 'ksize':
+        # Chainer 7.8.1 divides by a zero filter size
         error = _chainer_errors.ZeroError
+    elif error is ValueError and 0 in items and name == 'stride':
+        error = _chainer_errors.ZeroStrideError
     elif error is ValueError and name == 'stride' and min(items, default=0) < 0:
         error = _chainer_errors.NegativeStrideError
     if any(v is None or v < minimum for v in items):
@@ -77,6 +79,23 @@ def int_tuple(value, n, name, where, minimum=1):
             )
         )
     return tuple(items)
+
+
+def check_length(value, n, name, where):
+    """Raises ``_chainer_errors.LengthError`` if ``value`` is a sequence
+    of other than ``n`` values (an int, or anything else, passes: its
+    values are for :func:`int_tuple`). Chainer 7.8.1 asserts the length
+    where it makes its node, before the type check of the inputs, and
+    fails on the values only in its forward."""
+    try:
+        length = len(value)
+    except TypeError:
+        return
+    if length != n:
+        raise _chainer_errors.LengthError(
+            '{}: {} must be an int or a sequence of {} of them, but {!r} is '
+            'given'.format(where, name, n, value)
+        )
 
 
 def int_pair(value, name, where, minimum=1):

@@ -10,6 +10,8 @@ already the ``(c * prod(k), n * prod(out))`` matrix of their products, so
 no large transposed copy is made.
 """
 
+import math
+
 import numpy
 
 from chainerlite._kernels import conv as conv_kernels
@@ -74,23 +76,52 @@ class ConvParams:
         where (str): The function that takes them, named in errors.
         ndim (int): Number of spatial axes.
 
+    Only the lengths of ``stride``, ``pad`` and ``dilate`` are checked
+    when it is made; their values and ``groups`` by :meth:`check`, which
+    the node calls after the type check of its inputs (as Chainer 7.8.1
+    fails on a bad value only in its forward). ``stride``, ``pad``,
+    ``dilate`` and ``groups`` are attributes after :meth:`check`.
+
     Raises:
-        ValueError: If ``stride``, ``dilate`` or ``groups`` is not positive,
-            or ``pad`` is negative, or one is not an int (or ``ndim`` of
-            them).
+        ~chainerlite.utils._chainer_errors.LengthError: If ``stride``,
+            ``pad`` or ``dilate`` is a sequence of other than ``ndim``
+            values.
 
     """
 
     def __init__(self, stride, pad, cover_all, dilate, groups, where, ndim=2):
         self.ndim = ndim
-        self.stride = _conv_args.int_tuple(stride, ndim, 'stride', where)
-        self.pad = _conv_args.int_tuple(pad, ndim, 'pad', where, minimum=0)
+        for value, name in ((stride, 'stride'), (pad, 'pad'), (dilate, 'dilate')):
+            _conv_args.check_length(value, ndim, name, where)
+        self._given = (stride, pad, dilate, groups, where)
         self.cover_all = _windows.as_tuple(cover_all, ndim)
-        self.dilate = _conv_args.int_tuple(dilate, ndim, 'dilate', where)
-        self.groups = _conv_args.positive_int(groups, 'groups', where)
         # the direct kernels' padded images from the forward to the
         # filter gradient (their cache)
         self._direct_cache = []
+
+    def check(self):
+        """Checks the values of the arguments and keeps them as ints
+        (tuples of ``ndim`` ints but ``groups``); once.
+
+        Raises:
+            ValueError: If ``stride``, ``dilate`` or ``groups`` is not
+                positive, or ``pad`` is negative, or one is not an int (of
+                Chainer's type too; see
+                :func:`~chainerlite.functions.connection._conv_args.int_tuple`).
+        """
+        if self._given is None:
+            return
+        stride, pad, dilate, groups, where = self._given
+        self.stride = _conv_args.int_tuple(stride, self.ndim, 'stride', where)
+        self.pad = _conv_args.int_tuple(pad, self.ndim, 'pad', where, minimum=0)
+        # a zero dilation puts every tap of the filter on the same pixel: the
+        # N-d functions compute it, as Chainer 7.8.1's do (its 2-D ones
+        # refuse it when they are made: Nodes2D.check_dilate)
+        self.dilate = _conv_args.int_tuple(
+            dilate, self.ndim, 'dilate', where, minimum=0
+        )
+        self.groups = _conv_args.positive_int(groups, 'groups', where)
+        self._given = None
 
     def kwargs(self):
         """Keyword arguments of a convolution function, but ``cover_all``."""
@@ -140,7 +171,8 @@ class ConvParams:
         rows = col.shape[0] // self.groups
         for k in ksize:
             rows *= k
-        return col.reshape(self.groups, rows, -1)
+        # the columns' length spelled out: -1 is ambiguous for a size 0
+        return col.reshape(self.groups, rows, math.prod(col.shape[1 + len(ksize) :]))
 
     def col2im(self, col, dims):
         """Images of lengths ``dims`` summed from a channel-major column
@@ -222,7 +254,7 @@ def convolve(x, W, params, b=None):
     if out is not None:
         return out
     groups = params.groups
-    W = W.reshape(groups, c_out // groups, -1)
+    W = W.reshape(groups, c_out // groups, math.prod(W.shape[1:]))
     if isinstance(b, numpy.ndarray):
         b = numpy.ascontiguousarray(b)
     out = xp.empty((x.shape[0], c_out) + tuple(outs), x.dtype)
@@ -269,7 +301,7 @@ def convolve_transpose(x, W, dims, params):
     if out is not None:
         return out
     groups = params.groups
-    W = W.reshape(groups, c_in // groups, -1).transpose(0, 2, 1)
+    W = W.reshape(groups, c_in // groups, math.prod(W.shape[1:])).transpose(0, 2, 1)
     out = xp.empty(x.shape[:1] + (groups * c_out_g,) + tuple(dims), x.dtype)
     image_bytes = _column_bytes(groups * c_out_g, ksize, x.shape[2:], x.dtype)
     for s in batch_chunks(x, image_bytes):

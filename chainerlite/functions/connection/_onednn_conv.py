@@ -22,6 +22,8 @@ def _wanted(x, params, c_in):
     mode = _core.config.use_ideep
     if mode == 'never' or params.ndim != 2 or not isinstance(x, numpy.ndarray):
         return False
+    if 0 in params.dilate:  # oneDNN has no zero dilation
+        return False
     if not intel64.should_use_ideep('>=auto'):
         return False
     return mode != 'auto' or _faster(c_in // params.groups)

@@ -29,6 +29,9 @@ class ConvolutionFamily(function_node.FunctionNode):
 
     bias_of_x_dtype = False
     reads_channels_with_ranks = False
+    # what a convolution's type check raises on the channels besides
+    # InvalidType (None: InvalidType only)
+    channels_error = ValueError
 
     def check_bias_type(self, b_type, x_type, channels):
         """Checks the bias: ``channels`` long, of a float dtype (that of
@@ -86,20 +89,32 @@ class ConvolutionND(ConvolutionFamily):
 
     def check_type_forward(self, in_types):
         x_type, w_type, b_type = _conv_utils.check_inputs(in_types)
-        groups = self.params.groups
         if self.reads_channels_with_ranks:
             with type_check.invalid_as(IndexError):
                 type_check.expect(x_type.ndim >= 2, w_type.ndim >= 2)
         type_check.expect(x_type.ndim == self.ndim + 2, w_type.ndim == self.ndim + 2)
-        # after the ranks, so that an input of too few axes fails them
-        # (InvalidType, as in Chainer) before shape[1] is read
-        type_check.expect(
-            x_type.shape[1] == w_type.shape[1] * groups, w_type.shape[0] % groups == 0
-        )
         if b_type is not None:
             self.check_bias_type(b_type, x_type, w_type.shape[0])
+        # the arguments after the ranks and the bias, as Chainer 7.8.1
+        # checks them only in its forward
+        self.params.check()
+        groups = self.params.groups
+        # after the ranks, so that an input of too few axes fails them
+        # (InvalidType, as in Chainer) before shape[1] is read; Chainer's
+        # N-d node does not check the channels, its forward fails on them
+        # with a ValueError
+        channels = (
+            x_type.shape[1] == w_type.shape[1] * groups,
+            w_type.shape[0] % groups == 0,
+        )
+        if self.channels_error is None:
+            type_check.expect(*channels)
+        else:
+            with type_check.invalid_as(self.channels_error):
+                type_check.expect(*channels)
 
     def forward(self, inputs):
+        self.params.check()  # where the type check is off
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
         b = self.bias_input(inputs, x.dtype)

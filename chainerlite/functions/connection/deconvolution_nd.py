@@ -30,11 +30,12 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
 
     def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1, groups=1):
         self.ndim = ndim
-        # outsize after stride and pad (ConvParams checks them again), as in
-        # Chainer 7.8.1: not a sequence is its TypeError, another length its
-        # AssertionError (or ValueError)
-        _conv_args.int_tuple(stride, ndim, 'stride', self.function_name)
-        _conv_args.int_tuple(pad, ndim, 'pad', self.function_name, minimum=0)
+        # outsize after the lengths of stride and pad, as in Chainer 7.8.1:
+        # not a sequence is its TypeError, another length its
+        # AssertionError (or ValueError); their values are checked after
+        # the type check, by ConvParams.check
+        _conv_args.check_length(stride, ndim, 'stride', self.function_name)
+        _conv_args.check_length(pad, ndim, 'pad', self.function_name)
         if outsize is not None and not hasattr(outsize, '__len__'):
             raise TypeError(
                 '{}: outsize must be None or a tuple of {} ints, but {!r} is '
@@ -59,8 +60,11 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
             x_type.ndim == self.ndim + 2,
             w_type.ndim == self.ndim + 2,
             x_type.shape[1] == w_type.shape[0],
-            w_type.shape[0] % p.groups == 0,
         )
+        # the arguments after the inputs, as Chainer 7.8.1 checks them only
+        # in its forward
+        p.check()
+        type_check.expect(w_type.shape[0] % p.groups == 0)
         for axis, out in enumerate(self.outs):
             if out is None:
                 continue
@@ -84,6 +88,7 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
         )
 
     def forward(self, inputs):
+        self.params.check()  # where the type check is off
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
         p = self.params

@@ -86,6 +86,10 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
     _stats = None  # (max, sum of exponentials) of the fused GPU path
     _gpu_weight = None  # the class weights of x's dtype on the GPU path
     _cpu_stats = None  # what the compiled CPU gradient needs (sce_kernels)
+    # With double backprop, hard labels and reduce='mean', the node gives
+    # the losses of the samples already scaled and the function sums them
+    # (as Chainer builds that loss: its last node is a sum)
+    _sum_outside = False
 
     def __init__(
         self,
@@ -149,6 +153,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         xp = backend.get_array_module(x)
         self.retain_inputs((0, 1))  # both, as Chainer's node keeps them
         soft = t.dtype.kind == 'f'
+        self._sum_outside = self.enable_double_backprop and self.reduce == 'mean'
+        self._sum_outside &= not soft
         if soft and self.class_weight is not None:
             raise NotImplementedError(
                 'softmax_cross_entropy: class_weight is not supported with soft targets'
@@ -202,7 +208,10 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         self._coeff = None
         if self.reduce == 'mean':
             self._coeff = 1.0 / max(count, 1)
-            loss = loss.sum() * dtype.type(self._coeff)
+            if self._sum_outside:
+                loss = loss * dtype.type(self._coeff)
+            else:
+                loss = loss.sum() * dtype.type(self._coeff)
         return utils.force_array(loss, dtype)
 
     def _forward_gpu(self, x, t):
@@ -264,9 +273,9 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         shifted = x - xp.broadcast_to(x.array.max(axis=1, keepdims=True), x.shape)
         e = exponential.exp(shifted)
         y = e / broadcast.broadcast_to(sum_mod.sum(e, axis=1, keepdims=True), x.shape)
-        if self._coeff is None:
+        if self._coeff is None or self._sum_outside:
             gloss = reshape.reshape(gloss, x.shape[:1] + (1,) + x.shape[2:])
-        else:
+        if self._coeff is not None:
             gloss = gloss * self._coeff
         gx = broadcast.broadcast_to(gloss, x.shape) * (
             y * xp.broadcast_to(weight_sum, x.shape) - weights
@@ -422,4 +431,5 @@ def softmax_cross_entropy(
         soft_target_loss,
         enable_double_backprop,
     )
-    return func.apply((x, t))[0]
+    loss = func.apply((x, t))[0]
+    return sum_mod.sum(loss) if func._sum_outside else loss

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typing
 
+from chainerlite import backend
 from chainerlite.functions.pooling import pooling_nd
 from chainerlite.functions.pooling import unpooling_nd
 from chainerlite.utils import type_check
@@ -44,22 +45,30 @@ class Upsampling2D(pooling_nd.PoolingND):
     def forward(self, inputs):
         (x,) = inputs
         unpooling_nd.default_outsize(self, x.shape[2:])
-        self._check_indexes()
-        return (pooling_nd.scatter_windows(x, self.indexes, self, self.outs),)
+        self.window_indexes = self._checked_indexes()
+        return (pooling_nd.scatter_windows(x, self.window_indexes, self, self.outs),)
 
-    def _check_indexes(self):
-        # an index outside the window would drop its value silently; Chainer
-        # raises IndexError (it wraps negative ones, which are refused here)
+    def _checked_indexes(self):
+        # a negative index counts from the end of the window, as Chainer
+        # 7.8.1's NumPy indexing takes it; one outside the window is its
+        # IndexError (it would drop its value silently here)
         size = 1
         for k in self.ksize:
             size *= k
         idx = self.indexes
-        if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= size):
-            bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
+        if not idx.size:
+            return idx
+        low, high = int(idx.min()), int(idx.max())
+        if low < -size or high >= size:
             raise IndexError(
-                f'upsampling_2d: index {bad} is out of bounds for a window of '
-                f'{size} elements (ksize {tuple(self.ksize)})'
+                f'upsampling_2d: index {low if low < -size else high} is out '
+                f'of bounds for a window of {size} elements (ksize '
+                f'{tuple(self.ksize)})'
             )
+        if low >= 0:
+            return idx
+        xp = backend.get_array_module(idx)
+        return xp.where(idx < 0, idx + size, idx)
 
     def backward(self, indexes, grad_outputs):
         return Upsampling2DGrad(self).apply(grad_outputs)
@@ -78,7 +87,7 @@ class Upsampling2DGrad(pooling_nd.PoolingND):
 
     def __init__(self, upsampling2d):
         super().__init__(**upsampling2d.window_params())
-        self.indexes = upsampling2d.indexes
+        self.indexes = upsampling2d.window_indexes
         self.outsize = upsampling2d.outs
 
     def forward(self, inputs):
@@ -110,7 +119,8 @@ def upsampling_2d(
             ``(n, c, h, w)``.
         indexes (numpy.ndarray or cupy.ndarray): Integer positions in the
             flattened ``kh * kw`` windows, of the shape of ``x``; as returned
-            by ``max_pooling_2d(..., return_indices=True)``.
+            by ``max_pooling_2d(..., return_indices=True)``. A negative
+            one counts from the end of the window, as in NumPy.
         ksize (int or pair of ints): Window size; ``k`` means ``(k, k)``.
         stride (int or pair of ints or None): Stride; ``None`` means
             ``ksize``.

@@ -9,40 +9,43 @@ from chainerlite.utils import _chainer_errors
 from chainerlite.utils import _windows
 
 
-def window_args(where, ndim, ksize, stride, pad, dilate, groups):
-    """Checks the window arguments of a convolution link.
+def window_args(ndim, stride, pad, dilate):
+    """``stride``, ``pad`` and ``dilate`` as a convolution link keeps them.
+
+    They are not checked here: as in Chainer 7.8.1, a link is built
+    whatever they are, and the function checks them at each call (naming
+    itself and the argument). An int or a sequence of ``ndim`` of them
+    becomes a tuple; anything else is kept as given.
 
     Returns:
-        tuple: ``stride``, ``pad`` and ``dilate`` as tuples of ``ndim``
-        ints, and ``groups`` as an int (``ksize`` is checked, and kept as
-        given).
+        tuple: ``(stride, pad, dilate)``.
+    """
+    return tuple(_as_window(v, ndim) for v in (stride, pad, dilate))
+
+
+def _as_window(value, ndim):
+    try:
+        return _windows.as_tuple(value, ndim)
+    except (AssertionError, TypeError):
+        return value
+
+
+def check_groups(where, in_channels, out_channels, groups):
+    """Returns ``groups`` as an int after checking that it is positive and
+    divides the channel counts.
 
     Raises:
-        ValueError: Naming ``where`` and the argument that is not valid.
+        ValueError: Naming ``where`` (a ``ZeroDivisionError`` too for a
+            zero ``groups``).
     """
-    # groups first: Chainer 7.8.1 divides by it before it looks at the
-    # others (a zero is its ZeroDivisionError)
     groups = _conv_args.positive_int(groups, 'groups', where)
-    _conv_args.int_tuple(ksize, ndim, 'ksize', where)
-    return (
-        _conv_args.int_tuple(stride, ndim, 'stride', where),
-        _conv_args.int_tuple(pad, ndim, 'pad', where, minimum=0),
-        _conv_args.int_tuple(dilate, ndim, 'dilate', where),
-        groups,
-    )
-
-
-def check_groups(in_channels, out_channels, groups):
-    """Raises ``ValueError`` unless ``groups`` divides the channel counts
-    (``in_channels`` may be ``None``: not known yet)."""
-    if out_channels % groups != 0:
-        raise ValueError(
-            'the number of output channels must be divisible by the number of groups'
-        )
-    if in_channels is not None and in_channels % groups != 0:
-        raise ValueError(
-            'the number of input channels must be divisible by the number of groups'
-        )
+    for kind, channels in (('output', out_channels), ('input', in_channels)):
+        if channels is not None and channels % groups != 0:
+            raise ValueError(
+                '{}: the number of {} channels ({}) must be divisible by the '
+                'number of groups ({})'.format(where, kind, channels, groups)
+            )
+    return groups
 
 
 def bias_parameter(nobias, initial_bias, size):
@@ -91,10 +94,12 @@ class ConvolutionLayer(link.Link):
         super().__init__()
         if ksize is None:
             in_channels, out_channels, ksize = None, in_channels, out_channels
-        self.stride, self.pad, self.dilate, self.groups = window_args(
-            self.where, ndim, ksize, stride, pad, dilate, groups
-        )
-        check_groups(in_channels, out_channels, self.groups)
+        # Only ksize (the filter's shape) is checked now; groups is checked
+        # when the filter is made (now when in_channels is given, else at
+        # the first call) and the others at each call, as in Chainer 7.8.1
+        _conv_args.int_tuple(ksize, ndim, 'ksize', self.where)
+        self.stride, self.pad, self.dilate = window_args(ndim, stride, pad, dilate)
+        self.groups = groups
         self.ndim = ndim
         # No ``in_channels`` attribute (as in Chainer): subclasses such as
         # ChainerMN's channel-parallel convolution keep their own total
@@ -108,7 +113,9 @@ class ConvolutionLayer(link.Link):
             self.b = bias_parameter(nobias, initial_bias, out_channels)
 
     def _initialize_params(self, in_channels):
-        check_groups(in_channels, self.out_channels, self.groups)
+        self.groups = check_groups(
+            self.where, in_channels, self.out_channels, self.groups
+        )
         self._initialize_param(
             self.W,
             self.filter_shape(in_channels, _windows.as_tuple(self.ksize, self.ndim)),
@@ -202,8 +209,10 @@ class ConvolutionND(ConvolutionLayer):
         b (Parameter): Bias of shape ``(c_O,)``, or ``None``.
 
     Raises:
-        ValueError: If a channel count is not divisible by ``groups``, or a
-            window argument is not valid.
+        ValueError: If ``ksize`` is not valid, or (when ``in_channels`` is
+            given) ``groups`` is not a positive int dividing the channel
+            counts. The other window arguments and a lazy ``groups`` are
+            checked when the layer is called, as Chainer 7.8.1 does.
 
     .. admonition:: Example
 

@@ -3,6 +3,7 @@
 from chainerlite import initializers
 from chainerlite import link
 from chainerlite import variable
+from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.connection import depthwise_convolution_2d
 from chainerlite.links.connection import convolution_nd
 from chainerlite.utils import _windows
@@ -57,9 +58,8 @@ class DepthwiseConvolution2D(link.Link):
         initial_bias=None,
     ):
         super().__init__()
-        self.stride, self.pad, _, _ = convolution_nd.window_args(
-            'DepthwiseConvolution2D', 2, ksize, stride, pad, 1, 1
-        )
+        _conv_args.int_pair(ksize, 'ksize', 'DepthwiseConvolution2D')
+        self.stride, self.pad, _ = convolution_nd.window_args(2, stride, pad, 1)
         self.ksize = _windows.as_tuple(ksize, 2)
         self.channel_multiplier = channel_multiplier
         with self.init_scope():

@@ -118,7 +118,7 @@ def test_node_keeps_indices_as_chainer():
     numpy.testing.assert_array_equal(direct.array, [[4, 5], [0, 1], [2, 3]])
 
 
-@pytest.mark.parametrize('indices', [[0, 1, 1], [0, 1, 3], [-1, 0, 1]])
+@pytest.mark.parametrize('indices', [[0, 1, 1], [0, 1, 3], [-1, 2, 0], [-3, 0, 1]])
 def test_not_a_permutation(indices):
     with pytest.raises(ValueError, match='permutate'):
         F.permutate(
@@ -136,9 +136,49 @@ def test_index_past_the_end_is_value_and_index_error(inv):
     assert isinstance(info.value, IndexError)
 
 
-def test_negative_index_is_value_error_only():
-    # not a permutation; Chainer 7.8.1 would take it from the end
+@pytest.mark.parametrize('inv', [False, True])
+def test_negative_index_counts_from_the_end(inv):
+    # as NumPy's indexing, which Chainer 7.8.1 uses outside debug mode
+    grads = []
+    for indices in ([2, 0, 1], [-1, 0, -2]):
+        x = chainerlite.Variable(numpy.arange(6, dtype=numpy.float32).reshape(3, 2))
+        y = F.permutate(x, numpy.array(indices, numpy.int32), inv=inv)
+        y.grad = numpy.arange(6, dtype=numpy.float32).reshape(3, 2) * 10
+        y.backward()
+        grads.append((y.array, x.grad))
+    expected = [[4, 5], [0, 1], [2, 3]] if not inv else [[2, 3], [4, 5], [0, 1]]
+    numpy.testing.assert_array_equal(grads[1][0], expected)
+    numpy.testing.assert_array_equal(grads[1][0], grads[0][0])
+    numpy.testing.assert_array_equal(grads[1][1], grads[0][1])
+
+
+def test_negative_index_is_refused_in_debug_mode():
     x = numpy.zeros(2, numpy.float32)
-    with pytest.raises(ValueError, match='out of bounds index: -1') as info:
-        F.permutate(x, numpy.array([-1, 0], numpy.int32))
+    with chainerlite.using_config('debug', True):
+        with pytest.raises(ValueError, match='out of bounds index: -1') as info:
+            F.permutate(x, numpy.array([-1, 0], numpy.int32))
     assert not isinstance(info.value, IndexError)
+
+
+@pytest.mark.parametrize('index', [-3, 2])
+def test_index_outside_both_ends_is_index_error(index):
+    with pytest.raises(IndexError, match='permutate: out of bounds index'):
+        F.permutate(numpy.zeros(2, numpy.float32), numpy.array([index, 0], numpy.int32))
+
+
+def test_duplicates_with_inv_are_also_index_error():
+    # Chainer 7.8.1's inverse leaves places unset and indexes with them
+    x = numpy.zeros(3, numpy.float32)
+    indices = numpy.array([0, 0, 1], numpy.int32)
+    with pytest.raises(ValueError, match='duplicate') as info:
+        F.permutate(x, indices, inv=True)
+    assert isinstance(info.value, IndexError)
+    with pytest.raises(ValueError, match='duplicate') as info:
+        F.permutate(x, indices)
+    assert not isinstance(info.value, IndexError)
+
+
+def test_length_not_matching_the_axis_is_also_index_error():
+    with pytest.raises(type_check.InvalidType, match='len') as info:
+        F.permutate(numpy.zeros(1, numpy.float32), numpy.array([0, 1, 2], numpy.int32))
+    assert isinstance(info.value, IndexError)

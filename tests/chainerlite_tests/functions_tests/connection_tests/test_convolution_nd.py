@@ -3,6 +3,7 @@ import itertools
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -168,6 +169,91 @@ def test_invalid_arguments():
         F.convolution_nd(x, W, pad=(1, 1))
     with pytest.raises(RuntimeError, match='positive'):
         F.convolution_nd(x, numpy.zeros((3, 2, 6)))
+
+
+def test_channels_that_differ_are_also_value_error():
+    # Chainer 7.8.1's N-d node does not check them; its forward fails with
+    # a ValueError (its 2-D node's type check: an InvalidType only)
+    x, W = numpy.zeros((1, 2, 4)), numpy.zeros((3, 3, 2))
+    with pytest.raises(type_check.InvalidType, match='W.shape') as info:
+        F.convolution_nd(x, W)
+    assert isinstance(info.value, ValueError)
+    x2, W2 = numpy.zeros((1, 2, 4, 4)), numpy.zeros((3, 3, 2, 2))
+    with pytest.raises(type_check.InvalidType) as info:
+        F.convolution_2d(x2, W2)
+    assert not isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    'x_shape, W_shape, b_shape',
+    [((1, 2, 4), (3, 2), None), ((1, 2, 4), (3, 2, 2), (1, 3))],
+)
+@pytest.mark.parametrize('kwargs', [{'groups': 0}, {'stride': -1}, {'dilate': 0}])
+def test_inputs_are_checked_before_the_window_arguments(
+    x_shape, W_shape, b_shape, kwargs
+):
+    # Chainer 7.8.1 checks the inputs' ranks and the bias first and fails on
+    # the arguments' values only in its forward
+    args = [numpy.zeros(x_shape), numpy.zeros(W_shape)]
+    if b_shape is not None:
+        args.append(numpy.zeros(b_shape))
+    with pytest.raises(type_check.InvalidType) as info:
+        F.convolution_nd(*args, **kwargs)
+    assert not isinstance(info.value, ValueError)
+
+
+def test_lengths_and_2d_dilation_are_checked_before_the_inputs():
+    # Chainer 7.8.1 checks them when it makes its node
+    x, W = numpy.zeros((1, 2)), numpy.zeros((3, 2))
+    with pytest.raises(ValueError, match='convolution_nd: stride') as info:
+        F.convolution_nd(x, W, stride=(1, 1))
+    assert isinstance(info.value, AssertionError)
+    with pytest.raises(ValueError, match='convolution_2d: dilate'):
+        F.convolution_2d(x, W, dilate=0)
+    with pytest.raises(ValueError, match='deconvolution_2d: dilate'):
+        F.deconvolution_2d(x, W, dilate=(1, -1))
+
+
+def test_arguments_are_checked_with_the_type_check_off():
+    x, W = numpy.zeros((1, 2, 4)), numpy.zeros((3, 2, 2))
+    with chainerlite.using_config('type_check', False):
+        with pytest.raises(ValueError, match='convolution_nd: stride'):
+            F.convolution_nd(x, W, stride=0)
+        with pytest.raises(ValueError, match='deconvolution_nd: pad'):
+            F.deconvolution_nd(x, numpy.zeros((2, 3, 2)), pad=-1)
+
+
+@pytest.mark.parametrize('ndim', [1, 2, 3])
+@pytest.mark.parametrize('stride, pad', [(1, 0), (2, 1)])
+def test_zero_dilation_puts_every_tap_on_one_pixel(ndim, stride, pad):
+    # as Chainer 7.8.1's N-d functions compute it: a filter of one tap, the
+    # sum of the taps
+    rs = numpy.random.RandomState(0)
+    x = rs.uniform(-1, 1, (2, 3) + (5,) * ndim)
+    W = rs.uniform(-1, 1, (4, 3) + (2,) * ndim)
+    one_tap = W.sum(axis=tuple(range(2, 2 + ndim)), keepdims=True)
+    y = F.convolution_nd(x, W, stride=stride, pad=pad, dilate=0)
+    expected = F.convolution_nd(x, one_tap, stride=stride, pad=pad)
+    numpy.testing.assert_allclose(y.array, expected.array, rtol=1e-12)
+    Wt = rs.uniform(-1, 1, (3, 4) + (2,) * ndim)
+    yt = F.deconvolution_nd(x, Wt, stride=stride, pad=pad, dilate=0)
+    # the transpose spreads nothing: the output is one tap long past the
+    # input, as with a filter of length 1
+    assert yt.shape[2:] == ((5 - 1) * stride + 1 - 2 * pad,) * ndim
+    grads = []
+    for dilate, filters in ((0, W), (1, one_tap)):
+        xv = chainerlite.Variable(x)
+        out = F.convolution_nd(xv, filters, stride=stride, pad=pad, dilate=dilate)
+        grads.append(chainerlite.grad([F.sum(out * out)], [xv])[0].array)
+    numpy.testing.assert_allclose(grads[0], grads[1], rtol=1e-12)
+
+
+def test_input_without_channels_gives_zeros():
+    # as Chainer 7.8.1: an empty sum (was a reshape error)
+    x, W = numpy.ones((2, 0, 3), numpy.float32), numpy.ones((2, 0, 3), numpy.float32)
+    y = F.convolution_1d(x, W)
+    assert y.shape == (2, 2, 1)
+    assert not y.array.any()
 
 
 def test_empty_output_is_runtime_and_assertion_error():

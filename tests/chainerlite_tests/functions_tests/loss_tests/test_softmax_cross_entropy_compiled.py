@@ -73,6 +73,9 @@ def _unaligned(x):
 
 def _node(x, t, **kwargs):
     loss = F.softmax_cross_entropy(chainerlite.Variable(x), t, **kwargs)
+    if kwargs.get('enable_double_backprop'):
+        # the loss is then the sum of the node's scaled losses, as Chainer's
+        return loss.creator.inputs[0].creator
     return loss.creator
 
 

@@ -139,3 +139,26 @@ def test_empty_batch():
     assert y.shape == (0, 3) + (6, 6)
     F.sum(y).backward()
     assert x.grad.shape == x.shape
+
+
+def test_negative_index_counts_from_the_end_of_the_window():
+    # as Chainer 7.8.1's indexing on NumPy arrays: -1 is the last tap
+    x = chainerlite.Variable(
+        numpy.arange(1, 5, dtype=numpy.float32).reshape(1, 1, 2, 2)
+    )
+    wrapped = numpy.array([[[[3, 2], [1, 0]]]])
+    y = F.upsampling_2d(x, wrapped - 4, 2, outsize=(4, 4))
+    numpy.testing.assert_array_equal(
+        y.array, F.upsampling_2d(x.array, wrapped, 2, outsize=(4, 4)).array
+    )
+    assert y.creator.indexes.min() == -4  # the node keeps them as given
+    y.grad = numpy.arange(16, dtype=numpy.float32).reshape(1, 1, 4, 4)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [[[[5, 6], [9, 10]]]])
+
+
+@pytest.mark.parametrize('index', [-5, 4])
+def test_index_outside_the_window_is_index_error(index):
+    x = numpy.ones((1, 1, 1, 1), numpy.float32)
+    with pytest.raises(IndexError, match='upsampling_2d: index'):
+        F.upsampling_2d(x, numpy.full((1, 1, 1, 1), index), 2)

@@ -73,10 +73,37 @@ def test_pickle_round_trip():
 
 
 def test_invalid_arguments():
-    with pytest.raises(ValueError, match='ConvolutionND: stride'):
-        L.ConvolutionND(2, 3, 4, 2, stride=(1, 1, 1))
-    with pytest.raises(ValueError, match='divisible'):
+    # built as in Chainer 7.8.1; the function refuses the stride at the call
+    link = L.ConvolutionND(2, 3, 4, 2, stride=(1, 1, 1))
+    with pytest.raises(ValueError, match='convolution_nd: stride') as info:
+        link(numpy.zeros((1, 3, 4, 4), numpy.float32))
+    assert isinstance(info.value, AssertionError)
+    with pytest.raises(ValueError, match='ConvolutionND: the number of input'):
         L.ConvolutionND(2, 3, 4, 2, groups=2)
+
+
+@pytest.mark.parametrize(
+    'make, x_shape',
+    [
+        (lambda: L.ConvolutionND(1, None, 2, 3, groups=2), (1, 3, 5)),
+        (lambda: L.ConvolutionND(1, 3, 3, groups=2), (1, 3, 5)),
+        (lambda: L.Deconvolution1D(None, 3, 3, groups=2), (1, 4, 5)),
+    ],
+)
+def test_lazy_groups_not_dividing_channels_raises_at_the_call(make, x_shape):
+    # Chainer 7.8.1 checks groups when it makes W: at the first call here
+    link = make()
+    with pytest.raises(ValueError, match='must be divisible by the number of groups'):
+        link(numpy.zeros(x_shape, numpy.float32))
+    assert link.W.array is None
+
+
+@pytest.mark.parametrize('groups, error', [(0, ZeroDivisionError), (-1, ValueError)])
+def test_lazy_bad_groups_raises_at_the_call(groups, error):
+    link = L.ConvolutionND(2, 3, 3, groups=groups)  # in_channels inferred
+    with pytest.raises(error, match='ConvolutionND: groups must be a positive'):
+        link(numpy.zeros((1, 3, 5, 5), numpy.float32))
+    assert link.W.array is None
 
 
 @pytest.mark.parametrize(
@@ -94,14 +121,52 @@ def test_zero_groups_is_checked_first_and_is_zero_division_too(make):
     assert isinstance(info.value, ZeroDivisionError)
 
 
-@pytest.mark.parametrize(
-    'kwargs', [{'ksize': 3, 'stride': 0}, {'ksize': 0}, {'ksize': (3, 0)}]
-)
-def test_zero_stride_or_ksize_is_also_zero_division_error(kwargs):
-    # Chainer 7.8.1 divides by them (at forward, or initialising W)
-    with pytest.raises(ValueError, match='must be a positive int') as info:
-        L.ConvolutionND(2, 1, 3, **kwargs)
+@pytest.mark.parametrize('ksize', [0, (3, 0)])
+def test_zero_ksize_is_also_zero_division_error(ksize):
+    # Chainer 7.8.1 divides by it making W
+    with pytest.raises(ValueError, match='ConvolutionND: ksize must be') as info:
+        L.ConvolutionND(2, 1, 3, ksize)
     assert isinstance(info.value, ZeroDivisionError)
+
+
+@pytest.mark.parametrize(
+    'make, x_shape, match, also',
+    [
+        (lambda: L.ConvolutionND(2, 1, 3, 3, stride=0), 4, 'stride', ZeroDivisionError),
+        (lambda: L.Convolution1D(1, 3, 3, stride=-1), 3, 'stride', AssertionError),
+        (lambda: L.Deconvolution1D(4, 4, 2, stride=(-1,)), 3, 'stride', RuntimeError),
+        (
+            lambda: L.ConvolutionND(2, 1, 3, 3, stride=(1, -2)),
+            4,
+            'stride',
+            RuntimeError,
+        ),
+        (lambda: L.Convolution3D(1, 3, 3, pad=-1), 5, 'pad', ValueError),
+        # Chainer's deconvolution asserts on the output length it computes
+        (
+            lambda: L.Deconvolution1D(2, 4, 1, stride=0, pad=2),
+            3,
+            'stride',
+            AssertionError,
+        ),
+        (
+            lambda: L.Deconvolution1D(2, 4, 1, stride=0, pad=2),
+            3,
+            'stride',
+            ZeroDivisionError,
+        ),
+        (lambda: L.DeconvolutionND(2, 1, 3, 3, dilate=-1), 4, 'dilate', ValueError),
+    ],
+)
+def test_window_arguments_are_checked_at_the_call(make, x_shape, match, also):
+    # Chainer 7.8.1 builds such a link and fails (or computes from a
+    # meaningless argument) only when it is called
+    link = make()
+    channels = link.W.shape[0 if isinstance(link, L.DeconvolutionND) else 1]
+    x = numpy.zeros((1, channels) + (5,) * (x_shape - 2), numpy.float32)
+    with pytest.raises(ValueError, match='convolution_nd: ' + match) as info:
+        link(x)
+    assert isinstance(info.value, also)
 
 
 @pytest.mark.parametrize(
@@ -115,19 +180,3 @@ def test_inferring_in_channels_from_a_1d_input_is_index_error(make):
         link(numpy.zeros(3, numpy.float32))
     assert isinstance(info.value, ValueError)
     assert link.W.array is None
-
-
-@pytest.mark.parametrize(
-    'make',
-    [
-        lambda: L.Convolution1D(1, 3, 3, stride=-1),
-        lambda: L.Deconvolution1D(4, 4, 2, stride=(-1,)),
-        lambda: L.ConvolutionND(2, 1, 3, 3, stride=(1, -2)),
-    ],
-)
-def test_negative_stride_is_also_chainers_output_size_error(make):
-    # Chainer 7.8.1 asserts that the output lengths it computes are positive
-    with pytest.raises(ValueError, match='stride must be a positive int') as info:
-        make()
-    assert isinstance(info.value, AssertionError)
-    assert isinstance(info.value, RuntimeError)
