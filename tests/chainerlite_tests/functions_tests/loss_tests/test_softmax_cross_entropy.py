@@ -276,3 +276,27 @@ def test_0d_input_with_labels_raises_chainers_type(double, error):
     with pytest.raises(error, match='SoftmaxCrossEntropy') as info:
         F.softmax_cross_entropy(x, t, enable_double_backprop=double)
     assert isinstance(info.value, type_check.InvalidType)
+
+
+@pytest.mark.parametrize('normalize', [True, False])
+def test_double_backprop_mean_loss_is_a_sum_of_scaled_losses(normalize):
+    # As Chainer builds it: the last node is a sum that keeps nothing; the
+    # value and the gradients are those of the single-backprop loss.
+    x = numpy.random.RandomState(3).randn(6, 4).astype(numpy.float32)
+    t = numpy.array([0, 3, -1, 2, 1, -1], numpy.int32)
+    xv = chainerlite.Variable(x)
+    loss = F.softmax_cross_entropy(
+        xv, t, normalize=normalize, enable_double_backprop=True
+    )
+    node = loss.creator_node
+    assert node.label == 'Sum'
+    assert node._input_indexes_to_retain is None
+    assert node._output_indexes_to_retain is None
+    plain = F.softmax_cross_entropy(x, t, normalize=normalize)
+    testing.assert_allclose(loss.array, plain.array, rtol=1e-6)
+    (gx,) = chainerlite.grad([loss], [xv], enable_double_backprop=True)
+    plain_x = chainerlite.Variable(x)
+    F.softmax_cross_entropy(plain_x, t, normalize=normalize).backward()
+    testing.assert_allclose(gx.array, plain_x.grad, rtol=1e-6)
+    (ggx,) = chainerlite.grad([F.sum(gx * gx)], [xv])
+    assert numpy.isfinite(ggx.array).all() and (ggx.array[2] == 0).all()
