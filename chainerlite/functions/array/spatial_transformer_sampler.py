@@ -3,9 +3,12 @@ spatial transformer)."""
 
 import numpy
 
+import chainerlite
 from chainerlite import backend
+from chainerlite import function
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite import variable
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import get_item
 from chainerlite.functions.array import pad
@@ -141,12 +144,35 @@ def _sample(x, grid):
 
 class SpatialTransformerSampler(forget.Forget):
     """The sampler as one node that retains ``x`` and ``grid`` and nothing
-    else, as Chainer's does; its backward recomputes the sampling from them
-    as differentiable functions, so it is differentiable twice (where
-    Chainer's old-style node is not)."""
+    else, as Chainer's does. Its forward builds the sampling's graph on
+    copies of the inputs' arrays, which its first backward differentiates
+    and drops; a backward that builds a graph (double backprop), or a
+    second one, recomputes the sampling from the retained inputs (as
+    :func:`~chainerlite.functions.forget` does), so it is differentiable
+    twice, where Chainer's old-style node is not."""
 
     def __init__(self):
         super().__init__(_sample)
+        self._inner = None
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        self._draws = []  # nothing is drawn
+        xs = [variable.Variable(a) for a in inputs]
+        if not chainerlite.config.enable_backprop:
+            with function.no_backprop_mode():
+                return (_sample(*xs).array,)
+        with function.force_backprop_mode():
+            y = _sample(*xs)
+        self._inner = xs, y
+        return (y.array,)
+
+    def backward(self, indexes, grad_outputs):
+        if chainerlite.config.enable_backprop or self._inner is None:
+            self._inner = None
+            return super().backward(indexes, grad_outputs)
+        (xs, y), self._inner = self._inner, None
+        return tuple(chainerlite.grad([y], [xs[i] for i in indexes], grad_outputs))
 
     @property
     def label(self):

@@ -100,3 +100,21 @@ def test_dtypes_are_checked_by_the_sampler_node(x_dtype, grid_dtype):
     grid = numpy.zeros((1, 2, 2, 4), grid_dtype)
     with pytest.raises(type_check.InvalidType, match='SpatialTransformerSampler'):
         F.spatial_transformer_sampler(x, grid)
+
+
+def test_backward_twice_and_without_backprop_mode():
+    # the first backward uses the graph the forward built, a second one
+    # recomputes it: both give the same gradients; no graph without backprop
+    rng = numpy.random.RandomState(2)
+    x = chainerlite.Variable(rng.uniform(-1, 1, (1, 2, 3, 3)))
+    grid = chainerlite.Variable(rng.uniform(-1.2, 1.2, (1, 2, 2, 4)))
+    y = F.spatial_transformer_sampler(x, grid)
+    gy = rng.uniform(-1, 1, y.shape)
+    first = chainerlite.grad([y], [x, grid], [gy])
+    second = chainerlite.grad([y], [x, grid], [gy])
+    for a, b in zip(first, second):
+        numpy.testing.assert_allclose(a.array, b.array, rtol=1e-12)
+    with chainerlite.no_backprop_mode():
+        z = F.spatial_transformer_sampler(x, grid)
+    assert z.creator is None
+    numpy.testing.assert_allclose(z.array, y.array)
