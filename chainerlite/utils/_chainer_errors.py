@@ -7,6 +7,8 @@ both, so that the message stays chainerlite's and code catching Chainer's
 type still catches it.
 """
 
+import numpy
+
 
 class AssertedValueError(ValueError, AssertionError):
     """A bad argument that Chainer 7.8.1 asserts against."""
@@ -64,3 +66,10 @@ class ZeroStrideError(ZeroError, AssertionError):
     it that is not positive where the padding is large enough, and assert
     (an AssertionError). This is both, and the ValueError of
     chainerlite's check."""
+
+
+class LinAlgTypeError(numpy.linalg.LinAlgError, TypeError):
+    """A float16 matrix that a factorisation fails on (not positive
+    definite): chainerlite's ``LinAlgError``. Chainer 7.8.1 refuses any
+    float16 matrix with NumPy's ``TypeError`` before it factors; this is
+    both."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy
 import typing
 
+import chainerlite
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.utils import _chainer_errors
@@ -31,14 +32,17 @@ class SelectItem(function_node.FunctionNode):
     def forward(self, inputs):
         x, t = inputs
         xp = backend.get_array_module(*inputs)
-        if xp is numpy and t.size and (t.min() < 0 or t.max() >= x.shape[1]):
-            # past the end is Chainer 7.8.1's IndexError (it indexes with
-            # it); a negative one it takes from the end
-            past_end = t.max() >= x.shape[1]
-            error = _chainer_errors.IndexValueError if past_end else ValueError
-            raise error(
+        n = x.shape[1]
+        if chainerlite.is_debug() and t.size and (t.min() < 0 or t.max() >= n):
+            # Chainer 7.8.1's debug mode refuses a negative one too
+            raise ValueError(
+                'select_item: each label t must be in [0, {}) in debug mode'.format(n)
+            )
+        if xp is numpy and t.size and (t.min() < -n or t.max() >= n):
+            # Chainer 7.8.1 indexes with it: an IndexError there
+            raise _chainer_errors.IndexValueError(
                 'select_item: out of bounds index in t (each must be in '
-                '[0, {}))'.format(x.shape[1])
+                '[-{0}, {0}))'.format(n)
             )
         self.retain_inputs((1,))
         self._in_shape = x.shape
@@ -78,9 +82,11 @@ def select_item(x: Variable | NdArray, t: Variable | NdArray) -> Variable:
         x (Variable or numpy.ndarray or cupy.ndarray): Matrix of shape
             ``(B, N)``.
         t (Variable or numpy.ndarray or cupy.ndarray): Signed integer array
-            of shape ``(B,)`` with values in ``[0, N)``. It gets no
-            gradient. Out of range values raise ``ValueError`` on the CPU;
-            on the GPU they are not checked.
+            of shape ``(B,)`` with values in ``[0, N)``; a negative one
+            counts from the end, as in NumPy (but in debug mode, where it is
+            refused, as in Chainer). It gets no gradient. Values outside
+            ``[-N, N)`` raise ``IndexError`` (also a ``ValueError``) on the
+            CPU; on the GPU they are not checked.
 
     Returns:
         Variable: Output variable of shape ``(B,)`` and of the dtype of

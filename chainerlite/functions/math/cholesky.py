@@ -10,11 +10,17 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.math import inv
 from chainerlite.functions.math import matmul
+from chainerlite.utils import _chainer_errors
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
     from chainerlite.variable import Variable
+
+
+class NotSquareError(type_check.InvalidType, numpy.linalg.LinAlgError):
+    """The type check's error for a matrix that is not square, also
+    NumPy's (and so Chainer 7.8.1's) ``LinAlgError``."""
 
 
 class Cholesky(function_node.FunctionNode):
@@ -24,8 +30,13 @@ class Cholesky(function_node.FunctionNode):
         type_check._argname(in_types, ('a',))
         (a_type,) = in_types
         type_check.expect(a_type.dtype.kind == 'f', a_type.ndim == 2)
-        # a separate expect: the light-mode check indexes real shapes
-        type_check.expect(a_type.shape[0] == a_type.shape[1])
+        # a separate expect: the light-mode check indexes real shapes.
+        # Chainer 7.8.1 does not check it; NumPy's factorisation refuses it
+        # with a LinAlgError, which this InvalidType is too
+        try:
+            type_check.expect(a_type.shape[0] == a_type.shape[1])
+        except type_check.InvalidType as e:
+            raise NotSquareError(e.expect, e.actual, e.args[0]) from None
 
     def forward(self, inputs):
         (a,) = inputs
@@ -35,9 +46,13 @@ class Cholesky(function_node.FunctionNode):
         try:
             lower = xp.linalg.cholesky(work)
         except numpy.linalg.LinAlgError as e:
-            raise numpy.linalg.LinAlgError(
-                'cholesky: the input is not positive definite ({})'.format(e)
+            # Chainer 7.8.1 refuses a float16 one first (NumPy's TypeError)
+            error = (
+                _chainer_errors.LinAlgTypeError
+                if a.dtype == numpy.float16
+                else numpy.linalg.LinAlgError
             )
+            raise error('cholesky: the input is not positive definite ({})'.format(e))
         return (utils.force_array(lower, a.dtype),)
 
     def backward(self, indexes, grad_outputs):

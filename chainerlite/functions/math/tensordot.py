@@ -93,10 +93,8 @@ class TensorDot(einsum.EinSum):
 def _pair_axes(axes, a_ndim, b_ndim):
     # The contracted axes of a and of b, as two tuples.
     if isinstance(axes, int):
-        if axes < 0:
-            raise ValueError(
-                'tensordot: axes must not be negative, got {}'.format(axes)
-            )
+        # a negative count contracts no axis (an outer product), as NumPy's
+        # and Chainer 7.8.1's ranges make it
         if a_ndim < axes or b_ndim < axes:
             raise ValueError(
                 'tensordot: dimension of input tensors must be greater '
@@ -153,7 +151,8 @@ def tensordot(a: Variable | NdArray, b: Variable | NdArray, axes=2) -> Variable:
             of a floating point dtype.
         axes (int or pair of (int or sequence of int)): An int ``n`` pairs
             the last ``n`` axes of ``a`` with the first ``n`` axes of ``b``,
-            in order; ``0`` gives the outer product. A pair ``(a_axes,
+            in order; ``0`` (or a negative ``n``, as in NumPy) gives the
+            outer product. A pair ``(a_axes,
             b_axes)`` pairs ``a_axes[k]`` with ``b_axes[k]``.
 
     Returns:

@@ -82,10 +82,27 @@ def test_invalid_inputs(x_shape, t):
         F.select_item(numpy.zeros(x_shape, numpy.float32), t)
 
 
-@pytest.mark.parametrize('t', [[0, 3], [-1, 0]])
+@pytest.mark.parametrize('t', [[0, 3], [-4, 0]])
 def test_out_of_bounds_index(t):
-    with pytest.raises(ValueError, match='select_item'):
+    with pytest.raises(IndexError, match='select_item'):
         F.select_item(numpy.zeros((2, 3), numpy.float32), numpy.array(t, numpy.int32))
+
+
+def test_negative_label_counts_from_the_end():
+    # as Chainer 7.8.1's NumPy indexing (outside debug mode)
+    x = chainerlite.Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3))
+    y = F.select_item(x, numpy.array([-1, -3], numpy.int32))
+    numpy.testing.assert_array_equal(y.array, [2, 3])
+    y.grad = numpy.array([10, 20], numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [[0, 0, 10], [20, 0, 0]])
+
+
+def test_negative_label_is_refused_in_debug_mode():
+    x = numpy.zeros((2, 3), numpy.float32)
+    with chainerlite.using_config('debug', True):
+        with pytest.raises(ValueError, match='select_item: each label'):
+            F.select_item(x, numpy.array([-1, 0], numpy.int32))
 
 
 def test_label_past_the_end_is_value_and_index_error():

@@ -58,3 +58,19 @@ def test_0d_input_fails_the_rank_check():
     with pytest.raises(type_check.InvalidType, match='ndim') as info:
         F.cholesky(numpy.zeros((), numpy.float32))
     assert not isinstance(info.value, IndexError)
+
+
+@pytest.mark.parametrize('shape', [(2, 3), (0, 3)])
+def test_matrix_not_square_is_also_linalg_error(shape):
+    # Chainer 7.8.1 does not check it; NumPy's factorisation refuses it
+    with pytest.raises(type_check.InvalidType, match='Cholesky') as info:
+        F.cholesky(numpy.ones(shape, numpy.float32))
+    assert isinstance(info.value, numpy.linalg.LinAlgError)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
+def test_not_positive_definite_float16_is_also_type_error(dtype):
+    # Chainer 7.8.1 refuses every float16 matrix with NumPy's TypeError
+    with pytest.raises(numpy.linalg.LinAlgError, match='positive definite') as info:
+        F.cholesky(-numpy.eye(2, dtype=dtype))
+    assert isinstance(info.value, TypeError) == (dtype == numpy.float16)

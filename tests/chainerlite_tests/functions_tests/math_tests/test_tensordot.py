@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
 from chainerlite import testing
@@ -80,7 +81,6 @@ def test_default_axes_is_2():
         ((2, 3), (3,), ([1],), ValueError, 'pair of sequence'),
         ((2, 3), (3,), ([1, 0], [0]), ValueError, 'axes count mismatch'),
         ((2, 3), (3,), 2, ValueError, 'dot-axes count'),
-        ((2, 3), (3,), -1, ValueError, 'not be negative'),
         ((2, 3), (3,), ([2], [0]), ValueError, 'out of range'),
         ((3, 3), (3, 3), ([0, 0], [0, 1]), ValueError, 'repeated'),
     ],
@@ -90,6 +90,18 @@ def test_invalid_axes(a_shape, b_shape, axes, error, message):
     b = numpy.ones(b_shape, numpy.float32)
     with pytest.raises(error, match='tensordot: .*' + message):
         F.tensordot(a, b, axes=axes)
+
+
+@pytest.mark.parametrize('a_shape, b_shape', [((2, 3), (3,)), ((), ())])
+def test_negative_axes_count_is_the_outer_product(a_shape, b_shape):
+    # as NumPy's tensordot and Chainer 7.8.1's compute it
+    a = chainerlite.Variable(numpy.random.uniform(-1, 1, a_shape))
+    b = chainerlite.Variable(numpy.random.uniform(-1, 1, b_shape))
+    y = F.tensordot(a, b, axes=-1)
+    numpy.testing.assert_allclose(y.array, numpy.multiply.outer(a.array, b.array))
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    numpy.testing.assert_allclose(a.grad, numpy.ones(a_shape) * b.array.sum())
 
 
 def test_integer_input_is_invalid():
