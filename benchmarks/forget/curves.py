@@ -20,7 +20,11 @@ libraries). Methods, each a point of the curve:
 * ``forget-block``: chainerlite's ``ForgetHook`` (``F.forget``) on each
   block;
 * ``plan-F``: chainerlite's ``plan_forget`` at a budget of ``F`` times the
-  traced peak of chainerlite's ``none`` (the planner may forget any block).
+  traced peak of chainerlite's ``none`` (the planner may forget any block);
+* ``release``, ``forget-block-release``, ``plan-release-F``: the same three
+  with the graph released during backward (``config.retain_graph`` False,
+  as PyTorch's backward does by default; the plan counts on it:
+  ``plan_forget(..., release=True)``).
 
 Each point runs in a fresh process, one thread (BLAS, OpenMP and torch),
 with ``MALLOC_MMAP_THRESHOLD_=65536`` so that glibc maps each large array
@@ -59,8 +63,15 @@ MiB = 2**20
 # model -> (batch, timed rounds)
 MODELS = {'residual_mlp': (1024, 3), 'transformer': (16, 3), 'resnet18': (128, 2)}
 FRACTIONS = (0.85, 0.7, 0.55)
+RELEASE_FRACTIONS = (0.85, 0.7, 0.55, 0.45)
 TORCH_METHODS = ('none', 'torch-block', 'torch-selective')
-METHODS = TORCH_METHODS + ('forget-block', 'plan')
+METHODS = TORCH_METHODS + (
+    'forget-block',
+    'plan',
+    'release',
+    'forget-block-release',
+    'plan-release',
+)
 
 
 def build(library, model, batch, size):
@@ -123,9 +134,14 @@ def apply(method, library, model, step, budget):
     """Applies ``method`` to the model of ``step``; what it reports."""
     net = step.model
     found = blocks(library, model, net)
+    release = 'release' in method
+    if release and not method.startswith('plan'):
+        import chainerlite
+
+        chainerlite.config.retain_graph = False  # this thread runs the steps
     if method in ('torch-block', 'torch-selective'):
         torch_checkpoint(found, selective=method == 'torch-selective')
-    elif method == 'forget-block':
+    elif method.startswith('forget-block'):
         from chainerlite.link_hooks import ForgetHook
 
         for block in found:
@@ -134,7 +150,8 @@ def apply(method, library, model, step, budget):
         from chainerlite.link_hooks import plan_forget
 
         try:
-            plan = plan_forget(net, step, budget, blocks=found).apply()
+            plan = plan_forget(net, step, budget, blocks=found, release=release)
+            plan.apply()
         except ValueError as e:
             return {'unreachable': str(e)}
         return {
@@ -230,14 +247,21 @@ def run_all(args, earlier):
         methods = [('torch', m) for m in TORCH_METHODS if m in wanted]
         if not importlib_available('torch'):
             methods = []
-        methods += [('chainerlite', m) for m in ('none', 'forget-block') if m in wanted]
+        methods += [
+            ('chainerlite', m)
+            for m in ('none', 'forget-block', 'release', 'forget-block-release')
+            if m in wanted
+        ]
         if 'plan' in wanted:
             methods += [('chainerlite', f'plan-{f}') for f in FRACTIONS]
+        if 'plan-release' in wanted:
+            methods += [('chainerlite', f'plan-release-{f}') for f in RELEASE_FRACTIONS]
         for library, method in methods:
             budget = 0
             if method.startswith('plan'):
                 plain = points[(model, 'chainerlite', 'none')]
-                budget = int(plain['traced_peak_mib'] * MiB * float(method[5:]))
+                fraction = float(method.rsplit('-', 1)[1])
+                budget = int(plain['traced_peak_mib'] * MiB * fraction)
             point = run_point(model, library, method, rounds, args.size, budget)
             points[(model, library, method)] = point
     batches = dict(earlier.get('batches', {}))
@@ -262,6 +286,8 @@ LABELS = {
     'torch-block': 'checkpoint per block',
     'torch-selective': 'selective checkpoint',
     'forget-block': 'F.forget per block',
+    'release': 'no recomputation, graph released',
+    'forget-block-release': 'F.forget per block, released',
 }
 
 
@@ -281,20 +307,26 @@ def plot(path):
                 for p in result['points']
                 if p['model'] == model and p['library'] == library and 'step_ms' in p
             ]
-            plans = sorted(
-                (p for p in rows if p['method'].startswith('plan')),
-                key=lambda p: p['rss_peak_mib'],
-            )
-            if plans:
-                ax.plot(
-                    [p['rss_peak_mib'] for p in plans],
-                    [p['step_ms'] for p in plans],
-                    '-o',
-                    color=colour,
-                    label='chainerlite plan_forget',
+            for prefix, style, name in (
+                ('plan-0', '--o', 'plan_forget'),
+                ('plan-release', '-o', 'plan_forget(release=True)'),
+            ):
+                plans = sorted(
+                    (p for p in rows if p['method'].startswith(prefix)),
+                    key=lambda p: p['rss_peak_mib'],
                 )
+                if plans:
+                    ax.plot(
+                        [p['rss_peak_mib'] for p in plans],
+                        [p['step_ms'] for p in plans],
+                        style,
+                        color=colour,
+                        mfc='none' if prefix == 'plan-0' else colour,
+                        label=f'chainerlite {name}',
+                    )
             markers = {'none': 's', 'torch-block': '^', 'torch-selective': 'v'}
-            markers['forget-block'] = '^'
+            markers.update({'forget-block': '^', 'release': 'D'})
+            markers['forget-block-release'] = '>'
             for p in rows:
                 if p['method'] in markers:
                     ax.plot(
