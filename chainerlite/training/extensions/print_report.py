@@ -12,8 +12,14 @@ from chainerlite.training.extensions import util
 class PrintReport(extension.Extension):
     """Prints the new entries of a :class:`LogReport` as table rows.
 
-    The first call prints a header of the entry names; each column is at
-    least 10 characters wide. Missing values are left blank.
+    The layout is Chainer's: the first call prints a header of the entry
+    names, each column at least 10 characters wide and two blanks apart;
+    each new log entry is a row, preceded by the terminal sequence that
+    erases below the cursor (``\\033[J``, written to any stream, as
+    Chainer does), whose cells are padded to their width and followed by
+    two blanks. A number is printed with the ``g`` format; a missing
+    value (or None) leaves its cell blank; a value that is no number is
+    printed as text (Chainer's format fails on it).
 
     Args:
         entries (list of str): Keys of the log entries to print.
@@ -21,7 +27,7 @@ class PrintReport(extension.Extension):
             in the trainer. A LogReport object given here is called by this
             extension (so it need not be registered to the trainer).
         out: Output stream (``sys.stdout`` by default); flushed after each
-            call when it has a ``flush`` method.
+            row when it has a ``flush`` method.
 
     """
 
@@ -40,6 +46,12 @@ class PrintReport(extension.Extension):
 
     def __call__(self, trainer):
         out = util.resolve_out(self._out)
+        if not self._header_printed:
+            out.write(
+                '  '.join(e.ljust(w) for e, w in zip(self._entries, self._widths))
+                + '\n'
+            )
+            self._header_printed = True
         log_report = self._log_report
         if isinstance(log_report, str):
             log_report = trainer.get_extension(log_report)
@@ -51,25 +63,19 @@ class PrintReport(extension.Extension):
                 'its name, got {!r}'.format(log_report)
             )
         log = log_report.log
-        lines = []
-        if not self._header_printed:
-            lines.append(self._row(self._entries))
-            self._header_printed = True
         while len(log) > self._log_len:
             entry = log[self._log_len]
-            lines.append(self._row([_format(entry.get(key)) for key in self._entries]))
+            out.write(util.ERASE_BELOW)
+            out.write(
+                ''.join(
+                    _cell(entry, key, width)
+                    for key, width in zip(self._entries, self._widths)
+                )
+                + '\n'
+            )
+            if hasattr(out, 'flush'):
+                out.flush()
             self._log_len += 1
-        if lines:
-            if util.is_tty(out):
-                out.write(util.ERASE_BELOW)
-            out.write(''.join(line + '\n' for line in lines))
-        if hasattr(out, 'flush'):
-            out.flush()
-
-    def _row(self, cells):
-        return '  '.join(
-            cell.ljust(width) for cell, width in zip(cells, self._widths)
-        ).rstrip()
 
     def serialize(self, serializer):
         """Saves or loads a LogReport given as an object.
@@ -80,9 +86,13 @@ class PrintReport(extension.Extension):
             self._log_report.serialize(serializer['_log_report'])
 
 
-def _format(value):
+def _cell(entry, key, width):
+    # the value of key padded to width, then two blanks; blanks if missing
+    value = entry.get(key)
     if value is None:
-        return ''
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return '{:g}'.format(value)
-    return str(value)
+        return ' ' * (width + 2)
+    try:
+        return '{:<{}g}  '.format(value, width)
+    except (TypeError, ValueError):
+        # not a number (Chainer's format fails here): its text
+        return str(value).ljust(width) + '  '

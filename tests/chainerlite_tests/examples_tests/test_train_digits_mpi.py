@@ -39,6 +39,7 @@ def test_two_processes_learn(tmp_path):
     )
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.count('2 processes') == 1  # rank 0 alone prints
-    last = out.stdout.strip().splitlines()[-1].split()
+    # the last row of PrintReport, after its erase sequence (as Chainer's)
+    last = out.stdout.strip().splitlines()[-1].replace('\033[J', '').split()
     assert last[0] == '3'
     assert float(last[4]) > 0.8  # validation accuracy

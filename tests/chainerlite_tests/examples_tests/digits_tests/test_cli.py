@@ -116,8 +116,9 @@ def test_mlp_reaches_95_percent_in_six_epochs_across_a_resume(run, tmp_path):
         in text
     )
     assert 'resumed from it at epoch 3, iteration 135' in text
-    # epochs 1-3 printed, then the restored log again and epochs 4-6
-    rows = re.findall(r'\n(\d+) +(\d+) +\d', text)
+    # epochs 1-3 printed, then the restored log again and epochs 4-6 (each
+    # row after PrintReport's erase sequence, as Chainer's)
+    rows = re.findall(r'\n\033\[J(\d+) +(\d+) +\d', text)
     assert [int(epoch) for epoch, _ in rows] == [1, 2, 3] + list(range(1, 7))
     assert re.search(
         r'MLP: test accuracy (0\.9[5-9]|1\.0)\d* after 6 epochs '

@@ -13,6 +13,15 @@ from chainerlite.training import extensions
 from chainerlite.training.extensions import _plot
 
 
+class _FixedLog(extensions.LogReport):
+    # a LogReport whose log a test fills in
+    def __init__(self):
+        super().__init__(log_name=None)
+
+    def __call__(self, trainer):
+        pass
+
+
 class _Terminal(io.StringIO):
     def isatty(self):
         return True
@@ -80,12 +89,26 @@ def test_print_report_table(tmp_path):
         extensions.PrintReport(['epoch', 'loss', 'validation/main/loss'], out=out)
     )
     trainer.run()
-    lines = out.getvalue().splitlines()
-    assert lines[0].split() == ['epoch', 'loss', 'validation/main/loss']
-    assert lines[1].split() == ['1', '0.5']
-    assert lines[2].split() == ['2', '2.5']
-    assert lines[0].index('loss') == 12 and lines[1].index('0.5') == 12
-    assert '\033' not in out.getvalue()
+    # Chainer's layout: cells padded to max(10, len(name)) and two blanks,
+    # an erase sequence before each row (in any stream), a missing value
+    # blank
+    blank = ' ' * 22
+    assert out.getvalue() == (
+        'epoch       loss        validation/main/loss\n'
+        '\033[J1           0.5         ' + blank + '\n'
+        '\033[J2           2.5         ' + blank + '\n'
+    )
+
+
+def test_print_report_cells():
+    entries = ['a', 'long_name_of_entry', 'c', 'd']
+    report = extensions.PrintReport(entries, log_report=_FixedLog(), out=io.StringIO())
+    report._log_report.log.append({'a': 1234567, 'long_name_of_entry': True, 'c': 'x'})
+    report(None)
+    header, row = report._out.getvalue().splitlines()
+    assert header == 'a           long_name_of_entry  c           d         '
+    # numbers in the g format (1.23457e+06, True as 1), text as it is
+    assert row == '\033[J1.23457e+06  1                   x           ' + ' ' * 12
 
 
 def test_print_report_with_a_log_report_object_and_bad_type(tmp_path):
@@ -97,7 +120,7 @@ def test_print_report_with_a_log_report_object_and_bad_type(tmp_path):
         )
     )
     trainer.run()
-    assert out.getvalue().split() == ['iteration', '2']
+    assert out.getvalue().replace('\033[J', '').split() == ['iteration', '2']
     with pytest.raises(TypeError, match='log_report'):
         extensions.PrintReport(['epoch'], log_report=3)(trainer)
 
