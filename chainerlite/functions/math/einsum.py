@@ -66,7 +66,12 @@ class EinSum(function_node.FunctionNode):
         sizes = {}
         for i, (sub, in_type) in enumerate(zip(self.in_subs, in_types)):
             type_check._argname((in_type,), ('x{}'.format(i),))
-            type_check.expect(in_type.dtype.kind == 'f', in_type.ndim == len(sub))
+            # Chainer's parsing of the subscripts fails first: IndexError for
+            # fewer axes than subscripts, ValueError for more
+            fewer = type_check.eval(in_type.ndim) < len(sub)
+            with type_check.invalid_as(IndexError if fewer else ValueError):
+                type_check.expect(in_type.ndim == len(sub))
+            type_check.expect(in_type.dtype.kind == 'f')
             for axis, c in enumerate(sub):
                 if c in sizes:
                     type_check.expect(in_type.shape[axis] == sizes[c])

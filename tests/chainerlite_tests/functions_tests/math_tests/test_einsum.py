@@ -196,3 +196,18 @@ def test_node_keeps_every_input_even_a_single_one():
     assert tuple(F.einsum('ij->ji', a).creator_node._input_indexes_to_retain) == (0,)
     node = F.einsum('ij,j->i', a, numpy.ones(3, numpy.float32)).creator_node
     assert tuple(node._input_indexes_to_retain) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    'args, error',
+    [
+        (('ij', numpy.zeros(3, numpy.float32)), IndexError),
+        (('i', numpy.zeros((3, 2), numpy.float32)), ValueError),
+        ((numpy.zeros(0, numpy.float32), numpy.zeros(0, numpy.float16)), ValueError),
+    ],
+)
+def test_axes_not_matching_the_subscripts_raise_chainers_types(args, error):
+    # Chainer's subscript parsing fails before its type check
+    with pytest.raises(type_check.InvalidType) as info:
+        F.einsum(*args)
+    assert isinstance(info.value, error)
