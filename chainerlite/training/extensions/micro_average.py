@@ -5,8 +5,10 @@ from __future__ import annotations
 import typing
 
 from chainerlite import reporter
+from chainerlite.serializers import _checks
 from chainerlite.training import extension
 from chainerlite.training import util
+from chainerlite.training.triggers import _progress
 from chainerlite import variable
 
 if typing.TYPE_CHECKING:
@@ -67,8 +69,12 @@ class MicroAverage(extension.Extension):
             self._denominator = 0
 
     def serialize(self, serializer):
-        """Saves or loads the trigger and the running sums."""
-        if hasattr(self._trigger, 'serialize'):
-            self._trigger.serialize(serializer['_trigger'])
+        """Saves or loads the running sums (what Chainer's snapshot holds).
+
+        The reporting trigger is not saved; once loaded, it fires where the
+        uninterrupted run would (see ``triggers._progress.forget_position``).
+        """
+        if _checks.loading(serializer):
+            _progress.forget_position(self._trigger)
         self._numerator = serializer('_numerator', self._numerator)
         self._denominator = serializer('_denominator', self._denominator)

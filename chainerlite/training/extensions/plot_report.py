@@ -11,6 +11,7 @@ from chainerlite.serializers import _checks
 from chainerlite.training import extension
 from chainerlite.training import util
 from chainerlite.training.extensions import _plot
+from chainerlite.training.triggers import _progress
 from chainerlite.utils import argument
 
 if typing.TYPE_CHECKING:
@@ -24,7 +25,7 @@ class PlotReport(extension.Extension):
     when ``trigger`` fires it adds the means to the curves and redraws the
     figure to ``trainer.out/filename`` (the file is replaced atomically).
     It needs matplotlib: without it, a warning is given when the extension
-    is created and nothing is drawn.
+    is created and it neither collects nor draws anything (as Chainer's).
 
     Args:
         y_keys (str or list of str): Keys of the plotted values.
@@ -79,7 +80,9 @@ class PlotReport(extension.Extension):
 
     def __call__(self, trainer):
         """Accumulates the values; adds the points and redraws when
-        triggered."""
+        triggered. Without matplotlib it does nothing, as Chainer's."""
+        if not self._available:
+            return
         observation = trainer.observation
         self._summary.add(
             {key: observation[key] for key in self._y_keys if key in observation}
@@ -91,8 +94,7 @@ class PlotReport(extension.Extension):
         for key in self._y_keys:
             if key in means:
                 self._data[key].append((x, float(means[key])))
-        if self._available:
-            self._draw(os.path.join(trainer.out, self._file_name))
+        self._draw(os.path.join(trainer.out, self._file_name))
         self._summary = reporter.DictSummary()
 
     def _draw(self, path):
@@ -117,9 +119,13 @@ class PlotReport(extension.Extension):
             plt.close(figure)
 
     def serialize(self, serializer):
-        """Saves or loads the trigger and the plotted points."""
-        if hasattr(self._trigger, 'serialize'):
-            self._trigger.serialize(serializer['_trigger'])
+        """Saves or loads the plotted points (what Chainer's snapshot holds).
+
+        The reporting trigger is not saved; once loaded, it fires where the
+        uninterrupted run would (see ``triggers._progress.forget_position``).
+        """
+        if _checks.loading(serializer):
+            _progress.forget_position(self._trigger)
         data = _checks.load_json(
             serializer,
             '_plot_{}'.format(self._file_name),

@@ -88,3 +88,17 @@ class Progress(object):
                 'was called at the previous iteration'
             )
             self._previous_epoch_detail = -1.0
+
+
+def forget_position(trigger):
+    """Makes ``trigger`` take the updater's previous position at its next
+    call, as one loaded from a snapshot that does not hold its position
+    (the reporting trigger of ``PlotReport`` or ``MicroAverage``, which
+    Chainer's snapshots leave out): after a resume it then fires where the
+    uninterrupted run would. A trigger without a :class:`Progress` is left
+    as it is.
+    """
+    progress = getattr(trigger, '_progress', None)
+    if isinstance(progress, Progress):
+        progress._previous_iteration = -1
+        progress._previous_epoch_detail = -1.0

@@ -261,3 +261,36 @@ def test_micro_average_sums_keep_the_observed_type():
     target.save(average)
     assert target.target['_numerator'].dtype.kind == 'i'
     assert int(target.target['_denominator']) == 3
+
+
+def _micro_average_run(start, stop, state=None):
+    # MicroAverage over (5, 'iteration') called at iterations start+1..stop
+    # of a mock trainer; returns the iterations where it reported and its
+    # snapshot state
+    trainer = testing.get_trainer_with_mock_updater((stop, 'iteration'))
+    trainer.updater.iteration = start
+    average = extensions.MicroAverage('n', 'd', 'r', trigger=(5, 'iteration'))
+    if state is not None:
+        chainerlite.serializers.NpzDeserializer(state).load(average)
+    reported = []
+    for it in range(start + 1, stop + 1):
+        trainer.updater.iteration = it
+        trainer.updater.epoch_detail = it / 100
+        trainer.observation = {'n': 1, 'd': 1}
+        with chainerlite.reporter.Reporter().scope(trainer.observation):
+            average(trainer)
+        if 'r' in trainer.observation:
+            reported.append(it)
+    target = chainerlite.serializers.DictionarySerializer()
+    target.save(average)
+    return reported, target.target
+
+
+def test_micro_average_snapshot_holds_what_chainers_holds_and_resumes():
+    # Chainer's snapshot holds the sums only (no trigger position); once
+    # loaded, the trigger fires where the uninterrupted run would
+    reported, state = _micro_average_run(0, 7)
+    assert reported == [5]
+    assert sorted(state) == ['_denominator', '_numerator']
+    resumed, _ = _micro_average_run(7, 12, state)
+    assert resumed == [10]

@@ -159,8 +159,24 @@ def test_plot_report_without_matplotlib_warns(tmp_path, monkeypatch):
     trainer = _reporting_trainer(tmp_path, iterations=2)
     trainer.extend(plot)
     trainer.run()
-    assert plot._data['loss'] == [(1, 0.0), (2, 1.0)]
+    # as Chainer's: without matplotlib nothing is collected nor drawn
+    assert plot._data['loss'] == []
     assert os.listdir(str(tmp_path)) == []
+
+
+def test_plot_report_snapshot_holds_the_points_only(tmp_path):
+    pytest.importorskip('matplotlib')
+    trainer = _reporting_trainer(tmp_path, iterations=2)
+    plot = extensions.PlotReport(['loss'], trigger=(1, 'iteration'), filename='p.png')
+    trainer.extend(plot)
+    trainer.run()
+    assert plot._data['loss'] == [(1, 0.0), (2, 1.0)]
+    target = chainerlite.serializers.DictionarySerializer()
+    target.save(plot)
+    assert list(target.target) == ['_plot_p.png']
+    again = extensions.PlotReport(['loss'], trigger=(1, 'iteration'), filename='p.png')
+    chainerlite.serializers.NpzDeserializer(target.target).load(again)
+    assert again._data == {'loss': [(1, 0.0), (2, 1.0)]}
 
 
 def test_plot_report_writes_a_png(tmp_path):
