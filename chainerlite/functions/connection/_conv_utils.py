@@ -77,7 +77,8 @@ class ConvParams:
         ndim (int): Number of spatial axes.
 
     Only the lengths of ``stride``, ``pad`` and ``dilate`` are checked
-    when it is made; their values and ``groups`` by :meth:`check`, which
+    when it is made (and the value of ``dilate`` with ``dilate_now``); the
+    values and ``groups`` by :meth:`check`, which
     the node calls after the type check of its inputs (as Chainer 7.8.1
     fails on a bad value only in its forward). ``stride``, ``pad``,
     ``dilate`` and ``groups`` are attributes after :meth:`check`.
@@ -89,10 +90,17 @@ class ConvParams:
 
     """
 
-    def __init__(self, stride, pad, cover_all, dilate, groups, where, ndim=2):
+    def __init__(
+        self, stride, pad, cover_all, dilate, groups, where, ndim=2, dilate_now=False
+    ):
         self.ndim = ndim
         for value, name in ((stride, 'stride'), (pad, 'pad'), (dilate, 'dilate')):
             _conv_args.check_length(value, ndim, name, where)
+        if dilate_now:
+            # Chainer 7.8.1's 2-D nodes refuse a dilation below 1 when they
+            # are made, before the type check (its N-d ones not at all)
+            self.dilate = _conv_args.int_tuple(dilate, ndim, 'dilate', where)
+            dilate = None
         self._given = (stride, pad, dilate, groups, where)
         self.cover_all = _windows.as_tuple(cover_all, ndim)
         # the direct kernels' padded images from the forward to the
@@ -114,12 +122,12 @@ class ConvParams:
         stride, pad, dilate, groups, where = self._given
         self.stride = _conv_args.int_tuple(stride, self.ndim, 'stride', where)
         self.pad = _conv_args.int_tuple(pad, self.ndim, 'pad', where, minimum=0)
-        # a zero dilation puts every tap of the filter on the same pixel: the
-        # N-d functions compute it, as Chainer 7.8.1's do (its 2-D ones
-        # refuse it when they are made: Nodes2D.check_dilate)
-        self.dilate = _conv_args.int_tuple(
-            dilate, self.ndim, 'dilate', where, minimum=0
-        )
+        if dilate is not None:
+            # a zero dilation puts every tap of the filter on the same
+            # pixel: the N-d functions compute it, as Chainer 7.8.1's do
+            self.dilate = _conv_args.int_tuple(
+                dilate, self.ndim, 'dilate', where, minimum=0
+            )
         self.groups = _conv_args.positive_int(groups, 'groups', where)
         self._given = None
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import typing
 
-from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.connection import convolution_nd
 
 if typing.TYPE_CHECKING:
@@ -23,12 +22,8 @@ class Nodes2D:
     reads_channels_with_ranks = True
     # and in its type check: an InvalidType only
     channels_error = None
-
-    def check_dilate(self, dilate):
-        """Raises unless ``dilate`` is a positive int or a pair of them:
-        Chainer 7.8.1's 2-D nodes check it when they are made, before the
-        type check (its N-d ones not at all)."""
-        _conv_args.int_pair(dilate, 'dilate', self.function_name)
+    # and refuses a dilation below 1 when it makes its node
+    dilate_when_made = True
 
     def convolution(self, cover_all):
         return Convolution2DFunction(cover_all=cover_all, **self.params.kwargs())
@@ -53,7 +48,6 @@ class Convolution2DFunction(Nodes2D, convolution_nd.ConvolutionND):
 
     def __init__(self, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
         super().__init__(2, stride, pad, cover_all, dilate, groups)
-        self.check_dilate(dilate)
 
 
 def convolution_2d(

@@ -32,6 +32,9 @@ class ConvolutionFamily(function_node.FunctionNode):
     # what a convolution's type check raises on the channels besides
     # InvalidType (None: InvalidType only)
     channels_error = ValueError
+    # whether the dilation is checked when the node is made (Chainer 7.8.1's
+    # 2-D nodes) or after the type check
+    dilate_when_made = False
 
     def check_bias_type(self, b_type, x_type, channels):
         """Checks the bias: ``channels`` long, of a float dtype (that of
@@ -84,7 +87,14 @@ class ConvolutionND(ConvolutionFamily):
     def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
         self.ndim = ndim
         self.params = _conv_utils.ConvParams(
-            stride, pad, cover_all, dilate, groups, self.function_name, ndim
+            stride,
+            pad,
+            cover_all,
+            dilate,
+            groups,
+            self.function_name,
+            ndim,
+            self.dilate_when_made,
         )
 
     def check_type_forward(self, in_types):

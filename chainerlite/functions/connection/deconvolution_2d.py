@@ -19,7 +19,6 @@ class Deconvolution2DFunction(convolution_2d.Nodes2D, deconvolution_nd.Deconvolu
 
     def __init__(self, stride=1, pad=0, outsize=None, dilate=1, groups=1):
         super().__init__(2, stride, pad, outsize, dilate, groups)
-        self.check_dilate(dilate)
 
     def estimated_outsize_error(self, axis):
         return RuntimeError(

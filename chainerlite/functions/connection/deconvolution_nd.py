@@ -50,7 +50,14 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
             )
         # cover_all is decided in forward, from the input and output sizes.
         self.params = _conv_utils.ConvParams(
-            stride, pad, False, dilate, groups, self.function_name, ndim
+            stride,
+            pad,
+            False,
+            dilate,
+            groups,
+            self.function_name,
+            ndim,
+            self.dilate_when_made,
         )
 
     def check_type_forward(self, in_types):
