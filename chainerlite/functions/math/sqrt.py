@@ -60,13 +60,52 @@ def sqrt(x: Variable | NdArray) -> Variable:
     return Sqrt().apply((x,))[0]
 
 
+class _Reciprocal(function_node.FunctionNode):
+    """``1 / x`` of the square root; its gradient is a node of its own whose
+    second order is written out, so zeros and infinities give Chainer's
+    infinities and zeros (differentiating ``-gy / (x * x)`` as a quotient
+    meets ``0 * inf``)."""
+
+    @property
+    def label(self):
+        return '1.0 / _'
+
+    def forward(self, inputs):
+        (x,) = inputs
+        self.retain_inputs((0,))
+        return (utils.force_array(x.dtype.type(1) / x),)
+
+    def backward(self, indexes, grad_outputs):
+        (x,) = self.get_retained_inputs()
+        return _ReciprocalGrad().apply((x, grad_outputs[0]))
+
+
+class _ReciprocalGrad(function_node.FunctionNode):
+    """``-gy / x**2``, the gradient of ``1 / x``."""
+
+    def forward(self, inputs):
+        x, gy = inputs
+        self.retain_inputs((0, 1))
+        return (utils.force_array(-gy / (x**2)),)
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        (g,) = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(g * 2.0 * gy / (x**3))
+        if 1 in indexes:
+            ret.append(g * -1.0 / (x**2))
+        return tuple(ret)
+
+
 def rsqrt(x: Variable | NdArray) -> Variable:
     """Elementwise reciprocal square root function.
 
     .. math::
         y_i = {1 \\over \\sqrt{x_i}}
 
-    It is computed as ``1.0 / sqrt(x)``, so a bad input is reported by
+    It is computed as ``1 / sqrt(x)``, so a bad input is reported by
     :func:`sqrt`.
 
     Args:
@@ -84,4 +123,4 @@ def rsqrt(x: Variable | NdArray) -> Variable:
         array([0.5, 2. ], dtype=float32)
 
     """
-    return 1.0 / sqrt(x)
+    return _Reciprocal().apply((sqrt(x),))[0]

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -65,3 +66,15 @@ def test_integer_input_is_invalid(name):
     # rsqrt is 1 / sqrt(x): its input is checked by sqrt.
     with pytest.raises(type_check.InvalidType, match='sqrt'):
         FUNCTIONS[name][0](numpy.arange(1, 4, dtype=numpy.int32))
+
+
+def test_rsqrt_second_order_at_zero_and_infinity():
+    # d2/dx2 of x**-1/2 is 3/4 x**-5/2: infinite at 0, 0 at infinity, as
+    # Chainer's written-out second order of 1 / sqrt(x) gives (not NaN)
+    x = chainerlite.Variable(numpy.array([0.0, numpy.inf, 4.0]))
+    (gx,) = chainerlite.grad([F.rsqrt(x)], [x], enable_double_backprop=True)
+    (ggx,) = chainerlite.grad([F.sum(gx)], [x])
+    assert numpy.isinf(ggx.array[0])
+    assert ggx.array[1] == 0
+    assert ggx.array[2] == pytest.approx(0.75 * 4.0**-2.5)
+    numpy.testing.assert_allclose(gx.array[2], -0.5 * 4.0**-1.5)
