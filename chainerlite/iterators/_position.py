@@ -133,7 +133,7 @@ class _Position(object):
             )
         return new_order
 
-    def serialize(self, serializer, order_key='order'):
+    def serialize(self, serializer, order_key='order', order_always=False):
         # a snapshot is untrusted: every value is checked before any is set
         _snapshot_checks.check_position(
             serializer, self, self.dataset_length, self.order, self.order_sampler
@@ -153,6 +153,13 @@ class _Position(object):
                 order = serializer(other_key, self.order)
             if order is not None:
                 self.order = numpy.asarray(order)
+        elif order_always:
+            # written as None, as Chainer's MultithreadIterator does; what a
+            # snapshot holds there is not loaded (no order to load it into)
+            try:
+                serializer(order_key, None)
+            except KeyError:
+                pass
         previous = self.previous_epoch_detail
         try:
             previous = serializer(

@@ -23,6 +23,9 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
     _depth = 1
     # The snapshot key of the order (Chainer's MultithreadIterator: '_order').
     _ORDER_KEY = 'order'
+    # Whether the key is written (None) when there is no order, as Chainer's
+    # MultithreadIterator writes it.
+    _ORDER_ALWAYS = False
 
     def _set_dataset(self, *args):
         super()._set_dataset(*args)
@@ -88,7 +91,7 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
 
     def serialize(self, serializer):
         """Saves or loads the position, so training can resume mid-epoch."""
-        self._pos.serialize(serializer, self._ORDER_KEY)
+        self._pos.serialize(serializer, self._ORDER_KEY, self._ORDER_ALWAYS)
         self._drop_pending()
 
     def __getstate__(self):

@@ -172,14 +172,15 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
     def _receive(self, task):
         try:
             batch = self._receive_batch(task)
+            if self._mem is None:
+                # the old workers finish their batches: one may die there
+                self._size_shared_memory(batch)
         except _workers.WorkerDied:
             # The workers are gone: load again from the caller's position.
             self._pending.clear()
             self._stop_pool()
             super()._drop_pending()
             raise
-        if self._mem is None:
-            self._size_shared_memory(batch)
         return batch
 
     def _receive_batch(self, task):

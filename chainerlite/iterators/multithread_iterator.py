@@ -26,6 +26,7 @@ class MultithreadIterator(_prefetch._PrefetchIterator):
     """
 
     _ORDER_KEY = '_order'  # the key Chainer 7.8.1's MultithreadIterator writes
+    _ORDER_ALWAYS = True  # and writes (None) without an order
 
     def __init__(
         self,

@@ -97,6 +97,37 @@ def test_pickle_and_serialize_resume_where_the_caller_was(make):
         other.finalize()
 
 
+@pytest.mark.parametrize('shuffle', [False, True])
+def test_snapshot_keys_are_chainers(shuffle, tmp_path):
+    # Chainer 7.8.1: MultithreadIterator writes its order under '_order',
+    # None without shuffling; MultiprocessIterator under 'order' (it fails
+    # to serialize without an order: chainerlite leaves the key out)
+    path = str(tmp_path / 'it.npz')
+    keys = {}
+    for cls, order_key in (
+        (iterators.MultithreadIterator, '_order'),
+        (iterators.MultiprocessIterator, 'order'),
+    ):
+        it = cls(list(range(5)), 2, shuffle=shuffle)
+        first = it.next()
+        target = {}
+        it.serialize(serializers.DictionarySerializer(target))
+        keys[cls] = sorted(target)
+        serializers.save_npz(path, it)
+        resumed = cls(list(range(5)), 2, shuffle=shuffle)
+        serializers.load_npz(path, resumed)
+        assert resumed.current_position == 2
+        assert sorted(first + resumed.next() + resumed.next()[:1]) == list(range(5))
+        it.finalize()
+        resumed.finalize()
+        if cls is iterators.MultithreadIterator or shuffle:
+            assert order_key in target
+        if cls is iterators.MultithreadIterator and not shuffle:
+            assert target['_order'] is None or target['_order'][()] is None
+    base = ['current_position', 'epoch', 'is_new_epoch', 'previous_epoch_detail']
+    assert keys[iterators.MultithreadIterator] == sorted(base + ['_order'])
+
+
 def test_copy_before_start_is_independent(make):
     it = make(list(range(4)), 2, repeat=False)
     other = copy.copy(it)
