@@ -1,8 +1,9 @@
 """plan_forget and ForgetHook on the Transformer encoder of
 benchmarks/models (batch 4): step time and tracemalloc peak without
 recomputation, with F.forget on every block, and with the plan at 70% of
-the plain peak; and the time plan_forget takes (one profiled step and the
-DP).
+the plain peak, each also with the graph released during backward
+(``config.retain_graph`` False; the plan made with ``release=True``); and
+the time plan_forget takes (one profiled step and the DP).
 
 benchmarks/forget/curves.py measures the same methods on three models
 beside PyTorch's checkpointing.
@@ -12,6 +13,7 @@ import pathlib
 import sys
 import tracemalloc
 
+import chainerlite
 from chainerlite.link_hooks import ForgetHook
 from chainerlite.link_hooks import plan_forget
 
@@ -38,11 +40,11 @@ def _traced_peak(step):
 
 
 class ForgetPlanStep:
-    params = (['none', 'forget-block', 'plan'],)
-    param_names = ['method']
+    params = (['none', 'forget-block', 'plan'], [False, True])
+    param_names = ['method', 'release']
     timeout = 300
 
-    def setup(self, method):
+    def setup(self, method, release):
         self.step = _step()
         blocks = list(self.step.model.blocks)
         if method == 'forget-block':
@@ -50,13 +52,23 @@ class ForgetPlanStep:
                 block.add_hook(ForgetHook())
         elif method == 'plan':
             budget = _traced_peak(self.step) * 2**20 * FRACTION
-            plan_forget(self.step.model, self.step, budget, blocks=blocks).apply()
+            self.plan = plan_forget(
+                self.step.model, self.step, budget, blocks=blocks, release=release
+            ).apply()
+        if release and method != 'plan':
+            chainerlite.config.retain_graph = False
         self.step()
 
-    def time_step(self, method):
+    def teardown(self, method, release):
+        if method == 'plan':
+            self.plan.remove()
+        elif release:
+            del chainerlite.config.retain_graph
+
+    def time_step(self, method, release):
         self.step()
 
-    def track_traced_peak(self, method):
+    def track_traced_peak(self, method, release):
         return _traced_peak(self.step)
 
     track_traced_peak.unit = 'MiB'
