@@ -420,6 +420,8 @@ def table(result):
         '![peak memory against step time](forget_curves.png)',
         '',
     ]
+    if 'note' in result:  # how this run differs (load, points left out)
+        lines += [result['note'], '']
     for model, batch in result['batches'].items():
         lines += [
             f'## {model}, batch {batch}',
