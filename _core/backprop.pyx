@@ -241,6 +241,7 @@ cdef class _Pass:
     cdef dict grads             # VariableNode -> pending gradient
     cdef set seen               # nodes with several outputs already scheduled
     cdef list leaves            # backward(): leaves that received a gradient
+    cdef list loaded            # backward(): (variable, grad) taken from leaves
     cdef list retained          # (node, grad) pairs kept because of retain_grad
     cdef set required           # grad(): nodes on a path from the inputs
     cdef set wanted             # grad(): the input nodes
@@ -287,17 +288,32 @@ cdef class _Pass:
         """What the gradient of ``x`` starts from, taken at its first use.
 
         In ``backward()`` a leaf starts from the ``grad`` its variable
-        holds (the pass writes the total back when it ends); in ``grad()``
+        holds, which is taken from it, as Chainer does: a backward nested
+        in this pass (F.forget's) then writes only its own gradients there,
+        which the pass adds to its total when it ends (see _finish); if the
+        pass fails, what it took is put back (see restore). In ``grad()``
         an input starts from its ``grad_inputs`` entry.
         """
+        cdef Variable var
         if self.seeds is not None:
             return self.seeds.pop(x, None)
         if not self.load_grads or x._creator is not None or x._variable == NULL:
             return None
-        gv = (<Variable>x._variable)._grad_var
+        var = <Variable>x._variable
+        gv = var._grad_var
         if gv is None:
             return None
+        var._grad_var = None
+        self.loaded.append((var, gv))
         return (<Variable>gv)._data if self.raw else gv
+
+    cdef int restore(self) except -1:
+        """Gives the leaves back the grads taken from them (a failed pass)."""
+        cdef Variable var
+        for var, gv in self.loaded:
+            var._grad_var = _joined(var._grad_var, gv, self.raw)
+        self.loaded = []
+        return 0
 
     cdef object take(self, VariableNode y):
         """Removes and returns the gradient of the output node ``y`` (or None).
@@ -605,6 +621,7 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
     bp.grads = {}
     bp.seen = set()
     bp.leaves = []
+    bp.loaded = []
     bp.retained = []
     if inputs is None:
         bp.load_grads = True
@@ -628,14 +645,18 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
             if g is not None:
                 bp.seeds[x] = _sum(bp.seeds.get(x), _unwrap_seed(g, bp.raw))
     cdef FunctionNode f
-    if bp.release:
-        while bp.heap.n:
-            f = bp.heap.pop()
-            bp.step(f)
-            _release(f)
-    else:
-        while bp.heap.n:
-            bp.step(bp.heap.pop())
+    try:
+        if bp.release:
+            while bp.heap.n:
+                f = bp.heap.pop()
+                bp.step(f)
+                _release(f)
+        else:
+            while bp.heap.n:
+                bp.step(bp.heap.pop())
+    except BaseException:
+        bp.restore()
+        raise
     return _finish(bp, loss_scale, inputs, set_grad)
 
 
@@ -692,6 +713,18 @@ cdef object _sum(a, b):
     return grad_add(a, b)
 
 
+cdef object _joined(current, gv, bint raw):
+    # the grad Variable current + gv (either may be None), summed by Add
+    if current is None:
+        return gv
+    if gv is None:
+        return current
+    if raw:
+        return new_variable(
+            grad_add((<Variable>current)._data, (<Variable>gv)._data), False)
+    return grad_add(current, gv)
+
+
 cdef object _scaled_seed(g, loss_scale):
     # NumPy 1 would turn a 0-d float32 seed times a Python float into
     # float64; the seed keeps its dtype.
@@ -731,8 +764,10 @@ cdef list _finish(_Pass bp, loss_scale, list inputs, bint set_grad):
             continue
         var = <Variable>x._variable
         g = bp.grads[x]
-        # the total: a leaf's own grad joined its first gradient (start)
-        var._grad_var = new_variable(g, False) if raw else g
+        # the total (a leaf's own grad joined its first gradient, see
+        # start), added to what a nested backward wrote meanwhile
+        var._grad_var = _joined(
+            var._grad_var, new_variable(g, False) if raw else g, raw)
         if loss_scale is not None:
             var._loss_scale = loss_scale
     return None

@@ -277,7 +277,9 @@ def _by_backward_function(program):
     # chainerlite.backward(): gradients land on the leaves
     inputs, steps, outs, gos, wrt = program
     values = run_chainer(inputs, steps)
-    chainerlite.backward([values[o] for o in outs], [g.copy() for g in gos])
+    chainerlite.backward(
+        [values[o] for o in outs], [chainerlite.Variable(g.copy()) for g in gos]
+    )
     return [values[i].grad for i in wrt if i < len(inputs)]
 
 

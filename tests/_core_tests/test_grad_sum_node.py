@@ -191,3 +191,52 @@ def test_backward_takes_variables_as_grad_outputs():
     assert x.grad is None
     chainerlite.backward([y, x * 3.0], [_var([1.0, 1.0]), None])
     np.testing.assert_array_equal(x.grad, [2.0, 2.0])
+
+
+class _Fails(chainerlite.FunctionNode):
+    def forward(self, inputs):
+        return (inputs[0].copy(),)
+
+    def backward(self, indexes, grad_outputs):
+        raise ValueError('backward fails')
+
+
+def test_a_failed_pass_gives_the_leaf_its_grad_back():
+    # the pass takes a leaf's grad at its first gradient; if it fails
+    # later, the leaf has its grad again
+    x = _var([1.0, 2.0])
+    x.grad = np.array([5.0, 6.0], np.float32)
+    y = _Fails().apply((x * 2.0,))[0]
+    with pytest.raises(ValueError, match='backward fails'):
+        F.sum(y + x).backward()
+    np.testing.assert_array_equal(x.grad, [5.0, 6.0])
+
+
+class _NestedBackward(chainerlite.FunctionNode):
+    # y = a * w, where w is not an input: its backward runs a backward of
+    # its own, which writes w's gradient while the outer pass runs
+    def __init__(self, w):
+        self.w = w
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return (inputs[0] * self.w.array,)
+
+    def backward(self, indexes, grad_outputs):
+        (a,) = self.get_retained_inputs()
+        with chainerlite.force_backprop_mode():
+            inner = chainerlite.Variable(a.array) * self.w
+        chainerlite.backward([inner], [grad_outputs[0]])
+        return (grad_outputs[0] * self.w.array,)
+
+
+def test_a_backward_nested_in_the_pass_adds_to_the_leaf():
+    w = _var([3.0, 4.0])
+    w.grad = np.array([100.0, 100.0], np.float32)
+    a = _var([1.0, 2.0])
+    # w gets a gradient from the outer pass (w * 5, whose backward runs
+    # first and takes w's grad) and then, through the nested backward, a
+    y = _NestedBackward(w).apply((a,))[0]
+    F.sum(w * 5.0 + y).backward()
+    np.testing.assert_array_equal(w.grad, [100.0 + 5.0 + 1.0, 100.0 + 5.0 + 2.0])
+    np.testing.assert_array_equal(a.grad, [3.0, 4.0])
