@@ -57,13 +57,15 @@ def test_backward_accumulate_override_is_called(double):
     np.testing.assert_allclose(x.grad, [5, 5])
 
 
-def test_backward_accumulate_without_previous_gradient():
+def test_backward_accumulate_receives_a_leafs_old_gradient():
+    # As in Chainer 7.8.1: the grad a leaf already holds is the first
+    # gradient backward_accumulate extends.
     calls = []
     x = _var(1, 2)
     x.grad = np.array([10, 10], np.float32)
     y = ScaleAccumulate(calls).apply((x,))[0]
     F.sum(y).backward()
-    assert calls == [('accumulate', True), 'backward']
+    assert calls == [('accumulate', False), 'backward']
     np.testing.assert_allclose(x.grad, [13, 13])  # added to the old grad
 
 
