@@ -13,6 +13,7 @@ import os
 import numpy
 
 from chainerlite.dataset import download
+from chainerlite.dataset._unavailable import DownloadUnavailable
 
 
 def dataset_directory(name):
@@ -23,7 +24,8 @@ def fetch(loader_name, url, cache_files):
     """Returns the path of the downloaded ``url`` (downloading it once).
 
     Raises:
-        RuntimeError: If it is not cached and cannot be downloaded; the
+        DownloadUnavailable: If it is not cached and cannot be downloaded
+            (a ``URLError`` as in Chainer, also a ``RuntimeError``); the
             message names the processed cache files and the raw file path.
 
     """
@@ -35,7 +37,7 @@ def fetch(loader_name, url, cache_files):
             '_dl_cache',
             hashlib.md5(url.encode('utf-8')).hexdigest(),
         )
-        raise RuntimeError(
+        raise DownloadUnavailable(
             '{}: the data are not cached and {} cannot be downloaded ({}). '
             'To use it offline, place {} (made by Chainer or chainerlite), '
             'or download {} yourself and save it as {}.'.format(

@@ -7,6 +7,7 @@ import io
 import os
 import pickle
 import tarfile
+import urllib.error
 
 import numpy
 import pytest
@@ -87,6 +88,32 @@ def test_offline_without_cache_says_what_to_place_where(dataset_root):
     assert 'get_mnist' in message and 'offline' in message
     assert os.path.join('pfnet', 'chainer', 'mnist', 'train.npz') in message
     assert str(_raw_path(dataset_root, mnist._URLS['train'][0])) in message
+    assert str(info.value.__cause__) == 'offline test'
+
+
+@pytest.mark.parametrize(
+    'loader',
+    [
+        datasets.get_mnist,
+        datasets.get_fashion_mnist,
+        datasets.get_kuzushiji_mnist,
+        datasets.get_cifar10,
+        datasets.get_cifar100,
+        datasets.get_svhn,
+        datasets.get_ptb_words,
+        datasets.get_ptb_words_vocabulary,
+    ],
+)
+def test_offline_error_is_a_urlerror_as_in_chainer(dataset_root, loader):
+    # Chainer lets urllib's URLError through: code catching it keeps working.
+    with pytest.raises(urllib.error.URLError) as info:
+        loader()
+    error = info.value
+    assert isinstance(error, OSError) and isinstance(error, RuntimeError)
+    assert loader.__name__.replace('_vocabulary', '') in str(error)
+    assert error.reason == str(error)
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is type(error) and str(copy) == str(error)
 
 
 def test_mnist_argument_errors(dataset_root):

@@ -17,6 +17,7 @@ from chainerlite import link
 from chainerlite import variable
 from chainerlite.dataset import convert
 from chainerlite.dataset import download
+from chainerlite.dataset._unavailable import DownloadUnavailable
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import average
 from chainerlite.links.model.vision import _image
@@ -222,15 +223,15 @@ def download_caffemodel(model_name, url, npz_name, convert):
         npz_name (str): The file :func:`load` keeps, for messages.
         convert (callable): ``convert(path_caffemodel, path_npz)``.
 
-    A download that fails raises OSError saying how to provide the weights
-    by hand instead.
+    A download that fails raises a ``URLError`` (as Chainer's does; an
+    ``OSError``) saying how to provide the weights by hand instead.
     """
 
     def make_npz(path):
         try:
             caffemodel = download.cached_download(url)
         except OSError as e:
-            raise OSError(
+            raise DownloadUnavailable(
                 '{0}: cannot download the pre-trained caffemodel from {1} '
                 '({2}). Download it by hand, convert it with '
                 '{0}.convert_caffemodel_to_npz and pass the .npz file as '

@@ -194,9 +194,11 @@ def test_auto_without_network_or_caffemodel_says_what_to_do(tmp_path, monkeypatc
 
     monkeypatch.setattr(download, 'cached_download', offline)
     with pytest.raises(
-        OSError, match='GoogLeNet: cannot download .*convert_caffemodel_to_npz'
-    ):
+        urllib.error.URLError,
+        match='GoogLeNet: cannot download .*convert_caffemodel_to_npz',
+    ) as info:
         googlenet.GoogLeNet()
+    assert info.value.__cause__.reason == 'Name or service not known'
     with pytest.raises(OSError, match='ResNet-50-model.caffemodel does not exist'):
         resnet.ResNet50Layers()
 
