@@ -407,3 +407,83 @@ def test_an_expected_exception_stands_in_where_both_raise():
         pair.run_case(_libs(0.0), [('prob', stage_raising(error))], tally, 'c', makers)
     assert (tally.cases, tally.agreed, tally.agreed_with_references) == (3, 0, 1)
     assert tally.aspects['prob:reference'] == 2
+
+
+def _raising(error, message=''):
+    return pair.compare.run(lambda: (_ for _ in ()).throw(error(message)))
+
+
+def test_linalg_refusing_float16_counts_as_refusing_the_dtype():
+    # NumPy's linalg refuses float16 with a TypeError, as a type check
+    # would: Chainer on float32 inputs is the reference, at float16 precision
+    def restage(dtype):
+        def stage(lib, s):
+            if dtype is numpy.float16:
+                raise TypeError('array type float16 is unsupported in linalg')
+            return numpy.full(2, 0.5, dtype)
+
+        return [('forward', stage)]
+
+    arrays = [numpy.eye(2, dtype=numpy.float16)]
+    refused = _raising(TypeError, 'array type float16 is unsupported in linalg')
+    got = references.promoted(restage, arrays)((None, None), None, [refused, None])
+    assert got.value.dtype == numpy.float32
+    assert got.precision is numpy.float16
+    # another TypeError is no refusal of the dtype
+    other = _raising(TypeError, 'unsupported operand')
+    make = references.promoted(restage, arrays)
+    assert make((None, None), None, [other, None]) is None
+
+
+def test_promoted_inputs_that_raise_give_the_exception_where_chainerlite_raised():
+    # Chainer refuses the dtype mix; on promoted inputs it raises IndexError
+    # (an image index out of range), as chainerlite did on the mix
+    def restage(dtype):
+        def stage(lib, s):
+            raise IndexError('index 1 is out of bounds')
+
+        return [('forward', stage)]
+
+    arrays = [numpy.zeros(2, numpy.float32), numpy.zeros(2, numpy.float64)]
+    make = references.promoted(restage, arrays)
+    refused = _raising(InvalidType)
+    lite_index, lite_value = _raising(IndexError), pair.compare.run(lambda: 1.0)
+    ref = make((None, None), None, [refused, lite_index])
+    assert ref.error == 'builtins.IndexError'
+    assert ref.against(lite_index, 'forward') == []
+    assert ref.against(_raising(ValueError), 'forward')
+    # where chainerlite answered, Chainer's exception is no reference
+    assert make((None, None), None, [refused, lite_value]) is None
+
+
+def _where_none(x, chainer_answer, lite_answer, first_order=_cube_first_order):
+    make = references.second_order_where_none(first_order, [x])
+    outcomes = [
+        types.SimpleNamespace(raised=False, value=chainer_answer),
+        types.SimpleNamespace(raised=False, value=lite_answer),
+    ]
+    return make((None, chainerlite), [{}, {'w': numpy.ones(x.shape)}], outcomes)
+
+
+def test_a_second_order_chainer_leaves_none_is_checked_by_differences():
+    x = numpy.array([0.5, -1.0], numpy.float32)
+    right = ('tuple', [('variable', 6 * x)])
+    wrong = ('tuple', [('variable', 5 * x)])
+    for actual, agrees in ((right, True), (wrong, False)):
+        ref = _where_none(x, ('tuple', [None]), actual)
+        assert (ref.differences(actual, 'grad2') == []) is agrees
+    # Chainer answered: no reference
+    assert _where_none(x, right, right) is None
+
+
+def test_a_none_second_order_stands_where_nothing_depends_on_the_input():
+    # the first order of sum(2 x) is 2 everywhere: its derivative is zero, so
+    # Chainer's None is an answer and chainerlite's zeros are no match for it
+    def linear_first_order(lib, xs, s):
+        v = lib.Variable(xs[0])
+        (gx,) = lib.grad([lib.functions.sum(2 * v)], [v])
+        return gx.array * s['w']
+
+    x = numpy.array([0.5, -1.0], numpy.float32)
+    zeros = ('tuple', [('variable', numpy.zeros(2, numpy.float32))])
+    assert _where_none(x, ('tuple', [None]), zeros, linear_first_order) is None

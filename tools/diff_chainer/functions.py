@@ -125,7 +125,8 @@ def references(call, inputs, grad=True, double=True, train=True):
     """The references of a call's stages where Chainer gives no answer:
     Chainer on promoted inputs where its type check refuses the dtypes
     (forward, gradients), finite differences of chainerlite's gradient where
-    it refuses the second order, and Chainer's gradients cast to their
+    it refuses the second order or answers None for an input chainerlite
+    differentiates, and Chainer's gradients cast to their
     inputs' dtypes where it answers with gradients in other dtypes."""
     arrays = [x for x in inputs if isinstance(x, numpy.ndarray)]
 
@@ -172,6 +173,7 @@ def references(call, inputs, grad=True, double=True, train=True):
         ),
         'grad2': R.either(
             R.second_order_by_differences(first_order, inputs),
+            R.second_order_where_none(first_order, inputs),
             R.in_input_dtypes(inputs),
             R.past_overflow(restage(4), arrays),
         ),

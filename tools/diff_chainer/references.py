@@ -80,7 +80,12 @@ def rounded(value, dtype):
 
 
 def refused_by_type_check(outcome):
-    return 'InvalidType' in outcome.error
+    """Whether Chainer refused the dtypes: its type check did, or NumPy's
+    linalg did (float16, which a type check would refuse)."""
+    return 'InvalidType' in outcome.error or (
+        'builtins.TypeError' in outcome.error
+        and 'is unsupported in linalg' in outcome.message
+    )
 
 
 def lowest_precision(arrays):
@@ -95,7 +100,9 @@ def promoted(restage, arrays):
     floating input cast to ``dtype``. Chainer runs them for the most precise
     dtype of ``arrays``, then float32, then float64; the first answer it gives
     is the reference, compared at the lower precision of the least precise
-    input and that dtype."""
+    input and that dtype. Where chainerlite raised and Chainer, on promoted
+    inputs, raises at that stage too (not refusing them), the reference is
+    its exception."""
     low = lowest_precision(arrays)
     found = {a.dtype.type for a in arrays if _floating(a)}
     candidates = [max(found, key=PRECISION.index)] if found else []
@@ -108,12 +115,19 @@ def promoted(restage, arrays):
             if found == {dtype}:
                 continue  # what Chainer just refused
             s = {}
-            for _, stage in restage(dtype):
+            stages = restage(dtype)
+            for count, (_, stage) in enumerate(stages, 1):
                 outcome = compare.run(lambda stage=stage: stage(libs[0], s))
                 if outcome.raised:
                     break
             else:
                 return Reference(outcome.value, min(low, dtype, key=PRECISION.index))
+            if (
+                count == len(stages)
+                and not refused_by_type_check(outcome)
+                and outcomes[1].raised
+            ):
+                return Reference(None, error=outcome.error[0])
         return None
 
     return make
@@ -188,6 +202,48 @@ def second_order_by_differences(first_order, inputs):
         )
 
     return make
+
+
+def second_order_where_none(first_order, inputs):
+    """A reference maker for a second-order stage where Chainer answers None
+    for an input whose gradient chainerlite gives (Chainer's backward of the
+    function is not differentiable, so its second order silently misses
+    that input). For each such input, ``by_differences`` of ``first_order``
+    (as ``second_order_by_differences`` takes it) is the reference where it
+    is not zero everywhere; where it is, nothing depends on the input and
+    Chainer's None stands. Chainer's answer stands for the other inputs. No
+    reference where no input gets differences."""
+
+    def make(libs, scratch, outcomes):
+        theirs, ours = outcomes[0].value, outcomes[1].value
+        if not (_sequence(theirs) and _sequence(ours) and theirs[0] == ours[0]):
+            return None
+        missing = [
+            i
+            for i, (e, a) in enumerate(zip(theirs[1], ours[1]))
+            if e is None and isinstance(a, tuple) and a[:1] == ('variable',)
+        ]
+        if outcomes[1].raised or len(theirs[1]) != len(ours[1]) or not missing:
+            return None
+        measured = by_differences(
+            first_order, inputs, libs[1], scratch[1], outcomes[1], scratch[1].get('gxs')
+        )
+        if measured is None:
+            return None
+        expected = list(theirs[1])
+        for i in missing:
+            derivative = measured.value[1][i]
+            if numpy.any(derivative[1] != 0):
+                expected[i] = derivative
+        if all(expected[i] is None for i in missing):
+            return None
+        return Reference((theirs[0], expected), measured.precision)
+
+    return make
+
+
+def _sequence(value):
+    return isinstance(value, tuple) and value[:1] in (('list',), ('tuple',))
 
 
 def first_order_by_differences(weighted_outputs, inputs):
