@@ -487,3 +487,47 @@ def test_a_none_second_order_stands_where_nothing_depends_on_the_input():
     x = numpy.array([0.5, -1.0], numpy.float32)
     zeros = ('tuple', [('variable', numpy.zeros(2, numpy.float32))])
     assert _where_none(x, ('tuple', [None]), zeros, linear_first_order) is None
+
+
+def test_a_multiprocess_iterator_chainer_cannot_save_is_checked_as_a_serial_one():
+    from tools.diff_chainer import iterators
+
+    class Unsaveable(chainerlite.iterators.SerialIterator):
+        def __init__(self, *args, n_processes=None):
+            super().__init__(*args)
+
+        def serialize(self, serializer):
+            raise AttributeError("'NoneType' object has no attribute 'copy'")
+
+    fake = types.SimpleNamespace(
+        iterators=types.SimpleNamespace(
+            MultiprocessIterator=Unsaveable,
+            SerialIterator=chainerlite.iterators.SerialIterator,
+        ),
+        serializers=chainerlite.serializers,
+    )
+    tally = pair.Tally()
+    for shuffle in (False, True):
+        # the first batches and the state of four numbers in batches of three
+        makers = {'serialize': iterators._as_serial_iterator((5, 4, 3, True, shuffle))}
+
+        def batches(lib, s, shuffle=shuffle):
+            return iterators._batches(
+                lib, s, 'MultiprocessIterator', 5, 4, 3, True, shuffle
+            )
+
+        stages = [('batches', batches), ('serialize', iterators._serialized)]
+        pair.run_case((fake, chainerlite), stages, tally, 'c', makers)
+    assert (tally.cases, tally.agreed, tally.agreed_with_references) == (2, 0, 2)
+    # a state that is not the serial iterator's does not agree
+    s = {}
+    iterators._batches(chainerlite, s, 'SerialIterator', 5, 4, 3, True, False)
+    s['it'].next()
+    later = pair.compare.run(lambda: iterators._serialized(chainerlite, s))
+    refused = pair.compare.run(
+        lambda: fake.iterators.MultiprocessIterator([], 1).serialize(None)
+    )
+    ref = iterators._as_serial_iterator((5, 4, 3, True, False))(
+        (fake, None), None, [refused, later]
+    )
+    assert ref.against(later, 'serialize')
