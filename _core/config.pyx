@@ -113,6 +113,12 @@ cdef int _flag(value) except -2:
     return 1 if value else 0
 
 
+# chainerlite's own entries: readable with these defaults but, until set,
+# neither listed by dir() nor printed by show(), so that global_config shows
+# Chainer's entries only. Deleting one that was set restores its default.
+cdef dict _UNLISTED_DEFAULTS = {'retain_graph': True}
+
+
 cdef class GlobalConfig:
     """Configuration shared by all threads (``chainerlite.global_config``)."""
 
@@ -124,6 +130,10 @@ cdef class GlobalConfig:
     def __getattr__(self, name):
         try:
             return self._values[name]
+        except KeyError:
+            pass
+        try:
+            return _UNLISTED_DEFAULTS[name]
         except KeyError:
             raise AttributeError(
                 "'GlobalConfig' object has no attribute '%s'" % name) from None
@@ -142,9 +152,14 @@ cdef class GlobalConfig:
         self._values[name] = value
 
     def __delattr__(self, name):
-        if name in ('enable_backprop', 'type_check', 'debug', 'retain_graph'):
+        global _global_retain_graph
+        if name in ('enable_backprop', 'type_check', 'debug'):
             raise AttributeError(
                 'global_config.%s cannot be deleted' % name)
+        if name == 'retain_graph':
+            self._values.pop(name, None)
+            _global_retain_graph = 1
+            return
         try:
             del self._values[name]
         except KeyError:
@@ -205,9 +220,6 @@ cdef class LocalConfig:
             state.debug = -1
         elif name == 'retain_graph':
             state.retain_graph = -1
-
-    def __dir__(self):
-        return sorted(set(get_state().config) | set(dir(self._global)))
 
     def show(self, file=sys.stdout):
         """Prints the effective configuration of this thread, sorted by name."""

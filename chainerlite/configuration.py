@@ -48,7 +48,6 @@ global_config.use_ideep = os.environ.get('CHAINER_USE_IDEEP') or _use_ideep_defa
 global_config.lazy_grad_sum = False
 global_config.cudnn_fast_batch_normalization = False
 global_config.in_recomputing = False
-global_config.retain_graph = True
 global_config.use_static_graph = True
 global_config._will_recompute = False
 global_config.compute_mode = None

@@ -1,8 +1,11 @@
+import io
 import threading
 
+import numpy
 import pytest
 
 import chainerlite
+import chainerlite.functions as F
 from chainerlite import configuration
 
 
@@ -97,3 +100,41 @@ def test_backprop_mode_contexts_are_of_chainers_class():
             assert entered is None
             assert chainerlite.config.enable_backprop is inside
         assert chainerlite.config.enable_backprop is before
+
+
+def _public(obj):
+    return [name for name in dir(obj) if not name.startswith('_')]
+
+
+def test_dir_shows_what_chainers_shows():
+    # Chainer's config lists no entry (only show); its global_config lists
+    # its own entries, not chainerlite's retain_graph until a program sets it.
+    assert _public(chainerlite.config) == ['show']
+    assert 'train' in dir(chainerlite.global_config)
+    assert 'retain_graph' not in dir(chainerlite.global_config)
+    buf = io.StringIO()
+    chainerlite.global_config.show(buf)
+    assert 'retain_graph' not in buf.getvalue()
+
+
+def test_retain_graph_reads_its_default_and_can_be_set_and_deleted():
+    g = chainerlite.global_config
+    assert g.retain_graph is True and chainerlite.config.retain_graph is True
+    g.retain_graph = False
+    try:
+        assert chainerlite.config.retain_graph is False
+        assert 'retain_graph' in dir(g)
+        with chainerlite.using_config('retain_graph', True):
+            assert chainerlite.config.retain_graph is True
+        with chainerlite.using_config('retain_graph', True, config=g):
+            assert g.retain_graph is True
+        assert g.retain_graph is False
+    finally:
+        del g.retain_graph
+    assert g.retain_graph is True and 'retain_graph' not in dir(g)
+    x = chainerlite.Variable(numpy.ones(2, numpy.float32))
+    y = F.sum(x * x)
+    y.backward()
+    y.backward()  # the default retains the graph again after the delete
+    del g.retain_graph  # deleting the default is a no-op, not an error
+    assert g.retain_graph is True

@@ -205,7 +205,7 @@ def test_global_config_switches_the_default():
         with pytest.raises(RuntimeError, match='retain_graph=False'):
             y.backward()
     finally:
-        chainerlite.global_config.retain_graph = True
+        del chainerlite.global_config.retain_graph
     y = F.sum(F.exp(x))
     y.backward()
     y.backward()
