@@ -182,7 +182,8 @@ compat: $(WHEEL_STAMP) $(NP1)/bin/python
 # on Chainer 7.8.1 and on the wheel built here, in one process of a venv
 # that holds both (NumPy 1.26, SciPy for the special functions; Chainer
 # needs setuptools<60 and builds without isolation; mock, which
-# chainer.testing.get_trainer_with_mock_updater imports). Scores every public
+# chainer.testing.get_trainer_with_mock_updater imports, and pytest, without
+# which chainer.testing.distribution_unittest is a stub). Scores every public
 # name of Chainer's module tree, writes build/diff-chainer/report.json and
 # fails on a difference that tests/diff_chainer_known.json does not list.
 # About 5 minutes on two cores; DIFF_ARGS=--full runs many more examples,
@@ -202,7 +203,7 @@ DIFF_MAIN = cd build/diff-chainer && ../../$(DIFF)/bin/python -c 'import sys; \
 $(DIFF)/bin/python:
 	$(PYTHON) -m venv $(DIFF)
 	$(DIFF)/bin/python -m pip install -q 'numpy>=1.26,<2' 'setuptools<60' wheel \
-		'hypothesis>=6' scipy h5py mock
+		'hypothesis>=6' scipy h5py mock pytest
 	$(DIFF)/bin/python -m pip install -q --no-build-isolation chainer==7.8.1
 
 diff-chainer diff-chainer-ci: $(WHEEL_STAMP) $(DIFF)/bin/python
