@@ -51,7 +51,8 @@ class BatchRenormalizationFunction(function_node.FunctionNode):
         bn._check_axes(x_type, gamma_type, None)
 
     def forward(self, inputs):
-        self.retain_inputs((0, 1))
+        # Chainer's old-style node keeps every input; so does this one.
+        self.retain_inputs((0, 1, 2))
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
         axis = bn._compute_axis(x.ndim, gamma.ndim, None)
@@ -81,7 +82,7 @@ class BatchRenormalizationFunction(function_node.FunctionNode):
         self.running_var += (1 - decay) * adjust * var.reshape(self.running_var.shape)
 
     def backward(self, indexes, grad_outputs):
-        x, gamma = self.get_retained_inputs()
+        x, gamma, _ = self.get_retained_inputs()
         xp = backend.get_array_module(x.array)
         dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
         axis = self._reduced

@@ -122,6 +122,20 @@ def test_gradient_treats_r_and_d_as_constants():
     numpy.testing.assert_allclose(xv.grad, gx_bn.array, atol=1e-12)
 
 
+def test_node_retains_every_input_as_chainers():
+    # Chainer's node is an old-style Function, which keeps all its inputs.
+    x = numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float32)
+    gamma, beta = numpy.ones(3, numpy.float32), numpy.zeros(3, numpy.float32)
+    y = F.batch_renormalization(
+        x, gamma, beta, 2, 1, running_mean=beta.copy(), running_var=gamma.copy()
+    )
+    node = y.creator
+    assert tuple(node._input_indexes_to_retain) == (0, 1, 2)
+    assert node._output_indexes_to_retain is None
+    retained = node.get_retained_inputs()
+    assert [v.array is a for v, a in zip(retained, (x, gamma, beta))] == [True] * 3
+
+
 def test_fixed_is_fixed_batch_normalization():
     x = numpy.random.uniform(-1, 1, (3, 2)).astype(numpy.float32)
     p = [numpy.random.uniform(0.5, 1, 2).astype(numpy.float32) for _ in range(4)]
