@@ -79,6 +79,27 @@ def test_signature_plan_gives_kinds_or_the_reason():
     )
 
 
+def test_an_array_name_with_a_number_as_the_default_is_a_number():
+    # beta is the shift array of batch_normalization, a float exponent
+    # (0.75 by default) of local_response_normalization
+    def lrn(x, n=5, k=2, alpha=1e-4, beta=0.75):
+        pass
+
+    def bn(x, gamma, beta, eps=2e-5, running_mean=None):
+        pass
+
+    kinds = [(n, k) for n, k, *_ in functions.signature_plan(lrn)]
+    assert kinds[-1] == ('beta', 'float')
+    kinds = [(n, k) for n, k, *_ in functions.signature_plan(bn)]
+    assert kinds == [
+        ('x', 'array'),
+        ('gamma', 'array'),
+        ('beta', 'array'),
+        ('eps', 'float'),
+        ('running_mean', 'array'),
+    ]
+
+
 def test_run_case_scores_aspects_and_stops_where_one_side_raises():
     chainer = types.SimpleNamespace(value=1.0, fail=False)
     lite = types.SimpleNamespace(value=2.0, fail=True)

@@ -26,8 +26,12 @@ WINDOW_NAMES = frozenset('ksize stride pad outsize dilate pool_size'.split())
 
 
 def kind_of(param_name, default=None, has_default=False):
-    """The kind of a parameter, or None when there is no strategy for it."""
-    if param_name in ARRAY_NAMES:
+    """The kind of a parameter, or None when there is no strategy for it.
+    An array name with a number as the default is that number's kind
+    (``beta`` is an array of ``batch_normalization`` but the exponent of
+    ``local_response_normalization``, 0.75 by default)."""
+    numeric = has_default and isinstance(default, (int, float))
+    if param_name in ARRAY_NAMES and not numeric:
         return 'array'
     if param_name in ARRAY_LIST_NAMES:
         return 'arrays'
