@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-import chainerlite
 import typing
+
+import numpy
+
+import chainerlite
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -39,8 +42,13 @@ class Mean(function_node.FunctionNode):
             if self.axis is None
             else utils.size_of_shape([x.shape[a] for a in self.axis])
         )
-        # An empty reduction has an empty gradient: any scale does.
-        self._scale = 1.0 / max(count, 1)
+        if count == 0:
+            # Chainer 7.8.1 raises this (NumPy would give NaN)
+            raise ZeroDivisionError(
+                'mean: no element to average over axis {} of an array of '
+                'shape {}'.format(self.axis, x.shape)
+            )
+        self._scale = 1.0 / count
         y = xp.mean(x, axis=self.axis, keepdims=self.keepdims)
         return (utils.force_array(y, x.dtype),)
 
@@ -64,6 +72,10 @@ def mean(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:
     Returns:
         Variable: Output variable with the dtype of ``x``.
 
+    Raises:
+        ZeroDivisionError: If the axes averaged over have no element (as in
+            Chainer 7.8.1, where NumPy would give NaN).
+
     .. admonition:: Example
 
         >>> import numpy as np
@@ -78,8 +90,8 @@ def mean(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:
     return Mean(axis, keepdims).apply((x,))[0]
 
 
-def _weights_error(expect, actual):
-    return type_check.InvalidType(
+def _weights_error(expect, actual, cls=type_check.InvalidType):
+    return cls(
         expect,
         actual,
         '\nInvalid operation is performed in: average (Forward)\n\n'
@@ -93,9 +105,22 @@ def _check_weights(x, weights, axis):
             'weights.dtype == x.dtype', '{} != {}'.format(weights.dtype, x.dtype)
         )
     if axis is None:
-        if weights.shape != x.shape:
+        # Weights of another shape broadcast with x, as in Chainer, where the
+        # result is still their weighted average: where no weight is
+        # repeated (x may be). Repeated weights would be counted once in the
+        # divider but several times in the sum.
+        try:
+            shape = numpy.broadcast_shapes(x.shape, weights.shape)
+        except ValueError:
+            shape = None
+        if shape is None or utils.size_of_shape(shape) != weights.size:
             raise _weights_error(
-                'weights.shape == x.shape', '{} != {}'.format(weights.shape, x.shape)
+                'weights.shape == x.shape',
+                '{} != {}'.format(weights.shape, x.shape),
+                # NumPy's ValueError in Chainer where they do not broadcast
+                type_check.InvalidTypeValueError
+                if shape is None
+                else type_check.InvalidType,
             )
         return
     if axis == ():
@@ -109,10 +134,11 @@ def _check_weights(x, weights, axis):
             '-x.ndim <= axis < x.ndim',
             '{} not in [{}, {})'.format(axis, -x.ndim, x.ndim),
         )
-    if weights.shape != (x.shape[axis],):
+    # any shape of that many weights (Chainer reshapes them)
+    if weights.size != x.shape[axis]:
         raise _weights_error(
-            'weights.shape == (x.shape[axis],)',
-            '{} != {}'.format(weights.shape, (x.shape[axis],)),
+            'weights.size == x.shape[axis]',
+            '{} != {}'.format(weights.size, x.shape[axis]),
         )
 
 
@@ -132,9 +158,11 @@ def average(x: Variable | NdArray, axis=None, weights=None, keepdims=False) -> V
         weights (None or Variable or numpy.ndarray or cupy.ndarray): The
             weights, of the dtype of ``x``. ``None`` weighs every element
             by one (the plain mean). With ``axis=None`` they have the shape
-            of ``x``; with an int ``axis`` they are 1-D with
-            ``weights.shape == (x.shape[axis],)``; with ``axis=()``, a
-            single weight of any shape. Gradients flow into them too.
+            of ``x``, or one it broadcasts to (``x`` is then repeated, as
+            in Chainer; weights that would be repeated are refused); with
+            an int ``axis`` they are ``x.shape[axis]`` weights, of any shape
+            of that size; with ``axis=()``, a single weight of any shape.
+            Gradients flow into them too.
         keepdims (bool): If ``True``, the reduced axes are kept with size
             one.
 
@@ -145,7 +173,10 @@ def average(x: Variable | NdArray, axis=None, weights=None, keepdims=False) -> V
         ValueError: If ``axis`` has duplicates, or names several axes while
             ``weights`` is given.
         ~chainerlite.utils.type_check.InvalidType: If ``weights`` has the
-            wrong shape or dtype.
+            wrong shape or dtype (also a ``ValueError`` where the shapes do
+            not broadcast).
+        ZeroDivisionError: If there is no weight and the axes averaged over
+            have no element (as :func:`mean`).
 
     .. admonition:: Example
 

@@ -3,6 +3,7 @@ import pytest
 
 import chainerlite
 import chainerlite.functions as F
+from chainerlite import gradient_check
 from chainerlite import testing
 from chainerlite.utils import type_check
 
@@ -170,13 +171,65 @@ def test_invalid_axis_type(axis):
 
 
 @pytest.mark.parametrize(
-    'axis, w_shape', [(None, (3,)), (None, (3, 2)), (1, (2,)), (1, (3, 1)), (0, (3,))]
+    'axis, w_shape',
+    [(None, (3,)), (None, (2, 1)), (None, ()), (1, (2,)), (1, (1, 2)), (0, (3,))],
 )
 def test_weights_of_wrong_shape_are_invalid(axis, w_shape):
+    # Broadcasting them would repeat weights, which Chainer 7.8.1 counts once
+    # in the divider: its answer is not a weighted average (for the (3,)
+    # weights of the x below, 34 / 6 where the average is 34 / 12).
     x = numpy.zeros((2, 3), numpy.float32)
     w = numpy.ones(w_shape, numpy.float32)
     with pytest.raises(type_check.InvalidType, match='average'):
         F.average(x, axis=axis, weights=w)
+
+
+def test_weights_that_do_not_broadcast_raise_a_value_error_as_in_chainer():
+    x = numpy.zeros((2, 3), numpy.float32)
+    with pytest.raises(ValueError, match='weights.shape') as info:
+        F.average(x, weights=numpy.ones((3, 2), numpy.float32))
+    assert isinstance(info.value, type_check.InvalidType)
+
+
+@pytest.mark.parametrize(
+    'x_shape, w_shape, keepdims',
+    [((1, 1), (1,), False), ((1,), (4,), False), ((2, 3), (2, 2, 3), True)],
+)
+def test_weights_broadcast_where_no_weight_repeats(x_shape, w_shape, keepdims):
+    # As Chainer does: the weighted average of x broadcast to the weights
+    x = numpy.arange(1, 1 + numpy.prod(x_shape), dtype=numpy.float64)
+    xv = chainerlite.Variable(x.reshape(x_shape))
+    w = numpy.arange(2, 2 + numpy.prod(w_shape), dtype=numpy.float64)
+    wv = chainerlite.Variable(w.reshape(w_shape))
+    y = F.average(xv, weights=wv, keepdims=keepdims)
+    xb, wb = numpy.broadcast_arrays(xv.array, wv.array)
+    expected = (xb * wb).sum() / w.sum()
+    ndim = xb.ndim if keepdims else 0
+    assert y.shape == (1,) * ndim
+    numpy.testing.assert_allclose(y.array.ravel(), [expected])
+    gradient_check.check_backward(
+        lambda a, b: F.average(a, weights=b, keepdims=keepdims),
+        (xv.array, wv.array),
+        numpy.ones(y.shape),
+    )
+
+
+@pytest.mark.parametrize('w_shape', [(0,), (2, 0, 3)])
+def test_empty_weights_broadcast_to_nan(w_shape):
+    # no weight at all: 0 / 0, as in Chainer
+    x = numpy.ones((1,) * len(w_shape), numpy.float32)
+    with numpy.errstate(invalid='ignore'):
+        y = F.average(x, weights=numpy.ones(w_shape, numpy.float32))
+    assert y.shape == () and numpy.isnan(y.array)
+
+
+def test_weights_of_an_axis_may_have_any_shape_of_its_size():
+    x = numpy.arange(12, dtype=numpy.float64).reshape(3, 4)
+    w = numpy.array([1.0, 2.0, 3.0])
+    y = F.average(x, axis=0, weights=w.reshape(3, 1))
+    numpy.testing.assert_allclose(y.array, F.average(x, axis=0, weights=w).array)
+    one = F.average(numpy.array([5.0]), axis=0, weights=numpy.array(2.0))
+    assert one.array == 5.0
 
 
 def test_weights_of_other_dtype_are_invalid():
@@ -220,12 +273,18 @@ def test_empty_axis_tuple_needs_a_single_weight():
 
 
 @pytest.mark.parametrize('axis', [None, 1, (0, 1)])
-def test_mean_over_no_element_is_nan(axis):
-    # Chainer 7.8.1 divides by zero here (ZeroDivisionError); chainerlite
-    # gives NumPy's NaN and an empty gradient (docs/differences.rst).
+def test_mean_over_no_element_raises_zero_division_as_in_chainer(axis):
     x = chainerlite.Variable(numpy.zeros((2, 0, 3), numpy.float32))
-    with numpy.errstate(invalid='ignore'), pytest.warns(RuntimeWarning):
-        y = F.mean(x, axis=axis)
-    assert numpy.isnan(y.array).all()
+    with pytest.raises(ZeroDivisionError, match='mean: no element'):
+        F.mean(x, axis=axis)
+    with pytest.raises(ZeroDivisionError, match='mean: no element'):
+        F.average(x, axis=axis)
+
+
+def test_mean_of_an_empty_result_is_empty():
+    # a reduced axis that is not empty: nothing is divided by zero
+    x = chainerlite.Variable(numpy.zeros((2, 0, 3), numpy.float32))
+    y = F.mean(x, axis=0)
+    assert y.shape == (0, 3)
     F.sum(y).backward()
     assert x.grad.shape == (2, 0, 3)
