@@ -256,6 +256,14 @@ def _as_pair(value):
     return value if isinstance(value, tuple) else (value, value)
 
 
+def _check_positive(layer, **sizes):
+    # The links accept a zero stride or dilation and refuse it only when
+    # called, as Chainer's do; a file's layer is refused when it is read.
+    for name, value in sizes.items():
+        if min(_as_pair(value)) < 1:
+            raise _error(layer, '{} {} must be positive'.format(name, value))
+
+
 # -- layers --------------------------------------------------------------------
 
 
@@ -271,6 +279,7 @@ def _convolution(layer, bottoms, deconv=False):
     stride = _pair(param, 'stride', param.stride, 1)
     pad = _pair(param, 'pad', param.pad, 0)
     dilate = _pair(param, 'dilation', param.dilation, 1)
+    _check_positive(layer, stride=stride, dilation=dilate)
     groups = param.group
     blob = _blob(layer, 0, 'weight')
     dims = _blob_dims(blob)
@@ -472,6 +481,7 @@ def _pooling(layer, bottoms):
     param = layer.pooling_param
     stride = _pair(param, 'stride', [param.stride], 1)
     pad = _pair(param, 'pad', [param.pad], 0)
+    _check_positive(layer, stride=stride)
     if param.pool == caffe_pb.PoolingParameter.MAX:
         name = 'max_pooling_2d'
     elif param.pool == caffe_pb.PoolingParameter.AVE:

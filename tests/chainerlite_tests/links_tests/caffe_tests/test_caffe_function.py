@@ -372,3 +372,12 @@ def test_link_errors_name_the_layer(tmp_path):
     conv.convolution_param.bias_term = False
     with pytest.raises(ValueError, match='CaffeFunction: layer "conv".*stride'):
         _load(tmp_path, net)
+
+
+def test_zero_pooling_stride_is_refused_when_read(tmp_path):
+    net = caffe_pb.NetParameter()
+    pool = _add_layer(net, 'pool', 'Pooling', ['x'], ['y'], [])
+    pool.pooling_param.kernel_size = 2
+    pool.pooling_param.stride = 0
+    with pytest.raises(ValueError, match='CaffeFunction: layer "pool".*stride 0'):
+        _load(tmp_path, net)
