@@ -225,8 +225,15 @@ def second_order_where_none(first_order, inputs):
         ]
         if outcomes[1].raised or len(theirs[1]) != len(ours[1]) or not missing:
             return None
+        # differences only along the inputs Chainer left None
+        only = (ours[0], [a if i in missing else None for i, a in enumerate(ours[1])])
         measured = by_differences(
-            first_order, inputs, libs[1], scratch[1], outcomes[1], scratch[1].get('gxs')
+            first_order,
+            inputs,
+            libs[1],
+            scratch[1],
+            compare.Outcome(only),
+            scratch[1].get('gxs'),
         )
         if measured is None:
             return None
