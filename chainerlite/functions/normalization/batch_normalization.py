@@ -5,6 +5,8 @@ from __future__ import annotations
 import typing
 import warnings
 
+import numpy
+
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.backends import cuda
@@ -206,6 +208,11 @@ class BatchNormalizationGrad(_formula.FormulaNode):
         x, gamma, gy = inputs
         if isinstance(x, cuda.ndarray):
             return self._forward_gpu(x, gamma, gy)
+        dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
+        if numpy.promote_types(x.dtype, gamma.dtype) != gamma.dtype:
+            # gamma narrower than x: Chainer's sums of gy and gy xhat are
+            # in gamma's dtype, and gx takes them (and 1 / m) rounded so
+            return self._forward_sums_in(gamma.dtype, dtype, x, gamma, gy)
         args = (self.mean, self.stat, self.eps)
         out = _first_of(
             lambda: _onednn_norm.batch_normalization_grad(
@@ -219,17 +226,19 @@ class BatchNormalizationGrad(_formula.FormulaNode):
         )
         if out is not None:
             return out
-        dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
+        return self._forward_sums_in(dtype, dtype, x, gamma, gy)
+
+    def _forward_sums_in(self, sum_dtype, dtype, x, gamma, gy):
         axis = self.axis
         shape = _param_shape(x.shape, axis)
         gy = gy.astype(dtype, copy=False)
         inv_std = (self.stat + self.eps) ** -0.5
         xhat = (x.astype(dtype, copy=False) - self.mean) * inv_std
-        ggamma = (gy * xhat).sum(axis=axis)
-        gbeta = gy.sum(axis=axis)
-        m = x.size // gamma.size
+        ggamma = (gy * xhat).sum(axis=axis, dtype=sum_dtype)
+        gbeta = gy.sum(axis=axis, dtype=sum_dtype)
+        inv_m = numpy.dtype(sum_dtype).type(1.0 / (x.size // gamma.size))
         # gx = gamma inv_std (gy - mean(gy) - xhat mean(gy xhat))
-        gx = gy - (gbeta.reshape(shape) + xhat * ggamma.reshape(shape)) * (1.0 / m)
+        gx = gy - (gbeta.reshape(shape) + xhat * ggamma.reshape(shape)) * inv_m
         gx *= gamma.reshape(shape).astype(dtype, copy=False) * inv_std
         return (
             gx.astype(x.dtype, copy=False),

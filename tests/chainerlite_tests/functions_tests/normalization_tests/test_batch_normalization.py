@@ -3,6 +3,7 @@ import warnings
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
 from chainerlite import testing
@@ -185,6 +186,41 @@ def test_mixed_precision_keeps_dtypes():
         atol=5e-2,
         rtol=5e-2,
     )
+
+
+@pytest.mark.parametrize(
+    'x_dtype, p_dtype',
+    [
+        (numpy.float32, numpy.float16),
+        (numpy.float64, numpy.float16),
+        (numpy.float64, numpy.float32),
+    ],
+)
+def test_gamma_narrower_than_x_sums_the_gradients_in_its_dtype(x_dtype, p_dtype):
+    # As Chainer 7.8.1: the sums of gy and gy * xhat are taken in gamma's
+    # dtype and gx uses them (and 1 / m) so rounded. At a constant channel
+    # (inv_std = eps ** -0.5, about 224) that rounding shows in gx.
+    x = numpy.array([[1.0, 0.5, 2.0], [1.0, -0.5, 0.0], [1.0, 0.25, 1.0]], x_dtype)
+    gamma = numpy.array([1.0, 2.0, 0.5], p_dtype)
+    beta = numpy.zeros(3, p_dtype)
+    gy = numpy.array([[0.3, -0.7, 0.1], [-0.9, 0.2, 0.6], [0.35, 0.4, -0.2]], x_dtype)
+    xv, gv, bv = (chainerlite.Variable(a) for a in (x, gamma, beta))
+    y = F.batch_normalization(xv, gv, bv)
+    gx, ggamma, gbeta = chainerlite.grad([y], [xv, gv, bv], [chainerlite.Variable(gy)])
+    mean, var = x.mean(0), x.var(0)
+    inv_std = (var + 2e-5) ** -0.5
+    xhat = (x - mean) * inv_std
+    sum_gy = gy.sum(0, dtype=p_dtype)
+    sum_gy_xhat = (gy * xhat).sum(0, dtype=p_dtype)
+    inv_m = p_dtype(1.0 / 3)
+    expected = gamma * inv_std * (gy - (sum_gy + xhat * sum_gy_xhat) * inv_m)
+    assert gx.dtype == x_dtype and ggamma.dtype == gbeta.dtype == p_dtype
+    numpy.testing.assert_allclose(gx.array, expected, rtol=1e-5)
+    numpy.testing.assert_array_equal(gbeta.array, sum_gy)
+    # the sums in x's dtype would give another gx in the constant channel
+    exact = gy.sum(0)[0] * inv_std[0] / 3
+    if p_dtype == numpy.float16:
+        assert abs(gx.array[0, 0] - (gy[0, 0] * inv_std[0] - exact)) > 1e-3
 
 
 def test_arguments_may_be_positional():
