@@ -2,6 +2,8 @@
 
 import warnings
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite.functions.math import sum as sum_mod
@@ -58,8 +60,15 @@ class BatchRenormalizationFunction(function_node.FunctionNode):
         axis = bn._compute_axis(x.ndim, gamma.ndim, None)
         self._reduced = axis
         shape = bn._param_shape(x.shape, axis)
-        xhat, mean, var = _norm_utils.standardize(x, axis, self.eps)
-        std = (var + self.eps) ** 0.5
+        if numpy.promote_types(x.dtype, gamma.dtype) != gamma.dtype:
+            # gamma narrower than x: Chainer's statistics are in its dtype
+            mean = x.mean(axis=axis, keepdims=True, dtype=gamma.dtype)
+            var = x.var(axis=axis, keepdims=True, dtype=gamma.dtype)
+            std = (var + self.eps) ** 0.5
+            xhat = (x - mean) / std
+        else:
+            xhat, mean, var = _norm_utils.standardize(x, axis, self.eps)
+            std = (var + self.eps) ** 0.5
         if self.running_mean is None:
             r, d = xp.ones_like(std), xp.zeros_like(mean)
         else:

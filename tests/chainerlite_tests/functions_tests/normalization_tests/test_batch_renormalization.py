@@ -136,6 +136,37 @@ def test_node_retains_every_input_as_chainers():
     assert [v.array is a for v, a in zip(retained, (x, gamma, beta))] == [True] * 3
 
 
+@pytest.mark.parametrize(
+    'x_dtype, p_dtype',
+    [
+        (numpy.float64, numpy.float16),
+        (numpy.float32, numpy.float16),
+        (numpy.float64, numpy.float32),
+    ],
+)
+def test_statistics_in_the_dtype_of_a_narrower_gamma(x_dtype, p_dtype):
+    # As Chainer 7.8.1: the batch mean and variance are taken in gamma's
+    # dtype, the rest in x's.
+    x = numpy.array([[1.0, 2.0, 0.3], [1.0, 0.1, 0.7], [0.2, 0.4, 0.9]], x_dtype)
+    gamma, beta = numpy.full(3, 1.5, p_dtype), numpy.full(3, 0.25, p_dtype)
+    rmean = numpy.array([0.5, 0.2, 0.1], p_dtype)
+    rvar = numpy.array([0.3, 2.0, 0.1], p_dtype)
+    y = F.batch_renormalization(
+        x, gamma, beta, 2.0, 0.5, running_mean=rmean, running_var=rvar
+    )
+    mean = x.mean(axis=0, dtype=p_dtype)
+    std = (x.var(axis=0, dtype=p_dtype) + 2e-5) ** 0.5
+    rstd = (rvar + 2e-5) ** 0.5
+    r = numpy.clip(std / rstd, 0.5, 2.0)
+    d = numpy.clip((mean - rmean) / rstd, -0.5, 0.5)
+    expected = gamma * ((x - mean) / std * r + d) + beta
+    assert y.dtype == x_dtype
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-6)
+    if p_dtype == numpy.float16:  # float16 statistics show in the result
+        exact = _reference(x, gamma, beta, rmean, rvar, 2.0, 0.5, 2e-5)
+        assert numpy.abs(y.array - exact).max() > 1e-5
+
+
 def test_fixed_is_fixed_batch_normalization():
     x = numpy.random.uniform(-1, 1, (3, 2)).astype(numpy.float32)
     p = [numpy.random.uniform(0.5, 1, 2).astype(numpy.float32) for _ in range(4)]
