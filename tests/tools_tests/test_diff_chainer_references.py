@@ -531,3 +531,45 @@ def test_a_multiprocess_iterator_chainer_cannot_save_is_checked_as_a_serial_one(
         (fake, None), None, [refused, later]
     )
     assert ref.against(later, 'serialize')
+
+
+def _square_case(x, chainer_slope):
+    """Chainer's side of y = x**2 whose gradient is ``chainer_slope`` times
+    the true one (2 x gy), as the stages and the reference maker see it."""
+    gy = numpy.array([1.0, -2.0, 0.5])[: x.size]
+
+    def restage(dtype):
+        def grad(lib, s):
+            s['gys'] = [gy.astype(dtype)]
+            xs = x.astype(dtype)
+            return [chainerlite.Variable(chainer_slope * 2 * xs * s['gys'][0])]
+
+        return [('grad', grad)]
+
+    def weighted_outputs(lib, xs, s):
+        return (xs[0] ** 2 * s['gys'][0]).ravel()
+
+    make = references.refuted_first_order(restage, weighted_outputs, [x])
+    scratch = [{}, {}]
+    theirs = pair.compare.run(lambda: restage(x.dtype.type)[0][1](None, scratch[0]))
+
+    def ours(slope):
+        return pair.compare.run(lambda: [chainerlite.Variable(slope * 2 * x * gy)])
+
+    return make, scratch, theirs, ours
+
+
+def test_a_gradient_that_is_not_the_derivative_of_chainers_forward_is_refuted():
+    x = numpy.array([0.5, -1.0, 2.0], numpy.float32)
+    # Chainer gives no gradient where its forward moves: finite differences
+    # of its forward are the reference, chainerlite's true gradient meets it
+    make, scratch, theirs, ours = _square_case(x, 0.0)
+    ref = make((None, None), scratch, [theirs, ours(1.0)])
+    assert ref.against(ours(1.0), 'grad') == []
+    assert ref.against(ours(1.5), 'grad')
+    # Chainer's gradient is the derivative up to rounding: its answer stands
+    make, scratch, theirs, ours = _square_case(x, 1.0 + 1e-3)
+    assert make((None, None), scratch, [theirs, ours(1.0)]) is None
+    # at NaN or infinity no refutation is made
+    make, scratch, theirs, ours = _square_case(numpy.array([0.5, numpy.nan]), 0.0)
+    assert make((None, None), scratch, [theirs, ours(1.0)]) is None

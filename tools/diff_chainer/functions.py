@@ -170,6 +170,7 @@ def references(call, inputs, grad=True, double=True, train=True):
             R.in_input_dtypes(inputs),
             R.first_order_by_differences(weighted_outputs, inputs),
             R.past_overflow(restage(3), arrays),
+            R.refuted_first_order(restage(3), weighted_outputs, inputs),
         ),
         'grad2': R.either(
             R.second_order_by_differences(first_order, inputs),

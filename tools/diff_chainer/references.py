@@ -270,6 +270,58 @@ def first_order_by_differences(weighted_outputs, inputs):
     return make
 
 
+def refuted_first_order(restage, weighted_outputs, inputs):
+    """A reference maker for a gradient stage where Chainer's gradient is
+    not the derivative of its own forward. ``restage(numpy.float64)`` gives
+    the stages up to it with every floating input in float64; Chainer's
+    gradient there is checked against ``by_differences`` of
+    ``weighted_outputs`` (as ``first_order_by_differences`` takes it) on
+    Chainer, where that gradient is finite, at float16's tolerance: only a
+    gross error refutes it (the differences of a steep function are rough;
+    either one-sided difference stands at a kink, so a tie's convention is
+    no refutation). Where the check fails, the reference is the differences
+    of Chainer's forward at the case's inputs; where it passes, a difference
+    in the case's dtype is one of rounding, and Chainer's answer stands.
+    Inputs holding NaN or infinity get no reference (what they give is a
+    convention)."""
+    wide_inputs = [numpy.array(x, numpy.float64) if _floating(x) else x for x in inputs]
+    finite = all(numpy.isfinite(x).all() for x in wide_inputs if _floating(x))
+
+    def make(libs, scratch, outcomes):
+        if not finite or outcomes[0].raised or outcomes[1].raised:
+            return None
+        s = {}
+        for _, stage in restage(numpy.float64):
+            wide = compare.run(lambda stage=stage: stage(libs[0], s))
+            if wide.raised:
+                return None
+        check = by_differences(weighted_outputs, wide_inputs, libs[0], s, wide)
+        if check is None:
+            return None
+        measured = _non_finite_from(check.value, wide.value)
+        if not Reference(measured, numpy.float16).against(wide, 'grad'):
+            return None
+        return by_differences(
+            weighted_outputs, inputs, libs[0], scratch[0], outcomes[1]
+        )
+
+    return make
+
+
+def _non_finite_from(value, other):
+    """``value`` (a plain form) with the entries where ``other`` (the same
+    form) is not finite taken from ``other``."""
+    if isinstance(value, numpy.ndarray) and isinstance(other, numpy.ndarray):
+        if value.shape != other.shape or other.dtype.kind != 'f':
+            return value
+        return numpy.where(numpy.isfinite(other), value, other)
+    if isinstance(value, (tuple, list)) and isinstance(other, type(value)):
+        if len(value) != len(other):
+            return value
+        return type(value)(_non_finite_from(v, o) for v, o in zip(value, other))
+    return value
+
+
 def _other_shapes(gradients, inputs):
     """Whether one of ``gradients`` (Variables or None, one per floating
     input) has another shape than its input's."""
