@@ -145,15 +145,23 @@ def past_overflow(restage, arrays):
     def make(libs, scratch, outcomes):
         if low in (None, numpy.float64) or outcomes[0].raised or outcomes[1].raised:
             return None
-        s = {}
-        for _, stage in restage(numpy.float64):
-            wide = compare.run(lambda stage=stage: stage(libs[0], s))
-            if wide.raised:
-                return None
+        wide = _in_float64(restage, libs[0], {})
+        if wide is None:
+            return None
         merged, replaced = _finite_from(outcomes[0].value, wide.value)
         return Reference(merged) if replaced else None
 
     return make
+
+
+def _in_float64(restage, lib, scratch):
+    """The outcome of the last of ``restage(numpy.float64)``'s stages run
+    on ``lib`` with ``scratch``, or None where one of them raised."""
+    for _, stage in restage(numpy.float64):
+        outcome = compare.run(lambda stage=stage: stage(lib, scratch))
+        if outcome.raised:
+            return None
+    return outcome
 
 
 def _finite_from(value, wide):
@@ -291,10 +299,9 @@ def refuted_first_order(restage, weighted_outputs, inputs):
         if not finite or outcomes[0].raised or outcomes[1].raised:
             return None
         s = {}
-        for _, stage in restage(numpy.float64):
-            wide = compare.run(lambda stage=stage: stage(libs[0], s))
-            if wide.raised:
-                return None
+        wide = _in_float64(restage, libs[0], s)
+        if wide is None:
+            return None
         check = by_differences(weighted_outputs, wide_inputs, libs[0], s, wide)
         if check is None:
             return None
