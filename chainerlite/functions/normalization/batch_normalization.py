@@ -11,6 +11,8 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.backends import cuda
 from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import cast
+from chainerlite.functions.array import where
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.functions.normalization import _kernels
@@ -206,6 +208,8 @@ class BatchNormalizationGrad(_formula.FormulaNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1, 2))
         x, gamma, gy = inputs
+        if x.dtype == numpy.float16 and gamma.dtype != x.dtype:
+            self.retain_outputs((0,))  # for gamma's second order
         if isinstance(x, cuda.ndarray):
             return self._forward_gpu(x, gamma, gy)
         dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
@@ -245,6 +249,27 @@ class BatchNormalizationGrad(_formula.FormulaNode):
             ggamma.astype(gamma.dtype, copy=False),
             gbeta.astype(gamma.dtype, copy=False),
         )
+
+    def backward(self, indexes, grad_outputs):
+        grads = super().backward(indexes, grad_outputs)
+        if 1 not in indexes or grad_outputs[0] is None:
+            return grads
+        x, gamma, _ = self.get_retained_inputs()
+        if not (x.dtype == numpy.float16 and gamma.dtype != x.dtype):
+            return grads
+        # A float16 x with a wider gamma: Chainer differentiates gx (linear
+        # in gamma) with respect to gamma as sum(gx * ggx) / gamma in
+        # float16, from the float16 gx; so does this, where gamma is not 0.
+        (gx,) = self.get_retained_outputs()
+        narrow = cast.cast(gamma, x.dtype)
+        safe = where.where(narrow.array != 0, narrow, numpy.ones_like(narrow.array))
+        ratio = sum_mod.sum(gx * grad_outputs[0], axis=self.axis) / safe
+        i = indexes.index(1)
+        grads = list(grads)
+        grads[i] = where.where(
+            narrow.array != 0, cast.cast(ratio, gamma.dtype), grads[i]
+        )
+        return tuple(grads)
 
     def _forward_gpu(self, x, gamma, gy):
         # two launches: the sums of gy and gy * xhat, then gx

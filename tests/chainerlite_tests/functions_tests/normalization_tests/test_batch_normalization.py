@@ -223,6 +223,42 @@ def test_gamma_narrower_than_x_sums_the_gradients_in_its_dtype(x_dtype, p_dtype)
         assert abs(gx.array[0, 0] - (gy[0, 0] * inv_std[0] - exact)) > 1e-3
 
 
+def test_second_order_of_a_wider_gamma_with_float16_x_is_chainers():
+    # gx is linear in gamma: its derivative along ggx is sum(gx * ggx) /
+    # gamma, which Chainer 7.8.1 computes in float16 from the float16 gx;
+    # where gamma is 0 the formula's derivative stands (Chainer's is NaN).
+    rng = numpy.random.RandomState(3)
+    x = chainerlite.Variable(rng.uniform(-1, 1, (4, 3)).astype(numpy.float16))
+    gamma = chainerlite.Variable(numpy.array([1.5, 0.0, -0.5], numpy.float32))
+    beta = numpy.zeros(3, numpy.float32)
+    gy = rng.uniform(-1, 1, (4, 3)).astype(numpy.float16)
+    ggx = rng.uniform(-1, 1, (4, 3)).astype(numpy.float16)
+    y = F.batch_normalization(x, gamma, beta)
+    (gx,) = chainerlite.grad(
+        [y], [x], [chainerlite.Variable(gy)], enable_double_backprop=True
+    )
+    (ggamma,) = chainerlite.grad([gx], [gamma], [chainerlite.Variable(ggx)])
+    assert ggamma.dtype == numpy.float32
+    narrow = gamma.array.astype(numpy.float16)
+    expected = (gx.array * ggx).sum(0) / numpy.where(narrow == 0, 1, narrow)
+    numpy.testing.assert_array_equal(ggamma.array[[0, 2]], expected[[0, 2]])
+    # at gamma 0, the derivative in float64
+    x64 = chainerlite.Variable(x.array.astype(numpy.float64))
+    g64 = chainerlite.Variable(gamma.array.astype(numpy.float64))
+    y64 = F.batch_normalization(x64, g64, beta.astype(numpy.float64))
+    (gx64,) = chainerlite.grad(
+        [y64],
+        [x64],
+        [chainerlite.Variable(gy.astype(numpy.float64))],
+        enable_double_backprop=True,
+    )
+    (gg64,) = chainerlite.grad(
+        [gx64], [g64], [chainerlite.Variable(ggx.astype(numpy.float64))]
+    )
+    numpy.testing.assert_allclose(ggamma.array[1], gg64.array[1], rtol=2e-2)
+    assert gg64.array[1] != 0
+
+
 def test_arguments_may_be_positional():
     x = numpy.random.uniform(-1, 1, (4, 3))
     running_mean = numpy.zeros(3)
