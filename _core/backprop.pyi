@@ -2,6 +2,9 @@ from typing import Any, Sequence
 
 from chainerlite._core.node import Variable, VariableNode
 
+class AttributeTypeError(TypeError, AttributeError): ...
+
+
 def backprop(
     outputs: list[Variable],
     grad_outputs: list[Any],

@@ -818,10 +818,15 @@ def backward(outputs, grad_outputs=None, **kwargs):
              None, retain_graph)
 
 
+class AttributeTypeError(TypeError, AttributeError):
+    """An object without a method that Chainer 7.8.1 calls on it (so an
+    ``AttributeError`` there); chainerlite.utils._chainer_errors offers it
+    beside the other errors that are both types."""
+
+
 cdef int _not_a_variable(g) except -1:
     # Chainer's backward reads Variable attributes of each grad_output (an
     # array fails there with an AttributeError)
-    from chainerlite.utils._chainer_errors import AttributeTypeError
     raise AttributeTypeError(
         'backward(): each element of grad_outputs must be a Variable or '
         'None, not %s (wrap an array in chainer.Variable)' % type(g).__name__)

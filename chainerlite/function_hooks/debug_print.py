@@ -50,8 +50,8 @@ class PrintHook(function_hook.FunctionHook):
         >>> x = chainer.Variable(np.array([1.0, 3.0], np.float32))
         >>> with PrintHook(file=out):
         ...     y = F.exp(x)
-        >>> print(out.getvalue())  # doctest: +ELLIPSIS
-        function	exp
+        >>> print(out.getvalue())  # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
+        function exp
         input data
         <variable at 0x...>
         - device: CPU

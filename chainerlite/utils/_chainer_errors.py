@@ -9,6 +9,10 @@ type still catches it.
 
 import numpy
 
+# Defined in the engine, which raises it too (the engine imports nothing
+# from chainerlite); listed here with the others.
+from chainerlite._core.backprop import AttributeTypeError  # noqa: F401
+
 
 class AssertedValueError(ValueError, AssertionError):
     """A bad argument that Chainer 7.8.1 asserts against."""
@@ -16,11 +20,6 @@ class AssertedValueError(ValueError, AssertionError):
 
 class TypedValueError(ValueError, TypeError):
     """A bad argument on which Chainer 7.8.1 fails with a ``TypeError``."""
-
-
-class AttributeTypeError(TypeError, AttributeError):
-    """An object without a method that Chainer 7.8.1 calls on it (so an
-    ``AttributeError`` there)."""
 
 
 class IndexValueError(ValueError, IndexError):

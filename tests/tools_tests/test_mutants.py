@@ -143,9 +143,9 @@ def test_test_files_of_public_and_private_modules(finder):
 
 def test_test_files_grouped_in_one_file_are_found_by_function_name(finder):
     # erfcx has no test_erfcx.py: test_error_functions.py calls F.erfcx; the
-    # private _roi is used by roi_*_2d modules tested in test_roi_pooling.py
-    # and test_roi_sampling_bound.py, and called by the sweep over every
-    # function's integer arguments
+    # private _roi is used by roi_*_2d modules tested in test_roi_pooling.py,
+    # test_roi_conventions.py and test_roi_sampling_bound.py, and called by
+    # the sweep over every function's integer arguments
     math = 'tests/chainerlite_tests/functions_tests/math_tests/'
     assert finder.mirror('chainerlite.functions.math.erfcx') is None
     # (and test_chainer_helper_names.py reads erfcx's module constants)
@@ -155,6 +155,7 @@ def test_test_files_grouped_in_one_file_are_found_by_function_name(finder):
     ]
     pooling = 'tests/chainerlite_tests/functions_tests/pooling_tests/'
     assert finder.files('chainerlite.functions.pooling._roi', 'ROIPooling') == [
+        pooling + 'test_roi_conventions.py',
         pooling + 'test_roi_pooling.py',
         pooling + 'test_roi_sampling_bound.py',
         'tests/chainerlite_tests/functions_tests/test_int_parameter_sweep.py',

@@ -21,7 +21,7 @@ class Nodes2D:
     # the ranks: fewer than 2 axes is an IndexError there
     reads_channels_with_ranks = True
     # and in its type check: an InvalidType only
-    channels_error = None
+    channels_error: type[Exception] | None = None
     # and refuses a dilation below 1 when it makes its node
     dilate_when_made = True
 

@@ -31,7 +31,7 @@ class ConvolutionFamily(function_node.FunctionNode):
     reads_channels_with_ranks = False
     # what a convolution's type check raises on the channels besides
     # InvalidType (None: InvalidType only)
-    channels_error = ValueError
+    channels_error: type[Exception] | None = ValueError
     # whether the dilation is checked when the node is made (Chainer 7.8.1's
     # 2-D nodes) or after the type check
     dilate_when_made = False
