@@ -4,7 +4,6 @@ from chainerlite._core.node import Variable, VariableNode
 
 class AttributeTypeError(TypeError, AttributeError): ...
 
-
 def backprop(
     outputs: list[Variable],
     grad_outputs: list[Any],
