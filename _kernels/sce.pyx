@@ -10,11 +10,8 @@ row and of the losses in NumPy's pairwise order. The loss of a row is
 (whose other terms are zeros), and nothing of size ``x`` is kept for the
 gradient: it recomputes ``y`` from the maximum and ``log_s`` of each row.
 
-The passes go over blocks of rows small enough to stay in the CPU's cache
-(``x - max``, its ``exp`` and its sums; the gradient's ``log_y``, ``exp``
-and scaling), so that the rows travel from memory once per direction and
-the forward's scratch is one block, not an array of the size of ``x``.
-Ctrl-C is looked for between blocks (see ``chunks.pxd``).
+The passes over the rows go in chunks of rows, and Ctrl-C is looked for
+between chunks (see ``chunks.pxd``).
 
 Both functions return None where they do not apply (another dtype, rank or
 array type, a layout that is not C-contiguous, labels that are not 1-D
@@ -275,47 +272,6 @@ cdef int _run(Pass which, const Rows* r, Py_ssize_t n, bint f32) except -1:
     return 0
 
 
-#: Bytes of a block of rows (x - max or the gradient) that the passes of
-#: a block share while it stays in the CPU's second-level cache.
-cdef Py_ssize_t BLOCK_BYTES = 1 << 18
-
-
-#: Units of work (chunks.pxd) of an element in the passes of a block.
-cdef enum:
-    _BLOCK_WORK = 8
-
-
-cdef int _in_block(Pass which, const Rows* r, Py_ssize_t b, bint f32) except -1:
-    # one pass over the first b rows of r, a block inside a chunk (the
-    # chunk looks for Ctrl-C)
-    with nogil:
-        if f32:
-            _pass_rows(which, r, 0, b, <const float*>r.x)
-        else:
-            _pass_rows(which, r, 0, b, <const double*>r.x)
-    return 0
-
-
-cdef Py_ssize_t _block_rows(Py_ssize_t c, Py_ssize_t item) noexcept:
-    cdef Py_ssize_t rows = BLOCK_BYTES // (c * item)
-    return rows if rows > 0 else 1
-
-
-cdef Rows _from_row(const Rows* r, Py_ssize_t i, Py_ssize_t item) noexcept:
-    # r seen from row i on: its row arrays start at row i (e holds one
-    # block, from its start, unless ``whole``)
-    cdef Rows b = r[0]
-    b.x = <const char*>r.x + i * r.c * item
-    b.m = <char*>r.m + i * item
-    b.s = <char*>r.s + i * item
-    b.k = r.k + i
-    if r.finite != NULL:
-        b.finite = r.finite + i
-    if r.g != NULL:
-        b.g = <const char*>r.g + i * r.g_step * item
-    return b
-
-
 cdef inline bint _is_block(cnp.ndarray a):
     # one aligned C-ordered block: the loops index it as a C array
     return cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISALIGNED(a)
@@ -398,14 +354,7 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
     cdef Py_ssize_t valid = _labels(tv, k, c, ignore)
     if valid < 0:
         return None
-    cdef Py_ssize_t item = a.descr.itemsize, rows = _block_rows(c, item)
-    cdef Py_ssize_t i, b
-    cdef cnp.npy_intp block_shape[2]
-    block_shape[0] = rows if rows < n else n
-    block_shape[1] = c
-    cdef cnp.ndarray e = cnp.PyArray_EMPTY(2, block_shape, typ, 0)
-    cdef Rows part
-    cdef Chunks todo
+    cdef cnp.ndarray e = cnp.PyArray_EMPTY(2, a.shape, typ, 0)
     cdef cnp.ndarray m = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
     cdef cnp.ndarray s = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
     cdef cnp.ndarray loss = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
@@ -424,16 +373,10 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
     if r.finite == NULL:
         raise MemoryError()
     try:
-        todo = chunks(n, _BLOCK_WORK * c, 1)
-        while next_chunk(&todo):
-            for i in range(todo.begin, todo.end, rows):
-                b = rows if todo.end - i > rows else todo.end - i
-                part = _from_row(&r, i, item)
-                _in_block(SHIFT, &part, b, f32)
-                # NumPy's exp and log, so that the results are its own bit
-                # for bit
-                _exp(e[:b], e[:b])
-                _in_block(SUM, &part, b, f32)
+        _run(SHIFT, &r, n, f32)
+        # NumPy's exp and log, so that the results are its own bit for bit
+        _exp(e, e)
+        _run(SUM, &r, n, f32)
         _log(s, s)
         # the exponentials are no longer needed: e is the scratch row
         _run(LOSS, &r, n, f32)
@@ -523,19 +466,9 @@ cdef object sce_backward_array(x, stats, g, object coeff):
     r.g = pg
     r.g_step = g_step
     r.c = c
-    cdef Py_ssize_t item = a.descr.itemsize, rows = _block_rows(c, item)
-    cdef Py_ssize_t i, b
-    cdef Rows part
-    cdef Chunks todo = chunks(n, _BLOCK_WORK * c, 1)
-    while next_chunk(&todo):
-        for i in range(todo.begin, todo.end, rows):
-            b = rows if todo.end - i > rows else todo.end - i
-            part = _from_row(&r, i, item)
-            part.e = <char*>r.e + i * c * item
-            _in_block(LOG_Y, &part, b, f32)
-            block = gx[i:i + b]
-            _exp(block, block)
-            _in_block(GRAD, &part, b, f32)
+    _run(LOG_Y, &r, n, f32)
+    _exp(gx, gx)
+    _run(GRAD, &r, n, f32)
     return gx
 
 
