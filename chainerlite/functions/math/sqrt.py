@@ -60,7 +60,7 @@ def sqrt(x: Variable | NdArray) -> Variable:
     return Sqrt().apply((x,))[0]
 
 
-class _Reciprocal(function_node.FunctionNode):
+class Reciprocal(function_node.FunctionNode):
     """``1 / x`` of the square root; its gradient is a node of its own whose
     second order is written out, so zeros and infinities give Chainer's
     infinities and zeros (differentiating ``-gy / (x * x)`` as a quotient
@@ -77,10 +77,10 @@ class _Reciprocal(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
-        return _ReciprocalGrad().apply((x, grad_outputs[0]))
+        return ReciprocalGrad().apply((x, grad_outputs[0]))
 
 
-class _ReciprocalGrad(function_node.FunctionNode):
+class ReciprocalGrad(function_node.FunctionNode):
     """``-gy / x**2``, the gradient of ``1 / x``."""
 
     def forward(self, inputs):
@@ -123,4 +123,4 @@ def rsqrt(x: Variable | NdArray) -> Variable:
         array([0.5, 2. ], dtype=float32)
 
     """
-    return _Reciprocal().apply((sqrt(x),))[0]
+    return Reciprocal().apply((sqrt(x),))[0]

@@ -25,6 +25,7 @@ for _name, _op, _opset in (
     ('Exp', 'Exp', 6),
     ('Log', 'Log', 6),
     ('Sqrt', 'Sqrt', 6),
+    ('Reciprocal', 'Reciprocal', 6),  # F.rsqrt's 1 / sqrt(x)
     ('Sin', 'Sin', 7),
     ('Cos', 'Cos', 7),
     ('Tan', 'Tan', 7),

@@ -1,4 +1,4 @@
-"""ArgMax/ArgMin (int32 as Chainer's) and Maximum/Minimum from opset 7."""
+"""ArgMax/ArgMin (int32 as Chainer's), Maximum/Minimum from opset 7, rsqrt."""
 
 import numpy as np
 import pytest
@@ -52,3 +52,10 @@ def test_where_condition_computed_in_the_model(onnx_matches, opset):
     model = chainerlite.Sequential(lambda x: F.where(x.array > 0, x, x * 0.5))
     proto = onnx_matches(model, x, opset)
     assert any(n.op_type == 'Constant' for n in proto.graph.node)
+
+
+@pytest.mark.parametrize('opset', [7, 11])
+def test_rsqrt_exports_as_sqrt_and_reciprocal(onnx_matches, opset):
+    x = np.random.RandomState(2).uniform(0.5, 4.0, (3, 4)).astype(np.float32)
+    proto = onnx_matches(chainerlite.Sequential(F.rsqrt), x, opset)
+    assert [n.op_type for n in proto.graph.node] == ['Sqrt', 'Reciprocal']
