@@ -32,7 +32,7 @@ cimport numpy as cnp
 from libc.stdlib cimport free, malloc
 
 from chainerlite._kernels.chunks cimport Chunks, chunks, cl_max_threads, next_chunk
-from chainerlite._kernels.dtypes cimport float32
+from chainerlite._kernels.dtypes cimport float32, descr_of
 
 import numpy
 
@@ -427,7 +427,7 @@ def direct_conv_simd():
 
 cdef inline bint _is_f32(a, int ndim):
     # a NumPy float32 array of ndim axes
-    return (isinstance(a, cnp.ndarray) and (<cnp.ndarray>a).descr is float32()
+    return (isinstance(a, cnp.ndarray) and descr_of(<cnp.ndarray>a) is float32()
             and (<cnp.ndarray>a).ndim == ndim)
 
 

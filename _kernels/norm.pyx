@@ -25,7 +25,7 @@ chunks, and Ctrl-C is looked for between chunks (see ``chunks.pxd``).
 cimport numpy as cnp
 
 from chainerlite._kernels.chunks cimport Chunks, chunks, next_chunk
-from chainerlite._kernels.dtypes cimport float32, float64
+from chainerlite._kernels.dtypes cimport float32, float64, descr_of
 
 import numpy
 
@@ -457,8 +457,8 @@ cdef bint _plain(object a, object like):
     if not (cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISALIGNED(arr)):
         return False
     if like is None:
-        return arr.descr is float32() or arr.descr is float64()
-    return (arr.descr is (<cnp.ndarray>like).descr
+        return descr_of(arr) is float32() or descr_of(arr) is float64()
+    return (descr_of(arr) is descr_of(<cnp.ndarray>like)
             and cnp.PyArray_SAMESHAPE(arr, <cnp.ndarray>like))
 
 
@@ -487,7 +487,7 @@ def softmax(x, axis, bint log):
     if n == 0:
         return None
     cdef cnp.ndarray y = numpy.empty_like(a)
-    cdef bint single = a.descr is float32()
+    cdef bint single = descr_of(a) is float32()
     cdef void* xd = cnp.PyArray_DATA(a)
     cdef void* yd = cnp.PyArray_DATA(y)
     # a row: about 2 units of work an element (see chunks.pxd)
@@ -513,7 +513,7 @@ def softmax_grad(y, gy, axis, bint log):
     if n == 0:
         return None
     cdef cnp.ndarray gx = numpy.empty_like(a)
-    cdef bint single = a.descr is float32()
+    cdef bint single = descr_of(a) is float32()
     cdef void* yd = cnp.PyArray_DATA(a)
     cdef void* gyd = cnp.PyArray_DATA(<cnp.ndarray>gy)
     cdef void* gxd = cnp.PyArray_DATA(gx)
@@ -542,7 +542,7 @@ cdef bint _layer_norm_args(object x, object gamma, object other, object eps):
     for v in (gamma, other):
         if not (cnp.PyArray_NDIM(<cnp.ndarray>v) == 1
                 and (<cnp.ndarray>v).shape[0] == a.shape[1]
-                and _plain(v, v) and (<cnp.ndarray>v).descr is a.descr):
+                and _plain(v, v) and descr_of(<cnp.ndarray>v) is descr_of(a)):
             return False
     return type(eps) is float or type(eps) is int
 
@@ -556,7 +556,7 @@ def layer_norm(x, gamma, beta, eps):
     cdef Py_ssize_t rows = a.shape[0], n = a.shape[1]
     cdef double c_eps = eps
     cdef cnp.ndarray y = numpy.empty_like(a)
-    cdef bint single = a.descr is float32()
+    cdef bint single = descr_of(a) is float32()
     cdef void* xd = cnp.PyArray_DATA(a)
     cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>gamma)
     cdef void* bd = cnp.PyArray_DATA(<cnp.ndarray>beta)
@@ -587,7 +587,7 @@ def layer_norm_grad(x, gamma, gy, eps):
     cdef cnp.ndarray gx = numpy.empty_like(a)
     cdef cnp.ndarray gg = numpy.zeros(n, numpy.float64)
     cdef cnp.ndarray gb = numpy.zeros(n, numpy.float64)
-    cdef bint single = a.descr is float32()
+    cdef bint single = descr_of(a) is float32()
     cdef void* xd = cnp.PyArray_DATA(a)
     cdef void* gmd = cnp.PyArray_DATA(<cnp.ndarray>gamma)
     cdef void* gyd = cnp.PyArray_DATA(<cnp.ndarray>gy)
@@ -622,7 +622,7 @@ cdef bint _group_norm_args(object x, object gamma, object other, object groups,
     for v in (gamma, other):
         if not (_plain(v, None) and cnp.PyArray_NDIM(<cnp.ndarray>v) == 1
                 and (<cnp.ndarray>v).shape[0] == a.shape[1]
-                and (<cnp.ndarray>v).descr is a.descr):
+                and descr_of(<cnp.ndarray>v) is descr_of(a)):
             return False
     return type(eps) is float or type(eps) is int
 
@@ -639,7 +639,7 @@ def group_norm(x, gamma, beta, groups, eps):
     cdef Py_ssize_t s = cnp.PyArray_SIZE(a) // (rows * cg)
     cdef double c_eps = eps
     cdef cnp.ndarray y = numpy.empty_like(a)
-    cdef bint single = a.descr is float32()
+    cdef bint single = descr_of(a) is float32()
     cdef void* xd = cnp.PyArray_DATA(a)
     cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>gamma)
     cdef void* bd = cnp.PyArray_DATA(<cnp.ndarray>beta)
@@ -672,7 +672,7 @@ def group_norm_grad(x, gamma, gy, groups, eps):
     cdef cnp.ndarray gx = numpy.empty_like(a)
     cdef cnp.ndarray gg = numpy.zeros(a.shape[1], numpy.float64)
     cdef cnp.ndarray gb = numpy.zeros(a.shape[1], numpy.float64)
-    cdef bint single = a.descr is float32()
+    cdef bint single = descr_of(a) is float32()
     cdef void* xd = cnp.PyArray_DATA(a)
     cdef void* gmd = cnp.PyArray_DATA(<cnp.ndarray>gamma)
     cdef void* gyd = cnp.PyArray_DATA(<cnp.ndarray>gy)
@@ -714,7 +714,7 @@ cdef bint _batch_args(object x, object gamma, object other, object eps):
     for v in (gamma, other):
         if not (_plain(v, None) and cnp.PyArray_NDIM(<cnp.ndarray>v) == 1
                 and (<cnp.ndarray>v).shape[0] == a.shape[1]
-                and (<cnp.ndarray>v).descr is a.descr):
+                and descr_of(<cnp.ndarray>v) is descr_of(a)):
             return False
     return True
 
@@ -732,7 +732,7 @@ def batch_norm(x, gamma, beta, eps):
     cdef cnp.ndarray y = numpy.empty_like(a)
     cdef cnp.ndarray mean = numpy.empty(c, numpy.float64)
     cdef cnp.ndarray var = numpy.empty(c, numpy.float64)
-    cdef bint single = a.descr is float32()
+    cdef bint single = descr_of(a) is float32()
     cdef void* xd = cnp.PyArray_DATA(a)
     cdef void* yd = cnp.PyArray_DATA(y)
     cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>gamma)
@@ -775,7 +775,7 @@ def batch_norm_grad(x, gamma, gy, mean, var, eps):
     cdef cnp.ndarray gx = numpy.empty_like(a)
     cdef cnp.ndarray gg = numpy.empty(c, numpy.float64)
     cdef cnp.ndarray gb = numpy.empty(c, numpy.float64)
-    cdef bint single = a.descr is float32()
+    cdef bint single = descr_of(a) is float32()
     cdef void* xd = cnp.PyArray_DATA(a)
     cdef void* gyd = cnp.PyArray_DATA(<cnp.ndarray>gy)
     cdef void* gxd = cnp.PyArray_DATA(gx)
@@ -820,7 +820,7 @@ def batch_norm_fixed(x, gamma, beta, mean, var, eps):
         return None
     cdef double c_eps = eps
     cdef cnp.ndarray y = numpy.empty_like(a)
-    cdef bint single = a.descr is float32()
+    cdef bint single = descr_of(a) is float32()
     cdef void* xd = cnp.PyArray_DATA(a)
     cdef void* yd = cnp.PyArray_DATA(y)
     cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>gamma)
@@ -862,7 +862,7 @@ def batch_norm_fixed_grad(x, gy, mean, scale):
     cdef cnp.ndarray gx = numpy.empty_like(a)
     cdef cnp.ndarray sgy = numpy.empty(c, numpy.float64)
     cdef cnp.ndarray sgxc = numpy.empty(c, numpy.float64)
-    cdef bint single = a.descr is float32()
+    cdef bint single = descr_of(a) is float32()
     cdef void* xd = cnp.PyArray_DATA(a)
     cdef void* gyd = cnp.PyArray_DATA(<cnp.ndarray>gy)
     cdef void* gxd = cnp.PyArray_DATA(gx)

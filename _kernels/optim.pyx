@@ -16,7 +16,7 @@ and Ctrl-C is looked for between chunks (see ``chunks.pxd``).
 cimport numpy as cnp
 
 from chainerlite._kernels.chunks cimport Chunks, chunks, next_chunk
-from chainerlite._kernels.dtypes cimport float32, float64
+from chainerlite._kernels.dtypes cimport float32, float64, descr_of
 
 cnp.import_array()
 
@@ -117,7 +117,7 @@ cdef bint _plain(object a, cnp.ndarray like, bint written):
     # an aligned C-contiguous ndarray of like's dtype and shape, writeable
     # if written
     return (type(a) is cnp.ndarray
-            and (<cnp.ndarray>a).descr is like.descr
+            and descr_of(<cnp.ndarray>a) is descr_of(like)
             and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a)
             and cnp.PyArray_ISALIGNED(<cnp.ndarray>a)
             and (not written or cnp.PyArray_ISWRITEABLE(<cnp.ndarray>a))
@@ -154,7 +154,7 @@ cdef bint _takes(object param, tuple others, tuple written, tuple scalars):
     if type(param) is not cnp.ndarray:
         return False
     cdef cnp.ndarray p = <cnp.ndarray>param
-    if p.descr is not float32() and p.descr is not float64():
+    if descr_of(p) is not float32() and descr_of(p) is not float64():
         return False
     if not _plain(p, p, True):
         return False
@@ -163,7 +163,7 @@ cdef bint _takes(object param, tuple others, tuple written, tuple scalars):
             return False
     if not _disjoint((param,) + others):
         return False
-    cdef bint single = p.descr is float32()
+    cdef bint single = descr_of(p) is float32()
     for x in scalars:
         if not _number(x, single):
             return False
@@ -180,7 +180,7 @@ def adam(param, grad, m, v, one_minus_beta1, one_minus_beta2, lr, eps, eta,
     if not _takes(param, (grad, m, v), (False, True, True), scalars):
         return None
     cdef cnp.ndarray p = <cnp.ndarray>param
-    cdef bint single = p.descr is float32()
+    cdef bint single = descr_of(p) is float32()
     cdef double b1c = one_minus_beta1, b2c = one_minus_beta2
     cdef double c_lr = lr, c_eps = eps, c_eta = eta, wd = weight_decay_rate
     cdef void* pd = cnp.PyArray_DATA(p)
@@ -212,7 +212,7 @@ def sgd(param, grad, lr):
     if not _takes(param, (grad,), (False,), (lr,)):
         return None
     cdef cnp.ndarray p = <cnp.ndarray>param
-    cdef bint single = p.descr is float32()
+    cdef bint single = descr_of(p) is float32()
     cdef double c_lr = lr
     cdef void* pd = cnp.PyArray_DATA(p)
     cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>grad)
@@ -237,7 +237,7 @@ def momentum_sgd(param, grad, v, lr, momentum):
     if not _takes(param, (grad, v), (False, True), (lr, momentum)):
         return None
     cdef cnp.ndarray p = <cnp.ndarray>param
-    cdef bint single = p.descr is float32()
+    cdef bint single = descr_of(p) is float32()
     cdef double c_lr = lr, c_momentum = momentum
     cdef void* pd = cnp.PyArray_DATA(p)
     cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>grad)

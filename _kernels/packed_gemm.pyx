@@ -24,7 +24,7 @@ from cython.parallel cimport prange
 
 from chainerlite._kernels.argcheck cimport array_span, overlap
 from chainerlite._kernels.chunks cimport Chunks, chunks, cl_max_threads, next_chunk
-from chainerlite._kernels.dtypes cimport float32
+from chainerlite._kernels.dtypes cimport float32, descr_of
 
 import numpy
 
@@ -147,7 +147,7 @@ cdef class Packed:
 
 cdef bint _takes(a):
     return (type(a) is numpy.ndarray and cnp.PyArray_NDIM(<cnp.ndarray>a) == 2
-            and (<cnp.ndarray>a).descr is float32()
+            and descr_of(<cnp.ndarray>a) is float32()
             and cnp.PyArray_SIZE(<cnp.ndarray>a) > 0)
 
 
@@ -177,7 +177,7 @@ def pack(w, transposed):
 cdef bint _rows(a, Py_ssize_t m, Py_ssize_t n):
     # a is an (m, n) float32 ndarray of rows of contiguous elements
     if not (type(a) is numpy.ndarray and cnp.PyArray_NDIM(<cnp.ndarray>a) == 2
-            and (<cnp.ndarray>a).descr is float32()
+            and descr_of(<cnp.ndarray>a) is float32()
             and a.shape[0] == m and a.shape[1] == n):
         return False
     cdef cnp.ndarray r = <cnp.ndarray>a

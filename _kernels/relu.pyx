@@ -7,7 +7,7 @@ dtype or layout), and the caller keeps NumPy.
 """
 cimport numpy as cnp
 
-from chainerlite._kernels.dtypes cimport float32, float64
+from chainerlite._kernels.dtypes cimport float32, float64, descr_of
 
 cnp.import_array()
 
@@ -67,7 +67,7 @@ cdef inline int _kind(cnp.ndarray a):
     # 4 or 8 for an aligned float32/float64 array in one C- or
     # Fortran-ordered block (so that its elements are read in memory
     # order), else 0
-    dtype = a.descr
+    dtype = descr_of(a)
     if dtype is not float32() and dtype is not float64():
         return 0
     if not cnp.PyArray_ISALIGNED(a):
@@ -103,7 +103,7 @@ cdef object relu_grad_array(y, gy):
     cdef cnp.ndarray a = <cnp.ndarray>y
     cdef cnp.ndarray g = <cnp.ndarray>gy
     cdef int kind = _kind(a)
-    if kind == 0 or g.descr is not a.descr or _kind(g) == 0:
+    if kind == 0 or descr_of(g) is not descr_of(a) or _kind(g) == 0:
         return None
     if not cnp.PyArray_SAMESHAPE(a, g) or (
             cnp.PyArray_IS_C_CONTIGUOUS(a) != cnp.PyArray_IS_C_CONTIGUOUS(g)):

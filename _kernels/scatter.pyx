@@ -13,7 +13,7 @@ Ctrl-C is looked for between chunks (see ``chunks.pxd``).
 cimport numpy as cnp
 
 from chainerlite._kernels.chunks cimport Chunks, chunks, next_chunk
-from chainerlite._kernels.dtypes cimport float32, float64, int32, int64
+from chainerlite._kernels.dtypes cimport float32, float64, int32, int64, descr_of
 
 cnp.import_array()
 
@@ -97,7 +97,7 @@ cdef bint _in_range(cnp.ndarray ids, Py_ssize_t rows, bint has_skip,
                     cnp.int64_t skip):
     cdef Py_ssize_t i, n = cnp.PyArray_SIZE(ids)
     cdef cnp.int64_t id
-    cdef bint wide = ids.descr is int64()
+    cdef bint wide = descr_of(ids) is int64()
     cdef const cnp.int64_t* i64 = <const cnp.int64_t*>cnp.PyArray_DATA(ids)
     cdef const cnp.int32_t* i32 = <const cnp.int32_t*>cnp.PyArray_DATA(ids)
     with nogil:
@@ -122,11 +122,11 @@ def add_rows(dst, ids, src, skip=None):
     cdef cnp.ndarray d = <cnp.ndarray>dst
     cdef cnp.ndarray x = <cnp.ndarray>ids
     cdef cnp.ndarray s = <cnp.ndarray>src
-    if d.descr is not float32() and d.descr is not float64():
+    if descr_of(d) is not float32() and descr_of(d) is not float64():
         return None
-    if s.descr is not d.descr or not cnp.PyArray_ISWRITEABLE(d):
+    if descr_of(s) is not descr_of(d) or not cnp.PyArray_ISWRITEABLE(d):
         return None
-    if x.descr is not int32() and x.descr is not int64():
+    if descr_of(x) is not int32() and descr_of(x) is not int64():
         return None
     cdef Py_ssize_t rows = d.shape[0], cols = d.shape[1], n = x.shape[0]
     if s.shape[0] != n or s.shape[1] != cols:
@@ -134,14 +134,14 @@ def add_rows(dst, ids, src, skip=None):
     if not (_apart(d, x) and _apart(d, s)):
         return None
     cdef bint has_skip = skip is not None
-    cdef bint wide = x.descr is int64()
+    cdef bint wide = descr_of(x) is int64()
     if has_skip and (type(skip) is not int
                      or not (-2**31 <= skip < 2**31 or wide and -2**63 <= skip < 2**63)):
         return None
     cdef cnp.int64_t c_skip = skip if has_skip else 0
     if not _in_range(x, rows, has_skip, c_skip):
         return None
-    cdef bint single = d.descr is float32()
+    cdef bint single = descr_of(d) is float32()
     cdef void* dd = cnp.PyArray_DATA(d)
     cdef void* xd = cnp.PyArray_DATA(x)
     cdef void* sd = cnp.PyArray_DATA(s)

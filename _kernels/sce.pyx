@@ -24,7 +24,7 @@ from libc.math cimport HUGE_VAL as _HUGE_VAL
 from libc.stdint cimport int32_t, int64_t
 
 from chainerlite._kernels.chunks cimport Chunks, chunks, next_chunk
-from chainerlite._kernels.dtypes cimport float32, float64, int32, int64, intp
+from chainerlite._kernels.dtypes cimport float32, float64, int32, int64, intp, descr_of
 
 import numpy
 
@@ -284,7 +284,7 @@ cdef inline bint _is_matrix(x):
     cdef cnp.ndarray a = <cnp.ndarray>x
     if a.ndim != 2 or not _is_block(a):
         return False
-    if a.descr is not float32() and a.descr is not float64():
+    if descr_of(a) is not float32() and descr_of(a) is not float64():
         return False
     return a.shape[0] > 0 and a.shape[1] > 0
 
@@ -305,7 +305,7 @@ cdef Py_ssize_t _labels(cnp.ndarray t, cnp.ndarray k, Py_ssize_t c,
     cdef Py_ssize_t n = k.shape[0], valid
     cdef void* pt = cnp.PyArray_DATA(t)
     cdef Py_ssize_t* pk = <Py_ssize_t*>cnp.PyArray_DATA(k)
-    cdef bint i32 = t.descr is int32()
+    cdef bint i32 = descr_of(t) is int32()
     with nogil:
         if i32:
             valid = _read_labels(<const int32_t*>pt, pk, n, c, ignore)
@@ -320,7 +320,7 @@ cdef object _mean(cnp.ndarray loss, Py_ssize_t count):
     cdef double coeff = 1.0 / (count if count > 1 else 1)
     cdef Py_ssize_t n = loss.shape[0]
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(0, NULL, loss.descr.type_num, 0)
-    if loss.descr is float32():
+    if descr_of(loss) is float32():
         (<float*>cnp.PyArray_DATA(out))[0] = (<float>0 + _pairwise_sum(
             <const float*>cnp.PyArray_DATA(loss), n)) * <float>coeff
     else:
@@ -346,7 +346,7 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
     if type(t) is not cnp.ndarray:
         return None
     cdef cnp.ndarray tv = <cnp.ndarray>t
-    if (tv.descr is not int32() and tv.descr is not int64()) or tv.ndim != 1 \
+    if (descr_of(tv) is not int32() and descr_of(tv) is not int64()) or tv.ndim != 1 \
             or tv.shape[0] != n or not _is_block(tv):
         return None
     cdef int typ = a.descr.type_num
@@ -391,7 +391,7 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
 
 cdef bint _is_row_array(object a, cnp.ndarray x, object descr):
     # one aligned C-contiguous value of dtype descr per row of x
-    return (type(a) is cnp.ndarray and (<cnp.ndarray>a).descr is descr
+    return (type(a) is cnp.ndarray and descr_of(<cnp.ndarray>a) is descr
             and (<cnp.ndarray>a).ndim == 1
             and (<cnp.ndarray>a).shape[0] == x.shape[0]
             and _is_block(<cnp.ndarray>a))
@@ -404,8 +404,8 @@ cdef bint _are_stats(object stats, cnp.ndarray x):
     if type(stats) is not tuple or len(<tuple>stats) != 3:
         return False
     k, m, s = <tuple>stats
-    if not (_is_row_array(k, x, intp()) and _is_row_array(m, x, x.descr)
-            and _is_row_array(s, x, x.descr)):
+    if not (_is_row_array(k, x, intp()) and _is_row_array(m, x, descr_of(x))
+            and _is_row_array(s, x, descr_of(x))):
         return False
     cdef const Py_ssize_t* pk = <const Py_ssize_t*>cnp.PyArray_DATA(k)
     cdef Py_ssize_t i, c = x.shape[1]
@@ -427,7 +427,7 @@ cdef object sce_backward_array(x, stats, g, object coeff):
     cdef cnp.ndarray a = <cnp.ndarray>x
     cdef cnp.ndarray gv = <cnp.ndarray>g
     cdef Py_ssize_t n = a.shape[0], c = a.shape[1], g_step = 1
-    if gv.descr is not a.descr or not _is_block(gv):
+    if descr_of(gv) is not descr_of(a) or not _is_block(gv):
         return None
     if coeff is None:
         if gv.ndim != 1 or gv.shape[0] != n:

@@ -11,7 +11,7 @@ glibc's scalar ``tanh``, within one unit in the last place. Elsewhere
 cimport numpy as cnp
 
 from chainerlite._kernels.chunks cimport Chunks, chunks, next_chunk
-from chainerlite._kernels.dtypes cimport float32, float64
+from chainerlite._kernels.dtypes cimport float32, float64, descr_of
 
 import numpy
 
@@ -139,7 +139,7 @@ cdef object tanh_array(x):
     if not _READY or type(x) is not cnp.ndarray:
         return None
     cdef cnp.ndarray a = <cnp.ndarray>x
-    dtype = a.descr
+    dtype = descr_of(a)
     if dtype is not float32() and dtype is not float64():
         return None
     if not cnp.PyArray_IS_C_CONTIGUOUS(a):
