@@ -15,9 +15,13 @@ the way a PyTorch user does (``torch.nn`` modules), with the same shapes and
 the same initial parameters: NumPy draws them (:func:`arrays` of each
 module), both libraries load them. A step is forward, backward and the
 optimizer's update. ``size='tiny'`` gives small versions for the tests.
+``device='gpu'`` builds the same step on the first CUDA device (CuPy for
+chainerlite and Chainer, ``torch.device('cuda')`` for PyTorch).
 """
 
 import importlib
+
+from models import _devices
 
 MODELS = ('resnet18', 'transformer', 'lstm_lm')
 # the two batch sizes measured of each model
@@ -32,7 +36,7 @@ def model_module(model):
     return importlib.import_module(f'{__name__}.{model}')
 
 
-def make_step(library, model, batch, size='full', seed=0, dropout=None):
+def make_step(library, model, batch, size='full', seed=0, dropout=None, device='cpu'):
     """A training step of ``model`` in ``library``: a callable that runs one
     step and returns the loss as a float.
 
@@ -44,6 +48,7 @@ def make_step(library, model, batch, size='full', seed=0, dropout=None):
         seed (int): Seed of the parameters and the data.
         dropout (float): Overrides the model's dropout ratio (``0.0`` makes
             the two libraries compute the same losses).
+        device (str): ``'cpu'`` or ``'gpu'``.
 
     """
     module = model_module(model)
@@ -52,6 +57,12 @@ def make_step(library, model, batch, size='full', seed=0, dropout=None):
         dims['dropout'] = dropout
     arrays = module.arrays(dims, seed)
     data = module.data(dims, batch, seed + 1)
+    place = _devices.placement(library, device)
     if library == 'torch':
-        return module.torch_step(dims, arrays, data)
-    return module.chainer_step(importlib.import_module(library), dims, arrays, data)
+        with place.context():
+            return module.torch_step(dims, arrays, data)
+    step = module.chainer_step(
+        importlib.import_module(library), dims, arrays, place.arrays(data)
+    )
+    place.link(step.model)
+    return step

@@ -92,7 +92,7 @@ def torch_step(dims, arrays, data):
     joined = torch_arrays(arrays, dims['layers'])
     pairs = [(name, model.get_parameter(name)) for name in joined]
     _common.load_torch(torch, pairs, joined)
-    tokens = torch.from_numpy(data)
+    tokens = torch.as_tensor(data)
     x, t = tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous()
     optimizer = torch.optim.SGD(model.parameters(), lr=LR)
     return _common.torch_step(model, optimizer, lambda: model(x, t))

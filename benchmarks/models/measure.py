@@ -2,7 +2,9 @@
 
     python benchmarks/models/measure.py time [--threads N] [--rounds R]
         [--models M ...] [--batches small|both] [--size full|tiny]
+        [--device cpu|gpu]
     python benchmarks/models/measure.py peak LIBRARY MODEL BATCH [--threads N]
+        [--device cpu|gpu]
     python benchmarks/models/measure.py profile MODEL BATCH [--top K]
 
 ``time``: for each model and batch size, one step of each library is built,
@@ -17,6 +19,14 @@ high-water mark over two steps is read above the resident set before them
 then tracemalloc's peak during a third step. RSS is the measure common to
 both libraries: tracemalloc sees NumPy's arrays (chainerlite's) but not
 torch's tensors.
+
+``--device gpu`` runs the steps on the first CUDA device (CuPy for
+chainerlite, CUDA for torch); a step ends by reading its loss, which waits
+for the device, so its wall time is the measure there (its CPU time is
+reported too). The GPU peak is the high-water mark of the bytes the step
+holds in the library's allocator, above what it held before: CuPy's memory
+pool (a ``cupy.cuda.MemoryHook`` adds and subtracts each block) and torch's
+caching allocator (``torch.cuda.max_memory_allocated``).
 
 ``profile``: where chainerlite's step spends its time: after a warm-up
 step, TimerHook's table of one step (each function's forward and backward
@@ -111,7 +121,8 @@ def run_time(args):
         sizes = models.BATCHES[model]
         for batch in sizes[:1] if args.batches == 'small' else sizes:
             steps = {
-                lib: models.make_step(lib, model, batch, args.size) for lib in libraries
+                lib: models.make_step(lib, model, batch, args.size, device=args.device)
+                for lib in libraries
             }
             samples = time_steps(steps, args.rounds)
             rows += [
@@ -120,6 +131,7 @@ def run_time(args):
                     batch=batch,
                     library=lib,
                     threads=args.threads,
+                    device=args.device,
                     samples=s,
                     **summary(s),
                 )
@@ -150,11 +162,71 @@ def reset_high_water():
     return True
 
 
+class CupyHighWater:
+    """Bytes held in CuPy's memory pool while it is entered, and their peak."""
+
+    def __init__(self, cupy):
+        outer = self
+
+        class Hook(cupy.cuda.MemoryHook):
+            name = 'CupyHighWater'
+
+            def malloc_postprocess(self, **kw):
+                outer.held += kw['mem_size']
+                outer.peak = max(outer.peak, outer.held)
+
+            def free_postprocess(self, **kw):
+                outer.held -= kw['mem_size']
+
+        self.hook = Hook()
+        self.held = self.peak = 0
+
+    def __enter__(self):
+        self.hook.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self.hook.__exit__(*exc)
+
+
+def gpu_peak(library, step):
+    """Peak bytes the library's allocator holds over two steps, above before."""
+    if library == 'torch':
+        import torch
+
+        torch.cuda.synchronize()
+        before = torch.cuda.memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        step(), step()
+        return torch.cuda.max_memory_allocated() - before, 'torch.cuda'
+    import cupy
+
+    # counted from zero on entry, so the peak is the high-water mark above
+    # what the pool held before (blocks held before may be freed inside)
+    with CupyHighWater(cupy) as water:
+        step(), step()
+    return water.peak, 'cupy pool'
+
+
 def run_peak(args):
     import models
 
     if not available([args.library], args.threads):
         return {'skipped': args.library}
+    if args.device == 'gpu':
+        step = models.make_step(
+            args.library, args.model, args.batch, args.size, device='gpu'
+        )
+        step()  # the optimizer's state and the library's work space
+        peak, source = gpu_peak(args.library, step)
+        return dict(
+            model=args.model,
+            batch=args.batch,
+            library=args.library,
+            device='gpu',
+            gpu_peak=peak,
+            gpu_source=source,
+        )
     warm = models.make_step(args.library, args.model, 2, 'tiny')
     warm(), warm()  # the library's one-time start-up memory, not the step's
     del warm
@@ -218,6 +290,8 @@ def parser():
     profile.add_argument('model')
     profile.add_argument('batch', type=int)
     profile.add_argument('--top', type=int, default=25)
+    for s in (timing, peak):
+        s.add_argument('--device', choices=('cpu', 'gpu'), default='cpu')
     for s in (timing, peak, profile):
         s.add_argument('--threads', type=int, default=1)
         s.add_argument('--size', choices=('full', 'tiny'), default='full')

@@ -155,7 +155,7 @@ def torch_step(dims, arrays, data):
         if len(block.short):
             pairs += [(f'{path}/short/W', block.short[0].weight)]
     _common.load_torch(torch, pairs, arrays)
-    x, t = torch.from_numpy(data[0]), torch.from_numpy(data[1])
+    x, t = torch.as_tensor(data[0]), torch.as_tensor(data[1])
     optimizer = torch.optim.SGD(model.parameters(), lr=LR, momentum=MOMENTUM)
     loss = nn.functional.cross_entropy
     return _common.torch_step(model, optimizer, lambda: loss(model(x), t))

@@ -175,3 +175,42 @@ def print_tables(result):
             f'{row["traced_peak"] / MiB:.0f}',
         )
         print(f'{model:<13}' + ''.join(f'{c:>16}' for c in cells))
+
+
+def print_gpu_table(times, peaks):
+    """The GPU run of ``.ci/gpu``: median wall ms per step (the device is
+    waited for) and the allocator's peak, chainerlite against PyTorch CUDA.
+
+    Args:
+        times (dict): ``measure.py time --device gpu``'s JSON.
+        peaks (list): ``measure.py peak ... --device gpu``'s JSON objects.
+
+    """
+    keyed = {(r['library'], r['model'], r['batch']): r for r in times['rows']}
+    peak = {(p['library'], p['model'], p['batch']): p['gpu_peak'] for p in peaks}
+    print('\n[models, GPU] one training step; median wall time; allocator peak')
+    head = ('model', 'batch', 'chainerlite ms', 'torch ms', 'x wall', 'x peak')
+    print(f'{head[0]:<13}' + ''.join(f'{h:>15}' for h in head[1:]))
+    for (lib, model, batch), row in keyed.items():
+        if lib != 'chainerlite':
+            continue
+        ref = keyed.get(('torch', model, batch), {}).get('wall median')
+        ours, theirs = peak.get((lib, model, batch)), peak.get(('torch', model, batch))
+        cells = (
+            batch,
+            _ms(row['wall median']),
+            _ms(ref),
+            _ratio(row['wall median'], ref),
+            _ratio(ours, theirs),
+        )
+        print(f'{model:<13}' + ''.join(f'{c:>15}' for c in cells))
+
+
+if __name__ == '__main__':
+    if sys.argv[1:2] != ['--gpu'] or len(sys.argv) != 4:
+        sys.exit('usage: section.py --gpu TIMES.json PEAKS.jsonl')
+    with open(sys.argv[2]) as f:
+        gpu_times = json.load(f)
+    with open(sys.argv[3]) as f:
+        gpu_peaks = [json.loads(line) for line in f if line.strip()]
+    print_gpu_table(gpu_times, gpu_peaks)

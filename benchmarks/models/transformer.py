@@ -134,7 +134,7 @@ def torch_step(dims, arrays, data):
                     (f'/blocks/{i}/{name}/{ours}', params[f'{i}.{prefix}{theirs}'])
                 )
     _common.load_torch(torch, pairs, arrays)
-    x, t = torch.from_numpy(data[0]), torch.from_numpy(data[1]).reshape(-1)
+    x, t = torch.as_tensor(data[0]), torch.as_tensor(data[1]).reshape(-1)
     optimizer = torch.optim.Adam(model.parameters(), lr=ALPHA)
     loss = nn.functional.cross_entropy
     return _common.torch_step(
