@@ -649,6 +649,7 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         if bp.release:
             while bp.heap.n:
                 f = bp.heap.pop()
+                _release_outputs(f, False)
                 bp.step(f)
                 _release(f)
         else:
@@ -674,24 +675,36 @@ cdef int _release(FunctionNode f) except -1:
 
     Its retained outputs, which no later node of the pass reads (every
     consumer of an output runs before its creator), and the arrays stored
-    on it; a retained input goes when its own creator is released. An
-    output whose Variable is alive keeps its array (freeing it would save
-    nothing). A later pass that reaches ``f`` raises (see step).
+    on it; a retained input goes when its own creator comes up (see
+    _release_outputs). A later pass that reaches ``f`` raises (see step).
     """
-    cdef PyObject* p
-    cdef VariableNode y
-    cdef Py_ssize_t j
     f._released = True
     f._retained_output_data = None
-    for j in range(f._n_out):
-        p = f._outs[j]
-        if p != NULL:
-            y = <VariableNode>p
-            if y._variable == NULL and y._weak_variable is None:
-                y._data = None
+    _release_outputs(f, True)
     _drop_arrays(f._extra)
     if type(f).__dictoffset__:
         _drop_arrays(f.__dict__)
+    return 0
+
+
+cdef int _release_outputs(FunctionNode f, bint every) except -1:
+    """Frees the arrays of ``f``'s outputs that its consumers retained as
+    their inputs. Every consumer runs before ``f``, so when ``f`` comes up
+    those arrays serve only ``f``, and only the outputs it retained itself:
+    before its backward (``every`` False) the others go, after it
+    (``every`` True) all. An output whose Variable is alive keeps its array
+    (freeing it would save nothing)."""
+    cdef PyObject* p
+    cdef VariableNode y
+    cdef Py_ssize_t j
+    cdef tuple kept = None if every else f._output_indexes_to_retain
+    for j in range(f._n_out):
+        p = f._outs[j]
+        if p == NULL or (kept is not None and j in kept):
+            continue
+        y = <VariableNode>p
+        if y._variable == NULL and y._weak_variable is None:
+            y._data = None
     return 0
 
 

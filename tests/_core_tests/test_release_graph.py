@@ -3,6 +3,7 @@ backward once that backward ran, and a graph so released cannot be gone
 through again. Random graphs are checked in test_grad_properties.py."""
 
 import threading
+import weakref
 import tracemalloc
 
 import numpy as np
@@ -209,3 +210,40 @@ def test_global_config_switches_the_default():
     y = F.sum(F.exp(x))
     y.backward()
     y.backward()
+
+
+class _Probe(chainerlite.FunctionNode):
+    # y = 2 x; its backward records whether the array of its output, which
+    # only the next node retained, is still alive when it runs
+    seen = None
+
+    def forward(self, inputs):
+        (x,) = inputs
+        y = x * 2
+        self.out_ref = weakref.ref(y)
+        return (y,)
+
+    def backward(self, indexes, grad_outputs):
+        _Probe.seen = self.out_ref() is not None
+        return (grad_outputs[0] * 2,)
+
+
+@pytest.mark.parametrize('retain_graph', [True, False])
+def test_a_retained_input_goes_before_its_creators_backward(retain_graph):
+    # F.sin retains its input, the output of _Probe: with the release that
+    # array is freed once sin's backward ran, before _Probe's backward (its
+    # only consumer has run); Chainer's default keeps it
+    x = chainerlite.Variable(np.linspace(-1, 1, 6).astype(np.float32))
+    y = F.sum(F.sin(_Probe().apply((x,))[0]))
+    y.backward(retain_graph=retain_graph)
+    assert _Probe.seen is retain_graph
+    np.testing.assert_allclose(x.grad, 2 * np.cos(2 * x.array), rtol=1e-6)
+
+
+def test_an_output_the_creator_retained_stays_for_its_backward():
+    # F.exp retains its output, which F.sin retains as its input too: the
+    # release must leave it to exp's backward
+    x = chainerlite.Variable(np.array([0.1, -0.4, 0.7], np.float32))
+    F.sum(F.sin(F.exp(x))).backward(retain_graph=False)
+    expected = np.cos(np.exp(x.array)) * np.exp(x.array)
+    np.testing.assert_allclose(x.grad, expected, rtol=1e-6)

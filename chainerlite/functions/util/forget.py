@@ -44,6 +44,15 @@ def _call_func(func, xs):
     return tuple(outs)
 
 
+def _graph_roots(outs, grad_outputs):
+    # The recomputed outputs that receive a gradient, paired with it, held
+    # through their graph only: an output array that no node of the graph
+    # retained is freed now (backward needs the graph, not the array).
+    nodes = [(out.node, gy) for out, gy in zip(outs, grad_outputs) if gy is not None]
+    del outs
+    return [(node.get_variable(), gy) for node, gy in nodes]
+
+
 class Forget(function_node.FunctionNode):
     """Runs a function without a graph, recomputing it on backward.
 
@@ -61,6 +70,9 @@ class Forget(function_node.FunctionNode):
         self.func = func
         self._policy = forget_policy.as_policy(keep)
         self._kept = None
+        # inputs that forget() wrapped from arrays: no one can read their
+        # gradients, so a raw backward does not compute them
+        self._wrapped = frozenset()
 
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
@@ -77,15 +89,18 @@ class Forget(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         if chainerlite.config.enable_backprop:
             return self._backward_with_graph(indexes, grad_outputs)
-        xs = [variable.Variable(x.array) for x in self.get_retained_inputs()]
-        outs = self._recompute(xs)
-        pairs = [(out, gy) for out, gy in zip(outs, grad_outputs) if gy is not None]
+        wanted = set(indexes) - self._wrapped
+        xs = [
+            variable.Variable(x.array, requires_grad=i in wanted)
+            for i, x in enumerate(self.get_retained_inputs())
+        ]
+        roots = _graph_roots(self._recompute(xs), grad_outputs)
         # The recomputed graph serves this backward only: each of its nodes
         # frees what it retained once its backward ran.
         chainerlite.backward(
-            [out for out, _ in pairs], [gy for _, gy in pairs], retain_graph=False
+            [out for out, _ in roots], [gy for _, gy in roots], retain_graph=False
         )
-        return tuple(xs[i].grad_var for i in indexes)
+        return tuple(xs[i].grad_var if i in wanted else None for i in indexes)
 
     def _recompute(self, xs):
         with (
@@ -202,13 +217,15 @@ def forget(func, *xs, keep=None):
         array([1., 2.], dtype=float32)
 
     """
-    xs = tuple(
+    wrapped = tuple(
         x
         if isinstance(x, variable.Variable)
         else variable.Variable(x, requires_grad=True)
         for x in xs
     )
-    outs = Forget(func, keep).apply(xs)
+    node = Forget(func, keep)
+    node._wrapped = frozenset(i for i, x in enumerate(xs) if x is not wrapped[i])
+    outs = node.apply(wrapped)
     if len(outs) == 1:
         return outs[0]
     return outs

@@ -1,3 +1,5 @@
+import weakref
+
 import numpy
 import pytest
 
@@ -109,6 +111,49 @@ def test_ndarray_inputs_join_the_graph():
     assert isinstance(z.creator, forget.Forget)
     z.grad = numpy.ones((2, 3))
     z.backward()
+
+
+class _Scale(chainerlite.FunctionNode):
+    # y = 3 x; records the input indexes its backward was asked for and
+    # whether its output array was alive then
+    calls = []
+
+    def forward(self, inputs):
+        y = inputs[0] * 3
+        self.out_ref = weakref.ref(y)
+        return (y,)
+
+    def backward(self, indexes, grad_outputs):
+        _Scale.calls.append((tuple(indexes), self.out_ref() is not None))
+        return (grad_outputs[0] * 3,)
+
+
+@pytest.mark.parametrize('as_variable', [True, False])
+def test_recomputation_takes_only_the_gradients_someone_reads(as_variable):
+    # an array argument is wrapped in a variable no one can read, so its
+    # gradient is not computed during the recomputation's backward
+    x = numpy.random.uniform(-1, 1, (2, 3))
+    arg = chainerlite.Variable(x) if as_variable else x
+    _Scale.calls = []
+    z = F.forget(lambda a: _Scale().apply((a,))[0], arg)
+    z.grad = numpy.ones((2, 3))
+    z.backward()
+    first = [indexes for indexes, _ in _Scale.calls]
+    assert first == ([(0,)] if as_variable else [])
+    if as_variable:
+        numpy.testing.assert_allclose(arg.grad, numpy.full((2, 3), 3.0))
+
+
+def test_recomputed_output_array_goes_before_its_backward():
+    # the recomputed output that no node retained is not held while the
+    # recomputed graph is back-propagated (only its gradient is needed)
+    x = chainerlite.Variable(numpy.ones((2, 3)))
+    _Scale.calls = []
+    z = F.forget(lambda a: _Scale().apply((a,))[0], x)
+    z.grad = numpy.ones((2, 3))
+    z.backward()
+    assert _Scale.calls == [((0,), False)]
+    numpy.testing.assert_allclose(x.grad, numpy.full((2, 3), 3.0))
 
 
 def test_not_callable():
