@@ -533,30 +533,40 @@ def test_a_multiprocess_iterator_chainer_cannot_save_is_checked_as_a_serial_one(
     assert ref.against(later, 'serialize')
 
 
-def _square_case(x, chainer_slope):
-    """Chainer's side of y = x**2 whose gradient is ``chainer_slope`` times
-    the true one (2 x gy), as the stages and the reference maker see it."""
+def _first_order_case(x, forward, chainer_gradient):
+    """Chainer's side of a gradient stage of y = ``forward(x)`` (elementwise)
+    whose answer is ``chainer_gradient(x, gy)``, as the stages and the
+    reference maker see it, and chainerlite's outcome for a gradient."""
     gy = numpy.array([1.0, -2.0, 0.5])[: x.size]
 
     def restage(dtype):
         def grad(lib, s):
             s['gys'] = [gy.astype(dtype)]
             xs = x.astype(dtype)
-            return [chainerlite.Variable(chainer_slope * 2 * xs * s['gys'][0])]
+            return [chainerlite.Variable(chainer_gradient(xs, s['gys'][0]))]
 
         return [('grad', grad)]
 
     def weighted_outputs(lib, xs, s):
-        return (xs[0] ** 2 * s['gys'][0]).ravel()
+        return (forward(xs[0]) * s['gys'][0]).ravel()
 
     make = references.refuted_first_order(restage, weighted_outputs, [x])
     scratch = [{}, {}]
     theirs = pair.compare.run(lambda: restage(x.dtype.type)[0][1](None, scratch[0]))
 
-    def ours(slope):
-        return pair.compare.run(lambda: [chainerlite.Variable(slope * 2 * x * gy)])
+    def ours(gradient):
+        return pair.compare.run(lambda: [chainerlite.Variable(gradient)])
 
     return make, scratch, theirs, ours
+
+
+def _square_case(x, chainer_slope):
+    """y = x**2 with Chainer's gradient ``chainer_slope`` times the true one."""
+    make, scratch, theirs, ours = _first_order_case(
+        x, numpy.square, lambda xs, gy: chainer_slope * 2 * xs * gy
+    )
+    gy = numpy.array([1.0, -2.0, 0.5])[: x.size]
+    return make, scratch, theirs, lambda slope: ours(slope * 2 * x * gy)
 
 
 def test_a_gradient_that_is_not_the_derivative_of_chainers_forward_is_refuted():
@@ -573,3 +583,95 @@ def test_a_gradient_that_is_not_the_derivative_of_chainers_forward_is_refuted():
     # at NaN or infinity no refutation is made
     make, scratch, theirs, ours = _square_case(numpy.array([0.5, numpy.nan]), 0.0)
     assert make((None, None), scratch, [theirs, ours(1.0)]) is None
+
+
+def test_only_the_refuted_entries_of_chainers_gradient_are_replaced():
+    # y = |x| where Chainer's gradient misses its first entry (0 where the
+    # forward moves) and takes 0 at the kink x = 0, a convention
+    x = numpy.array([0.5, 0.0, 2.0])
+
+    def chainer_gradient(xs, gy):
+        out = numpy.sign(xs) * gy
+        out[0] = 0.0
+        return out
+
+    make, scratch, theirs, ours = _first_order_case(x, numpy.abs, chainer_gradient)
+    true_at_first = ours(numpy.array([1.0, 0.0, 0.5]))
+    ref = make((None, None), scratch, [theirs, true_at_first])
+    assert ref.against(true_at_first, 'grad') == []
+    # a one-sided derivative at the kink is not Chainer's convention there:
+    # the entries Chainer's gradient is not refuted at stay its own
+    one_sided = ours(numpy.array([1.0, -2.0, 0.5]))
+    ref = make((None, None), scratch, [theirs, one_sided])
+    assert ref.against(one_sided, 'grad')
+    assert ref.against(ours(numpy.array([1.0, 0.0, 0.6])), 'grad')
+
+
+def _contract_outcomes(name, args, chainer_answer):
+    from tools.diff_chainer import contracts
+
+    make = contracts.forward(name, args, {})
+    theirs = pair.compare.run(lambda: chainerlite.Variable(chainer_answer))
+    ours = pair.compare.run(lambda: getattr(chainerlite.functions, name)(*args))
+    return make((chainerlite, chainerlite), None, [theirs, ours]), ours
+
+
+def test_a_sum_to_answer_of_another_shape_is_refuted_by_broadcasting():
+    x = numpy.ones((1, 2), numpy.float32)
+    # Chainer sums (1, 2) "to" (2, 1) into shape (1, 1); broadcasting (2, 1)
+    # to (1, 2) is refused, so the type check's exception is the reference
+    ref, ours = _contract_outcomes('sum_to', [x, (2, 1)], numpy.full((1, 1), 2.0))
+    assert ref.error == 'InvalidType'
+    assert ref.against(ours, 'forward') == []
+    assert ref.against(pair.compare.run(lambda: x), 'forward')
+    # a negative size has no array, but the check still refuses it
+    ref, _ = _contract_outcomes('sum_to', [x, (-1,)], numpy.ones(2))
+    assert ref.error == 'InvalidType'
+    # an answer of the shape asked for stands
+    ref, _ = _contract_outcomes('sum_to', [x, (2,)], numpy.ones(2))
+    assert ref is None
+
+
+def test_permutate_indices_that_are_no_permutation_get_the_debug_mode_exception():
+    x = numpy.arange(3, dtype=numpy.float32)
+    duplicated = numpy.array([0, 0, 1], numpy.int32)
+    ref, ours = _contract_outcomes('permutate', [x, duplicated], x[duplicated])
+    assert ref.error == 'builtins.ValueError'
+    assert ref.against(ours, 'forward') == []
+    permutation = numpy.array([2, 0, 1], numpy.int32)
+    ref, _ = _contract_outcomes('permutate', [x, permutation], x[permutation] + 1)
+    assert ref is None
+
+
+def test_msvag_in_a_narrow_dtype_is_checked_against_its_float64_run():
+    from tools.diff_chainer import optimizers
+
+    def make(lib):
+        return lib.optimizers.MSVAG()
+
+    stages = optimizers.training(make, 3, numpy.float16, 2)
+    makers = optimizers.in_float64(make, 3, numpy.float16, 2)
+    assert list(makers) == [name for name, _ in stages]
+    s = {}
+    outcomes = [pair.compare.run(lambda st=st: st(chainerlite, s)) for _, st in stages]
+    update = outcomes[1]
+    ref = makers['update']((chainerlite, chainerlite), None, [update, update])
+    assert ref.precision is numpy.float16
+    assert ref.value[1]['params'][1]['/W'].dtype == numpy.float64
+    assert ref.against(update, 'update') == []
+    moved = pair.compare.Outcome(
+        (
+            'dict',
+            {
+                **update.value[1],
+                'params': (
+                    'dict',
+                    {k: v + 0.5 for k, v in update.value[1]['params'][1].items()},
+                ),
+            },
+        )
+    )
+    assert ref.against(moved, 'update')
+    # a float64 case is its own reference: none
+    wide = optimizers.in_float64(make, 3, numpy.float64, 2)['update']
+    assert wide((chainerlite, chainerlite), None, [update, update]) is None

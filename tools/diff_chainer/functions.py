@@ -15,6 +15,7 @@ import numpy
 from hypothesis import strategies as st
 
 from tools import kink_cases
+from tools.diff_chainer import contracts
 from tools.diff_chainer import pair
 from tools.diff_chainer import references as references_module
 from tools.diff_chainer import strategies as S
@@ -121,13 +122,15 @@ def stages(call, inputs, grad=True, double=True, train=True):
     return out
 
 
-def references(call, inputs, grad=True, double=True, train=True):
+def references(call, inputs, grad=True, double=True, train=True, contract=None):
     """The references of a call's stages where Chainer gives no answer:
     Chainer on promoted inputs where its type check refuses the dtypes
     (forward, gradients), finite differences of chainerlite's gradient where
     it refuses the second order or answers None for an input chainerlite
     differentiates, and Chainer's gradients cast to their
-    inputs' dtypes where it answers with gradients in other dtypes."""
+    inputs' dtypes where it answers with gradients in other dtypes.
+    ``contract`` is a forward reference maker of ``contracts.py`` for the
+    call (first asked), or None."""
     arrays = [x for x in inputs if isinstance(x, numpy.ndarray)]
 
     def restage(count):
@@ -163,7 +166,9 @@ def references(call, inputs, grad=True, double=True, train=True):
     R = references_module
     return {
         'forward': R.either(
-            R.promoted(restage(1), arrays), R.past_overflow(restage(1), arrays)
+            *([contract] if contract else []),
+            R.promoted(restage(1), arrays),
+            R.past_overflow(restage(1), arrays),
         ),
         'grad': R.either(
             R.promoted(restage(3), arrays),
@@ -273,6 +278,7 @@ def run(name, libs, tally, examples, seconds):
             inputs = data.draw(redrawn(case.inputs))
             label = f'template {case.label} ' + _describe(inputs)
             call, flags = case.call, (case.grad, case.double, True)
+            contract = None  # templates hold valid calls
         else:
             args, kwargs = data.draw(signature_call(plan))
 
@@ -281,12 +287,13 @@ def run(name, libs, tally, examples, seconds):
 
             label = f'signature {_describe(args)} {kwargs}'
             inputs, flags = args, (True, True, name not in TRAIN_RANDOM)
+            contract = contracts.forward(name, args, kwargs)
         pair.run_case(
             libs,
             stages(call, inputs, *flags),
             tally,
             label,
-            references(call, inputs, *flags),
+            references(call, inputs, *flags, contract),
         )
 
     pair.explore(draw_case, examples, seconds)

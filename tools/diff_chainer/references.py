@@ -280,18 +280,19 @@ def first_order_by_differences(weighted_outputs, inputs):
 
 def refuted_first_order(restage, weighted_outputs, inputs):
     """A reference maker for a gradient stage where Chainer's gradient is
-    not the derivative of its own forward. ``restage(numpy.float64)`` gives
-    the stages up to it with every floating input in float64; Chainer's
-    gradient there is checked against ``by_differences`` of
-    ``weighted_outputs`` (as ``first_order_by_differences`` takes it) on
-    Chainer, where that gradient is finite, at float16's tolerance: only a
-    gross error refutes it (the differences of a steep function are rough;
-    either one-sided difference stands at a kink, so a tie's convention is
-    no refutation). Where the check fails, the reference is the differences
-    of Chainer's forward at the case's inputs; where it passes, a difference
-    in the case's dtype is one of rounding, and Chainer's answer stands.
-    Inputs holding NaN or infinity get no reference (what they give is a
-    convention)."""
+    not the derivative of its own forward at some entries.
+    ``restage(numpy.float64)`` gives the stages up to it with every
+    floating input in float64; Chainer's gradient there is checked, entry
+    by entry, against ``by_differences`` of ``weighted_outputs`` (as
+    ``first_order_by_differences`` takes it) on Chainer, where that
+    gradient is finite, at float16's tolerance: only a gross error refutes
+    an entry (the differences of a steep function are rough; either
+    one-sided difference stands at a kink, so a tie's convention is no
+    refutation). The reference is Chainer's answer in the case's dtype
+    with only the refuted entries replaced by the differences of Chainer's
+    forward at the case's inputs: elsewhere, conventions (ties, kinks) and
+    values stay Chainer's. No reference where no entry is refuted, nor at
+    inputs holding NaN or infinity (what they give is a convention)."""
     wide_inputs = [numpy.array(x, numpy.float64) if _floating(x) else x for x in inputs]
     finite = all(numpy.isfinite(x).all() for x in wide_inputs if _floating(x))
 
@@ -305,28 +306,52 @@ def refuted_first_order(restage, weighted_outputs, inputs):
         check = by_differences(weighted_outputs, wide_inputs, libs[0], s, wide)
         if check is None:
             return None
-        measured = _non_finite_from(check.value, wide.value)
-        if not Reference(measured, numpy.float16).against(wide, 'grad'):
+        refuted = _refuted(check.value, wide.value)
+        if refuted is None:
             return None
-        return by_differences(
+        measured = by_differences(
             weighted_outputs, inputs, libs[0], scratch[0], outcomes[1]
         )
+        if measured is None:
+            return None
+        theirs = outcomes[0].value
+        expected = [
+            ('variable', numpy.where(r, m[1].astype(t[1].dtype), t[1]))
+            if r is not None and isinstance(m, tuple)
+            else t
+            for t, m, r in zip(theirs[1], measured.value[1], refuted)
+        ]
+        return Reference((theirs[0], expected), measured.precision)
 
     return make
 
 
-def _non_finite_from(value, other):
-    """``value`` (a plain form) with the entries where ``other`` (the same
-    form) is not finite taken from ``other``."""
-    if isinstance(value, numpy.ndarray) and isinstance(other, numpy.ndarray):
-        if value.shape != other.shape or other.dtype.kind != 'f':
-            return value
-        return numpy.where(numpy.isfinite(other), value, other)
-    if isinstance(value, (tuple, list)) and isinstance(other, type(value)):
-        if len(value) != len(other):
-            return value
-        return type(value)(_non_finite_from(v, o) for v, o in zip(value, other))
-    return value
+def _refuted(measured, answer):
+    """Per gradient of ``answer`` (Chainer's, a list or tuple of
+    ``('variable', array)`` or None), where it misses ``measured`` (the
+    same form: differences of Chainer's forward) beyond float16's
+    tolerance at a finite entry: a boolean array, or None for a gradient
+    with no such entry; None in all where no gradient has one."""
+    if not (
+        isinstance(answer, tuple)
+        and answer[:1] in (('list',), ('tuple',))
+        and len(answer[1]) == len(measured[1])
+    ):
+        return None
+    rtol, atol = compare.TOLERANCE['float16']
+    found = []
+    for m, a in zip(measured[1], answer[1]):
+        if not (isinstance(a, tuple) and a[:1] == ('variable',)) or m is None:
+            found.append(None)
+            continue
+        got, want = a[1].astype(numpy.float64), m[1].astype(numpy.float64)
+        scale = compare._scale(got)
+        with numpy.errstate(invalid='ignore'):
+            miss = numpy.isfinite(got) & ~numpy.isclose(
+                want, got, rtol=rtol, atol=atol * max(1.0, scale), equal_nan=True
+            )
+        found.append(miss if miss.any() else None)
+    return found if any(f is not None for f in found) else None
 
 
 def _other_shapes(gradients, inputs):

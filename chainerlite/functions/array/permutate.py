@@ -62,6 +62,9 @@ class Permutate(function_node.FunctionNode):
         (x_type,) = in_types
         axis = type_check.make_variable(self.axis, 'axis')
         type_check.expect(-x_type.ndim <= axis, axis < x_type.ndim)
+        # indices that are no permutation of any length are refused first,
+        # as Chainer 7.8.1's debug mode refuses them before it indexes
+        _check_indices(self.indices, self.inv)
         length = type_check.make_variable(len(self.indices), 'len(indices)')
         # Chainer 7.8.1 does not check it and indexes (an IndexError where
         # it fails)

@@ -182,3 +182,13 @@ def test_length_not_matching_the_axis_is_also_index_error():
     with pytest.raises(type_check.InvalidType, match='len') as info:
         F.permutate(numpy.zeros(1, numpy.float32), numpy.array([0, 1, 2], numpy.int32))
     assert isinstance(info.value, IndexError)
+
+
+@pytest.mark.parametrize('inv', [False, True])
+def test_duplicates_are_refused_before_a_length_that_does_not_match(inv):
+    # Chainer 7.8.1's debug mode checks the indices before it indexes: a
+    # duplicate is its ValueError even where the length is wrong too
+    x = numpy.zeros(1, numpy.float32)
+    with pytest.raises(ValueError, match='duplicate') as info:
+        F.permutate(x, numpy.array([0, 0], numpy.int32), inv=inv)
+    assert not isinstance(info.value, type_check.InvalidType)
