@@ -8,10 +8,11 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import concat
+from chainerlite.functions.array import flip
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import transpose
-from chainerlite.functions.array import where
+from chainerlite.functions.math import cumprod
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
 
@@ -43,99 +44,45 @@ class Prod(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
         gy = sum_mod._unreduce(grad_outputs[0], self.axis, x.shape, self.keepdims)
-        if self.axis is None:
-            axes = tuple(range(x.ndim))
-        else:
-            axes = tuple(sorted(a % x.ndim for a in self.axis))
-        return (gy * _product_of_others(x, axes),)
+        # the reduced axes in the order given: it orders the products
+        axes = tuple(range(x.ndim)) if self.axis is None else self.axis
+        return (_product_of_others(x, tuple(a % x.ndim for a in axes)) * gy,)
 
 
 def _product_of_others(x, axes):
     # For each element, the product of the other elements of its slice along
-    # ``axes`` (sorted, non-negative): the reduced axes are moved to the end
-    # and merged into one.
-    if len(axes) == 1:
-        return ProductOfOthers(axes[0]).apply((x,))[0]
+    # ``axes``: the reduced axes are moved to the front, in their order, and
+    # merged into one, along which the products before and after each
+    # element are cumulative products (no division, so zeros are exact; the
+    # graph is differentiable, its derivatives those of the cumulative
+    # products, NaN and infinity included, as Chainer 7.8.1's).
     kept = tuple(a for a in range(x.ndim) if a not in axes)
-    order = kept + axes
+    order = axes + kept
     moved = transpose.transpose(x, order)
-    # The merged length is spelled out: -1 cannot be inferred with a zero.
-    merged_shape = moved.shape[: len(kept)] + (math.prod(moved.shape[len(kept) :]),)
-    others = ProductOfOthers(len(kept)).apply((reshape.reshape(moved, merged_shape),))[
-        0
-    ]
-    others = reshape.reshape(others, moved.shape)
+    n = math.prod(moved.shape[: len(axes)])
+    merged = reshape.reshape(moved, (n,) + moved.shape[len(axes) :])
+    before = _products_before(merged)
+    after = flip.flip(_products_before(flip.flip(merged, 0)), 0)
+    others = reshape.reshape(before * after, moved.shape)
     inverse = tuple(order.index(a) for a in range(x.ndim))
     return transpose.transpose(others, inverse)
 
 
-class ProductOfOthers(function_node.FunctionNode):
-    """Product of the other elements along an axis, for each element.
-
-    ``y[..., i, ...]`` is the product of ``x[..., k, ...]`` over ``k != i``
-    along ``axis``, computed without division, so zeros are exact. It is the
-    gradient of :class:`Prod`.
-
-    Args:
-        axis (int): The non-negative axis.
-
-    """
-
-    def __init__(self, axis):
-        self.axis = axis
-
-    def forward(self, inputs):
-        (x,) = inputs
-        xp = backend.get_array_module(x)
-        self.retain_inputs((0,))
-        axis = self.axis
-        head = (slice(None),) * axis
-        before = xp.ones_like(x)
-        before[head + (slice(1, None),)] = xp.cumprod(x, axis=axis)[
-            head + (slice(None, -1),)
-        ]
-        after = xp.ones_like(x)
-        after[head + (slice(None, -1),)] = xp.flip(
-            xp.cumprod(xp.flip(x, axis), axis=axis), axis
-        )[head + (slice(1, None),)]
-        return (before * after,)
-
-    def backward(self, indexes, grad_outputs):
-        # d y_i / d x_j (j != i) is the product over k not in {i, j}. With
-        # z[j, i] = x_i for i != j and 1 for i == j along a new axis, that is
-        # the product of the others of z[j] at i.
-        (x,) = self.get_retained_inputs()
-        (g,) = grad_outputs
-        xp = backend.get_array_module(x)
-        axis = self.axis
-        n = x.shape[axis]
-        pair_shape = x.shape[:axis] + (n,) + x.shape[axis:]
-        diagonal = xp.broadcast_to(
-            xp.eye(n, dtype=bool).reshape(
-                (1,) * axis + (n, n) + (1,) * (x.ndim - axis - 1)
-            ),
-            pair_shape,
-        )
-        spread = broadcast.broadcast_to(
-            reshape.reshape(x, x.shape[:axis] + (1,) + x.shape[axis:]), pair_shape
-        )
-        # selected, not multiplied by 0 and 1: an infinite x stays infinite
-        # there (inf * 0 would be NaN), as Chainer's cumulative products keep it
-        ones = xp.ones(pair_shape, x.dtype)
-        z = where.where(diagonal, ones, spread)
-        others = ProductOfOthers(axis + 1).apply((z,))[0]
-        g = reshape.reshape(g, x.shape[:axis] + (1,) + x.shape[axis:])
-        terms = where.where(diagonal, ones * 0, others * g)
-        return (sum_mod.sum(terms, axis=axis + 1),)
+def _products_before(x):
+    # Along axis 0, the product of the elements before each one (1 for the
+    # first): the cumulative product of 1 and all elements but the last.
+    xp = backend.get_array_module(x)
+    ones = xp.ones((1,) + x.shape[1:], x.dtype)
+    shifted = concat.concat((ones, x), 0)[: x.shape[0]]
+    return cumprod.cumprod(shifted, 0)
 
 
 def prod(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:
     """Product of array elements over given axes.
 
     Zeros in ``x`` are handled exactly: the gradient of an element is the
-    product of the other elements of its slice, computed without division.
-    Gradients of second and higher order take memory that grows with the
-    square of the number of elements reduced into each output element.
+    product of the other elements of its slice, computed without division
+    (cumulative products from both ends, differentiable to any order).
 
     Args:
         x (Variable or numpy.ndarray or cupy.ndarray): Input of a floating

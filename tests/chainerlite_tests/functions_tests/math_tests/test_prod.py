@@ -133,3 +133,46 @@ def test_second_order_keeps_infinite_products_infinite():
     (gx,) = chainerlite.grad([F.prod(x, axis=1)], [x], enable_double_backprop=True)
     (ggx,) = chainerlite.grad([F.sum(gx)], [x])
     numpy.testing.assert_array_equal(ggx.array, [[8.0, 7.0, 5.0]])
+
+
+@pytest.mark.parametrize(
+    'row, expected',
+    [
+        # where infinities and a zero share a slice, the NaN and infinities of
+        # the second order are Chainer 7.8.1's (its derivatives of the
+        # cumulative products from both ends), not the pairwise products'
+        (
+            [numpy.inf, -numpy.inf, 0.0, 1.0],
+            [-numpy.inf, numpy.inf, numpy.nan, numpy.nan],
+        ),
+        ([numpy.inf, 2.0, 0.0, 3.0], [18.0, numpy.inf, numpy.inf, numpy.nan]),
+        ([0.0, 0.0, numpy.inf, 2.0], [numpy.nan, numpy.nan, 0.0, numpy.nan]),
+    ],
+)
+def test_second_order_with_infinities_and_zeros_is_chainers(row, expected):
+    x = chainerlite.Variable(numpy.array([row]))
+    (gx,) = chainerlite.grad([F.prod(x, axis=1)], [x], enable_double_backprop=True)
+    weights = numpy.array([[1.0, 2.0, 3.0, 4.0]])
+    (ggx,) = chainerlite.grad([F.sum(gx * weights)], [x])
+    numpy.testing.assert_array_equal(ggx.array, [expected])
+
+
+def test_several_axes_multiply_in_the_order_given():
+    # float16 products round in the order of the merged axes: (1, 0) takes
+    # the columns' elements first, as Chainer 7.8.1 does
+    x = numpy.array([[3.1, 0.7, 1.9], [2.3, 0.3, 1.7]], numpy.float16)
+    grads = []
+    for axis in ((0, 1), (1, 0)):
+        v = chainerlite.Variable(x)
+        F.prod(v, axis=axis).backward()
+        grads.append(v.grad)
+    flat = {(0, 1): x.ravel(), (1, 0): x.T.ravel()}
+    for (axis, values), grad in zip(flat.items(), grads):
+        before = numpy.concatenate([[1], numpy.cumprod(values)[:-1]]).astype(
+            numpy.float16
+        )
+        after = numpy.cumprod(values[::-1])[::-1]
+        after = numpy.concatenate([after[1:], [1]]).astype(numpy.float16)
+        expected = (before * after).reshape(x.shape if axis == (0, 1) else x.T.shape)
+        expected = expected if axis == (0, 1) else expected.T
+        numpy.testing.assert_array_equal(grad, expected)
