@@ -6,18 +6,23 @@
 Each runs the cell's elementwise formula row by row, with the operations
 in the order of the NumPy formula of
 :mod:`chainerlite.functions.rnn.lstm`. The sigmoid is Chainer's
-``tanh(v / 2) / 2 + 1 / 2``, so that a row's gates and cell states take one
-vectorised ``tanh`` each (libmvec's, see ``vec_math``; the C library's where
-it is absent); results may differ from NumPy's in the last bit. The entry
-points take the arrays in the shapes of ``F.lstm`` and see them as C-ordered
-``(batch, units, rest)`` cells, the gate sources as ``(batch, units, 4,
-rest)`` with the gates ``a, i, f, o`` on the third axis (inputs are made
-contiguous and aligned; the arrays they fill must be C-contiguous,
-aligned, writeable and apart from every other array of the call). Rows past the batch
-of ``x`` are copied (cell state) or passed through (its gradient). OpenMP
-shares the batch among its threads once the arrays are large; the rows are
-done in chunks, and Ctrl-C is looked for between chunks (see
-``chunks.pxd``).
+``tanh(v / 2) / 2 + 1 / 2``. The entry points take the arrays in the
+shapes of ``F.lstm`` and see them as C-ordered ``(batch, units, rest)``
+cells, the gate sources as ``(batch, units, 4, rest)`` with the gates
+``a, i, f, o`` on the third axis (inputs are made contiguous and aligned;
+the arrays they fill must be C-contiguous, aligned, writeable and apart
+from every other array of the call). Rows past the batch of ``x`` are
+copied (cell state) or passed through (its gradient).
+
+In float32, where ``rest`` has at least 16 elements (``NStepLSTM``'s
+steps see their units there), each cell is done in one pass forward and
+one backward, 16 cells at a time, with the vector tanh of ``vec_tanh.h``
+(under one unit in the last place); elsewhere a row's gates and cell
+states take one vectorised ``tanh`` each (libmvec's, see ``vec_math``;
+the C library's where it is absent). Results may differ from NumPy's in
+the last bit. OpenMP shares the batch among its threads once the arrays
+are large; the rows are done in chunks, and Ctrl-C is looked for between
+chunks (see ``chunks.pxd``).
 """
 from cython.parallel cimport prange
 from libc.math cimport tanh
@@ -34,6 +39,126 @@ from chainerlite._kernels.vec_math cimport tanh_f32, tanh_f64
 import numpy
 
 cnp.import_array()
+
+cdef extern from * nogil:
+    """
+    #include "dispatch.h"
+    #include "vec_tanh.h"
+
+    #if CL_HAVE_VEC
+    /* m (<= 16) cells from r on of one unit: the gates at x + k q, the
+     * activations at act + k q (act NULL: not kept) */
+    CL_VINLINE void cl_lstm_fwd_block(const float *cp, const float *x,
+                                      float *cn, float *h, float *act,
+                                      Py_ssize_t q, int m) {
+        cl_vf a = cl_vtanh(cl_vload(x, m));
+        cl_vf i = cl_vsigmoid(cl_vload(x + q, m));
+        cl_vf f = cl_vsigmoid(cl_vload(x + 2 * q, m));
+        cl_vf o = cl_vsigmoid(cl_vload(x + 3 * q, m));
+        cl_vf c = a * i + f * cl_vload(cp, m);
+        cl_vf tc = cl_vtanh(c);
+        cl_vstore(cn, c, m);
+        cl_vstore(h, o * tc, m);
+        if (act != NULL) {
+            cl_vstore(act, a, m);
+            cl_vstore(act + q, i, m);
+            cl_vstore(act + 2 * q, f, m);
+            cl_vstore(act + 3 * q, o, m);
+            cl_vstore(act + 4 * q, tc, m);
+        }
+    }
+
+    /* the gradients of m cells; the activations from act, or (act NULL)
+     * evaluated again from x and cn as the forward does */
+    CL_VINLINE void cl_lstm_bwd_block(const float *cp, const float *x,
+                                      const float *cn, const float *act,
+                                      const float *gc, const float *gh,
+                                      float *gcp, float *gx, Py_ssize_t q,
+                                      int m) {
+        cl_vf a, i, f, o, tc;
+        if (act != NULL) {
+            a = cl_vload(act, m);
+            i = cl_vload(act + q, m);
+            f = cl_vload(act + 2 * q, m);
+            o = cl_vload(act + 3 * q, m);
+            tc = cl_vload(act + 4 * q, m);
+        } else {
+            a = cl_vtanh(cl_vload(x, m));
+            i = cl_vsigmoid(cl_vload(x + q, m));
+            f = cl_vsigmoid(cl_vload(x + 2 * q, m));
+            o = cl_vsigmoid(cl_vload(x + 3 * q, m));
+            tc = cl_vtanh(cl_vload(cn, m));
+        }
+        cl_vf g_h = cl_vload(gh, m);
+        cl_vf grad = cl_vload(gc, m) + g_h * o * (1.0f - tc * tc);
+        cl_vstore(gx, grad * i * (1.0f - a * a), m);
+        cl_vstore(gx + q, grad * a * i * (1.0f - i), m);
+        cl_vstore(gx + 2 * q, grad * cl_vload(cp, m) * f * (1.0f - f), m);
+        cl_vstore(gx + 3 * q, g_h * tc * o * (1.0f - o), m);
+        cl_vstore(gcp, grad * f, m);
+    }
+
+    /* one row of the cell: units units of q cells each; the blocks of 16
+     * cells, then the last few */
+    CL_CLONES static void cl_lstm_fwd_row(const float *cp, const float *x,
+                                          float *cn, float *h, float *act,
+                                          Py_ssize_t units, Py_ssize_t q) {
+        Py_ssize_t u, r;
+        for (u = 0; u < units; u++) {
+            float *ka = act != NULL ? act + u * 5 * q : NULL;
+            const float *ux = x + u * 4 * q;
+            for (r = 0; r + CL_VLANES <= q; r += CL_VLANES)
+                cl_lstm_fwd_block(cp + u * q + r, ux + r, cn + u * q + r,
+                                  h + u * q + r, ka ? ka + r : NULL, q,
+                                  CL_VLANES);
+            if (r < q)
+                cl_lstm_fwd_block(cp + u * q + r, ux + r, cn + u * q + r,
+                                  h + u * q + r, ka ? ka + r : NULL, q,
+                                  (int)(q - r));
+        }
+    }
+
+    CL_CLONES static void cl_lstm_bwd_row(const float *cp, const float *x,
+                                          const float *cn, const float *act,
+                                          const float *gc, const float *gh,
+                                          float *gcp, float *gx,
+                                          Py_ssize_t units, Py_ssize_t q) {
+        Py_ssize_t u, r;
+        for (u = 0; u < units; u++) {
+            const float *ka = act != NULL ? act + u * 5 * q : NULL;
+            const float *kn = cn != NULL ? cn + u * q : NULL;
+            const float *ux = x + u * 4 * q;
+            float *ug = gx + u * 4 * q;
+            Py_ssize_t o = u * q;
+            for (r = 0; r + CL_VLANES <= q; r += CL_VLANES)
+                cl_lstm_bwd_block(cp + o + r, ux + r, kn ? kn + r : NULL,
+                                  ka ? ka + r : NULL, gc + o + r, gh + o + r,
+                                  gcp + o + r, ug + r, q, CL_VLANES);
+            if (r < q)
+                cl_lstm_bwd_block(cp + o + r, ux + r, kn ? kn + r : NULL,
+                                  ka ? ka + r : NULL, gc + o + r, gh + o + r,
+                                  gcp + o + r, ug + r, q, (int)(q - r));
+        }
+    }
+    #else
+    #define CL_VLANES 0
+    static void cl_lstm_fwd_row(const float *cp, const float *x, float *cn,
+                                float *h, float *act, Py_ssize_t units,
+                                Py_ssize_t q) {}
+    static void cl_lstm_bwd_row(const float *cp, const float *x,
+                                const float *cn, const float *act,
+                                const float *gc, const float *gh, float *gcp,
+                                float *gx, Py_ssize_t units, Py_ssize_t q) {}
+    #endif
+    """
+    int CL_HAVE_VEC
+    int CL_VLANES
+    void cl_lstm_fwd_row(const float* cp, const float* x, float* cn, float* h,
+                         float* act, Py_ssize_t units, Py_ssize_t q)
+    void cl_lstm_bwd_row(const float* cp, const float* x, const float* cn,
+                         const float* act, const float* gc, const float* gh,
+                         float* gcp, float* gx, Py_ssize_t units, Py_ssize_t q)
+
 
 ctypedef fused real:
     float
@@ -102,6 +227,12 @@ cdef void _activate(const real* x, real* g, Cells s) noexcept nogil:
             g[j + k] = g[j + k] * half + half
 
 
+cdef inline bint _vector_rows(Cells s) noexcept nogil:
+    # whether float32 rows go through the vector kernels: cells of 16 or
+    # more elements
+    return CL_HAVE_VEC and s.rest >= CL_VLANES
+
+
 cdef int _forward_row(const real* c_prev, const real* x, real* c_next,
                       real* h, real* act, Cells s,
                       Py_ssize_t b) noexcept nogil:
@@ -109,6 +240,12 @@ cdef int _forward_row(const real* c_prev, const real* x, real* c_next,
     cdef Py_ssize_t u, r, k, o, go, ao, q = s.rest, n = s.units * s.rest
     if b >= s.batch:  # a row that x does not update
         memcpy(&c_next[b * n], &c_prev[b * n], n * sizeof(real))
+        return 0
+    if real is float and _vector_rows(s):
+        cl_lstm_fwd_row(<const float*>&c_prev[b * n], <const float*>&x[b * n * 4],
+                        <float*>&c_next[b * n], <float*>&h[b * n],
+                        <float*>&act[b * n * 5] if act != NULL else NULL,
+                        s.units, s.rest)
         return 0
     # the row's activated gates, then tanh of its cell states
     cdef real* g = <real*>malloc(5 * n * sizeof(real))
@@ -161,6 +298,14 @@ cdef int _backward_row(const real* c_prev, const real* x, const real* c_next,
     cdef real* tc
     if b >= s.batch:  # the cell state was copied: its gradient passes
         memcpy(&gc_prev[b * n], &gc[b * n], n * sizeof(real))
+        return 0
+    if real is float and _vector_rows(s):
+        cl_lstm_bwd_row(<const float*>&c_prev[b * n], <const float*>&x[b * n * 4],
+                        <const float*>&c_next[b * n] if act == NULL else NULL,
+                        <const float*>&act[b * n * 5] if act != NULL else NULL,
+                        <const float*>&gc[b * n], <const float*>&gh[b * n],
+                        <float*>&gc_prev[b * n], <float*>&gx[b * n * 4],
+                        s.units, s.rest)
         return 0
     if act == NULL:
         g = <real*>malloc(5 * n * sizeof(real))

@@ -59,8 +59,11 @@ def _lstm_reference(c_prev, x):
             'shapes': [
                 ((3, 2), (3, 8)),  # c_prev, x
                 ((4, 2), (2, 8)),  # x has fewer rows than c_prev
-                ((2, 2, 3), (2, 8, 3)),
-            ],  # trailing axes
+                ((2, 2, 3), (2, 8, 3)),  # trailing axes
+                # cells of 37 elements: the vector kernels of float32, with
+                # blocks of 16 cells and a tail
+                ((4, 2, 37), (3, 8, 37)),
+            ],
             'dtype': [numpy.float16, numpy.float32, numpy.float64],
         }
     )
