@@ -14,12 +14,19 @@ the last block, ``rest``, is measured where the gradients flowing back are
 those of the last blocks, smaller in a network that narrows). Forgetting
 block ``i`` costs ``seconds[i]`` (its forward runs twice).
 
+A third choice, where the plan has a ``keep`` policy: forgetting the block
+but keeping the outputs the policy picks (``saved[i]`` bytes, whose nodes'
+forward took ``saved_seconds[i]``): the block then keeps ``out[i] +
+saved[i]`` bytes (at most ``kept[i]``), its recomputation costs
+``seconds[i] - saved_seconds[i]``, and the recomputed graph adds
+``saved[i]`` bytes less (the kept outputs rejoin it).
+
 The peak during backward is then the bytes kept by the forward pass plus
 the largest of (all the gradients) and (for each forgotten block, its graph
 plus the gradients present when it is recomputed). For each bound on that
 largest term, the DP walks the blocks in call order with the bytes kept so
 far as its state and the recompute time as its cost, allowing only the
-blocks whose recomputation stays under the bound; each block's forward
+choices whose recomputation stays under the bound; each block's forward
 constraint depends only on the state, so the cheapest choice per state is
 enough (a state with more bytes and more time than another is dropped).
 
@@ -44,6 +51,8 @@ class Block:
     peak: int
     grads: int
     seconds: float
+    saved: int = 0
+    saved_seconds: float = 0.0
 
 
 def _recompute_extra(blocks):
@@ -57,19 +66,40 @@ def _recompute_extra(blocks):
     return extra, grads
 
 
-def _released_extra(blocks, forgotten):
-    # With the graph released as backward goes: what comes on top of the
-    # bytes kept by blocks 0..i while block i's backward runs (the gradients
-    # of the parameters of blocks i.., and its recomputed graph if it is
-    # forgotten).
-    extra, _ = _recompute_extra(blocks)
+# The choices for a block: run it as it is, forget it, forget it keeping
+# what the plan's policy picks.
+RUN, FORGET, PARTIAL = 0, 1, 2
+
+
+def _options(block, extra):
+    # (choice, bytes kept, recompute seconds, what its recomputation adds on
+    # top of the kept bytes (None: none)) for each choice of ``block``
+    found = [(RUN, block.kept, 0.0, None), (FORGET, block.out, block.seconds, extra)]
+    if block.saved > 0:
+        kept = min(block.kept, block.out + block.saved)
+        seconds = max(0.0, block.seconds - block.saved_seconds)
+        found.append((PARTIAL, kept, seconds, extra - block.saved))
+    return found
+
+
+def _choices(blocks, forgotten, keep):
+    # the choice of each block (keeping nothing forgets all)
     return [
-        extra[i] if forgotten(i) else extra[i] - block.kept - block.out
+        (PARTIAL if i in keep and block.saved > 0 else FORGET)
+        if i in forgotten
+        else RUN
         for i, block in enumerate(blocks)
     ]
 
 
-def peak_of(blocks, forgotten, base, tail, release=False):
+def recompute_seconds(blocks, forgotten, keep=frozenset()):
+    """The recompute time of the blocks in ``forgotten`` (those in ``keep``
+    keeping what the plan's policy picks)."""
+    choices = _choices(blocks, forgotten, keep)
+    return sum(_options(block, 0)[c][2] for block, c in zip(blocks, choices))
+
+
+def peak_of(blocks, forgotten, base, tail, release=False, keep=frozenset()):
     """The predicted peak of a step in which the blocks whose indexes are in
     ``forgotten`` run under ``F.forget``.
 
@@ -80,20 +110,26 @@ def peak_of(blocks, forgotten, base, tail, release=False):
         tail (int): What the step adds at its worst after the last block
             (the loss, backward's gradients).
         release (bool): Whether backward releases the graph as it goes.
+        keep (set of int): The forgotten blocks that keep what the plan's
+            policy picks.
 
     """
     extra, grads = _recompute_extra(blocks)
     rest = max(0, tail - grads)
-    on_top = _released_extra(blocks, forgotten.__contains__) if release else None
-    prefix, worst = base, base
-    for i, block in enumerate(blocks):
+    prefix, worst, largest = base, base, grads
+    for i, choice in enumerate(_choices(blocks, forgotten, keep)):
+        block = blocks[i]
         worst = max(worst, prefix + block.peak)
-        prefix += block.out if i in forgotten else block.kept
+        _, kept, _, on_top = _options(block, extra[i])[choice]
+        prefix += kept
+        if on_top is None:  # run as it is: its parameters' gradients
+            on_top = extra[i] - block.kept - block.out
+        elif not release:
+            largest = max(largest, on_top)
         if release:
-            worst = max(worst, prefix + rest + on_top[i])
+            worst = max(worst, prefix + rest + on_top)
     if release:
         return worst
-    largest = max([grads] + [extra[i] for i in forgotten])
     return max(worst, prefix + rest + largest)
 
 
@@ -102,38 +138,43 @@ def choose(blocks, budget, base, tail, release=False):
     with the least recompute time.
 
     Returns:
-        frozenset of int or None: The indexes to forget, or None when no
-        choice fits the budget.
+        tuple or None: ``(forgotten, keep)``, frozensets of the indexes to
+        forget and of those among them that keep what the policy picks
+        (only blocks with ``saved`` bytes), or None when no choice fits the
+        budget.
 
     """
     extra, grads = _recompute_extra(blocks)
     rest = max(0, tail - grads)
+    options = [_options(block, extra[i]) for i, block in enumerate(blocks)]
     if release:
-        kept_on_top = _released_extra(blocks, lambda i: False)
-        found = _walk(
-            blocks,
-            set(range(len(blocks))),
-            budget,
-            budget,
-            base,
-            lambda i, forget: rest + (extra[i] if forget else kept_on_top[i]),
-        )
-        return None if found is None else found[1]
+        running = [extra[i] - b.kept - b.out for i, b in enumerate(blocks)]
+
+        def released(i, option):
+            on_top = option[3]
+            return rest + (running[i] if on_top is None else on_top)
+
+        found = _walk(blocks, options, budget, budget, base, released)
+        return None if found is None else found[:2]
     best = None
-    for bound in sorted({grads, *extra}):
+    bounds = {o[3] for found in options for o in found if o[3] is not None}
+    for bound in sorted({grads} | bounds):
         if bound < grads:
             continue
-        allowed = {i for i in range(len(blocks)) if extra[i] <= bound}
+        allowed = [
+            [o for o in found if o[3] is None or o[3] <= bound] for found in options
+        ]
         found = _walk(blocks, allowed, budget - rest - bound, budget, base)
-        if found is not None and (best is None or found[0] < best[0]):
+        if found is not None and (best is None or found[2] < best[2]):
             best = found
-    return None if best is None else best[1]
+    return None if best is None else best[:2]
 
 
-def _walk(blocks, allowed, end_limit, budget, base, on_top=None):
-    # The cheapest (seconds, forgotten) whose forward fits ``budget`` and
-    # whose bytes kept at the end are at most ``end_limit``; or None.
-    # ``on_top(i, forgotten)``: bytes that must fit in ``budget`` on top of
+def _walk(blocks, options, end_limit, budget, base, on_top=None):
+    # The cheapest (forgotten, keep, seconds) whose forward fits ``budget``
+    # and whose bytes kept at the end are at most ``end_limit``; or None.
+    # ``options[i]``: the choices allowed for block i (see _options);
+    # ``on_top(i, option)``: bytes that must fit in ``budget`` on top of
     # those kept by blocks 0..i (None: no such bound).
     if end_limit < 0:
         return None
@@ -145,40 +186,38 @@ def _walk(blocks, allowed, end_limit, budget, base, on_top=None):
         return -(-n // unit)
 
     limit = budget // unit
-    states = {units(base): (0.0, frozenset())}
+    states = {units(base): (0.0, frozenset(), frozenset())}
     for i, block in enumerate(blocks):
         following = {}
-        for prefix, (cost, chosen) in states.items():
+        for prefix, (cost, forgotten, keep) in states.items():
             if prefix + units(block.peak) > limit:
                 continue
-            options = [(prefix + units(block.kept), cost, chosen, False)]
-            if i in allowed:
-                options.append(
-                    (
-                        prefix + units(block.out),
-                        cost + block.seconds,
-                        chosen | {i},
-                        True,
-                    )
-                )
-            for key, c, ch, forget in options:
-                if on_top is not None and key + units(on_top(i, forget)) > limit:
+            for option in options[i]:
+                choice, kept, seconds, _ = option
+                key = prefix + units(kept)
+                if on_top is not None and key + units(on_top(i, option)) > limit:
                     continue
+                c = cost + seconds
                 if key not in following or c < following[key][0]:
-                    following[key] = (c, ch)
+                    following[key] = (
+                        c,
+                        forgotten | {i} if choice != RUN else forgotten,
+                        keep | {i} if choice == PARTIAL else keep,
+                    )
         states = _pareto(following)
-    fits = [pair for p, pair in states.items() if p <= end_limit // unit]
+    fits = [entry for p, entry in states.items() if p <= end_limit // unit]
     if not fits:
         return None
-    return min(fits, key=lambda pair: (pair[0], len(pair[1])))
+    cost, forgotten, keep = min(fits, key=lambda e: (e[0], len(e[1]), len(e[2])))
+    return forgotten, keep, cost
 
 
 def _pareto(states):
     # Keeps the states that no other beats in both bytes and time.
     kept, best = {}, math.inf
     for prefix in sorted(states):
-        cost, chosen = states[prefix]
-        if cost < best:
-            kept[prefix] = (cost, chosen)
-            best = cost
+        entry = states[prefix]
+        if entry[0] < best:
+            kept[prefix] = entry
+            best = entry[0]
     return kept

@@ -5,8 +5,11 @@ import contextlib
 import time
 import tracemalloc
 
+from chainerlite import function_hook
 from chainerlite import link_hook
 from chainerlite import variable
+from chainerlite.functions.util import forget_policy
+from chainerlite.functions.util import forget_tag
 from chainerlite.link_hooks import _forget_dp
 
 
@@ -55,6 +58,40 @@ class _Probe(link_hook.LinkHook):
         ]
 
 
+class _KeepProbe(function_hook.FunctionHook):
+    # Sums, per open block, the bytes of the outputs a keep policy picks
+    # among the nodes the block applies itself (numbered as F.forget numbers
+    # them: a node applied inside another node's forward is not counted)
+    # and the time their forward took.
+
+    name = '_ForgetKeepProfile'
+    forward_postprocess_out_data = True
+
+    def __init__(self, probe, policy):
+        self.probe = probe
+        self.policy = policy
+        self.saved = {}  # id(link) -> [nodes numbered, bytes, seconds]
+        self._running = []  # (start, tags) of the nodes being applied
+
+    def forward_preprocess(self, function, in_data):
+        tags = None if self._running else forget_tag.current_tags()
+        self._running.append((time.perf_counter(), tags))
+
+    def forward_postprocess(self, function, in_data, out_data):
+        start, tags = self._running.pop()
+        if tags is None:
+            return
+        seconds = time.perf_counter() - start
+        nbytes = sum(getattr(y, 'nbytes', 0) for y in out_data)
+        for key in self.probe._open:
+            entry = self.saved.setdefault(key, [0, 0, 0.0])
+            site = forget_policy.Site(entry[0], function, tags, out_data)
+            entry[0] += 1
+            if self.policy(site):
+                entry[1] += nbytes
+                entry[2] += seconds
+
+
 class _Tracker(object):
     # The step's traced memory: the highest value over the whole step, the
     # highest since the last mark (tracemalloc's peak is reset at each mark).
@@ -99,9 +136,11 @@ def measure_step(step):
     return tracker.step_peak - start_bytes, seconds
 
 
-def profile(step, links, required):
+def profile(step, links, required, policy=None):
     """Runs ``step`` once with a probe on each of ``links`` (ValueError if
-    one is not called and ``required``, else it is left out).
+    one is not called and ``required``, else it is left out); with a
+    ``keep`` ``policy`` (a predicate on sites), also the bytes and the time
+    of the outputs it picks in each block.
 
     Returns:
         tuple: ``(blocks, order, base, tail, peak, seconds)``: the blocks of
@@ -113,16 +152,20 @@ def profile(step, links, required):
     """
     with traced() as tracker:
         probe = _Probe(tracker)
+        keep = None if policy is None else _KeepProbe(probe, policy)
         added = []
         try:
             for link in links:
                 link.add_hook(probe)
                 added.append(link)
-            start_bytes = tracker.mark()
-            start = time.perf_counter()
-            step()
-            seconds = time.perf_counter() - start
-            tracker.mark()
+            with contextlib.ExitStack() as hooks:
+                if keep is not None:
+                    hooks.enter_context(keep)
+                start_bytes = tracker.mark()
+                start = time.perf_counter()
+                step()
+                seconds = time.perf_counter() - start
+                tracker.mark()
         finally:
             for link in added:
                 link.delete_hook(probe.name)
@@ -138,8 +181,10 @@ def profile(step, links, required):
         raise ValueError('plan_forget: the step called none of the blocks')
     order = sorted(called, key=lambda i: probe.records[id(links[i])][0])
     records = [probe.records[id(links[i])] for i in order]
+    saved = {} if keep is None else keep.saved
     blocks = []
     for i, (_, before, after, peak, out, secs) in enumerate(records):
+        _, saved_bytes, saved_seconds = saved.get(id(links[order[i]]), (0, 0, 0.0))
         # What is freed between this block and the next one (the input of
         # this block when nothing retained it) is part of what it keeps.
         following = records[i + 1][1] if i + 1 < len(records) else after
@@ -154,6 +199,8 @@ def profile(step, links, required):
                     if p.array is not None
                 ),
                 seconds=secs,
+                saved=saved_bytes,
+                saved_seconds=saved_seconds,
             )
         )
     base = records[0][1] - start_bytes

@@ -7,6 +7,7 @@ from chainerlite import configuration
 from chainerlite import link_hook
 from chainerlite import variable
 from chainerlite.functions.util import forget as _forget
+from chainerlite.functions.util import forget_policy
 
 
 def _is_input(value):
@@ -48,7 +49,7 @@ class _ForgottenForward(object):
                 full[i] = x
             return self.run(link, full[:count], dict(zip(names, full[count:])))
 
-        return _forget.forget(forward, *[values[i] for i in slots])
+        return _forget.forget(forward, *[values[i] for i in slots], keep=self.hook.keep)
 
 
 class ForgetHook(link_hook.LinkHook):
@@ -69,6 +70,11 @@ class ForgetHook(link_hook.LinkHook):
     ``NotImplementedError``): forgetting every link at once would recompute
     the nested ones over and over.
 
+    Args:
+        keep: What ``forget`` keeps of the forward's intermediate results
+            (its ``keep`` argument): the outputs it picks are not
+            recomputed. None (the default) keeps nothing.
+
     .. admonition:: Example
 
         >>> import numpy as np
@@ -87,7 +93,9 @@ class ForgetHook(link_hook.LinkHook):
 
     name = 'ForgetHook'
 
-    def __init__(self):
+    def __init__(self, keep=None):
+        forget_policy.as_policy(keep)  # a bad keep raises here
+        self.keep = keep
         self._local = threading.local()
 
     def _calls(self):
@@ -106,6 +114,7 @@ class ForgetHook(link_hook.LinkHook):
         return state
 
     def __setstate__(self, state):
+        self.keep = None  # a hook pickled before it had a keep
         self.__dict__.update(state)
         self._local = threading.local()
 

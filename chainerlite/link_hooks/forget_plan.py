@@ -27,6 +27,7 @@ would also cut inside blocks, which the link-level plan cannot apply.
 
 from chainerlite import configuration
 from chainerlite import link as _link
+from chainerlite.functions.util import forget_policy
 from chainerlite.link_hooks import _forget_dp
 from chainerlite.link_hooks import _forget_profile
 from chainerlite.link_hooks import forget_hook
@@ -50,6 +51,9 @@ class ForgetPlan(object):
         names (list of str): Paths of the forgotten blocks in the model
             (``'/blocks/0'``), in call order.
         links (list of ~chainerlite.Link): The forgotten blocks.
+        keep: The ``keep`` policy the plan was made with (None: none).
+        kept (list of str): Paths of the forgotten blocks that keep what
+            ``keep`` picks (the others keep nothing), in call order.
         predicted_peak (int): Predicted peak bytes of a step with the plan,
             above the memory traced when the step starts.
         predicted_seconds (float): Predicted step time with the plan (the
@@ -63,11 +67,12 @@ class ForgetPlan(object):
 
     """
 
-    def __init__(self, budget, names, links, predicted, profiled, release):
+    def __init__(self, budget, names, links, predicted, profiled, release, keep):
         self.budget = budget
         self.release = release
         self.names = names
         self.links = links
+        self.keep, self.kept = keep
         self.predicted_peak, self.predicted_seconds = predicted
         self.profiled_peak, self.profiled_seconds = profiled
         self.measured_peak = self.measured_seconds = None
@@ -86,8 +91,9 @@ class ForgetPlan(object):
             self._config = configuration.using_config('retain_graph', False)
             self._config.__enter__()
         if not self._hooks:
-            for link in self.links:
-                hook = forget_hook.ForgetHook()
+            for name, link in zip(self.names, self.links):
+                keep = self.keep if name in self.kept else None
+                hook = forget_hook.ForgetHook(keep)
                 link.add_hook(hook, name='ForgetPlan')
                 self._hooks.append((link, hook))
         return self
@@ -129,10 +135,11 @@ class ForgetPlan(object):
 
     def __repr__(self):
         return (
-            '<ForgetPlan budget={:.1f}MiB forget={}{} predicted {:.1f}MiB '
+            '<ForgetPlan budget={:.1f}MiB forget={}{}{} predicted {:.1f}MiB '
             '{:.3f}s>'.format(
                 self.budget / 2**20,
                 self.names,
+                ' keep={}'.format(self.kept) if self.kept else '',
                 ' release' if self.release else '',
                 self.predicted_peak / 2**20,
                 self.predicted_seconds,
@@ -190,7 +197,7 @@ def _blocks_of(model, blocks):
     return links, [names[id(link)] for link in links]
 
 
-def plan_forget(model, step, budget, blocks=None, release=False):
+def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
     """Profiles one step and chooses the blocks to forget to fit ``budget``.
 
     ``step`` is run once, traced (a forward and backward pass of ``model``,
@@ -220,6 +227,14 @@ def plan_forget(model, step, budget, blocks=None, release=False):
             for a budget and smaller budgets are reached. The plan applies
             the release with its hooks; the step must then backward through
             its graph once. The profiled step keeps the graph either way.
+        keep: A ``keep`` policy of :func:`F.forget
+            <chainerlite.functions.forget>` (node classes, tag names or a
+            callable on sites). The plan may then forget a block keeping
+            the outputs the policy picks there (the profiled step measures
+            their bytes and their forward time): fewer bytes saved than
+            forgetting all, less recompute time. For each block the plan
+            chooses between running it, forgetting it and forgetting it with
+            ``keep`` (:attr:`ForgetPlan.kept`). None: forget all or nothing.
 
     Returns:
         ForgetPlan: The plan (not applied yet).
@@ -258,24 +273,30 @@ def plan_forget(model, step, budget, blocks=None, release=False):
 
     """
     budget = _check_budget(budget)
+    try:
+        policy = forget_policy.as_policy(keep)
+    except TypeError as e:
+        raise TypeError('plan_forget: {}'.format(e)) from None
     links, names = _blocks_of(model, blocks)
     with configuration.using_config('retain_graph', True):
         found, order, base, tail, peak, seconds = _forget_profile.profile(
-            step, links, required=blocks is not None
+            step, links, required=blocks is not None, policy=policy
         )
     chosen = _forget_dp.choose(found, budget, base, tail, release)
     if chosen is None:
-        lowest = _forget_dp.peak_of(found, set(range(len(found))), base, tail, release)
+        every = set(range(len(found)))
+        lowest = _forget_dp.peak_of(found, every, base, tail, release)
         raise ValueError(
             'plan_forget: no choice of blocks fits a budget of {:.2f} MiB; '
             'forgetting every block is predicted to peak at {:.2f} MiB'.format(
                 budget / 2**20, lowest / 2**20
             )
         )
-    indexes = sorted(chosen)
+    forgotten, partial = chosen
+    indexes = sorted(forgotten)
     predicted = (
-        _forget_dp.peak_of(found, chosen, base, tail, release),
-        seconds + sum(found[i].seconds for i in indexes),
+        _forget_dp.peak_of(found, forgotten, base, tail, release, partial),
+        seconds + _forget_dp.recompute_seconds(found, forgotten, partial),
     )
     return ForgetPlan(
         budget,
@@ -284,4 +305,5 @@ def plan_forget(model, step, budget, blocks=None, release=False):
         predicted,
         (peak, seconds),
         release,
+        (keep, [names[order[i]] for i in indexes if i in partial]),
     )

@@ -223,34 +223,40 @@ def test_default_blocks_look_into_chain_lists():
 
 
 def _brute(blocks, budget, base, tail, release):
+    # every choice per block: run (0), forget (1), forget keeping (2)
     best = None
-    for r in range(len(blocks) + 1):
-        for subset in itertools.combinations(range(len(blocks)), r):
-            if _forget_dp.peak_of(blocks, set(subset), base, tail, release) <= budget:
-                cost = sum(blocks[i].seconds for i in subset)
-                if best is None or cost < best - 1e-12:
-                    best = cost
+    for choices in itertools.product(range(3), repeat=len(blocks)):
+        forgotten = {i for i, c in enumerate(choices) if c}
+        keep = {i for i, c in enumerate(choices) if c == 2}
+        if _forget_dp.peak_of(blocks, forgotten, base, tail, release, keep) <= budget:
+            cost = _forget_dp.recompute_seconds(blocks, forgotten, keep)
+            if best is None or cost < best - 1e-12:
+                best = cost
     return best
 
 
+def _random_block(rng, keeps):
+    out = int(rng.randint(1, 40))
+    kept = out + int(rng.randint(0, 120))
+    seconds = float(rng.rand())
+    saved = int(rng.randint(0, kept - out + 1)) if keeps else 0
+    return _forget_dp.Block(
+        kept=kept,
+        out=out,
+        peak=kept + int(rng.randint(0, 30)),
+        grads=int(rng.randint(0, 20)),
+        seconds=seconds,
+        saved=saved,
+        saved_seconds=seconds * float(rng.rand()) if saved else 0.0,
+    )
+
+
+@pytest.mark.parametrize('keeps', [False, True])
 @pytest.mark.parametrize('release', [False, True])
-def test_the_dp_finds_the_cheapest_plan_that_fits(release):
+def test_the_dp_finds_the_cheapest_plan_that_fits(release, keeps):
     rng = numpy.random.RandomState(0)
     for _ in range(60):
-        n = rng.randint(1, 8)
-        blocks = []
-        for _ in range(n):
-            out = int(rng.randint(1, 40))
-            kept = out + int(rng.randint(0, 120))
-            blocks.append(
-                _forget_dp.Block(
-                    kept=kept,
-                    out=out,
-                    peak=kept + int(rng.randint(0, 30)),
-                    grads=int(rng.randint(0, 20)),
-                    seconds=float(rng.rand()),
-                )
-            )
+        blocks = [_random_block(rng, keeps) for _ in range(rng.randint(1, 7))]
         base, tail = int(rng.randint(0, 20)), int(rng.randint(0, 100))
         budget = int(rng.randint(50, 1200))  # under 4096: bytes counted exactly
         chosen = _forget_dp.choose(blocks, budget, base, tail, release)
@@ -258,7 +264,67 @@ def test_the_dp_finds_the_cheapest_plan_that_fits(release):
         if best is None:
             assert chosen is None
         else:
-            assert _forget_dp.peak_of(blocks, chosen, base, tail, release) <= budget
-            assert math.isclose(
-                sum(blocks[i].seconds for i in chosen), best, abs_tol=1e-9
-            )
+            forgotten, keep = chosen
+            assert keep <= forgotten
+            peak = _forget_dp.peak_of(blocks, forgotten, base, tail, release, keep)
+            assert peak <= budget
+            cost = _forget_dp.recompute_seconds(blocks, forgotten, keep)
+            assert math.isclose(cost, best, abs_tol=1e-9)
+
+
+class Bottleneck(chainerlite.Chain):
+    # a wide hidden layer between two narrow ones: the output of ``l2``
+    # (tagged 'narrow') is small and costs a matmul to recompute
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l1 = L.Linear(32, 256)
+            self.l2 = L.Linear(256, 32)
+
+    def forward(self, x):
+        h = F.tanh(self.l1(x))
+        with chainerlite.forget_tag('narrow'):
+            y = self.l2(h)
+        return F.tanh(y) + x
+
+
+def test_a_plan_with_keep_forgets_blocks_keeping_what_the_policy_picks():
+    numpy.random.seed(0)
+    model = chainerlite.Sequential(*[Bottleneck() for _ in range(6)])
+    x = numpy.random.RandomState(1).randn(1024, 32).astype(numpy.float32)
+    step = _step(model, x)
+    step()
+    loss = step()
+    plain = [p.grad.copy() for _, p in sorted(model.namedparams())]
+    free = link_hooks.plan_forget(model, step, 2**40, keep='narrow')
+    assert free.names == [] and free.kept == [] and free.keep == 'narrow'
+    plans = [
+        link_hooks.plan_forget(
+            model, step, free.profiled_peak * f, release=True, keep='narrow'
+        )
+        for f in (0.85, 0.7, 0.6)
+    ]
+    assert any(plan.kept for plan in plans), plans
+    for plan in plans:
+        assert set(plan.kept) <= set(plan.names)
+        assert plan.predicted_peak <= plan.budget
+        peak, _ = plan.measure(step)
+        assert peak <= plan.budget * (1 + SLACK), (peak, plan.budget)
+    plan = next(plan for plan in plans if plan.kept)
+    with plan:
+        hooks = [link.local_link_hooks['ForgetPlan'] for link in plan.links]
+        assert [h.keep for h in hooks] == [
+            'narrow' if name in plan.kept else None for name in plan.names
+        ]
+        assert 'keep=' in repr(plan)
+        assert step() == pytest.approx(loss, rel=1e-6)
+        for (_, p), want in zip(sorted(model.namedparams()), plain):
+            numpy.testing.assert_allclose(p.grad, want, rtol=1e-5, atol=1e-7)
+
+
+def test_a_bad_keep_raises_type_error():
+    model, x, step = _setup()
+    with pytest.raises(TypeError, match='plan_forget: forget: keep'):
+        link_hooks.plan_forget(model, step, 2**40, keep=3)
+    with pytest.raises(TypeError, match='keep'):
+        link_hooks.ForgetHook(keep=3)
