@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -93,13 +95,17 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         elif self.mask is None:
             self.mask = _random.uniform(xp, shape, 'd') >= self.ratio
         scale = 1.0 / (1.0 - self.ratio) if self.train else 1.0
-        self._scaled_mask = (self.mask * scale).astype(x.dtype)
-        w = W.astype(x.dtype, copy=False) * self._scaled_mask
+        # the masked weight in W's dtype, the products in the promotion of
+        # W's and x's dtypes, cast to x's before the bias is added: Chainer
+        # 7.8.1's rounding where W is wider than x
+        self._scaled_mask = (self.mask * scale).astype(W.dtype)
+        w = W * self._scaled_mask
         x2 = x.reshape(len(x), -1)
         if self.use_batchwise_mask:
             y = xp.einsum('noi,ni->no', w, x2)
         else:
             y = x2.dot(w.T)
+        y = y.astype(x.dtype, copy=False)
         if len(inputs) == 3:
             y += inputs[2]
         return (utils.force_array(y, x.dtype),)
@@ -111,10 +117,13 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         x2 = reshape.reshape(x, (len(x), -1))
         grads = []
         if 0 in indexes:
-            w = _cast(W, x.dtype) * m
+            wide = numpy.promote_types(x.dtype, W.dtype)
+            w = _cast(W * m, wide)
             spec = 'no,noi->ni' if self.use_batchwise_mask else 'no,oi->ni'
-            grads.append(reshape.reshape(einsum.einsum(spec, gy, w), x.shape))
+            gx = _cast(einsum.einsum(spec, _cast(gy, wide), w), x.dtype)
+            grads.append(reshape.reshape(gx, x.shape))
         if 1 in indexes:
+            m = m.astype(x.dtype, copy=False)
             if self.use_batchwise_mask:
                 gw = sum_mod.sum(einsum.einsum('no,ni->noi', gy, x2) * m, axis=0)
             else:

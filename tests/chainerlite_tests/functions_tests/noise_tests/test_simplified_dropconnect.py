@@ -151,3 +151,28 @@ def test_link_defers_and_masks():
     y.grad = numpy.ones_like(y.array)
     y.backward()
     assert link.W.grad.shape == (2, 4)
+
+
+@pytest.mark.parametrize('batchwise', [True, False])
+def test_a_weight_wider_than_x_is_multiplied_in_its_dtype(batchwise):
+    # as Chainer 7.8.1: the products with a float32 W are taken in float32
+    # and cast to x's float16 (before the bias), so are the gradient of x
+    # and the second order with respect to W through it
+    rng = numpy.random.RandomState(3)
+    x = rng.uniform(-2, 2, (3, 4)).astype(numpy.float16)
+    W = rng.uniform(-2, 2, (2, 4)).astype(numpy.float32)
+    b = rng.uniform(-2, 2, 2).astype(numpy.float16)
+    gy = rng.uniform(-2, 2, (3, 2)).astype(numpy.float16)
+    wx = rng.uniform(-2, 2, (3, 4)).astype(numpy.float16)
+    xv, Wv = chainerlite.Variable(x), chainerlite.Variable(W)
+    y = F.simplified_dropconnect(xv, Wv, b, train=False, use_batchwise_mask=batchwise)
+    wide = x.astype(numpy.float32) @ W.T
+    numpy.testing.assert_array_equal(y.array, wide.astype(numpy.float16) + b)
+    (gx,) = chainerlite.grad([y], [xv], [gy], enable_double_backprop=True)
+    expected = (gy.astype(numpy.float32) @ W).astype(numpy.float16)
+    numpy.testing.assert_array_equal(gx.array, expected)
+    (gW,) = chainerlite.grad([F.sum(gx * wx)], [Wv])
+    assert gW.dtype == numpy.float32
+    numpy.testing.assert_allclose(
+        gW.array, gy.astype(numpy.float32).T @ wx.astype(numpy.float32), rtol=1e-6
+    )
