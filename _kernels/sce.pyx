@@ -2,16 +2,26 @@
 array: the loss in three passes over the rows, the gradient in two.
 
 The loops do NumPy's operations in its order, so that the results are those
-of the general code bit for bit: ``x - max`` and ``(x - max) - log_s`` in
-the dtype of ``x``, ``exp`` and ``log`` by NumPy itself (its vectorized
-float32 ``exp`` rounds differently from the C library's), the sums of each
-row and of the losses in NumPy's pairwise order. The loss of a row is
+of the general code bit for bit in the same process: ``x - max`` and
+``(x - max) - log_s`` in the dtype of ``x``, ``exp`` and ``log`` by NumPy
+itself (its vectorized float32 ``exp`` rounds differently from the C
+library's), the sums of each row and of the losses in the order of the
+running NumPy's ``sum``. That order depends on NumPy's version: before 2.3
+a sum along a contiguous axis adds, to +0, the pairwise sums of pieces of
+``numpy.getbufsize()`` elements (8192 by default) one after the other, as
+its reduction iterator hands them over; from 2.3 on it adds the pairwise
+sum of the whole row. So a row of more than 8192 classes (a 10,000-word
+vocabulary) has sums, hence losses and gradients, whose last bits depend on
+the NumPy version, in the general code and here alike. The loss of a row is
 ``-log_y[n, t_n]`` picked directly instead of the sum of a one-hot product
 (whose other terms are zeros), and nothing of size ``x`` is kept for the
 gradient: it recomputes ``y`` from the maximum and ``log_s`` of each row.
 
-The passes over the rows go in chunks of rows, and Ctrl-C is looked for
-between chunks (see ``chunks.pxd``).
+The passes go over blocks of rows small enough to stay in the CPU's cache
+(``x - max``, its ``exp`` and its sums; the gradient's ``log_y``, ``exp``
+and scaling), so that the rows travel from memory once per direction and
+the forward's scratch is one block, not an array of the size of ``x``.
+Ctrl-C is looked for between blocks (see ``chunks.pxd``).
 
 Both functions return None where they do not apply (another dtype, rank or
 array type, a layout that is not C-contiguous, labels that are not 1-D
@@ -44,6 +54,13 @@ ctypedef fused label:
 
 cdef object _exp = numpy.exp
 cdef object _log = numpy.log
+cdef object _getbufsize = numpy.getbufsize
+
+#: Whether NumPy's sums go in pieces of its buffer size (before 2.3, whose
+#: iterator changes gave reductions whole rows; the tests check the sums
+#: against NumPy's on both sides of the change)
+cdef bint _SUMS_IN_PIECES = (
+    numpy.lib.NumpyVersion(numpy.__version__) < '2.3.0')
 
 # NumPy's pairwise summation: blocks of up to 128 sums with 8 accumulators
 cdef enum:
@@ -82,6 +99,25 @@ cdef real _pairwise_sum(const real* a, Py_ssize_t n) noexcept nogil:
     n2 = n // 2
     n2 -= n2 % 8
     return _pairwise_sum(a, n2) + _pairwise_sum(a + n2, n - n2)
+
+
+cdef real _numpy_sum(const real* a, Py_ssize_t n, Py_ssize_t piece) noexcept nogil:
+    # a contiguous run summed as NumPy's sum does: +0 plus the pairwise sum
+    # of each piece of ``piece`` elements in turn (0: one piece)
+    cdef real res = 0
+    cdef Py_ssize_t i = 0
+    if piece <= 0 or piece >= n:
+        return res + _pairwise_sum(a, n)
+    while i < n:
+        res += _pairwise_sum(a + i, piece if n - i > piece else n - i)
+        i += piece
+    return res
+
+
+cdef Py_ssize_t _sum_piece() except -1:
+    # the pieces of NumPy's sums now (0: whole rows); the buffer size is
+    # the calling thread's setting (numpy.setbufsize)
+    return _getbufsize() if _SUMS_IN_PIECES else 0
 
 
 cdef Py_ssize_t _read_labels(
@@ -157,17 +193,16 @@ cdef void _rows_shift(const real* x, real* shifted, real* m_out,
 
 
 cdef void _rows_sum(const real* e, real* s, Py_ssize_t i0, Py_ssize_t i1,
-                    Py_ssize_t c) noexcept nogil:
+                    Py_ssize_t c, Py_ssize_t piece) noexcept nogil:
     cdef Py_ssize_t i
     for i in range(i0, i1):
-        # NumPy's sum adds the pairwise sum to its identity, +0
-        s[i] = <real>0 + _pairwise_sum(e + i * c, c)
+        s[i] = _numpy_sum(e + i * c, c, piece)
 
 
 cdef void _rows_loss(
         const real* x, const Py_ssize_t* k, const real* m, const real* log_s,
         const char* finite, real* scratch, real* loss, Py_ssize_t i0,
-        Py_ssize_t i1, Py_ssize_t c) noexcept nogil:
+        Py_ssize_t i1, Py_ssize_t c, Py_ssize_t piece) noexcept nogil:
     # The general code sums w * log_y over the row, with log_y
     # = (x - max) - log_s and w the one-hot label row (all zero for an
     # ignored row). Where log_y is all finite that sum is +0 plus the
@@ -186,7 +221,7 @@ cdef void _rows_loss(
         for j in range(c):
             v = <real>(x[i * c + j] - m[i]) - log_s[i]
             scratch[j] = (<real>1 if j == k[i] else <real>0) * v
-        loss[i] = -(<real>0 + _pairwise_sum(scratch, c))
+        loss[i] = -_numpy_sum(scratch, c, piece)
 
 
 cdef void _rows_log_y(
@@ -234,6 +269,7 @@ cdef struct Rows:
     const void* g
     Py_ssize_t g_step
     Py_ssize_t c
+    Py_ssize_t piece  # of the sums (_sum_piece)
 
 
 cdef enum Pass:
@@ -249,9 +285,10 @@ cdef void _pass_rows(Pass which, const Rows* r, Py_ssize_t i0, Py_ssize_t i1,
     if which == SHIFT:
         _rows_shift(x, e, m, r.finite, i0, i1, r.c)
     elif which == SUM:
-        _rows_sum(e, s, i0, i1, r.c)
+        _rows_sum(e, s, i0, i1, r.c, r.piece)
     elif which == LOSS:
-        _rows_loss(x, r.k, m, s, r.finite, e, <real*>r.loss, i0, i1, r.c)
+        _rows_loss(x, r.k, m, s, r.finite, e, <real*>r.loss, i0, i1, r.c,
+                   r.piece)
     elif which == LOG_Y:
         _rows_log_y(x, m, s, e, i0, i1, r.c)
     else:
@@ -270,6 +307,47 @@ cdef int _run(Pass which, const Rows* r, Py_ssize_t n, bint f32) except -1:
                 _pass_rows(which, r, todo.begin, todo.end,
                            <const double*>r.x)
     return 0
+
+
+#: Bytes of a block of rows (x - max or the gradient) that the passes of
+#: a block share while it stays in the CPU's second-level cache.
+cdef Py_ssize_t BLOCK_BYTES = 1 << 18
+
+
+#: Units of work (chunks.pxd) of an element in the passes of a block.
+cdef enum:
+    _BLOCK_WORK = 8
+
+
+cdef int _in_block(Pass which, const Rows* r, Py_ssize_t b, bint f32) except -1:
+    # one pass over the first b rows of r, a block inside a chunk (the
+    # chunk looks for Ctrl-C)
+    with nogil:
+        if f32:
+            _pass_rows(which, r, 0, b, <const float*>r.x)
+        else:
+            _pass_rows(which, r, 0, b, <const double*>r.x)
+    return 0
+
+
+cdef Py_ssize_t _block_rows(Py_ssize_t c, Py_ssize_t item) noexcept:
+    cdef Py_ssize_t rows = BLOCK_BYTES // (c * item)
+    return rows if rows > 0 else 1
+
+
+cdef Rows _from_row(const Rows* r, Py_ssize_t i, Py_ssize_t item) noexcept:
+    # r seen from row i on: its row arrays start at row i (e holds one
+    # block, from its start, unless ``whole``)
+    cdef Rows b = r[0]
+    b.x = <const char*>r.x + i * r.c * item
+    b.m = <char*>r.m + i * item
+    b.s = <char*>r.s + i * item
+    b.k = r.k + i
+    if r.finite != NULL:
+        b.finite = r.finite + i
+    if r.g != NULL:
+        b.g = <const char*>r.g + i * r.g_step * item
+    return b
 
 
 cdef inline bint _is_block(cnp.ndarray a):
@@ -314,18 +392,17 @@ cdef Py_ssize_t _labels(cnp.ndarray t, cnp.ndarray k, Py_ssize_t c,
     return valid
 
 
-cdef object _mean(cnp.ndarray loss, Py_ssize_t count):
+cdef object _mean(cnp.ndarray loss, Py_ssize_t count, Py_ssize_t piece):
     # loss.sum() * dtype(1 / max(count, 1)) as a 0-d array, and the factor
-    # (NumPy's sum adds the pairwise sum to its identity, +0)
     cdef double coeff = 1.0 / (count if count > 1 else 1)
     cdef Py_ssize_t n = loss.shape[0]
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(0, NULL, loss.descr.type_num, 0)
     if descr_of(loss) is float32():
-        (<float*>cnp.PyArray_DATA(out))[0] = (<float>0 + _pairwise_sum(
-            <const float*>cnp.PyArray_DATA(loss), n)) * <float>coeff
+        (<float*>cnp.PyArray_DATA(out))[0] = _numpy_sum(
+            <const float*>cnp.PyArray_DATA(loss), n, piece) * <float>coeff
     else:
-        (<double*>cnp.PyArray_DATA(out))[0] = (0.0 + _pairwise_sum(
-            <const double*>cnp.PyArray_DATA(loss), n)) * coeff
+        (<double*>cnp.PyArray_DATA(out))[0] = _numpy_sum(
+            <const double*>cnp.PyArray_DATA(loss), n, piece) * coeff
     return out, coeff
 
 
@@ -354,7 +431,14 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
     cdef Py_ssize_t valid = _labels(tv, k, c, ignore)
     if valid < 0:
         return None
-    cdef cnp.ndarray e = cnp.PyArray_EMPTY(2, a.shape, typ, 0)
+    cdef Py_ssize_t item = a.descr.itemsize, rows = _block_rows(c, item)
+    cdef Py_ssize_t i, b
+    cdef cnp.npy_intp block_shape[2]
+    block_shape[0] = rows if rows < n else n
+    block_shape[1] = c
+    cdef cnp.ndarray e = cnp.PyArray_EMPTY(2, block_shape, typ, 0)
+    cdef Rows part
+    cdef Chunks todo
     cdef cnp.ndarray m = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
     cdef cnp.ndarray s = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
     cdef cnp.ndarray loss = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
@@ -368,15 +452,22 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
     r.g = NULL
     r.g_step = 0
     r.c = c
+    r.piece = _sum_piece()
     cdef bint f32 = typ == cnp.NPY_FLOAT32
     r.finite = <char*>PyMem_Malloc(n)
     if r.finite == NULL:
         raise MemoryError()
     try:
-        _run(SHIFT, &r, n, f32)
-        # NumPy's exp and log, so that the results are its own bit for bit
-        _exp(e, e)
-        _run(SUM, &r, n, f32)
+        todo = chunks(n, _BLOCK_WORK * c, 1)
+        while next_chunk(&todo):
+            for i in range(todo.begin, todo.end, rows):
+                b = rows if todo.end - i > rows else todo.end - i
+                part = _from_row(&r, i, item)
+                _in_block(SHIFT, &part, b, f32)
+                # NumPy's exp and log, so that the results are its own bit
+                # for bit
+                _exp(e[:b], e[:b])
+                _in_block(SUM, &part, b, f32)
         _log(s, s)
         # the exponentials are no longer needed: e is the scratch row
         _run(LOSS, &r, n, f32)
@@ -385,7 +476,7 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
     stats = (k, m, s)
     if mode == 0:
         return loss, stats, None
-    out, coeff = _mean(loss, valid if mode == 1 else n)
+    out, coeff = _mean(loss, valid if mode == 1 else n, r.piece)
     return out, stats, coeff
 
 
@@ -466,9 +557,20 @@ cdef object sce_backward_array(x, stats, g, object coeff):
     r.g = pg
     r.g_step = g_step
     r.c = c
-    _run(LOG_Y, &r, n, f32)
-    _exp(gx, gx)
-    _run(GRAD, &r, n, f32)
+    r.piece = 0  # no sums
+    cdef Py_ssize_t item = a.descr.itemsize, rows = _block_rows(c, item)
+    cdef Py_ssize_t i, b
+    cdef Rows part
+    cdef Chunks todo = chunks(n, _BLOCK_WORK * c, 1)
+    while next_chunk(&todo):
+        for i in range(todo.begin, todo.end, rows):
+            b = rows if todo.end - i > rows else todo.end - i
+            part = _from_row(&r, i, item)
+            part.e = <char*>r.e + i * c * item
+            _in_block(LOG_Y, &part, b, f32)
+            block = gx[i:i + b]
+            _exp(block, block)
+            _in_block(GRAD, &part, b, f32)
     return gx
 
 

@@ -14,7 +14,11 @@ from chainerlite.functions.loss import softmax_cross_entropy as sce_mod
 
 FLOATS = [np.float32, np.float64]
 LABELS = [np.int32, np.int64]
+# the last two take several blocks of rows (sce.pyx's BLOCK_BYTES), the
+# last block short; the last has rows longer than NumPy's buffer (8192),
+# which NumPy before 2.3 sums in pieces
 SHAPES = [(1, 1), (1, 5), (5, 1), (4, 3), (32, 10), (9, 129), (3, 300)]
+SHAPES += [(70, 1000), (13, 10000)]
 OPTIONS = [
     {},
     {'normalize': False},
@@ -84,6 +88,10 @@ def _node(x, t, **kwargs):
 @pytest.mark.parametrize('label_dtype', LABELS)
 @pytest.mark.parametrize('dtype', FLOATS)
 def test_same_bits_as_the_general_path(general, dtype, label_dtype, shape, options):
+    _check_same_bits(general, dtype, label_dtype, shape, options)
+
+
+def _check_same_bits(general, dtype, label_dtype, shape, options):
     rng = np.random.default_rng(sum(shape) + len(options))
     x = (rng.standard_normal(shape) * 4).astype(dtype)
     t = _labels(rng, shape[0], shape[1], options.get('ignore_label', -1), label_dtype)
@@ -95,6 +103,29 @@ def test_same_bits_as_the_general_path(general, dtype, label_dtype, shape, optio
     loss_ref, gx_ref = general(x, t, gloss, **options)
     _same(loss.array, loss_ref.array)
     _same(gx, gx_ref)
+
+
+@pytest.fixture
+def small_buffer():
+    """NumPy's buffer size set to 1024 elements for the test (sums along
+    a row go in pieces of that size before NumPy 2.3)."""
+    old = np.setbufsize(1024)
+    yield
+    np.setbufsize(old)
+
+
+@pytest.mark.parametrize(
+    'shape, opts',
+    [
+        ((5, 3000), {}),  # rows of three pieces, the last short
+        ((4, 2048), {'reduce': 'no'}),  # rows of two whole pieces
+        ((4000, 3), {}),  # the mean of four pieces of losses
+        ((2100, 3), {'normalize': False, 'ignore_label': 1}),
+    ],
+)
+@pytest.mark.parametrize('dtype', FLOATS)
+def test_same_bits_with_another_buffer_size(general, small_buffer, dtype, shape, opts):
+    _check_same_bits(general, dtype, np.int32, shape, opts)
 
 
 @pytest.mark.filterwarnings('ignore::RuntimeWarning')  # the general path's
