@@ -675,3 +675,21 @@ def test_msvag_in_a_narrow_dtype_is_checked_against_its_float64_run():
     # a float64 case is its own reference: none
     wide = optimizers.in_float64(make, 3, numpy.float64, 2)['update']
     assert wide((chainerlite, chainerlite), None, [update, update]) is None
+
+
+def test_a_backward_failing_chainers_own_gradient_dtype_check_is_a_refusal():
+    def outcome(error, message):
+        return pair.compare.Outcome(
+            error=(error, 'builtins.Exception'), message=message
+        )
+
+    bug = (
+        'TypeError: Function `f` (BatchRenormalizationFunction) has a bug.\n'
+        'Please report this error ...\nDtype of data and grad mismatc'
+    )
+    assert references.refused_by_type_check(outcome('builtins.TypeError', bug))
+    assert references.refused_by_type_check(outcome('InvalidType', 'Expect: ...'))
+    # another TypeError is no refusal of the dtypes
+    other = 'TypeError: unsupported operand type(s)'
+    assert not references.refused_by_type_check(outcome('builtins.TypeError', other))
+    assert not references.refused_by_type_check(outcome('builtins.ValueError', bug))
