@@ -27,7 +27,7 @@ from chainerlite._core.node import (  # NOQA
     get_array_module,
     substitute_forward,
 )
-from chainerlite._core.backprop import backward, grad  # NOQA
+from chainerlite._core.backprop import backprop, backward, grad  # NOQA
 from chainerlite._core.ops_math import (  # NOQA
     Absolute,
     Add,

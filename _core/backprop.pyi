@@ -5,7 +5,7 @@ from chainerlite._core.node import Variable, VariableNode
 class AttributeTypeError(TypeError, AttributeError): ...
 
 def backprop(
-    outputs: list[Variable],
+    outputs: list[Variable] | list[VariableNode],
     grad_outputs: list[Any],
     retain_grad: bool,
     enable_double_backprop: bool,

@@ -590,7 +590,9 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
     """Runs one backward pass.
 
     Args:
-        outputs: Variables to start from.
+        outputs: Variables to start from (or, for a raw pass without
+            ``inputs``, their VariableNodes: a start that holds no array;
+            F.forget's recomputation starts so).
         grad_outputs: Their gradients (arrays or Variables; None skips one).
         retain_grad: Keep gradients of intermediate variables.
         enable_double_backprop: Build the graph of the backward computation.
@@ -607,7 +609,6 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         The gradients of ``inputs`` (Variables or None) when given, else None.
     """
     cdef _Pass bp = _Pass.__new__(_Pass)
-    cdef Variable var
     cdef VariableNode x
     bp.state = get_state()
     bp.raw = not enable_double_backprop
@@ -636,9 +637,10 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         bp.entries = global_entries(bp.state)
         if not any_mask(bp.entries) & (BWD_PRE | BWD_POST):
             bp.entries = None
-    for var, g in zip(outputs, grad_outputs):
+    for out, g in zip(outputs, grad_outputs):
         if g is not None:
-            bp.deliver(var._node, _unwrap_seed(g, bp.raw))
+            bp.deliver(out if type(out) is VariableNode
+                       else (<Variable?>out)._node, _unwrap_seed(g, bp.raw))
     if seeds is not None:
         bp.seeds = {}
         for x, g in zip(inputs, seeds):

@@ -1,6 +1,7 @@
 """Calling a function without keeping its intermediate results."""
 
 import chainerlite
+from chainerlite import _core
 from chainerlite import function
 from chainerlite import function_node
 from chainerlite import variable
@@ -45,12 +46,11 @@ def _call_func(func, xs):
 
 
 def _graph_roots(outs, grad_outputs):
-    # The recomputed outputs that receive a gradient, paired with it, held
-    # through their graph only: an output array that no node of the graph
-    # retained is freed now (backward needs the graph, not the array).
-    nodes = [(out.node, gy) for out, gy in zip(outs, grad_outputs) if gy is not None]
-    del outs
-    return [(node.get_variable(), gy) for node, gy in nodes]
+    # The nodes of the recomputed outputs that receive a gradient, paired
+    # with it: backward starts from them, not from their variables, so that
+    # an output's array is held only by the node that retained it (if any),
+    # which frees it once its backward ran.
+    return [(out.node, gy) for out, gy in zip(outs, grad_outputs) if gy is not None]
 
 
 class Forget(function_node.FunctionNode):
@@ -97,8 +97,13 @@ class Forget(function_node.FunctionNode):
         roots = _graph_roots(self._recompute(xs), grad_outputs)
         # The recomputed graph serves this backward only: each of its nodes
         # frees what it retained once its backward ran.
-        chainerlite.backward(
-            [out for out, _ in roots], [gy for _, gy in roots], retain_graph=False
+        _core.backprop(
+            [node for node, _ in roots],
+            [gy for _, gy in roots],
+            False,  # retain_grad
+            False,  # enable_double_backprop
+            None,  # loss_scale
+            retain_graph=False,
         )
         return tuple(xs[i].grad_var if i in wanted else None for i in indexes)
 

@@ -156,6 +156,42 @@ def test_recomputed_output_array_goes_before_its_backward():
     numpy.testing.assert_allclose(x.grad, numpy.full((2, 3), 3.0))
 
 
+class _Exp(chainerlite.FunctionNode):
+    # y = exp(x), retaining y for its backward; remembers its last output
+    last = None
+
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        y = numpy.exp(inputs[0])
+        _Exp.last = weakref.ref(y)
+        return (y,)
+
+    def backward(self, indexes, grad_outputs):
+        (y,) = self.get_retained_outputs()
+        return (grad_outputs[0] * y,)
+
+
+class _WatchExp(_Scale):
+    # _Scale whose backward records whether _Exp's last output is gone
+    seen = []
+
+    def backward(self, indexes, grad_outputs):
+        _WatchExp.seen.append(_Exp.last() is None)
+        return super().backward(indexes, grad_outputs)
+
+
+def test_recomputed_output_its_creator_retained_goes_after_that_backward():
+    # exp's output is the recomputed root: once exp's backward ran, the
+    # recomputation holds it no longer (the scale's backward runs next)
+    x = chainerlite.Variable(numpy.linspace(-1, 1, 6))
+    _WatchExp.seen = []
+    z = F.forget(lambda a: _Exp().apply((_WatchExp().apply((a,))[0],))[0], x)
+    z.grad = numpy.ones(6)
+    z.backward()
+    assert _WatchExp.seen == [True]
+    numpy.testing.assert_allclose(x.grad, 3 * numpy.exp(3 * x.array))
+
+
 def test_not_callable():
     with pytest.raises(TypeError):
         F.forget(1, _variable())
