@@ -3,7 +3,8 @@ against PyTorch (issue 30): the curves of docs/performance/forget_curves.*.
 
     /work/venv-oracle/bin/python benchmarks/forget/curves.py [--models M ...]
         [--quick] [--out docs/performance]
-        [--methods none torch-block torch-selective forget-block plan] [--append]
+        [--methods none torch-block torch-selective forget-block plan ...]
+        [--append]
     python benchmarks/forget/curves.py --plot docs/performance/forget_curves.json
 
 Models: a deep residual MLP (16 blocks, width 512, hidden 1024, batch 1024),
@@ -24,7 +25,13 @@ libraries). Methods, each a point of the curve:
 * ``release``, ``forget-block-release``, ``plan-release-F``: the same three
   with the graph released during backward (``config.retain_graph`` False,
   as PyTorch's backward does by default; the plan counts on it:
-  ``plan_forget(..., release=True)``).
+  ``plan_forget(..., release=True)``);
+* ``forget-block-keep-release``: ``F.forget`` per block keeping the outputs
+  of the nodes that ``torch-selective`` saves (``keep=``: LinearFunction,
+  MatMul and Convolution2DFunction), released;
+* ``plan-keep-release-F``: ``plan_forget(..., release=True, keep=...)`` with
+  that policy: per block the plan runs it, forgets it, or forgets it
+  keeping those outputs.
 
 Each point runs in a fresh process, one thread (BLAS, OpenMP and torch),
 with ``MALLOC_MMAP_THRESHOLD_=65536`` so that glibc maps each large array
@@ -42,7 +49,11 @@ freed before each measured step (the step would free them first), so the
 peak counts them. Results go to ``forget_curves.json``;
 ``--plot`` writes its table (``forget_curves.md``) and, where matplotlib
 imports, its figure (``forget_curves.png``; matplotlib is not in the oracle
-venv: run that step with the project's venv).
+venv: run that step with the project's venv). Set
+``CHAINERLITE_ONEDNN_LIBRARY`` (e.g. ``.venv-onednn/lib/libdnnl.so.3``) so
+that chainerlite's convolutions run on oneDNN where it is faster
+(``use_ideep`` 'auto'), as PyTorch's do; each chainerlite point records its
+``use_ideep``.
 """
 
 import argparse
@@ -63,7 +74,7 @@ MiB = 2**20
 # model -> (batch, timed rounds)
 MODELS = {'residual_mlp': (1024, 3), 'transformer': (16, 3), 'resnet18': (128, 2)}
 FRACTIONS = (0.85, 0.7, 0.55)
-RELEASE_FRACTIONS = (0.85, 0.7, 0.55, 0.45)
+RELEASE_FRACTIONS = (0.85, 0.7, 0.55, 0.45, 0.3)
 TORCH_METHODS = ('none', 'torch-block', 'torch-selective')
 METHODS = TORCH_METHODS + (
     'forget-block',
@@ -71,6 +82,8 @@ METHODS = TORCH_METHODS + (
     'release',
     'forget-block-release',
     'plan-release',
+    'forget-block-keep-release',
+    'plan-keep-release',
 )
 
 
@@ -130,11 +143,23 @@ def torch_checkpoint(modules, selective):
         module.forward = forward
 
 
+def keep_policy():
+    """The ``keep`` of the keep methods: the outputs of the nodes whose
+    outputs ``torch-selective`` saves (matmuls, convolutions; attention is
+    a MatMul in chainerlite's Transformer)."""
+    from chainerlite.functions.connection import convolution_2d
+    from chainerlite.functions.connection import linear
+    from chainerlite.functions.math import matmul
+
+    return (linear.LinearFunction, matmul.MatMul, convolution_2d.Convolution2DFunction)
+
+
 def apply(method, library, model, step, budget):
     """Applies ``method`` to the model of ``step``; what it reports."""
     net = step.model
     found = blocks(library, model, net)
     release = 'release' in method
+    keep = keep_policy() if '-keep-' in method else None
     if release and not method.startswith('plan'):
         import chainerlite
 
@@ -145,18 +170,21 @@ def apply(method, library, model, step, budget):
         from chainerlite.link_hooks import ForgetHook
 
         for block in found:
-            block.add_hook(ForgetHook())
+            block.add_hook(ForgetHook(keep))
     elif method.startswith('plan'):
         from chainerlite.link_hooks import plan_forget
 
         try:
-            plan = plan_forget(net, step, budget, blocks=found, release=release)
+            plan = plan_forget(
+                net, step, budget, blocks=found, release=release, keep=keep
+            )
             plan.apply()
         except ValueError as e:
             return {'unreachable': str(e)}
         return {
             'budget_mib': budget / MiB,
             'forgotten': plan.names,
+            'kept': plan.kept,
             'predicted_traced_mib': plan.predicted_peak / MiB,
             'predicted_traced_wall_ms': plan.predicted_seconds * 1e3,
             'profiled_traced_mib': plan.profiled_peak / MiB,
@@ -208,6 +236,9 @@ def measure_point(args):
     point['step_ms_all'] = [t * 1e3 for t in cpus]
     point['wall_ms_all'] = [t * 1e3 for t in walls]
     if args.library == 'chainerlite':
+        import chainerlite
+
+        point['use_ideep'] = chainerlite.config.use_ideep
         clear_grads(args.library, step)
         tracemalloc.start()
         start = tracemalloc.get_traced_memory()[0]
@@ -250,12 +281,14 @@ def run_all(args, earlier):
         methods += [
             ('chainerlite', m)
             for m in ('none', 'forget-block', 'release', 'forget-block-release')
+            + ('forget-block-keep-release',)
             if m in wanted
         ]
         if 'plan' in wanted:
             methods += [('chainerlite', f'plan-{f}') for f in FRACTIONS]
-        if 'plan-release' in wanted:
-            methods += [('chainerlite', f'plan-release-{f}') for f in RELEASE_FRACTIONS]
+        for name in ('plan-release', 'plan-keep-release'):
+            if name in wanted:
+                methods += [('chainerlite', f'{name}-{f}') for f in RELEASE_FRACTIONS]
         for library, method in methods:
             budget = 0
             if method.startswith('plan'):
@@ -288,6 +321,7 @@ LABELS = {
     'forget-block': 'F.forget per block',
     'release': 'no recomputation, graph released',
     'forget-block-release': 'F.forget per block, released',
+    'forget-block-keep-release': 'F.forget per block, keep=, released',
 }
 
 
@@ -310,6 +344,7 @@ def plot(path):
             for prefix, style, name in (
                 ('plan-0', '--o', 'plan_forget'),
                 ('plan-release', '-o', 'plan_forget(release=True)'),
+                ('plan-keep-release', ':s', 'plan_forget(release=True, keep=)'),
             ):
                 plans = sorted(
                     (p for p in rows if p['method'].startswith(prefix)),
@@ -327,6 +362,7 @@ def plot(path):
             markers = {'none': 's', 'torch-block': '^', 'torch-selective': 'v'}
             markers.update({'forget-block': '^', 'release': 'D'})
             markers['forget-block-release'] = '>'
+            markers['forget-block-keep-release'] = '<'
             for p in rows:
                 if p['method'] in markers:
                     ax.plot(
@@ -415,7 +451,8 @@ def table(result):
         ' above the resident set before it (both libraries), tracemalloc peak'
         " (chainerlite's arrays), and for plans the budget, the predicted"
         ' tracemalloc peak, the predicted and measured time of a traced step'
-        ' (wall clock, as plan_forget predicts it) and the blocks forgotten.',
+        ' (wall clock, as plan_forget predicts it) and the blocks forgotten'
+        ' ("(keep)": forgotten keeping what keep= picks).',
         '',
         '![peak memory against step time](forget_curves.png)',
         '',
@@ -444,7 +481,11 @@ def table(result):
             def num(key, p=p):
                 return f'{p[key]:.1f}' if key in p else ''
 
-            forgotten = ' '.join(p.get('forgotten', ()))
+            kept = set(p.get('kept', ()))
+            forgotten = ' '.join(
+                name + (' (keep)' if name in kept else '')
+                for name in p.get('forgotten', ())
+            )
             walls = ''
             if 'measured_traced_wall_ms' in p:
                 walls = '{predicted_traced_wall_ms:.0f} / {measured_traced_wall_ms:.0f}'
