@@ -1,9 +1,11 @@
 """plan_forget and ForgetHook on the Transformer encoder of
 benchmarks/models (batch 4): step time and tracemalloc peak without
 recomputation, with F.forget on every block, and with the plan at 70% of
-the plain peak, each also with the graph released during backward
-(``config.retain_graph`` False; the plan made with ``release=True``); and
-the time plan_forget takes (one profiled step and the DP).
+the plain peak, with and without a ``keep`` policy (the outputs of the
+matrix products: ``plan-keep`` may forget a block keeping them), each also
+with the graph released during backward (``config.retain_graph`` False;
+the plan made with ``release=True``); and the time plan_forget takes (one
+profiled step and the DP).
 
 benchmarks/forget/curves.py measures the same methods on three models
 beside PyTorch's checkpointing.
@@ -14,6 +16,8 @@ import sys
 import tracemalloc
 
 import chainerlite
+from chainerlite.functions.connection.linear import LinearFunction
+from chainerlite.functions.math.matmul import MatMul
 from chainerlite.link_hooks import ForgetHook
 from chainerlite.link_hooks import plan_forget
 
@@ -40,7 +44,7 @@ def _traced_peak(step):
 
 
 class ForgetPlanStep:
-    params = (['none', 'forget-block', 'plan'], [False, True])
+    params = (['none', 'forget-block', 'plan', 'plan-keep'], [False, True])
     param_names = ['method', 'release']
     timeout = 300
 
@@ -50,17 +54,23 @@ class ForgetPlanStep:
         if method == 'forget-block':
             for block in blocks:
                 block.add_hook(ForgetHook())
-        elif method == 'plan':
+        elif method.startswith('plan'):
             budget = _traced_peak(self.step) * 2**20 * FRACTION
+            keep = (LinearFunction, MatMul) if method == 'plan-keep' else None
             self.plan = plan_forget(
-                self.step.model, self.step, budget, blocks=blocks, release=release
+                self.step.model,
+                self.step,
+                budget,
+                blocks=blocks,
+                release=release,
+                keep=keep,
             ).apply()
-        if release and method != 'plan':
+        if release and not method.startswith('plan'):
             chainerlite.config.retain_graph = False
         self.step()
 
     def teardown(self, method, release):
-        if method == 'plan':
+        if method.startswith('plan'):
             self.plan.remove()
         elif release:
             del chainerlite.config.retain_graph
