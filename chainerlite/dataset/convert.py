@@ -159,6 +159,9 @@ def concat_examples(
     Raises:
         ValueError: If ``batch`` is empty, or shapes differ without
             ``padding``.
+        TypeError: If an example is not an array or a number (``None``,
+            a string).
+        IndexError: If a tuple ``padding`` is shorter than the examples.
 
     .. admonition:: Example
 
@@ -178,9 +181,16 @@ def concat_examples(
     if isinstance(first, tuple):
         if not isinstance(padding, tuple):
             padding = (padding,) * len(first)
+        elif len(padding) < len(first):
+            # (zip would silently drop the entries that have no padding)
+            raise IndexError(
+                'concat_examples: padding has {} entries for examples of {}'.format(
+                    len(padding), len(first)
+                )
+            )
         return tuple(
-            to_device(device, _concat_arrays([ex[i] for ex in batch], pad))
-            for i, pad in enumerate(padding)
+            to_device(device, _concat_arrays([ex[i] for ex in batch], padding[i]))
+            for i in range(len(first))
         )
     if isinstance(first, dict):
         if not isinstance(padding, dict):
@@ -202,7 +212,12 @@ concat_examples_func = concat_examples.func
 def _concat_arrays(arrays, padding):
     # Python scalars (and lists) become a NumPy array first.
     if not isinstance(arrays[0], (numpy.ndarray, cuda.ndarray)):
-        arrays = numpy.asarray(arrays)
+        examples, arrays = arrays, numpy.asarray(arrays)
+        if arrays.dtype.kind in 'OSU':
+            raise TypeError(
+                'concat_examples: an example must be an array or a number, '
+                'not {}'.format(type(examples[0]).__name__)
+            )
     xp = backend.get_array_module(arrays[0])
     if padding is not None:
         return _concat_arrays_with_padding(arrays, padding, xp)

@@ -47,9 +47,10 @@ class _Position(object):
         self.previous_epoch_detail = None
         self.order = None
         if self.order_sampler is not None:
-            self.order = numpy.asarray(
-                self.order_sampler(numpy.arange(self.dataset_length), 0)
-            )
+            order = self.order_sampler(numpy.arange(self.dataset_length), 0)
+            # a sampler's first order of None means the dataset order for good
+            if order is not None:
+                self.order = numpy.asarray(order)
         if self.epoch_size == 0:
             raise ValueError('cannot iterate over an empty dataset')
 

@@ -160,3 +160,23 @@ def test_conveyor_sends_on_the_stream():
     for a, g in zip(arrays, got):
         assert isinstance(g, cupy.ndarray)
         numpy.testing.assert_array_equal(cupy.asnumpy(g), a)
+
+
+def test_a_tuple_padding_shorter_than_the_examples_is_refused():
+    batch = [(numpy.ones(1), numpy.ones(2)), (numpy.ones(2), numpy.ones(2))]
+    # one entry of padding for two-entry examples: no batch with one array
+    with pytest.raises(IndexError, match='padding has 1 entries for examples of 2'):
+        dataset.concat_examples(batch, padding=(0,))
+    x, y = dataset.concat_examples(batch, padding=(0, 5, 7))
+    assert x.shape == (2, 2) and y.shape == (2, 2)
+
+
+@pytest.mark.parametrize(
+    'batch, name',
+    [([None, None], 'NoneType'), (['a', 'b'], 'str'), ([[1], [None]], 'list')],
+)
+def test_examples_that_are_not_numbers_are_a_type_error(batch, name):
+    with pytest.raises(TypeError, match='not ' + name):
+        dataset.concat_examples(batch)
+    with pytest.raises(TypeError, match='not ' + name):
+        dataset.concat_examples([(e,) for e in batch], padding=0)

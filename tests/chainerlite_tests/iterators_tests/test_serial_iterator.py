@@ -111,3 +111,29 @@ def test_state_tells_where_the_iterator_stands():
     state = it._state
     assert (state.current_position, state.epoch, state.is_new_epoch) == (3, 0, False)
     assert state.order is it._order
+
+
+@pytest.mark.parametrize(
+    'make',
+    [
+        lambda sampler: iterators.SerialIterator(list('abc'), 2, order_sampler=sampler),
+        lambda sampler: iterators.MultithreadIterator(
+            list('abc'), 2, order_sampler=sampler, n_threads=2
+        ),
+    ],
+)
+def test_an_order_sampler_returning_none_keeps_the_dataset_order(make):
+    calls = []
+
+    def sampler(order, position):
+        calls.append(position)
+        return None
+
+    it = make(sampler)
+    batches = [it.next() for _ in range(3)]
+    assert batches == [['a', 'b'], ['c', 'a'], ['b', 'c']]
+    assert it.epoch == 2 and it.epoch_detail == pytest.approx(2.0)
+    # asked once, for the first epoch; an order of None is never reshuffled
+    assert calls == [0]
+    if hasattr(it, 'finalize'):
+        it.finalize()
