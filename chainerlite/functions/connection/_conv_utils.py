@@ -226,7 +226,10 @@ def _to_batch_major(y, b, out):
         and y.size
         and y.dtype == out.dtype in _COMPILED_DTYPES
     ):
-        # the layout change and the bias in one compiled pass
+        # the layout change and the bias in one compiled pass (which takes
+        # aligned arrays only: an unaligned bias is copied, c_O elements)
+        if b is not None and not b.flags.aligned:
+            b = b.copy()
         conv_kernels.channels_to_batch(
             y.reshape(c_out, -1), b, out.reshape(n, c_out, -1)
         )
