@@ -211,10 +211,10 @@ def _column_bytes(channels, ksize, dims, dtype):
 
 def _channel_major(y, groups):
     # (n, G * c, *dims) -> (G, c, n * prod(dims)); sizes are spelled out (no
-    # -1) so that an empty batch reshapes too
+    # -1) so that an empty batch, or no channels, reshapes too
     channels = y.shape[1]
     y = y.swapaxes(0, 1)
-    return y.reshape(groups, channels // groups, y[0].size)
+    return y.reshape(groups, channels // groups, math.prod(y.shape[1:]))
 
 
 def _to_batch_major(y, b, out):
@@ -361,4 +361,5 @@ def convolve_grad_weight(x, gy, ksize, params):
         )
         gW = part if gW is None else xp.add(gW, part, out=gW)
     gW = gW.transpose(0, 2, 1)
-    return gW.reshape((gy.shape[1], -1) + tuple(ksize))
+    # (no -1: with no output channels the input channels are not implied)
+    return gW.reshape((gy.shape[1], x.shape[1] // groups) + tuple(ksize))

@@ -62,8 +62,9 @@ def standardize(x, axis, eps):
 
 
 def _mean(x, axis, m):
+    # m == 0: a reduced axis is empty, so is the broadcast mean (any factor)
     return broadcast.broadcast_to(
-        sum_mod.sum(x, axis=axis, keepdims=True) * (1.0 / m), x.shape
+        sum_mod.sum(x, axis=axis, keepdims=True) * (1.0 / max(m, 1)), x.shape
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import typing
 
 from chainerlite import function_node
@@ -54,7 +55,7 @@ class GroupNormalization(function_node.FunctionNode):
         y = norm.group_norm(x, gamma, beta, self.groups, self.eps)
         if y is not None:
             return (y,)  # the expressions below in one pass over each group
-        grouped = x.reshape(x.shape[0], self.groups, -1)
+        grouped = x.reshape(_grouped_shape(x, self.groups))
         xhat = _norm_utils.standardize(grouped, (2,), self.eps)[0]
         shape = _param_shape(x)
         y = xhat.reshape(x.shape) * gamma.reshape(shape) + beta.reshape(shape)
@@ -68,6 +69,11 @@ class GroupNormalization(function_node.FunctionNode):
 
 def _param_shape(x):
     return (1, x.shape[1]) + (1,) * (x.ndim - 2)
+
+
+def _grouped_shape(x, groups):
+    # (no -1, which an empty batch leaves undetermined)
+    return (x.shape[0], groups, math.prod(x.shape[1:]) // groups)
 
 
 class GroupNormalizationGrad(_formula.FormulaNode):
@@ -93,7 +99,7 @@ class GroupNormalizationGrad(_formula.FormulaNode):
     def formula(self, x, gamma, gy):
         dtype = _norm_utils.compute_dtype(x.dtype, gamma.dtype)
         x_c, gy_c, gamma_c = (_norm_utils.as_dtype(v, dtype) for v in (x, gy, gamma))
-        grouped_shape = (x.shape[0], self.groups, -1)
+        grouped_shape = _grouped_shape(x, self.groups)
         gxhat = gy_c * broadcast.broadcast_to(
             reshape.reshape(gamma_c, _param_shape(x)), x.shape
         )

@@ -164,3 +164,19 @@ def test_mul_inv_std(shape):
     gradient_check.check_double_backward(
         f, (x, y), gz, (ggx, ggy), atol=1e-5, rtol=1e-5
     )
+
+
+@pytest.mark.parametrize('shape', [(2, 4, 0, 0), (0, 4, 3), (2, 4, 0)])
+def test_images_without_pixels_give_empty_gradients(shape):
+    # the groups' means are over no elements: empty outputs and input
+    # gradients (Chainer's), and gamma / beta gradients that sum nothing
+    x = chainerlite.Variable(numpy.ones(shape, numpy.float32))
+    gamma = chainerlite.Variable(numpy.ones(4, numpy.float32))
+    beta = chainerlite.Variable(numpy.ones(4, numpy.float32))
+    y = F.group_normalization(x, 2, gamma, beta)
+    assert y.shape == shape
+    y.grad = numpy.ones(shape, numpy.float32)
+    y.backward()
+    assert x.grad.shape == shape
+    numpy.testing.assert_array_equal(gamma.grad, numpy.zeros(4))
+    numpy.testing.assert_array_equal(beta.grad, numpy.zeros(4))
