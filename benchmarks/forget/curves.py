@@ -36,7 +36,9 @@ libraries). Methods, each a point of the curve:
 Each point runs in a fresh process, one thread (BLAS, OpenMP and torch),
 with ``MALLOC_MMAP_THRESHOLD_=65536`` so that glibc maps each large array
 on its own and gives its pages back when it is freed (the resident set then
-follows the live arrays of both libraries). After a warm-up step (lazy
+follows the live arrays of both libraries; chainerlite's cache of freed
+array blocks is off, ``CHAINERLITE_BLOCK_CACHE=0``, since it keeps them
+resident). After a warm-up step (lazy
 allocations, the optimizer's state; and, for a plan, the profiled step),
 the peak is the resident set's high-water mark during one step above the
 resident set before it (``VmHWM`` reset through ``/proc/self/clear_refs``),
@@ -253,7 +255,7 @@ def measure_point(args):
 
 
 def run_point(model, library, method, rounds, size, budget=0):
-    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_='65536')
+    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_='65536', CHAINERLITE_BLOCK_CACHE='0')
     command = [sys.executable, __file__, '--point', model, library, method]
     command += ['--rounds', str(rounds), '--size', size, '--budget', str(budget)]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
