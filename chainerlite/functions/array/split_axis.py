@@ -55,6 +55,10 @@ class SplitAxis(function_node.FunctionNode):
         if isinstance(self.indices_or_sections, int):
             sections = type_check.make_variable(self.indices_or_sections, 'sections')
             type_check.expect(x_type.shape[self.axis] % sections == 0)
+        elif self.indices_or_sections:
+            # (else NumPy gives empty pieces for indices past the end)
+            last = type_check.make_variable(self.indices_or_sections[-1], 'last_index')
+            type_check.expect(x_type.shape[self.axis] >= last)
 
     def forward(self, inputs):
         (x,) = inputs

@@ -44,7 +44,9 @@ def int_tuple(value, n, name, where, minimum=1):
         ValueError: If ``value`` is not an int or a sequence of ``n`` ints
             (``_chainer_errors.LengthError`` for a sequence of another
             length, a ``TypeError`` too for what is not an int), or holds
-            one below ``minimum`` or above :data:`MAXIMUM`.
+            one below ``minimum`` (an ``AssertionError`` too, but for the
+            zero and negative strides and zero windows that have errors of
+            their own) or above :data:`MAXIMUM`.
     """
     try:
         items = [_as_int(v) for v in value] if len(value) == n else [None]
@@ -62,6 +64,11 @@ def int_tuple(value, n, name, where, minimum=1):
         error = _chainer_errors.ZeroStrideError
     elif error is ValueError and name == 'stride' and min(items, default=0) < 0:
         error = _chainer_errors.NegativeStrideError
+    elif error is ValueError:
+        # a negative padding, window size or dilation: Chainer 7.8.1 fails
+        # asserting that the output has a positive size, or NumPy refuses
+        # the negative padding (ValueError)
+        error = _chainer_errors.AssertedValueError
     if any(v is None or v < minimum for v in items):
         raise error(
             '{}: {} must be {} or {} of them, but {!r} is given'.format(

@@ -110,3 +110,23 @@ def test_int_like_window_arguments_are_accepted(kwargs):
     y = F.convolution_2d(_x(), _w()[:, : 2 // int(kwargs.get('groups', 1))], **kwargs)
     link = L.Convolution2D(2, 2, 2, **kwargs)
     assert link(_x()).shape == y.shape
+
+
+@pytest.mark.parametrize(
+    'call',
+    [
+        lambda x: F.convolution_2d(x, numpy.ones((1, 1, 2, 2), 'f'), pad=-3),
+        lambda x: F.convolution_nd(x, numpy.ones((1, 1, 2, 2), 'f'), pad=-1),
+        lambda x: F.convolution_2d(x, numpy.ones((1, 1, 2, 2), 'f'), dilate=-1),
+        lambda x: F.max_pooling_2d(x, -1),
+        lambda x: F.average_pooling_2d(x, 2, pad=-1),
+        lambda x: F.max_pooling_nd(x, (2, -2)),
+    ],
+)
+def test_a_negative_window_argument_is_both_errors_chainer_raises(call):
+    # Chainer 7.8.1 fails on these asserting a positive output size, or in
+    # NumPy's padding (ValueError), depending on the sizes
+    x = numpy.ones((1, 1, 6, 6), 'f')
+    with pytest.raises(ValueError) as info:
+        call(x)
+    assert isinstance(info.value, AssertionError)
