@@ -40,8 +40,8 @@ import numpy
 
 cnp.import_array()
 
-#: The general NumPy path of softmax_cross_entropy, bit for bit (any NaN
-#: for any NaN).
+#: The general NumPy path of softmax_cross_entropy under the same NumPy,
+#: bit for bit (any NaN for any NaN): the sums follow its version (above).
 PRECISION = 'bitwise NumPy'
 
 ctypedef fused real:
