@@ -64,6 +64,14 @@ cdef bint is_array(object x):
             _cupy_ndarray is not None and isinstance(x, _cupy_ndarray))
 
 
+cdef object _matmul_operand(Variable v, other):
+    # an array operand of @ takes the variable's dtype, as those of the
+    # arithmetic operators do (Chainer 7.8.1 casts them all)
+    if is_array(other) and v._data is not None and other.dtype != v._data.dtype:
+        return other.astype(v._data.dtype)
+    return other
+
+
 cdef object ensure_array(object y):
     if type(y) is _ndarray:
         return y
@@ -894,10 +902,10 @@ cdef class Variable:
         return provided(RFLOORDIV)(self, other)
 
     def __matmul__(self, other):
-        return provided(FUNCTIONS).matmul(self, other)
+        return provided(FUNCTIONS).matmul(self, _matmul_operand(self, other))
 
     def __rmatmul__(self, other):
-        return provided(FUNCTIONS).matmul(other, self)
+        return provided(FUNCTIONS).matmul(_matmul_operand(self, other), self)
 
     # TypeError, as Chainer 7.8.1 raises (earlier Chainers raised
     # NotImplementedError)

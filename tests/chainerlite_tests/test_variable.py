@@ -1034,3 +1034,17 @@ def test_check_grad_type_refuses_a_wrong_gradient(gx, error, words):
         _check_grad_type(node, x.node, True, gx)
     with pytest.raises(AssertionError):
         _check_grad_type(None, x, False, None)
+
+
+@pytest.mark.parametrize('other_dtype', [numpy.float64, numpy.int32, numpy.float16])
+def test_matmul_with_an_array_casts_it_to_the_variables_dtype(other_dtype):
+    # as + - * / do with an array operand: the result keeps the variable's
+    # dtype (an int32 array would otherwise be refused by MatMul's check)
+    x = Variable(numpy.arange(4, dtype=numpy.float32).reshape(2, 2))
+    a = numpy.array([[1, 2], [3, 4]], other_dtype)
+    y, z = x @ a, a @ x
+    assert y.dtype == z.dtype == numpy.float32
+    numpy.testing.assert_array_equal(y.array, x.array @ a.astype(numpy.float32))
+    numpy.testing.assert_array_equal(z.array, a.astype(numpy.float32) @ x.array)
+    F.sum(y + z).backward()
+    assert x.grad.dtype == numpy.float32
