@@ -10,6 +10,7 @@ import numpy
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite.utils import _chainer_errors
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -26,7 +27,8 @@ def _normalize_slices(slices):
     elif not isinstance(slices, tuple):
         slices = (slices,)
     if sum(1 for s in slices if s is Ellipsis) > 1:
-        raise ValueError('get_item: only one Ellipsis is allowed')
+        # an IndexError too, as NumPy (and so Chainer 7.8.1) raises
+        raise _chainer_errors.IndexValueError('get_item: only one Ellipsis is allowed')
     return slices
 
 
