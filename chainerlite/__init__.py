@@ -6,6 +6,9 @@
 import os as _os
 import sys as _sys
 
+# sets OMP_WAIT_POLICY as it is imported, before the kernels load libgomp
+from chainerlite import _openmp_settings  # NOQA
+from chainerlite import _array_memory
 from chainerlite import configuration  # NOQA
 from chainerlite import backend  # NOQA
 from chainerlite import backends  # NOQA
@@ -85,6 +88,9 @@ if _core_handover.missing():
         'chainerlite: not handed down to its core: %s'
         % ', '.join(_core_handover.missing())
     )
+
+# NumPy keeps large freed blocks for the next arrays (see _array_memory)
+_array_memory.apply()
 
 #: The Chainer API level this package implements: code written for Chainer
 #: reads ``chainer.__version__`` to choose its Chainer 7 code path.

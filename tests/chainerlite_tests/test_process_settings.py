@@ -1,0 +1,114 @@
+"""What chainerlite sets up for its process at import: the cache of large
+NumPy data blocks (chainerlite._array_memory) and OpenMP's waiting policy
+(chainerlite._openmp_settings). Each case that imports chainerlite does it
+in a fresh interpreter, since both are chosen once per process."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from chainerlite import _array_memory
+from chainerlite import _openmp_settings
+
+BLOCKS = '''
+import json
+import numpy as np
+import chainerlite
+from chainerlite._kernels import block_cache
+try:
+    from numpy._core.multiarray import get_handler_name
+except ImportError:  # NumPy 1
+    from numpy.core.multiarray import get_handler_name
+
+a = np.ones(48 << 18, np.float32)
+where = a.ctypes.data
+del a
+b = np.empty(48 << 18, np.float32)
+print(json.dumps(dict(
+    limit=chainerlite._array_memory.limit,
+    handler=get_handler_name(b),
+    reused=b.ctypes.data == where,
+    stats=block_cache.stats(),
+)))
+'''
+
+POLICY = '''
+import os
+import chainerlite
+print('policy', os.environ.get('OMP_WAIT_POLICY'))
+'''
+
+CHOSEN_BY_THE_USER = (_array_memory.SWITCH,) + _openmp_settings.USER_VARIABLES
+
+
+def run(program, **environ):
+    """stdout and stderr of ``program`` in a fresh interpreter, in this
+    environment less the variables of the settings, plus ``environ``."""
+    env = {k: v for k, v in os.environ.items() if k not in CHOSEN_BY_THE_USER}
+    env.update(environ)
+    done = subprocess.run(
+        [sys.executable, '-c', program],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout, done.stderr
+
+
+def test_freed_block_serves_the_next_array_of_its_size():
+    got = json.loads(run(BLOCKS)[0])
+    assert got['limit'] == _array_memory.wanted_limit({})
+    assert got['reused']
+    assert got['stats']['hits'] >= 1
+    assert got['handler'] == 'chainerlite_block_cache'
+
+
+def test_block_cache_limit_from_the_environment():
+    assert json.loads(run(BLOCKS, CHAINERLITE_BLOCK_CACHE='64')[0])['limit'] == 64 << 20
+
+
+def test_block_cache_zero_leaves_numpy_alone():
+    got = json.loads(run(BLOCKS, CHAINERLITE_BLOCK_CACHE='0')[0])
+    assert got['limit'] is None and got['handler'] == 'default_allocator'
+    assert got['stats']['hits'] == got['stats']['misses'] == 0
+
+
+def test_block_cache_bad_value_fails_the_import_with_its_name():
+    done = subprocess.run(
+        [sys.executable, '-c', 'import chainerlite'],
+        env=dict(os.environ, CHAINERLITE_BLOCK_CACHE='lots'),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert 'CHAINERLITE_BLOCK_CACHE must be a whole number' in done.stderr
+
+
+def test_block_cache_default_limit():
+    assert 0 < _array_memory.wanted_limit({}) <= _array_memory.DEFAULT_LIMIT
+    assert _array_memory.wanted_limit({'CHAINERLITE_BLOCK_CACHE': '0'}) is None
+    with pytest.raises(ValueError, match='CHAINERLITE_BLOCK_CACHE'):
+        _array_memory.wanted_limit({'CHAINERLITE_BLOCK_CACHE': '-1'})
+
+
+@pytest.mark.skipif(not sys.platform.startswith('linux'), reason='libgomp (Linux)')
+def test_openmp_passive_unless_the_user_chose():
+    # libgomp, loaded by the kernels, reports the policy it runs with
+    out, err = run(POLICY, OMP_DISPLAY_ENV='TRUE')
+    assert 'policy PASSIVE' in out and "OMP_WAIT_POLICY = 'PASSIVE'" in err
+    out, err = run(POLICY, OMP_DISPLAY_ENV='TRUE', OMP_WAIT_POLICY='ACTIVE')
+    assert 'policy ACTIVE' in out and "OMP_WAIT_POLICY = 'ACTIVE'" in err
+    assert 'policy None' in run(POLICY, GOMP_SPINCOUNT='1000')[0]
+
+
+def test_openmp_apply_on_a_mapping():
+    env = {}
+    assert _openmp_settings.apply(env) and env == {'OMP_WAIT_POLICY': 'PASSIVE'}
+    env = {'GOMP_SPINCOUNT': '10'}
+    assert not _openmp_settings.apply(env) and env == {'GOMP_SPINCOUNT': '10'}
