@@ -164,11 +164,14 @@ ctypedef fused real:
     float
     double
 
-#: Elements below which one thread does the work.
 #: Against the NumPy path of F.lstm (libmvec's tanh where present): a
 #: relative 1e-5 in float32, 1e-10 in float64.
 PRECISION = 'rtol 1e-5 float32, 1e-10 float64'
 
+#: Cells below which one thread does the work. (1 << 13, which would share
+#: NStepLSTM's steps at 650 units and batch 20 or 64, made them slower with
+#: two threads on a busy two-core machine, where the second thread waits to
+#: be scheduled; a quiet machine was not at hand to measure.)
 cdef Py_ssize_t PARALLEL_MIN = 1 << 16
 #: Units of work (see chunks.pxd) of a cell, forward or backward.
 cdef Py_ssize_t CELL_WORK = 32

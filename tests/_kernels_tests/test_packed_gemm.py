@@ -1,11 +1,6 @@
 """packed_gemm: products of a few rows against a matrix packed once,
 against float64 products, within its PRECISION; its declines."""
 
-import os
-import subprocess
-import sys
-import textwrap
-
 import numpy as np
 import pytest
 
@@ -75,29 +70,6 @@ def test_special_values_propagate():
     y = packed_gemm.matmul(x, packed_gemm.pack(w, False))
     expected = x.astype(np.float64) @ w
     np.testing.assert_array_equal(y, expected.astype(np.float32))
-
-
-@needs_kernel
-def test_threads_give_the_result_of_one(tmp_path):
-    # the panels are shared among the threads; each is summed alike
-    code = textwrap.dedent('''
-        import sys
-        import numpy as np
-        from chainerlite._kernels import packed_gemm as pg
-        rng = np.random.default_rng(2)
-        w = rng.standard_normal((2600, 650)).astype(np.float32)
-        x = rng.standard_normal((64, 650)).astype(np.float32)
-        np.save(sys.argv[1], pg.matmul(x, pg.pack(w, True)))
-    ''')
-    results = []
-    for threads in ('1', '2'):
-        path = str(tmp_path / f'{threads}.npy')
-        env = dict(os.environ, OMP_NUM_THREADS=threads)
-        subprocess.run(
-            [sys.executable, '-c', code, path], env=env, check=True, timeout=120
-        )
-        results.append(np.load(path))
-    np.testing.assert_array_equal(results[0], results[1])
 
 
 @pytest.mark.parametrize(
