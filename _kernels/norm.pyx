@@ -1,6 +1,6 @@
-# build: strict-fp
+# build: strict-fp openmp
 # (no fused multiply-add, so that a row of equal values normalizes to exact
-# zeros; sqrt need not set errno)
+# zeros; sqrt need not set errno; OpenMP threads share the rows)
 """Softmax, log-softmax, layer, group and batch normalization on float32/float64 NumPy
 arrays, forward and backward, one pass over the data each (the loops are
 in the C below).
@@ -21,10 +21,18 @@ that are not aligned C-contiguous blocks of the same shape and dtype, a
 softmax axis that is not the last (a trailing axis of length one aside),
 an empty array, ``eps`` that is not a Python number. Rows are done in
 chunks, and Ctrl-C is looked for between chunks (see ``chunks.pxd``).
+OpenMP's threads share a chunk's rows (batch normalization's channels)
+once it holds ``PARALLEL_MIN`` units of work; each row's (channel's)
+result is computed as by one thread. The parameter gradients of layer and
+group normalization add up fixed blocks of ``SUM_BLOCK`` rows, each in its
+own sums, then the blocks' sums in order, so that they do not depend on the
+thread count either.
 """
 cimport numpy as cnp
+from cython.parallel cimport prange
 
-from chainerlite._kernels.chunks cimport Chunks, chunks, next_chunk
+from chainerlite._kernels.chunks cimport (
+    Chunks, chunks, cl_max_threads, next_chunk)
 from chainerlite._kernels.dtypes cimport float32, float64, descr_of
 
 import numpy
@@ -36,6 +44,13 @@ cnp.import_array()
 #: magnitude of the exact output, or for the gradients, if larger, that of
 #: the output gradient (times gamma's for the normalizations).
 PRECISION = 'rtol 1e-6 float32, 1e-14 float64'
+
+# below this many units of work (about a nanosecond each, see chunks.pxd)
+# a chunk stays on one thread: waking the others costs more than it saves
+cdef Py_ssize_t PARALLEL_MIN = 1 << 18
+# rows of layer and group normalization whose parameter gradients are
+# summed apart
+cdef Py_ssize_t SUM_BLOCK = 64
 
 
 cdef extern from * nogil:
@@ -448,6 +463,20 @@ cdef extern from * nogil:
                                  double* sgy, double* sgxc)
 
 
+cdef inline int _parts(Py_ssize_t items, Py_ssize_t work_per_item,
+                       int threads) noexcept nogil:
+    # the threads that share `items` items (1: the calling thread alone)
+    if threads < 2 or items * work_per_item < PARALLEL_MIN:
+        return 1
+    return threads if threads < items else <int>items
+
+
+cdef inline Py_ssize_t _cut(Py_ssize_t begin, Py_ssize_t end, int parts,
+                            Py_ssize_t t) noexcept nogil:
+    # where part t of the items [begin, end) in `parts` parts begins
+    return begin + (end - begin) * t // parts
+
+
 cdef bint _plain(object a, object like):
     # an aligned C-contiguous ndarray of like's dtype (float32/float64)
     # and, where like is an array, shape
@@ -491,15 +520,22 @@ def softmax(x, axis, bint log):
     cdef void* xd = cnp.PyArray_DATA(a)
     cdef void* yd = cnp.PyArray_DATA(y)
     # a row: about 2 units of work an element (see chunks.pxd)
-    cdef Chunks todo = chunks(cnp.PyArray_SIZE(a) // n, 2 * n, 1)
+    cdef int threads = cl_max_threads(), parts
+    cdef Py_ssize_t t, b, e
+    cdef Chunks todo = chunks(cnp.PyArray_SIZE(a) // n, 2 * n, threads)
     while next_chunk(&todo):
+        parts = _parts(todo.end - todo.begin, 2 * n, threads)
         with nogil:
-            if single:
-                cl_softmax_f32(<const float*>xd, <float*>yd, todo.begin,
-                               todo.end, n, log)
-            else:
-                cl_softmax_f64(<const double*>xd, <double*>yd, todo.begin,
-                               todo.end, n, log)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                b = _cut(todo.begin, todo.end, parts, t)
+                e = _cut(todo.begin, todo.end, parts, t + 1)
+                if single:
+                    cl_softmax_f32(<const float*>xd, <float*>yd, b,
+                                   e, n, log)
+                else:
+                    cl_softmax_f64(<const double*>xd, <double*>yd, b,
+                                   e, n, log)
     return y
 
 
@@ -517,16 +553,23 @@ def softmax_grad(y, gy, axis, bint log):
     cdef void* yd = cnp.PyArray_DATA(a)
     cdef void* gyd = cnp.PyArray_DATA(<cnp.ndarray>gy)
     cdef void* gxd = cnp.PyArray_DATA(gx)
-    cdef Chunks todo = chunks(cnp.PyArray_SIZE(a) // n, 2 * n, 1)
+    cdef int threads = cl_max_threads(), parts
+    cdef Py_ssize_t t, b, e
+    cdef Chunks todo = chunks(cnp.PyArray_SIZE(a) // n, 2 * n, threads)
     while next_chunk(&todo):
+        parts = _parts(todo.end - todo.begin, 2 * n, threads)
         with nogil:
-            if single:
-                cl_softmax_grad_f32(<const float*>yd, <const float*>gyd,
-                                    <float*>gxd, todo.begin, todo.end, n, log)
-            else:
-                cl_softmax_grad_f64(<const double*>yd, <const double*>gyd,
-                                    <double*>gxd, todo.begin, todo.end, n,
-                                    log)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                b = _cut(todo.begin, todo.end, parts, t)
+                e = _cut(todo.begin, todo.end, parts, t + 1)
+                if single:
+                    cl_softmax_grad_f32(<const float*>yd, <const float*>gyd,
+                                        <float*>gxd, b, e, n, log)
+                else:
+                    cl_softmax_grad_f64(<const double*>yd, <const double*>gyd,
+                                        <double*>gxd, b, e, n,
+                                        log)
     return gx
 
 
@@ -561,17 +604,24 @@ def layer_norm(x, gamma, beta, eps):
     cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>gamma)
     cdef void* bd = cnp.PyArray_DATA(<cnp.ndarray>beta)
     cdef void* yd = cnp.PyArray_DATA(y)
-    cdef Chunks todo = chunks(rows, 2 * n, 1)
+    cdef int threads = cl_max_threads(), parts
+    cdef Py_ssize_t t, b, e
+    cdef Chunks todo = chunks(rows, 2 * n, threads)
     while next_chunk(&todo):
+        parts = _parts(todo.end - todo.begin, 2 * n, threads)
         with nogil:
-            if single:
-                cl_layer_norm_f32(<const float*>xd, <const float*>gd,
-                                  <const float*>bd, <float*>yd, todo.begin,
-                                  todo.end, n, c_eps)
-            else:
-                cl_layer_norm_f64(<const double*>xd, <const double*>gd,
-                                  <const double*>bd, <double*>yd, todo.begin,
-                                  todo.end, n, c_eps)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                b = _cut(todo.begin, todo.end, parts, t)
+                e = _cut(todo.begin, todo.end, parts, t + 1)
+                if single:
+                    cl_layer_norm_f32(<const float*>xd, <const float*>gd,
+                                      <const float*>bd, <float*>yd, b,
+                                      e, n, c_eps)
+                else:
+                    cl_layer_norm_f64(<const double*>xd, <const double*>gd,
+                                      <const double*>bd, <double*>yd, b,
+                                      e, n, c_eps)
     return y
 
 
@@ -585,8 +635,9 @@ def layer_norm_grad(x, gamma, gy, eps):
     cdef Py_ssize_t rows = a.shape[0], n = a.shape[1]
     cdef double c_eps = eps
     cdef cnp.ndarray gx = numpy.empty_like(a)
-    cdef cnp.ndarray gg = numpy.zeros(n, numpy.float64)
-    cdef cnp.ndarray gb = numpy.zeros(n, numpy.float64)
+    cdef Py_ssize_t blocks = (rows + SUM_BLOCK - 1) // SUM_BLOCK
+    cdef cnp.ndarray gg = numpy.zeros((blocks, n), numpy.float64)
+    cdef cnp.ndarray gb = numpy.zeros((blocks, n), numpy.float64)
     cdef bint single = descr_of(a) is float32()
     cdef void* xd = cnp.PyArray_DATA(a)
     cdef void* gmd = cnp.PyArray_DATA(<cnp.ndarray>gamma)
@@ -594,18 +645,30 @@ def layer_norm_grad(x, gamma, gy, eps):
     cdef void* gxd = cnp.PyArray_DATA(gx)
     cdef double* ggd = <double*>cnp.PyArray_DATA(gg)
     cdef double* gbd = <double*>cnp.PyArray_DATA(gb)
-    cdef Chunks todo = chunks(rows, 4 * n, 1)
+    cdef int threads = cl_max_threads(), parts
+    cdef Py_ssize_t t, k, b, e
+    # items: blocks of SUM_BLOCK rows, each summing into its own row of gg, gb
+    cdef Chunks todo = chunks(blocks, 4 * n * SUM_BLOCK, threads)
     while next_chunk(&todo):
+        parts = _parts(todo.end - todo.begin, 4 * n * SUM_BLOCK, threads)
         with nogil:
-            if single:
-                cl_layer_norm_grad_f32(<const float*>xd, <const float*>gmd,
-                                       <const float*>gyd, <float*>gxd, ggd,
-                                       gbd, todo.begin, todo.end, n, c_eps)
-            else:
-                cl_layer_norm_grad_f64(<const double*>xd, <const double*>gmd,
-                                       <const double*>gyd, <double*>gxd, ggd,
-                                       gbd, todo.begin, todo.end, n, c_eps)
-    return gx, gg.astype(a.dtype), gb.astype(a.dtype)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                for k in range(_cut(todo.begin, todo.end, parts, t),
+                               _cut(todo.begin, todo.end, parts, t + 1)):
+                    b = k * SUM_BLOCK
+                    e = b + SUM_BLOCK if b + SUM_BLOCK < rows else rows
+                    if single:
+                        cl_layer_norm_grad_f32(
+                            <const float*>xd, <const float*>gmd,
+                            <const float*>gyd, <float*>gxd, ggd + k * n,
+                            gbd + k * n, b, e, n, c_eps)
+                    else:
+                        cl_layer_norm_grad_f64(
+                            <const double*>xd, <const double*>gmd,
+                            <const double*>gyd, <double*>gxd, ggd + k * n,
+                            gbd + k * n, b, e, n, c_eps)
+    return gx, gg.sum(axis=0).astype(a.dtype), gb.sum(axis=0).astype(a.dtype)
 
 
 cdef bint _group_norm_args(object x, object gamma, object other, object groups,
@@ -644,17 +707,24 @@ def group_norm(x, gamma, beta, groups, eps):
     cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>gamma)
     cdef void* bd = cnp.PyArray_DATA(<cnp.ndarray>beta)
     cdef void* yd = cnp.PyArray_DATA(y)
-    cdef Chunks todo = chunks(rows, 2 * cg * s, 1)
+    cdef int threads = cl_max_threads(), parts
+    cdef Py_ssize_t t, b, e
+    cdef Chunks todo = chunks(rows, 2 * cg * s, threads)
     while next_chunk(&todo):
+        parts = _parts(todo.end - todo.begin, 2 * cg * s, threads)
         with nogil:
-            if single:
-                cl_group_norm_f32(<const float*>xd, <const float*>gd,
-                                  <const float*>bd, <float*>yd, todo.begin,
-                                  todo.end, g, cg, s, c_eps)
-            else:
-                cl_group_norm_f64(<const double*>xd, <const double*>gd,
-                                  <const double*>bd, <double*>yd, todo.begin,
-                                  todo.end, g, cg, s, c_eps)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                b = _cut(todo.begin, todo.end, parts, t)
+                e = _cut(todo.begin, todo.end, parts, t + 1)
+                if single:
+                    cl_group_norm_f32(<const float*>xd, <const float*>gd,
+                                      <const float*>bd, <float*>yd, b,
+                                      e, g, cg, s, c_eps)
+                else:
+                    cl_group_norm_f64(<const double*>xd, <const double*>gd,
+                                      <const double*>bd, <double*>yd, b,
+                                      e, g, cg, s, c_eps)
     return y
 
 
@@ -670,8 +740,9 @@ def group_norm_grad(x, gamma, gy, groups, eps):
     cdef Py_ssize_t s = cnp.PyArray_SIZE(a) // (rows * cg)
     cdef double c_eps = eps
     cdef cnp.ndarray gx = numpy.empty_like(a)
-    cdef cnp.ndarray gg = numpy.zeros(a.shape[1], numpy.float64)
-    cdef cnp.ndarray gb = numpy.zeros(a.shape[1], numpy.float64)
+    cdef Py_ssize_t c = a.shape[1], blocks = (rows + SUM_BLOCK - 1) // SUM_BLOCK
+    cdef cnp.ndarray gg = numpy.zeros((blocks, c), numpy.float64)
+    cdef cnp.ndarray gb = numpy.zeros((blocks, c), numpy.float64)
     cdef bint single = descr_of(a) is float32()
     cdef void* xd = cnp.PyArray_DATA(a)
     cdef void* gmd = cnp.PyArray_DATA(<cnp.ndarray>gamma)
@@ -679,20 +750,30 @@ def group_norm_grad(x, gamma, gy, groups, eps):
     cdef void* gxd = cnp.PyArray_DATA(gx)
     cdef double* ggd = <double*>cnp.PyArray_DATA(gg)
     cdef double* gbd = <double*>cnp.PyArray_DATA(gb)
-    cdef Chunks todo = chunks(rows, 4 * cg * s, 1)
+    cdef int threads = cl_max_threads(), parts
+    cdef Py_ssize_t t, k, b, e
+    # items: blocks of SUM_BLOCK rows, each summing into its own row of gg, gb
+    cdef Chunks todo = chunks(blocks, 4 * cg * s * SUM_BLOCK, threads)
     while next_chunk(&todo):
+        parts = _parts(todo.end - todo.begin, 4 * cg * s * SUM_BLOCK, threads)
         with nogil:
-            if single:
-                cl_group_norm_grad_f32(<const float*>xd, <const float*>gmd,
-                                       <const float*>gyd, <float*>gxd, ggd,
-                                       gbd, todo.begin, todo.end, g, cg, s,
-                                       c_eps)
-            else:
-                cl_group_norm_grad_f64(<const double*>xd, <const double*>gmd,
-                                       <const double*>gyd, <double*>gxd, ggd,
-                                       gbd, todo.begin, todo.end, g, cg, s,
-                                       c_eps)
-    return gx, gg.astype(a.dtype), gb.astype(a.dtype)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                for k in range(_cut(todo.begin, todo.end, parts, t),
+                               _cut(todo.begin, todo.end, parts, t + 1)):
+                    b = k * SUM_BLOCK
+                    e = b + SUM_BLOCK if b + SUM_BLOCK < rows else rows
+                    if single:
+                        cl_group_norm_grad_f32(
+                            <const float*>xd, <const float*>gmd,
+                            <const float*>gyd, <float*>gxd, ggd + k * c,
+                            gbd + k * c, b, e, g, cg, s, c_eps)
+                    else:
+                        cl_group_norm_grad_f64(
+                            <const double*>xd, <const double*>gmd,
+                            <const double*>gyd, <double*>gxd, ggd + k * c,
+                            gbd + k * c, b, e, g, cg, s, c_eps)
+    return gx, gg.sum(axis=0).astype(a.dtype), gb.sum(axis=0).astype(a.dtype)
 
 
 # below this many elements a block (n, channel) the passes of NumPy over the
@@ -739,21 +820,28 @@ def batch_norm(x, gamma, beta, eps):
     cdef void* bd = cnp.PyArray_DATA(<cnp.ndarray>beta)
     cdef double* md = <double*>cnp.PyArray_DATA(mean)
     cdef double* vd = <double*>cnp.PyArray_DATA(var)
-    cdef Chunks todo = chunks(c, 3 * n * s, 1)
+    cdef int threads = cl_max_threads(), parts
+    cdef Py_ssize_t t, b, e
+    cdef Chunks todo = chunks(c, 3 * n * s, threads)
     while next_chunk(&todo):
+        parts = _parts(todo.end - todo.begin, 3 * n * s, threads)
         with nogil:
-            if single:
-                cl_batch_stats_f32(<const float*>xd, n, c, s, todo.begin,
-                                   todo.end, md, vd)
-                cl_batch_apply_f32(<const float*>xd, <float*>yd, n, c, s,
-                                   todo.begin, todo.end, md, vd, c_eps,
-                                   <const float*>gd, <const float*>bd)
-            else:
-                cl_batch_stats_f64(<const double*>xd, n, c, s, todo.begin,
-                                   todo.end, md, vd)
-                cl_batch_apply_f64(<const double*>xd, <double*>yd, n, c, s,
-                                   todo.begin, todo.end, md, vd, c_eps,
-                                   <const double*>gd, <const double*>bd)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                b = _cut(todo.begin, todo.end, parts, t)
+                e = _cut(todo.begin, todo.end, parts, t + 1)
+                if single:
+                    cl_batch_stats_f32(<const float*>xd, n, c, s, b,
+                                       e, md, vd)
+                    cl_batch_apply_f32(<const float*>xd, <float*>yd, n, c, s,
+                                       b, e, md, vd, c_eps,
+                                       <const float*>gd, <const float*>bd)
+                else:
+                    cl_batch_stats_f64(<const double*>xd, n, c, s, b,
+                                       e, md, vd)
+                    cl_batch_apply_f64(<const double*>xd, <double*>yd, n, c, s,
+                                       b, e, md, vd, c_eps,
+                                       <const double*>gd, <const double*>bd)
     return y, mean.astype(a.dtype), var.astype(a.dtype)
 
 
@@ -784,17 +872,24 @@ def batch_norm_grad(x, gamma, gy, mean, var, eps):
     cdef double* vd = <double*>cnp.PyArray_DATA(v64)
     cdef double* ggd = <double*>cnp.PyArray_DATA(gg)
     cdef double* gbd = <double*>cnp.PyArray_DATA(gb)
-    cdef Chunks todo = chunks(c, 4 * n * s, 1)
+    cdef int threads = cl_max_threads(), parts
+    cdef Py_ssize_t t, b, e
+    cdef Chunks todo = chunks(c, 4 * n * s, threads)
     while next_chunk(&todo):
+        parts = _parts(todo.end - todo.begin, 4 * n * s, threads)
         with nogil:
-            if single:
-                cl_batch_grad_f32(<const float*>xd, <const float*>gyd,
-                                  <float*>gxd, n, c, s, todo.begin, todo.end,
-                                  md, vd, c_eps, <const float*>gmd, ggd, gbd)
-            else:
-                cl_batch_grad_f64(<const double*>xd, <const double*>gyd,
-                                  <double*>gxd, n, c, s, todo.begin, todo.end,
-                                  md, vd, c_eps, <const double*>gmd, ggd, gbd)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                b = _cut(todo.begin, todo.end, parts, t)
+                e = _cut(todo.begin, todo.end, parts, t + 1)
+                if single:
+                    cl_batch_grad_f32(<const float*>xd, <const float*>gyd,
+                                      <float*>gxd, n, c, s, b, e,
+                                      md, vd, c_eps, <const float*>gmd, ggd, gbd)
+                else:
+                    cl_batch_grad_f64(<const double*>xd, <const double*>gyd,
+                                      <double*>gxd, n, c, s, b, e,
+                                      md, vd, c_eps, <const double*>gmd, ggd, gbd)
     return gx, gg.astype(a.dtype), gb.astype(a.dtype)
 
 
@@ -827,17 +922,24 @@ def batch_norm_fixed(x, gamma, beta, mean, var, eps):
     cdef void* bd = cnp.PyArray_DATA(<cnp.ndarray>beta)
     cdef double* md = <double*>cnp.PyArray_DATA(m64)
     cdef double* vd = <double*>cnp.PyArray_DATA(v64)
-    cdef Chunks todo = chunks(c, n * s, 1)
+    cdef int threads = cl_max_threads(), parts
+    cdef Py_ssize_t t, b, e
+    cdef Chunks todo = chunks(c, n * s, threads)
     while next_chunk(&todo):
+        parts = _parts(todo.end - todo.begin, n * s, threads)
         with nogil:
-            if single:
-                cl_batch_apply_f32(<const float*>xd, <float*>yd, n, c, s,
-                                   todo.begin, todo.end, md, vd, c_eps,
-                                   <const float*>gd, <const float*>bd)
-            else:
-                cl_batch_apply_f64(<const double*>xd, <double*>yd, n, c, s,
-                                   todo.begin, todo.end, md, vd, c_eps,
-                                   <const double*>gd, <const double*>bd)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                b = _cut(todo.begin, todo.end, parts, t)
+                e = _cut(todo.begin, todo.end, parts, t + 1)
+                if single:
+                    cl_batch_apply_f32(<const float*>xd, <float*>yd, n, c, s,
+                                       b, e, md, vd, c_eps,
+                                       <const float*>gd, <const float*>bd)
+                else:
+                    cl_batch_apply_f64(<const double*>xd, <double*>yd, n, c, s,
+                                       b, e, md, vd, c_eps,
+                                       <const double*>gd, <const double*>bd)
     return y
 
 
@@ -870,15 +972,22 @@ def batch_norm_fixed_grad(x, gy, mean, scale):
     cdef double* sd = <double*>cnp.PyArray_DATA(s64)
     cdef double* a_d = <double*>cnp.PyArray_DATA(sgy)
     cdef double* b_d = <double*>cnp.PyArray_DATA(sgxc)
-    cdef Chunks todo = chunks(c, 2 * n * s, 1)
+    cdef int threads = cl_max_threads(), parts
+    cdef Py_ssize_t t, b, e
+    cdef Chunks todo = chunks(c, 2 * n * s, threads)
     while next_chunk(&todo):
+        parts = _parts(todo.end - todo.begin, 2 * n * s, threads)
         with nogil:
-            if single:
-                cl_batch_fixed_grad_f32(<const float*>xd, <const float*>gyd,
-                                        <float*>gxd, n, c, s, todo.begin,
-                                        todo.end, md, sd, a_d, b_d)
-            else:
-                cl_batch_fixed_grad_f64(<const double*>xd, <const double*>gyd,
-                                        <double*>gxd, n, c, s, todo.begin,
-                                        todo.end, md, sd, a_d, b_d)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                b = _cut(todo.begin, todo.end, parts, t)
+                e = _cut(todo.begin, todo.end, parts, t + 1)
+                if single:
+                    cl_batch_fixed_grad_f32(<const float*>xd, <const float*>gyd,
+                                            <float*>gxd, n, c, s, b,
+                                            e, md, sd, a_d, b_d)
+                else:
+                    cl_batch_fixed_grad_f64(<const double*>xd, <const double*>gyd,
+                                            <double*>gxd, n, c, s, b,
+                                            e, md, sd, a_d, b_d)
     return gx, sgy, sgxc

@@ -10,7 +10,8 @@ from chainerlite._kernels import norm
 
 FLOATS = [np.float32, np.float64]
 TOL = {np.float32: 1e-6, np.float64: 1e-14}
-SHAPES = [(1, 1), (7, 1), (5, 3), (4, 8), (33, 17), (3, 100), (2, 3, 129)]
+# the last ones are large enough for two threads to share (PARALLEL_MIN)
+SHAPES = [(1, 1), (7, 1), (5, 3), (4, 8), (33, 17), (3, 100), (2, 3, 129), (600, 300)]
 
 
 def _close(got, want, dtype, size=0.0):
@@ -70,7 +71,9 @@ def test_softmax_special_values(dtype):
 
 
 @pytest.mark.parametrize('dtype', FLOATS)
-@pytest.mark.parametrize('shape', [(1, 1), (3, 1), (5, 3), (16, 8), (9, 100), (2, 257)])
+@pytest.mark.parametrize(
+    'shape', [(1, 1), (3, 1), (5, 3), (16, 8), (9, 100), (2, 257), (200, 5), (1030, 70)]
+)
 def test_layer_norm_matches_float64(dtype, shape):
     rng = np.random.default_rng(shape[1])
     x = (rng.standard_normal(shape) * 3 + 2).astype(dtype)
@@ -135,7 +138,15 @@ def test_declines():
 
 @pytest.mark.parametrize('dtype', FLOATS)
 @pytest.mark.parametrize(
-    'shape, groups', [((2, 4), 2), ((3, 6, 5), 3), ((2, 8, 3, 3), 2), ((1, 3, 1, 7), 1)]
+    'shape, groups',
+    [
+        ((2, 4), 2),
+        ((3, 6, 5), 3),
+        ((2, 8, 3, 3), 2),
+        ((1, 3, 1, 7), 1),
+        ((70, 4, 3), 2),
+        ((300, 8, 16, 4), 4),
+    ],
 )
 def test_group_norm_matches_float64(dtype, shape, groups):
     rng = np.random.default_rng(shape[1] + groups)
@@ -204,7 +215,7 @@ def test_functions_take_the_kernels_and_differentiate_twice():
 
 @pytest.mark.parametrize('dtype', FLOATS)
 @pytest.mark.parametrize(
-    'shape', [(2, 3, 8), (5, 4, 3, 3), (1, 2, 17, 5), (7, 3, 4, 4)]
+    'shape', [(2, 3, 8), (5, 4, 3, 3), (1, 2, 17, 5), (7, 3, 4, 4), (64, 8, 16, 16)]
 )
 def test_batch_norm_matches_float64(dtype, shape):
     rng = np.random.default_rng(shape[1] * 7 + shape[-1])
@@ -266,7 +277,7 @@ def test_batch_normalization_takes_the_kernel_and_differentiates_twice():
 
 
 @pytest.mark.parametrize('dtype', FLOATS)
-@pytest.mark.parametrize('shape', [(2, 3, 8), (5, 4, 3, 3)])
+@pytest.mark.parametrize('shape', [(2, 3, 8), (5, 4, 3, 3), (64, 8, 16, 16)])
 def test_fixed_batch_norm_matches_float64(dtype, shape):
     rng = np.random.default_rng(shape[1])
     x = (rng.standard_normal(shape) * 2 + 5).astype(dtype)
