@@ -30,12 +30,14 @@ class ConcatenatedDataset(dataset_mixin.DatasetMixin):
         return self._ends[-1] if self._ends else 0
 
     def get_example(self, i):
+        # a negative index is out of range, as in Chainer 7.8.1 (slices
+        # counting from the end still work: they reach here as positions)
         n = len(self)
-        if i < 0:
-            i += n
         if not 0 <= i < n:
             raise IndexError(
-                'ConcatenatedDataset: index out of range for {} examples'.format(n)
+                'ConcatenatedDataset: index {} out of range for {} examples'.format(
+                    i, n
+                )
             )
         k = bisect.bisect_right(self._ends, i)
         start = self._ends[k - 1] if k > 0 else 0

@@ -21,7 +21,9 @@ def test_transform_runs_on_each_access():
 def test_concatenated_dataset():
     ds = datasets.ConcatenatedDataset([1, 2], [], (3, 4, 5))
     assert len(ds) == 5 and ds[:] == [1, 2, 3, 4, 5]
-    assert ds[-1] == 5 and ds[1:4:2] == [2, 4]
-    with pytest.raises(IndexError):
-        ds[5]
+    assert ds[-2:] == [4, 5] and ds[1:4:2] == [2, 4]
+    # a negative index is out of range, as in Chainer 7.8.1
+    for i in (5, -1):
+        with pytest.raises(IndexError):
+            ds[i]
     assert len(datasets.ConcatenatedDataset()) == 0
