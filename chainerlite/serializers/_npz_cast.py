@@ -14,6 +14,7 @@ import math
 import numpy
 
 from chainerlite.backends import cuda
+from chainerlite.utils import _chainer_errors
 
 
 def checked_value(source, key, value):
@@ -57,7 +58,8 @@ def checked_value(source, key, value):
             )
         return _cast_array(label, key, source.read(key), value.dtype)
     if math.prod(shape) != 1:
-        raise ValueError(
+        # a TypeError too, as int() or float() of the array raises in Chainer
+        raise _chainer_errors.TypedValueError(
             '{}: key {!r} holds an array of shape {} but the '
             'target is a single {}'.format(label, key, shape, type(value).__name__)
         )
@@ -99,7 +101,8 @@ def _cast_scalar(label, key, data, value):
             return value_type(data)
         except (TypeError, ValueError) as e:
             reason = str(e)
-    raise TypeError(
+    # a ValueError too, as Chainer's int() of a stored string raises
+    raise _chainer_errors.TypedValueError(
         '{}: cannot load {} data of key {!r} into a value of type {} ({})'.format(
             label, data.dtype, key, value_type.__name__, reason
         )

@@ -22,6 +22,7 @@ from numpy.lib import format as npy_format
 from numpy.lib import npyio
 
 from chainerlite.backends import cuda
+from chainerlite.utils import _chainer_errors
 
 # Kinds of arrays a state may hold: bool, numbers, byte and text strings.
 _KINDS = 'biufcSU'
@@ -47,8 +48,18 @@ def open_source(npz):
     return _MappingSource(npz)
 
 
-def _error(key, message, label='NpzDeserializer'):
-    return ValueError('{}: key {!r} {}'.format(label, key, message))
+def _error(key, message, label='NpzDeserializer', cls=ValueError):
+    return cls('{}: key {!r} {}'.format(label, key, message))
+
+
+def _objects_error(key, more=''):
+    # a TypeError too: Chainer 7.8.1 fails copying the objects into the
+    # target array with one
+    return _error(
+        key,
+        'holds Python objects (an object array)' + more,
+        cls=_chainer_errors.TypedValueError,
+    )
 
 
 def check_kind(key, dtype, label='NpzDeserializer'):
@@ -74,7 +85,7 @@ class _MappingSource:
         if array.dtype.hasobject:
             if array.shape == () and array[()] is None:
                 return None
-            raise _error(key, 'holds Python objects (an object array)')
+            raise _objects_error(key)
         check_kind(key, array.dtype)
         return array.shape, array.dtype
 
@@ -108,18 +119,14 @@ class _ZipSource:
                     and _is_pickled_none(fp.read(_MAX_NONE_PICKLE + 1))
                 ):
                     return None
-                raise _error(
-                    key,
-                    'holds Python objects (an object array); '
-                    'npz files are loaded without unpickling',
-                )
+                raise _objects_error(key, '; npz files are loaded without unpickling')
         return shape, dtype
 
     def read(self, key):
         with self._archive.open(self._members[key]) as fp:
             shape, fortran, dtype = self._read_header(key, fp)
             if dtype.hasobject:
-                raise _error(key, 'holds Python objects (an object array)')
+                raise _objects_error(key)
             flat = numpy.empty(math.prod(shape), dtype)
             try:
                 _fill(fp, memoryview(flat.view(numpy.uint8)))

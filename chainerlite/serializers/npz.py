@@ -12,6 +12,7 @@ from chainerlite import serializer as serializer_module
 from chainerlite.backends import cuda
 from chainerlite.serializers import _npz_cast
 from chainerlite.serializers import _npz_reader
+from chainerlite.utils import _chainer_errors
 
 if typing.TYPE_CHECKING:
     import os
@@ -343,7 +344,10 @@ def load_npz(
     """
     npz = numpy.load(file, allow_pickle=False)
     if not isinstance(npz, npyio.NpzFile):
-        raise ValueError('load_npz: the file holds a single array, not an npz archive')
+        # a TypeError too, as Chainer's indexing of the array by a key raises
+        raise _chainer_errors.TypedValueError(
+            'load_npz: the file holds a single array, not an npz archive'
+        )
     with npz:
         d = NpzDeserializer(npz, path=path, strict=strict, ignore_names=ignore_names)
         d.load(obj)

@@ -394,3 +394,32 @@ def test_gpu_link_loads_in_place_and_fails_unchanged():
     with pytest.raises(ValueError, match="'b'.*range of float32"):
         serializers.load_npz(_npz(arrays), link)
     assert _state(link) == before
+
+
+@pytest.mark.parametrize(
+    'key, stored',
+    [
+        ('N', numpy.array([1, 2])),  # an array for a Python int
+        ('N', numpy.array('many')),  # a string for a Python int
+        ('avg_var', numpy.array([None, None], object)),  # Python objects
+    ],
+)
+def test_values_chainer_fails_on_raise_both_of_its_error_types(key, stored):
+    # Chainer 7.8.1 raises TypeError or ValueError here by the value (int()
+    # of an array or of a string, copying objects into a float array);
+    # chainerlite's error is both, and nothing is loaded
+    bn = L.BatchNormalization(2)
+    arrays = dict(_arrays(bn), **{key: stored})
+    before = _state(bn)
+    with pytest.raises(TypeError) as info:
+        serializers.load_npz(_npz(arrays), bn)
+    assert isinstance(info.value, ValueError)
+    assert _state(bn) == before
+
+
+def test_a_single_npy_file_raises_both_error_types(tmp_path):
+    path = tmp_path / 'one.npy'
+    numpy.save(path, numpy.zeros(3))
+    with pytest.raises(TypeError) as info:
+        serializers.load_npz(str(path), L.Linear(1, 3))
+    assert isinstance(info.value, ValueError)
