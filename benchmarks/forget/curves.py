@@ -5,6 +5,9 @@ against PyTorch (issue 30): the curves of docs/performance/forget_curves.*.
         [--quick] [--out docs/performance]
         [--methods none torch-block torch-selective forget-block plan ...]
         [--append]
+    /work/venv-oracle/bin/python benchmarks/forget/curves.py --models M ...
+        --interleave torch:torch-block chainerlite:forget-block-release ...
+        [--repeats 2]
     python benchmarks/forget/curves.py --plot docs/performance/forget_curves.json
 
 Models: a deep residual MLP (16 blocks, width 512, hidden 1024, batch 1024),
@@ -310,6 +313,29 @@ def run_all(args, earlier):
     }
 
 
+def interleave(args, result):
+    """Each point of ``args.interleave`` on each model, in turn, repeated
+    (the load of a shared machine then weighs on all of them alike)."""
+    nones = {
+        p['model']: p['traced_peak_mib']
+        for p in result['points']
+        if p['library'] == 'chainerlite' and p['method'] == 'none'
+    }
+    points = []
+    for repeat in range(args.repeats):
+        for model in args.models:
+            for entry in args.interleave:
+                library, method = entry.split(':', 1)
+                budget = 0
+                if method.startswith('plan'):
+                    fraction = float(method.rsplit('-', 1)[1])
+                    budget = int(nones[model] * MiB * fraction)
+                rounds = 1 if args.quick else MODELS[model][1]
+                point = run_point(model, library, method, rounds, args.size, budget)
+                points.append(dict(point, repeat=repeat))
+    return points
+
+
 def importlib_available(name):
     import importlib.util
 
@@ -335,7 +361,7 @@ def plot(path):
 
     result = json.loads(pathlib.Path(path).read_text())
     models = list(result['batches'])
-    fig, axes = plt.subplots(1, len(models), figsize=(5 * len(models), 4.2))
+    fig, axes = plt.subplots(1, len(models), figsize=(5.5 * len(models), 5))
     for ax, model in zip(axes if len(models) > 1 else [axes], models):
         for library, colour in (('torch', '#ff7f0e'), ('chainerlite', '#d62728')):
             rows = [
@@ -379,7 +405,7 @@ def plot(path):
         ax.set_xlabel('peak resident memory of a step (MiB)')
         ax.set_ylabel('step time (ms)')
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=6, loc='best', framealpha=0.7)
     fig.tight_layout()
     out = pathlib.Path(path).with_suffix('.png')
     fig.savefig(out, dpi=110)
@@ -402,6 +428,15 @@ def parser():
     p.add_argument('--point', nargs=3, metavar=('MODEL', 'LIBRARY', 'METHOD'))
     p.add_argument('--rounds', type=int, default=3)
     p.add_argument('--budget', type=int, default=0)
+    p.add_argument(
+        '--interleave',
+        nargs='+',
+        metavar='LIBRARY:METHOD',
+        help='measure these points of --models again, in turn, --repeats times, '
+        'into the "interleaved" entry of the result in --out (plans take '
+        "their budget from its chainerlite none point)",
+    )
+    p.add_argument('--repeats', type=int, default=2)
     return p
 
 
@@ -424,9 +459,12 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
     path = out / 'forget_curves.json'
     earlier = {'points': []}
-    if args.append and path.exists():
+    if (args.append or args.interleave) and path.exists():
         earlier = json.loads(path.read_text())
-    result = run_all(args, earlier)
+    if args.interleave:
+        result = dict(earlier, interleaved=interleave(args, earlier))
+    else:
+        result = run_all(args, earlier)
     path.write_text(json.dumps(result, indent=1) + '\n')
     report(path)
     return 0
@@ -499,7 +537,30 @@ def table(result):
                 f' {walls} | {forgotten} |'
             )
         lines.append('')
+        lines += interleaved_table(result, model)
     return '\n'.join(lines)
+
+
+def interleaved_table(result, model):
+    """The points measured in turn (``--interleave``), one row per method
+    with the step times of each repeat."""
+    rows = {}
+    for p in result.get('interleaved', ()):
+        if p['model'] == model and 'step_ms' in p:
+            row = rows.setdefault((p['library'], p['method']), [p['rss_peak_mib'], []])
+            row[1].append(p['step_ms'])
+    if not rows:
+        return []
+    lines = [
+        f'Measured again in turn ({model}, each repeat runs every row once):',
+        '',
+        '| library | method | peak RSS MiB | step ms, each repeat |',
+        '| --- | --- | ---: | ---: |',
+    ]
+    for (library, method), (rss, times) in rows.items():
+        steps = ' / '.join(f'{t:.0f}' for t in times)
+        lines.append(f'| {library} | {method} | {rss:.1f} | {steps} |')
+    return lines + ['']
 
 
 if __name__ == '__main__':
