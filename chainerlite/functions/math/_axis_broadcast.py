@@ -5,6 +5,9 @@ from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.utils import type_check
 
+# More axes than any NumPy array may have (32 before NumPy 2, 64 since).
+_MAX_NDIM = 64
+
 
 def broadcast_along(x, y, axis, function_name):
     """Broadcasts ``y`` to the shape of ``x``, its axes starting at ``axis``.
@@ -23,6 +26,7 @@ def broadcast_along(x, y, axis, function_name):
     Raises:
         chainerlite.utils.type_check.InvalidType: In debug mode, when the
             shape of ``y`` differs from ``x.shape[axis:axis + y.ndim]``.
+        ValueError: If ``axis`` would make an array of more than 64 axes.
     """
     x_shape = tuple(x.shape)
     y_shape = tuple(y.shape)
@@ -36,5 +40,15 @@ def broadcast_along(x, y, axis, function_name):
             '\nInvalid operation is performed in: {} (Forward)\n\n'
             'Expect: {}\nActual: {}'.format(function_name, expect, actual),
         )
-    y_ones = (1,) * axis + y_shape + (1,) * (len(x_shape) - axis - len(y_shape))
+    trailing = len(x_shape) - axis - len(y_shape)
+    if max(axis, trailing) > _MAX_NDIM:
+        # refused before the tuple of ones is built: an axis of 2 ** 31
+        # would take minutes and gigabytes (NumPy, and so Chainer 7.8.1,
+        # refuses the reshape to so many axes with a ValueError)
+        raise ValueError(
+            '{}: axis {} is out of range for x of {} and y of {} axes'.format(
+                function_name, axis, len(x_shape), len(y_shape)
+            )
+        )
+    y_ones = (1,) * axis + y_shape + (1,) * trailing
     return broadcast.broadcast_to(reshape.reshape(y, y_ones), x_shape)

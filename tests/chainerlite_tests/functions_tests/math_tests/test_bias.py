@@ -1,3 +1,7 @@
+import subprocess
+import sys
+import textwrap
+
 import numpy
 import pytest
 
@@ -87,3 +91,24 @@ def test_debug_mode_checks_the_shapes():
     with chainerlite.using_config('debug', True):
         with pytest.raises(type_check.InvalidType, match='bias'):
             F.bias(x, y)
+
+
+def test_an_absurd_axis_is_refused_at_once():
+    # the axis sizes a tuple of ones: 2 ** 31 of them took minutes and
+    # gigabytes before the reshape failed (in a child, with a timeout)
+    program = textwrap.dedent(
+        """
+        import numpy as np
+        import chainerlite.functions as F
+        x, y = np.ones((2, 3, 4), np.float32), np.ones(3, np.float32)
+        for f in (F.bias, F.scale):
+            for axis in (2 ** 31, -2 ** 31, 2 ** 63, 65):
+                try:
+                    f(x, y, axis)
+                except ValueError as e:
+                    assert 'axis' in str(e), e
+                else:
+                    raise AssertionError((f, axis))
+        """
+    )
+    subprocess.run([sys.executable, '-c', program], check=True, timeout=60)
