@@ -1,9 +1,13 @@
 """The profiled step of :func:`~chainerlite.link_hooks.plan_forget`: bytes
-and seconds of each block, traced with :mod:`tracemalloc`."""
+and seconds of each block, counted on the device the model lives on: with
+:mod:`tracemalloc` on the CPU, with a memory hook on CuPy's pool on a GPU
+(tracemalloc does not see the device's memory)."""
 
 import contextlib
 import time
 import tracemalloc
+
+import numpy
 
 from chainerlite import function_hook
 from chainerlite import link_hook
@@ -93,41 +97,89 @@ class _KeepProbe(function_hook.FunctionHook):
 
 
 class _Tracker(object):
-    # The step's traced memory: the highest value over the whole step, the
-    # highest since the last mark (tracemalloc's peak is reset at each mark).
+    # The step's memory: the highest value over the whole step, the highest
+    # since the last mark (the meter's peak is reset at each mark). A
+    # subclass reads the meter (_read: current and peak bytes) and resets
+    # its peak to the current bytes (_reset).
 
     def __init__(self):
         self.step_peak = 0
         self.last_peak = 0  # the highest between the last two marks
 
     def mark(self):
-        current, peak = tracemalloc.get_traced_memory()
+        current, peak = self._read()
         self.step_peak = max(self.step_peak, peak)
         self.last_peak = peak
-        tracemalloc.reset_peak()
+        self._reset()
         return current
 
     def block_peak(self):
-        return tracemalloc.get_traced_memory()[1]
+        return self._read()[1]
+
+
+class _TraceTracker(_Tracker):
+    # Python's allocations, NumPy's array data included.
+
+    def _read(self):
+        return tracemalloc.get_traced_memory()
+
+    def _reset(self):
+        tracemalloc.reset_peak()
+
+
+class _PoolTracker(_Tracker):
+    # The bytes of CuPy's memory pool handed out (a malloc) and not given
+    # back (a free) since the hook was entered: the arrays' memory, rounded
+    # as the pool rounds it (blocks the pool caches are not counted).
+
+    def __init__(self, cupy):
+        super().__init__()
+        tracker = self
+
+        class _Hook(cupy.cuda.MemoryHook):
+            name = '_ForgetPool'
+
+            def malloc_postprocess(self, **kwargs):
+                tracker.held += kwargs['mem_size']
+                tracker.peak = max(tracker.peak, tracker.held)
+
+            def free_postprocess(self, **kwargs):
+                tracker.held -= kwargs['mem_size']
+
+        self.hook = _Hook()
+        self.held = self.peak = 0
+
+    def _read(self):
+        return self.held, self.peak
+
+    def _reset(self):
+        self.peak = self.held
 
 
 @contextlib.contextmanager
-def traced():
-    """Traces allocations in the body (starting tracemalloc if it is off),
-    and yields a tracker of the body's memory."""
+def traced(xp=numpy):
+    """Counts the memory allocated in the body on the device of the array
+    module ``xp``: tracemalloc for NumPy (started if it is off), CuPy's pool
+    otherwise. Yields a tracker of the body's memory."""
+    if xp is not numpy:
+        tracker = _PoolTracker(xp)
+        with tracker.hook:
+            yield tracker
+        return
     started = not tracemalloc.is_tracing()
     if started:
         tracemalloc.start()
     try:
-        yield _Tracker()
+        yield _TraceTracker()
     finally:
         if started:
             tracemalloc.stop()
 
 
-def measure_step(step):
-    """Runs ``step`` once traced: ``(peak bytes above the start, seconds)``."""
-    with traced() as tracker:
+def measure_step(step, xp=numpy):
+    """Runs ``step`` once, its memory counted on the device of ``xp``:
+    ``(peak bytes above the start, seconds)``."""
+    with traced(xp) as tracker:
         start_bytes = tracker.mark()
         start = time.perf_counter()
         step()
@@ -136,9 +188,10 @@ def measure_step(step):
     return tracker.step_peak - start_bytes, seconds
 
 
-def profile(step, links, required, policy=None):
+def profile(step, links, required, policy=None, xp=numpy):
     """Runs ``step`` once with a probe on each of ``links`` (ValueError if
-    one is not called and ``required``, else it is left out); with a
+    one is not called and ``required``, else it is left out), its memory
+    counted on the device of the array module ``xp``; with a
     ``keep`` ``policy`` (a predicate on sites), also the bytes and the time
     of the outputs it picks in each block.
 
@@ -150,7 +203,7 @@ def profile(step, links, required, policy=None):
         memory at the start of the step).
 
     """
-    with traced() as tracker:
+    with traced(xp) as tracker:
         probe = _Probe(tracker)
         keep = None if policy is None else _KeepProbe(probe, policy)
         added = []

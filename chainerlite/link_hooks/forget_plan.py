@@ -5,8 +5,10 @@ The planner profiles one step: for each block (a link the model calls once
 per step: the children of a :class:`~chainerlite.Sequential`, a
 :class:`~chainerlite.ChainList` or a :class:`~chainerlite.Chain`, or the
 links given), the bytes it leaves alive until backward, the bytes of its
-outputs, the highest memory while it runs and its forward time, all traced
-with :mod:`tracemalloc`. A forgotten block keeps only its inputs and
+outputs, the highest memory while it runs and its forward time, counted on
+the device of the model's parameters: with :mod:`tracemalloc` on the CPU,
+with a memory hook on CuPy's pool (the bytes of the arrays it hands out) on
+a GPU. A forgotten block keeps only its inputs and
 outputs and runs its forward again during backward.
 
 The choice is a dynamic program over the chain of blocks (segment DP), not
@@ -67,8 +69,9 @@ class ForgetPlan(object):
 
     """
 
-    def __init__(self, budget, names, links, predicted, profiled, release, keep):
+    def __init__(self, budget, names, links, predicted, profiled, release, keep, xp):
         self.budget = budget
+        self._xp = xp  # the array module of the model's device, its meter
         self.release = release
         self.names = names
         self.links = links
@@ -116,7 +119,8 @@ class ForgetPlan(object):
         return False
 
     def measure(self, step):
-        """Runs ``step`` once with the plan applied, traced.
+        """Runs ``step`` once with the plan applied, its memory counted on
+        the device the plan was made for, as :func:`plan_forget` counts it.
 
         Returns:
             tuple: ``(peak bytes, seconds)``, also stored in
@@ -126,7 +130,7 @@ class ForgetPlan(object):
         applied = bool(self._hooks) or self._config is not None
         self.apply()
         try:
-            found = _forget_profile.measure_step(step)
+            found = _forget_profile.measure_step(step, self._xp)
         finally:
             if not applied:
                 self.remove()
@@ -200,7 +204,8 @@ def _blocks_of(model, blocks):
 def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
     """Profiles one step and chooses the blocks to forget to fit ``budget``.
 
-    ``step`` is run once, traced (a forward and backward pass of ``model``,
+    ``step`` is run once, its memory counted on the device of the model's
+    parameters (a forward and backward pass of ``model``,
     and whatever else it does, such as an optimizer's update: run one step
     before planning, so that state created on the first step, like the
     optimizer's, is not counted). The blocks chosen are those whose
@@ -212,9 +217,9 @@ def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
         model (~chainerlite.Link): The model.
         step (callable): Runs one training step, with no arguments.
         budget (int or float): Peak bytes the step may allocate above the
-            memory traced when it starts (parameters, data and the
+            memory counted when it starts (parameters, data and the
             optimizer's state are not counted unless the step allocates
-            them).
+            them; on a GPU, the bytes of CuPy's pool in use).
         blocks (list of ~chainerlite.Link): The links the plan may forget,
             each called once per step, in any order. By default the model's
             children, where a :class:`~chainerlite.ChainList` that has no
@@ -280,7 +285,7 @@ def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
     links, names = _blocks_of(model, blocks)
     with configuration.using_config('retain_graph', True):
         found, order, base, tail, peak, seconds = _forget_profile.profile(
-            step, links, required=blocks is not None, policy=policy
+            step, links, required=blocks is not None, policy=policy, xp=model.xp
         )
     chosen = _forget_dp.choose(found, budget, base, tail, release)
     if chosen is None:
@@ -306,4 +311,5 @@ def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
         (peak, seconds),
         release,
         (keep, [names[order[i]] for i in indexes if i in partial]),
+        model.xp,
     )
