@@ -11,6 +11,7 @@ import numpy
 import chainerlite
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite.utils import _chainer_errors
 
 
 def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
@@ -131,6 +132,9 @@ def numerical_grad(
     Raises:
         NondifferentiableError: If ``detect_nondifferentiable`` is ``True``
             and an output is not smooth around the inputs.
+        ValueError: If ``eps`` is not positive (an ``AssertionError``
+            too), or ``f`` returns another number of outputs.
+        TypeError: If an input is not floating (a ``RuntimeError`` too).
 
     .. admonition:: Example
 
@@ -144,7 +148,10 @@ def numerical_grad(
 
     """
     if eps <= 0:
-        raise ValueError('eps must be positive, got {}'.format(eps))
+        # an AssertionError too, as Chainer 7.8.1 asserts eps > 0
+        raise _chainer_errors.AssertedValueError(
+            'eps must be positive, got {}'.format(eps)
+        )
     inputs = tuple(inputs)
     grad_outputs = tuple(grad_outputs)
     xp = _array_module(
@@ -152,7 +159,7 @@ def numerical_grad(
     )
     for i, x in enumerate(inputs):
         if x.dtype.kind != 'f':
-            raise TypeError(
+            raise _chainer_errors.DtypeRuntimeError(
                 'numerical_grad needs floating point inputs, but input {} '
                 'has dtype {}'.format(i, x.dtype)
             )

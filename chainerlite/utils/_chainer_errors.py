@@ -72,3 +72,9 @@ class LinAlgTypeError(numpy.linalg.LinAlgError, TypeError):
     definite): chainerlite's ``LinAlgError``. Chainer 7.8.1 refuses any
     float16 matrix with NumPy's ``TypeError`` before it factors; this is
     both."""
+
+
+class DtypeRuntimeError(TypeError, RuntimeError):
+    """An array of a dtype a helper cannot work with (integers for
+    ``gradient_check.numerical_grad``): a TypeError, and the RuntimeError
+    Chainer 7.8.1 raises there."""

@@ -282,11 +282,17 @@ def test_numerical_grad_uses_center_outputs():
 
 def test_numerical_grad_rejects_bad_arguments():
     x = numpy.array([1, 2])
-    with pytest.raises(TypeError):
+    # each error is also the type Chainer 7.8.1 raises (RuntimeError,
+    # AssertionError), through check_backward too
+    with pytest.raises(TypeError) as info:
         gradient_check.numerical_grad(lambda: x, (x,), (numpy.ones(2),))
+    assert isinstance(info.value, RuntimeError)
     y = numpy.array([1.0])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as info:
         gradient_check.numerical_grad(lambda: y, (y,), (1.0,), eps=0)
+    assert isinstance(info.value, AssertionError)
+    with pytest.raises(AssertionError):
+        gradient_check.check_backward(lambda v: v * 2.0, y, y, eps=-1e-3)
     with pytest.raises(ValueError):
         gradient_check.numerical_grad(lambda: (y, y), (y,), (1.0,))
 
