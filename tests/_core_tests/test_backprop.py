@@ -379,3 +379,13 @@ def test_another_thread_that_unchains_a_node_under_backward_is_named():
     )
     assert 'hook' not in message
     assert x.grad is None
+
+
+def test_grad_adds_the_output_gradients_of_an_output_given_twice():
+    # the gradient of gz1 * z + gz2 * z (Chainer 7.8.1 keeps only gz2; see
+    # docs/differences.rst)
+    x = chainerlite.Variable(np.ones(3, np.float32))
+    z = F.sum(x * 2.0)
+    gzs = [chainerlite.Variable(np.array(v, np.float32)) for v in (1.0, 5.0)]
+    (gx,) = chainerlite.grad([z, z], [x], gzs)
+    np.testing.assert_array_equal(gx.array, [12.0, 12.0, 12.0])
