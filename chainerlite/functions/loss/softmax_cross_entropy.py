@@ -17,6 +17,7 @@ from chainerlite.functions.loss import _kernels
 from chainerlite.functions.math import exponential
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
+from chainerlite.utils._chainer_errors import IndexValueError
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
@@ -37,7 +38,10 @@ def _check_class_weight(class_weight):
 
 
 def _check_labels(labels, n_class, ignore_label):
-    """Raises ValueError unless every label is a class.
+    """Raises IndexValueError unless every label is a class.
+
+    A ValueError, and the IndexError Chainer 7.8.1 fails with where it
+    indexes the class axis with a label too large.
 
     Args:
         labels: The labels with those equal to ``ignore_label`` replaced
@@ -50,7 +54,7 @@ def _check_labels(labels, n_class, ignore_label):
     low, high = int(labels.min()), int(labels.max())
     if low >= 0 and high < n_class:
         return
-    raise ValueError(
+    raise IndexValueError(
         'softmax_cross_entropy: each label `t` must satisfy '
         '`0 <= t < x.shape[1]` (x.shape[1] is {}) or `t == {}` '
         '(ignore_label), but label {} is given'.format(
@@ -406,9 +410,11 @@ def softmax_cross_entropy(
 
     Raises:
         ValueError: If a label is out of range (below ``0`` or not below
-            ``x.shape[1]``) and is not ``ignore_label``. Chainer checks this
-            only in debug mode; chainerlite always does, since such a label
-            would otherwise count in the mean with a loss of zero.
+            ``x.shape[1]``) and is not ``ignore_label``; also an
+            :class:`IndexError`, as in Chainer for a label too large.
+            Chainer checks negative labels only in debug mode; chainerlite
+            always does, since such a label would otherwise count in the
+            mean with a loss of zero.
 
     .. admonition:: Example
 

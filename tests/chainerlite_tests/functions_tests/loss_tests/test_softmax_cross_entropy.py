@@ -196,19 +196,22 @@ def test_all_ignored_gives_zero():
 
 
 @pytest.mark.parametrize('debug', [False, True])
+@pytest.mark.parametrize('double', [False, True])
 @pytest.mark.parametrize('t, bad', [([0, 3], 3), ([-2, 1], -2), ([[0, 1], [7, -1]], 7)])
-def test_out_of_range_label_raises(debug, t, bad):
+def test_out_of_range_label_raises(debug, double, t, bad):
     t = numpy.array(t, numpy.int32)
     x = numpy.zeros((2, 3) + t.shape[1:], numpy.float32)
     with chainerlite.using_config('debug', debug):
+        # An IndexError as in Chainer 7.8.1, and chainerlite's ValueError.
         with pytest.raises(
-            ValueError,
+            IndexError,
             match=(
                 r'softmax_cross_entropy: .*0 <= t < x.shape\[1\].* '
                 r'label {} is given'.format(bad)
             ),
-        ):
-            F.softmax_cross_entropy(x, t)
+        ) as info:
+            F.softmax_cross_entropy(x, t, enable_double_backprop=double)
+    assert isinstance(info.value, ValueError)
 
 
 @pytest.mark.parametrize('ignore_label', [-1, 3, -5])
