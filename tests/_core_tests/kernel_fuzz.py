@@ -705,6 +705,7 @@ GENERIC = {
     'direct_conv': ['direct_conv_simd'],
     'vec_math': ['vec_math_available'],
     'onednn': ['available', 'unavailable_reason', '_candidates'],
+    'block_cache': ['install', 'release', 'stats'],
 }
 
 # Entry points not fuzzed, with the reason.
