@@ -8,6 +8,7 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
+from chainerlite.functions.array import where
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -62,16 +63,21 @@ class Hinge(function_node.FunctionNode):
         active = active.astype(x.dtype)
         # a NaN score gets a NaN gradient, as in Chainer
         active[xp.isnan(x.array)] = xp.nan
-        slope = active if self.norm == 'L1' else active.copy()
-        slope[rows] = -slope[rows]
         (gy,) = grad_outputs
         if self.reduce == 'mean':
-            gy = broadcast.broadcast_to(gy * (1.0 / len(x)), x.shape)
+            gy = broadcast.broadcast_to(gy / len(x), x.shape)
+        sign = xp.ones_like(x.array)
+        sign[rows] = -1
         if self.norm == 'L1':
-            gx = gy * slope
-        else:
-            gx = gy * (x * (2.0 * active) + 2.0 * slope)
-        return gx, None
+            # the slope at an inactive true class is +0 (0 - 0, not -0),
+            # so a zero gradient's sign is Chainer's
+            return gy * (active * sign + 0), None
+        # 2 gy times the margin with the class's sign: at an inactive
+        # score the margin is a zero of the sign (also -0 at the true
+        # class, as in Chainer), wherever x is (x * 0 could be NaN)
+        margin = (x * sign + 1) * sign
+        margin = where.where(active != 0, margin, sign * 0)
+        return (2 * gy) * margin, None
 
 
 def _margin(x, t):

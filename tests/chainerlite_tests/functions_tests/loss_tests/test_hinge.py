@@ -115,3 +115,25 @@ def test_gradient_at_special_scores(norm):
     numpy.testing.assert_array_equal(
         x.grad, [[0.0, 0.0, numpy.nan], [inf_slope, 0.0, 1.0]]
     )
+
+
+@pytest.mark.parametrize('norm', ['L1', 'L2'])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('g', [0.0, -0.0])
+def test_zero_gradients_have_chainers_sign(norm, dtype, g):
+    # All four scores are inactive: 25 and 2 at the true class, -1 (a
+    # margin of exactly 0) and -inf off it. Chainer 7.8.1 multiplies the
+    # output gradient by the sign of the margin with the class's sign (+0
+    # everywhere) for L1, by that margin itself for L2: +0 off the true
+    # class, -0 at it (never NaN for -inf).
+    x = chainerlite.Variable(numpy.array([[25, -1], [-numpy.inf, 2]], dtype))
+    t = numpy.array([0, 1], numpy.int32)
+    y = F.hinge(x, t, norm=norm, reduce='no')
+    (gx,) = chainerlite.grad([y], [x], [numpy.full((2, 2), g, dtype)])
+    assert not gx.array.any()
+    negative = bool(numpy.signbit(g))
+    if norm == 'L1':
+        expect = [[negative, negative], [negative, negative]]
+    else:
+        expect = [[not negative, negative], [negative, not negative]]
+    assert numpy.signbit(gx.array).tolist() == expect
