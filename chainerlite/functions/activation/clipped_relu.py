@@ -38,7 +38,12 @@ class ClippedReLU(function_node.FunctionNode):
         self.retain_inputs((0,))
         if xp is cuda.cupy:
             return (_kernels.clipped_relu_fwd(x, x.dtype.type(self.cap)),)
-        return (utils.force_array(xp.clip(x, 0, self.cap), x.dtype),)
+        # max then min, not clip: at a tie NumPy's maximum returns its
+        # second operand for float32/64 and its first for float16, so -0
+        # stays -0 except in float16, as in Chainer 7.8.1 (NumPy's clip
+        # keeps it in every dtype)
+        y = xp.minimum(xp.maximum(x.dtype.type(0), x), self.cap)
+        return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         return ClippedReLUGrad(self.inputs[0].data, self.cap).apply(grad_outputs)

@@ -43,7 +43,11 @@ class CReLU(function_node.FunctionNode):
         (x,) = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
-        y = xp.concatenate((xp.maximum(x, 0), xp.maximum(-x, 0)), axis=self.axis)
+        # zero first: NumPy's maximum returns its second operand at a tie
+        # for float32/64 and its first for float16, so a zero keeps its
+        # sign except in float16, as in Chainer 7.8.1
+        zero = x.dtype.type(0)
+        y = xp.concatenate((xp.maximum(zero, x), xp.maximum(zero, -x)), axis=self.axis)
         return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):

@@ -117,3 +117,17 @@ def test_z_not_positive_is_also_assertion_error(z):
     with pytest.raises(ValueError, match='clipped_relu: z must be positive') as info:
         F.clipped_relu(x, z)
     assert isinstance(info.value, AssertionError)  # Chainer 7.8.1 asserts
+
+
+@pytest.mark.parametrize('func', [F.clipped_relu, F.relu6])
+@pytest.mark.parametrize(
+    'dtype, negative_zero_kept',
+    [(numpy.float16, False), (numpy.float32, True), (numpy.float64, True)],
+)
+def test_sign_of_a_zero_input_is_chainers(func, dtype, negative_zero_kept):
+    # Chainer 7.8.1 computes min(max(0, x), z) with NumPy, whose maximum
+    # keeps x's -0 in float32/64 and gives the +0 in float16
+    x = numpy.array([-0.0, 0.0, -2.0, 3.0], dtype)
+    y = func(x).array
+    assert not y[:3].any() and y[3] == 3
+    assert numpy.signbit(y).tolist() == [negative_zero_kept, False, False, False]

@@ -85,3 +85,16 @@ def test_axis_out_of_range_is_invalid(axis):
 def test_integer_input_is_invalid():
     with pytest.raises(type_check.InvalidType, match='CReLU'):
         F.crelu(numpy.ones((2, 3), numpy.int32))
+
+
+@pytest.mark.parametrize(
+    'dtype, negative_zero_kept',
+    [(numpy.float16, False), (numpy.float32, True), (numpy.float64, True)],
+)
+def test_sign_of_a_zero_output_is_chainers(dtype, negative_zero_kept):
+    # max(0, x) and max(0, -x) as NumPy's maximum computes them in Chainer
+    # 7.8.1: x's zero (and -x's) is kept in float32/64, +0 in float16
+    y = F.crelu(numpy.array([[-0.0, 0.0]], dtype)).array
+    assert not y.any()
+    k = negative_zero_kept
+    assert numpy.signbit(y).tolist() == [[k, False, False, k]]
