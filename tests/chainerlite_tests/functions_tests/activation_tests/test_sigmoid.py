@@ -80,3 +80,18 @@ def test_left_tail_keeps_relative_precision():
 def test_integer_input_is_invalid():
     with pytest.raises(type_check.InvalidType, match='Sigmoid'):
         F.sigmoid(numpy.arange(3, dtype=numpy.int32))
+
+
+def test_float16_rounds_as_chainer():
+    # Chainer 7.8.1 computes tanh(x / 2) / 2 + 1/2 with each step rounded
+    # to float16, and the gradient as (gy * y) * (1 - y); bits it gives
+    x = numpy.array([2.0, -0.0628662109375, 0.8349609375, -10.3125], numpy.float16)
+    v = chainerlite.Variable(x)
+    y = F.sigmoid(v)
+    (gx,) = chainerlite.grad([y], [v], [numpy.full(4, -2.5, numpy.float16)])
+    expect_y = numpy.array([0.880859375, 0.484375, 0.697265625, 0.0], numpy.float16)
+    assert y.array.view(numpy.uint16).tolist() == expect_y.view(numpy.uint16).tolist()
+    # (gy * y) * (1 - y) in float16, written out
+    gy = numpy.float16(-2.5)
+    expect_gx = (gy * expect_y) * (numpy.float16(1) - expect_y)
+    assert gx.array.view(numpy.uint16).tolist() == expect_gx.view(numpy.uint16).tolist()
