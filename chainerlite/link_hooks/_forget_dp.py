@@ -31,11 +31,22 @@ constraint depends only on the state, so the cheapest choice per state is
 enough (a state with more bytes and more time than another is dropped).
 
 When the step releases the graph as backward goes (``retain_graph=False``),
-what a block kept is freed once its backward ran, so while block ``i``'s
-backward runs only the bytes kept by blocks ``0..i`` are alive, with the
-gradients of the parameters of blocks ``i..`` and, if ``i`` is forgotten,
-its recomputed graph. That bound involves only the state after block ``i``,
-so one walk checks it block by block.
+the profile is a released step, and the plan follows what the engine frees
+there. What a block kept is freed as its backward runs; an output is freed
+when its creator comes up, so the outputs a forgotten block kept (its
+``forget`` node's) are gone before the block runs again. While block
+``i``'s backward runs, the bytes kept by blocks ``0..i-1`` are alive, with
+the gradients of the parameters of blocks ``i+1..`` and the block's own
+hump, ``back[i]`` bytes at the highest (measured: its graph going as its
+gradients come, the gradients flowing through it, its parameters'); a
+forgotten block has the same hump (its graph is recomputed whole) or, if
+higher, its recomputed forward, plus the gradient of its outputs (the
+``forget`` node holds it until its backward returns). Before the
+blocks' backward, the step adds ``tail`` bytes at the worst above what the
+blocks keep (the loss, its graph and backward); after it, the step is at
+``finish`` bytes at the worst whatever was forgotten (the graph is gone: the
+gradients, an optimizer's update). These bounds involve only the state
+before or after block ``i``, so one walk checks them block by block.
 """
 
 import dataclasses
@@ -53,6 +64,7 @@ class Block:
     seconds: float
     saved: int = 0
     saved_seconds: float = 0.0
+    back: int = 0  # the released backward's hump (see the module's notes)
 
 
 def _recompute_extra(blocks):
@@ -99,7 +111,7 @@ def recompute_seconds(blocks, forgotten, keep=frozenset()):
     return sum(_options(block, 0)[c][2] for block, c in zip(blocks, choices))
 
 
-def peak_of(blocks, forgotten, base, tail, release=False, keep=frozenset()):
+def peak_of(blocks, forgotten, base, tail, release=False, keep=frozenset(), finish=0):
     """The predicted peak of a step in which the blocks whose indexes are in
     ``forgotten`` run under ``F.forget``.
 
@@ -112,8 +124,12 @@ def peak_of(blocks, forgotten, base, tail, release=False, keep=frozenset()):
         release (bool): Whether backward releases the graph as it goes.
         keep (set of int): The forgotten blocks that keep what the plan's
             policy picks.
+        finish (int): With ``release``, the step's worst after the blocks'
+            backward.
 
     """
+    if release:
+        return _released_peak(blocks, forgotten, base, tail, keep, finish)
     extra, grads = _recompute_extra(blocks)
     rest = max(0, tail - grads)
     prefix, worst, largest = base, base, grads
@@ -122,18 +138,37 @@ def peak_of(blocks, forgotten, base, tail, release=False, keep=frozenset()):
         worst = max(worst, prefix + block.peak)
         _, kept, _, on_top = _options(block, extra[i])[choice]
         prefix += kept
-        if on_top is None:  # run as it is: its parameters' gradients
-            on_top = extra[i] - block.kept - block.out
-        elif not release:
+        if on_top is not None:
             largest = max(largest, on_top)
-        if release:
-            worst = max(worst, prefix + rest + on_top)
-    if release:
-        return worst
     return max(worst, prefix + rest + largest)
 
 
-def choose(blocks, budget, base, tail, release=False):
+def _released_bounds(blocks):
+    # For each block, what its backward needs on top of the bytes kept by
+    # the blocks before it: run as it is, forgotten (with the gradients of
+    # the parameters of the blocks after it).
+    bounds, later = [None] * len(blocks), 0
+    for i in reversed(range(len(blocks))):
+        block = blocks[i]
+        bounds[i] = (
+            later + block.back,
+            later + max(block.back, block.peak) + block.out,
+        )
+        later += block.grads
+    return bounds
+
+
+def _released_peak(blocks, forgotten, base, tail, keep, finish):
+    bounds = _released_bounds(blocks)
+    prefix, worst = base, max(base, finish)
+    for i, choice in enumerate(_choices(blocks, forgotten, keep)):
+        block = blocks[i]
+        worst = max(worst, prefix + block.peak, prefix + bounds[i][choice != RUN])
+        prefix += _options(block, 0)[choice][1]
+    return max(worst, prefix + tail)
+
+
+def choose(blocks, budget, base, tail, release=False, finish=0):
     """The blocks to forget so that :func:`peak_of` stays within ``budget``
     with the least recompute time.
 
@@ -148,13 +183,15 @@ def choose(blocks, budget, base, tail, release=False):
     rest = max(0, tail - grads)
     options = [_options(block, extra[i]) for i, block in enumerate(blocks)]
     if release:
-        running = [extra[i] - b.kept - b.out for i, b in enumerate(blocks)]
+        if finish > budget:
+            return None
+        bounds = _released_bounds(blocks)
 
         def released(i, option):
-            on_top = option[3]
-            return rest + (running[i] if on_top is None else on_top)
+            # on top of the bytes kept by blocks 0..i
+            return bounds[i][option[0] != RUN] - option[1]
 
-        found = _walk(blocks, options, budget, budget, base, released)
+        found = _walk(blocks, options, budget - tail, budget, base, released)
         return None if found is None else found[:2]
     best = None
     bounds = {o[3] for found in options for o in found if o[3] is not None}

@@ -9,6 +9,7 @@ import tracemalloc
 
 import numpy
 
+from chainerlite import configuration
 from chainerlite import function_hook
 from chainerlite import link_hook
 from chainerlite import variable
@@ -94,6 +95,64 @@ class _KeepProbe(function_hook.FunctionHook):
             if self.policy(site):
                 entry[1] += nbytes
                 entry[2] += seconds
+
+
+class _BackwardProbe(function_hook.FunctionHook):
+    # Numbers the nodes each block applies (the innermost open block) and,
+    # in backward, marks the memory where the nodes being differentiated
+    # pass from one block to another (or to none): the highest memory of
+    # each stretch, in order, as (index of the block or None, peak).
+
+    name = '_ForgetBackwardProfile'
+
+    def __init__(self, probe):
+        self.probe = probe
+        self.block_of = {}  # id(node) -> id(link)
+        self.spans = []
+        self._current = None
+
+    def forward_postprocess(self, function, in_data):
+        if self.probe._open:
+            self.block_of[id(function)] = next(reversed(self.probe._open))
+
+    def backward_preprocess(self, function, in_data, out_grad):
+        key = self.block_of.get(id(function))
+        if key != self._current:
+            self.close()
+            self._current = key
+
+    def close(self):
+        self.probe.tracker.mark()
+        self.spans.append((self._current, self.probe.tracker.last_peak))
+
+
+def _released(records, keys, grads, spans, start_bytes):
+    # From the stretches of a released backward: each block's hump above
+    # what the blocks before it keep and the gradients of those after it
+    # (a stretch outside the blocks counts with the next block: the nodes
+    # between two blocks), the tail (before the first block's backward,
+    # above what the blocks keep) and the finish (after the last one).
+    at = {key: i for i, key in enumerate(keys)}
+    peaks, waiting, tail = [None] * len(keys), 0, 0
+    for key, peak in spans:
+        if key not in at:
+            waiting = max(waiting, peak)
+            continue
+        i = at[key]
+        if not any(p is not None for p in peaks):
+            tail, waiting = waiting, 0
+        peaks[i] = max(peak, waiting, peaks[i] or 0)
+        waiting = 0
+    finish = waiting
+    tail = max(0, tail - records[-1][2])
+    backs, later = [0] * len(keys), 0
+    for i in reversed(range(len(keys))):
+        if peaks[i] is None:  # no node of its own in backward
+            backs[i] = records[i][2] - records[i][1] + records[i][4] + tail
+        else:
+            backs[i] = max(0, peaks[i] - records[i][1] - later)
+        later += grads[i]
+    return backs, tail, max(0, finish - start_bytes)
 
 
 class _Tracker(object):
@@ -188,24 +247,29 @@ def measure_step(step, xp=numpy):
     return tracker.step_peak - start_bytes, seconds
 
 
-def profile(step, links, required, policy=None, xp=numpy):
+def profile(step, links, required, policy=None, xp=numpy, release=False):
     """Runs ``step`` once with a probe on each of ``links`` (ValueError if
     one is not called and ``required``, else it is left out), its memory
     counted on the device of the array module ``xp``; with a
     ``keep`` ``policy`` (a predicate on sites), also the bytes and the time
-    of the outputs it picks in each block.
+    of the outputs it picks in each block. With ``release``, the step runs
+    with the graph released (its backward must go through it once) and its
+    backward is measured block by block (:attr:`_forget_dp.Block.back`).
 
     Returns:
-        tuple: ``(blocks, order, base, tail, peak, seconds)``: the blocks of
-        the DP in call order, the indexes into ``links`` in that order, the
-        bytes allocated before the first block and after the last one at the
-        worst, the step's peak and its seconds (bytes above the traced
-        memory at the start of the step).
+        tuple: ``(blocks, order, base, tail, finish, peak, seconds)``: the
+        blocks of the DP in call order, the indexes into ``links`` in that
+        order, the bytes allocated before the first block and after the
+        last one at the worst (with ``release``: until the blocks' backward),
+        the worst after the blocks' backward (``release``; else 0), the
+        step's peak and its seconds (bytes above the traced memory at the
+        start of the step).
 
     """
     with traced(xp) as tracker:
         probe = _Probe(tracker)
         keep = None if policy is None else _KeepProbe(probe, policy)
+        backward = _BackwardProbe(probe) if release else None
         added = []
         try:
             for link in links:
@@ -214,10 +278,17 @@ def profile(step, links, required, policy=None, xp=numpy):
             with contextlib.ExitStack() as hooks:
                 if keep is not None:
                     hooks.enter_context(keep)
+                if backward is not None:
+                    hooks.enter_context(backward)
+                    hooks.enter_context(
+                        configuration.using_config('retain_graph', False)
+                    )
                 start_bytes = tracker.mark()
                 start = time.perf_counter()
                 step()
                 seconds = time.perf_counter() - start
+                if backward is not None:
+                    backward.close()
                 tracker.mark()
         finally:
             for link in added:
@@ -235,6 +306,16 @@ def profile(step, links, required, policy=None, xp=numpy):
     order = sorted(called, key=lambda i: probe.records[id(links[i])][0])
     records = [probe.records[id(links[i])] for i in order]
     saved = {} if keep is None else keep.saved
+    keys = [id(links[i]) for i in order]
+    grads = [
+        sum(p.array.nbytes for p in links[i].params() if p.array is not None)
+        for i in order
+    ]
+    backs, tail, finish = [0] * len(order), None, 0
+    if backward is not None:
+        backs, tail, finish = _released(
+            records, keys, grads, backward.spans, start_bytes
+        )
     blocks = []
     for i, (_, before, after, peak, out, secs) in enumerate(records):
         _, saved_bytes, saved_seconds = saved.get(id(links[order[i]]), (0, 0, 0.0))
@@ -246,16 +327,15 @@ def profile(step, links, required, policy=None, xp=numpy):
                 kept=max(0, following - before),
                 out=out,
                 peak=max(0, peak - before),
-                grads=sum(
-                    p.array.nbytes
-                    for p in links[order[i]].params()
-                    if p.array is not None
-                ),
+                grads=grads[i],
                 seconds=secs,
                 saved=saved_bytes,
                 saved_seconds=saved_seconds,
+                back=backs[i],
             )
         )
     base = records[0][1] - start_bytes
-    tail = tracker.last_peak - records[-1][2]
-    return blocks, order, base, max(0, tail), tracker.step_peak - start_bytes, seconds
+    if tail is None:
+        tail = max(0, tracker.last_peak - records[-1][2])
+    peak = tracker.step_peak - start_bytes
+    return blocks, order, base, tail, finish, peak, seconds

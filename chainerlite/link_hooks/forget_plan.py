@@ -61,7 +61,8 @@ class ForgetPlan(object):
         predicted_seconds (float): Predicted step time with the plan (the
             profiled step plus the forward time of the forgotten blocks;
             under tracing, as :meth:`measure` times it).
-        profiled_peak (int): Peak bytes of the profiled step (no forget).
+        profiled_peak (int): Peak bytes of the profiled step (no forget;
+            for a plan with ``release``, the graph released).
         profiled_seconds (float): Time of the profiled step.
         measured_peak (int or None): Peak bytes of the step :meth:`measure`
             ran, None before.
@@ -231,7 +232,8 @@ def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
             freed once its backward ran, so fewer blocks need forgetting
             for a budget and smaller budgets are reached. The plan applies
             the release with its hooks; the step must then backward through
-            its graph once. The profiled step keeps the graph either way.
+            its graph once; the profiled step runs released too, and the
+            plan predicts from what each block's backward held there.
         keep: A ``keep`` policy of :func:`F.forget
             <chainerlite.functions.forget>` (node classes, tag names or a
             callable on sites). The plan may then forget a block keeping
@@ -284,13 +286,19 @@ def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
         raise TypeError('plan_forget: {}'.format(e)) from None
     links, names = _blocks_of(model, blocks)
     with configuration.using_config('retain_graph', True):
-        found, order, base, tail, peak, seconds = _forget_profile.profile(
-            step, links, required=blocks is not None, policy=policy, xp=model.xp
+        profiled = _forget_profile.profile(
+            step,
+            links,
+            required=blocks is not None,
+            policy=policy,
+            xp=model.xp,
+            release=release,
         )
-    chosen = _forget_dp.choose(found, budget, base, tail, release)
+    found, order, base, tail, finish, peak, seconds = profiled
+    chosen = _forget_dp.choose(found, budget, base, tail, release, finish)
     if chosen is None:
         every = set(range(len(found)))
-        lowest = _forget_dp.peak_of(found, every, base, tail, release)
+        lowest = _forget_dp.peak_of(found, every, base, tail, release, finish=finish)
         raise ValueError(
             'plan_forget: no choice of blocks fits a budget of {:.2f} MiB; '
             'forgetting every block is predicted to peak at {:.2f} MiB'.format(
@@ -300,7 +308,7 @@ def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
     forgotten, partial = chosen
     indexes = sorted(forgotten)
     predicted = (
-        _forget_dp.peak_of(found, forgotten, base, tail, release, partial),
+        _forget_dp.peak_of(found, forgotten, base, tail, release, partial, finish),
         seconds + _forget_dp.recompute_seconds(found, forgotten, partial),
     )
     return ForgetPlan(
