@@ -124,6 +124,11 @@ cdef class BroadcastTo(BuiltinNode):
         return _apply_to(provided(FUNCTIONS).sum_to, gys[0], self._in_shape),
 
 
+class ReshapeError(ValueError, AssertionError):
+    """A shape with more than one unknown (negative) length: a ValueError,
+    and the AssertionError of Chainer 7.8.1's check."""
+
+
 @cython.freelist(16)
 cdef class Reshape(BuiltinNode):
     """Reshaping of an array."""
@@ -133,8 +138,20 @@ cdef class Reshape(BuiltinNode):
 
     def __init__(self, shape):
         self.shape = tuple(shape)
-        if self.shape.count(-1) > 1:
-            raise ValueError('Shapes can only specify one unknown dimension.')
+        # Any negative length is the unknown one (NumPy 1's rule, which
+        # Chainer 7.8.1 follows and asserts there is one at most)
+        cdef int unknown = 0
+        cdef bint other = False
+        for d in self.shape:
+            if d < 0:
+                unknown += 1
+                other = other or d != -1
+        if unknown > 1:
+            raise ReshapeError(
+                'reshape: shapes can only specify one unknown dimension, '
+                'got {}'.format(self.shape))
+        if other:
+            self.shape = tuple([-1 if d < 0 else d for d in self.shape])
 
     check_type_forward = Contract(('x',), size='shape')
 

@@ -111,3 +111,30 @@ def test_sum_and_its_gradient(axis, keepdims):
     assert x.grad.tobytes() == numpy.broadcast_to(g, x.shape).tobytes()
     if axis != ():  # () reshapes and broadcasts nothing
         assert not x.grad.flags.writeable  # Chainer's read-only broadcast
+
+
+@pytest.mark.parametrize('shape', [(-1, -1), (-2, -3), (-1, 2, -5)])
+def test_two_unknown_lengths_are_also_an_assertion_error(shape):
+    # any negative length is an unknown one; Chainer 7.8.1 asserts one
+    x = numpy.zeros((2, 3), numpy.float32)
+    with pytest.raises(AssertionError, match='one unknown dimension') as info:
+        F.reshape(x, shape)
+    assert isinstance(info.value, ValueError)
+    with pytest.raises(ValueError, match='one unknown dimension'):
+        chainerlite.Variable(x).reshape(*shape)
+
+
+@pytest.mark.parametrize(
+    'shape, expect', [((-2, 2), (3, 2)), ((2, -7), (2, 3)), ((-3,), (6,))]
+)
+def test_any_negative_length_is_the_unknown_one(shape, expect):
+    # NumPy 1's rule, which Chainer 7.8.1 keeps on any NumPy
+    x = chainerlite.Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3))
+    y = F.reshape(x, shape)
+    assert y.shape == expect
+    numpy.testing.assert_array_equal(y.array.ravel(), numpy.arange(6))
+    y.grad = numpy.ones(expect, numpy.float32)
+    y.backward()
+    assert x.grad.shape == (2, 3)
+    with pytest.raises(type_check.InvalidType, match='Reshape'):
+        F.reshape(x, (-2, 4))
