@@ -143,6 +143,37 @@ cdef str _type_name(x):
 
 # ---------------------------------------------------------------- VariableNode
 
+cdef _check_addgrad(src, dst):
+    # Chainer 7.8.1 adds the gradients with its `+` function, whose type
+    # check refuses other dtypes and shapes that do not broadcast (the
+    # InvalidType is also the TypeError or ValueError NumPy would raise)
+    tc = provided(TYPE_CHECK)
+    if src.dtype != dst.dtype:
+        raise tc.InvalidTypeTypeError(
+            'src.dtype == dst.dtype', '%s != %s' % (src.dtype, dst.dtype),
+            'Variable.addgrad: the gradient added is of dtype %s, this '
+            "variable's of %s" % (src.dtype, dst.dtype))
+    try:
+        numpy.broadcast_shapes(src.shape, dst.shape)
+    except ValueError:
+        raise tc.InvalidTypeValueError(
+            'src.shape and dst.shape broadcast',
+            '%s, %s' % (src.shape, dst.shape),
+            'Variable.addgrad: cannot broadcast the gradient added, of '
+            "shape %s, with this variable's, of shape %s"
+            % (src.shape, dst.shape)) from None
+
+
+cdef _not_a_creator(obj):
+    # Chainer 7.8.1 reads obj.rank + 1: an AttributeError for an object
+    # without rank (this is both), a TypeError for one whose rank is no
+    # number; it takes anything else (chainerlite refuses it)
+    from chainerlite._core.backprop import AttributeTypeError
+    error = TypeError if hasattr(obj, 'rank') else AttributeTypeError
+    raise error('creator_node must be a FunctionNode, an old-style Function '
+                'or None, not %s' % _type_name(obj))
+
+
 @cython.no_gc_clear
 @cython.freelist(256)
 cdef class VariableNode:
@@ -263,14 +294,17 @@ cdef class VariableNode:
 
     def set_creator(self, creator):
         """Sets the creator (a FunctionNode or an old-style Function)."""
-        node = getattr(creator, 'node', creator)
-        self.set_creator_node(node)
+        self.set_creator_node(creator)
 
     def set_creator_node(self, creator_node):
-        """Sets the FunctionNode that created this node."""
+        """Sets the FunctionNode (or old-style Function) that created this
+        node."""
         if creator_node is not None and not isinstance(creator_node, FunctionNode):
-            raise TypeError('creator_node must be a FunctionNode or None, '
-                            'not %s' % _type_name(creator_node))
+            # an old-style Function stands for its node, as in Chainer
+            node = getattr(creator_node, 'node', None)
+            if not isinstance(node, FunctionNode):
+                _not_a_creator(creator_node)
+            creator_node = node
         self._set_creator(creator_node)
 
     @property
@@ -747,7 +781,11 @@ cdef class Variable:
             return
         src = provided(BACKEND).move_array_like(src, self._data)
         mine = self.grad
-        self.grad = src.copy() if mine is None else mine + src
+        if mine is None:
+            self.grad = src.copy()
+            return
+        _check_addgrad(src, mine)
+        self.grad = mine + src
 
     def copydata(self, var):
         """Copies the array of ``var`` into this variable's array in place."""

@@ -79,10 +79,11 @@ class FunctionHook(object):
         return self
 
     def __exit__(self, *_: object) -> typing.Literal[False]:
+        # By name, as in Chainer 7.8.1: the hook registered under this
+        # name leaves (KeyError if none is), and its deleted() is called
         hooks = _core.get_function_hooks()
-        if hooks.get(self.name) is self:
-            del hooks[self.name]
-        self.deleted(None)
+        hooks[self.name].deleted(None)
+        del hooks[self.name]
         return False
 
     def added(self, function: FunctionNode | None) -> None:

@@ -597,6 +597,61 @@ def test_addgrad_to_empty_grad_copies():
     numpy.testing.assert_array_equal(x.grad, [1.0, 2.0])
 
 
+@pytest.mark.parametrize(
+    'shape, dtype, error',
+    [
+        ((3,), numpy.float32, ValueError),
+        ((2,), numpy.float64, TypeError),
+        ((2,), numpy.float16, TypeError),
+        ((2,), numpy.int32, TypeError),
+    ],
+)
+def test_addgrad_of_another_shape_or_dtype_is_invalid_type(shape, dtype, error):
+    # Chainer 7.8.1 adds with its `+` function, whose type check refuses
+    # these; chainerlite's InvalidType is also NumPy's type of error
+    g = numpy.array([1.0, 2.0], numpy.float32)
+    x = Variable(_arr(2), grad=g.copy())
+    y = Variable(numpy.zeros(shape, dtype), grad=numpy.ones(shape, dtype))
+    with pytest.raises(error, match='Variable.addgrad') as info:
+        x.addgrad(y)
+    assert isinstance(info.value, chainerlite.utils.type_check.InvalidType)
+    numpy.testing.assert_array_equal(x.grad, g)  # left as it was
+
+
+def test_addgrad_broadcasts_a_gradient_that_fits():
+    x = Variable(_arr(2), grad=numpy.array([1.0, 2.0], numpy.float32))
+    x.addgrad(Variable(_arr(1), grad=numpy.array([5.0], numpy.float32)))
+    numpy.testing.assert_array_equal(x.grad, [6.0, 7.0])
+
+
+def test_set_creator_node_takes_an_old_style_function():
+    class Identity(chainerlite.Function):
+        def forward(self, inputs):
+            return inputs
+
+    f = Identity()
+    for setter in ('set_creator', 'set_creator_node'):
+        x = Variable(_arr(2))
+        getattr(x, setter)(f)
+        assert x.creator_node is f.node and x.creator is f and x.rank == 1
+
+
+@pytest.mark.parametrize('setter', ['set_creator', 'set_creator_node'])
+def test_set_creator_refuses_what_is_not_a_node(setter):
+    x = Variable(_arr(2))
+    # nothing with a rank: Chainer 7.8.1 fails reading it (AttributeError)
+    for obj in (3, chainerlite.FunctionHook(), 'node'):
+        with pytest.raises(AttributeError, match='must be a FunctionNode') as info:
+            getattr(x, setter)(obj)
+        assert isinstance(info.value, TypeError)
+    # a rank that is no number: Chainer's TypeError; a Variable (which it
+    # takes, with a rank that means nothing) too
+    for obj in (type('R', (), {'rank': 'a'})(), Variable(_arr(2))):
+        with pytest.raises(TypeError, match='must be a FunctionNode'):
+            getattr(x, setter)(obj)
+    assert x.creator is None and x.rank == 0
+
+
 def test_copydata_in_place():
     a = numpy.zeros(3, numpy.float32)
     x = Variable(a)
