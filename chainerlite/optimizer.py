@@ -344,16 +344,21 @@ class UpdateRule:
         elif isinstance(serializer, serializer_module.Deserializer):
             self._load_new_state(serializer)
 
-    def _load_new_state(self, serializer):
+    def _state_template(self, shape, dtype):
+        # The state init_state makes for a parameter of this shape and
+        # dtype, on the host, leaving this rule as it is
         probe = copy.copy(self)
         probe._state = {}
-        dummy = numpy.zeros(1, numpy.float32)
+        dummy = numpy.zeros(shape, dtype)
         probe.init_state(variable.Variable(dummy, grad=dummy.copy()))
+        return probe._state
+
+    def _load_new_state(self, serializer):
         # Every entry is asked for, even after one came back None: a load
         # that checks the whole file before assigning anything must see
         # each of them.
         state = {}
-        for key in probe._state:
+        for key in self._state_template(1, numpy.float32):
             try:
                 state[key] = serializer(key, None)
             except KeyError:
@@ -667,7 +672,40 @@ class Optimizer:
         for name, param in self.target.namedparams():
             rule = getattr(param, 'update_rule', None)
             if rule is not None:
+                _check_new_state_shapes(rule, param, serializer[name])
                 rule.serialize(serializer[name])
+
+
+def _check_new_state_shapes(rule, param, serializer):
+    # A rule with no state yet takes the file's arrays as they are; one of
+    # another shape than init_state gives the parameter fails only at the
+    # next update. Checked in both walks of a load, so a bad file assigns
+    # nothing, as for a parameter or an existing state of the wrong shape
+    # (the deserializer checks those).
+    if (
+        rule.state is not None
+        or param.array is None
+        or not isinstance(serializer, serializer_module.Deserializer)
+    ):
+        return
+    template = rule._state_template(param.shape, param.dtype)
+    for key, expected in template.items():
+        try:
+            loaded = _checks.peek(serializer, key, None)
+        except KeyError:
+            continue  # the rule's own load reports it (or skips it)
+        shape = getattr(loaded, 'shape', None)
+        if shape is not None and shape != getattr(expected, 'shape', shape):
+            raise ValueError(
+                'Optimizer.serialize: shape mismatch for key {!r}: the file '
+                'has {} but a parameter of shape {} has a state of shape {}; '
+                'nothing was loaded'.format(
+                    _checks.full_key(serializer, key),
+                    shape,
+                    param.shape,
+                    expected.shape,
+                )
+            )
 
 
 class GradientMethod(Optimizer):

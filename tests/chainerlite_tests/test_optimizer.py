@@ -522,3 +522,78 @@ def test_built_in_rules_are_elementwise_and_the_base_is_not():
         opt = getattr(optimizers, name)()
         opt.setup(link)
         assert link.w.update_rule.is_elementwise is True, name
+
+
+def _adam_after_one_step():
+    model = L.Linear(3, 2)
+    opt = optimizers.Adam()
+    opt.setup(model)
+    for p in model.params():
+        p.grad = numpy.ones_like(p.array)
+    opt.update()
+    return model, opt
+
+
+@pytest.mark.parametrize('bad_shape', [(5, 5), (1, 3), (3, 2)])
+def test_new_state_of_the_wrong_shape_is_refused_at_load(tmp_path, bad_shape):
+    # A rule with no state yet took any array and failed at the next
+    # update; now the load fails (ValueError, as for a parameter of the
+    # wrong shape) and assigns nothing
+    _, opt = _adam_after_one_step()
+    path = str(tmp_path / 'opt.npz')
+    chainerlite.serializers.save_npz(path, opt)
+    entries = dict(numpy.load(path))
+    entries['W/v'] = numpy.zeros(bad_shape, numpy.float32)
+    numpy.savez(path, **entries)
+    model = L.Linear(3, 2)
+    fresh = optimizers.Adam()
+    fresh.setup(model)
+    with pytest.raises(ValueError, match=r"shape mismatch for key 'W/v'.*\(2, 3\)"):
+        chainerlite.serializers.load_npz(path, fresh)
+    assert fresh.t == 0
+    for p in model.params():
+        assert p.update_rule.state is None and p.update_rule.t == 0
+
+
+def test_new_state_of_the_right_shape_loads_and_updates(tmp_path):
+    _, opt = _adam_after_one_step()
+    path = str(tmp_path / 'opt.npz')
+    chainerlite.serializers.save_npz(path, opt)
+    model = L.Linear(3, 2)
+    fresh = optimizers.Adam()
+    fresh.setup(model)
+    chainerlite.serializers.load_npz(path, fresh)
+    assert fresh.t == 1 and model.W.update_rule.state['v'].shape == (2, 3)
+    for p in model.params():
+        p.grad = numpy.ones_like(p.array)
+    fresh.update()
+    assert fresh.t == 2
+
+
+def test_trainer_snapshot_with_a_bad_state_loads_nothing(tmp_path):
+    from chainerlite import iterators
+    from chainerlite import training
+
+    def make_trainer():
+        model = L.Classifier(L.Linear(3, 2))
+        opt = optimizers.Adam()
+        opt.setup(model)
+        data = [(numpy.ones(3, numpy.float32), numpy.int32(0))] * 4
+        iterator = iterators.SerialIterator(data, 2)
+        updater = training.updaters.StandardUpdater(iterator, opt)
+        return model, training.Trainer(updater, (1, 'iteration'), out=str(tmp_path))
+
+    _, trainer = make_trainer()
+    trainer.run()
+    path = str(tmp_path / 'snapshot.npz')
+    chainerlite.serializers.save_npz(path, trainer)
+    entries = dict(numpy.load(path))
+    entries['updater/optimizer:main/predictor/W/m'] = numpy.zeros((4, 4), numpy.float32)
+    numpy.savez(path, **entries)
+    model, trainer = make_trainer()
+    W = model.predictor.W.array.copy()
+    with pytest.raises(ValueError, match='nothing was loaded'):
+        chainerlite.serializers.load_npz(path, trainer)
+    numpy.testing.assert_array_equal(model.predictor.W.array, W)
+    assert trainer.updater.iteration == 0
+    assert model.predictor.W.update_rule.state is None
