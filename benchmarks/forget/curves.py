@@ -463,8 +463,8 @@ def main(argv=None):
         earlier = json.loads(path.read_text())
     if args.interleave:
         result = dict(earlier, interleaved=interleave(args, earlier))
-    else:
-        result = run_all(args, earlier)
+    else:  # the note and the points measured in turn before stay
+        result = dict(earlier, **run_all(args, earlier))
     path.write_text(json.dumps(result, indent=1) + '\n')
     report(path)
     return 0
