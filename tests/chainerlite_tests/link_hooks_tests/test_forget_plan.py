@@ -282,17 +282,21 @@ def _random_block(rng, keeps):
 @pytest.mark.parametrize('release', [False, True])
 def test_the_dp_finds_the_cheapest_plan_that_fits(release, keeps):
     rng = numpy.random.RandomState(0)
+    planned = 0  # the cases where something is forgotten
     for _ in range(60):
         blocks = [_random_block(rng, keeps) for _ in range(rng.randint(1, 7))]
         base, tail = int(rng.randint(0, 20)), int(rng.randint(0, 100))
-        budget = int(rng.randint(50, 1200))  # under 4096: bytes counted exactly
         finish = int(rng.randint(0, 400)) if release else 0
+        plain = _forget_dp.peak_of(blocks, set(), base, tail, release, finish=finish)
+        # under 4096: bytes counted exactly
+        budget = int(plain * rng.uniform(0.4, 1.0))
         chosen = _forget_dp.choose(blocks, budget, base, tail, release, finish)
         best = _brute(blocks, budget, base, tail, release, finish)
         if best is None:
             assert chosen is None
         else:
             forgotten, keep = chosen
+            planned += bool(forgotten)
             assert keep <= forgotten
             peak = _forget_dp.peak_of(
                 blocks, forgotten, base, tail, release, keep, finish
@@ -300,6 +304,7 @@ def test_the_dp_finds_the_cheapest_plan_that_fits(release, keeps):
             assert peak <= budget
             cost = _forget_dp.recompute_seconds(blocks, forgotten, keep)
             assert math.isclose(cost, best, abs_tol=1e-9)
+    assert planned >= 15
 
 
 class Bottleneck(chainerlite.Chain):
