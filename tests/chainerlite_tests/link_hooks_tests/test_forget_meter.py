@@ -80,7 +80,8 @@ class _Allocates(chainerlite.Link):
         return x * 2
 
 
-def test_plan_forget_counts_on_the_device_of_the_model():
+@pytest.mark.parametrize('release', [False, True])
+def test_plan_forget_counts_on_the_device_of_the_model(release):
     cupy = _FakeCupy()
     held = []
     model = chainerlite.Sequential(
@@ -94,7 +95,7 @@ def test_plan_forget_counts_on_the_device_of_the_model():
         while held:
             cupy.free(held.pop())
 
-    plan = link_hooks.plan_forget(model, step, budget=2**40)
+    plan = link_hooks.plan_forget(model, step, budget=2**40, release=release)
     assert plan.names == [] and plan.profiled_peak == 4500
     assert plan.measure(step)[0] == 4500 and cupy.hooks == []
 
