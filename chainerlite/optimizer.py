@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import copy
+import threading
 import typing
 import warnings
 
@@ -129,6 +130,10 @@ class HyperparameterProxy:
 
     def __set__(self, obj: typing.Any, value: typing.Any) -> None:
         setattr(obj.hyperparam, self._attr_name, value)
+
+
+# Taken only while an update rule creates its state (see _create_state).
+_STATE_CREATION = threading.RLock()
 
 
 class UpdateRule:
@@ -344,14 +349,20 @@ class UpdateRule:
         elif isinstance(serializer, serializer_module.Deserializer):
             self._load_new_state(serializer)
 
-    def _state_template(self, shape, dtype):
-        # The state init_state makes for a parameter of this shape and
-        # dtype, on the host, leaving this rule as it is
+    def _initialized_copy(self, param):
+        # A shallow copy of this rule on which init_state(param) ran
+        # (into a dict of its own), leaving this rule as it is
         probe = copy.copy(self)
         probe._state = {}
+        probe.init_state(param)
+        return probe
+
+    def _state_template(self, shape, dtype):
+        # The state init_state makes for a parameter of this shape and
+        # dtype, on the host
         dummy = numpy.zeros(shape, dtype)
-        probe.init_state(variable.Variable(dummy, grad=dummy.copy()))
-        return probe._state
+        param = variable.Variable(dummy, grad=dummy.copy())
+        return self._initialized_copy(param)._state
 
     def _load_new_state(self, serializer):
         # Every entry is asked for, even after one came back None: a load
@@ -370,8 +381,7 @@ class UpdateRule:
 
     def _prepare(self, param):
         if self._state is None:
-            self._state = {}
-            self.init_state(param)
+            self._create_state(param)
         device = param.device
         for key, value in self._state.items():
             if (
@@ -379,6 +389,21 @@ class UpdateRule:
                 and backend.get_device_from_array(value) != device
             ):
                 self._state[key] = device.send(value)
+
+    def _create_state(self, param):
+        # Once, and atomically: threads updating through the same rule
+        # see no state or all of it (init_state fills a copy's dict, which
+        # is then published), never a half-made one. The lock is taken on
+        # this path only.
+        with _STATE_CREATION:
+            if self._state is not None:
+                return
+            probe = self._initialized_copy(param)
+            mine = vars(self)
+            for key, value in vars(probe).items():
+                if key != '_state' and mine.get(key, probe) is not value:
+                    setattr(self, key, value)
+            self._state = probe._state
 
     def _fp32_copy(self, param):
         fp32 = self._fp32_param

@@ -1,5 +1,7 @@
 import copy
 import pickle
+import threading
+import time
 
 import numpy
 import pytest
@@ -597,3 +599,46 @@ def test_trainer_snapshot_with_a_bad_state_loads_nothing(tmp_path):
     numpy.testing.assert_array_equal(model.predictor.W.array, W)
     assert trainer.updater.iteration == 0
     assert model.predictor.W.update_rule.state is None
+
+
+class _SlowStateRule(optimizer.UpdateRule):
+    # init_state pauses between its two entries, so that other threads
+    # updating through the rule meanwhile would see half a state
+    def __init__(self):
+        super().__init__()
+        self.inits = 0
+
+    def init_state(self, param):
+        self.inits += 1
+        self.state['a'] = numpy.zeros_like(param.array)
+        time.sleep(0.05)
+        self.state['b'] = numpy.zeros_like(param.array)
+        self.made_for = param.shape
+
+    def update_core_cpu(self, param):
+        self.state['a'] += 1
+        self.state['b'] += 1
+
+
+def test_state_is_created_once_when_threads_update_together():
+    rule = _SlowStateRule()
+    param = chainerlite.Parameter(numpy.zeros(3, numpy.float32))
+    param.grad = numpy.ones(3, numpy.float32)
+    barrier = threading.Barrier(4)
+    errors = []
+
+    def work():
+        barrier.wait()
+        try:
+            rule.update(param)
+        except Exception as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert errors == []
+    assert rule.inits == 1 and rule.made_for == (3,)
+    assert sorted(rule.state) == ['a', 'b']
