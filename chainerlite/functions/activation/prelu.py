@@ -9,7 +9,6 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
-from chainerlite.functions.array import where
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
 
@@ -49,26 +48,75 @@ class PReLUFunction(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()
-        (gy,) = grad_outputs
-        # picked, not masked by a product: an infinite slope or input where
-        # the other side is taken must not turn the gradient into NaN; NaN
-        # inputs count as negative, as in Chainer
-        nonneg = x.array >= 0
-        zero = backend.get_array_module(nonneg).zeros(x.shape, x.dtype)
+        node = PReLUFunctionGrad(x.array, _reduction_axes(W, x), _extended_shape(W, x))
+        grads = node.apply((x, W, grad_outputs[0]))
+        return tuple(grads[i] for i in indexes)
+
+
+class PReLUFunctionGrad(function_node.FunctionNode):
+    """Gradients of the PReLU for the inputs ``(x, W, gy)``: ``gx`` (``gy``
+    where ``cond >= 0``, ``W * gy`` elsewhere) and ``gW`` (``x * gy`` where
+    ``cond < 0``, 0 elsewhere; summed over ``reduce_axes`` unless it is
+    None).
+
+    Linear in ``W`` and ``gy``, bilinear in ``x`` and ``gy``; its own
+    backward applies the node again to ``(gy, W, ggx)``, so every order of
+    gradient, and the sign of every zero in it, is Chainer 7.8.1's. A NaN
+    ``cond`` counts as negative in the first order and adds nothing through
+    ``gW``'s gradient, also as in Chainer.
+
+    Args:
+        cond (numpy.ndarray or cupy.ndarray): The PReLU's input, which
+            picks the side.
+        reduce_axes (tuple of ints or None): The axes of ``cond`` W is
+            shared over, or None for ``gW`` of the shape of ``cond``.
+        extended_shape (tuple of ints): W's shape with the axes of
+            ``cond``.
+
+    """
+
+    def __init__(self, cond, reduce_axes, extended_shape):
+        self.cond = cond
+        self.reduce_axes = reduce_axes
+        self.extended_shape = extended_shape
+
+    def forward(self, inputs):
+        x, W, gy = inputs
+        xp = backend.get_array_module(x)
+        self.retain_inputs((0, 1, 2))
+        # picked, not masked by a product: an infinite slope or input on
+        # the side not taken must not turn the gradient into NaN
+        nonneg = self.cond >= 0
+        gx = xp.where(nonneg, gy, gy * W.reshape(self.extended_shape))
+        gW = xp.where(nonneg, x.dtype.type(0), x * gy)
+        if self.reduce_axes is not None:
+            gW = gW.sum(axis=self.reduce_axes)
+        return utils.force_array(gx, x.dtype), utils.force_array(gW, x.dtype)
+
+    def backward(self, indexes, grad_outputs):
+        x, W, gy = self.get_retained_inputs()
+        ggx, ggW = grad_outputs
+        xp = backend.get_array_module(x.array)
+        if ggx is None:
+            ggx = xp.zeros(x.shape, x.dtype)
+        summed = self.reduce_axes is not None
+        if ggW is None:
+            ggW = xp.zeros(W.shape if summed else x.shape, x.dtype)
+        if summed:
+            ggW = broadcast.broadcast_to(
+                reshape.reshape(ggW, self.extended_shape), x.shape
+            )
+        # ggW where cond < 0, ggW * 0 (a zero of its sign) elsewhere
+        ggW = ggW * (self.cond < 0).astype(x.dtype)
+        node = PReLUFunctionGrad(self.cond, None, self.extended_shape)
+        g_gy, g_W = node.apply((gy, W, ggx))
         ret = []
         if 0 in indexes:
-            W_b = broadcast.broadcast_to(
-                reshape.reshape(W, _extended_shape(W, x)), x.shape
-            )
-            ret.append(where.where(nonneg, gy, gy * W_b))
+            ret.append(gy * ggW)
         if 1 in indexes:
-            # A NaN input gives W a NaN gradient, as a negative one would,
-            # through a constant: as in Chainer, it adds no second-order
-            # term to x's gradient (Chainer counts NaN as non-negative there).
-            xa = x.array
-            nan_fill = backend.get_array_module(xa).where(xa != xa, xa, zero)
-            gW = where.where(xa < 0, gy * x, nan_fill)
-            ret.append(sum_mod.sum(gW, axis=_reduction_axes(W, x)))
+            ret.append(sum_mod.sum(g_W, axis=_reduction_axes(W, x)))
+        if 2 in indexes:
+            ret.append(x * ggW + g_gy)
         return tuple(ret)
 
 
