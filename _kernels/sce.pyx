@@ -54,13 +54,23 @@ ctypedef fused label:
 
 cdef object _exp = numpy.exp
 cdef object _log = numpy.log
-cdef object _getbufsize = numpy.getbufsize
+
 
 #: Whether NumPy's sums go in pieces of its buffer size (before 2.3, whose
 #: iterator changes gave reductions whole rows; the tests check the sums
 #: against NumPy's on both sides of the change)
 cdef bint _SUMS_IN_PIECES = (
     numpy.lib.NumpyVersion(numpy.__version__) < '2.3.0')
+# numpy.getbufsize is Python code, whose call runs the handlers of pending
+# signals (Ctrl-C would be raised before the kernel ran): the C function
+# under it reads the same per-thread setting, as a list on NumPy 1 and a
+# dict on NumPy 2.0 to 2.2
+cdef object _extobj = None
+if _SUMS_IN_PIECES:
+    try:
+        from numpy._core.umath import _get_extobj_dict as _extobj
+    except ImportError:
+        from numpy.core.umath import geterrobj as _extobj
 
 # NumPy's pairwise summation: blocks of up to 128 sums with 8 accumulators
 cdef enum:
@@ -117,7 +127,10 @@ cdef real _numpy_sum(const real* a, Py_ssize_t n, Py_ssize_t piece) noexcept nog
 cdef Py_ssize_t _sum_piece() except -1:
     # the pieces of NumPy's sums now (0: whole rows); the buffer size is
     # the calling thread's setting (numpy.setbufsize)
-    return _getbufsize() if _SUMS_IN_PIECES else 0
+    if not _SUMS_IN_PIECES:
+        return 0
+    settings = _extobj()
+    return settings['bufsize'] if isinstance(settings, dict) else settings[0]
 
 
 cdef Py_ssize_t _read_labels(
