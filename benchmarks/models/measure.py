@@ -25,7 +25,8 @@ chainerlite, CUDA for torch); a step ends by reading its loss, which waits
 for the device, so its wall time is the measure there (its CPU time is
 reported too). The GPU peak is the high-water mark of the bytes the step
 holds in the library's allocator, above what it held before: CuPy's memory
-pool (a ``cupy.cuda.MemoryHook`` adds and subtracts each block) and torch's
+pool (the meter of ``plan_forget``: a ``cupy.cuda.MemoryHook`` adds and
+subtracts each block) and torch's
 caching allocator (``torch.cuda.max_memory_allocated``).
 
 ``profile``: where chainerlite's step spends its time: after a warm-up
@@ -162,33 +163,6 @@ def reset_high_water():
     return True
 
 
-class CupyHighWater:
-    """Bytes held in CuPy's memory pool while it is entered, and their peak."""
-
-    def __init__(self, cupy):
-        outer = self
-
-        class Hook(cupy.cuda.MemoryHook):
-            name = 'CupyHighWater'
-
-            def malloc_postprocess(self, **kw):
-                outer.held += kw['mem_size']
-                outer.peak = max(outer.peak, outer.held)
-
-            def free_postprocess(self, **kw):
-                outer.held -= kw['mem_size']
-
-        self.hook = Hook()
-        self.held = self.peak = 0
-
-    def __enter__(self):
-        self.hook.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        self.hook.__exit__(*exc)
-
-
 def gpu_peak(library, step):
     """Peak bytes the library's allocator holds over two steps, above before."""
     if library == 'torch':
@@ -201,9 +175,11 @@ def gpu_peak(library, step):
         return torch.cuda.max_memory_allocated() - before, 'torch.cuda'
     import cupy
 
-    # counted from zero on entry, so the peak is the high-water mark above
-    # what the pool held before (blocks held before may be freed inside)
-    with CupyHighWater(cupy) as water:
+    from chainerlite.link_hooks import _forget_profile
+
+    # the planner's meter of CuPy's pool: counted from zero on entry, so the
+    # peak is the high-water mark above what the pool held before
+    with _forget_profile.traced(cupy) as water:
         step(), step()
     return water.peak, 'cupy pool'
 

@@ -1,15 +1,13 @@
 """The GPU mode of benchmarks/models (run by .ci/gpu on a lent device): what
-can be checked without one, the placement of a step and the arithmetic of
-the peak and the table."""
+can be checked without one: the placement of a step and the table (the
+meter of CuPy's pool is plan_forget's, tested in test_forget_meter.py)."""
 
 import importlib.util
-import types
 
 import pytest
 
 import models
 from models import _devices
-from models import measure
 from models import section
 
 
@@ -32,32 +30,6 @@ def test_unknown_device_is_refused():
 def test_gpu_without_cupy_says_so():
     with pytest.raises(RuntimeError, match='device gpu: chainerlite needs CuPy'):
         models.make_step('chainerlite', 'lstm_lm', 2, 'tiny', device='gpu')
-
-
-def _fake_cupy():
-    class MemoryHook:  # CuPy's hooks are entered with `with`
-        def __enter__(self):
-            fake.entered = self
-            return self
-
-        def __exit__(self, *exc):
-            fake.entered = None
-
-    fake = types.SimpleNamespace(cuda=types.SimpleNamespace(MemoryHook=MemoryHook))
-    return fake
-
-
-def test_cupy_high_water_is_the_peak_above_the_start():
-    fake = _fake_cupy()
-    with measure.CupyHighWater(fake) as water:
-        hook = fake.entered
-        hook.free_postprocess(mem_size=512)  # a block held before entering
-        hook.malloc_postprocess(mem_size=1024)
-        hook.malloc_postprocess(mem_size=2048)
-        hook.free_postprocess(mem_size=1024)
-        hook.malloc_postprocess(mem_size=512)
-    assert fake.entered is None
-    assert water.peak == 2560 and water.held == 2048
 
 
 def test_gpu_table_gives_wall_and_peak_ratios(capsys):
