@@ -36,6 +36,13 @@ class ChainerxDevice(_backend.Device):
         """Returns None: no array is a ChainerX array."""
         return None
 
+    @property
+    def fallback_device(self):
+        """The NumPy or CuPy device of the same hardware; raises
+        RuntimeError, as no ChainerX device exists here (a subclass that
+        skips the constructor reaches it too)."""
+        raise _unavailable('ChainerxDevice.fallback_device')
+
     @staticmethod
     def from_fallback_device(device):
         """Would return the ChainerX device for ``device``; always raises."""

@@ -72,12 +72,30 @@ def enable_final(base=(), meta_base=()):
         base = (base,)
     if not isinstance(meta_base, (list, tuple)):
         meta_base = (meta_base,)
-    if not meta_base:
-        meta_base = (type,)
+    checking = type('base_metaclass', (_FinalChecking,) + tuple(meta_base), {})
+    return _stand_in(checking, tuple(base))
 
-    class FinalChecker(*meta_base):
-        def __init__(cls, name, bases, namespace, **kwargs):
-            super().__init__(name, bases, namespace, **kwargs)
-            _check_overrides(cls)
 
-    return FinalChecker('FinalEnabled', tuple(base) or (object,), {})
+class _FinalChecking(type):
+    # the metaclass of classes deriving from enable_final()'s: each new
+    # class is checked against its bases' final methods
+    def __init__(cls, name, bases, namespace, **kwargs):
+        super().__init__(name, bases, namespace, **kwargs)
+        _check_overrides(cls)
+
+
+def _stand_in(meta, bases):
+    """A class that stands in for ``bases`` under the metaclass ``meta``:
+    a class statement deriving from it makes its class with ``meta`` from
+    ``bases`` (the stand-in is not among its bases), as Chainer's
+    enable_final returns through six."""
+
+    class metaclass(type):
+        def __new__(cls, name, _stand_in_bases, namespace, **kwargs):
+            return meta(name, bases, namespace, **kwargs)
+
+        @classmethod
+        def __prepare__(cls, name, _stand_in_bases, **kwargs):
+            return meta.__prepare__(name, bases, **kwargs)
+
+    return type.__new__(metaclass, 'temporary_class', (), {})

@@ -19,3 +19,9 @@ class TheanoFunction(link.Link):
 
     def __init__(self, inputs, outputs):
         raise theano_function._unavailable()
+
+    def forward(self, *args):
+        """Would run the compiled Theano function; raises RuntimeError as
+        the constructor does (a subclass that skips the constructor reaches
+        it)."""
+        raise theano_function._unavailable()

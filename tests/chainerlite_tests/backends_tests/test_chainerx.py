@@ -16,6 +16,12 @@ def test_chainerx_is_not_available():
         backend.ChainerxDevice.from_fallback_device(backend.CpuDevice())
     with pytest.raises(RuntimeError, match='ChainerX'):
         backend.to_chx(numpy.zeros(2))
+    # Chainer's property is there; a device made without the constructor
+    # (a test double) learns that there is no ChainerX to fall back from
+    assert isinstance(backend.ChainerxDevice.fallback_device, property)
+    double = object.__new__(backend.ChainerxDevice)
+    with pytest.raises(RuntimeError, match='ChainerX'):
+        double.fallback_device
 
 
 @pytest.mark.parametrize('spec', ['native:0', 'native', 'cuda:0', 'foo', ''])

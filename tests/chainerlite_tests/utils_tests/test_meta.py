@@ -71,9 +71,17 @@ def test_enable_final_with_bases_and_metaclass():
             return 'hello'
 
     base = utils.enable_final(base=Mixin, meta_base=Meta)
-    assert issubclass(base, Mixin)
-    assert isinstance(base, Meta)
-    assert base().hello() == 'hello'
+
+    class Derived(base):
+        pass
+
+    # the returned class stands in for the bases, as Chainer's (made by
+    # six.with_metaclass) does: a class deriving from it derives from them
+    assert Derived.__bases__ == (Mixin,)
+    assert isinstance(Derived, Meta)
+    assert type(Derived).__name__ == 'base_metaclass'
+    assert Derived().hello() == 'hello'
+    assert not issubclass(base, Mixin)
 
 
 def test_final_rejects_a_bad_action():
