@@ -92,9 +92,9 @@ def crelu(x: Variable | NdArray, axis=1) -> Variable:
         >>> import numpy as np
         >>> import chainerlite.functions as F
         >>> x = np.array([[-1, 0], [2, -3]], np.float32)
-        >>> F.crelu(x, axis=1).array
-        array([[0., 0., 1., 0.],
-               [2., 0., 0., 3.]], dtype=float32)
+        >>> F.crelu(x, axis=1).array  # -0 where x is 0, as in Chainer
+        array([[ 0.,  0.,  1., -0.],
+               [ 2.,  0.,  0.,  3.]], dtype=float32)
 
     """
     return CReLU(axis).apply((x,))[0]
