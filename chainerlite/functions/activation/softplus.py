@@ -13,6 +13,7 @@ from chainerlite._kernels import act
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
 from chainerlite.functions.activation import sigmoid
+from chainerlite.functions.array import cast
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -77,7 +78,14 @@ class SoftplusGrad(function_node.FunctionNode):
             # with 1 - s taken as sigmoid(-beta x): no cancellation where s
             # rounds near 1 (float16)
             bx = x * self.beta
-            s = sigmoid.sigmoid(bx) * sigmoid.sigmoid(-bx)
+            if bx.dtype == numpy.float16:
+                # F.sigmoid rounds float16 as Chainer does (its tanh form),
+                # whose sigmoid(-beta x) keeps only an absolute precision:
+                # the product is formed in float32
+                wide = cast.cast(bx, numpy.float32)
+                s = cast.cast(sigmoid.sigmoid(wide) * sigmoid.sigmoid(-wide), bx.dtype)
+            else:
+                s = sigmoid.sigmoid(bx) * sigmoid.sigmoid(-bx)
             top = backend.get_array_module(bx.array).isposinf(bx.array)
             if top.any():
                 # NaN at beta x = +inf, as Chainer's e / (1 + e)**2 gives
