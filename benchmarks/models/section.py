@@ -118,6 +118,11 @@ def _ratio(a, b):
     return '-' if a is None or b is None else f'{a / b:.3f}'
 
 
+def _row(first, cells, width):
+    """Prints a table row: the model's name, then right-aligned cells."""
+    print(f'{first:<13}' + ''.join(f'{c:>{width}}' for c in cells))
+
+
 def _ms(value):
     return '-' if value is None else f'{value * 1e3:.1f}'
 
@@ -141,7 +146,7 @@ def print_tables(result):
         'x cpu',
         'x wall',
     )
-    print(f'{head[0]:<13}' + ''.join(f'{h:>15}' for h in head[1:]))
+    _row(head[0], head[1:], 15)
     for (lib, model, batch, threads), row in keyed.items():
         if lib != 'chainerlite':
             continue
@@ -154,7 +159,7 @@ def print_tables(result):
             _ratio(row['cpu median'], ref.get('cpu median')),
             _ratio(row['wall median'], ref.get('wall median')),
         )
-        print(f'{model:<13}' + ''.join(f'{c:>15}' for c in cells))
+        _row(model, cells, 15)
     peaks = {(r['library'], r['model'], r['batch']): r for r in result['peaks']}
     print(
         '\n[models] peak memory of a step: RSS high-water over two steps above '
@@ -162,7 +167,7 @@ def print_tables(result):
         "tracemalloc does not see torch's tensors), tracemalloc peak of a third"
     )
     head = ('model', 'batch', 'chainerlite MiB', 'torch MiB', 'x RSS', 'traced MiB')
-    print(f'{head[0]:<13}' + ''.join(f'{h:>16}' for h in head[1:]))
+    _row(head[0], head[1:], 16)
     for (lib, model, batch), row in peaks.items():
         if lib != 'chainerlite':
             continue
@@ -174,7 +179,7 @@ def print_tables(result):
             _ratio(row['rss_peak'], ref),
             f'{row["traced_peak"] / MiB:.0f}',
         )
-        print(f'{model:<13}' + ''.join(f'{c:>16}' for c in cells))
+        _row(model, cells, 16)
 
 
 def print_gpu_table(times, peaks):
@@ -190,7 +195,7 @@ def print_gpu_table(times, peaks):
     peak = {(p['library'], p['model'], p['batch']): p['gpu_peak'] for p in peaks}
     print('\n[models, GPU] one training step; median wall time; allocator peak')
     head = ('model', 'batch', 'chainerlite ms', 'torch ms', 'x wall', 'x peak')
-    print(f'{head[0]:<13}' + ''.join(f'{h:>15}' for h in head[1:]))
+    _row(head[0], head[1:], 15)
     for (lib, model, batch), row in keyed.items():
         if lib != 'chainerlite':
             continue
@@ -203,7 +208,7 @@ def print_gpu_table(times, peaks):
             _ratio(row['wall median'], ref),
             _ratio(ours, theirs),
         )
-        print(f'{model:<13}' + ''.join(f'{c:>15}' for c in cells))
+        _row(model, cells, 15)
 
 
 if __name__ == '__main__':
