@@ -435,6 +435,31 @@ def test_linalg_refusing_float16_counts_as_refusing_the_dtype():
     assert make((None, None), None, [other, None]) is None
 
 
+def test_scipy_sparse_refusing_float16_counts_as_refusing_the_dtype():
+    # sparse_matmul's type check takes float16, but on the CPU SciPy refuses
+    # it: Chainer on float32 inputs is the reference, at float16 precision
+    message = 'scipy.sparse does not support dtype float16. The only ...'
+
+    def restage(dtype):
+        def stage(lib, s):
+            if dtype is numpy.float16:
+                raise ValueError(message)
+            return numpy.full(2, 0.25, dtype)
+
+        return [('forward', stage)]
+
+    arrays = [numpy.ones((2, 2), numpy.float16)]
+    got = references.promoted(restage, arrays)(
+        (None, None), None, [_raising(ValueError, message), None]
+    )
+    assert got.value.dtype == numpy.float32
+    assert got.precision is numpy.float16
+    # another ValueError is no refusal of the dtype
+    make = references.promoted(restage, arrays)
+    other = _raising(ValueError, 'shapes differ')
+    assert make((None, None), None, [other, None]) is None
+
+
 def test_promoted_inputs_that_raise_give_the_exception_where_chainerlite_raised():
     # Chainer refuses the dtype mix; on promoted inputs it raises IndexError
     # (an image index out of range), as chainerlite did on the mix

@@ -81,11 +81,15 @@ def rounded(value, dtype):
 
 def refused_by_type_check(outcome):
     """Whether Chainer refused the dtypes: its type check did, or NumPy's
-    linalg did (float16, which a type check would refuse), or an old-style
-    ``Function``'s backward failed Chainer's own check that a gradient has
-    its input's dtype (the ``TypeError`` that says the function "has a bug":
-    ``batch_renormalization`` with running statistics of another dtype than
-    ``gamma`` computes ``gamma``'s gradient in theirs)."""
+    linalg did (float16, which a type check would refuse), or SciPy's
+    sparse matrices did (float16: ``sparse_matmul``, whose type check and
+    GPU path take float16, fails on the CPU when SciPy refuses it), or an
+    old-style ``Function``'s backward failed Chainer's own check that a
+    gradient has its input's dtype (the ``TypeError`` that says the function
+    "has a bug": ``batch_renormalization`` with running statistics of
+    another dtype than ``gamma`` computes ``gamma``'s gradient in theirs)."""
+    if 'builtins.ValueError' in outcome.error:
+        return 'scipy.sparse does not support dtype float16' in outcome.message
     if 'builtins.TypeError' not in outcome.error:
         return 'InvalidType' in outcome.error
     return 'is unsupported in linalg' in outcome.message or (
