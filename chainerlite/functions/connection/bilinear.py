@@ -6,9 +6,10 @@ import typing
 
 from chainerlite import backend
 from chainerlite import function_node
+from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
+from chainerlite.functions.array import transpose
 from chainerlite.functions.math import matmul
-from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -76,45 +77,112 @@ class BilinearFunction(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         inputs = self.get_retained_inputs()
-        e1_orig, e2_orig, W = inputs[:3]
-        (gy,) = grad_outputs
-        n = e1_orig.shape[0]
+        # the weights but b, then gy: the gradient node's inputs
+        grads = BilinearFunctionGrad().apply(inputs[:5] + tuple(grad_outputs))
+        return tuple(grads[i] for i in indexes)
+
+
+class BilinearFunctionGrad(function_node.FunctionNode):
+    """The gradients of :class:`BilinearFunction`: from ``(e1, e2, W, gy)``
+    or ``(e1, e2, W, V1, V2, gy)``, those of ``e1``, ``e2`` and ``W`` (and of
+    ``V1``, ``V2`` and ``b``). Its backward forms every second-order term as
+    one product of two operands' entries contracted with a third operand
+    (as Chainer groups them, so infinities meet in the same sums)."""
+
+    def forward(self, inputs):
+        self.retain_inputs(tuple(range(len(inputs))))
+        xp = backend.get_array_module(*inputs)
+        e1, e2, W, gy = _as_mat(inputs[0]), _as_mat(inputs[1]), inputs[2], inputs[-1]
+        n = len(e1)
         j, k, l_ = W.shape
-        e1 = reshape.reshape(e1_orig, (n, j))
-        e2 = reshape.reshape(e2_orig, (n, k))
-        grads = {}
-        if 0 in indexes or 1 in indexes:
-            # gy_il W_jkl, as a stack of (j, k) matrices
-            gyw = reshape.reshape(
-                matmul.matmul(gy, reshape.reshape(W, (j * k, l_)), transb=True),
-                (n, j, k),
-            )
-        if 0 in indexes:
-            ge1 = matmul.matmul(gyw, reshape.reshape(e2, (n, k, 1)))
-            grads[0] = reshape.reshape(ge1, (n, j))
-        if 1 in indexes:
-            ge2 = matmul.matmul(reshape.reshape(e1, (n, 1, j)), gyw)
-            grads[1] = reshape.reshape(ge2, (n, k))
-        if 2 in indexes:
-            outer = reshape.reshape(e1, (n, j, 1)) * reshape.reshape(e2, (n, 1, k))
-            gW = matmul.matmul(reshape.reshape(outer, (n, j * k)), gy, transa=True)
-            grads[2] = reshape.reshape(gW, W.shape)
+        # gy_il W_jkl summed over l, as a stack of (j, k) matrices
+        gyw = xp.matmul(gy, W.reshape(j * k, l_).T).reshape(n, j, k)
+        ge1 = xp.matmul(gyw, e2[:, :, None])[:, :, 0]
+        ge2 = xp.matmul(e1[:, None, :], gyw)[:, 0, :]
+        outer = (e1[:, :, None] * e2[:, None, :]).reshape(n, j * k)
+        gW = xp.matmul(outer.T, gy).reshape(j, k, l_)
         if len(inputs) == 6:
             V1, V2 = inputs[3:5]
-            if 0 in indexes:
-                grads[0] = grads[0] + matmul.matmul(gy, V1, transb=True)
-            if 1 in indexes:
-                grads[1] = grads[1] + matmul.matmul(gy, V2, transb=True)
-            if 3 in indexes:
-                grads[3] = matmul.matmul(e1, gy, transa=True)
-            if 4 in indexes:
-                grads[4] = matmul.matmul(e2, gy, transa=True)
-            if 5 in indexes:
-                grads[5] = sum_mod.sum(gy, axis=0)
-        for i, e in ((0, e1_orig), (1, e2_orig)):
-            if i in grads:
-                grads[i] = reshape.reshape(grads[i], e.shape)
-        return tuple(grads[i] for i in indexes)
+            ge1 += xp.matmul(gy, V1.T)
+            ge2 += xp.matmul(gy, V2.T)
+            linear = (xp.matmul(e1.T, gy), xp.matmul(e2.T, gy), gy.sum(axis=0))
+        else:
+            linear = ()
+        return (ge1.reshape(inputs[0].shape), ge2.reshape(inputs[1].shape), gW) + linear
+
+    def backward(self, indexes, grad_outputs):
+        inputs = self.get_retained_inputs()
+        e1, e2, W, gy = _as_mat(inputs[0]), _as_mat(inputs[1]), inputs[2], inputs[-1]
+        gge1, gge2, ggW = grad_outputs[:3]
+        gge1 = None if gge1 is None else _as_mat(gge1)
+        gge2 = None if gge2 is None else _as_mat(gge2)
+        # W's axes put in the order a contraction onto e1's (k, l, j), e2's
+        # (j, l, k) and gy's (j, k, l) axes reads them
+        to_e1, to_e2 = (1, 2, 0), (0, 2, 1)
+        terms = {
+            0: [_contracted(e2, gy, ggW, to_e1), _contracted(gge2, gy, W, to_e1)],
+            1: [_contracted(e1, gy, ggW, to_e2), _contracted(gge1, gy, W, to_e2)],
+            2: [_spread(gge1, e2, gy), _spread(e1, gge2, gy)],
+            len(inputs) - 1: [
+                _contracted(e1, e2, ggW, None),
+                _contracted(gge1, e2, W, None),
+                _contracted(e1, gge2, W, None),
+            ],
+        }
+        if len(inputs) == 6:
+            V1, V2 = inputs[3:5]
+            ggV1, ggV2, ggb = grad_outputs[3:]
+            terms[0].append(_product(gy, ggV1, transb=True))
+            terms[1].append(_product(gy, ggV2, transb=True))
+            terms[3] = [_product(gge1, gy, transa=True)]
+            terms[4] = [_product(gge2, gy, transa=True)]
+            terms[5] += [
+                _product(gge1, V1),
+                _product(gge2, V2),
+                _product(e1, ggV1),
+                _product(e2, ggV2),
+                None if ggb is None else broadcast.broadcast_to(ggb, gy.shape),
+            ]
+        out = []
+        for i in indexes:
+            found = [t for t in terms[i] if t is not None]
+            total = None
+            for t in found:
+                total = t if total is None else total + t
+            if total is not None and i < 2:
+                total = reshape.reshape(total, inputs[i].shape)
+            out.append(total)
+        return tuple(out)
+
+
+def _pairs(a, b):
+    """``a_ip b_iq`` as an ``(n, p * q)`` matrix."""
+    n = a.shape[0]
+    product = reshape.reshape(a, (n, -1, 1)) * reshape.reshape(b, (n, 1, -1))
+    return reshape.reshape(product, (n, -1))
+
+
+def _contracted(a, b, t, axes):
+    """``sum_pq a_ip b_iq t'_pqr`` with ``t' = t.transpose(axes)``, the
+    products of ``a`` and ``b`` formed first (None where an operand is)."""
+    if a is None or b is None or t is None:
+        return None
+    if axes is not None:
+        t = transpose.transpose(t, axes)
+    return matmul.matmul(_pairs(a, b), reshape.reshape(t, (-1, t.shape[-1])))
+
+
+def _spread(a, b, c):
+    """``sum_i a_ip b_iq c_ir`` as a ``(p, q, r)`` array (None where an
+    operand is)."""
+    if a is None or b is None:
+        return None
+    out = matmul.matmul(_pairs(a, b), c, transa=True)
+    return reshape.reshape(out, (a.shape[1], b.shape[1], c.shape[1]))
+
+
+def _product(a, b, **trans):
+    return None if a is None or b is None else matmul.matmul(a, b, **trans)
 
 
 def bilinear(

@@ -97,3 +97,69 @@ def test_invalid_inputs(shapes, dtypes):
     args = [numpy.zeros(s, d) for s, d in zip(shapes, dtypes)]
     with pytest.raises(type_check.InvalidType, match='BilinearFunction'):
         F.bilinear(*args)
+
+
+def _gradients_by_loops(e1, e2, W, gy, V1=None, V2=None):
+    # y_il = sum_jk e1_ij e2_ik W_jkl (+ e1 V1 + e2 V2 + b): each gradient
+    # summed entry by entry in float64
+    e1, e2, W, gy = (numpy.asarray(a, numpy.float64) for a in (e1, e2, W, gy))
+    ge1, ge2, gW = numpy.zeros(e1.shape), numpy.zeros(e2.shape), numpy.zeros(W.shape)
+    for i, j, k, l_ in numpy.ndindex(len(e1), *W.shape):
+        ge1[i, j] += e2[i, k] * W[j, k, l_] * gy[i, l_]
+        ge2[i, k] += e1[i, j] * W[j, k, l_] * gy[i, l_]
+        gW[j, k, l_] += e1[i, j] * e2[i, k] * gy[i, l_]
+    if V1 is None:
+        return ge1, ge2, gW
+    ge1 += gy @ numpy.asarray(V1, numpy.float64).T
+    ge2 += gy @ numpy.asarray(V2, numpy.float64).T
+    return ge1, ge2, gW, e1.T @ gy, e2.T @ gy, gy.sum(axis=0)
+
+
+@pytest.mark.parametrize('linear', [False, True])
+def test_gradient_node_gives_every_gradient(linear):
+    from chainerlite.functions.connection.bilinear import BilinearFunctionGrad
+
+    rng = numpy.random.RandomState(3)
+    e1, e2, W, gy = (
+        rng.uniform(-1, 1, s).astype(numpy.float32)
+        for s in [(4, 3), (4, 2), (3, 2, 5), (4, 5)]
+    )
+    V = (rng.uniform(-1, 1, (3, 5)), rng.uniform(-1, 1, (2, 5))) if linear else ()
+    V = tuple(v.astype(numpy.float32) for v in V)
+    got = BilinearFunctionGrad().apply((e1, e2, W) + V + (gy,))
+    want = _gradients_by_loops(e1, e2, W, gy, *V)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.dtype == numpy.float32
+        numpy.testing.assert_allclose(g.array, w, rtol=1e-5, atol=1e-6)
+
+
+def _second_order_of_gW(e1_values, weights):
+    import chainerlite
+
+    e1 = chainerlite.Variable(numpy.array(e1_values, numpy.float32))
+    e2 = chainerlite.Variable(numpy.array([[0.5]], numpy.float32))
+    W = chainerlite.Variable(numpy.ones((2, 1, 2), numpy.float32))
+    y = F.bilinear(e1, e2, W)
+    gy = chainerlite.Variable(numpy.array([[1.0, 2.0]], numpy.float32))
+    (gW,) = chainerlite.grad([y], [W], [gy], enable_double_backprop=True)
+    (g2,) = chainerlite.grad([F.sum(gW * numpy.array(weights, numpy.float32))], [e2])
+    return g2.array
+
+
+def test_second_order_forms_each_product_before_summing():
+    # d/de2 of sum(gW * w) is sum_jl e1_j gy_l w_jl: with e1_0 infinite the
+    # products inf * 1 * 1 and inf * 2 * -1 meet in one sum, NaN (Chainer's
+    # grouping; summing gy_l w_jl first would give inf * -1)
+    got = _second_order_of_gW([[numpy.inf, 1.0]], [[[1.0, -1.0]], [[0.0, 0.0]]])
+    assert numpy.isnan(got).all()
+
+
+def test_second_order_through_one_gradient_alone():
+    # only gW feeds the second order (the other gradients' upstream
+    # gradients are None): sum_jl e1_j gy_l w_jl with gy = (1, 2)
+    got = _second_order_of_gW([[0.5, -1.5]], [[[1.0, -1.0]], [[3.0, 0.25]]])
+    e1, gy = numpy.array([0.5, -1.5]), numpy.array([1.0, 2.0])
+    w = numpy.array([[1.0, -1.0], [3.0, 0.25]])
+    want = sum(e1[j] * gy[k] * w[j, k] for j in range(2) for k in range(2))
+    numpy.testing.assert_allclose(got, [[want]], rtol=1e-6)
