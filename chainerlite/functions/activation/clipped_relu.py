@@ -46,33 +46,49 @@ class ClippedReLU(function_node.FunctionNode):
         return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        return ClippedReLUGrad(self.inputs[0].data, self.cap).apply(grad_outputs)
+        return ClippedReLUGrad2(self.inputs[0].data, self.cap).apply(grad_outputs)
 
 
-class ClippedReLUGrad(function_node.FunctionNode):
+class ClippedReLUGrad2(function_node.FunctionNode):
     """Gradient of the clipped ReLU: ``gy`` where ``0 < x < z``, 0
     elsewhere; linear in its one input, the output gradient ``gy``.
 
     Args:
         x (numpy.ndarray or cupy.ndarray): Input of the clipped ReLU.
         z (float): Its clipping value.
-
     """
 
     def __init__(self, x, z):
         self.x = x
         self.cap = z
 
-    def forward(self, inputs):
+    check_type_forward = type_check.declare_kinds(gy='f')
+
+    def forward_cpu(self, inputs):
         (gy,) = inputs
         x = self.x
-        if isinstance(x, cuda.ndarray):
-            return (_kernels.clipped_relu_bwd(x, gy, x.dtype.type(self.cap)),)
         inside = (0 < x) & (x < self.cap)
         return (utils.force_array(gy * utils.force_array(inside, x.dtype)),)
 
+    def forward_gpu(self, inputs):
+        (gy,) = inputs
+        return (_kernels.clipped_relu_bwd(self.x, gy, self.x.dtype.type(self.cap)),)
+
     def backward(self, indexes, grad_outputs):
-        return ClippedReLUGrad(self.x, self.cap).apply(grad_outputs)
+        return ClippedReLUGrad2(self.x, self.cap).apply(grad_outputs)
+
+
+class ClippedReLUGrad3(ClippedReLUGrad2):
+    """Chainer's gradient node of the clipped ReLU for cuDNN, which also
+    takes the output ``y``: the same gradient as :class:`ClippedReLUGrad2`
+    (chainerlite calls no cuDNN), ``y`` kept."""
+
+    def __init__(self, x, y, z):
+        super().__init__(x, z)
+        self.y = y
+
+    def backward(self, indexes, grad_outputs):
+        return ClippedReLUGrad3(self.x, self.y, self.cap).apply(grad_outputs)
 
 
 def clipped_relu(x: Variable | NdArray, z=20.0) -> Variable:

@@ -18,6 +18,26 @@ ReLU = ops_nn.ReLU
 ReLUGrad = ops_nn.ReLUGrad
 
 
+class ReLUGrad2(ReLUGrad):
+    """Chainer's name and constructor of ReLU's gradient node: applied to
+    ``(gy,)``, ``gy`` where ``b`` (the ReLU output, or its input: both are
+    positive at the same elements) is positive, 0 elsewhere. It is
+    ``ReLUGrad`` (whose derivative, the same node, is its second order)."""
+
+    def __init__(self, b):
+        super().__init__(b)
+
+    @property
+    def b(self):
+        return self.y
+
+    def forward_cpu(self, inputs):
+        return self.forward(inputs)
+
+    def forward_gpu(self, inputs):
+        return self.forward(inputs)
+
+
 def relu(x: Variable | NdArray) -> Variable:
     """Rectified linear unit function.
 

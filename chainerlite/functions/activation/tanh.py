@@ -15,6 +15,24 @@ if typing.TYPE_CHECKING:
 Tanh = ops_nn.Tanh
 
 
+class TanhGrad(ops_nn.TanhGrad):
+    """Chainer's name and constructor of tanh's gradient node: applied to
+    ``(y, gy)`` (the tanh output and its gradient), ``gy * (1 - y * y)``,
+    the compiled node tanh's backward applies (its backward is that node's
+    second order). ``x``, tanh's input, is kept as Chainer keeps it (for
+    cuDNN, which chainerlite does not call); it may be None."""
+
+    def __init__(self, x):
+        super().__init__()
+        self.x = x
+
+    def forward_cpu(self, inputs):
+        return self.forward(inputs)
+
+    def forward_gpu(self, inputs):
+        return self.forward(inputs)
+
+
 def tanh(x: Variable | NdArray) -> Variable:
     """Elementwise hyperbolic tangent function.
 

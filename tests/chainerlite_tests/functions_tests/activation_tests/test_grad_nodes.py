@@ -29,7 +29,7 @@ CASES = {
     'clipped_relu': (
         lambda x: F.clipped_relu(x, 1.5),
         clipped_relu.ClippedReLU,
-        clipped_relu.ClippedReLUGrad,
+        clipped_relu.ClippedReLUGrad2,
     ),
     'elu': (lambda x: F.elu(x, 0.7), elu.ELU, elu.ELUGrad),
     'gelu': (F.gelu, gelu.GELU, gelu.GELUGrad),
