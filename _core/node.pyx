@@ -785,7 +785,11 @@ cdef class Variable:
             self.grad = src.copy()
             return
         _check_addgrad(src, mine)
-        self.grad = mine + src
+        total = mine + src
+        if type(total) is not _ndarray and isinstance(total, numpy.generic):
+            # NumPy adds two 0-d arrays into a scalar
+            total = numpy.asarray(total)
+        self.grad = total
 
     def copydata(self, var):
         """Copies the array of ``var`` into this variable's array in place."""

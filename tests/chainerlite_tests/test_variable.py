@@ -588,6 +588,16 @@ def test_addgrad():
     numpy.testing.assert_array_equal(y.grad, [10.0, 20.0])
 
 
+def test_addgrad_of_0d_gradients_keeps_an_array():
+    # NumPy adds two 0-d arrays into a scalar, which a gradient cannot be
+    # (Link.addgrads of a PReLU, whose W is 0-d, failed)
+    x = Variable(numpy.zeros((), numpy.float32), grad=numpy.ones((), numpy.float32))
+    y = Variable(numpy.zeros((), numpy.float32), grad=numpy.full((), 2, numpy.float32))
+    x.addgrad(y)
+    assert type(x.grad) is numpy.ndarray and x.grad.shape == ()
+    assert x.grad == 3.0 and x.grad.dtype == numpy.float32
+
+
 def test_addgrad_to_empty_grad_copies():
     x = Variable(_arr(2))
     y = Variable(_arr(2), grad=numpy.array([1.0, 2.0], numpy.float32))
