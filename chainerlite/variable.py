@@ -200,6 +200,9 @@ class Parameter(Variable):
 
         device = backend.get_device(self._initial_device or '@numpy')
         dtype = getattr(self.initializer, 'dtype', None)
+        # The old gradient goes first, as it may be of another shape or
+        # dtype than the new array (copy('init') under another config.dtype)
+        self.grad = None
         self.array = device.send(
             initializers.generate_array(self.initializer, shape, numpy, dtype=dtype)
         )

@@ -242,3 +242,15 @@ def test_initializer_is_a_class_attribute_and_per_parameter():
     init = chainerlite.initializers.Normal()
     p = chainerlite.Parameter(init)
     assert p.initializer is init and chainerlite.Parameter.initializer is None
+
+
+def test_initialize_drops_a_gradient_of_another_shape_or_dtype():
+    # a parameter given an array has no gradient initializer: initialize
+    # leaves it without a gradient (it failed when the old one was float32
+    # and config.dtype made the new array float16)
+    param = Parameter(numpy.zeros(2, numpy.float32))
+    param.grad = numpy.ones(2, numpy.float32)
+    with chainerlite.using_config('dtype', numpy.float16):
+        param.initialize((2,))
+    assert param.array.dtype == numpy.float16
+    assert param.grad is None

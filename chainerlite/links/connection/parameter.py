@@ -1,7 +1,9 @@
 """Parameter link: a link that holds one array as its parameter."""
 
+import numpy
+
+from chainerlite import backend
 from chainerlite import link
-from chainerlite import variable
 from chainerlite.functions.math import identity
 
 
@@ -33,8 +35,14 @@ class Parameter(link.Link):
 
     def __init__(self, array):
         super().__init__()
-        with self.init_scope():
-            self.W = variable.Parameter(array)
+        # As in Chainer, W is a parameter of NaN (array, gradient) of the
+        # array's dtype that is then given the array: its gradient starts as
+        # NaN and copy('init') re-creates NaN in that dtype.
+        self.add_param('W', array.shape, dtype=array.dtype)
+        device = backend.get_device_from_array(array)
+        if device.xp is not numpy:
+            self.to_device(device)
+        self.W.array = array
 
     def forward(self, volatile='off'):
         """Returns ``W`` through the identity function.

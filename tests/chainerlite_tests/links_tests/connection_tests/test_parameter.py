@@ -25,3 +25,17 @@ def test_call_returns_a_new_variable_whose_gradient_reaches_w():
 def test_keeps_the_dtype():
     link = L.Parameter(numpy.ones(2, numpy.int32))
     assert link().dtype == numpy.int32
+
+
+def test_gradient_starts_as_nan_and_init_copy_is_nan_of_the_dtype():
+    # Chainer's Parameter link: W's gradient is NaN until cleared, and
+    # copy('init') re-creates W as NaN in the array's dtype, whatever
+    # config.dtype is then (it failed: a float32 gradient met a float16 array)
+    link = L.Parameter(numpy.zeros((2, 3), numpy.float32))
+    assert link.W.grad.dtype == numpy.float32 and numpy.isnan(link.W.grad).all()
+    link.W.grad = numpy.ones((2, 3), numpy.float32)
+    with chainerlite.using_config('dtype', numpy.float16):
+        fresh = link.copy('init')
+    for array in (fresh.W.array, fresh.W.grad):
+        assert array.dtype == numpy.float32 and numpy.isnan(array).all()
+    assert (link.W.grad == 1).all() and (link.W.array == 0).all()
