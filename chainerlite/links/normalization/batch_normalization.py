@@ -40,8 +40,8 @@ class BatchNormalization(link.Link):
     Args:
         size (int, tuple of int or None): Shape of the parameters and
             statistics (the axes not normalized over); ``None`` infers it
-            from the first input: the axes not in ``axis``, or the channel
-            axis 1 when ``axis`` is ``None``.
+            from the first input (the axes not in ``axis``), which needs
+            ``axis``.
         decay (float): Decay rate of the running averages.
         eps (float): Added to the variance for numerical stability.
         dtype: Data type of the parameters and statistics;
@@ -57,6 +57,9 @@ class BatchNormalization(link.Link):
             (per channel for images).
         initial_avg_mean: Initializer of ``avg_mean``; zeros when ``None``.
         initial_avg_var: Initializer of ``avg_var``; ones when ``None``.
+
+    Raises:
+        RuntimeError: If neither ``size`` nor ``axis`` is given.
 
     Attributes:
         gamma (Parameter): Scale, or ``None`` without ``use_gamma``.
@@ -101,6 +104,12 @@ class BatchNormalization(link.Link):
         initial_avg_var: types.InitializerSpec | None = None,
     ) -> None:
         super().__init__()
+        if size is None and axis is None:
+            # Chainer's exception type for this misuse
+            raise RuntimeError(
+                'BatchNormalization: size or axis is required (with axis '
+                'given, size=None infers the size from the first input)'
+            )
         self._dtype = chainerlite.get_dtype(dtype, map_mixed16='float32')
         self.avg_mean = None
         self.register_persistent('avg_mean')
@@ -140,8 +149,7 @@ class BatchNormalization(link.Link):
                 self._initialize_param(param, shape)
 
     def _param_shape(self, x):
-        if self.axis is None:
-            return (x.shape[1],)
+        # reached with size=None, which the constructor allows only with axis
         return tuple(n for i, n in enumerate(x.shape) if i not in self.axis)
 
     def start_finetuning(self):

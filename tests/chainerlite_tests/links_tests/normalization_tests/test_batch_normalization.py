@@ -130,13 +130,7 @@ def test_without_gamma_and_beta():
 
 
 @pytest.mark.parametrize(
-    'axis, x_shape, shape',
-    [
-        (None, (4, 3, 2, 2), (3,)),
-        (None, (4, 3), (3,)),
-        ((0, 2, 3), (4, 3, 2, 5), (3,)),
-        (0, (4, 3, 2), (3, 2)),
-    ],
+    'axis, x_shape, shape', [((0, 2, 3), (4, 3, 2, 5), (3,)), (0, (4, 3, 2), (3, 2))]
 )
 def test_lazy_initialization(axis, x_shape, shape):
     bn = L.BatchNormalization(axis=axis, initial_gamma=2.0)
@@ -145,6 +139,15 @@ def test_lazy_initialization(axis, x_shape, shape):
     assert bn.gamma.shape == shape and bn.beta.shape == shape
     assert bn.avg_mean.shape == shape and bn.avg_var.shape == shape
     numpy.testing.assert_array_equal(bn.gamma.array, numpy.full(shape, 2.0))
+
+
+def test_size_or_axis_is_required():
+    # Chainer raises RuntimeError: with neither, the statistics' axes are
+    # unknown until a batch comes
+    with pytest.raises(RuntimeError, match='size or axis'):
+        L.BatchNormalization()
+    with pytest.raises(RuntimeError, match='size or axis'):
+        L.BatchNormalization(decay=0.5, dtype=numpy.float64)
 
 
 def test_finetune_averages_all_batches():
@@ -216,7 +219,7 @@ def test_keyword_errors():
 def test_persistents_round_trip(roundtrip):
     src = L.BatchNormalization(3)
     src(_x(4, 3), finetune=True)
-    dst = L.BatchNormalization()
+    dst = L.BatchNormalization(axis=0)
     saved = roundtrip(src, dst)
     assert sorted(saved) == ['N', 'avg_mean', 'avg_var', 'beta', 'gamma']
     numpy.testing.assert_array_equal(dst.avg_mean, src.avg_mean)
