@@ -41,15 +41,41 @@ class Clip(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x = self.get_retained_inputs()[0].array
-        (gy,) = grad_outputs
-        # The interval is closed: its edges pass the gradient.
-        if self.x_min is None:
-            inside = x <= self.x_max
-        elif self.x_max is None:
-            inside = x >= self.x_min
+        return ClipGrad(x, self.x_min, self.x_max).apply(grad_outputs)
+
+
+class ClipGrad(function_node.FunctionNode):
+    """Gradient of :class:`Clip`: ``gy`` where ``x`` lies in the closed
+    interval ``[x_min, x_max]`` (its edges pass the gradient), 0 elsewhere
+    (NaN included); linear in ``gy``, so its own gradient is the same node.
+
+    Args:
+        x (numpy.ndarray or cupy.ndarray): The clipped input.
+        x_min (float or None): Lower bound; ``None`` for none.
+        x_max (float or None): Upper bound; ``None`` for none.
+    """
+
+    def __init__(self, x, x_min, x_max):
+        if x_min is None and x_max is None:
+            raise ValueError('must set either max or min')
+        if x_min is None:
+            self.cond = x <= x_max
+        elif x_max is None:
+            self.cond = x >= x_min
         else:
-            inside = (x >= self.x_min) & (x <= self.x_max)
-        return (gy * utils.force_array(inside, gy.dtype),)
+            self.cond = (x >= x_min) & (x <= x_max)
+
+    check_type_forward = type_check.declare_kinds(gy='f')
+
+    def forward(self, inputs):
+        (gy,) = inputs
+        return (gy * utils.force_array(self.cond, gy.dtype),)
+
+    forward_cpu = forward_gpu = forward
+
+    def backward(self, indexes, grad_outputs):
+        (ggx,) = grad_outputs
+        return (ggx * utils.force_array(self.cond, ggx.dtype),)
 
 
 def clip(x: Variable | NdArray, x_min, x_max) -> Variable:

@@ -12,12 +12,21 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
+class MaximumGrad(_elementwise_compare.ElementwiseCompareGrad):
+    """Gradient of :func:`maximum` at ``x1`` and ``x2`` (arrays), applied to
+    ``(gy,)``: the gradients of ``x1`` and ``x2`` (see
+    :class:`~chainerlite.functions.math._elementwise_compare.ElementwiseCompareGrad`).
+    """
+
+    # Ties send the gradient to x1.
+    _x1_wins = staticmethod(operator.ge)
+
+
 class Maximum(_elementwise_compare.ElementwiseCompare):
     """Elementwise maximum of two inputs (broadcast together)."""
 
     _array_function = 'maximum'
-    # Ties send the gradient to x1.
-    _x1_wins = staticmethod(operator.ge)
+    _grad = MaximumGrad
 
 
 def maximum(x1: Variable | NdArray, x2: Variable | NdArray) -> Variable:

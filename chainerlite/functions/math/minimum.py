@@ -12,14 +12,23 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-class Minimum(_elementwise_compare.ElementwiseCompare):
-    """Elementwise minimum of two inputs (broadcast together)."""
+class MinimumGrad(_elementwise_compare.ElementwiseCompareGrad):
+    """Gradient of :func:`minimum` at ``x1`` and ``x2`` (arrays), applied to
+    ``(gy,)``: the gradients of ``x1`` and ``x2`` (see
+    :class:`~chainerlite.functions.math._elementwise_compare.ElementwiseCompareGrad`).
+    """
 
-    _array_function = 'minimum'
     # Ties send the gradient to x1.
     _x1_wins = staticmethod(operator.le)
     # Where either is NaN neither gets it (as in Chainer).
     _x2_wins = staticmethod(operator.gt)
+
+
+class Minimum(_elementwise_compare.ElementwiseCompare):
+    """Elementwise minimum of two inputs (broadcast together)."""
+
+    _array_function = 'minimum'
+    _grad = MinimumGrad
 
 
 def minimum(x1: Variable | NdArray, x2: Variable | NdArray) -> Variable:

@@ -67,3 +67,46 @@ def test_clipped_relu_grads_pass_gy_strictly_inside(cudnn_form):
     xs, (gx,) = _apply(node, gy)
     np.testing.assert_array_equal(gx.array, gy * inside)
     np.testing.assert_array_equal(_grads(xs, [gx], [w])[0], w * inside)
+
+
+def test_clip_grad_passes_gy_inside_the_closed_interval():
+    from chainerlite.functions.math import clip
+
+    x = np.array([-2.0, -1.0, 0.0, 1.0, np.nan], np.float32)
+    gy, w = _values(5), _values(5)
+    for bounds, inside in (
+        ((-1.0, 1.0), [0, 1, 1, 1, 0]),
+        ((None, 0.0), [1, 1, 1, 0, 0]),
+        ((0.0, None), [0, 0, 1, 1, 0]),
+    ):
+        xs, (gx,) = _apply(clip.ClipGrad(x, *bounds), gy)
+        mask = np.array(inside, np.float32)
+        np.testing.assert_array_equal(gx.array, gy * mask)
+        np.testing.assert_array_equal(_grads(xs, [gx], [w])[0], w * mask)
+    with pytest.raises(ValueError):
+        clip.ClipGrad(x, None, None)
+
+
+@pytest.mark.parametrize('which', ['maximum', 'minimum'])
+def test_maximum_minimum_grads_split_gy_and_sum_to_each_input(which):
+    from chainerlite.functions.math import maximum
+    from chainerlite.functions.math import minimum
+
+    x1 = np.array([[1.0, 2.0, np.nan], [0.5, -1.0, 3.0]], np.float32)
+    x2 = np.array([1.0, 0.0, 0.0], np.float32)  # broadcast along axis 0
+    gy = _values((2, 3))
+    w1, w2 = _values((2, 3)), _values(3)
+    if which == 'maximum':
+        node = maximum.MaximumGrad(x1, x2)
+        to_x1 = np.array([[1, 1, 0], [0, 0, 1]], np.float32)  # ties to x1
+        to_x2 = 1 - to_x1  # NaN: to x2
+    else:
+        node = minimum.MinimumGrad(x1, x2)
+        to_x1 = np.array([[1, 0, 0], [1, 1, 0]], np.float32)
+        to_x2 = np.array([[0, 1, 0], [0, 0, 1]], np.float32)  # NaN: neither
+    xs, (g1, g2) = _apply(node, gy)
+    np.testing.assert_array_equal(g1.array, gy * to_x1)
+    np.testing.assert_allclose(g2.array, (gy * to_x2).sum(axis=0), rtol=1e-6)
+    # second order: x1's upstream gradient where x1 wins, x2's elsewhere
+    (ggy,) = _grads(xs, [g1, g2], [w1, w2])
+    np.testing.assert_array_equal(ggy, np.where(to_x1 == 1, w1, w2 + 0 * w1))
