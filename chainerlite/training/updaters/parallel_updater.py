@@ -3,6 +3,8 @@
 import copy
 
 from chainerlite import backend
+from chainerlite import function
+from chainerlite import serializer as serializer_module
 from chainerlite.dataset import convert
 from chainerlite.training.updaters import standard_updater
 
@@ -82,6 +84,21 @@ class ParallelUpdater(standard_updater.StandardUpdater):
                 trainer.reporter.add_observer(name, model)
                 trainer.reporter.add_observers(name, model.namedlinks(skipself=True))
 
+    def serialize(self, serializer):
+        """Saves or loads as :class:`StandardUpdater` does; after a load,
+        the other models are given the loaded parameters of ``'main'``.
+
+        Only ``'main'`` is in a snapshot: without the copy, the first step
+        of a resumed run computed the other parts of the batch with the
+        parameters the copies had before the load.
+        """
+        super().serialize(serializer)
+        if isinstance(serializer, serializer_module.Deserializer):
+            main = self._models['main']
+            for name, model in self._models.items():
+                if name != 'main':
+                    model.copyparams(main)
+
     def update_core(self):
         """Runs the loss of each batch part on its model and updates."""
         iterator = self._iterators['main']
@@ -97,12 +114,15 @@ class ParallelUpdater(standard_updater.StandardUpdater):
             )
             loss_func = self.loss_func or model
             self._devices[name].use()
-            if isinstance(in_arrays, tuple):
-                loss = loss_func(*in_arrays)
-            elif isinstance(in_arrays, dict):
-                loss = loss_func(**in_arrays)
-            else:
-                loss = loss_func(in_arrays)
+            # As Chainer's: the losses are backpropagated, so their graphs
+            # are kept even in a run under no_backprop_mode
+            with function.force_backprop_mode():
+                if isinstance(in_arrays, tuple):
+                    loss = loss_func(*in_arrays)
+                elif isinstance(in_arrays, dict):
+                    loss = loss_func(**in_arrays)
+                else:
+                    loss = loss_func(in_arrays)
             losses.append(loss)
         for model in self._models.values():
             model.cleargrads()

@@ -189,6 +189,38 @@ def test_parallel_updater_sums_the_gradients_of_the_parts_on_cpu(setup):
         training.updaters.ParallelUpdater(iterator, optimizer)
 
 
+def _parallel(setup):
+    model, optimizer, iterator, _ = setup(batch_size=2)
+    devices = {'main': '@numpy', 'second': '@numpy'}
+    updater = training.updaters.ParallelUpdater(iterator, optimizer, devices=devices)
+    return model, updater
+
+
+def test_parallel_updater_resumed_steps_as_the_straight_run(setup):
+    # only 'main' is in a snapshot: the copy must get the loaded parameters,
+    # else the first resumed step uses the copy's parameters of before
+    model, straight = _parallel(setup)
+    straight.update()
+    buf = io.BytesIO()
+    serializers.save_npz(buf, straight)
+    straight.update()
+    model2, resumed = _parallel(setup)
+    buf.seek(0)
+    serializers.load_npz(buf, resumed)
+    resumed.update()
+    np.testing.assert_array_equal(model2.l.W.array, model.l.W.array)
+    np.testing.assert_array_equal(model2.l.b.array, model.l.b.array)
+
+
+def test_parallel_updater_trains_under_no_backprop_mode(setup):
+    # as Chainer's, it forces backprop mode for the losses it backpropagates
+    model, updater = _parallel(setup)
+    W = model.l.W.array.copy()
+    with chainerlite.no_backprop_mode():
+        updater.update()
+    assert not np.array_equal(model.l.W.array, W)
+
+
 def test_multiprocess_parallel_updater_without_nccl(Regressor, ListIterator):
     model = Regressor()
     with pytest.raises(RuntimeError, match='GPU'):
