@@ -8,6 +8,8 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite import variable
+from chainerlite.functions import _grad_of
 from chainerlite.functions.array import get_item
 from chainerlite.functions.array import reshape
 from chainerlite.functions.math import sum as sum_mod
@@ -105,3 +107,30 @@ def repeat(x: Variable | NdArray, repeats, axis=None) -> Variable:
 
     """
     return Repeat(repeats, axis).apply((x,))[0]
+
+
+class RepeatGrad(_grad_of.GradOf):
+    """Gradient of :func:`repeat` for an input of shape ``in_shape`` and
+    dtype ``in_dtype``: applied to ``(gy,)``, the sum of the repeated
+    copies' gradients; its own gradient repeats again."""
+
+    def __init__(self, repeats, axis, in_shape, in_dtype):
+        self.repeats = repeats
+        self.axis = axis
+        self.in_shape = in_shape
+        self.in_dtype = in_dtype
+
+    def _input(self, gy):
+        xp = backend.get_array_module(gy)
+        return xp.zeros(self.in_shape, self.in_dtype)
+
+    def _like(self, inputs):
+        return [self._input(inputs[0])]
+
+    def gradients(self, xs, double):
+        # repeat is linear: its gradient at any input (zeros here)
+        (gy,) = xs
+        x = variable.Variable(self._input(gy.array))
+        return _grad_of.grads_of(
+            lambda v: repeat(v, self.repeats, self.axis), [x], gy, double
+        )

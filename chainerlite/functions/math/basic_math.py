@@ -24,7 +24,18 @@ from chainerlite._core import (  # NOQA
     Sub,
     SubFromConstant,
 )
+from chainerlite import function_node
+from chainerlite import utils
+from chainerlite.functions.array import sum_to
 from chainerlite.functions.math import identity
+from chainerlite.functions.math._basic_math_grads import (  # NOQA
+    AbsoluteGrad,
+    DivFromConstantGrad,
+    DivGrad,
+    PowVarConstGrad,
+    PowVarVarGrad,
+)
+from chainerlite.utils import type_check
 from chainerlite.variable import Variable, as_variable
 from chainerlite._core import handover
 
@@ -70,10 +81,36 @@ def add(*xs):
                 )
             )
         return identity.Identity().apply(xs)[0]
-    y = as_variable(xs[0])
-    for x in xs[1:]:
-        y = y + x
-    return y
+    if len(xs) == 2:
+        return as_variable(xs[0]) + xs[1]
+    return MultiAdd().apply(xs)[0]
+
+
+class MultiAdd(function_node.FunctionNode):
+    """Sum of any number of inputs of one dtype, broadcast together (the
+    node of ``F.add`` with more than two operands)."""
+
+    is_elementwise = True
+
+    def check_type_forward(self, in_types):
+        for i, in_type in enumerate(in_types):
+            type_check._argname((in_type,), ('x{}'.format(i),))
+            type_check.expect(in_types[0].dtype == in_type.dtype)
+
+    def forward(self, xs):
+        if len(xs) == 1:
+            return xs
+        y = xs[0] + xs[1]  # a new array, then added to in place
+        for x in xs[2:]:
+            if x.shape == y.shape:
+                y += x
+            else:
+                y = x + y
+        return (utils.force_array(y),)
+
+    def backward(self, indexes, grad_outputs):
+        (gy,) = grad_outputs
+        return tuple(sum_to.sum_to(gy, self.inputs[i].shape) for i in indexes)
 
 
 def sub(a: Variable | NdArray | float, rhs: Variable | NdArray | float):
@@ -155,6 +192,31 @@ def matmul(self, rhs):
 def rmatmul(self, rhs):
     """``rhs @ self``."""
     return self.__rmatmul__(rhs)
+
+
+# The arithmetic operators of Variable, and what Variable's own class
+# holds of them when chainerlite is imported (none: they are the core's).
+_OPERATORS = (
+    '__neg__ __abs__ __add__ __radd__ __sub__ __rsub__ __mul__ __rmul__ '
+    '__truediv__ __rtruediv__ __floordiv__ __rfloordiv__ __pow__ __rpow__ '
+    '__matmul__ __rmatmul__ __div__ __rdiv__'
+).split()
+_INSTALLED = {name: Variable.__dict__.get(name) for name in _OPERATORS}
+
+
+def install_variable_arithmetics():
+    """Gives :class:`~chainerlite.Variable` chainerlite's arithmetic
+    operators (``-v``, ``abs(v)``, ``+``, ``-``, ``*``, ``/``, ``//``,
+    ``**``, ``@`` and their reflected forms), undoing any replacement of
+    them, as Chainer's import installs its own. Nothing changes where none
+    was replaced."""
+    for name, method in _INSTALLED.items():
+        if Variable.__dict__.get(name) is method:
+            continue
+        if method is None:
+            delattr(Variable, name)
+        else:
+            setattr(Variable, name, method)
 
 
 # Variable's // operators, from the core

@@ -7,6 +7,7 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite.functions import _grad_of
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
 from chainerlite.utils import type_check
@@ -64,3 +65,11 @@ def batch_l2_norm_squared(x: Variable | NdArray) -> Variable:
 
     """
     return BatchL2NormSquared().apply((x,))[0]
+
+
+class BatchL2NormSquaredGrad(_grad_of.GradOf):
+    """Gradient of :func:`batch_l2_norm_squared`, ``2 x gy`` (``gy`` per
+    sample), applied to ``(x, gy)``."""
+
+    def gradients(self, xs, double):
+        return _grad_of.grads_of(batch_l2_norm_squared, xs[:1], xs[1], double)

@@ -6,6 +6,7 @@ import typing
 
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite.functions import _grad_of
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -68,3 +69,11 @@ def linear_interpolate(p, x: Variable | NdArray, y: Variable | NdArray) -> Varia
 
     """
     return LinearInterpolate().apply((p, x, y))[0]
+
+
+class LinearInterpolateGrad(_grad_of.GradOf):
+    """Gradients of :func:`linear_interpolate` at ``p``, ``x`` and ``y``,
+    applied to ``(p, x, y, gz)``."""
+
+    def gradients(self, xs, double):
+        return _grad_of.grads_of(linear_interpolate, xs[:3], xs[3], double)

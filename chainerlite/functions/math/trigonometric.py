@@ -7,6 +7,7 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite.functions import _grad_of
 from chainerlite.functions.array import cast
 from chainerlite.functions.array import sum_to as sum_to_module
 from chainerlite.functions.math import sqrt
@@ -306,3 +307,54 @@ def arctan2(x1: Variable | NdArray, x2: Variable | NdArray) -> Variable:
 
     """
     return Arctan2().apply((x1, x2))[0]
+
+
+class _UnaryGrad(_grad_of.GradOf):
+    """Gradient of a one-input function ``_of`` (its backward declares
+    it), applied to ``(x, gy)``: Chainer's ``SinGrad`` and its kind."""
+
+    _of = None
+
+    def gradients(self, xs, double):
+        return _grad_of.grads_of(type(self)._of, xs[:1], xs[1], double)
+
+
+class SinGrad(_UnaryGrad):
+    """Gradient of :func:`sin`, ``gy * cos(x)``, applied to ``(x, gy)``."""
+
+    _of = staticmethod(sin)
+
+
+class CosGrad(_UnaryGrad):
+    """Gradient of :func:`cos`, ``-gy * sin(x)``, applied to ``(x, gy)``."""
+
+    _of = staticmethod(cos)
+
+
+class ArcsinGrad(_UnaryGrad):
+    """Gradient of :func:`arcsin`, ``gy / sqrt(1 - x^2)``, applied to
+    ``(x, gy)``."""
+
+    _of = staticmethod(arcsin)
+
+
+class ArccosGrad(_UnaryGrad):
+    """Gradient of :func:`arccos`, ``-gy / sqrt(1 - x^2)``, applied to
+    ``(x, gy)``."""
+
+    _of = staticmethod(arccos)
+
+
+class ArctanGrad(_UnaryGrad):
+    """Gradient of :func:`arctan`, ``gy / (1 + x^2)``, applied to
+    ``(x, gy)``."""
+
+    _of = staticmethod(arctan)
+
+
+class Arctan2Grad(_grad_of.GradOf):
+    """Gradients of :func:`arctan2` at ``x1`` and ``x2``, applied to
+    ``(x1, x2, gy)``."""
+
+    def gradients(self, xs, double):
+        return _grad_of.grads_of(arctan2, xs[:2], xs[2], double)

@@ -110,3 +110,139 @@ def test_maximum_minimum_grads_split_gy_and_sum_to_each_input(which):
     # second order: x1's upstream gradient where x1 wins, x2's elsewhere
     (ggy,) = _grads(xs, [g1, g2], [w1, w2])
     np.testing.assert_array_equal(ggy, np.where(to_x1 == 1, w1, w2 + 0 * w1))
+
+
+def _check(node, inputs, outputs, weights=None, second=None, rtol=1e-5):
+    """``node`` applied to ``inputs`` gives ``outputs``; with ``weights``
+    on the outputs, its backward gives ``second`` (per input)."""
+    xs, ys = _apply(node, *inputs)
+    assert len(ys) == len(outputs)
+    for y, want in zip(ys, outputs):
+        assert y.dtype == inputs[-1].dtype
+        np.testing.assert_allclose(y.array, want, rtol=rtol, atol=1e-6)
+    if weights is not None:
+        for g, want in zip(_grads(xs, ys, weights), second):
+            np.testing.assert_allclose(g, want, rtol=rtol, atol=1e-6)
+
+
+def test_basic_math_grads():
+    from chainerlite.functions.math import basic_math as bm
+
+    x0, gy, w0 = _values((2, 3)), _values((2, 3)), _values((2, 3))
+    x1, w1 = _values(3, 1.0, 2.0), _values(3)
+    # x0 / x1, x1 broadcast along axis 0
+    _check(
+        bm.DivGrad(False),
+        [x0, x1, gy],
+        [gy / x1, (-gy * x0 / x1**2).sum(axis=0)],
+        [w0, w1],
+        [
+            -w1 * gy / x1**2,
+            (-w0 * gy / x1**2 + 2 * w1 * gy * x0 / x1**3).sum(axis=0),
+            w0 / x1 - w1 * x0 / x1**2,
+        ],
+    )
+    x = _values((2, 3), 0.5, 2.0)
+    _check(
+        bm.DivFromConstantGrad(3.0),
+        [x, gy],
+        [-3.0 * gy / x**2],
+        [w0],
+        [6.0 * gy * w0 / x**3, -3.0 * w0 / x**2],
+    )
+    _check(
+        bm.PowVarConstGrad(3.0),
+        [x, gy],
+        [3.0 * x**2 * gy],
+        [w0],
+        [6.0 * x * gy * w0, 3.0 * x**2 * w0],
+    )
+    e = _values((2, 3))
+    y = x**e
+    node = bm.PowVarVarGrad(True, y)
+    assert node.y is y
+    _check(node, [x, e, gy], [gy * e * x ** (e - 1), gy * y * np.log(x)], rtol=1e-4)
+    b = np.array([1.0, -2.0, 0.0], np.float32)
+    _check(bm.AbsoluteGrad(b), [gy[0]], [gy[0] * np.sign(b)])
+
+
+def test_multi_add_sums_broadcast_inputs():
+    from chainerlite.functions.math import basic_math as bm
+
+    a, b, c = _values((2, 3)), _values(3), _values((2, 3))
+    w = _values((2, 3))
+    _check(bm.MultiAdd(), [a, b, c], [a + b + c], [w], [w, w.sum(axis=0), w])
+    y = F.add(a, b, c)
+    assert isinstance(y.creator, bm.MultiAdd)
+
+
+def test_install_variable_arithmetics_undoes_a_replaced_operator():
+    from chainerlite.functions.math import basic_math as bm
+
+    original = chainerlite.Variable.__dict__['__add__']
+    v = chainerlite.Variable(np.array([1.0, 2.0], np.float32))
+    chainerlite.Variable.__add__ = lambda self, other: 'replaced'
+    try:
+        assert v + 1 == 'replaced'
+        bm.install_variable_arithmetics()
+        assert chainerlite.Variable.__dict__['__add__'] is original
+        np.testing.assert_array_equal((v + 1).array, [2.0, 3.0])
+    finally:
+        chainerlite.Variable.__add__ = original
+
+
+def test_trigonometric_grads():
+    from chainerlite.functions.math import trigonometric as T
+
+    x, gy, w = _values((2, 3), -0.9, 0.9), _values((2, 3)), _values((2, 3))
+    _check(
+        T.SinGrad(),
+        [x, gy],
+        [gy * np.cos(x)],
+        [w],
+        [-gy * np.sin(x) * w, np.cos(x) * w],
+    )
+    _check(
+        T.CosGrad(),
+        [x, gy],
+        [-gy * np.sin(x)],
+        [w],
+        [-gy * np.cos(x) * w, -np.sin(x) * w],
+    )
+    root = np.sqrt(1 - x * x)
+    _check(T.ArcsinGrad(), [x, gy], [gy / root], [w], [gy * x * w / root**3, w / root])
+    _check(T.ArccosGrad(), [x, gy], [-gy / root])
+    _check(
+        T.ArctanGrad(),
+        [x, gy],
+        [gy / (1 + x * x)],
+        [w],
+        [-2 * x * gy * w / (1 + x * x) ** 2, w / (1 + x * x)],
+    )
+    x2 = _values((2, 3))
+    norm = x * x + x2 * x2
+    _check(T.Arctan2Grad(), [x, x2, gy], [gy * x2 / norm, -gy * x / norm])
+
+
+def test_linear_interpolate_batch_l2_and_repeat_grads():
+    from chainerlite.functions.array import repeat
+    from chainerlite.functions.math import batch_l2_norm_squared as bl2
+    from chainerlite.functions.math import linear_interpolate as li
+
+    p, x, y, gz, w = (_values((2, 3)) for _ in range(5))
+    _check(
+        li.LinearInterpolateGrad(), [p, x, y, gz], [gz * (x - y), gz * p, gz * (1 - p)]
+    )
+    gy = _values(2)
+    wx = _values((2, 3))
+    _check(
+        bl2.BatchL2NormSquaredGrad(),
+        [x, gy],
+        [2 * x * gy[:, None]],
+        [wx],
+        [2 * wx * gy[:, None], 2 * (x * wx).sum(axis=1)],
+    )
+    g = _values((2, 6))
+    node = repeat.RepeatGrad((2, 1, 3), 1, (2, 3), np.dtype(np.float32))
+    want = np.stack([g[:, 0:2].sum(1), g[:, 2], g[:, 3:6].sum(1)], axis=1)
+    _check(node, [g], [want], [wx], [np.repeat(wx, (2, 1, 3), axis=1)])
