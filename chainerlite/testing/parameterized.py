@@ -6,7 +6,7 @@ import sys
 import types
 
 _SINGLE_PARAM_MAXLEN = 100
-_NAME_MAXLEN = 1000
+_PARAMS_MAXLEN = 5000
 _ADDRESS = re.compile(r' at 0x[0-9a-fA-F]+')
 
 
@@ -29,29 +29,34 @@ class _ParameterizedClasses:
         )
 
 
+def _middle_cut(text, limit):
+    # Keeps both ends of a long text, the middle replaced by '...'.
+    if len(text) <= limit:
+        return text
+    head = (limit - 3) // 2
+    return text[:head] + '...' + text[len(text) - (limit - 3 - head) :]
+
+
 def _param_to_str(value):
-    # Names must be the same in every process (pytest-xdist workers compare
-    # their collections), so no memory address may appear in them.
+    # A class, function or module shows its __name__, anything else its
+    # repr, as in Chainer's test names; memory addresses are dropped, since
+    # names must be the same in every process (pytest-xdist workers compare
+    # their collections).
     if isinstance(value, type) or (
-        hasattr(value, '__name__')
-        and isinstance(value.__name__, str)
-        and not isinstance(value, (str, bytes))
+        hasattr(value, '__name__') and isinstance(value.__name__, str)
     ):
         return value.__name__
-    if type(value) in (tuple, list):
-        inner = ', '.join(_param_to_str(v) for v in value)
-        return '({})'.format(inner) if type(value) is tuple else '[{}]'.format(inner)
-    text = _ADDRESS.sub('', repr(value).replace('\n', ' '))
-    if len(text) > _SINGLE_PARAM_MAXLEN:
-        half = (_SINGLE_PARAM_MAXLEN - 3) // 2
-        text = text[:half] + '...' + text[-half:]
-    return text
+    return _ADDRESS.sub('', repr(value))
 
 
 def _class_name(base_name, index, param):
-    params = ', '.join('{}={}'.format(k, _param_to_str(v)) for k, v in param.items())
-    if len(params) > _NAME_MAXLEN:
-        params = params[:_NAME_MAXLEN] + '...'
+    # Chainer's form: the names in sorted order, each value cut to 100
+    # characters and the whole list to 5000.
+    params = ', '.join(
+        '{}={}'.format(k, _middle_cut(_param_to_str(v), _SINGLE_PARAM_MAXLEN))
+        for k, v in sorted(param.items())
+    )
+    params = _middle_cut(params, _PARAMS_MAXLEN)
     return '{}_param_{}_{{{}}}'.format(base_name, index, params)
 
 
@@ -124,12 +129,8 @@ def _parametrize_function(func, params):
                     func.__name__, sorted(param), sorted(names)
                 )
             )
-    ids = [
-        'param_{}_{{{}}}'.format(
-            i, ', '.join('{}={}'.format(k, _param_to_str(p[k])) for k in names)
-        )
-        for i, p in enumerate(params)
-    ]
+    # The ids are the classes' names without a base (one line each).
+    ids = [_class_name('', i, p)[1:].replace('\n', ' ') for i, p in enumerate(params)]
     # Names as a list: pytest then takes every value set as a tuple.
     values = [tuple(p[k] for k in names) for p in params]
     return pytest.mark.parametrize(names, values, ids=ids)(func)

@@ -83,6 +83,28 @@ def test_long_parameters_are_shortened():
     assert '...' in name
 
 
+def test_class_names_list_parameters_in_sorted_order():
+    # Chainer names the classes with the parameter names sorted, whatever
+    # the dict's order, so test ids match Chainer's for unsorted dicts too.
+    name = parameterized._class_name('T', 3, {'shape': (2, 3), 'dtype': int})
+    assert name == 'T_param_3_{dtype=int, shape=(2, 3)}'
+
+
+def test_class_names_show_the_repr_of_containers_without_addresses():
+    name = parameterized._class_name('T', 0, {'f': [len, 1.5]})
+    assert name == 'T_param_0_{f=[<built-in function len>, 1.5]}'
+    obj = object()
+    assert ' at 0x' not in parameterized._class_name('T', 0, {'o': [obj]})
+
+
+def test_long_parameter_lists_keep_both_ends():
+    param = {'k%03d' % i: 'v' * 90 for i in range(80)}
+    name = parameterized._class_name('T', 0, param)
+    inner = name[len('T_param_0_{') : -1]
+    assert len(inner) == 5000
+    assert inner.startswith('k000=') and inner.endswith("'" + 'v' * 90 + "'")
+
+
 def test_parameterize_rejects_non_callables():
     with pytest.raises(TypeError):
         testing.parameterize({'a': 1})(3)
