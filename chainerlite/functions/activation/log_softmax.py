@@ -21,7 +21,17 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-def _log_softmax(x, axis, xp):
+def logsumexp(x, axis):
+    """``log(sum(exp(x)))`` along ``axis`` of the array ``x``, kept as an
+    axis of length 1, shifted by the maximum so that nothing overflows."""
+    xp = backend.get_array_module(x)
+    m = x.max(axis=axis, keepdims=True)
+    return m + xp.log(xp.exp(x - m).sum(axis=axis, keepdims=True))
+
+
+def _log_softmax(x, axis=1):
+    """The log-softmax of the array ``x`` along ``axis`` (an array)."""
+    xp = backend.get_array_module(x)
     shifted = x - x.max(axis=axis, keepdims=True)
     return shifted - xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
 
@@ -54,22 +64,28 @@ class LogSoftmax(function_node.FunctionNode):
             return (_kernels.log_softmax_fwd(x, m, s),)
         y = norm.softmax(x, self.axis, True)
         if y is None:
-            y = utils.force_array(_log_softmax(x, self.axis, xp))
+            y = utils.force_array(_log_softmax(x, self.axis))
         return (y,)
 
     def backward(self, indexes, grad_outputs):
         (y,) = self.get_retained_outputs()
-        return LogSoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
+        grad = LogSoftmaxGrad(backend.get_array_module(y), y.shape, y.dtype, self.axis)
+        return grad.apply((y, grad_outputs[0]))
 
 
 class LogSoftmaxGrad(function_node.FunctionNode):
     """Gradient of the log-softmax from its output: ``gy - exp(y) sum(gy)``.
 
     Inputs are the log-softmax output ``y`` and the output gradient ``gy``;
-    the sum runs along ``axis``.
+    the sum runs along ``axis``. ``x_xp``, ``x_shape`` and ``x_dtype`` (the
+    array module, shape and dtype of the log-softmax input) are kept as
+    Chainer's node keeps them; the computation reads its inputs.
     """
 
-    def __init__(self, axis):
+    def __init__(self, x_xp, x_shape, x_dtype, axis):
+        self._x_xp = x_xp
+        self._x_shape = x_shape
+        self._x_dtype = x_dtype
         self.axis = axis
 
     def forward(self, inputs):

@@ -44,17 +44,18 @@ class Softplus(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
-        return SoftplusGrad(self.beta).apply((x, grad_outputs[0]))
+        return SoftplusGrad((self.beta,)).apply((x, grad_outputs[0]))
 
 
 class SoftplusGrad(function_node.FunctionNode):
     """Gradient of softplus: ``gy * sigmoid(beta x)``.
 
-    Inputs are the softplus input ``x`` and the output gradient ``gy``.
+    Inputs are the softplus input ``x`` and the output gradient ``gy``;
+    ``inputs`` holds ``beta`` (Chainer's constructor: ``(beta,)``).
     """
 
-    def __init__(self, beta):
-        self.beta = beta
+    def __init__(self, inputs):
+        self.beta = inputs[0]
 
     def forward(self, inputs):
         x, gy = inputs
@@ -92,7 +93,7 @@ class SoftplusGrad(function_node.FunctionNode):
                 s = s * utils.force_array(numpy.where(top, numpy.nan, 1.0), s.dtype)
             ret.append(g * gy * self.beta * s)
         if 1 in indexes:
-            ret.append(SoftplusGrad(self.beta).apply((x, g))[0])
+            ret.append(SoftplusGrad((self.beta,)).apply((x, g))[0])
         return tuple(ret)
 
 

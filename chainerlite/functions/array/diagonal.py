@@ -67,19 +67,20 @@ class Diagonal(function_node.FunctionNode):
         return (x.diagonal(self.offset, self.axis1, self.axis2),)
 
     def backward(self, indexes, grad_outputs):
-        return DiagonalGrad(self.offset, self.axis1, self.axis2, self._in_shape).apply(
+        return DiagonalGrad(self._in_shape, self.offset, self.axis1, self.axis2).apply(
             grad_outputs
         )
 
 
 class DiagonalGrad(function_node.FunctionNode):
-    """Gradient of diagonal: puts the values back on the diagonal."""
+    """Gradient of diagonal: puts the values back on the diagonal of zeros
+    of ``out_shape`` (the shape of diagonal's input)."""
 
-    def __init__(self, offset, axis1, axis2, in_shape):
+    def __init__(self, out_shape, offset, axis1, axis2):
+        self._in_shape = out_shape
         self.offset = offset
         self.axis1 = axis1
         self.axis2 = axis2
-        self._in_shape = in_shape
 
     def forward(self, inputs):
         (gy,) = inputs

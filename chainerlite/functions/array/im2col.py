@@ -60,19 +60,19 @@ class Im2Col(function_node.FunctionNode):
         return (col.reshape(n, c * kh * kw, out_h, out_w),)
 
     def backward(self, indexes, grad_outputs):
-        return Im2ColGrad(self._in_shape, *self.window_params()).apply(grad_outputs)
+        return Im2ColGrad(*self.window_params(), self._in_shape).apply(grad_outputs)
 
 
 class Im2ColGrad(function_node.FunctionNode):
     """Gradient of im2col: sums columns back into the image (col2im).
 
     Args:
-        in_shape (tuple of int): Shape ``(n, c, h, w)`` of the image.
         ksize, stride, pad, cover_all, dilate: As in :func:`im2col`.
+        in_shape (tuple of int): Shape ``(n, c, h, w)`` of the image.
 
     """
 
-    def __init__(self, in_shape, ksize, stride, pad, cover_all, dilate):
+    def __init__(self, ksize, stride, pad, cover_all, dilate, in_shape):
         self.in_shape = in_shape
         self.im2col = Im2Col(ksize, stride, pad, cover_all, dilate)
 

@@ -81,7 +81,7 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
                 'nopq,opqk->nkpq', _as_dtype(gy, dtype), _as_dtype(W_mat, dtype)
             )
             gx = im2col.Im2ColGrad(
-                x.shape, (kh, kw), (self.sy, self.sx), 0, False, 1
+                (kh, kw), (self.sy, self.sx), 0, False, 1, x.shape
             ).apply((gcol,))[0]
             grads.append(_as_dtype(gx, x.dtype))
         if 1 in indexes:

@@ -144,7 +144,7 @@ class BernoulliNLL(function_node.FunctionNode):
         if 1 in indexes:
             # through softplus's gradient node, whose second order follows
             # Chainer's (NaN at y = +inf)
-            grads.append(softplus.SoftplusGrad(1.0).apply((y, gy))[0] - gy * x)
+            grads.append(softplus.SoftplusGrad((1.0,)).apply((y, gy))[0] - gy * x)
         return tuple(grads)
 
 

@@ -246,3 +246,41 @@ def test_linear_interpolate_batch_l2_and_repeat_grads():
     node = repeat.RepeatGrad((2, 1, 3), 1, (2, 3), np.dtype(np.float32))
     want = np.stack([g[:, 0:2].sum(1), g[:, 2], g[:, 3:6].sum(1)], axis=1)
     _check(node, [g], [want], [wx], [np.repeat(wx, (2, 1, 3), axis=1)])
+
+
+def test_log_softmax_helpers_and_grad():
+    from chainerlite.functions.activation import log_softmax as ls
+
+    x = _values((3, 4), -3.0, 3.0).astype(np.float64)
+    total = np.log(np.exp(x).sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(ls.logsumexp(x, 1), total, rtol=1e-12)
+    np.testing.assert_allclose(ls._log_softmax(x), x - total, rtol=1e-12)
+    np.testing.assert_allclose(ls._log_softmax(x, 0), x - np.log(np.exp(x).sum(0)))
+    y = (x - total).astype(np.float32)
+    gy, w = _values((3, 4)), _values((3, 4))
+    node = ls.LogSoftmaxGrad(np, y.shape, y.dtype, 1)
+    p = np.exp(y)
+    gy_sum, wp_sum = gy.sum(axis=1, keepdims=True), (w * p).sum(axis=1, keepdims=True)
+    _check(node, [y, gy], [gy - p * gy_sum], [w], [-w * p * gy_sum, w - wp_sum])
+
+
+def test_softplus_diagonal_and_im2col_grads_take_chainers_arguments():
+    from chainerlite.functions.activation import softplus
+    from chainerlite.functions.array import diagonal
+    from chainerlite.functions.array import im2col
+
+    x, gy = _values((2, 3)), _values((2, 3))
+    s = 1 / (1 + np.exp(-2.0 * x))
+    _check(softplus.SoftplusGrad((2.0,)), [x, gy], [gy * s])
+    d = _values(3)
+    want = np.zeros((3, 4), np.float32)
+    want[[0, 1, 2], [1, 2, 3]] = d
+    _check(diagonal.DiagonalGrad((3, 4), 1, 0, 1), [d], [want])
+    # 2x2 windows of stride 1 over a 3x3 image: each pixel gets the
+    # columns that cover it
+    col = np.arange(16, dtype=np.float32).reshape(1, 4, 2, 2)
+    node = im2col.Im2ColGrad((2, 2), (1, 1), (0, 0), False, (1, 1), (1, 1, 3, 3))
+    img = np.zeros((3, 3), np.float32)
+    for k, (dy, dx) in enumerate(np.ndindex(2, 2)):
+        img[dy : dy + 2, dx : dx + 2] += col[0, k]
+    _check(node, [col], [img[None, None]])
