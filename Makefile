@@ -141,6 +141,7 @@ test-numpy1: $(WHEEL_STAMP)
 # oneDNN, where they check that it is absent and the own kernels run.
 ONEDNN_VENV := .venv-onednn
 ONEDNN_TESTS := tests/_kernels_tests/test_onednn.py \
+	tests/_kernels_tests/test_onednn_matmul.py \
 	tests/chainerlite_tests/functions_tests/connection_tests/test_convolution_2d.py \
 	tests/chainerlite_tests/functions_tests/connection_tests/test_deconvolution_2d.py \
 	tests/chainerlite_tests/functions_tests/connection_tests/test_dilated_convolution_2d.py \

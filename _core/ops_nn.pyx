@@ -8,6 +8,7 @@ the compute-only run (``ops_math.apply_grad``).
 from chainerlite._core.ops_math cimport (
     apply_function, apply_grad, grad_mul, grad_mul_const, retained_inputs,
     typed_const, unwatched)
+from chainerlite._kernels.onednn cimport product
 from chainerlite._kernels.relu cimport relu_array, relu_grad_array
 from chainerlite._kernels.vec_math cimport tanh_array
 from chainerlite._core.node cimport (
@@ -161,6 +162,9 @@ cdef class LinearFunction(BuiltinNode):
         return RETAIN_X0 | RETAIN_X1
 
     cdef object compute(self, x, W, b):
+        y = product(x, W, b, False, True)  # oneDNN's, where it is used
+        if y is not None:
+            return y
         y = _cast(x.dot(W.T), x.dtype)
         if b is not None:
             y += b
@@ -255,12 +259,14 @@ cdef class LinearGradWeight(_LinearGrad):
 
 cdef object _grad_data_array(W, gy):
     # LinearGradData's computation
-    return _cast(gy.dot(W), gy.dtype)
+    y = product(gy, W, None, False, False)
+    return _cast(gy.dot(W), gy.dtype) if y is None else y
 
 
 cdef object _grad_weight_array(x, gy, w_dtype):
     # LinearGradWeight's computation
-    return _cast(gy.T.dot(x), w_dtype)
+    y = product(gy, x, None, True, False)
+    return _cast(gy.T.dot(x), w_dtype) if y is None else _cast(y, w_dtype)
 
 
 cdef object _cast(y, dtype):

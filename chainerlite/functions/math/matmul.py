@@ -10,6 +10,7 @@ import numpy
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite._kernels import onednn
 from chainerlite.functions.array import cast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import sum_to
@@ -77,7 +78,9 @@ class MatMul(function_node.FunctionNode):
             a = a.swapaxes(-1, -2)
         if self.transb and b.ndim > 1:
             b = b.swapaxes(-1, -2)
-        y = utils.force_array(xp.matmul(a, b))
+        y = onednn.chosen_matmul(a, b)  # oneDNN's, where it is used
+        if y is None:
+            y = utils.force_array(xp.matmul(a, b))
         self._gy_matrix_shape = _matrix_shape_of_output(y.shape, a.ndim, b.ndim)
         if self.transc and y.ndim > 1:
             y = xp.ascontiguousarray(y.swapaxes(-1, -2))
