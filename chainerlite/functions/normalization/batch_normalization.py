@@ -7,6 +7,7 @@ import warnings
 
 import numpy
 
+from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.backends import cuda
@@ -184,6 +185,22 @@ class BatchNormalization(function_node.FunctionNode):
             )
         return y
 
+    @property
+    def mean(self):
+        """The batch mean of the last forward, in ``gamma``'s shape (as
+        Chainer's node keeps it)."""
+        return self._mean.reshape(self.inputs[1].shape)
+
+    @property
+    def inv_std(self):
+        """``1 / sqrt(var + eps)`` of the last forward's batch variance, in
+        ``gamma``'s shape."""
+        if isinstance(self._stat, cuda.ndarray):  # the GPU keeps it
+            inv_std = self._stat
+        else:
+            inv_std = (self._stat + self.eps) ** -0.5
+        return inv_std.reshape(self.inputs[1].shape)
+
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
         grad = BatchNormalizationGrad(self.eps, self._reduced, self._mean, self._stat)
@@ -321,6 +338,24 @@ class FixedBatchNormalization(function_node.FunctionNode):
     def __init__(self, eps=2e-5, axis=None):
         self.eps = eps
         self.axis = axis
+
+    @property
+    def inv_var(self):
+        """``1 / (var + eps)`` of the ``var`` given to the last forward
+        (None before one), in its dtype, as Chainer's node keeps it."""
+        if self._input_indexes_to_retain is None:
+            return None
+        var = self.get_retained_inputs()[3].array
+        return backend.get_array_module(var).reciprocal(var + self.eps)
+
+    @property
+    def inv_std(self):
+        """``1 / sqrt(var + eps)`` of the ``var`` given to the last forward
+        (None before one)."""
+        inv_var = self.inv_var
+        if inv_var is None:
+            return None
+        return backend.get_array_module(inv_var).sqrt(inv_var, dtype=inv_var.dtype)
 
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x', 'gamma', 'beta', 'mean', 'var'))

@@ -284,3 +284,25 @@ def test_softplus_diagonal_and_im2col_grads_take_chainers_arguments():
     for k, (dy, dx) in enumerate(np.ndindex(2, 2)):
         img[dy : dy + 2, dx : dx + 2] += col[0, k]
     _check(node, [col], [img[None, None]])
+
+
+def test_batch_normalization_nodes_keep_chainers_statistics():
+    x = _values((4, 3, 2)).astype(np.float16)
+    gamma, beta = np.ones(3, np.float32), np.zeros(3, np.float32)
+    node = F.batch_normalization(x, gamma, beta, eps=1e-3).creator
+    wide = x.astype(np.float64)
+    # in the computing dtype (float32 for float16 x), gamma's shape
+    assert node.mean.dtype == node.inv_std.dtype == np.float32
+    np.testing.assert_allclose(node.mean, wide.mean(axis=(0, 2)), rtol=1e-5)
+    np.testing.assert_allclose(
+        node.inv_std, 1 / np.sqrt(wide.var(axis=(0, 2)) + 1e-3), rtol=1e-5
+    )
+    from chainerlite.functions.normalization import batch_normalization as bn
+
+    fixed = bn.FixedBatchNormalization(eps=0.5)
+    assert fixed.inv_std is None and fixed.inv_var is None  # before a forward
+    var = np.array([0.5, 1.5, 3.5], np.float32)
+    fixed.apply((x, gamma, beta, np.zeros(3, np.float32), var))
+    np.testing.assert_allclose(fixed.inv_var, [1.0, 0.5, 0.25])
+    np.testing.assert_allclose(fixed.inv_std, [1.0, 0.5**0.5, 0.5])
+    assert fixed.inv_std.dtype == np.float32
