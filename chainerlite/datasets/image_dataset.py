@@ -39,8 +39,11 @@ def _dtype(dtype):
 
 
 def _read_list(path):
+    # every line, a blank one too, as Chainer reads these files: a blank
+    # line is an empty path (the root folder, which cannot be read as an
+    # image) or a pair of the wrong format
     with open(path) as f:
-        return [line.strip() for line in f if line.strip()]
+        return [line.strip() for line in f]
 
 
 class ImageDataset(dataset_mixin.DatasetMixin):

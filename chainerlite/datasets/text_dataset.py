@@ -39,7 +39,8 @@ class TextDataset(dataset_mixin.DatasetMixin):
             passed as separate arguments) for which it returns true.
 
     Raises:
-        ValueError: If the files have different numbers of lines.
+        ValueError: If the files have different numbers of lines, or no
+            file is given.
 
     """
 
@@ -52,6 +53,8 @@ class TextDataset(dataset_mixin.DatasetMixin):
         elif len(paths) == 1:
             self._single = True
         n = len(paths)
+        if n == 0:
+            raise ValueError('TextDataset: at least one text file must be given')
         self._paths = list(paths)
         self._options = list(
             zip(

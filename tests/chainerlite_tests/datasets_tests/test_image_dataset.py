@@ -34,6 +34,24 @@ def test_images_and_labels_from_list_files(tmp_path):
 
 
 @pytest.mark.skipif(not image_dataset.available, reason='needs Pillow')
+def test_blank_lines_of_list_files_are_lines_as_in_chainer(tmp_path):
+    # Chainer keeps a blank line of an image list as an empty path (the
+    # root folder, unreadable as an image) and refuses it in a list of
+    # pairs; chainerlite skipped it, so the datasets' lengths differed
+    from PIL import Image
+
+    Image.new('RGB', (3, 2)).save(str(tmp_path / 'a.png'))
+    (tmp_path / 'img.lst').write_text('a.png\n\n  a.png  \n')
+    (tmp_path / 'labeled.lst').write_text('a.png 1\n\n')
+    ds = datasets.ImageDataset(str(tmp_path / 'img.lst'), root=str(tmp_path))
+    assert len(ds) == 3 and ds[2].shape == (3, 2, 3)
+    with pytest.raises(OSError):
+        ds[1]
+    with pytest.raises(ValueError, match='line 2 .* 0 columns'):
+        datasets.LabeledImageDataset(str(tmp_path / 'labeled.lst'), root=str(tmp_path))
+
+
+@pytest.mark.skipif(not image_dataset.available, reason='needs Pillow')
 def test_zipped_images(tmp_path):
     import io
     import pickle

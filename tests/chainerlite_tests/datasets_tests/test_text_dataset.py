@@ -57,3 +57,9 @@ def test_workers_read_their_own_files(files):
     it.finalize()
     assert ds[3] == '4\n'
     ds.close()
+
+
+def test_no_file_is_refused():
+    # Chainer's ValueError; chainerlite made an empty dataset
+    with pytest.raises(ValueError, match='at least one'):
+        datasets.TextDataset([])
