@@ -58,17 +58,7 @@ class _Corners(object):
         u1 = numpy.minimum(u + 1, in_shape[1] - 1)
         vw = vw.astype(dtype)[:, None]
         right = numpy.broadcast_to(uw.astype(dtype)[None, :], out_shape)
-        left = 1 - right
-        bottom_left, bottom_right = left * vw, right * vw
-        self.weights = [
-            xp.asarray(w)
-            for w in (
-                left - bottom_left,
-                right - bottom_right,
-                bottom_left,
-                bottom_right,
-            )
-        ]
+        self.weights = [xp.asarray(w) for w in _weights(vw, right)]
         grid = [numpy.broadcast_to(a, out_shape) for a in (v[:, None], v1[:, None])]
         cols = [numpy.broadcast_to(a, out_shape) for a in (u[None, :], u1[None, :])]
         self.pixels = [(xp.asarray(r), xp.asarray(c)) for r in grid for c in cols]
@@ -79,6 +69,56 @@ class _Corners(object):
                 (u, u1, right[0], in_shape[1]),
             )
         )
+
+
+def _weights(vw, uw):
+    """The weights of the top left, top right, bottom left and bottom right
+    corners for the weights ``vw`` of the next row and ``uw`` of the next
+    column, formed as Chainer forms them (the same roundings)."""
+    left = 1 - uw
+    bottom_left, bottom_right = left * vw, uw * vw
+    return left - bottom_left, uw - bottom_right, bottom_left, bottom_right
+
+
+def compute_indices_and_weights(out_size, in_size, mode, align_corners, xp):
+    """Chainer's sampling of a resize from ``in_size`` to ``out_size``
+    (``(H, W)`` pairs): ``(v, u, vw, uw)``, the first input row and column
+    of each output row and column and the weights of the next ones, all
+    float64 arrays of ``xp`` (the weights 0 for ``'nearest'``)."""
+    (v, vw), (u, uw) = (
+        _axis_samples(n_in, n_out, mode, align_corners)
+        for n_in, n_out in zip(in_size, out_size)
+    )
+    return tuple(xp.asarray(a, numpy.float64) for a in (v, u, vw, uw))
+
+
+def _corner_indices(v, u, H, W):
+    v1, u1 = numpy.minimum(v + 1, H - 1), numpy.minimum(u + 1, W - 1)
+    return [(v, u), (v, u1), (v1, u), (v1, u1)]
+
+
+def interpolate_bilinear_cpu(x, v, u, vw, uw):
+    """Bilinear interpolation of the images ``x`` (``(B, C, H, W)``) at the
+    rows ``v`` and columns ``u`` (integer arrays of the output's shape
+    ``(out_H, out_W)``) with the weights ``vw`` and ``uw`` of the next row
+    and column (in ``x``'s dtype): ``(B, C, out_H, out_W)``."""
+    H, W = x.shape[2:]
+    terms = [
+        x[:, :, rows, cols] * w
+        for (rows, cols), w in zip(_corner_indices(v, u, H, W), _weights(vw, uw))
+    ]
+    return ((terms[0] + terms[1]) + terms[2]) + terms[3]
+
+
+def interpolate_grad_bilinear_cpu(gy, v, u, vw, uw, H, W):
+    """The gradient of :func:`interpolate_bilinear_cpu` for ``gy``
+    (``(B, C, out_H, out_W)``): each weighted ``gy`` added into its input
+    pixel of ``(B, C, H, W)``, summed in float64, in ``gy``'s dtype."""
+    B, C = gy.shape[:2]
+    gx = numpy.zeros((B, C, H, W))
+    for (rows, cols), w in zip(_corner_indices(v, u, H, W), _weights(vw, uw)):
+        numpy.add.at(gx, (slice(None), slice(None), rows, cols), gy * w)
+    return gx.astype(gy.dtype)
 
 
 def _matrix(first, second, weight, n_in):
@@ -149,6 +189,20 @@ class _Scatter(function_node.FunctionNode):
         return _Gather(self.corners, self.in_shape).apply(grad_outputs)
 
 
+def _corners_of(node, array):
+    """The ``_Corners`` of a resize node (its ``in_shape``,
+    ``output_shape``, ``mode`` and ``align_corners``) for ``array``'s dtype
+    and module."""
+    return _Corners(
+        node.in_shape,
+        node.output_shape,
+        node.mode,
+        node.align_corners,
+        array.dtype,
+        backend.get_array_module(array),
+    )
+
+
 class ResizeImages(_Gather):
     """Resizing of a batch of images."""
 
@@ -169,14 +223,30 @@ class ResizeImages(_Gather):
     def forward(self, inputs):
         (x,) = inputs
         self.in_shape = x.shape[2:]
-        self.corners = _Corners(
-            self.in_shape,
-            self.output_shape,
-            self.mode,
-            self.align_corners,
-            x.dtype,
-            backend.get_array_module(x),
-        )
+        self.corners = _corners_of(self, x)
+        return super().forward(inputs)
+
+
+class ResizeImagesGrad(_Scatter):
+    """Chainer's gradient node of :func:`resize_images`, by its
+    constructor: applied to ``(gy,)``, the gradient of images of
+    ``input_shape`` (``(B, C, H, W)``) resized to ``output_shape``
+    (``(out_H, out_W)``) by ``mode``; its own gradient resizes again."""
+
+    def __init__(self, input_shape, output_shape, mode, align_corners):
+        self.input_shape = tuple(input_shape)
+        self.output_shape = tuple(output_shape)
+        self.mode = mode
+        self.align_corners = align_corners
+        self.in_shape = self.input_shape[2:]
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('gy',))
+        (gy_type,) = in_types
+        type_check.expect(gy_type.dtype.kind == 'f', gy_type.ndim == 4)
+
+    def forward(self, inputs):
+        self.corners = _corners_of(self, inputs[0])
         return super().forward(inputs)
 
 

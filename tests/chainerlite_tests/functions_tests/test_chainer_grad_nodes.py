@@ -306,3 +306,44 @@ def test_batch_normalization_nodes_keep_chainers_statistics():
     np.testing.assert_allclose(fixed.inv_var, [1.0, 0.5, 0.25])
     np.testing.assert_allclose(fixed.inv_std, [1.0, 0.5**0.5, 0.5])
     assert fixed.inv_std.dtype == np.float32
+
+
+def test_resize_images_sampling_helpers():
+    from chainerlite.functions.array import resize_images as ri
+
+    v, u, vw, uw = ri.compute_indices_and_weights((2, 3), (4, 3), 'bilinear', False, np)
+    # rows at (i + 0.5) * 2 - 0.5: 0.5 and 2.5; columns at the pixels
+    np.testing.assert_array_equal(v, [0.0, 2.0])
+    np.testing.assert_array_equal(vw, [0.5, 0.5])
+    np.testing.assert_array_equal(u, [0.0, 1.0, 2.0])
+    np.testing.assert_array_equal(uw, [0.0, 0.0, 0.0])
+    assert v.dtype == uw.dtype == np.float64
+    v, _, vw, _ = ri.compute_indices_and_weights((2, 2), (3, 3), 'bilinear', True, np)
+    np.testing.assert_array_equal(v, [0.0, 2.0])  # corners aligned
+    v, u, vw, uw = ri.compute_indices_and_weights((3, 2), (4, 4), 'nearest', False, np)
+    np.testing.assert_array_equal(v, [0.0, 1.0, 2.0])  # floor(i * 4 / 3)
+    np.testing.assert_array_equal(u, [0.0, 2.0])
+    assert not vw.any() and not uw.any()
+
+    # the centre of a 2x2 image is the mean of its pixels; the gradient
+    # gives each pixel a quarter
+    x = np.array([[[[1.0, 2.0], [3.0, 5.0]]]], np.float32)
+    idx = np.zeros((1, 1), np.intp)
+    half = np.full((1, 1), 0.5, np.float32)
+    y = ri.interpolate_bilinear_cpu(x, idx, idx, half, half)
+    np.testing.assert_array_equal(y, [[[[2.75]]]])
+    gy = np.full((1, 1, 1, 1), 2.0, np.float32)
+    gx = ri.interpolate_grad_bilinear_cpu(gy, idx, idx, half, half, 2, 2)
+    np.testing.assert_array_equal(gx, np.full((1, 1, 2, 2), 0.5, np.float32))
+
+
+@pytest.mark.parametrize('mode', ['bilinear', 'nearest'])
+def test_resize_images_grad_is_the_adjoint_of_the_resize(mode):
+    from chainerlite.functions.array import resize_images as ri
+
+    x, gy = _values((2, 3, 4, 5)), _values((2, 3, 6, 3))
+    node = ri.ResizeImagesGrad(x.shape, (6, 3), mode, False)
+    (gx,) = node.apply((gy,))
+    resized = F.resize_images(x, (6, 3), mode=mode, align_corners=False).array
+    # <resize(x), gy> = <x, gx> for every x: the gradient of a linear map
+    np.testing.assert_allclose((resized * gy).sum(), (x * gx.array).sum(), rtol=1e-4)
