@@ -25,6 +25,7 @@ from chainerlite._core.node import (  # NOQA
     _set_cupy,
     force_array,
     get_array_module,
+    retained_indexes,
     substitute_forward,
 )
 from chainerlite._core.backprop import backprop, backward, grad  # NOQA

@@ -1721,6 +1721,26 @@ def substitute_forward(node, outputs):
     get_state().substitute = (node, outputs)
 
 
+def retained_indexes(node):
+    """The input and the output indexes that ``node`` retains for its
+    backward, once its forward ran: ``(inputs, outputs)``, each a tuple or
+    None. Known under no-backprop mode too, where nothing is retained (a
+    built-in node declares them; any other sets them in its forward).
+    ``F.forget`` reads them to learn which recomputed arrays its backward
+    needs.
+    """
+    if not isinstance(node, FunctionNode):
+        raise TypeError('retained_indexes: node must be a FunctionNode, '
+                        'not %s' % _type_name(node))
+    cdef int mask
+    if isinstance(node, BuiltinNode):
+        mask = (<BuiltinNode>node).retained()
+        return (_RETAINED_INPUTS[mask & 7],
+                _IDX0 if mask & RETAIN_Y else None)
+    return ((<FunctionNode>node)._input_indexes_to_retain,
+            (<FunctionNode>node)._output_indexes_to_retain)
+
+
 cdef tuple _take_substitute(ThreadState state, FunctionNode node):
     cdef tuple substitute = state.substitute
     state.substitute = None
@@ -1771,6 +1791,7 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
         entries = None
     node._input_indexes_to_retain = None
     node._output_indexes_to_retain = None
+    cdef FunctionNode hooked = node  # the node the hooks see, before and after
     if entries:
         dispatch(entries, 0, node, in_data, None)
         if state.substitute is not None:
@@ -1794,7 +1815,7 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
             outputs = _checked_outputs(node, outputs)
             break
     if entries:
-        dispatch(entries, 1, node, in_data, outputs)
+        dispatch(entries, 1, hooked, in_data, outputs)
     if debug_enabled(state):
         check_finite(node, outputs, 'forward')
     if node._input_indexes_to_retain is not None:
@@ -1981,6 +2002,7 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
         node._check_data_type_forward(_in_data(x0, x1, x2))
     cdef tuple entries = entries_with_callbacks(state)
     cdef tuple in_data = None
+    cdef BuiltinNode linked = node  # a substitute's, which the hooks do not see
     if entries is None:
         y = _compute(node, x0, x1, x2, checked)
     else:
@@ -1988,7 +2010,7 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
         dispatch(entries, 0, node, in_data, None)
         if state.substitute is not None:
             substitute, outputs = _take_substitute(state, node)
-            node = <BuiltinNode>substitute
+            linked = <BuiltinNode>substitute
             y = outputs[0]
         else:
             state.running += 1
@@ -2008,7 +2030,7 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
         x2 is not None and x2._requires_grad)
     cdef Variable out = new_variable(y, requires_grad)
     if backprop_enabled(state):
-        _link_builtin(node, x0, x1, x2, out)
+        _link_builtin(linked, x0, x1, x2, out)
     return out
 
 

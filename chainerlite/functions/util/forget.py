@@ -6,8 +6,10 @@ from chainerlite import function
 from chainerlite import function_node
 from chainerlite import variable
 from chainerlite.functions.math import identity
-from chainerlite.functions.util import forget_keep
 from chainerlite.functions.util import forget_policy
+from chainerlite.functions.util import forget_replay
+from chainerlite.functions.util import forget_skip
+from chainerlite.functions.util import forget_trace
 from chainerlite.utils import random_state
 
 
@@ -69,7 +71,8 @@ class Forget(function_node.FunctionNode):
             raise TypeError('func must be callable')
         self.func = func
         self._policy = forget_policy.as_policy(keep)
-        self._kept = None
+        self._steps = None  # the nodes of the forward call (forget_trace)
+        self._skipped = frozenset()  # those the recomputation passes over
         # inputs that forget() wrapped from arrays: no one can read their
         # gradients, so a raw backward does not compute them
         self._wrapped = frozenset()
@@ -78,12 +81,21 @@ class Forget(function_node.FunctionNode):
         self.retain_inputs(tuple(range(len(inputs))))
         with function.no_backprop_mode(), random_state.recording() as self._draws:
             xs = [variable.Variable(x) for x in inputs]
-            if self._policy is None:
+            with forget_trace.Trace(inputs, self._policy, self._draws) as trace:
                 outs = _call_func(self.func, xs)
-            else:
-                with forget_keep.KeepRecorder(self._policy, self._draws) as recorder:
-                    outs = _call_func(self.func, xs)
-                self._kept = recorder.kept
+        self._skipped = skipped = forget_skip.plan(trace.steps)
+        # what the recomputation reads: the nodes it substitutes, and those
+        # it checks (from the first one passed over)
+        first = min(skipped) if skipped else len(trace.steps)
+        steps = [
+            step if i >= first or step.outputs is not None else None
+            for i, step in enumerate(trace.steps)
+        ]
+        for i, step in enumerate(steps):
+            if step is not None and step.outputs is None and i not in skipped:
+                step.node = None  # runs again: its state is not needed
+        if any(step is not None for step in steps):
+            self._steps = steps
         return tuple(out.array for out in outs)
 
     def backward(self, indexes, grad_outputs):
@@ -108,19 +120,32 @@ class Forget(function_node.FunctionNode):
         return tuple(xs[i].grad_var if i in wanted else None for i in indexes)
 
     def _recompute(self, xs):
-        with (
-            function.force_backprop_mode(),
-            chainerlite.using_config('in_recomputing', True),
-            random_state.replaying(self._draws),
-        ):
-            if not self._kept:
-                return _call_func(self.func, xs)
-            # Used once: a kept node joins the recomputed graph, and held
-            # here it would hold that graph after its backward. A later
-            # backward recomputes everything, from the same draws.
-            kept, self._kept = self._kept, None
-            with forget_keep.KeptReuser(kept):
-                return _call_func(self.func, xs)
+        # Used once: a node of the forward call joins the recomputed graph,
+        # and held here it would hold that graph after its backward. A
+        # later backward recomputes everything, from the same draws.
+        steps, self._steps = self._steps, None
+        skipped = self._skipped
+        while True:
+            with (
+                function.force_backprop_mode(),
+                chainerlite.using_config('in_recomputing', True),
+                random_state.replaying(self._draws),
+            ):
+                if steps is None:
+                    return _call_func(self.func, xs)
+                inputs = [x.array for x in xs]
+                try:
+                    with forget_replay.Replayer(steps, skipped, inputs) as replayer:
+                        outs = _call_func(self.func, xs)
+                    replayer.check_complete()
+                    return outs
+                except forget_replay.Diverged:
+                    pass
+            # the function applied other nodes or arrays than in its
+            # forward call: run every node again (reusing what keep kept)
+            skipped = frozenset()
+            if all(step is None or step.outputs is None for step in steps):
+                steps = None
 
     def _backward_with_graph(self, indexes, grad_outputs):
         # Double backprop: the recomputed graph hangs from the inputs of this

@@ -226,7 +226,10 @@ def test_kept_node_state_reaches_the_new_node():
     assert x.grad.sum() == y.size
 
 
-def test_no_keep_keeps_no_hook():
+def test_recomputation_without_substitutes_runs_no_hook():
+    # the forward call is traced (one hook); a recomputation that reuses
+    # nothing and passes over nothing (exp's output is read by its
+    # backward) runs with no hook
     seen = []
 
     def block(x):
@@ -235,7 +238,7 @@ def test_no_keep_keeps_no_hook():
 
     x = chainerlite.Variable(numpy.ones(3))
     F.sum(F.forget(block, x)).backward()
-    assert seen == [{}, {}]
+    assert len(seen[0]) == 1 and seen[1] == {}
     F.sum(F.forget(block, x, keep=lambda site: True)).backward()
     assert len(seen[2]) == 1 and len(seen[3]) == 1
 
