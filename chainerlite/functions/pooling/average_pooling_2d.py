@@ -36,6 +36,18 @@ class AveragePooling2D(average_pooling_nd.AveragePoolingND):
         super().__init__(2, ksize, stride, pad, pad_value=pad_value)
         self.return_indices = return_indices
 
+    def backward(self, indexes, grad_outputs):
+        return AveragePooling2DGrad(self).apply(grad_outputs)
+
+
+class AveragePooling2DGrad(average_pooling_nd.AveragePoolingNDGrad):
+    """Gradient of 2-D average pooling (Chainer's name and constructor):
+    spreads each gradient over its window of the input of ``apool2d``, the
+    pooling node (after its forward)."""
+
+    def __init__(self, apool2d):
+        super().__init__(apool2d)
+
 
 def average_pooling_2d(
     x: Variable | NdArray, ksize, stride=None, pad=0, pad_value=0

@@ -120,16 +120,16 @@ class AveragePoolingNDGrad(pooling_nd.PoolingND):
     """Gradient of average pooling: spreads each gradient over its window.
 
     Args:
-        apool (AveragePoolingND): The average pooling node (after its
+        apoolnd (AveragePoolingND): The average pooling node (after its
             forward).
 
     """
 
     function_name = 'average_pooling_nd'
 
-    def __init__(self, apool):
-        super().__init__(**apool.window_params())
-        self.apool = apool
+    def __init__(self, apoolnd):
+        super().__init__(**apoolnd.window_params())
+        self.apool = apoolnd
 
     def forward(self, inputs):
         (gy,) = inputs

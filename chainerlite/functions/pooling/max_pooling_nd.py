@@ -102,15 +102,15 @@ class MaxPoolingNDGrad(pooling_nd.PoolingND):
     """Gradient of max pooling: routes each gradient to its window's max.
 
     Args:
-        mpool (MaxPoolingND): The max pooling node (after its forward).
+        func (MaxPoolingND): The max pooling node (after its forward).
 
     """
 
     function_name = 'max_pooling_nd'
 
-    def __init__(self, mpool):
-        super().__init__(**mpool.window_params())
-        self.mpool = mpool
+    def __init__(self, func):
+        super().__init__(**func.window_params())
+        self.mpool = func
 
     def forward(self, inputs):
         (gy,) = inputs
@@ -146,16 +146,16 @@ class MaxPoolingNDWithIndexes(pooling_nd.PoolingND):
     """Max pooling that reuses the argmax positions of an earlier pooling.
 
     Args:
-        mpool (MaxPoolingND): The max pooling node whose ``indexes`` are
+        func (MaxPoolingND): The max pooling node whose ``indexes`` are
             used.
 
     """
 
     function_name = 'max_pooling_nd'
 
-    def __init__(self, mpool):
-        super().__init__(**mpool.window_params())
-        self.mpool = mpool
+    def __init__(self, func):
+        super().__init__(**func.window_params())
+        self.mpool = func
 
     def forward(self, inputs):
         (x,) = inputs

@@ -20,6 +20,18 @@ class Unpooling2D(unpooling_nd.UnpoolingND):
     def __init__(self, ksize, stride=None, pad=0, outsize=None, cover_all=True):
         super().__init__(2, ksize, stride, pad, outsize, cover_all)
 
+    def backward(self, indexes, grad_outputs):
+        return Unpooling2DGrad(self).apply(grad_outputs)
+
+
+class Unpooling2DGrad(unpooling_nd.UnpoolingNDGrad):
+    """Gradient of 2-D unpooling (Chainer's name and constructor): sums the
+    gradient over each window of ``unpooling2d``, the unpooling node (after
+    its forward)."""
+
+    def __init__(self, unpooling2d):
+        super().__init__(unpooling2d)
+
 
 def unpooling_2d(
     x: Variable | NdArray, ksize, stride=None, pad=0, outsize=None, cover_all=True

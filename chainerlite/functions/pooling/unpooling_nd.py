@@ -117,15 +117,15 @@ class UnpoolingNDGrad(pooling_nd.PoolingND):
     """Gradient of unpooling: sums the gradient over each window.
 
     Args:
-        unpooling (UnpoolingND): The unpooling node (after its forward).
+        unpoolingnd (UnpoolingND): The unpooling node (after its forward).
 
     """
 
     function_name = 'unpooling_nd'
 
-    def __init__(self, unpooling):
-        super().__init__(**unpooling.window_params())
-        self.outsize = unpooling.outs
+    def __init__(self, unpoolingnd):
+        super().__init__(**unpoolingnd.window_params())
+        self.outsize = unpoolingnd.outs
 
     def forward(self, inputs):
         (gy,) = inputs

@@ -347,3 +347,36 @@ def test_resize_images_grad_is_the_adjoint_of_the_resize(mode):
     resized = F.resize_images(x, (6, 3), mode=mode, align_corners=False).array
     # <resize(x), gy> = <x, gx> for every x: the gradient of a linear map
     np.testing.assert_allclose((resized * gy).sum(), (x * gx.array).sum(), rtol=1e-4)
+
+
+def test_pooling_grads_take_the_pooling_node():
+    from chainerlite.functions.pooling import average_pooling_2d as ap2
+    from chainerlite.functions.pooling import max_pooling_nd as mp
+    from chainerlite.functions.pooling import unpooling_2d as up2
+
+    x = _values((1, 2, 4, 6))
+    gy = _values((1, 2, 2, 3))
+    # 2x2 windows, stride 2: each window's gradient spread evenly, or to
+    # its maximum
+    apool = F.average_pooling_2d(x, 2).creator
+    (gx,) = ap2.AveragePooling2DGrad(apool2d=apool).apply((gy,))
+    spread = gy.repeat(2, axis=2).repeat(2, axis=3)
+    np.testing.assert_allclose(gx.array, spread / 4, rtol=1e-6)
+    # the pooling's own backward applies the node of Chainer's name
+    xv = chainerlite.Variable(x)
+    y = F.average_pooling_2d(xv, 2)
+    (g,) = chainerlite.grad([y], [xv], [gy], enable_double_backprop=True)
+    assert isinstance(g.creator, ap2.AveragePooling2DGrad)
+
+    mpool = F.max_pooling_nd(x, 2).creator
+    (gx,) = mp.MaxPoolingNDGrad(func=mpool).apply((gy,))
+    windows = x.reshape(1, 2, 2, 2, 3, 2).transpose(0, 1, 2, 4, 3, 5)
+    is_max = windows == windows.max(axis=(4, 5), keepdims=True)
+    want = (is_max * gy[..., None, None]).transpose(0, 1, 2, 4, 3, 5)
+    np.testing.assert_array_equal(gx.array, want.reshape(x.shape))
+    (y,) = mp.MaxPoolingNDWithIndexes(func=mpool).apply((x,))
+    np.testing.assert_array_equal(y.array, windows.max(axis=(4, 5)))
+
+    unpool = F.unpooling_2d(gy, 2).creator  # (1, 2, 4, 6) out
+    (gu,) = up2.Unpooling2DGrad(unpooling2d=unpool).apply((x,))
+    np.testing.assert_allclose(gu.array, windows.sum(axis=(4, 5)), rtol=1e-6)
