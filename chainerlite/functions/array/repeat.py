@@ -121,16 +121,15 @@ class RepeatGrad(_grad_of.GradOf):
         self.in_dtype = in_dtype
 
     def _input(self, gy):
-        xp = backend.get_array_module(gy)
-        return xp.zeros(self.in_shape, self.in_dtype)
+        xp = backend.get_array_module(gy.array)
+        return variable.Variable(xp.zeros(self.in_shape, self.in_dtype))
 
-    def _like(self, inputs):
-        return [self._input(inputs[0])]
+    def _like(self, xs):
+        return [self._input(xs[0])]
 
-    def gradients(self, xs, double):
+    def gradients(self, xs):
         # repeat is linear: its gradient at any input (zeros here)
         (gy,) = xs
-        x = variable.Variable(self._input(gy.array))
         return _grad_of.grads_of(
-            lambda v: repeat(v, self.repeats, self.axis), [x], gy, double
+            lambda v: repeat(v, self.repeats, self.axis), [self._input(gy)], gy
         )

@@ -25,8 +25,8 @@ class DivGrad(_grad_of.GradOf):
     def __init__(self, is_elementwise):
         self.is_elementwise = is_elementwise
 
-    def gradients(self, xs, double):
-        return _grad_of.grads_of(lambda a, b: a / b, xs[:2], xs[2], double)
+    def gradients(self, xs):
+        return _grad_of.grads_of(lambda a, b: a / b, xs[:2], xs[2])
 
 
 class DivFromConstantGrad(_grad_of.GradOf):
@@ -35,8 +35,8 @@ class DivFromConstantGrad(_grad_of.GradOf):
     def __init__(self, value):
         self.value = value
 
-    def gradients(self, xs, double):
-        return _grad_of.grads_of(lambda x: self.value / x, xs[:1], xs[1], double)
+    def gradients(self, xs):
+        return _grad_of.grads_of(lambda x: self.value / x, xs[:1], xs[1])
 
 
 class PowVarVarGrad(_grad_of.GradOf):
@@ -48,8 +48,8 @@ class PowVarVarGrad(_grad_of.GradOf):
         self.is_elementwise = is_elementwise
         self.y = y
 
-    def gradients(self, xs, double):
-        return _grad_of.grads_of(lambda a, b: a**b, xs[:2], xs[2], double)
+    def gradients(self, xs):
+        return _grad_of.grads_of(lambda a, b: a**b, xs[:2], xs[2])
 
 
 class PowVarConstGrad(_grad_of.GradOf):
@@ -58,5 +58,5 @@ class PowVarConstGrad(_grad_of.GradOf):
     def __init__(self, value):
         self.value = value
 
-    def gradients(self, xs, double):
-        return _grad_of.grads_of(lambda x: x**self.value, xs[:1], xs[1], double)
+    def gradients(self, xs):
+        return _grad_of.grads_of(lambda x: x**self.value, xs[:1], xs[1])

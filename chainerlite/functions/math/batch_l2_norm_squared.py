@@ -71,5 +71,5 @@ class BatchL2NormSquaredGrad(_grad_of.GradOf):
     """Gradient of :func:`batch_l2_norm_squared`, ``2 x gy`` (``gy`` per
     sample), applied to ``(x, gy)``."""
 
-    def gradients(self, xs, double):
-        return _grad_of.grads_of(batch_l2_norm_squared, xs[:1], xs[1], double)
+    def gradients(self, xs):
+        return _grad_of.grads_of(batch_l2_norm_squared, xs[:1], xs[1])

@@ -75,5 +75,5 @@ class LinearInterpolateGrad(_grad_of.GradOf):
     """Gradients of :func:`linear_interpolate` at ``p``, ``x`` and ``y``,
     applied to ``(p, x, y, gz)``."""
 
-    def gradients(self, xs, double):
-        return _grad_of.grads_of(linear_interpolate, xs[:3], xs[3], double)
+    def gradients(self, xs):
+        return _grad_of.grads_of(linear_interpolate, xs[:3], xs[3])

@@ -315,8 +315,8 @@ class _UnaryGrad(_grad_of.GradOf):
 
     _of = None
 
-    def gradients(self, xs, double):
-        return _grad_of.grads_of(type(self)._of, xs[:1], xs[1], double)
+    def gradients(self, xs):
+        return _grad_of.grads_of(type(self)._of, xs[:1], xs[1])
 
 
 class SinGrad(_UnaryGrad):
@@ -356,5 +356,5 @@ class Arctan2Grad(_grad_of.GradOf):
     """Gradients of :func:`arctan2` at ``x1`` and ``x2``, applied to
     ``(x1, x2, gy)``."""
 
-    def gradients(self, xs, double):
-        return _grad_of.grads_of(arctan2, xs[:2], xs[2], double)
+    def gradients(self, xs):
+        return _grad_of.grads_of(arctan2, xs[:2], xs[2])
