@@ -12,11 +12,12 @@ if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
     from chainerlite.variable import Variable
 
-_IGNORE_LABEL = -1
-
 
 class BinaryAccuracy(function_node.FunctionNode):
-    """Binary classification accuracy (no gradient)."""
+    """Binary classification accuracy (no gradient); labels equal to
+    ``ignore_label`` are not counted."""
+
+    ignore_label = -1
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('y', 't'))
@@ -33,7 +34,7 @@ class BinaryAccuracy(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         xp = backend.get_array_module(y)
         correct = int(((y >= 0) == t).sum())
-        counted = max(int((t != _IGNORE_LABEL).sum()), 1)
+        counted = max(int((t != self.ignore_label).sum()), 1)
         return (xp.asarray(correct / counted, y.dtype),)
 
 

@@ -19,15 +19,16 @@ if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
     from chainerlite.variable import Variable
 
-_IGNORE_LABEL = -1
 
-
-class NegativeSampling(function_node.FunctionNode):
+class NegativeSamplingFunction(function_node.FunctionNode):
     """Negative sampling loss.
 
     It draws the negative samples in forward; ``samples`` then holds the
-    ``(N, sample_size + 1)`` array whose first column is the labels.
+    ``(N, sample_size + 1)`` array whose first column is the labels. Rows
+    whose label is ``ignore_label`` count for nothing.
     """
+
+    ignore_label = -1
 
     def __init__(self, sampler, sample_size, reduce='sum'):
         if reduce not in ('sum', 'no'):
@@ -69,12 +70,13 @@ class NegativeSampling(function_node.FunctionNode):
         self._sign = xp.ones(self.samples.shape, x.dtype)
         self._sign[:, 0] = -1
         scores = (W[self.samples] * x[:, None, :]).sum(axis=2)
-        loss = (
-            _logistic.softplus_array(xp, scores * self._sign) * _valid(t, x.dtype)
-        ).sum(axis=1)
+        valid = _valid(t, self.ignore_label, x.dtype)
+        loss = (_logistic.softplus_array(xp, scores * self._sign) * valid).sum(axis=1)
         if self.reduce == 'sum':
             loss = loss.sum()
         return (utils.force_array(loss, x.dtype),)
+
+    forward_cpu = forward_gpu = forward
 
     def backward(self, indexes, grad_outputs):
         x, t, W = self.get_retained_inputs()
@@ -93,7 +95,7 @@ class NegativeSampling(function_node.FunctionNode):
         gscore = (
             gloss
             * _logistic.sigmoid(scores * self._sign)
-            * (self._sign * _valid(t.array, x.dtype))
+            * (self._sign * _valid(t.array, self.ignore_label, x.dtype))
         )
         gscore = broadcast.broadcast_to(
             reshape.reshape(gscore, (n, n_columns, 1)), picked_shape
@@ -173,13 +175,13 @@ def negative_sampling(
                [1, 2, 2]], dtype=int32)
 
     """
-    func = NegativeSampling(sampler, sample_size, reduce)
+    func = NegativeSamplingFunction(sampler, sample_size, reduce)
     loss = func.apply((x, t, W))[0]
     if return_samples:
         return loss, func.samples
     return loss
 
 
-def _valid(t, dtype):
+def _valid(t, ignore_label, dtype):
     # per row, 1 where the label counts and 0 where it is ignored
-    return (t != _IGNORE_LABEL).astype(dtype)[:, None]
+    return (t != ignore_label).astype(dtype)[:, None]

@@ -9,17 +9,19 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.loss import _logistic
+from chainerlite.functions.rnn import _formula
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
     from chainerlite.variable import Variable
 
-_IGNORE_LABEL = -1
-
 
 class SigmoidCrossEntropy(function_node.FunctionNode):
-    """Sigmoid activation followed by a cross entropy loss."""
+    """Sigmoid activation followed by a cross entropy loss; labels equal
+    to ``ignore_label`` count for nothing."""
+
+    ignore_label = -1
 
     def __init__(self, normalize=True, reduce='mean'):
         if reduce not in ('mean', 'no'):
@@ -46,7 +48,7 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         # the mask of the labels that count is kept for backward (None when
         # all count), the targets are taken again from the retained t
-        counts = t != _IGNORE_LABEL
+        counts = t != self.ignore_label
         n_counted = t.size if counts.all() else int(xp.count_nonzero(counts))
         valid = None if n_counted == t.size else counts.astype(x.dtype)
         self._valid = valid
@@ -58,23 +60,47 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
             loss *= valid
         if self.reduce == 'mean':
             count = n_counted if self.normalize else len(x)
-            self._coeff = 1.0 / max(count, 1)
-            loss = loss.sum() * x.dtype.type(self._coeff)
+            self._count = max(count, 1)
+            loss = loss.sum() * x.dtype.type(1.0 / self._count)
         return (utils.force_array(loss, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x, t = self.get_retained_inputs()
-        valid = self._valid
+        count = self._count if self.reduce == 'mean' else None
+        grad = SigmoidCrossEntropyGrad(self.reduce, count, self._valid, t.array)
+        return grad.apply((x, grad_outputs[0]))[0], None
+
+
+class SigmoidCrossEntropyGrad(_formula.FormulaNode):
+    """Gradient of :class:`SigmoidCrossEntropy`, applied to ``(x, gy)``:
+    ``gy (sigmoid(x) - t)`` where ``ignore_mask`` holds (None: everywhere),
+    divided by ``count`` for ``reduce='mean'``. Its backward differentiates
+    that formula.
+
+    Args:
+        reduce (str): ``'mean'`` or ``'no'``.
+        count (int): The divisor of the mean (the labels counted).
+        ignore_mask (numpy.ndarray or cupy.ndarray or None): Where the
+            labels count (booleans or 0/1 of ``x``'s shape).
+        t (numpy.ndarray or cupy.ndarray): The labels.
+    """
+
+    def __init__(self, reduce, count, ignore_mask, t):
+        self.reduce = reduce
+        self.count = count
+        self.ignore_mask = ignore_mask
+        self.t = t
+
+    def formula(self, x, gy):
         # an ignored label's target does not matter: its gradient is
         # multiplied by 0
-        target = t.array.astype(x.dtype)
-        (gy,) = grad_outputs
+        target = self.t.astype(x.dtype)
         if self.reduce == 'mean':
-            gy = broadcast.broadcast_to(gy * self._coeff, x.shape)
+            gy = broadcast.broadcast_to(gy * (1.0 / self.count), x.shape)
         gx = gy * (_logistic.sigmoid(x) - target)
-        if valid is not None:
-            gx = gx * valid
-        return gx, None
+        if self.ignore_mask is not None:
+            gx = gx * self.ignore_mask.astype(x.dtype)
+        return (gx,)
 
 
 def sigmoid_cross_entropy(

@@ -380,3 +380,68 @@ def test_pooling_grads_take_the_pooling_node():
     unpool = F.unpooling_2d(gy, 2).creator  # (1, 2, 4, 6) out
     (gu,) = up2.Unpooling2DGrad(unpooling2d=unpool).apply((x,))
     np.testing.assert_allclose(gu.array, windows.sum(axis=(4, 5)), rtol=1e-6)
+
+
+def test_ignore_label_is_the_nodes_class_attribute():
+    from chainerlite.functions.evaluation import binary_accuracy as ba
+    from chainerlite.functions.loss import negative_sampling as ns
+    from chainerlite.functions.loss import sigmoid_cross_entropy as sce
+
+    for cls in (
+        ba.BinaryAccuracy,
+        sce.SigmoidCrossEntropy,
+        ns.NegativeSamplingFunction,
+    ):
+        assert cls.ignore_label == -1
+
+    class IgnoreZero(ba.BinaryAccuracy):
+        ignore_label = 0
+
+    y = np.array([1.0, -1.0, 1.0, -1.0], np.float32)
+    t = np.array([1, 0, 0, 1], np.int32)
+    # all four count with -1 ignored (two right); with 0 ignored, two count
+    assert float(ba.BinaryAccuracy().apply((y, t))[0].array) == 0.5
+    assert float(IgnoreZero().apply((y, t))[0].array) == 0.5 * 4 / 2
+
+
+def test_negative_sampling_function_keeps_its_samples():
+    from chainerlite.functions.loss import negative_sampling as ns
+
+    x, W = _values((2, 3)), _values((5, 3))
+    t = np.array([4, -1], np.int32)
+    drawn = np.array([[9, 1, 2], [9, 3, 0]], np.int32)
+    node = ns.NegativeSamplingFunction(lambda shape: drawn[:, : shape[1]], 2)
+    (loss,) = node.apply((x, t, W))
+    # the first column is overwritten with the labels
+    np.testing.assert_array_equal(node.samples, [[4, 1, 2], [-1, 3, 0]])
+    # -log sigmoid(w_t . x) - sum log sigmoid(-w_k . x), the second row
+    # ignored
+    s = W[[4, 1, 2]] @ x[0]
+    want = np.logaddexp(0, -s[0]) + np.logaddexp(0, s[1:]).sum()
+    np.testing.assert_allclose(loss.array, want, rtol=1e-5)
+
+
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_sigmoid_cross_entropy_grad(reduce):
+    from chainerlite.functions.loss import sigmoid_cross_entropy as sce
+
+    x, w = _values((2, 3)), _values((2, 3))
+    t = np.array([[1, 0, -1], [0, 1, 1]], np.int32)
+    mask = t != -1
+    gy = _values(()) if reduce == 'mean' else _values((2, 3))
+    node = sce.SigmoidCrossEntropyGrad(reduce, 5, mask, t)
+    p = 1 / (1 + np.exp(-x))
+    scale = 1 / 5 if reduce == 'mean' else 1
+    xs, (gx,) = _apply(node, x, gy)
+    np.testing.assert_allclose(gx.array, gy * (p - t) * mask * scale, rtol=1e-5)
+    g_x, g_gy = _grads(xs, [gx], [w])
+    np.testing.assert_allclose(g_x, gy * p * (1 - p) * mask * scale * w, rtol=1e-5)
+    want = w * (p - t) * mask * scale
+    np.testing.assert_allclose(
+        g_gy, want.sum() if reduce == 'mean' else want, rtol=1e-5
+    )
+    # the loss's own backward applies it
+    xv = chainerlite.Variable(x)
+    loss = F.sigmoid_cross_entropy(xv, t, reduce=reduce)
+    (g,) = chainerlite.grad([loss], [xv], enable_double_backprop=True)
+    assert isinstance(g.creator, sce.SigmoidCrossEntropyGrad)
