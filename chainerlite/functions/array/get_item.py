@@ -10,6 +10,7 @@ import numpy
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
+from chainerlite import variable
 from chainerlite.utils import _chainer_errors
 from chainerlite.utils import type_check
 
@@ -132,3 +133,17 @@ def get_item(x: Variable | NdArray, slices) -> Variable:
 
     """
     return GetItem(slices).apply((x,))[0]
+
+
+# What Variable's own class holds of its indexing when chainerlite is
+# imported (the core's).
+_GET_ITEM = variable.Variable.__dict__['__getitem__']
+
+
+def install_variable_get_item():
+    """Gives :class:`~chainerlite.Variable` chainerlite's indexing
+    (``v[slices]``, :func:`get_item`), undoing a replacement of it, as
+    Chainer's import installs its own. Nothing changes where none was
+    replaced."""
+    if variable.Variable.__dict__.get('__getitem__') is not _GET_ITEM:
+        variable.Variable.__getitem__ = _GET_ITEM

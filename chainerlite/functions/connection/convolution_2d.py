@@ -28,6 +28,9 @@ class Nodes2D:
     def convolution(self, cover_all):
         return Convolution2DFunction(cover_all=cover_all, **self.params.kwargs())
 
+    def grad_w(self, w_shape, w_dtype):
+        return Convolution2DGradW(self, w_shape, w_dtype, None)
+
     def deconvolution(self, outsize):
         # imported here: deconvolution_2d subclasses this module's classes
         from chainerlite.functions.connection import deconvolution_2d
@@ -48,6 +51,17 @@ class Convolution2DFunction(Nodes2D, convolution_nd.ConvolutionND):
 
     def __init__(self, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
         super().__init__(2, stride, pad, cover_all, dilate, groups)
+
+
+class Convolution2DGradW(convolution_nd.ConvolutionNDGradW):
+    """Gradient of a 2-D convolution with respect to its filters, by
+    Chainer's name and constructor: ``conv2d`` is the convolution node
+    (after its forward), ``w_layout`` Chainer's memory layout of the
+    filters, kept (chainerlite has one layout, None)."""
+
+    def __init__(self, conv2d, w_shape, w_dtype, w_layout):
+        super().__init__(conv2d, w_shape, w_dtype)
+        self.w_layout = w_layout
 
 
 def convolution_2d(

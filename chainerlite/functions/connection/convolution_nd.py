@@ -70,6 +70,10 @@ class ConvolutionFamily(function_node.FunctionNode):
         dtype = self.inputs[2].dtype
         return gb if gb.dtype == dtype else cast_mod.cast(gb, dtype)
 
+    def grad_w(self, w_shape, w_dtype):
+        """The node of the filters' gradient (:class:`ConvolutionNDGradW`)."""
+        return ConvolutionNDGradW(self, w_shape, w_dtype)
+
 
 class ConvolutionND(ConvolutionFamily):
     """N-dimensional convolution ``y = W * x + b``.
@@ -137,7 +141,7 @@ class ConvolutionND(ConvolutionFamily):
         if 0 in indexes:
             grads.append(self.deconvolution(x.shape[2:]).apply((gy, W))[0])
         if 1 in indexes:
-            grads.append(ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0])
+            grads.append(self.grad_w(W.shape, W.dtype).apply((x, gy))[0])
         if 2 in indexes:
             grads.append(self.bias_grad(gy))
         return tuple(grads)
@@ -147,16 +151,22 @@ class ConvolutionNDGradW(function_node.FunctionNode):
     """Gradient of an N-d convolution with respect to its filters.
 
     Args:
-        conv (ConvolutionFamily): The node whose parameters (after its
+        convnd (ConvolutionFamily): The node whose parameters (after its
             forward) define the convolution, and which builds the nodes of
             the gradients of this one.
-        w_shape (tuple of int): Shape of the filters.
-        w_dtype (numpy.dtype): Dtype of the filters.
+        w_shape (tuple of int): Shape of the filters; None: that of the
+            node's filters input (Chainer's constructor takes the node
+            alone).
+        w_dtype (numpy.dtype): Dtype of the filters; None: as ``w_shape``.
 
     """
 
-    def __init__(self, conv, w_shape, w_dtype):
-        self.conv = conv
+    def __init__(self, convnd, w_shape=None, w_dtype=None):
+        self.conv = convnd
+        if w_shape is None or w_dtype is None:
+            w_node = convnd.inputs[1]
+            w_shape = w_node.shape if w_shape is None else w_shape
+            w_dtype = w_node.dtype if w_dtype is None else w_dtype
         self.ksize = w_shape[2:]
         self.w_dtype = w_dtype
 

@@ -28,6 +28,15 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
 
     function_name = 'deconvolution_nd'
 
+    @property
+    def cover_all(self):
+        """Whether the convolution of the output back to the input (the
+        gradient of this node) needs ``cover_all`` along some axis, as
+        Chainer's node keeps it: decided by forward, None before."""
+        if self._input_indexes_to_retain is None:
+            return None
+        return any(self.params.cover_all)
+
     def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1, groups=1):
         self.ndim = ndim
         # outsize after the lengths of stride and pad, as in Chainer 7.8.1:
@@ -133,11 +142,7 @@ class DeconvolutionND(convolution_nd.ConvolutionFamily):
         if 0 in indexes:
             grads.append(self.convolution(self.params.cover_all).apply((gy, W))[0])
         if 1 in indexes:
-            grads.append(
-                convolution_nd.ConvolutionNDGradW(self, W.shape, W.dtype).apply(
-                    (gy, x)
-                )[0]
-            )
+            grads.append(self.grad_w(W.shape, W.dtype).apply((gy, x))[0])
         if 2 in indexes:
             grads.append(self.bias_grad(gy))
         return tuple(grads)

@@ -445,3 +445,62 @@ def test_sigmoid_cross_entropy_grad(reduce):
     loss = F.sigmoid_cross_entropy(xv, t, reduce=reduce)
     (g,) = chainerlite.grad([loss], [xv], enable_double_backprop=True)
     assert isinstance(g.creator, sce.SigmoidCrossEntropyGrad)
+
+
+def _filter_gradient_by_loops(x, gy, ksize, stride):
+    # gW[o, c, i, j] = sum over n, p, q of gy[n, o, p, q] x[n, c, s p + i, s q + j]
+    gW = np.zeros((gy.shape[1], x.shape[1]) + ksize)
+    for n, o, p, q in np.ndindex(*gy.shape):
+        patch = x[
+            n, :, stride * p : stride * p + ksize[0], stride * q : stride * q + ksize[1]
+        ]
+        gW[o] += gy[n, o, p, q] * patch
+    return gW
+
+
+def test_convolution_filter_grads_take_the_convolution_node():
+    from chainerlite.functions.connection import convolution_2d as c2
+    from chainerlite.functions.connection import convolution_nd as cn
+
+    x, W, gy = _values((2, 3, 5, 5)), _values((4, 3, 3, 3)), _values((2, 4, 2, 2))
+    want = _filter_gradient_by_loops(x, gy, (3, 3), 2)
+    conv = F.convolution_2d(x, W, stride=2).creator
+    (gW,) = c2.Convolution2DGradW(conv, W.shape, W.dtype, None).apply((x, gy))
+    np.testing.assert_allclose(gW.array, want, rtol=1e-4, atol=1e-5)
+    # Chainer's N-d node takes the convolution node alone
+    conv = F.convolution_nd(x, W, stride=2).creator
+    (gW,) = cn.ConvolutionNDGradW(conv).apply((x, gy))
+    assert gW.dtype == W.dtype
+    np.testing.assert_allclose(gW.array, want, rtol=1e-4, atol=1e-5)
+    # the 2-D convolution's own backward applies the 2-D node
+    xv, Wv = chainerlite.Variable(x), chainerlite.Variable(W)
+    y = F.convolution_2d(xv, Wv, stride=2)
+    (g,) = chainerlite.grad([y], [Wv], [gy], enable_double_backprop=True)
+    assert isinstance(g.creator, c2.Convolution2DGradW)
+
+
+def test_deconvolution_keeps_whether_its_gradient_covers_all():
+    from chainerlite.functions.connection import deconvolution_nd as dn
+
+    assert dn.DeconvolutionND(2).cover_all is None  # before a forward
+    x, W = np.ones((1, 2, 3, 3), np.float32), np.ones((2, 1, 3, 3), np.float32)
+    # 3 -> 7 with stride 2 and window 3 is the plain convolution's inverse;
+    # 3 -> 6 needs cover_all to come back to 3
+    exact = F.deconvolution_nd(x, W, stride=2, outsize=(7, 7)).creator
+    covering = F.deconvolution_nd(x, W, stride=2, outsize=(6, 7)).creator
+    assert exact.cover_all is False and covering.cover_all is True
+
+
+def test_install_variable_get_item_undoes_a_replaced_indexing():
+    from chainerlite.functions.array import get_item
+
+    original = chainerlite.Variable.__dict__['__getitem__']
+    v = chainerlite.Variable(np.arange(4.0, dtype=np.float32))
+    chainerlite.Variable.__getitem__ = lambda self, index: 'replaced'
+    try:
+        assert v[1] == 'replaced'
+        get_item.install_variable_get_item()
+        assert chainerlite.Variable.__dict__['__getitem__'] is original
+        assert float(v[1].array) == 1.0
+    finally:
+        chainerlite.Variable.__getitem__ = original
