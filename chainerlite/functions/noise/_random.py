@@ -54,23 +54,24 @@ def uniform_below(xp, high, shape, dtype):
     return xp.random.uniform(size=shape, dtype=dtype) * dtype(high)
 
 
-def keep_mask(shape, ratio):
-    """Draws a NumPy boolean mask that is ``True`` with probability ``1 - ratio``.
+def keep_key(ratio):
+    """Draws the key of a NumPy dropout mask (see ``_kernels/dropout.pyx``).
 
-    Each element compares a uniform 32-bit word with ``ratio`` scaled to
+    One draw of two uniform 32-bit words, recorded and replayed by
+    ``F.forget`` as any other; the kernel makes the mask's words from it.
+    Element ``i`` is kept where its word is at least ``ratio`` scaled to
     :math:`2^{32}` (rounded down), so the probability is within
     :math:`2^{-32}` of ``1 - ratio``; no float is drawn.
 
     Args:
-        shape (tuple of int): Shape of the result.
-        ratio (float): Probability of ``False``, in ``[0, 1)``.
+        ratio (float): Probability of dropping an element, in ``[0, 1)``.
 
     Returns:
-        numpy.ndarray: The mask, of dtype ``bool``.
+        tuple: The 64-bit key and the 32-bit threshold (ints).
 
     """
-    threshold = numpy.uint32(int(ratio * 4294967296.0))
-    return random_state.draw(numpy, 'bits32', shape) >= threshold
+    words = random_state.draw(numpy, 'bits32', (2,))
+    return int(words[0]) | int(words[1]) << 32, int(ratio * 4294967296.0)
 
 
 def normal(xp, shape, dtype):

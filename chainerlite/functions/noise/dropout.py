@@ -10,6 +10,7 @@ from chainerlite import configuration
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite import variable
+from chainerlite._kernels import dropout as dropout_kernels
 from chainerlite.backends import cuda
 from chainerlite.functions.noise import _kernels
 from chainerlite.functions.noise import _random
@@ -27,7 +28,9 @@ class Dropout(function_node.FunctionNode):
     where an element was dropped, ``1 / (1 - dropout_ratio)`` elsewhere.
     ``return_mask`` (Chainer's flag that keeps its cuDNN path, which makes
     no mask, from being taken) is kept as given: every path of chainerlite
-    makes the mask.
+    makes the mask. On NumPy arrays the drawn mask is kept as booleans
+    (a byte an element) and the scaled mask is made from them when
+    ``mask`` is first read.
     """
 
     def __init__(self, dropout_ratio, mask=None, return_mask=False):
@@ -37,32 +40,53 @@ class Dropout(function_node.FunctionNode):
         self.mask = mask
         self.return_mask = return_mask
 
+    @property
+    def mask(self):
+        if self._mask is None and self._keep is not None:
+            self._mask = _scaled(self._keep, self._scale)
+        return self._mask
+
+    @mask.setter
+    def mask(self, value):
+        self._mask = value
+        self._keep = None  # the drawn mask, where it is kept as booleans
+
     check_type_forward = type_check.declare_kinds(x='f')
 
     def forward(self, inputs):
         (x,) = inputs
         xp = backend.get_array_module(x)
-        if self.mask is None and xp is cuda.cupy:
+        scale = x.dtype.type(1.0 / (1.0 - self.dropout_ratio))
+        if self._mask is None and xp is cuda.cupy:
             u = _random.uniform(xp, x.shape, numpy.float32)
-            scale = x.dtype.type(1.0 / (1.0 - self.dropout_ratio))
             y, self.mask = _kernels.dropout_fwd(u, x, self.dropout_ratio, scale)
             self._scale = self.mask
             return (y,)
-        if self.mask is None:
-            keep = _random.keep_mask(x.shape, self.dropout_ratio)
-            scale = x.dtype.type(1.0 / (1.0 - self.dropout_ratio))
-            self.mask = numpy.multiply(keep, scale, dtype=x.dtype)
-        elif self.mask.shape != x.shape:
+        if self._mask is None:
+            key, threshold = _random.keep_key(self.dropout_ratio)
+            out = dropout_kernels.forward(x, key, threshold, scale)
+            if out is None:  # float16, or not one C-contiguous block
+                keep = dropout_kernels.keep_mask(x.shape, key, threshold)
+                out = utils.force_array(x * _scaled(keep, scale)), keep
+            y, self._keep = out
+            self._scale = scale
+            return (y,)
+        if self._mask.shape != x.shape:
             raise ValueError(
                 'dropout: mask must have the shape of x; got {} for x of {}'.format(
-                    self.mask.shape, x.shape
+                    self._mask.shape, x.shape
                 )
             )
-        self._scale = self.mask.astype(x.dtype, copy=False)
+        self._scale = self._mask.astype(x.dtype, copy=False)
         return (utils.force_array(x * self._scale, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
-        return DropoutGrad(self._scale).apply(grad_outputs)
+        return DropoutGrad(self._scale, self._keep).apply(grad_outputs)
+
+
+def _scaled(keep, scale):
+    # the scaled mask of the booleans keep, in the dtype of the scale
+    return numpy.multiply(keep, scale, dtype=scale.dtype)
 
 
 class DropoutGrad(function_node.FunctionNode):
@@ -71,19 +95,29 @@ class DropoutGrad(function_node.FunctionNode):
     It is linear in its input, so its own gradient applies it again.
 
     Args:
-        scale (numpy.ndarray or cupy.ndarray): The scaled mask of the
-            forward pass, of the dtype of the gradient.
+        scale (numpy.ndarray or cupy.ndarray or scalar): The scaled mask of
+            the forward pass, of the dtype of the gradient; with ``keep``,
+            the scale of the kept elements.
+        keep (numpy.ndarray): The mask of the forward pass as booleans, or
+            None where ``scale`` is the scaled mask.
 
     """
 
-    def __init__(self, scale):
+    def __init__(self, scale, keep=None):
         self.scale = scale
+        self.keep = keep
 
     def forward(self, inputs):
-        return (inputs[0] * self.scale,)
+        (gy,) = inputs
+        if self.keep is None:
+            return (gy * self.scale,)
+        gx = dropout_kernels.backward(gy, self.keep, self.scale)
+        if gx is None:
+            gx = utils.force_array(gy * _scaled(self.keep, self.scale))
+        return (gx,)
 
     def backward(self, indexes, grad_outputs):
-        return DropoutGrad(self.scale).apply(grad_outputs)
+        return DropoutGrad(self.scale, self.keep).apply(grad_outputs)
 
 
 def dropout(x: Variable | NdArray, ratio=0.5, *, mask=None, return_mask=False):

@@ -4,6 +4,7 @@ import pytest
 import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
+from chainerlite._kernels import dropout as dropout_kernels
 from chainerlite.functions.noise import _random
 from chainerlite.utils import type_check
 
@@ -78,31 +79,40 @@ def test_mask_is_reused():
     numpy.testing.assert_array_equal(y1.array, y2.array)
 
 
-def test_mask_is_drawn_by_the_random_helper(monkeypatch):
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
+def test_mask_is_drawn_by_the_random_helper(monkeypatch, dtype):
+    # one draw of two words: the key of the mask's stream (the kernel's
+    # tests check the stream itself), the same for every dtype and layout
     draws = []
 
     def draw(xp, method, shape):
         draws.append((method, shape))
-        words = [0, 2**31 - 1, 2**31, 2**32 - 1]
-        return numpy.array(words, numpy.uint32).reshape(shape)
+        return numpy.array([0x89ABCDEF, 0x01234567], numpy.uint32)
 
     monkeypatch.setattr(_random.random_state, 'draw', draw)
-    y = F.dropout(numpy.ones((2, 2), numpy.float32), 0.5)
-    assert draws == [('bits32', (2, 2))]
-    numpy.testing.assert_array_equal(y.array, [[0, 0], [2, 2]])
+    x = numpy.ones((6, 5), dtype)
+    y, mask = F.dropout(x[:, ::-1], 0.5, return_mask=True)
+    assert draws == [('bits32', (2,))]
+    keep = dropout_kernels.keep_mask((6, 5), 0x0123456789ABCDEF, 2**31)
+    numpy.testing.assert_array_equal(mask, keep * dtype(2))
+    numpy.testing.assert_array_equal(y.array, keep * dtype(2))
 
 
 @pytest.mark.parametrize('ratio', [0.0, 0.1, 0.5, 0.9, 1 - 2**-40])
-def test_keep_mask_threshold(monkeypatch, ratio):
-    # True exactly where the word is at least floor(ratio * 2**32)
-    threshold = int(ratio * 2**32)
-    words = numpy.random.randint(0, 2**32, size=1000, dtype=numpy.uint64)
-    words[:3] = [0, 2**32 - 1, threshold]
-    drawn = words.astype(numpy.uint32)
-    monkeypatch.setattr(_random.random_state, 'draw', lambda xp, method, shape: drawn)
-    keep = _random.keep_mask((1000,), ratio)
-    numpy.testing.assert_array_equal(keep, words >= threshold)
-    assert keep[1] and keep[2] and bool(keep[0]) == (ratio == 0.0)
+def test_keep_key_threshold(monkeypatch, ratio):
+    # kept exactly where the word is at least floor(ratio * 2**32)
+    words = numpy.array([5, 7], numpy.uint32)
+    monkeypatch.setattr(_random.random_state, 'draw', lambda xp, m, s: words)
+    assert _random.keep_key(ratio) == (5 | 7 << 32, int(ratio * 2**32))
+
+
+def test_mask_kept_as_booleans_until_read():
+    node = F.noise.dropout.Dropout(0.5)
+    x = numpy.ones((40, 50), numpy.float32)
+    (y,) = node.apply((x,))
+    assert node._mask is None and node._keep.dtype == numpy.bool_
+    numpy.testing.assert_array_equal(y.array, node.mask)
+    assert node.mask is node.mask and node.mask.dtype == numpy.float32
 
 
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
