@@ -14,16 +14,22 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-def _storage(x):
-    # The flat array whose memory holds x, and x's offset and strides in
-    # elements within it. A root array that is not one contiguous block
-    # cannot serve as flat storage; x's own elements are used instead.
-    # The chain of bases may pass through other objects (as_strided's).
+def _root(x):
+    # The array whose memory holds x's; the chain of bases may pass through
+    # other objects (as_strided's).
     root, owner = x, x.base
     while owner is not None:
         if isinstance(owner, type(x)):
             root = owner
         owner = getattr(owner, 'base', None)
+    return root
+
+
+def _storage(x):
+    # The flat array whose memory holds x, and x's offset and strides in
+    # elements within it. A root array that is not one contiguous block
+    # cannot serve as flat storage; x's own elements are used instead.
+    root = _root(x)
     if not root.flags.c_contiguous:
         root = x.copy()
         x = root
@@ -63,15 +69,34 @@ def _check_bounds(shape, strides, offset, size):
         )
 
 
-def _stride_array(x, shape, strides, storage_offset):
-    """Returns a view of ``x``'s storage with strides counted in elements."""
-    flat, _, _, xp = _storage(x)
+def _stride_array(array, shape, strides, storage_offset):
+    """Returns a view of ``array``'s storage with strides and offset
+    counted in elements."""
+    flat, _, _, xp = _storage(array)
     shape, strides = tuple(shape), tuple(strides)
     _check_bounds(shape, strides, storage_offset, flat.size)
     start = flat[storage_offset : storage_offset + 1]
     return xp.lib.stride_tricks.as_strided(
-        start, shape, tuple(s * x.itemsize for s in strides)
+        start, shape, tuple(s * array.itemsize for s in strides)
     )
+
+
+class TensorGeometry(object):
+    """Where an array lies in the memory that holds it: its ``shape``, and
+    its ``strides`` and ``storage_offset`` counted in elements from the
+    start of that memory, and ``itemsize`` (Chainer's record of the input
+    of :func:`as_strided`, which :class:`AsStridedGrad` takes)."""
+
+    def __init__(self, array):
+        self.shape = array.shape
+        self.strides = tuple(s // array.itemsize for s in array.strides)
+        offset = _address(array) - _address(_root(array))
+        self.storage_offset = offset // array.itemsize
+        self.itemsize = array.itemsize
+
+    @property
+    def ndim(self):
+        return len(self.shape)
 
 
 class _ScatterGather(function_node.FunctionNode):
@@ -127,12 +152,44 @@ class AsStrided(function_node.FunctionNode):
         return (y,)
 
     def backward(self, indexes, grad_outputs):
-        xp = backend.get_array_module(self._x_index)
-        # Elements of x that share a storage location split its gradient.
-        share = xp.bincount(self._x_index.ravel(), minlength=self._size)
-        weight = 1.0 / share[self._x_index]
-        node = _ScatterGather(self._y_index, None, self._x_index, weight, self._size)
-        return node.apply(grad_outputs)
+        return _ScatterGather(
+            *_adjoint(self._x_index, self._y_index, self._size)
+        ).apply(grad_outputs)
+
+
+def _adjoint(x_index, y_index, size):
+    """The arguments of the ``_ScatterGather`` of as_strided's gradient:
+    the output gradient added into a storage of ``size`` at ``y_index``,
+    then read at ``x_index``, where elements of the input that share a
+    storage location split its gradient."""
+    xp = backend.get_array_module(x_index)
+    share = xp.bincount(x_index.ravel(), minlength=size)
+    return y_index, None, x_index, 1.0 / share[x_index], size
+
+
+class AsStridedGrad(_ScatterGather):
+    """Chainer's gradient node of :func:`as_strided`, by its constructor:
+    applied to ``(gy,)``, the gradient of an input of ``input_geometry``
+    (a :class:`TensorGeometry`) viewed with ``shape``, ``strides`` and
+    ``storage_offset`` (in elements); its own gradient is the adjoint."""
+
+    def __init__(self, input_geometry, shape, strides, storage_offset):
+        self.input_geometry = input_geometry
+        self.shape = tuple(shape)
+        self.strides = tuple(strides)
+        self.storage_offset = storage_offset
+        g = input_geometry
+        x_index = _indices(numpy, g.shape, g.strides, g.storage_offset)
+        y_index = _indices(numpy, self.shape, self.strides, storage_offset)
+        size = 1 + max([0] + [int(i.max()) for i in (x_index, y_index) if i.size])
+        super().__init__(*_adjoint(x_index, y_index, size))
+
+    def forward(self, inputs):
+        xp = backend.get_array_module(inputs[0])
+        if xp is not numpy:
+            for name in ('src_index', 'dst_index', 'dst_weight'):
+                setattr(self, name, xp.asarray(getattr(self, name)))
+        return super().forward(inputs)
 
 
 def as_strided(x: Variable | NdArray, shape, strides, storage_offset=None) -> Variable:

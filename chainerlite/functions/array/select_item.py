@@ -8,6 +8,7 @@ import typing
 import chainerlite
 from chainerlite import backend
 from chainerlite import function_node
+from chainerlite import variable
 from chainerlite.utils import _chainer_errors
 from chainerlite.utils import type_check
 
@@ -62,15 +63,39 @@ class SelectItemGrad(function_node.FunctionNode):
 
     def forward(self, inputs):
         gy, t = inputs
-        xp = backend.get_array_module(*inputs)
         self.retain_inputs((1,))
-        gx = xp.zeros(self._in_shape, gy.dtype)
-        gx[xp.arange(len(t)), t] = gy
-        return (gx,)
+        return (_placed(self._in_shape, gy.dtype, gy, t),)
 
     def backward(self, indexes, grad_outputs):
         (t,) = self.get_retained_inputs()
         return SelectItem().apply((grad_outputs[0], t))[0], None
+
+
+class Assign(function_node.FunctionNode):
+    """Chainer's other gradient node of select_item, by its constructor:
+    applied to ``(gy,)``, zeros of ``shape`` and ``dtype`` with ``gy[i]``
+    at ``(i, t[i])`` (``t`` a Variable or an array of labels)."""
+
+    def __init__(self, shape, dtype, t):
+        self.shape = shape
+        self.dtype = dtype
+        self.t = t.array if isinstance(t, variable.Variable) else t
+
+    def forward(self, inputs):
+        return (_placed(self.shape, self.dtype, inputs[0], self.t),)
+
+    forward_cpu = forward_gpu = forward
+
+    def backward(self, indexes, grad_outputs):
+        return (SelectItem().apply((grad_outputs[0], self.t))[0],)
+
+
+def _placed(shape, dtype, gy, t):
+    """Zeros of ``shape`` and ``dtype`` with ``gy[i]`` at ``(i, t[i])``."""
+    xp = backend.get_array_module(gy)
+    gx = xp.zeros(shape, dtype)
+    gx[xp.arange(len(t)), t] = gy
+    return gx
 
 
 def select_item(x: Variable | NdArray, t: Variable | NdArray) -> Variable:

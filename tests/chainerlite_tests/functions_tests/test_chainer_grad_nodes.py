@@ -504,3 +504,38 @@ def test_install_variable_get_item_undoes_a_replaced_indexing():
         assert float(v[1].array) == 1.0
     finally:
         chainerlite.Variable.__getitem__ = original
+
+
+def test_select_item_assign():
+    from chainerlite.functions.array import select_item
+
+    t = np.array([2, 0, 1], np.int32)
+    gy, w = _values(3), _values((3, 4))
+    want = np.zeros((3, 4), np.float32)
+    want[[0, 1, 2], t] = gy
+    node = select_item.Assign((3, 4), np.float32, chainerlite.Variable(t))
+    _check(node, [gy], [want], [w], [w[[0, 1, 2], t]])
+
+
+def test_as_strided_geometry_view_and_grad():
+    from chainerlite.functions.array import as_strided
+
+    base = np.arange(24, dtype=np.float32).reshape(4, 6)
+    geometry = as_strided.TensorGeometry(base[1:, ::2])
+    assert geometry.shape == (3, 3) and geometry.ndim == 2
+    # rows of 6 elements, every second column, starting at element 6
+    assert geometry.strides == (6, 2) and geometry.storage_offset == 6
+    assert geometry.itemsize == 4
+    view = as_strided._stride_array(base, (2, 2), (3, 1), 4)
+    np.testing.assert_array_equal(view, [[4, 5], [7, 8]])
+    # a (3, 3) sliding window over 6 elements, from the second: element
+    # k + 1 + j is read by every (k, j); each input element gets the sum
+    # of the gradients of the outputs that read it
+    node = as_strided.AsStridedGrad(
+        as_strided.TensorGeometry(np.zeros(6, np.float32)), (3, 3), (1, 1), 1
+    )
+    gy = _values((3, 3))
+    want = np.zeros(6, np.float32)
+    for k, j in np.ndindex(3, 3):
+        want[k + 1 + j] += gy[k, j]
+    _check(node, [gy], [want])
