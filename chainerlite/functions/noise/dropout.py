@@ -168,7 +168,8 @@ def dropout(x: Variable | NdArray, ratio=0.5, *, mask=None, return_mask=False):
     if configuration.config.train:
         func = Dropout(ratio, mask, return_mask)
         out = func.apply((x,))[0]
-        mask = func.mask
+        # the scaled mask is made only where it is asked for
+        mask = func.mask if return_mask else None
     else:
         out = variable.as_variable(x)
         mask = None

@@ -106,6 +106,24 @@ def test_keep_key_threshold(monkeypatch, ratio):
     assert _random.keep_key(ratio) == (5 | 7 << 32, int(ratio * 2**32))
 
 
+def test_dropout_makes_no_scaled_mask_unless_asked(monkeypatch):
+    made = []
+    original = F.noise.dropout._scaled
+
+    def scaled(keep, scale):
+        made.append(keep.shape)
+        return original(keep, scale)
+
+    monkeypatch.setattr(F.noise.dropout, '_scaled', scaled)
+    x = chainerlite.Variable(numpy.ones((40, 50), numpy.float32))
+    y = F.dropout(x, 0.5)
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert made == []
+    F.dropout(x, 0.5, return_mask=True)
+    assert made == [(40, 50)]
+
+
 def test_mask_kept_as_booleans_until_read():
     node = F.noise.dropout.Dropout(0.5)
     x = numpy.ones((40, 50), numpy.float32)
