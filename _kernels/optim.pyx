@@ -14,6 +14,7 @@ computes in) or does not fit the dtype. The elements are done in chunks,
 and Ctrl-C is looked for between chunks (see ``chunks.pxd``).
 """
 cimport numpy as cnp
+from libc.math cimport fabs
 
 from chainerlite._kernels.chunks cimport Chunks, chunks, next_chunk
 from chainerlite._kernels.dtypes cimport float32, float64, descr_of
@@ -51,11 +52,13 @@ cdef extern from * nogil:
     #include "dispatch.h"
 
     /* m += b1c * (grad - m); v += b2c * (grad * grad - v);
-     * param -= eta * (lr / (sqrt(v) + eps) * m + wd * param) */
+     * param = keep * param + neg_eta * (lr / (sqrt(v) + eps) * m), Chainer
+     * 7.8.1's order: keep = 1 - eta * wd and neg_eta = -eta, each rounded
+     * to T (keep * param is param itself when keep is 1, as without decay) */
     #define CL_ADAM_LOOP(T, SUFFIX, SQRT)                                        \
         CL_CLONES static void cl_adam_##SUFFIX(                            \
             T *param, const T *grad, T *m, T *v, ptrdiff_t n, T b1c, T b2c,    \
-            T lr, T eps, T eta, T wd) {                                          \
+            T lr, T eps, T keep, T neg_eta) {                                    \
             for (ptrdiff_t i = 0; i < n; i++) {                                  \
                 T g = grad[i], p = param[i];                                     \
                 T mi = m[i] + b1c * (g - m[i]);                                  \
@@ -63,7 +66,7 @@ cdef extern from * nogil:
                 T step = lr / (SQRT(vi) + eps);                                  \
                 m[i] = mi;                                                       \
                 v[i] = vi;                                                       \
-                param[i] = p - eta * (step * mi + wd * p);                       \
+                param[i] = keep * p + neg_eta * (step * mi);                     \
             }                                                                    \
         }
 
@@ -97,10 +100,10 @@ cdef extern from * nogil:
     """
     void cl_adam_f32(float* param, const float* grad, float* m, float* v,
                      Py_ssize_t n, float b1c, float b2c, float lr, float eps,
-                     float eta, float wd)
+                     float keep, float neg_eta)
     void cl_adam_f64(double* param, const double* grad, double* m, double* v,
                      Py_ssize_t n, double b1c, double b2c, double lr,
-                     double eps, double eta, double wd)
+                     double eps, double keep, double neg_eta)
     void cl_sgd_f32(float* param, const float* grad, Py_ssize_t n, float lr)
     void cl_sgd_f64(double* param, const double* grad, Py_ssize_t n, double lr)
     void cl_momentum_f32(float* param, const float* grad, float* v,
@@ -182,7 +185,12 @@ def adam(param, grad, m, v, one_minus_beta1, one_minus_beta2, lr, eps, eta,
     cdef cnp.ndarray p = <cnp.ndarray>param
     cdef bint single = descr_of(p) is float32()
     cdef double b1c = one_minus_beta1, b2c = one_minus_beta2
-    cdef double c_lr = lr, c_eps = eps, c_eta = eta, wd = weight_decay_rate
+    cdef double c_lr = lr, c_eps = eps
+    # the two factors as Chainer forms them in Python floats
+    cdef double keep = 1.0 - <double>eta * <double>weight_decay_rate
+    cdef double neg_eta = -<double>eta
+    if single and fabs(keep) > _FLOAT32_MAX:
+        return None  # NumPy 1.x would scale by it in float64
     cdef void* pd = cnp.PyArray_DATA(p)
     cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>grad)
     cdef void* md = cnp.PyArray_DATA(<cnp.ndarray>m)
@@ -198,11 +206,11 @@ def adam(param, grad, m, v, one_minus_beta1, one_minus_beta2, lr, eps, eta,
                 cl_adam_f32(<float*>pd + i, <const float*>gd + i,
                             <float*>md + i, <float*>vd + i, n, <float>b1c,
                             <float>b2c, <float>c_lr, <float>c_eps,
-                            <float>c_eta, <float>wd)
+                            <float>keep, <float>neg_eta)
             else:
                 cl_adam_f64(<double*>pd + i, <const double*>gd + i,
                             <double*>md + i, <double*>vd + i, n, b1c, b2c,
-                            c_lr, c_eps, c_eta, wd)
+                            c_lr, c_eps, keep, neg_eta)
     return param
 
 

@@ -50,6 +50,17 @@ def _check_eps(hp, dtype):
         )
 
 
+def _decay_and_step(array, hp, update):
+    # array = (1 - eta * wd) * array - eta * update in Chainer 7.8.1's order
+    # and dtypes (a float16 array is scaled in float16, the float32 update
+    # added in float32 and rounded once), so the bits are Chainer's
+    keep = 1.0 - hp.eta * hp.weight_decay_rate
+    if keep == 1:
+        array += -hp.eta * update
+    else:
+        array[...] = keep * array + -hp.eta * update
+
+
 def _learning_rate(hp, t):
     if t == 0:
         raise RuntimeError(
@@ -178,9 +189,7 @@ class AdamRule(optimizer.UpdateRule):
         step = self.lr / (xp.sqrt(vhat.astype(dtype, copy=False)) + hp.eps)
         if hp.adabound:
             step = xp.clip(step, *self._bounds())
-        array = param.array
-        delta = hp.eta * (step * m + hp.weight_decay_rate * array)
-        array -= delta.astype(array.dtype, copy=False)
+        _decay_and_step(param.array, hp, step * m)
 
     def update_core_gpu(self, param):
         # one fused kernel

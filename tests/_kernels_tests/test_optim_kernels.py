@@ -17,7 +17,11 @@ def _numpy_adam(param, grad, m, v, b1c, b2c, lr, eps, eta, wd):
     m += b1c * (grad - m)
     v += b2c * (grad * grad - v)
     step = lr / (np.sqrt(v) + eps)
-    param -= eta * (step * m + wd * param)
+    keep = 1.0 - eta * wd
+    if keep == 1:
+        param += -eta * (step * m)
+    else:
+        param[...] = keep * param + -eta * (step * m)
 
 
 def _state(n, dtype, seed, special=False):
