@@ -48,8 +48,12 @@ class SMORMS3Rule(_rule.ArrayRule):
         xp = param.xp
         mem, g, g2 = self.state['mem'], self.state['g'], self.state['g2']
         r = 1 / (mem + 1)
-        g += r * (grad - g)
-        g2 += r * (grad * grad - g2)
+        # (1 - r) * g + r * grad in Chainer 7.8.1's order, so its bits
+        keep = 1 - r
+        g *= keep
+        g += r * grad
+        g2 *= keep
+        g2 += r * grad * grad
         x = g * g / (g2 + hp.eps)
         _rule.subtract(param, grad * xp.minimum(x, hp.lr) / (xp.sqrt(g2) + hp.eps))
         mem *= 1 - x

@@ -90,3 +90,30 @@ def run_optimizer():
         return link.w
 
     return run
+
+
+@pytest.fixture
+def chainer_bits_steps():
+    """A check of an optimizer's bits against Chainer's (see _bits_steps)."""
+    return _bits_steps
+
+
+def _bits_steps(optimizer, dtype, expected_hex):
+    """Runs ``optimizer`` three steps on a fixed parameter of five elements
+    (values of several magnitudes, gradients of both signs) and checks the
+    result's bits against ``expected_hex``, Chainer 7.8.1's parameter after
+    the same steps (``float.hex`` of each element, recorded in the oracle
+    venv)."""
+    link = chainerlite.Link()
+    with link.init_scope():
+        link.p = chainerlite.Parameter(numpy.array([1.0, -0.3, 2.5, 1e-3, -7.0], dtype))
+    optimizer.setup(link)
+    for grad in (
+        [0.5, 1e-3, -2, 3e-4, 10],
+        [-0.25, 0.75, 1.5, -1e-2, 0.1],
+        [1e-3, -0.5, 0.2, 0.3, -4],
+    ):
+        link.p.grad = numpy.array(grad, dtype)
+        optimizer.update()
+    expected = numpy.array([float.fromhex(h) for h in expected_hex], dtype)
+    assert link.p.array.tobytes() == expected.tobytes()

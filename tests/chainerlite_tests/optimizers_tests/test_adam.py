@@ -187,8 +187,7 @@ def test_compiled_update_gives_the_numpy_rule_bits(monkeypatch, dtype, kwargs):
         numpy.testing.assert_array_equal(a.view(numpy.uint8), b.view(numpy.uint8))
 
 
-# Chainer 7.8.1's parameter after three AdamW steps of _weight_decay_steps
-# (float.hex of each element, recorded in the oracle venv)
+# Chainer 7.8.1's parameter after the AdamW steps of conftest's _bits_steps
 _CHAINER_DECAYED = {
     numpy.float16: [
         '0x1.b7p-1',
@@ -215,21 +214,9 @@ _CHAINER_DECAYED = {
 
 
 @pytest.mark.parametrize('dtype', sorted(_CHAINER_DECAYED, key=str))
-def test_weight_decay_gives_chainers_bits(dtype):
+def test_weight_decay_gives_chainers_bits(dtype, chainer_bits_steps):
     # the decay is applied as Chainer applies it, (1 - eta * wd) * param -
     # eta * step * m, rounded in its dtypes; chainerlite subtracted eta *
     # (step * m + wd * param), a few ulps off (float16: in float16 too)
-    link = chainerlite.Link()
-    with link.init_scope():
-        link.p = chainerlite.Parameter(numpy.array([1.0, -0.3, 2.5, 1e-3, -7.0], dtype))
     opt = optimizers.Adam(weight_decay_rate=0.1, eta=0.5)
-    opt.setup(link)
-    for grad in (
-        [0.5, 1e-3, -2, 3e-4, 10],
-        [-0.25, 0.75, 1.5, -1e-2, 0.1],
-        [1e-3, -0.5, 0.2, 0.3, -4],
-    ):
-        link.p.grad = numpy.array(grad, dtype)
-        opt.update()
-    expected = numpy.array([float.fromhex(h) for h in _CHAINER_DECAYED[dtype]], dtype)
-    assert link.p.array.tobytes() == expected.tobytes()
+    chainer_bits_steps(opt, dtype, _CHAINER_DECAYED[dtype])

@@ -22,3 +22,36 @@ def test_matches_reference(kwargs, problem, run_optimizer, check_update):
         expected = expected - g * numpy.minimum(x, lr) / (numpy.sqrt(g2) + eps)
         mem = 1 + mem * (1 - x)
     check_update(w.array, param, expected, len(grads))
+
+
+# Chainer 7.8.1's parameter after the steps of conftest's _bits_steps, lr=0.01
+_CHAINER_STEPS = {
+    numpy.float16: [
+        '0x1.fccp-1',
+        '-0x1.4f8p-2',
+        '0x1.41cp+1',
+        '-0x1.8p-15',
+        '-0x1.c08p+2',
+    ],
+    numpy.float32: [
+        '0x1.fcc9aap-1',
+        '-0x1.4f366ep-2',
+        '0x1.41c3e4p+1',
+        '-0x1.d9165p-7',
+        '-0x1.c068a6p+2',
+    ],
+    numpy.float64: [
+        '0x1.fcc9a987eed7ep-1',
+        '-0x1.4f366c51c8086p-2',
+        '0x1.41c3e4986390bp+1',
+        '-0x1.d9164f4ef4c3cp-7',
+        '-0x1.c068a543d8610p+2',
+    ],
+}
+
+
+@pytest.mark.parametrize('dtype', sorted(_CHAINER_STEPS, key=str))
+def test_steps_give_chainers_bits(dtype, chainer_bits_steps):
+    # the moving averages are (1 - r) * g + r * grad as Chainer rounds them;
+    # g + r * (grad - g) was an ulp off here and there (float16: more)
+    chainer_bits_steps(optimizers.SMORMS3(lr=0.01), dtype, _CHAINER_STEPS[dtype])
