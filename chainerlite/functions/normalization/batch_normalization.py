@@ -389,17 +389,30 @@ class FixedBatchNormalization(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, gamma, mean, var = self.get_retained_inputs()
-        grad = FixedBatchNormalizationGrad(self.eps, self._reduced)
+        expander = tuple(
+            None if i in self._reduced else slice(None) for i in range(x.ndim)
+        )
+        grad = FixedBatchNormalizationGrad(
+            self.eps, expander, self._reduced, None, None
+        )
         return grad.apply((x, gamma, mean, var, grad_outputs[0]))
 
 
 class FixedBatchNormalizationGrad(_formula.FormulaNode):
     """Gradients of :class:`FixedBatchNormalization`: ``(x, gamma, mean,
-    var, gy)`` to the gradients of ``(x, gamma, beta, mean, var)``."""
+    var, gy)`` to the gradients of ``(x, gamma, beta, mean, var)``.
 
-    def __init__(self, eps, axis):
+    ``axis`` holds the axes of ``x`` that are reduced; ``expander`` (the
+    index that puts a parameter on ``x``'s axes), ``inv_std`` and
+    ``inv_var`` are kept as Chainer's node keeps them (may be None; the
+    computation reads ``var``)."""
+
+    def __init__(self, eps, expander, axis, inv_std, inv_var):
         self.eps = eps
+        self.expander = expander
         self.axis = axis
+        self.inv_std = inv_std
+        self.inv_var = inv_var
 
     def forward(self, inputs):
         # the operations of formula() on the arrays, in its order

@@ -132,10 +132,10 @@ class _MulInvStd(function_node.FunctionNode):
     (taken for Chainer's signature). ``gamma`` is a constant per-row scale.
     """
 
-    def __init__(self, eps, mean, inv_std, gamma):
+    def __init__(self, eps, mean, inv_std, dummy_gamma):
         self.eps = eps
         self.inv_std = inv_std
-        self.gamma = gamma
+        self.gamma = dummy_gamma
 
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x', 'y'))

@@ -539,3 +539,41 @@ def test_as_strided_geometry_view_and_grad():
     for k, j in np.ndindex(3, 3):
         want[k + 1 + j] += gy[k, j]
     _check(node, [gy], [want])
+
+
+def test_discriminative_loss_object_binds_the_parameters():
+    from chainerlite.functions.loss import discriminative_loss as dl
+
+    rng = np.random.RandomState(1)
+    e = rng.randn(1, 2, 3, 3).astype(np.float32)
+    labels = rng.randint(0, 3, (1, 3, 3)).astype(np.int32)
+    loss = dl.DiscriminativeMarginBasedClusteringLoss(0.2, 1.0, 2, 2, 1.0, 0.5, 0.01)
+    got = loss(e, labels)
+    want = F.discriminative_margin_based_clustering_loss(
+        e, labels, 0.2, 1.0, 2, 2, 1.0, 0.5, 0.01
+    )
+    assert [float(g.array) for g in got] == [float(w.array) for w in want]
+    for bad in ({'max_embedding_dim': 0}, {'norm': 3}):
+        with pytest.raises(ValueError):
+            dl.DiscriminativeMarginBasedClusteringLoss(**bad)
+
+
+def test_fixed_batch_normalization_grad_takes_chainers_arguments():
+    from chainerlite.functions.normalization import batch_normalization as bn
+
+    x, gy = _values((4, 3, 2)), _values((4, 3, 2))
+    gamma, mean = _values(3), _values(3)
+    var = _values(3, 0.5, 2.0)
+    node = bn.FixedBatchNormalizationGrad(
+        1e-3, (None, slice(None), None), (0, 2), None, None
+    )
+    assert node.inv_std is None and node.expander == (None, slice(None), None)
+    inv_std = 1 / np.sqrt(var + 1e-3)
+    e = (slice(None), None)  # a parameter on x's axis 1
+    xc = x - mean[e]
+    gx = gy * (gamma * inv_std)[e]
+    gbeta = gy.sum(axis=(0, 2))
+    ggamma = (gy * xc).sum(axis=(0, 2)) * inv_std
+    gmean = -gbeta * gamma * inv_std
+    gvar = -0.5 * (gy * xc).sum(axis=(0, 2)) * gamma * inv_std**3
+    _check(node, [x, gamma, mean, var, gy], [gx, ggamma, gbeta, gmean, gvar], rtol=1e-4)
