@@ -427,21 +427,28 @@ cdef int _forward(const real* c_prev, const real* x, real* c_next, real* h,
     return 0
 
 
-def lstm_forward(c_prev, x, c_next, h, bint save=False):
+def lstm_forward(c_prev, x, c_next, h, bint save=False, act=None):
     """Fills the new cell state ``c_next`` and the output ``h``.
 
     With ``save``, returns the activated gates ``a, i, f, o`` and
     ``tanh(c)`` of each cell (an array of shape ``(len(x), units, 5,
-    rest)``) for :func:`lstm_backward`; None otherwise.
+    rest)``) for :func:`lstm_backward`: written into ``act`` where it is
+    given (an array of that shape to fill, so that a caller running many
+    steps keeps them all in one block), else into a new array; None
+    without ``save`` (then ``act`` must be None).
     """
     c_prev, x = _contiguous(c_prev), _contiguous(x)
     cdef Cells s = _layout(c_prev, x)
     dtype = c_prev.dtype
     _expect(c_next, dtype, s, s.rows, 1, 1, 'c_next', True)
     _expect(h, dtype, s, s.batch, 1, 1, 'h', True)
-    _apart('lstm_forward', (c_next, h), (c_next, h, c_prev, x))
-    act = None
-    if save:
+    if act is not None:
+        if not save:
+            raise ValueError('lstm kernels: act given without save')
+        _expect(act, dtype, s, s.batch, 1, 5, 'act', True)
+    outputs = (c_next, h) if act is None else (c_next, h, act)
+    _apart('lstm_forward', outputs, outputs + (c_prev, x))
+    if save and act is None:
         act = numpy.empty((s.batch, s.units, 5, s.rest), dtype)
     if _single(c_prev):
         _forward(<float*>_data(c_prev), <float*>_data(x), <float*>_data(c_next),

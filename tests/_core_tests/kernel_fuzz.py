@@ -409,12 +409,18 @@ def _lstm_shapes(g):
 
 def _lstm_forward(g):
     rows, batch, units, rest, dt = _lstm_shapes(g)
+    save = g.chance(0.5)
+    # (where given, the activations go into a caller's array)
+    act = None
+    if g.chance(0.5):
+        act = g.array((batch, units, 5, int(numpy.prod(rest))), dt, out=True)
     return [
         g.array((rows, units) + rest, dt),
         g.array((batch, 4 * units) + rest, dt),
         g.array((rows, units) + rest, dt, out=True),
         g.array((batch, units) + rest, dt, out=True),
-        g.chance(0.5),
+        save,
+        act,
     ]
 
 

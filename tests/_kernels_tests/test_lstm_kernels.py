@@ -114,6 +114,32 @@ def test_saved_activations_give_the_recomputed_gradients(dtype, shape, batch):
     np.testing.assert_allclose(grads[0][1], gx_ex, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize('shape,batch', [((4, 3), 2), ((2, 2, 20), 2)])
+def test_activations_go_into_the_given_array(shape, batch):
+    # the rows of one block that a caller keeps for many steps take what a
+    # new array would; nothing is written where the block is refused
+    c_prev, x, _, gh = _saved_case(np.float32, shape, batch)
+    c_next, h = np.empty_like(c_prev), np.empty_like(gh)
+    new = lstm_kernels.lstm_forward(c_prev, x, c_next, h, True)
+    block = np.full((3 * batch,) + new.shape[1:], 7, np.float32)
+    rows = block[batch : 2 * batch]
+    assert lstm_kernels.lstm_forward(c_prev, x, c_next, h, True, rows) is rows
+    np.testing.assert_array_equal(block[batch : 2 * batch], new)
+    assert (block[:batch] == 7).all() and (block[2 * batch :] == 7).all()
+    with pytest.raises(ValueError, match='act given without save'):
+        lstm_kernels.lstm_forward(c_prev, x, c_next, h, False, block[:batch])
+    with pytest.raises(ValueError, match='lstm kernels: act has shape'):
+        lstm_kernels.lstm_forward(c_prev, x, c_next, h, True, block[: batch + 1])
+    with pytest.raises(ValueError, match='act must be C-contiguous'):
+        lstm_kernels.lstm_forward(c_prev, x, c_next, h, True, block[::3])
+    shared = np.empty(h.size + new.size, np.float32)
+    h_shared = shared[: h.size].reshape(h.shape)
+    act_shared = shared[h.size // 2 : h.size // 2 + new.size].reshape(new.shape)
+    with pytest.raises(ValueError, match='an output overlaps'):
+        lstm_kernels.lstm_forward(c_prev, x, c_next, h_shared, True, act_shared)
+    assert (block[:batch] == 7).all() and (block[2 * batch :] == 7).all()
+
+
 def test_forward_keeps_activations_only_for_backprop():
     c_prev, x, _, _ = _saved_case(np.float32, (2, 3), 2)
     c, _ = F.lstm(c_prev, x)

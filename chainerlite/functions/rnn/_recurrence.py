@@ -110,13 +110,22 @@ def _advance(states, new, batch):
     ]
 
 
+def output_rows(rows, states):
+    """An array for the output state of ``rows`` rows (the
+    ``fills`` of a cell with no other array to fill)."""
+    xp = backend.get_array_module(states[0])
+    return xp.empty((rows, states[0].shape[1]), states[0].dtype)
+
+
 def _run_arrays(cell, batches, reverse, xw, states, w, b, keep=True):
     # The forward on arrays: the outputs of all steps, the final states and
     # what the gradient reads (the outputs, and what the cell saved per
-    # step; kept only with ``keep``).
-    xp = backend.get_array_module(xw)
+    # step; kept only with ``keep``). The cell writes each step's rows of
+    # the arrays of ``cell.fills`` (the outputs first; None where nothing is
+    # filled) in place: one block each for all steps, where each step
+    # allocated its own arrays, which were then copied.
     starts = offsets(batches)
-    ys = xp.empty((len(xw), states[0].shape[1]), xw.dtype)
+    fills = cell.fills(len(xw), states, keep)
     saved = [None] * len(batches)
     packed = packed_gemm.pack(w, True)  # w.T, laid out once for all steps
     for t in _order(batches, reverse):
@@ -133,12 +142,14 @@ def _run_arrays(cell, batches, reverse, xw, states, w, b, keep=True):
                 rec = xw[lo:hi] + rec
         elif b is not None:
             rec += b
-        new, saved_t = cell.forward_arrays(rows, xw[lo:hi], rec)
+        out = [None if f is None else f[lo:hi] for f in fills]
+        new, saved_t = cell.forward_arrays(rows, xw[lo:hi], rec, out)
         if keep:
             saved[t] = saved_t
         states = _advance(states, new, batches[t])
-        ys[lo:hi] = new[0]
-    return ys, states, (ys, saved)
+    # the final states apart from the rows of the steps the cache holds
+    finals = [s.copy() for s in states]
+    return fills[0], finals, (fills[0], saved)
 
 
 def _recurrent_inputs(ys, h, batches, reverse):
@@ -152,30 +163,26 @@ def _recurrent_inputs(ys, h, batches, reverse):
     return gathered
 
 
-def _grad_arrays(cell, batches, reverse, cache, h, w, b, gys, gfinals):
+def _grad_arrays(cell, batches, reverse, cache, xw, h, w, b, gys, gfinals):
     # Back through the steps: the gradients of xw, of the initial states
     # (h is the initial output state) and of the recurrent weight and bias.
+    # The cell writes each step's rows of the gradients of xw and of the
+    # recurrent product (one array where the cell sums the two) in place.
     ys, saved = cache
     xp = backend.get_array_module(ys)
     starts = offsets(batches)
     gstates = [xp.array(g, order='C') for g in gfinals]
-    gxw = grec = None
+    gxw = xp.empty(xw.shape, xw.dtype)
+    grec = gxw if cell.summed else xp.empty((len(xw), len(w)), w.dtype)
     packed = packed_gemm.pack(w, False)
     w_t = None if packed is not None else xp.ascontiguousarray(w.T)
     for t in reversed(list(_order(batches, reverse))):
         lo, hi = starts[t], starts[t] + batches[t]
         rows = [g[: batches[t]] for g in gstates]
         rows[0] += gys[lo:hi]
-        gx_t, grec_t, direct = cell.backward_arrays(saved[t], rows)
-        if gxw is None:
-            gxw = xp.empty((len(ys), gx_t.shape[1]), gx_t.dtype)
-            # one array where the cell's two gradients are the same
-            grec = gxw if grec_t is gx_t else xp.empty((len(ys), len(w)), w.dtype)
-        gxw[lo:hi] = gx_t
-        if grec is not gxw:
-            grec[lo:hi] = grec_t
+        direct = cell.backward_arrays(saved[t], rows, (gxw[lo:hi], grec[lo:hi]))
         # (the gradient of the step's outputs is read: rows[0] takes gh)
-        gh = _times_transposed(w_t, grec_t, packed, rows[0])
+        gh = _times_transposed(w_t, grec[lo:hi], packed, rows[0])
         if gh is not rows[0]:
             rows[0][...] = gh
         if direct[0] is not None:
@@ -283,6 +290,7 @@ class RecurrenceGrad(_formula.FormulaNode):
             self.batches,
             self.reverse,
             cache,
+            xw,
             states[0],
             w,
             b,

@@ -121,10 +121,12 @@ class LSTM(function_node.FunctionNode):
         return grads if len(indexes) == 2 else (grads[indexes[0]],)
 
 
-def _backward_cpu(c_prev, x, c_next, gc, gh, act):
-    # act: the activations the forward saved, or None to evaluate them
+def _backward_cpu(c_prev, x, c_next, gc, gh, act, gx=None):
+    # act: the activations the forward saved, or None to evaluate them; gx:
+    # the array to write the gradient of x into (a new one where None)
     gc_prev = numpy.empty_like(c_prev, order='C')
-    gx = numpy.empty_like(x, order='C')
+    if gx is None:
+        gx = numpy.empty_like(x, order='C')
     lstm_kernels.lstm_backward(c_prev, x, c_next, gc, gh, gc_prev, gx, act)
     return gc_prev, gx
 

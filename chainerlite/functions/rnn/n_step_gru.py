@@ -10,6 +10,7 @@ from chainerlite.functions.activation import tanh
 from chainerlite.functions.array import concat
 from chainerlite.functions.array import split_axis
 from chainerlite.functions.connection import linear
+from chainerlite.functions.rnn import _recurrence
 from chainerlite.functions.rnn import n_step_rnn
 
 if typing.TYPE_CHECKING:
@@ -41,7 +42,10 @@ class _GRUCell(object):
         h_bar = tanh.tanh(x_h + r * h_h)
         return ((1 - z) * h_bar + z * h,)
 
-    def forward_arrays(self, states, xw, rec):
+    def fills(self, rows, states, keep):
+        return (_recurrence.output_rows(rows, states),)
+
+    def forward_arrays(self, states, xw, rec, out):
         h = states[0]
         xp = backend.get_array_module(h)
         n = h.shape[1]
@@ -49,18 +53,19 @@ class _GRUCell(object):
         r, z = rz[:, :n], rz[:, n:]
         h_h = rec[:, 2 * n :]
         h_bar = xp.tanh(xw[:, 2 * n :] + r * h_h)
-        return ((1 - z) * h_bar + z * h,), (h, r, z, h_bar, h_h)
+        xp.add((1 - z) * h_bar, z * h, out=out[0])
+        return (out[0],), (h, r, z, h_bar, h_h)
 
-    def backward_arrays(self, saved, gstates):
+    def backward_arrays(self, saved, gstates, out):
         h, r, z, h_bar, h_h = saved
         (gh,) = gstates
         xp = backend.get_array_module(h)
         g_bar = gh * (1 - z) * (1 - h_bar * h_bar)
         g_z = gh * (h - h_bar) * z * (1 - z)
         g_r = g_bar * h_h * r * (1 - r)
-        gx = xp.concatenate((g_r, g_z, g_bar), axis=1)
-        grec = xp.concatenate((g_r, g_z, g_bar * r), axis=1)
-        return gx, grec, (gh * z,)
+        xp.concatenate((g_r, g_z, g_bar), axis=1, out=out[0])
+        xp.concatenate((g_r, g_z, g_bar * r), axis=1, out=out[1])
+        return (gh * z,)
 
 
 def n_step_gru_base(

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import typing
 
+from chainerlite import backend
+from chainerlite._kernels import lstm as lstm_kernels
 from chainerlite.functions.array import concat
 from chainerlite.functions.array import reshape
 from chainerlite.functions.connection import linear
+from chainerlite.functions.rnn import _recurrence
 from chainerlite.functions.rnn import _views
 from chainerlite.functions.rnn import lstm
 from chainerlite.functions.rnn import n_step_rnn
@@ -51,26 +54,49 @@ class _LSTMCell(object):
         )
         return reshape.reshape(h, h.shape[::2]), reshape.reshape(c, c.shape[::2])
 
-    def forward_arrays(self, states, xw, pre):
+    def fills(self, rows, states, keep):
+        # h and c of every step, and the activations the compiled kernels
+        # save for the gradient (None where not kept or not compiled)
+        h, c = states
+        xp = backend.get_array_module(h)
+        cs = xp.empty((rows, c.shape[1]), c.dtype)
+        act = None
+        if keep and lstm._compiled(h, c):
+            act = xp.empty((rows, 5 * c.shape[1]), c.dtype)
+        return _recurrence.output_rows(rows, states), cs, act
+
+    def forward_arrays(self, states, xw, pre, out):
+        h, c, act = out
         c_prev = states[1].reshape(_cell_shape(states[1], 1))
         gates = pre.reshape(_cell_shape(pre, 4))
-        cell = lstm.LSTM()
-        c, h = cell.forward((c_prev, gates))
-        if cell._act is None:
-            saved = c_prev, gates, c, None
-        else:
-            # Given the activations, the compiled gradient reads neither the
-            # gates nor c, only their shapes: the step's rows of xw (kept by
-            # the node anyway) and c_prev stand in for them.
-            saved = c_prev, xw.reshape(gates.shape), c_prev, cell._act
-        return (h.reshape(h.shape[::2]), c.reshape(c.shape[::2])), saved
+        if not lstm._compiled(c_prev, gates):
+            cell = lstm.LSTM()
+            c_new, h_new = cell.forward((c_prev, gates))
+            h[...] = h_new.reshape(h.shape)
+            c[...] = c_new.reshape(c.shape)
+            return (h, c), (c_prev, gates, c_new, None)
+        c_next = c.reshape(c_prev.shape)
+        if act is not None:
+            act = act.reshape(c_prev.shape[:2] + (5, c_prev.shape[2]))
+        lstm_kernels.lstm_forward(
+            c_prev, gates, c_next, h.reshape(c_prev.shape), act is not None, act
+        )
+        if act is None:
+            return (h, c), (c_prev, gates, c_next, None)
+        # Given the activations, the compiled gradient reads neither the
+        # gates nor c, only their shapes: the step's rows of xw (kept by the
+        # node anyway) and c_prev stand in for them.
+        return (h, c), (c_prev, xw.reshape(gates.shape), c_prev, act)
 
-    def backward_arrays(self, saved, gstates):
+    def backward_arrays(self, saved, gstates, out):
         c_prev, gates, c, act = saved
         gh, gc = (g.reshape(c_prev.shape) for g in gstates)
-        gc_prev, gx = lstm.LSTMGrad(act).forward((c_prev, gates, c, gc, gh))
-        gx = gx.reshape(gx.shape[0], -1)
-        return gx, gx, (None, gc_prev.reshape(gc_prev.shape[::2]))
+        gx = out[0].reshape(gates.shape)
+        if lstm._compiled(c_prev, gates, gc, gh):
+            gc_prev, _ = lstm._backward_cpu(c_prev, gates, c, gc, gh, act, gx)
+        else:
+            gc_prev, gx[...] = lstm.LSTMGrad(act).forward((c_prev, gates, c, gc, gh))
+        return (None, gc_prev.reshape(gc_prev.shape[::2]))
 
 
 def n_step_lstm_base(

@@ -109,13 +109,17 @@ def n_step_rnn_impl(
             methods ``prepare(ws, bs)`` (the input weight and bias and the
             recurrent weight and bias, or None, of a layer and direction),
             ``step(states, xw, (w, b))`` (the new states, the output first,
-            as differentiable functions) and its array forms
-            ``forward_arrays(states, xw, rec)`` (the new states and what the
-            gradient reads; ``rec`` is ``h @ w.T + b``, or ``xw + h @ w.T +
-            b`` where the cell's ``summed`` is True) and
-            ``backward_arrays(saved, gstates)`` (the gradients of ``xw`` and
-            of ``rec``, and the direct parts of those of the states, None
-            where there is none).
+            as differentiable functions) and its array forms:
+            ``fills(rows, states, keep)`` (arrays of ``rows`` rows, or None,
+            that the steps fill: the output state of every step first),
+            ``forward_arrays(states, xw, rec, out)`` (writes the step's
+            rows ``out`` of those arrays; returns the new states and what
+            the gradient reads; ``rec`` is ``h @ w.T + b``, or ``xw + h @
+            w.T + b`` where the cell's ``summed`` is True) and
+            ``backward_arrays(saved, gstates, out)`` (writes the gradients
+            of ``xw`` and of ``rec`` into ``out``, one array twice where
+            ``summed``; returns the direct parts of the gradients of the
+            states, None where there is none).
         n_layers (int): Number of layers.
         dropout_ratio (float): Dropout ratio of the inputs of every layer
             but the first (in training mode; a mask per direction).
@@ -213,15 +217,24 @@ class _RNNCell(object):
         w, b = params
         return (_ACTIVATIONS[self.activation](xw + linear.linear(h, w, b)),)
 
-    def forward_arrays(self, states, xw, pre):
+    def fills(self, rows, states, keep):
+        return (_recurrence.output_rows(rows, states),)
+
+    def forward_arrays(self, states, xw, pre, out):
         xp = backend.get_array_module(pre)
-        h = xp.tanh(pre) if self.activation == 'tanh' else xp.maximum(pre, 0)
+        (h,) = out
+        if self.activation == 'tanh':
+            xp.tanh(pre, out=h)
+        else:
+            xp.maximum(pre, 0, out=h)
         return (h,), h
 
-    def backward_arrays(self, h, gstates):
+    def backward_arrays(self, h, gstates, out):
         (gh,) = gstates
-        g = gh * (1 - h * h) if self.activation == 'tanh' else gh * (h > 0)
-        return g, g, (None,)
+        xp = backend.get_array_module(h)
+        active = 1 - h * h if self.activation == 'tanh' else h > 0
+        xp.multiply(gh, active, out=out[0])
+        return (None,)
 
 
 def n_step_rnn_base(

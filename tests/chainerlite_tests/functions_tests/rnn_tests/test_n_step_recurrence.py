@@ -132,6 +132,19 @@ def test_node_matches_graph_of_steps(kind, reverse, batches, rows, dtype):
         numpy.testing.assert_allclose(got, expected, **tol)
 
 
+@pytest.mark.parametrize('kind', sorted(_CELLS))
+@pytest.mark.parametrize('batches', [[3, 3], [3, 3, 2]])
+def test_outputs_share_no_memory(kind, batches):
+    # the steps write their rows into blocks the node keeps for the
+    # gradient; the final states it returns are apart from those and from
+    # each other
+    cell, arrays = _layer(kind, batches, 3, numpy.float32)
+    outs = _recurrence.Recurrence(cell, batches, False).apply(arrays)
+    for i, a in enumerate(outs):
+        for b in outs[i + 1 :]:
+            assert not numpy.shares_memory(a.array, b.array)
+
+
 @pytest.mark.skipif(
     packed_gemm.pack(numpy.ones((1, 1), numpy.float32), False) is None,
     reason='packed_gemm needs a CPU with AVX-512F',
