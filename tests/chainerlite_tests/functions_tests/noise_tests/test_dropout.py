@@ -124,6 +124,18 @@ def test_dropout_makes_no_scaled_mask_unless_asked(monkeypatch):
     assert made == [(40, 50)]
 
 
+def test_gradient_of_the_gradient_is_masked():
+    # the kept-as-booleans path: the gradient node applies the mask again
+    x = chainerlite.Variable(numpy.ones((40, 50), numpy.float32))
+    gy = chainerlite.Variable(numpy.full((40, 50), 3, numpy.float32))
+    y, mask = F.dropout(x, 0.5, return_mask=True)
+    (gx,) = chainerlite.grad([y], [x], [gy], enable_double_backprop=True)
+    numpy.testing.assert_array_equal(gx.array, 3 * mask)
+    gx.grad = numpy.ones_like(gx.array)
+    gx.backward()
+    numpy.testing.assert_array_equal(gy.grad, mask)
+
+
 def test_mask_kept_as_booleans_until_read():
     node = F.noise.dropout.Dropout(0.5)
     x = numpy.ones((40, 50), numpy.float32)
