@@ -51,6 +51,18 @@ def _with_constant(op, swap=False):
     return convert
 
 
+@register('MultiAdd', opsets=(7,))
+def convert_multi_add(func, opset_version, input_names, output_names, context):
+    # F.add of three or more operands: Adds in order (they broadcast)
+    if len(input_names) == 1:
+        return _util.single('Identity', input_names, output_names)
+    gb = onnx_helper.GraphBuilder()
+    total = input_names[0]
+    for name in input_names[1:]:
+        total = gb.op('Add', [total, name])
+    return gb.nodes(output_names)
+
+
 register('AddConstant', opsets=(7,))(_with_constant('Add'))
 register('MulConstant', opsets=(7,))(_with_constant('Mul'))
 register('SubFromConstant', opsets=(7,))(_with_constant('Sub', swap=True))

@@ -59,3 +59,13 @@ def test_rsqrt_exports_as_sqrt_and_reciprocal(onnx_matches, opset):
     x = np.random.RandomState(2).uniform(0.5, 4.0, (3, 4)).astype(np.float32)
     proto = onnx_matches(chainerlite.Sequential(F.rsqrt), x, opset)
     assert [n.op_type for n in proto.graph.node] == ['Sqrt', 'Reciprocal']
+
+
+@pytest.mark.parametrize('opset', [7, 11])
+def test_add_of_three_operands_exports_as_adds(onnx_matches, opset):
+    # F.add of more than two operands is one MultiAdd node, as in Chainer
+    rng = np.random.RandomState(3)
+    a, c = rng.randn(2, 2, 3).astype(np.float32)
+    b = rng.randn(3).astype(np.float32)  # broadcast
+    proto = onnx_matches(chainerlite.Sequential(F.add), (a, b, c), opset)
+    assert [n.op_type for n in proto.graph.node] == ['Add', 'Add']
