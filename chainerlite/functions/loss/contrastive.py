@@ -10,6 +10,7 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
+from chainerlite.functions.loss import _count
 from chainerlite.functions.math import maximum
 from chainerlite.functions.math import sqrt
 from chainerlite.functions.math import sum as sum_mod
@@ -62,7 +63,10 @@ class Contrastive(function_node.FunctionNode):
             similar * dist_sq + (dtype.type(1) - similar) * push * push
         ) * dtype.type(0.5)
         if self.reduce == 'mean':
-            loss = loss.sum() / dtype.type(len(x0))
+            # Chainer computes the loss in float64 (its labels are int32):
+            # float16's is summed in float32, not to overflow past 65504
+            total = loss.sum(dtype=_count.summing_dtype(dtype))
+            loss = _count.divide_by_count(total, len(x0), dtype)
         return (utils.force_array(loss, dtype),)
 
     def backward(self, indexes, grad_outputs):

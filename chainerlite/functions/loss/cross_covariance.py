@@ -7,6 +7,7 @@ import typing
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
+from chainerlite.functions.loss import _count
 from chainerlite.functions.math import matmul
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
@@ -49,7 +50,9 @@ class CrossCovariance(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         y_centered = y - y.mean(axis=0, keepdims=True)
         z_centered = z - z.mean(axis=0, keepdims=True)
-        covariance = y_centered.T.dot(z_centered) / y.dtype.type(len(y))
+        covariance = _count.divide_by_count(
+            y_centered.T.dot(z_centered), len(y), y.dtype
+        )
         if self.reduce == 'half_squared_sum':
             flat = covariance.ravel()
             return (utils.force_array(flat.dot(flat) * y.dtype.type(0.5), y.dtype),)

@@ -9,6 +9,7 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import transpose
+from chainerlite.functions.loss import _count
 from chainerlite.functions.math import matmul
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
@@ -41,9 +42,11 @@ class DeCov(function_node.FunctionNode):
         n_units = h.shape[1]
         self._off_diagonal = (1 - xp.eye(n_units)).astype(h.dtype)
         centered = h - h.mean(axis=0, keepdims=True)
-        covariance = (
-            centered.T.dot(centered) * self._off_diagonal / h.dtype.type(len(h))
-        )
+        covariance = centered.T.dot(centered)
+        # zeroed, not multiplied by 0: a variance that overflowed float16
+        # would give NaN
+        xp.fill_diagonal(covariance, 0)
+        covariance = _count.divide_by_count(covariance, len(h), h.dtype)
         if self.reduce == 'half_squared_sum':
             flat = covariance.ravel()
             return (utils.force_array(flat.dot(flat) * h.dtype.type(0.5), h.dtype),)

@@ -9,6 +9,7 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import where
+from chainerlite.functions.loss import _count
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -48,7 +49,7 @@ class Hinge(function_node.FunctionNode):
         margin = _margin(x, t)
         loss = margin if self.norm == 'L1' else margin * margin
         if self.reduce == 'mean':
-            loss = loss.sum() / x.dtype.type(len(x))
+            loss = _count.divide_by_count(loss.sum(), len(x), x.dtype)
         return (utils.force_array(loss, x.dtype),)
 
     def backward(self, indexes, grad_outputs):

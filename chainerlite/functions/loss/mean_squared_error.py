@@ -6,6 +6,7 @@ import typing
 
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
+from chainerlite.functions.loss import _count
 from chainerlite.functions.loss import _difference
 
 if typing.TYPE_CHECKING:
@@ -20,7 +21,7 @@ class MeanSquaredError(_difference.DifferenceLoss):
         x0, x1 = inputs
         self.retain_inputs((0, 1))
         diff = (x0 - x1).ravel()
-        loss = diff.dot(diff) / diff.dtype.type(diff.size)
+        loss = _count.divide_by_count(diff.dot(diff), diff.size, diff.dtype)
         return (utils.force_array(loss, x0.dtype),)
 
     def _grad_x0(self, gy):

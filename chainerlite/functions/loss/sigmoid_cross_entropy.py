@@ -8,6 +8,7 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
+from chainerlite.functions.loss import _count
 from chainerlite.functions.loss import _logistic
 from chainerlite.functions.rnn import _formula
 from chainerlite.utils import type_check
@@ -61,7 +62,7 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         if self.reduce == 'mean':
             count = n_counted if self.normalize else len(x)
             self._count = max(count, 1)
-            loss = loss.sum() * x.dtype.type(1.0 / self._count)
+            loss = _count.scaled_sum(loss, 1.0 / self._count, x.dtype)
         return (utils.force_array(loss, x.dtype),)
 
     def backward(self, indexes, grad_outputs):

@@ -13,6 +13,7 @@ from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels as _softmax_kernels
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
+from chainerlite.functions.loss import _count
 from chainerlite.functions.loss import _kernels
 from chainerlite.functions.math import exponential
 from chainerlite.functions.math import sum as sum_mod
@@ -215,7 +216,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             if self._sum_outside:
                 loss = loss * dtype.type(self._coeff)
             else:
-                loss = loss.sum() * dtype.type(self._coeff)
+                loss = _count.scaled_sum(loss, self._coeff, dtype)
         return utils.force_array(loss, dtype)
 
     def _forward_gpu(self, x, t):

@@ -7,6 +7,7 @@ from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.array import reshape
+from chainerlite.functions.loss import _count
 from chainerlite.utils import type_check
 
 
@@ -58,7 +59,7 @@ class Triplet(function_node.FunctionNode):
         self._active = (dist > 0).astype(dtype)
         loss = xp.maximum(dist, 0)
         if self.reduce == 'mean':
-            loss = loss.sum() / dtype.type(len(anchor))
+            loss = _count.divide_by_count(loss.sum(), len(anchor), dtype)
         return (utils.force_array(loss, dtype),)
 
     def backward(self, indexes, grad_outputs):
