@@ -12,7 +12,8 @@ spent about a fifth of its CPU time there.
 context through a handler (``PyDataMem_SetHandler``) that keeps freed
 blocks of at least :data:`MIN_BLOCK` bytes, up to ``limit`` bytes in all
 (the oldest go first) and each until requests of ``age`` bytes went by, and
-hands one back for a request of its size or up to an eighth smaller. Everything else (smaller blocks, ``calloc``,
+hands one back for a request of its size or up to an eighth smaller (the
+smallest that fits, the last freed of those). Everything else (smaller blocks, ``calloc``,
 ``realloc``, the freeing of blocks the cache does not keep) goes to the
 handler that was in place, NumPy's own. Only NumPy's data is concerned:
 the C heap's settings and other libraries' memory are left as they are.
@@ -86,10 +87,14 @@ cdef extern from *:
             int best = -1;
             void *p = NULL;
             pthread_mutex_lock(&cl_cache.lock);
+            /* the smallest block that fits, and of those the one freed
+             * last (<=: slots run oldest first), whose memory is likeliest
+             * still in the CPU's caches: the oldest one, cold, made each
+             * F.forget block's backward 35% slower */
             for (int i = 0; i < cl_cache.count; i++) {
                 size_t s = cl_cache.size[i];
                 if (s >= n && s - n <= n / 8
-                        && (best < 0 || s < cl_cache.size[best]))
+                        && (best < 0 || s <= cl_cache.size[best]))
                     best = i;
             }
             if (best >= 0) {

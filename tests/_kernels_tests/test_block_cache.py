@@ -50,6 +50,20 @@ def test_same_size_reuses_the_block(cache):
     assert d[-1] == 3 * MiB // 8 - 1
 
 
+def test_of_blocks_of_one_size_the_last_freed_comes_back(cache):
+    # its memory is the likeliest to be in the CPU's caches still (handing
+    # back the oldest made each F.forget block's backward 35% slower)
+    cache.install(64 * MiB)
+    blocks = [numpy.empty(2 * MiB, numpy.uint8) for _ in range(3)]
+    addresses = [b.ctypes.data for b in blocks]
+    while blocks:
+        del blocks[0]  # freed in order: the third last
+    again = numpy.empty(2 * MiB, numpy.uint8)
+    assert again.ctypes.data == addresses[2]
+    other = numpy.empty(2 * MiB, numpy.uint8)
+    assert other.ctypes.data == addresses[1]
+
+
 def test_small_blocks_are_not_kept(cache):
     cache.install(64 * MiB)
     a = numpy.ones(MiB // 2, numpy.uint8)
