@@ -2,6 +2,7 @@
 
 from chainerlite import backend
 from chainerlite import function_node
+from chainerlite.functions import _grad_of
 from chainerlite.functions.normalization import _norm_utils
 from chainerlite.utils import type_check
 
@@ -106,3 +107,35 @@ def local_response_normalization(x, n=5, k=2, alpha=1e-4, beta=0.75):
 
     """
     return LocalResponseNormalization(n, k, alpha, beta).apply((x,))[0]
+
+
+class LocalResponseNormalizationGrad(_grad_of.GradOf):
+    """Gradient of :func:`local_response_normalization` with ``n``, ``k``,
+    ``alpha`` and ``beta``, by Chainer's constructor: applied to ``(x, y,
+    gy)`` (the input, the output and its gradient), the input's gradient.
+    The output ``y`` is computed again from ``x`` (so it gets no gradient),
+    and so are the sums Chainer may pass (``scale``, ``indexes``,
+    ``unit_scale``); ``use_ideep`` is kept. Its backward is the second
+    order (which Chainer's node refuses)."""
+
+    def __init__(
+        self, n, k, alpha, beta, use_ideep, scale=None, indexes=None, unit_scale=None
+    ):
+        self.n = n
+        self.k = k
+        self.alpha = alpha
+        self.beta = beta
+        self.use_ideep = use_ideep
+
+    def _like(self, xs):
+        return xs[:1]
+
+    def gradients(self, xs):
+        x, _, gy = xs
+        return _grad_of.grads_of(
+            lambda v: local_response_normalization(
+                v, self.n, self.k, self.alpha, self.beta
+            ),
+            [x],
+            gy,
+        )

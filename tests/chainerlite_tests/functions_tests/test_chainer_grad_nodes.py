@@ -577,3 +577,22 @@ def test_fixed_batch_normalization_grad_takes_chainers_arguments():
     gmean = -gbeta * gamma * inv_std
     gvar = -0.5 * (gy * xc).sum(axis=(0, 2)) * gamma * inv_std**3
     _check(node, [x, gamma, mean, var, gy], [gx, ggamma, gbeta, gmean, gvar], rtol=1e-4)
+
+
+def test_local_response_normalization_grad():
+    from chainerlite.functions.normalization import local_response_normalization as lrn
+
+    x, gy = _values((2, 5, 3)), _values((2, 5, 3))
+    n, k, alpha, beta = 3, 2.0, 0.1, 0.75
+    # y_c = x_c s_c^-beta with s_c = k + alpha sum_{|d - c| <= 1} x_d^2:
+    # gx_c = gy_c s_c^-beta - 2 alpha beta x_c sum_{|d - c| <= 1} gy_d y_d / s_d
+    wide = [a.astype(np.float64) for a in (x, gy)]
+    sq = np.pad(wide[0] ** 2, ((0, 0), (1, 1), (0, 0)))
+    s = k + alpha * (sq[:, :-2] + sq[:, 1:-1] + sq[:, 2:])
+    y = wide[0] * s**-beta
+    t = np.pad(wide[1] * y / s, ((0, 0), (1, 1), (0, 0)))
+    gx = wide[1] * s**-beta - 2 * alpha * beta * wide[0] * (
+        t[:, :-2] + t[:, 1:-1] + t[:, 2:]
+    )
+    node = lrn.LocalResponseNormalizationGrad(n, k, alpha, beta, False)
+    _check(node, [x, y.astype(np.float32), gy], [gx], rtol=1e-4)
