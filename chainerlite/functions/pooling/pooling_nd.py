@@ -131,6 +131,19 @@ class PoolingND(function_node.FunctionNode):
         return tuple(range(2, self.ndim + 2))
 
 
+class _PoolingND(PoolingND):
+    """Chainer's name and constructor of the base of the N-d pooling nodes,
+    for classes written against it: ``return_indices`` is kept."""
+
+    function_name = 'pooling_nd'
+
+    def __init__(
+        self, ndim, ksize, stride=None, pad=0, cover_all=True, return_indices=False
+    ):
+        super().__init__(ndim, ksize, stride, pad, cover_all)
+        self.return_indices = return_indices
+
+
 def scatter_windows(x, indexes, pooling, dims):
     """Puts each element of ``x`` at its indexed place in its window.
 

@@ -596,3 +596,13 @@ def test_local_response_normalization_grad():
     )
     node = lrn.LocalResponseNormalizationGrad(n, k, alpha, beta, False)
     _check(node, [x, y.astype(np.float32), gy], [gx], rtol=1e-4)
+
+
+def test_pooling_nd_base_by_chainers_name():
+    from chainerlite.functions.pooling import pooling_nd
+
+    node = pooling_nd._PoolingND(2, 3, pad=1, return_indices=True)
+    assert node.ksize == (3, 3) and node.stride == (3, 3) and node.pad == (1, 1)
+    assert node.cover_all is True and node.return_indices is True
+    with pytest.raises(ValueError):
+        pooling_nd._PoolingND(0, 3)
