@@ -56,12 +56,27 @@ def _small(value, depth=0):
     return False
 
 
+_kinds = {}  # node class -> 0: not chainerlite's, 1: compiled, 2: Python
+
+
+def _kind(cls):
+    kind = _kinds.get(cls)
+    if kind is None:
+        if not cls.__module__.startswith('chainerlite.'):
+            kind = 0
+        else:  # a compiled node's state is shapes and constants (audited)
+            kind = 2 if cls.__dictoffset__ else 1
+        _kinds[cls] = kind
+    return kind
+
+
 def eligible(node):
     """Whether ``node`` (after its forward) may stand in for itself in the
     recomputation: one of chainerlite's nodes, with no array in its state."""
-    if not type(node).__module__.startswith('chainerlite.'):
-        return False
-    state = getattr(node, '__dict__', None)
+    kind = _kind(type(node))
+    if kind != 2:
+        return kind == 1
+    state = node.__dict__
     return not state or all(_small(v) for v in state.values())
 
 

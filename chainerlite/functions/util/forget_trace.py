@@ -71,7 +71,7 @@ class Origins(object):
 
 def signature(in_data):
     """The shapes and dtypes of a node's inputs."""
-    return tuple(None if a is None else (a.shape, a.dtype) for a in in_data)
+    return tuple([None if a is None else (a.shape, a.dtype) for a in in_data])
 
 
 class Step(object):
@@ -145,7 +145,8 @@ class Trace(function_hook.FunctionHook):
 
     def forward_preprocess(self, function, in_data):
         if self._walk.enter() is not None:
-            self._before.append((len(self._seeds), forget_tag.current_tags()))
+            tags = None if self._policy is None else forget_tag.current_tags()
+            self._before.append((len(self._seeds), tags))
 
     def forward_postprocess(self, function, in_data, out_data):
         index = self._walk.leave()
@@ -155,17 +156,20 @@ class Trace(function_hook.FunctionHook):
         step = Step()
         step.cls = type(function)
         step.signature = signature(in_data)
-        step.sources = tuple(self._origins.source(a) for a in in_data)
+        source = self._origins.source
+        step.sources = sources = tuple([source(a) for a in in_data])
         step.externals = tuple(
-            _external(a) if s is None else None for a, s in zip(in_data, step.sources)
+            [_external(a) if s is None else None for a, s in zip(in_data, sources)]
         )
         retained, outputs = _core.retained_indexes(function)
         step.retained = retained or ()
         step.retains_output = bool(outputs)
         step.draws = len(self._seeds) - draws
         step.meta = tuple(
-            None if y is None else (_core.get_array_module(y), y.shape, y.dtype)
-            for y in out_data
+            [
+                None if y is None else (_core.get_array_module(y), y.shape, y.dtype)
+                for y in out_data
+            ]
         )
         step.outputs = None
         if self._policy is not None and self._policy(
