@@ -41,9 +41,9 @@ cdef extern from * nogil:
     #define CL_MR 10  /* rows of the left operand against a panel at once */
 
     #if CL_HAVE_AVX2
-    /* c[i, :nc] = d[i, :nc] + a[i, :k] @ panel for the first mr rows of
-     * a (d NULL: zeros); the panel holds k rows of CL_NR floats. mr is a
-     * constant where it is inlined. */
+    /* c[i, :nc] = a[i, :k] @ panel + d[i, :nc] for the first mr rows of
+     * a (d NULL: nothing added); the panel holds k rows of CL_NR floats.
+     * mr is a constant where it is inlined. */
     CL_AVX512_INLINE void cl_pg_tile(int mr, Py_ssize_t k, const float* a,
                                      Py_ssize_t lda, const float* panel,
                                      const float* d, Py_ssize_t ldd,
@@ -55,13 +55,14 @@ cdef extern from * nogil:
         __mmask16 m1 = nc >= 32 ? 0xFFFF
                        : nc <= 16 ? 0 : (__mmask16)((1u << (nc - 16)) - 1);
         for (i = 0; i < CL_MR; i++) {
+            /* d's rows are added after the sums: fetched now, they arrive
+             * while the sums run (loaded first, each tile waited on them) */
             if (d != NULL && i < mr) {
-                c0[i] = _mm512_maskz_loadu_ps(m0, d + i * ldd);
-                c1[i] = _mm512_maskz_loadu_ps(m1, d + i * ldd + 16);
-            } else {
-                c0[i] = _mm512_setzero_ps();
-                c1[i] = _mm512_setzero_ps();
+                _mm_prefetch((const char *)(d + i * ldd), _MM_HINT_T0);
+                _mm_prefetch((const char *)(d + i * ldd + 16), _MM_HINT_T0);
             }
+            c0[i] = _mm512_setzero_ps();
+            c1[i] = _mm512_setzero_ps();
         }
         for (j = 0; j < k; j++) {
             __m512 b0 = _mm512_loadu_ps(panel + j * CL_NR);
@@ -76,6 +77,12 @@ cdef extern from * nogil:
             }
         }
         for (i = 0; i < mr; i++) {
+            if (d != NULL) {
+                c0[i] = _mm512_add_ps(
+                    c0[i], _mm512_maskz_loadu_ps(m0, d + i * ldd));
+                c1[i] = _mm512_add_ps(
+                    c1[i], _mm512_maskz_loadu_ps(m1, d + i * ldd + 16));
+            }
             _mm512_mask_storeu_ps(c + i * ldc, m0, c0[i]);
             _mm512_mask_storeu_ps(c + i * ldc + 16, m1, c1[i]);
         }
