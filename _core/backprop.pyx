@@ -17,6 +17,7 @@ from chainerlite._core.config cimport (
     set_local_backprop)
 from chainerlite._core.facts cimport (
     ACCUMULATES, BWD_POST, BWD_PRE, COMPILED_GRADS)
+from chainerlite._core.handover cimport TYPE_CHECK, provided
 from chainerlite._core.hooks cimport (
     active_entries, any_mask, dispatch, global_entries)
 from chainerlite._core.ops_math cimport grad_add
@@ -303,6 +304,7 @@ cdef class _Pass:
         gv = var._grad_var
         if gv is None:
             return None
+        _check_leaf_grad(var, <Variable>gv)
         var._grad_var = None
         self.loaded.append((var, gv))
         return (<Variable>gv)._data if self.raw else gv
@@ -717,6 +719,22 @@ cdef int _drop_arrays(dict d) except -1:
         for name in [k for k, v in d.items() if is_array(v)]:
             del d[name]
     return 0
+
+
+cdef int _check_leaf_grad(Variable var, Variable gv) except -1:
+    # The grad a leaf holds is added to its new gradients, of its array's
+    # dtype: Chainer 7.8.1's `+` refuses one of another dtype (left after
+    # var.array was replaced by an array of another dtype), where NumPy
+    # would promote the sum and the leaf's grad would change its dtype
+    held = gv._data.dtype
+    own = var._data.dtype
+    if held is own or held == own:
+        return 0
+    raise provided(TYPE_CHECK).InvalidTypeTypeError(
+        'grad.dtype == array.dtype', '%s != %s' % (held, own),
+        'backward: the grad that a variable holds is of dtype %s, its '
+        'array of %s; clear it (cleargrad) or give it the dtype of the '
+        'array' % (held, own))
 
 
 cdef object _sum(a, b):

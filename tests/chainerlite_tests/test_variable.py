@@ -598,6 +598,22 @@ def test_addgrad_of_0d_gradients_keeps_an_array():
     assert x.grad == 3.0 and x.grad.dtype == numpy.float32
 
 
+def test_backward_refuses_a_held_grad_of_another_dtype():
+    # a leaf's grad left from before its array became float16: Chainer's
+    # `+` refuses to add it to the new float16 gradient; NumPy promoted the
+    # sum and the leaf's grad silently became float32
+    p = chainerlite.Parameter(numpy.zeros(2, numpy.float32))
+    p.grad = numpy.ones(2, numpy.float32)
+    p.array = numpy.zeros(2, numpy.float16)
+    with pytest.raises(TypeError, match='grad that a variable holds') as info:
+        chainerlite.functions.sum(p * 2).backward()
+    assert isinstance(info.value, chainerlite.utils.type_check.InvalidType)
+    assert p.grad.dtype == numpy.float32 and (p.grad == 1).all()  # kept
+    p.cleargrad()
+    chainerlite.functions.sum(p * 2).backward()
+    assert p.grad.dtype == numpy.float16
+
+
 def test_addgrad_to_empty_grad_copies():
     x = Variable(_arr(2))
     y = Variable(_arr(2), grad=numpy.array([1.0, 2.0], numpy.float32))
