@@ -1,5 +1,6 @@
 """F.forget's recomputation stops after the last node its backward needs."""
 
+import os
 import weakref
 from unittest import mock
 
@@ -209,7 +210,8 @@ def _random_block(rng):
 def test_random_graphs_have_the_gradients_of_plain_calls(double):
     rng = numpy.random.RandomState(7)
     passed_over = 0
-    for trial in range(60):
+    trials = 600 if os.environ.get('CHAINERLITE_FUZZ') == 'full' else 60
+    for trial in range(trials):
         block = _random_block(rng)
         arrays = _arrays(trial, (4, 6), (6, 6), (6,), (4, 6), (6,), (6,))
         arrays[1] = arrays[1][:, :6]
@@ -232,7 +234,7 @@ def test_random_graphs_have_the_gradients_of_plain_calls(double):
             assert (a is None) == (b is None)  # a parameter the block did not use
             if a is not None:
                 numpy.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
-    assert passed_over >= 15
+    assert passed_over >= trials // 4
 
 
 def test_double_backward_through_a_tail_passed_over():
