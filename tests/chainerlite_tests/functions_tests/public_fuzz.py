@@ -175,19 +175,24 @@ def functions():
     )
 
 
-def main(argv):
-    seed, calls, log = int(argv[1]), int(argv[2]), argv[3]
+def fork_each(names, child, seed, calls, log):
+    """Runs ``child(name, seed, calls, log)`` in a forked child for each
+    name and prints ``NAME ok`` or ``NAME FAIL <why>: <the last call>``."""
     warnings.simplefilter('ignore')
-    for name in functions():
+    for name in names:
         pid = os.fork()
         if pid == 0:
-            _child(name, seed, calls, log)
+            child(name, seed, calls, log)
         why = _wait(pid)
         if why is None:
             print('%s ok' % name, flush=True)
         else:
             with open(log) as f:
                 print('%s FAIL %s: %s' % (name, why, f.read()), flush=True)
+
+
+def main(argv):
+    fork_each(functions(), _child, int(argv[1]), int(argv[2]), argv[3])
 
 
 if __name__ == '__main__':
