@@ -25,6 +25,7 @@ from chainerlite.backends import cuda
 from chainerlite.serializers import _hdf5_links
 from chainerlite.serializers import _npz_reader
 from chainerlite.serializers import npz
+from chainerlite.utils import _chainer_errors
 
 # find_spec imports nothing; it answers None where h5py is missing (or
 # blocked with sys.modules['h5py'] = None).
@@ -88,6 +89,8 @@ class _GroupSource:
     datasets' paths from the group, ``'child/W'``)."""
 
     label = 'HDF5Deserializer'
+    # Chainer's type for a missing group and h5py's for a missing dataset
+    missing_error = _chainer_errors.KeyValueError
 
     def __init__(self, group, h5py):
         self._group = group
@@ -137,7 +140,8 @@ class HDF5Deserializer(npz.NpzDeserializer):
     Args:
         group (h5py.Group): The group (or open file) to read from.
         strict (bool): If ``True``, a value missing from the file raises
-            ``KeyError``; otherwise the current value is kept.
+            ``KeyError`` (also a ``ValueError``); otherwise the current
+            value is kept.
         path (str): The path of ``group`` in its file; only informative
             (reading starts at ``group``). Keyword only: Chainer 7.8.1
             takes ``strict`` second.
@@ -195,8 +199,9 @@ def load_hdf5(filename, obj, path='', strict=True, ignore_names=None):
 
     Raises:
         RuntimeError: If h5py is not installed.
-        KeyError: If ``strict`` and a value is missing, or ``path`` is not a
-            group of the file.
+        KeyError: If ``strict`` and a value is missing (also a
+            ``ValueError``, as Chainer raises for a missing group), or
+            ``path`` is not a group of the file.
         ValueError: If a stored dataset does not fit its target (shape,
             range) or holds no numbers, or if the file would have data read
             from elsewhere (see :class:`HDF5Deserializer`); nothing is

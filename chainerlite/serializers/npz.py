@@ -168,7 +168,7 @@ class NpzDeserializer(serializer_module.Deserializer):
             return False
         if key not in self._source:
             if self.strict:
-                raise KeyError(
+                raise getattr(self._source, 'missing_error', KeyError)(
                     '{}: key {!r} is not in the file'.format(self._source.label, key)
                 )
             return False

@@ -27,6 +27,12 @@ class IndexValueError(ValueError, IndexError):
     ``IndexError`` there)."""
 
 
+class KeyValueError(KeyError, ValueError):
+    """A value missing from an HDF5 file. Chainer 7.8.1's HDF5Deserializer
+    raises ValueError for a missing group (a whole link) and h5py's
+    KeyError for a missing dataset; this is both."""
+
+
 class LengthError(AssertedValueError):
     """A sequence of window arguments of the wrong length. Chainer 7.8.1
     fails on one with an AssertionError in its N-d functions and a
