@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from chainerlite.training.triggers import _progress
+from chainerlite.utils import _chainer_errors
 
 
 class IntervalTrigger(object):
@@ -17,14 +18,18 @@ class IntervalTrigger(object):
         unit (str): ``'iteration'`` or ``'epoch'``.
 
     Raises:
-        ValueError: If the unit is unknown or the period is not positive.
+        ValueError: If the unit is unknown or the period is not positive
+            (a zero one is also a ``ZeroDivisionError``).
 
     """
 
     def __init__(self, period: float, unit: str) -> None:
         _progress.check_unit('IntervalTrigger', unit)
         if not period > 0:
-            raise ValueError(
+            # a zero period is also the ZeroDivisionError Chainer 7.8.1
+            # raises when the trigger is first called
+            error = _chainer_errors.ZeroError if period == 0 else ValueError
+            raise error(
                 'IntervalTrigger: the period must be positive, got {!r}'.format(period)
             )
         self.period = period

@@ -58,6 +58,17 @@ def test_interval_trigger_resumes_and_str():
     assert resumed.get_training_length() == (4, 'iteration')
 
 
+def test_interval_trigger_refuses_a_period_that_is_not_positive():
+    # a zero period: also Chainer 7.8.1's ZeroDivisionError (raised at its
+    # first call there); a negative one is only chainerlite's ValueError
+    for unit in ('iteration', 'epoch'):
+        with pytest.raises(ZeroDivisionError, match='positive') as info:
+            triggers.IntervalTrigger(0, unit)
+        assert isinstance(info.value, ValueError)
+        with pytest.raises(ValueError, match='positive'):
+            triggers.IntervalTrigger(-1, unit)
+
+
 def test_manual_schedule_trigger():
     trigger = triggers.ManualScheduleTrigger([2, 5], 'iteration')
     assert _fires(trigger, 7) == [2, 5]
