@@ -93,7 +93,9 @@ class DecorrelatedBatchNormalization(link.Link):
             it divides ``size``.
         decay (float): Decay rate of the running averages.
         eps (float): Added to the diagonal of the covariances.
-        dtype: Dtype of the running statistics.
+        dtype: Dtype of the running statistics; ``config.dtype`` when
+            ``None`` (float32 under ``mixed16``). Chainer's default is
+            float32 (docs/differences.rst).
 
     Attributes:
         avg_mean: Running mean, of shape ``(groups, size // groups)``
@@ -111,7 +113,7 @@ class DecorrelatedBatchNormalization(link.Link):
     def __init__(self, size, groups=16, decay=0.9, eps=2e-5, dtype=None):
         super().__init__()
         check_groups(groups)
-        dtype = chainerlite.get_dtype(dtype)
+        dtype = chainerlite.get_dtype(dtype, map_mixed16='float32')
         cg = size // groups
         xp = self.xp
         self.avg_mean = xp.zeros((groups, cg), dtype)

@@ -82,3 +82,21 @@ def test_loads_statistics_saved_without_group_axis(groups):
         assert link.N == 3
     finally:
         os.remove(path)
+
+
+def test_statistics_dtype_under_config_dtypes():
+    # config.dtype when dtype is None; mixed16 keeps them in float32 as
+    # BatchNormalization's (the config's 'mixed16' is no NumPy dtype: the
+    # constructor failed); an explicit dtype wins
+    for config, expected in (
+        (numpy.float64, numpy.float64),
+        (chainerlite.mixed16, numpy.float32),
+    ):
+        with chainerlite.using_config('dtype', config):
+            link = links.DecorrelatedBatchNormalization(4, groups=2)
+            assert link.avg_mean.dtype == expected
+            assert link.avg_projection.dtype == expected
+            explicit = links.DecorrelatedBatchNormalization(
+                4, groups=2, dtype=numpy.float32
+            )
+            assert explicit.avg_mean.dtype == numpy.float32
