@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test test-mpi fuzz mutants test-numpy1 test-onednn compat onnx-compat check-kernels bench perf-docs docs \
-	docs-doctest wheel lint format stubtest typecheck clean diff-chainer diff-chainer-ci
+	docs-doctest wheel lint format stubtest typecheck clean diff-chainer diff-chainer-ci downstream
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -229,6 +229,20 @@ onnx-compat: $(WHEEL_STAMP)
 	$(ONNX_VENV)/bin/python -m pip install -q --force-reinstall --no-deps dist/chainerlite-*.whl
 	$(ONNX_VENV)/bin/python -m tools.onnx_compat --compat-dir $(COMPAT_DIR) \
 		--workdir build/onnx-compat --floor $(ONNX_COMPAT_FLOOR)
+
+# Libraries built on Chainer as a yardstick (tools/downstream, docs/downstream.rst):
+# ChainerCV 0.13.1's own tests, the chainercv2 0.0.62 model zoo and ten
+# ChainerRL 0.8.0 agents, each run on Chainer 7.8.1 and on the wheel built
+# here, in the diff-chainer venv (plus Pillow and Matplotlib, which ChainerCV's
+# tests use). Downloads their sdists and wheels into build/downstream and
+# builds nothing of theirs. Fails when a share falls below
+# tools/downstream/floor.json. Hours on two cores (the zoo is one model per
+# family, 129); DOWNSTREAM_ARGS='--only chainercv' (about 8 minutes), '--only
+# chainerrl' (3 minutes) or '--only chainercv2 --models resnet10,dpn68' for less.
+downstream: $(WHEEL_STAMP) $(DIFF)/bin/python
+	$(DIFF)/bin/python -m pip install -q pillow matplotlib
+	$(DIFF)/bin/python -m pip install -q --force-reinstall --no-deps dist/chainerlite-*.whl
+	$(DIFF)/bin/python -m tools.downstream --work build/downstream $(DOWNSTREAM_ARGS)
 
 # Compiles the CUDA source of every CuPy kernel of the package to PTX
 # through NVRTC (tools/check_kernels.py; no GPU or CUDA driver needed) and
