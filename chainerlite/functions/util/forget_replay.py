@@ -111,6 +111,6 @@ class Replayer(function_hook.FunctionHook):
             source = self._origins.source(a)
             if source != step.sources[k]:
                 raise Diverged()
-            ref = step.externals[k]
-            if ref is not None and ref() is not a:
+            ref = step.externals[k]  # False: it took no weak reference
+            if ref is False or (ref is not None and ref() is not a):
                 raise Diverged()

@@ -13,6 +13,7 @@ from chainerlite import function_node
 from chainerlite import gradient_check
 from chainerlite.functions.math.matmul import MatMul
 from chainerlite.functions.util import forget_skip
+from chainerlite.functions.util import forget_trace
 
 
 class _Counting(object):
@@ -275,3 +276,20 @@ def test_threads_replay_their_draws_with_a_tail_passed_over(in_threads):
         return masks
 
     assert len(in_threads(run, 4)) == 4
+
+
+def test_arrays_without_weak_references():
+    # where arrays take no weak reference (another array type), no input
+    # can be traced to its source: only a tail that retains nothing is
+    # passed over, and the gradients are right
+    def refuse(obj):
+        raise TypeError('cannot create weak reference')
+
+    arrays = _arrays(13, (4, 6), (6, 8), (8, 6))
+    with mock.patch.object(forget_trace.weakref, 'ref', refuse):
+        xs = [chainerlite.Variable(a.copy()) for a in arrays]
+        y = F.forget(_residual, *xs)
+        assert y.creator._skipped == {3}  # the sum
+        F.sum(y * y).backward()
+    forgotten = [y.array] + [x.grad for x in xs]
+    _assert_same(_grads(_residual, arrays), forgotten)
