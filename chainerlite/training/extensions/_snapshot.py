@@ -13,6 +13,25 @@ from chainerlite.training.extensions import snapshot_writers
 from chainerlite.utils import argument
 
 
+_LOAD_ERRORS = {}
+
+
+def _load_error(cause, message):
+    # A ValueError with chainerlite's message that is also of the cause's
+    # type, so that code catching what Chainer raises still catches it;
+    # ValueError alone where the classes cannot be joined (OSError's
+    # layout) or the joined class cannot be made from one message
+    cls = type(cause)
+    if cls not in _LOAD_ERRORS:
+        try:
+            joined = type('SnapshotLoadError', (ValueError, cls), {})
+            joined(message)
+        except TypeError:
+            joined = ValueError
+        _LOAD_ERRORS[cls] = joined
+    return _LOAD_ERRORS[cls](message)
+
+
 class _State(dict):
     """The saved state of an object: a dict of arrays by key.
 
@@ -111,7 +130,10 @@ class _Snapshot(extension.Extension):
         Raises:
             ValueError: If the newest snapshot cannot be loaded (a truncated
                 or corrupt file, or one of another model); the target is
-                left as it was.
+                left as it was. The error is also of the type of the load's
+                own error, which Chainer 7.8.1 raises (``BadZipFile``,
+                ``EOFError``, ``UnpicklingError``, ``KeyError``...), where
+                Python can join that class with ``ValueError``.
 
         """
         if (
@@ -128,10 +150,11 @@ class _Snapshot(extension.Extension):
         try:
             npz.load_npz(path, target)
         except Exception as e:
-            raise ValueError(
+            raise _load_error(
+                e,
                 'snapshot: cannot load the snapshot {!r} ({}: {}); nothing '
                 'was loaded. Remove or replace the file to start '
-                'anew.'.format(path, type(e).__name__, e)
+                'anew.'.format(path, type(e).__name__, e),
             ) from e
 
     def on_error(self, trainer, exc, tb):
