@@ -231,16 +231,17 @@ onnx-compat: $(WHEEL_STAMP)
 		--workdir build/onnx-compat --floor $(ONNX_COMPAT_FLOOR)
 
 # Libraries built on Chainer as a yardstick (tools/downstream, docs/downstream.rst):
-# ChainerCV 0.13.1's own tests, the chainercv2 0.0.62 model zoo and ten
-# ChainerRL 0.8.0 agents, each run on Chainer 7.8.1 and on the wheel built
-# here, in the diff-chainer venv (plus Pillow and Matplotlib, which ChainerCV's
-# tests use). Downloads their sdists and wheels into build/downstream and
+# ChainerCV 0.13.1's own tests, the chainercv2 0.0.62 model zoo,
+# chainer-chemistry 0.7.1's graph networks and ten ChainerRL 0.8.0 agents,
+# each run on Chainer 7.8.1 and on the wheel built here, in the diff-chainer
+# venv (plus Pillow and Matplotlib for ChainerCV's tests, joblib, pandas and
+# scikit-learn, which chainer-chemistry imports). Downloads their sdists and wheels into build/downstream and
 # builds nothing of theirs. Fails when a share falls below
 # tools/downstream/floor.json. Hours on two cores (the zoo is one model per
 # family, 129); DOWNSTREAM_ARGS='--only chainercv' (about 8 minutes), '--only
 # chainerrl' (3 minutes) or '--only chainercv2 --models resnet10,dpn68' for less.
 downstream: $(WHEEL_STAMP) $(DIFF)/bin/python
-	$(DIFF)/bin/python -m pip install -q pillow matplotlib
+	$(DIFF)/bin/python -m pip install -q pillow matplotlib joblib pandas scikit-learn
 	$(DIFF)/bin/python -m pip install -q --force-reinstall --no-deps dist/chainerlite-*.whl
 	$(DIFF)/bin/python -m tools.downstream --work build/downstream $(DOWNSTREAM_ARGS)
 

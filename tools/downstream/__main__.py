@@ -1,7 +1,7 @@
 """``python -m tools.downstream``: libraries built on Chainer, on both sides.
 
     python -m tools.downstream [--work build/downstream]
-        [--only chainercv|chainercv2|chainerrl] [--models M1,M2]
+        [--only chainercv|chainercv2|chainer-chemistry|chainerrl] [--models M1,M2]
         [--dtype float64|float32] [--tree CHECKOUT]
         [--floor tools/downstream/floor.json] [--write-floor FILE]
 
@@ -18,10 +18,10 @@ import json
 import os
 import sys
 
-from tools.downstream import chainercv_suite, model_zoo, rl_agents, score
+from tools.downstream import chainercv_suite, chemistry, model_zoo, rl_agents, score
 
 FLOOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'floor.json')
-LIBRARIES = ('chainercv', 'chainercv2', 'chainerrl')
+LIBRARIES = ('chainercv', 'chainercv2', 'chainer-chemistry', 'chainerrl')
 
 
 def _share(label, kept, total, what):
@@ -64,6 +64,10 @@ def main(argv=None):
     if 'chainercv2' in wanted:
         records = model_zoo.run(work, names, args.dtype, tree, log=logged)
         label = 'chainercv2-' + args.dtype
+        results[label] = _compared(label, records, 'models')
+    if 'chainer-chemistry' in wanted:
+        records = chemistry.run(work, names, args.dtype, tree, log=logged)
+        label = 'chainer-chemistry-' + args.dtype
         results[label] = _compared(label, records, 'models')
     if 'chainerrl' in wanted:
         records = rl_agents.run(work, names, tree, log=logged)

@@ -39,9 +39,12 @@ def family_picks(root):
     return json.loads(out.stdout.splitlines()[-1])
 
 
-def compare_model(root, name, outdir, dtype='float64', tree=None):
+def compare_model(
+    paths, name, outdir, dtype='float64', tree=None, script='zoo_side.py'
+):
     """One model, both sides: a record with each side's result and the agreement.
 
+    ``script`` (in side/) builds and runs the model, with ``paths`` importable.
     A model that Chainer cannot run in float64 (some of its functions take
     float32 only) is compared in float32, with float32's tolerance.
     """
@@ -50,16 +53,14 @@ def compare_model(root, name, outdir, dtype='float64', tree=None):
         record = {
             'name': name,
             'dtype': record_dtype,
-            'chainer': sides.run_side(
-                'zoo_side.py', args, [root], 'chainer', None, SECONDS
-            ),
+            'chainer': sides.run_side(script, args, paths, 'chainer', None, SECONDS),
         }
         if record['chainer']['ok']:
             break
     else:
         return record
     record['chainerlite'] = sides.run_side(
-        'zoo_side.py', args, [root], 'chainerlite', tree, SECONDS
+        script, args, paths, 'chainerlite', tree, SECONDS
     )
     sides.agreement(record, outdir, TOLERANCE[record['dtype']])
     return record
@@ -75,5 +76,5 @@ def run(workdir, models=None, dtype='float64', tree=None, log=print):
         names,
         outdir + '.jsonl',
         log,
-        lambda name: compare_model(root, name, outdir, dtype, tree),
+        lambda name: compare_model([root], name, outdir, dtype, tree),
     )

@@ -15,7 +15,8 @@ SIDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'side')
 def environment(paths, side, tree=None):
     """The environment of a process for ``side`` with ``paths`` importable."""
     env = dict(os.environ, DOWNSTREAM_SIDE=side)
-    env['PYTHONPATH'] = os.pathsep.join([SIDE_DIR, *paths])
+    extra = [env['PYTHONPATH']] if env.get('PYTHONPATH') else []
+    env['PYTHONPATH'] = os.pathsep.join([SIDE_DIR, *paths, *extra])
     if tree:
         env['CHAINERLITE_TREE'] = tree
     return env

@@ -55,6 +55,37 @@ def prepare():
     compat.install(stream=io.StringIO())
 
 
+def compare_run(model, inputs, name, outdir):
+    """Runs ``model(*inputs)`` in test mode and backpropagates a fixed loss.
+
+    Chainer's side saves the parameters to ``OUTDIR/NAME.params.npz``;
+    chainerlite's side loads them first (after one call, which makes lazily
+    shaped parameters). Each side saves the output and every parameter
+    gradient to ``OUTDIR/NAME.SIDE.npz``.
+    """
+    import chainer
+
+    side = os.environ.get('DOWNSTREAM_SIDE', 'chainer')
+    params = os.path.join(outdir, name + '.params.npz')
+    with chainer.using_config('train', False):
+        if side == 'chainerlite':
+            model(*inputs)
+            chainer.serializers.load_npz(params, model)
+        y = model(*inputs)
+        if isinstance(y, (tuple, list)):
+            y = y[0]
+        weight = numpy.random.RandomState(2).uniform(-1, 1, y.shape).astype(y.dtype)
+        model.cleargrads()
+        chainer.functions.sum(y * weight).backward()
+    if side == 'chainer':
+        chainer.serializers.save_npz(params, model)
+    arrays = {'y': y.array}
+    for path, param in model.namedparams():
+        if param.grad is not None:
+            arrays['grad' + path.replace('/', '|')] = param.grad
+    numpy.savez(os.path.join(outdir, '%s.%s.npz' % (name, side)), **arrays)
+
+
 def report(run, argv):
     """Calls ``run(*argv)`` and prints one JSON line saying how it went."""
     start = time.time()

@@ -10,7 +10,6 @@ which makes lazily shaped parameters). Each side saves the output and
 every parameter gradient to OUTDIR/MODEL.SIDE.npz and prints one JSON line.
 """
 
-import os
 import sys
 
 import downstream_side
@@ -21,31 +20,12 @@ def _run(name, outdir, dtype):
     import chainer
     from chainercv2.model_provider import get_model
 
-    side = os.environ.get('DOWNSTREAM_SIDE', 'chainer')
     chainer.global_config.dtype = numpy.dtype(dtype)
     numpy.random.seed(0)
     model = get_model(name, pretrained=False)
     size = getattr(model, 'in_size', (224, 224))
     x = numpy.random.RandomState(1).uniform(-1, 1, (1, 3) + tuple(size)).astype(dtype)
-    with chainer.using_config('train', False):
-        if side == 'chainerlite':
-            model(x)
-            chainer.serializers.load_npz(
-                os.path.join(outdir, name + '.params.npz'), model
-            )
-        y = model(chainer.Variable(x))
-        if isinstance(y, (tuple, list)):
-            y = y[0]
-        weight = numpy.random.RandomState(2).uniform(-1, 1, y.shape).astype(y.dtype)
-        model.cleargrads()
-        chainer.functions.sum(y * weight).backward()
-    if side == 'chainer':
-        chainer.serializers.save_npz(os.path.join(outdir, name + '.params.npz'), model)
-    arrays = {'y': y.array}
-    for path, param in model.namedparams():
-        if param.grad is not None:
-            arrays['grad' + path.replace('/', '|')] = param.grad
-    numpy.savez(os.path.join(outdir, '%s.%s.npz' % (name, side)), **arrays)
+    downstream_side.compare_run(model, (x,), name, outdir)
 
 
 if __name__ == '__main__':
