@@ -31,7 +31,7 @@ def prepare(workdir):
     return root
 
 
-def run_side(root, side, workdir, tree=None, extra=()):
+def run_side(root, side, workdir, tree=None, markers=MARKERS):
     """Runs the suite on one side; returns ``{test id: outcome}``."""
     xml = os.path.join(workdir, 'chainercv-%s.xml' % side)
     env = dict(
@@ -51,13 +51,12 @@ def run_side(root, side, workdir, tree=None, extra=()):
         '-p',
         'downstream_side',
         '-m',
-        MARKERS,
+        markers,
         '-o',
         'addopts=',
         '--continue-on-collection-errors',
         '--junitxml',
         xml,
-        *extra,
         'tests',
     ]
     with open(os.path.join(workdir, 'chainercv-%s.log' % side), 'w') as log:
@@ -65,9 +64,9 @@ def run_side(root, side, workdir, tree=None, extra=()):
     return score.junit_outcomes(xml)
 
 
-def run(workdir, tree=None, extra=()):
+def run(workdir, tree=None, markers=MARKERS):
     """Both sides; returns :func:`score.compare_suites`'s dict."""
     root = prepare(workdir)
-    base = run_side(root, 'chainer', workdir, None, extra)
-    other = run_side(root, 'chainerlite', workdir, tree, extra)
+    base = run_side(root, 'chainer', workdir, None, markers)
+    other = run_side(root, 'chainerlite', workdir, tree, markers)
     return score.compare_suites(base, other)
