@@ -52,6 +52,11 @@ def agreement(record, outdir, tolerance):
         with numpy.load(os.path.join(outdir, name + '.chainer.npz')) as a:
             with numpy.load(os.path.join(outdir, name + '.chainerlite.npz')) as b:
                 record['agreement'] = score.model_agreement(dict(a), dict(b))
+    # a large model's arrays take hundreds of megabytes: only the record stays
+    for suffix in ('.params.npz', '.init.npz', '.chainer.npz', '.chainerlite.npz'):
+        path = os.path.join(outdir, name + suffix)
+        if os.path.exists(path):
+            os.remove(path)
     found = record.get('agreement')
     record['agrees'] = bool(
         found and not found['missing'] and found['worst'] <= tolerance
