@@ -241,7 +241,7 @@ onnx-compat: $(WHEEL_STAMP)
 # family, 129); DOWNSTREAM_ARGS='--only chainercv' (about 8 minutes), '--only
 # chainerrl' (3 minutes) or '--only chainercv2 --models resnet10,dpn68' for less.
 downstream: $(WHEEL_STAMP) $(DIFF)/bin/python
-	$(DIFF)/bin/python -m pip install -q pillow matplotlib joblib pandas scikit-learn
+	$(DIFF)/bin/python -m pip install -q 'numpy>=1.26,<2' pillow matplotlib joblib pandas scikit-learn
 	$(DIFF)/bin/python -m pip install -q --force-reinstall --no-deps dist/chainerlite-*.whl
 	$(DIFF)/bin/python -m tools.downstream --work build/downstream $(DOWNSTREAM_ARGS)
 
