@@ -145,7 +145,20 @@ _ARGS = {
     'Dropout': (0.5,),
     'Pad': (1,),
     'ReLUGrad': (None,),
+    'MaximumGrad': (numpy.ones(3, numpy.float32), numpy.zeros(3, numpy.float32)),
+    'MinimumGrad': (numpy.ones(3, numpy.float32), numpy.zeros(3, numpy.float32)),
+    'ClipGrad': (numpy.ones(3, numpy.float32), -1.0, 1.0),
+    'ClippedReLUGrad2': (numpy.ones(3, numpy.float32), 1.0),
+    'ClippedReLUGrad3': (
+        numpy.ones(3, numpy.float32),
+        numpy.ones(3, numpy.float32),
+        1.0,
+    ),
+    'ReLUGrad2': (numpy.ones(3, numpy.float32),),
 }
+# Bases whose subclasses supply what they compute (their subclasses are
+# checked above).
+_ABSTRACT = {'ElementwiseCompareGrad'}
 
 
 def _declaring_classes():
@@ -158,6 +171,7 @@ def _declaring_classes():
                 and issubclass(obj, function_node.FunctionNode)
                 and isinstance(obj.check_type_forward, facts.KindsCheck)
                 and not obj.__name__.startswith('_')
+                and obj.__name__ not in _ABSTRACT
             ):
                 yield obj
 
