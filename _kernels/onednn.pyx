@@ -26,8 +26,8 @@ place of NumPy's several passes. :func:`matmul` multiplies float32 stacks
 of matrices read in place with their strides (transposed views cost no
 copy), one call for the whole stack; :func:`chosen_matmul` (``product``
 for compiled callers: ``F.linear``'s product and gradients, ``F.matmul``)
-takes it only where ``config.use_ideep`` allows and the product is large
-enough to gain (:data:`MIN_PRODUCT`). The primitives are kept in a cache keyed
+takes it only where ``config.use_ideep`` allows and the product is of a
+size where it gains (:data:`MIN_PRODUCT`, :data:`MAX_PRODUCT`). The primitives are kept in a cache keyed
 by shapes and parameters (:data:`CACHE_SIZE` entries at most, all kinds
 together). The convolutions' arrays in oneDNN's layouts and its scratchpad
 are kept between calls in a workspace (one for each thread calling at once,
@@ -966,7 +966,12 @@ cdef _MatmulPlan _matmul_plan(tuple shapes, tuple strides, bint with_bias):
 #: gives to oneDNN: below it, NumPy's BLAS call costs less than oneDNN's
 #: per-call work (64 x 64 x 64: 2x NumPy's time; 128 x 128 x 128: 0.9x).
 MIN_PRODUCT = 1 << 20
-cdef Py_ssize_t _min_product = MIN_PRODUCT
+#: The most: above it OpenBLAS's large-matrix kernels are ahead (one
+#: thread, products and both gradients of F.linear: 0.7-1.0x NumPy's time
+#: up to a Transformer's 4096 x 256 x 1024, 1.0-1.3x on 2240 x 650 x 10000,
+#: an LSTM language model's decoder, and on 2240 x 640 x 2560).
+MAX_PRODUCT = 1 << 30
+cdef Py_ssize_t _min_product = MIN_PRODUCT, _max_product = MAX_PRODUCT
 
 # chainerlite's config, imported on the first product large enough
 cdef object _config = None
@@ -985,8 +990,8 @@ cdef bint _mode_allows():
 cdef object product(a, b, bias, bint transa, bint transb):
     # a @ b (+ bias), each matrix of a (of b) transposed first where transa
     # (transb), on oneDNN where use_ideep allows it and the product of
-    # float32 NumPy arrays of the same number of axes has MIN_PRODUCT
-    # multiply-adds or more; else None
+    # float32 NumPy arrays of the same number of axes has MIN_PRODUCT to
+    # MAX_PRODUCT multiply-adds; else None
     if not (type(a) is cnp.ndarray and type(b) is cnp.ndarray):
         return None
     cdef cnp.ndarray ca = <cnp.ndarray>a
@@ -1002,7 +1007,7 @@ cdef object product(a, b, bias, bint transa, bint transb):
     # multiply-adds: the larger stack's elements by the other's matrix side
     cdef Py_ssize_t macs = max(cnp.PyArray_SIZE(ca) * n,
                                cnp.PyArray_SIZE(cb) * m)
-    if macs < _min_product or not _mode_allows():
+    if macs < _min_product or macs > _max_product or not _mode_allows():
         return None
     return matmul(a, b, bias, transa, transb)
 
@@ -1010,7 +1015,7 @@ cdef object product(a, b, bias, bint transa, bint transb):
 def chosen_matmul(a, b, bias=None, transa=False, transb=False):
     """:func:`matmul` where products go to oneDNN (``config.use_ideep``
     'auto' or 'always', float32 NumPy arrays of the same number of axes,
-    :data:`MIN_PRODUCT` multiply-adds or more), else None."""
+    :data:`MIN_PRODUCT` to :data:`MAX_PRODUCT` multiply-adds), else None."""
     return product(a, b, bias, transa, transb)
 
 

@@ -104,6 +104,10 @@ def test_chosen_matmul_follows_size_and_use_ideep():
     side = 128  # 128 ** 3 multiply-adds: over MIN_PRODUCT
     assert side**3 >= onednn.MIN_PRODUCT > 64**3
     big, small = _array(rng, (side, side)), _array(rng, (64, 64))
+    # 1024 * 1024 * 1032 multiply-adds: over MAX_PRODUCT (declined unrun)
+    huge = np.zeros((1024, 1024), np.float32)
+    huge_b = np.zeros((1024, 1032), np.float32)
+    assert 1024 * 1024 * 1032 > onednn.MAX_PRODUCT >= 4096 * 256 * 1024
     for mode, taken in (('always', True), ('auto', True), ('never', False)):
         with chainerlite.using_config('use_ideep', mode):
             y = onednn.chosen_matmul(big, big, transb=True)
@@ -111,6 +115,7 @@ def test_chosen_matmul_follows_size_and_use_ideep():
             if taken:
                 _close(y, big @ big.T)
             assert onednn.chosen_matmul(small, small) is None
+            assert onednn.chosen_matmul(huge, huge_b) is None
             assert onednn.chosen_matmul(big.astype(np.float64), big) is None
             assert onednn.chosen_matmul(big, big[0]) is None
 
