@@ -588,6 +588,48 @@ def _packed_matmul(g):
     return [x, b, out, add]
 
 
+def _dropout_words(g):
+    # a key of the random stream and the keep threshold: in range, or now
+    # and then an extreme integer or not an integer
+    key = g.rng.choice([0, 1, 2**64 - 1, g.rng.getrandbits(64)])
+    threshold = g.rng.choice([0, 1, 2**31, 2**32 - 1, g.rng.getrandbits(32)])
+    if g.chance(0.05):
+        key = g.rng.choice(EXTREMES + [-1, 2**64, 1.5, None])
+    if g.chance(0.05):
+        threshold = g.rng.choice(EXTREMES + [-1, 2**32, None])
+    return [key, threshold]
+
+
+def _dropout_keep_mask(g):
+    shape = tuple(g.dim(9) for _ in range(g.rng.randint(0, 3)))
+    if g.chance(0.05):
+        shape = g.rng.choice([(-1,), (2**62, 2**62), 'ab', None, (1.5,)])
+    return [shape] + _dropout_words(g)
+
+
+def _dropout_forward(g):
+    shape = [g.dim(9) for _ in range(g.rng.randint(0, 3))]
+    return [g.array(shape, g.real())] + _dropout_words(g) + [g.float_param()]
+
+
+def _dropout_backward(g):
+    shape = [g.dim(9) for _ in range(g.rng.randint(0, 3))]
+    return [g.array(shape, g.real()), g.array(shape, bool), g.float_param()]
+
+
+def _onednn_matmul(g):
+    batch = [g.dim(3) for _ in range(g.rng.randint(0, 2))]
+    m, k, n = g.dim(9), g.dim(9), g.dim(9)
+    transa, transb = g.chance(0.5), g.chance(0.5)
+    a = g.array(batch + ([k, m] if transa else [m, k]), numpy.float32)
+    b = g.array(
+        [g.rng.choice([d, 1]) for d in batch] + ([n, k] if transb else [k, n]),
+        numpy.float32,
+    )
+    bias = None if g.chance(0.5) else g.array((n,), numpy.float32)
+    return [a, b, bias, transa, transb]
+
+
 KERNELS = {
     'act.leaky_relu_grad': lambda g: _elementwise(g, 1, 2),
     'act.softplus_grad': lambda g: _elementwise(g, 1, 2),
@@ -608,6 +650,11 @@ KERNELS = {
     'onednn.conv2d_grad_weight': _onednn_grad,
     'onednn.batch_norm': _onednn_bn,
     'onednn.batch_norm_grad': _onednn_bn_grad,
+    'onednn.matmul': _onednn_matmul,
+    'onednn.chosen_matmul': _onednn_matmul,
+    'dropout.keep_mask': _dropout_keep_mask,
+    'dropout.forward': _dropout_forward,
+    'dropout.backward': _dropout_backward,
     'lstm.lstm_forward': _lstm_forward,
     'lstm.lstm_backward': _lstm_backward,
     'optim.adam': _adam,
@@ -703,6 +750,7 @@ GENERIC = {
         '_rebuild_node',
         '_as_variable',
         'substitute_forward',
+        'retained_indexes',
     ],
     'facts': ['class_flags', 'open_classes', 'expect_axes'],
     'ops_math': ['scalar_like'],
