@@ -95,6 +95,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
     # the losses of the samples already scaled and the function sums them
     # (as Chainer builds that loss: its last node is a sum)
     _sum_outside = False
+    _y = _t = None
+    soft_target = False  # Chainer's flag: set by a forward on soft targets
 
     def __init__(
         self,
@@ -123,6 +125,19 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         self.reduce = reduce
         self.soft_target_loss = soft_target_loss
         self.enable_double_backprop = enable_double_backprop
+
+    @property
+    def y(self):
+        """Chainer's attribute: after a forward with ``cache_score``, the
+        softmax of ``x`` along axis 1 (computed when read where the forward
+        kept other statistics), else None."""
+        if self._y is not None:
+            return self._y
+        if not self.cache_score or self._t is None:
+            return None
+        x = self.get_retained_inputs()[0].array
+        xp = backend.get_array_module(x)
+        return xp.exp(_log_softmax(xp, x))
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x', 't'))
@@ -158,6 +173,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         xp = backend.get_array_module(x)
         self.retain_inputs((0, 1))  # both, as Chainer's node keeps them
         soft = t.dtype.kind == 'f'
+        if soft:
+            self.soft_target = True
         self._sum_outside = self.enable_double_backprop and self.reduce == 'mean'
         self._sum_outside &= not soft
         if soft and self.class_weight is not None:

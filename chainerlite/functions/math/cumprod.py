@@ -10,6 +10,7 @@ from chainerlite.functions.array import reshape
 from chainerlite.functions.array import separate
 from chainerlite.functions.array import stack
 from chainerlite.functions.math import cumsum
+from chainerlite.functions.rnn import _formula
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
@@ -56,6 +57,31 @@ class Cumprod(cumsum.AlongAxis):
             gxs[k] = s if k == 0 else ys[k - 1] * s
         gx = stack.stack(gxs, axis)
         return (reshape.reshape(gx, in_shape),)
+
+
+class Cumprodsum(_formula.FormulaNode):
+    """Chainer's node of the recurrence ``y[0] = xadd[0]``,
+    ``y[i] = y[i-1] * xmul[i-1] + xadd[i]`` along a (non-negative) axis,
+    applied to ``(xmul, xadd)``, where ``xadd`` has one more element than
+    ``xmul`` along the axis. Its gradients, to any order, are those of the
+    recurrence written with differentiable functions."""
+
+    def __init__(self, axis):
+        self.axis = axis
+
+    def formula(self, xmul, xadd):
+        axis = self.axis
+        if xadd.shape[axis] != xmul.shape[axis] + 1:
+            raise ValueError(
+                'Cumprodsum: xadd must have one more element than xmul along '
+                'axis {}; got shapes {} and {}'.format(axis, xadd.shape, xmul.shape)
+            )
+        muls = separate.separate(xmul, axis) if xmul.shape[axis] else ()
+        adds = separate.separate(xadd, axis)
+        ys = [adds[0]]
+        for mul, add in zip(muls, adds[1:]):
+            ys.append(ys[-1] * mul + add)
+        return (stack.stack(ys, axis),)
 
 
 def cumprod(x: Variable | NdArray, axis=None) -> Variable:

@@ -11,6 +11,7 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite._kernels import onednn
+from chainerlite.functions import _grad_of
 from chainerlite.functions.array import cast
 from chainerlite.functions.array import reshape
 from chainerlite.functions.array import sum_to
@@ -241,3 +242,34 @@ def batch_matmul(a, b, transa=False, transb=False):
     """
     warnings.warn('batch_matmul is deprecated. Use matmul instead.', DeprecationWarning)
     return BatchMatMul(transa, transb).apply((a, b))[0]
+
+
+class BatchMatMulGrad(_grad_of.GradOf):
+    """Chainer's gradient node of :class:`BatchMatMul`: applied to
+    ``(a, b, gy)``, the gradients of ``a`` and ``b`` (from BatchMatMul's
+    own backward, so its second order is that backward's)."""
+
+    def __init__(self, transa=False, transb=False):
+        self.transa = transa
+        self.transb = transb
+
+    def gradients(self, xs):
+        def product(a, b):
+            return BatchMatMul(self.transa, self.transb).apply((a, b))[0]
+
+        return _grad_of.grads_of(product, xs[:2], xs[2])
+
+
+def _as_batch_mat(x):
+    """Chainer's helper: a stack of arrays as a stack of matrices, of
+    shape ``(len(x), x.shape[1], rest)``."""
+    return x.reshape(len(x), x.shape[1], -1)
+
+
+def _get_ld(a):
+    """Chainer's helper (for BLAS calls): of a stack of matrices, whether
+    its last two axes are laid out transposed (the axis of the smaller
+    stride, 0 or 1) and the leading dimension that layout has."""
+    strides = a.strides[-2:]
+    trans = int(numpy.argmin(strides))
+    return trans, int(max(a.shape[trans - 2], max(strides) // a.itemsize))

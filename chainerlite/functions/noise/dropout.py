@@ -95,29 +95,29 @@ class DropoutGrad(function_node.FunctionNode):
     It is linear in its input, so its own gradient applies it again.
 
     Args:
-        scale (numpy.ndarray or cupy.ndarray or scalar): The scaled mask of
-            the forward pass, of the dtype of the gradient; with ``keep``,
-            the scale of the kept elements.
+        mask (numpy.ndarray or cupy.ndarray or scalar): The scaled mask of
+            the forward pass, of the dtype of the gradient (Chainer's
+            argument); with ``keep``, the scale of the kept elements.
         keep (numpy.ndarray): The mask of the forward pass as booleans, or
-            None where ``scale`` is the scaled mask.
+            None where ``mask`` is the scaled mask.
 
     """
 
-    def __init__(self, scale, keep=None):
-        self.scale = scale
+    def __init__(self, mask, keep=None):
+        self.mask = mask
         self.keep = keep
 
     def forward(self, inputs):
         (gy,) = inputs
         if self.keep is None:
-            return (gy * self.scale,)
-        gx = dropout_kernels.backward(gy, self.keep, self.scale)
+            return (gy * self.mask,)
+        gx = dropout_kernels.backward(gy, self.keep, self.mask)
         if gx is None:
-            gx = utils.force_array(gy * _scaled(self.keep, self.scale))
+            gx = utils.force_array(gy * _scaled(self.keep, self.mask))
         return (gx,)
 
     def backward(self, indexes, grad_outputs):
-        return DropoutGrad(self.scale, self.keep).apply(grad_outputs)
+        return DropoutGrad(self.mask, self.keep).apply(grad_outputs)
 
 
 def dropout(x: Variable | NdArray, ratio=0.5, *, mask=None, return_mask=False):

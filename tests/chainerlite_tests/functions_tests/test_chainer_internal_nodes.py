@@ -1,0 +1,116 @@
+"""More of Chainer 7.8.1's internal nodes, helpers and node attributes by
+Chainer's names and constructors (dropout, matmul, cumprod, softmax cross
+entropy, ROI pooling, decorrelated batch normalization, sparse matmul, the
+recurrent cells): each gives the values it stands for, written out here,
+and a node's backward gives their derivatives."""
+
+import numpy as np
+import pytest
+
+import chainerlite
+import chainerlite.functions as F
+from chainerlite.functions.loss import softmax_cross_entropy as sce
+from chainerlite.functions.math import cumprod
+from chainerlite.functions.math import matmul
+from chainerlite.functions.noise import dropout
+
+RNG = np.random.RandomState(3)
+
+
+def _variables(*arrays):
+    return [chainerlite.Variable(np.asarray(a)) for a in arrays]
+
+
+def _grads(xs, ys, weights):
+    loss = sum(F.sum(y * w) for y, w in zip(ys, weights))
+    return [None if g is None else g.array for g in chainerlite.grad([loss], xs)]
+
+
+def test_dropout_grad_takes_chainers_mask():
+    mask = np.array([0.0, 2.0, 2.0, 0.0], np.float32)
+    gy = np.array([1.0, -3.0, 0.5, 4.0], np.float32)
+    w = np.array([2.0, 1.0, -1.0, 3.0], np.float32)
+    node = dropout.DropoutGrad(mask)
+    assert node.mask is mask
+    xs = _variables(gy)
+    (gx,) = node.apply(xs)
+    np.testing.assert_array_equal(gx.array, [0.0, -6.0, 1.0, 0.0])
+    np.testing.assert_array_equal(_grads(xs, [gx], [w])[0], [0.0, 2.0, -2.0, 0.0])
+
+
+def test_softmax_cross_entropy_keeps_chainers_y_and_soft_target():
+    x = np.array([[0.0, np.log(3.0)], [np.log(2.0), np.log(2.0)]], np.float64)
+    expected_y = [[0.25, 0.75], [0.5, 0.5]]
+    node = sce.SoftmaxCrossEntropy()
+    assert node.y is None and node.soft_target is False
+    node.apply((x, np.array([1, 0], np.int32)))  # the compiled path
+    np.testing.assert_allclose(node.y, expected_y, rtol=1e-12)
+    assert node.soft_target is False
+    node = sce.SoftmaxCrossEntropy(class_weight=np.ones(2))  # the general path
+    node.apply((x, np.array([1, 0], np.int32)))
+    np.testing.assert_allclose(node.y, expected_y, rtol=1e-12)
+    node = sce.SoftmaxCrossEntropy()
+    node.apply((x, np.array([[0.5, 0.5], [1.0, 0.0]])))
+    assert node.soft_target is True
+    np.testing.assert_allclose(node.y, expected_y, rtol=1e-12)
+    node = sce.SoftmaxCrossEntropy(cache_score=False)
+    node.apply((x, np.array([1, 0], np.int32)))
+    assert node.y is None
+
+
+def _t(m, flag):
+    return m.transpose(0, 2, 1) if flag else m
+
+
+@pytest.mark.parametrize('transa', [False, True])
+@pytest.mark.parametrize('transb', [False, True])
+def test_batch_matmul_grad(transa, transb):
+    a, b, gy = RNG.randn(2, 3, 4), RNG.randn(2, 4, 5), RNG.randn(2, 3, 5)
+    xs = _variables(_t(a, transa).copy(), _t(b, transb).copy(), gy)
+    ga, gb = matmul.BatchMatMulGrad(transa, transb).apply(xs)
+    np.testing.assert_allclose(ga.array, _t(gy @ _t(b, True), transa), rtol=1e-12)
+    np.testing.assert_allclose(gb.array, _t(_t(a, True) @ gy, transb), rtol=1e-12)
+    # second order: ga and gb are linear in (b, gy) and (a, gy); wa, wb
+    # weigh them (as laid out in a's and b's own layout)
+    wa, wb = RNG.randn(*ga.shape), RNG.randn(*gb.shape)
+    g_a, g_b, g_gy = _grads(xs, [ga, gb], [wa, wb])
+    wa, wb = _t(wa, transa), _t(wb, transb)
+    np.testing.assert_allclose(g_a, _t(gy @ _t(wb, True), transa), rtol=1e-10)
+    np.testing.assert_allclose(g_b, _t(_t(wa, True) @ gy, transb), rtol=1e-10)
+    np.testing.assert_allclose(g_gy, wa @ b + a @ wb, rtol=1e-10)
+
+
+def test_matmul_batch_helpers():
+    x = np.arange(24.0).reshape(2, 3, 2, 2)
+    np.testing.assert_array_equal(matmul._as_batch_mat(x), x.reshape(2, 3, 4))
+    assert matmul._get_ld(np.zeros((2, 3, 4))) == (1, 4)
+    assert matmul._get_ld(np.zeros((2, 4, 3)).transpose(0, 2, 1)) == (0, 3)
+    assert matmul._get_ld(np.zeros((2, 3, 5))[:, :, :4]) == (1, 5)
+
+
+def test_cumprodsum_recurrence_and_gradients():
+    xmul = np.array([[2.0, 3.0], [0.5, -1.0]])
+    xadd = np.array([[1.0, 1.0, 1.0], [2.0, 0.0, 4.0]])
+    w = np.array([[1.0, 2.0, 3.0], [1.0, -1.0, 2.0]])
+    xs = _variables(xmul, xadd)
+    (y,) = cumprod.Cumprodsum(1).apply(xs)
+    np.testing.assert_array_equal(y.array, [[1.0, 3.0, 10.0], [2.0, 1.0, 3.0]])
+    gmul, gadd = _grads(xs, [y], [w])
+    # gadd[i] = w[i] + xmul[i] * gadd[i+1]; gmul[i] = gadd[i+1] * y[i]
+    np.testing.assert_array_equal(gadd, [[23.0, 11.0, 3.0], [-0.5, -3.0, 2.0]])
+    np.testing.assert_array_equal(gmul, [[11.0, 9.0], [-6.0, 2.0]])
+    (y0,) = cumprod.Cumprodsum(0).apply(_variables(xmul.T, xadd.T))
+    np.testing.assert_array_equal(y0.array, y.array.T)
+    with pytest.raises(ValueError, match='Cumprodsum'):
+        cumprod.Cumprodsum(1).apply(_variables(xmul, xadd[:, :2]))
+
+
+def test_cumprodsum_second_order():
+    xmul, xadd = _variables(np.array([2.0, 3.0]), np.array([1.0, 1.0, 1.0]))
+    (y,) = cumprod.Cumprodsum(0).apply((xmul, xadd))
+    # y[2] = (xadd0 * xmul0 + xadd1) * xmul1 + xadd2
+    (gmul,) = chainerlite.grad([y[2]], [xmul], enable_double_backprop=True)
+    # d y2 / d xmul1 = xadd0 * xmul0 + xadd1 = 3; its derivative by xmul0 is xadd0 = 1
+    assert gmul.array.tolist() == [3.0, 3.0]
+    (gg,) = chainerlite.grad([gmul[1]], [xmul])
+    assert gg.array.tolist() == [1.0, 0.0]
