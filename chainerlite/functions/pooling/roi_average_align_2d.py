@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite.functions.pooling import _roi
 
 if typing.TYPE_CHECKING:
@@ -16,6 +18,21 @@ class ROIAverageAlign2D(_roi.AlignPooling):
 
     reduce = 'average'
     function_name = 'roi_average_align_2d'
+
+
+def _get_bounds(p, limit):
+    """Chainer's helper: for a sample coordinate ``p`` on an axis of
+    ``limit`` pixels, ``(p, low, high)``, the coordinate clamped to the
+    pixels and its two neighbouring pixels, or ``(None, None, None)`` for
+    one outside ``[-1, limit]``."""
+    if p < -1 or p > limit:
+        return None, None, None
+    low = min(int(numpy.floor(p)), limit - 1)
+    if low <= -1:
+        p = 0
+    elif low + 1 >= limit:
+        p = limit - 1
+    return p, low, low + 1
 
 
 def roi_average_align_2d(

@@ -7,6 +7,7 @@ import typing
 
 import numpy
 
+from chainerlite import backend
 from chainerlite.functions.pooling import _roi
 from chainerlite.utils import _chainer_errors
 from chainerlite.utils import type_check
@@ -57,6 +58,53 @@ class ROIPooling2D(_roi.ROIPooling):
             True,
             self.function_name,
         )
+
+
+class ROIPooling2DGrad(_roi.ROIScatter):
+    """Chainer's gradient node of :class:`ROIPooling2D`, applied to
+    ``(rois, gy)``: each element of ``gy`` is added to the pixel of the
+    feature map (of shape ``bottom_data_shape``) that ``argmax_data``
+    names, the flat index ``y * width + x`` within the ROI's image and the
+    element's channel (-1: none). It is :class:`ROIScatter` over the
+    samples ``argmax_data`` gives, so its backward gathers again (where
+    Chainer's raises). Its one output is the feature map's gradient
+    (Chainer's node has a second, for the ROIs, that holds no array)."""
+
+    def __init__(self, outh, outw, spatial_scale, bottom_data_shape, argmax_data):
+        self.outh, self.outw = outh, outw
+        self.spatial_scale = spatial_scale
+        self._bottom_data_shape = bottom_data_shape
+        self.argmax_data = argmax_data
+
+    def forward(self, inputs):
+        rois, gy = inputs
+        xp = backend.get_array_module(gy)
+        # one sample per channel, sample c being channel c's chosen pixel
+        chosen = xp.asarray(self.argmax_data).transpose(0, 2, 3, 1)[..., None]
+        found = chosen >= 0
+        n_rois, n_channels = gy.shape[:2]
+        self.geometry = _roi.Geometry(
+            rois[:, 0].astype(numpy.int64), xp.maximum(chosen, 0), found * 1.0, found[..., 0], None
+        )
+        channel = xp.arange(n_channels).reshape(1, n_channels, 1, 1)
+        self.choice = xp.where(found[..., 0].transpose(0, 3, 1, 2), channel, -1)
+        self.x_shape = tuple(self._bottom_data_shape)
+        return super().forward((gy,))
+
+    forward_cpu = forward_gpu = forward
+
+    def backward(self, indexes, grad_outputs):
+        (ggy,) = super().backward(indexes, grad_outputs)
+        return tuple(ggy if i == 1 else None for i in indexes)
+
+
+def _roi_pooling_slice(size, stride, max_size, roi_offset):
+    """Chainer's helper: the slice of the pixels of bin ``size`` of stride
+    ``stride`` (from its floor to its ceiling) shifted by ``roi_offset``
+    and clipped to ``[0, max_size]``, and the slice's length."""
+    start = min(max(int(numpy.floor(size * stride)) + roi_offset, 0), max_size)
+    end = min(max(int(numpy.ceil((size + 1) * stride)) + roi_offset, 0), max_size)
+    return slice(start, end), end - start
 
 
 def _out_length(n, name):

@@ -114,3 +114,54 @@ def test_cumprodsum_second_order():
     assert gmul.array.tolist() == [3.0, 3.0]
     (gg,) = chainerlite.grad([gmul[1]], [xmul])
     assert gg.array.tolist() == [1.0, 0.0]
+
+
+def test_roi_pooling_2d_grad_scatters_to_the_chosen_pixels():
+    from chainerlite.functions.pooling import roi_pooling_2d
+
+    rois = np.array([[1, 0, 0, 2, 2], [0, 1, 0, 2, 1]], np.float32)
+    # ROI 0 (image 1), channel 0 chose pixels 0, 2, 6, 8 of a 3 x 3 map;
+    # channel 1 chose pixel 4 four times; ROI 1 (image 0) has an empty bin
+    argmax = np.array(
+        [[[[0, 2], [6, 8]], [[4, 4], [4, 4]]], [[[1, 2], [-1, 5]], [[1, 2], [4, 5]]]],
+        np.int32,
+    )
+    gy = np.arange(1.0, 17.0, dtype=np.float32).reshape(2, 2, 2, 2)
+    node = roi_pooling_2d.ROIPooling2DGrad(2, 2, 1.0, (2, 2, 3, 3), argmax)
+    assert node.argmax_data is argmax and (node.outh, node.outw) == (2, 2)
+    xs = _variables(rois, gy)
+    (gx,) = node.apply(xs)
+    expected = np.zeros((2, 2, 9), np.float32)
+    expected[1, 0, [0, 2, 6, 8]] = [1, 2, 3, 4]
+    expected[1, 1, 4] = 5 + 6 + 7 + 8
+    expected[0, 0, [1, 2, 5]] = [9, 10, 12]
+    expected[0, 1, [1, 2, 4, 5]] = [13, 14, 15, 16]
+    np.testing.assert_array_equal(gx.array, expected.reshape(2, 2, 3, 3))
+    # its backward gathers from the same pixels
+    w = np.arange(36.0, dtype=np.float32).reshape(2, 2, 3, 3)
+    g_rois, g_gy = _grads(xs, [gx], [w])
+    assert g_rois is None
+    flat = w.reshape(2, 2, 9)
+    expected_ggy = [
+        [[flat[1, 0, [0, 2]], flat[1, 0, [6, 8]]], [[flat[1, 1, 4]] * 2] * 2],
+        [[flat[0, 0, [1, 2]], [0, flat[0, 0, 5]]], [flat[0, 1, [1, 2]], flat[0, 1, [4, 5]]]],
+    ]
+    np.testing.assert_array_equal(g_gy, np.array(expected_ggy, np.float32))
+
+
+def test_roi_helpers():
+    from chainerlite.functions.pooling import roi_average_align_2d
+    from chainerlite.functions.pooling import roi_pooling_2d
+
+    # bin 1 of stride 1.5 covers pixels floor(1.5) to ceil(3.0), shifted
+    assert roi_pooling_2d._roi_pooling_slice(1, 1.5, 10, 2) == (slice(3, 5), 2)
+    assert roi_pooling_2d._roi_pooling_slice(0, 1.5, 10, 0) == (slice(0, 2), 2)
+    assert roi_pooling_2d._roi_pooling_slice(3, 2.0, 5, 1) == (slice(5, 5), 0)
+    assert roi_pooling_2d._roi_pooling_slice(0, 0.7, 3, -2) == (slice(0, 0), 0)
+    bounds = roi_average_align_2d._get_bounds
+    assert bounds(-1.5, 4) == (None, None, None)
+    assert bounds(4.2, 4) == (None, None, None)
+    assert bounds(-0.5, 4) == (0, -1, 0)
+    assert bounds(2.5, 4) == (2.5, 2, 3)
+    assert bounds(3.5, 4) == (3, 3, 4)
+    assert bounds(4.0, 4) == (3, 3, 4)
