@@ -82,10 +82,10 @@ class ROIPooling2DGrad(_roi.ROIScatter):
         # one sample per channel, sample c being channel c's chosen pixel
         chosen = xp.asarray(self.argmax_data).transpose(0, 2, 3, 1)[..., None]
         found = chosen >= 0
-        n_rois, n_channels = gy.shape[:2]
-        self.geometry = _roi.Geometry(
-            rois[:, 0].astype(numpy.int64), xp.maximum(chosen, 0), found * 1.0, found[..., 0], None
-        )
+        batch = rois[:, 0].astype(numpy.int64)
+        index, weight = xp.maximum(chosen, 0), found * 1.0
+        self.geometry = _roi.Geometry(batch, index, weight, found[..., 0], None)
+        n_channels = gy.shape[1]
         channel = xp.arange(n_channels).reshape(1, n_channels, 1, 1)
         self.choice = xp.where(found[..., 0].transpose(0, 3, 1, 2), channel, -1)
         self.x_shape = tuple(self._bottom_data_shape)
