@@ -4,6 +4,7 @@ import math
 
 from chainerlite import backend
 from chainerlite import function_node
+from chainerlite.functions import _grad_of
 from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.math import matmul
@@ -84,27 +85,49 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
         return (_from_groups(y, x.shape).astype(x.dtype, copy=False),)
 
     def backward(self, indexes, grad_outputs):
-        grad = DecorrelatedBatchNormalizationGrad(
-            self.groups, self.projection, *self._saved
-        )
+        xc, eigvecs, roots = self._saved
+        grad = DecorrelatedBatchNormalizationGrad(self.groups, None, eigvecs, None)
+        grad._projection, grad._xc, grad._roots = self.projection, xc, roots
         return grad.apply(grad_outputs)
 
 
 class DecorrelatedBatchNormalizationGrad(function_node.FunctionNode):
     """Gradient of :class:`DecorrelatedBatchNormalization` (not
-    differentiable again)."""
+    differentiable again), applied to ``gy``.
 
-    def __init__(self, groups, projection, xc, eigvecs, roots):
+    Args (Chainer's): ``groups``; the eigenvalues ``(g, C)`` and
+    eigenvectors ``(g, C, C)`` of each group's covariance (``eps``
+    included) and the PCA-whitened input ``y_hat_pca`` ``(g, C, m)``, from
+    which the centred input and the projection are rebuilt. The forward of
+    chainerlite's node hands over those it kept instead.
+    """
+
+    _projection = _xc = _roots = None
+
+    def __init__(self, groups, eigvals, eigvectors, y_hat_pca):
         self.groups = groups
-        self.projection = projection
-        self.xc = xc
-        self.eigvecs = eigvecs
-        self.roots = roots
+        self.eigvals = eigvals
+        self.eigvectors = eigvectors
+        self.y_hat_pca = y_hat_pca
+
+    def _statistics(self, xp):
+        # the projection, the centred input and the eigenvalues' roots
+        u = self.eigvectors
+        roots = self._roots
+        if roots is None:
+            roots = xp.sqrt(self.eigvals)
+        w, xc = self._projection, self._xc
+        if w is None:
+            w = xp.matmul(u / roots[:, None, :], u.transpose(0, 2, 1))
+        if xc is None:
+            xc = xp.matmul(u, roots[:, :, None] * self.y_hat_pca)
+        return w, xc, roots
 
     def forward(self, inputs):
         (gy,) = inputs
         xp = backend.get_array_module(gy)
-        u, xc, w = self.eigvecs, self.xc, self.projection
+        u = self.eigvectors
+        w, xc, s = self._statistics(xp)
         m = xc.shape[2]
         gyg = _to_groups(gy, self.groups).astype(xc.dtype, copy=False)
         gx = xp.matmul(w, gyg)  # through y = W xc, W symmetric
@@ -114,7 +137,6 @@ class DecorrelatedBatchNormalizationGrad(function_node.FunctionNode):
         #      = -1 / (s_i s_j (s_i + s_j)), s = sqrt(l).
         gw = xp.matmul(gyg, xc.transpose(0, 2, 1))
         gw = (gw + gw.transpose(0, 2, 1)) / 2
-        s = self.roots
         f = -1 / (s[:, :, None] * s[:, None, :] * (s[:, :, None] + s[:, None, :]))
         ut = u.transpose(0, 2, 1)
         gcov = xp.matmul(xp.matmul(u, f * xp.matmul(xp.matmul(ut, gw), u)), ut)
@@ -247,3 +269,22 @@ class FixedDecorrelatedBatchNormalization(function_node.FunctionNode):
         gmean = -sum_mod.sum(gxc, axis=2)
         gprojection = matmul.matmul(gyg, xc, transb=True)
         return gx, gmean, gprojection
+
+
+class FixedDecorrelatedBatchNormalizationGrad(_grad_of.GradOf):
+    """Chainer's gradient node of :class:`FixedDecorrelatedBatchNormalization`:
+    applied to ``(x, mean, projection, gy)``, the gradients of the three
+    inputs, from that node's own backward (so it is differentiable again).
+    Those of ``mean`` and ``projection`` are the derivatives; Chainer's
+    node gives other values there (docs/differences.rst)."""
+
+    def __init__(self, groups):
+        self.groups = groups
+
+    def gradients(self, xs):
+        def fixed(x, mean, projection):
+            return FixedDecorrelatedBatchNormalization(self.groups).apply(
+                (x, mean, projection)
+            )[0]
+
+        return _grad_of.grads_of(fixed, xs[:3], xs[3])

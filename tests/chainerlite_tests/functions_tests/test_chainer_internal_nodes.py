@@ -13,6 +13,7 @@ from chainerlite.functions.loss import softmax_cross_entropy as sce
 from chainerlite.functions.math import cumprod
 from chainerlite.functions.math import matmul
 from chainerlite.functions.noise import dropout
+from chainerlite.functions.normalization import decorrelated_batch_normalization as dbn
 
 RNG = np.random.RandomState(3)
 
@@ -166,3 +167,61 @@ def test_roi_helpers():
     assert bounds(2.5, 4) == (2.5, 2, 3)
     assert bounds(3.5, 4) == (3, 3, 4)
     assert bounds(4.0, 4) == (3, 3, 4)
+
+
+def _whiten(x, groups, eps):
+    # ZCA whitening of each channel group of a (batch, channels) array, and
+    # the statistics Chainer's gradient node takes
+    xg = x.T.reshape(groups, -1, x.shape[0])
+    xc = xg - xg.mean(axis=2, keepdims=True)
+    cov = xc @ xc.transpose(0, 2, 1) / x.shape[0] + eps * np.eye(xg.shape[1])
+    eigvals, eigvectors = np.linalg.eigh(cov)
+    y_hat_pca = (eigvectors.transpose(0, 2, 1) @ xc) / np.sqrt(eigvals)[:, :, None]
+    y = (eigvectors @ y_hat_pca).reshape(x.shape[1], x.shape[0]).T
+    return y, (eigvals, eigvectors, y_hat_pca)
+
+
+def test_decorrelated_batch_normalization_grad_from_chainers_statistics():
+
+    x, gy = RNG.randn(6, 4), RNG.randn(6, 4)
+    _, stats = _whiten(x, 2, 2e-5)
+    node = dbn.DecorrelatedBatchNormalizationGrad(2, *stats)
+    assert node.eigvals is stats[0] and node.y_hat_pca is stats[2]
+    (gx,) = node.apply(_variables(gy))
+    expected = np.zeros_like(x)  # central differences of sum(gy * y)
+    for i in np.ndindex(*x.shape):
+        dx = np.zeros_like(x)
+        dx[i] = 1e-6
+        up, down = _whiten(x + dx, 2, 2e-5)[0], _whiten(x - dx, 2, 2e-5)[0]
+        expected[i] = (gy * (up - down)).sum() / 2e-6
+    np.testing.assert_allclose(gx.array, expected, rtol=1e-6, atol=1e-8)
+    # the node of the function hands over what it kept: the same gradient
+    xv = chainerlite.Variable(x)
+    y = F.decorrelated_batch_normalization(xv, groups=2)
+    y.grad = gy
+    y.backward()
+    np.testing.assert_allclose(xv.grad, expected, rtol=1e-6, atol=1e-8)
+
+
+def test_fixed_decorrelated_batch_normalization_grad():
+
+    # groups of 2 channels: y[:, group] = (x[:, group] - mean) @ projection.T
+    x, gy = RNG.randn(5, 4), RNG.randn(5, 4)
+    mean, projection = RNG.randn(2, 2), RNG.randn(2, 2, 2)
+    xs = _variables(x, mean, projection, gy)
+    gx, gmean, gprojection = dbn.FixedDecorrelatedBatchNormalizationGrad(2).apply(xs)
+    close = np.testing.assert_allclose
+    for k, cols in enumerate((slice(0, 2), slice(2, 4))):
+        xc, gyk = x[:, cols] - mean[k], gy[:, cols]
+        close(gx.array[:, cols], gyk @ projection[k], rtol=1e-12)
+        close(gmean.array[k], -(gyk @ projection[k]).sum(0), rtol=1e-12)
+        close(gprojection.array[k], gyk.T @ xc, rtol=1e-12)
+    # second order: gprojection is bilinear in gy and x - mean
+    w = RNG.randn(2, 2, 2)
+    g_x, g_mean, g_projection, g_gy = _grads(xs, [gprojection], [w])
+    assert g_projection is None or not g_projection.any()
+    for k, cols in enumerate((slice(0, 2), slice(2, 4))):
+        np.testing.assert_allclose(g_x[:, cols], gy[:, cols] @ w[k], rtol=1e-12)
+        np.testing.assert_allclose(g_mean[k], -(gy[:, cols] @ w[k]).sum(0), rtol=1e-12)
+        xc = x[:, cols] - mean[k]
+        np.testing.assert_allclose(g_gy[:, cols], xc @ w[k].T, rtol=1e-12)
