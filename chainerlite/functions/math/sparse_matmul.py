@@ -11,7 +11,10 @@ from chainerlite import utils
 from chainerlite.functions.array import cast
 from chainerlite.functions.array import get_item
 from chainerlite.functions.array import swapaxes
+from chainerlite.functions.array import where
+from chainerlite.functions.math import matmul
 from chainerlite.functions.math import sum as sum_mod
+from chainerlite.functions.rnn import _formula
 from chainerlite.utils import sparse
 from chainerlite.utils import type_check
 
@@ -188,3 +191,80 @@ def sparse_matmul(a, b, transa=False, transb=False) -> Variable:
         transc=True,
     )
     return node.apply((b.data, a))[0]
+
+
+class CooMatMulGradSP(_formula.FormulaNode):
+    """Chainer's node of the product of two dense matrices taken at the
+    entries of a sparse (COO) pattern: applied to ``(a, b)``, the values
+    ``C[sp_row[e], sp_col[e]]`` of ``C = op(a) @ op(b)`` (``C`` transposed
+    if ``transc``; 0 at padding entries, whose row is negative), of dtype
+    ``dtype`` (None: NumPy's result type of the two). It is the gradient of
+    :class:`CooMatMul` with respect to the sparse values; its gradients, to
+    any order, are those of that formula."""
+
+    def __init__(
+        self,
+        sp_row,
+        sp_col,
+        sp_shape,
+        sp_order='other',
+        transa=False,
+        transb=False,
+        transc=False,
+        dtype=None,
+    ):
+        if sp_row.ndim not in (1, 2) or sp_row.shape != sp_col.shape:
+            raise ValueError(
+                'CooMatMulGradSP: sp_row and sp_col must have one shape of one '
+                'or two axes; got {} and {}'.format(sp_row.shape, sp_col.shape)
+            )
+        if len(sp_shape) != 2:
+            raise ValueError('CooMatMulGradSP: len(sp_shape) must be two.')
+        self.sp_row = sp_row
+        self.sp_col = sp_col
+        self.sp_shape = sp_shape
+        self.sp_order = sp_order
+        self.transa = transa
+        self.transb = transb
+        self.transc = transc
+        self.dtype = dtype
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a', 'b'))
+        a_type, b_type = in_types
+        type_check.expect(
+            a_type.dtype.kind == 'f',
+            b_type.dtype.kind == 'f',
+            a_type.ndim >= 2,
+            a_type.ndim <= 3,
+            a_type.ndim == b_type.ndim,
+        )
+        m, k = (-1, -2) if self.transa else (-2, -1)
+        b_k, n = (-1, -2) if self.transb else (-2, -1)
+        c_m, c_n = (-1, -2) if self.transc else (-2, -1)
+        type_check.expect(
+            a_type.shape[m] == self.sp_shape[c_m],
+            b_type.shape[n] == self.sp_shape[c_n],
+            a_type.shape[k] == b_type.shape[b_k],
+        )
+        if type_check.eval(a_type.ndim) == 3:
+            type_check.expect(
+                a_type.shape[0] == self.sp_row.shape[0],
+                b_type.shape[0] == self.sp_row.shape[0],
+            )
+
+    def formula(self, a, b):
+        dtype = self.dtype or numpy.result_type(a.dtype, b.dtype)
+        a = _last_two_swapped(cast.cast(a, dtype), self.transa)
+        b = _last_two_swapped(cast.cast(b, dtype), self.transb)
+        product = matmul.matmul(a, b)
+        rows, cols = self.sp_row, self.sp_col
+        if self.transc:
+            rows, cols = cols, rows
+        xp = backend.get_array_module(a.array)
+        used = xp.asarray(rows >= 0)
+        at = (xp.maximum(rows, 0), xp.maximum(cols, 0))
+        if product.ndim == 3:
+            at = (xp.arange(product.shape[0])[:, None],) + at
+        values = get_item.get_item(product, at)
+        return (where.where(used, values, xp.zeros(values.shape, dtype)),)

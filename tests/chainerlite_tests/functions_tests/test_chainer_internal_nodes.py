@@ -225,3 +225,43 @@ def test_fixed_decorrelated_batch_normalization_grad():
         np.testing.assert_allclose(g_mean[k], -(gy[:, cols] @ w[k]).sum(0), rtol=1e-12)
         xc = x[:, cols] - mean[k]
         np.testing.assert_allclose(g_gy[:, cols], xc @ w[k].T, rtol=1e-12)
+
+
+def test_coo_mat_mul_grad_sp_takes_the_product_at_the_pattern():
+    from chainerlite.functions.math import sparse_matmul
+
+    a, b = np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[1.0, 0.0], [2.0, 1.0]])
+    row, col = np.array([0, 1, 1, -1], np.int32), np.array([1, 0, 1, -1], np.int32)
+    xs = _variables(a, b)  # a @ b = [[5, 2], [11, 4]]
+    (c,) = sparse_matmul.CooMatMulGradSP(row, col, (2, 2)).apply(xs)
+    np.testing.assert_array_equal(c.array, [2.0, 11.0, 4.0, 0.0])
+    node = sparse_matmul.CooMatMulGradSP(row, col, (2, 2), transa=True, transc=True)
+    (ct,) = node.apply(_variables(a.T, b))  # the pattern indexes (a @ b).T
+    np.testing.assert_array_equal(ct.array, [11.0, 2.0, 4.0, 0.0])
+    # with weights w of the entries, W = [[0, 1], [2, 3]] at the pattern:
+    # the gradients are W @ b.T and a.T @ W
+    (ga, gb) = chainerlite.grad(
+        [F.sum(c * np.array([1.0, 2.0, 3.0, 5.0]))], xs, enable_double_backprop=True
+    )
+    np.testing.assert_array_equal(ga.array, [[0.0, 1.0], [2.0, 7.0]])
+    np.testing.assert_array_equal(gb.array, [[6.0, 10.0], [8.0, 14.0]])
+    # second order: sum(W @ b.T) by b is ones.T @ W
+    (ggb,) = chainerlite.grad([F.sum(ga)], [xs[1]])
+    np.testing.assert_array_equal(ggb.array, [[2.0, 4.0]] * 2)
+    with pytest.raises(ValueError, match='CooMatMulGradSP'):
+        sparse_matmul.CooMatMulGradSP(row, col[:3], (2, 2))
+    with pytest.raises(chainerlite.utils.type_check.InvalidType):
+        sparse_matmul.CooMatMulGradSP(row, col, (3, 2)).apply(xs)
+
+
+def test_coo_mat_mul_grad_sp_of_a_batch():
+    from chainerlite.functions.math import sparse_matmul
+
+    a = np.arange(8.0, dtype=np.float32).reshape(2, 2, 2)
+    b = np.ones((2, 2, 2), np.float32)
+    row = np.array([[0, 1], [1, -1]], np.int32)
+    col = np.array([[0, 1], [0, -1]], np.int32)
+    (c,) = sparse_matmul.CooMatMulGradSP(row, col, (2, 2)).apply(_variables(a, b))
+    # each product's entry (i, j) is the sum of row i of a's matrix
+    assert c.dtype == np.float32
+    np.testing.assert_array_equal(c.array, [[1.0, 5.0], [13.0, 0.0]])
