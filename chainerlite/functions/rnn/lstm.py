@@ -26,9 +26,15 @@ def _gate_shape(x):
     return (x.shape[0], x.shape[1] // 4, 4) + x.shape[2:]
 
 
-def _split_gates(x):
+def _extract_gates(x):
     r = x.reshape(_gate_shape(x))
     return [r[:, :, k] for k in range(4)]
+
+
+def _join_gates(xp, gates):
+    # the inverse of _extract_gates
+    a = gates[0]
+    return xp.stack(gates, axis=2).reshape((a.shape[0], a.shape[1] * 4) + a.shape[2:])
 
 
 def _gate_variables(x):
@@ -97,7 +103,7 @@ class LSTM(function_node.FunctionNode):
         batch = len(x)
         if xp is cuda.cupy:
             return _forward_gpu(c_prev, x)
-        a, i, f, o = _split_gates(x)
+        a, i, f, o = _extract_gates(x)
         a = xp.tanh(a)
         i, f, o = _sigmoid(i, xp), _sigmoid(f, xp), _sigmoid(o, xp)
         c_next = a * i + f * c_prev[:batch]
@@ -135,7 +141,7 @@ def _forward_gpu(c_prev, x):
     batch = len(x)
     c_next = cuda.cupy.empty_like(c_prev)
     h = cuda.cupy.empty(_gate_shape(x)[:2] + x.shape[2:], x.dtype)
-    _kernels.lstm_fwd(*_split_gates(x), c_prev[:batch], c_next[:batch], h)
+    _kernels.lstm_fwd(*_extract_gates(x), c_prev[:batch], c_next[:batch], h)
     if batch < len(c_prev):
         c_next[batch:] = c_prev[batch:]
     return c_next, h
@@ -147,12 +153,12 @@ def _backward_gpu(c_prev, x, c_next, gc, gh):
     gx = cupy.empty_like(x)
     gc_prev = cupy.empty_like(c_prev)
     _kernels.lstm_bwd(
-        *_split_gates(x),
+        *_extract_gates(x),
         c_prev[:batch],
         c_next[:batch],
         gc[:batch],
         gh,
-        *_split_gates(gx),
+        *_extract_gates(gx),
         gc_prev[:batch],
     )
     if batch < len(c_prev):
@@ -207,6 +213,48 @@ class LSTMGrad(_formula.FormulaNode):
                 (gc_prev, get_item.get_item(gc, slice(batch, None))), axis=0
             )
         return gc_prev, gx
+
+
+def _node_grads(node, inputs, grad_outputs):
+    """The gradients (arrays) at ``inputs`` of ``node``'s outputs for the
+    output gradients ``grad_outputs`` (arrays), from the node's own
+    backward; zeros for an input that gets none."""
+    xs = [chainerlite.Variable(x) for x in inputs]
+    with chainerlite.force_backprop_mode():
+        ys = node.apply(xs)
+    gys = [chainerlite.Variable(g) for g in grad_outputs]
+    grads = chainerlite.grad(list(ys), xs, gys)
+    return [x.array * 0 if g is None else g.array for g, x in zip(grads, xs)]
+
+
+def _full(xp, value, like):
+    # value (an array, or 0 for a missing one, as Chainer passes) as an
+    # array of like's shape and dtype
+    return xp.broadcast_to(xp.asarray(value, like.dtype), like.shape)
+
+
+def lstm_grad_grad(
+    c_prev, a, i, f, o, c, gc, gh, ggc_prev, gga, ggi, ggf, ggo,
+    gc_prev, ga, gi, gf, go, gc_next, ggc, ggh,
+):  # fmt: skip
+    """Chainer's helper of the second order of the LSTM cell: with the
+    cell's pre-activations ``a, i, f, o`` (of rows of ``c_prev``), its new
+    cell state ``c`` and gradients ``gc, gh``, and the gradients ``ggc_prev,
+    gga, ggi, ggf, ggo`` of the outputs of :class:`LSTMGrad`, writes into
+    the arrays ``gc_prev, ga, gi, gf, go, gc_next, ggc, ggh`` the
+    gradients of ``c_prev``, the gates, ``c``, ``gc`` and ``gh`` (from
+    LSTMGrad's own backward) and returns them. A missing gradient is 0."""
+    xp = backend.get_array_module(a)
+    x = _join_gates(xp, (a, i, f, o))
+    ggx = _join_gates(xp, [_full(xp, g, a) for g in (gga, ggi, ggf, ggo)])
+    inputs = (c_prev, x, c, _full(xp, gc, c), _full(xp, gh, c))
+    g_c_prev, g_x, *rest = _node_grads(
+        LSTMGrad(), inputs, (_full(xp, ggc_prev, c), ggx)
+    )
+    outs = (gc_prev, ga, gi, gf, go, gc_next, ggc, ggh)
+    for out, value in zip(outs, [g_c_prev] + _extract_gates(g_x) + rest):
+        out[...] = value
+    return outs
 
 
 def lstm(c_prev, x):

@@ -50,8 +50,8 @@ class SLSTM(function_node.FunctionNode):
         xp = backend.get_array_module(*inputs)
         self.retain_inputs((0, 1, 2, 3))
         self.retain_outputs((0,))
-        a1, i1, f1, o1 = lstm._split_gates(x1)
-        a2, i2, f2, o2 = lstm._split_gates(x2)
+        a1, i1, f1, o1 = lstm._extract_gates(x1)
+        a2, i2, f2, o2 = lstm._extract_gates(x2)
 
         def s(v):
             return sigmoid._stable_sigmoid(v, xp)
@@ -104,6 +104,41 @@ class SLSTMGrad(_formula.FormulaNode):
             grads.append(gc_total * f)
             gxs.append(reshape.reshape(stack.stack((ga, gi, gf, go), axis=2), x.shape))
         return tuple(grads + gxs)
+
+
+def slstm_grad_grad(
+    c_prev1, a1, i1, f1, c_prev2, a2, i2, f2, o, c, gc, gh,
+    ggc_prev1, gga1, ggi1, ggf1, ggo1, ggc_prev2, gga2, ggi2, ggf2, ggo2,
+):  # fmt: skip
+    """Chainer's helper of the second order of the S-LSTM cell: with the
+    children's pre-activations ``a, i, f``, the sum ``o`` of their output
+    gates', the new cell state ``c``, gradients ``gc, gh`` and the
+    gradients ``ggc_prev*, gg*`` of the outputs of :class:`SLSTMGrad`,
+    returns the gradients of ``c_prev1``, ``a1, i1, f1, o1``, ``c_prev2``,
+    ``a2, i2, f2, o2`` (``o1``'s and ``o2``'s being one), ``c``, ``gc`` and
+    ``gh``, from SLSTMGrad's own backward. A missing gradient is 0."""
+    xp = backend.get_array_module(a1)
+    zero = xp.zeros_like(o)
+    x1 = lstm._join_gates(xp, (a1, i1, f1, o))
+    x2 = lstm._join_gates(xp, (a2, i2, f2, zero))
+    ggx1, ggx2 = [
+        lstm._join_gates(xp, [lstm._full(xp, g, a1) for g in gates])
+        for gates in ((gga1, ggi1, ggf1, ggo1), (gga2, ggi2, ggf2, ggo2))
+    ]
+    inputs = (c_prev1, c_prev2, x1, x2, c) + tuple(
+        lstm._full(xp, g, c) for g in (gc, gh)
+    )
+    ggc_prevs = tuple(lstm._full(xp, g, c) for g in (ggc_prev1, ggc_prev2))
+    g_c1, g_c2, g_x1, g_x2, g_c, g_gc, g_gh = lstm._node_grads(
+        SLSTMGrad(), inputs, ggc_prevs + (ggx1, ggx2)
+    )
+    return (
+        (g_c1,)
+        + tuple(lstm._extract_gates(g_x1))
+        + (g_c2,)
+        + tuple(lstm._extract_gates(g_x2))
+        + (g_c, g_gc, g_gh)
+    )
 
 
 def slstm(

@@ -265,3 +265,85 @@ def test_coo_mat_mul_grad_sp_of_a_batch():
     # each product's entry (i, j) is the sum of row i of a's matrix
     assert c.dtype == np.float32
     np.testing.assert_array_equal(c.array, [[1.0, 5.0], [13.0, 0.0]])
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def _cell_grads(children, o, c, gc, gh):
+    # First-order gradients of an LSTM cell with children (c_prev, a, i, f)
+    # and output gate pre-activation o: per child gc_prev, ga, gi, gf, and
+    # then go.
+    so, tc = _sigmoid(o), np.tanh(c)
+    g_total = gc + gh * so * (1 - tc * tc)
+    out = []
+    for c_prev, a, i, f in children:
+        ta, si, sf = np.tanh(a), _sigmoid(i), _sigmoid(f)
+        out += [g_total * sf, g_total * si * (1 - ta * ta)]
+        out += [g_total * ta * si * (1 - si), g_total * c_prev * sf * (1 - sf)]
+    return out + [gh * tc * so * (1 - so)]
+
+
+def _directional(f, args, direction, eps=1e-6):
+    up = f(*[x + eps * d for x, d in zip(args, direction)])
+    down = f(*[x - eps * d for x, d in zip(args, direction)])
+    return (up - down) / (2 * eps)
+
+
+def test_lstm_grad_grad_is_the_derivative_of_the_cell_gradient():
+    from chainerlite.functions.rnn import lstm
+
+    args = [RNG.randn(3, 2) for _ in range(8)]  # c_prev, a, i, f, o, c, gc, gh
+    ggs = [RNG.randn(3, 2) for _ in range(5)]  # ggc_prev, gga, ggi, ggf, ggo
+    outs = [np.empty((3, 2)) for _ in range(8)]
+    grads = lstm.lstm_grad_grad(*args, *ggs, *outs)
+    assert all(g is out for g, out in zip(grads, outs))
+    # the grads pair with (c_prev, a, i, f, o, c, gc, gh)
+
+    def weighted(c_prev, a, i, f, o, c, gc, gh):
+        out = _cell_grads([(c_prev, a, i, f)], o, c, gc, gh)
+        return sum((y * w).sum() for y, w in zip(out, ggs))
+
+    for k in range(8):
+        direction = [np.zeros((3, 2)) for _ in range(8)]
+        direction[k] = RNG.randn(3, 2)
+        expected = _directional(weighted, args, direction)
+        assert abs((grads[k] * direction[k]).sum() - expected) < 1e-7, k
+    # missing gradients are 0
+    zero_gc = lstm.lstm_grad_grad(
+        *args[:6], 0, *args[7:], *ggs, *[np.empty((3, 2)) for _ in range(8)]
+    )
+    with_zeros = lstm.lstm_grad_grad(
+        *args[:6],
+        np.zeros((3, 2)),
+        *args[7:],
+        *ggs,
+        *[np.empty((3, 2)) for _ in range(8)],
+    )
+    for g, h in zip(zero_gc, with_zeros):
+        np.testing.assert_array_equal(g, h)
+
+
+def test_slstm_grad_grad_is_the_derivative_of_the_cell_gradient():
+    from chainerlite.functions.rnn import slstm
+
+    # c_prev1, a1, i1, f1, c_prev2, a2, i2, f2, o, c, gc, gh
+    args = [RNG.randn(2, 3) for _ in range(12)]
+    ggs = [RNG.randn(2, 3) for _ in range(10)]  # of (gc_prev1, ga1 .. go1, ...)
+    grads = slstm.slstm_grad_grad(*args, *ggs)
+    assert len(grads) == 13
+
+    def weighted(c_prev1, a1, i1, f1, c_prev2, a2, i2, f2, o, c, gc, gh):
+        out = _cell_grads([(c_prev1, a1, i1, f1), (c_prev2, a2, i2, f2)], o, c, gc, gh)
+        # Chainer's order: child 1's gc_prev, ga, gi, gf, go, then child 2's
+        ordered = out[0:4] + out[8:9] + out[4:8] + out[8:9]
+        return sum((y * w).sum() for y, w in zip(ordered, ggs))
+
+    # the gradients of c_prev1, a1, i1, f1, (o), c_prev2, a2, i2, f2, (o), c, gc, gh
+    places = [0, 1, 2, 3, 8, 4, 5, 6, 7, 8, 9, 10, 11]
+    for g, k in zip(grads, places):
+        direction = [np.zeros((2, 3)) for _ in range(12)]
+        direction[k] = RNG.randn(2, 3)
+        expected = _directional(weighted, args, direction)
+        assert abs((g * direction[k]).sum() - expected) < 1e-7, k
