@@ -83,7 +83,7 @@ def n_step_gru_base(
     """
     name = 'n_step_bigru' if use_bi_direction else 'n_step_gru'
     n_step_rnn._check_kwargs(name, kwargs)
-    (hy,), ys = n_step_rnn.n_step_rnn_impl(
+    (hy,), ys = n_step_rnn.run_cell(
         name, _GRUCell(), n_layers, dropout_ratio, (hx,), ws, bs, xs, use_bi_direction
     )
     return hy, ys

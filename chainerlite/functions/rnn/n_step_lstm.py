@@ -114,7 +114,7 @@ def n_step_lstm_base(
     """
     name = 'n_step_bilstm' if use_bi_direction else 'n_step_lstm'
     n_step_rnn._check_kwargs(name, kwargs)
-    (hy, cy), ys = n_step_rnn.n_step_rnn_impl(
+    (hy, cy), ys = n_step_rnn.run_cell(
         name,
         _LSTMCell(),
         n_layers,

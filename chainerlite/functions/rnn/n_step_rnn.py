@@ -1,7 +1,8 @@
 """Stacked RNNs over variable-length sequences (``n_step_rnn`` family).
 
-:func:`n_step_rnn_impl` runs any cell over a batch of sequences, layer by
-layer and in one or both directions. The sequences arrive transposed
+:func:`run_cell` runs any cell over a batch of sequences, layer by
+layer and in one or both directions (:func:`n_step_rnn_impl`, Chainer's
+form, any step function). The sequences arrive transposed
 (``xs[t]`` holds step ``t`` of every sequence still running, longest
 first), so a step works on the first rows of the state only; the rows of
 sequences that have ended keep their last state.
@@ -20,6 +21,7 @@ from chainerlite.functions.activation import relu
 from chainerlite.functions.activation import tanh
 from chainerlite.functions.array import cast
 from chainerlite.functions.array import concat
+from chainerlite.functions.array import separate
 from chainerlite.functions.array import split_axis
 from chainerlite.functions.array import stack
 from chainerlite.functions.connection import linear
@@ -93,9 +95,7 @@ def _drop(x, ratio):
     return dropout.dropout(x, ratio)
 
 
-def n_step_rnn_impl(
-    name, cell, n_layers, dropout_ratio, states, ws, bs, xs, use_bi_direction
-):
+def run_cell(name, cell, n_layers, dropout_ratio, states, ws, bs, xs, use_bi_direction):
     """Runs a stacked, possibly bidirectional RNN made of ``cell``.
 
     The input parts of the pre-activations of all steps of a layer and
@@ -161,10 +161,67 @@ def n_step_rnn_impl(
     return stacked, ys
 
 
+def n_step_rnn_impl(f, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction):
+    """Chainer's driver of a stacked RNN of any step function: ``f(x, h, c,
+    w, b)`` gives the new ``(h, c)`` of the rows of a step (``c`` is None
+    for cells without a cell state, ``cx`` None then), with ``w`` and ``b``
+    the lists of weights of the layer and direction. The arguments are
+    those of :func:`run_cell`, with the initial states apart; the steps
+    are calls of ``f`` (not chainerlite's fused recurrence).
+
+    Returns:
+        tuple: ``(hy, cy, ys)``: the final states stacked like ``hx`` (and
+        ``cx``; None without it) and the outputs of the last layer.
+
+    """
+    n_dirs = 2 if use_bi_direction else 1
+    hs = separate.separate(hx)
+    cs = [None] * len(hs) if cx is None else separate.separate(cx)
+    hy, cy = [], []
+    inputs = list(xs)
+    for layer in range(n_layers):
+        outputs = []
+        for d in range(n_dirs):
+            i = layer * n_dirs + d
+            steps = [_drop(x, dropout_ratio) for x in inputs] if layer else inputs
+            h, c, ys = _run_steps(
+                f, steps[::-1] if d else steps, hs[i], cs[i], ws[i], bs[i]
+            )
+            hy.append(h)
+            cy.append(c)
+            outputs.append(ys[::-1] if d else ys)
+        inputs = (
+            outputs[0]
+            if n_dirs == 1
+            else [concat.concat(pair, axis=1) for pair in zip(*outputs)]
+        )
+    return stack.stack(hy), None if cx is None else stack.stack(cy), tuple(inputs)
+
+
+def _run_steps(f, xs, h, c, w, b):
+    # one layer and direction of n_step_rnn_impl: the step of each x on the
+    # first len(x) rows of the states (the other rows keep theirs)
+    ys = []
+    for x in xs:
+        n = len(x)
+        split = len(h) > n
+        if split:
+            h, h_rest = split_axis.split_axis(h, [n], axis=0)
+            if c is not None:
+                c, c_rest = split_axis.split_axis(c, [n], axis=0)
+        h, c = f(x, h, c, w, b)
+        ys.append(h)
+        if split:
+            h = concat.concat((h, h_rest), axis=0)
+            if c is not None:
+                c = concat.concat((c, c_rest), axis=0)
+    return h, c, ys
+
+
 def run_rows(
     name, cell, n_layers, dropout_ratio, states, ws, bs, x, batches, use_bi_direction
 ):
-    """:func:`n_step_rnn_impl` on the steps' inputs joined: ``x`` holds the
+    """:func:`run_cell` on the steps' inputs joined: ``x`` holds the
     rows of all steps, those of step 0 first, ``batches[t]`` rows of step
     ``t``. Returns the final states, stacked, and the outputs of the last
     layer, rows in the order of ``x``."""
@@ -256,7 +313,7 @@ def n_step_rnn_base(
         raise ValueError(
             '{}: activation must be "tanh" or "relu", not {!r}'.format(name, activation)
         )
-    (hy,), ys = n_step_rnn_impl(
+    (hy,), ys = run_cell(
         name,
         _RNNCell(activation),
         n_layers,

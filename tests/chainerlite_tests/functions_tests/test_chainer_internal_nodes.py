@@ -347,3 +347,49 @@ def test_slstm_grad_grad_is_the_derivative_of_the_cell_gradient():
         direction[k] = RNG.randn(2, 3)
         expected = _directional(weighted, args, direction)
         assert abs((g * direction[k]).sum() - expected) < 1e-7, k
+
+
+def test_n_step_rnn_impl_runs_chainers_step_function():
+    from chainerlite.functions.rnn import n_step_rnn
+
+    def tanh_step(x, h, c, w, b):
+        return F.tanh(F.linear(x, w[0], b[0]) + F.linear(h, w[1], b[1])), None
+
+    n_layers, n_in, n_units = 2, 3, 4
+    ws = [
+        [
+            RNG.randn(n_units, n_in if layer == 0 else 2 * n_units),
+            RNG.randn(n_units, n_units),
+        ]
+        for layer in range(n_layers)
+        for _ in range(2)
+    ]
+    bs = [[RNG.randn(n_units), RNG.randn(n_units)] for _ in range(2 * n_layers)]
+    xs = [RNG.randn(3, n_in), RNG.randn(2, n_in), RNG.randn(1, n_in)]
+    hx = RNG.randn(2 * n_layers, 3, n_units)
+    with chainerlite.using_config('train', False):
+        hy, cy, ys = n_step_rnn.n_step_rnn_impl(
+            tanh_step, n_layers, 0.5, hx, None, ws, bs, xs, True
+        )
+        hy_fused, ys_fused = F.n_step_birnn(n_layers, 0.5, hx, ws, bs, xs)
+    assert cy is None
+    np.testing.assert_allclose(hy.array, hy_fused.array, rtol=1e-12, atol=1e-14)
+    for y, y_fused in zip(ys, ys_fused):
+        np.testing.assert_allclose(y.array, y_fused.array, rtol=1e-12, atol=1e-14)
+
+
+def test_n_step_rnn_impl_keeps_the_states_of_ended_sequences():
+    from chainerlite.functions.rnn import n_step_rnn
+
+    def cumulative_step(x, h, c, w, b):  # h + x, and c counts the steps
+        return h + x * w[0], c + 1.0
+
+    xs = [np.array([[1.0], [2.0]]), np.array([[10.0]])]
+    hx, cx = np.zeros((1, 2, 1)), np.zeros((1, 2, 1))
+    ws, bs = [[np.array(1.0)]], [[None]]
+    hy, cy, ys = n_step_rnn.n_step_rnn_impl(
+        cumulative_step, 1, 0.0, hx, cx, ws, bs, xs, False
+    )
+    np.testing.assert_array_equal(hy.array, [[[11.0], [2.0]]])
+    np.testing.assert_array_equal(cy.array, [[[2.0], [1.0]]])
+    assert [y.array.tolist() for y in ys] == [[[1.0], [2.0]], [[11.0]]]
