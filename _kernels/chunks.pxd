@@ -68,3 +68,24 @@ cdef inline int next_chunk(Chunks* c) except -1:
     c.begin = c.end
     c.end = c.total if c.total - c.begin <= c.size else c.begin + c.size
     return c.begin < c.total
+
+
+cdef enum:
+    # below this many units of work a chunk stays on one thread: waking
+    # the others costs more than it saves
+    PARALLEL_MIN_WORK = 1 << 18
+
+
+cdef inline int parts_of(Py_ssize_t items, Py_ssize_t work_per_item,
+                         int threads) noexcept nogil:
+    # the threads that share a chunk of `items` items (1: the calling
+    # thread alone)
+    if threads < 2 or items * work_per_item < PARALLEL_MIN_WORK:
+        return 1
+    return threads if threads < items else <int>items
+
+
+cdef inline Py_ssize_t cut(Py_ssize_t begin, Py_ssize_t end, int parts,
+                           Py_ssize_t t) noexcept nogil:
+    # where part t of the items [begin, end) in `parts` parts begins
+    return begin + (end - begin) * t // parts

@@ -22,7 +22,7 @@ softmax axis that is not the last (a trailing axis of length one aside),
 an empty array, ``eps`` that is not a Python number. Rows are done in
 chunks, and Ctrl-C is looked for between chunks (see ``chunks.pxd``).
 OpenMP's threads share a chunk's rows (batch normalization's channels)
-once it holds ``PARALLEL_MIN`` units of work; each row's (channel's)
+once it holds ``PARALLEL_MIN_WORK`` units of work; each row's (channel's)
 result is computed as by one thread. The parameter gradients of layer and
 group normalization add up fixed blocks of ``SUM_BLOCK`` rows, each in its
 own sums, then the blocks' sums in order, so that they do not depend on the
@@ -32,7 +32,8 @@ cimport numpy as cnp
 from cython.parallel cimport prange
 
 from chainerlite._kernels.chunks cimport (
-    Chunks, chunks, cl_max_threads, next_chunk)
+    Chunks, chunks, cl_max_threads, cut as _cut, next_chunk,
+    parts_of as _parts)
 from chainerlite._kernels.dtypes cimport float32, float64, descr_of
 
 import numpy
@@ -45,9 +46,6 @@ cnp.import_array()
 #: the output gradient (times gamma's for the normalizations).
 PRECISION = 'rtol 1e-6 float32, 1e-14 float64'
 
-# below this many units of work (about a nanosecond each, see chunks.pxd)
-# a chunk stays on one thread: waking the others costs more than it saves
-cdef Py_ssize_t PARALLEL_MIN = 1 << 18
 # rows of layer and group normalization whose parameter gradients are
 # summed apart
 cdef Py_ssize_t SUM_BLOCK = 64
@@ -461,20 +459,6 @@ cdef extern from * nogil:
                                  Py_ssize_t s, Py_ssize_t c0, Py_ssize_t c1,
                                  const double* mean, const double* scale,
                                  double* sgy, double* sgxc)
-
-
-cdef inline int _parts(Py_ssize_t items, Py_ssize_t work_per_item,
-                       int threads) noexcept nogil:
-    # the threads that share `items` items (1: the calling thread alone)
-    if threads < 2 or items * work_per_item < PARALLEL_MIN:
-        return 1
-    return threads if threads < items else <int>items
-
-
-cdef inline Py_ssize_t _cut(Py_ssize_t begin, Py_ssize_t end, int parts,
-                            Py_ssize_t t) noexcept nogil:
-    # where part t of the items [begin, end) in `parts` parts begins
-    return begin + (end - begin) * t // parts
 
 
 cdef bint _plain(object a, object like):

@@ -1,6 +1,7 @@
-# build: strict-fp
+# build: strict-fp openmp
 # (its loop must round every operation as NumPy does: no fused multiply-add;
-# and sqrt need not set errno, so that the loop vectorises)
+# and sqrt need not set errno, so that the loop vectorises; OpenMP threads
+# share the elements)
 """Optimizer updates on the CPU in one compiled pass (the loops are in the
 C below): Adam, SGD and MomentumSGD.
 
@@ -11,12 +12,17 @@ the same dtype and shape, a read-only array to write (the caller's NumPy
 code then raises), arrays that overlap in memory, or a hyperparameter
 that is not a Python number (a NumPy scalar may change the dtype NumPy
 computes in) or does not fit the dtype. The elements are done in chunks,
-and Ctrl-C is looked for between chunks (see ``chunks.pxd``).
+and Ctrl-C is looked for between chunks (see ``chunks.pxd``); OpenMP's
+threads share a chunk of ``PARALLEL_MIN_WORK`` units of work or more (each
+element is computed alone, so the bits do not depend on the thread count).
 """
 cimport numpy as cnp
 from libc.math cimport fabs
 
-from chainerlite._kernels.chunks cimport Chunks, chunks, next_chunk
+from cython.parallel cimport prange
+
+from chainerlite._kernels.chunks cimport (
+    Chunks, chunks, cl_max_threads, cut, next_chunk, parts_of)
 from chainerlite._kernels.dtypes cimport float32, float64, descr_of
 
 cnp.import_array()
@@ -196,21 +202,25 @@ def adam(param, grad, m, v, one_minus_beta1, one_minus_beta2, lr, eps, eta,
     cdef void* md = cnp.PyArray_DATA(<cnp.ndarray>m)
     cdef void* vd = cnp.PyArray_DATA(<cnp.ndarray>v)
     # an element: about 2 units of work (see chunks.pxd), memory bound
-    cdef Chunks todo = chunks(cnp.PyArray_SIZE(p), 2, 1)
-    cdef Py_ssize_t i, n
+    cdef int threads = cl_max_threads(), parts
+    cdef Chunks todo = chunks(cnp.PyArray_SIZE(p), 2, threads)
+    cdef Py_ssize_t t, i, n
     while next_chunk(&todo):
-        i = todo.begin
-        n = todo.end - i
+        parts = parts_of(todo.end - todo.begin, 2, threads)
         with nogil:
-            if single:
-                cl_adam_f32(<float*>pd + i, <const float*>gd + i,
-                            <float*>md + i, <float*>vd + i, n, <float>b1c,
-                            <float>b2c, <float>c_lr, <float>c_eps,
-                            <float>keep, <float>neg_eta)
-            else:
-                cl_adam_f64(<double*>pd + i, <const double*>gd + i,
-                            <double*>md + i, <double*>vd + i, n, b1c, b2c,
-                            c_lr, c_eps, keep, neg_eta)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                i = cut(todo.begin, todo.end, parts, t)
+                n = cut(todo.begin, todo.end, parts, t + 1) - i
+                if single:
+                    cl_adam_f32(<float*>pd + i, <const float*>gd + i,
+                                <float*>md + i, <float*>vd + i, n,
+                                <float>b1c, <float>b2c, <float>c_lr,
+                                <float>c_eps, <float>keep, <float>neg_eta)
+                else:
+                    cl_adam_f64(<double*>pd + i, <const double*>gd + i,
+                                <double*>md + i, <double*>vd + i, n, b1c,
+                                b2c, c_lr, c_eps, keep, neg_eta)
     return param
 
 
@@ -225,16 +235,22 @@ def sgd(param, grad, lr):
     cdef void* pd = cnp.PyArray_DATA(p)
     cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>grad)
     # an element: about 1 unit of work (see chunks.pxd), memory bound
-    cdef Chunks todo = chunks(cnp.PyArray_SIZE(p), 1, 1)
-    cdef Py_ssize_t i, n
+    cdef int threads = cl_max_threads(), parts
+    cdef Chunks todo = chunks(cnp.PyArray_SIZE(p), 1, threads)
+    cdef Py_ssize_t t, i, n
     while next_chunk(&todo):
-        i = todo.begin
-        n = todo.end - i
+        parts = parts_of(todo.end - todo.begin, 1, threads)
         with nogil:
-            if single:
-                cl_sgd_f32(<float*>pd + i, <const float*>gd + i, n, <float>c_lr)
-            else:
-                cl_sgd_f64(<double*>pd + i, <const double*>gd + i, n, c_lr)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                i = cut(todo.begin, todo.end, parts, t)
+                n = cut(todo.begin, todo.end, parts, t + 1) - i
+                if single:
+                    cl_sgd_f32(<float*>pd + i, <const float*>gd + i, n,
+                               <float>c_lr)
+                else:
+                    cl_sgd_f64(<double*>pd + i, <const double*>gd + i, n,
+                               c_lr)
     return param
 
 
@@ -250,17 +266,22 @@ def momentum_sgd(param, grad, v, lr, momentum):
     cdef void* pd = cnp.PyArray_DATA(p)
     cdef void* gd = cnp.PyArray_DATA(<cnp.ndarray>grad)
     cdef void* vd = cnp.PyArray_DATA(<cnp.ndarray>v)
-    cdef Chunks todo = chunks(cnp.PyArray_SIZE(p), 1, 1)
-    cdef Py_ssize_t i, n
+    # an element: about 1 unit of work (see chunks.pxd), memory bound
+    cdef int threads = cl_max_threads(), parts
+    cdef Chunks todo = chunks(cnp.PyArray_SIZE(p), 1, threads)
+    cdef Py_ssize_t t, i, n
     while next_chunk(&todo):
-        i = todo.begin
-        n = todo.end - i
+        parts = parts_of(todo.end - todo.begin, 1, threads)
         with nogil:
-            if single:
-                cl_momentum_f32(<float*>pd + i, <const float*>gd + i,
-                                <float*>vd + i, n, <float>c_lr,
-                                <float>c_momentum)
-            else:
-                cl_momentum_f64(<double*>pd + i, <const double*>gd + i,
-                                <double*>vd + i, n, c_lr, c_momentum)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                i = cut(todo.begin, todo.end, parts, t)
+                n = cut(todo.begin, todo.end, parts, t + 1) - i
+                if single:
+                    cl_momentum_f32(<float*>pd + i, <const float*>gd + i,
+                                    <float*>vd + i, n, <float>c_lr,
+                                    <float>c_momentum)
+                else:
+                    cl_momentum_f64(<double*>pd + i, <const double*>gd + i,
+                                    <double*>vd + i, n, c_lr, c_momentum)
     return param

@@ -1,12 +1,22 @@
+# build: openmp
+# (OpenMP threads share the elements of a large array)
 """ReLU's forward and gradient on float32/float64 NumPy arrays, one pass
 each (the loops are in the C below).
 
 Both return None where they do not apply (another dtype or array type, a
 layout that is not one aligned contiguous block, operands that differ in shape,
-dtype or layout), and the caller keeps NumPy.
+dtype or layout), and the caller keeps NumPy. OpenMP's threads share an
+array of ``PARALLEL_MIN_WORK`` elements or more (each element is computed
+alone, so the bits do not depend on the thread count), and Ctrl-C is looked
+for between chunks (``chunks.pxd``); smaller ones are one call.
 """
 cimport numpy as cnp
 
+from cython.parallel cimport prange
+
+from chainerlite._kernels.chunks cimport (
+    PARALLEL_MIN_WORK, Chunks, chunks, cl_max_threads, cut, next_chunk,
+    parts_of)
 from chainerlite._kernels.dtypes cimport float32, float64, descr_of
 
 cnp.import_array()
@@ -63,6 +73,44 @@ cdef extern from "numpy/arrayobject.h":
                                 void* descr, int subok)
 
 
+cdef inline void _loop(int kind, const char* a, const char* g, char* out,
+                       Py_ssize_t b, Py_ssize_t e) noexcept nogil:
+    # elements [b, e): relu of a where g is NULL, else its gradient from
+    # the output a and output gradient g
+    cdef Py_ssize_t n = e - b
+    if g == NULL and kind == 4:
+        cl_relu_f32(<const float*>a + b, <float*>out + b, n)
+    elif g == NULL:
+        cl_relu_f64(<const double*>a + b, <double*>out + b, n)
+    elif kind == 4:
+        cl_relu_grad_f32(<const float*>a + b, <const float*>g + b,
+                         <float*>out + b, n)
+    else:
+        cl_relu_grad_f64(<const double*>a + b, <const double*>g + b,
+                         <double*>out + b, n)
+
+
+cdef int _run(int kind, const char* a, const char* g, char* out,
+              Py_ssize_t total) except -1:
+    # _loop over all `total` elements: one call below PARALLEL_MIN_WORK
+    # (an element is about one unit of work), else in chunks shared by the
+    # threads
+    if total < PARALLEL_MIN_WORK:
+        _loop(kind, a, g, out, 0, total)
+        return 0
+    cdef int threads = cl_max_threads(), parts
+    cdef Chunks todo = chunks(total, 1, threads)
+    cdef Py_ssize_t t
+    while next_chunk(&todo):
+        parts = parts_of(todo.end - todo.begin, 1, threads)
+        with nogil:
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                _loop(kind, a, g, out, cut(todo.begin, todo.end, parts, t),
+                      cut(todo.begin, todo.end, parts, t + 1))
+    return 0
+
+
 cdef inline int _kind(cnp.ndarray a):
     # 4 or 8 for an aligned float32/float64 array in one C- or
     # Fortran-ordered block (so that its elements are read in memory
@@ -86,13 +134,8 @@ cdef object relu_array(x):
     if kind == 0:
         return None
     cdef cnp.ndarray y = PyArray_NewLikeArray(a, cnp.NPY_KEEPORDER, NULL, 0)
-    cdef Py_ssize_t n = cnp.PyArray_SIZE(a)
-    if kind == 4:
-        cl_relu_f32(<const float*>cnp.PyArray_DATA(a),
-                    <float*>cnp.PyArray_DATA(y), n)
-    else:
-        cl_relu_f64(<const double*>cnp.PyArray_DATA(a),
-                    <double*>cnp.PyArray_DATA(y), n)
+    _run(kind, <const char*>cnp.PyArray_DATA(a), NULL,
+         <char*>cnp.PyArray_DATA(y), cnp.PyArray_SIZE(a))
     return y
 
 
@@ -109,15 +152,9 @@ cdef object relu_grad_array(y, gy):
             cnp.PyArray_IS_C_CONTIGUOUS(a) != cnp.PyArray_IS_C_CONTIGUOUS(g)):
         return None
     cdef cnp.ndarray gx = PyArray_NewLikeArray(g, cnp.NPY_KEEPORDER, NULL, 0)
-    cdef Py_ssize_t n = cnp.PyArray_SIZE(a)
-    if kind == 4:
-        cl_relu_grad_f32(<const float*>cnp.PyArray_DATA(a),
-                         <const float*>cnp.PyArray_DATA(g),
-                         <float*>cnp.PyArray_DATA(gx), n)
-    else:
-        cl_relu_grad_f64(<const double*>cnp.PyArray_DATA(a),
-                         <const double*>cnp.PyArray_DATA(g),
-                         <double*>cnp.PyArray_DATA(gx), n)
+    _run(kind, <const char*>cnp.PyArray_DATA(a),
+         <const char*>cnp.PyArray_DATA(g), <char*>cnp.PyArray_DATA(gx),
+         cnp.PyArray_SIZE(a))
     return gx
 
 

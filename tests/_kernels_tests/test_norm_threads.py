@@ -2,13 +2,10 @@
 with two (``chainerlite._kernels.norm`` shares rows and channels among the
 threads, and sums the parameter gradients in fixed blocks of rows): each
 thread count runs in its own interpreter, on arrays large enough to be
-shared (PARALLEL_MIN), and writes its results; they must be equal."""
+shared (PARALLEL_MIN_WORK), and writes its results; they must be equal."""
 
 import os
-import subprocess
-import sys
 
-import numpy as np
 import pytest
 
 PROGRAM = r'''
@@ -47,23 +44,9 @@ np.savez(sys.argv[1], **out)
 '''
 
 
-def results(tmp_path, threads):
-    path = tmp_path / f'threads{threads}.npz'
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    done = subprocess.run(
-        [sys.executable, '-c', PROGRAM, str(path)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return dict(np.load(path))
-
-
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason='one CPU: no second thread')
-def test_one_and_two_threads_give_the_same_bits(tmp_path):
-    one, two = results(tmp_path, 1), results(tmp_path, 2)
+def test_one_and_two_threads_give_the_same_bits(thread_results):
+    one, two = thread_results(PROGRAM, 1), thread_results(PROGRAM, 2)
     assert sorted(one) == sorted(two) and len(one) == 2 * 22
     for name in one:
         assert one[name].tobytes() == two[name].tobytes(), name
