@@ -37,6 +37,11 @@ def _shift(xp, a, k):
     return out
 
 
+def _finite_or(xp, a, value):
+    # a, with value where a is not finite
+    return xp.where(xp.isfinite(a), a, value)
+
+
 class _FirstOrderOnly(function_node.FunctionNode):
     """Passes the CTC gradient on and refuses to differentiate it again.
 
@@ -63,9 +68,36 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
     labels and the frames stacked into one ``(T, B, K)`` array.
     """
 
+    # Chainer's attribute: the constant that stands for the log of a zero
+    # probability; the first forward sets it by the dtype where it is None
+    zero_padding = None
+
     def __init__(self, blank_symbol, reduce='mean'):
         self.blank_symbol = blank_symbol
         self.reduce = reduce
+
+    def log_matrix(self, x, xp):
+        """Chainer's helper: ``log(x)`` of the dtype of ``x``, with
+        ``zero_padding`` where that is not finite (a zero probability; the
+        log zero of the dtype if no forward has set it)."""
+        with numpy.errstate(divide='ignore', invalid='ignore'):
+            log = xp.log(x)
+        return _finite_or(xp, log, self._log_zero(x.dtype)).astype(x.dtype, copy=False)
+
+    def label_probability(self, label_size, path, path_length, multiply_seq, xp):
+        """Chainer's helper: of ``multiply_seq`` (``(T, B, S)``, values per
+        position of each path), the sums over the positions of each label,
+        ``(T, B, label_size)``; positions past ``path_length`` count none."""
+        steps = xp.arange(path.shape[1])
+        valid = steps[None, :] < xp.asarray(path_length)[:, None]
+        onehot = path[:, :, None] == xp.arange(label_size)[None, None, :]
+        counted = xp.where(valid[None], multiply_seq, 0)
+        return xp.einsum('tbs,bsk->tbk', counted, onehot.astype(multiply_seq.dtype))
+
+    def _log_zero(self, dtype):
+        if self.zero_padding is not None:
+            return self.zero_padding
+        return -1e4 if dtype == numpy.float16 else -1e10
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('input_length', 'label_length', 't', 'x'))
@@ -100,8 +132,8 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
         # puts a large negative constant in its place; a NaN frame then
         # makes the loss huge rather than NaN.
         softmax = xp.exp(log_y)
-        log_zero = -1e4 if dtype == numpy.float16 else -1e10
-        log_y = xp.where(xp.isfinite(log_y), log_y, log_zero)
+        self.zero_padding = self._log_zero(dtype)
+        log_y = _finite_or(xp, log_y, self.zero_padding)
 
         # The label with a blank before, between and after its symbols.
         n_path = 2 * t.shape[1] + 1
@@ -160,8 +192,7 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
         # they are all near log_zero, this decides which positions count.
         joint = xp.maximum(alpha + beta - emit, numpy.finfo(dtype).min).astype(dtype)
         occupancy = xp.exp(joint - log_p.astype(dtype)[None, :, None], dtype=x.dtype)
-        onehot = path[:, :, None] == xp.arange(x.shape[2])[None, None, :]
-        occ_k = xp.einsum('tbs,bsk->tbk', occupancy, onehot.astype(x.dtype))
+        occ_k = self.label_probability(x.shape[2], path, path_length, occupancy, xp)
         # Frames past an input's length get no gradient; a NaN there stays
         # NaN, as in Chainer (which multiplies by the mask).
         active = (xp.arange(n_time)[:, None] <= last[None, :])[:, :, None]

@@ -393,3 +393,35 @@ def test_n_step_rnn_impl_keeps_the_states_of_ended_sequences():
     np.testing.assert_array_equal(hy.array, [[[11.0], [2.0]]])
     np.testing.assert_array_equal(cy.array, [[[2.0], [1.0]]])
     assert [y.array.tolist() for y in ys] == [[[1.0], [2.0]], [[11.0]]]
+
+
+def test_ctc_helpers_and_zero_padding():
+    from chainerlite.functions.loss import ctc
+
+    node = ctc.ConnectionistTemporalClassification(0)
+    assert node.zero_padding is None
+    x = np.array([[0.0, 1.0, np.e], [0.5, 0.0, np.nan]], np.float32)
+    np.testing.assert_allclose(
+        node.log_matrix(x, np),
+        [[-1e10, 0.0, 1.0], [np.log(0.5), -1e10, -1e10]],
+        rtol=1e-6,
+    )
+    # the sums over each label's positions, positions past the length left out
+    path = np.array([[0, 1, 0, 2, 0], [0, 2, 0, 2, 0]], np.int32)
+    seq = np.arange(20.0, dtype=np.float32).reshape(2, 2, 5)
+    probability = node.label_probability(3, path, np.array([5, 3]), seq, np)
+    np.testing.assert_array_equal(
+        probability, [[[6, 1, 3], [12, 0, 6]], [[36, 11, 13], [32, 0, 16]]]
+    )
+    # a forward sets the log zero of its dtype, which log_matrix then uses
+    frames = RNG.randn(3, 1, 3).astype(np.float16)
+    lengths, labels = np.array([3], np.int32), np.array([1], np.int32)
+    node.apply((lengths, lengths[:1] * 0 + 1, labels[None], frames))
+    assert node.zero_padding == -1e4
+    assert node.log_matrix(np.zeros(1, np.float16), np)[0] == -1e4
+    preset = ctc.ConnectionistTemporalClassification(0)
+    preset.zero_padding = -50.0
+    preset.apply(
+        (lengths, lengths[:1] * 0 + 1, labels[None], frames.astype(np.float32))
+    )
+    assert preset.zero_padding == -50.0
