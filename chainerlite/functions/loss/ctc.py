@@ -94,52 +94,28 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
         counted = xp.where(valid[None], multiply_seq, 0)
         return xp.einsum('tbs,bsk->tbk', counted, onehot.astype(multiply_seq.dtype))
 
-    def _log_zero(self, dtype):
-        if self.zero_padding is not None:
-            return self.zero_padding
-        return -1e4 if dtype == numpy.float16 else -1e10
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('input_length', 'label_length', 't', 'x'))
-        input_length, label_length, t, x = in_types
-        type_check.expect(
-            input_length.dtype.kind == 'i',
-            input_length.ndim == 1,
-            label_length.dtype.kind == 'i',
-            label_length.ndim == 1,
-            t.dtype.kind == 'i',
-            t.ndim == 2,
-            input_length.shape[0] == t.shape[0],
-            label_length.shape[0] == t.shape[0],
-            x.dtype.kind == 'f',
-            x.ndim == 3,
-            x.shape[1] == t.shape[0],
-            x.shape[2] > self.blank_symbol,
+    def calc_trans(
+        self, yseq, input_length, label, label_length, path, path_length, xp
+    ):
+        """Chainer's helper: from the log probabilities ``yseq`` (``(T, B,
+        K)``) and the paths (the labels with blanks, of lengths
+        ``path_length``), the log of the summed probability of the label's
+        alignments through each (time, path position), ``(T, B, S)``, of
+        the dtype of ``yseq`` (the forward's lattice; entries past an
+        input's or a path's length hold sums of the log zero). ``label``
+        and ``label_length`` are read through ``path`` and
+        ``path_length``."""
+        trans, _ = self._lattice(
+            yseq.astype(numpy.float64), input_length, path, path_length, xp
         )
+        return trans.astype(yseq.dtype)
 
-    def forward(self, inputs):
-        # Chainer's old-style node keeps every input; so does this one.
-        self.retain_inputs((0, 1, 2, 3))
-        input_length, label_length, t, x = inputs
-        xp = backend.get_array_module(x)
-        dtype = x.dtype
-        x = x.astype(numpy.float64)  # (T, B, K)
-        n_time, batch, _ = x.shape
-        log_y = x - x.max(axis=2, keepdims=True)
-        log_y -= xp.log(xp.exp(log_y).sum(axis=2, keepdims=True))
-        # The softmax is NaN over a frame holding NaN or +inf. Where its log
-        # is not finite (a zero or NaN probability), Chainer's convention
-        # puts a large negative constant in its place; a NaN frame then
-        # makes the loss huge rather than NaN.
-        softmax = xp.exp(log_y)
-        self.zero_padding = self._log_zero(dtype)
-        log_y = _finite_or(xp, log_y, self.zero_padding)
-
-        # The label with a blank before, between and after its symbols.
-        n_path = 2 * t.shape[1] + 1
-        path = xp.full((batch, n_path), self.blank_symbol, t.dtype)
-        path[:, 1::2] = t
-        path_length = 2 * label_length.astype(numpy.int64) + 1
+    def _lattice(self, log_y, input_length, path, path_length, xp):
+        # alpha + beta - emission (the forward and backward log
+        # probabilities, each with the emission at its time) and the log
+        # probability of each label, in float64
+        n_time, batch, _ = log_y.shape
+        n_path = path.shape[1]
         steps = xp.arange(n_path)
         valid = steps[None, :] < path_length[:, None]
         # A move skipping a blank is allowed onto a symbol that differs from
@@ -186,11 +162,62 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
             here = xp.where((i == last)[:, None], start, carried)
             beta[i] = xp.where((i <= last)[:, None], here + emit[i], _LOG_ZERO)
 
+        return alpha + beta - emit, log_p
+
+    def _log_zero(self, dtype):
+        if self.zero_padding is not None:
+            return self.zero_padding
+        return -1e4 if dtype == numpy.float16 else -1e10
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('input_length', 'label_length', 't', 'x'))
+        input_length, label_length, t, x = in_types
+        type_check.expect(
+            input_length.dtype.kind == 'i',
+            input_length.ndim == 1,
+            label_length.dtype.kind == 'i',
+            label_length.ndim == 1,
+            t.dtype.kind == 'i',
+            t.ndim == 2,
+            input_length.shape[0] == t.shape[0],
+            label_length.shape[0] == t.shape[0],
+            x.dtype.kind == 'f',
+            x.ndim == 3,
+            x.shape[1] == t.shape[0],
+            x.shape[2] > self.blank_symbol,
+        )
+
+    def forward(self, inputs):
+        # Chainer's old-style node keeps every input; so does this one.
+        self.retain_inputs((0, 1, 2, 3))
+        input_length, label_length, t, x = inputs
+        xp = backend.get_array_module(x)
+        dtype = x.dtype
+        x = x.astype(numpy.float64)  # (T, B, K)
+        n_time, batch, _ = x.shape
+        log_y = x - x.max(axis=2, keepdims=True)
+        log_y -= xp.log(xp.exp(log_y).sum(axis=2, keepdims=True))
+        # The softmax is NaN over a frame holding NaN or +inf. Where its log
+        # is not finite (a zero or NaN probability), Chainer's convention
+        # puts a large negative constant in its place; a NaN frame then
+        # makes the loss huge rather than NaN.
+        softmax = xp.exp(log_y)
+        self.zero_padding = self._log_zero(dtype)
+        log_y = _finite_or(xp, log_y, self.zero_padding)
+
+        # The label with a blank before, between and after its symbols.
+        n_path = 2 * t.shape[1] + 1
+        path = xp.full((batch, n_path), self.blank_symbol, t.dtype)
+        path[:, 1::2] = t
+        path_length = 2 * label_length.astype(numpy.int64) + 1
+        trans, log_p = self._lattice(log_y, input_length, path, path_length, xp)
+        last = input_length.astype(numpy.int64) - 1
+
         # Occupancy of each (time, symbol) among the label's paths.
         # The log probabilities are rounded to the input's dtype first, as
         # Chainer computes them in that dtype: beside a NaN frame, where
         # they are all near log_zero, this decides which positions count.
-        joint = xp.maximum(alpha + beta - emit, numpy.finfo(dtype).min).astype(dtype)
+        joint = xp.maximum(trans, numpy.finfo(dtype).min).astype(dtype)
         occupancy = xp.exp(joint - log_p.astype(dtype)[None, :, None], dtype=x.dtype)
         occ_k = self.label_probability(x.shape[2], path, path_length, occupancy, xp)
         # Frames past an input's length get no gradient; a NaN there stays

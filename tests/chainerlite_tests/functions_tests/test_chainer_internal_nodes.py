@@ -425,3 +425,30 @@ def test_ctc_helpers_and_zero_padding():
         (lengths, lengths[:1] * 0 + 1, labels[None], frames.astype(np.float32))
     )
     assert preset.zero_padding == -50.0
+
+
+def test_ctc_calc_trans_sums_the_alignments_through_each_position():
+    from chainerlite.functions.loss import ctc
+
+    # two frames of a 2-symbol alphabet (blank 0), label [1]: the path is
+    # (blank, 1, blank); the alignments are "1 1", "1 -", "- 1"
+    p = np.array([[0.6, 0.4], [0.3, 0.7]])  # p[time, symbol]
+    log_y = np.log(p)[:, None, :]
+    path, path_length = np.array([[0, 1, 0]], np.int32), np.array([3])
+    node = ctc.ConnectionistTemporalClassification(0)
+    trans = node.calc_trans(
+        log_y, np.array([2]), np.array([[1]]), np.array([1]), path, path_length, np
+    )
+    one_one, one_blank, blank_one = 0.4 * 0.7, 0.4 * 0.3, 0.6 * 0.7
+    expected = [
+        [blank_one, one_one + one_blank, None],
+        [None, one_one + blank_one, one_blank],
+    ]
+    for t in range(2):
+        for s in range(3):
+            if expected[t][s] is None:  # no alignment: the log zero
+                assert trans[t, 0, s] < -1e9
+            else:
+                np.testing.assert_allclose(
+                    np.exp(trans[t, 0, s]), expected[t][s], rtol=1e-12
+                )
