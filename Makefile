@@ -238,7 +238,7 @@ onnx-compat: $(WHEEL_STAMP)
 # scikit-learn, which chainer-chemistry imports). Downloads their sdists and wheels into build/downstream and
 # builds nothing of theirs. Fails when a share falls below
 # tools/downstream/floor.json. Hours on two cores (the zoo is one model per
-# family, 129); DOWNSTREAM_ARGS='--only chainercv' (about 8 minutes), '--only
+# family, 126); DOWNSTREAM_ARGS='--only chainercv' (about 8 minutes), '--only
 # chainerrl' (3 minutes) or '--only chainercv2 --models resnet10,dpn68' for less.
 downstream: $(WHEEL_STAMP) $(DIFF)/bin/python
 	$(DIFF)/bin/python -m pip install -q 'numpy>=1.26,<2' pillow matplotlib joblib pandas scikit-learn
