@@ -8,7 +8,7 @@ the compute-only run (``ops_math.apply_grad``).
 from chainerlite._core.ops_math cimport (
     apply_function, apply_grad, grad_mul, grad_mul_const, retained_inputs,
     typed_const, unwatched)
-from chainerlite._kernels.onednn cimport product
+from chainerlite._kernels.onednn cimport follow_config, product
 from chainerlite._kernels.relu cimport relu_array, relu_grad_array
 from chainerlite._kernels.vec_math cimport tanh_array
 from chainerlite._core.node cimport (
@@ -19,8 +19,12 @@ from chainerlite._core.handover cimport (
 
 import numpy
 
+from chainerlite._core.config import config as _config
 from chainerlite._core.facts import KindsCheck
 from chainerlite._core.facts cimport Contract
+
+# oneDNN's products (F.linear here, F.matmul in the package) follow use_ideep
+follow_config(_config)
 
 cdef object _ndarray = numpy.ndarray
 cdef object _maximum = numpy.maximum

@@ -973,16 +973,23 @@ MIN_PRODUCT = 1 << 20
 MAX_PRODUCT = 1 << 30
 cdef Py_ssize_t _min_product = MIN_PRODUCT, _max_product = MAX_PRODUCT
 
-# chainerlite's config, imported on the first product large enough
+# chainerlite's config, handed down by the engine when it is imported (a
+# kernel imports nothing of chainerlite): until then no product goes to
+# oneDNN
 cdef object _config = None
+
+
+cdef int follow_config(object config) except -1:
+    """Makes :func:`chosen_matmul` read ``use_ideep`` from ``config``."""
+    global _config
+    _config = config
+    return 0
 
 
 cdef bint _mode_allows():
     # use_ideep 'auto' or 'always': products of any shape oneDNN takes
-    global _config
     if _config is None:
-        from chainerlite._core.config import config
-        _config = config
+        return False
     mode = _config.use_ideep
     return mode == 'auto' or mode == 'always'
 
