@@ -19,6 +19,7 @@ from chainerlite._core.config cimport (
     ThreadState, get_state, set_local_backprop)
 from chainerlite._core.handover cimport FUNCTIONS, provided
 from chainerlite._core.facts cimport Contract
+from chainerlite._kernels.ewise cimport add_arrays, mul_arrays
 
 cdef object _f16 = numpy.dtype(numpy.float16)
 cdef object _f32 = numpy.dtype(numpy.float32)
@@ -210,7 +211,9 @@ cdef class Add(_Binary):
         return '_ + _'
 
     cdef object compute(self, a, b, unused):
-        return a + b
+        # large arrays of one shape: the sum by the threads (ewise.pyx)
+        y = add_arrays(a, b)
+        return a + b if y is None else y
 
     cdef tuple grads(self, tuple indexes, tuple gys):
         gy = gys[0]
@@ -298,7 +301,9 @@ cdef class Mul(_Binary):
         return '_ * _'
 
     cdef object compute(self, a, b, unused):
-        return a * b
+        # large arrays of one shape: the product by the threads (ewise.pyx)
+        y = mul_arrays(a, b)
+        return a * b if y is None else y
 
     cdef int retained(self):
         return RETAIN_X0 | RETAIN_X1

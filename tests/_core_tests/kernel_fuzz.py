@@ -253,6 +253,14 @@ def _relu_grad(g):
     return [g.array(shape, dt), g.array(shape, dt)]
 
 
+def _pair(g):
+    # two arrays of one shape, now and then large enough for ewise's
+    # threads (rarely: such arrays take long to place)
+    n = g.rng.choice([1 << 18, (1 << 18) + 3]) if g.chance(0.02) else g.dim()
+    dt = g.real()
+    return [g.array((n,), dt), g.array((n,), dt)]
+
+
 def _int_params(g, *ranges):
     return [g.int_param(lo, hi) for lo, hi in ranges]
 
@@ -638,6 +646,8 @@ KERNELS = {
     'act.gelu_grad': lambda g: _elementwise(g, 0, 2),
     'relu.relu': _relu,
     'relu.relu_grad': _relu_grad,
+    'ewise.add': _pair,
+    'ewise.mul': _pair,
     'conv.im2col_2d': _im2col,
     'conv.im2col_padded_2d': _im2col_padded,
     'conv.col2im_2d': _col2im,
