@@ -9,9 +9,9 @@ so the results are NumPy's bit for bit (NaN payloads aside) on any thread
 count. They return None, and the caller keeps NumPy, where they do not
 apply: fewer than ``PARALLEL_MIN_WORK`` elements or one thread allowed,
 another dtype or array type, operands that differ in dtype or shape or are
-not aligned C-contiguous blocks; and where an element overflowed or was
-invalid (``inf - inf``, ``0 * inf``), so that NumPy computes it again and
-warns or raises as its error state says. Ctrl-C is looked for between
+not aligned C-contiguous blocks; and where an element overflowed,
+underflowed or was invalid (``inf - inf``, ``0 * inf``), so that NumPy
+computes it again and warns or raises as its error state says. Ctrl-C is looked for between
 chunks (``chunks.pxd``).
 """
 cimport numpy as cnp
@@ -31,21 +31,23 @@ cdef extern from * nogil:
     """
     /* y = a + b or a * b over elements [0, n), one pass that the compiler
      * vectorises, cloned for the CPU (CL_CLONES, dispatch.h); returns
-     * nonzero where an element overflowed or was invalid (the calling
-     * thread's floating-point flags, cleared first) */
+     * nonzero where an element overflowed, underflowed or was invalid (the
+     * calling thread's floating-point flags, cleared first) */
 
     #include <fenv.h>
     #include <stddef.h>
 
     #include "dispatch.h"
 
+    #define CL_FLAGGED (FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
+
     #define CL_EWISE_LOOP(NAME, OP, T, SUFFIX)                                 \
         CL_CLONES static int cl_##NAME##_##SUFFIX(                             \
             const T *a, const T *b, T *y, ptrdiff_t n) {                       \
-            feclearexcept(FE_OVERFLOW | FE_INVALID);                           \
+            feclearexcept(CL_FLAGGED);                                         \
             for (ptrdiff_t i = 0; i < n; i++)                                  \
                 y[i] = a[i] OP b[i];                                           \
-            return fetestexcept(FE_OVERFLOW | FE_INVALID) != 0;                \
+            return fetestexcept(CL_FLAGGED) != 0;                              \
         }
 
     CL_EWISE_LOOP(add, +, float, f32)

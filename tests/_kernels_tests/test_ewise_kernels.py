@@ -42,6 +42,15 @@ for dtype in (np.float32, np.float64):
     out[f'warned_{tag}'] = np.array(
         [any('overflow' in str(w.message) for w in caught)])
     out[f'inf_{tag}'] = y.array
+    tiny = np.full(n, np.finfo(dtype).tiny, dtype)
+    out[f'underflow_{tag}'] = np.array([ewise.mul(tiny, tiny) is None])
+    try:
+        with np.errstate(under='raise'):
+            chainer.Variable(tiny) * chainer.Variable(tiny)
+        raised = False
+    except FloatingPointError:
+        raised = True
+    out[f'raised_{tag}'] = np.array([raised])
 np.savez(sys.argv[1], **out)
 '''
 
@@ -59,6 +68,8 @@ def test_two_threads_give_numpys_bits(thread_results):
         assert out[f'overflow_{tag}'].all(), tag
         assert out[f'warned_{tag}'].all(), tag
         assert np.isposinf(out[f'inf_{tag}']).all(), tag
+        # an underflow likewise: NumPy's error state is obeyed
+        assert out[f'underflow_{tag}'].all() and out[f'raised_{tag}'].all(), tag
 
 
 def test_one_thread_declines(thread_results):
@@ -67,7 +78,7 @@ def test_one_thread_declines(thread_results):
         a, b = out[f'a_{tag}'], out[f'b_{tag}']
         assert out[f'add_{tag}'].size == 0 and out[f'mul_{tag}'].size == 0
         assert out[f'var_add_{tag}'].tobytes() == (a + b).tobytes()
-        assert out[f'warned_{tag}'].all(), tag
+        assert out[f'warned_{tag}'].all() and out[f'raised_{tag}'].all(), tag
 
 
 N = 1 << 18
