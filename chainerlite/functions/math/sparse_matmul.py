@@ -26,6 +26,17 @@ def _last_two_swapped(x, swap):
     return swapaxes.swapaxes(x, -1, -2) if swap else x
 
 
+def _keep_pattern(
+    node, sp_row, sp_col, sp_shape, sp_order, transa, transb, transc, dtype
+):
+    # The sparse pattern and product options a COO node keeps; dtype: of the
+    # output (None: NumPy's result type of the two operands).
+    node.sp_row, node.sp_col, node.sp_shape = sp_row, sp_col, sp_shape
+    node.sp_order = sp_order
+    node.transa, node.transb, node.transc = transa, transb, transc
+    node.dtype = dtype
+
+
 class CooMatMul(function_node.FunctionNode):
     """``op(A) @ op(B)`` for a sparse ``A`` (given by its values) and a
     dense ``B``; the output is transposed if ``transc``."""
@@ -43,15 +54,17 @@ class CooMatMul(function_node.FunctionNode):
     ):
         if sp_row.ndim != sp_col.ndim or sp_row.shape != sp_col.shape:
             raise ValueError('CooMatMul: sp_row and sp_col must have the same shape')
-        self.sp_row = sp_row
-        self.sp_col = sp_col
-        self.sp_shape = tuple(sp_shape)
-        self.sp_order = sp_order
-        self.transa = transa
-        self.transb = transb
-        self.transc = transc
-        # The dtype of the output; None: NumPy's result type of the two.
-        self.dtype = dtype
+        _keep_pattern(
+            self,
+            sp_row,
+            sp_col,
+            tuple(sp_shape),
+            sp_order,
+            transa,
+            transb,
+            transc,
+            dtype,
+        )
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('sp', 'dn'))
@@ -220,14 +233,9 @@ class CooMatMulGradSP(_formula.FormulaNode):
             )
         if len(sp_shape) != 2:
             raise ValueError('CooMatMulGradSP: len(sp_shape) must be two.')
-        self.sp_row = sp_row
-        self.sp_col = sp_col
-        self.sp_shape = sp_shape
-        self.sp_order = sp_order
-        self.transa = transa
-        self.transb = transb
-        self.transc = transc
-        self.dtype = dtype
+        _keep_pattern(
+            self, sp_row, sp_col, sp_shape, sp_order, transa, transb, transc, dtype
+        )
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a', 'b'))
