@@ -16,15 +16,16 @@ Each scaled element is ``x * (scale if kept else 0)``, the product NumPy
 gives with the scaled mask, bit for bit. They return None where they do not
 apply (another dtype or array type, an array that is not one aligned
 C-contiguous block, shapes that differ), and the caller keeps NumPy.
-OpenMP's threads share an array of ``PARALLEL_MIN`` elements or more;
-Ctrl-C is looked for between chunks (``chunks.pxd``).
+OpenMP's threads share a chunk as ``chunks.pxd``'s ``parts_of`` says (from
+``PARALLEL_MIN_WORK`` units of work: a pair of elements of the forward is
+about 3, an element of the gradient 1); Ctrl-C is looked for between chunks.
 """
 cimport numpy as cnp
 from cython.parallel cimport prange
 from libc.stdint cimport uint32_t, uint64_t
 
 from chainerlite._kernels.chunks cimport (
-    Chunks, chunks, cl_max_threads, next_chunk)
+    Chunks, chunks, cl_max_threads, cut, next_chunk, parts_of)
 from chainerlite._kernels.dtypes cimport float32, float64, descr_of
 
 import numpy
@@ -33,10 +34,6 @@ cnp.import_array()
 
 #: ``x * mask`` with the scaled mask in x's dtype, bit for bit.
 PRECISION = 'bitwise NumPy'
-
-#: Elements from which threads share the work.
-PARALLEL_MIN = 1 << 18
-cdef Py_ssize_t _parallel_min = PARALLEL_MIN
 
 cdef extern from * nogil:
     """
@@ -117,11 +114,6 @@ cdef int _kind(a):
     return dtype.itemsize
 
 
-cdef inline int _parts(Py_ssize_t n, int threads) noexcept nogil:
-    # the threads that share n elements (1: the calling thread alone)
-    return threads if threads > 1 and n >= _parallel_min else 1
-
-
 cdef enum:
     # what _split runs: forward (mask and product) or gradient, by dtype
     FORWARD_F32, FORWARD_F64, GRAD_F32, GRAD_F64
@@ -130,22 +122,23 @@ cdef enum:
 cdef int _split(int op, const void* src, void* dst, unsigned char* keep,
                 uint64_t key, uint32_t thr, double scale,
                 Py_ssize_t n) except -1:
-    # runs op over n elements (in pairs for the forward), in chunks, shared
-    # by OpenMP's threads from PARALLEL_MIN elements
+    # runs op over n elements (in pairs for the forward), in chunks, each
+    # shared by the threads parts_of gives it
     cdef bint forward = op == FORWARD_F32 or op == FORWARD_F64
     cdef float s32 = <float>scale
     cdef int threads = cl_max_threads()
-    cdef int parts = _parts(n, threads)
+    cdef int parts
     cdef Py_ssize_t t, b, e
     # a pair of elements: about 3 units of work; a gradient's element: 1
-    cdef Chunks todo = (chunks((n + 1) // 2, 3, threads) if forward
-                        else chunks(n, 1, threads))
+    cdef Py_ssize_t work = 3 if forward else 1
+    cdef Chunks todo = chunks((n + 1) // 2 if forward else n, work, threads)
     while next_chunk(&todo):
+        parts = parts_of(todo.end - todo.begin, work, threads)
         with nogil:
             for t in prange(parts, schedule='static', num_threads=parts,
                             use_threads_if=parts > 1):
-                b = todo.begin + (todo.end - todo.begin) * t // parts
-                e = todo.begin + (todo.end - todo.begin) * (t + 1) // parts
+                b = cut(todo.begin, todo.end, parts, t)
+                e = cut(todo.begin, todo.end, parts, t + 1)
                 if op == FORWARD_F32:
                     cl_dropout_f32(<const float*>src, <float*>dst, keep, key,
                                    thr, s32, b, e, n)

@@ -4,10 +4,6 @@ the one-pass forward and gradient bit for bit against NumPy's products with
 the scaled mask, the same bits with one OpenMP thread and with two, and
 their declines."""
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
@@ -79,29 +75,35 @@ def test_declines():
     assert kernels.backward(x, keep.T.copy().T, 2.0) is None
 
 
+# sizes: forward and gradient shared by the threads (odd: uneven parts, a
+# last element alone); the forward's pairs shared but not the gradient's
+# elements (parts_of counts 3 units a pair, 1 an element)
+SIZES = (3 * (1 << 18) + 1, 200001)
+
 PROGRAM = r'''
 import sys
 import numpy as np
 from chainerlite._kernels import dropout as kernels
-n = 3 * kernels.PARALLEL_MIN + 1
-x = np.random.default_rng(1).standard_normal(n).astype(np.float32)
-y, keep = kernels.forward(x, 99, 2**30, np.float32(4 / 3))
-gx = kernels.backward(x, keep, np.float32(4 / 3))
-np.savez(sys.argv[1], y=y, keep=keep, gx=gx,
-         alone=kernels.keep_mask((n,), 99, 2**30))
-'''
+out = {}
+for n in %r:
+    x = np.random.default_rng(1).standard_normal(n).astype(np.float32)
+    y, keep = kernels.forward(x, 99, 2**30, np.float32(4 / 3))
+    gx = kernels.backward(x, keep, np.float32(4 / 3))
+    out.update({f'x{n}': x, f'y{n}': y, f'keep{n}': keep, f'gx{n}': gx,
+                f'alone{n}': kernels.keep_mask((n,), 99, 2**30)})
+np.savez(sys.argv[1], **out)
+''' % (SIZES,)
 
 
-def test_two_threads_give_the_bits_of_one(tmp_path):
-    results = []
-    for threads in (1, 2):
-        path = tmp_path / f'{threads}.npz'
-        env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-        subprocess.run(
-            [sys.executable, '-c', PROGRAM, str(path)], check=True, timeout=120, env=env
-        )
-        results.append(np.load(path))
-    one, two = results
-    for name in ('y', 'keep', 'gx', 'alone'):
+def test_two_threads_give_the_bits_of_one(thread_results):
+    one, two = thread_results(PROGRAM, 1), thread_results(PROGRAM, 2)
+    assert sorted(one) == sorted(two) and len(one) == 5 * len(SIZES)
+    for name in one:
         assert one[name].tobytes() == two[name].tobytes(), name
-    np.testing.assert_array_equal(one['keep'], one['alone'])
+    for n in SIZES:
+        x, keep = one[f'x{n}'], one[f'keep{n}']
+        np.testing.assert_array_equal(keep, one[f'alone{n}'])
+        np.testing.assert_array_equal(keep, _words(99, n) >= 2**30)
+        mask = np.multiply(keep, np.float32(4 / 3), dtype=np.float32)
+        assert two[f'y{n}'].tobytes() == (x * mask).tobytes()
+        assert two[f'gx{n}'].tobytes() == (x * mask).tobytes()
