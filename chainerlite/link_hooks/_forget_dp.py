@@ -12,7 +12,9 @@ block is recomputed, the ``kept[i]`` bytes of its graph again and the
 gradient of its outputs (``out[i]`` bytes; the profiled step's worst after
 the last block, ``rest``, is measured where the gradients flowing back are
 those of the last blocks, smaller in a network that narrows). Forgetting
-block ``i`` costs ``seconds[i]`` (its forward runs twice).
+block ``i`` costs ``seconds[i]``: its forward runs again up to the last
+node its backward needs (``F.forget``'s recomputation stops there; the
+profile traces the block as ``F.forget`` does to find that node).
 
 A third choice, where the plan has a ``keep`` policy: forgetting the block
 but keeping the outputs the policy picks (``saved[i]`` bytes, whose nodes'
@@ -40,7 +42,8 @@ the gradients of the parameters of blocks ``i+1..`` and the block's own
 hump, ``back[i]`` bytes at the highest (measured: its graph going as its
 gradients come, the gradients flowing through it, its parameters'); a
 forgotten block has the same hump (its graph is recomputed whole) or, if
-higher, its recomputed forward, plus the gradient of its outputs (the
+higher, its recomputed forward (``rerun_peak[i]`` bytes at the highest,
+up to the node where the recomputation stops), plus the gradient of its outputs (the
 ``forget`` node holds it until its backward returns). Before the
 blocks' backward, the step adds ``tail`` bytes at the worst above what the
 blocks keep (the loss, its graph and backward); after it, the step is at
@@ -55,7 +58,10 @@ import math
 
 @dataclasses.dataclass(frozen=True)
 class Block:
-    """What the profile says of one block (bytes and seconds)."""
+    """What the profile says of one block (bytes and seconds; see the
+    module's notes). ``seconds`` is the time of its recomputation when it
+    is forgotten, ``rerun_peak`` the recomputation's highest memory (None:
+    ``peak``, the whole forward's)."""
 
     kept: int
     out: int
@@ -65,6 +71,12 @@ class Block:
     saved: int = 0
     saved_seconds: float = 0.0
     back: int = 0  # the released backward's hump (see the module's notes)
+    rerun_peak: int = None
+
+    @property
+    def rerun(self):
+        """The highest memory of the block's recomputation."""
+        return self.peak if self.rerun_peak is None else self.rerun_peak
 
 
 def _recompute_extra(blocks):
@@ -152,7 +164,7 @@ def _released_bounds(blocks):
         block = blocks[i]
         bounds[i] = (
             later + block.back,
-            later + max(block.back, block.peak) + block.out,
+            later + max(block.back, block.rerun) + block.out,
         )
         later += block.grads
     return bounds

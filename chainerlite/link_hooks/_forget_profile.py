@@ -9,12 +9,13 @@ import tracemalloc
 
 import numpy
 
+from chainerlite import backend
 from chainerlite import configuration
 from chainerlite import function_hook
 from chainerlite import link_hook
 from chainerlite import variable
-from chainerlite.functions.util import forget_policy
-from chainerlite.functions.util import forget_tag
+from chainerlite.functions.util import forget_skip
+from chainerlite.functions.util import forget_trace
 from chainerlite.link_hooks import _forget_dp
 
 
@@ -32,9 +33,10 @@ class _Probe(link_hook.LinkHook):
 
     name = '_ForgetProfile'
 
-    def __init__(self, tracker):
+    def __init__(self, tracker, rerun):
         self.tracker = tracker
-        self.records = {}  # id(link) -> [order, before, after, peak, out, seconds]
+        self.rerun = rerun  # the _RerunProbe of the step
+        self.records = {}  # id(link) -> [order, before, after, peak, out]
         self._open = {}
 
     def forward_preprocess(self, args):
@@ -44,57 +46,103 @@ class _Probe(link_hook.LinkHook):
                 'plan_forget: the block {} is called more than once in the '
                 'step; give blocks that run once'.format(type(args.link).__name__)
             )
-        before = self.tracker.mark()
-        self._open[key] = (before, time.perf_counter())
+        before = self._open[key] = self.tracker.mark()
+        self.rerun.begin(key, _arrays(args), time.perf_counter(), before)
 
     def forward_postprocess(self, args):
-        seconds = time.perf_counter()
         key = id(args.link)
-        before, start = self._open.pop(key)
+        before = self._open.pop(key)
+        self.rerun.end(key)
         peak = self.tracker.block_peak()
         after = self.tracker.mark()
-        self.records[key] = [
-            len(self.records),
-            before,
-            after,
-            peak,
-            _nbytes(args.out),
-            seconds - start,
-        ]
+        self.records[key] = [len(self.records), before, after, peak, _nbytes(args.out)]
 
 
-class _KeepProbe(function_hook.FunctionHook):
-    # Sums, per open block, the bytes of the outputs a keep policy picks
-    # among the nodes the block applies itself (numbered as F.forget numbers
-    # them: a node applied inside another node's forward is not counted)
-    # and the time their forward took.
+def _arrays(args):
+    # The arrays a ForgetHook passes to F.forget: those among the
+    # arguments, and the arrays of the variables among them.
+    values = list(args.args) + list(args.kwargs.values())
+    return tuple(
+        v.array if isinstance(v, variable.Variable) else v
+        for v in values
+        if isinstance(v, variable.Variable) or backend._is_array(v)
+    )
 
-    name = '_ForgetKeepProfile'
+
+def _rerun(steps, marks):
+    # The recomputation of a block traced as ``steps`` (with the kept
+    # outputs of a keep policy, if any): it stops after the last node its
+    # backward needs (forget_skip.plan) and does not run the kept nodes,
+    # though the block's own code around the nodes passed over still runs.
+    # Its seconds and the highest memory above the block's start (marks:
+    # per node, the seconds since the block began at its start and its end
+    # and the highest memory then).
+    skipped = forget_skip.plan(steps)
+    runs = [i for i, s in enumerate(steps) if i not in skipped and s.outputs is None]
+    last = runs[-1] if runs else -1
+    seconds, end = 0.0, 0.0
+    for i, (start, stop, _) in enumerate(marks):
+        runs_i = i <= last and steps[i].outputs is None
+        seconds += (stop if runs_i else start) - end  # the code before it too
+        end = stop
+    return seconds, marks[last][2] if runs else 0
+
+
+class _RerunProbe(function_hook.FunctionHook):
+    # Traces the nodes each open block applies as F.forget traces them
+    # (forget_trace.Trace, numbered alike), with the time since the block
+    # began at the start and the end of each and the highest memory since
+    # then, so that the recomputation of a forgotten block is predicted up
+    # to the last node its backward needs (the early stop): its time and
+    # its peak; and, with a keep policy, the bytes of the outputs the
+    # policy picks and the recomputation with them kept.
+
+    name = '_ForgetRerunProfile'
     forward_postprocess_out_data = True
 
-    def __init__(self, probe, policy):
-        self.probe = probe
+    def __init__(self, tracker, policy):
+        self.tracker = tracker
         self.policy = policy
-        self.saved = {}  # id(link) -> [nodes numbered, bytes, seconds]
-        self._running = []  # (start, tags) of the nodes being applied
+        self.found = {}  # id(link) -> (seconds, peak, saved bytes, seconds)
+        self._open = {}  # id(link) -> (start, before, traces, marks)
+        self._starts = []  # of the nodes being applied
+
+    def begin(self, key, inputs, start, before):
+        policies = [None] if self.policy is None else [None, self.policy]
+        traces = [forget_trace.Trace(inputs, p, []) for p in policies]
+        self._open[key] = (start, before, traces, [])
+
+    def end(self, key):
+        _, before, traces, marks = self._open.pop(key)
+        seconds, peak = _rerun(traces[0].steps, marks)
+        saved, saved_seconds = 0, 0.0
+        if len(traces) > 1:
+            steps = traces[1].steps
+            saved = sum(
+                sum(getattr(y, 'nbytes', 0) for y in s.outputs)
+                for s in steps
+                if s.outputs is not None
+            )
+            saved_seconds = max(0.0, seconds - _rerun(steps, marks)[0])
+        self.found[key] = (seconds, max(0, peak - before), saved, saved_seconds)
 
     def forward_preprocess(self, function, in_data):
-        tags = None if self._running else forget_tag.current_tags()
-        self._running.append((time.perf_counter(), tags))
+        self._starts.append(time.perf_counter())
+        for _, _, traces, _ in self._open.values():
+            for trace in traces:
+                trace.forward_preprocess(function, in_data)
 
     def forward_postprocess(self, function, in_data, out_data):
-        start, tags = self._running.pop()
-        if tags is None:
-            return
-        seconds = time.perf_counter() - start
-        nbytes = sum(getattr(y, 'nbytes', 0) for y in out_data)
-        for key in self.probe._open:
-            entry = self.saved.setdefault(key, [0, 0, 0.0])
-            site = forget_policy.Site(entry[0], function, tags, out_data)
-            entry[0] += 1
-            if self.policy(site):
-                entry[1] += nbytes
-                entry[2] += seconds
+        began, now = self._starts.pop(), time.perf_counter()
+        peak = None
+        for start, _, traces, marks in self._open.values():
+            count = len(traces[0].steps)
+            for trace in traces:
+                trace.forward_postprocess(function, in_data, out_data)
+            if len(traces[0].steps) > count:  # a node the block applied itself
+                if peak is None:
+                    peak = self.tracker.block_peak()
+                marks.append((began - start, now - start, peak))
 
 
 class _BackwardProbe(function_hook.FunctionHook):
@@ -251,10 +299,14 @@ def profile(step, links, required, policy=None, xp=numpy, release=False):
     """Runs ``step`` once with a probe on each of ``links`` (ValueError if
     one is not called and ``required``, else it is left out), its memory
     counted on the device of the array module ``xp``; with a
-    ``keep`` ``policy`` (a predicate on sites), also the bytes and the time
-    of the outputs it picks in each block. With ``release``, the step runs
-    with the graph released (its backward must go through it once) and its
-    backward is measured block by block (:attr:`_forget_dp.Block.back`).
+    ``keep`` ``policy`` (a predicate on sites), also the bytes of the
+    outputs it picks in each block and the time keeping them saves. Each
+    block's nodes are traced as ``F.forget`` traces them, so that its
+    recomputation is predicted as it runs: up to the last node its backward
+    needs (:attr:`_forget_dp.Block.seconds` and ``rerun_peak``). With
+    ``release``, the step runs with the graph released (its backward must go
+    through it once) and its backward is measured block by block
+    (:attr:`_forget_dp.Block.back`).
 
     Returns:
         tuple: ``(blocks, order, base, tail, finish, peak, seconds)``: the
@@ -267,8 +319,8 @@ def profile(step, links, required, policy=None, xp=numpy, release=False):
 
     """
     with traced(xp) as tracker:
-        probe = _Probe(tracker)
-        keep = None if policy is None else _KeepProbe(probe, policy)
+        rerun = _RerunProbe(tracker, policy)
+        probe = _Probe(tracker, rerun)
         backward = _BackwardProbe(probe) if release else None
         added = []
         try:
@@ -276,8 +328,7 @@ def profile(step, links, required, policy=None, xp=numpy, release=False):
                 link.add_hook(probe)
                 added.append(link)
             with contextlib.ExitStack() as hooks:
-                if keep is not None:
-                    hooks.enter_context(keep)
+                hooks.enter_context(rerun)
                 if backward is not None:
                     hooks.enter_context(backward)
                     hooks.enter_context(
@@ -305,7 +356,6 @@ def profile(step, links, required, policy=None, xp=numpy, release=False):
         raise ValueError('plan_forget: the step called none of the blocks')
     order = sorted(called, key=lambda i: probe.records[id(links[i])][0])
     records = [probe.records[id(links[i])] for i in order]
-    saved = {} if keep is None else keep.saved
     keys = [id(links[i]) for i in order]
     grads = [
         sum(p.array.nbytes for p in links[i].params() if p.array is not None)
@@ -317,8 +367,8 @@ def profile(step, links, required, policy=None, xp=numpy, release=False):
             records, keys, grads, backward.spans, start_bytes
         )
     blocks = []
-    for i, (_, before, after, peak, out, secs) in enumerate(records):
-        _, saved_bytes, saved_seconds = saved.get(id(links[order[i]]), (0, 0, 0.0))
+    for i, (_, before, after, peak, out) in enumerate(records):
+        secs, rerun_peak, saved, saved_seconds = rerun.found[keys[i]]
         # What is freed between this block and the next one (the input of
         # this block when nothing retained it) is part of what it keeps.
         following = records[i + 1][1] if i + 1 < len(records) else after
@@ -329,9 +379,10 @@ def profile(step, links, required, policy=None, xp=numpy, release=False):
                 peak=max(0, peak - before),
                 grads=grads[i],
                 seconds=secs,
-                saved=saved_bytes,
+                saved=saved,
                 saved_seconds=saved_seconds,
                 back=backs[i],
+                rerun_peak=rerun_peak,
             )
         )
     base = records[0][1] - start_bytes

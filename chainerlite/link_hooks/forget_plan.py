@@ -9,7 +9,10 @@ outputs, the highest memory while it runs and its forward time, counted on
 the device of the model's parameters: with :mod:`tracemalloc` on the CPU,
 with a memory hook on CuPy's pool (the bytes of the arrays it hands out) on
 a GPU. A forgotten block keeps only its inputs and
-outputs and runs its forward again during backward.
+outputs and runs its forward again during backward, up to the last node its
+backward needs (``F.forget``'s recomputation stops there; the profile traces
+each block as ``F.forget`` does to know that node, and predicts the recompute
+time and memory up to it).
 
 The choice is a dynamic program over the chain of blocks (segment DP), not
 Chen et al.'s sqrt(n) rule: sqrt(n) assumes blocks of equal size and cost,
@@ -59,7 +62,7 @@ class ForgetPlan(object):
         predicted_peak (int): Predicted peak bytes of a step with the plan,
             above the memory traced when the step starts.
         predicted_seconds (float): Predicted step time with the plan (the
-            profiled step plus the forward time of the forgotten blocks;
+            profiled step plus the recompute time of the forgotten blocks;
             under tracing, as :meth:`measure` times it).
         profiled_peak (int): Peak bytes of the profiled step (no forget;
             for a plan with ``release``, the graph released).
@@ -238,10 +241,11 @@ def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
             <chainerlite.functions.forget>` (node classes, tag names or a
             callable on sites). The plan may then forget a block keeping
             the outputs the policy picks there (the profiled step measures
-            their bytes and their forward time): fewer bytes saved than
-            forgetting all, less recompute time. For each block the plan
-            chooses between running it, forgetting it and forgetting it with
-            ``keep`` (:attr:`ForgetPlan.kept`). None: forget all or nothing.
+            their bytes and the recompute time keeping them saves): fewer
+            bytes saved than forgetting all, less recompute time. For each
+            block the plan chooses between running it, forgetting it and
+            forgetting it with ``keep`` (:attr:`ForgetPlan.kept`). None:
+            forget all or nothing.
 
     Returns:
         ForgetPlan: The plan (not applied yet).
