@@ -27,6 +27,8 @@ from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 
 from tools.diff_chainer import compare
+from tools.diff_chainer import draws
+from tools.diff_chainer import kinds as kinds_module
 
 
 @dataclasses.dataclass
@@ -41,6 +43,8 @@ class Tally:
     both_ran: int = 0  # cases in which neither side raised at any stage
     aspects: dict = dataclasses.field(default_factory=dict)  # aspect -> cases
     examples: dict = dataclasses.field(default_factory=dict)  # aspect -> first one
+    # kind of a disagreeing case's first difference -> cases (kinds.py)
+    kinds: dict = dataclasses.field(default_factory=dict)
 
     def add(self, diffs, ran, label='', remaining=None, referenced=False):
         """Adds a case that differed from Chainer in ``diffs`` and, after the
@@ -50,6 +54,9 @@ class Tally:
         self.referenced += referenced
         if not diffs:
             self.agreed += 1
+        else:
+            kind = kinds_module.of(*diffs[0])
+            self.kinds[kind] = self.kinds.get(kind, 0) + 1
         if not (diffs if remaining is None else remaining):
             self.agreed_with_references += 1
         for aspect in sorted({a for a, _ in diffs}):
@@ -113,7 +120,8 @@ def run_case(libs, stages, tally, label='', references=None):
 def explore(draw_case, examples, seconds):
     """Calls ``draw_case(data)`` for up to ``examples`` generated examples
     within ``seconds`` (None: no time bound, so the same examples every run:
-    Hypothesis draws them derandomized)."""
+    Hypothesis draws them derandomized, from no literal of the code around
+    them: ``draws.py``)."""
     deadline = time.monotonic() + (math.inf if seconds is None else seconds)
 
     @settings(
@@ -130,7 +138,8 @@ def explore(draw_case, examples, seconds):
             draw_case(data)
 
     try:
-        body()
+        with draws.without_local_constants():
+            body()
     except Flaky:
         # Hypothesis replays some prefixes; one replayed after the deadline
         # draws nothing and reads as inconsistent. The cases run are kept.
