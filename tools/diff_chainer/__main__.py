@@ -16,6 +16,7 @@ import time
 import warnings
 
 from tools.diff_chainer import dispatch
+from tools.diff_chainer import kinds
 from tools.diff_chainer import report
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -79,6 +80,7 @@ def main(argv=None):
         'examples_per_name': examples,
         'summary': report.summary(results),
         'scores': report.scores(results),
+        'kinds': kinds.totals(results),
         'below_floor': [list(u) for u in under],
         'seconds': round(time.monotonic() - start, 1),
         'regressions': [list(r) for r in failed],
@@ -93,6 +95,9 @@ def main(argv=None):
     for name, aspect, example in failed:
         print(f'NEW DIFFERENCE {name} [{aspect}]: {example}')
     _print_scores(doc['scores'])
+    print('cases differing from Chainer, by the kind of their first difference:')
+    for kind, n in list(doc['kinds'].items())[:12]:
+        print(f'  {n:5d}  {kind}')
     for name, got, low in under:
         print(f'BELOW FLOOR {name}: {got} < {low}')
     if args.write_floor:

@@ -161,7 +161,13 @@ def _array_differences(expected, actual, path):
     if expected.shape != actual.shape:
         return [f'{path}: shape {expected.shape} vs {actual.shape}']
     if not close(expected, actual):
-        return [f'{path}: values differ (max abs {_max_abs(expected, actual)})']
+        how_far = (
+            f'{_times_tolerance(expected, actual)} x tolerance'
+            if expected.dtype.kind in 'fc'
+            else 'compared exactly'
+        )
+        worst = _max_abs(expected, actual)
+        return [f'{path}: values differ (max abs {worst}, {how_far})']
     return []
 
 
@@ -169,12 +175,29 @@ def close(expected, actual):
     """Equal values within the dtype's tolerance; NaN equals NaN, infinities match."""
     if expected.dtype.kind not in 'fc':
         return bool(numpy.array_equal(expected, actual))
-    rtol, atol = TOLERANCE.get(expected.dtype.name, TOLERANCE['float16'])
+    rtol, atol = _tolerance(expected)
     e = expected.astype(numpy.float64)
     a = actual.astype(numpy.float64)
-    return bool(
-        numpy.allclose(e, a, rtol=rtol, atol=atol * max(1.0, _scale(e)), equal_nan=True)
-    )
+    return bool(numpy.allclose(e, a, rtol=rtol, atol=atol, equal_nan=True))
+
+
+def _tolerance(expected):
+    """``(rtol, atol)`` of ``close`` for Chainer's ``expected`` array."""
+    rtol, atol = TOLERANCE.get(expected.dtype.name, TOLERANCE['float16'])
+    return rtol, atol * max(1.0, _scale(expected.astype(numpy.float64)))
+
+
+def _times_tolerance(expected, actual):
+    """How many times ``close``'s allowance the worst finite entry is off
+    (``'inf'`` where only NaN or infinities are misplaced), for the kinds of
+    difference the report counts."""
+    rtol, atol = _tolerance(expected)
+    e = expected.astype(numpy.float64)
+    a = actual.astype(numpy.float64)
+    with numpy.errstate(all='ignore'):
+        ratio = numpy.abs(e - a) / (atol + rtol * numpy.abs(a))
+    ratio = ratio[numpy.isfinite(ratio)]
+    return f'{ratio.max():.3g}' if ratio.size and ratio.max() > 1 else 'inf'
 
 
 def _scale(values):

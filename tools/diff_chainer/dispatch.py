@@ -109,6 +109,7 @@ def run_all(libs, only, examples, seconds):
             both_ran=tally.both_ran,
             aspects=tally.aspects,
             examples=tally.examples,
+            kinds=tally.kinds,
             seconds=round(time.monotonic() - start, 2),
         )
         if reason or not tally.cases:
