@@ -42,7 +42,9 @@ class LocalResponseNormalization(function_node.FunctionNode):
     """Cross-channel normalization by the sum of squares of neighbours."""
 
     def __init__(self, n=5, k=2, alpha=1e-4, beta=0.75):
-        self.half = n // 2
+        # a window narrower than one channel (n < 2, negative too) is the
+        # channel alone, as in Chainer
+        self.half = max(n // 2, 0)
         self.k = k
         self.alpha = alpha
         self.beta = beta

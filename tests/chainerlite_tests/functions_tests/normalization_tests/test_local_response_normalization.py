@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -72,3 +73,16 @@ class TestLocalResponseNormalization(testing.FunctionTestCase):
 def test_invalid_inputs(shape, dtype):
     with pytest.raises(type_check.InvalidType, match='LocalResponseNormalization'):
         F.local_response_normalization(numpy.ones(shape, dtype))
+
+
+@pytest.mark.parametrize('n', [1, 0, -1, -4])
+def test_window_under_two_channels_is_the_channel_alone(n):
+    # Chainer takes any n below 2 (negative too) as a window of one channel
+    x = numpy.array([[3.0, -1.0, 2.0]], numpy.float32)
+    x_var = chainerlite.Variable(x)
+    y = F.local_response_normalization(x_var, n=n, k=1, alpha=1, beta=1)
+    numpy.testing.assert_allclose(y.array, x / (1 + x * x), rtol=1e-6)
+    y.grad = numpy.ones_like(x)
+    y.backward()
+    # d/dx x / (1 + x^2) = (1 - x^2) / (1 + x^2)^2
+    numpy.testing.assert_allclose(x_var.grad, (1 - x * x) / (1 + x * x) ** 2, rtol=1e-6)
