@@ -157,3 +157,14 @@ def test_a_changed_training_run_is_found():
     runner = dispatch.runner_for('chainer.training.Trainer', None, chainerlite)
     runner('chainer.training.Trainer', (chainerlite, _Shifted()), tally, 4, 10.0)
     assert tally.aspects.get('train', 0) > 0
+
+
+def test_printed_numbers_are_masked_with_their_padding():
+    from tools.diff_chainer import training
+
+    # PrintReport pads each number to its column: 0.24806 and 0.248059 (one
+    # float32 rounding apart) print alike once masked; text does not
+    chainer_line = '7           5           0.24806     0.1         \n'
+    lite_line = '7           5           0.248059    0.1         \n'
+    assert training._text(chainer_line) == training._text(lite_line) == '# # # # \n'
+    assert training._text('main/loss 1.5') != training._text('main/lost 1.5')
