@@ -31,6 +31,7 @@ cdef enum:
     # set when the hook's forward_postprocess_out_data is True: its
     # forward_postprocess takes (function, in_data, out_data)
     FWD_POST_OUT = 16
+    FORWARD = 3  # FWD_PRE | FWD_POST
 
 
 cdef class Contract:

@@ -5,7 +5,7 @@ from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 
 from chainerlite._core.config cimport ThreadState
 from chainerlite._core.facts cimport (
-    BWD_POST, BWD_PRE, FWD_POST, FWD_POST_OUT, FWD_PRE, _TypeWithTag)
+    BWD_POST, BWD_PRE, FORWARD, FWD_POST, FWD_POST_OUT, FWD_PRE, _TypeWithTag)
 
 cdef extern from "Python.h":
     PyTypeObject* _type_of "Py_TYPE"(PyObject* o)
@@ -80,12 +80,14 @@ cdef inline bint still_valid(HookEntry e):
                  or _dict_size(<PyObject*>e.inst_dict) == e.dict_size))
 
 
-cdef inline tuple entries_with_callbacks(ThreadState state):
-    """Global entries of this thread if some callback is overridden, else None.
+cdef inline tuple forward_entries(ThreadState state):
+    """Global entries of this thread if some forward callback is overridden,
+    else None.
 
-    The per-op check of the built-in nodes, inlined where it is used: with
-    hooks registered that override nothing it is a few loads and compares
-    per hook, and no call.
+    The per-op check of the built-in nodes (and of the grad nodes a backward
+    applies, which only forward callbacks see), inlined where it is used:
+    with hooks registered that override no forward callback it is a few
+    loads and compares per hook, and no call.
     """
     if state.hooks is None:
         return None
@@ -95,4 +97,4 @@ cdef inline tuple entries_with_callbacks(ThreadState state):
     for i in range(PyTuple_GET_SIZE(entries)):
         if not still_valid(<HookEntry>PyTuple_GET_ITEM(entries, i)):
             return reg._revalidate()
-    return entries if reg.mask else None
+    return entries if reg.mask & FORWARD else None

@@ -1,7 +1,7 @@
 """Function hook registry (thread-local) and dispatch.
 
 The hot path asks :func:`active_entries` (or the inlined
-``entries_with_callbacks``) once per op; when no hook is registered that is
+``forward_entries``) once per op; when no hook is registered that is
 one test. Each :class:`HookEntry` knows which of the four callbacks its
 hook overrides, so a hook that overrides nothing is never called; the
 entry itself is what the per-op check reads.
@@ -56,9 +56,11 @@ cdef class HookRegistry(dict):
         self.mask = any_mask(self.entries)
 
     cdef tuple _revalidate(self):
-        # A hook or its class changed since its entry was validated.
+        # A hook or its class changed since its entry was validated: the
+        # entries again if some forward callback is overridden (as
+        # forward_entries asks).
         self.mask = any_mask(self.entries)
-        return self.entries if self.mask else None
+        return self.entries if self.mask & FORWARD else None
 
     cdef _commit(self, dict before):
         # After an insertion: a value that is not a function hook is taken

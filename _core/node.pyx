@@ -22,10 +22,10 @@ from chainerlite._core.config cimport (
     ThreadState, backprop_enabled, debug_enabled, get_state,
     type_check_enabled)
 from chainerlite._core.facts cimport (
-    ACCUMULATES, CALL_REPLACED, COMPILED_GRADS, FWD_POST_OUT, OWN_ATTR_HOOKS,
-    OWN_TYPE_CHECK, ClassFacts, class_facts, kinds_match, register_nodes)
+    ACCUMULATES, CALL_REPLACED, COMPILED_GRADS, FORWARD, FWD_POST_OUT,
+    OWN_ATTR_HOOKS, OWN_TYPE_CHECK, ClassFacts, class_facts, kinds_match, register_nodes)
 from chainerlite._core.hooks cimport (
-    HookRegistry, active_entries, any_mask, dispatch, entries_with_callbacks)
+    HookRegistry, active_entries, any_mask, dispatch, forward_entries)
 from chainerlite._core cimport ops_math
 from chainerlite._core.backprop cimport backprop
 from chainerlite._core.handover cimport (
@@ -1787,8 +1787,8 @@ cdef tuple apply_node(FunctionNode node, tuple inputs):
             node._check_data_type_forward(in_data)
 
     cdef tuple entries = active_entries(state, node._local_hooks)
-    if entries and not any_mask(entries):
-        entries = None
+    if entries and not any_mask(entries) & FORWARD:
+        entries = None  # no forward callback to call
     node._input_indexes_to_retain = None
     node._output_indexes_to_retain = None
     cdef FunctionNode hooked = node  # the node the hooks see, before and after
@@ -2000,7 +2000,7 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
             n, x0._data, None if x1 is None else x1._data,
             None if x2 is None else x2._data):
         node._check_data_type_forward(_in_data(x0, x1, x2))
-    cdef tuple entries = entries_with_callbacks(state)
+    cdef tuple entries = forward_entries(state)
     cdef tuple in_data = None
     cdef BuiltinNode linked = node  # a substitute's, which the hooks do not see
     if entries is None:
@@ -2044,7 +2044,7 @@ cdef tuple apply_nested(BuiltinNode op, tuple in_data):
     arrays. Returns the 1-tuple of the output array.
     """
     cdef ThreadState state = get_state()
-    cdef tuple entries = entries_with_callbacks(state)
+    cdef tuple entries = forward_entries(state)
     x0 = in_data[0]
     x1 = in_data[1] if len(in_data) > 1 else None
     if entries is None:

@@ -2,7 +2,7 @@
 # constant of raw-array code, and what the backward of a built-in node uses
 # to apply its grad nodes to Variables or arrays alike (see apply_grad).
 from chainerlite._core.config cimport get_state
-from chainerlite._core.hooks cimport entries_with_callbacks
+from chainerlite._core.hooks cimport forward_entries
 from chainerlite._core.node cimport BuiltinNode, Variable
 
 cdef object typed_const(value, x)
@@ -21,7 +21,7 @@ cdef inline bint unwatched(a) except -1:
     backward may then run the grad node's computation without making the
     node (what apply_nested would do with it, minus the allocation)."""
     return not isinstance(a, Variable) and (
-        entries_with_callbacks(get_state()) is None)
+        forward_entries(get_state()) is None)
 
 cdef object add(lhs, rhs)
 cdef object sub(lhs, rhs)

@@ -621,3 +621,21 @@ def test_nested_nodes_given_attributes_or_weak_references_are_not_reused():
     assert len(_nested_muls(Mark).refs) == 2
     first, second = (ref() for ref in _nested_muls(WeakOnly).refs)
     assert first is None or first is not second
+
+
+def test_backward_only_hook_that_gains_and_loses_a_forward_callback():
+    # a hook with backward callbacks only is skipped by the forward checks;
+    # one patched on it later is called at once, and after its removal the
+    # backward callback still is
+    hook = _BackwardOnly()
+    seen = []
+    with hook:
+        F.sum(_x() * 2.0).backward()
+        hook.forward_preprocess = lambda function, in_data: seen.append(function.label)
+        F.sum(_x() * 3.0).backward()
+        del hook.forward_preprocess
+        F.sum(_x() * 4.0).backward()
+    # the forward of ``x * 3.0`` and Sum, then the grad nodes their
+    # backwards apply (Sum's broadcast, then ``gy * 3.0``)
+    assert seen == ['_ * 3.0', 'Sum', 'BroadcastTo', '_ * 3.0']
+    assert hook.log == ['Sum', '_ * 2.0', 'Sum', '_ * 3.0', 'Sum', '_ * 4.0']
