@@ -19,6 +19,7 @@ from chainerlite._core.node cimport (
     ensure_array, new_variable)
 from chainerlite._core.ops_math cimport apply_grad
 from chainerlite._core.facts cimport Contract
+from chainerlite._kernels.copies cimport reshaped_copy
 
 import numpy
 
@@ -157,7 +158,9 @@ cdef class Reshape(BuiltinNode):
 
     cdef object compute(self, x, unused1, unused2):
         self._in_shape = x.shape
-        return x.reshape(self.shape)
+        # a large copy (not a view): by the threads (copies.pyx)
+        y = reshaped_copy(x, self.shape)
+        return x.reshape(self.shape) if y is None else y
 
     cdef tuple grads(self, tuple indexes, tuple gys):
         gy = gys[0]

@@ -19,7 +19,7 @@ from chainerlite._core.config cimport (
     ThreadState, get_state, set_local_backprop)
 from chainerlite._core.handover cimport FUNCTIONS, provided
 from chainerlite._core.facts cimport Contract
-from chainerlite._kernels.ewise cimport add_arrays, mul_arrays
+from chainerlite._kernels.ewise cimport add_arrays, mul_arrays, scale_array
 
 cdef object _f16 = numpy.dtype(numpy.float16)
 cdef object _f32 = numpy.dtype(numpy.float32)
@@ -327,7 +327,9 @@ cdef class MulConstant(_Const):
         return '_ * %s' % _value_str(self.value)
 
     cdef object compute(self, x, unused1, unused2):
-        return x * self._const(x)
+        c = self._const(x)
+        y = scale_array(x, c)  # a large array: by the threads (ewise.pyx)
+        return x * c if y is None else y
 
     cdef tuple grads(self, tuple indexes, tuple gys):
         # the grad node is this node again (same constant): unwatched, this

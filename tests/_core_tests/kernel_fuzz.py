@@ -261,6 +261,55 @@ def _pair(g):
     return [g.array((n,), dt), g.array((n,), dt)]
 
 
+def _scale(g):
+    # an array and a 0-d array of its dtype (ewise.scale's constant)
+    n = g.rng.choice([1 << 18, (1 << 18) + 3]) if g.chance(0.02) else g.dim()
+    dt = g.real()
+    return [g.array((n,), dt), g.array((), dt)]
+
+
+def _strided(g, shape=None, dtype=None):
+    # an array laid out at random (transposed, stepped, reversed, broadcast),
+    # now and then large enough for the threads' copies (copies.pyx)
+    if shape is None and g.chance(0.1):
+        shape = [g.rng.choice([64, 65]) for _ in range(3)]
+    elif shape is None:
+        shape = [g.dim(9) for _ in range(g.rng.randint(0, 4))]
+    a = g.array(shape, dtype or g.real())
+    if not isinstance(a, numpy.ndarray) or not a.ndim:
+        return a
+    if g.chance(0.5):
+        a = a.transpose(g.rng.sample(range(a.ndim), a.ndim))
+    if g.chance(0.3):
+        a = a[tuple(slice(None, None, g.rng.choice([1, -1, 2])) for _ in a.shape)]
+    if g.chance(0.1) and a.shape[0]:
+        a = numpy.broadcast_to(a[:1], (2,) + a.shape[1:])
+    return a
+
+
+def _new_shape(g, x):
+    # a shape of x's size (one length unknown now and then), or a wrong one
+    if g.chance(0.1):
+        return g.rng.choice([(-1, -1), (-2, 4), (), 'ab', None, (1.5,), (2**62, 2**62)])
+    size = getattr(x, 'size', 1)
+    first = g.rng.choice([d for d in (2, 3, 5, 64, 65) if size % d == 0] or [1])
+    return g.rng.choice([(first, -1), (-1,), (first, size // first)])
+
+
+def _reshape(g):
+    x = _strided(g)
+    return [x, _new_shape(g, x)]
+
+
+def _stack(g):
+    x = _strided(g)
+    shape = getattr(x, 'shape', ())
+    dtype = getattr(x, 'dtype', None)
+    dtype = dtype if dtype in (numpy.float32, numpy.float64) else g.real()
+    xs = [x] + [_strided(g, shape, dtype) for _ in range(g.rng.randint(0, 3))]
+    return [g.rng.choice([xs, tuple(xs), x]), g.int_param(-4, 4)]
+
+
 def _int_params(g, *ranges):
     return [g.int_param(lo, hi) for lo, hi in ranges]
 
@@ -648,6 +697,11 @@ KERNELS = {
     'relu.relu_grad': _relu_grad,
     'ewise.add': _pair,
     'ewise.mul': _pair,
+    'ewise.scale': _scale,
+    'copies.c_copy': lambda g: [_strided(g)],
+    'copies.needs_copy': _reshape,
+    'copies.reshaped': _reshape,
+    'copies.stack': _stack,
     'conv.im2col_2d': _im2col,
     'conv.im2col_padded_2d': _im2col_padded,
     'conv.col2im_2d': _col2im,

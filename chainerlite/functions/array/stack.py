@@ -5,6 +5,7 @@ from __future__ import annotations
 import typing
 
 from chainerlite import backend
+from chainerlite._kernels import copies
 from chainerlite import function_node
 from chainerlite.functions.array import separate
 from chainerlite.utils import type_check
@@ -34,8 +35,10 @@ class Stack(function_node.FunctionNode):
             type_check.expect(x0.dtype == x.dtype, x0.shape == x.shape)
 
     def forward(self, inputs):
-        xp = backend.get_array_module(*inputs)
-        return (xp.stack(inputs, axis=self.axis),)
+        y = copies.stack(inputs, self.axis)  # large arrays: by the threads
+        if y is None:
+            y = backend.get_array_module(*inputs).stack(inputs, axis=self.axis)
+        return (y,)
 
     def backward(self, indexes, grad_outputs):
         return separate.separate(grad_outputs[0], self.axis)
