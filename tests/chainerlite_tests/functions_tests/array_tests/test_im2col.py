@@ -114,3 +114,15 @@ def test_defaults():
 def test_invalid_inputs(x, ksize):
     with pytest.raises(type_check.InvalidType, match='Im2Col'):
         F.im2col(x, ksize)
+
+
+@pytest.mark.parametrize('cover_all', [False, True])
+def test_windows_past_the_image_raise_an_assertion_error_too(cover_all):
+    # Chainer asserts that the output is not empty: the InvalidType raised
+    # is also an AssertionError (and one of the right size passes)
+    x = numpy.zeros((1, 2, 1, 4))
+    with pytest.raises(AssertionError, match='out_h'):
+        F.im2col(x, (2, 3), cover_all=cover_all)
+    with pytest.raises(type_check.InvalidType):
+        F.im2col(x, (2, 3), cover_all=cover_all)
+    assert F.im2col(x, (1, 3), cover_all=cover_all).shape[1] == 6
