@@ -269,6 +269,36 @@ def test_gradients_in_other_dtypes_are_cast_to_their_inputs():
     assert make(None, [{'gxs': [x, wide]}, {}], [second, None]) is not None
 
 
+def test_a_second_order_in_another_dtype_that_overflowed_in_chainer():
+    # the first order keeps the dtypes, the second order of the float32
+    # input comes in float16 with an entry that overflowed (NaN): the
+    # reference is that entry from Chainer on float64 inputs, cast to float32
+    x = numpy.ones(2, numpy.float32)
+    h = numpy.ones(2, numpy.float16)
+    nan_entry = numpy.array([1.5, numpy.nan], numpy.float16)
+    chainer = types.SimpleNamespace(raised=False, value=_gradients(h, nan_entry))
+    # what the stage returns on float64 inputs: two Variables
+    in_float64 = tuple(
+        types.SimpleNamespace(array=a, creator=None)
+        for a in (numpy.ones(2), numpy.array([1.5, 2.25]))
+    )
+
+    def restage(dtype):
+        assert dtype is numpy.float64
+        return [('grad2', lambda lib, s: in_float64)]
+
+    make = references.in_input_dtypes([h, x], restage)
+    ref = make((None,), [{'gxs': [h, x]}, {}], [chainer, None])
+    want = numpy.array([1.5, 2.25], numpy.float32)
+    assert ref.differences(_gradients(h, want), 'grad2') == []
+    assert ref.differences(_gradients(h, want.astype(numpy.float16)), 'grad2')
+    # without the float64 run the NaN stays Chainer's
+    ref = references.in_input_dtypes([h, x])(
+        (None,), [{'gxs': [h, x]}, {}], [chainer, None]
+    )
+    assert ref.differences(_gradients(h, want), 'grad2')
+
+
 def test_no_cast_reference_where_chainer_keeps_the_dtypes_or_raises():
     x = numpy.ones(2, numpy.float32)
     h = numpy.ones(2, numpy.float16)

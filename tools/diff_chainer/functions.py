@@ -172,7 +172,7 @@ def references(call, inputs, grad=True, double=True, train=True, contract=None):
         ),
         'grad': R.either(
             R.promoted(restage(3), arrays),
-            R.in_input_dtypes(inputs),
+            R.in_input_dtypes(inputs, restage(3)),
             R.first_order_by_differences(weighted_outputs, inputs),
             R.past_overflow(restage(3), arrays),
             R.refuted_first_order(restage(3), weighted_outputs, inputs),
@@ -180,7 +180,7 @@ def references(call, inputs, grad=True, double=True, train=True, contract=None):
         'grad2': R.either(
             R.second_order_by_differences(first_order, inputs),
             R.second_order_where_none(first_order, inputs),
-            R.in_input_dtypes(inputs),
+            R.in_input_dtypes(inputs, restage(4)),
             R.past_overflow(restage(4), arrays),
         ),
     }

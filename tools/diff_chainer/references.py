@@ -455,15 +455,19 @@ def _entries(first_order, lib, xs, scratch):
     return numpy.atleast_1d(numpy.asarray(first_order(lib, xs, scratch), float))
 
 
-def in_input_dtypes(inputs):
+def in_input_dtypes(inputs, restage=None):
     """A reference maker for the gradient stages of a case where Chainer's
-    first-order gradients (``scratch['gxs']``) are in other dtypes than their
-    inputs' (its own ``Variable.backward`` refuses such a gradient): Chainer's
-    result with each gradient cast to its input's dtype, compared at the
-    precision of the least precise input (the second order differentiates
-    Chainer's wider gradients, rounded less than chainerlite's).
-    ``inputs`` are the case's inputs; the stage's result has one entry per
-    floating input."""
+    first-order gradients (``scratch['gxs']``), or the stage's own
+    gradients, are in other dtypes than their inputs' (its own
+    ``Variable.backward`` refuses such a gradient): Chainer's result with
+    each gradient cast to its input's dtype, compared at the precision of
+    the least precise input (the second order differentiates Chainer's
+    wider gradients, rounded less than chainerlite's). ``inputs`` are the
+    case's inputs; the stage's result has one entry per floating input.
+    With ``restage`` (as ``past_overflow`` takes it), an entry Chainer
+    answers NaN or infinity for, where Chainer on float64 inputs answers a
+    finite one, is that one first (the two rules of one case: a float16
+    second order that overflows in Chainer's and comes in another dtype)."""
     dtypes = [x.dtype for x in inputs if _floating(x)]
     low = lowest_precision(inputs)
 
@@ -476,10 +480,20 @@ def in_input_dtypes(inputs):
             return None
         if len(value[1]) != len(dtypes) or len(first) != len(dtypes):
             return None
-        if all(g is None or g.dtype == d for g, d in zip(first, dtypes)):
+        own = [
+            g[1] if isinstance(g, tuple) and g[:1] == ('variable',) else None
+            for g in value[1]
+        ]
+        if all(
+            g is None or g.dtype == d for gs in (first, own) for g, d in zip(gs, dtypes)
+        ):
             return None  # Chainer's gradients have their inputs' dtypes
         if _other_shapes(first, inputs):
             return None  # and not their shapes: first_order_by_differences
+        if restage is not None and low is not numpy.float64:
+            wide = _in_float64(restage, libs[0], {})
+            if wide is not None:
+                value, _ = _finite_from(value, wide.value)
         expected = [
             ('variable', g[1].astype(dtype))
             if isinstance(g, tuple) and g[:1] == ('variable',)
