@@ -14,6 +14,7 @@ def backprop(
     set_grad: bool = ...,
     seeds: list[Any] | None = ...,
     retain_graph: bool | None = ...,
+    handed: bool = ...,
 ) -> list[Variable | None] | None: ...
 def backward(
     outputs: Sequence[Variable], grad_outputs: Sequence[Any] | None = ..., **kwargs: Any

@@ -194,7 +194,6 @@ cdef inline object _backward1(FunctionNode f, tuple gys, ThreadState state,
     # _run_backward of a raw pass for a one-in, one-out node that does not
     # accumulate (step_fast checked that): the input gradient array, from
     # the 1-tuple of the output gradient array
-    cdef int prev
     if facts & COMPILED_GRADS:
         gxs = (<BuiltinNode>f).grads(_IDX0, gys)
         if type(gxs) is tuple and len(<tuple>gxs) == 1:
@@ -202,10 +201,16 @@ cdef inline object _backward1(FunctionNode f, tuple gys, ThreadState state,
             if type(gx) is _ndarray:
                 return gx
         return _arrays_of(f, gxs, _IDX0)[0]
-    prev = state.enable_backprop
+    return _backward_var1(f, new_variable(gys[0], False), state)
+
+
+cdef object _backward_var1(FunctionNode f, Variable gy, ThreadState state):
+    # _backward1 of a node whose backward runs in Python, given the output
+    # gradient in the Variable handed to it
+    cdef int prev = state.enable_backprop
     set_local_backprop(state, 0)
     try:
-        gxs = f.backward(_IDX0, (new_variable(gys[0], False),))
+        gxs = f.backward(_IDX0, (gy,))
     finally:
         set_local_backprop(state, prev)
     if type(gxs) is tuple and len(<tuple>gxs) == 1:
@@ -421,10 +426,19 @@ cdef class _Pass:
         if not self.wants(x):
             return True
         cdef tuple entries = self.entries
-        cdef tuple out_grad = (g,)
+        cdef tuple out_grad
         if entries is None:
-            gx = _backward1(f, out_grad, self.state, facts)
+            if facts & COMPILED_GRADS:
+                gx = _backward1(f, (g,), self.state, facts)
+            else:
+                # the Variable handed to a Python backward holds the
+                # gradient alone, so a backward that lets go of it frees it
+                # (F.forget's, once its recomputed graph took it)
+                gv = new_variable(g, False)
+                g = None
+                gx = _backward_var1(f, <Variable>gv, self.state)
         else:
+            out_grad = (g,)
             in_data = _NONE1 if x._data is None else (x._data,)
             dispatch(entries, 2, f, in_data, out_grad)
             _check_not_unchained(f)
@@ -588,7 +602,7 @@ cdef set _required_nodes(list outputs, list input_nodes):
 cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
                     bint enable_double_backprop, loss_scale,
                     list inputs=None, bint set_grad=True, list seeds=None,
-                    retain_graph=None):
+                    retain_graph=None, bint handed=False):
     """Runs one backward pass.
 
     Args:
@@ -606,6 +620,10 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         seeds: For ``grad()``: initial gradients of ``inputs`` (or None).
         retain_graph: False frees what each node retained once its backward
             ran (a raw pass only); None reads ``config.retain_graph``.
+        handed: The caller hands ``grad_outputs`` over: the list is emptied
+            once they are delivered, so that the pass holds each alone and
+            frees it once its node's backward took it (F.forget's
+            recomputed pass).
 
     Returns:
         The gradients of ``inputs`` (Variables or None) when given, else None.
@@ -643,6 +661,9 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         if g is not None:
             bp.deliver(out if type(out) is VariableNode
                        else (<Variable?>out)._node, _unwrap_seed(g, bp.raw))
+    if handed:
+        g = None
+        del grad_outputs[:]
     if seeds is not None:
         bp.seeds = {}
         for x, g in zip(inputs, seeds):

@@ -48,11 +48,22 @@ def _call_func(func, xs):
 
 
 def _graph_roots(outs, grad_outputs):
-    # The nodes of the recomputed outputs that receive a gradient, paired
-    # with it: backward starts from them, not from their variables, so that
-    # an output's array is held only by the node that retained it (if any),
-    # which frees it once its backward ran.
-    return [(out.node, gy) for out, gy in zip(outs, grad_outputs) if gy is not None]
+    # The nodes of the recomputed outputs that receive a gradient, and
+    # their gradients' arrays, taken out of the variables the engine handed
+    # over (a raw pass holds an output gradient only there): backward
+    # starts from the nodes, not from their variables, so that an output's
+    # array is held only by the node that retained it (if any), which frees
+    # it once its backward ran; and the recomputed pass holds each gradient
+    # alone, which frees it once the node it reaches took it, as PyTorch's
+    # engine does (the last block's, whose input needs no gradient, goes
+    # after the block's last layer).
+    nodes, grads = [], []
+    for out, gy in zip(outs, grad_outputs):
+        if gy is not None:
+            nodes.append(out.node)
+            grads.append(gy.array)
+            gy.array = None
+    return nodes, grads
 
 
 class Forget(function_node.FunctionNode):
@@ -106,16 +117,17 @@ class Forget(function_node.FunctionNode):
             variable.Variable(x.array, requires_grad=i in wanted)
             for i, x in enumerate(self.get_retained_inputs())
         ]
-        roots = _graph_roots(self._recompute(xs), grad_outputs)
+        nodes, grads = _graph_roots(self._recompute(xs), grad_outputs)
         # The recomputed graph serves this backward only: each of its nodes
         # frees what it retained once its backward ran.
         _core.backprop(
-            [node for node, _ in roots],
-            [gy for _, gy in roots],
+            nodes,
+            grads,
             False,  # retain_grad
             False,  # enable_double_backprop
             None,  # loss_scale
             retain_graph=False,
+            handed=True,
         )
         return tuple(xs[i].grad_var if i in wanted else None for i in indexes)
 

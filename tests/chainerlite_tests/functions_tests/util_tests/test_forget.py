@@ -192,6 +192,40 @@ def test_recomputed_output_its_creator_retained_goes_after_that_backward():
     numpy.testing.assert_allclose(x.grad, 3 * numpy.exp(3 * x.array))
 
 
+class _Grab(_Scale):
+    # _Scale whose backward remembers the gradient it gives (a new array)
+    last = None
+
+    def backward(self, indexes, grad_outputs):
+        (gx,) = super().backward(indexes, grad_outputs)
+        _Grab.last = weakref.ref(gx.array)
+        return (gx,)
+
+
+class _WatchGrad(_Scale):
+    # _Scale whose backward records whether _Grab's last gradient is gone
+    seen = []
+
+    def backward(self, indexes, grad_outputs):
+        _WatchGrad.seen.append(_Grab.last() is None)
+        return super().backward(indexes, grad_outputs)
+
+
+def test_output_gradient_goes_once_the_recomputed_graph_took_it():
+    # forget's output gradient (given by _Grab's backward) is held by the
+    # recomputed pass alone, not by the engine's frames around forget's
+    # backward: once exp's backward took it, it is gone before the scale's
+    # backward runs, as PyTorch's engine frees it
+    x = chainerlite.Variable(numpy.linspace(-1, 1, 6))
+    _WatchGrad.seen = []
+    z = F.forget(lambda a: _Exp().apply((_WatchGrad().apply((a,))[0],))[0], x)
+    y = _Grab().apply((z,))[0]
+    y.grad = numpy.ones(6)
+    y.backward()
+    assert _WatchGrad.seen == [True]
+    numpy.testing.assert_allclose(x.grad, 9 * numpy.exp(3 * x.array))
+
+
 def test_not_callable():
     with pytest.raises(TypeError):
         F.forget(1, _variable())
