@@ -16,6 +16,7 @@ import numpy
 
 from chainerlite._core import force_backprop_mode, no_backprop_mode  # NOQA
 from chainerlite.backends import cuda
+from chainerlite.configuration import config as chainer_config
 from chainerlite.function_hook import FunctionHook  # NOQA: F401  (Chainer's old path)
 from chainerlite.function_node import FunctionNode
 from chainerlite.variable import Variable
@@ -79,13 +80,53 @@ class FunctionAdapter(FunctionNode):
                 '%s.backward must return a tuple, got %s'
                 % (self.label, type(gxs).__name__)
             )
-        if len(gxs) != len(in_data):
-            raise ValueError(
-                'number of gradients returned by %s.backward is incorrect: '
-                '%d != %d' % (self.label, len(gxs), len(in_data))
+        # As in Chainer, only the gradients of the inputs that need one are
+        # read: a backward may leave out trailing inputs that need none (the
+        # labels of a loss), and what it returns past them is not looked at.
+        needed = max(target_input_indexes)
+        if len(gxs) <= needed:
+            raise IndexError(
+                '%s.backward returned %d gradients, but input %d of %d needs '
+                'one' % (self.label, len(gxs), needed, len(in_data))
             )
-        return tuple(
-            [None if gxs[i] is None else Variable(gxs[i]) for i in target_input_indexes]
+        gxs = [gxs[i] for i in target_input_indexes]
+        if chainer_config.enable_backprop:
+            return _refusing_second_order(self, gxs, grad_outputs)
+        return tuple([None if gx is None else Variable(gx) for gx in gxs])
+
+
+def _refusing_second_order(adapter, gxs, grad_outputs):
+    # Under double backprop the gradients come out of a node whose backward
+    # raises, as Chainer raises when a pass reaches them: an old-style
+    # backward computes on arrays, so there is no graph to differentiate.
+    given = [i for i, gx in enumerate(gxs) if gx is not None]
+    if not given:
+        return (None,) * len(gxs)
+    inputs = [g for g in grad_outputs if g is not None]
+    inputs += [x for x in adapter.get_retained_inputs() if x is not None]
+    node = _OldStyleGradient(adapter.label, tuple([gxs[i] for i in given]))
+    outputs = node.apply(tuple(inputs))
+    ret = [None] * len(gxs)
+    for i, y in zip(given, outputs):
+        ret[i] = y
+    return tuple(ret)
+
+
+class _OldStyleGradient(FunctionNode):
+    """Gradients computed by an old-style ``Function``; not differentiable."""
+
+    def __init__(self, label, gxs):
+        self._function_label = label
+        self._gxs = gxs
+
+    def forward(self, inputs):
+        gxs, self._gxs = self._gxs, None
+        return gxs
+
+    def backward(self, target_input_indexes, grad_outputs):
+        raise RuntimeError(
+            'cannot twice-differentiate an old style Function "%s"'
+            % self._function_label
         )
 
 

@@ -112,3 +112,67 @@ def test_forward_returning_a_numpy_scalar_raises_type_error():
         Cube()(chainerlite.Variable(np.array(2.0)))
     y = Cube()(chainerlite.Variable(np.array([2.0])))
     np.testing.assert_array_equal(y.array, [8.0])
+
+
+class _PickLoss(chainerlite.Function):
+    """A loss of (scores, labels) whose backward gives the scores' gradient
+    only, as old-style losses often do."""
+
+    def forward(self, inputs):
+        x, t = inputs
+        return (np.asarray(x[np.arange(len(t)), t].sum(), x.dtype),)
+
+    def backward(self, inputs, grad_outputs):
+        x, t = inputs
+        gx = np.zeros_like(x)
+        gx[np.arange(len(t)), t] = grad_outputs[0]
+        return (gx,)
+
+
+def test_backward_may_omit_gradients_nobody_needs():
+    x = chainerlite.Variable(np.arange(6, dtype=np.float32).reshape(2, 3))
+    labels = np.array([2, 0], np.int32)
+    loss = _PickLoss()(x, labels)
+    loss.backward()
+    np.testing.assert_array_equal(x.grad, [[0, 0, 1], [1, 0, 0]])
+
+
+def test_backward_missing_a_needed_gradient_raises_index_error():
+    x = chainerlite.Variable(np.ones((2, 3), np.float32))
+    labels = chainerlite.Variable(np.array([2, 0], np.int32))  # needs one
+    loss = _PickLoss()(x, labels)
+    with pytest.raises(IndexError, match=r'_PickLoss.backward returned 1 .*input 1'):
+        loss.backward()
+
+
+def test_gradients_past_the_inputs_are_ignored():
+    class Extra(chainerlite.Function):
+        def forward(self, inputs):
+            return (inputs[0] * 2,)
+
+        def backward(self, inputs, grad_outputs):
+            return grad_outputs[0] * 2, None, 'never read'
+
+    x = chainerlite.Variable(np.ones(3, np.float32))
+    y = Extra()(x)
+    y.grad = np.ones(3, np.float32)
+    y.backward()
+    np.testing.assert_array_equal(x.grad, [2, 2, 2])
+
+
+def test_second_order_through_old_style_backward_raises():
+    x = chainerlite.Variable(np.array([1.0, -2.0], np.float32))
+    z = chainerlite.functions.sum(_Square()(x) * 3)
+    # the first order is computed under double backprop as usual
+    (gx,) = chainerlite.grad([z], [x], enable_double_backprop=True)
+    np.testing.assert_array_equal(gx.array, [6, -12])
+    # differentiating it again reaches the old-style backward: refused,
+    # rather than a silent None gradient for x
+    msg = 'twice-differentiate an old style Function "_Square"'
+    with pytest.raises(RuntimeError, match=msg):
+        chainerlite.functions.sum(gx).backward()
+    with pytest.raises(RuntimeError, match='twice-differentiate'):
+        chainerlite.grad([chainerlite.functions.sum(gx * gx)], [x])
+    # without double backprop the gradient is a plain array, as before
+    (gx,) = chainerlite.grad([z], [x])
+    assert gx.creator is None
