@@ -190,6 +190,26 @@ class Parameter(Variable):
         """True once the parameter has an array."""
         return self.array is not None
 
+    @property
+    def dtype(self):
+        """The array's dtype; before the array exists, the initializer's.
+
+        Raises:
+            RuntimeError: If the parameter is uninitialised and its
+                initializer has no ``dtype`` attribute.
+        """
+        array = self.array
+        if array is not None:
+            return array.dtype
+        if not hasattr(self.initializer, 'dtype'):
+            raise RuntimeError(
+                'Parameter.dtype: the parameter is uninitialised and its '
+                'initializer {!r} gives no dtype'.format(self.initializer)
+            )
+        # As in Chainer, an initializer's dtype None reads as NumPy's
+        # default (float64), not as the config.dtype the array will take.
+        return numpy.dtype(self.initializer.dtype)
+
     def initialize(self, shape: types.ShapeSpec) -> None:
         """Creates the array of the given shape with the initializer.
 

@@ -254,3 +254,15 @@ def test_initialize_drops_a_gradient_of_another_shape_or_dtype():
         param.initialize((2,))
     assert param.array.dtype == numpy.float16
     assert param.grad is None
+
+
+def test_dtype_of_an_uninitialised_parameter_is_its_initializer_s():
+    half = chainerlite.Parameter(chainerlite.initializers.Normal(dtype=numpy.float16))
+    assert half.dtype == numpy.float16
+    half.initialize((2,))
+    assert half.dtype == half.array.dtype == numpy.float16
+    # an initializer without a dtype reads as NumPy's default, as in Chainer
+    assert chainerlite.Parameter().dtype == numpy.float64
+    assert chainerlite.Parameter(2.0).dtype == numpy.float64
+    with pytest.raises(RuntimeError, match='uninitialised.*gives no dtype'):
+        chainerlite.Parameter(lambda array: None).dtype
