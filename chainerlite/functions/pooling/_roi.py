@@ -45,13 +45,14 @@ def pair(value, name):
 
 
 def check_input_types(in_types, coords):
-    """Checks ``(x, rois, roi_indices)`` of the ROI functions."""
+    """Checks ``(x, rois, roi_indices)`` of the ROI functions: ``rois``
+    of the dtype of ``x``, as Chainer's checks want."""
     type_check._argname(in_types, ('x', 'rois', 'roi_indices'))
     x_type, rois_type, indices_type = in_types
     type_check.expect(
         x_type.dtype.kind == 'f',
         x_type.ndim == 4,
-        rois_type.dtype.kind == 'f',
+        x_type.dtype == rois_type.dtype,
         rois_type.ndim == 2,
         rois_type.shape[1] == coords,
         indices_type.dtype.kind == 'i',

@@ -37,7 +37,7 @@ class ROIPooling2D(_roi.ROIPooling):
         type_check.expect(
             x_type.dtype.kind == 'f',
             x_type.ndim == 4,
-            rois_type.dtype.kind == 'f',
+            x_type.dtype == rois_type.dtype,  # as Chainer's check wants
             rois_type.ndim == 2,
             rois_type.shape[1] == 5,
         )

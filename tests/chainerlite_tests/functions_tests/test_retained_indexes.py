@@ -29,7 +29,7 @@ SCIPY_CASES = ('erfinv', 'erfcinv', 'ndtri')
 FMAP = numpy.arange(32, dtype=numpy.float32).reshape(1, 2, 4, 4) / 7
 ROIS = numpy.array([[0, 0, 2, 2], [1, 1, 3, 3], [0.5, 0, 3, 2.5]], numpy.float32)
 ROI_INDICES = numpy.zeros(3, numpy.int32)
-ROIS5 = numpy.hstack([ROI_INDICES[:, None], ROIS])
+ROIS5 = numpy.hstack([ROI_INDICES[:, None], ROIS]).astype(numpy.float32)
 
 BINARY = numpy.array([[0, 1, -1], [1, -1, 0]], numpy.int32)
 SIMILAR = numpy.array([1, 0], numpy.int32)
@@ -214,11 +214,16 @@ def test_backward_from_what_is_retained(func):
 @pytest.mark.parametrize(
     'func',
     [
-        lambda x: F.roi_pooling_2d(x, ROIS5, 2, 2, 1.0),
-        lambda x: F.roi_average_pooling_2d(x, ROIS, ROI_INDICES, 2, 1.0),
-        lambda x: F.roi_max_pooling_2d(x, ROIS, ROI_INDICES, 2, 1.0),
-        lambda x: F.roi_average_align_2d(x, ROIS, ROI_INDICES, 2, 1.0, 2),
-        lambda x: F.roi_max_align_2d(x, ROIS, ROI_INDICES, 2, 1.0, 2),
+        # the ROIs in the dtype of x, as the type check wants
+        lambda x: F.roi_pooling_2d(x, ROIS5.astype(x.dtype), 2, 2, 1.0),
+        lambda x: F.roi_average_pooling_2d(
+            x, ROIS.astype(x.dtype), ROI_INDICES, 2, 1.0
+        ),
+        lambda x: F.roi_max_pooling_2d(x, ROIS.astype(x.dtype), ROI_INDICES, 2, 1.0),
+        lambda x: F.roi_average_align_2d(
+            x, ROIS.astype(x.dtype), ROI_INDICES, 2, 1.0, 2
+        ),
+        lambda x: F.roi_max_align_2d(x, ROIS.astype(x.dtype), ROI_INDICES, 2, 1.0, 2),
     ],
 )
 def test_roi_backward_rebuilds_the_geometry_from_the_retained_rois(func):

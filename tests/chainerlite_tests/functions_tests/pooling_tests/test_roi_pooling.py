@@ -124,8 +124,10 @@ class TestROIFunctions:
     def _call(self, x):
         kwargs = {'sampling_ratio': (None, 2)} if self.align else {}
         outsize = self.outsize_pair if self.align else self.outsize
+        # the ROIs in the dtype of x, as the type check wants
+        rois = self.rois.astype(x.dtype)
         return getattr(F, self.function)(
-            x, self.rois, INDICES, outsize, self.spatial_scale, **kwargs
+            x, rois, INDICES, outsize, self.spatial_scale, **kwargs
         )
 
     def test_forward(self):
@@ -163,7 +165,7 @@ class TestROIFunctions:
     def test_backward(self):
         gy = numpy.random.uniform(-1, 1, (5, 2) + self.outsize_pair)
         ggx = numpy.random.uniform(-1, 1, self.x.shape)
-        # In float64; the ROIs keep their dtype.
+        # In float64 (the ROIs too: the same values).
         f = lambda x: self._call(x)  # NOQA
         x = self.x.astype(numpy.float64)
         opts = {'atol': 1e-4, 'rtol': 1e-3, 'eps': 1e-4}
@@ -190,6 +192,20 @@ class TestROIFunctions:
 
 
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_rois_of_another_dtype_than_x_are_refused(dtype):
+    # as Chainer's type checks: x and rois share one float dtype
+    x = _distinct_values((3, 2, 12, 8), numpy.float32)
+    rois = ROIS.astype(numpy.float64 if dtype == numpy.float32 else numpy.float16)
+    with pytest.raises(type_check.InvalidType, match='x.dtype == rois.dtype'):
+        F.roi_max_pooling_2d(x, rois, INDICES, 2, 1.0)
+    with pytest.raises(type_check.InvalidType, match='x.dtype == rois.dtype'):
+        F.roi_average_align_2d(x, rois, INDICES, 2, 1.0)
+    rois5 = numpy.concatenate([INDICES[:, None].astype(rois.dtype), rois], axis=1)
+    with pytest.raises(type_check.InvalidType, match='x.dtype == rois.dtype'):
+        F.roi_pooling_2d(x, rois5, 2, 2, 1.0)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
 def test_roi_pooling_2d_includes_the_far_corner(dtype):
     x = _distinct_values((2, 3, 12, 8), dtype)
     rois = numpy.array([[0, 1, 1, 6, 6], [1, 6, 2, 7, 11], [0, 3, 3, 3, 3]], dtype)
@@ -211,7 +227,7 @@ def test_roi_pooling_2d_includes_the_far_corner(dtype):
     testing.assert_allclose(y.array, numpy.stack(expected))
     gy = numpy.random.uniform(-1, 1, y.shape).astype(dtype)
     gradient_check.check_backward(
-        lambda x: F.roi_pooling_2d(x, rois, 5, 7, 0.6),
+        lambda x: F.roi_pooling_2d(x, rois.astype(x.dtype), 5, 7, 0.6),
         x.astype(numpy.float64),
         gy.astype(numpy.float64),
         eps=1e-4,
