@@ -9,7 +9,6 @@ from chainerlite.functions.connection import _conv_args
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.math import matmul
 from chainerlite.functions.math import sum as sum_mod
-from chainerlite.functions.normalization import _norm_utils
 from chainerlite.utils import type_check
 
 
@@ -208,8 +207,8 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
         mean (Variable or numpy.ndarray or cupy.ndarray): Mean of shape
             ``(groups, C // groups)``.
         projection (Variable or numpy.ndarray or cupy.ndarray): Projection
-            of shape ``(groups, C // groups, C // groups)``. The statistics
-            are cast to the dtype of ``x``.
+            of shape ``(groups, C // groups, C // groups)``. ``mean`` and
+            ``projection`` have the dtype of ``x``.
         groups (int): Number of channel groups.
 
     Returns:
@@ -235,10 +234,6 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
                 (groups, cg), (groups, cg, cg), mean.shape, projection.shape
             )
         )
-    # Statistics kept in another dtype (e.g. float32 ones for float64
-    # data) are cast to that of x.
-    mean = _norm_utils.as_dtype(mean, x.dtype)
-    projection = _norm_utils.as_dtype(projection, x.dtype)
     func = FixedDecorrelatedBatchNormalization(groups)
     return func.apply((x, mean, projection))[0]
 
@@ -250,6 +245,17 @@ class FixedDecorrelatedBatchNormalization(function_node.FunctionNode):
 
     def __init__(self, groups):
         self.groups = groups
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x', 'mean', 'projection'))
+        x_type, mean_type, projection_type = in_types
+        # the statistics in the dtype of x, as Chainer's check wants
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            mean_type.dtype == x_type.dtype,
+            projection_type.dtype == x_type.dtype,
+        )
+        type_check.expect(x_type.ndim >= 2)
 
     def forward(self, inputs):
         self.retain_inputs((0, 1, 2))

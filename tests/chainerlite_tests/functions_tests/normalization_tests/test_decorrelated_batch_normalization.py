@@ -4,6 +4,7 @@ import pytest
 import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
+from chainerlite.utils import type_check
 
 
 def _reference(x, groups, eps):
@@ -124,11 +125,20 @@ def test_fixed_rejects_bad_shapes():
         )
 
 
-def test_fixed_casts_statistics_to_the_data_dtype():
+def test_fixed_wants_statistics_in_the_data_dtype():
+    # as Chainer's type check: mean and projection of the dtype of x
     x = numpy.random.uniform(-1, 1, (3, 2)).astype(numpy.float64)
     mean = numpy.full((1, 2), 0.5, numpy.float32)
     projection = numpy.eye(2, dtype=numpy.float32)[None] * 2
-    y = F.fixed_decorrelated_batch_normalization(x, mean, projection, groups=1)
+    with pytest.raises(type_check.InvalidType, match='mean.dtype == x.dtype'):
+        F.fixed_decorrelated_batch_normalization(x, mean, projection, groups=1)
+    with pytest.raises(type_check.InvalidType, match='projection.dtype == x.dtype'):
+        F.fixed_decorrelated_batch_normalization(
+            x, mean.astype(numpy.float64), projection, groups=1
+        )
+    y = F.fixed_decorrelated_batch_normalization(
+        x, mean.astype(numpy.float64), projection.astype(numpy.float64), groups=1
+    )
     assert y.dtype == numpy.float64
     numpy.testing.assert_allclose(y.array, 2 * (x - 0.5))
 
