@@ -19,6 +19,7 @@ from chainerlite._core.node cimport (
     ensure_array, new_variable)
 from chainerlite._core.ops_math cimport apply_grad
 from chainerlite._core.facts cimport Contract
+from chainerlite._kernels.colsum cimport column_sums
 from chainerlite._kernels.copies cimport reshaped_copy
 
 import numpy
@@ -214,6 +215,12 @@ cdef class Sum(BuiltinNode):
 
     cdef object compute(self, x, unused1, unused2):
         self._in_shape = x.shape
+        # over the first axis of a large 2-d array: by the threads
+        # (colsum.pyx)
+        y = (column_sums(x) if not self.keepdims and self.axis == (0,)
+             else None)
+        if y is not None:
+            return y
         y = ensure_array(x.sum(axis=self.axis, keepdims=self.keepdims))
         if y.dtype != x.dtype:
             y = y.astype(x.dtype)

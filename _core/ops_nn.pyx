@@ -8,6 +8,7 @@ the compute-only run (``ops_math.apply_grad``).
 from chainerlite._core.ops_math cimport (
     apply_function, apply_grad, grad_mul, grad_mul_const, retained_inputs,
     typed_const, unwatched)
+from chainerlite._kernels.colsum cimport column_sums
 from chainerlite._kernels.onednn cimport follow_config, product
 from chainerlite._kernels.relu cimport relu_array, relu_grad_array
 from chainerlite._kernels.vec_math cimport tanh_array
@@ -193,9 +194,15 @@ cdef class LinearFunction(BuiltinNode):
                 ret.append(_grad_weight_array(x, gy, w_dtype) if direct
                            else _grad_weight(x, gy, w_dtype))
             else:
-                ret.append(gy.sum(0) if direct else apply_function(
+                ret.append(_bias_grad(gy) if direct else apply_function(
                     provided(FUNCTIONS).sum, gy, 0))
         return tuple(ret)
+
+
+cdef object _bias_grad(gy):
+    # gy.sum(0), by the threads where gy is large (colsum.pyx)
+    y = column_sums(gy)
+    return gy.sum(0) if y is None else y
 
 
 cdef object _grad_data(W, gy):
