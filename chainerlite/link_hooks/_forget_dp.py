@@ -23,6 +23,16 @@ saved[i]`` bytes (at most ``kept[i]``), its recomputation costs
 ``seconds[i] - saved_seconds[i]``, and the recomputed graph adds
 ``saved[i]`` bytes less (the kept outputs rejoin it).
 
+A fourth choice, where a block's inputs are the outputs of the block
+called before it (``chainable[i]``) and that block is forgotten (not
+chained itself): chaining it to that block (``F.forget``'s
+``chain=True``). Its input is then not kept: the block before keeps
+``out[i - 1]`` bytes less, and during the block's backward its input is
+made again by that block's whole forward without a graph (``forward[i -
+1]`` seconds more; at the highest ``peak[i - 1]`` bytes, the input
+counted again). The DP's state then also says whether the last block can
+be chained to.
+
 The peak during backward is then the bytes kept by the forward pass plus
 the largest of (all the gradients) and (for each forgotten block, its graph
 plus the gradients present when it is recomputed). For each bound on that
@@ -72,6 +82,8 @@ class Block:
     saved_seconds: float = 0.0
     back: int = 0  # the released backward's hump (see the module's notes)
     rerun_peak: int = None
+    forward: float = 0.0  # seconds of the whole forward
+    chainable: bool = False  # its inputs are the outputs of the block before
 
     @property
     def rerun(self):
@@ -91,39 +103,74 @@ def _recompute_extra(blocks):
 
 
 # The choices for a block: run it as it is, forget it, forget it keeping
-# what the plan's policy picks.
-RUN, FORGET, PARTIAL = 0, 1, 2
+# what the plan's policy picks, forget it chained to the block before it
+# (forgotten itself, not chained): its input, that block's output, is not
+# kept but computed again from that block's input (F.forget's chain=True).
+RUN, FORGET, PARTIAL, CHAIN = 0, 1, 2, 3
+_PRODUCERS = (FORGET, PARTIAL)  # the choices a block can chain to
 
 
-def _options(block, extra):
+def _options(blocks, i, extra):
     # (choice, bytes kept, recompute seconds, what its recomputation adds on
-    # top of the kept bytes (None: none)) for each choice of ``block``
+    # top of the kept bytes (None: none)) for each choice of block ``i``
+    block = blocks[i]
     found = [(RUN, block.kept, 0.0, None), (FORGET, block.out, block.seconds, extra)]
     if block.saved > 0:
         kept = min(block.kept, block.out + block.saved)
         seconds = max(0.0, block.seconds - block.saved_seconds)
         found.append((PARTIAL, kept, seconds, extra - block.saved))
+    if block.chainable and i > 0:
+        before = blocks[i - 1]
+        found.append(
+            (
+                CHAIN,
+                block.out - before.out,  # the block before keeps its input only
+                block.seconds + before.forward,
+                extra + before.out,
+            )
+        )
     return found
 
 
-def _choices(blocks, forgotten, keep):
+def _option(blocks, i, choice, extra=0):
+    return next(o for o in _options(blocks, i, extra) if o[0] == choice)
+
+
+def _choices(blocks, forgotten, keep, chained):
     # the choice of each block (keeping nothing forgets all)
-    return [
-        (PARTIAL if i in keep and block.saved > 0 else FORGET)
-        if i in forgotten
-        else RUN
-        for i, block in enumerate(blocks)
-    ]
+    found = []
+    for i, block in enumerate(blocks):
+        if i not in forgotten:
+            found.append(RUN)
+        elif i in chained:
+            if not (block.chainable and i > 0 and found[i - 1] in _PRODUCERS):
+                raise ValueError(
+                    'block {} cannot be chained to the block before it'.format(i)
+                )
+            found.append(CHAIN)
+        else:
+            found.append(PARTIAL if i in keep and block.saved > 0 else FORGET)
+    return found
 
 
-def recompute_seconds(blocks, forgotten, keep=frozenset()):
+def recompute_seconds(blocks, forgotten, keep=frozenset(), chained=frozenset()):
     """The recompute time of the blocks in ``forgotten`` (those in ``keep``
-    keeping what the plan's policy picks)."""
-    choices = _choices(blocks, forgotten, keep)
-    return sum(_options(block, 0)[c][2] for block, c in zip(blocks, choices))
+    keeping what the plan's policy picks, those in ``chained`` chained to
+    the block before them)."""
+    choices = _choices(blocks, forgotten, keep, chained)
+    return sum(_option(blocks, i, c)[2] for i, c in enumerate(choices))
 
 
-def peak_of(blocks, forgotten, base, tail, release=False, keep=frozenset(), finish=0):
+def peak_of(
+    blocks,
+    forgotten,
+    base,
+    tail,
+    release=False,
+    keep=frozenset(),
+    finish=0,
+    chained=frozenset(),
+):
     """The predicted peak of a step in which the blocks whose indexes are in
     ``forgotten`` run under ``F.forget``.
 
@@ -138,17 +185,19 @@ def peak_of(blocks, forgotten, base, tail, release=False, keep=frozenset(), fini
             policy picks.
         finish (int): With ``release``, the step's worst after the blocks'
             backward.
+        chained (set of int): The forgotten blocks chained to the block
+            before them (which must be forgotten, not chained).
 
     """
+    choices = _choices(blocks, forgotten, keep, chained)
     if release:
-        return _released_peak(blocks, forgotten, base, tail, keep, finish)
+        return _released_peak(blocks, choices, base, tail, finish)
     extra, grads = _recompute_extra(blocks)
     rest = max(0, tail - grads)
     prefix, worst, largest = base, base, grads
-    for i, choice in enumerate(_choices(blocks, forgotten, keep)):
-        block = blocks[i]
-        worst = max(worst, prefix + block.peak)
-        _, kept, _, on_top = _options(block, extra[i])[choice]
+    for i, choice in enumerate(choices):
+        worst = max(worst, prefix + blocks[i].peak)
+        _, kept, _, on_top = _option(blocks, i, choice, extra[i])
         prefix += kept
         if on_top is not None:
             largest = max(largest, on_top)
@@ -156,27 +205,35 @@ def peak_of(blocks, forgotten, base, tail, release=False, keep=frozenset(), fini
 
 
 def _released_bounds(blocks):
-    # For each block, what its backward needs on top of the bytes kept by
-    # the blocks before it: run as it is, forgotten (with the gradients of
-    # the parameters of the blocks after it).
+    # For each block and choice, what its backward needs on top of the
+    # bytes kept by the blocks before it: run as it is, forgotten (with the
+    # gradients of the parameters of the blocks after it); chained, the
+    # block before it runs again without a graph first (its input, counted
+    # in the bytes before it, is made again).
     bounds, later = [None] * len(blocks), 0
     for i in reversed(range(len(blocks))):
         block = blocks[i]
-        bounds[i] = (
-            later + block.back,
-            later + max(block.back, block.rerun) + block.out,
-        )
+        forgotten = later + max(block.back, block.rerun) + block.out
+        chained = forgotten
+        if i > 0:
+            chained = later + max(block.back, block.rerun, blocks[i - 1].peak)
+            chained += block.out
+        bounds[i] = {
+            RUN: later + block.back,
+            FORGET: forgotten,
+            PARTIAL: forgotten,
+            CHAIN: chained,
+        }
         later += block.grads
     return bounds
 
 
-def _released_peak(blocks, forgotten, base, tail, keep, finish):
+def _released_peak(blocks, choices, base, tail, finish):
     bounds = _released_bounds(blocks)
     prefix, worst = base, max(base, finish)
-    for i, choice in enumerate(_choices(blocks, forgotten, keep)):
-        block = blocks[i]
-        worst = max(worst, prefix + block.peak, prefix + bounds[i][choice != RUN])
-        prefix += _options(block, 0)[choice][1]
+    for i, choice in enumerate(choices):
+        worst = max(worst, prefix + blocks[i].peak, prefix + bounds[i][choice])
+        prefix += _option(blocks, i, choice)[1]
     return max(worst, prefix + tail)
 
 
@@ -185,15 +242,16 @@ def choose(blocks, budget, base, tail, release=False, finish=0):
     with the least recompute time.
 
     Returns:
-        tuple or None: ``(forgotten, keep)``, frozensets of the indexes to
-        forget and of those among them that keep what the policy picks
-        (only blocks with ``saved`` bytes), or None when no choice fits the
-        budget.
+        tuple or None: ``(forgotten, keep, chained)``, frozensets of the
+        indexes to forget, of those among them that keep what the policy
+        picks (only blocks with ``saved`` bytes) and of those chained to
+        the block before them (only ``chainable`` blocks); or None when no
+        choice fits the budget.
 
     """
     extra, grads = _recompute_extra(blocks)
     rest = max(0, tail - grads)
-    options = [_options(block, extra[i]) for i, block in enumerate(blocks)]
+    options = [_options(blocks, i, extra[i]) for i in range(len(blocks))]
     if release:
         if finish > budget:
             return None
@@ -201,10 +259,10 @@ def choose(blocks, budget, base, tail, release=False, finish=0):
 
         def released(i, option):
             # on top of the bytes kept by blocks 0..i
-            return bounds[i][option[0] != RUN] - option[1]
+            return bounds[i][option[0]] - option[1]
 
         found = _walk(blocks, options, budget - tail, budget, base, released)
-        return None if found is None else found[:2]
+        return None if found is None else found[:3]
     best = None
     bounds = {o[3] for found in options for o in found if o[3] is not None}
     for bound in sorted({grads} | bounds):
@@ -214,17 +272,18 @@ def choose(blocks, budget, base, tail, release=False, finish=0):
             [o for o in found if o[3] is None or o[3] <= bound] for found in options
         ]
         found = _walk(blocks, allowed, budget - rest - bound, budget, base)
-        if found is not None and (best is None or found[2] < best[2]):
+        if found is not None and (best is None or found[3] < best[3]):
             best = found
-    return None if best is None else best[:2]
+    return None if best is None else best[:3]
 
 
 def _walk(blocks, options, end_limit, budget, base, on_top=None):
-    # The cheapest (forgotten, keep, seconds) whose forward fits ``budget``
-    # and whose bytes kept at the end are at most ``end_limit``; or None.
-    # ``options[i]``: the choices allowed for block i (see _options);
-    # ``on_top(i, option)``: bytes that must fit in ``budget`` on top of
-    # those kept by blocks 0..i (None: no such bound).
+    # The cheapest (forgotten, keep, chained, seconds) whose forward fits
+    # ``budget`` and whose bytes kept at the end are at most ``end_limit``;
+    # or None. ``options[i]``: the choices allowed for block i (see
+    # _options); ``on_top(i, option)``: bytes that must fit in ``budget``
+    # on top of those kept by blocks 0..i (None: no such bound). A state is
+    # the bytes kept so far and whether the last block can be chained to.
     if end_limit < 0:
         return None
     # Bytes are counted in units of 1/4096 of the budget, rounded up, so
@@ -235,16 +294,20 @@ def _walk(blocks, options, end_limit, budget, base, on_top=None):
         return -(-n // unit)
 
     limit = budget // unit
-    states = {units(base): (0.0, frozenset(), frozenset())}
+    empty = frozenset()
+    states = {(units(base), False): (0.0, empty, empty, empty)}
     for i, block in enumerate(blocks):
         following = {}
-        for prefix, (cost, forgotten, keep) in states.items():
+        for (prefix, producer), entry in states.items():
             if prefix + units(block.peak) > limit:
                 continue
+            cost, forgotten, keep, chained = entry
             for option in options[i]:
                 choice, kept, seconds, _ = option
-                key = prefix + units(kept)
-                if on_top is not None and key + units(on_top(i, option)) > limit:
+                if choice == CHAIN and not producer:
+                    continue
+                key = (prefix + units(kept), choice in _PRODUCERS)
+                if on_top is not None and key[0] + units(on_top(i, option)) > limit:
                     continue
                 c = cost + seconds
                 if key not in following or c < following[key][0]:
@@ -252,21 +315,25 @@ def _walk(blocks, options, end_limit, budget, base, on_top=None):
                         c,
                         forgotten | {i} if choice != RUN else forgotten,
                         keep | {i} if choice == PARTIAL else keep,
+                        chained | {i} if choice == CHAIN else chained,
                     )
         states = _pareto(following)
-    fits = [entry for p, entry in states.items() if p <= end_limit // unit]
+    fits = [entry for (p, _), entry in states.items() if p <= end_limit // unit]
     if not fits:
         return None
-    cost, forgotten, keep = min(fits, key=lambda e: (e[0], len(e[1]), len(e[2])))
-    return forgotten, keep, cost
+    cost, forgotten, keep, chained = min(
+        fits, key=lambda e: (e[0], len(e[1]), len(e[2]), len(e[3]))
+    )
+    return forgotten, keep, chained, cost
 
 
 def _pareto(states):
-    # Keeps the states that no other beats in both bytes and time.
-    kept, best = {}, math.inf
-    for prefix in sorted(states):
-        entry = states[prefix]
-        if entry[0] < best:
-            kept[prefix] = entry
-            best = entry[0]
+    # Keeps the states that no other with the same producer flag beats in
+    # both bytes and time.
+    kept, best = {}, {False: math.inf, True: math.inf}
+    for key in sorted(states):
+        entry = states[key]
+        if entry[0] < best[key[1]]:
+            kept[key] = entry
+            best[key[1]] = entry[0]
     return kept

@@ -6,6 +6,7 @@ and seconds of each block, counted on the device the model lives on: with
 import contextlib
 import time
 import tracemalloc
+import weakref
 
 import numpy
 
@@ -27,17 +28,33 @@ def _nbytes(out):
     )
 
 
+def _weak_outputs(out):
+    # weak references to the output arrays (none where one takes none)
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    try:
+        return [
+            weakref.ref(o.array if isinstance(o, variable.Variable) else o)
+            for o in outs
+        ]
+    except TypeError:
+        return []
+
+
 class _Probe(link_hook.LinkHook):
     # Added to each block: the traced memory and the time at the start and
-    # the end of its call, and the highest traced memory during it.
+    # the end of its call, the highest traced memory during it, and whether
+    # its inputs are the outputs of the block called before it (it can be
+    # chained to that block).
 
     name = '_ForgetProfile'
 
     def __init__(self, tracker, rerun):
         self.tracker = tracker
         self.rerun = rerun  # the _RerunProbe of the step
-        self.records = {}  # id(link) -> [order, before, after, peak, out]
+        # id(link) -> [order, before, after, peak, out, seconds, chainable]
+        self.records = {}
         self._open = {}
+        self._last = []  # weak references to the last block's outputs
 
     def forward_preprocess(self, args):
         key = id(args.link)
@@ -46,16 +63,31 @@ class _Probe(link_hook.LinkHook):
                 'plan_forget: the block {} is called more than once in the '
                 'step; give blocks that run once'.format(type(args.link).__name__)
             )
-        before = self._open[key] = self.tracker.mark()
-        self.rerun.begin(key, _arrays(args), time.perf_counter(), before)
+        inputs = _arrays(args)
+        made = [ref() for ref in self._last]
+        chainable = bool(inputs) and all(any(x is y for y in made) for x in inputs)
+        before = self.tracker.mark()
+        start = time.perf_counter()
+        self._open[key] = (before, start, chainable)
+        self.rerun.begin(key, inputs, start, before)
 
     def forward_postprocess(self, args):
         key = id(args.link)
-        before = self._open.pop(key)
+        seconds = time.perf_counter()
+        before, start, chainable = self._open.pop(key)
         self.rerun.end(key)
         peak = self.tracker.block_peak()
         after = self.tracker.mark()
-        self.records[key] = [len(self.records), before, after, peak, _nbytes(args.out)]
+        self.records[key] = [
+            len(self.records),
+            before,
+            after,
+            peak,
+            _nbytes(args.out),
+            seconds - start,
+            chainable,
+        ]
+        self._last = _weak_outputs(args.out)
 
 
 def _arrays(args):
@@ -367,7 +399,7 @@ def profile(step, links, required, policy=None, xp=numpy, release=False):
             records, keys, grads, backward.spans, start_bytes
         )
     blocks = []
-    for i, (_, before, after, peak, out) in enumerate(records):
+    for i, (_, before, after, peak, out, forward, chainable) in enumerate(records):
         secs, rerun_peak, saved, saved_seconds = rerun.found[keys[i]]
         # What is freed between this block and the next one (the input of
         # this block when nothing retained it) is part of what it keeps.
@@ -383,6 +415,8 @@ def profile(step, links, required, policy=None, xp=numpy, release=False):
                 saved_seconds=saved_seconds,
                 back=backs[i],
                 rerun_peak=rerun_peak,
+                forward=forward,
+                chainable=chainable,
             )
         )
     base = records[0][1] - start_bytes

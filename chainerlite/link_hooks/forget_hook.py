@@ -49,7 +49,12 @@ class _ForgottenForward(object):
                 full[i] = x
             return self.run(link, full[:count], dict(zip(names, full[count:])))
 
-        return _forget.forget(forward, *[values[i] for i in slots], keep=self.hook.keep)
+        return _forget.forget(
+            forward,
+            *[values[i] for i in slots],
+            keep=self.hook.keep,
+            chain=self.hook.chain,
+        )
 
 
 class ForgetHook(link_hook.LinkHook):
@@ -74,6 +79,9 @@ class ForgetHook(link_hook.LinkHook):
         keep: What ``forget`` keeps of the forward's intermediate results
             (its ``keep`` argument): the outputs it picks are not
             recomputed. None (the default) keeps nothing.
+        chain (bool): ``forget``'s ``chain`` argument: an input returned by
+            another forgotten link (one that is not chained) is computed
+            again during backward rather than kept.
 
     .. admonition:: Example
 
@@ -93,9 +101,10 @@ class ForgetHook(link_hook.LinkHook):
 
     name = 'ForgetHook'
 
-    def __init__(self, keep=None):
+    def __init__(self, keep=None, chain=False):
         forget_policy.as_policy(keep)  # a bad keep raises here
         self.keep = keep
+        self.chain = bool(chain)
         self._local = threading.local()
 
     def _calls(self):
@@ -114,7 +123,8 @@ class ForgetHook(link_hook.LinkHook):
         return state
 
     def __setstate__(self, state):
-        self.keep = None  # a hook pickled before it had a keep
+        self.keep = None  # a hook pickled before it had a keep or a chain
+        self.chain = False
         self.__dict__.update(state)
         self._local = threading.local()
 

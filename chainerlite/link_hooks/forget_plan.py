@@ -12,7 +12,10 @@ a GPU. A forgotten block keeps only its inputs and
 outputs and runs its forward again during backward, up to the last node its
 backward needs (``F.forget``'s recomputation stops there; the profile traces
 each block as ``F.forget`` does to know that node, and predicts the recompute
-time and memory up to it).
+time and memory up to it). A forgotten block whose inputs are the outputs of
+the forgotten block before it can also be chained to it (``F.forget``'s
+``chain=True``): that input is then made again in backward rather than kept,
+for one more forward of the block before (:attr:`ForgetPlan.chained`).
 
 The choice is a dynamic program over the chain of blocks (segment DP), not
 Chen et al.'s sqrt(n) rule: sqrt(n) assumes blocks of equal size and cost,
@@ -59,6 +62,10 @@ class ForgetPlan(object):
         keep: The ``keep`` policy the plan was made with (None: none).
         kept (list of str): Paths of the forgotten blocks that keep what
             ``keep`` picks (the others keep nothing), in call order.
+        chained (list of str): Paths of the forgotten blocks chained to the
+            block called before them (``F.forget``'s ``chain=True``: their
+            input, that block's output, is computed again rather than kept),
+            in call order.
         predicted_peak (int): Predicted peak bytes of a step with the plan,
             above the memory traced when the step starts.
         predicted_seconds (float): Predicted step time with the plan (the
@@ -79,7 +86,7 @@ class ForgetPlan(object):
         self.release = release
         self.names = names
         self.links = links
-        self.keep, self.kept = keep
+        self.keep, self.kept, self.chained = keep
         self.predicted_peak, self.predicted_seconds = predicted
         self.profiled_peak, self.profiled_seconds = profiled
         self.measured_peak = self.measured_seconds = None
@@ -100,7 +107,7 @@ class ForgetPlan(object):
         if not self._hooks:
             for name, link in zip(self.names, self.links):
                 keep = self.keep if name in self.kept else None
-                hook = forget_hook.ForgetHook(keep)
+                hook = forget_hook.ForgetHook(keep, chain=name in self.chained)
                 link.add_hook(hook, name='ForgetPlan')
                 self._hooks.append((link, hook))
         return self
@@ -143,11 +150,12 @@ class ForgetPlan(object):
 
     def __repr__(self):
         return (
-            '<ForgetPlan budget={:.1f}MiB forget={}{}{} predicted {:.1f}MiB '
+            '<ForgetPlan budget={:.1f}MiB forget={}{}{}{} predicted {:.1f}MiB '
             '{:.3f}s>'.format(
                 self.budget / 2**20,
                 self.names,
                 ' keep={}'.format(self.kept) if self.kept else '',
+                ' chained={}'.format(self.chained) if self.chained else '',
                 ' release' if self.release else '',
                 self.predicted_peak / 2**20,
                 self.predicted_seconds,
@@ -309,11 +317,13 @@ def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
                 budget / 2**20, lowest / 2**20
             )
         )
-    forgotten, partial = chosen
+    forgotten, partial, chained = chosen
     indexes = sorted(forgotten)
     predicted = (
-        _forget_dp.peak_of(found, forgotten, base, tail, release, partial, finish),
-        seconds + _forget_dp.recompute_seconds(found, forgotten, partial),
+        _forget_dp.peak_of(
+            found, forgotten, base, tail, release, partial, finish, chained
+        ),
+        seconds + _forget_dp.recompute_seconds(found, forgotten, partial, chained),
     )
     return ForgetPlan(
         budget,
@@ -322,6 +332,10 @@ def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
         predicted,
         (peak, seconds),
         release,
-        (keep, [names[order[i]] for i in indexes if i in partial]),
+        (
+            keep,
+            [names[order[i]] for i in indexes if i in partial],
+            [names[order[i]] for i in indexes if i in chained],
+        ),
         model.xp,
     )

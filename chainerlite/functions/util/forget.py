@@ -87,9 +87,14 @@ class Forget(function_node.FunctionNode):
         # inputs that forget() wrapped from arrays: no one can read their
         # gradients, so a raw backward does not compute them
         self._wrapped = frozenset()
+        # inputs that another Forget node computed and that this one does not
+        # keep (forget(..., chain=True)): backward computes them again
+        self._chained = frozenset()
 
     def forward(self, inputs):
-        self.retain_inputs(tuple(range(len(inputs))))
+        self.retain_inputs(
+            tuple(i for i in range(len(inputs)) if i not in self._chained)
+        )
         with function.no_backprop_mode(), random_state.recording() as self._draws:
             xs = [variable.Variable(x) for x in inputs]
             with forget_trace.Trace(inputs, self._policy, self._draws) as trace:
@@ -114,8 +119,8 @@ class Forget(function_node.FunctionNode):
             return self._backward_with_graph(indexes, grad_outputs)
         wanted = set(indexes) - self._wrapped
         xs = [
-            variable.Variable(x.array, requires_grad=i in wanted)
-            for i, x in enumerate(self.get_retained_inputs())
+            variable.Variable(x, requires_grad=i in wanted)
+            for i, x in enumerate(self._inputs_again(False))
         ]
         nodes, grads = _graph_roots(self._recompute(xs), grad_outputs)
         # The recomputed graph serves this backward only: each of its nodes
@@ -130,6 +135,40 @@ class Forget(function_node.FunctionNode):
             handed=True,
         )
         return tuple(xs[i].grad_var if i in wanted else None for i in indexes)
+
+    def _inputs_again(self, graph):
+        # The inputs: those kept, and the chained ones computed again by the
+        # Forget node that made them; as arrays, or (``graph``) as variables
+        # of the graph, a chained one's array set on its node again.
+        kept = self.get_retained_inputs()
+        if not self._chained:
+            return kept if graph else [x.array for x in kept]
+        kept = iter(kept)
+        found = []
+        for i, node in enumerate(self.inputs):
+            if i not in self._chained:
+                x = next(kept)
+                found.append(x if graph else x.array)
+                continue
+            maker = node.creator
+            array = maker._output_again([ref() for ref in maker.outputs].index(node))
+            if graph:
+                node.data = array
+                array = node.get_variable()
+            found.append(array)
+        return found
+
+    def _output_again(self, index):
+        # The output ``index`` of the function, called again on the kept
+        # inputs without a graph (for a chained Forget node that did not
+        # keep it), its random draws replayed.
+        with (
+            function.no_backprop_mode(),
+            chainerlite.using_config('in_recomputing', True),
+            random_state.replaying(self._draws),
+        ):
+            xs = [variable.Variable(x.array) for x in self.get_retained_inputs()]
+            return _call_func(self.func, xs)[index].array
 
     def _recompute(self, xs):
         # Used once: a node of the forward call joins the recomputed graph,
@@ -167,7 +206,7 @@ class Forget(function_node.FunctionNode):
         # is never passed on to another input computed from it.
         xs = [
             identity.identity(x) if x.requires_grad else x
-            for x in self.get_retained_inputs()
+            for x in self._inputs_again(True)
         ]
         outs = self._recompute(xs)
         pairs = [(out, gy) for out, gy in zip(outs, grad_outputs) if gy is not None]
@@ -181,7 +220,7 @@ class Forget(function_node.FunctionNode):
         return tuple(gxs)
 
 
-def forget(func, *xs, keep=None):
+def forget(func, *xs, keep=None, chain=False):
     """Calls a function without storing its intermediate results.
 
     During forward propagation every function records its inputs and
@@ -221,6 +260,14 @@ def forget(func, *xs, keep=None):
     again, their kept outputs take their place in the recomputed graph.
     See ``docs/guide/forget.rst``.
 
+    ``chain=True`` keeps less still (Chainer has no such option): an input
+    that another ``forget`` returned, one that keeps its own inputs, is not
+    kept either. Backward computes it again from that ``forget``'s inputs
+    (its function runs once more, without a graph, its random draws
+    replayed) before recomputing ``func``. Two forgets in a row then keep
+    only the first one's inputs: a stem of several layers can be forgotten
+    as one piece by forgetting its layers one by one.
+
     Args:
         func (callable): A function that takes variables and returns a
             :class:`~chainerlite.Variable` or a tuple of them.
@@ -234,6 +281,9 @@ def forget(func, *xs, keep=None):
             of those, or a callable taking a
             :class:`~chainerlite.functions.util.forget_policy.Site` and
             returning whether to keep that node's outputs.
+        chain (bool): Keyword only. Whether inputs made by another
+            ``forget`` (that keeps its inputs) are computed again rather
+            than kept.
 
     Returns:
         Variable or tuple of Variable: What ``func`` returns: a variable, or
@@ -267,6 +317,12 @@ def forget(func, *xs, keep=None):
     )
     node = Forget(func, keep)
     node._wrapped = frozenset(i for i, x in enumerate(xs) if x is not wrapped[i])
+    if chain:
+        node._chained = frozenset(
+            i
+            for i, x in enumerate(wrapped)
+            if isinstance(x.creator, Forget) and not x.creator._chained
+        )
     outs = node.apply(wrapped)
     if len(outs) == 1:
         return outs[0]

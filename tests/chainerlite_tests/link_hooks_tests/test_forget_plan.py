@@ -88,8 +88,8 @@ def test_a_plan_with_release_reaches_further_and_keeps_gradients():
     # the release alone lowers the predicted peak
     assert lowest.names == [] and lowest.predicted_peak < free.profiled_peak
     budget = free.profiled_peak * 0.45
-    with pytest.raises(ValueError, match='no choice'):
-        link_hooks.plan_forget(model, step, budget=budget)
+    # without the release, only blocks chained to the ones before reach it
+    assert link_hooks.plan_forget(model, step, budget=budget).chained
     plan = link_hooks.plan_forget(model, step, budget=budget, release=True)
     assert plan.release and plan.predicted_peak <= budget
     # at a budget both reach, the release forgets fewer blocks
@@ -131,6 +131,36 @@ def test_the_release_prediction_follows_what_the_engine_frees():
         predicted,
         measured,
     )
+
+
+@pytest.mark.parametrize('release', [False, True])
+def test_a_plan_chains_blocks_to_reach_further(release):
+    # every block forgotten keeps each block's input; chained to the block
+    # before, a block keeps none (its input is made again in backward)
+    model, x, step = _setup()
+    loss = step()
+    plain = [p.grad.copy() for _, p in sorted(model.namedparams())]
+    every = _forget_profile.profile(step, list(model), True, release=release)
+    blocks, _, base, tail, finish, _, _ = every
+    assert all(block.chainable for block in blocks[1:]) and not blocks[0].chainable
+    lowest = min(  # without chains
+        _forget_dp.peak_of(blocks, set(s), base, tail, release, finish=finish)
+        for n in range(len(blocks) + 1)
+        for s in itertools.combinations(range(len(blocks)), n)
+    )
+    budget = lowest * 0.93
+    plan = link_hooks.plan_forget(model, step, budget=budget, release=release)
+    assert plan.chained and set(plan.chained) <= set(plan.names)
+    assert plan.predicted_peak <= budget < lowest
+    assert 'chained=' in repr(plan)
+    peak, _ = plan.measure(step)
+    assert peak <= budget * (1 + SLACK), (peak, budget)
+    with plan:
+        hooks = [link.local_link_hooks['ForgetPlan'] for link in plan.links]
+        assert [h.chain for h in hooks] == [n in plan.chained for n in plan.names]
+        assert step() == pytest.approx(loss, rel=1e-6)
+        for (_, p), want in zip(sorted(model.namedparams()), plain):
+            numpy.testing.assert_allclose(p.grad, want, rtol=1e-5, atol=1e-7)
 
 
 def test_removing_the_plan_leaves_nothing_behind():
@@ -244,18 +274,37 @@ def test_default_blocks_look_into_chain_lists():
     step()
     free = link_hooks.plan_forget(model, step, 2**40)
     plan = link_hooks.plan_forget(model, step, free.profiled_peak * 0.75)
-    assert plan.names and set(plan.names) <= {'/blocks/%d' % i for i in range(4)}
+    # the blocks in the list and the head (chained to the last block, it
+    # frees that block's output), never the child the step does not call
+    blocks = {'/blocks/%d' % i for i in range(4)}
+    assert set(plan.names) & blocks and set(plan.names) <= blocks | {'/head'}
+
+
+def _sets(choices):
+    # (forgotten, keep, chained) of choices: run (0), forget (1), forget
+    # keeping (2), forget chained to the block before (3)
+    return (
+        {i for i, c in enumerate(choices) if c},
+        {i for i, c in enumerate(choices) if c == 2},
+        {i for i, c in enumerate(choices) if c == 3},
+    )
 
 
 def _brute(blocks, budget, base, tail, release, finish):
-    # every choice per block: run (0), forget (1), forget keeping (2)
+    # every valid choice per block
     best = None
-    for choices in itertools.product(range(3), repeat=len(blocks)):
-        forgotten = {i for i, c in enumerate(choices) if c}
-        keep = {i for i, c in enumerate(choices) if c == 2}
-        peak = _forget_dp.peak_of(blocks, forgotten, base, tail, release, keep, finish)
+    for choices in itertools.product(range(4), repeat=len(blocks)):
+        if any(
+            c == 3 and not (i and blocks[i].chainable and choices[i - 1] in (1, 2))
+            for i, c in enumerate(choices)
+        ):
+            continue
+        forgotten, keep, chained = _sets(choices)
+        peak = _forget_dp.peak_of(
+            blocks, forgotten, base, tail, release, keep, finish, chained
+        )
         if peak <= budget:
-            cost = _forget_dp.recompute_seconds(blocks, forgotten, keep)
+            cost = _forget_dp.recompute_seconds(blocks, forgotten, keep, chained)
             if best is None or cost < best - 1e-12:
                 best = cost
     return best
@@ -275,6 +324,8 @@ def _random_block(rng, keeps):
         saved=saved,
         saved_seconds=seconds * float(rng.rand()) if saved else 0.0,
         back=kept + int(rng.randint(-out, 60)),
+        forward=seconds * (1 + float(rng.rand())),
+        chainable=bool(rng.rand() < 0.5),
     )
 
 
@@ -283,6 +334,7 @@ def _random_block(rng, keeps):
 def test_the_dp_finds_the_cheapest_plan_that_fits(release, keeps):
     rng = numpy.random.RandomState(0)
     planned = 0  # the cases where something is forgotten
+    chains = 0  # those where a block is chained
     for _ in range(60):
         blocks = [_random_block(rng, keeps) for _ in range(rng.randint(1, 7))]
         base, tail = int(rng.randint(0, 20)), int(rng.randint(0, 100))
@@ -295,16 +347,17 @@ def test_the_dp_finds_the_cheapest_plan_that_fits(release, keeps):
         if best is None:
             assert chosen is None
         else:
-            forgotten, keep = chosen
+            forgotten, keep, chained = chosen
             planned += bool(forgotten)
-            assert keep <= forgotten
+            chains += bool(chained)
+            assert keep <= forgotten and chained <= forgotten
             peak = _forget_dp.peak_of(
-                blocks, forgotten, base, tail, release, keep, finish
+                blocks, forgotten, base, tail, release, keep, finish, chained
             )
             assert peak <= budget
-            cost = _forget_dp.recompute_seconds(blocks, forgotten, keep)
+            cost = _forget_dp.recompute_seconds(blocks, forgotten, keep, chained)
             assert math.isclose(cost, best, abs_tol=1e-9)
-    assert planned >= 15
+    assert planned >= 15 and chains >= 2, (planned, chains)
 
 
 class Bottleneck(chainerlite.Chain):
