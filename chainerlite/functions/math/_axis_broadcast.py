@@ -25,7 +25,8 @@ def broadcast_along(x, y, axis, function_name):
 
     Raises:
         chainerlite.utils.type_check.InvalidType: In debug mode, when the
-            shape of ``y`` differs from ``x.shape[axis:axis + y.ndim]``.
+            shape of ``y`` differs from ``x.shape[axis:axis + y.ndim]``;
+            also an ``AssertionError``, which Chainer 7.8.1 raises there.
         ValueError: If ``axis`` would make an array of more than 64 axes.
     """
     x_shape = tuple(x.shape)
@@ -34,7 +35,7 @@ def broadcast_along(x, y, axis, function_name):
     if chainerlite.is_debug() and window != y_shape:
         expect = 'x.shape[axis:axis + y.ndim] == y.shape'
         actual = '{} != {}'.format(window, y_shape)
-        raise type_check.InvalidType(
+        raise type_check.InvalidTypeAssertionError(
             expect,
             actual,
             '\nInvalid operation is performed in: {} (Forward)\n\n'

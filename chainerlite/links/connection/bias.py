@@ -3,6 +3,7 @@
 from chainerlite import link
 from chainerlite import variable
 from chainerlite.functions.math import bias
+from chainerlite.utils import _chainer_errors
 
 
 class Bias(link.Link):
@@ -51,12 +52,14 @@ class Bias(link.Link):
 
         Raises:
             ValueError: If the number of arguments does not fit the
-                link (Chainer's type for this error outside debug mode).
+                link. It is also an ``AssertionError``: Chainer 7.8.1
+                fails on an unpacking outside debug mode and asserts the
+                count in debug mode.
 
         """
         learned = 'b' in self._params
         if len(xs) != (1 if learned else 2):
-            raise ValueError(
+            raise _chainer_errors.AssertedValueError(
                 'Bias takes {} input(s) {} a learned bias, but {} were given'.format(
                     1 if learned else 2, 'with' if learned else 'without', len(xs)
                 )

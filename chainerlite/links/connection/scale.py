@@ -4,6 +4,7 @@ from chainerlite import link
 from chainerlite import variable
 from chainerlite.functions.math import scale
 from chainerlite.links.connection import bias
+from chainerlite.utils import _chainer_errors
 
 
 class Scale(link.Chain):
@@ -71,12 +72,14 @@ class Scale(link.Chain):
 
         Raises:
             ValueError: If the number of arguments does not fit the
-                link (Chainer's type for this error outside debug mode).
+                link. It is also an ``AssertionError``: Chainer 7.8.1
+                fails on an unpacking outside debug mode and asserts the
+                count in debug mode.
 
         """
         learned = 'W' in self._params
         if len(xs) != (1 if learned else 2):
-            raise ValueError(
+            raise _chainer_errors.AssertedValueError(
                 'Scale takes {} input(s) {} a learned scale, but {} were given'.format(
                     1 if learned else 2, 'with' if learned else 'without', len(xs)
                 )

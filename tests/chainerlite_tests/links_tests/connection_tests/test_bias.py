@@ -32,7 +32,9 @@ def test_parameter_gradient():
 
 def test_wrong_number_of_inputs():
     x = numpy.zeros((2, 3), numpy.float32)
-    with pytest.raises(ValueError, match='1 input'):
+    # ValueError (Chainer's unpacking) and AssertionError (its debug check)
+    with pytest.raises(ValueError, match='1 input') as e:
         L.Bias(shape=(3,))(x, x[0])
-    with pytest.raises(ValueError, match='2 input'):
+    assert isinstance(e.value, AssertionError)
+    with pytest.raises(AssertionError, match='2 input'):
         L.Bias()(x)

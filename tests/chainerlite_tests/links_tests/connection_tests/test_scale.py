@@ -42,9 +42,11 @@ def test_bias_needs_a_shape():
 
 
 def test_wrong_number_of_inputs():
-    with pytest.raises(ValueError, match='1 input'):
+    # ValueError (Chainer's unpacking) and AssertionError (its debug check)
+    with pytest.raises(ValueError, match='1 input') as e:
         L.Scale(W_shape=(3,))(_x(), _x())
-    with pytest.raises(ValueError, match='2 input'):
+    assert isinstance(e.value, AssertionError)
+    with pytest.raises(AssertionError, match='2 input'):
         L.Scale()(_x())
 
 
