@@ -115,6 +115,17 @@ def blocks(library, model, net):
     return list(net.blocks)
 
 
+def plan_blocks(model, net):
+    """The links chainerlite's planner may choose from: the blocks and, for
+    ResNet-18, the stem's convolution and batch normalization (forgotten
+    both, the second chained to the first, the stem keeps only its ReLU's
+    output; the torch methods and forget-block leave the stem alone)."""
+    found = blocks('chainerlite', model, net)
+    if model == 'resnet18':
+        return [net.stem, net.bn] + found
+    return found
+
+
 def torch_checkpoint(modules, selective):
     """Wraps the forward of each module in torch.utils.checkpoint."""
     import torch
@@ -181,7 +192,12 @@ def apply(method, library, model, step, budget):
 
         try:
             plan = plan_forget(
-                net, step, budget, blocks=found, release=release, keep=keep
+                net,
+                step,
+                budget,
+                blocks=plan_blocks(model, net),
+                release=release,
+                keep=keep,
             )
             plan.apply()
         except ValueError as e:
@@ -190,6 +206,7 @@ def apply(method, library, model, step, budget):
             'budget_mib': budget / MiB,
             'forgotten': plan.names,
             'kept': plan.kept,
+            'chained': plan.chained,
             'predicted_traced_mib': plan.predicted_peak / MiB,
             'predicted_traced_wall_ms': plan.predicted_seconds * 1e3,
             'profiled_traced_mib': plan.profiled_peak / MiB,
@@ -522,8 +539,11 @@ def table(result):
                 return f'{p[key]:.1f}' if key in p else ''
 
             kept = set(p.get('kept', ()))
+            chained = set(p.get('chained', ()))
             forgotten = ' '.join(
-                name + (' (keep)' if name in kept else '')
+                name
+                + (' (keep)' if name in kept else '')
+                + (' (chained)' if name in chained else '')
                 for name in p.get('forgotten', ())
             )
             walls = ''
