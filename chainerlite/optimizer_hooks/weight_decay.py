@@ -50,7 +50,14 @@ class WeightDecay:
         p, g = param.array, param.grad
         if p is None or g is None:
             return
+        rate = self.rate
+        loss_scale = param._loss_scale
+        if loss_scale is not None:
+            # the gradient is still multiplied by the loss scale (an
+            # optimizer's hook runs before the update rule divides it): so
+            # is the decay, as in Chainer, which the division then undoes
+            rate *= loss_scale
         if isinstance(g, cuda.ndarray):
-            _kernels.weight_decay(p, self.rate, g)
+            _kernels.weight_decay(p, rate, g)
             return
-        g += self.rate * p
+        g += rate * p

@@ -57,3 +57,31 @@ def test_weight_decay_skips_missing_grad():
     param = chainerlite.Parameter(numpy.array([1.0]))
     optimizer_hooks.WeightDecay(0.1)(None, param)
     assert param.grad is None
+
+
+@pytest.mark.parametrize('where', ['optimizer', 'update_rule'])
+def test_weight_decay_is_the_same_with_a_loss_scale(where):
+    # the loss scale multiplies the gradients that an optimizer's hook sees;
+    # the decay must come out the same as without one
+    def train(loss_scale):
+        link = chainerlite.Link()
+        with link.init_scope():
+            link.w = chainerlite.Parameter(numpy.array([1.0, -2.0, 3.0], numpy.float32))
+        opt = optimizers.SGD(lr=0.5).setup(link)
+        hook = optimizer_hooks.WeightDecay(0.25)
+        if where == 'optimizer':
+            opt.add_hook(hook)
+        else:
+            link.w.update_rule.add_hook(hook)
+        for _ in range(2):
+            link.cleargrads()
+            loss = chainerlite.functions.sum(link.w * link.w)
+            loss.backward(loss_scale=loss_scale)
+            opt.update()
+        return link.w.array
+
+    plain = train(None)
+    # w <- w - 0.5 * (2 w + 0.25 w) twice
+    expected = (1 - 0.5 * 2.25) ** 2 * numpy.array([1, -2, 3])
+    numpy.testing.assert_allclose(plain, expected)
+    numpy.testing.assert_allclose(train(128.0), plain, rtol=1e-6)
