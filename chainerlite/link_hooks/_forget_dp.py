@@ -53,8 +53,11 @@ hump, ``back[i]`` bytes at the highest (measured: its graph going as its
 gradients come, the gradients flowing through it, its parameters'); a
 forgotten block has the same hump (its graph is recomputed whole) or, if
 higher, its recomputed forward (``rerun_peak[i]`` bytes at the highest,
-up to the node where the recomputation stops), plus the gradient of its outputs (the
-``forget`` node holds it until its backward returns). Before the
+up to the node where the recomputation stops) plus the gradient of its
+outputs; where the block has one input and one output (``handed``), the
+engine hands that gradient to the recomputed pass, which frees it once
+used (the hump counts it), else the ``forget`` node holds it until its
+backward returns, on top of the hump too. Before the
 blocks' backward, the step adds ``tail`` bytes at the worst above what the
 blocks keep (the loss, its graph and backward); after it, the step is at
 ``finish`` bytes at the worst whatever was forgotten (the graph is gone: the
@@ -84,6 +87,9 @@ class Block:
     rerun_peak: int = None
     forward: float = 0.0  # seconds of the whole forward
     chainable: bool = False  # its inputs are the outputs of the block before
+    # forgotten, one input and one output: the engine hands the output's
+    # gradient to F.forget's recomputed pass, which frees it once used
+    handed: bool = False
 
     @property
     def rerun(self):
@@ -213,11 +219,15 @@ def _released_bounds(blocks):
     bounds, later = [None] * len(blocks), 0
     for i in reversed(range(len(blocks))):
         block = blocks[i]
-        forgotten = later + max(block.back, block.rerun) + block.out
-        chained = forgotten
-        if i > 0:
-            chained = later + max(block.back, block.rerun, blocks[i - 1].peak)
-            chained += block.out
+        rerun = block.rerun
+        if i > 0:  # chained, the block before runs first
+            rerun = max(rerun, blocks[i - 1].peak)
+        if block.handed:  # the output's gradient is in the hump once used
+            forgotten = later + max(block.back, block.rerun + block.out)
+            chained = later + max(block.back, rerun + block.out)
+        else:
+            forgotten = later + max(block.back, block.rerun) + block.out
+            chained = later + max(block.back, rerun) + block.out
         bounds[i] = {
             RUN: later + block.back,
             FORGET: forgotten,

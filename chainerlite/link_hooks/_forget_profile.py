@@ -51,7 +51,8 @@ class _Probe(link_hook.LinkHook):
     def __init__(self, tracker, rerun):
         self.tracker = tracker
         self.rerun = rerun  # the _RerunProbe of the step
-        # id(link) -> [order, before, after, peak, out, seconds, chainable]
+        # id(link) -> [order, before, after, peak, out, seconds, chainable,
+        # handed: one input and one output (see _forget_dp.Block.handed)]
         self.records = {}
         self._open = {}
         self._last = []  # weak references to the last block's outputs
@@ -68,13 +69,13 @@ class _Probe(link_hook.LinkHook):
         chainable = bool(inputs) and all(any(x is y for y in made) for x in inputs)
         before = self.tracker.mark()
         start = time.perf_counter()
-        self._open[key] = (before, start, chainable)
+        self._open[key] = (before, start, chainable, len(inputs) == 1)
         self.rerun.begin(key, inputs, start, before)
 
     def forward_postprocess(self, args):
         key = id(args.link)
         seconds = time.perf_counter()
-        before, start, chainable = self._open.pop(key)
+        before, start, chainable, one_input = self._open.pop(key)
         self.rerun.end(key)
         peak = self.tracker.block_peak()
         after = self.tracker.mark()
@@ -86,6 +87,7 @@ class _Probe(link_hook.LinkHook):
             _nbytes(args.out),
             seconds - start,
             chainable,
+            one_input and len(_weak_outputs(args.out)) == 1,
         ]
         self._last = _weak_outputs(args.out)
 
@@ -399,7 +401,8 @@ def profile(step, links, required, policy=None, xp=numpy, release=False):
             records, keys, grads, backward.spans, start_bytes
         )
     blocks = []
-    for i, (_, before, after, peak, out, forward, chainable) in enumerate(records):
+    for i, record in enumerate(records):
+        _, before, after, peak, out, forward, chainable, handed = record
         secs, rerun_peak, saved, saved_seconds = rerun.found[keys[i]]
         # What is freed between this block and the next one (the input of
         # this block when nothing retained it) is part of what it keeps.
@@ -417,6 +420,7 @@ def profile(step, links, required, policy=None, xp=numpy, release=False):
                 rerun_peak=rerun_peak,
                 forward=forward,
                 chainable=chainable,
+                handed=handed,
             )
         )
     base = records[0][1] - start_bytes

@@ -69,6 +69,11 @@ def _graph_roots(outs, grad_outputs):
 class Forget(function_node.FunctionNode):
     """Runs a function without a graph, recomputing it on backward.
 
+    Its first-order backward takes the arrays out of the output gradients'
+    variables it is given (a backward pass makes them for the call and
+    holds the gradients nowhere else), so that the recomputed pass frees
+    each gradient once the node it reaches has used it.
+
     Args:
         func (callable): The function to call; it takes variables and
             returns a variable or a tuple of variables.

@@ -325,7 +325,8 @@ def _random_block(rng, keeps):
         saved_seconds=seconds * float(rng.rand()) if saved else 0.0,
         back=kept + int(rng.randint(-out, 60)),
         forward=seconds * (1 + float(rng.rand())),
-        chainable=bool(rng.rand() < 0.5),
+        chainable=bool(rng.rand() < 0.8),
+        handed=bool(rng.rand() < 0.5),
     )
 
 
@@ -357,7 +358,7 @@ def test_the_dp_finds_the_cheapest_plan_that_fits(release, keeps):
             assert peak <= budget
             cost = _forget_dp.recompute_seconds(blocks, forgotten, keep, chained)
             assert math.isclose(cost, best, abs_tol=1e-9)
-    assert planned >= 15 and chains >= 2, (planned, chains)
+    assert planned >= 15 and chains >= 1, (planned, chains)
 
 
 class Bottleneck(chainerlite.Chain):
