@@ -838,7 +838,11 @@ cdef class Variable:
 
         If the gradient of this variable is unset and it holds one element,
         it is initialised with one (times ``loss_scale``). Gradients of leaf
-        variables are accumulated into their existing ``grad``.
+        variables are accumulated into their existing ``grad``. As in
+        Chainer, the gradient this pass starts from is taken from this
+        variable: afterwards its ``grad`` is None unless ``retain_grad`` is
+        set (and some input of its graph requires a gradient); a leaf keeps
+        it, and a variable that does not require a gradient starts no pass.
 
         Args:
             retain_grad (bool): Keep the gradients of intermediate variables.
@@ -856,13 +860,27 @@ cdef class Variable:
                 RuntimeError.
         """
         if self._node._creator is None:
+            # a leaf is its own gradient: seeded when it holds one element
+            if (self._grad_var is None and self._data is not None
+                    and self._data.size == 1):
+                self._grad_var = new_variable(
+                    _initial_grad(self._data, loss_scale), False)
+            return
+        if not self._requires_grad:
+            # nothing in the graph wants a gradient: no pass, and the
+            # gradient is taken as by a pass
+            self._grad_var = None
             return
         if self._grad_var is None and self._data is not None:
             self._grad_var = new_variable(
                 _initial_grad(self._data, loss_scale), False)
         grad = self._grad_var
+        self._grad_var = None  # back only under retain_grad (the pass's rule)
         backprop([self], [grad], retain_grad, enable_double_backprop,
                  loss_scale, None, True, None, retain_graph)
+        if (self._grad_var is not None and grad is not None
+                and (<Variable>self._grad_var)._data is (<Variable>grad)._data):
+            self._grad_var = grad  # the very Variable given, as in Chainer
 
     # -- shape helpers ------------------------------------------------------
     def reshape(self, *shape):

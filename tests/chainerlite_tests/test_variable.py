@@ -88,6 +88,7 @@ def test_reinit_detaches_the_old_graph():
     del x
     gc.collect()
     others = [Variable(_arr(3)) for _ in range(50)]
+    y.grad = numpy.ones(3, numpy.float32)  # the pass took the first one
     y.backward()
     assert all(o.grad is None for o in others)
 
@@ -268,9 +269,9 @@ def test_reshape_forms(args):
     y = v.reshape(*args)
     assert y.shape == (3, 2)
     numpy.testing.assert_array_equal(y.array, a.reshape(3, 2))
-    y.grad = _arr(3, 2, seed=4)
+    gy = y.grad = _arr(3, 2, seed=4)
     y.backward()
-    numpy.testing.assert_array_equal(v.grad, y.grad.reshape(2, 3))
+    numpy.testing.assert_array_equal(v.grad, gy.reshape(2, 3))
 
 
 @pytest.mark.parametrize(
@@ -744,13 +745,46 @@ def test_unchain_backward():
 # ---------------------------------------------------------------- backward
 
 
-def test_backward_on_scalar_sets_grad_one():
+def test_backward_on_scalar_seeds_one_and_takes_it():
+    # as in Chainer, the pass takes the seed from the variable; it is
+    # kept there only under retain_grad
     a = _arr(3)
     x = Variable(a)
     y = F.sum(x * x)
     y.backward()
-    numpy.testing.assert_array_equal(y.grad, numpy.ones((), numpy.float32))
+    assert y.grad is None
     testing.assert_allclose(x.grad, 2 * a)
+    y = F.sum(x * x)
+    y.backward(retain_grad=True)
+    numpy.testing.assert_array_equal(y.grad, numpy.ones((), numpy.float32))
+    testing.assert_allclose(x.grad, 4 * a)
+
+
+def test_backward_takes_a_given_grad_unless_retained():
+    x = Variable(_arr(2))
+    for retain in (False, True):
+        y = x * 3
+        y.grad = numpy.full(2, 2, numpy.float32)
+        y.backward(retain_grad=retain)
+        assert (y.grad is not None) == retain
+    testing.assert_allclose(x.grad, numpy.full(2, 12, numpy.float32))
+
+
+def test_backward_of_a_variable_needing_no_grad_runs_no_pass():
+    # nothing of its graph requires a gradient: no error for a non-scalar
+    # without grad, no hook called, and no grad left, as in Chainer
+    calls = []
+
+    class Hook(chainerlite.FunctionHook):
+        def backward_preprocess(self, function, in_data, out_grad):
+            calls.append(function.label)
+
+    a = _arr(2, 3)
+    for y in (F.exp(a) * 2, F.sum(F.exp(a))):
+        with Hook():
+            y.backward(retain_grad=True)
+        assert y.grad is None and not y.requires_grad
+    assert calls == []
 
 
 def test_backward_of_non_scalar_without_grad_raises():
@@ -768,15 +802,19 @@ def test_backward_of_one_element_non_scalar_warns_and_seeds_ones():
     x = Variable(_arr(1, 1))
     y = x * 3
     with pytest.warns(DeprecationWarning, match='0-dimensional'):
-        y.backward()
+        y.backward(retain_grad=True)
     numpy.testing.assert_array_equal(y.grad, numpy.ones((1, 1), numpy.float32))
     testing.assert_allclose(x.grad, numpy.full((1, 1), 3, numpy.float32))
 
 
-def test_backward_on_leaf_does_nothing():
-    x = Variable(numpy.array(1.0, numpy.float32))
-    x.backward()
-    assert x.grad is None
+def test_backward_on_leaf_seeds_its_own_grad():
+    # a one-element leaf is its own loss: Chainer leaves it the seed
+    x = Variable(numpy.array(2.0, numpy.float32))
+    x.backward(loss_scale=3.0)
+    numpy.testing.assert_array_equal(x.grad, numpy.array(3.0, numpy.float32))
+    v = Variable(_arr(2))
+    v.backward()  # nothing to seed: no error, no grad
+    assert v.grad is None
 
 
 def test_intermediate_grads_freed_by_default():
@@ -978,7 +1016,7 @@ def test_0dim_results_are_arrays(op):
 def test_0dim_grads_are_arrays(op):
     x = Variable(numpy.array(2.0, numpy.float32))
     y = op(x)
-    y.backward()
+    y.backward(retain_grad=True)
     assert isinstance(y.grad, numpy.ndarray)
     assert isinstance(x.grad, numpy.ndarray)
     assert x.grad.shape == ()
