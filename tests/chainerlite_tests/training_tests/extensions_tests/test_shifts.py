@@ -130,3 +130,28 @@ def test_warmup_shift_saves_only_its_count():
     resumed = extensions.WarmupShift('lr', 0.0, 4, 1.0)
     serializers.NpzDeserializer(target.target).load(resumed)
     assert _values(resumed, 1) == [0.5, 0.75]
+
+
+def test_warmup_leaves_the_attribute_to_a_decay_after_the_warmup():
+    optimizer = mock.Mock()
+    optimizer.lr = 0.1
+    trainer = testing.get_trainer_with_mock_updater((6, 'iteration'))
+    trainer.updater.get_optimizer.return_value = optimizer
+    step = extensions.StepShift('lr', 0.5, 2)
+    # the warm-up comes second: each iteration it is called after the decay
+    warmup = extensions.WarmupShift('lr', 0.0, 2, 0.1)
+    step.initialize(trainer)
+    warmup.initialize(trainer)
+    values = []
+    for _ in range(6):
+        step(trainer)
+        warmup(trainer)
+        values.append(optimizer.lr)
+    # 0.05, 0.1 from the warm-up, then the step decay's 0.1 * 0.5 ** (t // 2)
+    assert values == pytest.approx([0.05, 0.1, 0.05, 0.025, 0.025, 0.0125])
+
+
+def test_warmup_start_none_is_the_attribute_s_value():
+    assert _values(extensions.WarmupShift('lr', None, 2, 1.0), 3, 0.5) == (
+        pytest.approx([0.5, 0.75, 1.0, 1.0])
+    )
