@@ -1,3 +1,5 @@
+import re
+
 import numpy
 import pytest
 
@@ -624,3 +626,50 @@ def test_check_backward_on_gpu():
     gradient_check.check_double_backward(
         square, x, gy, cupy.asarray(_random((3, 2), seed=2))
     )
+
+
+def test_check_backward_direction_is_one_draw_lifted_away_from_zero():
+    shapes = [(2, 3), (), (4,)]
+    numpy.random.seed(7)
+    drawn = numpy.random.normal(size=(11,))
+    numpy.random.seed(7)
+    parts = gradient_check._unit_direction(shapes)
+    assert [p.shape for p in parts] == shapes
+    flat = numpy.concatenate([p.ravel() for p in parts])
+    # one draw over all the entries, in order: signs and ranking are the draw's
+    numpy.testing.assert_array_equal(numpy.sign(flat), numpy.sign(drawn))
+    numpy.testing.assert_array_equal(
+        numpy.argsort(abs(flat)), numpy.argsort(abs(drawn))
+    )
+    numpy.testing.assert_allclose(numpy.square(flat).sum(), 1.0)
+    # 1% of the squared length is shared out evenly: no entry is tiny
+    assert abs(flat).min() >= numpy.sqrt(0.01 / 11) * (1 - 1e-12)
+    numpy.testing.assert_allclose(
+        numpy.square(flat), 0.99 * drawn**2 / (drawn**2).sum() + 0.01 / 11
+    )
+    assert gradient_check._unit_direction([(0,), (2, 0)]) is None
+
+
+def test_check_backward_checks_along_that_direction():
+    x = numpy.linspace(-1, 1, 12).astype(numpy.float32).reshape(3, 4)
+    gy = numpy.ones((3, 4), numpy.float32)
+    numpy.random.seed(3)
+    with pytest.raises(AssertionError) as info:
+        gradient_check.check_backward(_off_by_a_little, x, gy)
+    numpy.random.seed(3)
+    (direction,) = gradient_check._unit_direction([(3, 4)])
+    # the gradient is 2.01 everywhere: its derivative along the direction
+    reported = re.search(r'backpropagation: *(\S+)', str(info.value)).group(1)
+    numpy.testing.assert_allclose(float(reported), 2.01 * direction.sum(), rtol=1e-6)
+
+
+class _OffByALittle(chainerlite.FunctionNode):
+    def forward(self, inputs):
+        return (inputs[0] * 2,)
+
+    def backward(self, indexes, grad_outputs):
+        return (grad_outputs[0] * 2.01,)
+
+
+def _off_by_a_little(v):
+    return _OffByALittle().apply((v,))[0]
