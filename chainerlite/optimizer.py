@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import copy
+import math
 import threading
 import typing
 import warnings
@@ -607,14 +608,18 @@ class Optimizer:
         """Configures static or dynamic loss scaling.
 
         With ``scale``, the loss is back-propagated with that fixed scale
-        (as :meth:`set_loss_scale`). Without it, the scale is dynamic: it
-        starts at 1 and doubles after every ``interval`` updates whose
-        gradients are all finite; an update that finds an infinite or NaN
-        gradient is skipped and halves the scale.
+        (as :meth:`set_loss_scale`). Without it, the scale is dynamic, as
+        in Chainer: it starts at 1 and doubles after each update until a
+        gradient first overflows; from then on it grows by
+        ``2 ** (1 / interval)`` per update whose gradients are all finite.
+        An update that finds an infinite or NaN gradient leaves the
+        parameters alone (the hooks still run and :attr:`t` still counts
+        it) and halves the scale. The scale stays within [1, 65504], the
+        float16 range.
 
         Args:
-            interval (int): Number of good updates between two doublings
-                of a dynamic scale.
+            interval (int): Number of good updates, once a gradient has
+                overflowed, over which a dynamic scale doubles.
             scale (float): Static scale, or ``None`` for a dynamic one.
 
         Raises:
@@ -630,33 +635,36 @@ class Optimizer:
             raise ValueError(
                 'loss_scaling: scale must be positive, got {}'.format(scale)
             )
-        self._loss_scaling_interval = interval
-        self._loss_scaling_good_steps = 0
-        self._loss_scaling_is_dynamic = scale is None
-        self._loss_scale = 1.0 if scale is None else scale
+        if scale is None:
+            self._loss_scaling_is_dynamic = True
+            self._loss_scale = 1.0
+            self._loss_scaling_multiplier = math.pow(2.0, 1.0 / interval)
+            self._loss_scaling_isnan_ever = False
+        else:
+            self._loss_scale = scale
 
     _loss_scaling_is_dynamic = False
-
-    def _grads_are_finite_or_rescale(self):
-        # Dynamic loss scaling: returns False, and halves the scale, when a
-        # gradient overflowed, so that the update is skipped.
-        if not self._loss_scaling_is_dynamic:
-            return True
-        self.check_nan_in_grads()
-        self.update_loss_scale()
-        return self.is_safe_to_update()
-
     _loss_scaling_isnan = False
+    _loss_scaling_isnan_ever = False
+    _loss_scale_max = 65504  # the largest float16 (an int, as in Chainer)
 
     def check_nan_in_grads(self) -> None:
-        """Records whether any gradient of the target holds NaN or Inf (read
-        by :meth:`is_safe_to_update` and :meth:`update_loss_scale`)."""
+        """Under dynamic loss scaling, records whether a gradient of the
+        target holds NaN or Inf (read by :meth:`is_safe_to_update` and
+        :meth:`update_loss_scale`), with a warning naming each such
+        parameter, as Chainer does."""
         self._loss_scaling_isnan = False
-        for param in self.target.params(include_uninit=False):
+        if not self._loss_scaling_is_dynamic:
+            return
+        for name, param in self.target.namedparams(include_uninit=False):
             grad = param.grad
             if grad is not None and not bool(param.xp.isfinite(grad).all()):
                 self._loss_scaling_isnan = True
-                return
+                self._loss_scaling_isnan_ever = True
+                warnings.warn(
+                    'Non finite number found in param.grad of {} (iteration: '
+                    '{}, loss_scale: {})'.format(name, self.t, self._loss_scale)
+                )
 
     def is_safe_to_update(self) -> bool:
         """False when :meth:`check_nan_in_grads` last found NaN or Inf."""
@@ -664,20 +672,20 @@ class Optimizer:
 
     def update_loss_scale(self) -> None:
         """Adjusts a dynamic loss scale (see :meth:`loss_scaling`) after
-        :meth:`check_nan_in_grads`: halved (to at least 1) after an
-        overflow, doubled after ``interval`` good steps in a row. Does
-        nothing for a fixed scale or none."""
-        scale = self._loss_scale
-        if not self._loss_scaling_is_dynamic or scale is None:
+        :meth:`check_nan_in_grads`: halved after an overflow, doubled while
+        no gradient has ever overflowed, else grown by its multiplier;
+        kept within [1, 65504]. Does nothing for a fixed scale or none."""
+        if not self._loss_scaling_is_dynamic:
             return
         if self._loss_scaling_isnan:
-            self._loss_scale = max(scale / 2, 1.0)
-            self._loss_scaling_good_steps = 0
-            return
-        self._loss_scaling_good_steps += 1
-        if self._loss_scaling_good_steps >= self._loss_scaling_interval:
-            self._loss_scale = scale * 2
-            self._loss_scaling_good_steps = 0
+            multiplier = 0.5
+        elif self._loss_scaling_isnan_ever:
+            multiplier = self._loss_scaling_multiplier
+        else:
+            multiplier = 2.0
+        self._loss_scale = max(
+            1, min(self._loss_scale_max, self._loss_scale * multiplier)
+        )
 
     def serialize(self, serializer: serializer_module.AbstractSerializer) -> None:
         """Saves or loads ``t``, ``epoch`` and each update rule's state.
@@ -860,17 +868,19 @@ class GradientMethod(Optimizer):
         every = list(self.target.params())
         # a read-only array anywhere: an error before anything is written
         _read_only.check_all(self, every)
-        if not self._grads_are_finite_or_rescale():
-            return False
+        self.check_nan_in_grads()
         self.call_hooks('pre')
         self.t += 1
-        with cuda_multi_tensor.deferred(self._multi_tensor_update):
-            for param in every if params is None else params:
-                param.update()
-        if exchange is not None:
-            exchange()
+        safe = self.is_safe_to_update()
+        if safe:
+            with cuda_multi_tensor.deferred(self._multi_tensor_update):
+                for param in every if params is None else params:
+                    param.update()
+            if exchange is not None:
+                exchange()
         self.call_hooks('post')
-        return True
+        self.update_loss_scale()
+        return safe
 
     def use_cleargrads(self, use: bool = True) -> None:
         """Chooses cleargrads (default) or zerograds in ``update(lossfun)``.

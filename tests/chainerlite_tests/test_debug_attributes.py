@@ -87,20 +87,26 @@ def test_loss_scale_steps():
     opt.check_nan_in_grads()
     assert opt.is_safe_to_update()
     scales = []
-    for _ in range(4):
+    for _ in range(3):
         opt.update_loss_scale()
         scales.append(opt._loss_scale)
-    assert scales == [1.0, 2.0, 2.0, 4.0]
+    assert scales == [2.0, 4.0, 8.0]  # doubled until a first overflow
     opt.target.W.grad[0, 0] = numpy.inf
-    opt.check_nan_in_grads()
+    with pytest.warns(UserWarning, match='Non finite number found in param.grad of /W'):
+        opt.check_nan_in_grads()
     assert not opt.is_safe_to_update()
     opt.update_loss_scale()
-    assert opt._loss_scale == 2.0
+    assert opt._loss_scale == 4.0
+    opt.target.W.grad[0, 0] = 1.0
+    opt.check_nan_in_grads()
+    opt.update_loss_scale()  # then by 2 ** (1 / interval)
+    numpy.testing.assert_allclose(opt._loss_scale, 4.0 * 2**0.5)
 
 
 def test_update_loss_scale_without_dynamic_scaling_does_nothing():
+    # as in Chainer, gradients are only checked under dynamic scaling
     opt = _optimizer_with_grads(numpy.nan)
     opt.check_nan_in_grads()
-    assert not opt.is_safe_to_update()
+    assert opt.is_safe_to_update()
     opt.update_loss_scale()
     assert opt._loss_scale is None

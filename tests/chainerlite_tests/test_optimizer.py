@@ -2,6 +2,7 @@ import copy
 import pickle
 import threading
 import time
+import warnings
 
 import numpy
 import pytest
@@ -468,23 +469,39 @@ def test_static_loss_scaling_scales_backward_and_unscales_grads():
 
 
 def test_dynamic_loss_scaling_skips_overflow_and_adapts_scale():
+    # Chainer's rule: doubled per update until a gradient first overflows;
+    # an overflow halves it and leaves the parameters, though t counts the
+    # update and the hooks run; then it grows by 2 ** (1 / interval)
     link = chainerlite.Link()
     with link.init_scope():
         link.w = chainerlite.Parameter(numpy.zeros(2))
     opt = optimizers.SGD(lr=1.0).setup(link)
+    seen = []
+    opt.add_hook(lambda o: seen.append(o.t), name='pre')
     opt.loss_scaling(interval=2)
     assert opt._loss_scale == 1.0
-    link.w.grad = numpy.array([1.0, 1.0])
-    opt.update()
-    link.w.grad = numpy.array([1.0, 1.0])
-    opt.update()
-    assert opt._loss_scale == 2.0
-    numpy.testing.assert_allclose(link.w.array, [-2.0, -2.0])
-    link.w.grad = numpy.array([numpy.inf, 1.0])
-    opt.update()
-    assert opt.t == 2
-    assert opt._loss_scale == 1.0
-    numpy.testing.assert_allclose(link.w.array, [-2.0, -2.0])
+    scales = []
+    for g in ([1.0, 1.0], [1.0, 1.0], [numpy.inf, 1.0], [1.0, 1.0]):
+        link.w.grad = numpy.array(g)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            opt.update()
+        scales.append(opt._loss_scale)
+    numpy.testing.assert_allclose(scales, [2.0, 4.0, 2.0, 2.0 * 2**0.5])
+    assert opt.t == 4 and seen == [0, 1, 2, 3]
+    numpy.testing.assert_allclose(link.w.array, [-3.0, -3.0])
+
+
+def test_dynamic_loss_scale_stays_within_the_float16_range():
+    link = chainerlite.Link()
+    with link.init_scope():
+        link.w = chainerlite.Parameter(numpy.zeros(2))
+    opt = optimizers.SGD().setup(link)
+    opt.loss_scaling()
+    for _ in range(20):
+        link.w.grad = numpy.zeros(2)
+        opt.update()
+    assert opt._loss_scale == 65504
 
 
 def test_hooks_are_reachable_from_the_optimizer_module():
