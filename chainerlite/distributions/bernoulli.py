@@ -126,10 +126,10 @@ class Bernoulli(distribution.Distribution):
         return self.p * (1.0 - self.p)
 
     def sample_n(self, n):
-        xp = self.xp
+        # binomial draws of one trial, integers, as Chainer's: a seeded
+        # draw gives its samples
         p = self.p.array
-        draws = xp.random.uniform(size=(n,) + p.shape) < p
-        return variable.Variable(draws.astype(p.dtype))
+        return variable.Variable(self.xp.random.binomial(1, p, size=(n,) + p.shape))
 
 
 @distribution.register_kl(Bernoulli, Bernoulli)

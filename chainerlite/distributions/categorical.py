@@ -1,5 +1,7 @@
 """Categorical distribution over ``{0, ..., K - 1}``."""
 
+import numpy
+
 from chainerlite import distribution
 from chainerlite.distributions import utils as dist_utils
 from chainerlite import functions as F
@@ -63,16 +65,22 @@ class Categorical(distribution.Distribution):
         return F.reshape(picked, shape)
 
     def _draw_indices(self, n):
+        # As NumPy's choice(K, n, p=row) draws, row after row of the batch,
+        # as Chainer calls it: n uniforms per row against the row's
+        # cumulative sums (float64, scaled to end at one), so a seeded
+        # draw gives Chainer's samples. Returns (n,) + batch_shape indices.
         xp = self.xp
-        p = self.p.array
-        cum = xp.cumsum(p, axis=-1)
-        u = xp.random.uniform(size=(n,) + p.shape[:-1] + (1,))
-        u = u * cum[..., -1:]
-        idx = (cum < u).sum(axis=-1)
-        return xp.minimum(idx, p.shape[-1] - 1)
+        k = self.p.shape[-1]
+        rows = self.p.array.reshape(-1, k).astype(numpy.float64)
+        cum = xp.cumsum(rows, axis=1)
+        cum /= cum[:, -1:]
+        u = xp.random.random_sample(size=(rows.shape[0], n))
+        idx = (cum[:, None, :] <= u[:, :, None]).sum(axis=-1)
+        idx = xp.minimum(idx, k - 1)
+        return idx.T.reshape((n,) + self.batch_shape)
 
     def sample_n(self, n):
-        return variable.Variable(self._draw_indices(n).astype('i'))
+        return variable.Variable(self._draw_indices(n))
 
 
 @distribution.register_kl(Categorical, Categorical)

@@ -1,5 +1,7 @@
 """Dirichlet distribution over the probability simplex."""
 
+import numpy
+
 from chainerlite import distribution
 from chainerlite import functions as F
 from chainerlite import variable
@@ -60,10 +62,17 @@ class Dirichlet(distribution.Distribution):
         return self.alpha * (a0 - self.alpha) / (F.square(a0) * (a0 + 1.0))
 
     def sample_n(self, n):
+        # As NumPy's dirichlet(row, n) draws, row after row of the batch, as
+        # Chainer calls it, so a seeded draw gives Chainer's samples: the
+        # gammas of a sample's k components one after the other, each
+        # multiplied by the inverse of their running sum.
         xp = self.xp
         alpha = self.alpha.array
-        draws = xp.random.gamma(alpha, size=(n,) + alpha.shape)
-        draws /= draws.sum(axis=-1, keepdims=True)
+        k = alpha.shape[-1]
+        rows = alpha.reshape(-1, k).astype(numpy.float64)
+        draws = xp.random.gamma(rows[:, None, :], size=(rows.shape[0], n, k))
+        draws *= 1 / xp.cumsum(draws, axis=-1)[..., -1:]
+        draws = draws.swapaxes(0, 1).reshape((n,) + alpha.shape)
         return variable.Variable(draws.astype(alpha.dtype))
 
 
