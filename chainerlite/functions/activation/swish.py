@@ -55,24 +55,36 @@ class Swish(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, beta = self.get_retained_inputs()
-        return SwishGrad(indexes).apply((x, beta, grad_outputs[0]))
+        grad = SwishGrad(_extended_shape(beta, x), _reduction_axes(beta, x), indexes)
+        return grad.apply((x, beta, grad_outputs[0]))
 
 
 class SwishGrad(function_node.FunctionNode):
-    """Gradients of swish for the inputs it is asked for.
+    """Gradients of swish, by Chainer's constructor.
 
     Inputs are swish's ``x`` and ``beta`` and the output gradient ``gy``;
     the outputs are the gradients of ``x`` (index 0) and ``beta`` (index 1)
-    for the indexes in ``indexes``, in that order.
+    for the indexes in ``indexes``, in that order (both by default, as
+    Chainer's node gives them; swish's backward asks for those it needs).
+
+    Args:
+        extended_shape (tuple of int): The shape ``beta`` takes to line up
+            with ``x``: ``(1,) + beta.shape + (1, ...)``.
+        reduction_axes (tuple of int): The axes of ``x`` that ``beta``'s
+            gradient sums over.
+        indexes (tuple of int): The gradients to give (chainerlite's).
+
     """
 
-    def __init__(self, indexes):
+    def __init__(self, extended_shape, reduction_axes, indexes=(0, 1)):
+        self.extended_shape = tuple(extended_shape)
+        self.reduction_axes = tuple(reduction_axes)
         self.indexes = indexes
 
     def forward(self, inputs):
         x, beta, gy = inputs
         self.retain_inputs((0, 1, 2))
-        beta_e = beta.reshape(_extended_shape(beta, x))
+        beta_e = beta.reshape(self.extended_shape)
         if isinstance(x, cuda.ndarray):
             # one fused kernel (and the sum for beta)
             gx, gbeta = _kernels.swish_bwd(x, beta_e, gy)
@@ -85,7 +97,7 @@ class SwishGrad(function_node.FunctionNode):
         if 0 in self.indexes:
             ret.append(utils.force_array(gx))
         if 1 in self.indexes:
-            gbeta = gbeta.sum(axis=_reduction_axes(beta, x))
+            gbeta = gbeta.sum(axis=self.reduction_axes)
             ret.append(utils.force_array(gbeta))
         return tuple(ret)
 
@@ -94,7 +106,7 @@ class SwishGrad(function_node.FunctionNode):
         # s = sigmoid(u), s' = s (1 - s), s'' = s' (1 - 2 s)
         x, beta, gy = self.get_retained_inputs()
         ggs = dict(zip(self.indexes, grad_outputs))
-        shape = _extended_shape(beta, x)
+        shape = self.extended_shape
         beta_b = broadcast.broadcast_to(reshape.reshape(beta, shape), x.shape)
         u = beta_b * x
         s = sigmoid.sigmoid(u)
@@ -120,7 +132,7 @@ class SwishGrad(function_node.FunctionNode):
                 continue
             total = sum(terms[1:], terms[0]) if terms else None
             if i == 1 and total is not None:
-                total = sum_mod.sum(total, axis=_reduction_axes(beta, x))
+                total = sum_mod.sum(total, axis=self.reduction_axes)
             ret.append(total)
         return tuple(ret)
 

@@ -120,9 +120,26 @@ def test_swish_grads_of_one_input(wanted):
     # the node gives only the gradient it is asked for, equal to the one
     # it gives when asked for both
     index = 0 if wanted == 'x' else 1
-    (one,) = swish.SwishGrad((index,)).apply((x, beta, gy))
-    both = swish.SwishGrad((0, 1)).apply((x, beta, gy))
+    shape, axes = (1, 3, 1), (0, 2)
+    (one,) = swish.SwishGrad(shape, axes, (index,)).apply((x, beta, gy))
+    both = swish.SwishGrad(shape, axes).apply((x, beta, gy))
     assert one.array.tobytes() == both[index].array.tobytes()
+
+
+def test_swish_grad_by_chainers_constructor():
+    # SwishGrad(extended_shape, reduction_axes) applied to (x, beta, gy):
+    # gx = gy (s + u s (1 - s)) and gbeta = sum gy x^2 s (1 - s), u = beta x
+    rs = numpy.random.RandomState(2)
+    x = rs.uniform(-3, 3, (2, 3, 4))
+    beta = rs.uniform(0.3, 2, (3,))
+    gy = rs.uniform(-1, 1, x.shape)
+    gx, gbeta = swish.SwishGrad((1, 3, 1), (0, 2)).apply((x, beta, gy))
+    u = beta[None, :, None] * x
+    s = 1 / (1 + numpy.exp(-u))
+    numpy.testing.assert_allclose(gx.array, gy * (s + u * s * (1 - s)), rtol=1e-12)
+    numpy.testing.assert_allclose(
+        gbeta.array, (gy * x * x * s * (1 - s)).sum(axis=(0, 2)), rtol=1e-12
+    )
 
 
 def test_swish_second_order_beta_grad_is_finite_where_the_cube_of_x_overflows():
