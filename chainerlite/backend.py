@@ -83,7 +83,6 @@ def get_device(device_spec: types.DeviceSpec) -> Device:
             - an integer or its string (legacy): ``-1`` is the CPU, ``N``
               the GPU ``N``;
             - a ``cupy.cuda.Device``;
-            - the module ``numpy`` (the CPU) or ``cupy`` (the current GPU);
             - another string names a ChainerX device (``'native:0'``),
               which chainerlite does not have.
 
@@ -94,7 +93,8 @@ def get_device(device_spec: types.DeviceSpec) -> Device:
         ValueError: If the specifier is malformed.
         RuntimeError: If it names a ChainerX device, an iDeep device, or a
             GPU while CUDA is not available.
-        TypeError: If it is of no accepted type.
+        TypeError: If it is of no accepted type (an array module such as
+            ``numpy`` is not a device specifier, as in Chainer).
 
     .. admonition:: Example
 
@@ -111,13 +111,8 @@ def get_device(device_spec: types.DeviceSpec) -> Device:
         return _device_from_str(device_spec)
     if cuda._is_device_id(device_spec):
         return _device_from_id(device_spec, device_spec)
-    if device_spec is numpy:
-        return CpuDevice()
-    if cuda._cupy_imported:
-        if device_spec is cuda.cupy:
-            return GpuDevice(cuda.Device())
-        if isinstance(device_spec, cuda.Device):
-            return GpuDevice(device_spec)
+    if cuda._cupy_imported and isinstance(device_spec, cuda.Device):
+        return GpuDevice(device_spec)
     raise TypeError(
         'invalid device specifier: {!r} (of type {})'.format(
             device_spec, type(device_spec).__name__

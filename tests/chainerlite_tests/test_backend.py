@@ -8,13 +8,19 @@ from chainerlite import backend
 from chainerlite.backends import cuda
 
 
-@pytest.mark.parametrize('spec', ['@numpy', -1, '-1', numpy, numpy.int64(-1)])
+@pytest.mark.parametrize('spec', ['@numpy', -1, '-1', numpy.int64(-1)])
 def test_cpu_specs(spec):
     device = chainerlite.get_device(spec)
     assert isinstance(device, backend.CpuDevice)
     assert device.xp is numpy
     with chainerlite.using_device(spec):
         pass
+
+
+def test_an_array_module_is_not_a_device_spec():
+    # as in Chainer 7.8.1, whose get_device takes devices and strings only
+    with pytest.raises(TypeError, match='invalid device specifier'):
+        chainerlite.get_device(numpy)
 
 
 def test_a_device_is_its_own_spec():
