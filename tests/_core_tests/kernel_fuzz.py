@@ -508,6 +508,55 @@ def _lstm_backward(g):
     ]
 
 
+def _lstm_steps(g, rows):
+    # batches and starts of a few steps: mostly within N rows, now and then
+    # outside them, of other lengths or not integers
+    steps = g.rng.randint(1, 4)
+    batches = [g.rng.randint(1, max(1, rows)) for _ in range(steps)]
+    starts = [sum(batches[:i]) for i in range(steps)]
+    total = sum(batches)
+    if g.chance(0.1):
+        batches[g.rng.randint(0, steps - 1)] = g.rng.choice(EXTREMES + [0, rows + 1])
+    if g.chance(0.05):
+        starts = g.rng.choice([starts[:-1], [1.5] * steps, None, 'ab'])
+    return batches, starts, total
+
+
+def _lstm_layer_forward(g):
+    rows, n = g.dim(4), g.dim(40)
+    batches, starts, total = _lstm_steps(g, rows)
+    act = g.array((total, 5 * n), numpy.float32, out=True) if g.chance(0.5) else None
+    return [
+        g.array((total, 4 * n), numpy.float32),
+        g.array((rows, n), numpy.float32),
+        g.array((rows, n), numpy.float32),
+        g.array((4 * n, n), numpy.float32),
+        batches,
+        starts,
+        g.array((total, n), numpy.float32, out=True),
+        g.array((total, n), numpy.float32, out=True),
+        act,
+    ]
+
+
+def _lstm_layer_backward(g):
+    rows, n = g.dim(4), g.dim(40)
+    batches, starts, total = _lstm_steps(g, rows)
+    act = None if g.chance(0.1) else g.array((total, 5 * n), numpy.float32)
+    return [
+        g.array((4 * n, n), numpy.float32),
+        g.array((rows, n), numpy.float32),
+        g.array((total, n), numpy.float32),
+        act,
+        g.array((total, n), numpy.float32),
+        g.array((rows, n), numpy.float32, out=True),
+        g.array((rows, n), numpy.float32, out=True),
+        g.array((total, 4 * n), numpy.float32, out=True),
+        batches,
+        starts,
+    ]
+
+
 def _adam(g):
     shape = [g.dim(6) for _ in range(g.rng.randint(0, 3))]
     dt = g.real()
@@ -731,6 +780,8 @@ KERNELS = {
     'dropout.backward': _dropout_backward,
     'lstm.lstm_forward': _lstm_forward,
     'lstm.lstm_backward': _lstm_backward,
+    'lstm_layer.forward': _lstm_layer_forward,
+    'lstm_layer.backward': _lstm_layer_backward,
     'optim.adam': _adam,
     'optim.sgd': lambda g: _sgd(g, False),
     'optim.momentum_sgd': lambda g: _sgd(g, True),

@@ -112,6 +112,24 @@ def run(name):
         else:
             call = P(lstm_kernels.lstm_backward, c, x, c, c, c, out, nans(*x.shape))
         case(name, call, lambda: np.isnan(out).mean())
+    elif name in ('lstm_layer_forward', 'lstm_layer_backward'):
+        # 8 steps of 256 rows and 1024 units: a step a chunk
+        from chainerlite._kernels import lstm_layer
+        steps, rows, n = 8, 256, 1024
+        batches, starts = [rows] * steps, [rows * t for t in range(steps)]
+        h, w = np.zeros((rows, n), f32), np.zeros((4 * n, n), f32)
+        total = steps * rows
+        if name == 'lstm_layer_forward':
+            ys = nans(total, n)
+            call = P(lstm_layer.forward, np.zeros((total, 4 * n), f32), h, h, w,
+                     batches, starts, ys, nans(total, n))
+            case(name, call, lambda: np.isnan(ys).mean())
+        else:
+            gx = nans(total, 4 * n)
+            cs, act = np.zeros((total, n), f32), np.zeros((total, 5 * n), f32)
+            call = P(lstm_layer.backward, w, h, cs, act, cs, h.copy(), h.copy(),
+                     gx, batches, starts)
+            case(name, call, lambda: np.isnan(gx).mean())
     elif name in ('leaky_relu_grad', 'softplus_grad', 'gelu', 'normal_cdf',
                   'gelu_grad'):
         # four chunks or more (a select is a quarter of a libm call's work)
@@ -160,6 +178,8 @@ KERNELS = (
     'direct_conv_2d_grad_weight',
     'lstm_forward',
     'lstm_backward',
+    'lstm_layer_forward',
+    'lstm_layer_backward',
     'leaky_relu_grad',
     'softplus_grad',
     'gelu',

@@ -117,14 +117,19 @@ def output_rows(rows, states):
     return xp.empty((rows, states[0].shape[1]), states[0].dtype)
 
 
-def _run_arrays(cell, batches, reverse, xw, states, w, b, keep=True):
+def _run_arrays(cell, batches, reverse, xw, states, w, b, keep=True, layer=True):
     # The forward on arrays: the outputs of all steps, the final states and
     # what the gradient reads (the outputs, and what the cell saved per
-    # step; kept only with ``keep``). The cell writes each step's rows of
-    # the arrays of ``cell.fills`` (the outputs first; None where nothing is
-    # filled) in place: one block each for all steps, where each step
-    # allocated its own arrays, which were then copied.
+    # step; kept only with ``keep``). The cell's compiled layer runs all
+    # steps where it takes the arrays (and ``layer``); else the cell writes
+    # each step's rows of the arrays of ``cell.fills`` (the outputs first;
+    # None where nothing is filled) in place: one block each for all steps,
+    # where each step allocated its own arrays, which were then copied.
     starts = offsets(batches)
+    if layer and cell.layer is not None and b is None:
+        done = cell.layer.forward(batches, starts, reverse, xw, states, w, keep)
+        if done is not None:
+            return done
     fills = cell.fills(len(xw), states, keep)
     saved = [None] * len(batches)
     packed = packed_gemm.pack(w, True)  # w.T, laid out once for all steps
@@ -163,12 +168,24 @@ def _recurrent_inputs(ys, h, batches, reverse):
     return gathered
 
 
-def _grad_arrays(cell, batches, reverse, cache, xw, h, w, b, gys, gfinals):
+def _grad_arrays(cell, batches, reverse, cache, xw, states, w, b, gys, gfinals):
     # Back through the steps: the gradients of xw, of the initial states
-    # (h is the initial output state) and of the recurrent weight and bias.
-    # The cell writes each step's rows of the gradients of xw and of the
-    # recurrent product (one array where the cell sums the two) in place.
+    # and of the recurrent weight and bias. The cell writes each step's rows
+    # of the gradients of xw and of the recurrent product (one array where
+    # the cell sums the two) in place; the cell's compiled layer runs all
+    # steps where its forward did (else the forward runs again step by
+    # step, where the layer's backward declines).
     ys, saved = cache
+    h = states[0]
+    if not isinstance(saved, list):
+        done = cell.layer.backward(saved, xw, states, w, gys, gfinals)
+        if done is not None:
+            gw = backend.get_array_module(ys).matmul(
+                done[0].T, _recurrent_inputs(ys, h, batches, reverse)
+            )
+            return done + (gw,)
+        _, _, cache = _run_arrays(cell, batches, reverse, xw, states, w, b, layer=False)
+        ys, saved = cache
     xp = backend.get_array_module(ys)
     starts = offsets(batches)
     gstates = [xp.array(g, order='C') for g in gfinals]
@@ -291,7 +308,7 @@ class RecurrenceGrad(_formula.FormulaNode):
             self.reverse,
             cache,
             xw,
-            states[0],
+            states,
             w,
             b,
             grads[0],

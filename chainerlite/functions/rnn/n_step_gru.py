@@ -22,6 +22,7 @@ class _GRUCell(object):
     n_weights = 6
     n_states = 1
     summed = False  # forward_arrays takes h @ w.T + b apart from xw
+    layer = None  # no compiled layer: the steps run one by one
 
     def prepare(self, ws, bs):
         # the parts of r, z and the candidate, input and recurrent

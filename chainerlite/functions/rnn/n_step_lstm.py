@@ -9,6 +9,7 @@ from chainerlite._kernels import lstm as lstm_kernels
 from chainerlite.functions.array import concat
 from chainerlite.functions.array import reshape
 from chainerlite.functions.connection import linear
+from chainerlite.functions.rnn import _lstm_layer
 from chainerlite.functions.rnn import _recurrence
 from chainerlite.functions.rnn import _views
 from chainerlite.functions.rnn import lstm
@@ -37,6 +38,7 @@ class _LSTMCell(object):
     n_weights = 8
     n_states = 2
     summed = True  # forward_arrays takes the whole pre-activation
+    layer = _lstm_layer  # all steps of a layer in one call, where it takes them
     # the weights and biases prepare joins, in order (see _views.share_rows)
     row_blocks = ((2, 0, 1, 3), (6, 4, 5, 7))
 

@@ -119,7 +119,8 @@ def run_cell(name, cell, n_layers, dropout_ratio, states, ws, bs, xs, use_bi_dir
             ``backward_arrays(saved, gstates, out)`` (writes the gradients
             of ``xw`` and of ``rec`` into ``out``, one array twice where
             ``summed``; returns the direct parts of the gradients of the
-            states, None where there is none).
+            states, None where there is none); ``layer`` is None or a
+            compiled layer run before them (see ``_lstm_layer``).
         n_layers (int): Number of layers.
         dropout_ratio (float): Dropout ratio of the inputs of every layer
             but the first (in training mode; a mask per direction).
@@ -262,6 +263,7 @@ class _RNNCell(object):
     n_weights = 2
     n_states = 1
     summed = True  # forward_arrays takes the whole pre-activation
+    layer = None  # no compiled layer: the steps run one by one
 
     def __init__(self, activation):
         self.activation = activation

@@ -145,11 +145,14 @@ def test_outputs_share_no_memory(kind, batches):
             assert not numpy.shares_memory(a.array, b.array)
 
 
-@pytest.mark.skipif(
+_NO_AVX512 = pytest.mark.skipif(
     packed_gemm.pack(numpy.ones((1, 1), numpy.float32), False) is None,
-    reason='packed_gemm needs a CPU with AVX-512F',
+    reason='packed_gemm and lstm_layer need a CPU with AVX-512F',
 )
-@pytest.mark.parametrize('kind', sorted(_CELLS))
+
+
+@_NO_AVX512
+@pytest.mark.parametrize('kind', sorted(set(_CELLS) - {'lstm'}))
 def test_float32_steps_run_the_packed_products(kind, monkeypatch):
     # every step's recurrent product, forward and backward, is packed_gemm's
     # (the float32 case of test_node_matches_graph_of_steps checks values)
@@ -168,6 +171,57 @@ def test_float32_steps_run_the_packed_products(kind, monkeypatch):
     outs = _recurrence.Recurrence(cell, batches, False).apply(vs)
     F.sum(outs[0]).backward()
     assert calls == [True] * (2 * len(batches))
+
+
+def _lstm_run(arrays, batches, reverse):
+    # outputs and input gradients of the LSTM's Recurrence node
+    cell = n_step_lstm._LSTMCell()
+    vs = [chainerlite.Variable(a.copy()) for a in arrays]
+    outs = _recurrence.Recurrence(cell, batches, reverse).apply(vs)
+    rand = numpy.random.RandomState(1)
+    loss = sum(F.sum(y * rand.uniform(-1, 1, y.shape).astype(y.dtype)) for y in outs)
+    loss.backward()
+    return [y.array for y in outs] + [v.grad for v in vs]
+
+
+@_NO_AVX512
+@pytest.mark.parametrize('reverse', [False, True])
+@pytest.mark.parametrize('batches, rows', [([3, 3, 2, 1], 3), ([2, 2, 1], 4)])
+def test_float32_lstm_runs_the_compiled_layer(batches, rows, reverse, monkeypatch):
+    # a float32 LSTM layer is one lstm_layer call each way, with the bits of
+    # its steps run one by one (the layer turned off)
+    from chainerlite.functions.rnn import _lstm_layer
+
+    _, arrays = _layer('lstm', batches, rows, numpy.float32, units=40, in_size=5)
+    calls = []
+    for name in ('forward', 'backward'):
+        kernel = getattr(_lstm_layer.lstm_layer, name)
+        monkeypatch.setattr(
+            _lstm_layer.lstm_layer,
+            name,
+            lambda *a, _k=kernel, _n=name: calls.append(_n) or _k(*a),
+        )
+    fused = _lstm_run(arrays, batches, reverse)
+    assert calls == ['forward', 'backward']
+    monkeypatch.setattr(n_step_lstm._LSTMCell, 'layer', None)
+    steps = _lstm_run(arrays, batches, reverse)
+    assert len(calls) == 2
+    for got, expected in zip(fused, steps):
+        numpy.testing.assert_array_equal(got, expected)
+
+
+@_NO_AVX512
+def test_lstm_layer_backward_that_declines_runs_the_steps(monkeypatch):
+    # the forward ran the layer, its backward declines: the steps run again
+    # one by one and give the same gradients
+    from chainerlite.functions.rnn import _lstm_layer
+
+    batches = [3, 3, 2, 1]
+    _, arrays = _layer('lstm', batches, 3, numpy.float32, units=40, in_size=5)
+    expected = _lstm_run(arrays, batches, False)
+    monkeypatch.setattr(_lstm_layer.lstm_layer, 'backward', lambda *a: None)
+    for got, want in zip(_lstm_run(arrays, batches, False), expected):
+        numpy.testing.assert_array_equal(got, want)
 
 
 def _flat_call(name):
