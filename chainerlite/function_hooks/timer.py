@@ -169,32 +169,29 @@ class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
             record['occurrence'] += 1
         return result
 
-    def print_report(self, unit='auto', file=sys.stdout):
+    def print_report(self, unit='auto', file=sys.stdout, *, details=False):
         """Prints a table of the time spent in each function.
 
-        Columns: function name, elapsed time (nested calls included), number
-        of calls, self time, forward, backward and recomputation time
-        (forward calls that ``F.forget`` runs again in backward).
+        Columns: function name, elapsed time (nested calls included) and
+        number of calls, laid out as Chainer lays them out; with
+        ``details``, also the self time, forward, backward and
+        recomputation time (forward calls that ``F.forget`` runs again in
+        backward).
 
         Args:
             unit (str): Unit of the times: ``'sec'``, ``'ms'``, ``'us'``,
                 ``'ns'``, ``'auto'`` (one unit chosen from the largest time)
                 or ``'auto_foreach'`` (a unit chosen for each row).
             file: Text stream the table is written to.
+            details (bool): Add the columns of the self time and of the
+                time per direction (not in Chainer).
         """
         summary = self.summary()
         units = row_units(unit, [r['elapsed_time'] for r in summary.values()])
-        rows = [
-            (
-                'FunctionName',
-                'ElapsedTime',
-                'Occurrence',
-                'SelfTime',
-                'Forward',
-                'Backward',
-                'Recompute',
-            )
-        ]
+        header = ('FunctionName', 'ElapsedTime', 'Occurrence')
+        if details:
+            header += ('SelfTime', 'Forward', 'Backward', 'Recompute')
+        rows = [header]
         for (name, record), (row_unit, row_factor) in zip(summary.items(), units):
 
             def fmt(seconds):
@@ -202,17 +199,18 @@ class TimerHook(function_hook.FunctionHook, _timer.TimerRecorder):
                     return '-'
                 return '{:.2f}{}'.format(seconds * row_factor, row_unit)
 
-            rows.append(
-                (
-                    name,
-                    fmt(record['elapsed_time']),
-                    str(record['occurrence']),
-                    fmt(record['self_time']),
-                    fmt(record['forward_time']),
-                    fmt(record['backward_time']),
-                    fmt(record['recompute_time']),
+            row = (name, fmt(record['elapsed_time']), str(record['occurrence']))
+            if details:
+                row += tuple(
+                    fmt(record[key])
+                    for key in (
+                        'self_time',
+                        'forward_time',
+                        'backward_time',
+                        'recompute_time',
+                    )
                 )
-            )
+            rows.append(row)
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         for row in rows:
             file.write('  '.join(cell.rjust(width) for cell, width in zip(row, widths)))

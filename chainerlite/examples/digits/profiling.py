@@ -25,7 +25,7 @@ def time_functions(run, file=sys.stdout, top=3):
     """
     with TimerHook() as hook:
         run()
-    hook.print_report(file=file)
+    hook.print_report(file=file, details=True)
     summary = hook.summary()
     total = hook.total_time()
     ranked = sorted(summary, key=lambda name: -summary[name]['self_time'])

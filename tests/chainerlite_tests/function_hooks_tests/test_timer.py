@@ -139,7 +139,12 @@ def test_print_report_units(unit, cells):
 
 
 def test_print_report_of_nothing():
-    assert _report(timer.TimerHook(), 'auto')[0].split() == [
+    assert _report(timer.TimerHook(), 'auto') == [
+        'FunctionName  ElapsedTime  Occurrence'
+    ]
+    out = io.StringIO()
+    timer.TimerHook().print_report(file=out, details=True)
+    assert out.getvalue().split() == [
         'FunctionName',
         'ElapsedTime',
         'Occurrence',
@@ -148,6 +153,22 @@ def test_print_report_of_nothing():
         'Backward',
         'Recompute',
     ]
+
+
+def test_print_report_is_chainer_s_table_unless_details_are_asked():
+    # Chainer's report: the three columns right-aligned to their widest
+    # cell, two spaces apart, nothing more on a line
+    hook = _hook_with_history([('Exp', 0.0015), ('MulConstant', 0.00025)] * 2)
+    assert _report(hook, 'ms') == [
+        'FunctionName  ElapsedTime  Occurrence',
+        '         Exp       3.00ms           2',
+        ' MulConstant       0.50ms           2',
+    ]
+    out = io.StringIO()
+    hook.print_report(unit='ms', file=out, details=True)
+    lines = out.getvalue().splitlines()
+    assert lines[0].split()[3:] == ['SelfTime', 'Forward', 'Backward', 'Recompute']
+    assert lines[1].split() == ['Exp', '3.00ms', '2', '-', '-', '-', '-']
 
 
 def test_self_time_excludes_nested_calls_and_directions_are_split():
