@@ -172,6 +172,9 @@ class Parameter(Variable):
             super().__init__(initializer, name=name)
             self.initializer = initializers.Constant(initializer)
             return
+        if not callable(initializer):
+            # an array with a shape: the value broadcast to that shape
+            initializer = initializers.Constant(initializer)
         self.initializer = initializer
         # As in Chainer, a parameter whose array the initializer makes has
         # a gradient full of NaN until the first backward or cleargrads().

@@ -266,3 +266,13 @@ def test_dtype_of_an_uninitialised_parameter_is_its_initializer_s():
     assert chainerlite.Parameter(2.0).dtype == numpy.float64
     with pytest.raises(RuntimeError, match='uninitialised.*gives no dtype'):
         chainerlite.Parameter(lambda array: None).dtype
+
+
+def test_an_array_with_a_shape_is_broadcast_to_it():
+    row = numpy.array([1.0, 2.0, 3.0], numpy.float32)
+    p = chainerlite.Parameter(row, (2, 3))
+    numpy.testing.assert_array_equal(p.array, [[1, 2, 3], [1, 2, 3]])
+    assert p.array.dtype == numpy.float32 and p.array is not row
+    assert numpy.isnan(p.grad).all()
+    with pytest.raises(ValueError):
+        chainerlite.Parameter(numpy.ones((2, 3), numpy.float32), (3, 2))
