@@ -25,11 +25,12 @@ class DeformableConvolution2D(link.Chain):
         pad (int or pair of ints): Zero padding of the spatial axes.
         offset_nobias (bool): Whether ``offset_conv`` has no bias.
         offset_initialW: Initializer of the filter of ``offset_conv``;
-            zeros when ``None`` (the layer starts as a plain convolution).
+            :class:`~chainerlite.initializers.LeCunNormal` when ``None``.
         offset_initial_bias: Initializer of its bias; zeros when ``None``.
         deform_nobias (bool): Whether ``deform_conv`` has no bias.
-        deform_initialW: Initializer of the filter of ``deform_conv``.
-        deform_initial_bias: Initializer of its bias.
+        deform_initialW: Initializer of the filter of ``deform_conv``;
+            zeros when ``None``, as in Chainer.
+        deform_initial_bias: Initializer of its bias; zeros when ``None``.
 
     .. admonition:: Example
 
@@ -67,7 +68,7 @@ class DeformableConvolution2D(link.Chain):
                 stride,
                 pad,
                 nobias=offset_nobias,
-                initialW=0 if offset_initialW is None else offset_initialW,
+                initialW=offset_initialW,
                 initial_bias=offset_initial_bias,
             )
             self.deform_conv = DeformableConvolution2DSampler(
@@ -101,8 +102,10 @@ class DeformableConvolution2DSampler(convolution_nd.ConvolutionLayer):
     input and its offsets.
 
     Args:
-        in_channels, out_channels, ksize, stride, pad, nobias, initialW,
-        initial_bias: As in :class:`~chainerlite.links.Convolution2D`.
+        in_channels, out_channels, ksize, stride, pad, nobias, initial_bias:
+            As in :class:`~chainerlite.links.Convolution2D`.
+        initialW: Initializer of the filter; zeros when ``None`` (Chainer's
+            default for this link).
 
     """
 
@@ -127,7 +130,7 @@ class DeformableConvolution2DSampler(convolution_nd.ConvolutionLayer):
             stride,
             pad,
             nobias,
-            initialW,
+            0 if initialW is None else initialW,
             initial_bias,
             1,
             1,

@@ -129,8 +129,9 @@ class BinaryHierarchicalSoftmax(link.Link):
         dtype = chainerlite.get_dtype(dtype)
         self._func = _FlatTree(tree, dtype)
         with self.init_scope():
+            # uniform in [-1, 1), as Chainer draws it
             self.W = variable.Parameter(
-                initializers._get_initializer(None), (self._func.n_nodes, in_size)
+                initializers.Uniform(1), (self._func.n_nodes, in_size)
             )
 
     @staticmethod

@@ -35,30 +35,31 @@ class LSTMBase(link.Chain):
             self.lateral = linear.Linear(
                 out_size, 4 * out_size, initialW=0, nobias=True
             )
-        self._initialize_params()
+        if in_size is not None:
+            self._initialize_params()
 
     def _initialize_params(self):
-        self._initialize_blocks(self.lateral.W.array, self.lateral_init)
-        if self.upward.W.array is not None:
-            self._initialize_blocks(self.upward.W.array, self.upward_init)
-        gates = self.upward.b.array.reshape(self.state_size, 4)
-        bias_init = initializers._get_initializer(self.bias_init)
-        for k in (0, 1, 3):
-            bias_init(gates[:, k])
-        initializers._get_initializer(self.forget_bias_init)(gates[:, 2])
-
-    def _initialize_blocks(self, W, initializer):
-        # Each block of state_size rows is initialized as its own matrix.
-        initializer = initializers._get_initializer(initializer)
+        # Chainer's order of draws, so that a seed gives Chainer's weights:
+        # gate by gate, the lateral block then the upward one; then the
+        # biases of the gates a, i, f, o. With a lazy input size this runs
+        # at the first call (the lateral weights are zeros until then).
+        lateral_init = initializers._get_initializer(self.lateral_init)
+        upward_init = initializers._get_initializer(self.upward_init)
         n = self.state_size
         for i in range(0, 4 * n, n):
-            initializer(W[i : i + n])
+            lateral_init(self.lateral.W.array[i : i + n])
+            upward_init(self.upward.W.array[i : i + n])
+        gates = self.upward.b.array.reshape(n, 4)
+        bias_init = initializers._get_initializer(self.bias_init)
+        forget_bias_init = initializers._get_initializer(self.forget_bias_init)
+        for k in range(4):
+            (forget_bias_init if k == 2 else bias_init)(gates[:, k])
 
     def _gates(self, x):
-        # upward(x), initializing upward.W from x's size on first use.
+        # upward(x), initializing the weights from x's size on first use.
         if self.upward.W.array is None:
             self.upward._initialize_params(utils.size_of_shape(x.shape[1:]))
-            self._initialize_blocks(self.upward.W.array, self.upward_init)
+            self._initialize_params()
         return self.upward(x)
 
 
