@@ -748,3 +748,38 @@ def test_a_backward_failing_chainers_own_gradient_dtype_check_is_a_refusal():
     other = 'TypeError: unsupported operand type(s)'
     assert not references.refused_by_type_check(outcome('builtins.TypeError', other))
     assert not references.refused_by_type_check(outcome('builtins.ValueError', bug))
+
+
+def test_zero_d_calls_chainer_fails_on_are_checked_against_one_element_arrays():
+    from tools.diff_chainer import zero_d_reference as Z
+
+    x = numpy.array(0.5)
+    label = numpy.array(1, numpy.int32)
+    seen = []
+
+    def reshaped(shaped):
+        seen.append([a.shape for a in shaped])
+        gradient = types.SimpleNamespace(array=numpy.array([0.25]), creator=None)
+        return [('grad', lambda lib, s: (gradient,))]
+
+    failed = types.SimpleNamespace(
+        raised=True, message=f'TypeError: {Z.NOT_ARRAYS}.\nFunction: G', value=None
+    )
+    ref = Z.one_element_for_zero_d(reshaped, [x, label])(
+        (None,), [{}, {}], [failed, None]
+    )
+    assert seen == [[(1,), (1,)]]
+    assert ref.differences(_gradients(numpy.array(0.25)), 'grad') == []
+    assert ref.differences(_gradients(numpy.array(0.5)), 'grad')
+    assert ref.differences(_gradients(numpy.array([0.25])), 'grad')
+    # another failure, or no 0-d input: no reference
+    other = types.SimpleNamespace(raised=True, message='TypeError: other', value=None)
+    assert (
+        Z.one_element_for_zero_d(reshaped, [x, label])((None,), [{}, {}], [other, None])
+        is None
+    )
+    one_d = [x.reshape(1), label.reshape(1)]
+    assert (
+        Z.one_element_for_zero_d(reshaped, one_d)((None,), [{}, {}], [failed, None])
+        is None
+    )

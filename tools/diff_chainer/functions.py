@@ -19,6 +19,7 @@ from tools.diff_chainer import contracts
 from tools.diff_chainer import pair
 from tools.diff_chainer import references as references_module
 from tools.diff_chainer import strategies as S
+from tools.diff_chainer import zero_d_reference
 
 # Functions whose values come from a random generator in every mode: the
 # two libraries draw from different generators.
@@ -140,6 +141,9 @@ def references(call, inputs, grad=True, double=True, train=True, contract=None):
 
         return make
 
+    def reshaped(shaped):
+        return stages(call, shaped, grad, double, train)[:3]
+
     def first_order(lib, xs, s):
         vs = [lib.Variable(x) if _floating(x) else x for x in xs]
         with lib.using_config('train', train):
@@ -176,6 +180,7 @@ def references(call, inputs, grad=True, double=True, train=True, contract=None):
             R.first_order_by_differences(weighted_outputs, inputs),
             R.past_overflow(restage(3), arrays),
             R.refuted_first_order(restage(3), weighted_outputs, inputs),
+            zero_d_reference.one_element_for_zero_d(reshaped, inputs),
         ),
         'grad2': R.either(
             R.second_order_by_differences(first_order, inputs),

@@ -167,7 +167,13 @@ def past_overflow(restage, arrays):
 def _in_float64(restage, lib, scratch):
     """The outcome of the last of ``restage(numpy.float64)``'s stages run
     on ``lib`` with ``scratch``, or None where one of them raised."""
-    for _, stage in restage(numpy.float64):
+    return last_outcome(restage(numpy.float64), lib, scratch)
+
+
+def last_outcome(stages, lib, scratch):
+    """The outcome of the last of ``stages`` run on ``lib`` with
+    ``scratch``, or None where one of them raised."""
+    for _, stage in stages:
         outcome = compare.run(lambda stage=stage: stage(lib, scratch))
         if outcome.raised:
             return None
