@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-mpi fuzz mutants test-numpy1 test-onednn compat onnx-compat check-kernels bench perf-docs docs \
+.PHONY: demo test test-mpi fuzz mutants test-numpy1 test-onednn compat onnx-compat diff-surface check-kernels bench perf-docs docs \
 	docs-doctest wheel lint format stubtest typecheck clean diff-chainer diff-chainer-ci downstream
 
 $(VENV)/bin/python:
@@ -211,6 +211,19 @@ diff-chainer diff-chainer-ci: $(WHEEL_STAMP) $(DIFF)/bin/python
 	$(DIFF)/bin/python -m pip install -q --force-reinstall --no-deps dist/chainerlite-*.whl
 	mkdir -p build/diff-chainer
 	$(DIFF_MAIN) $(if $(filter diff-chainer-ci,$@),--ci) $(DIFF_ARGS)
+
+# The surface probes (tools/surface_probes): small programs around the calls
+# (gradients before and after backward, copies and serialization of links,
+# initial weights under a seed, optimizer states and loss scaling, config and
+# devices), run once on Chainer 7.8.1 and once on the wheel, in the venv of
+# diff-chainer; fails on a difference tools/surface_probes/known.json lacks.
+# Under a minute.
+diff-surface: $(WHEEL_STAMP) $(DIFF)/bin/python
+	$(DIFF)/bin/python -m pip install -q --force-reinstall --no-deps dist/chainerlite-*.whl
+	mkdir -p build/diff-surface
+	cd build/diff-surface && ../../$(DIFF)/bin/python -c 'import sys; \
+		sys.path.append("../.."); from tools.surface_probes.__main__ import main; \
+		sys.exit(main())'
 
 # Chainer 7.8.1's own onnx_chainer tests (../shared/chainer-compat bundle)
 # against the wheel built here with "import onnx_chainer" answered by
