@@ -8,20 +8,31 @@ import numpy
 from tools.surface_probes import _values
 
 
+def _model_class(c):
+    # one class per library, reachable as this module's attribute so that
+    # pickle finds it
+    name = 'Model_' + c.chainer.__name__
+    if name not in globals():
+
+        class M(c.chainer.Chain):
+            def __init__(self):
+                super().__init__()
+                with self.init_scope():
+                    self.l1 = c.L.Linear(3, 2)
+                    self.l2 = c.L.Linear(None, 2)
+                self.add_persistent('count', 0)
+
+            def forward(self, x):
+                return self.l2(self.l1(x))
+
+        M.__name__ = M.__qualname__ = name
+        globals()[name] = M
+    return globals()[name]
+
+
 def _model(c, call=True):
-    class M(c.chainer.Chain):
-        def __init__(self):
-            super().__init__()
-            with self.init_scope():
-                self.l1 = c.L.Linear(3, 2)
-                self.l2 = c.L.Linear(None, 2)
-            self.add_persistent('count', 0)
-
-        def forward(self, x):
-            return self.l2(self.l1(x))
-
     numpy.random.seed(0)
-    m = M()
+    m = _model_class(c)()
     if call:
         m(numpy.ones((1, 3), numpy.float32))
     return m
