@@ -11,9 +11,17 @@ import warnings
 
 import numpy
 
-from tools.surface_probes import _values, backward, config, initial, links, optimizers
+from tools.surface_probes import (
+    _values,
+    backward,
+    config,
+    data,
+    initial,
+    links,
+    optimizers,
+)
 
-MODULES = (backward, config, initial, links, optimizers)
+MODULES = (backward, config, data, initial, links, optimizers)
 
 
 def library(name):
