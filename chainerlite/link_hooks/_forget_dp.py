@@ -210,6 +210,21 @@ def peak_of(
     return max(worst, prefix + rest + largest)
 
 
+def lowest_peak(blocks, base, tail, release=False, finish=0):
+    """The predicted peak with every block forgotten, without chains or
+    with each chainable block chained to the one before it where that one
+    is not chained (whichever is lower): what a budget must allow."""
+    every = set(range(len(blocks)))
+    chained = set()
+    for i in range(1, len(blocks)):
+        if blocks[i].chainable and i - 1 not in chained:
+            chained.add(i)
+    return min(
+        peak_of(blocks, every, base, tail, release, finish=finish, chained=c)
+        for c in (frozenset(), chained)
+    )
+
+
 def _released_bounds(blocks):
     # For each block and choice, what its backward needs on top of the
     # bytes kept by the blocks before it: run as it is, forgotten (with the

@@ -309,13 +309,11 @@ def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
     found, order, base, tail, finish, peak, seconds = profiled
     chosen = _forget_dp.choose(found, budget, base, tail, release, finish)
     if chosen is None:
-        every = set(range(len(found)))
-        lowest = _forget_dp.peak_of(found, every, base, tail, release, finish=finish)
+        lowest = _forget_dp.lowest_peak(found, base, tail, release, finish)
         raise ValueError(
             'plan_forget: no choice of blocks fits a budget of {:.2f} MiB; '
-            'forgetting every block is predicted to peak at {:.2f} MiB'.format(
-                budget / 2**20, lowest / 2**20
-            )
+            'forgetting every block (chained where it can be) is predicted to '
+            'peak at {:.2f} MiB'.format(budget / 2**20, lowest / 2**20)
         )
     forgotten, partial, chained = chosen
     indexes = sorted(forgotten)

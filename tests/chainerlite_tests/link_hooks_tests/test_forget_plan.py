@@ -149,6 +149,7 @@ def test_a_plan_chains_blocks_to_reach_further(release):
         for s in itertools.combinations(range(len(blocks)), n)
     )
     budget = lowest * 0.93
+    assert _forget_dp.lowest_peak(blocks, base, tail, release, finish) <= budget
     plan = link_hooks.plan_forget(model, step, budget=budget, release=release)
     assert plan.chained and set(plan.chained) <= set(plan.names)
     assert plan.predicted_peak <= budget < lowest
