@@ -19,9 +19,10 @@ from tools.surface_probes import (
     initial,
     links,
     optimizers,
+    training,
 )
 
-MODULES = (backward, config, data, initial, links, optimizers)
+MODULES = (backward, config, data, initial, links, optimizers, training)
 
 
 def library(name):
