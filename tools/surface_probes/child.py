@@ -19,10 +19,11 @@ from tools.surface_probes import (
     initial,
     links,
     optimizers,
+    statistics,
     training,
 )
 
-MODULES = (backward, config, data, initial, links, optimizers, training)
+MODULES = (backward, config, data, initial, links, optimizers, statistics, training)
 
 
 def library(name):
