@@ -200,6 +200,14 @@ def _repr(value):
     """Formats a value (or an expression) for messages."""
     if isinstance(value, Expr):
         return str(value)
+    # a list or tuple (of expressions, as prod([a, b]) takes) item by item
+    if isinstance(value, list):
+        return '[{}]'.format(', '.join(_repr(v) for v in value))
+    if isinstance(value, tuple):
+        items = [_repr(v) for v in value]
+        if len(items) == 1:
+            return '({},)'.format(items[0])
+        return '({})'.format(', '.join(items))
     # As Chainer prints them: a dtype by its name, a scalar type as Python
     # shows a class (``<class 'numpy.float32'>``).
     if isinstance(value, numpy.dtype):
@@ -230,6 +238,8 @@ def _eval(value):
         return slice(_eval(value.start), _eval(value.stop), _eval(value.step))
     if isinstance(value, tuple):
         return tuple(_eval(v) for v in value)
+    if isinstance(value, list):
+        return [_eval(v) for v in value]
     return value
 
 

@@ -397,3 +397,15 @@ def test_light_mode_class_and_variable_from_array():
     assert not T.in_light_mode()
     with pytest.raises(T.InvalidType, match=r'isinstance\(x, ndarray\)'):
         T._make_variable_from_array(numpy.float32(1), 'x')
+
+
+def test_prod_of_a_list_of_expressions_evaluates_and_prints_them():
+    (t,) = _types(numpy.ones((2, 3, 4)))
+    expr = T.prod([t.shape[0], t.shape[2]])
+    assert str(expr) == 'prod([in_types[0].shape[0], in_types[0].shape[2]])'
+    assert T.eval(expr) == 8
+    T.expect(expr == 8)
+    with pytest.raises(T.InvalidType) as info:
+        T.expect(T.prod((t.shape[1],)) == 4)
+    assert info.value.expect == 'prod((in_types[0].shape[1],)) == 4'
+    assert info.value.actual == '3 != 4'
