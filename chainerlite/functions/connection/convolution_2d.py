@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typing
 
+from chainerlite.functions import _axis_names
 from chainerlite.functions.connection import convolution_nd
 
 if typing.TYPE_CHECKING:
@@ -24,6 +25,11 @@ class Nodes2D:
     channels_error: type[Exception] | None = None
     # and refuses a dilation below 1 when it makes its node
     dilate_when_made = True
+
+    # Chainer's attributes of the 2-D nodes
+    sy, sx = _axis_names.per_axis(lambda node: node.stride, 'sy', 'sx')
+    ph, pw = _axis_names.per_axis(lambda node: node.pad, 'ph', 'pw')
+    dy, dx = _axis_names.per_axis(lambda node: node.dilate, 'dy', 'dx')
 
     def convolution(self, cover_all):
         return Convolution2DFunction(cover_all=cover_all, **self.params.kwargs())

@@ -15,6 +15,15 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
+def _checked_argument(name, doc):
+    # a read-only property: the argument, once the node's params checked it
+    def value(node):
+        node.params.check()
+        return getattr(node.params, name)
+
+    return property(value, doc=doc)
+
+
 class ConvolutionFamily(function_node.FunctionNode):
     """Base of the convolution and deconvolution nodes.
 
@@ -28,6 +37,12 @@ class ConvolutionFamily(function_node.FunctionNode):
     """
 
     bias_of_x_dtype = False
+
+    # Chainer's attributes of the node: the arguments, as checked
+    stride = _checked_argument('stride', 'Strides, one per axis.')
+    pad = _checked_argument('pad', 'Paddings, one per axis.')
+    dilate = _checked_argument('dilate', 'Dilations, one per axis.')
+    groups = _checked_argument('groups', 'Number of channel groups.')
     reads_channels_with_ranks = False
     # what a convolution's type check raises on the channels besides
     # InvalidType (None: InvalidType only)
@@ -100,6 +115,13 @@ class ConvolutionND(ConvolutionFamily):
             ndim,
             self.dilate_when_made,
         )
+
+    @property
+    def cover_all(self):
+        """The ``cover_all`` given: one value, or one per axis where the
+        axes' differ (Chainer's attribute)."""
+        values = self.params.cover_all
+        return values[0] if len(set(values)) == 1 else values
 
     def check_type_forward(self, in_types):
         x_type, w_type, b_type = _conv_utils.check_inputs(in_types)

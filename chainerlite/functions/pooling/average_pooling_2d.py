@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typing
 
+from chainerlite.functions import _axis_names
 from chainerlite.functions.pooling import average_pooling_nd
 
 if typing.TYPE_CHECKING:
@@ -23,6 +24,11 @@ class AveragePooling2D(average_pooling_nd.AveragePoolingND):
 
     function_name = 'average_pooling_2d'
     refuses_empty = False
+
+    # Chainer's attributes of the 2-D node
+    kh, kw = _axis_names.per_axis(lambda node: node.ksize, 'kh', 'kw')
+    sy, sx = _axis_names.per_axis(lambda node: node.stride, 'sy', 'sx')
+    ph, pw = _axis_names.per_axis(lambda node: node.pad, 'ph', 'pw')
 
     def __init__(
         self,

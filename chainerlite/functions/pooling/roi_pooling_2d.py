@@ -8,6 +8,7 @@ import typing
 import numpy
 
 from chainerlite import backend
+from chainerlite.functions import _axis_names
 from chainerlite.functions.pooling import _roi
 from chainerlite.utils import _chainer_errors
 from chainerlite.utils import type_check
@@ -23,6 +24,9 @@ class ROIPooling2D(_roi.ROIPooling):
     reduce = 'max'
     empty = 0.0
     function_name = 'roi_pooling_2d'
+
+    # Chainer's attributes of the node
+    outh, outw = _axis_names.per_axis(lambda node: node.outsize, 'outh', 'outw')
 
     def __init__(self, outh, outw, spatial_scale):
         self.outsize = (_out_length(outh, 'outh'), _out_length(outw, 'outw'))

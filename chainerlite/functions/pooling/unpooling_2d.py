@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typing
 
+from chainerlite.functions import _axis_names
 from chainerlite.functions.pooling import unpooling_nd
 
 if typing.TYPE_CHECKING:
@@ -16,6 +17,11 @@ class Unpooling2D(unpooling_nd.UnpoolingND):
 
     function_name = 'unpooling_2d'
     declares_no_retained = False
+
+    # Chainer's attributes of the 2-D node
+    kh, kw = _axis_names.per_axis(lambda node: node.ksize, 'kh', 'kw')
+    sy, sx = _axis_names.per_axis(lambda node: node.stride, 'sy', 'sx')
+    ph, pw = _axis_names.per_axis(lambda node: node.pad, 'ph', 'pw')
 
     def __init__(self, ksize, stride=None, pad=0, outsize=None, cover_all=True):
         super().__init__(2, ksize, stride, pad, outsize, cover_all)

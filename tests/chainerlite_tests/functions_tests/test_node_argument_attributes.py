@@ -1,0 +1,42 @@
+"""The nodes of the 2-D window functions carry their arguments under
+Chainer's attribute names, as code walking a graph reads them."""
+
+import numpy
+
+import chainerlite
+import chainerlite.functions as F
+
+X = chainerlite.Variable(numpy.ones((1, 2, 6, 7), numpy.float32))
+
+
+def _node(y):
+    return y.creator_node
+
+
+def test_convolution_2d_node():
+    w = numpy.ones((4, 1, 3, 2), numpy.float32)
+    y = F.convolution_2d(X, w, stride=(2, 3), pad=(1, 0), dilate=(1, 2), groups=2)
+    node = _node(y)
+    assert (node.sy, node.sx, node.ph, node.pw, node.dy, node.dx) == (2, 3, 1, 0, 1, 2)
+    assert node.groups == 2 and node.cover_all is False
+    assert node.stride == (2, 3) and node.pad == (1, 0) and node.dilate == (1, 2)
+
+
+def test_deconvolution_2d_and_n_d_nodes():
+    w = numpy.ones((2, 3, 3, 3), numpy.float32)
+    node = _node(F.deconvolution_2d(X, w, stride=2, pad=1))
+    assert (node.sy, node.sx, node.ph, node.pw, node.dy, node.dx) == (2, 2, 1, 1, 1, 1)
+    assert node.groups == 1
+    node = _node(F.convolution_nd(X, w.transpose(1, 0, 2, 3), cover_all=True))
+    assert node.stride == (1, 1) and node.pad == (0, 0) and node.dilate == (1, 1)
+    assert node.cover_all is True and node.groups == 1
+
+
+def test_pooling_nodes():
+    node = _node(F.average_pooling_2d(X, (2, 3), stride=(1, 2), pad=(1, 0)))
+    assert (node.kh, node.kw, node.sy, node.sx, node.ph, node.pw) == (2, 3, 1, 2, 1, 0)
+    node = _node(F.unpooling_2d(X, 2))
+    assert (node.kh, node.kw, node.sy, node.sx, node.ph, node.pw) == (2, 2, 2, 2, 0, 0)
+    rois = numpy.array([[0, 0, 0, 3, 3]], numpy.float32)
+    node = _node(F.roi_pooling_2d(X, rois, 2, 3, 1.0))
+    assert (node.outh, node.outw) == (2, 3)
