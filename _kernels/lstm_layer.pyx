@@ -31,6 +31,7 @@ Both entry points decline (return None, nothing written) where the kernel
 does not take the arrays: another dtype, a CPU without AVX-512F.
 """
 cimport numpy as cnp
+from cython.parallel cimport prange
 from libc.string cimport memset
 
 from chainerlite._kernels.argcheck cimport array_span, overlap
@@ -122,11 +123,16 @@ cdef extern from * nogil:
             const float *cp = cl_layer_prev(L, s, i, L->cs, L->cx);
             Py_ssize_t o = (lo + i) * n;
             float *act = L->act != NULL ? L->act + (lo + i) * 5 * n : NULL;
-            for (r = u0; r < u1; r += CL_VLANES) {
-                int c = u1 - r < CL_VLANES ? (int)(u1 - r) : CL_VLANES;
+            /* whole blocks (of a constant size, so that their loads and
+             * stores are vector moves), then the last few cells */
+            for (r = u0; r + CL_VLANES <= u1; r += CL_VLANES)
                 cl_lstm_fwd_block(cp + r, L->pre + i * w + r, L->cs + o + r,
-                                  L->ys + o + r, act ? act + r : NULL, n, c);
-            }
+                                  L->ys + o + r, act ? act + r : NULL, n,
+                                  CL_VLANES);
+            if (r < u1)
+                cl_lstm_fwd_block(cp + r, L->pre + i * w + r, L->cs + o + r,
+                                  L->ys + o + r, act ? act + r : NULL, n,
+                                  (int)(u1 - r));
         }
     }
 
@@ -145,11 +151,12 @@ cdef extern from * nogil:
             float *gx = L->gx + (lo + i) * 4 * n;
             for (r = u0; r < u1; r++)
                 gh[r] = gh[r] + gy[r];
-            for (r = u0; r < u1; r += CL_VLANES) {
-                int c = u1 - r < CL_VLANES ? (int)(u1 - r) : CL_VLANES;
+            for (r = u0; r + CL_VLANES <= u1; r += CL_VLANES)
                 cl_lstm_bwd_block(cp + r, NULL, NULL, act + r, gc + r, gh + r,
-                                  gc + r, gx + r, n, c);
-            }
+                                  gc + r, gx + r, n, CL_VLANES);
+            if (r < u1)
+                cl_lstm_bwd_block(cp + r, NULL, NULL, act + r, gc + r, gh + r,
+                                  gc + r, gx + r, n, (int)(u1 - r));
         }
     }
 
@@ -288,22 +295,24 @@ cdef float* _f(a) noexcept:
 
 
 cdef cnp.ndarray _pack(w, Py_ssize_t n, bint gates):
-    # w (4n, n) as panels: of each gate's w.T (gates) or of w's n columns
+    # w (4n, n) as panels: of each gate's w.T (gates) or of w's n columns;
+    # the panels shared among the threads where they are worth it
     cdef cnp.ndarray a = w
-    cdef Py_ssize_t P = (n + CL_NR - 1) // CL_NR, p, g
-    cdef cnp.ndarray out = numpy.empty(
-        (4 * P if gates else P, (n if gates else 4 * n) * CL_NR), numpy.float32)
+    cdef Py_ssize_t P = (n + CL_NR - 1) // CL_NR, q, count = 4 * P if gates else P
+    cdef Py_ssize_t size = (n if gates else 4 * n) * CL_NR
+    cdef cnp.ndarray out = numpy.empty((count, size), numpy.float32)
     cdef const float* src = <const float*>cnp.PyArray_DATA(a)
     cdef float* dst = <float*>cnp.PyArray_DATA(out)
-    with nogil:
-        if gates:
-            for g in range(4):
-                for p in range(P):
-                    cl_pg_pack(src + g * n * n, n, n, 1, p,
-                               dst + (g * P + p) * n * CL_NR)
-        else:
-            for p in range(P):
-                cl_pg_pack(src, 4 * n, n, 0, p, dst + p * 4 * n * CL_NR)
+    cdef int parts = parts_of(count, size, cl_max_threads())
+    cdef Chunks todo = chunks(count, size, parts)
+    while next_chunk(&todo):
+        with nogil:
+            for q in prange(todo.begin, todo.end, num_threads=parts,
+                            schedule='static', use_threads_if=parts > 1):
+                if gates:  # panel q % P of gate q // P
+                    cl_pg_pack(src + q // P * n * n, n, n, 1, q % P, dst + q * size)
+                else:
+                    cl_pg_pack(src, 4 * n, n, 0, q, dst + q * size)
     return out
 
 
