@@ -4,6 +4,7 @@ import numpy
 
 from chainerlite import backend
 from chainerlite import functions as F
+from chainerlite.utils import _chainer_errors
 
 
 class Distribution(object):
@@ -164,7 +165,7 @@ def _lookup_kl(type1, type2):
             func = _KLDIVERGENCE.get((t1, t2))
             if func is not None:
                 return func
-    raise NotImplementedError(
+    raise _chainer_errors.UnregisteredKeyError(
         'kl_divergence between {} and {} is not registered'.format(
             type1.__name__, type2.__name__
         )

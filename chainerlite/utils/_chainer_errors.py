@@ -33,6 +33,17 @@ class KeyValueError(KeyError, ValueError):
     KeyError for a missing dataset; this is both."""
 
 
+class UnregisteredKeyError(KeyError, NotImplementedError):
+    """No implementation registered for a pair of types (``kl_divergence``
+    of two distributions). Chainer 7.8.1 looks the pair up in a dict and
+    raises its KeyError; this is also the NotImplementedError that says
+    what is missing."""
+
+    def __str__(self):
+        # the message, not KeyError's quoted repr of it
+        return str(self.args[0]) if self.args else ''
+
+
 class LengthError(AssertedValueError):
     """A sequence of window arguments of the wrong length. Chainer 7.8.1
     fails on one with an AssertionError in its N-d functions and a

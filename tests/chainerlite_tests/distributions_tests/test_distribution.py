@@ -70,6 +70,12 @@ def test_register_kl_uses_mro_and_missing_pair_raises():
     numpy.testing.assert_allclose(chainer.kl_divergence(a, a).array, 7)
     with pytest.raises(NotImplementedError, match='Bernoulli'):
         chainer.kl_divergence(a, D.Bernoulli(numpy.array([0.5, 0.5])))
+    # Chainer's missing pair is its dict's KeyError: code catching it
+    # catches chainerlite's too, which prints its message unquoted
+    with pytest.raises(KeyError) as info:
+        chainer.kl_divergence(D.Bernoulli(numpy.array([0.5])), b)
+    message = 'kl_divergence between Bernoulli and Normal is not registered'
+    assert str(info.value) == message
 
 
 def test_repr_of_a_distribution_without_params_does_not_fail():
