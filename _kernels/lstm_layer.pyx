@@ -304,15 +304,15 @@ cdef cnp.ndarray _pack(w, Py_ssize_t n, bint gates):
     cdef const float* src = <const float*>cnp.PyArray_DATA(a)
     cdef float* dst = <float*>cnp.PyArray_DATA(out)
     cdef int parts = parts_of(count, size, cl_max_threads())
-    cdef Chunks todo = chunks(count, size, parts)
-    while next_chunk(&todo):
-        with nogil:
-            for q in prange(todo.begin, todo.end, num_threads=parts,
-                            schedule='static', use_threads_if=parts > 1):
-                if gates:  # panel q % P of gate q // P
-                    cl_pg_pack(src + q // P * n * n, n, n, 1, q % P, dst + q * size)
-                else:
-                    cl_pg_pack(src, 4 * n, n, 0, q, dst + q * size)
+    # (one pass over w, as short as a step's product: no look for Ctrl-C,
+    # which the steps' chunks make)
+    with nogil:
+        for q in prange(count, num_threads=parts, schedule='static',
+                        use_threads_if=parts > 1):
+            if gates:  # panel q % P of gate q // P
+                cl_pg_pack(src + q // P * n * n, n, n, 1, q % P, dst + q * size)
+            else:
+                cl_pg_pack(src, 4 * n, n, 0, q, dst + q * size)
     return out
 
 
