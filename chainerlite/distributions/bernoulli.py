@@ -1,5 +1,7 @@
 """Bernoulli distribution."""
 
+import numpy
+
 from chainerlite import backend
 from chainerlite import distribution
 from chainerlite.distributions import utils as dist_utils
@@ -11,7 +13,8 @@ from chainerlite import variable
 
 
 class BernoulliLogProb(function_node.FunctionNode):
-    """``x * logit - softplus(logit)``, exact when ``logit`` is infinite."""
+    """``x * logit - softplus(logit)``; its limit where ``logit`` is
+    infinite."""
 
     def __init__(self, binary_check=False):
         self.binary_check = binary_check
@@ -37,9 +40,12 @@ class BernoulliLogProb(function_node.FunctionNode):
         safe = xp.where(finite, logit, logit.dtype.type(0))
         softplus = xp.maximum(safe, 0) + xp.log1p(xp.exp(-xp.abs(safe)))
         y = x * safe - softplus
-        # logit = +inf means p = 1; logit = -inf means p = 0.
-        certain = xp.where(logit > 0, x == 1, x == 0)
-        y = xp.where(finite, y, xp.where(certain, 0, -xp.inf))
+        # logit = +inf means p = 1: log(p ** x (1 - p) ** (1 - x)) tends to
+        # log(x) for x in [0, 1] as Chainer takes it (0 at x = 1, -inf at
+        # x = 0); logit = -inf means p = 0, log(1 - x)
+        with numpy.errstate(divide='ignore', invalid='ignore'):
+            limit = xp.where(logit > 0, xp.log(x), xp.log(1 - x))
+        y = xp.where(finite, y, limit)
         if self.binary_check:
             y = xp.where((x == 0) | (x == 1), y, -xp.inf)
         return (utils.force_array(y, logit.dtype),)

@@ -23,6 +23,8 @@ class Cauchy(_scalar_event.LocScale):
         return 0.5 + F.arctan((x - self.loc) / self.scale) / math.pi
 
     def icdf(self, x):
+        # a Variable: arithmetic on a 0-d array would give a NumPy scalar
+        x = variable.as_variable(x)
         return self.loc + self.scale * F.tan(math.pi * (x - 0.5))
 
     @property

@@ -21,13 +21,14 @@ class Exponential(_scalar_event.ScalarEvent):
         return -F.expm1(-self.lam * x)
 
     def icdf(self, x):
-        return -F.log1p(-x) / self.lam
+        # a Variable: -x of a 0-d array would be a NumPy scalar
+        return -F.log1p(-variable.as_variable(x)) / self.lam
 
     def log_prob(self, x):
-        x = variable.as_variable(x)
+        # x may also be a Python or NumPy scalar, as in Chainer
         logp = F.log(self.lam) - self.lam * x
         xp = self.xp
-        inside = xp.broadcast_to(x.array >= 0, logp.shape)
+        inside = xp.broadcast_to(xp.asarray(variable.as_array(x)) >= 0, logp.shape)
         return F.where(inside, logp, xp.full(logp.shape, -xp.inf, logp.dtype))
 
     @property

@@ -20,7 +20,7 @@ class Poisson(_scalar_event.ScalarEvent):
         self._set_params(lam=lam)
 
     def log_prob(self, x):
-        x = variable.as_array(x)
+        x = self.xp.asarray(variable.as_array(x))  # a NumPy scalar too
         # a Variable: xf + 1.0 of a 0-d array would be a NumPy scalar
         xf = variable.as_variable(x.astype(self.lam.dtype, copy=False))
         return xf * F.log(self.lam) - self.lam - F.lgamma(xf + 1.0)

@@ -128,19 +128,17 @@ class distribution_unittest(unittest.TestCase):
         """Evaluates ``name`` with SciPy, element by element when asked."""
         if not self.scipy_onebyone:
             return getattr(self.scipy_dist, name)(*args, **self.scipy_params)
-        out = numpy.empty(
-            args[0].shape[: args[0].ndim - len(self.event_shape)]
-            if args
-            else self.shape
-        )
         params = self.scipy_onebyone_params_iter()
+        if not args:
+            # a property of each element (a vector of the event's length
+            # for a mean or variance of a multivariate one)
+            values = [getattr(self.scipy_dist(**one), name)() for one in params]
+            return numpy.asarray(values).reshape(self.shape + numpy.shape(values[0]))
+        out = numpy.empty(args[0].shape[: args[0].ndim - len(self.event_shape)])
         for index, one_params in zip(self._batch_index(), params):
             one = self.scipy_dist(**one_params)
-            if args:
-                sel = (Ellipsis,) + index + (slice(None),) * len(self.event_shape)
-                out[(Ellipsis,) + index] = getattr(one, name)(args[0][sel])
-            else:
-                out[index] = getattr(one, name)()
+            sel = (Ellipsis,) + index + (slice(None),) * len(self.event_shape)
+            out[(Ellipsis,) + index] = getattr(one, name)(args[0][sel])
         return out
 
     def _dist(self, is_gpu):

@@ -81,3 +81,16 @@ def test_needs_exactly_one_parameter():
         D.Bernoulli()
     with pytest.raises(ValueError, match='Bernoulli'):
         D.Bernoulli(p=P, logit=P)
+
+
+def test_log_prob_at_an_infinite_logit_is_the_limit_for_any_x():
+    # p = 0 (logit -inf) and p = 1 (logit +inf): log(1 - x) and log(x), so
+    # a value between 0 and 1 is finite without binary_check, as in Chainer
+    x = numpy.array([0.0, 0.25, 1.0], numpy.float32)
+    with numpy.errstate(divide='ignore'):
+        for p, expected in ((0.0, numpy.log1p(-x)), (1.0, numpy.log(x))):
+            dist = D.Bernoulli(numpy.full(3, p, numpy.float32))
+            numpy.testing.assert_allclose(dist.log_prob(x).array, expected, rtol=1e-6)
+            assert (dist.prob(x).array > 0).tolist() == list(numpy.isfinite(expected))
+        checked = D.Bernoulli(numpy.zeros(3, numpy.float32), binary_check=True)
+        assert checked.log_prob(x).array[1] == -numpy.inf

@@ -45,3 +45,23 @@ def test_pareto_moments_of_0d(alpha, mean, variance):
     d = D.Pareto(scale=f32(2), alpha=f32(alpha))
     assert d.mean.shape == () and float(d.mean.array) == pytest.approx(mean)
     assert float(d.variance.array) == pytest.approx(variance)
+
+
+def test_zero_dim_and_scalar_values_of_the_methods():
+    # arithmetic on a 0-d array gives a NumPy scalar: each method takes
+    # it, and a Python or NumPy scalar where Chainer's does
+    u = numpy.array(0.3, numpy.float32)
+    cauchy = D.Cauchy(numpy.array(0.2, numpy.float32), numpy.array(0.7, numpy.float32))
+    numpy.testing.assert_allclose(
+        cauchy.icdf(u).array, 0.2 + 0.7 * numpy.tan(numpy.pi * (0.3 - 0.5)), rtol=1e-5
+    )
+    exponential = D.Exponential(numpy.array(0.5, numpy.float32))
+    numpy.testing.assert_allclose(exponential.icdf(u).array, -numpy.log1p(-0.3) / 0.5)
+    for x in (0.6, numpy.float32(0.6), numpy.array(0.6, numpy.float32)):
+        logp = exponential.log_prob(x)
+        assert logp.shape == () and logp.dtype == numpy.float32
+        numpy.testing.assert_allclose(logp.array, numpy.log(0.5) - 0.3, rtol=1e-6)
+    poisson = D.Poisson(numpy.array(2.0, numpy.float32))
+    numpy.testing.assert_allclose(
+        poisson.log_prob(numpy.int32(2)).array, 2 * numpy.log(2.0) - 2 - numpy.log(2.0)
+    )

@@ -115,3 +115,29 @@ def test_parameters_as_variables(is_variable):
     )
     result = _run(case, ['test_mean_cpu', 'test_log_prob_cpu'])
     assert not result.failures and not result.errors
+
+
+class _DirichletCase(testing.distribution_unittest):
+    # SciPy's Dirichlet takes one vector of parameters: checked one batch
+    # element at a time, its mean and variance are vectors
+    __test__ = False
+    scipy_onebyone = True
+
+    def setUp_configure(self):
+        self.dist = distributions.Dirichlet
+        self.scipy_dist = stats.dirichlet
+        self.shape = (2,)
+        self.event_shape = (3,)
+        self.sample_shape = (4,)
+        alpha = numpy.random.uniform(0.5, 2, self.shape + (3,)).astype(numpy.float32)
+        self.params = {'alpha': alpha}
+        self.scipy_params = {'alpha': alpha}
+        self.test_targets = set(self.targets)
+
+
+def test_one_by_one_checks_of_a_multivariate_distribution():
+    names = ['mean', 'variance', 'entropy', 'batch_shape', 'event_shape']
+    case = type('Case', (_DirichletCase,), {'targets': names})
+    result = _run(case, ['test_{}_cpu'.format(t) for t in names])
+    assert result.testsRun == len(names)
+    assert not result.failures and not result.errors, result.failures + result.errors
