@@ -978,8 +978,9 @@ cdef class Variable:
         raise TypeError(
             'the truth value of a Variable is undefined; use its array')
 
-    def __hash__(self):
-        return id(self) >> 4
+    # unhashable, as Chainer's (its __eq__ raises): code keys dicts and
+    # sets by a Variable's node or id
+    __hash__ = None
 
     # -- printing / pickling ----------------------------------------------------
     def __repr__(self):

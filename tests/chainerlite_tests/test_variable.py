@@ -553,9 +553,12 @@ def test_bool_raises_type_error():
         bool(Variable(_arr(1)))
 
 
-def test_variable_is_hashable():
+def test_variable_is_unhashable_as_in_chainer():
+    # its == raises, so, as Chainer's, it has no hash; key by node or id
     x = Variable(_arr(2))
-    assert {x: 1}[x] == 1
+    with pytest.raises(TypeError, match='unhashable'):
+        hash(x)
+    assert {x.node: 1}[x.node] == 1
 
 
 # ------------------------------------------------------- grad management

@@ -43,15 +43,17 @@ def copy(x: Variable | NdArray, dst) -> Variable:
 
     Args:
         x (Variable or numpy.ndarray or cupy.ndarray): Input variable.
-        dst: The target device: a device object; ``'@numpy'``, ``-1``,
-            :mod:`numpy` or ``cuda.DummyDevice`` for the host; ``'@cupy:N'``
-            or an int ``N >= 0`` for GPU ``N``; or :mod:`cupy` for GPU 0.
+        dst: The target device: a device object; ``'@numpy'``, ``-1``
+            or ``cuda.DummyDevice`` for the host; ``'@cupy:N'`` or an int
+            ``N >= 0`` for GPU ``N``.
 
     Returns:
         Variable: Output variable on ``dst``.
 
     Raises:
-        ValueError: If ``dst`` is not a device specifier.
+        ValueError: If ``dst`` is a malformed device specifier.
+        TypeError: If it is of no specifier's type (an array module such as
+            ``numpy`` is not one, as in Chainer).
 
     .. admonition:: Example
 

@@ -55,7 +55,7 @@ class TestCopyToSameDevice(testing.FunctionTestCase):
         return (x.copy(),)
 
 
-@pytest.mark.parametrize('dst', [-1, '@numpy', numpy, cuda.DummyDevice])
+@pytest.mark.parametrize('dst', [-1, '@numpy', cuda.DummyDevice])
 def test_host_specifiers(dst):
     x = chainerlite.Variable(numpy.arange(3, dtype=numpy.float32))
     y = F.copy(x, dst)
@@ -68,10 +68,12 @@ def test_host_specifiers(dst):
 def test_invalid_specifier():
     with pytest.raises(ValueError, match='copy'):
         F.copy(numpy.zeros(3, numpy.float32), '@nowhere')
+    with pytest.raises(TypeError, match='device specifier'):
+        F.copy(numpy.zeros(3, numpy.float32), numpy)  # a module is none
 
 
 @attr.gpu
-@pytest.mark.parametrize('dst', [0, '@cupy:0', cuda.cupy])
+@pytest.mark.parametrize('dst', [0, '@cupy:0'])
 def test_host_to_gpu_and_back(dst):
     x = chainerlite.Variable(numpy.arange(3, dtype=numpy.float32))
     y = F.copy(x, dst)
