@@ -95,8 +95,12 @@ class CooMatMul(function_node.FunctionNode):
         rows, cols, n_rows = self._rows_cols()
         dn = dn.swapaxes(-1, -2) if self.transb else dn
         batched = data.ndim == 2
-        data2, rows2, cols2 = [a.reshape(-1, a.shape[-1]) for a in (data, rows, cols)]
-        n_batch = len(data2)
+        # one row of nonzeros per batch; the count explicit, as a matrix
+        # without nonzeros has rows of length 0
+        n_batch = len(data) if batched else 1
+        data2, rows2, cols2 = [
+            a.reshape(n_batch, a.shape[-1]) for a in (data, rows, cols)
+        ]
         dn3 = dn.reshape((n_batch,) + dn.shape[-2:])
         dtype = numpy.result_type(data.dtype, dn.dtype)
         used = rows2 >= 0

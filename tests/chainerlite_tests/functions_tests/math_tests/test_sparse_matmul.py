@@ -140,3 +140,23 @@ def test_node_dtype_casts_the_output():
     y.grad = numpy.ones((2, 2), numpy.float32)
     y.backward()
     assert data.grad.dtype == numpy.float64
+
+
+@pytest.mark.parametrize('shape', [(3, 4), (2, 3, 4)])
+def test_a_sparse_matrix_without_nonzeros(shape):
+    # its COO arrays have rows of length 0 (a random sparse test matrix
+    # can come out empty)
+    sp = utils.to_coo(numpy.zeros(shape, numpy.float32))
+    b = numpy.ones(shape[:-2] + (4, 2), numpy.float32)
+    node = CooMatMul(sp.row, sp.col, sp.shape, sp.order, False, False, False)
+    numpy.testing.assert_array_equal(
+        node.apply((sp.data.data, b))[0].array, numpy.zeros(shape[:-1] + (2,))
+    )
+    gradient_check.check_backward(
+        lambda data, dense: CooMatMul(
+            sp.row, sp.col, sp.shape, sp.order, False, False, False
+        ).apply((data, dense))[0],
+        (sp.data.data, b),
+        numpy.ones(shape[:-1] + (2,), numpy.float32),
+        dtype=numpy.float64,
+    )
