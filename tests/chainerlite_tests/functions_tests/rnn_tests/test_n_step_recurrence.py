@@ -284,3 +284,39 @@ def test_without_backprop_the_same_outputs(name):
     assert all(y.creator is None for y in plain)
     for y, z in zip(kept, plain):
         numpy.testing.assert_array_equal(y.array, z.array)
+
+
+@_NO_AVX512
+@pytest.mark.parametrize('bidirectional', [False, True])
+def test_float32_lstm_layer_check_backward(bidirectional):
+    # the compiled layer's gradients (float32) against numerical ones taken
+    # in float64 (where the steps run one by one), first and second order
+    rand = numpy.random.RandomState(4)
+    units, in_size, batches, dirs = 20, 3, [3, 2, 2, 1], 2 if bidirectional else 1
+
+    def arr(*shape):
+        return rand.uniform(-1, 1, shape).astype(numpy.float32)
+
+    xs = [arr(b, in_size) for b in batches]
+    h, c = arr(dirs, 3, units), arr(dirs, 3, units)
+    ws = [arr(units, in_size if k < 4 else units) for _ in range(dirs) for k in range(8)]
+    bs = [arr(units) for _ in range(dirs * 8)]
+    run = F.n_step_bilstm if bidirectional else F.n_step_lstm
+
+    def f(h, c, *rest):
+        xs, ws, bs = rest[:4], rest[4 : 4 + 8 * dirs], rest[4 + 8 * dirs :]
+        ws = [list(ws[8 * d : 8 * d + 8]) for d in range(dirs)]
+        bs = [list(bs[8 * d : 8 * d + 8]) for d in range(dirs)]
+        hy, cy, ys = run(1, 0.0, h, c, ws, bs, list(xs))
+        return (hy, cy) + tuple(ys)
+
+    inputs = (h, c) + tuple(xs) + tuple(ws) + tuple(bs)
+    outs = f(*inputs)
+    gys = tuple(arr(*y.shape) for y in outs)
+    ggxs = tuple(arr(*x.shape) for x in inputs)
+    gradient_check.check_backward(
+        f, inputs, gys, dtype=numpy.float64, atol=1e-4, rtol=1e-3
+    )
+    gradient_check.check_double_backward(
+        f, inputs, gys, ggxs, dtype=numpy.float64, atol=1e-3, rtol=1e-2
+    )
