@@ -299,7 +299,8 @@ def test_float32_lstm_layer_check_backward(bidirectional):
 
     xs = [arr(b, in_size) for b in batches]
     h, c = arr(dirs, 3, units), arr(dirs, 3, units)
-    ws = [arr(units, in_size if k < 4 else units) for _ in range(dirs) for k in range(8)]
+    shapes = [(units, in_size if k < 4 else units) for k in range(8)]
+    ws = [arr(*shape) for _ in range(dirs) for shape in shapes]
     bs = [arr(units) for _ in range(dirs * 8)]
     run = F.n_step_bilstm if bidirectional else F.n_step_lstm
 
