@@ -24,8 +24,8 @@ saved[i]`` bytes (at most ``kept[i]``), its recomputation costs
 ``saved[i]`` bytes less (the kept outputs rejoin it).
 
 A fourth choice, where a block's inputs are the outputs of the block
-called before it (``chainable[i]``) and that block is forgotten (not
-chained itself): chaining it to that block (``F.forget``'s
+called before it (``chainable[i]``) and that block is forgotten (keeping
+nothing, not chained itself): chaining it to that block (``F.forget``'s
 ``chain=True``). Its input is then not kept: the block before keeps
 ``out[i - 1]`` bytes less, and during the block's backward its input is
 made again by that block's whole forward without a graph (``forward[i -
@@ -113,7 +113,9 @@ def _recompute_extra(blocks):
 # (forgotten itself, not chained): its input, that block's output, is not
 # kept but computed again from that block's input (F.forget's chain=True).
 RUN, FORGET, PARTIAL, CHAIN = 0, 1, 2, 3
-_PRODUCERS = (FORGET, PARTIAL)  # the choices a block can chain to
+# the choices a block can chain to (one that keeps outputs may keep the
+# very one a chained block would free)
+_PRODUCERS = (FORGET,)
 
 
 def _options(blocks, i, extra):

@@ -13,9 +13,10 @@ outputs and runs its forward again during backward, up to the last node its
 backward needs (``F.forget``'s recomputation stops there; the profile traces
 each block as ``F.forget`` does to know that node, and predicts the recompute
 time and memory up to it). A forgotten block whose inputs are the outputs of
-the forgotten block before it can also be chained to it (``F.forget``'s
-``chain=True``): that input is then made again in backward rather than kept,
-for one more forward of the block before (:attr:`ForgetPlan.chained`).
+the forgotten block before it (one that keeps nothing) can also be chained to
+it (``F.forget``'s ``chain=True``): that input is then made again in backward
+rather than kept, for one more forward of the block before
+(:attr:`ForgetPlan.chained`).
 
 The choice is a dynamic program over the chain of blocks (segment DP), not
 Chen et al.'s sqrt(n) rule: sqrt(n) assumes blocks of equal size and cost,

@@ -296,7 +296,7 @@ def _brute(blocks, budget, base, tail, release, finish):
     best = None
     for choices in itertools.product(range(4), repeat=len(blocks)):
         if any(
-            c == 3 and not (i and blocks[i].chainable and choices[i - 1] in (1, 2))
+            c == 3 and not (i and blocks[i].chainable and choices[i - 1] == 1)
             for i, c in enumerate(choices)
         ):
             continue
