@@ -75,6 +75,11 @@ class HDF5Serializer(serializer_module.Serializer):
     def __call__(self, key, value):
         key = key.lstrip('/')
         if value is None:
+            if self._h5py.version.version_tuple < (2, 7, 0):
+                raise RuntimeError(
+                    'HDF5Serializer: h5py>=2.7.0 is required to serialize None '
+                    '(as an empty dataset)'
+                )
             self.group.create_dataset(key, data=self._h5py.Empty('f'))
             return value
         array = numpy.asarray(cuda.to_cpu(value))
@@ -166,6 +171,16 @@ class HDF5Deserializer(npz.NpzDeserializer):
         self.group_path = path
         _hdf5_links.check_group(group, h5py, _GroupSource.label)
         self._source = _GroupSource(group, h5py)
+
+    def __getitem__(self, key):
+        """The deserializer of a child: it reads under ``key``, and its
+        ``group`` is that group of the file, as in Chainer (None where the
+        file has none: reading from it then fails as a missing value)."""
+        child = super().__getitem__(key)
+        name = key.strip('/')
+        child.group = None if self.group is None else self.group.get(name)
+        child.group_path = self.group_path.rstrip('/') + '/' + name
+        return child
 
 
 def save_hdf5(filename, obj, compression=4):

@@ -174,3 +174,26 @@ def test_without_h5py_every_entry_point_says_what_to_install(monkeypatch):
         serializers.HDF5Serializer(None)
     with pytest.raises(RuntimeError, match='HDF5Deserializer needs h5py'):
         serializers.HDF5Deserializer(None)
+
+
+@needs_h5py
+def test_a_child_deserializer_has_its_group(tmp_path):
+    path = str(tmp_path / 'groups.h5')
+    with h5py.File(path, 'w') as f:
+        f.create_dataset('x/y/W', data=numpy.arange(3.0))
+    with h5py.File(path, 'r') as f:
+        root = hdf5.HDF5Deserializer(f)
+        child = root['x']['y']
+        assert child.group.name == '/x/y' and child.group_path == '/x/y'
+        numpy.testing.assert_array_equal(child('W', numpy.zeros(3)), [0, 1, 2])
+        assert root['none'].group is None
+
+
+@needs_h5py
+def test_none_needs_an_h5py_with_empty_datasets(tmp_path, monkeypatch):
+    with h5py.File(str(tmp_path / 'none.h5'), 'w') as f:
+        serializer = hdf5.HDF5Serializer(f)
+        monkeypatch.setattr(h5py.version, 'version_tuple', (2, 6, 0))
+        with pytest.raises(RuntimeError, match='h5py>=2.7.0'):
+            serializer('x', None)
+        assert 'x' not in f
