@@ -188,7 +188,8 @@ def save_hdf5(filename, obj, compression=4):
 
     Args:
         filename (str): The file to write (replaced if it exists).
-        obj: The object (see :meth:`~chainerlite.serializer.Serializer.save`).
+        obj: The object (see :meth:`~chainerlite.serializer.Serializer.save`),
+            or a dict of arrays, each written as a dataset under its key.
         compression (int): gzip level of the array datasets.
 
     Raises:
@@ -197,7 +198,28 @@ def save_hdf5(filename, obj, compression=4):
     """
     h5py = _h5py('save_hdf5')
     with h5py.File(filename, 'w') as f:
-        HDF5Serializer(f, compression=compression).save(obj)
+        if isinstance(obj, dict):
+            _save_items(f, obj, compression)
+        else:
+            HDF5Serializer(f, compression=compression).save(obj)
+
+
+def _save_items(f, items, compression):
+    # A dict (a state saved by an older version of a link, say) is written
+    # as it is, one dataset per item, as Chainer writes it.
+    for key, value in items.items():
+        array = numpy.asarray(value)
+        try:
+            f.create_dataset(
+                '/' + key.lstrip('/'),
+                data=array,
+                compression=None if array.size <= 1 else compression,
+            )
+        except TypeError as e:
+            raise TypeError(
+                'save_hdf5: the item {!r} ({} of dtype {}) cannot be stored in '
+                'HDF5: {}'.format(key, type(value).__name__, array.dtype, e)
+            ) from e
 
 
 def load_hdf5(filename, obj, path='', strict=True, ignore_names=None):

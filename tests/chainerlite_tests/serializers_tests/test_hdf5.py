@@ -197,3 +197,15 @@ def test_none_needs_an_h5py_with_empty_datasets(tmp_path, monkeypatch):
         with pytest.raises(RuntimeError, match='h5py>=2.7.0'):
             serializer('x', None)
         assert 'x' not in f
+
+
+@needs_h5py
+def test_save_hdf5_writes_a_dict_item_by_item(tmp_path):
+    path = str(tmp_path / 'dict.h5')
+    state = {'avg_mean': numpy.arange(3.0), '/nested/N': numpy.array(4)}
+    serializers.save_hdf5(path, state)
+    with h5py.File(path, 'r') as f:
+        numpy.testing.assert_array_equal(f['avg_mean'][()], [0, 1, 2])
+        assert f['nested/N'][()] == 4
+    with pytest.raises(TypeError, match="'bad'"):
+        serializers.save_hdf5(path, {'bad': numpy.array([object()])})
