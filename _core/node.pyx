@@ -268,7 +268,8 @@ cdef class VariableNode:
                 if old._outs[i] == <PyObject*>self:
                     old._outs[i] = NULL
         self._creator = creator
-        self._rank = 0 if creator is None else creator._rank + 1
+        if creator is not None:  # unchained, a node keeps its rank (Chainer)
+            self._rank = creator._rank + 1
 
     @property
     def creator(self):
@@ -582,7 +583,12 @@ cdef class Variable:
         self._set_array(d)
 
     def _set_array(self, d):
-        d = _plain_array(d, 'Variable data')
+        try:
+            d = _plain_array(d, 'Variable data')
+        except TypeError as e:
+            # also Chainer's error there (its setter fails on an attribute)
+            from chainerlite._core.backprop import AttributeTypeError
+            raise AttributeTypeError(str(e)) from None
         self._data = d
         self._node._set_data_info(d)
         if self._node._data is not None:
@@ -612,8 +618,11 @@ cdef class Variable:
     def grad_var(self, g):
         if g is not None:
             if not isinstance(g, Variable):
-                raise TypeError('grad_var must be a Variable or None, got %s'
-                                % _type_name(g))
+                # also Chainer's error there (it reads g.array)
+                from chainerlite._core.backprop import AttributeTypeError
+                raise AttributeTypeError(
+                    'grad_var must be a Variable or None, got %s'
+                    % _type_name(g))
             self._check_grad((<Variable>g)._data)
         self._grad_var = g
 
@@ -1033,7 +1042,9 @@ cdef class Variable:
 
     def __reduce__(self):
         return (_rebuild_variable,
-                (type(self), self._data, self.name, self.grad,
+                (type(self), self._data, self.name,
+                 None if self._grad_var is None
+                 else (<Variable>self._grad_var)._data,
                  self._requires_grad, _idict(self, self._extra) or None))
 
 

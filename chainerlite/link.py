@@ -517,7 +517,7 @@ class Link(device_resident.DeviceResident):
         src = link.__dict__
         for name, param in self._own_namedparams():
             other = src[name]
-            if other.grad is None:
+            if other.grad_var is None:  # (an uninitialised one's grad raises)
                 continue
             if param.array is None:
                 self._initialize_param(param, other.shape)

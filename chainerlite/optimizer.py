@@ -226,11 +226,14 @@ class UpdateRule:
     def update(self, param: variable.Parameter) -> None:
         """Updates ``param`` with its gradient.
 
-        A parameter without an array or a gradient is left untouched.
-        Otherwise the update works on the parameter, or on a float32 copy
-        of a float16 parameter when :meth:`use_fp32_update` is on: a
-        gradient computed with ``loss_scale`` is divided by it (once: the
-        parameter's ``_loss_scale`` is reset), then the pre-update hooks,
+        As in Chainer, every call of an enabled rule counts in :attr:`t`
+        and runs the hooks and :meth:`update_core`, also for a parameter
+        without an array or a gradient (whose states are then not made and
+        which the built-in rules leave untouched). Otherwise the update
+        works on the parameter, or on a float32 copy of a float16 parameter
+        when :meth:`use_fp32_update` is on: a gradient computed with
+        ``loss_scale`` is divided by it (once: the parameter's
+        ``_loss_scale`` is reset), then the pre-update hooks,
         :meth:`update_core` and the post-update hooks run.
 
         Args:
@@ -242,27 +245,38 @@ class UpdateRule:
                 array (checked before anything is written).
 
         """
-        if not self.enabled or param.array is None or param.grad is None:
+        if not self.enabled:
+            return
+        if param.array is None:
+            self.t += 1
+            self._run_core(param)
             return
         _read_only.check(self, param)
         self.t += 1
         with _using_device(param.device):
             target = param
-            if self._use_fp32_update and param.dtype == numpy.float16:
+            if (
+                self._use_fp32_update
+                and param.dtype == numpy.float16
+                and param.grad is not None
+            ):
                 target = self._fp32_copy(param)
             self._prepare(target)
-            if param._loss_scale is not None:
+            if param._loss_scale is not None and target.grad is not None:
                 grad = target.grad
                 grad /= param._loss_scale
                 param._loss_scale = None
-            for hook in self._pre_update_hooks.values():
-                hook(self, target)
-            self.update_core(target)
-            for hook in self._post_update_hooks.values():
-                hook(self, target)
+            self._run_core(target)
             if target is not param:
                 param.xp.copyto(param.array, target.array, casting='unsafe')
                 target.grad = None
+
+    def _run_core(self, param):
+        for hook in self._pre_update_hooks.values():
+            hook(self, param)
+        self.update_core(param)
+        for hook in self._post_update_hooks.values():
+            hook(self, param)
 
     def update_core(self, param: variable.Parameter) -> None:
         """Runs :meth:`update_core_cpu` or :meth:`update_core_gpu`.
@@ -275,6 +289,8 @@ class UpdateRule:
                 read-only NumPy array (nothing is written).
 
         """
+        if param.array is None or param.grad is None:
+            return  # nothing to update (Chainer's rules each return here)
         _read_only.check(self, param, unscale=False)
         if backend.get_array_module(param.array) is numpy:
             self.update_core_cpu(param)

@@ -142,6 +142,9 @@ class Parameter(Variable):
     """
 
     _grad_initializer: typing.Any = None
+    # False while the parameter is uninitialised and nothing gave it a
+    # gradient: reading grad then raises, as in Chainer
+    _grad_valid = True
     _initial_device = None  # where an uninitialised array will live
     update_rule: typing.Any = None
     initializer: typing.Any = None
@@ -181,12 +184,46 @@ class Parameter(Variable):
         self._grad_initializer = initializers.NaN()
         if shape is None:
             super().__init__(name=name)
+            self._grad_valid = False
         else:
             dtype = getattr(initializer, 'dtype', None)
             data = initializers.generate_array(initializer, shape, numpy, dtype=dtype)
             super().__init__(data, name=name)
             if data.dtype.kind == 'f':
                 self.grad = numpy.full_like(data, numpy.nan)
+
+    @property
+    def grad(self):
+        """The gradient array (see :attr:`Variable.grad`).
+
+        Raises:
+            RuntimeError: If the parameter was created uninitialised and
+                neither :meth:`initialize`, :meth:`cleargrad`,
+                :meth:`zerograd` nor an assignment gave it a gradient yet
+                (Chainer's rule).
+        """
+        if not self._grad_valid:
+            raise RuntimeError(
+                'Parameter.grad: cannot read the gradient of an uninitialised '
+                'parameter yet: set it, or call cleargrad() (or '
+                'Link.cleargrads()) first'
+            )
+        return Variable.grad.__get__(self)
+
+    @grad.setter
+    def grad(self, g):
+        Variable.grad.__set__(self, g)
+        self._grad_valid = True
+
+    @property
+    def grad_var(self):
+        """The gradient variable (see :attr:`Variable.grad_var`)."""
+        return Variable.grad_var.__get__(self)
+
+    @grad_var.setter
+    def grad_var(self, g):
+        Variable.grad_var.__set__(self, g)
+        self._grad_valid = True
 
     @property
     def is_initialized(self) -> bool:
@@ -289,18 +326,20 @@ class Parameter(Variable):
 
     def addgrad(self, var):
         """Adds ``var``'s grad; an uninitialised parameter is created."""
-        if not self.is_initialized and var.grad is not None:
-            self.initialize(var.grad.shape)
+        if not self.is_initialized and var.grad_var is not None:
+            self.initialize(var.grad_var.shape)
             self.grad = None  # the added gradient replaces the NaN fill
         super().addgrad(var)
 
     def cleargrad(self) -> None:
         Variable.cleargrad(self)
+        self._grad_valid = True
         if self._grad_initializer is not None:
             self._grad_initializer = None
 
     def zerograd(self) -> None:
         super().zerograd()
+        self._grad_valid = True
         if not self.is_initialized:
             from chainerlite import initializers
 

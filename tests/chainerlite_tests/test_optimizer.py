@@ -119,18 +119,23 @@ def test_update_rule_update_sequence():
 
 
 def test_update_rule_disabled_or_without_grad():
+    # as in Chainer, an enabled rule counts every call and makes its states
+    # for an initialised parameter, even without a gradient; the parameter
+    # is left alone, and a disabled rule does nothing
     param = chainerlite.Parameter(numpy.array([1.0]))
     rule = _RecordingRule()
     rule.update(param)  # no gradient yet
+    assert rule.t == 1 and rule.log == ['init_state'] and rule.state == {'n': 0}
     param.grad = numpy.array([1.0])
     rule.enabled = False
     rule.update(param)
-    assert rule.t == 0 and rule.log == [] and rule.state is None
+    assert rule.t == 1 and rule.log == ['init_state']
     numpy.testing.assert_array_equal(param.array, [1.0])
     uninitialized = chainerlite.Parameter()
+    uninitialized.cleargrad()
     rule.enabled = True
     rule.update(uninitialized)
-    assert rule.t == 0
+    assert rule.t == 2 and uninitialized.array is None
 
 
 def test_update_rule_divides_loss_scaled_grad_once():
@@ -393,8 +398,13 @@ def test_update_skips_uninitialized_params():
     with link.init_scope():
         link.fc = L.Linear(2)
     opt = optimizers.Adam().setup(link)
+    # as in Chainer: the uninitialised W has no gradient to read yet
+    with pytest.raises(RuntimeError, match='uninitialised'):
+        opt.update()
+    link.cleargrads()
     opt.update()
-    assert link.fc.W.array is None and link.fc.W.update_rule.t == 0
+    # it is left alone, but its rule counts the update, as Chainer's does
+    assert link.fc.W.array is None and link.fc.W.update_rule.t == 1
     assert link.fc.b.update_rule.t == 1
 
 

@@ -1,5 +1,6 @@
 import copy
 import pickle
+import warnings
 
 import numpy
 import pytest
@@ -74,7 +75,9 @@ def test_shape_none_is_uninitialized_then_initialize():
     p = Parameter(initializers.Constant(4.0))
     assert not p.is_initialized
     assert p.array is None
-    assert p.grad is None
+    with pytest.raises(RuntimeError, match='uninitialised'):
+        p.grad  # nothing gave it a gradient yet (Chainer's rule)
+    assert p.grad_var is None
     p.initialize((2, 3))
     assert p.is_initialized
     assert p.shape == (2, 3)
@@ -276,3 +279,27 @@ def test_an_array_with_a_shape_is_broadcast_to_it():
     assert numpy.isnan(p.grad).all()
     with pytest.raises(ValueError):
         chainerlite.Parameter(numpy.ones((2, 3), numpy.float32), (3, 2))
+
+
+@pytest.mark.parametrize(
+    'give',
+    [
+        lambda p: p.cleargrad(),
+        lambda p: p.zerograd(),
+        lambda p: p.initialize((2,)),
+        lambda p: setattr(p, 'grad', None),
+        lambda p: setattr(p, 'grad_var', None),
+    ],
+)
+def test_an_uninitialised_parameter_has_a_gradient_once_given_one(give):
+    # Chainer's rule: reading grad raises until something gives one, and
+    # the rule travels with copies and pickles
+    p = Parameter(initializers.Constant(1.0))
+    for q in (p, copy.copy(p), copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        with pytest.raises(RuntimeError, match='cleargrad'):
+            q.grad
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', DeprecationWarning)  # zerograd's
+        give(p)
+    p.grad  # no error now, nor on its copies
+    pickle.loads(pickle.dumps(p)).grad

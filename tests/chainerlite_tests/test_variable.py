@@ -1170,3 +1170,24 @@ def test_matmul_with_an_array_casts_it_to_the_variables_dtype(other_dtype):
     numpy.testing.assert_array_equal(z.array, a.astype(numpy.float32) @ x.array)
     F.sum(y + z).backward()
     assert x.grad.dtype == numpy.float32
+
+
+def test_setting_a_non_array_is_also_chainers_attribute_error():
+    # Chainer's setters fail on an attribute of the value: AttributeError
+    v = Variable(_arr(2))
+    with pytest.raises(AttributeError, match='NumPy or CuPy array'):
+        v.array = [1.0, 2.0]
+    with pytest.raises(TypeError, match='grad_var must be a Variable'):
+        v.grad_var = _arr(2)
+    with pytest.raises(AttributeError):
+        v.grad_var = _arr(2)
+
+
+def test_an_unchained_variable_keeps_its_rank():
+    x = Variable(_arr(2))
+    y = (x * 2) * 3
+    assert y.rank == 2
+    y.unchain()
+    assert y.creator is None and y.rank == 2  # as in Chainer
+    z = y * 2
+    assert z.rank == 3

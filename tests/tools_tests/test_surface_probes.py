@@ -16,6 +16,21 @@ def test_an_exception_agrees_when_it_is_also_of_chainers_type():
     assert runner.agree(chainer_side, both)
     assert not runner.agree(chainer_side, other)
     assert not runner.agree(chainer_side, ['ok', None])
+    # the same rule for the raise entries inside a result
+    inner = ['ok', [1, ['raise', 'AttributeError', ['AttributeError', 'Exception']]]]
+    both_inner = [
+        'ok',
+        [
+            1,
+            [
+                'raise',
+                'AttributeTypeError',
+                ['AttributeTypeError', 'TypeError', 'AttributeError'],
+            ],
+        ],
+    ]
+    assert runner.agree(inner, both_inner)
+    assert not runner.agree(inner, ['ok', [2, both_inner[1][1]]])
 
 
 def test_differences_name_the_probes_that_differ_or_are_missing():

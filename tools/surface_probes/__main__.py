@@ -32,11 +32,34 @@ def results(library):
     return json.loads(done.stdout)
 
 
+def _raised(value):
+    """The exception classes' names of a raise record, else None: a probe's
+    result ``['raise', mro]`` or an entry ``['raise', name, mro]``."""
+    if not (isinstance(value, list) and value and value[0] == 'raise'):
+        return None
+    mro = value[-1]
+    if (
+        len(value) in (2, 3)
+        and isinstance(mro, list)
+        and all(isinstance(n, str) for n in mro)
+    ):
+        return mro
+    return None
+
+
 def agree(theirs, ours):
     """Whether chainerlite's result agrees with Chainer's: equal values, or
-    an exception that is also of the type Chainer raised."""
-    if theirs[0] == 'raise' and ours[0] == 'raise':
-        return theirs[1][0] in ours[1]
+    an exception that is also of the type Chainer raised (also inside a
+    result)."""
+    raised, ours_raised = _raised(theirs), _raised(ours)
+    if raised and ours_raised:
+        return raised[0] in ours_raised
+    if isinstance(theirs, list) and isinstance(ours, list):
+        return len(theirs) == len(ours) and all(map(agree, theirs, ours))
+    if isinstance(theirs, dict) and isinstance(ours, dict):
+        return theirs.keys() == ours.keys() and all(
+            agree(theirs[k], ours[k]) for k in theirs
+        )
     return theirs == ours
 
 

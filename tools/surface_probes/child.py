@@ -21,9 +21,20 @@ from tools.surface_probes import (
     optimizers,
     statistics,
     training,
+    variable,
 )
 
-MODULES = (backward, config, data, initial, links, optimizers, statistics, training)
+MODULES = (
+    backward,
+    config,
+    data,
+    initial,
+    links,
+    optimizers,
+    statistics,
+    training,
+    variable,
+)
 
 
 def library(name):
