@@ -59,9 +59,12 @@ def test_points_report_peak_and_time():
     plain = _point('--point', 'transformer', 'chainerlite', 'none')
     assert plain['step_ms'] > 0 and plain['traced_peak_mib'] > 0
     assert plain['rss_peak_mib'] >= 0
-    budget = int(plain['traced_peak_mib'] * 2**20 * 0.8)
+    # the tiny model's activations are a few percent of its peak (its
+    # parameters and their gradients are the rest): a budget just below
+    # the plain peak needs forgotten blocks
+    budget = int(plain['traced_peak_mib'] * 2**20 * 0.97)
     plan = _point(
-        '--point', 'transformer', 'chainerlite', 'plan-0.8', '--budget', str(budget)
+        '--point', 'transformer', 'chainerlite', 'plan-0.97', '--budget', str(budget)
     )
     assert plan['forgotten'], plan
     assert plan['predicted_traced_mib'] * 2**20 <= budget

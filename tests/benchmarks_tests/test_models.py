@@ -4,6 +4,7 @@ section report them."""
 
 import json
 import math
+import mmap
 import subprocess
 import sys
 
@@ -97,12 +98,13 @@ def test_high_water_reset_follows_the_rss():
     if not measure.reset_high_water() or measure.rss_status() is None:
         pytest.skip('no /proc/self/clear_refs')
     rss, hwm = measure.rss_status()
-    # 64 MiB of fresh pages touched: np.zeros takes them from calloc, past
-    # chainerlite's cache of freed blocks (which may hold resident ones)
-    block = np.zeros(64 * 2**20 // 8)
-    block[:] = 1
+    # 64 MiB of fresh pages touched: a new anonymous mapping, since NumPy's
+    # allocations may come from chainerlite's cache of freed blocks, which
+    # can hold resident ones after the other tests
+    block = mmap.mmap(-1, 64 * 2**20)
+    np.frombuffer(block, np.uint8)[:] = 1
     assert measure.rss_status()[1] - hwm >= 60 * 2**20
-    del block
+    block.close()
 
 
 def test_section_quick_tables_and_targets(capsys):
