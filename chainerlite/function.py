@@ -83,7 +83,7 @@ class FunctionAdapter(FunctionNode):
         # As in Chainer, only the gradients of the inputs that need one are
         # read: a backward may leave out trailing inputs that need none (the
         # labels of a loss), and what it returns past them is not looked at.
-        needed = max(target_input_indexes)
+        needed = max(target_input_indexes, default=-1)
         if len(gxs) <= needed:
             raise IndexError(
                 '%s.backward returned %d gradients, but input %d of %d needs '
