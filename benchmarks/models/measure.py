@@ -60,7 +60,10 @@ def set_threads(n):
     """Thread settings for the BLAS and OpenMP libraries; call before they load."""
     for name in THREAD_VARIABLES:
         os.environ[name] = str(n)
+    # what chainerlite's import sets where it comes first (_openmp_settings):
+    # here NumPy loads OpenBLAS before it
     os.environ.setdefault('OMP_WAIT_POLICY', 'PASSIVE')
+    os.environ.setdefault('OPENBLAS_THREAD_TIMEOUT', '4')
 
 
 def prepare(args):

@@ -1,7 +1,8 @@
 """What chainerlite sets up for its process at import: the cache of large
 NumPy data blocks (chainerlite._array_memory) and OpenMP's waiting policy
-(chainerlite._openmp_settings). Each case that imports chainerlite does it
-in a fresh interpreter, since both are chosen once per process."""
+and OpenBLAS's spin (chainerlite._openmp_settings). Each case that imports
+chainerlite does it in a fresh interpreter, since they are chosen once per
+process."""
 
 import json
 import os
@@ -109,6 +110,37 @@ def test_openmp_passive_unless_the_user_chose():
 
 def test_openmp_apply_on_a_mapping():
     env = {}
-    assert _openmp_settings.apply(env) and env == {'OMP_WAIT_POLICY': 'PASSIVE'}
-    env = {'GOMP_SPINCOUNT': '10'}
-    assert not _openmp_settings.apply(env) and env == {'GOMP_SPINCOUNT': '10'}
+    assert _openmp_settings.apply(env)
+    assert env == {'OMP_WAIT_POLICY': 'PASSIVE', 'OPENBLAS_THREAD_TIMEOUT': '4'}
+    env = {'GOMP_SPINCOUNT': '10', 'OPENBLAS_THREAD_TIMEOUT': '20'}
+    assert not _openmp_settings.apply(env)
+    assert env == {'GOMP_SPINCOUNT': '10', 'OPENBLAS_THREAD_TIMEOUT': '20'}
+
+
+OPENBLAS = """
+import os
+import chainerlite
+import numpy
+print('timeout', os.environ.get('OPENBLAS_THREAD_TIMEOUT'))
+"""
+
+
+def test_openblas_spin_is_short_unless_the_user_chose():
+    env = {k: v for k, v in os.environ.items() if k != 'OPENBLAS_THREAD_TIMEOUT'}
+    done = subprocess.run(
+        [sys.executable, '-c', OPENBLAS],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert 'timeout 4' in done.stdout, done.stderr
+    env['OPENBLAS_THREAD_TIMEOUT'] = '12'
+    done = subprocess.run(
+        [sys.executable, '-c', OPENBLAS],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert 'timeout 12' in done.stdout, done.stderr
