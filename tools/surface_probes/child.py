@@ -11,30 +11,21 @@ import warnings
 
 import numpy
 
-from tools.surface_probes import (
-    _values,
-    backward,
-    config,
-    data,
-    initial,
-    links,
-    optimizers,
-    statistics,
-    training,
-    variable,
-)
+from tools.surface_probes import _values
 
-MODULES = (
-    backward,
-    config,
-    data,
-    initial,
-    links,
-    optimizers,
-    statistics,
-    training,
-    variable,
+#: the probe modules of this package, each with its PROBES
+NAMES = (
+    'backward',
+    'config',
+    'data',
+    'initial',
+    'links',
+    'optimizers',
+    'statistics',
+    'training',
+    'variable',
 )
+MODULES = tuple(importlib.import_module('tools.surface_probes.' + n) for n in NAMES)
 
 
 def library(name):
