@@ -161,6 +161,8 @@ def test_test_files_grouped_in_one_file_are_found_by_function_name(finder):
         # Chainer's ROIPooling2DGrad by name
         'tests/chainerlite_tests/functions_tests/test_chainer_internal_nodes.py',
         'tests/chainerlite_tests/functions_tests/test_int_parameter_sweep.py',
+        # Chainer's attribute names of the ROI nodes
+        'tests/chainerlite_tests/functions_tests/test_node_argument_attributes.py',
         'tests/chainerlite_tests/functions_tests/test_retained_indexes.py',
     ]
 
