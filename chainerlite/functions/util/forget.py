@@ -32,7 +32,7 @@ def _call_func(func, xs):
     outs = func(*xs)
     if isinstance(outs, variable.Variable):
         return (outs,)
-    if not isinstance(outs, (tuple, list)):
+    if not isinstance(outs, tuple):  # a list too is refused, as in Chainer
         raise RuntimeError(
             'A tuple of Variables or a Variable are expected, but {} is '
             'returned.'.format(_type_name(outs))

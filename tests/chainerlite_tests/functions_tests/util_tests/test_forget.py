@@ -79,11 +79,12 @@ def test_multiple_outputs():
     numpy.testing.assert_allclose(y.grad, x.array)
 
 
-def test_list_output_returns_tuple():
+def test_list_output_is_refused_as_in_chainer():
     x = _variable()
-    outs = F.forget(lambda a: [a * 2, a * 3], x)
-    assert isinstance(outs, tuple)
-    assert len(outs) == 2
+    with pytest.raises(RuntimeError, match='list'):
+        F.forget(lambda a: [a * 2, a * 3], x)
+    outs = F.forget(lambda a: (a * 2, a * 3), x)
+    assert isinstance(outs, tuple) and len(outs) == 2
 
 
 def test_unused_input_has_no_gradient():
