@@ -56,6 +56,7 @@ class Variable:
         name: str | None = ...,
         grad: _Array | None = ...,
         requires_grad: bool = ...,
+        **kwargs: Any,
     ) -> None: ...
     @property
     def raw_array(self) -> _Array: ...

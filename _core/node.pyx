@@ -439,6 +439,22 @@ cdef Variable as_variable_fast(x):
     return new_variable(_plain_array(x, 'Variable data'), False)
 
 
+cdef int _other_variable_kwargs(dict kwargs) except -1:
+    # Variable's keywords beyond its own, as Chainer 7.8.1 answers them
+    if kwargs.get('layout', None) is not None:
+        raise NotImplementedError(
+            'Variable: memory layouts are not supported by chainerlite '
+            '(layout=%r); only layout=None' % (kwargs['layout'],))
+    if 'volatile' in kwargs:
+        raise ValueError('volatile argument is not supported anymore. Use '
+                         'chainerlite.using_config')
+    unexpected = sorted(k for k in kwargs if k != 'layout')
+    if unexpected:
+        raise TypeError('__init__() got unexpected keyword argument(s) %s'
+                        % ', '.join(["'%s'" % k for k in unexpected]))
+    return 0
+
+
 cdef object _plain_array(data, str what):
     """``data`` checked to be an array (or None), as a plain ndarray.
 
@@ -485,7 +501,10 @@ cdef class Variable:
         self._node = node
         self._requires_grad = True
 
-    def __init__(self, data=None, *, name=None, grad=None, requires_grad=True):
+    def __init__(self, data=None, *, name=None, grad=None, requires_grad=True,
+                 **kwargs):
+        if kwargs:
+            _other_variable_kwargs(kwargs)
         generic_attrs(self)
         data = _plain_array(data, 'Variable data')
         cdef VariableNode node = self._node

@@ -1191,3 +1191,13 @@ def test_an_unchained_variable_keeps_its_rank():
     assert y.creator is None and y.rank == 2  # as in Chainer
     z = y * 2
     assert z.rank == 3
+
+
+def test_constructor_keywords_as_in_chainer():
+    with pytest.raises(ValueError, match='volatile'):
+        Variable(_arr(2), volatile=True)
+    with pytest.raises(TypeError, match="unexpected keyword argument\\(s\\) 'foo'"):
+        Variable(_arr(2), foo=1)
+    assert Variable(_arr(2), layout=None).shape == (2,)
+    with pytest.raises(NotImplementedError, match='layout'):
+        Variable(_arr(2), layout='NHWC')
