@@ -699,9 +699,9 @@ class Optimizer:
             multiplier = self._loss_scaling_multiplier
         else:
             multiplier = 2.0
-        self._loss_scale = max(
-            1, min(self._loss_scale_max, self._loss_scale * multiplier)
-        )
+        scale = self._loss_scale
+        assert scale is not None  # dynamic scaling set it (loss_scaling)
+        self._loss_scale = max(1, min(self._loss_scale_max, scale * multiplier))
 
     def serialize(self, serializer: serializer_module.AbstractSerializer) -> None:
         """Saves or loads ``t``, ``epoch`` and each update rule's state.

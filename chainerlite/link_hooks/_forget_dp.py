@@ -84,7 +84,7 @@ class Block:
     saved: int = 0
     saved_seconds: float = 0.0
     back: int = 0  # the released backward's hump (see the module's notes)
-    rerun_peak: int = None
+    rerun_peak: int | None = None
     forward: float = 0.0  # seconds of the whole forward
     chainable: bool = False  # its inputs are the outputs of the block before
     # forgotten, one input and one output: the engine hands the output's
