@@ -32,6 +32,15 @@ def summary(value):
     return ['object', type(value).__name__]
 
 
+def attempt(fn):
+    """``fn()``'s digest as ``['ok', summary]``, or the exception it raised
+    as ``['raise', name, mro]`` (compared by type, as a probe's own)."""
+    try:
+        return ['ok', summary(fn())]
+    except Exception as e:  # noqa: BLE001 - the exception is the result
+        return ['raise', type(e).__name__, [c.__name__ for c in type(e).__mro__]]
+
+
 def probes(namespace, module_name):
     """The probe functions a module defines: its public functions."""
     return {

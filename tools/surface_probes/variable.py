@@ -12,15 +12,7 @@ def _a(*shape, dtype=numpy.float32):
     return (numpy.arange(numpy.prod(shape)).reshape(shape) + 1).astype(dtype)
 
 
-def _try(fn):
-    try:
-        return ['ok', _values.summary(fn())]
-    except Exception as e:  # noqa: BLE001 - the exception is the result
-        return [
-            'raise',
-            type(e).__mro__[0].__name__,
-            [c.__name__ for c in type(e).__mro__],
-        ]
+_try = _values.attempt
 
 
 def construction(c):
