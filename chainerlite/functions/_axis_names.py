@@ -27,3 +27,21 @@ def per_axis(tuple_of, first, second):
         )
         for axis, name in enumerate((first, second))
     )
+
+
+class Window2D:
+    """Mixin of the 2-D window nodes that keep N-d tuples: Chainer's names
+    ``kh``/``kw``, ``sy``/``sx`` and ``ph``/``pw`` of ``ksize``, ``stride``
+    and ``pad``."""
+
+    kh, kw = per_axis(lambda node: node.ksize, 'kh', 'kw')
+    sy, sx = per_axis(lambda node: node.stride, 'sy', 'sx')
+    ph, pw = per_axis(lambda node: node.pad, 'ph', 'pw')
+
+
+class Outsize2D:
+    """Mixin of the 2-D nodes that choose an output size (deconvolution,
+    unpooling, upsampling): Chainer's ``outh``/``outw`` of ``outs``, None
+    until the forward fills in one not given."""
+
+    outh, outw = per_axis(lambda node: node.outs, 'outh', 'outw')

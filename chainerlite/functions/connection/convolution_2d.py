@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typing
 
+import numpy
+
 from chainerlite.functions import _axis_names
 from chainerlite.functions.connection import convolution_nd
 
@@ -55,8 +57,20 @@ class Convolution2DFunction(Nodes2D, convolution_nd.ConvolutionND):
 
     function_name = 'convolution_2d'
 
-    def __init__(self, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+    def __init__(
+        self, stride=1, pad=0, cover_all=False, dilate=1, groups=1, cudnn_fast=False
+    ):
         super().__init__(2, stride, pad, cover_all, dilate, groups)
+        # cuDNN's fast (nondeterministic) algorithms: a GPU-only choice
+        self.cudnn_fast = cudnn_fast
+
+    def forward(self, inputs):
+        if self.cudnn_fast and isinstance(inputs[0], numpy.ndarray):
+            raise RuntimeError(
+                "convolution_2d: 'cudnn_fast' needs cuDNN; it cannot be used "
+                'on the CPU'
+            )
+        return super().forward(inputs)
 
 
 class Convolution2DGradW(convolution_nd.ConvolutionNDGradW):

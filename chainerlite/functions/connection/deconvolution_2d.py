@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typing
 
+from chainerlite.functions import _axis_names
 from chainerlite.functions.connection import convolution_2d
 from chainerlite.functions.connection import deconvolution_nd
 
@@ -12,7 +13,9 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-class Deconvolution2DFunction(convolution_2d.Nodes2D, deconvolution_nd.DeconvolutionND):
+class Deconvolution2DFunction(
+    _axis_names.Outsize2D, convolution_2d.Nodes2D, deconvolution_nd.DeconvolutionND
+):
     """Two-dimensional deconvolution, the transpose of a convolution."""
 
     function_name = 'deconvolution_2d'

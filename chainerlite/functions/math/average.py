@@ -48,14 +48,14 @@ class Mean(function_node.FunctionNode):
                 'mean: no element to average over axis {} of an array of '
                 'shape {}'.format(self.axis, x.shape)
             )
-        self._scale = 1.0 / count
+        self.multiplier = 1.0 / count  # Chainer's attribute name
         y = xp.mean(x, axis=self.axis, keepdims=self.keepdims)
         return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         (gy,) = grad_outputs
         gx = sum_mod._unreduce(gy, self.axis, self._in_shape, self.keepdims)
-        return (gx * self._scale,)
+        return (gx * self.multiplier,)
 
 
 def mean(x: Variable | NdArray, axis=None, keepdims=False) -> Variable:

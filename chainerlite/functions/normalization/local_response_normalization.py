@@ -44,6 +44,7 @@ class LocalResponseNormalization(function_node.FunctionNode):
     def __init__(self, n=5, k=2, alpha=1e-4, beta=0.75):
         # a window narrower than one channel (n < 2, negative too) is the
         # channel alone, as in Chainer
+        self.n = n
         self.half = max(n // 2, 0)
         self.k = k
         self.alpha = alpha

@@ -41,6 +41,9 @@ class PoolingND(function_node.FunctionNode):
     # Whether an empty input is refused (Chainer 7.8.1's N-d max and
     # average pooling refuse one; its other pooling functions compute).
     refuses_empty = False
+    # Chainer's flag of the pooling nodes that can also return the position
+    # of each selected element (max pooling sets it)
+    return_indices = False
 
     def __init__(self, ndim, ksize, stride=None, pad=0, cover_all=True):
         if stride is None:

@@ -12,16 +12,11 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-class Unpooling2D(unpooling_nd.UnpoolingND):
+class Unpooling2D(_axis_names.Window2D, _axis_names.Outsize2D, unpooling_nd.UnpoolingND):
     """Unpooling: copies each element over its window of the output."""
 
     function_name = 'unpooling_2d'
     declares_no_retained = False
-
-    # Chainer's attributes of the 2-D node
-    kh, kw = _axis_names.per_axis(lambda node: node.ksize, 'kh', 'kw')
-    sy, sx = _axis_names.per_axis(lambda node: node.stride, 'sy', 'sx')
-    ph, pw = _axis_names.per_axis(lambda node: node.pad, 'ph', 'pw')
 
     def __init__(self, ksize, stride=None, pad=0, outsize=None, cover_all=True):
         super().__init__(2, ksize, stride, pad, outsize, cover_all)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typing
 
 from chainerlite import backend
+from chainerlite.functions import _axis_names
 from chainerlite.functions.pooling import pooling_nd
 from chainerlite.functions.pooling import unpooling_nd
 from chainerlite.utils import type_check
@@ -14,7 +15,7 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-class Upsampling2D(pooling_nd.PoolingND):
+class Upsampling2D(_axis_names.Window2D, _axis_names.Outsize2D, pooling_nd.PoolingND):
     """Upsampling: puts each element at its indexed place in its window.
 
     Args:

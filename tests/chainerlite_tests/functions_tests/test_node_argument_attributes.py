@@ -2,6 +2,7 @@
 Chainer's attribute names, as code walking a graph reads them."""
 
 import numpy
+import pytest
 
 import chainerlite
 import chainerlite.functions as F
@@ -40,3 +41,35 @@ def test_pooling_nodes():
     rois = numpy.array([[0, 0, 0, 3, 3]], numpy.float32)
     node = _node(F.roi_pooling_2d(X, rois, 2, 3, 1.0))
     assert (node.outh, node.outw) == (2, 3)
+
+
+def test_output_sizes_under_chainer_names():
+    # None until a forward fills in a size not given, then the size used
+    w = numpy.ones((2, 3, 3, 3), numpy.float32)
+    node = F.connection.deconvolution_2d.Deconvolution2DFunction(stride=2)
+    assert (node.outh, node.outw) == (None, None)
+    y = node.apply((X, w))[0]
+    assert (node.outh, node.outw) == y.shape[2:] == (13, 15)
+    node = _node(F.deconvolution_2d(X, w, stride=2, outsize=(12, 14)))
+    assert (node.outh, node.outw) == (12, 14)
+    node = _node(F.unpooling_2d(X, 2, cover_all=False))
+    assert (node.outh, node.outw) == (12, 14) and node.return_indices is False
+    y, indexes = F.max_pooling_2d(X, 2, return_indices=True)
+    node = _node(F.upsampling_2d(y, indexes, 2, outsize=(6, 7)))
+    assert (node.kh, node.kw, node.sy, node.sx, node.ph, node.pw) == (2, 2, 2, 2, 0, 0)
+    assert (node.outh, node.outw) == (6, 7)
+
+
+def test_other_nodes_keep_chainer_attributes():
+    node = _node(F.convolution_2d(X, numpy.ones((3, 2, 3, 3), numpy.float32)))
+    assert node.cudnn_fast is False
+    assert _node(F.average_pooling_nd(X, 2)).return_indices is False
+    assert _node(F.local_response_normalization(X, n=3)).n == 3
+    assert _node(F.mean(X, axis=(1, 2))).multiplier == 1.0 / 12
+
+
+def test_cudnn_fast_is_refused_on_the_cpu():
+    w = numpy.ones((3, 2, 3, 3), numpy.float32)
+    node = F.connection.convolution_2d.Convolution2DFunction(cudnn_fast=True)
+    with pytest.raises(RuntimeError, match='cudnn_fast'):
+        node.apply((X, w))
