@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import copy
+import functools
 import math
 import threading
 import typing
@@ -135,6 +136,26 @@ class HyperparameterProxy:
 
 # Taken only while an update rule creates its state (see _create_state).
 _STATE_CREATION = threading.RLock()
+
+
+def skips_missing(update_core):
+    """Decorates an update rule's ``update_core_cpu``/``update_core_gpu``:
+    a parameter without an array or a gradient is left as it is (Chainer's
+    rules return at once for one).
+
+    Args:
+        update_core (callable): The method, ``(rule, param) -> None``.
+
+    Returns:
+        callable: The method that first checks the parameter.
+    """
+
+    @functools.wraps(update_core)
+    def update(rule, param):
+        if param.array is not None and param.grad is not None:
+            update_core(rule, param)
+
+    return update
 
 
 class UpdateRule:
@@ -289,10 +310,11 @@ class UpdateRule:
                 read-only NumPy array (nothing is written).
 
         """
-        if param.array is None or param.grad is None:
-            return  # nothing to update (Chainer's rules each return here)
-        _read_only.check(self, param, unscale=False)
-        if backend.get_array_module(param.array) is numpy:
+        if param.array is not None and param.grad is not None:
+            _read_only.check(self, param, unscale=False)
+        # called for a parameter without an array or a gradient too, as
+        # Chainer does (its rules, like chainerlite's, then do nothing)
+        if param.array is None or backend.get_array_module(param.array) is numpy:
             self.update_core_cpu(param)
         else:
             self.update_core_gpu(param)

@@ -42,6 +42,8 @@ class MomentumRule(optimizer.UpdateRule):
     def init_state(self, param):
         self.state['v'] = param.xp.zeros_like(param.array)
 
+    @optimizer.skips_missing
+
     def update_core_gpu(self, param):
         self.update_core_cpu(param)
 

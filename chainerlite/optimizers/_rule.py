@@ -33,6 +33,8 @@ class ArrayRule(optimizer.UpdateRule):
         """Returns the gradient and the hyperparameters."""
         return param.grad, self.hyperparam
 
+    @optimizer.skips_missing
+
     def update_core_gpu(self, param):
         self.update_core_cpu(param)
 

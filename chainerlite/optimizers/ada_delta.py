@@ -41,6 +41,8 @@ class AdaDeltaRule(_rule.ArrayRule):
     def init_state(self, param):
         self.zeros_state(param, 'msg', 'msdx')
 
+    @optimizer.skips_missing
+
     def update_core_cpu(self, param):
         grad, hp = self.grad_and_hyperparam(param)
         xp = param.xp

@@ -41,6 +41,8 @@ class AdaGradRule(optimizer.UpdateRule):
     def init_state(self, param):
         self.state['h'] = param.xp.zeros_like(param.array)
 
+    @optimizer.skips_missing
+
     def update_core_cpu(self, param):
         xp = backend.get_array_module(param.array)
         hp = self.hyperparam
@@ -49,6 +51,8 @@ class AdaGradRule(optimizer.UpdateRule):
         h += grad * grad
         array = param.array
         array -= hp.lr * grad / (xp.sqrt(h) + hp.eps)
+
+    @optimizer.skips_missing
 
     def update_core_gpu(self, param):
         # one fused kernel

@@ -156,6 +156,8 @@ class AdamRule(optimizer.UpdateRule):
         """float: Same as :attr:`lr`."""
         return self.lr
 
+    @optimizer.skips_missing
+
     def update_core_cpu(self, param):
         xp = backend.get_array_module(param.array)
         hp = self.hyperparam
@@ -190,6 +192,8 @@ class AdamRule(optimizer.UpdateRule):
         if hp.adabound:
             step = xp.clip(step, *self._bounds())
         _decay_and_step(param.array, hp, step * m)
+
+    @optimizer.skips_missing
 
     def update_core_gpu(self, param):
         # one fused kernel

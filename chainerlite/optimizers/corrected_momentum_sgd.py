@@ -1,5 +1,6 @@
 """Momentum SGD with the learning rate applied after the velocity."""
 
+from chainerlite import optimizer
 from chainerlite.optimizers import _momentum
 
 _default_hyperparam = _momentum.default_hyperparam()
@@ -25,6 +26,8 @@ class CorrectedMomentumSGDRule(_momentum.MomentumRule):
     """
 
     _default_hyperparam = _default_hyperparam
+
+    @optimizer.skips_missing
 
     def update_core_cpu(self, param):
         hp = self.hyperparam

@@ -1,6 +1,7 @@
 """Stochastic gradient descent with momentum."""
 
 from chainerlite._kernels import optim
+from chainerlite import optimizer
 from chainerlite.optimizers import _kernels
 from chainerlite.optimizers import _momentum
 
@@ -27,6 +28,8 @@ class MomentumSGDRule(_momentum.MomentumRule):
 
     _default_hyperparam = _default_hyperparam
 
+    @optimizer.skips_missing
+
     def update_core_cpu(self, param):
         hp = self.hyperparam
         v, grad, array = self.state['v'], param.grad, param.array
@@ -44,6 +47,8 @@ class MomentumSGDRule(_momentum.MomentumRule):
             v_piece *= hp.momentum
             v_piece -= hp.lr * grad[piece]
             array[piece] += v_piece
+
+    @optimizer.skips_missing
 
     def update_core_gpu(self, param):
         # one fused kernel

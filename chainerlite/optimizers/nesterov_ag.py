@@ -1,5 +1,6 @@
 """Nesterov's accelerated gradient."""
 
+from chainerlite import optimizer
 from chainerlite.optimizers import _momentum
 
 _default_hyperparam = _momentum.default_hyperparam()
@@ -24,6 +25,8 @@ class NesterovAGRule(_momentum.MomentumRule):
     """
 
     _default_hyperparam = _default_hyperparam
+
+    @optimizer.skips_missing
 
     def update_core_cpu(self, param):
         hp = self.hyperparam

@@ -72,6 +72,8 @@ class RMSpropRule(optimizer.UpdateRule):
     def init_state(self, param):
         self.state['ms'] = param.xp.zeros_like(param.array)
 
+    @optimizer.skips_missing
+
     def update_core_cpu(self, param):
         xp = backend.get_array_module(param.array)
         hp = self.hyperparam
@@ -86,6 +88,8 @@ class RMSpropRule(optimizer.UpdateRule):
             denom = xp.sqrt(ms) + eps
         array = param.array
         array -= hp.lr * grad / denom
+
+    @optimizer.skips_missing
 
     def update_core_gpu(self, param):
         # one fused kernel

@@ -49,6 +49,8 @@ class RMSpropGravesRule(_rule.ArrayRule):
     def init_state(self, param):
         self.zeros_state(param, 'n', 'g', 'delta')
 
+    @optimizer.skips_missing
+
     def update_core_cpu(self, param):
         grad, hp = self.grad_and_hyperparam(param)
         xp = param.xp

@@ -43,6 +43,8 @@ class SMORMS3Rule(_rule.ArrayRule):
         self.zeros_state(param, 'mem', 'g', 'g2')
         self.state['mem'] += 1
 
+    @optimizer.skips_missing
+
     def update_core_cpu(self, param):
         grad, hp = self.grad_and_hyperparam(param)
         xp = param.xp

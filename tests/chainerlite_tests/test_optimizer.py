@@ -34,6 +34,9 @@ class _RecordingRule(optimizer.UpdateRule):
         self.state['n'] = 0
 
     def update_core_cpu(self, param):
+        if param.grad is None:  # Chainer calls a rule for such a parameter too
+            self.log.append('no grad')
+            return
         self.log.append(('update', param.grad.copy()))
         self.state['n'] += 1
         array = param.array
@@ -119,23 +122,41 @@ def test_update_rule_update_sequence():
 
 
 def test_update_rule_disabled_or_without_grad():
-    # as in Chainer, an enabled rule counts every call and makes its states
-    # for an initialised parameter, even without a gradient; the parameter
-    # is left alone, and a disabled rule does nothing
+    # as in Chainer, an enabled rule counts every call, makes its states for
+    # an initialised parameter and calls update_core_cpu even without a
+    # gradient or an array; a disabled rule does nothing
     param = chainerlite.Parameter(numpy.array([1.0]))
     rule = _RecordingRule()
     rule.update(param)  # no gradient yet
-    assert rule.t == 1 and rule.log == ['init_state'] and rule.state == {'n': 0}
+    assert rule.t == 1 and rule.log == ['init_state', 'no grad']
+    assert rule.state == {'n': 0}
     param.grad = numpy.array([1.0])
     rule.enabled = False
     rule.update(param)
-    assert rule.t == 1 and rule.log == ['init_state']
+    assert rule.t == 1 and rule.log == ['init_state', 'no grad']
     numpy.testing.assert_array_equal(param.array, [1.0])
     uninitialized = chainerlite.Parameter()
     uninitialized.cleargrad()
     rule.enabled = True
     rule.update(uninitialized)
     assert rule.t == 2 and uninitialized.array is None
+    assert rule.log == ['init_state', 'no grad', 'no grad']
+
+
+def test_builtin_rules_called_without_grad_do_nothing():
+    # a subclass that calls the built-in update_core_cpu for a parameter
+    # without a gradient leaves it as it is, as Chainer's rules do
+    seen = []
+
+    class Rule(chainerlite.optimizers.sgd.SGDRule):
+        def update_core_cpu(self, param):
+            seen.append(param.grad is None)
+            super().update_core_cpu(param)
+
+    param = chainerlite.Parameter(numpy.ones(2, numpy.float32))
+    Rule(lr=0.1).update(param)
+    assert seen == [True]
+    numpy.testing.assert_array_equal(param.array, [1.0, 1.0])
 
 
 def test_update_rule_divides_loss_scaled_grad_once():
