@@ -89,7 +89,8 @@ sce_soft_fwd = cuda_kernel.Reduction(
 sce_soft_kl_fwd = cuda_kernel.Reduction(
     'T x, T m, T s, T p',
     'T loss',
-    '-(A)p * ' + _LOG_SOFTMAX + ' + (p > (T)0 ? (A)p * log((A)p) : A(0))',
+    # log(p + eps), eps SoftmaxCrossEntropy.eps's default as Chainer adds it
+    '-(A)p * ' + _LOG_SOFTMAX + ' + (A)p * log((A)(p + (T)1e-7))',
     'a + b',
     'loss = (T)a',
     '0',

@@ -97,6 +97,9 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
     _sum_outside = False
     _y = _t = None
     soft_target = False  # Chainer's flag: set by a forward on soft targets
+    # added to a soft target under the log of its KL divergence (Chainer's
+    # attribute; the GPU kernel uses this default)
+    eps = 1e-7
 
     def __init__(
         self,
@@ -199,8 +202,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         if soft:
             count = x.size // x.shape[1]
             if self.soft_target_loss == 'kl-divergence':
-                positive = xp.where(weights > 0, weights, x.dtype.type(1))
-                loss += (weights * xp.log(positive)).sum(axis=1)
+                # Chainer's log(t + eps): a zero target adds nothing
+                loss += (weights * xp.log(weights + x.dtype.type(self.eps))).sum(axis=1)
         elif self.normalize:
             count = int((t != self.ignore_label).sum())
         else:

@@ -157,10 +157,27 @@ class TestSoftmaxCrossEntropySoftTarget(testing.FunctionTestCase):
         t = t.astype(numpy.float64)
         loss = -(t * _log_softmax(x)).sum(axis=1)
         if self.soft_target_loss == 'kl-divergence':
-            loss += (t * numpy.log(numpy.where(t > 0, t, 1))).sum(axis=1)
+            loss += (t * numpy.log(t + 1e-7)).sum(axis=1)
         if self.reduce == 'mean':
             loss = loss.mean()
         return (numpy.asarray(loss, self.dtype),)
+
+
+def test_kl_divergence_adds_eps_to_the_target_under_its_log():
+    # Chainer's SoftmaxCrossEntropy.eps: log(t + eps), a node may change it
+    x = numpy.array([[0.0, 1.0, 2.0]])
+    t = numpy.array([[0.5, 0.5, 0.0]])
+    log_y = x - numpy.log(numpy.exp(x).sum())
+    for eps in (None, 0.25):
+        node = F.loss.softmax_cross_entropy.SoftmaxCrossEntropy(
+            soft_target_loss='kl-divergence', reduce='no'
+        )
+        if eps is not None:
+            node.eps = eps
+        (loss,) = node.apply((x, t))
+        expected = (t * (numpy.log(t + node.eps) - log_y)).sum()
+        numpy.testing.assert_allclose(loss.array, [expected], rtol=1e-12)
+    assert F.loss.softmax_cross_entropy.SoftmaxCrossEntropy.eps == 1e-7
 
 
 def test_soft_target_gradient_does_not_need_normalized_targets():
