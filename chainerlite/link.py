@@ -40,6 +40,13 @@ def _is_array(value):
     return isinstance(value, (numpy.ndarray, cuda.ndarray))
 
 
+def _refuse_before_init():
+    raise RuntimeError(
+        'Link.__init__() has not been called: a Link subclass must call '
+        'super().__init__() before it uses the link'
+    )
+
+
 def _is_shape(value):
     if value is None or isinstance(value, numbers.Integral):
         return True
@@ -120,6 +127,8 @@ class Link(device_resident.DeviceResident):
     def __call__(self, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
         hooks = link_hook._get_link_hooks()
         local = self.__dict__.get('_local_link_hooks')
+        if local is None:  # (Link.__init__ sets it)
+            _refuse_before_init()
         if not hooks and not local:
             return self.forward(*args, **kwargs)
         hooks = list(hooks.values())
@@ -207,6 +216,8 @@ class Link(device_resident.DeviceResident):
         :class:`~chainerlite.Parameter` (or, for a :class:`Chain`, a link)
         to an attribute registers it under the attribute name.
         """
+        if '_local_link_hooks' not in self.__dict__:
+            _refuse_before_init()
         old = self._within_init_scope
         self._within_init_scope = True
         try:
@@ -426,12 +437,17 @@ class Link(device_resident.DeviceResident):
         else:
             ret = copy_module.deepcopy(self)
             if mode == 'init':
-                for link in ret.links():
-                    for _, param in link._own_namedparams():
-                        if param.array is not None:
-                            link._initialize_param(param, param.shape)
+                ret._draw_params_anew()
         ret.name = None
         return ret
+
+    def _draw_params_anew(self):
+        """Fills each initialized parameter of this hierarchy anew with its
+        initializer (in the order of :meth:`links`)."""
+        for link in self.links():
+            for _, param in link._own_namedparams():
+                if param.array is not None:
+                    link._initialize_param(param, param.shape)
 
     def _own_namedparams(self):
         d = self.__dict__
@@ -517,7 +533,9 @@ class Link(device_resident.DeviceResident):
         src = link.__dict__
         for name, param in self._own_namedparams():
             other = src[name]
-            if other.grad_var is None:  # (an uninitialised one's grad raises)
+            # (grad, not grad_var: an uninitialised parameter never cleared
+            # raises, as in Chainer)
+            if other.grad is None:
                 continue
             if param.array is None:
                 self._initialize_param(param, other.shape)

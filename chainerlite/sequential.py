@@ -6,14 +6,14 @@ import ast
 import inspect
 import typing
 
-from chainerlite import link
+from chainerlite import link as link_module
 
 if typing.TYPE_CHECKING:
     _Layer = typing.Callable[..., typing.Any]
 
 
 def _layer_name(layer):
-    if isinstance(layer, link.Link):
+    if isinstance(layer, link_module.Link):
         return type(layer).__name__
     return getattr(layer, '__name__', type(layer).__name__)
 
@@ -74,7 +74,7 @@ class _Lambda:
         )
 
 
-class Sequential(link.ChainList):
+class Sequential(link_module.ChainList):
     """Model whose forward pass calls its layers in order.
 
     The layers may be links, which become children (named by their index
@@ -108,28 +108,52 @@ class Sequential(link.ChainList):
         for layer in layers:
             self.append(layer)
 
-    def _sync_children(self):
-        children = []
-        for layer in self._layers:
-            if isinstance(layer, link.Link) and not any(
-                layer is child for child in children
-            ):
-                children.append(layer)
-        for i, child in enumerate(children):
-            child.name = str(i)
-        self._children = children
+    # The children (the links among the layers) are kept in the order
+    # Chainer 7.8.1 keeps them, which is not the layers' order: it names
+    # the links and keys their parameters in saved models, so a model
+    # saved by either library loads into the other. A link inserted at
+    # layer i goes first when i is 0, else right after the child position
+    # numbered as the first link among the layers before it; so appending
+    # links a, b, c, d gives the children a, d, c, b, named '0' to '3'.
+    # A link given twice is a child twice, as in a ChainList.
+
+    def _place_child(self, i):
+        """Puts the link at layer ``i`` among the children."""
+        layers = self._layers
+        after = next(
+            (j for j in range(i) if isinstance(layers[j], link_module.Link)), 0
+        )
+        self._children.insert(after + 1 if i else 0, layers[i])
+        self._rename_children()
+
+    def _drop_child(self, name):
+        """Removes the first child named ``name`` (how Chainer finds the
+        child of a removed layer) and renames those after it."""
+        for k, child in enumerate(self._children):
+            if child.name == name:
+                del self._children[k]
+                for j, later in enumerate(self._children[k:], k):
+                    later.name = str(j)
+                return
+
+    def _rebuild_children(self):
+        """The children as appending the layers one by one places them."""
+        self._children = []
+        for i, layer in enumerate(self._layers):
+            if isinstance(layer, link_module.Link):
+                self._place_child(i)
 
     def _share_copy_children(self):
         copies = {}
         layers = []
         for layer in self._layers:
-            if isinstance(layer, link.Link):
+            if isinstance(layer, link_module.Link):
                 if id(layer) not in copies:
                     copies[id(layer)] = layer.copy('share')
                 layer = copies[id(layer)]
             layers.append(layer)
         self._layers = layers
-        self._sync_children()
+        self._rebuild_children()
 
     def __len__(self):
         return len(self._layers)
@@ -139,13 +163,22 @@ class Sequential(link.ChainList):
         return self._layers[i]
 
     def __setitem__(self, i, layer):
+        """Replaces the layer at ``i`` (an int; as in Chainer, an ``i`` not
+        below ``len(self)`` raises ValueError)."""
+        n = len(self._layers)
+        if i >= n:
+            raise ValueError('{} should be less than {}'.format(i, n))
         _check_callable(layer)
-        self._layers[i] = layer
-        self._sync_children()
+        if self._layers[i] is not layer:
+            i = i + n if i < 0 else i
+            del self[i]
+            self.insert(i, layer)
 
     def __delitem__(self, i):
-        del self._layers[i]
-        self._sync_children()
+        """Removes the layer at ``i`` (an int)."""
+        layer = self._layers.pop(i)
+        if isinstance(layer, link_module.Link):
+            self._drop_child(layer.name)
 
     def __iter__(self):
         return iter(self._layers)
@@ -176,7 +209,7 @@ class Sequential(link.ChainList):
     def __str__(self):
         # One line per layer: a link as str() shows it (nested blocks
         # indented), a lambda by its source, another callable by str().
-        return link.block_str(
+        return link_module.block_str(
             'Sequential',
             ((i, _layer_str(layer)) for i, layer in enumerate(self._layers)),
         )
@@ -214,7 +247,7 @@ class Sequential(link.ChainList):
             x = layer(*x) if isinstance(x, tuple) else layer(x)
         return x
 
-    def add_link(self, link: link.Link) -> None:
+    def add_link(self, link: link_module.Link) -> None:
         """Appends a link as a layer (same as :meth:`append`).
 
         Args:
@@ -258,15 +291,59 @@ class Sequential(link.ChainList):
                 list would clip it; Chainer refuses it).
 
         """
-        _check_callable(layer)
         n = len(self._layers)
         if not -n <= i <= n:
             raise IndexError(
                 'Sequential.insert: position {} is out of the range of a '
                 'Sequential of {} layers'.format(i, n)
             )
+        _check_callable(layer)
+        i = i + n if i < 0 else i
         self._layers.insert(i, layer)
-        self._sync_children()
+        if isinstance(layer, link_module.Link):
+            self._place_child(i)
+
+    def copy(self, mode: str = 'share') -> Sequential:
+        """Copies the model as :meth:`Link.copy` does; the children are
+        placed (and named) as appending the copied layers places them, and
+        ``'init'`` draws the links' parameters in the layers' order, as in
+        Chainer 7.8.1.
+
+        Args:
+            mode (str): ``'share'``, ``'copy'`` or ``'init'``.
+
+        Returns:
+            Sequential: The copy.
+
+        """
+        ret = super().copy('copy' if mode == 'init' else mode)
+        ret._rebuild_children()
+        if mode == 'init':
+            for layer in ret._layers:
+                if isinstance(layer, link_module.Link):
+                    layer._draw_params_anew()
+        return ret
+
+    def copyparams(self, link: link_module.Link, copy_persistent: bool = True) -> None:
+        """Copies the parameters of the links of another Sequential, layer
+        by layer (see :meth:`Link.copyparams`).
+
+        Args:
+            link (Sequential): The source, of the same layers.
+            copy_persistent (bool): Whether to copy the persistent values.
+
+        Raises:
+            ValueError: If ``link`` is not a Sequential.
+
+        """
+        if not isinstance(link, Sequential):
+            raise ValueError(
+                'Objects other than Sequential object cannot be copied to a '
+                'Sequential object.'
+            )
+        for mine, theirs in zip(self._layers, link._layers):
+            if isinstance(mine, link_module.Link):
+                mine.copyparams(theirs, copy_persistent)
 
     def remove(self, layer: _Layer) -> None:
         """Removes the first occurrence of ``layer``.
@@ -292,10 +369,8 @@ class Sequential(link.ChainList):
                 the ``__name__`` of other callables (e.g. ``'relu'``).
 
         """
-        self._layers = [
-            layer for layer in self._layers if _layer_name(layer) != type_name
-        ]
-        self._sync_children()
+        for layer in [x for x in self._layers if _layer_name(x) == type_name]:
+            self.remove(layer)
 
     def pop(self, i: int = -1) -> _Layer:
         """Removes and returns the layer at ``i`` (the last by default).
@@ -314,7 +389,7 @@ class Sequential(link.ChainList):
     def clear(self) -> None:
         """Removes all the layers."""
         self._layers = []
-        self._sync_children()
+        self._children = []
 
     def index(
         self, layer: _Layer, start: int | None = None, end: int | None = None

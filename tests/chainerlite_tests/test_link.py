@@ -50,6 +50,22 @@ def test_call_forwards_to_forward():
     assert Affine()(3.0, scale=2.0) == 6.0
 
 
+def test_a_subclass_that_skips_link_init_is_refused():
+    # Chainer 7.8.1 raises RuntimeError from init_scope and from a call
+    class Forgetful(link.Link):
+        def __init__(self):
+            pass
+
+        def forward(self, x):
+            return x
+
+    with pytest.raises(RuntimeError, match='__init__'):
+        with Forgetful().init_scope():
+            pass
+    with pytest.raises(RuntimeError, match='__init__'):
+        Forgetful()(1)
+
+
 def test_delete_parameter_unregisters_it():
     a = Affine()
     del a.w
@@ -398,6 +414,7 @@ def test_copyparams():
 def test_addgrads():
     src, dst = Stateful(), Stateful()
     dst.cleargrads()  # the gradients start as NaN, as in Chainer
+    src.cleargrads()  # (else the lazy link's uninitialised W refuses its grad)
     src.inner.w.grad = numpy.full((2, 3), 2, numpy.float32)
     src.p.grad = numpy.ones(3, numpy.float32)
     dst.p.grad = numpy.full(3, 5, numpy.float32)
@@ -405,6 +422,18 @@ def test_addgrads():
     numpy.testing.assert_array_equal(dst.inner.w.grad, numpy.full((2, 3), 2))
     numpy.testing.assert_array_equal(dst.p.grad, numpy.full(3, 6))
     assert dst.lazy.W.grad is None
+
+
+def test_addgrads_from_a_link_whose_lazy_parameter_was_never_cleared():
+    # the source's uninitialised W has no readable gradient yet: Chainer's
+    # addgrads raises RuntimeError rather than skipping it
+    dst, src = L.Linear(None, 2), L.Linear(None, 2)
+    dst.cleargrads()
+    with pytest.raises(RuntimeError):
+        dst.addgrads(src)
+    src.cleargrads()
+    dst.addgrads(src)
+    assert dst.W.array is None and dst.W.grad is None
 
 
 def test_serialize_round_trip():

@@ -117,11 +117,73 @@ def test_add_and_iadd():
         a += [F.relu]
 
 
-def test_a_link_used_twice_is_one_child():
+def test_a_link_used_twice_is_a_child_twice():
+    # as in a ChainList (and in Chainer 7.8.1): its parameters are listed,
+    # counted and saved under both names
     shared = L.Linear(3, 3)
     model = chainerlite.Sequential(shared, F.relu, shared)
-    assert list(model.children()) == [shared]
-    assert model.count_params() == 12
+    assert list(model.children()) == [shared, shared]
+    assert model.count_params() == 24
+    assert shared.name == '1'
+
+
+def _sizes(model):
+    """The output size of each child, in the children's order, and the
+    parameter paths of the weights."""
+    return (
+        [child.out_size for child in model.children()],
+        [path for path, _ in model.namedparams() if path.endswith('W')],
+    )
+
+
+def test_children_are_placed_as_chainer_places_them():
+    # Chainer 7.8.1 puts an appended link right after the first child, so
+    # that its saved models key the layers in this order; a model saved by
+    # Chainer must load into the same layers here
+    model = chainerlite.Sequential(*[L.Linear(1, n) for n in (1, 2, 3, 4)])
+    assert _sizes(model)[0] == [1, 4, 3, 2]
+    assert [layer.name for layer in model] == ['0', '3', '2', '1']
+    assert model[1].W is dict(model.namedparams())['/3/W']
+    mixed = chainerlite.Sequential(
+        L.Linear(1, 1), F.relu, L.Linear(1, 2), L.Linear(1, 3)
+    )
+    assert _sizes(mixed)[0] == [1, 3, 2]
+    leading = chainerlite.Sequential(F.relu, L.Linear(1, 1), L.Linear(1, 2))
+    assert _sizes(leading)[0] == [1, 2]
+
+
+def test_insert_delete_and_replace_keep_chainer_children():
+    model = chainerlite.Sequential(L.Linear(1, 1), F.relu, L.Linear(1, 2))
+    model.insert(1, L.Linear(1, 3))
+    assert _sizes(model)[0] == [1, 3, 2]
+    model.append(L.Linear(1, 4))
+    assert _sizes(model)[0] == [1, 4, 3, 2]
+    del model[1]  # the child of that name goes; those after it are renamed
+    assert _sizes(model) == ([1, 4, 2], ['/0/W', '/1/W', '/2/W'])
+    assert [getattr(layer, 'name', None) for layer in model] == ['0', None, '2', '1']
+    model[0] = L.Linear(1, 5)  # removed, then inserted at 0
+    assert _sizes(model)[0] == [5, 4, 2]
+    with pytest.raises(ValueError):
+        model[4] = F.relu
+    with pytest.raises(TypeError):
+        del model[0:2]
+
+
+def test_copy_places_the_children_as_appending_does():
+    model = chainerlite.Sequential(L.Linear(1, 1), F.relu, L.Linear(1, 2))
+    model.insert(1, L.Linear(1, 3))
+    for mode in ('share', 'copy', 'init'):
+        assert _sizes(model.copy(mode))[0] == [1, 2, 3]
+
+
+def test_copyparams_pairs_layers_and_needs_a_sequential():
+    a = chainerlite.Sequential(L.Linear(2, 2), F.relu, L.Linear(2, 1))
+    b = chainerlite.Sequential(L.Linear(2, 2), F.relu, L.Linear(2, 1))
+    a.copyparams(b)
+    for mine, theirs in ((a[0], b[0]), (a[2], b[2])):
+        numpy.testing.assert_array_equal(mine.W.array, theirs.W.array)
+    with pytest.raises(ValueError, match='Sequential'):
+        a.copyparams(chainerlite.ChainList(L.Linear(2, 2)))
 
 
 def test_layer_types():

@@ -16,9 +16,11 @@ from tools.surface_probes import _values
 #: the probe modules of this package, each with its PROBES
 NAMES = (
     'backward',
+    'chains',
     'config',
     'data',
     'initial',
+    'link_model',
     'links',
     'optimizers',
     'statistics',
