@@ -16,7 +16,7 @@ from chainerlite._core.config cimport (
     ThreadState, debug_enabled, get_state, retain_graph_enabled,
     set_local_backprop)
 from chainerlite._core.facts cimport (
-    ACCUMULATES, BWD_POST, BWD_PRE, COMPILED_GRADS)
+    ACCUMULATES, BWD_POST, BWD_PRE, COMPILED_GRADS, USER_NODE)
 from chainerlite._core.handover cimport TYPE_CHECK, provided
 from chainerlite._core.hooks cimport (
     active_entries, any_mask, dispatch, global_entries)
@@ -128,11 +128,9 @@ cdef tuple _as_grad_vars(tuple gys):
 
 cdef tuple _normalize(FunctionNode f, gxs, tuple indexes):
     if not isinstance(gxs, tuple):
-        if isinstance(gxs, list):
-            gxs = tuple(gxs)
-        else:
-            raise TypeError('%s.backward must return a tuple, got %s'
-                            % (f.label, type(gxs).__name__))
+        # any sequence, as Chainer 7.8.1 takes it: a list, but also a bare
+        # Variable (its rows; their count rarely matches) or None (TypeError)
+        gxs = tuple(gxs)
     cdef Py_ssize_t n = len(gxs)
     if n == len(indexes):
         return gxs
@@ -147,10 +145,25 @@ cdef object _unwrap(FunctionNode f, gx, bint raw):
         return None
     if isinstance(gx, Variable):
         return ensure_array((<Variable>gx)._data) if raw else gx
+    if node_flags(f) & USER_NODE:
+        _refuse_grad(f, gx)
     if not _node.is_array(ensure_array(gx)):
         raise TypeError('%s.backward returned %s; expected Variables'
                         % (f.label, type(gx).__name__))
     return ensure_array(gx) if raw else new_variable(ensure_array(gx), False)
+
+
+cdef int _refuse_grad(FunctionNode f, gx) except -1:
+    # A gradient that is neither a Variable nor None, from a user's node:
+    # Chainer 7.8.1 refuses it in debug mode (ValueError) and otherwise
+    # fails on the missing Variable attribute (AttributeError).
+    if debug_enabled(get_state()):
+        raise ValueError(f._get_error_message(
+            'type of gradients returned from backward is incorrect: '
+            '%s != expected %s' % (type(gx), Variable)))
+    raise AttributeError(
+        '%s.backward returned a %s, not a Variable (or None): a backward '
+        'gives its gradients as Variables' % (f.label, type(gx).__name__))
 
 
 cdef tuple _IDX0 = (0,)
@@ -217,7 +230,7 @@ cdef object _backward_var1(FunctionNode f, Variable gy, ThreadState state):
         gx = (<tuple>gxs)[0]
         if type(gx) is Variable and type((<Variable>gx)._data) is _ndarray:
             return (<Variable>gx)._data
-    return _arrays_of(f, gxs, _IDX0)[0]
+    return _unwrap(f, _normalize(f, gxs, _IDX0)[0], True)
 
 
 cdef tuple _arrays_of(FunctionNode f, gxs, tuple indexes):

@@ -20,6 +20,9 @@ cdef enum:
     # a BuiltinNode class whose apply or forward is not the compiled one
     # (replaced on it or a base): apply_builtin calls its apply()
     CALL_REPLACED = 32
+    # a node class defined outside chainerlite: as in Chainer 7.8.1, its
+    # backward must give Variables (or None), never arrays
+    USER_NODE = 64
 
 
 # Hook callbacks, one bit each (ClassFacts.hook_mask, HookEntry.mask)

@@ -96,7 +96,8 @@ def class_flags(type cls):
 cdef tuple _FLAG_NAMES = (
     ('COMPILED_GRADS', COMPILED_GRADS), ('ACCUMULATES', ACCUMULATES),
     ('OWN_TYPE_CHECK', OWN_TYPE_CHECK), ('OWN_ATTR_HOOKS', OWN_ATTR_HOOKS),
-    ('PLAIN_IMPL_NAME', PLAIN_IMPL_NAME), ('CALL_REPLACED', CALL_REPLACED))
+    ('PLAIN_IMPL_NAME', PLAIN_IMPL_NAME), ('CALL_REPLACED', CALL_REPLACED),
+    ('USER_NODE', USER_NODE))
 
 
 def open_classes(module):
@@ -206,6 +207,8 @@ cdef int _node_flags(type cls) except -1:
         flags |= COMPILED_GRADS
     if _resolve(cls, '_impl_name') is _impl_name:
         flags |= PLAIN_IMPL_NAME
+    if not (getattr(cls, '__module__', None) or '').startswith('chainerlite.'):
+        flags |= USER_NODE
     return flags
 
 

@@ -1489,6 +1489,19 @@ cdef class FunctionNode:
         hook = hooks.pop(name)
         hook.deleted(self)
 
+    def __call__(self, *args, **kwargs):
+        # as Chainer 7.8.1: a FunctionNode is applied, never called
+        if type(self).__module__.startswith('chainerlite.'):
+            raise RuntimeError(
+                "chainerlite's built-in function class (%s) derives from "
+                'FunctionNode and was called as if it were a callable; use '
+                'its snake_case function (or FunctionNode.apply()) instead.'
+                % type(self).__name__)
+        raise RuntimeError(
+            'A function class object (%s) which is derived from '
+            'chainer.FunctionNode has been called as if it were a callable. '
+            'Use apply() method instead.' % type(self).__name__)
+
     # -- forward --------------------------------------------------------------
     def apply(self, inputs):
         """Applies the function to Variables (or arrays).
@@ -1660,18 +1673,22 @@ cdef class FunctionNode:
     def unchain(self):
         """Purges input and output references of this node."""
         cdef Py_ssize_t i
+        if self._outs == NULL:
+            # Chainer 7.8.1 fails on its None outputs here (TypeError)
+            raise TypeError('%s.unchain: the node is in no graph (it was '
+                            'never applied, or unchained already)'
+                            % self.label)
         # first: a backward running over this node in another thread
         # tells from it who unchained the node
         self._unchained_by = PyThread_get_thread_ident()
-        if self._outs != NULL:
-            for i in range(self._n_out):
-                if self._outs[i] != NULL:
-                    (<VariableNode>self._outs[i])._set_creator(None)
+        for i in range(self._n_out):
+            if self._outs[i] != NULL:
+                (<VariableNode>self._outs[i])._set_creator(None)
         self._inputs = None
+        self._link_outputs(None)
 
     def _get_error_message(self, message):
-        return 'Function `%s` (%s): %s' % (
-            self.label, type(self).__name__, message)
+        return error_message(self, message)
 
     # -- copy and pickle ----------------------------------------------------
     def __reduce__(self):
@@ -1706,13 +1723,30 @@ def _rebuild_node(cls, state, hooks):
     return node
 
 
+cdef str error_message(FunctionNode func, str message):
+    """``message`` followed by the node's name and its inputs' and outputs'
+    shapes and dtypes, one a line (the layout of Chainer's messages)."""
+    cdef VariableNode x
+    lines = [message, '  function=%s (%s)' % (func._impl_name, func.label)]
+    for i, x in enumerate(func._inputs or ()):
+        lines.append('    input %d: shape=%s dtype=%s'
+                     % (i, x.shape, x.dtype))
+    for i, ref in enumerate(func.outputs or ()):
+        y = ref()
+        lines.append('    output %d: not available' % i if y is None else
+                     '    output %d: shape=%s dtype=%s'
+                     % (i, y.shape, y.dtype))
+    return '\n'.join(lines)
+
+
 cdef str grad_count_message(FunctionNode func, Py_ssize_t n, indexes):
     cdef Py_ssize_t n_in = len(func._inputs)
-    msg = ('number of gradients returned by %s.backward is incorrect: '
-           % func.label)
+    msg = 'number of gradients returned from backward is incorrect: '
     if n_in == len(indexes):
-        return msg + '%d != %d' % (n, n_in)
-    return msg + '%d != %d nor %d' % (n, n_in, len(indexes))
+        msg += '%d != expected %d' % (n, n_in)
+    else:
+        msg += '%d != expected %d or %d' % (n, n_in, len(indexes))
+    return error_message(func, msg)
 
 
 # --------------------------------------------------------------------- apply
@@ -1724,9 +1758,8 @@ cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1:
         if a is None or a.dtype.kind not in 'fc':
             continue
         if bool(array_module(a).isnan(a).any()):
-            raise RuntimeError(
-                'NaN detected in the %s computation of %s (debug '
-                'mode)' % (phase, node.label))
+            raise RuntimeError('NaN is detected on %s computation of %s'
+                               % (phase, node.label))
     return 0
 
 
@@ -1895,8 +1928,9 @@ cdef tuple _checked_outputs(FunctionNode node, tuple outputs):
         if not isinstance(y, _generic) or not type(node).__module__.startswith(
                 'chainerlite.'):
             raise TypeError(
-                'forward output must be a tuple of ndarrays: %s.forward '
-                'returned %s' % (node.label, _type_name(y)))
+                'forward output must be a tuple of ndarrays.\nFunction: %s\n'
+                'Actual output types: %s'
+                % (node.label, tuple([type(o) for o in outputs])))
         scalars = True
     if scalars:
         return tuple([ensure_array(y) for y in outputs])
@@ -2210,9 +2244,11 @@ cdef int check_grad(FunctionNode func, VariableNode x, object gx,
             'dtype %s' % (func.label, dt, x._dtype))
     shape = tuple(gx.shape)
     if shape != x.shape_tuple():
-        raise ValueError(
-            '%s.backward returned a gradient of shape %s for an input of '
-            'shape %s' % (func.label, shape, x.shape_tuple()))
+        index = [i for i, n in enumerate(func._inputs) if n is x]
+        raise ValueError(error_message(
+            func, 'shape of gradients returned from backward is incorrect: '
+            'input-index=%s, actual %s != expected %s'
+            % (index[0] if index else None, shape, x.shape_tuple())))
     return 0
 
 

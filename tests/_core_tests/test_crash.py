@@ -307,8 +307,8 @@ for v in (y, r):
     f = v.creator
     f.unchain()
     assert f.get_retained_inputs() == ()
-    f.get_retained_outputs()
-    f.unchain()
+    assert f.get_retained_outputs() == ()
+    raises(TypeError, f.unchain)
 ''',
     'retained_outputs_of_dead_variable': '''
 x = Variable(arr())
@@ -443,8 +443,8 @@ gc.collect()
 assert f.outputs[0]() is None
 f.get_retained_outputs(); f.get_retained_inputs()
 f.unchain()
-f.unchain()
-assert f.inputs is None
+raises(TypeError, f.unchain)  # as Chainer: the node is in no graph now
+assert f.inputs is None and f.outputs is None
 assert FunctionNode.backward(f, (0,), (None,)) == (None,)
 ''',
     # -- hooks ------------------------------------------------------------------

@@ -391,7 +391,7 @@ def test_forward_returning_a_numpy_scalar_raises_type_error(dtype):
         def forward(self, inputs):
             return (inputs[0] ** 3,)
 
-    with pytest.raises(TypeError, match='Cube.forward returned'):
+    with pytest.raises(TypeError, match='tuple of ndarrays.\nFunction: Cube'):
         Cube().apply((Variable(numpy.array(2, dtype)),))
 
 

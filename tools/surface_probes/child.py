@@ -22,6 +22,7 @@ NAMES = (
     'initial',
     'link_model',
     'links',
+    'nodes',
     'optimizers',
     'statistics',
     'training',
