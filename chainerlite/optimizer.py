@@ -158,6 +158,39 @@ def skips_missing(update_core):
     return update
 
 
+def _register_hook(owner, hook, name, timing, odd_timing):
+    """Adds ``hook`` to the pre- or post-update hooks of ``owner`` (an
+    update rule or an optimizer), as their ``add_hook`` describe.
+
+    ``odd_timing``: where a hook whose own ``timing`` attribute is neither
+    ``'pre'`` nor ``'post'`` goes under ``timing='auto'``: an optimizer
+    warns and takes ``'pre'``; an update rule (``None``) takes it as
+    ``'post'``, as Chainer 7.8.1's do.
+    """
+    if not callable(hook):
+        raise TypeError('hook function must be callable')
+    if timing not in ('pre', 'post', 'auto'):
+        raise ValueError(
+            "timing must be one of ('pre', 'post', 'auto'), got {!r}".format(timing)
+        )
+    if timing == 'auto':
+        timing = getattr(hook, 'timing', 'pre')
+        if timing not in ('pre', 'post') and odd_timing is not None:
+            warnings.warn(
+                "hook timing {!r} is not in ('pre', 'post'): the hook runs "
+                "at {!r}".format(timing, odd_timing)
+            )
+            timing = odd_timing
+    if name is None:
+        name = getattr(hook, 'name', getattr(hook, '__name__', None))
+        if name is None:
+            raise ValueError('the name of the hook function is not specified')
+    pre, post = owner._pre_update_hooks, owner._post_update_hooks
+    if name in pre or name in post:
+        raise KeyError('hook "{}" already exists'.format(name))
+    (pre if timing == 'pre' else post)[name] = hook
+
+
 class UpdateRule:
     """How one parameter is updated, with its state and hyperparameters.
 
@@ -217,20 +250,7 @@ class UpdateRule:
             KeyError: If the name is already registered.
 
         """
-        if not callable(hook):
-            raise TypeError('hook function must be callable')
-        if timing not in ('pre', 'post', 'auto'):
-            raise ValueError("timing must be one of ('pre', 'post', 'auto')")
-        if timing == 'auto':
-            timing = getattr(hook, 'timing', 'pre')
-        if name is None:
-            name = getattr(hook, 'name', getattr(hook, '__name__', None))
-            if name is None:
-                raise ValueError('the name of the hook function is not specified')
-        if name in self._pre_update_hooks or name in self._post_update_hooks:
-            raise KeyError('hook "{}" already exists'.format(name))
-        hooks = self._pre_update_hooks if timing == 'pre' else self._post_update_hooks
-        hooks[name] = hook
+        _register_hook(self, hook, name, timing, odd_timing=None)
 
     def remove_hook(self, name: str) -> None:
         """Unregisters the hook registered as ``name``.
@@ -549,33 +569,22 @@ class Optimizer:
         Args:
             hook (callable): The hook (see the class description for how it
                 is called).
-            name (str): Registration name; ``hook.name`` when ``None``.
+            name (str): Registration name; ``hook.name`` (or its
+                ``__name__``) when ``None``.
             timing (str): ``'pre'``, ``'post'``, or ``'auto'``, which uses
-                ``hook.timing`` when the hook has it and ``'pre'`` otherwise.
+                ``hook.timing`` when the hook has it and ``'pre'`` otherwise
+                (with a warning when ``hook.timing`` is neither).
 
         Raises:
-            TypeError: If ``hook`` is not callable.
             RuntimeError: If :meth:`setup` has not been called.
-            ValueError: If ``timing`` is invalid.
+            TypeError: If ``hook`` is not callable.
+            ValueError: If ``timing`` is invalid, or ``name`` is None and
+                the hook has neither ``name`` nor ``__name__``.
             KeyError: If the name is already registered.
 
         """
-        if not callable(hook):
-            raise TypeError('hook function is not callable')
-        if self._pre_update_hooks is None:
-            raise RuntimeError('call `setup` method before `add_hook` method')
-        if timing not in ('pre', 'post', 'auto'):
-            raise ValueError(
-                "timing must be one of ('pre', 'post', 'auto'), got {!r}".format(timing)
-            )
-        if timing == 'auto':
-            timing = getattr(hook, 'timing', 'pre')
-        if name is None:
-            name = hook.name
-        if name in self._pre_update_hooks or name in self._post_update_hooks:
-            raise KeyError('hook "{}" already exists'.format(name))
-        hooks = self._pre_update_hooks if timing == 'pre' else self._post_update_hooks
-        hooks[name] = hook
+        self._check_set_up()
+        _register_hook(self, hook, name, timing, odd_timing='pre')
 
     def remove_hook(self, name: str) -> None:
         """Unregisters the hook registered as ``name``.
@@ -584,6 +593,7 @@ class Optimizer:
             KeyError: If no hook has that name.
 
         """
+        self._check_set_up()
         if name in self._pre_update_hooks:
             del self._pre_update_hooks[name]
         elif name in self._post_update_hooks:
@@ -601,11 +611,16 @@ class Optimizer:
             ValueError: If ``timing`` is neither.
 
         """
+        self._check_set_up()
         if timing not in ('pre', 'post'):
             raise ValueError("timing must be either 'pre' or 'post'")
         hooks = self._pre_update_hooks if timing == 'pre' else self._post_update_hooks
         for hook in hooks.values():
             self.call_hook(hook)
+
+    def _check_set_up(self):
+        if self._pre_update_hooks is None:
+            raise RuntimeError('Optimizer is not set up: call the `setup` method first')
 
     def call_hook(self, hook):
         """Calls one optimizer hook: once with the optimizer, or, for a hook
@@ -969,9 +984,10 @@ class GradientMethod(Optimizer):
 
 
 # The hooks were defined here before chainerlite.optimizer_hooks existed in
-# Chainer; code written for Chainer still reaches them as optimizer.X.
-from chainerlite.optimizer_hooks.gradient_clipping import GradientClipping  # NOQA: E402,F401
-from chainerlite.optimizer_hooks.gradient_hard_clipping import GradientHardClipping  # NOQA: E402,F401
-from chainerlite.optimizer_hooks.gradient_noise import GradientNoise  # NOQA: E402,F401
-from chainerlite.optimizer_hooks.lasso import Lasso  # NOQA: E402,F401
-from chainerlite.optimizer_hooks.weight_decay import WeightDecay  # NOQA: E402,F401
+# Chainer; code written for Chainer still reaches them as optimizer.X (with
+# a DeprecationWarning, as Chainer gives).
+from chainerlite.optimizer_hooks._deprecated import GradientClipping  # NOQA: E402,F401
+from chainerlite.optimizer_hooks._deprecated import GradientHardClipping  # NOQA: E402,F401
+from chainerlite.optimizer_hooks._deprecated import GradientNoise  # NOQA: E402,F401
+from chainerlite.optimizer_hooks._deprecated import Lasso  # NOQA: E402,F401
+from chainerlite.optimizer_hooks._deprecated import WeightDecay  # NOQA: E402,F401

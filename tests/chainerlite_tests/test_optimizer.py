@@ -304,6 +304,68 @@ def test_add_hook_errors():
         opt.call_hooks('middle')
 
 
+def test_add_hook_names_a_function_by_its_name():
+    opt = optimizers.SGD().setup(_link(w=[1.0]))
+    log = []
+
+    def record(opt):
+        log.append('record')
+
+    opt.add_hook(record)
+    with pytest.raises(KeyError, match='record'):
+        opt.add_hook(record)
+
+    class Nameless:
+        def __call__(self, opt):
+            pass
+
+    with pytest.raises(ValueError, match='name'):
+        opt.add_hook(Nameless())
+    opt.call_hooks()
+    assert log == ['record']
+    opt.remove_hook('record')
+    opt.call_hooks()
+    assert log == ['record']
+
+
+def test_hook_timing_attribute_neither_pre_nor_post():
+    # an optimizer warns and runs such a hook before the update; an update
+    # rule runs it after (as Chainer 7.8.1's do)
+    class Odd:
+        name = 'odd'
+        timing = 'sometimes'
+
+        def __init__(self, log):
+            self.log = log
+
+        def __call__(self, *args):
+            self.log.append(len(args))
+
+    link = _link(w=[1.0])
+    opt = optimizers.SGD().setup(link)
+    log = []
+    with pytest.warns(UserWarning, match='sometimes'):
+        opt.add_hook(Odd(log))
+    opt.call_hooks('post')
+    assert log == []
+    opt.call_hooks('pre')
+    assert log == [1]
+    rule = link.w.update_rule
+    rule.add_hook(Odd(log))
+    assert list(rule._post_update_hooks) == ['odd']
+
+
+def test_hook_methods_before_setup_raise_runtime_error():
+    opt = optimizers.SGD()
+    for call in (
+        lambda: opt.add_hook(3),
+        lambda: opt.remove_hook('h'),
+        lambda: opt.call_hooks(),
+    ):
+        with pytest.raises(RuntimeError, match='setup'):
+            call()
+
+
 def test_hook_timing_and_arguments():
     link = _link(w=[4.0], v=[2.0])
     opt = optimizers.SGD(lr=1.0).setup(link)
@@ -535,17 +597,23 @@ def test_dynamic_loss_scale_stays_within_the_float16_range():
     assert opt._loss_scale == 65504
 
 
-def test_hooks_are_reachable_from_the_optimizer_module():
+def test_hooks_are_reachable_from_the_optimizer_module_with_a_warning():
+    # Chainer 7.8.1's old names are subclasses that warn when created
     from chainerlite import optimizer_hooks
 
-    for name in (
-        'GradientClipping',
-        'GradientHardClipping',
-        'GradientNoise',
-        'Lasso',
-        'WeightDecay',
+    for name, args in (
+        ('GradientClipping', (1.0,)),
+        ('GradientHardClipping', (-1.0, 1.0)),
+        ('GradientNoise', (0.1,)),
+        ('Lasso', (0.1,)),
+        ('WeightDecay', (0.1,)),
     ):
-        assert getattr(optimizer, name) is getattr(optimizer_hooks, name)
+        old = getattr(optimizer, name)
+        assert issubclass(old, getattr(optimizer_hooks, name))
+        assert old.__name__ == name
+        with pytest.deprecated_call(match='optimizer_hooks.' + name):
+            hook = old(*args)
+        assert hook.name == name
 
 
 # -- ChainerX surface of update rules ----------------------------------------

@@ -23,6 +23,7 @@ NAMES = (
     'link_model',
     'links',
     'nodes',
+    'optimizer_model',
     'optimizers',
     'statistics',
     'training',

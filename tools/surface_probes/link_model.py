@@ -121,9 +121,11 @@ def reassign_names(c):
         out.append(_try(lambda: setattr(m, 'l', c.L.Linear(3, 3))))
         out.append(_try(lambda: setattr(m, 'p2', c.L.Linear(3, 3))))
         # a plain value over a parameter's name
-        m.p2 = 5
+        m.q = ch.Parameter(numpy.ones(1, numpy.float32))
+        m.q = 5
     out.append(m.p.array)
-    out.append(_registry(m))
+    out.append(_try(lambda: _registry(m)))
+    out.append([n for n, _ in m.namedparams()])
     m.p = 7  # outside the scope: only the attribute
     out.append(_try(lambda: list(m.namedparams())))
     return out
@@ -488,10 +490,10 @@ def local_link_hooks(c):
             calls.append(('deleted', type(link).__name__ if link else None))
 
         def forward_preprocess(self, args):
-            calls.append(('pre', args.method_name, len(args.args)))
+            calls.append(('pre', args.forward_name, len(args.args)))
 
         def forward_postprocess(self, args):
-            calls.append(('post', args.method_name, args.out.shape))
+            calls.append(('post', args.forward_name, args.out.shape))
 
     numpy.random.seed(9)
     link = c.L.Linear(2, 2)
