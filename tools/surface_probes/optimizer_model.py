@@ -158,7 +158,7 @@ def hook_timing_attribute(c):
     class Post:
         timing = 'post'
 
-        def __call__(self, o):
+        def __call__(self, *args):
             log.append(type(self).__name__)
 
     class Odd(Post):
