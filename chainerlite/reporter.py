@@ -143,8 +143,8 @@ def report_scope(observation: dict[str, typing.Any]) -> typing.Iterator[None]:
 
 
 def _is_scalar(value):
-    if isinstance(value, (str, bytes)):
-        return False
+    # (a str is a scalar to NumPy: DictSummary.add then fails to sum it,
+    # with Chainer's TypeError)
     return numpy.isscalar(value) or getattr(value, 'ndim', -1) == 0
 
 
@@ -207,6 +207,8 @@ class DictSummary(object):
 
         Raises:
             ValueError: If a weight is not a scalar.
+            TypeError: If a value is a string (a NumPy scalar that cannot
+                be summed), as in Chainer.
         """
         for key, value in d.items():
             weight = 1

@@ -90,11 +90,12 @@ def _cast_array(label, key, data, dtype):
 def _cast_scalar(label, key, data, value):
     value_type = type(value)
     kind = data.dtype.type
-    # int() keeps every bit of a NumPy integer; other casts must be safe.
+    # int() keeps every bit of a NumPy integer; other casts (to bool too,
+    # as in Chainer) must be safe.
     reason = 'the cast is not safe'
     if (
         not issubclass(kind, numpy.number)
-        or (issubclass(kind, numpy.integer) and issubclass(value_type, int))
+        or (issubclass(kind, numpy.integer) and value_type is int)
         or numpy.can_cast(data.dtype, value_type)
     ):
         try:

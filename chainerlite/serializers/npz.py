@@ -63,7 +63,7 @@ class DictionarySerializer(serializer_module.Serializer):
 def _check_ignore_names(ignore_names):
     if ignore_names is None:
         return []
-    if isinstance(ignore_names, str) or callable(ignore_names):
+    if not isinstance(ignore_names, (list, tuple)):
         ignore_names = [ignore_names]
     for name in ignore_names:
         if not (isinstance(name, str) or callable(name)):

@@ -67,10 +67,19 @@ def test_summaries():
     mean, std = s.make_statistics()
     assert float(std.array) == pytest.approx(np.std([1.0, 2.0, 3.0, 6.0]))
     d = reporter.DictSummary()
-    d.add({'a': 1.0, 'b': np.array(2.0), 'skip': np.ones(3), 's': 'text'})
+    d.add({'a': 1.0, 'b': np.array(2.0), 'skip': np.ones(3), 'none': None})
     d.add({'a': 3.0})
     assert d.compute_mean() == {'a': 2.0, 'b': 2.0}
     assert d.make_statistics()['a.std'] == pytest.approx(1.0)
+
+
+def test_dict_summary_refuses_a_string_as_chainer_does():
+    # a str is a scalar to NumPy, so Chainer 7.8.1 tries to sum it
+    d = reporter.DictSummary()
+    with pytest.raises(TypeError):
+        d.add({'s': 'text'})
+    with pytest.raises(TypeError):
+        d.add({'w': (1.0, 'heavy')})
 
 
 def test_weights():

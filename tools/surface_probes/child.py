@@ -25,6 +25,8 @@ NAMES = (
     'nodes',
     'optimizer_model',
     'optimizers',
+    'reporter',
+    'serializers',
     'statistics',
     'training',
     'variable',

@@ -240,6 +240,10 @@ def test_ignored_missing_key_is_not_an_error():
 def test_invalid_ignore_names():
     with pytest.raises(ValueError, match='ignore_names'):
         serializers.NpzDeserializer({}, ignore_names=['a', 3])
+    # a lone value that is neither a string nor callable: ValueError too
+    # (Chainer's), not the TypeError of iterating over it
+    with pytest.raises(ValueError, match='ignore_names'):
+        serializers.load_npz(_saved(L.Linear(2, 3)), L.Linear(2, 3), ignore_names=3)
 
 
 def test_path_selects_a_sub_tree():
@@ -280,6 +284,10 @@ def test_npz_deserializer_scalars_and_arrays():
     d = serializers.NpzDeserializer(npz)
     assert d('i', 0) == 4 and type(d('i', 0)) is int
     assert d('i', 0.0) == 4.0 and type(d('i', 0.0)) is float
+    # an integer loads into an int whatever its width, but into a bool
+    # only by a safe cast, which there is not (Chainer's rule)
+    with pytest.raises(TypeError, match="'i'"):
+        d('i', True)
     assert type(d('f', numpy.float64(0))) is numpy.float64
     with pytest.raises(TypeError, match='float64.*float32'):
         d('f', numpy.float32(0))
