@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from tools import kink_cases
 from tools.diff_chainer import contracts
+from tools.diff_chainer import node_attributes
 from tools.diff_chainer import pair
 from tools.diff_chainer import references as references_module
 from tools.diff_chainer import strategies as S
@@ -60,7 +61,8 @@ def redrawn(draw, inputs):
 
 
 def stages(call, inputs, grad=True, double=True, train=True):
-    """The stages of one call: forward (with retained indexes), gradients
+    """The stages of one call: forward (with retained indexes and the
+    attributes of the node), gradients
     for upstream gradients drawn from the inputs, second order."""
     seed = sum(int(x.size) for x in inputs if isinstance(x, numpy.ndarray))
 
@@ -75,6 +77,8 @@ def stages(call, inputs, grad=True, double=True, train=True):
             s['ys'] = call(lib, lib.functions, *s['xs'])
         return s['ys']
 
+    attributes = node_attributes.Comparison()
+
     def retained(lib, s):
         ys = s['ys'] if isinstance(s['ys'], (tuple, list)) else [s['ys']]
         node = getattr(ys[0], 'creator_node', None) if ys else None
@@ -83,7 +87,7 @@ def stages(call, inputs, grad=True, double=True, train=True):
         return tuple(
             _indexes(getattr(node, attr, None))
             for attr in ('_input_indexes_to_retain', '_output_indexes_to_retain')
-        )
+        ) + (attributes(lib, node),)
 
     def gradient(lib, s):
         ys = s['ys'] if isinstance(s['ys'], (tuple, list)) else [s['ys']]

@@ -144,7 +144,9 @@ class AsStrided(function_node.FunctionNode):
     def forward(self, inputs):
         (x,) = inputs
         flat, x_offset, x_strides, xp = _storage(x)
-        offset = x_offset if self.storage_offset is None else self.storage_offset
+        if self.storage_offset is None:  # x's own, kept as Chainer keeps it
+            self.storage_offset = x_offset
+        offset = self.storage_offset
         y = _stride_array(x, self.shape, self.strides, offset).copy()
         self._x_index = _indices(xp, x.shape, x_strides, x_offset)
         self._y_index = _indices(xp, self.shape, self.strides, offset)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typing
 
 from chainerlite import function_node
+from chainerlite.functions import _axis_names
 from chainerlite.functions.connection import _conv_args
 from chainerlite.utils import _windows
 from chainerlite.utils import type_check
@@ -14,8 +15,10 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-class Im2Col(function_node.FunctionNode):
+class Im2Col(_axis_names.Window2D, function_node.FunctionNode):
     """Extraction of image patches into columns."""
+
+    dy, dx = _axis_names.per_axis(lambda node: node.dilate, 'dy', 'dx')
 
     def __init__(self, ksize, stride, pad, cover_all, dilate):
         self.ksize = _conv_args.int_pair(ksize, 'ksize', 'im2col')

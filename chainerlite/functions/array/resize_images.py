@@ -215,6 +215,10 @@ class ResizeImages(_Gather):
     def label(self):
         return 'resize_images'
 
+    # Chainer's attributes: the output height and width
+    out_H = property(lambda self: self.output_shape[0])
+    out_W = property(lambda self: self.output_shape[1])
+
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         (x_type,) = in_types

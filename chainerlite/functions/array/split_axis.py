@@ -47,6 +47,17 @@ class SplitAxis(function_node.FunctionNode):
         self.indices_or_sections = _normalize(indices_or_sections)
         self.axis = axis
 
+    # Chainer's attributes: the split points, or the number of equal pieces
+    @property
+    def indices(self):
+        ios = self.indices_or_sections
+        return None if isinstance(ios, int) else ios
+
+    @property
+    def sections(self):
+        ios = self.indices_or_sections
+        return ios if isinstance(ios, int) else None
+
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         (x_type,) = in_types

@@ -23,6 +23,9 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
     to ``ignore_label`` count for nothing."""
 
     ignore_label = -1
+    # Chainer's attribute: the divisor of the mean, set by a forward with
+    # reduce='mean'
+    count = None
 
     def __init__(self, normalize=True, reduce='mean'):
         if reduce not in ('mean', 'no'):
@@ -61,13 +64,13 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
             loss *= valid
         if self.reduce == 'mean':
             count = n_counted if self.normalize else len(x)
-            self._count = max(count, 1)
-            loss = _count.scaled_sum(loss, 1.0 / self._count, x.dtype)
+            self.count = max(count, 1)
+            loss = _count.scaled_sum(loss, 1.0 / self.count, x.dtype)
         return (utils.force_array(loss, x.dtype),)
 
     def backward(self, indexes, grad_outputs):
         x, t = self.get_retained_inputs()
-        count = self._count if self.reduce == 'mean' else None
+        count = self.count if self.reduce == 'mean' else None
         grad = SigmoidCrossEntropyGrad(self.reduce, count, self._valid, t.array)
         # its formula on Variables, no node of its own: as cheap as before
         return grad.formula(x, grad_outputs[0])[0], None

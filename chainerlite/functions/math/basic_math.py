@@ -98,6 +98,7 @@ class MultiAdd(function_node.FunctionNode):
             type_check.expect(in_types[0].dtype == in_type.dtype)
 
     def forward(self, xs):
+        self.len = len(xs)  # Chainer's attribute: how many were added
         if len(xs) == 1:
             return xs
         y = xs[0] + xs[1]  # a new array, then added to in place

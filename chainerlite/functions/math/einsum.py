@@ -56,15 +56,21 @@ class EinSum(function_node.FunctionNode):
     """
 
     def __init__(self, in_subs, out_sub, out_shape=None, out_dtype=None):
-        self.in_subs = tuple(in_subs)
+        self.subs = tuple(in_subs)
         self.out_sub = out_sub
         self.out_shape = out_shape
         self.out_dtype = out_dtype
 
+    @property
+    def in_subs(self):
+        """The inputs' subscripts joined by commas (Chainer's attribute);
+        ``subs`` holds them one per input."""
+        return ','.join(self.subs)
+
     def check_type_forward(self, in_types):
-        type_check.expect(in_types.size() == len(self.in_subs))
+        type_check.expect(in_types.size() == len(self.subs))
         sizes = {}
-        for i, (sub, in_type) in enumerate(zip(self.in_subs, in_types)):
+        for i, (sub, in_type) in enumerate(zip(self.subs, in_types)):
             type_check._argname((in_type,), ('x{}'.format(i),))
             # Chainer's parsing of the subscripts fails first: IndexError for
             # fewer axes than subscripts, ValueError for more
@@ -93,7 +99,7 @@ class EinSum(function_node.FunctionNode):
         return (utils.force_array(self._contract(xp, inputs), dtype),)
 
     def _contract(self, xp, inputs):
-        return _einsum(xp, self.in_subs, self.out_sub, inputs, self.out_shape)
+        return _einsum(xp, self.subs, self.out_sub, inputs, self.out_shape)
 
     def backward(self, indexes, grad_outputs):
         # The gradient of an input is the einsum of the output gradient with
@@ -101,11 +107,11 @@ class EinSum(function_node.FunctionNode):
         inputs = list(self.get_retained_inputs())
         grads = []
         for i in indexes:
-            subs = list(self.in_subs)
+            subs = list(self.subs)
             subs[i] = self.out_sub
             operands = list(inputs)
             operands[i] = grad_outputs[0]
-            node = EinSum(subs, self.in_subs[i], self._in_shapes[i], self._in_dtypes[i])
+            node = EinSum(subs, self.subs[i], self._in_shapes[i], self._in_dtypes[i])
             grads.append(node.apply(operands)[0])
         return tuple(grads)
 

@@ -63,7 +63,7 @@ class TensorDot(einsum.EinSum):
             out[pos] = a_sub[i]
         for pos, j in zip(self.c_axes[1], self.b_axes[1]):
             out[pos] = b_sub[j]
-        self.in_subs = (a_sub, b_sub)
+        self.subs = (a_sub, b_sub)
         self.out_sub = ''.join(out)
 
     def check_type_forward(self, in_types):

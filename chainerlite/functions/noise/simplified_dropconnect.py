@@ -29,16 +29,17 @@ def _cast(x, dtype):
 class SimplifiedDropconnect(function_node.FunctionNode):
     """Linear function whose weight is masked: ``y = x (W * M)^T + b``.
 
-    After forward, ``mask`` holds the boolean mask that was applied (all
-    true outside training), of shape ``W.shape`` or, with a batchwise mask,
-    ``(batch,) + W.shape``.
+    After forward, ``mask`` holds the boolean mask that was applied, of
+    shape ``W.shape`` or, with a batchwise mask, ``(batch,) + W.shape``.
+    Outside training :func:`simplified_dropconnect` gives it ``ratio=0``,
+    as Chainer does: a mask drawn then keeps every weight (the draw still
+    advances the random state), a mask given is applied unscaled.
     """
 
-    def __init__(self, ratio, mask=None, use_batchwise_mask=True, train=True):
+    def __init__(self, ratio, mask=None, use_batchwise_mask=True):
         self.ratio = ratio
         self.mask = mask
         self.use_batchwise_mask = use_batchwise_mask
-        self.train = train
 
     def check_type_forward(self, in_types):
         n_in = type_check.eval(in_types.size())
@@ -80,8 +81,8 @@ class SimplifiedDropconnect(function_node.FunctionNode):
 
     def forward(self, inputs):
         # Checked after the inputs (whose errors come first, as in Chainer
-        # 7.8.1) and only in training: outside it the ratio is not used.
-        if self.train and not 0.0 <= self.ratio < 1.0:
+        # 7.8.1); outside training the function passes 0.
+        if not 0.0 <= self.ratio < 1.0:
             raise ValueError(
                 'simplified_dropconnect: ratio must be in [0, 1) in training, '
                 'got {}'.format(self.ratio)
@@ -90,11 +91,9 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         x, W = inputs[:2]
         xp = backend.get_array_module(x)
         shape = self._mask_shape(x.shape[0], W.shape)
-        if not self.train:
-            self.mask = xp.ones(shape, bool)
-        elif self.mask is None:
+        if self.mask is None:
             self.mask = _random.uniform(xp, shape, 'd') >= self.ratio
-        scale = 1.0 / (1.0 - self.ratio) if self.train else 1.0
+        scale = 1.0 / (1.0 - self.ratio)
         # the masked weight in W's dtype, the products in the promotion of
         # W's and x's dtypes, cast to x's before the bias is added: Chainer
         # 7.8.1's rounding where W is wider than x
@@ -195,6 +194,8 @@ def simplified_dropconnect(
     """
     if isinstance(mask, variable.Variable):
         mask = mask.array
-    func = SimplifiedDropconnect(ratio, mask, use_batchwise_mask, train)
+    if not train:
+        ratio = 0
+    func = SimplifiedDropconnect(ratio, mask, use_batchwise_mask)
     inputs = (x, W) if b is None else (x, W, b)
     return func.apply(inputs)[0]

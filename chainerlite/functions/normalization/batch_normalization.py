@@ -124,8 +124,10 @@ class BatchNormalization(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
-        axis = _compute_axis(x.ndim, gamma.ndim, self.axis)
-        self._reduced = axis
+        # Chainer's attributes after a forward: the axes reduced over, as
+        # non-negative ints, and those kept
+        self.axis = axis = _compute_axis(x.ndim, gamma.ndim, self.axis)
+        self.key_axis = tuple(i for i in range(x.ndim) if i not in axis)
         if 0 in axis and all(x.shape[i] == 1 for i in axis):
             warnings.warn(
                 'A batch with no more than one sample has been given to '
@@ -203,7 +205,7 @@ class BatchNormalization(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
-        grad = BatchNormalizationGrad(self.eps, self._reduced, self._mean, self._stat)
+        grad = BatchNormalizationGrad(self.eps, self.axis, self._mean, self._stat)
         return grad.apply((x, gamma, grad_outputs[0]))
 
 
@@ -375,8 +377,10 @@ class FixedBatchNormalization(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1, 3, 4))
         x, gamma, beta, mean, var = inputs
-        axis = _compute_axis(x.ndim, gamma.ndim, self.axis)
-        self._reduced = axis
+        # Chainer's attributes after a forward: the axes reduced over, as
+        # non-negative ints, and those kept
+        self.axis = axis = _compute_axis(x.ndim, gamma.ndim, self.axis)
+        self.key_axis = tuple(i for i in range(x.ndim) if i not in axis)
         if _per_channel(x, axis):
             y = norm.batch_norm_fixed(x, gamma, beta, mean, var, self.eps)
             if y is not None:
@@ -390,10 +394,10 @@ class FixedBatchNormalization(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         x, gamma, mean, var = self.get_retained_inputs()
         expander = tuple(
-            None if i in self._reduced else slice(None) for i in range(x.ndim)
+            None if i in self.axis else slice(None) for i in range(x.ndim)
         )
         grad = FixedBatchNormalizationGrad(
-            self.eps, expander, self._reduced, None, None
+            self.eps, expander, self.axis, None, None
         )
         return grad.apply((x, gamma, mean, var, grad_outputs[0]))
 

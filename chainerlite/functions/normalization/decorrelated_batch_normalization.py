@@ -42,6 +42,8 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
     (``(groups, C // groups, C // groups)``) hold the batch statistics.
     """
 
+    axis = None  # Chainer's node has this attribute, always None
+
     def __init__(self, groups=16, eps=2e-5, mean=None, projection=None, decay=0.9):
         self.groups = _conv_args.positive_int(
             groups, 'groups', 'decorrelated_batch_normalization'

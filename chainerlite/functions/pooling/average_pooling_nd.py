@@ -36,6 +36,9 @@ class AveragePoolingND(pooling_nd.PoolingND):
 
     function_name = 'average_pooling_nd'
     refuses_empty = True
+    # Chainer's attribute: with pad_value=None, the number of elements of
+    # each window that the forward divided by; None otherwise
+    width = None
 
     def __init__(self, ndim, ksize, stride=None, pad=0, cover_all=False, pad_value=0):
         if cover_all is True:
@@ -84,7 +87,8 @@ class AveragePoolingND(pooling_nd.PoolingND):
             if self.pad_value is not None:
                 return (col.mean(axis=self.window_axes()),)
             y = col.sum(axis=self.window_axes())
-            return (y / self.divisor(xp, x.shape[2:], outs, x.dtype),)
+            self.width = self.divisor(xp, x.shape[2:], outs, x.dtype)
+            return (y / self.width,)
         # The sums over the taps that reach the image, each added in the C
         # order of the taps from +0 as NumPy's sum of a column array does
         # (the padding's zeros change nothing); with zero padding, a mean:
@@ -95,7 +99,10 @@ class AveragePoolingND(pooling_nd.PoolingND):
         y = numpy.zeros(x.shape[:2] + outs, acc)
         for _, out, inp in self.reaching_taps(x.shape[2:], outs):
             y[out] += x[inp]
-        y /= self.divisor(xp, x.shape[2:], outs, acc)
+        divisor = self.divisor(xp, x.shape[2:], outs, acc)
+        if self.pad_value is None:
+            self.width = divisor
+        y /= divisor
         return (y.astype(x.dtype, copy=False),)
 
     def _forward_cuda(self, xp, x, outs):

@@ -10,7 +10,7 @@ from chainerlite.onnx.converters.converter import register
 def _reduced_axes(func, ndim):
     axis = getattr(func, 'axis', None)
     if axis is None:
-        return tuple(getattr(func, '_reduced', None) or (0,) + tuple(range(2, ndim)))
+        return (0,) + tuple(range(2, ndim))
     return tuple(axis)
 
 

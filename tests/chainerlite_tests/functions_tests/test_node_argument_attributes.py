@@ -73,3 +73,31 @@ def test_cudnn_fast_is_refused_on_the_cpu():
     node = F.connection.convolution_2d.Convolution2DFunction(cudnn_fast=True)
     with pytest.raises(RuntimeError, match='cudnn_fast'):
         node.apply((X, w))
+
+
+def test_chainer_attributes_of_other_nodes_after_forward():
+    x = numpy.ones((2, 3, 4, 4), numpy.float32)
+    gamma, beta = numpy.ones(3, numpy.float32), numpy.zeros(3, numpy.float32)
+    node = _node(F.batch_normalization(x, gamma, beta))
+    assert node.axis == (0, 2, 3) and node.key_axis == (1,)
+    node = _node(F.im2col(x, (2, 3), stride=(1, 2), pad=(0, 1), dilate=(2, 1)))
+    assert (node.kh, node.kw, node.sy, node.sx, node.ph, node.pw) == (2, 3, 1, 2, 0, 1)
+    assert (node.dy, node.dx) == (2, 1)
+    node = _node(F.resize_images(x, (5, 6)))
+    assert (node.out_H, node.out_W) == (5, 6)
+    node = F.split_axis(x, [1, 2], axis=1)[0].creator_node
+    assert tuple(node.indices) == (1, 2) and node.sections is None
+    node = F.split_axis(x, 3, axis=1)[0].creator_node
+    assert (node.indices, node.sections) == (None, 3)
+    t = numpy.array([[0, 1, -1], [1, -1, -1]], numpy.int32)
+    assert _node(F.sigmoid_cross_entropy(x[:, :, 0, 0], t)).count == 3
+    assert _node(F.sigmoid_cross_entropy(x[:, :, 0, 0], t, normalize=False)).count == 2
+    assert _node(F.as_strided(x[:, 1:], (2,), (1,))).storage_offset == 16
+    assert _node(F.add(x, x, x)).len == 3
+    node = _node(F.average_pooling_nd(x, 2, pad=1, pad_value=None))
+    numpy.testing.assert_array_equal(node.width, [[1, 2, 1], [2, 4, 2], [1, 2, 1]])
+    assert _node(F.average_pooling_nd(x, 2)).width is None
+    a = numpy.ones((2, 3), numpy.float32)
+    node = _node(F.einsum('ij,jk->ik', a, a.T))
+    assert node.in_subs == 'ij,jk' and node.out_sub == 'ik'
+    assert _node(F.decorrelated_batch_normalization(x, groups=1)).axis is None

@@ -176,3 +176,21 @@ def test_a_weight_wider_than_x_is_multiplied_in_its_dtype(batchwise):
     numpy.testing.assert_allclose(
         gW.array, gy.astype(numpy.float32).T @ wx.astype(numpy.float32), rtol=1e-6
     )
+
+
+def test_outside_training_a_given_mask_applies_unscaled():
+    # Chainer passes ratio 0 outside training: nothing is dropped by a
+    # drawn mask, and a mask given still applies, without the 1/(1-ratio)
+    x = numpy.ones((2, 3), numpy.float32)
+    W = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    y = F.simplified_dropconnect(x, W, ratio=0.5, train=False)
+    numpy.testing.assert_array_equal(y.array, [[3, 12], [3, 12]])
+    assert y.creator.ratio == 0 and y.creator.mask.all()
+    mask = numpy.array([[True, False, True], [False, True, True]])
+    y = F.simplified_dropconnect(
+        x, W, ratio=0.5, train=False, mask=mask, use_batchwise_mask=False
+    )
+    numpy.testing.assert_array_equal(y.array, [[2, 9], [2, 9]])
+    # a ratio out of range does not matter outside training
+    y = F.simplified_dropconnect(x, W, ratio=1.5, train=False)
+    numpy.testing.assert_array_equal(y.array, [[3, 12], [3, 12]])
