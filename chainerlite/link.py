@@ -95,6 +95,18 @@ class Link(device_resident.DeviceResident):
     # What calling the link runs; subclasses define it.
     forward: typing.Callable[..., typing.Any]
 
+    # The __call__ of a class after Link in a subclass's method order (a
+    # mixin's, as ``class M(Link, Mixin)``): called in forward's place, as
+    # Chainer 7.8.1 does; None when there is none. Found once per class.
+    _mixed_in_call: typing.Callable[..., typing.Any] | None = None
+
+    def __init_subclass__(cls, **kwargs: typing.Any) -> None:
+        super().__init_subclass__(**kwargs)
+        after = cls.__mro__[cls.__mro__.index(Link) + 1 :]
+        cls._mixed_in_call = next(
+            (k.__dict__['__call__'] for k in after if '__call__' in k.__dict__), None
+        )
+
     def __init__(self, **params: typing.Any) -> None:
         super().__init__()
         self._params = set()
@@ -129,21 +141,40 @@ class Link(device_resident.DeviceResident):
         local = self.__dict__.get('_local_link_hooks')
         if local is None:  # (Link.__init__ sets it)
             _refuse_before_init()
+        forward = self.forward if self._mixed_in_call is None else self._mixin_forward
         if not hooks and not local:
-            return self.forward(*args, **kwargs)
+            return forward(*args, **kwargs)
         hooks = list(hooks.values())
         if local:
             hooks += local.values()
         pre = link_hook._ForwardPreprocessCallbackArgs(self, 'forward', args, kwargs)
         for hook in hooks:
             hook.forward_preprocess(pre)
-        out = self.forward(*args, **kwargs)
+        out = forward(*args, **kwargs)
         post = link_hook._ForwardPostprocessCallbackArgs(
             self, 'forward', args, kwargs, out
         )
         for hook in hooks:
             hook.forward_postprocess(post)
         return out
+
+    def _mixin_forward(self, *args, **kwargs):
+        return self._mixed_in_call(*args, **kwargs)
+
+    @property
+    def _device_id(self) -> int | None:
+        """The CUDA device number of the link (None on the CPU).
+
+        .. deprecated::
+            Kept for code written for Chainer; use :attr:`device`.
+        """
+        warnings.warn(
+            'Link._device_id is deprecated (kept from old Chainer): use '
+            'Link.device instead.',
+            DeprecationWarning,
+        )
+        device = self.device
+        return device.device.id if device.xp is cuda.cupy else None
 
     @property
     def local_link_hooks(self) -> collections.OrderedDict[str, link_hook.LinkHook]:

@@ -66,6 +66,39 @@ def test_a_subclass_that_skips_link_init_is_refused():
         Forgetful()(1)
 
 
+def test_a_mixin_call_after_link_runs_in_place_of_forward():
+    # Chainer 7.8.1 calls the __call__ of a class that follows Link in the
+    # method order (and still runs the link hooks around it)
+    class Twice:
+        def __call__(self, x):
+            return 2 * x
+
+    class Mixed(link.Link, Twice):
+        def forward(self, x):
+            return x
+
+    class MixinFirst(Twice, link.Link):
+        def forward(self, x):
+            return x
+
+    assert Mixed()(3) == 6
+    assert MixinFirst()(3) == 6  # its own __call__, Link's is not reached
+    seen = []
+
+    class Hook(chainerlite.LinkHook):
+        def forward_postprocess(self, args):
+            seen.append(args.out)
+
+    with Hook():
+        assert Mixed()(4) == 8
+    assert seen == [8]
+
+
+def test_device_id_is_deprecated():
+    with pytest.deprecated_call(match='device'):
+        assert L.Linear(2, 2)._device_id is None
+
+
 def test_delete_parameter_unregisters_it():
     a = Affine()
     del a.w

@@ -563,4 +563,54 @@ def serialize_nested(c):
     return {k: v for k, v in s.target.items()}
 
 
+def mixin_call(c):
+    # a __call__ further along the method order is called in forward's place
+    ch = c.chainer
+
+    class CallMixin:
+        def __call__(self, x):
+            return ('mixin', x)
+
+    class Mixed(ch.Link, CallMixin):
+        def forward(self, x):
+            return ('forward', x)
+
+    class Plain(ch.Link):
+        def forward(self, x):
+            return ('forward', x)
+
+    class OwnCall(ch.Chain):
+        def __call__(self, x):
+            return ('own', x)
+
+    return [Mixed()(1), Plain()(2), OwnCall()(3)]
+
+
+def device_methods(c):
+    m = c.L.Linear(2, 2)
+    out = [_try(lambda: m.to_gpu()), _try(lambda: m.to_chx())]
+    out.append(_try(lambda: m.from_chx() is m))
+    out.append(_try(lambda: m.to_intel64() is m))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        out.append(_try(lambda: m._device_id))
+    out.append(sorted({x.category.__name__ for x in w}))
+    out.append(type(m.device).__name__)
+    return out
+
+
+def chain_list_bad_children(c):
+    ch = c.chainer
+    cl = ch.ChainList(c.L.Linear(1, 1), c.L.Linear(1, 2))
+    out = [_try(lambda: ch.ChainList(3))]
+    # (Chainer's list keeps the int it refused: a list of its own)
+    out.append(_try(lambda: ch.ChainList().append(3)))
+    cl.insert(-1, c.L.Linear(1, 3))
+    cl.insert(100, c.L.Linear(1, 4))
+    out.append([(x.name, x.out_size) for x in cl])
+    out.append([x.out_size for x in cl[1:]])
+    out.append(type(cl[1:]).__name__)
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

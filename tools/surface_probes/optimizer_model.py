@@ -555,4 +555,106 @@ def optimizer_of_chain_with_shared_link(c):
     return [shared.W.array, shared.W.update_rule.t, opt.t]
 
 
+def setup_again_drops_hooks(c):
+    link = _link(c)
+    opt = c.O.SGD()
+    opt.setup(link)
+    log = []
+    opt.add_hook(lambda o: log.append('h'), name='h')
+    opt.setup(link)
+    opt.call_hooks()
+    return [log, _try(lambda: opt.remove_hook('h'))]
+
+
+def use_cleargrads_switch(c):
+    link = _link(c)
+    opt = c.O.SGD(lr=0.1)
+    opt.setup(link)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        opt.use_cleargrads(False)
+    link.cleargrads()
+    link.W.grad = numpy.ones((2, 3), numpy.float32)
+    link.b.grad = None
+    seen = []
+
+    def lossfun():
+        seen.append(link.b.grad)
+        return c.F.sum(link(_x()))
+
+    opt.update(lossfun)
+    return [sorted({x.category.__name__ for x in w}), seen, link.W.grad, link.W.array]
+
+
+def adam_lr_property(c):
+    link = _link(c)
+    opt = c.O.Adam(alpha=0.01)
+    out = [_try(lambda: opt.lr)]
+    opt.setup(link)
+    for _ in range(3):
+        _backward(c, link)
+        opt.update()
+        out.append([opt.lr, link.W.update_rule.lr, opt.alpha_t])
+    opt2 = c.O.Adam(alpha=0.01, amsgrad=True, weight_decay_rate=0.1)
+    out.append(sorted(opt2.hyperparam.get_dict().items()))
+    return out
+
+
+def custom_rule_and_proxy(c):
+    ch = c.chainer
+
+    class Rule(ch.UpdateRule):
+        def init_state(self, param):
+            self.state['acc'] = param.xp.zeros_like(param.array)
+
+        def update_core_cpu(self, param):
+            self.state['acc'] += param.grad
+            param.array -= self.hyperparam.rate * self.state['acc']
+
+    class Opt(ch.GradientMethod):
+        rate = ch.optimizer.HyperparameterProxy('rate')
+
+        def __init__(self, rate=0.1):
+            super().__init__()
+            self.hyperparam.rate = rate
+
+        def create_update_rule(self):
+            return Rule(self.hyperparam)
+
+    link = _link(c)
+    opt = Opt()
+    opt.setup(link)
+    opt.rate = 0.2
+    for _ in range(2):
+        _backward(c, link)
+        opt.update()
+    s = ch.serializers.DictionarySerializer()
+    opt.serialize(s)
+    return [
+        link.W.array,
+        dict(link.W.update_rule.state),
+        sorted(s.target),
+        opt.rate,
+        Opt.rate.__doc__ is not None,
+        type(Opt.__dict__['rate']).__name__,
+    ]
+
+
+def serialize_without_t(c):
+    ch = c.chainer
+    link = _link(c)
+    opt = c.O.SGD()
+    opt.setup(link)
+    return [
+        _try(lambda: opt.serialize(ch.serializers.NpzDeserializer({}))),
+        _try(
+            lambda: opt.serialize(
+                ch.serializers.NpzDeserializer({'t': numpy.asarray(3)}, strict=False)
+            )
+        ),
+        opt.t,
+        opt.epoch,
+    ]
+
+
 PROBES = _values.probes(globals(), __name__)
