@@ -991,3 +991,4 @@ from chainerlite.optimizer_hooks._deprecated import GradientHardClipping  # NOQA
 from chainerlite.optimizer_hooks._deprecated import GradientNoise  # NOQA: E402,F401
 from chainerlite.optimizer_hooks._deprecated import Lasso  # NOQA: E402,F401
 from chainerlite.optimizer_hooks._deprecated import WeightDecay  # NOQA: E402,F401
+from chainerlite.optimizer_hooks._deprecated import make_deprecation_message  # NOQA: E402,F401

@@ -10,13 +10,17 @@ import warnings
 from chainerlite import optimizer_hooks
 
 
+def make_deprecation_message(module_name):
+    """The warning's text for the old name ``chainer.optimizer.<name>``."""
+    return (
+        'chainer.optimizer.{0} is deprecated from v4. Use '
+        'chainer.optimizer_hooks.{0} instead.'.format(module_name)
+    )
+
+
 def _deprecated(base):
     def __init__(self, *args, **kwargs):
-        warnings.warn(
-            'chainer.optimizer.{0} is deprecated from v4. Use '
-            'chainer.optimizer_hooks.{0} instead.'.format(base.__name__),
-            DeprecationWarning,
-        )
+        warnings.warn(make_deprecation_message(base.__name__), DeprecationWarning)
         base.__init__(self, *args, **kwargs)
 
     return type(
