@@ -841,11 +841,17 @@ class GradientMethod(Optimizer):
         raise NotImplementedError()
 
     def reallocate_cleared_grads(self) -> None:
-        """Gives zero gradients to the initialized parameters without one."""
+        """Gives zero gradients to the initialized parameters without one
+        (before and after the update, and after each hook, as in Chainer:
+        a hook that clears gradients leaves zeros)."""
         for param in self.target.params(include_uninit=False):
             if param.grad is None:
                 with _using_device(param.device):
                     param.grad = param.xp.zeros_like(param.array)
+
+    def call_hook(self, hook):
+        super().call_hook(hook)
+        self.reallocate_cleared_grads()
 
     def update(
         self,
@@ -931,6 +937,7 @@ class GradientMethod(Optimizer):
                     param.update()
             if exchange is not None:
                 exchange()
+        self.reallocate_cleared_grads()
         self.call_hooks('post')
         self.update_loss_scale()
         return safe

@@ -366,6 +366,22 @@ def test_hook_methods_before_setup_raise_runtime_error():
             call()
 
 
+def test_a_hook_that_clears_the_gradients_leaves_zeros():
+    # Chainer reallocates cleared gradients after each hook, so the next
+    # hook and the update see zeros, and zeros remain after the update
+    link = _link(w=[4.0])
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    seen = []
+    opt.add_hook(lambda o: o.target.cleargrads(), name='clear')
+    opt.add_hook(lambda o: seen.append(link.w.grad.copy()), name='look')
+    opt.add_hook(lambda o: o.target.cleargrads(), name='after', timing='post')
+    link.w.grad = numpy.array([1.0])
+    opt.update()
+    assert [g.tolist() for g in seen] == [[0.0]]
+    assert link.w.array.tolist() == [4.0]
+    assert link.w.grad.tolist() == [0.0]
+
+
 def test_hook_timing_and_arguments():
     link = _link(w=[4.0], v=[2.0])
     opt = optimizers.SGD(lr=1.0).setup(link)

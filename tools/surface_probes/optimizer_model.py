@@ -657,4 +657,93 @@ def serialize_without_t(c):
     ]
 
 
+def copies_of_optimizers(c):
+    import copy
+    import pickle
+
+    link = _link(c)
+    opt = c.O.MomentumSGD(lr=0.3)
+    opt.setup(link)
+    _backward(c, link)
+    opt.update()
+    out = []
+    for dup in (copy.deepcopy(opt), pickle.loads(pickle.dumps(opt))):
+        rule = dup.target.W.update_rule
+        out.append(
+            [
+                dup.lr,
+                dup.t,
+                rule.t,
+                rule.hyperparam.lr,
+                rule.hyperparam.parent is dup.hyperparam,
+                dict(rule.state),
+                dup.target is link,
+                rule.state['v'] is link.W.update_rule.state['v'],
+            ]
+        )
+        dup.lr = 0.9
+        out.append([rule.hyperparam.lr, opt.lr])
+    H = c.chainer.optimizer.Hyperparameter
+    root = H()
+    root.x = 1
+    leaf = H(root)
+    for dup in (copy.deepcopy(leaf), pickle.loads(pickle.dumps(leaf))):
+        out.append([dup.x, dup.get_dict(), dup.parent is root])
+    return out
+
+
+def hook_that_clears_grads(c):
+    link = _link(c)
+    opt = c.O.SGD(lr=0.5)
+    opt.setup(link)
+    seen = []
+
+    def clear(o):
+        o.target.cleargrads()
+
+    def look(o):
+        seen.append([p.grad for p in o.target.params()])
+
+    opt.add_hook(clear)
+    opt.add_hook(look)
+    _backward(c, link)
+    opt.update()
+    return [seen, link.W.array, link.W.grad]
+
+
+def serialize_with_lazy_params(c):
+    ch = c.chainer
+    link = c.L.Linear(None, 2)
+    opt = c.O.Adam()
+    opt.setup(link)
+    link.cleargrads()
+    opt.update()
+    s = ch.serializers.DictionarySerializer()
+    opt.serialize(s)
+    other = c.L.Linear(None, 2)
+    opt2 = c.O.Adam()
+    opt2.setup(other)
+    # a rule without state saved only its t: loading it expects the state
+    loaded = _try(
+        lambda: opt2.serialize(ch.serializers.NpzDeserializer(dict(s.target)))
+    )
+    return [{k: v for k, v in s.target.items()}, loaded, other.W.update_rule.t]
+
+
+def rule_state_device_and_types(c):
+    link = _link(c)
+    link.W.array = link.W.array.astype(numpy.float64)
+    opt = c.O.Adam()
+    opt.setup(link)
+    link.cleargrads()
+    link.W.grad = numpy.ones((2, 3), numpy.float64)
+    link.b.grad = numpy.ones(2, numpy.float32)
+    opt.update()
+    return [
+        {k: str(v.dtype) for k, v in link.W.update_rule.state.items()},
+        {k: str(v.dtype) for k, v in link.b.update_rule.state.items()},
+        str(link.W.array.dtype),
+    ]
+
+
 PROBES = _values.probes(globals(), __name__)
