@@ -51,14 +51,43 @@ class DeviceResidentsVisitor:
         )
 
 
-class _ToDeviceVisitor(DeviceResidentsVisitor):
-    # Sends everything it visits to one device.
+# The deprecated moves, which a class may override to move arrays of its own.
+_MOVES = ('to_cpu', 'to_gpu', 'to_intel64')
 
-    def __init__(self, device):
+
+def _move_to(device):
+    """The deprecated move to ``device`` and its keyword arguments (None for
+    a device none of them reaches)."""
+    if device.xp is cuda.cupy:
+        return 'to_gpu', {'device': device.device.id}
+    if isinstance(device, intel64.Intel64Device):
+        return 'to_intel64', {}
+    if isinstance(device, backend.CpuDevice):
+        return 'to_cpu', {}
+    return None, {}
+
+
+class _ToDeviceVisitor(DeviceResidentsVisitor):
+    # Sends everything it visits to one device. As in Chainer, an object
+    # whose class overrides the move there (to_cpu for the CPU, ...) has
+    # that method called as well, unless the walk started from its own
+    # move (``start``); ``move`` is the move the walk was asked as, None
+    # for to_device.
+
+    def __init__(self, device, move=None, start=None):
         self._device = device
+        self._move = (move, {}) if move else _move_to(device)
+        self._start = start
 
     def visit_device_resident(self, device_resident):
         device_resident._device = self._device
+        name, kwargs = self._move
+        if name in device_resident._overridden_moves and (
+            device_resident is not self._start
+        ):
+            if name == 'to_gpu' and not kwargs:
+                kwargs = {'device': self._device.device.id}
+            getattr(device_resident, name)(**kwargs)
 
     def visit_array(self, arr):
         return self._device.send(arr)
@@ -86,6 +115,15 @@ class DeviceResident:
     """
 
     _device: backend.Device = backend.CpuDevice()
+    # the deprecated moves (to_cpu, ...) the class overrides (see
+    # _ToDeviceVisitor); found once per class
+    _overridden_moves: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: typing.Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._overridden_moves = tuple(
+            m for m in _MOVES if getattr(cls, m) is not getattr(DeviceResident, m)
+        )
 
     def __init__(self) -> None:
         self._device = backend.CpuDevice()
@@ -132,7 +170,7 @@ class DeviceResident:
             This object.
         """
         _warn_deprecated_move(self, 'to_cpu', "'@numpy'")
-        return self.to_device(backend.CpuDevice())
+        return self._move_tree(backend.CpuDevice(), 'to_cpu')
 
     def to_gpu(self, device: types.CudaDeviceSpec | None = None) -> Self:
         """Moves the tree to a GPU. Deprecated: use ``to_device('@cupy:N')``.
@@ -150,7 +188,7 @@ class DeviceResident:
         cuda.check_cuda_available()
         if device is None:
             device = cuda.cupy.cuda.runtime.getDevice()
-        return self.to_device(backend.GpuDevice(device))
+        return self._move_tree(backend.GpuDevice(device), 'to_gpu')
 
     def to_intel64(self) -> Self:
         """Moves the tree to iDeep arrays. Deprecated, as in Chainer.
@@ -160,7 +198,11 @@ class DeviceResident:
         """
         _warn_deprecated_move(self, 'to_intel64', "'@intel64'")
         intel64.check_ideep_available()
-        return self.to_device('@intel64')
+        return self._move_tree(backend.get_device('@intel64'), 'to_intel64')
+
+    def _move_tree(self, device, move):
+        self.device_resident_accept(_ToDeviceVisitor(device, move, start=self))
+        return self
 
     def to_chx(self) -> Self:
         """Moves the tree to ChainerX.

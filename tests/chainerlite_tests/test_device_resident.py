@@ -96,3 +96,32 @@ def test_deprecated_moves_and_unavailable_backends():
     with pytest.warns(DeprecationWarning), pytest.raises(RuntimeError, match='iDeep'):
         link.to_intel64()
     assert str(link.device) == '@numpy'
+
+
+def test_an_overridden_move_is_called_when_a_parent_moves():
+    # code written for old Chainer moves arrays of its own in an overridden
+    # to_cpu (or to_gpu); Chainer 7.8.1 calls it when an ancestor moves,
+    # by the deprecated move or by to_device, and not twice from its own
+    log = []
+
+    class Custom(chainerlite.Link):
+        def to_cpu(self):
+            log.append('to_cpu')
+            return super().to_cpu()
+
+    assert Custom._overridden_moves == ('to_cpu',)
+    assert chainerlite.Link._overridden_moves == ()
+    parent = chainerlite.Chain()
+    with parent.init_scope():
+        parent.custom = Custom()
+        parent.plain = L.Linear(2, 2)
+    with pytest.deprecated_call():
+        parent.to_cpu()
+    assert log == ['to_cpu']
+    with pytest.deprecated_call():  # (the overridden to_cpu warns)
+        parent.to_device('@numpy')
+    assert log == ['to_cpu'] * 2
+    with pytest.deprecated_call():
+        parent.custom.to_cpu()
+    assert log == ['to_cpu'] * 3
+    assert str(parent.custom.device) == '@numpy'

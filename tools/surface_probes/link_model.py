@@ -613,4 +613,45 @@ def chain_list_bad_children(c):
     return out
 
 
+def overridden_to_cpu(c):
+    # old code moves its own arrays in an overridden to_cpu/to_gpu: Chainer
+    # calls it when a parent is moved, also by to_device
+    ch = c.chainer
+    log = []
+
+    class Custom(ch.Link):
+        def __init__(self):
+            super().__init__()
+            self.extra = numpy.zeros(2)
+
+        def to_cpu(self):
+            log.append('to_cpu')
+            return super().to_cpu()
+
+    m = ch.Chain()
+    with m.init_scope():
+        m.c = Custom()
+        m.l = c.L.Linear(2, 2)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        out = [m.to_cpu() is m]
+        out.append(list(log))
+        m.to_device('@numpy')
+        out.append(list(log))
+        m.c.to_cpu()
+        out.append(list(log))
+    out.append(sorted({x.category.__name__ for x in w}))
+    return out
+
+
+def serialize_into_placeholder(c):
+    ch = c.chainer
+    m = ch.Link()
+    m.add_param('y')
+    m.add_param('z', initializer=c.I.Constant(1, dtype=numpy.float64))
+    data = {'y': numpy.arange(6.0).reshape(2, 3), 'z': numpy.ones(2, numpy.float32)}
+    m.serialize(ch.serializers.NpzDeserializer(data))
+    return [m.y.array, m.z.array, m.y.grad is None, _try(lambda: m.z.grad)]
+
+
 PROBES = _values.probes(globals(), __name__)
