@@ -654,4 +654,22 @@ def serialize_into_placeholder(c):
     return [m.y.array, m.z.array, m.y.grad is None, _try(lambda: m.z.grad)]
 
 
+def copies_keep_local_hooks(c):
+    ch = c.chainer
+
+    class Hook(ch.LinkHook):
+        def __init__(self, name):
+            self.name = name
+
+    link = c.L.Linear(2, 2)
+    link.add_hook(Hook('a'))
+    out = []
+    for mode in ('share', 'copy', 'init'):
+        d = link.copy(mode)
+        out.append(list(d.local_link_hooks))
+        d.add_hook(Hook(mode))
+        out.append(list(link.local_link_hooks))
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)
