@@ -746,4 +746,62 @@ def rule_state_device_and_types(c):
     ]
 
 
+def every_optimizer_surface(c):
+    from tools.surface_probes.optimizers import NAMES
+
+    out = {}
+    for name in NAMES + ('AdaBound', 'AMSBound'):
+        cls = getattr(c.O, name)
+        opt = cls()
+        proxies = sorted(
+            k
+            for klass in cls.__mro__
+            for k, v in vars(klass).items()
+            if type(v).__name__ == 'HyperparameterProxy'
+        )
+        rule = opt.create_update_rule()
+        out[name] = [
+            proxies,
+            sorted(opt.hyperparam.get_dict().items()),
+            type(rule).__name__,
+            rule.is_elementwise,
+            rule.hyperparam.parent is opt.hyperparam,
+            issubclass(cls, c.chainer.GradientMethod),
+        ]
+    return out
+
+
+def fp32_update_hooks_and_states(c):
+    ch = c.chainer
+    numpy.random.seed(0)
+    link = ch.Link()
+    with link.init_scope():
+        link.w = ch.Parameter(numpy.random.rand(3).astype(numpy.float16))
+        link.u = ch.Parameter(numpy.random.rand(3).astype(numpy.float32))
+    opt = c.O.Adam(alpha=0.01)
+    opt.setup(link)
+    opt.use_fp32_update()
+    seen = []
+
+    def look(rule, param):
+        seen.append([param.name, str(param.dtype), str(param.grad.dtype)])
+
+    link.w.update_rule.add_hook(look)
+    link.u.update_rule.add_hook(look)
+    opt.add_hook(ch.optimizer_hooks.WeightDecay(0.1))
+    for i in range(2):
+        link.w.grad = numpy.full(3, 0.5 * (i + 1), numpy.float16)
+        link.u.grad = numpy.full(3, 0.5 * (i + 1), numpy.float32)
+        opt.update()
+    return [
+        seen,
+        link.w.array,
+        str(link.w.array.dtype),
+        link.w.grad,
+        {k: str(v.dtype) for k, v in link.w.update_rule.state.items()},
+        dict(link.w.update_rule.state),
+        link.u.array,
+    ]
+
+
 PROBES = _values.probes(globals(), __name__)
