@@ -672,4 +672,43 @@ def copies_keep_local_hooks(c):
     return out
 
 
+class _Answering:
+    """A serializer (as tests mock one) that records its calls and answers
+    every one with ``answer``."""
+
+    def __init__(self, answer, log=None, path=''):
+        self.answer, self.log, self.path = answer, [] if log is None else log, path
+
+    def __getitem__(self, name):
+        return _Answering(self.answer, self.log, self.path + name + '/')
+
+    def __call__(self, name, value):
+        self.log.append((self.path + name, type(value).__name__))
+        return self.answer
+
+
+def serialize_with_answering_serializer(c):
+    ch = c.chainer
+    m = ch.Chain()
+    with m.init_scope():
+        m.x = ch.Parameter(numpy.zeros((2, 3), numpy.float32))
+        m.child = c.L.Linear(2, 2)
+    m.add_persistent('z', 1)
+    s = _Answering(3)
+    out = [_try(lambda: m.serialize(s))]
+    out.append(sorted(s.log))
+    out.append([m.x.array, m.z, m.child.W.array])
+    with m.init_scope():
+        m.u = ch.Parameter()
+    # an answer that is no array for an uninitialised parameter
+    out.append(_try(lambda: m.serialize(_Answering(3))))
+    arr = _Answering(numpy.full((2, 2), 5, numpy.float64))
+    lazy = ch.Link()
+    with lazy.init_scope():
+        lazy.u = ch.Parameter()
+    lazy.serialize(arr)
+    out.append([lazy.u.array, _try(lambda: lazy.u.grad)])
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)
