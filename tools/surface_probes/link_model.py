@@ -191,10 +191,8 @@ def persistent_values(c):
 
 def params_uninit(c):
     ch = c.chainer
-    m = ch.Chain()
+    m = ch.Chain(a=c.L.Linear(None, 2), b=c.L.Linear(2, 3))
     with m.init_scope():
-        m.a = c.L.Linear(None, 2)
-        m.b = c.L.Linear(2, 3)
         m.u = ch.Parameter()
     return [
         [n for n, _ in m.namedparams()],
@@ -353,10 +351,7 @@ def update_switch_without_rules(c):
 
 def count_params_cases(c):
     ch = c.chainer
-    m = ch.Chain()
-    with m.init_scope():
-        m.a = c.L.Linear(None, 2)
-        m.b = c.L.Linear(3, 4)
+    m = ch.Chain(a=c.L.Linear(None, 2), b=c.L.Linear(3, 4))
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter('always')
         n = m.count_params()

@@ -16,6 +16,23 @@ def _link(c, seed=0):
     return c.L.Linear(3, 2)
 
 
+def _set_up(c, opt):
+    """A fresh link and ``opt`` set up on it."""
+    link = _link(c)
+    opt.setup(link)
+    return link, opt
+
+
+def _drawn(c, n, **dtypes):
+    """A link with a parameter of ``n`` uniform draws per keyword, of that
+    dtype."""
+    link = c.chainer.Link()
+    with link.init_scope():
+        for name, dtype in dtypes.items():
+            setattr(link, name, c.chainer.Parameter(numpy.random.rand(n).astype(dtype)))
+    return link
+
+
 def _x():
     return numpy.arange(12, dtype=numpy.float32).reshape(4, 3) / 10
 
@@ -61,9 +78,7 @@ def before_setup(c):
 
 
 def lossfun_update(c):
-    link = _link(c)
-    opt = c.O.SGD(lr=0.1)
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.SGD(lr=0.1))
     seen = []
 
     def lossfun(x, scale=1):
@@ -79,9 +94,7 @@ def lossfun_update(c):
 
 
 def update_without_grads(c):
-    link = _link(c)
-    opt = c.O.MomentumSGD()
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.MomentumSGD())
     link.cleargrads()
     opt.update()
     out = [link.W.grad, link.b.grad, link.W.array, opt.t, link.W.update_rule.t]
@@ -183,9 +196,7 @@ def hook_timing_attribute(c):
 
 
 def hook_order(c):
-    link = _link(c)
-    opt = c.O.SGD(lr=0.5)
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.SGD(lr=0.5))
     log = []
 
     def pre(o):
@@ -212,9 +223,7 @@ def hook_order(c):
 
 
 def rule_hooks(c):
-    link = _link(c)
-    opt = c.O.SGD(lr=0.5)
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.SGD(lr=0.5))
     log = []
     rule = link.W.update_rule
 
@@ -344,9 +353,7 @@ def deprecated_hook_names(c):
 
 
 def hyperparameter_proxies(c):
-    link = _link(c)
-    opt = c.O.MomentumSGD(lr=0.1)
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.MomentumSGD(lr=0.1))
     opt.lr = 0.2
     out = [link.W.update_rule.hyperparam.lr, opt.hyperparam.lr]
     link.W.update_rule.hyperparam.lr = 0.5
@@ -420,11 +427,8 @@ def update_rule_state_lazy(c):
 
 
 def fp32_update(c):
-    ch = c.chainer
     numpy.random.seed(0)
-    link = ch.Link()
-    with link.init_scope():
-        link.w = ch.Parameter(numpy.random.rand(4).astype(numpy.float16))
+    link = _drawn(c, 4, w=numpy.float16)
     opt = c.O.MomentumSGD(lr=0.001)
     opt.setup(link)
     opt.use_fp32_update()
@@ -433,9 +437,7 @@ def fp32_update(c):
         opt.update()
     out = [link.w.array, link.w.grad, sorted(link.w.update_rule.state)]
     out.append(dict(link.w.update_rule.state))
-    plain = ch.Link()
-    with plain.init_scope():
-        plain.w = ch.Parameter(numpy.random.rand(4).astype(numpy.float16))
+    plain = _drawn(c, 4, w=numpy.float16)
     opt2 = c.O.MomentumSGD(lr=0.001)
     opt2.use_fp32_update()
     opt2.setup(plain)
@@ -446,9 +448,7 @@ def fp32_update(c):
 
 
 def static_loss_scale(c):
-    link = _link(c)
-    opt = c.O.SGD(lr=0.1)
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.SGD(lr=0.1))
     opt.set_loss_scale(8.0)
     out = [opt._loss_scale]
     opt.add_hook(c.chainer.optimizer_hooks.WeightDecay(0.01))
@@ -460,9 +460,7 @@ def static_loss_scale(c):
 
 
 def nan_in_grads(c):
-    link = _link(c)
-    opt = c.O.SGD()
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.SGD())
     link.cleargrads()
     link.W.grad = numpy.full((2, 3), numpy.nan, numpy.float32)
     link.b.grad = numpy.zeros(2, numpy.float32)
@@ -481,9 +479,7 @@ def nan_in_grads(c):
 
 def serialize_round_trip(c):
     ch = c.chainer
-    link = _link(c)
-    opt = c.O.Adam()
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.Adam())
     for _ in range(2):
         _backward(c, link)
         opt.update()
@@ -505,9 +501,7 @@ def serialize_round_trip(c):
 
 def serialize_missing_state(c):
     ch = c.chainer
-    link = _link(c)
-    opt = c.O.Adam()
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.Adam())
     _backward(c, link)
     opt.update()
     s = ch.serializers.DictionarySerializer()
@@ -556,9 +550,7 @@ def optimizer_of_chain_with_shared_link(c):
 
 
 def setup_again_drops_hooks(c):
-    link = _link(c)
-    opt = c.O.SGD()
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.SGD())
     log = []
     opt.add_hook(lambda o: log.append('h'), name='h')
     opt.setup(link)
@@ -567,9 +559,7 @@ def setup_again_drops_hooks(c):
 
 
 def use_cleargrads_switch(c):
-    link = _link(c)
-    opt = c.O.SGD(lr=0.1)
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.SGD(lr=0.1))
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter('always')
         opt.use_cleargrads(False)
@@ -642,9 +632,7 @@ def custom_rule_and_proxy(c):
 
 def serialize_without_t(c):
     ch = c.chainer
-    link = _link(c)
-    opt = c.O.SGD()
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.SGD())
     return [
         _try(lambda: opt.serialize(ch.serializers.NpzDeserializer({}))),
         _try(
@@ -661,9 +649,7 @@ def copies_of_optimizers(c):
     import copy
     import pickle
 
-    link = _link(c)
-    opt = c.O.MomentumSGD(lr=0.3)
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.MomentumSGD(lr=0.3))
     _backward(c, link)
     opt.update()
     out = []
@@ -693,9 +679,7 @@ def copies_of_optimizers(c):
 
 
 def hook_that_clears_grads(c):
-    link = _link(c)
-    opt = c.O.SGD(lr=0.5)
-    opt.setup(link)
+    link, opt = _set_up(c, c.O.SGD(lr=0.5))
     seen = []
 
     def clear(o):
@@ -774,10 +758,7 @@ def every_optimizer_surface(c):
 def fp32_update_hooks_and_states(c):
     ch = c.chainer
     numpy.random.seed(0)
-    link = ch.Link()
-    with link.init_scope():
-        link.w = ch.Parameter(numpy.random.rand(3).astype(numpy.float16))
-        link.u = ch.Parameter(numpy.random.rand(3).astype(numpy.float32))
+    link = _drawn(c, 3, w=numpy.float16, u=numpy.float32)
     opt = c.O.Adam(alpha=0.01)
     opt.setup(link)
     opt.use_fp32_update()
