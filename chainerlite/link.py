@@ -174,7 +174,7 @@ class Link(device_resident.DeviceResident):
             DeprecationWarning,
         )
         device = self.device
-        return device.device.id if device.xp is cuda.cupy else None
+        return device.device.id if isinstance(device, backend.GpuDevice) else None
 
     @property
     def local_link_hooks(self) -> collections.OrderedDict[str, link_hook.LinkHook]:
