@@ -785,4 +785,17 @@ def fp32_update_hooks_and_states(c):
     ]
 
 
+def serialize_param_without_rule(c):
+    ch = c.chainer
+    m = ch.Chain(a=_link(c))
+    opt = c.O.MomentumSGD()
+    opt.setup(m)
+    with m.init_scope():
+        m.late = ch.Parameter(numpy.ones(2, numpy.float32))
+    m.cleargrads()
+    s = ch.serializers.DictionarySerializer()
+    opt.serialize(s)
+    return sorted(s.target)
+
+
 PROBES = _values.probes(globals(), __name__)

@@ -280,4 +280,35 @@ def hdf5_missing_and_path(c):
     return out
 
 
+def persistents_across_kinds(c):
+    # a persistent saved as one kind of value and loaded into another
+    ch = c.chainer
+    src = ch.Link()
+    src.add_persistent('a', None)
+    src.add_persistent('b', numpy.arange(3.0))
+    src.add_persistent('c', 2.5)
+    src.add_persistent('d', numpy.int64(4))
+    f = _saved(c, src)
+    out = []
+    # (after an error, what was loaded depends on the order of a set)
+    for a, b, cc, d in (
+        (numpy.ones(2), None, 1.0, 0),
+        (1, None, numpy.zeros(()), 1.0),
+        (None, 7, 1.0, 0),
+    ):
+        dst = ch.Link()
+        dst.add_persistent('a', a)
+        dst.add_persistent('b', b)
+        dst.add_persistent('c', cc)
+        dst.add_persistent('d', d)
+        f.seek(0)
+        loaded = _try(lambda dst=dst: ch.serializers.load_npz(f, dst))
+        out.append(loaded)
+        if loaded[0] == 'ok':
+            out.append(
+                [dst.a, dst.b, dst.c, type(dst.c).__name__, dst.d, type(dst.d).__name__]
+            )
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)
