@@ -864,10 +864,9 @@ def backward(outputs, grad_outputs=None, **kwargs):
     if grad_outputs is None:
         grads = [None] * len(outputs)
     else:
-        grads = _check_sequence(grad_outputs, 'grad_outputs', False)
-        if len(grads) != len(outputs):
-            raise ValueError('backward(): %d grad_outputs for %d outputs'
-                             % (len(grads), len(outputs)))
+        grads = _check_sequence(grad_outputs, 'grad_outputs', False,
+                                'None, a tuple, or a list')
+        _check_length(grads, outputs, 'grad_outputs', 'outputs')
         for g in grads:
             if g is not None and not isinstance(g, Variable):
                 _not_a_variable(g)
@@ -899,16 +898,26 @@ cdef int _not_a_variable(g) except -1:
         'None, not %s (wrap an array in chainer.Variable)' % type(g).__name__)
 
 
-cdef list _check_sequence(seq, str what, bint variables):
+cdef list _check_sequence(seq, str what, bint variables,
+                          str kinds='a tuple or a list'):
+    # the messages are Chainer 7.8.1's
     if not isinstance(seq, (tuple, list)):
-        raise TypeError('%s must be a tuple or a list, not %s'
-                        % (what, type(seq).__name__))
+        raise TypeError('%s must be %s, not %s.' % (what, kinds, type(seq)))
     if variables:
         for v in seq:
             if not isinstance(v, Variable):
-                raise TypeError('elements of %s must be Variables, not %s'
-                                % (what, type(v).__name__))
+                raise TypeError('each %s must be a Variable, not %s'
+                                % (what[:-1], type(v)))
     return list(seq)
+
+
+cdef int _check_length(list given, list targets, str what,
+                       str of) except -1:
+    if len(given) != len(targets):
+        raise ValueError('%s must be of the same length as %s.\n'
+                         'len(%s) = %d, len(%s) = %d'
+                         % (what, of, of, len(targets), what, len(given)))
+    return 0
 
 
 def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
@@ -945,19 +954,17 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
     inputs = _check_sequence(inputs, 'inputs', True)
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
-    grads = _check_sequence(grad_outputs, 'grad_outputs', False)
-    if len(grads) != len(outputs):
-        raise ValueError('grad(): %d grad_outputs for %d outputs'
-                         % (len(grads), len(outputs)))
+    grads = _check_sequence(grad_outputs, 'grad_outputs', False,
+                            'a tuple or a list or None')
+    _check_length(grads, outputs, 'grad_outputs', 'outputs')
     grads = [_default_seed(<Variable>o, loss_scale) if g is None else g
              for o, g in zip(outputs, grads)]
     nodes = [(<Variable>v)._node for v in inputs]
     seeds = None
     if grad_inputs is not None:
-        seeds = _check_sequence(grad_inputs, 'grad_inputs', False)
-        if len(seeds) != len(inputs):
-            raise ValueError('grad(): %d grad_inputs for %d inputs'
-                             % (len(seeds), len(inputs)))
+        seeds = _check_sequence(grad_inputs, 'grad_inputs', False,
+                                'a tuple or a list or None')
+        _check_length(seeds, inputs, 'grad_inputs', 'inputs')
     return backprop(outputs, grads, retain_grad, enable_double_backprop,
                     loss_scale, nodes, set_grad, seeds, retain_graph)
 

@@ -184,6 +184,32 @@ cdef class TimerRecorder(CompiledHook):
         self._n_pending = 0
         return 0
 
+    def __copy__(self):
+        # copy.copy, as Chainer's TimerHook takes it: a hook of its own with
+        # the records so far (deepcopy and pickle stay refused, as there)
+        cdef TimerRecorder new = type(self).__new__(type(self))
+        cdef Stat old_stat, stat
+        self._flush()
+        new._history = list(self._history)
+        new.outer_time = self.outer_time
+        new.gpu_calls = list(self.gpu_calls)
+        new._names = list(self._names)
+        new._index = dict(self._index)
+        copies = {}
+        for old_stat in self._stat_of:
+            stat = Stat.__new__(Stat)
+            stat.self_time = old_stat.self_time
+            stat.by_phase = old_stat.by_phase
+            stat.occurrences = old_stat.occurrences
+            new._stat_of.append(stat)
+            copies[old_stat] = stat
+        for name, old_stat in self.stats.items():
+            new.stats[name] = copies[old_stat]
+        own = getattr(self, '__dict__', None)
+        if own:
+            new.__dict__.update(own)
+        return new
+
     cdef _CallStack _stack(self, ThreadState state):
         # This thread's running calls, kept in the thread's state under the
         # recorder itself (removed again by reset_thread).

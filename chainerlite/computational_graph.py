@@ -310,16 +310,17 @@ VariableNode` or a :class:`~chainerlite.FunctionNode`.
                 node for node in nodes if not isinstance(node, variable.VariableNode)
             ]
             edges = self._function_edges()
-        lines = ['digraph graphname {', 'rankdir=%s;' % self.rankdir]
-        lines.extend(self._dot_nodes(nodes))
+        # one line, statements back to back, as Chainer writes it
+        parts = ['digraph graphname{rankdir=%s;' % self.rankdir]
+        parts.extend(self._dot_nodes(nodes))
         drawn = set()
         for head, tail in edges:
             edge = '%d -> %d;' % (id(head), id(tail))
             if edge not in drawn:
                 drawn.add(edge)
-                lines.append(edge)
-        lines.append('}')
-        return '\n'.join(lines) + '\n'
+                parts.append(edge)
+        parts.append('}')
+        return ''.join(parts)
 
     def dump(self, format='dot'):
         """Returns the graph as text.
@@ -335,7 +336,7 @@ VariableNode` or a :class:`~chainerlite.FunctionNode`.
         """
         if format != 'dot':
             raise NotImplementedError(
-                "only the 'dot' format is supported, not %r" % (format,)
+                'Currently, only dot format is supported.'
             )
         return self._to_dot()
 
@@ -490,8 +491,8 @@ def build_computational_graph(
         ['(2, 3), float32', '(2, 3), float32', 'Sum', 'exp', 'float32']
         >>> len(g.edges)
         4
-        >>> print(g.dump().splitlines()[0])
-        digraph graphname {
+        >>> g.dump()[:29]
+        'digraph graphname{rankdir=TB;'
     """
     if not remove_split:
         raise ValueError('remove_split=False is not supported anymore')

@@ -56,19 +56,17 @@ class FunctionAdapter(FunctionNode):
         # All inputs are kept for backward unless the function says otherwise.
         self.retain_inputs(range(len(inputs)))
         outputs = self._function.forward(inputs)
-        if not isinstance(outputs, tuple):
+        # what is no tuple is refused by apply; the node's apply makes
+        # chainerlite's own nodes' NumPy scalars arrays, but a user's
+        # Function may not return one, as in Chainer
+        if isinstance(outputs, tuple) and any(
+            isinstance(y, numpy.generic) for y in outputs
+        ):
             raise TypeError(
-                '%s.forward must return a tuple, got %s'
-                % (self.label, type(outputs).__name__)
+                'forward output must be a tuple of ndarrays.\nFunction: %s\n'
+                'Actual output types: %s'
+                % (self.label, tuple([type(y) for y in outputs]))
             )
-        for y in outputs:
-            # the node's apply makes chainerlite's own nodes' NumPy scalars
-            # arrays; a user's Function may not return one, as in Chainer
-            if isinstance(y, numpy.generic):
-                raise TypeError(
-                    'forward output must be a tuple of ndarrays: %s.forward '
-                    'returned %s' % (self.label, type(y).__name__)
-                )
         return outputs
 
     def backward(self, target_input_indexes, grad_outputs):

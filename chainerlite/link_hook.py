@@ -3,6 +3,8 @@
 import collections
 import threading
 
+from chainerlite.utils.error import _repr_with_named_data
+
 _thread_local = threading.local()
 
 
@@ -27,11 +29,8 @@ class _ForwardCallbackArgs(object):
         self.kwargs = kwargs
 
     def __repr__(self):
-        return '<{} {}>'.format(
-            type(self).__name__,
-            ', '.join(
-                '{}={!r}'.format(name, getattr(self, name)) for name in self._fields
-            ),
+        return _repr_with_named_data(
+            self, **{name: getattr(self, name) for name in self._fields}
         )
 
 

@@ -98,31 +98,30 @@ class TimerHook(link_hook.LinkHook):
             record['self_time'] = self._self_time[name]
         return result
 
-    def print_report(self, unit='auto', file=sys.stdout):
+    def print_report(self, unit='auto', file=sys.stdout, *, details=False):
         """Prints a table of the time spent in each link class.
 
-        Columns: link name, elapsed time (nested calls included), number of
-        calls and self time.
+        Columns: link name, elapsed time (nested calls included) and number
+        of calls, laid out as Chainer lays them out; with ``details``, also
+        the self time.
 
         Args:
             unit (str): The time unit, as the function hook's
                 :meth:`~chainerlite.function_hooks.TimerHook.print_report`
                 takes it (``'ms'``, ``'auto'``, ``'auto_foreach'``, ...).
             file: Text stream the table is written to.
+            details (bool): Add the column of the self time (not in
+                Chainer).
 
         """
         summary = self.summary()
         units = _function_timer.row_units(
             unit, [r['elapsed_time'] for r in summary.values()]
         )
-        rows = [('LinkName', 'ElapsedTime', 'Occurrence', 'SelfTime')]
+        rows = [('LinkName', 'ElapsedTime', 'Occurrence') + ('SelfTime',) * details]
         for (name, record), (row_unit, factor) in zip(summary.items(), units):
-            rows.append(
-                (
-                    name,
-                    '{:.2f}{}'.format(record['elapsed_time'] * factor, row_unit),
-                    str(record['occurrence']),
-                    '{:.2f}{}'.format(record['self_time'] * factor, row_unit),
-                )
-            )
+            times = [record['elapsed_time']] + [record['self_time']] * details
+            row = [name] + ['{:.2f}{}'.format(t * factor, row_unit) for t in times]
+            row.insert(2, str(record['occurrence']))
+            rows.append(tuple(row))
         _report.write_table(rows, file)

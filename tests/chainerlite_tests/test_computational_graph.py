@@ -17,9 +17,8 @@ from chainerlite.function_hooks import timer
 
 # -- a tiny DOT reader for the subset dump() writes -------------------------
 _QUOTED = r'"(?:[^"\\]|\\.)*"'
-_NODE_RE = re.compile(r'^(\d+) \[(.*)\];$')
+_STATEMENT_RE = re.compile(r'(\d+) \[((?:[^\]"]|%s)*)\];|(\d+) -> (\d+);' % _QUOTED)
 _ATTR_RE = re.compile(r'(\w+)=(%s)' % _QUOTED)
-_EDGE_RE = re.compile(r'^(\d+) -> (\d+);$')
 
 
 def _unquote(text):
@@ -30,22 +29,23 @@ def _unquote(text):
 
 def parse_dot(text):
     """Returns (rankdir, {id: {attr: value}}, [(head_id, tail_id)])."""
-    lines = text.strip().splitlines()
-    assert lines[0] == 'digraph graphname {' and lines[-1] == '}'
-    rankdir = re.fullmatch(r'rankdir=(\w+);', lines[1]).group(1)
+    head = re.match(r'digraph graphname\{rankdir=(\w+);', text)
+    assert head and text.endswith('}') and '\n' not in text.replace('\\n', '')
+    rankdir = head.group(1)
     nodes, edges = {}, []
-    for line in lines[2:-1]:
-        node = _NODE_RE.match(line)
-        if node:
-            attrs = node.group(2)
+    body, at = text[head.end() : -1], 0
+    while at < len(body):
+        statement = _STATEMENT_RE.match(body, at)
+        assert statement, body[at:]
+        at = statement.end()
+        if statement.group(1):
+            attrs = statement.group(2)
             pairs = _ATTR_RE.findall(attrs)
-            assert ','.join('%s=%s' % p for p in pairs) == attrs, line
-            assert int(node.group(1)) not in nodes
-            nodes[int(node.group(1))] = {k: _unquote(v) for k, v in pairs}
+            assert ','.join('%s=%s' % p for p in pairs) == attrs, attrs
+            assert int(statement.group(1)) not in nodes
+            nodes[int(statement.group(1))] = {k: _unquote(v) for k, v in pairs}
         else:
-            edge = _EDGE_RE.match(line)
-            assert edge, line
-            edges.append((int(edge.group(1)), int(edge.group(2))))
+            edges.append((int(statement.group(3)), int(statement.group(4))))
     return rankdir, nodes, edges
 
 
@@ -213,7 +213,7 @@ def test_deep_chain_builds_without_recursion():
     assert len(g.nodes) == 200001 and len(g.edges) == 200000
     text = g.dump()
     assert text.count(' [label=') == 200001 and text.count(' -> ') == 200000
-    assert '\n%d [label="x: (1), float32",' % id(x.node) in text
+    assert ';%d [label="x: (1), float32",' % id(x.node) in text
     g.remove_variable = True
     text = g.dump()
     assert text.count(' [label=') == 100000 and text.count(' -> ') == 99999
@@ -484,3 +484,12 @@ def test_dot_node_of_a_variable_and_a_function():
     )
     with pytest.raises(TypeError, match='DotNode'):
         c.DotNode(x)
+
+
+def test_dump_is_one_line_as_chainer_writes_it():
+    x = chainerlite.Variable(numpy.ones(2, numpy.float32))
+    y = F.exp(x)
+    text = c.build_computational_graph([y], rankdir='LR').dump()
+    assert text.startswith('digraph graphname{rankdir=LR;')
+    assert '\n' not in text and text.endswith(';}')
+    assert '%d -> %d;' % (id(x.node), id(y.creator)) in text

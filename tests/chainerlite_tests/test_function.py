@@ -108,10 +108,19 @@ def test_forward_returning_a_numpy_scalar_raises_type_error():
         def backward(self, inputs, grads):
             return (3 * inputs[0] ** 2 * grads[0],)
 
-    with pytest.raises(TypeError, match='Cube.forward returned float64'):
+    with pytest.raises(TypeError, match=r"Function: Cube\nActual output types: \(<class 'numpy.float64'>,\)"):
         Cube()(chainerlite.Variable(np.array(2.0)))
     y = Cube()(chainerlite.Variable(np.array([2.0])))
     np.testing.assert_array_equal(y.array, [8.0])
+
+
+def test_forward_returning_no_tuple_is_refused_by_apply():
+    class Bare(chainerlite.Function):
+        def forward(self, inputs):
+            return inputs[0] * 2
+
+    with pytest.raises(TypeError, match=r'^forward output must be a tuple \(Bare\)\n'):
+        Bare()(chainerlite.Variable(np.ones(2, np.float32)))
 
 
 class _PickLoss(chainerlite.Function):

@@ -833,6 +833,36 @@ def test_grad_mismatched_grad_outputs_length():
         chainerlite.grad([x * 2], [x], grad_outputs=[])
 
 
+def test_grad_and_backward_argument_messages_are_chainers():
+    x = Variable(_arr(3))
+    y = F.sum(x * x)
+    g = Variable(numpy.ones((), numpy.float32))
+    cases = [
+        (lambda: chainerlite.grad(y, [x]), 'outputs must be a tuple or a list, not'),
+        (
+            lambda: chainerlite.grad([y], [x], grad_inputs=g),
+            'grad_inputs must be a tuple or a list or None, not',
+        ),
+        (
+            lambda: chainerlite.backward([y], g),
+            'grad_outputs must be None, a tuple, or a list, not',
+        ),
+        (lambda: chainerlite.backward([y, x.array]), 'each output must be a Variable'),
+    ]
+    for call, start in cases:
+        with pytest.raises(TypeError) as e:
+            call()
+        assert str(e.value).startswith(start)
+    with pytest.raises(ValueError) as e:
+        chainerlite.grad([y], [x], grad_outputs=[g, g])
+    assert str(e.value) == (
+        'grad_outputs must be of the same length as outputs.\n'
+        'len(outputs) = 1, len(grad_outputs) = 2'
+    )
+    with pytest.raises(ValueError, match='^grad_inputs must be of the same length as inputs'):
+        chainerlite.grad([y], [x], grad_inputs=[g, g])
+
+
 def test_grad_with_requires_grad_false_input_still_gives_other_grads():
     x = Variable(_arr(3), requires_grad=False)
     w = Variable(_arr(3, seed=1))

@@ -112,3 +112,26 @@ def test_shared_copy_has_its_own_hooks():
     copied = model.copy('share')
     copied.delete_hook('Recorder')
     assert list(model.local_link_hooks) == ['Recorder']
+
+
+def test_callback_arguments_read_as_chainers_named_data():
+    seen = []
+
+    class Keep(chainerlite.LinkHook):
+        def forward_preprocess(self, args):
+            seen.append(repr(args))
+
+        def forward_postprocess(self, args):
+            seen.append(repr(args))
+
+    link = chainerlite.links.Linear(2, 1)
+    with Keep():
+        link(numpy.ones((1, 2), numpy.float32))
+    pre, post = seen
+    assert pre.startswith(
+        '<chainerlite.link_hook._ForwardPreprocessCallbackArgs link=Linear('
+    )
+    assert ' forward_name=forward args=(array(' in pre
+    assert pre.endswith(' kwargs={}>')
+    assert post.startswith('<chainerlite.link_hook._ForwardPostprocessCallbackArgs ')
+    assert ' out=variable(' in post

@@ -1,5 +1,7 @@
 """tools/surface_probes: how results are digested and compared."""
 
+import pathlib
+
 import numpy
 
 from tools.surface_probes import __main__ as runner
@@ -53,3 +55,16 @@ def test_every_probe_runs_on_chainerlite():
     # a probe may raise (as Chainer does there), but only the ones meant to
     raised = sorted(k for k, v in out.items() if v[0] == 'raise')
     assert raised == ['config.device_of_a_gpu', 'config.device_of_a_module']
+
+
+def test_every_probe_module_is_run():
+    # a module of probes that child.NAMES leaves out would never be compared
+    folder = pathlib.Path(child.__file__).parent
+    modules = sorted(
+        p.stem
+        for p in folder.glob('*.py')
+        if not p.stem.startswith('_') and p.stem != 'child'
+    )
+    assert sorted(child.NAMES) == modules
+    for module in child.MODULES:
+        assert module.PROBES, module.__name__

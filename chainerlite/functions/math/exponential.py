@@ -32,7 +32,7 @@ class Exp(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         (y,) = self.get_retained_outputs()
-        return (grad_outputs[0] * y,)
+        return (y * grad_outputs[0],)
 
 
 def exp(x: Variable | NdArray) -> Variable:

@@ -446,3 +446,28 @@ def test_unit_table_is_chainers():
     table = {'sec': 1, 'ms': 10**3, 'us': 10**6, 'ns': 10**9}
     assert chainerlite.function_hooks.TimerHook.table == table
     assert chainerlite.link_hooks.TimerHook.table == table
+
+
+def test_a_shallow_copy_is_a_hook_of_its_own_with_the_records_so_far():
+    import copy
+    import pickle
+
+    x = chainerlite.Variable(numpy.ones(3, numpy.float32))
+    with timer.TimerHook() as hook:
+        F.sum(F.exp(x)).backward()
+    dup = copy.copy(hook)
+    assert type(dup) is timer.TimerHook and dup is not hook
+    assert dup.call_history == hook.call_history
+    assert dup.summary() == hook.summary()
+    assert dup.total_time() == hook.total_time()
+    before = hook.summary()['Exp']['occurrence']
+    with dup:
+        F.exp(x)
+    assert len(dup.call_history) == len(hook.call_history) + 1
+    assert dup.summary()['Exp']['occurrence'] == before + 1
+    assert hook.summary()['Exp']['occurrence'] == before
+    # as Chainer's hook (it holds a module), deep copies and pickles fail
+    with pytest.raises(TypeError):
+        copy.deepcopy(hook)
+    with pytest.raises(TypeError):
+        pickle.dumps(hook)

@@ -51,3 +51,20 @@ def test_timer_records_nested_calls(unit):
 def test_timer_rejects_unknown_units():
     with pytest.raises(ValueError, match='unit'):
         link_hooks.TimerHook().print_report(unit='hours', file=io.StringIO())
+
+
+def test_the_report_has_chainers_columns_and_the_self_time_on_request():
+    link = L.Linear(2, 2)
+    with link_hooks.TimerHook() as hook:
+        link(numpy.ones((1, 2), numpy.float32))
+    plain, detailed = io.StringIO(), io.StringIO()
+    hook.print_report(file=plain)
+    hook.print_report(file=detailed, details=True)
+    assert plain.getvalue().split('\n')[0].split() == [
+        'LinkName',
+        'ElapsedTime',
+        'Occurrence',
+    ]
+    head, row = detailed.getvalue().splitlines()
+    assert head.split()[-1] == 'SelfTime'
+    assert row.split()[:1] == ['Linear'] and row.split()[2] == '1'

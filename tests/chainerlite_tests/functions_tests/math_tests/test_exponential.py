@@ -67,3 +67,22 @@ class TestExponential(testing.FunctionTestCase):
 def test_integer_input_is_invalid(name):
     with pytest.raises(type_check.InvalidType, match=name):
         FUNCTIONS[name][0](numpy.arange(1, 4, dtype=numpy.int32))
+
+
+def test_exp_backward_multiplies_the_output_by_the_gradient_in_chainers_order():
+    import chainerlite
+
+    seen = []
+
+    class Inputs(chainerlite.FunctionHook):
+        def forward_preprocess(self, function, in_data):
+            seen.append([a.copy() for a in in_data])
+
+    x = chainerlite.Variable(numpy.array([0.0, 1.0], numpy.float32))
+    y = F.exp(x)
+    y.grad = numpy.full(2, 3.0, numpy.float32)
+    with Inputs():
+        y.backward()
+    (y_in, gy_in), = seen
+    numpy.testing.assert_allclose(y_in, numpy.exp([0.0, 1.0]), rtol=1e-6)
+    numpy.testing.assert_array_equal(gy_in, [3.0, 3.0])
