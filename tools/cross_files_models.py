@@ -14,6 +14,9 @@ OPTIMIZERS = {
     'cnn_bn': ('MomentumSGD', {'lr': 0.1}),
     'lstm': ('SGD', {'lr': 0.1}),
     'chainlist': ('RMSprop', {'lr': 0.01}),
+    # Chainer keys a Sequential's links in its own order (not the layers'):
+    # the two 4x4 layers would load swapped otherwise
+    'sequential': ('MomentumSGD', {'lr': 0.05}),
 }
 
 
@@ -38,6 +41,16 @@ def build(ch, name):
             model.nstep = L.NStepLSTM(1, 3, 4, 0.0)
     elif name == 'chainlist':
         model = ch.ChainList(L.Linear(2, 3), ch.ChainList(L.Linear(3, 2)))
+    elif name == 'sequential':
+        F = ch.functions
+        model = ch.Sequential(
+            L.Linear(3, 4),
+            F.tanh,
+            L.Linear(4, 4),
+            F.tanh,
+            L.Linear(4, 4),
+            L.Linear(4, 2),
+        )
     else:
         raise ValueError('build: no model %r' % name)
     return model
@@ -51,6 +64,7 @@ def inputs(name):
         'cnn_bn': (3, 1, 4, 4),
         'lstm': (2, 3),
         'chainlist': (2, 2),
+        'sequential': (2, 3),
     }
     return rng.uniform(-1, 1, shapes[name]).astype(numpy.float32)
 
@@ -68,6 +82,8 @@ def forward(ch, name, model, x):
         return h + F.sum(ys[0], axis=0) + ys[1][0]
     if name == 'chainlist':
         return model[1][0](F.tanh(model[0](x)))
+    if name == 'sequential':
+        return model(x)
     return model.l2(F.tanh(model.l1(x)))
 
 

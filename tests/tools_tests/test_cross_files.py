@@ -57,8 +57,10 @@ def test_chainer_file_loads_with_its_values(name, ext, expected):
         target = model
         *links, attr = path.split('/')
         for part in links:
+            # a list's keys number its children (for a Sequential, not the
+            # positions of its layers)
             target = (
-                target[int(part)]
+                list(target.children())[int(part)]
                 if isinstance(target, chainerlite.ChainList)
                 else getattr(target, part)
             )
