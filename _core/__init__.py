@@ -29,6 +29,11 @@ from chainerlite._core.node import (  # NOQA
     substitute_forward,
 )
 from chainerlite._core.backprop import backprop, backward, grad  # NOQA
+from chainerlite._core.ready import (  # NOQA
+    ReadyGrads,
+    recording_ready_grads,
+    set_ready_grads,
+)
 from chainerlite._core.ops_math import (  # NOQA
     Absolute,
     Add,

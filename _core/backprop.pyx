@@ -21,6 +21,7 @@ from chainerlite._core.handover cimport TYPE_CHECK, provided
 from chainerlite._core.hooks cimport (
     active_entries, any_mask, dispatch, global_entries)
 from chainerlite._core.ops_math cimport grad_add
+from chainerlite._core.ready cimport ReadyGrads
 from chainerlite._core.node cimport (
     BuiltinNode, FunctionNode,
     Variable, VariableNode, check_finite, check_grad, ensure_array, is_array,
@@ -196,10 +197,31 @@ cdef tuple _run_backward(FunctionNode f, tuple indexes, tuple gys, bint raw,
         else:
             gxs = f.backward_accumulate(
                 indexes, gvars, _as_grad_vars(current) if raw else current)
+    except Exception as e:
+        _tell_where_applied(f, e)
+        raise
     finally:
         set_local_backprop(state, prev)
     gxs = _normalize(f, gxs, indexes)
     return tuple([_unwrap(f, gx, raw) for gx in gxs])
+
+
+cdef int _tell_where_applied(FunctionNode f, e) except -1:
+    # A node applied in debug mode keeps its stack: as in Chainer, an error
+    # from its backward ends with where the node was applied.
+    stack = f.stack
+    if stack is None:
+        return 0
+    import shutil
+    import traceback
+    more = '\n%s\nStacktrace of the function is below:\n%s' % (
+        '-' * shutil.get_terminal_size()[0],
+        ''.join(traceback.format_list(stack)))
+    if not e.args:
+        e.args = (more,)
+    elif isinstance(e.args[0], str):
+        e.args = (e.args[0] + more,) + e.args[1:]
+    return 0
 
 
 cdef inline object _backward1(FunctionNode f, tuple gys, ThreadState state,
@@ -268,6 +290,7 @@ cdef class _Pass:
     cdef dict seeds             # grad(): grad_inputs, joined when an input is taken
     cdef tuple entries          # global hook entries with a backward callback
     cdef bint debug             # check gradients for NaN/Inf
+    cdef object loss_scale      # backward(): recorded on the leaves
 
     cdef int deliver(self, VariableNode x, gx) except -1:
         """Adds ``gx`` to the pending gradient of ``x`` and schedules its creator.
@@ -683,8 +706,15 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
             if g is not None:
                 bp.seeds[x] = _sum(bp.seeds.get(x), _unwrap_seed(g, bp.raw))
     cdef FunctionNode f
+    ready = bp.state.ready
+    if ready is not None and (inputs is not None
+                              or (<ReadyGrads>ready).recording):
+        ready = None
     try:
-        if bp.release:
+        if ready is not None:
+            bp.loss_scale = loss_scale
+            _steps_handing_over(bp, <ReadyGrads>ready)
+        elif bp.release:
             while bp.heap.n:
                 f = bp.heap.pop()
                 _release_outputs(f, False)
@@ -697,6 +727,58 @@ cpdef list backprop(list outputs, list grad_outputs, bint retain_grad,
         bp.restore()
         raise
     return _finish(bp, loss_scale, inputs, set_grad)
+
+
+cdef int _steps_handing_over(_Pass bp, ReadyGrads ready) except -1:
+    """The steps of a ``backward()`` pass of an update-in-backward step
+    (see ready.pyx): after each node, the parameters whose gradients became
+    final are handed over."""
+    cdef FunctionNode f
+    ready.passes.append(bp)
+    try:
+        while bp.heap.n:
+            f = bp.heap.pop()
+            if bp.release:
+                _release_outputs(f, False)
+            bp.step(f)
+            if bp.release:
+                _release(f)
+            final = ready.ran(f)
+            if final is not None:
+                for x in <list>final:
+                    _hand_over(ready, <VariableNode>x)
+    finally:
+        ready.passes.pop()
+    return 0
+
+
+cdef int _hand_over(ReadyGrads ready, VariableNode x) except -1:
+    """Gives the parameter of ``x`` its final gradient and calls
+    ``ready.on_ready`` with it.
+
+    The gradient is what each running pass holds for it, joined to the
+    parameter's ``grad`` innermost pass first, as their ends would (see
+    _finish), so that it is the very sum an ordinary backward leaves; the
+    passes then leave the parameter alone.
+    """
+    cdef _Pass p
+    cdef Variable var
+    if x._variable == NULL:
+        return 0
+    var = <Variable>x._variable
+    for p in reversed(ready.passes):
+        g = p.grads.pop(x, None)
+        if g is None:
+            continue
+        p.leaves.remove(x)
+        p.loaded = [entry for entry in p.loaded if entry[0] is not var]
+        var._grad_var = _joined(
+            var._grad_var, new_variable(g, False) if p.raw else g, p.raw)
+        g = None
+        if p.loss_scale is not None:
+            var._loss_scale = p.loss_scale
+    ready.on_ready(var)
+    return 0
 
 
 cdef int _released_error(FunctionNode f) except -1:

@@ -12,6 +12,9 @@ cdef class ThreadState:
     # (node, outputs) a forward pre-hook gave in place of the forward of the
     # node applied
     cdef tuple substitute
+    # the ReadyGrads of the update-in-backward step this thread runs (see
+    # ready.pyx), or None
+    cdef object ready
 
 
 cdef ThreadState get_state()

@@ -49,15 +49,19 @@ def check(rule, param, unscale=True):
         raise error(rule, param.name, what)
 
 
-def check_all(optimizer, params):
+def check_all(optimizer, params, before_backward=False):
     """Raises :func:`error`, naming the parameter by its path in the
     optimizer's target link, where the update of any of ``params`` would
-    write a read-only array."""
+    write a read-only array. ``before_backward``: the gradients are not
+    computed yet (an update during backward checks first), so every
+    parameter with an array is checked, its gradient left out."""
     for param in params:
         rule = param.update_rule
-        if rule is None or not rule.enabled or param.grad is None:
+        if rule is None or not rule.enabled:
             continue
-        what = problem(rule, param)
+        if param.array is None if before_backward else param.grad is None:
+            continue
+        what = problem(rule, param, unscale=not before_backward)
         if what is not None:
             path = next(
                 name for name, p in optimizer.target.namedparams() if p is param

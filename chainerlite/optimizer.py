@@ -807,6 +807,7 @@ class GradientMethod(Optimizer):
     """
 
     _multi_tensor_update = False  # see use_multi_tensor_update
+    _update_in_backward = False  # see use_update_in_backward
 
     def __init__(self):
         super().__init__()
@@ -884,6 +885,11 @@ class GradientMethod(Optimizer):
                 midway, some parameters and states already updated).
 
         """
+        if lossfun is not None and self._update_in_backward:
+            from chainerlite import _update_in_backward
+
+            if _update_in_backward.step(self, lossfun, args, kwds):
+                return
         if lossfun is not None:
             loss = lossfun(*args, **kwds)
             if getattr(self, '_use_cleargrads', True):
@@ -973,6 +979,48 @@ class GradientMethod(Optimizer):
 
         """
         self._multi_tensor_update = flag
+
+    def use_update_in_backward(self, flag: bool = True) -> None:
+        """Updates each parameter during backward (beyond Chainer).
+
+        With it, :meth:`update` given a loss function updates each
+        parameter as soon as the backward pass has computed its final
+        gradient (once every node that reads the parameter, F.forget's
+        recomputed ones included, has run its backward), and then frees
+        that gradient: the step holds the gradients of a few layers at a
+        time instead of all of them, which lowers its peak memory by up to
+        the size of the parameters. The parameters, the rules' states and
+        ``t`` end as after the ordinary update, bit for bit: each
+        parameter gets the same calls (the optimizer hooks, then its rule
+        with its own hooks), only at another time. Parameters that no
+        gradient reached get zero gradients and are updated after the
+        pass, as usual. After the step no parameter holds a gradient.
+
+        Only optimizer hooks that act on each parameter alone are taken
+        (WeightDecay, Lasso, GradientHardClipping, GradientNoise,
+        GradientLARS); ``update`` refuses any other one, such as
+        GradientClipping, and dynamic loss scaling, with RuntimeError
+        before anything is computed. GradientNoise's default noise is drawn
+        parameter by parameter in another order, so it differs from the
+        ordinary update's draws (a noise function that does not draw
+        keeps the step exact). A step whose target has an uninitialized
+        parameter, and :meth:`update` without a loss function, run the
+        ordinary update. If backward raises, the parameters updated so far
+        stay updated.
+
+        Args:
+            flag (bool): Whether to update during backward.
+
+        Raises:
+            RuntimeError: With ``flag``, if a hook or the loss scaling of
+                this optimizer cannot go with it.
+
+        """
+        if flag:
+            from chainerlite import _update_in_backward
+
+            _update_in_backward.check(self)
+        self._update_in_backward = flag
 
     def use_fp32_update(self, flag: bool = True) -> None:
         """Updates float16 parameters through float32 master copies.

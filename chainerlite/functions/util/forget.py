@@ -102,7 +102,10 @@ class Forget(function_node.FunctionNode):
         )
         with function.no_backprop_mode(), random_state.recording() as self._draws:
             xs = [variable.Variable(x) for x in inputs]
-            with forget_trace.Trace(inputs, self._policy, self._draws) as trace:
+            # in a step that updates parameters during backward, the
+            # recomputed nodes count among the uses of those they read
+            uses = _core.recording_ready_grads()
+            with forget_trace.Trace(inputs, self._policy, self._draws, uses) as trace:
                 outs = _call_func(self.func, xs)
         self._skipped = skipped = forget_skip.plan(trace.steps)
         # what the recomputation reads: the nodes it substitutes, and those

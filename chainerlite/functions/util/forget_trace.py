@@ -125,6 +125,9 @@ class Trace(function_hook.FunctionHook):
         policy (callable or None): ``(Site) -> bool``: whose outputs to
             keep.
         seeds (list): The recording of the forward call's random draws.
+        uses (~chainerlite._core.ReadyGrads): Where to count the
+            parameters that the nodes read, in a step that updates them
+            during backward (None: not counted).
 
     Attributes:
         steps (list of Step): In the order of the nodes.
@@ -132,8 +135,9 @@ class Trace(function_hook.FunctionHook):
 
     forward_postprocess_out_data = True
 
-    def __init__(self, inputs, policy, seeds):
+    def __init__(self, inputs, policy, seeds, uses=None):
         self.name = 'forget_trace_{}'.format(next(_ids))
+        self._uses = uses
         self.steps = []
         self._policy = policy
         self._seeds = seeds
@@ -153,6 +157,8 @@ class Trace(function_hook.FunctionHook):
         if index is None:
             return
         draws, tags = self._before.pop()
+        if self._uses is not None:
+            self._uses.record(in_data)
         step = Step()
         step.cls = type(function)
         step.signature = signature(in_data)
