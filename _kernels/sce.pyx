@@ -1,3 +1,5 @@
+# build: openmp
+# (only for OpenMP's thread count: Python threads share the rows, see below)
 """Softmax cross entropy of hard labels on a 2-D float32/float64 NumPy
 array: the loss in three passes over the rows, the gradient in two.
 
@@ -23,6 +25,12 @@ and scaling), so that the rows travel from memory once per direction and
 the forward's scratch is one block, not an array of the size of ``x``.
 Ctrl-C is looked for between blocks (see ``chunks.pxd``).
 
+Large arrays have their rows split into parts run side by side by Python
+threads (``row_threads``; as many as OpenMP's thread count, ``OMP_NUM_THREADS``),
+each part with its own block: the compiled loops release the GIL and
+NumPy's ``exp`` does too, and every row is computed by one thread as in
+one pass, so the results do not depend on the thread count.
+
 Both functions return None where they do not apply (another dtype, rank or
 array type, a layout that is not C-contiguous, labels that are not 1-D
 int32/int64, an empty batch, a label out of range), and the caller keeps its
@@ -33,10 +41,12 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.math cimport HUGE_VAL as _HUGE_VAL
 from libc.stdint cimport int32_t, int64_t
 
-from chainerlite._kernels.chunks cimport Chunks, chunks, next_chunk
+from chainerlite._kernels.chunks cimport Chunks, chunks, cl_max_threads, next_chunk
 from chainerlite._kernels.dtypes cimport float32, float64, int32, int64, intp, descr_of
 
 import numpy
+
+from chainerlite._kernels import row_threads
 
 cnp.import_array()
 
@@ -419,6 +429,80 @@ cdef object _mean(cnp.ndarray loss, Py_ssize_t count, Py_ssize_t piece):
     return out, coeff
 
 
+#: Elements below which the rows stay on the calling thread: a part in
+#: another thread costs some tens of microseconds to hand over.
+cdef enum:
+    _PARALLEL_MIN_ELEMENTS = 1 << 18
+
+
+cdef class _Blocks:
+    """The block passes of one call over a part of its rows, the part given
+    to :meth:`run`: forward, ``x - max``, its ``exp`` and sums; backward,
+    ``log_y``, its ``exp`` and the gradient (in the rows of ``out``)."""
+
+    cdef Rows r
+    cdef bint forward, f32
+    cdef bint stopped
+    cdef Py_ssize_t item, rows
+    cdef int typ
+    cdef object out
+
+    def run(self, Py_ssize_t begin, Py_ssize_t end):
+        cdef Py_ssize_t c = self.r.c, i, b
+        cdef Rows part
+        cdef cnp.ndarray e = None
+        cdef cnp.npy_intp shape[2]
+        if self.forward:
+            # this part's block of x - max, then of its exponentials
+            shape[0] = self.rows if self.rows < end - begin else end - begin
+            shape[1] = c
+            e = cnp.PyArray_EMPTY(2, shape, self.typ, 0)
+        cdef Chunks todo = chunks(end - begin, _BLOCK_WORK * c, 1)
+        while next_chunk(&todo) and not self.stopped:
+            for i in range(begin + todo.begin, begin + todo.end, self.rows):
+                b = self.rows if begin + todo.end - i > self.rows else begin + todo.end - i
+                part = _from_row(&self.r, i, self.item)
+                if self.forward:
+                    part.e = cnp.PyArray_DATA(e)
+                    _in_block(SHIFT, &part, b, self.f32)
+                    # NumPy's exp, so that the results are its own bit for bit
+                    _exp(e[:b], e[:b])
+                    _in_block(SUM, &part, b, self.f32)
+                else:
+                    part.e = <char*>self.r.e + i * c * self.item
+                    _in_block(LOG_Y, &part, b, self.f32)
+                    block = self.out[i:i + b]
+                    _exp(block, block)
+                    _in_block(GRAD, &part, b, self.f32)
+
+    def stop(self):
+        self.stopped = True
+
+    cdef share(self, Py_ssize_t n):
+        # the n rows in parts, one per thread where they are many
+        cdef int threads = cl_max_threads()
+        cdef Py_ssize_t parts = 1
+        if threads > 1 and n * self.r.c >= _PARALLEL_MIN_ELEMENTS:
+            parts = threads if threads < n else n
+        if parts == 1:
+            self.run(0, n)  # no Python code before the first chunk
+        else:
+            row_threads.run_parts(self.run, n, parts, self.stop)
+
+
+cdef _Blocks _blocks(const Rows* r, bint forward, cnp.ndarray x, object out):
+    cdef _Blocks blocks = _Blocks.__new__(_Blocks)
+    blocks.r = r[0]
+    blocks.forward = forward
+    blocks.f32 = x.descr.type_num == cnp.NPY_FLOAT32
+    blocks.typ = x.descr.type_num
+    blocks.item = x.descr.itemsize
+    blocks.rows = _block_rows(r.c, blocks.item)
+    blocks.stopped = False
+    blocks.out = out
+    return blocks
+
+
 cdef object sce_forward_array(x, t, object ignore_label, int mode):
     """The loss, what the gradient needs, and the factor of the mean.
 
@@ -444,14 +528,8 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
     cdef Py_ssize_t valid = _labels(tv, k, c, ignore)
     if valid < 0:
         return None
-    cdef Py_ssize_t item = a.descr.itemsize, rows = _block_rows(c, item)
-    cdef Py_ssize_t i, b
-    cdef cnp.npy_intp block_shape[2]
-    block_shape[0] = rows if rows < n else n
-    block_shape[1] = c
-    cdef cnp.ndarray e = cnp.PyArray_EMPTY(2, block_shape, typ, 0)
-    cdef Rows part
-    cdef Chunks todo
+    # the loss pass's scratch row (the blocks have their own)
+    cdef cnp.ndarray e = cnp.PyArray_EMPTY(1, &a.shape[1], typ, 0)
     cdef cnp.ndarray m = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
     cdef cnp.ndarray s = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
     cdef cnp.ndarray loss = cnp.PyArray_EMPTY(1, a.shape, typ, 0)
@@ -471,16 +549,7 @@ cdef object sce_forward_array(x, t, object ignore_label, int mode):
     if r.finite == NULL:
         raise MemoryError()
     try:
-        todo = chunks(n, _BLOCK_WORK * c, 1)
-        while next_chunk(&todo):
-            for i in range(todo.begin, todo.end, rows):
-                b = rows if todo.end - i > rows else todo.end - i
-                part = _from_row(&r, i, item)
-                _in_block(SHIFT, &part, b, f32)
-                # NumPy's exp and log, so that the results are its own bit
-                # for bit
-                _exp(e[:b], e[:b])
-                _in_block(SUM, &part, b, f32)
+        _blocks(&r, True, a, None).share(n)
         _log(s, s)
         # the exponentials are no longer needed: e is the scratch row
         _run(LOSS, &r, n, f32)
@@ -571,19 +640,7 @@ cdef object sce_backward_array(x, stats, g, object coeff):
     r.g_step = g_step
     r.c = c
     r.piece = 0  # no sums
-    cdef Py_ssize_t item = a.descr.itemsize, rows = _block_rows(c, item)
-    cdef Py_ssize_t i, b
-    cdef Rows part
-    cdef Chunks todo = chunks(n, _BLOCK_WORK * c, 1)
-    while next_chunk(&todo):
-        for i in range(todo.begin, todo.end, rows):
-            b = rows if todo.end - i > rows else todo.end - i
-            part = _from_row(&r, i, item)
-            part.e = <char*>r.e + i * c * item
-            _in_block(LOG_Y, &part, b, f32)
-            block = gx[i:i + b]
-            _exp(block, block)
-            _in_block(GRAD, &part, b, f32)
+    _blocks(&r, False, a, gx).share(n)
     return gx
 
 
