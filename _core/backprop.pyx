@@ -246,6 +246,9 @@ cdef object _backward_var1(FunctionNode f, Variable gy, ThreadState state):
     set_local_backprop(state, 0)
     try:
         gxs = f.backward(_IDX0, (gy,))
+    except Exception as e:
+        _tell_where_applied(f, e)
+        raise
     finally:
         set_local_backprop(state, prev)
     if type(gxs) is tuple and len(<tuple>gxs) == 1:

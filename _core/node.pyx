@@ -1338,8 +1338,12 @@ cdef class FunctionNode:
     @property
     def input_layouts(self):
         """Memory layouts of the inputs: None for each (chainerlite uses
-        the standard layout only); None before the node is applied."""
-        return None if self._inputs is None else (None,) * len(self._inputs)
+        the standard layout only). Before the node is applied (or after
+        unchain) there are none: AssertionError, as Chainer asserts."""
+        if self._inputs is None:
+            raise AssertionError('%s has no input layouts before it is '
+                                 'applied' % self.label)
+        return (None,) * len(self._inputs)
 
     @property
     def output_data(self):
@@ -1361,9 +1365,12 @@ cdef class FunctionNode:
 
     @property
     def output_layouts(self):
-        """Memory layouts of the outputs: None for each; None before the
-        node is applied."""
-        return None if self._inputs is None else (None,) * self._n_out
+        """Memory layouts of the outputs: None for each (AssertionError
+        before the node is applied, as input_layouts)."""
+        if self._inputs is None:
+            raise AssertionError('%s has no output layouts before it is '
+                                 'applied' % self.label)
+        return (None,) * self._n_out
 
     # -- graph attributes ---------------------------------------------------
     @property

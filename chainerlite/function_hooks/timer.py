@@ -6,6 +6,7 @@ import sys
 from chainerlite import function_hook
 from chainerlite._core import timer as _timer
 from chainerlite.backends import cuda
+from chainerlite.utils import _chainer_errors
 
 # Chainer's TimerHook.table: the factor from seconds to each unit.
 UNIT_TABLE = {'sec': 1, 'ms': 10**3, 'us': 10**6, 'ns': 10**9}
@@ -31,7 +32,8 @@ def row_units(unit, elapsed_times):
         elapsed_times (list of float): The time of each row, in seconds.
 
     Raises:
-        ValueError: If ``unit`` is none of the above.
+        ValueError: If ``unit`` is none of the above (also a KeyError, as
+            Chainer looks the unit up in its table).
 
     """
     if unit == 'auto_foreach':
@@ -41,7 +43,7 @@ def row_units(unit, elapsed_times):
     elif unit in dict(_UNITS):
         chosen = unit, dict(_UNITS)[unit]
     else:
-        raise ValueError(
+        raise _chainer_errors.KeyValueError(
             'unit must be one of {}, \'auto\' or \'auto_foreach\'; got {!r}'.format(
                 tuple(dict(_UNITS)), unit
             )

@@ -30,7 +30,8 @@ class IndexValueError(ValueError, IndexError):
 class KeyValueError(KeyError, ValueError):
     """A value missing from an HDF5 file. Chainer 7.8.1's HDF5Deserializer
     raises ValueError for a missing group (a whole link) and h5py's
-    KeyError for a missing dataset; this is both."""
+    KeyError for a missing dataset; this is both. Also an unknown unit of
+    a TimerHook's report, which Chainer looks up in its table."""
 
 
 class UnregisteredKeyError(KeyError, NotImplementedError):

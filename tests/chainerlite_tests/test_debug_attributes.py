@@ -55,7 +55,11 @@ def test_node_layouts_and_lazy_grad_sum():
     assert node.lazy_grad_sum is False
     node.lazy_grad_sum = True
     assert node.lazy_grad_sum is True
-    assert chainerlite.FunctionNode().input_layouts is None
+    # as Chainer asserts: a node not applied has no layouts
+    with pytest.raises(AssertionError):
+        chainerlite.FunctionNode().input_layouts
+    with pytest.raises(AssertionError):
+        chainerlite.FunctionNode().output_layouts
 
 
 @pytest.mark.parametrize('debug', [False, True])

@@ -112,3 +112,31 @@ def test_unchain_empties_the_node_and_refuses_a_second_time():
     assert node.get_retained_outputs() == ()
     with pytest.raises(TypeError):
         node.unchain()
+
+
+def test_a_backward_error_in_debug_mode_tells_where_the_node_was_applied():
+    def fail(g):
+        raise ValueError('no gradient here')
+
+    cls = _node(fail)
+    with pytest.raises(ValueError) as plain:
+        _backprop(cls)
+    assert str(plain.value) == 'no gradient here'
+    with chainerlite.using_config('debug', True):
+        x = _x()
+        (y,) = cls().apply((x,))  # the line the message points to
+    y.grad = numpy.ones_like(y.array)
+    with pytest.raises(ValueError) as debug:
+        y.backward()
+    text = str(debug.value)
+    assert text.startswith('no gradient here\n')
+    assert 'Stacktrace of the function is below:' in text
+    assert 'the line the message points to' in text
+
+
+def test_a_node_not_applied_has_no_layouts():
+    node = _node(lambda g: (g,))()
+    with pytest.raises(AssertionError):
+        node.input_layouts
+    node.apply((_x(),))
+    assert node.input_layouts == (None,) and node.output_layouts == (None,)

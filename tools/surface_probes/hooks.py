@@ -288,4 +288,104 @@ def link_timer_hook(c):
     return [h.name, sorted(s), {k: v['occurrence'] for k, v in s.items()}, lines[0].split(), len(lines)]
 
 
+def hooks_per_thread(c):
+    """Global hooks belong to the thread that entered them."""
+    import threading
+
+    log = []
+    seen = []
+    with _recorder(c, log)():
+
+        def other():
+            seen.append(list(c.chainer.get_function_hooks()))
+            c.F.exp(_a(2))
+
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        c.F.exp(_a(2))
+    return [seen, [entry[1] for entry in log]]
+
+
+def hook_raising(c):
+    """A callback that raises stops the call; the hook stays registered
+    until the with-statement ends."""
+
+    class Fails(c.chainer.FunctionHook):
+        name = 'fails'
+
+        def forward_preprocess(self, function, in_data):
+            raise KeyError('stop')
+
+    out = []
+    x = c.chainer.Variable(_a(2))
+    with Fails():
+        out.append(attempt(lambda: c.F.exp(x)))
+        out.append(list(c.chainer.get_function_hooks()))
+    out.append(list(c.chainer.get_function_hooks()))
+    try:
+        with Fails():
+            c.F.exp(x)
+    except KeyError:
+        pass
+    out.append(list(c.chainer.get_function_hooks()))
+    return out
+
+
+def hooks_without_backprop(c):
+    """Hooks see forward calls in no_backprop_mode, and grad()'s backward
+    calls."""
+    log = []
+    x = c.chainer.Variable(_a(2))
+    with _recorder(c, log)():
+        with c.chainer.no_backprop_mode():
+            c.F.exp(x)
+        y = c.F.sum(x * x)
+        c.chainer.grad([y], [x])
+    return [[e[1], e[2]] for e in log]
+
+
+def forward_error_and_hooks(c):
+    """forward raising: the preprocess callback ran, the postprocess did
+    not."""
+    log = []
+
+    class Bad(c.chainer.FunctionNode):
+        def forward(self, xs):
+            raise ValueError('bad forward')
+
+    with _recorder(c, log)():
+        r = attempt(lambda: Bad().apply((_a(2),)))
+    return [r, [e[1] for e in log]]
+
+
+def timer_units(c):
+    """print_report's units and the row of each unit."""
+    with c.chainer.function_hooks.TimerHook() as h:
+        c.F.exp(_a(2))
+    out = []
+    for unit in ('sec', 'ms', 'us', 'ns', 'auto', 'auto_foreach', 'hours'):
+
+        def report(unit=unit):
+            buf = io.StringIO()
+            h.print_report(unit=unit, file=buf)
+            row = buf.getvalue().splitlines()[1].split()
+            return [row[0], re.sub(r'^[0-9.]+', '', row[1]), row[2]]
+
+        r = attempt(report)
+        if unit.startswith('auto') and r[0] == 'ok':
+            r[1][1] = 'auto'  # the unit chosen depends on the time taken
+        out.append(r)
+    return out
+
+
+def gpu_hooks_on_cpu(c):
+    """The CUDA hooks made where there is no GPU."""
+    fh = c.chainer.function_hooks
+    return [
+        attempt(lambda: type(fh.CupyMemoryProfileHook()).__name__),
+        attempt(lambda: type(fh.CUDAProfileHook()).__name__),
+    ]
+
+
 PROBES = _values.probes(globals(), __name__)

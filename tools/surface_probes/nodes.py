@@ -421,4 +421,115 @@ def local_hooks_on_node(c):
     return out
 
 
+def node_attributes(c):
+    """The other attributes a node has before and after apply."""
+    node = _twice(c)()
+    before = [
+        node.stack,
+        node.lazy_grad_sum,
+        node.is_elementwise,
+        node.chainerx_device,
+        node._impl_name,
+        node.inputs,
+        node.outputs,
+        node.rank,
+        attempt(lambda: node.input_layouts),
+        attempt(lambda: node.output_layouts),
+    ]
+    node.apply((c.chainer.Variable(_a(2)),))
+    after = [
+        node.stack,
+        node.lazy_grad_sum,
+        attempt(lambda: node.input_layouts),
+        attempt(lambda: node.output_layouts),
+    ]
+    debug_node = _twice(c)()
+    with c.chainer.using_config('debug', True):
+        debug_node.apply((c.chainer.Variable(_a(2)),))
+    stack = debug_node.stack
+    return [before, after, stack is not None and len(stack) > 0]
+
+
+def retain_bad_indexes(c):
+    """retain_inputs / retain_outputs given indexes out of range."""
+    out = []
+    for keep_in, keep_out in (((2,), None), (None, (3,)), ((-1,), None), (None, (-1,))):
+
+        def forward(self, xs, keep_in=keep_in, keep_out=keep_out):
+            if keep_in is not None:
+                self.retain_inputs(keep_in)
+            if keep_out is not None:
+                self.retain_outputs(keep_out)
+            return (xs[0] * 2,)
+
+        node = _node_class(c, forward, _twice_backward)()
+        x = c.chainer.Variable(_a(2))
+        out.append(attempt(lambda node=node, x=x: node.apply((x,))))
+    return out
+
+
+def errors_in_debug_mode(c):
+    """An exception raised in backward: in debug mode its message tells
+    where the node was applied."""
+
+    def backward(self, indexes, gys):
+        raise ValueError('boom')
+
+    cls = _node_class(c, _twice_forward, backward)
+    out = []
+    for debug in (False, True):
+        with c.chainer.using_config('debug', debug):
+            (y,) = cls().apply((c.chainer.Variable(_a(2)),))
+            try:
+                c.F.sum(y).backward()
+            except ValueError as e:
+                text = str(e)
+                out.append([text.split('\n', 1)[0], 'Stacktrace' in text, len(e.args)])
+    return out
+
+
+def requires_grad_mix(c):
+    """Outputs require grad when any input does; target indexes follow."""
+    seen = []
+
+    def backward(self, indexes, gys):
+        seen.append(indexes)
+        return tuple(gys[0] for _ in indexes)
+
+    cls = _node_class(c, lambda self, xs: (xs[0] + xs[1],), backward)
+    out = []
+    for r0, r1 in ((True, False), (False, True), (False, False), (True, True)):
+        x0 = c.chainer.Variable(_a(2), requires_grad=r0)
+        x1 = c.chainer.Variable(_a(2), requires_grad=r1)
+        (y,) = cls().apply((x0, x1))
+        out.append([y.requires_grad, y.creator is not None])
+        y.grad = numpy.ones(2, numpy.float32)
+        y.backward()
+        out.append([x0.grad, x1.grad])
+    out.append(seen)
+    return out
+
+
+def double_backprop_through_node(c):
+    """A backward built from differentiable operations differentiates
+    again; one that computes on arrays under no_backprop_mode does not."""
+
+    def cube_forward(self, xs):
+        self.retain_inputs((0,))
+        return (xs[0] ** 3,)
+
+    def cube_backward(self, indexes, gys):
+        (x,) = self.get_retained_inputs()
+        return (3 * x * x * gys[0],)
+
+    cls = _node_class(c, cube_forward, cube_backward)
+    x = c.chainer.Variable(_a(3))
+    (y,) = cls().apply((x,))
+    (gx,) = c.chainer.grad([y], [x], enable_double_backprop=True)
+    (ggx,) = c.chainer.grad([gx], [x])
+    (y2,) = cls().apply((x,))
+    (gx2,) = c.chainer.grad([y2], [x])
+    return [gx, ggx, gx.creator is not None, gx2.creator is None]
+
+
 PROBES = _values.probes(globals(), __name__)

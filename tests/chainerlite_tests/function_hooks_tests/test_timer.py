@@ -471,3 +471,10 @@ def test_a_shallow_copy_is_a_hook_of_its_own_with_the_records_so_far():
         copy.deepcopy(hook)
     with pytest.raises(TypeError):
         pickle.dumps(hook)
+
+
+def test_an_unknown_unit_is_also_chainers_key_error():
+    hook = timer.TimerHook()
+    for error in (KeyError, ValueError):
+        with pytest.raises(error, match='unit must be one of'):
+            hook.print_report(unit='hours', file=io.StringIO())
