@@ -388,4 +388,31 @@ def gpu_hooks_on_cpu(c):
     ]
 
 
+def weight_hooks(c):
+    """SpectralNormalization and WeightStandardization: registration, what
+    they add to the link, and their refusals."""
+    lh = importlib.import_module(c.chainer.__name__ + '.link_hooks')
+    out = []
+    for make in (lambda: lh.SpectralNormalization(), lambda: lh.WeightStandardization()):
+        hook = make()
+        link = c.L.Linear(3, 2)
+        link.add_hook(hook)
+        y = link(_a(1, 3))
+        out.append(
+            [
+                hook.name,
+                list(link.local_link_hooks),
+                sorted(link._persistent),
+                y.shape,
+                link.W.shape,
+                attempt(lambda hook=hook: hook.__enter__()),
+                attempt(lambda make=make: c.L.Linear(3, 2).add_hook(make(), name='x') and None),
+            ]
+        )
+        link.delete_hook(hook.name)
+        out.append([list(link.local_link_hooks), sorted(link._persistent)])
+        out.append(attempt(lambda make=make: c.L.BatchNormalization(3).add_hook(make())))
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)
