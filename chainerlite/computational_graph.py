@@ -335,9 +335,7 @@ VariableNode` or a :class:`~chainerlite.FunctionNode`.
             NotImplementedError: If ``format`` is not ``'dot'``.
         """
         if format != 'dot':
-            raise NotImplementedError(
-                'Currently, only dot format is supported.'
-            )
+            raise NotImplementedError('Currently, only dot format is supported.')
         return self._to_dot()
 
     def render(self, path, format=None):

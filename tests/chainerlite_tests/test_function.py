@@ -108,7 +108,10 @@ def test_forward_returning_a_numpy_scalar_raises_type_error():
         def backward(self, inputs, grads):
             return (3 * inputs[0] ** 2 * grads[0],)
 
-    with pytest.raises(TypeError, match=r"Function: Cube\nActual output types: \(<class 'numpy.float64'>,\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"Function: Cube\nActual output types: \(<class 'numpy.float64'>,\)",
+    ):
         Cube()(chainerlite.Variable(np.array(2.0)))
     y = Cube()(chainerlite.Variable(np.array([2.0])))
     np.testing.assert_array_equal(y.array, [8.0])

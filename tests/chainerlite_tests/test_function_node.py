@@ -859,7 +859,9 @@ def test_grad_and_backward_argument_messages_are_chainers():
         'grad_outputs must be of the same length as outputs.\n'
         'len(outputs) = 1, len(grad_outputs) = 2'
     )
-    with pytest.raises(ValueError, match='^grad_inputs must be of the same length as inputs'):
+    with pytest.raises(
+        ValueError, match='^grad_inputs must be of the same length as inputs'
+    ):
         chainerlite.grad([y], [x], grad_inputs=[g, g])
 
 

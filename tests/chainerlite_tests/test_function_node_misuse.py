@@ -68,13 +68,17 @@ def test_gradient_count_and_shape_messages_name_the_node_and_its_arrays():
     )
     assert lines[1] == '  function=Halve (Halve)'
     assert lines[2] == '    input 0: shape=(2,) dtype=float32'
-    with pytest.raises(ValueError, match=r'input-index=0, actual \(3,\) != expected \(2,\)'):
+    with pytest.raises(
+        ValueError, match=r'input-index=0, actual \(3,\) != expected \(2,\)'
+    ):
         _backprop(_node(lambda g: (Variable(numpy.ones(3, numpy.float32)),)))
 
 
 def test_nan_messages_of_debug_mode():
     cls = _node(lambda g: (Variable(g.array * numpy.float32('nan')),))
-    with pytest.raises(RuntimeError, match='NaN is detected on backward computation of Halve'):
+    with pytest.raises(
+        RuntimeError, match='NaN is detected on backward computation of Halve'
+    ):
         _backprop(cls, debug=True)
 
     class MakesNaN(FunctionNode):
@@ -82,7 +86,9 @@ def test_nan_messages_of_debug_mode():
             return (inputs[0] * numpy.float32('nan'),)
 
     with chainerlite.using_config('debug', True):
-        with pytest.raises(RuntimeError, match='^NaN is detected on forward computation of MakesNaN$'):
+        with pytest.raises(
+            RuntimeError, match='^NaN is detected on forward computation of MakesNaN$'
+        ):
             MakesNaN().apply((_x(),))
 
 

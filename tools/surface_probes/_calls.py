@@ -1,6 +1,23 @@
-"""Calls whose outcome, value or exception, is itself a probe's result."""
+"""Calls whose outcome, value or exception, is itself a probe's result,
+and the small inputs and classes the probes of the node layer build."""
+
+import numpy
 
 from tools.surface_probes import _values
+
+
+def counting(*shape, dtype=numpy.float32):
+    """1, 2, 3, ... in ``shape``."""
+    return (numpy.arange(numpy.prod(shape)).reshape(shape) + 1).astype(dtype)
+
+
+def subclass(base, name, forward, backward=None, **attrs):
+    """A subclass of ``base`` (FunctionNode, Function) named ``name`` with
+    the given forward, backward and other attributes."""
+    body = dict(attrs, forward=forward)
+    if backward is not None:
+        body['backward'] = backward
+    return type(name, (base,), body)
 
 
 def attempt(fn):

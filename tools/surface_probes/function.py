@@ -6,18 +6,11 @@ import gc
 import numpy
 
 from tools.surface_probes import _values
-from tools.surface_probes._calls import attempt, first_line
-
-
-def _a(*shape, dtype=numpy.float32):
-    return (numpy.arange(numpy.prod(shape)).reshape(shape) + 1).astype(dtype)
+from tools.surface_probes._calls import attempt, counting as _a, first_line, subclass
 
 
 def _function(c, forward, backward=None, **attrs):
-    body = dict(attrs, forward=forward)
-    if backward is not None:
-        body['backward'] = backward
-    return type('OldProbe', (c.chainer.Function,), body)
+    return subclass(c.chainer.Function, 'OldProbe', forward, backward, **attrs)
 
 
 def _mul(c, seen=None):
@@ -185,14 +178,19 @@ def backward_returns(c):
                 y.backward()
             return [x.grad for x in xs]
 
-        out[name] = [attempt(lambda run=run: run(False)), attempt(lambda run=run: run(True))]
+        out[name] = [
+            attempt(lambda run=run: run(False)),
+            attempt(lambda run=run: run(True)),
+        ]
     return out
 
 
 def no_double_backprop(c):
     """Gradients of an old-style Function cannot be differentiated again."""
     cls = _function(
-        c, lambda self, xs: (xs[0] * xs[0],), lambda self, xs, gys: (2 * xs[0] * gys[0],)
+        c,
+        lambda self, xs: (xs[0] * xs[0],),
+        lambda self, xs, gys: (2 * xs[0] * gys[0],),
     )
     x = c.chainer.Variable(_a(2))
     y = cls()(x)
@@ -226,7 +224,7 @@ def called_twice(c):
     n1 = f.node
     y2 = f(x2)
     out = [f.node is n1, y1.creator is f, y2.creator is f, f.inputs[0] is x2.node]
-    out.append(attempt(lambda: (c.F.sum(y2).backward(), x2.grad)[1]))
+    out.append(attempt(lambda y2=y2: (c.F.sum(y2).backward(), x2.grad)[1]))
     del y1, y2
     gc.collect()
     x3 = c.chainer.Variable(_a(2))
@@ -256,7 +254,9 @@ def forward_dispatch(c):
             'backward_cpu': lambda self, xs, gys: (gys[0] * 5,),
         },
     )
-    plain = type('Plain', (c.chainer.Function,), {'forward_cpu': lambda self, xs: (xs[0],)})
+    plain = type(
+        'Plain', (c.chainer.Function,), {'forward_cpu': lambda self, xs: (xs[0],)}
+    )
     x = c.chainer.Variable(_a(2))
     c.F.sum(cls()(x)).backward()
     x2 = c.chainer.Variable(_a(2))

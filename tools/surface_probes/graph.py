@@ -6,11 +6,7 @@ import re
 import numpy
 
 from tools.surface_probes import _values
-from tools.surface_probes._calls import attempt, first_line
-
-
-def _a(*shape, dtype=numpy.float32):
-    return (numpy.arange(numpy.prod(shape)).reshape(shape) + 1).astype(dtype)
+from tools.surface_probes._calls import attempt, counting as _a, first_line
 
 
 def _net(c):
@@ -59,7 +55,9 @@ def dump_options(c):
         dict(remove_split=False),
         dict(remove_split=True),
     ):
-        out.append(attempt(lambda kw=kw: _dot(cg.build_computational_graph([y], **kw).dump())))
+        out.append(
+            attempt(lambda kw=kw: _dot(cg.build_computational_graph([y], **kw).dump()))
+        )
     g = cg.build_computational_graph([y])
     out.append(attempt(lambda: g.dump('json')))
     out.append(first_line(lambda: g.dump('json')))

@@ -10,11 +10,7 @@ import re
 import numpy
 
 from tools.surface_probes import _values
-from tools.surface_probes._calls import attempt
-
-
-def _a(*shape, dtype=numpy.float32):
-    return (numpy.arange(numpy.prod(shape)).reshape(shape) + 1).astype(dtype)
+from tools.surface_probes._calls import attempt, counting as _a
 
 
 def _describe(v):
@@ -270,7 +266,11 @@ def timer_hook_copies(c):
         c.F.relu(_a(2))
     out = []
     for dup in (copy.deepcopy, copy.copy, lambda o: pickle.loads(pickle.dumps(o))):
-        out.append(attempt(lambda dup=dup: [len(dup(h).call_history), sorted(dup(h).summary())]))
+        out.append(
+            attempt(
+                lambda dup=dup: [len(dup(h).call_history), sorted(dup(h).summary())]
+            )
+        )
     return out
 
 
@@ -285,7 +285,13 @@ def link_timer_hook(c):
     buf = io.StringIO()
     h.print_report(file=buf)
     lines = buf.getvalue().splitlines()
-    return [h.name, sorted(s), {k: v['occurrence'] for k, v in s.items()}, lines[0].split(), len(lines)]
+    return [
+        h.name,
+        sorted(s),
+        {k: v['occurrence'] for k, v in s.items()},
+        lines[0].split(),
+        len(lines),
+    ]
 
 
 def hooks_per_thread(c):
@@ -393,7 +399,10 @@ def weight_hooks(c):
     they add to the link, and their refusals."""
     lh = importlib.import_module(c.chainer.__name__ + '.link_hooks')
     out = []
-    for make in (lambda: lh.SpectralNormalization(), lambda: lh.WeightStandardization()):
+    for make in (
+        lambda: lh.SpectralNormalization(),
+        lambda: lh.WeightStandardization(),
+    ):
         hook = make()
         link = c.L.Linear(3, 2)
         link.add_hook(hook)
@@ -406,12 +415,18 @@ def weight_hooks(c):
                 y.shape,
                 link.W.shape,
                 attempt(lambda hook=hook: hook.__enter__()),
-                attempt(lambda make=make: c.L.Linear(3, 2).add_hook(make(), name='x') and None),
+                attempt(
+                    lambda make=make: (
+                        c.L.Linear(3, 2).add_hook(make(), name='x') and None
+                    )
+                ),
             ]
         )
         link.delete_hook(hook.name)
         out.append([list(link.local_link_hooks), sorted(link._persistent)])
-        out.append(attempt(lambda make=make: c.L.BatchNormalization(3).add_hook(make())))
+        out.append(
+            attempt(lambda make=make: c.L.BatchNormalization(3).add_hook(make()))
+        )
     return out
 
 

@@ -6,19 +6,12 @@ import gc
 import numpy
 
 from tools.surface_probes import _values
-from tools.surface_probes._calls import attempt, first_line
-
-
-def _a(*shape, dtype=numpy.float32):
-    return (numpy.arange(numpy.prod(shape)).reshape(shape) + 1).astype(dtype)
+from tools.surface_probes._calls import attempt, counting as _a, first_line, subclass
 
 
 def _node_class(c, forward, backward=None, **attrs):
     """A FunctionNode subclass with the given forward (and backward)."""
-    body = dict(attrs, forward=forward)
-    if backward is not None:
-        body['backward'] = backward
-    return type('Probe', (c.chainer.FunctionNode,), body)
+    return subclass(c.chainer.FunctionNode, 'Probe', forward, backward, **attrs)
 
 
 def _twice_forward(self, inputs):
@@ -512,7 +505,7 @@ def requires_grad_mix(c):
 
 def double_backprop_through_node(c):
     """A backward built from differentiable operations differentiates
-    again; one that computes on arrays under no_backprop_mode does not."""
+    again; its gradients have no creator without double backprop."""
 
     def cube_forward(self, xs):
         self.retain_inputs((0,))

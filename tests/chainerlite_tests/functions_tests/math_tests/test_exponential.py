@@ -83,6 +83,6 @@ def test_exp_backward_multiplies_the_output_by_the_gradient_in_chainers_order():
     y.grad = numpy.full(2, 3.0, numpy.float32)
     with Inputs():
         y.backward()
-    (y_in, gy_in), = seen
+    ((y_in, gy_in),) = seen
     numpy.testing.assert_allclose(y_in, numpy.exp([0.0, 1.0]), rtol=1e-6)
     numpy.testing.assert_array_equal(gy_in, [3.0, 3.0])
