@@ -71,6 +71,7 @@ class PrintHook(function_hook.FunctionHook):
                 'the sep argument of PrintHook is deprecated and ignored',
                 DeprecationWarning,
             )
+        self.sep = sep  # kept as an attribute, as Chainer keeps it
         self.end = end
         self.file = file
         self.flush = flush

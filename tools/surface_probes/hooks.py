@@ -430,4 +430,18 @@ def weight_hooks(c):
     return out
 
 
+def print_hook_options(c):
+    """PrintHook's end, sep (deprecated) and what it prints for a function
+    of two inputs, one of them a plain array."""
+    out = []
+    for kw in (dict(end='|'), dict(sep=', ')):
+        buf = io.StringIO()
+        hook = c.chainer.function_hooks.PrintHook(file=buf, **kw)
+        x = c.chainer.Variable(numpy.array([1.0, 2.0], numpy.float32))
+        with hook:
+            x * numpy.array([3.0, 4.0], numpy.float32)
+        out.append([hook.sep, hook.end, hook.flush, _text(buf.getvalue()).split('\n')])
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

@@ -171,3 +171,10 @@ def test_gpu_arrays_are_described():
     lines = out.getvalue().splitlines()
     assert '- device: <CUDA Device 0>' in lines
     assert '- statistics: mean=2.00000000, std=1.00000000' in lines
+
+
+def test_the_deprecated_sep_is_kept_as_an_attribute():
+    with pytest.warns(DeprecationWarning):
+        hook = debug_print.PrintHook(sep=', ', file=io.StringIO())
+    assert hook.sep == ', '
+    assert debug_print.PrintHook(file=io.StringIO()).sep is None
