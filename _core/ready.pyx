@@ -57,7 +57,7 @@ cdef class ReadyGrads:
         ``outputs`` (Variables) that read it, and ends the recording."""
         cdef FunctionNode f
         cdef VariableNode x
-        watched = set([(<tuple>e)[1] for e in self.arrays.values()])
+        watched = {(<tuple>e)[1] for e in self.arrays.values()}
         stack = []
         visited = set()
         for o in outputs:

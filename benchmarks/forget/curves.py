@@ -32,9 +32,17 @@ libraries). Methods, each a point of the curve:
 * ``forget-block-keep-release``: ``F.forget`` per block keeping the outputs
   of the nodes that ``torch-selective`` saves (``keep=``: LinearFunction,
   MatMul and Convolution2DFunction), released;
-* ``plan-keep-release-F``: ``plan_forget(..., release=True, keep=...)`` with
+* ``plan-keep-release-F``: ``plan_forget(release=True, keep=...)`` with
   that policy: per block the plan runs it, forgets it, or forgets it
-  keeping those outputs.
+  keeping those outputs;
+* ``release-update``, ``forget-block-release-update``,
+  ``plan-release-update-F``: ``release``, ``forget-block-release`` and
+  ``plan-release-F`` with each parameter updated during backward
+  (``optimizer.use_update_in_backward()``, the step
+  ``optimizer.update(lossfun)``): its gradient is freed once its update
+  ran, so the step no longer holds every gradient until the update
+  (PyTorch's ``none`` and ``torch-block`` do); the plan is made for it
+  (``plan_forget(..., update_in_backward=True)``).
 
 Each point runs in a fresh process, one thread (BLAS, OpenMP and torch),
 with ``MALLOC_MMAP_THRESHOLD_=65536`` so that glibc maps each large array
@@ -89,6 +97,9 @@ METHODS = TORCH_METHODS + (
     'plan-release',
     'forget-block-keep-release',
     'plan-keep-release',
+    'release-update',
+    'forget-block-release-update',
+    'plan-release-update',
 )
 
 
@@ -170,8 +181,30 @@ def keep_policy():
     return (linear.LinearFunction, matmul.MatMul, convolution_2d.Convolution2DFunction)
 
 
+def updating_in_backward(step):
+    """The chainerlite ``step`` (models._common.chainer_step) with each
+    parameter updated during backward: ``optimizer.update(lossfun)``."""
+    optimizer, loss_of = step.optimizer, step.loss_of
+    optimizer.use_update_in_backward()
+
+    def step_updating():
+        value = []
+
+        def lossfun():  # the loss is held by update alone, as usual
+            loss = loss_of()
+            value.append(float(loss.array))
+            return loss
+
+        optimizer.update(lossfun)
+        return value[0]
+
+    step_updating.model = step.model
+    return step_updating
+
+
 def apply(method, library, model, step, budget):
-    """Applies ``method`` to the model of ``step``; what it reports."""
+    """Applies ``method`` to the model of ``step``; what it reports (the
+    step of a ``-update`` method updates during backward already)."""
     net = step.model
     found = blocks(library, model, net)
     release = 'release' in method
@@ -198,6 +231,7 @@ def apply(method, library, model, step, budget):
                 blocks=plan_blocks(model, net),
                 release=release,
                 keep=keep,
+                update_in_backward='-update' in method,
             )
             plan.apply()
         except ValueError as e:
@@ -236,6 +270,8 @@ def measure_point(args):
 
         torch.set_num_threads(1)
     step = build(args.library, args.model, args.batch, args.size)
+    if '-update' in args.method:
+        step = updating_in_backward(step)
     step()
     clear_grads(args.library, step)
     point = apply(args.method, args.library, args.model, step, args.budget)
@@ -303,12 +339,13 @@ def run_all(args, earlier):
         methods += [
             ('chainerlite', m)
             for m in ('none', 'forget-block', 'release', 'forget-block-release')
-            + ('forget-block-keep-release',)
+            + ('forget-block-keep-release', 'release-update')
+            + ('forget-block-release-update',)
             if m in wanted
         ]
         if 'plan' in wanted:
             methods += [('chainerlite', f'plan-{f}') for f in FRACTIONS]
-        for name in ('plan-release', 'plan-keep-release'):
+        for name in ('plan-release', 'plan-keep-release', 'plan-release-update'):
             if name in wanted:
                 methods += [('chainerlite', f'{name}-{f}') for f in RELEASE_FRACTIONS]
         for library, method in methods:
@@ -367,6 +404,8 @@ LABELS = {
     'release': 'no recomputation, graph released',
     'forget-block-release': 'F.forget per block, released',
     'forget-block-keep-release': 'F.forget per block, keep=, released',
+    'release-update': 'no recomputation, released, update in backward',
+    'forget-block-release-update': 'F.forget per block, released, update in backward',
 }
 
 
@@ -390,6 +429,7 @@ def plot(path):
                 ('plan-0', '--o', 'plan_forget'),
                 ('plan-release', '-o', 'plan_forget(release=True)'),
                 ('plan-keep-release', ':s', 'plan_forget(release=True, keep=)'),
+                ('plan-release-update', '-.x', 'plan_forget(release=True), update'),
             ):
                 plans = sorted(
                     (p for p in rows if p['method'].startswith(prefix)),
@@ -408,6 +448,8 @@ def plot(path):
             markers.update({'forget-block': '^', 'release': 'D'})
             markers['forget-block-release'] = '>'
             markers['forget-block-keep-release'] = '<'
+            markers['release-update'] = 'd'
+            markers['forget-block-release-update'] = 'P'
             for p in rows:
                 if p['method'] in markers:
                     ax.plot(

@@ -50,6 +50,7 @@ def chainer_step(model, optimizer, loss_of):
         return float(loss.array)
 
     step.model = model  # for tools that change the model (benchmarks/forget)
+    step.optimizer, step.loss_of = optimizer, loss_of  # (and the step)
     return step
 
 

@@ -329,7 +329,9 @@ def measure_step(step, xp=numpy):
     return tracker.step_peak - start_bytes, seconds
 
 
-def profile(step, links, required, policy=None, xp=numpy, release=False):
+def profile(
+    step, links, required, policy=None, xp=numpy, release=False, grads_held=True
+):
     """Runs ``step`` once with a probe on each of ``links`` (ValueError if
     one is not called and ``required``, else it is left out), its memory
     counted on the device of the array module ``xp``; with a
@@ -340,7 +342,11 @@ def profile(step, links, required, policy=None, xp=numpy, release=False):
     needs (:attr:`_forget_dp.Block.seconds` and ``rerun_peak``). With
     ``release``, the step runs with the graph released (its backward must go
     through it once) and its backward is measured block by block
-    (:attr:`_forget_dp.Block.back`).
+    (:attr:`_forget_dp.Block.back`). ``grads_held`` False: the step
+    updates each parameter during backward and frees its gradient, so no
+    block's gradients stay alive through the backward of the blocks before
+    it (:attr:`_forget_dp.Block.grads` are 0; a released backward's
+    measured humps hold the block's own).
 
     Returns:
         tuple: ``(blocks, order, base, tail, finish, peak, seconds)``: the
@@ -393,6 +399,8 @@ def profile(step, links, required, policy=None, xp=numpy, release=False):
     keys = [id(links[i]) for i in order]
     grads = [
         sum(p.array.nbytes for p in links[i].params() if p.array is not None)
+        if grads_held
+        else 0
         for i in order
     ]
     backs, tail, finish = [0] * len(order), None, 0

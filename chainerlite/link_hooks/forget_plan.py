@@ -214,7 +214,9 @@ def _blocks_of(model, blocks):
     return links, [names[id(link)] for link in links]
 
 
-def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
+def plan_forget(
+    model, step, budget, blocks=None, release=False, keep=None, update_in_backward=False
+):
     """Profiles one step and chooses the blocks to forget to fit ``budget``.
 
     ``step`` is run once, its memory counted on the device of the model's
@@ -255,6 +257,15 @@ def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
             block the plan chooses between running it, forgetting it and
             forgetting it with ``keep`` (:attr:`ForgetPlan.kept`). None:
             forget all or nothing.
+        update_in_backward (bool): Plan for a step that updates each
+            parameter during backward (``step`` calls
+            ``optimizer.update(lossfun)`` with
+            :meth:`~chainerlite.optimizer.GradientMethod.use_update_in_backward` on):
+            the parameters' gradients are freed block by block rather than
+            held until the update, so the plan does not count the gradients
+            of the later blocks during a block's backward. With ``release``
+            the profiled backward measures what each block holds (its own
+            gradients included); without it those are left out.
 
     Returns:
         ForgetPlan: The plan (not applied yet).
@@ -306,6 +317,7 @@ def plan_forget(model, step, budget, blocks=None, release=False, keep=None):
             policy=policy,
             xp=model.xp,
             release=release,
+            grads_held=not update_in_backward,
         )
     found, order, base, tail, finish, peak, seconds = profiled
     chosen = _forget_dp.choose(found, budget, base, tail, release, finish)

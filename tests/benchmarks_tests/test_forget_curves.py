@@ -99,3 +99,27 @@ def test_plot_draws_the_curves(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / 'curves.png').stat().st_size > 10000
+
+
+def test_update_in_backward_methods_train_as_the_plain_step():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location('curves', CURVES)
+    curves = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(curves)
+    plain, during = (
+        _step('chainerlite'),
+        curves.updating_in_backward(_step('chainerlite')),
+    )
+    assert during.model.blocks is not None
+    for _ in range(3):
+        assert plain() == during()
+    for (name, p), (_, q) in zip(
+        sorted(plain.model.namedparams()), sorted(during.model.namedparams())
+    ):
+        assert (p.array == q.array).all(), name
+        assert q.grad is None
+    point = _point(
+        '--point', 'residual_mlp', 'chainerlite', 'forget-block-release-update'
+    )
+    assert point['step_ms'] > 0 and point['traced_peak_mib'] > 0

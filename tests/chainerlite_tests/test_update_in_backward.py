@@ -300,12 +300,7 @@ def test_a_read_the_count_missed_raises():
 
 
 def test_uninitialized_parameter_runs_the_ordinary_step():
-    def make():
-        model = _Net(depth=2)
-        with model[0].init_scope():
-            model[0].l3 = L.Linear(None, 6)
-        return model
-
+    # the first step initializes l.W in the ordinary way, the next ones not
     class Lazy(chainerlite.Chain):
         def __init__(self):
             super().__init__()

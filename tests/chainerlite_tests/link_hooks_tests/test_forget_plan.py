@@ -418,3 +418,32 @@ def test_a_bad_keep_raises_type_error():
         link_hooks.plan_forget(model, step, 2**40, keep=3)
     with pytest.raises(TypeError, match='keep'):
         link_hooks.ForgetHook(keep=3)
+
+
+def test_a_plan_for_an_update_in_backward_reaches_below_the_gradients():
+    # a step that updates each parameter during backward holds no block's
+    # gradients through the backward of the others: the plan reaches
+    # budgets below their bytes, which no plan of the ordinary step does
+    numpy.random.seed(0)
+    model = chainerlite.Sequential(*[Block(256, 2) for _ in range(6)])
+    x = numpy.random.RandomState(1).randn(128, 256).astype(numpy.float32)
+    opt = chainerlite.optimizers.MomentumSGD()
+    opt.setup(model)
+    ordinary = _step(model, x)
+    ordinary()
+    grads = sum(p.array.nbytes for p in model.params())
+    budget = grads * 0.6
+    with pytest.raises(ValueError, match='no choice of blocks'):
+        link_hooks.plan_forget(model, ordinary, budget, release=True)
+    opt.use_update_in_backward()
+
+    def step():
+        opt.update(lambda: F.sum(model(x) ** 2))
+
+    step()
+    plan = link_hooks.plan_forget(
+        model, step, budget, release=True, update_in_backward=True
+    )
+    assert plan.names and plan.predicted_peak <= budget
+    peak, _ = plan.measure(step)
+    assert peak <= budget * (1 + SLACK), (peak, budget)
