@@ -432,7 +432,12 @@ def plot(path):
                 ('plan-release-update', '-.x', 'plan_forget(release=True), update'),
             ):
                 plans = sorted(
-                    (p for p in rows if p['method'].startswith(prefix)),
+                    (
+                        p
+                        for p in rows
+                        if p['method'].startswith(prefix)
+                        and ('-update' in p['method']) == ('-update' in prefix)
+                    ),
                     key=lambda p: p['rss_peak_mib'],
                 )
                 if plans:
