@@ -14,6 +14,7 @@ from chainerlite import _core
 from chainerlite import optimizer_hooks
 from chainerlite import optimizers
 from chainerlite.link_hooks import ForgetHook
+from chainerlite.testing import attr
 
 
 class _Block(chainerlite.Chain):
@@ -91,6 +92,20 @@ def test_same_parameters_and_states(make_optimizer, forget, retain_graph):
     with chainerlite.using_config('retain_graph', retain_graph):
         model, _ = _both(lambda: _Net(forget=forget), make_optimizer)
     assert all(p.grad is None for p in model.params())
+
+
+@attr.gpu
+@pytest.mark.parametrize('make_optimizer', _OPTIMIZERS[1:])
+def test_same_parameters_on_the_gpu(make_optimizer):
+    # against the ordinary update's multi-tensor launches, which give the
+    # per-parameter update's bits
+    def setup(model, opt):
+        model.to_device('@cupy:0')
+        opt.use_multi_tensor_update()
+
+    x = numpy.random.RandomState(0).randn(5, 6).astype(numpy.float32)
+    data = chainerlite.get_device('@cupy:0').send(x)
+    _both(lambda: _Net(forget=True), make_optimizer, setup=setup, data=data)
 
 
 @pytest.mark.parametrize('forget', [False, True])
@@ -262,6 +277,21 @@ def test_nested_forget_and_plan_hooks():
             block.add_hook(ForgetHook())
 
     _both(lambda: _Net(), lambda: optimizers.Adam(), setup=hooked)
+
+
+@pytest.mark.parametrize('retain_graph', [True, False])
+def test_forget_keeping_and_chained(retain_graph):
+    # the kept nodes of the forward call rejoin the recomputed graph
+    from chainerlite.functions.connection.linear import LinearFunction
+
+    class Kept(_Net):
+        def forward(self, x):
+            for i, block in enumerate(self):
+                x = F.forget(block, x, keep=LinearFunction, chain=i % 2 == 1)
+            return F.sum(x * x)
+
+    with chainerlite.using_config('retain_graph', retain_graph):
+        _both(Kept, lambda: optimizers.Adam())
 
 
 def test_parameter_given_to_forget_and_read_by_its_function():
