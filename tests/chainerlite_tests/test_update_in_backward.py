@@ -85,6 +85,13 @@ def _both(make_model, make_optimizer, **kwargs):
     return during
 
 
+def _sgd_in_backward(model):
+    opt = optimizers.SGD()
+    opt.setup(model)
+    opt.use_update_in_backward()
+    return opt
+
+
 @pytest.mark.parametrize('make_optimizer', _OPTIMIZERS)
 @pytest.mark.parametrize('forget', [False, True])
 @pytest.mark.parametrize('retain_graph', [True, False])
@@ -321,9 +328,7 @@ def test_a_read_the_count_missed_raises():
             return F.sum(F.linear(F.forget(f, x), w))
 
     model = M()
-    opt = optimizers.SGD()
-    opt.setup(model)
-    opt.use_update_in_backward()
+    opt = _sgd_in_backward(model)
     with pytest.raises(RuntimeError, match='already updated'):
         opt.update(model, numpy.ones((2, 6), numpy.float32))
     assert _core.recording_ready_grads() is None
@@ -346,9 +351,7 @@ def test_uninitialized_parameter_runs_the_ordinary_step():
 
 def test_without_lossfun_is_the_ordinary_update():
     model = _Net()
-    opt = optimizers.SGD()
-    opt.setup(model)
-    opt.use_update_in_backward()
+    opt = _sgd_in_backward(model)
     model.cleargrads()
     model(numpy.ones((2, 6), numpy.float32)).backward()
     opt.update()
@@ -358,9 +361,7 @@ def test_without_lossfun_is_the_ordinary_update():
 
 def test_failing_lossfun_leaves_nothing_set():
     model = _Net()
-    opt = optimizers.SGD()
-    opt.setup(model)
-    opt.use_update_in_backward()
+    opt = _sgd_in_backward(model)
 
     def lossfun():
         assert _core.recording_ready_grads() is not None
@@ -374,9 +375,7 @@ def test_failing_lossfun_leaves_nothing_set():
 
 def test_turned_off():
     model = _Net()
-    opt = optimizers.SGD()
-    opt.setup(model)
-    opt.use_update_in_backward()
+    opt = _sgd_in_backward(model)
     opt.use_update_in_backward(False)
     opt.update(model, numpy.ones((2, 6), numpy.float32))
     assert all(p.grad is not None for p in model.params())
