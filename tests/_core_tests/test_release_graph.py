@@ -169,12 +169,15 @@ def test_forget_releases_and_gradients_hold():
 def test_config_is_per_thread_and_threads_release_their_own_graphs():
     model, x = _mlp()
     F.sum(model(x)).backward()
-    expected = _grads(model)
+    # the layers' parameters in the order the model applies them (params()
+    # walks a Sequential's children in Chainer's order, not the layers')
+    layers = [p for link in model if isinstance(link, L.Linear) for p in (link.W, link.b)]
+    expected = [p.grad.copy() for p in layers]
     results = {}
 
     def worker(i):
         # parameters are shared: each thread differentiates by copies
-        params = [chainerlite.Variable(p.array.copy()) for p in model.params()]
+        params = [chainerlite.Variable(p.array.copy()) for p in layers]
         h = chainerlite.Variable(x)
         for k in range(0, len(params), 2):
             h = F.relu(F.linear(h, params[k], params[k + 1]))
