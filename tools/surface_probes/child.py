@@ -19,6 +19,7 @@ NAMES = (
     'chains',
     'config',
     'data',
+    'extensions',
     'function',
     'graph',
     'hooks',
