@@ -44,12 +44,11 @@ def _invalid(device_spec):
     return ValueError('invalid device specifier: {!r}'.format(device_spec))
 
 
-def _device_from_id(device_id, device_spec):
-    # The legacy integer specs: -1 is the CPU, N >= 0 the GPU N.
-    if device_id == -1:
-        return CpuDevice()
+def _device_from_id(device_id):
+    # The legacy integer specs: a negative one is the CPU (Chainer takes any,
+    # -1 by custom), N >= 0 the GPU N.
     if device_id < 0:
-        raise _invalid(device_spec)
+        return CpuDevice()
     return GpuDevice.from_device_id(device_id)
 
 
@@ -61,15 +60,20 @@ def _device_from_str(device_spec):
                 return CpuDevice()
             if module == 'intel64':
                 return Intel64Device()
-        elif module == 'cupy' and index.isdigit():
-            return GpuDevice.from_device_id(int(index))
+        elif module == 'cupy':
+            try:
+                device_id = int(index)
+            except ValueError:
+                raise _invalid(device_spec) from None
+            # CUDA's availability first, then the id (Chainer's order)
+            return GpuDevice.from_device_id(device_id)
         raise _invalid(device_spec)
     try:
         device_id = int(device_spec)
     except ValueError:
         # Anything else names a ChainerX device ('native:0', 'cuda:1').
         return ChainerxDevice(device_spec)
-    return _device_from_id(device_id, device_spec)
+    return _device_from_id(device_id)
 
 
 def get_device(device_spec: types.DeviceSpec) -> Device:
@@ -80,8 +84,8 @@ def get_device(device_spec: types.DeviceSpec) -> Device:
 
             - a :class:`Device` (returned as is);
             - ``'@numpy'``, ``'@cupy:N'``, ``'@intel64'``;
-            - an integer or its string (legacy): ``-1`` is the CPU, ``N``
-              the GPU ``N``;
+            - an integer or its string (legacy): a negative one (``-1`` by
+              custom) is the CPU, ``N >= 0`` the GPU ``N``;
             - a ``cupy.cuda.Device``;
             - another string names a ChainerX device (``'native:0'``),
               which chainerlite does not have.
@@ -110,7 +114,7 @@ def get_device(device_spec: types.DeviceSpec) -> Device:
     if isinstance(device_spec, str):
         return _device_from_str(device_spec)
     if cuda._is_device_id(device_spec):
-        return _device_from_id(device_spec, device_spec)
+        return _device_from_id(device_spec)
     if cuda._cupy_imported and isinstance(device_spec, cuda.Device):
         return GpuDevice(device_spec)
     raise TypeError(

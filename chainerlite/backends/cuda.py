@@ -207,9 +207,11 @@ class GpuDevice(_backend.Device):
         """Returns the GpuDevice of a CUDA device id.
 
         Raises:
+            RuntimeError: If CUDA is not available (checked first).
             ValueError: If ``device_id`` is not a non-negative integer.
 
         """
+        check_cuda_available()
         if not _is_device_id(device_id) or device_id < 0:
             raise ValueError(
                 'invalid CUDA device id: {!r} (a non-negative integer is '

@@ -39,8 +39,6 @@ def test_a_device_is_its_own_spec():
         '@numpy:',
         '@numpy:0',
         '@:numpy',
-        -2,
-        '-2',
     ],
 )
 def test_malformed_specs(spec):
@@ -48,6 +46,20 @@ def test_malformed_specs(spec):
         chainerlite.get_device(spec)
     with pytest.raises(ValueError, match='device specifier'):
         chainerlite.using_device(spec)
+
+
+@pytest.mark.parametrize('spec', [-2, '-2', -100, ' -1'])
+def test_any_negative_legacy_id_is_the_cpu(spec):
+    # Chainer's legacy integer specs: every negative id is the CPU
+    assert chainerlite.get_device(spec) == chainerlite.get_device('@numpy')
+
+
+@pytest.mark.skipif(chainerlite.backends.cuda.available, reason='CUDA is available')
+@pytest.mark.parametrize('spec', ['@cupy:-1', '@cupy:01', '@cupy:0', 0, '3'])
+def test_a_gpu_spec_without_cuda_is_a_runtime_error(spec):
+    # as in Chainer, CUDA's absence is told before the id is checked
+    with pytest.raises(RuntimeError):
+        chainerlite.get_device(spec)
 
 
 @pytest.mark.parametrize('spec', [('native', 0), cuda.DummyDevice, 1.0, None])

@@ -15,6 +15,7 @@ from tools.surface_probes import _values
 
 #: the probe modules of this package, each with its PROBES
 NAMES = (
+    'backends',
     'backward',
     'chains',
     'config',

@@ -113,7 +113,9 @@ def test_should_use_cudnn():
 
 @pytest.mark.parametrize('device_id', [None, -1, (), 0.0, numpy.float32(0), True])
 def test_from_device_id_rejects_non_ids(device_id):
-    with pytest.raises(ValueError, match='device id'):
+    # CUDA's availability is checked first, as in Chainer
+    error = ValueError if cuda.available else RuntimeError
+    with pytest.raises(error):
         backend.GpuDevice.from_device_id(device_id)
 
 
