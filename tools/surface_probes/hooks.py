@@ -241,10 +241,7 @@ def timer_hook(c):
     x = c.chainer.Variable(_a(2, 3))
     with c.chainer.function_hooks.TimerHook() as h:
         c.F.sum(c.F.exp(x) * 2).backward()
-    s = h.summary()
-    buf = io.StringIO()
-    h.print_report(file=buf)
-    lines = buf.getvalue().splitlines()
+    s, lines = _report(h)
     return [
         h.name,
         sorted(s),
@@ -260,8 +257,16 @@ def timer_hook(c):
     ]
 
 
+def _report(hook):
+    """A timer hook's summary and the lines of its report."""
+    buf = io.StringIO()
+    hook.print_report(file=buf)
+    return hook.summary(), buf.getvalue().splitlines()
+
+
 def timer_hook_copies(c):
-    """TimerHook pickled and deep-copied: the history goes along."""
+    """TimerHook deep-copied, copied and pickled (Chainer's deep copy and
+    pickle fail on the module the hook holds)."""
     with c.chainer.function_hooks.TimerHook() as h:
         c.F.relu(_a(2))
     out = []
@@ -281,10 +286,7 @@ def link_timer_hook(c):
     with link_hooks.TimerHook() as h:
         link(_a(1, 3))
         link(_a(1, 3))
-    s = h.summary()
-    buf = io.StringIO()
-    h.print_report(file=buf)
-    lines = buf.getvalue().splitlines()
+    s, lines = _report(h)
     return [
         h.name,
         sorted(s),
