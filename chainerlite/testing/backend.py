@@ -38,6 +38,12 @@ _CONFIG_KEYS = (
 )
 
 
+def given_options(config):
+    """The options a :class:`BackendConfig` was made with, as ``k=v, ...``
+    (sorted; empty for the default CPU backend), for messages."""
+    return ', '.join('{}={}'.format(k, v) for k, v in sorted(config._params.items()))
+
+
 class BackendConfig:
     """One backend on which tests run.
 
@@ -143,11 +149,11 @@ class BackendConfig:
     def __exit__(self, *exc_info):
         return self._contexts.pop().__exit__(*exc_info)
 
-    def __str__(self):
-        return ', '.join('{}={}'.format(k, v) for k, v in sorted(self._params.items()))
-
     def __repr__(self):
-        return '<BackendConfig {{{}}}>'.format(self)
+        # Chainer's text: every option, in its order, with its value
+        return '<BackendConfig {}>'.format(
+            ' '.join('{}={!r}'.format(k, getattr(self, k)) for k in _DEFAULTS)
+        )
 
     @property
     def name(self):

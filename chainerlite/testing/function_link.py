@@ -12,6 +12,7 @@ import chainerlite
 from chainerlite import gradient_check
 from chainerlite import utils
 from chainerlite.testing import array as array_module
+from chainerlite.testing import backend
 
 # How many times dodge_nondifferentiable draws new inputs before giving up.
 _DODGE_TRIES = 10
@@ -147,7 +148,7 @@ class _Checks(object):
             '{}.{} on backend {{{}}}: {}\n{}'.format(
                 type(self).__name__,
                 test_name,
-                self.backend_config,
+                backend.given_options(self.backend_config),
                 message,
                 _format_arrays('inputs:', inputs),
             )
@@ -304,7 +305,10 @@ class _Checks(object):
                 except AssertionError as error:
                     raise self._error(
                         '{}.{} on backend {{{}}} failed:\n{}'.format(
-                            type(self).__name__, test_name, backend_config, error
+                            type(self).__name__,
+                            test_name,
+                            backend.given_options(backend_config),
+                            error,
                         )
                     ) from None
         self._fail(

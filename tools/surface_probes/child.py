@@ -33,6 +33,7 @@ NAMES = (
     'reporter',
     'serializers',
     'statistics',
+    'testing_api',
     'training',
     'variable',
 )
