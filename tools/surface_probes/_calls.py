@@ -1,9 +1,8 @@
-"""Calls whose outcome, value or exception, is itself a probe's result,
-and the small inputs and classes the probes of the node layer build."""
+"""What the probes of the node layer share: their small inputs, the
+classes they derive, and the message of what a call raised (``attempt``,
+its outcome, is ``_values.attempt``)."""
 
 import numpy
-
-from tools.surface_probes import _values
 
 
 def counting(*shape, dtype=numpy.float32):
@@ -18,15 +17,6 @@ def subclass(base, name, forward, backward=None, **attrs):
     if backward is not None:
         body['backward'] = backward
     return type(name, (base,), body)
-
-
-def attempt(fn):
-    """``['ok', summary]`` of ``fn()``, or ``['raise', name, mro]`` of what
-    it raised (compared by the exception's type, see ``__main__.agree``)."""
-    try:
-        return ['ok', _values.summary(fn())]
-    except Exception as e:  # noqa: BLE001 - the exception is the result
-        return ['raise', type(e).__name__, [c.__name__ for c in type(e).__mro__]]
 
 
 def first_line(fn):

@@ -6,7 +6,9 @@ import re
 import numpy
 
 from tools.surface_probes import _values
-from tools.surface_probes._calls import attempt, counting as _a, first_line
+from tools.surface_probes._calls import counting as _a, first_line
+
+attempt = _values.attempt
 
 
 def _net(c):

@@ -10,7 +10,9 @@ import re
 import numpy
 
 from tools.surface_probes import _values
-from tools.surface_probes._calls import attempt, counting as _a
+from tools.surface_probes._calls import counting as _a
+
+attempt = _values.attempt
 
 
 def _describe(v):

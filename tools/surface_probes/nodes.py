@@ -6,7 +6,9 @@ import gc
 import numpy
 
 from tools.surface_probes import _values
-from tools.surface_probes._calls import attempt, counting as _a, first_line, subclass
+from tools.surface_probes._calls import counting as _a, first_line, subclass
+
+attempt = _values.attempt
 
 
 def _node_class(c, forward, backward=None, **attrs):
