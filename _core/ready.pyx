@@ -36,7 +36,8 @@ cdef class ReadyGrads:
         self.passes = []
         self.recording = True
         self.on_ready = on_ready
-        for p in params:
+        for param in params:
+            p = <Variable?>param  # (a None would be read as a Variable)
             self.arrays[id(p._data)] = (p._data, p._node)
 
     cdef int use(self, VariableNode x) except -1:

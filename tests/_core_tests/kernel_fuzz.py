@@ -600,6 +600,26 @@ def _max_pooling_grad(g):
     ] + params
 
 
+def _run_parts(g):
+    # a part function that fails now and then, and that checks each row is
+    # given to one part only
+    rows = g.rng.choice([0, 1, 2, 3, 7, 64])
+    parts = g.rng.choice([-1, 0, 1, 2, 3, 8, 100])
+    seen = numpy.zeros(rows, numpy.int8)
+    fail = g.chance(0.3)
+
+    def run(begin, end):
+        if not 0 <= begin <= end <= rows:
+            raise AssertionError('part [{}, {}) of {} rows'.format(begin, end, rows))
+        seen[begin:end] += 1
+        if seen.max(initial=0) > 1:
+            raise AssertionError('a row given to two parts')
+        if fail and begin == 0:
+            raise ValueError('a part failed')
+
+    return [run, rows, parts, g.rng.choice([None, lambda: None])]
+
+
 def _sce_forward(g):
     n, c = g.dim(6), g.dim(6)
     x = g.array((n, c), g.real())
@@ -802,6 +822,9 @@ KERNELS = {
     'pool.max_pooling_2d_grad': _max_pooling_grad,
     'sce.sce_forward': _sce_forward,
     'sce.sce_backward': _sce_backward,
+    'row_threads.run_parts': _run_parts,
+    # (an int: the pool keeps it, and the fuzzer unmaps its arrays' memory)
+    'row_threads._pool_of': lambda g: [g.rng.choice([-1, 0, 1, 2, 3, 8])],
 }
 
 
@@ -885,6 +908,8 @@ GENERIC = {
     'vec_math': ['vec_math_available'],
     'onednn': ['available', 'unavailable_reason', '_candidates'],
     'block_cache': ['install', 'release', 'stats'],
+    'ready': ['set_ready_grads', 'recording_ready_grads'],
+    'row_threads': ['_forget_pool', '_wait'],
 }
 
 # Entry points not fuzzed, with the reason.

@@ -1,6 +1,9 @@
 """_core.ReadyGrads: a backward pass hands each watched parameter over once
 the last node that reads it has run its backward."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -76,3 +79,21 @@ def test_set_ready_grads_takes_a_ready_grads_or_none():
     with pytest.raises(TypeError, match='ReadyGrads'):
         _core.set_ready_grads(object())
     assert _core.set_ready_grads(None) is None
+
+
+def test_params_other_than_variables_are_refused():
+    # a None among the parameters was read as a Variable (a segfault): run
+    # in a child process
+    code = '\n'.join(
+        [
+            'from chainerlite import _core',
+            'for params in ([None], [1], [None, None]):',
+            '    try:',
+            '        _core.ReadyGrads(params, len)',
+            '    except TypeError:',
+            '        continue',
+            '    raise SystemExit("accepted %r" % (params,))',
+        ]
+    )
+    proc = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
