@@ -2,6 +2,7 @@
 
 import io
 import os
+import threading
 
 from chainerlite.dataset import dataset_mixin
 
@@ -70,6 +71,10 @@ class TextDataset(dataset_mixin.DatasetMixin):
         # Each process reads through its own file objects: a forked worker
         # would otherwise move the parent's file positions.
         self._pid = os.getpid()
+        # a read is a seek then a readline on a shared file object: threads
+        # (MultithreadIterator's) take turns, or one reads from where
+        # another has just seeked
+        self._lock = threading.Lock()
         self._fps = [
             io.open(path, 'r', encoding=enc, errors=err, newline=nl)
             for path, (enc, err, nl) in zip(self._paths, self._options)
@@ -96,12 +101,19 @@ class TextDataset(dataset_mixin.DatasetMixin):
         return len(self._starts)
 
     def get_example(self, idx):
+        if idx < 0:  # (as Chainer: no index from the end)
+            raise IndexError(
+                'TextDataset: index {} out of range for {} examples'.format(
+                    idx, len(self)
+                )
+            )
         if self._pid != os.getpid():
             self._open()
         lines = []
-        for fp, start in zip(self._fps, self._starts[idx]):
-            fp.seek(start)
-            lines.append(fp.readline())
+        with self._lock:
+            for fp, start in zip(self._fps, self._starts[idx]):
+                fp.seek(start)
+                lines.append(fp.readline())
         return lines[0] if self._single else tuple(lines)
 
     def close(self):
@@ -117,7 +129,7 @@ class TextDataset(dataset_mixin.DatasetMixin):
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        del state['_fps'], state['_pid']
+        del state['_fps'], state['_pid'], state['_lock']
         return state
 
     def __setstate__(self, state):

@@ -63,3 +63,28 @@ def test_no_file_is_refused():
     # Chainer's ValueError; chainerlite made an empty dataset
     with pytest.raises(ValueError, match='at least one'):
         datasets.TextDataset([])
+
+
+def test_threads_read_the_lines_they_ask_for(tmp_path):
+    # each read is a seek and a readline on one file object; threads that
+    # interleaved them got other lines than they asked for
+    from chainerlite import iterators
+
+    lines = ['line {} {}\n'.format(i, 'x' * (i % 50)) for i in range(3000)]
+    path = tmp_path / 'many.txt'
+    path.write_text(''.join(lines))
+    ds = datasets.TextDataset(str(path))
+    it = iterators.MultithreadIterator(ds, 64, repeat=False, shuffle=False, n_threads=4)
+    assert [line for batch in it for line in batch] == lines
+    it.finalize()
+    ds.close()
+
+
+def test_negative_indices_are_refused(files):
+    # Chainer's TextDataset counts no index from the end
+    ds = datasets.TextDataset(files[1])
+    assert ds[3] == '4\n'
+    for idx in (-1, -4, 4):
+        with pytest.raises(IndexError):
+            ds[idx]
+    ds.close()
