@@ -224,8 +224,8 @@ cdef class HookEntry:
         return mask
 
 
-cdef int dispatch(tuple entries, int index, function, in_data,
-                  out) except -1:
+cdef int dispatch_all(tuple entries, int index, function, in_data,
+                      out) except -1:
     """Calls callback ``index`` (0..3, in _CALLBACKS order) of each entry.
 
     Only entries that override it are called. ``out``: the output
@@ -234,37 +234,60 @@ cdef int dispatch(tuple entries, int index, function, in_data,
     Forward entries were validated when the op started; a backward
     callback asks each entry again, as the pass outlives many ops. A
     compiled hook's own callback is a C call; one defined on the class is
-    called as a plain function with the hook prepended (no bound method
-    per call); one set on the instance is looked up on it.
+    called as a plain function with the hook prepended, through its
+    vectorcall entry (no bound method, no argument tuple); one set on the
+    instance is looked up on it. The entries are read borrowed: the tuple
+    holds them while it runs, and a callback that registers or removes a
+    hook replaces the registry's tuple, not this one.
     """
     cdef Py_ssize_t i
     cdef int bit = 1 << index, mask
     cdef size_t nargs
-    cdef HookEntry e
+    cdef PyObject* ep
     cdef PyObject* func
+    cdef PyObject* res
+    cdef vectorcallfunc call
     cdef PyObject* args[4]
+    args[1] = <PyObject*>function
+    args[2] = <PyObject*>in_data
+    args[3] = <PyObject*>out
     for i in range(PyTuple_GET_SIZE(entries)):
-        e = <HookEntry>PyTuple_GET_ITEM(entries, i)
-        mask = e.mask if index < 2 else e.current_mask()
+        ep = PyTuple_GET_ITEM(entries, i)
+        if index < 2 or still_valid(<HookEntry>ep):
+            mask = (<HookEntry>ep).mask
+        else:
+            mask = (<HookEntry>ep)._recompute()
         if not mask & bit:
             continue
-        if e.direct & bit:
-            (<CompiledHook>e.hook).call(index, function, in_data, out)
+        if (<HookEntry>ep).direct & bit:
+            (<CompiledHook>(<HookEntry>ep).hook).call(
+                index, function, in_data, out)
             continue
         nargs = 4 if index >= 2 or (index == 1 and mask & FWD_POST_OUT) else 3
-        func = e.funcs[index]
+        func = (<HookEntry>ep).funcs[index]
         if func == NULL:
-            callback = getattr(e.hook, _CALLBACKS[index])
-            if nargs == 4:
-                callback(function, in_data, out)
-            else:
-                callback(function, in_data)
+            _call_instance(<HookEntry>ep, index, nargs, function, in_data, out)
             continue
-        args[0] = <PyObject*>e.hook
-        args[1] = <PyObject*>function
-        args[2] = <PyObject*>in_data
-        args[3] = <PyObject*>out
-        PyObject_Vectorcall(<object>func, args, nargs, NULL)
+        args[0] = <PyObject*>(<HookEntry>ep).hook
+        call = vectorcall_of(func)
+        if call != NULL:
+            res = call(func, args, nargs, NULL)
+            if res == NULL:
+                return -1
+            _decref(res)
+        else:
+            PyObject_Vectorcall(<object>func, args, nargs, NULL)
+    return 0
+
+
+cdef int _call_instance(HookEntry e, int index, size_t nargs, function,
+                        in_data, out) except -1:
+    # a callback set on the hook instance, looked up on it at each call
+    callback = getattr(e.hook, _CALLBACKS[index])
+    if nargs == 4:
+        callback(function, in_data, out)
+    else:
+        callback(function, in_data)
     return 0
 
 

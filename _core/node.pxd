@@ -88,7 +88,7 @@ cdef tuple apply_node(FunctionNode node, tuple inputs)
 cdef int node_flags(FunctionNode f) except -1
 cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=*,
                             Variable x2=*)
-cdef tuple apply_nested(BuiltinNode op, tuple in_data)
+cdef object apply_nested(BuiltinNode op, tuple in_data)
 cdef int check_finite(FunctionNode node, tuple arrays, str phase) except -1
 cdef object ensure_array(object y)
 cdef bint is_array(object x)

@@ -2124,21 +2124,22 @@ cdef Variable apply_builtin(BuiltinNode node, Variable x0, Variable x1=None,
     return out
 
 
-cdef tuple apply_nested(BuiltinNode op, tuple in_data):
+cdef object apply_nested(BuiltinNode op, tuple in_data):
     """Applies the fresh node ``op`` to arrays, compute-only.
 
     What the ``grads`` of a compiled node does in a raw pass: as applying
     ``op`` to Variables under no-backprop mode, without Variables or graph,
     whether or not hooks are registered; this thread's forward hooks see
     ``op`` and its input (and output) arrays. ``in_data``: one or two
-    arrays. Returns the 1-tuple of the output array.
+    arrays. Returns the output array (the 1-tuple of it is made only for
+    hooks that take the output).
     """
     cdef ThreadState state = get_state()
     cdef tuple entries = forward_entries(state)
     x0 = in_data[0]
     x1 = in_data[1] if len(in_data) > 1 else None
     if entries is None:
-        return ensure_array(op.compute(x0, x1, None)),
+        return ensure_array(op.compute(x0, x1, None))
     dispatch(entries, 0, op, in_data, None)
     state.running += 1
     try:
@@ -2147,9 +2148,10 @@ cdef tuple apply_nested(BuiltinNode op, tuple in_data):
         state.running -= 1
     if type(y) is not _ndarray:
         y = ensure_array(y)
-    cdef tuple out = (y,)
-    dispatch(entries, 1, op, in_data, out)
-    return out
+    dispatch(entries, 1, op, in_data,
+             (y,) if (<HookRegistry>state.hooks).mask & FWD_POST_OUT
+             else None)
+    return y
 
 
 cdef inline object _compute(BuiltinNode node, Variable x0, Variable x1,

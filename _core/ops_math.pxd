@@ -8,6 +8,7 @@ from chainerlite._core.node cimport BuiltinNode, Variable
 cdef object typed_const(value, x)
 
 cdef object apply_grad(BuiltinNode op, a, b=*)
+cdef object apply_grad1(BuiltinNode op, tuple gys)
 cdef object apply_function(f, x, arg)
 cdef tuple retained_inputs(BuiltinNode node, gy)
 cdef object grad_add(a, b)

@@ -80,7 +80,17 @@ cdef object apply_grad(BuiltinNode op, a, b=None):
     if isinstance(a, Variable):
         return apply_builtin(op, <Variable>a,
                              None if b is None else as_variable_fast(b))
-    return apply_nested(op, (a,) if b is None else (a, b))[0]
+    return apply_nested(op, (a,) if b is None else (a, b))
+
+
+cdef object apply_grad1(BuiltinNode op, tuple gys):
+    """apply_grad of ``op`` to ``gys[0]``, the gradient of a node's one
+    output: an array's 1-tuple ``gys`` is itself the input tuple that
+    the forward hooks see (no tuple of it is made again)."""
+    a = gys[0]
+    if isinstance(a, Variable) or len(gys) != 1:
+        return apply_grad(op, a)
+    return apply_nested(op, gys)
 
 
 cdef tuple retained_inputs(BuiltinNode node, gy):
@@ -340,7 +350,7 @@ cdef class MulConstant(_Const):
         cdef _Const node = MulConstant.__new__(MulConstant)
         node.value = self.value
         node._c = self._c
-        return apply_grad(node, gys[0]),
+        return apply_grad1(node, gys),
 
 
 cdef class Div(_Binary):
@@ -510,7 +520,7 @@ cdef class Absolute(_Unary):
     cdef tuple grads(self, tuple indexes, tuple gys):
         cdef AbsoluteGrad node = AbsoluteGrad.__new__(AbsoluteGrad)
         node.x = self.input_data(0)
-        return apply_grad(node, gys[0]),
+        return apply_grad1(node, gys),
 
 
 cdef class AbsoluteGrad(_Unary):
@@ -528,7 +538,7 @@ cdef class AbsoluteGrad(_Unary):
     cdef tuple grads(self, tuple indexes, tuple gys):
         cdef AbsoluteGrad node = AbsoluteGrad.__new__(AbsoluteGrad)
         node.x = self.x
-        return apply_grad(node, gys[0]),
+        return apply_grad1(node, gys),
 
 
 # ------------------------------------------- the operators of Variable

@@ -450,6 +450,47 @@ def test_forward_postprocess_can_receive_outputs(op):
     np.testing.assert_array_equal(out_data[0], y.array)
 
 
+class _NestedCalls(chainerlite.FunctionHook):
+    # the forward calls of the grad nodes a backward applies, with what
+    # their callbacks receive
+    def __init__(self, out_data):
+        self.forward_postprocess_out_data = out_data
+        self.seen = []
+
+    def forward_preprocess(self, function, in_data):
+        self.seen.append(('fpre', function.label, in_data))
+
+    def forward_postprocess(self, function, in_data, out_data=None):
+        self.seen.append(('fpost', function.label, in_data, out_data))
+
+    def backward_preprocess(self, function, in_data, out_grad):
+        self.seen.append(('bpre', function.label, out_grad))
+
+
+@pytest.mark.parametrize('out_data', [True, False])
+def test_grad_node_callbacks_of_a_backward_get_the_gradient_and_output(out_data):
+    # the grad node of ``x * 3.0`` is applied to the output gradient: its
+    # forward callbacks see that gradient as its input, and its output only
+    # when the hook declares forward_postprocess_out_data
+    x = _x()
+    y = x * 3.0
+    y.grad = np.array([1.5, -2.0], np.float32)
+    hook = _NestedCalls(out_data)
+    with hook:
+        y.backward()
+    (_, label, out_grad), pre, post = hook.seen
+    assert label == pre[1] == post[1] == '_ * 3.0'
+    for in_data in (pre[2], post[2]):
+        assert type(in_data) is tuple and len(in_data) == 1
+        np.testing.assert_array_equal(in_data[0], out_grad[0])
+    if out_data:
+        assert type(post[3]) is tuple and len(post[3]) == 1
+        np.testing.assert_array_equal(post[3][0], x.grad)
+        np.testing.assert_array_equal(x.grad, [4.5, -6.0])
+    else:
+        assert post[3] is None
+
+
 def test_two_argument_forward_postprocess_still_works_with_mock():
     hook = chainerlite.FunctionHook()
     with mock.patch.object(hook, 'forward_postprocess') as m, hook:
