@@ -107,6 +107,7 @@ class Forget(function_node.FunctionNode):
             uses = _core.recording_ready_grads()
             with forget_trace.Trace(inputs, self._policy, self._draws, uses) as trace:
                 outs = _call_func(self.func, xs)
+        self._n_outputs = len(outs)
         self._skipped = skipped = forget_skip.plan(trace.steps)
         # what the recomputation reads: the nodes it substitutes, and those
         # it checks (from the first one passed over)
@@ -176,7 +177,18 @@ class Forget(function_node.FunctionNode):
             random_state.replaying(self._draws),
         ):
             xs = [variable.Variable(x.array) for x in self.get_retained_inputs()]
-            return _call_func(self.func, xs)[index].array
+            return self._call_again(xs)[index].array
+
+    def _call_again(self, xs):
+        # ``func`` called again must give as many outputs as in forward: the
+        # gradients of the others would be dropped (Chainer asserts it too)
+        outs = _call_func(self.func, xs)
+        if len(outs) != self._n_outputs:
+            raise AssertionError(
+                'F.forget: the function returned {} outputs when recomputed, '
+                'but {} in its forward call'.format(len(outs), self._n_outputs)
+            )
+        return outs
 
     def _recompute(self, xs):
         # Used once: a node of the forward call joins the recomputed graph,
@@ -191,11 +203,11 @@ class Forget(function_node.FunctionNode):
                 random_state.replaying(self._draws),
             ):
                 if steps is None:
-                    return _call_func(self.func, xs)
+                    return self._call_again(xs)
                 inputs = [x.array for x in xs]
                 try:
                     with forget_replay.Replayer(steps, skipped, inputs) as replayer:
-                        outs = _call_func(self.func, xs)
+                        outs = self._call_again(xs)
                     replayer.check_complete()
                     return outs
                 except forget_replay.Diverged:

@@ -414,3 +414,23 @@ def test_backward_in_another_thread_replays_the_forward_draws(in_threads):
     (y,) = in_threads(lambda: F.forget(lambda a: F.dropout(a) * 1.0, x), 1)
     F.sum(y).backward()
     numpy.testing.assert_array_equal(x.grad, y.array)
+
+
+@pytest.mark.parametrize('double', [False, True])
+def test_recomputation_with_other_outputs_is_an_error(double):
+    # a function that returns fewer outputs when recomputed had the
+    # gradients of the others dropped, silently (Chainer asserts)
+    calls = []
+
+    def f(a):
+        calls.append(None)
+        return (F.exp(a), a * 2) if len(calls) == 1 else (F.exp(a),)
+
+    x = chainerlite.Variable(numpy.array([1.0, 2.0], numpy.float32))
+    y1, y2 = F.forget(f, x)
+    loss = F.sum(y1 + y2)
+    with pytest.raises(AssertionError, match='1 outputs when recomputed, but 2'):
+        if double:
+            chainerlite.grad([loss], [x], enable_double_backprop=True)
+        else:
+            loss.backward()
