@@ -821,6 +821,11 @@ cdef class Variable:
 
     def copydata(self, var):
         """Copies the array of ``var`` into this variable's array in place."""
+        if self._data is None:
+            # Chainer 7.8.1 fails on its None array (an AttributeError)
+            from chainerlite._core.backprop import AttributeTypeError
+            raise AttributeTypeError(
+                'Variable.copydata: this variable has no array to copy into')
         src = provided(BACKEND).move_array_like(var.array, self._data)
         self.xp.copyto(self._data, src)
 

@@ -1201,3 +1201,14 @@ def test_constructor_keywords_as_in_chainer():
     assert Variable(_arr(2), layout=None).shape == (2,)
     with pytest.raises(NotImplementedError, match='layout'):
         Variable(_arr(2), layout='NHWC')
+
+
+def test_copydata_into_a_variable_without_an_array():
+    # Chainer 7.8.1 fails there with an AttributeError; chainerlite's error
+    # is that and a TypeError, naming what is missing
+    v = chainerlite.Variable(None)
+    with pytest.raises(AttributeError, match='no array'):
+        v.copydata(chainerlite.Variable(numpy.ones(2, numpy.float32)))
+    with pytest.raises(TypeError):
+        v.copydata(chainerlite.Variable(numpy.ones(2, numpy.float32)))
+    assert v.array is None

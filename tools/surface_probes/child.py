@@ -36,6 +36,7 @@ NAMES = (
     'testing_api',
     'training',
     'variable',
+    'variable_extra',
 )
 MODULES = tuple(importlib.import_module('tools.surface_probes.' + n) for n in NAMES)
 
