@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import typing
 
 from chainerlite import backend
@@ -18,7 +19,8 @@ if typing.TYPE_CHECKING:
 
 
 def _as_mat(x):
-    return x.reshape(len(x), -1)
+    # (the width spelled out: -1 is ambiguous for a batch of no rows)
+    return x.reshape(len(x), math.prod(x.shape[1:]))
 
 
 class BilinearFunction(function_node.FunctionNode):
@@ -157,9 +159,9 @@ class BilinearFunctionGrad(function_node.FunctionNode):
 
 def _pairs(a, b):
     """``a_ip b_iq`` as an ``(n, p * q)`` matrix."""
-    n = a.shape[0]
-    product = reshape.reshape(a, (n, -1, 1)) * reshape.reshape(b, (n, 1, -1))
-    return reshape.reshape(product, (n, -1))
+    (n, p), q = a.shape, b.shape[1]
+    product = reshape.reshape(a, (n, p, 1)) * reshape.reshape(b, (n, 1, q))
+    return reshape.reshape(product, (n, p * q))
 
 
 def _contracted(a, b, t, axes):
@@ -169,7 +171,9 @@ def _contracted(a, b, t, axes):
         return None
     if axes is not None:
         t = transpose.transpose(t, axes)
-    return matmul.matmul(_pairs(a, b), reshape.reshape(t, (-1, t.shape[-1])))
+    return matmul.matmul(
+        _pairs(a, b), reshape.reshape(t, (t.shape[0] * t.shape[1], t.shape[2]))
+    )
 
 
 def _spread(a, b, c):

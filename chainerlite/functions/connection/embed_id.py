@@ -73,7 +73,7 @@ class EmbedIDGrad(function_node.FunctionNode):
         x, gy = inputs
         xp = backend.get_array_module(*inputs)
         gW = xp.zeros(self.w_shape, dtype=gy.dtype)
-        gy = gy.reshape(-1, self.w_shape[1])
+        gy = gy.reshape(x.size, self.w_shape[1])  # (-1: ambiguous at width 0)
         x = x.ravel()
         if xp is numpy and scatter.add_rows(gW, x, gy, self.ignore_label) is not None:
             return (gW,)  # np.add.at's sums in one compiled pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import typing
 
 import numpy
@@ -99,7 +100,7 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         # 7.8.1's rounding where W is wider than x
         self._scaled_mask = (self.mask * scale).astype(W.dtype)
         w = W * self._scaled_mask
-        x2 = x.reshape(len(x), -1)
+        x2 = x.reshape(len(x), math.prod(x.shape[1:]))  # (-1: ambiguous at 0 rows)
         if self.use_batchwise_mask:
             y = xp.einsum('noi,ni->no', w, x2)
         else:
@@ -113,7 +114,7 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         x, W = self.get_retained_inputs()
         (gy,) = grad_outputs
         m = self._scaled_mask
-        x2 = reshape.reshape(x, (len(x), -1))
+        x2 = reshape.reshape(x, (len(x), math.prod(x.shape[1:])))
         grads = []
         if 0 in indexes:
             wide = numpy.promote_types(x.dtype, W.dtype)

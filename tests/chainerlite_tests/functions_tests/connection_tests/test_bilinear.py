@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainerlite
 import chainerlite.functions as F
 from chainerlite import testing
 from chainerlite.utils import type_check
@@ -163,3 +164,24 @@ def test_second_order_through_one_gradient_alone():
     w = numpy.array([[1.0, -1.0], [3.0, 0.25]])
     want = sum(e1[j] * gy[k] * w[j, k] for j in range(2) for k in range(2))
     numpy.testing.assert_allclose(got, [[want]], rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    'shapes',
+    [
+        [(0, 2), (0, 3), (2, 3, 4)],  # no rows: Chainer's double backprop fails
+        [(0, 2, 1), (0, 3), (2, 3, 4)],
+        [(0, 2), (0, 3), (2, 3, 4), (2, 4), (3, 4), (4,)],
+        [(2, 2), (2, 3), (2, 3, 0)],  # no outputs: Chainer's forward fails
+    ],
+)
+def test_empty_batches_and_outputs(shapes):
+    # the flattening of e1 and e2 read a width of -1, which is ambiguous
+    # where the array has no elements
+    xs = [chainerlite.Variable(numpy.ones(s, numpy.float32)) for s in shapes]
+    y = F.bilinear(*xs)
+    assert y.shape == (shapes[0][0], shapes[2][2])
+    grads = chainerlite.grad([F.sum(y * y)], xs, enable_double_backprop=True)
+    assert [g.shape for g in grads] == shapes
+    F.sum(F.concat([F.flatten(g) for g in grads], 0) ** 2).backward()
+    assert [x.grad.shape for x in xs] == shapes

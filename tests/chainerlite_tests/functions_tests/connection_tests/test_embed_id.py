@@ -94,3 +94,16 @@ def test_out_of_range_id_raises_in_debug_mode():
 def test_invalid_inputs(x, w_shape, w_dtype):
     with pytest.raises(type_check.InvalidType, match='EmbedIDFunction'):
         F.embed_id(x, numpy.zeros(w_shape, w_dtype))
+
+
+@pytest.mark.parametrize('ids, w_shape', [((0,), (4, 3)), ((2,), (4, 0))])
+def test_no_ids_or_no_width(ids, w_shape):
+    # the gradient's rows were found by a width of -1, which is ambiguous
+    # where there is no element (Chainer fails with no ids)
+    W = chainerlite.Variable(numpy.ones(w_shape, numpy.float32))
+    x = numpy.zeros(ids, numpy.int32)
+    y = F.embed_id(x, W)
+    (gW,) = chainerlite.grad([F.sum(y * y)], [W], enable_double_backprop=True)
+    numpy.testing.assert_array_equal(gW.array, numpy.zeros(w_shape))
+    F.sum(gW * gW).backward()
+    assert W.grad.shape == w_shape

@@ -194,3 +194,18 @@ def test_outside_training_a_given_mask_applies_unscaled():
     # a ratio out of range does not matter outside training
     y = F.simplified_dropconnect(x, W, ratio=1.5, train=False)
     numpy.testing.assert_array_equal(y.array, [[3, 12], [3, 12]])
+
+
+@pytest.mark.parametrize('x_shape', [(0, 3), (0, 3, 1)])
+def test_empty_batch(x_shape):
+    # a batch of no rows flattened with a width of -1 (ambiguous; Chainer
+    # fails where x has more than two axes)
+    x = chainerlite.Variable(numpy.ones(x_shape, numpy.float32))
+    W = chainerlite.Variable(numpy.ones((4, 3), numpy.float32))
+    y = F.simplified_dropconnect(x, W, ratio=0.5)
+    assert y.shape == (0, 4)
+    gx, gW = chainerlite.grad([F.sum(y * y)], [x, W], enable_double_backprop=True)
+    assert gx.shape == x_shape
+    numpy.testing.assert_array_equal(gW.array, numpy.zeros((4, 3)))
+    F.sum(gW * gW).backward()
+    assert W.grad.shape == (4, 3)
