@@ -18,6 +18,9 @@ import contextvars
 import os
 import threading
 
+#: What a kernel computes in parts is what one pass computes, bit for bit.
+PRECISION = 'bitwise NumPy'
+
 _lock = threading.Lock()
 _pool = None
 _workers = 0

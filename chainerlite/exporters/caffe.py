@@ -224,7 +224,10 @@ def _average_pooling(node, net, name, bottoms):
 
 
 def _batch_normalization(node, net, name, bottoms):
-    if node.axis is not None:
+    # the axes the forward reduced over (Chainer's node keeps them): Caffe's
+    # BatchNorm has the statistics of each channel, over axis 0 and 2..
+    ndim = len(node.inputs[0].shape)
+    if tuple(node.axis) != (0,) + tuple(range(2, ndim)):
         raise NotImplementedError(
             'chainer.exporters.caffe.export: batch normalization over axis {}'.format(
                 node.axis

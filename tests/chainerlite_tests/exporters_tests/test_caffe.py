@@ -115,3 +115,27 @@ def test_pooling_that_caffe_would_round_up(tmp_path):
     with pytest.raises(NotImplementedError, match='partial window'):
         caffe.export(lambda x: F.average_pooling_2d(x, 2), [x], str(tmp_path))
     caffe.export(lambda x: F.average_pooling_2d(x, 3, stride=2), [x], str(tmp_path))
+
+
+def test_batch_normalization_over_other_axes_is_refused(tmp_path):
+    # Caffe's BatchNorm keeps statistics per channel (over axes 0, 2, ...)
+    def params(*shape):
+        P = chainerlite.Parameter
+        return [P(numpy.ones(shape, numpy.float32)) for _ in range(4)]
+
+    g, b, m, v = params(3, 4)
+    x = chainerlite.Variable(_rand(2, 3, 4))
+    with pytest.raises(NotImplementedError, match=r'axis \(0,\)'):
+        caffe.export(
+            lambda x: F.fixed_batch_normalization(x, g, b, m, v, axis=0),
+            [x],
+            str(tmp_path),
+            False,
+        )
+    # the default axes of a 4-d input are Caffe's
+    g, b, m, v = params(3)
+    x4 = chainerlite.Variable(_rand(2, 3, 2, 2))
+    caffe.export(
+        lambda x: F.fixed_batch_normalization(x, g, b, m, v), [x4], str(tmp_path), False
+    )
+    assert os.path.exists(os.path.join(str(tmp_path), 'chainer_model.caffemodel'))
