@@ -2,6 +2,10 @@
 
 import sys
 
+#: Chainer's message for the removed ``train`` argument of the functions
+#: and links that drew random numbers in training (dropout and its kin).
+TRAIN_REMOVED = 'train argument is not supported anymore. Use chainer.using_config'
+
 
 def check_unexpected_kwargs(kwargs, **unexpected):
     """Raises ValueError for arguments that are no longer supported.

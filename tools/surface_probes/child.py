@@ -25,6 +25,7 @@ NAMES = (
     'graph',
     'hooks',
     'initial',
+    'keywords',
     'link_model',
     'links',
     'nodes',

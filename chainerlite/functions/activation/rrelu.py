@@ -10,6 +10,7 @@ from chainerlite import configuration
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.noise import _random
+from chainerlite.utils import argument
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -68,7 +69,9 @@ class RReLU(function_node.FunctionNode):
         return (grad_outputs[0] * xp.where(y >= 0, y.dtype.type(1), self.r),)
 
 
-def rrelu(x: Variable | NdArray, l=1.0 / 8, u=1.0 / 3, *, r=None, return_r=False):
+def rrelu(
+    x: Variable | NdArray, l=1.0 / 8, u=1.0 / 3, *, r=None, return_r=False, **kwargs
+):
     """Randomized leaky rectified linear unit function.
 
     .. math::
@@ -94,7 +97,10 @@ def rrelu(x: Variable | NdArray, l=1.0 / 8, u=1.0 / 3, *, r=None, return_r=False
         the slopes array as well if ``return_r`` is ``True``.
 
     Raises:
-        ValueError: If ``l`` or ``u`` is outside ``[0, 1)`` or ``l >= u``.
+        ValueError: If ``l`` or ``u`` is outside ``[0, 1)`` or ``l >= u``,
+            or Chainer's removed ``train`` argument is given (use
+            ``chainerlite.using_config``).
+        TypeError: If another unknown keyword argument is given.
 
     .. admonition:: Example
 
@@ -107,6 +113,8 @@ def rrelu(x: Variable | NdArray, l=1.0 / 8, u=1.0 / 3, *, r=None, return_r=False
                [ 2.  , -0.75]], dtype=float32)
 
     """
+    if kwargs:
+        argument.parse_kwargs(kwargs, train=argument.TRAIN_REMOVED)
     node = RReLU(l, u, r)
     y = node.apply((x,))[0]
     if return_r:

@@ -14,6 +14,7 @@ from chainerlite._kernels import dropout as dropout_kernels
 from chainerlite.backends import cuda
 from chainerlite.functions.noise import _kernels
 from chainerlite.functions.noise import _random
+from chainerlite.utils import argument
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -120,7 +121,9 @@ class DropoutGrad(function_node.FunctionNode):
         return DropoutGrad(self.mask, self.keep).apply(grad_outputs)
 
 
-def dropout(x: Variable | NdArray, ratio=0.5, *, mask=None, return_mask=False):
+def dropout(
+    x: Variable | NdArray, ratio=0.5, *, mask=None, return_mask=False, **kwargs
+):
     """Drops elements of the input at random and scales the rest.
 
     In training mode (``chainerlite.config.train`` is ``True``), each
@@ -141,6 +144,9 @@ def dropout(x: Variable | NdArray, ratio=0.5, *, mask=None, return_mask=False):
             the shape of ``x`` (:class:`ValueError` otherwise) and live on
             its device; it is cast to the dtype of ``x``.
         return_mask (bool): If ``True``, also return the mask.
+        **kwargs: Chainer's removed ``train`` argument raises
+            :class:`ValueError` (use ``chainerlite.using_config``); any other
+            unknown one :class:`TypeError`.
 
     Returns:
         Variable or tuple: The output, with the shape and dtype of ``x``. If
@@ -165,6 +171,8 @@ def dropout(x: Variable | NdArray, ratio=0.5, *, mask=None, return_mask=False):
                [1., 1., 1.]], dtype=float32)
 
     """
+    if kwargs:
+        argument.parse_kwargs(kwargs, train=argument.TRAIN_REMOVED)
     if configuration.config.train:
         func = Dropout(ratio, mask, return_mask)
         out = func.apply((x,))[0]

@@ -121,10 +121,7 @@ class CaffeFunction(link.Chain):
             KeyError: If a requested blob is neither given nor computed.
 
         """
-        argument.check_unexpected_kwargs(
-            kwargs,
-            train='train argument is not supported anymore. Use chainer.using_config',
-        )
+        argument.check_unexpected_kwargs(kwargs, train=argument.TRAIN_REMOVED)
         argument.assert_kwargs_empty(kwargs)
         blobs = dict(inputs)
         disable = set(disable)

@@ -61,7 +61,10 @@ class LocalConvolution2D(link.Link):
         nobias=False,
         initialW=None,
         initial_bias=None,
+        **kwargs,
     ):
+        # Chainer 7.8.1's link takes other keyword arguments and ignores
+        # them; so does this one (code written for it may pass some)
         super().__init__()
         where = 'LocalConvolution2D'
         self.ksize = _conv_args.int_pair(ksize, 'ksize', where)

@@ -4,6 +4,7 @@ from chainerlite.functions.activation import sigmoid
 from chainerlite.functions.activation import tanh
 from chainerlite.functions.noise import zoneout
 from chainerlite.links.rnn import _state
+from chainerlite.utils import argument
 
 
 class StatefulZoneoutLSTM(_state.StatefulLSTMBase):
@@ -20,6 +21,9 @@ class StatefulZoneoutLSTM(_state.StatefulLSTMBase):
         out_size (int): Dimension of the output and of the state.
         c_ratio (float): Zoneout ratio of the cell state.
         h_ratio (float): Zoneout ratio of the output.
+        **kwargs: Chainer's removed ``train`` argument raises
+            :class:`ValueError` (use ``chainerlite.using_config``); any other
+            unknown one :class:`TypeError`.
 
     Attributes:
         upward (~chainerlite.links.Linear): Input-to-gates layer.
@@ -39,7 +43,9 @@ class StatefulZoneoutLSTM(_state.StatefulLSTMBase):
 
     """
 
-    def __init__(self, in_size, out_size, c_ratio=0.5, h_ratio=0.5):
+    def __init__(self, in_size, out_size, c_ratio=0.5, h_ratio=0.5, **kwargs):
+        if kwargs:
+            argument.parse_kwargs(kwargs, train=argument.TRAIN_REMOVED)
         super().__init__(in_size, out_size)
         self.c_ratio = c_ratio
         self.h_ratio = h_ratio

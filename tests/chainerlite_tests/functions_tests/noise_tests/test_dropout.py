@@ -216,3 +216,18 @@ def test_node_takes_return_mask_and_makes_the_mask(return_mask):
     (y,) = node.apply((x,))
     assert node.mask.shape == x.shape
     numpy.testing.assert_array_equal(y.array, x * node.mask)
+
+
+def test_removed_train_argument_is_a_value_error():
+    # Chainer 7.8.1's message for code written for Chainer 1
+    x = numpy.ones((2, 3), numpy.float32)
+    with pytest.raises(ValueError, match='train argument is not supported anymore'):
+        F.dropout(x, train=False)
+    with pytest.raises(ValueError, match='train argument'):
+        F.rrelu(x, train=False)
+    with pytest.raises(ValueError, match='train argument'):
+        chainerlite.links.StatefulZoneoutLSTM(3, 2, train=True)
+    with pytest.raises(TypeError, match='no_such'):
+        F.dropout(x, no_such=1)
+    with pytest.raises(TypeError, match='no_such'):
+        F.rrelu(x, no_such=1)

@@ -39,3 +39,8 @@ def test_ksize_not_an_int_is_value_and_type_error(ksize):
     with pytest.raises(ValueError, match='LocalConvolution2D: ksize') as info:
         L.LocalConvolution2D(1, 1, 1, ksize=ksize)
     assert isinstance(info.value, TypeError)
+
+
+def test_other_keyword_arguments_are_ignored_as_in_chainer():
+    link = L.LocalConvolution2D(3, 2, 4, 1, no_such_argument=1)
+    assert link.W.shape == (2, 4, 4, 3, 1, 1)
