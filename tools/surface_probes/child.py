@@ -36,6 +36,7 @@ NAMES = (
     'statistics',
     'testing_api',
     'training',
+    'utils_api',
     'variable',
     'variable_extra',
 )
