@@ -18,6 +18,7 @@ NAMES = (
     'backends',
     'backward',
     'chains',
+    'classifier',
     'config',
     'data',
     'extensions',
