@@ -43,7 +43,6 @@ class MomentumRule(optimizer.UpdateRule):
         self.state['v'] = param.xp.zeros_like(param.array)
 
     @optimizer.skips_missing
-
     def update_core_gpu(self, param):
         self.update_core_cpu(param)
 

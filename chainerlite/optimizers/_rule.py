@@ -34,7 +34,6 @@ class ArrayRule(optimizer.UpdateRule):
         return param.grad, self.hyperparam
 
     @optimizer.skips_missing
-
     def update_core_gpu(self, param):
         self.update_core_cpu(param)
 

@@ -42,7 +42,6 @@ class AdaDeltaRule(_rule.ArrayRule):
         self.zeros_state(param, 'msg', 'msdx')
 
     @optimizer.skips_missing
-
     def update_core_cpu(self, param):
         grad, hp = self.grad_and_hyperparam(param)
         xp = param.xp

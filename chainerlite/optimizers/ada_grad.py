@@ -42,7 +42,6 @@ class AdaGradRule(optimizer.UpdateRule):
         self.state['h'] = param.xp.zeros_like(param.array)
 
     @optimizer.skips_missing
-
     def update_core_cpu(self, param):
         xp = backend.get_array_module(param.array)
         hp = self.hyperparam
@@ -53,7 +52,6 @@ class AdaGradRule(optimizer.UpdateRule):
         array -= hp.lr * grad / (xp.sqrt(h) + hp.eps)
 
     @optimizer.skips_missing
-
     def update_core_gpu(self, param):
         # one fused kernel
         hp = self.hyperparam

@@ -157,7 +157,6 @@ class AdamRule(optimizer.UpdateRule):
         return self.lr
 
     @optimizer.skips_missing
-
     def update_core_cpu(self, param):
         xp = backend.get_array_module(param.array)
         hp = self.hyperparam
@@ -194,7 +193,6 @@ class AdamRule(optimizer.UpdateRule):
         _decay_and_step(param.array, hp, step * m)
 
     @optimizer.skips_missing
-
     def update_core_gpu(self, param):
         # one fused kernel
         hp = self.hyperparam

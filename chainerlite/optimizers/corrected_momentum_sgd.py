@@ -28,7 +28,6 @@ class CorrectedMomentumSGDRule(_momentum.MomentumRule):
     _default_hyperparam = _default_hyperparam
 
     @optimizer.skips_missing
-
     def update_core_cpu(self, param):
         hp = self.hyperparam
         v = self.state['v']

@@ -29,7 +29,6 @@ class MomentumSGDRule(_momentum.MomentumRule):
     _default_hyperparam = _default_hyperparam
 
     @optimizer.skips_missing
-
     def update_core_cpu(self, param):
         hp = self.hyperparam
         v, grad, array = self.state['v'], param.grad, param.array
@@ -49,7 +48,6 @@ class MomentumSGDRule(_momentum.MomentumRule):
             array[piece] += v_piece
 
     @optimizer.skips_missing
-
     def update_core_gpu(self, param):
         # one fused kernel
         hp = self.hyperparam

@@ -64,7 +64,6 @@ class MSVAGRule(_rule.ArrayRule):
         self.zeros_state(param, 'm', 'v')
 
     @optimizer.skips_missing
-
     def update_core_cpu(self, param):
         grad, hp = self.grad_and_hyperparam(param)
         xp = param.xp

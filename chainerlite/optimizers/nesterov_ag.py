@@ -27,7 +27,6 @@ class NesterovAGRule(_momentum.MomentumRule):
     _default_hyperparam = _default_hyperparam
 
     @optimizer.skips_missing
-
     def update_core_cpu(self, param):
         hp = self.hyperparam
         grad = param.grad

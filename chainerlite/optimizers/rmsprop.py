@@ -73,7 +73,6 @@ class RMSpropRule(optimizer.UpdateRule):
         self.state['ms'] = param.xp.zeros_like(param.array)
 
     @optimizer.skips_missing
-
     def update_core_cpu(self, param):
         xp = backend.get_array_module(param.array)
         hp = self.hyperparam
@@ -90,7 +89,6 @@ class RMSpropRule(optimizer.UpdateRule):
         array -= hp.lr * grad / denom
 
     @optimizer.skips_missing
-
     def update_core_gpu(self, param):
         # one fused kernel
         hp = self.hyperparam

@@ -50,7 +50,6 @@ class RMSpropGravesRule(_rule.ArrayRule):
         self.zeros_state(param, 'n', 'g', 'delta')
 
     @optimizer.skips_missing
-
     def update_core_cpu(self, param):
         grad, hp = self.grad_and_hyperparam(param)
         xp = param.xp

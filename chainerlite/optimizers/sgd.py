@@ -28,14 +28,12 @@ class SGDRule(optimizer.UpdateRule):
             self.hyperparam.lr = lr
 
     @optimizer.skips_missing
-
     def update_core_cpu(self, param):
         array, lr = param.array, self.hyperparam.lr
         if optim.sgd(array, param.grad, lr) is None:  # else done in one pass
             array -= lr * param.grad
 
     @optimizer.skips_missing
-
     def update_core_gpu(self, param):
         # one fused kernel
         _kernels.run(self, _kernels.sgd, param.grad, self.hyperparam.lr, param.array)

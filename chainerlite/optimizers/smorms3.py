@@ -44,7 +44,6 @@ class SMORMS3Rule(_rule.ArrayRule):
         self.state['mem'] += 1
 
     @optimizer.skips_missing
-
     def update_core_cpu(self, param):
         grad, hp = self.grad_and_hyperparam(param)
         xp = param.xp

@@ -171,7 +171,9 @@ def test_config_is_per_thread_and_threads_release_their_own_graphs():
     F.sum(model(x)).backward()
     # the layers' parameters in the order the model applies them (params()
     # walks a Sequential's children in Chainer's order, not the layers')
-    layers = [p for link in model if isinstance(link, L.Linear) for p in (link.W, link.b)]
+    layers = [
+        p for link in model if isinstance(link, L.Linear) for p in (link.W, link.b)
+    ]
     expected = [p.grad.copy() for p in layers]
     results = {}
 

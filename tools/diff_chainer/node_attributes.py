@@ -18,7 +18,15 @@ _ENGINE = frozenset({'inputs', 'outputs', 'rank', 'stack', 'lazy_grad_sum'})
 # Chainer's workspace of one implementation (iDeep, cuDNN) or intermediate
 # results it keeps for its backward; chainerlite keeps its own
 _WORKSPACE = frozenset(
-    {'indexes', 'dummy_gamma', 'forward_data', 'covariance', 'y_centered', 'z_centered', 'wx'}
+    {
+        'indexes',
+        'dummy_gamma',
+        'forward_data',
+        'covariance',
+        'y_centered',
+        'z_centered',
+        'wx',
+    }
 )
 MISSING = '<missing>'
 

@@ -110,7 +110,11 @@ def extension_names_and_order(c):
     calls = []
 
     def make(tag, priority=None):
-        @T.make_extension(priority=priority) if priority is not None else T.make_extension()
+        @(
+            T.make_extension(priority=priority)
+            if priority is not None
+            else T.make_extension()
+        )
         def ext(t):
             calls.append((tag, t.updater.iteration))
 

@@ -59,10 +59,10 @@ def links(c):
     out = {}
     for name in _public(c.L):
         cls = getattr(c.L, name)
-        if not inspect.isclass(cls) or name.endswith('Layers') or name in (
-            'GoogLeNet',
-            'TheanoFunction',
-            'CaffeFunction',
+        if (
+            not inspect.isclass(cls)
+            or name.endswith('Layers')
+            or name in ('GoogLeNet', 'TheanoFunction', 'CaffeFunction')
         ):
             continue
         args = _LINK_ARGS.get(name, (3, 2))

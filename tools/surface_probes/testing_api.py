@@ -107,12 +107,7 @@ def conditions(c):
 
     result = unittest.TestResult()
     unittest.defaultTestLoader.loadTestsFromTestCase(Case).run(result)
-    return (
-        sorted(calls),
-        len(result.failures),
-        len(result.errors),
-        result.testsRun,
-    )
+    return (sorted(calls), len(result.failures), len(result.errors), result.testsRun)
 
 
 def backend_configs(c):
@@ -131,7 +126,9 @@ def backend_configs(c):
 
 def mock_trainer(c):
     t = _testing(c)
-    trainer = t.get_trainer_with_mock_updater(stop_trigger=(5, 'iteration'), iter_per_epoch=2)
+    trainer = t.get_trainer_with_mock_updater(
+        stop_trigger=(5, 'iteration'), iter_per_epoch=2
+    )
     out = []
     for _ in range(3):
         trainer.updater.update()

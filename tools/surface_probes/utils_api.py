@@ -25,9 +25,15 @@ def array_helpers(c):
         u.force_array(numpy.ones(2)).shape,
         attempt(lambda: u.force_type(numpy.dtype(numpy.float32), 1.5)),
         attempt(
-            lambda: type(u.force_type(numpy.dtype(numpy.float32), numpy.float64(1.5))).__name__
+            lambda: (
+                type(
+                    u.force_type(numpy.dtype(numpy.float32), numpy.float64(1.5))
+                ).__name__
+            )
         ),
-        attempt(lambda: str(u.force_type(numpy.dtype(numpy.float32), numpy.ones(2)).dtype)),
+        attempt(
+            lambda: str(u.force_type(numpy.dtype(numpy.float32), numpy.ones(2)).dtype)
+        ),
         u.size_of_shape((2, 3, 4)),
         u.size_of_shape(()),
         attempt(lambda: u.sum_to(numpy.ones((2, 3)), (1, 3))),
@@ -94,10 +100,7 @@ def type_check_expressions(c):
 
     class Check(c.chainer.FunctionNode):
         def check_type_forward(self, in_types):
-            tc.expect(
-                in_types.size() == 1,
-                in_types[0].dtype == numpy.float64,
-            )
+            tc.expect(in_types.size() == 1, in_types[0].dtype == numpy.float64)
 
         def forward(self, inputs):
             return inputs

@@ -130,7 +130,9 @@ def parameter_initializers(c):
             out.append(p)
             continue
         q = make()
-        out.append([q.array is None, attempt(lambda: str(q.dtype)), attempt(lambda: q.shape)])
+        out.append(
+            [q.array is None, attempt(lambda: str(q.dtype)), attempt(lambda: q.shape)]
+        )
     p = P(I.Constant(2.0))
     p.initialize((2,))
     out.append(p.array)

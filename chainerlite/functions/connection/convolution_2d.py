@@ -67,8 +67,7 @@ class Convolution2DFunction(Nodes2D, convolution_nd.ConvolutionND):
     def forward(self, inputs):
         if self.cudnn_fast and isinstance(inputs[0], numpy.ndarray):
             raise RuntimeError(
-                "convolution_2d: 'cudnn_fast' needs cuDNN; it cannot be used "
-                'on the CPU'
+                "convolution_2d: 'cudnn_fast' needs cuDNN; it cannot be used on the CPU"
             )
         return super().forward(inputs)
 

@@ -393,12 +393,8 @@ class FixedBatchNormalization(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, gamma, mean, var = self.get_retained_inputs()
-        expander = tuple(
-            None if i in self.axis else slice(None) for i in range(x.ndim)
-        )
-        grad = FixedBatchNormalizationGrad(
-            self.eps, expander, self.axis, None, None
-        )
+        expander = tuple(None if i in self.axis else slice(None) for i in range(x.ndim))
+        grad = FixedBatchNormalizationGrad(self.eps, expander, self.axis, None, None)
         return grad.apply((x, gamma, mean, var, grad_outputs[0]))
 
 

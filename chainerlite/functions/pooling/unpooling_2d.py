@@ -12,7 +12,9 @@ if typing.TYPE_CHECKING:
     from chainerlite.variable import Variable
 
 
-class Unpooling2D(_axis_names.Window2D, _axis_names.Outsize2D, unpooling_nd.UnpoolingND):
+class Unpooling2D(
+    _axis_names.Window2D, _axis_names.Outsize2D, unpooling_nd.UnpoolingND
+):
     """Unpooling: copies each element over its window of the output."""
 
     function_name = 'unpooling_2d'

@@ -193,10 +193,14 @@ def test_config_attributes():
     assert (config.use_cuda, config.cuda_device) == (False, None)
     assert config.use_cudnn == 'never' and config.use_ideep == 'never'
     # Chainer's text: every option in its order, str as repr
-    assert repr(config) == str(config) == (
-        "<BackendConfig use_chainerx=False chainerx_device=None use_cuda=False "
-        "cuda_device=None use_cudnn='never' cudnn_deterministic=False "
-        "autotune=False cudnn_fast_batch_normalization=False use_ideep='never'>"
+    assert (
+        repr(config)
+        == str(config)
+        == (
+            "<BackendConfig use_chainerx=False chainerx_device=None use_cuda=False "
+            "cuda_device=None use_cudnn='never' cudnn_deterministic=False "
+            "autotune=False cudnn_fast_batch_normalization=False use_ideep='never'>"
+        )
     )
     gpu = testing.BackendConfig({'use_cuda': True})
     assert gpu.cuda_device == 0
