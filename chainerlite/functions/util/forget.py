@@ -89,6 +89,7 @@ class Forget(function_node.FunctionNode):
         self._policy = forget_policy.as_policy(keep)
         self._steps = None  # the nodes of the forward call (forget_trace)
         self._skipped = frozenset()  # those the recomputation passes over
+        self._returned = []  # those that made returned arrays (forget_skip)
         # inputs that forget() wrapped from arrays: no one can read their
         # gradients, so a raw backward does not compute them
         self._wrapped = frozenset()
@@ -108,6 +109,15 @@ class Forget(function_node.FunctionNode):
             with forget_trace.Trace(inputs, self._policy, self._draws, uses) as trace:
                 outs = _call_func(self.func, xs)
         self._n_outputs = len(outs)
+        # the nodes that made the returned arrays are planned as kept (the
+        # arrays live on while the graph after this node reads them), and
+        # then held weakly until backward (forget_skip.returned)
+        self._returned = picked = forget_skip.returned(
+            trace.steps, trace.source, [out.array for out in outs]
+        )
+        forget_skip.set_returned(
+            trace.steps, picked, [tuple(r() for r in refs) for _, refs in picked]
+        )
         self._skipped = skipped = forget_skip.plan(trace.steps)
         # what the recomputation reads: the nodes it substitutes, and those
         # it checks (from the first one passed over)
@@ -119,6 +129,7 @@ class Forget(function_node.FunctionNode):
         for i, step in enumerate(steps):
             if step is not None and step.outputs is None and i not in skipped:
                 step.node = None  # runs again: its state is not needed
+        forget_skip.set_returned(trace.steps, picked, None)
         if any(step is not None for step in steps):
             self._steps = steps
         return tuple(out.array for out in outs)
@@ -196,7 +207,14 @@ class Forget(function_node.FunctionNode):
         # later backward recomputes everything, from the same draws.
         steps, self._steps = self._steps, None
         skipped = self._skipped
+        picked, self._returned = self._returned, []
+        if steps is not None and not forget_skip.restore(steps, picked):
+            skipped, picked = frozenset(), []  # a returned array died
         while True:
+            if not skipped and all(
+                step is None or step.outputs is None for step in steps or ()
+            ):
+                steps = None  # nothing to substitute: no hook
             with (
                 function.force_backprop_mode(),
                 chainerlite.using_config('in_recomputing', True),
@@ -215,8 +233,7 @@ class Forget(function_node.FunctionNode):
             # the function applied other nodes or arrays than in its
             # forward call: run every node again (reusing what keep kept)
             skipped = frozenset()
-            if all(step is None or step.outputs is None for step in steps):
-                steps = None
+            forget_skip.set_returned(steps, picked, None)
 
     def _backward_with_graph(self, indexes, grad_outputs):
         # Double backprop: the recomputed graph hangs from the inputs of this

@@ -24,6 +24,8 @@ of the tail is the one of the forward call, with the same inputs; if not,
 it runs every node again.
 """
 
+import weakref
+
 import numpy
 
 _PLAIN = (
@@ -118,6 +120,55 @@ def plan(steps):
             if source is not None and source[0] >= 0 and (runs or k in step.retained):
                 read[source[0]] = True
     return frozenset(i for i in range(last + 1, len(steps)) if steps[i].outputs is None)
+
+
+def returned(steps, source, arrays):
+    """The nodes whose outputs are all among the arrays the function
+    returned, and which may stand in for themselves (a node held, no
+    ``keep``): ``[(index, weak references to its outputs)]``.
+
+    While those arrays live (the next node of the graph retains them, as
+    the next ``forget`` keeps its inputs), the recomputation need not run
+    such a node, nor what only it reads: it links the node of the forward
+    call with its real outputs, as if ``keep`` had kept them, but holding
+    them only weakly (no memory of their own). See :func:`restore`.
+    """
+    found = {}
+    for a in arrays:
+        where = source(a)
+        if where is not None:
+            found.setdefault(where[0], {})[where[1]] = a
+    picked = []
+    for index, outs in sorted(found.items()):
+        step = steps[index]
+        if step.node is None or step.outputs is not None:
+            continue
+        if len(outs) != len(step.meta):
+            continue
+        try:
+            refs = tuple(weakref.ref(outs[k]) for k in range(len(step.meta)))
+        except TypeError:  # an array type that takes no weak reference
+            continue
+        picked.append((index, refs))
+    return picked
+
+
+def set_returned(steps, picked, arrays):
+    """Sets (``arrays``: the live outputs, per picked node) or clears (None)
+    the outputs of the nodes :func:`returned` picked."""
+    for k, (index, _) in enumerate(picked):
+        steps[index].outputs = None if arrays is None else arrays[k]
+
+
+def restore(steps, picked):
+    """Gives the picked nodes their outputs again for the recomputation;
+    False (and nothing set) when one of them died: the plan made on them
+    does not hold, every node runs."""
+    arrays = [tuple(ref() for ref in refs) for _, refs in picked]
+    if any(a is None for outs in arrays for a in outs):
+        return False
+    set_returned(steps, picked, arrays)
+    return True
 
 
 def placeholder(meta):

@@ -187,3 +187,8 @@ class Trace(function_hook.FunctionHook):
         self.steps.append(step)
         for k, y in enumerate(out_data):
             self._origins.add(y, (index, k))
+
+    def source(self, array):
+        """Which numbered node's output ``array`` is, as
+        :meth:`Origins.source` tells."""
+        return self._origins.source(array)

@@ -72,16 +72,32 @@ def test_tail_is_not_recomputed():
     _assert_same(plain, forgotten)
 
 
-def test_tail_after_a_node_whose_output_is_read_runs():
-    # relu reads its output: nothing after the last matmul is passed over
-    def block(x, W1, W2):
-        return F.relu(F.matmul(F.matmul(x, W1), W2))
+def _relu_block(x, W1, W2):
+    return F.relu(F.matmul(F.matmul(x, W1), W2))
 
+
+def test_node_that_made_a_returned_array_stands_in_while_it_lives():
+    # relu reads its output, which forget returned: while that array lives
+    # (y * y keeps it), relu is linked with it and the last matmul, which
+    # only relu read, is passed over
     arrays = _arrays(1, (4, 6), (6, 8), (8, 6))
     with _Counting() as calls:
-        forgotten = _grads(lambda *xs: F.forget(block, *xs), arrays)
+        forgotten = _grads(lambda *xs: F.forget(_relu_block, *xs), arrays)
+    assert calls.count == 3  # the forward call's two, and the first again
+    _assert_same(_grads(_relu_block, arrays), forgotten)
+
+
+def test_tail_after_a_node_whose_output_died_runs():
+    # the returned array died before backward (F.sum keeps no input):
+    # relu runs again, and so does everything before it
+    arrays = _arrays(1, (4, 6), (6, 8), (8, 6))
+    xs = [chainerlite.Variable(a.copy()) for a in arrays]
+    with _Counting() as calls:
+        F.sum(F.forget(_relu_block, *xs)).backward()
     assert calls.count == 4
-    _assert_same(_grads(block, arrays), forgotten)
+    ys = [chainerlite.Variable(a.copy()) for a in arrays]
+    F.sum(_relu_block(*ys)).backward()
+    _assert_same([x.grad for x in xs], [y.grad for y in ys])
 
 
 def test_array_made_anew_in_the_tail_is_not_passed_over():
