@@ -26,6 +26,9 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
     # Whether the key is written (None) when there is no order, as Chainer's
     # MultithreadIterator writes it.
     _ORDER_ALWAYS = False
+    # The errors of ``_receive`` after which the batch is loaded again;
+    # after any other (the dataset's own) the batch is spent, as in Chainer.
+    _RELOAD = ()
 
     def _set_dataset(self, *args):
         super()._set_dataset(*args)
@@ -57,7 +60,13 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
         if not self._pending:
             self._pos.stop()
         task, after = self._pending.popleft()
-        batch = self._receive(task)
+        try:
+            batch = self._receive(task)
+        except self._RELOAD:
+            raise
+        except Exception:
+            self._pos = after
+            raise
         self._pos = after
         self._fill()
         return batch

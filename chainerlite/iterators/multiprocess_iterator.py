@@ -96,6 +96,8 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
 
     """
 
+    _RELOAD = (_workers.WorkerDied,)  # (the position does not move)
+
     class TimeoutWarning(RuntimeWarning):
         """A batch took longer than ``dataset_timeout`` to load."""
 

@@ -151,6 +151,12 @@ def test_errors_in_the_dataset_reach_the_caller(make):
     assert it.next() == [0, 1]
     with pytest.raises(KeyError, match='broken example'):
         it.next()
+    # the batch that failed is spent, as in Chainer (and SerialIterator):
+    # the position had stayed behind the batches that followed
+    assert (it.current_position, it.epoch, it.is_new_epoch) == (0, 1, True)
+    assert it.epoch_detail == 1.0
+    assert it.next() == [0, 1]
+    assert (it.current_position, it.epoch) == (2, 1)
 
 
 class _Slow(object):
