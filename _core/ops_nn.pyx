@@ -83,6 +83,12 @@ cdef class ReLUGrad(BuiltinNode):
 
     check_type_forward = KindsCheck(('gy',), 'f')
 
+    @property
+    def label(self):
+        # Chainer's name of ReLU's gradient node (relu.ReLUGrad2), which
+        # hooks and profilers key by
+        return 'ReLUGrad2'
+
     cdef object compute(self, gy, unused1, unused2):
         return _relu_grad_array(self.y, gy)
 

@@ -130,6 +130,7 @@ from chainerlite.functions.loss.mean_squared_error import mean_squared_error  # 
 from chainerlite.functions.loss.negative_sampling import negative_sampling  # NOQA
 from chainerlite.functions.loss.sigmoid_cross_entropy import sigmoid_cross_entropy  # NOQA
 from chainerlite.functions.loss.softmax_cross_entropy import softmax_cross_entropy  # NOQA
+from chainerlite.functions.loss.squared_error import squared_difference  # NOQA
 from chainerlite.functions.loss.squared_error import squared_error  # NOQA
 from chainerlite.functions.loss.triplet import triplet  # NOQA
 from chainerlite.functions.loss.vae import bernoulli_nll  # NOQA
@@ -182,7 +183,6 @@ from chainerlite.functions.math.sign import sign  # NOQA
 from chainerlite.functions.math.sqrt import rsqrt  # NOQA
 from chainerlite.functions.math.sqrt import sqrt  # NOQA
 from chainerlite.functions.math.square import square  # NOQA
-from chainerlite.functions.math.squared_difference import squared_difference  # NOQA
 from chainerlite.functions.math.trigonometric import arccos  # NOQA
 from chainerlite.functions.math.trigonometric import arcsin  # NOQA
 from chainerlite.functions.math.trigonometric import arctan  # NOQA

@@ -54,10 +54,10 @@ class LeakyReLU(function_node.FunctionNode):
             cond = self.get_retained_outputs()[0].array
         else:
             cond = self.get_retained_inputs()[0].array
-        return LeakyReLUGrad(cond, self.slope).apply(grad_outputs)
+        return _LeakyReLUGrad(cond, self.slope).apply(grad_outputs)
 
 
-class LeakyReLUGrad(function_node.FunctionNode):
+class _LeakyReLUGrad(function_node.FunctionNode):
     """Gradient of the leaky ReLU: ``gy`` times the slope at ``x``.
 
     The slope is ``slope`` where ``x <= 0``, 1 elsewhere (NaN included, as
@@ -93,7 +93,7 @@ class LeakyReLUGrad(function_node.FunctionNode):
         return (utils.force_array(gy * slopes),)
 
     def backward(self, indexes, grad_outputs):
-        return LeakyReLUGrad(self.x, self.slope).apply(grad_outputs)
+        return _LeakyReLUGrad(self.x, self.slope).apply(grad_outputs)
 
 
 def leaky_relu(x: Variable | NdArray, slope=0.2) -> Variable:

@@ -60,10 +60,10 @@ class Softmax(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         (y,) = self.get_retained_outputs()
-        return SoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
+        return _SoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
 
 
-class SoftmaxGrad(function_node.FunctionNode):
+class _SoftmaxGrad(function_node.FunctionNode):
     """Gradient of the softmax from its output: ``y (gy - sum(y gy))``.
 
     Inputs are the softmax output ``y`` and the output gradient ``gy``; the
@@ -98,7 +98,7 @@ class SoftmaxGrad(function_node.FunctionNode):
             ret.append(g * (gy - s_ygy) - gy * s_yg)
         if 1 in indexes:
             # gx is linear in gy with a symmetric matrix
-            ret.append(SoftmaxGrad(self.axis).apply((y, g))[0])
+            ret.append(_SoftmaxGrad(self.axis).apply((y, g))[0])
         return tuple(ret)
 
 

@@ -143,6 +143,10 @@ class _Gather(function_node.FunctionNode):
         self.corners = corners
         self.in_shape = in_shape
 
+    @property
+    def label(self):
+        return 'ResizeImages'  # Chainer's label of its resizing nodes
+
     def forward(self, inputs):
         (x,) = inputs
         if _finite(x):
@@ -168,6 +172,10 @@ class _Scatter(function_node.FunctionNode):
     def __init__(self, corners, in_shape):
         self.corners = corners
         self.in_shape = in_shape
+
+    @property
+    def label(self):
+        return 'ResizeImagesGrad'  # Chainer's label of their adjoints
 
     def forward(self, inputs):
         (gy,) = inputs
@@ -210,10 +218,6 @@ class ResizeImages(_Gather):
         self.output_shape = output_shape
         self.mode = mode
         self.align_corners = align_corners
-
-    @property
-    def label(self):
-        return 'resize_images'
 
     # Chainer's attributes: the output height and width
     out_H = property(lambda self: self.output_shape[0])

@@ -47,32 +47,17 @@ class SelectItem(function_node.FunctionNode):
             )
         self.retain_inputs((1,))
         self._in_shape = x.shape
+        self._in_dtype = x.dtype
         return (x[xp.arange(len(t)), t],)
 
     def backward(self, indexes, grad_outputs):
         (t,) = self.get_retained_inputs()
-        gx = SelectItemGrad(self._in_shape).apply((grad_outputs[0], t))[0]
+        gx = Assign(self._in_shape, self._in_dtype, t).apply(grad_outputs)[0]
         return gx, None
 
 
-class SelectItemGrad(function_node.FunctionNode):
-    """Gradient of select_item: puts ``gy[i]`` at ``(i, t[i])``."""
-
-    def __init__(self, in_shape):
-        self._in_shape = in_shape
-
-    def forward(self, inputs):
-        gy, t = inputs
-        self.retain_inputs((1,))
-        return (_placed(self._in_shape, gy.dtype, gy, t),)
-
-    def backward(self, indexes, grad_outputs):
-        (t,) = self.get_retained_inputs()
-        return SelectItem().apply((grad_outputs[0], t))[0], None
-
-
 class Assign(function_node.FunctionNode):
-    """Chainer's other gradient node of select_item, by its constructor:
+    """Gradient node of select_item (Chainer's, by its constructor):
     applied to ``(gy,)``, zeros of ``shape`` and ``dtype`` with ``gy[i]``
     at ``(i, t[i])`` (``t`` a Variable or an array of labels)."""
 

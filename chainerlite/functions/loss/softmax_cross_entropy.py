@@ -291,7 +291,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         x = self.get_retained_inputs()[0]
         (gloss,) = grad_outputs
         if not self.enable_double_backprop:
-            return _SoftmaxCrossEntropyGrad(self).apply((x, gloss))[0], None
+            grad = _SoftmaxCrossEntropyGrad_NoDoubleBackprop(self)
+            return grad.apply((x, gloss))[0], None
         xp = x.xp
         weights = self._target_weights(xp, x.array, self._t)
         weight_sum = weights.sum(axis=1, keepdims=True)
@@ -308,7 +309,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         return gx, None
 
 
-class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
+class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
     """Gradient of softmax cross entropy: ``(x, gloss)`` to ``gx``; it
     cannot be differentiated.
 

@@ -23,7 +23,7 @@ class SquaredError(_difference.DifferenceLoss):
 
     def _grad_x0(self, gy):
         x0, x1 = self.get_retained_inputs()
-        return gy * (x0 - x1) * 2.0
+        return gy * 2 * (x0 - x1)  # Chainer's nodes, which hooks see
 
 
 def squared_error(x0: Variable | NdArray, x1: Variable | NdArray) -> Variable:
@@ -55,6 +55,32 @@ def squared_error(x0: Variable | NdArray, x1: Variable | NdArray) -> Variable:
 
 
 def squared_difference(x1: Variable | NdArray, x2: Variable | NdArray) -> Variable:
-    """:func:`squared_error` under Chainer's other argument names:
-    ``(x1 - x2) ** 2`` elementwise."""
+    """Squared difference of input variables.
+
+    .. math::
+        y_i = (x_{1,i} - x_{2,i})^2
+
+    It is :func:`squared_error` (the node ``SquaredError``) under Chainer's
+    other argument names.
+
+    Args:
+        x1 (Variable or numpy.ndarray or cupy.ndarray): Input variable of a
+            floating point dtype.
+        x2 (Variable or numpy.ndarray or cupy.ndarray): Input variable of the
+            shape and dtype of ``x1``.
+
+    Returns:
+        Variable: ``(x1 - x2) ** 2`` elementwise, with the shape and dtype of
+        the inputs.
+
+    .. admonition:: Example
+
+        >>> import numpy as np
+        >>> import chainerlite.functions as F
+        >>> x1 = np.array([1., 2., 3.], np.float32)
+        >>> x2 = np.array([3., 2., 1.], np.float32)
+        >>> F.squared_difference(x1, x2).array
+        array([4., 0., 4.], dtype=float32)
+
+    """
     return squared_error(x1, x2)

@@ -14,7 +14,7 @@ if typing.TYPE_CHECKING:
 class Arctanh(_unary.UnaryFloat):
     """Elementwise inverse hyperbolic tangent."""
 
-    name = 'arctanh'
+    name = 'Arctanh'  # Chainer's label: the class name
 
     def compute(self, xp, x):
         return xp.arctanh(x)
@@ -22,7 +22,8 @@ class Arctanh(_unary.UnaryFloat):
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
         (gy,) = grad_outputs
-        return (gy / (1.0 - x * x),)
+        # Chainer's nodes (hooks see them): 1 / (1 - x ** 2), times gy
+        return (gy * (1.0 / (1 - x**2)),)
 
 
 def arctanh(x: Variable | NdArray) -> Variable:

@@ -27,7 +27,6 @@ from chainerlite._core import (  # NOQA
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import sum_to
-from chainerlite.functions.math import identity
 from chainerlite.functions.math._basic_math_grads import (  # NOQA
     AbsoluteGrad,
     DivFromConstantGrad,
@@ -72,15 +71,15 @@ def add(*xs):
     if not xs:
         raise TypeError('add takes at least one argument')
     if len(xs) == 1:
-        # a node all the same, as Chainer's: the result is a new variable
-        # on the graph, not the input itself
+        # a node all the same, as Chainer's (MultiAdd of one input): the
+        # result is a new variable on the graph, not the input itself
         if not isinstance(xs[0], (Variable,) + chainerlite.get_array_types()):
             raise TypeError(
                 'add: an operand must be a Variable or an array, got {}'.format(
                     type(xs[0]).__name__
                 )
             )
-        return identity.Identity().apply(xs)[0]
+        return MultiAdd().apply(xs)[0]
     if len(xs) == 2:
         return as_variable(xs[0]) + xs[1]
     return MultiAdd().apply(xs)[0]

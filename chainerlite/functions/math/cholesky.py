@@ -26,6 +26,10 @@ class NotSquareError(type_check.InvalidType, numpy.linalg.LinAlgError):
 class Cholesky(function_node.FunctionNode):
     """Cholesky decomposition of a symmetric positive definite matrix."""
 
+    @property
+    def label(self):
+        return 'cholesky'  # Chainer's label
+
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a',))
         (a_type,) = in_types

@@ -19,6 +19,10 @@ if typing.TYPE_CHECKING:
 class BatchDet(inv.SquareMatrices):
     """Determinants of a batch of square matrices."""
 
+    @property
+    def label(self):
+        return 'det'  # Chainer's label
+
     _ndim = 3
 
     def forward(self, inputs):
@@ -36,10 +40,11 @@ class BatchDet(inv.SquareMatrices):
         (a,) = self.get_retained_inputs()
         (y,) = self.get_retained_outputs()
         (gy,) = grad_outputs
-        scale = reshape.reshape(gy * y, y.shape + (1, 1))
-        scale = broadcast.broadcast_to(scale, a.shape)
-        a_inv = inv.batch_inv(a)
-        return (scale * inv.matrix_transpose(a_inv),)
+        # the nodes of Chainer's backward, which hooks see
+        a_inv_t = inv.batch_inv(inv.matrix_transpose(a))
+        gy = broadcast.broadcast_to(gy[:, None, None], a.shape)
+        y = broadcast.broadcast_to(y[:, None, None], a.shape)
+        return (gy * y * a_inv_t,)
 
 
 def det(a: Variable | NdArray) -> Variable:

@@ -111,7 +111,9 @@ class EinSum(function_node.FunctionNode):
             subs[i] = self.out_sub
             operands = list(inputs)
             operands[i] = grad_outputs[0]
-            node = EinSum(subs, self.subs[i], self._in_shapes[i], self._in_dtypes[i])
+            # Chainer's gradient node (hooks see it), in the input's dtype
+            node = DiagEinSum(subs, self.subs[i], self._in_shapes[i])
+            node.out_dtype = self._in_dtypes[i]
             grads.append(node.apply(operands)[0])
         return tuple(grads)
 

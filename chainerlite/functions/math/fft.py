@@ -19,10 +19,6 @@ class FFT(function_node.FunctionNode):
     def __init__(self, method):
         self._method = method
 
-    @property
-    def label(self):
-        return self._method
-
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('real', 'imag'))
         r_type, i_type = in_types
@@ -41,8 +37,12 @@ class FFT(function_node.FunctionNode):
         return (y.real.astype(dtype, copy=False), y.imag.astype(dtype, copy=False))
 
     def backward(self, indexes, grad_outputs):
-        # The transform is linear with a symmetric matrix W, so the gradient
-        # is conj(W) g: the other transform, scaled by the length n.
+        # The transform is linear and its matrix W symmetric, so the
+        # gradient is conj(W) g (scaled by 1 / n for the inverse):
+        # conj(W g') with g' = conj(g), which the same transform gives on
+        # the parts swapped (swapping real and imaginary parts conjugates
+        # up to a factor i that the second swap undoes). One node, as
+        # Chainer's (hooks see an FFT).
         g_real, g_imag = grad_outputs
         like = g_real if g_real is not None else g_imag
         xp = backend.get_array_module(like)
@@ -50,12 +50,8 @@ class FFT(function_node.FunctionNode):
             g_real = xp.zeros(like.shape, like.dtype)
         if g_imag is None:
             g_imag = xp.zeros(like.shape, like.dtype)
-        n = like.shape[-1]
-        if self._method == 'fft':
-            gr, gi = FFT('ifft').apply((g_real, g_imag))
-            return gr * n, gi * n
-        gr, gi = FFT('fft').apply((g_real, g_imag))
-        return gr * (1.0 / n), gi * (1.0 / n)
+        gx_imag, gx_real = FFT(self._method).apply((g_imag, g_real))
+        return gx_real, gx_imag
 
 
 def _transform(x, method):

@@ -83,6 +83,10 @@ class Reciprocal(function_node.FunctionNode):
 class ReciprocalGrad(function_node.FunctionNode):
     """``-gy / x**2``, the gradient of ``1 / x``."""
 
+    @property
+    def label(self):
+        return 'DivFromConstantGrad'  # Chainer's gradient node of ``1.0 / _``
+
     def forward(self, inputs):
         x, gy = inputs
         self.retain_inputs((0, 1))

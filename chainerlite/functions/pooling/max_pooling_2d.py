@@ -17,6 +17,10 @@ class MaxPooling2D(max_pooling_nd.MaxPoolingND):
 
     function_name = 'max_pooling_2d'
 
+    @property
+    def label(self):
+        return 'MaxPoolingND'  # Chainer's 2-D pooling is its N-d node
+
     def __init__(self, ksize, stride=None, pad=0, cover_all=True):
         super().__init__(2, ksize, stride, pad, cover_all)
 

@@ -41,11 +41,11 @@ CASES = {
     'leaky_relu': (
         lambda x: F.leaky_relu(x, 0.3),
         leaky_relu.LeakyReLU,
-        leaky_relu.LeakyReLUGrad,
+        leaky_relu._LeakyReLUGrad,
     ),
     'log_softmax': (F.log_softmax, log_softmax.LogSoftmax, log_softmax.LogSoftmaxGrad),
     'sigmoid': (F.sigmoid, sigmoid.Sigmoid, sigmoid.SigmoidGrad),
-    'softmax': (F.softmax, softmax.Softmax, softmax.SoftmaxGrad),
+    'softmax': (F.softmax, softmax.Softmax, softmax._SoftmaxGrad),
     'softplus': (
         lambda x: F.softplus(x, 2.0),
         softplus.Softplus,

@@ -118,9 +118,9 @@ def test_invalid_arguments():
         F.resize_images(x, (2, 2), mode='bicubic')
     with pytest.raises(ValueError, match='resize_images'):
         F.resize_images(x, (2,))
-    with pytest.raises(type_check.InvalidType, match='resize_images'):
+    with pytest.raises(type_check.InvalidType, match='ResizeImages'):
         F.resize_images(numpy.zeros((2, 2), numpy.float32), (3, 3))
-    with pytest.raises(type_check.InvalidType, match='resize_images'):
+    with pytest.raises(type_check.InvalidType, match='ResizeImages'):
         F.resize_images(x.astype(numpy.int32), (3, 3))
 
 

@@ -78,8 +78,9 @@ def test_det_of_singular_matrix_is_zero_and_has_no_gradient():
     ],
 )
 def test_bad_shape_is_invalid(fn, shape):
-    # det reshapes to a batch of one first, as Chainer's does
-    name = 'Reshape' if shape == (1, 2, 2) else 'BatchDet'
+    # det reshapes to a batch of one first, as Chainer's does; the node's
+    # label is Chainer's, 'det'
+    name = 'Reshape' if shape == (1, 2, 2) else 'in: det '
     with pytest.raises(type_check.InvalidType, match=name):
         getattr(F, fn)(numpy.zeros(shape, numpy.float32))
 

@@ -106,7 +106,8 @@ class TestErrorFunctions(testing.FunctionTestCase):
 
 @pytest.mark.parametrize('name', sorted(FUNCTIONS))
 def test_integer_input_is_invalid(name):
-    with pytest.raises(type_check.InvalidType, match=name):
+    # the message names the node: Chainer's labels, 'Arctanh' or 'erf'
+    with pytest.raises(type_check.InvalidType, match='(?i)' + name):
         FUNCTIONS[name][0](numpy.arange(3, dtype=numpy.int32))
 
 

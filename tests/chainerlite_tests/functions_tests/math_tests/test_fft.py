@@ -77,7 +77,7 @@ def test_invalid_inputs():
         F.fft(x)
     with pytest.raises(TypeError, match='ifft: x must be a pair'):
         F.ifft(numpy.zeros((), numpy.float32))
-    with pytest.raises(type_check.InvalidType, match='fft'):
+    with pytest.raises(type_check.InvalidType, match='FFT'):
         F.fft((x, numpy.zeros((4,), numpy.float32)))
     with pytest.raises(type_check.InvalidType):
         F.ifft((x, x.astype(numpy.float64)))

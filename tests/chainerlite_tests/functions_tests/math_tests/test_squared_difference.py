@@ -62,5 +62,5 @@ class TestSquaredDifference(testing.FunctionTestCase):
     ],
 )
 def test_invalid_inputs(x1, x2):
-    with pytest.raises(type_check.InvalidType, match='SquaredDifference'):
+    with pytest.raises(type_check.InvalidType, match='SquaredError'):
         F.squared_difference(x1, x2)

@@ -129,7 +129,7 @@ def test_gradient_goes_to_the_maximum_of_each_window():
 
 def test_invalid_dtype():
     x = numpy.zeros((2, 3, 4, 4), numpy.int32)
-    with pytest.raises(type_check.InvalidType, match='MaxPooling2D'):
+    with pytest.raises(type_check.InvalidType, match='MaxPoolingND'):
         F.max_pooling_2d(x, 2)
 
 
