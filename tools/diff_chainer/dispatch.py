@@ -110,6 +110,7 @@ def run_all(libs, only, examples, seconds):
             aspects=tally.aspects,
             examples=tally.examples,
             kinds=tally.kinds,
+            labels_differed=tally.labels_differed,
             seconds=round(time.monotonic() - start, 2),
         )
         if reason or not tally.cases:

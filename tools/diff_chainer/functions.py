@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from tools import kink_cases
 from tools.diff_chainer import contracts
+from tools.diff_chainer import labels
 from tools.diff_chainer import node_attributes
 from tools.diff_chainer import pair
 from tools.diff_chainer import references as references_module
@@ -299,7 +300,7 @@ def run(name, libs, tally, examples, seconds):
             contract = contracts.forward(name, args, kwargs)
         pair.run_case(
             libs,
-            stages(call, inputs, *flags),
+            labels.interleaved(stages(call, inputs, *flags)),
             tally,
             label,
             references(call, inputs, *flags, contract),

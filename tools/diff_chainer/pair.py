@@ -29,6 +29,7 @@ from hypothesis.errors import Flaky
 from tools.diff_chainer import compare
 from tools.diff_chainer import draws
 from tools.diff_chainer import kinds as kinds_module
+from tools.diff_chainer import labels
 
 
 @dataclasses.dataclass
@@ -45,19 +46,29 @@ class Tally:
     examples: dict = dataclasses.field(default_factory=dict)  # aspect -> first one
     # kind of a disagreeing case's first difference -> cases (kinds.py)
     kinds: dict = dataclasses.field(default_factory=dict)
+    # cases whose hooks saw other node labels than Chainer's (labels.py)
+    labels_differed: int = 0
 
     def add(self, diffs, ran, label='', remaining=None, referenced=False):
         """Adds a case that differed from Chainer in ``diffs`` and, after the
-        references, in ``remaining`` (``diffs`` when there was none)."""
+        references, in ``remaining`` (``diffs`` when there was none).
+
+        A difference in the labels hooks see (``labels.py``) is recorded as
+        an aspect (the baseline lists the known ones) and counted in
+        ``labels_differed``, not in the shares: those score the results."""
+        scored = [d for d in diffs if not labels.is_labels_aspect(d[0])]
+        if remaining is not None:
+            remaining = [d for d in remaining if not labels.is_labels_aspect(d[0])]
+        self.labels_differed += len(scored) < len(diffs)
         self.cases += 1
         self.both_ran += ran
         self.referenced += referenced
-        if not diffs:
+        if not scored:
             self.agreed += 1
         else:
-            kind = kinds_module.of(*diffs[0])
+            kind = kinds_module.of(*scored[0])
             self.kinds[kind] = self.kinds.get(kind, 0) + 1
-        if not (diffs if remaining is None else remaining):
+        if not (scored if remaining is None else remaining):
             self.agreed_with_references += 1
         for aspect in sorted({a for a, _ in diffs}):
             self.aspects[aspect] = self.aspects.get(aspect, 0) + 1

@@ -75,6 +75,9 @@ def summary(results):
         'cases_agreed': agreed,
         'case_agreement': round(agreed / cases, 4) if cases else None,
         'cases_referenced': sum(e.get('referenced', 0) for e in results.values()),
+        'cases_labels_differed': sum(
+            e.get('labels_differed', 0) for e in results.values()
+        ),
         'cases_agreed_with_references': with_references,
         'case_agreement_with_references': (
             round(with_references / cases, 4) if cases else None
