@@ -67,6 +67,10 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
         except Exception:
             self._pos = after
             raise
+        except BaseException:
+            # a Ctrl-C while the batch loads: the next call waits for it again
+            self._pending.appendleft((task, after))
+            raise
         self._pos = after
         self._fill()
         return batch

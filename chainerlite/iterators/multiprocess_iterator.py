@@ -189,8 +189,12 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
         pool, key, region = task
         try:
             batch = self._wait(pool, key)
-        finally:
+        except Exception:
             self._free_regions.append(region)
+            raise
+        # (not on a Ctrl-C: the workers may still write into the region,
+        # and the task is waited for again)
+        self._free_regions.append(region)
         if self._buffer is None:
             return batch
         mem = self._mem

@@ -1,9 +1,11 @@
+import _thread
 import copy
 import os
 import pickle
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import warnings
 
@@ -157,6 +159,32 @@ def test_errors_in_the_dataset_reach_the_caller(make):
     assert it.epoch_detail == 1.0
     assert it.next() == [0, 1]
     assert (it.current_position, it.epoch) == (2, 1)
+
+
+class _SlowSecondBatch(object):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        if i in (2, 3):
+            time.sleep(1.0)
+        return i
+
+
+@pytest.mark.parametrize('then', ['next', 'reset'])
+def test_ctrl_c_while_a_batch_loads_loses_nothing(make, then):
+    # the batch being waited for was dropped while the position stayed
+    # before it (Chainer spends it, position and all)
+    it = make(_SlowSecondBatch(), 2, shuffle=False, repeat=False)
+    assert it.next() == [0, 1]
+    threading.Timer(0.2, _thread.interrupt_main).start()
+    with pytest.raises(KeyboardInterrupt):
+        it.next()
+    assert it.current_position == 2
+    if then == 'reset':
+        it.reset()
+        assert it.next() == [0, 1]
+    assert [it.next() for _ in range(2)] == [[2, 3], [4, 5]]
 
 
 class _Slow(object):
