@@ -7,7 +7,7 @@ import typing
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
-from chainerlite.functions.array import get_item
+from chainerlite.functions.array import split_axis
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -53,11 +53,8 @@ class CReLU(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
         (gy,) = grad_outputs
-        axis = self.axis % x.ndim
-        n = x.shape[axis]
-        lead = (slice(None),) * axis
-        gy_pos = get_item.get_item(gy, lead + (slice(0, n),))
-        gy_neg = get_item.get_item(gy, lead + (slice(n, 2 * n),))
+        # the halves of gy by one node, as Chainer's (hooks see SplitAxis)
+        gy_pos, gy_neg = split_axis.split_axis(gy, 2, self.axis)
         positive = utils.force_array(x.array > 0, x.dtype)
         negative = utils.force_array(x.array < 0, x.dtype)
         return (gy_pos * positive - gy_neg * negative,)

@@ -43,7 +43,7 @@ class Erf(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
         (gy,) = grad_outputs
-        return (gy * exponential.exp(-(x * x)) * (2.0 / math.sqrt(math.pi)),)
+        return (gy * exponential.exp(-(x**2)) * (2.0 / math.sqrt(math.pi)),)
 
 
 def erf(x: Variable | NdArray) -> Variable:

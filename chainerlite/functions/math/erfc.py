@@ -39,7 +39,7 @@ class Erfc(_unary.UnaryFloat):
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
         (gy,) = grad_outputs
-        return (gy * exponential.exp(-(x * x)) * (-2.0 / math.sqrt(math.pi)),)
+        return (gy * exponential.exp(-(x**2)) * (-2.0 / math.sqrt(math.pi)),)
 
 
 def erfc(x: Variable | NdArray) -> Variable:

@@ -27,7 +27,7 @@ class Erfcx(_special.UnarySpecialOfOutput):
         (x,) = self.get_retained_inputs()
         (y,) = self.get_retained_outputs()
         (gy,) = grad_outputs
-        return (gy * (2.0 * x * y - 2.0 / math.sqrt(math.pi)),)
+        return (gy * (2 * (x * y - math.pi**-0.5)),)
 
 
 def erfcx(x: Variable | NdArray) -> Variable:

@@ -33,7 +33,7 @@ class ErfInv(_special.UnarySpecialOfOutput):
     def backward(self, indexes, grad_outputs):
         (y,) = self.get_retained_outputs()
         (gy,) = grad_outputs
-        return (gy * exponential.exp(y * y) * (self.sign * BACKWORDC),)
+        return (gy * exponential.exp(y**2) * (self.sign * BACKWORDC),)
 
 
 def erfinv(x: Variable | NdArray) -> Variable:

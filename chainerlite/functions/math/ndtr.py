@@ -27,7 +27,7 @@ class Ndtr(_unary.UnaryFloat):
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
         (gy,) = grad_outputs
-        return (gy * exponential.exp(-0.5 * x * x) * (1.0 / math.sqrt(2.0 * math.pi)),)
+        return (gy * exponential.exp(-0.5 * x**2) * (1.0 / math.sqrt(2.0 * math.pi)),)
 
 
 def ndtr(x: Variable | NdArray) -> Variable:

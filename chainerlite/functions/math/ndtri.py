@@ -29,7 +29,7 @@ class Ndtri(_special.UnarySpecialOfOutput):
         (y,) = self.get_retained_outputs()
         (gy,) = grad_outputs
         # The derivative of the inverse is 1 / pdf(y).
-        return (gy * exponential.exp(0.5 * y * y) * math.sqrt(2.0 * math.pi),)
+        return (gy * exponential.exp(0.5 * y**2) * math.sqrt(2.0 * math.pi),)
 
 
 def ndtri(x: Variable | NdArray) -> Variable:

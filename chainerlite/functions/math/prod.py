@@ -9,8 +9,10 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite.functions.array import concat
+from chainerlite.functions.array import expand_dims
 from chainerlite.functions.array import flip
 from chainerlite.functions.array import reshape
+from chainerlite.functions.array import split_axis
 from chainerlite.functions.array import transpose
 from chainerlite.functions.math import cumprod
 from chainerlite.functions.math import sum as sum_mod
@@ -43,10 +45,15 @@ class Prod(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
-        gy = sum_mod._unreduce(grad_outputs[0], self.axis, x.shape, self.keepdims)
         # the reduced axes in the order given: it orders the products
         axes = tuple(range(x.ndim)) if self.axis is None else self.axis
-        return (_product_of_others(x, tuple(a % x.ndim for a in axes)) * gy,)
+        axes = tuple(a % x.ndim for a in axes)
+        (gy,) = grad_outputs
+        if not self.keepdims:
+            for axis in sorted(axes):
+                gy = expand_dims.expand_dims(gy, axis)
+        # the product broadcasts gy, as Chainer's nodes (which hooks see) do
+        return (_product_of_others(x, axes) * gy,)
 
 
 def _product_of_others(x, axes):
@@ -73,7 +80,8 @@ def _products_before(x):
     # first): the cumulative product of 1 and all elements but the last.
     xp = backend.get_array_module(x)
     ones = xp.ones((1,) + x.shape[1:], x.dtype)
-    shifted = concat.concat((ones, x), 0)[: x.shape[0]]
+    # all but the last row by SplitAxis, the node of Chainer's (hooks see it)
+    shifted = split_axis.split_axis(concat.concat((ones, x), 0), (-1,), 0)[0]
     return cumprod.cumprod(shifted, 0)
 
 

@@ -73,5 +73,7 @@ def spatial_pyramid_pooling_2d(x, pyramid_height, pooling=None):
         kh, ph = _level_window(height, n_bins)
         kw, pw = _level_window(width, n_bins)
         y = max_pooling_2d.max_pooling_2d(x, (kh, kw), stride=(kh, kw), pad=(ph, pw))
-        levels.append(reshape.reshape(y, (n, -1, 1, 1)))
+        # the shape in full: a level of one bin is already (n, c, 1, 1) and
+        # gets no Reshape node, as in Chainer
+        levels.append(reshape.reshape(y, (n, c * y.shape[2] * y.shape[3], 1, 1)))
     return concat.concat(levels, axis=1)

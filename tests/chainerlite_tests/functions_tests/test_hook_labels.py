@@ -122,6 +122,50 @@ CASES = {
         ['EinSum'],
     ),
     'add of one operand': (F.add, [_x(3)], ['MultiAdd'], [], ['MultiAdd']),
+    'crelu': (
+        F.crelu,
+        [_x(2, 3)],
+        ['CReLU'],
+        ['SplitAxis', '_ * _', '_ * _', '_ - _'],
+        ['CReLU'],
+    ),
+    'spatial_pyramid_pooling_2d': (
+        lambda x: F.spatial_pyramid_pooling_2d(x, 2, pooling='max'),
+        [_x(1, 2, 4, 4)],
+        # the one-bin level is (n, c, 1, 1) already: no Reshape
+        ['MaxPoolingND', 'MaxPoolingND', 'Reshape', 'Concat'],
+        ['MaxPoolingNDGrad', 'MaxPoolingNDGrad', 'Reshape', 'SplitAxis', '_ + _'],
+        ['Concat', 'MaxPoolingND', 'MaxPoolingND', 'Reshape'],
+    ),
+    'prod': (
+        lambda x: F.prod(x, axis=1),
+        [_x(2, 3)],
+        ['Prod'],
+        ['Concat', 'Concat', 'Cumprod', 'Cumprod', 'ExpandDims', 'Flip', 'Flip',
+         'SplitAxis', 'SplitAxis', 'Transpose', 'Transpose', '_ * _', '_ * _'],
+        ['Prod'],
+    ),
+    'erf': (
+        F.erf,
+        [_x(3)],
+        ['erf'],
+        ['_ * 1.1283791670955126', '_ * _', '_ ** 2', '__neg__', 'exp'],
+        ['erf'],
+    ),
+    'erfcx': (
+        F.erfcx,
+        [_x(3)],
+        ['erfcx'],
+        ['_ * 2', '_ * _', '_ * _', '_ + (-0.5641895835477563)'],
+        ['erfcx'],
+    ),
+    'ndtri': (
+        F.ndtri,
+        [_x(3, low=0.1, high=0.9)],
+        ['ndtri'],
+        ['_ * 0.5', '_ * 2.5066282746310002', '_ * _', '_ ** 2', 'exp'],
+        ['ndtri'],
+    ),
 }
 
 
