@@ -336,13 +336,22 @@ def load_npz(
 
     Raises:
         ValueError: If the file is a single ``.npy`` array instead of an npz
-            archive, or a stored value is invalid (see
+            archive, or neither (also an ``UnpicklingError`` then, as
+            Chainer tries it as a pickle), or a stored value is invalid (see
             :class:`NpzDeserializer`).
         KeyError: If ``strict`` and a key is missing.
         TypeError: If a stored dtype cannot be cast to the target's.
 
     """
-    npz = numpy.load(file, allow_pickle=False)
+    try:
+        npz = numpy.load(file, allow_pickle=False)
+    except ValueError as e:
+        if 'pickle' not in str(e):  # (NumPy's word for a file it would unpickle)
+            raise
+        raise _chainer_errors.NotAnArchiveError(
+            'load_npz: the file is neither an npz archive nor an array, and '
+            'is not unpickled ({})'.format(e)
+        ) from e
     if not isinstance(npz, npyio.NpzFile):
         # a TypeError too, as Chainer's indexing of the array by a key raises
         raise _chainer_errors.TypedValueError(

@@ -7,6 +7,8 @@ both, so that the message stays chainerlite's and code catching Chainer's
 type still catches it.
 """
 
+import pickle
+
 import numpy
 
 # Defined in the engine, which raises it too (the engine imports nothing
@@ -96,3 +98,10 @@ class DtypeRuntimeError(TypeError, RuntimeError):
     """An array of a dtype a helper cannot work with (integers for
     ``gradient_check.numerical_grad``): a TypeError, and the RuntimeError
     Chainer 7.8.1 raises there."""
+
+
+class NotAnArchiveError(ValueError, pickle.UnpicklingError):
+    """A file given to ``load_npz`` that is neither an npz archive nor an
+    ``.npy`` array: a ValueError (chainerlite never unpickles a file), and
+    the UnpicklingError of Chainer 7.8.1, which tries such a file as a
+    pickle."""

@@ -23,8 +23,9 @@ def _load_error(cause, message):
     # layout) or the joined class cannot be made from one message
     cls = type(cause)
     if cls not in _LOAD_ERRORS:
+        bases = (cls,) if issubclass(cls, ValueError) else (ValueError, cls)
         try:
-            joined = type('SnapshotLoadError', (ValueError, cls), {})
+            joined = type('SnapshotLoadError', bases, {})
             joined(message)
         except TypeError:
             joined = ValueError

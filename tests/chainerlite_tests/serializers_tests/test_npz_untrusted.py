@@ -280,6 +280,18 @@ def test_single_npy_file_is_not_an_archive():
         serializers.load_npz(buf, L.Linear(2, 3))
 
 
+@pytest.mark.parametrize('content', [b'not an archive', b'\x80\x04K\x01.'])
+def test_file_of_other_bytes_is_also_chainers_unpickling_error(content):
+    # Chainer tries such a file as a pickle (UnpicklingError for junk);
+    # chainerlite's ValueError was not that type
+    link = L.Linear(2, 3)
+    before = link.W.array.copy()
+    with pytest.raises(ValueError, match='neither an npz archive') as info:
+        serializers.load_npz(io.BytesIO(content), link)
+    assert isinstance(info.value, pickle.UnpicklingError)
+    numpy.testing.assert_array_equal(link.W.array, before)
+
+
 def test_overflow_names_key_and_dtype():
     arrays = _arrays(L.Linear(2, 3))
     arrays['W'] = numpy.full((3, 2), 1e300)

@@ -1,4 +1,5 @@
 import os
+import pickle
 import zipfile
 
 import numpy as np
@@ -87,6 +88,21 @@ def test_truncated_snapshot_is_a_clear_error_and_changes_nothing(make_trainer):
     assert isinstance(info.value, zipfile.BadZipFile)
     np.testing.assert_array_equal(model.l.W.array, before)
     assert fresh.updater.iteration == 0
+
+
+def test_snapshot_of_other_bytes_is_also_an_unpickling_error(make_trainer):
+    # the load's error is a ValueError already: the snapshot's error keeps
+    # its other type (Chainer 7.8.1's UnpicklingError) instead of dropping it
+    fresh, model = make_trainer(4)
+    os.makedirs(fresh.out, exist_ok=True)
+    with open(os.path.join(fresh.out, 'snapshot_iter_2'), 'wb') as f:
+        f.write(b'garbage')
+    before = model.l.W.array.copy()
+    fresh.extend(extensions.snapshot(autoload=True))
+    with pytest.raises(ValueError, match='snapshot_iter_2') as info:
+        fresh.run()
+    assert isinstance(info.value, pickle.UnpicklingError)
+    np.testing.assert_array_equal(model.l.W.array, before)
 
 
 def test_snapshot_of_another_model_leaves_the_trainer_unchanged(make_trainer, tmp_path):
