@@ -121,9 +121,10 @@ cdef inline int dispatch(tuple entries, int index, function, in_data,
     """Calls callback ``index`` (0..3) of the hooks of ``entries``.
 
     See dispatch_all. Inlined where ops call it, for the common case of
-    one hook whose callback is a function of its class: the function is
-    called through its vectorcall entry with the hook prepended, the
-    arguments on the stack. Anything else goes to dispatch_all.
+    one hook: a compiled hook's own callback is a C call; a function of
+    its class is called through its vectorcall entry with the hook
+    prepended, the arguments on the stack. Anything else goes to
+    dispatch_all.
     """
     cdef PyObject* ep
     cdef PyObject* func
@@ -139,8 +140,11 @@ cdef inline int dispatch(tuple entries, int index, function, in_data,
     mask = (<HookEntry>ep).mask
     if not mask & (1 << index):
         return 0
+    if (<HookEntry>ep).direct & (1 << index):
+        return (<CompiledHook>(<HookEntry>ep).hook).call(
+            index, function, in_data, out)
     func = (<HookEntry>ep).funcs[index]
-    if func == NULL or (<HookEntry>ep).direct & (1 << index):
+    if func == NULL:
         return dispatch_all(entries, index, function, in_data, out)
     call = vectorcall_of(func)
     if call == NULL:
