@@ -21,7 +21,7 @@ class TensorDot(einsum.EinSum):
     ``c_axes`` is ``[positions of a's free axes, positions of b's free
     axes]`` in the output (by default a's then b's, in order). The first
     forward sets all three, as Chainer's node does; ``dtype`` casts the
-    output. The gradients are those of the einsum with the same subscripts.
+    output.
     """
 
     def __init__(self, axes=2, a_axes=None, b_axes=None, c_axes=None, dtype=None):
@@ -76,6 +76,30 @@ class TensorDot(einsum.EinSum):
         a, b = inputs
         self._set_axes(a.ndim, b.ndim)
         return super().forward(inputs)
+
+    def backward(self, indexes, grad_outputs):
+        # each gradient is a TensorDot of the output gradient with the other
+        # input (Chainer's nodes, which hooks see), in that input's dtype
+        a, b = self.get_retained_inputs()
+        (gc,) = grad_outputs
+        grads = []
+        if 0 in indexes:
+            node = TensorDot(
+                a_axes=self.c_axes,
+                b_axes=[self.b_axes[1], self.b_axes[0]],
+                c_axes=self.a_axes,
+                dtype=a.dtype,
+            )
+            grads.append(node.apply((gc, b))[0])
+        if 1 in indexes:
+            node = TensorDot(
+                a_axes=[self.a_axes[1], self.a_axes[0]],
+                b_axes=self.c_axes,
+                c_axes=self.b_axes,
+                dtype=b.dtype,
+            )
+            grads.append(node.apply((a, gc))[0])
+        return tuple(grads)
 
     def _contract(self, xp, inputs):
         a, b = inputs

@@ -121,7 +121,21 @@ CASES = {
         ['DiagEinSum', 'DiagEinSum'],
         ['EinSum'],
     ),
+    'tensordot': (
+        lambda a, b: F.tensordot(a, b, axes=1),
+        [_x(2, 3), _x(3, 4)],
+        ['TensorDot'],
+        ['TensorDot', 'TensorDot'],
+        ['TensorDot'],
+    ),
     'add of one operand': (F.add, [_x(3)], ['MultiAdd'], [], ['MultiAdd']),
+    'as_strided': (
+        lambda x: F.as_strided(x, (2, 2), (1, 1)),
+        [_x(3)],
+        ['AsStrided'],
+        ['AsStridedGrad'],
+        ['AsStrided'],
+    ),
     'crelu': (
         F.crelu,
         [_x(2, 3)],
