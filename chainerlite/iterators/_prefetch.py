@@ -52,6 +52,11 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
     def _receive(self, task):
         raise NotImplementedError
 
+    def _can_wait_again(self, task):
+        # Whether ``_receive`` interrupted by a Ctrl-C can wait for ``task``
+        # again.
+        return True
+
     # --------------------------------------------------------------------
     def __next__(self):
         if self._pool is None:
@@ -68,8 +73,12 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
             self._pos = after
             raise
         except BaseException:
-            # a Ctrl-C while the batch loads: the next call waits for it again
-            self._pending.appendleft((task, after))
+            # a Ctrl-C while the batch loads: the next call waits for it
+            # again (after it arrived, it is spent, as in Chainer)
+            if self._can_wait_again(task):
+                self._pending.appendleft((task, after))
+            else:
+                self._pos = after
             raise
         self._pos = after
         self._fill()

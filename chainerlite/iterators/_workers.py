@@ -185,6 +185,10 @@ class WorkerPool(object):
         except OSError:  # it died: seen by receive(), with its tasks
             pass
 
+    def waiting(self, key):
+        """Whether the results of ``key`` are still to be received."""
+        return key in self._batches
+
     def receive(self, key, timeout=None):
         """Returns the results of the items submitted under ``key``, in
         order.

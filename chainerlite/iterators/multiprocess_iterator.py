@@ -185,6 +185,10 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
             raise
         return batch
 
+    def _can_wait_again(self, task):
+        pool, key, _ = task
+        return pool.waiting(key)
+
     def _receive_batch(self, task):
         pool, key, region = task
         try:

@@ -187,6 +187,27 @@ def test_ctrl_c_while_a_batch_loads_loses_nothing(make, then):
     assert [it.next() for _ in range(2)] == [[2, 3], [4, 5]]
 
 
+def test_ctrl_c_after_a_batch_arrived_spends_it(monkeypatch):
+    # a Ctrl-C once the workers' batch was received (here while the shared
+    # memory is sized after it): waiting again would find nothing, so the
+    # batch is spent as in Chainer and the next call goes on after it
+    it = iterators.MultiprocessIterator(
+        list(range(6)), 2, shuffle=False, repeat=False, n_processes=2
+    )
+    size = it._size_shared_memory
+
+    def interrupted(batch):
+        monkeypatch.setattr(it, '_size_shared_memory', size)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(it, '_size_shared_memory', interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        it.next()
+    assert it.current_position == 2
+    assert [it.next() for _ in range(2)] == [[2, 3], [4, 5]]
+    it.finalize()
+
+
 class _Slow(object):
     def __len__(self):
         return 2
