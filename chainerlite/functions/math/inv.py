@@ -68,6 +68,10 @@ class _InverseBase(SquareMatrices):
         # d(A^-1) = -A^-1 dA A^-1, so gA = -A^-T gY A^-T.
         (y,) = self.get_retained_outputs()
         (gy,) = grad_outputs
+        # Chainer's nodes, which hooks see: a Transpose for one matrix,
+        # the products' transa/transb for a batch
+        if self._ndim == 3:
+            return (matmul.matmul(matmul.matmul(-y, gy, transa=True), y, transb=True),)
         yt = matrix_transpose(y)
         return (-matmul.matmul(matmul.matmul(yt, gy), yt),)
 

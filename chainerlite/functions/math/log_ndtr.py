@@ -23,12 +23,9 @@ class LogNdtr(_special.UnarySpecial):
         (x,) = self.get_retained_inputs()
         (gy,) = grad_outputs
         # pdf(x) / ndtr(x) = sqrt(2 / pi) / erfcx(-x / sqrt(2)): no 0 / 0 in
-        # the lower tail.
-        return (
-            gy
-            * math.sqrt(2.0 / math.pi)
-            / erfcx_module.erfcx(x * (-1.0 / math.sqrt(2.0))),
-        )
+        # the lower tail. Chainer's nodes, in its order (hooks see them).
+        scaled = erfcx_module.erfcx(-x / math.sqrt(2.0))
+        return (math.sqrt(2.0 / math.pi) / scaled * gy,)
 
 
 def log_ndtr(x: Variable | NdArray) -> Variable:

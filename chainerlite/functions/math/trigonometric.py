@@ -11,6 +11,7 @@ from chainerlite.functions import _grad_of
 from chainerlite.functions.array import cast
 from chainerlite.functions.array import sum_to as sum_to_module
 from chainerlite.functions.math import sqrt
+from chainerlite.functions.math import square
 from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
@@ -63,8 +64,8 @@ class Tan(_UnaryTrigonometric):
 
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
-        c = cos(x)
-        return (grad_outputs[0] / (c * c),)
+        # Chainer's nodes (hooks see them): gy / square(cos(x))
+        return (grad_outputs[0] / square.square(cos(x)),)
 
 
 class Arcsin(_UnaryTrigonometric):

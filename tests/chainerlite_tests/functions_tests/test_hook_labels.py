@@ -128,6 +128,22 @@ CASES = {
         ['TensorDot', 'TensorDot'],
         ['TensorDot'],
     ),
+    'batch_inv': (
+        F.batch_inv,
+        [SPD[None]],
+        ['BatchInv'],
+        ['MatMul', 'MatMul', '__neg__'],
+        ['BatchInv'],
+    ),
+    'tan': (F.tan, [_x(3)], ['tan'], ['_ / _', 'cos', 'square'], ['tan']),
+    'log_ndtr': (
+        F.log_ndtr,
+        [_x(3)],
+        ['log_ndtr'],
+        ['0.7978845608028654 / _', '_ * 0.7071067811865475', '_ * _', '__neg__',
+         'erfcx'],
+        ['log_ndtr'],
+    ),
     'add of one operand': (F.add, [_x(3)], ['MultiAdd'], [], ['MultiAdd']),
     'as_strided': (
         lambda x: F.as_strided(x, (2, 2), (1, 1)),
