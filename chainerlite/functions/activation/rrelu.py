@@ -65,8 +65,27 @@ class RReLU(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y = self.get_retained_outputs()[0].array
-        xp = backend.get_array_module(y)
-        return (grad_outputs[0] * xp.where(y >= 0, y.dtype.type(1), self.r),)
+        return _RReLUGrad(y, self.r).apply(grad_outputs)
+
+
+class _RReLUGrad(function_node.FunctionNode):
+    """Gradient of rrelu (Chainer's node, which hooks see): ``gy`` times
+    the slope of each element, 1 where the output ``y`` is not negative,
+    ``r`` elsewhere. It is linear in ``gy``: its gradient is the same
+    node's."""
+
+    def __init__(self, y, r):
+        self.y = y
+        self.r = r
+
+    def forward(self, inputs):
+        (gy,) = inputs
+        xp = backend.get_array_module(gy)
+        slopes = xp.where(self.y >= 0, self.y.dtype.type(1), self.r)
+        return (utils.force_array(gy * slopes),)
+
+    def backward(self, indexes, grad_outputs):
+        return _RReLUGrad(self.y, self.r).apply(grad_outputs)
 
 
 def rrelu(

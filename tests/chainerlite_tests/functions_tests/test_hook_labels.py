@@ -144,6 +144,7 @@ CASES = {
          'erfcx'],
         ['log_ndtr'],
     ),
+    'rrelu': (F.rrelu, [_x(2, 3)], ['RReLU'], ['_RReLUGrad'], ['RReLU']),
     'add of one operand': (F.add, [_x(3)], ['MultiAdd'], [], ['MultiAdd']),
     'as_strided': (
         lambda x: F.as_strided(x, (2, 2), (1, 1)),
