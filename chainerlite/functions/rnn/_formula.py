@@ -8,6 +8,8 @@ functions on (copies of) its retained inputs and differentiating it with
 :func:`chainerlite.grad`.
 """
 
+import contextlib
+
 from chainerlite import _core
 from chainerlite import function
 from chainerlite import function_node
@@ -34,7 +36,7 @@ class FormulaNode(function_node.FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
-        with function.no_backprop_mode():
+        with function.no_backprop_mode(), _unhooked():
             outputs = self.formula(*[variable.Variable(x) for x in inputs])
         return tuple(y.array for y in outputs)
 
@@ -58,3 +60,20 @@ class FormulaNode(function_node.FunctionNode):
                 enable_double_backprop=True,
             )
         )
+
+
+@contextlib.contextmanager
+def _unhooked():
+    """The function hooks of this thread set aside: a formula node is one
+    node to them, as Chainer's LSTMGrad or TreeLSTM is, so they do not see
+    the functions its forward computes with."""
+    hooks = _core.get_function_hooks()
+    if not hooks:
+        yield
+        return
+    saved = dict(hooks)
+    hooks.clear()
+    try:
+        yield
+    finally:
+        hooks.update(saved)

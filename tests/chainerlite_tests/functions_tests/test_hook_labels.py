@@ -15,6 +15,7 @@ import pytest
 import chainerlite
 import chainerlite.functions as F
 from chainerlite import function_hook
+from chainerlite.functions.rnn import _formula
 
 RNG = numpy.random.default_rng(3)
 SPD = RNG.random((3, 3)) @ RNG.random((3, 3)).T + 3 * numpy.eye(3)
@@ -145,6 +146,21 @@ CASES = {
         ['log_ndtr'],
     ),
     'rrelu': (F.rrelu, [_x(2, 3)], ['RReLU'], ['_RReLUGrad'], ['RReLU']),
+    # formula nodes: one node to the hooks, not the functions they compute with
+    'lstm': (
+        lambda c, x: F.lstm(c, x),
+        [_x(2, 3), _x(2, 12)],
+        ['LSTM'],
+        ['LSTMGrad'],
+        ['LSTM'],
+    ),
+    'slstm': (
+        lambda c1, c2, x1, x2: F.slstm(c1, c2, x1, x2),
+        [_x(2, 3), _x(2, 3), _x(2, 12), _x(2, 12)],
+        ['SLSTM'],
+        ['SLSTMGrad'],
+        ['SLSTM'],
+    ),
     'add of one operand': (F.add, [_x(3)], ['MultiAdd'], [], ['MultiAdd']),
     'as_strided': (
         lambda x: F.as_strided(x, (2, 2), (1, 1)),
@@ -244,3 +260,24 @@ def test_fft_gradient_is_the_transform_of_the_swapped_parts():
         expected = adjoint(gr + 1j * gi)
         numpy.testing.assert_allclose(g_real.array, expected.real, atol=1e-12)
         numpy.testing.assert_allclose(g_imag.array, expected.imag, atol=1e-12)
+
+
+def test_a_tree_lstm_forward_is_one_node_to_the_hooks():
+    xs = [chainerlite.Variable(x) for x in (_x(2, 3), _x(2, 3), _x(2, 15))]
+    with _Labels() as hook:
+        F.tree_lstm(*xs)
+    assert hook.forward == ['TreeLSTM']
+
+
+def test_hooks_are_back_after_a_formula_node_fails():
+    class Failing(_formula.FormulaNode):
+        def formula(self, x):
+            raise ValueError('the formula fails')
+
+    hook = _Labels()
+    with hook:
+        with pytest.raises(ValueError, match='the formula fails'):
+            Failing().apply((_x(3),))
+        assert dict(chainerlite.get_function_hooks()) == {'labels': hook}
+        F.relu(_x(3))
+    assert hook.forward == ['Failing', 'ReLU']
