@@ -55,8 +55,16 @@ CASES = {
         F.batch_det,
         [SPD[None]],
         ['det'],
-        ['BatchInv', 'BroadcastTo', 'BroadcastTo', 'GetItem', 'GetItem', 'Transpose',
-         '_ * _', '_ * _'],
+        [
+            'BatchInv',
+            'BroadcastTo',
+            'BroadcastTo',
+            'GetItem',
+            'GetItem',
+            'Transpose',
+            '_ * _',
+            '_ * _',
+        ],
         ['det'],
     ),
     'resize_images': (
@@ -141,8 +149,13 @@ CASES = {
         F.log_ndtr,
         [_x(3)],
         ['log_ndtr'],
-        ['0.7978845608028654 / _', '_ * 0.7071067811865475', '_ * _', '__neg__',
-         'erfcx'],
+        [
+            '0.7978845608028654 / _',
+            '_ * 0.7071067811865475',
+            '_ * _',
+            '__neg__',
+            'erfcx',
+        ],
         ['log_ndtr'],
     ),
     'rrelu': (F.rrelu, [_x(2, 3)], ['RReLU'], ['_RReLUGrad'], ['RReLU']),
@@ -188,8 +201,21 @@ CASES = {
         lambda x: F.prod(x, axis=1),
         [_x(2, 3)],
         ['Prod'],
-        ['Concat', 'Concat', 'Cumprod', 'Cumprod', 'ExpandDims', 'Flip', 'Flip',
-         'SplitAxis', 'SplitAxis', 'Transpose', 'Transpose', '_ * _', '_ * _'],
+        [
+            'Concat',
+            'Concat',
+            'Cumprod',
+            'Cumprod',
+            'ExpandDims',
+            'Flip',
+            'Flip',
+            'SplitAxis',
+            'SplitAxis',
+            'Transpose',
+            'Transpose',
+            '_ * _',
+            '_ * _',
+        ],
         ['Prod'],
     ),
     'erf': (
@@ -251,12 +277,15 @@ def test_fft_gradient_is_the_transform_of_the_swapped_parts():
     r, i = _x(2, 5), _x(2, 5)
     gr, gi = _x(2, 5), _x(2, 5)
     n = r.shape[-1]
-    for name, adjoint in (('fft', lambda z: numpy.fft.ifft(z) * n),
-                          ('ifft', lambda z: numpy.fft.fft(z) / n)):
+    for name, adjoint in (
+        ('fft', lambda z: numpy.fft.ifft(z) * n),
+        ('ifft', lambda z: numpy.fft.fft(z) / n),
+    ):
         xs = [chainerlite.Variable(r), chainerlite.Variable(i)]
         ys = getattr(F, name)(tuple(xs))
         g_real, g_imag = chainerlite.grad(
-            list(ys), xs, [chainerlite.Variable(gr), chainerlite.Variable(gi)])
+            list(ys), xs, [chainerlite.Variable(gr), chainerlite.Variable(gi)]
+        )
         expected = adjoint(gr + 1j * gi)
         numpy.testing.assert_allclose(g_real.array, expected.real, atol=1e-12)
         numpy.testing.assert_allclose(g_imag.array, expected.imag, atol=1e-12)
