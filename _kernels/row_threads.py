@@ -8,15 +8,17 @@ without the GIL, and NumPy releases it inside its ufuncs, so the parts run
 side by side. The workers are a pool of daemon threads, made on first use
 (one fewer than the threads asked for: the calling thread runs the first
 part) and made anew in a child process after ``fork``. Each part runs in a
-copy of the caller's context, so NumPy's error state and buffer size are
-the caller's. Results do not depend on the number of parts: each row is
-computed by one thread, in the order of a single pass.
+copy of the caller's context and under its NumPy error state. Results do
+not depend on the number of parts: each row is computed by one thread, in
+the order of a single pass.
 """
 
 import concurrent.futures
 import contextvars
 import os
 import threading
+
+import numpy
 
 #: What a kernel computes in parts is what one pass computes, bit for bit.
 PRECISION = 'bitwise NumPy'
@@ -62,11 +64,18 @@ def run_parts(run, rows, parts, stop=None):
         return
     cuts = [rows * t // parts for t in range(parts + 1)]
     pool = _pool_of(parts - 1)
+    # NumPy 2 keeps its error state in the context; NumPy 1 per thread
+    errors = numpy.geterr()
+
+    def part(begin, end):
+        with numpy.errstate(**errors):
+            run(begin, end)
+
     futures = []
     try:
         for t in range(1, parts):
             context = contextvars.copy_context()
-            futures.append(pool.submit(context.run, run, cuts[t], cuts[t + 1]))
+            futures.append(pool.submit(context.run, part, cuts[t], cuts[t + 1]))
         run(cuts[0], cuts[1])
     except BaseException:
         if stop is not None:

@@ -158,6 +158,7 @@ class SpatialTransformerSampler(forget.Forget):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         self._draws = []  # nothing is drawn
+        self._n_outputs = 1  # what the recomputation must give again
         xs = [variable.Variable(a) for a in inputs]
         if not chainerlite.config.enable_backprop:
             with function.no_backprop_mode():
