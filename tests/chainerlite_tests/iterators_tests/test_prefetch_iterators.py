@@ -1,7 +1,7 @@
-import _thread
 import copy
 import os
 import pickle
+import signal
 import subprocess
 import sys
 import textwrap
@@ -161,25 +161,38 @@ def test_errors_in_the_dataset_reach_the_caller(make):
     assert (it.current_position, it.epoch) == (2, 1)
 
 
-class _SlowSecondBatch(object):
+class _HeldSecondBatch(object):
+    """Its second batch loads once a file exists (threads and processes
+    alike), so that a Ctrl-C always comes while next() waits for it."""
+
+    def __init__(self, release):
+        self.release = release
+
     def __len__(self):
         return 6
 
     def __getitem__(self, i):
-        if i in (2, 3):
-            time.sleep(1.0)
+        deadline = time.monotonic() + 60
+        while i in (2, 3) and not os.path.exists(self.release):
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
         return i
 
 
 @pytest.mark.parametrize('then', ['next', 'reset'])
-def test_ctrl_c_while_a_batch_loads_loses_nothing(make, then):
+def test_ctrl_c_while_a_batch_loads_loses_nothing(make, then, tmp_path):
     # the batch being waited for was dropped while the position stayed
     # before it (Chainer spends it, position and all)
-    it = make(_SlowSecondBatch(), 2, shuffle=False, repeat=False)
+    release = str(tmp_path / 'release')
+    it = make(_HeldSecondBatch(release), 2, shuffle=False, repeat=False)
     assert it.next() == [0, 1]
-    threading.Timer(0.2, _thread.interrupt_main).start()
+    # a real SIGINT to the main thread: it wakes a wait on a lock, which
+    # _thread.interrupt_main does not
+    main = threading.main_thread().ident
+    threading.Timer(0.2, signal.pthread_kill, (main, signal.SIGINT)).start()
     with pytest.raises(KeyboardInterrupt):
         it.next()
+    open(release, 'w').close()
     assert it.current_position == 2
     if then == 'reset':
         it.reset()
