@@ -21,6 +21,13 @@ from chainerlite._core.handover cimport FUNCTIONS, provided
 from chainerlite._core.facts cimport Contract
 from chainerlite._kernels.ewise cimport add_arrays, mul_arrays, scale_array
 
+from cpython.object cimport Py_TYPE
+from cpython.ref cimport PyObject, Py_REFCNT
+
+cdef extern from "Python.h":
+    ctypedef struct _TypeWeakrefs "PyTypeObject":
+        Py_ssize_t tp_weaklistoffset
+
 cdef object _f16 = numpy.dtype(numpy.float16)
 cdef object _f32 = numpy.dtype(numpy.float32)
 cdef object _f64 = numpy.dtype(numpy.float64)
@@ -327,6 +334,43 @@ cdef class Mul(_Binary):
                       for i in indexes])
 
 
+# The grad node of a constant node's backward that nothing kept after its
+# nested call (no reference, weak reference, attribute, hook or graph):
+# the next one of its class is that node, as fresh (one allocation less
+# per op under a hook that watches forward calls).
+cdef _Const _spare = None
+
+
+cdef _Const _spare_const(type cls):
+    """A node of ``cls`` (a _Const subclass) in the state of a new one."""
+    global _spare
+    cdef _Const node = _spare
+    if node is not None and type(node) is cls:
+        _spare = None
+        return node
+    return cls.__new__(cls)
+
+
+cdef int _keep_spare(_Const node) except -1:
+    # ``node``: held by its caller alone, and left as new by its call
+    global _spare
+    if (Py_REFCNT(node) == 1 and node._inputs is None and node._outs == NULL
+            and node._out1 == NULL and node._n_out == 0 and node._rank == 0
+            and node._input_indexes_to_retain is None
+            and node._output_indexes_to_retain is None
+            and node._retained_output_data is None
+            and node._local_hooks is None and node._extra is None
+            and node._unchained_by == 0 and not node._released
+            and not _has_weakrefs(node)):
+        _spare = node
+    return 0
+
+
+cdef bint _has_weakrefs(obj):
+    cdef Py_ssize_t offset = (<_TypeWeakrefs*>Py_TYPE(obj)).tp_weaklistoffset
+    return offset > 0 and (<PyObject**>(<char*><PyObject*>obj + offset))[0] != NULL
+
+
 cdef class MulConstant(_Const):
     """Product of a variable and a constant (``x * c``)."""
 
@@ -347,10 +391,12 @@ cdef class MulConstant(_Const):
         if unwatched(gys[0]):
             gx = self.compute(gys[0], None, None)
             return (gx if type(gx) is _ndarray else ensure_array(gx)),
-        cdef _Const node = MulConstant.__new__(MulConstant)
+        cdef _Const node = _spare_const(MulConstant)
         node.value = self.value
         node._c = self._c
-        return apply_grad1(node, gys),
+        gx = apply_grad1(node, gys)
+        _keep_spare(node)
+        return gx,
 
 
 cdef class Div(_Binary):

@@ -664,6 +664,21 @@ def test_nested_nodes_given_attributes_or_weak_references_are_not_reused():
     assert first is None or first is not second
 
 
+def test_nested_node_a_hook_changed_is_not_reused():
+    # a grad node nothing kept may serve the next nested call, but only if
+    # its call left it as new: one whose retained indexes a hook set is not
+    class Retain(chainerlite.FunctionHook):
+        def __init__(self):
+            self.seen = []
+
+        def forward_preprocess(self, function, in_data):
+            if isinstance(function, basic_math.MulConstant):
+                self.seen.append(function._input_indexes_to_retain)
+                function.retain_inputs((0,))
+
+    assert _nested_muls(Retain).seen == [None, None]
+
+
 def test_backward_only_hook_that_gains_and_loses_a_forward_callback():
     # a hook with backward callbacks only is skipped by the forward checks;
     # one patched on it later is called at once, and after its removal the
