@@ -136,7 +136,7 @@ def returned(steps, source, arrays):
     found = {}
     for a in arrays:
         where = source(a)
-        if where is not None:
+        if where is not None and where[0] >= 0:  # (-1: an input of forget)
             found.setdefault(where[0], {})[where[1]] = a
     picked = []
     for index, outs in sorted(found.items()):

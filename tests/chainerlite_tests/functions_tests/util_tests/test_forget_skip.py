@@ -87,6 +87,28 @@ def test_node_that_made_a_returned_array_stands_in_while_it_lives():
     _assert_same(_grads(_relu_block, arrays), forgotten)
 
 
+@pytest.mark.parametrize(
+    'func, expected',
+    [
+        (lambda a, b: a, ([1.0, 2.0], [0.0, 0.0])),
+        (lambda a, b: (a, a), ([2.0, 4.0], [0.0, 0.0])),
+        (lambda a, b: (b, a * 3), ([9.0, 18.0], [3.0, 4.0])),
+    ],
+)
+def test_inputs_returned_as_they_are(func, expected):
+    # an input of forget among the returned arrays (its source is -1, no
+    # node) was looked up as the last node of the trace: IndexError with
+    # no node, KeyError or another node's outputs otherwise
+    xs = [chainerlite.Variable(numpy.array(v, numpy.float32)) for v in ([1, 2], [3, 4])]
+    ys = F.forget(func, *xs)
+    ys = ys if isinstance(ys, tuple) else (ys,)
+    sum(F.sum(y * y) for y in ys).backward()
+    for x, gx in zip(xs, expected):
+        numpy.testing.assert_allclose(
+            numpy.zeros(2) if x.grad is None else x.grad, numpy.multiply(gx, 2)
+        )
+
+
 def test_tail_after_a_node_whose_output_died_runs():
     # the returned array died before backward (F.sum keeps no input):
     # relu runs again, and so does everything before it
