@@ -224,7 +224,10 @@ class Forget(function_node.FunctionNode):
                     return self._call_again(xs)
                 inputs = [x.array for x in xs]
                 try:
-                    with forget_replay.Replayer(steps, skipped, inputs) as replayer:
+                    returned = frozenset(index for index, _ in picked)
+                    with forget_replay.Replayer(
+                        steps, skipped, inputs, returned
+                    ) as replayer:
                         outs = self._call_again(xs)
                     replayer.check_complete()
                     return outs

@@ -34,14 +34,19 @@ class Replayer(function_hook.FunctionHook):
             forward call that is substituted or checked, None for the others.
         skipped (frozenset of int): The nodes to pass over.
         inputs (tuple): The input arrays of the recomputation.
+        returned (frozenset of int): The nodes that stand in for
+            themselves because they made returned arrays (not kept by
+            ``keep``): another node there only means the function went
+            another way (:class:`Diverged`), as no one asked to keep it.
     """
 
     forward_postprocess_out_data = True
 
-    def __init__(self, steps, skipped, inputs):
+    def __init__(self, steps, skipped, inputs, returned=frozenset()):
         self.name = 'forget_replay_{}'.format(next(_ids))
         self._steps = steps
         self._skipped = skipped
+        self._returned = returned
         self._first = min(skipped) if skipped else len(steps)  # checked from
         self._walk = forget_trace.Walk()
         self._origins = None
@@ -71,6 +76,8 @@ class Replayer(function_hook.FunctionHook):
             return
         node = step.node
         if type(node) is not type(function):
+            if index in self._returned:
+                raise Diverged()
             raise RuntimeError(
                 'forget: the function applied {} as its node {} when it was '
                 'recomputed, but {} in its forward call; it must apply the '

@@ -109,6 +109,21 @@ def test_inputs_returned_as_they_are(func, expected):
         )
 
 
+def test_returned_array_made_by_another_node_when_recomputed():
+    # the node that made the returned array stands in for itself, but the
+    # recomputation applies another one there: it runs in full, as Chainer
+    # (which checks nothing), instead of raising keep's RuntimeError
+    def f(h):
+        if chainerlite.config.in_recomputing:
+            return h * 3
+        return h + 0
+
+    x = chainerlite.Variable(numpy.array([1, 2], numpy.float32))
+    y = F.forget(f, x)
+    F.sum(y * 2).backward()
+    numpy.testing.assert_array_equal(x.grad, [6, 6])
+
+
 def test_tail_after_a_node_whose_output_died_runs():
     # the returned array died before backward (F.sum keeps no input):
     # relu runs again, and so does everything before it
