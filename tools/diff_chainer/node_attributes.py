@@ -26,6 +26,7 @@ _WORKSPACE = frozenset(
         'y_centered',
         'z_centered',
         'wx',
+        'expander',
     }
 )
 MISSING = '<missing>'

@@ -63,11 +63,12 @@ class Diagonal(function_node.FunctionNode):
         self._in_shape = x.shape
         # An offset past either end gives the empty diagonal that one at
         # that end gives; NumPy takes only a C long.
-        self.offset = max(-x.shape[self.axis1], min(self.offset, x.shape[self.axis2]))
-        return (x.diagonal(self.offset, self.axis1, self.axis2),)
+        # (the node keeps the offset given, as Chainer's does)
+        self._offset = max(-x.shape[self.axis1], min(self.offset, x.shape[self.axis2]))
+        return (x.diagonal(self._offset, self.axis1, self.axis2),)
 
     def backward(self, indexes, grad_outputs):
-        return DiagonalGrad(self._in_shape, self.offset, self.axis1, self.axis2).apply(
+        return DiagonalGrad(self._in_shape, self._offset, self.axis1, self.axis2).apply(
             grad_outputs
         )
 

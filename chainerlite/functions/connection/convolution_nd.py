@@ -105,6 +105,7 @@ class ConvolutionND(ConvolutionFamily):
 
     def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
         self.ndim = ndim
+        self._cover_all = cover_all
         self.params = _conv_utils.ConvParams(
             stride,
             pad,
@@ -121,6 +122,8 @@ class ConvolutionND(ConvolutionFamily):
         """The ``cover_all`` given: one value, or one per axis where the
         axes' differ (Chainer's attribute)."""
         values = self.params.cover_all
+        if not values:  # no spatial axis: the value given
+            return self._cover_all
         return values[0] if len(set(values)) == 1 else values
 
     def check_type_forward(self, in_types):

@@ -210,4 +210,5 @@ def tensordot(a: Variable | NdArray, b: Variable | NdArray, axes=2) -> Variable:
             )
     if a.ndim + b.ndim - len(b_axes) > len(einsum.einsum_symbols):
         raise ValueError('tensordot: too many axes')
-    return TensorDot(axes=(a_axes, b_axes)).apply((a, b))[0]
+    # the node keeps the axes given, as Chainer's does
+    return TensorDot(axes=axes).apply((a, b))[0]
