@@ -255,8 +255,14 @@ class _Labels(function_hook.FunctionHook):
         self.backward.append(function.label)
 
 
+# functions whose forward computes with SciPy (chainerlite raises without it)
+_NEED_SCIPY = frozenset({'erfcx', 'log_ndtr', 'ndtri'})
+
+
 @pytest.mark.parametrize('name', sorted(CASES))
 def test_hooks_see_chainers_labels(name):
+    if name in _NEED_SCIPY:
+        pytest.importorskip('scipy')
     call, inputs, forward, grad_nodes, backpropagated = CASES[name]
     xs = [chainerlite.Variable(x) for x in inputs]
     with _Labels() as hook:
