@@ -24,6 +24,11 @@ class TypedValueError(ValueError, TypeError):
     """A bad argument on which Chainer 7.8.1 fails with a ``TypeError``."""
 
 
+class AssertedTypeError(TypeError, AssertionError):
+    """An argument of the wrong type that Chainer 7.8.1 asserts against
+    (``assert isinstance(...)``)."""
+
+
 class IndexValueError(ValueError, IndexError):
     """An index out of range where Chainer 7.8.1 indexes with it (an
     ``IndexError`` there)."""

@@ -33,6 +33,7 @@ NAMES = (
     'optimizer_model',
     'optimizers',
     'reporter',
+    'rnn_links',
     'serializers',
     'statistics',
     'testing_api',

@@ -23,6 +23,8 @@ class _GRUCell(object):
     n_states = 1
     summed = False  # forward_arrays takes h @ w.T + b apart from xw
     layer = None  # no compiled layer: the steps run one by one
+    # as Chainer's n_step_gru: an input of another size fails in the linear
+    checks_in_size = False
 
     def prepare(self, ws, bs):
         # the parts of r, z and the candidate, input and recurrent

@@ -39,6 +39,7 @@ class _LSTMCell(object):
     n_states = 2
     summed = True  # forward_arrays takes the whole pre-activation
     layer = _lstm_layer  # all steps of a layer in one call, where it takes them
+    checks_in_size = True  # see run_rows
     # the weights and biases prepare joins, in order (see _views.share_rows)
     row_blocks = ((2, 0, 1, 3), (6, 4, 5, 7))
 

@@ -120,7 +120,11 @@ def run_cell(name, cell, n_layers, dropout_ratio, states, ws, bs, xs, use_bi_dir
             of ``xw`` and of ``rec`` into ``out``, one array twice where
             ``summed``; returns the direct parts of the gradients of the
             states, None where there is none); ``layer`` is None or a
-            compiled layer run before them (see ``_lstm_layer``).
+            compiled layer run before them (see ``_lstm_layer``);
+            ``checks_in_size``: whether an input whose size is not the
+            first weight's raises ValueError first (as Chainer's
+            ``n_step_rnn`` and ``n_step_lstm``; ``n_step_gru`` fails in a
+            type check).
         n_layers (int): Number of layers.
         dropout_ratio (float): Dropout ratio of the inputs of every layer
             but the first (in training mode; a mask per direction).
@@ -229,6 +233,12 @@ def run_rows(
     n_dirs = 2 if use_bi_direction else 1
     states = tuple(variable.as_variable(s) for s in states)
     _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, batches)
+    if cell.checks_in_size and x.shape[1] != ws[0][0].shape[1]:
+        # Chainer's n_step_rnn and n_step_lstm check it (n_step_gru does not)
+        raise ValueError(
+            'Inconsistent input size in input values and weight parameters: '
+            '{} != {}'.format(x.shape[1], ws[0][0].shape[1])
+        )
     finals = []
     for layer in range(n_layers):
         outputs = []
@@ -264,6 +274,7 @@ class _RNNCell(object):
     n_states = 1
     summed = True  # forward_arrays takes the whole pre-activation
     layer = None  # no compiled layer: the steps run one by one
+    checks_in_size = True  # see run_rows
 
     def __init__(self, activation):
         self.activation = activation

@@ -11,6 +11,7 @@ from chainerlite.functions.array import concat
 from chainerlite.functions.array import split_axis
 from chainerlite.functions.rnn import lstm
 from chainerlite.links.connection import linear
+from chainerlite.utils import _chainer_errors
 
 
 def split(state, batch):
@@ -60,8 +61,9 @@ class StateMixin(object):
                 Chainer's ``set_state(c, h)`` takes them.
 
         Raises:
-            TypeError: If a state is not a Variable, or the states given
-                are not exactly one per name.
+            TypeError: If the states given are not exactly one per name, or
+                a state is not a Variable (then also an AssertionError, as
+                Chainer's assertion).
 
         """
         names = self.state_names
@@ -83,7 +85,7 @@ class StateMixin(object):
         states = tuple(given[name] for name in names)
         for name, state in zip(self.state_names, states):
             if not isinstance(state, variable.Variable):
-                raise TypeError(
+                raise _chainer_errors.AssertedTypeError(
                     '{} must be a Variable, not {}'.format(name, type(state).__name__)
                 )
             state.to_device(self.device)

@@ -104,6 +104,7 @@ class StatefulGRU(_state.StateMixin, GRUBase):
 
     Attributes:
         h (Variable): The state, or ``None``.
+        state_size (int): ``out_size``.
 
     .. admonition:: Example
 
@@ -118,6 +119,7 @@ class StatefulGRU(_state.StateMixin, GRUBase):
 
     def __init__(self, in_size, out_size, init=None, inner_init=None, bias_init=0):
         super().__init__(in_size, out_size, init, inner_init, bias_init)
+        self.state_size = out_size
         self.reset_state()
 
     def forward(self, x):

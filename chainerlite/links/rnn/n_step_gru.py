@@ -13,10 +13,8 @@ class NStepGRUBase(n_step_rnn.NStepRNNBase):
         name = 'n_step_bigru' if self.use_bi_direction else 'n_step_gru'
         return name, n_step_gru._GRUCell()
 
-    def rnn(self, hx, ws, bs, xs):
-        return n_step_gru.n_step_gru_base(
-            self.n_layers, self.dropout, hx, ws, bs, xs, self.use_bi_direction
-        )
+    def rnn(self, *args):
+        return n_step_gru.n_step_gru_base(*args, self.use_bi_direction)
 
 
 class NStepGRU(NStepGRUBase):

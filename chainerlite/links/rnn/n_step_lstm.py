@@ -14,10 +14,8 @@ class NStepLSTMBase(n_step_rnn.NStepRNNBase):
         name = 'n_step_bilstm' if self.use_bi_direction else 'n_step_lstm'
         return name, n_step_lstm._LSTMCell()
 
-    def rnn(self, hx, cx, ws, bs, xs):
-        return n_step_lstm.n_step_lstm_base(
-            self.n_layers, self.dropout, hx, cx, ws, bs, xs, self.use_bi_direction
-        )
+    def rnn(self, *args):
+        return n_step_lstm.n_step_lstm_base(*args, self.use_bi_direction)
 
     def forward(self, hx, cx, xs, **kwargs):
         """Runs the LSTM over sequences.

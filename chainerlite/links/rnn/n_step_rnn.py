@@ -11,6 +11,8 @@ from chainerlite.functions.array import split_axis
 from chainerlite.functions.rnn import _views
 from chainerlite.functions.rnn import n_step_rnn as rnn
 from chainerlite.functions.rnn._recurrence import offsets
+from chainerlite.utils import _chainer_errors
+from chainerlite.utils import argument
 
 
 def permutate_list(lst, indices, inv):
@@ -92,8 +94,25 @@ class NStepRNNBase(link.ChainList):
     n_cells = 1
 
     def __init__(
-        self, n_layers, in_size, out_size, dropout, initialW=None, initial_bias=None
+        self,
+        n_layers,
+        in_size,
+        out_size,
+        dropout,
+        *,
+        initialW=None,
+        initial_bias=None,
+        **kwargs,
     ):
+        if kwargs:
+            argument.check_unexpected_kwargs(
+                kwargs,
+                use_cudnn='use_cudnn argument is not supported anymore. '
+                'Use chainer.using_config',
+                use_bi_direction='use_bi_direction is not supported anymore',
+                activation='activation is not supported anymore',
+            )
+            argument.assert_kwargs_empty(kwargs)
         super().__init__()
         self.n_layers = n_layers
         self.out_size = out_size
@@ -163,7 +182,11 @@ class NStepRNNBase(link.ChainList):
 
     def rnn(self, *args):
         """Runs the n-step function on sorted input; each subclass
-        implements it."""
+        implements it. It is given the arguments of the function (as
+        Chainer's): ``n_layers``, the dropout ratio, the initial states
+        (``hx``, and ``cx`` of an LSTM), ``ws``, ``bs`` and the inputs of
+        each time step, longest sequences first; it returns the final
+        states and the outputs of each time step."""
         raise NotImplementedError(
             '{}.rnn is not implemented'.format(type(self).__name__)
         )
@@ -171,7 +194,7 @@ class NStepRNNBase(link.ChainList):
     def _call(self, states, xs, **kwargs):
         rnn._check_kwargs(type(self).__name__, kwargs)
         if not isinstance(xs, (list, tuple)):
-            raise TypeError(
+            raise _chainer_errors.AssertedTypeError(
                 '{}: xs must be a list of sequences, not {}'.format(
                     type(self).__name__, type(xs).__name__
                 )
@@ -192,7 +215,9 @@ class NStepRNNBase(link.ChainList):
             steps = () if x is None else (x,)
             if len(batches) > 1:
                 steps = split_axis.split_axis(x, offsets(batches)[1:], axis=0)
-            outputs = self.rnn(*states, self.ws, self.bs, list(steps))
+            outputs = self.rnn(
+                self.n_layers, self.dropout, *states, self.ws, self.bs, list(steps)
+            )
             outputs, y = outputs[:-1], concat.concat(outputs[-1], axis=0)
         else:
             outputs, y = rnn.run_rows(
@@ -240,17 +265,8 @@ class _NStepRNNActivation(NStepRNNBase):
         name = 'n_step_birnn' if self.use_bi_direction else 'n_step_rnn'
         return name, rnn._RNNCell(self.activation)
 
-    def rnn(self, hx, ws, bs, xs):
-        return rnn.n_step_rnn_base(
-            self.n_layers,
-            self.dropout,
-            hx,
-            ws,
-            bs,
-            xs,
-            self.activation,
-            self.use_bi_direction,
-        )
+    def rnn(self, *args):
+        return rnn.n_step_rnn_base(*args, self.activation, self.use_bi_direction)
 
 
 class NStepRNNTanh(_NStepRNNActivation):

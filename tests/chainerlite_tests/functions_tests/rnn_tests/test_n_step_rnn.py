@@ -227,3 +227,38 @@ def test_bad_inputs():
         F.n_step_rnn(2, 0.0, hx, ws, bs, xs, train=True)
     with pytest.raises(ValueError, match='n_step_bilstm: hx must have'):
         F.n_step_bilstm(2, 0.0, hx, hx, ws, bs, xs)
+
+
+@pytest.mark.parametrize(
+    'name, n_weights, n_states, checked',
+    [
+        ('n_step_rnn', 2, 1, True),
+        ('n_step_birnn', 2, 1, True),
+        ('n_step_lstm', 8, 2, True),
+        ('n_step_bilstm', 8, 2, True),
+        ('n_step_gru', 6, 1, False),
+        ('n_step_bigru', 6, 1, False),
+    ],
+)
+def test_an_input_size_other_than_the_weights(name, n_weights, n_states, checked):
+    # Chainer's n_step_rnn and n_step_lstm (and bidirectional forms) check
+    # the input size first; its n_step_gru fails in the type check of the
+    # first linear
+    dirs = 2 if 'bi' in name else 1
+    ws = [
+        [
+            numpy.ones((2, 3 if j < n_weights // 2 else 2), numpy.float32)
+            for j in range(n_weights)
+        ]
+        for _ in range(dirs)
+    ]
+    bs = [[numpy.zeros(2, numpy.float32)] * n_weights for _ in range(dirs)]
+    hx = numpy.zeros((dirs, 1, 2), numpy.float32)
+    xs = [numpy.ones((1, 4), numpy.float32)]
+    args = (1, 0.0) + (hx,) * n_states + (ws, bs, xs)
+    if checked:
+        with pytest.raises(ValueError, match='Inconsistent input size.*4 != 3'):
+            getattr(F, name)(*args)
+    else:
+        with pytest.raises(chainerlite.utils.type_check.InvalidType):
+            getattr(F, name)(*args)

@@ -84,3 +84,8 @@ def test_gru_takes_one_argument(n_args):
     x = numpy.ones((2, 3), numpy.float32)
     with pytest.raises(ValueError, match='GRU takes one argument'):
         L.GRU(3, 4)(*[x] * n_args)
+
+
+@pytest.mark.parametrize('cls', [L.StatefulGRU, L.GRU])
+def test_stateful_gru_has_chainers_state_size(cls):
+    assert cls(3, 5).state_size == 5

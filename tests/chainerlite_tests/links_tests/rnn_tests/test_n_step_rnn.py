@@ -238,12 +238,15 @@ def test_lstm_link_gate_weights_share_one_array_through_updates():
 
 
 def test_a_subclass_that_implements_rnn_only_is_called_on_sorted_steps():
-    # Chainer's contract for subclasses: rnn gets the sorted, transposed
-    # sequences; the link restores the order of its outputs.
+    # Chainer's contract for subclasses: rnn gets the arguments of the
+    # n-step function (n_layers and the dropout ratio first), the sequences
+    # sorted and transposed; the link restores the order of its outputs.
     class Doubling(NStepRNNBase):
         n_weights = 2
 
-        def rnn(self, hx, ws, bs, xs):
+        def rnn(self, n_layers, dropout, hx, ws, bs, xs):
+            assert (n_layers, dropout) == (1, 0.0)
+            assert ws[0][0] is self[0].w0 and bs[0][1] is self[0].b1
             assert [len(x) for x in xs] == [3, 2, 1]
             return hx * 2, [x * 2 for x in xs]
 
@@ -253,3 +256,29 @@ def test_a_subclass_that_implements_rnn_only_is_called_on_sorted_steps():
     assert hy.shape == (1, 3, 3)
     for y, x in zip(ys, xs):
         numpy.testing.assert_array_equal(y.array, x * 2)
+
+
+@pytest.mark.parametrize('cls', [L.NStepLSTM, L.NStepBiGRU, L.NStepRNNReLU])
+@pytest.mark.parametrize('removed', ['use_cudnn', 'use_bi_direction', 'activation'])
+def test_removed_constructor_arguments_raise_value_error(cls, removed):
+    with pytest.raises(ValueError, match='not supported anymore'):
+        cls(1, 2, 3, 0.0, **{removed: True})
+
+
+def test_initializers_are_keyword_only_and_unknown_keywords_type_errors():
+    with pytest.raises(TypeError):
+        L.NStepGRU(1, 2, 3, 0.0, initializers.One())
+    with pytest.raises(TypeError, match='no_such'):
+        L.NStepGRU(1, 2, 3, 0.0, no_such=1)
+    link = L.NStepGRU(1, 2, 3, 0.0, initialW=initializers.One(), initial_bias=2)
+    assert (link.ws[0][0].array == 1).all() and (link.bs[0][5].array == 2).all()
+
+
+@pytest.mark.parametrize('cls', sorted(LINKS, key=lambda c: c.__name__))
+def test_sequences_not_in_a_list_or_tuple(cls):
+    link = cls(1, 3, 2, 0.0)
+    xs = numpy.ones((2, 4, 3), numpy.float32)
+    states = [None] * LINKS[cls][1]
+    for error in (TypeError, AssertionError):
+        with pytest.raises(error, match='xs must be a list'):
+            link(*states, xs)
