@@ -36,6 +36,7 @@ NAMES = (
     'rnn_links',
     'serializers',
     'statistics',
+    'tabular',
     'testing_api',
     'training',
     'utils_api',

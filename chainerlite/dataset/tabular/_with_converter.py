@@ -1,7 +1,6 @@
 """``with_converter()``: a view whose ``convert`` is a given function."""
 
 from chainerlite.dataset.tabular import delegate_dataset
-from chainerlite.dataset.tabular import tabular_dataset
 
 
 class WithConverter(delegate_dataset.DelegateDataset):
@@ -12,4 +11,10 @@ class WithConverter(delegate_dataset.DelegateDataset):
         self._converter = converter
 
     def convert(self, data):
-        return tabular_dataset.call_with_example(self._converter, self.mode, data)
+        # spread by the form of data (not by the mode): a tuple as
+        # arguments, a dict as keyword arguments, anything else as one
+        if isinstance(data, tuple):
+            return self._converter(*data)
+        if isinstance(data, dict):
+            return self._converter(**data)
+        return self._converter(data)

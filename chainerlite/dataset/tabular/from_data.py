@@ -57,8 +57,8 @@ def from_data(data, *, size=None):
 
     Args:
         data: The columns, in one of the forms above.
-        size (int): The number of rows. Required when no list or array
-            gives it.
+        size (int): The number of rows of the callables. Required when no
+            list or array gives it (the first one's length is taken).
 
     Returns:
         TabularDataset: A dataset that reads ``data`` lazily.
@@ -66,6 +66,7 @@ def from_data(data, *, size=None):
     Raises:
         ValueError: If a callable has no key, the length cannot be found,
             or the columns have different lengths.
+        IndexError: If a tuple or dict gives no columns.
         TypeError: If a column is not a list, an array or a callable.
 
     >>> from chainerlite.dataset import tabular
@@ -83,7 +84,7 @@ def from_data(data, *, size=None):
         column = _split(data)
         return _make(*column, size=_size([column], size))
     if not entries:
-        raise ValueError('from_data: no columns given')
+        raise IndexError('from_data: no columns given')
     columns = [_split(entry) for entry in entries]
     size = _size(columns, size)
     datasets = [_make(key, column, size) for key, column in columns]
@@ -126,18 +127,11 @@ def _split(entry):
 
 
 def _size(columns, size):
-    # The common length of the list and array columns, checked against size.
+    # The number of rows of the callables: size, else the length of the
+    # first list or array (the lengths are checked by join).
     for _, column in columns:
-        if callable(column):
-            continue
-        if size is None:
+        if size is None and not callable(column):
             size = len(column)
-        elif len(column) != size:
-            raise ValueError(
-                'from_data: a column has length {}, expected {}'.format(
-                    len(column), size
-                )
-            )
     if size is None:
         raise ValueError('from_data: size is required when no list or array is given')
     return size

@@ -201,8 +201,9 @@ class TabularDataset(dataset_mixin.DatasetMixin):
     def with_converter(self, converter):
         """Returns a view whose ``convert`` calls ``converter``.
 
-        ``converter`` gets the fetched columns spread as arguments, as
-        ``transform`` gets an example.
+        ``converter`` gets the data spread by its form: a tuple as
+        arguments, a dict as keyword arguments, anything else as the one
+        argument.
         """
         from chainerlite.dataset.tabular import _with_converter
 

@@ -50,12 +50,31 @@ def test_generated_keys_are_unique():
         (('a', lambda i: i), {}, 'size'),
         ({'a': lambda i: i}, {}, 'size'),
         (([1, 2], [1, 2, 3]), {}, 'length'),
-        ([1, 2], {'size': 3}, 'length'),
+        (([1, 2], ('f', lambda i: i)), {'size': 3}, 'length'),
     ],
 )
 def test_invalid(data, kwargs, match):
     with pytest.raises(ValueError, match=match):
         tabular.from_data(data, **kwargs)
+
+
+def test_size_counts_the_rows_of_callables_only():
+    # a list or an array keeps its own length whatever size says (Chainer's
+    # from_data hands size to the callables alone)
+    assert len(tabular.from_data([1, 2], size=3)) == 2
+    data = tabular.from_data((numpy.zeros(2), ('f', lambda i: i * 5)), size=2)
+    assert data.fetch()[1] == [0, 5]
+    # without size, the first list or array gives it
+    assert tabular.from_data({'f': lambda i: -i, 'a': [7, 8, 9]})[2] == {
+        'f': -2,
+        'a': 9,
+    }
+
+
+@pytest.mark.parametrize('data', [(), {}])
+def test_no_columns(data):
+    with pytest.raises(IndexError, match='no columns'):
+        tabular.from_data(data)
 
 
 @pytest.mark.parametrize('data', [3, ('a', 3), ([1], 'x')])

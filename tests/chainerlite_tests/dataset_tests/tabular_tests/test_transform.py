@@ -57,17 +57,54 @@ def test_mode_is_learned_once(table):
 
 
 @pytest.mark.parametrize(
-    'keys, out, match',
+    'keys, out, error',
     [
-        (('x',), (1, 2), '2 values'),
-        (('x', 'y'), {'x': 1}, 'keys'),
-        (('x',), {'y': 1}, 'keys'),
-        (('x', 'y'), 1, '1 values'),
+        (('x', 'y'), {'x': 1}, KeyError),
+        (('x', 'y'), 1, IndexError),
+        (('x', 'y'), (1,), IndexError),
     ],
 )
-def test_wrong_outputs(table, keys, out, match):
+def test_missing_outputs(table, keys, out, error):
+    # the lookup of a key in what the function returned fails as in Chainer
     view = table().transform(keys, lambda a, b, c: out)
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(error):
+        view.fetch()
+    # a key that is there reads fine
+    assert view.slice[:2, 0].fetch() == [1, 1]
+    with pytest.raises(KeyError):
+        table().transform(('x',), lambda a, b, c: {'y': 1}).fetch()
+
+
+@pytest.mark.parametrize('batch', [False, True])
+def test_extra_outputs_are_dropped(table, batch):
+    data = table(n=2)
+    view = (data.transform_batch if batch else data.transform)(
+        ('x',), lambda a, b, c: (a, b, c)
+    )
+    assert list(view.fetch()[0]) == [0, 1]
+    view = (data.transform_batch if batch else data.transform)(
+        'x', lambda a, b, c: {'x': c, 'y': b}
+    )
+    assert view.mode is dict and list(view.fetch()['x']) == [4, 5]
+
+
+def test_mode_reads_the_first_row(table):
+    # one key is a tuple of one: the mode is the form the function returns
+    rows = []
+    view = table(keys=('a',), mode=None).transform(
+        's', lambda a: rows.append(a) or {'s': a * 2}
+    )
+    assert view.mode is dict and rows == [0]
+    assert view[3] == {'s': 6}
+    view = table(keys=('a',), mode=None).transform('s', lambda a: (a,))
+    assert view.mode is tuple and view[1] == (1,)
+
+
+def test_batch_mode_is_learned_once(table):
+    forms = iter([lambda a: (a,), lambda a: a])
+    view = table(keys=('a',), mode=None).transform_batch('x', lambda a: next(forms)(a))
+    assert list(view.fetch()[0]) == [0, 1, 2, 3, 4, 5]
+    with pytest.raises(ValueError, match='single value after a tuple'):
         view.fetch()
 
 

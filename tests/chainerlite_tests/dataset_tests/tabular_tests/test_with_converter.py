@@ -19,3 +19,14 @@ def test_converter_gets_the_data_spread(table, mode, expected):
 def test_single_value(table):
     view = table(keys=('a',), mode=None).with_converter(lambda a: a[::-1])
     assert list(view.convert(view.fetch())) == [5, 4, 3, 2, 1, 0]
+
+
+@pytest.mark.parametrize(
+    'data, expected',
+    [((1, 2), ((1, 2), {})), ({'k': 1}, ((), {'k': 1})), (3, ((3,), {}))],
+)
+def test_spread_by_the_form_of_the_data(table, data, expected):
+    # whatever the mode, a tuple is spread as arguments, a dict as keywords
+    view = table(keys=('a',), mode=None).with_converter(lambda *a, **k: (a, k))
+    assert view.convert(data) == expected
+    assert view.slice[1:].convert(data) == expected
