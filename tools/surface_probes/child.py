@@ -39,6 +39,8 @@ NAMES = (
     'tabular',
     'testing_api',
     'training',
+    'triggers',
+    'updaters',
     'utils_api',
     'variable',
     'variable_extra',

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import operator
 import typing
+import warnings
 
 from chainerlite import reporter
 from chainerlite.training import util
@@ -28,15 +29,16 @@ class EarlyStoppingTrigger(object):
         patience (int): Number of checks without improvement before the
             training stops (``patients`` is an accepted alias).
         mode (str): ``'max'``, ``'min'`` or ``'auto'`` (``'max'`` if the
-            key contains ``'accuracy'``, else ``'min'``).
-        verbose (bool): Print a message when stopping early.
+            key contains ``'accuracy'``, else ``'min'``); any other word is
+            taken as ``'auto'``, as Chainer does.
+        verbose (bool): Print the comparison at construction and a message
+            when stopping early.
         max_trigger: Stop trigger used in any case (the maximum length of
             the training).
 
     Raises:
         TypeError: If both ``patience`` and ``patients`` are given, or an
             unknown keyword argument is.
-        ValueError: If ``mode`` is unknown.
 
     """
 
@@ -57,13 +59,6 @@ class EarlyStoppingTrigger(object):
             )
         if patience is None:
             patience = 3 if patients is None else patients
-        if mode == 'auto':
-            mode = 'max' if 'accuracy' in monitor else 'min'
-        if mode not in ('max', 'min'):
-            raise ValueError(
-                'EarlyStoppingTrigger: mode must be \'max\', '
-                '\'min\' or \'auto\', got {!r}'.format(mode)
-            )
         self.count = 0
         self.patience = patience
         self.monitor = monitor
@@ -71,9 +66,18 @@ class EarlyStoppingTrigger(object):
         self.already_warning = False
         self._max_trigger = util.get_trigger(max_trigger)
         self._interval_trigger = util.get_trigger(check_trigger)
-        self._better = operator.gt if mode == 'max' else operator.lt
-        self._best = None
         self._summary = reporter.DictSummary()
+        if mode not in ('max', 'min'):  # 'auto', as any other word is
+            mode = 'max' if 'accuracy' in monitor else 'min'
+        self._better = operator.gt if mode == 'max' else operator.lt
+        if verbose:
+            print(
+                'early stopping: operator is {}'.format(
+                    'greater' if mode == 'max' else 'less'
+                )
+            )
+        #: the best mean so far (-inf or inf before the first check)
+        self.best = float('-inf') if mode == 'max' else float('inf')
 
     def __call__(self, trainer):
         """Returns whether the training should stop."""
@@ -86,20 +90,19 @@ class EarlyStoppingTrigger(object):
             return True
         if not self._interval_trigger(trainer):
             return False
-        stats = self._summary.compute_mean()
-        self._summary = reporter.DictSummary()
-        if self.monitor not in stats:
-            if not self.already_warning:
-                print(
-                    'EarlyStoppingTrigger: {!r} is not in the observation'.format(
-                        self.monitor
-                    )
+        if self.monitor not in observation:
+            # as Chainer's: a check without the value now is skipped, and
+            # the values summed so far wait for the next check
+            warnings.warn(
+                'EarlyStoppingTrigger: {!r} is not in the observation'.format(
+                    self.monitor
                 )
-                self.already_warning = True
+            )
             return False
-        value = float(stats[self.monitor])
-        if self._best is None or self._better(value, self._best):
-            self._best = value
+        value = float(self._summary.compute_mean()[self.monitor])
+        self._summary = reporter.DictSummary()
+        if self._better(value, self.best):
+            self.best = value
             self.count = 0
         else:
             self.count += 1

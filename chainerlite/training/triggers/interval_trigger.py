@@ -34,11 +34,17 @@ class IntervalTrigger(object):
             )
         self.period = period
         self.unit = unit
+        #: epochs-unit only: how many whole periods the training has done
+        #: at the last call (as a float, Chainer's ``epoch_detail //
+        #: period``); it stays 0 for an iterations unit
+        self.count = 0
         self._progress = _progress.Progress(unit)
 
     def __call__(self, trainer):
         """Returns whether a boundary was crossed since the previous call."""
         previous, current = self._progress.advance(trainer.updater)
+        if self.unit == 'epoch':
+            self.count = current // self.period
         return previous // self.period != current // self.period
 
     def get_training_length(self):

@@ -17,7 +17,8 @@ class BestValueTrigger(object):
     The value under ``key`` is averaged over each interval of ``trigger``;
     at the end of an interval the mean is compared with the best mean so
     far, and the trigger fires if ``compare(best, mean)`` holds (always at
-    the first interval).
+    the first interval). A key not observed over an interval is a
+    ``KeyError``.
 
     Args:
         key (str): Key of the observed value.
@@ -48,10 +49,13 @@ class BestValueTrigger(object):
         if not self._interval_trigger(trainer):
             return False
         stats = self._summary.compute_mean()
-        self._init_summary()
         if self._key not in stats:
-            return False
+            raise KeyError(
+                '{}: {!r} was not observed since the previous '
+                'comparison'.format(type(self).__name__, self._key)
+            )
         value = float(stats[self._key])
+        self._init_summary()
         if self._best_value is None or self._compare(self._best_value, value):
             self._best_value = value
             return True

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 
 class TimeTrigger(object):
-    """Fires each time ``trainer.elapsed_time`` passes a multiple of
+    """Fires when ``trainer.elapsed_time`` has passed the next multiple of
     ``period``.
 
-    After a long gap it fires once, not once per missed period.
+    Each firing moves the next time on by one period, so after a gap of
+    several periods it fires at each of the following calls until it has
+    caught up (as Chainer's does).
 
     Args:
         period (float): Interval in seconds.
@@ -19,17 +21,17 @@ class TimeTrigger(object):
             raise ValueError(
                 'TimeTrigger: the period must be positive, got {!r}'.format(period)
             )
-        self._period = float(period)
-        self._next_time = float(period)
+        self._period = period
+        self._next_time = period
 
     def __call__(self, trainer):
-        """Returns whether the next multiple of the period was passed."""
-        elapsed = trainer.elapsed_time
-        if elapsed < self._next_time:
+        """Returns whether the time of the next firing has passed."""
+        if trainer.elapsed_time <= self._next_time:
             return False
-        self._next_time = (elapsed // self._period + 1) * self._period
+        self._next_time += self._period
         return True
 
     def serialize(self, serializer):
-        """Saves or loads the time of the next firing."""
-        self._next_time = serializer('_next_time', self._next_time)
+        """Saves or loads the time of the next firing (key ``next_time``,
+        as in Chainer's snapshots)."""
+        self._next_time = serializer('next_time', self._next_time)

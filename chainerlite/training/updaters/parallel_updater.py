@@ -77,12 +77,12 @@ class ParallelUpdater(standard_updater.StandardUpdater):
         self._devices = devices
 
     def connect_trainer(self, trainer):
-        """Registers the model copies (other than ``'main'``) as observers
-        of the trainer's reporter."""
+        """Registers each model copy (other than ``'main'``) as an observer
+        of the trainer's reporter under its name; as in Chainer, the links
+        inside a copy are not registered."""
         for name, model in self._models.items():
             if name != 'main':
                 trainer.reporter.add_observer(name, model)
-                trainer.reporter.add_observers(name, model.namedlinks(skipself=True))
 
     def serialize(self, serializer):
         """Saves or loads as :class:`StandardUpdater` does; after a load,

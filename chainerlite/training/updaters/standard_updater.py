@@ -60,7 +60,8 @@ class StandardUpdater(updater_module.Updater):
 
     Args:
         iterator: The dataset iterator, or a dict of them (the one used is
-            ``'main'``).
+            ``'main'``; a dict without it is a ``KeyError`` where the epoch
+            or a batch is asked for).
         optimizer: The optimizer, or a dict of them (``'main'`` is used).
         converter: Converter of batches (default
             :func:`~chainerlite.dataset.concat_examples`).
@@ -69,7 +70,8 @@ class StandardUpdater(updater_module.Updater):
             GPU, with a ``FutureWarning``). It is also the default input
             device.
         loss_func: The loss function; the optimizer's target by default.
-        loss_scale (float): Loss scaling factor set on the optimizers.
+        loss_scale (float): Loss scaling factor set on the optimizers (also
+            kept as the ``loss_scale`` attribute).
         auto_new_epoch (bool): Whether the updater starts the optimizers'
             epochs.
         input_device: Device the converter sends the batches to.
@@ -104,19 +106,16 @@ class StandardUpdater(updater_module.Updater):
             iterator = {'main': iterator}
         if not isinstance(optimizer, dict):
             optimizer = {'main': optimizer}
-        # Only the 'main' iterator is required (it counts the epochs); a
-        # subclass may update optimizers of other names (e.g. a GAN's
-        # 'gen' and 'dis') in its own update_core.
-        if 'main' not in iterator:
-            raise ValueError(
-                'StandardUpdater: the iterators must include one named \'main\''
-            )
+        # A subclass may use iterators and optimizers of other names in its
+        # own update_core (and epoch counters): 'main' is looked up only
+        # where it is used, as in Chainer.
         self._iterators = iterator
         self._optimizers = optimizer
 
         if device is not None:
             for opt in optimizer.values():
                 self._move_model(opt.target, device)
+        self.loss_scale = loss_scale
         if loss_scale is not None:
             for opt in optimizer.values():
                 opt.set_loss_scale(loss_scale)
@@ -158,22 +157,32 @@ class StandardUpdater(updater_module.Updater):
     @property
     def epoch(self):
         """Epoch count of the ``'main'`` iterator."""
-        return self._iterators['main'].epoch
+        return self._main_iterator().epoch
 
     @property
     def epoch_detail(self):
         """Epoch count (with the fraction) of the ``'main'`` iterator."""
-        return self._iterators['main'].epoch_detail
+        return self._main_iterator().epoch_detail
 
     @property
     def previous_epoch_detail(self):
         """Epoch detail of the ``'main'`` iterator before its last batch."""
-        return self._iterators['main'].previous_epoch_detail
+        return self._main_iterator().previous_epoch_detail
 
     @property
     def is_new_epoch(self):
         """Whether the last batch started a new epoch."""
-        return self._iterators['main'].is_new_epoch
+        return self._main_iterator().is_new_epoch
+
+    def _main_iterator(self):
+        try:
+            return self._iterators['main']
+        except KeyError:
+            raise KeyError(
+                'StandardUpdater: no iterator is named \'main\' (the '
+                'iterators are {}); it counts the epochs and gives the '
+                'batches of update_core'.format(sorted(self._iterators))
+            ) from None
 
     def finalize(self):
         """Finalizes the iterators."""
@@ -205,7 +214,7 @@ class StandardUpdater(updater_module.Updater):
                 '\'main\', and the optimizers are named {}: override '
                 'update_core to update them'.format(sorted(self._optimizers))
             )
-        iterator = self._iterators['main']
+        iterator = self._main_iterator()
         batch = next(iterator)
         in_arrays = convert._call_converter(self.converter, batch, self.input_device)
         optimizer = self._optimizers['main']

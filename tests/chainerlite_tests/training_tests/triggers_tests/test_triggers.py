@@ -97,15 +97,26 @@ class _Clock(object):
     elapsed_time = 0.0
 
 
-def test_time_trigger_fires_once_per_period_even_after_a_gap():
+def test_time_trigger_catches_up_after_a_gap_and_saves_next_time():
+    # as Chainer 7.8.1's: strictly after the next time, which moves on by one
+    # period per firing (after a gap it fires at each call until caught up)
     trigger = triggers.TimeTrigger(1.0)
     clock = _Clock()
     fired = []
-    for t in [0.5, 1.1, 1.5, 4.7, 4.8, 5.0, 5.2]:
+    for t in [0.5, 1.0, 1.1, 1.5, 4.7, 4.8, 5.0, 5.2]:
         clock.elapsed_time = t
         if trigger(clock):
             fired.append(t)
-    assert fired == [1.1, 4.7, 5.0]
+    assert fired == [1.1, 4.7, 4.8, 5.0, 5.2]
+    saved = {}
+    trigger.serialize(serializers.DictionarySerializer(saved))
+    assert sorted(saved) == ['next_time'] and float(saved['next_time']) == 6.0
+    fresh = triggers.TimeTrigger(1.0)
+    fresh.serialize(serializers.NpzDeserializer(saved))
+    clock.elapsed_time = 6.0
+    assert not fresh(clock)
+    clock.elapsed_time = 6.01
+    assert fresh(clock)
     with pytest.raises(ValueError):
         triggers.TimeTrigger(0)
 
@@ -150,8 +161,11 @@ def test_early_stopping_trigger():
     assert trigger.get_training_length() == (2, 'iteration')
     with pytest.raises(TypeError):
         triggers.EarlyStoppingTrigger(patience=1, patients=2)
-    with pytest.raises(ValueError, match='mode'):
-        triggers.EarlyStoppingTrigger(mode='best')
+    # as in Chainer, a mode other than 'max' and 'min' is 'auto'
+    trigger = triggers.EarlyStoppingTrigger(
+        check_trigger=(1, 'iteration'), monitor='main/accuracy', mode='best', patience=1
+    )
+    assert _run_with_values(trigger, accuracies, key='main/accuracy') == [3]
 
 
 def test_get_trigger():

@@ -133,8 +133,19 @@ def test_bad_arguments(setup, Regressor):
     model = Regressor()
     optimizer = optimizers.SGD()
     optimizer.setup(model)
-    with pytest.raises(ValueError, match='main'):
-        training.updaters.StandardUpdater({'train': None}, optimizer)
+    # as in Chainer, iterators without 'main' are accepted; what needs it
+    # (the epoch, a batch) raises KeyError
+    updater = training.updaters.StandardUpdater({'train': None}, optimizer)
+    for read in (
+        lambda: updater.epoch,
+        lambda: updater.epoch_detail,
+        lambda: updater.previous_epoch_detail,
+        lambda: updater.is_new_epoch,
+        updater.update,
+    ):
+        with pytest.raises(KeyError, match=r"no iterator is named 'main'.*\['train'\]"):
+            read()
+    assert updater.iteration == 0
 
 
 def test_optimizers_of_other_names_need_an_update_core(setup):
@@ -245,3 +256,22 @@ def test_devices_are_read_only_properties(setup):
     assert updater.device is None and updater.input_device is None
     with pytest.raises(AttributeError):
         updater.device = chainerlite.get_device('@numpy')
+
+
+def test_loss_scale_is_kept_as_an_attribute(setup):
+    # Chainer 7.8.1's updater keeps the factor it sets on the optimizers
+    # (found by the surface probes, tools/surface_probes/updaters.py)
+    _, optimizer, _, updater = setup()
+    assert updater.loss_scale is None and optimizer._loss_scale is None
+    _, optimizer, _, updater = setup(loss_scale=8.0)
+    assert updater.loss_scale == 8.0 and optimizer._loss_scale == 8.0
+
+
+def test_parallel_updater_registers_only_the_copies_themselves(setup):
+    # as Chainer's connect_trainer: the copy is an observer under its name,
+    # the links inside it are not
+    _, updater = _parallel(setup)
+    trainer = training.Trainer(updater, (1, 'iteration'))
+    names = set(trainer.reporter._observer_names.values())
+    assert 'second' in names and 'main/l' in names
+    assert not any(name.startswith('second/') for name in names)
