@@ -35,6 +35,7 @@ NAMES = (
     'reporter',
     'rnn_links',
     'serializers',
+    'shifts',
     'statistics',
     'tabular',
     'testing_api',
