@@ -30,6 +30,7 @@ NAMES = (
     'link_model',
     'links',
     'nodes',
+    'norm_links',
     'optimizer_model',
     'optimizers',
     'reporter',

@@ -88,22 +88,32 @@ class Linear(link.Link):
         Args:
             W (Variable or numpy.ndarray or cupy.ndarray): Weight of shape
                 ``(out_size, in_size)``.
-            b (Variable or numpy.ndarray or cupy.ndarray): Bias of shape
-                ``(out_size,)``, or ``None`` (then the layer has no bias).
+            b (Variable or numpy.ndarray or cupy.ndarray): Bias of
+                ``out_size`` elements, or ``None`` (then the bias starts at
+                zero, as in a new layer).
             nobias (bool): If ``True``, the layer has no bias.
 
         Returns:
             Linear: The layer, whose parameters hold copies of ``W`` and
             ``b``.
 
+        Raises:
+            ValueError: If ``b`` does not have ``out_size`` elements.
+
         """
         W = getattr(W, 'array', W)
         b = getattr(b, 'array', b)
         out_size, in_size = W.shape
+        if b is not None and b.size != out_size:
+            raise ValueError(
+                'Linear.from_params: b has {} elements, W {} rows (out_size)'.format(
+                    b.size, out_size
+                )
+            )
         return cls(
             in_size,
             out_size,
-            nobias=nobias or b is None,
+            nobias=nobias,
             initialW=W.copy(),
             initial_bias=None if b is None else b.copy(),
         )

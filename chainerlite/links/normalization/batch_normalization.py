@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import typing
 
+import numpy
+
 import chainerlite
 from chainerlite import configuration
 from chainerlite import initializers
@@ -152,11 +154,24 @@ class BatchNormalization(link.Link):
         # reached with size=None, which the constructor allows only with axis
         return tuple(n for i, n in enumerate(x.shape) if i not in self.axis)
 
+    @property
+    def printable_specs(self):
+        """What ``str`` shows: ``size`` (the first axis of the statistics;
+        None before a lazy link's first call), ``decay``, ``eps``, ``dtype``
+        and whether ``gamma`` and ``beta`` are learned."""
+        mean = self.avg_mean
+        yield 'size', None if mean is None else mean.shape[0]
+        yield 'decay', self.decay
+        yield 'eps', self.eps
+        yield 'dtype', numpy.dtype(self._dtype) if mean is None else mean.dtype
+        yield 'use_gamma', self.gamma is not None
+        yield 'use_beta', self.beta is not None
+
     def start_finetuning(self):
         """Resets the batch count ``N`` before fine-tuning."""
         self.N = 0
 
-    def forward(self, x, finetune=False, **kwargs):
+    def forward(self, x, *, finetune=False, **kwargs):
         """Normalizes ``x``.
 
         Args:

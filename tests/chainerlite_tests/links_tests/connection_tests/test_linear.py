@@ -96,10 +96,20 @@ def test_from_params():
     numpy.testing.assert_array_equal(layer.b.array, b)
     x = numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float32)
     numpy.testing.assert_allclose(layer(x).array, x.dot(W.T) + b, rtol=1e-6)
-    assert L.Linear.from_params(W).b is None
+    # without b the bias starts at zero (Chainer's initial_bias of None)
+    numpy.testing.assert_array_equal(L.Linear.from_params(W).b.array, numpy.zeros(2))
     assert L.Linear.from_params(W, b, nobias=True).b is None
     # the bias by Chainer's keyword
     numpy.testing.assert_array_equal(L.Linear.from_params(W, b=b).b.array, b)
+
+
+def test_from_params_refuses_a_bias_of_another_size():
+    W = numpy.ones((2, 3), numpy.float32)
+    with pytest.raises(ValueError, match='b has 3 elements, W 2 rows'):
+        L.Linear.from_params(W, numpy.ones(3, numpy.float32))
+    # the number of elements counts, as in Chainer
+    layer = L.Linear.from_params(W, numpy.ones((1, 2), numpy.float32))
+    assert layer.b.shape == (2,)
 
 
 def test_from_params_is_not_defined_for_every_link():

@@ -214,6 +214,26 @@ def test_keyword_errors():
         bn(_x(2, 3), test=True)
     with pytest.raises(TypeError, match='unexpected'):
         bn(_x(2, 3), bogus=1)
+    # finetune is a keyword, as in Chainer (whose forward takes **kwargs)
+    with pytest.raises(TypeError):
+        bn(_x(2, 3), True)
+    assert bn.N == 0
+
+
+def test_text_form():
+    bn = L.BatchNormalization((3, 2), decay=0.5, eps=1e-3, dtype=numpy.float64)
+    assert str(bn) == (
+        'BatchNormalization(size=3, decay=0.5, eps=0.001, dtype=float64, '
+        'use_gamma=True, use_beta=True)'
+    )
+    # where Chainer says use_gamma=True whatever was given, and fails on a
+    # lazy link's missing statistics (docs/differences.rst)
+    bn = L.BatchNormalization(3, use_gamma=False, use_beta=False)
+    assert str(bn).endswith('use_gamma=False, use_beta=False)')
+    lazy = L.BatchNormalization(axis=0)
+    assert str(lazy).startswith('BatchNormalization(size=None, decay=0.9')
+    lazy(_x(2, 4))
+    assert str(lazy).startswith('BatchNormalization(size=4, ')
 
 
 def test_persistents_round_trip(roundtrip):
