@@ -176,8 +176,9 @@ class Parameter(Variable):
             self.initializer = initializers.Constant(initializer)
             return
         if not callable(initializer):
-            # an array with a shape: the value broadcast to that shape
-            initializer = initializers.Constant(initializer)
+            # an array with a shape: the value broadcast to that shape (what
+            # is no array is a TypeError, as Chainer's call of it)
+            initializer = initializers._get_initializer(initializer)
         self.initializer = initializer
         # As in Chainer, a parameter whose array the initializer makes has
         # a gradient full of NaN until the first backward or cleargrads().

@@ -7,6 +7,7 @@ import typing
 
 from chainerlite import backend
 from chainerlite import initializer
+from chainerlite.backends import cuda
 
 if typing.TYPE_CHECKING:
     from chainerlite import types
@@ -20,6 +21,9 @@ class Constant(initializer.Initializer):
             assigned to the array; arrays are broadcast to its shape.
         dtype: Data type specifier.
 
+    Raises:
+        ValueError: If ``fill_value`` is neither a scalar nor an array.
+
     """
 
     def __init__(
@@ -27,6 +31,16 @@ class Constant(initializer.Initializer):
         fill_value: types.ScalarValue | types.NdArray,
         dtype: types.DTypeSpec | None = None,
     ) -> None:
+        if not (
+            numpy.isscalar(fill_value)
+            or isinstance(fill_value, (numpy.ndarray, cuda.ndarray))
+        ):
+            # Chainer's type for it (a list is not taken as an array)
+            raise ValueError(
+                'Constant: fill_value must be a scalar or an array, not {}'.format(
+                    type(fill_value).__name__
+                )
+            )
         super().__init__(dtype)
         self.fill_value = fill_value
 

@@ -54,6 +54,12 @@ class _SamplingFilter(initializer.Initializer):
                 '{}: the array needs a kernel axis after the output and '
                 'input channels, got shape {}'.format(name, array.shape)
             )
+        if len(set(array.shape[2:])) > 1:
+            raise ValueError(
+                '{}: the kernel must have one size on every axis, got shape {}'.format(
+                    name, array.shape
+                )
+            )
         kernel = numpy.ones(())
         for ksize in array.shape[2:]:
             kernel = numpy.multiply.outer(
@@ -81,8 +87,8 @@ class UpsamplingDeconvFilter(_SamplingFilter):
 
     Raises:
         ValueError: For another interpolation, or when called on an array
-            with fewer than three axes or whose input channels are neither
-            1 nor the output channels.
+            with fewer than three axes, whose input channels are neither 1
+            nor the output channels or whose kernel axes differ in size.
 
     """
 

@@ -303,3 +303,9 @@ def test_an_uninitialised_parameter_has_a_gradient_once_given_one(give):
         give(p)
     p.grad  # no error now, nor on its copies
     pickle.loads(pickle.dumps(p)).grad
+
+
+def test_an_initializer_that_is_no_array_with_a_shape_is_a_type_error():
+    # Chainer calls it as an initializer (a TypeError)
+    with pytest.raises(TypeError, match='invalid type of initializer'):
+        Parameter([1.0, 2.0], (2,))

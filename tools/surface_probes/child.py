@@ -26,6 +26,7 @@ NAMES = (
     'graph',
     'hooks',
     'initial',
+    'initializers2',
     'keywords',
     'link_model',
     'links',

@@ -65,3 +65,16 @@ def test_identity_default_scale_and_dtype_check():
     numpy.testing.assert_array_equal(array, numpy.eye(2))
     with pytest.raises(AssertionError):
         initializers.Identity(dtype=numpy.float64)(numpy.empty((2, 2), numpy.float32))
+
+
+@pytest.mark.parametrize('value', [[1, 2], (1.0,), None, {'a': 1}])
+def test_constant_takes_a_scalar_or_an_array_only(value):
+    with pytest.raises(ValueError, match='fill_value must be a scalar or an array'):
+        initializers.Constant(value)
+
+
+@pytest.mark.parametrize('value', [2, 1.5, numpy.float16(3), True, numpy.arange(3.0)])
+def test_constant_of_scalars_and_arrays(value):
+    array = numpy.empty((2, 3), numpy.float32)
+    initializers.Constant(value)(array)
+    numpy.testing.assert_array_equal(array, numpy.broadcast_to(value, (2, 3)))

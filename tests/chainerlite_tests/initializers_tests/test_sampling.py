@@ -5,14 +5,13 @@ from chainerlite import initializers
 
 
 def test_upsampling_filter_values():
-    w = numpy.empty((2, 2, 3, 4), numpy.float32)
-    initializers.UpsamplingDeconvFilter()(w)
-    rows = numpy.array([0.5, 1.0, 0.5])
-    cols = numpy.array([0.25, 0.75, 0.75, 0.25])
-    expected = numpy.outer(rows, cols)
-    for o in range(2):
-        numpy.testing.assert_allclose(w[o, o], expected)
-        numpy.testing.assert_array_equal(w[o, 1 - o], 0)
+    for size, line in ((3, [0.5, 1.0, 0.5]), (4, [0.25, 0.75, 0.75, 0.25])):
+        w = numpy.empty((2, 2, size, size), numpy.float32)
+        initializers.UpsamplingDeconvFilter()(w)
+        expected = numpy.outer(line, line)
+        for o in range(2):
+            numpy.testing.assert_allclose(w[o, o], expected)
+            numpy.testing.assert_array_equal(w[o, 1 - o], 0)
 
 
 @pytest.mark.parametrize('shape', [(3, 1, 4, 4), (2, 2, 5)])
@@ -58,3 +57,13 @@ def test_bad_shapes_raise_chainers_type_too(init, shape, also):
     with pytest.raises(ValueError, match=init.__name__) as info:
         init()(numpy.zeros(shape, numpy.float32))
     assert isinstance(info.value, also)
+
+
+@pytest.mark.parametrize(
+    'init', [initializers.UpsamplingDeconvFilter, initializers.DownsamplingConvFilter]
+)
+@pytest.mark.parametrize('shape', [(2, 2, 3, 4), (1, 1, 2, 2, 3)])
+def test_kernel_axes_of_different_sizes(init, shape):
+    # Chainer's filters are of one size on every axis
+    with pytest.raises(ValueError, match='one size on every axis'):
+        init()(numpy.zeros(shape, numpy.float32))
