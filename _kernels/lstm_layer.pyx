@@ -34,6 +34,7 @@ cimport numpy as cnp
 from cython.parallel cimport prange
 from libc.string cimport memset
 
+from chainerlite._kernels.aligned cimport aligned_empty
 from chainerlite._kernels.argcheck cimport array_span, overlap
 from chainerlite._kernels.chunks cimport Chunks, chunks, cl_max_threads, next_chunk, parts_of
 from chainerlite._kernels.dtypes cimport descr_of, float32
@@ -300,7 +301,7 @@ cdef cnp.ndarray _pack(w, Py_ssize_t n, bint gates):
     cdef cnp.ndarray a = w
     cdef Py_ssize_t P = (n + CL_NR - 1) // CL_NR, q, count = 4 * P if gates else P
     cdef Py_ssize_t size = (n if gates else 4 * n) * CL_NR
-    cdef cnp.ndarray out = numpy.empty((count, size), numpy.float32)
+    cdef cnp.ndarray out = aligned_empty((count, size), numpy.float32)
     cdef const float* src = <const float*>cnp.PyArray_DATA(a)
     cdef float* dst = <float*>cnp.PyArray_DATA(out)
     cdef int parts = parts_of(count, size, cl_max_threads())

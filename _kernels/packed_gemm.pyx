@@ -22,6 +22,7 @@ keeps NumPy's matmul.
 cimport numpy as cnp
 from cython.parallel cimport prange
 
+from chainerlite._kernels.aligned cimport aligned_empty
 from chainerlite._kernels.argcheck cimport array_span, overlap
 from chainerlite._kernels.chunks cimport Chunks, chunks, cl_max_threads, next_chunk
 from chainerlite._kernels.dtypes cimport float32, descr_of
@@ -73,7 +74,7 @@ def pack(w, transposed):
     b.k = a.shape[1] if t else a.shape[0]
     b.n = a.shape[0] if t else a.shape[1]
     cdef Py_ssize_t p, count = (b.n + CL_NR - 1) // CL_NR
-    b.panels = numpy.empty((count, b.k, CL_NR), numpy.float32)
+    b.panels = aligned_empty((count, b.k, CL_NR), numpy.float32)
     cdef const float* src = <const float*>cnp.PyArray_DATA(a)
     cdef float* dst = <float*>cnp.PyArray_DATA(b.panels)
     cdef Py_ssize_t rows = a.shape[0], cols = a.shape[1], size = b.k * CL_NR
