@@ -31,11 +31,17 @@ class _PrefetchIterator(serial_iterator._PositionAttributes):
     _RELOAD = ()
 
     def _set_dataset(self, *args):
+        self._pending = collections.deque()
         super()._set_dataset(*args)
         self._ahead = self._pos.copy()
-        self._pending = collections.deque()
         self._pool = None
         self._closer = None
+
+    def _positions(self):
+        # the caller's, the one ahead and those after each loading batch
+        positions = [self._pos, self.__dict__.get('_ahead')]
+        positions += [after for _, after in self._pending]
+        return [pos for pos in positions if pos is not None]
 
     # -- subclass hooks --------------------------------------------------
     def _start_pool(self):

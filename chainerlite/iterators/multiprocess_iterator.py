@@ -79,8 +79,9 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
         shuffle (bool): Shuffle every epoch (``None``: ``True`` unless
             ``order_sampler`` is given).
         n_processes (int): Number of workers (the number of CPUs when
-            ``None``).
-        n_prefetch (int): Number of batches loaded ahead.
+            ``None`` or 0).
+        n_prefetch (int): Number of batches loaded ahead (at least 1: a
+            smaller number counts as 1).
         shared_mem (int): Bytes of shared memory per example for its
             arrays; ``None`` sizes it from the first batch (which comes
             through pipes), with a quarter more for larger examples.
@@ -114,16 +115,16 @@ class MultiprocessIterator(_prefetch._PrefetchIterator):
         dataset_timeout=30.0,
         maxtasksperchild=None,
     ):
-        if n_prefetch < 1:
+        if n_processes is not None and n_processes < 0:
             raise ValueError(
-                'n_prefetch must be positive, but is {}'.format(n_prefetch)
+                'n_processes must not be negative, but is {}'.format(n_processes)
             )
-        if n_processes is not None and n_processes < 1:
-            raise ValueError(
-                'n_processes must be positive, but is {}'.format(n_processes)
-            )
+        # as in Chainer: 0 workers means one per CPU, and at least one
+        # batch is always loaded ahead
         self.n_processes = n_processes or multiprocessing.cpu_count()
+        n_prefetch = max(n_prefetch, 1)
         self.n_prefetch = n_prefetch
+        self.shuffle = shuffle
         self.shared_mem = shared_mem
         # Bytes of shared memory per example (None: not sized yet; 0: none)
         self._mem = shared_mem

@@ -3,9 +3,10 @@
 from multiprocessing import pool as mp_pool
 
 from chainerlite.iterators import _prefetch
+from chainerlite.iterators import serial_iterator
 
 
-class MultithreadIterator(_prefetch._PrefetchIterator):
+class MultithreadIterator(serial_iterator._LiveBatchSize, _prefetch._PrefetchIterator):
     """Iterator that loads the examples of a batch with threads.
 
     The examples of a batch are read in parallel by ``n_threads`` threads,

@@ -22,13 +22,17 @@ class _PositionAttributes(iterator.Iterator):
 
     def _set_dataset(self, dataset, batch_size, repeat, shuffle, order_sampler):
         self.dataset = dataset
-        self.batch_size = batch_size
         self._pos = _position._Position(
             len(dataset),
             batch_size,
             repeat,
             _position.make_order_sampler(shuffle, order_sampler),
         )
+        self.batch_size = batch_size
+
+    def _positions(self):
+        # the positions that choose batches from now on
+        return (self._pos,)
 
     def __getstate__(self):
         # Copies and unpickled iterators move independently.
@@ -65,7 +69,14 @@ class _PositionAttributes(iterator.Iterator):
 
     @property
     def order_sampler(self):
+        """The order sampler; one set later draws the next epochs' orders
+        (an iterator made with ``shuffle=False`` keeps the dataset order)."""
         return self._pos.order_sampler
+
+    @order_sampler.setter
+    def order_sampler(self, sampler):
+        for pos in self._positions():
+            pos.order_sampler = sampler
 
     @property
     def _order(self):
@@ -79,7 +90,24 @@ class _PositionAttributes(iterator.Iterator):
         )
 
 
-class SerialIterator(_PositionAttributes):
+class _LiveBatchSize(object):
+    # ``batch_size`` set later sizes the batches chosen from then on, as
+    # Chainer's SerialIterator and MultithreadIterator read their
+    # attribute at each batch (a batch already loading keeps its size).
+
+    @property
+    def batch_size(self):
+        return self._pos.batch_size
+
+    @batch_size.setter
+    def batch_size(self, value):
+        if value <= 0:
+            raise ValueError('batch_size must be positive, but is {}'.format(value))
+        for pos in self._positions():
+            pos.batch_size = value
+
+
+class SerialIterator(_LiveBatchSize, _PositionAttributes):
     """Iterator that reads minibatches in the calling thread.
 
     Each ``next()`` returns a list of ``batch_size`` examples. With

@@ -27,6 +27,7 @@ NAMES = (
     'hooks',
     'initial',
     'initializers2',
+    'iterators2',
     'keywords',
     'link_model',
     'links',

@@ -334,3 +334,18 @@ def test_automatic_shared_memory_with_growing_examples():
     it.finalize()
     for g, want in zip(got, data + data):
         numpy.testing.assert_array_equal(g, want)
+
+
+def test_multiprocess_arguments_as_chainer_takes_them():
+    # n_prefetch below 1 counts as 1, n_processes=0 as one per CPU, and
+    # shuffle is kept as given
+    it = iterators.MultiprocessIterator(
+        list(range(4)), 2, n_prefetch=0, n_processes=0, shuffle=False
+    )
+    try:
+        assert it.n_prefetch == 1 and it.n_processes == os.cpu_count()
+        assert it.shuffle is False and it.next() == [0, 1]
+    finally:
+        it.finalize()
+    with pytest.raises(ValueError, match='n_processes'):
+        iterators.MultiprocessIterator([1], 1, n_processes=-1)

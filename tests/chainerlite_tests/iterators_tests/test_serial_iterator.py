@@ -137,3 +137,33 @@ def test_an_order_sampler_returning_none_keeps_the_dataset_order(make):
     assert calls == [0]
     if hasattr(it, 'finalize'):
         it.finalize()
+
+
+@pytest.mark.parametrize(
+    'cls, options',
+    [(iterators.SerialIterator, {}), (iterators.MultithreadIterator, {'n_threads': 2})],
+    ids=['serial', 'thread'],
+)
+def test_batch_size_and_order_sampler_set_later(cls, options):
+    # as Chainer's attributes: read for each batch chosen from then on (the
+    # thread iterator's batch already loading keeps its size)
+    with cls(list(range(5)), 2, shuffle=False, **options) as it:
+        assert it.next() == [0, 1]
+        it.batch_size = 3
+        assert it.batch_size == 3
+        later = [it.next(), it.next()]
+        if cls is iterators.MultithreadIterator:
+            assert later == [[2, 3], [4, 0, 1]]
+        else:
+            assert later == [[2, 3, 4], [0, 1, 2]]
+        with pytest.raises(ValueError, match='batch_size'):
+            it.batch_size = 0
+
+    def rotate(order, position):
+        return numpy.roll(order, 1)
+
+    with cls(list(range(4)), 2, **options) as it:
+        it.order_sampler = rotate
+        assert it.order_sampler is rotate
+        first = it.next() + it.next()
+        assert it.next() + it.next() == list(numpy.roll(first, 1))
