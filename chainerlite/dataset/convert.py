@@ -42,6 +42,10 @@ class _FunctionConverter(Converter):
     # spec into a Device before calling the function.
 
     def __init__(self, func):
+        if not callable(func):
+            raise TypeError(
+                'converter() wraps a callable, not {}'.format(type(func).__name__)
+            )
         self.func = func
         # name, docs and signature of the function (for pickle, help, doctest)
         functools.update_wrapper(self, func)

@@ -18,7 +18,7 @@ available = importlib.util.find_spec('PIL') is not None
 
 def _check_pillow():
     if not available:
-        raise RuntimeError(
+        raise ImportError(
             'image datasets need Pillow, which is not installed (pip install Pillow)'
         )
 
@@ -56,7 +56,7 @@ class ImageDataset(dataset_mixin.DatasetMixin):
         dtype: Array dtype (``chainerlite.config.dtype`` when ``None``).
 
     Raises:
-        RuntimeError: If Pillow is not installed.
+        ImportError: If Pillow is not installed.
 
     """
 
@@ -104,7 +104,7 @@ class LabeledImageDataset(dataset_mixin.DatasetMixin):
 
     Raises:
         ValueError: If a line of the file does not have two columns.
-        RuntimeError: If Pillow is not installed.
+        ImportError: If Pillow is not installed.
 
     """
 
@@ -169,7 +169,7 @@ class ZippedImageDataset(ImageDataset):
         dtype: Array dtype (``chainerlite.config.dtype`` when ``None``).
 
     Raises:
-        RuntimeError: If Pillow is not installed.
+        ImportError: If Pillow is not installed.
 
     """
 

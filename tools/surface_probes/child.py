@@ -21,6 +21,7 @@ NAMES = (
     'classifier',
     'config',
     'data',
+    'datasets2',
     'extensions',
     'function',
     'graph',

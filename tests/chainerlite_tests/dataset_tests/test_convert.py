@@ -73,6 +73,13 @@ def test_converter_decorator_hands_a_device_object():
     assert isinstance(conv, dataset.Converter)
 
 
+@pytest.mark.parametrize('thing', [5, None, 'concat'])
+def test_converter_decorator_wraps_callables_only(thing):
+    # TypeError when decorating, as Chainer's
+    with pytest.raises(TypeError, match='callable'):
+        dataset.converter()(thing)
+
+
 def test_call_converter_keeps_the_old_protocol_for_plain_functions():
     seen = []
 

@@ -7,8 +7,11 @@ from chainerlite.datasets import image_dataset
 
 @pytest.mark.skipif(image_dataset.available, reason='Pillow is installed')
 def test_without_pillow_the_error_says_what_to_install():
-    with pytest.raises(RuntimeError, match='Pillow'):
+    # ImportError, as Chainer's
+    with pytest.raises(ImportError, match='Pillow'):
         datasets.ImageDataset(['a.png'])
+    with pytest.raises(ImportError, match='Pillow'):
+        datasets.LabeledImageDataset([('a.png', 0)])
 
 
 @pytest.mark.skipif(not image_dataset.available, reason='needs Pillow')
