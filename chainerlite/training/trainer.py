@@ -267,13 +267,15 @@ class Trainer(object):
         except Exception as e:
             tb = sys.exc_info()[2]
             if show_loop_exception_msg:
+                # the lines Chainer writes, which logs may be searched for
                 _print_error(
-                    'Exception in the training loop: {}\n{}Finalizing the '
-                    'extensions and the updater before re-raising it.\n'.format(
+                    'Exception in main training loop: {}\nTraceback (most '
+                    'recent call last):\n{}Will finalize trainer extensions '
+                    'and updater before reraising the exception.\n'.format(
                         e, ''.join(traceback.format_tb(tb))
                     )
                 )
-            for name, entry in entries:
+            for _, entry in entries:
                 handler = getattr(entry.extension, 'on_error', None)
                 if handler is None:
                     continue
@@ -281,8 +283,11 @@ class Trainer(object):
                     handler(self, e, tb)
                 except Exception as handler_error:
                     _print_error(
-                        'Exception in the on_error handler of the extension '
-                        '{!r}: {!r}\n'.format(name, handler_error)
+                        'Exception in error handler: {}\nTraceback (most '
+                        'recent call last):\n{}'.format(
+                            handler_error,
+                            ''.join(traceback.format_tb(sys.exc_info()[2])),
+                        )
                     )
             raise
 

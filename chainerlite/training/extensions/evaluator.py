@@ -121,6 +121,12 @@ class Evaluator(extension.Extension):
             iterator.reset()
             it = iterator
         else:
+            warnings.warn(
+                'Evaluator: the iterator has no reset method, so it is '
+                'copied for each evaluation; this is deprecated, give the '
+                'iterator a reset method',
+                DeprecationWarning,
+            )
             it = copy.copy(iterator)
         summary = reporter_module.DictSummary()
         progress = _EvaluationProgress(self._progress_bar, iterator)

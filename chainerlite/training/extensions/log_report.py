@@ -21,8 +21,8 @@ class LogReport(extension.Extension):
     """Averages the observed values over intervals and logs them.
 
     Called every iteration, it accumulates the observation (the values
-    under ``keys``, or all of them); when ``trigger`` fires it appends the
-    means, with ``epoch``, ``iteration`` and ``elapsed_time``, to
+    under ``keys``, or all of them); when ``trigger`` fires (or at a call
+    before the first iteration) it appends the means, with ``epoch``, ``iteration`` and ``elapsed_time``, to
     :attr:`log`, and writes the whole log as JSON to ``trainer.out/filename``
     (replacing the file atomically).
 
@@ -66,7 +66,9 @@ class LogReport(extension.Extension):
             self._summary.add(
                 {key: observation[key] for key in self._keys if key in observation}
             )
-        if not self._trigger(trainer):
+        # as in Chainer, a call before the first iteration (an extension
+        # called before training) logs without asking the trigger
+        if not (trainer.is_before_training or self._trigger(trainer)):
             return
         entry = {
             key: float(value) for key, value in self._summary.compute_mean().items()

@@ -29,7 +29,8 @@ class PlotReport(extension.Extension):
 
     Args:
         y_keys (str or list of str): Keys of the plotted values.
-        x_key (str): ``'iteration'`` or ``'epoch'``.
+        x_key (str): ``'iteration'``, ``'epoch'`` or one of ``y_keys``
+            (another is a ``KeyError`` when the first point is added).
         trigger: Interval of the points (``(1, 'epoch')``).
         postprocess (callable): Called with ``(figure, axes, summary)``
             before the figure is saved.
@@ -54,12 +55,6 @@ class PlotReport(extension.Extension):
         (file_name,) = argument.parse_kwargs(kwargs, ('file_name', 'plot.png'))
         if filename is None:
             filename = file_name
-        if x_key not in ('iteration', 'epoch'):
-            raise ValueError(
-                'PlotReport: x_key must be \'iteration\' or \'epoch\', got {!r}'.format(
-                    x_key
-                )
-            )
         if isinstance(y_keys, str):
             y_keys = [y_keys]
         self._x_key = x_key
@@ -87,13 +82,18 @@ class PlotReport(extension.Extension):
         self._summary.add(
             {key: observation[key] for key in self._y_keys if key in observation}
         )
-        if not self._trigger(trainer):
+        # as in Chainer: a call before the first iteration draws without
+        # asking the trigger, and x is the epoch, the iteration or the mean
+        # of one of the plotted keys
+        if not (trainer.is_before_training or self._trigger(trainer)):
             return
-        x = getattr(trainer.updater, self._x_key)
-        means = self._summary.compute_mean()
+        means = {k: float(v) for k, v in self._summary.compute_mean().items()}
+        means['epoch'] = trainer.updater.epoch
+        means['iteration'] = trainer.updater.iteration
+        x = means[self._x_key]
         for key in self._y_keys:
             if key in means:
-                self._data[key].append((x, float(means[key])))
+                self._data[key].append((x, means[key]))
         self._draw(os.path.join(trainer.out, self._file_name))
         self._summary = reporter.DictSummary()
 

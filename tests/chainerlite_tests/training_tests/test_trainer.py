@@ -131,6 +131,11 @@ def test_error_calls_on_error_then_finalize_and_propagates(tmp_path, capsys):
     assert trainer.updater.finalize.call_count == 1
     err = capsys.readouterr().err
     assert 'boom' in err and 'handler failed' in err
+    # the lines Chainer 7.8.1 writes (found by the surface probes,
+    # tools/surface_probes/trainer_api.py)
+    assert err.startswith("Exception in main training loop: 'boom'\nTraceback")
+    assert 'Will finalize trainer extensions and updater before reraising' in err
+    assert 'Exception in error handler: handler failed\nTraceback' in err
     # Quiet when asked.
     trainer2 = _trainer(tmp_path, iterations=5)
     trainer2.extend(fail)

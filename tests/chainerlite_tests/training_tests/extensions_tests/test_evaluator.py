@@ -100,3 +100,24 @@ def test_repeating_iterator_warns_and_progress_bar_runs(ListIterator, monkeypatc
     assert '(4/4 examples' in terminal.getvalue()
     with pytest.raises(TypeError):
         extensions.Evaluator(ListIterator([1], 1, repeat=False), {}, progressbar=True)
+
+
+def test_iterator_without_reset_is_copied_with_a_deprecation_warning(Regressor, data):
+    # as Chainer 7.8.1's (found by the surface probes,
+    # tools/surface_probes/extensions_extra.py)
+    class Batches(dataset.Iterator):
+        def __init__(self):
+            self.given = 0
+
+        def __next__(self):
+            if self.given == 2:
+                raise StopIteration
+            self.given += 1
+            return data[:4]
+
+    iterator = Batches()
+    evaluator = extensions.Evaluator(iterator, Regressor())
+    with pytest.warns(DeprecationWarning, match='reset'):
+        result = evaluator()
+    assert list(result) == ['main/loss']
+    assert iterator.given == 0  # a copy was used up

@@ -40,6 +40,17 @@ def test_fail_on_nonnumber(trained):
         trainer.run(show_loop_exception_msg=False)
 
 
+def test_fail_on_nonnumber_checks_the_values_only(trained):
+    # as Chainer 7.8.1's: a gradient that is not finite is not checked, and
+    # the extension takes no arguments (found by the surface probes,
+    # tools/surface_probes/extensions_extra.py)
+    trainer, model = trained(1)
+    model.l.W.grad = np.full_like(model.l.W.array, np.nan)
+    extensions.FailOnNonNumber()(trainer)
+    with pytest.raises(TypeError):
+        extensions.FailOnNonNumber(check_grad=True)
+
+
 def test_observe_value_and_lr(trained):
     seen = []
     trainer, _ = trained(
