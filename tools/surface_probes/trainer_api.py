@@ -266,7 +266,7 @@ def errors_in_the_loop(c):
     trainer.extend(BadHandler())
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
-        result = _values.attempt(lambda: trainer.run(show_loop_exception_msg=False))
+        result = _values.attempt(trainer.run)
     text = err.getvalue()
     return [
         result,
