@@ -51,6 +51,7 @@ NAMES = (
     'utils_api',
     'variable',
     'variable_extra',
+    'vision',
 )
 MODULES = tuple(importlib.import_module('tools.surface_probes.' + n) for n in NAMES)
 

@@ -25,7 +25,6 @@ from chainerlite.serializers import npz
 from chainerlite.utils import argument
 from chainerlite.utils import imgproc
 
-_NO_TEST = 'test argument is not supported anymore. Use chainer.using_config'
 _NO_VOLATILE = 'volatile argument is not supported anymore. Use chainer.using_config'
 
 
@@ -34,10 +33,13 @@ class PretrainedLayers(link.Chain):
 
     A subclass defines ``functions``, ``_mean`` (the BGR mean its
     ``prepare`` subtracts) and ``_extract_layers`` (the layers ``extract``
-    returns by default).
+    returns by default); ``_removed`` names the argument of old versions
+    that ``forward`` and ``extract`` refuse with ValueError (Chainer's
+    GoogLeNet refuses ``train``, the others ``test``).
     """
 
     _branches = {}
+    _removed = 'test'
 
     @property
     def available_layers(self):
@@ -60,10 +62,10 @@ class PretrainedLayers(link.Chain):
 
         Raises:
             ValueError: If a name is not a layer of the model, or the removed
-                ``test`` argument is given.
+                ``test`` argument (``train`` of GoogLeNet) is given.
 
         """
-        argument.parse_kwargs(kwargs, test=_NO_TEST)
+        argument.parse_kwargs(kwargs, **self._removed_arguments())
         if layers is None:
             layers = ['prob']
         functions = self.functions
@@ -110,7 +112,9 @@ class PretrainedLayers(link.Chain):
             dict: Layer name -> :class:`~chainerlite.Variable`.
 
         """
-        argument.parse_kwargs(kwargs, test=_NO_TEST, volatile=_NO_VOLATILE)
+        argument.parse_kwargs(
+            kwargs, volatile=_NO_VOLATILE, **self._removed_arguments()
+        )
         if layers is None:
             layers = self._extract_layers
         x = self._batch(images, size)
@@ -143,6 +147,10 @@ class PretrainedLayers(link.Chain):
                 y = reshape.reshape(y, (-1, 10) + y.shape[1:])
                 y = average.average(y, axis=1)
         return y
+
+    def _removed_arguments(self):
+        message = '{} argument is not supported anymore. Use chainer.using_config'
+        return {self._removed: message.format(self._removed)}
 
     def _batch(self, images, size):
         name = type(self).__name__

@@ -80,10 +80,6 @@ def _dropout_04(x):
     return dropout(x, ratio=0.4)
 
 
-def _dropout_07(x):
-    return dropout(x, ratio=0.7)
-
-
 class GoogLeNet(_layers.PretrainedLayers):
     """GoogLeNet provided by the BVLC, optionally pre-trained.
 
@@ -100,7 +96,8 @@ class GoogLeNet(_layers.PretrainedLayers):
             ``$CHAINER_DATASET_ROOT/pfnet/chainer/models/bvlc_googlenet.npz``
             and loads it (later calls load that file); a path loads that
             ``.npz`` file; ``None`` initializes the weights randomly with
-            ``LeCunUniform`` and the biases to zero.
+            ``LeCunUniform`` (those of the inception modules with their
+            default, ``LeCunNormal``) and the biases to zero.
 
 
     """
@@ -108,6 +105,7 @@ class GoogLeNet(_layers.PretrainedLayers):
     _mean = _MEAN
     _extract_layers = ['pool5']
     _branches = {'loss1_fc2': 'inception_4a', 'loss2_fc2': 'inception_4d'}
+    _removed = 'train'
 
     def __init__(self, pretrained_model='auto'):
         super().__init__()
@@ -118,16 +116,10 @@ class GoogLeNet(_layers.PretrainedLayers):
             self.conv1 = Convolution2D(3, 64, 7, stride=2, pad=3, **kwargs)
             self.conv2_reduce = Convolution2D(64, 64, 1, **kwargs)
             self.conv2 = Convolution2D(64, 192, 3, stride=1, pad=1, **kwargs)
+            # as Chainer's: the inception modules keep their default
+            # initializers, pre-trained or not
             for link_name, _, *channels in _INCEPTIONS:
-                setattr(
-                    self,
-                    link_name,
-                    Inception(
-                        *channels,
-                        conv_init=kwargs['initialW'],
-                        bias_init=kwargs['initial_bias'],
-                    ),
-                )
+                setattr(self, link_name, Inception(*channels))
             self.loss1_conv = Convolution2D(512, 128, 1, **kwargs)
             self.loss1_fc1 = Linear(2048, 1024, **kwargs)
             self.loss1_fc2 = Linear(1024, 1000, **kwargs)
@@ -180,7 +172,6 @@ class GoogLeNet(_layers.PretrainedLayers):
                         relu,
                         self.loss1_fc1,
                         relu,
-                        _dropout_07,
                         self.loss1_fc2,
                     ],
                 ),
@@ -192,7 +183,6 @@ class GoogLeNet(_layers.PretrainedLayers):
                         relu,
                         self.loss2_fc1,
                         relu,
-                        _dropout_07,
                         self.loss2_fc2,
                     ],
                 ),

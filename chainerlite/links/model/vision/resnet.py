@@ -229,8 +229,9 @@ class ResNetLayers(_layers.PretrainedLayers):
             first from ``ResNet-{n_layers}-model.caffemodel`` in the same
             folder if needed (MSRA's licence asks for a manual download:
             https://github.com/KaimingHe/deep-residual-networks); a path
-            loads that ``.npz`` file; ``None`` initializes the weights
-            randomly with ``HeNormal``.
+            loads that ``.npz`` file; ``None`` initializes the weights of
+            the convolutions randomly with ``HeNormal`` (``fc6`` keeps
+            ``Linear``'s default, as in Chainer).
         n_layers (int): 50, 101 or 152.
         downsample_fb (bool): Where the first bottleneck of a stage strides;
             see :class:`BottleneckA`.
@@ -268,7 +269,8 @@ class ResNetLayers(_layers.PretrainedLayers):
             self.res5 = BuildingBlock(
                 blocks[3], 1024, 512, 2048, 2, initialW, downsample_fb
             )
-            self.fc6 = Linear(2048, 1000, initialW=initialW)
+            # as Chainer's: the classifier keeps Linear's default initializer
+            self.fc6 = Linear(2048, 1000)
         name = 'ResNet-{}-model'.format(n_layers)
 
         def make_npz(path):

@@ -51,3 +51,28 @@ def test_googlenet_every_layer():
         [numpy.zeros((80, 60), numpy.uint8)], layers=['pool1'], size=None
     )
     assert out['pool1'].shape == (1, 64, 20, 15)
+
+
+def test_googlenet_as_chainers_arguments_initializers_and_branches():
+    import pytest
+
+    model = links.GoogLeNet(pretrained_model=None)
+    x = numpy.zeros((1, 3, 16, 16), numpy.float32)
+    # the argument Chainer's GoogLeNet refuses is train (test is unknown)
+    with pytest.raises(ValueError, match='train argument is not supported'):
+        model(x, layers=['conv1'], train=False)
+    with pytest.raises(TypeError, match='test'):
+        model(x, layers=['conv1'], test=True)
+    with pytest.raises(ValueError, match='train argument'):
+        model.extract([numpy.zeros((8, 8, 3), numpy.uint8)], train=False)
+    # the inception modules keep their default initializer (LeCunNormal,
+    # whose draws pass LeCunUniform's bound), the other layers LeCunUniform
+    w = model.inc3a.conv3.W.array
+    bound = numpy.sqrt(3.0 / (96 * 9))
+    assert abs(w).max() > bound
+    assert abs(model.conv2.W.array).max() <= numpy.sqrt(3.0 / (64 * 9))
+    # the auxiliary classifiers have no dropout, as in Chainer
+    for name in ('loss1_fc2', 'loss2_fc2'):
+        funcs = model.functions[name]
+        assert len(funcs) == 6
+        assert not any('dropout' in getattr(f, '__name__', '') for f in funcs)

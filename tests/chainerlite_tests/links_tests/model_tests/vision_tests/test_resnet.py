@@ -102,6 +102,17 @@ def test_deep_resnets(cls, n_layers, blocks, caffe_names, fake_caffe, zero_init)
     assert 'res4b' not in fake_caffe.names and 'res4w_branch2a' not in fake_caffe.names
 
 
+def test_fc6_keeps_linears_default_initializer():
+    # as Chainer's: HeNormal for the convolutions only; fc6 draws from
+    # LeCunNormal (standard deviation sqrt(1 / 2048), not sqrt(2 / 2048))
+    numpy.random.seed(0)
+    model = resnet.ResNet50Layers(pretrained_model=None)
+    assert model.fc6.W.array.std() == pytest.approx(numpy.sqrt(1 / 2048), rel=0.02)
+    assert model.conv1.W.array.std() == pytest.approx(
+        numpy.sqrt(2 / (3 * 49)), rel=0.05
+    )
+
+
 def test_resnet_bad_depth():
     with pytest.raises(
         ValueError, match='ResNetLayers: n_layers must be 50, 101 or 152'
