@@ -397,4 +397,105 @@ def n_step_subclass_rnn(c):
     return seen, hy, ys, direct
 
 
+def n_step_edge_inputs(c):
+    ch, L = c.chainer, c.L
+    out = {}
+    for name in ('NStepLSTM', 'NStepBiGRU', 'NStepRNNTanh'):
+        numpy.random.seed(23)
+        link = getattr(L, name)(1, 3, 2, 0.0)
+        states = [None] * link.n_cells
+        out[name] = [
+            _try(lambda: link(*states, [])),
+            _try(lambda: link(*states, [ch.Variable(_x(1, 3))])),
+            _try(lambda: link(*states, (_x(1, 3),) * 3)),
+        ]
+    return out
+
+
+def n_step_empty_sequence_and_extra_states(c):
+    out = {}
+    for name in ('NStepLSTM', 'NStepBiGRU', 'NStepRNNTanh'):
+        numpy.random.seed(23)
+        link = getattr(c.L, name)(1, 3, 2, 0.0)
+        states = [None] * link.n_cells
+        bad_h = numpy.zeros((3, 2, 2), numpy.float32)
+        out[name] = [
+            _try(lambda: link(*states, [_x(2, 3), _x(0, 3)])),
+            _try(lambda: link(*([bad_h] * link.n_cells), [_x(2, 3), _x(1, 3)])),
+        ]
+    return out
+
+
+def n_step_dtypes(c):
+    ch, L = c.chainer, c.L
+    out = []
+    for config in ('float64', 'float16'):
+        with ch.using_config('dtype', config):
+            numpy.random.seed(24)
+            link = L.NStepGRU(1, 3, 2, 0.0)
+            out.append(str(link.ws[0][0].dtype))
+            dtype = numpy.dtype(config)
+            out.append(_try(lambda: link(None, [_x(2, 3, dtype=dtype)])))
+    numpy.random.seed(25)
+    link = L.NStepLSTM(1, 3, 2, 0.0)
+    out.append(_try(lambda: link(None, None, [_x(2, 3, dtype=numpy.float16)])))
+    return out
+
+
+def n_step_training_dropout_shapes(c):
+    numpy.random.seed(26)
+    link = c.L.NStepBiLSTM(2, 3, 2, 0.5)
+    hy, cy, ys = link(None, None, _seqs(3, 1))
+    return [hy.shape, cy.shape, [y.shape for y in ys], str(ys[0].dtype)]
+
+
+def stateful_links_under_config_dtype(c):
+    ch, L = c.chainer, c.L
+    out = {}
+    for config in ('float64', 'float16'):
+        with ch.using_config('dtype', config):
+            numpy.random.seed(27)
+            dtype = numpy.dtype(config)
+            for name, make in (
+                ('LSTM', lambda: L.LSTM(3, 2)),
+                ('StatefulGRU', lambda: L.StatefulGRU(3, 2)),
+                ('StatefulMGU', lambda: L.StatefulMGU(3, 2)),
+                ('StatefulPeepholeLSTM', lambda: L.StatefulPeepholeLSTM(3, 2)),
+            ):
+                link = make()
+
+                def run(link=link):
+                    y = link(_x(2, 3, dtype=dtype))
+                    return [str(y.dtype), y.array]
+
+                out['%s %s' % (name, config)] = [
+                    sorted({str(p.dtype) for p in link.params()}),
+                    _try(run),
+                ]
+    return out
+
+
+def lstm_zero_batch_first(c):
+    numpy.random.seed(28)
+    lstm = c.L.LSTM(3, 2)
+    y = lstm(_x(0, 3))
+    out = [y.shape, lstm.c.shape, lstm.h.shape]
+    out.append(_try(lambda: lstm(_x(2, 3))))
+    return out
+
+
+def stateless_lstm_variables_and_grads(c):
+    ch = c.chainer
+    numpy.random.seed(29)
+    lstm = c.L.StatelessLSTM(2, 3)
+    x = ch.Variable(_x(2, 2))
+    h0 = ch.Variable(_x(2, 3, seed=1))
+    c0 = ch.Variable(_x(2, 3, seed=2))
+    c1, h1 = lstm(c0, h0, x)
+    (c1 + h1 * 2).grad = None
+    loss = ch.functions.sum(c1 + h1 * 2)
+    loss.backward()
+    return [x.grad, h0.grad, c0.grad, lstm.upward.W.grad, lstm.lateral.W.grad]
+
+
 PROBES = _values.probes(globals(), __name__)
