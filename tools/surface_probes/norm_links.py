@@ -339,4 +339,26 @@ def parameter_link(c):
     return out
 
 
+def batch_norm_odd_arguments(c):
+    ch, L = c.chainer, c.L
+    x = _x(4, 3)
+    out = [
+        _try(lambda: _bn_state(L.BatchNormalization(0))),
+        _try(lambda: L.BatchNormalization(3, decay=1.5)(x).array),
+        _try(lambda: L.BatchNormalization(3, eps=0)(x).array),
+        _try(lambda: L.BatchNormalization(3, eps=-1.0)(x).array),
+        _try(lambda: L.BatchNormalization(3, axis=(0, 0))(x).array),
+        _try(lambda: L.BatchNormalization(3, axis=2)(x).array),
+        _try(lambda: L.BatchNormalization(4, axis=0)(x).array),
+        _try(lambda: L.BatchNormalization(3, dtype=numpy.int32)),
+        _try(lambda: L.BatchNormalization(3.0)),
+        _try(lambda: L.BatchNormalization([3])(x).array),
+    ]
+    bn = L.BatchNormalization(3)
+    with ch.using_config('train', False):
+        out.append(_try(lambda: bn(_x(4, 3, dtype=numpy.float16)).array))
+    out.append(_try(lambda: bn(_x(4, 3, 2)).array))
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

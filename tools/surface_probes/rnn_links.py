@@ -498,4 +498,29 @@ def stateless_lstm_variables_and_grads(c):
     return [x.grad, h0.grad, c0.grad, lstm.upward.W.grad, lstm.lateral.W.grad]
 
 
+def odd_constructor_arguments(c):
+    L = c.L
+    numpy.random.seed(30)
+    x = _x(2, 3)
+
+    def n_step(make, n_states):
+        link = make()
+        return link(*([None] * n_states), [x])
+
+    return [
+        _try(lambda: _shapes(L.LSTM(3, 0))),
+        _try(lambda: L.LSTM(3, 0)(x)),
+        _try(lambda: L.GRU(3)),
+        _try(lambda: L.StatelessGRU(3)),
+        _try(lambda: L.StatefulMGU(3)),
+        _try(lambda: _shapes(L.NStepLSTM(0, 3, 2, 0.0))),
+        _try(lambda: n_step(lambda: L.NStepLSTM(0, 3, 2, 0.0), 2)),
+        _try(lambda: n_step(lambda: L.NStepGRU(1, 3, 2, 1.5), 1)),
+        _try(lambda: n_step(lambda: L.NStepRNNTanh(2, 3, 2, -0.5), 1)),
+        _try(lambda: L.StatefulZoneoutLSTM(3, 2, c_ratio=2.0)(x)),
+        _try(lambda: L.NaryTreeLSTM(3, 2, n_ary=-1)),
+        _try(lambda: L.ChildSumTreeLSTM(3, 0)(x)),
+    ]
+
+
 PROBES = _values.probes(globals(), __name__)

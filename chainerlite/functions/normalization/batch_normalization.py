@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections.abc
+import numbers
 import typing
 import warnings
 
@@ -26,6 +28,16 @@ from chainerlite.utils import type_check
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
     from chainerlite.variable import Variable
+
+
+def _check_axis(axis):
+    # Chainer's checks of the axis argument, made with the node
+    if isinstance(axis, collections.abc.Sequence):
+        if any(a >= b for a, b in zip(axis, axis[1:])):
+            raise RuntimeError('numbers in axis must be sorted in ascending order')
+    elif not (axis is None or isinstance(axis, numbers.Integral)):
+        raise RuntimeError('axis must be int, tuple of int or None')
+    return axis
 
 
 def _compute_axis(x_ndim, gamma_ndim, axis):
@@ -108,7 +120,7 @@ class BatchNormalization(function_node.FunctionNode):
         self.running_mean = mean
         self.running_var = var
         self.decay = decay
-        self.axis = axis
+        self.axis = _check_axis(axis)
 
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x', 'gamma', 'beta'))
@@ -339,7 +351,7 @@ class FixedBatchNormalization(function_node.FunctionNode):
 
     def __init__(self, eps=2e-5, axis=None):
         self.eps = eps
-        self.axis = axis
+        self.axis = _check_axis(axis)
 
     @property
     def inv_var(self):
@@ -513,10 +525,15 @@ def batch_normalization(
             variance, or ``None``.
         decay (float): Decay rate of the running averages.
         axis (None, int or tuple of int): Axes the statistics are computed
-            over; ``None`` for the default explained above.
+            over, in ascending order; ``None`` for the default explained
+            above.
 
     Returns:
         Variable: Output of the shape and dtype of ``x``.
+
+    Raises:
+        RuntimeError: If ``axis`` is not in ascending order, or is neither
+            an int, a sequence nor ``None`` (Chainer's type for it).
 
     .. admonition:: Example
 
@@ -569,6 +586,9 @@ def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
 
     Returns:
         Variable: Output of the shape and dtype of ``x``.
+
+    Raises:
+        RuntimeError: For an ``axis`` :func:`batch_normalization` refuses.
 
     .. admonition:: Example
 

@@ -15,7 +15,7 @@ _CASES = [
     ((2, 3, 4, 2), (3,), None),
     ((2, 3, 4, 2), (3, 4), None),
     ((2, 3, 4, 2), (3, 4), (0, 3)),
-    ((2, 3, 4, 2), (3, 4), (0, -1)),
+    ((2, 3, 4, 2), (3, 4), (-4, -1)),
     ((4, 3), (4,), 1),
 ]
 
@@ -329,3 +329,24 @@ def test_0d_input_fails_the_rank_check():
     with pytest.raises(type_check.InvalidType, match='ndim') as info:
         F.batch_normalization(x, x, x)
     assert not isinstance(info.value, IndexError)
+
+
+@pytest.mark.parametrize(
+    ('axis', 'message'),
+    [
+        ((0, 0), 'ascending'),
+        ((2, 0), 'ascending'),
+        ((0, -1), 'ascending'),  # compared as given, as Chainer does
+        (1.5, 'must be int, tuple of int or None'),
+    ],
+)
+def test_axis_arguments_chainer_refuses(axis, message):
+    # RuntimeError when the node is made, as Chainer 7.8.1's
+    x = numpy.ones((4, 3, 2), numpy.float32)
+    g = numpy.ones(3, numpy.float32)
+    with pytest.raises(RuntimeError, match=message):
+        F.batch_normalization(x, g, g, axis=axis)
+    with pytest.raises(RuntimeError, match=message):
+        F.fixed_batch_normalization(x, g, g, g, g, axis=axis)
+    with pytest.raises(RuntimeError, match=message):
+        chainerlite.links.BatchNormalization(3, axis=axis)(x)
