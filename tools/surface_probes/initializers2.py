@@ -291,4 +291,42 @@ def link_initializers_by_dtype(c):
     return out
 
 
+class _RecordingRng:
+    """A random state that records how an initializer calls it."""
+
+    def __init__(self):
+        self.calls = []
+        self.rs = numpy.random.RandomState(4)
+
+    def __getattr__(self, name):
+        method = getattr(self.rs, name)
+
+        def call(*args, **kwargs):
+            self.calls.append(
+                [name, [_values.summary(a) for a in args], _values.summary(kwargs)]
+            )
+            return method(*args, **kwargs)
+
+        return call
+
+
+def rng_calls(c):
+    I = c.I
+    out = {}
+    for name in _RANDOM:
+        for dtype in (numpy.float32, numpy.float16):
+            rng = _RecordingRng()
+            init = getattr(I, name)(scale=2.0, rng=rng)
+            a = _try(lambda init=init, dtype=dtype: _fill(init, (3, 2), dtype))
+            out['%s %s' % (name, dtype.__name__)] = [rng.calls, a]
+    rng = _RecordingRng()
+    out['Orthogonal scalar'] = [_fill(I.Orthogonal(rng=rng), ()), rng.calls]
+    rng = _RecordingRng()
+    out['HeNormal fan_out'] = [
+        _fill(I.HeNormal(fan_option='fan_out', rng=rng), (2, 6)),
+        rng.calls,
+    ]
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

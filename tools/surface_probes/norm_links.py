@@ -361,4 +361,25 @@ def batch_norm_odd_arguments(c):
     return out
 
 
+def convolution_text(c):
+    L = c.L
+    out = []
+    for make in (
+        lambda: L.Convolution2D(3, 4, 3),
+        lambda: L.Convolution2D(None, 4, 3, stride=2, pad=1, nobias=True),
+        lambda: L.Convolution2D(4, 2, ksize=(2, 3), dilate=2, groups=2),
+        lambda: L.Convolution2D(4, 3),
+    ):
+        link = make()
+        out.append([str(link), _try(lambda link=link: list(link.printable_specs))])
+    m = c.chainer.Sequential(L.Convolution2D(3, 4, 3), L.BatchNormalization(4))
+    out.append(str(m))
+    ch = c.chainer.Chain()
+    with ch.init_scope():
+        ch.conv = L.Convolution2D(1, 1, 1)
+        ch.fc = L.Linear(2, 3)
+    out.append(str(ch))
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

@@ -523,4 +523,64 @@ def odd_constructor_arguments(c):
     ]
 
 
+def zoneout_lstm_training_masks(c):
+    ch, F = c.chainer, c.F
+    numpy.random.seed(31)
+    z = c.L.StatefulZoneoutLSTM(3, 2, c_ratio=0.3, h_ratio=0.6)
+    x = _x(4, 3)
+    z(x)
+    c0, h0 = z.c.array.copy(), z.h.array.copy()
+    h1 = z(_x(4, 3, seed=1))
+    gates = z.upward(_x(4, 3, seed=1)).array + z.lateral(h0).array
+    a, i, f, o = (gates.reshape(4, 2, 4)[:, :, k] for k in range(4))
+    sig = F.sigmoid
+    c_tmp = (F.tanh(a) * sig(i) + sig(f) * c0).array
+    h_tmp = (sig(o) * F.tanh(c_tmp)).array
+    node = h1.creator
+    mixed = h0 * node.flag_h + h_tmp * node.flag_x
+    c_node = z.c.creator
+    c_mixed = c0 * c_node.flag_h + c_tmp * c_node.flag_x
+    return [
+        type(node).__name__,
+        node.zoneout_ratio,
+        c_node.zoneout_ratio,
+        bool(numpy.allclose(mixed, h1.array, atol=1e-6)),
+        bool(numpy.allclose(c_mixed, z.c.array, atol=1e-6)),
+        bool(((node.flag_h + node.flag_x) == 1).all()),
+        sorted(_shapes(z)),
+        isinstance(h1, ch.Variable),
+    ]
+
+
+def stateful_copies_and_devices(c):
+    import copy
+    import pickle
+
+    numpy.random.seed(32)
+    out = {}
+    for name, make in (
+        ('LSTM', lambda: c.L.LSTM(3, 2)),
+        ('StatefulGRU', lambda: c.L.StatefulGRU(3, 2)),
+        ('StatefulMGU', lambda: c.L.StatefulMGU(3, 2)),
+        ('StatefulPeepholeLSTM', lambda: c.L.StatefulPeepholeLSTM(3, 2)),
+        ('StatefulZoneoutLSTM', lambda: c.L.StatefulZoneoutLSTM(3, 2)),
+    ):
+        link = make()
+        with c.chainer.using_config('train', False):
+            link(_x(2, 3))
+        deep = copy.deepcopy(link)
+        pickled = pickle.loads(pickle.dumps(link))
+        shallow = link.copy()
+        link.to_device('@numpy')
+        out[name] = [
+            deep.h is link.h,
+            _values.summary(deep.h),
+            _values.summary(pickled.h),
+            shallow.h is link.h,
+            str(link.device),
+            type(link.h).__name__,
+        ]
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

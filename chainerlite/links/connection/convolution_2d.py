@@ -39,6 +39,8 @@ class Convolution2D(convolution_nd.ConvolutionLayer):
             must be divisible by it.
 
     Attributes:
+        in_channels (int or None): ``in_channels`` as given (``None`` where
+            inferred from the first input).
         W (Parameter): Filter of shape ``(c_O, c_I / groups, k_H, k_W)``.
         b (Parameter): Bias of shape ``(c_O,)``, or ``None``.
 
@@ -92,6 +94,26 @@ class Convolution2D(convolution_nd.ConvolutionLayer):
             dilate,
             groups,
         )
+        # as given (None in the short form), as Chainer's Convolution2D
+        # keeps it; a subclass that set it first keeps its own (ChainerMN's
+        # channel-parallel convolution holds its total there and passes the
+        # per-process share)
+        if not hasattr(self, 'in_channels'):
+            self.in_channels = None if ksize is None else in_channels
+
+    @property
+    def printable_specs(self):
+        """What ``str`` shows: ``in_channels`` (as given), ``out_channels``,
+        ``ksize``, ``stride``, ``pad``, ``nobias``, ``dilate`` and
+        ``groups``, as Chainer's."""
+        yield 'in_channels', self.in_channels
+        yield 'out_channels', self.out_channels
+        yield 'ksize', self.ksize
+        yield 'stride', self.stride
+        yield 'pad', self.pad
+        yield 'nobias', self.b is None
+        yield 'dilate', self.dilate
+        yield 'groups', self.groups
 
     def initialize_for(self, x):
         """Initialises ``W`` from the channels of ``x`` (of 4 axes) if it

@@ -148,9 +148,12 @@ class _ChannelShard(L.Convolution2D):
 
 
 @pytest.mark.parametrize('cls', [L.Convolution2D, L.ConvolutionND])
-def test_no_in_channels_attribute(cls):
-    args = (2,) if cls is L.ConvolutionND else ()
-    assert not hasattr(cls(*(args + (3, 4, 1))), 'in_channels')
+def test_in_channels_attribute_as_chainers(cls):
+    # Chainer's Convolution2D keeps in_channels, its ConvolutionND has none
+    if cls is L.ConvolutionND:
+        assert not hasattr(cls(2, 3, 4, 1), 'in_channels')
+        return
+    assert cls(3, 4, 1).in_channels == 3
     shard = _ChannelShard(3, 4, 1, share=2)
     assert shard.in_channels == 3
     assert shard(numpy.ones((1, 3, 2, 2), numpy.float32)).shape == (1, 4, 2, 2)
@@ -230,3 +233,21 @@ def test_inferring_in_channels_needs_4_axes(shape):
     with pytest.raises(ValueError, match='Convolution2D: in_channels is inferred'):
         link(numpy.zeros(shape, numpy.float32))
     assert link.W.array is None
+
+
+def test_text_form_and_in_channels_as_given():
+    conv = L.Convolution2D(4, 2, ksize=(2, 3), stride=2, dilate=2, groups=2)
+    assert conv.in_channels == 4
+    assert str(conv) == (
+        'Convolution2D(in_channels=4, out_channels=2, ksize=(2, 3), '
+        'stride=(2, 2), pad=(0, 0), nobias=False, dilate=(2, 2), groups=2)'
+    )
+    # the short form infers the channels; in_channels stays None, as in
+    # Chainer, after the first call too
+    lazy = L.Convolution2D(3, 1, nobias=True)
+    lazy(numpy.zeros((1, 5, 2, 2), numpy.float32))
+    assert lazy.in_channels is None and lazy.W.shape == (3, 5, 1, 1)
+    assert str(lazy).startswith(
+        'Convolution2D(in_channels=None, out_channels=3, ksize=1'
+    )
+    assert 'nobias=True' in str(lazy)
