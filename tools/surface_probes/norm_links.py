@@ -382,4 +382,26 @@ def convolution_text(c):
     return out
 
 
+def linear_copies_and_sizes(c):
+    import copy
+    import pickle
+
+    L = c.L
+    numpy.random.seed(34)
+    lazy = L.Linear(3)
+    out = [
+        _try(lambda: pickle.loads(pickle.dumps(lazy)).W.array),
+        _try(lambda: copy.deepcopy(lazy).W.array),
+    ]
+    lazy(numpy.zeros((0, 2), numpy.float32))
+    out.append([lazy.W.shape, lazy.in_size])
+    again = pickle.loads(pickle.dumps(lazy))
+    out.append([again.W.array, again.b.array, again.in_size, again.out_size])
+    link = L.Linear(numpy.int64(2), numpy.int32(3))
+    out.append([link.W.shape, type(link.in_size).__name__, str(link)])
+    out.append(_try(lambda: L.Linear(2, 3)(numpy.ones(2, numpy.float32)).array))
+    out.append(_try(lambda: L.Linear(2, 3)(numpy.ones((), numpy.float32))))
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

@@ -583,4 +583,27 @@ def stateful_copies_and_devices(c):
     return out
 
 
+def lstm_initializer_forms(c):
+    L, I = c.L, c.I
+    out = []
+    for kw in (
+        {'lateral_init': numpy.ones((2, 2), numpy.float32)},
+        {'upward_init': numpy.arange(6.0).reshape(2, 3)},
+        {'upward_init': numpy.ones((8, 3), numpy.float32)},
+        {'bias_init': numpy.arange(2.0), 'forget_bias_init': numpy.full(2, 5.0)},
+        {'bias_init': numpy.ones(8)},
+        {'bias_init': numpy.arange(2.0).reshape(2, 1), 'forget_bias_init': 3},
+        {'bias_init': I.LeCunNormal(), 'forget_bias_init': I.HeUniform()},
+        {'lateral_init': I.Orthogonal(scale=1.0)},
+        {'upward_init': 'text'},
+        {'forget_bias_init': [1, 2]},
+    ):
+        numpy.random.seed(35)
+        out.append(_try(lambda kw=kw: _params(L.LSTM(3, 2, **kw))))
+    numpy.random.seed(35)
+    lazy = L.LSTM(None, 2, upward_init=numpy.ones((2, 3), numpy.float32), bias_init=2)
+    out.append(_try(lambda: [lazy(_x(1, 3)).array, _params(lazy)]))
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

@@ -49,11 +49,13 @@ class LSTMBase(link.Chain):
         for i in range(0, 4 * n, n):
             lateral_init(self.lateral.W.array[i : i + n])
             upward_init(self.upward.W.array[i : i + n])
-        gates = self.upward.b.array.reshape(n, 4)
+        # each gate's biases as a view of shape (1, n, 1), as Chainer gives
+        # them to the initializers (the arrays and fans they take)
+        gates = self.upward.b.array.reshape(1, n, 4, 1)
         bias_init = initializers._get_initializer(self.bias_init)
         forget_bias_init = initializers._get_initializer(self.forget_bias_init)
         for k in range(4):
-            (forget_bias_init if k == 2 else bias_init)(gates[:, k])
+            (forget_bias_init if k == 2 else bias_init)(gates[:, :, k])
 
     def _gates(self, x):
         # upward(x), initializing the weights from x's size on first use.

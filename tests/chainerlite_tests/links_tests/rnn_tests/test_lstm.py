@@ -204,3 +204,20 @@ def test_stateless_lstm_infers_in_size():
     link = L.StatelessLSTM(4)
     c, h = link(None, None, numpy.ones((2, 5), numpy.float32))
     assert link.upward.W.shape == (16, 5) and h.shape == (2, 4)
+
+
+def test_bias_initializers_get_each_gate_as_chainer_does():
+    # a view of shape (1, out_size, 1) per gate: an array of shape
+    # (out_size, 1) fills it, one of shape (out_size,) does not broadcast
+    # there, and initializers that take fans work on it
+    link = L.LSTM(3, 2, bias_init=numpy.array([[1.0], [2.0]]), forget_bias_init=5)
+    numpy.testing.assert_array_equal(
+        link.upward.b.array.reshape(2, 4), [[1, 1, 5, 1], [2, 2, 5, 2]]
+    )
+    with pytest.raises(ValueError):
+        L.LSTM(3, 2, bias_init=numpy.array([1.0, 2.0]))
+    seen = []
+    L.LSTM(3, 2, bias_init=lambda a: seen.append(a.shape))
+    assert seen == [(1, 2, 1)] * 3
+    link = L.LSTM(3, 4, bias_init=initializers.LeCunNormal())
+    assert link.upward.b.array.reshape(4, 4)[:, 2].tolist() == [1, 1, 1, 1]
