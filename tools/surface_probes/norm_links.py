@@ -404,4 +404,45 @@ def linear_copies_and_sizes(c):
     return out
 
 
+def lazy_links_loaded_from_npz(c):
+    import os
+    import tempfile
+
+    ch, L = c.chainer, c.L
+    numpy.random.seed(36)
+    out = []
+    path = os.path.join(tempfile.mkdtemp(), 'm.npz')
+    for make, lazy, x in (
+        (lambda: L.Linear(3, 2), lambda: L.Linear(2), _x(1, 3)),
+        (
+            lambda: L.BatchNormalization(3),
+            lambda: L.BatchNormalization(axis=0),
+            _x(4, 3),
+        ),
+        (lambda: L.LSTM(3, 2), lambda: L.LSTM(2), _x(1, 3)),
+        (
+            lambda: L.Convolution2D(2, 3, 1),
+            lambda: L.Convolution2D(3, 1),
+            _x(1, 2, 2, 2),
+        ),
+    ):
+        src = make()
+        src(x)
+        ch.serializers.save_npz(path, src)
+        dst = lazy()
+        loaded = _try(lambda dst=dst: ch.serializers.load_npz(path, dst))
+        out.append(
+            [
+                loaded,
+                {n: p.array for n, p in dst.namedparams()},
+                [
+                    getattr(dst, k, None)
+                    for k in ('avg_mean', 'avg_var', 'N', 'in_size')
+                ],
+                _try(lambda dst=dst, x=x: dst(x)),
+            ]
+        )
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)
