@@ -606,4 +606,26 @@ def lstm_initializer_forms(c):
     return out
 
 
+def n_step_gradients(c):
+    ch, F = c.chainer, c.F
+    out = {}
+    for name in ('NStepBiLSTM', 'NStepGRU', 'NStepRNNReLU'):
+        numpy.random.seed(37)
+        link = getattr(c.L, name)(2, 3, 2, 0.0)
+        xs = [ch.Variable(x) for x in _seqs(3, 1, 2)]
+        hx = ch.Variable(_x(2 * link.direction, 3, 2, seed=2))
+        states = [hx] * link.n_cells
+        result = link(*states, xs)
+        loss = sum(F.sum(y * y) for y in result[-1]) + F.sum(result[0])
+        loss.backward()
+        out[name] = [
+            [x.grad for x in xs],
+            hx.grad,
+            link.ws[0][0].grad,
+            link.ws[-1][-1].grad,
+            link.bs[0][0].grad,
+        ]
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)
