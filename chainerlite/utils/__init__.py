@@ -56,6 +56,8 @@ def tempdir(**kwargs):
     """Context manager giving a temporary directory, removed on exit.
 
     Args:
+        ignore_errors (bool): Ignore errors while removing the directory
+            (one already removed, say); ``False`` by default.
         **kwargs: Passed to :func:`tempfile.mkdtemp` (``suffix``,
             ``prefix``, ``dir``).
 
@@ -63,11 +65,12 @@ def tempdir(**kwargs):
         str: The path of the directory.
 
     """
+    ignore_errors = kwargs.pop('ignore_errors', False)
     path = tempfile.mkdtemp(**kwargs)
     try:
         yield path
     finally:
-        shutil.rmtree(path, ignore_errors=True)
+        shutil.rmtree(path, ignore_errors=ignore_errors)
 
 
 from chainerlite.utils.experimental import experimental  # NOQA

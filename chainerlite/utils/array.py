@@ -1,5 +1,7 @@
 """Array helpers (``chainerlite.utils.array``)."""
 
+import warnings
+
 from chainerlite import _core
 from chainerlite.utils import size_of_shape  # NOQA  (Chainer's path)
 
@@ -28,6 +30,13 @@ def sum_to(x, shape):
     """
     if x.shape == tuple(shape):
         return x
+    from chainerlite import variable
+
+    if isinstance(x, variable.Variable):
+        raise TypeError(
+            'chainer.utils.sum_to does not support Variable input. '
+            'Use chainer.functions.sum_to instead.'
+        )
     lead = x.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         lead + i for i, dim in enumerate(shape) if dim == 1 and x.shape[lead + i] != 1
@@ -49,6 +58,7 @@ def as_vec(x):
         1-d array of its elements in C order.
 
     """
+    _deprecated('as_vec', 'numpy.ravel', 'flatten ndarrays')
     if x.ndim == 1:
         return x
     return x.ravel()
@@ -65,6 +75,7 @@ def as_mat(x):
         array of shape ``(len(x), size // len(x))``.
 
     """
+    _deprecated('as_mat', 'numpy.reshape', 'reshape ndarrays')
     if x.ndim == 2:
         return x
     return x.reshape(len(x), -1)
@@ -81,6 +92,17 @@ def empty_like(x):
         numpy.ndarray or cupy.ndarray: A new array.
 
     """
+    _deprecated('empty_like', 'numpy.empty_like', 'initialize empty arrays')
     from chainerlite import backend
 
     return backend.get_array_module(x).empty_like(x)
+
+
+def _deprecated(name, replacement, purpose):
+    # Chainer 7.8.1 deprecates the three array helpers with this warning.
+    warnings.warn(
+        'chainer.utils.array.{} is deprecated. Please refer to {} or other '
+        'array backend functions to {}.'.format(name, replacement, purpose),
+        DeprecationWarning,
+        stacklevel=3,
+    )

@@ -45,3 +45,9 @@ class cached_property(object):
         if mode not in cache:
             cache[mode] = self._func(obj)
         return cache[mode]
+
+    def __set__(self, obj, value):
+        # read-only, as Chainer's
+        raise AttributeError(
+            "attribute '{}' of {} is readonly".format(self.__name__, type(obj))
+        )

@@ -43,17 +43,29 @@ def im2col_cpu(
     Returns:
         numpy.ndarray: Column array of shape ``(n, c, kh, kw, out_h, out_w)``.
 
+    Raises:
+        AssertionError: If the output height or width is not positive (as
+            Chainer asserts).
+
     """
-    outs = None
-    if out_h is not None or out_w is not None:
-        h, w = img.shape[2:]
-        if out_h is None:
-            out_h = get_conv_outsize(h, kh, sy, ph, cover_all, dy)
-        if out_w is None:
-            out_w = get_conv_outsize(w, kw, sx, pw, cover_all, dx)
-        outs = out_h, out_w
+    h, w = img.shape[2:]
+    if out_h is None:
+        out_h = get_conv_outsize(h, kh, sy, ph, cover_all, dy)
+    if out_h <= 0:
+        raise AssertionError('Height in the output should be positive.')
+    if out_w is None:
+        out_w = get_conv_outsize(w, kw, sx, pw, cover_all, dx)
+    if out_w <= 0:
+        raise AssertionError('Width in the output should be positive.')
     return _windows.im2col(
-        img, (kh, kw), (sy, sx), (ph, pw), pval, cover_all, (dy, dx), outs=outs
+        img,
+        (kh, kw),
+        (sy, sx),
+        (ph, pw),
+        pval,
+        cover_all,
+        (dy, dx),
+        outs=(out_h, out_w),
     )
 
 

@@ -38,12 +38,19 @@ def im2col_nd_cpu(img, ksize, stride, pad, pval=0, cover_all=False, dilate=1):
 
     Raises:
         AssertionError: If ``ksize``, ``stride`` or ``pad`` does not have
-            ``N`` values.
+            ``N`` values, or an output length is not positive.
 
     """
     ndim = img.ndim - 2
     _check_ranks(ndim, ksize=ksize, stride=stride, pad=pad)
-    return im2col(img, ksize, stride, pad, pval, cover_all, as_tuple(dilate, ndim))
+    dilate = as_tuple(dilate, ndim)
+    outs = [
+        get_conv_outsize(d, k, s, p, cover_all, di)
+        for d, k, s, p, di in zip(img.shape[2:], ksize, stride, pad, dilate)
+    ]
+    if min(outs, default=1) <= 0:
+        raise AssertionError('Output sizes should be positive.')
+    return im2col(img, ksize, stride, pad, pval, cover_all, dilate)
 
 
 def im2col_nd_gpu(img, ksize, stride, pad, cover_all=False, dilate=1):

@@ -6,7 +6,8 @@ def _format_array_props(arrays):
     """Returns the shapes and dtypes of ``arrays`` as ``'(2, 3):float32, ...'``
     (``None`` entries as ``None``)."""
     if not isinstance(arrays, (list, tuple)):
-        raise TypeError(
+        # an assertion in Chainer
+        raise AssertionError(
             '_format_array_props: arrays must be a list or tuple, not {}'.format(
                 type(arrays).__name__
             )

@@ -46,14 +46,13 @@ def _check_overrides(cls):
                 continue
             if vars(cls)[name] is value:
                 continue
-            message = (
-                'Overriding method {!r} of {} in {} is not allowed: it is '
-                'final.'.format(name, base.__name__, cls.__name__)
-            )
+            # Chainer's texts: a warning for overriding, an error for final
             if issubclass(action, Warning):
-                warnings.warn(message, action, stacklevel=3)
+                warnings.warn(
+                    'Overriding method {!r}.'.format(name), action, stacklevel=3
+                )
             else:
-                raise action(message)
+                raise action('method {!r} is final.'.format(name))
 
 
 def enable_final(base=(), meta_base=()):

@@ -30,7 +30,8 @@ class CooMatrix(object):
 
     Raises:
         ValueError: If the shapes of ``data``, ``row`` and ``col`` differ,
-            or ``shape`` is not 2-dimensional.
+            ``shape`` is not two positive numbers, or ``order`` is another
+            value.
 
     """
 
@@ -45,6 +46,16 @@ class CooMatrix(object):
         if len(shape) != 2:
             raise ValueError(
                 'CooMatrix: shape must have two dimensions, not {}'.format(shape)
+            )
+        if not (shape[0] > 0 and shape[1] > 0):
+            raise ValueError(
+                'CooMatrix: the numbers in shape must be positive, not {}'.format(shape)
+            )
+        if order not in ('C', 'F', 'other', None):
+            raise ValueError(
+                "CooMatrix: order must be 'C', 'F', 'other' or None, not {!r}".format(
+                    order
+                )
             )
         if not isinstance(data, variable.Variable):
             data = variable.Variable(data, requires_grad=requires_grad)
@@ -83,16 +94,15 @@ def to_coo(x, ldnz=None, requires_grad=False):
     Args:
         x (array): A 2-dimensional matrix or a 3-dimensional batch.
         ldnz (int): The length of the entry arrays (of each matrix of a
-            batch); the largest number of nonzero elements when None.
-            Unused entries are padding (value 0, indices -1).
+            batch); the largest number of nonzero elements when None or
+            smaller. Unused entries are padding (value 0, indices -1).
         requires_grad (bool): Whether the data Variable needs a gradient.
 
     Returns:
         CooMatrix: The nonzero elements in C order.
 
     Raises:
-        ValueError: If ``x`` is not 2- or 3-dimensional, or ``ldnz`` is
-            smaller than the number of nonzero elements.
+        ValueError: If ``x`` is not 2- or 3-dimensional.
 
     .. admonition:: Example
 
@@ -111,13 +121,8 @@ def to_coo(x, ldnz=None, requires_grad=False):
     batch = x if x.ndim == 3 else x[None]
     nonzeros = [xp.nonzero(m) for m in batch]
     nnz = max([len(r) for r, _ in nonzeros] + [0])
-    if ldnz is None:
+    if ldnz is None or ldnz < nnz:
         ldnz = nnz
-    elif ldnz < nnz:
-        raise ValueError(
-            'to_coo: ldnz ({}) is smaller than the number of '
-            'nonzero elements ({})'.format(ldnz, nnz)
-        )
     data = xp.zeros((len(batch), ldnz), x.dtype)
     row = xp.full((len(batch), ldnz), -1, numpy.int32)
     col = xp.full((len(batch), ldnz), -1, numpy.int32)

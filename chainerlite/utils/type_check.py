@@ -554,8 +554,11 @@ class BoolBinaryOperator(BinaryOperator, Testable):
         left = _eval(self.lhs)
         right = _eval(self.rhs)
         if not self._func(left, right):
+            # Chainer's texts: operands and values as str() shows them (a
+            # string unquoted, a dtype by its name)
             raise InvalidType(
-                str(self), '{} {} {}'.format(_repr(left), self._inverse, _repr(right))
+                '{} {} {}'.format(self.lhs, self._symbol, self.rhs),
+                '{} {} {}'.format(left, self._inverse, right),
             )
 
 
@@ -834,13 +837,15 @@ def argname(in_types, names):
 
     Raises:
         InvalidType: If the function got another number of inputs than
-            there are names (also in light mode), as in Chainer; the
-            message names the function being checked.
+            there are names (also in light mode), as in Chainer, with the
+            message ``Invalid number of arguments``.
 
     """
     if len(in_types) != len(names):
         raise InvalidType(
-            '{} argument(s)'.format(len(names)), '{} argument(s)'.format(len(in_types))
+            '{} argument(s)'.format(len(names)),
+            '{} argument(s)'.format(len(in_types)),
+            'Invalid number of arguments',
         )
     if in_light_mode():
         return
@@ -888,8 +893,9 @@ def expect_broadcast_shapes(*shape_types, **kwargs):
     try:
         numpy.broadcast_shapes(*shapes)
     except ValueError:
-        expect = 'broadcastable shapes: %s' % ', '.join([str(s) for s in shape_types])
-        raise InvalidType(expect, ', '.join([str(s) for s in shapes])) from None
+        lines = ['cannot broadcast inputs of the following shapes:']
+        lines += ['{} = {}'.format(t, s) for t, s in zip(shape_types, shapes)]
+        raise InvalidType('', '', msg='\n'.join(lines)) from None
 
 
 # The compiled nodes' check_type_forward and FunctionNode's light-mode first

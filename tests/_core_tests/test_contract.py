@@ -129,7 +129,7 @@ def test_fast_accept_takes_the_common_valid_inputs():
 def test_linear_messages(arrays):
     # the declaration's full check states the contract as Chainer's does
     expected = {
-        1: 'Expect: x.dtype.kind == \'f\'',
+        1: 'Expect: x.dtype.kind == f',
         2: 'Expect: x.shape[1] == W.shape[1]',
         3: 'Expect: b.shape[0] == W.shape[0]',
     }

@@ -55,16 +55,20 @@ def test_matching_inputs_skip_the_full_check(full_checks):
 @pytest.mark.parametrize(
     'inputs, message',
     [
-        ((numpy.ones(3, numpy.int32),), "Expect: x.dtype.kind == 'f'"),
-        ((_f32(), _f32()), 'Expect: 1 argument(s)\nActual: 2 argument(s)'),
+        (
+            (numpy.ones(3, numpy.int32),),
+            'Invalid operation is performed in: Twice (Forward)\n\n'
+            'Expect: x.dtype.kind == f\nActual: i != f',
+        ),
+        # Chainer's message of a wrong count names no function
+        ((_f32(), _f32()), 'Invalid number of arguments'),
     ],
 )
 def test_other_inputs_get_the_full_check_and_its_error(full_checks, inputs, message):
     with pytest.raises(type_check.InvalidType) as e:
         Twice().apply(inputs)
     assert full_checks.call_count >= 1
-    assert 'Invalid operation is performed in: Twice (Forward)' in str(e.value)
-    assert message in str(e.value)
+    assert str(e.value).strip() == message
 
 
 def test_a_subclass_with_its_own_check_is_checked_in_full():
@@ -92,7 +96,7 @@ def test_declaration_of_several_inputs_checks_each_in_order():
             return (inputs[0] * inputs[1],)
 
     Pair().apply((_f32(3), numpy.arange(3)))
-    with pytest.raises(type_check.InvalidType, match="n.dtype.kind == 'i'"):
+    with pytest.raises(type_check.InvalidType, match='n.dtype.kind == i'):
         Pair().apply((_f32(3), _f32(3)))
 
 

@@ -49,6 +49,7 @@ NAMES = (
     'triggers',
     'updaters',
     'utils_api',
+    'utils_extra',
     'variable',
     'variable_extra',
     'vision',

@@ -1,7 +1,9 @@
 """utils.array: as_vec, as_mat, empty_like and sum_to's identity case."""
 
 import numpy
+import pytest
 
+import chainerlite
 from chainerlite import utils
 from chainerlite.utils import array
 
@@ -12,32 +14,46 @@ def test_sum_to_the_same_shape_returns_the_array_itself():
     assert utils.sum_to is array.sum_to
 
 
+def _deprecated(fn, *args):
+    # Chainer 7.8.1 deprecates as_vec, as_mat and empty_like
+    with pytest.warns(DeprecationWarning, match='chainer.utils.array.* is deprecated'):
+        return fn(*args)
+
+
 def test_as_vec():
     x = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
-    v = array.as_vec(x)
+    v = _deprecated(array.as_vec, x)
     numpy.testing.assert_array_equal(v, numpy.arange(6))
     assert numpy.shares_memory(v, x)
     one_d = numpy.ones(3)
-    assert array.as_vec(one_d) is one_d
-    assert array.as_vec(numpy.float32(2) * numpy.ones(())).shape == (1,)
+    assert _deprecated(array.as_vec, one_d) is one_d
+    assert _deprecated(array.as_vec, numpy.float32(2) * numpy.ones(())).shape == (1,)
 
 
 def test_as_mat():
     x = numpy.arange(24, dtype=numpy.float32).reshape(2, 3, 4)
-    m = array.as_mat(x)
+    m = _deprecated(array.as_mat, x)
     numpy.testing.assert_array_equal(m, x.reshape(2, 12))
     two_d = numpy.ones((2, 5))
-    assert array.as_mat(two_d) is two_d
-    assert array.as_mat(numpy.ones(3)).shape == (3, 1)
+    assert _deprecated(array.as_mat, two_d) is two_d
+    assert _deprecated(array.as_mat, numpy.ones(3)).shape == (3, 1)
 
 
 def test_empty_like_keeps_shape_dtype_and_order():
     x = numpy.ones((3, 2), numpy.float16).T
-    y = array.empty_like(x)
+    y = _deprecated(array.empty_like, x)
     assert y.shape == (2, 3)
     assert y.dtype == numpy.float16
     assert y.flags.f_contiguous
     assert not numpy.shares_memory(x, y)
+
+
+def test_sum_to_refuses_a_variable():
+    x = chainerlite.Variable(numpy.ones((2, 3), numpy.float32))
+    with pytest.raises(TypeError, match='functions.sum_to'):
+        array.sum_to(x, (3,))
+    # one of the target shape is returned as it is, as in Chainer
+    assert array.sum_to(x, (2, 3)) is x
 
 
 def test_conv_outsize_helpers_at_utils():

@@ -97,3 +97,15 @@ def test_parameter_ranks_must_match_the_image():
         conv_nd.im2col_nd_cpu(img, (2,), (1, 1), (0, 0))
     with pytest.raises(AssertionError, match='dims'):
         conv_nd.col2im_nd_cpu(numpy.zeros((1, 1, 2, 2, 3, 3)), (1, 1), (0, 0), (4,))
+
+
+def test_outputs_of_no_length_are_refused():
+    # Chainer asserts that every output length is positive
+    img = numpy.ones((1, 1, 4, 3), numpy.float32)
+    with pytest.raises(AssertionError, match='Height'):
+        conv.im2col_cpu(img, 5, 1, 1, 1, 0, 0)
+    with pytest.raises(AssertionError, match='Width'):
+        conv.im2col_cpu(img, 1, 4, 1, 1, 0, 0)
+    with pytest.raises(AssertionError, match='positive'):
+        conv_nd.im2col_nd_cpu(img, (1, 4), (1, 1), (0, 0))
+    assert conv_nd.im2col_nd_cpu(img, (4, 3), (1, 1), (0, 0)).shape[-2:] == (1, 1)

@@ -87,3 +87,22 @@ def test_enable_final_with_bases_and_metaclass():
 def test_final_rejects_a_bad_action():
     with pytest.raises(TypeError, match='action'):
         utils.final(action='ignore')
+
+
+def test_messages_are_chainers():
+    base = _base_with_final_method()
+    with pytest.raises(TypeError) as e:
+
+        class Child(base):
+            def method(self):
+                return 'child'
+
+    assert str(e.value) == "method 'method' is final."
+    base = _base_with_final_method(action=UserWarning)
+    with pytest.warns(UserWarning) as caught:
+
+        class Other(base):
+            def method(self):
+                return 'other'
+
+    assert [str(w.message) for w in caught] == ["Overriding method 'method'."]

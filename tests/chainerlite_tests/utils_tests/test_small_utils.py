@@ -101,6 +101,12 @@ def test_fp16_helper():
     f = F()
     f.apply((x32, x32))
     assert f.seen[0] is x32
+    # a float32 input beside a float16 one: the outputs stay float32, as
+    # Chainer's helper casts back only when every float input is float16
+    f = F()
+    y, z = f.apply((x16, x32))
+    assert f.seen[0].dtype == numpy.float32
+    assert y.dtype == z.dtype == numpy.float32
 
 
 def test_experimental_warning(monkeypatch):
@@ -122,6 +128,28 @@ def test_tempdir_is_removed():
         assert os.path.isdir(path)
         open(os.path.join(path, 'f'), 'w').close()
     assert not os.path.exists(path)
+
+
+def test_tempdir_removal_errors_unless_ignored():
+    # as Chainer: an error while removing is raised unless ignore_errors
+    with pytest.raises(FileNotFoundError):
+        with utils.tempdir() as path:
+            os.rmdir(path)
+    with utils.tempdir(ignore_errors=True) as path:
+        os.rmdir(path)
+    assert not os.path.exists(path)
+
+
+def test_cached_property_is_read_only():
+    class Thing(object):
+        @cache.cached_property
+        def value(self):
+            return 1
+
+    thing = Thing()
+    with pytest.raises(AttributeError, match="'value'.* is readonly"):
+        thing.value = 2
+    assert thing.value == 1
 
 
 def test_collections_abc():

@@ -46,12 +46,24 @@ def test_errors():
         utils.get_order(numpy.zeros(3, int), numpy.zeros(4, int))
     with pytest.raises(ValueError, match='negative'):
         utils.get_order(numpy.array([0, -1]), numpy.array([0, 1]))
-    with pytest.raises(ValueError, match='ldnz'):
-        utils.to_coo(numpy.ones((2, 2)), ldnz=3)
     with pytest.raises(ValueError, match='dimensional'):
         utils.to_coo(numpy.ones(3))
     with pytest.raises(ValueError, match='same shape'):
         utils.CooMatrix(numpy.ones(2), numpy.zeros(3, int), numpy.zeros(3, int), (2, 2))
+    index = numpy.zeros(2, numpy.int32)
+    with pytest.raises(ValueError, match='positive'):
+        utils.CooMatrix(numpy.ones(2), index, index, (0, 2))
+    with pytest.raises(ValueError, match='order'):
+        utils.CooMatrix(numpy.ones(2), index, index, (2, 2), order='c')
+
+
+def test_ldnz_below_the_nonzeros_counts_them_all():
+    # as Chainer: the entry arrays grow to the number of nonzero elements
+    sp = utils.to_coo(numpy.ones((2, 2)), ldnz=3)
+    assert sp.data.shape == (4,) and sp.row.tolist() == [0, 0, 1, 1]
+    batch = utils.to_coo(numpy.stack([numpy.eye(3), numpy.ones((3, 3))]), ldnz=5)
+    assert batch.data.shape == (2, 9)
+    numpy.testing.assert_array_equal(batch.to_dense()[1], numpy.ones((3, 3)))
 
 
 @pytest.mark.parametrize('shape', [(2, 3), (2, 2, 3), (0, 2, 3)])

@@ -201,8 +201,10 @@ def test_dtype_comparisons_print_as_chainer_does(x):
     error = _failure(x.dtype == numpy.dtype(numpy.int8))
     assert error.actual == 'float32 != int8'
     T.expect(numpy.float32 == x.dtype)
+    # a string as str() shows it, unquoted, in both texts
     error = _failure(x.dtype.kind == 'i')
-    assert error.actual == "'f' != 'i'"
+    assert error.expect == 'in_types[0].dtype.kind == i'
+    assert error.actual == 'f != i'
 
 
 def test_numpy_scalar_on_the_left(x):
@@ -319,6 +321,8 @@ def test_argname():
     with pytest.raises(T.InvalidType) as e:
         T.argname(types, ('x',))
     assert (e.value.expect, e.value.actual) == ('1 argument(s)', '2 argument(s)')
+    # Chainer's message, without the function being checked
+    assert str(e.value) == 'Invalid number of arguments'
     assert T._argname is T.argname
 
 
@@ -409,3 +413,16 @@ def test_prod_of_a_list_of_expressions_evaluates_and_prints_them():
         T.expect(T.prod((t.shape[1],)) == 4)
     assert info.value.expect == 'prod((in_types[0].shape[1],)) == 4'
     assert info.value.actual == '3 != 4'
+
+
+def test_broadcast_failure_lists_the_shapes():
+    a, b = _types(numpy.zeros((2, 3)), numpy.zeros((4,)))
+    T.expect_broadcast_shapes(a.shape, (1, 3))
+    with pytest.raises(T.InvalidType) as e:
+        T.expect_broadcast_shapes(a.shape, b.shape)
+    assert (e.value.expect, e.value.actual) == ('', '')
+    assert str(e.value) == (
+        'cannot broadcast inputs of the following shapes:\n'
+        'in_types[0].shape = (2, 3)\n'
+        'in_types[1].shape = (4,)'
+    )

@@ -118,10 +118,19 @@ def test_broadcast_gradient_of_unused_output():
     numpy.testing.assert_array_equal(z.grad, [2, 2, 2])
 
 
-@pytest.mark.parametrize('shapes', [((2, 3), (2,)), ((2, 3), (3, 3)), ()])
-def test_broadcast_incompatible_shapes(shapes):
+@pytest.mark.parametrize(
+    'shapes, match',
+    [
+        (((2, 3), (2,)), 'cannot broadcast'),
+        (((2, 3), (3, 3)), 'cannot broadcast'),
+        ((), 'Broadcast'),
+    ],
+)
+def test_broadcast_incompatible_shapes(shapes, match):
+    # Chainer's messages: the shapes that do not broadcast, or (no input)
+    # the function and the failed condition
     xs = [numpy.zeros(shape, numpy.float32) for shape in shapes]
-    with pytest.raises(type_check.InvalidType, match='Broadcast'):
+    with pytest.raises(type_check.InvalidType, match=match):
         F.broadcast(*xs)
 
 

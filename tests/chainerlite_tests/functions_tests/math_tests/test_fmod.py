@@ -77,5 +77,6 @@ class TestFmod(testing.FunctionTestCase):
     ],
 )
 def test_invalid_inputs(x, divisor):
-    with pytest.raises(type_check.InvalidType, match='fmod'):
+    # shapes that do not broadcast: Chainer's message lists them
+    with pytest.raises(type_check.InvalidType, match='fmod|cannot broadcast'):
         F.fmod(x, divisor)

@@ -85,5 +85,6 @@ def test_ties_send_the_gradient_to_x1():
     ],
 )
 def test_invalid_inputs(x1, x2):
-    with pytest.raises(type_check.InvalidType, match='Minimum'):
+    # shapes that do not broadcast: Chainer's message lists them
+    with pytest.raises(type_check.InvalidType, match='Minimum|cannot broadcast'):
         F.minimum(x1, x2)

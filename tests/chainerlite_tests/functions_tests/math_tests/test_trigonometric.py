@@ -128,5 +128,6 @@ def test_integer_input_is_invalid(name):
     ],
 )
 def test_arctan2_invalid_inputs(x1, x2):
-    with pytest.raises(type_check.InvalidType, match='arctan2'):
+    # shapes that do not broadcast: Chainer's message lists them
+    with pytest.raises(type_check.InvalidType, match='arctan2|cannot broadcast'):
         F.arctan2(x1, x2)
