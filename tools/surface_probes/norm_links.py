@@ -445,4 +445,25 @@ def lazy_links_loaded_from_npz(c):
     return out
 
 
+def batch_norm_keeps_the_given_initializer(c):
+    I = c.I
+    gamma = I.Constant(2.0, dtype=numpy.float64)
+    bn = c.L.BatchNormalization(3, initial_gamma=gamma)
+    return [str(bn.gamma.dtype), bn.gamma.array, numpy.dtype(gamma.dtype).name]
+
+
+def batch_norm_initializer_dtypes(c):
+    L, I = c.L, c.I
+    out = []
+    for kw in (
+        {'initial_avg_mean': I.Constant(1.0, dtype=numpy.float64)},
+        {'initial_avg_var': I.One(dtype=numpy.float16)},
+        {'initial_beta': I.Zero(dtype=numpy.float16), 'dtype': numpy.float64},
+    ):
+        out.append(_try(lambda kw=kw: _bn_state(L.BatchNormalization(3, **kw))))
+        lazy = L.BatchNormalization(axis=0, **kw)
+        out.append(_try(lambda lazy=lazy: [lazy(_x(2, 3)).dtype.name, _bn_state(lazy)]))
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

@@ -62,6 +62,9 @@ class BatchNormalization(link.Link):
 
     Raises:
         RuntimeError: If neither ``size`` nor ``axis`` is given.
+        ValueError: If ``initial_avg_mean`` or ``initial_avg_var`` has a
+            ``dtype`` other than the link's (when the statistics are made:
+            here with ``size``, else at the first call).
 
     Attributes:
         gamma (Parameter): Scale, or ``None`` without ``use_gamma``.
@@ -122,8 +125,14 @@ class BatchNormalization(link.Link):
         self.decay = decay
         self.eps = eps
         self.axis = (axis,) if isinstance(axis, int) else axis
-        self._initial_avg_mean = _initializer(initial_avg_mean, 0, self._dtype)
-        self._initial_avg_var = _initializer(initial_avg_var, 1, self._dtype)
+        # the statistics' initializers keep their dtype: one other than the
+        # link's is a ValueError when the statistics are made, as in Chainer
+        self._initial_avg_mean = initializers._get_initializer(
+            0 if initial_avg_mean is None else initial_avg_mean
+        )
+        self._initial_avg_var = initializers._get_initializer(
+            1 if initial_avg_var is None else initial_avg_var
+        )
         with self.init_scope():
             self.gamma = None
             if use_gamma:
@@ -141,10 +150,10 @@ class BatchNormalization(link.Link):
     def _initialize_params(self, shape):
         device = self.device
         self.avg_mean = initializers.generate_array(
-            self._initial_avg_mean, shape, device.xp, device=device
+            self._initial_avg_mean, shape, device.xp, dtype=self._dtype, device=device
         )
         self.avg_var = initializers.generate_array(
-            self._initial_avg_var, shape, device.xp, device=device
+            self._initial_avg_var, shape, device.xp, dtype=self._dtype, device=device
         )
         for param in (self.gamma, self.beta):
             if param is not None:

@@ -304,3 +304,23 @@ def test_mixed16_keeps_parameters_and_statistics_in_float32():
     assert bn.gamma.grad.dtype == numpy.float32
     expected = (x - x.mean(0)) / numpy.sqrt(x.astype(numpy.float64).var(0) + 2e-5)
     numpy.testing.assert_allclose(y.array, expected, atol=1e-2)
+
+
+@pytest.mark.parametrize('name', ['initial_avg_mean', 'initial_avg_var'])
+def test_statistics_initializer_of_another_dtype(name):
+    # a ValueError when the statistics are made, as Chainer's generate_array
+    init = initializers.Constant(1.0, dtype=numpy.float64)
+    with pytest.raises(ValueError, match='dtype mismatch'):
+        L.BatchNormalization(3, **{name: init})
+    lazy = L.BatchNormalization(axis=0, **{name: init})
+    with pytest.raises(ValueError, match='dtype mismatch'):
+        lazy(_x(2, 3))
+    bn = L.BatchNormalization(3, dtype=numpy.float64, **{name: init})
+    assert getattr(bn, name[len('initial_') :]).dtype == numpy.float64
+
+
+def test_the_given_gamma_initializer_is_left_as_it_is():
+    # Chainer sets the link's dtype on the object given (docs/differences.rst)
+    init = initializers.Constant(2.0, dtype=numpy.float64)
+    bn = L.BatchNormalization(3, initial_gamma=init)
+    assert bn.gamma.dtype == numpy.float32 and init.dtype == numpy.float64
