@@ -65,6 +65,13 @@ def resnet50(c):
     out.append(_try(lambda: m(x, layers=['pool1'], test=True)))
     out.append(_try(lambda: m(x, layers=['pool1'], other=True)))
     out.append(_try(lambda: _outputs(m.forward(x, layers=[]))))
+    with c.chainer.using_config('train', False):
+        act = m(x, layers=['pool5', 'fc6', 'prob'])
+    # deep sums: five significant digits (the two libraries add in other
+    # orders)
+    out.append([float('%.5g' % act[k].array.sum()) for k in ('pool5', 'fc6', 'prob')])
+    act = m(_image(2, 32), layers=['conv1'])
+    out.append([act['conv1'].array, m.bn1.avg_mean, m.bn1.avg_var])
     return out
 
 
