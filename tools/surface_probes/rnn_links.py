@@ -628,4 +628,29 @@ def n_step_gradients(c):
     return out
 
 
+_STATEFUL = (
+    'StatefulGRU',
+    'StatefulMGU',
+    'StatefulPeepholeLSTM',
+    'StatefulZoneoutLSTM',
+    'LSTM',
+)
+
+
+def _second_batch(c, name, batch):
+    numpy.random.seed(38)
+    link = getattr(c.L, name)(3, 2)
+    with c.chainer.using_config('train', False):
+        link(_x(2, 3))
+        return _try(lambda: [link(_x(batch, 3, seed=1)).array, link.h.array])
+
+
+def stateful_larger_batch(c):
+    return {name: _second_batch(c, name, 3) for name in _STATEFUL}
+
+
+def stateful_smaller_batch(c):
+    return {name: _second_batch(c, name, 1) for name in _STATEFUL}
+
+
 PROBES = _values.probes(globals(), __name__)

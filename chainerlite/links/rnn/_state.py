@@ -12,6 +12,7 @@ from chainerlite.functions.array import split_axis
 from chainerlite.functions.rnn import lstm
 from chainerlite.links.connection import linear
 from chainerlite.utils import _chainer_errors
+from chainerlite.utils import type_check
 
 
 def split(state, batch):
@@ -19,13 +20,17 @@ def split(state, batch):
     rest (``None`` when there is none).
 
     Raises:
-        TypeError: If ``batch`` exceeds the rows of ``state``.
+        TypeError: If ``batch`` exceeds the rows of ``state`` (Chainer's
+            LSTM raises TypeError; its GRU and MGU fail in a type check,
+            so this is also an ``InvalidType``).
     """
     rows = state.shape[0]
     if rows < batch:
-        raise TypeError(
+        raise type_check.InvalidTypeTypeError(
+            'x.shape[0] <= h.shape[0]',
+            '{} > {}'.format(batch, rows),
             'The batch size of x must be equal to or less than '
-            'the size of the previous state h.'
+            'the size of the previous state h.',
         )
     if rows == batch:
         return state, None

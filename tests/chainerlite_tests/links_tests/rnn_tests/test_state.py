@@ -31,3 +31,13 @@ def test_a_state_that_is_not_a_variable(name, bad):
         with pytest.raises(error, match='must be a Variable'):
             link.set_state(*states)
     assert link.h is None
+
+
+@pytest.mark.parametrize('make', [L.LSTM, L.StatefulGRU, L.StatefulMGU])
+def test_a_batch_larger_than_the_state(make):
+    # Chainer's LSTM raises TypeError, its GRU and MGU fail in a type check
+    link = make(2, 3)
+    link(numpy.zeros((1, 2), numpy.float32))
+    for error in (TypeError, chainerlite.utils.type_check.InvalidType):
+        with pytest.raises(error, match='batch size of x'):
+            link(numpy.zeros((2, 2), numpy.float32))
