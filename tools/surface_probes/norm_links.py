@@ -466,4 +466,20 @@ def batch_norm_initializer_dtypes(c):
     return out
 
 
+def batch_norm_finetune_modes(c):
+    ch, L, F = c.chainer, c.L, c.F
+    bn = L.BatchNormalization(3)
+    with ch.using_config('train', False):
+        bn(_x(4, 3), finetune=True)
+    out = [_bn_state(bn)]
+    x = ch.Variable(_x(4, 3, seed=1))
+    y = F.forget(lambda v: bn(v, finetune=True), x)
+    F.sum(y * y).backward()
+    out.append([_bn_state(bn), x.grad, bn.gamma.grad])
+    bn.N = 5
+    bn(_x(4, 3, seed=2), finetune=True)
+    out.append(_bn_state(bn))
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)
