@@ -208,12 +208,6 @@ def _repr(value):
         if len(items) == 1:
             return '({},)'.format(items[0])
         return '({})'.format(', '.join(items))
-    # As Chainer prints them: a dtype by its name, a scalar type as Python
-    # shows a class (``<class 'numpy.float32'>``).
-    if isinstance(value, numpy.dtype):
-        return value.name
-    if isinstance(value, type) and issubclass(value, numpy.generic):
-        return str(value)
     if isinstance(value, slice):
         return _repr_slice(value)
     if value is Ellipsis:
@@ -427,10 +421,17 @@ class GetAttr(Atom):
         self._attr = name
 
     def __str__(self):
-        return '{}.{}'.format(_operand(self._obj, _ATOM_PRIORITY, False), self._attr)
+        obj = _operand(self._obj, _ATOM_PRIORITY, False)
+        name = self._attr
+        if isinstance(name, Constant):
+            name = name.value
+        if isinstance(name, str):
+            return '{}.{}'.format(obj, name)
+        # as Chainer prints a name that is not a string
+        return 'getattr({}, {})'.format(obj, _repr(self._attr))
 
     def eval(self):
-        return getattr(_eval(self._obj), self._attr)
+        return getattr(_eval(self._obj), _eval(self._attr))
 
 
 class GetItem(Atom):
@@ -443,9 +444,8 @@ class GetItem(Atom):
 
     def __str__(self):
         if isinstance(self._key, tuple):
+            # Chainer's text: the items only (x[1,] prints as x[1])
             key = ', '.join(_repr_slice(k) for k in self._key)
-            if len(self._key) == 1:
-                key += ','
         else:
             key = _repr_slice(self._key)
         return '{}[{}]'.format(_operand(self._obj, _ATOM_PRIORITY, False), key)

@@ -47,6 +47,7 @@ NAMES = (
     'trainer_api',
     'training',
     'triggers',
+    'type_checks',
     'updaters',
     'utils_api',
     'utils_extra',

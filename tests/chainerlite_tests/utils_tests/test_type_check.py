@@ -426,3 +426,16 @@ def test_broadcast_failure_lists_the_shapes():
         'in_types[0].shape = (2, 3)\n'
         'in_types[1].shape = (4,)'
     )
+
+
+def test_text_of_attributes_subscripts_and_constants_as_chainer_prints():
+    a = T.Variable(3, 'a')
+    # an attribute named by something other than a string prints as getattr
+    assert str(T.GetAttr(a, 1)) == 'getattr(a, 1)'
+    assert str(T.GetAttr(a, T.Constant('real'))) == 'a.real'
+    assert T.GetAttr(a, T.Constant('real')).eval() == 3
+    assert str(T.GetAttr(a, T.Constant(2))) == 'getattr(a, 2)'
+    # a key of one-item tuple prints as its item
+    assert str(a[(1,)]) == 'a[1]' and str(a[:,]) == 'a[:]'
+    # a constant prints as its repr, a dtype included
+    assert str(T.Constant(numpy.dtype('f'))) == "dtype('float32')"
