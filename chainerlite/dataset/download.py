@@ -84,8 +84,10 @@ def cache_or_load_file(path, creator, loader):
     """Loads a cached file, or creates it first.
 
     If ``path`` exists, returns ``loader(path)``. Otherwise calls
-    ``creator(tmp_path)``, which writes the file and returns the loaded
-    data, moves the file to ``path`` and returns what ``creator`` returned.
+    ``creator(tmp_path)`` (a path of the same file name in a temporary
+    folder), which writes the file and returns the loaded data, moves the
+    file to ``path`` (creating its folder) and returns what ``creator``
+    returned.
     If another process creates ``path`` meanwhile, its file is kept.
 
     Args:
@@ -113,7 +115,9 @@ def _create(path, creator):
     # moved into place unless another process got there first.
     temp_root = tempfile.mkdtemp()
     try:
-        temp_path = os.path.join(temp_root, 'creating')
+        # the target's own name, as in Chainer: a creator that writes with
+        # numpy.savez (which adds .npz to other names) writes this file
+        temp_path = os.path.join(temp_root, os.path.basename(path))
         result = creator(temp_path)
         with _cache_lock():
             if not os.path.exists(path):

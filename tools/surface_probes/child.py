@@ -21,6 +21,7 @@ NAMES = (
     'classifier',
     'config',
     'data',
+    'dataset_files',
     'datasets2',
     'extensions',
     'extensions_extra',

@@ -725,4 +725,41 @@ def runtime_info_lines(c):
     ]
 
 
+def argument_messages(c):
+    arg = _module(c, 'utils.argument')
+
+    def first_line(fn):
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - the message is the result
+            return [type(e).__name__, str(e)]
+        return None
+
+    def my_function(**kwargs):
+        return arg.parse_kwargs(kwargs, ('a', 1), old='old is gone')
+
+    return [
+        first_line(lambda: my_function(zzz=1, yy=2)),
+        first_line(lambda: my_function(old=1)),
+        first_line(lambda: my_function(old=1, zzz=2)),
+        first_line(lambda: arg.check_unexpected_kwargs({'x': 1}, x='no x', y='no y')),
+        arg.check_unexpected_kwargs({'z': 1}, x='no x'),
+        arg.parse_kwargs({'a': 5}, ('a', 1), ('b', 2)),
+        arg.parse_kwargs({}),
+        arg.assert_kwargs_empty({}),
+    ]
+
+
+def assert_kwargs_empty_message(c):
+    arg = _module(c, 'utils.argument')
+
+    def my_function(**kwargs):
+        arg.assert_kwargs_empty(kwargs)
+
+    try:
+        my_function(x=1)
+    except TypeError as e:
+        return str(e)
+
+
 PROBES = _values.probes(globals(), __name__)

@@ -41,6 +41,27 @@ def test_cache_or_load_file_creates_once(root):
     assert len(calls) == 1 and calls[0] != path
 
 
+def test_creator_writes_a_file_of_the_targets_name(root):
+    # as Chainer's: numpy.savez keeps a name ending in .npz as it is
+    import numpy
+
+    path = str(root / 'arrays.npz')
+    seen = []
+
+    def create(p):
+        seen.append(os.path.basename(p))
+        numpy.savez(p, x=numpy.arange(3))
+        return 'created'
+
+    def load(p):
+        with numpy.load(p) as f:
+            return f['x'].tolist()
+
+    assert download.cache_or_load_file(path, create, load) == 'created'
+    assert seen == ['arrays.npz']
+    assert download.cache_or_load_file(path, create, load) == [0, 1, 2]
+
+
 def test_cache_or_load_file_with_a_file_as_root(tmp_path):
     saved = download.get_dataset_root()
     (tmp_path / 'file').write_text('')
