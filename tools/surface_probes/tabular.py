@@ -414,4 +414,32 @@ def base_class_is_abstract(c):
     ]
 
 
+def slice_by_other_sequences(c):
+    d = _table(c)
+    out = []
+    for rows in (
+        range(1, 4),
+        (0, 2),
+        [numpy.int64(4), numpy.int32(1)],
+        numpy.array([3]),
+        numpy.array([], dtype=numpy.int64),
+        (True, False, True, False, False),
+        [numpy.bool_(True)] * 5,
+        [True, 1],
+        [1.0, 2.7],
+        numpy.array([0.0, 4.0]),
+        'ab',
+    ):
+        out.append(attempt(lambda: _view(d.slice[rows])))
+    return out
+
+
+def slice_by_odd_keys(c):
+    d = _table(c)
+    out = []
+    for keys in (numpy.int64(1), ['a'], ('a', numpy.int32(2)), (), ('b',) * 3):
+        out.append(attempt(lambda: _view(d.slice[:, keys])))
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

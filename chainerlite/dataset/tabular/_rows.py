@@ -5,8 +5,6 @@ kept a slice through composition, so a dataset that reads slices cheaply
 (an array) still gets one.
 """
 
-import operator
-
 import numpy
 
 
@@ -14,8 +12,8 @@ def normalize(indices, n):
     """Checks a user's row selection against ``n`` rows and normalizes it.
 
     Args:
-        indices (slice, list or numpy.ndarray): A slice, integers (negative
-            ones count from the end) or a mask of ``n`` bools.
+        indices (slice or sequence): A slice, numbers (negative ones count
+            from the end) or a mask of ``n`` bools.
         n (int): The number of rows.
 
     Returns:
@@ -26,17 +24,19 @@ def normalize(indices, n):
         IndexError: If an integer is out of range.
         ValueError: If a mask does not have ``n`` entries, or a slice step
             is zero.
-        TypeError: If ``indices`` is of another type.
+        TypeError: If ``indices`` is neither a slice nor a sequence.
     """
     if isinstance(indices, slice):
         indices.indices(n)  # raises ValueError for a zero step
         return indices
     if isinstance(indices, numpy.ndarray):
         indices = indices.tolist()
-    if not isinstance(indices, list):
+    elif hasattr(indices, '__len__'):
+        indices = list(indices)  # any sequence, as Chainer takes (a range)
+    else:
         raise TypeError(
-            'rows of a tabular dataset are selected by a slice, a list or '
-            'an array, not {}'.format(type(indices).__name__)
+            'rows of a tabular dataset are selected by a slice or a sequence, '
+            'not {}'.format(type(indices).__name__)
         )
     if indices and all(isinstance(i, (bool, numpy.bool_)) for i in indices):
         if len(indices) != n:
@@ -47,7 +47,7 @@ def normalize(indices, n):
         return [i for i, keep in enumerate(indices) if keep]
     rows = []
     for i in indices:
-        i = operator.index(i)
+        i = int(i)  # as Chainer: a float counts as the int it truncates to
         if not -n <= i < n:
             raise IndexError(
                 'index {} is out of range for a tabular dataset of length {}'.format(

@@ -1,5 +1,6 @@
 """``dataset.slice[indices, keys]``: a view of some rows and columns."""
 
+import numbers
 import operator
 
 from chainerlite.dataset.tabular import _rows
@@ -65,7 +66,8 @@ class Slice(tabular_dataset.TabularDataset):
 
 
 def _key_index(keys, key):
-    if isinstance(key, str):
+    # an integer is a position, anything else a key name (as in Chainer)
+    if not isinstance(key, numbers.Integral):
         if key not in keys:
             raise KeyError(
                 'key {!r} is not among the keys {} of the tabular dataset'.format(

@@ -86,3 +86,26 @@ def test_keys_of_keys(table):
 def test_invalid(table, args, error):
     with pytest.raises(error):
         table().slice[args]
+
+
+@pytest.mark.parametrize(
+    'indices, rows',
+    [
+        (range(1, 4), [1, 2, 3]),
+        ((True,) * 6, [0, 1, 2, 3, 4, 5]),
+        ([1.0, 4.9], [1, 4]),
+        (numpy.array([0.0, 5.0]), [0, 5]),
+    ],
+)
+def test_rows_by_any_sequence(table, indices, rows):
+    # as Chainer: any sequence, its numbers taken as int() does
+    data = table()
+    view = data.slice[indices, None]  # (a tuple alone would be rows and keys)
+    numpy.testing.assert_equal(view.fetch(), tuple(data.data[:, rows]))
+
+
+def test_a_key_that_is_no_position_is_looked_up_by_name(table):
+    data = table()
+    with pytest.raises(KeyError):
+        data.slice[:, ['a']]
+    assert data.slice[:, numpy.int64(2)].keys == ('c',)
