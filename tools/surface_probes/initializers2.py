@@ -220,7 +220,7 @@ def generate_array(c):
     out.append(_try(lambda: gen(I.One(), (2,), numpy, device='@cupy:0')))
     with ch.using_config('dtype', numpy.float16):
         out.append(gen(I.One(), (2,), numpy))
-    with ch.using_config('dtype', 'mixed16'):
+    with ch.using_config('dtype', ch.mixed16):
         out.append(gen(I.One(), (2,), numpy))
     out.append(_try(lambda: gen(I.One(), (2,), numpy, dtype=numpy.int32)))
     return out
