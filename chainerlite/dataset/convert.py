@@ -276,7 +276,10 @@ class ConcatWithAsyncTransfer(object):
     of this converter's own; the stream that will use the arrays (the
     current one, or ``compute_stream``) waits on the GPU for the copy, not
     the host, so the next batch can be prepared while the copy runs. On the
-    CPU (or with ``device=None``) it is :func:`concat_examples`.
+    CPU (or with ``device=None``) it is :func:`concat_examples`. As in
+    Chainer, a converter that has converted a batch of tuples or dicts
+    serves the device it was called with then, and refuses another
+    (``ValueError``).
 
     Args:
         stream (cupy.cuda.Stream): Stream for the copies; a new non-blocking
@@ -291,8 +294,19 @@ class ConcatWithAsyncTransfer(object):
         self.compute_stream = compute_stream
         # Page-locked buffers stay alive until their copy has finished.
         self._pending = []
+        # the device of the calls (as given), once a batch of tuples or
+        # dicts went through
+        self._device = None
+        self._bound = False
 
     def __call__(self, batch, device=None, padding=None):
+        if len(batch) == 0:
+            raise ValueError('batch is empty')
+        if not self._bound:
+            self._device = device
+        if device is not self._device:
+            raise ValueError('device is different')
+        self._bound = self._bound or isinstance(batch[0], (tuple, dict))
         device = _to_device_object(device)
         if not isinstance(device, backend.GpuDevice):
             return concat_examples(batch, device, padding)

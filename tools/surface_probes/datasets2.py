@@ -376,4 +376,20 @@ def image_datasets(c):
     return out
 
 
+def concat_with_async_transfer_on_the_cpu(c):
+    conv = c.chainer.dataset.ConcatWithAsyncTransfer()
+    batch = [(numpy.ones(2, 'f') * i, numpy.int32(i)) for i in range(3)]
+    dicts = [{'a': numpy.ones(1) * i} for i in range(2)]
+    return [
+        attempt(lambda: conv(batch)),
+        attempt(lambda: conv(dicts)),
+        attempt(lambda: conv([numpy.ones(2)] * 2, padding=0)),
+        attempt(lambda: conv([])),
+        attempt(lambda: conv(batch, None, (0, 0))),
+        attempt(lambda: conv(batch, -1)),
+        attempt(lambda: c.chainer.dataset.ConcatWithAsyncTransfer()(batch, -1)),
+        conv.compute_stream,
+    ]
+
+
 PROBES = _values.probes(globals(), __name__)

@@ -423,4 +423,25 @@ def copy_of_multiprocess(c):
     return out
 
 
+def copies_and_pickles(c):
+    import copy
+    import pickle
+
+    its = c.chainer.iterators
+
+    def rotate(order, position):
+        return numpy.roll(order, 1)
+
+    out = []
+    for cls, extra in ((its.SerialIterator, {}), (its.MultithreadIterator, {})):
+        it = cls(_data(5), 2, order_sampler=rotate, **extra)
+        _walk(it, 2)
+        twin = copy.copy(it)
+        clone = pickle.loads(pickle.dumps(it))
+        out.append([_walk(it, 2), _walk(twin, 2), _walk(clone, 2)])
+        for x in (it, twin, clone):
+            x.finalize()
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

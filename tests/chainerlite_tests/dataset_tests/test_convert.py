@@ -105,6 +105,19 @@ def test_async_transfer_on_the_cpu_is_concat_examples():
     numpy.testing.assert_array_equal(t, [1, 2])
 
 
+def test_async_transfer_keeps_the_device_of_its_first_tuples():
+    # as Chainer: once a batch of tuples went through, another device is
+    # refused; batches of arrays alone do not bind it
+    conv = dataset.ConcatWithAsyncTransfer()
+    conv([numpy.ones(2)], -1)
+    conv([numpy.ones(2)], None)
+    conv([(numpy.ones(2), 1)], None)
+    with pytest.raises(ValueError, match='device is different'):
+        conv([(numpy.ones(2), 1)], -1)
+    with pytest.raises(ValueError, match='batch is empty'):
+        conv([], -1)
+
+
 @attr.gpu
 def test_to_gpu_and_async_transfer():
     import cupy
