@@ -20,8 +20,12 @@ def dataset_directory(name):
     return download.get_dataset_directory(os.path.join('pfnet', 'chainer', name))
 
 
-def fetch(loader_name, url, cache_files):
+def fetch(loader_name, url, cache_files, former=None):
     """Returns the path of the downloaded ``url`` (downloading it once).
+
+    ``former`` is the URL Chainer downloaded the file from, where
+    chainerlite downloads from another (a mirror): Chainer's cached copy
+    of it is used when there is one.
 
     Raises:
         DownloadUnavailable: If it is not cached and cannot be downloaded
@@ -29,14 +33,14 @@ def fetch(loader_name, url, cache_files):
             message names the processed cache files and the raw file path.
 
     """
+    if former is not None:
+        cached = _cached_path(former)
+        if os.path.exists(cached):
+            return cached
     try:
         return download.cached_download(url)
     except OSError as e:
-        raw = os.path.join(
-            download.get_dataset_root(),
-            '_dl_cache',
-            hashlib.md5(url.encode('utf-8')).hexdigest(),
-        )
+        raw = _cached_path(url)
         raise DownloadUnavailable(
             '{}: the data are not cached and {} cannot be downloaded ({}). '
             'To use it offline, place {} (made by Chainer or chainerlite), '
@@ -44,6 +48,15 @@ def fetch(loader_name, url, cache_files):
                 loader_name, url, e, ' and '.join(cache_files), url, raw
             )
         ) from e
+
+
+def _cached_path(url):
+    # where cached_download keeps the file of url
+    return os.path.join(
+        download.get_dataset_root(),
+        '_dl_cache',
+        hashlib.md5(url.encode('utf-8')).hexdigest(),
+    )
 
 
 def _read_npz(path):

@@ -53,7 +53,7 @@ def _convert(images_path, labels_path):
     _, labels = _read_idx(labels_path, _LABELS_MAGIC, 2)
     x = pixels.reshape(header[1], header[2] * header[3])
     if len(labels) != len(x):
-        raise ValueError(
+        raise RuntimeError(
             '{} and {} hold different numbers of examples'.format(
                 images_path, labels_path
             )
@@ -62,18 +62,28 @@ def _convert(images_path, labels_path):
 
 
 def load(
-    loader_name, name, urls, withlabel, ndim, scale, dtype, label_dtype, rgb_format
+    loader_name,
+    name,
+    urls,
+    withlabel,
+    ndim,
+    scale,
+    dtype,
+    label_dtype,
+    rgb_format,
+    former_urls=None,
 ):
     """Loads the (train, test) pair of an MNIST-style dataset.
 
-    ``urls`` maps ``'train'``/``'test'`` to (images URL, labels URL).
+    ``urls`` maps ``'train'``/``'test'`` to (images URL, labels URL);
+    ``former_urls`` likewise to Chainer's URLs when they differ (their
+    cached downloads are used when present). ``rgb_format`` counts only
+    with ``ndim=3``, as in Chainer.
     """
     if ndim not in (1, 2, 3):
         raise ValueError(
             '{}: ndim must be 1, 2 or 3, but is {}'.format(loader_name, ndim)
         )
-    if rgb_format and ndim != 3:
-        raise ValueError('{}: rgb_format needs ndim=3'.format(loader_name))
     directory = _cache.dataset_directory(name)
     files = [os.path.join(directory, part + '.npz') for part in ('train', 'test')]
     dtype = numpy.dtype(configuration.config.dtype if dtype is None else dtype)
@@ -81,10 +91,12 @@ def load(
     for part, path in zip(('train', 'test'), files):
 
         def build(part=part):
-            images_url, labels_url = urls[part]
+            formers = (None, None) if former_urls is None else former_urls[part]
             return _convert(
-                _cache.fetch(loader_name, images_url, files),
-                _cache.fetch(loader_name, labels_url, files),
+                *[
+                    _cache.fetch(loader_name, url, files, former)
+                    for url, former in zip(urls[part], formers)
+                ]
             )
 
         raw = _cache.load_npz(path, build)

@@ -8,7 +8,10 @@ import numpy
 
 from chainerlite.datasets import _mnist_format
 
+# a mirror: Chainer's site of the files no longer serves them (its cached
+# downloads are used where present)
 _URLS = _mnist_format.urls('https://storage.googleapis.com/cvdf-datasets/mnist/')
+_CHAINER_URLS = _mnist_format.urls('http://yann.lecun.com/exdb/mnist/')
 
 
 def get_mnist(
@@ -52,4 +55,5 @@ def get_mnist(
         dtype,
         label_dtype,
         rgb_format,
+        former_urls=_CHAINER_URLS,
     )

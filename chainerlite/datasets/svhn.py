@@ -1,9 +1,11 @@
 """SVHN, the Street View House Numbers (``get_svhn``).
 
 Cache layout (as Chainer): ``ROOT/pfnet/chainer/svhn/train.npz`` and
-``test.npz`` (``extra.npz`` with ``add_extra``) with ``x`` (N, 3, 32, 32)
-uint8 images and ``y`` (N,) labels 0..9, built from the ``*_32x32.mat``
-files (reading those needs SciPy).
+``test.npz`` (``extra.npz`` with ``add_extra``) with the ``X`` and ``y``
+arrays of the ``*_32x32.mat`` files as uint8: ``x`` (32, 32, 3, N)
+images and ``y`` (N, 1) labels 1..10 (10 for the digit 0), turned into
+(N, 3, 32, 32) images and labels 0..9 when loaded. Reading the ``.mat``
+files needs SciPy; the cache files do not.
 """
 
 import os
@@ -25,9 +27,7 @@ def _convert(path):
             'get_svhn: SciPy is needed to read {} (pip install scipy)'.format(path)
         ) from e
     raw = scipy_io.loadmat(path)
-    x = numpy.ascontiguousarray(raw['X'].transpose(3, 2, 0, 1))
-    y = raw['y'].reshape(-1).astype(numpy.int32) % 10  # the file says 10 for 0
-    return {'x': x, 'y': y}
+    return {'x': raw['X'].astype(numpy.uint8), 'y': raw['y'].astype(numpy.uint8)}
 
 
 def get_svhn(
@@ -65,8 +65,10 @@ def get_svhn(
             return _convert(_cache.fetch('get_svhn', _URL.format(name), files))
 
         raw = _cache.load_npz(path, build)
-        images = _cache.scale_images(raw['x'], dtype, scale)
+        images = _cache.scale_images(raw['x'].transpose(3, 2, 0, 1), dtype, scale)
         if withlabel:
-            images = tuple_dataset.TupleDataset(images, raw['y'].astype(label_dtype))
+            labels = raw['y'].astype(label_dtype).reshape(-1)
+            labels[labels == 10] = 0  # the files say 10 for the digit 0
+            images = tuple_dataset.TupleDataset(images, labels)
         parts.append(images)
     return tuple(parts)

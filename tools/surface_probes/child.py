@@ -22,6 +22,7 @@ NAMES = (
     'config',
     'data',
     'dataset_files',
+    'dataset_loaders',
     'datasets2',
     'extensions',
     'extensions_extra',

@@ -119,8 +119,32 @@ def test_offline_error_is_a_urlerror_as_in_chainer(dataset_root, loader):
 def test_mnist_argument_errors(dataset_root):
     with pytest.raises(ValueError, match='ndim'):
         datasets.get_mnist(ndim=4)
-    with pytest.raises(ValueError, match='rgb_format'):
-        datasets.get_mnist(ndim=1, rgb_format=True)
+
+
+def test_mnist_from_chainers_downloads(dataset_root):
+    # the raw files Chainer downloaded from its site (which no longer
+    # serves them) are read; rgb_format counts only with ndim=3
+    pixels = numpy.random.randint(0, 256, (2, 784)).astype(numpy.uint8)
+    images_blob = numpy.array([2051, 2, 28, 28], '>i4').tobytes() + pixels.tobytes()
+    labels_blob = numpy.array([2049, 2], '>i4').tobytes() + bytes([3, 8])
+    for part in ('train', 'test'):
+        images_url, labels_url = mnist._CHAINER_URLS[part]
+        _raw_path(dataset_root, images_url).write_bytes(gzip.compress(images_blob))
+        _raw_path(dataset_root, labels_url).write_bytes(gzip.compress(labels_blob))
+    train, test = datasets.get_mnist(ndim=1, rgb_format=True, scale=255.0)
+    numpy.testing.assert_array_equal(test[1][0], pixels[1])
+    assert train[0][1] == 3 and train[0][0].shape == (784,)
+
+
+def test_mnist_files_of_different_lengths(dataset_root):
+    # Chainer's RuntimeError for a wrong pair of files
+    images_blob = numpy.array([2051, 2, 28, 28], '>i4').tobytes() + bytes(2 * 784)
+    labels_blob = numpy.array([2049, 3], '>i4').tobytes() + bytes(3)
+    images_url, labels_url = mnist._URLS['train']
+    _raw_path(dataset_root, images_url).write_bytes(gzip.compress(images_blob))
+    _raw_path(dataset_root, labels_url).write_bytes(gzip.compress(labels_blob))
+    with pytest.raises(RuntimeError, match='different numbers of examples'):
+        datasets.get_mnist()
 
 
 def test_labels_of_the_mnist_variants():
@@ -178,17 +202,21 @@ def test_cifar100_from_chainer_cache(dataset_root):
 
 
 def test_svhn_from_chainer_cache(dataset_root):
+    # Chainer keeps the .mat file's arrays: images (32, 32, 3, N), labels
+    # (N, 1) with 10 for the digit 0
     folder = _cache_dir(dataset_root, 'svhn')
+    x = numpy.zeros((32, 32, 3, 2), numpy.uint8)
+    x[:, :, 1, 1] = 255
+    x[0, 5, 2, 1] = 51
     for part in ('train', 'test'):
         numpy.savez(
-            str(folder / (part + '.npz')),
-            x=numpy.full((2, 3, 32, 32), 255, numpy.uint8),
-            y=numpy.array([0, 7]),
+            str(folder / (part + '.npz')), x=x, y=numpy.array([[10], [7]], numpy.uint8)
         )
     train, test = datasets.get_svhn(scale=3.0)
     image, label = test[1]
-    assert image.shape == (3, 32, 32) and image.max() == 3.0
-    assert label == 7
+    assert image.shape == (3, 32, 32) and image[1].min() == 3.0
+    assert image[2, 0, 5] == pytest.approx(0.6) and image[0].max() == 0
+    assert label == 7 and train[0][1] == 0
     with pytest.raises(RuntimeError, match='extra.npz'):
         datasets.get_svhn(add_extra=True)
 
