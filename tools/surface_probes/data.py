@@ -9,7 +9,8 @@ def _data(n=7):
     return [(numpy.full(2, i, numpy.float32), numpy.int32(i)) for i in range(n)]
 
 
-def _walk(it, steps):
+def _walk(it, steps, label=lambda example: int(example[1]), position=False):
+    # each batch's labels and where the iterator stands after it
     out = []
     for _ in range(steps):
         try:
@@ -19,12 +20,13 @@ def _walk(it, steps):
             break
         out.append(
             [
-                [int(b[1]) for b in batch],
+                [label(b) for b in batch],
                 it.epoch,
                 round(it.epoch_detail, 4),
                 it.is_new_epoch,
                 it.previous_epoch_detail,
             ]
+            + ([it.current_position] if position else [])
         )
     return out
 

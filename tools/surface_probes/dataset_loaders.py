@@ -127,57 +127,37 @@ def mnist_mismatched_files(c):
         return attempt(lambda: c.chainer.datasets.get_mnist())
 
 
-def cifar100_from_its_npz(c):
-    rng = numpy.random.RandomState(5)
+def _cifar_from_npz(c, name, labels, options, seed):
+    # the loader's results from a processed cache of a few images
+    rng = numpy.random.RandomState(seed)
     out = []
     with _root(c) as d:
         folder = os.path.join(d, 'pfnet', 'chainer', 'cifar')
         os.makedirs(folder)
-        numpy.savez(
-            os.path.join(folder, 'cifar-100.npz'),
-            train_x=rng.randint(0, 256, (4, 3072)).astype(numpy.uint8),
-            train_y=numpy.array([0, 99, 5, 7], numpy.uint8),
-            test_x=rng.randint(0, 256, (2, 3072)).astype(numpy.uint8),
-            test_y=numpy.array([4, 50], numpy.uint8),
-        )
-        for kwargs in (
-            {},
-            {'ndim': 1, 'scale': 3.0},
-            {'withlabel': False, 'dtype': numpy.float64},
-            {'ndim': 2},
-        ):
-            out.append(
-                attempt(
-                    lambda: [
-                        _digest(s) for s in c.chainer.datasets.get_cifar100(**kwargs)
-                    ]
-                )
-            )
+        parts = {}
+        for part, y in zip(('train', 'test'), labels):
+            parts[part + '_x'] = rng.randint(0, 256, (len(y), 3072)).astype(numpy.uint8)
+            parts[part + '_y'] = numpy.array(y, numpy.uint8)
+        numpy.savez(os.path.join(folder, name + '.npz'), **parts)
+        loader = getattr(c.chainer.datasets, 'get_' + name.replace('-', ''))
+        for kwargs in options:
+            out.append(attempt(lambda: [_digest(s) for s in loader(**kwargs)]))
     return out
+
+
+def cifar100_from_its_npz(c):
+    options = (
+        {},
+        {'ndim': 1, 'scale': 3.0},
+        {'withlabel': False, 'dtype': numpy.float64},
+        {'ndim': 2},
+    )
+    return _cifar_from_npz(c, 'cifar-100', ([0, 99, 5, 7], [4, 50]), options, 5)
 
 
 def cifar10_from_its_npz(c):
-    rng = numpy.random.RandomState(6)
-    out = []
-    with _root(c) as d:
-        folder = os.path.join(d, 'pfnet', 'chainer', 'cifar')
-        os.makedirs(folder)
-        numpy.savez(
-            os.path.join(folder, 'cifar-10.npz'),
-            train_x=rng.randint(0, 256, (3, 3072)).astype(numpy.uint8),
-            train_y=numpy.array([1, 2, 3], numpy.uint8),
-            test_x=rng.randint(0, 256, (2, 3072)).astype(numpy.uint8),
-            test_y=numpy.array([4, 5], numpy.uint8),
-        )
-        for kwargs in ({}, {'ndim': 1, 'withlabel': False}, {'dtype': numpy.float16}):
-            out.append(
-                attempt(
-                    lambda: [
-                        _digest(s) for s in c.chainer.datasets.get_cifar10(**kwargs)
-                    ]
-                )
-            )
-    return out
+    options = ({}, {'ndim': 1, 'withlabel': False}, {'dtype': numpy.float16})
+    return _cifar_from_npz(c, 'cifar-10', ([1, 2, 3], [4, 5]), options, 6)
 
 
 def ptb_from_downloads(c):

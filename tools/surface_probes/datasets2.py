@@ -392,4 +392,49 @@ def concat_with_async_transfer_on_the_cpu(c):
     ]
 
 
+def text_dataset_options(c):
+    D = c.chainer.datasets
+    with tempfile.TemporaryDirectory() as d:
+        crlf = os.path.join(d, 'crlf.txt')
+        latin = os.path.join(d, 'latin.txt')
+        bom = os.path.join(d, 'bom.txt')
+        blank_end = os.path.join(d, 'blank.txt')
+        with open(crlf, 'wb') as f:
+            f.write(b'one\r\ntwo\r\n')
+        with open(latin, 'wb') as f:
+            f.write(b'caf\xe9\nna\xefve\n')
+        with open(bom, 'wb') as f:
+            f.write(b'\xef\xbb\xbfhead\ntail')
+        with open(blank_end, 'w') as f:
+            f.write('x\n\n')
+        out = []
+        for args, kwargs in (
+            ([crlf], {}),
+            ([crlf], {'newline': ''}),
+            ([crlf, crlf], {'newline': ['', None]}),
+            ([latin], {'encoding': 'latin-1'}),
+            ([latin], {'encoding': 'utf-8', 'errors': 'replace'}),
+            ([latin], {'encoding': 'ascii', 'errors': 'ignore'}),
+            ([bom], {'encoding': 'utf-8-sig'}),
+            ([bom], {'encoding': 'utf-8'}),
+            ([blank_end], {}),
+            ([crlf, latin], {'encoding': [None, 'latin-1']}),
+            ([crlf], {'filter_func': lambda line: line.startswith('t')}),
+        ):
+            ds = None
+
+            def read():
+                nonlocal ds
+                ds = D.TextDataset(*args, **kwargs)
+                return [len(ds), [ds[i] for i in range(len(ds))]]
+
+            out.append(attempt(read))
+            if ds is not None:
+                ds.close()
+        out.append(attempt(lambda: D.TextDataset([latin], encoding='utf-8')))
+        out.append(attempt(lambda: D.TextDataset([crlf], newline=['', '', ''])))
+        out.append(attempt(lambda: D.TextDataset(os.path.join(d, 'missing.txt'))))
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

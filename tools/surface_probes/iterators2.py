@@ -6,6 +6,7 @@ side by side, and the Iterator base class."""
 import numpy
 
 from tools.surface_probes import _values
+from tools.surface_probes import data
 
 attempt = _values.attempt
 
@@ -15,24 +16,7 @@ def _data(n=5):
 
 
 def _walk(it, steps):
-    out = []
-    for _ in range(steps):
-        try:
-            batch = it.next()
-        except StopIteration:
-            out.append('stop')
-            break
-        out.append(
-            [
-                [int(b) for b in batch],
-                it.epoch,
-                round(it.epoch_detail, 4),
-                it.is_new_epoch,
-                it.previous_epoch_detail,
-                it.current_position,
-            ]
-        )
-    return out
+    return data._walk(it, steps, label=int, position=True)
 
 
 def _kinds(c):
