@@ -6,6 +6,7 @@ and ``train`` arguments), the building blocks of ResNet and the module
 helpers. VGG is built once (it holds 138 million weights)."""
 
 import importlib
+import warnings
 
 import numpy
 
@@ -116,10 +117,13 @@ def resnet_blocks(c):
     fb = resnet.BottleneckA(4, 2, 6, stride=2, downsample_fb=True)
     out.append([fb.conv1.stride, fb.conv2.stride])
     numpy.random.seed(42)
-    old = resnet.BuildingBlock(
-        n_layer=2, in_channels=4, mid_channels=2, out_channels=6, stride=1
-    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        old = resnet.BuildingBlock(
+            n_layer=2, in_channels=4, mid_channels=2, out_channels=6, stride=1
+        )
     out.append(old._forward)
+    out.append([w.category.__name__ for w in caught])
     out.append(_layout(resnet.BuildingBlock(1, 2, 2, 2, 1, initialW=c.I.One())))
     return out
 
@@ -160,6 +164,19 @@ def prepare_functions(c):
     for name in ('resnet', 'vgg', 'googlenet'):
         module = _module(c, name)
         out.append([hasattr(module, 'prepare'), hasattr(module, 'available')])
+    return out
+
+
+def removed_arguments_of_extract(c):
+    L = c.L
+    out = []
+    for make in (
+        lambda: L.GoogLeNet(pretrained_model=None),
+        lambda: L.ResNet50Layers(pretrained_model=None),
+    ):
+        m = make()
+        for kw in ({'volatile': True}, {'test': True}, {'train': False}, {'other': 1}):
+            out.append(_try(lambda m=m, kw=kw: m.extract([], **kw)))
     return out
 
 
