@@ -653,4 +653,20 @@ def stateful_smaller_batch(c):
     return {name: _second_batch(c, name, 1) for name in _STATEFUL}
 
 
+def n_step_states_of_other_dtypes(c):
+    out = {}
+    for name in ('NStepLSTM', 'NStepGRU', 'NStepBiRNNTanh'):
+        numpy.random.seed(39)
+        link = getattr(c.L, name)(1, 3, 2, 0.0)
+        hx = _x(link.direction, 2, 2, seed=3, dtype=numpy.float64)
+        states = [hx] * link.n_cells
+
+        def run(link=link, states=states):
+            result = link(*states, _seqs(2, 1))
+            return [[str(h.dtype) for h in result[:-1]], result[-1]]
+
+        out[name] = _try(run)
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)
