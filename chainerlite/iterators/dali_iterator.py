@@ -7,6 +7,7 @@ The iterator needs only the pipeline's interface: ``build()``, ``run()``
 Turning the outputs into arrays is the converter's job, as in Chainer.
 """
 
+from chainerlite import utils
 from chainerlite.dataset import iterator
 from chainerlite.serializers import _checks
 
@@ -26,6 +27,7 @@ class DaliIterator(iterator.Iterator):
     """
 
     def __init__(self, pipeline, repeat=True):
+        utils.experimental('DaliIterator')
         self.pipeline = pipeline
         self._repeat = repeat
         self._is_build = False
@@ -44,8 +46,11 @@ class DaliIterator(iterator.Iterator):
         self.current_position += self.batch_size
         self.is_new_epoch = self.current_position >= self.epoch_size
         if self.is_new_epoch:
-            self.current_position -= self.epoch_size
             self.epoch += 1
+            # without repeat the last epoch ends at position 0, as in Chainer
+            self.current_position = (
+                self.current_position - self.epoch_size if self._repeat else 0
+            )
         return batch
 
     next = __next__
@@ -101,6 +106,15 @@ class DaliIterator(iterator.Iterator):
         )
         self.epoch = _checks.load_count(serializer, 'epoch', self.epoch, owner)
         self.is_new_epoch = serializer('is_new_epoch', self.is_new_epoch)
-        self._previous_epoch_detail = serializer(
-            'previous_epoch_detail', self._previous_epoch_detail
-        )
+        try:
+            self._previous_epoch_detail = serializer(
+                'previous_epoch_detail', self._previous_epoch_detail
+            )
+        except KeyError:
+            # a snapshot of an older Chainer: inferred as Chainer does
+            previous = self.epoch + (
+                (self.current_position - self.batch_size) / self.epoch_size
+            )
+            self._previous_epoch_detail = (
+                max(previous, 0.0) if self.epoch_detail > 0 else -1.0
+            )

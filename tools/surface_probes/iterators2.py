@@ -3,6 +3,8 @@ that wrap epochs, custom order samplers, serialize keys and resumes (also
 from snapshots without ``previous_epoch_detail``), the three iterators
 side by side, and the Iterator base class."""
 
+import warnings
+
 import numpy
 
 from tools.surface_probes import _values
@@ -426,6 +428,95 @@ def copies_and_pickles(c):
         for x in (it, twin, clone):
             x.finalize()
     return out
+
+
+class _Pipeline(object):
+    # the members of a DALI pipeline DaliIterator uses
+    def __init__(self, batch_size, size):
+        self.batch_size = batch_size
+        self.size = size
+        self.calls = []
+
+    def build(self):
+        self.calls.append('build')
+
+    def epoch_size(self):
+        self.calls.append('epoch_size')
+        return {'reader': self.size}
+
+    def run(self):
+        self.calls.append('run')
+        return len(self.calls)
+
+
+def _dali_walk(it, steps):
+    out = []
+    for _ in range(steps):
+        try:
+            batch = it.next()
+        except StopIteration:
+            out.append('stop')
+            break
+        out.append(
+            [
+                batch,
+                it.epoch,
+                it.current_position,
+                round(it.epoch_detail, 4),
+                it.is_new_epoch,
+                it.previous_epoch_detail,
+            ]
+        )
+    return out
+
+
+def dali_iterator_walks(c):
+    D = c.chainer.iterators.DaliIterator
+    out = []
+    for batch_size, size, repeat in (
+        (3, 7, True),
+        (3, 7, False),
+        (5, 2, True),
+        (4, 8, False),
+    ):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter('always')
+            pipe = _Pipeline(batch_size, size)
+            it = D(pipe, repeat=repeat)
+        before = [
+            it.epoch,
+            it.current_position,
+            it.epoch_size,
+            it.batch_size,
+            it.repeat,
+        ]
+        out.append(
+            [[w.category.__name__ for w in seen], before, _dali_walk(it, 5), pipe.calls]
+        )
+        it.reset()
+        out.append([it.epoch, it.current_position, it.previous_epoch_detail])
+    return out
+
+
+def dali_iterator_serialized(c):
+    ch = c.chainer
+    D = ch.iterators.DaliIterator
+    it = D(_Pipeline(3, 7))
+    _dali_walk(it, 2)
+    s = ch.serializers.DictionarySerializer()
+    it.serialize(s)
+    again = D(_Pipeline(3, 7))
+    again.serialize(ch.serializers.NpzDeserializer(s.target))
+    old = {k: v for k, v in s.target.items() if k != 'previous_epoch_detail'}
+    older = D(_Pipeline(3, 7))
+    loaded_old = attempt(lambda: older.serialize(ch.serializers.NpzDeserializer(old)))
+    return [
+        {k: v for k, v in s.target.items()},
+        [again.epoch, again.current_position, again.previous_epoch_detail],
+        _dali_walk(again, 2),
+        loaded_old,
+        [older.epoch, older.current_position, older.previous_epoch_detail],
+    ]
 
 
 PROBES = _values.probes(globals(), __name__)

@@ -4,6 +4,11 @@ import pytest
 from chainerlite import iterators
 from chainerlite import serializers
 
+# (the iterator is experimental, as in Chainer: making one warns)
+pytestmark = pytest.mark.filterwarnings(
+    'ignore:DaliIterator is experimental:FutureWarning'
+)
+
 
 class FakePipeline:
     """DALI's pipeline interface over a fixed list of samples."""
@@ -79,3 +84,35 @@ def test_a_negative_position_in_a_snapshot_is_refused(key):
     with pytest.raises(ValueError, match="DaliIterator.serialize: .*'{}'".format(key)):
         serializers.NpzDeserializer(state).load(other)
     assert (other.epoch, other.current_position) == (0, 0)
+
+
+def test_experimental_warning():
+    with pytest.warns(FutureWarning, match='DaliIterator is experimental'):
+        iterators.DaliIterator(FakePipeline(4, 2))
+
+
+def test_no_repeat_ends_at_position_zero():
+    it = iterators.DaliIterator(FakePipeline(5, 3), repeat=False)
+    next(it)
+    next(it)
+    assert (it.epoch, it.current_position, it.is_new_epoch) == (1, 0, True)
+    assert it.epoch_detail == 1.0
+    with pytest.raises(StopIteration):
+        next(it)
+
+
+def test_a_snapshot_without_previous_epoch_detail():
+    # an older Chainer's snapshot: the value is inferred as Chainer does
+    # (with the epoch size the unbuilt pipeline stands for, 1)
+    target = {
+        'current_position': numpy.asarray(6),
+        'epoch': numpy.asarray(0),
+        'is_new_epoch': numpy.asarray(False),
+    }
+    it = iterators.DaliIterator(FakePipeline(7, 3))
+    it.serialize(serializers.NpzDeserializer(target))
+    assert (it.current_position, it.previous_epoch_detail) == (6, 3.0)
+    fresh = iterators.DaliIterator(FakePipeline(7, 3))
+    target['current_position'] = numpy.asarray(0)
+    fresh.serialize(serializers.NpzDeserializer(target))
+    assert fresh.previous_epoch_detail is None
