@@ -43,6 +43,7 @@ NAMES = (
     'rnn_links',
     'serializers',
     'shifts',
+    'snapshots',
     'statistics',
     'tabular',
     'testing_api',

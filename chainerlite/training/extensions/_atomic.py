@@ -1,17 +1,20 @@
 """Writing an output file so that readers never see it half-written.
 
-A file is written under a temporary name in its directory
-(``tmp<name>.chainerlite-<random>.part``) and renamed into place. The
-writer holds an exclusive ``flock`` on its temporary file until the rename,
-so that a process killed while writing (SIGKILL, power loss of a
-container) leaves a temporary file that nobody holds: the next writer in
-that directory removes such stale files of earlier writes, and never the
-file of a writer still running (in this process or another). Where
-``fcntl`` is missing (Windows), nothing is locked and stale files are
-left.
+A file is written under its own name inside a temporary directory of its
+directory (``tmp<name>.chainerlite-<random>.part/<name>``, so that the
+function that writes it sees the name it was given, extension included, as
+in Chainer) and moved into place. The writer holds an exclusive ``flock``
+on the temporary directory until the move, so that a process killed while
+writing (SIGKILL, power loss of a container) leaves a temporary directory
+that nobody holds: the next writer in that directory removes such stale
+directories (and stale files of this form, which earlier versions wrote)
+of earlier writes, and never the one of a writer still running (in this
+process or another). Where ``fcntl`` is missing (Windows), nothing is
+locked and stale directories are left.
 """
 
 import os
+import shutil
 import tempfile
 import types
 
@@ -37,11 +40,11 @@ def _same_file(fd, path):
 
 
 def remove_stale(directory):
-    """Removes the temporary files in ``directory`` of writes that were
-    interrupted (no writer holds their lock any more).
+    """Removes the temporary directories (and files) in ``directory`` of
+    writes that were interrupted (no writer holds their lock any more).
 
     Returns:
-        list of str: The names of the removed files.
+        list of str: The names of the removed entries.
 
     """
     if fcntl is None:
@@ -64,7 +67,7 @@ def remove_stale(directory):
             # held now: its writer is dead; the name may have been reused
             # between our open and our lock
             if _same_file(fd, path):
-                os.remove(path)
+                _remove(path)
                 removed.append(name)
         except OSError:  # locked: a live writer's
             pass
@@ -73,29 +76,38 @@ def remove_stale(directory):
     return removed
 
 
+def _remove(path):
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        os.remove(path)
+
+
 def _create_locked(directory, basename):
-    # A temporary file that this writer holds locked; retried when a
-    # cleaner took a just-created file for a stale one before we locked it.
+    # A temporary directory that this writer holds locked; retried when a
+    # cleaner took a just-made one for a stale one before we locked it.
     while True:
-        fd, tmp_path = tempfile.mkstemp(
+        tmp_dir = tempfile.mkdtemp(
             prefix='tmp' + basename + _MARK, suffix=_SUFFIX, dir=directory
         )
+        fd = os.open(tmp_dir, os.O_RDONLY)
         if fcntl is None:
-            return fd, tmp_path
+            return fd, tmp_dir
         fcntl.flock(fd, fcntl.LOCK_EX)
-        if _same_file(fd, tmp_path):
-            return fd, tmp_path
+        if _same_file(fd, tmp_dir):
+            return fd, tmp_dir
         os.close(fd)
 
 
 def write_file(path, write, sync=False):
-    """Calls ``write(tmp_path)`` then renames the file to ``path``.
+    """Calls ``write(tmp_path)`` then moves the file to ``path``.
 
-    The temporary file is in the same directory (so the rename is atomic),
-    is removed if ``write`` fails, and stays locked until the rename; stale
-    temporary files of interrupted writes in that directory are removed
-    first. ``write`` must write the file at ``tmp_path`` in place (open it
-    for writing), not replace it.
+    ``tmp_path`` has the base name of ``path`` and lies in a temporary
+    directory beside it (so the move is an atomic rename), which is
+    removed afterwards, with anything else ``write`` left there, and
+    stays locked until the move; stale temporary directories of
+    interrupted writes in that directory are removed first. ``write`` must
+    write the file at ``tmp_path``.
 
     Args:
         path (str): The file to write.
@@ -106,16 +118,14 @@ def write_file(path, write, sync=False):
     directory = os.path.dirname(path) or '.'
     os.makedirs(directory, exist_ok=True)
     remove_stale(directory)
-    fd, tmp_path = _create_locked(directory, os.path.basename(path))
+    fd, tmp_dir = _create_locked(directory, os.path.basename(path))
     try:
+        tmp_path = os.path.join(tmp_dir, os.path.basename(path))
         write(tmp_path)
         if sync:
             with open(tmp_path, 'rb') as f:
                 os.fsync(f.fileno())
         os.replace(tmp_path, path)
-    except BaseException:
-        if os.path.exists(tmp_path):
-            os.remove(tmp_path)
-        raise
     finally:
+        shutil.rmtree(tmp_dir, ignore_errors=True)
         os.close(fd)

@@ -3,6 +3,7 @@
 import os
 import re
 import string
+import warnings
 
 import numpy
 
@@ -229,7 +230,7 @@ def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}', **kwar
             loop fails.
         n_retains (int): Keep only the newest ``n_retains`` snapshots
             (all of them when not positive). Only with a string
-            ``filename``.
+            ``filename``. ``num_retain`` is its deprecated name.
         autoload (bool): When the training starts, load the newest
             snapshot found in ``trainer.out``. Only with a string
             ``filename``.
@@ -264,6 +265,12 @@ def snapshot_object(target, filename, savefun=None, **kwargs):
 
 
 def _make(target, filename, savefun, **kwargs):
+    if 'num_retain' in kwargs:
+        warnings.warn(
+            'snapshot: the num_retain argument is deprecated; use n_retains',
+            DeprecationWarning,
+        )
+        kwargs['n_retains'] = kwargs.pop('num_retain')
     writer, condition, snapshot_on_error, n_retains, autoload = argument.parse_kwargs(
         kwargs,
         ('writer', None),

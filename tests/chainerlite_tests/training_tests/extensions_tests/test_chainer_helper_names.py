@@ -66,7 +66,9 @@ def test_queue_writer_uses_create_task(tmp_path):
             saved.append(task)
             return task
 
-    writer = Recording(savefun=lambda path, target: None)
+    # the saving function must write the file (as in Chainer, a missing
+    # one fails the move into place)
+    writer = Recording(savefun=lambda path, target: open(path, 'w').close())
     writer('snap', str(tmp_path), {'a': 1})
     writer.finalize()
     assert len(saved) == 1 and writer._task is saved[0]

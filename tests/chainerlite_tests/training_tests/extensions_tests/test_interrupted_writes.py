@@ -1,6 +1,6 @@
-"""A writer killed with SIGKILL while writing leaves its temporary file; the
-next writer in that directory removes it, and never the temporary file of a
-writer that is still running."""
+"""A writer killed with SIGKILL while writing leaves its temporary
+directory; the next writer in that directory removes it, and never the
+temporary directory of a writer that is still running."""
 
 import os
 import signal
@@ -48,9 +48,12 @@ def _start_writer(out, name):
     )
     timer = threading.Timer(60, proc.kill)  # never hang the suite
     timer.start()
-    tmp = proc.stdout.readline().strip()
-    assert tmp, 'the writer did not start'
-    return proc, tmp, timer
+    path = proc.stdout.readline().strip()
+    assert path, 'the writer did not start'
+    # the saving function writes under the snapshot's own name inside the
+    # temporary directory
+    assert os.path.basename(path) == name
+    return proc, os.path.dirname(path), timer
 
 
 def _temporaries(out):

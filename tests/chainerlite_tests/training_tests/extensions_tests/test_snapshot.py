@@ -133,7 +133,10 @@ def test_failed_write_leaves_the_previous_snapshot(tmp_path):
     with pytest.raises(IOError):
         writer('snap', out, {})
     assert _files(out) == ['snap']
-    assert not calls[0].endswith('snap') and os.path.dirname(calls[0]) == out
+    # written under its own name in a temporary directory beside it
+    assert os.path.basename(calls[0]) == 'snap'
+    assert os.path.dirname(os.path.dirname(calls[0])) == out
+    assert os.path.dirname(calls[0]) != out
 
 
 @pytest.mark.parametrize(
@@ -200,3 +203,31 @@ def test_callable_filename(make_trainer):
     )
     trainer.run()
     assert _files(trainer.out) == ['it1.npz', 'it2.npz']
+
+
+def test_savefun_sees_the_name_it_was_given(make_trainer):
+    # as in Chainer, the path handed to savefun ends with the file's own
+    # name, so a saving function that goes by the extension (numpy.savez
+    # adds '.npz' to a name without it) writes the file in place (found by
+    # the surface probes, tools/surface_probes/snapshots.py)
+    trainer, model = make_trainer(2)
+    trainer.extend(
+        extensions.snapshot_object(
+            model, 'model_{.updater.iteration}.npz', savefun=lambda p, s: np.savez(p, **s)
+        ),
+        trigger=(1, 'iteration'),
+    )
+    trainer.run()
+    assert _files(trainer.out) == ['model_1.npz', 'model_2.npz']
+    with np.load(os.path.join(trainer.out, 'model_2.npz')) as f:
+        np.testing.assert_array_equal(f['l/W'], model.l.W.array)
+
+
+def test_num_retain_is_the_deprecated_name_of_n_retains(make_trainer):
+    trainer, model = make_trainer(4)
+    with pytest.warns(DeprecationWarning, match='num_retain'):
+        ext = extensions.snapshot_object(model, 'm{.updater.iteration}', num_retain=2)
+    assert ext.n_retains == 2
+    trainer.extend(ext, trigger=(1, 'iteration'))
+    trainer.run()
+    assert _files(trainer.out) == ['m3', 'm4']
