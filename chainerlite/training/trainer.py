@@ -334,12 +334,9 @@ class Trainer(object):
             if hasattr(entry.trigger, 'serialize'):
                 entry.trigger.serialize(triggers[name])
         if isinstance(serializer, serializer_module.Serializer):
-            elapsed = (
-                self._snapshot_elapsed_time
-                if self._start_at is None
-                else self.elapsed_time
-            )
-            serializer('_snapshot_elapsed_time', elapsed)
+            # as in Chainer, a trainer that has not started cannot be saved
+            # (RuntimeError of elapsed_time)
+            serializer('_snapshot_elapsed_time', self.elapsed_time)
         else:
             self._snapshot_elapsed_time = float(
                 serializer('_snapshot_elapsed_time', self._snapshot_elapsed_time)

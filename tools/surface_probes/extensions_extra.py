@@ -671,4 +671,59 @@ def progress_bar_extension_attributes(c):
     return [bar.trigger, bar.priority, bar.default_name, bar.name]
 
 
+# on the mock trainer of chainer.testing
+
+
+def _mock_trainer(c, stop, iter_per_epoch, report):
+    testing = importlib.import_module(c.chainer.__name__ + '.testing')
+    trainer = testing.get_trainer_with_mock_updater(stop, iter_per_epoch=iter_per_epoch)
+    trainer.out = tempfile.mkdtemp()
+    trainer.updater.update_core = lambda: c.chainer.reporter.report(
+        report(trainer.updater.iteration)
+    )
+    return trainer
+
+
+def mock_trainer_log_report(c):
+    E = c.chainer.training.extensions
+    trainer = _mock_trainer(
+        c, (7, 'iteration'), 3, lambda i: {'loss': float(i), 'acc': numpy.float32(i % 2)}
+    )
+    log = E.LogReport()
+    by_iteration = E.LogReport(trigger=(2, 'iteration'), filename='log2', keys=['acc'])
+    trainer.extend(log)
+    trainer.extend(by_iteration)
+    trainer.run()
+    return _entries(log.log), _entries(by_iteration.log), _files(trainer)
+
+
+def mock_trainer_micro_average(c):
+    E = c.chainer.training.extensions
+    trainer = _mock_trainer(
+        c, (6, 'iteration'), 2, lambda i: {'main/correct': i, 'main/total': 4}
+    )
+    trainer.extend(E.MicroAverage('main/correct', 'main/total', 'main/accuracy'))
+    log = E.LogReport(keys=['main/accuracy'])
+    trainer.extend(log)
+    trainer.run()
+    return _entries(log.log)
+
+
+def log_report_npz_round_trip(c):
+    E = c.chainer.training.extensions
+    trainer = _mock_trainer(c, (5, 'iteration'), 2, lambda i: {'loss': float(i)})
+    log = E.LogReport(filename=None)
+    trainer.extend(log)
+    trainer.run()
+    buf = io.BytesIO()
+    c.chainer.serializers.save_npz(buf, log)
+    buf.seek(0)
+    fresh = E.LogReport()
+    c.chainer.serializers.load_npz(buf, fresh)
+    buf.seek(0)
+    with numpy.load(buf) as f:
+        stored = {k: (f[k].dtype.kind, f[k].shape) for k in f.files}
+    return _entries(fresh.log), stored
+
+
 PROBES = _values.probes(globals(), __name__)

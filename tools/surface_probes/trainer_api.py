@@ -352,4 +352,25 @@ def get_trainer_with_mock_updater(c):
     ]
 
 
+def snapshot_before_run_and_after_load(c):
+    # saving needs the elapsed time: before run it is not there yet; a
+    # loaded trainer has not started either
+    trainer = _trainer(c, stop=(2, 'iteration'))
+    before = _values.attempt(
+        lambda: c.chainer.serializers.save_npz(io.BytesIO(), trainer)
+    )
+    trainer.run()
+    buf = io.BytesIO()
+    c.chainer.serializers.save_npz(buf, trainer)
+    buf.seek(0)
+    loaded = _trainer(c, stop=(3, 'iteration'))
+    c.chainer.serializers.load_npz(buf, loaded)
+    return [
+        before,
+        _values.attempt(lambda: loaded.elapsed_time),
+        loaded.updater.iteration,
+        loaded.is_before_training,
+    ]
+
+
 PROBES = _values.probes(globals(), __name__)

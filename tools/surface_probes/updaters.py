@@ -380,4 +380,17 @@ def get_trigger_forms(c):
     ]
 
 
+def gpu_devices_without_cupy(c):
+    it, opt, model = _setup(c)
+    E = c.chainer.training.extensions
+    return [
+        _values.attempt(lambda: _updater(c, it, opt, device='@cupy:0')),
+        _values.attempt(lambda: _updater(c, it, opt, device=0)),
+        _values.attempt(lambda: _updater(c, it, opt, input_device='@cupy:1')),
+        _values.attempt(lambda: E.Evaluator(it, model, device='@cupy:0')),
+        _values.attempt(lambda: E.Evaluator(it, model, device=0)),
+        _values.attempt(lambda: str(E.Evaluator(it, model, device=-1).device)),
+    ]
+
+
 PROBES = _values.probes(globals(), __name__)

@@ -173,6 +173,22 @@ def test_elapsed_time_and_run_once(tmp_path):
         trainer.run()
 
 
+def test_a_trainer_that_has_not_started_cannot_be_saved(tmp_path):
+    # as Chainer 7.8.1's: saving needs the elapsed time (found by the surface
+    # probes, tools/surface_probes/trainer_api.py)
+    trainer = _trainer(tmp_path, iterations=2)
+    with pytest.raises(RuntimeError, match='not started'):
+        serializers.save_npz(io.BytesIO(), trainer)
+    trainer.run()
+    buf = io.BytesIO()
+    serializers.save_npz(buf, trainer)
+    loaded = _trainer(tmp_path, iterations=3)
+    buf.seek(0)
+    serializers.load_npz(buf, loaded)
+    with pytest.raises(RuntimeError, match='not started'):
+        serializers.save_npz(io.BytesIO(), loaded)
+
+
 def test_serialize_round_trip_and_failed_load_leaves_trainer_unchanged(tmp_path):
     trainer = _trainer(tmp_path, iterations=4)
     trainer.extend(training.extensions.LogReport(trigger=(2, 'iteration')))
