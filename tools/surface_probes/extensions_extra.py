@@ -726,4 +726,42 @@ def log_report_npz_round_trip(c):
     return _entries(fresh.log), stored
 
 
+def print_report_formats(c):
+    # the columns of given entries: ints, small and large floats, NaN,
+    # infinity, a missing value and a wide column
+    E = c.chainer.training.extensions
+
+    class Fixed(E.LogReport):
+        def __init__(self, entries):
+            super().__init__(filename=None)
+            self._log = entries
+
+        def __call__(self, trainer):
+            pass
+
+    entries = [
+        {'a': 1, 'b': 0.000012345, 'long_name_of_a_column': 123456789.0},
+        {'a': -3, 'b': float('nan'), 'c': float('inf')},
+        {'b': 2.5, 'c': -0.0},
+    ]
+    out = io.StringIO()
+    report = E.PrintReport(['a', 'b', 'c', 'long_name_of_a_column'], log_report=Fixed(entries), out=out)
+    trainer, _, _ = _trainer(c, stop=(1, 'iteration'))
+    report(trainer)
+    report(trainer)
+    return out.getvalue()
+
+
+def print_report_of_a_string(c):
+    # Chainer's number format fails on a logged string
+    E = c.chainer.training.extensions
+    log = E.LogReport(filename=None)
+    log._log.append({'s': 'text'})
+    out = io.StringIO()
+    trainer, _, _ = _trainer(c, stop=(1, 'iteration'))
+    strings = E.PrintReport(['s'], log_report='LogReport', out=out)
+    trainer.extend(log, trigger=lambda t: False)
+    return _values.attempt(lambda: strings(trainer)), out.getvalue()
+
+
 PROBES = _values.probes(globals(), __name__)
