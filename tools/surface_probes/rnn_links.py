@@ -669,4 +669,37 @@ def n_step_states_of_other_dtypes(c):
     return out
 
 
+def recurrent_gradients(c):
+    ch, F, L = c.chainer, c.F, c.L
+    out = {}
+    for name, make, steps in (
+        ('LSTM', lambda: L.LSTM(3, 2), 3),
+        ('StatefulGRU', lambda: L.StatefulGRU(3, 2), 3),
+        ('StatefulMGU', lambda: L.StatefulMGU(3, 2), 3),
+        ('StatefulPeepholeLSTM', lambda: L.StatefulPeepholeLSTM(3, 2), 3),
+    ):
+        numpy.random.seed(40)
+        link = make()
+        xs = [ch.Variable(_x(2, 3, seed=s)) for s in range(steps)]
+        loss = sum(F.sum(link(x) ** 2) for x in xs)
+        loss.backward()
+        out[name] = [loss.array, [x.grad for x in xs]] + [
+            p.grad for _, p in sorted(link.namedparams())
+        ]
+    numpy.random.seed(41)
+    tree = L.NaryTreeLSTM(3, 2, n_ary=2)
+    leaves = [ch.Variable(_x(2, 2, seed=s)) for s in range(4)]
+    x = ch.Variable(_x(2, 3, seed=9))
+    cell, h = tree(*leaves, x)
+    F.sum(cell * h).backward()
+    out['NaryTreeLSTM'] = [x.grad] + [v.grad for v in leaves] + [tree.W_x.W.grad]
+    numpy.random.seed(42)
+    tree = L.ChildSumTreeLSTM(3, 2)
+    x = ch.Variable(_x(2, 3, seed=9))
+    cell, h = tree(*leaves, x)
+    F.sum(cell + h).backward()
+    out['ChildSumTreeLSTM'] = [x.grad, leaves[0].grad, tree.W_h_f.W.grad]
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)
