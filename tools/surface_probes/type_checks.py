@@ -263,4 +263,62 @@ def light_mode_checks(c):
     return out
 
 
+def operator_nodes(c):
+    import operator
+
+    tc = c.chainer.utils.type_check
+    x, y, z = (tc.Variable(v, n) for v, n in ((2, 'x'), (3, 'y'), (4, 'z')))
+    out = []
+    for p_outer, p_inner, right in (
+        (5, 4, False),
+        (4, 5, False),
+        (5, 5, False),
+        (5, 5, True),
+    ):
+        inner = tc.BinaryOperator(p_inner, y, z, '@', operator.__add__, right)
+        left = tc.BinaryOperator(p_outer, inner, x, '#', operator.__mul__, right)
+        rightward = tc.BinaryOperator(p_outer, x, inner, '#', operator.__mul__, right)
+        out.append([str(left), str(rightward), tc.eval(left), tc.eval(rightward)])
+    for p_outer, p_inner in ((6, 4), (6, 8), (6, 6)):
+        inner = tc.BinaryOperator(p_inner, y, z, '+', operator.__add__)
+        u = tc.UnaryOperator(p_outer, inner, '-', operator.__neg__)
+        out.append([str(u), tc.eval(u)])
+    out.append(str(tc.UnaryOperator(6, 5, '-', operator.__neg__)))
+    out.append(str(tc.BinaryOperator(4, 1, 'a', '+', operator.__add__)))
+    b = tc.BoolBinaryOperator(x, 3, '==', '!=', operator.__eq__)
+    out.append([str(b), attempt(lambda: b.expect())])
+    try:
+        b.expect()
+    except tc.InvalidType as e:
+        out.append([e.expect, e.actual])
+    ok = tc.BoolBinaryOperator(x, 2, '==', '!=', operator.__eq__)
+    out.append(ok.expect())
+    out.append([isinstance(b, tc.Testable), isinstance(b, tc.BinaryOperator)])
+    out.append(attempt(lambda: tc.Testable().expect()))
+    return out
+
+
+def expression_objects(c):
+    tc = c.chainer.utils.type_check
+    x = tc.Variable(numpy.ones((2, 3)), 'x')
+    exprs = [x.shape, x[0], x(1), x + 1, -x, x == 1]
+    return [
+        [type(e).__name__ for e in exprs],
+        [isinstance(e, tc.Expr) for e in exprs],
+        [isinstance(e, tc.Atom) for e in exprs],
+        attempt(lambda: bool(x)),
+        attempt(lambda: bool(x.ndim == 2)),
+        attempt(lambda: len(x.shape)),
+        attempt(lambda: x.shape in [1]),
+        attempt(lambda: type(hash(x)).__name__),
+        str(x.size_of),
+    ]
+
+
+def special_attribute_names(c):
+    tc = c.chainer.utils.type_check
+    x = tc.Variable(numpy.ones((2, 3)), 'x')
+    return [attempt(lambda: str(x.__len__)), attempt(lambda: str(x._private))]
+
+
 PROBES = _values.probes(globals(), __name__)
