@@ -25,6 +25,7 @@ def _check_pillow():
 
 def _read_image(source, dtype):
     # source: a path or a binary file object
+    _check_pillow()
     from PIL import Image
 
     with Image.open(source) as f:
@@ -162,21 +163,21 @@ class _ZipFile(object):
 class ZippedImageDataset(ImageDataset):
     """Dataset of the image files in a zip archive (in archive order).
 
-    Each example is a ``(C, H, W)`` array, as in :class:`ImageDataset`.
+    Each example is a ``(C, H, W)`` array, as in :class:`ImageDataset`;
+    reading one needs Pillow (an ``ImportError`` without it).
 
     Args:
         zipfilename (str): The archive.
         dtype: Array dtype (``chainerlite.config.dtype`` when ``None``).
 
-    Raises:
-        ImportError: If Pillow is not installed.
-
     """
 
     def __init__(self, zipfilename, dtype=None):
-        zip_file = _ZipFile(zipfilename)
-        super().__init__(zip_file.names(), dtype=dtype)
-        self._zip = zip_file
+        # (Pillow is needed when an image is read, not here: as in Chainer)
+        self._zip = _ZipFile(zipfilename)
+        self._paths = self._zip.names()
+        self._root = '.'
+        self._dtype = _dtype(dtype)
 
     def _source(self, name):
         return io.BytesIO(self._zip.read(name))

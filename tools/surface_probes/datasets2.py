@@ -437,4 +437,40 @@ def text_dataset_options(c):
     return out
 
 
+def zipped_image_datasets_without_reading(c):
+    import zipfile
+
+    D = c.chainer.datasets
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for name, members in (
+            ('a.zip', ['x.png', 'dir/', 'dir/y.png']),
+            ('b.zip', ['z.png']),
+        ):
+            path = os.path.join(d, name)
+            with zipfile.ZipFile(path, 'w') as z:
+                for m in members:
+                    z.writestr(m, b'' if m.endswith('/') else b'not an image')
+            paths.append(path)
+        labels = os.path.join(d, 'labels.txt')
+        with open(labels, 'w') as f:
+            f.write('x.png 3\ndir/y.png 4\n')
+        bad = os.path.join(d, 'bad.txt')
+        with open(bad, 'w') as f:
+            f.write('x.png\n')
+        out = []
+        zipped = attempt(lambda: len(D.ZippedImageDataset(paths[0])))
+        out.append(zipped)
+        out.append(attempt(lambda: len(D.MultiZippedImageDataset(paths))))
+        out.append(attempt(lambda: len(D.LabeledZippedImageDataset(paths[0], labels))))
+        out.append(attempt(lambda: D.LabeledZippedImageDataset(paths[0], bad)))
+        out.append(attempt(lambda: D.ZippedImageDataset(os.path.join(d, 'none.zip'))))
+        out.append(
+            attempt(
+                lambda: len(pickle.loads(pickle.dumps(D.ZippedImageDataset(paths[1]))))
+            )
+        )
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

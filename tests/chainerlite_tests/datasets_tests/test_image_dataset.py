@@ -14,6 +14,23 @@ def test_without_pillow_the_error_says_what_to_install():
         datasets.LabeledImageDataset([('a.png', 0)])
 
 
+@pytest.mark.skipif(image_dataset.available, reason='Pillow is installed')
+def test_without_pillow_a_zip_archive_is_listed_not_read(tmp_path):
+    # as Chainer: ZippedImageDataset needs Pillow only to read an image
+    import zipfile
+
+    path = str(tmp_path / 'images.zip')
+    with zipfile.ZipFile(path, 'w') as z:
+        z.writestr('a.png', b'')
+        z.writestr('sub/', b'')
+        z.writestr('sub/b.png', b'')
+    zipped = datasets.ZippedImageDataset(path)
+    assert len(zipped) == 2
+    assert len(datasets.MultiZippedImageDataset([path, path])) == 4
+    with pytest.raises(ImportError, match='Pillow'):
+        zipped[0]
+
+
 @pytest.mark.skipif(not image_dataset.available, reason='needs Pillow')
 def test_images_and_labels_from_list_files(tmp_path):
     from PIL import Image
