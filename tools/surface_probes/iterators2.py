@@ -430,6 +430,44 @@ def copies_and_pickles(c):
     return out
 
 
+def resume_from_mismatched_snapshots(c):
+    ch = c.chainer
+    out = []
+    plain = ch.iterators.SerialIterator(_data(5), 2, shuffle=False)
+    plain.next()
+    s = ch.serializers.DictionarySerializer()
+    plain.serialize(s)
+    shuffled = ch.iterators.SerialIterator(_data(5), 2)
+    out.append(
+        attempt(lambda: shuffled.serialize(ch.serializers.NpzDeserializer(s.target)))
+    )
+    numpy.random.seed(2)
+    shuffled = ch.iterators.SerialIterator(_data(5), 2)
+    shuffled.next()
+    t = ch.serializers.DictionarySerializer()
+    shuffled.serialize(t)
+    again = ch.iterators.SerialIterator(_data(5), 2, shuffle=False)
+    out.append(
+        attempt(lambda: again.serialize(ch.serializers.NpzDeserializer(t.target)))
+    )
+    out.append(_walk(again, 3))
+    types = {
+        k: [type(v).__name__, str(getattr(v, 'dtype', ''))] for k, v in t.target.items()
+    }
+    out.append(types)
+    loaded = ch.iterators.SerialIterator(_data(5), 2)
+    loaded.serialize(ch.serializers.NpzDeserializer(t.target))
+    out.append(
+        [
+            type(loaded.epoch).__name__,
+            type(loaded.current_position).__name__,
+            type(loaded.is_new_epoch).__name__,
+            type(loaded.previous_epoch_detail).__name__,
+        ]
+    )
+    return out
+
+
 class _Pipeline(object):
     # the members of a DALI pipeline DaliIterator uses
     def __init__(self, batch_size, size):
