@@ -13,6 +13,7 @@ out_N)``.
 axes are defined when this module is imported).
 """
 
+from chainerlite.backends import cuda
 from chainerlite.backends import cuda_kernel
 
 AXIS_PARAMS = ('d', 'out', 'k', 's', 'p', 'di')
@@ -89,9 +90,15 @@ class Im2colNDKernel(object):
     """
 
     @staticmethod
+    @cuda.memoize()
     def generate(ndim):
         """Returns ``(in_params, out_params, operation, name)`` for ``ndim``
-        spatial axes."""
+        spatial axes (written once per ``ndim`` until
+        :func:`~chainerlite.backends.cuda.clear_memo`)."""
+        return Im2colNDKernel._generate(ndim)
+
+    @staticmethod
+    def _generate(ndim):
         j, o, x = _names('j', ndim), _names('o', ndim), _names('x', ndim)
         lines = [
             'ptrdiff_t rest = i;',
@@ -126,9 +133,15 @@ class Col2imNDKernel(object):
     """
 
     @staticmethod
+    @cuda.memoize()
     def generate(ndim):
         """Returns ``(in_params, out_params, operation, name)`` for ``ndim``
-        spatial axes."""
+        spatial axes (written once per ``ndim`` until
+        :func:`~chainerlite.backends.cuda.clear_memo`)."""
+        return Col2imNDKernel._generate(ndim)
+
+    @staticmethod
+    def _generate(ndim):
         x, j, o = _names('x', ndim), _names('j', ndim), _names('o', ndim)
         lines = [
             'ptrdiff_t rest = i;',

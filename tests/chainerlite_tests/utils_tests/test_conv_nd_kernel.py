@@ -2,6 +2,8 @@
 registration for ``make check-kernels``, and (on a GPU) their results
 against the NumPy path."""
 
+from unittest import mock
+
 import numpy
 import pytest
 
@@ -82,3 +84,18 @@ def test_kernels_match_numpy(shape, ksize, stride, pad, dilate):
         cuda.to_gpu(gcol), stride, pad, shape[2:], dilate=dilate
     )
     numpy.testing.assert_allclose(cuda.to_cpu(img), expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    'kernel', [conv_nd_kernel.Im2colNDKernel, conv_nd_kernel.Col2imNDKernel]
+)
+@pytest.mark.parametrize('ndim', [2, 4])
+def test_source_is_written_once_per_ndim(kernel, ndim):
+    # as Chainer: generate is memoized (cleared by cuda.clear_memo) over
+    # _generate, which writes the source
+    cuda.clear_memo()
+    with mock.patch.object(kernel, '_generate') as write:
+        kernel.generate(ndim)
+        kernel.generate(ndim)
+    write.assert_called_once_with(ndim)
+    cuda.clear_memo()
