@@ -764,4 +764,37 @@ def print_report_of_a_string(c):
     return _values.attempt(lambda: strings(trainer)), out.getvalue()
 
 
+def micro_average_of_a_zero_denominator(c):
+    E = c.chainer.training.extensions
+    out = []
+    for n, d in ((1, 0), (0, 0), (numpy.float64(1), numpy.float64(0))):
+        trainer = _mock_trainer(c, (1, 'iteration'), 1, lambda i, n=n, d=d: {'n': n, 'd': d})
+        trainer.extend(E.MicroAverage('n', 'd', 'r', trigger=(1, 'iteration')))
+        log = E.LogReport(keys=['r'], trigger=(1, 'iteration'), filename=None)
+        trainer.extend(log)
+        with numpy.errstate(all='ignore'):
+            result = _values.attempt(lambda: trainer.run(show_loop_exception_msg=False))
+        out.append([result, _entries(log.log)])
+    return out
+
+
+def evaluator_targets_of_other_forms(c):
+    E = c.chainer.training.extensions
+    _, model, data = _parts(c)
+    it = c.chainer.iterators.SerialIterator(data, 6, repeat=False, shuffle=False)
+    no_main = E.Evaluator(it, {'other': model})
+    calls = []
+
+    def fn(x, t):
+        calls.append(len(x))
+
+    plain = E.Evaluator(it, fn)
+    return [
+        _values.attempt(no_main),
+        _values.attempt(lambda: E.Evaluator(it, model, eval_func=fn)()),
+        _values.attempt(plain),
+        calls,
+    ]
+
+
 PROBES = _values.probes(globals(), __name__)

@@ -245,4 +245,21 @@ def writer_keywords_reach_savefun(c):
     return seen
 
 
+def snapshot_target_and_callable_names(c):
+    # snapshot(target=...) saves that object; n_retains and autoload only
+    # apply to a format string
+    E = c.chainer.training.extensions
+    trainer, model = _trainer(c, stop=(4, 'iteration'))
+    trainer.extend(
+        E.snapshot(target=model.predictor, filename='t{.updater.iteration}'),
+        trigger=(2, 'iteration'),
+    )
+    trainer.extend(
+        E.snapshot_object(model, lambda t: 'c%d' % t.updater.iteration, n_retains=1),
+        trigger=(1, 'iteration'),
+    )
+    trainer.run()
+    return _files(trainer), _keys(os.path.join(trainer.out, 't4'))
+
+
 PROBES = _values.probes(globals(), __name__)

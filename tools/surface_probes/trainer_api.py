@@ -373,4 +373,27 @@ def snapshot_before_run_and_after_load(c):
     ]
 
 
+def early_stopping_as_the_stop_trigger(c):
+    # a run stopped by EarlyStoppingTrigger on the validation loss of a
+    # learning rate too large to improve it
+    T = c.chainer.training
+    E = T.extensions
+    trainer = _trainer(c, stop=None)
+    opt = trainer.updater.get_optimizer('main')
+    opt.lr = 20.0
+    trainer.stop_trigger = T.triggers.EarlyStoppingTrigger(
+        monitor='validation/main/loss', patience=2, max_trigger=(12, 'epoch')
+    )
+    numpy.random.seed(0)
+    x = numpy.random.rand(8, 3).astype(numpy.float32)
+    t = (x.sum(axis=1) > 1.5).astype(numpy.int32)
+    data = c.chainer.datasets.TupleDataset(x, t)
+    it = c.chainer.iterators.SerialIterator(data, 8, repeat=False, shuffle=False)
+    trainer.extend(E.Evaluator(it, opt.target))
+    log = E.LogReport()
+    trainer.extend(log)
+    trainer.run()
+    return trainer.updater.iteration, trainer.updater.epoch, len(log.log)
+
+
 PROBES = _values.probes(globals(), __name__)
