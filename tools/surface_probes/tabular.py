@@ -442,4 +442,13 @@ def slice_by_odd_keys(c):
     return out
 
 
+def delegate_convert(c):
+    D = c.chainer.dataset.tabular.DelegateDataset
+    base = _table(c, tuple, keys=('a', 'b'), lists=True).with_converter(
+        lambda a, b: 'from the wrapped converter'
+    )
+    w = D(base)
+    return [w.convert(w.fetch()), D(w).convert(([1], [2]))]
+
+
 PROBES = _values.probes(globals(), __name__)

@@ -13,3 +13,6 @@ class AsMode(delegate_dataset.DelegateDataset):
     @property
     def mode(self):
         return self._mode
+
+    def convert(self, data):
+        return self.dataset.convert(data)

@@ -7,8 +7,9 @@ class DelegateDataset(tabular_dataset.TabularDataset):
     """A tabular dataset that answers with an underlying one.
 
     Subclass it to give a dataset built with ``from_data`` (or any view) a
-    class of its own: the length, keys, mode, ``get_examples`` and
-    ``convert`` are those of ``dataset``.
+    class of its own: the length, keys, mode and ``get_examples`` are those
+    of ``dataset``; ``convert`` is the default one (as in Chainer, a
+    converter of ``dataset`` is not used: a subclass may define its own).
 
     Args:
         dataset (TabularDataset): The underlying dataset, kept as
@@ -31,6 +32,3 @@ class DelegateDataset(tabular_dataset.TabularDataset):
 
     def get_examples(self, indices, key_indices):
         return self.dataset.get_examples(indices, key_indices)
-
-    def convert(self, data):
-        return self.dataset.convert(data)
