@@ -417,21 +417,21 @@ class GetAttr(Atom):
 
     def __init__(self, obj, name):
         super().__init__()
-        self._obj = obj
-        self._attr = name
+        self.obj = obj
+        self.name = name
 
     def __str__(self):
-        obj = _operand(self._obj, _ATOM_PRIORITY, False)
-        name = self._attr
+        obj = _operand(self.obj, _ATOM_PRIORITY, False)
+        name = self.name
         if isinstance(name, Constant):
             name = name.value
         if isinstance(name, str):
             return '{}.{}'.format(obj, name)
         # as Chainer prints a name that is not a string
-        return 'getattr({}, {})'.format(obj, _repr(self._attr))
+        return 'getattr({}, {})'.format(obj, _repr(self.name))
 
     def eval(self):
-        return getattr(_eval(self._obj), _eval(self._attr))
+        return getattr(_eval(self.obj), _eval(self.name))
 
 
 class GetItem(Atom):
@@ -439,19 +439,19 @@ class GetItem(Atom):
 
     def __init__(self, obj, key):
         super().__init__()
-        self._obj = obj
-        self._key = key
+        self.obj = obj
+        self.key = key
 
     def __str__(self):
-        if isinstance(self._key, tuple):
+        if isinstance(self.key, tuple):
             # Chainer's text: the items only (x[1,] prints as x[1])
-            key = ', '.join(_repr_slice(k) for k in self._key)
+            key = ', '.join(_repr_slice(k) for k in self.key)
         else:
-            key = _repr_slice(self._key)
-        return '{}[{}]'.format(_operand(self._obj, _ATOM_PRIORITY, False), key)
+            key = _repr_slice(self.key)
+        return '{}[{}]'.format(_operand(self.obj, _ATOM_PRIORITY, False), key)
 
     def eval(self):
-        return _eval(self._obj)[_eval(self._key)]
+        return _eval(self.obj)[_eval(self.key)]
 
 
 class Call(Atom):
@@ -459,17 +459,17 @@ class Call(Atom):
 
     def __init__(self, obj, args):
         super().__init__()
-        self._fn = obj
-        self._args = tuple(args)
+        self.obj = obj
+        self.args = tuple(args)
 
     def __str__(self):
         return '{}({})'.format(
-            _operand(self._fn, _ATOM_PRIORITY, False),
-            ', '.join(_repr(a) for a in self._args),
+            _operand(self.obj, _ATOM_PRIORITY, False),
+            ', '.join(_repr(a) for a in self.args),
         )
 
     def eval(self):
-        return _eval(self._fn)(*[_eval(a) for a in self._args])
+        return _eval(self.obj)(*[_eval(a) for a in self.args])
 
 
 class UnaryOperator(Expr):
@@ -477,15 +477,15 @@ class UnaryOperator(Expr):
 
     def __init__(self, priority, term, exp, func):
         super().__init__(priority)
-        self._term = term
-        self._symbol = exp
-        self._func = func
+        self.term = term
+        self.exp = exp
+        self.func = func
 
     def __str__(self):
-        return self._symbol + _operand(self._term, self.priority, False)
+        return self.exp + _operand(self.term, self.priority, False)
 
     def eval(self):
-        return self._func(_eval(self._term))
+        return self.func(_eval(self.term))
 
 
 class BinaryOperator(Expr):
@@ -505,17 +505,17 @@ class BinaryOperator(Expr):
         super().__init__(priority)
         self.lhs = lhs
         self.rhs = rhs
-        self._symbol = exp
-        self._func = func
-        self._right_associative = right_associative
+        self.exp = exp
+        self.func = func
+        self.right_associative = right_associative
 
     def __str__(self):
-        left = _operand(self.lhs, self.priority, self._right_associative)
-        right = _operand(self.rhs, self.priority, not self._right_associative)
-        return '{} {} {}'.format(left, self._symbol, right)
+        left = _operand(self.lhs, self.priority, self.right_associative)
+        right = _operand(self.rhs, self.priority, not self.right_associative)
+        return '{} {} {}'.format(left, self.exp, right)
 
     def eval(self):
-        return self._func(_eval(self.lhs), _eval(self.rhs))
+        return self.func(_eval(self.lhs), _eval(self.rhs))
 
 
 class Testable:
@@ -541,24 +541,24 @@ class BoolBinaryOperator(BinaryOperator, Testable):
 
     def __init__(self, lhs, rhs, exp, inv, func):
         super().__init__(-1, lhs, rhs, exp, func)
-        self._inverse = inv
+        self.inv = inv
 
     def __str__(self):
         # Comparisons chain in Python, so nested ones always get
         # parentheses to keep the printed text meaning the same thing.
         left = _operand(self.lhs, self.priority, True)
         right = _operand(self.rhs, self.priority, True)
-        return '{} {} {}'.format(left, self._symbol, right)
+        return '{} {} {}'.format(left, self.exp, right)
 
     def expect(self):
         left = _eval(self.lhs)
         right = _eval(self.rhs)
-        if not self._func(left, right):
+        if not self.func(left, right):
             # Chainer's texts: operands and values as str() shows them (a
             # string unquoted, a dtype by its name)
             raise InvalidType(
-                '{} {} {}'.format(self.lhs, self._symbol, self.rhs),
-                '{} {} {}'.format(left, self._inverse, right),
+                '{} {} {}'.format(self.lhs, self.exp, self.rhs),
+                '{} {} {}'.format(left, self.inv, right),
             )
 
 

@@ -321,4 +321,50 @@ def special_attribute_names(c):
     return [attempt(lambda: str(x.__len__)), attempt(lambda: str(x._private))]
 
 
+def variables_from_arrays(c):
+    tc = c.chainer.utils.type_check
+    out = []
+    for value in ([1, 2], numpy.float32(1), None):
+        try:
+            tc._make_variable_from_array(value, 'x')
+            out.append('ok')
+        except tc.InvalidType as e:
+            out.append([e.expect, e.actual])
+    v = tc._make_variable_from_array(numpy.ones((2, 3), 'f'), 'x')
+    out.append([str(v), tc.eval(v.shape), str(tc.eval(v.dtype))])
+    with tc.light_mode:
+        a = numpy.ones(2)
+        out.append(tc._make_variable_from_array(a, 'x') is a)
+    return out
+
+
+def node_attributes(c):
+    tc = c.chainer.utils.type_check
+    a = tc.Variable(3, 'a')
+    k = tc.Constant(4)
+    nodes = {
+        'Variable': (a, ('value', 'name', 'priority')),
+        'Constant': (k, ('value', 'priority')),
+        'GetAttr': (a.real, ('obj', 'name', 'priority')),
+        'GetItem': (a[1], ('obj', 'key', 'priority')),
+        'Call': (a(1, 2), ('obj', 'args', 'priority')),
+        'BinaryOperator': (
+            a + 1,
+            ('lhs', 'rhs', 'exp', 'priority', 'right_associative'),
+        ),
+        'UnaryOperator': (-a, ('term', 'exp', 'priority')),
+        'BoolBinaryOperator': (a == 1, ('lhs', 'rhs', 'exp', 'inv', 'priority')),
+    }
+    out = {}
+    for kind, (node, names) in nodes.items():
+        row = []
+        for name in names:
+            value = getattr(node, name)
+            row.append(
+                str(value) if isinstance(value, tc.Expr) else _values.summary(value)
+            )
+        out[kind] = row
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

@@ -439,3 +439,21 @@ def test_text_of_attributes_subscripts_and_constants_as_chainer_prints():
     assert str(a[(1,)]) == 'a[1]' and str(a[:,]) == 'a[:]'
     # a constant prints as its repr, a dtype included
     assert str(T.Constant(numpy.dtype('f'))) == "dtype('float32')"
+
+
+def test_nodes_keep_chainers_attributes():
+    a = T.Variable(3, 'a')
+    assert (a.value, a.name) == (3, 'a')
+    attr = a.real
+    assert (attr.obj, attr.name) == (a, 'real')
+    item = a[1]
+    assert (item.obj, item.key) == (a, 1)
+    call = a(1, 2)
+    assert (call.obj, call.args) == (a, (1, 2))
+    add = a + 1
+    assert (add.lhs, add.rhs, add.exp, add.right_associative) == (a, 1, '+', False)
+    assert add.func(2, 3) == 5
+    neg = -a
+    assert (neg.term, neg.exp, neg.func(2)) == (a, '-', -2)
+    eq = a == 1
+    assert (eq.exp, eq.inv, eq.priority) == ('==', '!=', -1)
