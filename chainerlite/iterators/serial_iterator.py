@@ -22,6 +22,7 @@ class _PositionAttributes(iterator.Iterator):
 
     def _set_dataset(self, dataset, batch_size, repeat, shuffle, order_sampler):
         self.dataset = dataset
+        self._shuffle = shuffle
         self._pos = _position._Position(
             len(dataset),
             batch_size,
@@ -81,6 +82,26 @@ class _PositionAttributes(iterator.Iterator):
     @property
     def _order(self):
         return self._pos.order
+
+    # Chainer's private names, which code written for it reads
+    @property
+    def _repeat(self):
+        return self._pos.repeat
+
+    @property
+    def _epoch_size(self):
+        return self._pos.epoch_size
+
+    @property
+    def _previous_epoch_detail(self):
+        # -1 stands for None, as in Chainer
+        previous = self._pos.previous_epoch_detail
+        return -1.0 if previous is None else previous
+
+    @_previous_epoch_detail.setter
+    def _previous_epoch_detail(self, value):
+        for pos in self._positions():
+            pos.previous_epoch_detail = None if value < 0 else value
 
     @property
     def _state(self):

@@ -473,4 +473,33 @@ def zipped_image_datasets_without_reading(c):
     return out
 
 
+def private_attributes_tests_read(c):
+    # attributes Chainer's own tests read
+    D = c.chainer.datasets
+    its = c.chainer.iterators
+    x = numpy.arange(4)
+    objects = {
+        'TupleDataset': (D.TupleDataset(x, x), ('_datasets', '_length')),
+        'DictDataset': (D.DictDataset(a=x), ('_datasets', '_length')),
+        'ConcatenatedDataset': (D.ConcatenatedDataset(x, x), ('_datasets',)),
+        'SubDataset': (
+            D.SubDataset(x, 1, 3, order=x[::-1]),
+            ('_dataset', '_start', '_finish', '_size', '_order'),
+        ),
+        'TransformDataset': (D.TransformDataset(x, abs), ('_dataset', '_transform')),
+        'ShuffleOrderSampler': (
+            its.ShuffleOrderSampler(numpy.random.RandomState(0)),
+            ('_random',),
+        ),
+        'SerialIterator': (
+            its.SerialIterator(list(x), 2, shuffle=False),
+            ('_state', '_previous_epoch_detail', '_epoch_size', '_repeat', '_shuffle'),
+        ),
+    }
+    out = {}
+    for name, (obj, attrs) in objects.items():
+        out[name] = [attempt(lambda a=a: getattr(obj, a)) for a in attrs]
+    return out
+
+
 PROBES = _values.probes(globals(), __name__)

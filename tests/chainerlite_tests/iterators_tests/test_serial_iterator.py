@@ -167,3 +167,16 @@ def test_batch_size_and_order_sampler_set_later(cls, options):
         assert it.order_sampler is rotate
         first = it.next() + it.next()
         assert it.next() + it.next() == list(numpy.roll(first, 1))
+
+
+def test_chainers_private_names():
+    # code written for Chainer reads these
+    it = iterators.SerialIterator([1, 2, 3], 2, shuffle=False)
+    assert (it._repeat, it._shuffle, it._epoch_size) == (True, False, 3)
+    assert it._previous_epoch_detail == -1.0
+    it.next()
+    assert it._previous_epoch_detail == 0.0
+    it._previous_epoch_detail = 0.5
+    assert it.previous_epoch_detail == 0.5
+    it._previous_epoch_detail = -1.0
+    assert it.previous_epoch_detail is None
