@@ -339,6 +339,27 @@ def pickle_dataset(c):
     return out
 
 
+def pickle_dataset_pickled(c):
+    D = c.chainer.datasets
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, 'p.pkl')
+        with D.open_pickle_dataset_writer(path, protocol=2) as w:
+            for v in ('a', [1, 2], None):
+                w.write(v)
+        ds = D.open_pickle_dataset(path)
+        back = pickle.loads(pickle.dumps(ds))
+        out = [len(back), back[1], back[2], back[:]]
+        ds.close()
+        back.close()
+        out.append(attempt(lambda: ds[0]))
+        buf = io.BytesIO()
+        w = D.PickleDatasetWriter(buf)
+        w.write(1)
+        w.close()
+        out.append(buf.closed)
+    return out
+
+
 def image_datasets(c):
     D = c.chainer.datasets
     try:
