@@ -9,7 +9,11 @@ def _data(n=7):
     return [(numpy.full(2, i, numpy.float32), numpy.int32(i)) for i in range(n)]
 
 
-def _walk(it, steps, label=lambda example: int(example[1]), position=False):
+def _labels(batch):
+    return [int(example[1]) for example in batch]
+
+
+def _walk(it, steps, labels=_labels, position=False):
     # each batch's labels and where the iterator stands after it
     out = []
     for _ in range(steps):
@@ -20,7 +24,7 @@ def _walk(it, steps, label=lambda example: int(example[1]), position=False):
             break
         out.append(
             [
-                [label(b) for b in batch],
+                labels(batch),
                 it.epoch,
                 round(it.epoch_detail, 4),
                 it.is_new_epoch,

@@ -18,7 +18,7 @@ def _data(n=5):
 
 
 def _walk(it, steps):
-    return data._walk(it, steps, label=int, position=True)
+    return data._walk(it, steps, lambda batch: [int(b) for b in batch], True)
 
 
 def _kinds(c):
@@ -488,24 +488,8 @@ class _Pipeline(object):
 
 
 def _dali_walk(it, steps):
-    out = []
-    for _ in range(steps):
-        try:
-            batch = it.next()
-        except StopIteration:
-            out.append('stop')
-            break
-        out.append(
-            [
-                batch,
-                it.epoch,
-                it.current_position,
-                round(it.epoch_detail, 4),
-                it.is_new_epoch,
-                it.previous_epoch_detail,
-            ]
-        )
-    return out
+    # the pipeline's run count stands for the batch
+    return data._walk(it, steps, lambda batch: batch, True)
 
 
 def dali_iterator_walks(c):
