@@ -393,4 +393,38 @@ def gpu_devices_without_cupy(c):
     ]
 
 
+def parallel_models_without_devices(c):
+    # Chainer 7.8.1 keeps devices None when models are given and fails at
+    # the first update
+    it, opt, model = _setup(c, n=8, batch=4)
+    other = model.copy('copy')
+    P = c.chainer.training.updaters.ParallelUpdater
+    u = P(it, opt, models={'main': model, 'other': other})
+    return _values.attempt(u.update), u.iteration
+
+
+def parallel_models_and_devices(c):
+    it, opt, model = _setup(c, n=8, batch=4)
+    other = model.copy('copy')
+    P = c.chainer.training.updaters.ParallelUpdater
+    seen = []
+
+    def converter(batch, device):
+        seen.append(device)
+        return c.chainer.dataset.concat_examples(batch)
+
+    u = P(
+        it,
+        opt,
+        converter=converter,
+        models={'main': model, 'other': other},
+        devices={'main': -1, 'other': -1},
+    )
+    u.update()
+    u.update()
+    return seen, [p.array for p in other.params()], _values.attempt(
+        lambda: P(it, opt, models={'other': other}, devices={'other': -1})
+    )
+
+
 PROBES = _values.probes(globals(), __name__)

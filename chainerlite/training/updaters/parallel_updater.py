@@ -22,11 +22,15 @@ class ParallelUpdater(standard_updater.StandardUpdater):
         iterator: The dataset iterator (or a dict with ``'main'``).
         optimizer: The optimizer of the ``'main'`` model (or a dict).
         converter: Converter of batches.
-        models (dict): Models by name, ``'main'`` being the optimizer's
-            target; alternative to ``devices``.
-        devices (dict): Devices by name, with a ``'main'`` one: the
-            optimizer's target is moved to ``devices['main']`` and a copy of
-            it is made for each other device.
+        models (dict): Models by name (usually the optimizer's target as
+            ``'main'`` and its copies); each gets its part of the batch,
+            and the gradients of the models other than the optimizer's
+            target are added to it. Alternative to ``devices``.
+        devices (dict): Devices by name. Without ``models``: with a
+            ``'main'`` one, to which the optimizer's target is moved, and a
+            copy of it is made for each other device. With ``models``: the
+            device of each model's part of the batch (by default, where
+            the model is; Chainer 7.8.1 fails without them).
         loss_func: The loss function; each model by default.
         loss_scale (float): Loss scaling factor.
         auto_new_epoch (bool): Whether the updater starts the optimizers'
@@ -34,7 +38,8 @@ class ParallelUpdater(standard_updater.StandardUpdater):
 
     Raises:
         ValueError: If neither ``models`` nor ``devices`` is given.
-        KeyError: If ``'main'`` is missing from ``devices`` or ``models``.
+        KeyError: If ``'main'`` is missing from ``devices`` without
+            ``models``.
 
     """
 
@@ -69,19 +74,22 @@ class ParallelUpdater(standard_updater.StandardUpdater):
             for name, device in devices.items():
                 if name != 'main':
                     models[name] = copy.deepcopy(main).to_device(device)
-        else:
-            if 'main' not in models:
-                raise KeyError('ParallelUpdater: models must have a \'main\' entry')
+        elif devices is None:
+            # Chainer 7.8.1 keeps no devices here and fails at the first
+            # update: each model runs where it is
             devices = {name: model.device for name, model in models.items()}
+        else:
+            devices = {name: backend.get_device(d) for name, d in devices.items()}
         self._models = models
         self._devices = devices
 
     def connect_trainer(self, trainer):
-        """Registers each model copy (other than ``'main'``) as an observer
-        of the trainer's reporter under its name; as in Chainer, the links
-        inside a copy are not registered."""
+        """Registers each model other than the optimizer's target as an
+        observer of the trainer's reporter under its name; as in Chainer,
+        the links inside a model are not registered."""
+        main = self.get_optimizer('main').target
         for name, model in self._models.items():
-            if name != 'main':
+            if model is not main:
                 trainer.reporter.add_observer(name, model)
 
     def serialize(self, serializer):
@@ -94,9 +102,9 @@ class ParallelUpdater(standard_updater.StandardUpdater):
         """
         super().serialize(serializer)
         if isinstance(serializer, serializer_module.Deserializer):
-            main = self._models['main']
-            for name, model in self._models.items():
-                if name != 'main':
+            main = self.get_optimizer('main').target
+            for model in self._models.values():
+                if model is not main:
                     model.copyparams(main)
 
     def update_core(self):
@@ -128,13 +136,12 @@ class ParallelUpdater(standard_updater.StandardUpdater):
             model.cleargrads()
         for loss in losses:
             loss.backward(loss_scale=optimizer._loss_scale)
-        main = self._models['main']
-        for name in names:
-            if name != 'main':
-                main.addgrads(self._models[name])
+        main = optimizer.target
+        others = [model for model in self._models.values() if model is not main]
+        for model in others:
+            main.addgrads(model)
         optimizer.update()
-        for name in names:
-            if name != 'main':
-                self._models[name].copyparams(main)
+        for model in others:
+            model.copyparams(main)
         if self.auto_new_epoch and iterator.is_new_epoch:
             optimizer.new_epoch(auto=True)

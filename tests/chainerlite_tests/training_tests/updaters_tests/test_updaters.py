@@ -275,3 +275,35 @@ def test_parallel_updater_registers_only_the_copies_themselves(setup):
     names = set(trainer.reporter._observer_names.values())
     assert 'second' in names and 'main/l' in names
     assert not any(name.startswith('second/') for name in names)
+
+
+def test_parallel_updater_of_given_models(setup, Regressor):
+    # as Chainer's: the models need no 'main' entry; the gradients of those
+    # that are not the optimizer's target are added to it, and the devices
+    # given go to the converter (found by the surface probes,
+    # tools/surface_probes/updaters.py)
+    model, optimizer, iterator, _ = setup()
+    other = Regressor()
+    devices = []
+
+    def converter(batch, device):
+        devices.append(device)
+        return dataset.concat_examples(batch)
+
+    updater = training.updaters.ParallelUpdater(
+        iterator, optimizer, converter=converter, models={'other': other}, devices={'other': -1}
+    )
+    trainer = training.Trainer(updater, (1, 'iteration'))
+    assert 'other' in trainer.reporter._observer_names.values()
+    W = model.l.W.array.copy()
+    updater.update()
+    assert devices == [-1]
+    assert not np.array_equal(model.l.W.array, W)
+    np.testing.assert_array_equal(other.l.W.array, model.l.W.array)
+    # without devices (Chainer 7.8.1 fails at the update): each model's part
+    # goes where the model is
+    updater = training.updaters.ParallelUpdater(
+        iterator, optimizer, models={'main': model, 'other': other}
+    )
+    updater.update()
+    assert updater.iteration == 1
