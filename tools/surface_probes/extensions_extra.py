@@ -797,4 +797,25 @@ def evaluator_targets_of_other_forms(c):
     ]
 
 
+def unchain_and_dump_graph_triggers(c):
+    # their trigger methods called by hand, around initialize
+    E = c.chainer.training.extensions
+    unchain = E.unchain_variables()
+    first = unchain.trigger(None)
+    with c.chainer.using_config('keep_graph_on_report', True):
+        unchain.initialize(None)
+        flags = [unchain.trigger(None), unchain.trigger(None)]
+    flags.append(unchain.trigger(None))
+    dump = E.DumpGraph('main/loss')
+    before = c.chainer.config.keep_graph_on_report
+    dump.initialize(None)
+    during = c.chainer.config.keep_graph_on_report
+    fired = [dump.trigger(None), dump.trigger(None)]
+    dump.initialize(None)
+    c.chainer.config.keep_graph_on_report = before
+    s = c.chainer.serializers.DictionarySerializer()
+    dump.serialize(s)
+    return [first, flags, before, during, fired, {k: bool(v) for k, v in s.target.items()}]
+
+
 PROBES = _values.probes(globals(), __name__)
