@@ -14,26 +14,12 @@ import warnings
 
 import numpy
 
+from tools.surface_probes import _training
 from tools.surface_probes import _values
 
 
-def _parts(c, n=12, batch=4):
-    numpy.random.seed(0)
-    x = numpy.random.rand(n, 3).astype(numpy.float32)
-    t = (x.sum(axis=1) > 1.5).astype(numpy.int32)
-    data = c.chainer.datasets.TupleDataset(x, t)
-    model = c.L.Classifier(c.L.Linear(3, 2))
-    opt = c.O.SGD(lr=0.1)
-    opt.setup(model)
-    it = c.chainer.iterators.SerialIterator(data, batch, shuffle=False)
-    updater = c.chainer.training.updaters.StandardUpdater(it, opt)
-    return updater, model, data
-
-
-def _trainer(c, stop=(2, 'epoch'), **kwargs):
-    updater, model, data = _parts(c, **kwargs)
-    trainer = c.chainer.training.Trainer(updater, stop, out=tempfile.mkdtemp())
-    return trainer, model, data
+def _trainer(c, stop=(2, 'epoch')):
+    return _training.trainer(c, stop)
 
 
 def _entries(log):
@@ -396,14 +382,12 @@ def evaluator_report_names(c):
 
 def evaluator_eval_func_and_modes(c):
     E = c.chainer.training.extensions
-    _, model, data = _parts(c)
+    _, _, model, data = _training.parts(c)
     it = c.chainer.iterators.SerialIterator(data, 5, repeat=False, shuffle=False)
     seen = []
 
     def eval_func(x, t):
-        seen.append(
-            (x.shape, c.chainer.config.train, c.chainer.config.enable_backprop)
-        )
+        seen.append((x.shape, c.chainer.config.train, c.chainer.config.enable_backprop))
         c.chainer.reporter.report({'n': float(len(x))}, model)
 
     hooks = []
@@ -415,7 +399,7 @@ def evaluator_eval_func_and_modes(c):
 
 def evaluator_converter_and_device(c):
     E = c.chainer.training.extensions
-    _, model, data = _parts(c)
+    _, _, model, data = _training.parts(c)
     it = c.chainer.iterators.SerialIterator(data, 5, repeat=False, shuffle=False)
     devices = []
 
@@ -427,12 +411,18 @@ def evaluator_converter_and_device(c):
     result = ev()
     ev2 = E.Evaluator(it, model, converter=converter)
     ev2()
-    return devices, sorted(result), str(ev.device), ev2.device, ev.converter is converter
+    return (
+        devices,
+        sorted(result),
+        str(ev.device),
+        ev2.device,
+        ev.converter is converter,
+    )
 
 
 def evaluator_accessors_and_arguments(c):
     E = c.chainer.training.extensions
-    _, model, data = _parts(c)
+    _, _, model, data = _training.parts(c)
     it = c.chainer.iterators.SerialIterator(data, 5, repeat=False, shuffle=False)
     ev = E.Evaluator({'main': it, 'b': it}, {'main': model})
     repeating = c.chainer.iterators.SerialIterator(data, 5)
@@ -454,7 +444,7 @@ def evaluator_accessors_and_arguments(c):
 def evaluator_iterator_without_reset(c):
     # an iterator without reset() is copied (DeprecationWarning)
     E = c.chainer.training.extensions
-    _, model, data = _parts(c)
+    _, _, model, data = _training.parts(c)
 
     class Batches(c.chainer.dataset.Iterator):
         def __init__(self):
@@ -576,7 +566,9 @@ def parameter_statistics_averaged_over_the_trigger(c):
 def plot_report_without_matplotlib(c):
     E = c.chainer.training.extensions
     available, warned = _warned(E.PlotReport.available)
-    report, warned_made = _warned(lambda: E.PlotReport(['main/loss'], file_name='p.png'))
+    report, warned_made = _warned(
+        lambda: E.PlotReport(['main/loss'], file_name='p.png')
+    )
     trainer, _, _ = _trainer(c, stop=(2, 'iteration'))
     trainer.extend(report, trigger=(1, 'iteration'))
     trainer.run()
@@ -610,9 +602,7 @@ def dump_graph(c):
         text = f.read()
     s = c.chainer.serializers.DictionarySerializer()
     ext.serialize(s)
-    labels = sorted(
-        part.split('"', 1)[0] for part in text.split('label="')[1:]
-    )
+    labels = sorted(part.split('"', 1)[0] for part in text.split('label="')[1:])
     return [
         _files(trainer),
         labels,
@@ -632,8 +622,15 @@ def dump_graph_errors(c):
         trainer, _, _ = _trainer(c, stop=(2, 'iteration'))
         ext = E.DumpGraph(key, out_name='g.dot')
         trainer.extend(ext)
-        trainer.extend(E.observe_value('number', lambda t: 1.5), trigger=(1, 'iteration'))
-        out.append([_values.attempt(lambda: trainer.run(show_loop_exception_msg=False)), _files(trainer)])
+        trainer.extend(
+            E.observe_value('number', lambda t: 1.5), trigger=(1, 'iteration')
+        )
+        out.append(
+            [
+                _values.attempt(lambda: trainer.run(show_loop_exception_msg=False)),
+                _files(trainer),
+            ]
+        )
     out.append(_values.attempt(lambda: E.DumpGraph('x', unknown=1)))
     out.append(c.chainer.config.keep_graph_on_report)
     return out
@@ -687,7 +684,10 @@ def _mock_trainer(c, stop, iter_per_epoch, report):
 def mock_trainer_log_report(c):
     E = c.chainer.training.extensions
     trainer = _mock_trainer(
-        c, (7, 'iteration'), 3, lambda i: {'loss': float(i), 'acc': numpy.float32(i % 2)}
+        c,
+        (7, 'iteration'),
+        3,
+        lambda i: {'loss': float(i), 'acc': numpy.float32(i % 2)},
     )
     log = E.LogReport()
     by_iteration = E.LogReport(trigger=(2, 'iteration'), filename='log2', keys=['acc'])
@@ -745,7 +745,9 @@ def print_report_formats(c):
         {'b': 2.5, 'c': -0.0},
     ]
     out = io.StringIO()
-    report = E.PrintReport(['a', 'b', 'c', 'long_name_of_a_column'], log_report=Fixed(entries), out=out)
+    report = E.PrintReport(
+        ['a', 'b', 'c', 'long_name_of_a_column'], log_report=Fixed(entries), out=out
+    )
     trainer, _, _ = _trainer(c, stop=(1, 'iteration'))
     report(trainer)
     report(trainer)
@@ -768,7 +770,9 @@ def micro_average_of_a_zero_denominator(c):
     E = c.chainer.training.extensions
     out = []
     for n, d in ((1, 0), (0, 0), (numpy.float64(1), numpy.float64(0))):
-        trainer = _mock_trainer(c, (1, 'iteration'), 1, lambda i, n=n, d=d: {'n': n, 'd': d})
+        trainer = _mock_trainer(
+            c, (1, 'iteration'), 1, lambda i, n=n, d=d: {'n': n, 'd': d}
+        )
         trainer.extend(E.MicroAverage('n', 'd', 'r', trigger=(1, 'iteration')))
         log = E.LogReport(keys=['r'], trigger=(1, 'iteration'), filename=None)
         trainer.extend(log)
@@ -780,7 +784,7 @@ def micro_average_of_a_zero_denominator(c):
 
 def evaluator_targets_of_other_forms(c):
     E = c.chainer.training.extensions
-    _, model, data = _parts(c)
+    _, _, model, data = _training.parts(c)
     it = c.chainer.iterators.SerialIterator(data, 6, repeat=False, shuffle=False)
     no_main = E.Evaluator(it, {'other': model})
     calls = []
@@ -815,7 +819,14 @@ def unchain_and_dump_graph_triggers(c):
     c.chainer.config.keep_graph_on_report = before
     s = c.chainer.serializers.DictionarySerializer()
     dump.serialize(s)
-    return [first, flags, before, during, fired, {k: bool(v) for k, v in s.target.items()}]
+    return [
+        first,
+        flags,
+        before,
+        during,
+        fired,
+        {k: bool(v) for k, v in s.target.items()},
+    ]
 
 
 PROBES = _values.probes(globals(), __name__)

@@ -9,20 +9,12 @@ import warnings
 
 import numpy
 
+from tools.surface_probes import _training
 from tools.surface_probes import _values
 
 
 def _trainer(c, stop=(6, 'iteration'), out=None):
-    numpy.random.seed(0)
-    x = numpy.random.rand(8, 3).astype(numpy.float32)
-    t = (x.sum(axis=1) > 1.5).astype(numpy.int32)
-    data = c.chainer.datasets.TupleDataset(x, t)
-    model = c.L.Classifier(c.L.Linear(3, 2))
-    opt = c.O.SGD(lr=0.1)
-    opt.setup(model)
-    it = c.chainer.iterators.SerialIterator(data, 4, shuffle=False)
-    updater = c.chainer.training.updaters.StandardUpdater(it, opt)
-    trainer = c.chainer.training.Trainer(updater, stop, out=out or tempfile.mkdtemp())
+    trainer, model, _ = _training.trainer(c, stop, n=8, out=out)
     return trainer, model
 
 
@@ -134,7 +126,9 @@ def snapshot_writer_argument(c):
     calls = []
 
     def writer(filename, outdir, target):
-        calls.append((filename, outdir == trainer.out, isinstance(target, dict), sorted(target)))
+        calls.append(
+            (filename, outdir == trainer.out, isinstance(target, dict), sorted(target))
+        )
 
     trainer.extend(
         E.snapshot_object(model, 'w{.updater.iteration}', writer=writer),

@@ -8,23 +8,12 @@ import io
 import os
 import tempfile
 
-import numpy
-
+from tools.surface_probes import _training
 from tools.surface_probes import _values
 
 
 def _trainer(c, stop=(3, 'iteration'), out=None, **kwargs):
-    numpy.random.seed(0)
-    x = numpy.random.rand(8, 3).astype(numpy.float32)
-    t = (x.sum(axis=1) > 1.5).astype(numpy.int32)
-    data = c.chainer.datasets.TupleDataset(x, t)
-    model = c.L.Classifier(c.L.Linear(3, 2))
-    opt = c.O.SGD(lr=0.1)
-    opt.setup(model)
-    it = c.chainer.iterators.SerialIterator(data, 4, shuffle=False)
-    updater = c.chainer.training.updaters.StandardUpdater(it, opt)
-    out = out or tempfile.mkdtemp()
-    return c.chainer.training.Trainer(updater, stop, out=out, **kwargs)
+    return _training.trainer(c, stop, n=8, out=out, **kwargs)[0]
 
 
 def extension_class_defaults(c):
@@ -58,7 +47,14 @@ def make_extension_attributes(c):
 
     plain = T.make_extension()(fn)
     same = plain is fn
-    attrs = [fn.trigger, fn.default_name, fn.priority, fn.finalize, fn.on_error, fn.initialize]
+    attrs = [
+        fn.trigger,
+        fn.default_name,
+        fn.priority,
+        fn.finalize,
+        fn.on_error,
+        fn.initialize,
+    ]
 
     def other(trainer):
         pass
@@ -136,14 +132,15 @@ def extend_triggers_and_priorities(c):
     trainer.extend(Ext('third'), trigger=(3, 'iteration'))
     trainer.extend(Ext('never'), trigger=lambda t: False)
     trainer.extend(Ext('low'), priority=-5)
-    trainer.extend(Ext('sparse'), trigger=T.triggers.ManualScheduleTrigger([1, 4], 'iteration'))
+    trainer.extend(
+        Ext('sparse'), trigger=T.triggers.ManualScheduleTrigger([1, 4], 'iteration')
+    )
     entries = trainer._extensions
     trainer.run()
     return calls, [entries[k].priority for k in entries]
 
 
 def call_before_training(c):
-    T = c.chainer.training
     trainer = _trainer(c, stop=(2, 'iteration'))
     calls = []
 
@@ -299,7 +296,10 @@ def snapshot_of_a_trainer(c):
     trainer = _trainer(c, stop=(3, 'iteration'))
     trainer.extend(E.LogReport(trigger=(2, 'iteration')))
     trainer.extend(E.observe_lr())
-    trainer.extend(E.ExponentialShift('lr', 0.5), trigger=T.triggers.ManualScheduleTrigger([2], 'iteration'))
+    trainer.extend(
+        E.ExponentialShift('lr', 0.5),
+        trigger=T.triggers.ManualScheduleTrigger([2], 'iteration'),
+    )
     trainer.extend(lambda t: None, name='plain', trigger=T.triggers.OnceTrigger())
     trainer.run()
     s = c.chainer.serializers.DictionarySerializer()
@@ -342,7 +342,15 @@ def get_trainer_with_mock_updater(c):
     steps = []
     for _ in range(3):
         u.update()
-        steps.append([u.iteration, u.epoch, u.epoch_detail, u.is_new_epoch, u.previous_epoch_detail])
+        steps.append(
+            [
+                u.iteration,
+                u.epoch,
+                u.epoch_detail,
+                u.is_new_epoch,
+                u.previous_epoch_detail,
+            ]
+        )
     return [
         steps,
         type(trainer.stop_trigger).__name__,
@@ -384,10 +392,7 @@ def early_stopping_as_the_stop_trigger(c):
     trainer.stop_trigger = T.triggers.EarlyStoppingTrigger(
         monitor='validation/main/loss', patience=2, max_trigger=(12, 'epoch')
     )
-    numpy.random.seed(0)
-    x = numpy.random.rand(8, 3).astype(numpy.float32)
-    t = (x.sum(axis=1) > 1.5).astype(numpy.int32)
-    data = c.chainer.datasets.TupleDataset(x, t)
+    data = _training.data(c, 8)
     it = c.chainer.iterators.SerialIterator(data, 8, repeat=False, shuffle=False)
     trainer.extend(E.Evaluator(it, opt.target))
     log = E.LogReport()

@@ -180,7 +180,14 @@ def manual_schedule_serialize(c):
     t2 = _Trainer()
     for _ in range(5):
         t2.step()
-    return saved, fresh.finished, warned, empty.finished, bool(empty(t2)), empty.finished
+    return (
+        saved,
+        fresh.finished,
+        warned,
+        empty.finished,
+        bool(empty(t2)),
+        empty.finished,
+    )
 
 
 def best_value_triggers(c):
@@ -191,7 +198,9 @@ def best_value_triggers(c):
         lambda: tr.MaxValueTrigger('v', trigger=(1, 'iteration')),
         lambda: tr.MinValueTrigger('v', trigger=(2, 'iteration')),
         lambda: tr.MaxValueTrigger('v', trigger=(1, 'epoch')),
-        lambda: tr.BestValueTrigger('v', lambda best, new: new % 2 > best % 2, (1, 'iteration')),
+        lambda: tr.BestValueTrigger(
+            'v', lambda best, new: new % 2 > best % 2, (1, 'iteration')
+        ),
     ):
         trig = make()
         out.append(_fires(trig, 8, observe=lambda i: {'v': values[i - 1]}))
@@ -237,7 +246,9 @@ def once_trigger(c):
         saved = _saved(c, trig)
         fresh = tr.OnceTrigger(call_on_resume=resume)
         fresh.serialize(c.chainer.serializers.NpzDeserializer(saved))
-        out.append([before, fired, trig.finished, saved, fresh.finished, _fires(fresh, 2)])
+        out.append(
+            [before, fired, trig.finished, saved, fresh.finished, _fires(fresh, 2)]
+        )
     return out
 
 
@@ -274,7 +285,9 @@ def _early(c, values, **kwargs):
     with contextlib.redirect_stdout(out):
         trig = tr.EarlyStoppingTrigger(**kwargs)
         fired, warned = _warned(
-            lambda: _fires(trig, len(values), per_epoch=2, observe=lambda i: values[i - 1])
+            lambda: _fires(
+                trig, len(values), per_epoch=2, observe=lambda i: values[i - 1]
+            )
         )
     return [fired, warned, trig.count, trig.best, out.getvalue()]
 
@@ -286,7 +299,9 @@ def early_stopping_modes(c):
         _early(c, loss, check_trigger=(1, 'iteration')),
         _early(c, acc, monitor='main/accuracy', check_trigger=(1, 'iteration')),
         _early(c, loss, mode='max', check_trigger=(1, 'iteration'), patience=2),
-        _early(c, acc, monitor='main/accuracy', mode='min', check_trigger=(1, 'iteration')),
+        _early(
+            c, acc, monitor='main/accuracy', mode='min', check_trigger=(1, 'iteration')
+        ),
         _early(c, loss, check_trigger=(1, 'epoch'), patience=1),
         _early(c, loss, check_trigger=(1, 'iteration'), mode='other'),
     ]
@@ -323,7 +338,9 @@ def early_stopping_arguments(c):
         tr.EarlyStoppingTrigger(max_trigger=(5, 'iteration')).get_training_length(),
         _values.attempt(lambda: tr.EarlyStoppingTrigger(patience=1, patients=2)),
         _values.attempt(lambda: tr.EarlyStoppingTrigger(unknown=1)),
-        _values.attempt(lambda: tr.EarlyStoppingTrigger(max_trigger=None).get_training_length()),
+        _values.attempt(
+            lambda: tr.EarlyStoppingTrigger(max_trigger=None).get_training_length()
+        ),
     ]
 
 

@@ -2,25 +2,12 @@
 attributes, counters and keys, the batch forms it hands the loss, the
 ParallelUpdater on CPU devices, and get_trigger."""
 
-import numpy
-
+from tools.surface_probes import _training
 from tools.surface_probes import _values
 
 
-def _data(c, n=10):
-    numpy.random.seed(0)
-    x = numpy.random.rand(n, 3).astype(numpy.float32)
-    t = (x.sum(axis=1) > 1.5).astype(numpy.int32)
-    return c.chainer.datasets.TupleDataset(x, t)
-
-
-def _setup(c, n=10, batch=4, opt=None, repeat=True):
-    data = _data(c, n)
-    model = c.L.Classifier(c.L.Linear(3, 2))
-    opt = opt or c.O.SGD(lr=0.1)
-    opt.setup(model)
-    it = c.chainer.iterators.SerialIterator(data, batch, repeat=repeat, shuffle=False)
-    return it, opt, model
+def _setup(c, n=10, batch=4, repeat=True):
+    return _training.parts(c, n, batch, repeat)[:3]
 
 
 def _updater(c, *args, **kwargs):
@@ -422,8 +409,12 @@ def parallel_models_and_devices(c):
     )
     u.update()
     u.update()
-    return seen, [p.array for p in other.params()], _values.attempt(
-        lambda: P(it, opt, models={'other': other}, devices={'other': -1})
+    return (
+        seen,
+        [p.array for p in other.params()],
+        _values.attempt(
+            lambda: P(it, opt, models={'other': other}, devices={'other': -1})
+        ),
     )
 
 

@@ -22,9 +22,10 @@ class LogReport(extension.Extension):
 
     Called every iteration, it accumulates the observation (the values
     under ``keys``, or all of them); when ``trigger`` fires (or at a call
-    before the first iteration) it appends the means, with ``epoch``, ``iteration`` and ``elapsed_time``, to
-    :attr:`log`, and writes the whole log as JSON to ``trainer.out/filename``
-    (replacing the file atomically).
+    before the first iteration) it appends the means, with ``epoch``,
+    ``iteration`` and ``elapsed_time``, to :attr:`log`, and writes the
+    whole log as JSON to ``trainer.out/filename`` (replacing the file
+    atomically).
 
     Args:
         keys (list of str): Keys to log; all the observed keys when

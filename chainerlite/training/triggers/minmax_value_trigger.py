@@ -51,8 +51,9 @@ class BestValueTrigger(object):
         stats = self._summary.compute_mean()
         if self._key not in stats:
             raise KeyError(
-                '{}: {!r} was not observed since the previous '
-                'comparison'.format(type(self).__name__, self._key)
+                '{}: {!r} was not observed since the previous comparison'.format(
+                    type(self).__name__, self._key
+                )
             )
         value = float(stats[self._key])
         self._init_summary()

@@ -211,7 +211,9 @@ def test_plot_report_x_is_the_epoch_the_iteration_or_a_plotted_mean(tmp_path):
         'acc': [(5.0, 5.0), (25.0, 25.0)],
     }
     trainer = _reporting_trainer(tmp_path, iterations=2)
-    trainer.extend(extensions.PlotReport(['loss'], x_key='time', trigger=(1, 'iteration')))
+    trainer.extend(
+        extensions.PlotReport(['loss'], x_key='time', trigger=(1, 'iteration'))
+    )
     with pytest.raises(KeyError, match='time'):
         trainer.run(show_loop_exception_msg=False)
 

@@ -211,9 +211,13 @@ def test_savefun_sees_the_name_it_was_given(make_trainer):
     # adds '.npz' to a name without it) writes the file in place (found by
     # the surface probes, tools/surface_probes/snapshots.py)
     trainer, model = make_trainer(2)
+
+    def savez(path, state):
+        np.savez(path, **state)
+
     trainer.extend(
         extensions.snapshot_object(
-            model, 'model_{.updater.iteration}.npz', savefun=lambda p, s: np.savez(p, **s)
+            model, 'model_{.updater.iteration}.npz', savefun=savez
         ),
         trigger=(1, 'iteration'),
     )

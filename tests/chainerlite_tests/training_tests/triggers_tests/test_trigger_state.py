@@ -112,7 +112,8 @@ def test_early_stopping_warns_at_each_check_without_the_monitor():
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter('always')
         fired = _fired(
-            trigger, [{}, {}, {'main/loss': 2.0}, {'main/loss': 3.0}, {'main/loss': 1.0}]
+            trigger,
+            [{}, {}, {'main/loss': 2.0}, {'main/loss': 3.0}, {'main/loss': 1.0}],
         )
     assert fired == [False, False, False, True, False]
     assert len(record) == 2 and 'main/loss' in str(record[0].message)

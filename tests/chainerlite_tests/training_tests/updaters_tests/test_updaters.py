@@ -291,7 +291,11 @@ def test_parallel_updater_of_given_models(setup, Regressor):
         return dataset.concat_examples(batch)
 
     updater = training.updaters.ParallelUpdater(
-        iterator, optimizer, converter=converter, models={'other': other}, devices={'other': -1}
+        iterator,
+        optimizer,
+        converter=converter,
+        models={'other': other},
+        devices={'other': -1},
     )
     trainer = training.Trainer(updater, (1, 'iteration'))
     assert 'other' in trainer.reporter._observer_names.values()
