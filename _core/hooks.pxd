@@ -64,6 +64,7 @@ cdef class HookRegistry(dict):
     cdef readonly unsigned long version
     cdef readonly tuple entries
     cdef int mask                # union of the entries' masks
+    cdef dict hidden             # id -> entry of the hooks left out
     cdef _changed(self)
     cdef _commit(self, dict before)
     cdef tuple _revalidate(self)

@@ -40,6 +40,7 @@ cdef class HookRegistry(dict):
     def __cinit__(self, *args, **kwargs):
         self.entries = ()
         self.mask = 0
+        self.hidden = {}
 
     cdef _changed(self):
         cdef HookEntry e
@@ -47,6 +48,9 @@ cdef class HookRegistry(dict):
         old = {id(e.hook): e for e in self.entries}
         entries = []
         for hook in dict.values(self):
+            e = self.hidden.get(id(hook))
+            if e is not None and e.hook is hook:
+                continue  # registered, but left out of dispatch
             e = old.get(id(hook))
             if e is None or e.hook is not hook:
                 e = HookEntry(hook)
@@ -73,6 +77,30 @@ cdef class HookRegistry(dict):
             dict.update(self, before)
             self._changed()
             raise
+
+    def hide(self, hooks):
+        """Leaves the registered ``hooks`` out of dispatch (they stay
+        registered, in their place) until :meth:`unhide` is given the
+        returned token; calls nest."""
+        cdef HookEntry e
+        previous = self.hidden
+        hidden = dict(previous)
+        for e in self.entries:
+            if any(e.hook is hook for hook in hooks):
+                hidden[id(e.hook)] = e  # (the entry holds the hook alive)
+        self.hidden = hidden
+        self._changed()
+        return previous
+
+    def unhide(self, token):
+        """Dispatches again to the hooks that the :meth:`hide` call
+        which returned ``token`` left out."""
+        previous = self.hidden
+        self.hidden = token
+        # their entries, validated before, are taken up again
+        self.entries = self.entries + tuple(
+            [e for key, e in previous.items() if key not in token])
+        self._changed()
 
     def __setitem__(self, key, value):
         before = dict(self)

@@ -695,3 +695,51 @@ def test_backward_only_hook_that_gains_and_loses_a_forward_callback():
     # backwards apply (Sum's broadcast, then ``gy * 3.0``)
     assert seen == ['_ * 3.0', 'Sum', 'BroadcastTo', '_ * 3.0']
     assert hook.log == ['Sum', '_ * 2.0', 'Sum', '_ * 3.0', 'Sum', '_ * 4.0']
+
+
+def test_hidden_hook_stays_registered_but_is_not_called():
+    log = []
+    first, second = Recorder('first', log), Recorder('second', log)
+    with first, second:
+        registry = chainerlite.get_function_hooks()
+        token = registry.hide([first])
+        assert list(registry) == ['first', 'second']  # registered, in place
+        _x() * 2.0
+        registry.unhide(token)
+        del log[:]
+        _x() * 3.0
+    called = [(name, what) for name, what, *_ in log if what == 'fpre']
+    # dispatch comes back in the registry's order
+    assert called == [('first', 'fpre'), ('second', 'fpre')]
+
+
+def test_hidden_hook_is_not_called_while_hidden():
+    log = []
+    with Recorder('first', log) as first:
+        registry = chainerlite.get_function_hooks()
+        token = registry.hide([first])
+        del log[:]
+        _x() * 2.0
+        assert log == []
+        registry.unhide(token)
+
+
+def test_hides_nest_and_survive_registry_changes():
+    log = []
+    a, b = Recorder('a', log), Recorder('b', log)
+    with a, b:
+        registry = chainerlite.get_function_hooks()
+        outer = registry.hide([a])
+        inner = registry.hide([b])
+        with Recorder('c', log):  # registered while both are hidden
+            del log[:]
+            _x() * 2.0
+            assert {name for name, *_ in log} == {'c'}
+        registry.unhide(inner)
+        del log[:]
+        _x() * 2.0
+        assert {name for name, *_ in log} == {'b'}
+        registry.unhide(outer)
+        del log[:]
+        _x() * 2.0
+        assert [name for name, what, *_ in log if what == 'fpre'] == ['a', 'b']

@@ -106,7 +106,10 @@ class Forget(function_node.FunctionNode):
             # in a step that updates parameters during backward, the
             # recomputed nodes count among the uses of those they read
             uses = _core.recording_ready_grads()
-            with forget_trace.Trace(inputs, self._policy, self._draws, uses) as trace:
+            with (
+                forget_replay.enclosing_hidden(),
+                forget_trace.Trace(inputs, self._policy, self._draws, uses) as trace,
+            ):
                 outs = _call_func(self.func, xs)
         self._n_outputs = len(outs)
         # the nodes that made the returned arrays are planned as kept (the

@@ -10,6 +10,7 @@ node is the one of the forward call and reads the same arrays; when one is
 not, it raises :class:`Diverged` and the recomputation runs again in full.
 """
 
+import contextlib
 import itertools
 
 from chainerlite import _core
@@ -121,3 +122,27 @@ class Replayer(function_hook.FunctionHook):
             ref = step.externals[k]  # False: it took no weak reference
             if ref is False or (ref is not None and ref() is not a):
                 raise Diverged()
+
+
+@contextlib.contextmanager
+def enclosing_hidden():
+    """Leaves the hooks of enclosing ``forget`` calls (the trace of their
+    forward call and the :class:`Replayer` of their recomputation) out of
+    dispatch while the function of a ``forget`` nested in them runs: to
+    them its node is one node, and the nodes applied inside its forward are
+    nothing. Else each node at depth d would pass through d of them, and
+    backward through d nested forgets would cost d**3."""
+    registry = _core.get_function_hooks()
+    outer = [
+        hook
+        for hook in registry.values()
+        if isinstance(hook, (forget_trace.Trace, Replayer))
+    ]
+    if not outer:
+        yield
+        return
+    token = registry.hide(outer)
+    try:
+        yield
+    finally:
+        registry.unhide(token)

@@ -7,6 +7,8 @@ import chainerlite
 import chainerlite.functions as F
 from chainerlite import gradient_check
 from chainerlite.functions.util import forget
+from chainerlite.functions.util import forget_replay
+from chainerlite.functions.util import forget_trace
 from chainerlite.testing import attr
 
 
@@ -407,6 +409,42 @@ def test_nested_forget_draws_as_plain_calls():
     forgotten = _nested_block(F.forget)
     for a, b in zip(plain, forgotten):
         numpy.testing.assert_array_equal(a, b)
+
+
+def _forget_hooks():
+    # (registered, dispatched): the forget hooks in the registry, and those
+    # of them its dispatch entries call
+    registry = chainerlite.get_function_hooks()
+    ours = (forget_trace.Trace, forget_replay.Replayer)
+    return (
+        sum(isinstance(h, ours) for h in registry.values()),
+        sum(isinstance(e.hook, ours) for e in registry.entries),
+    )
+
+
+def test_nested_forget_hides_the_enclosing_hooks_from_its_nodes():
+    # each node passes through the innermost forget's hook alone: else d
+    # nested forgets cost d**3 on backward
+    seen = []
+
+    def inner(b):
+        seen.append(_forget_hooks())
+        return b * 2.0
+
+    def outer(a):
+        seen.append(_forget_hooks())
+        return F.forget(inner, a * 3.0) + a
+
+    x = chainerlite.Variable(numpy.ones(3, numpy.float32))
+    y = F.forget(outer, x)
+    assert seen == [(1, 1), (2, 1)]  # the forward call
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(x.grad, numpy.full(3, 7.0, numpy.float32))
+    # outer recomputed (under its replayer), inner's forward in it, then
+    # inner again for inner's own backward (with nothing to substitute, no
+    # replayer)
+    assert seen[2:] == [(1, 1), (2, 1), (0, 0)]
+    assert _forget_hooks() == (0, 0)
 
 
 def test_backward_in_another_thread_replays_the_forward_draws(in_threads):
