@@ -87,3 +87,7 @@ cdef ClassFacts class_facts(type cls)
 cdef bint kinds_match(bytes kinds, Py_ssize_t n, x0, x1, x2)
 cdef int register_nodes(type function_node, type builtin_node) except -1
 cdef int register_compiled_hook(type compiled_hook, tuple callbacks) except -1
+
+
+# whether a Python class defines an attribute hook below its compiled base
+cdef bint own_attr_hooks(type cls)

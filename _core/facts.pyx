@@ -148,7 +148,7 @@ cdef ClassFacts class_facts(type cls):
 cdef ClassFacts _compute(type cls):
     cdef ClassFacts facts = ClassFacts.__new__(ClassFacts)
     cdef int flags = 0
-    if _own_attr_hooks(cls):
+    if own_attr_hooks(cls):
         flags |= OWN_ATTR_HOOKS
     if _function_node is not None and issubclass(cls, _function_node):
         flags |= _node_flags(cls)
@@ -164,7 +164,7 @@ cdef ClassFacts _compute(type cls):
     return facts
 
 
-cdef bint _own_attr_hooks(type cls):
+cdef bint own_attr_hooks(type cls):
     # Python classes up to the first compiled one
     for klass in cls.__mro__:
         if not (<type>klass).__flags__ & _HEAPTYPE:

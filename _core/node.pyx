@@ -23,7 +23,8 @@ from chainerlite._core.config cimport (
     type_check_enabled)
 from chainerlite._core.facts cimport (
     ACCUMULATES, CALL_REPLACED, COMPILED_GRADS, FORWARD, FWD_POST_OUT,
-    OWN_ATTR_HOOKS, OWN_TYPE_CHECK, ClassFacts, class_facts, kinds_match, register_nodes)
+    OWN_ATTR_HOOKS, OWN_TYPE_CHECK, ClassFacts, class_facts, kinds_match,
+    own_attr_hooks, register_nodes)
 from chainerlite._core.hooks cimport (
     HookRegistry, active_entries, any_mask, dispatch, forward_entries)
 from chainerlite._core cimport ops_math
@@ -1124,13 +1125,16 @@ def _rebuild_variable(cls, data, name, grad, requires_grad, state):
 
 cdef extern from *:
     """
-    static int chl_needs_attr_check(PyObject *o) {
+    static int chl_type_needs_attr_check(PyObject *tp) {
         /* Only a type whose instances have a __dict__ and that still uses
            the compiled attribute functions can be switched. */
-        PyTypeObject *t = Py_TYPE(o);
+        PyTypeObject *t = (PyTypeObject *)tp;
         return t->tp_dictoffset != 0
             && (t->tp_getattro != PyObject_GenericGetAttr
                 || t->tp_setattro != PyObject_GenericSetAttr);
+    }
+    static int chl_needs_attr_check(PyObject *o) {
+        return chl_type_needs_attr_check((PyObject *)Py_TYPE(o));
     }
     static void chl_use_generic_attrs(PyObject *tp) {
         PyTypeObject *t = (PyTypeObject *)tp;
@@ -1147,6 +1151,7 @@ cdef extern from *:
         return d != NULL && Py_TYPE(d)->tp_descr_set != NULL;
     }
     """
+    bint chl_type_needs_attr_check(object tp)
     bint chl_needs_attr_check(object o)
     void chl_use_generic_attrs(object tp)
     bint chl_has_dict(object o)
@@ -1161,6 +1166,17 @@ cdef inline int generic_attrs(object obj) except -1:
         return 0
     cls = type(obj)
     if not class_facts(cls).flags & OWN_ATTR_HOOKS:
+        chl_use_generic_attrs(cls)
+    return 0
+
+
+cdef int generic_class_attrs(type cls) except -1:
+    # A Python subclass is switched as it is made too: a subclass of it that
+    # defines __setattr__ over object.__setattr__ (as code written for
+    # Chainer's plain classes does) would otherwise be refused by CPython
+    # ("can't apply this __setattr__") until an instance of the class was
+    # applied or initialised
+    if chl_type_needs_attr_check(cls) and not own_attr_hooks(cls):
         chl_use_generic_attrs(cls)
     return 0
 
@@ -2276,5 +2292,31 @@ def _as_variable(obj):
                         % _type_name(obj))
     return new_variable(_plain_array(obj, 'Variable data'), False)
 
+
+cdef extern from *:
+    """
+    static int chl_set_type_attr(PyObject *tp, PyObject *name,
+                                 PyObject *value) {
+        /* before the classes are opened to Python code (facts.open_classes) */
+        int r = PyDict_SetItem(((PyTypeObject *)tp)->tp_dict, name, value);
+        PyType_Modified((PyTypeObject *)tp);
+        return r;
+    }
+    """
+    int chl_set_type_attr(object tp, object name, object value) except -1
+
+
+def _switching_init_subclass(base):
+    # The __init_subclass__ of ``base`` (Cython declares none for an
+    # extension class): the rest of the chain, then generic_class_attrs.
+    def __init_subclass__(cls, **kwargs):
+        super(base, cls).__init_subclass__(**kwargs)
+        generic_class_attrs(cls)
+    return classmethod(__init_subclass__)
+
+
+for _base in (FunctionNode, Variable):
+    chl_set_type_attr(_base, '__init_subclass__', _switching_init_subclass(_base))
+del _base, _switching_init_subclass
 
 register_nodes(FunctionNode, BuiltinNode)
