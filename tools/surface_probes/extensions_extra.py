@@ -829,4 +829,25 @@ def unchain_and_dump_graph_triggers(c):
     ]
 
 
+def evaluator_subclass_and_variable_statistics_plot(c):
+    # an Evaluator whose evaluate returns its own dict is reported as it
+    # is; VariableStatisticsPlot without matplotlib warns and does nothing
+    E = c.chainer.training.extensions
+    trainer, model, data = _trainer(c, stop=(3, 'iteration'))
+    it = c.chainer.iterators.SerialIterator(data, 6, repeat=False, shuffle=False)
+
+    class Custom(E.Evaluator):
+        def evaluate(self):
+            return {'custom': 1.5, 'train': float(c.chainer.config.train)}
+
+    log = E.LogReport(trigger=(1, 'iteration'))
+    trainer.extend(Custom(it, model), trigger=(2, 'iteration'))
+    trainer.extend(log)
+    plot, warned = _warned(lambda: E.VariableStatisticsPlot(model))
+    available, warned_again = _warned(E.VariableStatisticsPlot.available)
+    trainer.extend(plot, trigger=(1, 'iteration'))
+    trainer.run()
+    return [_entries(log.log), warned, available, warned_again, _files(trainer)]
+
+
 PROBES = _values.probes(globals(), __name__)

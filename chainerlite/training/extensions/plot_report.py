@@ -66,7 +66,7 @@ class PlotReport(extension.Extension):
         self._postprocess = postprocess
         self._data = {key: [] for key in self._y_keys}
         self._summary = reporter.DictSummary()
-        self._available = _plot.available('PlotReport')
+        _plot.available('PlotReport')  # warns now without matplotlib
 
     @staticmethod
     def available():
@@ -75,8 +75,9 @@ class PlotReport(extension.Extension):
 
     def __call__(self, trainer):
         """Accumulates the values; adds the points and redraws when
-        triggered. Without matplotlib it does nothing, as Chainer's."""
-        if not self._available:
+        triggered. Without matplotlib it does nothing but warn, as
+        Chainer's."""
+        if not self.available():
             return
         observation = trainer.observation
         self._summary.add(

@@ -179,10 +179,12 @@ class VariableStatisticsPlot(extension.Extension):
         self._reservoirs = {
             key: Reservoir(max_sample_size, (n_stats,)) for key in self._keys
         }
-        self._available = self.available()
 
     def __call__(self, trainer):
-        """Samples the statistics and redraws when triggered."""
+        """Samples the statistics and redraws when triggered. Without
+        matplotlib it only warns (at each call, as Chainer's)."""
+        if not self.available():
+            return
         if not self._trigger(trainer):
             return
         iteration = trainer.updater.iteration
@@ -196,10 +198,9 @@ class VariableStatisticsPlot(extension.Extension):
                 [[stats['mean'], stats['std']], stats['percentile']]
             )
             self._reservoirs[key].add(row, iteration)
-        if self._available:
-            self.save_plot_using_module(
-                os.path.join(trainer.out, self._file_name), _plot.pyplot()
-            )
+        self.save_plot_using_module(
+            os.path.join(trainer.out, self._file_name), _plot.pyplot()
+        )
 
     @staticmethod
     def available():

@@ -3,6 +3,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -237,3 +238,29 @@ def test_importing_the_extensions_does_not_import_pyplot():
         'sys.exit("matplotlib.pyplot" in sys.modules)'
     )
     assert subprocess.run([sys.executable, '-c', code]).returncode == 0
+
+
+def test_plots_without_matplotlib_do_nothing_but_warn_at_each_call(
+    tmp_path, monkeypatch
+):
+    # as Chainer 7.8.1's: VariableStatisticsPlot neither samples nor asks its
+    # trigger, and both warn at each call, not at construction for the
+    # statistics (found by the surface probes,
+    # tools/surface_probes/extensions_extra.py)
+    monkeypatch.setattr(_plot.importlib.util, 'find_spec', lambda name: None)
+    model = chainerlite.links.Linear(2, 2)
+    with warnings.catch_warnings(record=True) as made:
+        warnings.simplefilter('always')
+        stats = extensions.VariableStatisticsPlot(model, trigger=(1, 'iteration'))
+    assert made == []
+    with pytest.warns(UserWarning, match='matplotlib'):
+        plot = extensions.PlotReport(['loss'], trigger=(1, 'iteration'))
+    trainer = _reporting_trainer(tmp_path, iterations=3)
+    trainer.extend(stats)
+    trainer.extend(plot)
+    with warnings.catch_warnings(record=True) as calls:
+        warnings.simplefilter('always')
+        trainer.run()
+    assert len([w for w in calls if 'matplotlib' in str(w.message)]) == 6
+    assert all(r.counter == 0 for r in stats._reservoirs.values())
+    assert stats._trigger._progress._previous_iteration == 0
