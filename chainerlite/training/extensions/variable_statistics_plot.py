@@ -119,10 +119,11 @@ def _variables(targets):
 class VariableStatisticsPlot(extension.Extension):
     """Plots the distribution of variables and their gradients over time.
 
-    At each trigger, the mean, standard deviation and percentiles of all
-    the elements of the targets (and of their gradients) are sampled into
-    a reservoir and drawn against the iteration (percentile bands around
-    the median, the mean with its standard deviation) to
+    At each call (each iteration, by the extension's own trigger), the
+    mean, standard deviation and percentiles of all the elements of the
+    targets (and of their gradients) are sampled into a reservoir; when
+    ``trigger`` fires they are drawn against the iteration (percentile
+    bands around the median, the mean with its standard deviation) to
     ``trainer.out/filename``. It needs matplotlib (see
     :class:`PlotReport`).
 
@@ -134,7 +135,8 @@ class VariableStatisticsPlot(extension.Extension):
         plot_mean (bool): Plot the mean.
         plot_std (bool): Plot the standard deviation band.
         percentile_sigmas (tuple of float): Percentiles to plot.
-        trigger: When to sample and redraw (``(1, 'epoch')``).
+        trigger: When to redraw (``(1, 'epoch')``); not the trigger of
+            the extension, which samples at each call.
         filename (str): Name of the image (``'statistics.png'``);
             ``file_name`` is an accepted alias.
         figsize (tuple): Size of the figure in inches.
@@ -185,8 +187,6 @@ class VariableStatisticsPlot(extension.Extension):
         matplotlib it only warns (at each call, as Chainer's)."""
         if not self.available():
             return
-        if not self._trigger(trainer):
-            return
         iteration = trainer.updater.iteration
         for key in self._keys:
             arrays = [getattr(v, key) for v in self._vars]
@@ -198,9 +198,10 @@ class VariableStatisticsPlot(extension.Extension):
                 [[stats['mean'], stats['std']], stats['percentile']]
             )
             self._reservoirs[key].add(row, iteration)
-        self.save_plot_using_module(
-            os.path.join(trainer.out, self._file_name), _plot.pyplot()
-        )
+        if self._trigger(trainer):
+            self.save_plot_using_module(
+                os.path.join(trainer.out, self._file_name), _plot.pyplot()
+            )
 
     @staticmethod
     def available():

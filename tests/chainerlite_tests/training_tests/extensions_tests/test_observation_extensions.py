@@ -1,3 +1,5 @@
+import os
+
 import numpy as np
 import pytest
 
@@ -243,6 +245,19 @@ def test_variable_statistics_plot(trained, tmp_path):
     trainer.run()
     with open(str(tmp_path / 'stats.png'), 'rb') as f:
         assert f.read(4) == b'\x89PNG'
+
+
+def test_variable_statistics_plot_samples_at_each_call(trained, tmp_path):
+    # as Chainer 7.8.1's: its trigger says when to draw; the extension
+    # samples at each call (found reading Chainer's source beside the
+    # surface probes)
+    pytest.importorskip('matplotlib')
+    trainer, model = trained(3)
+    ext = extensions.VariableStatisticsPlot(model, trigger=(2, 'iteration'))
+    trainer.extend(ext)
+    trainer.run()
+    assert [r.counter for r in ext._reservoirs.values()] == [3, 3]
+    assert os.listdir(str(tmp_path)) == ['statistics.png']
 
 
 def test_variable_statistics_plot_with_a_given_pyplot(trained, tmp_path):
