@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import collections.abc
-import numbers
 import typing
 import warnings
 
@@ -35,7 +34,8 @@ def _check_axis(axis):
     if isinstance(axis, collections.abc.Sequence):
         if any(a >= b for a, b in zip(axis, axis[1:])):
             raise RuntimeError('numbers in axis must be sorted in ascending order')
-    elif not (axis is None or isinstance(axis, numbers.Integral)):
+    elif not (axis is None or isinstance(axis, int)):
+        # (a NumPy integer too, as Chainer's check of six.integer_types)
         raise RuntimeError('axis must be int, tuple of int or None')
     return axis
 

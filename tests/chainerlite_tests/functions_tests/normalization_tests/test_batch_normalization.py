@@ -338,6 +338,7 @@ def test_0d_input_fails_the_rank_check():
         ((2, 0), 'ascending'),
         ((0, -1), 'ascending'),  # compared as given, as Chainer does
         (1.5, 'must be int, tuple of int or None'),
+        (numpy.int64(0), 'must be int, tuple of int or None'),  # not an int
     ],
 )
 def test_axis_arguments_chainer_refuses(axis, message):
