@@ -17,4 +17,5 @@ from chainerlite.onnx.converters import pooling  # noqa: F401
 from chainerlite.onnx.converters import recurrence  # noqa: F401
 from chainerlite.onnx.converters import resize  # noqa: F401
 from chainerlite.onnx.converters import rnn  # noqa: F401
+from chainerlite.onnx.converters import vae  # noqa: F401
 from chainerlite.onnx.converters.converter import converters  # noqa: F401

@@ -94,3 +94,16 @@ def convert_softplus(func, opset_version, input_names, output_names, context):
     h = gb.op('Softplus', [h])
     gb.op('Mul', [h, beta_inv])
     return gb.nodes(output_names)
+
+
+@register('Maxout', opsets=(5,))
+def convert_maxout(func, opset_version, input_names, output_names, context):
+    # the pooled axis split into (groups, pool_size), then the max over the pool
+    shape = _util.in_shape(func)
+    axis = _util.norm_axis(func.axis, len(shape))
+    pooled = shape[:axis] + (shape[axis] // func.pool_size, func.pool_size)
+    pooled += shape[axis + 1 :]
+    gb = onnx_helper.GraphBuilder()
+    h = gb.op('Reshape', [input_names[0], _util.int64s(context, pooled, 'shape')])
+    gb.op('ReduceMax', [h], axes=[axis + 1], keepdims=0)
+    return gb.nodes(output_names)

@@ -149,6 +149,19 @@ def convert_broadcast_to(func, opset_version, input_names, output_names, context
     return _util.single('Expand', [input_names[0], shape], output_names)
 
 
+@register('Broadcast', opsets=(8,))
+def convert_broadcast(func, opset_version, input_names, output_names, context):
+    # each input expanded to the common shape (Chainer has no converter for
+    # its Broadcast node, but composes the losses that broadcast here in one
+    # node from broadcasting arithmetic, which exports)
+    shapes = [_util.in_shape(func, i) for i in range(len(input_names))]
+    shape = _util.int64s(context, np.broadcast_shapes(*shapes), 'shape')
+    gb = onnx_helper.GraphBuilder()
+    for x, y in zip(input_names, output_names):
+        gb.op_output_named('Expand', [x, shape], [y])
+    return gb.nodes()
+
+
 @register('MatMul', opsets=(1,))
 def convert_matmul(func, opset_version, input_names, output_names, context):
     gb = onnx_helper.GraphBuilder()

@@ -69,3 +69,15 @@ def test_add_of_three_operands_exports_as_adds(onnx_matches, opset):
     b = rng.randn(3).astype(np.float32)  # broadcast
     proto = onnx_matches(chainerlite.Sequential(F.add), (a, b, c), opset)
     assert [n.op_type for n in proto.graph.node] == ['Add', 'Add']
+
+
+@pytest.mark.parametrize('opset', [9, 11])
+def test_broadcast_outputs_expand_to_the_common_shape(onnx_matches, opset):
+    rng = np.random.RandomState(0)
+    args = (
+        rng.randn(2, 1, 4).astype(np.float32),
+        rng.randn(3, 1).astype(np.float32),
+        rng.randn(2, 3, 4).astype(np.float32),
+    )
+    model = chainerlite.Sequential(lambda *a: F.broadcast(*a))
+    onnx_matches(model, args, opset)
