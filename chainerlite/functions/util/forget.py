@@ -112,6 +112,10 @@ class Forget(function_node.FunctionNode):
             ):
                 outs = _call_func(self.func, xs)
         self._n_outputs = len(outs)
+        if not trace.complete:
+            # the function cleared the function hooks: the trace missed
+            # nodes, so the recomputation runs every node again
+            return tuple(out.array for out in outs)
         # the nodes that made the returned arrays are planned as kept (the
         # arrays live on while the graph after this node reads them), and
         # then held weakly until backward (forget_skip.returned)
@@ -240,6 +244,8 @@ class Forget(function_node.FunctionNode):
             # forward call: run every node again (reusing what keep kept)
             skipped = frozenset()
             forget_skip.set_returned(steps, picked, None)
+            if replayer.removed:
+                steps = None  # the function clears the hooks: none again
 
     def _backward_with_graph(self, indexes, grad_outputs):
         # Double backprop: the recomputed graph hangs from the inputs of this

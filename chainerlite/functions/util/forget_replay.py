@@ -50,6 +50,7 @@ class Replayer(function_hook.FunctionHook):
         self._returned = returned
         self._first = min(skipped) if skipped else len(steps)  # checked from
         self._walk = forget_trace.Walk()
+        self.removed = False  # the function unregistered it
         self._origins = None
         if skipped:
             self._origins = forget_trace.Origins()
@@ -101,10 +102,15 @@ class Replayer(function_hook.FunctionHook):
             for k, y in enumerate(out_data):
                 self._origins.add(y, (index, k))
 
+    def __exit__(self, *_):
+        self.removed = not forget_trace.leave(self)
+        return False
+
     def check_complete(self):
         """Raises :class:`Diverged` if the recomputation applied fewer
-        nodes than the forward call (after one passed over)."""
-        if self._skipped and self._walk.count < len(self._steps):
+        nodes than the forward call (after one passed over), or if the
+        function unregistered this hook (it missed the nodes after)."""
+        if self.removed or (self._skipped and self._walk.count < len(self._steps)):
             raise Diverged()
 
     def _check(self, index, step, function, in_data):

@@ -108,6 +108,20 @@ class Step(object):
     )
 
 
+def leave(hook):
+    """Unregisters ``hook`` (a hook of ``forget`` leaving its ``with``
+    block) and returns True, or returns False where it is no longer
+    registered: the function cleared the function hooks, or deleted it,
+    and the hook missed the nodes applied since. Chainer's ``forget``
+    registers no hook, so such a function runs there."""
+    hooks = _core.get_function_hooks()
+    if hooks.get(hook.name) is not hook:
+        return False
+    hook.deleted(None)
+    del hooks[hook.name]
+    return True
+
+
 def _external(array):
     if array is None:
         return None
@@ -146,6 +160,11 @@ class Trace(function_hook.FunctionHook):
         for i, x in enumerate(inputs):
             self._origins.add(x, (-1, i))
         self._before = []  # (draws, tags) when the running node began
+        self.complete = False  # True once it saw the whole call
+
+    def __exit__(self, *_):
+        self.complete = leave(self)
+        return False
 
     def forward_preprocess(self, function, in_data):
         if self._walk.enter() is not None:
