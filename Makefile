@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-mpi fuzz mutants test-numpy1 test-onednn compat onnx-compat diff-surface check-kernels bench perf-docs docs \
+.PHONY: demo test test-mpi fuzz mutants test-numpy1 test-onednn compat onnx-compat onnx-probe diff-surface check-kernels bench perf-docs docs \
 	docs-doctest wheel lint format stubtest typecheck clean diff-chainer diff-chainer-ci downstream
 
 $(VENV)/bin/python:
@@ -244,6 +244,21 @@ onnx-compat: $(WHEEL_STAMP)
 	$(ONNX_VENV)/bin/python -m pip install -q --force-reinstall --no-deps dist/chainerlite-*.whl
 	$(ONNX_VENV)/bin/python -m tools.onnx_compat --compat-dir $(COMPAT_DIR) \
 		--workdir build/onnx-compat --floor $(ONNX_COMPAT_FLOOR)
+
+# Every call of tools/kink_cases.py (and a few more, tools/onnx_probe)
+# exported at opsets 9 and 11 by Chainer 7.8.1's onnx_chainer and by the
+# wheel's chainerlite.onnx, run in ONNX Runtime and compared with each
+# library's forward, in the diff-chainer venv (plus onnx 1.14.1 and
+# onnxruntime 1.15.1). Fails on a call only Chainer exports, or whose
+# chainerlite file disagrees with its forward, that
+# tools/onnx_probe/known.json does not list. Under a minute.
+onnx-probe: $(WHEEL_STAMP) $(DIFF)/bin/python
+	$(DIFF)/bin/python -m pip install -q onnx==1.14.1 onnxruntime==1.15.1
+	$(DIFF)/bin/python -m pip install -q --force-reinstall --no-deps dist/chainerlite-*.whl
+	mkdir -p build/onnx-probe
+	cd build/onnx-probe && ../../$(DIFF)/bin/python -c 'import sys; \
+		sys.path.append("../.."); from tools.onnx_probe.__main__ import main; \
+		sys.exit(main())'
 
 # Libraries built on Chainer as a yardstick (tools/downstream, docs/downstream.rst):
 # ChainerCV 0.13.1's own tests, the chainercv2 0.0.62 model zoo,

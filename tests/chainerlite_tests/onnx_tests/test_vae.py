@@ -53,7 +53,9 @@ def test_broadcast_inputs(onnx_matches, loss, n):
     onnx_matches(model, args, 11)
 
 
-@pytest.mark.parametrize('loss, n', [(F.gaussian_nll, 3), (F.gaussian_kl_divergence, 2)])
+@pytest.mark.parametrize(
+    'loss, n', [(F.gaussian_nll, 3), (F.gaussian_kl_divergence, 2)]
+)
 def test_float64(onnx_matches, loss, n):
     # (ONNX Runtime has no float64 Softplus, for bernoulli_nll as for Chainer's)
     model = chainerlite.Sequential(lambda *a: loss(*a, reduce='no'))
