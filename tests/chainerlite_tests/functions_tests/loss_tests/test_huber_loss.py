@@ -106,6 +106,15 @@ def test_invalid_inputs(x, t, reduce):
         F.huber_loss(x, t, 1.0, reduce=reduce)
 
 
+@pytest.mark.parametrize('shape', [(3,), ()])
+def test_summing_along_a_missing_second_axis_is_also_an_axis_error(shape):
+    # Chainer 7.8.1 fails in its sum over axis 1
+    x = numpy.zeros(shape, numpy.float32)
+    with pytest.raises(numpy.exceptions.AxisError) as info:
+        F.huber_loss(x, x, 1.0)
+    assert isinstance(info.value, type_check.InvalidType)
+
+
 def test_gradient_at_special_differences_is_the_clipped_difference():
     # At an infinite difference the slope is +-delta; a NaN difference
     # gives NaN; |d| == delta is inside the quadratic zone (slope d).
