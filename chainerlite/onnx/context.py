@@ -10,10 +10,13 @@ from chainerlite.onnx import onnx_helper
 
 def _constant_tensor(array, name):
     # typed fields instead of raw bytes: constants are small and readable so
+    # (float16 stays raw, as in Chainer: its field holds bit patterns)
     tensor = numpy_helper.from_array(array, name=name)
     try:
         field = onnx.helper.tensor_dtype_to_field(tensor.data_type)
     except (KeyError, ValueError):
+        field = None
+    if array.dtype == numpy.float16:
         field = None
     if field is not None and field != 'raw_data':
         tensor.ClearField('raw_data')

@@ -23,7 +23,11 @@ TOLERANCE = {'float16': 1e-2, 'float32': 1e-4, 'float64': 1e-7}
 
 
 def _error(exc):
-    return '{}: {}'.format(type(exc).__name__, str(exc).split('\n')[0][:200])
+    # ONNX Runtime's reason comes last in a long first line
+    line = str(exc).split('\n')[0]
+    if len(line) > 200:
+        line = line[:60] + ' ... ' + line[-140:]
+    return '{}: {}'.format(type(exc).__name__, line)
 
 
 def _libraries(name, tree):
