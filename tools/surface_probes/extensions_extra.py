@@ -22,6 +22,18 @@ def _trainer(c, stop=(2, 'epoch')):
     return _training.trainer(c, stop)
 
 
+def _reporting(c, values):
+    """An extension reporting ``values(iteration)`` at each iteration,
+    before the extensions of lower priority read the observation."""
+    T = c.chainer.training
+
+    @T.make_extension(trigger=(1, 'iteration'), priority=T.PRIORITY_WRITER)
+    def report(t):
+        c.chainer.reporter.report(values(t.updater.iteration))
+
+    return report
+
+
 def _entries(log):
     return [{k: v for k, v in e.items() if k != 'elapsed_time'} for e in log]
 
@@ -103,16 +115,14 @@ def log_report_keys_and_variables(c):
     T = c.chainer.training
     trainer, _, _ = _trainer(c, stop=(4, 'iteration'))
 
-    @T.make_extension(trigger=(1, 'iteration'), priority=T.PRIORITY_WRITER)
-    def report(t):
-        i = t.updater.iteration
-        c.chainer.reporter.report(
-            {
-                'var': c.chainer.Variable(numpy.array(i, numpy.float32)),
-                'arr': numpy.float64(i) / 4,
-                'py': i * 2,
-            }
-        )
+    report = _reporting(
+        c,
+        lambda i: {
+            'var': c.chainer.Variable(numpy.array(i, numpy.float32)),
+            'arr': numpy.float64(i) / 4,
+            'py': i * 2,
+        },
+    )
 
     log = T.extensions.LogReport(keys=['var', 'py', 'absent'], trigger=(2, 'iteration'))
     trainer.extend(report)
@@ -221,11 +231,7 @@ def micro_average_in_a_run(c):
     E = T.extensions
     trainer, _, _ = _trainer(c, stop=(6, 'iteration'))
 
-    @T.make_extension(trigger=(1, 'iteration'), priority=T.PRIORITY_WRITER)
-    def report(t):
-        i = t.updater.iteration
-        c.chainer.reporter.report({'n': i, 'd': i + 1})
-
+    report = _reporting(c, lambda i: {'n': i, 'd': i + 1})
     average = E.MicroAverage('n', 'd', 'ratio', trigger=(2, 'iteration'))
     log = E.LogReport(keys=['ratio'], trigger=(2, 'iteration'))
     trainer.extend(report)
@@ -243,10 +249,7 @@ def micro_average_without_its_keys(c):
     E = T.extensions
     trainer, _, _ = _trainer(c, stop=(4, 'iteration'))
 
-    @T.make_extension(trigger=(1, 'iteration'), priority=T.PRIORITY_WRITER)
-    def report(t):
-        c.chainer.reporter.report({'n': 1.0})
-
+    report = _reporting(c, lambda i: {'n': 1.0})
     average = E.MicroAverage('n', 'd', 'ratio', trigger=(1, 'iteration'))
     seen = []
     trainer.extend(report)
