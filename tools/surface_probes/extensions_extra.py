@@ -853,4 +853,19 @@ def evaluator_subclass_and_variable_statistics_plot(c):
     return [_entries(log.log), warned, available, warned_again, _files(trainer)]
 
 
+def print_report_before_training(c):
+    # LogReport and PrintReport both called before the first iteration
+    E = c.chainer.training.extensions
+    trainer, _, _ = _trainer(c, stop=(2, 'iteration'))
+    out = io.StringIO()
+    trainer.extend(E.LogReport(trigger=(1, 'iteration')), call_before_training=True)
+    trainer.extend(
+        E.PrintReport(['epoch', 'iteration'], out=out),
+        trigger=(1, 'iteration'),
+        call_before_training=True,
+    )
+    trainer.run()
+    return out.getvalue()
+
+
 PROBES = _values.probes(globals(), __name__)
