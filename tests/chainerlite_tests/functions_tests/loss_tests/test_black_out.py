@@ -46,6 +46,68 @@ def test_invalid_reduce():
         )
 
 
+def test_shared_samples_of_one_axis():
+    # (K,) negatives for every example: Chainer's matmul broadcasts them
+    x = numpy.random.uniform(-1, 1, (3, 4))
+    W = numpy.random.uniform(-1, 1, (6, 4))
+    t = numpy.array([0, 1, 2], numpy.int32)
+    shared = numpy.array([3, 5, 1, 4, 4], numpy.int32)
+    y = F.black_out(x, t, W, shared, 'no')
+    numpy.testing.assert_allclose(
+        y.array, _reference(x, t, W, numpy.tile(shared, (3, 1))), rtol=1e-10
+    )
+    gradient_check.check_backward(
+        lambda x, W: F.black_out(x, t, W, shared, 'no'),
+        (x, W),
+        numpy.random.uniform(-1, 1, 3),
+        atol=1e-6,
+        rtol=1e-6,
+    )
+
+
+def _ints(*shape):
+    return numpy.zeros(shape, numpy.int32)
+
+
+@pytest.mark.parametrize(
+    ('x_shape', 't', 'samples', 'error'),
+    [
+        # x needs two axes: Chainer's x[:, :, None] raises IndexError
+        ((6,), _ints(3), _ints(3, 2), IndexError),
+        ((), _ints(), _ints(0, 2), IndexError),
+        # else the type checks of Chainer's embed_id and matmul
+        ((3, 2, 1), _ints(3), _ints(3, 2), chainerlite.utils.type_check.InvalidType),
+        ((4, 2), _ints(2), _ints(2, 2), chainerlite.utils.type_check.InvalidType),
+        ((2, 2), _ints(2), _ints(3, 2), chainerlite.utils.type_check.InvalidType),
+        ((2, 2), _ints(3), _ints(2, 2), chainerlite.utils.type_check.InvalidType),
+        ((2, 2), _ints(2, 1), _ints(2, 2), chainerlite.utils.type_check.InvalidType),
+        ((2, 2), _ints(2), _ints(2, 2, 1), chainerlite.utils.type_check.InvalidType),
+        (
+            (2, 2),
+            numpy.zeros(2, numpy.float32),
+            _ints(2, 2),
+            chainerlite.utils.type_check.InvalidType,
+        ),
+    ],
+)
+def test_shapes_chainer_refuses(x_shape, t, samples, error):
+    # they were reshaped into some batch instead (x of shape (6,) as (3, 2))
+    x = numpy.ones(x_shape, numpy.float32)
+    W = numpy.ones((5, 2), numpy.float32)
+    for reduce in ('mean', 'no'):
+        with pytest.raises(error):
+            F.black_out(x, t, W, samples, reduce)
+
+
+def test_no_examples():
+    # as Chainer 7.8.1: no losses, and their mean divides by zero
+    x = numpy.ones((0, 3), numpy.float32)
+    W = numpy.ones((5, 3), numpy.float32)
+    assert F.black_out(x, _ints(0), W, _ints(0, 2), 'no').shape == (0,)
+    with pytest.raises(ZeroDivisionError):
+        F.black_out(x, _ints(0), W, _ints(0, 2), 'mean')
+
+
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float64])
 def test_link_uses_sample_data(dtype):
     with chainerlite.using_config('dtype', dtype):
