@@ -91,7 +91,7 @@ def convert_joined_views(func, opset_version, input_names, output_names, context
     return _util.single('Concat', input_names, output_names, axis=0)
 
 
-@register('Recurrence', opsets=(7, 10))
+@register('Recurrence', opsets=(7, 10, 11))
 def convert_recurrence(func, opset_version, input_names, output_names, context):
     cell, batches = func.cell, func.batches
     n = cell.n_states
@@ -99,16 +99,21 @@ def convert_recurrence(func, opset_version, input_names, output_names, context):
     step = _step_of(cell)
     rows, units = _util.in_shape(func, 1)
     xw, states, w = input_names[0], list(input_names[1 : 1 + n]), input_names[1 + n]
-    w_t = g.op('Transpose', [w], perm=[1, 0])
+    # h W^T (+ b) as Gemm, as Chainer's linear: ONNX Runtime fuses a
+    # Transpose into a MatMul as FusedMatMul, which has no float64 kernel
+    if len(input_names) > 2 + n:
+        bias = [input_names[2 + n]]
+    elif opset_version < 11:  # C is optional from opset 11
+        bias = [_util.const(context, np.zeros(1, g.dtype), 'zero')]
+    else:
+        bias = []
     starts = _recurrence.offsets(batches)
     ys = [None] * len(batches)
     order = range(len(batches))
     for t in reversed(order) if func.reverse else order:
         b = batches[t]
         heads = [s if b == rows else g.slice(s, 0, b, 0) for s in states]
-        rec = g.op('MatMul', [heads[0], w_t])
-        if len(input_names) > 2 + n:
-            rec = g.op('Add', [rec, input_names[2 + n]])
+        rec = g.op('Gemm', [heads[0], w] + bias, transB=1)
         xw_t = g.slice(xw, starts[t], starts[t] + b, 0)
         new = step(g, xw_t, rec, heads, units)
         ys[t] = new[0]
