@@ -68,13 +68,23 @@ def _pattern(fmt):
 
 def _find_snapshot_files(fmt, path):
     """Returns ``(mtime, name)`` pairs of the files in ``path`` that
-    ``fmt`` could have named."""
+    ``fmt`` could have named: in its subdirectory where ``fmt`` names one
+    without fields ('snapshots/iter_{.updater.iteration}'), the name then
+    relative to ``path``."""
+    folder, base = os.path.split(fmt)
+    if folder and '{' not in folder:
+        path = os.path.join(path, folder)
+        fmt = base
+        if not os.path.isdir(path):
+            return []
+    else:
+        folder = ''
     pattern = _pattern(fmt)
     found = []
     for name in os.listdir(path):
         full = os.path.join(path, name)
         if pattern.match(name) and os.path.isfile(full):
-            found.append((os.path.getmtime(full), name))
+            found.append((os.path.getmtime(full), os.path.join(folder, name)))
     return found
 
 
