@@ -246,8 +246,9 @@ onnx-compat: $(WHEEL_STAMP)
 		--workdir build/onnx-compat --floor $(ONNX_COMPAT_FLOOR)
 
 # Every call of tools/kink_cases.py (and a few more, tools/onnx_probe)
-# exported at opsets 9 and 11 by Chainer 7.8.1's onnx_chainer and by the
-# wheel's chainerlite.onnx, run in ONNX Runtime and compared with each
+# on float32, float16 and float64 inputs, exported at opsets 9 and 11 by
+# Chainer 7.8.1's onnx_chainer and by the wheel's chainerlite.onnx, run in
+# ONNX Runtime and compared with each
 # library's forward, in the diff-chainer venv (plus onnx 1.14.1 and
 # onnxruntime 1.15.1). Fails on a call only Chainer exports, or whose
 # chainerlite file disagrees with its forward, that

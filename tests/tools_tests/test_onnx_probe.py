@@ -26,6 +26,7 @@ def test_redrawn_inputs_are_finite_float32_and_labels_are_kept():
     assert ((inputs[0] >= calls.LOW) & (inputs[0] < calls.HIGH)).all()
     np.testing.assert_array_equal(inputs[1], case.inputs[1])
     assert calls.redrawn(case, 3, labels=False)[1] == [0]
+    assert calls.redrawn(case, 3, dtype=np.float16)[0][0].dtype == np.float16
 
 
 def _chainerlite():
@@ -37,9 +38,17 @@ def _chainerlite():
     return chainerlite, chainerlite.onnx, ort
 
 
-@pytest.mark.parametrize('key', ['relu/special_float32', 'maxout/last_axis'])
-def test_an_exported_call_agrees_with_the_forward(key):
-    record = child.probe(*_chainerlite(), calls.cases()[key], 0, 11)
+@pytest.mark.parametrize(
+    'key, dtype',
+    [
+        ('relu/special_float32', 'float32'),
+        ('maxout/last_axis', 'float32'),
+        ('mul/x*0', 'float16'),
+        ('gaussian_nll/mean', 'float64'),
+    ],
+)
+def test_an_exported_call_agrees_with_the_forward(key, dtype):
+    record = child.probe(*_chainerlite(), calls.cases()[key], 0, 11, dtype)
     assert record['export'] == 'ok' and record['run'] == 'ok'
     assert record['agree'] is True
 
@@ -58,18 +67,30 @@ def test_disagreement_is_found_with_the_largest_difference():
 
 
 def test_summary_counts_calls_and_functions_by_kind():
-    chainer = {'f/a@9': _RUNS, 'f/b@9': _RUNS, 'g/a@9': _REFUSED, 'h/a@9': _RUNS}
+    chainer = {
+        'f/a@9@float32': _RUNS,
+        'f/b@9@float32': _RUNS,
+        'g/a@9@float32': _REFUSED,
+        'h/a@9@float32': _RUNS,
+        'h/a@9@float16': _RUNS,
+    }
     chainerlite = {
-        'f/a@9': _RUNS,
-        'f/b@9': _REFUSED,
-        'g/a@9': _RUNS,
-        'h/a@9': dict(_RUNS, agree=False),
+        'f/a@9@float32': _RUNS,
+        'f/b@9@float32': _REFUSED,
+        'g/a@9@float32': _RUNS,
+        'h/a@9@float32': dict(_RUNS, agree=False),
+        'h/a@9@float16': _REFUSED,
     }
     calls_by_kind, functions, disagree = probe_main.summary(chainer, chainerlite)
-    assert calls_by_kind['9'] == {'both': 2, 'only_chainer': 1, 'only_chainerlite': 1}
+    assert calls_by_kind['9@float32'] == {
+        'both': 2,
+        'only_chainer': 1,
+        'only_chainerlite': 1,
+    }
+    assert calls_by_kind['9@float16'] == {'only_chainer': 1}
     # f is exported by both through f/a
-    assert functions['9'] == {'both': 2, 'only_chainerlite': 1}
-    assert disagree == {'chainer': [], 'chainerlite': ['h/a@9']}
+    assert functions['9@float32'] == {'both': 2, 'only_chainerlite': 1}
+    assert disagree == {'chainer': [], 'chainerlite': ['h/a@9@float32']}
 
 
 def test_unexpected_names_unlisted_problems_and_stale_entries():

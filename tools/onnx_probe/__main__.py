@@ -3,8 +3,9 @@
 ``python -m tools.onnx_probe [--tree] [--only a,b] [--out report.json]``
 from a directory where ``chainer`` (with ``onnx_chainer``), ``chainerlite``,
 ``onnx`` and ``onnxruntime`` import (``make onnx-probe``; ``--tree``: the
-checkout's chainerlite in the oracle venv). Each call at each opset is
-exported by both libraries, only Chainer, only chainerlite or neither, and
+checkout's chainerlite in the oracle venv). Each call at each opset
+(float32, float16 and float64 inputs) is exported by both libraries, only
+Chainer, only chainerlite or neither, and
 each file that runs agrees with its library's forward or not. Exits 1 when
 a call is exported by Chainer only, or chainerlite's file disagrees with its
 forward, and ``known.json`` does not list it, or lists it and it is fixed.
@@ -57,24 +58,24 @@ def _function(key):
 
 def summary(chainer, chainerlite):
     """Counts by kind, of calls and of functions (a function is exported
-    where one of its calls is), per opset; and the calls whose files
-    disagree with their library's forward."""
+    where one of its calls is), per opset and dtype (``'9@float32'``); and
+    the calls whose files disagree with their library's forward."""
     calls = collections.defaultdict(collections.Counter)
     exported = collections.defaultdict(lambda: [False, False])
     disagree = {'chainer': [], 'chainerlite': []}
     for key in sorted(chainer):
         theirs, ours = chainer[key], chainerlite[key]
-        call, opset = key.rsplit('@', 1)
-        calls[opset][kind(theirs, ours)] += 1
-        seen = exported[_function(call), opset]
+        call, group = key.split('@', 1)
+        calls[group][kind(theirs, ours)] += 1
+        seen = exported[_function(call), group]
         seen[0] |= _runs(theirs)
         seen[1] |= _runs(ours)
         for name, record in (('chainer', theirs), ('chainerlite', ours)):
             if record.get('agree') is False:
                 disagree[name].append(key)
     functions = collections.defaultdict(collections.Counter)
-    for (_, opset), (theirs, ours) in exported.items():
-        functions[opset][KINDS[(not theirs) * 2 + (not ours)]] += 1
+    for (_, group), (theirs, ours) in exported.items():
+        functions[group][KINDS[(not theirs) * 2 + (not ours)]] += 1
     return calls, functions, disagree
 
 
@@ -108,13 +109,15 @@ def main(argv=None):
     children = [_start(lib, args.tree, args.only) for lib in ('chainer', 'chainerlite')]
     chainer, chainerlite = (_records(p) for p in children)
     calls, functions, disagree = summary(chainer, chainerlite)
-    for opset in sorted(calls):
+    for group in sorted(calls):
+        opset, dtype = group.split('@')
         print(
-            'opset %s: calls %s; functions %s'
+            'opset %s, %s: calls %s; functions %s'
             % (
                 opset,
-                ', '.join('%s %d' % (k, calls[opset][k]) for k in KINDS),
-                ', '.join('%s %d' % (k, functions[opset][k]) for k in KINDS),
+                dtype,
+                ', '.join('%s %d' % (k, calls[group][k]) for k in KINDS),
+                ', '.join('%s %d' % (k, functions[group][k]) for k in KINDS),
             )
         )
     for name, keys in disagree.items():

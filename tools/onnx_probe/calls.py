@@ -67,18 +67,18 @@ def cases():
     return dict(sorted(out.items()))
 
 
-def redrawn(case, seed, labels=True):
-    """The case's inputs, each floating array replaced by float32 values of
-    its shape in ``[LOW, HIGH)``; and the positions of the arrays that are
-    model inputs: the floating ones and, with ``labels``, the others too
-    (Chainer's converters read the labels' values)."""
+def redrawn(case, seed, labels=True, dtype=numpy.float32):
+    """The case's inputs, each floating array replaced by values of
+    ``dtype`` and its shape in ``[LOW, HIGH)``; and the positions of the
+    arrays that are model inputs: the floating ones and, with ``labels``,
+    the others too (Chainer's converters read the labels' values)."""
     rng = numpy.random.RandomState(seed)
     inputs, arrays = [], []
     for i, x in enumerate(case.inputs):
         if isinstance(x, numpy.ndarray):
             floating = x.dtype.kind == 'f'
             if floating:
-                x = rng.uniform(LOW, HIGH, x.shape).astype(numpy.float32)
+                x = rng.uniform(LOW, HIGH, x.shape).astype(dtype)
             if floating or labels:
                 arrays.append(i)
         inputs.append(x)

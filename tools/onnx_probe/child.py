@@ -1,7 +1,7 @@
 """Exports every call on one library, runs the files, prints JSON.
 
 ``python -m tools.onnx_probe.child chainer|chainerlite [--tree] [--only a,b]``:
-for each function and opset, a record ``{'export': 'ok' or the error,
+for each call, opset and floating dtype, a record ``{'export': 'ok' or the error,
 'run': 'ok' or the error, 'agree': whether ONNX Runtime's outputs equal the
 forward's, 'error': the largest difference}``. ``--tree`` imports the
 checkout's chainerlite (in the oracle venv).
@@ -9,6 +9,7 @@ checkout's chainerlite (in the oracle venv).
 
 import argparse
 import importlib
+import itertools
 import json
 import sys
 import traceback
@@ -19,6 +20,7 @@ import numpy
 from tools.onnx_probe import calls
 
 OPSETS = (None, 9)  # None: the exporter's default (11 in both)
+DTYPES = ('float32', 'float16', 'float64')
 TOLERANCE = {'float16': 1e-2, 'float32': 1e-4, 'float64': 1e-7}
 
 
@@ -66,11 +68,11 @@ def _compare(actual, expected):
     return True, worst
 
 
-def _forward(lib, case, seed):
+def _forward(lib, case, seed, dtype):
     # the labels are model inputs where the call takes them as Variables
     error = None
     for labels in (True, False):
-        inputs, arrays = calls.redrawn(case, seed, labels)
+        inputs, arrays = calls.redrawn(case, seed, labels, dtype)
         args = [inputs[i] for i in arrays]
         model = calls.model(lib, case, inputs, arrays)
         try:
@@ -85,11 +87,11 @@ def _forward(lib, case, seed):
     raise error
 
 
-def probe(lib, exporter, ort, case, seed, opset):
-    """The record of one call exported at ``opset``."""
+def probe(lib, exporter, ort, case, seed, opset, dtype='float32'):
+    """The record of one call on ``dtype`` inputs exported at ``opset``."""
     record = {'export': 'ok', 'run': None, 'agree': None, 'error': None}
     try:
-        model, args, expected = _forward(lib, case, seed)
+        model, args, expected = _forward(lib, case, seed, dtype)
     except Exception as exc:
         record['export'] = 'forward ' + _error(exc)
         return record
@@ -132,12 +134,12 @@ def main(argv=None):
     for seed, (key, case) in enumerate(calls.cases().items()):
         if only and case.func not in only:
             continue
-        for opset in OPSETS:
+        for opset, dtype in itertools.product(OPSETS, DTYPES):
             try:
-                record = probe(lib, exporter, ort, case, seed, opset)
+                record = probe(lib, exporter, ort, case, seed, opset, dtype)
             except Exception:
                 record = {'export': 'probe ' + traceback.format_exc(limit=-1)[-300:]}
-            out['{}@{}'.format(key, opset or 'default')] = record
+            out['{}@{}@{}'.format(key, opset or 'default', dtype)] = record
     json.dump(out, sys.stdout, indent=0, sort_keys=True)
 
 
