@@ -282,3 +282,15 @@ def test_sequences_not_in_a_list_or_tuple(cls):
     for error in (TypeError, AssertionError):
         with pytest.raises(error, match='xs must be a list'):
             link(*states, xs)
+
+
+@pytest.mark.parametrize('rows', [1, 3])
+def test_initial_state_of_other_rows_than_sequences_is_refused(rows):
+    # two sequences: Chainer 7.8.1 fails on one row (IndexError) and uses
+    # the first two of three (docs/differences.rst); chainerlite refuses both
+    link = L.NStepLSTM(1, 2, 3, 0.0)
+    hx = numpy.zeros((1, rows, 3), numpy.float32)
+    xs = [numpy.ones((2, 2), numpy.float32), numpy.ones((1, 2), numpy.float32)]
+    with pytest.raises(chainerlite.utils.type_check.InvalidType) as info:
+        link(hx, None, xs)
+    assert isinstance(info.value, IndexError)
