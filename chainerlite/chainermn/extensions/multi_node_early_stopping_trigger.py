@@ -58,6 +58,17 @@ class MultiNodeEarlyStoppingTrigger(early_stopping_trigger.EarlyStoppingTrigger)
             **kwargs,
         )
 
+    def _value_at_check(self, observation):
+        # Every rank takes part in the mean at every check, whether or not
+        # it observed the value now (a rank that skipped the collective
+        # would leave the others waiting in it); the check is skipped on
+        # every rank alike where no rank has a value.
+        mean = self._summary.compute_mean()
+        if self.monitor not in mean:
+            self._warn_missing()
+            return None
+        return float(mean[self.monitor])
+
     # The base class starts a fresh DictSummary after each check; every
     # summary it makes here is one that averages over the ranks.
     @property

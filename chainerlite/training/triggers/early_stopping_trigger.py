@@ -90,16 +90,9 @@ class EarlyStoppingTrigger(object):
             return True
         if not self._interval_trigger(trainer):
             return False
-        if self.monitor not in observation:
-            # as Chainer's: a check without the value now is skipped, and
-            # the values summed so far wait for the next check
-            warnings.warn(
-                'EarlyStoppingTrigger: {!r} is not in the observation'.format(
-                    self.monitor
-                )
-            )
+        value = self._value_at_check(observation)
+        if value is None:
             return False
-        value = float(self._summary.compute_mean()[self.monitor])
         self._summary = reporter.DictSummary()
         if self._better(value, self.best):
             self.best = value
@@ -111,6 +104,21 @@ class EarlyStoppingTrigger(object):
                 print('Epoch {}: early stopping'.format(trainer.updater.epoch))
             return True
         return False
+
+    def _value_at_check(self, observation):
+        # The mean of the monitored values since the last check, or None
+        # where the observation lacks the value now: as Chainer's, such a
+        # check is skipped (with a warning), and the values summed so far
+        # wait for the next one.
+        if self.monitor not in observation:
+            self._warn_missing()
+            return None
+        return float(self._summary.compute_mean()[self.monitor])
+
+    def _warn_missing(self):
+        warnings.warn(
+            'EarlyStoppingTrigger: {!r} is not in the observation'.format(self.monitor)
+        )
 
     def get_training_length(self):
         """Returns the length of ``max_trigger`` (if it tells one)."""
