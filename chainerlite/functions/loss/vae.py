@@ -11,6 +11,7 @@ from chainerlite import utils
 from chainerlite.functions.activation import softplus
 from chainerlite.functions.array import broadcast
 from chainerlite.functions.loss import _logistic
+from chainerlite.functions.math import average
 from chainerlite.functions.math import exponential
 from chainerlite.functions.math import sum as sum_mod
 from chainerlite.utils import type_check
@@ -32,7 +33,8 @@ def _reduce(loss, reduce):
     if reduce == 'sum':
         return sum_mod.sum(loss)
     if reduce == 'mean':
-        return sum_mod.sum(loss) / float(loss.size)
+        # a Mean node, as Chainer's average (ONNX: ReduceMean)
+        return average.average(loss)
     return loss
 
 

@@ -70,3 +70,13 @@ def test_node_ops_follow_chainers_composition(onnx_matches):
         11,
     )
     assert [n.op_type for n in proto.graph.node] == ['Softplus', 'Mul', 'Sub']
+
+
+def test_mean_is_reduce_mean(onnx_matches):
+    # as Chainer's average: one ReduceMean after the elementwise ops
+    model = chainerlite.Sequential(
+        lambda m, v: F.gaussian_kl_divergence(m, v, reduce='mean')
+    )
+    proto = onnx_matches(model, _arrays(2, seed=6), 11)
+    ops = [n.op_type for n in proto.graph.node]
+    assert ops[-1] == 'ReduceMean' and 'ReduceSum' not in ops

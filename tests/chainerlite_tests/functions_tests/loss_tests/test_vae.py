@@ -107,6 +107,21 @@ def test_default_reduce_is_sum():
 
 
 @pytest.mark.parametrize('name', sorted(FUNCTIONS))
+def test_mean_is_one_mean_node(name):
+    # as Chainer's F.average: a Mean node over the elementwise loss (its
+    # float16 mean accumulates in float32)
+    function, _, n_inputs, class_name = FUNCTIONS[name]
+    rng = numpy.random.RandomState(0)
+    xs = [rng.uniform(-1, 1, (40, 50)).astype(numpy.float16) for _ in range(n_inputs)]
+    loss = function(*xs, reduce='mean')
+    assert loss.creator.label == 'Mean'
+    assert loss.creator.inputs[0].creator.label == class_name
+    elementwise = function(*xs, reduce='no').array
+    assert loss.array == elementwise.mean()
+    assert loss.dtype == numpy.float16
+
+
+@pytest.mark.parametrize('name', sorted(FUNCTIONS))
 def test_invalid_reduce(name):
     function, _, n_inputs, _ = FUNCTIONS[name]
     x = numpy.zeros(3, numpy.float32)
