@@ -51,6 +51,7 @@ def test_an_exported_call_agrees_with_the_forward(key, dtype):
     record = child.probe(*_chainerlite(), calls.cases()[key], 0, 11, dtype)
     assert record['export'] == 'ok' and record['run'] == 'ok'
     assert record['agree'] is True
+    assert record['ops'] and 'Constant' not in record['ops']
 
 
 def test_a_refused_call_records_the_exporters_error():
@@ -101,3 +102,19 @@ def test_unexpected_names_unlisted_problems_and_stale_entries():
         'only Chainer exports: f/a@9',
         'known.json lists, fixed: h/a@9 (chainerlite disagrees with its forward)',
     ]
+
+
+def test_extra_ops_lists_operator_types_only_chainerlites_file_has():
+    chainer = {
+        'f/a@9@float32': dict(_RUNS, ops=['Add', 'Mul']),
+        'g/a@9@float32': dict(_RUNS, ops=['ReduceMean']),
+        'h/a@9@float32': dict(_RUNS, ops=['Add']),
+    }
+    chainerlite = {
+        'f/a@9@float32': dict(_RUNS, ops=['Mul']),
+        'g/a@9@float32': dict(_RUNS, ops=['Div', 'ReduceSum']),
+        'h/a@9@float32': _REFUSED,
+    }
+    assert probe_main.extra_ops(chainer, chainerlite) == {
+        'g/a@9@float32': ['Div', 'ReduceSum']
+    }

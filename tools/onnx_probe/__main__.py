@@ -79,6 +79,20 @@ def summary(chainer, chainerlite):
     return calls, functions, disagree
 
 
+def extra_ops(chainer, chainerlite):
+    """``{call: operator types}`` of the calls both export where
+    chainerlite's file has types Chainer's lacks (not scored: the same
+    values by other operators)."""
+    out = {}
+    for key, theirs in chainer.items():
+        ours = chainerlite[key]
+        if _runs(theirs) and _runs(ours):
+            more = sorted(set(ours['ops']) - set(theirs['ops']))
+            if more:
+                out[key] = more
+    return out
+
+
 def unexpected(chainer, chainerlite, known):
     """The problems ``known`` does not list, and its entries that no longer
     hold."""
@@ -125,6 +139,11 @@ def main(argv=None):
             '%s\'s file disagrees with its forward: %s'
             % (name, ', '.join(keys) or 'none')
         )
+    more = extra_ops(chainer, chainerlite)
+    print(
+        'calls both export where chainerlite uses operators Chainer does not: '
+        '%d (%s)' % (len(more), ', '.join(sorted({_function(k) for k in more})))
+    )
     with open(args.out, 'w') as f:
         json.dump(
             {'chainer': chainer, 'chainerlite': chainerlite},

@@ -3,7 +3,8 @@
 ``python -m tools.onnx_probe.child chainer|chainerlite [--tree] [--only a,b]``:
 for each call, opset and floating dtype, a record ``{'export': 'ok' or the error,
 'run': 'ok' or the error, 'agree': whether ONNX Runtime's outputs equal the
-forward's, 'error': the largest difference}``. ``--tree`` imports the
+forward's, 'error': the largest difference, 'ops': the file's operator
+types but Constant}``. ``--tree`` imports the
 checkout's chainerlite (in the oracle venv).
 """
 
@@ -114,6 +115,7 @@ def probe(lib, exporter, ort, case, seed, opset, dtype='float32'):
         record['run'] = _error(exc)
         return record
     record['run'] = 'ok'
+    record['ops'] = sorted({n.op_type for n in proto.graph.node} - {'Constant'})
     record['agree'], record['error'] = _compare(actual, expected)
     return record
 
