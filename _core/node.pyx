@@ -1142,8 +1142,19 @@ cdef extern from *:
         t->tp_setattro = PyObject_GenericSetAttr;
         PyType_Modified(t);
     }
+    static int chl_generic_delattr(PyObject *o, PyObject *name) {
+        /* object.__delattr__ without its check, made from Python, that
+           no compiled class between overrides it: these classes do */
+        return PyObject_GenericSetAttr(o, name, NULL);
+    }
     static int chl_has_dict(PyObject *o) {
         return Py_TYPE(o)->tp_dictoffset != 0;
+    }
+    static int chl_is_getset(PyObject *o, PyObject *name) {
+        /* whether the class attribute ``name`` of o's type is a compiled
+           property */
+        PyObject *d = _PyType_Lookup(Py_TYPE(o), name);
+        return d != NULL && Py_TYPE(d) == &PyGetSetDescr_Type;
     }
     static int chl_is_data_descr(PyObject *o, PyObject *name) {
         /* whether the class attribute ``name`` of o's type takes sets */
@@ -1155,7 +1166,9 @@ cdef extern from *:
     bint chl_needs_attr_check(object o)
     void chl_use_generic_attrs(object tp)
     bint chl_has_dict(object o)
+    int chl_generic_delattr(object o, object name) except -1
     bint chl_is_data_descr(object o, object name)
+    bint chl_is_getset(object o, object name)
     object PyObject_GenericGetAttr(object o, object name)
 
 
@@ -1240,7 +1253,20 @@ cdef int _extra_del(dict extra, obj, name) except -1:
     if extra is not None and name in extra:
         del extra[name]
         return 0
-    object.__delattr__(obj, name)
+    try:
+        chl_generic_delattr(obj, name)
+    except NotImplementedError:
+        # what Cython raises for a compiled property without a deleter
+        if not chl_is_getset(obj, name):
+            raise
+        raise AttributeError("property '%s' of '%s' object has no deleter"
+                             % (name, type(obj).__name__)) from None
+    except AttributeError:
+        if chl_is_data_descr(obj, name):
+            raise
+        # (CPython's message names the compiled classes by module)
+        raise AttributeError("'%s' object has no attribute '%s'"
+                             % (type(obj).__name__, name)) from None
     return 0
 
 

@@ -87,3 +87,54 @@ def test_parameter_attributes():
         p.unset_attribute
     F.sum(p * 3.0).backward()
     numpy.testing.assert_array_equal(p.grad, [3, 3])
+
+
+def _variable_with_setattr():
+    class Traced(chainerlite.Variable):
+        def __setattr__(self, name, value):
+            super().__setattr__(name, value)
+
+    return Traced(numpy.ones(1, numpy.float32))
+
+
+def _node_with_delattr():
+    class Deleting(function_node.FunctionNode):
+        def __delattr__(self, name):
+            super().__delattr__(name)
+
+    return Deleting()
+
+
+@pytest.mark.parametrize(
+    'make',
+    [
+        _x,
+        lambda: _x().node,
+        function_node.FunctionNode,
+        Twice,
+        _variable_with_setattr,
+        _node_with_delattr,
+    ],
+)
+def test_deleting_attributes(make):
+    # as of Chainer's plain classes: an attribute set is deleted, one never
+    # set or a property without a deleter is an AttributeError (deletes
+    # that reached object.__delattr__ raised CPython's TypeError "can't
+    # apply this __delattr__", the compiled classes overriding it)
+    obj = make()
+    obj.tag = 1
+    del obj.tag
+    assert not hasattr(obj, 'tag')
+    name = type(obj).__name__
+    with pytest.raises(
+        AttributeError, match="'{}' object has no attribute 'tag'".format(name)
+    ):
+        del obj.tag
+    if isinstance(obj, chainerlite.Variable):
+        with pytest.raises(
+            AttributeError, match="'grad' of '{}' object has no deleter".format(name)
+        ):
+            del obj.grad
+    elif isinstance(obj, function_node.FunctionNode):
+        with pytest.raises(AttributeError):
+            del obj.label
