@@ -165,15 +165,19 @@ cdef ClassFacts _compute(type cls):
 
 
 cdef bint own_attr_hooks(type cls):
-    # Python classes up to the first compiled one
+    # Python classes up to the first compiled one (object's functions, put
+    # in a switched class by node.pyx, are no hooks of its own)
     for klass in cls.__mro__:
         if not (<type>klass).__flags__ & _HEAPTYPE:
             break
         d = klass.__dict__
         for name in _ATTR_HOOKS:
-            if name in d:
+            if name in d and d[name] is not _OBJECT_DICT.get(name):
                 return True
     return False
+
+
+cdef object _OBJECT_DICT = object.__dict__
 
 
 cdef object _resolve(type cls, str name):

@@ -1179,7 +1179,23 @@ cdef inline int generic_attrs(object obj) except -1:
         return 0
     cls = type(obj)
     if not class_facts(cls).flags & OWN_ATTR_HOOKS:
-        chl_use_generic_attrs(cls)
+        _use_generic_attrs(cls)
+    return 0
+
+
+cdef tuple _OBJECT_SETTERS = tuple(
+    [(name, object.__dict__[name]) for name in ('__setattr__', '__delattr__')])
+
+
+cdef int _use_generic_attrs(type cls) except -1:
+    chl_use_generic_attrs(cls)
+    # object's __setattr__ and __delattr__ in the class's dict too, as the
+    # functions it now uses (set without updating its slots): a subclass's
+    # super().__setattr__ then calls object's, whose check passes over this
+    # class, where it refuses the compiled class's ("can't apply this
+    # __setattr__": a class between overrides it)
+    for name, wrapper in _OBJECT_SETTERS:
+        chl_set_type_attr(cls, name, wrapper)
     return 0
 
 
@@ -1190,7 +1206,7 @@ cdef int generic_class_attrs(type cls) except -1:
     # ("can't apply this __setattr__") until an instance of the class was
     # applied or initialised
     if chl_type_needs_attr_check(cls) and not own_attr_hooks(cls):
-        chl_use_generic_attrs(cls)
+        _use_generic_attrs(cls)
     return 0
 
 

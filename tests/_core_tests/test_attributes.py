@@ -138,3 +138,42 @@ def test_deleting_attributes(make):
     elif isinstance(obj, function_node.FunctionNode):
         with pytest.raises(AttributeError):
             del obj.label
+
+
+@pytest.mark.parametrize('base', [chainerlite.Variable, chainerlite.Parameter, Twice])
+def test_super_attribute_setters_below_a_python_subclass(base):
+    # a Python subclass uses CPython's generic attribute functions; a class
+    # under it whose __setattr__ and __delattr__ call super()'s (as code
+    # written for Chainer's plain classes does) reaches object's through it
+    # (they reached the compiled class's, which CPython refused: "can't
+    # apply this __setattr__")
+    class Middle(base):
+        pass
+
+    class Tracing(Middle):
+        def __init__(self, *args):
+            self.seen = []
+            super().__init__(*args)
+
+        def __setattr__(self, name, value):
+            if name != 'seen':
+                self.seen.append(name)
+            super().__setattr__(name, value)
+
+        def __delattr__(self, name):
+            super().__delattr__(name)
+
+        def __getattr__(self, name):
+            return 'missing ' + name
+
+    args = () if issubclass(base, function_node.FunctionNode) else (_x().array,)
+    obj = Tracing(*args)
+    obj.tag = 1
+    assert obj.tag == 1 and 'tag' in obj.seen
+    del obj.tag
+    assert obj.tag == 'missing tag'  # its own __getattr__ is kept
+    plain = Middle(*args)
+    plain.tag = 2
+    assert plain.tag == 2
+    with pytest.raises(AttributeError):
+        plain.missing
