@@ -189,6 +189,17 @@ def test_a_trainer_that_has_not_started_cannot_be_saved(tmp_path):
         serializers.save_npz(io.BytesIO(), loaded)
 
 
+def test_a_trainer_marked_done_answers_its_final_time_even_none(tmp_path):
+    # Chainer's own snapshot tests mark a mock trainer done without running
+    # it and save it: elapsed_time is then the final time it has (None)
+    trainer = _trainer(tmp_path, iterations=2)
+    trainer._done = True
+    assert trainer.elapsed_time is None
+    path = tmp_path / 'done.npz'
+    serializers.save_npz(str(path), trainer)
+    assert '_snapshot_elapsed_time' in np.load(str(path), allow_pickle=True)
+
+
 def test_serialize_round_trip_and_failed_load_leaves_trainer_unchanged(tmp_path):
     trainer = _trainer(tmp_path, iterations=4)
     trainer.extend(training.extensions.LogReport(trigger=(2, 'iteration')))
