@@ -5,6 +5,7 @@ one that runs ahead to choose the batches being loaded.
 """
 
 import copy
+import operator
 
 import numpy
 
@@ -28,14 +29,33 @@ def make_order_sampler(shuffle, order_sampler):
     return None
 
 
+def checked_batch_size(value):
+    """``value`` as an int: a whole number (an index: ``int``, NumPy's
+    integers), positive.
+
+    Raises:
+        TypeError: If ``value`` is not a whole number (Chainer's iterators
+            failed at the first batch, slicing with it).
+        ValueError: If ``value`` is not positive.
+
+    """
+    try:
+        size = operator.index(value)
+    except TypeError:
+        raise TypeError(
+            'batch_size must be an integer, but is {!r} ({})'.format(
+                value, type(value).__name__
+            )
+        ) from None
+    if size <= 0:
+        raise ValueError('batch_size must be positive, but is {}'.format(value))
+    return size
+
+
 class _Position(object):
     def __init__(self, dataset_length, batch_size, repeat, order_sampler):
-        if batch_size <= 0:
-            raise ValueError(
-                'batch_size must be positive, but is {}'.format(batch_size)
-            )
         self.dataset_length = dataset_length
-        self.batch_size = batch_size
+        self.batch_size = checked_batch_size(batch_size)
         self.repeat = repeat
         self.order_sampler = order_sampler
         self.reset()

@@ -122,8 +122,7 @@ class _LiveBatchSize(object):
 
     @batch_size.setter
     def batch_size(self, value):
-        if value <= 0:
-            raise ValueError('batch_size must be positive, but is {}'.format(value))
+        value = _position.checked_batch_size(value)
         for pos in self._positions():
             pos.batch_size = value
 

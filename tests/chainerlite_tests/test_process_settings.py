@@ -131,3 +131,40 @@ print('timeout', os.environ.get('OPENBLAS_THREAD_TIMEOUT'))
 def test_openblas_spin_is_short_unless_the_user_chose():
     assert 'timeout 4' in run(OPENBLAS)[0]
     assert 'timeout 12' in run(OPENBLAS, OPENBLAS_THREAD_TIMEOUT='12')[0]
+
+
+def test_zeros_to_add_into_are_zeros_even_in_a_reused_block():
+    import numpy
+
+    # a large dirty block freed to the cache comes back through empty():
+    # every element must be written with zero
+    dirty = numpy.full((600, 700), 7.0, numpy.float32)
+    del dirty
+    out = _array_memory.zeros_to_add_into(numpy, (600, 700), numpy.float32)
+    assert out.shape == (600, 700) and out.dtype == numpy.float32
+    assert not out.any() and out.flags.c_contiguous and out.flags.writeable
+    small = _array_memory.zeros_to_add_into(numpy, 3, 'f8')
+    assert small.dtype == numpy.float64 and small.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_gradients_accumulated_into_zeros_are_exact():
+    import numpy
+
+    import chainerlite
+    import chainerlite.functions as F
+
+    # EmbedIDGrad and GetItemGrad add rows into such zeros: repeated ids sum
+    ids = numpy.array([3, 1, 3, 3], numpy.int32)
+    gy = numpy.arange(4 * 700, dtype=numpy.float32).reshape(4, 700)
+    W = chainerlite.Parameter(numpy.full((500, 700), 9.0, numpy.float32))
+    y = F.embed_id(ids, W)
+    y.grad = gy
+    y.backward()
+    expected = numpy.zeros((500, 700), numpy.float32)
+    numpy.add.at(expected, ids, gy)
+    numpy.testing.assert_array_equal(W.grad, expected)
+    x = chainerlite.Variable(numpy.ones((500, 700), numpy.float32))
+    z = x[ids]
+    z.grad = gy
+    z.backward()
+    numpy.testing.assert_array_equal(x.grad, expected)

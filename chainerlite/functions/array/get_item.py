@@ -7,6 +7,7 @@ import typing
 
 import numpy
 
+from chainerlite import _array_memory
 from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
@@ -94,7 +95,7 @@ class GetItemGrad(function_node.FunctionNode):
     def forward(self, inputs):
         (gy,) = inputs
         xp = backend.get_array_module(gy)
-        gx = xp.zeros(self._in_shape, gy.dtype)
+        gx = _array_memory.zeros_to_add_into(xp, self._in_shape, gy.dtype)
         add_at(gx, self.slices, gy)
         return (gx,)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import chainerlite
 import numpy
 import typing
+from chainerlite import _array_memory
 from chainerlite import backend
 from chainerlite._kernels import scatter
 from chainerlite import function_node
@@ -72,7 +73,7 @@ class EmbedIDGrad(function_node.FunctionNode):
         self.retain_inputs((0,))
         x, gy = inputs
         xp = backend.get_array_module(*inputs)
-        gW = xp.zeros(self.w_shape, dtype=gy.dtype)
+        gW = _array_memory.zeros_to_add_into(xp, self.w_shape, gy.dtype)
         gy = gy.reshape(x.size, self.w_shape[1])  # (-1: ambiguous at width 0)
         x = x.ravel()
         if xp is numpy and scatter.add_rows(gW, x, gy, self.ignore_label) is not None:

@@ -6,6 +6,7 @@ import numpy
 import typing
 
 from chainerlite._kernels import pool
+from chainerlite import _array_memory
 from chainerlite import backend
 from chainerlite.functions.connection import convolution_nd
 from chainerlite.functions.pooling import max_pooling_nd_kernel
@@ -115,7 +116,7 @@ class MaxPoolingNDGrad(pooling_nd.PoolingND):
     def forward(self, inputs):
         (gy,) = inputs
         if self.compiled(gy):
-            gx = numpy.zeros(self.mpool._in_shape, gy.dtype)
+            gx = _array_memory.zeros_to_add_into(numpy, self.mpool._in_shape, gy.dtype)
             pool.max_pooling_2d_grad(
                 gy, self.mpool.indexes, gx, *self.ksize, *self.stride, *self.pad
             )

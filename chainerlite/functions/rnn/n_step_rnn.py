@@ -28,6 +28,7 @@ from chainerlite.functions.connection import linear
 from chainerlite.functions.noise import dropout
 from chainerlite.functions.rnn import _recurrence
 from chainerlite.utils import random_state
+from chainerlite.utils import type_check
 
 if typing.TYPE_CHECKING:
     from chainerlite.types import NdArray
@@ -60,7 +61,17 @@ def _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, batches):
             'sequences by decreasing length); got {}'.format(name, batches)
         )
     for what, s in zip(('hx', 'cx'), states):
-        if s.ndim != 3 or s.shape[0] != n_layers * n_dirs or s.shape[1] < batches[0]:
+        if s.ndim == 3 and s.shape[0] == n_layers * n_dirs and s.shape[1] < batches[0]:
+            # Chainer's cells then add the products of the step's input
+            # and of the state, whose shapes differ: InvalidType
+            raise type_check.InvalidTypeValueError(
+                '{}.shape[1] >= len(xs[0])'.format(what),
+                '{} < {}'.format(s.shape[1], batches[0]),
+                '{}: {} has {} rows for {} sequences; it needs a row for each '
+                'sequence (shape (n_layers * {}, batch, units) with batch >= '
+                'len(xs[0]))'.format(name, what, s.shape[1], batches[0], n_dirs),
+            )
+        if s.ndim != 3 or s.shape[0] != n_layers * n_dirs:
             raise ValueError(
                 '{}: {} must have the shape (n_layers * {}, batch, units) '
                 'with batch >= len(xs[0]) = {}; got {} for n_layers = '

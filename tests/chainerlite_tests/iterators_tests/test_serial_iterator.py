@@ -158,6 +158,11 @@ def test_batch_size_and_order_sampler_set_later(cls, options):
             assert later == [[2, 3, 4], [0, 1, 2]]
         with pytest.raises(ValueError, match='batch_size'):
             it.batch_size = 0
+        with pytest.raises(TypeError, match='batch_size must be an integer'):
+            it.batch_size = 2.0
+        assert it.batch_size == 3
+        it.batch_size = numpy.int64(2)
+        assert type(it.batch_size) is int and it.batch_size == 2
 
     def rotate(order, position):
         return numpy.roll(order, 1)
@@ -167,6 +172,14 @@ def test_batch_size_and_order_sampler_set_later(cls, options):
         assert it.order_sampler is rotate
         first = it.next() + it.next()
         assert it.next() + it.next() == list(numpy.roll(first, 1))
+
+
+@pytest.mark.parametrize('size', [2.0, 1.5, '2', None])
+def test_a_batch_size_not_a_whole_number_is_refused(size):
+    # Chainer's iterators took it and failed at the first batch, slicing
+    # with it (TypeError); here the constructor says which argument
+    with pytest.raises(TypeError, match='batch_size must be an integer'):
+        iterators.SerialIterator(list(range(5)), size)
 
 
 def test_chainers_private_names():

@@ -229,6 +229,21 @@ def test_bad_inputs():
         F.n_step_bilstm(2, 0.0, hx, hx, ws, bs, xs)
 
 
+@pytest.mark.parametrize('kind', sorted(KINDS))
+def test_states_with_fewer_rows_than_sequences(kind):
+    # Chainer's cells add the step's input product to the state's, of
+    # fewer rows: InvalidType (a ValueError as well, as before)
+    fn = KINDS[kind][0]
+    _, states, ws, bs, xs = _inputs(kind, 1, [2, 2, 1])
+    short = [s[:, :1] for s in states]
+    with pytest.raises(chainerlite.utils.type_check.InvalidType) as info:
+        fn(1, 0.0, *short, ws, bs, xs)
+    assert isinstance(info.value, ValueError)
+    assert 'has 1 rows for 3 sequences' in str(info.value)
+    ys = fn(1, 0.0, *states, ws, bs, xs)[-1]  # rows enough: runs
+    assert [y.shape[0] for y in ys] == [3, 2]
+
+
 @pytest.mark.parametrize(
     'name, n_weights, n_states, checked',
     [
