@@ -10,7 +10,8 @@ more for the next array of their size, up to a limit: ``CHAINERLITE_BLOCK_CACHE`
 (MiB) where set, ``0`` leaving NumPy's allocator alone; otherwise
 :data:`DEFAULT_LIMIT` or an eighth of the physical memory, the smaller. A
 block is dropped once requests of a sixteenth of the limit went by without
-it (``block_cache.AGE_PER_LIMIT``), so that blocks a step reuses only much
+it (``block_cache.AGE_PER_LIMIT``), or of eight times its size for a larger
+block (``block_cache.SIZE_AGES``), so that blocks a step reuses only much
 later do not add to its peak.
 Where another data handler than NumPy's default one is in place (the
 user's), it is kept. Threads started later allocate through NumPy's own

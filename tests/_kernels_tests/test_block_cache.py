@@ -90,16 +90,45 @@ def test_limit_evicts_the_oldest(cache):
 
 
 def test_blocks_not_asked_for_again_soon_are_dropped(cache):
-    cache.install(64 * MiB, age=4 * MiB)
-    assert cache.stats()['age'] == 4 * MiB
+    age = 2 * MiB * block_cache.SIZE_AGES  # a 2 MiB block waits age bytes
+    cache.install(64 * MiB, age=age)
+    assert cache.stats()['age'] == age
     kept = numpy.ones(2 * MiB, numpy.uint8)
     del kept
-    others = [numpy.ones(3 * MiB // 2, numpy.uint8)]  # no match: 1.5 MiB asked
-    assert cache.stats()['blocks'] == 1
-    others += [numpy.ones(3 * MiB // 2, numpy.uint8) for _ in range(2)]
-    assert cache.stats()['blocks'] == 0  # 4.5 MiB asked for since it was kept
+    step = 3 * MiB // 2  # no match
+    others = [numpy.ones(step, numpy.uint8) for _ in range(age // step)]
+    assert cache.stats()['blocks'] == 1  # not more than age asked yet
+    others.append(numpy.ones(step, numpy.uint8))
+    assert cache.stats()['blocks'] == 0  # more than age asked since it was kept
+    n = len(others)
     del others
-    assert cache.stats()['blocks'] == 3
+    assert cache.stats()['blocks'] == n
+
+
+def test_large_blocks_wait_for_their_size_times_size_ages(cache):
+    # each block waits max(age, SIZE_AGES * its size) bytes of requests
+    ages = block_cache.SIZE_AGES
+    assert ages >= 4
+    cache.install(256 * MiB, age=4 * MiB)
+    big = numpy.ones(2 * MiB, numpy.uint8)  # waits 2 * ages MiB
+    small = numpy.ones(MiB, numpy.uint8)  # waits ages MiB
+    del big, small
+    assert cache.stats()['blocks'] == 2
+    step = 3 * MiB // 2  # requests that neither block serves
+    others = []
+
+    def ask_up_to(total):
+        while len(others) * step <= total - step:
+            others.append(numpy.ones(step, numpy.uint8))
+
+    ask_up_to(ages * MiB)  # not more than the small block's age yet
+    assert cache.stats()['blocks'] == 2
+    ask_up_to(ages * MiB + step)
+    assert (cache.stats()['blocks'], cache.stats()['held']) == (1, 2 * MiB)
+    ask_up_to(2 * ages * MiB)
+    assert cache.stats()['blocks'] == 1
+    ask_up_to(2 * ages * MiB + step)
+    assert cache.stats()['blocks'] == 0
 
 
 def test_limit_below_a_block_refused(cache):
