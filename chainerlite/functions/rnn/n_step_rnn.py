@@ -61,7 +61,13 @@ def _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, batches):
             'sequences by decreasing length); got {}'.format(name, batches)
         )
     for what, s in zip(('hx', 'cx'), states):
-        if s.ndim == 3 and s.shape[0] == n_layers * n_dirs and s.shape[1] < batches[0]:
+        if s.ndim != 3 or s.shape[0] != n_layers * n_dirs:
+            raise ValueError(
+                '{}: {} must have the shape (n_layers * {}, batch, units) '
+                'with batch >= len(xs[0]) = {}; got {} for n_layers = '
+                '{}'.format(name, what, n_dirs, batches[0], s.shape, n_layers)
+            )
+        if s.shape[1] < batches[0]:
             # Chainer's cells then add the products of the step's input
             # and of the state, whose shapes differ: InvalidType
             raise type_check.InvalidTypeValueError(
@@ -70,12 +76,6 @@ def _check_inputs(name, cell, n_layers, n_dirs, states, ws, bs, batches):
                 '{}: {} has {} rows for {} sequences; it needs a row for each '
                 'sequence (shape (n_layers * {}, batch, units) with batch >= '
                 'len(xs[0]))'.format(name, what, s.shape[1], batches[0], n_dirs),
-            )
-        if s.ndim != 3 or s.shape[0] != n_layers * n_dirs:
-            raise ValueError(
-                '{}: {} must have the shape (n_layers * {}, batch, units) '
-                'with batch >= len(xs[0]) = {}; got {} for n_layers = '
-                '{}'.format(name, what, n_dirs, batches[0], s.shape, n_layers)
             )
     if states[-1].shape != states[0].shape:
         raise ValueError(
