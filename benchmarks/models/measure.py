@@ -60,10 +60,11 @@ def set_threads(n):
     """Thread settings for the BLAS and OpenMP libraries; call before they load."""
     for name in THREAD_VARIABLES:
         os.environ[name] = str(n)
-    # what chainerlite's import sets where it comes first (_openmp_settings):
-    # here NumPy loads OpenBLAS before it
+    # what chainerlite's import sets (_openmp_settings), for PyTorch's
+    # OpenMP threads as well where torch loads its runtime first;
+    # OPENBLAS_THREAD_TIMEOUT is left to chainerlite's import, which
+    # settles the OpenBLAS that NumPy loaded before it
     os.environ.setdefault('OMP_WAIT_POLICY', 'PASSIVE')
-    os.environ.setdefault('OPENBLAS_THREAD_TIMEOUT', '4')
 
 
 def prepare(args):

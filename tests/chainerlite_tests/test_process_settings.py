@@ -133,6 +133,78 @@ def test_openblas_spin_is_short_unless_the_user_chose():
     assert 'timeout 12' in run(OPENBLAS, OPENBLAS_THREAD_TIMEOUT='12')[0]
 
 
+SETTLE = """
+import json, os, sys, threading, time
+import numpy
+a = numpy.ones((400, 400))
+a @ a  # OpenBLAS's workers start, with the spin it loaded with
+if sys.argv[1] == 'thread':
+    stop = threading.Event()
+    threading.Thread(target=stop.wait).start()
+import chainerlite
+from chainerlite import _openmp_settings
+if sys.argv[1] == 'thread':
+    stop.set()
+spins = []
+for _ in range(3):
+    b = a @ a
+    start = time.process_time()
+    time.sleep(0.05)
+    spins.append(time.process_time() - start)
+print(json.dumps(dict(
+    settled=_openmp_settings.settled,
+    loaded=_openmp_settings.loaded_openblas_paths(),
+    spin=min(spins),
+    right=bool(numpy.allclose(b, numpy.full((400, 400), 400.0))),
+)))
+"""
+
+
+def settle(how='alone', **environ):
+    env = dict(OPENBLAS_NUM_THREADS='2', **environ)
+    out, _ = run(SETTLE.replace('sys.argv[1]', repr(how)), **env)
+    got = json.loads(out)
+    if not got['loaded']:
+        pytest.skip("this NumPy's BLAS is not OpenBLAS")
+    return got
+
+
+@pytest.mark.skipif(not sys.platform.startswith('linux'), reason='/proc/self/maps')
+def test_openblas_loaded_before_chainerlite_takes_the_short_spin():
+    got = settle()
+    assert got['right']
+    if not got['settled']:
+        pytest.skip('this OpenBLAS lacks openblas_read_env or blas_thread_shutdown_')
+    assert got['settled'] == got['loaded'][: len(got['settled'])]
+    # a worker left spinning bills about the whole 50 ms sleep
+    assert got['spin'] < 0.02, got
+
+
+@pytest.mark.skipif(not sys.platform.startswith('linux'), reason='/proc/self/maps')
+def test_openblas_left_alone_with_the_users_timeout_or_another_thread():
+    got = settle(OPENBLAS_THREAD_TIMEOUT='12')
+    assert got['settled'] == [] and got['right']
+    got = settle('thread')
+    assert got['settled'] == [] and got['right']
+
+
+def test_openblas_paths_from_the_maps_of_a_process(tmp_path):
+    maps = tmp_path / 'maps'
+    maps.write_text(
+        '7f00-7f10 r--p 00000000 08:01 11 /usr/lib/libc.so.6\n'
+        '7f10-7f20 r-xp 00000000 08:01 12 /x/numpy.libs/libscipy_openblas64_-a.so\n'
+        '7f20-7f30 r--p 00001000 08:01 12 /x/numpy.libs/libscipy_openblas64_-a.so\n'
+        '7f30-7f40 rw-p 00000000 00:00 0 \n'
+        '7f40-7f50 r-xp 00000000 08:01 13 /opt/my libs/libopenblas.so.0\n'
+        '7f50-7f60 r-xp 00000000 08:01 14 /x/openblas_notes.txt\n'
+    )
+    assert _openmp_settings.loaded_openblas_paths(str(maps)) == [
+        '/x/numpy.libs/libscipy_openblas64_-a.so',
+        '/opt/my libs/libopenblas.so.0',
+    ]
+    assert _openmp_settings.loaded_openblas_paths(str(tmp_path / 'none')) == []
+
+
 def test_zeros_to_add_into_are_zeros_even_in_a_reused_block():
     import numpy
 
