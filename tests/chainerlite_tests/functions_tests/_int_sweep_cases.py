@@ -294,6 +294,12 @@ ALSO_RAISES.update(
         depthwise_convolution_2d dilated_convolution_2d deconvolution_2d""".split()
     }
 )
+ALSO_RAISES.update(
+    {
+        name: ('ZeroDivisionError', "a block size r of 0, as Chainer's reshape fails")
+        for name in ('depth2space', 'space2depth')
+    }
+)
 
 #: Float arguments that set an amount of work (swept with FLOAT_VALUES).
 FLOAT_PARAMS = {'spatial_scale'}
