@@ -40,6 +40,21 @@ cdef PyThreadState* _last_tstate = NULL
 cdef unsigned long long _last_id = 0
 cdef ThreadState _last_state = None
 
+# Called with no arguments in a thread as its state is made, that is as the
+# thread first runs something of chainerlite (set by chainerlite's import:
+# the block cache in that thread's context too, see _array_memory).
+cdef object _on_new_thread = None
+
+
+def set_on_new_thread(callback):
+    """Sets the callable (or None) that each thread calls, with no
+    arguments, as its :class:`ThreadState` is made (its first use of
+    chainerlite); returns the one it replaces."""
+    global _on_new_thread
+    previous = _on_new_thread
+    _on_new_thread = callback
+    return previous
+
 
 cdef ThreadState get_state():
     global _last_tstate, _last_id, _last_state
@@ -54,6 +69,8 @@ cdef ThreadState get_state():
     else:
         state = ThreadState()
         PyDict_SetItem(<object>d, _STATE_KEY, state)
+        if _on_new_thread is not None:
+            _on_new_thread()
     _last_tstate = ts
     _last_id = tid
     _last_state = state

@@ -16,7 +16,8 @@ blocks of at least :data:`MIN_BLOCK` bytes, up to ``limit`` bytes in all
 hands one back for a request of its size or up to an eighth smaller (the
 smallest that fits, the last freed of those). Everything else (smaller blocks, ``calloc``,
 ``realloc``, the freeing of blocks the cache does not keep) goes to the
-handler that was in place, NumPy's own. Only NumPy's data is concerned:
+handler that was in place, NumPy's own. :func:`follow` puts the cache in
+place in another thread's context. Only NumPy's data is concerned:
 the C heap's settings and other libraries' memory are left as they are.
 The cost: up to ``limit`` bytes stay resident while no array uses them
 (:func:`release` hands them back); ``age`` bounds how long.
@@ -239,6 +240,32 @@ def install(size_t limit, age=None):
         cl_cache.min_block = MIN_BLOCK
         _capsule = PyCapsule_New(&cl_cache_handler, 'mem_handler', NULL)
     cl_cache_set_limit(limit, c_age)
+    cnp.PyDataMem_SetHandler(_capsule)
+    return True
+
+
+def follow():
+    """Makes NumPy allocate data in this thread's context through the cache
+    as well, where :func:`install` put the cache in place (in the context
+    of another thread: a thread's context starts with NumPy's default
+    handler) and NumPy's default handler is the one here.
+
+    Returns:
+        bool: Whether the cache is this context's handler now; False where
+        it was not installed, or where another handler than NumPy's
+        default one is in place here (the user's choice is kept).
+
+    """
+    cdef cnp.PyDataMem_Handler* handler
+    if _capsule is None:
+        return False
+    current = cnp.PyDataMem_GetHandler()
+    if current is _capsule:
+        return True
+    handler = <cnp.PyDataMem_Handler*>(
+        PyCapsule_GetPointer(current, 'mem_handler'))
+    if strcmp(handler.name, 'default_allocator') != 0:
+        return False
     cnp.PyDataMem_SetHandler(_capsule)
     return True
 

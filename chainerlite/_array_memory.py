@@ -14,9 +14,13 @@ it (``block_cache.AGE_PER_LIMIT``), or of eight times its size for a larger
 block (``block_cache.SIZE_AGES``), so that blocks a step reuses only much
 later do not add to its peak.
 Where another data handler than NumPy's default one is in place (the
-user's), it is kept. Threads started later allocate through NumPy's own
-handler (their context starts empty). Other libraries' memory and the C
-heap's settings are not touched.
+user's), it is kept. A thread's context starts with NumPy's own handler:
+a thread gets the cache as it first runs something of chainerlite (as its
+state is made, ``chainerlite._core.config.set_on_new_thread``), so that a
+training loop run in another thread keeps its blocks too (ResNet-18 at
+batch 128 in a thread, one thread: 4.87 s of CPU a step without the cache,
+4.48-4.54 with it); a thread that only handles data keeps NumPy's. Other
+libraries' memory and the C heap's settings are not touched.
 """
 
 import os
@@ -70,6 +74,9 @@ def apply():
 
     if block_cache.install(wanted):
         limit = wanted
+        from chainerlite._core.config import set_on_new_thread
+
+        set_on_new_thread(block_cache.follow)
     return limit
 
 

@@ -94,6 +94,50 @@ def test_block_cache_bad_value_fails_the_import_with_its_name():
     assert 'CHAINERLITE_BLOCK_CACHE must be a whole number' in done.stderr
 
 
+THREADS = '''
+import json, threading
+import numpy as np
+import chainerlite
+import chainerlite.functions as F
+try:
+    from numpy._core.multiarray import get_handler_name
+except ImportError:  # NumPy 1
+    from numpy.core.multiarray import get_handler_name
+
+got = {}
+
+
+def data_only():
+    got['data only'] = get_handler_name(np.empty(8))
+
+
+def runs_chainerlite():
+    got['before'] = get_handler_name(np.empty(8))
+    y = F.relu(chainerlite.Variable(np.ones(3, np.float32)))
+    got['after'] = get_handler_name(np.empty(8))
+    got['output'] = get_handler_name(y.array)
+
+
+for target in (data_only, runs_chainerlite):
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+print(json.dumps(got))
+'''
+
+
+def test_a_thread_that_runs_chainerlite_allocates_through_the_cache():
+    got = json.loads(run(THREADS)[0])
+    assert got == {
+        'data only': 'default_allocator',
+        'before': 'default_allocator',
+        'after': 'chainerlite_block_cache',
+        'output': 'chainerlite_block_cache',
+    }
+    got = json.loads(run(THREADS, CHAINERLITE_BLOCK_CACHE='0')[0])
+    assert set(got.values()) == {'default_allocator'}
+
+
 def test_block_cache_default_limit():
     assert 0 < _array_memory.wanted_limit({}) <= _array_memory.DEFAULT_LIMIT
     assert _array_memory.wanted_limit({'CHAINERLITE_BLOCK_CACHE': '0'}) is None
