@@ -907,7 +907,7 @@ GENERIC = {
     'direct_conv': ['direct_conv_simd'],
     'vec_math': ['vec_math_available'],
     'onednn': ['available', 'unavailable_reason', '_candidates'],
-    'block_cache': ['install', 'release', 'stats'],
+    'block_cache': ['install', 'follow', 'release', 'stats'],
     'ready': ['set_ready_grads', 'recording_ready_grads'],
     'row_threads': ['_forget_pool', '_wait'],
 }
@@ -917,6 +917,9 @@ SKIP = {
     'node._set_cupy': 'installs a module as CuPy for the whole process: '
     'every later call would test a fake CuPy, not the kernels',
     'timer._set_cupy': 'installs a module as CuPy for the whole process',
+    'config.set_on_new_thread': 'replaces, for the whole process, what each '
+    'new thread calls as it first runs chainerlite: a fuzzed value would be '
+    'called by the next thread of the run',
 }
 
 
