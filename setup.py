@@ -9,10 +9,13 @@ kernel has no hand-written ``.pxd``: the one that lets other modules cimport
 its public ``cdef`` functions is written there from its ``.pyx``
 (:func:`_kernel_pxd`). A kernel asks for build options on a line
 ``# build: OPTION ...`` at the top of its ``.pyx`` (:func:`_build_options`).
+The dependencies depend on the platform the wheel is built for
+(:func:`_dependencies`).
 """
 
 import os
 import pathlib
+import platform
 import re
 import subprocess
 import sys
@@ -185,7 +188,28 @@ def _extensions():
     )
 
 
+def _dependencies():
+    """NumPy; on glibc Linux x86-64, oneDNN's CPU build with GNU OpenMP too
+    (loaded at run time for the convolutions, products and batch
+    normalization under ``config.use_ideep``). Its wheels are manylinux
+    x86-64 ones alone, and an environment marker cannot tell glibc from
+    musl, so the wheel's platform decides: a musllinux wheel (built on
+    musl) does without, and keeps chainerlite's own kernels."""
+    deps = ['numpy>=1.25']  # numpy.random.get_bit_generator
+    if (
+        sys.platform == 'linux'
+        and platform.machine() == 'x86_64'
+        and platform.libc_ver()[0] == 'glibc'
+    ):
+        deps.append(
+            "onednn-cpu-gomp>=2023.2; sys_platform == 'linux' "
+            "and platform_machine == 'x86_64'"
+        )
+    return deps
+
+
 setup(
+    install_requires=_dependencies(),
     packages=find_packages(include=['chainerlite', 'chainerlite.*']) + list(PACKAGES),
     package_dir={name: folder.name for name, folder in PACKAGES.items()},
     ext_modules=_extensions(),

@@ -3,12 +3,11 @@
 """Compiled element-wise kernels of activation functions on the CPU.
 
 Each is one pass over float32/float64 NumPy arrays where NumPy makes
-several temporaries: the backwards of leaky_relu, softplus and gelu, and
-gelu's forward (NumPy has no ``erfc``). Those with a transcendental
-compute in double and round once to the array's dtype. (elu, sigmoid and
-swish stay on NumPy: measured, their compiled passes were slower, libm's
-scalar ``exp`` against NumPy's vectorized loops, and for sigmoid the
-call's own cost.) The functions' double-backprop graphs stay in Python;
+several temporaries: the backwards of leaky_relu, elu, softplus and gelu,
+and gelu's forward (NumPy has no ``erfc``). Those with a transcendental
+compute in double and round once to the array's dtype. (The forwards of
+elu, sigmoid and softplus are in ``vec_math``, on libmvec's vectorised
+``exp``: scalar loops here were slower than NumPy's.) The functions' double-backprop graphs stay in Python;
 these serve only their plain backward (``_backward_arrays``).
 
 Each returns a new C-ordered array of its first input's shape and dtype,
@@ -68,33 +67,98 @@ cdef inline double _sigmoid(double t) noexcept nogil:
     return (1.0 if t >= 0 else e) / (1.0 + e)
 
 
-cdef void _leaky_relu_grad(const real[::1] x, const real[::1] gy,
-                           real[::1] gx, double slope):
-    cdef Py_ssize_t i, n = x.shape[0]
-    cdef const real* xs = &x[0] if n else NULL
-    cdef const real* gs = &gy[0] if n else NULL
-    cdef real* out = &gx[0] if n else NULL
-    cdef real s = <real>slope, one = 1
-    cdef Chunks todo = chunks(n, SELECT_WORK, 1)
+cdef extern from * nogil:
+    """
+    #include <stddef.h>
+
+    #include "dispatch.h"
+
+    /* Branch-free selects, so that the compiler vectorises them (one
+     * clone per instruction set, dispatch.h): the leaky ReLU's gradient
+     * gy * (slope where x <= 0 and x * slope is not NaN, else 1), and the
+     * ELU's, gy where cond > 0, else gy * (y + alpha). */
+    #define CL_ACT_SELECT_LOOPS(T, SUFFIX)                                    \\
+        CL_CLONES static void cl_leaky_relu_grad_##SUFFIX(                    \\
+            const T *x, const T *gy, T *gx, T s, ptrdiff_t b, ptrdiff_t e) {  \\
+            for (ptrdiff_t i = b; i < e; i++) {                               \\
+                T v = x[i], scaled = v * s;                                   \\
+                int sloped = (v <= 0) & (scaled == scaled);                   \\
+                gx[i] = gy[i] * (sloped ? s : (T)1);                          \\
+            }                                                                 \\
+        }                                                                     \\
+        CL_CLONES static void cl_elu_grad_##SUFFIX(                           \\
+            const T *c, const T *y, const T *gy, T *gx, T a, ptrdiff_t b,     \\
+            ptrdiff_t e) {                                                    \\
+            for (ptrdiff_t i = b; i < e; i++)                                 \\
+                gx[i] = c[i] > 0 ? gy[i] : gy[i] * (y[i] + a);                \\
+        }
+
+    CL_ACT_SELECT_LOOPS(float, f32)
+    CL_ACT_SELECT_LOOPS(double, f64)
+    """
+    void cl_leaky_relu_grad_f32(const float* x, const float* gy, float* gx,
+                                float s, Py_ssize_t b, Py_ssize_t e)
+    void cl_leaky_relu_grad_f64(const double* x, const double* gy,
+                                double* gx, double s, Py_ssize_t b,
+                                Py_ssize_t e)
+    void cl_elu_grad_f32(const float* c, const float* y, const float* gy,
+                         float* gx, float a, Py_ssize_t b, Py_ssize_t e)
+    void cl_elu_grad_f64(const double* c, const double* y, const double* gy,
+                         double* gx, double a, Py_ssize_t b, Py_ssize_t e)
+
+
+cdef enum:
+    # the loops of _select
+    LEAKY_RELU_GRAD, ELU_GRAD
+
+
+cdef object _select(int op, tuple flat, shape, double param):
+    # op over the flattened arrays into a new array of `shape`, in chunks
+    first = flat[0]
+    out = numpy.empty(shape, first.dtype)
+    cdef const char* a = <const char*>cnp.PyArray_DATA(<cnp.ndarray>first)
+    cdef const char* b = <const char*>cnp.PyArray_DATA(<cnp.ndarray>flat[1])
+    cdef const char* c = <const char*>cnp.PyArray_DATA(
+        <cnp.ndarray>flat[len(flat) - 1])
+    cdef char* o = <char*>cnp.PyArray_DATA(<cnp.ndarray>out)
+    cdef bint single = _single(flat)
+    cdef Chunks todo = chunks(out.size, SELECT_WORK, 1)
     while next_chunk(&todo):
         with nogil:
-            for i in range(todo.begin, todo.end):
-                out[i] = gs[i] * (s if xs[i] <= 0 and xs[i] * s == xs[i] * s
-                                  else one)
+            if op == LEAKY_RELU_GRAD and single:
+                cl_leaky_relu_grad_f32(<const float*>a, <const float*>b,
+                                       <float*>o, <float>param, todo.begin,
+                                       todo.end)
+            elif op == LEAKY_RELU_GRAD:
+                cl_leaky_relu_grad_f64(<const double*>a, <const double*>b,
+                                       <double*>o, param, todo.begin,
+                                       todo.end)
+            elif single:
+                cl_elu_grad_f32(<const float*>a, <const float*>b,
+                                <const float*>c, <float*>o, <float>param,
+                                todo.begin, todo.end)
+            else:
+                cl_elu_grad_f64(<const double*>a, <const double*>b,
+                                <const double*>c, <double*>o, param,
+                                todo.begin, todo.end)
+    return out
 
 
 def leaky_relu_grad(x, gy, double slope):
     """``gy * slope`` where ``x <= 0`` (unless ``x * slope`` is NaN: -inf
     with a zero slope), else ``gy`` (NaN included), as Chainer; or None."""
     flat = _flat((x, gy))
-    if flat is None:
-        return None
-    out = numpy.empty(x.shape, x.dtype)
-    if _single(flat):
-        _leaky_relu_grad[float](flat[0], flat[1], out.reshape(-1), slope)
-    else:
-        _leaky_relu_grad[double](flat[0], flat[1], out.reshape(-1), slope)
-    return out
+    return None if flat is None else _select(LEAKY_RELU_GRAD, flat, x.shape,
+                                             slope)
+
+
+def elu_grad(cond, y, gy, double alpha):
+    """``gy`` where ``cond > 0``, else ``gy * (y + alpha)`` (NaN in cond
+    included: Chainer's form), alpha rounded to the arrays' dtype; or None
+    where the arrays are not aligned NumPy arrays of one shape and one
+    dtype, float32 or float64."""
+    flat = _flat((cond, y, gy))
+    return None if flat is None else _select(ELU_GRAD, flat, y.shape, alpha)
 
 
 cdef void _softplus_grad(const real[::1] x, const real[::1] gy,

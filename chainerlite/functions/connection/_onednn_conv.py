@@ -26,16 +26,20 @@ def _wanted(x, params, c_in):
         return False
     if not intel64.should_use_ideep('>=auto'):
         return False
-    return mode != 'auto' or _faster(c_in // params.groups)
+    return mode != 'auto' or _faster(c_in, params.groups)
 
 
-def _faster(c_in):
+def _faster(c_in, groups):
     # measured with benchmarks/onednn_conv.py (ResNet-18's CIFAR layers and
     # the small CNN, batch 32 and 128, one thread): oneDNN takes 0.4-0.8x
     # the time of chainerlite's path with 16 or more input channels per
     # group, 1x1 windows included since its workspace is kept between calls
-    # (0.55-0.8x); it is slower on the 3-channel first layer (1.1-1.4x)
-    return c_in >= 16
+    # (0.55-0.8x); it is slower on the 3-channel first layer (1.1-1.4x).
+    # Grouped convolutions (forward and backward, one thread, batch 8-128):
+    # 0.1-0.2x for depthwise ones (16-512 channels, 3x3 and 5x5 windows,
+    # stride 1 and 2), 0.25-0.7x for 2-32 groups, the same time at 6
+    # channels in 3 groups
+    return c_in // groups >= 16 or (groups > 1 and c_in >= 16)
 
 
 def convolve(x, W, b, params, outs):
