@@ -775,6 +775,8 @@ KERNELS = {
     'vec_math.sigmoid': lambda g: _elementwise(g, 0, 1),
     'vec_math.elu': lambda g: _elementwise(g, 1, 1),
     'vec_math.softplus': lambda g: _elementwise(g, 2, 1),
+    'vec_math.gelu': lambda g: _elementwise(g, 0, 1),
+    'vec_math.gelu_grad': lambda g: _elementwise(g, 0, 2),
     'relu.relu': _relu,
     'relu.relu_grad': _relu_grad,
     'ewise.add': _pair,

@@ -243,3 +243,25 @@ def test_elu_grad_takes_only_matching_arrays():
     assert act.elu_grad(a, a, np.ones(4, np.float64), 1.0) is None
     assert act.elu_grad(a, a, np.ones(5, np.float32), 1.0) is None
     assert act.elu_grad(a.astype(np.float16), a, a, 1.0) is None
+
+
+@vector
+@pytest.mark.parametrize('n', [0, 1, 3, 4, 5, 100_003])
+def test_gelu_float32_matches_act_bitwise(n):
+    # the same double-precision formula, rounded once: act's loop is the
+    # reference (its PRECISION is tested in test_act_kernels)
+    rng = np.random.default_rng(9)
+    x = _wide_range(n, np.float32, seed=10)
+    x[: min(n, len(SPECIAL))] = SPECIAL[: min(n, len(SPECIAL))]
+    gy = rng.standard_normal(n).astype(np.float32)
+    np.testing.assert_array_equal(vec_math.gelu(x), act.gelu(x))
+    np.testing.assert_array_equal(vec_math.gelu_grad(x, gy), act.gelu_grad(x, gy))
+
+
+def test_gelu_takes_float32_arrays_of_one_shape_only():
+    a = np.ones((2, 3), np.float32)
+    assert vec_math.gelu(a.astype(np.float64)) is None
+    assert vec_math.gelu_grad(a, np.ones((3, 2), np.float32)) is None
+    assert vec_math.gelu_grad(a, a.astype(np.float64)) is None
+    if vec_math.vec_math_available():
+        np.testing.assert_array_equal(vec_math.gelu(a.T), act.gelu(a.T))

@@ -11,6 +11,7 @@ from chainerlite import backend
 from chainerlite import function_node
 from chainerlite import utils
 from chainerlite._kernels import act
+from chainerlite._kernels import vec_math
 from chainerlite.backends import cuda
 from chainerlite.functions.activation import _kernels
 from chainerlite.functions.math import exponential
@@ -45,7 +46,9 @@ class GELU(function_node.FunctionNode):
         self.retain_inputs((0,))
         if xp is cuda.cupy:
             return (_kernels.gelu_fwd(x),)
-        y = act.gelu(x)
+        y = vec_math.gelu(x)  # vectorised where the machine has it
+        if y is None:
+            y = act.gelu(x)
         if y is not None:
             return (y,)
         return (utils.force_array(x * _normal_cdf(x), x.dtype),)
@@ -69,7 +72,9 @@ class GELUGrad(function_node.FunctionNode):
         # takes the arrays
         if isinstance(x, cuda.ndarray):
             return (_kernels.gelu_bwd(x, gy),)
-        gx = act.gelu_grad(x, gy)
+        gx = vec_math.gelu_grad(x, gy)
+        if gx is None:
+            gx = act.gelu_grad(x, gy)
         if gx is not None:
             return (gx,)
         cdf = utils.force_array(_normal_cdf(x), x.dtype)
