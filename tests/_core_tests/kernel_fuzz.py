@@ -911,7 +911,7 @@ GENERIC = {
     'ops_array': ['broadcast_view', 'broadcast_to', 'reshape', 'sum', 'normalize_axis'],
     'ops_nn': ['relu', 'tanh', 'is_2d', 'linear2d'],
     'direct_conv': ['direct_conv_simd'],
-    'vec_math': ['vec_math_available'],
+    'vec_math': ['vec_math_available', 'numpy_tanh_chosen'],
     'onednn': ['available', 'unavailable_reason', '_candidates'],
     'block_cache': ['install', 'follow', 'release', 'stats'],
     'ready': ['set_ready_grads', 'recording_ready_grads'],

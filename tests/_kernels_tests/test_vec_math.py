@@ -37,12 +37,20 @@ _PROMISED = [
 ]
 
 
+def _as_promised(y, x, max_ulps):
+    # NumPy's tanh (Chainer's result to the bit) where it is the one chosen
+    # (AVX-512), else libmvec's within its promise
+    if vec_math.numpy_tanh_chosen():
+        return np.array_equal(y, np.tanh(x))
+    return _ulps(y, x).max() <= max_ulps
+
+
 @pytest.mark.parametrize('dtype, max_ulps', _PROMISED)
 def test_tanh_accuracy(dtype, max_ulps):
     x = _wide_range(100_003, dtype)  # not a multiple of the vector width
     y = F.tanh(x).array
     assert y.dtype == dtype and y.shape == x.shape
-    assert _ulps(y, x).max() <= max_ulps
+    assert _as_promised(y, x, max_ulps)
 
 
 @pytest.mark.parametrize('dtype', [np.float16, np.float32, np.float64])
@@ -80,7 +88,7 @@ def test_tanh_layouts(make):
     x = make(_wide_range(12 * 10, np.float32).reshape(12, 10))
     y = F.tanh(x).array
     assert y.shape == x.shape and y.dtype == x.dtype
-    assert _ulps(y, x).max() <= 1
+    assert _as_promised(y, x, 1)
 
 
 def test_tanh_big_endian_input():
