@@ -1,4 +1,4 @@
-# build: libdl
+# build: libdl openmp
 # (libmvec is found at run time with dlopen)
 """Element-wise tanh, logistic sigmoid, ELU and softplus of float32/float64
 arrays, and GELU of float32 ones, vectorised.
@@ -13,11 +13,16 @@ keeps them (:func:`numpy_tanh_chosen`). The sigmoid, ELU and softplus,
 which NumPy computes in four to six passes with temporaries (``where``
 among them, itself slower than an ``exp``), take one pass at about the
 cost of NumPy's ``exp``. Elsewhere :func:`vec_math_available` is False and
-the callers keep NumPy.
+the callers keep NumPy. OpenMP's threads share a chunk as ``chunks.pxd``'s
+``parts_of`` says (from ``PARALLEL_MIN_WORK`` units of work, an element
+being about 2, or 8 for GELU's double lanes).
 """
 cimport numpy as cnp
 
-from chainerlite._kernels.chunks cimport Chunks, chunks, next_chunk
+from cython.parallel cimport prange
+
+from chainerlite._kernels.chunks cimport (
+    Chunks, chunks, cl_max_threads, cut, next_chunk, parts_of)
 from chainerlite._kernels.dtypes cimport float32, float64, descr_of
 
 import numpy
@@ -337,7 +342,8 @@ cdef object _map(int fn, x, double p, double q):
     cdef bint single = dtype.itemsize == 4
     cdef const char* px = <const char*>cnp.PyArray_DATA(a)
     cdef char* py = <char*>cnp.PyArray_DATA(y)
-    cdef Py_ssize_t size = dtype.itemsize, b, n
+    cdef Py_ssize_t size = dtype.itemsize, t, b, e
+    cdef int threads = cl_max_threads(), parts
     cdef map_f32 f32 = cl_vm_tanh_f32
     cdef map_f64 f64 = cl_vm_tanh_f64
     if fn == SIGMOID:
@@ -347,15 +353,20 @@ cdef object _map(int fn, x, double p, double q):
     elif fn == SOFTPLUS:
         f32, f64 = cl_vm_softplus_f32, cl_vm_softplus_f64
     # an element: about 2 units of work (see chunks.pxd)
-    cdef Chunks todo = chunks(cnp.PyArray_SIZE(a), 2, 1)
+    cdef Chunks todo = chunks(cnp.PyArray_SIZE(a), 2, threads)
     while next_chunk(&todo):
-        b, n = todo.begin * size, todo.end - todo.begin
+        parts = parts_of(todo.end - todo.begin, 2, threads)
         with nogil:
-            if single:
-                f32(<const float*>(px + b), <float*>(py + b), n, <float>p,
-                    <float>q)
-            else:
-                f64(<const double*>(px + b), <double*>(py + b), n, p, q)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                b = cut(todo.begin, todo.end, parts, t)
+                e = cut(todo.begin, todo.end, parts, t + 1)
+                if single:
+                    f32(<const float*>(px + b * size),
+                        <float*>(py + b * size), e - b, <float>p, <float>q)
+                else:
+                    f64(<const double*>(px + b * size),
+                        <double*>(py + b * size), e - b, p, q)
     return y
 
 
@@ -393,31 +404,34 @@ cdef object _map2(bint grad, x, g):
     if (not _READY or type(x) is not cnp.ndarray
             or type(g) is not cnp.ndarray):
         return None
-    cdef cnp.ndarray a = <cnp.ndarray>x, b = <cnp.ndarray>g
-    if (descr_of(a) is not float32() or descr_of(b) is not float32()
-            or not cnp.PyArray_SAMESHAPE(a, b)):
+    cdef cnp.ndarray a = <cnp.ndarray>x, h = <cnp.ndarray>g
+    if (descr_of(a) is not float32() or descr_of(h) is not float32()
+            or not cnp.PyArray_SAMESHAPE(a, h)):
         return None
     if not cnp.PyArray_IS_C_CONTIGUOUS(a):
         a = numpy.ascontiguousarray(a)
-    if not cnp.PyArray_IS_C_CONTIGUOUS(b):
-        b = numpy.ascontiguousarray(b)
+    if not cnp.PyArray_IS_C_CONTIGUOUS(h):
+        h = numpy.ascontiguousarray(h)
     cdef cnp.ndarray y = cnp.PyArray_EMPTY(
         cnp.PyArray_NDIM(a), cnp.PyArray_DIMS(a), cnp.NPY_FLOAT32, 0)
     cdef const float* px = <const float*>cnp.PyArray_DATA(a)
-    cdef const float* pg = <const float*>cnp.PyArray_DATA(b)
+    cdef const float* pg = <const float*>cnp.PyArray_DATA(h)
     cdef float* py = <float*>cnp.PyArray_DATA(y)
-    cdef Py_ssize_t n
+    cdef Py_ssize_t t, b, e
+    cdef int threads = cl_max_threads(), parts
     # an element: about 8 units of work (double lanes, erfc and exp)
-    cdef Chunks todo = chunks(cnp.PyArray_SIZE(a), 8, 1)
+    cdef Chunks todo = chunks(cnp.PyArray_SIZE(a), 8, threads)
     while next_chunk(&todo):
-        n = todo.end - todo.begin
+        parts = parts_of(todo.end - todo.begin, 8, threads)
         with nogil:
-            if grad:
-                cl_vm_gelu_grad_f32(px + todo.begin, pg + todo.begin,
-                                    py + todo.begin, n)
-            else:
-                cl_vm_gelu_f32(px + todo.begin, pg + todo.begin,
-                               py + todo.begin, n)
+            for t in prange(parts, schedule='static', num_threads=parts,
+                            use_threads_if=parts > 1):
+                b = cut(todo.begin, todo.end, parts, t)
+                e = cut(todo.begin, todo.end, parts, t + 1)
+                if grad:
+                    cl_vm_gelu_grad_f32(px + b, pg + b, py + b, e - b)
+                else:
+                    cl_vm_gelu_f32(px + b, pg + b, py + b, e - b)
     return y
 
 

@@ -265,3 +265,15 @@ def test_gelu_takes_float32_arrays_of_one_shape_only():
     assert vec_math.gelu_grad(a, a.astype(np.float64)) is None
     if vec_math.vec_math_available():
         np.testing.assert_array_equal(vec_math.gelu(a.T), act.gelu(a.T))
+
+
+@vector
+def test_large_arrays_shared_by_the_threads():
+    # past PARALLEL_MIN_WORK the elements are split among OpenMP's threads:
+    # every one is still computed, once, as alone
+    x = _wide_range((1 << 19) + 5, np.float32, seed=11)
+    for _, kernel, reference in CASES:
+        assert _close(kernel(x), reference(x), 4).all()
+    gy = np.random.default_rng(12).standard_normal(x.size).astype(np.float32)
+    np.testing.assert_array_equal(vec_math.gelu(x), act.gelu(x))
+    np.testing.assert_array_equal(vec_math.gelu_grad(x, gy), act.gelu_grad(x, gy))
