@@ -1,7 +1,8 @@
 """When the 2-d convolutions run on oneDNN (``chainerlite._kernels.onednn``).
 
-``config.use_ideep`` chooses, with Chainer's values: ``'never'`` (the
-default, as in Chainer) keeps chainerlite's own kernels; ``'always'`` uses
+``config.use_ideep`` chooses, with Chainer's values: ``'never'`` (Chainer's
+default, and chainerlite's where oneDNN is not installed; ``'auto'`` is the
+default where it is) keeps chainerlite's own kernels; ``'always'`` uses
 oneDNN wherever it takes the case; ``'auto'`` uses it where it takes the
 case and was measured faster than chainerlite's own path (see
 :func:`_faster`). Each function returns the result, or None for the caller
